@@ -1,0 +1,113 @@
+import { getInputProps, type FieldMetadata } from "@conform-to/react";
+import { Alert, Checkbox, NativeSelect, PasswordInput, Textarea, TextInput } from "@mantine/core";
+import type { ComponentProps } from "react";
+import { useTranslation } from "react-i18next";
+
+/** Translates the first error of a field; errors are translation keys. */
+function useFieldError(errors: string[] | undefined) {
+  const { t } = useTranslation();
+  const first = errors?.[0];
+  return first ? t(first) : undefined;
+}
+
+type FieldProps<Input> = { field: FieldMetadata<string>; label: string } & Omit<Input, "name" | "error">;
+
+export function TextField({ field, label, ...rest }: FieldProps<ComponentProps<typeof TextInput>>) {
+  const error = useFieldError(field.errors);
+  const { key, ...inputProps } = getInputProps(field, { type: "text" });
+  return (
+    <TextInput
+      key={key}
+      {...inputProps}
+      label={label}
+      error={error}
+      errorProps={{ id: field.errorId, role: "alert" }}
+      {...rest}
+    />
+  );
+}
+
+export function PasswordField({ field, label, ...rest }: FieldProps<ComponentProps<typeof PasswordInput>>) {
+  const error = useFieldError(field.errors);
+  const { key, ...inputProps } = getInputProps(field, { type: "password" });
+  return (
+    <PasswordInput
+      key={key}
+      {...inputProps}
+      label={label}
+      error={error}
+      errorProps={{ id: field.errorId, role: "alert" }}
+      {...rest}
+    />
+  );
+}
+
+export function TextareaField({ field, label, ...rest }: FieldProps<ComponentProps<typeof Textarea>>) {
+  const error = useFieldError(field.errors);
+  return (
+    <Textarea
+      id={field.id}
+      name={field.name}
+      defaultValue={field.initialValue}
+      required={field.required}
+      maxLength={field.maxLength}
+      aria-invalid={field.errors ? true : undefined}
+      aria-describedby={field.errors ? field.errorId : undefined}
+      label={label}
+      error={error}
+      errorProps={{ id: field.errorId, role: "alert" }}
+      {...rest}
+    />
+  );
+}
+
+/** A native <select>, so the choice posts without JavaScript. */
+export function SelectField({
+  field,
+  label,
+  options,
+  ...rest
+}: FieldProps<ComponentProps<typeof NativeSelect>> & { options: { value: string; label: string }[] }) {
+  const error = useFieldError(field.errors);
+  return (
+    <NativeSelect
+      id={field.id}
+      name={field.name}
+      defaultValue={field.initialValue}
+      data={options}
+      label={label}
+      error={error}
+      required={field.required}
+      aria-invalid={field.errors ? true : undefined}
+      aria-describedby={field.errors ? field.errorId : undefined}
+      errorProps={{ id: field.errorId, role: "alert" }}
+      {...rest}
+    />
+  );
+}
+
+export function CheckboxField({ field, label, ...rest }: FieldProps<ComponentProps<typeof Checkbox>>) {
+  const error = useFieldError(field.errors);
+  return (
+    <Checkbox
+      id={field.id}
+      name={field.name}
+      value="on"
+      defaultChecked={field.initialValue === "on"}
+      label={label}
+      error={error}
+      {...rest}
+    />
+  );
+}
+
+/** Errors that belong to no single field, announced to screen readers. */
+export function FormErrors({ errors, id }: { errors?: string[] | null; id?: string }) {
+  const { t } = useTranslation();
+  if (!errors?.length) return null;
+  return (
+    <Alert color="red" variant="light" role="alert" id={id}>
+      {errors.map((error) => t(error)).join(" ")}
+    </Alert>
+  );
+}

@@ -1,0 +1,71 @@
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from "kysely";
+import pg from "pg";
+import type { Database } from "./schema";
+
+export type DB = Kysely<Database>;
+export type Engine = "sqlite" | "postgres";
+
+// Postgres answers timestamptz as Date and bigint as string; both engines must hand the
+// domain the same shapes: ISO strings and numbers.
+pg.types.setTypeParser(1184, (value) => new Date(value).toISOString());
+pg.types.setTypeParser(1114, (value) => new Date(`${value}Z`).toISOString());
+pg.types.setTypeParser(20, (value) => Number(value));
+
+const engines = new WeakMap<object, Engine>();
+
+export function createDatabase(options: { databaseUrl?: string; sqlitePath?: string; poolSize?: number }): DB {
+  if (options.databaseUrl) {
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({
+        pool: new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 }),
+      }),
+    });
+    engines.set(db, "postgres");
+    return db;
+  }
+  const file = options.sqlitePath ?? "./data/platform.sqlite";
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const connection = new SQLite(file);
+  connection.pragma("journal_mode = WAL");
+  connection.pragma("busy_timeout = 5000");
+  connection.pragma("foreign_keys = ON");
+  connection.pragma("synchronous = NORMAL");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  engines.set(db, "sqlite");
+  return db;
+}
+
+export function engineOf(db: Kysely<Database> | Transaction<Database>): Engine {
+  const engine = engines.get(db);
+  if (!engine) throw new Error("engineOf: this Kysely instance was not made by createDatabase");
+  return engine;
+}
+
+/**
+ * Runs a read-then-write unit of work with the write lock taken up front:
+ * BEGIN IMMEDIATE on SQLite (so two writers never both read the old state),
+ * an ordinary transaction on Postgres where callers lock rows with FOR UPDATE.
+ */
+export async function writeTransaction<T>(db: DB, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  if (engines.get(db) === "postgres") {
+    return db.transaction().execute((trx) => {
+      engines.set(trx, "postgres");
+      return work(trx);
+    });
+  }
+  return db.connection().execute(async (connection) => {
+    engines.set(connection, "sqlite");
+    await sql`begin immediate`.execute(connection);
+    try {
+      const result = await work(connection);
+      await sql`commit`.execute(connection);
+      return result;
+    } catch (error) {
+      await sql`rollback`.execute(connection);
+      throw error;
+    }
+  });
+}

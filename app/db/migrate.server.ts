@@ -1,0 +1,30 @@
+import { Migrator, type Migration, type MigrationProvider } from "kysely";
+import { engineOf, type DB } from "./database.server";
+import * as foundation from "./migrations/0001-foundation";
+
+type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
+
+/** Numbered, append-only. A landed migration is never edited; a change is a new entry. */
+const migrations: Record<string, EngineMigration> = {
+  "0001-foundation": foundation,
+};
+
+export async function migrateToLatest(db: DB) {
+  const engine = engineOf(db);
+  const provider: MigrationProvider = {
+    async getMigrations() {
+      return Object.fromEntries(
+        Object.entries(migrations).map(([name, migration]): [string, Migration] => [
+          name,
+          { up: (database) => migration.up(database, engine) },
+        ]),
+      );
+    },
+  };
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === "Error");
+    throw new Error(`Migration ${failed?.migrationName ?? "?"} failed: ${String(error)}`, { cause: error });
+  }
+  return results?.filter((result) => result.status === "Success").map((result) => result.migrationName) ?? [];
+}

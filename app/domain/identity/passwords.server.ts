@@ -1,0 +1,174 @@
+import type { DB } from "~/db/database.server";
+import { queueMail } from "~/domain/messaging/mail.server";
+import { recordAudit } from "~/domain/reporting/audit-log.server";
+import { addMs, now, nowIso } from "~/lib/clock.server";
+import { randomToken, sha256 } from "~/lib/crypto.server";
+import { translator, type Language } from "~/lib/i18n.server";
+import { hashPassword } from "./password-hashing.server";
+import { validatePassword } from "./password-rules.server";
+import { endUserSessions } from "./sessions.server";
+import { isThrottled, recordHits } from "./throttle.server";
+
+export const RESET_TOKEN_TTL_MS = 60 * 60_000;
+
+/** Field name → translation keys, the shape the pages and the API both turn into errors. */
+export type FieldErrors = Record<string, string[]>;
+
+type PasswordOwner = { id: number; username: string; email: string; first_name: string; last_name: string };
+
+function checkNewPassword(
+  user: PasswordOwner,
+  password: string,
+  confirmation: string,
+  fields: { password: string; confirmation: string },
+): FieldErrors | null {
+  const errors: FieldErrors = {};
+  const ruleErrors = validatePassword(password, {
+    username: user.username,
+    email: user.email,
+    firstName: user.first_name,
+    lastName: user.last_name,
+  });
+  if (ruleErrors.length) errors[fields.password] = ruleErrors;
+  if (password !== confirmation) errors[fields.confirmation] = ["password.mismatch"];
+  return Object.keys(errors).length ? errors : null;
+}
+
+async function storePassword(db: DB, userId: number, password: string) {
+  await db
+    .updateTable("users")
+    .set({ password_hash: await hashPassword(password), password_changed_at: nowIso() })
+    .where("id", "=", userId)
+    .execute();
+}
+
+/**
+ * Changes a signed-in user's password and ends every session of theirs but `keepSessionId`
+ * (the caller usually opens a fresh one for the browser that made the change).
+ */
+export async function changePassword(
+  db: DB,
+  input: { userId: number; newPassword: string; repeatPassword: string; keepSessionId?: string; ip: string | null },
+): Promise<{ ok: true } | { ok: false; errors: FieldErrors }> {
+  const user = await db
+    .selectFrom("users")
+    .select(["id", "merchant_id", "username", "email", "first_name", "last_name"])
+    .where("id", "=", input.userId)
+    .executeTakeFirstOrThrow();
+  const errors = checkNewPassword(user, input.newPassword, input.repeatPassword, {
+    password: "new_password",
+    confirmation: "repeat_password",
+  });
+  if (errors) return { ok: false, errors };
+  await storePassword(db, user.id, input.newPassword);
+  await endUserSessions(db, user.id, { except: input.keepSessionId });
+  await recordAudit(db, {
+    merchantId: user.merchant_id,
+    actor: { id: user.id, username: user.username },
+    action: "password_changed",
+    description: `${user.username} changed their password`,
+    objectType: "user",
+    objectId: user.id,
+    ip: input.ip,
+  });
+  return { ok: true };
+}
+
+/**
+ * Sends a reset link when the username exists; answers the same either way, so the
+ * page reveals nothing about which usernames exist.
+ */
+export async function requestPasswordReset(
+  db: DB,
+  input: { username: string; baseUrl: string; lang: Language; ip: string | null },
+) {
+  const rules = [
+    { bucket: `reset:user:${input.username.toLowerCase()}`, limit: 3, windowMs: 60 * 60_000 },
+    ...(input.ip ? [{ bucket: `reset:ip:${input.ip}`, limit: 20, windowMs: 60 * 60_000 }] : []),
+  ];
+  if (await isThrottled(db, rules)) return;
+  await recordHits(db, rules);
+  const user = await db
+    .selectFrom("users")
+    .select(["id", "merchant_id", "username", "email", "is_active"])
+    .where("username", "=", input.username)
+    .executeTakeFirst();
+  if (!user || !user.is_active) return;
+  const token = randomToken(32);
+  const created = now();
+  await db
+    .insertInto("password_resets")
+    .values({
+      token_hash: sha256(token),
+      user_id: user.id,
+      created_at: created.toISOString(),
+      expires_at: addMs(created, RESET_TOKEN_TTL_MS).toISOString(),
+      used_at: null,
+    })
+    .execute();
+  const link = `${input.baseUrl}/${input.lang}/reset-password?token=${token}`;
+  const t = translator(input.lang);
+  await queueMail(db, {
+    merchantId: user.merchant_id,
+    to: user.email,
+    subject: t("mail.password_reset.subject"),
+    text: t("mail.password_reset.body", { username: user.username, link, minutes: RESET_TOKEN_TTL_MS / 60_000 }),
+  });
+}
+
+/** Sets a new password from a reset link: the token must be live, unused and the username's. */
+export async function resetPassword(
+  db: DB,
+  input: { token: string; username: string; newPassword: string; passwordConfirmation: string; ip: string | null },
+): Promise<{ ok: true } | { ok: false; errors: FieldErrors }> {
+  const reset = input.token
+    ? await db
+        .selectFrom("password_resets")
+        .innerJoin("users", "users.id", "password_resets.user_id")
+        .select([
+          "password_resets.token_hash",
+          "password_resets.expires_at",
+          "password_resets.used_at",
+          "users.id",
+          "users.merchant_id",
+          "users.username",
+          "users.email",
+          "users.first_name",
+          "users.last_name",
+        ])
+        .where("password_resets.token_hash", "=", sha256(input.token))
+        .executeTakeFirst()
+    : undefined;
+  if (!reset || reset.used_at || new Date(reset.expires_at) <= now()) {
+    return { ok: false, errors: { non_field_errors: ["reset.invalid_link"] } };
+  }
+  if (reset.username !== input.username) {
+    return { ok: false, errors: { username: ["reset.wrong_username"] } };
+  }
+  const errors = checkNewPassword(reset, input.newPassword, input.passwordConfirmation, {
+    password: "new_password",
+    confirmation: "password_confirmation",
+  });
+  if (errors) return { ok: false, errors };
+  const claimed = await db
+    .updateTable("password_resets")
+    .set({ used_at: nowIso() })
+    .where("token_hash", "=", reset.token_hash)
+    .where("used_at", "is", null)
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) {
+    return { ok: false, errors: { non_field_errors: ["reset.invalid_link"] } };
+  }
+  await storePassword(db, reset.id, input.newPassword);
+  await endUserSessions(db, reset.id);
+  await recordAudit(db, {
+    merchantId: reset.merchant_id,
+    actor: { id: reset.id, username: reset.username },
+    action: "password_reset",
+    description: `${reset.username} reset their password by email link`,
+    objectType: "user",
+    objectId: reset.id,
+    ip: input.ip,
+  });
+  return { ok: true };
+}

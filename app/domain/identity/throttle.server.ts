@@ -1,0 +1,36 @@
+import type { DB } from "~/db/database.server";
+import { addMs, now, nowIso } from "~/lib/clock.server";
+
+export type ThrottleRule = { bucket: string; limit: number; windowMs: number };
+
+/** True when any rule's bucket already holds its limit of hits inside its window. */
+export async function isThrottled(db: DB, rules: ThrottleRule[]): Promise<boolean> {
+  for (const rule of rules) {
+    const since = addMs(now(), -rule.windowMs).toISOString();
+    const { count } = await db
+      .selectFrom("throttle_hits")
+      .select((eb) => eb.fn.countAll<number>().as("count"))
+      .where("bucket", "=", rule.bucket)
+      .where("hit_at", ">", since)
+      .executeTakeFirstOrThrow();
+    if (Number(count) >= rule.limit) return true;
+  }
+  return false;
+}
+
+export async function recordHits(db: DB, rules: ThrottleRule[]) {
+  if (rules.length === 0) return;
+  const hitAt = nowIso();
+  await db
+    .insertInto("throttle_hits")
+    .values(rules.map((rule) => ({ bucket: rule.bucket, hit_at: hitAt })))
+    .execute();
+  // Keep the table small: hits older than a day are never read again.
+  if (Math.random() < 0.01) {
+    await db.deleteFrom("throttle_hits").where("hit_at", "<", addMs(now(), -86_400_000).toISOString()).execute();
+  }
+}
+
+export async function clearHits(db: DB, bucket: string) {
+  await db.deleteFrom("throttle_hits").where("bucket", "=", bucket).execute();
+}

@@ -1,0 +1,96 @@
+import nodemailer, { type Transporter } from "nodemailer";
+import type { DB } from "~/db/database.server";
+import { nowIso } from "~/lib/clock.server";
+import { env } from "~/lib/env.server";
+import { enqueueJob, registerJobHandler } from "~/lib/jobs.server";
+
+export type OutgoingMail = {
+  merchantId: number | null;
+  to: string;
+  subject: string;
+  text: string;
+  replyTo?: string;
+};
+
+/**
+ * Every mail is written to the outbox. With SMTP_URL it is queued and a job delivers it;
+ * without, it stays stored there and the merchant's mailbox page shows it.
+ */
+export async function queueMail(db: DB, mail: OutgoingMail) {
+  const smtp = Boolean(env().SMTP_URL);
+  const inserted = await db
+    .insertInto("outgoing_mail")
+    .values({
+      merchant_id: mail.merchantId,
+      to_address: mail.to,
+      reply_to: mail.replyTo ?? null,
+      subject: mail.subject,
+      text_body: mail.text,
+      status: smtp ? "queued" : "stored",
+      created_at: nowIso(),
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  if (smtp) await enqueueJob(db, "send_mail", { mailId: inserted.id });
+  return inserted.id;
+}
+
+let transport: Transporter | undefined;
+
+registerJobHandler("send_mail", async (db, payload: { mailId: number }) => {
+  const mail = await db
+    .selectFrom("outgoing_mail")
+    .select(["id", "to_address", "reply_to", "subject", "text_body", "status"])
+    .where("id", "=", payload.mailId)
+    .executeTakeFirst();
+  if (!mail || mail.status === "sent") return;
+  const config = env();
+  transport ??= nodemailer.createTransport(config.SMTP_URL);
+  try {
+    await transport.sendMail({
+      from: config.MAIL_FROM,
+      to: mail.to_address,
+      replyTo: mail.reply_to ?? undefined,
+      subject: mail.subject,
+      text: mail.text_body,
+    });
+  } catch (error) {
+    await db
+      .updateTable("outgoing_mail")
+      .set({ error: String(error instanceof Error ? error.message : error).slice(0, 1000) })
+      .where("id", "=", mail.id)
+      .execute();
+    throw error;
+  }
+  await db
+    .updateTable("outgoing_mail")
+    .set({ status: "sent", sent_at: nowIso(), error: null })
+    .where("id", "=", mail.id)
+    .execute();
+});
+
+export async function listMail(db: DB, merchantId: number, options: { limit: number; offset: number }) {
+  const rows = await db
+    .selectFrom("outgoing_mail")
+    .select(["id", "to_address", "subject", "status", "created_at"])
+    .where("merchant_id", "=", merchantId)
+    .orderBy("id", "desc")
+    .limit(options.limit)
+    .offset(options.offset)
+    .execute();
+  const { count } = await db
+    .selectFrom("outgoing_mail")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("merchant_id", "=", merchantId)
+    .executeTakeFirstOrThrow();
+  return { rows, count: Number(count) };
+}
+
+export async function getMail(db: DB, merchantId: number, id: number) {
+  return db
+    .selectFrom("outgoing_mail")
+    .select(["id", "to_address", "reply_to", "subject", "text_body", "status", "created_at", "sent_at", "error"])
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", id)
+    .executeTakeFirst();
+}

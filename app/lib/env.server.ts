@@ -1,0 +1,68 @@
+import { z } from "zod";
+
+const booleanFlag = z
+  .enum(["0", "1", "true", "false"])
+  .optional()
+  .transform((value) => value === "1" || value === "true");
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  BASE_URL: z
+    .url({ message: "must be an absolute http(s) URL such as https://pay.example.com" })
+    .refine((value) => /^https?:\/\//.test(value), "must start with http:// or https://")
+    .optional(),
+  DATABASE_URL: z
+    .string()
+    .refine(
+      (value) => /^postgres(ql)?:\/\//.test(value),
+      "must be a postgres:// URL; leave it unset to use the SQLite file",
+    )
+    .optional(),
+  SQLITE_PATH: z.string().min(1).default("./data/platform.sqlite"),
+  SESSION_SECRET: z
+    .string()
+    .min(32, "must be at least 32 characters (use: openssl rand -hex 32)")
+    .optional(),
+  SMTP_URL: z
+    .string()
+    .refine((value) => /^smtps?:\/\//.test(value), "must be an smtp:// or smtps:// URL")
+    .optional(),
+  MAIL_FROM: z.string().min(3).default("Payments <no-reply@localhost>"),
+  SUPPORT_EMAIL: z.email({ message: "must be an email address" }).default("support@localhost"),
+  UPLOADS_DIR: z.string().min(1).default("./data/uploads"),
+  SEED_DEMO: booleanFlag,
+  TRUST_PROXY: booleanFlag,
+  TEST_CLOCK: booleanFlag,
+  WORKER: z.enum(["on", "off"]).default("on"),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+let cached: Env | undefined;
+
+/** Reads and validates the environment once; a bad variable stops the boot with a message per variable. */
+export function env(): Env {
+  if (cached) return cached;
+  const source = Object.fromEntries(
+    Object.entries(process.env).filter(([, value]) => value !== undefined && value !== ""),
+  );
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`Invalid environment configuration:\n${lines.join("\n")}`);
+  }
+  const parsed = result.data;
+  if (parsed.NODE_ENV === "production" && !parsed.SESSION_SECRET && parsed.DATABASE_URL) {
+    throw new Error(
+      "Invalid environment configuration:\n  SESSION_SECRET: is required in production with Postgres (use: openssl rand -hex 32)",
+    );
+  }
+  cached = parsed;
+  return parsed;
+}
+
+/** For tests that change the environment between cases. */
+export function resetEnvCache() {
+  cached = undefined;
+}

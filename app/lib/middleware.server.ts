@@ -1,0 +1,85 @@
+import { data, redirect, type MiddlewareFunction } from "react-router";
+import { resumeSession } from "~/domain/identity/sessions.server";
+import { loadSessionUser } from "~/domain/identity/users.server";
+import { getDb } from "./db.server";
+import { env } from "./env.server";
+import { isLanguage } from "./i18n";
+import { authContext, dbContext } from "./request-context.server";
+import { SESSION_COOKIE, clearSessionCookie, readCookie, sessionCookie } from "./session-cookie.server";
+
+const ROOT_SEGMENTS = new Set(["api", "healthz", "__test"]);
+
+/** A path without a known language is retried with /en: /login → /en/login. */
+export const languageMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
+  const url = new URL(request.url);
+  const first = url.pathname.split("/")[1] ?? "";
+  if (!isLanguage(first) && !ROOT_SEGMENTS.has(first) && first !== "_root.data") {
+    const rest = url.pathname === "/" ? "" : url.pathname;
+    throw redirect(`/en${rest}${url.search}`);
+  }
+  if (first === "_root.data") throw redirect("/en");
+  return next();
+};
+
+export const databaseMiddleware: MiddlewareFunction<Response> = async ({ context }, next) => {
+  context.set(dbContext, await getDb());
+  return next();
+};
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Cookie-authenticated mutations must come from our own pages. Browsers send Origin on every
+ * POST; a foreign or opaque origin is refused before any action runs. The API is exempt: it
+ * authenticates with bearer tokens, which another site cannot attach.
+ */
+export const crossSiteMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
+  if (SAFE_METHODS.has(request.method)) return next();
+  const url = new URL(request.url);
+  if (url.pathname.startsWith("/api/")) return next();
+  const allowed = new Set([url.origin]);
+  const baseUrl = env().BASE_URL;
+  if (baseUrl) allowed.add(new URL(baseUrl).origin);
+  const origin = request.headers.get("Origin");
+  const referer = request.headers.get("Referer");
+  const claimed = origin ?? (referer ? safeOrigin(referer) : null);
+  if (claimed !== null && !allowed.has(claimed)) {
+    throw data({ reason: "cross_site" }, { status: 403 });
+  }
+  if (request.headers.get("Sec-Fetch-Site") === "cross-site") {
+    throw data({ reason: "cross_site" }, { status: 403 });
+  }
+  return next();
+};
+
+function safeOrigin(value: string): string {
+  try {
+    return new URL(value).origin;
+  } catch {
+    return "null";
+  }
+}
+
+/** Resolves the session cookie on every request: idle or over-age sessions end here, server-side. */
+export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const url = new URL(request.url);
+  const token = url.pathname.startsWith("/api/") ? null : readCookie(request, SESSION_COOKIE);
+  if (!token) return next();
+  const db = context.get(dbContext)!;
+  const resumed = await resumeSession(db, token);
+  const user = resumed ? await loadSessionUser(db, resumed.session.user_id) : undefined;
+  if (resumed && user && user.merchantId === resumed.session.merchant_id) {
+    context.set(authContext, { sessionId: resumed.session.id, sessionToken: token, user });
+  }
+  const response = await next();
+  const setsSession = (response.headers.get("Set-Cookie") ?? "").includes(`${SESSION_COOKIE}=`);
+  if (!setsSession) {
+    try {
+      if (!context.get(authContext)) response.headers.append("Set-Cookie", clearSessionCookie(request));
+      else if (resumed?.touched) response.headers.append("Set-Cookie", sessionCookie(request, token));
+    } catch {
+      // Some responses have immutable headers; the cookie then simply keeps its previous lifetime.
+    }
+  }
+  return response;
+};

@@ -1,0 +1,29 @@
+import { redirect, type RouterContextProvider } from "react-router";
+import { openSession } from "~/domain/identity/sessions.server";
+import { env } from "./env.server";
+import { clientAddressContext, getDbFrom } from "./request-context.server";
+import { sessionCookie } from "./session-cookie.server";
+
+type Context = Readonly<RouterContextProvider>;
+
+/** A fresh session id for the browser at every sign-in, then on to where the user was going. */
+export async function startWebSession(
+  context: Context,
+  request: Request,
+  user: { id: number; merchant_id: number },
+  redirectTo: string,
+) {
+  const { token } = await openSession(getDbFrom(context), {
+    userId: user.id,
+    merchantId: user.merchant_id,
+    kind: "web",
+    ip: context.get(clientAddressContext),
+    userAgent: request.headers.get("User-Agent"),
+  });
+  return redirect(redirectTo, { headers: { "Set-Cookie": sessionCookie(request, token) } });
+}
+
+/** Where links in mail point: BASE_URL when set, otherwise the address the request came to. */
+export function publicBaseUrl(request: Request): string {
+  return (env().BASE_URL ?? new URL(request.url).origin).replace(/\/$/, "");
+}

@@ -1,0 +1,102 @@
+import "@mantine/core/styles.css";
+import "./styles/app.css";
+import { ColorSchemeScript, DirectionProvider, MantineProvider, mantineHtmlProps } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  data,
+  isRouteErrorResponse,
+  useLocation,
+  useRouteLoaderData,
+} from "react-router";
+import type { Route } from "./+types/root";
+import { ErrorPage } from "./components/error-page";
+import { useNonce } from "./components/nonce";
+import { loadMerchantBranding } from "./domain/identity/users.server";
+import { readFlash } from "./lib/flash.server";
+import { directionOf, languageOfPath } from "./lib/i18n";
+import {
+  crossSiteMiddleware,
+  databaseMiddleware,
+  languageMiddleware,
+  sessionMiddleware,
+} from "./lib/middleware.server";
+import { authContext, getDbFrom } from "./lib/request-context.server";
+import { theme } from "./theme";
+
+export const middleware: Route.MiddlewareFunction[] = [
+  languageMiddleware,
+  databaseMiddleware,
+  crossSiteMiddleware,
+  sessionMiddleware,
+];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const auth = context.get(authContext);
+  const { flash, clear } = readFlash(request);
+  const branding = auth ? await loadMerchantBranding(getDbFrom(context), auth.user.merchantId) : null;
+  return data(
+    {
+      flash,
+      favicon: branding?.favicon_url ?? "/favicon.svg",
+    },
+    clear ? { headers: { "Set-Cookie": clear } } : undefined,
+  );
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  const location = useLocation();
+  const lang = languageOfPath(location.pathname);
+  const dir = directionOf(lang);
+  const rootData = useRouteLoaderData<typeof loader>("root");
+  return (
+    <html lang={lang} dir={dir} {...mantineHtmlProps}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <link rel="icon" href={rootData?.favicon ?? "/favicon.svg"} />
+        <ColorSchemeScript nonce={nonce} defaultColorScheme="light" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <DirectionProvider initialDirection={dir} detectDirection={false}>
+          <MantineProvider theme={theme} defaultColorScheme="light">
+            {children}
+          </MantineProvider>
+        </DirectionProvider>
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const { t } = useTranslation();
+  if (isRouteErrorResponse(error)) {
+    if (error.status === 404) return <ErrorPage status={404} title={t("errors.not_found_title")} />;
+    if (error.status === 403) {
+      const crossSite = (error.data as { reason?: string } | undefined)?.reason === "cross_site";
+      return (
+        <ErrorPage
+          status={403}
+          title={t("errors.forbidden_title")}
+          message={t(crossSite ? "errors.cross_site" : "errors.forbidden_message")}
+        />
+      );
+    }
+    if (error.status === 413) return <ErrorPage status={413} title={t("errors.too_large")} />;
+  }
+  if (import.meta.env.DEV && error instanceof Error) console.error(error);
+  return <ErrorPage status={500} title={t("errors.unexpected_title")} message={t("errors.unexpected_message")} />;
+}

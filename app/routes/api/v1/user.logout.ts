@@ -1,0 +1,27 @@
+import type { Route } from "./+types/user.logout";
+import { endSession } from "~/domain/identity/sessions.server";
+import { recordAudit } from "~/domain/reporting/audit-log.server";
+import { apiJson, methodNotAllowed, requireApiUser } from "~/lib/api.server";
+import { clientAddressContext, getDbFrom } from "~/lib/request-context.server";
+
+/** POST with a bearer token: ends the session behind it (both tokens stop working). */
+export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(request);
+  const { user, sessionId } = await requireApiUser(request, context);
+  const db = getDbFrom(context);
+  await endSession(db, sessionId);
+  await recordAudit(db, {
+    merchantId: user.merchantId,
+    actor: { id: user.id, username: user.username },
+    action: "sign_out",
+    description: `${user.username} signed out`,
+    objectType: "user",
+    objectId: user.id,
+    ip: context.get(clientAddressContext),
+  });
+  return apiJson({ success: true });
+}
+
+export function loader({ request }: Route.LoaderArgs) {
+  return methodNotAllowed(request);
+}

@@ -1,0 +1,34 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/logout";
+import { endSession } from "~/domain/identity/sessions.server";
+import { recordAudit } from "~/domain/reporting/audit-log.server";
+import { flashCookie } from "~/lib/flash.server";
+import { authContext, clientAddressContext, getDbFrom } from "~/lib/request-context.server";
+import { clearSessionCookie } from "~/lib/session-cookie.server";
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const auth = context.get(authContext);
+  const formData = await request.formData();
+  const expired = formData.get("reason") === "expired";
+  if (auth) {
+    const db = getDbFrom(context);
+    await endSession(db, auth.sessionId);
+    await recordAudit(db, {
+      merchantId: auth.user.merchantId,
+      actor: { id: auth.user.id, username: auth.user.username },
+      action: "sign_out",
+      description: `${auth.user.username} signed out${expired ? " (session expired)" : ""}`,
+      objectType: "user",
+      objectId: auth.user.id,
+      ip: context.get(clientAddressContext),
+    });
+  }
+  const headers = new Headers();
+  headers.append("Set-Cookie", clearSessionCookie(request));
+  headers.append("Set-Cookie", flashCookie({ kind: "info", message: expired ? "session.expired" : "session.signed_out" }));
+  return redirect(`/${params.lang}/login`, { headers });
+}
+
+export function loader({ params }: Route.LoaderArgs) {
+  return redirect(`/${params.lang}`);
+}

@@ -1,0 +1,78 @@
+import { AppShell, Box, Burger, Group, Image, Text } from "@mantine/core";
+import { useDisclosure } from "@mantine/hooks";
+import { useTranslation } from "react-i18next";
+import { Link, Outlet, useLoaderData } from "react-router";
+import type { Route } from "./+types/layout";
+import { FlashNotice } from "~/components/flash-notice";
+import { AccountMenu } from "~/components/shell/account-menu";
+import { SessionExpiry } from "~/components/shell/session-expiry";
+import { SideMenu } from "~/components/shell/side-menu";
+import { can } from "~/domain/identity/permissions";
+import { SESSION_IDLE_MS } from "~/domain/identity/sessions.server";
+import { loadAvailableSections, loadMerchantBranding } from "~/domain/identity/users.server";
+import { requireUser } from "~/lib/guards.server";
+import { isLanguage } from "~/lib/i18n";
+import { getDbFrom } from "~/lib/request-context.server";
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const auth = requireUser(context, request);
+  const db = getDbFrom(context);
+  const [branding, sections] = await Promise.all([
+    loadMerchantBranding(db, auth.user.merchantId),
+    loadAvailableSections(db, auth.user.merchantId),
+  ]);
+  return {
+    lang: isLanguage(params.lang) ? params.lang : "en",
+    username: auth.user.username,
+    canReadMailbox: can(auth.user, "view_outgoing_mail"),
+    branding: {
+      title: params.lang === "ar" ? branding.title_ar : branding.title_en,
+      subheader: branding.subheader,
+      logoUrl: branding.logo_url,
+      adminUrl: branding.admin_url,
+    },
+    sections,
+    idleMs: SESSION_IDLE_MS,
+  };
+}
+
+export default function DashboardLayout() {
+  const { t } = useTranslation();
+  const { lang, username, branding, sections, canReadMailbox, idleMs } = useLoaderData<typeof loader>();
+  const [opened, { toggle, close }] = useDisclosure(false);
+  return (
+    <AppShell header={{ height: 64 }} navbar={{ width: 270, breakpoint: "sm", collapsed: { mobile: !opened } }} padding="lg">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t("shell.menu")} />
+            <Link to={`/${lang}`} style={{ display: "flex", alignItems: "center", gap: 10, color: "inherit", textDecoration: "none" }}>
+              {branding.logoUrl ? <Image src={branding.logoUrl} alt="" h={36} w="auto" fit="contain" /> : null}
+              <Box visibleFrom="xs">
+                <Text fw={700} lh={1.2}>
+                  {branding.title}
+                </Text>
+                {branding.subheader ? (
+                  <Text size="xs" c="dimmed">
+                    {branding.subheader}
+                  </Text>
+                ) : null}
+              </Box>
+            </Link>
+          </Group>
+          <AccountMenu lang={lang} username={username} adminUrl={branding.adminUrl} />
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar>
+        <SideMenu lang={lang} sections={sections} canReadMailbox={canReadMailbox} onNavigate={close} />
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Box maw={1200} mx="auto">
+          <FlashNotice />
+          <Outlet />
+        </Box>
+      </AppShell.Main>
+      <SessionExpiry lang={lang} idleMs={idleMs} />
+    </AppShell>
+  );
+}

@@ -1,0 +1,79 @@
+import { Anchor, Card, Group, Stack, Text, Title } from "@mantine/core";
+import { Fragment } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useLoaderData } from "react-router";
+import type { Route } from "./+types/mailbox.message";
+import { getMail } from "~/domain/messaging/mail.server";
+import { notFound, requirePermission, requireUser } from "~/lib/guards.server";
+import { formatDateTime } from "~/lib/format";
+import { isLanguage } from "~/lib/i18n";
+import { getDbFrom } from "~/lib/request-context.server";
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const auth = requireUser(context, request);
+  requirePermission(auth, "view_outgoing_mail");
+  const id = Number(params.mailId);
+  if (!Number.isSafeInteger(id) || id < 1) notFound();
+  const mail = await getMail(getDbFrom(context), auth.user.merchantId, id);
+  if (!mail) notFound();
+  const lang = isLanguage(params.lang) ? params.lang : "en";
+  return { ...mail, created_at: formatDateTime(mail.created_at, lang) };
+}
+
+const urlPattern = /(https?:\/\/[^\s]+)/g;
+
+/** Mail is plain text; links in it become clickable, nothing else is interpreted. */
+function LinkifiedText({ text }: { text: string }) {
+  return (
+    <Text component="pre" style={{ whiteSpace: "pre-wrap", fontFamily: "inherit", margin: 0 }}>
+      {text.split(urlPattern).map((part, index) =>
+        index % 2 === 1 ? (
+          <Anchor key={index} href={part}>
+            {part}
+          </Anchor>
+        ) : (
+          <Fragment key={index}>{part}</Fragment>
+        ),
+      )}
+    </Text>
+  );
+}
+
+export default function MailboxMessage() {
+  const { t } = useTranslation();
+  const mail = useLoaderData<typeof loader>();
+  return (
+    <Stack maw={760}>
+      <Anchor component={Link} to=".." relative="path">
+        {t("mailbox.back")}
+      </Anchor>
+      <Card withBorder padding="lg">
+        <Stack gap="xs">
+          <Title order={1} fz="h3">
+            {mail.subject}
+          </Title>
+          <Group gap="xs">
+            <Text size="sm" c="dimmed">
+              {t("mailbox.to")}:
+            </Text>
+            <Text size="sm">{mail.to_address}</Text>
+          </Group>
+          {mail.reply_to ? (
+            <Group gap="xs">
+              <Text size="sm" c="dimmed">
+                {t("mailbox.reply_to")}:
+              </Text>
+              <Text size="sm">{mail.reply_to}</Text>
+            </Group>
+          ) : null}
+          <Text size="sm" c="dimmed">
+            {mail.created_at}
+          </Text>
+          <Card withBorder bg="gray.0" mt="sm">
+            <LinkifiedText text={mail.text_body} />
+          </Card>
+        </Stack>
+      </Card>
+    </Stack>
+  );
+}

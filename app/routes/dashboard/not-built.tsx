@@ -1,0 +1,41 @@
+import { Alert } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/not-built";
+import { PageHeader } from "~/components/page-header";
+import { SECTIONS } from "~/domain/merchant/sections";
+import type { Permission } from "~/domain/identity/permissions";
+import { notFound, requirePermission, requireSection, requireUser } from "~/lib/guards.server";
+
+/**
+ * The pages of a section this platform does not serve yet. Unavailable sections and unknown
+ * sub-pages answer 404; available ones say plainly that the page is not built yet.
+ */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const auth = requireUser(context, request);
+  const segments = new URL(request.url).pathname.split("/").slice(2);
+  const joined = segments.join("/");
+  if (joined === "transactions" || joined.startsWith("transactions/") || joined === "generated-reports") {
+    if (joined !== "generated-reports") requirePermission(auth, "view_paymenttransaction");
+    return { titleKey: joined === "generated-reports" ? "shell.generated_reports" : "shell.all_transactions" };
+  }
+  const section = SECTIONS.find((candidate) => joined === candidate.path || joined.startsWith(`${candidate.path}/`));
+  if (!section) notFound();
+  const rest = joined.slice(section.path.length + 1);
+  const feature = rest ? section.features.find((candidate) => rest === candidate.path || rest.startsWith(`${candidate.path}/`)) : undefined;
+  if (rest && !feature) notFound();
+  await requireSection(context, auth, section.key, feature?.key);
+  if (feature?.permission) requirePermission(auth, feature.permission as Permission);
+  return { titleKey: feature ? `features.${section.key}.${feature.key}` : `sections.${section.key}` };
+}
+
+export default function NotBuilt({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <PageHeader title={t(loaderData.titleKey)} />
+      <Alert variant="light" color="gray" title={t("not_built.title")}>
+        {t("not_built.message")}
+      </Alert>
+    </>
+  );
+}

@@ -1,0 +1,60 @@
+// The production HTTP server: static assets, compression, the React Router request handler.
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express from "express";
+
+const build = await import("./build/server/index.js");
+const { createLoadContext } = build.entry.module;
+
+const port = Number(process.env.PORT || 3000);
+const trustProxy = process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true";
+const maxBodyBytes = 20 * 1024 * 1024;
+
+const app = express();
+app.disable("x-powered-by");
+app.set("trust proxy", trustProxy);
+app.use(compression());
+
+// Refuse oversized bodies before anything reads them.
+app.use((req, res, next) => {
+  if (Number(req.headers["content-length"] || 0) > maxBodyBytes) {
+    res.status(413).type("text/plain").send("Request too large");
+    return;
+  }
+  next();
+});
+
+app.use(
+  "/assets",
+  express.static("build/client/assets", {
+    immutable: true,
+    maxAge: "1y",
+    setHeaders: (res) => res.setHeader("X-Content-Type-Options", "nosniff"),
+  }),
+);
+app.use(
+  express.static("build/client", {
+    maxAge: "1h",
+    setHeaders: (res) => res.setHeader("X-Content-Type-Options", "nosniff"),
+  }),
+);
+
+app.all(
+  /.*/,
+  createRequestHandler({
+    build,
+    mode: process.env.NODE_ENV,
+    getLoadContext: (req) => createLoadContext({ clientAddress: req.ip ?? req.socket.remoteAddress ?? null }),
+  }),
+);
+
+const server = app.listen(port, () => {
+  console.log(`Serving on http://localhost:${port}`);
+});
+
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    server.close(() => process.exit(0));
+    setTimeout(() => process.exit(0), 5000).unref();
+  });
+}
