@@ -23,7 +23,8 @@ export default function handleRequest(
 ) {
   const nonce = randomBytes(16).toString("base64");
   const lang = languageOfPath(new URL(request.url).pathname);
-  const production = env().NODE_ENV === "production";
+  // The dev server injects inline scripts of its own; every other mode gets the CSP.
+  const production = env().NODE_ENV !== "development";
   for (const [name, value] of securityHeaders(request, production ? nonce : null)) responseHeaders.set(name, value);
 
   return new Promise<Response>((resolve, reject) => {

@@ -28,6 +28,7 @@ export function TextField({ field, label, ...rest }: FieldProps<ComponentProps<t
 }
 
 export function PasswordField({ field, label, ...rest }: FieldProps<ComponentProps<typeof PasswordInput>>) {
+  const { t } = useTranslation();
   const error = useFieldError(field.errors);
   const { key, ...inputProps } = getInputProps(field, { type: "password" });
   return (
@@ -35,6 +36,7 @@ export function PasswordField({ field, label, ...rest }: FieldProps<ComponentPro
       key={key}
       {...inputProps}
       label={label}
+      visibilityToggleButtonProps={{ "aria-label": t("common.show_characters") }}
       error={error}
       errorProps={{ id: field.errorId, role: "alert" }}
       {...rest}

@@ -34,6 +34,7 @@ export async function loadSessionUser(db: DB, userId: number): Promise<SessionUs
     .selectFrom("user_permissions")
     .select("permission")
     .where("user_id", "=", userId)
+    .orderBy("permission")
     .execute();
   return {
     id: user.id,

@@ -1,0 +1,18 @@
+// Starts the built server for the end-to-end run on a database of its own, removed on exit.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kp-e2e-"));
+Object.assign(process.env, {
+  NODE_ENV: "production",
+  PORT: process.env.E2E_PORT ?? "3210",
+  SQLITE_PATH: path.join(dir, "e2e.sqlite"),
+  DATABASE_URL: "",
+  SEED_DEMO: "1",
+  TEST_CLOCK: "1",
+  BASE_URL: `http://localhost:${process.env.E2E_PORT ?? "3210"}`,
+});
+const cleanup = () => fs.rmSync(dir, { recursive: true, force: true });
+process.on("exit", cleanup);
+await import("../../server.js");

@@ -1,0 +1,29 @@
+import type { DB } from "~/db/database.server";
+import { createMerchant, createUser, DEMO_PASSWORD } from "~/db/seed.server";
+import type { Permission } from "~/domain/identity/permissions";
+
+export { DEMO_PASSWORD };
+
+/** A merchant with a superuser, a staff user and an OTP user, named after `prefix`. */
+export async function seedMerchant(db: DB, prefix: string) {
+  const merchantId = await createMerchant(db, { name: `${prefix} Store`, titleEn: `${prefix} Store`, titleAr: `متجر ${prefix}` });
+  const user = (username: string, extra: { superuser?: boolean; requiresOtp?: boolean; permissions?: Permission[] } = {}) =>
+    createUser(db, merchantId, {
+      username,
+      email: `${username}@${prefix.toLowerCase()}.example`,
+      firstName: "Test",
+      lastName: "User",
+      superuser: extra.superuser,
+      requiresOtp: extra.requiresOtp,
+      permissions: extra.permissions ?? [],
+    });
+  const adminId = await user(`${prefix}-admin`, { superuser: true });
+  const staffId = await user(`${prefix}-staff`, { permissions: ["view_paymenttransaction", "search_paymenttransaction"] });
+  const otpId = await user(`${prefix}-otp`, { requiresOtp: true });
+  return {
+    merchantId,
+    admin: { id: adminId, username: `${prefix}-admin` },
+    staff: { id: staffId, username: `${prefix}-staff` },
+    otp: { id: otpId, username: `${prefix}-otp`, email: `${prefix}-otp@${prefix.toLowerCase()}.example` },
+  };
+}
