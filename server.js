@@ -4,7 +4,15 @@ import compression from "compression";
 import express from "express";
 
 const build = await import("./build/server/index.js");
-const { createLoadContext } = build.entry.module;
+const { createLoadContext, bootstrap } = build.entry.module;
+
+try {
+  const { database } = await bootstrap();
+  console.log(`Database ready: ${database}`);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}
 
 const port = Number(process.env.PORT || 3000);
 const trustProxy = process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true";

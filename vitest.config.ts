@@ -9,11 +9,12 @@ const postgres = process.env.TEST_POSTGRES_URL;
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
+    setupFiles: ["tests/support/setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
       {
-        extends: true,
+        extends: true as const,
         test: {
           name: "sqlite",
           include: ["app/**/*.test.ts", "tests/**/*.test.ts"],
@@ -23,7 +24,7 @@ export default defineConfig({
       ...(postgres
         ? [
             {
-              extends: true,
+              extends: true as const,
               test: {
                 name: "postgres",
                 include: ["app/**/*.integration.test.ts", "tests/**/*.integration.test.ts"],

@@ -12,6 +12,7 @@ import { i18nFor } from "./lib/i18n.server";
 import { securityHeaders } from "./lib/security-headers.server";
 
 export { createLoadContext } from "./lib/request-context.server";
+export { bootstrap } from "./lib/bootstrap.server";
 
 export const streamTimeout = 5_000;
 

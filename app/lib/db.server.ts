@@ -13,7 +13,8 @@ export function getDb(): Promise<DB> {
     const config = env();
     database = createDatabase({ databaseUrl: config.DATABASE_URL, sqlitePath: config.SQLITE_PATH });
     await migrateToLatest(database);
-    const seedDemo = process.env.SEED_DEMO === undefined ? !config.DATABASE_URL : config.SEED_DEMO;
+    const seedDemo =
+      config.SEED_DEMO === undefined ? !config.DATABASE_URL : config.SEED_DEMO === "1" || config.SEED_DEMO === "true";
     if (seedDemo) await seedDemoMerchantIfEmpty(database);
     if (config.WORKER === "on") startWorker(database);
     return database;

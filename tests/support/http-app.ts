@@ -18,8 +18,6 @@ export type TestApp = Awaited<ReturnType<typeof loadApp>>;
  * and routes as on a real server. Build first (`npm run build`); `env` points it at a test database.
  */
 export async function loadApp(env: Record<string, string>) {
-  // Vitest puts Vite's BASE_URL ("/") into the environment; the app reads BASE_URL as its public address.
-  delete process.env.BASE_URL;
   Object.assign(process.env, env, { WORKER: "off", TEST_CLOCK: "1" });
   const buildPath = pathToFileURL(path.resolve("build/server/index.js")).href;
   const build = (await import(/* @vite-ignore */ buildPath)) as ServerBuild & {
