@@ -18,11 +18,13 @@ const engines = new WeakMap<object, Engine>();
 
 export function createDatabase(options: { databaseUrl?: string; sqlitePath?: string; poolSize?: number }): DB {
   if (options.databaseUrl) {
-    const db = new Kysely<Database>({
-      dialect: new PostgresDialect({
-        pool: new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 }),
-      }),
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // An idle connection that the server closes (restart, failover) must not crash the process;
+    // the pool replaces it on the next query.
+    pool.on("error", (error: Error & { code?: string }) => {
+      if (error.code !== "57P01") console.error("postgres pool:", error.message);
     });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     engines.set(db, "postgres");
     return db;
   }
