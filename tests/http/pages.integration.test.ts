@@ -179,6 +179,16 @@ describe("permissions", () => {
     expect((await app.request("/en/help", { cookie })).status).toBe(200);
   });
 
+  it("shows the merchant's recent actions only to those who see its statistics", async () => {
+    const adminCookie = await app.signIn(shop.admin.username, DEMO_PASSWORD);
+    const staffCookie = await app.signIn(shop.staff.username, DEMO_PASSWORD);
+    const staffHome = await (await app.request("/en", { cookie: staffCookie })).text();
+    expect(staffHome).toContain(`>${shop.staff.username}</td>`);
+    expect(staffHome).not.toContain(`>${shop.admin.username}</td>`);
+    const adminHome = await (await app.request("/en", { cookie: adminCookie })).text();
+    expect(adminHome).toContain(`>${shop.staff.username}</td>`);
+  });
+
   it("asks anonymous visitors to sign in first, coming back afterwards", async () => {
     const response = await app.request("/en/user");
     expect(response.status).toBe(302);

@@ -29,12 +29,12 @@ export async function recordAudit(db: DB, entry: AuditEntry) {
     .execute();
 }
 
-export async function listAuditEntries(db: DB, merchantId: number, options: { limit: number }) {
-  return db
+/** The newest entries of a merchant; `actorUserId` narrows them to one user's own actions. */
+export async function listAuditEntries(db: DB, merchantId: number, options: { limit: number; actorUserId?: number }) {
+  let query = db
     .selectFrom("audit_log")
     .select(["id", "actor_name", "action", "description", "created_at"])
-    .where("merchant_id", "=", merchantId)
-    .orderBy("id", "desc")
-    .limit(options.limit)
-    .execute();
+    .where("merchant_id", "=", merchantId);
+  if (options.actorUserId !== undefined) query = query.where("actor_user_id", "=", options.actorUserId);
+  return query.orderBy("id", "desc").limit(options.limit).execute();
 }

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useLoaderData } from "react-router";
 import type { Route } from "./+types/general-info";
 import { PageHeader } from "~/components/page-header";
+import { can } from "~/domain/identity/permissions";
 import { listAuditEntries } from "~/domain/reporting/audit-log.server";
 import { requireUser } from "~/lib/guards.server";
 import { formatDateTime } from "~/lib/format";
@@ -16,7 +17,12 @@ export function meta({ params }: Route.MetaArgs) {
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const auth = requireUser(context, request);
   const lang = isLanguage(params.lang) ? params.lang : "en";
-  const entries = await listAuditEntries(getDbFrom(context), auth.user.merchantId, { limit: 10 });
+  // The merchant's whole activity is for those who see its statistics; everyone else sees their own.
+  const merchantWide = can(auth.user, "view_paymenttransaction_statistics");
+  const entries = await listAuditEntries(getDbFrom(context), auth.user.merchantId, {
+    limit: 10,
+    actorUserId: merchantWide ? undefined : auth.user.id,
+  });
   return {
     username: auth.user.username,
     recentActions: entries.map((entry) => ({
