@@ -1,4 +1,4 @@
-import { createTheme, type MantineColorsTuple } from "@mantine/core";
+import { createTheme, NativeSelect, PasswordInput, Textarea, TextInput, type MantineColorsTuple } from "@mantine/core";
 
 /** Shades around the brand colour #f77c1a. */
 const brand: MantineColorsTuple = [
@@ -22,4 +22,11 @@ export const theme = createTheme({
     'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans Arabic", "Noto Naskh Arabic", Tahoma, Arial, sans-serif',
   defaultRadius: "md",
   cursorType: "pointer",
+  // Labels stay exactly their text (no " *"), so a field's accessible name is its label.
+  components: {
+    TextInput: TextInput.extend({ defaultProps: { withAsterisk: false } }),
+    PasswordInput: PasswordInput.extend({ defaultProps: { withAsterisk: false } }),
+    Textarea: Textarea.extend({ defaultProps: { withAsterisk: false } }),
+    NativeSelect: NativeSelect.extend({ defaultProps: { withAsterisk: false } }),
+  },
 });

@@ -13,7 +13,7 @@ test("otpuser signs in with the one-time code from the email, after a wrong code
   expect(code, `no code in the email:\n${body}`).toBeDefined();
   const wrongCode = String((Number(code) + 1) % 1_000_000).padStart(6, "0");
 
-  const codeField = page.getByLabel(t("en", "login.code"), { exact: true });
+  const codeField = page.getByRole("textbox", { name: t("en", "login.code"), exact: true });
   const verify = page.getByRole("button", { name: "Verify", exact: true });
   await codeField.fill(wrongCode);
   await verify.click();

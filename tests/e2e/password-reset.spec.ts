@@ -10,7 +10,7 @@ test("checker resets the password through the emailed link, then sets it back", 
   await expect(page).toHaveURL(urlPath("/en/forget-password"));
   await expect(page.getByRole("heading", { level: 1, name: t("en", "forgot.title") })).toBeVisible();
 
-  await page.getByLabel("Username", { exact: true }).fill("checker");
+  await page.getByRole("textbox", { name: "Username", exact: true }).fill("checker");
   await page.getByRole("button", { name: "Send reset link", exact: true }).click();
   await expect(
     page.getByText("If an account with this username exists, we have sent an email with a link to reset the password."),
@@ -26,9 +26,9 @@ test("checker resets the password through the emailed link, then sets it back", 
   await expect(page.getByRole("heading", { level: 1, name: t("en", "reset.title") })).toBeVisible();
   await expect(page.getByRole("listitem").filter({ hasText: "must contain at least 8 characters" })).toBeVisible();
 
-  const username = page.getByLabel("Username", { exact: true });
-  const newPassword = page.getByLabel("New password", { exact: true });
-  const confirmation = page.getByLabel("Password confirmation", { exact: true });
+  const username = page.getByRole("textbox", { name: "Username", exact: true });
+  const newPassword = page.getByRole("textbox", { name: "New password", exact: true });
+  const confirmation = page.getByRole("textbox", { name: "Password confirmation", exact: true });
   const submit = page.getByRole("button", { name: "Reset password", exact: true });
 
   // Too short.
@@ -59,8 +59,8 @@ test("checker resets the password through the emailed link, then sets it back", 
   await signIn(page, "checker", NEW_PASSWORD);
   await page.goto("/en/user/password");
   await waitForHydration(page);
-  await page.getByLabel("New password", { exact: true }).fill(DEMO_PASSWORD);
-  await page.getByLabel("Password confirmation", { exact: true }).fill(DEMO_PASSWORD);
+  await page.getByRole("textbox", { name: "New password", exact: true }).fill(DEMO_PASSWORD);
+  await page.getByRole("textbox", { name: "Password confirmation", exact: true }).fill(DEMO_PASSWORD);
   await page.getByRole("button", { name: "Change password", exact: true }).click();
   await expect(page).toHaveURL(urlPath("/en/user"));
   await expect(page.getByText("Password changed successfully")).toBeVisible();

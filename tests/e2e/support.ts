@@ -55,8 +55,8 @@ export async function waitForHydration(page: Page) {
 export async function submitCredentials(page: Page, username: string, password = DEMO_PASSWORD, lang: Lang = "en") {
   await page.goto(`/${lang}/login`);
   await waitForHydration(page);
-  await page.getByLabel(t(lang, "login.username"), { exact: true }).fill(username);
-  await page.getByLabel(t(lang, "login.password"), { exact: true }).fill(password);
+  await page.getByRole("textbox", { name: t(lang, "login.username"), exact: true }).fill(username);
+  await page.getByRole("textbox", { name: t(lang, "login.password"), exact: true }).fill(password);
   await page.getByRole("button", { name: t(lang, "login.submit"), exact: true }).click();
 }
 
