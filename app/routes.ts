@@ -1,10 +1,12 @@
 import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
 import { SECTIONS } from "./domain/merchant/sections";
+import { sandboxRoutes } from "./routes/sandbox/routes";
 
 export default [
   index("routes/root-index.ts"),
   route("healthz", "routes/healthz.ts"),
   route("__test/clock", "routes/test-clock.ts"),
+  ...sandboxRoutes,
 
   ...prefix("api/v1", [
     route("user/token", "routes/api/v1/user.token.ts", { id: "api-token" }),

@@ -1,12 +1,14 @@
 import { Migrator, type Migration, type MigrationProvider } from "kysely";
 import { engineOf, type DB } from "./database.server";
 import * as foundation from "./migrations/0001-foundation";
+import * as payments from "./migrations/0002-payments";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
 /** Numbered, append-only. A landed migration is never edited; a change is a new entry. */
 const migrations: Record<string, EngineMigration> = {
   "0001-foundation": foundation,
+  "0002-payments": payments,
 };
 
 export async function migrateToLatest(db: DB) {

@@ -159,6 +159,191 @@ export interface AppSettingTable {
   value: string;
 }
 
+export interface GatewayTable {
+  id: Generated<number>;
+  merchant_id: number;
+  code: string;
+  kind: "knet" | "card" | "cod";
+  name_en: string;
+  name_ar: string;
+  logo_url: string | null;
+  /** Comma-separated ISO 4217 codes. */
+  currencies: string;
+  /** The gateway's base URL; null means this platform's own sandbox at its own address. */
+  endpoint_url: string | null;
+  /** JSON, secret: never sent to a browser. */
+  credentials: string;
+  fee_fixed: number;
+  fee_basis_points: number;
+  fee_payer: "customer" | "merchant";
+  capture_mode: "auto" | "manual";
+  enabled: Flag;
+  sort_order: number;
+  created_at: Timestamp;
+}
+
+export type TransactionState =
+  | "created"
+  | "pending"
+  | "attempted"
+  | "authorized"
+  | "paid"
+  | "cod"
+  | "failed"
+  | "canceled"
+  | "expired"
+  | "invalid";
+
+export interface TransactionTable {
+  /** Public and unguessable (128 random bits): it is the pay link. */
+  id: string;
+  merchant_id: number;
+  unit_id: number | null;
+  plugin: string;
+  /** Short, sequential per merchant, for people. */
+  order_no: number;
+  state: TransactionState;
+  amount: number;
+  currency_code: string;
+  editable_amount: Flag;
+  customer_email: string | null;
+  customer_phone: string | null;
+  customer_first_name: string | null;
+  customer_last_name: string | null;
+  description: string | null;
+  remarks: string | null;
+  attachment_path: string | null;
+  attachment_name: string | null;
+  /** Comma-separated gateway codes the customer may choose from. */
+  pg_codes: string;
+  expiration_time: Timestamp | null;
+  next_url: string | null;
+  initiator_user_id: number | null;
+  paid_amount: ColumnType<number, number | undefined, number>;
+  fee: ColumnType<number, number | undefined, number>;
+  captured_amount: ColumnType<number, number | undefined, number>;
+  refunded_amount: ColumnType<number, number | undefined, number>;
+  gateway_code: string | null;
+  paid_attempt_id: string | null;
+  send_email: Flag;
+  send_sms: Flag;
+  extra: ColumnType<string, string | undefined, string>;
+  created_at: Timestamp;
+  state_changed_at: Timestamp;
+  deleted_at: Timestamp | null;
+}
+
+export type AttemptState = "pending" | "success" | "failed" | "canceled" | "error" | "cod";
+
+export interface PaymentAttemptTable {
+  /** Public and unguessable: the result page's address. */
+  id: string;
+  transaction_id: string;
+  merchant_id: number;
+  gateway_code: string;
+  gateway_kind: "knet" | "card" | "cod";
+  state: AttemptState;
+  amount: number;
+  fee: number;
+  total: number;
+  fee_payer: "customer" | "merchant";
+  currency_code: string;
+  /** Our unique reference sent to the gateway (KNET's trackid). */
+  track_id: string;
+  /** Makes a double submit of one pay form start one attempt. */
+  submission_token: string;
+  lang: ColumnType<string, string | undefined, string>;
+  gateway_reference: string | null;
+  payment_id: string | null;
+  tran_id: string | null;
+  auth_code: string | null;
+  reference_id: string | null;
+  post_date: string | null;
+  result_code: string | null;
+  authorized_only: Flag;
+  created_at: Timestamp;
+  completed_at: Timestamp | null;
+}
+
+export interface LedgerEntryTable {
+  id: Generated<number>;
+  merchant_id: number;
+  transaction_id: string;
+  attempt_id: string;
+  kind: "payment" | "authorization" | "capture" | "refund" | "void";
+  amount: number;
+  fee: number;
+  currency_code: string;
+  created_at: Timestamp;
+}
+
+export interface IdempotencyKeyTable {
+  merchant_id: number;
+  key: string;
+  scope: string;
+  request_hash: string;
+  response_status: number | null;
+  response_body: string | null;
+  created_at: Timestamp;
+}
+
+export interface OutgoingSmsTable {
+  id: Generated<number>;
+  merchant_id: number | null;
+  to_number: string;
+  body: string;
+  status: "stored" | "sent" | "failed";
+  created_at: Timestamp;
+}
+
+export interface SandboxKnetTerminalTable {
+  tranportal_id: string;
+  password: string;
+  resource_key: string;
+}
+
+export interface SandboxKnetPaymentTable {
+  payment_id: string;
+  tranportal_id: string;
+  track_id: string;
+  amount: string;
+  action: string;
+  lang: string;
+  response_url: string;
+  error_url: string;
+  udf: ColumnType<string, string | undefined, string>;
+  result: string | null;
+  tran_id: string | null;
+  auth_code: string | null;
+  reference_id: string | null;
+  post_date: string | null;
+  card_masked: string | null;
+  created_at: Timestamp;
+  completed_at: Timestamp | null;
+}
+
+export interface SandboxCardMerchantTable {
+  api_key: string;
+  webhook_secret: string;
+}
+
+export interface SandboxCardPaymentTable {
+  id: string;
+  api_key: string;
+  reference: string;
+  amount: number;
+  currency: string;
+  capture: "auto" | "manual";
+  status: "pending" | "authorized" | "captured" | "declined" | "voided" | "refunded" | "partially_refunded";
+  captured_amount: ColumnType<number, number | undefined, number>;
+  refunded_amount: ColumnType<number, number | undefined, number>;
+  card_masked: string | null;
+  notify_url: string;
+  return_url: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   merchants: MerchantTable;
   units: UnitTable;
@@ -174,6 +359,16 @@ export interface Database {
   outgoing_mail: OutgoingMailTable;
   jobs: JobTable;
   app_settings: AppSettingTable;
+  gateways: GatewayTable;
+  transactions: TransactionTable;
+  payment_attempts: PaymentAttemptTable;
+  ledger_entries: LedgerEntryTable;
+  idempotency_keys: IdempotencyKeyTable;
+  outgoing_sms: OutgoingSmsTable;
+  sandbox_knet_terminals: SandboxKnetTerminalTable;
+  sandbox_knet_payments: SandboxKnetPaymentTable;
+  sandbox_card_merchants: SandboxCardMerchantTable;
+  sandbox_card_payments: SandboxCardPaymentTable;
 }
 
 export type Merchant = Selectable<MerchantTable>;
