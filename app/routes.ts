@@ -7,6 +7,10 @@ export default [
   route("healthz", "routes/healthz.ts"),
   route("__test/clock", "routes/test-clock.ts"),
   ...sandboxRoutes,
+  route("gateway/knet/response/:attemptId", "routes/gateway/knet-return.ts", { id: "knet-response" }),
+  route("gateway/knet/error/:attemptId", "routes/gateway/knet-return.ts", { id: "knet-error" }),
+  route("gateway/card/response/:attemptId", "routes/gateway/card-return.ts"),
+  route("gateway/card/notify/:attemptId", "routes/gateway/card-notify.ts"),
 
   ...prefix("api/v1", [
     route("user/token", "routes/api/v1/user.token.ts", { id: "api-token" }),
@@ -29,6 +33,16 @@ export default [
     route("user/change_password/", "routes/api/v1/user.change-password.ts", { id: "api-change-password-slash" }),
     route("dashboard/help", "routes/api/v1/dashboard.help.ts", { id: "api-help" }),
     route("dashboard/help/", "routes/api/v1/dashboard.help.ts", { id: "api-help-slash" }),
+    route("plugins/payment_request/transaction", "routes/api/v1/plugins/payment-request-transaction.ts", { id: "api-pr-create" }),
+    route("plugins/payment_request/transaction/", "routes/api/v1/plugins/payment-request-transaction.ts", { id: "api-pr-create-slash" }),
+    route("plugins/payment_request/transaction/details/:id", "routes/api/v1/plugins/payment-request-details.ts", { id: "api-pr-details" }),
+    route("plugins/payment_request/transaction/details/:id/", "routes/api/v1/plugins/payment-request-details.ts", { id: "api-pr-details-slash" }),
+    route("plugins/:plugin/transaction/pay/:id", "routes/api/v1/plugins/transaction-pay.ts", { id: "api-pay" }),
+    route("plugins/:plugin/transaction/pay/:id/", "routes/api/v1/plugins/transaction-pay.ts", { id: "api-pay-slash" }),
+    route("plugins/:plugin/transaction/pay-choices/:id", "routes/api/v1/plugins/transaction-pay-choices.ts", { id: "api-pay-choices" }),
+    route("plugins/:plugin/transaction/pay-choices/:id/", "routes/api/v1/plugins/transaction-pay-choices.ts", { id: "api-pay-choices-slash" }),
+    route("plugins/:plugin/transaction/:id", "routes/api/v1/plugins/transaction-pay.ts", { id: "api-transaction" }),
+    route("plugins/:plugin/transaction/:id/", "routes/api/v1/plugins/transaction-pay.ts", { id: "api-transaction-slash" }),
     route("*", "routes/api/v1/not-found.ts"),
   ]),
 
@@ -37,6 +51,8 @@ export default [
     route("forget-password", "routes/auth/forget-password.tsx"),
     route("reset-password", "routes/auth/reset-password.tsx"),
     route("logout", "routes/auth/logout.ts"),
+    route("pay/attempt-detail/:attemptId", "routes/pay/attempt-detail.tsx"),
+    route("pay/:transactionId", "routes/pay/pay.tsx"),
     layout("routes/dashboard/layout.tsx", [
       index("routes/dashboard/general-info.tsx"),
       route("user", "routes/dashboard/user.tsx"),
@@ -44,6 +60,8 @@ export default [
       route("help", "routes/dashboard/help.tsx"),
       route("mailbox", "routes/dashboard/mailbox.tsx"),
       route("mailbox/:mailId", "routes/dashboard/mailbox.message.tsx"),
+      route("payment-request/create", "routes/dashboard/payment-request.create.tsx"),
+      route("payment-request/transactions/:transactionId", "routes/dashboard/payment-request.details.tsx"),
       route("transactions/*", "routes/dashboard/not-built.tsx", { id: "all-transactions" }),
       route("generated-reports", "routes/dashboard/not-built.tsx", { id: "generated-reports" }),
       // Sections whose pages are not built yet say so; each real page, once built, is listed above.

@@ -10,7 +10,7 @@ function useFieldError(errors: string[] | undefined) {
   return first ? t(first) : undefined;
 }
 
-type FieldProps<Input> = { field: FieldMetadata<string>; label: string } & Omit<Input, "name" | "error">;
+type FieldProps<Input> = { field: FieldMetadata<any, any, string[]>; label: string } & Omit<Input, "name" | "error">;
 
 export function TextField({ field, label, ...rest }: FieldProps<ComponentProps<typeof TextInput>>) {
   const error = useFieldError(field.errors);
@@ -50,7 +50,7 @@ export function TextareaField({ field, label, ...rest }: FieldProps<ComponentPro
     <Textarea
       id={field.id}
       name={field.name}
-      defaultValue={field.initialValue}
+      defaultValue={field.initialValue as string | undefined}
       required={field.required}
       maxLength={field.maxLength}
       aria-invalid={field.errors ? true : undefined}
@@ -75,7 +75,7 @@ export function SelectField({
     <NativeSelect
       id={field.id}
       name={field.name}
-      defaultValue={field.initialValue}
+      defaultValue={field.initialValue as string | undefined}
       data={options}
       label={label}
       error={error}

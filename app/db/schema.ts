@@ -254,6 +254,8 @@ export interface PaymentAttemptTable {
   submission_token: string;
   lang: ColumnType<string, string | undefined, string>;
   gateway_reference: string | null;
+  /** Where the customer was sent to pay; a repeated submit is sent there again. */
+  redirect_url: string | null;
   payment_id: string | null;
   tran_id: string | null;
   auth_code: string | null;

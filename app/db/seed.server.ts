@@ -2,6 +2,7 @@ import type { DB } from "./database.server";
 import { hashPassword } from "~/domain/identity/password-hashing.server";
 import type { Permission } from "~/domain/identity/permissions";
 import { SECTIONS } from "~/domain/merchant/sections";
+import { seedDemoGateways } from "~/domain/payments/demo-gateways.server";
 import { nowIso } from "~/lib/clock.server";
 
 export const DEMO_PASSWORD = "Demo@2026!";
@@ -130,5 +131,6 @@ export async function seedDemoMerchantIfEmpty(db: DB) {
     operationsApproval: true,
   });
   for (const user of DEMO_USERS) await createUser(db, merchantId, user);
+  await seedDemoGateways(db, merchantId);
   return true;
 }

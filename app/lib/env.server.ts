@@ -20,6 +20,8 @@ const EnvSchema = z.object({
     )
     .optional(),
   SQLITE_PATH: z.string().min(1).default("./data/platform.sqlite"),
+  /** How this server reaches itself (its sandbox gateways); default http://127.0.0.1:PORT. */
+  INTERNAL_BASE_URL: z.url({ message: "must be an absolute http(s) URL" }).optional(),
   SESSION_SECRET: z
     .string()
     .min(32, "must be at least 32 characters (use: openssl rand -hex 32)")

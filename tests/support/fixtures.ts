@@ -1,6 +1,7 @@
 import type { DB } from "~/db/database.server";
 import { createMerchant, createUser, DEMO_PASSWORD } from "~/db/seed.server";
 import type { Permission } from "~/domain/identity/permissions";
+import { seedDemoGateways } from "~/domain/payments/demo-gateways.server";
 
 export { DEMO_PASSWORD };
 
@@ -20,6 +21,7 @@ export async function seedMerchant(db: DB, prefix: string) {
   const adminId = await user(`${prefix}-admin`, { superuser: true });
   const staffId = await user(`${prefix}-staff`, { permissions: ["view_paymenttransaction", "search_paymenttransaction"] });
   const otpId = await user(`${prefix}-otp`, { requiresOtp: true });
+  await seedDemoGateways(db, merchantId);
   return {
     merchantId,
     admin: { id: adminId, username: `${prefix}-admin` },

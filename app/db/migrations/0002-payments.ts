@@ -85,6 +85,7 @@ export async function up(db: Kysely<any>, engine: Engine) {
     .addColumn("submission_token", "text", (c) => c.notNull())
     .addColumn("lang", "text", (c) => c.notNull().defaultTo("en"))
     .addColumn("gateway_reference", "text")
+    .addColumn("redirect_url", "text")
     .addColumn("payment_id", "text")
     .addColumn("tran_id", "text")
     .addColumn("auth_code", "text")

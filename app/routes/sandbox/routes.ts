@@ -1,6 +1,17 @@
-import { route, type RouteConfigEntry } from "@react-router/dev/routes";
+import { prefix, route, type RouteConfigEntry } from "@react-router/dev/routes";
 
 /** The sandbox gateways' own pages and endpoints: stand-ins for external services. */
-export const sandboxRoutes: RouteConfigEntry[] = [];
-
-void route;
+export const sandboxRoutes: RouteConfigEntry[] = [
+  ...prefix("sandbox/knet", [
+    route("PaymentHTTP.htm", "routes/sandbox/knet-payment-init.tsx", { id: "sandbox-knet-payment-init" }),
+    route("paymentpage.htm", "routes/sandbox/knet-payment-page.tsx", { id: "sandbox-knet-payment-page" }),
+    route("inquiry", "routes/sandbox/knet-inquiry.ts", { id: "sandbox-knet-inquiry" }),
+    route("refund", "routes/sandbox/knet-refund.ts", { id: "sandbox-knet-refund" }),
+  ]),
+  ...prefix("sandbox/card", [
+    route("pay/:id", "routes/sandbox/card-pay.tsx", { id: "sandbox-card-pay" }),
+    route("api/payments", "routes/sandbox/card-api-payments.ts", { id: "sandbox-card-api-payments" }),
+    route("api/payments/:id", "routes/sandbox/card-api-payment.ts", { id: "sandbox-card-api-payment" }),
+    route("api/payments/:id/:operation", "routes/sandbox/card-api-operation.ts", { id: "sandbox-card-api-operation" }),
+  ]),
+];

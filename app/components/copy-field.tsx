@@ -1,0 +1,27 @@
+import { Button, Group, Text, TextInput } from "@mantine/core";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+
+/** A read-only value with a Copy button; without JavaScript the text is still there to select. */
+export function CopyField({ label, value }: { label: string; value: string }) {
+  const { t } = useTranslation();
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    await navigator.clipboard.writeText(value);
+    setCopied(true);
+    setTimeout(() => setCopied(false), 2500);
+  };
+  return (
+    <div>
+      <Group gap="xs" align="flex-end" wrap="nowrap">
+        <TextInput label={label} value={value} readOnly onFocus={(event) => event.currentTarget.select()} style={{ flex: 1 }} dir="ltr" />
+        <Button variant="light" onClick={copy}>
+          {t("payment_request.copy")}
+        </Button>
+      </Group>
+      <Text size="sm" c="green" role="status" mih={20} mt={4}>
+        {copied ? t("payment_request.copied") : ""}
+      </Text>
+    </div>
+  );
+}

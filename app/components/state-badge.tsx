@@ -1,0 +1,31 @@
+import { Badge } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+
+/** Dashboard spec §4: Created blue; Pending and Attempted orange; Paid green; Failed, Canceled, Expired, Invalid red; others black. */
+export function stateColor(state: string): string {
+  switch (state) {
+    case "created":
+      return "blue";
+    case "pending":
+    case "attempted":
+      return "orange";
+    case "paid":
+      return "green";
+    case "failed":
+    case "canceled":
+    case "expired":
+    case "invalid":
+      return "red";
+    default:
+      return "dark";
+  }
+}
+
+export function StateBadge({ state }: { state: string }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <Badge color={stateColor(state)} variant="light">
+      {i18n.exists(`states.${state}`) ? t(`states.${state}`) : state}
+    </Badge>
+  );
+}

@@ -1,0 +1,27 @@
+import type { DB } from "~/db/database.server";
+import { nowIso } from "~/lib/clock.server";
+
+/**
+ * The SMS provider interface. The default provider keeps messages in the outbox, where the
+ * merchant can read them like the mailbox; a real provider plugs in here.
+ */
+export type SmsProvider = { send(db: DB, message: { merchantId: number | null; to: string; body: string }): Promise<void> };
+
+export const storedSmsProvider: SmsProvider = {
+  async send(db, message) {
+    await db
+      .insertInto("outgoing_sms")
+      .values({ merchant_id: message.merchantId, to_number: message.to, body: message.body.slice(0, 1000), status: "stored", created_at: nowIso() })
+      .execute();
+  },
+};
+
+let provider: SmsProvider = storedSmsProvider;
+
+export function useSmsProvider(next: SmsProvider) {
+  provider = next;
+}
+
+export function sendSms(db: DB, message: { merchantId: number | null; to: string; body: string }) {
+  return provider.send(db, message);
+}

@@ -1,0 +1,379 @@
+import { engineOf, writeTransaction, type DB } from "~/db/database.server";
+import type { AttemptState, TransactionState } from "~/db/schema";
+import { queueMail } from "~/domain/messaging/mail.server";
+import { recordAudit } from "~/domain/reporting/audit-log.server";
+import { nowIso } from "~/lib/clock.server";
+import { translator } from "~/lib/i18n.server";
+import type { Language } from "~/lib/i18n";
+import { formatAmount, priceWithFee } from "~/lib/money";
+import { cardAdapter, verifyCardNotification } from "./gateways/card.server";
+import type { AttemptForGateway, GatewayAdapter, GatewayConfig, GatewayOutcome, StartResult } from "./gateways/gateway";
+import { knetAdapter, verifyKnetReturn } from "./gateways/knet.server";
+import { feeRuleOf, findMerchantGateway, toGatewayConfig, type GatewayRow } from "./gateway-settings.server";
+import { newTrackId, publicId } from "./ids.server";
+import { chosenAmount, findPublicTransaction, isExpired, moveTransactionState, PAYABLE_STATES } from "./pay-page.server";
+
+export type PlatformAddresses = { publicBaseUrl: string; internalBaseUrl: string };
+
+const codAdapter: GatewayAdapter = {
+  start: async () => ({ kind: "cod" }),
+  inquire: async () => ({ status: "pending", refs: {} }),
+  capture: async () => ({ ok: false, message: "Cash on delivery has nothing to capture" }),
+  refund: async () => ({ ok: false, message: "Cash on delivery is refunded in cash" }),
+  void: async () => ({ ok: false, message: "Cash on delivery has nothing to void" }),
+};
+
+export function adapterFor(kind: GatewayRow["kind"]): GatewayAdapter {
+  return kind === "knet" ? knetAdapter : kind === "card" ? cardAdapter : codAdapter;
+}
+
+const attemptColumns = [
+  "id",
+  "transaction_id",
+  "merchant_id",
+  "gateway_code",
+  "gateway_kind",
+  "state",
+  "amount",
+  "fee",
+  "total",
+  "fee_payer",
+  "currency_code",
+  "track_id",
+  "lang",
+  "gateway_reference",
+  "redirect_url",
+  "payment_id",
+  "tran_id",
+  "auth_code",
+  "reference_id",
+  "post_date",
+  "result_code",
+  "authorized_only",
+  "created_at",
+  "completed_at",
+] as const;
+
+export async function findAttempt(db: DB, id: string) {
+  if (!/^[0-9A-Za-z]{22}$/.test(id)) return undefined;
+  return db.selectFrom("payment_attempts").select(attemptColumns).where("id", "=", id).executeTakeFirst();
+}
+
+export type Attempt = NonNullable<Awaited<ReturnType<typeof findAttempt>>>;
+
+function gatewayAttempt(attempt: Attempt): AttemptForGateway & { gatewayReference: string | null } {
+  return {
+    id: attempt.id,
+    trackId: attempt.track_id,
+    total: attempt.total,
+    currency: attempt.currency_code,
+    lang: attempt.lang === "ar" ? "ar" : "en",
+    gatewayReference: attempt.gateway_reference,
+  };
+}
+
+export function platformUrls(addresses: PlatformAddresses, attemptId: string, kind: GatewayRow["kind"]) {
+  const base = `${addresses.publicBaseUrl}/gateway/${kind}`;
+  return {
+    response: `${base}/response/${attemptId}`,
+    error: `${base}/error/${attemptId}`,
+    notify: `${addresses.internalBaseUrl}/gateway/${kind}/notify/${attemptId}`,
+  };
+}
+
+export type StartOutcome =
+  | { ok: true; redirectUrl: string; attemptId: string }
+  | { ok: false; error: string; field?: "amount" | "gateway_code" };
+
+/**
+ * Pay Now: creates one attempt per submitted form (a double submit finds the first) and asks the
+ * gateway where to send the customer. Cash on delivery completes at once.
+ */
+export async function startAttempt(
+  db: DB,
+  input: {
+    transactionId: string;
+    gatewayCode: string;
+    amountText?: string | null;
+    submissionToken: string;
+    lang: Language;
+    addresses: PlatformAddresses;
+  },
+): Promise<StartOutcome> {
+  const transaction = await findPublicTransaction(db, input.transactionId);
+  if (!transaction) return { ok: false, error: "pay.errors.not_found" };
+  // A repeated submit of the same form goes where the first one went, whatever happened since.
+  const token = input.submissionToken.slice(0, 64) || publicId();
+  const existing = await db
+    .selectFrom("payment_attempts")
+    .select(attemptColumns)
+    .where("transaction_id", "=", transaction.id)
+    .where("submission_token", "=", token)
+    .executeTakeFirst();
+  if (existing) return resumeStartedAttempt(existing);
+  if (!PAYABLE_STATES.includes(transaction.state)) {
+    return { ok: false, error: transaction.state === "expired" ? "pay.errors.expired_retry" : "pay.errors.not_payable" };
+  }
+  if (isExpired(transaction)) {
+    await moveTransactionState(db, transaction.id, "expired", PAYABLE_STATES);
+    return { ok: false, error: "pay.errors.expired_retry" };
+  }
+  if (!transaction.pg_codes.split(",").includes(input.gatewayCode)) {
+    return { ok: false, error: "pay.errors.choose_gateway", field: "gateway_code" };
+  }
+  const gateway = await findMerchantGateway(db, transaction.merchant_id, input.gatewayCode);
+  if (!gateway || !gateway.enabled) return { ok: false, error: "pay.errors.choose_gateway", field: "gateway_code" };
+  const amount = chosenAmount(transaction, input.amountText);
+  if (!amount.ok) return { ok: false, error: amount.error, field: "amount" };
+
+  const price = priceWithFee(amount.amount, feeRuleOf(gateway), gateway.fee_payer);
+  const attemptId = publicId();
+  try {
+    await db
+      .insertInto("payment_attempts")
+      .values({
+        id: attemptId,
+        transaction_id: transaction.id,
+        merchant_id: transaction.merchant_id,
+        gateway_code: gateway.code,
+        gateway_kind: gateway.kind,
+        state: "pending",
+        amount: amount.amount,
+        fee: price.fee,
+        total: price.gross,
+        fee_payer: gateway.fee_payer,
+        currency_code: transaction.currency_code,
+        track_id: newTrackId(),
+        submission_token: token,
+        lang: input.lang,
+        gateway_reference: null,
+        redirect_url: null,
+        payment_id: null,
+        tran_id: null,
+        auth_code: null,
+        reference_id: null,
+        post_date: null,
+        result_code: null,
+        authorized_only: 0,
+        created_at: nowIso(),
+        completed_at: null,
+      })
+      .execute();
+  } catch (error) {
+    // Two submits of the same form raced: the other one made the attempt.
+    const winner = await db
+      .selectFrom("payment_attempts")
+      .select(attemptColumns)
+      .where("transaction_id", "=", transaction.id)
+      .where("submission_token", "=", token)
+      .executeTakeFirst();
+    if (winner) return resumeStartedAttempt(winner);
+    throw error;
+  }
+
+  const attempt = (await findAttempt(db, attemptId))!;
+  const config = toGatewayConfig(gateway, input.addresses);
+  let started: StartResult;
+  try {
+    started = await adapterFor(gateway.kind).start(config, gatewayAttempt(attempt), platformUrls(input.addresses, attemptId, gateway.kind));
+  } catch (error) {
+    await completeAttempt(db, attemptId, { status: "error", refs: { resultCode: "START_FAILED" } });
+    console.error("gateway start failed:", error instanceof Error ? error.message : error);
+    return { ok: false, error: "pay.errors.gateway_unavailable" };
+  }
+  const resultUrl = `/${input.lang}/pay/attempt-detail/${attemptId}`;
+  if (started.kind === "cod") {
+    await completeAttempt(db, attemptId, { status: "success", refs: {} }, { cod: true });
+    return { ok: true, redirectUrl: resultUrl, attemptId };
+  }
+  await db
+    .updateTable("payment_attempts")
+    .set({ gateway_reference: started.gatewayReference ?? null, redirect_url: started.url })
+    .where("id", "=", attemptId)
+    .execute();
+  return { ok: true, redirectUrl: started.url, attemptId };
+}
+
+function resumeStartedAttempt(attempt: Attempt): StartOutcome {
+  const resultUrl = `/${attempt.lang}/pay/attempt-detail/${attempt.id}`;
+  if (attempt.state === "pending" && attempt.redirect_url) return { ok: true, redirectUrl: attempt.redirect_url, attemptId: attempt.id };
+  return { ok: true, redirectUrl: resultUrl, attemptId: attempt.id };
+}
+
+const attemptStateFor: Record<GatewayOutcome["status"], AttemptState | null> = {
+  success: "success",
+  authorized: "success",
+  failed: "failed",
+  canceled: "canceled",
+  error: "error",
+  pending: null,
+};
+
+/**
+ * The one place an attempt's outcome is written. Exactly once: whichever of the browser return,
+ * the gateway's notification and the inquiry gets here first changes the state, writes the
+ * ledger entry and queues the receipt; the others find the attempt settled and change nothing.
+ */
+export async function completeAttempt(db: DB, attemptId: string, outcome: GatewayOutcome, options: { cod?: boolean } = {}) {
+  const next = options.cod ? "cod" : attemptStateFor[outcome.status];
+  if (!next) return { changed: false as const };
+  return writeTransaction(db, async (trx) => {
+    let query = trx.selectFrom("payment_attempts").select(attemptColumns).where("id", "=", attemptId);
+    if (engineOf(trx) === "postgres") query = query.forUpdate();
+    const attempt = await query.executeTakeFirst();
+    if (!attempt || attempt.state !== "pending") return { changed: false as const };
+    const completedAt = nowIso();
+    const authorizedOnly = outcome.status === "authorized";
+    await trx
+      .updateTable("payment_attempts")
+      .set({
+        state: next,
+        authorized_only: authorizedOnly ? 1 : 0,
+        payment_id: outcome.refs.paymentId ?? null,
+        tran_id: outcome.refs.tranId ?? null,
+        auth_code: outcome.refs.authCode ?? null,
+        reference_id: outcome.refs.referenceId ?? null,
+        post_date: outcome.refs.postDate ?? null,
+        result_code: outcome.refs.resultCode ?? null,
+        completed_at: completedAt,
+      })
+      .where("id", "=", attempt.id)
+      .where("state", "=", "pending")
+      .execute();
+
+    const transaction = await trx
+      .selectFrom("transactions")
+      .select(["id", "state", "order_no", "customer_email", "merchant_id"])
+      .where("id", "=", attempt.transaction_id)
+      .executeTakeFirstOrThrow();
+    const settled = next === "success" || next === "cod";
+    if (settled && PAYABLE_STATES.includes(transaction.state)) {
+      const state: TransactionState = next === "cod" ? "cod" : authorizedOnly ? "authorized" : "paid";
+      await trx
+        .updateTable("transactions")
+        .set({
+          state,
+          state_changed_at: completedAt,
+          paid_amount: next === "cod" ? 0 : attempt.total,
+          captured_amount: next === "success" && !authorizedOnly ? attempt.total : 0,
+          fee: attempt.fee,
+          gateway_code: attempt.gateway_code,
+          paid_attempt_id: attempt.id,
+        })
+        .where("id", "=", transaction.id)
+        .execute();
+      if (next === "success") {
+        await trx
+          .insertInto("ledger_entries")
+          .values({
+            merchant_id: attempt.merchant_id,
+            transaction_id: transaction.id,
+            attempt_id: attempt.id,
+            kind: authorizedOnly ? "authorization" : "payment",
+            amount: attempt.total,
+            fee: attempt.fee,
+            currency_code: attempt.currency_code,
+            created_at: completedAt,
+          })
+          .execute();
+        if (transaction.customer_email) {
+          const lang: Language = attempt.lang === "ar" ? "ar" : "en";
+          const t = translator(lang);
+          await queueMail(trx, {
+            merchantId: attempt.merchant_id,
+            to: transaction.customer_email,
+            subject: t("mail.receipt.subject", { orderNo: transaction.order_no }),
+            text: t("mail.receipt.body", {
+              orderNo: transaction.order_no,
+              amount: formatAmount(attempt.total, attempt.currency_code, lang),
+              reference: attempt.track_id,
+            }),
+          });
+        }
+      }
+    } else if (!settled && (transaction.state === "pending" || transaction.state === "created")) {
+      await trx
+        .updateTable("transactions")
+        .set({ state: "attempted", state_changed_at: completedAt })
+        .where("id", "=", transaction.id)
+        .execute();
+    }
+    await recordAudit(trx, {
+      merchantId: attempt.merchant_id,
+      actor: null,
+      action: `payment_${next}`,
+      description: `Payment attempt for order #${transaction.order_no} by ${attempt.gateway_code}: ${next}`,
+      objectType: "transaction",
+      objectId: transaction.id,
+    });
+    return { changed: true as const, state: next };
+  });
+}
+
+async function configForAttempt(db: DB, attempt: Attempt, addresses: PlatformAddresses): Promise<GatewayConfig | undefined> {
+  const gateway = await findMerchantGateway(db, attempt.merchant_id, attempt.gateway_code);
+  return gateway ? toGatewayConfig(gateway, addresses) : undefined;
+}
+
+/** Asks the gateway from this server and settles the attempt if it has an answer. Amount mismatches are refused. */
+export async function settleByInquiry(db: DB, attempt: Attempt, addresses: PlatformAddresses) {
+  if (attempt.state !== "pending") return attempt;
+  const config = await configForAttempt(db, attempt, addresses);
+  if (!config) return attempt;
+  let outcome: GatewayOutcome;
+  try {
+    outcome = await adapterFor(attempt.gateway_kind).inquire(config, gatewayAttempt(attempt));
+  } catch (error) {
+    console.error("gateway inquiry failed:", error instanceof Error ? error.message : error);
+    return attempt;
+  }
+  if ((outcome.status === "success" || outcome.status === "authorized") && outcome.amount !== undefined && outcome.amount !== attempt.total) {
+    outcome = { status: "error", refs: { ...outcome.refs, resultCode: "AMOUNT_MISMATCH" } };
+  }
+  await completeAttempt(db, attempt.id, outcome);
+  return (await findAttempt(db, attempt.id))!;
+}
+
+/**
+ * The customer's browser back from KNET. Its encrypted result is checked against our track id
+ * and amount, but only the server-side inquiry can make a payment final; a verified failure or
+ * cancellation is taken as it is.
+ */
+export async function handleKnetReturn(db: DB, attemptId: string, query: URLSearchParams, addresses: PlatformAddresses) {
+  const attempt = await findAttempt(db, attemptId);
+  if (!attempt || attempt.gateway_kind !== "knet") return undefined;
+  if (attempt.state !== "pending") return attempt;
+  const config = await configForAttempt(db, attempt, addresses);
+  if (!config) return attempt;
+  const verified = verifyKnetReturn(config, query, { trackId: attempt.track_id, total: attempt.total, currency: attempt.currency_code });
+  const settled = await settleByInquiry(db, attempt, addresses);
+  if (settled.state === "pending" && verified.ok && (verified.outcome.status === "failed" || verified.outcome.status === "canceled")) {
+    await completeAttempt(db, attempt.id, verified.outcome);
+    return (await findAttempt(db, attempt.id))!;
+  }
+  return settled;
+}
+
+/** The customer's browser back from the card page: never trusted, the inquiry decides. */
+export async function handleCardReturn(db: DB, attemptId: string, addresses: PlatformAddresses) {
+  const attempt = await findAttempt(db, attemptId);
+  if (!attempt || attempt.gateway_kind !== "card") return undefined;
+  return settleByInquiry(db, attempt, addresses);
+}
+
+/** The card gateway's signed server-to-server message. Answers whether it was accepted. */
+export async function handleCardNotification(db: DB, attemptId: string, headers: Headers, rawBody: string, addresses: PlatformAddresses) {
+  const attempt = await findAttempt(db, attemptId);
+  if (!attempt || attempt.gateway_kind !== "card") return { accepted: false as const, reason: "unknown attempt" };
+  const config = await configForAttempt(db, attempt, addresses);
+  if (!config) return { accepted: false as const, reason: "gateway removed" };
+  const verified = verifyCardNotification(config, headers, rawBody);
+  if (!verified.ok) return { accepted: false as const, reason: verified.reason };
+  if (verified.reference !== attempt.id) return { accepted: false as const, reason: "reference mismatch" };
+  let outcome = verified.outcome;
+  if ((outcome.status === "success" || outcome.status === "authorized") && outcome.amount !== undefined && outcome.amount !== attempt.total) {
+    outcome = { status: "error", refs: { ...outcome.refs, resultCode: "AMOUNT_MISMATCH" } };
+  }
+  await completeAttempt(db, attempt.id, outcome);
+  return { accepted: true as const };
+}

@@ -1,0 +1,73 @@
+import type { DB } from "~/db/database.server";
+import type { GatewayTable } from "~/db/schema";
+import type { Selectable } from "kysely";
+import { computeFee, type FeeRule } from "~/lib/money";
+import type { GatewayConfig } from "./gateways/gateway";
+
+export type GatewayRow = Selectable<GatewayTable>;
+
+const gatewayColumns = [
+  "id",
+  "merchant_id",
+  "code",
+  "kind",
+  "name_en",
+  "name_ar",
+  "logo_url",
+  "currencies",
+  "endpoint_url",
+  "credentials",
+  "fee_fixed",
+  "fee_basis_points",
+  "fee_payer",
+  "capture_mode",
+  "enabled",
+  "sort_order",
+  "created_at",
+] as const;
+
+export async function listMerchantGateways(db: DB, merchantId: number, options: { enabledOnly?: boolean } = {}) {
+  let query = db.selectFrom("gateways").select(gatewayColumns).where("merchant_id", "=", merchantId);
+  if (options.enabledOnly) query = query.where("enabled", "=", 1);
+  return query.orderBy("sort_order").orderBy("id").execute();
+}
+
+export async function findMerchantGateway(db: DB, merchantId: number, code: string) {
+  return db
+    .selectFrom("gateways")
+    .select(gatewayColumns)
+    .where("merchant_id", "=", merchantId)
+    .where("code", "=", code)
+    .executeTakeFirst();
+}
+
+export function supportsCurrency(gateway: Pick<GatewayRow, "currencies">, currency: string) {
+  return gateway.currencies.split(",").map((code) => code.trim().toUpperCase()).includes(currency.toUpperCase());
+}
+
+export function feeRuleOf(gateway: Pick<GatewayRow, "fee_fixed" | "fee_basis_points">): FeeRule {
+  return { fixed: gateway.fee_fixed, basisPoints: gateway.fee_basis_points };
+}
+
+export function hasFee(gateway: Pick<GatewayRow, "fee_fixed" | "fee_basis_points">) {
+  return gateway.fee_fixed > 0 || gateway.fee_basis_points > 0;
+}
+
+export { computeFee };
+
+/**
+ * The adapter's view of a gateway: secrets parsed, endpoints resolved. A gateway without an
+ * endpoint of its own is this platform's sandbox, reached at the platform's own addresses.
+ */
+export function toGatewayConfig(gateway: GatewayRow, platform: { publicBaseUrl: string; internalBaseUrl: string }): GatewayConfig {
+  const sandboxPath = gateway.kind === "knet" ? "/sandbox/knet" : "/sandbox/card";
+  return {
+    code: gateway.code,
+    kind: gateway.kind,
+    credentials: JSON.parse(gateway.credentials) as Record<string, string>,
+    captureMode: gateway.capture_mode,
+    endpoints: gateway.endpoint_url
+      ? { browser: gateway.endpoint_url, server: gateway.endpoint_url }
+      : { browser: `${platform.publicBaseUrl}${sandboxPath}`, server: `${platform.internalBaseUrl}${sandboxPath}` },
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * A card acquirer with a hosted payment page: the payment is created server-to-server, the
+ * customer pays on the acquirer's page, and the outcome arrives as a signed notification or an
+ * inquiry (the customer's return carries nothing to trust). Pointed at the sandbox,
+ * `endpoints.browser` and `endpoints.server` are `<base URL>/sandbox/card`.
+ */
+import { z } from "zod";
+import { now } from "~/lib/clock.server";
+import type { GatewayAdapter, GatewayConfig, GatewayOutcome, OperationResult } from "./gateway";
+import { CARD_SIGNATURE_HEADER, CARD_TIMESTAMP_HEADER, verifyCardSignature } from "./card-signature";
+
+const TIMEOUT_MS = 10_000;
+
+const PaymentStateSchema = z.object({
+  id: z.string().min(1),
+  reference: z.string(),
+  status: z.enum(["pending", "authorized", "captured", "declined", "voided", "refunded", "partially_refunded"]),
+  amount: z.number().int(),
+  captured_amount: z.number().int(),
+  currency: z.string(),
+});
+
+type PaymentState = z.infer<typeof PaymentStateSchema>;
+
+const OUTCOMES: Record<PaymentState["status"], GatewayOutcome["status"]> = {
+  pending: "pending",
+  authorized: "authorized",
+  captured: "success",
+  refunded: "success",
+  partially_refunded: "success",
+  declined: "failed",
+  voided: "canceled",
+};
+
+function outcomeOf(state: PaymentState): GatewayOutcome {
+  const status = OUTCOMES[state.status];
+  const amount = status === "success" ? state.captured_amount : status === "authorized" ? state.amount : undefined;
+  return { status, amount, refs: { paymentId: state.id, resultCode: state.status } };
+}
+
+function credentialsOf(config: GatewayConfig) {
+  const { apiKey, webhookSecret } = config.credentials;
+  if (!apiKey || !webhookSecret) throw new Error(`Card gateway ${config.code} needs apiKey and webhookSecret`);
+  return { apiKey, webhookSecret };
+}
+
+function base(url: string) {
+  return url.replace(/\/+$/, "");
+}
+
+async function callApi(config: GatewayConfig, method: "GET" | "POST", path: string, body?: unknown) {
+  const { apiKey } = credentialsOf(config);
+  const response = await fetch(`${base(config.endpoints.server)}/api/payments${path}`, {
+    method,
+    headers: {
+      Authorization: `Bearer ${apiKey}`,
+      Accept: "application/json",
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    redirect: "manual",
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  });
+  const payload = (await response.json().catch(() => null)) as unknown;
+  return { status: response.status, payload };
+}
+
+/** The acquirer answers the server's address; the customer needs the public one. */
+function forBrowser(config: GatewayConfig, redirectUrl: string) {
+  const server = base(config.endpoints.server);
+  if (!redirectUrl.startsWith(`${server}/`)) return redirectUrl;
+  return `${base(config.endpoints.browser)}${redirectUrl.slice(server.length)}`;
+}
+
+function paymentPath(gatewayReference: string | null, operation = "") {
+  if (!gatewayReference) throw new Error("This attempt has no card payment id: it never reached the acquirer");
+  return `/${encodeURIComponent(gatewayReference)}${operation}`;
+}
+
+/** Refusals (400/404) are answers; anything else leaves the outcome unknown and throws. */
+async function operate(config: GatewayConfig, gatewayReference: string | null, operation: string, body: unknown): Promise<OperationResult> {
+  const { status, payload } = await callApi(config, "POST", paymentPath(gatewayReference, `/${operation}`), body);
+  if (status === 200) return { ok: true, reference: PaymentStateSchema.parse(payload).id };
+  const error = (payload as { error?: unknown } | null)?.error;
+  if (status === 400 || status === 404) return { ok: false, message: typeof error === "string" ? error : `Refused (HTTP ${status})` };
+  throw new Error(`Card ${operation} failed: HTTP ${status}`);
+}
+
+export const cardAdapter: GatewayAdapter = {
+  async start(config, attempt, urls) {
+    const { status, payload } = await callApi(config, "POST", "", {
+      amount: attempt.total,
+      currency: attempt.currency,
+      reference: attempt.trackId,
+      capture: config.captureMode,
+      notify_url: urls.notify,
+      return_url: urls.response,
+    });
+    const created = z.object({ id: z.string().min(1), redirect_url: z.url() }).safeParse(payload);
+    if (status !== 201 || !created.success) throw new Error(`Card payment creation failed: HTTP ${status}`);
+    return { kind: "redirect", url: forBrowser(config, created.data.redirect_url), gatewayReference: created.data.id };
+  },
+
+  async inquire(config, attempt) {
+    const { status, payload } = await callApi(config, "GET", paymentPath(attempt.gatewayReference));
+    if (status !== 200) throw new Error(`Card inquiry failed: HTTP ${status}`);
+    const state = PaymentStateSchema.parse(payload);
+    if (state.reference !== attempt.trackId || state.amount !== attempt.total || state.currency !== attempt.currency) {
+      throw new Error("Card inquiry answered for another reference, amount or currency");
+    }
+    return outcomeOf(state);
+  },
+
+  capture: (config, attempt, amount) => operate(config, attempt.gatewayReference, "capture", { amount }),
+  refund: (config, attempt, amount) => operate(config, attempt.gatewayReference, "refund", { amount }),
+  void: (config, attempt) => operate(config, attempt.gatewayReference, "void", {}),
+};
+
+/** A server-to-server notification: signed with our webhook secret over its timestamp and raw body, at most five minutes old. */
+export function verifyCardNotification(
+  config: GatewayConfig,
+  headers: Headers,
+  rawBody: string,
+): { ok: true; reference: string; outcome: GatewayOutcome } | { ok: false; reason: string } {
+  const { webhookSecret } = credentialsOf(config);
+  const nowSeconds = Math.floor(now().getTime() / 1000);
+  const check = verifyCardSignature(
+    webhookSecret,
+    headers.get(CARD_TIMESTAMP_HEADER),
+    rawBody,
+    headers.get(CARD_SIGNATURE_HEADER),
+    nowSeconds,
+  );
+  if (!check.ok) return { ok: false, reason: `Signature ${check.reason}` };
+  let state: PaymentState;
+  try {
+    state = PaymentStateSchema.parse(JSON.parse(rawBody));
+  } catch {
+    return { ok: false, reason: "The body is not a payment notification" };
+  }
+  return { ok: true, reference: state.reference, outcome: outcomeOf(state) };
+}

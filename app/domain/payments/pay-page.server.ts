@@ -1,0 +1,159 @@
+import type { DB } from "~/db/database.server";
+import type { TransactionState } from "~/db/schema";
+import { now, nowIso } from "~/lib/clock.server";
+import type { Language } from "~/lib/i18n";
+import { parseAmount, priceWithFee } from "~/lib/money";
+import { feeRuleOf, hasFee, listMerchantGateways, supportsCurrency, type GatewayRow } from "./gateway-settings.server";
+
+export const PAYABLE_STATES: TransactionState[] = ["created", "pending", "attempted"];
+export const SETTLED_STATES: TransactionState[] = ["paid", "authorized", "cod"];
+
+export type PayChoice = {
+  gateway_code: string;
+  gateway: string;
+  kind: GatewayRow["kind"];
+  logo_url: string | null;
+  /** What the customer pays with this choice (fee included when the customer pays it). */
+  amount: number;
+  base_amount: number;
+  fee: number;
+  fee_payer: "customer" | "merchant";
+  currency_code: string;
+};
+
+const transactionColumns = [
+  "id",
+  "merchant_id",
+  "unit_id",
+  "plugin",
+  "order_no",
+  "state",
+  "amount",
+  "currency_code",
+  "editable_amount",
+  "customer_email",
+  "customer_phone",
+  "customer_first_name",
+  "customer_last_name",
+  "description",
+  "remarks",
+  "attachment_name",
+  "pg_codes",
+  "expiration_time",
+  "next_url",
+  "paid_amount",
+  "fee",
+  "gateway_code",
+  "paid_attempt_id",
+  "created_at",
+  "state_changed_at",
+  "deleted_at",
+] as const;
+
+export async function findPublicTransaction(db: DB, id: string) {
+  if (!/^[0-9A-Za-z]{22}$/.test(id)) return undefined;
+  return db.selectFrom("transactions").select(transactionColumns).where("id", "=", id).where("deleted_at", "is", null).executeTakeFirst();
+}
+
+export type PublicTransaction = NonNullable<Awaited<ReturnType<typeof findPublicTransaction>>>;
+
+export function isExpired(transaction: Pick<PublicTransaction, "expiration_time">, at = now()) {
+  return transaction.expiration_time !== null && new Date(transaction.expiration_time) <= at;
+}
+
+/** Moves a transaction to a new state, only from the states given (so racing writers cannot undo each other). */
+export async function moveTransactionState(db: DB, id: string, to: TransactionState, from: TransactionState[]) {
+  const result = await db
+    .updateTable("transactions")
+    .set({ state: to, state_changed_at: nowIso() })
+    .where("id", "=", id)
+    .where("state", "in", from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * The gateways this transaction can be paid with, each priced for `amount` (minor units):
+ * allowed by the request, enabled by the merchant, accepting the currency.
+ */
+export async function payChoicesFor(
+  db: DB,
+  transaction: Pick<PublicTransaction, "merchant_id" | "pg_codes" | "currency_code">,
+  amount: number,
+  lang: Language,
+): Promise<PayChoice[]> {
+  const allowed = new Set(transaction.pg_codes.split(","));
+  const gateways = await listMerchantGateways(db, transaction.merchant_id, { enabledOnly: true });
+  return gateways
+    .filter((gateway) => allowed.has(gateway.code) && supportsCurrency(gateway, transaction.currency_code))
+    .map((gateway) => {
+      const price = priceWithFee(amount, feeRuleOf(gateway), gateway.fee_payer);
+      return {
+        gateway_code: gateway.code,
+        gateway: lang === "ar" ? gateway.name_ar : gateway.name_en,
+        kind: gateway.kind,
+        logo_url: gateway.logo_url,
+        amount: price.gross,
+        base_amount: amount,
+        fee: gateway.fee_payer === "customer" && hasFee(gateway) ? price.fee : 0,
+        fee_payer: gateway.fee_payer,
+        currency_code: transaction.currency_code,
+      };
+    });
+}
+
+/**
+ * Public spec §4: one choice → it; some with fees → KNET (KPay) if offered, else the lowest fee;
+ * none with fees → KNET if offered, else the first.
+ */
+export function defaultChoice(choices: PayChoice[]): PayChoice | undefined {
+  if (choices.length <= 1) return choices[0];
+  const knet = choices.find((choice) => choice.kind === "knet");
+  if (choices.some((choice) => choice.fee > 0)) {
+    return knet ?? choices.reduce((lowest, choice) => (choice.fee < lowest.fee ? choice : lowest));
+  }
+  return knet ?? choices[0];
+}
+
+/** The amount a customer asks to pay on an editable request; blank means the request's own amount. */
+export function chosenAmount(
+  transaction: Pick<PublicTransaction, "amount" | "editable_amount" | "currency_code">,
+  typed: string | null | undefined,
+): { ok: true; amount: number } | { ok: false; error: string } {
+  if (!transaction.editable_amount || !typed?.trim()) return { ok: true, amount: transaction.amount };
+  const parsed = parseAmount(typed, transaction.currency_code);
+  if (!parsed.ok) return { ok: false, error: parsed.error === "money.invalid" ? "pay.errors.positive_number" : parsed.error };
+  if (parsed.minor <= 0) return { ok: false, error: "pay.errors.positive_number" };
+  return { ok: true, amount: parsed.minor };
+}
+
+export type PayPage =
+  | { status: "not_found" }
+  | { status: "paused"; transaction: PublicTransaction }
+  | { status: "expired" | "settled" | "closed" | "payable"; transaction: PublicTransaction };
+
+/**
+ * What the pay page shows. Opening a new request marks it pending; a request past its
+ * expiry becomes expired here, on the server, whatever the page had shown before.
+ */
+export async function loadPayPage(db: DB, id: string): Promise<PayPage> {
+  const transaction = await findPublicTransaction(db, id);
+  if (!transaction) return { status: "not_found" };
+  const merchant = await db
+    .selectFrom("merchants")
+    .select("is_active")
+    .where("id", "=", transaction.merchant_id)
+    .executeTakeFirstOrThrow();
+  if (!merchant.is_active) return { status: "paused", transaction };
+  if (SETTLED_STATES.includes(transaction.state)) return { status: "settled", transaction };
+  if (transaction.state === "expired") return { status: "expired", transaction };
+  if (!PAYABLE_STATES.includes(transaction.state)) return { status: "closed", transaction };
+  if (isExpired(transaction)) {
+    await moveTransactionState(db, transaction.id, "expired", PAYABLE_STATES);
+    return { status: "expired", transaction: { ...transaction, state: "expired" } };
+  }
+  if (transaction.state === "created" && (await moveTransactionState(db, transaction.id, "pending", ["created"]))) {
+    transaction.state = "pending";
+  }
+  return { status: "payable", transaction };
+}

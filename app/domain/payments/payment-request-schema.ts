@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { SUPPORTED_CURRENCIES } from "~/lib/money";
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, "errors.too_long")
+    .optional()
+    .transform((value) => value || undefined);
+
+const flag = z
+  .union([z.boolean(), z.enum(["on", "true", "1", "false", "0", "off"])])
+  .optional()
+  .transform((value) => value === true || value === "on" || value === "true" || value === "1");
+
+/**
+ * A payment request as the create page and the API send it (field names as the API's).
+ * Amount stays a decimal string here; the domain turns it into minor units for the currency.
+ */
+export const PaymentRequestSchema = z.object({
+  amount: z.string({ error: "errors.required" }).trim().min(1, "errors.required").max(20, "money.too_large"),
+  currency_code: z.enum(SUPPORTED_CURRENCIES, { error: "payment_request.errors.currency" }).default("KWD"),
+  customer_email: z
+    .string()
+    .trim()
+    .max(254, "errors.too_long")
+    .optional()
+    .transform((value) => value || undefined)
+    .pipe(z.email({ error: "errors.invalid_email" }).optional()),
+  customer_phone_country: z.string().trim().length(2).optional(),
+  customer_phone: optionalText(30),
+  customer_first_name: optionalText(100),
+  customer_last_name: optionalText(100),
+  description: optionalText(2000),
+  /** A datetime-local value in Kuwait time, or an ISO-8601 timestamp with an offset. */
+  expiration_time: optionalText(40),
+  pg_codes: z
+    .union([z.array(z.string().max(40)), z.string().max(400)])
+    .optional()
+    .transform((value) =>
+      (Array.isArray(value) ? value : (value ?? "").split(",")).map((code) => code.trim()).filter(Boolean),
+    ),
+  editable_amount: flag,
+  send_email: flag,
+  send_sms: flag,
+});
+
+export type PaymentRequestInput = z.output<typeof PaymentRequestSchema>;

@@ -1,0 +1,167 @@
+import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/min";
+import { DateTime } from "luxon";
+import { engineOf, writeTransaction, type DB } from "~/db/database.server";
+import type { FieldErrors } from "~/domain/identity/passwords.server";
+import { queueMail } from "~/domain/messaging/mail.server";
+import { sendSms } from "~/domain/messaging/sms.server";
+import { recordAudit } from "~/domain/reporting/audit-log.server";
+import { now, nowIso } from "~/lib/clock.server";
+import { DISPLAY_ZONE } from "~/lib/format";
+import { translator, type Language } from "~/lib/i18n.server";
+import { formatAmount, parseAmount } from "~/lib/money";
+import { listMerchantGateways, supportsCurrency } from "./gateway-settings.server";
+import { publicId } from "./ids.server";
+import type { PaymentRequestInput } from "./payment-request-schema";
+
+export type CreatedPaymentRequest = { id: string; orderNo: number; state: "created"; payUrl: string };
+
+/** "+96550001234" for a phone typed with or without its country code; undefined when not a valid number. */
+export function normalizePhone(value: string, country: string | undefined): string | undefined {
+  const parsed = parsePhoneNumberFromString(value, ((country ?? "KW").toUpperCase() as CountryCode) || "KW");
+  return parsed?.isValid() ? parsed.number : undefined;
+}
+
+/** A datetime-local value is Kuwait time; a value with an offset or Z is taken as written. */
+export function parseExpiration(value: string): Date | undefined {
+  const hasZone = /(?:Z|[+-]\d{2}:?\d{2})$/.test(value);
+  const parsed = hasZone ? DateTime.fromISO(value, { setZone: true }) : DateTime.fromISO(value, { zone: DISPLAY_ZONE });
+  return parsed.isValid ? parsed.toJSDate() : undefined;
+}
+
+export function payUrlOf(baseUrl: string, lang: Language, transactionId: string) {
+  return `${baseUrl}/${lang}/pay/${transactionId}`;
+}
+
+/**
+ * Checks a payment request against the merchant's gateways and creates it, then sends the
+ * link by email and/or SMS when asked. Field errors use the API's field names.
+ */
+export async function createPaymentRequest(
+  db: DB,
+  input: {
+    merchantId: number;
+    user: { id: number; username: string };
+    request: PaymentRequestInput;
+    baseUrl: string;
+    lang: Language;
+  },
+): Promise<{ ok: true; transaction: CreatedPaymentRequest } | { ok: false; errors: FieldErrors }> {
+  const { request } = input;
+  const errors: FieldErrors = {};
+  const currency = request.currency_code;
+
+  const amount = parseAmount(request.amount, currency);
+  if (!amount.ok) errors.amount = [amount.error];
+  else if (amount.minor <= 0) errors.amount = ["money.invalid"];
+
+  let phone: string | undefined;
+  if (request.customer_phone) {
+    phone = normalizePhone(request.customer_phone, request.customer_phone_country);
+    if (!phone) errors.customer_phone = ["payment_request.errors.phone"];
+  }
+  if (request.send_email && !request.customer_email) errors.customer_email = ["payment_request.errors.email_for_sending"];
+  if (request.send_sms && !request.customer_phone) errors.customer_phone = ["payment_request.errors.phone_for_sending"];
+
+  let expiration: Date | undefined;
+  if (request.expiration_time) {
+    expiration = parseExpiration(request.expiration_time);
+    if (!expiration) errors.expiration_time = ["payment_request.errors.expiration_format"];
+    else if (expiration <= now()) errors.expiration_time = ["payment_request.errors.expiration_past"];
+  }
+
+  const gateways = await listMerchantGateways(db, input.merchantId, { enabledOnly: true });
+  const usable = new Set(gateways.filter((gateway) => supportsCurrency(gateway, currency)).map((gateway) => gateway.code));
+  const codes = [...new Set(request.pg_codes)];
+  if (codes.length === 0) errors.pg_codes = ["payment_request.errors.gateways_required"];
+  else if (codes.some((code) => !usable.has(code))) errors.pg_codes = ["payment_request.errors.gateway_unavailable"];
+
+  if (Object.keys(errors).length || !amount.ok) return { ok: false, errors };
+
+  const id = publicId();
+  const created = nowIso();
+  const orderNo = await writeTransaction(db, async (trx) => {
+    if (engineOf(trx) === "postgres") {
+      await trx.selectFrom("merchants").select("id").where("id", "=", input.merchantId).forUpdate().execute();
+    }
+    const { last } = await trx
+      .selectFrom("transactions")
+      .select((eb) => eb.fn.max("order_no").as("last"))
+      .where("merchant_id", "=", input.merchantId)
+      .executeTakeFirstOrThrow();
+    const next = Number(last ?? 0) + 1;
+    const unit = await trx
+      .selectFrom("units")
+      .select("id")
+      .where("merchant_id", "=", input.merchantId)
+      .orderBy("is_default", "desc")
+      .orderBy("id")
+      .executeTakeFirst();
+    await trx
+      .insertInto("transactions")
+      .values({
+        id,
+        merchant_id: input.merchantId,
+        unit_id: unit?.id ?? null,
+        plugin: "payment_request",
+        order_no: next,
+        state: "created",
+        amount: amount.minor,
+        currency_code: currency,
+        editable_amount: request.editable_amount ? 1 : 0,
+        customer_email: request.customer_email ?? null,
+        customer_phone: phone ?? null,
+        customer_first_name: request.customer_first_name ?? null,
+        customer_last_name: request.customer_last_name ?? null,
+        description: request.description ?? null,
+        remarks: null,
+        attachment_path: null,
+        attachment_name: null,
+        pg_codes: codes.join(","),
+        expiration_time: expiration?.toISOString() ?? null,
+        next_url: null,
+        initiator_user_id: input.user.id,
+        gateway_code: null,
+        paid_attempt_id: null,
+        send_email: request.send_email ? 1 : 0,
+        send_sms: request.send_sms ? 1 : 0,
+        created_at: created,
+        state_changed_at: created,
+        deleted_at: null,
+      })
+      .execute();
+    return next;
+  });
+
+  const payUrl = payUrlOf(input.baseUrl, input.lang, id);
+  const merchant = await db
+    .selectFrom("merchants")
+    .select(["title_en", "title_ar"])
+    .where("id", "=", input.merchantId)
+    .executeTakeFirstOrThrow();
+  const t = translator(input.lang);
+  const vars = {
+    merchant: input.lang === "ar" ? merchant.title_ar : merchant.title_en,
+    amount: formatAmount(amount.minor, currency, input.lang),
+    link: payUrl,
+  };
+  if (request.send_email && request.customer_email) {
+    await queueMail(db, {
+      merchantId: input.merchantId,
+      to: request.customer_email,
+      subject: t("mail.payment_request.subject", vars),
+      text: t("mail.payment_request.body", vars),
+    });
+  }
+  if (request.send_sms && phone) {
+    await sendSms(db, { merchantId: input.merchantId, to: phone, body: t("sms.payment_request", vars) });
+  }
+  await recordAudit(db, {
+    merchantId: input.merchantId,
+    actor: input.user,
+    action: "payment_request_created",
+    description: `${input.user.username} created payment request #${orderNo} for ${formatAmount(amount.minor, currency, "en")}`,
+    objectType: "transaction",
+    objectId: id,
+  });
+  return { ok: true, transaction: { id, orderNo, state: "created", payUrl } };
+}

@@ -1,0 +1,86 @@
+import type { DB } from "~/db/database.server";
+import { translator, type Language } from "~/lib/i18n.server";
+import { toDecimalString } from "~/lib/money";
+import { chosenAmount, defaultChoice, loadPayPage, payChoicesFor, type PayChoice, type PublicTransaction } from "./pay-page.server";
+
+function serializeChoice(choice: PayChoice, lang: Language) {
+  const t = translator(lang);
+  const money = (minor: number) => toDecimalString(minor, choice.currency_code);
+  return {
+    gateway: choice.gateway,
+    gateway_code: choice.gateway_code,
+    value: choice.gateway_code,
+    logo_url: choice.logo_url,
+    amount: money(choice.amount),
+    base_amount: money(choice.base_amount),
+    fee: money(choice.fee),
+    fee_description: choice.fee > 0 ? t("pay.fee_line", { fee: `${money(choice.fee)} ${choice.currency_code}` }) : t("pay.no_fee"),
+    currency_code: choice.currency_code,
+    delivery_charges: null,
+    button_verb: t("pay.pay_now", { amount: "" }).trim(),
+  };
+}
+
+/** The pay-choice list for an amount typed on an editable request (POST pay-choices). */
+export async function publicPayChoices(db: DB, transaction: PublicTransaction, amountText: string | null, lang: Language) {
+  const chosen = chosenAmount(transaction, amountText);
+  if (!chosen.ok) return { ok: false as const, error: chosen.error };
+  const choices = await payChoicesFor(db, transaction, chosen.amount, lang);
+  return { ok: true as const, choices: choices.map((choice) => serializeChoice(choice, lang)), default: defaultChoice(choices)?.gateway_code ?? null };
+}
+
+/** The transaction as the public pay page's API reads it (public spec §3), with its HTTP status. */
+export async function publicPayView(db: DB, id: string, lang: Language): Promise<{ status: number; body: unknown }> {
+  const t = translator(lang);
+  const page = await loadPayPage(db, id);
+  if (page.status === "not_found") return { status: 404, body: { detail: t("pay.not_found") } };
+  if (page.status === "paused") return { status: 423, body: { detail: t("pay.paused") } };
+  const { transaction } = page;
+  const unit = await db
+    .selectFrom("units")
+    .select(["logo_url", "title_en", "title_ar", "website", "twitter_url", "instagram_url", "facebook_url", "show_unit_title", "header_color"])
+    .where("merchant_id", "=", transaction.merchant_id)
+    .orderBy("is_default", "desc")
+    .executeTakeFirst();
+  const valid = page.status === "payable";
+  const priced = valid ? await publicPayChoices(db, transaction, null, lang) : null;
+  const details =
+    page.status === "expired"
+      ? { title: t("pay.expired"), message: t("pay.errors.expired_retry") }
+      : page.status === "settled"
+        ? { title: t("pay.settled_title"), message: t("pay.settled_message") }
+        : page.status === "closed"
+          ? { title: t("pay.closed_title"), message: t("pay.closed_message") }
+          : null;
+  const amount = toDecimalString(transaction.amount, transaction.currency_code);
+  return {
+    status: 200,
+    body: {
+      id: transaction.id,
+      order_no: transaction.order_no,
+      state: transaction.state,
+      amount,
+      base_amount: amount,
+      currency: transaction.currency_code,
+      currency_code: transaction.currency_code,
+      unit_details: unit ? { ...unit, show_unit_title: Boolean(unit.show_unit_title) } : null,
+      terms: null,
+      pay_choices: priced?.ok ? priced.choices : [],
+      default_pay_choice: priced?.ok ? priced.default : null,
+      details,
+      valid_for_payment: valid,
+      has_editable_amount: Boolean(transaction.editable_amount),
+      attachment_url: null,
+      remarks: transaction.remarks,
+      expiration_time: transaction.expiration_time,
+      country_code: "KW",
+      disclaimer: true,
+      disclaimer_message: t("pay.disclaimer"),
+      next_url: transaction.next_url,
+      order_description: transaction.description
+        ? { items: [{ label_en: "Order details", label_ar: "تفاصيل الطلب", value: transaction.description }] }
+        : { items: [] },
+      customer_email: transaction.customer_email,
+    },
+  };
+}

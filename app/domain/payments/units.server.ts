@@ -1,0 +1,23 @@
+import type { DB } from "~/db/database.server";
+import type { Language } from "~/lib/i18n";
+
+/** The merchant's unit as the public header shows it (spec: public header). */
+export async function loadUnitHeader(db: DB, transaction: { merchant_id: number; unit_id: number | null }, lang: Language) {
+  let query = db
+    .selectFrom("units")
+    .select(["title_en", "title_ar", "logo_url", "header_color", "show_unit_title", "website", "instagram_url", "twitter_url", "facebook_url"])
+    .where("merchant_id", "=", transaction.merchant_id);
+  query = transaction.unit_id ? query.where("id", "=", transaction.unit_id) : query.orderBy("is_default", "desc").orderBy("id");
+  const unit = await query.executeTakeFirst();
+  if (!unit) return null;
+  return {
+    title: lang === "ar" ? unit.title_ar : unit.title_en,
+    logoUrl: unit.logo_url,
+    headerColor: unit.header_color,
+    showTitle: Boolean(unit.show_unit_title),
+    website: unit.website,
+    instagram: unit.instagram_url,
+    twitter: unit.twitter_url,
+    facebook: unit.facebook_url,
+  };
+}

@@ -1,0 +1,15 @@
+import type { PlatformAddresses } from "~/domain/payments/attempts.server";
+import { env } from "./env.server";
+import { publicBaseUrl } from "./sign-in.server";
+
+/**
+ * Where browsers reach this platform (BASE_URL, else the request's own address) and where the
+ * platform reaches itself server-to-server (its own sandboxes, for instance).
+ */
+export function platformAddresses(request: Request): PlatformAddresses {
+  const config = env();
+  return {
+    publicBaseUrl: publicBaseUrl(request),
+    internalBaseUrl: (config.INTERNAL_BASE_URL ?? `http://127.0.0.1:${config.PORT}`).replace(/\/$/, ""),
+  };
+}

@@ -1,0 +1,54 @@
+import type { Route } from "./+types/payment-request-transaction";
+import { once } from "~/domain/payments/idempotency.server";
+import { PaymentRequestSchema } from "~/domain/payments/payment-request-schema";
+import { createPaymentRequest } from "~/domain/payments/payment-requests.server";
+import { findMerchantTransaction } from "~/domain/payments/transactions.server";
+import { serializeMerchantTransaction } from "~/domain/payments/serialize.server";
+import { apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/lib/api.server";
+import { translator } from "~/lib/i18n.server";
+import { getDbFrom } from "~/lib/request-context.server";
+import { publicBaseUrl } from "~/lib/sign-in.server";
+
+/**
+ * POST: create a payment request (amount as a decimal string such as "12.500"). Answers 201 with
+ * the transaction, its id, state and public pay URL as checkout_url. Idempotency-Key: the same key
+ * and body answer the first response again and create nothing; another body is refused.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(request);
+  const { user } = await requireApiUser(request, context);
+  requireApiPermission(request, user, "add_paymenttransaction");
+  const body = await readBody(request);
+  const db = getDbFrom(context);
+  const lang = apiLanguage(request);
+  const outcome = await once(db, { merchantId: user.merchantId, key: request.headers.get("Idempotency-Key"), scope: "payment_request.create", request: body }, async () => {
+    const parsed = PaymentRequestSchema.safeParse(body);
+    if (!parsed.success) {
+      const t = translator(lang);
+      const errors: Record<string, string[]> = {};
+      for (const issue of parsed.error.issues) (errors[String(issue.path[0] ?? "non_field_errors")] ??= []).push(t(issue.message));
+      return { status: 400, body: errors };
+    }
+    const created = await createPaymentRequest(db, {
+      merchantId: user.merchantId,
+      user: { id: user.id, username: user.username },
+      request: parsed.data,
+      baseUrl: publicBaseUrl(request),
+      lang,
+    });
+    if (!created.ok) {
+      const t = translator(lang);
+      return { status: 400, body: Object.fromEntries(Object.entries(created.errors).map(([field, keys]) => [field, keys.map((key) => t(key))])) };
+    }
+    const transaction = await findMerchantTransaction(db, user.merchantId, created.transaction.id);
+    return { status: 201, body: serializeMerchantTransaction(transaction!, created.transaction.payUrl) };
+  });
+  if (outcome.kind === "conflict") return apiErrors(request, { non_field_errors: ["api.idempotency_conflict"] }, 422);
+  if (outcome.kind === "in_progress") return apiErrors(request, { non_field_errors: ["api.idempotency_in_progress"] }, 409);
+  return apiJson(outcome.response.body, outcome.response.status, outcome.kind === "replayed" ? { "Idempotent-Replayed": "true" } : undefined);
+}
+
+export function loader({ request }: Route.LoaderArgs) {
+  return methodNotAllowed(request);
+}
+

@@ -1,0 +1,23 @@
+import type { Route } from "./+types/transaction-pay-choices";
+import { findPublicTransaction, PAYABLE_STATES } from "~/domain/payments/pay-page.server";
+import { publicPayChoices } from "~/domain/payments/public-view.server";
+import { apiDetail, apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, str } from "~/lib/api.server";
+import { getDbFrom } from "~/lib/request-context.server";
+
+/** POST {amount}: the pay choices priced for an amount typed on an editable request. */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(request);
+  if (params.plugin !== "payment_request") return apiDetail(request, "api.not_found", 404);
+  const db = getDbFrom(context);
+  const transaction = await findPublicTransaction(db, params.id);
+  if (!transaction) return apiDetail(request, "pay.not_found", 404);
+  if (!PAYABLE_STATES.includes(transaction.state)) return apiErrors(request, { non_field_errors: ["pay.errors.not_payable"] });
+  const body = await readBody(request);
+  const priced = await publicPayChoices(db, transaction, body.amount === undefined ? null : str(body.amount, 20), apiLanguage(request));
+  if (!priced.ok) return apiErrors(request, { amount: [priced.error] });
+  return apiJson({ pay_choices: priced.choices, default_pay_choice: priced.default });
+}
+
+export function loader({ request }: Route.LoaderArgs) {
+  return methodNotAllowed(request);
+}

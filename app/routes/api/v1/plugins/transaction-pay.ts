@@ -1,0 +1,52 @@
+import type { Route } from "./+types/transaction-pay";
+import { startAttempt } from "~/domain/payments/attempts.server";
+import { publicPayView } from "~/domain/payments/public-view.server";
+import { platformAddresses } from "~/lib/addresses.server";
+import { apiDetail, apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, str } from "~/lib/api.server";
+import { translator } from "~/lib/i18n.server";
+import { getDbFrom } from "~/lib/request-context.server";
+
+const SUPPORTED_PLUGINS = new Set(["payment_request"]);
+
+/** GET: the transaction as the pay page reads it. OPTIONS: the delivery configuration. Anonymous. */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  if (!SUPPORTED_PLUGINS.has(params.plugin)) return apiDetail(request, "api.not_found", 404);
+  const lang = apiLanguage(request);
+  if (request.method === "OPTIONS") {
+    return apiJson({
+      multicheckout_enabled: false,
+      capture_delivery_address: false,
+      capture_delivery_location: false,
+      country: "KW",
+    });
+  }
+  const view = await publicPayView(getDbFrom(context), params.id, lang);
+  return apiJson(view.body, view.status);
+}
+
+/**
+ * POST {gateway_code, amount?}: starts paying and answers where to send the customer. The
+ * Idempotency-Key header (or submission_token) makes a repeated call start one attempt.
+ */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(request);
+  if (!SUPPORTED_PLUGINS.has(params.plugin)) return apiDetail(request, "api.not_found", 404);
+  const body = await readBody(request);
+  const gatewayCode = str(body.gateway_code, 40);
+  if (!gatewayCode) return apiErrors(request, { gateway_code: ["errors.required"] });
+  const lang = apiLanguage(request);
+  const outcome = await startAttempt(getDbFrom(context), {
+    transactionId: params.id,
+    gatewayCode,
+    amountText: body.amount === undefined || body.amount === null ? null : str(body.amount, 20),
+    submissionToken: request.headers.get("Idempotency-Key")?.slice(0, 64) || str(body.submission_token, 64),
+    lang,
+    addresses: platformAddresses(request),
+  });
+  if (!outcome.ok) {
+    if (outcome.error === "pay.errors.not_found") return apiDetail(request, "pay.not_found", 404);
+    return apiErrors(request, { [outcome.field ?? "non_field_errors"]: [outcome.error] });
+  }
+  const redirect = outcome.redirectUrl.startsWith("/") ? `${platformAddresses(request).publicBaseUrl}${outcome.redirectUrl}` : outcome.redirectUrl;
+  return apiJson({ redirect_url: redirect, attempt_id: outcome.attemptId, message: translator(lang)("pay.title") });
+}

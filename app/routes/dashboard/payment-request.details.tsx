@@ -1,0 +1,124 @@
+import { Anchor, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
+import QRCode from "qrcode";
+import { useTranslation } from "react-i18next";
+import { useLoaderData } from "react-router";
+import type { Route } from "./+types/payment-request.details";
+import { CopyField } from "~/components/copy-field";
+import { PageHeader } from "~/components/page-header";
+import { StateBadge } from "~/components/state-badge";
+import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
+import { findMerchantTransaction } from "~/domain/payments/transactions.server";
+import { payUrlOf } from "~/domain/payments/payment-requests.server";
+import { formatDateTime } from "~/lib/format";
+import { notFound, requirePermission, requireSection, requireUser } from "~/lib/guards.server";
+import { isLanguage } from "~/lib/i18n";
+import { formatAmount } from "~/lib/money";
+import { getDbFrom } from "~/lib/request-context.server";
+import { publicBaseUrl } from "~/lib/sign-in.server";
+
+const SETTLED = new Set(["cod", "paid", "authorized"]);
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const auth = requireUser(context, request);
+  await requireSection(context, auth, "payment_request", "transactions");
+  requirePermission(auth, "view_paymenttransaction");
+  const lang = isLanguage(params.lang) ? params.lang : "en";
+  const db = getDbFrom(context);
+  const transaction = await findMerchantTransaction(db, auth.user.merchantId, params.transactionId, "payment_request");
+  if (!transaction) notFound();
+  const payUrl = payUrlOf(publicBaseUrl(request), lang, transaction.id);
+  const merchant = await db.selectFrom("merchants").select(["title_en", "title_ar"]).where("id", "=", auth.user.merchantId).executeTakeFirstOrThrow();
+  const amount = formatAmount(transaction.amount, transaction.currency_code, lang);
+  const gateways = await listMerchantGateways(db, auth.user.merchantId);
+  const gatewayName = (code: string) => {
+    const gateway = gateways.find((candidate) => candidate.code === code);
+    return gateway ? (lang === "ar" ? gateway.name_ar : gateway.name_en) : code;
+  };
+  return {
+    orderNo: transaction.order_no,
+    state: transaction.state,
+    settled: SETTLED.has(transaction.state),
+    payUrl,
+    qrSvg: await QRCode.toString(payUrl, { type: "svg", margin: 1, width: 220, errorCorrectionLevel: "M" }),
+    shareText: `${merchant[lang === "ar" ? "title_ar" : "title_en"]}: ${amount} — ${payUrl}`,
+    customerEmail: transaction.customer_email,
+    customerPhone: transaction.customer_phone,
+    rows: [
+      ["payment_request.amount", amount],
+      ["payment_request.customer", [transaction.customer_first_name, transaction.customer_last_name].filter(Boolean).join(" ") || "—"],
+      ["payment_request.customer_email", transaction.customer_email ?? "—"],
+      ["payment_request.customer_phone", transaction.customer_phone ?? "—"],
+      ["payment_request.description", transaction.description ?? "—"],
+      ["payment_request.created_at", formatDateTime(transaction.created_at, lang)],
+      ["payment_request.expires_at", transaction.expiration_time ? formatDateTime(transaction.expiration_time, lang) : null],
+      ["payment_request.gateways", transaction.pg_codes.split(",").map(gatewayName).join(", ")],
+      ["payment_request.paid_amount", transaction.paid_amount ? formatAmount(transaction.paid_amount, transaction.currency_code, lang) : "—"],
+      ["payment_request.paid_with", transaction.gateway_code ? gatewayName(transaction.gateway_code) : "—"],
+      ["payment_request.initiator", transaction.initiator ?? "—"],
+    ] as [string, string | null][],
+  };
+}
+
+export default function PaymentRequestDetails() {
+  const { t } = useTranslation();
+  const details = useLoaderData<typeof loader>();
+  const text = encodeURIComponent(details.shareText);
+  return (
+    <Stack>
+      <PageHeader title={t("payment_request.details_title", { orderNo: details.orderNo })}>
+        <StateBadge state={details.state} />
+      </PageHeader>
+      <SimpleGrid cols={{ base: 1, md: 3 }}>
+        <Card withBorder padding="lg" style={{ gridColumn: "span 2" }}>
+          <Table variant="vertical" layout="fixed">
+            <Table.Tbody>
+              <Table.Tr>
+                <Table.Th w={180}>{t("payment_request.state")}</Table.Th>
+                <Table.Td><StateBadge state={details.state} /></Table.Td>
+              </Table.Tr>
+              {details.rows.map(([label, value]) => (
+                <Table.Tr key={label}>
+                  <Table.Th w={180}>{t(label)}</Table.Th>
+                  <Table.Td style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>{value ?? t("payment_request.never")}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Card>
+        <Card withBorder padding="lg">
+          <Stack align="center" gap="xs">
+            <Title order={2} fz="h5">{t("payment_request.qr_code")}</Title>
+            <span className="qr-frame" data-settled={details.settled}>
+              <img
+                src={`data:image/svg+xml;utf8,${encodeURIComponent(details.qrSvg)}`}
+                width={220}
+                height={220}
+                alt={t("payment_request.qr_alt", { state: t(`states.${details.state}`) })}
+              />
+            </span>
+          </Stack>
+        </Card>
+      </SimpleGrid>
+      <Card withBorder padding="lg">
+        <Stack gap="sm">
+          <CopyField label={t("payment_request.payment_url")} value={details.payUrl} />
+          <Text fw={600} size="sm">{t("payment_request.share")}</Text>
+          <Group gap="sm">
+            <Button component="a" variant="default" href={`https://wa.me/?text=${text}`} target="_blank" rel="noopener noreferrer">
+              {t("payment_request.share_whatsapp")}
+            </Button>
+            <Button component="a" variant="default" href={`mailto:${details.customerEmail ?? ""}?body=${text}`}>
+              {t("payment_request.share_email")}
+            </Button>
+            <Button component="a" variant="default" href={`sms:${details.customerPhone ?? ""}?&body=${text}`}>
+              {t("payment_request.share_sms")}
+            </Button>
+            <Anchor href={details.payUrl} target="_blank" rel="noopener">
+              {t("payment_request.open_link")}
+            </Anchor>
+          </Group>
+        </Stack>
+      </Card>
+    </Stack>
+  );
+}

@@ -1,0 +1,23 @@
+import type { Route } from "./+types/card-api-operation";
+import { authenticateCardMerchant, operateOnCardPayment, type CardOperation } from "~/domain/sandbox/card-payments.server";
+import { getDbFrom } from "~/lib/request-context.server";
+
+const OPERATIONS: CardOperation[] = ["capture", "refund", "void"];
+
+/** POST capture, refund or void (JSON {amount} in minor units where it applies). */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const operation = OPERATIONS.find((candidate) => candidate === params.operation);
+  if (request.method !== "POST" || !operation) return Response.json({ error: "Not found" }, { status: 404 });
+  const db = getDbFrom(context);
+  const merchant = await authenticateCardMerchant(db, request.headers.get("Authorization"));
+  if (!merchant) return Response.json({ error: "Invalid API key" }, { status: 401, headers: { "WWW-Authenticate": "Bearer" } });
+  const text = await request.text();
+  let input: unknown;
+  try {
+    input = text ? JSON.parse(text) : {};
+  } catch {
+    return Response.json({ error: "The body is not JSON" }, { status: 400 });
+  }
+  const answer = await operateOnCardPayment(db, merchant, params.id, operation, input);
+  return Response.json(answer.body, { status: answer.status, headers: { "Cache-Control": "no-store" } });
+}

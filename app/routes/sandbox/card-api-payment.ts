@@ -1,0 +1,12 @@
+import type { Route } from "./+types/card-api-payment";
+import { authenticateCardMerchant, getCardPayment } from "~/domain/sandbox/card-payments.server";
+import { getDbFrom } from "~/lib/request-context.server";
+
+/** GET: the inquiry, the payment's current state as the acquirer knows it. */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const db = getDbFrom(context);
+  const merchant = await authenticateCardMerchant(db, request.headers.get("Authorization"));
+  if (!merchant) return Response.json({ error: "Invalid API key" }, { status: 401, headers: { "WWW-Authenticate": "Bearer" } });
+  const answer = await getCardPayment(db, merchant, params.id);
+  return Response.json(answer.body, { status: answer.status, headers: { "Cache-Control": "no-store" } });
+}

@@ -1,0 +1,14 @@
+import type { Route } from "./+types/card-api-payments";
+import { authenticateCardMerchant, createCardPayment } from "~/domain/sandbox/card-payments.server";
+import { getDbFrom } from "~/lib/request-context.server";
+
+/** POST: the merchant's server opens a payment (Bearer API key, JSON) and gets the hosted page's address. */
+export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "POST") return Response.json({ error: "Method not allowed" }, { status: 405 });
+  const db = getDbFrom(context);
+  const merchant = await authenticateCardMerchant(db, request.headers.get("Authorization"));
+  if (!merchant) return Response.json({ error: "Invalid API key" }, { status: 401, headers: { "WWW-Authenticate": "Bearer" } });
+  const input = await request.json().catch(() => undefined);
+  const answer = await createCardPayment(db, merchant, input, new URL(request.url).origin);
+  return Response.json(answer.body, { status: answer.status, headers: { "Cache-Control": "no-store" } });
+}

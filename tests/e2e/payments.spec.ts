@@ -1,0 +1,130 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { signIn, t, type Lang } from "./support";
+
+/** Signs in as admin (JS on), creates a payment request through the form and returns its pay URL. */
+async function createRequest(browser: Browser, fields: { amount: string; email?: string; expiresIn?: string } = { amount: "12.500" }) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    await signIn(page, "admin");
+    await page.goto("/en/payment-request/create");
+    await page.getByRole("textbox", { name: t("en", "payment_request.amount"), exact: true }).fill(fields.amount);
+    await page.getByRole("textbox", { name: t("en", "payment_request.first_name") }).fill("Fatima");
+    if (fields.email) await page.getByRole("textbox", { name: t("en", "payment_request.customer_email") }).fill(fields.email);
+    await page.getByRole("textbox", { name: t("en", "payment_request.description") }).fill("2 × Abaya, gift wrapped");
+    await page.getByRole("button", { name: t("en", "payment_request.submit") }).click();
+    await expect(page.getByText(t("en", "payment_request.created"))).toBeVisible();
+    const payUrl = await page.getByRole("textbox", { name: t("en", "payment_request.payment_url") }).inputValue();
+    return { payUrl: new URL(payUrl).pathname, detailsUrl: new URL(page.url()).pathname };
+  } finally {
+    await context.close();
+  }
+}
+
+async function dashboardState(browser: Browser, detailsUrl: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, "admin");
+  await page.goto(detailsUrl);
+  const state = (await page.locator("table").first().getByRole("row").first().textContent()) ?? "";
+  await context.close();
+  return state;
+}
+
+async function payWithKnet(page: Page, card: string, lang: Lang = "en", button: "Submit" | "Cancel" = "Submit") {
+  await page.getByRole("button", { name: new RegExp(t(lang, "pay.pay_now", { amount: "" }).trim()) }).click();
+  await expect(page.getByText("Card number")).toBeVisible();
+  if (button === "Submit") {
+    await page.getByRole("textbox", { name: "Card number" }).fill(card);
+    await page.getByRole("textbox", { name: "PIN" }).fill("1234");
+  }
+  await page.getByRole("button", { name: button }).click();
+}
+
+test.describe("paying a payment request with JavaScript off", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("KNET card 8888880000000001 pays 12.500 KWD; the dashboard shows it paid", async ({ page, browser }) => {
+    const { payUrl, detailsUrl } = await createRequest(browser);
+    await page.goto(payUrl.replace("/en/", "/ar/"));
+    await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+    await expect(page.getByText("12.500").first()).toBeVisible();
+    await page.goto(payUrl);
+    await expect(page.getByRole("radio", { name: /KNET/ })).toBeChecked();
+    await payWithKnet(page, "8888880000000001");
+    await expect(page.getByRole("heading", { name: t("en", "result.success_title") })).toBeVisible();
+    for (const label of ["result.track_id", "result.post_date", "result.transaction_id", "result.auth_code", "result.reference_id", "result.payment_id"]) {
+      await expect(page.getByRole("rowheader", { name: t("en", label), exact: true })).toBeVisible();
+    }
+    await expect(page.getByRole("cell", { name: "KWD\u00a012.500" })).toBeVisible();
+    expect(await dashboardState(browser, detailsUrl)).toContain(t("en", "states.paid"));
+    // The link is settled now: paying again is not offered.
+    await page.goto(payUrl);
+    await expect(page.getByRole("heading", { name: t("en", "pay.settled_title") })).toBeVisible();
+  });
+
+  test("a declined KNET card shows the failed view with Try again", async ({ page, browser }) => {
+    const { payUrl, detailsUrl } = await createRequest(browser, { amount: "3.250" });
+    await page.goto(payUrl);
+    await payWithKnet(page, "8888880000000002");
+    await expect(page.getByRole("heading", { name: t("en", "result.failed_title") })).toBeVisible();
+    await expect(page.getByRole("link", { name: t("en", "result.try_again") })).toBeVisible();
+    expect(await dashboardState(browser, detailsUrl)).toContain(t("en", "states.attempted"));
+  });
+
+  test("Cancel on the KNET page cancels, and the request can still be paid", async ({ page, browser }) => {
+    const { payUrl } = await createRequest(browser, { amount: "1.000" });
+    await page.goto(payUrl);
+    await payWithKnet(page, "", "en", "Cancel");
+    await expect(page.getByText(t("en", "result.canceled_message"))).toBeVisible();
+    await page.getByRole("link", { name: t("en", "result.try_again") }).click();
+    await payWithKnet(page, "8888880000000001");
+    await expect(page.getByRole("heading", { name: t("en", "result.success_title") })).toBeVisible();
+  });
+
+  test("cash on delivery confirms the order at once", async ({ page, browser }) => {
+    const { payUrl, detailsUrl } = await createRequest(browser, { amount: "7.000" });
+    await page.goto(payUrl.replace("/en/", "/ar/"));
+    await page.getByRole("radio", { name: /الدفع عند الاستلام/ }).check();
+    await page.getByRole("button", { name: /ادفع الآن/ }).click();
+    await expect(page.getByRole("heading", { name: t("ar", "result.cod_title") })).toBeVisible();
+    expect(await dashboardState(browser, detailsUrl)).toContain(t("en", "states.cod"));
+  });
+});
+
+test.describe("paying with JavaScript on", () => {
+  test("the card page pays with 4111 1111 1111 1111, fee included", async ({ page, browser }) => {
+    const { payUrl, detailsUrl } = await createRequest(browser, { amount: "10.000", email: "buyer@example.com" });
+    await page.goto(payUrl);
+    await page.getByText(t("en", "pay.choose_method")).waitFor();
+    await page.locator("label.pay-choice", { hasText: "Credit Card" }).click();
+    await expect(page.getByRole("button", { name: /Pay Now KWD\s10\.300/ })).toBeVisible();
+    await page.getByRole("button", { name: /Pay Now/ }).click();
+    await page.getByRole("textbox", { name: "Card number" }).fill("4111111111111111");
+    await page.getByRole("textbox", { name: "Expiry" }).fill("12/30");
+    await page.getByRole("textbox", { name: "CVV" }).fill("123");
+    await page.getByRole("button", { name: "Pay" }).click();
+    await expect(page.getByRole("heading", { name: t("en", "result.success_title") })).toBeVisible();
+    await expect(page.getByRole("cell", { name: "KWD\u00a010.300" })).toBeVisible();
+    expect(await dashboardState(browser, detailsUrl)).toContain(t("en", "states.paid"));
+  });
+
+  test("a card left pending by the bank shows the pending view", async ({ page, browser }) => {
+    const { payUrl, detailsUrl } = await createRequest(browser, { amount: "2.000" });
+    await page.goto(payUrl);
+    await page.locator("label.pay-choice", { hasText: "Credit Card" }).click();
+    await page.getByRole("button", { name: /Pay Now/ }).click();
+    await page.getByRole("textbox", { name: "Card number" }).fill("4000000000009995");
+    await page.getByRole("textbox", { name: "Expiry" }).fill("12/30");
+    await page.getByRole("textbox", { name: "CVV" }).fill("123");
+    await page.getByRole("button", { name: "Pay" }).click();
+    await expect(page.getByRole("heading", { name: t("en", "result.pending_title") })).toBeVisible();
+    expect(await dashboardState(browser, detailsUrl)).not.toContain(t("en", "states.paid"));
+  });
+
+  test("an unknown pay link answers 404 'Transaction not found'", async ({ page }) => {
+    const response = await page.goto("/en/pay/AAAAAAAAAAAAAAAAAAAAAA");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: t("en", "pay.not_found") })).toBeVisible();
+  });
+});
