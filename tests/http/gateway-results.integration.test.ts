@@ -1,0 +1,227 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { seedMerchant } from "../support/fixtures";
+import { startHttpServer, type TestHttpServer } from "../support/http-server";
+import { CARD_SIGNATURE_HEADER, CARD_TIMESTAMP_HEADER, signCardPayload } from "~/domain/payments/gateways/card-signature";
+import { encryptParams } from "~/domain/payments/gateways/knet-protocol";
+import { PaymentRequestSchema } from "~/domain/payments/payment-request-schema";
+import { createPaymentRequest } from "~/domain/payments/payment-requests.server";
+import { DEMO_CARD_CREDENTIALS, DEMO_KNET_CREDENTIALS } from "~/domain/sandbox/accounts.server";
+
+/**
+ * The platform's side of the gateways, over real HTTP: what the customer's browser brings back and
+ * what the card gateway notifies may be replayed, forged or late, and must never move money wrongly.
+ */
+let database: TestDatabase;
+let server: TestHttpServer;
+let shop: Awaited<ReturnType<typeof seedMerchant>>;
+const logged: string[] = [];
+
+beforeAll(async () => {
+  for (const method of ["log", "info", "warn", "error"] as const) {
+    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
+  }
+  database = await createTestDatabase();
+  shop = await seedMerchant(database.db, "Gw");
+  server = await startHttpServer({ ...database.env, SEED_DEMO: "0" });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await database?.destroy();
+  vi.restoreAllMocks();
+});
+
+async function newRequest(amount = "12.500") {
+  const created = await createPaymentRequest(database.db, {
+    merchantId: shop.merchantId,
+    user: shop.admin,
+    request: PaymentRequestSchema.parse({ amount, pg_codes: "knet-sandbox,card-sandbox", customer_email: "payer@example.com" }),
+    baseUrl: server.url,
+    lang: "en",
+  });
+  if (!created.ok) throw new Error("could not create");
+  return created.transaction.id;
+}
+
+const noRedirect = { redirect: "manual" as const };
+
+/** Pay Now on the pay page; answers the gateway URL the customer is sent to and the attempt. */
+async function payNow(transactionId: string, gatewayCode: string) {
+  const response = await fetch(`${server.url}/en/pay/${transactionId}`, {
+    method: "POST",
+    headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ gateway_code: gatewayCode, submission_token: `${transactionId}-${gatewayCode}-${Math.random()}` }),
+    ...noRedirect,
+  });
+  expect(response.status).toBe(303);
+  const attempt = await database.db
+    .selectFrom("payment_attempts")
+    .select(["id", "track_id", "total", "gateway_reference"])
+    .where("transaction_id", "=", transactionId)
+    .orderBy("created_at", "desc")
+    .executeTakeFirstOrThrow();
+  return { gatewayUrl: response.headers.get("Location")!, attempt };
+}
+
+/** The customer on the KNET page: Submit with a card, or Cancel. Answers the return URL KNET sends them to. */
+async function onKnetPage(gatewayUrl: string, card: string | null) {
+  const init = await fetch(gatewayUrl, noRedirect);
+  const pageUrl = new URL(init.headers.get("Location")!, gatewayUrl).toString();
+  const form = card ? { intent: "submit", cardNumber: card, pin: "1234" } : { intent: "cancel" };
+  const submitted = await fetch(pageUrl, {
+    method: "POST",
+    headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(form),
+    ...noRedirect,
+  });
+  expect(submitted.status).toBe(303);
+  return submitted.headers.get("Location")!;
+}
+
+async function state(transactionId: string) {
+  const transaction = await database.db.selectFrom("transactions").select(["state", "paid_amount"]).where("id", "=", transactionId).executeTakeFirstOrThrow();
+  const ledger = await database.db.selectFrom("ledger_entries").select("kind").where("transaction_id", "=", transactionId).execute();
+  const receipts = await database.db
+    .selectFrom("outgoing_mail")
+    .select("id")
+    .where("to_address", "=", "payer@example.com")
+    .where("subject", "like", "Payment received%")
+    .execute();
+  return { state: transaction.state, paid: transaction.paid_amount, ledger: ledger.length, receipts: receipts.length };
+}
+
+const knetReturnUrl = (attemptId: string, trandata: string) =>
+  `${server.url}/gateway/knet/response/${attemptId}?${new URLSearchParams({ trandata, tranportalId: DEMO_KNET_CREDENTIALS.tranportalId })}`;
+
+describe("KNET results", () => {
+  it("pays once; replaying the same result changes nothing", async () => {
+    const id = await newRequest();
+    const receiptsBefore = (await state(id)).receipts;
+    const { gatewayUrl } = await payNow(id, "knet-sandbox");
+    const back = await onKnetPage(gatewayUrl, "8888880000000001");
+    for (let replay = 0; replay < 3; replay++) {
+      const response = await fetch(back, noRedirect);
+      expect(response.status).toBe(303);
+      expect(response.headers.get("Location")).toMatch(/^\/en\/pay\/attempt-detail\//);
+    }
+    expect(await state(id)).toMatchObject({ state: "paid", paid: 12500, ledger: 1, receipts: receiptsBefore + 1 });
+  });
+
+  it("does not believe a success the inquiry does not confirm, whatever the browser brings", async () => {
+    const id = await newRequest("3.000");
+    const { attempt } = await payNow(id, "knet-sandbox");
+    const claim = (fields: Record<string, string>, key = DEMO_KNET_CREDENTIALS.resourceKey) =>
+      encryptParams(
+        { paymentid: "100000000000001", trackid: attempt.track_id, result: "CAPTURED", amt: "3.000", tranid: "1", auth: "1", ref: "1", postdate: "1122", ...fields },
+        key,
+      );
+    const forged = [
+      claim({}), // correctly encrypted and ours, but the customer never paid: the inquiry says otherwise
+      claim({}, "WrongKey16Chars!"), // another key
+      claim({ trackid: "111111111111111111" }), // another track id
+      claim({ amt: "0.001" }), // another amount
+      "00ff".repeat(8), // garbage
+    ];
+    for (const trandata of forged) {
+      const response = await fetch(knetReturnUrl(attempt.id, trandata), noRedirect);
+      expect(response.status).toBe(303);
+    }
+    const attemptRow = await database.db.selectFrom("payment_attempts").select("state").where("id", "=", attempt.id).executeTakeFirstOrThrow();
+    expect(attemptRow.state).toBe("pending");
+    expect(await state(id)).toMatchObject({ paid: 0, ledger: 0 });
+    expect((await state(id)).state).not.toBe("paid");
+  });
+
+  it("takes a verified decline and leaves the request payable", async () => {
+    const id = await newRequest("2.000");
+    const { gatewayUrl } = await payNow(id, "knet-sandbox");
+    await fetch(await onKnetPage(gatewayUrl, "8888880000000002"), noRedirect);
+    expect(await state(id)).toMatchObject({ state: "attempted", ledger: 0 });
+    const { gatewayUrl: again } = await payNow(id, "knet-sandbox");
+    await fetch(await onKnetPage(again, null), noRedirect);
+    const attempts = await database.db.selectFrom("payment_attempts").select("state").where("transaction_id", "=", id).orderBy("created_at").execute();
+    expect(attempts.map((row) => row.state)).toEqual(["failed", "canceled"]);
+  });
+});
+
+describe("card notifications", () => {
+  const notify = async (attemptId: string, body: object, options: { secret?: string; timestamp?: number } = {}) => {
+    const raw = JSON.stringify(body);
+    const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+    return fetch(`${server.url}/gateway/card/notify/${attemptId}`, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        [CARD_TIMESTAMP_HEADER]: String(timestamp),
+        [CARD_SIGNATURE_HEADER]: signCardPayload(options.secret ?? DEMO_CARD_CREDENTIALS.webhookSecret, timestamp, raw),
+      },
+      body: raw,
+    });
+  };
+  const captured = (attempt: { id: string; total: number; gateway_reference: string | null }, amount = attempt.total) => ({
+    id: attempt.gateway_reference,
+    reference: attempt.id,
+    status: "captured",
+    amount,
+    captured_amount: amount,
+    currency: "KWD",
+    card: "411111******1111",
+    event: "payment.updated",
+  });
+
+  it("refuses a bad signature, another secret, an old timestamp and another attempt's message", async () => {
+    const id = await newRequest("5.000");
+    const { attempt } = await payNow(id, "card-sandbox");
+    const other = await payNow(await newRequest("5.000"), "card-sandbox");
+    const tampered = await fetch(`${server.url}/gateway/card/notify/${attempt.id}`, {
+      method: "POST",
+      headers: { [CARD_TIMESTAMP_HEADER]: String(Math.floor(Date.now() / 1000)), [CARD_SIGNATURE_HEADER]: "ab".repeat(32) },
+      body: JSON.stringify(captured(attempt)),
+    });
+    expect(tampered.status).toBe(400);
+    expect((await notify(attempt.id, captured(attempt), { secret: "whsec_someone_else" })).status).toBe(400);
+    expect((await notify(attempt.id, captured(attempt), { timestamp: Math.floor(Date.now() / 1000) - 600 })).status).toBe(400);
+    expect((await notify(attempt.id, captured(other.attempt))).status).toBe(400);
+    expect(await state(id)).toMatchObject({ paid: 0, ledger: 0 });
+  });
+
+  it("does not pay on a signed message for a different amount", async () => {
+    const id = await newRequest("6.000");
+    const { attempt } = await payNow(id, "card-sandbox");
+    expect((await notify(attempt.id, captured(attempt, attempt.total - 1))).status).toBe(200);
+    expect(await state(id)).toMatchObject({ paid: 0, ledger: 0 });
+    const row = await database.db.selectFrom("payment_attempts").select(["state", "result_code"]).where("id", "=", attempt.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ state: "error", result_code: "AMOUNT_MISMATCH" });
+  });
+
+  it("gives 20 concurrent notifications one paid transition, one ledger entry and one receipt", async () => {
+    const id = await newRequest("10.000");
+    const { attempt } = await payNow(id, "card-sandbox");
+    const before = await state(id);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => notify(attempt.id, captured(attempt))));
+    expect(answers.every((answer) => answer.status === 200)).toBe(true);
+    const after = await state(id);
+    expect(after).toMatchObject({ state: "paid", paid: attempt.total, ledger: 1, receipts: before.receipts + 1 });
+    const transitions = await database.db
+      .selectFrom("audit_log")
+      .select("id")
+      .where("object_id", "=", id)
+      .where("action", "=", "payment_success")
+      .execute();
+    expect(transitions).toHaveLength(1);
+  });
+});
+
+describe("card data", () => {
+  it("never stores or logs a card number", async () => {
+    const id = await newRequest("1.000");
+    const { gatewayUrl } = await payNow(id, "knet-sandbox");
+    await fetch(await onKnetPage(gatewayUrl, "8888880000000001"), noRedirect);
+    const tables = ["transactions", "payment_attempts", "ledger_entries", "outgoing_mail", "audit_log", "jobs", "sandbox_knet_payments", "sandbox_card_payments"] as const;
+    const dump: string[] = [];
+    for (const table of tables) dump.push(JSON.stringify(await database.db.selectFrom(table).selectAll().execute()));
+    const everything = dump.join("\n") + logged.join("\n");
+    for (const card of ["8888880000000001", "8888880000000002", "4111111111111111"]) expect(everything).not.toContain(card);
+  });
+});
