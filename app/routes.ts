@@ -37,6 +37,8 @@ export default [
     route("plugins/payment_request/transaction/", "routes/api/v1/plugins/payment-request-transaction.ts", { id: "api-pr-create-slash" }),
     route("plugins/payment_request/transaction/details/:id", "routes/api/v1/plugins/payment-request-details.ts", { id: "api-pr-details" }),
     route("plugins/payment_request/transaction/details/:id/", "routes/api/v1/plugins/payment-request-details.ts", { id: "api-pr-details-slash" }),
+    route("plugins/payment_request/attachment/upload", "routes/api/v1/plugins/attachment-upload.ts", { id: "api-attachment" }),
+    route("plugins/payment_request/attachment/upload/", "routes/api/v1/plugins/attachment-upload.ts", { id: "api-attachment-slash" }),
     route("plugins/:plugin/transaction/pay/:id", "routes/api/v1/plugins/transaction-pay.ts", { id: "api-pay" }),
     route("plugins/:plugin/transaction/pay/:id/", "routes/api/v1/plugins/transaction-pay.ts", { id: "api-pay-slash" }),
     route("plugins/:plugin/transaction/pay-choices/:id", "routes/api/v1/plugins/transaction-pay-choices.ts", { id: "api-pay-choices" }),
@@ -53,6 +55,7 @@ export default [
     route("logout", "routes/auth/logout.ts"),
     route("pay/attempt-detail/:attemptId", "routes/pay/attempt-detail.tsx"),
     route("pay/:transactionId", "routes/pay/pay.tsx"),
+    route("pay/:transactionId/attachment", "routes/pay/attachment.ts"),
     layout("routes/dashboard/layout.tsx", [
       index("routes/dashboard/general-info.tsx"),
       route("user", "routes/dashboard/user.tsx"),

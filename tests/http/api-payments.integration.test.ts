@@ -99,3 +99,38 @@ describe("public pay calls", () => {
     expect(response.status).toBe(404);
   });
 });
+
+describe("attachments", () => {
+  const pdf = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x34, 0x0a, 0x25, 0x25, 0x45, 0x4f, 0x46]);
+
+  async function upload(bytes: Uint8Array<ArrayBuffer>, name: string) {
+    const form = new FormData();
+    form.set("file", new File([bytes], name));
+    return app.request("/api/v1/plugins/payment_request/attachment/upload", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${alphaToken}` },
+      body: form,
+    });
+  }
+
+  it("keeps a real PDF, refuses other bytes whatever their name, and serves it from the pay link", async () => {
+    const refused = await upload(new Uint8Array(new TextEncoder().encode("<script>alert(1)</script>")), "invoice.pdf");
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ file: ["Upload a PDF, PNG, JPEG or WebP file"] });
+
+    const uploaded = await upload(pdf, "فاتورة 12.pdf");
+    expect(uploaded.status).toBe(201);
+    const { file_url, original_filename } = await uploaded.json();
+    expect(original_filename).toBe("فاتورة 12.pdf");
+    const created = await (await create({ amount: "1", pg_codes: "cod", attachment: file_url })).json();
+    const download = await app.request(`/en/pay/${created.id}/attachment`);
+    expect(download.status).toBe(200);
+    expect(download.headers.get("Content-Type")).toBe("application/pdf");
+    expect(new Uint8Array(await download.arrayBuffer())).toEqual(pdf);
+
+    const betaToken = (await app.apiToken(beta.admin.username, DEMO_PASSWORD)).access;
+    const stolen = await create({ amount: "1", pg_codes: "cod", attachment: file_url }, {}, betaToken);
+    expect(stolen.status).toBe(400);
+    expect(await stolen.json()).toEqual({ attachment: ["Failed to upload file"] });
+  });
+});

@@ -68,7 +68,7 @@ async function payNow(transactionId: string, gatewayCode: string) {
 async function onKnetPage(gatewayUrl: string, card: string | null) {
   const init = await fetch(gatewayUrl, noRedirect);
   const pageUrl = new URL(init.headers.get("Location")!, gatewayUrl).toString();
-  const form = card ? { intent: "submit", cardNumber: card, pin: "1234" } : { intent: "cancel" };
+  const form: Record<string, string> = card ? { intent: "submit", cardNumber: card, pin: "1234" } : { intent: "cancel" };
   const submitted = await fetch(pageUrl, {
     method: "POST",
     headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
@@ -111,7 +111,7 @@ describe("KNET results", () => {
   it("does not believe a success the inquiry does not confirm, whatever the browser brings", async () => {
     const id = await newRequest("3.000");
     const { attempt } = await payNow(id, "knet-sandbox");
-    const claim = (fields: Record<string, string>, key = DEMO_KNET_CREDENTIALS.resourceKey) =>
+    const claim = (fields: Record<string, string>, key: string = DEMO_KNET_CREDENTIALS.resourceKey) =>
       encryptParams(
         { paymentid: "100000000000001", trackid: attempt.track_id, result: "CAPTURED", amt: "3.000", tranid: "1", auth: "1", ref: "1", postdate: "1122", ...fields },
         key,

@@ -6,6 +6,8 @@ type RequestOptions = {
   method?: string;
   form?: Record<string, string>;
   json?: unknown;
+  /** A body sent as it is (multipart FormData, for instance). */
+  body?: BodyInit;
   headers?: Record<string, string>;
   cookie?: string | null;
   ip?: string;
@@ -33,6 +35,8 @@ export async function loadApp(env: Record<string, string>) {
     if (options.form) {
       body = new URLSearchParams(options.form);
       headers.set("Content-Type", "application/x-www-form-urlencoded");
+    } else if (options.body !== undefined) {
+      body = options.body;
     } else if (options.json !== undefined) {
       body = JSON.stringify(options.json);
       headers.set("Content-Type", "application/json");

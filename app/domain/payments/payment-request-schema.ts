@@ -41,6 +41,8 @@ export const PaymentRequestSchema = z.object({
     .transform((value) =>
       (Array.isArray(value) ? value : (value ?? "").split(",")).map((code) => code.trim()).filter(Boolean),
     ),
+  /** A file from the create page, or the file_url an API client got from attachment/upload. */
+  attachment: z.union([z.instanceof(File), z.string().max(300)]).optional(),
   editable_amount: flag,
   send_email: flag,
   send_sms: flag,

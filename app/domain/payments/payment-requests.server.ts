@@ -9,6 +9,7 @@ import { now, nowIso } from "~/lib/clock.server";
 import { DISPLAY_ZONE } from "~/lib/format";
 import { translator, type Language } from "~/lib/i18n.server";
 import { formatAmount, parseAmount } from "~/lib/money";
+import { attachmentName, isMerchantAttachmentKey, storeAttachment } from "./attachments.server";
 import { listMerchantGateways, supportsCurrency } from "./gateway-settings.server";
 import { publicId } from "./ids.server";
 import type { PaymentRequestInput } from "./payment-request-schema";
@@ -45,9 +46,20 @@ export async function createPaymentRequest(
     baseUrl: string;
     lang: Language;
   },
-): Promise<{ ok: true; transaction: CreatedPaymentRequest } | { ok: false; errors: FieldErrors }> {
+): Promise<{ ok: true; transaction: CreatedPaymentRequest } | { ok: false; errors: FieldErrors; keptAttachment?: string }> {
   const { request } = input;
   const errors: FieldErrors = {};
+
+  // The file is kept first, so that a mistake elsewhere in the form does not lose it.
+  let attachmentKey: string | undefined;
+  if (request.attachment instanceof File) {
+    const stored = await storeAttachment(input.merchantId, request.attachment);
+    if (stored.ok) attachmentKey = stored.key;
+    else errors.attachment = [stored.error];
+  } else if (request.attachment) {
+    if (isMerchantAttachmentKey(input.merchantId, request.attachment)) attachmentKey = request.attachment;
+    else errors.attachment = ["attachment.errors.unknown"];
+  }
   const currency = request.currency_code;
 
   const amount = parseAmount(request.amount, currency);
@@ -75,7 +87,7 @@ export async function createPaymentRequest(
   if (codes.length === 0) errors.pg_codes = ["payment_request.errors.gateways_required"];
   else if (codes.some((code) => !usable.has(code))) errors.pg_codes = ["payment_request.errors.gateway_unavailable"];
 
-  if (Object.keys(errors).length || !amount.ok) return { ok: false, errors };
+  if (Object.keys(errors).length || !amount.ok) return { ok: false, errors, keptAttachment: attachmentKey };
 
   const id = publicId();
   const created = nowIso();
@@ -114,8 +126,8 @@ export async function createPaymentRequest(
         customer_last_name: request.customer_last_name ?? null,
         description: request.description ?? null,
         remarks: null,
-        attachment_path: null,
-        attachment_name: null,
+        attachment_path: attachmentKey ?? null,
+        attachment_name: attachmentKey ? attachmentName(attachmentKey) : null,
         pg_codes: codes.join(","),
         expiration_time: expiration?.toISOString() ?? null,
         next_url: null,

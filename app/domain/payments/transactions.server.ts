@@ -17,6 +17,7 @@ export async function findMerchantTransaction(db: DB, merchantId: number, id: st
       "transactions.customer_first_name",
       "transactions.customer_last_name",
       "transactions.description",
+      "transactions.attachment_name",
       "transactions.pg_codes",
       "transactions.expiration_time",
       "transactions.paid_amount",

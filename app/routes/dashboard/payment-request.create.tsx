@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Button, Card, Checkbox, Group, NativeSelect, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Button, Card, Checkbox, Group, Input, NativeSelect, SimpleGrid, Stack, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/payment-request.create";
@@ -44,16 +44,22 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 export async function action({ context, request, params }: Route.ActionArgs) {
   const auth = await guard({ context, request });
   const lang = isLanguage(params.lang) ? params.lang : "en";
-  const submission = parseWithZod(await request.formData(), { schema: PaymentRequestSchema });
-  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const formData = await request.formData();
+  const kept = String(formData.get("attachment_kept") ?? "") || null;
+  const submission = parseWithZod(formData, { schema: PaymentRequestSchema });
+  if (submission.status !== "success") return data({ result: submission.reply(), kept }, { status: 400 });
+  // A file kept from an earlier, refused submit stands unless a new one was chosen.
+  const values = { ...submission.value, attachment: submission.value.attachment ?? kept ?? undefined };
   const created = await createPaymentRequest(getDbFrom(context), {
     merchantId: auth.user.merchantId,
     user: { id: auth.user.id, username: auth.user.username },
-    request: submission.value,
+    request: values,
     baseUrl: publicBaseUrl(request),
     lang,
   });
-  if (!created.ok) return data(submission.reply({ fieldErrors: created.errors }), { status: 400 });
+  if (!created.ok) {
+    return data({ result: submission.reply({ fieldErrors: created.errors }), kept: created.keptAttachment ?? null }, { status: 400 });
+  }
   return redirect(`/${lang}/payment-request/transactions/${created.transaction.id}`, {
     headers: { "Set-Cookie": flashCookie({ kind: "success", message: "payment_request.created" }) },
   });
@@ -62,7 +68,9 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 export default function CreatePaymentRequest() {
   const { t } = useTranslation();
   const { gateways } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
+  const actionData = useActionData<typeof action>();
+  const lastResult = actionData?.result;
+  const kept = actionData?.kept ?? null;
   const busy = useNavigation().state === "submitting";
   const [form, fields] = useForm({
     id: "payment-request",
@@ -79,7 +87,7 @@ export default function CreatePaymentRequest() {
     <Stack maw={760}>
       <PageHeader title={t("payment_request.create_title")} description={t("payment_request.create_subtitle")} />
       <Card withBorder padding="lg">
-        <Form method="post" {...getFormProps(form)}>
+        <Form method="post" encType="multipart/form-data" {...getFormProps(form)}>
           <Stack gap="md">
             <FormErrors errors={form.errors} id={form.errorId} />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -105,6 +113,24 @@ export default function CreatePaymentRequest() {
             </SimpleGrid>
             <TextareaField field={fields.description} label={t("payment_request.description")} autosize minRows={3} maxRows={10} />
             <TextField field={fields.expiration_time} label={t("payment_request.expiration_time")} type="datetime-local" />
+            <Input.Wrapper
+              label={t("payment_request.attachment")}
+              description={kept ? t("payment_request.attachment_kept", { name: kept.split("/").pop() }) : t("payment_request.attachment_help")}
+              error={fields.attachment.errors?.[0] ? t(fields.attachment.errors[0]) : undefined}
+              errorProps={{ id: fields.attachment.errorId, role: "alert" }}
+              id={`${fields.attachment.id}-wrapper`}
+            >
+              <input
+                type="file"
+                id={fields.attachment.id}
+                name={fields.attachment.name}
+                accept="application/pdf,image/png,image/jpeg,image/webp"
+                className="file-input"
+                aria-invalid={fields.attachment.errors ? true : undefined}
+                aria-describedby={fields.attachment.errors ? fields.attachment.errorId : undefined}
+              />
+              {kept ? <input type="hidden" name="attachment_kept" value={kept} /> : null}
+            </Input.Wrapper>
             <fieldset className="plain-fieldset" aria-describedby={pgError ? fields.pg_codes.errorId : undefined}>
               <legend>
                 <Text fw={600} size="sm">{t("payment_request.gateways")}</Text>

@@ -41,6 +41,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     payUrl,
     qrSvg: await QRCode.toString(payUrl, { type: "svg", margin: 1, width: 220, errorCorrectionLevel: "M" }),
     shareText: `${merchant[lang === "ar" ? "title_ar" : "title_en"]}: ${amount} — ${payUrl}`,
+    attachment: transaction.attachment_name ? { name: transaction.attachment_name, url: `/${lang}/pay/${transaction.id}/attachment` } : null,
     customerEmail: transaction.customer_email,
     customerPhone: transaction.customer_phone,
     rows: [
@@ -116,6 +117,11 @@ export default function PaymentRequestDetails() {
             <Anchor href={details.payUrl} target="_blank" rel="noopener">
               {t("payment_request.open_link")}
             </Anchor>
+            {details.attachment ? (
+              <Anchor href={details.attachment.url} download={details.attachment.name}>
+                {t("payment_request.download_attachment")}: {details.attachment.name}
+              </Anchor>
+            ) : null}
           </Group>
         </Stack>
       </Card>

@@ -60,6 +60,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     expired: failedOrOpen && (transaction.state === "expired" || isExpired(transaction)),
     rows: rows.filter((row): row is [string, string] => Boolean(row[1])),
     description: transaction.description,
+    attachment: transaction.attachment_name ? { name: transaction.attachment_name, url: `/${lang}/pay/${transaction.id}/attachment` } : null,
     tryAgainUrl: `/${lang}/pay/${transaction.id}`,
     next: safeNext(new URL(request.url).searchParams.get("next"), transaction.next_url),
   };
@@ -110,6 +111,11 @@ export default function AttemptDetail() {
             {pending ? <Button component="a" href="" variant="default">{t("result.refresh")}</Button> : null}
             {!success && !pending && !result.expired ? <Button component="a" href={result.tryAgainUrl}>{t("result.try_again")}</Button> : null}
             {result.next ? <Text size="sm" c="dimmed">{t("result.redirecting")}</Text> : null}
+            {result.attachment ? (
+              <Button component="a" variant="subtle" href={result.attachment.url} download={result.attachment.name}>
+                {t("payment_request.download_attachment")}
+              </Button>
+            ) : null}
           </Stack>
         </Card>
         {result.expired ? null : (

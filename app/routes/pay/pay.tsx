@@ -1,5 +1,5 @@
 import "~/styles/pay.css";
-import { Alert, Card, Stack, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Card, Stack, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/pay";
@@ -51,6 +51,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
       customerName: [transaction.customer_first_name, transaction.customer_last_name].filter(Boolean).join(" "),
       customerEmail: transaction.customer_email,
       description: transaction.description,
+      attachment: transaction.attachment_name ? { name: transaction.attachment_name, url: `/${lang}/pay/${transaction.id}/attachment` } : null,
       amount: money(amount),
       editable: Boolean(transaction.editable_amount),
       typedAmount: typed,
@@ -123,6 +124,11 @@ export default function Pay() {
                 <Title order={2} fz="h4" mb="xs">{t("pay.order_description")}</Title>
                 <Text style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>{view.description}</Text>
               </Card>
+            ) : null}
+            {view.attachment ? (
+              <Anchor href={view.attachment.url} download={view.attachment.name} fw={600}>
+                {t("payment_request.download_attachment")}: {view.attachment.name}
+              </Anchor>
             ) : null}
             <Card withBorder padding="lg">
               <Title order={2} fz="h4" mb="xs">{t("pay.payment_details")}</Title>

@@ -1,0 +1,60 @@
+import { randomToken } from "~/lib/crypto.server";
+import { storage } from "~/lib/storage.server";
+
+export const ATTACHMENT_MAX_BYTES = 5 * 1024 * 1024;
+
+const TYPES = [
+  { type: "application/pdf", extension: "pdf", matches: (bytes: Uint8Array) => startsWith(bytes, [0x25, 0x50, 0x44, 0x46]) },
+  { type: "image/png", extension: "png", matches: (bytes: Uint8Array) => startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
+  { type: "image/jpeg", extension: "jpg", matches: (bytes: Uint8Array) => startsWith(bytes, [0xff, 0xd8, 0xff]) },
+  {
+    type: "image/webp",
+    extension: "webp",
+    matches: (bytes: Uint8Array) => startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && String.fromCharCode(...bytes.slice(8, 12)) === "WEBP",
+  },
+];
+
+function startsWith(bytes: Uint8Array, signature: number[]) {
+  return signature.every((byte, index) => bytes[index] === byte);
+}
+
+/** The type of stored bytes, sniffed again when served. */
+export function contentTypeOf(bytes: Uint8Array) {
+  return TYPES.find((candidate) => candidate.matches(bytes))?.type ?? "application/octet-stream";
+}
+
+export function attachmentName(key: string) {
+  return key.split("/").pop() ?? "attachment";
+}
+
+/**
+ * Keeps an uploaded attachment after checking its size and, by its first bytes rather than its
+ * name or the browser's word, that it is a PDF, PNG, JPEG or WebP. Answers the storage key.
+ */
+export async function storeAttachment(
+  merchantId: number,
+  file: { name: string; size: number; arrayBuffer(): Promise<ArrayBuffer> },
+): Promise<{ ok: true; key: string; originalName: string } | { ok: false; error: string }> {
+  if (file.size === 0) return { ok: false, error: "attachment.errors.empty" };
+  if (file.size > ATTACHMENT_MAX_BYTES) return { ok: false, error: "attachment.errors.too_large" };
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const kind = TYPES.find((candidate) => candidate.matches(bytes));
+  if (!kind) return { ok: false, error: "attachment.errors.type" };
+  const originalName =
+    file.name
+      .replace(/[\\/\u0000-\u001f]/g, "_")
+      .replace(/^\.+/, "")
+      .slice(-120) || `attachment.${kind.extension}`;
+  const key = `${merchantId}/${randomToken(18)}/${originalName}`;
+  await storage().put(key, bytes);
+  return { ok: true, key, originalName };
+}
+
+/** A key handed out by storeAttachment for this merchant (what the API's create accepts back). */
+export function isMerchantAttachmentKey(merchantId: number, key: string) {
+  return new RegExp(`^${merchantId}/[A-Za-z0-9_-]{24}/[^/]{1,120}$`).test(key) && !key.includes("..");
+}
+
+export async function readAttachment(key: string) {
+  return storage().get(key);
+}
