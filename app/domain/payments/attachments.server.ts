@@ -42,6 +42,7 @@ export async function storeAttachment(
   if (!kind) return { ok: false, error: "attachment.errors.type" };
   const originalName =
     file.name
+      // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
       .replace(/[\\/\u0000-\u001f]/g, "_")
       .replace(/^\.+/, "")
       .slice(-120) || `attachment.${kind.extension}`;
