@@ -33,6 +33,16 @@ export const PaymentRequestSchema = z.object({
   customer_first_name: optionalText(100),
   customer_last_name: optionalText(100),
   description: optionalText(2000),
+  /** "Label: value" rows separated by "~", shown as a table on the pay page. */
+  remarks: optionalText(2000),
+  /** Where the customer is sent once the link cannot be paid any more (https only). */
+  next_url: z
+    .string()
+    .trim()
+    .max(500, "errors.too_long")
+    .optional()
+    .transform((value) => value || undefined)
+    .pipe(z.url({ protocol: /^https$/, error: "payment_request.errors.next_url" }).optional()),
   /** A datetime-local value in Kuwait time, or an ISO-8601 timestamp with an offset. */
   expiration_time: optionalText(40),
   pg_codes: z

@@ -112,6 +112,14 @@ export default function CreatePaymentRequest() {
               </Group>
             </SimpleGrid>
             <TextareaField field={fields.description} label={t("payment_request.description")} autosize minRows={3} maxRows={10} />
+            <TextareaField
+              field={fields.remarks}
+              label={t("payment_request.remarks")}
+              description={t("payment_request.remarks_help")}
+              autosize
+              minRows={2}
+              maxRows={6}
+            />
             <TextField field={fields.expiration_time} label={t("payment_request.expiration_time")} type="datetime-local" />
             <Input.Wrapper
               label={t("payment_request.attachment")}

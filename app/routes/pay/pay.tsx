@@ -7,6 +7,7 @@ import { AmountForm } from "~/components/pay/amount-form";
 import { PayChoices } from "~/components/pay/pay-choices";
 import { PayStatus } from "~/components/pay/pay-status";
 import { PublicHeader } from "~/components/pay/public-header";
+import { Remarks, remarkRows } from "~/components/pay/remarks";
 import { startAttempt } from "~/domain/payments/attempts.server";
 import { chosenAmount, defaultChoice, loadPayPage, payChoicesFor } from "~/domain/payments/pay-page.server";
 import { loadUnitHeader } from "~/domain/payments/units.server";
@@ -29,6 +30,8 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const { transaction } = page;
   const unit = await loadUnitHeader(db, transaction, lang);
   const statusCode = page.status === "paused" ? 423 : 200;
+  // A link that cannot be paid any more sends the customer on to the merchant's next_url, if any.
+  if (page.status !== "payable" && page.status !== "paused" && transaction.next_url) return redirect(transaction.next_url);
   if (page.status !== "payable") {
     const settledLink = page.status === "settled" && transaction.paid_attempt_id ? `/${lang}/pay/attempt-detail/${transaction.paid_attempt_id}` : null;
     return data({ status: page.status, lang, unit, view: null, settledLink }, { status: statusCode });
@@ -51,6 +54,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
       customerName: [transaction.customer_first_name, transaction.customer_last_name].filter(Boolean).join(" "),
       customerEmail: transaction.customer_email,
       description: transaction.description,
+      remarks: remarkRows(transaction.remarks),
       attachment: transaction.attachment_name ? { name: transaction.attachment_name, url: `/${lang}/pay/${transaction.id}/attachment` } : null,
       amount: money(amount),
       editable: Boolean(transaction.editable_amount),
@@ -125,6 +129,7 @@ export default function Pay() {
                 <Text style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>{view.description}</Text>
               </Card>
             ) : null}
+            {view.remarks.length ? <Remarks rows={view.remarks} /> : null}
             {view.attachment ? (
               <Anchor href={view.attachment.url} download={view.attachment.name} fw={600}>
                 {t("payment_request.download_attachment")}: {view.attachment.name}
