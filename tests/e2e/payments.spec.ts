@@ -128,3 +128,33 @@ test.describe("paying with JavaScript on", () => {
     await expect(page.getByRole("heading", { name: t("en", "pay.not_found") })).toBeVisible();
   });
 });
+
+test.describe("attachments on the create page, JavaScript off", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("a refused form keeps the chosen file, and the customer can download it", async ({ page, browser }) => {
+    await signIn(page, "admin");
+    await page.goto("/en/payment-request/create");
+    await page.getByLabel(t("en", "payment_request.attachment")).setInputFiles({
+      name: "invoice-77.pdf",
+      mimeType: "application/pdf",
+      buffer: Buffer.from("%PDF-1.4\n%%EOF\n"),
+    });
+    // No amount: refused, but the file stays attached.
+    await page.getByRole("button", { name: t("en", "payment_request.submit") }).click();
+    await expect(page.getByText(t("en", "errors.required")).first()).toBeVisible();
+    await expect(page.getByText(t("en", "payment_request.attachment_kept", { name: "invoice-77.pdf" }))).toBeVisible();
+    await page.getByRole("textbox", { name: t("en", "payment_request.amount"), exact: true }).fill("8.000");
+    await page.getByRole("button", { name: t("en", "payment_request.submit") }).click();
+    await expect(page.getByText(t("en", "payment_request.created"))).toBeVisible();
+    const payUrl = new URL(await page.getByRole("textbox", { name: t("en", "payment_request.payment_url") }).inputValue()).pathname;
+
+    const customer = await browser.newContext({ javaScriptEnabled: false });
+    const pay = await customer.newPage();
+    await pay.goto(payUrl);
+    const download = pay.waitForEvent("download");
+    await pay.getByRole("link", { name: /invoice-77\.pdf/ }).click();
+    expect((await download).suggestedFilename()).toBe("invoice-77.pdf");
+    await customer.close();
+  });
+});

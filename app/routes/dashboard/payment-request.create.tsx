@@ -6,6 +6,7 @@ import { data, Form, redirect, useActionData, useLoaderData, useNavigation } fro
 import type { Route } from "./+types/payment-request.create";
 import { CheckboxField, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms";
 import { PageHeader } from "~/components/page-header";
+import { storeAttachment } from "~/domain/payments/attachments.server";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
 import { PaymentRequestSchema } from "~/domain/payments/payment-request-schema";
 import { createPaymentRequest } from "~/domain/payments/payment-requests.server";
@@ -45,9 +46,17 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const auth = await guard({ context, request });
   const lang = isLanguage(params.lang) ? params.lang : "en";
   const formData = await request.formData();
-  const kept = String(formData.get("attachment_kept") ?? "") || null;
+  let kept = String(formData.get("attachment_kept") ?? "") || null;
   const submission = parseWithZod(formData, { schema: PaymentRequestSchema });
-  if (submission.status !== "success") return data({ result: submission.reply(), kept }, { status: 400 });
+  if (submission.status !== "success") {
+    // Whatever else is wrong, a good file is kept so the merchant does not have to choose it again.
+    const file = formData.get("attachment");
+    if (file instanceof File && file.size > 0) {
+      const stored = await storeAttachment(auth.user.merchantId, file);
+      if (stored.ok) kept = stored.key;
+    }
+    return data({ result: submission.reply(), kept }, { status: 400 });
+  }
   // A file kept from an earlier, refused submit stands unless a new one was chosen.
   const values = { ...submission.value, attachment: submission.value.attachment ?? kept ?? undefined };
   const created = await createPaymentRequest(getDbFrom(context), {
@@ -126,7 +135,7 @@ export default function CreatePaymentRequest() {
               description={kept ? t("payment_request.attachment_kept", { name: kept.split("/").pop() }) : t("payment_request.attachment_help")}
               error={fields.attachment.errors?.[0] ? t(fields.attachment.errors[0]) : undefined}
               errorProps={{ id: fields.attachment.errorId, role: "alert" }}
-              id={`${fields.attachment.id}-wrapper`}
+              id={fields.attachment.id}
             >
               <input
                 type="file"
