@@ -11,6 +11,7 @@ import {
   data,
   isRouteErrorResponse,
   useLocation,
+  useMatches,
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
@@ -54,6 +55,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const lang = languageOfPath(location.pathname);
   const dir = directionOf(lang);
   const rootData = useRouteLoaderData<typeof loader>("root");
+  // Customer pages that work as plain HTML opt out of the React bundle (docs/decisions/0005).
+  const hydrate = !useMatches().some((match) => (match.handle as { hydrate?: boolean } | undefined)?.hydrate === false);
   return (
     <html lang={lang} dir={dir} {...mantineHtmlProps}>
       <head>
@@ -70,8 +73,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
             {children}
           </MantineProvider>
         </DirectionProvider>
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {hydrate ? <ScrollRestoration nonce={nonce} /> : null}
+        {hydrate ? <Scripts nonce={nonce} /> : null}
       </body>
     </html>
   );

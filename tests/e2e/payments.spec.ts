@@ -2,7 +2,7 @@ import { expect, test, type Browser, type Page } from "@playwright/test";
 import { signIn, t, type Lang } from "./support";
 
 /** Signs in as admin (JS on), creates a payment request through the form and returns its pay URL. */
-async function createRequest(browser: Browser, fields: { amount: string; email?: string; expiresIn?: string } = { amount: "12.500" }) {
+async function createRequest(browser: Browser, fields: { amount: string; email?: string; editable?: boolean } = { amount: "12.500" }) {
   const context = await browser.newContext();
   const page = await context.newPage();
   try {
@@ -12,6 +12,7 @@ async function createRequest(browser: Browser, fields: { amount: string; email?:
     await page.getByRole("textbox", { name: t("en", "payment_request.first_name") }).fill("Fatima");
     if (fields.email) await page.getByRole("textbox", { name: t("en", "payment_request.customer_email") }).fill(fields.email);
     await page.getByRole("textbox", { name: t("en", "payment_request.description") }).fill("2 × Abaya, gift wrapped");
+    if (fields.editable) await page.getByRole("checkbox", { name: t("en", "payment_request.editable_amount") }).check();
     await page.getByRole("button", { name: t("en", "payment_request.submit") }).click();
     await expect(page.getByText(t("en", "payment_request.created"))).toBeVisible();
     const payUrl = await page.getByRole("textbox", { name: t("en", "payment_request.payment_url") }).inputValue();
@@ -156,5 +157,38 @@ test.describe("attachments on the create page, JavaScript off", () => {
     await pay.getByRole("link", { name: /invoice-77\.pdf/ }).click();
     expect((await download).suggestedFilename()).toBe("invoice-77.pdf");
     await customer.close();
+  });
+});
+
+test.describe("an amount the customer may change", () => {
+  test("re-prices the methods as the customer types (JavaScript on)", async ({ page, browser }) => {
+    const { payUrl } = await createRequest(browser, { amount: "10.000", editable: true });
+    await page.goto(payUrl);
+    const card = page.locator("label.pay-choice", { hasText: "Credit Card" });
+    await expect(card).toContainText("KWD\u00a010.300");
+    await page.getByRole("textbox", { name: t("en", "pay.amount_to_pay") }).fill("20");
+    await expect(card).toContainText("KWD\u00a020.500");
+    await expect(page.getByRole("button", { name: /Pay Now KWD\s20\.000/ })).toBeVisible();
+    await page.getByRole("textbox", { name: t("en", "pay.amount_to_pay") }).fill("0");
+    await expect(page.getByText(t("en", "pay.errors.positive_number"))).toBeVisible();
+    await page.getByRole("textbox", { name: t("en", "pay.amount_to_pay") }).fill("15.250");
+    await expect(page.getByRole("button", { name: /Pay Now KWD\s15\.250/ })).toBeVisible();
+    await page.getByRole("button", { name: /Pay Now/ }).click();
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await expect(page.getByText(t("en", "result.canceled_message"))).toBeVisible();
+  });
+
+  test.describe("with JavaScript off", () => {
+    test.use({ javaScriptEnabled: false });
+    test("the Update button re-prices the methods", async ({ page, browser }) => {
+      const { payUrl } = await createRequest(browser, { amount: "10.000", editable: true });
+      await page.goto(payUrl);
+      await page.getByRole("textbox", { name: t("en", "pay.amount_to_pay") }).fill("20");
+      await page.getByRole("button", { name: t("en", "pay.update") }).click();
+      await expect(page.locator("label.pay-choice", { hasText: "Credit Card" })).toContainText("KWD\u00a020.500");
+      await page.getByRole("radio", { name: /Cash on delivery/ }).check();
+      await page.getByRole("button", { name: /Pay Now/ }).click();
+      await expect(page.getByRole("cell", { name: "KWD\u00a020.000" })).toBeVisible();
+    });
   });
 });

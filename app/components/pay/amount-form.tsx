@@ -1,30 +1,16 @@
-import { Button, Group, TextInput } from "@mantine/core";
-import { useEffect, useRef } from "react";
+import { Button, Group, Text, TextInput } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { Form, useSubmit } from "react-router";
 
 /**
- * The editable amount. Without JavaScript it is a GET form with an Update button that re-prices
- * the payment methods; with JavaScript the prices follow the typing (500 ms after the last key).
+ * The editable amount: a GET form whose Update button re-prices the payment methods. With
+ * JavaScript, the pay-page script re-prices them in place 500 ms after the last key instead.
  */
 export function AmountForm({ typedAmount, selected, error }: { typedAmount: string; selected: string | null; error: string | null }) {
   const { t } = useTranslation();
-  const submit = useSubmit();
-  const formRef = useRef<HTMLFormElement>(null);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  const onInput = () => {
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
-      if (formRef.current) submit(formRef.current, { replace: true, preventScrollReset: true });
-    }, 500);
-  };
-
   return (
-    <Form method="get" ref={formRef} preventScrollReset>
+    <form method="get" data-amount-form>
       {selected ? <input type="hidden" name="gateway" value={selected} /> : null}
-      <Group align="flex-end" gap="sm" mt="sm" wrap="nowrap">
+      <Group align="flex-start" gap="sm" mt="sm" wrap="nowrap">
         <TextInput
           name="amount"
           label={t("pay.amount_to_pay")}
@@ -33,14 +19,17 @@ export function AmountForm({ typedAmount, selected, error }: { typedAmount: stri
           inputMode="decimal"
           autoComplete="off"
           maxLength={20}
-          error={error ? t(error) : undefined}
-          onInput={onInput}
+          error={Boolean(error)}
+          aria-describedby="amount-error"
           style={{ flex: 1 }}
         />
-        <Button type="submit" variant="default" mb={error ? 22 : 0}>
+        <Button type="submit" variant="default" mt={46}>
           {t("pay.update")}
         </Button>
       </Group>
-    </Form>
+      <Text id="amount-error" c="red" size="sm" role="alert" data-amount-error>
+        {error ? t(error) : ""}
+      </Text>
+    </form>
   );
 }

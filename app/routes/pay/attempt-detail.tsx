@@ -1,7 +1,6 @@
 import "~/styles/pay.css";
 import { Button, Card, Stack, Table, Text, Title } from "@mantine/core";
 import { IconCircleCheck, IconCircleX, IconClockHour4 } from "@tabler/icons-react";
-import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { data, useLoaderData } from "react-router";
 import type { Route } from "./+types/attempt-detail";
@@ -14,6 +13,9 @@ import { platformAddresses } from "~/lib/addresses.server";
 import { isLanguage } from "~/lib/i18n";
 import { formatAmount } from "~/lib/money";
 import { getDbFrom } from "~/lib/request-context.server";
+
+/** Served as plain HTML: no React on the client (see docs/decisions/0005). */
+export const handle = { hydrate: false };
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "نتيجة الدفع" : "Payment result" }, { name: "robots", content: "noindex" }];
@@ -69,11 +71,6 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
 export default function AttemptDetail() {
   const { t } = useTranslation();
   const result = useLoaderData<typeof loader>();
-  useEffect(() => {
-    if (!result.found || !result.next) return;
-    const timer = setTimeout(() => window.location.assign(result.next!), 3000);
-    return () => clearTimeout(timer);
-  }, [result]);
   if (!result.found) {
     return (
       <Stack component="main" maw={560} mx="auto" p="md">

@@ -1,9 +1,11 @@
 import "~/styles/pay.css";
 import { Alert, Anchor, Card, Stack, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
+import { data, redirect, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/pay";
+import { useNonce } from "~/components/nonce";
 import { AmountForm } from "~/components/pay/amount-form";
+import { PAY_ENHANCER } from "~/components/pay/pay-enhancer";
 import { PayChoices } from "~/components/pay/pay-choices";
 import { PayStatus } from "~/components/pay/pay-status";
 import { PublicHeader } from "~/components/pay/public-header";
@@ -17,6 +19,9 @@ import { isLanguage } from "~/lib/i18n";
 import { formatAmount } from "~/lib/money";
 import { randomToken } from "~/lib/crypto.server";
 import { getDbFrom } from "~/lib/request-context.server";
+
+/** Served as plain HTML: no React on the client (see docs/decisions/0005). */
+export const handle = { hydrate: false };
 
 export function meta({ data: loaderData }: Route.MetaArgs) {
   return [{ title: loaderData?.unit?.title ?? "Pay" }, { name: "robots", content: "noindex" }];
@@ -50,6 +55,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     unit,
     settledLink: null,
     view: {
+      id: transaction.id,
       orderNo: transaction.order_no,
       customerName: [transaction.customer_first_name, transaction.customer_last_name].filter(Boolean).join(" "),
       customerEmail: transaction.customer_email,
@@ -94,7 +100,7 @@ export default function Pay() {
   const { t } = useTranslation();
   const { status, lang, unit, view, settledLink } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const busy = useNavigation().state !== "idle";
+  const nonce = useNonce();
   return (
     <div className="pay-page">
       {unit ? <PublicHeader unit={unit} lang={lang} /> : null}
@@ -148,18 +154,19 @@ export default function Pay() {
             {view.choices.length === 0 ? (
               <Alert color="orange">{t("pay.no_methods")}</Alert>
             ) : (
-              <Form method="post" replace>
+              <form method="post" data-pay-form data-choices-url={`/api/v1/plugins/payment_request/transaction/pay-choices/${view.id}`}>
                 <input type="hidden" name="submission_token" value={view.submissionToken} />
                 <input type="hidden" name="amount" value={view.typedAmount} />
                 <Stack gap="md">
                   {actionData?.error && actionData.field !== "amount" ? (
                     <Alert color="red" role="alert">{t(actionData.error)}</Alert>
                   ) : null}
-                  <PayChoices choices={view.choices} selected={view.selected} busy={busy} />
+                  <PayChoices choices={view.choices} selected={view.selected} />
                 </Stack>
-              </Form>
+              </form>
             )}
             <Text size="xs" c="dimmed" ta="center">{t("pay.disclaimer")}</Text>
+            <script nonce={nonce} dangerouslySetInnerHTML={{ __html: PAY_ENHANCER }} />
           </>
         )}
       </Stack>

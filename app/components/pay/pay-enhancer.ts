@@ -1,0 +1,69 @@
+/**
+ * The pay page's only JavaScript: a few hundred bytes instead of a React bundle, for slow phones.
+ * Everything works without it; with it, the carousel arrows appear, the Pay Now button follows the
+ * chosen method, and an editable amount re-prices the methods in place, 500 ms after the last key,
+ * through the public pay-choices API.
+ */
+export const PAY_ENHANCER = `(function () {
+  var doc = document;
+  var payForm = doc.querySelector("[data-pay-form]");
+  if (!payForm) return;
+  var button = payForm.querySelector("[data-pay-now]");
+  var track = payForm.querySelector(".pay-choices");
+  var lang = doc.documentElement.lang === "ar" ? "ar" : "en";
+  function chosen() { return payForm.querySelector("input[name=gateway_code]:checked"); }
+  function label() {
+    var radio = chosen();
+    if (button && radio) button.textContent = button.getAttribute("data-template").replace("{amount}", radio.getAttribute("data-total")).trim();
+    var keep = doc.querySelector("[data-amount-form] input[name=gateway]");
+    if (keep && radio) keep.value = radio.value;
+  }
+  payForm.addEventListener("change", label);
+  if (track && track.children.length > 3) {
+    payForm.querySelectorAll("[data-scroll]").forEach(function (arrow) {
+      arrow.hidden = false;
+      arrow.addEventListener("click", function () {
+        var rtl = getComputedStyle(track).direction === "rtl";
+        var step = arrow.getAttribute("data-scroll") === "next" ? 1 : -1;
+        track.scrollBy({ left: step * (rtl ? -1 : 1) * track.clientWidth, behavior: "smooth" });
+      });
+    });
+  }
+  var amountForm = doc.querySelector("[data-amount-form]");
+  if (!amountForm) return;
+  var input = amountForm.querySelector("input[name=amount]");
+  var error = amountForm.querySelector("[data-amount-error]");
+  var hidden = payForm.querySelector("input[name=amount]");
+  var timer;
+  function money(value, currency) {
+    var places = (value.split(".")[1] || "").length;
+    return new Intl.NumberFormat(lang === "ar" ? "ar-KW-u-nu-latn" : "en-KW", {
+      style: "currency", currency: currency, currencyDisplay: lang === "ar" ? "symbol" : "code",
+      minimumFractionDigits: places, maximumFractionDigits: places
+    }).format(value);
+  }
+  function reprice() {
+    fetch(payForm.getAttribute("data-choices-url"), {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Accept-Language": lang },
+      body: JSON.stringify({ amount: input.value })
+    }).then(function (response) {
+      return response.json().then(function (body) { return { ok: response.ok, body: body }; });
+    }).then(function (answer) {
+      if (!answer.ok) { error.textContent = (answer.body.amount || answer.body.non_field_errors || [""])[0]; input.setAttribute("aria-invalid", "true"); return; }
+      error.textContent = ""; input.removeAttribute("aria-invalid");
+      hidden.value = input.value;
+      answer.body.pay_choices.forEach(function (choice) {
+        var card = payForm.querySelector('[data-gateway="' + choice.gateway_code + '"]');
+        if (!card) return;
+        var total = money(choice.amount, choice.currency_code);
+        card.querySelector("input").setAttribute("data-total", total);
+        card.querySelector(".pay-choice__total").textContent = total;
+        card.querySelector(".pay-choice__fee").textContent = choice.fee_description;
+      });
+      label();
+    }).catch(function () {});
+  }
+  input.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(reprice, 500); });
+  amountForm.addEventListener("submit", function (event) { event.preventDefault(); clearTimeout(timer); reprice(); });
+})();`;
