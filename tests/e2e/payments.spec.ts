@@ -192,3 +192,16 @@ test.describe("an amount the customer may change", () => {
     });
   });
 });
+
+test("in Arabic with JavaScript on, a declined card comes back to the Arabic result page", async ({ page, browser }) => {
+  const { payUrl } = await createRequest(browser, { amount: "7.250" });
+  await page.goto(payUrl.replace("/en/", "/ar/"));
+  await page.locator("label.pay-choice", { hasText: "بطاقة ائتمان" }).click();
+  await page.getByRole("button", { name: /ادفع الآن/ }).click();
+  await page.getByRole("textbox", { name: "Card number" }).fill("4000000000000002");
+  await page.getByRole("textbox", { name: "Expiry" }).fill("12/30");
+  await page.getByRole("textbox", { name: "CVV" }).fill("123");
+  await page.getByRole("button", { name: "Pay" }).click();
+  await expect(page.getByRole("heading", { name: t("ar", "result.failed_title") })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+});

@@ -1,4 +1,4 @@
-import { redirect } from "react-router";
+import { redirectDocument } from "react-router";
 import type { Route } from "./+types/card-return";
 import { handleCardReturn } from "~/domain/payments/attempts.server";
 import { platformAddresses } from "~/lib/addresses.server";
@@ -9,5 +9,6 @@ import { getDbFrom } from "~/lib/request-context.server";
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const attempt = await handleCardReturn(getDbFrom(context), params.attemptId, platformAddresses(request));
   if (!attempt) notFound();
-  return redirect(`/${attempt.lang}/pay/attempt-detail/${attempt.id}`, 303);
+  // A document load: the result page is plain HTML, never rendered by a client router of another page.
+  return redirectDocument(`/${attempt.lang}/pay/attempt-detail/${attempt.id}`, 303);
 }

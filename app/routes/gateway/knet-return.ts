@@ -1,4 +1,4 @@
-import { redirect } from "react-router";
+import { redirectDocument } from "react-router";
 import type { Route } from "./+types/knet-return";
 import { handleKnetReturn } from "~/domain/payments/attempts.server";
 import { notFound } from "~/lib/guards.server";
@@ -15,7 +15,8 @@ async function handle(request: Request, context: Route.LoaderArgs["context"], at
   }
   const attempt = await handleKnetReturn(getDbFrom(context), attemptId, query, platformAddresses(request));
   if (!attempt) notFound();
-  return redirect(`/${attempt.lang}/pay/attempt-detail/${attempt.id}`, 303);
+  // A document load: the result page is plain HTML, never rendered by a client router of another page.
+  return redirectDocument(`/${attempt.lang}/pay/attempt-detail/${attempt.id}`, 303);
 }
 
 export function loader({ request, context, params }: Route.LoaderArgs) {

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Alert, Button, Group, Stack, Text, TextInput } from "@mantine/core";
-import { data, Form, isRouteErrorResponse, redirect, useNavigation } from "react-router";
+import { data, Form, isRouteErrorResponse, redirectDocument, useNavigation } from "react-router";
 import type { Route } from "./+types/card-pay";
 import { SandboxFrame } from "./components/sandbox-frame";
 import { loadCardPaymentPage, payCardPayment } from "~/domain/sandbox/card-payments.server";
@@ -34,7 +34,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: cardPaymentFormSchema(now()) });
   if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["cvv"] }) }, { status: 400 });
   const outcome = await payCardPayment(getDbFrom(context), params.id, submission.value);
-  if (outcome.kind === "returned") return redirect(outcome.redirectTo, 303);
+  // Back to the merchant as a document load, as from any external gateway.
+  if (outcome.kind === "returned") return redirectDocument(outcome.redirectTo, 303);
   if (outcome.kind === "not_found") throw data({ reason: "not_found" }, { status: 404 });
   return data({ result: submission.reply({ formErrors: ["processed"], hideFields: ["cvv", "cardNumber"] }) }, { status: 409 });
 }

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Alert, Button, Group, Stack, Text, TextInput } from "@mantine/core";
-import { data, Form, isRouteErrorResponse, redirect, useNavigation } from "react-router";
+import { data, Form, isRouteErrorResponse, redirectDocument, useNavigation } from "react-router";
 import type { Route } from "./+types/knet-payment-page";
 import { SandboxFrame } from "./components/sandbox-frame";
 import { completeKnetPayment, loadKnetPaymentPage } from "~/domain/sandbox/knet-payments.server";
@@ -63,7 +63,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       ? ({ kind: "cancel" } as const)
       : ({ kind: "submit", cardNumber: submission.value.cardNumber, pin: submission.value.pin } as const);
   const outcome = await completeKnetPayment(getDbFrom(context), { ...pageKey(request), choice });
-  if (outcome.ok) return redirect(outcome.redirectTo, 303);
+  // Back to the merchant as a document load, as from any external gateway.
+  if (outcome.ok) return redirectDocument(outcome.redirectTo, 303);
   if (outcome.error === "not_found") throw data({ reason: "not_found" }, { status: 404 });
   return data({ result: submission.reply({ formErrors: ["processed"], hideFields: ["pin", "cardNumber"] }) }, { status: 409 });
 }
