@@ -37,6 +37,8 @@ export interface UnitTable {
   facebook_url: string | null;
   show_unit_title: Flag;
   is_default: Flag;
+  terms_en: string | null;
+  terms_ar: string | null;
   created_at: Timestamp;
 }
 

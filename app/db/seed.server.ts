@@ -78,6 +78,10 @@ export async function createMerchant(
       logo_url: "/brand/demo-logo.svg",
       header_color: "#ffffff",
       is_default: 1,
+      terms_en:
+        "Payments are taken in Kuwaiti dinars. Orders are prepared once the payment is confirmed. Refunds are made to the card or account that paid, within 14 days of an accepted return.",
+      terms_ar:
+        "تُستوفى المدفوعات بالدينار الكويتي. تُجهَّز الطلبات بعد تأكيد الدفع. تُرد المبالغ إلى البطاقة أو الحساب الذي دفع خلال 14 يومًا من قبول الإرجاع.",
       created_at: created,
     })
     .execute();

@@ -205,3 +205,18 @@ test("in Arabic with JavaScript on, a declined card comes back to the Arabic res
   await expect(page.getByRole("heading", { name: t("ar", "result.failed_title") })).toBeVisible();
   await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
 });
+
+test.describe("terms and conditions", () => {
+  test.use({ javaScriptEnabled: false });
+  test("open in a dialog and close with Agree, without JavaScript, in Arabic", async ({ page, browser }) => {
+    const { payUrl } = await createRequest(browser, { amount: "1.500" });
+    await page.goto(payUrl.replace("/en/", "/ar/"));
+    const dialog = page.getByRole("dialog", { name: t("ar", "pay.terms_title") });
+    await expect(dialog).toBeHidden();
+    await page.getByRole("link", { name: t("ar", "pay.terms_link") }).click();
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText("الدينار الكويتي");
+    await dialog.getByRole("link", { name: t("ar", "pay.agree") }).click();
+    await expect(dialog).toBeHidden();
+  });
+});

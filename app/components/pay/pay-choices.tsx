@@ -14,7 +14,7 @@ export function PayChoices({ choices, selected }: { choices: Choice[]; selected:
   const chosen = choices.find((choice) => choice.code === selected) ?? choices[0];
   const template = t("pay.pay_now", { amount: "{amount}" });
   return (
-    <fieldset className="pay-choices-fieldset">
+    <fieldset className="pay-choices-fieldset" id="payment-methods">
       <legend>
         <Text fw={700}>{t("pay.choose_method")}</Text>
       </legend>

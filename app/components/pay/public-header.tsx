@@ -13,6 +13,7 @@ export type UnitHeader = {
   instagram: string | null;
   twitter: string | null;
   facebook: string | null;
+  terms?: string | null;
 };
 
 /** Black or white text on the header colour: brightness (YIQ) at or above 155 takes black. */

@@ -6,6 +6,10 @@ export async function up(db: Kysely<any>, engine: Engine) {
   const { id, timestamp } = columnTypes(engine);
   const money = engine === "postgres" ? "bigint" : "integer";
 
+  // Terms and conditions shown on the unit's pay pages, per language.
+  await db.schema.alterTable("units").addColumn("terms_en", "text").execute();
+  await db.schema.alterTable("units").addColumn("terms_ar", "text").execute();
+
   await db.schema
     .createTable("gateways")
     .addColumn("id", id.type, id.build)

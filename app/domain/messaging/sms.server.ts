@@ -25,3 +25,14 @@ export function useSmsProvider(next: SmsProvider) {
 export function sendSms(db: DB, message: { merchantId: number | null; to: string; body: string }) {
   return provider.send(db, message);
 }
+
+/** The merchant's newest text messages, as kept by the default provider. */
+export async function listSms(db: DB, merchantId: number, options: { limit: number }) {
+  return db
+    .selectFrom("outgoing_sms")
+    .select(["id", "to_number", "body", "status", "created_at"])
+    .where("merchant_id", "=", merchantId)
+    .orderBy("id", "desc")
+    .limit(options.limit)
+    .execute();
+}

@@ -38,7 +38,7 @@ export async function publicPayView(db: DB, id: string, lang: Language): Promise
   const { transaction } = page;
   const unit = await db
     .selectFrom("units")
-    .select(["logo_url", "title_en", "title_ar", "website", "twitter_url", "instagram_url", "facebook_url", "show_unit_title", "header_color"])
+    .select(["logo_url", "title_en", "title_ar", "website", "twitter_url", "instagram_url", "facebook_url", "show_unit_title", "header_color", "terms_en", "terms_ar"])
     .where("merchant_id", "=", transaction.merchant_id)
     .orderBy("is_default", "desc")
     .executeTakeFirst();
@@ -63,8 +63,10 @@ export async function publicPayView(db: DB, id: string, lang: Language): Promise
       base_amount: amount,
       currency: transaction.currency_code,
       currency_code: transaction.currency_code,
-      unit_details: unit ? { ...unit, show_unit_title: Boolean(unit.show_unit_title) } : null,
-      terms: null,
+      unit_details: unit
+        ? { ...unit, terms_en: undefined, terms_ar: undefined, show_unit_title: Boolean(unit.show_unit_title) }
+        : null,
+      terms: unit?.terms_en || unit?.terms_ar ? { terms_en: unit.terms_en, terms_ar: unit.terms_ar } : null,
       pay_choices: priced?.ok ? priced.choices : [],
       default_pay_choice: priced?.ok ? priced.default : null,
       details,

@@ -5,7 +5,7 @@ import type { Language } from "~/lib/i18n";
 export async function loadUnitHeader(db: DB, transaction: { merchant_id: number; unit_id: number | null }, lang: Language) {
   let query = db
     .selectFrom("units")
-    .select(["title_en", "title_ar", "logo_url", "header_color", "show_unit_title", "website", "instagram_url", "twitter_url", "facebook_url"])
+    .select(["title_en", "title_ar", "logo_url", "header_color", "show_unit_title", "website", "instagram_url", "twitter_url", "facebook_url", "terms_en", "terms_ar"])
     .where("merchant_id", "=", transaction.merchant_id);
   query = transaction.unit_id ? query.where("id", "=", transaction.unit_id) : query.orderBy("is_default", "desc").orderBy("id");
   const unit = await query.executeTakeFirst();
@@ -19,5 +19,6 @@ export async function loadUnitHeader(db: DB, transaction: { merchant_id: number;
     instagram: unit.instagram_url,
     twitter: unit.twitter_url,
     facebook: unit.facebook_url,
+    terms: (lang === "ar" ? unit.terms_ar : unit.terms_en) ?? null,
   };
 }

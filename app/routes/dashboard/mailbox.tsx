@@ -1,9 +1,10 @@
-import { Anchor, Badge, Card, Group, Pagination, Stack, Table, Text } from "@mantine/core";
+import { Anchor, Badge, Card, Group, Pagination, Stack, Table, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { Link, useLoaderData, useSearchParams } from "react-router";
 import type { Route } from "./+types/mailbox";
 import { PageHeader } from "~/components/page-header";
 import { listMail } from "~/domain/messaging/mail.server";
+import { listSms } from "~/domain/messaging/sms.server";
 import { requirePermission, requireUser } from "~/lib/guards.server";
 import { formatDateTime } from "~/lib/format";
 import { isLanguage } from "~/lib/i18n";
@@ -20,11 +21,14 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   requirePermission(auth, "view_outgoing_mail");
   const lang = isLanguage(params.lang) ? params.lang : "en";
   const page = Math.max(1, Math.min(10_000, Number(new URL(request.url).searchParams.get("page")) || 1));
-  const { rows, count } = await listMail(getDbFrom(context), auth.user.merchantId, {
+  const db = getDbFrom(context);
+  const { rows, count } = await listMail(db, auth.user.merchantId, {
     limit: PAGE_SIZE,
     offset: (page - 1) * PAGE_SIZE,
   });
+  const sms = await listSms(db, auth.user.merchantId, { limit: PAGE_SIZE });
   return {
+    sms: sms.map((row) => ({ ...row, created_at: formatDateTime(row.created_at, lang) })),
     page,
     pages: Math.max(1, Math.ceil(count / PAGE_SIZE)),
     mails: rows.map((row) => ({ ...row, created_at: formatDateTime(row.created_at, lang) })),
@@ -33,7 +37,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 
 export default function Mailbox() {
   const { t } = useTranslation();
-  const { mails, page, pages } = useLoaderData<typeof loader>();
+  const { mails, page, pages, sms } = useLoaderData<typeof loader>();
   const [, setSearchParams] = useSearchParams();
   return (
     <Stack>
@@ -86,6 +90,37 @@ export default function Mailbox() {
           />
         </Group>
       ) : null}
+      <Title order={2} fz="h3" mt="lg">
+        {t("mailbox.sms_title")}
+      </Title>
+      <Card withBorder padding={0}>
+        {sms.length === 0 ? (
+          <Text p="lg" c="dimmed">
+            {t("mailbox.sms_empty")}
+          </Text>
+        ) : (
+          <Table.ScrollContainer minWidth={640}>
+            <Table>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t("mailbox.to")}</Table.Th>
+                  <Table.Th>{t("mailbox.message")}</Table.Th>
+                  <Table.Th>{t("mailbox.date")}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {sms.map((message) => (
+                  <Table.Tr key={message.id}>
+                    <Table.Td dir="ltr" style={{ whiteSpace: "nowrap" }}>{message.to_number}</Table.Td>
+                    <Table.Td style={{ overflowWrap: "anywhere" }}>{message.body}</Table.Td>
+                    <Table.Td style={{ whiteSpace: "nowrap" }}>{message.created_at}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Card>
     </Stack>
   );
 }

@@ -10,6 +10,7 @@ import { PayChoices } from "~/components/pay/pay-choices";
 import { PayStatus } from "~/components/pay/pay-status";
 import { PublicHeader } from "~/components/pay/public-header";
 import { Remarks, remarkRows } from "~/components/pay/remarks";
+import { Terms } from "~/components/pay/terms";
 import { startAttempt } from "~/domain/payments/attempts.server";
 import { chosenAmount, defaultChoice, loadPayPage, payChoicesFor } from "~/domain/payments/pay-page.server";
 import { loadUnitHeader } from "~/domain/payments/units.server";
@@ -165,6 +166,7 @@ export default function Pay() {
                 </Stack>
               </form>
             )}
+            {unit?.terms ? <Terms text={unit.terms} /> : null}
             <Text size="xs" c="dimmed" ta="center">{t("pay.disclaimer")}</Text>
             <script nonce={nonce} dangerouslySetInnerHTML={{ __html: PAY_ENHANCER }} />
           </>
