@@ -104,12 +104,7 @@ export async function startAttempt(
   if (!transaction) return { ok: false, error: "pay.errors.not_found" };
   // A repeated submit of the same form goes where the first one went, whatever happened since.
   const token = input.submissionToken.slice(0, 64) || publicId();
-  const existing = await db
-    .selectFrom("payment_attempts")
-    .select(attemptColumns)
-    .where("transaction_id", "=", transaction.id)
-    .where("submission_token", "=", token)
-    .executeTakeFirst();
+  const existing = await findSubmittedAttempt(db, transaction.id, token);
   if (existing) return resumeStartedAttempt(existing);
   if (!PAYABLE_STATES.includes(transaction.state)) {
     return { ok: false, error: transaction.state === "expired" ? "pay.errors.expired_retry" : "pay.errors.not_payable" };
@@ -161,12 +156,7 @@ export async function startAttempt(
       .execute();
   } catch (error) {
     // Two submits of the same form raced: the other one made the attempt.
-    const winner = await db
-      .selectFrom("payment_attempts")
-      .select(attemptColumns)
-      .where("transaction_id", "=", transaction.id)
-      .where("submission_token", "=", token)
-      .executeTakeFirst();
+    const winner = await findSubmittedAttempt(db, transaction.id, token);
     if (winner) return resumeStartedAttempt(winner);
     throw error;
   }
@@ -192,6 +182,15 @@ export async function startAttempt(
     .where("id", "=", attemptId)
     .execute();
   return { ok: true, redirectUrl: started.url, attemptId };
+}
+
+function findSubmittedAttempt(db: DB, transactionId: string, submissionToken: string) {
+  return db
+    .selectFrom("payment_attempts")
+    .select(attemptColumns)
+    .where("transaction_id", "=", transactionId)
+    .where("submission_token", "=", submissionToken)
+    .executeTakeFirst();
 }
 
 function resumeStartedAttempt(attempt: Attempt): StartOutcome {
