@@ -23,8 +23,13 @@ app.disable("x-powered-by");
 app.set("trust proxy", trustProxy);
 app.use(compression());
 
-// Refuse oversized bodies before anything reads them.
+// Refuse oversized bodies before anything reads them. A body must declare its length: a chunked
+// one could not be refused until it had all been read into memory.
 app.use((req, res, next) => {
+  if (req.headers["transfer-encoding"] && req.headers["content-length"] === undefined) {
+    res.status(411).type("text/plain").send("Length Required");
+    return;
+  }
   if (Number(req.headers["content-length"] || 0) > maxBodyBytes) {
     res.status(413).type("text/plain").send("Request too large");
     return;

@@ -41,9 +41,18 @@ export async function requireSection(context: Context, auth: Auth, section: stri
   return available;
 }
 
+/** A path on this site, or the fallback: never another host, however the value is dressed up. */
 export function safeRedirectPath(value: unknown, fallback: string): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.includes("\\")) {
-    return fallback;
+  return isLocalPath(value) ? value : fallback;
+}
+
+export function isLocalPath(value: unknown): value is string {
+  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//")) return false;
+  // Browsers drop tabs and newlines and read "\" as "/": "/\t/evil.example" would leave the site.
+  if (/[\u0000-\u0020\\%]/.test(value.slice(0, 3)) || /[\u0000-\u001f\\]/.test(value)) return false;
+  try {
+    return new URL(value, "http://local.invalid").origin === "http://local.invalid";
+  } catch {
+    return false;
   }
-  return value;
 }

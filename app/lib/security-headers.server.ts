@@ -9,7 +9,10 @@ export function securityHeaders(request: Request, nonce: string | null): [string
     ["Permissions-Policy", "camera=(self), geolocation=(self), microphone=()"],
     ["Cross-Origin-Opener-Policy", "same-origin"],
   ];
-  const https = new URL(request.url).protocol === "https:" || Boolean(env().BASE_URL?.startsWith("https:"));
+  const url = new URL(request.url);
+  const https = url.protocol === "https:" || Boolean(env().BASE_URL?.startsWith("https:"));
+  // Pay Now posts and is redirected to the gateway's own page, which browsers check against form-action.
+  const formAction = /^\/(en|ar)\/pay\//.test(url.pathname) ? "form-action 'self' https:" : "form-action 'self'";
   if (https) headers.push(["Strict-Transport-Security", "max-age=31536000; includeSubDomains"]);
   if (nonce) {
     headers.push([
@@ -23,7 +26,7 @@ export function securityHeaders(request: Request, nonce: string | null): [string
         "connect-src 'self'",
         "frame-ancestors 'none'",
         "base-uri 'self'",
-        "form-action 'self'",
+        formAction,
         "object-src 'none'",
       ].join("; "),
     ]);

@@ -23,7 +23,16 @@ export async function startWebSession(
   return redirect(redirectTo, { headers: { "Set-Cookie": sessionCookie(request, token) } });
 }
 
-/** Where links in mail point: BASE_URL when set, otherwise the address the request came to. */
+/** The address a browser used for this request (BASE_URL when set): for redirects back to this browser. */
 export function publicBaseUrl(request: Request): string {
   return (env().BASE_URL ?? new URL(request.url).origin).replace(/\/$/, "");
+}
+
+/**
+ * Where links sent to people (mail, SMS, pay links) point: BASE_URL, or this machine's own address.
+ * Never the request's Host header, which a caller can set to any site.
+ */
+export function linkBaseUrl(): string {
+  const config = env();
+  return (config.BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, "");
 }

@@ -28,7 +28,7 @@ describe("POST /api/v1/plugins/payment_request/transaction", () => {
     expect(response.status).toBe(201);
     const body = await response.json();
     expect(body).toMatchObject({ state: "created", amount: "12.500", currency_code: "KWD", customer_email: "c@example.com", pg_codes: ["knet-sandbox", "cod"] });
-    expect(body.checkout_url).toBe(`http://localhost/en/pay/${body.id}`);
+    expect(body.checkout_url).toBe(`http://localhost:3000/en/pay/${body.id}`);
   });
 
   it("answers DRF-style field errors", async () => {

@@ -7,6 +7,8 @@ import { encryptParams } from "~/domain/payments/gateways/knet-protocol";
 import { PaymentRequestSchema } from "~/domain/payments/payment-request-schema";
 import { createPaymentRequest } from "~/domain/payments/payment-requests.server";
 import { DEMO_CARD_CREDENTIALS, DEMO_KNET_CREDENTIALS } from "~/domain/sandbox/accounts.server";
+import "~/domain/sandbox/card-notifications.server";
+import { runReadyJobs } from "~/lib/jobs.server";
 
 /**
  * The platform's side of the gateways, over real HTTP: what the customer's browser brings back and
@@ -159,9 +161,9 @@ describe("card notifications", () => {
       body: raw,
     });
   };
-  const captured = (attempt: { id: string; total: number; gateway_reference: string | null }, amount = attempt.total) => ({
+  const captured = (attempt: { track_id: string; total: number; gateway_reference: string | null }, amount = attempt.total) => ({
     id: attempt.gateway_reference,
-    reference: attempt.id,
+    reference: attempt.track_id,
     status: "captured",
     amount,
     captured_amount: amount,
@@ -210,6 +212,47 @@ describe("card notifications", () => {
       .where("action", "=", "payment_success")
       .execute();
     expect(transitions).toHaveLength(1);
+  });
+});
+
+describe("the card gateway's own notification", () => {
+  it("settles the payment when the customer never comes back", async () => {
+    const id = await newRequest("4.000");
+    const { gatewayUrl, attempt } = await payNow(id, "card-sandbox");
+    const paid = await fetch(gatewayUrl, {
+      method: "POST",
+      headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ cardNumber: "4111111111111111", expiry: "12/39", cvv: "123" }),
+      ...noRedirect,
+    });
+    expect(paid.status).toBe(303);
+    // The customer closes the tab here; only the sandbox's queued notification reaches the platform.
+    expect((await state(id)).state).not.toBe("paid");
+    await runReadyJobs(database.db);
+    expect(await state(id)).toMatchObject({ state: "paid", paid: attempt.total, ledger: 1 });
+  });
+});
+
+describe("late and duplicate payments", () => {
+  it("counts a payment the bank takes after the link expired", async () => {
+    const id = await newRequest("2.500");
+    const { gatewayUrl } = await payNow(id, "knet-sandbox");
+    await database.db.updateTable("transactions").set({ state: "expired" }).where("id", "=", id).execute();
+    await fetch(await onKnetPage(gatewayUrl, "8888880000000001"), noRedirect);
+    expect(await state(id)).toMatchObject({ state: "paid", ledger: 1 });
+  });
+
+  it("keeps a second payment of the same request in the ledger, flagged for a refund", async () => {
+    const id = await newRequest("3.500");
+    const first = await payNow(id, "knet-sandbox");
+    const second = await payNow(id, "knet-sandbox");
+    await fetch(await onKnetPage(first.gatewayUrl, "8888880000000001"), noRedirect);
+    await fetch(await onKnetPage(second.gatewayUrl, "8888880000000001"), noRedirect);
+    expect(await state(id)).toMatchObject({ state: "paid", ledger: 2 });
+    const duplicate = await database.db.selectFrom("payment_attempts").select(["state", "result_code"]).where("id", "=", second.attempt.id).executeTakeFirstOrThrow();
+    expect(duplicate).toEqual({ state: "success", result_code: "DUPLICATE" });
+    const flagged = await database.db.selectFrom("audit_log").select("action").where("object_id", "=", id).where("action", "=", "payment_duplicate").execute();
+    expect(flagged).toHaveLength(1);
   });
 });
 

@@ -120,6 +120,11 @@ describe("sessions", () => {
     expect((await app.request("/en", { cookie })).status).toBe(302);
   });
 
+  it("survives a malformed cookie", async () => {
+    const response = await app.request("/en/login", { cookie: "kp_session=%; kp_flash=%E0%A4%A" });
+    expect(response.status).toBe(200);
+  });
+
   it("refuses a made-up session id", async () => {
     const response = await app.request("/en/user", { cookie: "kp_session=" + "A".repeat(43) });
     expect(response.status).toBe(302);

@@ -5,7 +5,7 @@ import { addMs, now, nowIso } from "~/lib/clock.server";
 import { hmacSha256, randomDigits, safeEqual } from "~/lib/crypto.server";
 import { translator, type Language } from "~/lib/i18n.server";
 import { verifyAgainstDummy, verifyPassword } from "./password-hashing.server";
-import { clearHits, isThrottled, recordHits, type ThrottleRule } from "./throttle.server";
+import { clearHits, isThrottled, recordHits, removeOneHit, type ThrottleRule } from "./throttle.server";
 
 export const LOGIN_CODE_TTL_MS = 10 * 60_000;
 export const LOGIN_CODE_MAX_ATTEMPTS = 5;
@@ -42,6 +42,9 @@ export async function attemptLogin(
 ): Promise<LoginOutcome> {
   const rules = loginRules(input.username, input.ip);
   if (await isThrottled(db, rules)) return { status: "throttled" };
+  // Counted before the slow password check, so parallel guesses cannot all slip under the limit;
+  // a successful sign-in clears the username's count again.
+  await recordHits(db, rules);
 
   const user = await db
     .selectFrom("users")
@@ -51,7 +54,6 @@ export async function attemptLogin(
   const passwordOk = user ? await verifyPassword(user.password_hash, input.password) : (await verifyAgainstDummy(input.password), false);
 
   if (!user || !passwordOk || !user.is_active) {
-    await recordHits(db, rules);
     await recordAudit(db, {
       merchantId: user?.merchant_id ?? null,
       actor: null,
@@ -65,6 +67,8 @@ export async function attemptLogin(
   }
 
   const signedInUser = { id: user.id, merchant_id: user.merchant_id, username: user.username };
+  await clearHits(db, rules[0].bucket);
+  for (const rule of rules.slice(1)) await removeOneHit(db, rule.bucket);
   if (user.requires_otp) {
     const sent = await sendLoginCode(db, { ...signedInUser, email: user.email }, input.lang, input.secret);
     return sent ? { status: "code_required", user: signedInUser } : { status: "throttled" };

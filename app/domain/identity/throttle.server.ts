@@ -34,3 +34,9 @@ export async function recordHits(db: DB, rules: ThrottleRule[]) {
 export async function clearHits(db: DB, bucket: string) {
   await db.deleteFrom("throttle_hits").where("bucket", "=", bucket).execute();
 }
+
+/** Takes back one hit, e.g. the one counted for an attempt that turned out legitimate. */
+export async function removeOneHit(db: DB, bucket: string) {
+  const newest = await db.selectFrom("throttle_hits").select("id").where("bucket", "=", bucket).orderBy("id", "desc").limit(1).executeTakeFirst();
+  if (newest) await db.deleteFrom("throttle_hits").where("id", "=", newest.id).execute();
+}

@@ -105,7 +105,9 @@ export async function startAttempt(
   // A repeated submit of the same form goes where the first one went, whatever happened since.
   const token = input.submissionToken.slice(0, 64) || publicId();
   const existing = await findSubmittedAttempt(db, transaction.id, token);
-  if (existing) return resumeStartedAttempt(existing);
+  if (existing) return resumeStartedAttempt(db, existing);
+  const merchant = await db.selectFrom("merchants").select("is_active").where("id", "=", transaction.merchant_id).executeTakeFirstOrThrow();
+  if (!merchant.is_active) return { ok: false, error: "pay.paused" };
   if (!PAYABLE_STATES.includes(transaction.state)) {
     return { ok: false, error: transaction.state === "expired" ? "pay.errors.expired_retry" : "pay.errors.not_payable" };
   }
@@ -157,7 +159,7 @@ export async function startAttempt(
   } catch (error) {
     // Two submits of the same form raced: the other one made the attempt.
     const winner = await findSubmittedAttempt(db, transaction.id, token);
-    if (winner) return resumeStartedAttempt(winner);
+    if (winner) return resumeStartedAttempt(db, winner);
     throw error;
   }
 
@@ -193,7 +195,13 @@ function findSubmittedAttempt(db: DB, transactionId: string, submissionToken: st
     .executeTakeFirst();
 }
 
-function resumeStartedAttempt(attempt: Attempt): StartOutcome {
+/** Where a repeated submit goes: where the first went, once the gateway has answered it (a few seconds at most). */
+async function resumeStartedAttempt(db: DB, first: Attempt): Promise<StartOutcome> {
+  let attempt = first;
+  for (let wait = 0; attempt.state === "pending" && !attempt.redirect_url && wait < 25; wait++) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    attempt = (await findAttempt(db, attempt.id)) ?? attempt;
+  }
   const resultUrl = `/${attempt.lang}/pay/attempt-detail/${attempt.id}`;
   if (attempt.state === "pending" && attempt.redirect_url) return { ok: true, redirectUrl: attempt.redirect_url, attemptId: attempt.id };
   return { ok: true, redirectUrl: resultUrl, attemptId: attempt.id };
@@ -240,13 +248,33 @@ export async function completeAttempt(db: DB, attemptId: string, outcome: Gatewa
       .where("state", "=", "pending")
       .execute();
 
-    const transaction = await trx
+    let transactionQuery = trx
       .selectFrom("transactions")
       .select(["id", "state", "order_no", "customer_email", "merchant_id"])
-      .where("id", "=", attempt.transaction_id)
-      .executeTakeFirstOrThrow();
+      .where("id", "=", attempt.transaction_id);
+    if (engineOf(trx) === "postgres") transactionQuery = transactionQuery.forUpdate();
+    const transaction = await transactionQuery.executeTakeFirstOrThrow();
     const settled = next === "success" || next === "cod";
-    if (settled && PAYABLE_STATES.includes(transaction.state)) {
+    // A payment started before the link expired still counts when the bank takes the money after.
+    const open = PAYABLE_STATES.includes(transaction.state) || transaction.state === "expired";
+    let action: string = `payment_${next}`;
+    if (next === "success") {
+      // Money the gateway took is always in the ledger, even when another attempt already paid.
+      await trx
+        .insertInto("ledger_entries")
+        .values({
+          merchant_id: attempt.merchant_id,
+          transaction_id: transaction.id,
+          attempt_id: attempt.id,
+          kind: authorizedOnly ? "authorization" : "payment",
+          amount: attempt.total,
+          fee: attempt.fee,
+          currency_code: attempt.currency_code,
+          created_at: completedAt,
+        })
+        .execute();
+    }
+    if (settled && open) {
       const state: TransactionState = next === "cod" ? "cod" : authorizedOnly ? "authorized" : "paid";
       await trx
         .updateTable("transactions")
@@ -261,35 +289,24 @@ export async function completeAttempt(db: DB, attemptId: string, outcome: Gatewa
         })
         .where("id", "=", transaction.id)
         .execute();
-      if (next === "success") {
-        await trx
-          .insertInto("ledger_entries")
-          .values({
-            merchant_id: attempt.merchant_id,
-            transaction_id: transaction.id,
-            attempt_id: attempt.id,
-            kind: authorizedOnly ? "authorization" : "payment",
-            amount: attempt.total,
-            fee: attempt.fee,
-            currency_code: attempt.currency_code,
-            created_at: completedAt,
-          })
-          .execute();
-        if (transaction.customer_email) {
-          const lang: Language = attempt.lang === "ar" ? "ar" : "en";
-          const t = translator(lang);
-          await queueMail(trx, {
-            merchantId: attempt.merchant_id,
-            to: transaction.customer_email,
-            subject: t("mail.receipt.subject", { orderNo: transaction.order_no }),
-            text: t("mail.receipt.body", {
-              orderNo: transaction.order_no,
-              amount: formatAmount(attempt.total, attempt.currency_code, lang),
-              reference: attempt.track_id,
-            }),
-          });
-        }
+      if (next === "success" && transaction.customer_email) {
+        const lang: Language = attempt.lang === "ar" ? "ar" : "en";
+        const t = translator(lang);
+        await queueMail(trx, {
+          merchantId: attempt.merchant_id,
+          to: transaction.customer_email,
+          subject: t("mail.receipt.subject", { orderNo: transaction.order_no }),
+          text: t("mail.receipt.body", {
+            orderNo: transaction.order_no,
+            amount: formatAmount(attempt.total, attempt.currency_code, lang),
+            reference: attempt.track_id,
+          }),
+        });
       }
+    } else if (next === "success") {
+      // Paid twice (two tabs, two methods): the second payment is kept, flagged for a refund.
+      action = "payment_duplicate";
+      await trx.updateTable("payment_attempts").set({ result_code: "DUPLICATE" }).where("id", "=", attempt.id).execute();
     } else if (!settled && (transaction.state === "pending" || transaction.state === "created")) {
       await trx
         .updateTable("transactions")
@@ -300,8 +317,11 @@ export async function completeAttempt(db: DB, attemptId: string, outcome: Gatewa
     await recordAudit(trx, {
       merchantId: attempt.merchant_id,
       actor: null,
-      action: `payment_${next}`,
-      description: `Payment attempt for order #${transaction.order_no} by ${attempt.gateway_code}: ${next}`,
+      action,
+      description:
+        action === "payment_duplicate"
+          ? `Order #${transaction.order_no} was paid again by ${attempt.gateway_code} (attempt ${attempt.id}); refund the extra payment`
+          : `Payment attempt for order #${transaction.order_no} by ${attempt.gateway_code}: ${next}`,
       objectType: "transaction",
       objectId: transaction.id,
     });
@@ -368,7 +388,11 @@ export async function handleCardNotification(db: DB, attemptId: string, headers:
   if (!config) return { accepted: false as const, reason: "gateway removed" };
   const verified = verifyCardNotification(config, headers, rawBody);
   if (!verified.ok) return { accepted: false as const, reason: verified.reason };
-  if (verified.reference !== attempt.id) return { accepted: false as const, reason: "reference mismatch" };
+  // The card gateway knows the attempt by our track id, and we know its payment by its own id.
+  if (verified.reference !== attempt.track_id) return { accepted: false as const, reason: "reference mismatch" };
+  if (attempt.gateway_reference && verified.outcome.refs.paymentId !== attempt.gateway_reference) {
+    return { accepted: false as const, reason: "payment id mismatch" };
+  }
   let outcome = verified.outcome;
   if ((outcome.status === "success" || outcome.status === "authorized") && outcome.amount !== undefined && outcome.amount !== attempt.total) {
     outcome = { status: "error", refs: { ...outcome.refs, resultCode: "AMOUNT_MISMATCH" } };

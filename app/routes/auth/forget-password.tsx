@@ -11,7 +11,7 @@ import { requestPasswordReset } from "~/domain/identity/passwords.server";
 import { requireAnonymous } from "~/lib/guards.server";
 import { isLanguage } from "~/lib/i18n";
 import { clientAddressContext, getDbFrom } from "~/lib/request-context.server";
-import { publicBaseUrl } from "~/lib/sign-in.server";
+import { linkBaseUrl } from "~/lib/sign-in.server";
 
 const ForgotPasswordSchema = z.object({
   username: z.string({ error: "errors.required" }).trim().min(1, "errors.required").max(150, "errors.too_long"),
@@ -32,7 +32,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (submission.status !== "success") return data({ sent: false, result: submission.reply() }, { status: 400 });
   await requestPasswordReset(getDbFrom(context), {
     username: submission.value.username,
-    baseUrl: publicBaseUrl(request),
+    baseUrl: linkBaseUrl(),
     lang: isLanguage(params.lang) ? params.lang : "en",
     ip: context.get(clientAddressContext),
   });

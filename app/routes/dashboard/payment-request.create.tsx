@@ -15,7 +15,7 @@ import { requirePermission, requireSection, requireUser } from "~/lib/guards.ser
 import { isLanguage } from "~/lib/i18n";
 import { SUPPORTED_CURRENCIES } from "~/lib/money";
 import { getDbFrom } from "~/lib/request-context.server";
-import { publicBaseUrl } from "~/lib/sign-in.server";
+import { linkBaseUrl } from "~/lib/sign-in.server";
 
 const PHONE_COUNTRIES = ["KW", "SA", "AE", "QA", "BH", "OM", "EG", "JO", "LB", "IN", "PK", "PH", "GB", "US"] as const;
 
@@ -63,7 +63,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     merchantId: auth.user.merchantId,
     user: { id: auth.user.id, username: auth.user.username },
     request: values,
-    baseUrl: publicBaseUrl(request),
+    baseUrl: linkBaseUrl(),
     lang,
   });
   if (!created.ok) {

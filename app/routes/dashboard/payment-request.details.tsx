@@ -14,7 +14,7 @@ import { notFound, requirePermission, requireSection, requireUser } from "~/lib/
 import { isLanguage } from "~/lib/i18n";
 import { formatAmount } from "~/lib/money";
 import { getDbFrom } from "~/lib/request-context.server";
-import { publicBaseUrl } from "~/lib/sign-in.server";
+import { linkBaseUrl } from "~/lib/sign-in.server";
 
 const SETTLED = new Set(["cod", "paid", "authorized"]);
 
@@ -26,7 +26,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const db = getDbFrom(context);
   const transaction = await findMerchantTransaction(db, auth.user.merchantId, params.transactionId, "payment_request");
   if (!transaction) notFound();
-  const payUrl = payUrlOf(publicBaseUrl(request), lang, transaction.id);
+  const payUrl = payUrlOf(linkBaseUrl(), lang, transaction.id);
   const merchant = await db.selectFrom("merchants").select(["title_en", "title_ar"]).where("id", "=", auth.user.merchantId).executeTakeFirstOrThrow();
   const amount = formatAmount(transaction.amount, transaction.currency_code, lang);
   const gateways = await listMerchantGateways(db, auth.user.merchantId);

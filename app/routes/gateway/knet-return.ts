@@ -10,8 +10,8 @@ async function handle(request: Request, context: Route.LoaderArgs["context"], at
   const url = new URL(request.url);
   const query = new URLSearchParams(url.search);
   if (request.method === "POST") {
-    const form = await request.formData();
-    for (const [key, value] of form) if (typeof value === "string") query.set(key, value);
+    const form = await request.formData().catch(() => null);
+    for (const [key, value] of form ?? []) if (typeof value === "string") query.set(key, value);
   }
   const attempt = await handleKnetReturn(getDbFrom(context), attemptId, query, platformAddresses(request));
   if (!attempt) notFound();

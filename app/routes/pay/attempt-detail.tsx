@@ -10,6 +10,7 @@ import { findMerchantGateway } from "~/domain/payments/gateway-settings.server";
 import { findPublicTransaction, isExpired } from "~/domain/payments/pay-page.server";
 import { loadUnitHeader } from "~/domain/payments/units.server";
 import { platformAddresses } from "~/lib/addresses.server";
+import { isLocalPath } from "~/lib/guards.server";
 import { isLanguage } from "~/lib/i18n";
 import { formatAmount } from "~/lib/money";
 import { getDbFrom } from "~/lib/request-context.server";
@@ -25,7 +26,7 @@ export function meta({ params }: Route.MetaArgs) {
 function safeNext(value: string | null, merchantNext: string | null) {
   if (!value) return null;
   if (merchantNext && value === merchantNext) return value;
-  return value.startsWith("/") && !value.startsWith("//") && !value.includes("\\") ? value : null;
+  return isLocalPath(value) ? value : null;
 }
 
 export async function loader({ params, context, request }: Route.LoaderArgs) {

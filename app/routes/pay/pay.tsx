@@ -84,7 +84,8 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
 
 export async function action({ params, context, request }: Route.ActionArgs) {
   const lang = isLanguage(params.lang) ? params.lang : "en";
-  const form = await request.formData();
+  const form = await request.formData().catch(() => null);
+  if (!form) return data({ error: "pay.errors.unexpected", field: null }, { status: 400 });
   const outcome = await startAttempt(getDbFrom(context), {
     transactionId: params.transactionId,
     gatewayCode: String(form.get("gateway_code") ?? ""),

@@ -3,7 +3,7 @@ import { requestPasswordReset } from "~/domain/identity/passwords.server";
 import { apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, str } from "~/lib/api.server";
 import { translator } from "~/lib/i18n.server";
 import { clientAddressContext, getDbFrom } from "~/lib/request-context.server";
-import { publicBaseUrl } from "~/lib/sign-in.server";
+import { linkBaseUrl } from "~/lib/sign-in.server";
 
 /** POST username → always the same success answer; a reset link goes out only if the user exists. */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -15,7 +15,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const lang = apiLanguage(request);
   await requestPasswordReset(getDbFrom(context), {
     username,
-    baseUrl: publicBaseUrl(request),
+    baseUrl: linkBaseUrl(),
     lang,
     ip: context.get(clientAddressContext),
   });

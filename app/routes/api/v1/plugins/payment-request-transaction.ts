@@ -7,7 +7,7 @@ import { serializeMerchantTransaction } from "~/domain/payments/serialize.server
 import { apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/lib/api.server";
 import { translator } from "~/lib/i18n.server";
 import { getDbFrom } from "~/lib/request-context.server";
-import { publicBaseUrl } from "~/lib/sign-in.server";
+import { linkBaseUrl } from "~/lib/sign-in.server";
 
 /**
  * POST: create a payment request (amount as a decimal string such as "12.500"). Answers 201 with
@@ -33,7 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       merchantId: user.merchantId,
       user: { id: user.id, username: user.username },
       request: parsed.data,
-      baseUrl: publicBaseUrl(request),
+      baseUrl: linkBaseUrl(),
       lang,
     });
     if (!created.ok) {
