@@ -54,6 +54,7 @@ export default [
     route("reset-password", "routes/auth/reset-password.tsx"),
     route("logout", "routes/auth/logout.ts"),
     route("pay/attempt-detail/:attemptId", "routes/pay/attempt-detail.tsx"),
+    route("pay/attempt-detail/:attemptId/receipt.pdf", "routes/pay/receipt.ts"),
     route("pay/:transactionId", "routes/pay/pay.tsx"),
     route("pay/:transactionId/attachment", "routes/pay/attachment.ts"),
     layout("routes/dashboard/layout.tsx", [

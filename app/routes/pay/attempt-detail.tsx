@@ -1,6 +1,6 @@
 import "~/styles/pay.css";
 import { Button, Card, Stack, Table, Text, Title } from "@mantine/core";
-import { IconCircleCheck, IconCircleX, IconClockHour4 } from "@tabler/icons-react";
+import { IconCircleCheck, IconCircleX, IconClockHour4, IconDownload } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { data, useLoaderData } from "react-router";
 import type { Route } from "./+types/attempt-detail";
@@ -63,6 +63,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     expired: failedOrOpen && (transaction.state === "expired" || isExpired(transaction)),
     rows: rows.filter((row): row is [string, string] => Boolean(row[1])),
     description: transaction.description,
+    receiptUrl: failedOrOpen ? null : `/${lang}/pay/attempt-detail/${attempt.id}/receipt.pdf`,
     attachment: transaction.attachment_name ? { name: transaction.attachment_name, url: `/${lang}/pay/${transaction.id}/attachment` } : null,
     tryAgainUrl: `/${lang}/pay/${transaction.id}`,
     next: safeNext(new URL(request.url).searchParams.get("next"), transaction.next_url),
@@ -108,6 +109,11 @@ export default function AttemptDetail() {
             ) : null}
             {pending ? <Button component="a" href="" variant="default">{t("result.refresh")}</Button> : null}
             {!success && !pending && !result.expired ? <Button component="a" href={result.tryAgainUrl}>{t("result.try_again")}</Button> : null}
+            {result.receiptUrl ? (
+              <Button component="a" variant="light" href={result.receiptUrl} download leftSection={<IconDownload size={18} aria-hidden />}>
+                {t("result.download_receipt")}
+              </Button>
+            ) : null}
             {result.next ? <Text size="sm" c="dimmed">{t("result.redirecting")}</Text> : null}
             {result.attachment ? (
               <Button component="a" variant="subtle" href={result.attachment.url} download={result.attachment.name}>

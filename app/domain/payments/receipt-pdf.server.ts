@@ -1,0 +1,340 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import bidiFactory, { type EmbeddingLevels } from "bidi-js";
+import PDFDocument from "pdfkit";
+import type { DB } from "~/db/database.server";
+import { formatDateTime } from "~/lib/format";
+import type { Language } from "~/lib/i18n";
+import { translator } from "~/lib/i18n.server";
+import { formatAmount } from "~/lib/money";
+import { findAttempt } from "./attempts.server";
+import { findMerchantGateway } from "./gateway-settings.server";
+import { findPublicTransaction } from "./pay-page.server";
+import { loadUnitHeader } from "./units.server";
+
+type ReceiptContent = {
+  lang: Language;
+  orderNo: number;
+  merchant: string | null;
+  rows: [label: string, value: string][];
+  description: string | null;
+};
+
+/**
+ * The receipt of a paid (or cash-on-delivery) attempt as a PDF, in the customer's language;
+ * null for an unknown attempt or one that did not succeed. Card numbers are never stored, so never shown.
+ */
+export async function renderReceiptPdf(db: DB, attemptId: string, lang: Language): Promise<Uint8Array | null> {
+  return (await createReceipt(db, attemptId, lang))?.pdf ?? null;
+}
+
+/** The receipt with the name it is downloaded under. */
+export async function createReceipt(db: DB, attemptId: string, lang: Language) {
+  const content = await loadReceipt(db, attemptId, lang);
+  if (!content) return null;
+  return { fileName: `receipt-${content.orderNo}.pdf`, pdf: await drawReceipt(content) };
+}
+
+async function loadReceipt(db: DB, attemptId: string, lang: Language): Promise<ReceiptContent | null> {
+  const attempt = await findAttempt(db, attemptId);
+  if (!attempt || (attempt.state !== "success" && attempt.state !== "cod")) return null;
+  const transaction = await findPublicTransaction(db, attempt.transaction_id);
+  if (!transaction) return null;
+  const [unit, gateway] = await Promise.all([
+    loadUnitHeader(db, transaction, lang),
+    findMerchantGateway(db, attempt.merchant_id, attempt.gateway_code),
+  ]);
+  const t = translator(lang);
+  const rows: [string, string | null][] = [
+    ["result.order_no", String(transaction.order_no)],
+    ["result.amount", formatAmount(attempt.total, attempt.currency_code, lang)],
+    ["result.reference_no", attempt.track_id],
+    ["result.status", t(`result.states.${attempt.state}`)],
+    ["result.gateway", gateway ? (lang === "ar" ? gateway.name_ar : gateway.name_en) : attempt.gateway_code],
+    ["result.date", attempt.completed_at ? formatDateTime(attempt.completed_at, lang) : null],
+    ["result.track_id", attempt.gateway_kind === "knet" ? attempt.track_id : null],
+    ["result.post_date", attempt.post_date],
+    ["result.transaction_id", attempt.tran_id],
+    ["result.auth_code", attempt.auth_code],
+    ["result.reference_id", attempt.reference_id],
+    ["result.payment_id", attempt.payment_id],
+  ];
+  return {
+    lang,
+    orderNo: transaction.order_no,
+    merchant: unit?.title ?? null,
+    rows: rows.filter((row): row is [string, string] => Boolean(row[1])).map(([label, value]) => [t(label), value]),
+    description: transaction.description,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layout. PDFKit shapes a run with fontkit (Arabic letters join) but neither orders mixed
+// right-to-left and left-to-right text nor lets us say which way a run reads, so each line is
+// ordered here with the Unicode bidi algorithm and handed over as runs in one font and one
+// direction, left to right (see runDirectionFix).
+
+type Weight = "regular" | "bold";
+type Style = { size: number; weight: Weight; color: string };
+/** Text in one font, as PDFKit is to draw it, starting at the left. */
+type Piece = { text: string; font: string; width: number };
+type Line = { pieces: Piece[]; width: number; rightToLeft: boolean };
+
+type Fonts = Record<Weight, { latin: string; arabic: string }>;
+
+const FONT_FILES: Fonts = {
+  regular: { latin: "NotoSans-Regular.ttf", arabic: "NotoSansArabic-Regular.ttf" },
+  bold: { latin: "NotoSans-Bold.ttf", arabic: "NotoSansArabic-Bold.ttf" },
+};
+
+const PAGE = { width: 595.28, height: 841.89, margin: 56 };
+const COLORS = { text: "#212529", muted: "#5c636a", rule: "#dee2e6" };
+const LINE_HEIGHT = 1.6;
+
+const bidi = bidiFactory();
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const ARABIC_LETTERS = /[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufefc]/;
+/** Signs the Arabic font has too: inside right-to-left text they stay in the Arabic run. */
+const ARABIC_FONT_SIGNS = /[ !,.:\-\d\u00a0\u00ab\u00bb]/;
+const SCRIPT_LETTER = /[^\p{Script=Common}\p{Script=Inherited}\p{Script=Unknown}]/u;
+const RTL_SCRIPTS = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+/** Given features, PDFKit lays a run out whole instead of word by word, so fontkit shapes and orders it as one. */
+const WHOLE_RUN = { features: [] };
+
+function fontPaths(): Fonts {
+  // Bundled into build/server/index.js, import.meta.url is the bundle: fall back to the app root.
+  const url = new URL("../../assets/fonts/", import.meta.url);
+  const local = url.protocol === "file:" ? fileURLToPath(url) : "";
+  const folder = local && fs.existsSync(local) ? local : path.resolve(process.cwd(), "app/assets/fonts");
+  const inFolder = ({ latin, arabic }: Fonts[Weight]) => ({ latin: path.join(folder, latin), arabic: path.join(folder, arabic) });
+  return { regular: inFolder(FONT_FILES.regular), bold: inFolder(FONT_FILES.bold) };
+}
+
+function drawReceipt(content: ReceiptContent): Promise<Uint8Array> {
+  const fonts = fontPaths();
+  const t = translator(content.lang);
+  const rtl = content.lang === "ar";
+  const direction = rtl ? "rtl" : "ltr";
+  const doc = new PDFDocument({
+    size: [PAGE.width, PAGE.height],
+    margin: PAGE.margin,
+    // Our own font from the start, so PDFKit does not load Helvetica for nothing.
+    font: fonts.regular.latin,
+    bufferPages: true,
+    lang: content.lang,
+    displayTitle: true,
+    info: { Title: `${t("result.receipt")} ${content.orderNo}`, Author: content.merchant ?? undefined },
+  });
+  const chunks: Buffer[] = [];
+  doc.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const finished = new Promise<Uint8Array>((resolve, reject) => {
+    doc.on("end", () => resolve(new Uint8Array(Buffer.concat(chunks))));
+    doc.on("error", reject);
+  });
+
+  const left = PAGE.margin;
+  const width = PAGE.width - 2 * PAGE.margin;
+  const bottom = PAGE.height - PAGE.margin - 24;
+  let y = PAGE.margin;
+
+  const typeset = (text: string, style: Style, maxWidth: number, ownDirection = false) =>
+    typesetText(doc, fonts, text, style, maxWidth, direction, ownDirection);
+  const draw = (line: Line, style: Style, x: number, top: number, columnWidth: number) =>
+    drawLine(doc, line, style, line.rightToLeft ? x + columnWidth - line.width : x, top + style.size * 1.15);
+  const makeRoom = (height: number) => {
+    if (y + height <= bottom) return;
+    doc.addPage();
+    y = PAGE.margin;
+  };
+  const paragraph = (text: string, style: Style, ownDirection = false) => {
+    for (const line of typeset(text, style, width, ownDirection)) {
+      makeRoom(style.size * LINE_HEIGHT);
+      draw(line, style, left, y, width);
+      y += style.size * LINE_HEIGHT;
+    }
+  };
+  const rule = (thickness: number, color: string) => {
+    doc.moveTo(left, y).lineTo(left + width, y).lineWidth(thickness).strokeColor(color).stroke();
+  };
+
+  if (content.merchant) paragraph(content.merchant, { size: 13, weight: "bold", color: COLORS.muted });
+  paragraph(t("result.receipt"), { size: 24, weight: "bold", color: COLORS.text });
+  y += 6;
+  rule(1.5, COLORS.text);
+
+  const label: Style = { size: 10.5, weight: "regular", color: COLORS.muted };
+  const value: Style = { size: 10.5, weight: "bold", color: COLORS.text };
+  const labelWidth = 170;
+  const gap = 16;
+  const valueWidth = width - labelWidth - gap;
+  const padding = 7;
+  for (const [name, text] of content.rows) {
+    const labelLines = typeset(name, label, labelWidth);
+    const valueLines = typeset(text, value, valueWidth);
+    const height = Math.max(labelLines.length, valueLines.length) * value.size * LINE_HEIGHT + 2 * padding;
+    makeRoom(height);
+    const labelX = rtl ? left + width - labelWidth : left;
+    const valueX = rtl ? left : left + labelWidth + gap;
+    labelLines.forEach((line, index) => draw(line, label, labelX, y + padding + index * label.size * LINE_HEIGHT, labelWidth));
+    valueLines.forEach((line, index) => draw(line, value, valueX, y + padding + index * value.size * LINE_HEIGHT, valueWidth));
+    y += height;
+    rule(0.75, COLORS.rule);
+  }
+
+  if (content.description) {
+    y += 20;
+    makeRoom(40);
+    paragraph(t("pay.order_description"), { size: 12, weight: "bold", color: COLORS.text });
+    y += 2;
+    // The merchant's own words read in their own direction, like dir="auto".
+    paragraph(content.description, { size: 10.5, weight: "regular", color: COLORS.text }, true);
+  }
+
+  const footer: Style = { size: 8.5, weight: "regular", color: COLORS.muted };
+  const footerLines = typeset(t("result.receipt_footer"), footer, width);
+  const pages = doc.bufferedPageRange();
+  for (let page = pages.start; page < pages.start + pages.count; page++) {
+    doc.switchToPage(page);
+    footerLines.forEach((line, index) => {
+      const top = PAGE.height - PAGE.margin + index * footer.size * LINE_HEIGHT;
+      drawLine(doc, line, footer, left + (width - line.width) / 2, top + footer.size * 1.15);
+    });
+  }
+  doc.end();
+  return finished;
+}
+
+/**
+ * The lines of a text wrapped to maxWidth, each ordered for display; a newline starts a paragraph.
+ * With ownDirection, a paragraph reads in the direction of its first letter (the page's when it has none).
+ */
+function typesetText(
+  doc: PDFKit.PDFDocument,
+  fonts: Fonts,
+  text: string,
+  style: Style,
+  maxWidth: number,
+  direction: "ltr" | "rtl",
+  ownDirection: boolean,
+): Line[] {
+  const lines: Line[] = [];
+  for (const paragraph of text.split(/\r\n|\r|\n/)) {
+    const firstLetter = ownDirection ? /\p{L}/u.exec(paragraph)?.[0] : undefined;
+    const rightToLeft = firstLetter ? RTL_SCRIPTS.test(firstLetter) : direction === "rtl";
+    const levels = bidi.getEmbeddingLevels(paragraph, rightToLeft ? "rtl" : "ltr");
+    const fontAt = (index: number) => fonts[style.weight][fontOf(paragraph[index], levels.levels[index] % 2 === 1)];
+    const widthOf = (start: number, end: number) => {
+      let width = 0;
+      for (let from = start; from < end; ) {
+        let to = from + 1;
+        while (to < end && fontAt(to) === fontAt(from)) to++;
+        width += measure(doc, paragraph.slice(from, to).replace(BIDI_CONTROLS, ""), fontAt(from), style.size);
+        from = to;
+      }
+      return width;
+    };
+    for (const [start, end] of breakLines(paragraph, widthOf, maxWidth)) {
+      const pieces = visualPieces(doc, paragraph, levels, start, end, fontAt, style.size);
+      lines.push({ pieces, width: pieces.reduce((sum, piece) => sum + piece.width, 0), rightToLeft });
+    }
+  }
+  return lines;
+}
+
+function fontOf(char: string, rightToLeft: boolean): "latin" | "arabic" {
+  if (ARABIC_LETTERS.test(char)) return "arabic";
+  return rightToLeft && ARABIC_FONT_SIGNS.test(char) ? "arabic" : "latin";
+}
+
+function measure(doc: PDFKit.PDFDocument, text: string, font: string, size: number) {
+  return doc.font(font).fontSize(size).widthOfString(text, WHOLE_RUN);
+}
+
+/** Greedy line breaks at spaces, as [start, end) of the paragraph; a word wider than a line is cut. */
+function breakLines(paragraph: string, widthOf: (start: number, end: number) => number, maxWidth: number) {
+  const lines: [number, number][] = [];
+  let line: { start: number; end: number; width: number } | null = null;
+  for (const match of paragraph.matchAll(/\S+/g)) {
+    const start = match.index;
+    const end = start + match[0].length;
+    const wordWidth = widthOf(start, end);
+    if (line) {
+      const spaceWidth = widthOf(line.end, start);
+      if (line.width + spaceWidth + wordWidth <= maxWidth) {
+        line.end = end;
+        line.width += spaceWidth + wordWidth;
+        continue;
+      }
+      lines.push([line.start, line.end]);
+    }
+    line = { start, end, width: wordWidth };
+    if (wordWidth <= maxWidth) continue;
+    line = { start, end: start, width: 0 };
+    for (const { index, segment } of graphemes.segment(paragraph.slice(start, end))) {
+      const graphemeWidth = widthOf(start + index, start + index + segment.length);
+      if (line.end > line.start && line.width + graphemeWidth > maxWidth) {
+        lines.push([line.start, line.end]);
+        line = { start: line.end, end: line.end, width: 0 };
+      }
+      line.end += segment.length;
+      line.width += graphemeWidth;
+    }
+  }
+  if (line) lines.push([line.start, line.end]);
+  return lines.length ? lines : [[0, 0] as [number, number]];
+}
+
+/** One line of a paragraph in display order, cut into pieces of one font and one direction. */
+function visualPieces(
+  doc: PDFKit.PDFDocument,
+  paragraph: string,
+  levels: EmbeddingLevels,
+  start: number,
+  end: number,
+  fontAt: (index: number) => string,
+  size: number,
+): Piece[] {
+  if (end <= start) return [];
+  const mirrored = bidi.getMirroredCharactersMap(paragraph, levels.levels, start, end - 1);
+  const groups: { level: number; font: string; indices: number[] }[] = [];
+  // The indices come for the whole paragraph, reordered within the line.
+  for (const index of bidi.getReorderedIndices(paragraph, levels, start, end - 1).slice(start, end)) {
+    if (BIDI_CONTROLS.test(paragraph[index])) continue;
+    const level = levels.levels[index];
+    const font = fontAt(index);
+    const last = groups.at(-1);
+    if (last && last.level === level && last.font === font) last.indices.push(index);
+    else groups.push({ level, font, indices: [index] });
+  }
+  return groups.map(({ level, font, indices }) => {
+    const logical = indices
+      .sort((a, b) => a - b)
+      .map((index) => mirrored.get(index) ?? paragraph[index])
+      .join("");
+    const text = runDirectionFix(logical, level % 2 === 1);
+    return { text, font, width: measure(doc, text, font, size) };
+  });
+}
+
+/**
+ * fontkit shapes a run and lays it out right to left when its first letter is of a right-to-left
+ * script (then it reverses the glyphs itself). A run whose bidi direction differs from that, like
+ * Arabic-Indic digits read left to right or punctuation inside Arabic text, has nothing to join,
+ * so it is handed over reversed.
+ */
+function runDirectionFix(logical: string, rightToLeft: boolean) {
+  const letter = SCRIPT_LETTER.exec(logical)?.[0];
+  const fontkitRightToLeft = letter !== undefined && RTL_SCRIPTS.test(letter);
+  return fontkitRightToLeft === rightToLeft ? logical : [...logical].reverse().join("");
+}
+
+function drawLine(doc: PDFKit.PDFDocument, line: Line, style: Style, x: number, baseline: number) {
+  let left = x;
+  for (const piece of line.pieces) {
+    doc.font(piece.font).fontSize(style.size).fillColor(style.color);
+    doc.text(piece.text, left, baseline, { ...WHOLE_RUN, lineBreak: false, baseline: "alphabetic" });
+    left += piece.width;
+  }
+}
