@@ -229,6 +229,13 @@ export interface TransactionTable {
   paid_attempt_id: string | null;
   send_email: Flag;
   send_sms: Flag;
+  /** What the customer is asked before paying: nothing, an address, or an address and a map location. */
+  delivery_mode: ColumnType<"none" | "address" | "address_location", "none" | "address" | "address_location" | undefined, "none" | "address" | "address_location">;
+  /** JSON of the customer's delivery address (public spec §3 customer address info). */
+  delivery_address: ColumnType<string | null, string | null | undefined, string | null>;
+  delivery_lat: ColumnType<number | null, number | null | undefined, number | null>;
+  delivery_lng: ColumnType<number | null, number | null | undefined, number | null>;
+  delivery_confirmed_at: ColumnType<string | null, string | null | undefined, string | null>;
   extra: ColumnType<string, string | undefined, string>;
   created_at: Timestamp;
   state_changed_at: Timestamp;

@@ -220,3 +220,47 @@ test.describe("terms and conditions", () => {
     await expect(dialog).toBeHidden();
   });
 });
+
+test.describe("delivery details before paying, JavaScript off", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("address, location, confirmation, then the payment methods (Arabic)", async ({ page, browser }) => {
+    const context = await browser.newContext();
+    const admin = await context.newPage();
+    await signIn(admin, "admin");
+    await admin.goto("/en/payment-request/create");
+    await admin.getByRole("textbox", { name: t("en", "payment_request.amount"), exact: true }).fill("9.000");
+    await admin.getByLabel(t("en", "payment_request.delivery_mode")).selectOption("address_location");
+    await admin.getByRole("button", { name: t("en", "payment_request.submit") }).click();
+    const payUrl = new URL(await admin.getByRole("textbox", { name: t("en", "payment_request.payment_url") }).inputValue()).pathname;
+    const detailsUrl = new URL(admin.url()).pathname;
+
+    await page.goto(payUrl.replace("/en/", "/ar/"));
+    await expect(page.getByRole("button", { name: /ادفع الآن/ })).toHaveCount(0);
+    await page.getByRole("link", { name: t("ar", "delivery.continue") }).click();
+    await page.getByRole("radio", { name: t("ar", "delivery.types.Home") }).check();
+    await page.getByLabel(t("ar", "delivery.area")).selectOption("السالمية");
+    await page.getByRole("textbox", { name: t("ar", "delivery.block"), exact: true }).fill("10");
+    await page.getByRole("textbox", { name: t("ar", "delivery.street"), exact: true }).fill("بغداد");
+    await page.getByRole("textbox", { name: t("ar", "delivery.house_no"), exact: true }).fill("7");
+    await page.getByRole("textbox", { name: t("ar", "delivery.paci_no") }).fill("12345678");
+    await page.getByRole("button", { name: t("ar", "delivery.submit") }).click();
+
+    await expect(page.getByRole("heading", { name: t("ar", "delivery.location_title") })).toBeVisible();
+    await page.getByText(t("ar", "delivery.tap_to_edit")).click();
+    await page.getByRole("textbox", { name: t("ar", "delivery.latitude") }).fill("29.3340");
+    await page.getByRole("textbox", { name: t("ar", "delivery.longitude") }).fill("48.0760");
+    await page.getByRole("button", { name: t("ar", "delivery.confirm_location") }).click();
+
+    await expect(page.getByRole("dialog", { name: t("ar", "delivery.confirm_title") })).toContainText("السالمية");
+    await page.getByRole("button", { name: t("ar", "delivery.confirm") }).click();
+    await page.getByRole("radio", { name: /الدفع عند الاستلام/ }).check();
+    await page.getByRole("button", { name: /ادفع الآن/ }).click();
+    await expect(page.getByRole("heading", { name: t("ar", "result.cod_title") })).toBeVisible();
+
+    await admin.goto(detailsUrl);
+    await expect(admin.getByText(/Salmiya|السالمية/)).toBeVisible();
+    await expect(admin.getByRole("link", { name: t("en", "delivery.view_on_map") })).toHaveAttribute("href", "https://www.google.com/maps?q=29.334,48.076");
+    await context.close();
+  });
+});

@@ -6,6 +6,16 @@
  */
 export const PAY_ENHANCER = `(function () {
   var doc = document;
+  var locate = doc.querySelector("[data-use-my-location]");
+  if (locate && navigator.geolocation) {
+    locate.hidden = false;
+    locate.addEventListener("click", function () {
+      navigator.geolocation.getCurrentPosition(function (position) {
+        doc.querySelector("input[name=lat]").value = position.coords.latitude.toFixed(6);
+        doc.querySelector("input[name=lng]").value = position.coords.longitude.toFixed(6);
+      });
+    });
+  }
   var payForm = doc.querySelector("[data-pay-form]");
   if (!payForm) return;
   var button = payForm.querySelector("[data-pay-now]");

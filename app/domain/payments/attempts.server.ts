@@ -115,6 +115,12 @@ export async function startAttempt(
     await moveTransactionState(db, transaction.id, "expired", PAYABLE_STATES);
     return { ok: false, error: "pay.errors.expired_retry" };
   }
+  const delivery = await db
+    .selectFrom("transactions")
+    .select(["delivery_mode", "delivery_confirmed_at"])
+    .where("id", "=", transaction.id)
+    .executeTakeFirstOrThrow();
+  if (delivery.delivery_mode !== "none" && !delivery.delivery_confirmed_at) return { ok: false, error: "pay.errors.delivery_required" };
   if (!transaction.pg_codes.split(",").includes(input.gatewayCode)) {
     return { ok: false, error: "pay.errors.choose_gateway", field: "gateway_code" };
   }

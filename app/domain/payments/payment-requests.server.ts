@@ -134,6 +134,7 @@ export async function createPaymentRequest(
         initiator_user_id: input.user.id,
         gateway_code: null,
         paid_attempt_id: null,
+        delivery_mode: request.delivery_mode,
         send_email: request.send_email ? 1 : 0,
         send_sms: request.send_sms ? 1 : 0,
         created_at: created,

@@ -84,7 +84,7 @@ export default function CreatePaymentRequest() {
   const [form, fields] = useForm({
     id: "payment-request",
     lastResult,
-    defaultValue: { currency_code: "KWD", customer_phone_country: "KW", pg_codes: gateways.map((gateway) => gateway.code) },
+    defaultValue: { currency_code: "KWD", customer_phone_country: "KW", delivery_mode: "none", pg_codes: gateways.map((gateway) => gateway.code) },
     constraint: { amount: { required: true, maxLength: 20 }, description: { maxLength: 2000 } },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: PaymentRequestSchema }),
     shouldValidate: "onBlur",
@@ -169,6 +169,11 @@ export default function CreatePaymentRequest() {
                 </Text>
               ) : null}
             </fieldset>
+            <SelectField
+              field={fields.delivery_mode}
+              label={t("payment_request.delivery_mode")}
+              options={(["none", "address", "address_location"] as const).map((mode) => ({ value: mode, label: t(`payment_request.delivery_modes.${mode}`) }))}
+            />
             <Stack gap="xs">
               <CheckboxField field={fields.editable_amount} label={t("payment_request.editable_amount")} />
               <CheckboxField field={fields.send_email} label={t("payment_request.send_email")} />

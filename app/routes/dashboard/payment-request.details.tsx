@@ -18,6 +18,26 @@ import { linkBaseUrl } from "~/lib/sign-in.server";
 
 const SETTLED = new Set(["cod", "paid", "authorized"]);
 
+/** The customer's delivery address on one line, as typed; "—" until they give it. */
+function deliverySummary(json: string | null) {
+  if (!json) return "—";
+  const address = JSON.parse(json) as Record<string, string | undefined>;
+  return [
+    address.address === "Custom" ? address.custom_address : address.address,
+    address.area,
+    address.block && `Block ${address.block}`,
+    address.street && `Street ${address.street}`,
+    address.avenue && `Avenue ${address.avenue}`,
+    address.house_no && `House ${address.house_no}`,
+    address.floor && `Floor ${address.floor}`,
+    address.office_no && `Office ${address.office_no}`,
+    address.paci_no && `PACI ${address.paci_no}`,
+    address.special_instructions,
+  ]
+    .filter(Boolean)
+    .join(", ");
+}
+
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const auth = requireUser(context, request);
   await requireSection(context, auth, "payment_request", "transactions");
@@ -41,6 +61,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     payUrl,
     qrSvg: await QRCode.toString(payUrl, { type: "svg", margin: 1, width: 220, errorCorrectionLevel: "M" }),
     shareText: `${merchant[lang === "ar" ? "title_ar" : "title_en"]}: ${amount} — ${payUrl}`,
+    mapUrl: transaction.delivery_lat !== null && transaction.delivery_lng !== null ? `https://www.google.com/maps?q=${transaction.delivery_lat},${transaction.delivery_lng}` : null,
     attachment: transaction.attachment_name ? { name: transaction.attachment_name, url: `/${lang}/pay/${transaction.id}/attachment` } : null,
     customerEmail: transaction.customer_email,
     customerPhone: transaction.customer_phone,
@@ -56,6 +77,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       ["payment_request.paid_amount", transaction.paid_amount ? formatAmount(transaction.paid_amount, transaction.currency_code, lang) : "—"],
       ["payment_request.paid_with", transaction.gateway_code ? gatewayName(transaction.gateway_code) : "—"],
       ["payment_request.initiator", transaction.initiator ?? "—"],
+      ...(transaction.delivery_mode === "none" ? [] : [["payment_request.delivery", deliverySummary(transaction.delivery_address)] as [string, string]]),
     ] as [string, string | null][],
   };
 }
@@ -117,6 +139,11 @@ export default function PaymentRequestDetails() {
             <Anchor href={details.payUrl} target="_blank" rel="noopener">
               {t("payment_request.open_link")}
             </Anchor>
+            {details.mapUrl ? (
+              <Anchor href={details.mapUrl} target="_blank" rel="noopener noreferrer">
+                {t("delivery.view_on_map")}
+              </Anchor>
+            ) : null}
             {details.attachment ? (
               <Anchor href={details.attachment.url} download={details.attachment.name}>
                 {t("payment_request.download_attachment")}: {details.attachment.name}

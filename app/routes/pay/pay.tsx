@@ -5,6 +5,7 @@ import { data, redirect, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/pay";
 import { useNonce } from "~/components/nonce";
 import { AmountForm } from "~/components/pay/amount-form";
+import { DeliverySteps } from "~/components/pay/delivery-steps";
 import { PAY_ENHANCER } from "~/components/pay/pay-enhancer";
 import { PayChoices } from "~/components/pay/pay-choices";
 import { PayStatus } from "~/components/pay/pay-status";
@@ -12,6 +13,10 @@ import { PublicHeader } from "~/components/pay/public-header";
 import { Remarks, remarkRows } from "~/components/pay/remarks";
 import { Terms } from "~/components/pay/terms";
 import { startAttempt } from "~/domain/payments/attempts.server";
+import { DEFAULT_MAP_CENTER } from "~/domain/payments/delivery-schema";
+import { deliveryStateOf, deliveryStepFor } from "~/domain/payments/delivery.server";
+import { KUWAIT_AREAS_AR, KUWAIT_AREAS_EN } from "~/domain/payments/kuwait-areas";
+import { deliveryAction } from "./delivery-action.server";
 import { chosenAmount, defaultChoice, loadPayPage, payChoicesFor } from "~/domain/payments/pay-page.server";
 import { loadUnitHeader } from "~/domain/payments/units.server";
 import { platformAddresses } from "~/lib/addresses.server";
@@ -43,6 +48,8 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     return data({ status: page.status, lang, unit, view: null, settledLink }, { status: statusCode });
   }
   const url = new URL(request.url);
+  const delivery = await deliveryStateOf(db, transaction.id);
+  const step = deliveryStepFor(delivery, url.searchParams.get("step"));
   const typed = url.searchParams.get("amount")?.slice(0, 20) ?? "";
   const chosen = chosenAmount(transaction, typed);
   const amount = chosen.ok ? chosen.amount : transaction.amount;
@@ -58,6 +65,18 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     view: {
       id: transaction.id,
       orderNo: transaction.order_no,
+      delivery:
+        step && delivery.mode !== "none"
+          ? {
+              step,
+              mode: delivery.mode,
+              address: delivery.address,
+              location: delivery.location,
+              defaultCenter: DEFAULT_MAP_CENTER,
+              areas: lang === "ar" ? [...KUWAIT_AREAS_AR] : [...KUWAIT_AREAS_EN],
+              prefilled: step === "address" && Boolean(delivery.address),
+            }
+          : null,
       customerName: [transaction.customer_first_name, transaction.customer_last_name].filter(Boolean).join(" "),
       customerEmail: transaction.customer_email,
       description: transaction.description,
@@ -86,6 +105,8 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   const lang = isLanguage(params.lang) ? params.lang : "en";
   const form = await request.formData().catch(() => null);
   if (!form) return data({ error: "pay.errors.unexpected", field: null }, { status: 400 });
+  const intent = form.get("intent");
+  if (intent && intent !== "pay") return deliveryAction(getDbFrom(context), params.transactionId, String(intent), form);
   const outcome = await startAttempt(getDbFrom(context), {
     transactionId: params.transactionId,
     gatewayCode: String(form.get("gateway_code") ?? ""),
@@ -153,7 +174,15 @@ export default function Pay() {
                 <AmountForm typedAmount={view.typedAmount} selected={view.selected} error={view.amountError ?? (actionData?.field === "amount" ? actionData.error : null)} />
               ) : null}
             </Card>
-            {view.choices.length === 0 ? (
+            {view.delivery ? (
+              <DeliverySteps
+                view={{
+                  ...view.delivery,
+                  errors: actionData && "deliveryErrors" in actionData ? (actionData.deliveryErrors ?? null) : null,
+                  values: actionData && "values" in actionData ? (actionData.values ?? null) : null,
+                }}
+              />
+            ) : view.choices.length === 0 ? (
               <Alert color="orange">{t("pay.no_methods")}</Alert>
             ) : (
               <form method="post" data-pay-form data-choices-url={`/api/v1/plugins/payment_request/transaction/pay-choices/${view.id}`}>

@@ -1,5 +1,8 @@
 import type { Route } from "./+types/transaction-pay";
 import { startAttempt } from "~/domain/payments/attempts.server";
+import { deliveryStateOf } from "~/domain/payments/delivery.server";
+import { KUWAIT_AREAS_AR, KUWAIT_AREAS_EN } from "~/domain/payments/kuwait-areas";
+import { findPublicTransaction } from "~/domain/payments/pay-page.server";
 import { publicPayView } from "~/domain/payments/public-view.server";
 import { platformAddresses } from "~/lib/addresses.server";
 import { apiDetail, apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, str } from "~/lib/api.server";
@@ -13,11 +16,20 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!SUPPORTED_PLUGINS.has(params.plugin)) return apiDetail(request, "api.not_found", 404);
   const lang = apiLanguage(request);
   if (request.method === "OPTIONS") {
+    const transaction = await findPublicTransaction(getDbFrom(context), params.id);
+    if (!transaction) return apiDetail(request, "pay.not_found", 404);
+    const delivery = await deliveryStateOf(getDbFrom(context), transaction.id);
+    const t = translator(lang);
     return apiJson({
-      multicheckout_enabled: false,
-      capture_delivery_address: false,
-      capture_delivery_location: false,
+      multicheckout_enabled: delivery.mode !== "none",
+      capture_delivery_address: delivery.mode !== "none",
+      capture_delivery_location: delivery.mode === "address_location",
       country: "KW",
+      kuwait_areas: { en_list: KUWAIT_AREAS_EN, ar_list: KUWAIT_AREAS_AR },
+      first_popup: { text_en: translator("en")("delivery.welcome_message"), text_ar: translator("ar")("delivery.welcome_message") },
+      second_popup: { text_en: translator("en")("delivery.confirm_message"), text_ar: translator("ar")("delivery.confirm_message") },
+      saved: { address: delivery.address, delivery_location: delivery.location, confirmed: delivery.confirmed },
+      title: t("delivery.address_title"),
     });
   }
   const view = await publicPayView(getDbFrom(context), params.id, lang);
