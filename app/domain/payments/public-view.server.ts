@@ -79,9 +79,13 @@ export async function publicPayView(db: DB, id: string, lang: Language): Promise
       disclaimer: true,
       disclaimer_message: t("pay.disclaimer"),
       next_url: transaction.next_url,
-      order_description: transaction.description
-        ? { items: [{ label_en: "Order details", label_ar: "تفاصيل الطلب", value: transaction.description }] }
-        : { items: [] },
+      order_description: {
+        items: (transaction.description ?? "")
+          .split("\n")
+          .map((line) => line.trim())
+          .filter(Boolean)
+          .map((value) => ({ label_en: "", label_ar: "", value, is_long: Array.from(value).length > 20 })),
+      },
       customer_email: transaction.customer_email,
     },
   };

@@ -6,6 +6,7 @@ import type { Route } from "./+types/pay";
 import { useNonce } from "~/components/nonce";
 import { AmountForm } from "~/components/pay/amount-form";
 import { DeliverySteps } from "~/components/pay/delivery-steps";
+import { descriptionItems, OrderDescription } from "~/components/pay/order-description";
 import { PAY_ENHANCER } from "~/components/pay/pay-enhancer";
 import { PayChoices } from "~/components/pay/pay-choices";
 import { PayStatus } from "~/components/pay/pay-status";
@@ -152,12 +153,7 @@ export default function Pay() {
                 {view.expires ? ` · ${t("pay.expires", { date: view.expires })}` : ""}
               </Text>
             </Card>
-            {view.description ? (
-              <Card withBorder padding="lg">
-                <Title order={2} fz="h4" mb="xs">{t("pay.order_description")}</Title>
-                <Text style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>{view.description}</Text>
-              </Card>
-            ) : null}
+            {view.description ? <OrderDescription items={descriptionItems(view.description)} /> : null}
             {view.remarks.length ? <Remarks rows={view.remarks} /> : null}
             {view.attachment ? (
               <Anchor href={view.attachment.url} download={view.attachment.name} fw={600}>

@@ -1,0 +1,30 @@
+import { Card, Title } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+
+/** Public spec: an item longer than 20 characters is laid out as long (a full row), shorter ones side by side. */
+export const LONG_ITEM_LENGTH = 20;
+
+export function descriptionItems(description: string | null): string[] {
+  return (description ?? "")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
+}
+
+export function OrderDescription({ items }: { items: string[] }) {
+  const { t } = useTranslation();
+  return (
+    <Card withBorder padding="lg">
+      <Title order={2} fz="h4" mb="xs">
+        {t("pay.order_description")}
+      </Title>
+      <ul className="order-items">
+        {items.map((item, index) => (
+          <li key={index} className={Array.from(item).length > LONG_ITEM_LENGTH ? "order-item order-item--long" : "order-item"}>
+            {item}
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
