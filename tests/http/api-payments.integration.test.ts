@@ -134,3 +134,32 @@ describe("attachments", () => {
     expect(await stolen.json()).toEqual({ attachment: ["Failed to upload file"] });
   });
 });
+
+describe("transaction actions", () => {
+  it("offers resend and cancel to those allowed, runs them, and nothing once closed", async () => {
+    const created = await (await create({ amount: "3", pg_codes: "cod", customer_email: "again@example.com" })).json();
+    const list = async (token: string) =>
+      (await app.request(`/api/v1/plugins/payment_request/transaction/actions/${created.id}/`, { headers: auth(token) })).json();
+    const actions = await list(alphaToken);
+    expect(actions.map((action: { value: string }) => action.value)).toEqual(["email", "cancel"]);
+    expect(actions[0]).toMatchObject({ display_name: "Resend email", url: `/api/v1/plugins/payment_request/transaction/actions/${created.id}/email/` });
+
+    const staffToken = (await app.apiToken(alpha.staff.username, DEMO_PASSWORD)).access;
+    expect(await list(staffToken)).toEqual([]);
+    expect((await app.request(actions[1].url, { method: "POST", headers: auth(staffToken) })).status).toBe(403);
+
+    const mailsBefore = (await database.db.selectFrom("outgoing_mail").select("id").where("to_address", "=", "again@example.com").execute()).length;
+    expect((await app.request(actions[0].url, { method: "POST", headers: auth(alphaToken) })).status).toBe(200);
+    const mailsAfter = (await database.db.selectFrom("outgoing_mail").select("id").where("to_address", "=", "again@example.com").execute()).length;
+    expect(mailsAfter).toBe(mailsBefore + 1);
+
+    const canceled = await app.request(actions[1].url, { method: "POST", headers: auth(alphaToken) });
+    expect(await canceled.json()).toEqual({ message: "The payment request was canceled." });
+    expect(await list(alphaToken)).toEqual([]);
+    const view = await (await app.request(`/api/v1/plugins/payment_request/transaction/pay/${created.id}`)).json();
+    expect(view).toMatchObject({ state: "canceled", valid_for_payment: false });
+
+    const betaToken = (await app.apiToken(beta.admin.username, DEMO_PASSWORD)).access;
+    expect((await app.request(`/api/v1/plugins/payment_request/transaction/actions/${created.id}/`, { headers: auth(betaToken) })).status).toBe(404);
+  });
+});

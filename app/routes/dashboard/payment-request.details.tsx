@@ -1,11 +1,12 @@
-import { Anchor, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Card, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
 import QRCode from "qrcode";
 import { useTranslation } from "react-i18next";
-import { useLoaderData } from "react-router";
+import { data, Form, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/payment-request.details";
 import { CopyField } from "~/components/copy-field";
 import { PageHeader } from "~/components/page-header";
 import { StateBadge } from "~/components/state-badge";
+import { availableActions, runAction } from "~/domain/payments/actions.server";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
 import { findMerchantTransaction } from "~/domain/payments/transactions.server";
 import { payUrlOf } from "~/domain/payments/payment-requests.server";
@@ -55,6 +56,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     return gateway ? (lang === "ar" ? gateway.name_ar : gateway.name_en) : code;
   };
   return {
+    actions: availableActions(transaction, auth.user),
     orderNo: transaction.order_no,
     state: transaction.state,
     settled: SETTLED.has(transaction.state),
@@ -82,15 +84,62 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   };
 }
 
+export async function action({ context, request, params }: Route.ActionArgs) {
+  const auth = requireUser(context, request);
+  await requireSection(context, auth, "payment_request", "transactions");
+  const form = await request.formData();
+  const lang = isLanguage(params.lang) ? params.lang : "en";
+  const outcome = await runAction(getDbFrom(context), {
+    merchantId: auth.user.merchantId,
+    user: auth.user,
+    transactionId: params.transactionId,
+    action: String(form.get("intent") ?? ""),
+    baseUrl: linkBaseUrl(),
+    lang,
+  });
+  if (!outcome.ok && outcome.status === 404) notFound();
+  if (!outcome.ok) return data({ error: outcome.message }, { status: outcome.status });
+  return { done: outcome.message };
+}
+
 export default function PaymentRequestDetails() {
   const { t } = useTranslation();
   const details = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
   const text = encodeURIComponent(details.shareText);
   return (
     <Stack>
       <PageHeader title={t("payment_request.details_title", { orderNo: details.orderNo })}>
         <StateBadge state={details.state} />
       </PageHeader>
+      {result && "done" in result ? <Alert color="green" role="status">{result.done}</Alert> : null}
+      {result && "error" in result ? <Alert color="red" role="alert">{result.error}</Alert> : null}
+      {details.actions.length ? (
+        <Group gap="sm">
+          {details.actions.filter((name) => name !== "cancel").map((name) => (
+            <Form method="post" key={name}>
+              <Button type="submit" name="intent" value={name} variant="default">
+                {t(`actions.${name}`)}
+              </Button>
+            </Form>
+          ))}
+          {details.actions.includes("cancel") ? (
+            <details className="disclosure-menu">
+              <summary>
+                <Text component="span" c="red" fw={600}>{t("payment_request.cancel_request")}</Text>
+              </summary>
+              <Paper withBorder shadow="md" p="sm" className="disclosure-menu__panel">
+                <Text size="sm" mb="xs">{t("payment_request.cancel_confirm")}</Text>
+                <Form method="post">
+                  <Button type="submit" name="intent" value="cancel" color="red" size="xs">
+                    {t("payment_request.cancel_yes")}
+                  </Button>
+                </Form>
+              </Paper>
+            </details>
+          ) : null}
+        </Group>
+      ) : null}
       <SimpleGrid cols={{ base: 1, md: 3 }}>
         <Card withBorder padding="lg" style={{ gridColumn: "span 2" }}>
           <Table variant="vertical" layout="fixed">
