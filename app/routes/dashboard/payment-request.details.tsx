@@ -151,7 +151,9 @@ export default function PaymentRequestDetails() {
               {details.rows.map(([label, value]) => (
                 <Table.Tr key={label}>
                   <Table.Th w={180}>{t(label)}</Table.Th>
-                  <Table.Td style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>{value ?? t("payment_request.never")}</Table.Td>
+                  <Table.Td style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }} dir={label === "payment_request.customer_phone" ? "ltr" : undefined}>
+                    {value ?? t("payment_request.never")}
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
