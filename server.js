@@ -45,12 +45,12 @@ app.use(
     setHeaders: (res) => res.setHeader("X-Content-Type-Options", "nosniff"),
   }),
 );
-app.use(
-  express.static("build/client", {
-    maxAge: "1h",
-    setHeaders: (res) => res.setHeader("X-Content-Type-Options", "nosniff"),
-  }),
-);
+// Public files all have an extension; pages never do, so they skip the file lookup.
+const publicFiles = express.static("build/client", {
+  maxAge: "1h",
+  setHeaders: (res) => res.setHeader("X-Content-Type-Options", "nosniff"),
+});
+app.use((req, res, next) => (/\.[a-z0-9]+$/i.test(req.path) ? publicFiles(req, res, next) : next()));
 
 app.all(
   /.*/,

@@ -49,16 +49,23 @@ export function toDecimalString(minor: number, currency: string): string {
   return `${sign}${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
 }
 
+const formatters = new Map<string, Intl.NumberFormat>();
+
 /** 12500 KWD in English → "KWD 12.500"; in Arabic → "12.500 د.ك." with Latin digits. */
 export function formatAmount(minor: number, currency: string, lang: "en" | "ar"): string {
-  const exponent = exponentOf(currency);
-  const formatter = new Intl.NumberFormat(lang === "ar" ? "ar-KW-u-nu-latn" : "en-KW", {
-    style: "currency",
-    currency,
-    currencyDisplay: lang === "ar" ? "symbol" : "code",
-    minimumFractionDigits: exponent,
-    maximumFractionDigits: exponent,
-  });
+  const key = `${lang}:${currency}`;
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    const exponent = exponentOf(currency);
+    formatter = new Intl.NumberFormat(lang === "ar" ? "ar-KW-u-nu-latn" : "en-KW", {
+      style: "currency",
+      currency,
+      currencyDisplay: lang === "ar" ? "symbol" : "code",
+      minimumFractionDigits: exponent,
+      maximumFractionDigits: exponent,
+    });
+    formatters.set(key, formatter);
+  }
   // Formatting the decimal string keeps it exact: no division, no float.
   return formatter.format(toDecimalString(minor, currency) as unknown as number);
 }
