@@ -6,6 +6,8 @@ export default [
   index("routes/root-index.ts"),
   route("healthz", "routes/healthz.ts"),
   route("__test/clock", "routes/test-clock.ts"),
+  route("__test/map-style.json", "routes/test-map-style.ts"),
+  route("vendor/:file", "routes/vendor.ts"),
   ...sandboxRoutes,
   route("gateway/knet/response/:attemptId", "routes/gateway/knet-return.ts", { id: "knet-response" }),
   route("gateway/knet/error/:attemptId", "routes/gateway/knet-return.ts", { id: "knet-error" }),

@@ -33,6 +33,8 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().min(3).default("Payments <no-reply@localhost>"),
   SUPPORT_EMAIL: z.email({ message: "must be an email address" }).default("support@localhost"),
   UPLOADS_DIR: z.string().min(1).default("./data/uploads"),
+  /** A MapLibre style URL for the delivery map; unset, customers give coordinates instead. */
+  MAP_STYLE_URL: z.url({ message: "must be an absolute http(s) URL of a MapLibre style" }).optional(),
   /** Unset: seed the demo merchant on an empty SQLite database, never on Postgres. */
   SEED_DEMO: z.enum(["0", "1", "true", "false"], { message: "must be 1 or 0" }).optional(),
   TRUST_PROXY: booleanFlag,

@@ -7,7 +7,7 @@ import { isLanguage } from "./i18n";
 import { authContext, dbContext } from "./request-context.server";
 import { SESSION_COOKIE, clearSessionCookie, readCookie, sessionCookie } from "./session-cookie.server";
 
-const ROOT_SEGMENTS = new Set(["api", "healthz", "__test", "sandbox", "gateway"]);
+const ROOT_SEGMENTS = new Set(["api", "healthz", "__test", "sandbox", "gateway", "vendor"]);
 
 /** A path without a known language is retried with /en: /login → /en/login. */
 export const languageMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {

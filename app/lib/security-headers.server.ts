@@ -12,7 +12,12 @@ export function securityHeaders(request: Request, nonce: string | null): [string
   const url = new URL(request.url);
   const https = url.protocol === "https:" || Boolean(env().BASE_URL?.startsWith("https:"));
   // Pay Now posts and is redirected to the gateway's own page, which browsers check against form-action.
-  const formAction = /^\/(en|ar)\/pay\//.test(url.pathname) ? "form-action 'self' https:" : "form-action 'self'";
+  const payPage = /^\/(en|ar)\/pay\//.test(url.pathname);
+  // Pay Now posts and is redirected to the gateway's own page, which browsers check against form-action;
+  // the delivery map fetches its style and tiles and runs its own worker.
+  const formAction = payPage ? "form-action 'self' https:" : "form-action 'self'";
+  const mapStyle = env().MAP_STYLE_URL;
+  const connect = payPage ? `connect-src 'self' https:${mapStyle ? ` ${new URL(mapStyle).origin}` : ""}` : "connect-src 'self'";
   if (https) headers.push(["Strict-Transport-Security", "max-age=31536000; includeSubDomains"]);
   if (nonce) {
     headers.push([
@@ -23,7 +28,8 @@ export function securityHeaders(request: Request, nonce: string | null): [string
         "style-src 'self' 'unsafe-inline'",
         "img-src 'self' data: blob: https:",
         "font-src 'self' data:",
-        "connect-src 'self'",
+        connect,
+        "worker-src 'self'",
         "frame-ancestors 'none'",
         "base-uri 'self'",
         formAction,

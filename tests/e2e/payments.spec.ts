@@ -247,7 +247,7 @@ test.describe("delivery details before paying, JavaScript off", () => {
     await page.getByRole("button", { name: t("ar", "delivery.submit") }).click();
 
     await expect(page.getByRole("heading", { name: t("ar", "delivery.location_title") })).toBeVisible();
-    await page.getByText(t("ar", "delivery.tap_to_edit")).click();
+    await page.getByText(t("ar", "delivery.enter_coordinates")).click();
     await page.getByRole("textbox", { name: t("ar", "delivery.latitude") }).fill("29.3340");
     await page.getByRole("textbox", { name: t("ar", "delivery.longitude") }).fill("48.0760");
     await page.getByRole("button", { name: t("ar", "delivery.confirm_location") }).click();
@@ -263,4 +263,41 @@ test.describe("delivery details before paying, JavaScript off", () => {
     await expect(admin.getByRole("link", { name: t("en", "delivery.view_on_map") })).toHaveAttribute("href", "https://www.google.com/maps?q=29.334,48.076");
     await context.close();
   });
+});
+
+test("the delivery map: tap to edit, place the pin, confirm, save (JavaScript on)", async ({ page, browser }) => {
+  const context = await browser.newContext();
+  const admin = await context.newPage();
+  await signIn(admin, "admin");
+  await admin.goto("/en/payment-request/create");
+  await admin.getByRole("textbox", { name: t("en", "payment_request.amount"), exact: true }).fill("6.000");
+  await admin.getByLabel(t("en", "payment_request.delivery_mode")).selectOption("address_location");
+  await admin.getByRole("button", { name: t("en", "payment_request.submit") }).click();
+  const payUrl = new URL(await admin.getByRole("textbox", { name: t("en", "payment_request.payment_url") }).inputValue()).pathname;
+  await context.close();
+
+  await page.goto(`${payUrl}?step=address`);
+  await page.getByLabel(t("en", "delivery.area")).selectOption("Salmiya");
+  await page.getByRole("textbox", { name: t("en", "delivery.block"), exact: true }).fill("1");
+  await page.getByRole("textbox", { name: t("en", "delivery.street"), exact: true }).fill("Salem Al-Mubarak");
+  await page.getByRole("textbox", { name: t("en", "delivery.house_no"), exact: true }).fill("12");
+  await page.getByRole("button", { name: t("en", "delivery.submit") }).click();
+
+  const map = page.locator("#delivery-map canvas");
+  await expect(map).toBeVisible();
+  const save = page.getByRole("button", { name: t("en", "delivery.confirm_location") });
+  await expect(save).toBeDisabled();
+  await page.getByRole("button", { name: t("en", "delivery.tap_to_edit") }).click();
+  await expect(page.getByRole("dialog", { name: t("en", "delivery.location_title") })).toBeVisible();
+  await page.getByRole("button", { name: t("en", "delivery.got_it") }).click();
+  await expect(page.getByRole("dialog", { name: t("en", "delivery.location_title") })).toBeHidden();
+  const box = (await map.boundingBox())!;
+  await page.mouse.click(box.x + box.width * 0.75, box.y + box.height * 0.3);
+  await expect(save).toBeDisabled();
+  await page.getByRole("button", { name: t("en", "delivery.confirm_pin"), exact: true }).click();
+  await expect(save).toBeEnabled();
+  await save.click();
+  const link = page.getByRole("link", { name: t("en", "delivery.view_on_map") });
+  await expect(link).toBeVisible();
+  expect(await link.getAttribute("href")).not.toBe("https://www.google.com/maps?q=29.3759,47.9774");
 });

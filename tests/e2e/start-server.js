@@ -12,6 +12,7 @@ Object.assign(process.env, {
   SEED_DEMO: "1",
   TEST_CLOCK: "1",
   BASE_URL: `http://localhost:${process.env.E2E_PORT ?? "3210"}`,
+  MAP_STYLE_URL: `http://localhost:${process.env.E2E_PORT ?? "3210"}/__test/map-style.json`,
 });
 const cleanup = () => fs.rmSync(dir, { recursive: true, force: true });
 process.on("exit", cleanup);

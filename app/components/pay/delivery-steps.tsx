@@ -1,6 +1,8 @@
 import { Alert, Button, Card, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput, Textarea, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { ADDRESS_TYPES } from "~/domain/payments/delivery-schema";
+import { ADDRESS_TYPES, DEFAULT_MAP_CENTER } from "~/domain/payments/delivery-schema";
+import { useNonce } from "../nonce";
+import { DELIVERY_MAP_SCRIPT } from "./delivery-map-script";
 
 export type DeliveryStep = "welcome" | "address" | "location" | "confirm";
 
@@ -11,6 +13,7 @@ export type DeliveryView = {
   location: { lat: number; lng: number } | null;
   defaultCenter: { lat: number; lng: number };
   areas: string[] | null;
+  mapStyleUrl: string | null;
   prefilled: boolean;
   errors: Record<string, string[]> | null;
   values: Record<string, string> | null;
@@ -117,6 +120,7 @@ function AddressForm({ view }: { view: DeliveryView }) {
 
 function LocationForm({ view }: { view: DeliveryView }) {
   const { t } = useTranslation();
+  const nonce = useNonce();
   const point = view.location ?? view.defaultCenter;
   return (
     <Card withBorder padding="lg">
@@ -128,8 +132,35 @@ function LocationForm({ view }: { view: DeliveryView }) {
         <form method="post">
           <input type="hidden" name="intent" value="save_location" />
           <Stack>
+            {view.mapStyleUrl ? (
+              <>
+                <div
+                  id="delivery-map"
+                  className="delivery-map"
+                  data-style={view.mapStyleUrl}
+                  data-lat={point.lat}
+                  data-lng={point.lng}
+                  data-zoom={DEFAULT_MAP_CENTER.zoom}
+                  hidden
+                />
+                <div className="map-hint" role="dialog" aria-label={t("delivery.location_title")} data-map-hint hidden>
+                  <Text>{t("delivery.location_title")}</Text>
+                  <Button type="button" size="xs" data-got-it>
+                    {t("delivery.got_it")}
+                  </Button>
+                </div>
+                <Group grow>
+                  <Button type="button" variant="light" data-edit-location hidden>
+                    {t("delivery.tap_to_edit")}
+                  </Button>
+                  <Button type="button" data-confirm-location hidden>
+                    {t("delivery.confirm_pin")}
+                  </Button>
+                </Group>
+              </>
+            ) : null}
             <details className="location-edit" open={Boolean(view.errors)}>
-              <summary>{t("delivery.tap_to_edit")}</summary>
+              <summary>{t("delivery.enter_coordinates")}</summary>
               <SimpleGrid cols={2} mt="sm">
                 <TextInput name="lat" label={t("delivery.latitude")} defaultValue={String(point.lat)} inputMode="decimal" error={fieldError(view, "lat", t)} dir="ltr" />
                 <TextInput name="lng" label={t("delivery.longitude")} defaultValue={String(point.lng)} inputMode="decimal" error={fieldError(view, "lng", t)} dir="ltr" />
@@ -138,9 +169,12 @@ function LocationForm({ view }: { view: DeliveryView }) {
                 {t("delivery.use_my_location")}
               </Button>
             </details>
-            <Button type="submit">{t("delivery.confirm_location")}</Button>
+            <Button type="submit" data-save-location>
+              {t("delivery.confirm_location")}
+            </Button>
           </Stack>
         </form>
+        {view.mapStyleUrl ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: DELIVERY_MAP_SCRIPT }} /> : null}
         <form method="post">
           <input type="hidden" name="intent" value="skip_location" />
           <Button type="submit" variant="default" fullWidth>

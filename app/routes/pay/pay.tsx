@@ -21,6 +21,7 @@ import { deliveryAction } from "./delivery-action.server";
 import { chosenAmount, defaultChoice, loadPayPage, payChoicesFor } from "~/domain/payments/pay-page.server";
 import { loadUnitHeader } from "~/domain/payments/units.server";
 import { platformAddresses } from "~/lib/addresses.server";
+import { env } from "~/lib/env.server";
 import { formatDateTime } from "~/lib/format";
 import { isLanguage } from "~/lib/i18n";
 import { formatAmount } from "~/lib/money";
@@ -76,6 +77,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
               defaultCenter: DEFAULT_MAP_CENTER,
               areas: lang === "ar" ? [...KUWAIT_AREAS_AR] : [...KUWAIT_AREAS_EN],
               prefilled: step === "address" && Boolean(delivery.address),
+              mapStyleUrl: env().MAP_STYLE_URL ?? null,
             }
           : null,
       customerName: [transaction.customer_first_name, transaction.customer_last_name].filter(Boolean).join(" "),
