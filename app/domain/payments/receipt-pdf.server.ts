@@ -4,11 +4,10 @@ import { fileURLToPath } from "node:url";
 import bidiFactory, { type EmbeddingLevels } from "bidi-js";
 import PDFDocument from "pdfkit";
 import type { DB } from "~/db/database.server";
-import { formatDateTime } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
-import { formatAmount } from "~/lib/money";
 import { findAttempt } from "./attempts.server";
+import { resultRows } from "./result-rows.server";
 import { findMerchantGateway } from "./gateway-settings.server";
 import { findPublicTransaction } from "./pay-page.server";
 import { loadUnitHeader } from "./units.server";
@@ -46,25 +45,12 @@ async function loadReceipt(db: DB, attemptId: string, lang: Language): Promise<R
     findMerchantGateway(db, attempt.merchant_id, attempt.gateway_code),
   ]);
   const t = translator(lang);
-  const rows: [string, string | null][] = [
-    ["result.order_no", String(transaction.order_no)],
-    ["result.amount", formatAmount(attempt.total, attempt.currency_code, lang)],
-    ["result.reference_no", attempt.track_id],
-    ["result.status", t(`result.states.${attempt.state}`)],
-    ["result.gateway", gateway ? (lang === "ar" ? gateway.name_ar : gateway.name_en) : attempt.gateway_code],
-    ["result.date", attempt.completed_at ? formatDateTime(attempt.completed_at, lang) : null],
-    ["result.track_id", attempt.gateway_kind === "knet" ? attempt.track_id : null],
-    ["result.post_date", attempt.post_date],
-    ["result.transaction_id", attempt.tran_id],
-    ["result.auth_code", attempt.auth_code],
-    ["result.reference_id", attempt.reference_id],
-    ["result.payment_id", attempt.payment_id],
-  ];
+  const rows = resultRows(attempt, transaction.order_no, gateway, lang, { withDate: true });
   return {
     lang,
     orderNo: transaction.order_no,
     merchant: unit?.title ?? null,
-    rows: rows.filter((row): row is [string, string] => Boolean(row[1])).map(([label, value]) => [t(label), value]),
+    rows: rows.map(([label, value]) => [t(label), label === "result.status" ? t(value) : value]),
     description: transaction.description,
   };
 }

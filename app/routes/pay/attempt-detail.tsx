@@ -8,11 +8,11 @@ import { PublicHeader } from "~/components/pay/public-header";
 import { findAttempt, settleByInquiry } from "~/domain/payments/attempts.server";
 import { findMerchantGateway } from "~/domain/payments/gateway-settings.server";
 import { findPublicTransaction, isExpired } from "~/domain/payments/pay-page.server";
+import { resultRows } from "~/domain/payments/result-rows.server";
 import { loadUnitHeader } from "~/domain/payments/units.server";
 import { platformAddresses } from "~/lib/addresses.server";
 import { isLocalPath } from "~/lib/guards.server";
 import { isLanguage } from "~/lib/i18n";
-import { formatAmount } from "~/lib/money";
 import { getDbFrom } from "~/lib/request-context.server";
 
 /** Served as plain HTML: no React on the client (see docs/decisions/0005). */
@@ -42,26 +42,13 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     findMerchantGateway(db, attempt.merchant_id, attempt.gateway_code),
   ]);
   const failedOrOpen = attempt.state !== "success" && attempt.state !== "cod";
-  const rows: [string, string | null][] = [
-    ["result.order_no", String(transaction.order_no)],
-    ["result.amount", formatAmount(attempt.total, attempt.currency_code, lang)],
-    ["result.reference_no", attempt.track_id],
-    ["result.status", `result.states.${attempt.state}`],
-    ["result.gateway", gateway ? (lang === "ar" ? gateway.name_ar : gateway.name_en) : attempt.gateway_code],
-    ["result.track_id", attempt.gateway_kind === "knet" ? attempt.track_id : null],
-    ["result.post_date", attempt.post_date],
-    ["result.transaction_id", attempt.tran_id],
-    ["result.auth_code", attempt.auth_code],
-    ["result.reference_id", attempt.reference_id],
-    ["result.payment_id", attempt.payment_id],
-  ];
   return {
     found: true as const,
     lang,
     unit,
     state: attempt.state,
     expired: failedOrOpen && (transaction.state === "expired" || isExpired(transaction)),
-    rows: rows.filter((row): row is [string, string] => Boolean(row[1])),
+    rows: resultRows(attempt, transaction.order_no, gateway, lang),
     description: transaction.description,
     receiptUrl: failedOrOpen ? null : `/${lang}/pay/attempt-detail/${attempt.id}/receipt.pdf`,
     attachment: transaction.attachment_name ? { name: transaction.attachment_name, url: `/${lang}/pay/${transaction.id}/attachment` } : null,
