@@ -1,4 +1,4 @@
-import "@mantine/core/styles.css";
+import "./styles/mantine-base";
 import "./styles/app.css";
 import { ColorSchemeScript, DirectionProvider, MantineProvider, mantineHtmlProps } from "@mantine/core";
 import { useTranslation } from "react-i18next";

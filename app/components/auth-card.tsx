@@ -1,3 +1,4 @@
+import "@mantine/core/styles.css";
 import { Box, Center, Group, Paper, Stack, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { FlashNotice } from "./flash-notice";

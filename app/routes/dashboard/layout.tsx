@@ -1,3 +1,4 @@
+import "@mantine/core/styles.css";
 import { AppShell, Box, Burger, Group, Image, Text } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { useTranslation } from "react-i18next";

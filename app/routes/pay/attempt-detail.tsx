@@ -1,3 +1,4 @@
+import "~/styles/mantine-customer";
 import "~/styles/pay.css";
 import { Button, Card, Stack, Table, Text, Title } from "@mantine/core";
 import { IconCircleCheck, IconCircleX, IconClockHour4, IconDownload } from "@tabler/icons-react";

@@ -1,3 +1,4 @@
+import "~/styles/mantine-customer";
 import "~/styles/pay.css";
 import { Alert, Anchor, Card, Stack, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";

@@ -1,3 +1,4 @@
+import "@mantine/core/styles.css";
 import { Alert, Badge, Box, Center, Group, Paper, Stack, Text, Title } from "@mantine/core";
 
 const SANDBOX_NOTICE = { en: "Sandbox: no real money moves", ar: "بيئة تجريبية: لا تنتقل أموال حقيقية" };
