@@ -46,7 +46,14 @@ export default function DashboardLayout() {
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t("shell.menu")} />
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t("shell.menu")} className="js-only" />
+            {/* Without JavaScript the burger cannot toggle; this link opens the menu through :target instead. */}
+            <noscript>
+              <style>{".js-only{display:none!important}"}</style>
+              <a href="#main-menu" className="no-js-menu-link">
+                {t("shell.menu")}
+              </a>
+            </noscript>
             <Link to={`/${lang}`} style={{ display: "flex", alignItems: "center", gap: 10, color: "inherit", textDecoration: "none" }}>
               {branding.logoUrl ? <Image src={branding.logoUrl} alt="" h={36} w="auto" fit="contain" /> : null}
               <Box visibleFrom="xs">
@@ -64,7 +71,7 @@ export default function DashboardLayout() {
           <AccountMenu lang={lang} username={username} adminUrl={branding.adminUrl} />
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar>
+      <AppShell.Navbar id="main-menu">
         <SideMenu lang={lang} sections={sections} canReadMailbox={canReadMailbox} onNavigate={close} />
       </AppShell.Navbar>
       <AppShell.Main>
