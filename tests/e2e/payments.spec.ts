@@ -58,6 +58,9 @@ test.describe("paying a payment request with JavaScript off", () => {
       await expect(page.getByRole("rowheader", { name: t("en", label), exact: true })).toBeVisible();
     }
     await expect(page.getByRole("cell", { name: "KWD\u00a012.500" })).toBeVisible();
+    const receipt = page.waitForEvent("download");
+    await page.getByRole("link", { name: t("en", "result.download_receipt") }).click();
+    expect((await receipt).suggestedFilename()).toMatch(/^receipt-\d+\.pdf$/);
     expect(await dashboardState(browser, detailsUrl)).toContain(t("en", "states.paid"));
     // The link is settled now: paying again is not offered.
     await page.goto(payUrl);

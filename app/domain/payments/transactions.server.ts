@@ -27,6 +27,7 @@ export async function findMerchantTransaction(db: DB, merchantId: number, id: st
       "transactions.paid_amount",
       "transactions.fee",
       "transactions.gateway_code",
+      "transactions.paid_attempt_id",
       "transactions.editable_amount",
       "transactions.created_at",
       "transactions.state_changed_at",

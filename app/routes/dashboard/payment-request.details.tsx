@@ -63,6 +63,10 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     payUrl,
     qrSvg: await QRCode.toString(payUrl, { type: "svg", margin: 1, width: 220, errorCorrectionLevel: "M" }),
     shareText: `${merchant[lang === "ar" ? "title_ar" : "title_en"]}: ${amount} — ${payUrl}`,
+    receiptUrl:
+      transaction.paid_attempt_id && (transaction.state === "paid" || transaction.state === "cod" || transaction.state === "authorized")
+        ? `/${lang}/pay/attempt-detail/${transaction.paid_attempt_id}/receipt.pdf`
+        : null,
     mapUrl: transaction.delivery_lat !== null && transaction.delivery_lng !== null ? `https://www.google.com/maps?q=${transaction.delivery_lat},${transaction.delivery_lng}` : null,
     attachment: transaction.attachment_name ? { name: transaction.attachment_name, url: `/${lang}/pay/${transaction.id}/attachment` } : null,
     customerEmail: transaction.customer_email,
@@ -190,6 +194,11 @@ export default function PaymentRequestDetails() {
             <Anchor href={details.payUrl} target="_blank" rel="noopener">
               {t("payment_request.open_link")}
             </Anchor>
+            {details.receiptUrl ? (
+              <Anchor href={details.receiptUrl} download>
+                {t("result.download_receipt")}
+              </Anchor>
+            ) : null}
             {details.mapUrl ? (
               <Anchor href={details.mapUrl} target="_blank" rel="noopener noreferrer">
                 {t("delivery.view_on_map")}
