@@ -21,15 +21,7 @@ export type PasswordUserAttributes = {
 export const PASSWORD_MIN_LENGTH = 8;
 const MAX_SIMILARITY = 0.7;
 
-export const PASSWORD_RULES: readonly string[] = [
-  "password_rules.similar",
-  "password_rules.min_length",
-  "password_rules.common",
-  "password_rules.numeric",
-  "password_rules.special",
-  "password_rules.digit",
-  "password_rules.upper",
-];
+export { PASSWORD_RULES } from "./password-rule-keys";
 
 // Python's re \W with str patterns: anything that is not alphanumeric or "_".
 const NON_WORD = /[^\p{L}\p{N}_]+/u;

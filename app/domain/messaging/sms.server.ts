@@ -18,7 +18,8 @@ export const storedSmsProvider: SmsProvider = {
 
 let provider: SmsProvider = storedSmsProvider;
 
-export function useSmsProvider(next: SmsProvider) {
+/** Where a real SMS provider plugs in at start-up. */
+export function setSmsProvider(next: SmsProvider) {
   provider = next;
 }
 

@@ -1,3 +1,4 @@
+import type { DB } from "~/db/database.server";
 import { randomToken } from "~/lib/crypto.server";
 import { storage } from "~/lib/storage.server";
 
@@ -58,4 +59,18 @@ export function isMerchantAttachmentKey(merchantId: number, key: string) {
 
 export async function readAttachment(key: string) {
   return storage().get(key);
+}
+
+/** A payment request's attachment (name and bytes) by its public id, or null when it has none. */
+export async function readTransactionAttachment(db: DB, transactionId: string) {
+  if (!/^[0-9A-Za-z]{22}$/.test(transactionId)) return null;
+  const row = await db
+    .selectFrom("transactions")
+    .select("attachment_path")
+    .where("id", "=", transactionId)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+  if (!row?.attachment_path) return null;
+  const bytes = await readAttachment(row.attachment_path);
+  return bytes ? { name: attachmentName(row.attachment_path), bytes } : null;
 }

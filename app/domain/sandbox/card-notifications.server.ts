@@ -1,6 +1,6 @@
-import type { Kysely } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import type { DB } from "~/db/database.server";
-import type { Database } from "~/db/schema";
+import type { Database, SandboxCardPaymentTable } from "~/db/schema";
 import { CARD_SIGNATURE_HEADER, CARD_TIMESTAMP_HEADER, signCardPayload } from "~/domain/payments/gateways/card-signature";
 import { now } from "~/lib/clock.server";
 import { enqueueJob, registerJobHandler } from "~/lib/jobs.server";
@@ -21,15 +21,9 @@ export type CardPaymentState = {
 
 type NotificationJob = { apiKey: string; notifyUrl: string; body: string };
 
-/**
- * Queues a signed "payment.updated" message to the merchant; call it inside the transaction
- * that changed the payment. The body is the state at this moment, like an acquirer's event.
- */
-export async function queueCardNotification(
-  trx: Kysely<Database>,
-  payment: CardPaymentState & { api_key: string; notify_url: string },
-) {
-  const body = JSON.stringify({
+/** A stored sandbox card payment as the outside world sees it: in notifications and inquiries. */
+export function cardPaymentState(payment: Selectable<SandboxCardPaymentTable>): CardPaymentState {
+  return {
     id: payment.id,
     reference: payment.reference,
     status: payment.status,
@@ -37,9 +31,16 @@ export async function queueCardNotification(
     captured_amount: payment.captured_amount,
     refunded_amount: payment.refunded_amount,
     currency: payment.currency,
-    card: payment.card,
-    event: "payment.updated",
-  });
+    card: payment.card_masked,
+  };
+}
+
+/**
+ * Queues a signed "payment.updated" message to the merchant; call it inside the transaction
+ * that changed the payment. The body is the state at this moment, like an acquirer's event.
+ */
+export async function queueCardNotification(trx: Kysely<Database>, payment: Selectable<SandboxCardPaymentTable>) {
+  const body = JSON.stringify({ ...cardPaymentState(payment), event: "payment.updated" });
   const job: NotificationJob = { apiKey: payment.api_key, notifyUrl: payment.notify_url, body };
   await enqueueJob(trx, CARD_NOTIFY_JOB, job, { maxAttempts: DELIVERY_ATTEMPTS });
 }

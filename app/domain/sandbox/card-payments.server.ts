@@ -10,7 +10,7 @@ import type { Database, SandboxCardPaymentTable } from "~/db/schema";
 import { nowIso } from "~/lib/clock.server";
 import { randomToken } from "~/lib/crypto.server";
 import { findCardMerchant } from "./accounts.server";
-import { queueCardNotification, type CardPaymentState } from "./card-notifications.server";
+import { cardPaymentState, queueCardNotification, type CardPaymentState } from "./card-notifications.server";
 import type { CardPaymentForm } from "./payment-forms";
 import { cardDecisionFor, maskCardNumber } from "./test-cards";
 
@@ -59,14 +59,7 @@ type StoredPayment = Selectable<SandboxCardPaymentTable>;
 
 function stateOf(payment: StoredPayment): CardPaymentState & { capture: string; created_at: string; updated_at: string } {
   return {
-    id: payment.id,
-    reference: payment.reference,
-    status: payment.status,
-    amount: payment.amount,
-    captured_amount: payment.captured_amount,
-    refunded_amount: payment.refunded_amount,
-    currency: payment.currency,
-    card: payment.card_masked,
+    ...cardPaymentState(payment),
     capture: payment.capture,
     created_at: payment.created_at,
     updated_at: payment.updated_at,
@@ -128,7 +121,7 @@ async function savePayment(trx: Kysely<Database>, payment: StoredPayment, change
     })
     .where("id", "=", payment.id)
     .execute();
-  await queueCardNotification(trx, { ...stateOf(updated), api_key: updated.api_key, notify_url: updated.notify_url });
+  await queueCardNotification(trx, updated);
   return updated;
 }
 

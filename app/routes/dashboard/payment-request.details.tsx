@@ -6,6 +6,7 @@ import type { Route } from "./+types/payment-request.details";
 import { CopyField } from "~/components/copy-field";
 import { PageHeader } from "~/components/page-header";
 import { StateBadge } from "~/components/state-badge";
+import { loadMerchantBranding } from "~/domain/identity/users.server";
 import { availableActions, runAction } from "~/domain/payments/actions.server";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
 import { findMerchantTransaction } from "~/domain/payments/transactions.server";
@@ -48,7 +49,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const transaction = await findMerchantTransaction(db, auth.user.merchantId, params.transactionId, "payment_request");
   if (!transaction) notFound();
   const payUrl = payUrlOf(linkBaseUrl(), lang, transaction.id);
-  const merchant = await db.selectFrom("merchants").select(["title_en", "title_ar"]).where("id", "=", auth.user.merchantId).executeTakeFirstOrThrow();
+  const merchant = await loadMerchantBranding(db, auth.user.merchantId);
   const amount = formatAmount(transaction.amount, transaction.currency_code, lang);
   const gateways = await listMerchantGateways(db, auth.user.merchantId);
   const gatewayName = (code: string) => {
