@@ -2,6 +2,7 @@ import { Migrator, type Migration, type MigrationProvider } from "kysely";
 import { engineOf, type DB } from "./database.server";
 import * as foundation from "./migrations/0001-foundation";
 import * as payments from "./migrations/0002-payments";
+import * as workspace from "./migrations/0003-workspace";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -9,6 +10,7 @@ type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => P
 const migrations: Record<string, EngineMigration> = {
   "0001-foundation": foundation,
   "0002-payments": payments,
+  "0003-workspace": workspace,
 };
 
 export async function migrateToLatest(db: DB) {

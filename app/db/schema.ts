@@ -194,7 +194,9 @@ export type TransactionState =
   | "failed"
   | "canceled"
   | "expired"
-  | "invalid";
+  | "invalid"
+  | "refunded"
+  | "voided";
 
 export interface TransactionTable {
   /** Public and unguessable (128 random bits): it is the pay link. */
@@ -240,6 +242,130 @@ export interface TransactionTable {
   created_at: Timestamp;
   state_changed_at: Timestamp;
   deleted_at: Timestamp | null;
+  seen: Flag;
+  email_seen: Flag;
+  disclosed_to_merchant: ColumnType<number, number | undefined, number>;
+  product_type: ColumnType<string | null, string | null | undefined, string | null>;
+  bulk_id: ColumnType<number | null, number | null | undefined, number | null>;
+  voided_amount: ColumnType<number, number | undefined, number>;
+  customer_email_lc: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export type OperationKind = "refund" | "capture" | "void";
+
+export interface TransactionOperationTable {
+  id: Generated<number>;
+  merchant_id: number;
+  transaction_id: string;
+  kind: OperationKind;
+  /** pending while the gateway is asked; its amount is reserved meanwhile. */
+  state: "pending" | "succeeded" | "failed";
+  amount: number;
+  currency_code: string;
+  gateway_code: string;
+  gateway_reference: string | null;
+  message: string | null;
+  requested_by: number | null;
+  approval_request_id: number | null;
+  created_at: Timestamp;
+  completed_at: Timestamp | null;
+}
+
+export type RequestState = "pending" | "approved" | "rejected" | "canceled" | "expired";
+
+export interface OperationRequestTable {
+  id: Generated<number>;
+  merchant_id: number;
+  transaction_id: string;
+  kind: OperationKind;
+  amount: number;
+  currency_code: string;
+  gateway_code: string;
+  state: RequestState;
+  maker_id: number | null;
+  maker_name: string;
+  checker_id: number | null;
+  checker_name: string | null;
+  note: string | null;
+  result_message: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  decided_at: Timestamp | null;
+}
+
+export interface PermissionRequestTable {
+  id: Generated<number>;
+  merchant_id: number;
+  user_id: number;
+  permission: string;
+  state: RequestState;
+  requested_by: number | null;
+  requested_by_name: string;
+  checker_id: number | null;
+  checker_name: string | null;
+  created_at: Timestamp;
+  decided_at: Timestamp | null;
+}
+
+export interface TableFieldTable {
+  merchant_id: number;
+  section: string;
+  name: string;
+  label_en: string;
+  label_ar: string;
+  is_active: number;
+  position: number;
+}
+
+export interface ReportTable {
+  id: Generated<number>;
+  merchant_id: number;
+  user_id: number | null;
+  user_name: string;
+  section: string;
+  file_format: "csv" | "xls";
+  language: string;
+  /** The list's query string when the export was asked: its filters apply. */
+  query: string;
+  /** Comma-joined field names. */
+  fields: string;
+  state: "queued" | "running" | "done" | "failed";
+  rows_total: number | null;
+  rows_done: ColumnType<number, number | undefined, number>;
+  file_path: string | null;
+  file_name: string | null;
+  file_size: number | null;
+  error: string | null;
+  created_at: Timestamp;
+  finished_at: Timestamp | null;
+}
+
+export interface NotificationTable {
+  id: Generated<number>;
+  merchant_id: number;
+  user_id: number;
+  kind: string;
+  title: string;
+  link: string | null;
+  created_at: Timestamp;
+  read_at: Timestamp | null;
+}
+
+type Counter = ColumnType<number, number | undefined, number>;
+
+export interface TransactionTotalTable {
+  merchant_id: number;
+  plugin: string;
+  currency_code: string;
+  /** Kuwait calendar day, YYYY-MM-DD. */
+  day: string;
+  generated_count: Counter;
+  generated_amount: Counter;
+  deleted_count: Counter;
+  deleted_amount: Counter;
+  received_count: Counter;
+  received_amount: Counter;
+  refunded_amount: Counter;
 }
 
 export type AttemptState = "pending" | "success" | "failed" | "canceled" | "error" | "cod";
@@ -380,6 +506,13 @@ export interface Database {
   sandbox_knet_payments: SandboxKnetPaymentTable;
   sandbox_card_merchants: SandboxCardMerchantTable;
   sandbox_card_payments: SandboxCardPaymentTable;
+  transaction_operations: TransactionOperationTable;
+  operation_requests: OperationRequestTable;
+  permission_requests: PermissionRequestTable;
+  table_fields: TableFieldTable;
+  reports: ReportTable;
+  notifications: NotificationTable;
+  transaction_totals: TransactionTotalTable;
 }
 
 export type Merchant = Selectable<MerchantTable>;

@@ -31,7 +31,31 @@ export const DEMO_USERS: DemoUser[] = [
     email: "checker@demo-store.example",
     firstName: "Khaled",
     lastName: "Checker",
-    permissions: ["view_paymenttransaction", "search_paymenttransaction", "approve_operations", "approve_permission_requests"],
+    permissions: [
+      "view_paymenttransaction",
+      "search_paymenttransaction",
+      "view_paymenttransaction_statistics",
+      "view_export_settings",
+      "refund_paymenttransaction",
+      "capture_paymenttransaction",
+      "void_paymenttransaction",
+      "approve_operations",
+      "approve_permission_requests",
+    ],
+  },
+  {
+    username: "maker",
+    email: "maker@demo-store.example",
+    firstName: "Mona",
+    lastName: "Maker",
+    permissions: [
+      "view_paymenttransaction",
+      "search_paymenttransaction",
+      "view_paymenttransaction_statistics",
+      "refund_paymenttransaction",
+      "capture_paymenttransaction",
+      "void_paymenttransaction",
+    ],
   },
   {
     username: "otpuser",
@@ -126,8 +150,15 @@ export async function createUser(db: DB, merchantId: number, user: DemoUser, pas
 
 /** The demo merchant of the README, made only when the database has no merchant at all. */
 export async function seedDemoMerchantIfEmpty(db: DB) {
-  const existing = await db.selectFrom("merchants").select("id").limit(1).executeTakeFirst();
-  if (existing) return false;
+  const existing = await db.selectFrom("merchants").select(["id", "name"]).orderBy("id").limit(1).executeTakeFirst();
+  if (existing) {
+    // Demo databases made before a demo user was added get it too.
+    if (existing.name === "Demo Store") {
+      const names = new Set((await db.selectFrom("users").select("username").where("merchant_id", "=", existing.id).execute()).map((row) => row.username));
+      for (const user of DEMO_USERS) if (!names.has(user.username)) await createUser(db, existing.id, user);
+    }
+    return false;
+  }
   const merchantId = await createMerchant(db, {
     name: "Demo Store",
     titleEn: "Demo Store",

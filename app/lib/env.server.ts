@@ -40,6 +40,10 @@ const EnvSchema = z.object({
   TRUST_PROXY: booleanFlag,
   TEST_CLOCK: booleanFlag,
   WORKER: z.enum(["on", "off"]).default("on"),
+  /** How long a maker's refund, capture or void waits for a checker before it expires. */
+  OPERATION_REQUEST_TTL_HOURS: z.coerce.number({ message: "must be a number of hours" }).int().min(1).max(24 * 90).default(48),
+  /** Where generated reports are kept. */
+  REPORTS_DIR: z.string().min(1).default("./data/reports"),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -1,6 +1,7 @@
 import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import type { AttemptState, TransactionState } from "~/db/schema";
 import { queueMail } from "~/domain/messaging/mail.server";
+import { bumpTotals } from "~/domain/transactions/totals.server";
 import { recordAudit } from "~/domain/reporting/audit-log.server";
 import { nowIso } from "~/lib/clock.server";
 import { translator } from "~/lib/i18n.server";
@@ -256,7 +257,7 @@ export async function completeAttempt(db: DB, attemptId: string, outcome: Gatewa
 
     let transactionQuery = trx
       .selectFrom("transactions")
-      .select(["id", "state", "order_no", "customer_email", "merchant_id"])
+      .select(["id", "state", "order_no", "customer_email", "merchant_id", "plugin"])
       .where("id", "=", attempt.transaction_id);
     if (engineOf(trx) === "postgres") transactionQuery = transactionQuery.forUpdate();
     const transaction = await transactionQuery.executeTakeFirstOrThrow();
@@ -295,6 +296,13 @@ export async function completeAttempt(db: DB, attemptId: string, outcome: Gatewa
         })
         .where("id", "=", transaction.id)
         .execute();
+      if (next === "success" && !authorizedOnly) {
+        await bumpTotals(
+          trx,
+          { merchantId: attempt.merchant_id, plugin: transaction.plugin, currency: attempt.currency_code, at: completedAt },
+          { received_count: 1, received_amount: attempt.total },
+        );
+      }
       if (next === "success" && transaction.customer_email) {
         const lang: Language = attempt.lang === "ar" ? "ar" : "en";
         const t = translator(lang);

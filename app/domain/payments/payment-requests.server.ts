@@ -4,6 +4,7 @@ import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import type { FieldErrors } from "~/domain/identity/passwords.server";
 import { queueMail } from "~/domain/messaging/mail.server";
 import { sendSms } from "~/domain/messaging/sms.server";
+import { bumpTotals } from "~/domain/transactions/totals.server";
 import { recordAudit } from "~/domain/reporting/audit-log.server";
 import { now, nowIso } from "~/lib/clock.server";
 import { DISPLAY_ZONE } from "~/lib/format";
@@ -121,6 +122,7 @@ export async function createPaymentRequest(
         currency_code: currency,
         editable_amount: request.editable_amount ? 1 : 0,
         customer_email: request.customer_email ?? null,
+        customer_email_lc: request.customer_email?.toLowerCase() ?? null,
         customer_phone: phone ?? null,
         customer_first_name: request.customer_first_name ?? null,
         customer_last_name: request.customer_last_name ?? null,
@@ -142,6 +144,7 @@ export async function createPaymentRequest(
         deleted_at: null,
       })
       .execute();
+    await bumpTotals(trx, { merchantId: input.merchantId, plugin: "payment_request", currency, at: created }, { generated_count: 1, generated_amount: amount.minor });
     return next;
   });
 

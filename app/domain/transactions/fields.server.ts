@@ -1,0 +1,211 @@
+import type { DB } from "~/db/database.server";
+import { formatDateTime } from "~/lib/format";
+import { translator } from "~/lib/i18n.server";
+import type { Language } from "~/lib/i18n";
+import { formatAmount, toDecimalString } from "~/lib/money";
+import type { TransactionRow } from "./list.server";
+
+/**
+ * The columns a list can show and an export can hold (dashboard spec §3 configured table field,
+ * export config). Labels default to the translations; a merchant may rename and reorder them.
+ */
+export const BUILTIN_FIELDS = [
+  "order_no",
+  "created",
+  "customer_email",
+  "customer_phone",
+  "customer_name",
+  "amount",
+  "paid_amount",
+  "fee",
+  "refunded_amount",
+  "currency_code",
+  "state",
+  "gateway_name",
+  "initiator",
+  "unit",
+  "description",
+  "state_changed_at",
+  "expiration_time",
+  "product_type",
+  "id",
+] as const;
+
+/** Export-only fields (dashboard spec §3 export config other_fields). */
+export const OTHER_FIELDS = ["extra", "auth_code", "card_type", "ref_number"] as const;
+
+export type FieldName = (typeof BUILTIN_FIELDS)[number] | (typeof OTHER_FIELDS)[number];
+
+export const DEFAULT_ACTIVE_FIELDS: readonly FieldName[] = [
+  "order_no",
+  "created",
+  "customer_email",
+  "amount",
+  "currency_code",
+  "state",
+  "gateway_name",
+  "initiator",
+];
+
+export function isFieldName(name: string): name is FieldName {
+  return (BUILTIN_FIELDS as readonly string[]).includes(name) || (OTHER_FIELDS as readonly string[]).includes(name);
+}
+
+export type TableField = { name: FieldName; verbose_name: string; label_en: string; label_ar: string; is_active: boolean; order: number };
+
+function defaultLabels(name: FieldName) {
+  return { label_en: translator("en")(`fields.${name}`), label_ar: translator("ar")(`fields.${name}`) };
+}
+
+/** The section's columns in the merchant's order: saved choices first, then any field not configured yet. */
+export async function loadTableFields(db: DB, merchantId: number, section: string): Promise<TableField[]> {
+  const saved = await db
+    .selectFrom("table_fields")
+    .select(["name", "label_en", "label_ar", "is_active", "position"])
+    .where("merchant_id", "=", merchantId)
+    .where("section", "=", section)
+    .orderBy("position")
+    .execute();
+  const fields: TableField[] = [];
+  for (const row of saved) {
+    if (!(BUILTIN_FIELDS as readonly string[]).includes(row.name)) continue;
+    const name = row.name as FieldName;
+    fields.push({ name, verbose_name: defaultLabels(name).label_en, label_en: row.label_en, label_ar: row.label_ar, is_active: Boolean(row.is_active), order: fields.length + 1 });
+  }
+  const known = new Set(fields.map((field) => field.name));
+  const missing = BUILTIN_FIELDS.filter((name) => !known.has(name)).sort(
+    (a, b) => rank(a) - rank(b),
+  );
+  for (const name of missing) {
+    const labels = defaultLabels(name);
+    fields.push({ name, verbose_name: labels.label_en, ...labels, is_active: saved.length === 0 && DEFAULT_ACTIVE_FIELDS.includes(name), order: fields.length + 1 });
+  }
+  return fields;
+}
+
+function rank(name: FieldName) {
+  const index = DEFAULT_ACTIVE_FIELDS.indexOf(name);
+  return index === -1 ? 100 + BUILTIN_FIELDS.indexOf(name as (typeof BUILTIN_FIELDS)[number]) : index;
+}
+
+export type FieldChoice = { name: string; label_en?: string; label_ar?: string; is_active?: boolean; order?: number };
+
+/** Saves the section's columns; unknown names are refused, labels are trimmed to 64 characters. */
+export async function saveTableFields(db: DB, merchantId: number, section: string, choices: FieldChoice[]) {
+  const current = await loadTableFields(db, merchantId, section);
+  const byName = new Map(current.map((field) => [field.name, field]));
+  for (const choice of choices) {
+    const field = byName.get(choice.name as FieldName);
+    if (!field) return { ok: false as const, unknown: choice.name };
+    if (choice.label_en !== undefined) field.label_en = choice.label_en.trim().slice(0, 64) || defaultLabels(field.name).label_en;
+    if (choice.label_ar !== undefined) field.label_ar = choice.label_ar.trim().slice(0, 64) || defaultLabels(field.name).label_ar;
+    if (choice.is_active !== undefined) field.is_active = choice.is_active;
+    if (choice.order !== undefined && Number.isFinite(choice.order)) field.order = choice.order;
+  }
+  const ordered = [...byName.values()].sort((a, b) => a.order - b.order || BUILTIN_FIELDS.indexOf(a.name as never) - BUILTIN_FIELDS.indexOf(b.name as never));
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("table_fields").where("merchant_id", "=", merchantId).where("section", "=", section).execute();
+    await trx
+      .insertInto("table_fields")
+      .values(
+        ordered.map((field, index) => ({
+          merchant_id: merchantId,
+          section,
+          name: field.name,
+          label_en: field.label_en,
+          label_ar: field.label_ar,
+          is_active: field.is_active ? 1 : 0,
+          position: index + 1,
+        })),
+      )
+      .execute();
+  });
+  return { ok: true as const, fields: await loadTableFields(db, merchantId, section) };
+}
+
+/** A cell as people read it, in the page's language. */
+export function displayValue(row: TransactionRow, name: FieldName, lang: Language, gatewayNames: Map<string, { name_en: string; name_ar: string }>): string {
+  const t = translator(lang);
+  const money = (minor: number) => formatAmount(minor, row.currency_code, lang);
+  switch (name) {
+    case "order_no":
+      return `#${row.order_no}`;
+    case "created":
+      return formatDateTime(row.created_at, lang);
+    case "state_changed_at":
+      return formatDateTime(row.state_changed_at, lang);
+    case "expiration_time":
+      return row.expiration_time ? formatDateTime(row.expiration_time, lang) : "";
+    case "amount":
+      return money(row.amount);
+    case "paid_amount":
+      return money(row.paid_amount);
+    case "fee":
+      return money(row.fee);
+    case "refunded_amount":
+      return money(row.refunded_amount);
+    case "state":
+      return t(`states.${row.state}`);
+    case "gateway_name": {
+      const gateway = row.gateway_code ? gatewayNames.get(row.gateway_code) : undefined;
+      return gateway ? (lang === "ar" ? gateway.name_ar : gateway.name_en) : (row.gateway_code ?? "");
+    }
+    case "unit":
+      return (lang === "ar" ? row.unit_ar : row.unit_en) ?? "";
+    default:
+      return plainValue(row, name);
+  }
+}
+
+/** A cell for a file: amounts as plain decimals, times in ISO, no translation of codes but states. */
+export function plainValue(row: TransactionRow, name: FieldName): string {
+  const decimal = (minor: number) => toDecimalString(minor, row.currency_code);
+  switch (name) {
+    case "id":
+      return row.id;
+    case "order_no":
+      return String(row.order_no);
+    case "created":
+      return row.created_at;
+    case "state_changed_at":
+      return row.state_changed_at;
+    case "expiration_time":
+      return row.expiration_time ?? "";
+    case "customer_email":
+      return row.customer_email ?? "";
+    case "customer_phone":
+      return row.customer_phone ?? "";
+    case "customer_name":
+      return [row.customer_first_name, row.customer_last_name].filter(Boolean).join(" ");
+    case "amount":
+      return decimal(row.amount);
+    case "paid_amount":
+      return decimal(row.paid_amount);
+    case "fee":
+      return decimal(row.fee);
+    case "refunded_amount":
+      return decimal(row.refunded_amount);
+    case "currency_code":
+      return row.currency_code;
+    case "state":
+      return row.state;
+    case "gateway_name":
+      return row.gateway_code ?? "";
+    case "initiator":
+      return row.initiator ?? "";
+    case "unit":
+      return row.unit_en ?? "";
+    case "description":
+      return row.description ?? "";
+    case "product_type":
+      return row.product_type ?? "";
+    case "extra":
+      return row.extra === "{}" ? "" : row.extra;
+    case "auth_code":
+      return row.auth_code ?? "";
+    case "card_type":
+      return row.card_type ?? "";
+    case "ref_number":
+      return row.reference_id ?? row.track_id ?? "";
+  }
+}

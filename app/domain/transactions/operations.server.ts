@@ -1,0 +1,373 @@
+import { engineOf, writeTransaction, type DB } from "~/db/database.server";
+import type { OperationKind, TransactionState } from "~/db/schema";
+import type { PlatformAddresses } from "~/domain/payments/attempts.server";
+import { adapterFor } from "~/domain/payments/attempts.server";
+import { findMerchantGateway, toGatewayConfig } from "~/domain/payments/gateway-settings.server";
+import { can, type PermissionHolder } from "~/domain/identity/permissions";
+import { recordAudit } from "~/domain/reporting/audit-log.server";
+import { nowIso } from "~/lib/clock.server";
+import { env } from "~/lib/env.server";
+import { translator } from "~/lib/i18n.server";
+import type { Language } from "~/lib/i18n";
+import { formatAmount, parseAmount, toDecimalString } from "~/lib/money";
+import { bumpTotals } from "./totals.server";
+
+export const OPERATION_PERMISSIONS = {
+  refund: "refund_paymenttransaction",
+  capture: "capture_paymenttransaction",
+  void: "void_paymenttransaction",
+} as const;
+
+export type Actor = PermissionHolder & { id: number; username: string };
+
+type Money = Pick<
+  {
+    state: TransactionState;
+    paid_amount: number;
+    captured_amount: number;
+    refunded_amount: number;
+    voided_amount: number;
+    gateway_code: string | null;
+    paid_attempt_id: string | null;
+  },
+  "state" | "paid_amount" | "captured_amount" | "refunded_amount" | "voided_amount" | "gateway_code" | "paid_attempt_id"
+>;
+
+/**
+ * How much of a transaction an operation may still take, in minor units (dashboard spec §3
+ * available_amount): refunds come out of what was captured; a capture or a void out of an
+ * authorization nothing has been taken from yet. Reserved amounts of operations in flight count.
+ */
+export function availableAmount(transaction: Money, kind: OperationKind): number {
+  if (!transaction.paid_attempt_id || !transaction.gateway_code) return 0;
+  if (kind === "refund") {
+    if (transaction.state !== "paid" && transaction.state !== "refunded") return 0;
+    return Math.max(0, transaction.captured_amount - transaction.refunded_amount - transaction.voided_amount);
+  }
+  if (transaction.state !== "authorized" || transaction.captured_amount > 0 || transaction.voided_amount > 0) return 0;
+  return transaction.paid_amount;
+}
+
+/** Cash on delivery has no gateway to give money back or take it. */
+export function gatewaySupports(kind: "knet" | "card" | "cod", operation: OperationKind) {
+  if (kind === "cod") return false;
+  if (kind === "knet") return operation === "refund";
+  return true;
+}
+
+export type OperationOutcome =
+  | { ok: true; status: 200 | 201; message: string; operationId?: number; requestId?: number }
+  | { ok: false; status: 400 | 403 | 404 | 409 | 502; message: string; field?: "amount" };
+
+async function lockTransaction(trx: DB, merchantId: number, id: string) {
+  let query = trx
+    .selectFrom("transactions")
+    .select([
+      "id",
+      "merchant_id",
+      "plugin",
+      "order_no",
+      "state",
+      "currency_code",
+      "paid_amount",
+      "captured_amount",
+      "refunded_amount",
+      "voided_amount",
+      "gateway_code",
+      "paid_attempt_id",
+    ])
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", id)
+    .where("deleted_at", "is", null);
+  if (engineOf(trx) === "postgres") query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+/** The amount asked for, checked against what is available; blank means all of it. Void always takes it all. */
+function checkAmount(kind: OperationKind, text: string | null | undefined, currency: string, available: number, lang: Language) {
+  const t = translator(lang);
+  if (available <= 0) return { ok: false as const, message: t("operations.errors.not_available") };
+  if (kind === "void" || text === null || text === undefined || String(text).trim() === "") return { ok: true as const, minor: available };
+  const parsed = parseAmount(String(text), currency);
+  if (!parsed.ok) return { ok: false as const, message: t(parsed.error === "money.too_many_decimals" ? "operations.errors.decimals" : "operations.errors.amount"), field: "amount" as const };
+  if (parsed.minor <= 0) return { ok: false as const, message: t("operations.errors.amount"), field: "amount" as const };
+  if (parsed.minor > available) return { ok: false as const, message: t("operations.errors.above_available"), field: "amount" as const };
+  return { ok: true as const, minor: parsed.minor };
+}
+
+/**
+ * A refund, capture or void asked by a user. With operations approval on, a maker's request
+ * waits for a checker (Operations Requests); superusers and checkers execute directly.
+ */
+export async function requestOperation(
+  db: DB,
+  input: { merchantId: number; actor: Actor; transactionId: string; kind: OperationKind; amount?: string | null; lang: Language; addresses: PlatformAddresses },
+): Promise<OperationOutcome> {
+  const t = translator(input.lang);
+  if (!can(input.actor, OPERATION_PERMISSIONS[input.kind])) return { ok: false, status: 403, message: t("operations.errors.forbidden") };
+  const merchant = await db.selectFrom("merchants").select("operations_approval").where("id", "=", input.merchantId).executeTakeFirstOrThrow();
+  const direct = !merchant.operations_approval || can(input.actor, "approve_operations");
+  if (direct) return executeOperation(db, { ...input, requestId: null });
+  return createOperationRequest(db, input);
+}
+
+/** Reserves the amount, asks the gateway, then records the outcome; never holds a database lock while the gateway answers. */
+export async function executeOperation(
+  db: DB,
+  input: { merchantId: number; actor: Actor; transactionId: string; kind: OperationKind; amount?: string | null; lang: Language; addresses: PlatformAddresses; requestId: number | null },
+): Promise<OperationOutcome> {
+  const t = translator(input.lang);
+  const reserved = await writeTransaction(db, async (trx) => {
+    const transaction = await lockTransaction(trx, input.merchantId, input.transactionId);
+    if (!transaction) return { ok: false as const, status: 404 as const, message: t("api.not_found") };
+    const gateway = transaction.gateway_code ? await findMerchantGateway(trx, input.merchantId, transaction.gateway_code) : undefined;
+    if (!gateway || !gatewaySupports(gateway.kind, input.kind)) return { ok: false as const, status: 400 as const, message: t("operations.errors.not_supported") };
+    const amount = checkAmount(input.kind, input.amount, transaction.currency_code, availableAmount(transaction, input.kind), input.lang);
+    if (!amount.ok) return { ok: false as const, status: 400 as const, message: amount.message, field: amount.field };
+    const column: "refunded_amount" | "captured_amount" | "voided_amount" =
+      input.kind === "refund" ? "refunded_amount" : input.kind === "capture" ? "captured_amount" : "voided_amount";
+    await trx
+      .updateTable("transactions")
+      .set((eb) => ({ [column]: eb(column, "+", amount.minor) }))
+      .where("id", "=", transaction.id)
+      .execute();
+    const created = nowIso();
+    const operation = await trx
+      .insertInto("transaction_operations")
+      .values({
+        merchant_id: input.merchantId,
+        transaction_id: transaction.id,
+        kind: input.kind,
+        state: "pending",
+        amount: amount.minor,
+        currency_code: transaction.currency_code,
+        gateway_code: gateway.code,
+        gateway_reference: null,
+        message: null,
+        requested_by: input.actor.id,
+        approval_request_id: input.requestId,
+        created_at: created,
+        completed_at: null,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const attempt = await trx
+      .selectFrom("payment_attempts")
+      .select(["gateway_reference", "track_id", "payment_id"])
+      .where("id", "=", transaction.paid_attempt_id!)
+      .executeTakeFirstOrThrow();
+    return { ok: true as const, transaction, gateway, attempt, amount: amount.minor, operationId: operation.id, column };
+  });
+  if (!reserved.ok) return reserved;
+
+  const { transaction, gateway, attempt, amount, operationId, column } = reserved;
+  const adapter = adapterFor(gateway.kind);
+  const config = toGatewayConfig(gateway, input.addresses);
+  const refs = { gatewayReference: attempt.gateway_reference, trackId: attempt.track_id, paymentId: attempt.payment_id };
+  let result: Awaited<ReturnType<typeof adapter.refund>>;
+  try {
+    result =
+      input.kind === "refund"
+        ? await adapter.refund(config, refs, amount)
+        : input.kind === "capture"
+          ? await adapter.capture(config, refs, amount)
+          : await adapter.void(config, refs);
+  } catch (error) {
+    result = { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+
+  const money = formatAmount(amount, transaction.currency_code, "en");
+  await writeTransaction(db, async (trx) => {
+    const completed = nowIso();
+    if (!result.ok) {
+      // The gateway refused: the reservation is given back.
+      await trx
+        .updateTable("transactions")
+        .set((eb) => ({ [column]: eb(column, "-", amount) }))
+        .where("id", "=", transaction.id)
+        .execute();
+      await trx
+        .updateTable("transaction_operations")
+        .set({ state: "failed", message: result.message.slice(0, 500), completed_at: completed })
+        .where("id", "=", operationId)
+        .execute();
+      return;
+    }
+    await trx
+      .updateTable("transaction_operations")
+      .set({ state: "succeeded", gateway_reference: result.reference ?? null, completed_at: completed })
+      .where("id", "=", operationId)
+      .execute();
+    await trx
+      .insertInto("ledger_entries")
+      .values({
+        merchant_id: input.merchantId,
+        transaction_id: transaction.id,
+        attempt_id: `operation-${operationId}`,
+        kind: input.kind,
+        amount,
+        fee: 0,
+        currency_code: transaction.currency_code,
+        created_at: completed,
+      })
+      .execute();
+    const current = await lockTransaction(trx, input.merchantId, transaction.id);
+    const key = { merchantId: input.merchantId, plugin: transaction.plugin, currency: transaction.currency_code, at: completed };
+    if (input.kind === "capture") {
+      await trx.updateTable("transactions").set({ state: "paid", state_changed_at: completed }).where("id", "=", transaction.id).execute();
+      await bumpTotals(trx, key, { received_count: 1, received_amount: amount });
+    } else if (input.kind === "void") {
+      await trx.updateTable("transactions").set({ state: "voided", state_changed_at: completed }).where("id", "=", transaction.id).execute();
+    } else {
+      await bumpTotals(trx, key, { refunded_amount: amount });
+      if (current && current.refunded_amount >= current.captured_amount) {
+        await trx.updateTable("transactions").set({ state: "refunded", state_changed_at: completed }).where("id", "=", transaction.id).execute();
+      }
+    }
+  });
+  await recordAudit(db, {
+    merchantId: input.merchantId,
+    actor: { id: input.actor.id, username: input.actor.username },
+    action: result.ok ? `transaction_${input.kind}` : `transaction_${input.kind}_failed`,
+    description: result.ok
+      ? `${input.actor.username}: ${input.kind} of ${money} on order #${transaction.order_no}`
+      : `${input.actor.username}: ${input.kind} of ${money} on order #${transaction.order_no} failed: ${result.message}`,
+    objectType: "transaction",
+    objectId: transaction.id,
+  });
+  if (!result.ok) return { ok: false, status: 502, message: t("operations.errors.gateway", { message: result.message }) };
+  return { ok: true, status: 200, operationId, message: t(`operations.done.${input.kind}`, { amount: formatAmount(amount, transaction.currency_code, input.lang) }) };
+}
+
+/** Marks pending requests past their time as expired (one transaction's, or all of a merchant's). */
+export async function expireOperationRequests(db: DB, merchantId: number, transactionId?: string) {
+  let query = db
+    .updateTable("operation_requests")
+    .set({ state: "expired", decided_at: nowIso() })
+    .where("merchant_id", "=", merchantId)
+    .where("state", "=", "pending")
+    .where("expires_at", "<=", nowIso());
+  if (transactionId) query = query.where("transaction_id", "=", transactionId);
+  await query.execute();
+}
+
+async function createOperationRequest(
+  db: DB,
+  input: { merchantId: number; actor: Actor; transactionId: string; kind: OperationKind; amount?: string | null; lang: Language },
+): Promise<OperationOutcome> {
+  const t = translator(input.lang);
+  await expireOperationRequests(db, input.merchantId, input.transactionId);
+  const outcome = await writeTransaction(db, async (trx): Promise<OperationOutcome> => {
+    const transaction = await lockTransaction(trx, input.merchantId, input.transactionId);
+    if (!transaction) return { ok: false, status: 404, message: t("api.not_found") };
+    const gateway = transaction.gateway_code ? await findMerchantGateway(trx, input.merchantId, transaction.gateway_code) : undefined;
+    if (!gateway || !gatewaySupports(gateway.kind, input.kind)) return { ok: false, status: 400, message: t("operations.errors.not_supported") };
+    const amount = checkAmount(input.kind, input.amount, transaction.currency_code, availableAmount(transaction, input.kind), input.lang);
+    if (!amount.ok) return { ok: false, status: 400, message: amount.message, field: amount.field };
+    const pending = await trx
+      .selectFrom("operation_requests")
+      .select("id")
+      .where("transaction_id", "=", transaction.id)
+      .where("state", "=", "pending")
+      .executeTakeFirst();
+    if (pending) return { ok: false, status: 409, message: t("operations.errors.request_pending") };
+    const created = nowIso();
+    const expires = new Date(Date.parse(created) + env().OPERATION_REQUEST_TTL_HOURS * 3600_000).toISOString();
+    const request = await trx
+      .insertInto("operation_requests")
+      .values({
+        merchant_id: input.merchantId,
+        transaction_id: transaction.id,
+        kind: input.kind,
+        amount: amount.minor,
+        currency_code: transaction.currency_code,
+        gateway_code: gateway.code,
+        state: "pending",
+        maker_id: input.actor.id,
+        maker_name: input.actor.username,
+        checker_id: null,
+        checker_name: null,
+        note: null,
+        result_message: null,
+        created_at: created,
+        expires_at: expires,
+        decided_at: null,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, {
+      merchantId: input.merchantId,
+      actor: { id: input.actor.id, username: input.actor.username },
+      action: "operation_requested",
+      description: `${input.actor.username} asked to ${input.kind} ${formatAmount(amount.minor, transaction.currency_code, "en")} on order #${transaction.order_no}; waiting for approval`,
+      objectType: "transaction",
+      objectId: transaction.id,
+    });
+    return { ok: true, status: 201, requestId: request.id, message: t("operations.requested", { amount: formatAmount(amount.minor, transaction.currency_code, input.lang) }) };
+  }).catch((error: unknown) => {
+    // Two makers at once: the unique index keeps one pending request per transaction.
+    if (/unique|duplicate/i.test(String(error))) return { ok: false as const, status: 409 as const, message: t("operations.errors.request_pending") };
+    throw error;
+  });
+  return outcome;
+}
+
+/**
+ * A checker decides a pending request. Approval executes it exactly once: only the one update
+ * that moves it from pending wins, whichever process gets there first.
+ */
+export async function decideOperationRequest(
+  db: DB,
+  input: { merchantId: number; actor: Actor; requestId: number; decision: "approve" | "reject" | "cancel"; lang: Language; addresses: PlatformAddresses },
+): Promise<OperationOutcome> {
+  const t = translator(input.lang);
+  await expireOperationRequests(db, input.merchantId);
+  const request = await db
+    .selectFrom("operation_requests")
+    .selectAll()
+    .where("merchant_id", "=", input.merchantId)
+    .where("id", "=", input.requestId)
+    .executeTakeFirst();
+  if (!request) return { ok: false, status: 404, message: t("api.not_found") };
+  if (input.decision === "cancel") {
+    if (request.maker_id !== input.actor.id && !can(input.actor, "approve_operations")) return { ok: false, status: 403, message: t("operations.errors.forbidden") };
+  } else {
+    if (!can(input.actor, "approve_operations")) return { ok: false, status: 403, message: t("operations.errors.forbidden") };
+    if (request.maker_id === input.actor.id) return { ok: false, status: 403, message: t("operations.errors.own_request") };
+  }
+  if (request.state !== "pending") return { ok: false, status: 400, message: t("operations.errors.decided", { state: t(`requests.states.${request.state}`) }) };
+  const state = input.decision === "approve" ? "approved" : input.decision === "reject" ? "rejected" : "canceled";
+  const moved = await db
+    .updateTable("operation_requests")
+    .set({ state, checker_id: input.actor.id, checker_name: input.actor.username, decided_at: nowIso() })
+    .where("id", "=", request.id)
+    .where("state", "=", "pending")
+    .executeTakeFirst();
+  if (Number(moved.numUpdatedRows) !== 1) return { ok: false, status: 409, message: t("operations.errors.decided_meanwhile") };
+  await recordAudit(db, {
+    merchantId: input.merchantId,
+    actor: { id: input.actor.id, username: input.actor.username },
+    action: `operation_request_${state}`,
+    description: `${input.actor.username} ${state} the ${request.kind} request #${request.id} of ${request.maker_name}`,
+    objectType: "transaction",
+    objectId: request.transaction_id,
+  });
+  if (state !== "approved") return { ok: true, status: 200, message: t(`requests.done.${state}`) };
+  // The maker's rights are what the operation runs under; the checker's approval is what lets it run.
+  const outcome = await executeOperation(db, {
+    merchantId: input.merchantId,
+    actor: input.actor,
+    transactionId: request.transaction_id,
+    kind: request.kind,
+    amount: toDecimalString(request.amount, request.currency_code),
+    lang: input.lang,
+    addresses: input.addresses,
+    requestId: request.id,
+  });
+  await db
+    .updateTable("operation_requests")
+    .set({ result_message: outcome.message.slice(0, 500) })
+    .where("id", "=", request.id)
+    .execute();
+  return outcome;
+}
