@@ -1,5 +1,5 @@
 import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
-import { SECTIONS } from "./domain/merchant/sections";
+import { SECTIONS, TRANSACTION_SECTIONS } from "./domain/merchant/sections";
 import { sandboxRoutes } from "./routes/sandbox/routes";
 
 export default [
@@ -72,6 +72,15 @@ export default [
       route("mailbox/:mailId", "routes/dashboard/mailbox.message.tsx"),
       route("payment-request/create", "routes/dashboard/payment-request.create.tsx"),
       route("payment-request/transactions/:transactionId", "routes/dashboard/payment-request.details.tsx"),
+      route("transactions", "routes/dashboard/transactions/list.tsx", { id: "list-all" }),
+      ...TRANSACTION_SECTIONS.map((key) => {
+        const path = SECTIONS.find((section) => section.key === key)!.path;
+        return route(`${path}/transactions`, "routes/dashboard/transactions/list.tsx", { id: `list-${key}` });
+      }),
+      ...TRANSACTION_SECTIONS.map((key) => {
+        const path = SECTIONS.find((section) => section.key === key)!.path;
+        return route(`${path}/deleted-transactions`, "routes/dashboard/transactions/list.tsx", { id: `deleted-${key}` });
+      }),
       route("transactions/*", "routes/dashboard/not-built.tsx", { id: "all-transactions" }),
       route("generated-reports", "routes/dashboard/not-built.tsx", { id: "generated-reports" }),
       // Sections whose pages are not built yet say so; each real page, once built, is listed above.

@@ -371,3 +371,27 @@ export async function decideOperationRequest(
     .execute();
   return outcome;
 }
+
+/** The dialog's first step: what is available and whether the typed amount fits, without moving money. */
+export async function previewOperation(
+  db: DB,
+  input: { merchantId: number; transactionId: string; kind: OperationKind; amount?: string | null; lang: Language },
+) {
+  const transaction = await db
+    .selectFrom("transactions")
+    .select(["id", "order_no", "state", "currency_code", "paid_amount", "captured_amount", "refunded_amount", "voided_amount", "gateway_code", "paid_attempt_id"])
+    .where("merchant_id", "=", input.merchantId)
+    .where("id", "=", input.transactionId)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+  if (!transaction) return undefined;
+  const available = availableAmount(transaction, input.kind);
+  const checked = input.amount === undefined ? null : checkAmount(input.kind, input.amount, transaction.currency_code, available, input.lang);
+  return {
+    orderNo: transaction.order_no,
+    currency: transaction.currency_code,
+    available: toDecimalString(available, transaction.currency_code),
+    availableMinor: available,
+    checked: checked && (checked.ok ? { ok: true as const, amount: toDecimalString(checked.minor, transaction.currency_code) } : { ok: false as const, message: checked.message }),
+  };
+}

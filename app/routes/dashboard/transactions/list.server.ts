@@ -1,0 +1,166 @@
+import { data, redirect } from "react-router";
+import { can } from "~/domain/identity/permissions";
+import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
+import { parseListQuery, withParams } from "~/domain/transactions/filters";
+import { displayValue, loadTableFields } from "~/domain/transactions/fields.server";
+import { childOperations, listTransactions } from "~/domain/transactions/list.server";
+import { previewOperation } from "~/domain/transactions/operations.server";
+import { describeRowAction, gatewayKindsOf, runBulkAction, runRowAction, rowActions } from "~/domain/transactions/row-actions.server";
+import { TRANSACTION_STATES } from "~/domain/transactions/states";
+import { listStatistics } from "~/domain/transactions/totals.server";
+import { platformAddresses } from "~/lib/addresses.server";
+import { translator } from "~/lib/i18n.server";
+import { formatAmount } from "~/lib/money";
+import { getDbFrom } from "~/lib/request-context.server";
+import { linkBaseUrl } from "~/lib/sign-in.server";
+import { formatDateTime } from "~/lib/format";
+import { headerPermissionOf, requireListPlace, scopeOf } from "./context.server";
+
+const OPERATIONS = ["refund", "capture", "void"] as const;
+type OperationName = (typeof OPERATIONS)[number];
+const isOperation = (value: unknown): value is OperationName => OPERATIONS.includes(value as OperationName);
+
+/** Minor units per currency as the page shows them. */
+function moneyList(values: { currency_code: string; value: number }[], lang: "en" | "ar") {
+  return values.map((entry) => ({ currency: entry.currency_code, text: formatAmount(entry.value, entry.currency_code, lang) }));
+}
+
+export async function loadList({ context, request }: { context: Parameters<typeof requireListPlace>[0]; request: Request }) {
+  const { auth, place } = await requireListPlace(context, request);
+  const db = getDbFrom(context);
+  const url = new URL(request.url);
+  const lang = place.lang;
+  const canSearch = can(auth.user, "search_paymenttransaction");
+  // Without the search right the list is the plain newest-first list: filters in a link are ignored.
+  const query = parseListQuery(canSearch ? url.searchParams : new URLSearchParams(pick(url.searchParams, ["page", "per_page"])));
+  const scope = scopeOf(auth, place);
+  const [fields, gateways, gatewayKinds, page, statistics] = await Promise.all([
+    loadTableFields(db, auth.user.merchantId, place.sectionKey),
+    listMerchantGateways(db, auth.user.merchantId),
+    gatewayKindsOf(db, auth.user.merchantId),
+    listTransactions(db, scope, query),
+    can(auth.user, "view_paymenttransaction_statistics") && !place.deleted ? listStatistics(db, auth.user.merchantId, place.section?.plugin) : null,
+  ]);
+  const gatewayNames = new Map(gateways.map((gateway) => [gateway.code, gateway]));
+  const columns = fields.filter((field) => field.is_active).map((field) => ({ name: field.name, label: lang === "ar" ? field.label_ar : field.label_en }));
+  const children = await childOperations(db, auth.user.merchantId, page.rows.map((row) => row.id));
+  const t = translator(lang);
+  const rows = page.rows.map((row) => ({
+    id: row.id,
+    orderNo: row.order_no,
+    state: row.state,
+    plugin: row.plugin,
+    cells: Object.fromEntries(columns.map((column) => [column.name, displayValue(row, column.name, lang, gatewayNames)])),
+    actions: rowActions(row, auth.user, { gatewayKinds }).map((action) => describeRowAction(action, row, lang, "")),
+    children: children
+      .filter((child) => child.transaction_id === row.id)
+      .map((child) => ({
+        id: child.id,
+        kind: child.kind,
+        state: child.state,
+        amount: formatAmount(child.amount, child.currency_code, lang),
+        created: formatDateTime(child.created_at, lang),
+        by: child.requested_by ?? "",
+        message: child.message,
+      })),
+  }));
+
+  const operation = url.searchParams.get("operation");
+  const operationId = url.searchParams.get("id");
+  const dialog =
+    isOperation(operation) && operationId
+      ? await previewOperation(db, { merchantId: auth.user.merchantId, transactionId: operationId, kind: operation, lang })
+      : undefined;
+
+  const users = canSearch
+    ? await db.selectFrom("users").select(["id", "username"]).where("merchant_id", "=", auth.user.merchantId).orderBy("username").execute()
+    : [];
+  const units = canSearch
+    ? await db.selectFrom("units").select(["id", "title_en", "title_ar"]).where("merchant_id", "=", auth.user.merchantId).orderBy("id").execute()
+    : [];
+  const headerPermission = headerPermissionOf(place);
+  const done = url.searchParams.get("done");
+  return {
+    place: { sectionKey: place.sectionKey, sectionPath: place.section?.path ?? null, deleted: place.deleted, basePath: place.basePath },
+    titleKey: place.section ? `features.${place.section.key}.${place.deleted ? "deleted_transactions" : "transactions"}` : "shell.all_transactions",
+    canSearch,
+    canEditHeaders: Boolean(headerPermission && can(auth.user, headerPermission)),
+    canExport: can(auth.user, "view_export_settings") && !place.deleted,
+    statistics: statistics && {
+      generated: moneyList(statistics.generated, lang),
+      received: moneyList(statistics.received, lang),
+      balance: moneyList(statistics.balance, lang),
+    },
+    raw: query.raw,
+    errors: query.errors,
+    choices: {
+      states: TRANSACTION_STATES.map((state) => ({ value: state, label: t(`states.${state}`) })),
+      gateways: gateways.map((gateway) => ({ value: gateway.code, label: lang === "ar" ? gateway.name_ar : gateway.name_en })),
+      currencies: [...new Set(gateways.flatMap((gateway) => gateway.currencies.split(",")))].sort(),
+      users: users.map((user) => ({ value: String(user.id), label: user.username })),
+      units: units.map((unit) => ({ value: String(unit.id), label: lang === "ar" ? unit.title_ar : unit.title_en })),
+    },
+    columns,
+    rows,
+    bulkActions: place.deleted ? (["restore"] as const) : (["email", "sms", "cancel", "delete"] as const),
+    pagination: { count: page.count, page: page.page, pageCount: page.pageCount, perPage: page.perPage },
+    dialog: dialog && operationId && isOperation(operation) ? { ...dialog, id: operationId, kind: operation } : null,
+    done: isOperation(done) || done === "requested" ? done : null,
+  };
+}
+
+function pick(params: URLSearchParams, names: string[]) {
+  return [...params].filter(([name]) => names.includes(name));
+}
+
+export type ListNotice = { color: "green" | "orange" | "red"; message: string; results?: { id: string; ok: boolean; message: string }[] };
+
+/** The list's forms: a bulk action on the selected rows, one row's action, or the refund/capture/void dialog's two steps. */
+export async function listAction({ context, request }: { context: Parameters<typeof requireListPlace>[0]; request: Request }) {
+  const { auth, place } = await requireListPlace(context, request);
+  const db = getDbFrom(context);
+  const lang = place.lang;
+  const t = translator(lang);
+  const form = await request.formData();
+  const command = form.get("row_command");
+  // One row's action button sits in the list's form: its value names the action and the row.
+  const intent = typeof command === "string" && command.includes(":") ? "row" : String(form.get("intent") ?? "");
+  const url = new URL(request.url);
+  const common = { merchantId: auth.user.merchantId, user: auth.user, lang, baseUrl: linkBaseUrl(), addresses: platformAddresses(request) };
+
+  if (intent === "bulk") {
+    const ids = form.getAll("ids").map(String).filter(Boolean);
+    const action = String(form.get("bulk_action") ?? "");
+    if (ids.length === 0) return data<ListNotice>({ color: "red", message: t("actions.bulk_none_selected") }, { status: 400 });
+    const outcome = await runBulkAction(db, { ...common, action, ids });
+    const color = outcome.status === 200 ? "green" : outcome.status === 207 ? "orange" : "red";
+    return data<ListNotice>({ color, message: outcome.message, results: outcome.results }, { status: outcome.status });
+  }
+
+  if (intent === "row") {
+    const [rowAction, id] = String(command ?? `${form.get("row_action") ?? ""}:${form.get("id") ?? ""}`).split(":");
+    const outcome = await runRowAction(db, { ...common, transactionId: id ?? "", action: rowAction ?? "" });
+    return data<ListNotice>({ color: outcome.ok ? "green" : "red", message: outcome.message || t("actions.applied") }, { status: outcome.status });
+  }
+
+  if (intent === "operation") {
+    const id = String(form.get("id") ?? "");
+    const kind = form.get("kind");
+    if (!isOperation(kind)) return data<ListNotice>({ color: "red", message: t("actions.not_available") }, { status: 400 });
+    const amount = String(form.get("amount") ?? "");
+    if (form.get("step") !== "confirm") {
+      const preview = await previewOperation(db, { merchantId: auth.user.merchantId, transactionId: id, kind, amount, lang });
+      if (!preview) return data({ dialogError: t("api.not_found") }, { status: 404 });
+      if (!preview.checked?.ok) return data({ dialogError: preview.checked?.message ?? t("operations.errors.amount"), amount }, { status: 400 });
+      return { review: { amount: preview.checked.amount } };
+    }
+    const outcome = await runRowAction(db, { ...common, transactionId: id, action: kind, amount });
+    if (!outcome.ok) return data({ dialogError: outcome.message, amount }, { status: outcome.status });
+    const back = new URLSearchParams(url.search);
+    back.delete("operation");
+    back.delete("id");
+    back.set("done", outcome.status === 201 ? "requested" : kind);
+    throw redirect(`${place.basePath}${withParams(`?${back}`, {})}`);
+  }
+  return data<ListNotice>({ color: "red", message: t("actions.not_available") }, { status: 400 });
+}
