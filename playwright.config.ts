@@ -1,6 +1,10 @@
+import os from "node:os";
+import path from "node:path";
 import { defineConfig } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
+// The run's database lives here, so tests can set up what has no screen (a manual-capture gateway).
+process.env.E2E_DB_DIR ??= path.join(os.tmpdir(), `kp-e2e-${port}-${process.pid}`);
 
 /**
  * End-to-end tests in Debian's Chromium against the production build, on a fresh database
@@ -35,6 +39,6 @@ export default defineConfig({
     url: `http://localhost:${port}/healthz`,
     timeout: 120_000,
     reuseExistingServer: false,
-    env: { E2E_PORT: String(port) },
+    env: { E2E_PORT: String(port), E2E_DB_DIR: process.env.E2E_DB_DIR },
   },
 });

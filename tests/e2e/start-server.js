@@ -3,7 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kp-e2e-"));
+const dir = process.env.E2E_DB_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "kp-e2e-"));
+fs.mkdirSync(dir, { recursive: true });
 Object.assign(process.env, {
   NODE_ENV: "production",
   PORT: process.env.E2E_PORT ?? "3210",

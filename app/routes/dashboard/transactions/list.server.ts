@@ -116,17 +116,17 @@ function pick(params: URLSearchParams, names: string[]) {
 export type ListNotice = { color: "green" | "orange" | "red"; message: string; results?: { id: string; ok: boolean; message: string }[] };
 
 /** The list's forms: a bulk action on the selected rows, one row's action, or the refund/capture/void dialog's two steps. */
-export async function listAction({ context, request }: { context: Parameters<typeof requireListPlace>[0]; request: Request }) {
+export async function listAction({ context, request }: { context: Parameters<typeof requireListPlace>[0]; request: Request }, given?: FormData) {
   const { auth, place } = await requireListPlace(context, request);
   const db = getDbFrom(context);
   const lang = place.lang;
   const t = translator(lang);
-  const form = await request.formData();
+  const form = given ?? (await request.formData());
   const command = form.get("row_command");
   // One row's action button sits in the list's form: its value names the action and the row.
   const intent = typeof command === "string" && command.includes(":") ? "row" : String(form.get("intent") ?? "");
   const url = new URL(request.url);
-  const common = { merchantId: auth.user.merchantId, user: auth.user, lang, baseUrl: linkBaseUrl(), addresses: platformAddresses(request) };
+  const common = { merchantId: auth.user.merchantId, user: auth.user, lang, baseUrl: linkBaseUrl(), addresses: platformAddresses(request), plugin: place.section?.plugin };
 
   if (intent === "bulk") {
     const ids = form.getAll("ids").map(String).filter(Boolean);
@@ -160,7 +160,8 @@ export async function listAction({ context, request }: { context: Parameters<typ
     back.delete("operation");
     back.delete("id");
     back.set("done", outcome.status === 201 ? "requested" : kind);
-    throw redirect(`${place.basePath}${withParams(`?${back}`, {})}`);
+    // Back to the page the dialog was opened on (the list, or one transaction's details).
+    throw redirect(`${url.pathname}${withParams(`?${back}`, {})}`);
   }
   return data<ListNotice>({ color: "red", message: t("actions.not_available") }, { status: 400 });
 }

@@ -6,13 +6,14 @@ import type { Route } from "./+types/list";
 import { PageHeader } from "~/components/page-header";
 import { StateBadge } from "~/components/state-badge";
 import { withParams } from "~/domain/transactions/filters";
+import { DoneDialog, OperationDialog, type DialogResult } from "~/components/transactions/dialogs";
 import { listAction, loadList, type ListNotice } from "./list.server";
 
 export const loader = (args: Route.LoaderArgs) => loadList(args);
 export const action = (args: Route.ActionArgs) => listAction(args);
 
 type LoaderData = Awaited<ReturnType<typeof loadList>>;
-type ActionData = ListNotice | { dialogError: string; amount?: string } | { review: { amount: string } } | undefined;
+type ActionData = ListNotice | DialogResult | undefined;
 
 const FILTER_NAMES = [
   "created_after",
@@ -203,7 +204,8 @@ function PerPage({ data }: { data: LoaderData }) {
 }
 
 function Pagination({ data }: { data: LoaderData }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const [back, forward] = i18n.dir() === "rtl" ? ["›", "‹"] : ["‹", "›"];
   const location = useLocation();
   const { page, pageCount } = data.pagination;
   if (pageCount <= 1) return null;
@@ -215,7 +217,7 @@ function Pagination({ data }: { data: LoaderData }) {
       <Group gap={4} mt="md">
         {page > 1 ? (
           <Anchor component={Link} to={href(page - 1)} className="page-link" aria-label={t("transactions.previous_page")}>
-            ‹
+            {back}
           </Anchor>
         ) : null}
         {pages.map((number) => (
@@ -225,7 +227,7 @@ function Pagination({ data }: { data: LoaderData }) {
         ))}
         {page < pageCount ? (
           <Anchor component={Link} to={href(page + 1)} className="page-link" aria-label={t("transactions.next_page")}>
-            ›
+            {forward}
           </Anchor>
         ) : null}
       </Group>
@@ -235,11 +237,13 @@ function Pagination({ data }: { data: LoaderData }) {
 
 function RowActions({ row, basePath, search }: { row: LoaderData["rows"][number]; basePath: string; search: string }) {
   const { t } = useTranslation();
+  const location = useLocation();
   if (row.actions.length === 0) return null;
   return (
-    <details className="disclosure-menu">
+    // A new page (after an action or a dialog) starts with the menu closed.
+    <details className="disclosure-menu" key={location.key}>
       <summary aria-label={t("transactions.row_actions", { orderNo: row.orderNo })}>
-        <Text component="span" size="sm" c="blue" fw={600}>
+        <Text component="span" size="sm" c="blue" fw={600} style={{ whiteSpace: "nowrap" }}>
           {t("transactions.actions")} ▾
         </Text>
       </summary>
@@ -260,100 +264,6 @@ function RowActions({ row, basePath, search }: { row: LoaderData["rows"][number]
   );
 }
 
-function OperationDialog({ data, result }: { data: LoaderData; result: ActionData }) {
-  const { t } = useTranslation();
-  const location = useLocation();
-  const navigation = useNavigation();
-  const dialog = data.dialog;
-  if (!dialog) return null;
-  const close = `${location.pathname}${withParams(location.search, { operation: null, id: null })}`;
-  const review = result && "review" in result ? result.review : null;
-  const error = result && "dialogError" in result ? result.dialogError : null;
-  const typed = result && "amount" in result && typeof result.amount === "string" ? result.amount : undefined;
-  const decimals = dialog.currency ? (dialog.currency === "KWD" ? 3 : 2) : 3;
-  return (
-    <div className="dialog-backdrop">
-      <Paper role="dialog" aria-modal="true" aria-labelledby="operation-title" withBorder shadow="xl" p="lg" className="dialog-card">
-        <Stack gap="sm">
-          <Title order={2} fz="h4" id="operation-title">
-            {t(`operations.title.${dialog.kind}`, { orderNo: dialog.orderNo })}
-          </Title>
-          {dialog.availableMinor <= 0 ? (
-            <Alert color="red" role="alert">
-              {t("operations.errors.not_available")}
-            </Alert>
-          ) : (
-            <Form method="post">
-              <input type="hidden" name="intent" value="operation" />
-              <input type="hidden" name="id" value={dialog.id} />
-              <input type="hidden" name="kind" value={dialog.kind} />
-              <input type="hidden" name="step" value={review ? "confirm" : "review"} />
-              <Stack gap="sm">
-                <Text size="sm">
-                  {t("operations.available", { amount: `${dialog.available} ${dialog.currency}` })}
-                </Text>
-                <TextInput
-                  name="amount"
-                  label={t("operations.amount", { currency: dialog.currency })}
-                  defaultValue={review?.amount ?? typed ?? dialog.available}
-                  readOnly={Boolean(review) || dialog.kind === "void"}
-                  inputMode="decimal"
-                  dir="ltr"
-                  autoComplete="off"
-                  pattern={`[0-9]+([.][0-9]{1,${decimals}})?`}
-                  error={error ?? undefined}
-                />
-                {review ? (
-                  <>
-                    <Text fw={600}>{t("operations.are_you_sure")}</Text>
-                    <Group>
-                      <Button type="submit" color="red" loading={navigation.state === "submitting"}>
-                        {t("operations.yes")}
-                      </Button>
-                      <Anchor component={Link} to={close}>
-                        {t("operations.cancel")}
-                      </Anchor>
-                    </Group>
-                  </>
-                ) : (
-                  <Group>
-                    <Button type="submit">{t(`actions.${dialog.kind}`)}</Button>
-                    <Anchor component={Link} to={close}>
-                      {t("operations.cancel")}
-                    </Anchor>
-                  </Group>
-                )}
-              </Stack>
-            </Form>
-          )}
-        </Stack>
-      </Paper>
-    </div>
-  );
-}
-
-function DoneDialog({ done }: { done: NonNullable<LoaderData["done"]> }) {
-  const { t } = useTranslation();
-  const location = useLocation();
-  return (
-    <div className="dialog-backdrop">
-      <Paper role="dialog" aria-modal="true" aria-labelledby="done-title" withBorder shadow="xl" p="lg" className="dialog-card">
-        <Stack gap="sm">
-          <Title order={2} fz="h4" id="done-title" c="green.8">
-            {t("operations.success_title")}
-          </Title>
-          <Text>{t(`operations.success.${done}`)}</Text>
-          <Group justify="flex-end">
-            <Button component={Link} to={`${location.pathname}${withParams(location.search, { done: null })}`}>
-              {t("operations.ok")}
-            </Button>
-          </Group>
-        </Stack>
-      </Paper>
-    </div>
-  );
-}
-
 export default function TransactionList() {
   const { t } = useTranslation();
   const data = useLoaderData<typeof loader>();
@@ -366,7 +276,7 @@ export default function TransactionList() {
   const detailPath = (id: string, plugin: string) => `${data.place.basePath}/${id}?type=${plugin}`;
   return (
     <Stack gap="md">
-      <PageHeader title={t(data.titleKey)}>
+      <PageHeader title={t(data.titleKey)} description={data.place.sectionKey !== "all" ? t(`sections.${data.place.sectionKey}`) : undefined}>
         <Group gap="sm">
           {data.canEditHeaders && data.place.sectionPath ? (
             <Anchor component={Link} to={`/${location.pathname.split("/")[1]}/${data.place.sectionPath}/table-headers`}>
@@ -519,7 +429,7 @@ export default function TransactionList() {
         </Table.ScrollContainer>
       </Form>
       <Pagination data={data} />
-      <OperationDialog data={data} result={result} />
+      {data.dialog ? <OperationDialog dialog={data.dialog} result={result} /> : null}
       {data.done ? <DoneDialog done={data.done} /> : null}
     </Stack>
   );

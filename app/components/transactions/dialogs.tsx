@@ -1,0 +1,114 @@
+import { Alert, Anchor, Button, Group, Paper, Stack, Text, TextInput, Title } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+import { Form, Link, useLocation, useNavigation } from "react-router";
+import { withParams } from "~/domain/transactions/filters";
+
+export type OperationDialogData = {
+  id: string;
+  kind: "refund" | "capture" | "void";
+  orderNo: number;
+  currency: string;
+  available: string;
+  availableMinor: number;
+};
+
+export type DialogResult = { dialogError: string; amount?: string } | { review: { amount: string } };
+
+/**
+ * The refund / capture / void dialog (dashboard spec §4–§5): the amount, defaulting to what is
+ * available; then the locked amount, 'Are you sure?' and Yes. Two plain forms, so it works without
+ * JavaScript; the server checks the amount at both steps.
+ */
+export function OperationDialog({ dialog, result }: { dialog: OperationDialogData; result: unknown }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const navigation = useNavigation();
+  const close = `${location.pathname}${withParams(location.search, { operation: null, id: null })}`;
+  const outcome = (result ?? {}) as Partial<{ review: { amount: string }; dialogError: string; amount: string }>;
+  const review = outcome.review ?? null;
+  const error = outcome.dialogError ?? null;
+  const typed = typeof outcome.amount === "string" ? outcome.amount : undefined;
+  const decimals = dialog.currency ? (dialog.currency === "KWD" ? 3 : 2) : 3;
+  return (
+    <div className="dialog-backdrop">
+      <Paper role="dialog" aria-modal="true" aria-labelledby="operation-title" withBorder shadow="xl" p="lg" className="dialog-card">
+        <Stack gap="sm">
+          <Title order={2} fz="h4" id="operation-title">
+            {t(`operations.title.${dialog.kind}`, { orderNo: dialog.orderNo })}
+          </Title>
+          {dialog.availableMinor <= 0 ? (
+            <Alert color="red" role="alert">
+              {t("operations.errors.not_available")}
+            </Alert>
+          ) : (
+            <Form method="post">
+              <input type="hidden" name="intent" value="operation" />
+              <input type="hidden" name="id" value={dialog.id} />
+              <input type="hidden" name="kind" value={dialog.kind} />
+              <input type="hidden" name="step" value={review ? "confirm" : "review"} />
+              <Stack gap="sm">
+                <Text size="sm">
+                  {t("operations.available", { amount: `${dialog.available} ${dialog.currency}` })}
+                </Text>
+                <TextInput
+                  name="amount"
+                  label={t("operations.amount", { currency: dialog.currency })}
+                  defaultValue={review?.amount ?? typed ?? dialog.available}
+                  readOnly={Boolean(review) || dialog.kind === "void"}
+                  inputMode="decimal"
+                  dir="ltr"
+                  autoComplete="off"
+                  pattern={`[0-9]+([.][0-9]{1,${decimals}})?`}
+                  error={error ?? undefined}
+                />
+                {review ? (
+                  <>
+                    <Text fw={600}>{t("operations.are_you_sure")}</Text>
+                    <Group>
+                      <Button type="submit" color="red" loading={navigation.state === "submitting"}>
+                        {t("operations.yes")}
+                      </Button>
+                      <Anchor component={Link} to={close}>
+                        {t("operations.cancel")}
+                      </Anchor>
+                    </Group>
+                  </>
+                ) : (
+                  <Group>
+                    <Button type="submit">{t(`actions.${dialog.kind}`)}</Button>
+                    <Anchor component={Link} to={close}>
+                      {t("operations.cancel")}
+                    </Anchor>
+                  </Group>
+                )}
+              </Stack>
+            </Form>
+          )}
+        </Stack>
+      </Paper>
+    </div>
+  );
+}
+
+export function DoneDialog({ done }: { done: string }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  return (
+    <div className="dialog-backdrop">
+      <Paper role="dialog" aria-modal="true" aria-labelledby="done-title" withBorder shadow="xl" p="lg" className="dialog-card">
+        <Stack gap="sm">
+          <Title order={2} fz="h4" id="done-title" c="green.8">
+            {t("operations.success_title")}
+          </Title>
+          <Text>{t(`operations.success.${done}`)}</Text>
+          <Group justify="flex-end">
+            <Button component={Link} to={`${location.pathname}${withParams(location.search, { done: null })}`}>
+              {t("operations.ok")}
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+    </div>
+  );
+}
+

@@ -1,0 +1,196 @@
+import QRCode from "qrcode";
+import { data } from "react-router";
+import { can } from "~/domain/identity/permissions";
+import { storeAttachment } from "~/domain/payments/attachments.server";
+import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
+import { payUrlOf } from "~/domain/payments/payment-requests.server";
+import { childOperations, findTransactionRow } from "~/domain/transactions/list.server";
+import { previewOperation } from "~/domain/transactions/operations.server";
+import { describeRowAction, gatewayKindsOf, rowActions } from "~/domain/transactions/row-actions.server";
+import { loadMerchantBranding } from "~/domain/identity/users.server";
+import { recordAudit } from "~/domain/reporting/audit-log.server";
+import { formatDateTime } from "~/lib/format";
+import { notFound } from "~/lib/guards.server";
+import { translator } from "~/lib/i18n.server";
+import { formatAmount } from "~/lib/money";
+import { getDbFrom } from "~/lib/request-context.server";
+import { linkBaseUrl } from "~/lib/sign-in.server";
+import { requireListPlace, scopeOf } from "./context.server";
+import { listAction } from "./list.server";
+
+const SETTLED = new Set(["cod", "paid", "authorized", "refunded"]);
+const OPERATIONS = ["refund", "capture", "void"] as const;
+
+/** The customer's delivery address on one line, as typed; "—" until they give it. */
+function deliverySummary(json: string | null) {
+  if (!json) return "—";
+  const address = JSON.parse(json) as Record<string, string | undefined>;
+  return [
+    address.address === "Custom" ? address.custom_address : address.address,
+    address.area,
+    address.block && `Block ${address.block}`,
+    address.street && `Street ${address.street}`,
+    address.avenue && `Avenue ${address.avenue}`,
+    address.house_no && `House ${address.house_no}`,
+    address.floor && `Floor ${address.floor}`,
+    address.office_no && `Office ${address.office_no}`,
+    address.paci_no && `PACI ${address.paci_no}`,
+    address.special_instructions,
+  ]
+    .filter(Boolean)
+    .join(", ");
+}
+
+/** Remarks (dashboard spec §2): rows split by '~', each row split at its first ':' into a label and a value. */
+export function remarksRows(remarks: string | null): [string, string][] {
+  if (!remarks) return [];
+  return remarks
+    .split("~")
+    .map((row) => row.trim())
+    .filter(Boolean)
+    .map((row) => {
+      const at = row.indexOf(":");
+      return at === -1 ? ["", row] : [row.slice(0, at).trim(), row.slice(at + 1).trim()];
+    });
+}
+
+type Args = { context: Parameters<typeof requireListPlace>[0]; request: Request; params: { transactionId?: string } };
+
+export async function loadDetails({ context, request, params }: Args) {
+  const { auth, place } = await requireListPlace(context, request);
+  const db = getDbFrom(context);
+  const lang = place.lang;
+  const t = translator(lang);
+  const url = new URL(request.url);
+  const row = await findTransactionRow(db, scopeOf(auth, place), params.transactionId ?? "");
+  const type = url.searchParams.get("type");
+  if (!row || (type && type !== row.plugin)) notFound();
+  const [gateways, gatewayKinds, children, merchant, trail] = await Promise.all([
+    listMerchantGateways(db, auth.user.merchantId),
+    gatewayKindsOf(db, auth.user.merchantId),
+    childOperations(db, auth.user.merchantId, [row.id]),
+    loadMerchantBranding(db, auth.user.merchantId),
+    db
+      .selectFrom("audit_log")
+      .select(["id", "actor_name", "description", "created_at"])
+      .where("merchant_id", "=", auth.user.merchantId)
+      .where("object_type", "=", "transaction")
+      .where("object_id", "=", row.id)
+      .orderBy("id", "desc")
+      .limit(100)
+      .execute(),
+  ]);
+  const gatewayName = (code: string | null) => {
+    if (!code) return "—";
+    const gateway = gateways.find((candidate) => candidate.code === code);
+    return gateway ? (lang === "ar" ? gateway.name_ar : gateway.name_en) : code;
+  };
+  const money = (minor: number) => formatAmount(minor, row.currency_code, lang);
+  const payUrl = payUrlOf(linkBaseUrl(), lang, row.id);
+  const amount = money(row.amount);
+  const operation = url.searchParams.get("operation");
+  const dialogKind = OPERATIONS.find((kind) => kind === operation);
+  const dialog = dialogKind ? await previewOperation(db, { merchantId: auth.user.merchantId, transactionId: row.id, kind: dialogKind, lang }) : undefined;
+  const extra = (() => {
+    try {
+      return Object.entries(JSON.parse(row.extra) as Record<string, unknown>).map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)] as [string, string]);
+    } catch {
+      return [];
+    }
+  })();
+  const done = url.searchParams.get("done");
+  return {
+    place: { basePath: place.basePath, deleted: place.deleted },
+    id: row.id,
+    orderNo: row.order_no,
+    plugin: row.plugin,
+    state: row.state,
+    settled: SETTLED.has(row.state),
+    deleted: Boolean(row.deleted_at),
+    canChange: can(auth.user, "change_paymenttransaction") && !row.deleted_at,
+    actions: rowActions(row, auth.user, { gatewayKinds }).map((action) => describeRowAction(action, row, lang, "")),
+    payUrl,
+    qrSvg: await QRCode.toString(payUrl, { type: "svg", margin: 1, width: 220, errorCorrectionLevel: "M" }),
+    shareText: `${merchant[lang === "ar" ? "title_ar" : "title_en"]}: ${amount} — ${payUrl}`,
+    receiptUrl: row.paid_attempt_id && SETTLED.has(row.state) ? `/${lang}/pay/attempt-detail/${row.paid_attempt_id}/receipt.pdf` : null,
+    mapUrl: row.delivery_lat !== null && row.delivery_lng !== null ? `https://www.google.com/maps?q=${row.delivery_lat},${row.delivery_lng}` : null,
+    attachment: row.attachment_name ? { name: row.attachment_name, url: `/${lang}/pay/${row.id}/attachment` } : null,
+    customerEmail: row.customer_email,
+    customerPhone: row.customer_phone,
+    remarks: remarksRows(row.remarks),
+    extra,
+    rows: [
+      ["fields.id", row.id],
+      ["details.type", t(`sections.${row.plugin}`)],
+      ["fields.amount", amount],
+      ["details.original_amount", money(row.amount)],
+      ["fields.paid_amount", money(row.paid_amount)],
+      ["fields.fee", money(row.fee)],
+      ["details.paid_attempt_fee", row.paid_attempt_fee === null ? "—" : money(row.paid_attempt_fee)],
+      ["details.captured_amount", money(row.captured_amount)],
+      ["fields.refunded_amount", money(row.refunded_amount)],
+      ["fields.currency_code", row.currency_code],
+      ["fields.customer_name", [row.customer_first_name, row.customer_last_name].filter(Boolean).join(" ") || "—"],
+      ["fields.customer_email", row.customer_email ?? "—"],
+      ["fields.customer_phone", row.customer_phone ?? "—"],
+      ["fields.description", row.description ?? "—"],
+      ["fields.gateway_name", gatewayName(row.gateway_code)],
+      ["details.pg_codes", row.pg_codes.split(",").map(gatewayName).join(", ")],
+      ["fields.created", formatDateTime(row.created_at, lang)],
+      ["fields.state_changed_at", formatDateTime(row.state_changed_at, lang)],
+      ["fields.expiration_time", row.expiration_time ? formatDateTime(row.expiration_time, lang) : t("payment_request.never")],
+      ["fields.unit", (lang === "ar" ? row.unit_ar : row.unit_en) ?? "—"],
+      ["fields.initiator", row.initiator ?? "—"],
+      ["fields.ref_number", row.reference_id ?? row.track_id ?? "—"],
+      ["fields.auth_code", row.auth_code ?? "—"],
+      ...(row.delivery_mode === "none" ? [] : [["payment_request.delivery", deliverySummary(row.delivery_address)] as [string, string]]),
+    ] as [string, string][],
+    children: children.map((child) => ({
+      id: child.id,
+      kind: child.kind,
+      state: child.state,
+      amount: formatAmount(child.amount, child.currency_code, lang),
+      created: formatDateTime(child.created_at, lang),
+      by: child.requested_by ?? "",
+      reference: child.gateway_reference,
+      message: child.message,
+    })),
+    trail: trail.map((entry) => ({ id: entry.id, actor: entry.actor_name, description: entry.description, at: formatDateTime(entry.created_at, lang) })),
+    dialog: dialog && dialogKind ? { ...dialog, id: row.id, kind: dialogKind } : null,
+    done: done && ["refund", "capture", "void", "requested"].includes(done) ? done : null,
+  };
+}
+
+/** The details page's forms: the row actions and dialog of the list, and the attachment field. */
+export async function detailsAction(args: Args) {
+  const { auth, place } = await requireListPlace(args.context, args.request);
+  const form = await args.request.formData();
+  const intent = String(form.get("intent") ?? "");
+  if (intent !== "attachment_upload" && intent !== "attachment_clear") return listAction(args, form);
+  const lang = place.lang;
+  const t = translator(lang);
+  if (!can(auth.user, "change_paymenttransaction")) return data({ attachmentError: t("operations.errors.forbidden") }, { status: 403 });
+  const db = getDbFrom(args.context);
+  const row = await findTransactionRow(db, scopeOf(auth, place), args.params.transactionId ?? "");
+  if (!row || row.deleted_at) notFound();
+  let key: string | null = null;
+  let name: string | null = null;
+  if (intent === "attachment_upload") {
+    const file = form.get("attachment");
+    if (!(file instanceof File) || file.size === 0) return data({ attachmentError: t("attachment.errors.empty") }, { status: 400 });
+    const stored = await storeAttachment(auth.user.merchantId, file);
+    if (!stored.ok) return data({ attachmentError: t(stored.error) }, { status: 400 });
+    key = stored.key;
+    name = stored.originalName;
+  }
+  await db.updateTable("transactions").set({ attachment_path: key, attachment_name: name }).where("id", "=", row.id).execute();
+  await recordAudit(db, {
+    merchantId: auth.user.merchantId,
+    actor: { id: auth.user.id, username: auth.user.username },
+    action: key ? "transaction_attachment_set" : "transaction_attachment_cleared",
+    description: key ? `${auth.user.username} attached ${name} to order #${row.order_no}` : `${auth.user.username} removed the attachment of order #${row.order_no}`,
+    objectType: "transaction",
+    objectId: row.id,
+  });
+  return { attachmentDone: t(key ? "details.attachment_saved" : "details.attachment_cleared") };
+}

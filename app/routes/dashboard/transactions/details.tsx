@@ -1,0 +1,246 @@
+import { Alert, Anchor, Badge, Button, Card, FileInput, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+import { Form, Link, useActionData, useLoaderData, useLocation } from "react-router";
+import type { Route } from "./+types/details";
+import { CopyField } from "~/components/copy-field";
+import { PageHeader } from "~/components/page-header";
+import { StateBadge } from "~/components/state-badge";
+import { DoneDialog, OperationDialog } from "~/components/transactions/dialogs";
+import { withParams } from "~/domain/transactions/filters";
+import { detailsAction, loadDetails } from "./details.server";
+
+export const loader = (args: Route.LoaderArgs) => loadDetails(args);
+export const action = (args: Route.ActionArgs) => detailsAction(args);
+
+type Result = Partial<{ color: "green" | "orange" | "red"; message: string; attachmentError: string; attachmentDone: string }>;
+
+export default function TransactionDetails() {
+  const { t } = useTranslation();
+  const details = useLoaderData<typeof loader>();
+  const result = (useActionData<typeof action>() ?? {}) as Result;
+  const location = useLocation();
+  const text = encodeURIComponent(details.shareText);
+  const messageActions = details.actions.filter((action) => !["refund", "capture", "void", "cancel"].includes(action.value));
+  const operations = details.actions.filter((action) => ["refund", "capture", "void"].includes(action.value));
+  const canCancel = details.actions.some((action) => action.value === "cancel");
+  return (
+    <Stack>
+      <PageHeader title={t("details.title", { orderNo: details.orderNo })}>
+        <Group gap="sm">
+          <StateBadge state={details.state} />
+          {details.deleted ? <Badge color="gray">{t("details.deleted")}</Badge> : null}
+          <Anchor component={Link} to={details.place.basePath}>
+            {t("details.back")}
+          </Anchor>
+        </Group>
+      </PageHeader>
+      {result.message ? (
+        <Alert color={result.color ?? "green"} role={result.color === "red" ? "alert" : "status"}>
+          {result.message}
+        </Alert>
+      ) : null}
+      {details.actions.length ? (
+        <Group gap="sm">
+          {operations.map((action) => (
+            <Button key={action.value} component={Link} to={`${location.pathname}${withParams(location.search, { operation: action.value, done: null })}`} variant="light">
+              {action.display_name}
+            </Button>
+          ))}
+          <Form method="post">
+            <Group gap="sm">
+              {messageActions.map((action) => (
+                <Button type="submit" name="row_command" value={`${action.value}:${details.id}`} key={action.value} variant="default" color={action.value === "delete" ? "red" : undefined}>
+                  {action.display_name}
+                </Button>
+              ))}
+            </Group>
+          </Form>
+          {canCancel ? (
+            <details className="disclosure-menu">
+              <summary>
+                <Text component="span" c="red" fw={600}>{t("payment_request.cancel_request")}</Text>
+              </summary>
+              <Paper withBorder shadow="md" p="sm" className="disclosure-menu__panel">
+                <Text size="sm" mb="xs">{t("payment_request.cancel_confirm")}</Text>
+                <Form method="post">
+                  <Button type="submit" name="row_command" value={`cancel:${details.id}`} color="red" size="xs">
+                    {t("payment_request.cancel_yes")}
+                  </Button>
+                </Form>
+              </Paper>
+            </details>
+          ) : null}
+        </Group>
+      ) : null}
+      <SimpleGrid cols={{ base: 1, md: 3 }}>
+        <Card withBorder padding="lg" style={{ gridColumn: "span 2" }}>
+          <Table variant="vertical" layout="fixed">
+            <Table.Tbody>
+              <Table.Tr>
+                <Table.Th w={180}>{t("fields.state")}</Table.Th>
+                <Table.Td><StateBadge state={details.state} /></Table.Td>
+              </Table.Tr>
+              {details.rows.map(([label, value]) => (
+                <Table.Tr key={label}>
+                  <Table.Th w={180}>{t(label)}</Table.Th>
+                  <Table.Td style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }} dir={label === "fields.customer_phone" || label === "fields.id" ? "ltr" : undefined}>
+                    {value}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+              {details.mapUrl ? (
+                <Table.Tr>
+                  <Table.Th w={180}>{t("details.delivery_location")}</Table.Th>
+                  <Table.Td>
+                    <Anchor href={details.mapUrl} target="_blank" rel="noopener noreferrer">
+                      {t("delivery.view_on_map")}
+                    </Anchor>
+                  </Table.Td>
+                </Table.Tr>
+              ) : null}
+              {details.extra.map(([key, value]) => (
+                <Table.Tr key={`extra-${key}`}>
+                  <Table.Th w={180}>{key}</Table.Th>
+                  <Table.Td style={{ overflowWrap: "anywhere" }}>{value}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Card>
+        <Card withBorder padding="lg">
+          <Stack align="center" gap="xs">
+            <Title order={2} fz="h5">{t("payment_request.qr_code")}</Title>
+            <span className="qr-frame" data-settled={details.settled}>
+              <img
+                src={`data:image/svg+xml;utf8,${encodeURIComponent(details.qrSvg)}`}
+                width={220}
+                height={220}
+                alt={t("payment_request.qr_alt", { state: t(`states.${details.state}`) })}
+              />
+            </span>
+          </Stack>
+        </Card>
+      </SimpleGrid>
+      {details.remarks.length ? (
+        <Card withBorder padding="lg">
+          <Title order={2} fz="h5" mb="sm">{t("details.remarks")}</Title>
+          <Table variant="vertical" layout="fixed">
+            <Table.Tbody>
+              {details.remarks.map(([label, value], index) => (
+                <Table.Tr key={index}>
+                  <Table.Th w={180}>{label}</Table.Th>
+                  <Table.Td style={{ overflowWrap: "anywhere" }}>{value}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Card>
+      ) : null}
+      <Card withBorder padding="lg">
+        <Stack gap="sm">
+          <Title order={2} fz="h5">{t("details.attachment")}</Title>
+          {details.attachment ? (
+            <Anchor href={details.attachment.url} download={details.attachment.name}>
+              {t("payment_request.download_attachment")}: {details.attachment.name}
+            </Anchor>
+          ) : (
+            <Text c="dimmed" size="sm">{t("details.no_attachment")}</Text>
+          )}
+          {result.attachmentDone ? <Alert color="green" role="status">{result.attachmentDone}</Alert> : null}
+          {details.canChange ? (
+            <Group align="flex-end" gap="sm">
+              <Form method="post" encType="multipart/form-data">
+                <input type="hidden" name="intent" value="attachment_upload" />
+                <Group align="flex-end" gap="sm">
+                  <FileInput name="attachment" label={t("details.upload")} accept="application/pdf,image/png,image/jpeg,image/webp" error={result.attachmentError} w={260} clearable />
+                  <Button type="submit" variant="default">{t("details.upload_button")}</Button>
+                </Group>
+              </Form>
+              {details.attachment ? (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="attachment_clear" />
+                  <Button type="submit" variant="subtle" color="red">{t("details.clear")}</Button>
+                </Form>
+              ) : null}
+            </Group>
+          ) : null}
+        </Stack>
+      </Card>
+      <Card withBorder padding="lg">
+        <Title order={2} fz="h5" mb="sm">{t("details.children")}</Title>
+        {details.children.length === 0 ? (
+          <Text c="dimmed" size="sm">{t("details.no_children")}</Text>
+        ) : (
+          <Table>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t("details.operation")}</Table.Th>
+                <Table.Th>{t("fields.amount")}</Table.Th>
+                <Table.Th>{t("fields.state")}</Table.Th>
+                <Table.Th>{t("fields.created")}</Table.Th>
+                <Table.Th>{t("details.by")}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {details.children.map((child) => (
+                <Table.Tr key={child.id}>
+                  <Table.Td>{t(`operations.kind.${child.kind}`)}</Table.Td>
+                  <Table.Td dir="ltr">{child.amount}</Table.Td>
+                  <Table.Td>
+                    <Badge size="sm" variant="light" color={child.state === "succeeded" ? "green" : child.state === "failed" ? "red" : "orange"}>
+                      {t(`operations.state.${child.state}`)}
+                    </Badge>
+                    {child.message ? <Text size="xs" c="red">{child.message}</Text> : null}
+                  </Table.Td>
+                  <Table.Td>{child.created}</Table.Td>
+                  <Table.Td>{child.by}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </Card>
+      <Card withBorder padding="lg">
+        <Stack gap="sm">
+          <CopyField label={t("payment_request.payment_url")} value={details.payUrl} />
+          <Text fw={600} size="sm">{t("payment_request.share")}</Text>
+          <Group gap="sm">
+            <Button component="a" variant="default" href={`https://wa.me/?text=${text}`} target="_blank" rel="noopener noreferrer">
+              {t("payment_request.share_whatsapp")}
+            </Button>
+            <Button component="a" variant="default" href={`mailto:${details.customerEmail ?? ""}?body=${text}`}>
+              {t("payment_request.share_email")}
+            </Button>
+            <Button component="a" variant="default" href={`sms:${details.customerPhone ?? ""}?&body=${text}`}>
+              {t("payment_request.share_sms")}
+            </Button>
+            <Anchor href={details.payUrl} target="_blank" rel="noopener">
+              {t("payment_request.open_link")}
+            </Anchor>
+            {details.receiptUrl ? (
+              <Anchor href={details.receiptUrl} download>
+                {t("result.download_receipt")}
+              </Anchor>
+            ) : null}
+          </Group>
+        </Stack>
+      </Card>
+      <Card withBorder padding="lg">
+        <Title order={2} fz="h5" mb="sm">{t("details.audit_trail")}</Title>
+        {details.trail.length === 0 ? (
+          <Text c="dimmed" size="sm">—</Text>
+        ) : (
+          <Stack gap={6} component="ol" className="audit-trail">
+            {details.trail.map((entry) => (
+              <Text component="li" key={entry.id} size="sm">
+                <Text component="span" c="dimmed">{entry.at}</Text> · <strong>{entry.actor}</strong> — {entry.description}
+              </Text>
+            ))}
+          </Stack>
+        )}
+      </Card>
+      {details.dialog ? <OperationDialog dialog={details.dialog} result={result} /> : null}
+      {details.done ? <DoneDialog done={details.done} /> : null}
+    </Stack>
+  );
+}

@@ -1,0 +1,113 @@
+import { Alert, Anchor, Button, Checkbox, Group, NumberInput, Stack, Table, TextInput } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, useActionData, useLoaderData } from "react-router";
+import type { Route } from "./+types/table-headers";
+import { PageHeader } from "~/components/page-header";
+import { recordAudit } from "~/domain/reporting/audit-log.server";
+import { loadTableFields, saveTableFields } from "~/domain/transactions/fields.server";
+import { notFound, requirePermission, requireSection, requireUser } from "~/lib/guards.server";
+import { translator } from "~/lib/i18n.server";
+import { isLanguage } from "~/lib/i18n";
+import { getDbFrom } from "~/lib/request-context.server";
+import { headerPermissionOf, placeOf } from "./context.server";
+
+/** Signs in and checks the section, its list and the user's right to change its columns. */
+async function requireHeaders(context: Route.LoaderArgs["context"], request: Request) {
+  const auth = requireUser(context, request);
+  const place = placeOf(new URL(request.url).pathname);
+  if (!place.section || !isLanguage(place.lang)) notFound();
+  await requireSection(context, auth, place.section.key, "transactions");
+  requirePermission(auth, headerPermissionOf({ ...place, lang: place.lang })!);
+  return { auth, section: place.section, lang: place.lang };
+}
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { auth, section } = await requireHeaders(context, request);
+  return {
+    sectionKey: section.key,
+    listPath: `/${new URL(request.url).pathname.split("/")[1]}/${section.path}/transactions`,
+    fields: await loadTableFields(getDbFrom(context), auth.user.merchantId, section.key),
+  };
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const { auth, section, lang } = await requireHeaders(context, request);
+  const t = translator(lang);
+  const form = await request.formData();
+  const names = form.getAll("name").map(String);
+  const choices = names.map((name) => ({
+    name,
+    label_en: String(form.get(`label_en.${name}`) ?? ""),
+    label_ar: String(form.get(`label_ar.${name}`) ?? ""),
+    is_active: form.get(`active.${name}`) === "on",
+    order: Number(form.get(`order.${name}`) ?? 0),
+  }));
+  if (!choices.some((choice) => choice.is_active)) return data({ error: t("table_headers.none_active") }, { status: 400 });
+  const db = getDbFrom(context);
+  const saved = await saveTableFields(db, auth.user.merchantId, section.key, choices);
+  if (!saved.ok) return data({ error: t("table_headers.unknown") }, { status: 400 });
+  await recordAudit(db, {
+    merchantId: auth.user.merchantId,
+    actor: { id: auth.user.id, username: auth.user.username },
+    action: "table_headers_changed",
+    description: `${auth.user.username} changed the ${section.key} table columns: ${saved.fields.filter((field) => field.is_active).map((field) => field.name).join(", ")}`,
+    objectType: "section",
+    objectId: section.key,
+  });
+  return { done: t("table_headers.saved") };
+}
+
+export default function TableHeaders() {
+  const { t } = useTranslation();
+  const { fields, listPath, sectionKey } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  return (
+    <Stack>
+      <PageHeader title={t("table_headers.title", { section: t(`sections.${sectionKey}`) })} description={t("table_headers.description")}>
+        <Anchor component={Link} to={listPath}>
+          {t("table_headers.back")}
+        </Anchor>
+      </PageHeader>
+      {result && "done" in result ? <Alert color="green" role="status">{result.done}</Alert> : null}
+      {result && "error" in result ? <Alert color="red" role="alert">{result.error}</Alert> : null}
+      <Form method="post">
+        <Table.ScrollContainer minWidth={640}>
+          <Table verticalSpacing="xs">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t("table_headers.show")}</Table.Th>
+                <Table.Th>{t("table_headers.field")}</Table.Th>
+                <Table.Th>{t("table_headers.label_en")}</Table.Th>
+                <Table.Th>{t("table_headers.label_ar")}</Table.Th>
+                <Table.Th w={110}>{t("table_headers.order")}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {fields.map((field) => (
+                <Table.Tr key={field.name}>
+                  <Table.Td>
+                    <input type="hidden" name="name" value={field.name} />
+                    <Checkbox name={`active.${field.name}`} defaultChecked={field.is_active} aria-label={t("table_headers.show_field", { field: t(`fields.${field.name}`) })} />
+                  </Table.Td>
+                  <Table.Td>{t(`fields.${field.name}`)}</Table.Td>
+                  <Table.Td>
+                    <TextInput name={`label_en.${field.name}`} defaultValue={field.label_en} maxLength={64} aria-label={`${t("table_headers.label_en")}: ${t(`fields.${field.name}`)}`} dir="ltr" />
+                  </Table.Td>
+                  <Table.Td>
+                    <TextInput name={`label_ar.${field.name}`} defaultValue={field.label_ar} maxLength={64} aria-label={`${t("table_headers.label_ar")}: ${t(`fields.${field.name}`)}`} dir="rtl" />
+                  </Table.Td>
+                  <Table.Td>
+                    <NumberInput name={`order.${field.name}`} defaultValue={field.order} min={1} max={99} aria-label={`${t("table_headers.order")}: ${t(`fields.${field.name}`)}`} />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        <Group mt="md">
+          <Button type="submit">{t("table_headers.save")}</Button>
+        </Group>
+      </Form>
+    </Stack>
+  );
+}

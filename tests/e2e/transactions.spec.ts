@@ -1,0 +1,207 @@
+import path from "node:path";
+import Database from "better-sqlite3";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { DEMO_PASSWORD, signIn, t, urlPath, waitForHydration } from "./support";
+
+/** An API access token for a demo user. */
+async function tokenOf(request: APIRequestContext, username = "admin") {
+  const answer = await request.post("/api/v1/user/token/", { data: { username, password: DEMO_PASSWORD } });
+  expect(answer.status()).toBe(200);
+  return ((await answer.json()) as { access: string }).access;
+}
+
+/** Creates a payment request through the API; answers its id and pay path. */
+async function createRequest(request: APIRequestContext, token: string, body: Record<string, unknown>) {
+  const answer = await request.post("/api/v1/plugins/payment_request/transaction/", {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { currency_code: "KWD", pg_codes: ["knet-sandbox", "card-sandbox", "cod"], ...body },
+  });
+  expect(answer.status(), await answer.text()).toBe(201);
+  const created = (await answer.json()) as { id: string };
+  return { id: created.id, payPath: `/en/pay/${created.id}` };
+}
+
+/** Pays a request on its pay page with the card sandbox's always-approved card. */
+async function payByCard(page: Page, payPath: string) {
+  await page.goto(payPath);
+  await page.locator("label.pay-choice", { hasText: "Credit Card" }).click();
+  await page.getByRole("button", { name: /Pay Now/ }).click();
+  await page.getByRole("textbox", { name: "Card number" }).fill("4111111111111111");
+  await page.getByRole("textbox", { name: "Expiry" }).fill("12/30");
+  await page.getByRole("textbox", { name: "CVV" }).fill("123");
+  await page.getByRole("button", { name: "Pay" }).click();
+  await expect(page.getByRole("heading", { name: t("en", "result.success_title") })).toBeVisible();
+}
+
+/** The list narrowed to one customer's email, as a link would open it. */
+function listFor(email: string, section = "payment-request") {
+  return `/en/${section}/transactions?q=${encodeURIComponent(email)}`;
+}
+
+/** Opens the row's Actions menu and picks an operation, then goes through the two steps of the amount dialog. */
+async function operate(page: Page, kind: "refund" | "capture", amount: string | null) {
+  await page.locator("summary", { hasText: t("en", "transactions.actions") }).first().click();
+  await page.getByRole("link", { name: t("en", `actions.${kind}`), exact: true }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByRole("heading", { name: new RegExp(t("en", `operations.title.${kind}`, { orderNo: "\\d+" })) })).toBeVisible();
+  const input = dialog.getByRole("textbox");
+  if (amount !== null) await input.fill(amount);
+  await dialog.getByRole("button", { name: t("en", `actions.${kind}`), exact: true }).click();
+  return dialog;
+}
+
+test.describe("the transaction list without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("search, paginate and filter through plain links and forms", async ({ page, request }) => {
+    const token = await tokenOf(request);
+    for (let index = 1; index <= 12; index++) {
+      await createRequest(request, token, { amount: `${index}.000`, customer_email: `listing-${String(index).padStart(2, "0")}@example.com` });
+    }
+    await signIn(page, "admin");
+    await page.goto("/en/payment-request/transactions");
+    await page.getByRole("searchbox", { name: t("en", "transactions.search") }).fill("listing-");
+    await page.getByRole("searchbox", { name: t("en", "transactions.search") }).press("Enter");
+    await expect(page).toHaveURL(/q=listing-/);
+    await expect(page.getByText(t("en", "transactions.count", { count: "12" }))).toBeVisible();
+    await expect(page.locator("tbody tr")).toHaveCount(10);
+
+    await page.getByRole("navigation", { name: t("en", "transactions.pagination") }).getByRole("link", { name: "2", exact: true }).click();
+    await expect(page).toHaveURL(/page=2/);
+    await expect(page.locator("tbody tr")).toHaveCount(2);
+    await expect(page.getByRole("cell", { name: "listing-01@example.com" })).toBeVisible();
+
+    // The filter panel is a plain GET form: the state filter joins the search in the link.
+    await page.locator("summary", { hasText: t("en", "transactions.filters.title") }).click();
+    await page.getByRole("checkbox", { name: t("en", "states.paid"), exact: true }).check();
+    await page.getByRole("button", { name: t("en", "transactions.filters.apply") }).click();
+    await expect(page).toHaveURL(/state=paid/);
+    await expect(page).toHaveURL(/q=listing-/);
+    await expect(page.getByText(t("en", "transactions.empty"))).toBeVisible();
+
+    // To cannot precede From.
+    await page.goto(`${listFor("listing-")}&created_after=2026-11-20&created_before=2026-11-10`);
+    await expect(page.getByText(t("en", "transactions.errors.to_before_from"))).toBeVisible();
+    await expect(page.getByText(t("en", "transactions.count", { count: "12" }))).toBeVisible();
+  });
+});
+
+test("the search box applies on blur and rows per page come from the query string (JavaScript on)", async ({ page, request }) => {
+  const token = await tokenOf(request);
+  for (let index = 1; index <= 11; index++) {
+    await createRequest(request, token, { amount: "1.500", customer_email: `blur-${String(index).padStart(2, "0")}@example.com` });
+  }
+  await signIn(page, "admin");
+  await page.goto("/en/payment-request/transactions");
+  await waitForHydration(page);
+  await page.getByRole("searchbox", { name: t("en", "transactions.search") }).fill("blur-");
+  await page.getByRole("searchbox", { name: t("en", "transactions.search") }).blur();
+  await expect(page).toHaveURL(/q=blur-/);
+  await expect(page.getByText(t("en", "transactions.count", { count: "11" }))).toBeVisible();
+  await expect(page.locator("tbody tr")).toHaveCount(10);
+  await page.getByRole("radio", { name: "50" }).check();
+  await expect(page).toHaveURL(/per_page=50/);
+  await expect(page.locator("tbody tr")).toHaveCount(11);
+  // The same view from the link alone.
+  await page.goto(page.url());
+  await expect(page.locator("tbody tr")).toHaveCount(11);
+});
+
+test("table headers: choose, rename and order the columns of a section", async ({ page, request }) => {
+  const token = await tokenOf(request);
+  await createRequest(request, token, { amount: "3.000", customer_email: "columns@example.com", customer_phone: "55512345" });
+  await signIn(page, "admin");
+  await page.goto("/en/payment-request/transactions");
+  await page.getByRole("link", { name: t("en", "transactions.table_headers") }).click();
+  await expect(page).toHaveURL(urlPath("/en/payment-request/table-headers"));
+  await page.getByRole("checkbox", { name: t("en", "table_headers.show_field", { field: t("en", "fields.initiator") }) }).uncheck();
+  await page.getByRole("checkbox", { name: t("en", "table_headers.show_field", { field: t("en", "fields.customer_phone") }) }).check();
+  await page.getByRole("textbox", { name: `${t("en", "table_headers.label_en")}: ${t("en", "fields.customer_email")}` }).fill("Buyer email");
+  await page.getByRole("button", { name: t("en", "table_headers.save") }).click();
+  await expect(page.getByText(t("en", "table_headers.saved"))).toBeVisible();
+
+  await page.goto(listFor("columns@example.com"));
+  const headers = page.locator("thead th");
+  await expect(headers.filter({ hasText: "Buyer email" })).toHaveCount(1);
+  await expect(headers.filter({ hasText: t("en", "fields.initiator") })).toHaveCount(0);
+  await expect(headers.filter({ hasText: t("en", "fields.customer_phone") })).toHaveCount(1);
+  await expect(page.getByRole("cell", { name: "+96555512345" })).toBeVisible();
+  // Arabic labels are their own.
+  await page.goto(`/ar/payment-request/transactions?q=columns%40example.com`);
+  await expect(page.locator("thead th").filter({ hasText: t("ar", "fields.customer_email") })).toHaveCount(1);
+});
+
+test("refund part of a paid card payment, then the rest; the child rows show both", async ({ page, request }) => {
+  const token = await tokenOf(request);
+  const { payPath } = await createRequest(request, token, { amount: "10.000", customer_email: "refund-me@example.com" });
+  await payByCard(page, payPath);
+
+  await signIn(page, "admin");
+  await page.goto(listFor("refund-me@example.com"));
+  await expect(page.locator("tbody").getByText(t("en", "states.paid"), { exact: true })).toBeVisible();
+
+  // More than was paid is refused, and the dialog keeps the amount.
+  let dialog = await operate(page, "refund", "11.000");
+  await expect(dialog.getByText(t("en", "operations.errors.above_available"))).toBeVisible();
+  await expect(dialog.getByRole("textbox")).toHaveValue("11.000");
+
+  await dialog.getByRole("textbox").fill("4.000");
+  await dialog.getByRole("button", { name: t("en", "actions.refund"), exact: true }).click();
+  await expect(dialog.getByText(t("en", "operations.are_you_sure"))).toBeVisible();
+  await expect(dialog.getByRole("textbox")).toHaveAttribute("readonly", "");
+  await dialog.getByRole("button", { name: t("en", "operations.yes") }).click();
+  await expect(page.getByRole("dialog").getByText(t("en", "operations.success.refund"))).toBeVisible();
+  await page.getByRole("dialog").getByRole("link", { name: t("en", "operations.ok") }).click();
+
+  // The rest: the dialog offers what is left (10.300 paid with the card fee, less 4.000).
+  dialog = await operate(page, "refund", null);
+  await expect(dialog.getByText(t("en", "operations.are_you_sure"))).toBeVisible();
+  await expect(dialog.getByRole("textbox")).toHaveValue("6.300");
+  await dialog.getByRole("button", { name: t("en", "operations.yes") }).click();
+  await expect(page.getByRole("dialog").getByText(t("en", "operations.success.refund"))).toBeVisible();
+  await page.getByRole("dialog").getByRole("link", { name: t("en", "operations.ok") }).click();
+
+  await expect(page.locator("tbody").getByText(t("en", "states.refunded"), { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: t("en", "transactions.children", { count: "2" }) }).click();
+  const children = page.locator("tr.child-row");
+  await expect(children).toHaveCount(2);
+  await expect(children.nth(0)).toContainText("KWD\u00a04.000");
+  await expect(children.nth(1)).toContainText("KWD\u00a06.300");
+  await expect(children.nth(1)).toContainText(t("en", "operations.state.succeeded"));
+});
+
+test("capture an authorization of a manual-capture card gateway", async ({ page, request }) => {
+  // The demo gateways capture at once; a merchant's manual-capture gateway is set up here.
+  const db = new Database(path.join(process.env.E2E_DB_DIR!, "e2e.sqlite"));
+  try {
+    const card = db.prepare("select * from gateways where code = 'card-sandbox'").get() as Record<string, unknown>;
+    db.prepare(
+      `insert into gateways (merchant_id, code, kind, name_en, name_ar, logo_url, currencies, endpoint_url, credentials, fee_fixed, fee_basis_points, fee_payer, capture_mode, enabled, sort_order, created_at)
+       select merchant_id, 'card-manual', 'card', 'Card (authorize)', 'بطاقة (تفويض)', logo_url, 'USD', endpoint_url, credentials, 0, 0, 'merchant', 'manual', 1, 9, created_at
+       from gateways where id = ? and not exists (select 1 from gateways where code = 'card-manual')`,
+    ).run(card.id);
+  } finally {
+    db.close();
+  }
+  const token = await tokenOf(request);
+  const { payPath } = await createRequest(request, token, { amount: "25.00", currency_code: "USD", pg_codes: ["card-manual"], customer_email: "capture-me@example.com" });
+  await page.goto(payPath);
+  await page.getByRole("button", { name: /Pay Now/ }).click();
+  await page.getByRole("textbox", { name: "Card number" }).fill("4111111111111111");
+  await page.getByRole("textbox", { name: "Expiry" }).fill("12/30");
+  await page.getByRole("textbox", { name: "CVV" }).fill("123");
+  await page.getByRole("button", { name: "Pay" }).click();
+  await expect(page.getByRole("heading", { name: t("en", "result.success_title") })).toBeVisible();
+
+  await signIn(page, "admin");
+  await page.goto(listFor("capture-me@example.com"));
+  await expect(page.locator("tbody").getByText(t("en", "states.authorized"), { exact: true })).toBeVisible();
+  const dialog = await operate(page, "capture", "20.00");
+  await expect(dialog.getByText(t("en", "operations.are_you_sure"))).toBeVisible();
+  await dialog.getByRole("button", { name: t("en", "operations.yes") }).click();
+  await expect(page.getByRole("dialog").getByText(t("en", "operations.success.capture"))).toBeVisible();
+  await page.getByRole("dialog").getByRole("link", { name: t("en", "operations.ok") }).click();
+  await expect(page.locator("tbody").getByText(t("en", "states.paid"), { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: t("en", "transactions.children", { count: "1" }) }).click();
+  await expect(page.locator("tr.child-row")).toContainText("USD\u00a020.00");
+});
