@@ -1,15 +1,22 @@
-import { NavLink, ScrollArea, Stack, Text } from "@mantine/core";
+import { Badge, NavLink, ScrollArea, Stack, Text } from "@mantine/core";
 import { IconFileReport, IconHelp, IconHome, IconListDetails, IconMail } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { NavLink as RouterNavLink } from "react-router";
 import { SECTIONS, type AvailableSections } from "~/domain/merchant/sections";
 
-type Props = { lang: string; sections: AvailableSections; canReadMailbox: boolean; onNavigate?: () => void };
+type Props = {
+  lang: string;
+  sections: AvailableSections;
+  /** Pending-request counts by "section.feature", shown as badges (the Tickets items). */
+  counts?: Record<string, number>;
+  canReadMailbox: boolean;
+  onNavigate?: () => void;
+};
 
 /** Sections and sub-items appear only when the merchant has them; every item is a plain link. */
-export function SideMenu({ lang, sections, canReadMailbox, onNavigate }: Props) {
+export function SideMenu({ lang, sections, counts = {}, canReadMailbox, onNavigate }: Props) {
   const { t } = useTranslation();
-  const link = (to: string, label: string, icon?: React.ReactNode, end = false) => (
+  const link = (to: string, label: string, icon?: React.ReactNode, end = false, count?: number) => (
     <NavLink
       key={to}
       component={RouterNavLink}
@@ -17,6 +24,13 @@ export function SideMenu({ lang, sections, canReadMailbox, onNavigate }: Props) 
       end={end}
       label={label}
       leftSection={icon}
+      rightSection={
+        count ? (
+          <Badge size="sm" circle={count < 10} color="red" title={t("tickets.pending_count", { total: count })}>
+            {count > 99 ? "99+" : count}
+          </Badge>
+        ) : undefined
+      }
       onClick={onNavigate}
     />
   );
@@ -36,7 +50,9 @@ export function SideMenu({ lang, sections, canReadMailbox, onNavigate }: Props) 
                 </Text>
                 {section.features
                   .filter((feature) => sections[section.key].includes(feature.key))
-                  .map((feature) => link(`/${section.path}/${feature.path}`, t(`features.${section.key}.${feature.key}`)))}
+                  .map((feature) =>
+                    link(`/${section.path}/${feature.path}`, t(`features.${section.key}.${feature.key}`), undefined, false, counts[`${section.key}.${feature.key}`]),
+                  )}
               </div>
             ),
           )}

@@ -29,7 +29,6 @@ export async function up(db: Kysely<any>, engine: Engine) {
   await db.schema.createIndex("payment_attempts_track").on("payment_attempts").columns(["merchant_id", "track_id"]).execute();
   await db.schema.createIndex("payment_attempts_payment_id").on("payment_attempts").columns(["merchant_id", "payment_id"]).execute();
   await db.schema.createIndex("payment_attempts_reference").on("payment_attempts").columns(["merchant_id", "reference_id"]).execute();
-  await db.schema.createIndex("audit_log_object").on("audit_log").columns(["object_type", "object_id"]).execute();
 
   // Refunds, captures and voids: child records of a transaction.
   await db.schema

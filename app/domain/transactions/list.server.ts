@@ -178,12 +178,11 @@ export async function* iterateTransactions(db: DB, scope: ListScope, filters: Tr
     let query = withRowColumns(applyFilters(scoped(db, scope), scope.merchantId, filters));
     if (last) {
       const { created_at, id } = last;
-      query = query.where((eb) =>
-        eb.or([
-          eb("transactions.created_at", "<", created_at),
-          eb.and([eb("transactions.created_at", "=", created_at), eb("transactions.id", "<", id)]),
-        ]),
-      );
+      // The redundant upper bound keeps SQLite on an index range: with the bare OR it may pick a
+      // multi-index plan that sorts every older row for each batch (quadratic over a long export).
+      query = query
+        .where("transactions.created_at", "<=", created_at)
+        .where((eb) => eb.or([eb("transactions.created_at", "<", created_at), eb("transactions.id", "<", id)]));
     }
     const batch = await query.orderBy("transactions.created_at", "desc").orderBy("transactions.id", "desc").limit(batchSize).execute();
     if (batch.length === 0) return;

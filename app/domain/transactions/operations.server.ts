@@ -179,6 +179,9 @@ export async function executeOperation(
   const money = formatAmount(amount, transaction.currency_code, "en");
   await writeTransaction(db, async (trx) => {
     const completed = nowIso();
+    // The row lock comes first: the ledger row's foreign key takes a share lock on the transaction,
+    // and two completions upgrading theirs to FOR UPDATE afterwards deadlock on Postgres.
+    const current = await lockTransaction(trx, input.merchantId, transaction.id);
     if (!result.ok) {
       // The gateway refused: the reservation is given back.
       await trx
@@ -211,7 +214,6 @@ export async function executeOperation(
         created_at: completed,
       })
       .execute();
-    const current = await lockTransaction(trx, input.merchantId, transaction.id);
     const key = { merchantId: input.merchantId, plugin: transaction.plugin, currency: transaction.currency_code, at: completed };
     if (input.kind === "capture") {
       await trx.updateTable("transactions").set({ state: "paid", state_changed_at: completed }).where("id", "=", transaction.id).execute();

@@ -128,10 +128,12 @@ export async function runRowAction(
     lang: Language;
     baseUrl: string;
     addresses: PlatformAddresses;
+    /** When given, a row of another section is not found: a section's list acts on its own rows only. */
+    plugin?: string;
   },
 ): Promise<ActionOutcome> {
   const t = translator(input.lang);
-  const row = await loadActionableRow(db, input.merchantId, input.transactionId);
+  const row = await loadActionableRow(db, input.merchantId, input.transactionId, input.plugin);
   if (!row) return { ok: false, status: 404, message: t("api.not_found") };
   const gatewayKinds = await gatewayKindsOf(db, input.merchantId);
   if (!isRowAction(input.action) || !rowActions(row, input.user, { gatewayKinds }).includes(input.action)) {
@@ -199,8 +201,8 @@ export async function runBulkAction(
   return { status, message, results } as const;
 }
 
-export async function loadActionableRow(db: DB, merchantId: number, id: string): Promise<ActionableRow | undefined> {
-  return db
+export async function loadActionableRow(db: DB, merchantId: number, id: string, plugin?: string): Promise<ActionableRow | undefined> {
+  let query = db
     .selectFrom("transactions")
     .select([
       "id",
@@ -217,8 +219,9 @@ export async function loadActionableRow(db: DB, merchantId: number, id: string):
       "deleted_at",
     ])
     .where("merchant_id", "=", merchantId)
-    .where("id", "=", id)
-    .executeTakeFirst();
+    .where("id", "=", id);
+  if (plugin) query = query.where("plugin", "=", plugin);
+  return query.executeTakeFirst();
 }
 
 export async function gatewayKindsOf(db: DB, merchantId: number) {

@@ -8,6 +8,7 @@ import { FlashNotice } from "~/components/flash-notice";
 import { AccountMenu } from "~/components/shell/account-menu";
 import { SessionExpiry } from "~/components/shell/session-expiry";
 import { SideMenu } from "~/components/shell/side-menu";
+import { pendingTicketCounts } from "~/domain/approvals/pending-counts.server";
 import { can } from "~/domain/identity/permissions";
 import { SESSION_IDLE_MS } from "~/domain/identity/sessions.server";
 import { loadAvailableSections, loadMerchantBranding } from "~/domain/identity/users.server";
@@ -22,6 +23,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     loadMerchantBranding(db, auth.user.merchantId),
     loadAvailableSections(db, auth.user.merchantId),
   ]);
+  const ticketCounts = await pendingTicketCounts(db, auth.user.merchantId, auth.user, sections);
   return {
     lang: isLanguage(params.lang) ? params.lang : "en",
     username: auth.user.username,
@@ -33,13 +35,14 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       adminUrl: branding.admin_url,
     },
     sections,
+    ticketCounts,
     idleMs: SESSION_IDLE_MS,
   };
 }
 
 export default function DashboardLayout() {
   const { t } = useTranslation();
-  const { lang, username, branding, sections, canReadMailbox, idleMs } = useLoaderData<typeof loader>();
+  const { lang, username, branding, sections, ticketCounts, canReadMailbox, idleMs } = useLoaderData<typeof loader>();
   const [opened, { toggle, close }] = useDisclosure(false);
   return (
     <AppShell header={{ height: 64 }} navbar={{ width: 270, breakpoint: "sm", collapsed: { mobile: !opened } }} padding="lg">
@@ -72,7 +75,7 @@ export default function DashboardLayout() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar id="main-menu">
-        <SideMenu lang={lang} sections={sections} canReadMailbox={canReadMailbox} onNavigate={close} />
+        <SideMenu lang={lang} sections={sections} counts={ticketCounts} canReadMailbox={canReadMailbox} onNavigate={close} />
       </AppShell.Navbar>
       <AppShell.Main>
         <Box maw={1200} mx="auto">

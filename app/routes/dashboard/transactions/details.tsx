@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Button, Card, FileInput, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Badge, Button, Card, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "react-router";
 import type { Route } from "./+types/details";
@@ -152,7 +152,25 @@ export default function TransactionDetails() {
               <Form method="post" encType="multipart/form-data">
                 <input type="hidden" name="intent" value="attachment_upload" />
                 <Group align="flex-end" gap="sm">
-                  <FileInput name="attachment" label={t("details.upload")} accept="application/pdf,image/png,image/jpeg,image/webp" error={result.attachmentError} w={260} clearable />
+                  <Stack gap={4}>
+                    <Text component="label" htmlFor="attachment-file" size="sm" fw={500}>
+                      {t("details.upload")}
+                    </Text>
+                    <input
+                      id="attachment-file"
+                      type="file"
+                      name="attachment"
+                      accept="application/pdf,image/png,image/jpeg,image/webp"
+                      className="file-input"
+                      aria-invalid={result.attachmentError ? true : undefined}
+                      aria-describedby={result.attachmentError ? "attachment-error" : undefined}
+                    />
+                    {result.attachmentError ? (
+                      <Text id="attachment-error" size="sm" c="red">
+                        {result.attachmentError}
+                      </Text>
+                    ) : null}
+                  </Stack>
                   <Button type="submit" variant="default">{t("details.upload_button")}</Button>
                 </Group>
               </Form>

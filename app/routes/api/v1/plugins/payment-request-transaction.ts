@@ -8,13 +8,16 @@ import { apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, requireApi
 import { translator } from "~/lib/i18n.server";
 import { getDbFrom } from "~/lib/request-context.server";
 import { linkBaseUrl } from "~/lib/sign-in.server";
+import { respondWithBulkAction, respondWithList, respondWithListConfig } from "./transaction-api.server";
 
 /**
+ * DELETE {ids}: deletes those of the rows that may be deleted, as for every section.
  * POST: create a payment request (amount as a decimal string such as "12.500"). Answers 201 with
  * the transaction, its id, state and public pay URL as checkout_url. Idempotency-Key: the same key
  * and body answer the first response again and create nothing; another body is refused.
  */
 export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method === "DELETE") return respondWithBulkAction(request, context, "payment_request", "delete");
   if (request.method !== "POST") return methodNotAllowed(request);
   const { user } = await requireApiUser(request, context);
   requireApiPermission(request, user, "add_paymenttransaction");
@@ -48,7 +51,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   return apiJson(outcome.response.body, outcome.response.status, outcome.kind === "replayed" ? { "Idempotent-Replayed": "true" } : undefined);
 }
 
-export function loader({ request }: Route.LoaderArgs) {
-  return methodNotAllowed(request);
+/** GET: the payment requests, OPTIONS: the list's configuration, as for every section. */
+export function loader({ request, context }: Route.LoaderArgs) {
+  if (request.method === "OPTIONS") return respondWithListConfig(request, context, "payment_request");
+  return respondWithList(request, context, "payment_request");
 }
 

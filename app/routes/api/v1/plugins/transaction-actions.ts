@@ -1,32 +1,63 @@
 import type { Route } from "./+types/transaction-actions";
-import { availableActions, describeAction, runAction } from "~/domain/payments/actions.server";
-import { findMerchantTransaction } from "~/domain/payments/transactions.server";
-import { apiDetail, apiJson, apiLanguage, methodNotAllowed, requireApiUser } from "~/lib/api.server";
-import { getDbFrom } from "~/lib/request-context.server";
+import { describeRowAction, gatewayKindsOf, isRowAction, rowActions, runRowAction } from "~/domain/transactions/row-actions.server";
+import { platformAddresses } from "~/lib/addresses.server";
+import { apiDetail, apiJson, methodNotAllowed, readBody, requireApiPermission } from "~/lib/api.server";
+import { translator } from "~/lib/i18n.server";
 import { linkBaseUrl } from "~/lib/sign-in.server";
+import { actionBaseUrl, findSectionRow, requireTransactionSection, respondOnce } from "./transaction-api.server";
 
-/** GET: the actions the signed-in user may take on this transaction now, each with the URL to post to. */
+/**
+ * GET .../actions/{id}/: the actions the signed-in user may take on this row now (dashboard spec
+ * §3 Action: value, url, display_name, icon, available_amount), each with the URL to post to.
+ * GET .../actions/{id}/{action}/: that one action, if available.
+ */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { user } = await requireApiUser(request, context);
-  const transaction = await findMerchantTransaction(getDbFrom(context), user.merchantId, params.id);
-  if (!transaction || transaction.plugin !== params.plugin) return apiDetail(request, "api.not_found", 404);
-  const lang = apiLanguage(request);
-  const base = `/api/v1/plugins/${params.plugin}/transaction/actions/${transaction.id}`;
-  return apiJson(availableActions(transaction, user).map((action) => describeAction(action, lang, `${base}/${action}/`)));
+  const { user, db, section, lang } = await requireTransactionSection(request, context, params.plugin);
+  requireApiPermission(request, user, "view_paymenttransaction");
+  const row = await findSectionRow(db, user, section, params.id);
+  if (!row) return apiDetail(request, "api.not_found", 404);
+  const base = actionBaseUrl(section.plugin, row.id);
+  const actions = rowActions(row, user, { gatewayKinds: await gatewayKindsOf(db, user.merchantId) });
+  const described = actions.map((action) => describeRowAction(action, row, lang, `${base}/${action}/`));
+  if (params.action === undefined) return apiJson(described);
+  const one = described.find((action) => action.value === params.action);
+  return one ? apiJson(one) : apiDetail(request, "actions.not_available", 404);
 }
 
-/** POST .../actions/{id}/{action}/: runs it. */
+/** An amount as sent: a decimal string, a JSON number, or null/absent (all that is available). */
+function amountOf(value: unknown): string | null | undefined {
+  if (value === undefined || value === null) return null;
+  if (typeof value === "string") return value.slice(0, 32);
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+/**
+ * POST .../actions/{id}/{action}/ with {amount} for a refund or capture (a decimal string; null
+ * or absent takes all that is available): 200 {message} when done, 201 {message} when it became a
+ * request waiting for approval, 400/403/404/409/502 {detail}. Idempotency-Key accepted.
+ */
 export async function action({ request, context, params }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(request);
-  const { user } = await requireApiUser(request, context);
-  const outcome = await runAction(getDbFrom(context), {
-    merchantId: user.merchantId,
-    user,
-    transactionId: params.id,
-    action: params.action ?? "",
-    baseUrl: linkBaseUrl(),
-    lang: apiLanguage(request),
+  const { user, db, section, lang } = await requireTransactionSection(request, context, params.plugin);
+  const name = params.action ?? "";
+  if (!isRowAction(name)) return apiDetail(request, "actions.not_available", 404);
+  const body = await readBody(request);
+  const amount = amountOf(body.amount);
+  if (amount === undefined) return apiJson({ detail: translator(lang)("operations.errors.amount"), amount: [translator(lang)("operations.errors.amount")] }, 400);
+  return respondOnce(request, db, user.merchantId, `transaction.action.${params.id}.${name}`, { amount }, async () => {
+    const outcome = await runRowAction(db, {
+      merchantId: user.merchantId,
+      user,
+      transactionId: params.id,
+      action: name,
+      amount,
+      lang,
+      baseUrl: linkBaseUrl(),
+      addresses: platformAddresses(request),
+      plugin: section.plugin,
+    });
+    if (outcome.ok) return { status: outcome.status, body: { message: outcome.message } };
+    return { status: outcome.status, body: { detail: outcome.message, ...(outcome.field ? { [outcome.field]: [outcome.message] } : {}) } };
   });
-  if (!outcome.ok) return apiJson({ detail: outcome.message }, outcome.status);
-  return apiJson({ message: outcome.message });
 }

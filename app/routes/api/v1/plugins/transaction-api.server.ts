@@ -1,0 +1,237 @@
+/**
+ * What the transaction API routes share (dashboard spec §7 generic plugin transactions): the
+ * section guard, the list and its configuration, bulk actions, serializing, Idempotency-Key.
+ * Not a route module: the route modules beside it call these.
+ */
+import type { RouterContextProvider } from "react-router";
+import type { SessionUser } from "~/domain/identity/users.server";
+import { loadAvailableSections } from "~/domain/identity/users.server";
+import { hasFeature, SECTIONS, TRANSACTION_SECTIONS, type Section } from "~/domain/merchant/sections";
+import { once, type StoredResponse } from "~/domain/payments/idempotency.server";
+import { payUrlOf } from "~/domain/payments/payment-requests.server";
+import { loadTableFields } from "~/domain/transactions/fields.server";
+import { parseListQuery } from "~/domain/transactions/filters";
+import { bulkActionsFor, loadFilterChoices, loadPluginUnits } from "~/domain/transactions/list-config.server";
+import { childOperations, findTransactionRow, listTransactions, type TransactionRow } from "~/domain/transactions/list.server";
+import { BULK_ACTIONS, runBulkAction, type RowActionName } from "~/domain/transactions/row-actions.server";
+import { loadSerializeContext, serializeTransaction } from "~/domain/transactions/serialize.server";
+import { TRANSACTION_STATES } from "~/domain/transactions/states";
+import { platformAddresses } from "~/lib/addresses.server";
+import { apiDetail, apiErrors, apiJson, apiLanguage, readBody, requireApiPermission, requireApiUser } from "~/lib/api.server";
+import { translator } from "~/lib/i18n.server";
+import type { Language } from "~/lib/i18n";
+import { getDbFrom } from "~/lib/request-context.server";
+import { linkBaseUrl } from "~/lib/sign-in.server";
+
+type Context = Readonly<RouterContextProvider>;
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+/** The `deleted_transaction` paths serve the deleted rows of a section. */
+export function isDeletedPath(request: Request) {
+  return new URL(request.url).pathname.includes("/deleted_transaction");
+}
+
+/**
+ * The signed-in user and the section `plugin` names. A section that is not a transaction section,
+ * or that the merchant does not have, answers 404 as if it did not exist.
+ */
+export async function requireTransactionSection(request: Request, context: Context, plugin: string, feature: "transactions" | "deleted_transactions" = "transactions") {
+  const { user } = await requireApiUser(request, context);
+  const db = getDbFrom(context);
+  const section = SECTIONS.find((candidate) => candidate.key === plugin && TRANSACTION_SECTIONS.includes(candidate.key));
+  if (!section || !hasFeature(await loadAvailableSections(db, user.merchantId), section.key, feature)) {
+    throw apiDetail(request, "api.not_found", 404);
+  }
+  return { user, db, section, lang: apiLanguage(request) };
+}
+
+export function actionBaseUrl(plugin: string, id: string) {
+  return `/api/v1/plugins/${plugin}/transaction/actions/${id}`;
+}
+
+export function serializeContextFor(db: ReturnType<typeof getDbFrom>, user: SessionUser, lang: Language) {
+  return loadSerializeContext(db, {
+    merchantId: user.merchantId,
+    lang,
+    user,
+    payUrl: (id) => payUrlOf(linkBaseUrl(), lang, id),
+    actionUrl: (row: TransactionRow, action) => `${actionBaseUrl(row.plugin, row.id)}/${action}/`,
+  });
+}
+
+/** One of the section's transactions, live or deleted, of the user's merchant only. */
+export async function findSectionRow(db: ReturnType<typeof getDbFrom>, user: SessionUser, section: Section, id: string) {
+  const scope = { merchantId: user.merchantId, plugin: section.plugin };
+  return (await findTransactionRow(db, { ...scope, deleted: false }, id)) ?? (await findTransactionRow(db, { ...scope, deleted: true }, id));
+}
+
+/** The list query's filters (dashboard spec §3 transaction filters); page and per_page are not. */
+const FILTER_PARAMS = [
+  "q",
+  "state",
+  "gateway_code",
+  "currency_code",
+  "initiator",
+  "unit",
+  "seen",
+  "email_seen",
+  "disclosed_to_merchant",
+  "product_type",
+  "bulk",
+  "created_after",
+  "created_before",
+  "state_changed_at_after",
+  "state_changed_at_before",
+];
+const FLAG_VALUES = ["true", "false", "1", "0"];
+const ID_FILTERS = ["initiator", "unit", "bulk"] as const;
+
+/**
+ * Values the list query would quietly drop (an unknown state, a non-numeric id, a flag that is
+ * neither true nor false). The page may ignore them; an API client would get every row instead
+ * of the ones it asked for, so the API refuses them.
+ */
+function invalidFilterValues(params: URLSearchParams) {
+  const errors: Record<string, string[]> = {};
+  const values = (name: string) => params.getAll(name).flatMap((value) => value.split(",")).map((value) => value.trim()).filter(Boolean);
+  if (values("state").some((state) => !(TRANSACTION_STATES as readonly string[]).includes(state))) errors.state = ["api.invalid_choice"];
+  for (const name of ID_FILTERS) {
+    const value = params.get(name)?.trim();
+    if (value && !/^[1-9]\d{0,8}$/.test(value)) errors[name] = ["api.invalid_choice"];
+  }
+  for (const name of ["seen", "email_seen", "disclosed_to_merchant"]) {
+    const value = params.get(name)?.trim();
+    if (value && !FLAG_VALUES.includes(value)) errors[name] = ["api.invalid_boolean"];
+  }
+  return errors;
+}
+
+/**
+ * GET transaction (or deleted_transaction): one page of the section's rows, newest first, with
+ * every filter of the list; answers {count, page, page_count, per_page, next, previous, results}.
+ * Filtering and search need search_paymenttransaction: without it a filtered call is refused
+ * (403) rather than answered with unfiltered rows.
+ */
+export async function respondWithList(request: Request, context: Context, plugin: string) {
+  const deleted = isDeletedPath(request);
+  const { user, db, section, lang } = await requireTransactionSection(request, context, plugin, deleted ? "deleted_transactions" : "transactions");
+  requireApiPermission(request, user, "view_paymenttransaction");
+  const params = new URL(request.url).searchParams;
+  const query = parseListQuery(params);
+  if (FILTER_PARAMS.some((name) => params.get(name)?.trim())) requireApiPermission(request, user, "search_paymenttransaction");
+  const invalid = invalidFilterValues(params);
+  for (const [field, key] of Object.entries(query.errors)) invalid[field] = [key];
+  if (Object.keys(invalid).length) return apiErrors(request, invalid);
+
+  const page = await listTransactions(db, { merchantId: user.merchantId, plugin: section.plugin, deleted }, query);
+  const [serializer, operations] = await Promise.all([
+    serializeContextFor(db, user, lang),
+    childOperations(db, user.merchantId, page.rows.map((row) => row.id)),
+  ]);
+  return apiJson({
+    count: page.count,
+    page: page.page,
+    page_count: page.pageCount,
+    per_page: page.perPage,
+    next: page.page < page.pageCount ? page.page + 1 : null,
+    previous: page.page > 1 ? page.page - 1 : null,
+    results: page.rows.map((row) => serializeTransaction(row, serializer, operations)),
+  });
+}
+
+/**
+ * OPTIONS transaction: the list's configuration (dashboard spec §3 list config) — filter
+ * choices, the bulk actions this user may take, the section's columns, the default export
+ * fields, whether requests may have an editable amount, and the installed plugins with units.
+ */
+export async function respondWithListConfig(request: Request, context: Context, plugin: string) {
+  const deleted = isDeletedPath(request);
+  const { user, db, section, lang } = await requireTransactionSection(request, context, plugin, deleted ? "deleted_transactions" : "transactions");
+  requireApiPermission(request, user, "view_paymenttransaction");
+  const t = translator(lang);
+  const [filters, fields, plugins] = await Promise.all([
+    loadFilterChoices(db, { merchantId: user.merchantId, plugin: section.plugin, lang }),
+    loadTableFields(db, user.merchantId, section.key),
+    loadPluginUnits(db, user.merchantId, lang),
+  ]);
+  const listPath = `/api/v1/plugins/${section.key}/transaction`;
+  return apiJson({
+    filters_data: filters,
+    actions: bulkActionsFor(user, deleted).map((action) => ({
+      value: action,
+      display_name: t(`actions.${action}`),
+      method: action === "delete" ? "DELETE" : "POST",
+      url: action === "delete" ? listPath : `${listPath}/actions/bulk/${action}/`,
+    })),
+    fields,
+    export: { default: fields.filter((field) => field.is_active).map((field) => field.name) },
+    enable_editable_amount: section.key === "payment_request",
+    plugins,
+  });
+}
+
+/** The `ids` of a bulk call: a list of transaction ids, or one comma-joined string. */
+export function idsOf(body: Record<string, unknown>): string[] {
+  const raw = body.ids;
+  const list = Array.isArray(raw) ? raw : typeof raw === "string" ? raw.split(",") : [];
+  return list.filter((id): id is string => typeof id === "string" && id.trim() !== "" && id.length <= 64).map((id) => id.trim());
+}
+
+/**
+ * One action on many of the section's rows ({ids}): 200 when all succeed, 207 with per-id results
+ * when some do, 400 when none; 403 when the user may not take this action at all.
+ */
+export async function respondWithBulkAction(request: Request, context: Context, plugin: string, action: string) {
+  const deleted = action === "restore";
+  const { user, db, section, lang } = await requireTransactionSection(request, context, plugin, deleted ? "deleted_transactions" : "transactions");
+  if (!BULK_ACTIONS.includes(action as RowActionName)) return apiDetail(request, "api.not_found", 404);
+  if (!bulkActionsFor(user, deleted).includes(action as RowActionName)) return apiDetail(request, "api.permission_denied", 403);
+  const body = await readBody(request);
+  const ids = idsOf(body);
+  if (ids.length === 0) return apiErrors(request, { ids: ["actions.bulk_none_selected"] });
+  return respondOnce(request, db, user.merchantId, `transaction.bulk.${section.key}.${action}`, { ids }, async () => {
+    const outcome = await runBulkAction(db, {
+      merchantId: user.merchantId,
+      user,
+      action,
+      ids,
+      lang,
+      baseUrl: linkBaseUrl(),
+      addresses: platformAddresses(request),
+      plugin: section.plugin,
+    });
+    return { status: outcome.status, body: { message: outcome.message, results: outcome.results } };
+  });
+}
+
+/**
+ * Runs a mutation once per Idempotency-Key: the same key and body answer the first response again
+ * (with Idempotent-Replayed), another body with the same key is refused (422), a key still being
+ * worked on answers 409.
+ */
+export async function respondOnce(
+  request: Request,
+  db: ReturnType<typeof getDbFrom>,
+  merchantId: number,
+  scope: string,
+  body: unknown,
+  work: () => Promise<StoredResponse>,
+) {
+  const outcome = await once(db, { merchantId, key: request.headers.get("Idempotency-Key"), scope, request: body }, work);
+  if (outcome.kind === "conflict") return apiErrors(request, { non_field_errors: ["api.idempotency_conflict"] }, 422);
+  if (outcome.kind === "in_progress") return apiErrors(request, { non_field_errors: ["api.idempotency_in_progress"] }, 409);
+  return apiJson(outcome.response.body, outcome.response.status, outcome.kind === "replayed" ? { "Idempotent-Replayed": "true" } : undefined);
+}
+
+/** A JSON body that may be a list (PATCH fields) or an object, at most 64 KB. */
+export async function readJsonBody(request: Request): Promise<unknown> {
+  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_BODY_BYTES) throw apiDetail(request, "errors.too_large", 413);
+  const text = await request.text();
+  if (text.length > MAX_BODY_BYTES) throw apiDetail(request, "errors.too_large", 413);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw apiDetail(request, "api.invalid_body", 400);
+  }
+}

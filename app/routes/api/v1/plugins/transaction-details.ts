@@ -1,0 +1,24 @@
+import type { Route } from "./+types/transaction-details";
+import { childOperations, findTransactionRow } from "~/domain/transactions/list.server";
+import { serializeTransactionDetails } from "~/domain/transactions/serialize.server";
+import { apiDetail, apiJson, methodNotAllowed, requireApiPermission } from "~/lib/api.server";
+import { isDeletedPath, requireTransactionSection, serializeContextFor } from "./transaction-api.server";
+
+/**
+ * GET plugins/{plugin}/transaction/details/{id} (and deleted_transaction/{id}): one of the
+ * merchant's transactions of this section with its details rows, QR code, actions and child
+ * operations. Another merchant's id, or another section's, answers 404.
+ */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const deleted = isDeletedPath(request);
+  const { user, db, section, lang } = await requireTransactionSection(request, context, params.plugin, deleted ? "deleted_transactions" : "transactions");
+  requireApiPermission(request, user, "view_paymenttransaction");
+  const row = await findTransactionRow(db, { merchantId: user.merchantId, plugin: section.plugin, deleted }, params.id);
+  if (!row) return apiDetail(request, "api.not_found", 404);
+  const [serializer, operations] = await Promise.all([serializeContextFor(db, user, lang), childOperations(db, user.merchantId, [row.id])]);
+  return apiJson(await serializeTransactionDetails(row, serializer, operations));
+}
+
+export function action({ request }: Route.ActionArgs) {
+  return methodNotAllowed(request);
+}

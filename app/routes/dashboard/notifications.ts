@@ -1,0 +1,30 @@
+import type { Route } from "./+types/notifications";
+import { listUnreadNotifications, markNotificationsRead } from "~/domain/messaging/notifications.server";
+import { authContext, getDbFrom } from "~/lib/request-context.server";
+
+function json(body: unknown, status = 200) {
+  return Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
+}
+
+/** GET: the signed-in user's unread notifications, for the shell to show while a page is open. */
+export async function loader({ context }: Route.LoaderArgs) {
+  const auth = context.get(authContext);
+  if (!auth) return json({ notifications: [] }, 401);
+  const notifications = await listUnreadNotifications(getDbFrom(context), { merchantId: auth.user.merchantId, userId: auth.user.id });
+  return json({ notifications });
+}
+
+/** POST id (repeated): marks those read; without an id, all of them. */
+export async function action({ context, request }: Route.ActionArgs) {
+  const auth = context.get(authContext);
+  if (!auth) return json({ ok: false }, 401);
+  if (request.method !== "POST") return json({ ok: false }, 405);
+  const form = await request.formData();
+  const ids = form
+    .getAll("id")
+    .filter((value): value is string => typeof value === "string" && /^\d{1,12}$/.test(value))
+    .map(Number)
+    .slice(0, 100);
+  const marked = await markNotificationsRead(getDbFrom(context), { merchantId: auth.user.merchantId, userId: auth.user.id }, form.has("id") ? ids : undefined);
+  return json({ ok: true, marked });
+}

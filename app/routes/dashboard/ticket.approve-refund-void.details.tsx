@@ -1,0 +1,121 @@
+import { Anchor, Card, Stack, Table } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+import { data, Link, useActionData, useLoaderData } from "react-router";
+import type { Route } from "./+types/ticket.approve-refund-void.details";
+import { PageHeader } from "~/components/page-header";
+import { DecisionButtons, DecisionOutcome } from "~/components/tickets/decision-buttons";
+import { RequestStateBadge } from "~/components/tickets/request-state-badge";
+import {
+  findOperationRequest,
+  isRequestDecision,
+  operationRequestDecisions,
+  operationRequestScope,
+} from "~/domain/approvals/operation-requests.server";
+import { decideOperationRequest } from "~/domain/transactions/operations.server";
+import { platformAddresses } from "~/lib/addresses.server";
+import { formatDateTime } from "~/lib/format";
+import { notFound, requirePermission, requireSection, requireUser } from "~/lib/guards.server";
+import { isLanguage } from "~/lib/i18n";
+import { translator } from "~/lib/i18n.server";
+import { formatAmount } from "~/lib/money";
+import { getDbFrom } from "~/lib/request-context.server";
+
+export function meta({ params }: Route.MetaArgs) {
+  return [{ title: `${params.lang === "ar" ? "طلب عملية" : "Operation request"} #${params.requestId}` }];
+}
+
+async function guard({ context, request }: Pick<Route.LoaderArgs, "context" | "request">) {
+  const auth = requireUser(context, request);
+  await requireSection(context, auth, "ticket", "operations_approval");
+  if (!operationRequestScope(auth.user)) requirePermission(auth, "approve_operations");
+  return auth;
+}
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const auth = await guard({ context, request });
+  const lang = isLanguage(params.lang) ? params.lang : "en";
+  const row = await findOperationRequest(getDbFrom(context), auth.user.merchantId, auth.user, Number(params.requestId));
+  if (!row) notFound();
+  return {
+    lang,
+    id: row.id,
+    state: row.state,
+    transactionId: row.transaction_id,
+    orderNo: row.order_no,
+    decisions: operationRequestDecisions(row, auth.user),
+    rows: [
+      ["tickets.columns.type", `tickets.types.${row.kind}`, true],
+      ["tickets.columns.amount", formatAmount(row.amount, row.currency_code, lang)],
+      ["tickets.columns.gateway", (lang === "ar" ? row.gateway_name_ar : row.gateway_name_en) ?? row.gateway_code],
+      ["tickets.columns.customer_email", row.customer_email ?? "—"],
+      ["tickets.columns.maker", row.maker_name],
+      ["tickets.columns.checker", row.checker_name ?? "—"],
+      ["tickets.columns.created", formatDateTime(row.created_at, lang)],
+      ["tickets.columns.expires", row.state === "pending" ? formatDateTime(row.expires_at, lang) : "—"],
+      ["tickets.columns.decided", row.decided_at ? formatDateTime(row.decided_at, lang) : "—"],
+      ["tickets.columns.result", row.result_message ?? "—"],
+    ] as [string, string, boolean?][],
+  };
+}
+
+export async function action({ context, request, params }: Route.ActionArgs) {
+  const auth = await guard({ context, request });
+  const lang = isLanguage(params.lang) ? params.lang : "en";
+  const intent = (await request.formData()).get("intent");
+  if (!isRequestDecision(intent)) return data({ error: translator(lang)("tickets.errors.unknown_decision") }, { status: 400 });
+  const outcome = await decideOperationRequest(getDbFrom(context), {
+    merchantId: auth.user.merchantId,
+    actor: auth.user,
+    requestId: Number(params.requestId),
+    decision: intent,
+    lang,
+    addresses: platformAddresses(request),
+  });
+  if (!outcome.ok && outcome.status === 404) notFound();
+  if (!outcome.ok) return data({ error: outcome.message }, { status: outcome.status });
+  return { done: outcome.message };
+}
+
+export default function OperationRequestDetails() {
+  const { t } = useTranslation();
+  const details = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  return (
+    <Stack>
+      <PageHeader title={t("tickets.details_title", { id: details.id })}>
+        <RequestStateBadge state={details.state} />
+      </PageHeader>
+      <DecisionOutcome result={result} />
+      <Card withBorder padding="lg">
+        <Table variant="vertical" layout="fixed">
+          <Table.Tbody>
+            <Table.Tr>
+              <Table.Th w={200}>{t("tickets.columns.order")}</Table.Th>
+              <Table.Td>
+                <Anchor component={Link} to={`/${details.lang}/transactions/${details.transactionId}`}>
+                  #{details.orderNo}
+                </Anchor>
+              </Table.Td>
+            </Table.Tr>
+            <Table.Tr>
+              <Table.Th w={200}>{t("tickets.columns.state")}</Table.Th>
+              <Table.Td>
+                <RequestStateBadge state={details.state} />
+              </Table.Td>
+            </Table.Tr>
+            {details.rows.map(([label, value, translate]) => (
+              <Table.Tr key={label}>
+                <Table.Th w={200}>{t(label)}</Table.Th>
+                <Table.Td style={{ overflowWrap: "anywhere" }}>{translate ? t(value) : value}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Card>
+      <DecisionButtons decisions={details.decisions} />
+      <Anchor component={Link} to={`/${details.lang}/ticket/approve-refund-void`}>
+        {t("tickets.back")}
+      </Anchor>
+    </Stack>
+  );
+}

@@ -1,0 +1,250 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser } from "~/db/seed.server";
+import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
+import { startHttpServer, type TestHttpServer } from "../support/http-server";
+
+/**
+ * Refunds through the API on a card payment made for real on the card sandbox, and the rule that
+ * never bends: refunds never exceed what was captured, even with 50 requests at once from two
+ * server processes sharing one database.
+ */
+let database: TestDatabase;
+let server: TestHttpServer;
+let second: { url: string; child: ChildProcess; output: string[] };
+let shop: Awaited<ReturnType<typeof seedMerchant>>;
+let other: Awaited<ReturnType<typeof seedMerchant>>;
+const tokens = { admin: "", staff: "", maker: "", other: "" };
+const noRedirect = { redirect: "manual" as const };
+const ABOVE_AVAILABLE = "The amount cannot be greater than the available amount.";
+
+async function freePort() {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** The production server (server.js) in a process of its own, on the same database. */
+async function startSecondProcess(env: Record<string, string>) {
+  const port = await freePort();
+  const output: string[] = [];
+  const child = spawn(process.execPath, ["server.js"], {
+    cwd: process.cwd(),
+    env: { ...process.env, ...env, PORT: String(port), NODE_ENV: "production", WORKER: "off", TEST_CLOCK: "1", SEED_DEMO: "0" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (chunk) => output.push(String(chunk)));
+  child.stderr!.on("data", (chunk) => output.push(String(chunk)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`The second server exited: ${output.join("")}`);
+    const ready = await fetch(`${url}/healthz`).then((response) => response.ok, () => false);
+    if (ready) return { url, child, output };
+    if (Date.now() > deadline) throw new Error(`The second server did not start: ${output.join("")}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function tokenOf(username: string) {
+  const response = await fetch(`${server.url}/api/v1/user/token/`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ username, password: DEMO_PASSWORD }),
+  });
+  return ((await response.json()) as { access: string }).access;
+}
+
+const call = (base: string, method: string, path: string, token: string, json?: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${base}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(json === undefined ? {} : { "Content-Type": "application/json" }), ...headers },
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
+
+/** A payment request paid with the sandbox's test card 4111 1111 1111 1111, the customer coming back. */
+async function paidRequest(amount: string) {
+  const created = await call(server.url, "POST", "/api/v1/plugins/payment_request/transaction/", tokens.admin, { amount, pg_codes: ["card-sandbox"] });
+  expect(created.status).toBe(201);
+  const id = ((await created.json()) as { id: string }).id;
+  const pay = await fetch(`${server.url}/en/pay/${id}`, {
+    method: "POST",
+    headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ gateway_code: "card-sandbox", submission_token: `pay-${id}` }),
+    ...noRedirect,
+  });
+  expect(pay.status).toBe(303);
+  const gatewayUrl = pay.headers.get("Location")!;
+  const card = await fetch(gatewayUrl, {
+    method: "POST",
+    headers: { Origin: new URL(gatewayUrl).origin, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ cardNumber: "4111111111111111", expiry: "12/39", cvv: "123" }),
+    ...noRedirect,
+  });
+  expect(card.status).toBe(303);
+  const back = await fetch(new URL(card.headers.get("Location")!, gatewayUrl), noRedirect);
+  expect(back.status).toBe(303);
+  const row = await database.db.selectFrom("transactions").select(["state", "captured_amount"]).where("id", "=", id).executeTakeFirstOrThrow();
+  expect(row.state).toBe("paid");
+  return { id, captured: row.captured_amount };
+}
+
+/** Money as the database, the ledger and the gateway each see it. */
+async function books(id: string) {
+  const transaction = await database.db
+    .selectFrom("transactions")
+    .select(["state", "captured_amount", "refunded_amount", "paid_attempt_id"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
+  const ledger = await database.db.selectFrom("ledger_entries").select(["amount"]).where("transaction_id", "=", id).where("kind", "=", "refund").execute();
+  const operations = await database.db.selectFrom("transaction_operations").select(["amount", "state"]).where("transaction_id", "=", id).where("kind", "=", "refund").execute();
+  const attempt = await database.db.selectFrom("payment_attempts").select("gateway_reference").where("id", "=", transaction.paid_attempt_id!).executeTakeFirstOrThrow();
+  const gateway = await database.db.selectFrom("sandbox_card_payments").select(["status", "refunded_amount"]).where("id", "=", attempt.gateway_reference!).executeTakeFirstOrThrow();
+  const sum = (rows: { amount: number }[]) => rows.reduce((total, row) => total + Number(row.amount), 0);
+  return {
+    state: transaction.state,
+    captured: transaction.captured_amount,
+    refunded: transaction.refunded_amount,
+    ledger: sum(ledger),
+    succeeded: sum(operations.filter((operation) => operation.state === "succeeded")),
+    pending: operations.filter((operation) => operation.state === "pending").length,
+    gateway: Number(gateway.refunded_amount),
+    gatewayStatus: gateway.status,
+  };
+}
+
+type Action = { value: string; url: string; available_amount: string | null };
+const actionsOf = async (id: string, token = tokens.admin) =>
+  (await (await call(server.url, "GET", `/api/v1/plugins/payment_request/transaction/actions/${id}/`, token)).json()) as Action[];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  shop = await seedMerchant(database.db, "Refund");
+  other = await seedMerchant(database.db, "Other");
+  await createUser(database.db, shop.merchantId, {
+    username: "Refund-maker",
+    email: "maker@refund.example",
+    firstName: "Make",
+    lastName: "Er",
+    permissions: ["view_paymenttransaction", "refund_paymenttransaction"],
+  });
+  server = await startHttpServer({ ...database.env, SEED_DEMO: "0" });
+  second = await startSecondProcess(database.env);
+  tokens.admin = await tokenOf(shop.admin.username);
+  tokens.staff = await tokenOf(shop.staff.username);
+  tokens.maker = await tokenOf("Refund-maker");
+  tokens.other = await tokenOf(other.admin.username);
+}, 90_000);
+
+afterAll(async () => {
+  if (second?.child.exitCode === null) {
+    const exited = new Promise((resolve) => second.child.once("exit", resolve));
+    second.child.kill("SIGTERM");
+    await exited;
+  }
+  await server?.close();
+  await database?.destroy();
+});
+
+describe("refunds through the API", () => {
+  it("refunds part, then the rest, at the row's action URL; staff and other merchants cannot", async () => {
+    const { id, captured } = await paidRequest("10.000");
+    const refund = (await actionsOf(id)).find((action) => action.value === "refund")!;
+    expect(refund).toMatchObject({ url: `/api/v1/plugins/payment_request/transaction/actions/${id}/refund/`, display_name: "Refund" });
+    expect(Math.round(Number(refund.available_amount) * 1000)).toBe(captured);
+
+    expect((await actionsOf(id, tokens.staff)).map((action) => action.value)).not.toContain("refund");
+    const byStaff = await call(server.url, "POST", refund.url, tokens.staff, { amount: "1.000" });
+    expect(byStaff.status).toBe(403);
+    expect(await byStaff.json()).toHaveProperty("detail");
+    expect((await call(server.url, "POST", refund.url, tokens.other, { amount: "1.000" })).status).toBe(404);
+    expect((await call(server.url, "GET", `/api/v1/plugins/payment_request/transaction/details/${id}`, tokens.other)).status).toBe(404);
+
+    const tooMuch = await call(server.url, "POST", refund.url, tokens.admin, { amount: "999.000" });
+    expect(tooMuch.status).toBe(400);
+    expect(await tooMuch.json()).toMatchObject({ detail: ABOVE_AVAILABLE, amount: [ABOVE_AVAILABLE] });
+    expect((await call(server.url, "POST", refund.url, tokens.admin, { amount: "1.0001" })).status).toBe(400);
+
+    const first = await call(server.url, "POST", refund.url, tokens.admin, { amount: "4.000" }, { "Idempotency-Key": `refund-${id}` });
+    expect(first.status).toBe(200);
+    expect(((await first.json()) as { message: string }).message).toMatch(/^Refunded KWD\s4\.000\.$/);
+    const replay = await call(second.url, "POST", refund.url, tokens.admin, { amount: "4.000" }, { "Idempotency-Key": `refund-${id}` });
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await books(id)).toMatchObject({ refunded: 4000, ledger: 4000, gateway: 4000, state: "paid" });
+
+    const rest = (await actionsOf(id)).find((action) => action.value === "refund")!;
+    expect(Math.round(Number(rest.available_amount) * 1000)).toBe(captured - 4000);
+    expect((await call(second.url, "POST", rest.url, tokens.admin, { amount: null })).status).toBe(200);
+    expect(await books(id)).toMatchObject({ state: "refunded", refunded: captured, ledger: captured, succeeded: captured, gateway: captured, gatewayStatus: "refunded" });
+    expect((await actionsOf(id)).map((action) => action.value)).not.toContain("refund");
+    const none = await call(server.url, "POST", rest.url, tokens.admin, { amount: "0.100" });
+    expect(none.status).toBe(400);
+
+    const details = (await (await call(server.url, "GET", `/api/v1/plugins/payment_request/transaction/details/${id}/`, tokens.admin)).json()) as {
+      state: string;
+      refunded_amount: string;
+      txns: { type: string; state: string; amount: string }[];
+    };
+    expect(details.state).toBe("refunded");
+    expect(details.txns.map((txn) => [txn.type, txn.state, txn.amount])).toEqual([
+      ["refund", "succeeded", "4.000"],
+      ["refund", "succeeded", ((captured - 4000) / 1000).toFixed(3)],
+    ]);
+  });
+
+  it("answers 201 when a maker's refund waits for approval", async () => {
+    const { id } = await paidRequest("2.000");
+    await database.db.updateTable("merchants").set({ operations_approval: 1 }).where("id", "=", shop.merchantId).execute();
+    try {
+      const url = `/api/v1/plugins/payment_request/transaction/actions/${id}/refund/`;
+      const asked = await call(server.url, "POST", url, tokens.maker, { amount: "1.000" });
+      expect(asked.status).toBe(201);
+      expect(await asked.json()).toHaveProperty("message");
+      expect((await call(second.url, "POST", url, tokens.maker, { amount: "0.500" })).status).toBe(409);
+      expect(await books(id)).toMatchObject({ refunded: 0, ledger: 0 });
+    } finally {
+      await database.db.updateTable("merchants").set({ operations_approval: 0 }).where("id", "=", shop.merchantId).execute();
+    }
+  });
+});
+
+describe("concurrent refunds", () => {
+  it("never exceed the captured amount: 50 at once from two server processes", async () => {
+    const { id, captured } = await paidRequest("10.000");
+    const path = `/api/v1/plugins/payment_request/transaction/actions/${id}/refund/`;
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, async (_, index) => {
+        const response = await call(index % 2 === 0 ? server.url : second.url, "POST", path, tokens.admin, { amount: "1.000" });
+        return { status: response.status, body: (await response.json()) as { message?: string; detail?: string } };
+      }),
+    );
+    const done = answers.filter((answer) => answer.status === 200);
+    const refused = answers.filter((answer) => answer.status === 400);
+    expect(done.length + refused.length).toBe(50);
+    // 1.000 at a time out of the captured 10.300: ten fit, the eleventh would not.
+    expect(done).toHaveLength(Math.floor(captured / 1000));
+    for (const answer of refused) expect([ABOVE_AVAILABLE, "This operation is not available for this transaction."]).toContain(answer.body.detail);
+    expect(refused.some((answer) => answer.body.detail === ABOVE_AVAILABLE)).toBe(true);
+
+    const after = await books(id);
+    expect(after.refunded).toBeLessThanOrEqual(after.captured);
+    expect(after).toMatchObject({ refunded: done.length * 1000, ledger: done.length * 1000, succeeded: done.length * 1000, gateway: done.length * 1000, pending: 0 });
+    const statistics = (await (await call(second.url, "GET", "/api/v1/plugins/payment_request/currency_statistics", tokens.admin)).json()) as {
+      received: { value: string }[];
+      balance: { value: string }[];
+    };
+    const received = Math.round(Number(statistics.received[0].value) * 1000);
+    expect(Math.round(Number(statistics.balance[0].value) * 1000)).toBe(received - (await refundedTotal()));
+  });
+});
+
+/** Every refund of the shop in the ledger, minor units. */
+async function refundedTotal() {
+  const rows = await database.db.selectFrom("ledger_entries").select("amount").where("merchant_id", "=", shop.merchantId).where("kind", "=", "refund").execute();
+  return rows.reduce((total, row) => total + Number(row.amount), 0);
+}
