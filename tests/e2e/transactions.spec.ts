@@ -205,3 +205,39 @@ test("capture an authorization of a manual-capture card gateway", async ({ page,
   await page.getByRole("button", { name: t("en", "transactions.children", { count: "1" }) }).click();
   await expect(page.locator("tr.child-row")).toContainText("USD\u00a020.00");
 });
+
+test("a maker's refund waits for the checker and runs once approved", async ({ browser, request }) => {
+  const token = await tokenOf(request);
+  const { payPath } = await createRequest(request, token, { amount: "8.000", customer_email: "maker-flow@example.com" });
+  const customer = await browser.newPage();
+  await payByCard(customer, payPath);
+  await customer.close();
+
+  const makerPage = await (await browser.newContext()).newPage();
+  await signIn(makerPage, "maker");
+  await makerPage.goto(listFor("maker-flow@example.com"));
+  const dialog = await operate(makerPage, "refund", "2.000");
+  await dialog.getByRole("button", { name: t("en", "operations.yes") }).click();
+  await expect(makerPage.getByRole("dialog").getByText(t("en", "operations.success.requested"))).toBeVisible();
+  await makerPage.getByRole("dialog").getByRole("link", { name: t("en", "operations.ok") }).click();
+  // Nothing moved yet.
+  await expect(makerPage.locator("tbody").getByText(t("en", "states.paid"), { exact: true })).toBeVisible();
+  await expect(makerPage.locator("tr.child-row")).toHaveCount(0);
+
+  const checkerPage = await (await browser.newContext()).newPage();
+  await signIn(checkerPage, "checker");
+  await checkerPage.goto("/en/ticket/approve-refund-void?state=pending");
+  await checkerPage.getByRole("link", { name: /^#\d+$/ }).first().waitFor();
+  const row = checkerPage.locator("tbody tr", { hasText: "maker" }).first();
+  await row.getByRole("link", { name: new RegExp(t("en", "tickets.open_request", { id: "\\d+" })) }).click();
+  await checkerPage.getByRole("button", { name: t("en", "tickets.decisions.approve") }).click();
+  await expect(checkerPage.getByText(t("en", "operations.done.refund", { amount: "KWD\u00a02.000" }))).toBeVisible();
+  // Approving again does nothing more.
+  await expect(checkerPage.getByRole("button", { name: t("en", "tickets.decisions.approve") })).toHaveCount(0);
+
+  await checkerPage.goto(listFor("maker-flow@example.com"));
+  await checkerPage.getByRole("button", { name: t("en", "transactions.children", { count: "1" }) }).click();
+  await expect(checkerPage.locator("tr.child-row")).toHaveCount(1);
+  await expect(checkerPage.locator("tr.child-row")).toContainText("KWD\u00a02.000");
+  await expect(checkerPage.locator("tr.child-row")).toContainText(t("en", "operations.state.succeeded"));
+});

@@ -10,11 +10,13 @@ type Props = {
   /** Pending-request counts by "section.feature", shown as badges (the Tickets items). */
   counts?: Record<string, number>;
   canReadMailbox: boolean;
+  /** Sections whose Table Headers settings this user may open. */
+  headerSections?: string[];
   onNavigate?: () => void;
 };
 
 /** Sections and sub-items appear only when the merchant has them; every item is a plain link. */
-export function SideMenu({ lang, sections, counts = {}, canReadMailbox, onNavigate }: Props) {
+export function SideMenu({ lang, sections, counts = {}, headerSections = [], canReadMailbox, onNavigate }: Props) {
   const { t } = useTranslation();
   const link = (to: string, label: string, icon?: React.ReactNode, end = false, count?: number) => (
     <NavLink
@@ -53,6 +55,7 @@ export function SideMenu({ lang, sections, counts = {}, canReadMailbox, onNaviga
                   .map((feature) =>
                     link(`/${section.path}/${feature.path}`, t(`features.${section.key}.${feature.key}`), undefined, false, counts[`${section.key}.${feature.key}`]),
                   )}
+                {headerSections.includes(section.key) ? link(`/${section.path}/table-headers`, t("transactions.table_headers")) : null}
               </div>
             ),
           )}

@@ -9,7 +9,8 @@ import { AccountMenu } from "~/components/shell/account-menu";
 import { SessionExpiry } from "~/components/shell/session-expiry";
 import { SideMenu } from "~/components/shell/side-menu";
 import { pendingTicketCounts } from "~/domain/approvals/pending-counts.server";
-import { can } from "~/domain/identity/permissions";
+import { can, tableHeaderPermission } from "~/domain/identity/permissions";
+import { TRANSACTION_SECTIONS } from "~/domain/merchant/sections";
 import { SESSION_IDLE_MS } from "~/domain/identity/sessions.server";
 import { loadAvailableSections, loadMerchantBranding } from "~/domain/identity/users.server";
 import { requireUser } from "~/lib/guards.server";
@@ -36,13 +37,15 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     },
     sections,
     ticketCounts,
+    // Table Headers appear for a section only when the user may change its columns.
+    headerSections: TRANSACTION_SECTIONS.filter((key) => sections[key]?.includes("transactions") && can(auth.user, tableHeaderPermission(key))),
     idleMs: SESSION_IDLE_MS,
   };
 }
 
 export default function DashboardLayout() {
   const { t } = useTranslation();
-  const { lang, username, branding, sections, ticketCounts, canReadMailbox, idleMs } = useLoaderData<typeof loader>();
+  const { lang, username, branding, sections, ticketCounts, headerSections, canReadMailbox, idleMs } = useLoaderData<typeof loader>();
   const [opened, { toggle, close }] = useDisclosure(false);
   return (
     <AppShell header={{ height: 64 }} navbar={{ width: 270, breakpoint: "sm", collapsed: { mobile: !opened } }} padding="lg">
@@ -75,7 +78,7 @@ export default function DashboardLayout() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar id="main-menu">
-        <SideMenu lang={lang} sections={sections} counts={ticketCounts} canReadMailbox={canReadMailbox} onNavigate={close} />
+        <SideMenu lang={lang} sections={sections} counts={ticketCounts} headerSections={headerSections} canReadMailbox={canReadMailbox} onNavigate={close} />
       </AppShell.Navbar>
       <AppShell.Main>
         <Box maw={1200} mx="auto">
