@@ -1,5 +1,5 @@
-import type { ExpressionBuilder, SelectQueryBuilder } from "kysely";
-import type { DB } from "~/db/database.server";
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from "kysely";
+import { engineOf, type DB, type Engine } from "~/db/database.server";
 import type { Database } from "~/db/schema";
 import { ALL_ROWS_LIMIT, hasFilters, type ListQuery, type TransactionFilters } from "./filters";
 import { unfilteredCount } from "./totals.server";
@@ -15,32 +15,42 @@ function scoped(db: DB, scope: ListScope): From {
   return query.where("transactions.deleted_at", scope.deleted ? "is not" : "is", null);
 }
 
+/** The engine, for the few query shapes that differ; a Kysely instance of unknown origin gets the portable ones. */
+function engineFor(db: DB): Engine {
+  try {
+    return engineOf(db);
+  } catch {
+    return "sqlite";
+  }
+}
+
 /**
  * Search (dashboard spec §3 filter q): an id, an order number, a gateway reference (track id,
  * payment id, reference id), a phone number, or the start of an e-mail address.
  * Every branch is answered by an index.
  */
-function searchCondition(eb: ExpressionBuilder<Database, "transactions">, merchantId: number, q: string) {
+function searchCondition(eb: ExpressionBuilder<Database, "transactions">, merchantId: number, q: string, engine: Engine) {
   const text = q.trim();
   const lower = text.toLowerCase();
+  const byReference = eb
+    .selectFrom("payment_attempts")
+    .select("payment_attempts.transaction_id")
+    .where("payment_attempts.merchant_id", "=", merchantId)
+    .where((inner) =>
+      inner.or([
+        inner("payment_attempts.track_id", "=", text),
+        inner("payment_attempts.payment_id", "=", text),
+        inner("payment_attempts.reference_id", "=", text),
+      ]),
+    );
   const branches = [
     eb("transactions.id", "=", text),
     eb.and([eb("transactions.customer_email_lc", ">=", lower), eb("transactions.customer_email_lc", "<", `${lower}\uffff`)]),
-    eb(
-      "transactions.id",
-      "in",
-      eb
-        .selectFrom("payment_attempts")
-        .select("payment_attempts.transaction_id")
-        .where("payment_attempts.merchant_id", "=", merchantId)
-        .where((inner) =>
-          inner.or([
-            inner("payment_attempts.track_id", "=", text),
-            inner("payment_attempts.payment_id", "=", text),
-            inner("payment_attempts.reference_id", "=", text),
-          ]),
-        ),
-    ),
+    // Postgres cannot put `id in (subquery)` into a bitmap OR with the other branches' indexes and
+    // would read every row of the merchant; `= any(array(subquery))` is computed once and can.
+    engine === "postgres"
+      ? sql<boolean>`${eb.ref("transactions.id")} = any(array(${byReference}))`
+      : eb("transactions.id", "in", byReference),
   ];
   const digits = text.replace(/[\s-]/g, "");
   if (/^#?\d{1,9}$/.test(digits)) branches.push(eb("transactions.order_no", "=", Number(digits.replace("#", ""))));
@@ -51,11 +61,11 @@ function searchCondition(eb: ExpressionBuilder<Database, "transactions">, mercha
   return eb.or(branches);
 }
 
-export function applyFilters(query: From, merchantId: number, filters: TransactionFilters): From {
+export function applyFilters(query: From, merchantId: number, filters: TransactionFilters, engine: Engine = "sqlite"): From {
   let next = query;
   if (filters.q) {
     const q = filters.q;
-    next = next.where((eb) => searchCondition(eb, merchantId, q));
+    next = next.where((eb) => searchCondition(eb, merchantId, q, engine));
   }
   if (filters.state) next = next.where("transactions.state", "in", filters.state as never);
   if (filters.gateway_code) next = next.where("transactions.gateway_code", "in", filters.gateway_code);
@@ -150,7 +160,7 @@ export type ListPage = {
 
 export async function countTransactions(db: DB, scope: ListScope, filters: TransactionFilters) {
   if (!hasFilters(filters)) return unfilteredCount(db, scope.merchantId, scope.plugin, scope.deleted);
-  const row = await applyFilters(scoped(db, scope), scope.merchantId, filters)
+  const row = await applyFilters(scoped(db, scope), scope.merchantId, filters, engineFor(db))
     .select((eb) => eb.fn.countAll<number>().as("count"))
     .executeTakeFirstOrThrow();
   return Number(row.count);
@@ -162,7 +172,7 @@ export async function listTransactions(db: DB, scope: ListScope, query: Pick<Lis
   const size = query.perPage === "all" ? (count <= ALL_ROWS_LIMIT ? Math.max(count, 1) : 100) : query.perPage;
   const pageCount = Math.max(1, Math.ceil(count / size));
   const page = Math.min(query.page, pageCount);
-  const rows = await withRowColumns(applyFilters(scoped(db, scope), scope.merchantId, query.filters))
+  const rows = await withRowColumns(applyFilters(scoped(db, scope), scope.merchantId, query.filters, engineFor(db)))
     .orderBy("transactions.created_at", "desc")
     .orderBy("transactions.id", "desc")
     .limit(size)
@@ -175,7 +185,7 @@ export async function listTransactions(db: DB, scope: ListScope, query: Pick<Lis
 export async function* iterateTransactions(db: DB, scope: ListScope, filters: TransactionFilters, batchSize = 1000) {
   let last: { created_at: string; id: string } | null = null;
   for (;;) {
-    let query = withRowColumns(applyFilters(scoped(db, scope), scope.merchantId, filters));
+    let query = withRowColumns(applyFilters(scoped(db, scope), scope.merchantId, filters, engineFor(db)));
     if (last) {
       const { created_at, id } = last;
       // The redundant upper bound keeps SQLite on an index range: with the bare OR it may pick a

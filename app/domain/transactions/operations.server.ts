@@ -222,7 +222,15 @@ export async function executeOperation(
       await trx.updateTable("transactions").set({ state: "voided", state_changed_at: completed }).where("id", "=", transaction.id).execute();
     } else {
       await bumpTotals(trx, key, { refunded_amount: amount });
-      if (current && current.refunded_amount >= current.captured_amount) {
+      // Refunded in full only by refunds that went through: amounts still reserved by others in flight may yet come back.
+      const done = await trx
+        .selectFrom("transaction_operations")
+        .select((eb) => eb.fn.sum<number>("amount").as("total"))
+        .where("transaction_id", "=", transaction.id)
+        .where("kind", "=", "refund")
+        .where("state", "=", "succeeded")
+        .executeTakeFirst();
+      if (current && Number(done?.total ?? 0) >= current.captured_amount) {
         await trx.updateTable("transactions").set({ state: "refunded", state_changed_at: completed }).where("id", "=", transaction.id).execute();
       }
     }
