@@ -35,6 +35,9 @@ export function createDatabase(options: { databaseUrl?: string; sqlitePath?: str
   connection.pragma("busy_timeout = 5000");
   connection.pragma("foreign_keys = ON");
   connection.pragma("synchronous = NORMAL");
+  // 64 MB of page cache per connection (the default is 2 MB): a broad search over a large list
+  // reads thousands of rows, and re-reading them from the operating system dominated its time.
+  connection.pragma("cache_size = -65536");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
   engines.set(db, "sqlite");
   return db;

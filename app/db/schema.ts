@@ -368,6 +368,19 @@ export interface TransactionTotalTable {
   refunded_amount: Counter;
 }
 
+/** The statistics home's rollup (docs/decisions/0009); `day` is the Kuwait day the transaction was created. */
+export interface TransactionStatisticTable {
+  merchant_id: number;
+  day: string;
+  plugin: string;
+  currency_code: string;
+  gateway_code: string;
+  paid_count: Counter;
+  paid_amount: Counter;
+  attempts_completed: Counter;
+  attempts_succeeded: Counter;
+}
+
 export type AttemptState = "pending" | "success" | "failed" | "canceled" | "error" | "cod";
 
 export interface PaymentAttemptTable {
@@ -513,6 +526,7 @@ export interface Database {
   reports: ReportTable;
   notifications: NotificationTable;
   transaction_totals: TransactionTotalTable;
+  transaction_statistics: TransactionStatisticTable;
 }
 
 export type Merchant = Selectable<MerchantTable>;

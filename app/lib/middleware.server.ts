@@ -67,7 +67,9 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   const token = url.pathname.startsWith("/api/") ? null : readCookie(request, SESSION_COOKIE);
   if (!token) return next();
   const db = context.get(dbContext)!;
-  const resumed = await resumeSession(db, token);
+  // A page polling in the background (notifications) must not keep an idle session alive.
+  const background = request.method === "GET" && request.headers.get("X-Background-Request") === "1";
+  const resumed = await resumeSession(db, token, { touch: !background });
   const user = resumed ? await loadSessionUser(db, resumed.session.user_id) : undefined;
   if (resumed && user && user.merchantId === resumed.session.merchant_id) {
     context.set(authContext, { sessionId: resumed.session.id, sessionToken: token, user });

@@ -185,8 +185,10 @@ function rowMaker({ merchantId, count, now, seed, lastOrderNo, lastBulkId, unitI
   const r = prng(seed);
   const plugin = r.weighted(PLUGINS);
   const state = r.weighted(STATES);
-  const hour = r.weighted(HOURS.map((weight, index) => [index, weight]));
   const domain = r.weighted(DOMAINS);
+  // Dates from a stream of their own: the rows' draws do not depend on the clock.
+  const rt = prng(`${seed}:dates`);
+  const hour = rt.weighted(HOURS.map((weight, index) => [index, weight]));
 
   // created_at: the last two years by Kuwait day, recent days busier (density rising linearly from
   // 0.4 to 1.4: the inverse of its distribution function), then by Kuwait hour of day.
@@ -196,9 +198,9 @@ function rowMaker({ merchantId, count, now, seed, lastOrderNo, lastBulkId, unitI
   for (let i = 0; i < count; i++) {
     let instant;
     do {
-      const x = Math.sqrt(0.16 + 1.8 * r.next()) - 0.4;
+      const x = Math.sqrt(0.16 + 1.8 * rt.next()) - 0.4;
       const day = todayKuwait - days + 1 + Math.min(days - 1, Math.floor(x * days));
-      instant = day * 86_400_000 - 3 * 3600_000 + hour() * 3600_000 + Math.floor(r.next() * 3600_000);
+      instant = day * 86_400_000 - 3 * 3600_000 + hour() * 3600_000 + Math.floor(rt.next() * 3600_000);
     } while (instant > now - 60_000);
     times[i] = instant;
   }
@@ -430,12 +432,12 @@ const FALLBACK_GATEWAYS = [
 
 let priceWithFee;
 /** The fee rule of the app (lib/money), set once the app is loaded. */
-export function usePricing(fn) {
+export function setPricing(fn) {
   priceWithFee = fn;
 }
 
 function makeContext(values) {
-  if (!priceWithFee) throw new Error("usePricing(money.priceWithFee) first");
+  if (!priceWithFee) throw new Error("setPricing(money.priceWithFee) first");
   const gateways = values.gateways.length ? values.gateways.map((g) => ({ ...g, fee_fixed: Number(g.fee_fixed) })) : FALLBACK_GATEWAYS;
   if (!gateways.some((g) => g.currencies.split(",").includes("KWD"))) throw new Error("the merchant has no KWD gateway");
   return { ...values, gateways, priceWithFee };
@@ -534,7 +536,7 @@ async function postgresWriter(databaseUrl, lanes = 2) {
 /**
  * Rebuilds one merchant's `transaction_totals` from its rows, as the backfill of migration 0003
  * does (generated and deleted by the Kuwait day of created_at, received by the Kuwait day of
- * state_changed_at from captured_amount), plus the refunded amounts, then runs ANALYZE.
+ * state_changed_at from captured_amount), plus the refunded amounts.
  */
 export async function rebuildTotals(target, merchantId) {
   const postgres = target.engine === "postgres";
@@ -562,7 +564,6 @@ export async function rebuildTotals(target, merchantId) {
       await client.query("begin");
       for (const text of statements) await client.query(text, [merchantId]);
       await client.query("commit");
-      await client.query("analyze");
     } finally {
       await client.end();
     }
@@ -574,11 +575,33 @@ export async function rebuildTotals(target, merchantId) {
     db.transaction(() => {
       for (const text of statements) db.prepare(text.replace(/\$1/g, "?")).run(merchantId);
     })();
+  } finally {
+    db.close();
+  }
+}
+
+/** ANALYZE; on Postgres VACUUM ANALYZE, as autovacuum would after a bulk insert (index-only scans need its visibility map). */
+export async function analyze(target) {
+  if (target.engine === "postgres") {
+    const client = new pg.Client({ connectionString: target.databaseUrl });
+    await client.connect();
+    try {
+      await client.query("vacuum analyze");
+    } finally {
+      await client.end();
+    }
+    return;
+  }
+  const db = new SQLite(target.sqlitePath);
+  try {
+    db.pragma("busy_timeout = 5000");
     db.exec("analyze");
   } finally {
     db.close();
   }
 }
+
+const STATISTICS_ROLLUP = "app/domain/statistics/rollup.server.ts";
 
 /**
  * The whole seed: migrations and (when the database is empty) the demo merchant through the app's
@@ -600,7 +623,7 @@ export async function seedVolume(app, target, { transactions, merchant, seed = "
     await db.destroy();
   }
   if (!merchantRow) throw new Error(`no merchant ${JSON.stringify(merchant ?? "Demo Store")} in this database`);
-  usePricing(app.money.priceWithFee);
+  setPricing(app.money.priceWithFee);
   log(`Seeding ${transactions.toLocaleString("en")} transactions for merchant ${merchantRow.id} (${merchantRow.name}) on ${target.engine === "postgres" ? redact(target.databaseUrl) : target.sqlitePath}, seed ${seed}`);
   let lastReport = performance.now();
   const loaded = await loadTransactions(target, {
@@ -618,8 +641,23 @@ export async function seedVolume(app, target, { transactions, merchant, seed = "
   });
   const totalsStarted = performance.now();
   await rebuildTotals(target, merchantRow.id);
+  // The statistics home's rollup, when the app has one: rebuilt by its own code.
+  let rollup = "";
+  if (fs.existsSync(path.join(root, STATISTICS_ROLLUP))) {
+    const rollupDb = app.database.createDatabase(target.engine === "postgres" ? { databaseUrl: target.databaseUrl, poolSize: 1 } : { sqlitePath: target.sqlitePath });
+    try {
+      const { rebuildStatisticsRollup } = await app.load(`/${STATISTICS_ROLLUP}`);
+      await rebuildStatisticsRollup(rollupDb, merchantRow.id);
+      rollup = ", statistics rollup";
+    } catch (error) {
+      log(`  warning: the statistics rollup was not rebuilt: ${error instanceof Error ? error.message : error}`);
+    } finally {
+      await rollupDb.destroy();
+    }
+  }
+  await analyze(target);
   const seconds = (performance.now() - started) / 1000;
-  log(`  ${loaded.attempts.toLocaleString("en")} payment attempts; totals rebuilt and ANALYZE in ${((performance.now() - totalsStarted) / 1000).toFixed(1)} s`);
+  log(`  ${loaded.attempts.toLocaleString("en")} payment attempts; totals${rollup} and ANALYZE in ${((performance.now() - totalsStarted) / 1000).toFixed(1)} s`);
   log(`Done in ${seconds.toFixed(1)} s`);
   return { merchantId: merchantRow.id, seconds, ...loaded };
 }

@@ -1,4 +1,6 @@
+import fs from "node:fs";
 import path from "node:path";
+import ExcelJS from "exceljs";
 import Database from "better-sqlite3";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { DEMO_PASSWORD, signIn, t, urlPath, waitForHydration } from "./support";
@@ -40,7 +42,7 @@ function listFor(email: string, section = "payment-request") {
 
 /** Opens the row's Actions menu and picks an operation, then goes through the two steps of the amount dialog. */
 async function operate(page: Page, kind: "refund" | "capture", amount: string | null) {
-  await page.locator("summary", { hasText: t("en", "transactions.actions") }).first().click();
+  await page.locator("tbody summary").first().click();
   await page.getByRole("link", { name: t("en", `actions.${kind}`), exact: true }).click();
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByRole("heading", { name: new RegExp(t("en", `operations.title.${kind}`, { orderNo: "\\d+" })) })).toBeVisible();
@@ -112,7 +114,7 @@ test("table headers: choose, rename and order the columns of a section", async (
   await createRequest(request, token, { amount: "3.000", customer_email: "columns@example.com", customer_phone: "55512345" });
   await signIn(page, "admin");
   await page.goto("/en/payment-request/transactions");
-  await page.getByRole("link", { name: t("en", "transactions.table_headers") }).click();
+  await page.locator("main").getByRole("link", { name: t("en", "transactions.table_headers") }).click();
   await expect(page).toHaveURL(urlPath("/en/payment-request/table-headers"));
   await page.getByRole("checkbox", { name: t("en", "table_headers.show_field", { field: t("en", "fields.initiator") }) }).uncheck();
   await page.getByRole("checkbox", { name: t("en", "table_headers.show_field", { field: t("en", "fields.customer_phone") }) }).check();
@@ -240,4 +242,56 @@ test("a maker's refund waits for the checker and runs once approved", async ({ b
   await expect(checkerPage.locator("tr.child-row")).toHaveCount(1);
   await expect(checkerPage.locator("tr.child-row")).toContainText("KWD\u00a02.000");
   await expect(checkerPage.locator("tr.child-row")).toContainText(t("en", "operations.state.succeeded"));
+});
+
+/** Waits on Generated Reports until the highlighted report is ready, then downloads it. */
+async function downloadReport(page: Page, lang: "en" | "ar") {
+  await expect(page).toHaveURL(/generated-reports\?id=\d+/);
+  const id = new URL(page.url()).searchParams.get("id");
+  const link = page.locator(`a[href="/${lang}/generated-reports/${id}/download"]`);
+  await expect(async () => {
+    await page.reload();
+    await expect(link).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
+  const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
+  return fs.readFileSync((await download.path())!);
+}
+
+test("a CSV in Arabic and an XLSX in English with chosen fields arrive in Generated reports", async ({ page, request }) => {
+  const token = await tokenOf(request);
+  await createRequest(request, token, { amount: "7.250", customer_email: "export-a@example.com" });
+  await createRequest(request, token, { amount: "9.500", customer_email: "export-b@example.com", description: "=HYPERLINK(\"x\")" });
+  await signIn(page, "admin");
+
+  // XLSX, selected fields, English labels.
+  await page.goto(listFor("export-"));
+  await page.locator("summary", { hasText: t("en", "exports.button") }).click();
+  await page.getByRole("radio", { name: t("en", "exports.xls") }).check();
+  await page.getByRole("radio", { name: t("en", "exports.type_selected") }).check();
+  for (const field of ["customer_email", "amount", "description"]) {
+    await page.getByRole("checkbox", { name: t("en", `fields.${field}`), exact: true }).check();
+  }
+  await page.getByRole("button", { name: t("en", "exports.submit") }).click();
+  const xlsx = await downloadReport(page, "en");
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(xlsx as unknown as ArrayBuffer);
+  const sheet = workbook.worksheets[0];
+  const rows = sheet.getSheetValues().filter(Boolean).map((row) => (row as unknown[]).slice(1).map(String));
+  expect(rows[0]).toEqual([t("en", "fields.customer_email"), t("en", "fields.amount"), t("en", "fields.description")]);
+  expect(rows.slice(1)).toEqual([
+    ["export-b@example.com", "9.500", "'=HYPERLINK(\"x\")"],
+    ["export-a@example.com", "7.250", ""],
+  ]);
+
+  // CSV, the default fields (the list's columns), Arabic labels.
+  await page.goto(`/ar/payment-request/transactions?q=export-`);
+  await page.locator("summary", { hasText: t("ar", "exports.button") }).click();
+  await page.getByRole("radio", { name: t("ar", "exports.csv") }).check();
+  await page.getByRole("button", { name: t("ar", "exports.submit") }).click();
+  const csv = (await downloadReport(page, "ar")).toString("utf8").replace(/^\uFEFF/, "");
+  const [header, ...lines] = csv.trim().split(/\r?\n/);
+  expect(header).toContain(t("ar", "fields.customer_email"));
+  expect(header).toContain(t("ar", "fields.amount"));
+  expect(lines).toHaveLength(2);
+  expect(lines[0]).toContain("export-b@example.com");
 });

@@ -10,13 +10,14 @@ type Props = {
   /** Pending-request counts by "section.feature", shown as badges (the Tickets items). */
   counts?: Record<string, number>;
   canReadMailbox: boolean;
+  canExport?: boolean;
   /** Sections whose Table Headers settings this user may open. */
   headerSections?: string[];
   onNavigate?: () => void;
 };
 
 /** Sections and sub-items appear only when the merchant has them; every item is a plain link. */
-export function SideMenu({ lang, sections, counts = {}, headerSections = [], canReadMailbox, onNavigate }: Props) {
+export function SideMenu({ lang, sections, counts = {}, headerSections = [], canReadMailbox, canExport = false, onNavigate }: Props) {
   const { t } = useTranslation();
   const link = (to: string, label: string, icon?: React.ReactNode, end = false, count?: number) => (
     <NavLink
@@ -62,7 +63,7 @@ export function SideMenu({ lang, sections, counts = {}, headerSections = [], can
           <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="sm" pb={2}>
             {t("shell.more")}
           </Text>
-          {link("/generated-reports", t("shell.generated_reports"), <IconFileReport size={18} />)}
+          {canExport ? link("/generated-reports", t("shell.generated_reports"), <IconFileReport size={18} />) : null}
           {canReadMailbox ? link("/mailbox", t("shell.mailbox"), <IconMail size={18} />) : null}
           {link("/help", t("shell.help"), <IconHelp size={18} />)}
         </Stack>

@@ -14,16 +14,44 @@ export async function up(db: Kysely<any>, engine: Engine) {
   await db.schema.alterTable("transactions").addColumn("product_type", "text").execute();
   await db.schema.alterTable("transactions").addColumn("bulk_id", "integer").execute();
   await db.schema.alterTable("transactions").addColumn("voided_amount", money, (c) => c.notNull().defaultTo(0)).execute();
-  // Lower-cased e-mail for case-insensitive search by index on both engines.
-  await db.schema.alterTable("transactions").addColumn("customer_email_lc", "text").execute();
+  // Lower-cased e-mail for case-insensitive search by index on both engines. Its prefix search is a
+  // range (>= q, < q + U+FFFF): compared byte by byte on Postgres as on SQLite, whatever the database's locale.
+  await db.schema
+    .alterTable("transactions")
+    .addColumn("customer_email_lc", "text", (c) => (engine === "postgres" ? c.modifyEnd(sql`collate "C"`) : c))
+    .execute();
   await sql`update transactions set customer_email_lc = lower(customer_email)`.execute(db);
 
   await db.schema.dropIndex("transactions_merchant_created").execute();
   await db.schema.dropIndex("transactions_merchant_state").execute();
-  await db.schema.createIndex("transactions_list_all").on("transactions").columns(["merchant_id", "created_at"]).execute();
-  await db.schema.createIndex("transactions_list_plugin").on("transactions").columns(["merchant_id", "plugin", "created_at"]).execute();
-  await db.schema.createIndex("transactions_list_state").on("transactions").columns(["merchant_id", "state", "created_at"]).execute();
+  // The lists, newest first: live rows (partial indexes, so a filtered count reads the index alone),
+  // by section and by state; deleted rows apart.
+  const live = (name: string, columns: string[]) =>
+    db.schema.createIndex(name).on("transactions").columns(columns).where(sql.ref("deleted_at"), "is", null).execute();
+  await live("transactions_list_all", ["merchant_id", "created_at"]);
+  await live("transactions_list_plugin", ["merchant_id", "plugin", "created_at"]);
+  await live("transactions_list_state", ["merchant_id", "state", "created_at"]);
+  await live("transactions_list_plugin_state", ["merchant_id", "plugin", "state", "created_at"]);
+  await db.schema
+    .createIndex("transactions_list_deleted")
+    .on("transactions")
+    .columns(["merchant_id", "plugin", "created_at"])
+    .where(sql.ref("deleted_at"), "is not", null)
+    .execute();
   await db.schema.createIndex("transactions_list_changed").on("transactions").columns(["merchant_id", "state_changed_at"]).execute();
+  // The filter form's choices: a section's product types and bulk uploads, without reading its rows.
+  await db.schema
+    .createIndex("transactions_product_types")
+    .on("transactions")
+    .columns(["merchant_id", "plugin", "product_type"])
+    .where(sql.ref("product_type"), "is not", null)
+    .execute();
+  await db.schema
+    .createIndex("transactions_bulks")
+    .on("transactions")
+    .columns(["merchant_id", "plugin", "bulk_id"])
+    .where(sql.ref("bulk_id"), "is not", null)
+    .execute();
   await db.schema.createIndex("transactions_email").on("transactions").columns(["merchant_id", "customer_email_lc"]).execute();
   await db.schema.createIndex("transactions_phone").on("transactions").columns(["merchant_id", "customer_phone"]).execute();
   await db.schema.createIndex("payment_attempts_track").on("payment_attempts").columns(["merchant_id", "track_id"]).execute();
@@ -176,4 +204,39 @@ export async function up(db: Kysely<any>, engine: Engine) {
     from transactions where captured_amount > 0 group by merchant_id, plugin, currency_code, ${kuwaitDay("state_changed_at")}
     on conflict (merchant_id, plugin, currency_code, day) do update set
       received_count = excluded.received_count, received_amount = excluded.received_amount`.execute(db);
+
+  // The statistics home (docs/decisions/0009): per merchant, Kuwait day of a transaction's creation,
+  // section, currency and gateway — the paid transactions and their captured amounts (by the gateway
+  // that was paid), and the payment attempts completed and succeeded on them (by the attempt's gateway).
+  // Deleted transactions are not counted.
+  await db.schema
+    .createTable("transaction_statistics")
+    .addColumn("merchant_id", "integer", (c) => c.notNull().references("merchants.id"))
+    .addColumn("day", "text", (c) => c.notNull())
+    .addColumn("plugin", "text", (c) => c.notNull())
+    .addColumn("currency_code", "text", (c) => c.notNull())
+    .addColumn("gateway_code", "text", (c) => c.notNull())
+    .addColumn("paid_count", "integer", (c) => c.notNull().defaultTo(0))
+    .addColumn("paid_amount", money, (c) => c.notNull().defaultTo(0))
+    .addColumn("attempts_completed", "integer", (c) => c.notNull().defaultTo(0))
+    .addColumn("attempts_succeeded", "integer", (c) => c.notNull().defaultTo(0))
+    .addPrimaryKeyConstraint("transaction_statistics_pk", ["merchant_id", "day", "plugin", "currency_code", "gateway_code"])
+    .execute();
+  await sql`
+    insert into transaction_statistics (merchant_id, day, plugin, currency_code, gateway_code, paid_count, paid_amount)
+    select merchant_id, ${kuwaitDay("created_at")}, plugin, currency_code, coalesce(gateway_code, ''), count(*), sum(captured_amount)
+    from transactions where state = 'paid' and deleted_at is null
+    group by merchant_id, ${kuwaitDay("created_at")}, plugin, currency_code, coalesce(gateway_code, '')`.execute(db);
+  await sql`
+    insert into transaction_statistics (merchant_id, day, plugin, currency_code, gateway_code, attempts_completed, attempts_succeeded)
+    select t.merchant_id, ${kuwaitDay("t.created_at")}, t.plugin, t.currency_code, a.gateway_code, count(*),
+      sum(case when a.state = 'success' then 1 else 0 end)
+    from payment_attempts a join transactions t on t.id = a.transaction_id
+    where t.deleted_at is null and a.state in ('success', 'failed', 'canceled', 'error')
+    group by t.merchant_id, ${kuwaitDay("t.created_at")}, t.plugin, t.currency_code, a.gateway_code
+    on conflict (merchant_id, day, plugin, currency_code, gateway_code) do update set
+      attempts_completed = excluded.attempts_completed, attempts_succeeded = excluded.attempts_succeeded`.execute(db);
+  // The home page's recent actions: the merchant's newest, or one user's own.
+  await db.schema.createIndex("audit_log_merchant_recent").on("audit_log").columns(["merchant_id", "id"]).execute();
+  await db.schema.createIndex("audit_log_actor_recent").on("audit_log").columns(["actor_user_id", "id"]).execute();
 }

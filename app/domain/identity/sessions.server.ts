@@ -42,7 +42,7 @@ export function isSessionAlive(session: Pick<Session, "last_seen_at" | "expires_
  * The live session with this id, touched; an idle or over-age session is deleted and
  * answers undefined. Checked on every request.
  */
-export async function resumeSessionById(db: DB, sessionId: string) {
+export async function resumeSessionById(db: DB, sessionId: string, options: { touch?: boolean } = {}) {
   const session = await db.selectFrom("sessions").selectAll().where("id", "=", sessionId).executeTakeFirst();
   if (!session) return undefined;
   const current = now();
@@ -51,7 +51,7 @@ export async function resumeSessionById(db: DB, sessionId: string) {
     return undefined;
   }
   let touched = false;
-  if (current.getTime() - new Date(session.last_seen_at).getTime() > TOUCH_EVERY_MS) {
+  if (options.touch !== false && current.getTime() - new Date(session.last_seen_at).getTime() > TOUCH_EVERY_MS) {
     session.last_seen_at = current.toISOString();
     await db.updateTable("sessions").set({ last_seen_at: session.last_seen_at }).where("id", "=", session.id).execute();
     touched = true;
@@ -59,9 +59,10 @@ export async function resumeSessionById(db: DB, sessionId: string) {
   return { session, touched };
 }
 
-export function resumeSession(db: DB, token: string) {
+/** `touch: false` for a page's own background polling, which is not the user being active. */
+export function resumeSession(db: DB, token: string, options: { touch?: boolean } = {}) {
   if (!token || token.length > 100) return Promise.resolve(undefined);
-  return resumeSessionById(db, sha256(token));
+  return resumeSessionById(db, sha256(token), options);
 }
 
 export async function endSession(db: DB, sessionId: string) {

@@ -2,6 +2,7 @@ import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import type { AttemptState, TransactionState } from "~/db/schema";
 import { queueMail } from "~/domain/messaging/mail.server";
 import { bumpTotals } from "~/domain/transactions/totals.server";
+import { recordAttemptStatistics } from "~/domain/statistics/rollup.server";
 import { recordAudit } from "~/domain/reporting/audit-log.server";
 import { nowIso } from "~/lib/clock.server";
 import { translator } from "~/lib/i18n.server";
@@ -257,7 +258,7 @@ export async function completeAttempt(db: DB, attemptId: string, outcome: Gatewa
 
     let transactionQuery = trx
       .selectFrom("transactions")
-      .select(["id", "state", "order_no", "customer_email", "merchant_id", "plugin"])
+      .select(["id", "state", "order_no", "customer_email", "merchant_id", "plugin", "currency_code", "created_at", "deleted_at"])
       .where("id", "=", attempt.transaction_id);
     if (engineOf(trx) === "postgres") transactionQuery = transactionQuery.forUpdate();
     const transaction = await transactionQuery.executeTakeFirstOrThrow();
@@ -328,6 +329,7 @@ export async function completeAttempt(db: DB, attemptId: string, outcome: Gatewa
         .where("id", "=", transaction.id)
         .execute();
     }
+    await recordAttemptStatistics(trx, transaction, { gateway_code: attempt.gateway_code, state: next }, next === "success" && !authorizedOnly && open ? attempt.total : null);
     await recordAudit(trx, {
       merchantId: attempt.merchant_id,
       actor: null,

@@ -10,6 +10,7 @@ import { env } from "~/lib/env.server";
 import { translator } from "~/lib/i18n.server";
 import type { Language } from "~/lib/i18n";
 import { formatAmount, parseAmount, toDecimalString } from "~/lib/money";
+import { recordPaidStatistics } from "~/domain/statistics/rollup.server";
 import { bumpTotals } from "./totals.server";
 
 export const OPERATION_PERMISSIONS = {
@@ -75,6 +76,7 @@ async function lockTransaction(trx: DB, merchantId: number, id: string) {
       "voided_amount",
       "gateway_code",
       "paid_attempt_id",
+      "created_at",
     ])
     .where("merchant_id", "=", merchantId)
     .where("id", "=", id)
@@ -218,6 +220,7 @@ export async function executeOperation(
     if (input.kind === "capture") {
       await trx.updateTable("transactions").set({ state: "paid", state_changed_at: completed }).where("id", "=", transaction.id).execute();
       await bumpTotals(trx, key, { received_count: 1, received_amount: amount });
+      if (current && current.state !== "paid") await recordPaidStatistics(trx, { ...current, deleted_at: null }, 1, current.captured_amount);
     } else if (input.kind === "void") {
       await trx.updateTable("transactions").set({ state: "voided", state_changed_at: completed }).where("id", "=", transaction.id).execute();
     } else {
@@ -232,6 +235,7 @@ export async function executeOperation(
         .executeTakeFirst();
       if (current && Number(done?.total ?? 0) >= current.captured_amount) {
         await trx.updateTable("transactions").set({ state: "refunded", state_changed_at: completed }).where("id", "=", transaction.id).execute();
+        if (current.state === "paid") await recordPaidStatistics(trx, { ...current, deleted_at: null }, -1, current.captured_amount);
       }
     }
   });

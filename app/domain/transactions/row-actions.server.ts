@@ -12,6 +12,7 @@ import type { Language } from "~/lib/i18n";
 import { toDecimalString } from "~/lib/money";
 import { availableAmount, gatewaySupports, requestOperation, type Actor } from "./operations.server";
 import { DELETABLE_STATES } from "./states";
+import { recordDeletedStatistics } from "~/domain/statistics/rollup.server";
 import { bumpTotals } from "./totals.server";
 
 export const ROW_ACTIONS = ["capture", "refund", "void", "email", "sms", "cancel", "delete", "restore"] as const;
@@ -112,6 +113,7 @@ async function moveDeleted(db: DB, merchantId: number, id: string, deleted: bool
     await trx.updateTable("transactions").set({ deleted_at: deleted ? nowIso() : null }).where("id", "=", id).execute();
     const sign = deleted ? 1 : -1;
     await bumpTotals(trx, { merchantId, plugin: row.plugin, currency: row.currency_code, at: row.created_at }, { deleted_count: sign, deleted_amount: sign * row.amount });
+    await recordDeletedStatistics(trx, merchantId, id, deleted ? -1 : 1);
     return { ok: true, status: 200, message: t(`actions.done.${deleted ? "delete" : "restore"}`) };
   });
 }

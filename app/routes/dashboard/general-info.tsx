@@ -1,80 +1,62 @@
-import { Alert, Card, Stack, Table, Text, Title } from "@mantine/core";
+import "@mantine/charts/styles.css";
+import "./general-info/statistics.css";
+import { Alert, Stack } from "@mantine/core";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useLoaderData } from "react-router";
+import { useActionData, useLoaderData, useParams } from "react-router";
 import type { Route } from "./+types/general-info";
 import { PageHeader } from "~/components/page-header";
-import { can } from "~/domain/identity/permissions";
-import { listAuditEntries } from "~/domain/reporting/audit-log.server";
-import { requireUser } from "~/lib/guards.server";
-import { formatDateTime } from "~/lib/format";
-import { isLanguage } from "~/lib/i18n";
-import { getDbFrom } from "~/lib/request-context.server";
+import { AverageSizeCard, ChartsGrid } from "./general-info/charts";
+import { homeAction, loadHome, type HomeNotice } from "./general-info/home.server";
+import { PeriodBar } from "./general-info/period-bar";
+import { RecentActions, RecentOrders } from "./general-info/recent";
+import { StatisticTiles, TrendTable } from "./general-info/tiles";
+
+export const loader = (args: Route.LoaderArgs) => loadHome(args);
+export const action = (args: Route.ActionArgs) => homeAction(args);
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "الرئيسية" : "Dashboard" }];
 }
 
-export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const auth = requireUser(context, request);
-  const lang = isLanguage(params.lang) ? params.lang : "en";
-  // The merchant's whole activity is for those who see its statistics; everyone else sees their own.
-  const merchantWide = can(auth.user, "view_paymenttransaction_statistics");
-  const entries = await listAuditEntries(getDbFrom(context), auth.user.merchantId, {
-    limit: 10,
-    actorUserId: merchantWide ? undefined : auth.user.id,
-  });
-  return {
-    username: auth.user.username,
-    recentActions: entries.map((entry) => ({
-      id: entry.id,
-      actor: entry.actor_name,
-      action: entry.action,
-      description: entry.description,
-      timestamp: formatDateTime(entry.created_at, lang),
-    })),
-  };
-}
+/** Without JavaScript the charts cannot draw: their tables show instead, and the empty chart boxes go. */
+const NO_SCRIPT_STYLE =
+  ".chart-table{position:static!important;width:auto!important;height:auto!important;overflow:visible!important;clip:auto!important;white-space:normal!important}.chart-box{display:none!important}";
 
 export default function GeneralInfo() {
-  const { t, i18n } = useTranslation();
-  const { username, recentActions } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  const data = useLoaderData<typeof loader>();
+  const notice = useActionData<typeof action>() as HomeNotice | undefined;
+  const { lang = "en" } = useParams();
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   return (
-    <Stack>
-      <PageHeader title={t("home.title", { username })} description={t("home.subtitle")} />
-      <Alert variant="light" color="blue" title={t("home.statistics_title")}>
-        {t("home.statistics_not_built")}
-      </Alert>
-      <Card withBorder padding="lg">
-        <Title order={2} fz="h4" mb="sm">
-          {t("home.recent_actions")}
-        </Title>
-        {recentActions.length === 0 ? (
-          <Text c="dimmed">{t("home.no_actions")}</Text>
-        ) : (
-          <Table.ScrollContainer minWidth={520}>
-            <Table striped>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t("home.actor")}</Table.Th>
-                  <Table.Th>{t("home.description")}</Table.Th>
-                  <Table.Th>{t("home.timestamp")}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {recentActions.map((entry) => (
-                  <Table.Tr key={entry.id}>
-                    <Table.Td>{entry.actor}</Table.Td>
-                    <Table.Td>
-                      {i18n.exists(`audit.${entry.action}`) ? t(`audit.${entry.action}`) : entry.description}
-                    </Table.Td>
-                    <Table.Td style={{ whiteSpace: "nowrap" }}>{entry.timestamp}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </Card>
+    <Stack gap="lg">
+      <noscript>
+        <style>{NO_SCRIPT_STYLE}</style>
+      </noscript>
+      <PageHeader title={t("home.title", { username: data.username })} description={t(data.canStatistics ? "statistics.subtitle" : "home.subtitle")} />
+      {notice ? (
+        <Alert color={notice.color} role={notice.color === "red" ? "alert" : "status"} variant="light">
+          {notice.message}
+        </Alert>
+      ) : null}
+      {data.canStatistics ? (
+        <>
+          <PeriodBar data={data} />
+          {data.statistics ? (
+            <>
+              <StatisticTiles statistics={data.statistics} hydrated={hydrated} />
+              <TrendTable statistics={data.statistics} />
+              <ChartsGrid data={data} statistics={data.statistics} hydrated={hydrated} />
+            </>
+          ) : data.average ? (
+            <AverageSizeCard data={data} hydrated={hydrated} />
+          ) : null}
+        </>
+      ) : null}
+      {data.canOrders ? <RecentOrders orders={data.recentOrders} lang={lang} /> : null}
+      <RecentActions actions={data.recentActions} />
     </Stack>
   );
 }

@@ -6,6 +6,7 @@ import { Link, Outlet, useLoaderData } from "react-router";
 import type { Route } from "./+types/layout";
 import { FlashNotice } from "~/components/flash-notice";
 import { AccountMenu } from "~/components/shell/account-menu";
+import { LiveNotifications } from "~/components/shell/notifications";
 import { SessionExpiry } from "~/components/shell/session-expiry";
 import { SideMenu } from "~/components/shell/side-menu";
 import { pendingTicketCounts } from "~/domain/approvals/pending-counts.server";
@@ -29,6 +30,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     lang: isLanguage(params.lang) ? params.lang : "en",
     username: auth.user.username,
     canReadMailbox: can(auth.user, "view_outgoing_mail"),
+    canExport: can(auth.user, "view_export_settings"),
     branding: {
       title: params.lang === "ar" ? branding.title_ar : branding.title_en,
       subheader: branding.subheader,
@@ -45,7 +47,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 
 export default function DashboardLayout() {
   const { t } = useTranslation();
-  const { lang, username, branding, sections, ticketCounts, headerSections, canReadMailbox, idleMs } = useLoaderData<typeof loader>();
+  const { lang, username, branding, sections, ticketCounts, headerSections, canReadMailbox, canExport, idleMs } = useLoaderData<typeof loader>();
   const [opened, { toggle, close }] = useDisclosure(false);
   return (
     <AppShell header={{ height: 64 }} navbar={{ width: 270, breakpoint: "sm", collapsed: { mobile: !opened } }} padding="lg">
@@ -78,7 +80,7 @@ export default function DashboardLayout() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar id="main-menu">
-        <SideMenu lang={lang} sections={sections} counts={ticketCounts} headerSections={headerSections} canReadMailbox={canReadMailbox} onNavigate={close} />
+        <SideMenu lang={lang} sections={sections} counts={ticketCounts} headerSections={headerSections} canReadMailbox={canReadMailbox} canExport={canExport} onNavigate={close} />
       </AppShell.Navbar>
       <AppShell.Main>
         <Box maw={1200} mx="auto">
@@ -87,6 +89,7 @@ export default function DashboardLayout() {
         </Box>
       </AppShell.Main>
       <SessionExpiry lang={lang} idleMs={idleMs} />
+      <LiveNotifications lang={lang} idleMs={idleMs} />
     </AppShell>
   );
 }

@@ -14,10 +14,6 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const auth = requireUser(context, request);
   const segments = new URL(request.url).pathname.split("/").slice(2);
   const joined = segments.join("/");
-  if (joined === "transactions" || joined.startsWith("transactions/") || joined === "generated-reports") {
-    if (joined !== "generated-reports") requirePermission(auth, "view_paymenttransaction");
-    return { titleKey: joined === "generated-reports" ? "shell.generated_reports" : "shell.all_transactions" };
-  }
   const section = SECTIONS.find((candidate) => joined === candidate.path || joined.startsWith(`${candidate.path}/`));
   if (!section) notFound();
   const rest = joined.slice(section.path.length + 1);

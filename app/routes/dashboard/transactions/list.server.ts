@@ -1,5 +1,6 @@
 import { data, redirect } from "react-router";
 import { can } from "~/domain/identity/permissions";
+import { exportConfig } from "~/domain/reporting/exports.server";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
 import { parseListQuery, withParams } from "~/domain/transactions/filters";
 import { displayValue, loadTableFields } from "~/domain/transactions/fields.server";
@@ -79,13 +80,14 @@ export async function loadList({ context, request }: { context: Parameters<typeo
     ? await db.selectFrom("units").select(["id", "title_en", "title_ar"]).where("merchant_id", "=", auth.user.merchantId).orderBy("id").execute()
     : [];
   const headerPermission = headerPermissionOf(place);
+  const canExport = can(auth.user, "view_export_settings") && !place.deleted;
   const done = url.searchParams.get("done");
   return {
     place: { sectionKey: place.sectionKey, sectionPath: place.section?.path ?? null, deleted: place.deleted, basePath: place.basePath },
     titleKey: place.section ? `features.${place.section.key}.${place.deleted ? "deleted_transactions" : "transactions"}` : "shell.all_transactions",
     canSearch,
     canEditHeaders: Boolean(headerPermission && can(auth.user, headerPermission)),
-    canExport: can(auth.user, "view_export_settings") && !place.deleted,
+    exportConfig: canExport ? await exportConfig(db, auth.user.merchantId, place.sectionKey, lang) : null,
     statistics: statistics && {
       generated: moneyList(statistics.generated, lang),
       received: moneyList(statistics.received, lang),

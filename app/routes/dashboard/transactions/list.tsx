@@ -1,10 +1,11 @@
-import { Alert, Anchor, Badge, Button, Card, Checkbox, Group, NativeSelect, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Anchor, Badge, Button, Card, Checkbox, Group, NativeSelect, Paper, SimpleGrid, Stack, Table, Text, TextInput } from "@mantine/core";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useSubmit } from "react-router";
+import { Form, Link, useActionData, useLoaderData, useLocation, useSubmit } from "react-router";
 import type { Route } from "./+types/list";
 import { PageHeader } from "~/components/page-header";
 import { StateBadge } from "~/components/state-badge";
+import { ExportPopover } from "~/components/transactions/export-popover";
 import { withParams } from "~/domain/transactions/filters";
 import { DoneDialog, OperationDialog, type DialogResult } from "~/components/transactions/dialogs";
 import { listAction, loadList, type ListNotice } from "./list.server";
@@ -278,6 +279,9 @@ export default function TransactionList() {
     <Stack gap="md">
       <PageHeader title={t(data.titleKey)} description={data.place.sectionKey !== "all" ? t(`sections.${data.place.sectionKey}`) : undefined}>
         <Group gap="sm">
+          {data.exportConfig ? (
+            <ExportPopover section={data.place.sectionKey} query={location.search} config={data.exportConfig} lang={location.pathname.split("/")[1] === "ar" ? "ar" : "en"} />
+          ) : null}
           {data.canEditHeaders && data.place.sectionPath ? (
             <Anchor component={Link} to={`/${location.pathname.split("/")[1]}/${data.place.sectionPath}/table-headers`}>
               {t("transactions.table_headers")}

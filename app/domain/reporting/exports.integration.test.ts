@@ -1,0 +1,296 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import ExcelJS from "exceljs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../../../tests/support/test-database";
+import { seedMerchant } from "../../../tests/support/fixtures";
+import type { TransactionState } from "~/db/schema";
+import { listUnreadNotifications, markNotificationsRead } from "~/domain/messaging/notifications.server";
+import { parseListQuery } from "~/domain/transactions/filters";
+import { bumpTotals } from "~/domain/transactions/totals.server";
+import { resetEnvCache } from "~/lib/env.server";
+import { runReadyJobs } from "~/lib/jobs.server";
+import { exportConfig, neutraliseCell, reportFilePath, requestExport, runExport, writeReportFile } from "./exports.server";
+
+let database: TestDatabase;
+let shop: Awaited<ReturnType<typeof seedMerchant>>;
+let other: Awaited<ReturnType<typeof seedMerchant>>;
+let reportsDir: string;
+let orderNo = 0;
+
+type Row = { state?: TransactionState; plugin?: string; amount?: number; email?: string; phone?: string; firstName?: string; description?: string; created: string; merchantId?: number };
+
+async function insert(row: Row) {
+  const merchantId = row.merchantId ?? shop.merchantId;
+  const id = `X${String(++orderNo).padStart(21, "0")}`;
+  const plugin = row.plugin ?? "payment_request";
+  const amount = row.amount ?? 1500;
+  await database.db
+    .insertInto("transactions")
+    .values({
+      id,
+      merchant_id: merchantId,
+      unit_id: null,
+      plugin,
+      order_no: orderNo,
+      state: row.state ?? "created",
+      amount,
+      currency_code: "KWD",
+      editable_amount: 0,
+      customer_email: row.email ?? null,
+      customer_email_lc: row.email?.toLowerCase() ?? null,
+      customer_phone: row.phone ?? null,
+      customer_first_name: row.firstName ?? null,
+      customer_last_name: null,
+      description: row.description ?? null,
+      remarks: null,
+      attachment_path: null,
+      attachment_name: null,
+      pg_codes: "cod",
+      expiration_time: null,
+      next_url: null,
+      initiator_user_id: null,
+      gateway_code: null,
+      paid_attempt_id: null,
+      send_email: 0,
+      send_sms: 0,
+      created_at: row.created,
+      state_changed_at: row.created,
+      deleted_at: null,
+    })
+    .execute();
+  await bumpTotals(database.db, { merchantId, plugin, currency: "KWD", at: row.created }, { generated_count: 1, generated_amount: amount });
+  return id;
+}
+
+const ids: Record<string, string> = {};
+const admin = () => ({ ...shop.admin, is_superuser: 1, permissions: [] as string[] });
+const staff = () => ({ ...shop.staff, is_superuser: 0, permissions: ["view_paymenttransaction", "search_paymenttransaction"] });
+const file = (name: string) => path.join(reportsDir, "direct", name);
+
+beforeAll(async () => {
+  reportsDir = fs.mkdtempSync(path.join(os.tmpdir(), "kp-reports-"));
+  process.env.REPORTS_DIR = reportsDir;
+  resetEnvCache();
+  database = await createTestDatabase();
+  shop = await seedMerchant(database.db, "Exports");
+  other = await seedMerchant(database.db, "Elsewhere");
+  ids.paid = await insert({ created: "2026-03-10T08:00:00.000Z", state: "paid", amount: 12500, email: "paid@example.com", phone: "+96555501234", firstName: "=HYPERLINK(\"http://evil.example\",\"x\")" });
+  ids.formulas = await insert({ created: "2026-03-10T09:00:00.000Z", state: "paid", email: "@evil.example", firstName: "+cmd|' /C calc'!A0", description: "-2+3, \"quoted\"\nsecond line" });
+  ids.tab = await insert({ created: "2026-03-10T10:00:00.000Z", state: "failed", firstName: "\t=1+1", description: "Bell\u0007 <b>&amp;</b>" });
+  ids.shop = await insert({ created: "2026-03-10T11:00:00.000Z", state: "paid", plugin: "e_commerce", email: "shop@example.com" });
+  ids.foreign = await insert({ created: "2026-03-10T12:00:00.000Z", state: "paid", merchantId: other.merchantId, email: "foreign@example.com" });
+});
+
+afterAll(async () => {
+  await database?.destroy();
+  fs.rmSync(reportsDir, { recursive: true, force: true });
+  delete process.env.REPORTS_DIR;
+  resetEnvCache();
+});
+
+function csvLines(text: string) {
+  return text.slice(1).split("\r\n");
+}
+
+describe("the export config", () => {
+  it("offers the built-in fields with the merchant's labels, no custom fields, and the other fields, in both languages", async () => {
+    const config = await exportConfig(database.db, shop.merchantId, "payment_request", "ar");
+    expect(config.builtin_fields.find((field) => field.name === "amount")).toEqual({ name: "amount", label: "المبلغ", label_en: "Amount", label_ar: "المبلغ" });
+    expect(config.custom_fields).toEqual([]);
+    expect(config.other_fields.map((field) => field.name)).toEqual(["extra", "auth_code", "card_type", "ref_number"]);
+    expect(config.default).toEqual(["order_no", "created", "customer_email", "amount", "currency_code", "state", "gateway_name", "initiator"]);
+  });
+});
+
+describe("the file writer", () => {
+  const fields = ["order_no", "customer_name", "customer_phone", "description", "amount", "state"];
+
+  it("writes a CSV with a BOM, labels in English, RFC 4180 quoting, formula cells neutralised and the filters applied", async () => {
+    const target = file("paid.csv");
+    const result = await writeReportFile(database.db, {
+      scope: { merchantId: shop.merchantId, plugin: "payment_request", deleted: false },
+      filters: parseListQuery(new URLSearchParams("state=paid")).filters,
+      fields,
+      labels: ["Order", "Name", "Phone", "Description", "Amount", "State"],
+      format: "csv",
+      language: "en",
+      filePath: target,
+    });
+    const text = fs.readFileSync(target, "utf8");
+    expect(text.startsWith("\uFEFF")).toBe(true);
+    expect(result).toEqual({ rows: 2, bytes: fs.statSync(target).size });
+    expect(csvLines(text)).toEqual([
+      "Order,Name,Phone,Description,Amount,State",
+      `2,'+cmd|' /C calc'!A0,,"'-2+3, ""quoted""\nsecond line",1.500,Paid`,
+      `1,"'=HYPERLINK(""http://evil.example"",""x"")",+96555501234,,12.500,Paid`,
+      "",
+    ]);
+    expect(fs.readdirSync(path.dirname(target)).filter((name) => name.endsWith(".part"))).toEqual([]);
+  });
+
+  it("writes an XLSX that Excel's format readers open, with Arabic labels, translated states and neutralised cells", async () => {
+    const target = file("all.xlsx");
+    const result = await writeReportFile(database.db, {
+      scope: { merchantId: shop.merchantId, deleted: false },
+      filters: {},
+      fields: [...fields, "customer_email"],
+      labels: { order_no: "رقم الطلب", customer_name: "اسم العميل", state: "الحالة" },
+      format: "xls",
+      language: "ar",
+      filePath: target,
+    });
+    expect(result.rows).toBe(4);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile(target);
+    const sheet = workbook.worksheets[0];
+    expect(sheet.name).toBe("المعاملات");
+    expect(sheet.views[0]?.rightToLeft).toBe(true);
+    const values = (row: number) => Array.from({ length: 7 }, (_, index) => sheet.getRow(row).getCell(index + 1).value ?? "");
+    expect(values(1)).toEqual(["رقم الطلب", "اسم العميل", "customer_phone", "description", "amount", "الحالة", "customer_email"]);
+    expect(sheet.rowCount).toBe(5);
+    expect(values(2)).toEqual(["4", "", "", "", "1.500", "مدفوع", "shop@example.com"]);
+    expect(values(3)).toEqual(["3", "'\t=1+1", "", "Bell <b>&amp;</b>", "1.500", "فشل", ""]);
+    expect(values(4)).toEqual(["2", "'+cmd|' /C calc'!A0", "", "'-2+3, \"quoted\"\nsecond line", "1.500", "مدفوع", "'@evil.example"]);
+    expect(values(5)[1]).toBe("'=HYPERLINK(\"http://evil.example\",\"x\")");
+  });
+
+  it("reads every row exactly once across batches, however many share a timestamp", async () => {
+    const created = ["2026-04-01T08:00:00.000Z", "2026-04-01T08:00:00.000Z", "2026-04-02T08:00:00.000Z"];
+    for (let index = 0; index < 90; index++) await insert({ created: created[index % 3], plugin: "bulk" });
+    const target = file("bulk.csv");
+    const result = await writeReportFile(database.db, {
+      scope: { merchantId: shop.merchantId, plugin: "bulk", deleted: false },
+      filters: {},
+      fields: ["id"],
+      labels: ["id"],
+      format: "csv",
+      language: "en",
+      filePath: target,
+      batchSize: 7,
+    });
+    const rows = csvLines(fs.readFileSync(target, "utf8")).slice(1, -1);
+    expect(result.rows).toBe(90);
+    expect(new Set(rows).size).toBe(90);
+  });
+
+  it("neutralises formula starts but leaves plain signed numbers alone", () => {
+    expect(["=1", "+A1", "-A1", "@SUM(A1)", "\t=1", "\r=1", "+96555501234", "-12.5", "plain"].map(neutraliseCell)).toEqual([
+      "'=1",
+      "'+A1",
+      "'-A1",
+      "'@SUM(A1)",
+      "'\t=1",
+      "'\r=1",
+      "+96555501234",
+      "-12.5",
+      "plain",
+    ]);
+  });
+});
+
+describe("asking for an export", () => {
+  const ask = (overrides: Partial<Parameters<typeof requestExport>[1]> = {}) =>
+    requestExport(database.db, {
+      merchantId: shop.merchantId,
+      user: admin(),
+      section: "payment_request",
+      query: "state=paid&page=3",
+      fileFormat: "csv",
+      exportType: "selected",
+      fields: ["order_no,customer_email", "state", "auth_code"],
+      language: "en",
+      ...overrides,
+    });
+
+  it("refuses unknown fields, an empty selection, unknown formats and sections", async () => {
+    expect(await ask({ fields: ["order_no", "password"] })).toEqual({ ok: false, error: "invalid", errors: { fields: "exports.errors.unknown_field" } });
+    expect(await ask({ fields: [] })).toEqual({ ok: false, error: "invalid", errors: { fields: "exports.errors.no_fields" } });
+    expect(await ask({ fileFormat: "pdf", section: "nowhere" })).toEqual({
+      ok: false,
+      error: "invalid",
+      errors: { file_format: "exports.errors.unknown_format", section: "exports.errors.unknown_section" },
+    });
+  });
+
+  it("refuses staff without view_export_settings", async () => {
+    expect(await ask({ user: staff() })).toEqual({ ok: false, error: "forbidden" });
+    expect(await ask({ user: { ...staff(), permissions: ["view_export_settings"] } })).toEqual({ ok: false, error: "forbidden" });
+  });
+
+  it("queues a report that a job builds, then tells the user it is exported, with an audit trail", async () => {
+    const asked = await ask();
+    if (!asked.ok) throw new Error("export refused");
+    const queued = await database.db.selectFrom("reports").selectAll().where("id", "=", asked.id).executeTakeFirstOrThrow();
+    expect(queued).toMatchObject({ state: "queued", query: "state=paid", fields: "order_no,customer_email,state,auth_code", user_name: shop.admin.username });
+    expect(queued.file_name).toMatch(/^transactions-payment_request-\d{8}-\d{4}\.csv$/);
+
+    expect(await runReadyJobs(database.db)).toBe(1);
+    const done = await database.db.selectFrom("reports").selectAll().where("id", "=", asked.id).executeTakeFirstOrThrow();
+    expect(done).toMatchObject({ state: "done", rows_total: 2, rows_done: 2, error: null });
+    expect(csvLines(fs.readFileSync(reportFilePath(done.file_path!), "utf8"))).toEqual([
+      "Order no.,Customer email,State,Auth code",
+      "2,'@evil.example,Paid,",
+      "1,paid@example.com,Paid,",
+      "",
+    ]);
+    expect(done.file_size).toBe(fs.statSync(reportFilePath(done.file_path!)).size);
+
+    const notifications = await listUnreadNotifications(database.db, { merchantId: shop.merchantId, userId: shop.admin.id });
+    expect(notifications).toEqual([
+      expect.objectContaining({ kind: "report_exported", title: "Report exported", link: `/en/generated-reports?id=${asked.id}` }),
+    ]);
+    expect(await listUnreadNotifications(database.db, { merchantId: shop.merchantId, userId: shop.staff.id })).toEqual([]);
+    expect(await markNotificationsRead(database.db, { merchantId: shop.merchantId, userId: shop.staff.id }, [notifications[0].id])).toBe(0);
+    expect(await markNotificationsRead(database.db, { merchantId: shop.merchantId, userId: shop.admin.id }, [notifications[0].id])).toBe(1);
+    expect(await listUnreadNotifications(database.db, { merchantId: shop.merchantId, userId: shop.admin.id })).toEqual([]);
+
+    const audit = await database.db
+      .selectFrom("audit_log")
+      .select(["action", "actor_name"])
+      .where("object_type", "=", "report")
+      .where("object_id", "=", String(asked.id))
+      .orderBy("id")
+      .execute();
+    expect(audit).toEqual([
+      { action: "export_requested", actor_name: shop.admin.username },
+      { action: "export_finished", actor_name: shop.admin.username },
+    ]);
+  });
+
+  it("exports the section's default fields in Arabic as XLSX and notifies in Arabic", async () => {
+    const asked = await ask({ exportType: "default", fields: undefined, fileFormat: "xls", language: "ar", query: "" });
+    if (!asked.ok) throw new Error("export refused");
+    await runReadyJobs(database.db);
+    const done = await database.db.selectFrom("reports").selectAll().where("id", "=", asked.id).executeTakeFirstOrThrow();
+    expect(done.file_name).toMatch(/\.xlsx$/);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile(reportFilePath(done.file_path!));
+    expect((workbook.worksheets[0].getRow(1).values as unknown[]).slice(1)).toEqual([
+      "رقم الطلب",
+      "تاريخ الإنشاء",
+      "بريد العميل",
+      "المبلغ",
+      "العملة",
+      "الحالة",
+      "طريقة الدفع",
+      "أنشأها",
+    ]);
+    expect(workbook.worksheets[0].rowCount).toBe(4);
+    const [notification] = await listUnreadNotifications(database.db, { merchantId: shop.merchantId, userId: shop.admin.id });
+    expect(notification).toMatchObject({ title: "تم تصدير التقرير", link: `/ar/generated-reports?id=${asked.id}` });
+  });
+
+  it("marks a report failed and says so when the file cannot be made", async () => {
+    const asked = await ask();
+    if (!asked.ok) throw new Error("export refused");
+    await database.db.updateTable("reports").set({ fields: "order_no,not_a_field" }).where("id", "=", asked.id).execute();
+    await runExport(database.db, asked.id);
+    const failed = await database.db.selectFrom("reports").selectAll().where("id", "=", asked.id).executeTakeFirstOrThrow();
+    expect(failed).toMatchObject({ state: "failed", file_path: null });
+    expect(failed.error).toContain("not_a_field");
+    const notifications = await listUnreadNotifications(database.db, { merchantId: shop.merchantId, userId: shop.admin.id });
+    expect(notifications.at(-1)).toMatchObject({ kind: "report_failed", title: "Report export failed" });
+  });
+});
