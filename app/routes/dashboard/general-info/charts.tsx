@@ -1,5 +1,5 @@
 import { Anchor, Box, Card, Group, NativeSelect, Progress, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
-import { BarChart, DonutChart, LineChart } from "@mantine/charts";
+import { BarsList, DonutChart, LineChart } from "@mantine/charts";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useSubmit } from "react-router";
@@ -22,10 +22,14 @@ function ChartCard({ title, action, children }: { title: string; action?: React.
   );
 }
 
-/** Where a chart draws once JavaScript runs; empty and hidden without it (the table shows instead). */
+/**
+ * Where a chart draws once JavaScript runs; empty and hidden without it (the table shows instead).
+ * The SVG is laid out left to right in both languages (its axes are mirrored for Arabic instead):
+ * in a right-to-left box its labels would run into the bars.
+ */
 function ChartBox({ height, width, children, hydrated }: { height: number; width?: number; children: React.ReactNode; hydrated: boolean }) {
   return (
-    <Box h={height} w={width} className="chart-box" aria-hidden>
+    <Box h={height} w={width} className="chart-box" aria-hidden dir="ltr">
       {hydrated ? children : null}
     </Box>
   );
@@ -217,35 +221,29 @@ export function GatewaySuccessCard({ statistics }: { statistics: HomeStatistics 
   );
 }
 
-export function ProductSalesCard({ statistics, hydrated }: { statistics: HomeStatistics; hydrated: boolean }) {
+/** Bars in HTML (Mantine's BarsList): drawn without JavaScript, read by screen readers, right to left in Arabic. */
+export function ProductSalesCard({ statistics }: { statistics: HomeStatistics }) {
   const { t, i18n } = useTranslation();
   const products = statistics.productWiseSales;
-  const rtl = i18n.dir() === "rtl";
-  const height = Math.max(140, products.length * 44 + 40);
   return (
     <ChartCard title={t("statistics.product_sales")}>
       {products.length ? (
         <>
-          <ChartBox height={height} hydrated={hydrated}>
-            <BarChart
-              h={height}
-              data={products.map((product) => ({ product: product.name, paid: product.count }))}
-              dataKey="product"
-              orientation="vertical"
-              series={[{ name: "paid", label: t("statistics.paid_count"), color: "brand.6" }]}
-              yAxisProps={{ width: 130, orientation: rtl ? "right" : "left" }}
-              xAxisProps={{ reversed: rtl, allowDecimals: false }}
-              gridAxis="x"
-              barProps={{ radius: 4 }}
-              maxBarWidth={26}
-            />
-          </ChartBox>
-          <Table className="figure-table" mt="sm" verticalSpacing={6}>
-            <caption className="visually-hidden">{t("statistics.product_sales")}</caption>
+          <BarsList
+            data={products.map((product) => ({ name: product.name, value: product.count }))}
+            barsLabel={t("statistics.product")}
+            valueLabel={t("statistics.paid_count")}
+            valueFormatter={(value) => new Intl.NumberFormat(i18n.language === "ar" ? "ar-KW-u-nu-latn" : "en-GB").format(value)}
+            barColor="brand.1"
+            barTextColor="dark.7"
+            barHeight={30}
+            styles={{ barLabel: { whiteSpace: "nowrap", overflow: "visible" } }}
+          />
+          <Table className="figure-table" mt="md" verticalSpacing={6}>
+            <caption className="visually-hidden">{t("statistics.product_amounts")}</caption>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t("statistics.product")}</Table.Th>
-                <Table.Th>{t("statistics.paid_count")}</Table.Th>
                 <Table.Th>{t("statistics.amount")}</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -261,13 +259,14 @@ export function ProductSalesCard({ statistics, hydrated }: { statistics: HomeSta
                       product.name
                     )}
                   </Table.Th>
-                  <Table.Td>{product.text}</Table.Td>
                   <Table.Td>
-                    {product.amounts.map((amount) => (
-                      <div key={amount} dir="ltr" style={{ textAlign: "start" }}>
-                        {amount}
-                      </div>
-                    ))}
+                    <Group gap="md">
+                      {product.amounts.map((amount) => (
+                        <span key={amount} dir="ltr">
+                          {amount}
+                        </span>
+                      ))}
+                    </Group>
                   </Table.Td>
                 </Table.Tr>
               ))}
@@ -290,7 +289,7 @@ export function ChartsGrid({ data, statistics, hydrated }: { data: HomeData; sta
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
         <GatewaySuccessCard statistics={statistics} />
-        <ProductSalesCard statistics={statistics} hydrated={hydrated} />
+        <ProductSalesCard statistics={statistics} />
       </SimpleGrid>
     </>
   );
