@@ -21,7 +21,13 @@ const maxBodyBytes = 20 * 1024 * 1024;
 const app = express();
 app.disable("x-powered-by");
 app.set("trust proxy", trustProxy);
-app.use(compression());
+// Downloads (reports, receipts, attachments) go out as they are: an XLSX is already compressed, and
+// recompressing a large CSV would hold a core for the whole download.
+app.use(
+  compression({
+    filter: (req, res) => !String(res.getHeader("Content-Disposition") ?? "").startsWith("attachment") && compression.filter(req, res),
+  }),
+);
 
 // Refuse oversized bodies before anything reads them. A body must declare its length: a chunked
 // one could not be refused until it had all been read into memory.

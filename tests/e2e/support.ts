@@ -97,5 +97,5 @@ export async function readLatestMail(browser: Browser, subjectText: string, to?:
 export async function openAccountMenu(page: Page, username: string, lang: Lang = "en") {
   const greeting = page.locator("summary").filter({ hasText: t(lang, "shell.greeting", { username }) });
   await greeting.click();
-  await expect(page.locator("details.disclosure-menu")).toHaveAttribute("open", "");
+  await expect(page.locator("details.disclosure-menu", { has: greeting })).toHaveAttribute("open", "");
 }

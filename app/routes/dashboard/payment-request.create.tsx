@@ -84,7 +84,7 @@ export default function CreatePaymentRequest() {
   const [form, fields] = useForm({
     id: "payment-request",
     lastResult,
-    defaultValue: { currency_code: "KWD", customer_phone_country: "KW", delivery_mode: "none", pg_codes: gateways.map((gateway) => gateway.code) },
+    defaultValue: { currency_code: "KWD", customer_phone_country: "KW", delivery_mode: "none", pg_codes: gateways.filter((gateway) => gateway.currencies.split(",").includes("KWD")).map((gateway) => gateway.code) },
     constraint: { amount: { required: true, maxLength: 20 }, description: { maxLength: 2000 } },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: PaymentRequestSchema }),
     shouldValidate: "onBlur",

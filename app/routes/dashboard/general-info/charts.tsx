@@ -58,12 +58,8 @@ export function AverageSizeCard({ data, hydrated }: { data: HomeData; hydrated: 
       action={
         <Form method="get" ref={formRef} preventScrollReset>
           <input type="hidden" name="period" value={data.query.period} />
-          {data.query.period === "custom" ? (
-            <>
-              <input type="hidden" name="date_after" value={data.query.dateAfter} />
-              <input type="hidden" name="date_before" value={data.query.dateBefore} />
-            </>
-          ) : null}
+          {data.query.period === "custom" && data.query.dateAfter ? <input type="hidden" name="date_after" value={data.query.dateAfter} /> : null}
+          {data.query.period === "custom" && data.query.dateBefore ? <input type="hidden" name="date_before" value={data.query.dateBefore} /> : null}
           <Group gap="xs" align="flex-end">
             <NativeSelect
               name="txn_avg_size_year"
