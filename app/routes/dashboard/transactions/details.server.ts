@@ -5,7 +5,7 @@ import { storeAttachment } from "~/domain/payments/attachments.server";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
 import { payUrlOf } from "~/domain/payments/payment-requests.server";
 import { childOperations, findTransactionRow } from "~/domain/transactions/list.server";
-import { previewOperation } from "~/domain/transactions/operations.server";
+import { OPERATION_PERMISSIONS, previewOperation } from "~/domain/transactions/operations.server";
 import { describeRowAction, gatewayKindsOf, rowActions } from "~/domain/transactions/row-actions.server";
 import { loadMerchantBranding } from "~/domain/identity/users.server";
 import { recordAudit } from "~/domain/reporting/audit-log.server";
@@ -90,7 +90,7 @@ export async function loadDetails({ context, request, params }: Args) {
   const amount = money(row.amount);
   const operation = url.searchParams.get("operation");
   const dialogKind = OPERATIONS.find((kind) => kind === operation);
-  const dialog = dialogKind ? await previewOperation(db, { merchantId: auth.user.merchantId, transactionId: row.id, kind: dialogKind, lang }) : undefined;
+  const dialog = dialogKind && can(auth.user, OPERATION_PERMISSIONS[dialogKind]) ? await previewOperation(db, { merchantId: auth.user.merchantId, transactionId: row.id, kind: dialogKind, lang }) : undefined;
   const extra = (() => {
     try {
       return Object.entries(JSON.parse(row.extra) as Record<string, unknown>).map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)] as [string, string]);

@@ -5,7 +5,7 @@ import { listMerchantGateways } from "~/domain/payments/gateway-settings.server"
 import { parseListQuery, withParams } from "~/domain/transactions/filters";
 import { displayValue, loadTableFields } from "~/domain/transactions/fields.server";
 import { childOperations, listTransactions } from "~/domain/transactions/list.server";
-import { previewOperation } from "~/domain/transactions/operations.server";
+import { OPERATION_PERMISSIONS, previewOperation } from "~/domain/transactions/operations.server";
 import { describeRowAction, gatewayKindsOf, runBulkAction, runRowAction, rowActions } from "~/domain/transactions/row-actions.server";
 import { TRANSACTION_STATES } from "~/domain/transactions/states";
 import { listStatistics } from "~/domain/transactions/totals.server";
@@ -69,7 +69,7 @@ export async function loadList({ context, request }: { context: Parameters<typeo
   const operation = url.searchParams.get("operation");
   const operationId = url.searchParams.get("id");
   const dialog =
-    isOperation(operation) && operationId
+    isOperation(operation) && operationId && can(auth.user, OPERATION_PERMISSIONS[operation])
       ? await previewOperation(db, { merchantId: auth.user.merchantId, transactionId: operationId, kind: operation, lang })
       : undefined;
 
@@ -149,6 +149,7 @@ export async function listAction({ context, request }: { context: Parameters<typ
     const id = String(form.get("id") ?? "");
     const kind = form.get("kind");
     if (!isOperation(kind)) return data<ListNotice>({ color: "red", message: t("actions.not_available") }, { status: 400 });
+    if (!can(auth.user, OPERATION_PERMISSIONS[kind])) return data({ dialogError: t("operations.errors.forbidden") }, { status: 403 });
     const amount = String(form.get("amount") ?? "");
     if (form.get("step") !== "confirm") {
       const preview = await previewOperation(db, { merchantId: auth.user.merchantId, transactionId: id, kind, amount, lang });
