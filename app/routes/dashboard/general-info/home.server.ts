@@ -215,7 +215,8 @@ export async function loadHome({ context, request, params }: { context: Context;
     }),
     recentActions: actions.map((entry) => ({
       id: entry.id,
-      actor: entry.actor_name,
+      // Payments complete without a signed-in user: the customer at the gateway, or the gateway itself.
+      actor: entry.actor_name === "anonymous" ? t("home.actor_customer") : entry.actor_name,
       description: i18n.exists(`audit.${entry.action}`) ? t(`audit.${entry.action}`) : entry.description,
       detail: entry.description,
       timestamp: formatDateTime(entry.created_at, lang),
