@@ -11,7 +11,7 @@ let beta: Awaited<ReturnType<typeof seedMerchant>>;
 let sequence = 0;
 
 /** A card payment of `amount` fils, paid, with its attempt: a row an admin could refund. */
-async function paidRow(merchantId: number, email: string, amount = 5000) {
+async function paidRow(merchantId: number, email: string, amount = 5000, state: "paid" | "created" = "paid") {
   const id = `P${String(++sequence).padStart(21, "0")}`;
   const attemptId = `A${String(sequence).padStart(21, "0")}`;
   const created = "2026-06-01T09:00:00.000Z";
@@ -23,7 +23,7 @@ async function paidRow(merchantId: number, email: string, amount = 5000) {
       unit_id: null,
       plugin: "payment_request",
       order_no: 1000 + sequence,
-      state: "paid",
+      state,
       amount,
       currency_code: "KWD",
       editable_amount: 0,
@@ -149,5 +149,24 @@ describe("the transaction pages", () => {
     expect(html).toContain("alpha-buyer@example.com");
     const none = await (await app.request("/en/payment-request/transactions?state=failed", { cookie })).text();
     expect(none).not.toContain("alpha-buyer@example.com");
+  });
+
+  it("delete an unpaid request from its details page, then restore it from the deleted list's details", async () => {
+    const unpaid = await paidRow(alpha.merchantId, "unpaid@example.com", 2000, "created");
+    const cookie = await app.signIn(alpha.admin.username, DEMO_PASSWORD);
+    const deleted = await app.request(`/en/payment-request/transactions/${unpaid}`, { cookie, form: { row_command: `delete:${unpaid}` } });
+    expect(deleted.status).toBe(302);
+    expect(deleted.headers.get("Location")).toBe("/en/payment-request/transactions");
+    expect((await app.request(`/en/payment-request/transactions/${unpaid}`, { cookie })).status).toBe(404);
+    expect(await (await app.request("/en/payment-request/deleted-transactions", { cookie })).text()).toContain("unpaid@example.com");
+
+    const restored = await app.request(`/en/payment-request/deleted-transactions/${unpaid}`, { cookie, form: { row_command: `restore:${unpaid}` } });
+    expect(restored.status).toBe(302);
+    expect(restored.headers.get("Location")).toBe("/en/payment-request/deleted-transactions");
+    expect((await app.request(`/en/payment-request/transactions/${unpaid}`, { cookie })).status).toBe(200);
+    // A paid one cannot be deleted.
+    const refused = await app.request(`/en/payment-request/transactions/${alphaRow}`, { cookie, form: { row_command: `delete:${alphaRow}` } });
+    expect(refused.status).toBe(403);
+    expect((await app.request(`/en/payment-request/transactions/${alphaRow}`, { cookie })).status).toBe(200);
   });
 });

@@ -14,6 +14,7 @@ import { translator } from "~/lib/i18n.server";
 import { formatAmount } from "~/lib/money";
 import { getDbFrom } from "~/lib/request-context.server";
 import { linkBaseUrl } from "~/lib/sign-in.server";
+import { flashCookie } from "~/lib/flash.server";
 import { formatDateTime } from "~/lib/format";
 import { headerPermissionOf, requireListPlace, scopeOf } from "./context.server";
 
@@ -142,6 +143,10 @@ export async function listAction({ context, request }: { context: Parameters<typ
   if (intent === "row") {
     const [rowAction, id] = String(command ?? `${form.get("row_action") ?? ""}:${form.get("id") ?? ""}`).split(":");
     const outcome = await runRowAction(db, { ...common, transactionId: id ?? "", action: rowAction ?? "" });
+    // Deleted or restored from its details page, the row has left this list: back to the list.
+    if (outcome.ok && (rowAction === "delete" || rowAction === "restore") && url.pathname !== place.basePath) {
+      throw redirect(place.basePath, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: `actions.done.${rowAction}` }) } });
+    }
     return data<ListNotice>({ color: outcome.ok ? "green" : "red", message: outcome.message || t("actions.applied") }, { status: outcome.status });
   }
 
