@@ -53,10 +53,13 @@ export async function up(db: Kysely<any>, engine: Engine) {
     .where(sql.ref("bulk_id"), "is not", null)
     .execute();
   await db.schema.createIndex("transactions_email").on("transactions").columns(["merchant_id", "customer_email_lc"]).execute();
-  // A broad e-mail prefix ("saud") matches thousands of live rows: these answer the count and the
-  // page's order from the index alone, reading only the ten rows shown.
-  await live("transactions_email_live", ["merchant_id", "customer_email_lc", "created_at", "id"]);
-  await live("transactions_email_plugin_live", ["merchant_id", "plugin", "customer_email_lc", "created_at", "id"]);
+  // A broad e-mail prefix ("saud") matches thousands of live rows: on SQLite these answer the count
+  // and the page's order from the index alone, reading only the ten rows shown. (Postgres combines
+  // the search branches by bitmap and measured slower with them.)
+  if (engine === "sqlite") {
+    await live("transactions_email_live", ["merchant_id", "customer_email_lc", "created_at", "id"]);
+    await live("transactions_email_plugin_live", ["merchant_id", "plugin", "customer_email_lc", "created_at", "id"]);
+  }
   await db.schema.createIndex("transactions_phone").on("transactions").columns(["merchant_id", "customer_phone"]).execute();
   await db.schema.createIndex("payment_attempts_track").on("payment_attempts").columns(["merchant_id", "track_id"]).execute();
   await db.schema.createIndex("payment_attempts_payment_id").on("payment_attempts").columns(["merchant_id", "payment_id"]).execute();
