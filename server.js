@@ -58,6 +58,20 @@ const publicFiles = express.static("build/client", {
 });
 app.use((req, res, next) => (/\.[a-z0-9]+$/i.test(req.path) ? publicFiles(req, res, next) : next()));
 
+// The pay page, the busiest page by far, is rendered without the router (docs/decisions/0011).
+const renderPayPage = build.entry.module.createPayPageHandler(build);
+app.get(/^\/(en|ar)\/pay\/[0-9A-Za-z]{22}\/?$/, (req, res, next) => {
+  const url = new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`);
+  renderPayPage(url).then((page) => {
+    if (!page) return next();
+    res.status(page.status);
+    for (const [name, value] of page.headers) res.setHeader(name, value);
+    const body = Buffer.from(page.body);
+    res.setHeader("Content-Length", body.length);
+    res.end(body);
+  }, next);
+});
+
 app.all(
   /.*/,
   createRequestHandler({

@@ -69,3 +69,5 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { request
   }
   return response;
 };
+
+export { createPayPageHandler } from "./routes/pay/pay-page-handler.server";

@@ -38,9 +38,43 @@ export function createDatabase(options: { databaseUrl?: string; sqlitePath?: str
   // 64 MB of page cache per connection (the default is 2 MB): a broad search over a large list
   // reads thousands of rows, and re-reading them from the operating system dominated its time.
   connection.pragma("cache_size = -65536");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
   engines.set(db, "sqlite");
   return db;
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query anew; preparing cost more than running most of our reads. The
+ * connection handed to Kysely keeps the statements of the last 500 distinct SQL texts. A statement
+ * still being iterated (a streamed export) is busy, so a query of the same text meanwhile gets a
+ * fresh one.
+ */
+function withStatementCache(connection: SQLite.Database): SQLite.Database {
+  const statements = new Map<string, SQLite.Statement>();
+  return new Proxy(connection, {
+    get(target, property) {
+      if (property === "prepare") {
+        return (source: string) => {
+          const cached = statements.get(source);
+          if (cached && !cached.busy) {
+            statements.delete(source);
+            statements.set(source, cached);
+            return cached;
+          }
+          const statement = target.prepare(source);
+          if (!cached) {
+            statements.set(source, statement);
+            if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+          }
+          return statement;
+        };
+      }
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 export function engineOf(db: Kysely<Database> | Transaction<Database>): Engine {

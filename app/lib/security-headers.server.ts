@@ -1,7 +1,7 @@
 import { env } from "./env.server";
 
 /** Headers every HTML and data response carries; the CSP only when a nonce is given (production). */
-export function securityHeaders(request: Request, nonce: string | null): [string, string][] {
+export function securityHeaders(request: Pick<Request, "url">, nonce: string | null): [string, string][] {
   const headers: [string, string][] = [
     ["X-Content-Type-Options", "nosniff"],
     ["Referrer-Policy", "strict-origin-when-cross-origin"],

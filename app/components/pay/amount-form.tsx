@@ -1,17 +1,17 @@
-import { Button, Group, Text, TextInput } from "@mantine/core";
-import { useTranslation } from "react-i18next";
+import { useText } from "~/components/pay/use-text";
+import { Button, TextField } from "./ui";
 
 /**
  * The editable amount: a GET form whose Update button re-prices the payment methods. With
  * JavaScript, the pay-page script re-prices them in place 500 ms after the last key instead.
  */
 export function AmountForm({ typedAmount, selected, error }: { typedAmount: string; selected: string | null; error: string | null }) {
-  const { t } = useTranslation();
+  const t = useText();
   return (
     <form method="get" data-amount-form>
       {selected ? <input type="hidden" name="gateway" value={selected} /> : null}
-      <Group align="flex-start" gap="sm" mt="sm" wrap="nowrap">
-        <TextInput
+      <div className="amount-form__row">
+        <TextField
           name="amount"
           label={t("pay.amount_to_pay")}
           description={t("pay.amount_help")}
@@ -19,17 +19,16 @@ export function AmountForm({ typedAmount, selected, error }: { typedAmount: stri
           inputMode="decimal"
           autoComplete="off"
           maxLength={20}
-          error={Boolean(error)}
-          aria-describedby="amount-error"
-          style={{ flex: 1 }}
+          aria-invalid={error ? true : undefined}
+          aria-describedby="field-amount-description amount-error"
         />
-        <Button type="submit" variant="default" mt={46}>
+        <Button type="submit" variant="default">
           {t("pay.update")}
         </Button>
-      </Group>
-      <Text id="amount-error" c="red" size="sm" role="alert" data-amount-error>
+      </div>
+      <p id="amount-error" className="c-field__error" role="alert" data-amount-error>
         {error ? t(error) : ""}
-      </Text>
+      </p>
     </form>
   );
 }

@@ -1,8 +1,8 @@
-import { Alert, Button, Card, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput, Textarea, Title } from "@mantine/core";
-import { useTranslation } from "react-i18next";
+import { useText } from "~/components/pay/use-text";
 import { ADDRESS_TYPES, DEFAULT_MAP_CENTER } from "~/domain/payments/delivery-schema";
 import { useNonce } from "../nonce";
 import { DELIVERY_MAP_SCRIPT } from "./delivery-map-script";
+import { Alert, Button, Card, LinkButton, SelectField, TextAreaField, TextField } from "./ui";
 
 export type DeliveryStep = "welcome" | "address" | "location" | "confirm";
 
@@ -25,19 +25,17 @@ export type DeliveryView = {
  * JavaScript. The payment methods appear once the customer confirms.
  */
 export function DeliverySteps({ view }: { view: DeliveryView }) {
-  const { t } = useTranslation();
+  const t = useText();
   if (view.step === "welcome") {
     return (
-      <Card withBorder padding="lg" role="dialog" aria-labelledby="delivery-welcome">
-        <Stack>
-          <Title order={2} fz="h3" id="delivery-welcome">
+      <Card role="dialog" aria-labelledby="delivery-welcome">
+        <div className="c-stack">
+          <h2 className="c-title" id="delivery-welcome">
             {t("delivery.welcome_title")}
-          </Title>
-          <Text>{t("delivery.welcome_message")}</Text>
-          <Button component="a" href="?step=address">
-            {t("delivery.continue")}
-          </Button>
-        </Stack>
+          </h2>
+          <p className="c-text">{t("delivery.welcome_message")}</p>
+          <LinkButton href="?step=address">{t("delivery.continue")}</LinkButton>
+        </div>
       </Card>
     );
   }
@@ -52,86 +50,79 @@ function fieldError(view: DeliveryView, name: string, t: (key: string) => string
 }
 
 function AddressForm({ view }: { view: DeliveryView }) {
-  const { t } = useTranslation();
+  const t = useText();
   const value = (name: string) => view.values?.[name] ?? view.address?.[name] ?? "";
   const chosenType = value("address") || "Home";
   const input = (name: string, label: string, extra: Record<string, unknown> = {}) => (
-    <TextInput name={name} label={label} defaultValue={value(name)} error={fieldError(view, name, t)} {...extra} />
+    <TextField name={name} label={label} defaultValue={value(name)} error={fieldError(view, name, t)} {...extra} />
   );
   return (
-    <Card withBorder padding="lg">
+    <Card>
       <form method="post">
         <input type="hidden" name="intent" value="save_address" />
-        <Stack>
-          <Title order={2} fz="h3">
-            {t("delivery.address_title")}
-          </Title>
+        <div className="c-stack">
+          <h2 className="c-title">{t("delivery.address_title")}</h2>
           {view.prefilled ? <Alert color="orange">{t("delivery.check_details")}</Alert> : null}
           <fieldset className="plain-fieldset">
-            <legend>
-              <Text fw={600} size="sm">{t("delivery.address_type")}</Text>
-            </legend>
-            <Group gap="md" mt={4}>
+            <legend className="c-field__label">{t("delivery.address_type")}</legend>
+            <div className="c-row" style={{ flexWrap: "wrap", gap: "var(--mantine-spacing-md)", marginTop: 4 }}>
               {ADDRESS_TYPES.map((type) => (
                 <label key={type} className="delivery-type">
                   <input type="radio" name="address" value={type} defaultChecked={chosenType === type} required />{" "}
                   {t(`delivery.types.${type}`)}
                 </label>
               ))}
-            </Group>
+            </div>
           </fieldset>
           {input("custom_address", t("delivery.custom_address"), { maxLength: 15, description: t("delivery.custom_address_help") })}
           {view.areas ? (
-            <NativeSelect
+            <SelectField
               name="area"
               label={t("delivery.area")}
               defaultValue={value("area")}
-              data={[{ value: "", label: t("delivery.choose_area") }, ...view.areas.map((area) => ({ value: area, label: area }))]}
+              options={[{ value: "", label: t("delivery.choose_area") }, ...view.areas.map((area) => ({ value: area, label: area }))]}
               error={fieldError(view, "area", t)}
               required
             />
           ) : (
             input("area", t("delivery.area"), { required: true })
           )}
-          <SimpleGrid cols={{ base: 2, sm: 3 }}>
+          <div className="c-grid">
             {input("block", t("delivery.block"), { required: true })}
             {input("street", t("delivery.street"), { required: true })}
             {input("avenue", t("delivery.avenue"))}
             {input("house_no", t("delivery.house_no"), { required: true })}
             {input("floor", t("delivery.floor"))}
             {input("office_no", t("delivery.office_no"))}
-          </SimpleGrid>
+          </div>
           {input("paci_no", t("delivery.paci_no"), { inputMode: "numeric", maxLength: 8, pattern: "\\d{0,8}" })}
-          <Textarea
+          <TextAreaField
             name="special_instructions"
             label={t("delivery.special_instructions")}
             defaultValue={value("special_instructions")}
             maxLength={256}
             error={fieldError(view, "special_instructions", t)}
-            autosize
-            minRows={2}
+            rows={2}
           />
           <Button type="submit">{t("delivery.submit")}</Button>
-        </Stack>
+        </div>
       </form>
     </Card>
   );
 }
 
 function LocationForm({ view }: { view: DeliveryView }) {
-  const { t } = useTranslation();
+  const t = useText();
   const nonce = useNonce();
   const point = view.location ?? view.defaultCenter;
   return (
-    <Card withBorder padding="lg">
-      <Stack>
-        <Title order={2} fz="h3">
-          {t("delivery.location_title")}
-        </Title>
-        <Text c="dimmed">{t("delivery.location_help")}</Text>
+    <Card>
+      <div className="c-stack">
+        <h2 className="c-title">{t("delivery.location_title")}</h2>
+        <p className="c-dimmed">{t("delivery.location_help")}</p>
         <form method="post">
           <input type="hidden" name="intent" value="save_location" />
-          <Stack>
+          <div className="c-stack">
             {view.mapStyleUrl ? (
               <>
                 <div
@@ -144,35 +135,35 @@ function LocationForm({ view }: { view: DeliveryView }) {
                   hidden
                 />
                 <div className="map-hint" role="dialog" aria-label={t("delivery.location_title")} data-map-hint hidden>
-                  <Text>{t("delivery.location_title")}</Text>
+                  <p className="c-text">{t("delivery.location_title")}</p>
                   <Button type="button" size="xs" data-got-it>
                     {t("delivery.got_it")}
                   </Button>
                 </div>
-                <Group grow>
+                <div className="c-row c-row--grow">
                   <Button type="button" variant="light" data-edit-location hidden>
                     {t("delivery.tap_to_edit")}
                   </Button>
                   <Button type="button" data-confirm-location hidden>
                     {t("delivery.confirm_pin")}
                   </Button>
-                </Group>
+                </div>
               </>
             ) : null}
             <details className="location-edit" open={Boolean(view.errors)}>
               <summary>{t("delivery.enter_coordinates")}</summary>
-              <SimpleGrid cols={2} mt="sm">
-                <TextInput name="lat" label={t("delivery.latitude")} defaultValue={String(point.lat)} inputMode="decimal" error={fieldError(view, "lat", t)} dir="ltr" />
-                <TextInput name="lng" label={t("delivery.longitude")} defaultValue={String(point.lng)} inputMode="decimal" error={fieldError(view, "lng", t)} dir="ltr" />
-              </SimpleGrid>
-              <Button type="button" variant="subtle" mt="xs" data-use-my-location hidden>
+              <div className="c-grid c-grid--2" style={{ marginTop: "var(--mantine-spacing-sm)" }}>
+                <TextField name="lat" label={t("delivery.latitude")} defaultValue={String(point.lat)} inputMode="decimal" error={fieldError(view, "lat", t)} dir="ltr" />
+                <TextField name="lng" label={t("delivery.longitude")} defaultValue={String(point.lng)} inputMode="decimal" error={fieldError(view, "lng", t)} dir="ltr" />
+              </div>
+              <Button type="button" variant="subtle" style={{ marginTop: "var(--mantine-spacing-xs)" }} data-use-my-location hidden>
                 {t("delivery.use_my_location")}
               </Button>
             </details>
             <Button type="submit" data-save-location>
               {t("delivery.confirm_location")}
             </Button>
-          </Stack>
+          </div>
         </form>
         {view.mapStyleUrl ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: DELIVERY_MAP_SCRIPT }} /> : null}
         <form method="post">
@@ -181,13 +172,13 @@ function LocationForm({ view }: { view: DeliveryView }) {
             {t("delivery.skip_location")}
           </Button>
         </form>
-      </Stack>
+      </div>
     </Card>
   );
 }
 
 function ConfirmStep({ view }: { view: DeliveryView }) {
-  const { t } = useTranslation();
+  const t = useText();
   const address = view.address ?? {};
   const lines = [
     address.address === "Custom" ? address.custom_address : address.address ? t(`delivery.types.${address.address}`) : null,
@@ -202,15 +193,17 @@ function ConfirmStep({ view }: { view: DeliveryView }) {
     address.special_instructions,
   ].filter(Boolean);
   return (
-    <Card withBorder padding="lg" role="dialog" aria-labelledby="delivery-confirm">
-      <Stack>
-        <Title order={2} fz="h3" id="delivery-confirm">
+    <Card role="dialog" aria-labelledby="delivery-confirm">
+      <div className="c-stack">
+        <h2 className="c-title" id="delivery-confirm">
           {t("delivery.confirm_title")}
-        </Title>
-        <Text>{t("delivery.confirm_message")}</Text>
-        <Card withBorder bg="gray.0">
+        </h2>
+        <p className="c-text">{t("delivery.confirm_message")}</p>
+        <Card className="c-card--muted">
           {lines.map((line, index) => (
-            <Text key={index}>{line}</Text>
+            <p className="c-text" key={index}>
+              {line}
+            </p>
           ))}
           {view.location ? (
             <a href={`https://www.google.com/maps?q=${view.location.lat},${view.location.lng}`} target="_blank" rel="noopener noreferrer">
@@ -224,10 +217,10 @@ function ConfirmStep({ view }: { view: DeliveryView }) {
             {t("delivery.confirm")}
           </Button>
         </form>
-        <Button component="a" href="?step=address" variant="default">
+        <LinkButton href="?step=address" variant="default">
           {t("delivery.edit")}
-        </Button>
-      </Stack>
+        </LinkButton>
+      </div>
     </Card>
   );
 }

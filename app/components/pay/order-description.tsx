@@ -1,5 +1,5 @@
-import { Card, Title } from "@mantine/core";
-import { useTranslation } from "react-i18next";
+import { useText } from "~/components/pay/use-text";
+import { Card } from "./ui";
 
 /** Public spec: an item longer than 20 characters is laid out as long (a full row), shorter ones side by side. */
 export const LONG_ITEM_LENGTH = 20;
@@ -12,12 +12,10 @@ export function descriptionItems(description: string | null): string[] {
 }
 
 export function OrderDescription({ items }: { items: string[] }) {
-  const { t } = useTranslation();
+  const t = useText();
   return (
-    <Card withBorder padding="lg">
-      <Title order={2} fz="h4" mb="xs">
-        {t("pay.order_description")}
-      </Title>
+    <Card>
+      <h2 className="c-subtitle">{t("pay.order_description")}</h2>
       <ul className="order-items">
         {items.map((item, index) => (
           <li key={index} className={Array.from(item).length > LONG_ITEM_LENGTH ? "order-item order-item--long" : "order-item"}>

@@ -1,6 +1,6 @@
-import { ActionIcon, Button, Group, Text } from "@mantine/core";
 import { IconChevronLeft, IconChevronRight } from "@tabler/icons-react";
-import { useTranslation } from "react-i18next";
+import { useText } from "~/components/pay/use-text";
+import { Button } from "./ui";
 
 type Choice = { code: string; name: string; logoUrl: string | null; total: string; fee: string | null; feeByMerchant: boolean };
 
@@ -10,18 +10,18 @@ type Choice = { code: string; name: string; logoUrl: string | null; total: strin
  * the small pay-page script (pay-enhancer) shows the arrows and keeps the Pay Now total in step.
  */
 export function PayChoices({ choices, selected }: { choices: Choice[]; selected: string | null }) {
-  const { t } = useTranslation();
+  const t = useText();
   const chosen = choices.find((choice) => choice.code === selected) ?? choices[0];
   const template = t("pay.pay_now", { amount: "{amount}" });
   return (
     <fieldset className="pay-choices-fieldset" id="payment-methods">
       <legend>
-        <Text fw={700}>{t("pay.choose_method")}</Text>
+        <span className="c-strong">{t("pay.choose_method")}</span>
       </legend>
-      <Group gap="xs" wrap="nowrap" align="center">
-        <ActionIcon variant="default" data-scroll="previous" aria-label={t("pay.previous")} hidden>
+      <div className="pay-choices-row">
+        <Button variant="default" className="c-icon-button" data-scroll="previous" aria-label={t("pay.previous")} hidden>
           <IconChevronLeft size={18} className="flip-rtl" />
-        </ActionIcon>
+        </Button>
         <div className="pay-choices">
           {choices.map((choice) => (
             <label key={choice.code} className="pay-choice" data-gateway={choice.code}>
@@ -42,11 +42,11 @@ export function PayChoices({ choices, selected }: { choices: Choice[]; selected:
             </label>
           ))}
         </div>
-        <ActionIcon variant="default" data-scroll="next" aria-label={t("pay.next")} hidden>
+        <Button variant="default" className="c-icon-button" data-scroll="next" aria-label={t("pay.next")} hidden>
           <IconChevronRight size={18} className="flip-rtl" />
-        </ActionIcon>
-      </Group>
-      <Button type="submit" size="lg" fullWidth mt="md" data-pay-now data-template={template}>
+        </Button>
+      </div>
+      <Button type="submit" size="lg" fullWidth data-pay-now data-template={template} style={{ marginTop: "var(--mantine-spacing-md)" }}>
         {template.replace("{amount}", chosen?.total ?? "").trim()}
       </Button>
     </fieldset>

@@ -1,5 +1,5 @@
-import { Anchor, Card, Stack, Text, Title } from "@mantine/core";
-import { useTranslation } from "react-i18next";
+import { useText } from "~/components/pay/use-text";
+import { Card } from "./ui";
 
 type Status = "not_found" | "paused" | "expired" | "settled" | "closed" | "payable";
 
@@ -13,17 +13,21 @@ const texts: Record<Exclude<Status, "payable">, { title: string; message?: strin
 
 /** Every state of a pay link in which there is nothing to pay. */
 export function PayStatus({ status, settledLink }: { status: Status; settledLink: string | null }) {
-  const { t } = useTranslation();
+  const t = useText();
   if (status === "payable") return null;
   const text = texts[status];
   return (
-    <Card withBorder padding="xl">
-      <Stack align="center" ta="center" gap="sm">
+    <Card padding="xl">
+      <div className="c-stack c-stack--tight c-center">
         {status === "not_found" ? <img src="/illustrations/not-found.svg" alt="" width={160} height={120} /> : null}
-        <Title order={1} fz="h3">{t(text.title)}</Title>
-        {text.message ? <Text c="dimmed">{t(text.message)}</Text> : null}
-        {settledLink ? <Anchor href={settledLink}>{t("pay.view_receipt")}</Anchor> : null}
-      </Stack>
+        <h1 className="c-title">{t(text.title)}</h1>
+        {text.message ? <p className="c-dimmed">{t(text.message)}</p> : null}
+        {settledLink ? (
+          <a className="c-link" href={settledLink}>
+            {t("pay.view_receipt")}
+          </a>
+        ) : null}
+      </div>
     </Card>
   );
 }

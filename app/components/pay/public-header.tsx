@@ -1,7 +1,5 @@
-import { Anchor, Group, Image, Text } from "@mantine/core";
 import { IconBrandFacebook, IconBrandInstagram, IconBrandX, IconWorld } from "@tabler/icons-react";
-import { useTranslation } from "react-i18next";
-import { useLocation } from "react-router";
+import { useText } from "~/components/pay/use-text";
 import { switchLanguagePath, type Language } from "~/lib/i18n";
 
 export type UnitHeader = {
@@ -24,11 +22,12 @@ export function headerTextColor(color: string): "black" | "white" {
   return (r * 299 + g * 587 + b * 114) / 1000 >= 155 ? "black" : "white";
 }
 
-export function PublicHeader({ unit, lang }: { unit: UnitHeader; lang: Language }) {
-  const { t } = useTranslation();
-  const location = useLocation();
+/** The merchant unit's header on customer pages; `path` is the page's own path and query, for the language links. */
+export function PublicHeader({ unit, lang, path }: { unit: UnitHeader; lang: Language; path: string }) {
+  const t = useText();
   const transparent = unit.headerColor === "transparent";
   const color = transparent ? "black" : headerTextColor(unit.headerColor);
+  const [pathname, search = ""] = path.split(/(?=\?)/);
   const social = [
     { href: unit.website, label: t("pay.website"), icon: <IconWorld size={20} /> },
     { href: unit.instagram, label: "Instagram", icon: <IconBrandInstagram size={20} /> },
@@ -37,39 +36,32 @@ export function PublicHeader({ unit, lang }: { unit: UnitHeader; lang: Language 
   ].filter((link) => link.href);
   return (
     <header className="public-header" style={{ background: transparent ? "transparent" : unit.headerColor, color }}>
-      <Group justify="space-between" wrap="nowrap" maw={720} mx="auto" px="md" py="sm">
-        <Group gap="sm" wrap="nowrap">
-          {unit.logoUrl ? <Image src={unit.logoUrl} alt={unit.title} h={70} w="auto" fit="contain" /> : null}
-          {unit.showTitle && !transparent ? (
-            <Text fw={700} fz="lg" c={color}>
-              {unit.title}
-            </Text>
-          ) : null}
-        </Group>
-        <Group gap="xs" wrap="nowrap">
+      <div className="public-header__bar">
+        <div className="public-header__brand">
+          {unit.logoUrl ? <img className="public-header__logo" src={unit.logoUrl} alt={unit.title} height={70} /> : null}
+          {unit.showTitle && !transparent ? <p className="public-header__title">{unit.title}</p> : null}
+        </div>
+        <div className="public-header__links">
           {social.map((link) => (
-            <Anchor key={link.label} href={link.href!} target="_blank" rel="noopener noreferrer" aria-label={link.label} c={color}>
+            <a key={link.label} href={link.href!} target="_blank" rel="noopener noreferrer" aria-label={link.label}>
               {link.icon}
-            </Anchor>
+            </a>
           ))}
-          <nav aria-label={t("pay.language")}>
-            <Group gap={6} wrap="nowrap">
-              {(["en", "ar"] as const).map((code) => (
-                <Anchor
-                  key={code}
-                  href={switchLanguagePath(location.pathname, location.search, code)}
-                  fw={code === lang ? 800 : 500}
-                  c={color}
-                  aria-current={code === lang ? "true" : undefined}
-                  lang={code}
-                >
-                  {code === "en" ? "EN" : "AR"}
-                </Anchor>
-              ))}
-            </Group>
+          <nav aria-label={t("pay.language")} className="public-header__languages">
+            {(["en", "ar"] as const).map((code) => (
+              <a
+                key={code}
+                href={switchLanguagePath(pathname ?? "/", search, code)}
+                style={{ fontWeight: code === lang ? 800 : 500 }}
+                aria-current={code === lang ? "true" : undefined}
+                lang={code}
+              >
+                {code === "en" ? "EN" : "AR"}
+              </a>
+            ))}
           </nav>
-        </Group>
-      </Group>
+        </div>
+      </div>
     </header>
   );
 }

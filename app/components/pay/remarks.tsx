@@ -1,5 +1,5 @@
-import { Card, Table, Title } from "@mantine/core";
-import { useTranslation } from "react-i18next";
+import { useText } from "~/components/pay/use-text";
+import { Card } from "./ui";
 
 /** Public spec: a value with "~" splits into rows, each row split at its first ":" into two cells. */
 export function remarkRows(remarks: string | null): [string, string][] {
@@ -15,20 +15,20 @@ export function remarkRows(remarks: string | null): [string, string][] {
 }
 
 export function Remarks({ rows }: { rows: [string, string][] }) {
-  const { t } = useTranslation();
+  const t = useText();
   return (
-    <Card withBorder padding="lg">
-      <Title order={2} fz="h4" mb="xs">{t("pay.remarks")}</Title>
-      <Table variant="vertical">
-        <Table.Tbody>
+    <Card>
+      <h2 className="c-subtitle">{t("pay.remarks")}</h2>
+      <table className="c-table">
+        <tbody>
           {rows.map(([label, value], index) => (
-            <Table.Tr key={index}>
-              <Table.Th w="40%">{label}</Table.Th>
-              <Table.Td style={{ overflowWrap: "anywhere" }}>{value}</Table.Td>
-            </Table.Tr>
+            <tr key={index}>
+              <th scope="row">{label}</th>
+              <td>{value}</td>
+            </tr>
           ))}
-        </Table.Tbody>
-      </Table>
+        </tbody>
+      </table>
     </Card>
   );
 }

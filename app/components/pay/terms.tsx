@@ -1,11 +1,11 @@
-import { useTranslation } from "react-i18next";
+import { useText } from "~/components/pay/use-text";
 
 /**
  * The merchant's terms in a dialog that opens and closes without JavaScript: the link targets the
  * dialog (#terms, shown by :target in CSS) and Agree goes back to the payment methods.
  */
 export function Terms({ text }: { text: string }) {
-  const { t } = useTranslation();
+  const t = useText();
   return (
     <>
       <p className="pay-terms-link">

@@ -1,11 +1,11 @@
-import "~/styles/mantine-customer";
+import "~/styles/customer.css";
 import "~/styles/pay.css";
-import { Button, Card, Stack, Table, Text, Title } from "@mantine/core";
 import { IconCircleCheck, IconCircleX, IconClockHour4, IconDownload } from "@tabler/icons-react";
-import { useTranslation } from "react-i18next";
-import { data, useLoaderData } from "react-router";
+import { useText } from "~/components/pay/use-text";
+import { data, useLoaderData, useLocation } from "react-router";
 import type { Route } from "./+types/attempt-detail";
 import { PublicHeader } from "~/components/pay/public-header";
+import { Card, LinkButton } from "~/components/pay/ui";
 import { findAttempt, settleByInquiry } from "~/domain/payments/attempts.server";
 import { findMerchantGateway } from "~/domain/payments/gateway-settings.server";
 import { findPublicTransaction, isExpired } from "~/domain/payments/pay-page.server";
@@ -59,15 +59,16 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
 }
 
 export default function AttemptDetail() {
-  const { t } = useTranslation();
+  const t = useText();
   const result = useLoaderData<typeof loader>();
+  const location = useLocation();
   if (!result.found) {
     return (
-      <Stack component="main" maw={560} mx="auto" p="md">
-        <Card withBorder padding="xl" ta="center">
-          <Title order={1} fz="h3">{t("result.not_found")}</Title>
+      <main className="c-main c-main--narrow">
+        <Card padding="xl" style={{ textAlign: "center" }}>
+          <h1 className="c-title">{t("result.not_found")}</h1>
         </Card>
-      </Stack>
+      </main>
     );
   }
   const success = result.state === "success" || result.state === "cod";
@@ -77,12 +78,12 @@ export default function AttemptDetail() {
   return (
     <div className="pay-page">
       {result.next ? <meta httpEquiv="refresh" content={`3;url=${result.next}`} /> : null}
-      {result.unit ? <PublicHeader unit={result.unit} lang={result.lang} /> : null}
-      <Stack component="main" maw={560} mx="auto" p="md" gap="md">
-        <Card withBorder padding="xl">
-          <Stack align="center" ta="center" gap="xs">
+      {result.unit ? <PublicHeader unit={result.unit} lang={result.lang} path={location.pathname + location.search} /> : null}
+      <main className="c-main c-main--narrow">
+        <Card padding="xl">
+          <div className="c-stack c-stack--tight c-center">
             <Icon size={56} color={`var(--mantine-color-${color}-6)`} aria-hidden />
-            <Title order={1} fz="h3">
+            <h1 className="c-title">
               {success
                 ? t(result.state === "cod" ? "result.cod_title" : "result.success_title")
                 : pending
@@ -90,50 +91,57 @@ export default function AttemptDetail() {
                   : result.expired
                     ? t("result.expired_message")
                     : t("result.failed_title")}
-            </Title>
-            {pending ? <Text c="dimmed">{t("result.pending_message")}</Text> : null}
+            </h1>
+            {pending ? <p className="c-dimmed">{t("result.pending_message")}</p> : null}
             {!success && !pending && !result.expired ? (
-              <Text c="dimmed">{t(result.state === "canceled" ? "result.canceled_message" : "result.failed_message")}</Text>
+              <p className="c-dimmed">{t(result.state === "canceled" ? "result.canceled_message" : "result.failed_message")}</p>
             ) : null}
-            {pending ? <Button component="a" href="" variant="default">{t("result.refresh")}</Button> : null}
-            {!success && !pending && !result.expired ? <Button component="a" href={result.tryAgainUrl}>{t("result.try_again")}</Button> : null}
+            {pending ? (
+              <LinkButton href="" variant="default">
+                {t("result.refresh")}
+              </LinkButton>
+            ) : null}
+            {!success && !pending && !result.expired ? <LinkButton href={result.tryAgainUrl}>{t("result.try_again")}</LinkButton> : null}
             {result.receiptUrl ? (
-              <Button component="a" variant="light" href={result.receiptUrl} download leftSection={<IconDownload size={18} aria-hidden />}>
+              <LinkButton variant="light" href={result.receiptUrl} download>
+                <IconDownload size={18} aria-hidden />
                 {t("result.download_receipt")}
-              </Button>
+              </LinkButton>
             ) : null}
-            {result.next ? <Text size="sm" c="dimmed">{t("result.redirecting")}</Text> : null}
+            {result.next ? <p className="c-dimmed c-small">{t("result.redirecting")}</p> : null}
             {result.attachment ? (
-              <Button component="a" variant="subtle" href={result.attachment.url} download={result.attachment.name}>
+              <LinkButton variant="subtle" href={result.attachment.url} download={result.attachment.name}>
                 {t("payment_request.download_attachment")}
-              </Button>
+              </LinkButton>
             ) : null}
-          </Stack>
+          </div>
         </Card>
         {result.expired ? null : (
           <details className="result-details" open={success}>
             <summary>
-              <Text component="span" fw={700}>{t("result.details")}</Text>
+              <span className="c-strong">{t("result.details")}</span>
             </summary>
-            <Table variant="vertical" mt="sm">
-              <Table.Tbody>
+            <table className="c-table" style={{ marginTop: "var(--mantine-spacing-sm)" }}>
+              <tbody>
                 {result.rows.map(([label, value]) => (
-                  <Table.Tr key={label}>
-                    <Table.Th w="45%">{t(label)}</Table.Th>
-                    <Table.Td>{label === "result.status" ? t(value) : value}</Table.Td>
-                  </Table.Tr>
+                  <tr key={label}>
+                    <th scope="row">{t(label)}</th>
+                    <td>{label === "result.status" ? t(value) : value}</td>
+                  </tr>
                 ))}
-              </Table.Tbody>
-            </Table>
+              </tbody>
+            </table>
           </details>
         )}
         {success && result.description ? (
-          <Card withBorder padding="lg">
-            <Title order={2} fz="h4" mb="xs">{t("pay.order_description")}</Title>
-            <Text style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>{result.description}</Text>
+          <Card>
+            <h2 className="c-subtitle">{t("pay.order_description")}</h2>
+            <p className="c-text" style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
+              {result.description}
+            </p>
           </Card>
         ) : null}
-      </Stack>
+      </main>
     </div>
   );
 }

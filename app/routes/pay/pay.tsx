@@ -1,8 +1,7 @@
-import "~/styles/mantine-customer";
+import "~/styles/customer.css";
 import "~/styles/pay.css";
-import { Alert, Anchor, Card, Stack, Text, Title } from "@mantine/core";
-import { useTranslation } from "react-i18next";
-import { data, redirect, useActionData, useLoaderData } from "react-router";
+import { useText } from "~/components/pay/use-text";
+import { data, redirect, useActionData, useLoaderData, useLocation } from "react-router";
 import type { Route } from "./+types/pay";
 import { useNonce } from "~/components/nonce";
 import { AmountForm } from "~/components/pay/amount-form";
@@ -12,97 +11,32 @@ import { PAY_ENHANCER } from "~/components/pay/pay-enhancer";
 import { PayChoices } from "~/components/pay/pay-choices";
 import { PayStatus } from "~/components/pay/pay-status";
 import { PublicHeader } from "~/components/pay/public-header";
-import { Remarks, remarkRows } from "~/components/pay/remarks";
+import { Remarks } from "~/components/pay/remarks";
 import { Terms } from "~/components/pay/terms";
+import { Alert, Card } from "~/components/pay/ui";
 import { startAttempt } from "~/domain/payments/attempts.server";
-import { DEFAULT_MAP_CENTER } from "~/domain/payments/delivery-schema";
-import { deliveryStateOf, deliveryStepFor } from "~/domain/payments/delivery.server";
-import { KUWAIT_AREAS_AR, KUWAIT_AREAS_EN } from "~/domain/payments/kuwait-areas";
 import { deliveryAction } from "./delivery-action.server";
-import { chosenAmount, defaultChoice, loadPayPage, payChoicesFor } from "~/domain/payments/pay-page.server";
-import { loadUnitHeader } from "~/domain/payments/units.server";
+import { payPageView, type PayPageData } from "./pay-view.server";
 import { platformAddresses } from "~/lib/addresses.server";
-import { env } from "~/lib/env.server";
-import { formatDateTime } from "~/lib/format";
 import { isLanguage } from "~/lib/i18n";
-import { formatAmount } from "~/lib/money";
-import { randomToken } from "~/lib/crypto.server";
 import { getDbFrom } from "~/lib/request-context.server";
 
 /** Served as plain HTML: no React on the client (see docs/decisions/0005). */
 export const handle = { hydrate: false };
 
 export function meta({ data: loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.unit?.title ?? "Pay" }, { name: "robots", content: "noindex" }];
+  return [{ title: payPageTitle(loaderData) }, { name: "robots", content: "noindex" }];
+}
+
+export function payPageTitle(page: PayPageData | undefined) {
+  return page?.unit?.title ?? "Pay";
 }
 
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const lang = isLanguage(params.lang) ? params.lang : "en";
-  const db = getDbFrom(context);
-  const page = await loadPayPage(db, params.transactionId);
-  if (page.status === "not_found") return data({ status: page.status, lang, unit: null, view: null, settledLink: null }, { status: 404 });
-  const { transaction } = page;
-  const unit = await loadUnitHeader(db, transaction, lang);
-  const statusCode = page.status === "paused" ? 423 : 200;
-  // A link that cannot be paid any more sends the customer on to the merchant's next_url, if any.
-  if (page.status !== "payable" && page.status !== "paused" && transaction.next_url) return redirect(transaction.next_url);
-  if (page.status !== "payable") {
-    const settledLink = page.status === "settled" && transaction.paid_attempt_id ? `/${lang}/pay/attempt-detail/${transaction.paid_attempt_id}` : null;
-    return data({ status: page.status, lang, unit, view: null, settledLink }, { status: statusCode });
-  }
-  const url = new URL(request.url);
-  const delivery = await deliveryStateOf(db, transaction.id);
-  const step = deliveryStepFor(delivery, url.searchParams.get("step"));
-  const typed = url.searchParams.get("amount")?.slice(0, 20) ?? "";
-  const chosen = chosenAmount(transaction, typed);
-  const amount = chosen.ok ? chosen.amount : transaction.amount;
-  const choices = await payChoicesFor(db, transaction, amount, lang);
-  const requested = choices.find((choice) => choice.gateway_code === url.searchParams.get("gateway"));
-  const selected = requested ?? defaultChoice(choices);
-  const money = (minor: number) => formatAmount(minor, transaction.currency_code, lang);
-  return {
-    status: page.status,
-    lang,
-    unit,
-    settledLink: null,
-    view: {
-      id: transaction.id,
-      orderNo: transaction.order_no,
-      delivery:
-        step && delivery.mode !== "none"
-          ? {
-              step,
-              mode: delivery.mode,
-              address: delivery.address,
-              location: delivery.location,
-              defaultCenter: DEFAULT_MAP_CENTER,
-              areas: lang === "ar" ? [...KUWAIT_AREAS_AR] : [...KUWAIT_AREAS_EN],
-              prefilled: step === "address" && Boolean(delivery.address),
-              mapStyleUrl: env().MAP_STYLE_URL ?? null,
-            }
-          : null,
-      customerName: [transaction.customer_first_name, transaction.customer_last_name].filter(Boolean).join(" "),
-      customerEmail: transaction.customer_email,
-      description: transaction.description,
-      remarks: remarkRows(transaction.remarks),
-      attachment: transaction.attachment_name ? { name: transaction.attachment_name, url: `/${lang}/pay/${transaction.id}/attachment` } : null,
-      amount: money(amount),
-      editable: Boolean(transaction.editable_amount),
-      typedAmount: typed,
-      amountError: chosen.ok ? null : chosen.error,
-      expires: transaction.expiration_time ? formatDateTime(transaction.expiration_time, lang) : null,
-      choices: choices.map((choice) => ({
-        code: choice.gateway_code,
-        name: choice.gateway,
-        logoUrl: choice.logo_url,
-        total: money(choice.amount),
-        fee: choice.fee > 0 ? money(choice.fee) : null,
-        feeByMerchant: choice.fee_payer === "merchant",
-      })),
-      selected: selected?.gateway_code ?? null,
-      submissionToken: randomToken(16),
-    },
-  };
+  const result = await payPageView(getDbFrom(context), lang, params.transactionId ?? "", new URL(request.url).searchParams);
+  if (result.kind === "redirect") return redirect(result.location);
+  return data(result.page, { status: result.httpStatus });
 }
 
 export async function action({ params, context, request }: Route.ActionArgs) {
@@ -123,15 +57,22 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   return redirect(outcome.redirectUrl, 303);
 }
 
+type PayActionData = Awaited<ReturnType<typeof action>> extends infer A ? (A extends { data: infer D } ? D : never) : never;
+
 export default function Pay() {
-  const { t } = useTranslation();
-  const { status, lang, unit, view, settledLink } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const location = useLocation();
+  return <PayPage page={useLoaderData<typeof loader>() as PayPageData} actionData={useActionData<typeof action>()} path={location.pathname + location.search} />;
+}
+
+/** The page itself, from its loader's data: rendered here and by the pay page's direct handler (pay-page-handler.server). */
+export function PayPage({ page, actionData, path }: { page: PayPageData; actionData?: PayActionData; path: string }) {
+  const t = useText();
+  const { status, lang, unit, view, settledLink } = page;
   const nonce = useNonce();
   return (
     <div className="pay-page">
-      {unit ? <PublicHeader unit={unit} lang={lang} /> : null}
-      <Stack component="main" maw={720} mx="auto" p="md" gap="md">
+      {unit ? <PublicHeader unit={unit} lang={lang} path={path} /> : null}
+      <main className="c-main">
         {status !== "payable" || !view ? (
           <>
             {actionData?.error ? <Alert color="red" role="alert">{t(actionData.error)}</Alert> : null}
@@ -139,35 +80,35 @@ export default function Pay() {
           </>
         ) : (
           <>
-            <Card withBorder padding="lg">
+            <Card>
               <div className="pay-parties">
                 <div>
-                  <Text size="sm" c="dimmed">{t("pay.from")}</Text>
-                  <Text fw={700}>{unit?.title}</Text>
+                  <p className="c-dimmed c-small">{t("pay.from")}</p>
+                  <p className="c-text c-strong">{unit?.title}</p>
                 </div>
                 <div>
-                  <Text size="sm" c="dimmed">{t("pay.to")}</Text>
-                  <Text fw={700}>{view.customerName || view.customerEmail || "—"}</Text>
-                  {view.customerName && view.customerEmail ? <Text size="sm">{view.customerEmail}</Text> : null}
+                  <p className="c-dimmed c-small">{t("pay.to")}</p>
+                  <p className="c-text c-strong">{view.customerName || view.customerEmail || "—"}</p>
+                  {view.customerName && view.customerEmail ? <p className="c-text c-small">{view.customerEmail}</p> : null}
                 </div>
               </div>
-              <Text size="sm" c="dimmed" mt="sm">
+              <p className="c-dimmed c-small" style={{ marginTop: "var(--mantine-spacing-sm)" }}>
                 {t("pay.order_no")}: {view.orderNo}
                 {view.expires ? ` · ${t("pay.expires", { date: view.expires })}` : ""}
-              </Text>
+              </p>
             </Card>
             {view.description ? <OrderDescription items={descriptionItems(view.description)} /> : null}
             {view.remarks.length ? <Remarks rows={view.remarks} /> : null}
             {view.attachment ? (
-              <Anchor href={view.attachment.url} download={view.attachment.name} fw={600}>
+              <a className="c-link" href={view.attachment.url} download={view.attachment.name}>
                 {t("payment_request.download_attachment")}: {view.attachment.name}
-              </Anchor>
+              </a>
             ) : null}
-            <Card withBorder padding="lg">
-              <Title order={2} fz="h4" mb="xs">{t("pay.payment_details")}</Title>
+            <Card>
+              <h2 className="c-subtitle">{t("pay.payment_details")}</h2>
               <div className="pay-line">
-                <Text>{t("pay.amount")}</Text>
-                <Text fw={600}>{view.amount}</Text>
+                <p className="c-text">{t("pay.amount")}</p>
+                <p className="c-text c-semibold">{view.amount}</p>
               </div>
               {view.editable ? (
                 <AmountForm typedAmount={view.typedAmount} selected={view.selected} error={view.amountError ?? (actionData?.field === "amount" ? actionData.error : null)} />
@@ -187,20 +128,20 @@ export default function Pay() {
               <form method="post" data-pay-form data-choices-url={`/api/v1/plugins/payment_request/transaction/pay-choices/${view.id}`}>
                 <input type="hidden" name="submission_token" value={view.submissionToken} />
                 <input type="hidden" name="amount" value={view.typedAmount} />
-                <Stack gap="md">
+                <div className="c-stack">
                   {actionData?.error && actionData.field !== "amount" ? (
                     <Alert color="red" role="alert">{t(actionData.error)}</Alert>
                   ) : null}
                   <PayChoices choices={view.choices} selected={view.selected} />
-                </Stack>
+                </div>
               </form>
             )}
             {unit?.terms ? <Terms text={unit.terms} /> : null}
-            <Text size="xs" c="dimmed" ta="center">{t("pay.disclaimer")}</Text>
+            <p className="c-dimmed c-xs" style={{ textAlign: "center" }}>{t("pay.disclaimer")}</p>
             <script nonce={nonce} dangerouslySetInnerHTML={{ __html: PAY_ENHANCER }} />
           </>
         )}
-      </Stack>
+      </main>
     </div>
   );
 }

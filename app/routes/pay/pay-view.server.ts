@@ -1,0 +1,88 @@
+import type { DB } from "~/db/database.server";
+import { remarkRows } from "~/components/pay/remarks";
+import { DEFAULT_MAP_CENTER } from "~/domain/payments/delivery-schema";
+import { deliveryStateOf, deliveryStepFor } from "~/domain/payments/delivery.server";
+import { KUWAIT_AREAS_AR, KUWAIT_AREAS_EN } from "~/domain/payments/kuwait-areas";
+import { chosenAmount, defaultChoice, loadPayPage, payChoicesFor } from "~/domain/payments/pay-page.server";
+import { loadUnitHeader } from "~/domain/payments/units.server";
+import { randomToken } from "~/lib/crypto.server";
+import { env } from "~/lib/env.server";
+import { formatDateTime } from "~/lib/format";
+import type { Language } from "~/lib/i18n";
+import { formatAmount } from "~/lib/money";
+
+/**
+ * What the pay page shows for a link, or where it sends the customer instead. One function for the
+ * route's loader and for the pay page's direct handler (pay-page-handler.server).
+ */
+export async function payPageView(db: DB, lang: Language, transactionId: string, searchParams: URLSearchParams) {
+  const page = await loadPayPage(db, transactionId);
+  if (page.status === "not_found") return { kind: "page", httpStatus: 404, page: { status: page.status, lang, unit: null, view: null, settledLink: null } } as const;
+  const { transaction } = page;
+  const unit = await loadUnitHeader(db, transaction, lang);
+  const httpStatus = page.status === "paused" ? 423 : 200;
+  // A link that cannot be paid any more sends the customer on to the merchant's next_url, if any.
+  if (page.status !== "payable" && page.status !== "paused" && transaction.next_url) return { kind: "redirect", location: transaction.next_url } as const;
+  if (page.status !== "payable") {
+    const settledLink = page.status === "settled" && transaction.paid_attempt_id ? `/${lang}/pay/attempt-detail/${transaction.paid_attempt_id}` : null;
+    return { kind: "page", httpStatus, page: { status: page.status, lang, unit, view: null, settledLink } } as const;
+  }
+  const delivery = await deliveryStateOf(db, transaction.id);
+  const step = deliveryStepFor(delivery, searchParams.get("step"));
+  const typed = searchParams.get("amount")?.slice(0, 20) ?? "";
+  const chosen = chosenAmount(transaction, typed);
+  const amount = chosen.ok ? chosen.amount : transaction.amount;
+  const choices = await payChoicesFor(db, transaction, amount, lang);
+  const requested = choices.find((choice) => choice.gateway_code === searchParams.get("gateway"));
+  const selected = requested ?? defaultChoice(choices);
+  const money = (minor: number) => formatAmount(minor, transaction.currency_code, lang);
+  return {
+    kind: "page" as const,
+    httpStatus,
+    page: {
+      status: page.status,
+      lang,
+      unit,
+      settledLink: null,
+      view: {
+        id: transaction.id,
+        orderNo: transaction.order_no,
+        delivery:
+          step && delivery.mode !== "none"
+            ? {
+                step,
+                mode: delivery.mode,
+                address: delivery.address,
+                location: delivery.location,
+                defaultCenter: DEFAULT_MAP_CENTER,
+                areas: lang === "ar" ? [...KUWAIT_AREAS_AR] : [...KUWAIT_AREAS_EN],
+                prefilled: step === "address" && Boolean(delivery.address),
+                mapStyleUrl: env().MAP_STYLE_URL ?? null,
+              }
+            : null,
+        customerName: [transaction.customer_first_name, transaction.customer_last_name].filter(Boolean).join(" "),
+        customerEmail: transaction.customer_email,
+        description: transaction.description,
+        remarks: remarkRows(transaction.remarks),
+        attachment: transaction.attachment_name ? { name: transaction.attachment_name, url: `/${lang}/pay/${transaction.id}/attachment` } : null,
+        amount: money(amount),
+        editable: Boolean(transaction.editable_amount),
+        typedAmount: typed,
+        amountError: chosen.ok ? null : chosen.error,
+        expires: transaction.expiration_time ? formatDateTime(transaction.expiration_time, lang) : null,
+        choices: choices.map((choice) => ({
+          code: choice.gateway_code,
+          name: choice.gateway,
+          logoUrl: choice.logo_url,
+          total: money(choice.amount),
+          fee: choice.fee > 0 ? money(choice.fee) : null,
+          feeByMerchant: choice.fee_payer === "merchant",
+        })),
+        selected: selected?.gateway_code ?? null,
+        submissionToken: randomToken(16),
+      },
+    },
+  };
+}
+
+export type PayPageData = Extract<Awaited<ReturnType<typeof payPageView>>, { kind: "page" }>["page"];
