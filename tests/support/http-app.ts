@@ -23,7 +23,12 @@ export async function loadApp(env: Record<string, string>) {
   Object.assign(process.env, env, { WORKER: "off", TEST_CLOCK: "1" });
   const buildPath = pathToFileURL(path.resolve("build/server/index.js")).href;
   const build = (await import(/* @vite-ignore */ buildPath)) as ServerBuild & {
-    entry: { module: { createLoadContext: (input: { clientAddress: string | null }) => any } };
+    entry: {
+      module: {
+        createLoadContext: (input: { clientAddress: string | null }) => any;
+        createPayPageHandler: (build: ServerBuild) => (url: URL) => Promise<{ status: number; headers: [string, string][]; body: string } | null>;
+      };
+    };
   };
   const handler = createRequestHandler(build, "production");
   const origin = "http://localhost";
@@ -62,7 +67,15 @@ export async function loadApp(env: Record<string, string>) {
     return (await response.json()) as { access: string; refresh: string; sessionid: string };
   }
 
-  return { request, signIn, apiToken };
+  /** The pay page's direct handler, as server.js mounts it in front of the router. */
+  const renderPayPage = build.entry.module.createPayPageHandler(build);
+  async function requestPayPage(pathname: string) {
+    const page = await renderPayPage(new URL(pathname, origin));
+    if (!page) throw new Error(`The pay page handler does not serve ${pathname}`);
+    return new Response(page.body || null, { status: page.status, headers: page.headers });
+  }
+
+  return { request, requestPayPage, signIn, apiToken };
 }
 
 export function sessionCookieFrom(response: Response): string | null {

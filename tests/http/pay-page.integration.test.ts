@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
+import { loadApp, type TestApp } from "../support/http-app";
+
+// server.js serves GET /:lang/pay/:id with a handler of its own, in front of the router; the
+// router still serves the page after a refused form. Customers must not tell the two apart.
+
+let database: TestDatabase;
+let app: TestApp;
+let alpha: Awaited<ReturnType<typeof seedMerchant>>;
+let token: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  alpha = await seedMerchant(database.db, "Alpha");
+  app = await loadApp({ ...database.env, SEED_DEMO: "0" });
+  token = (await app.apiToken(alpha.admin.username, DEMO_PASSWORD)).access;
+});
+afterAll(async () => database?.destroy());
+
+async function createRequest(body: Record<string, unknown> = {}) {
+  const response = await app.request("/api/v1/plugins/payment_request/transaction", {
+    json: {
+      amount: "12.500",
+      currency_code: "KWD",
+      customer_first_name: "Fatima",
+      customer_email: "fatima@example.com",
+      description: "2 × Abaya\nGift wrapping for a long description line",
+      remarks: "Size:M~Colour:Black",
+      pg_codes: ["knet-sandbox", "cod"],
+      ...body,
+    },
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(response.status).toBe(201);
+  return (await response.json()) as { id: string };
+}
+
+/** The page's <main>, without what differs on every render (CSP nonce, double-submit token). */
+function mainOf(html: string) {
+  const main = /<main[\s\S]*<\/main>/.exec(html)?.[0] ?? "";
+  return main.replace(/nonce="[^"]*"/g, 'nonce=""').replace(/name="submission_token" value="[^"]*"/g, 'name="submission_token" value=""');
+}
+
+describe("GET /:lang/pay/:id without the router", () => {
+  it("renders the same page as the router, in English and in Arabic, with the amount the customer typed", async () => {
+    const { id } = await createRequest({ editable_amount: true });
+    for (const path of [`/en/pay/${id}`, `/ar/pay/${id}`, `/en/pay/${id}?amount=20&gateway=cod`]) {
+      const direct = await app.requestPayPage(path);
+      const routed = await app.request(path);
+      expect(direct.status).toBe(200);
+      expect(routed.status).toBe(200);
+      const html = await direct.text();
+      expect(mainOf(html)).toBe(mainOf(await routed.text()));
+      expect(mainOf(html)).toContain("Gift wrapping for a long description line");
+    }
+    const arabic = await (await app.requestPayPage(`/ar/pay/${id}`)).text();
+    expect(arabic).toContain('<html lang="ar" dir="rtl"');
+    expect(arabic).toContain("اختر طريقة الدفع");
+    const chosen = await (await app.requestPayPage(`/en/pay/${id}?amount=20&gateway=cod`)).text();
+    const checked = [...chosen.matchAll(/<input type="radio"[^>]*>/g)].filter(([tag]) => tag.includes("checked"));
+    expect(checked.map(([tag]) => /value="([^"]+)"/.exec(tag)?.[1])).toEqual(["cod"]);
+    expect(chosen).toContain("Pay Now KWD\u00a020.000");
+  });
+
+  it("sends the security headers, and its one script carries the CSP's nonce", async () => {
+    const { id } = await createRequest();
+    const response = await app.requestPayPage(`/en/pay/${id}`);
+    const csp = response.headers.get("Content-Security-Policy") ?? "";
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("form-action 'self' https:");
+    expect(response.headers.get("X-Frame-Options")).toBe("DENY");
+    expect(response.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
+    const html = await response.text();
+    const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((match) => match[1]);
+    expect(scripts).toEqual([` nonce="${nonce}"`]);
+  });
+
+  it("answers an unknown link 404 'Transaction not found'", async () => {
+    const response = await app.requestPayPage(`/en/pay/${"Z".repeat(22)}`);
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain("Transaction not found");
+  });
+
+  it("answers 423 while the merchant is paused, and sends a closed link on to its next_url", async () => {
+    const { id } = await createRequest({ next_url: "https://shop.example/thanks" });
+    await database.db.updateTable("merchants").set({ is_active: 0 }).where("id", "=", alpha.merchantId).execute();
+    const paused = await app.requestPayPage(`/en/pay/${id}`);
+    expect(paused.status).toBe(423);
+    expect(await paused.text()).toContain("Sorry, we don&#x27;t accept payments for the moment");
+    await database.db.updateTable("merchants").set({ is_active: 1 }).where("id", "=", alpha.merchantId).execute();
+
+    await database.db.updateTable("transactions").set({ state: "canceled" }).where("id", "=", id).execute();
+    const closed = await app.requestPayPage(`/en/pay/${id}`);
+    expect(closed.status).toBe(302);
+    expect(closed.headers.get("Location")).toBe("https://shop.example/thanks");
+    expect((await app.request(`/en/pay/${id}`)).headers.get("Location")).toBe("https://shop.example/thanks");
+  });
+});
