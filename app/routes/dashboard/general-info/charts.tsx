@@ -1,4 +1,4 @@
-import { Anchor, Box, Card, Group, NativeSelect, Progress, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
+import { Anchor, Box, Button, Card, Group, NativeSelect, Progress, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
 import { BarsList, DonutChart, LineChart } from "@mantine/charts";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
@@ -70,7 +70,9 @@ export function AverageSizeCard({ data, hydrated }: { data: HomeData; hydrated: 
               onChange={() => submit(formRef.current)}
             />
             <noscript>
-              <button type="submit">{t("statistics.show")}</button>
+              <Button type="submit" size="xs" variant="default">
+                {t("statistics.show")}
+              </Button>
             </noscript>
           </Group>
         </Form>
@@ -87,7 +89,7 @@ export function AverageSizeCard({ data, hydrated }: { data: HomeData; hydrated: 
               curveType="monotone"
               connectNulls={false}
               withLegend={average.currencies.length > 1}
-              xAxisProps={{ reversed: rtl }}
+              xAxisProps={{ reversed: rtl, minTickGap: 0 }}
               yAxisProps={{ orientation: rtl ? "right" : "left", width: 60 }}
               valueFormatter={(value) => new Intl.NumberFormat(i18n.language === "ar" ? "ar-KW-u-nu-latn" : "en-GB", { maximumFractionDigits: 3 }).format(value)}
             />

@@ -26,15 +26,22 @@ function formatCount(value: number, lang: Language) {
   return new Intl.NumberFormat(locale(lang)).format(value);
 }
 
-/** Growth with its sign, a plus when not negative: "+12.5%", "-3%". */
+/**
+ * Kept left to right inside Arabic text (Unicode isolates): "+4.3%" and "78%" read as in the tiles'
+ * large figures, and "-0.5 نقطة" keeps its number before the unit.
+ */
+const isolate = (text: string) => `\u2066${text}\u2069`;
+
+/** Growth with its sign, a plus when not negative: "+12.5%", "-3%", "+2.1 pts". */
 function formatGrowth(value: number | null, lang: Language, unit: "percent" | "points") {
   if (value === null) return null;
   const number = new Intl.NumberFormat(locale(lang), { maximumFractionDigits: 1, signDisplay: "always" }).format(value);
-  return unit === "percent" ? translator(lang)("statistics.growth_percent", { value: number }) : translator(lang)("statistics.growth_points", { value: number });
+  const t = translator(lang);
+  return unit === "percent" ? isolate(t("statistics.growth_percent", { value: number })) : t("statistics.growth_points", { value: isolate(number) });
 }
 
 function formatPercent(value: number | null, lang: Language) {
-  return value === null ? "—" : translator(lang)("statistics.percent", { value: formatCount(value, lang) });
+  return value === null ? "—" : isolate(translator(lang)("statistics.percent", { value: formatCount(value, lang) }));
 }
 
 /** A chart bucket's label: "09 AM", "08 Mar" or "Mar 2026". */

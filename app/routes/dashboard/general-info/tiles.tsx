@@ -18,7 +18,7 @@ function Growth({ value, text }: { value: number | null; text: string | null }) 
   const Icon = value > 0 ? IconTrendingUp : value < 0 ? IconTrendingDown : IconMinus;
   return (
     <Badge color={color} variant="light" size="md" leftSection={<Icon size={14} aria-hidden />} style={{ textTransform: "none" }}>
-      <span dir="ltr">{text}</span>
+      {text}
     </Badge>
   );
 }
