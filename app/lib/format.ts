@@ -7,6 +7,6 @@ export const DISPLAY_ZONE = "Asia/Kuwait";
 export function formatDateTime(iso: string, lang: Language): string {
   return DateTime.fromISO(iso, { zone: "utc" })
     .setZone(DISPLAY_ZONE)
-    .setLocale(lang === "ar" ? "ar-KW-u-nu-latn" : "en-GB")
+    .setLocale(lang === "ar" ? "ar-KW-u-nu-latn" : "en-US")
     .toFormat("dd LLL yyyy, hh:mm a");
 }

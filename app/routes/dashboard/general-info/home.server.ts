@@ -18,7 +18,7 @@ import { linkBaseUrl } from "~/lib/sign-in.server";
 
 type Context = Readonly<RouterContextProvider>;
 
-const locale = (lang: Language) => (lang === "ar" ? "ar-KW-u-nu-latn" : "en-GB");
+const locale = (lang: Language) => (lang === "ar" ? "ar-KW-u-nu-latn" : "en-US");
 const kuwaitTime = (iso: string, lang: Language) => DateTime.fromISO(iso, { zone: "utc" }).setZone(DISPLAY_ZONE).setLocale(locale(lang));
 
 /** A count as people read it: 12,345. */
