@@ -68,7 +68,8 @@ function rangeLabel(range: TimeRange, lang: Language) {
 /** Minor units as a plain number for a chart's scale; the texts beside it stay exact. */
 const chartNumber = (minor: number, currency: string) => Number(toDecimalString(minor, currency));
 
-function presentStatistics(report: StatisticsReport, lang: Language, sectionPaths: Map<string, string>) {
+/** `canList`: whether the user may open the transaction list the paid tile links to. */
+function presentStatistics(report: StatisticsReport, lang: Language, sectionPaths: Map<string, string>, canList: boolean) {
   const t = translator(lang);
   const { period } = report;
   const dates = `created_after=${period.dateAfter}&created_before=${period.dateBefore}`;
@@ -79,7 +80,7 @@ function presentStatistics(report: StatisticsReport, lang: Language, sectionPath
     current: rangeLabel(period.current, lang),
     previous: rangeLabel(period.previous, lang),
     granularity: period.granularity,
-    listUrl: `/${lang}/transactions?state=paid&${dates}`,
+    listUrl: canList ? `/${lang}/transactions?state=paid&${dates}` : null,
     buckets: report.buckets.map((bucket) => ({ key: bucket, label: bucketLabel(bucket, lang) })),
     totalPaid: {
       text: formatCount(report.totalPaid.value, lang),
@@ -203,7 +204,7 @@ export async function loadHome({ context, request, params }: { context: Context;
     periods: PERIOD_CHOICES.map((value) => ({ value, label: t(`statistics.periods.${value}`) })),
     periodErrors: outcome.ok ? {} : outcome.incomplete ? {} : outcome.errors,
     incomplete: !outcome.ok && outcome.incomplete,
-    statistics: report ? presentStatistics(report, lang, sectionPaths) : null,
+    statistics: report ? presentStatistics(report, lang, sectionPaths, canOrders) : null,
     average: average ? { ...presentAverage(average, lang), years } : null,
     recentOrders: orders.map(({ row, actions: names }) => {
       const gateway = gatewayNames.find((candidate) => candidate.code === row.gateway_code);

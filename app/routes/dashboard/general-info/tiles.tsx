@@ -50,18 +50,26 @@ export function StatisticTiles({ statistics, hydrated }: { statistics: HomeStati
   return (
     <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
       <Tile title={t("statistics.total_paid")}>
-        <Anchor component={Link} to={statistics.listUrl} underline="hover" c="inherit" className="stat-value" mt={6} aria-label={t("statistics.view_paid_count", { value: totalPaid.text })}>
-          {totalPaid.text}
-        </Anchor>
+        {statistics.listUrl ? (
+          <Anchor component={Link} to={statistics.listUrl} underline="hover" c="inherit" className="stat-value" mt={6} aria-label={t("statistics.view_paid_count", { value: totalPaid.text })}>
+            {totalPaid.text}
+          </Anchor>
+        ) : (
+          <Text className="stat-value" mt={6}>
+            {totalPaid.text}
+          </Text>
+        )}
         <Group gap="xs" mt={6}>
           <Growth value={totalPaid.growth} text={totalPaid.growthText} />
           <Text size="xs" c="dimmed">
             {t("statistics.previous_value", { value: totalPaid.previous })}
           </Text>
         </Group>
-        <Anchor component={Link} to={statistics.listUrl} size="sm" mt={6}>
-          {t("statistics.view_paid")}
-        </Anchor>
+        {statistics.listUrl ? (
+          <Anchor component={Link} to={statistics.listUrl} size="sm" mt={6}>
+            {t("statistics.view_paid")}
+          </Anchor>
+        ) : null}
         <Trend data={totalPaid.chart} color="brand.6" hydrated={hydrated} />
       </Tile>
 
