@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 import { DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
 import { loadApp, type TestApp } from "../support/http-app";
+import { createUser } from "~/db/seed.server";
 import { bumpTotals } from "~/domain/transactions/totals.server";
 
 let database: TestDatabase;
@@ -179,6 +180,23 @@ describe("the transaction pages", () => {
     expect(html).toMatch(/Order #(<!-- -->)?1001(<!-- -->)?: (<!-- -->)?This action is not available for this transaction\./);
     expect(await (await app.request("/en/payment-request/deleted-transactions", { cookie: admin })).text()).toContain("confirm-me@example.com");
     await app.request(`/en/payment-request/deleted-transactions/${unpaid}`, { cookie: admin, form: { row_command: `restore:${unpaid}` } });
+  });
+
+  it("find a row from express search by e-mail, order number or id, never another merchant's; only with the search right", async () => {
+    const cookie = await app.signIn(alpha.staff.username, DEMO_PASSWORD);
+    for (const q of ["alpha-buyer", "1001", alphaRow]) {
+      const html = await (await app.request(`/en/search/express?q=${encodeURIComponent(q)}`, { cookie })).text();
+      expect(html).toContain(`href="/en/payment-request/transactions/${alphaRow}?type=payment_request"`);
+    }
+    const theirs = await (await app.request("/en/search/express?q=beta-buyer", { cookie })).text();
+    expect(theirs).not.toContain("beta-buyer@example.com");
+    expect(theirs).toContain("Nothing matches");
+    const arabic = await (await app.request("/ar/search/express?q=alpha-buyer", { cookie })).text();
+    expect(arabic).toContain(`href="/ar/payment-request/transactions/${alphaRow}?type=payment_request"`);
+
+    await createUser(database.db, alpha.merchantId, { username: "alpha-viewer", email: "viewer@alpha.example", firstName: "V", lastName: "U", permissions: ["view_paymenttransaction"] });
+    const viewer = await app.signIn("alpha-viewer", DEMO_PASSWORD);
+    expect((await app.request("/en/search/express?q=alpha-buyer", { cookie: viewer })).status).toBe(403);
   });
 
   it("show the filter error and keep the rows when To precedes From", async () => {
