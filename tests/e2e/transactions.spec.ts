@@ -40,10 +40,17 @@ function listFor(email: string, section = "payment-request") {
   return `/en/${section}/transactions?q=${encodeURIComponent(email)}`;
 }
 
+/** Opens the first row's Actions menu (a menu with JavaScript, a disclosure without) and picks an entry. */
+async function pickRowAction(page: Page, action: string) {
+  await waitForHydration(page);
+  await page.locator("tbody").getByLabel(new RegExp(`^${t("en", "transactions.row_actions", { orderNo: "\\d+" })}$`)).first().click();
+  const name = t("en", `actions.${action}`);
+  await page.getByRole("menuitem", { name, exact: true }).or(page.getByRole("link", { name, exact: true })).click();
+}
+
 /** Opens the row's Actions menu and picks an operation, then goes through the two steps of the amount dialog. */
 async function operate(page: Page, kind: "refund" | "capture", amount: string | null) {
-  await page.locator("tbody summary").first().click();
-  await page.getByRole("link", { name: t("en", `actions.${kind}`), exact: true }).click();
+  await pickRowAction(page, kind);
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByRole("heading", { name: new RegExp(t("en", `operations.title.${kind}`, { orderNo: "\\d+" })) })).toBeVisible();
   const input = dialog.getByRole("textbox");
@@ -107,6 +114,47 @@ test("the search box applies on blur and rows per page come from the query strin
   // The same view from the link alone.
   await page.goto(page.url());
   await expect(page.locator("tbody tr")).toHaveCount(11);
+
+  // The filter panel and the paginator, with JavaScript: both write the query string.
+  await waitForHydration(page);
+  await page.getByRole("radio", { name: "10", exact: true }).check();
+  await expect(page).not.toHaveURL(/per_page=50/);
+  await page.locator("summary", { hasText: t("en", "transactions.filters.title") }).click();
+  await page.getByRole("checkbox", { name: t("en", "states.created"), exact: true }).check();
+  await page.getByRole("button", { name: t("en", "transactions.filters.apply") }).click();
+  await expect(page).toHaveURL(/state=created/);
+  await expect(page).toHaveURL(/q=blur-/);
+  await expect(page.getByText(t("en", "transactions.count", { count: "11" }))).toBeVisible();
+  await page.getByRole("navigation", { name: t("en", "transactions.pagination") }).getByRole("link", { name: "2", exact: true }).click();
+  await expect(page).toHaveURL(/page=2/);
+  await expect(page.locator("tbody tr")).toHaveCount(1);
+  await expect(page.getByRole("cell", { name: "blur-01@example.com" })).toBeVisible();
+});
+
+test("a row's action asks first; a bulk action that works on some rows says 'Applied partially'", async ({ page, request }) => {
+  const token = await tokenOf(request);
+  await createRequest(request, token, { amount: "2.000", customer_email: "bulk-a@example.com" });
+  await createRequest(request, token, { amount: "2.000", customer_email: "bulk-b@example.com" });
+  await signIn(page, "admin");
+  await page.goto(listFor("bulk-"));
+  await expect(page.locator("tbody tr")).toHaveCount(2);
+
+  // Cancel the newest one from its row: a confirmation first, then the list says it is done.
+  await pickRowAction(page, "cancel");
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByText(t("en", "transactions.confirm.cancel"))).toBeVisible();
+  await dialog.getByRole("button", { name: t("en", "operations.yes") }).click();
+  await expect(page.getByText(t("en", "actions.done.cancel"))).toBeVisible();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(page.locator("tbody").getByText(t("en", "states.canceled"), { exact: true })).toHaveCount(1);
+
+  // Both selected: the canceled one cannot be canceled again, the other can.
+  for (const box of await page.locator("tbody").getByRole("checkbox").all()) await box.check();
+  await page.getByRole("combobox", { name: t("en", "transactions.bulk_actions") }).selectOption("cancel");
+  await page.getByRole("button", { name: t("en", "transactions.apply"), exact: true }).click();
+  await expect(page.getByText(t("en", "actions.applied_partially"))).toBeVisible();
+  await expect(page.getByText(new RegExp(t("en", "transactions.partial_row", { orderNo: "\\d+", message: t("en", "actions.not_available") })))).toBeVisible();
+  await expect(page.locator("tbody").getByText(t("en", "states.canceled"), { exact: true })).toHaveCount(2);
 });
 
 test("table headers: choose, rename and order the columns of a section", async ({ page, request }) => {

@@ -145,6 +145,24 @@ describe("the Operations Requests pages", () => {
     expect(await succeededOperations(transactionId)).toBe(1);
   });
 
+  it("tells the maker on the transaction that a request waits, before asking 'Are you sure?'", async () => {
+    const { transactionId, requestId } = await pendingRefund();
+    const makerCookie = await signIn("tk-maker");
+    const details = await (await page(`/en/transactions/${transactionId}?operation=refund`, makerCookie)).text();
+    expect(details).toMatch(/Refund of KWD.2\.000 asked by tk-maker: waiting for approval\./);
+    expect(details).toContain(`href="/en/ticket/approve-refund-void/${requestId}"`);
+    expect(details).toContain("A request for this transaction is already waiting for approval.");
+    expect(details).not.toContain('name="amount"');
+    const review = await page(`/en/transactions/${transactionId}`, makerCookie, { intent: "operation", id: transactionId, kind: "refund", amount: "1.000", step: "review" });
+    expect(review.status).toBe(409);
+    expect(await review.text()).not.toContain("Are you sure?");
+
+    // The checker sees the waiting request too, and may still refund directly.
+    const checkerView = await (await page(`/ar/transactions/${transactionId}?operation=refund`, await signIn("tk-checker"))).text();
+    expect(checkerView).toContain("بانتظار الموافقة");
+    expect(checkerView).toContain('name="amount"');
+  });
+
   it("answers 403 to staff and 404 to another merchant", async () => {
     const { requestId } = await pendingRefund();
     const staff = await signIn(shop.staff.username);

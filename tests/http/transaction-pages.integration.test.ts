@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 import { DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
 import { loadApp, type TestApp } from "../support/http-app";
+import { createUser } from "~/db/seed.server";
 import { bumpTotals } from "~/domain/transactions/totals.server";
 
 let database: TestDatabase;
@@ -140,6 +141,62 @@ describe("the transaction pages", () => {
     });
     expect(exported.status).toBe(403);
     expect(await database.db.selectFrom("reports").select("id").execute()).toEqual([]);
+  });
+
+  it("offer bulk actions only to those who may take them, and ask before a row's action", async () => {
+    const staff = await app.signIn(alpha.staff.username, DEMO_PASSWORD);
+    const staffPage = await (await app.request("/en/payment-request/transactions", { cookie: staff })).text();
+    expect(staffPage).toContain("alpha-buyer@example.com");
+    expect(staffPage).not.toContain('name="bulk_action"');
+    expect(staffPage).not.toContain('name="ids"');
+
+    const unpaid = await paidRow(alpha.merchantId, "confirm-me@example.com", 1500, "created");
+    const admin = await app.signIn(alpha.admin.username, DEMO_PASSWORD);
+    const list = await (await app.request("/en/payment-request/transactions", { cookie: admin })).text();
+    expect(list).toContain('name="bulk_action"');
+    // The row's Delete is a link to a question, not a button that deletes at once.
+    expect(list).toContain(`confirm=delete&amp;id=${unpaid}`);
+    const asked = await (await app.request(`/en/payment-request/transactions?confirm=delete&id=${unpaid}`, { cookie: admin })).text();
+    expect(asked).toContain("Delete this transaction? It moves to Deleted transactions, where it can be restored.");
+    expect(asked).toContain(`value="delete:${unpaid}"`);
+    // Nothing to ask about a row that cannot be deleted, nor for staff.
+    const paid = await (await app.request(`/en/payment-request/transactions?confirm=delete&id=${alphaRow}`, { cookie: admin })).text();
+    expect(paid).not.toContain("Delete this transaction?");
+    const staffAsked = await (await app.request(`/en/payment-request/transactions?confirm=delete&id=${unpaid}`, { cookie: staff })).text();
+    expect(staffAsked).not.toContain("Delete this transaction?");
+    const arabic = await (await app.request(`/ar/payment-request/transactions?confirm=delete&id=${unpaid}`, { cookie: admin })).text();
+    expect(arabic).toContain("حذف هذه المعاملة؟");
+
+    // Deleting both: the paid row stays, the unpaid one goes — 207, 'Applied partially', naming the row left.
+    const form = new URLSearchParams([["intent", "bulk"], ["bulk_action", "delete"], ["ids", alphaRow], ["ids", unpaid]]);
+    const bulk = await app.request("/en/payment-request/transactions", {
+      cookie: admin,
+      body: form,
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
+    expect(bulk.status).toBe(207);
+    const html = await bulk.text();
+    expect(html).toContain("Applied partially");
+    expect(html).toMatch(/Order #(<!-- -->)?1001(<!-- -->)?: (<!-- -->)?This action is not available for this transaction\./);
+    expect(await (await app.request("/en/payment-request/deleted-transactions", { cookie: admin })).text()).toContain("confirm-me@example.com");
+    await app.request(`/en/payment-request/deleted-transactions/${unpaid}`, { cookie: admin, form: { row_command: `restore:${unpaid}` } });
+  });
+
+  it("find a row from express search by e-mail, order number or id, never another merchant's; only with the search right", async () => {
+    const cookie = await app.signIn(alpha.staff.username, DEMO_PASSWORD);
+    for (const q of ["alpha-buyer", "1001", alphaRow]) {
+      const html = await (await app.request(`/en/search/express?q=${encodeURIComponent(q)}`, { cookie })).text();
+      expect(html).toContain(`href="/en/payment-request/transactions/${alphaRow}?type=payment_request"`);
+    }
+    const theirs = await (await app.request("/en/search/express?q=beta-buyer", { cookie })).text();
+    expect(theirs).not.toContain("beta-buyer@example.com");
+    expect(theirs).toContain("Nothing matches");
+    const arabic = await (await app.request("/ar/search/express?q=alpha-buyer", { cookie })).text();
+    expect(arabic).toContain(`href="/ar/payment-request/transactions/${alphaRow}?type=payment_request"`);
+
+    await createUser(database.db, alpha.merchantId, { username: "alpha-viewer", email: "viewer@alpha.example", firstName: "V", lastName: "U", permissions: ["view_paymenttransaction"] });
+    const viewer = await app.signIn("alpha-viewer", DEMO_PASSWORD);
+    expect((await app.request("/en/search/express?q=alpha-buyer", { cookie: viewer })).status).toBe(403);
   });
 
   it("show the filter error and keep the rows when To precedes From", async () => {

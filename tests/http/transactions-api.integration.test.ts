@@ -204,6 +204,16 @@ describe("table fields", () => {
     expect(after.slice(0, 4).map((field: { name: string }) => field.name)).toEqual(["order_no", "created", "customer_phone", "customer_email"]);
     expect(after[2]).toMatchObject({ name: "customer_phone", label_en: "Mobile", label_ar: "الجوال", is_active: true, order: 3 });
     expect(after.find((field: { name: string }) => field.name === "initiator").is_active).toBe(false);
+    // A setting change through the API is audited like one made on the page.
+    const audit = await database.db
+      .selectFrom("audit_log")
+      .select(["actor_name", "description"])
+      .where("merchant_id", "=", alpha.merchantId)
+      .where("action", "=", "table_headers_changed")
+      .where("object_id", "=", "payment_request")
+      .execute();
+    expect(audit).toEqual([expect.objectContaining({ actor_name: alpha.admin.username })]);
+    expect(audit[0].description).toContain("customer_phone");
     const config = await (await app.request(`${BASE}/transaction`, { method: "OPTIONS", headers: auth(tokens.admin) })).json();
     expect(config.export.default).toContain("customer_phone");
     expect(config.export.default).not.toContain("initiator");

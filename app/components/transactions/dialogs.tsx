@@ -10,6 +10,10 @@ export type OperationDialogData = {
   currency: string;
   available: string;
   availableMinor: number;
+  /** Decimal places the amount may have. */
+  decimals: number;
+  /** Why this user cannot go on now (a request already waiting for approval), if so. */
+  blocked: string | null;
 };
 
 export type DialogResult = { dialogError: string; amount?: string } | { review: { amount: string } };
@@ -28,7 +32,7 @@ export function OperationDialog({ dialog, result }: { dialog: OperationDialogDat
   const review = outcome.review ?? null;
   const error = outcome.dialogError ?? null;
   const typed = typeof outcome.amount === "string" ? outcome.amount : undefined;
-  const decimals = dialog.currency ? (dialog.currency === "KWD" ? 3 : 2) : 3;
+  const pattern = dialog.decimals > 0 ? `[0-9]+([.][0-9]{1,${dialog.decimals}})?` : "[0-9]+";
   return (
     <div className="dialog-backdrop">
       <Paper role="dialog" aria-modal="true" aria-labelledby="operation-title" withBorder shadow="xl" p="lg" className="dialog-card">
@@ -36,10 +40,17 @@ export function OperationDialog({ dialog, result }: { dialog: OperationDialogDat
           <Title order={2} fz="h4" id="operation-title">
             {t(`operations.title.${dialog.kind}`, { orderNo: dialog.orderNo })}
           </Title>
-          {dialog.availableMinor <= 0 ? (
-            <Alert color="red" role="alert">
-              {t("operations.errors.not_available")}
-            </Alert>
+          {dialog.availableMinor <= 0 || dialog.blocked ? (
+            <>
+              <Alert color="red" role="alert">
+                {dialog.blocked ?? t("operations.errors.not_available")}
+              </Alert>
+              <Group justify="flex-end">
+                <Anchor component={Link} to={close}>
+                  {t("operations.cancel")}
+                </Anchor>
+              </Group>
+            </>
           ) : (
             <Form method="post">
               <input type="hidden" name="intent" value="operation" />
@@ -58,7 +69,7 @@ export function OperationDialog({ dialog, result }: { dialog: OperationDialogDat
                   inputMode="decimal"
                   dir="ltr"
                   autoComplete="off"
-                  pattern={`[0-9]+([.][0-9]{1,${decimals}})?`}
+                  pattern={pattern}
                   error={error ?? undefined}
                 />
                 {review ? (
@@ -112,3 +123,36 @@ export function DoneDialog({ done }: { done: string }) {
   );
 }
 
+
+/**
+ * Asks before a row action that is not an operation (resend email or SMS, cancel, delete,
+ * restore): a link opened it, Yes posts the row's command, No goes back to the list.
+ */
+export function ConfirmDialog({ confirm }: { confirm: { action: string; id: string; orderNo: number; message: string } }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const navigation = useNavigation();
+  const close = `${location.pathname}${withParams(location.search, { confirm: null, id: null })}`;
+  return (
+    <div className="dialog-backdrop">
+      <Paper role="dialog" aria-modal="true" aria-labelledby="confirm-title" withBorder shadow="xl" p="lg" className="dialog-card">
+        <Stack gap="sm">
+          <Title order={2} fz="h4" id="confirm-title">
+            {t("transactions.confirm.title", { orderNo: confirm.orderNo })}
+          </Title>
+          <Text>{confirm.message}</Text>
+          <Form method="post">
+            <Group>
+              <Button type="submit" name="row_command" value={`${confirm.action}:${confirm.id}`} color={confirm.action === "delete" || confirm.action === "cancel" ? "red" : undefined} loading={navigation.state === "submitting"}>
+                {t("operations.yes")}
+              </Button>
+              <Anchor component={Link} to={close}>
+                {t("transactions.confirm.no")}
+              </Anchor>
+            </Group>
+          </Form>
+        </Stack>
+      </Paper>
+    </div>
+  );
+}

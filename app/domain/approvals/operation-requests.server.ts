@@ -111,6 +111,18 @@ export async function countPendingOperationRequests(db: DB, merchantId: number, 
   return Number((await query.executeTakeFirstOrThrow()).count);
 }
 
+/** The requests still waiting for approval on one transaction that the viewer may see (its details page says so). */
+export async function pendingOperationRequestsOf(db: DB, merchantId: number, viewer: Actor, transactionId: string) {
+  if (!operationRequestScope(viewer)) return [];
+  return visible(db, merchantId, viewer)
+    .select(["operation_requests.id", "operation_requests.kind", "operation_requests.amount", "operation_requests.currency_code", "operation_requests.maker_name"])
+    .where("operation_requests.transaction_id", "=", transactionId)
+    .where("operation_requests.state", "=", "pending")
+    .where("operation_requests.expires_at", ">", nowIso())
+    .orderBy("operation_requests.id")
+    .execute();
+}
+
 /** What the viewer may do with a request now: a checker approves or rejects another's; the maker cancels their own. */
 export function operationRequestDecisions(request: { state: RequestState; maker_id: number | null }, viewer: Actor): RequestDecision[] {
   if (request.state !== "pending") return [];

@@ -10,9 +10,12 @@ import { listTransactions } from "./list.server";
  * reference, e-mail or phone. Each hit links to its section's details page, or to the
  * all-transactions details when the merchant does not have that section's list.
  */
+export const EXPRESS_SEARCH_LIMIT = 50;
+
+/** The newest matches (at most EXPRESS_SEARCH_LIMIT) and how many there are in all. */
 export async function expressSearch(db: DB, input: { merchantId: number; q: string; lang: Language; available: AvailableSections }) {
-  const page = await listTransactions(db, { merchantId: input.merchantId, deleted: false }, { filters: { q: input.q.slice(0, 100) }, page: 1, perPage: 50 });
-  return page.rows.map((row) => {
+  const page = await listTransactions(db, { merchantId: input.merchantId, deleted: false }, { filters: { q: input.q.slice(0, 100) }, page: 1, perPage: EXPRESS_SEARCH_LIMIT });
+  const rows = page.rows.map((row) => {
     const section = SECTIONS.find((candidate) => candidate.plugin === row.plugin);
     const base = section && hasFeature(input.available, section.key, "transactions") ? `/${input.lang}/${section.path}/transactions` : `/${input.lang}/transactions`;
     return {
@@ -27,4 +30,5 @@ export async function expressSearch(db: DB, input: { merchantId: number; q: stri
       url: `${base}/${row.id}?type=${row.plugin}`,
     };
   });
+  return { rows, total: page.count };
 }

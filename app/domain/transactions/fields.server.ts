@@ -1,4 +1,5 @@
 import type { DB } from "~/db/database.server";
+import { recordAudit } from "~/domain/reporting/audit-log.server";
 import { formatDateTime } from "~/lib/format";
 import { translator } from "~/lib/i18n.server";
 import type { Language } from "~/lib/i18n";
@@ -91,7 +92,11 @@ function rank(name: FieldName) {
 export type FieldChoice = { name: string; label_en?: string; label_ar?: string; is_active?: boolean; order?: number };
 
 /** Saves the section's columns; unknown names are refused, labels are trimmed to 64 characters. */
-export async function saveTableFields(db: DB, merchantId: number, section: string, choices: FieldChoice[]) {
+/**
+ * Renames, shows, hides and reorders a section's columns, and writes who changed them to the audit
+ * log in the same database transaction (the page and the API both change them through here).
+ */
+export async function saveTableFields(db: DB, merchantId: number, section: string, choices: FieldChoice[], actor: { id: number; username: string }) {
   const current = await loadTableFields(db, merchantId, section);
   const byName = new Map(current.map((field) => [field.name, field]));
   for (const choice of choices) {
@@ -119,6 +124,14 @@ export async function saveTableFields(db: DB, merchantId: number, section: strin
         })),
       )
       .execute();
+    await recordAudit(trx, {
+      merchantId,
+      actor,
+      action: "table_headers_changed",
+      description: `${actor.username} changed the ${section} table columns: ${ordered.filter((field) => field.is_active).map((field) => field.name).join(", ")}`,
+      objectType: "section",
+      objectId: section,
+    });
   });
   return { ok: true as const, fields: await loadTableFields(db, merchantId, section) };
 }

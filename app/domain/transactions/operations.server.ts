@@ -9,7 +9,7 @@ import { nowIso } from "~/lib/clock.server";
 import { env } from "~/lib/env.server";
 import { translator } from "~/lib/i18n.server";
 import type { Language } from "~/lib/i18n";
-import { formatAmount, parseAmount, toDecimalString } from "~/lib/money";
+import { exponentOf, formatAmount, parseAmount, toDecimalString } from "~/lib/money";
 import { recordPaidStatistics } from "~/domain/statistics/rollup.server";
 import { bumpTotals } from "./totals.server";
 
@@ -386,10 +386,14 @@ export async function decideOperationRequest(
   return outcome;
 }
 
-/** The dialog's first step: what is available and whether the typed amount fits, without moving money. */
+/**
+ * The dialog's first step: what is available and whether the typed amount fits, without moving
+ * money. Given the actor, it also says when their operation would become a request while one is
+ * already waiting for this transaction, so a maker learns it before being asked 'Are you sure?'.
+ */
 export async function previewOperation(
   db: DB,
-  input: { merchantId: number; transactionId: string; kind: OperationKind; amount?: string | null; lang: Language },
+  input: { merchantId: number; transactionId: string; kind: OperationKind; amount?: string | null; lang: Language; actor?: PermissionHolder },
 ) {
   const transaction = await db
     .selectFrom("transactions")
@@ -401,9 +405,27 @@ export async function previewOperation(
   if (!transaction) return undefined;
   const available = availableAmount(transaction, input.kind);
   const checked = input.amount === undefined ? null : checkAmount(input.kind, input.amount, transaction.currency_code, available, input.lang);
+  let blocked: string | null = null;
+  if (input.actor && !can(input.actor, "approve_operations")) {
+    const approval = await db.selectFrom("merchants").select("operations_approval").where("id", "=", input.merchantId).executeTakeFirstOrThrow();
+    if (approval.operations_approval) {
+      await expireOperationRequests(db, input.merchantId, transaction.id);
+      const pending = await db
+        .selectFrom("operation_requests")
+        .select("id")
+        .where("merchant_id", "=", input.merchantId)
+        .where("transaction_id", "=", transaction.id)
+        .where("state", "=", "pending")
+        .executeTakeFirst();
+      if (pending) blocked = translator(input.lang)("operations.errors.request_pending");
+    }
+  }
   return {
     orderNo: transaction.order_no,
     currency: transaction.currency_code,
+    /** Decimal places the amount may have: the currency's, or 3 with no currency (spec §5). */
+    decimals: transaction.currency_code ? exponentOf(transaction.currency_code) : 3,
+    blocked,
     available: toDecimalString(available, transaction.currency_code),
     availableMinor: available,
     checked: checked && (checked.ok ? { ok: true as const, amount: toDecimalString(checked.minor, transaction.currency_code) } : { ok: false as const, message: checked.message }),

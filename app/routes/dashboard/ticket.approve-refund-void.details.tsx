@@ -106,7 +106,9 @@ export default function OperationRequestDetails() {
             {details.rows.map(([label, value, translate]) => (
               <Table.Tr key={label}>
                 <Table.Th w={200}>{t(label)}</Table.Th>
-                <Table.Td style={{ overflowWrap: "anywhere" }}>{translate ? t(value) : value}</Table.Td>
+                <Table.Td style={{ overflowWrap: "anywhere" }}>
+                  {translate ? t(value) : label === "tickets.columns.amount" ? <span dir="ltr">{value}</span> : value}
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

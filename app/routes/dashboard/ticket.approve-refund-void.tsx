@@ -101,7 +101,9 @@ export default function OperationsRequests() {
                       </Anchor>
                     </Table.Td>
                     <Table.Td>{t(`tickets.types.${row.kind}`)}</Table.Td>
-                    <Table.Td style={{ whiteSpace: "nowrap" }}>{row.amount}</Table.Td>
+                    <Table.Td style={{ whiteSpace: "nowrap" }}>
+                      <span dir="ltr">{row.amount}</span>
+                    </Table.Td>
                     <Table.Td>{row.gateway}</Table.Td>
                     <Table.Td>{row.maker}</Table.Td>
                     <Table.Td>

@@ -8,6 +8,7 @@ import { childOperations, findTransactionRow } from "~/domain/transactions/list.
 import { OPERATION_PERMISSIONS, previewOperation } from "~/domain/transactions/operations.server";
 import { describeRowAction, gatewayKindsOf, rowActions } from "~/domain/transactions/row-actions.server";
 import { loadMerchantBranding } from "~/domain/identity/users.server";
+import { pendingOperationRequestsOf } from "~/domain/approvals/operation-requests.server";
 import { recordAudit } from "~/domain/reporting/audit-log.server";
 import { formatDateTime } from "~/lib/format";
 import { notFound } from "~/lib/guards.server";
@@ -65,7 +66,7 @@ export async function loadDetails({ context, request, params }: Args) {
   const row = await findTransactionRow(db, scopeOf(auth, place), params.transactionId ?? "");
   const type = url.searchParams.get("type");
   if (!row || (type && type !== row.plugin)) notFound();
-  const [gateways, gatewayKinds, children, merchant, trail] = await Promise.all([
+  const [gateways, gatewayKinds, children, merchant, trail, pending] = await Promise.all([
     listMerchantGateways(db, auth.user.merchantId),
     gatewayKindsOf(db, auth.user.merchantId),
     childOperations(db, auth.user.merchantId, [row.id]),
@@ -79,6 +80,7 @@ export async function loadDetails({ context, request, params }: Args) {
       .orderBy("id", "desc")
       .limit(100)
       .execute(),
+    pendingOperationRequestsOf(db, auth.user.merchantId, auth.user, row.id),
   ]);
   const gatewayName = (code: string | null) => {
     if (!code) return "—";
@@ -90,7 +92,7 @@ export async function loadDetails({ context, request, params }: Args) {
   const amount = money(row.amount);
   const operation = url.searchParams.get("operation");
   const dialogKind = OPERATIONS.find((kind) => kind === operation);
-  const dialog = dialogKind && can(auth.user, OPERATION_PERMISSIONS[dialogKind]) ? await previewOperation(db, { merchantId: auth.user.merchantId, transactionId: row.id, kind: dialogKind, lang }) : undefined;
+  const dialog = dialogKind && can(auth.user, OPERATION_PERMISSIONS[dialogKind]) ? await previewOperation(db, { merchantId: auth.user.merchantId, transactionId: row.id, kind: dialogKind, lang, actor: auth.user }) : undefined;
   const extra = (() => {
     try {
       return Object.entries(JSON.parse(row.extra) as Record<string, unknown>).map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)] as [string, string]);
@@ -154,6 +156,15 @@ export async function loadDetails({ context, request, params }: Args) {
       by: child.requested_by ?? "",
       reference: child.gateway_reference,
       message: child.message,
+    })),
+    pendingRequests: pending.map((request) => ({
+      id: request.id,
+      text: t("tickets.pending_on_transaction", {
+        kind: t(`tickets.types.${request.kind}`),
+        amount: formatAmount(request.amount, request.currency_code, lang),
+        maker: request.maker_name,
+      }),
+      url: `/${lang}/ticket/approve-refund-void/${request.id}`,
     })),
     trail: trail.map((entry) => ({ id: entry.id, actor: entry.actor_name, description: entry.description, at: formatDateTime(entry.created_at, lang) })),
     dialog: dialog && dialogKind ? { ...dialog, id: row.id, kind: dialogKind } : null,

@@ -39,6 +39,14 @@ export default function TransactionDetails() {
           {result.message}
         </Alert>
       ) : null}
+      {details.pendingRequests.map((request) => (
+        <Alert key={request.id} color="orange" variant="light" role="status">
+          {request.text}{" "}
+          <Anchor component={Link} to={request.url}>
+            {t("tickets.open_request", { id: request.id })}
+          </Anchor>
+        </Alert>
+      ))}
       {details.actions.length ? (
         <Group gap="sm">
           {operations.map((action) => (

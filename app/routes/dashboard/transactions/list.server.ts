@@ -7,6 +7,7 @@ import { displayValue, loadTableFields } from "~/domain/transactions/fields.serv
 import { childOperations, listTransactions } from "~/domain/transactions/list.server";
 import { OPERATION_PERMISSIONS, previewOperation } from "~/domain/transactions/operations.server";
 import { describeRowAction, gatewayKindsOf, runBulkAction, runRowAction, rowActions } from "~/domain/transactions/row-actions.server";
+import { bulkActionsFor } from "~/domain/transactions/list-config.server";
 import { TRANSACTION_STATES } from "~/domain/transactions/states";
 import { listStatistics } from "~/domain/transactions/totals.server";
 import { platformAddresses } from "~/lib/addresses.server";
@@ -71,7 +72,7 @@ export async function loadList({ context, request }: { context: Parameters<typeo
   const operationId = url.searchParams.get("id");
   const dialog =
     isOperation(operation) && operationId && can(auth.user, OPERATION_PERMISSIONS[operation])
-      ? await previewOperation(db, { merchantId: auth.user.merchantId, transactionId: operationId, kind: operation, lang })
+      ? await previewOperation(db, { merchantId: auth.user.merchantId, transactionId: operationId, kind: operation, lang, actor: auth.user })
       : undefined;
 
   const users = canSearch
@@ -83,6 +84,18 @@ export async function loadList({ context, request }: { context: Parameters<typeo
   const headerPermission = headerPermissionOf(place);
   const canExport = can(auth.user, "view_export_settings") && !place.deleted;
   const done = url.searchParams.get("done");
+  // A row action other than an operation asks first (dashboard spec §2: the confirm dialog).
+  const confirmAction = url.searchParams.get("confirm");
+  const confirmRow = confirmAction && !isOperation(confirmAction) ? rows.find((row) => row.id === operationId) : undefined;
+  const confirm =
+    confirmRow && confirmRow.actions.some((action) => action.value === confirmAction)
+      ? {
+          action: confirmAction!,
+          id: confirmRow.id,
+          orderNo: confirmRow.orderNo,
+          message: t(confirmAction === "email" || confirmAction === "sms" ? `actions.confirm.${confirmAction}` : `transactions.confirm.${confirmAction}`),
+        }
+      : null;
   return {
     place: { sectionKey: place.sectionKey, sectionPath: place.section?.path ?? null, deleted: place.deleted, basePath: place.basePath },
     titleKey: place.section ? `features.${place.section.key}.${place.deleted ? "deleted_transactions" : "transactions"}` : "shell.all_transactions",
@@ -105,10 +118,12 @@ export async function loadList({ context, request }: { context: Parameters<typeo
     },
     columns,
     rows,
-    bulkActions: place.deleted ? (["restore"] as const) : (["email", "sms", "cancel", "delete"] as const),
+    // Only the bulk actions this user may take; none, and the rows are not selectable.
+    bulkActions: bulkActionsFor(auth.user, place.deleted),
     pagination: { count: page.count, page: page.page, pageCount: page.pageCount, perPage: page.perPage },
     dialog: dialog && operationId && isOperation(operation) ? { ...dialog, id: operationId, kind: operation } : null,
     done: isOperation(done) || done === "requested" ? done : null,
+    confirm,
   };
 }
 
@@ -157,8 +172,9 @@ export async function listAction({ context, request }: { context: Parameters<typ
     if (!can(auth.user, OPERATION_PERMISSIONS[kind])) return data({ dialogError: t("operations.errors.forbidden") }, { status: 403 });
     const amount = String(form.get("amount") ?? "");
     if (form.get("step") !== "confirm") {
-      const preview = await previewOperation(db, { merchantId: auth.user.merchantId, transactionId: id, kind, amount, lang });
+      const preview = await previewOperation(db, { merchantId: auth.user.merchantId, transactionId: id, kind, amount, lang, actor: auth.user });
       if (!preview) return data({ dialogError: t("api.not_found") }, { status: 404 });
+      if (preview.blocked) return data({ dialogError: preview.blocked, amount }, { status: 409 });
       if (!preview.checked?.ok) return data({ dialogError: preview.checked?.message ?? t("operations.errors.amount"), amount }, { status: 400 });
       return { review: { amount: preview.checked.amount } };
     }

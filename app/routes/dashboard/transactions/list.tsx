@@ -7,7 +7,8 @@ import { PageHeader } from "~/components/page-header";
 import { StateBadge } from "~/components/state-badge";
 import { ExportPopover } from "~/components/transactions/export-popover";
 import { withParams } from "~/domain/transactions/filters";
-import { DoneDialog, OperationDialog, type DialogResult } from "~/components/transactions/dialogs";
+import { ConfirmDialog, DoneDialog, OperationDialog, type DialogResult } from "~/components/transactions/dialogs";
+import { RowActionsMenu } from "~/components/transactions/row-actions-menu";
 import { listAction, loadList, type ListNotice } from "./list.server";
 
 export const loader = (args: Route.LoaderArgs) => loadList(args);
@@ -48,7 +49,7 @@ function KeepParams({ raw, except }: { raw: LoaderData["raw"]; except: string[] 
   return (
     <>
       {Object.entries(raw)
-        .filter(([name]) => !except.includes(name) && !["page", "operation", "id", "done"].includes(name))
+        .filter(([name]) => !except.includes(name) && !["page", "operation", "confirm", "id", "done"].includes(name))
         .flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((entry, index) => <input key={`${name}-${index}`} type="hidden" name={name} value={entry} />))}
     </>
   );
@@ -212,7 +213,7 @@ function Pagination({ data }: { data: LoaderData }) {
   if (pageCount <= 1) return null;
   const first = Math.max(1, Math.min(page - 4, pageCount - 9));
   const pages = Array.from({ length: Math.min(10, pageCount) }, (_, index) => first + index);
-  const href = (target: number) => `${location.pathname}${withParams(location.search, { page: target === 1 ? null : target, done: null, operation: null, id: null })}`;
+  const href = (target: number) => `${location.pathname}${withParams(location.search, { page: target === 1 ? null : target, done: null, operation: null, confirm: null, id: null })}`;
   return (
     <nav aria-label={t("transactions.pagination")}>
       <Group gap={4} mt="md">
@@ -237,32 +238,15 @@ function Pagination({ data }: { data: LoaderData }) {
 }
 
 function RowActions({ row, basePath, search }: { row: LoaderData["rows"][number]; basePath: string; search: string }) {
-  const { t } = useTranslation();
-  const location = useLocation();
-  if (row.actions.length === 0) return null;
-  return (
-    // A new page (after an action or a dialog) starts with the menu closed.
-    <details className="disclosure-menu" key={location.key}>
-      <summary aria-label={t("transactions.row_actions", { orderNo: row.orderNo })}>
-        <Text component="span" size="sm" c="blue" fw={600} style={{ whiteSpace: "nowrap" }}>
-          {t("transactions.actions")} ▾
-        </Text>
-      </summary>
-      <Paper withBorder shadow="md" p={4} className="disclosure-menu__panel">
-        {row.actions.map((action) =>
-          action.value === "refund" || action.value === "capture" || action.value === "void" ? (
-            <Link key={action.value} className="menu-item" to={`${basePath}${withParams(search, { operation: action.value, id: row.id, done: null })}`}>
-              {action.display_name}
-            </Link>
-          ) : (
-            <button key={action.value} type="submit" form="rows-form" name="row_command" value={`${action.value}:${row.id}`} className="menu-item menu-item--button">
-              {action.display_name}
-            </button>
-          ),
-        )}
-      </Paper>
-    </details>
-  );
+  const items = row.actions.map((action) => {
+    const dialog = action.value === "refund" || action.value === "capture" || action.value === "void" ? "operation" : "confirm";
+    return {
+      value: action.value,
+      label: action.display_name,
+      to: `${basePath}${withParams(search, { operation: null, confirm: null, [dialog]: action.value, id: row.id, done: null })}`,
+    };
+  });
+  return <RowActionsMenu orderNo={row.orderNo} items={items} />;
 }
 
 export default function TransactionList() {
@@ -274,6 +258,8 @@ export default function TransactionList() {
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
   useEffect(() => setHydrated(true), []);
   const notice = result && "color" in result ? result : null;
+  const selectable = data.bulkActions.length > 0;
+  const orderNoOf = new Map(data.rows.map((row) => [row.id, row.orderNo]));
   const detailPath = (id: string, plugin: string) => `${data.place.basePath}/${id}?type=${plugin}`;
   return (
     <Stack gap="md">
@@ -296,7 +282,9 @@ export default function TransactionList() {
           {notice.results && notice.color === "orange" ? (
             <ul>
               {notice.results.filter((entry) => !entry.ok).map((entry) => (
-                <li key={entry.id}>{entry.message}</li>
+                <li key={entry.id}>
+                  {orderNoOf.has(entry.id) ? t("transactions.partial_row", { orderNo: orderNoOf.get(entry.id), message: entry.message }) : entry.message}
+                </li>
               ))}
             </ul>
           ) : null}
@@ -316,7 +304,7 @@ export default function TransactionList() {
       </Group>
       <Form method="post" id="rows-form">
         <input type="hidden" name="intent" value="bulk" />
-        {data.rows.length > 0 ? (
+        {data.rows.length > 0 && selectable ? (
           <Group gap="xs" mb="xs" align="flex-end">
             <NativeSelect
               name="bulk_action"
@@ -333,9 +321,11 @@ export default function TransactionList() {
           <Table striped highlightOnHover verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th w={36}>
-                  <span className="visually-hidden">{t("transactions.select")}</span>
-                </Table.Th>
+                {selectable ? (
+                  <Table.Th w={36}>
+                    <span className="visually-hidden">{t("transactions.select")}</span>
+                  </Table.Th>
+                ) : null}
                 {data.columns.map((column) => (
                   <Table.Th key={column.name}>{column.label}</Table.Th>
                 ))}
@@ -345,7 +335,7 @@ export default function TransactionList() {
             <Table.Tbody>
               {data.rows.length === 0 ? (
                 <Table.Tr>
-                  <Table.Td colSpan={data.columns.length + 2}>
+                  <Table.Td colSpan={data.columns.length + (selectable ? 2 : 1)}>
                     <Text c="dimmed" ta="center" py="lg">
                       {t("transactions.empty")}
                     </Text>
@@ -356,9 +346,11 @@ export default function TransactionList() {
                 const open = !hydrated || expanded.has(row.id);
                 return [
                   <Table.Tr key={row.id}>
-                    <Table.Td>
-                      <Checkbox name="ids" value={row.id} aria-label={t("transactions.select_row", { orderNo: row.orderNo })} size="xs" />
-                    </Table.Td>
+                    {selectable ? (
+                      <Table.Td>
+                        <Checkbox name="ids" value={row.id} aria-label={t("transactions.select_row", { orderNo: row.orderNo })} size="xs" />
+                      </Table.Td>
+                    ) : null}
                     {data.columns.map((column) => (
                       <Table.Td key={column.name} dir={column.name === "customer_phone" || column.name === "amount" ? "ltr" : undefined}>
                         {column.name === "state" ? (
@@ -403,7 +395,7 @@ export default function TransactionList() {
                   ...(open
                     ? row.children.map((child) => (
                         <Table.Tr key={`${row.id}-${child.id}`} className="child-row">
-                          <Table.Td />
+                          {selectable ? <Table.Td /> : null}
                           <Table.Td colSpan={data.columns.length + 1}>
                             <Group gap="sm">
                               <Text size="sm">↳ {t(`operations.kind.${child.kind}`)}</Text>
@@ -435,6 +427,7 @@ export default function TransactionList() {
       <Pagination data={data} />
       {data.dialog ? <OperationDialog dialog={data.dialog} result={result} /> : null}
       {data.done ? <DoneDialog done={data.done} /> : null}
+      {data.confirm && !notice ? <ConfirmDialog confirm={data.confirm} /> : null}
     </Stack>
   );
 }

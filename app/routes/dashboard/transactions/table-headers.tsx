@@ -3,7 +3,6 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/table-headers";
 import { PageHeader } from "~/components/page-header";
-import { recordAudit } from "~/domain/reporting/audit-log.server";
 import { loadTableFields, saveTableFields } from "~/domain/transactions/fields.server";
 import { notFound, requirePermission, requireSection, requireUser } from "~/lib/guards.server";
 import { translator } from "~/lib/i18n.server";
@@ -44,16 +43,8 @@ export async function action({ context, request }: Route.ActionArgs) {
   }));
   if (!choices.some((choice) => choice.is_active)) return data({ error: t("table_headers.none_active") }, { status: 400 });
   const db = getDbFrom(context);
-  const saved = await saveTableFields(db, auth.user.merchantId, section.key, choices);
+  const saved = await saveTableFields(db, auth.user.merchantId, section.key, choices, { id: auth.user.id, username: auth.user.username });
   if (!saved.ok) return data({ error: t("table_headers.unknown") }, { status: 400 });
-  await recordAudit(db, {
-    merchantId: auth.user.merchantId,
-    actor: { id: auth.user.id, username: auth.user.username },
-    action: "table_headers_changed",
-    description: `${auth.user.username} changed the ${section.key} table columns: ${saved.fields.filter((field) => field.is_active).map((field) => field.name).join(", ")}`,
-    objectType: "section",
-    objectId: section.key,
-  });
   return { done: t("table_headers.saved") };
 }
 

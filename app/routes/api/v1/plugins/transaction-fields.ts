@@ -35,7 +35,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const parsed = FieldChoicesSchema.safeParse(body);
   if (!parsed.success) return apiErrors(request, { fields: ["api.invalid_fields"] });
   return respondOnce(request, db, user.merchantId, `table_fields.${section.key}`, parsed.data, async () => {
-    const saved = await saveTableFields(db, user.merchantId, section.key, parsed.data);
+    const saved = await saveTableFields(db, user.merchantId, section.key, parsed.data, { id: user.id, username: user.username });
     if (!saved.ok) return { status: 400, body: { fields: [translator(lang)("api.unknown_field", { name: saved.unknown })] } };
     return { status: 200, body: saved.fields };
   });
