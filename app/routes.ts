@@ -41,6 +41,8 @@ export default [
     route("dashboard/recent_orders/", "routes/api/v1/dashboard.recent-orders.ts", { id: "api-recent-orders-slash" }),
     route("dashboard/avg_txn_size", "routes/api/v1/dashboard.avg-txn-size.ts", { id: "api-avg-txn-size" }),
     route("dashboard/avg_txn_size/", "routes/api/v1/dashboard.avg-txn-size.ts", { id: "api-avg-txn-size-slash" }),
+    route("search/express", "routes/api/v1/search.express.ts", { id: "api-express-search" }),
+    route("search/express/", "routes/api/v1/search.express.ts", { id: "api-express-search-slash" }),
     route("user/actions", "routes/api/v1/user.actions.ts", { id: "api-user-actions" }),
     route("user/actions/", "routes/api/v1/user.actions.ts", { id: "api-user-actions-slash" }),
     route("plugins/payment_request/transaction", "routes/api/v1/plugins/payment-request-transaction.ts", { id: "api-pr-create" }),

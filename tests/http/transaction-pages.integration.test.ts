@@ -197,6 +197,9 @@ describe("the transaction pages", () => {
     await createUser(database.db, alpha.merchantId, { username: "alpha-viewer", email: "viewer@alpha.example", firstName: "V", lastName: "U", permissions: ["view_paymenttransaction"] });
     const viewer = await app.signIn("alpha-viewer", DEMO_PASSWORD);
     expect((await app.request("/en/search/express?q=alpha-buyer", { cookie: viewer })).status).toBe(403);
+    // The menu offers express search only to those who may search.
+    expect(await (await app.request("/en/help", { cookie })).text()).toContain('href="/en/search/express"');
+    expect(await (await app.request("/en/help", { cookie: viewer })).text()).not.toContain('href="/en/search/express"');
   });
 
   it("show the filter error and keep the rows when To precedes From", async () => {

@@ -318,3 +318,31 @@ describe("bulk actions and deleted transactions", () => {
     expect((await send("POST", `${BASE}/transaction/actions/bulk/cancel/`, { ids: [] })).status).toBe(400);
   });
 });
+
+describe("GET search/express", () => {
+  it("finds rows of every section by e-mail, order number or id, newest first, never another merchant's", async () => {
+    const target = made[3]!;
+    const byEmail = await get(`/api/v1/search/express?q=${encodeURIComponent(target.email)}`);
+    expect(byEmail.status).toBe(200);
+    const found = (await byEmail.json()) as { count: number; results: Record<string, unknown>[] };
+    expect(found.count).toBe(1);
+    expect(found.results[0]).toMatchObject({ id: target.id, customer_email: target.email, amount: "4.000", currency_code: "KWD" });
+    const byId = (await (await get(`/api/v1/search/express/?q=${target.id}`)).json()) as { results: { id: string }[] };
+    expect(byId.results.map((row) => row.id)).toEqual([target.id]);
+    const prefix = (await (await get("/api/v1/search/express?q=buyer1")).json()) as { count: number; results: { customer_email: string }[] };
+    expect(prefix.count).toBe(3);
+    expect(prefix.results.map((row) => row.customer_email)).toEqual(["buyer12@shop.example", "buyer11@shop.example", "buyer10@shop.example"]);
+    const theirs = (await (await get("/api/v1/search/express?q=secret@beta.example")).json()) as { count: number };
+    expect(theirs.count).toBe(0);
+  });
+
+  it("needs q and the search right, and describes itself to OPTIONS in the caller's language", async () => {
+    const missing = await get("/api/v1/search/express");
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toEqual({ q: ["This field is required"] });
+    expect((await get("/api/v1/search/express?q=buyer", tokens.viewer)).status).toBe(403);
+    const options = await app.request("/api/v1/search/express", { method: "OPTIONS", headers: auth(tokens.admin, { "Accept-Language": "ar" }) });
+    expect(options.status).toBe(200);
+    expect(await options.json()).toMatchObject({ name: "البحث السريع", actions: { GET: { q: { required: true, max_length: 100 } } } });
+  });
+});

@@ -14,7 +14,7 @@ export const EXPRESS_SEARCH_LIMIT = 50;
 
 /** The newest matches (at most EXPRESS_SEARCH_LIMIT) and how many there are in all. */
 export async function expressSearch(db: DB, input: { merchantId: number; q: string; lang: Language; available: AvailableSections }) {
-  const page = await listTransactions(db, { merchantId: input.merchantId, deleted: false }, { filters: { q: input.q.slice(0, 100) }, page: 1, perPage: EXPRESS_SEARCH_LIMIT });
+  const page = await findExpressMatches(db, input.merchantId, input.q);
   const rows = page.rows.map((row) => {
     const section = SECTIONS.find((candidate) => candidate.plugin === row.plugin);
     const base = section && hasFeature(input.available, section.key, "transactions") ? `/${input.lang}/${section.path}/transactions` : `/${input.lang}/transactions`;
@@ -31,4 +31,9 @@ export async function expressSearch(db: DB, input: { merchantId: number; q: stri
     };
   });
   return { rows, total: page.count };
+}
+
+/** The live transactions of every section matching `q`, newest first, at most EXPRESS_SEARCH_LIMIT, and their count. */
+export function findExpressMatches(db: DB, merchantId: number, q: string) {
+  return listTransactions(db, { merchantId, deleted: false }, { filters: { q: q.slice(0, 100) }, page: 1, perPage: EXPRESS_SEARCH_LIMIT });
 }

@@ -11,12 +11,19 @@ import { SessionExpiry } from "~/components/shell/session-expiry";
 import { SideMenu } from "~/components/shell/side-menu";
 import { pendingTicketCounts } from "~/domain/approvals/pending-counts.server";
 import { can, tableHeaderPermission } from "~/domain/identity/permissions";
-import { TRANSACTION_SECTIONS } from "~/domain/merchant/sections";
+import { TRANSACTION_SECTIONS, type AvailableSections } from "~/domain/merchant/sections";
 import { SESSION_IDLE_MS } from "~/domain/identity/sessions.server";
-import { loadAvailableSections, loadMerchantBranding } from "~/domain/identity/users.server";
+import { loadAvailableSections, loadMerchantBranding, type SessionUser } from "~/domain/identity/users.server";
 import { requireUser } from "~/lib/guards.server";
 import { isLanguage } from "~/lib/i18n";
 import { getDbFrom } from "~/lib/request-context.server";
+
+/** The merchant's sections as this user's menu shows them: express search only for those who may search. */
+function menuSections(sections: AvailableSections, user: SessionUser): AvailableSections {
+  if (can(user, "view_paymenttransaction") && can(user, "search_paymenttransaction")) return sections;
+  const { express_search: _hidden, ...rest } = sections;
+  return rest;
+}
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const auth = requireUser(context, request);
@@ -37,7 +44,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       logoUrl: branding.logo_url,
       adminUrl: branding.admin_url,
     },
-    sections,
+    sections: menuSections(sections, auth.user),
     ticketCounts,
     // Table Headers appear for a section only when the user may change its columns.
     headerSections: TRANSACTION_SECTIONS.filter((key) => sections[key]?.includes("transactions") && can(auth.user, tableHeaderPermission(key))),

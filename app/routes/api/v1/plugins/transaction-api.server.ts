@@ -9,6 +9,7 @@ import { loadAvailableSections } from "~/domain/identity/users.server";
 import { hasFeature, SECTIONS, TRANSACTION_SECTIONS, type Section } from "~/domain/merchant/sections";
 import { once, type StoredResponse } from "~/domain/payments/idempotency.server";
 import { payUrlOf } from "~/domain/payments/payment-requests.server";
+import { EXPRESS_SEARCH_LIMIT, findExpressMatches } from "~/domain/transactions/express-search.server";
 import { loadTableFields } from "~/domain/transactions/fields.server";
 import { parseListQuery } from "~/domain/transactions/filters";
 import { bulkActionsFor, loadFilterChoices, loadPluginUnits } from "~/domain/transactions/list-config.server";
@@ -234,4 +235,33 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   } catch {
     throw apiDetail(request, "api.invalid_body", 400);
   }
+}
+
+/**
+ * GET search/express?q=: the express search of the dashboard (id, order number, gateway reference,
+ * phone, or the start of an e-mail) across every section, as list rows: the newest
+ * EXPRESS_SEARCH_LIMIT matches in `results` and how many there are in `count`. OPTIONS: its parameter.
+ */
+export async function respondWithExpressSearch(request: Request, context: Context) {
+  const { user } = await requireApiUser(request, context);
+  const db = getDbFrom(context);
+  if (!hasFeature(await loadAvailableSections(db, user.merchantId), "express_search")) throw apiDetail(request, "api.not_found", 404);
+  requireApiPermission(request, user, "view_paymenttransaction");
+  requireApiPermission(request, user, "search_paymenttransaction");
+  const lang = apiLanguage(request);
+  if (request.method === "OPTIONS") {
+    const t = translator(lang);
+    return apiJson({
+      name: t("express_search.title"),
+      description: t("express_search.description"),
+      actions: { GET: { q: { type: "string", required: true, max_length: 100, label: t("express_search.label") } } },
+      limit: EXPRESS_SEARCH_LIMIT,
+    });
+  }
+  const q = new URL(request.url).searchParams.get("q")?.trim() ?? "";
+  if (!q) return apiErrors(request, { q: ["errors.required"] });
+  if (q.length > 100) return apiErrors(request, { q: ["errors.too_long"] });
+  const page = await findExpressMatches(db, user.merchantId, q);
+  const [serializer, operations] = await Promise.all([serializeContextFor(db, user, lang), childOperations(db, user.merchantId, page.rows.map((row) => row.id))]);
+  return apiJson({ count: page.count, results: page.rows.map((row) => serializeTransaction(row, serializer, operations)) });
 }
