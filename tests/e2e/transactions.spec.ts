@@ -72,7 +72,7 @@ test.describe("the transaction list without JavaScript", () => {
     await page.getByRole("searchbox", { name: t("en", "transactions.search") }).fill("listing-");
     await page.getByRole("searchbox", { name: t("en", "transactions.search") }).press("Enter");
     await expect(page).toHaveURL(/q=listing-/);
-    await expect(page.getByText(t("en", "transactions.count", { count: "12" }))).toBeVisible();
+    await expect(page.getByText(t("en", "transactions.count", { total: "12" }))).toBeVisible();
     await expect(page.locator("tbody tr")).toHaveCount(10);
 
     await page.getByRole("navigation", { name: t("en", "transactions.pagination") }).getByRole("link", { name: "2", exact: true }).click();
@@ -91,7 +91,7 @@ test.describe("the transaction list without JavaScript", () => {
     // To cannot precede From.
     await page.goto(`${listFor("listing-")}&created_after=2026-11-20&created_before=2026-11-10`);
     await expect(page.getByText(t("en", "transactions.errors.to_before_from"))).toBeVisible();
-    await expect(page.getByText(t("en", "transactions.count", { count: "12" }))).toBeVisible();
+    await expect(page.getByText(t("en", "transactions.count", { total: "12" }))).toBeVisible();
   });
 });
 
@@ -106,7 +106,7 @@ test("the search box applies on blur and rows per page come from the query strin
   await page.getByRole("searchbox", { name: t("en", "transactions.search") }).fill("blur-");
   await page.getByRole("searchbox", { name: t("en", "transactions.search") }).blur();
   await expect(page).toHaveURL(/q=blur-/);
-  await expect(page.getByText(t("en", "transactions.count", { count: "11" }))).toBeVisible();
+  await expect(page.getByText(t("en", "transactions.count", { total: "11" }))).toBeVisible();
   await expect(page.locator("tbody tr")).toHaveCount(10);
   await page.getByRole("radio", { name: "50" }).check();
   await expect(page).toHaveURL(/per_page=50/);
@@ -124,7 +124,7 @@ test("the search box applies on blur and rows per page come from the query strin
   await page.getByRole("button", { name: t("en", "transactions.filters.apply") }).click();
   await expect(page).toHaveURL(/state=created/);
   await expect(page).toHaveURL(/q=blur-/);
-  await expect(page.getByText(t("en", "transactions.count", { count: "11" }))).toBeVisible();
+  await expect(page.getByText(t("en", "transactions.count", { total: "11" }))).toBeVisible();
   await page.getByRole("navigation", { name: t("en", "transactions.pagination") }).getByRole("link", { name: "2", exact: true }).click();
   await expect(page).toHaveURL(/page=2/);
   await expect(page.locator("tbody tr")).toHaveCount(1);
