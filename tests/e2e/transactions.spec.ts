@@ -337,7 +337,9 @@ test("a CSV in Arabic and an XLSX in English with chosen fields arrive in Genera
   // CSV, the default fields (the list's columns), Arabic labels. The finished XLSX is announced live.
   await page.goto(`/ar/payment-request/transactions?q=export-`);
   const notice = page.getByRole("region", { name: t("ar", "notifications.region") });
-  await expect(notice.getByText(t("en", "notifications.report_exported"))).toBeVisible({ timeout: 20_000 });
+  // Asked for in English, announced in the language of the page open now.
+  await expect(notice.getByText(t("ar", "notifications.report_exported"))).toBeVisible({ timeout: 20_000 });
+  await expect(notice.getByRole("link")).toHaveAttribute("href", /^\/ar\/generated-reports\?id=/);
   await notice.getByRole("button", { name: t("ar", "notifications.dismiss") }).click();
   await expect(notice).toHaveCount(0);
   await page.locator("summary", { hasText: t("ar", "exports.button") }).click();

@@ -137,6 +137,9 @@ describe("the Export Transactions form", () => {
     expect(unread.status).toBe(200);
     const { notifications } = (await unread.json()) as { notifications: { id: number; title: string; link: string }[] };
     expect(notifications).toEqual([expect.objectContaining({ title: "Report exported", link: expect.stringMatching(/^\/en\/generated-reports\?id=\d+$/) })]);
+    // The same notice read from an Arabic page reads in Arabic and links to the Arabic page.
+    const arabic = (await (await app.request("/ar/notifications", { cookie })).json()).notifications;
+    expect(arabic).toEqual([expect.objectContaining({ id: notifications[0].id, title: "تم تصدير التقرير", link: notifications[0].link.replace(/^\/en\//, "/ar/") })]);
     expect((await (await app.request("/en/notifications", { cookie: cookies[alpha.staff.username] })).json()).notifications).toEqual([]);
     expect((await app.request("/en/notifications")).status).toBe(401);
     const marked = await app.request("/en/notifications", { form: { id: String(notifications[0].id) }, cookie });

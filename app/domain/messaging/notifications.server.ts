@@ -1,5 +1,7 @@
 import type { DB } from "~/db/database.server";
 import { nowIso } from "~/lib/clock.server";
+import type { Language } from "~/lib/i18n";
+import { translator } from "~/lib/i18n.server";
 
 /** What a dashboard user is told once: 'Report exported', later 'Order created', 'New Permission Request'. */
 export type NotificationKind = "report_exported" | "report_failed";
@@ -8,7 +10,7 @@ export type NewNotification = {
   merchantId: number;
   userId: number;
   kind: NotificationKind;
-  /** Already in the recipient's language: the one they asked the report in. */
+  /** In the language the recipient used when it was caused; shown in the language they read in now (presentNotification). */
   title: string;
   /** A path on this site. */
   link: string | null;
@@ -44,6 +46,18 @@ export async function listUnreadNotifications(db: DB, recipient: Recipient, limi
     .limit(limit)
     .execute();
   return newest.reverse();
+}
+
+/** A notification as the user reads it now: its title and link in the language of the page they have open. */
+export function presentNotification<T extends { kind: string; title: string; link: string | null }>(notification: T, lang: Language): T {
+  const t = translator(lang);
+  const key = `notifications.${notification.kind}`;
+  const title = t(key);
+  return {
+    ...notification,
+    title: title === key ? notification.title : title,
+    link: notification.link?.replace(/^\/(en|ar)(?=\/)/, `/${lang}`) ?? null,
+  };
 }
 
 /** Marks some (or, without ids, all) of the user's notifications read; another user's ids are ignored. */

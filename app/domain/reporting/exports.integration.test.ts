@@ -219,6 +219,16 @@ describe("asking for an export", () => {
     expect(await ask({ user: { ...staff(), permissions: ["view_export_settings"] } })).toEqual({ ok: false, error: "forbidden" });
   });
 
+  it("leaves the list's filters out for a user who may export but not search, as the list does", async () => {
+    const exporter = { ...shop.staff, is_superuser: 0, permissions: ["view_paymenttransaction", "view_export_settings"] };
+    const asked = await ask({ user: exporter });
+    if (!asked.ok) throw new Error("export refused");
+    const queued = await database.db.selectFrom("reports").select(["query"]).where("id", "=", asked.id).executeTakeFirstOrThrow();
+    expect(queued.query).toBe("");
+    await database.db.deleteFrom("jobs").execute();
+    await database.db.deleteFrom("reports").where("id", "=", asked.id).execute();
+  });
+
   it("queues a report that a job builds, then tells the user it is exported, with an audit trail", async () => {
     const asked = await ask();
     if (!asked.ok) throw new Error("export refused");

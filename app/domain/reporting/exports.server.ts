@@ -148,7 +148,8 @@ export async function requestExport(db: DB, request: ExportRequest): Promise<Exp
         section: request.section,
         file_format: format,
         language,
-        query: exportQuery(request.query),
+        // Filters are a search: without the right, the export has the whole list, as the page shows it.
+        query: can(request.user, "search_paymenttransaction") ? exportQuery(request.query) : "",
         fields: fields.join(","),
         state: "queued",
         file_name: reportFileName(request.section, format, created),

@@ -1,17 +1,19 @@
 import type { Route } from "./+types/notifications";
-import { listUnreadNotifications, markNotificationsRead } from "~/domain/messaging/notifications.server";
+import { listUnreadNotifications, markNotificationsRead, presentNotification } from "~/domain/messaging/notifications.server";
+import { isLanguage } from "~/lib/i18n";
 import { authContext, getDbFrom } from "~/lib/request-context.server";
 
 function json(body: unknown, status = 200) {
   return Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
 }
 
-/** GET: the signed-in user's unread notifications, for the shell to show while a page is open. */
-export async function loader({ context }: Route.LoaderArgs) {
+/** GET: the signed-in user's unread notifications, in the page's language, for the shell to show while a page is open. */
+export async function loader({ context, params }: Route.LoaderArgs) {
   const auth = context.get(authContext);
   if (!auth) return json({ notifications: [] }, 401);
   const notifications = await listUnreadNotifications(getDbFrom(context), { merchantId: auth.user.merchantId, userId: auth.user.id });
-  return json({ notifications });
+  const lang = isLanguage(params.lang) ? params.lang : "en";
+  return json({ notifications: notifications.map((notification) => presentNotification(notification, lang)) });
 }
 
 /** POST id (repeated): marks those read; without an id, all of them. */
