@@ -60,16 +60,25 @@ app.use((req, res, next) => (/\.[a-z0-9]+$/i.test(req.path) ? publicFiles(req, r
 
 // The pay page, the busiest page by far, is rendered without the router (docs/decisions/0011).
 const renderPayPage = build.entry.module.createPayPageHandler(build);
-app.get(/^\/(en|ar)\/pay\/[0-9A-Za-z]{22}\/?$/, (req, res, next) => {
-  const url = new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`);
-  renderPayPage(url).then((page) => {
-    if (!page) return next();
+app.get(/^\/(en|ar)\/pay\/[0-9A-Za-z]{22}\/?$/, async (req, res, next) => {
+  let page;
+  try {
+    page = await renderPayPage(new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`));
+  } catch (error) {
+    // The router serves the same page, and its error page if the failure repeats there.
+    console.error(error);
+    return next();
+  }
+  if (!page) return next();
+  try {
     res.status(page.status);
     for (const [name, value] of page.headers) res.setHeader(name, value);
     const body = Buffer.from(page.body);
     res.setHeader("Content-Length", body.length);
     res.end(body);
-  }, next);
+  } catch (error) {
+    next(error);
+  }
 });
 
 app.all(

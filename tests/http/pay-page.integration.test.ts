@@ -98,5 +98,14 @@ describe("GET /:lang/pay/:id without the router", () => {
     expect(closed.status).toBe(302);
     expect(closed.headers.get("Location")).toBe("https://shop.example/thanks");
     expect((await app.request(`/en/pay/${id}`)).headers.get("Location")).toBe("https://shop.example/thanks");
+
+    // An address with Arabic in it is sent on percent-encoded, as a Location header must be.
+    await database.db.updateTable("transactions").set({ next_url: "https://shop.example/شكرا" }).where("id", "=", id).execute();
+    const arabic = await app.requestPayPage(`/ar/pay/${id}`);
+    expect(arabic.status).toBe(302);
+    expect(arabic.headers.get("Location")).toBe("https://shop.example/%D8%B4%D9%83%D8%B1%D8%A7");
+    const created = await createRequest({ next_url: "https://shop.example/شكرا?ref=1" });
+    const stored = await database.db.selectFrom("transactions").select("next_url").where("id", "=", created.id).executeTakeFirstOrThrow();
+    expect(stored.next_url).toBe("https://shop.example/%D8%B4%D9%83%D8%B1%D8%A7?ref=1");
   });
 });

@@ -27,7 +27,8 @@ export function PublicHeader({ unit, lang, path }: { unit: UnitHeader; lang: Lan
   const t = useText();
   const transparent = unit.headerColor === "transparent";
   const color = transparent ? "black" : headerTextColor(unit.headerColor);
-  const [pathname, search = ""] = path.split(/(?=\?)/);
+  const queryAt = path.indexOf("?");
+  const [pathname, search] = queryAt === -1 ? [path, ""] : [path.slice(0, queryAt), path.slice(queryAt)];
   const social = [
     { href: unit.website, label: t("pay.website"), icon: <IconWorld size={20} /> },
     { href: unit.instagram, label: "Instagram", icon: <IconBrandInstagram size={20} /> },
@@ -51,7 +52,7 @@ export function PublicHeader({ unit, lang, path }: { unit: UnitHeader; lang: Lan
             {(["en", "ar"] as const).map((code) => (
               <a
                 key={code}
-                href={switchLanguagePath(pathname ?? "/", search, code)}
+                href={switchLanguagePath(pathname, search, code)}
                 style={{ fontWeight: code === lang ? 800 : 500 }}
                 aria-current={code === lang ? "true" : undefined}
                 lang={code}

@@ -26,7 +26,7 @@ export function LinkButton({ variant = "filled", fullWidth, className, ...rest }
   return <a className={join("c-button", `c-button--${variant}`, fullWidth && "c-button--full", className)} {...rest} />;
 }
 
-export function Alert({ color, children, role }: { color: "red" | "orange"; children: ReactNode; role?: string }) {
+export function Alert({ color, children, role = "alert" }: { color: "red" | "orange"; children: ReactNode; role?: string }) {
   return (
     <div className={`c-alert c-alert--${color}`} role={role}>
       {children}

@@ -42,7 +42,9 @@ export const PaymentRequestSchema = z.object({
     .max(500, "errors.too_long")
     .optional()
     .transform((value) => value || undefined)
-    .pipe(z.url({ protocol: /^https$/, error: "payment_request.errors.next_url" }).optional()),
+    .pipe(z.url({ protocol: /^https$/, error: "payment_request.errors.next_url" }).optional())
+    // Kept as a URL's own serialisation (non-ASCII percent-encoded), so it can stand in a Location header.
+    .transform((value) => (value ? new URL(value).href : value)),
   /** A datetime-local value in Kuwait time, or an ISO-8601 timestamp with an offset. */
   expiration_time: optionalText(40),
   pg_codes: z

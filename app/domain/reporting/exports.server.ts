@@ -138,6 +138,8 @@ export async function requestExport(db: DB, request: ExportRequest): Promise<Exp
 
   const format = request.fileFormat as ExportFormat;
   const created = nowIso();
+  // Filters are a search: without the right, the export has the whole list, as the page shows it.
+  const query = can(request.user, "search_paymenttransaction") ? exportQuery(request.query) : "";
   const id = await db.transaction().execute(async (trx) => {
     const report = await trx
       .insertInto("reports")
@@ -148,8 +150,7 @@ export async function requestExport(db: DB, request: ExportRequest): Promise<Exp
         section: request.section,
         file_format: format,
         language,
-        // Filters are a search: without the right, the export has the whole list, as the page shows it.
-        query: can(request.user, "search_paymenttransaction") ? exportQuery(request.query) : "",
+        query,
         fields: fields.join(","),
         state: "queued",
         file_name: reportFileName(request.section, format, created),
@@ -162,7 +163,7 @@ export async function requestExport(db: DB, request: ExportRequest): Promise<Exp
       merchantId: request.merchantId,
       actor: request.user,
       action: "export_requested",
-      description: `Export of ${request.section} transactions as ${format.toUpperCase()} (${fields.join(", ")})${request.query ? ` filtered by ${exportQuery(request.query)}` : ""}`,
+      description: `Export of ${request.section} transactions as ${format.toUpperCase()} (${fields.join(", ")})${query ? ` filtered by ${query}` : ""}`,
       objectType: "report",
       objectId: report.id,
       ip: request.ip,

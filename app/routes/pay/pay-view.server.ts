@@ -22,7 +22,7 @@ export async function payPageView(db: DB, lang: Language, transactionId: string,
   const unit = await loadUnitHeader(db, transaction, lang);
   const httpStatus = page.status === "paused" ? 423 : 200;
   // A link that cannot be paid any more sends the customer on to the merchant's next_url, if any.
-  if (page.status !== "payable" && page.status !== "paused" && transaction.next_url) return { kind: "redirect", location: transaction.next_url } as const;
+  if (page.status !== "payable" && page.status !== "paused" && transaction.next_url) return { kind: "redirect", location: new URL(transaction.next_url).href } as const;
   if (page.status !== "payable") {
     const settledLink = page.status === "settled" && transaction.paid_attempt_id ? `/${lang}/pay/attempt-detail/${transaction.paid_attempt_id}` : null;
     return { kind: "page", httpStatus, page: { status: page.status, lang, unit, view: null, settledLink } } as const;
