@@ -60,7 +60,7 @@ app.use((req, res, next) => (/\.[a-z0-9]+$/i.test(req.path) ? publicFiles(req, r
 
 // The pay page, the busiest page by far, is rendered without the router (docs/decisions/0011).
 const renderPayPage = build.entry.module.createPayPageHandler(build);
-app.get(/^\/(en|ar)\/pay\/[0-9A-Za-z]{22}\/?$/, async (req, res, next) => {
+app.get(build.entry.module.PAY_PAGE_PATH, async (req, res, next) => {
   let page;
   try {
     page = await renderPayPage(new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`));

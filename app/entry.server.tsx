@@ -70,4 +70,4 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { request
   return response;
 };
 
-export { createPayPageHandler } from "./routes/pay/pay-page-handler.server";
+export { createPayPageHandler, PAY_PAGE_PATH } from "./routes/pay/pay-page-handler.server";

@@ -3,6 +3,15 @@ import type { Language } from "./i18n";
 
 export const DISPLAY_ZONE = "Asia/Kuwait";
 
+const counts = new Map<Language, Intl.NumberFormat>();
+
+/** A count as people read it, in the page's language: 12,345. */
+export function formatCount(value: number, lang: Language): string {
+  let format = counts.get(lang);
+  if (!format) counts.set(lang, (format = new Intl.NumberFormat(lang === "ar" ? "ar-KW-u-nu-latn" : "en-US")));
+  return format.format(value);
+}
+
 /** A stored UTC timestamp as Kuwait time, hh:mm AM/PM, in the page's language. */
 export function formatDateTime(iso: string, lang: Language): string {
   return DateTime.fromISO(iso, { zone: "utc" })

@@ -91,10 +91,10 @@ function rank(name: FieldName) {
 
 export type FieldChoice = { name: string; label_en?: string; label_ar?: string; is_active?: boolean; order?: number };
 
-/** Saves the section's columns; unknown names are refused, labels are trimmed to 64 characters. */
 /**
- * Renames, shows, hides and reorders a section's columns, and writes who changed them to the audit
- * log in the same database transaction (the page and the API both change them through here).
+ * Renames, shows, hides and reorders a section's columns (unknown names refused, labels trimmed to
+ * 64 characters), and writes who changed them to the audit log in the same database transaction:
+ * the page and the API both change them through here.
  */
 export async function saveTableFields(db: DB, merchantId: number, section: string, choices: FieldChoice[], actor: { id: number; username: string }) {
   const current = await loadTableFields(db, merchantId, section);

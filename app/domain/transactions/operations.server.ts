@@ -107,10 +107,26 @@ export async function requestOperation(
 ): Promise<OperationOutcome> {
   const t = translator(input.lang);
   if (!can(input.actor, OPERATION_PERMISSIONS[input.kind])) return { ok: false, status: 403, message: t("operations.errors.forbidden") };
-  const merchant = await db.selectFrom("merchants").select("operations_approval").where("id", "=", input.merchantId).executeTakeFirstOrThrow();
-  const direct = !merchant.operations_approval || can(input.actor, "approve_operations");
-  if (direct) return executeOperation(db, { ...input, requestId: null });
+  if (!(await needsApproval(db, input.merchantId, input.actor))) return executeOperation(db, { ...input, requestId: null });
   return createOperationRequest(db, input);
+}
+
+/** Whether this user's refund, capture or void waits for a checker: operations approval on, and they are not one. */
+async function needsApproval(db: DB, merchantId: number, actor: PermissionHolder) {
+  if (can(actor, "approve_operations")) return false;
+  const merchant = await db.selectFrom("merchants").select("operations_approval").where("id", "=", merchantId).executeTakeFirstOrThrow();
+  return Boolean(merchant.operations_approval);
+}
+
+/** The request still waiting on this transaction, if any (at most one: a unique index keeps it so). */
+function findPendingRequest(db: DB, merchantId: number, transactionId: string) {
+  return db
+    .selectFrom("operation_requests")
+    .select("id")
+    .where("merchant_id", "=", merchantId)
+    .where("transaction_id", "=", transactionId)
+    .where("state", "=", "pending")
+    .executeTakeFirst();
 }
 
 /** Reserves the amount, asks the gateway, then records the outcome; never holds a database lock while the gateway answers. */
@@ -278,13 +294,7 @@ async function createOperationRequest(
     if (!gateway || !gatewaySupports(gateway.kind, input.kind)) return { ok: false, status: 400, message: t("operations.errors.not_supported") };
     const amount = checkAmount(input.kind, input.amount, transaction.currency_code, availableAmount(transaction, input.kind), input.lang);
     if (!amount.ok) return { ok: false, status: 400, message: amount.message, field: amount.field };
-    const pending = await trx
-      .selectFrom("operation_requests")
-      .select("id")
-      .where("transaction_id", "=", transaction.id)
-      .where("state", "=", "pending")
-      .executeTakeFirst();
-    if (pending) return { ok: false, status: 409, message: t("operations.errors.request_pending") };
+    if (await findPendingRequest(trx, input.merchantId, transaction.id)) return { ok: false, status: 409, message: t("operations.errors.request_pending") };
     const created = nowIso();
     const expires = new Date(Date.parse(created) + env().OPERATION_REQUEST_TTL_HOURS * 3600_000).toISOString();
     const request = await trx
@@ -406,19 +416,9 @@ export async function previewOperation(
   const available = availableAmount(transaction, input.kind);
   const checked = input.amount === undefined ? null : checkAmount(input.kind, input.amount, transaction.currency_code, available, input.lang);
   let blocked: string | null = null;
-  if (input.actor && !can(input.actor, "approve_operations")) {
-    const approval = await db.selectFrom("merchants").select("operations_approval").where("id", "=", input.merchantId).executeTakeFirstOrThrow();
-    if (approval.operations_approval) {
-      await expireOperationRequests(db, input.merchantId, transaction.id);
-      const pending = await db
-        .selectFrom("operation_requests")
-        .select("id")
-        .where("merchant_id", "=", input.merchantId)
-        .where("transaction_id", "=", transaction.id)
-        .where("state", "=", "pending")
-        .executeTakeFirst();
-      if (pending) blocked = translator(input.lang)("operations.errors.request_pending");
-    }
+  if (input.actor && (await needsApproval(db, input.merchantId, input.actor))) {
+    await expireOperationRequests(db, input.merchantId, transaction.id);
+    if (await findPendingRequest(db, input.merchantId, transaction.id)) blocked = translator(input.lang)("operations.errors.request_pending");
   }
   return {
     orderNo: transaction.order_no,

@@ -1,6 +1,6 @@
 import { Anchor, Button, Group, Stack, Table, Text, TextInput } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { Form, Link, useLoaderData, useParams } from "react-router";
+import { Form, Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/express-search";
 import { PageHeader } from "~/components/page-header";
 import { StateBadge } from "~/components/state-badge";
@@ -18,13 +18,14 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const lang = isLanguage(params.lang) ? params.lang : "en";
   const q = new URL(request.url).searchParams.get("q")?.trim() ?? "";
   const found = q ? await expressSearch(getDbFrom(context), { merchantId: auth.user.merchantId, q, lang, available }) : null;
-  return { q, found };
+  // More matches than shown: the all-transactions list searches them all.
+  const allUrl = found && found.total > found.rows.length ? `/${lang}/transactions?q=${encodeURIComponent(q)}` : null;
+  return { q, found, allUrl };
 }
 
 export default function ExpressSearch() {
   const { t } = useTranslation();
-  const { q, found } = useLoaderData<typeof loader>();
-  const { lang } = useParams();
+  const { q, found, allUrl } = useLoaderData<typeof loader>();
   const results = found?.rows ?? null;
   return (
     <Stack>
@@ -39,10 +40,10 @@ export default function ExpressSearch() {
         <Text c="dimmed" role="status">{t("express_search.none", { q })}</Text>
       ) : (
         <Stack gap="xs">
-          {found && found.total > results.length ? (
+          {found && allUrl ? (
             <Text size="sm" role="status">
               {t("transactions.express_more", { shown: results.length, total: found.total })}{" "}
-              <Anchor component={Link} to={`/${lang === "ar" ? "ar" : "en"}/transactions?q=${encodeURIComponent(q)}`}>
+              <Anchor component={Link} to={allUrl}>
                 {t("transactions.express_see_all")}
               </Anchor>
             </Text>

@@ -57,15 +57,13 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   return redirect(outcome.redirectUrl, 303);
 }
 
-type PayActionData = Awaited<ReturnType<typeof action>> extends infer A ? (A extends { data: infer D } ? D : never) : never;
-
 export default function Pay() {
   const location = useLocation();
   return <PayPage page={useLoaderData<typeof loader>() as PayPageData} actionData={useActionData<typeof action>()} path={location.pathname + location.search} />;
 }
 
 /** The page itself, from its loader's data: rendered here and by the pay page's direct handler (pay-page-handler.server). */
-export function PayPage({ page, actionData, path }: { page: PayPageData; actionData?: PayActionData; path: string }) {
+export function PayPage({ page, actionData, path }: { page: PayPageData; actionData?: ReturnType<typeof useActionData<typeof action>>; path: string }) {
   const t = useText();
   const { status, lang, unit, view, settledLink } = page;
   const nonce = useNonce();

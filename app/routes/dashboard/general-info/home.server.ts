@@ -8,7 +8,7 @@ import { averageTransactionSize, listRecentActions, listRecentOrders, loadStatis
 import { describeRowAction, runRowAction } from "~/domain/transactions/row-actions.server";
 import { platformAddresses } from "~/lib/addresses.server";
 import { now } from "~/lib/clock.server";
-import { DISPLAY_ZONE, formatDateTime } from "~/lib/format";
+import { DISPLAY_ZONE, formatCount, formatDateTime } from "~/lib/format";
 import { requireUser } from "~/lib/guards.server";
 import { i18nFor, translator } from "~/lib/i18n.server";
 import { isLanguage, type Language } from "~/lib/i18n";
@@ -20,11 +20,6 @@ type Context = Readonly<RouterContextProvider>;
 
 const locale = (lang: Language) => (lang === "ar" ? "ar-KW-u-nu-latn" : "en-US");
 const kuwaitTime = (iso: string, lang: Language) => DateTime.fromISO(iso, { zone: "utc" }).setZone(DISPLAY_ZONE).setLocale(locale(lang));
-
-/** A count as people read it: 12,345. */
-function formatCount(value: number, lang: Language) {
-  return new Intl.NumberFormat(locale(lang)).format(value);
-}
 
 /**
  * Kept left to right inside Arabic text (Unicode isolates): "+4.3%" and "78%" read as in the tiles'

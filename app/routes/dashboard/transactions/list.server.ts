@@ -16,7 +16,7 @@ import { formatAmount } from "~/lib/money";
 import { getDbFrom } from "~/lib/request-context.server";
 import { linkBaseUrl } from "~/lib/sign-in.server";
 import { flashCookie } from "~/lib/flash.server";
-import { formatDateTime } from "~/lib/format";
+import { formatCount, formatDateTime } from "~/lib/format";
 import { headerPermissionOf, requireListPlace, scopeOf } from "./context.server";
 
 const OPERATIONS = ["refund", "capture", "void"] as const;
@@ -120,7 +120,7 @@ export async function loadList({ context, request }: { context: Parameters<typeo
     rows,
     // Only the bulk actions this user may take; none, and the rows are not selectable.
     bulkActions: bulkActionsFor(auth.user, place.deleted),
-    pagination: { count: page.count, page: page.page, pageCount: page.pageCount, perPage: page.perPage },
+    pagination: { count: page.count, countText: formatCount(page.count, lang), page: page.page, pageCount: page.pageCount, perPage: page.perPage },
     dialog: dialog && operationId && isOperation(operation) ? { ...dialog, id: operationId, kind: operation } : null,
     done: isOperation(done) || done === "requested" ? done : null,
     confirm,

@@ -250,7 +250,7 @@ function RowActions({ row, basePath, search }: { row: LoaderData["rows"][number]
 }
 
 export default function TransactionList() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const data = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionData;
   const location = useLocation();
@@ -298,7 +298,7 @@ export default function TransactionList() {
       ) : null}
       <Group justify="space-between" align="flex-end">
         <Text size="sm" c="dimmed" role="status">
-          {t("transactions.count", { total: new Intl.NumberFormat(i18n.language === "ar" ? "ar-KW-u-nu-latn" : "en-US").format(data.pagination.count) })}
+          {t("transactions.count", { total: data.pagination.countText })}
         </Text>
         <PerPage data={data} />
       </Group>
