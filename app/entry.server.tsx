@@ -9,9 +9,9 @@ import { NonceProvider } from "./components/nonce";
 import { env } from "./lib/env.server";
 import { languageOfPath } from "./lib/i18n";
 import { i18nFor } from "./lib/i18n.server";
-import { securityHeaders } from "./lib/security-headers.server";
+import { securityHeaders } from "./web/security-headers.server";
 
-export { createLoadContext } from "./lib/request-context.server";
+export { createLoadContext } from "./web/request-context.server";
 export { bootstrap } from "./lib/bootstrap.server";
 
 export const streamTimeout = 5_000;

@@ -18,15 +18,15 @@ import type { Route } from "./+types/root";
 import { ErrorPage } from "./components/error-page";
 import { useNonce } from "./components/nonce";
 import { loadMerchantBranding } from "./domain/identity/users.server";
-import { readFlash } from "./lib/flash.server";
+import { readFlash } from "./web/flash.server";
 import { directionOf, languageOfPath } from "./lib/i18n";
 import {
   crossSiteMiddleware,
   databaseMiddleware,
   languageMiddleware,
   sessionMiddleware,
-} from "./lib/middleware.server";
-import { authContext, getDbFrom } from "./lib/request-context.server";
+} from "./web/middleware.server";
+import { authContext, getDbFrom } from "./web/request-context.server";
 import { theme } from "./theme";
 
 export const middleware: Route.MiddlewareFunction[] = [

@@ -1,7 +1,7 @@
 import { Alert } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { useRouteLoaderData } from "react-router";
-import type { Flash } from "~/lib/flash.server";
+import type { Flash } from "~/web/flash.server";
 
 const colors = { success: "green", error: "red", info: "blue" } as const;
 

@@ -1,4 +1,4 @@
-import { notFound } from "~/lib/guards.server";
+import { notFound } from "~/web/guards.server";
 
 export function loader(): never {
   notFound();

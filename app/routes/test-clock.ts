@@ -1,6 +1,6 @@
 import type { Route } from "./+types/test-clock";
 import { advanceClock } from "~/lib/clock.server";
-import { notFound } from "~/lib/guards.server";
+import { notFound } from "~/web/guards.server";
 
 /** Moves the server's clock forward; exists only when the server runs with TEST_CLOCK=1. */
 export async function action({ request }: Route.ActionArgs) {

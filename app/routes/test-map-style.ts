@@ -1,4 +1,4 @@
-import { notFound } from "~/lib/guards.server";
+import { notFound } from "~/web/guards.server";
 
 /** A tile-less map style for the end-to-end tests (no tile server is reachable there); TEST_CLOCK=1 only. */
 export function loader() {

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { Route } from "./+types/vendor";
-import { notFound } from "~/lib/guards.server";
+import { notFound } from "~/web/guards.server";
 
 /** Third-party browser files served from their npm package (the map of the delivery step), versioned by name. */
 const FILES: Record<string, { file: string; type: string }> = {

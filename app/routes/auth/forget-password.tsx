@@ -8,10 +8,10 @@ import type { Route } from "./+types/forget-password";
 import { AuthCard } from "~/components/auth-card";
 import { FormErrors, TextField } from "~/components/forms";
 import { requestPasswordReset } from "~/domain/identity/passwords.server";
-import { requireAnonymous } from "~/lib/guards.server";
+import { requireAnonymous } from "~/web/guards.server";
 import { isLanguage } from "~/lib/i18n";
-import { clientAddressContext, getDbFrom } from "~/lib/request-context.server";
-import { linkBaseUrl } from "~/lib/sign-in.server";
+import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+import { linkBaseUrl } from "~/web/sign-in.server";
 
 const ForgotPasswordSchema = z.object({
   username: z.string({ error: "errors.required" }).trim().min(1, "errors.required").max(150, "errors.too_long"),

@@ -8,11 +8,11 @@ import type { Route } from "./+types/login";
 import { AuthCard } from "~/components/auth-card";
 import { FormErrors, PasswordField, TextField } from "~/components/forms";
 import { attemptLogin, verifyLoginCode } from "~/domain/identity/login.server";
-import { requireAnonymous, safeRedirectPath } from "~/lib/guards.server";
+import { requireAnonymous, safeRedirectPath } from "~/web/guards.server";
 import { isLanguage } from "~/lib/i18n";
-import { clientAddressContext, getDbFrom } from "~/lib/request-context.server";
+import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { getAppSecret } from "~/lib/secret.server";
-import { startWebSession } from "~/lib/sign-in.server";
+import { startWebSession } from "~/web/sign-in.server";
 
 const required = { error: "errors.required" };
 

@@ -2,9 +2,9 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/logout";
 import { endSession } from "~/domain/identity/sessions.server";
 import { recordAudit } from "~/domain/reporting/audit-log.server";
-import { flashCookie } from "~/lib/flash.server";
-import { authContext, clientAddressContext, getDbFrom } from "~/lib/request-context.server";
-import { clearSessionCookie } from "~/lib/session-cookie.server";
+import { flashCookie } from "~/web/flash.server";
+import { authContext, clientAddressContext, getDbFrom } from "~/web/request-context.server";
+import { clearSessionCookie } from "~/web/session-cookie.server";
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const auth = context.get(authContext);

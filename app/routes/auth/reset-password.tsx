@@ -9,9 +9,9 @@ import { AuthCard } from "~/components/auth-card";
 import { FormErrors, PasswordField, TextField } from "~/components/forms";
 import { PasswordRules } from "~/components/password-rules";
 import { resetPassword } from "~/domain/identity/passwords.server";
-import { flashCookie } from "~/lib/flash.server";
-import { requireAnonymous } from "~/lib/guards.server";
-import { clientAddressContext, getDbFrom } from "~/lib/request-context.server";
+import { flashCookie } from "~/web/flash.server";
+import { requireAnonymous } from "~/web/guards.server";
+import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 
 const required = { error: "errors.required" };
 

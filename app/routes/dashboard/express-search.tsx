@@ -5,9 +5,9 @@ import type { Route } from "./+types/express-search";
 import { PageHeader } from "~/components/page-header";
 import { StateBadge } from "~/components/state-badge";
 import { expressSearch } from "~/domain/transactions/express-search.server";
-import { requirePermission, requireSection, requireUser } from "~/lib/guards.server";
+import { requirePermission, requireSection, requireUser } from "~/web/guards.server";
 import { isLanguage } from "~/lib/i18n";
-import { getDbFrom } from "~/lib/request-context.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const auth = requireUser(context, request);

@@ -1,8 +1,8 @@
 import type { Route } from "./+types/generated-reports.download";
 import { openReportDownload } from "~/domain/reporting/exports.server";
-import { fileResponse } from "~/lib/file-response.server";
-import { notFound, requirePermission, requireUser } from "~/lib/guards.server";
-import { clientAddressContext, getDbFrom } from "~/lib/request-context.server";
+import { fileResponse } from "~/web/file-response.server";
+import { notFound, requirePermission, requireUser } from "~/web/guards.server";
+import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 
 /** A finished report's file, for the merchant's users who may export; anything else is 404. */
 export async function loader({ context, request, params }: Route.LoaderArgs) {

@@ -6,9 +6,9 @@ import type { Route } from "./+types/generated-reports";
 import { PageHeader } from "~/components/page-header";
 import { ALL_SECTIONS, listReports } from "~/domain/reporting/exports.server";
 import { formatDateTime } from "~/lib/format";
-import { requirePermission, requireUser } from "~/lib/guards.server";
+import { requirePermission, requireUser } from "~/web/guards.server";
 import { isLanguage } from "~/lib/i18n";
-import { getDbFrom } from "~/lib/request-context.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 const PAGE_SIZE = 20;
 const REFRESH_MS = 3000;

@@ -10,9 +10,9 @@ import { loadMerchantBranding } from "~/domain/identity/users.server";
 import { HELP_SUBJECTS, HelpSchema } from "~/domain/messaging/help-schema";
 import { sendHelpRequest } from "~/domain/messaging/help.server";
 import { env } from "~/lib/env.server";
-import { flashCookie } from "~/lib/flash.server";
-import { requireUser } from "~/lib/guards.server";
-import { getDbFrom } from "~/lib/request-context.server";
+import { flashCookie } from "~/web/flash.server";
+import { requireUser } from "~/web/guards.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "المساعدة والدعم" : "Help and support" }];

@@ -14,9 +14,9 @@ import { can, tableHeaderPermission } from "~/domain/identity/permissions";
 import { TRANSACTION_SECTIONS, type AvailableSections } from "~/domain/merchant/sections";
 import { SESSION_IDLE_MS } from "~/domain/identity/sessions.server";
 import { loadAvailableSections, loadMerchantBranding, type SessionUser } from "~/domain/identity/users.server";
-import { requireUser } from "~/lib/guards.server";
+import { requireUser } from "~/web/guards.server";
 import { isLanguage } from "~/lib/i18n";
-import { getDbFrom } from "~/lib/request-context.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 /** The merchant's sections as this user's menu shows them: express search only for those who may search. */
 function menuSections(sections: AvailableSections, user: SessionUser): AvailableSections {

@@ -4,10 +4,10 @@ import { useTranslation } from "react-i18next";
 import { Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/mailbox.message";
 import { getMail } from "~/domain/messaging/mail.server";
-import { notFound, requirePermission, requireUser } from "~/lib/guards.server";
+import { notFound, requirePermission, requireUser } from "~/web/guards.server";
 import { formatDateTime } from "~/lib/format";
 import { isLanguage } from "~/lib/i18n";
-import { getDbFrom } from "~/lib/request-context.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const auth = requireUser(context, request);

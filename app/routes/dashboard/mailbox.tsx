@@ -5,10 +5,10 @@ import type { Route } from "./+types/mailbox";
 import { PageHeader } from "~/components/page-header";
 import { listMail } from "~/domain/messaging/mail.server";
 import { listSms } from "~/domain/messaging/sms.server";
-import { requirePermission, requireUser } from "~/lib/guards.server";
+import { requirePermission, requireUser } from "~/web/guards.server";
 import { formatDateTime } from "~/lib/format";
 import { isLanguage } from "~/lib/i18n";
-import { getDbFrom } from "~/lib/request-context.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 const PAGE_SIZE = 20;
 

@@ -4,7 +4,7 @@ import type { Route } from "./+types/not-built";
 import { PageHeader } from "~/components/page-header";
 import { SECTIONS } from "~/domain/merchant/sections";
 import type { Permission } from "~/domain/identity/permissions";
-import { notFound, requirePermission, requireSection, requireUser } from "~/lib/guards.server";
+import { notFound, requirePermission, requireSection, requireUser } from "~/web/guards.server";
 
 /**
  * The pages of a section this platform does not serve yet. Unavailable sections and unknown

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/notifications";
 import { listUnreadNotifications, markNotificationsRead, presentNotification } from "~/domain/messaging/notifications.server";
 import { isLanguage } from "~/lib/i18n";
-import { authContext, getDbFrom } from "~/lib/request-context.server";
+import { authContext, getDbFrom } from "~/web/request-context.server";
 
 function json(body: unknown, status = 200) {
   return Response.json(body, { status, headers: { "Cache-Control": "no-store" } });

@@ -10,12 +10,12 @@ import { storeAttachment } from "~/domain/payments/attachments.server";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
 import { PaymentRequestSchema } from "~/domain/payments/payment-request-schema";
 import { createPaymentRequest } from "~/domain/payments/payment-requests.server";
-import { flashCookie } from "~/lib/flash.server";
-import { requirePermission, requireSection, requireUser } from "~/lib/guards.server";
+import { flashCookie } from "~/web/flash.server";
+import { requirePermission, requireSection, requireUser } from "~/web/guards.server";
 import { isLanguage } from "~/lib/i18n";
 import { SUPPORTED_CURRENCIES } from "~/lib/money";
-import { getDbFrom } from "~/lib/request-context.server";
-import { linkBaseUrl } from "~/lib/sign-in.server";
+import { getDbFrom } from "~/web/request-context.server";
+import { linkBaseUrl } from "~/web/sign-in.server";
 
 const PHONE_COUNTRIES = ["KW", "SA", "AE", "QA", "BH", "OM", "EG", "JO", "LB", "IN", "PK", "PH", "GB", "US"] as const;
 

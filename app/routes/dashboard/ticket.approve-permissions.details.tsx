@@ -8,10 +8,10 @@ import { RequestStateBadge } from "~/components/tickets/request-state-badge";
 import { isRequestDecision } from "~/domain/approvals/operation-requests.server";
 import { decidePermissionRequest, findPermissionRequest, permissionRequestDecisions } from "~/domain/approvals/permission-requests.server";
 import { formatDateTime } from "~/lib/format";
-import { notFound, requirePermission, requireSection, requireUser } from "~/lib/guards.server";
+import { notFound, requirePermission, requireSection, requireUser } from "~/web/guards.server";
 import { isLanguage } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
-import { getDbFrom } from "~/lib/request-context.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: `${params.lang === "ar" ? "طلب صلاحية" : "Permission request"} #${params.requestId}` }];

@@ -17,11 +17,11 @@ import {
   requestPermissionGrant,
 } from "~/domain/approvals/permission-requests.server";
 import { parseRequestQuery, REQUEST_PAGE_SIZES } from "~/domain/approvals/request-filters";
-import { flashCookie } from "~/lib/flash.server";
+import { flashCookie } from "~/web/flash.server";
 import { formatDateTime } from "~/lib/format";
-import { requirePermission, requireSection, requireUser } from "~/lib/guards.server";
+import { requirePermission, requireSection, requireUser } from "~/web/guards.server";
 import { isLanguage } from "~/lib/i18n";
-import { getDbFrom } from "~/lib/request-context.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "طلبات الصلاحيات" : "Permissions Requests" }];

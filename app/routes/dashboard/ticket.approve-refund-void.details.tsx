@@ -12,13 +12,13 @@ import {
   operationRequestScope,
 } from "~/domain/approvals/operation-requests.server";
 import { decideOperationRequest } from "~/domain/transactions/operations.server";
-import { platformAddresses } from "~/lib/addresses.server";
+import { platformAddresses } from "~/web/addresses.server";
 import { formatDateTime } from "~/lib/format";
-import { notFound, requirePermission, requireSection, requireUser } from "~/lib/guards.server";
+import { notFound, requirePermission, requireSection, requireUser } from "~/web/guards.server";
 import { isLanguage } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
 import { formatAmount } from "~/lib/money";
-import { getDbFrom } from "~/lib/request-context.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: `${params.lang === "ar" ? "طلب عملية" : "Operation request"} #${params.requestId}` }];

@@ -14,10 +14,10 @@ import {
 } from "~/domain/approvals/operation-requests.server";
 import { parseRequestQuery, REQUEST_PAGE_SIZES } from "~/domain/approvals/request-filters";
 import { formatDateTime } from "~/lib/format";
-import { requirePermission, requireSection, requireUser } from "~/lib/guards.server";
+import { requirePermission, requireSection, requireUser } from "~/web/guards.server";
 import { isLanguage } from "~/lib/i18n";
 import { formatAmount } from "~/lib/money";
-import { getDbFrom } from "~/lib/request-context.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "طلبات العمليات" : "Operations Requests" }];

@@ -3,9 +3,9 @@ import type { Route } from "./+types/transactions-export";
 import { SECTIONS } from "~/domain/merchant/sections";
 import { ALL_SECTIONS, canExport, isExportSection, requestExport } from "~/domain/reporting/exports.server";
 import { withParams } from "~/domain/transactions/filters";
-import { notFound, requireSection, requireUser } from "~/lib/guards.server";
+import { notFound, requireSection, requireUser } from "~/web/guards.server";
 import { isLanguage } from "~/lib/i18n";
-import { clientAddressContext, getDbFrom } from "~/lib/request-context.server";
+import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 
 function text(form: FormData, name: string, max = 2000) {
   const value = form.get(name);

@@ -9,10 +9,10 @@ import { FormErrors, PasswordField } from "~/components/forms";
 import { PageHeader } from "~/components/page-header";
 import { PasswordRules } from "~/components/password-rules";
 import { changePassword } from "~/domain/identity/passwords.server";
-import { flashCookie } from "~/lib/flash.server";
-import { requireUser } from "~/lib/guards.server";
-import { clientAddressContext, getDbFrom } from "~/lib/request-context.server";
-import { startWebSession } from "~/lib/sign-in.server";
+import { flashCookie } from "~/web/flash.server";
+import { requireUser } from "~/web/guards.server";
+import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+import { startWebSession } from "~/web/sign-in.server";
 
 const required = { error: "errors.required" };
 

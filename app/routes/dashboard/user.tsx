@@ -5,9 +5,9 @@ import type { Route } from "./+types/user";
 import { PageHeader } from "~/components/page-header";
 import { setOrderNotification } from "~/domain/identity/users.server";
 import { recordAudit } from "~/domain/reporting/audit-log.server";
-import { flashCookie } from "~/lib/flash.server";
-import { requireUser } from "~/lib/guards.server";
-import { getDbFrom } from "~/lib/request-context.server";
+import { flashCookie } from "~/web/flash.server";
+import { requireUser } from "~/web/guards.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "الحساب" : "Account" }];

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/card-notify";
 import { handleCardNotification } from "~/domain/payments/attempts.server";
-import { platformAddresses } from "~/lib/addresses.server";
-import { getDbFrom } from "~/lib/request-context.server";
+import { platformAddresses } from "~/web/addresses.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 /** The card gateway's signed server-to-server notification. A refusal makes the gateway retry. */
 export async function action({ request, context, params }: Route.ActionArgs) {

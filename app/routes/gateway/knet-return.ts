@@ -1,9 +1,9 @@
 import { redirectDocument } from "react-router";
 import type { Route } from "./+types/knet-return";
 import { handleKnetReturn } from "~/domain/payments/attempts.server";
-import { notFound } from "~/lib/guards.server";
-import { platformAddresses } from "~/lib/addresses.server";
-import { getDbFrom } from "~/lib/request-context.server";
+import { notFound } from "~/web/guards.server";
+import { platformAddresses } from "~/web/addresses.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 /** KNET's responseURL and errorURL: the customer's browser, carrying the encrypted result. */
 async function handle(request: Request, context: Route.LoaderArgs["context"], attemptId: string) {

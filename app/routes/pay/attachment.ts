@@ -1,7 +1,7 @@
 import type { Route } from "./+types/attachment";
 import { contentTypeOf, readTransactionAttachment } from "~/domain/payments/attachments.server";
-import { notFound } from "~/lib/guards.server";
-import { getDbFrom } from "~/lib/request-context.server";
+import { notFound } from "~/web/guards.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 /** The request's attachment, for whoever holds the pay link (the link is the secret). */
 export async function loader({ params, context }: Route.LoaderArgs) {

@@ -11,10 +11,10 @@ import { findMerchantGateway } from "~/domain/payments/gateway-settings.server";
 import { findPublicTransaction, isExpired } from "~/domain/payments/pay-page.server";
 import { resultRows } from "~/domain/payments/result-rows.server";
 import { loadUnitHeader } from "~/domain/payments/units.server";
-import { platformAddresses } from "~/lib/addresses.server";
-import { isLocalPath } from "~/lib/guards.server";
+import { platformAddresses } from "~/web/addresses.server";
+import { isLocalPath } from "~/web/guards.server";
 import { isLanguage } from "~/lib/i18n";
-import { getDbFrom } from "~/lib/request-context.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 /** Served as plain HTML: no React on the client (see docs/decisions/0005). */
 export const handle = { hydrate: false };

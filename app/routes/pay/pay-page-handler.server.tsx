@@ -6,7 +6,7 @@ import { NonceProvider } from "~/components/nonce";
 import { getDb } from "~/lib/db.server";
 import { directionOf, isLanguage } from "~/lib/i18n";
 import { i18nFor } from "~/lib/i18n.server";
-import { securityHeaders } from "~/lib/security-headers.server";
+import { securityHeaders } from "~/web/security-headers.server";
 import { PayPage, payPageTitle } from "./pay";
 import { payPageView } from "./pay-view.server";
 

@@ -17,9 +17,9 @@ import { Alert, Card } from "~/components/pay/ui";
 import { startAttempt } from "~/domain/payments/attempts.server";
 import { deliveryAction } from "./delivery-action.server";
 import { payPageView, type PayPageData } from "./pay-view.server";
-import { platformAddresses } from "~/lib/addresses.server";
+import { platformAddresses } from "~/web/addresses.server";
 import { isLanguage } from "~/lib/i18n";
-import { getDbFrom } from "~/lib/request-context.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 /** Served as plain HTML: no React on the client (see docs/decisions/0005). */
 export const handle = { hydrate: false };

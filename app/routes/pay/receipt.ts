@@ -1,8 +1,8 @@
 import type { Route } from "./+types/receipt";
 import { createReceipt } from "~/domain/payments/receipt-pdf.server";
 import { isLanguage } from "~/lib/i18n";
-import { notFound } from "~/lib/guards.server";
-import { getDbFrom } from "~/lib/request-context.server";
+import { notFound } from "~/web/guards.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 /** The receipt PDF of a successful payment, for whoever holds the result link (the attempt id is the secret). */
 export async function loader({ params, context }: Route.LoaderArgs) {

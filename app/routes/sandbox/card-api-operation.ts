@@ -1,6 +1,6 @@
 import type { Route } from "./+types/card-api-operation";
 import { authenticateCardMerchant, operateOnCardPayment, type CardOperation } from "~/domain/sandbox/card-payments.server";
-import { getDbFrom } from "~/lib/request-context.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 const OPERATIONS: CardOperation[] = ["capture", "refund", "void"];
 

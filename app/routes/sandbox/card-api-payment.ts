@@ -1,6 +1,6 @@
 import type { Route } from "./+types/card-api-payment";
 import { authenticateCardMerchant, getCardPayment } from "~/domain/sandbox/card-payments.server";
-import { getDbFrom } from "~/lib/request-context.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 /** GET: the inquiry, the payment's current state as the acquirer knows it. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/card-api-payments";
 import { authenticateCardMerchant, createCardPayment } from "~/domain/sandbox/card-payments.server";
-import { getDbFrom } from "~/lib/request-context.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 /** POST: the merchant's server opens a payment (Bearer API key, JSON) and gets the hosted page's address. */
 export async function action({ request, context }: Route.ActionArgs) {

@@ -8,7 +8,7 @@ import { loadCardPaymentPage, payCardPayment } from "~/domain/sandbox/card-payme
 import { cardPaymentFormSchema } from "~/domain/sandbox/payment-forms";
 import { now } from "~/lib/clock.server";
 import { formatAmount } from "~/lib/money";
-import { getDbFrom } from "~/lib/request-context.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 const ERRORS: Record<string, string> = {
   required: "Required",

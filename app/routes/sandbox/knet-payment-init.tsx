@@ -2,7 +2,7 @@ import { data, redirect } from "react-router";
 import type { Route } from "./+types/knet-payment-init";
 import { SandboxFrame } from "./components/sandbox-frame";
 import { initKnetPayment, type KnetInitResult } from "~/domain/sandbox/knet-payments.server";
-import { getDbFrom } from "~/lib/request-context.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 type InitError = Extract<KnetInitResult, { ok: false }>["error"];
 

@@ -7,7 +7,7 @@ import { SandboxFrame } from "./components/sandbox-frame";
 import { completeKnetPayment, loadKnetPaymentPage } from "~/domain/sandbox/knet-payments.server";
 import { KnetPaymentFormSchema } from "~/domain/sandbox/payment-forms";
 import { formatAmount } from "~/lib/money";
-import { getDbFrom } from "~/lib/request-context.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 /** KNET's page speaks the merchant's langid: these few strings are the sandbox's own, not the platform's. */
 const LABELS = {

@@ -1,10 +1,10 @@
 import type { Route } from "./+types/dashboard.avg-txn-size";
 import { averageSizeYears } from "~/domain/statistics/periods";
 import { averageTransactionSize } from "~/domain/statistics/statistics.server";
-import { apiErrors, apiJson, methodNotAllowed, requireApiPermission, requireApiUser } from "~/lib/api.server";
+import { apiErrors, apiJson, methodNotAllowed, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { now } from "~/lib/clock.server";
 import { toDecimalString } from "~/lib/money";
-import { getDbFrom } from "~/lib/request-context.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 /**
  * GET dashboard/avg_txn_size (year, default this Kuwait year): the average paid transaction per

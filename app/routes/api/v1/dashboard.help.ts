@@ -2,10 +2,10 @@ import type { Route } from "./+types/dashboard.help";
 import { loadMerchantBranding } from "~/domain/identity/users.server";
 import { HELP_SUBJECTS, HelpSchema } from "~/domain/messaging/help-schema";
 import { sendHelpRequest } from "~/domain/messaging/help.server";
-import { apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, requireApiUser } from "~/lib/api.server";
+import { apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, requireApiUser } from "~/web/api.server";
 import { env } from "~/lib/env.server";
 import { translator } from "~/lib/i18n.server";
-import { getDbFrom } from "~/lib/request-context.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 /** OPTIONS describes the form (the subject choices); POST email, subject, email_message sends it. */
 export async function loader({ request, context }: Route.LoaderArgs) {

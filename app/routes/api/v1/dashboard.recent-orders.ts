@@ -1,9 +1,9 @@
 import type { Route } from "./+types/dashboard.recent-orders";
 import { listRecentOrders } from "~/domain/statistics/statistics.server";
 import { describeRowAction } from "~/domain/transactions/row-actions.server";
-import { apiJson, apiLanguage, methodNotAllowed, requireApiPermission, requireApiUser } from "~/lib/api.server";
+import { apiJson, apiLanguage, methodNotAllowed, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { toDecimalString } from "~/lib/money";
-import { getDbFrom } from "~/lib/request-context.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 /**
  * GET dashboard/recent_orders (limit, 1–50, default 10): the merchant's newest live transactions —

@@ -1,13 +1,13 @@
 import type { Route } from "./+types/dashboard.statistics";
 import { averageSizeYears, PERIOD_CHOICES, resolvePeriod } from "~/domain/statistics/periods";
 import { loadStatistics, type GatewayInfo, type MoneyFigure } from "~/domain/statistics/statistics.server";
-import { apiErrors, apiJson, apiLanguage, methodNotAllowed, requireApiPermission, requireApiUser } from "~/lib/api.server";
+import { apiErrors, apiJson, apiLanguage, methodNotAllowed, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { now } from "~/lib/clock.server";
 import { translator } from "~/lib/i18n.server";
 import type { Language } from "~/lib/i18n";
 import { toDecimalString } from "~/lib/money";
-import { getDbFrom } from "~/lib/request-context.server";
-import { linkBaseUrl } from "~/lib/sign-in.server";
+import { getDbFrom } from "~/web/request-context.server";
+import { linkBaseUrl } from "~/web/sign-in.server";
 
 /**
  * GET dashboard/statistics (period, date_after, date_before): the statistics home's figures

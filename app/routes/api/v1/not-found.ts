@@ -1,5 +1,5 @@
 import type { Route } from "./+types/not-found";
-import { apiDetail } from "~/lib/api.server";
+import { apiDetail } from "~/web/api.server";
 
 export function loader({ request }: Route.LoaderArgs) {
   return apiDetail(request, "api.not_found", 404);

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/search.express";
-import { methodNotAllowed } from "~/lib/api.server";
+import { methodNotAllowed } from "~/web/api.server";
 import { respondWithExpressSearch } from "./plugins/transaction-api.server";
 
 /** GET and OPTIONS search/express (dashboard spec §7): one search across every section. */

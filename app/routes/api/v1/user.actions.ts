@@ -1,8 +1,8 @@
 import type { Route } from "./+types/user.actions";
 import { listRecentActions } from "~/domain/statistics/statistics.server";
-import { apiJson, apiLanguage, methodNotAllowed, requireApiUser } from "~/lib/api.server";
+import { apiJson, apiLanguage, methodNotAllowed, requireApiUser } from "~/web/api.server";
 import { i18nFor } from "~/lib/i18n.server";
-import { getDbFrom } from "~/lib/request-context.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 /**
  * GET user/actions (limit, 1–50, default 10): recent actions from the audit log, newest first —

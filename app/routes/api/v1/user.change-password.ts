@@ -1,8 +1,8 @@
 import type { Route } from "./+types/user.change-password";
 import { changePassword } from "~/domain/identity/passwords.server";
-import { apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, requireApiUser, str } from "~/lib/api.server";
+import { apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, requireApiUser, str } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
-import { clientAddressContext, getDbFrom } from "~/lib/request-context.server";
+import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 
 /** POST new_password, repeat_password. Every other session of the user ends; this one stays. */
 export async function action({ request, context }: Route.ActionArgs) {

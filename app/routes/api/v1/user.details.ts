@@ -1,8 +1,8 @@
 import type { Route } from "./+types/user.details";
 import { PERMISSIONS } from "~/domain/identity/permissions";
 import { loadAvailableSections, loadMerchantBranding } from "~/domain/identity/users.server";
-import { apiJson, apiLanguage, requireApiUser } from "~/lib/api.server";
-import { getDbFrom } from "~/lib/request-context.server";
+import { apiJson, apiLanguage, requireApiUser } from "~/web/api.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 /** GET the signed-in user: identity, superuser flag, named permissions, merchant branding, sections. */
 export async function loader({ request, context }: Route.LoaderArgs) {

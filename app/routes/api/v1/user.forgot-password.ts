@@ -1,9 +1,9 @@
 import type { Route } from "./+types/user.forgot-password";
 import { requestPasswordReset } from "~/domain/identity/passwords.server";
-import { apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, str } from "~/lib/api.server";
+import { apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, str } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
-import { clientAddressContext, getDbFrom } from "~/lib/request-context.server";
-import { linkBaseUrl } from "~/lib/sign-in.server";
+import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+import { linkBaseUrl } from "~/web/sign-in.server";
 
 /** POST username → always the same success answer; a reset link goes out only if the user exists. */
 export async function action({ request, context }: Route.ActionArgs) {

@@ -1,8 +1,8 @@
 import type { Route } from "./+types/user.logout";
 import { endSession } from "~/domain/identity/sessions.server";
 import { recordAudit } from "~/domain/reporting/audit-log.server";
-import { apiJson, methodNotAllowed, requireApiUser } from "~/lib/api.server";
-import { clientAddressContext, getDbFrom } from "~/lib/request-context.server";
+import { apiJson, methodNotAllowed, requireApiUser } from "~/web/api.server";
+import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 
 /** POST with a bearer token: ends the session behind it (both tokens stop working). */
 export async function action({ request, context }: Route.ActionArgs) {

@@ -1,8 +1,8 @@
 import type { Route } from "./+types/user.reset-password";
 import { resetPassword } from "~/domain/identity/passwords.server";
-import { apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, str } from "~/lib/api.server";
+import { apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, str } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
-import { clientAddressContext, getDbFrom } from "~/lib/request-context.server";
+import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 
 /**
  * POST username, new_password, password_confirmation and the token from the emailed link

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/user.token-refresh";
 import { refreshApiTokens } from "~/domain/identity/api-tokens.server";
-import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody, str } from "~/lib/api.server";
-import { getDbFrom } from "~/lib/request-context.server";
+import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody, str } from "~/web/api.server";
+import { getDbFrom } from "~/web/request-context.server";
 import { getAppSecret } from "~/lib/secret.server";
 
 /** POST refresh → a new access and a new refresh token; the old refresh token stops working. */

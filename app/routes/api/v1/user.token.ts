@@ -2,9 +2,9 @@ import type { Route } from "./+types/user.token";
 import { issueApiTokens } from "~/domain/identity/api-tokens.server";
 import { attemptLogin } from "~/domain/identity/login.server";
 import { openSession } from "~/domain/identity/sessions.server";
-import { apiDetail, apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, str } from "~/lib/api.server";
+import { apiDetail, apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, str } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
-import { clientAddressContext, getDbFrom } from "~/lib/request-context.server";
+import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { getAppSecret } from "~/lib/secret.server";
 
 /** POST username, password → access, refresh, sessionid; or enable_OTP when a code must follow. */

@@ -1,8 +1,8 @@
 import type { Route } from "./+types/user.update-user";
 import { setOrderNotification } from "~/domain/identity/users.server";
 import { recordAudit } from "~/domain/reporting/audit-log.server";
-import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody, requireApiUser } from "~/lib/api.server";
-import { getDbFrom } from "~/lib/request-context.server";
+import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody, requireApiUser } from "~/web/api.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 /** PATCH {receive_order_notification}: a user changes their own setting, nobody else's. */
 export async function action({ request, context, params }: Route.ActionArgs) {

@@ -2,8 +2,8 @@ import type { Route } from "./+types/user.verify-otp";
 import { issueApiTokens } from "~/domain/identity/api-tokens.server";
 import { verifyLoginCode } from "~/domain/identity/login.server";
 import { openSession } from "~/domain/identity/sessions.server";
-import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody, str } from "~/lib/api.server";
-import { clientAddressContext, getDbFrom } from "~/lib/request-context.server";
+import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody, str } from "~/web/api.server";
+import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { getAppSecret } from "~/lib/secret.server";
 
 /** POST code, username → tokens. A wrong code is a field error; an expired one is not. */

@@ -6,15 +6,15 @@ import { SECTIONS, type AvailableSections } from "~/domain/merchant/sections";
 import { averageSizeYears, PERIOD_CHOICES, resolvePeriod, type ResolvedPeriod, type TimeRange } from "~/domain/statistics/periods";
 import { averageTransactionSize, listRecentActions, listRecentOrders, loadStatistics, type StatisticsReport } from "~/domain/statistics/statistics.server";
 import { describeRowAction, runRowAction } from "~/domain/transactions/row-actions.server";
-import { platformAddresses } from "~/lib/addresses.server";
+import { platformAddresses } from "~/web/addresses.server";
 import { now } from "~/lib/clock.server";
 import { DISPLAY_ZONE, formatCount, formatDateTime } from "~/lib/format";
-import { requireUser } from "~/lib/guards.server";
+import { requireUser } from "~/web/guards.server";
 import { i18nFor, translator } from "~/lib/i18n.server";
 import { isLanguage, type Language } from "~/lib/i18n";
 import { formatAmount, toDecimalString } from "~/lib/money";
-import { getDbFrom } from "~/lib/request-context.server";
-import { linkBaseUrl } from "~/lib/sign-in.server";
+import { getDbFrom } from "~/web/request-context.server";
+import { linkBaseUrl } from "~/web/sign-in.server";
 
 type Context = Readonly<RouterContextProvider>;
 

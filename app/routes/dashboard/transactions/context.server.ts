@@ -1,5 +1,5 @@
-import { notFound, requirePermission, requireSection, requireUser } from "~/lib/guards.server";
-import type { Auth } from "~/lib/request-context.server";
+import { notFound, requirePermission, requireSection, requireUser } from "~/web/guards.server";
+import type { Auth } from "~/web/request-context.server";
 import { findSectionByPath, type Section } from "~/domain/merchant/sections";
 import { tableHeaderPermission } from "~/domain/identity/permissions";
 import { isLanguage, type Language } from "~/lib/i18n";

@@ -11,11 +11,11 @@ import { loadMerchantBranding } from "~/domain/identity/users.server";
 import { pendingOperationRequestsOf } from "~/domain/approvals/operation-requests.server";
 import { recordAudit } from "~/domain/reporting/audit-log.server";
 import { formatDateTime } from "~/lib/format";
-import { notFound } from "~/lib/guards.server";
+import { notFound } from "~/web/guards.server";
 import { translator } from "~/lib/i18n.server";
 import { formatAmount } from "~/lib/money";
-import { getDbFrom } from "~/lib/request-context.server";
-import { linkBaseUrl } from "~/lib/sign-in.server";
+import { getDbFrom } from "~/web/request-context.server";
+import { linkBaseUrl } from "~/web/sign-in.server";
 import { requireListPlace, scopeOf } from "./context.server";
 import { listAction } from "./list.server";
 

@@ -10,12 +10,12 @@ import { describeRowAction, gatewayKindsOf, runBulkAction, runRowAction, rowActi
 import { bulkActionsFor } from "~/domain/transactions/list-config.server";
 import { TRANSACTION_STATES } from "~/domain/transactions/states";
 import { listStatistics } from "~/domain/transactions/totals.server";
-import { platformAddresses } from "~/lib/addresses.server";
+import { platformAddresses } from "~/web/addresses.server";
 import { translator } from "~/lib/i18n.server";
 import { formatAmount } from "~/lib/money";
-import { getDbFrom } from "~/lib/request-context.server";
-import { linkBaseUrl } from "~/lib/sign-in.server";
-import { flashCookie } from "~/lib/flash.server";
+import { getDbFrom } from "~/web/request-context.server";
+import { linkBaseUrl } from "~/web/sign-in.server";
+import { flashCookie } from "~/web/flash.server";
 import { formatCount, formatDateTime } from "~/lib/format";
 import { headerPermissionOf, requireListPlace, scopeOf } from "./context.server";
 

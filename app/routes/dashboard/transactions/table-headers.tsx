@@ -4,10 +4,10 @@ import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/table-headers";
 import { PageHeader } from "~/components/page-header";
 import { loadTableFields, saveTableFields } from "~/domain/transactions/fields.server";
-import { notFound, requirePermission, requireSection, requireUser } from "~/lib/guards.server";
+import { notFound, requirePermission, requireSection, requireUser } from "~/web/guards.server";
 import { translator } from "~/lib/i18n.server";
 import { isLanguage } from "~/lib/i18n";
-import { getDbFrom } from "~/lib/request-context.server";
+import { getDbFrom } from "~/web/request-context.server";
 import { headerPermissionOf, placeOf } from "./context.server";
 
 /** Signs in and checks the section, its list and the user's right to change its columns. */

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "react-router";
 import { answerKnetServerRequest } from "~/domain/sandbox/knet-payments.server";
-import { getDbFrom } from "~/lib/request-context.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 /** A KNET server-to-server endpoint (tranPipe): form fields tranportalId and trandata, JSON answer. */
 export function knetServerAction(knetAction: Parameters<typeof answerKnetServerRequest>[2]) {

@@ -2,8 +2,8 @@ import type { RouterContextProvider } from "react-router";
 import { loadAvailableSections } from "~/domain/identity/users.server";
 import { once, type StoredResponse } from "~/domain/payments/idempotency.server";
 import { hasFeature } from "~/domain/merchant/sections";
-import { apiDetail, apiErrors, apiJson, apiLanguage, requireApiUser } from "~/lib/api.server";
-import { getDbFrom } from "~/lib/request-context.server";
+import { apiDetail, apiErrors, apiJson, apiLanguage, requireApiUser } from "~/web/api.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 type Context = Readonly<RouterContextProvider>;
 

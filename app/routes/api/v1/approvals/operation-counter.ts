@@ -1,6 +1,6 @@
 import type { Route } from "./+types/operation-counter";
 import { countPendingOperationRequests, operationRequestScope } from "~/domain/approvals/operation-requests.server";
-import { apiDetail, apiJson, methodNotAllowed } from "~/lib/api.server";
+import { apiDetail, apiJson, methodNotAllowed } from "~/web/api.server";
 import { requireTicketApi } from "./access.server";
 
 /** GET counter: {count} of pending Operations Requests the user may see (a checker's all, a maker's own). */

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/operation-process";
 import { findOperationRequest, operationRequestScope, serializeOperationRequest } from "~/domain/approvals/operation-requests.server";
-import { apiDetail, apiJson, methodNotAllowed } from "~/lib/api.server";
+import { apiDetail, apiJson, methodNotAllowed } from "~/web/api.server";
 import { OPERATIONS_BASE, pathId, requireTicketApi } from "./access.server";
 
 /** GET processes/operation/{id}/: one Operations Request with the transaction, maker, checker, outcome and the actions open to the user. */

@@ -7,7 +7,7 @@ import {
   serializeOperationRequest,
 } from "~/domain/approvals/operation-requests.server";
 import { parseRequestQuery, REQUEST_PAGE_SIZES } from "~/domain/approvals/request-filters";
-import { apiDetail, apiErrors, apiJson, methodNotAllowed } from "~/lib/api.server";
+import { apiDetail, apiErrors, apiJson, methodNotAllowed } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
 import { OPERATIONS_BASE, requireTicketApi } from "./access.server";
 

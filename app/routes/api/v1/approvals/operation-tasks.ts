@@ -1,6 +1,6 @@
 import type { Route } from "./+types/operation-tasks";
 import { findOperationRequest, operationRequestScope, serializeOperationRequest } from "~/domain/approvals/operation-requests.server";
-import { apiDetail, apiErrors, apiJson, methodNotAllowed } from "~/lib/api.server";
+import { apiDetail, apiErrors, apiJson, methodNotAllowed } from "~/web/api.server";
 import { OPERATIONS_BASE, pathId, requireTicketApi } from "./access.server";
 
 /**

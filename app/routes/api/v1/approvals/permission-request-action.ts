@@ -1,7 +1,7 @@
 import type { Route } from "./+types/permission-request-action";
 import { isRequestDecision } from "~/domain/approvals/operation-requests.server";
 import { decidePermissionRequest, findPermissionRequest, serializePermissionRequest } from "~/domain/approvals/permission-requests.server";
-import { apiDetail, methodNotAllowed } from "~/lib/api.server";
+import { apiDetail, methodNotAllowed } from "~/web/api.server";
 import { answerOnce, pathId, PERMISSION_REQUESTS_BASE, requireTicketApi } from "./access.server";
 
 /**

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/permission-request";
 import { canHandlePermissionRequests, findPermissionRequest, serializePermissionRequest } from "~/domain/approvals/permission-requests.server";
-import { apiDetail, apiJson, methodNotAllowed } from "~/lib/api.server";
+import { apiDetail, apiJson, methodNotAllowed } from "~/web/api.server";
 import { pathId, PERMISSION_REQUESTS_BASE, requireTicketApi } from "./access.server";
 
 /** GET permission-requests/{id}/: one request with the user, the permission, who asked, who decided and the actions open to the user. */

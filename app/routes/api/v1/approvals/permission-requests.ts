@@ -10,7 +10,7 @@ import {
   serializePermissionRequest,
 } from "~/domain/approvals/permission-requests.server";
 import { parseRequestQuery } from "~/domain/approvals/request-filters";
-import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody } from "~/lib/api.server";
+import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
 import { answerOnce, PERMISSION_REQUESTS_BASE, requireTicketApi } from "./access.server";
 

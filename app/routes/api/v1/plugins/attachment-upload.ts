@@ -1,6 +1,6 @@
 import type { Route } from "./+types/attachment-upload";
 import { ATTACHMENT_MAX_BYTES, attachmentName, storeAttachment } from "~/domain/payments/attachments.server";
-import { apiErrors, apiJson, methodNotAllowed, requireApiPermission, requireApiUser } from "~/lib/api.server";
+import { apiErrors, apiJson, methodNotAllowed, requireApiPermission, requireApiUser } from "~/web/api.server";
 
 /**
  * POST multipart with a `file`: keeps it and answers {file_url, original_filename}; the file_url

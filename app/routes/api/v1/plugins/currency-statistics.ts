@@ -1,6 +1,6 @@
 import type { Route } from "./+types/currency-statistics";
 import { listStatistics } from "~/domain/transactions/totals.server";
-import { apiJson, methodNotAllowed, requireApiPermission } from "~/lib/api.server";
+import { apiJson, methodNotAllowed, requireApiPermission } from "~/web/api.server";
 import { toDecimalString } from "~/lib/money";
 import { requireTransactionSection } from "./transaction-api.server";
 

@@ -4,10 +4,10 @@ import { PaymentRequestSchema } from "~/domain/payments/payment-request-schema";
 import { createPaymentRequest } from "~/domain/payments/payment-requests.server";
 import { findMerchantTransaction } from "~/domain/payments/transactions.server";
 import { serializeMerchantTransaction } from "~/domain/payments/serialize.server";
-import { apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/lib/api.server";
+import { apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
-import { getDbFrom } from "~/lib/request-context.server";
-import { linkBaseUrl } from "~/lib/sign-in.server";
+import { getDbFrom } from "~/web/request-context.server";
+import { linkBaseUrl } from "~/web/sign-in.server";
 import { respondWithBulkAction, respondWithList, respondWithListConfig } from "./transaction-api.server";
 
 /**

@@ -1,9 +1,9 @@
 import type { Route } from "./+types/transaction-actions";
 import { describeRowAction, gatewayKindsOf, isRowAction, rowActions, runRowAction } from "~/domain/transactions/row-actions.server";
-import { platformAddresses } from "~/lib/addresses.server";
-import { apiDetail, apiJson, methodNotAllowed, readBody, requireApiPermission } from "~/lib/api.server";
+import { platformAddresses } from "~/web/addresses.server";
+import { apiDetail, apiJson, methodNotAllowed, readBody, requireApiPermission } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
-import { linkBaseUrl } from "~/lib/sign-in.server";
+import { linkBaseUrl } from "~/web/sign-in.server";
 import { actionBaseUrl, findSectionRow, requireTransactionSection, respondOnce } from "./transaction-api.server";
 
 /**

@@ -17,12 +17,12 @@ import { childOperations, findTransactionRow, listTransactions, type Transaction
 import { BULK_ACTIONS, runBulkAction, type RowActionName } from "~/domain/transactions/row-actions.server";
 import { loadSerializeContext, serializeTransaction } from "~/domain/transactions/serialize.server";
 import { TRANSACTION_STATES } from "~/domain/transactions/states";
-import { platformAddresses } from "~/lib/addresses.server";
-import { apiDetail, apiErrors, apiJson, apiLanguage, readBody, requireApiPermission, requireApiUser } from "~/lib/api.server";
+import { platformAddresses } from "~/web/addresses.server";
+import { apiDetail, apiErrors, apiJson, apiLanguage, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
 import type { Language } from "~/lib/i18n";
-import { getDbFrom } from "~/lib/request-context.server";
-import { linkBaseUrl } from "~/lib/sign-in.server";
+import { getDbFrom } from "~/web/request-context.server";
+import { linkBaseUrl } from "~/web/sign-in.server";
 
 type Context = Readonly<RouterContextProvider>;
 

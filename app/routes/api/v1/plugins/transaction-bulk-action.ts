@@ -1,5 +1,5 @@
 import type { Route } from "./+types/transaction-bulk-action";
-import { methodNotAllowed } from "~/lib/api.server";
+import { methodNotAllowed } from "~/web/api.server";
 import { respondWithBulkAction } from "./transaction-api.server";
 
 /**

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/transaction-details";
 import { childOperations, findTransactionRow } from "~/domain/transactions/list.server";
 import { serializeTransactionDetails } from "~/domain/transactions/serialize.server";
-import { apiDetail, apiJson, methodNotAllowed, requireApiPermission } from "~/lib/api.server";
+import { apiDetail, apiJson, methodNotAllowed, requireApiPermission } from "~/web/api.server";
 import { isDeletedPath, requireTransactionSection, serializeContextFor } from "./transaction-api.server";
 
 /**

@@ -2,10 +2,10 @@ import type { Route } from "./+types/transaction-export";
 import { loadAvailableSections } from "~/domain/identity/users.server";
 import { hasFeature } from "~/domain/merchant/sections";
 import { ALL_SECTIONS, canExport, exportConfig, isExportSection, openReportDownload, requestExport } from "~/domain/reporting/exports.server";
-import { apiDetail, apiErrors, apiJson, apiLanguage, methodNotAllowed, requireApiUser } from "~/lib/api.server";
-import { fileResponse } from "~/lib/file-response.server";
+import { apiDetail, apiErrors, apiJson, apiLanguage, methodNotAllowed, requireApiUser } from "~/web/api.server";
+import { fileResponse } from "~/web/file-response.server";
 import { isLanguage } from "~/lib/i18n";
-import { clientAddressContext, getDbFrom } from "~/lib/request-context.server";
+import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 
 type Args = Route.LoaderArgs;
 

@@ -3,8 +3,8 @@ import { can, tableHeaderPermission } from "~/domain/identity/permissions";
 import { loadAvailableSections } from "~/domain/identity/users.server";
 import { hasFeature, TRANSACTION_SECTIONS } from "~/domain/merchant/sections";
 import { loadTableFields } from "~/domain/transactions/fields.server";
-import { apiJson, methodNotAllowed, requireApiPermission, requireApiUser } from "~/lib/api.server";
-import { getDbFrom } from "~/lib/request-context.server";
+import { apiJson, methodNotAllowed, requireApiPermission, requireApiUser } from "~/web/api.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 /**
  * GET plugins/transaction-fields: every transaction section the merchant has, with its columns

@@ -2,7 +2,7 @@ import type { Route } from "./+types/transaction-fields";
 import { z } from "zod";
 import { tableHeaderPermission } from "~/domain/identity/permissions";
 import { loadTableFields, saveTableFields } from "~/domain/transactions/fields.server";
-import { apiErrors, apiJson, methodNotAllowed, requireApiPermission } from "~/lib/api.server";
+import { apiErrors, apiJson, methodNotAllowed, requireApiPermission } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
 import { readJsonBody, requireTransactionSection, respondOnce } from "./transaction-api.server";
 

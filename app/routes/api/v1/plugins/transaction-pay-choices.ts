@@ -1,8 +1,8 @@
 import type { Route } from "./+types/transaction-pay-choices";
 import { findPublicTransaction, PAYABLE_STATES } from "~/domain/payments/pay-page.server";
 import { publicPayChoices } from "~/domain/payments/public-view.server";
-import { apiDetail, apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, str } from "~/lib/api.server";
-import { getDbFrom } from "~/lib/request-context.server";
+import { apiDetail, apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, str } from "~/web/api.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 /** POST {amount}: the pay choices priced for an amount typed on an editable request. */
 export async function action({ request, context, params }: Route.ActionArgs) {

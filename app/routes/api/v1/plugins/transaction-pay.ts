@@ -4,10 +4,10 @@ import { deliveryStateOf } from "~/domain/payments/delivery.server";
 import { KUWAIT_AREAS_AR, KUWAIT_AREAS_EN } from "~/domain/payments/kuwait-areas";
 import { findPublicTransaction } from "~/domain/payments/pay-page.server";
 import { publicPayView } from "~/domain/payments/public-view.server";
-import { platformAddresses } from "~/lib/addresses.server";
-import { apiDetail, apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, str } from "~/lib/api.server";
+import { platformAddresses } from "~/web/addresses.server";
+import { apiDetail, apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, str } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
-import { getDbFrom } from "~/lib/request-context.server";
+import { getDbFrom } from "~/web/request-context.server";
 
 const SUPPORTED_PLUGINS = new Set(["payment_request"]);
 

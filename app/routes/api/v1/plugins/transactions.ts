@@ -1,5 +1,5 @@
 import type { Route } from "./+types/transactions";
-import { methodNotAllowed } from "~/lib/api.server";
+import { methodNotAllowed } from "~/web/api.server";
 import { isDeletedPath, respondWithBulkAction, respondWithList, respondWithListConfig } from "./transaction-api.server";
 
 /**

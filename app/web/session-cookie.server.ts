@@ -1,5 +1,5 @@
 import { SESSION_IDLE_MS } from "~/domain/identity/sessions.server";
-import { env } from "./env.server";
+import { env } from "~/lib/env.server";
 
 export const SESSION_COOKIE = "kp_session";
 

@@ -1,5 +1,5 @@
 import type { PlatformAddresses } from "~/domain/payments/attempts.server";
-import { env } from "./env.server";
+import { env } from "~/lib/env.server";
 import { publicBaseUrl } from "./sign-in.server";
 
 /**

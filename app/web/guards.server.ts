@@ -2,7 +2,7 @@ import { data, redirect, type RouterContextProvider } from "react-router";
 import { can, type Permission } from "~/domain/identity/permissions";
 import { hasFeature } from "~/domain/merchant/sections";
 import { loadAvailableSections } from "~/domain/identity/users.server";
-import { languageOfPath } from "./i18n";
+import { languageOfPath } from "~/lib/i18n";
 import { authContext, getDbFrom, type Auth } from "./request-context.server";
 
 type Context = Readonly<RouterContextProvider>;

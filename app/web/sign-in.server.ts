@@ -1,6 +1,6 @@
 import { redirect, type RouterContextProvider } from "react-router";
 import { openSession } from "~/domain/identity/sessions.server";
-import { env } from "./env.server";
+import { env } from "~/lib/env.server";
 import { clientAddressContext, getDbFrom } from "./request-context.server";
 import { sessionCookie } from "./session-cookie.server";
 

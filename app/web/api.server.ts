@@ -2,9 +2,9 @@ import type { RouterContextProvider } from "react-router";
 import { authenticateAccessToken } from "~/domain/identity/api-tokens.server";
 import { can, type Permission } from "~/domain/identity/permissions";
 import { loadSessionUser, type SessionUser } from "~/domain/identity/users.server";
-import { languageFromHeader, translator, type Language } from "./i18n.server";
+import { languageFromHeader, translator, type Language } from "~/lib/i18n.server";
 import { getDbFrom } from "./request-context.server";
-import { getAppSecret } from "./secret.server";
+import { getAppSecret } from "~/lib/secret.server";
 
 type Context = Readonly<RouterContextProvider>;
 

@@ -1,4 +1,4 @@
-import { env } from "./env.server";
+import { env } from "~/lib/env.server";
 
 /** Headers every HTML and data response carries; the CSP only when a nonce is given (production). */
 export function securityHeaders(request: Pick<Request, "url">, nonce: string | null): [string, string][] {

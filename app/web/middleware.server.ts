@@ -1,9 +1,9 @@
 import { data, redirect, type MiddlewareFunction } from "react-router";
 import { resumeSession } from "~/domain/identity/sessions.server";
 import { loadSessionUser } from "~/domain/identity/users.server";
-import { getDb } from "./db.server";
-import { env } from "./env.server";
-import { isLanguage } from "./i18n";
+import { getDb } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
+import { isLanguage } from "~/lib/i18n";
 import { authContext, dbContext } from "./request-context.server";
 import { SESSION_COOKIE, clearSessionCookie, readCookie, sessionCookie } from "./session-cookie.server";
 
