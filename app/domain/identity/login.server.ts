@@ -1,5 +1,5 @@
 import type { DB } from "~/db/database.server";
-import { recordAudit } from "~/domain/reporting/audit-log.server";
+import { recordAudit } from "~/domain/audit/audit-log.server";
 import { queueMail } from "~/domain/messaging/mail.server";
 import { addMs, now, nowIso } from "~/lib/clock.server";
 import { hmacSha256, randomDigits, safeEqual } from "~/lib/crypto.server";

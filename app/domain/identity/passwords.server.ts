@@ -1,6 +1,6 @@
 import type { DB } from "~/db/database.server";
 import { queueMail } from "~/domain/messaging/mail.server";
-import { recordAudit } from "~/domain/reporting/audit-log.server";
+import { recordAudit } from "~/domain/audit/audit-log.server";
 import { addMs, now, nowIso } from "~/lib/clock.server";
 import { randomToken, sha256 } from "~/lib/crypto.server";
 import { translator, type Language } from "~/lib/i18n.server";

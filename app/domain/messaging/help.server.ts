@@ -1,5 +1,5 @@
 import type { DB } from "~/db/database.server";
-import { recordAudit } from "~/domain/reporting/audit-log.server";
+import { recordAudit } from "~/domain/audit/audit-log.server";
 import type { HelpSubject } from "./help-schema";
 import { queueMail } from "./mail.server";
 

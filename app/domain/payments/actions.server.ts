@@ -2,7 +2,7 @@ import type { DB } from "~/db/database.server";
 import { can, type PermissionHolder } from "~/domain/identity/permissions";
 import { queueMail } from "~/domain/messaging/mail.server";
 import { sendSms } from "~/domain/messaging/sms.server";
-import { recordAudit } from "~/domain/reporting/audit-log.server";
+import { recordAudit } from "~/domain/audit/audit-log.server";
 import { translator, type Language } from "~/lib/i18n.server";
 import { formatAmount } from "~/lib/money";
 import { moveTransactionState, PAYABLE_STATES } from "./pay-page.server";

@@ -3,7 +3,7 @@ import type { AttemptState, TransactionState } from "~/db/schema";
 import { queueMail } from "~/domain/messaging/mail.server";
 import { bumpTotals } from "~/domain/transactions/totals.server";
 import { recordAttemptStatistics } from "~/domain/statistics/rollup.server";
-import { recordAudit } from "~/domain/reporting/audit-log.server";
+import { recordAudit } from "~/domain/audit/audit-log.server";
 import { nowIso } from "~/lib/clock.server";
 import { translator } from "~/lib/i18n.server";
 import type { Language } from "~/lib/i18n";

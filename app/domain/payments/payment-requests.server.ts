@@ -5,7 +5,7 @@ import type { FieldErrors } from "~/domain/identity/passwords.server";
 import { queueMail } from "~/domain/messaging/mail.server";
 import { sendSms } from "~/domain/messaging/sms.server";
 import { bumpTotals } from "~/domain/transactions/totals.server";
-import { recordAudit } from "~/domain/reporting/audit-log.server";
+import { recordAudit } from "~/domain/audit/audit-log.server";
 import { now, nowIso } from "~/lib/clock.server";
 import { DISPLAY_ZONE } from "~/lib/format";
 import { translator, type Language } from "~/lib/i18n.server";

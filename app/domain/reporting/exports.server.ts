@@ -17,7 +17,7 @@ import { DISPLAY_ZONE } from "~/lib/format";
 import { isLanguage, type Language } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
 import { enqueueJob, registerJobHandler } from "~/lib/jobs.server";
-import { recordAudit } from "./audit-log.server";
+import { recordAudit } from "~/domain/audit/audit-log.server";
 import { XlsxWriter } from "./xlsx-writer.server";
 
 /** Dashboard spec §9: csv and xls; "xls" is answered with an XLSX workbook. */

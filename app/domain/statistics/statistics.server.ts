@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from "kysely";
 import { engineOf, type DB } from "~/db/database.server";
 import { can, type PermissionHolder } from "~/domain/identity/permissions";
-import { listAuditEntries } from "~/domain/reporting/audit-log.server";
+import { listAuditEntries } from "~/domain/audit/audit-log.server";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
 import { listTransactions, type TransactionRow } from "~/domain/transactions/list.server";
 import { gatewayKindsOf, rowActions, type RowActionName } from "~/domain/transactions/row-actions.server";

@@ -1,5 +1,5 @@
 import type { DB } from "~/db/database.server";
-import { recordAudit } from "~/domain/reporting/audit-log.server";
+import { recordAudit } from "~/domain/audit/audit-log.server";
 import { formatDateTime } from "~/lib/format";
 import { translator } from "~/lib/i18n.server";
 import type { Language } from "~/lib/i18n";

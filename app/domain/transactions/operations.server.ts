@@ -4,7 +4,7 @@ import type { PlatformAddresses } from "~/domain/payments/attempts.server";
 import { adapterFor } from "~/domain/payments/attempts.server";
 import { findMerchantGateway, toGatewayConfig } from "~/domain/payments/gateway-settings.server";
 import { can, type PermissionHolder } from "~/domain/identity/permissions";
-import { recordAudit } from "~/domain/reporting/audit-log.server";
+import { recordAudit } from "~/domain/audit/audit-log.server";
 import { nowIso } from "~/lib/clock.server";
 import { env } from "~/lib/env.server";
 import { translator } from "~/lib/i18n.server";

@@ -1,6 +1,6 @@
 import type { DB } from "~/db/database.server";
 import { attachmentName, isMerchantAttachmentKey } from "~/domain/payments/attachments.server";
-import { recordAudit } from "~/domain/reporting/audit-log.server";
+import { recordAudit } from "~/domain/audit/audit-log.server";
 
 /**
  * What a merchant may change on a transaction after it was made: whether staff have seen it, and

@@ -4,7 +4,7 @@ import { can, type PermissionHolder } from "~/domain/identity/permissions";
 import { runAction as runMessageAction } from "~/domain/payments/actions.server";
 import type { PlatformAddresses } from "~/domain/payments/attempts.server";
 import { PAYABLE_STATES } from "~/domain/payments/pay-page.server";
-import { recordAudit } from "~/domain/reporting/audit-log.server";
+import { recordAudit } from "~/domain/audit/audit-log.server";
 import { writeTransaction } from "~/db/database.server";
 import { nowIso } from "~/lib/clock.server";
 import { translator } from "~/lib/i18n.server";

@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/logout";
 import { endSession } from "~/domain/identity/sessions.server";
-import { recordAudit } from "~/domain/reporting/audit-log.server";
+import { recordAudit } from "~/domain/audit/audit-log.server";
 import { flashCookie } from "~/web/flash.server";
 import { authContext, clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { clearSessionCookie } from "~/web/session-cookie.server";

@@ -4,7 +4,7 @@ import { Form, Link, redirect, useLoaderData, useNavigation } from "react-router
 import type { Route } from "./+types/user";
 import { PageHeader } from "~/components/page-header";
 import { setOrderNotification } from "~/domain/identity/users.server";
-import { recordAudit } from "~/domain/reporting/audit-log.server";
+import { recordAudit } from "~/domain/audit/audit-log.server";
 import { flashCookie } from "~/web/flash.server";
 import { requireUser } from "~/web/guards.server";
 import { getDbFrom } from "~/web/request-context.server";

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/user.logout";
 import { endSession } from "~/domain/identity/sessions.server";
-import { recordAudit } from "~/domain/reporting/audit-log.server";
+import { recordAudit } from "~/domain/audit/audit-log.server";
 import { apiJson, methodNotAllowed, requireApiUser } from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/user.update-user";
 import { setOrderNotification } from "~/domain/identity/users.server";
-import { recordAudit } from "~/domain/reporting/audit-log.server";
+import { recordAudit } from "~/domain/audit/audit-log.server";
 import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody, requireApiUser } from "~/web/api.server";
 import { getDbFrom } from "~/web/request-context.server";
 

@@ -9,7 +9,7 @@ import { OPERATION_PERMISSIONS, previewOperation } from "~/domain/transactions/o
 import { describeRowAction, gatewayKindsOf, rowActions } from "~/domain/transactions/row-actions.server";
 import { loadMerchantBranding } from "~/domain/identity/users.server";
 import { pendingOperationRequestsOf } from "~/domain/approvals/operation-requests.server";
-import { recordAudit } from "~/domain/reporting/audit-log.server";
+import { recordAudit } from "~/domain/audit/audit-log.server";
 import { formatDateTime } from "~/lib/format";
 import { notFound } from "~/web/guards.server";
 import { translator } from "~/lib/i18n.server";
