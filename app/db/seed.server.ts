@@ -2,7 +2,7 @@ import type { DB } from "./database.server";
 import { hashPassword } from "~/domain/identity/password-hashing.server";
 import type { Permission } from "~/domain/identity/permissions";
 import { SECTIONS } from "~/domain/merchant/sections";
-import { seedDemoGateways } from "~/domain/payments/demo-gateways.server";
+import { seedDemoGateways } from "~/domain/sandbox/demo-gateways.server";
 import { nowIso } from "~/lib/clock.server";
 
 export const DEMO_PASSWORD = "Demo@2026!";

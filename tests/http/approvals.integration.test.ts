@@ -7,7 +7,7 @@ import { createTestDatabase, type TestDatabase } from "../support/test-database"
 import { createUser } from "~/db/seed.server";
 import type { Permission } from "~/domain/identity/permissions";
 import { loadSessionUser } from "~/domain/identity/users.server";
-import { requestOperation } from "~/domain/transactions/operations.server";
+import { requestOperation } from "~/domain/payments/operations.server";
 
 /**
  * Operations Requests and Permissions Requests through the real server: the pages (forms without

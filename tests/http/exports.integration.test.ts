@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from "../support/test-database"
 import { DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
 import { loadApp, type TestApp } from "../support/http-app";
 import "~/domain/reporting/exports.server";
-import { bumpTotals } from "~/domain/transactions/totals.server";
+import { bumpTotals } from "~/domain/payments/running-totals.server";
 import { resetEnvCache } from "~/lib/env.server";
 import { runReadyJobs } from "~/lib/jobs.server";
 

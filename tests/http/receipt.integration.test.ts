@@ -6,7 +6,7 @@ import { loadApp, type TestApp } from "../support/http-app";
 import { completeAttempt, startAttempt } from "~/domain/payments/attempts.server";
 import { PaymentRequestSchema } from "~/domain/payments/payment-request-schema";
 import { createPaymentRequest } from "~/domain/payments/payment-requests.server";
-import { renderReceiptPdf } from "~/domain/payments/receipt-pdf.server";
+import { renderReceiptPdf } from "~/presentation/receipt-pdf.server";
 
 let database: TestDatabase;
 let app: TestApp;

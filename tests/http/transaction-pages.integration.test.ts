@@ -3,7 +3,7 @@ import { createTestDatabase, type TestDatabase } from "../support/test-database"
 import { DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
 import { loadApp, type TestApp } from "../support/http-app";
 import { createUser } from "~/db/seed.server";
-import { bumpTotals } from "~/domain/transactions/totals.server";
+import { bumpTotals } from "~/domain/payments/running-totals.server";
 
 let database: TestDatabase;
 let app: TestApp;

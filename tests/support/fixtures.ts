@@ -1,7 +1,7 @@
 import type { DB } from "~/db/database.server";
 import { createMerchant, createUser, DEMO_PASSWORD } from "~/db/seed.server";
 import type { Permission } from "~/domain/identity/permissions";
-import { seedDemoGateways } from "~/domain/payments/demo-gateways.server";
+import { seedDemoGateways } from "~/domain/sandbox/demo-gateways.server";
 
 export { DEMO_PASSWORD };
 

@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from "../../../tests/support/te
 import { createUser } from "~/db/seed.server";
 import type { Permission } from "~/domain/identity/permissions";
 import { loadSessionUser, type SessionUser } from "~/domain/identity/users.server";
-import { decideOperationRequest, requestOperation } from "~/domain/transactions/operations.server";
+import { decideOperationRequest, requestOperation } from "~/domain/payments/operations.server";
 import { advanceClock, resetClock } from "~/lib/clock.server";
 import { formatAmount } from "~/lib/money";
 import {

@@ -2,7 +2,7 @@ import type { DB } from "~/db/database.server";
 import type { OperationKind, RequestState } from "~/db/schema";
 import { can, type PermissionHolder } from "~/domain/identity/permissions";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
-import { expireOperationRequests, OPERATION_PERMISSIONS, type Actor } from "~/domain/transactions/operations.server";
+import { expireOperationRequests, OPERATION_PERMISSIONS, type Actor } from "~/domain/payments/operations.server";
 import { nowIso } from "~/lib/clock.server";
 import { translator } from "~/lib/i18n.server";
 import type { Language } from "~/lib/i18n";

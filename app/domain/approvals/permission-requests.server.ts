@@ -2,7 +2,7 @@ import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import type { RequestState } from "~/db/schema";
 import { can, type PermissionHolder } from "~/domain/identity/permissions";
 import { recordAudit } from "~/domain/audit/audit-log.server";
-import type { Actor } from "~/domain/transactions/operations.server";
+import type { Actor } from "~/domain/payments/operations.server";
 import { nowIso } from "~/lib/clock.server";
 import { translator } from "~/lib/i18n.server";
 import type { Language } from "~/lib/i18n";

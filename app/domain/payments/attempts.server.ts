@@ -1,8 +1,8 @@
 import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import type { AttemptState, TransactionState } from "~/db/schema";
 import { queueMail } from "~/domain/messaging/mail.server";
-import { bumpTotals } from "~/domain/transactions/totals.server";
-import { recordAttemptStatistics } from "~/domain/statistics/rollup.server";
+import { bumpTotals } from "~/domain/payments/running-totals.server";
+import { recordAttemptStatistics } from "~/domain/payments/statistics-rollup.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { nowIso } from "~/lib/clock.server";
 import { translator } from "~/lib/i18n.server";
@@ -12,7 +12,7 @@ import { cardAdapter, verifyCardNotification } from "./gateways/card.server";
 import type { AttemptForGateway, GatewayAdapter, GatewayConfig, GatewayOutcome, StartResult } from "./gateways/gateway";
 import { knetAdapter, verifyKnetReturn } from "./gateways/knet.server";
 import { feeRuleOf, findMerchantGateway, toGatewayConfig, type GatewayRow } from "./gateway-settings.server";
-import { newTrackId, publicId } from "./ids.server";
+import { newTrackId, publicId } from "~/lib/ids.server";
 import { chosenAmount, findPublicTransaction, isExpired, moveTransactionState, PAYABLE_STATES } from "./pay-page.server";
 
 export type PlatformAddresses = { publicBaseUrl: string; internalBaseUrl: string };

@@ -4,7 +4,7 @@ import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import type { FieldErrors } from "~/domain/identity/passwords.server";
 import { queueMail } from "~/domain/messaging/mail.server";
 import { sendSms } from "~/domain/messaging/sms.server";
-import { bumpTotals } from "~/domain/transactions/totals.server";
+import { bumpTotals } from "~/domain/payments/running-totals.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { now, nowIso } from "~/lib/clock.server";
 import { DISPLAY_ZONE } from "~/lib/format";
@@ -12,7 +12,7 @@ import { translator, type Language } from "~/lib/i18n.server";
 import { formatAmount, parseAmount } from "~/lib/money";
 import { attachmentName, isMerchantAttachmentKey, storeAttachment } from "./attachments.server";
 import { listMerchantGateways, supportsCurrency } from "./gateway-settings.server";
-import { publicId } from "./ids.server";
+import { publicId } from "~/lib/ids.server";
 import type { PaymentRequestInput } from "./payment-request-schema";
 
 export type CreatedPaymentRequest = { id: string; orderNo: number; state: "created"; payUrl: string };

@@ -8,7 +8,7 @@ import { seedMerchant } from "../../../tests/support/fixtures";
 import type { TransactionState } from "~/db/schema";
 import { listUnreadNotifications, markNotificationsRead } from "~/domain/messaging/notifications.server";
 import { parseListQuery } from "~/domain/transactions/filters";
-import { bumpTotals } from "~/domain/transactions/totals.server";
+import { bumpTotals } from "~/domain/payments/running-totals.server";
 import { resetEnvCache } from "~/lib/env.server";
 import { runReadyJobs } from "~/lib/jobs.server";
 import { exportConfig, neutraliseCell, reportFilePath, requestExport, runExport, writeReportFile } from "./exports.server";

@@ -10,7 +10,7 @@ import { createNotification } from "~/domain/messaging/notifications.server";
 import { OTHER_FIELDS, isFieldName, loadTableFields, plainValue, type FieldName } from "~/domain/transactions/fields.server";
 import { parseListQuery, type TransactionFilters } from "~/domain/transactions/filters";
 import { countTransactions, iterateTransactions, type ListScope, type TransactionRow } from "~/domain/transactions/list.server";
-import { TRANSACTION_STATES } from "~/domain/transactions/states";
+import { TRANSACTION_STATES } from "~/domain/payments/states";
 import { nowIso } from "~/lib/clock.server";
 import { env } from "~/lib/env.server";
 import { DISPLAY_ZONE } from "~/lib/format";

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/test-database";
 import { seedMerchant } from "../../../tests/support/fixtures";
 import { completeAttempt } from "~/domain/payments/attempts.server";
-import { runRowAction } from "~/domain/transactions/row-actions.server";
+import { runRowAction } from "~/domain/payments/transaction-actions.server";
 import { resolvePeriod, type ResolvedPeriod } from "./periods";
-import { rebuildStatisticsRollup } from "./rollup.server";
+import { rebuildStatisticsRollup } from "~/domain/payments/statistics-rollup.server";
 import { averageTransactionSize, listRecentOrders, loadStatistics } from "./statistics.server";
 
 /**

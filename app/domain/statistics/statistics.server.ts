@@ -4,9 +4,9 @@ import { can, type PermissionHolder } from "~/domain/identity/permissions";
 import { listAuditEntries } from "~/domain/audit/audit-log.server";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
 import { listTransactions, type TransactionRow } from "~/domain/transactions/list.server";
-import { gatewayKindsOf, rowActions, type RowActionName } from "~/domain/transactions/row-actions.server";
+import { gatewayKindsOf, rowActions, type RowActionName } from "~/domain/payments/transaction-actions.server";
 import { bucketsOf, splitRange, type Granularity, type ResolvedPeriod, type TimeRange } from "./periods";
-import { COMPLETED_ATTEMPT_STATES } from "./rollup.server";
+import { COMPLETED_ATTEMPT_STATES } from "~/domain/payments/statistics-rollup.server";
 
 /**
  * The statistics home's figures (dashboard spec §2, §3 Statistics; docs/decisions/0009). Everything

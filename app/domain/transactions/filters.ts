@@ -1,5 +1,5 @@
 import { DateTime } from "luxon";
-import { TRANSACTION_STATES } from "./states";
+import { TRANSACTION_STATES } from "~/domain/payments/states";
 
 /**
  * The list filters of dashboard spec §3, read from a query string. The page's GET form and the

@@ -4,8 +4,8 @@ import { TRANSACTION_SECTIONS } from "~/domain/merchant/sections";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
 import { translator } from "~/lib/i18n.server";
 import type { Language } from "~/lib/i18n";
-import { BULK_ACTIONS, type RowActionName } from "./row-actions.server";
-import { TRANSACTION_STATES } from "./states";
+import { BULK_ACTIONS, type RowActionName } from "~/domain/payments/transaction-actions.server";
+import { TRANSACTION_STATES } from "~/domain/payments/states";
 
 const CHOICES_LIMIT = 200;
 

@@ -4,8 +4,9 @@ import { seedMerchant } from "../../../tests/support/fixtures";
 import type { TransactionState } from "~/db/schema";
 import { parseListQuery } from "./filters";
 import { countTransactions, iterateTransactions, listTransactions } from "./list.server";
-import { runRowAction } from "./row-actions.server";
-import { bumpTotals, listStatistics } from "./totals.server";
+import { runRowAction } from "~/domain/payments/transaction-actions.server";
+import { bumpTotals } from "~/domain/payments/running-totals.server";
+import { listStatistics } from "./totals.server";
 
 let database: TestDatabase;
 let shop: Awaited<ReturnType<typeof seedMerchant>>;

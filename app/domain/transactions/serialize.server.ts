@@ -7,7 +7,7 @@ import type { Language } from "~/lib/i18n";
 import { toDecimalString } from "~/lib/money";
 import { BUILTIN_FIELDS, displayValue, plainValue } from "./fields.server";
 import type { ChildOperation, TransactionRow } from "./list.server";
-import { describeRowAction, rowActions } from "./row-actions.server";
+import { describeRowAction, rowActions } from "~/domain/payments/transaction-actions.server";
 
 /** What serializing rows needs beyond the rows: the merchant's gateways, who asks, in which language. */
 export type SerializeContext = {

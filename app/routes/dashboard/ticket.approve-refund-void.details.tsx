@@ -11,7 +11,7 @@ import {
   operationRequestDecisions,
   operationRequestScope,
 } from "~/domain/approvals/operation-requests.server";
-import { decideOperationRequest } from "~/domain/transactions/operations.server";
+import { decideOperationRequest } from "~/domain/payments/operations.server";
 import { platformAddresses } from "~/web/addresses.server";
 import { formatDateTime } from "~/lib/format";
 import { notFound, requirePermission, requireSection, requireUser } from "~/web/guards.server";

@@ -4,7 +4,7 @@ import { DEFAULT_MAP_CENTER } from "~/domain/payments/delivery-schema";
 import { deliveryStateOf, deliveryStepFor } from "~/domain/payments/delivery.server";
 import { KUWAIT_AREAS_AR, KUWAIT_AREAS_EN } from "~/domain/payments/kuwait-areas";
 import { chosenAmount, defaultChoice, loadPayPage, payChoicesFor } from "~/domain/payments/pay-page.server";
-import { loadUnitHeader } from "~/domain/payments/units.server";
+import { loadUnitHeader } from "~/domain/merchants/units.server";
 import { randomToken } from "~/lib/crypto.server";
 import { env } from "~/lib/env.server";
 import { formatDateTime } from "~/lib/format";

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/receipt";
-import { createReceipt } from "~/domain/payments/receipt-pdf.server";
+import { createReceipt } from "~/presentation/receipt-pdf.server";
 import { isLanguage } from "~/lib/i18n";
 import { notFound } from "~/web/guards.server";
 import { getDbFrom } from "~/web/request-context.server";

@@ -5,7 +5,7 @@ import { loadAvailableSections } from "~/domain/identity/users.server";
 import { SECTIONS, type AvailableSections } from "~/domain/merchant/sections";
 import { averageSizeYears, PERIOD_CHOICES, resolvePeriod, type ResolvedPeriod, type TimeRange } from "~/domain/statistics/periods";
 import { averageTransactionSize, listRecentActions, listRecentOrders, loadStatistics, type StatisticsReport } from "~/domain/statistics/statistics.server";
-import { describeRowAction, runRowAction } from "~/domain/transactions/row-actions.server";
+import { describeRowAction, runRowAction } from "~/domain/payments/transaction-actions.server";
 import { platformAddresses } from "~/web/addresses.server";
 import { now } from "~/lib/clock.server";
 import { DISPLAY_ZONE, formatCount, formatDateTime } from "~/lib/format";

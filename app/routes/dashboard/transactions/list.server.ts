@@ -5,10 +5,10 @@ import { listMerchantGateways } from "~/domain/payments/gateway-settings.server"
 import { parseListQuery, withParams } from "~/domain/transactions/filters";
 import { displayValue, loadTableFields } from "~/domain/transactions/fields.server";
 import { childOperations, listTransactions } from "~/domain/transactions/list.server";
-import { OPERATION_PERMISSIONS, previewOperation } from "~/domain/transactions/operations.server";
-import { describeRowAction, gatewayKindsOf, runBulkAction, runRowAction, rowActions } from "~/domain/transactions/row-actions.server";
+import { OPERATION_PERMISSIONS, previewOperation } from "~/domain/payments/operations.server";
+import { describeRowAction, gatewayKindsOf, runBulkAction, runRowAction, rowActions } from "~/domain/payments/transaction-actions.server";
 import { bulkActionsFor } from "~/domain/transactions/list-config.server";
-import { TRANSACTION_STATES } from "~/domain/transactions/states";
+import { TRANSACTION_STATES } from "~/domain/payments/states";
 import { listStatistics } from "~/domain/transactions/totals.server";
 import { platformAddresses } from "~/web/addresses.server";
 import { translator } from "~/lib/i18n.server";

@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 import { loadAvailableSections } from "~/domain/identity/users.server";
-import { once, type StoredResponse } from "~/domain/payments/idempotency.server";
+import { once, type StoredResponse } from "~/web/idempotency.server";
 import { hasFeature } from "~/domain/merchant/sections";
 import { apiDetail, apiErrors, apiJson, apiLanguage, requireApiUser } from "~/web/api.server";
 import { getDbFrom } from "~/web/request-context.server";

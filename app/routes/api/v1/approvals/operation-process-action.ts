@@ -1,6 +1,6 @@
 import type { Route } from "./+types/operation-process-action";
 import { findOperationRequest, isRequestDecision, serializeOperationRequest } from "~/domain/approvals/operation-requests.server";
-import { decideOperationRequest } from "~/domain/transactions/operations.server";
+import { decideOperationRequest } from "~/domain/payments/operations.server";
 import { platformAddresses } from "~/web/addresses.server";
 import { apiDetail, methodNotAllowed } from "~/web/api.server";
 import { answerOnce, OPERATIONS_BASE, pathId, requireTicketApi } from "./access.server";

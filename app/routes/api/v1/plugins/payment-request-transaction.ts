@@ -1,5 +1,5 @@
 import type { Route } from "./+types/payment-request-transaction";
-import { once } from "~/domain/payments/idempotency.server";
+import { once } from "~/web/idempotency.server";
 import { PaymentRequestSchema } from "~/domain/payments/payment-request-schema";
 import { createPaymentRequest } from "~/domain/payments/payment-requests.server";
 import { findMerchantTransaction } from "~/domain/payments/transactions.server";

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/transaction-actions";
-import { describeRowAction, gatewayKindsOf, isRowAction, rowActions, runRowAction } from "~/domain/transactions/row-actions.server";
+import { describeRowAction, gatewayKindsOf, isRowAction, rowActions, runRowAction } from "~/domain/payments/transaction-actions.server";
 import { platformAddresses } from "~/web/addresses.server";
 import { apiDetail, apiJson, methodNotAllowed, readBody, requireApiPermission } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/transaction-partial-update";
 import { childOperations, findTransactionRow } from "~/domain/transactions/list.server";
-import { CHANGEABLE_FIELDS, updateTransactionFields, type TransactionChanges } from "~/domain/transactions/partial-update.server";
+import { CHANGEABLE_FIELDS, updateTransactionFields, type TransactionChanges } from "~/domain/payments/transaction-updates.server";
 import { serializeTransaction } from "~/domain/transactions/serialize.server";
 import { apiErrors, methodNotAllowed, readBody, requireApiPermission } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";

@@ -3,7 +3,7 @@ import { startAttempt } from "~/domain/payments/attempts.server";
 import { deliveryStateOf } from "~/domain/payments/delivery.server";
 import { KUWAIT_AREAS_AR, KUWAIT_AREAS_EN } from "~/domain/payments/kuwait-areas";
 import { findPublicTransaction } from "~/domain/payments/pay-page.server";
-import { publicPayView } from "~/domain/payments/public-view.server";
+import { publicPayView } from "~/presentation/public-pay-view.server";
 import { platformAddresses } from "~/web/addresses.server";
 import { apiDetail, apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, str } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";

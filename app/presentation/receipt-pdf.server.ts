@@ -6,11 +6,11 @@ import PDFDocument from "pdfkit";
 import type { DB } from "~/db/database.server";
 import type { Language } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
-import { findAttempt } from "./attempts.server";
+import { findAttempt } from "~/domain/payments/attempts.server";
 import { resultRows } from "./result-rows.server";
-import { findMerchantGateway } from "./gateway-settings.server";
-import { findPublicTransaction } from "./pay-page.server";
-import { loadUnitHeader } from "./units.server";
+import { findMerchantGateway } from "~/domain/payments/gateway-settings.server";
+import { findPublicTransaction } from "~/domain/payments/pay-page.server";
+import { loadUnitHeader } from "~/domain/merchants/units.server";
 
 type ReceiptContent = {
   lang: Language;

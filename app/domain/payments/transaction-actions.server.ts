@@ -12,8 +12,8 @@ import type { Language } from "~/lib/i18n";
 import { toDecimalString } from "~/lib/money";
 import { availableAmount, gatewaySupports, requestOperation, type Actor } from "./operations.server";
 import { DELETABLE_STATES } from "./states";
-import { recordDeletedStatistics } from "~/domain/statistics/rollup.server";
-import { bumpTotals } from "./totals.server";
+import { recordDeletedStatistics } from "~/domain/payments/statistics-rollup.server";
+import { bumpTotals } from "~/domain/payments/running-totals.server";
 
 export const ROW_ACTIONS = ["capture", "refund", "void", "email", "sms", "cancel", "delete", "restore"] as const;
 export type RowActionName = (typeof ROW_ACTIONS)[number];

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import { engineOf, type DB } from "~/db/database.server";
 import type { Database, TransactionState } from "~/db/schema";
-import { kuwaitDay } from "~/domain/transactions/totals.server";
+import { kuwaitDay } from "./running-totals.server";
 
 /**
  * The `transaction_statistics` rollup (docs/decisions/0009): per merchant, Kuwait day of creation,

@@ -10,8 +10,8 @@ import { env } from "~/lib/env.server";
 import { translator } from "~/lib/i18n.server";
 import type { Language } from "~/lib/i18n";
 import { exponentOf, formatAmount, parseAmount, toDecimalString } from "~/lib/money";
-import { recordPaidStatistics } from "~/domain/statistics/rollup.server";
-import { bumpTotals } from "./totals.server";
+import { recordPaidStatistics } from "~/domain/payments/statistics-rollup.server";
+import { bumpTotals } from "~/domain/payments/running-totals.server";
 
 export const OPERATION_PERMISSIONS = {
   refund: "refund_paymenttransaction",

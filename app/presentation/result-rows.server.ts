@@ -1,8 +1,8 @@
 import { formatDateTime } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
 import { formatAmount } from "~/lib/money";
-import type { Attempt } from "./attempts.server";
-import type { GatewayRow } from "./gateway-settings.server";
+import type { Attempt } from "~/domain/payments/attempts.server";
+import type { GatewayRow } from "~/domain/payments/gateway-settings.server";
 
 /**
  * The payment details of a result (public spec §2 attempt result), as [label key, value] rows with

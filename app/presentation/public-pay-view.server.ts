@@ -1,7 +1,7 @@
 import type { DB } from "~/db/database.server";
 import { translator, type Language } from "~/lib/i18n.server";
 import { toDecimalString } from "~/lib/money";
-import { chosenAmount, defaultChoice, loadPayPage, payChoicesFor, type PayChoice, type PublicTransaction } from "./pay-page.server";
+import { chosenAmount, defaultChoice, loadPayPage, payChoicesFor, type PayChoice, type PublicTransaction } from "~/domain/payments/pay-page.server";
 
 function serializeChoice(choice: PayChoice, lang: Language) {
   const t = translator(lang);
