@@ -12,7 +12,7 @@ import { i18nFor } from "./lib/i18n.server";
 import { securityHeaders } from "./web/security-headers.server";
 
 export { createLoadContext } from "./web/request-context.server";
-export { bootstrap } from "./lib/bootstrap.server";
+export { bootstrap } from "./boot/start.server";
 
 export const streamTimeout = 5_000;
 

@@ -17,7 +17,7 @@ import {
 import type { Route } from "./+types/root";
 import { ErrorPage } from "./components/error-page";
 import { useNonce } from "./components/nonce";
-import { loadMerchantBranding } from "./domain/identity/users.server";
+import { loadMerchantBranding } from "./domain/merchants/merchants.server";
 import { readFlash } from "./web/flash.server";
 import { directionOf, languageOfPath } from "./lib/i18n";
 import {

@@ -1,6 +1,16 @@
 import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
-import { SECTIONS, TRANSACTION_SECTIONS } from "./domain/merchant/sections";
+import type { SectionDeclaration, SectionRoute } from "./sections/contract";
+import { SECTIONS } from "./sections/registry";
+import { TRANSACTION_PAGES } from "./routes/dashboard/transactions/pages";
 import { sandboxRoutes } from "./routes/sandbox/routes";
+
+const sections = SECTIONS;
+const routesOf = (kind: keyof NonNullable<SectionDeclaration["routes"]>, base?: (section: SectionDeclaration) => string) =>
+  sections.flatMap((section) =>
+    (section.routes?.[kind] ?? []).map((entry: SectionRoute) =>
+      route([base?.(section), entry.path].filter(Boolean).join("/"), entry.file, { id: entry.id }),
+    ),
+  );
 
 export default [
   index("routes/root-index.ts"),
@@ -13,6 +23,7 @@ export default [
   route("gateway/knet/error/:attemptId", "routes/gateway/knet-return.ts", { id: "knet-error" }),
   route("gateway/card/response/:attemptId", "routes/gateway/card-return.ts"),
   route("gateway/card/notify/:attemptId", "routes/gateway/card-notify.ts"),
+  ...routesOf("root"),
 
   // A route's path also matches with a trailing slash (`user/token/`, as DRF clients send it).
   ...prefix("api/v1", [
@@ -29,11 +40,8 @@ export default [
     route("dashboard/statistics", "routes/api/v1/dashboard.statistics.ts", { id: "api-statistics" }),
     route("dashboard/recent_orders", "routes/api/v1/dashboard.recent-orders.ts", { id: "api-recent-orders" }),
     route("dashboard/avg_txn_size", "routes/api/v1/dashboard.avg-txn-size.ts", { id: "api-avg-txn-size" }),
-    route("search/express", "routes/api/v1/search.express.ts", { id: "api-express-search" }),
     route("user/actions", "routes/api/v1/user.actions.ts", { id: "api-user-actions" }),
-    route("plugins/payment_request/transaction", "routes/api/v1/plugins/payment-request-transaction.ts", { id: "api-pr-create" }),
     route("plugins/:plugin/transaction/details/:id", "routes/api/v1/plugins/transaction-details.ts", { id: "api-tx-details" }),
-    route("plugins/payment_request/attachment/upload", "routes/api/v1/plugins/attachment-upload.ts", { id: "api-attachment" }),
     route("plugins/:plugin/transaction/actions/bulk/:action", "routes/api/v1/plugins/transaction-bulk-action.ts", { id: "api-tx-bulk" }),
     route("plugins/:plugin/transaction/actions/:id", "routes/api/v1/plugins/transaction-actions.ts", { id: "api-actions" }),
     route("plugins/:plugin/transaction/actions/:id/:action", "routes/api/v1/plugins/transaction-actions.ts", { id: "api-action-run" }),
@@ -50,14 +58,7 @@ export default [
     route("plugins/:plugin/deleted_transaction/details/:id", "routes/api/v1/plugins/transaction-details.ts", { id: "api-tx-deleted-details-long" }),
     route("plugins/:plugin/currency_statistics", "routes/api/v1/plugins/currency-statistics.ts", { id: "api-tx-statistics" }),
     route("plugins/:plugin/transaction/:id", "routes/api/v1/plugins/transaction-pay.ts", { id: "api-transaction" }),
-    route("plugins/c/oa/processes/operation", "routes/api/v1/approvals/operation-processes.ts", { id: "api-oa-processes" }),
-    route("plugins/c/oa/processes/operation/:id", "routes/api/v1/approvals/operation-process.ts", { id: "api-oa-process" }),
-    route("plugins/c/oa/processes/operation/:id/:action", "routes/api/v1/approvals/operation-process-action.ts", { id: "api-oa-process-action" }),
-    route("plugins/c/oa/tasks/operation", "routes/api/v1/approvals/operation-tasks.ts", { id: "api-oa-tasks" }),
-    route("plugins/c/oa/counter", "routes/api/v1/approvals/operation-counter.ts", { id: "api-oa-counter" }),
-    route("plugins/ticket/permission-requests", "routes/api/v1/approvals/permission-requests.ts", { id: "api-permission-requests" }),
-    route("plugins/ticket/permission-requests/:id", "routes/api/v1/approvals/permission-request.ts", { id: "api-permission-request" }),
-    route("plugins/ticket/permission-requests/:id/:action", "routes/api/v1/approvals/permission-request-action.ts", { id: "api-permission-request-action" }),
+    ...routesOf("api"),
     route("*", "routes/api/v1/not-found.ts"),
   ]),
 
@@ -70,6 +71,7 @@ export default [
     route("pay/attempt-detail/:attemptId/receipt.pdf", "routes/pay/receipt.ts"),
     route("pay/:transactionId", "routes/pay/pay.tsx"),
     route("pay/:transactionId/attachment", "routes/pay/attachment.ts"),
+    ...routesOf("public"),
     layout("routes/dashboard/layout.tsx", [
       index("routes/dashboard/general-info.tsx"),
       route("user", "routes/dashboard/user.tsx"),
@@ -77,38 +79,14 @@ export default [
       route("help", "routes/dashboard/help.tsx"),
       route("mailbox", "routes/dashboard/mailbox.tsx"),
       route("mailbox/:mailId", "routes/dashboard/mailbox.message.tsx"),
-      route("payment-request/create", "routes/dashboard/payment-request.create.tsx"),
-      route("search/express", "routes/dashboard/express-search.tsx"),
-      route("transactions", "routes/dashboard/transactions/list.tsx", { id: "list-all" }),
-      route("transactions/:transactionId", "routes/dashboard/transactions/details.tsx", { id: "details-all" }),
-      ...TRANSACTION_SECTIONS.map((key) => {
-        const path = SECTIONS.find((section) => section.key === key)!.path;
-        return route(`${path}/transactions`, "routes/dashboard/transactions/list.tsx", { id: `list-${key}` });
-      }),
-      ...TRANSACTION_SECTIONS.map((key) => {
-        const path = SECTIONS.find((section) => section.key === key)!.path;
-        return route(`${path}/deleted-transactions`, "routes/dashboard/transactions/list.tsx", { id: `deleted-${key}` });
-      }),
-      ...TRANSACTION_SECTIONS.flatMap((key) => {
-        const path = SECTIONS.find((section) => section.key === key)!.path;
-        return [
-          route(`${path}/transactions/:transactionId`, "routes/dashboard/transactions/details.tsx", { id: `details-${key}` }),
-          route(`${path}/deleted-transactions/:transactionId`, "routes/dashboard/transactions/details.tsx", { id: `deleted-details-${key}` }),
-          route(`${path}/table-headers`, "routes/dashboard/transactions/table-headers.tsx", { id: `table-headers-${key}` }),
-        ];
-      }),
+      ...TRANSACTION_PAGES.map((page) => route(page.path, page.file, { id: page.id })),
       route("transactions/export", "routes/dashboard/transactions-export.ts"),
       route("generated-reports", "routes/dashboard/generated-reports.tsx"),
       route("generated-reports/:reportId/download", "routes/dashboard/generated-reports.download.ts"),
       route("notifications", "routes/dashboard/notifications.ts"),
-      route("ticket/approve-refund-void", "routes/dashboard/ticket.approve-refund-void.tsx"),
-      route("ticket/approve-refund-void/:requestId", "routes/dashboard/ticket.approve-refund-void.details.tsx"),
-      route("ticket/approve-permissions", "routes/dashboard/ticket.approve-permissions.tsx"),
-      route("ticket/approve-permissions/:requestId", "routes/dashboard/ticket.approve-permissions.details.tsx"),
-      // Sections whose pages are not built yet say so; each real page, once built, is listed above.
-      ...SECTIONS.map((section) =>
-        route(`${section.path}/*`, "routes/dashboard/not-built.tsx", { id: `section-${section.key}` }),
-      ),
+      ...routesOf("dashboard", (section) => section.path),
+      // A section's pages not built yet say so; its unknown pages answer 404.
+      ...sections.map((section) => route(`${section.path}/*`, "routes/dashboard/not-built.tsx", { id: `section-${section.key}` })),
     ]),
     route("*", "routes/not-found.tsx"),
   ]),

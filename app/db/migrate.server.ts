@@ -3,6 +3,7 @@ import { engineOf, type DB } from "./database.server";
 import * as foundation from "./migrations/0001-foundation";
 import * as payments from "./migrations/0002-payments";
 import * as workspace from "./migrations/0003-workspace";
+import * as sections from "./migrations/0004-sections";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -11,6 +12,7 @@ const migrations: Record<string, EngineMigration> = {
   "0001-foundation": foundation,
   "0002-payments": payments,
   "0003-workspace": workspace,
+  "0004-sections": sections,
 };
 
 export async function migrateToLatest(db: DB) {

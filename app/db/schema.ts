@@ -121,6 +121,8 @@ export interface AuditLogTable {
   actor_user_id: number | null;
   actor_name: string;
   action: string;
+  /** JSON of the values the entry is written out with (audit.<action>); null on entries older than that. */
+  params: ColumnType<string | null, string | null | undefined, string | null>;
   object_type: string | null;
   object_id: string | null;
   description: string;
@@ -165,7 +167,8 @@ export interface GatewayTable {
   id: Generated<number>;
   merchant_id: number;
   code: string;
-  kind: "knet" | "card" | "cod";
+  /** A key of GATEWAY_KINDS (domain/payments/gateways/registry.ts). */
+  kind: string;
   name_en: string;
   name_ar: string;
   logo_url: string | null;
@@ -287,7 +290,10 @@ export interface OperationRequestTable {
   checker_id: number | null;
   checker_name: string | null;
   note: string | null;
+  /** What running the approved operation answered, in English (see `result`). */
   result_message: string | null;
+  /** JSON {code, params} of that answer, written out in the reader's language. */
+  result: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   expires_at: Timestamp;
   decided_at: Timestamp | null;
@@ -389,7 +395,7 @@ export interface PaymentAttemptTable {
   transaction_id: string;
   merchant_id: number;
   gateway_code: string;
-  gateway_kind: "knet" | "card" | "cod";
+  gateway_kind: string;
   state: AttemptState;
   amount: number;
   fee: number;

@@ -39,6 +39,11 @@ const EnvSchema = z.object({
   SEED_DEMO: z.enum(["0", "1", "true", "false"], { message: "must be 1 or 0" }).optional(),
   TRUST_PROXY: booleanFlag,
   TEST_CLOCK: booleanFlag,
+  /**
+   * What this process does: `web` serves HTTP, `worker` runs the background jobs, `all` (the
+   * embedded default) both. Unset, WORKER=off means web.
+   */
+  ROLE: z.enum(["web", "worker", "all"], { message: "must be web, worker or all" }).optional(),
   WORKER: z.enum(["on", "off"]).default("on"),
   /** How long a maker's refund, capture or void waits for a checker before it expires. */
   OPERATION_REQUEST_TTL_HOURS: z.coerce.number({ message: "must be a number of hours" }).int().min(1).max(24 * 90).default(48),
@@ -64,6 +69,11 @@ export function env(): Env {
   const parsed = result.data;
   cached = parsed;
   return parsed;
+}
+
+/** What this process runs: HTTP, the background worker, or both. */
+export function roleOf(config: Env): "web" | "worker" | "all" {
+  return config.ROLE ?? (config.WORKER === "off" ? "web" : "all");
 }
 
 /** For tests that change the environment between cases. */

@@ -3,14 +3,19 @@ import { sql } from "kysely";
 import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import { addMs, now, nowIso } from "./clock.server";
 
-type JobHandler = (db: DB, payload: any) => Promise<void>;
+export type JobHandler = (db: DB, payload: any) => Promise<void>;
 
 const handlers = new Map<string, JobHandler>();
 const workerId = `${os.hostname()}:${process.pid}`;
 const STALE_AFTER_MS = 5 * 60_000;
 
+/** Called when the platform starts (app/boot), for every job type of the core and of the sections. */
 export function registerJobHandler(type: string, handler: JobHandler) {
   handlers.set(type, handler);
+}
+
+export function hasJobHandler(type: string) {
+  return handlers.has(type);
 }
 
 /** Queues work to run after the current request; call it inside the transaction that caused it. */
@@ -122,8 +127,11 @@ async function requeueStaleJobs(db: DB) {
 let nudge: (() => void) | undefined;
 let started = false;
 
-/** The in-process worker: polls every second, and at once when a job is queued in this process. */
-export function startWorker(db: DB) {
+/**
+ * The in-process worker: polls every second, and at once when a job is queued in this process.
+ * `keepAlive` keeps a worker-only process running; beside a web server it lets the process end.
+ */
+export function startWorker(db: DB, options: { keepAlive?: boolean } = {}) {
   if (started) return;
   started = true;
   let running = false;
@@ -147,5 +155,6 @@ export function startWorker(db: DB) {
     }
   };
   nudge = () => setImmediate(tick);
-  setInterval(tick, 1000).unref();
+  const timer = setInterval(tick, 1000);
+  if (!options.keepAlive) timer.unref();
 }

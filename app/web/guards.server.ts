@@ -1,7 +1,6 @@
 import { data, redirect, type RouterContextProvider } from "react-router";
 import { can, type Permission } from "~/domain/identity/permissions";
-import { hasFeature } from "~/domain/merchant/sections";
-import { loadAvailableSections } from "~/domain/identity/users.server";
+import { hasFeature, loadAvailableSections } from "~/domain/merchants/merchants.server";
 import { languageOfPath } from "~/lib/i18n";
 import { authContext, getDbFrom, type Auth } from "./request-context.server";
 

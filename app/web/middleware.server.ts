@@ -1,13 +1,15 @@
 import { data, redirect, type MiddlewareFunction } from "react-router";
 import { resumeSession } from "~/domain/identity/sessions.server";
 import { loadSessionUser } from "~/domain/identity/users.server";
-import { getDb } from "~/lib/db.server";
+import { platform } from "~/boot/start.server";
 import { env } from "~/lib/env.server";
 import { isLanguage } from "~/lib/i18n";
+import { sectionRootSegments } from "~/sections/registry";
+import { CORE_ROOT_SEGMENTS } from "./root-segments";
 import { authContext, dbContext } from "./request-context.server";
 import { SESSION_COOKIE, clearSessionCookie, readCookie, sessionCookie } from "./session-cookie.server";
 
-const ROOT_SEGMENTS = new Set(["api", "healthz", "__test", "sandbox", "gateway", "vendor"]);
+const ROOT_SEGMENTS = new Set<string>([...CORE_ROOT_SEGMENTS, ...sectionRootSegments()]);
 
 /** A path without a known language is retried with /en: /login → /en/login. */
 export const languageMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
@@ -22,7 +24,7 @@ export const languageMiddleware: MiddlewareFunction<Response> = async ({ request
 };
 
 export const databaseMiddleware: MiddlewareFunction<Response> = async ({ context }, next) => {
-  context.set(dbContext, await getDb());
+  context.set(dbContext, await platform());
   return next();
 };
 

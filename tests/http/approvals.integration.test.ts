@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { payByCard } from "../support/card-payment";
-import { DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
+import { createUser, DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
 import { startHttpServer, type TestHttpServer } from "../support/http-server";
 import { sessionCookieFrom } from "../support/http-app";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
-import { createUser } from "~/db/seed.server";
 import type { Permission } from "~/domain/identity/permissions";
 import { loadSessionUser } from "~/domain/identity/users.server";
 import { requestOperation } from "~/domain/payments/operations.server";
@@ -86,10 +85,9 @@ async function pendingRefund(amount = "2.000") {
     transactionId: id,
     kind: "refund",
     amount,
-    lang: "en",
     addresses: { publicBaseUrl: server.url, internalBaseUrl: server.url },
   });
-  if (!outcome.ok || !outcome.requestId) throw new Error(outcome.message);
+  if (!outcome.ok || !outcome.requestId) throw new Error(outcome.code);
   return { transactionId: id, orderNo, requestId: outcome.requestId };
 }
 

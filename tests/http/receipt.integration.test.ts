@@ -4,8 +4,8 @@ import { createTestDatabase, type TestDatabase } from "../support/test-database"
 import { seedMerchant } from "../support/fixtures";
 import { loadApp, type TestApp } from "../support/http-app";
 import { completeAttempt, startAttempt } from "~/domain/payments/attempts.server";
-import { PaymentRequestSchema } from "~/domain/payments/payment-request-schema";
-import { createPaymentRequest } from "~/domain/payments/payment-requests.server";
+import { PaymentRequestSchema } from "~/sections/payment-request/domain/payment-request-schema";
+import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
 import { renderReceiptPdf } from "~/presentation/receipt-pdf.server";
 
 let database: TestDatabase;

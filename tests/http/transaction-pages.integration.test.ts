@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
-import { DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
+import { createUser, DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
 import { loadApp, type TestApp } from "../support/http-app";
-import { createUser } from "~/db/seed.server";
 import { bumpTotals } from "~/domain/payments/running-totals.server";
 
 let database: TestDatabase;

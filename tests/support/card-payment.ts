@@ -1,6 +1,6 @@
 import type { DB } from "~/db/database.server";
-import { PaymentRequestSchema } from "~/domain/payments/payment-request-schema";
-import { createPaymentRequest } from "~/domain/payments/payment-requests.server";
+import { PaymentRequestSchema } from "~/sections/payment-request/domain/payment-request-schema";
+import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
 
 const form = (origin: string) => ({ Origin: origin, "Content-Type": "application/x-www-form-urlencoded" });
 

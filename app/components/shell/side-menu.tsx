@@ -2,22 +2,28 @@ import { Badge, NavLink, ScrollArea, Stack, Text } from "@mantine/core";
 import { IconFileReport, IconHelp, IconHome, IconListDetails, IconMail } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { NavLink as RouterNavLink } from "react-router";
-import { SECTIONS, type AvailableSections } from "~/domain/merchant/sections";
+
+/** One section as the menu shows it: a single link, or a heading over its features' links. */
+export type MenuSection = {
+  key: string;
+  /** Translation key of its name. */
+  title: string;
+  /** A section without features is one link. */
+  path?: string;
+  items: { path: string; title: string; count?: number }[];
+};
 
 type Props = {
   lang: string;
-  sections: AvailableSections;
-  /** Pending-request counts by "section.feature", shown as badges (the Tickets items). */
-  counts?: Record<string, number>;
+  /** The merchant's sections and features this menu shows, in order (the layout's loader reads the registry). */
+  sections: MenuSection[];
   canReadMailbox: boolean;
   canExport?: boolean;
-  /** Sections whose Table Headers settings this user may open. */
-  headerSections?: string[];
   onNavigate?: () => void;
 };
 
 /** Sections and sub-items appear only when the merchant has them; every item is a plain link. */
-export function SideMenu({ lang, sections, counts = {}, headerSections = [], canReadMailbox, canExport = false, onNavigate }: Props) {
+export function SideMenu({ lang, sections, canReadMailbox, canExport = false, onNavigate }: Props) {
   const { t } = useTranslation();
   const link = (to: string, label: string, icon?: React.ReactNode, end = false, count?: number) => (
     <NavLink
@@ -43,20 +49,15 @@ export function SideMenu({ lang, sections, counts = {}, headerSections = [], can
         <Stack gap={2} p="xs">
           {link("", t("shell.general_info"), <IconHome size={18} />, true)}
           {link("/transactions", t("shell.all_transactions"), <IconListDetails size={18} />)}
-          {SECTIONS.filter((section) => sections[section.key]).map((section) =>
-            section.features.length === 0 ? (
-              link(`/${section.path}`, t(`sections.${section.key}`))
+          {sections.map((section) =>
+            section.path !== undefined ? (
+              link(`/${section.path}`, t(section.title))
             ) : (
               <div key={section.key}>
                 <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="sm" pb={2}>
-                  {t(`sections.${section.key}`)}
+                  {t(section.title)}
                 </Text>
-                {section.features
-                  .filter((feature) => sections[section.key].includes(feature.key))
-                  .map((feature) =>
-                    link(`/${section.path}/${feature.path}`, t(`features.${section.key}.${feature.key}`), undefined, false, counts[`${section.key}.${feature.key}`]),
-                  )}
-                {headerSections.includes(section.key) ? link(`/${section.path}/table-headers`, t("transactions.table_headers")) : null}
+                {section.items.map((item) => link(`/${item.path}`, t(item.title), undefined, false, item.count))}
               </div>
             ),
           )}

@@ -1,14 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { payByCard } from "../../../tests/support/card-payment";
-import { seedMerchant } from "../../../tests/support/fixtures";
+import { createUser, seedMerchant } from "../../../tests/support/fixtures";
 import { startHttpServer, type TestHttpServer } from "../../../tests/support/http-server";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/test-database";
-import { createUser } from "~/db/seed.server";
 import type { Permission } from "~/domain/identity/permissions";
 import { loadSessionUser, type SessionUser } from "~/domain/identity/users.server";
 import { decideOperationRequest, requestOperation } from "~/domain/payments/operations.server";
 import { advanceClock, resetClock } from "~/lib/clock.server";
 import { formatAmount } from "~/lib/money";
+import { answerOf } from "~/web/outcomes.server";
 import {
   countPendingOperationRequests,
   findOperationRequest,
@@ -73,12 +73,13 @@ afterEach(() => resetClock());
 
 const paid = (amount = "10.000") => payByCard(database.db, server.url, { merchantId: shop.merchantId, user: shop.admin, amount });
 
-function ask(transactionId: string, actor: SessionUser = maker, kind: "refund" | "capture" | "void" = "refund", amount: string | null = "2.000") {
-  return requestOperation(database.db, { merchantId: shop.merchantId, actor, transactionId, kind, amount, lang: "en", addresses });
+// The outcomes as the pages and the API answer them: a status and an English message.
+async function ask(transactionId: string, actor: SessionUser = maker, kind: "refund" | "capture" | "void" = "refund", amount: string | null = "2.000") {
+  return answerOf(await requestOperation(database.db, { merchantId: shop.merchantId, actor, transactionId, kind, amount, addresses }), "en");
 }
 
-function decide(requestId: number, actor: SessionUser, decision: "approve" | "reject" | "cancel", merchantId = shop.merchantId) {
-  return decideOperationRequest(database.db, { merchantId, actor, requestId, decision, lang: "en", addresses });
+async function decide(requestId: number, actor: SessionUser, decision: "approve" | "reject" | "cancel", merchantId = shop.merchantId) {
+  return answerOf(await decideOperationRequest(database.db, { merchantId, actor, requestId, decision, addresses }), "en");
 }
 
 async function money(transactionId: string) {
@@ -244,10 +245,10 @@ describe("Operations Requests", () => {
 });
 
 describe("Permissions Requests", () => {
-  const grant = (actor: SessionUser, userId: number, permission = "refund_paymenttransaction", merchantId = shop.merchantId) =>
-    requestPermissionGrant(database.db, { merchantId, actor, userId, permission, lang: "en" });
-  const decidePermission = (requestId: number, actor: SessionUser, decision: "approve" | "reject" | "cancel", merchantId = shop.merchantId) =>
-    decidePermissionRequest(database.db, { merchantId, actor, requestId, decision, lang: "en" });
+  const grant = async (actor: SessionUser, userId: number, permission = "refund_paymenttransaction", merchantId = shop.merchantId) =>
+    answerOf(await requestPermissionGrant(database.db, { merchantId, actor, userId, permission, lang: "en" }), "en");
+  const decidePermission = async (requestId: number, actor: SessionUser, decision: "approve" | "reject" | "cancel", merchantId = shop.merchantId) =>
+    answerOf(await decidePermissionRequest(database.db, { merchantId, actor, requestId, decision }), "en");
   const permissionsOf = async (userId: number) => (await loadSessionUser(database.db, userId))!.permissions;
 
   it("grants the rights once a checker approves, telling every checker first", async () => {

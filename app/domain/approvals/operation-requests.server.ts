@@ -1,13 +1,10 @@
 import type { DB } from "~/db/database.server";
 import type { OperationKind, RequestState } from "~/db/schema";
 import { can, type PermissionHolder } from "~/domain/identity/permissions";
-import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
-import { expireOperationRequests, OPERATION_PERMISSIONS, type Actor } from "~/domain/payments/operations.server";
+import type { Actor } from "~/domain/identity/permissions";
+import { expireOperationRequests, OPERATION_PERMISSIONS } from "~/domain/payments/operations.server";
 import { nowIso } from "~/lib/clock.server";
-import { translator } from "~/lib/i18n.server";
-import type { Language } from "~/lib/i18n";
-import { toDecimalString } from "~/lib/money";
-import { REQUEST_STATES, type RequestFilters } from "./request-filters";
+import type { RequestFilters } from "./request-filters";
 
 export const OPERATION_KINDS: readonly OperationKind[] = ["refund", "capture", "void"];
 export type RequestDecision = "approve" | "reject" | "cancel";
@@ -40,6 +37,7 @@ const COLUMNS = [
   "operation_requests.checker_id",
   "operation_requests.checker_name",
   "operation_requests.result_message",
+  "operation_requests.result",
   "operation_requests.created_at",
   "operation_requests.expires_at",
   "operation_requests.decided_at",
@@ -132,57 +130,7 @@ export function operationRequestDecisions(request: { state: RequestState; maker_
   return decisions;
 }
 
-/** The choices of the list's filters (the API's OPTIONS and the page's selects). */
-export async function operationRequestFilterChoices(db: DB, merchantId: number, lang: Language) {
-  const t = translator(lang);
-  const gateways = await listMerchantGateways(db, merchantId);
-  const currencies = [...new Set(gateways.flatMap((gateway) => gateway.currencies.split(",").map((code) => code.trim().toUpperCase())))].filter(Boolean);
-  return {
-    states: REQUEST_STATES.map((value) => ({ value, display_name: t(`requests.states.${value}`) })),
-    types: OPERATION_KINDS.map((value) => ({ value, display_name: t(`tickets.types.${value}`) })),
-    gateways: gateways
-      .filter((gateway) => gateway.kind !== "cod")
-      .map((gateway) => ({ value: gateway.code, display_name: lang === "ar" ? gateway.name_ar : gateway.name_en })),
-    currencies: currencies.map((value) => ({ value, display_name: value })),
-  };
-}
-
 /** The spec's status words: a pending request is NEW. */
 export function statusOf(state: RequestState) {
   return state === "pending" ? "NEW" : state.toUpperCase();
-}
-
-/** An Operations Request as the API answers it; `base` is the process URL the action URLs hang from. */
-export function serializeOperationRequest(row: OperationRequestRow, viewer: Actor, lang: Language, base: string) {
-  const t = translator(lang);
-  return {
-    id: row.id,
-    status: statusOf(row.state),
-    state: row.state,
-    state_display: t(`requests.states.${row.state}`),
-    type: row.kind,
-    type_display: t(`tickets.types.${row.kind}`),
-    amount: toDecimalString(row.amount, row.currency_code),
-    currency_code: row.currency_code,
-    gateway_code: row.gateway_code,
-    gateway_name: (lang === "ar" ? row.gateway_name_ar : row.gateway_name_en) ?? row.gateway_code,
-    transaction: {
-      id: row.transaction_id,
-      order_no: row.order_no,
-      type: row.plugin,
-      state: row.transaction_state,
-      customer_email: row.customer_email,
-    },
-    maker: row.maker_id === null ? null : { id: row.maker_id, username: row.maker_name },
-    checker: row.checker_id === null ? null : { id: row.checker_id, username: row.checker_name },
-    created: row.created_at,
-    expires_at: row.expires_at,
-    decided_at: row.decided_at,
-    result_message: row.result_message,
-    actions: operationRequestDecisions(row, viewer).map((decision) => ({
-      value: decision,
-      display_name: t(`tickets.decisions.${decision}`),
-      url: `${base}/${row.id}/${decision}/`,
-    })),
-  };
 }

@@ -1,7 +1,7 @@
 import type { DB } from "~/db/database.server";
 import { can } from "~/domain/identity/permissions";
-import { hasFeature, type AvailableSections } from "~/domain/merchant/sections";
-import type { Actor } from "~/domain/payments/operations.server";
+import { hasFeature, type AvailableSections } from "~/domain/merchants/merchants.server";
+import type { Actor } from "~/domain/identity/permissions";
 import { countPendingOperationRequests } from "./operation-requests.server";
 import { countPendingPermissionRequests } from "./permission-requests.server";
 

@@ -2,13 +2,14 @@ import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import type { RequestState } from "~/db/schema";
 import { can, type PermissionHolder } from "~/domain/identity/permissions";
 import { recordAudit } from "~/domain/audit/audit-log.server";
-import type { Actor } from "~/domain/payments/operations.server";
+import type { Actor } from "~/domain/identity/permissions";
+import { createNotifications } from "~/domain/messaging/notifications.server";
 import { nowIso } from "~/lib/clock.server";
-import { translator } from "~/lib/i18n.server";
 import type { Language } from "~/lib/i18n";
-import { statusOf, type RequestDecision } from "./operation-requests.server";
+import { refuse, word, type Refusal } from "~/lib/outcome";
+import type { RequestDecision } from "./operation-requests.server";
 import { GRANTABLE_PERMISSIONS, type GrantablePermission } from "./permission-grant-schema";
-import { REQUEST_STATES, type RequestFilters } from "./request-filters";
+import type { RequestFilters } from "./request-filters";
 
 export function isGrantablePermission(value: unknown): value is GrantablePermission {
   return (GRANTABLE_PERMISSIONS as readonly unknown[]).includes(value);
@@ -22,9 +23,8 @@ export function canHandlePermissionRequests(user: PermissionHolder) {
   return can(user, "approve_permission_requests");
 }
 
-export type PermissionRequestOutcome =
-  | { ok: true; status: 200 | 201; message: string; requestId?: number }
-  | { ok: false; status: 400 | 403 | 404 | 409; message: string; field?: "user" | "permission"; key?: string };
+/** Done (`requestId` when a request was made), or refused with a code. */
+export type PermissionRequestOutcome = { ok: true; code: string; requestId?: number } | Refusal;
 
 /** Users a grant may be asked for: the merchant's active users who are not superusers, with the grantable rights they hold. */
 export async function listGrantCandidates(db: DB, merchantId: number) {
@@ -58,10 +58,9 @@ export async function requestPermissionGrant(
   db: DB,
   input: { merchantId: number; actor: Actor; userId: number; permission: string; lang: Language },
 ): Promise<PermissionRequestOutcome> {
-  const t = translator(input.lang);
-  const fail = (status: 400 | 403 | 409, key: string, field?: "user" | "permission") => ({ ok: false as const, status, message: t(key), key, field });
-  if (!canHandlePermissionRequests(input.actor)) return fail(403, "tickets.errors.forbidden");
-  if (!isGrantablePermission(input.permission)) return fail(400, "tickets.errors.permission", "permission");
+  const fail = (code: string, field?: "user" | "permission") => refuse(code, { field });
+  if (!canHandlePermissionRequests(input.actor)) return fail("tickets.errors.forbidden");
+  if (!isGrantablePermission(input.permission)) return fail("tickets.errors.permission", "permission");
   const permission = input.permission;
   return writeTransaction(db, async (trx): Promise<PermissionRequestOutcome> => {
     const target = Number.isSafeInteger(input.userId)
@@ -72,10 +71,10 @@ export async function requestPermissionGrant(
           .where("id", "=", input.userId)
           .executeTakeFirst()
       : undefined;
-    if (!target || !target.is_active) return fail(400, "tickets.errors.user", "user");
-    if (target.is_superuser) return fail(400, "tickets.errors.superuser", "user");
+    if (!target || !target.is_active) return fail("tickets.errors.user", "user");
+    if (target.is_superuser) return fail("tickets.errors.superuser", "user");
     const held = await trx.selectFrom("user_permissions").select("permission").where("user_id", "=", target.id).where("permission", "=", permission).executeTakeFirst();
-    if (held) return fail(400, "tickets.errors.already_granted", "permission");
+    if (held) return fail("tickets.errors.already_granted", "permission");
     const pending = await trx
       .selectFrom("permission_requests")
       .select("id")
@@ -83,7 +82,7 @@ export async function requestPermissionGrant(
       .where("permission", "=", permission)
       .where("state", "=", "pending")
       .executeTakeFirst();
-    if (pending) return fail(409, "tickets.errors.request_pending");
+    if (pending) return fail("tickets.errors.request_pending");
     const created = nowIso();
     const request = await trx
       .insertInto("permission_requests")
@@ -105,33 +104,23 @@ export async function requestPermissionGrant(
       merchantId: input.merchantId,
       actor: { id: input.actor.id, username: input.actor.username },
       action: "permission_requested",
-      description: `${input.actor.username} asked to grant ${permission} to ${target.username}; waiting for approval`,
+      params: { permission: word(`tickets.permission_names.${permission}`), username: target.username },
       objectType: "user",
       objectId: target.id,
     });
     // Every checker who may decide it hears of it; the notice is written with the request, so neither exists without the other.
     const checkers = await checkersOf(trx, input.merchantId);
-    const recipients = checkers.filter((id) => id !== input.actor.id && id !== target.id);
-    if (recipients.length) {
-      const title = t("tickets.notifications.new_permission_request");
-      await trx
-        .insertInto("notifications")
-        .values(
-          recipients.map((userId) => ({
-            merchant_id: input.merchantId,
-            user_id: userId,
-            kind: "permission_request",
-            title,
-            link: `/${input.lang}/ticket/approve-permissions/${request.id}`,
-            created_at: created,
-          })),
-        )
-        .execute();
-    }
-    return { ok: true, status: 201, requestId: request.id, message: t("tickets.requested") };
+    await createNotifications(trx, {
+      merchantId: input.merchantId,
+      userIds: checkers.filter((id) => id !== input.actor.id && id !== target.id),
+      kind: "permission_request",
+      lang: input.lang,
+      link: `/${input.lang}/ticket/approve-permissions/${request.id}`,
+    });
+    return { ok: true, code: "tickets.requested", requestId: request.id };
   }).catch((error: unknown) => {
     // Two people asking at once: the unique index keeps one pending request per user and permission.
-    if (/unique|duplicate/i.test(String(error))) return fail(409, "tickets.errors.request_pending");
+    if (/unique|duplicate/i.test(String(error))) return fail("tickets.errors.request_pending");
     throw error;
   });
 }
@@ -165,10 +154,9 @@ async function checkersOf(db: DB, merchantId: number) {
  */
 export async function decidePermissionRequest(
   db: DB,
-  input: { merchantId: number; actor: Actor; requestId: number; decision: RequestDecision; lang: Language },
+  input: { merchantId: number; actor: Actor; requestId: number; decision: RequestDecision },
 ): Promise<PermissionRequestOutcome> {
-  const t = translator(input.lang);
-  if (!Number.isSafeInteger(input.requestId) || input.requestId <= 0) return { ok: false, status: 404, message: t("api.not_found") };
+  if (!Number.isSafeInteger(input.requestId) || input.requestId <= 0) return refuse("api.not_found");
   return writeTransaction(db, async (trx): Promise<PermissionRequestOutcome> => {
     let query = trx
       .selectFrom("permission_requests")
@@ -186,24 +174,24 @@ export async function decidePermissionRequest(
       .where("permission_requests.id", "=", input.requestId);
     if (engineOf(trx) === "postgres") query = query.forUpdate("permission_requests");
     const request = await query.executeTakeFirst();
-    if (!request) return { ok: false, status: 404, message: t("api.not_found") };
+    if (!request) return refuse("api.not_found");
     const checker = canHandlePermissionRequests(input.actor);
     if (input.decision === "cancel") {
-      if (request.requested_by !== input.actor.id && !checker) return { ok: false, status: 403, message: t("tickets.errors.forbidden") };
+      if (request.requested_by !== input.actor.id && !checker) return refuse("tickets.errors.forbidden");
     } else {
-      if (!checker) return { ok: false, status: 403, message: t("tickets.errors.forbidden") };
-      if (request.requested_by === input.actor.id || request.user_id === input.actor.id) return { ok: false, status: 403, message: t("tickets.errors.own_request") };
+      if (!checker) return refuse("tickets.errors.forbidden");
+      if (request.requested_by === input.actor.id || request.user_id === input.actor.id) return refuse("tickets.errors.own_request");
     }
-    if (request.state !== "pending") return { ok: false, status: 400, message: t("tickets.errors.decided", { state: t(`requests.states.${request.state}`) }) };
+    if (request.state !== "pending") return refuse("tickets.errors.decided", { params: { state: word(`requests.states.${request.state}`) } });
     const state = input.decision === "approve" ? "approved" : input.decision === "reject" ? "rejected" : "canceled";
-    if (state === "approved" && !request.is_active) return { ok: false, status: 400, message: t("tickets.errors.user") };
+    if (state === "approved" && !request.is_active) return refuse("tickets.errors.user");
     const moved = await trx
       .updateTable("permission_requests")
       .set({ state, checker_id: input.actor.id, checker_name: input.actor.username, decided_at: nowIso() })
       .where("id", "=", request.id)
       .where("state", "=", "pending")
       .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) return { ok: false, status: 409, message: t("tickets.errors.decided_meanwhile") };
+    if (Number(moved.numUpdatedRows) !== 1) return refuse("tickets.errors.decided_meanwhile");
     if (state === "approved") {
       await trx
         .insertInto("user_permissions")
@@ -215,11 +203,11 @@ export async function decidePermissionRequest(
       merchantId: input.merchantId,
       actor: { id: input.actor.id, username: input.actor.username },
       action: `permission_request_${state}`,
-      description: `${input.actor.username} ${state} the request #${request.id} to grant ${request.permission} to ${request.username}`,
+      params: { id: request.id, permission: word(`tickets.permission_names.${request.permission}`), username: request.username },
       objectType: "user",
       objectId: request.user_id,
     });
-    return { ok: true, status: 200, message: t(`requests.done.${state}`) };
+    return { ok: true, code: `requests.done.${state}` };
   });
 }
 
@@ -296,35 +284,4 @@ export function permissionRequestDecisions(
   if (canHandlePermissionRequests(viewer) && !own) decisions.push("approve", "reject");
   if (request.requested_by === viewer.id) decisions.push("cancel");
   return decisions;
-}
-
-export function permissionRequestFilterChoices(lang: Language) {
-  const t = translator(lang);
-  return {
-    states: REQUEST_STATES.map((value) => ({ value, display_name: t(`requests.states.${value}`) })),
-    types: GRANTABLE_PERMISSIONS.map((value) => ({ value, display_name: t(`tickets.permission_names.${value}`) })),
-  };
-}
-
-/** A permission request as the API answers it; `base` is the list URL the action URLs hang from. */
-export function serializePermissionRequest(row: PermissionRequestRow, viewer: Actor, lang: Language, base: string) {
-  const t = translator(lang);
-  return {
-    id: row.id,
-    status: statusOf(row.state),
-    state: row.state,
-    state_display: t(`requests.states.${row.state}`),
-    permission: row.permission,
-    permission_display: t(`tickets.permission_names.${row.permission}`),
-    user: { id: row.user_id, username: row.username, first_name: row.first_name, last_name: row.last_name, email: row.email },
-    requested_by: row.requested_by === null ? null : { id: row.requested_by, username: row.requested_by_name },
-    checker: row.checker_id === null ? null : { id: row.checker_id, username: row.checker_name },
-    created: row.created_at,
-    decided_at: row.decided_at,
-    actions: permissionRequestDecisions(row, viewer).map((decision) => ({
-      value: decision,
-      display_name: t(`tickets.decisions.${decision}`),
-      url: `${base}/${row.id}/${decision}/`,
-    })),
-  };
 }

@@ -3,7 +3,7 @@ import { recordAudit } from "~/domain/audit/audit-log.server";
 import { queueMail } from "~/domain/messaging/mail.server";
 import { addMs, now, nowIso } from "~/lib/clock.server";
 import { hmacSha256, randomDigits, safeEqual } from "~/lib/crypto.server";
-import { translator, type Language } from "~/lib/i18n.server";
+import type { Language } from "~/lib/i18n";
 import { verifyAgainstDummy, verifyPassword } from "./password-hashing.server";
 import { clearHits, isThrottled, recordHits, removeOneHit, type ThrottleRule } from "./throttle.server";
 
@@ -58,7 +58,7 @@ export async function attemptLogin(
       merchantId: user?.merchant_id ?? null,
       actor: null,
       action: "sign_in_failed",
-      description: `Failed sign-in for "${input.username.slice(0, 150)}"`,
+      params: { username: input.username.slice(0, 150) },
       objectType: "user",
       objectId: user?.id,
       ip: input.ip,
@@ -106,12 +106,12 @@ async function sendLoginCode(
       consumed_at: null,
     })
     .execute();
-  const t = translator(lang);
   await queueMail(db, {
     merchantId: user.merchant_id,
     to: user.email,
-    subject: t("mail.login_code.subject"),
-    text: t("mail.login_code.body", { username: user.username, code, minutes: LOGIN_CODE_TTL_MS / 60_000 }),
+    template: "login_code",
+    params: { username: user.username, code, minutes: LOGIN_CODE_TTL_MS / 60_000 },
+    lang,
   });
   return true;
 }
@@ -154,7 +154,7 @@ export async function verifyLoginCode(
       merchantId: user.merchant_id,
       actor: null,
       action: "sign_in_failed",
-      description: `Wrong one-time code for "${user.username}"`,
+      params: { username: user.username, reason: "code" },
       objectType: "user",
       objectId: user.id,
       ip: input.ip,
@@ -181,7 +181,7 @@ async function completeSignIn(db: DB, user: LoginUser, ip: string | null, rules:
     merchantId: user.merchant_id,
     actor: { id: user.id, username: user.username },
     action: "sign_in",
-    description: `${user.username} signed in`,
+    params: { username: user.username },
     objectType: "user",
     objectId: user.id,
     ip,

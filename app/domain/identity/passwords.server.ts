@@ -3,7 +3,7 @@ import { queueMail } from "~/domain/messaging/mail.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { addMs, now, nowIso } from "~/lib/clock.server";
 import { randomToken, sha256 } from "~/lib/crypto.server";
-import { translator, type Language } from "~/lib/i18n.server";
+import type { Language } from "~/lib/i18n";
 import { hashPassword } from "./password-hashing.server";
 import { validatePassword } from "./password-rules.server";
 import { endUserSessions } from "./sessions.server";
@@ -66,7 +66,7 @@ export async function changePassword(
     merchantId: user.merchant_id,
     actor: { id: user.id, username: user.username },
     action: "password_changed",
-    description: `${user.username} changed their password`,
+    params: { username: user.username },
     objectType: "user",
     objectId: user.id,
     ip: input.ip,
@@ -107,12 +107,12 @@ export async function requestPasswordReset(
     })
     .execute();
   const link = `${input.baseUrl}/${input.lang}/reset-password?token=${token}`;
-  const t = translator(input.lang);
   await queueMail(db, {
     merchantId: user.merchant_id,
     to: user.email,
-    subject: t("mail.password_reset.subject"),
-    text: t("mail.password_reset.body", { username: user.username, link, minutes: RESET_TOKEN_TTL_MS / 60_000 }),
+    template: "password_reset",
+    params: { username: user.username, link, minutes: RESET_TOKEN_TTL_MS / 60_000 },
+    lang: input.lang,
   });
 }
 
@@ -165,7 +165,7 @@ export async function resetPassword(
     merchantId: reset.merchant_id,
     actor: { id: reset.id, username: reset.username },
     action: "password_reset",
-    description: `${reset.username} reset their password by email link`,
+    params: { username: reset.username },
     objectType: "user",
     objectId: reset.id,
     ip: input.ip,

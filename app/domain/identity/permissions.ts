@@ -1,10 +1,10 @@
-import { TRANSACTION_SECTIONS } from "~/domain/merchant/sections";
-
 /**
- * Every named permission the platform checks. Superusers hold all of them; other users
- * hold the ones granted to them. Labels are translation keys under "permissions.".
+ * The platform's own named permissions (dashboard spec §6). Superusers hold all of them; other
+ * users hold the ones granted to them. Sections add theirs (app/sections/registry.ts), and each
+ * section that lists transactions has a table-header permission. Labels are translation keys
+ * under "permissions.".
  */
-export const PERMISSIONS = [
+export const CORE_PERMISSIONS = [
   "view_paymenttransaction",
   "search_paymenttransaction",
   "view_paymenttransaction_statistics",
@@ -17,29 +17,23 @@ export const PERMISSIONS = [
   "void_paymenttransaction",
   "approve_operations",
   "approve_permission_requests",
-  "view_booking",
-  "add_booking",
-  "change_booking",
-  "scan_booking",
-  "view_order",
-  "change_order",
-  "scan_order",
   "view_outgoing_mail",
-  ...TRANSACTION_SECTIONS.map((section) => tableHeaderPermission(section)),
 ] as const;
 
-export type Permission = (typeof PERMISSIONS)[number] | `change_${string}transactionproxyfield`;
+export type CorePermission = (typeof CORE_PERMISSIONS)[number];
+
+/** A core permission, a table-header permission, or one a section declares (the registry test checks every name used). */
+export type Permission = CorePermission | `change_${string}transactionproxyfield` | (string & {});
 
 /** change_{x}transactionproxyfield, x being the section key without underscores. */
 export function tableHeaderPermission(section: string): `change_${string}transactionproxyfield` {
   return `change_${section.replaceAll("_", "")}transactionproxyfield`;
 }
 
-export function isKnownPermission(value: string): value is Permission {
-  return (PERMISSIONS as readonly string[]).includes(value);
-}
-
 export type PermissionHolder = { is_superuser: number | boolean; permissions: readonly string[] };
+
+/** Someone acting: who they are and what they may do. */
+export type Actor = PermissionHolder & { id: number; username: string };
 
 export function can(user: PermissionHolder, permission: Permission): boolean {
   return Boolean(user.is_superuser) || user.permissions.includes(permission);

@@ -1,5 +1,7 @@
 import type { DB } from "~/db/database.server";
-import type { AvailableSections } from "~/domain/merchant/sections";
+import { nowIso } from "~/lib/clock.server";
+import { hashPassword } from "./password-hashing.server";
+import type { Permission } from "./permissions";
 
 export type SessionUser = {
   id: number;
@@ -58,29 +60,39 @@ export async function setOrderNotification(db: DB, user: { id: number; merchantI
     .execute();
 }
 
-export async function loadMerchantBranding(db: DB, merchantId: number) {
-  return db
-    .selectFrom("merchants")
-    .select(["id", "title", "title_en", "title_ar", "subheader", "logo_url", "favicon_url", "admin_url", "website_url"])
-    .where("id", "=", merchantId)
+
+export type NewUserInput = {
+  username: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  superuser?: boolean;
+  requiresOtp?: boolean;
+  permissions: Permission[];
+};
+
+/** A user of a merchant with a password and the permissions given. */
+export async function createUser(db: DB, merchantId: number, user: NewUserInput, password: string) {
+  const inserted = await db
+    .insertInto("users")
+    .values({
+      merchant_id: merchantId,
+      username: user.username,
+      email: user.email,
+      first_name: user.firstName,
+      last_name: user.lastName,
+      password_hash: await hashPassword(password),
+      is_superuser: user.superuser ? 1 : 0,
+      requires_otp: user.requiresOtp ? 1 : 0,
+      created_at: nowIso(),
+    })
+    .returning("id")
     .executeTakeFirstOrThrow();
-}
-
-export async function loadAvailableSections(db: DB, merchantId: number): Promise<AvailableSections> {
-  const rows = await db
-    .selectFrom("merchant_features")
-    .select(["section", "feature"])
-    .where("merchant_id", "=", merchantId)
-    .execute();
-  const available: AvailableSections = {};
-  for (const row of rows) {
-    available[row.section] ??= [];
-    if (row.feature) available[row.section].push(row.feature);
+  if (user.permissions.length) {
+    await db
+      .insertInto("user_permissions")
+      .values(user.permissions.map((permission) => ({ user_id: inserted.id, permission })))
+      .execute();
   }
-  return available;
-}
-
-export async function loadInstalledPlugins(db: DB, merchantId: number): Promise<string[]> {
-  const rows = await db.selectFrom("merchant_plugins").select("plugin").where("merchant_id", "=", merchantId).execute();
-  return rows.map((row) => row.plugin);
+  return inserted.id;
 }

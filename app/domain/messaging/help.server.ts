@@ -1,16 +1,10 @@
 import type { DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
+import { word } from "~/lib/outcome";
 import type { HelpSubject } from "./help-schema";
 import { queueMail } from "./mail.server";
 
-
-const subjectTitles: Record<HelpSubject, string> = {
-  support_request: "Support request",
-  suggestion: "Suggestion",
-  feedback: "Feedback",
-};
-
-/** A merchant user's message to the platform's support desk; replies go to the address given. */
+/** A merchant user's message to the platform's support desk (written to it in English); replies go to the address given. */
 export async function sendHelpRequest(
   db: DB,
   input: {
@@ -22,17 +16,19 @@ export async function sendHelpRequest(
     message: string;
   },
 ) {
+  const subject = word(`help.subjects.${input.subject}`);
   await queueMail(db, {
     merchantId: input.user.merchantId,
     to: input.supportAddress,
     replyTo: input.email,
-    subject: `[${input.merchantTitle}] ${subjectTitles[input.subject]} from ${input.user.username}`,
-    text: `${subjectTitles[input.subject]}\nFrom: ${input.user.username} <${input.email}>\nMerchant: ${input.merchantTitle}\n\n${input.message || "(no message)"}`,
+    template: "help_request",
+    params: { merchant: input.merchantTitle, subject, username: input.user.username, email: input.email, message: input.message || "—" },
+    lang: "en",
   });
   await recordAudit(db, {
     merchantId: input.user.merchantId,
     actor: { id: input.user.id, username: input.user.username },
     action: "help_request",
-    description: `${input.user.username} sent a ${subjectTitles[input.subject].toLowerCase()} to support`,
+    params: { subject },
   });
 }

@@ -2,22 +2,36 @@ import nodemailer, { type Transporter } from "nodemailer";
 import type { DB } from "~/db/database.server";
 import { nowIso } from "~/lib/clock.server";
 import { env } from "~/lib/env.server";
-import { enqueueJob, registerJobHandler } from "~/lib/jobs.server";
+import type { Language } from "~/lib/i18n";
+import { enqueueJob } from "~/lib/jobs.server";
+import type { TextParams } from "~/lib/outcome";
+import { texts } from "~/lib/texts.server";
 
 export type OutgoingMail = {
   merchantId: number | null;
   to: string;
-  subject: string;
-  text: string;
+  /** Which mail (locales: mail.<template>) and what it says, in the recipient's language. */
+  template: string;
+  params: TextParams;
+  lang: Language;
   replyTo?: string;
 };
 
+export const SEND_MAIL_JOB = "send_mail";
+
 /**
- * Every mail is written to the outbox. With SMTP_URL it is queued and a job delivers it;
- * without, it stays stored there and the merchant's mailbox page shows it.
+ * Every mail is written to the outbox, in words, in the same database transaction as what caused
+ * it. With SMTP_URL it is queued and a job delivers it; without, it stays stored there and the
+ * merchant's mailbox page shows it.
  */
-export async function queueMail(db: DB, mail: OutgoingMail) {
+export async function queueMail(db: DB, outgoing: OutgoingMail) {
   const smtp = Boolean(env().SMTP_URL);
+  const words = texts();
+  const mail = {
+    ...outgoing,
+    subject: words.line(`mail.${outgoing.template}.subject`, outgoing.params, outgoing.lang),
+    text: words.line(`mail.${outgoing.template}.body`, outgoing.params, outgoing.lang),
+  };
   const inserted = await db
     .insertInto("outgoing_mail")
     .values({
@@ -31,13 +45,14 @@ export async function queueMail(db: DB, mail: OutgoingMail) {
     })
     .returning("id")
     .executeTakeFirstOrThrow();
-  if (smtp) await enqueueJob(db, "send_mail", { mailId: inserted.id });
+  if (smtp) await enqueueJob(db, SEND_MAIL_JOB, { mailId: inserted.id });
   return inserted.id;
 }
 
 let transport: Transporter | undefined;
 
-registerJobHandler("send_mail", async (db, payload: { mailId: number }) => {
+/** The send_mail job: delivers one stored mail through SMTP, once. */
+export async function sendQueuedMail(db: DB, payload: { mailId: number }) {
   const mail = await db
     .selectFrom("outgoing_mail")
     .select(["id", "to_address", "reply_to", "subject", "text_body", "status"])
@@ -67,7 +82,7 @@ registerJobHandler("send_mail", async (db, payload: { mailId: number }) => {
     .set({ status: "sent", sent_at: nowIso(), error: null })
     .where("id", "=", mail.id)
     .execute();
-});
+}
 
 export async function listMail(db: DB, merchantId: number, options: { limit: number; offset: number }) {
   const rows = await db

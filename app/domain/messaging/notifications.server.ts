@@ -1,37 +1,41 @@
 import type { DB } from "~/db/database.server";
 import { nowIso } from "~/lib/clock.server";
 import type { Language } from "~/lib/i18n";
-import { translator } from "~/lib/i18n.server";
+import { texts } from "~/lib/texts.server";
 
-/** What a dashboard user is told once: 'Report exported', later 'Order created', 'New Permission Request'. */
-export type NotificationKind = "report_exported" | "report_failed";
+/** What a dashboard user is told once: 'Report exported', 'New Permission Request', later 'Order created'. */
+export type NotificationKind = "report_exported" | "report_failed" | "permission_request";
 
 export type NewNotification = {
   merchantId: number;
-  userId: number;
+  /** One recipient or several, told the same. */
+  userIds: number[];
   kind: NotificationKind;
-  /** In the language the recipient used when it was caused; shown in the language they read in now (presentNotification). */
-  title: string;
+  /** The language the notice is first written in; it is shown in the language its reader reads in (locales: notifications.<kind>). */
+  lang: Language;
   /** A path on this site. */
   link: string | null;
 };
 
 type Recipient = { merchantId: number; userId: number };
 
-export async function createNotification(db: DB, notification: NewNotification) {
-  const inserted = await db
+export async function createNotifications(db: DB, notification: NewNotification) {
+  if (notification.userIds.length === 0) return;
+  const title = texts().line(`notifications.${notification.kind}`, {}, notification.lang).slice(0, 200);
+  const created = nowIso();
+  await db
     .insertInto("notifications")
-    .values({
-      merchant_id: notification.merchantId,
-      user_id: notification.userId,
-      kind: notification.kind,
-      title: notification.title.slice(0, 200),
-      link: notification.link,
-      created_at: nowIso(),
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return inserted.id;
+    .values(
+      notification.userIds.map((userId) => ({
+        merchant_id: notification.merchantId,
+        user_id: userId,
+        kind: notification.kind,
+        title,
+        link: notification.link,
+        created_at: created,
+      })),
+    )
+    .execute();
 }
 
 /** The user's unread notifications, oldest first so they show in the order they happened. */
@@ -46,18 +50,6 @@ export async function listUnreadNotifications(db: DB, recipient: Recipient, limi
     .limit(limit)
     .execute();
   return newest.reverse();
-}
-
-/** A notification as the user reads it now: its title and link in the language of the page they have open. */
-export function presentNotification<T extends { kind: string; title: string; link: string | null }>(notification: T, lang: Language): T {
-  const t = translator(lang);
-  const key = `notifications.${notification.kind}`;
-  const title = t(key);
-  return {
-    ...notification,
-    title: title === key ? notification.title : title,
-    link: notification.link?.replace(/^\/(en|ar)(?=\/)/, `/${lang}`) ?? null,
-  };
 }
 
 /** Marks some (or, without ids, all) of the user's notifications read; another user's ids are ignored. */

@@ -1,5 +1,8 @@
 import type { DB } from "~/db/database.server";
 import { nowIso } from "~/lib/clock.server";
+import type { Language } from "~/lib/i18n";
+import type { TextParams } from "~/lib/outcome";
+import { texts } from "~/lib/texts.server";
 
 /**
  * The SMS provider interface. The default provider keeps messages in the outbox, where the
@@ -23,8 +26,9 @@ export function setSmsProvider(next: SmsProvider) {
   provider = next;
 }
 
-export function sendSms(db: DB, message: { merchantId: number | null; to: string; body: string }) {
-  return provider.send(db, message);
+/** A text message (locales: sms.<template>) in the recipient's language. */
+export function sendSms(db: DB, message: { merchantId: number | null; to: string; template: string; params: TextParams; lang: Language }) {
+  return provider.send(db, { merchantId: message.merchantId, to: message.to, body: texts().line(`sms.${message.template}`, message.params, message.lang) });
 }
 
 /** The merchant's newest text messages, as kept by the default provider. */

@@ -1,33 +1,23 @@
 import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import type { AttemptState, TransactionState } from "~/db/schema";
-import { queueMail } from "~/domain/messaging/mail.server";
-import { bumpTotals } from "~/domain/payments/running-totals.server";
-import { recordAttemptStatistics } from "~/domain/payments/statistics-rollup.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { nowIso } from "~/lib/clock.server";
-import { translator } from "~/lib/i18n.server";
 import type { Language } from "~/lib/i18n";
-import { formatAmount, priceWithFee } from "~/lib/money";
-import { cardAdapter, verifyCardNotification } from "./gateways/card.server";
-import type { AttemptForGateway, GatewayAdapter, GatewayConfig, GatewayOutcome, StartResult } from "./gateways/gateway";
-import { knetAdapter, verifyKnetReturn } from "./gateways/knet.server";
-import { feeRuleOf, findMerchantGateway, toGatewayConfig, type GatewayRow } from "./gateway-settings.server";
 import { newTrackId, publicId } from "~/lib/ids.server";
-import { chosenAmount, findPublicTransaction, isExpired, moveTransactionState, PAYABLE_STATES } from "./pay-page.server";
+import { priceWithFee } from "~/lib/money";
+import { money } from "~/lib/outcome";
+import { feeRuleOf, findMerchantGateway, toGatewayConfig } from "./gateway-settings.server";
+import { verifyCardNotification } from "./gateways/card.server";
+import type { AttemptForGateway, GatewayConfig, GatewayOutcome, StartResult } from "./gateways/gateway";
+import { verifyKnetReturn } from "./gateways/knet.server";
+import { adapterFor } from "./gateways/registry";
+import { chosenAmount, expireTransaction, findPublicTransaction, isExpired } from "./pay-page.server";
+import { bumpTotals } from "./running-totals.server";
+import { PAYABLE_STATES } from "./states";
+import { recordAttemptStatistics } from "./statistics-rollup.server";
+import { transitionTransaction } from "./transaction-state.server";
 
 export type PlatformAddresses = { publicBaseUrl: string; internalBaseUrl: string };
-
-const codAdapter: GatewayAdapter = {
-  start: async () => ({ kind: "cod" }),
-  inquire: async () => ({ status: "pending", refs: {} }),
-  capture: async () => ({ ok: false, message: "Cash on delivery has nothing to capture" }),
-  refund: async () => ({ ok: false, message: "Cash on delivery is refunded in cash" }),
-  void: async () => ({ ok: false, message: "Cash on delivery has nothing to void" }),
-};
-
-export function adapterFor(kind: GatewayRow["kind"]): GatewayAdapter {
-  return kind === "knet" ? knetAdapter : kind === "card" ? cardAdapter : codAdapter;
-}
 
 const attemptColumns = [
   "id",
@@ -74,7 +64,7 @@ function gatewayAttempt(attempt: Attempt): AttemptForGateway & { gatewayReferenc
   };
 }
 
-export function platformUrls(addresses: PlatformAddresses, attemptId: string, kind: GatewayRow["kind"]) {
+export function platformUrls(addresses: PlatformAddresses, attemptId: string, kind: string) {
   const base = `${addresses.publicBaseUrl}/gateway/${kind}`;
   return {
     response: `${base}/response/${attemptId}`,
@@ -114,7 +104,7 @@ export async function startAttempt(
     return { ok: false, error: transaction.state === "expired" ? "pay.errors.expired_retry" : "pay.errors.not_payable" };
   }
   if (isExpired(transaction)) {
-    await moveTransactionState(db, transaction.id, "expired", PAYABLE_STATES);
+    await expireTransaction(db, transaction.id);
     return { ok: false, error: "pay.errors.expired_retry" };
   }
   const delivery = await db
@@ -258,7 +248,7 @@ export async function completeAttempt(db: DB, attemptId: string, outcome: Gatewa
 
     let transactionQuery = trx
       .selectFrom("transactions")
-      .select(["id", "state", "order_no", "customer_email", "merchant_id", "plugin", "currency_code", "created_at", "deleted_at"])
+      .select(["id", "state", "order_no", "merchant_id", "plugin", "currency_code", "created_at", "deleted_at"])
       .where("id", "=", attempt.transaction_id);
     if (engineOf(trx) === "postgres") transactionQuery = transactionQuery.forUpdate();
     const transaction = await transactionQuery.executeTakeFirstOrThrow();
@@ -284,19 +274,15 @@ export async function completeAttempt(db: DB, attemptId: string, outcome: Gatewa
     }
     if (settled && open) {
       const state: TransactionState = next === "cod" ? "cod" : authorizedOnly ? "authorized" : "paid";
-      await trx
-        .updateTable("transactions")
-        .set({
-          state,
-          state_changed_at: completedAt,
+      await transitionTransaction(trx, transaction.id, state, { kind: "payment", attemptId: attempt.id }, {
+        changes: {
           paid_amount: next === "cod" ? 0 : attempt.total,
           captured_amount: next === "success" && !authorizedOnly ? attempt.total : 0,
           fee: attempt.fee,
           gateway_code: attempt.gateway_code,
           paid_attempt_id: attempt.id,
-        })
-        .where("id", "=", transaction.id)
-        .execute();
+        },
+      });
       if (next === "success" && !authorizedOnly) {
         await bumpTotals(
           trx,
@@ -304,40 +290,19 @@ export async function completeAttempt(db: DB, attemptId: string, outcome: Gatewa
           { received_count: 1, received_amount: attempt.total },
         );
       }
-      if (next === "success" && transaction.customer_email) {
-        const lang: Language = attempt.lang === "ar" ? "ar" : "en";
-        const t = translator(lang);
-        await queueMail(trx, {
-          merchantId: attempt.merchant_id,
-          to: transaction.customer_email,
-          subject: t("mail.receipt.subject", { orderNo: transaction.order_no }),
-          text: t("mail.receipt.body", {
-            orderNo: transaction.order_no,
-            amount: formatAmount(attempt.total, attempt.currency_code, lang),
-            reference: attempt.track_id,
-          }),
-        });
-      }
     } else if (next === "success") {
       // Paid twice (two tabs, two methods): the second payment is kept, flagged for a refund.
       action = "payment_duplicate";
       await trx.updateTable("payment_attempts").set({ result_code: "DUPLICATE" }).where("id", "=", attempt.id).execute();
-    } else if (!settled && (transaction.state === "pending" || transaction.state === "created")) {
-      await trx
-        .updateTable("transactions")
-        .set({ state: "attempted", state_changed_at: completedAt })
-        .where("id", "=", transaction.id)
-        .execute();
+    } else if (!settled) {
+      await transitionTransaction(trx, transaction.id, "attempted", { kind: "attempt_failed", attemptId: attempt.id }, { from: ["created", "pending"] });
     }
     await recordAttemptStatistics(trx, transaction, { gateway_code: attempt.gateway_code, state: next }, next === "success" && !authorizedOnly && open ? attempt.total : null);
     await recordAudit(trx, {
       merchantId: attempt.merchant_id,
       actor: null,
       action,
-      description:
-        action === "payment_duplicate"
-          ? `Order #${transaction.order_no} was paid again by ${attempt.gateway_code} (attempt ${attempt.id}); refund the extra payment`
-          : `Payment attempt for order #${transaction.order_no} by ${attempt.gateway_code}: ${next}`,
+      params: { orderNo: transaction.order_no, gateway: attempt.gateway_code, amount: money(attempt.total, attempt.currency_code), attempt: attempt.id },
       objectType: "transaction",
       objectId: transaction.id,
     });

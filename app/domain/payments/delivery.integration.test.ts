@@ -3,8 +3,8 @@ import { createTestDatabase, type TestDatabase } from "../../../tests/support/te
 import { seedMerchant } from "../../../tests/support/fixtures";
 import { startAttempt } from "./attempts.server";
 import { confirmDelivery, deliveryStateOf, deliveryStepFor, saveDeliveryAddress, saveDeliveryLocation } from "./delivery.server";
-import { PaymentRequestSchema } from "./payment-request-schema";
-import { createPaymentRequest } from "./payment-requests.server";
+import { PaymentRequestSchema } from "~/sections/payment-request/domain/payment-request-schema";
+import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
 
 let database: TestDatabase;
 let shop: Awaited<ReturnType<typeof seedMerchant>>;

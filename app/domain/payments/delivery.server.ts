@@ -3,7 +3,8 @@ import type { FieldErrors } from "~/domain/identity/passwords.server";
 import { nowIso } from "~/lib/clock.server";
 import { DeliveryAddressSchema, DeliveryLocationSchema, type DeliveryAddress } from "./delivery-schema";
 import { isKuwaitArea } from "./kuwait-areas";
-import { findPublicTransaction, PAYABLE_STATES } from "./pay-page.server";
+import { findPublicTransaction } from "./pay-page.server";
+import { PAYABLE_STATES } from "./states";
 
 export type DeliveryState = {
   mode: "none" | "address" | "address_location";

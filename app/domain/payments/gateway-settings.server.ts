@@ -3,6 +3,7 @@ import type { GatewayTable } from "~/db/schema";
 import type { Selectable } from "kysely";
 import { computeFee, type FeeRule } from "~/lib/money";
 import type { GatewayConfig } from "./gateways/gateway";
+import { gatewayKind } from "./gateways/registry";
 
 export type GatewayRow = Selectable<GatewayTable>;
 
@@ -60,7 +61,7 @@ export { computeFee };
  * endpoint of its own is this platform's sandbox, reached at the platform's own addresses.
  */
 export function toGatewayConfig(gateway: GatewayRow, platform: { publicBaseUrl: string; internalBaseUrl: string }): GatewayConfig {
-  const sandboxPath = gateway.kind === "knet" ? "/sandbox/knet" : "/sandbox/card";
+  const sandboxPath = gatewayKind(gateway.kind).sandboxPath ?? "";
   return {
     code: gateway.code,
     kind: gateway.kind,

@@ -153,3 +153,9 @@ const ALL_NAMES: ReadonlySet<string> = new Set([
 export function isKuwaitArea(value: string): boolean {
   return ALL_NAMES.has(value);
 }
+
+/** An area's name in `lang` when it is one of the known areas; otherwise the name as it was typed. */
+export function kuwaitAreaIn(value: string, lang: "en" | "ar"): string {
+  const area = KUWAIT_AREAS.find((candidate) => candidate.en === value || candidate.ar === value);
+  return area ? area[lang] : value;
+}

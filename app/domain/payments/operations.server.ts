@@ -1,25 +1,24 @@
 import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import type { OperationKind, TransactionState } from "~/db/schema";
-import type { PlatformAddresses } from "~/domain/payments/attempts.server";
-import { adapterFor } from "~/domain/payments/attempts.server";
-import { findMerchantGateway, toGatewayConfig } from "~/domain/payments/gateway-settings.server";
-import { can, type PermissionHolder } from "~/domain/identity/permissions";
 import { recordAudit } from "~/domain/audit/audit-log.server";
+import { can, type Actor, type PermissionHolder } from "~/domain/identity/permissions";
 import { nowIso } from "~/lib/clock.server";
 import { env } from "~/lib/env.server";
-import { translator } from "~/lib/i18n.server";
-import type { Language } from "~/lib/i18n";
-import { exponentOf, formatAmount, parseAmount, toDecimalString } from "~/lib/money";
-import { recordPaidStatistics } from "~/domain/payments/statistics-rollup.server";
-import { bumpTotals } from "~/domain/payments/running-totals.server";
+import { exponentOf, parseAmount, toDecimalString } from "~/lib/money";
+import { money, refuse, word, type Refusal, type TextParams } from "~/lib/outcome";
+import type { PlatformAddresses } from "./attempts.server";
+import { findMerchantGateway, toGatewayConfig } from "./gateway-settings.server";
+import { adapterFor, gatewaySupports } from "./gateways/registry";
+import { bumpTotals } from "./running-totals.server";
+import { recordPaidStatistics } from "./statistics-rollup.server";
+import { texts } from "~/lib/texts.server";
+import { transitionTransaction } from "./transaction-state.server";
 
 export const OPERATION_PERMISSIONS = {
   refund: "refund_paymenttransaction",
   capture: "capture_paymenttransaction",
   void: "void_paymenttransaction",
 } as const;
-
-export type Actor = PermissionHolder & { id: number; username: string };
 
 type Money = Pick<
   {
@@ -49,16 +48,11 @@ export function availableAmount(transaction: Money, kind: OperationKind): number
   return transaction.paid_amount;
 }
 
-/** Cash on delivery has no gateway to give money back or take it. */
-export function gatewaySupports(kind: "knet" | "card" | "cod", operation: OperationKind) {
-  if (kind === "cod") return false;
-  if (kind === "knet") return operation === "refund";
-  return true;
-}
-
-export type OperationOutcome =
-  | { ok: true; status: 200 | 201; message: string; operationId?: number; requestId?: number }
-  | { ok: false; status: 400 | 403 | 404 | 409 | 502; message: string; field?: "amount" };
+/**
+ * A refund, capture or void went through (200), or became a request waiting for a checker (201,
+ * `requestId`); the code is the message's translation key, `params` what it says.
+ */
+export type OperationOutcome = { ok: true; code: string; params: TextParams; operationId?: number; requestId?: number } | Refusal;
 
 async function lockTransaction(trx: DB, merchantId: number, id: string) {
   let query = trx
@@ -86,15 +80,14 @@ async function lockTransaction(trx: DB, merchantId: number, id: string) {
 }
 
 /** The amount asked for, checked against what is available; blank means all of it. Void always takes it all. */
-function checkAmount(kind: OperationKind, text: string | null | undefined, currency: string, available: number, lang: Language) {
-  const t = translator(lang);
-  if (available <= 0) return { ok: false as const, message: t("operations.errors.not_available") };
-  if (kind === "void" || text === null || text === undefined || String(text).trim() === "") return { ok: true as const, minor: available };
+function checkAmount(kind: OperationKind, text: string | null | undefined, currency: string, available: number): { ok: true; minor: number } | Refusal {
+  if (available <= 0) return refuse("operations.errors.not_available");
+  if (kind === "void" || text === null || text === undefined || String(text).trim() === "") return { ok: true, minor: available };
   const parsed = parseAmount(String(text), currency);
-  if (!parsed.ok) return { ok: false as const, message: t(parsed.error === "money.too_many_decimals" ? "operations.errors.decimals" : "operations.errors.amount"), field: "amount" as const };
-  if (parsed.minor <= 0) return { ok: false as const, message: t("operations.errors.amount"), field: "amount" as const };
-  if (parsed.minor > available) return { ok: false as const, message: t("operations.errors.above_available"), field: "amount" as const };
-  return { ok: true as const, minor: parsed.minor };
+  if (!parsed.ok) return refuse(parsed.error === "money.too_many_decimals" ? "operations.errors.decimals" : "operations.errors.amount", { field: "amount" });
+  if (parsed.minor <= 0) return refuse("operations.errors.amount", { field: "amount" });
+  if (parsed.minor > available) return refuse("operations.errors.above_available", { field: "amount" });
+  return { ok: true, minor: parsed.minor };
 }
 
 /**
@@ -103,10 +96,9 @@ function checkAmount(kind: OperationKind, text: string | null | undefined, curre
  */
 export async function requestOperation(
   db: DB,
-  input: { merchantId: number; actor: Actor; transactionId: string; kind: OperationKind; amount?: string | null; lang: Language; addresses: PlatformAddresses },
+  input: { merchantId: number; actor: Actor; transactionId: string; kind: OperationKind; amount?: string | null; addresses: PlatformAddresses },
 ): Promise<OperationOutcome> {
-  const t = translator(input.lang);
-  if (!can(input.actor, OPERATION_PERMISSIONS[input.kind])) return { ok: false, status: 403, message: t("operations.errors.forbidden") };
+  if (!can(input.actor, OPERATION_PERMISSIONS[input.kind])) return refuse("operations.errors.forbidden");
   if (!(await needsApproval(db, input.merchantId, input.actor))) return executeOperation(db, { ...input, requestId: null });
   return createOperationRequest(db, input);
 }
@@ -132,16 +124,15 @@ function findPendingRequest(db: DB, merchantId: number, transactionId: string) {
 /** Reserves the amount, asks the gateway, then records the outcome; never holds a database lock while the gateway answers. */
 export async function executeOperation(
   db: DB,
-  input: { merchantId: number; actor: Actor; transactionId: string; kind: OperationKind; amount?: string | null; lang: Language; addresses: PlatformAddresses; requestId: number | null },
+  input: { merchantId: number; actor: Actor; transactionId: string; kind: OperationKind; amount?: string | null; addresses: PlatformAddresses; requestId: number | null },
 ): Promise<OperationOutcome> {
-  const t = translator(input.lang);
   const reserved = await writeTransaction(db, async (trx) => {
     const transaction = await lockTransaction(trx, input.merchantId, input.transactionId);
-    if (!transaction) return { ok: false as const, status: 404 as const, message: t("api.not_found") };
+    if (!transaction) return refuse("api.not_found");
     const gateway = transaction.gateway_code ? await findMerchantGateway(trx, input.merchantId, transaction.gateway_code) : undefined;
-    if (!gateway || !gatewaySupports(gateway.kind, input.kind)) return { ok: false as const, status: 400 as const, message: t("operations.errors.not_supported") };
-    const amount = checkAmount(input.kind, input.amount, transaction.currency_code, availableAmount(transaction, input.kind), input.lang);
-    if (!amount.ok) return { ok: false as const, status: 400 as const, message: amount.message, field: amount.field };
+    if (!gateway || !gatewaySupports(gateway.kind, input.kind)) return refuse("operations.errors.not_supported");
+    const amount = checkAmount(input.kind, input.amount, transaction.currency_code, availableAmount(transaction, input.kind));
+    if (!amount.ok) return amount;
     const column: "refunded_amount" | "captured_amount" | "voided_amount" =
       input.kind === "refund" ? "refunded_amount" : input.kind === "capture" ? "captured_amount" : "voided_amount";
     await trx
@@ -194,12 +185,18 @@ export async function executeOperation(
     result = { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
 
-  const money = formatAmount(amount, transaction.currency_code, "en");
+  const amountParam = money(amount, transaction.currency_code);
   await writeTransaction(db, async (trx) => {
     const completed = nowIso();
     // The row lock comes first: the ledger row's foreign key takes a share lock on the transaction,
     // and two completions upgrading theirs to FOR UPDATE afterwards deadlock on Postgres.
     const current = await lockTransaction(trx, input.merchantId, transaction.id);
+    const audit = {
+      merchantId: input.merchantId,
+      actor: { id: input.actor.id, username: input.actor.username },
+      objectType: "transaction",
+      objectId: transaction.id,
+    };
     if (!result.ok) {
       // The gateway refused: the reservation is given back.
       await trx
@@ -212,6 +209,7 @@ export async function executeOperation(
         .set({ state: "failed", message: result.message.slice(0, 500), completed_at: completed })
         .where("id", "=", operationId)
         .execute();
+      await recordAudit(trx, { ...audit, action: `transaction_${input.kind}_failed`, params: { amount: amountParam, orderNo: transaction.order_no, message: result.message.slice(0, 200) } });
       return;
     }
     await trx
@@ -233,12 +231,13 @@ export async function executeOperation(
       })
       .execute();
     const key = { merchantId: input.merchantId, plugin: transaction.plugin, currency: transaction.currency_code, at: completed };
+    const cause = { kind: input.kind, operationId };
     if (input.kind === "capture") {
-      await trx.updateTable("transactions").set({ state: "paid", state_changed_at: completed }).where("id", "=", transaction.id).execute();
+      const moved = await transitionTransaction(trx, transaction.id, "paid", cause);
       await bumpTotals(trx, key, { received_count: 1, received_amount: amount });
-      if (current && current.state !== "paid") await recordPaidStatistics(trx, { ...current, deleted_at: null }, 1, current.captured_amount);
+      if (current && moved.ok) await recordPaidStatistics(trx, { ...current, deleted_at: null }, 1, current.captured_amount);
     } else if (input.kind === "void") {
-      await trx.updateTable("transactions").set({ state: "voided", state_changed_at: completed }).where("id", "=", transaction.id).execute();
+      await transitionTransaction(trx, transaction.id, "voided", cause);
     } else {
       await bumpTotals(trx, key, { refunded_amount: amount });
       // Refunded in full only by refunds that went through: amounts still reserved by others in flight may yet come back.
@@ -250,23 +249,14 @@ export async function executeOperation(
         .where("state", "=", "succeeded")
         .executeTakeFirst();
       if (current && Number(done?.total ?? 0) >= current.captured_amount) {
-        await trx.updateTable("transactions").set({ state: "refunded", state_changed_at: completed }).where("id", "=", transaction.id).execute();
-        if (current.state === "paid") await recordPaidStatistics(trx, { ...current, deleted_at: null }, -1, current.captured_amount);
+        const moved = await transitionTransaction(trx, transaction.id, "refunded", cause);
+        if (moved.ok && moved.from === "paid") await recordPaidStatistics(trx, { ...current, deleted_at: null }, -1, current.captured_amount);
       }
     }
+    await recordAudit(trx, { ...audit, action: `transaction_${input.kind}`, params: { amount: amountParam, orderNo: transaction.order_no } });
   });
-  await recordAudit(db, {
-    merchantId: input.merchantId,
-    actor: { id: input.actor.id, username: input.actor.username },
-    action: result.ok ? `transaction_${input.kind}` : `transaction_${input.kind}_failed`,
-    description: result.ok
-      ? `${input.actor.username}: ${input.kind} of ${money} on order #${transaction.order_no}`
-      : `${input.actor.username}: ${input.kind} of ${money} on order #${transaction.order_no} failed: ${result.message}`,
-    objectType: "transaction",
-    objectId: transaction.id,
-  });
-  if (!result.ok) return { ok: false, status: 502, message: t("operations.errors.gateway", { message: result.message }) };
-  return { ok: true, status: 200, operationId, message: t(`operations.done.${input.kind}`, { amount: formatAmount(amount, transaction.currency_code, input.lang) }) };
+  if (!result.ok) return refuse("operations.errors.gateway", { params: { message: result.message } });
+  return { ok: true, code: `operations.done.${input.kind}`, params: { amount: amountParam }, operationId };
 }
 
 /** Marks pending requests past their time as expired (one transaction's, or all of a merchant's). */
@@ -283,18 +273,17 @@ export async function expireOperationRequests(db: DB, merchantId: number, transa
 
 async function createOperationRequest(
   db: DB,
-  input: { merchantId: number; actor: Actor; transactionId: string; kind: OperationKind; amount?: string | null; lang: Language },
+  input: { merchantId: number; actor: Actor; transactionId: string; kind: OperationKind; amount?: string | null },
 ): Promise<OperationOutcome> {
-  const t = translator(input.lang);
   await expireOperationRequests(db, input.merchantId, input.transactionId);
   const outcome = await writeTransaction(db, async (trx): Promise<OperationOutcome> => {
     const transaction = await lockTransaction(trx, input.merchantId, input.transactionId);
-    if (!transaction) return { ok: false, status: 404, message: t("api.not_found") };
+    if (!transaction) return refuse("api.not_found");
     const gateway = transaction.gateway_code ? await findMerchantGateway(trx, input.merchantId, transaction.gateway_code) : undefined;
-    if (!gateway || !gatewaySupports(gateway.kind, input.kind)) return { ok: false, status: 400, message: t("operations.errors.not_supported") };
-    const amount = checkAmount(input.kind, input.amount, transaction.currency_code, availableAmount(transaction, input.kind), input.lang);
-    if (!amount.ok) return { ok: false, status: 400, message: amount.message, field: amount.field };
-    if (await findPendingRequest(trx, input.merchantId, transaction.id)) return { ok: false, status: 409, message: t("operations.errors.request_pending") };
+    if (!gateway || !gatewaySupports(gateway.kind, input.kind)) return refuse("operations.errors.not_supported");
+    const amount = checkAmount(input.kind, input.amount, transaction.currency_code, availableAmount(transaction, input.kind));
+    if (!amount.ok) return amount;
+    if (await findPendingRequest(trx, input.merchantId, transaction.id)) return refuse("operations.errors.request_pending");
     const created = nowIso();
     const expires = new Date(Date.parse(created) + env().OPERATION_REQUEST_TTL_HOURS * 3600_000).toISOString();
     const request = await trx
@@ -319,18 +308,19 @@ async function createOperationRequest(
       })
       .returning("id")
       .executeTakeFirstOrThrow();
+    const amountParam = money(amount.minor, transaction.currency_code);
     await recordAudit(trx, {
       merchantId: input.merchantId,
       actor: { id: input.actor.id, username: input.actor.username },
       action: "operation_requested",
-      description: `${input.actor.username} asked to ${input.kind} ${formatAmount(amount.minor, transaction.currency_code, "en")} on order #${transaction.order_no}; waiting for approval`,
+      params: { kind: word(`operations.kind.${input.kind}`), amount: amountParam, orderNo: transaction.order_no },
       objectType: "transaction",
       objectId: transaction.id,
     });
-    return { ok: true, status: 201, requestId: request.id, message: t("operations.requested", { amount: formatAmount(amount.minor, transaction.currency_code, input.lang) }) };
+    return { ok: true, code: "operations.requested", params: { amount: amountParam }, requestId: request.id };
   }).catch((error: unknown) => {
     // Two makers at once: the unique index keeps one pending request per transaction.
-    if (/unique|duplicate/i.test(String(error))) return { ok: false as const, status: 409 as const, message: t("operations.errors.request_pending") };
+    if (/unique|duplicate/i.test(String(error))) return refuse("operations.errors.request_pending");
     throw error;
   });
   return outcome;
@@ -342,9 +332,8 @@ async function createOperationRequest(
  */
 export async function decideOperationRequest(
   db: DB,
-  input: { merchantId: number; actor: Actor; requestId: number; decision: "approve" | "reject" | "cancel"; lang: Language; addresses: PlatformAddresses },
+  input: { merchantId: number; actor: Actor; requestId: number; decision: "approve" | "reject" | "cancel"; addresses: PlatformAddresses },
 ): Promise<OperationOutcome> {
-  const t = translator(input.lang);
   await expireOperationRequests(db, input.merchantId);
   const request = await db
     .selectFrom("operation_requests")
@@ -352,31 +341,35 @@ export async function decideOperationRequest(
     .where("merchant_id", "=", input.merchantId)
     .where("id", "=", input.requestId)
     .executeTakeFirst();
-  if (!request) return { ok: false, status: 404, message: t("api.not_found") };
+  if (!request) return refuse("api.not_found");
   if (input.decision === "cancel") {
-    if (request.maker_id !== input.actor.id && !can(input.actor, "approve_operations")) return { ok: false, status: 403, message: t("operations.errors.forbidden") };
+    if (request.maker_id !== input.actor.id && !can(input.actor, "approve_operations")) return refuse("operations.errors.forbidden");
   } else {
-    if (!can(input.actor, "approve_operations")) return { ok: false, status: 403, message: t("operations.errors.forbidden") };
-    if (request.maker_id === input.actor.id) return { ok: false, status: 403, message: t("operations.errors.own_request") };
+    if (!can(input.actor, "approve_operations")) return refuse("operations.errors.forbidden");
+    if (request.maker_id === input.actor.id) return refuse("operations.errors.own_request");
   }
-  if (request.state !== "pending") return { ok: false, status: 400, message: t("operations.errors.decided", { state: t(`requests.states.${request.state}`) }) };
+  if (request.state !== "pending") return refuse("operations.errors.decided", { params: { state: word(`requests.states.${request.state}`) } });
   const state = input.decision === "approve" ? "approved" : input.decision === "reject" ? "rejected" : "canceled";
-  const moved = await db
-    .updateTable("operation_requests")
-    .set({ state, checker_id: input.actor.id, checker_name: input.actor.username, decided_at: nowIso() })
-    .where("id", "=", request.id)
-    .where("state", "=", "pending")
-    .executeTakeFirst();
-  if (Number(moved.numUpdatedRows) !== 1) return { ok: false, status: 409, message: t("operations.errors.decided_meanwhile") };
-  await recordAudit(db, {
-    merchantId: input.merchantId,
-    actor: { id: input.actor.id, username: input.actor.username },
-    action: `operation_request_${state}`,
-    description: `${input.actor.username} ${state} the ${request.kind} request #${request.id} of ${request.maker_name}`,
-    objectType: "transaction",
-    objectId: request.transaction_id,
+  const moved = await writeTransaction(db, async (trx) => {
+    const updated = await trx
+      .updateTable("operation_requests")
+      .set({ state, checker_id: input.actor.id, checker_name: input.actor.username, decided_at: nowIso() })
+      .where("id", "=", request.id)
+      .where("state", "=", "pending")
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) return false;
+    await recordAudit(trx, {
+      merchantId: input.merchantId,
+      actor: { id: input.actor.id, username: input.actor.username },
+      action: `operation_request_${state}`,
+      params: { kind: word(`operations.kind.${request.kind}`), id: request.id, maker: request.maker_name },
+      objectType: "transaction",
+      objectId: request.transaction_id,
+    });
+    return true;
   });
-  if (state !== "approved") return { ok: true, status: 200, message: t(`requests.done.${state}`) };
+  if (!moved) return refuse("operations.errors.decided_meanwhile");
+  if (state !== "approved") return { ok: true, code: `requests.done.${state}`, params: {} };
   // The maker's rights are what the operation runs under; the checker's approval is what lets it run.
   const outcome = await executeOperation(db, {
     merchantId: input.merchantId,
@@ -384,13 +377,13 @@ export async function decideOperationRequest(
     transactionId: request.transaction_id,
     kind: request.kind,
     amount: toDecimalString(request.amount, request.currency_code),
-    lang: input.lang,
     addresses: input.addresses,
     requestId: request.id,
   });
+  const result = outcome.ok ? { code: outcome.code, params: outcome.params } : { code: outcome.code, params: outcome.params ?? {} };
   await db
     .updateTable("operation_requests")
-    .set({ result_message: outcome.message.slice(0, 500) })
+    .set({ result: JSON.stringify(result), result_message: texts().line(result.code, result.params, "en").slice(0, 500) })
     .where("id", "=", request.id)
     .execute();
   return outcome;
@@ -403,7 +396,7 @@ export async function decideOperationRequest(
  */
 export async function previewOperation(
   db: DB,
-  input: { merchantId: number; transactionId: string; kind: OperationKind; amount?: string | null; lang: Language; actor?: PermissionHolder },
+  input: { merchantId: number; transactionId: string; kind: OperationKind; amount?: string | null; actor?: PermissionHolder },
 ) {
   const transaction = await db
     .selectFrom("transactions")
@@ -414,11 +407,11 @@ export async function previewOperation(
     .executeTakeFirst();
   if (!transaction) return undefined;
   const available = availableAmount(transaction, input.kind);
-  const checked = input.amount === undefined ? null : checkAmount(input.kind, input.amount, transaction.currency_code, available, input.lang);
-  let blocked: string | null = null;
+  const checked = input.amount === undefined ? null : checkAmount(input.kind, input.amount, transaction.currency_code, available);
+  let blocked: Refusal | null = null;
   if (input.actor && (await needsApproval(db, input.merchantId, input.actor))) {
     await expireOperationRequests(db, input.merchantId, transaction.id);
-    if (await findPendingRequest(db, input.merchantId, transaction.id)) blocked = translator(input.lang)("operations.errors.request_pending");
+    if (await findPendingRequest(db, input.merchantId, transaction.id)) blocked = refuse("operations.errors.request_pending");
   }
   return {
     orderNo: transaction.order_no,
@@ -428,6 +421,6 @@ export async function previewOperation(
     blocked,
     available: toDecimalString(available, transaction.currency_code),
     availableMinor: available,
-    checked: checked && (checked.ok ? { ok: true as const, amount: toDecimalString(checked.minor, transaction.currency_code) } : { ok: false as const, message: checked.message }),
+    checked: checked && (checked.ok ? { ok: true as const, amount: toDecimalString(checked.minor, transaction.currency_code) } : checked),
   };
 }

@@ -1,12 +1,11 @@
-import type { DB } from "~/db/database.server";
-import type { TransactionState } from "~/db/schema";
-import { now, nowIso } from "~/lib/clock.server";
+import { writeTransaction, type DB } from "~/db/database.server";
+import { now } from "~/lib/clock.server";
 import type { Language } from "~/lib/i18n";
 import { parseAmount, priceWithFee } from "~/lib/money";
 import { feeRuleOf, hasFee, listMerchantGateways, supportsCurrency, type GatewayRow } from "./gateway-settings.server";
-
-export const PAYABLE_STATES: TransactionState[] = ["created", "pending", "attempted"];
-export const SETTLED_STATES: TransactionState[] = ["paid", "authorized", "cod"];
+import { GATEWAY_KINDS, isGatewayKind } from "./gateways/registry";
+import { PAYABLE_STATES, SETTLED_STATES } from "./states";
+import { transitionTransaction } from "./transaction-state.server";
 
 export type PayChoice = {
   gateway_code: string;
@@ -61,15 +60,9 @@ export function isExpired(transaction: Pick<PublicTransaction, "expiration_time"
   return transaction.expiration_time !== null && new Date(transaction.expiration_time) <= at;
 }
 
-/** Moves a transaction to a new state, only from the states given (so racing writers cannot undo each other). */
-export async function moveTransactionState(db: DB, id: string, to: TransactionState, from: TransactionState[]) {
-  const result = await db
-    .updateTable("transactions")
-    .set({ state: to, state_changed_at: nowIso() })
-    .where("id", "=", id)
-    .where("state", "in", from)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+/** A payable transaction past its expiry becomes expired, on the server, whatever a page had shown before. */
+export async function expireTransaction(db: DB, id: string) {
+  return writeTransaction(db, (trx) => transitionTransaction(trx, id, "expired", { kind: "expired" }, { from: PAYABLE_STATES }));
 }
 
 /**
@@ -108,7 +101,7 @@ export async function payChoicesFor(
  */
 export function defaultChoice(choices: PayChoice[]): PayChoice | undefined {
   if (choices.length <= 1) return choices[0];
-  const knet = choices.find((choice) => choice.kind === "knet");
+  const knet = choices.find((choice) => isGatewayKind(choice.kind) && GATEWAY_KINDS[choice.kind].preferredChoice === true);
   if (choices.some((choice) => choice.fee > 0)) {
     return knet ?? choices.reduce((lowest, choice) => (choice.fee < lowest.fee ? choice : lowest));
   }
@@ -149,11 +142,12 @@ export async function loadPayPage(db: DB, id: string): Promise<PayPage> {
   if (transaction.state === "expired") return { status: "expired", transaction };
   if (!PAYABLE_STATES.includes(transaction.state)) return { status: "closed", transaction };
   if (isExpired(transaction)) {
-    await moveTransactionState(db, transaction.id, "expired", PAYABLE_STATES);
+    await expireTransaction(db, transaction.id);
     return { status: "expired", transaction: { ...transaction, state: "expired" } };
   }
-  if (transaction.state === "created" && (await moveTransactionState(db, transaction.id, "pending", ["created"]))) {
-    transaction.state = "pending";
+  if (transaction.state === "created") {
+    const opened = await writeTransaction(db, (trx) => transitionTransaction(trx, transaction.id, "pending", { kind: "opened" }, { from: ["created"] }));
+    if (opened.ok) transaction.state = "pending";
   }
   return { status: "payable", transaction };
 }

@@ -3,8 +3,8 @@ import { createTestDatabase, type TestDatabase } from "../../../tests/support/te
 import { seedMerchant } from "../../../tests/support/fixtures";
 import { advanceClock, resetClock } from "~/lib/clock.server";
 import { completeAttempt, startAttempt } from "./attempts.server";
-import { PaymentRequestSchema, type PaymentRequestInput } from "./payment-request-schema";
-import { createPaymentRequest } from "./payment-requests.server";
+import { PaymentRequestSchema, type PaymentRequestInput } from "~/sections/payment-request/domain/payment-request-schema";
+import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
 import { defaultChoice, loadPayPage, payChoicesFor, type PayChoice } from "./pay-page.server";
 
 let database: TestDatabase;

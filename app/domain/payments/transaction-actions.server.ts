@@ -1,24 +1,19 @@
 import type { DB } from "~/db/database.server";
-import type { OperationKind, TransactionState } from "~/db/schema";
-import { can, type PermissionHolder } from "~/domain/identity/permissions";
-import { runAction as runMessageAction } from "~/domain/payments/actions.server";
-import type { PlatformAddresses } from "~/domain/payments/attempts.server";
-import { PAYABLE_STATES } from "~/domain/payments/pay-page.server";
-import { recordAudit } from "~/domain/audit/audit-log.server";
-import { writeTransaction } from "~/db/database.server";
-import { nowIso } from "~/lib/clock.server";
-import { translator } from "~/lib/i18n.server";
+import type { TransactionState } from "~/db/schema";
+import { can, type Actor, type PermissionHolder } from "~/domain/identity/permissions";
+import { refuse, type Refusal, type TextParams } from "~/lib/outcome";
 import type { Language } from "~/lib/i18n";
-import { toDecimalString } from "~/lib/money";
-import { availableAmount, gatewaySupports, requestOperation, type Actor } from "./operations.server";
-import { DELETABLE_STATES } from "./states";
-import { recordDeletedStatistics } from "~/domain/payments/statistics-rollup.server";
-import { bumpTotals } from "~/domain/payments/running-totals.server";
+import type { PlatformAddresses } from "./attempts.server";
+import { gatewaySupports } from "./gateways/registry";
+import { cancelTransaction, sendPayLink, setDeleted } from "./lifecycle.server";
+import { availableAmount, OPERATION_PERMISSIONS, requestOperation } from "./operations.server";
+import { DELETABLE_STATES, PAYABLE_STATES } from "./states";
 
 export const ROW_ACTIONS = ["capture", "refund", "void", "email", "sms", "cancel", "delete", "restore"] as const;
 export type RowActionName = (typeof ROW_ACTIONS)[number];
 /** Actions that take several rows at once from the list's Actions menu. */
 export const BULK_ACTIONS: readonly RowActionName[] = ["email", "sms", "cancel", "delete", "restore"];
+export const OPERATION_ACTIONS = ["capture", "refund", "void"] as const;
 
 export type ActionableRow = {
   id: string;
@@ -35,10 +30,15 @@ export type ActionableRow = {
   deleted_at: string | null;
 };
 
-export type ActionContext = { gatewayKinds: Map<string, "knet" | "card" | "cod"> };
+/** The merchant's gateways' kinds by code: what decides which operations a row offers. */
+export type ActionContext = { gatewayKinds: Map<string, string> };
 
 export function isRowAction(value: string): value is RowActionName {
   return (ROW_ACTIONS as readonly string[]).includes(value);
+}
+
+function isOperation(action: string): action is (typeof OPERATION_ACTIONS)[number] {
+  return (OPERATION_ACTIONS as readonly string[]).includes(action);
 }
 
 /** The actions this user may take on this row now (dashboard spec §3 Action), decided on the server. */
@@ -46,9 +46,8 @@ export function rowActions(row: ActionableRow, user: PermissionHolder, context: 
   if (row.deleted_at) return can(user, "delete_paymenttransaction") ? ["restore"] : [];
   const actions: RowActionName[] = [];
   const kind = row.gateway_code ? context.gatewayKinds.get(row.gateway_code) : undefined;
-  for (const operation of ["capture", "refund", "void"] as const) {
-    const permission = operation === "refund" ? "refund_paymenttransaction" : operation === "capture" ? "capture_paymenttransaction" : "void_paymenttransaction";
-    if (kind && gatewaySupports(kind, operation) && can(user, permission) && availableAmount(row, operation) > 0) actions.push(operation);
+  for (const operation of OPERATION_ACTIONS) {
+    if (kind && gatewaySupports(kind, operation) && can(user, OPERATION_PERMISSIONS[operation]) && availableAmount(row, operation) > 0) actions.push(operation);
   }
   if (PAYABLE_STATES.includes(row.state)) {
     if (can(user, "change_paymenttransaction") || can(user, "add_paymenttransaction")) {
@@ -61,62 +60,11 @@ export function rowActions(row: ActionableRow, user: PermissionHolder, context: 
   return actions;
 }
 
-const ICONS: Record<RowActionName, string> = {
-  capture: "cash",
-  refund: "receipt-refund",
-  void: "ban",
-  email: "mail",
-  sms: "message",
-  cancel: "x",
-  delete: "trash",
-  restore: "restore",
-};
-
-/** An action as the API and the page describe it: value, url, display_name, icon, available_amount. */
-export function describeRowAction(action: RowActionName, row: ActionableRow, lang: Language, url: string) {
-  const t = translator(lang);
-  const amount = action === "refund" || action === "capture" || action === "void" ? availableAmount(row, action) : null;
-  return {
-    value: action,
-    url,
-    display_name: t(`actions.${action}`),
-    icon: ICONS[action],
-    available_amount: amount === null ? null : toDecimalString(amount, row.currency_code),
-    ...(action === "email" || action === "sms"
-      ? {
-          data: {
-            message_en: translator("en")(`actions.confirm.${action}`),
-            message_ar: translator("ar")(`actions.confirm.${action}`),
-            phone: action === "sms" ? row.customer_phone : undefined,
-          },
-        }
-      : {}),
-  };
-}
-
-export type ActionOutcome =
-  | { ok: true; status: 200 | 201; message: string }
-  | { ok: false; status: 400 | 403 | 404 | 409 | 502; message: string; field?: "amount" };
-
-async function moveDeleted(db: DB, merchantId: number, id: string, deleted: boolean, lang: Language): Promise<ActionOutcome> {
-  const t = translator(lang);
-  return writeTransaction(db, async (trx) => {
-    const row = await trx
-      .selectFrom("transactions")
-      .select(["id", "plugin", "currency_code", "amount", "created_at", "state", "deleted_at"])
-      .where("merchant_id", "=", merchantId)
-      .where("id", "=", id)
-      .executeTakeFirst();
-    if (!row) return { ok: false, status: 404, message: t("api.not_found") };
-    if (deleted && (row.deleted_at || !DELETABLE_STATES.includes(row.state))) return { ok: false, status: 400, message: t("actions.not_available") };
-    if (!deleted && !row.deleted_at) return { ok: false, status: 400, message: t("actions.not_available") };
-    await trx.updateTable("transactions").set({ deleted_at: deleted ? nowIso() : null }).where("id", "=", id).execute();
-    const sign = deleted ? 1 : -1;
-    await bumpTotals(trx, { merchantId, plugin: row.plugin, currency: row.currency_code, at: row.created_at }, { deleted_count: sign, deleted_amount: sign * row.amount });
-    await recordDeletedStatistics(trx, merchantId, id, deleted ? -1 : 1);
-    return { ok: true, status: 200, message: t(`actions.done.${deleted ? "delete" : "restore"}`) };
-  });
-}
+/**
+ * What an action did: its message's code and parameters; `requestId` when a refund, capture or
+ * void became a request waiting for a checker.
+ */
+export type ActionOutcome = { ok: true; code: string; params?: TextParams; requestId?: number } | Refusal;
 
 /** Runs one action on one row of the user's merchant, if it is available to them now. */
 export async function runRowAction(
@@ -127,6 +75,7 @@ export async function runRowAction(
     transactionId: string;
     action: string;
     amount?: string | null;
+    /** The language the customer is written to in (a resent link). */
     lang: Language;
     baseUrl: string;
     addresses: PlatformAddresses;
@@ -134,73 +83,36 @@ export async function runRowAction(
     plugin?: string;
   },
 ): Promise<ActionOutcome> {
-  const t = translator(input.lang);
   const row = await loadActionableRow(db, input.merchantId, input.transactionId, input.plugin);
-  if (!row) return { ok: false, status: 404, message: t("api.not_found") };
+  if (!row) return refuse("api.not_found");
   const gatewayKinds = await gatewayKindsOf(db, input.merchantId);
   if (!isRowAction(input.action) || !rowActions(row, input.user, { gatewayKinds }).includes(input.action)) {
-    const operation = input.action === "refund" || input.action === "capture" || input.action === "void";
-    if (operation && !can(input.user, `${input.action}_paymenttransaction` as "refund_paymenttransaction")) return { ok: false, status: 403, message: t("operations.errors.forbidden") };
-    return { ok: false, status: operation ? 400 : 403, message: t(operation ? "operations.errors.not_available" : "actions.not_available") };
+    if (!isOperation(input.action)) return refuse("actions.not_available");
+    if (!can(input.user, OPERATION_PERMISSIONS[input.action])) return refuse("operations.errors.forbidden");
+    return refuse("operations.errors.not_available");
   }
   const action = input.action;
-  let outcome: ActionOutcome;
-  if (action === "refund" || action === "capture" || action === "void") {
-    outcome = await requestOperation(db, {
-      merchantId: input.merchantId,
-      actor: input.user,
-      transactionId: row.id,
-      kind: action as OperationKind,
-      amount: input.amount,
-      lang: input.lang,
-      addresses: input.addresses,
-    });
-    return outcome;
-  }
-  if (action === "delete" || action === "restore") {
-    outcome = await moveDeleted(db, input.merchantId, row.id, action === "delete", input.lang);
-    if (outcome.ok) {
-      await recordAudit(db, {
-        merchantId: input.merchantId,
-        actor: { id: input.user.id, username: input.user.username },
-        action: `transaction_${action}`,
-        description: `${input.user.username}: ${action} transaction ${row.id}`,
-        objectType: "transaction",
-        objectId: row.id,
-      });
-    }
-    return outcome;
-  }
-  const result = await runMessageAction(db, {
-    merchantId: input.merchantId,
-    user: input.user,
-    transactionId: row.id,
-    action,
-    baseUrl: input.baseUrl,
-    lang: input.lang,
-  });
-  return result.ok ? { ok: true, status: 200, message: result.message } : result;
+  const target = { merchantId: input.merchantId, actor: input.user, transactionId: row.id };
+  if (isOperation(action)) return requestOperation(db, { ...target, kind: action, amount: input.amount, addresses: input.addresses });
+  if (action === "delete" || action === "restore") return setDeleted(db, { ...target, deleted: action === "delete" });
+  if (action === "cancel") return cancelTransaction(db, target);
+  return sendPayLink(db, { ...target, channel: action, baseUrl: input.baseUrl, lang: input.lang });
 }
 
-/** One action on many rows: 200 when all succeed, 207 when some do ('Applied partially'), 400 when none. */
-export async function runBulkAction(
-  db: DB,
-  input: Omit<Parameters<typeof runRowAction>[1], "transactionId" | "amount"> & { ids: string[] },
-) {
-  const t = translator(input.lang);
+export type BulkOutcome = { outcome: "all" | "some" | "none"; code: string; results: { id: string; outcome: ActionOutcome }[] };
+
+/** One action on many rows: all succeed ('Applied successfully'), some do ('Applied partially') or none. */
+export async function runBulkAction(db: DB, input: Omit<Parameters<typeof runRowAction>[1], "transactionId" | "amount"> & { ids: string[] }): Promise<BulkOutcome> {
   const ids = [...new Set(input.ids)].slice(0, 500);
   if (!BULK_ACTIONS.includes(input.action as RowActionName) || ids.length === 0) {
-    return { status: 400 as const, message: t("actions.bulk_none_selected"), results: [] };
+    return { outcome: "none", code: "actions.bulk_none_selected", results: [] };
   }
-  const results: { id: string; ok: boolean; message: string }[] = [];
-  for (const id of ids) {
-    const outcome = await runRowAction(db, { ...input, transactionId: id });
-    results.push({ id, ok: outcome.ok, message: outcome.message });
-  }
-  const succeeded = results.filter((result) => result.ok).length;
-  const status = succeeded === results.length ? 200 : succeeded === 0 ? 400 : 207;
-  const message = status === 200 ? t("actions.applied") : status === 207 ? t("actions.applied_partially") : (results[0]?.message ?? t("actions.not_available"));
-  return { status, message, results } as const;
+  const results: BulkOutcome["results"] = [];
+  for (const id of ids) results.push({ id, outcome: await runRowAction(db, { ...input, transactionId: id }) });
+  const succeeded = results.filter((result) => result.outcome.ok).length;
+  if (succeeded === results.length) return { outcome: "all", code: "actions.applied", results };
+  if (succeeded > 0) return { outcome: "some", code: "actions.applied_partially", results };
+  return { outcome: "none", code: results[0]?.outcome.code ?? "actions.not_available", results };
 }
 
 export async function loadActionableRow(db: DB, merchantId: number, id: string, plugin?: string): Promise<ActionableRow | undefined> {

@@ -1,6 +1,7 @@
 import type { DB } from "~/db/database.server";
-import { attachmentName, isMerchantAttachmentKey } from "~/domain/payments/attachments.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
+import { refuse, type Refusal } from "~/lib/outcome";
+import { attachmentName, isMerchantAttachmentKey } from "./attachments.server";
 
 /**
  * What a merchant may change on a transaction after it was made: whether staff have seen it, and
@@ -11,44 +12,45 @@ import { recordAudit } from "~/domain/audit/audit-log.server";
 export const CHANGEABLE_FIELDS = ["seen", "attachment"] as const;
 export type TransactionChanges = { seen?: boolean; attachment?: string | null };
 
-export type PartialUpdateOutcome = { ok: true } | { ok: false; status: 400 | 404; errors: Record<string, string[]> };
+export type PartialUpdateOutcome = { ok: true } | Refusal;
 
+/** Changes a live transaction of the merchant (of one section when `plugin` is given), audited in the same database transaction. */
 export async function updateTransactionFields(
   db: DB,
-  input: { merchantId: number; plugin: string; transactionId: string; actor: { id: number; username: string }; changes: TransactionChanges },
+  input: { merchantId: number; plugin?: string; transactionId: string; actor: { id: number; username: string }; changes: TransactionChanges },
 ): Promise<PartialUpdateOutcome> {
   const { changes } = input;
   const values: { seen?: number; attachment_path?: string | null; attachment_name?: string | null } = {};
   if (changes.seen !== undefined) values.seen = changes.seen ? 1 : 0;
   if (changes.attachment !== undefined) {
     if (changes.attachment !== null && !isMerchantAttachmentKey(input.merchantId, changes.attachment)) {
-      return { ok: false, status: 400, errors: { attachment: ["attachment.errors.unknown"] } };
+      return refuse("attachment.errors.unknown", { field: "attachment" });
     }
     values.attachment_path = changes.attachment;
     values.attachment_name = changes.attachment === null ? null : attachmentName(changes.attachment);
   }
-  if (Object.keys(values).length === 0) return { ok: false, status: 400, errors: { non_field_errors: ["api.nothing_to_update"] } };
-  const described = Object.entries(changes)
-    .map(([name, value]) => `${name}=${value === null ? "none" : name === "attachment" ? attachmentName(String(value)) : String(value)}`)
-    .join(", ");
+  if (Object.keys(values).length === 0) return refuse("api.nothing_to_update");
   return db.transaction().execute(async (trx): Promise<PartialUpdateOutcome> => {
-    const updated = await trx
+    let query = trx
       .updateTable("transactions")
       .set(values)
       .where("merchant_id", "=", input.merchantId)
-      .where("plugin", "=", input.plugin)
       .where("id", "=", input.transactionId)
-      .where("deleted_at", "is", null)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) return { ok: false, status: 404, errors: { detail: ["api.not_found"] } };
-    await recordAudit(trx, {
-      merchantId: input.merchantId,
-      actor: input.actor,
-      action: "transaction_update",
-      description: `${input.actor.username}: changed ${described} on transaction ${input.transactionId}`,
-      objectType: "transaction",
-      objectId: input.transactionId,
-    });
+      .where("deleted_at", "is", null);
+    if (input.plugin) query = query.where("plugin", "=", input.plugin);
+    const updated = await query.returning("order_no").executeTakeFirst();
+    if (!updated) return refuse("api.not_found");
+    const audit = { merchantId: input.merchantId, actor: input.actor, objectType: "transaction", objectId: input.transactionId };
+    if (changes.seen !== undefined) {
+      await recordAudit(trx, { ...audit, action: "transaction_update", params: { orderNo: updated.order_no, changes: `seen=${changes.seen}` } });
+    }
+    if (changes.attachment !== undefined) {
+      await recordAudit(trx, {
+        ...audit,
+        action: changes.attachment === null ? "transaction_attachment_cleared" : "transaction_attachment_set",
+        params: { orderNo: updated.order_no, file: values.attachment_name ?? "" },
+      });
+    }
     return { ok: true };
   });
 }

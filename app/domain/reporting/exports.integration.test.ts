@@ -11,7 +11,8 @@ import { parseListQuery } from "~/domain/transactions/filters";
 import { bumpTotals } from "~/domain/payments/running-totals.server";
 import { resetEnvCache } from "~/lib/env.server";
 import { runReadyJobs } from "~/lib/jobs.server";
-import { exportConfig, neutraliseCell, reportFilePath, requestExport, runExport, writeReportFile } from "./exports.server";
+import { exportConfig, neutraliseCell, runExport, writeReportFile } from "~/presentation/report-files.server";
+import { reportFilePath, requestExport } from "./exports.server";
 
 let database: TestDatabase;
 let shop: Awaited<ReturnType<typeof seedMerchant>>;

@@ -1,24 +1,18 @@
-import { once } from "node:events";
 import fs from "node:fs";
 import path from "node:path";
-import { finished } from "node:stream/promises";
 import { DateTime } from "luxon";
 import type { DB } from "~/db/database.server";
+import { recordAudit } from "~/domain/audit/audit-log.server";
 import { can, type PermissionHolder } from "~/domain/identity/permissions";
-import { SECTIONS, TRANSACTION_SECTIONS } from "~/domain/merchant/sections";
-import { createNotification } from "~/domain/messaging/notifications.server";
-import { OTHER_FIELDS, isFieldName, loadTableFields, plainValue, type FieldName } from "~/domain/transactions/fields.server";
-import { parseListQuery, type TransactionFilters } from "~/domain/transactions/filters";
-import { countTransactions, iterateTransactions, type ListScope, type TransactionRow } from "~/domain/transactions/list.server";
-import { TRANSACTION_STATES } from "~/domain/payments/states";
+import { hasFeature, loadAvailableSections } from "~/domain/merchants/merchants.server";
+import { createNotifications } from "~/domain/messaging/notifications.server";
+import { OTHER_FIELDS, loadTableFields } from "~/domain/transactions/fields.server";
 import { nowIso } from "~/lib/clock.server";
 import { env } from "~/lib/env.server";
 import { DISPLAY_ZONE } from "~/lib/format";
 import { isLanguage, type Language } from "~/lib/i18n";
-import { translator } from "~/lib/i18n.server";
-import { enqueueJob, registerJobHandler } from "~/lib/jobs.server";
-import { recordAudit } from "~/domain/audit/audit-log.server";
-import { XlsxWriter } from "./xlsx-writer.server";
+import { enqueueJob } from "~/lib/jobs.server";
+import { word } from "~/lib/outcome";
 
 /** Dashboard spec §9: csv and xls; "xls" is answered with an XLSX workbook. */
 export const EXPORT_FORMATS = ["csv", "xls"] as const;
@@ -29,9 +23,6 @@ export type ExportType = (typeof EXPORT_TYPES)[number];
 export const ALL_SECTIONS = "all";
 
 export const EXPORT_JOB = "export_report";
-const PROGRESS_EVERY_ROWS = 5000;
-// Small batches die young in the garbage collector: peak memory stays low at little cost in queries.
-const BATCH_SIZE = 500;
 const MAX_QUERY_LENGTH = 2000;
 
 export type ExportField = { name: string; label: string; label_en: string; label_ar: string };
@@ -43,33 +34,20 @@ export type ExportConfig = {
   default: string[];
 };
 
-export function isExportSection(section: string) {
-  return section === ALL_SECTIONS || TRANSACTION_SECTIONS.includes(section);
-}
-
-/** Section keys name their plugin; "all" spans every plugin. */
-function pluginOf(section: string) {
-  if (section === ALL_SECTIONS) return undefined;
-  return SECTIONS.find((candidate) => candidate.key === section)?.plugin ?? section;
+/** The transactions a section's export reads: its own ("all" spans every section). */
+export function exportScopeOf(merchantId: number, section: string) {
+  return { merchantId, plugin: section === ALL_SECTIONS ? undefined : section, deleted: false };
 }
 
 /**
- * What can go in a section's export, labelled in both languages (dashboard spec §3 export config).
- * Built-in fields carry the merchant's own column labels. Custom fields are the keys of a
- * transaction's `extra` map; nothing in the platform defines them per merchant yet and reading
- * them off the rows would mean scanning every row, so the list is empty and `extra` (in other
- * fields) exports the whole map.
+ * The fields a section's export may hold, by name: its columns (built-in, then the section's own)
+ * and the other fields; and those of a "default" export, its active columns in their order.
  */
-export async function exportConfig(db: DB, merchantId: number, section: string, lang: Language): Promise<ExportConfig> {
-  const tableFields = await loadTableFields(db, merchantId, section);
-  const label = (labels: { label_en: string; label_ar: string }) => (lang === "ar" ? labels.label_ar : labels.label_en);
-  const builtin = tableFields.map((field) => ({ name: field.name, label_en: field.label_en, label_ar: field.label_ar }));
-  const other = OTHER_FIELDS.map((name) => ({ name, label_en: translator("en")(`fields.${name}`), label_ar: translator("ar")(`fields.${name}`) }));
+export async function exportFieldNames(db: DB, merchantId: number, section: string, sectionFields: readonly string[] = []) {
+  const columns = await loadTableFields(db, merchantId, section, sectionFields);
   return {
-    builtin_fields: builtin.map((field) => ({ ...field, label: label(field) })),
-    custom_fields: [],
-    other_fields: other.map((field) => ({ ...field, label: label(field) })),
-    default: tableFields.filter((field) => field.is_active).map((field) => field.name),
+    known: [...columns.map((field) => field.name), ...OTHER_FIELDS],
+    default: columns.filter((field) => field.is_active).map((field) => field.name),
   };
 }
 
@@ -78,6 +56,8 @@ export type ExportRequest = {
   user: { id: number; username: string } & PermissionHolder;
   /** A transaction section key or "all". */
   section: string;
+  /** The section's own columns (app/sections). */
+  sectionFields?: readonly string[];
   /** The list's query string: its filters apply to the export. */
   query: string;
   fileFormat: string;
@@ -116,7 +96,9 @@ export function splitFieldNames(values: readonly string[]) {
 export async function requestExport(db: DB, request: ExportRequest): Promise<ExportRequestResult> {
   if (!canExport(request.user)) return { ok: false, error: "forbidden" };
   const errors: Record<string, string> = {};
-  if (!isExportSection(request.section)) errors.section = "exports.errors.unknown_section";
+  if (request.section !== ALL_SECTIONS && !hasFeature(await loadAvailableSections(db, request.merchantId), request.section, "transactions")) {
+    errors.section = "exports.errors.unknown_section";
+  }
   if (!(EXPORT_FORMATS as readonly string[]).includes(request.fileFormat)) errors.file_format = "exports.errors.unknown_format";
   if (!(EXPORT_TYPES as readonly string[]).includes(request.exportType)) errors.export_type = "exports.errors.unknown_type";
   if (!isLanguage(request.language)) errors.language = "exports.errors.unknown_language";
@@ -124,14 +106,14 @@ export async function requestExport(db: DB, request: ExportRequest): Promise<Exp
   if (Object.keys(errors).length > 0) return { ok: false, error: "invalid", errors };
 
   const language = request.language as Language;
-  const config = await exportConfig(db, request.merchantId, request.section, language);
+  const names = await exportFieldNames(db, request.merchantId, request.section, request.sectionFields);
   let fields: string[];
   if (request.exportType === "default") {
-    fields = config.default;
+    fields = names.default;
     if (fields.length === 0) return { ok: false, error: "invalid", errors: { fields: "exports.errors.no_default_fields" } };
   } else {
     fields = splitFieldNames(request.fields ?? []);
-    const known = new Set([...config.builtin_fields, ...config.custom_fields, ...config.other_fields].map((field) => field.name));
+    const known = new Set(names.known);
     if (fields.length === 0) return { ok: false, error: "invalid", errors: { fields: "exports.errors.no_fields" } };
     if (fields.some((name) => !known.has(name))) return { ok: false, error: "invalid", errors: { fields: "exports.errors.unknown_field" } };
   }
@@ -163,7 +145,7 @@ export async function requestExport(db: DB, request: ExportRequest): Promise<Exp
       merchantId: request.merchantId,
       actor: request.user,
       action: "export_requested",
-      description: `Export of ${request.section} transactions as ${format.toUpperCase()} (${fields.join(", ")})${query ? ` filtered by ${query}` : ""}`,
+      params: { section: word(request.section === ALL_SECTIONS ? "shell.all_transactions" : `sections.${request.section}`), format: format === "csv" ? "CSV" : "XLSX", fields: fields.join(", "), filters: query ? ` (${query})` : "" },
       objectType: "report",
       objectId: report.id,
       ip: request.ip,
@@ -192,201 +174,63 @@ export function reportFilePath(relative: string) {
   return target;
 }
 
-// --- The file writer --------------------------------------------------------------------------
+// --- Report lifecycle -------------------------------------------------------------------------
 
-const FORMULA_START = /^[=+\-@\t\r]/;
-const PLAIN_NUMBER = /^[+-]?\d+(?:\.\d+)?$/;
-
-/**
- * A spreadsheet runs a cell that starts with =, +, -, @ (or a tab or CR before one) as a formula:
- * such a cell gets a leading apostrophe. A plain signed number (a phone number in +965… form, a
- * negative amount) cannot run anything and is left as it is.
- */
-export function neutraliseCell(value: string) {
-  return FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
-}
-
-/** RFC 4180: quoted when it holds a quote, a comma or a line break; quotes doubled. */
-function csvCell(value: string) {
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
-
-export type ReportFileOptions = {
-  scope: ListScope;
-  filters: TransactionFilters;
-  /** Field names (built-in or other), in column order. */
-  fields: readonly string[];
-  /** Header labels: one per field in the same order, or by field name (the name when missing). */
-  labels: readonly string[] | Readonly<Record<string, string>>;
-  /** "xls" (and "xlsx") write an XLSX workbook. */
-  format: ExportFormat | "xlsx";
-  /** The language of states, unit names, the sheet name and its direction. */
-  language: Language;
-  filePath: string;
-  /** Called after every batch with the rows written so far. */
-  onProgress?: (rows: number) => void | Promise<void>;
-  batchSize?: number;
-};
-
-type CellReader = (row: TransactionRow) => string;
-
-function cellReaders(fields: readonly string[], language: Language): CellReader[] {
-  const t = translator(language);
-  const states = new Map<string, string>(TRANSACTION_STATES.map((state) => [state, t(`states.${state}`)]));
-  return fields.map((name): CellReader => {
-    if (!isFieldName(name)) throw new Error(`Unknown export field ${name}`);
-    if (name === "state") return (row) => states.get(row.state) ?? row.state;
-    if (name === "unit") return (row) => (language === "ar" ? row.unit_ar : row.unit_en) ?? "";
-    return (row) => plainValue(row, name as FieldName);
-  });
-}
+export type ReportToRun = { id: number; merchant_id: number; user_id: number | null; user_name: string; section: string; file_format: ExportFormat; language: string; query: string; fields: string; file_name: string | null; created_at: string };
 
 /**
- * Streams the matching transactions into a CSV (UTF-8 with a BOM, so Excel reads Arabic) or an
- * XLSX file, batch by batch: memory stays flat however many rows there are. The file appears
- * under its name only once complete.
+ * Takes a queued report to build: marks it running from the start. Done or failed: a repeated job
+ * has nothing left to do (undefined). Running: the worker stopped half-way; it starts again.
  */
-export async function writeReportFile(db: DB, options: ReportFileOptions): Promise<{ rows: number; bytes: number }> {
-  const readers = cellReaders(options.fields, options.language);
-  const headers = options.fields.map((name, index) =>
-    neutraliseCell(Array.isArray(options.labels) ? (options.labels[index] ?? name) : ((options.labels as Record<string, string>)[name] ?? name)),
-  );
-  await fs.promises.mkdir(path.dirname(options.filePath), { recursive: true });
-  const partial = `${options.filePath}.${process.pid}.${Date.now()}.part`;
-  const output = fs.createWriteStream(partial);
-  // Thrown by the next write or wait (output.errored); an unheard "error" event would end the process.
-  output.on("error", () => {});
-  const batches = iterateTransactions(db, options.scope, options.filters, options.batchSize ?? BATCH_SIZE);
-  let rows = 0;
-  try {
-    if (options.format === "csv") {
-      await write(output, `\uFEFF${headers.map(csvCell).join(",")}\r\n`);
-      for await (const batch of batches) {
-        let chunk = "";
-        for (const row of batch) {
-          chunk += `${readers.map((read) => csvCell(neutraliseCell(read(row)))).join(",")}\r\n`;
-        }
-        await write(output, chunk);
-        rows += batch.length;
-        await options.onProgress?.(rows);
-      }
-      output.end();
-      await finished(output);
-    } else {
-      const workbook = new XlsxWriter(output);
-      await workbook.start({ sheetName: translator(options.language)("exports.sheet_name"), rightToLeft: options.language === "ar", header: headers });
-      for await (const batch of batches) {
-        await workbook.writeRows(batch.map((row) => readers.map((read) => neutraliseCell(read(row)))));
-        rows += batch.length;
-        await options.onProgress?.(rows);
-      }
-      await workbook.finish();
-      output.end();
-      await finished(output);
-    }
-    await fs.promises.rename(partial, options.filePath);
-    const { size } = await fs.promises.stat(options.filePath);
-    return { rows, bytes: size };
-  } catch (error) {
-    output.destroy();
-    await batches.return(undefined);
-    await fs.promises.rm(partial, { force: true });
-    throw error;
-  }
-}
-
-async function write(output: fs.WriteStream, chunk: string) {
-  if (output.errored) throw output.errored;
-  if (!output.write(chunk)) await once(output, "drain");
-}
-
-// --- The job ----------------------------------------------------------------------------------
-
-type ReportRow = { id: number; merchant_id: number; user_id: number | null; user_name: string; language: string };
-
-/** Builds a queued report's file, keeping its progress up to date, then tells the user who asked. */
-export async function runExport(db: DB, reportId: number) {
+export async function startReport(db: DB, reportId: number): Promise<ReportToRun | undefined> {
   const report = await db
     .selectFrom("reports")
     .select(["id", "merchant_id", "user_id", "user_name", "section", "file_format", "language", "query", "fields", "state", "file_name", "created_at"])
     .where("id", "=", reportId)
     .executeTakeFirst();
-  // Done or failed: a repeated job has nothing left to do. Running: the worker stopped half-way; start again.
-  if (!report || report.state === "done" || report.state === "failed") return;
+  if (!report || report.state === "done" || report.state === "failed") return undefined;
   await db.updateTable("reports").set({ state: "running", rows_done: 0, rows_total: null, error: null }).where("id", "=", report.id).execute();
-
-  const language: Language = isLanguage(report.language) ? report.language : "en";
-  const scope: ListScope = { merchantId: report.merchant_id, plugin: pluginOf(report.section), deleted: false };
-  const filters = parseListQuery(new URLSearchParams(report.query)).filters;
-  const fields = report.fields.split(",").filter(Boolean);
-  const fileName = report.file_name ?? reportFileName(report.section, report.file_format, report.created_at);
-  const relativePath = path.join(String(report.merchant_id), `${report.id}-${fileName}`);
-  try {
-    const config = await exportConfig(db, report.merchant_id, report.section, language);
-    const labels = Object.fromEntries(
-      [...config.builtin_fields, ...config.custom_fields, ...config.other_fields].map((field) => [field.name, field.label]),
-    );
-    const total = await countTransactions(db, scope, filters);
-    await db.updateTable("reports").set({ rows_total: total }).where("id", "=", report.id).execute();
-    let reported = 0;
-    const result = await writeReportFile(db, {
-      scope,
-      filters,
-      fields,
-      labels,
-      format: report.file_format,
-      language,
-      filePath: reportFilePath(relativePath),
-      onProgress: async (rows) => {
-        if (rows - reported < PROGRESS_EVERY_ROWS) return;
-        reported = rows;
-        await db.updateTable("reports").set({ rows_done: rows }).where("id", "=", report.id).execute();
-      },
-    });
-    await db
-      .updateTable("reports")
-      .set({
-        state: "done",
-        rows_done: result.rows,
-        rows_total: result.rows,
-        file_path: relativePath,
-        file_name: fileName,
-        file_size: result.bytes,
-        finished_at: nowIso(),
-      })
-      .where("id", "=", report.id)
-      .execute();
-    await finish(db, report, "report_exported", `${fileName}: ${result.rows} rows, ${result.bytes} bytes`);
-  } catch (error) {
-    const message = String(error instanceof Error ? error.message : error).slice(0, 1000);
-    await db.updateTable("reports").set({ state: "failed", error: message, finished_at: nowIso() }).where("id", "=", report.id).execute();
-    await finish(db, report, "report_failed", `${fileName}: ${message}`);
-  }
+  return report;
 }
 
-async function finish(db: DB, report: ReportRow, kind: "report_exported" | "report_failed", description: string) {
+export async function reportProgress(db: DB, reportId: number, progress: { rows_total?: number; rows_done?: number }) {
+  await db.updateTable("reports").set(progress).where("id", "=", reportId).execute();
+}
+
+/** The report's file is written: the report is done, the user who asked is told, and it is audited. */
+export async function finishReport(db: DB, report: ReportToRun, file: { relativePath: string; fileName: string; rows: number; bytes: number }) {
+  await db
+    .updateTable("reports")
+    .set({ state: "done", rows_done: file.rows, rows_total: file.rows, file_path: file.relativePath, file_name: file.fileName, file_size: file.bytes, finished_at: nowIso() })
+    .where("id", "=", report.id)
+    .execute();
+  await tell(db, report, "report_exported", { file: file.fileName, rows: file.rows });
+}
+
+export async function failReport(db: DB, report: ReportToRun, fileName: string, message: string) {
+  await db.updateTable("reports").set({ state: "failed", error: message.slice(0, 1000), finished_at: nowIso() }).where("id", "=", report.id).execute();
+  await tell(db, report, "report_failed", { file: fileName, message: message.slice(0, 200) });
+}
+
+async function tell(db: DB, report: ReportToRun, kind: "report_exported" | "report_failed", params: { file: string; rows?: number; message?: string }) {
   const language: Language = isLanguage(report.language) ? report.language : "en";
   await recordAudit(db, {
     merchantId: report.merchant_id,
     actor: report.user_id === null ? null : { id: report.user_id, username: report.user_name },
     action: kind === "report_exported" ? "export_finished" : "export_failed",
-    description,
+    params,
     objectType: "report",
     objectId: report.id,
   });
   if (report.user_id === null) return;
-  await createNotification(db, {
+  await createNotifications(db, {
     merchantId: report.merchant_id,
-    userId: report.user_id,
+    userIds: [report.user_id],
     kind,
-    title: translator(language)(`notifications.${kind}`),
+    lang: language,
     link: `/${language}/generated-reports?id=${report.id}`,
   });
 }
-
-registerJobHandler(EXPORT_JOB, async (db, payload: { reportId: number }) => {
-  await runExport(db, payload.reportId);
-});
 
 // --- Generated reports ------------------------------------------------------------------------
 
@@ -456,7 +300,7 @@ export async function openReportDownload(db: DB, input: { merchantId: number; us
     merchantId: input.merchantId,
     actor: input.user,
     action: "report_downloaded",
-    description: report.file_name,
+    params: { file: report.file_name },
     objectType: "report",
     objectId: report.id,
     ip: input.ip,

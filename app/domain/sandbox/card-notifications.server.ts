@@ -3,7 +3,7 @@ import type { DB } from "~/db/database.server";
 import type { Database, SandboxCardPaymentTable } from "~/db/schema";
 import { CARD_SIGNATURE_HEADER, CARD_TIMESTAMP_HEADER, signCardPayload } from "~/domain/payments/gateways/card-signature";
 import { now } from "~/lib/clock.server";
-import { enqueueJob, registerJobHandler } from "~/lib/jobs.server";
+import { enqueueJob } from "~/lib/jobs.server";
 
 export const CARD_NOTIFY_JOB = "sandbox_card_notify";
 const DELIVERY_ATTEMPTS = 8;
@@ -46,7 +46,7 @@ export async function queueCardNotification(trx: Kysely<Database>, payment: Sele
 }
 
 /** Anything but a 2xx answer throws, so the job is retried with backoff. */
-async function deliverCardNotification(db: DB, job: NotificationJob) {
+export async function deliverCardNotification(db: DB, job: NotificationJob) {
   const merchant = await db
     .selectFrom("sandbox_card_merchants")
     .select("webhook_secret")
@@ -69,4 +69,3 @@ async function deliverCardNotification(db: DB, job: NotificationJob) {
   if (!response.ok) throw new Error(`Notification answered HTTP ${response.status}`);
 }
 
-registerJobHandler(CARD_NOTIFY_JOB, deliverCardNotification);

@@ -1,9 +1,7 @@
 import type { DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
-import { formatDateTime } from "~/lib/format";
-import { translator } from "~/lib/i18n.server";
-import type { Language } from "~/lib/i18n";
-import { formatAmount, toDecimalString } from "~/lib/money";
+import { toDecimalString } from "~/lib/money";
+import { word } from "~/lib/outcome";
 import type { TransactionRow } from "./list.server";
 
 /**
@@ -36,6 +34,7 @@ export const BUILTIN_FIELDS = [
 export const OTHER_FIELDS = ["extra", "auth_code", "card_type", "ref_number"] as const;
 
 export type FieldName = (typeof BUILTIN_FIELDS)[number] | (typeof OTHER_FIELDS)[number];
+export type BuiltinFieldName = (typeof BUILTIN_FIELDS)[number];
 
 export const DEFAULT_ACTIVE_FIELDS: readonly FieldName[] = [
   "order_no",
@@ -52,14 +51,16 @@ export function isFieldName(name: string): name is FieldName {
   return (BUILTIN_FIELDS as readonly string[]).includes(name) || (OTHER_FIELDS as readonly string[]).includes(name);
 }
 
-export type TableField = { name: FieldName; verbose_name: string; label_en: string; label_ar: string; is_active: boolean; order: number };
-
-function defaultLabels(name: FieldName) {
-  return { label_en: translator("en")(`fields.${name}`), label_ar: translator("ar")(`fields.${name}`) };
-}
+/**
+ * A column as the merchant set it: `label_en`/`label_ar` empty means the platform's own wording
+ * (fields.<name>), filled in where it is shown. A section's own columns (`sectionFields`) follow
+ * the built-in ones.
+ */
+export type TableField = { name: string; label_en: string; label_ar: string; is_active: boolean; order: number };
 
 /** The section's columns in the merchant's order: saved choices first, then any field not configured yet. */
-export async function loadTableFields(db: DB, merchantId: number, section: string): Promise<TableField[]> {
+export async function loadTableFields(db: DB, merchantId: number, section: string, sectionFields: readonly string[] = []): Promise<TableField[]> {
+  const known: readonly string[] = [...BUILTIN_FIELDS, ...sectionFields];
   const saved = await db
     .selectFrom("table_fields")
     .select(["name", "label_en", "label_ar", "is_active", "position"])
@@ -69,24 +70,20 @@ export async function loadTableFields(db: DB, merchantId: number, section: strin
     .execute();
   const fields: TableField[] = [];
   for (const row of saved) {
-    if (!(BUILTIN_FIELDS as readonly string[]).includes(row.name)) continue;
-    const name = row.name as FieldName;
-    fields.push({ name, verbose_name: defaultLabels(name).label_en, label_en: row.label_en, label_ar: row.label_ar, is_active: Boolean(row.is_active), order: fields.length + 1 });
+    if (!known.includes(row.name)) continue;
+    fields.push({ name: row.name, label_en: row.label_en, label_ar: row.label_ar, is_active: Boolean(row.is_active), order: fields.length + 1 });
   }
-  const known = new Set(fields.map((field) => field.name));
-  const missing = BUILTIN_FIELDS.filter((name) => !known.has(name)).sort(
-    (a, b) => rank(a) - rank(b),
-  );
+  const configured = new Set(fields.map((field) => field.name));
+  const missing = known.filter((name) => !configured.has(name)).sort((a, b) => rank(a, known) - rank(b, known));
   for (const name of missing) {
-    const labels = defaultLabels(name);
-    fields.push({ name, verbose_name: labels.label_en, ...labels, is_active: saved.length === 0 && DEFAULT_ACTIVE_FIELDS.includes(name), order: fields.length + 1 });
+    fields.push({ name, label_en: "", label_ar: "", is_active: saved.length === 0 && (DEFAULT_ACTIVE_FIELDS as readonly string[]).includes(name), order: fields.length + 1 });
   }
   return fields;
 }
 
-function rank(name: FieldName) {
-  const index = DEFAULT_ACTIVE_FIELDS.indexOf(name);
-  return index === -1 ? 100 + BUILTIN_FIELDS.indexOf(name as (typeof BUILTIN_FIELDS)[number]) : index;
+function rank(name: string, known: readonly string[]) {
+  const index = (DEFAULT_ACTIVE_FIELDS as readonly string[]).indexOf(name);
+  return index === -1 ? 100 + known.indexOf(name) : index;
 }
 
 export type FieldChoice = { name: string; label_en?: string; label_ar?: string; is_active?: boolean; order?: number };
@@ -96,18 +93,27 @@ export type FieldChoice = { name: string; label_en?: string; label_ar?: string; 
  * 64 characters), and writes who changed them to the audit log in the same database transaction:
  * the page and the API both change them through here.
  */
-export async function saveTableFields(db: DB, merchantId: number, section: string, choices: FieldChoice[], actor: { id: number; username: string }) {
-  const current = await loadTableFields(db, merchantId, section);
+export async function saveTableFields(
+  db: DB,
+  merchantId: number,
+  section: string,
+  choices: FieldChoice[],
+  actor: { id: number; username: string },
+  sectionFields: readonly string[] = [],
+) {
+  const current = await loadTableFields(db, merchantId, section, sectionFields);
   const byName = new Map(current.map((field) => [field.name, field]));
   for (const choice of choices) {
-    const field = byName.get(choice.name as FieldName);
+    const field = byName.get(choice.name);
     if (!field) return { ok: false as const, unknown: choice.name };
-    if (choice.label_en !== undefined) field.label_en = choice.label_en.trim().slice(0, 64) || defaultLabels(field.name).label_en;
-    if (choice.label_ar !== undefined) field.label_ar = choice.label_ar.trim().slice(0, 64) || defaultLabels(field.name).label_ar;
+    // An empty label stands for the platform's own wording of the column.
+    if (choice.label_en !== undefined) field.label_en = choice.label_en.trim().slice(0, 64);
+    if (choice.label_ar !== undefined) field.label_ar = choice.label_ar.trim().slice(0, 64);
     if (choice.is_active !== undefined) field.is_active = choice.is_active;
     if (choice.order !== undefined && Number.isFinite(choice.order)) field.order = choice.order;
   }
-  const ordered = [...byName.values()].sort((a, b) => a.order - b.order || BUILTIN_FIELDS.indexOf(a.name as never) - BUILTIN_FIELDS.indexOf(b.name as never));
+  const position = (name: string) => current.findIndex((field) => field.name === name);
+  const ordered = [...byName.values()].sort((a, b) => a.order - b.order || position(a.name) - position(b.name));
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom("table_fields").where("merchant_id", "=", merchantId).where("section", "=", section).execute();
     await trx
@@ -128,46 +134,12 @@ export async function saveTableFields(db: DB, merchantId: number, section: strin
       merchantId,
       actor,
       action: "table_headers_changed",
-      description: `${actor.username} changed the ${section} table columns: ${ordered.filter((field) => field.is_active).map((field) => field.name).join(", ")}`,
+      params: { section: word(`sections.${section}`), columns: ordered.filter((field) => field.is_active).map((field) => field.name).join(", ") },
       objectType: "section",
       objectId: section,
     });
   });
-  return { ok: true as const, fields: await loadTableFields(db, merchantId, section) };
-}
-
-/** A cell as people read it, in the page's language. */
-export function displayValue(row: TransactionRow, name: FieldName, lang: Language, gatewayNames: Map<string, { name_en: string; name_ar: string }>): string {
-  const t = translator(lang);
-  const money = (minor: number) => formatAmount(minor, row.currency_code, lang);
-  switch (name) {
-    case "order_no":
-      return `#${row.order_no}`;
-    case "created":
-      return formatDateTime(row.created_at, lang);
-    case "state_changed_at":
-      return formatDateTime(row.state_changed_at, lang);
-    case "expiration_time":
-      return row.expiration_time ? formatDateTime(row.expiration_time, lang) : "";
-    case "amount":
-      return money(row.amount);
-    case "paid_amount":
-      return money(row.paid_amount);
-    case "fee":
-      return money(row.fee);
-    case "refunded_amount":
-      return money(row.refunded_amount);
-    case "state":
-      return t(`states.${row.state}`);
-    case "gateway_name": {
-      const gateway = row.gateway_code ? gatewayNames.get(row.gateway_code) : undefined;
-      return gateway ? (lang === "ar" ? gateway.name_ar : gateway.name_en) : (row.gateway_code ?? "");
-    }
-    case "unit":
-      return (lang === "ar" ? row.unit_ar : row.unit_en) ?? "";
-    default:
-      return plainValue(row, name);
-  }
+  return { ok: true as const, fields: await loadTableFields(db, merchantId, section, sectionFields) };
 }
 
 /** A cell for a file: amounts as plain decimals, times in ISO, no translation of codes but states. */

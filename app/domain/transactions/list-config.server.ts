@@ -1,8 +1,6 @@
 import type { DB } from "~/db/database.server";
 import { can, type PermissionHolder } from "~/domain/identity/permissions";
-import { TRANSACTION_SECTIONS } from "~/domain/merchant/sections";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
-import { translator } from "~/lib/i18n.server";
 import type { Language } from "~/lib/i18n";
 import { BULK_ACTIONS, type RowActionName } from "~/domain/payments/transaction-actions.server";
 import { TRANSACTION_STATES } from "~/domain/payments/states";
@@ -13,15 +11,14 @@ const CHOICES_LIMIT = 200;
  * The choices of a list's filter panel (dashboard spec §3 list config filters_data): what the
  * merchant's rows can be filtered by, values as the list query takes them.
  */
-export async function loadFilterChoices(db: DB, input: { merchantId: number; plugin: string; lang: Language }) {
-  const t = translator(input.lang);
+export async function loadFilterChoices(db: DB, input: { merchantId: number; plugin: string; lang: Language; offersBulkFilter: boolean }) {
   const [gateways, users, units, totals, bulks, productTypes] = await Promise.all([
     listMerchantGateways(db, input.merchantId),
     db.selectFrom("users").select(["id", "username"]).where("merchant_id", "=", input.merchantId).orderBy("username").execute(),
     db.selectFrom("units").select(["id", "title_en", "title_ar"]).where("merchant_id", "=", input.merchantId).orderBy("id").execute(),
     db.selectFrom("transaction_totals").select("currency_code").distinct().where("merchant_id", "=", input.merchantId).where("plugin", "=", input.plugin).execute(),
-    // Only bulk payment requests belong to an upload.
-    input.plugin !== "bulk"
+    // Only a section whose transactions belong to uploads offers the bulk filter (its declaration says so).
+    !input.offersBulkFilter
       ? []
       : db
           .selectFrom("transactions")
@@ -47,7 +44,7 @@ export async function loadFilterChoices(db: DB, input: { merchantId: number; plu
   const currencies = new Set(totals.map((row) => row.currency_code));
   for (const gateway of gateways) for (const code of gateway.currencies.split(",")) if (code.trim()) currencies.add(code.trim().toUpperCase());
   return {
-    states: TRANSACTION_STATES.map((state) => ({ value: state, display_name: t(`states.${state}`) })),
+    states: TRANSACTION_STATES,
     gateways: gateways.map((gateway) => ({
       code: gateway.code,
       name: input.lang === "ar" ? gateway.name_ar : gateway.name_en,
@@ -62,15 +59,15 @@ export async function loadFilterChoices(db: DB, input: { merchantId: number; plu
   };
 }
 
-/** The merchant's installed transaction plugins, each with the units its requests can belong to. */
-export async function loadPluginUnits(db: DB, merchantId: number, lang: Language) {
+/** The merchant's installed transaction plugins (of `sections`), each with the units its requests can belong to. */
+export async function loadPluginUnits(db: DB, merchantId: number, lang: Language, sections: readonly string[]) {
   const [installed, units] = await Promise.all([
     db.selectFrom("merchant_plugins").select("plugin").where("merchant_id", "=", merchantId).execute(),
     db.selectFrom("units").select(["id", "title_en", "title_ar", "is_default"]).where("merchant_id", "=", merchantId).orderBy("id").execute(),
   ]);
   const shaped = units.map((unit) => ({ id: unit.id, title: lang === "ar" ? unit.title_ar : unit.title_en, is_default: Boolean(unit.is_default) }));
   return Object.fromEntries(
-    installed.filter((row) => TRANSACTION_SECTIONS.includes(row.plugin)).map((row) => [row.plugin, { units: shaped }]),
+    installed.filter((row) => sections.includes(row.plugin)).map((row) => [row.plugin, { units: shaped }]),
   );
 }
 

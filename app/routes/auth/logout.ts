@@ -17,7 +17,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       merchantId: auth.user.merchantId,
       actor: { id: auth.user.id, username: auth.user.username },
       action: "sign_out",
-      description: `${auth.user.username} signed out${expired ? " (session expired)" : ""}`,
+      params: { username: auth.user.username },
       objectType: "user",
       objectId: auth.user.id,
       ip: context.get(clientAddressContext),

@@ -6,7 +6,7 @@ import { data, Form, redirect, useActionData, useLoaderData, useNavigation } fro
 import type { Route } from "./+types/help";
 import { FormErrors, SelectField, TextareaField, TextField } from "~/components/forms";
 import { PageHeader } from "~/components/page-header";
-import { loadMerchantBranding } from "~/domain/identity/users.server";
+import { loadMerchantBranding } from "~/domain/merchants/merchants.server";
 import { HELP_SUBJECTS, HelpSchema } from "~/domain/messaging/help-schema";
 import { sendHelpRequest } from "~/domain/messaging/help.server";
 import { env } from "~/lib/env.server";

@@ -10,10 +10,12 @@ import { LiveNotifications } from "~/components/shell/notifications";
 import { SessionExpiry } from "~/components/shell/session-expiry";
 import { SideMenu } from "~/components/shell/side-menu";
 import { pendingTicketCounts } from "~/domain/approvals/pending-counts.server";
+import type { MenuSection } from "~/components/shell/side-menu";
 import { can, tableHeaderPermission } from "~/domain/identity/permissions";
-import { TRANSACTION_SECTIONS, type AvailableSections } from "~/domain/merchant/sections";
 import { SESSION_IDLE_MS } from "~/domain/identity/sessions.server";
-import { loadAvailableSections, loadMerchantBranding, type SessionUser } from "~/domain/identity/users.server";
+import type { SessionUser } from "~/domain/identity/users.server";
+import { hasTransactions, SECTIONS } from "~/sections/registry";
+import { loadAvailableSections, loadMerchantBranding, type AvailableSections } from "~/domain/merchants/merchants.server";
 import { requireUser } from "~/web/guards.server";
 import { isLanguage } from "~/lib/i18n";
 import { getDbFrom } from "~/web/request-context.server";
@@ -23,6 +25,25 @@ function menuSections(sections: AvailableSections, user: SessionUser): Available
   if (can(user, "view_paymenttransaction") && can(user, "search_paymenttransaction")) return sections;
   const { express_search: _hidden, ...rest } = sections;
   return rest;
+}
+
+/**
+ * The side menu: every section the merchant has, in the registry's order, with the features they
+ * have, the request counts on Tickets and, for a listing section, Table Headers when the user may
+ * change its columns.
+ */
+function menuOf(sections: AvailableSections, counts: Record<string, number>, user: SessionUser): MenuSection[] {
+  return SECTIONS.filter((section) => sections[section.key]).map((section): MenuSection => {
+    const title = `sections.${section.key}`;
+    if (section.features.length === 0) return { key: section.key, title, path: section.path, items: [] };
+    const items: MenuSection["items"] = section.features
+      .filter((feature) => sections[section.key].includes(feature.key))
+      .map((feature) => ({ path: `${section.path}/${feature.path}`, title: `features.${section.key}.${feature.key}`, count: counts[`${section.key}.${feature.key}`] }));
+    if (hasTransactions(section) && sections[section.key].includes("transactions") && can(user, tableHeaderPermission(section.key))) {
+      items.push({ path: `${section.path}/table-headers`, title: "transactions.table_headers" });
+    }
+    return { key: section.key, title, items };
+  });
 }
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
@@ -44,17 +65,14 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       logoUrl: branding.logo_url,
       adminUrl: branding.admin_url,
     },
-    sections: menuSections(sections, auth.user),
-    ticketCounts,
-    // Table Headers appear for a section only when the user may change its columns.
-    headerSections: TRANSACTION_SECTIONS.filter((key) => sections[key]?.includes("transactions") && can(auth.user, tableHeaderPermission(key))),
+    menu: menuOf(menuSections(sections, auth.user), ticketCounts, auth.user),
     idleMs: SESSION_IDLE_MS,
   };
 }
 
 export default function DashboardLayout() {
   const { t } = useTranslation();
-  const { lang, username, branding, sections, ticketCounts, headerSections, canReadMailbox, canExport, idleMs } = useLoaderData<typeof loader>();
+  const { lang, username, branding, menu, canReadMailbox, canExport, idleMs } = useLoaderData<typeof loader>();
   const [opened, { toggle, close }] = useDisclosure(false);
   return (
     <AppShell header={{ height: 64 }} navbar={{ width: 270, breakpoint: "sm", collapsed: { mobile: !opened } }} padding="lg">
@@ -87,7 +105,7 @@ export default function DashboardLayout() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar id="main-menu">
-        <SideMenu lang={lang} sections={sections} counts={ticketCounts} headerSections={headerSections} canReadMailbox={canReadMailbox} canExport={canExport} onNavigate={close} />
+        <SideMenu lang={lang} sections={menu} canReadMailbox={canReadMailbox} canExport={canExport} onNavigate={close} />
       </AppShell.Navbar>
       <AppShell.Main>
         <Box maw={1200} mx="auto">

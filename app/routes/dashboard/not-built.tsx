@@ -2,7 +2,7 @@ import { Alert } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/not-built";
 import { PageHeader } from "~/components/page-header";
-import { SECTIONS } from "~/domain/merchant/sections";
+import { SECTIONS } from "~/sections/registry";
 import type { Permission } from "~/domain/identity/permissions";
 import { notFound, requirePermission, requireSection, requireUser } from "~/web/guards.server";
 

@@ -1,5 +1,6 @@
 import type { Route } from "./+types/notifications";
-import { listUnreadNotifications, markNotificationsRead, presentNotification } from "~/domain/messaging/notifications.server";
+import { listUnreadNotifications, markNotificationsRead } from "~/domain/messaging/notifications.server";
+import { presentNotification } from "~/presentation/notifications.server";
 import { isLanguage } from "~/lib/i18n";
 import { authContext, getDbFrom } from "~/web/request-context.server";
 

@@ -1,7 +1,8 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/transactions-export";
-import { SECTIONS } from "~/domain/merchant/sections";
-import { ALL_SECTIONS, canExport, isExportSection, requestExport } from "~/domain/reporting/exports.server";
+import { findSection, isTransactionSection } from "~/sections/registry";
+import { ALL_SECTIONS, canExport, requestExport } from "~/domain/reporting/exports.server";
+import { sectionFieldNames } from "~/sections/registry.server";
 import { withParams } from "~/domain/transactions/filters";
 import { notFound, requireSection, requireUser } from "~/web/guards.server";
 import { isLanguage } from "~/lib/i18n";
@@ -15,7 +16,7 @@ function text(form: FormData, name: string, max = 2000) {
 /** The list an export was asked from: all transactions or one section's. */
 function listPath(lang: string, section: string) {
   if (section === ALL_SECTIONS) return `/${lang}/transactions`;
-  return `/${lang}/${SECTIONS.find((candidate) => candidate.key === section)?.path ?? ""}/transactions`;
+  return `/${lang}/${findSection(section)?.path ?? ""}/transactions`;
 }
 
 export function loader({ params }: Route.LoaderArgs) {
@@ -33,13 +34,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const lang = isLanguage(params.lang) ? params.lang : "en";
   const form = await request.formData();
   const section = text(form, "section", 64);
-  if (!isExportSection(section)) notFound();
+  if (section !== ALL_SECTIONS && !isTransactionSection(section)) notFound();
   if (section !== ALL_SECTIONS) await requireSection(context, auth, section, "transactions");
   const query = text(form, "query").replace(/^\?/, "");
   const result = await requestExport(getDbFrom(context), {
     merchantId: auth.user.merchantId,
     user: auth.user,
     section,
+    sectionFields: sectionFieldNames(section),
     query,
     fileFormat: text(form, "file_format", 16),
     exportType: text(form, "export_type", 16),

@@ -28,7 +28,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     merchantId: user.merchantId,
     actor: { id: user.id, username: user.username },
     action: receive ? "order_notifications_on" : "order_notifications_off",
-    description: `${user.username} turned order notifications ${receive ? "on" : "off"}`,
+    params: {},
     objectType: "user",
     objectId: user.id,
   });

@@ -3,7 +3,7 @@ import { renderToString } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import type { ServerBuild } from "react-router";
 import { NonceProvider } from "~/components/nonce";
-import { getDb } from "~/lib/db.server";
+import { platform } from "~/boot/start.server";
 import { directionOf, isLanguage } from "~/lib/i18n";
 import { i18nFor } from "~/lib/i18n.server";
 import { securityHeaders } from "~/web/security-headers.server";
@@ -27,7 +27,7 @@ export function createPayPageHandler(build: ServerBuild) {
     const match = PAY_PAGE_PATH.exec(url.pathname);
     if (!match || !isLanguage(match[1])) return null;
     const lang = match[1];
-    const result = await payPageView(await getDb(), lang, match[2]!, url.searchParams);
+    const result = await payPageView(await platform(), lang, match[2]!, url.searchParams);
     const nonce = randomBytes(16).toString("base64");
     const headers = securityHeaders({ url: url.href }, nonce);
     if (result.kind === "redirect") return { status: 302, headers: [...headers, ["Location", result.location]], body: "" };

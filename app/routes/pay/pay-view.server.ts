@@ -1,5 +1,5 @@
 import type { DB } from "~/db/database.server";
-import { remarkRows } from "~/components/pay/remarks";
+import { remarkRows } from "~/domain/transactions/remarks";
 import { DEFAULT_MAP_CENTER } from "~/domain/payments/delivery-schema";
 import { deliveryStateOf, deliveryStepFor } from "~/domain/payments/delivery.server";
 import { KUWAIT_AREAS_AR, KUWAIT_AREAS_EN } from "~/domain/payments/kuwait-areas";

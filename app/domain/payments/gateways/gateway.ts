@@ -4,11 +4,10 @@
  * gateway is a change of endpoint and credentials, not of code.
  */
 
-export type GatewayKind = "knet" | "card" | "cod";
-
 export type GatewayConfig = {
   code: string;
-  kind: GatewayKind;
+  /** A key of GATEWAY_KINDS (gateways/registry.ts). */
+  kind: string;
   /** Secret settings (tranportal id and password, resource key, API key, webhook secret…). */
   credentials: Record<string, string>;
   captureMode: "auto" | "manual";

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/dashboard.help";
-import { loadMerchantBranding } from "~/domain/identity/users.server";
+import { loadMerchantBranding } from "~/domain/merchants/merchants.server";
 import { HELP_SUBJECTS, HelpSchema } from "~/domain/messaging/help-schema";
 import { sendHelpRequest } from "~/domain/messaging/help.server";
 import { apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, requireApiUser } from "~/web/api.server";

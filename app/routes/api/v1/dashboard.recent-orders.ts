@@ -1,6 +1,6 @@
 import type { Route } from "./+types/dashboard.recent-orders";
 import { listRecentOrders } from "~/domain/statistics/statistics.server";
-import { describeRowAction } from "~/domain/payments/transaction-actions.server";
+import { describeRowAction } from "~/presentation/transactions.server";
 import { apiJson, apiLanguage, methodNotAllowed, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { toDecimalString } from "~/lib/money";
 import { getDbFrom } from "~/web/request-context.server";

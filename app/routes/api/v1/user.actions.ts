@@ -1,7 +1,7 @@
 import type { Route } from "./+types/user.actions";
+import { auditTitle, describeAuditEntry } from "~/presentation/audit.server";
 import { listRecentActions } from "~/domain/statistics/statistics.server";
 import { apiJson, apiLanguage, methodNotAllowed, requireApiUser } from "~/web/api.server";
-import { i18nFor } from "~/lib/i18n.server";
 import { getDbFrom } from "~/web/request-context.server";
 
 /**
@@ -13,15 +13,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireApiUser(request, context);
   const text = new URL(request.url).searchParams.get("limit");
   const limit = text && /^\d{1,2}$/.test(text) ? Math.min(50, Math.max(1, Number(text))) : 10;
-  const i18n = i18nFor(apiLanguage(request));
+  const lang = apiLanguage(request);
   const entries = await listRecentActions(getDbFrom(context), user.merchantId, user, limit);
   return apiJson({
     results: entries.map((entry) => ({
       id: entry.id,
       actor: entry.actor_name,
       action: entry.action,
-      display_name: i18n.exists(`audit.${entry.action}`) ? i18n.t(`audit.${entry.action}`) : entry.description,
-      description: entry.description,
+      display_name: auditTitle(entry, lang),
+      description: describeAuditEntry(entry, lang),
       timestamp: entry.created_at,
     })),
   });

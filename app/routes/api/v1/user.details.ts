@@ -1,6 +1,6 @@
 import type { Route } from "./+types/user.details";
-import { PERMISSIONS } from "~/domain/identity/permissions";
-import { loadAvailableSections, loadMerchantBranding } from "~/domain/identity/users.server";
+import { allPermissions } from "~/sections/registry";
+import { loadAvailableSections, loadMerchantBranding } from "~/domain/merchants/merchants.server";
 import { apiJson, apiLanguage, requireApiUser } from "~/web/api.server";
 import { getDbFrom } from "~/web/request-context.server";
 
@@ -19,7 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     first_name: user.firstName,
     last_name: user.lastName,
     is_superuser: Boolean(user.is_superuser),
-    user_permissions: user.is_superuser ? [...PERMISSIONS] : user.permissions,
+    user_permissions: user.is_superuser ? allPermissions() : user.permissions,
     receive_order_notification: user.receiveOrderNotification,
     merchant_logo: branding.logo_url,
     merchant_title: apiLanguage(request) === "ar" ? branding.title_ar : branding.title_en,

@@ -14,7 +14,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     merchantId: user.merchantId,
     actor: { id: user.id, username: user.username },
     action: "sign_out",
-    description: `${user.username} signed out`,
+    params: { username: user.username },
     objectType: "user",
     objectId: user.id,
     ip: context.get(clientAddressContext),

@@ -18,7 +18,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     merchantId: user.merchantId,
     actor: { id: user.id, username: user.username },
     action: value ? "order_notifications_on" : "order_notifications_off",
-    description: `${user.username} turned order notifications ${value ? "on" : "off"}`,
+    params: {},
     objectType: "user",
     objectId: user.id,
   });

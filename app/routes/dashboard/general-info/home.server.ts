@@ -1,16 +1,19 @@
 import { DateTime } from "luxon";
 import { data, type RouterContextProvider } from "react-router";
 import { can } from "~/domain/identity/permissions";
-import { loadAvailableSections } from "~/domain/identity/users.server";
-import { SECTIONS, type AvailableSections } from "~/domain/merchant/sections";
+import { loadAvailableSections, type AvailableSections } from "~/domain/merchants/merchants.server";
+import { SECTIONS } from "~/sections/registry";
 import { averageSizeYears, PERIOD_CHOICES, resolvePeriod, type ResolvedPeriod, type TimeRange } from "~/domain/statistics/periods";
 import { averageTransactionSize, listRecentActions, listRecentOrders, loadStatistics, type StatisticsReport } from "~/domain/statistics/statistics.server";
-import { describeRowAction, runRowAction } from "~/domain/payments/transaction-actions.server";
+import { runRowAction } from "~/domain/payments/transaction-actions.server";
+import { auditTitle, describeAuditEntry } from "~/presentation/audit.server";
+import { describeRowAction } from "~/presentation/transactions.server";
+import { doneStatusOf, messageOf, statusOf } from "~/web/outcomes.server";
 import { platformAddresses } from "~/web/addresses.server";
 import { now } from "~/lib/clock.server";
 import { DISPLAY_ZONE, formatCount, formatDateTime } from "~/lib/format";
 import { requireUser } from "~/web/guards.server";
-import { i18nFor, translator } from "~/lib/i18n.server";
+import { translator } from "~/lib/i18n.server";
 import { isLanguage, type Language } from "~/lib/i18n";
 import { formatAmount, toDecimalString } from "~/lib/money";
 import { getDbFrom } from "~/web/request-context.server";
@@ -164,7 +167,6 @@ export async function loadHome({ context, request, params }: { context: Context;
   const db = getDbFrom(context);
   const lang: Language = isLanguage(params.lang) ? params.lang : "en";
   const t = translator(lang);
-  const i18n = i18nFor(lang);
   const query = new URL(request.url).searchParams;
   const at = now();
   const canStatistics = can(auth.user, "view_paymenttransaction_statistics");
@@ -183,7 +185,7 @@ export async function loadHome({ context, request, params }: { context: Context;
     canOrders ? db.selectFrom("gateways").select(["code", "name_en", "name_ar"]).where("merchant_id", "=", auth.user.merchantId).execute() : [],
   ]);
   const sectionPaths = new Map(
-    SECTIONS.filter((section) => section.plugin && sections[section.key]?.includes("transactions")).map((section) => [section.plugin, section.path]),
+    SECTIONS.filter((section) => sections[section.key]?.includes("transactions")).map((section) => [section.key, section.path]),
   );
   const requested = query.get("period") ?? "day";
   return {
@@ -220,8 +222,8 @@ export async function loadHome({ context, request, params }: { context: Context;
       id: entry.id,
       // Payments complete without a signed-in user: the customer at the gateway, or the gateway itself.
       actor: entry.actor_name === "anonymous" ? t("home.actor_customer") : entry.actor_name,
-      description: i18n.exists(`audit.${entry.action}`) ? t(`audit.${entry.action}`) : entry.description,
-      detail: entry.description,
+      description: auditTitle(entry, lang),
+      detail: describeAuditEntry(entry, lang),
       timestamp: formatDateTime(entry.created_at, lang),
     })),
   };
@@ -250,5 +252,5 @@ export async function homeAction({ context, request, params }: { context: Contex
     baseUrl: linkBaseUrl(),
     addresses: platformAddresses(request),
   });
-  return data<HomeNotice>({ color: outcome.ok ? "green" : "red", message: outcome.message || t("actions.applied") }, { status: outcome.status });
+  return data<HomeNotice>({ color: outcome.ok ? "green" : "red", message: messageOf(outcome, lang) }, { status: outcome.ok ? doneStatusOf(outcome) : statusOf(outcome) });
 }

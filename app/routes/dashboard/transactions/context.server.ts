@@ -1,15 +1,18 @@
 import { notFound, requirePermission, requireSection, requireUser } from "~/web/guards.server";
 import type { Auth } from "~/web/request-context.server";
-import { findSectionByPath, type Section } from "~/domain/merchant/sections";
 import { tableHeaderPermission } from "~/domain/identity/permissions";
-import { isLanguage, type Language } from "~/lib/i18n";
 import type { ListScope } from "~/domain/transactions/list.server";
+import { isLanguage, type Language } from "~/lib/i18n";
+import { findSection } from "~/sections/registry";
+import type { SectionDeclaration } from "~/sections/contract";
+import { transactionPageOf, type TransactionPageKind } from "./pages";
 
-/** Which list a dashboard path names: all transactions, or one section's live or deleted ones. */
+/** Which list a workspace page serves: all transactions, or one section's live or deleted ones. */
 export type ListPlace = {
   lang: Language;
+  kind: TransactionPageKind;
   /** null: all transactions. */
-  section: Section | null;
+  section: SectionDeclaration | null;
   deleted: boolean;
   /** The list's own path, e.g. /en/payment-request/transactions. */
   basePath: string;
@@ -17,27 +20,30 @@ export type ListPlace = {
   sectionKey: string;
 };
 
-export function placeOf(pathname: string): Omit<ListPlace, "lang"> & { lang: string } {
-  const [, lang, first, second] = pathname.replace(/\.data$/, "").split("/");
-  if (first === "transactions") return { lang, section: null, deleted: false, basePath: `/${lang}/transactions`, sectionKey: "all" };
-  const section = findSectionByPath(first ?? "");
-  if (!section || (second !== "transactions" && second !== "deleted-transactions" && second !== "table-headers")) notFound();
-  const deleted = second === "deleted-transactions";
-  return { lang, section, deleted, basePath: `/${lang}/${section.path}/${deleted ? "deleted-transactions" : "transactions"}`, sectionKey: section.key };
+type Args = { context: Parameters<typeof requireUser>[0]; request: Request; params: { lang?: string }; pattern: string };
+
+/** The page a loader or action serves, from the pattern of the route that matched it (app/routes/dashboard/transactions/pages.ts). */
+export function placeOf({ params, pattern }: Pick<Args, "params" | "pattern">): ListPlace {
+  const page = transactionPageOf(pattern);
+  const lang = params.lang;
+  if (!page || !isLanguage(lang)) notFound();
+  const section = page.sectionKey === null ? null : (findSection(page.sectionKey) ?? null);
+  if (page.sectionKey !== null && !section) notFound();
+  const list = section ? `${section.path}/${page.deleted ? "deleted-transactions" : "transactions"}` : "transactions";
+  return { lang, kind: page.kind, section, deleted: page.deleted, basePath: `/${lang}/${list}`, sectionKey: section?.key ?? "all" };
 }
 
 /** Signs in, checks the section and feature exist for the merchant and the user may view transactions. */
-export async function requireListPlace(context: Parameters<typeof requireUser>[0], request: Request): Promise<{ auth: Auth; place: ListPlace }> {
-  const auth = requireUser(context, request);
-  const place = placeOf(new URL(request.url).pathname);
-  if (!isLanguage(place.lang)) notFound();
-  if (place.section) await requireSection(context, auth, place.section.key, place.deleted ? "deleted_transactions" : "transactions");
+export async function requireListPlace(args: Args): Promise<{ auth: Auth; place: ListPlace }> {
+  const auth = requireUser(args.context, args.request);
+  const place = placeOf(args);
+  if (place.section) await requireSection(args.context, auth, place.section.key, place.deleted ? "deleted_transactions" : "transactions");
   requirePermission(auth, "view_paymenttransaction");
-  return { auth, place: place as ListPlace };
+  return { auth, place };
 }
 
 export function scopeOf(auth: Auth, place: ListPlace): ListScope {
-  return { merchantId: auth.user.merchantId, plugin: place.section?.plugin, deleted: place.deleted };
+  return { merchantId: auth.user.merchantId, plugin: place.section?.key, deleted: place.deleted };
 }
 
 export function headerPermissionOf(place: ListPlace) {

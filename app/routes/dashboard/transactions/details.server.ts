@@ -1,64 +1,38 @@
 import QRCode from "qrcode";
 import { data } from "react-router";
+import { pendingOperationRequestsOf } from "~/domain/approvals/operation-requests.server";
+import { listAuditEntries } from "~/domain/audit/audit-log.server";
 import { can } from "~/domain/identity/permissions";
+import { loadMerchantBranding } from "~/domain/merchants/merchants.server";
 import { storeAttachment } from "~/domain/payments/attachments.server";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
-import { payUrlOf } from "~/domain/payments/payment-requests.server";
-import { childOperations, findTransactionRow } from "~/domain/transactions/list.server";
+import { payUrlOf } from "~/domain/payments/lifecycle.server";
 import { OPERATION_PERMISSIONS, previewOperation } from "~/domain/payments/operations.server";
-import { describeRowAction, gatewayKindsOf, rowActions } from "~/domain/payments/transaction-actions.server";
-import { loadMerchantBranding } from "~/domain/identity/users.server";
-import { pendingOperationRequestsOf } from "~/domain/approvals/operation-requests.server";
-import { recordAudit } from "~/domain/audit/audit-log.server";
+import { RECEIPTED_STATES } from "~/domain/payments/states";
+import { gatewayKindsOf, rowActions } from "~/domain/payments/transaction-actions.server";
+import { updateTransactionFields } from "~/domain/payments/transaction-updates.server";
+import { childOperations, findTransactionRow } from "~/domain/transactions/list.server";
+import { remarkRows } from "~/domain/transactions/remarks";
 import { formatDateTime } from "~/lib/format";
-import { notFound } from "~/web/guards.server";
 import { translator } from "~/lib/i18n.server";
 import { formatAmount } from "~/lib/money";
+import { describeAuditEntry } from "~/presentation/audit.server";
+import { describeRowAction } from "~/presentation/transactions.server";
+import { transactionExtensions } from "~/sections/registry.server";
+import { notFound } from "~/web/guards.server";
+import { messageOf } from "~/web/outcomes.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { requireListPlace, scopeOf } from "./context.server";
-import { listAction } from "./list.server";
+import { dialogOf, listAction } from "./list.server";
 
-const SETTLED = new Set(["cod", "paid", "authorized", "refunded"]);
 const OPERATIONS = ["refund", "capture", "void"] as const;
 
-/** The customer's delivery address on one line, as typed; "—" until they give it. */
-function deliverySummary(json: string | null) {
-  if (!json) return "—";
-  const address = JSON.parse(json) as Record<string, string | undefined>;
-  return [
-    address.address === "Custom" ? address.custom_address : address.address,
-    address.area,
-    address.block && `Block ${address.block}`,
-    address.street && `Street ${address.street}`,
-    address.avenue && `Avenue ${address.avenue}`,
-    address.house_no && `House ${address.house_no}`,
-    address.floor && `Floor ${address.floor}`,
-    address.office_no && `Office ${address.office_no}`,
-    address.paci_no && `PACI ${address.paci_no}`,
-    address.special_instructions,
-  ]
-    .filter(Boolean)
-    .join(", ");
-}
+type Args = Parameters<typeof requireListPlace>[0] & { params: { transactionId?: string } };
 
-/** Remarks (dashboard spec §2): rows split by '~', each row split at its first ':' into a label and a value. */
-export function remarksRows(remarks: string | null): [string, string][] {
-  if (!remarks) return [];
-  return remarks
-    .split("~")
-    .map((row) => row.trim())
-    .filter(Boolean)
-    .map((row) => {
-      const at = row.indexOf(":");
-      return at === -1 ? ["", row] : [row.slice(0, at).trim(), row.slice(at + 1).trim()];
-    });
-}
-
-type Args = { context: Parameters<typeof requireListPlace>[0]; request: Request; params: { transactionId?: string } };
-
-export async function loadDetails({ context, request, params }: Args) {
-  const { auth, place } = await requireListPlace(context, request);
+export async function loadDetails(args: Args) {
+  const { context, request, params } = args;
+  const { auth, place } = await requireListPlace(args);
   const db = getDbFrom(context);
   const lang = place.lang;
   const t = translator(lang);
@@ -71,15 +45,7 @@ export async function loadDetails({ context, request, params }: Args) {
     gatewayKindsOf(db, auth.user.merchantId),
     childOperations(db, auth.user.merchantId, [row.id]),
     loadMerchantBranding(db, auth.user.merchantId),
-    db
-      .selectFrom("audit_log")
-      .select(["id", "actor_name", "description", "created_at"])
-      .where("merchant_id", "=", auth.user.merchantId)
-      .where("object_type", "=", "transaction")
-      .where("object_id", "=", row.id)
-      .orderBy("id", "desc")
-      .limit(100)
-      .execute(),
+    listAuditEntries(db, auth.user.merchantId, { limit: 100, object: { type: "transaction", id: row.id } }),
     pendingOperationRequestsOf(db, auth.user.merchantId, auth.user, row.id),
   ]);
   const gatewayName = (code: string | null) => {
@@ -92,7 +58,7 @@ export async function loadDetails({ context, request, params }: Args) {
   const amount = money(row.amount);
   const operation = url.searchParams.get("operation");
   const dialogKind = OPERATIONS.find((kind) => kind === operation);
-  const dialog = dialogKind && can(auth.user, OPERATION_PERMISSIONS[dialogKind]) ? await previewOperation(db, { merchantId: auth.user.merchantId, transactionId: row.id, kind: dialogKind, lang, actor: auth.user }) : undefined;
+  const dialog = dialogKind && can(auth.user, OPERATION_PERMISSIONS[dialogKind]) ? await previewOperation(db, { merchantId: auth.user.merchantId, transactionId: row.id, kind: dialogKind, actor: auth.user }) : undefined;
   const extra = (() => {
     try {
       return Object.entries(JSON.parse(row.extra) as Record<string, unknown>).map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)] as [string, string]);
@@ -107,19 +73,19 @@ export async function loadDetails({ context, request, params }: Args) {
     orderNo: row.order_no,
     plugin: row.plugin,
     state: row.state,
-    settled: SETTLED.has(row.state),
+    settled: RECEIPTED_STATES.includes(row.state),
     deleted: Boolean(row.deleted_at),
     canChange: can(auth.user, "change_paymenttransaction") && !row.deleted_at,
     actions: rowActions(row, auth.user, { gatewayKinds }).map((action) => describeRowAction(action, row, lang, "")),
     payUrl,
     qrSvg: await QRCode.toString(payUrl, { type: "svg", margin: 1, width: 220, errorCorrectionLevel: "M" }),
     shareText: `${merchant[lang === "ar" ? "title_ar" : "title_en"]}: ${amount} — ${payUrl}`,
-    receiptUrl: row.paid_attempt_id && SETTLED.has(row.state) ? `/${lang}/pay/attempt-detail/${row.paid_attempt_id}/receipt.pdf` : null,
+    receiptUrl: row.paid_attempt_id && RECEIPTED_STATES.includes(row.state) ? `/${lang}/pay/attempt-detail/${row.paid_attempt_id}/receipt.pdf` : null,
     mapUrl: row.delivery_lat !== null && row.delivery_lng !== null ? `https://www.google.com/maps?q=${row.delivery_lat},${row.delivery_lng}` : null,
     attachment: row.attachment_name ? { name: row.attachment_name, url: `/${lang}/pay/${row.id}/attachment` } : null,
     customerEmail: row.customer_email,
     customerPhone: row.customer_phone,
-    remarks: remarksRows(row.remarks),
+    remarks: remarkRows(row.remarks),
     extra,
     rows: [
       ["fields.id", row.id],
@@ -145,8 +111,9 @@ export async function loadDetails({ context, request, params }: Args) {
       ["fields.initiator", row.initiator ?? "—"],
       ["fields.ref_number", row.reference_id ?? row.track_id ?? "—"],
       ["fields.auth_code", row.auth_code ?? "—"],
-      ...(row.delivery_mode === "none" ? [] : [["payment_request.delivery", deliverySummary(row.delivery_address)] as [string, string]]),
     ] as [string, string][],
+    /** Rows the transaction's section adds, already in the page's language. */
+    sectionRows: transactionExtensions(row.plugin)?.details?.(row, lang) ?? [],
     children: children.map((child) => ({
       id: child.id,
       kind: child.kind,
@@ -166,15 +133,15 @@ export async function loadDetails({ context, request, params }: Args) {
       }),
       url: `/${lang}/ticket/approve-refund-void/${request.id}`,
     })),
-    trail: trail.map((entry) => ({ id: entry.id, actor: entry.actor_name, description: entry.description, at: formatDateTime(entry.created_at, lang) })),
-    dialog: dialog && dialogKind ? { ...dialog, id: row.id, kind: dialogKind } : null,
+    trail: trail.map((entry) => ({ id: entry.id, actor: entry.actor_name, description: describeAuditEntry(entry, lang), at: formatDateTime(entry.created_at, lang) })),
+    dialog: dialog && dialogKind ? dialogOf(dialog, row.id, dialogKind, lang) : null,
     done: done && ["refund", "capture", "void", "requested"].includes(done) ? done : null,
   };
 }
 
 /** The details page's forms: the row actions and dialog of the list, and the attachment field. */
 export async function detailsAction(args: Args) {
-  const { auth, place } = await requireListPlace(args.context, args.request);
+  const { auth, place } = await requireListPlace(args);
   const form = await args.request.formData();
   const intent = String(form.get("intent") ?? "");
   if (intent !== "attachment_upload" && intent !== "attachment_clear") return listAction(args, form);
@@ -185,23 +152,19 @@ export async function detailsAction(args: Args) {
   const row = await findTransactionRow(db, scopeOf(auth, place), args.params.transactionId ?? "");
   if (!row || row.deleted_at) notFound();
   let key: string | null = null;
-  let name: string | null = null;
   if (intent === "attachment_upload") {
     const file = form.get("attachment");
     if (!(file instanceof File) || file.size === 0) return data({ attachmentError: t("attachment.errors.empty") }, { status: 400 });
     const stored = await storeAttachment(auth.user.merchantId, file);
     if (!stored.ok) return data({ attachmentError: t(stored.error) }, { status: 400 });
     key = stored.key;
-    name = stored.originalName;
   }
-  await db.updateTable("transactions").set({ attachment_path: key, attachment_name: name }).where("id", "=", row.id).execute();
-  await recordAudit(db, {
+  const updated = await updateTransactionFields(db, {
     merchantId: auth.user.merchantId,
+    transactionId: row.id,
     actor: { id: auth.user.id, username: auth.user.username },
-    action: key ? "transaction_attachment_set" : "transaction_attachment_cleared",
-    description: key ? `${auth.user.username} attached ${name} to order #${row.order_no}` : `${auth.user.username} removed the attachment of order #${row.order_no}`,
-    objectType: "transaction",
-    objectId: row.id,
+    changes: { attachment: key },
   });
+  if (!updated.ok) return data({ attachmentError: messageOf(updated, lang) }, { status: 400 });
   return { attachmentDone: t(key ? "details.attachment_saved" : "details.attachment_cleared") };
 }

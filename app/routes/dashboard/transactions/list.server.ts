@@ -1,22 +1,25 @@
 import { data, redirect } from "react-router";
 import { can } from "~/domain/identity/permissions";
-import { exportConfig } from "~/domain/reporting/exports.server";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
-import { parseListQuery, withParams } from "~/domain/transactions/filters";
-import { displayValue, loadTableFields } from "~/domain/transactions/fields.server";
-import { childOperations, listTransactions } from "~/domain/transactions/list.server";
 import { OPERATION_PERMISSIONS, previewOperation } from "~/domain/payments/operations.server";
-import { describeRowAction, gatewayKindsOf, runBulkAction, runRowAction, rowActions } from "~/domain/payments/transaction-actions.server";
-import { bulkActionsFor } from "~/domain/transactions/list-config.server";
 import { TRANSACTION_STATES } from "~/domain/payments/states";
+import { gatewayKindsOf, runBulkAction, runRowAction, rowActions } from "~/domain/payments/transaction-actions.server";
+import { loadTableFields } from "~/domain/transactions/fields.server";
+import { parseListQuery, withParams } from "~/domain/transactions/filters";
+import { bulkActionsFor } from "~/domain/transactions/list-config.server";
+import { childOperations, listTransactions } from "~/domain/transactions/list.server";
 import { listStatistics } from "~/domain/transactions/totals.server";
-import { platformAddresses } from "~/web/addresses.server";
+import { formatCount, formatDateTime } from "~/lib/format";
 import { translator } from "~/lib/i18n.server";
 import { formatAmount } from "~/lib/money";
+import { exportConfig } from "~/presentation/report-files.server";
+import { cellValue, describeRowAction, presentTableFields } from "~/presentation/transactions.server";
+import { sectionFieldNames, transactionExtensions } from "~/sections/registry.server";
+import { platformAddresses } from "~/web/addresses.server";
+import { flashCookie } from "~/web/flash.server";
+import { doneStatusOf, messageOf, statusOf } from "~/web/outcomes.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
-import { flashCookie } from "~/web/flash.server";
-import { formatCount, formatDateTime } from "~/lib/format";
 import { headerPermissionOf, requireListPlace, scopeOf } from "./context.server";
 
 const OPERATIONS = ["refund", "capture", "void"] as const;
@@ -28,8 +31,11 @@ function moneyList(values: { currency_code: string; value: number }[], lang: "en
   return values.map((entry) => ({ currency: entry.currency_code, text: formatAmount(entry.value, entry.currency_code, lang) }));
 }
 
-export async function loadList({ context, request }: { context: Parameters<typeof requireListPlace>[0]; request: Request }) {
-  const { auth, place } = await requireListPlace(context, request);
+type Args = Parameters<typeof requireListPlace>[0];
+
+export async function loadList(args: Args) {
+  const { context, request } = args;
+  const { auth, place } = await requireListPlace(args);
   const db = getDbFrom(context);
   const url = new URL(request.url);
   const lang = place.lang;
@@ -37,12 +43,13 @@ export async function loadList({ context, request }: { context: Parameters<typeo
   // Without the search right the list is the plain newest-first list: filters in a link are ignored.
   const query = parseListQuery(canSearch ? url.searchParams : new URLSearchParams(pick(url.searchParams, ["page", "per_page"])));
   const scope = scopeOf(auth, place);
+  const extensions = place.section ? transactionExtensions(place.section.key) : undefined;
   const [fields, gateways, gatewayKinds, page, statistics] = await Promise.all([
-    loadTableFields(db, auth.user.merchantId, place.sectionKey),
+    loadTableFields(db, auth.user.merchantId, place.sectionKey, place.section ? sectionFieldNames(place.section.key) : []).then((loaded) => presentTableFields(loaded, extensions)),
     listMerchantGateways(db, auth.user.merchantId),
     gatewayKindsOf(db, auth.user.merchantId),
     listTransactions(db, scope, query),
-    can(auth.user, "view_paymenttransaction_statistics") && !place.deleted ? listStatistics(db, auth.user.merchantId, place.section?.plugin) : null,
+    can(auth.user, "view_paymenttransaction_statistics") && !place.deleted ? listStatistics(db, auth.user.merchantId, place.section?.key) : null,
   ]);
   const gatewayNames = new Map(gateways.map((gateway) => [gateway.code, gateway]));
   const columns = fields.filter((field) => field.is_active).map((field) => ({ name: field.name, label: lang === "ar" ? field.label_ar : field.label_en }));
@@ -53,7 +60,7 @@ export async function loadList({ context, request }: { context: Parameters<typeo
     orderNo: row.order_no,
     state: row.state,
     plugin: row.plugin,
-    cells: Object.fromEntries(columns.map((column) => [column.name, displayValue(row, column.name, lang, gatewayNames)])),
+    cells: Object.fromEntries(columns.map((column) => [column.name, cellValue(row, column.name, lang, gatewayNames, transactionExtensions(row.plugin))])),
     actions: rowActions(row, auth.user, { gatewayKinds }).map((action) => describeRowAction(action, row, lang, "")),
     children: children
       .filter((child) => child.transaction_id === row.id)
@@ -72,7 +79,7 @@ export async function loadList({ context, request }: { context: Parameters<typeo
   const operationId = url.searchParams.get("id");
   const dialog =
     isOperation(operation) && operationId && can(auth.user, OPERATION_PERMISSIONS[operation])
-      ? await previewOperation(db, { merchantId: auth.user.merchantId, transactionId: operationId, kind: operation, lang, actor: auth.user })
+      ? await previewOperation(db, { merchantId: auth.user.merchantId, transactionId: operationId, kind: operation, actor: auth.user })
       : undefined;
 
   const users = canSearch
@@ -101,7 +108,7 @@ export async function loadList({ context, request }: { context: Parameters<typeo
     titleKey: place.section ? `features.${place.section.key}.${place.deleted ? "deleted_transactions" : "transactions"}` : "shell.all_transactions",
     canSearch,
     canEditHeaders: Boolean(headerPermission && can(auth.user, headerPermission)),
-    exportConfig: canExport ? await exportConfig(db, auth.user.merchantId, place.sectionKey, lang) : null,
+    exportConfig: canExport ? await exportConfig(db, auth.user.merchantId, place.sectionKey, lang, extensions) : null,
     statistics: statistics && {
       generated: moneyList(statistics.generated, lang),
       received: moneyList(statistics.received, lang),
@@ -121,7 +128,7 @@ export async function loadList({ context, request }: { context: Parameters<typeo
     // Only the bulk actions this user may take; none, and the rows are not selectable.
     bulkActions: bulkActionsFor(auth.user, place.deleted),
     pagination: { count: page.count, countText: formatCount(page.count, lang), page: page.page, pageCount: page.pageCount, perPage: page.perPage },
-    dialog: dialog && operationId && isOperation(operation) ? { ...dialog, id: operationId, kind: operation } : null,
+    dialog: dialog && operationId && isOperation(operation) ? dialogOf(dialog, operationId, operation, lang) : null,
     done: isOperation(done) || done === "requested" ? done : null,
     confirm,
   };
@@ -131,11 +138,24 @@ function pick(params: URLSearchParams, names: string[]) {
   return [...params].filter(([name]) => names.includes(name));
 }
 
+/** The refund, capture or void dialog's data, its codes written out in the page's language. */
+export function dialogOf(preview: NonNullable<Awaited<ReturnType<typeof previewOperation>>>, id: string, kind: OperationName, lang: "en" | "ar") {
+  const { blocked, checked, ...rest } = preview;
+  return {
+    ...rest,
+    id,
+    kind,
+    blocked: blocked ? messageOf(blocked, lang) : null,
+    checked: checked && (checked.ok ? checked : { ok: false as const, message: messageOf(checked, lang) }),
+  };
+}
+
 export type ListNotice = { color: "green" | "orange" | "red"; message: string; results?: { id: string; ok: boolean; message: string }[] };
 
 /** The list's forms: a bulk action on the selected rows, one row's action, or the refund/capture/void dialog's two steps. */
-export async function listAction({ context, request }: { context: Parameters<typeof requireListPlace>[0]; request: Request }, given?: FormData) {
-  const { auth, place } = await requireListPlace(context, request);
+export async function listAction(args: Args, given?: FormData) {
+  const { context, request } = args;
+  const { auth, place } = await requireListPlace(args);
   const db = getDbFrom(context);
   const lang = place.lang;
   const t = translator(lang);
@@ -144,15 +164,17 @@ export async function listAction({ context, request }: { context: Parameters<typ
   // One row's action button sits in the list's form: its value names the action and the row.
   const intent = typeof command === "string" && command.includes(":") ? "row" : String(form.get("intent") ?? "");
   const url = new URL(request.url);
-  const common = { merchantId: auth.user.merchantId, user: auth.user, lang, baseUrl: linkBaseUrl(), addresses: platformAddresses(request), plugin: place.section?.plugin };
+  const common = { merchantId: auth.user.merchantId, user: auth.user, lang, baseUrl: linkBaseUrl(), addresses: platformAddresses(request), plugin: place.section?.key };
 
   if (intent === "bulk") {
     const ids = form.getAll("ids").map(String).filter(Boolean);
     const action = String(form.get("bulk_action") ?? "");
     if (ids.length === 0) return data<ListNotice>({ color: "red", message: t("actions.bulk_none_selected") }, { status: 400 });
-    const outcome = await runBulkAction(db, { ...common, action, ids });
-    const color = outcome.status === 200 ? "green" : outcome.status === 207 ? "orange" : "red";
-    return data<ListNotice>({ color, message: outcome.message, results: outcome.results }, { status: outcome.status });
+    const bulk = await runBulkAction(db, { ...common, action, ids });
+    const color = bulk.outcome === "all" ? "green" : bulk.outcome === "some" ? "orange" : "red";
+    const status = bulk.outcome === "all" ? 200 : bulk.outcome === "some" ? 207 : 400;
+    const results = bulk.results.map(({ id, outcome }) => ({ id, ok: outcome.ok, message: messageOf(outcome, lang) }));
+    return data<ListNotice>({ color, message: messageOf({ code: bulk.code }, lang), results }, { status });
   }
 
   if (intent === "row") {
@@ -162,7 +184,7 @@ export async function listAction({ context, request }: { context: Parameters<typ
     if (outcome.ok && (rowAction === "delete" || rowAction === "restore") && url.pathname !== place.basePath) {
       throw redirect(place.basePath, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: `actions.done.${rowAction}` }) } });
     }
-    return data<ListNotice>({ color: outcome.ok ? "green" : "red", message: outcome.message || t("actions.applied") }, { status: outcome.status });
+    return data<ListNotice>({ color: outcome.ok ? "green" : "red", message: messageOf(outcome, lang) }, { status: outcome.ok ? doneStatusOf(outcome) : statusOf(outcome) });
   }
 
   if (intent === "operation") {
@@ -172,18 +194,18 @@ export async function listAction({ context, request }: { context: Parameters<typ
     if (!can(auth.user, OPERATION_PERMISSIONS[kind])) return data({ dialogError: t("operations.errors.forbidden") }, { status: 403 });
     const amount = String(form.get("amount") ?? "");
     if (form.get("step") !== "confirm") {
-      const preview = await previewOperation(db, { merchantId: auth.user.merchantId, transactionId: id, kind, amount, lang, actor: auth.user });
+      const preview = await previewOperation(db, { merchantId: auth.user.merchantId, transactionId: id, kind, amount, actor: auth.user });
       if (!preview) return data({ dialogError: t("api.not_found") }, { status: 404 });
-      if (preview.blocked) return data({ dialogError: preview.blocked, amount }, { status: 409 });
-      if (!preview.checked?.ok) return data({ dialogError: preview.checked?.message ?? t("operations.errors.amount"), amount }, { status: 400 });
+      if (preview.blocked) return data({ dialogError: messageOf(preview.blocked, lang), amount }, { status: 409 });
+      if (!preview.checked?.ok) return data({ dialogError: preview.checked ? messageOf(preview.checked, lang) : t("operations.errors.amount"), amount }, { status: 400 });
       return { review: { amount: preview.checked.amount } };
     }
     const outcome = await runRowAction(db, { ...common, transactionId: id, action: kind, amount });
-    if (!outcome.ok) return data({ dialogError: outcome.message, amount }, { status: outcome.status });
+    if (!outcome.ok) return data({ dialogError: messageOf(outcome, lang), amount }, { status: statusOf(outcome) });
     const back = new URLSearchParams(url.search);
     back.delete("operation");
     back.delete("id");
-    back.set("done", outcome.status === 201 ? "requested" : kind);
+    back.set("done", outcome.requestId !== undefined ? "requested" : kind);
     // Back to the page the dialog was opened on (the list, or one transaction's details).
     throw redirect(`${url.pathname}${withParams(`?${back}`, {})}`);
   }

@@ -4,33 +4,41 @@ import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/table-headers";
 import { PageHeader } from "~/components/page-header";
 import { loadTableFields, saveTableFields } from "~/domain/transactions/fields.server";
-import { notFound, requirePermission, requireSection, requireUser } from "~/web/guards.server";
 import { translator } from "~/lib/i18n.server";
-import { isLanguage } from "~/lib/i18n";
+import { defaultFieldLabels, presentTableFields } from "~/presentation/transactions.server";
+import { sectionFieldNames, transactionExtensions } from "~/sections/registry.server";
+import { notFound, requirePermission, requireSection, requireUser } from "~/web/guards.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { headerPermissionOf, placeOf } from "./context.server";
 
 /** Signs in and checks the section, its list and the user's right to change its columns. */
-async function requireHeaders(context: Route.LoaderArgs["context"], request: Request) {
-  const auth = requireUser(context, request);
-  const place = placeOf(new URL(request.url).pathname);
-  if (!place.section || !isLanguage(place.lang)) notFound();
-  await requireSection(context, auth, place.section.key, "transactions");
-  requirePermission(auth, headerPermissionOf({ ...place, lang: place.lang })!);
+async function requireHeaders(args: Route.LoaderArgs | Route.ActionArgs) {
+  const auth = requireUser(args.context, args.request);
+  const place = placeOf(args);
+  if (!place.section) notFound();
+  await requireSection(args.context, auth, place.section.key, "transactions");
+  requirePermission(auth, headerPermissionOf(place)!);
   return { auth, section: place.section, lang: place.lang };
 }
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  const { auth, section } = await requireHeaders(context, request);
+export async function loader(args: Route.LoaderArgs) {
+  const { auth, section, lang } = await requireHeaders(args);
+  const extensions = transactionExtensions(section.key);
+  const fields = presentTableFields(await loadTableFields(getDbFrom(args.context), auth.user.merchantId, section.key, sectionFieldNames(section.key)), extensions);
   return {
     sectionKey: section.key,
-    listPath: `/${new URL(request.url).pathname.split("/")[1]}/${section.path}/transactions`,
-    fields: await loadTableFields(getDbFrom(context), auth.user.merchantId, section.key),
+    listPath: `/${lang}/${section.path}/transactions`,
+    fields: fields.map((field) => {
+      const own = extensions?.fields?.find((candidate) => candidate.name === field.name);
+      const defaults = defaultFieldLabels(field.name, own?.label);
+      return { ...field, title: lang === "ar" ? defaults.label_ar : defaults.label_en };
+    }),
   };
 }
 
-export async function action({ context, request }: Route.ActionArgs) {
-  const { auth, section, lang } = await requireHeaders(context, request);
+export async function action(args: Route.ActionArgs) {
+  const { context, request } = args;
+  const { auth, section, lang } = await requireHeaders(args);
   const t = translator(lang);
   const form = await request.formData();
   const names = form.getAll("name").map(String);
@@ -43,7 +51,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   }));
   if (!choices.some((choice) => choice.is_active)) return data({ error: t("table_headers.none_active") }, { status: 400 });
   const db = getDbFrom(context);
-  const saved = await saveTableFields(db, auth.user.merchantId, section.key, choices, { id: auth.user.id, username: auth.user.username });
+  const saved = await saveTableFields(db, auth.user.merchantId, section.key, choices, { id: auth.user.id, username: auth.user.username }, sectionFieldNames(section.key));
   if (!saved.ok) return data({ error: t("table_headers.unknown") }, { status: 400 });
   return { done: t("table_headers.saved") };
 }
@@ -78,17 +86,17 @@ export default function TableHeaders() {
                 <Table.Tr key={field.name}>
                   <Table.Td>
                     <input type="hidden" name="name" value={field.name} />
-                    <Checkbox name={`active.${field.name}`} defaultChecked={field.is_active} aria-label={t("table_headers.show_field", { field: t(`fields.${field.name}`) })} />
+                    <Checkbox name={`active.${field.name}`} defaultChecked={field.is_active} aria-label={t("table_headers.show_field", { field: field.title })} />
                   </Table.Td>
-                  <Table.Td>{t(`fields.${field.name}`)}</Table.Td>
+                  <Table.Td>{field.title}</Table.Td>
                   <Table.Td>
-                    <TextInput name={`label_en.${field.name}`} defaultValue={field.label_en} maxLength={64} aria-label={`${t("table_headers.label_en")}: ${t(`fields.${field.name}`)}`} dir="ltr" />
-                  </Table.Td>
-                  <Table.Td>
-                    <TextInput name={`label_ar.${field.name}`} defaultValue={field.label_ar} maxLength={64} aria-label={`${t("table_headers.label_ar")}: ${t(`fields.${field.name}`)}`} dir="rtl" />
+                    <TextInput name={`label_en.${field.name}`} defaultValue={field.label_en} maxLength={64} aria-label={`${t("table_headers.label_en")}: ${field.title}`} dir="ltr" />
                   </Table.Td>
                   <Table.Td>
-                    <NumberInput name={`order.${field.name}`} defaultValue={field.order} min={1} max={99} aria-label={`${t("table_headers.order")}: ${t(`fields.${field.name}`)}`} />
+                    <TextInput name={`label_ar.${field.name}`} defaultValue={field.label_ar} maxLength={64} aria-label={`${t("table_headers.label_ar")}: ${field.title}`} dir="rtl" />
+                  </Table.Td>
+                  <Table.Td>
+                    <NumberInput name={`order.${field.name}`} defaultValue={field.order} min={1} max={99} aria-label={`${t("table_headers.order")}: ${field.title}`} />
                   </Table.Td>
                 </Table.Tr>
               ))}

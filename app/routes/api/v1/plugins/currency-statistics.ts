@@ -11,7 +11,7 @@ import { requireTransactionSection } from "./transaction-api.server";
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user, db, section } = await requireTransactionSection(request, context, params.plugin);
   requireApiPermission(request, user, "view_paymenttransaction_statistics");
-  const statistics = await listStatistics(db, user.merchantId, section.plugin);
+  const statistics = await listStatistics(db, user.merchantId, section.key);
   const decimals = (values: { currency_code: string; value: number }[]) =>
     values.map((entry) => ({ currency_code: entry.currency_code, value: toDecimalString(entry.value, entry.currency_code) }));
   return apiJson({ generated: decimals(statistics.generated), received: decimals(statistics.received), balance: decimals(statistics.balance) });

@@ -1,5 +1,7 @@
 import type { Route } from "./+types/transaction-actions";
-import { describeRowAction, gatewayKindsOf, isRowAction, rowActions, runRowAction } from "~/domain/payments/transaction-actions.server";
+import { gatewayKindsOf, isRowAction, rowActions, runRowAction } from "~/domain/payments/transaction-actions.server";
+import { describeRowAction } from "~/presentation/transactions.server";
+import { doneStatusOf, messageOf, statusOf } from "~/web/outcomes.server";
 import { platformAddresses } from "~/web/addresses.server";
 import { apiDetail, apiJson, methodNotAllowed, readBody, requireApiPermission } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
@@ -16,7 +18,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireApiPermission(request, user, "view_paymenttransaction");
   const row = await findSectionRow(db, user, section, params.id);
   if (!row) return apiDetail(request, "api.not_found", 404);
-  const base = actionBaseUrl(section.plugin, row.id);
+  const base = actionBaseUrl(section.key, row.id);
   const actions = rowActions(row, user, { gatewayKinds: await gatewayKindsOf(db, user.merchantId) });
   const described = actions.map((action) => describeRowAction(action, row, lang, `${base}/${action}/`));
   if (params.action === undefined) return apiJson(described);
@@ -55,9 +57,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       lang,
       baseUrl: linkBaseUrl(),
       addresses: platformAddresses(request),
-      plugin: section.plugin,
+      plugin: section.key,
     });
-    if (outcome.ok) return { status: outcome.status, body: { message: outcome.message } };
-    return { status: outcome.status, body: { detail: outcome.message, ...(outcome.field ? { [outcome.field]: [outcome.message] } : {}) } };
+    const message = messageOf(outcome, lang);
+    if (outcome.ok) return { status: doneStatusOf(outcome), body: { message } };
+    return { status: statusOf(outcome), body: { detail: message, ...(outcome.field ? { [outcome.field]: [message] } : {}) } };
   });
 }

@@ -5,17 +5,20 @@
  */
 import type { RouterContextProvider } from "react-router";
 import type { SessionUser } from "~/domain/identity/users.server";
-import { loadAvailableSections } from "~/domain/identity/users.server";
-import { hasFeature, SECTIONS, TRANSACTION_SECTIONS, type Section } from "~/domain/merchant/sections";
+import { hasFeature, loadAvailableSections } from "~/domain/merchants/merchants.server";
+import type { SectionDeclaration } from "~/sections/contract";
+import { findSection, isTransactionSection, TRANSACTION_SECTIONS } from "~/sections/registry";
+import { sectionFieldNames, transactionExtensions } from "~/sections/registry.server";
 import { once, type StoredResponse } from "~/web/idempotency.server";
-import { payUrlOf } from "~/domain/payments/payment-requests.server";
+import { payUrlOf } from "~/domain/payments/lifecycle.server";
 import { EXPRESS_SEARCH_LIMIT, findExpressMatches } from "~/domain/transactions/express-search.server";
 import { loadTableFields } from "~/domain/transactions/fields.server";
 import { parseListQuery } from "~/domain/transactions/filters";
 import { bulkActionsFor, loadFilterChoices, loadPluginUnits } from "~/domain/transactions/list-config.server";
 import { childOperations, findTransactionRow, listTransactions, type TransactionRow } from "~/domain/transactions/list.server";
 import { BULK_ACTIONS, runBulkAction, type RowActionName } from "~/domain/payments/transaction-actions.server";
-import { loadSerializeContext, serializeTransaction } from "~/domain/transactions/serialize.server";
+import { loadSerializeContext, presentTableFields, serializeTransaction } from "~/presentation/transactions.server";
+import { messageOf } from "~/web/outcomes.server";
 import { TRANSACTION_STATES } from "~/domain/payments/states";
 import { platformAddresses } from "~/web/addresses.server";
 import { apiDetail, apiErrors, apiJson, apiLanguage, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
@@ -40,7 +43,7 @@ export function isDeletedPath(request: Request) {
 export async function requireTransactionSection(request: Request, context: Context, plugin: string, feature: "transactions" | "deleted_transactions" = "transactions") {
   const { user } = await requireApiUser(request, context);
   const db = getDbFrom(context);
-  const section = SECTIONS.find((candidate) => candidate.key === plugin && TRANSACTION_SECTIONS.includes(candidate.key));
+  const section = isTransactionSection(plugin) ? findSection(plugin) : undefined;
   if (!section || !hasFeature(await loadAvailableSections(db, user.merchantId), section.key, feature)) {
     throw apiDetail(request, "api.not_found", 404);
   }
@@ -58,12 +61,13 @@ export function serializeContextFor(db: ReturnType<typeof getDbFrom>, user: Sess
     user,
     payUrl: (id) => payUrlOf(linkBaseUrl(), lang, id),
     actionUrl: (row: TransactionRow, action) => `${actionBaseUrl(row.plugin, row.id)}/${action}/`,
+    extensionsOf: transactionExtensions,
   });
 }
 
 /** One of the section's transactions, live or deleted, of the user's merchant only. */
-export async function findSectionRow(db: ReturnType<typeof getDbFrom>, user: SessionUser, section: Section, id: string) {
-  const scope = { merchantId: user.merchantId, plugin: section.plugin };
+export async function findSectionRow(db: ReturnType<typeof getDbFrom>, user: SessionUser, section: SectionDeclaration, id: string) {
+  const scope = { merchantId: user.merchantId, plugin: section.key };
   return (await findTransactionRow(db, { ...scope, deleted: false }, id)) ?? (await findTransactionRow(db, { ...scope, deleted: true }, id));
 }
 
@@ -125,7 +129,7 @@ export async function respondWithList(request: Request, context: Context, plugin
   for (const [field, key] of Object.entries(query.errors)) invalid[field] = [key];
   if (Object.keys(invalid).length) return apiErrors(request, invalid);
 
-  const page = await listTransactions(db, { merchantId: user.merchantId, plugin: section.plugin, deleted }, query);
+  const page = await listTransactions(db, { merchantId: user.merchantId, plugin: section.key, deleted }, query);
   const [serializer, operations] = await Promise.all([
     serializeContextFor(db, user, lang),
     childOperations(db, user.merchantId, page.rows.map((row) => row.id)),
@@ -151,11 +155,12 @@ export async function respondWithListConfig(request: Request, context: Context, 
   const { user, db, section, lang } = await requireTransactionSection(request, context, plugin, deleted ? "deleted_transactions" : "transactions");
   requireApiPermission(request, user, "view_paymenttransaction");
   const t = translator(lang);
-  const [filters, fields, plugins] = await Promise.all([
-    loadFilterChoices(db, { merchantId: user.merchantId, plugin: section.plugin, lang }),
-    loadTableFields(db, user.merchantId, section.key),
-    loadPluginUnits(db, user.merchantId, lang),
+  const [choices, fields, plugins] = await Promise.all([
+    loadFilterChoices(db, { merchantId: user.merchantId, plugin: section.key, lang, offersBulkFilter: section.transactions?.filters?.includes("bulk") ?? false }),
+    loadTableFields(db, user.merchantId, section.key, sectionFieldNames(section.key)).then((loaded) => presentTableFields(loaded, transactionExtensions(section.key))),
+    loadPluginUnits(db, user.merchantId, lang, TRANSACTION_SECTIONS.map((candidate) => candidate.key)),
   ]);
+  const filters = { ...choices, states: choices.states.map((state) => ({ value: state, display_name: t(`states.${state}`) })) };
   const listPath = `/api/v1/plugins/${section.key}/transaction`;
   return apiJson({
     filters_data: filters,
@@ -167,7 +172,7 @@ export async function respondWithListConfig(request: Request, context: Context, 
     })),
     fields,
     export: { default: fields.filter((field) => field.is_active).map((field) => field.name) },
-    enable_editable_amount: section.key === "payment_request",
+    enable_editable_amount: section.transactions?.editableAmount ?? false,
     plugins,
   });
 }
@@ -192,7 +197,7 @@ export async function respondWithBulkAction(request: Request, context: Context, 
   const ids = idsOf(body);
   if (ids.length === 0) return apiErrors(request, { ids: ["actions.bulk_none_selected"] });
   return respondOnce(request, db, user.merchantId, `transaction.bulk.${section.key}.${action}`, { ids }, async () => {
-    const outcome = await runBulkAction(db, {
+    const bulk = await runBulkAction(db, {
       merchantId: user.merchantId,
       user,
       action,
@@ -200,9 +205,11 @@ export async function respondWithBulkAction(request: Request, context: Context, 
       lang,
       baseUrl: linkBaseUrl(),
       addresses: platformAddresses(request),
-      plugin: section.plugin,
+      plugin: section.key,
     });
-    return { status: outcome.status, body: { message: outcome.message, results: outcome.results } };
+    const results = bulk.results.map(({ id, outcome }) => ({ id, ok: outcome.ok, message: messageOf(outcome, lang) }));
+    const status = bulk.outcome === "all" ? 200 : bulk.outcome === "some" ? 207 : 400;
+    return { status, body: { message: messageOf({ code: bulk.code }, lang), results } };
   });
 }
 

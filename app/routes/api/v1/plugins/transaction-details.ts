@@ -1,6 +1,6 @@
 import type { Route } from "./+types/transaction-details";
 import { childOperations, findTransactionRow } from "~/domain/transactions/list.server";
-import { serializeTransactionDetails } from "~/domain/transactions/serialize.server";
+import { serializeTransactionDetails } from "~/presentation/transactions.server";
 import { apiDetail, apiJson, methodNotAllowed, requireApiPermission } from "~/web/api.server";
 import { isDeletedPath, requireTransactionSection, serializeContextFor } from "./transaction-api.server";
 
@@ -13,7 +13,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const deleted = isDeletedPath(request);
   const { user, db, section, lang } = await requireTransactionSection(request, context, params.plugin, deleted ? "deleted_transactions" : "transactions");
   requireApiPermission(request, user, "view_paymenttransaction");
-  const row = await findTransactionRow(db, { merchantId: user.merchantId, plugin: section.plugin, deleted }, params.id);
+  const row = await findTransactionRow(db, { merchantId: user.merchantId, plugin: section.key, deleted }, params.id);
   if (!row) return apiDetail(request, "api.not_found", 404);
   const [serializer, operations] = await Promise.all([serializeContextFor(db, user, lang), childOperations(db, user.merchantId, [row.id])]);
   return apiJson(await serializeTransactionDetails(row, serializer, operations));

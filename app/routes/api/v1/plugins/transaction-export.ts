@@ -1,7 +1,9 @@
 import type { Route } from "./+types/transaction-export";
-import { loadAvailableSections } from "~/domain/identity/users.server";
-import { hasFeature } from "~/domain/merchant/sections";
-import { ALL_SECTIONS, canExport, exportConfig, isExportSection, openReportDownload, requestExport } from "~/domain/reporting/exports.server";
+import { hasFeature, loadAvailableSections } from "~/domain/merchants/merchants.server";
+import { ALL_SECTIONS, canExport, openReportDownload, requestExport } from "~/domain/reporting/exports.server";
+import { exportConfig } from "~/presentation/report-files.server";
+import { isTransactionSection } from "~/sections/registry";
+import { sectionFieldNames, transactionExtensions } from "~/sections/registry.server";
 import { apiDetail, apiErrors, apiJson, apiLanguage, methodNotAllowed, requireApiUser } from "~/web/api.server";
 import { fileResponse } from "~/web/file-response.server";
 import { isLanguage } from "~/lib/i18n";
@@ -35,7 +37,7 @@ export async function loader(args: Args) {
   if (request.method !== "GET" && request.method !== "HEAD" && request.method !== "OPTIONS") return methodNotAllowed(request);
   const db = getDbFrom(context);
   const section = params.plugin;
-  if (!isExportSection(section)) return apiDetail(request, "api.not_found", 404);
+  if (section !== ALL_SECTIONS && !isTransactionSection(section)) return apiDetail(request, "api.not_found", 404);
   if (section !== ALL_SECTIONS && !hasFeature(await loadAvailableSections(db, user.merchantId), section, "transactions")) {
     return apiDetail(request, "api.not_found", 404);
   }
@@ -44,7 +46,7 @@ export async function loader(args: Args) {
   const lang = isLanguage(url.searchParams.get("language")) ? (url.searchParams.get("language") as "en" | "ar") : apiLanguage(request);
 
   if (request.method === "OPTIONS") {
-    const config = await exportConfig(db, user.merchantId, section, lang);
+    const config = await exportConfig(db, user.merchantId, section, lang, transactionExtensions(section));
     const plain = (fields: typeof config.builtin_fields) => fields.map(({ name, label_en, label_ar }) => ({ name, label_en, label_ar }));
     return apiJson({
       builtin_fields: plain(config.builtin_fields),
@@ -72,6 +74,7 @@ export async function loader(args: Args) {
     merchantId: user.merchantId,
     user,
     section,
+    sectionFields: sectionFieldNames(section),
     query: filters.toString(),
     fileFormat: url.searchParams.get("file_format") ?? "csv",
     exportType: url.searchParams.get("export_type") ?? "default",

@@ -2,6 +2,8 @@ import type { Route } from "./+types/transaction-fields";
 import { z } from "zod";
 import { tableHeaderPermission } from "~/domain/identity/permissions";
 import { loadTableFields, saveTableFields } from "~/domain/transactions/fields.server";
+import { presentTableFields } from "~/presentation/transactions.server";
+import { sectionFieldNames, transactionExtensions } from "~/sections/registry.server";
 import { apiErrors, apiJson, methodNotAllowed, requireApiPermission } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
 import { readJsonBody, requireTransactionSection, respondOnce } from "./transaction-api.server";
@@ -19,7 +21,7 @@ const FieldChoicesSchema = z.union([z.array(FieldChoiceSchema).max(100), z.objec
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user, db, section } = await requireTransactionSection(request, context, params.plugin);
   requireApiPermission(request, user, "view_paymenttransaction");
-  return apiJson(await loadTableFields(db, user.merchantId, section.key));
+  return apiJson(presentTableFields(await loadTableFields(db, user.merchantId, section.key, sectionFieldNames(section.key)), transactionExtensions(section.key)));
 }
 
 /**
@@ -35,8 +37,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const parsed = FieldChoicesSchema.safeParse(body);
   if (!parsed.success) return apiErrors(request, { fields: ["api.invalid_fields"] });
   return respondOnce(request, db, user.merchantId, `table_fields.${section.key}`, parsed.data, async () => {
-    const saved = await saveTableFields(db, user.merchantId, section.key, parsed.data, { id: user.id, username: user.username });
+    const saved = await saveTableFields(db, user.merchantId, section.key, parsed.data, { id: user.id, username: user.username }, sectionFieldNames(section.key));
     if (!saved.ok) return { status: 400, body: { fields: [translator(lang)("api.unknown_field", { name: saved.unknown })] } };
-    return { status: 200, body: saved.fields };
+    return { status: 200, body: presentTableFields(saved.fields, transactionExtensions(section.key)) };
   });
 }

@@ -1,9 +1,9 @@
 import type { Route } from "./+types/transaction-partial-update";
 import { childOperations, findTransactionRow } from "~/domain/transactions/list.server";
 import { CHANGEABLE_FIELDS, updateTransactionFields, type TransactionChanges } from "~/domain/payments/transaction-updates.server";
-import { serializeTransaction } from "~/domain/transactions/serialize.server";
+import { serializeTransaction } from "~/presentation/transactions.server";
+import { messageOf, statusOf } from "~/web/outcomes.server";
 import { apiErrors, methodNotAllowed, readBody, requireApiPermission } from "~/web/api.server";
-import { translator } from "~/lib/i18n.server";
 import { requireTransactionSection, respondOnce, serializeContextFor } from "./transaction-api.server";
 
 function parseChanges(body: Record<string, unknown>): { ok: true; changes: TransactionChanges } | { ok: false; errors: Record<string, string[]> } {
@@ -41,19 +41,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const parsed = parseChanges(body);
   if (!parsed.ok) return apiErrors(request, parsed.errors);
   return respondOnce(request, db, user.merchantId, `transaction.partial_update.${params.id}`, body, async () => {
-    const t = translator(lang);
     const outcome = await updateTransactionFields(db, {
       merchantId: user.merchantId,
-      plugin: section.plugin,
+      plugin: section.key,
       transactionId: params.id,
       actor: { id: user.id, username: user.username },
       changes: parsed.changes,
     });
     if (!outcome.ok) {
-      if (outcome.status === 404) return { status: 404, body: { detail: t("api.not_found") } };
-      return { status: 400, body: Object.fromEntries(Object.entries(outcome.errors).map(([field, keys]) => [field, keys.map((key) => t(key))])) };
+      const message = messageOf(outcome, lang);
+      return { status: statusOf(outcome), body: statusOf(outcome) === 404 ? { detail: message } : { [outcome.field ?? "non_field_errors"]: [message] } };
     }
-    const row = await findTransactionRow(db, { merchantId: user.merchantId, plugin: section.plugin, deleted: false }, params.id);
+    const row = await findTransactionRow(db, { merchantId: user.merchantId, plugin: section.key, deleted: false }, params.id);
     const [serializer, operations] = await Promise.all([serializeContextFor(db, user, lang), childOperations(db, user.merchantId, [params.id])]);
     return { status: 200, body: serializeTransaction(row!, serializer, operations) };
   });

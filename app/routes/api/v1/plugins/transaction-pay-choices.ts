@@ -1,5 +1,6 @@
 import type { Route } from "./+types/transaction-pay-choices";
-import { findPublicTransaction, PAYABLE_STATES } from "~/domain/payments/pay-page.server";
+import { findPublicTransaction } from "~/domain/payments/pay-page.server";
+import { PAYABLE_STATES } from "~/domain/payments/states";
 import { publicPayChoices } from "~/presentation/public-pay-view.server";
 import { apiDetail, apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, str } from "~/web/api.server";
 import { getDbFrom } from "~/web/request-context.server";

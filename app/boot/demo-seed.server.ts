@@ -1,0 +1,80 @@
+import type { DB } from "~/db/database.server";
+import { createUser, type NewUserInput } from "~/domain/identity/users.server";
+import { createMerchant } from "~/domain/merchants/merchants.server";
+import { seedDemoGateways } from "~/domain/sandbox/demo-gateways.server";
+import { sectionsForNewMerchant } from "~/sections/registry";
+
+export const DEMO_PASSWORD = "Demo@2026!";
+
+export const DEMO_USERS: NewUserInput[] = [
+  { username: "admin", email: "admin@demo-store.example", firstName: "Demo", lastName: "Admin", superuser: true, permissions: [] },
+  {
+    username: "staff",
+    email: "staff@demo-store.example",
+    firstName: "Sara",
+    lastName: "Staff",
+    permissions: ["view_paymenttransaction", "search_paymenttransaction"],
+  },
+  {
+    username: "checker",
+    email: "checker@demo-store.example",
+    firstName: "Khaled",
+    lastName: "Checker",
+    permissions: [
+      "view_paymenttransaction",
+      "search_paymenttransaction",
+      "view_paymenttransaction_statistics",
+      "view_export_settings",
+      "refund_paymenttransaction",
+      "capture_paymenttransaction",
+      "void_paymenttransaction",
+      "approve_operations",
+      "approve_permission_requests",
+    ],
+  },
+  {
+    username: "maker",
+    email: "maker@demo-store.example",
+    firstName: "Mona",
+    lastName: "Maker",
+    permissions: [
+      "view_paymenttransaction",
+      "search_paymenttransaction",
+      "view_paymenttransaction_statistics",
+      "refund_paymenttransaction",
+      "capture_paymenttransaction",
+      "void_paymenttransaction",
+    ],
+  },
+  {
+    username: "otpuser",
+    email: "otpuser@demo-store.example",
+    firstName: "Omar",
+    lastName: "Code",
+    requiresOtp: true,
+    permissions: ["view_paymenttransaction", "search_paymenttransaction"],
+  },
+];
+
+/** The demo merchant of the README, made only when the database has no merchant at all. */
+export async function seedDemoMerchantIfEmpty(db: DB) {
+  const existing = await db.selectFrom("merchants").select(["id", "name"]).orderBy("id").limit(1).executeTakeFirst();
+  if (existing) {
+    // Demo databases made before a demo user was added get it too.
+    if (existing.name === "Demo Store") {
+      const names = new Set((await db.selectFrom("users").select("username").where("merchant_id", "=", existing.id).execute()).map((row) => row.username));
+      for (const user of DEMO_USERS) if (!names.has(user.username)) await createUser(db, existing.id, user, DEMO_PASSWORD);
+    }
+    return false;
+  }
+  const merchantId = await createMerchant(db, {
+    name: "Demo Store",
+    titleEn: "Demo Store",
+    titleAr: "المتجر التجريبي",
+    operationsApproval: true,
+    sections: sectionsForNewMerchant(),
+  });
+  for (const user of DEMO_USERS) await createUser(db, merchantId, user, DEMO_PASSWORD);
+  await seedDemoGateways(db, merchantId);
+  return true;
+}

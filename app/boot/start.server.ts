@@ -1,0 +1,59 @@
+import { sql } from "kysely";
+import { createDatabase, engineOf, writeTransaction, type DB } from "~/db/database.server";
+import { migrateToLatest } from "~/db/migrate.server";
+import { env, roleOf } from "~/lib/env.server";
+import { startWorker } from "~/lib/jobs.server";
+import { seedDemoMerchantIfEmpty } from "./demo-seed.server";
+import { wirePlatform } from "./wiring.server";
+
+let database: DB | undefined;
+let ready: Promise<DB> | undefined;
+
+/** An arbitrary constant: the Postgres advisory lock under which one instance prepares the database. */
+const PREPARE_LOCK = 7_411_001;
+
+/**
+ * Migrations and the demo seed, once however many instances start together: on Postgres the first
+ * takes an advisory lock and the others wait for it, then find nothing left to do.
+ */
+async function prepareDatabase(db: DB, seedDemo: boolean) {
+  if (engineOf(db) === "postgres") {
+    await db.connection().execute(async (connection) => {
+      await sql`select pg_advisory_lock(${PREPARE_LOCK})`.execute(connection);
+      try {
+        await migrateToLatest(db);
+        if (seedDemo) await seedDemoMerchantIfEmpty(db);
+      } finally {
+        await sql`select pg_advisory_unlock(${PREPARE_LOCK})`.execute(connection);
+      }
+    });
+    return;
+  }
+  await migrateToLatest(db);
+  // One writer at a time on the SQLite file: a second process waits, then sees the merchant.
+  if (seedDemo) await writeTransaction(db, (trx) => seedDemoMerchantIfEmpty(trx));
+}
+
+/**
+ * The process's database, prepared and wired, with the background worker running when this
+ * process's role includes it (ROLE: web, worker or all). Every request and job goes through here.
+ */
+export function platform(): Promise<DB> {
+  ready ??= (async () => {
+    const config = env();
+    database = createDatabase({ databaseUrl: config.DATABASE_URL, sqlitePath: config.SQLITE_PATH });
+    const seedDemo = config.SEED_DEMO === undefined ? !config.DATABASE_URL : config.SEED_DEMO === "1" || config.SEED_DEMO === "true";
+    await prepareDatabase(database, seedDemo);
+    await wirePlatform();
+    if (roleOf(config) !== "web") startWorker(database, { keepAlive: roleOf(config) === "worker" });
+    return database;
+  })();
+  return ready;
+}
+
+/** At server start: validates the environment, prepares the database, wires the platform, starts the worker. */
+export async function bootstrap() {
+  const config = env();
+  await platform();
+  return { database: config.DATABASE_URL ? "postgres" : `sqlite (${config.SQLITE_PATH})`, role: roleOf(config) };
+}

@@ -1,0 +1,37 @@
+import { SEND_MAIL_JOB, sendQueuedMail } from "~/domain/messaging/mail.server";
+import { connectTransitionHooks } from "~/domain/payments/transaction-state.server";
+import { EXPORT_JOB } from "~/domain/reporting/exports.server";
+import { CARD_NOTIFY_JOB, deliverCardNotification } from "~/domain/sandbox/card-notifications.server";
+import { registerJobHandler } from "~/lib/jobs.server";
+import { connectTexts } from "~/lib/texts.server";
+import { runExport } from "~/presentation/report-files.server";
+import { platformTexts } from "~/presentation/texts.server";
+import { loadSectionServers, transactionExtensions } from "~/sections/registry.server";
+import type { DB } from "~/db/database.server";
+
+/** The platform's own background jobs; each section's come from its server part. */
+export const CORE_JOBS = {
+  [SEND_MAIL_JOB]: sendQueuedMail,
+  [EXPORT_JOB]: (db: DB, payload: { reportId: number }) => runExport(db, payload.reportId, transactionExtensions),
+  [CARD_NOTIFY_JOB]: deliverCardNotification,
+} as const;
+
+let wired: Promise<void> | undefined;
+
+/**
+ * Connects what the core reaches only through ports: the words it writes (presentation), the
+ * sections' hooks on transaction state changes, and every job handler. Explicit, once per
+ * process, before any request or job runs — never as a side effect of importing a module.
+ */
+export function wirePlatform(): Promise<void> {
+  wired ??= (async () => {
+    connectTexts(platformTexts);
+    const servers = await loadSectionServers();
+    connectTransitionHooks((key) => servers.get(key)?.onTransition);
+    for (const [type, handler] of Object.entries(CORE_JOBS)) registerJobHandler(type, handler);
+    for (const server of servers.values()) {
+      for (const [type, handler] of Object.entries(server.jobs ?? {})) registerJobHandler(type, handler);
+    }
+  })();
+  return wired;
+}

@@ -1,0 +1,93 @@
+import type { DB } from "~/db/database.server";
+import { nowIso } from "~/lib/clock.server";
+
+/** A section a merchant has, with the features of it they have (dashboard spec §6). */
+export type MerchantSection = { key: string; features: readonly string[] };
+
+/** What a merchant has: section key → enabled feature keys. */
+export type AvailableSections = Record<string, string[]>;
+
+export function hasFeature(available: AvailableSections, section: string, feature?: string) {
+  const features = available[section];
+  if (!features) return false;
+  return feature === undefined || features.includes(feature);
+}
+
+/** A merchant with its default unit and the sections (and their features) it has. */
+export async function createMerchant(
+  db: DB,
+  input: { name: string; titleEn: string; titleAr: string; operationsApproval?: boolean; sections: readonly MerchantSection[] },
+) {
+  const created = nowIso();
+  const merchant = await db
+    .insertInto("merchants")
+    .values({
+      name: input.name,
+      country_code: "KW",
+      currency_code: "KWD",
+      title: input.titleEn,
+      title_en: input.titleEn,
+      title_ar: input.titleAr,
+      subheader: null,
+      logo_url: "/brand/demo-logo.svg",
+      favicon_url: "/favicon.svg",
+      admin_url: null,
+      website_url: null,
+      operations_approval: input.operationsApproval ? 1 : 0,
+      created_at: created,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto("units")
+    .values({
+      merchant_id: merchant.id,
+      name: input.name,
+      title_en: input.titleEn,
+      title_ar: input.titleAr,
+      logo_url: "/brand/demo-logo.svg",
+      header_color: "#ffffff",
+      is_default: 1,
+      terms_en:
+        "Payments are taken in Kuwaiti dinars. Orders are prepared once the payment is confirmed. Refunds are made to the card or account that paid, within 14 days of an accepted return.",
+      terms_ar:
+        "تُستوفى المدفوعات بالدينار الكويتي. تُجهَّز الطلبات بعد تأكيد الدفع. تُرد المبالغ إلى البطاقة أو الحساب الذي دفع خلال 14 يومًا من قبول الإرجاع.",
+      created_at: created,
+    })
+    .execute();
+  const features = input.sections.flatMap((section) => [
+    { merchant_id: merchant.id, section: section.key, feature: "" },
+    ...section.features.map((feature) => ({ merchant_id: merchant.id, section: section.key, feature })),
+  ]);
+  if (features.length) await db.insertInto("merchant_features").values(features).execute();
+  const plugins = input.sections.map((section) => ({ merchant_id: merchant.id, plugin: section.key, installed_at: created }));
+  if (plugins.length) await db.insertInto("merchant_plugins").values(plugins).execute();
+  return merchant.id;
+}
+
+export async function loadMerchantBranding(db: DB, merchantId: number) {
+  return db
+    .selectFrom("merchants")
+    .select(["id", "title", "title_en", "title_ar", "subheader", "logo_url", "favicon_url", "admin_url", "website_url"])
+    .where("id", "=", merchantId)
+    .executeTakeFirstOrThrow();
+}
+
+export async function loadAvailableSections(db: DB, merchantId: number): Promise<AvailableSections> {
+  const rows = await db
+    .selectFrom("merchant_features")
+    .select(["section", "feature"])
+    .where("merchant_id", "=", merchantId)
+    .execute();
+  const available: AvailableSections = {};
+  for (const row of rows) {
+    available[row.section] ??= [];
+    if (row.feature) available[row.section].push(row.feature);
+  }
+  return available;
+}
+
+export async function loadInstalledPlugins(db: DB, merchantId: number): Promise<string[]> {
+  const rows = await db.selectFrom("merchant_plugins").select("plugin").where("merchant_id", "=", merchantId).execute();
+  return rows.map((row) => row.plugin);
+}

@@ -1,0 +1,51 @@
+import type { OperationKind } from "~/db/schema";
+import { cardAdapter } from "./card.server";
+import { codAdapter } from "./cod.server";
+import type { GatewayAdapter } from "./gateway";
+import { knetAdapter } from "./knet.server";
+
+/** What the platform knows of a kind of gateway: how to talk to it and what it can do. */
+export type GatewayKindDefinition = {
+  adapter: GatewayAdapter;
+  /** Refunds, captures and voids it takes after a payment. */
+  operations: readonly OperationKind[];
+  /** The path of this platform's own sandbox of it, used when a gateway has no endpoint of its own. */
+  sandboxPath?: string;
+  /** Public spec §4: the choice a customer starts with when it is offered (KNET's KPay). */
+  preferredChoice?: boolean;
+  /** The result page shows our track id as the gateway's Track ID (KNET asks merchants to). */
+  showsTrackId?: boolean;
+};
+
+/** Every kind of gateway. Adding one is an entry here and its adapter beside it. */
+const KINDS = {
+  knet: { adapter: knetAdapter, operations: ["refund"], sandboxPath: "/sandbox/knet", preferredChoice: true, showsTrackId: true },
+  card: { adapter: cardAdapter, operations: ["refund", "capture", "void"], sandboxPath: "/sandbox/card" },
+  cod: { adapter: codAdapter, operations: [] },
+} as const satisfies Record<string, GatewayKindDefinition>;
+
+export type GatewayKind = keyof typeof KINDS;
+
+export const GATEWAY_KINDS: Readonly<Record<GatewayKind, GatewayKindDefinition>> = KINDS;
+
+export function isGatewayKind(value: string): value is GatewayKind {
+  return Object.hasOwn(GATEWAY_KINDS, value);
+}
+
+export function gatewayKind(kind: string): GatewayKindDefinition {
+  if (!isGatewayKind(kind)) throw new Error(`Unknown gateway kind ${kind}`);
+  return GATEWAY_KINDS[kind];
+}
+
+export function adapterFor(kind: string): GatewayAdapter {
+  return gatewayKind(kind).adapter;
+}
+
+export function gatewaySupports(kind: string, operation: OperationKind) {
+  return isGatewayKind(kind) && GATEWAY_KINDS[kind].operations.includes(operation);
+}
+
+/** Whether a gateway of this kind takes any refund, capture or void at all. */
+export function takesOperations(kind: string) {
+  return isGatewayKind(kind) && GATEWAY_KINDS[kind].operations.length > 0;
+}

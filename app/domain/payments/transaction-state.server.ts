@@ -1,0 +1,121 @@
+import { engineOf, type DB } from "~/db/database.server";
+import type { TransactionState, TransactionTable } from "~/db/schema";
+import type { Insertable, Updateable } from "kysely";
+import { nowIso } from "~/lib/clock.server";
+import { refuse, type Refusal } from "~/lib/outcome";
+import { publicId } from "~/lib/ids.server";
+import { bumpTotals } from "./running-totals.server";
+import { TRANSITIONS } from "./states";
+
+/** Why a transaction changes state; the section's hook reads it. */
+export type TransitionCause =
+  | { kind: "opened" }
+  | { kind: "payment"; attemptId: string }
+  | { kind: "attempt_failed"; attemptId: string }
+  | { kind: "capture" | "void" | "refund"; operationId: number }
+  | { kind: "expired" }
+  | { kind: "canceled"; actor: { id: number; username: string } };
+
+const EVENT_COLUMNS = ["id", "merchant_id", "plugin", "order_no", "state", "amount", "currency_code", "customer_email", "created_at", "deleted_at"] as const;
+
+type EventTransaction = { id: string; merchant_id: number; plugin: string; order_no: number; state: TransactionState; amount: number; currency_code: string; customer_email: string | null; created_at: string; deleted_at: string | null };
+
+/** What a section hears: which of its transactions changed, from what to what, and why. */
+export type TransitionEvent = { transaction: EventTransaction; from: TransactionState; to: TransactionState; cause: TransitionCause };
+
+export type TransitionHook = (trx: DB, event: TransitionEvent) => Promise<void>;
+
+type HookLookup = (sectionKey: string) => TransitionHook | undefined;
+
+let hookOf: HookLookup | undefined;
+
+/** Where the sections' hooks plug in when the platform starts (app/boot). */
+export function connectTransitionHooks(lookup: HookLookup) {
+  hookOf = lookup;
+}
+
+/** Columns written together with the state (what was paid, by which attempt…); never the state itself. */
+export type StateChanges = Omit<Updateable<TransactionTable>, "state" | "state_changed_at" | "id" | "merchant_id" | "plugin">;
+
+export type TransitionOutcome = { ok: true; from: TransactionState; transaction: EventTransaction } | (Refusal & { state?: TransactionState });
+
+/**
+ * The one place a transaction's state is written. It holds the table of allowed changes
+ * (TRANSITIONS), refuses any other with the code transition.not_allowed, writes the columns that
+ * change with it, and calls the owning section's hook inside the same database transaction.
+ * `from` narrows the states the caller expects to move from (a racing writer moved it already:
+ * refused, nothing written). Run it inside writeTransaction.
+ */
+export async function transitionTransaction(
+  trx: DB,
+  id: string,
+  to: TransactionState,
+  cause: TransitionCause,
+  options: { from?: readonly TransactionState[]; changes?: StateChanges } = {},
+): Promise<TransitionOutcome> {
+  if (!hookOf) throw new Error("transitionTransaction: the sections' hooks are not connected (start the platform through app/boot)");
+  let query = trx.selectFrom("transactions").select(EVENT_COLUMNS).where("id", "=", id);
+  if (engineOf(trx) === "postgres") query = query.forUpdate();
+  const current = await query.executeTakeFirst();
+  if (!current) return refuse("transition.not_found");
+  const from = current.state;
+  if ((options.from && !options.from.includes(from)) || !TRANSITIONS[from].includes(to)) {
+    return { ...refuse("transition.not_allowed", { params: { from, to } }), state: from };
+  }
+  const changedAt = nowIso();
+  const updated = await trx
+    .updateTable("transactions")
+    .set({ ...options.changes, state: to, state_changed_at: changedAt })
+    .where("id", "=", id)
+    .where("state", "=", from)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) return { ...refuse("transition.not_allowed", { params: { from, to } }), state: from };
+  const transaction = { ...current, state: to };
+  await hookOf(current.plugin)?.(trx, { transaction, from, to, cause });
+  return { ok: true, from, transaction };
+}
+
+/** What a section says of a new transaction; the core adds its id, order number, unit, state and times. */
+export type NewTransaction = Omit<Insertable<TransactionTable>, "id" | "order_no" | "unit_id" | "state" | "created_at" | "state_changed_at" | "deleted_at" | "customer_email_lc">;
+
+/**
+ * Records a new transaction of a section in state `created`: an unguessable id, the merchant's
+ * next order number (taken under the merchant's lock), its default unit, and its place in the
+ * running totals. Run it inside writeTransaction.
+ */
+export async function createTransaction(trx: DB, values: NewTransaction): Promise<{ id: string; orderNo: number; createdAt: string }> {
+  if (engineOf(trx) === "postgres") {
+    await trx.selectFrom("merchants").select("id").where("id", "=", values.merchant_id).forUpdate().execute();
+  }
+  const { last } = await trx
+    .selectFrom("transactions")
+    .select((eb) => eb.fn.max("order_no").as("last"))
+    .where("merchant_id", "=", values.merchant_id)
+    .executeTakeFirstOrThrow();
+  const orderNo = Number(last ?? 0) + 1;
+  const unit = await trx
+    .selectFrom("units")
+    .select("id")
+    .where("merchant_id", "=", values.merchant_id)
+    .orderBy("is_default", "desc")
+    .orderBy("id")
+    .executeTakeFirst();
+  const id = publicId();
+  const createdAt = nowIso();
+  await trx
+    .insertInto("transactions")
+    .values({
+      ...values,
+      id,
+      order_no: orderNo,
+      unit_id: unit?.id ?? null,
+      state: "created",
+      customer_email_lc: values.customer_email?.toLowerCase() ?? null,
+      created_at: createdAt,
+      state_changed_at: createdAt,
+      deleted_at: null,
+    })
+    .execute();
+  await bumpTotals(trx, { merchantId: values.merchant_id, plugin: values.plugin, currency: values.currency_code, at: createdAt }, { generated_count: 1, generated_amount: values.amount });
+  return { id, orderNo, createdAt };
+}

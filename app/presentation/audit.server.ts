@@ -1,0 +1,18 @@
+import type { AuditRow } from "~/domain/audit/audit-log.server";
+import type { Language } from "~/lib/i18n";
+import { i18nFor } from "~/lib/i18n.server";
+import type { TextParams } from "~/lib/outcome";
+import { describe } from "./texts.server";
+
+/** An audit entry in the reader's language, from its code and parameters; older entries kept only their English line. */
+export function describeAuditEntry(entry: Pick<AuditRow, "action" | "params" | "description">, lang: Language): string {
+  const key = `audit_entry.${entry.action}`;
+  if (entry.params === null || !i18nFor(lang).exists(key)) return entry.description;
+  return describe(key, JSON.parse(entry.params) as TextParams, lang);
+}
+
+/** What kind of action an entry is, in a few words of the reader's language (a recent action's title). */
+export function auditTitle(entry: Pick<AuditRow, "action" | "params" | "description">, lang: Language): string {
+  const key = `audit.${entry.action}`;
+  return i18nFor(lang).exists(key) ? i18nFor(lang).t(key) : describeAuditEntry(entry, lang);
+}

@@ -1,0 +1,104 @@
+/**
+ * What a section is (docs/architecture.md, docs/decisions/0012).
+ *
+ * A section is one folder under app/sections/ with two faces:
+ * - its declaration (`section.ts`): plain data read by routes.ts at build time and by the shell,
+ *   the permissions, the seed and the API on every request. It imports nothing but types.
+ * - its server part (`section.server.ts`, loaded through `server`): what runs on the server — its
+ *   hook on transaction state changes, its job handlers, and what it adds to the shared
+ *   transaction workspace (details rows, serialised fields, the public address of a transaction).
+ *
+ * Sections never import each other; they reach the platform's core through app/domain.
+ */
+import type { DB } from "~/db/database.server";
+import type { TransitionEvent } from "~/domain/payments/transaction-state.server";
+import type { TransactionRow } from "~/domain/transactions/list.server";
+import type { JobHandler } from "~/lib/jobs.server";
+import type { Language } from "~/lib/i18n";
+
+/** A route of a section: `file` is relative to app/ (as routes.ts names route modules). */
+export type SectionRoute = { path: string; file: string; id: string };
+
+/** A sub-feature flag of dashboard spec §6, and where its pages live under the section's path. */
+export type SectionFeature = {
+  key: string;
+  path: string;
+  /** What a user needs to open the feature's pages (checked on the server). */
+  permission?: string;
+};
+
+/** Filters of the transaction list that only some sections offer. */
+export type SectionListFilter = "bulk";
+
+export type SectionDeclaration = {
+  /** The section's one name: merchant feature flags, the API's plugin segment, transactions.plugin. */
+  key: string;
+  /** Its dashboard URL segment, e.g. payment-request. */
+  path: string;
+  /** A section not built yet has no folder: its pages say so plainly and it has no server part. */
+  built: boolean;
+  features: SectionFeature[];
+  /** Permissions this section adds to the platform's own. */
+  permissions: string[];
+  /** What the section adds to the shared transaction list (sections with a transactions feature). */
+  transactions?: {
+    filters?: SectionListFilter[];
+    /** Whether requests of this section may let the customer type the amount (list config). */
+    editableAmount?: boolean;
+  };
+  /** Route modules of its own, besides the shared transaction pages every listing section gets. */
+  routes?: {
+    /** Under /:lang/, signed in (the dashboard shell). */
+    dashboard?: SectionRoute[];
+    /** Under /:lang/, for anyone (customer pages). */
+    public?: SectionRoute[];
+    /** Under /api/v1/. */
+    api?: SectionRoute[];
+    /** Outside /:lang/ and /api/ (a gateway's or a platform's callbacks): their first segments are never language-prefixed. */
+    root?: SectionRoute[];
+  };
+  server?: () => Promise<{ sectionServer: SectionServer }>;
+};
+
+/** A row the details page shows: a translated label and a value. */
+export type DetailsRow = { label: string; value: string };
+
+/** A column a section adds to its transaction list: offered on its Table headers page and in its exports. */
+export type SectionField = {
+  name: string;
+  /** Translation key of the column's own label (the merchant may rename it). */
+  label: string;
+  /** The value as people read it, in their language: the list's cell and the export's. */
+  display: (row: TransactionRow, lang: Language) => string;
+};
+
+export type SectionServer = {
+  key: string;
+  /**
+   * Called by the one writer of transaction states for every change of a transaction of this
+   * section, inside the same database transaction (pretix's order_paid, Saleor's
+   * order_fully_paid). Mail and jobs it queues commit or roll back with the change.
+   */
+  onTransition?: (trx: DB, event: TransitionEvent) => Promise<void>;
+  /** Background jobs of the section, by job type; registered when the platform starts. */
+  jobs?: Record<string, JobHandler>;
+  transactions?: {
+    /** Columns of its own, after the built-in ones. */
+    fields?: SectionField[];
+    /** Rows the section adds to a transaction's details, in the reader's language. */
+    details?: (row: TransactionRow, lang: Language) => DetailsRow[];
+    /** Fields the section adds to a transaction as the API answers it. */
+    serialize?: (row: TransactionRow) => Record<string, unknown>;
+  };
+};
+
+/** A section that exists in the spec but is not built yet: no folder, no server part. */
+export function notBuilt<const T extends Omit<SectionDeclaration, "built" | "server" | "routes">>(declaration: T) {
+  return { ...declaration, built: false as const };
+}
+
+/** The `features` of a section that lists its transactions (and its deleted ones). */
+export const TRANSACTION_FEATURES = [
+  { key: "transactions", path: "transactions", permission: "view_paymenttransaction" },
+  { key: "deleted_transactions", path: "deleted-transactions", permission: "view_paymenttransaction" },
+] as const satisfies readonly SectionFeature[];

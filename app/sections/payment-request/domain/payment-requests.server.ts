@@ -1,0 +1,131 @@
+import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/min";
+import { DateTime } from "luxon";
+import { writeTransaction, type DB } from "~/db/database.server";
+import { recordAudit } from "~/domain/audit/audit-log.server";
+import type { FieldErrors } from "~/domain/identity/passwords.server";
+import { queueMail } from "~/domain/messaging/mail.server";
+import { sendSms } from "~/domain/messaging/sms.server";
+import { attachmentName, isMerchantAttachmentKey, storeAttachment } from "~/domain/payments/attachments.server";
+import { listMerchantGateways, supportsCurrency } from "~/domain/payments/gateway-settings.server";
+import { payLinkParams, payUrlOf } from "~/domain/payments/lifecycle.server";
+import { createTransaction } from "~/domain/payments/transaction-state.server";
+import { now } from "~/lib/clock.server";
+import { DISPLAY_ZONE } from "~/lib/format";
+import type { Language } from "~/lib/i18n";
+import { parseAmount } from "~/lib/money";
+import { money } from "~/lib/outcome";
+import type { PaymentRequestInput } from "./payment-request-schema";
+
+export type CreatedPaymentRequest = { id: string; orderNo: number; state: "created"; payUrl: string };
+
+/** "+96550001234" for a phone typed with or without its country code; undefined when not a valid number. */
+export function normalizePhone(value: string, country: string | undefined): string | undefined {
+  const parsed = parsePhoneNumberFromString(value, ((country ?? "KW").toUpperCase() as CountryCode) || "KW");
+  return parsed?.isValid() ? parsed.number : undefined;
+}
+
+/** A datetime-local value is Kuwait time; a value with an offset or Z is taken as written. */
+export function parseExpiration(value: string): Date | undefined {
+  const hasZone = /(?:Z|[+-]\d{2}:?\d{2})$/.test(value);
+  const parsed = hasZone ? DateTime.fromISO(value, { setZone: true }) : DateTime.fromISO(value, { zone: DISPLAY_ZONE });
+  return parsed.isValid ? parsed.toJSDate() : undefined;
+}
+
+/**
+ * Checks a payment request against the merchant's gateways and creates it, then sends the
+ * link by email and/or SMS when asked. Field errors use the API's field names.
+ */
+export async function createPaymentRequest(
+  db: DB,
+  input: {
+    merchantId: number;
+    user: { id: number; username: string };
+    request: PaymentRequestInput;
+    baseUrl: string;
+    lang: Language;
+  },
+): Promise<{ ok: true; transaction: CreatedPaymentRequest } | { ok: false; errors: FieldErrors; keptAttachment?: string }> {
+  const { request } = input;
+  const errors: FieldErrors = {};
+
+  // The file is kept first, so that a mistake elsewhere in the form does not lose it.
+  let attachmentKey: string | undefined;
+  if (request.attachment instanceof File) {
+    const stored = await storeAttachment(input.merchantId, request.attachment);
+    if (stored.ok) attachmentKey = stored.key;
+    else errors.attachment = [stored.error];
+  } else if (request.attachment) {
+    if (isMerchantAttachmentKey(input.merchantId, request.attachment)) attachmentKey = request.attachment;
+    else errors.attachment = ["attachment.errors.unknown"];
+  }
+  const currency = request.currency_code;
+
+  const amount = parseAmount(request.amount, currency);
+  if (!amount.ok) errors.amount = [amount.error];
+  else if (amount.minor <= 0) errors.amount = ["money.invalid"];
+
+  let phone: string | undefined;
+  if (request.customer_phone) {
+    phone = normalizePhone(request.customer_phone, request.customer_phone_country);
+    if (!phone) errors.customer_phone = ["payment_request.errors.phone"];
+  }
+  if (request.send_email && !request.customer_email) errors.customer_email = ["payment_request.errors.email_for_sending"];
+  if (request.send_sms && !request.customer_phone) errors.customer_phone = ["payment_request.errors.phone_for_sending"];
+
+  let expiration: Date | undefined;
+  if (request.expiration_time) {
+    expiration = parseExpiration(request.expiration_time);
+    if (!expiration) errors.expiration_time = ["payment_request.errors.expiration_format"];
+    else if (expiration <= now()) errors.expiration_time = ["payment_request.errors.expiration_past"];
+  }
+
+  const gateways = await listMerchantGateways(db, input.merchantId, { enabledOnly: true });
+  const usable = new Set(gateways.filter((gateway) => supportsCurrency(gateway, currency)).map((gateway) => gateway.code));
+  const codes = [...new Set(request.pg_codes)];
+  if (codes.length === 0) errors.pg_codes = ["payment_request.errors.gateways_required"];
+  else if (codes.some((code) => !usable.has(code))) errors.pg_codes = ["payment_request.errors.gateway_unavailable"];
+
+  if (Object.keys(errors).length || !amount.ok) return { ok: false, errors, keptAttachment: attachmentKey };
+
+  const params = await payLinkParams(db, { merchantId: input.merchantId, amount: amount.minor, currency, link: "", lang: input.lang });
+  const { id, orderNo, payUrl } = await writeTransaction(db, async (trx) => {
+    const made = await createTransaction(trx, {
+      merchant_id: input.merchantId,
+      plugin: "payment_request",
+      amount: amount.minor,
+      currency_code: currency,
+      editable_amount: request.editable_amount ? 1 : 0,
+      customer_email: request.customer_email ?? null,
+      customer_phone: phone ?? null,
+      customer_first_name: request.customer_first_name ?? null,
+      customer_last_name: request.customer_last_name ?? null,
+      description: request.description ?? null,
+      remarks: request.remarks ?? null,
+      attachment_path: attachmentKey ?? null,
+      attachment_name: attachmentKey ? attachmentName(attachmentKey) : null,
+      pg_codes: codes.join(","),
+      expiration_time: expiration?.toISOString() ?? null,
+      next_url: request.next_url ?? null,
+      initiator_user_id: input.user.id,
+      gateway_code: null,
+      paid_attempt_id: null,
+      delivery_mode: request.delivery_mode,
+      send_email: request.send_email ? 1 : 0,
+      send_sms: request.send_sms ? 1 : 0,
+    });
+    const link = payUrlOf(input.baseUrl, input.lang, made.id);
+    const message = { merchantId: input.merchantId, template: "payment_request", params: { ...params, link }, lang: input.lang };
+    if (request.send_email && request.customer_email) await queueMail(trx, { ...message, to: request.customer_email });
+    if (request.send_sms && phone) await sendSms(trx, { ...message, to: phone });
+    await recordAudit(trx, {
+      merchantId: input.merchantId,
+      actor: input.user,
+      action: "payment_request_created",
+      params: { orderNo: made.orderNo, amount: money(amount.minor, currency) },
+      objectType: "transaction",
+      objectId: made.id,
+    });
+    return { ...made, payUrl: link };
+  });
+  return { ok: true, transaction: { id, orderNo, state: "created", payUrl } };
+}

@@ -1,0 +1,59 @@
+import type { Route } from "./+types/api-transactions";
+import { once } from "~/web/idempotency.server";
+import { PaymentRequestSchema } from "~/sections/payment-request/domain/payment-request-schema";
+import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
+import { findMerchantTransaction } from "~/sections/payment-request/domain/transactions.server";
+import { serializeMerchantTransaction } from "~/sections/payment-request/domain/serialize.server";
+import { apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
+import { translator } from "~/lib/i18n.server";
+import { getDbFrom } from "~/web/request-context.server";
+import { linkBaseUrl } from "~/web/sign-in.server";
+import { respondWithBulkAction, respondWithList, respondWithListConfig } from "~/routes/api/v1/plugins/transaction-api.server";
+
+/**
+ * DELETE {ids}: deletes those of the rows that may be deleted, as for every section.
+ * POST: create a payment request (amount as a decimal string such as "12.500"). Answers 201 with
+ * the transaction, its id, state and public pay URL as checkout_url. Idempotency-Key: the same key
+ * and body answer the first response again and create nothing; another body is refused.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method === "DELETE") return respondWithBulkAction(request, context, "payment_request", "delete");
+  if (request.method !== "POST") return methodNotAllowed(request);
+  const { user } = await requireApiUser(request, context);
+  requireApiPermission(request, user, "add_paymenttransaction");
+  const body = await readBody(request);
+  const db = getDbFrom(context);
+  const lang = apiLanguage(request);
+  const outcome = await once(db, { merchantId: user.merchantId, key: request.headers.get("Idempotency-Key"), scope: "payment_request.create", request: body }, async () => {
+    const parsed = PaymentRequestSchema.safeParse(body);
+    if (!parsed.success) {
+      const t = translator(lang);
+      const errors: Record<string, string[]> = {};
+      for (const issue of parsed.error.issues) (errors[String(issue.path[0] ?? "non_field_errors")] ??= []).push(t(issue.message));
+      return { status: 400, body: errors };
+    }
+    const created = await createPaymentRequest(db, {
+      merchantId: user.merchantId,
+      user: { id: user.id, username: user.username },
+      request: parsed.data,
+      baseUrl: linkBaseUrl(),
+      lang,
+    });
+    if (!created.ok) {
+      const t = translator(lang);
+      return { status: 400, body: Object.fromEntries(Object.entries(created.errors).map(([field, keys]) => [field, keys.map((key) => t(key))])) };
+    }
+    const transaction = await findMerchantTransaction(db, user.merchantId, created.transaction.id);
+    return { status: 201, body: serializeMerchantTransaction(transaction!, created.transaction.payUrl) };
+  });
+  if (outcome.kind === "conflict") return apiErrors(request, { non_field_errors: ["api.idempotency_conflict"] }, 422);
+  if (outcome.kind === "in_progress") return apiErrors(request, { non_field_errors: ["api.idempotency_in_progress"] }, 409);
+  return apiJson(outcome.response.body, outcome.response.status, outcome.kind === "replayed" ? { "Idempotent-Replayed": "true" } : undefined);
+}
+
+/** GET: the payment requests, OPTIONS: the list's configuration, as for every section. */
+export function loader({ request, context }: Route.LoaderArgs) {
+  if (request.method === "OPTIONS") return respondWithListConfig(request, context, "payment_request");
+  return respondWithList(request, context, "payment_request");
+}
+

@@ -1,0 +1,192 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Button, Card, Checkbox, Group, Input, NativeSelect, SimpleGrid, Stack, Text } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
+import type { Route } from "./+types/create";
+import { CheckboxField, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms";
+import { PageHeader } from "~/components/page-header";
+import { storeAttachment } from "~/domain/payments/attachments.server";
+import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
+import { PaymentRequestSchema } from "~/sections/payment-request/domain/payment-request-schema";
+import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
+import { flashCookie } from "~/web/flash.server";
+import { requirePermission, requireSection, requireUser } from "~/web/guards.server";
+import { isLanguage } from "~/lib/i18n";
+import { SUPPORTED_CURRENCIES } from "~/lib/money";
+import { getDbFrom } from "~/web/request-context.server";
+import { linkBaseUrl } from "~/web/sign-in.server";
+
+const PHONE_COUNTRIES = ["KW", "SA", "AE", "QA", "BH", "OM", "EG", "JO", "LB", "IN", "PK", "PH", "GB", "US"] as const;
+
+export function meta({ params }: Route.MetaArgs) {
+  return [{ title: params.lang === "ar" ? "إنشاء طلب دفع" : "Create payment request" }];
+}
+
+async function guard({ context, request }: { context: Route.LoaderArgs["context"]; request: Request }) {
+  const auth = requireUser(context, request);
+  await requireSection(context, auth, "payment_request", "create");
+  requirePermission(auth, "add_paymenttransaction");
+  return auth;
+}
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const auth = await guard({ context, request });
+  const gateways = await listMerchantGateways(getDbFrom(context), auth.user.merchantId, { enabledOnly: true });
+  return {
+    gateways: gateways.map((gateway) => ({
+      code: gateway.code,
+      name: params.lang === "ar" ? gateway.name_ar : gateway.name_en,
+      currencies: gateway.currencies,
+    })),
+  };
+}
+
+export async function action({ context, request, params }: Route.ActionArgs) {
+  const auth = await guard({ context, request });
+  const lang = isLanguage(params.lang) ? params.lang : "en";
+  const formData = await request.formData();
+  let kept = String(formData.get("attachment_kept") ?? "") || null;
+  const submission = parseWithZod(formData, { schema: PaymentRequestSchema });
+  if (submission.status !== "success") {
+    // Whatever else is wrong, a good file is kept so the merchant does not have to choose it again.
+    const file = formData.get("attachment");
+    if (file instanceof File && file.size > 0) {
+      const stored = await storeAttachment(auth.user.merchantId, file);
+      if (stored.ok) kept = stored.key;
+    }
+    return data({ result: submission.reply(), kept }, { status: 400 });
+  }
+  // A file kept from an earlier, refused submit stands unless a new one was chosen.
+  const values = { ...submission.value, attachment: submission.value.attachment ?? kept ?? undefined };
+  const created = await createPaymentRequest(getDbFrom(context), {
+    merchantId: auth.user.merchantId,
+    user: { id: auth.user.id, username: auth.user.username },
+    request: values,
+    baseUrl: linkBaseUrl(),
+    lang,
+  });
+  if (!created.ok) {
+    return data({ result: submission.reply({ fieldErrors: created.errors }), kept: created.keptAttachment ?? null }, { status: 400 });
+  }
+  return redirect(`/${lang}/payment-request/transactions/${created.transaction.id}`, {
+    headers: { "Set-Cookie": flashCookie({ kind: "success", message: "payment_request.created" }) },
+  });
+}
+
+export default function CreatePaymentRequest() {
+  const { t } = useTranslation();
+  const { gateways } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const lastResult = actionData?.result;
+  const kept = actionData?.kept ?? null;
+  const busy = useNavigation().state === "submitting";
+  const [form, fields] = useForm({
+    id: "payment-request",
+    lastResult,
+    defaultValue: { currency_code: "KWD", customer_phone_country: "KW", delivery_mode: "none", pg_codes: gateways.filter((gateway) => gateway.currencies.split(",").includes("KWD")).map((gateway) => gateway.code) },
+    constraint: { amount: { required: true, maxLength: 20 }, description: { maxLength: 2000 } },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: PaymentRequestSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const chosenCodes = new Set((fields.pg_codes.initialValue as string[] | string | undefined) ?? []);
+  const pgError = fields.pg_codes.errors?.[0];
+  return (
+    <Stack maw={760}>
+      <PageHeader title={t("payment_request.create_title")} description={t("payment_request.create_subtitle")} />
+      <Card withBorder padding="lg">
+        <Form method="post" encType="multipart/form-data" {...getFormProps(form)}>
+          <Stack gap="md">
+            <FormErrors errors={form.errors} id={form.errorId} />
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <TextField field={fields.amount} label={t("payment_request.amount")} inputMode="decimal" placeholder="12.500" />
+              <SelectField
+                field={fields.currency_code}
+                label={t("payment_request.currency")}
+                options={SUPPORTED_CURRENCIES.map((code) => ({ value: code, label: code }))}
+              />
+              <TextField field={fields.customer_first_name} label={t("payment_request.first_name")} autoComplete="off" />
+              <TextField field={fields.customer_last_name} label={t("payment_request.last_name")} autoComplete="off" />
+              <TextField field={fields.customer_email} label={t("payment_request.customer_email")} type="email" autoComplete="off" />
+              <Group gap="xs" align="flex-start" wrap="nowrap">
+                <NativeSelect
+                  name={fields.customer_phone_country.name}
+                  defaultValue={fields.customer_phone_country.initialValue as string}
+                  label={t("payment_request.phone_country")}
+                  data={PHONE_COUNTRIES.map((code) => ({ value: code, label: code }))}
+                  w={96}
+                />
+                <TextField field={fields.customer_phone} label={t("payment_request.customer_phone")} type="tel" style={{ flex: 1 }} />
+              </Group>
+            </SimpleGrid>
+            <TextareaField field={fields.description} label={t("payment_request.description")} autosize minRows={3} maxRows={10} />
+            <TextareaField
+              field={fields.remarks}
+              label={t("payment_request.remarks")}
+              description={t("payment_request.remarks_help")}
+              autosize
+              minRows={2}
+              maxRows={6}
+            />
+            <TextField field={fields.expiration_time} label={t("payment_request.expiration_time")} type="datetime-local" />
+            <Input.Wrapper
+              label={t("payment_request.attachment")}
+              description={kept ? t("payment_request.attachment_kept", { name: kept.split("/").pop() }) : t("payment_request.attachment_help")}
+              error={fields.attachment.errors?.[0] ? t(fields.attachment.errors[0]) : undefined}
+              errorProps={{ id: fields.attachment.errorId, role: "alert" }}
+              id={fields.attachment.id}
+            >
+              <input
+                type="file"
+                id={fields.attachment.id}
+                name={fields.attachment.name}
+                accept="application/pdf,image/png,image/jpeg,image/webp"
+                className="file-input"
+                aria-invalid={fields.attachment.errors ? true : undefined}
+                aria-describedby={fields.attachment.errors ? fields.attachment.errorId : undefined}
+              />
+              {kept ? <input type="hidden" name="attachment_kept" value={kept} /> : null}
+            </Input.Wrapper>
+            <fieldset className="plain-fieldset" aria-describedby={pgError ? fields.pg_codes.errorId : undefined}>
+              <legend>
+                <Text fw={600} size="sm">{t("payment_request.gateways")}</Text>
+              </legend>
+              <Group gap="lg" mt={4}>
+                {gateways.map((gateway) => (
+                  <Checkbox
+                    key={gateway.code}
+                    name={fields.pg_codes.name}
+                    value={gateway.code}
+                    defaultChecked={chosenCodes.has(gateway.code)}
+                    label={`${gateway.name} (${gateway.currencies})`}
+                  />
+                ))}
+              </Group>
+              {pgError ? (
+                <Text c="red" size="sm" mt={4} id={fields.pg_codes.errorId} role="alert">
+                  {t(pgError)}
+                </Text>
+              ) : null}
+            </fieldset>
+            <SelectField
+              field={fields.delivery_mode}
+              label={t("payment_request.delivery_mode")}
+              options={(["none", "address", "address_location"] as const).map((mode) => ({ value: mode, label: t(`payment_request.delivery_modes.${mode}`) }))}
+            />
+            <Stack gap="xs">
+              <CheckboxField field={fields.editable_amount} label={t("payment_request.editable_amount")} />
+              <CheckboxField field={fields.send_email} label={t("payment_request.send_email")} />
+              <CheckboxField field={fields.send_sms} label={t("payment_request.send_sms")} />
+            </Stack>
+            <Group>
+              <Button type="submit" loading={busy}>
+                {t("payment_request.submit")}
+              </Button>
+            </Group>
+          </Stack>
+        </Form>
+      </Card>
+    </Stack>
+  );
+}

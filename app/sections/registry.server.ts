@@ -1,0 +1,35 @@
+import type { SectionServer } from "./contract";
+import { SECTIONS } from "./registry";
+
+const servers = new Map<string, SectionServer>();
+let loading: Promise<ReadonlyMap<string, SectionServer>> | undefined;
+
+/** Loads the server part of every built section that has one; the platform awaits it once when it starts. */
+export function loadSectionServers(): Promise<ReadonlyMap<string, SectionServer>> {
+  loading ??= (async () => {
+    for (const section of SECTIONS) {
+      if (!section.server) continue;
+      const { sectionServer } = await section.server();
+      if (sectionServer.key !== section.key) throw new Error(`The server part of ${section.key} names itself ${sectionServer.key}`);
+      servers.set(section.key, sectionServer);
+    }
+    return servers;
+  })();
+  return loading;
+}
+
+/** A section's server part, once loaded; undefined for a section without one. */
+export function sectionServer(key: string): SectionServer | undefined {
+  if (!loading) throw new Error("sectionServer: the sections' server parts are not loaded (start the platform through app/boot)");
+  return servers.get(key);
+}
+
+/** What a section adds to the transaction workspace (its columns, details rows, API fields). */
+export function transactionExtensions(key: string) {
+  return sectionServer(key)?.transactions;
+}
+
+/** A section's own columns' names (for the table fields it may show). */
+export function sectionFieldNames(key: string): string[] {
+  return (transactionExtensions(key)?.fields ?? []).map((field) => field.name);
+}

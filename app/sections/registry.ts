@@ -1,0 +1,97 @@
+/**
+ * Every section of the platform, in the order the side menu shows them. Routes, the menu, the
+ * permissions, the seed, the API and the exports read this list; nothing else keeps one. A built
+ * section is one folder and one line here; the others are declared here until they are built.
+ */
+import { CORE_PERMISSIONS, tableHeaderPermission } from "../domain/identity/permissions";
+import { notBuilt, TRANSACTION_FEATURES, type SectionDeclaration } from "./contract";
+import { expressSearch } from "./express-search/section";
+import { paymentRequest } from "./payment-request/section";
+import { ticket } from "./ticket/section";
+
+const DECLARED = [
+  expressSearch,
+  paymentRequest,
+  notBuilt({
+    key: "bulk",
+    path: "bulk",
+    features: [{ key: "upload", path: "uploads", permission: "add_paymenttransaction" }, ...TRANSACTION_FEATURES],
+    permissions: [],
+    transactions: { filters: ["bulk"] },
+  }),
+  notBuilt({
+    key: "customer_payment",
+    path: "customer-payment",
+    features: [...TRANSACTION_FEATURES, { key: "payment_restriction", path: "payment-restriction" }],
+    permissions: [],
+  }),
+  notBuilt({ key: "catalogue", path: "catalogue", features: [...TRANSACTION_FEATURES], permissions: [] }),
+  notBuilt({ key: "e_commerce", path: "e-commerce", features: [...TRANSACTION_FEATURES], permissions: [] }),
+  notBuilt({ key: "session", path: "session", features: [], permissions: [] }),
+  notBuilt({ key: "shopify", path: "shopify", features: [...TRANSACTION_FEATURES], permissions: [] }),
+  notBuilt({
+    key: "event",
+    path: "event",
+    features: [
+      ...TRANSACTION_FEATURES,
+      { key: "bookings", path: "bookings", permission: "view_booking" },
+      { key: "create", path: "create", permission: "add_booking" },
+      { key: "fulfillment", path: "fullfilment", permission: "scan_booking" },
+    ],
+    permissions: ["view_booking", "add_booking", "change_booking", "scan_booking"],
+  }),
+  notBuilt({
+    key: "food_ordering",
+    path: "food-ordering",
+    features: [
+      ...TRANSACTION_FEATURES,
+      { key: "orders", path: "orders", permission: "view_order" },
+      { key: "product_bulk_create", path: "bulk-create", permission: "change_order" },
+      { key: "branches", path: "branches", permission: "view_order" },
+      { key: "fulfillment", path: "fulfillment", permission: "scan_order" },
+    ],
+    permissions: ["view_order", "change_order", "scan_order"],
+  }),
+  ticket,
+] as const satisfies readonly SectionDeclaration[];
+
+export type SectionKey = (typeof DECLARED)[number]["key"];
+
+export const SECTIONS: readonly SectionDeclaration[] = DECLARED;
+
+const byKey = new Map<string, SectionDeclaration>(SECTIONS.map((section) => [section.key, section]));
+
+export function findSection(key: string): SectionDeclaration | undefined {
+  return byKey.get(key);
+}
+
+export function hasTransactions(section: SectionDeclaration) {
+  return section.features.some((feature) => feature.key === "transactions");
+}
+
+/** The sections whose transactions are listed (and exported); their keys name their table-header permission. */
+export const TRANSACTION_SECTIONS: readonly SectionDeclaration[] = SECTIONS.filter(hasTransactions);
+
+export function isTransactionSection(key: string) {
+  return TRANSACTION_SECTIONS.some((section) => section.key === key);
+}
+
+/** The permissions the sections add to the platform's own. */
+export function sectionPermissions(): string[] {
+  return [...new Set(SECTIONS.flatMap((section) => section.permissions))];
+}
+
+/** Every named permission there is: the platform's, the sections', and each listing section's table headers. */
+export function allPermissions(): string[] {
+  return [...CORE_PERMISSIONS, ...sectionPermissions(), ...TRANSACTION_SECTIONS.map((section) => tableHeaderPermission(section.key))];
+}
+
+/** First URL segments of the sections' routes outside /:lang/ (the language middleware leaves them alone). */
+export function sectionRootSegments(): string[] {
+  return SECTIONS.flatMap((section) => section.routes?.root ?? []).map((route) => route.path.split("/")[0]);
+}
+
+/** Every section with all its features: what the demo merchant (and a test's merchant) has. */
+export function sectionsForNewMerchant() {
+  return SECTIONS.map((section) => ({ key: section.key, features: section.features.map((feature) => feature.key) }));
+}

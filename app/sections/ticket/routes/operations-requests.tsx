@@ -1,0 +1,120 @@
+import { Anchor, Card, Stack, Table, Text } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+import { Link, useLoaderData } from "react-router";
+import type { Route } from "./+types/operations-requests";
+import { PageHeader } from "~/components/page-header";
+import { RequestStateBadge } from "~/sections/ticket/components/request-state-badge";
+import { RequestFilterForm } from "~/sections/ticket/components/request-filter-form";
+import { RequestPagination } from "~/sections/ticket/components/request-pagination";
+import { listOperationRequests, OPERATION_KINDS, operationRequestScope } from "~/domain/approvals/operation-requests.server";
+import { operationRequestFilterChoices } from "../presentation.server";
+import { parseRequestQuery, REQUEST_PAGE_SIZES } from "~/domain/approvals/request-filters";
+import { formatDateTime } from "~/lib/format";
+import { requirePermission, requireSection, requireUser } from "~/web/guards.server";
+import { isLanguage } from "~/lib/i18n";
+import { formatAmount } from "~/lib/money";
+import { getDbFrom } from "~/web/request-context.server";
+
+export function meta({ params }: Route.MetaArgs) {
+  return [{ title: params.lang === "ar" ? "طلبات العمليات" : "Operations Requests" }];
+}
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const auth = requireUser(context, request);
+  await requireSection(context, auth, "ticket", "operations_approval");
+  const scope = operationRequestScope(auth.user);
+  if (!scope) requirePermission(auth, "approve_operations");
+  const lang = isLanguage(params.lang) ? params.lang : "en";
+  const db = getDbFrom(context);
+  const query = parseRequestQuery(new URL(request.url).searchParams, OPERATION_KINDS);
+  const [list, choices] = await Promise.all([
+    listOperationRequests(db, { merchantId: auth.user.merchantId, viewer: auth.user, filters: query.filters, page: query.page, perPage: query.perPage }),
+    operationRequestFilterChoices(db, auth.user.merchantId, lang),
+  ]);
+  return {
+    lang,
+    own: scope === "own",
+    choices,
+    raw: query.raw,
+    errors: query.errors,
+    page: query.page,
+    pages: Math.max(1, Math.ceil(list.count / query.perPage)),
+    count: list.count,
+    rows: list.rows.map((row) => ({
+      id: row.id,
+      transactionId: row.transaction_id,
+      orderNo: row.order_no,
+      kind: row.kind,
+      amount: formatAmount(row.amount, row.currency_code, lang),
+      gateway: (lang === "ar" ? row.gateway_name_ar : row.gateway_name_en) ?? row.gateway_code,
+      maker: row.maker_name,
+      state: row.state,
+      created: formatDateTime(row.created_at, lang),
+      expires: row.state === "pending" ? formatDateTime(row.expires_at, lang) : null,
+    })),
+  };
+}
+
+export default function OperationsRequests() {
+  const { t } = useTranslation();
+  const { lang, own, choices, raw, errors, page, pages, count, rows } = useLoaderData<typeof loader>();
+  return (
+    <Stack gap={0}>
+      <PageHeader title={t("features.ticket.operations_approval")} description={t(own ? "tickets.operations.own_description" : "tickets.operations.description")} />
+      <RequestFilterForm choices={choices} raw={raw} errors={errors} typeLabel={t("tickets.columns.type")} perPageChoices={REQUEST_PAGE_SIZES} />
+      <Card withBorder padding={0}>
+        {rows.length === 0 ? (
+          <Text p="lg" c="dimmed">
+            {t("tickets.empty")}
+          </Text>
+        ) : (
+          <Table.ScrollContainer minWidth={900}>
+            <Table highlightOnHover>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t("tickets.columns.id")}</Table.Th>
+                  <Table.Th>{t("tickets.columns.order")}</Table.Th>
+                  <Table.Th>{t("tickets.columns.type")}</Table.Th>
+                  <Table.Th>{t("tickets.columns.amount")}</Table.Th>
+                  <Table.Th>{t("tickets.columns.gateway")}</Table.Th>
+                  <Table.Th>{t("tickets.columns.maker")}</Table.Th>
+                  <Table.Th>{t("tickets.columns.state")}</Table.Th>
+                  <Table.Th>{t("tickets.columns.created")}</Table.Th>
+                  <Table.Th>{t("tickets.columns.expires")}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.map((row) => (
+                  <Table.Tr key={row.id}>
+                    <Table.Td>
+                      <Anchor component={Link} to={`/${lang}/ticket/approve-refund-void/${row.id}`} aria-label={t("tickets.open_request", { id: row.id })}>
+                        #{row.id}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td>
+                      <Anchor component={Link} to={`/${lang}/transactions/${row.transactionId}`}>
+                        #{row.orderNo}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td>{t(`tickets.types.${row.kind}`)}</Table.Td>
+                    <Table.Td style={{ whiteSpace: "nowrap" }}>
+                      <span dir="ltr">{row.amount}</span>
+                    </Table.Td>
+                    <Table.Td>{row.gateway}</Table.Td>
+                    <Table.Td>{row.maker}</Table.Td>
+                    <Table.Td>
+                      <RequestStateBadge state={row.state} />
+                    </Table.Td>
+                    <Table.Td style={{ whiteSpace: "nowrap" }}>{row.created}</Table.Td>
+                    <Table.Td style={{ whiteSpace: "nowrap" }}>{row.expires ?? "—"}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Card>
+      <RequestPagination page={page} pages={pages} count={count} />
+    </Stack>
+  );
+}
