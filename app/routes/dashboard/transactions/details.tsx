@@ -96,6 +96,12 @@ export default function TransactionDetails() {
                   </Table.Td>
                 </Table.Tr>
               ))}
+              {details.sectionRows.map((row) => (
+                <Table.Tr key={`section-${row.label}`}>
+                  <Table.Th w={180}>{row.label}</Table.Th>
+                  <Table.Td style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>{row.value}</Table.Td>
+                </Table.Tr>
+              ))}
               {details.mapUrl ? (
                 <Table.Tr>
                   <Table.Th w={180}>{t("details.delivery_location")}</Table.Th>
