@@ -6,97 +6,105 @@ import express from "express";
 const build = await import("./build/server/index.js");
 const { createLoadContext, bootstrap } = build.entry.module;
 
+let role;
 try {
-  const { database } = await bootstrap();
-  console.log(`Database ready: ${database}`);
+  const started = await bootstrap();
+  role = started.role;
+  console.log(`Database ready: ${started.database}; role: ${role}`);
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
 
-const port = Number(process.env.PORT || 3000);
-const trustProxy = process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true";
-const maxBodyBytes = 20 * 1024 * 1024;
+// A worker process (ROLE=worker) runs the background jobs and serves no HTTP.
+if (role === "worker") {
+  console.log("Worker running");
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(0));
+} else {
+  const port = Number(process.env.PORT || 3000);
+  const trustProxy = process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true";
+  const maxBodyBytes = 20 * 1024 * 1024;
 
-const app = express();
-app.disable("x-powered-by");
-app.set("trust proxy", trustProxy);
-// Downloads (reports, receipts, attachments) go out as they are: an XLSX is already compressed, and
-// recompressing a large CSV would hold a core for the whole download.
-app.use(
-  compression({
-    filter: (req, res) => !String(res.getHeader("Content-Disposition") ?? "").startsWith("attachment") && compression.filter(req, res),
-  }),
-);
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", trustProxy);
+  // Downloads (reports, receipts, attachments) go out as they are: an XLSX is already compressed, and
+  // recompressing a large CSV would hold a core for the whole download.
+  app.use(
+    compression({
+      filter: (req, res) => !String(res.getHeader("Content-Disposition") ?? "").startsWith("attachment") && compression.filter(req, res),
+    }),
+  );
 
-// Refuse oversized bodies before anything reads them. A body must declare its length: a chunked
-// one could not be refused until it had all been read into memory.
-app.use((req, res, next) => {
-  if (req.headers["transfer-encoding"] && req.headers["content-length"] === undefined) {
-    res.status(411).type("text/plain").send("Length Required");
-    return;
-  }
-  if (Number(req.headers["content-length"] || 0) > maxBodyBytes) {
-    res.status(413).type("text/plain").send("Request too large");
-    return;
-  }
-  next();
-});
-
-app.use(
-  "/assets",
-  express.static("build/client/assets", {
-    immutable: true,
-    maxAge: "1y",
-    setHeaders: (res) => res.setHeader("X-Content-Type-Options", "nosniff"),
-  }),
-);
-// Public files all have an extension; pages never do, so they skip the file lookup.
-const publicFiles = express.static("build/client", {
-  maxAge: "1h",
-  setHeaders: (res) => res.setHeader("X-Content-Type-Options", "nosniff"),
-});
-app.use((req, res, next) => (/\.[a-z0-9]+$/i.test(req.path) ? publicFiles(req, res, next) : next()));
-
-// The pay page, the busiest page by far, is rendered without the router (docs/decisions/0011).
-const renderPayPage = build.entry.module.createPayPageHandler(build);
-app.get(build.entry.module.PAY_PAGE_PATH, async (req, res, next) => {
-  let page;
-  try {
-    page = await renderPayPage(new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`));
-  } catch (error) {
-    // The router serves the same page, and its error page if the failure repeats there.
-    console.error(error);
-    return next();
-  }
-  if (!page) return next();
-  try {
-    res.status(page.status);
-    for (const [name, value] of page.headers) res.setHeader(name, value);
-    const body = Buffer.from(page.body);
-    res.setHeader("Content-Length", body.length);
-    res.end(body);
-  } catch (error) {
-    next(error);
-  }
-});
-
-app.all(
-  /.*/,
-  createRequestHandler({
-    build,
-    mode: process.env.NODE_ENV,
-    getLoadContext: (req) => createLoadContext({ clientAddress: req.ip ?? req.socket.remoteAddress ?? null }),
-  }),
-);
-
-const server = app.listen(port, () => {
-  console.log(`Serving on http://localhost:${port}`);
-});
-
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.on(signal, () => {
-    server.close(() => process.exit(0));
-    setTimeout(() => process.exit(0), 5000).unref();
+  // Refuse oversized bodies before anything reads them. A body must declare its length: a chunked
+  // one could not be refused until it had all been read into memory.
+  app.use((req, res, next) => {
+    if (req.headers["transfer-encoding"] && req.headers["content-length"] === undefined) {
+      res.status(411).type("text/plain").send("Length Required");
+      return;
+    }
+    if (Number(req.headers["content-length"] || 0) > maxBodyBytes) {
+      res.status(413).type("text/plain").send("Request too large");
+      return;
+    }
+    next();
   });
+
+  app.use(
+    "/assets",
+    express.static("build/client/assets", {
+      immutable: true,
+      maxAge: "1y",
+      setHeaders: (res) => res.setHeader("X-Content-Type-Options", "nosniff"),
+    }),
+  );
+  // Public files all have an extension; pages never do, so they skip the file lookup.
+  const publicFiles = express.static("build/client", {
+    maxAge: "1h",
+    setHeaders: (res) => res.setHeader("X-Content-Type-Options", "nosniff"),
+  });
+  app.use((req, res, next) => (/\.[a-z0-9]+$/i.test(req.path) ? publicFiles(req, res, next) : next()));
+
+  // The pay page, the busiest page by far, is rendered without the router (docs/decisions/0011).
+  const renderPayPage = build.entry.module.createPayPageHandler(build);
+  app.get(build.entry.module.PAY_PAGE_PATH, async (req, res, next) => {
+    let page;
+    try {
+      page = await renderPayPage(new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`));
+    } catch (error) {
+      // The router serves the same page, and its error page if the failure repeats there.
+      console.error(error);
+      return next();
+    }
+    if (!page) return next();
+    try {
+      res.status(page.status);
+      for (const [name, value] of page.headers) res.setHeader(name, value);
+      const body = Buffer.from(page.body);
+      res.setHeader("Content-Length", body.length);
+      res.end(body);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  app.all(
+    /.*/,
+    createRequestHandler({
+      build,
+      mode: process.env.NODE_ENV,
+      getLoadContext: (req) => createLoadContext({ clientAddress: req.ip ?? req.socket.remoteAddress ?? null }),
+    }),
+  );
+
+  const server = app.listen(port, () => {
+    console.log(`Serving on http://localhost:${port}`);
+  });
+
+  for (const signal of ["SIGINT", "SIGTERM"]) {
+    process.on(signal, () => {
+      server.close(() => process.exit(0));
+      setTimeout(() => process.exit(0), 5000).unref();
+    });
+  }
 }

@@ -216,13 +216,8 @@ function resultParams(payment: StoredPayment): KnetParams {
   };
 }
 
-export type KnetServerAnswer = { status: number; body: { trandata: string } | { error: string } };
-
-const SERVER_ERRORS = {
-  unknown_terminal: { status: 401, message: "Unknown tranportal id" },
-  invalid_credentials: { status: 401, message: "Invalid tranportal id or password" },
-  invalid_trandata: { status: 400, message: "trandata cannot be decrypted with this terminal's resource key" },
-} as const;
+/** The encrypted answer, or why there is none (the endpoint says it in the gateway's words). */
+export type KnetServerAnswer = { ok: true; trandata: string } | { ok: false; code: "unknown_terminal" | "invalid_credentials" | "invalid_trandata" | "wrong_action" };
 
 /**
  * tranPipe's server-to-server calls: inquiry (action 8) and refund (action 2). Both answer
@@ -234,14 +229,11 @@ export async function answerKnetServerRequest(
   expectedAction: typeof KNET_ACTIONS.inquiry | typeof KNET_ACTIONS.refund,
 ): Promise<KnetServerAnswer> {
   const opened = await openTrandata(db, form.tranportalId, form.trandata);
-  if (!opened.ok) {
-    const failure = SERVER_ERRORS[opened.error];
-    return { status: failure.status, body: { error: failure.message } };
-  }
+  if (!opened.ok) return { ok: false, code: opened.error };
   const { terminal, params } = opened;
-  if (params.action !== expectedAction) return { status: 400, body: { error: `This endpoint takes action ${expectedAction}` } };
+  if (params.action !== expectedAction) return { ok: false, code: "wrong_action" };
   const answer = expectedAction === KNET_ACTIONS.inquiry ? await inquire(db, terminal, params) : await refund(db, terminal, params);
-  return { status: 200, body: { trandata: encryptParams(answer, terminal.resource_key) } };
+  return { ok: true, trandata: encryptParams(answer, terminal.resource_key) };
 }
 
 const STORED_COLUMNS = [

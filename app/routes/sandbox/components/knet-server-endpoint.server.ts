@@ -2,6 +2,14 @@ import type { ActionFunctionArgs } from "react-router";
 import { answerKnetServerRequest } from "~/domain/sandbox/knet-payments.server";
 import { getDbFrom } from "~/web/request-context.server";
 
+/** What the gateway answers when it answers nothing encrypted, as a real tranPipe host would. */
+const FAILURES = {
+  unknown_terminal: { status: 401, error: "Unknown tranportal id" },
+  invalid_credentials: { status: 401, error: "Invalid tranportal id or password" },
+  invalid_trandata: { status: 400, error: "trandata cannot be decrypted with this terminal's resource key" },
+  wrong_action: { status: 400, error: "This endpoint does not take that action" },
+} as const;
+
 /** A KNET server-to-server endpoint (tranPipe): form fields tranportalId and trandata, JSON answer. */
 export function knetServerAction(knetAction: Parameters<typeof answerKnetServerRequest>[2]) {
   return async ({ request, context }: ActionFunctionArgs) => {
@@ -15,6 +23,9 @@ export function knetServerAction(knetAction: Parameters<typeof answerKnetServerR
       { tranportalId: field("tranportalId"), trandata: field("trandata") },
       knetAction,
     );
-    return Response.json(answer.body, { status: answer.status, headers: { "Cache-Control": "no-store" } });
+    const headers = { "Cache-Control": "no-store" };
+    if (answer.ok) return Response.json({ trandata: answer.trandata }, { headers });
+    const failure = FAILURES[answer.code];
+    return Response.json({ error: failure.error }, { status: failure.status, headers });
   };
 }

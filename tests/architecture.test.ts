@@ -1,0 +1,184 @@
+import fs from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The shape of the code (docs/architecture.md), checked over the source: contexts import each other
+ * in no cycle, sections never import each other, the domain knows nothing above it, and one module
+ * writes a transaction's state.
+ */
+
+const root = path.resolve(__dirname, "..");
+const appDir = path.join(root, "app");
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === "+types" ? [] : sourceFiles(file);
+    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [file] : [];
+  });
+}
+
+const files = sourceFiles(appDir);
+const parsed = new Map(files.map((file) => [file, ts.createSourceFile(file, fs.readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true)]));
+
+function resolve(from: string, specifier: string): string | undefined {
+  const base = specifier.startsWith("~/") ? path.join(appDir, specifier.slice(2)) : specifier.startsWith(".") ? path.resolve(path.dirname(from), specifier) : undefined;
+  if (!base) return undefined;
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, path.join(base, "index.ts")]) if (parsed.has(candidate)) return candidate;
+  return undefined;
+}
+
+/** The modules a file needs at run time: type-only imports are left out, dynamic imports counted. */
+function runtimeImports(file: string): string[] {
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isImportDeclaration(node) && !node.importClause?.isTypeOnly && ts.isStringLiteral(node.moduleSpecifier)) {
+      const bindings = node.importClause?.namedBindings;
+      const onlyTypes = bindings && ts.isNamedImports(bindings) && !node.importClause?.name && bindings.elements.length > 0 && bindings.elements.every((element) => element.isTypeOnly);
+      if (!onlyTypes) found.push(node.moduleSpecifier.text);
+    } else if (ts.isExportDeclaration(node) && !node.isTypeOnly && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      found.push(node.moduleSpecifier.text);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && ts.isStringLiteral(node.arguments[0])) {
+      found.push(node.arguments[0].text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(parsed.get(file)!);
+  return found.map((specifier) => resolve(file, specifier)).filter((target): target is string => Boolean(target));
+}
+
+/**
+ * domain/<context>, sections/<section>, or the top folder. The registry and the contract are the
+ * sections' index, and each section's declaration (section.ts: plain data that imports only the
+ * contract) belongs to the index: a section may read the registry without a cycle.
+ */
+function contextOf(file: string): string {
+  const parts = path.relative(appDir, file).split(path.sep);
+  if (parts[0] === "domain") return `domain/${parts[1]}`;
+  if (parts[0] === "sections") return parts.length === 2 || (parts.length === 3 && parts[2] === "section.ts") ? "sections:index" : `sections/${parts[1]}`;
+  return parts[0];
+}
+
+const edges = new Map<string, Set<string>>();
+const fileEdges: [string, string][] = [];
+for (const file of files) {
+  for (const target of runtimeImports(file)) {
+    fileEdges.push([file, target]);
+    const from = contextOf(file);
+    const to = contextOf(target);
+    if (from === to) continue;
+    if (!edges.has(from)) edges.set(from, new Set());
+    edges.get(from)!.add(to);
+  }
+}
+
+/** Strongly connected groups of more than one context (Tarjan). */
+function cycles(graph: Map<string, Set<string>>, keep: (node: string) => boolean): string[][] {
+  const nodes = [...new Set([...graph.keys(), ...[...graph.values()].flatMap((set) => [...set])])].filter(keep);
+  let index = 0;
+  const indices = new Map<string, number>();
+  const lows = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const connect = (node: string) => {
+    indices.set(node, index);
+    lows.set(node, index++);
+    stack.push(node);
+    for (const next of [...(graph.get(node) ?? [])].filter(keep)) {
+      if (!indices.has(next)) {
+        connect(next);
+        lows.set(node, Math.min(lows.get(node)!, lows.get(next)!));
+      } else if (stack.includes(next)) lows.set(node, Math.min(lows.get(node)!, indices.get(next)!));
+    }
+    if (lows.get(node) === indices.get(node)) {
+      const group: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        group.push(member);
+      } while (member !== node);
+      if (group.length > 1) found.push(group.sort());
+    }
+  };
+  for (const node of nodes) if (!indices.has(node)) connect(node);
+  return found;
+}
+
+describe("the architecture", () => {
+  it("reads the imports of the whole app", () => {
+    expect(files.length).toBeGreaterThan(150);
+    expect(edges.get("domain/payments")?.has("domain/audit")).toBe(true);
+  });
+
+  it("has no import cycle between app/domain contexts, nor between sections and the core", () => {
+    expect(cycles(edges, (node) => node.startsWith("domain/") || node.startsWith("sections"))).toEqual([]);
+  });
+
+  it("keeps each section's declaration plain data: it imports nothing at run time but the contract", () => {
+    const declarations = files.filter((file) => path.basename(file) === "section.ts");
+    expect(declarations.length).toBeGreaterThan(0);
+    for (const file of declarations) {
+      const imports = runtimeImports(file).map((target) => path.relative(appDir, target)).filter((target) => target !== "sections/contract.ts");
+      // The server part is loaded lazily, when the platform starts.
+      expect(imports.filter((target) => target !== path.relative(appDir, file).replace("section.ts", "section.server.ts")), path.relative(appDir, file)).toEqual([]);
+    }
+  });
+
+  it("has no section import another section", () => {
+    const crossing = fileEdges
+      .map(([from, to]) => [contextOf(from), contextOf(to)])
+      .filter(([from, to]) => from.startsWith("sections/") && to.startsWith("sections/") && from !== to);
+    expect(crossing).toEqual([]);
+  });
+
+  it("keeps the domain below the adapters: it imports no route, page, HTTP glue, presentation, section or start-up code", () => {
+    const upward = fileEdges
+      .filter(([from]) => contextOf(from).startsWith("domain/"))
+      .map(([from, to]) => [path.relative(appDir, from), path.relative(appDir, to)])
+      .filter(([, to]) => /^(routes|web|presentation|sections|boot|components)\//.test(to) || to === "root.tsx");
+    expect(upward).toEqual([]);
+  });
+
+  it("keeps HTTP statuses, translations and section names out of app/domain", () => {
+    for (const file of files.filter((candidate) => contextOf(candidate).startsWith("domain/"))) {
+      const text = fs.readFileSync(file, "utf8");
+      const name = path.relative(root, file);
+      expect(text, name).not.toMatch(/status: [45]\d\d/);
+      expect(text, name).not.toMatch(/\btranslator\(/);
+      expect(text, name).not.toMatch(/(plugin|section|sectionKey)\)? *[!=]==? *["'][a-z_]+["']/);
+    }
+  });
+});
+
+describe("one writer of a transaction's state", () => {
+  /** Files that write `state` into the transactions table through Kysely or in SQL text. */
+  function stateWriters(): string[] {
+    const writers = new Set<string>();
+    for (const [file, source] of parsed) {
+      const visit = (node: ts.Node) => {
+        if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
+          const method = node.expression.name.text;
+          const chain = node.expression.expression.getText(source);
+          const onTransactions = /(updateTable|insertInto)\(\s*"transactions"\s*\)/.test(chain);
+          if (onTransactions && (method === "set" || method === "values")) {
+            const argument = node.arguments[0];
+            const text = argument?.getText(source) ?? "";
+            if (/(^|[\s{,])state\s*[:,}]/.test(text)) writers.add(path.relative(appDir, file));
+          }
+        }
+        if ((ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node) || ts.isStringLiteral(node)) && /update\s+transactions\s+set[\s\S]*\bstate\s*=/i.test(node.getText(source))) {
+          writers.add(path.relative(appDir, file));
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    return [...writers].filter((file) => !file.startsWith("db/migrations/"));
+  }
+
+  it("is domain/payments/transaction-state.server.ts, which both creates and moves transactions", () => {
+    expect(stateWriters()).toEqual(["domain/payments/transaction-state.server.ts"]);
+  });
+});

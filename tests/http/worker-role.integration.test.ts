@@ -1,0 +1,54 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { requestExport } from "~/domain/reporting/exports.server";
+import { seedMerchant } from "../support/fixtures";
+import { createTestDatabase, type TestDatabase } from "../support/test-database";
+
+let database: TestDatabase;
+let shop: Awaited<ReturnType<typeof seedMerchant>>;
+let worker: ChildProcess | undefined;
+const reportsDir = fs.mkdtempSync(path.join(os.tmpdir(), "kp-worker-reports-"));
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  shop = await seedMerchant(database.db, "Worker");
+});
+afterAll(async () => {
+  worker?.kill("SIGTERM");
+  await database?.destroy();
+  fs.rmSync(reportsDir, { recursive: true, force: true });
+});
+
+describe("a worker process (ROLE=worker)", () => {
+  it("runs every kind of job though it serves no page, an export among them", async () => {
+    const asked = await requestExport(database.db, {
+      merchantId: shop.merchantId,
+      user: { id: shop.admin.id, username: shop.admin.username, is_superuser: 1, permissions: [] },
+      section: "payment_request",
+      query: "",
+      fileFormat: "csv",
+      exportType: "default",
+      language: "ar",
+    });
+    if (!asked.ok) throw new Error("export refused");
+    const output: string[] = [];
+    worker = spawn(process.execPath, ["server.js"], {
+      env: { ...process.env, ...database.env, NODE_ENV: "production", ROLE: "worker", SEED_DEMO: "0", REPORTS_DIR: reportsDir, PORT: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    worker.stdout!.on("data", (chunk) => output.push(String(chunk)));
+    worker.stderr!.on("data", (chunk) => output.push(String(chunk)));
+    let report: { state: string; error: string | null } | undefined;
+    for (let waited = 0; waited < 200; waited++) {
+      report = await database.db.selectFrom("reports").select(["state", "error"]).where("id", "=", asked.id).executeTakeFirstOrThrow();
+      if (report.state === "done" || report.state === "failed") break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(report, output.join("")).toEqual({ state: "done", error: null });
+    expect(output.join("")).toContain("Worker running");
+    expect(worker.exitCode).toBeNull();
+  });
+});
