@@ -1,4 +1,3 @@
-// Moves the server's clock forward for the rest of the run, so this file must sort last.
 import { expect, test } from "@playwright/test";
 import { BASE_URL, signIn, t, urlPath } from "./support";
 
