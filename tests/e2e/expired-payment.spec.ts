@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { BASE_URL, signIn, t } from "./support";
 
 /** "YYYY-MM-DDTHH:mm" in Kuwait time, as a datetime-local field takes it. */

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { BASE_URL, signIn, t, urlPath } from "./support";
 
 test("the server ends a session idle for more than 20 minutes", async ({ page }) => {
