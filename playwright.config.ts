@@ -1,25 +1,25 @@
-import os from "node:os";
-import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { databaseDir, serverPort, serverUrl } from "./tests/e2e/servers";
 
-const port = Number(process.env.E2E_PORT ?? 3210);
-// The run's database lives here, so tests can set up what has no screen (a manual-capture gateway).
-process.env.E2E_DB_DIR ??= path.join(os.tmpdir(), `kp-e2e-${port}-${process.pid}`);
+// Set the number of workers with E2E_WORKERS: each needs a server of its own, and --workers does
+// not start more servers.
+const workers = Number(process.env.E2E_WORKERS || 2);
 
 /**
- * End-to-end tests in Debian's Chromium against the production build, on a fresh database
- * made by tests/e2e/start-server.js for this run (with the test clock enabled).
+ * End-to-end tests in Debian's Chromium against the production build. Files run in parallel (the
+ * tests inside a file in order), each worker against a server of its own on a fresh database made
+ * by tests/e2e/start-server.js (with the test clock enabled); tests may set up what has no screen
+ * (a manual-capture gateway) in that database directly (tests/e2e/servers.ts).
  */
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: false,
-  workers: 1,
+  workers,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [["list"]] : [["list"]],
   use: {
-    baseURL: `http://localhost:${port}`,
     trace: "off",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -34,11 +34,14 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
+  // Started one after another, so that only the first builds when the source has changed.
+  webServer: Array.from({ length: workers }, (_, index) => ({
     command: `node tests/e2e/start-server.js`,
-    url: `http://localhost:${port}/healthz`,
+    url: `${serverUrl(index)}/healthz`,
     timeout: 120_000,
     reuseExistingServer: false,
-    env: { E2E_PORT: String(port), E2E_DB_DIR: process.env.E2E_DB_DIR },
-  },
+    // Stopped with SIGTERM rather than killed, so that start-server.js removes its database.
+    gracefulShutdown: { signal: "SIGTERM" as const, timeout: 5_000 },
+    env: { E2E_PORT: String(serverPort(index)), E2E_DB_DIR: databaseDir(index) },
+  })),
 });

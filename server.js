@@ -70,7 +70,7 @@ if (role === "worker") {
   app.get(build.entry.module.PAY_PAGE_PATH, async (req, res, next) => {
     let page;
     try {
-      page = await renderPayPage(new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`));
+      page = await renderPayPage(new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`), req.headers.cookie);
     } catch (error) {
       // The router serves the same page, and its error page if the failure repeats there.
       console.error(error);

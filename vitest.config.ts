@@ -10,6 +10,8 @@ export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
     setupFiles: ["tests/support/setup.ts"],
+    // The HTTP tests import build/server/index.js: rebuilt first when the source has changed.
+    globalSetup: ["scripts/ensure-build.js"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [

@@ -20,6 +20,7 @@ import { useNonce } from "./components/nonce";
 import { loadMerchantBranding } from "./domain/merchants/merchants.server";
 import { readFlash } from "./web/flash.server";
 import { directionOf, languageOfPath } from "./lib/i18n";
+import { testClockScopeMiddleware } from "./web/test-clock-scope.server";
 import {
   crossSiteMiddleware,
   databaseMiddleware,
@@ -30,6 +31,7 @@ import { authContext, getDbFrom } from "./web/request-context.server";
 import { theme } from "./theme";
 
 export const middleware: Route.MiddlewareFunction[] = [
+  testClockScopeMiddleware,
   languageMiddleware,
   databaseMiddleware,
   crossSiteMiddleware,

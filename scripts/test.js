@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { ensureBuild } from "./ensure-build.js";
 
 const bin = (name) => path.resolve("node_modules/.bin", name);
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), "kp-test-reports-"));
@@ -42,7 +43,13 @@ function finish(ok) {
 
 if (!run("Type check", bin("react-router"), ["typegen"]) || !run("Type check", bin("tsc"), [])) finish(false);
 if (!run("Lint", bin("eslint"), ["."])) finish(false);
-if (!run("Production build", bin("react-router"), ["build"])) finish(false);
+console.log("\n▶ Production build");
+try {
+  if (!ensureBuild()) console.log("build/ matches the source.");
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  finish(false);
+}
 
 const unitOk = run("Unit and integration tests", bin("vitest"), [
   "run",

@@ -1,7 +1,7 @@
 import os from "node:os";
 import { sql } from "kysely";
 import { engineOf, writeTransaction, type DB } from "~/db/database.server";
-import { addMs, now, nowIso } from "./clock.server";
+import { addMs, now, nowIso, runOnProcessClock } from "./clock.server";
 
 export type JobHandler = (db: DB, payload: any) => Promise<void>;
 
@@ -154,7 +154,8 @@ export function startWorker(db: DB, options: { keepAlive?: boolean } = {}) {
       running = false;
     }
   };
-  nudge = () => setImmediate(tick);
+  // A job queued by a request runs on the process's clock, not on that request's (a test's moved clock).
+  nudge = () => runOnProcessClock(() => setImmediate(tick));
   const timer = setInterval(tick, 1000);
   if (!options.keepAlive) timer.unref();
 }

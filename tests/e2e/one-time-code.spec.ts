@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { readLatestMail, submitCredentials, t, urlPath, waitForHydration } from "./support";
 
 test("otpuser signs in with the one-time code from the email, after a wrong code", async ({ page, browser }) => {

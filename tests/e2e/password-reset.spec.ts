@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { BASE_URL, DEMO_PASSWORD, readLatestMail, signIn, t, urlPath, waitForHydration } from "./support";
 
 const NEW_PASSWORD = "Fresh#Reset2026";

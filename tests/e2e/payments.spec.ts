@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "./fixtures";
 import { signIn, t, type Lang } from "./support";
 
 /** Signs in as admin (JS on), creates a payment request through the form and returns its pay URL. */

@@ -2,6 +2,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { ensureBuild } from "../../scripts/ensure-build.js";
+
+// Playwright starts its servers one after another: the first builds if the source has changed.
+ensureBuild();
 
 const dir = process.env.E2E_DB_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "kp-e2e-"));
 fs.mkdirSync(dir, { recursive: true });

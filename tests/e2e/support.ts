@@ -3,11 +3,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, type Browser, type Page } from "@playwright/test";
+import { serverUrl, workerIndex } from "./servers";
 
 export type Lang = "en" | "ar";
 
 export const DEMO_PASSWORD = "Demo@2026!";
-export const BASE_URL = `http://localhost:${process.env.E2E_PORT ?? 3210}`;
+/** This worker's own server. */
+export const BASE_URL = serverUrl(workerIndex);
 
 const localesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../locales");
 const catalogs = new Map<Lang, Record<string, unknown>>();

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import ExcelJS from "exceljs";
 import Database from "better-sqlite3";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "./fixtures";
+import { databaseDir, workerIndex } from "./servers";
 import { DEMO_PASSWORD, signIn, t, urlPath, waitForHydration } from "./support";
 
 /** An API access token for a demo user. */
@@ -222,7 +223,7 @@ test("refund part of a paid card payment, then the rest; the child rows show bot
 
 test("capture an authorization of a manual-capture card gateway", async ({ page, request }) => {
   // The demo gateways capture at once; a merchant's manual-capture gateway is set up here.
-  const db = new Database(path.join(process.env.E2E_DB_DIR!, "e2e.sqlite"));
+  const db = new Database(path.join(databaseDir(workerIndex), "e2e.sqlite"));
   try {
     const card = db.prepare("select * from gateways where code = 'card-sandbox'").get() as Record<string, unknown>;
     db.prepare(

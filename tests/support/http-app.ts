@@ -26,16 +26,19 @@ export async function loadApp(env: Record<string, string>) {
     entry: {
       module: {
         createLoadContext: (input: { clientAddress: string | null }) => any;
-        createPayPageHandler: (build: ServerBuild) => (url: URL) => Promise<{ status: number; headers: [string, string][]; body: string } | null>;
+        createPayPageHandler: (build: ServerBuild) => (url: URL, cookieHeader?: string | null) => Promise<{ status: number; headers: [string, string][]; body: string } | null>;
       };
     };
   };
   const handler = createRequestHandler(build, "production");
   const origin = "http://localhost";
+  // Like a browser, the app keeps the cookie that POST /__test/clock sets and sends it from then on.
+  let clockCookie: string | null = null;
 
   async function request(pathname: string, options: RequestOptions = {}) {
     const headers = new Headers(options.headers);
     if (options.cookie) headers.set("Cookie", options.cookie);
+    if (clockCookie) headers.set("Cookie", [headers.get("Cookie"), clockCookie].filter(Boolean).join("; "));
     let body: BodyInit | undefined;
     if (options.form) {
       body = new URLSearchParams(options.form);
@@ -51,7 +54,9 @@ export async function loadApp(env: Record<string, string>) {
     if (method !== "GET" && !headers.has("Origin") && !pathname.startsWith("/api/")) headers.set("Origin", origin);
     if (headers.get("Origin") === "") headers.delete("Origin");
     const req = new Request(`${origin}${pathname}`, { method, headers, body, redirect: "manual" });
-    return handler(req, build.entry.module.createLoadContext({ clientAddress: options.ip ?? "127.0.0.1" }));
+    const response = await handler(req, build.entry.module.createLoadContext({ clientAddress: options.ip ?? "127.0.0.1" }));
+    clockCookie = testClockCookieFrom(response.headers.getSetCookie()) ?? clockCookie;
+    return response;
   }
 
   /** Signs in through the login form and returns the session cookie ("kp_session=..."). */
@@ -70,12 +75,21 @@ export async function loadApp(env: Record<string, string>) {
   /** The pay page's direct handler, as server.js mounts it in front of the router. */
   const renderPayPage = build.entry.module.createPayPageHandler(build);
   async function requestPayPage(pathname: string) {
-    const page = await renderPayPage(new URL(pathname, origin));
+    const page = await renderPayPage(new URL(pathname, origin), clockCookie);
     if (!page) throw new Error(`The pay page handler does not serve ${pathname}`);
     return new Response(page.body || null, { status: page.status, headers: page.headers });
   }
 
   return { request, requestPayPage, signIn, apiToken };
+}
+
+/** "kp_test_clock=<ms>" from Set-Cookie values, if POST /__test/clock answered them. */
+function testClockCookieFrom(setCookies: string[]): string | null {
+  for (const header of setCookies) {
+    const match = /^kp_test_clock=-?\d+/.exec(header);
+    if (match) return match[0];
+  }
+  return null;
 }
 
 export function sessionCookieFrom(response: Response): string | null {

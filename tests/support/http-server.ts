@@ -45,11 +45,13 @@ export async function startHttpServer(env: Record<string, string>): Promise<Test
   await build.entry.module.bootstrap();
   server.on(
     "request",
-    createRequestListener({
-      build,
-      mode: "production",
-      getLoadContext: () => build.entry.module.createLoadContext({ clientAddress: "127.0.0.1" }),
-    }),
+    sharingTestClock(
+      createRequestListener({
+        build,
+        mode: "production",
+        getLoadContext: () => build.entry.module.createLoadContext({ clientAddress: "127.0.0.1" }),
+      }),
+    ),
   );
 
   return {
@@ -60,4 +62,34 @@ export async function startHttpServer(env: Record<string, string>): Promise<Test
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * POST /__test/clock moves the clock of its caller only, through a cookie. The callers of a test
+ * file's server are all one test, calling with fetch and no cookie jar: once one of them has moved
+ * the clock, every later request carries the cookie, so it has moved for all of them.
+ */
+function sharingTestClock(listener: http.RequestListener): http.RequestListener {
+  let clockCookie: string | null = null;
+  return (req, res) => {
+    if (clockCookie) addCookie(req, clockCookie);
+    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => http.ServerResponse;
+    res.writeHead = ((...args: unknown[]) => {
+      // The adapter passes the headers as an object or as a flat [name, value, …] list.
+      const headers = args.find((arg) => typeof arg === "object" && arg !== null) ?? {};
+      for (const value of (Array.isArray(headers) ? headers : Object.values(headers)).flat()) {
+        clockCookie = /^kp_test_clock=-?\d+/.exec(String(value))?.[0] ?? clockCookie;
+      }
+      return writeHead(...args);
+    }) as typeof res.writeHead;
+    listener(req, res);
+  };
+}
+
+/** The adapter reads the request's raw headers. */
+function addCookie(req: http.IncomingMessage, cookie: string) {
+  const index = req.rawHeaders.findIndex((name, i) => i % 2 === 0 && name.toLowerCase() === "cookie");
+  if (index === -1) req.rawHeaders.push("Cookie", cookie);
+  else req.rawHeaders[index + 1] += `; ${cookie}`;
+  req.headers.cookie = req.headers.cookie ? `${req.headers.cookie}; ${cookie}` : cookie;
 }

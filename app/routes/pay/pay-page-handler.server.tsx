@@ -7,6 +7,7 @@ import { platform } from "~/boot/start.server";
 import { directionOf, isLanguage } from "~/lib/i18n";
 import { i18nFor } from "~/lib/i18n.server";
 import { securityHeaders } from "~/web/security-headers.server";
+import { runOnCallerClock } from "~/web/test-clock-scope.server";
 import { PayPage, payPageTitle } from "./pay";
 import { payPageView } from "./pay-view.server";
 
@@ -23,7 +24,7 @@ export const PAY_PAGE_PATH = /^\/(en|ar)\/pay\/([0-9A-Za-z]{22})\/?$/;
  */
 export function createPayPageHandler(build: ServerBuild) {
   const stylesheets = ["root", "routes/lang", "routes/pay/pay"].flatMap((id) => build.assets.routes[id]?.css ?? []);
-  return async function renderPayPage(url: URL): Promise<DirectResponse | null> {
+  const render = async (url: URL): Promise<DirectResponse | null> => {
     const match = PAY_PAGE_PATH.exec(url.pathname);
     if (!match || !isLanguage(match[1])) return null;
     const lang = match[1];
@@ -55,4 +56,5 @@ export function createPayPageHandler(build: ServerBuild) {
     );
     return { status: result.httpStatus, headers: [...headers, ["Content-Type", "text/html; charset=utf-8"]], body: `<!DOCTYPE html>${html}` };
   };
+  return (url: URL, cookieHeader?: string | null) => runOnCallerClock(cookieHeader, () => render(url));
 }

@@ -1,5 +1,4 @@
-// Moves the server's clock forward for the rest of the run, so this file must sort after the others.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { BASE_URL, signIn, t } from "./support";
 
 /** "YYYY-MM-DDTHH:mm" in Kuwait time, as a datetime-local field takes it. */
@@ -27,7 +26,7 @@ test("a request past its expiry cannot be paid", async ({ page, browser }) => {
   await pay.goto(payUrl);
   await expect(pay.getByRole("button", { name: /Pay Now/ })).toBeVisible();
 
-  const moved = await page.request.post("/__test/clock", { data: { ms: 2 * 60 * 60_000 }, headers: { Origin: BASE_URL } });
+  const moved = await customer.request.post("/__test/clock", { data: { ms: 2 * 60 * 60_000 }, headers: { Origin: BASE_URL } });
   expect(moved.status()).toBe(200);
   // The customer still has the old page open and presses Pay Now: refused on the server.
   await pay.getByRole("button", { name: /Pay Now/ }).click();

@@ -1,5 +1,4 @@
-// Moves the server's clock forward for the rest of the run, so this file must sort last.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { BASE_URL, signIn, t, urlPath } from "./support";
 
 test("the server ends a session idle for more than 20 minutes", async ({ page }) => {
