@@ -24,6 +24,24 @@ export type TransactionFilters = {
   state_changed_at_before?: string;
 };
 
+/** The filters' names in a query string, besides the search box's q; the page's form and the API read the same. */
+export const FILTER_NAMES = [
+  "created_after",
+  "created_before",
+  "state_changed_at_after",
+  "state_changed_at_before",
+  "state",
+  "gateway_code",
+  "currency_code",
+  "initiator",
+  "unit",
+  "seen",
+  "email_seen",
+  "disclosed_to_merchant",
+  "product_type",
+  "bulk",
+] as const satisfies readonly Exclude<keyof TransactionFilters, "q">[];
+
 export const PAGE_SIZES = [10, 50, 100] as const;
 /** "all" shows every row only while there are at most this many. */
 export const ALL_ROWS_LIMIT = 1000;

@@ -1,8 +1,9 @@
-import { Anchor, Badge, Card, Group, Pagination, Stack, Table, Text } from "@mantine/core";
+import { Anchor, Badge, Stack, Text } from "@mantine/core";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { useLoaderData, useRevalidator, useSearchParams } from "react-router";
+import { useLoaderData, useRevalidator } from "react-router";
 import type { Route } from "./+types/generated-reports";
+import { DataTable, ListPagination } from "~/components/data-table";
 import { PageHeader } from "~/components/page-header";
 import { ALL_SECTIONS, listReports } from "~/domain/reporting/exports.server";
 import { formatDateTime } from "~/lib/format";
@@ -53,7 +54,6 @@ type Report = Awaited<ReturnType<typeof loader>>["reports"][number];
 export default function GeneratedReports() {
   const { t } = useTranslation();
   const { lang, reports, page, pages, highlighted, running } = useLoaderData<typeof loader>();
-  const [, setSearchParams] = useSearchParams();
   const revalidator = useRevalidator();
 
   useEffect(() => {
@@ -83,50 +83,14 @@ export default function GeneratedReports() {
           {t("reports.running_note")}
         </Text>
       ) : null}
-      <Card withBorder padding={0}>
-        {reports.length === 0 ? (
-          <Text p="lg" c="dimmed">
-            {t("reports.empty")}
-          </Text>
-        ) : (
-          <Table.ScrollContainer minWidth={860}>
-            <Table highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t("reports.file")}</Table.Th>
-                  <Table.Th>{t("reports.format")}</Table.Th>
-                  <Table.Th>{t("reports.list")}</Table.Th>
-                  <Table.Th>{t("reports.requested_by")}</Table.Th>
-                  <Table.Th>{t("reports.requested_at")}</Table.Th>
-                  <Table.Th>{t("reports.state")}</Table.Th>
-                  <Table.Th>{t("reports.size")}</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {reports.map((report) => (
-                  <ReportRow key={report.id} report={report} lang={lang} highlighted={report.id === highlighted} />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </Card>
-      {pages > 1 ? (
-        <Group justify="center">
-          <Pagination
-            total={pages}
-            value={page}
-            onChange={(value) => setSearchParams({ page: String(value) })}
-            getItemProps={(value) => ({ component: "a", href: `?page=${value}` })}
-          />
-        </Group>
-      ) : null}
+      <ReportTable reports={reports} lang={lang} highlighted={highlighted} />
+      <ListPagination page={page} pages={pages} />
     </Stack>
   );
 }
 
-function ReportRow({ report, lang, highlighted }: { report: Report; lang: string; highlighted: boolean }) {
+/** The reports with their state and progress; the one just asked for is marked and scrolled to. */
+function ReportTable({ reports, lang, highlighted }: { reports: Report[]; lang: string; highlighted: number | null }) {
   const { t, i18n } = useTranslation();
   const number = (value: number) => value.toLocaleString(i18n.language === "ar" ? "ar-KW-u-nu-latn" : "en-US");
   const size = (bytes: number) =>
@@ -134,48 +98,60 @@ function ReportRow({ report, lang, highlighted }: { report: Report; lang: string
       ? t("reports.size_mb", { value: number(Math.round((bytes / 1024 / 1024) * 10) / 10) })
       : t("reports.size_kb", { value: number(Math.max(0.1, Math.round((bytes / 1024) * 10) / 10)) });
   return (
-    <Table.Tr
-      id={`report-${report.id}`}
-      aria-current={highlighted ? "true" : undefined}
-      style={highlighted ? { background: "var(--mantine-color-yellow-light)" } : undefined}
-    >
-      <Table.Td style={{ overflowWrap: "anywhere" }} dir="ltr">
-        {report.fileName}
-      </Table.Td>
-      <Table.Td>{t(`reports.formats.${report.format}`)}</Table.Td>
-      <Table.Td>{t(report.listKey)}</Table.Td>
-      <Table.Td>{report.requestedBy}</Table.Td>
-      <Table.Td style={{ whiteSpace: "nowrap" }}>{report.requestedAt}</Table.Td>
-      <Table.Td>
-        <Stack gap={2}>
-          <Badge variant="light" color={stateColors[report.state]}>
-            {t(`reports.states.${report.state}`)}
-          </Badge>
-          {report.state === "running" && report.rowsTotal !== null ? (
-            <Text size="xs" c="dimmed" style={{ whiteSpace: "nowrap" }}>
-              {t("reports.progress", { done: number(report.rowsDone), total: number(report.rowsTotal) })}
-            </Text>
-          ) : null}
-          {report.state === "done" ? (
-            <Text size="xs" c="dimmed">
-              {t("reports.rows", { count: number(report.rowsDone) })}
-            </Text>
-          ) : null}
-          {report.state === "failed" && report.error ? (
-            <Text size="xs" c="red" style={{ overflowWrap: "anywhere" }}>
-              {report.error}
-            </Text>
-          ) : null}
-        </Stack>
-      </Table.Td>
-      <Table.Td style={{ whiteSpace: "nowrap" }}>{report.size === null ? "—" : size(report.size)}</Table.Td>
-      <Table.Td>
-        {report.state === "done" ? (
-          <Anchor href={`/${lang}/generated-reports/${report.id}/download`} download={report.fileName ?? true}>
-            {t("reports.download")}
-          </Anchor>
-        ) : null}
-      </Table.Td>
-    </Table.Tr>
+    <DataTable
+      rows={reports}
+      rowKey={(report) => report.id}
+      empty={t("reports.empty")}
+      minWidth={860}
+      rowProps={(report) => ({
+        id: `report-${report.id}`,
+        "aria-current": report.id === highlighted ? "true" : undefined,
+        style: report.id === highlighted ? { background: "var(--mantine-color-yellow-light)" } : undefined,
+      })}
+      columns={[
+        { key: "file", header: t("reports.file"), cell: (report) => <span dir="ltr">{report.fileName}</span> },
+        { key: "format", header: t("reports.format"), cell: (report) => t(`reports.formats.${report.format}`) },
+        { key: "list", header: t("reports.list"), cell: (report) => t(report.listKey) },
+        { key: "by", header: t("reports.requested_by"), cell: (report) => report.requestedBy },
+        { key: "at", header: t("reports.requested_at"), cell: (report) => report.requestedAt, nowrap: true },
+        {
+          key: "state",
+          header: t("reports.state"),
+          cell: (report) => (
+            <Stack gap={2}>
+              <Badge variant="light" color={stateColors[report.state]}>
+                {t(`reports.states.${report.state}`)}
+              </Badge>
+              {report.state === "running" && report.rowsTotal !== null ? (
+                <Text size="xs" c="dimmed" style={{ whiteSpace: "nowrap" }}>
+                  {t("reports.progress", { done: number(report.rowsDone), total: number(report.rowsTotal) })}
+                </Text>
+              ) : null}
+              {report.state === "done" ? (
+                <Text size="xs" c="dimmed">
+                  {t("reports.rows", { count: number(report.rowsDone) })}
+                </Text>
+              ) : null}
+              {report.state === "failed" && report.error ? (
+                <Text size="xs" c="red" style={{ overflowWrap: "anywhere" }}>
+                  {report.error}
+                </Text>
+              ) : null}
+            </Stack>
+          ),
+        },
+        { key: "size", header: t("reports.size"), cell: (report) => (report.size === null ? "—" : size(report.size)), nowrap: true },
+        {
+          key: "download",
+          header: <span className="visually-hidden">{t("reports.download")}</span>,
+          cell: (report) =>
+            report.state === "done" ? (
+              <Anchor href={`/${lang}/generated-reports/${report.id}/download`} download={report.fileName ?? true}>
+                {t("reports.download")}
+              </Anchor>
+            ) : null,
+        },
+      ]}
+    />
   );
 }

@@ -1,7 +1,8 @@
-import { Anchor, Badge, Card, Group, Pagination, Stack, Table, Text, Title } from "@mantine/core";
+import { Anchor, Badge, Stack, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { Link, useLoaderData, useSearchParams } from "react-router";
+import { Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/mailbox";
+import { DataTable, ListPagination } from "~/components/data-table";
 import { PageHeader } from "~/components/page-header";
 import { listMail } from "~/domain/messaging/mail.server";
 import { listSms } from "~/domain/messaging/sms.server";
@@ -38,89 +39,53 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 export default function Mailbox() {
   const { t } = useTranslation();
   const { mails, page, pages, sms } = useLoaderData<typeof loader>();
-  const [, setSearchParams] = useSearchParams();
   return (
     <Stack>
       <PageHeader title={t("mailbox.title")} description={t("mailbox.subtitle")} />
-      <Card withBorder padding={0}>
-        {mails.length === 0 ? (
-          <Text p="lg" c="dimmed">
-            {t("mailbox.empty")}
-          </Text>
-        ) : (
-          <Table.ScrollContainer minWidth={640}>
-            <Table highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t("mailbox.to")}</Table.Th>
-                  <Table.Th>{t("mailbox.subject")}</Table.Th>
-                  <Table.Th>{t("mailbox.status")}</Table.Th>
-                  <Table.Th>{t("mailbox.date")}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {mails.map((mail) => (
-                  <Table.Tr key={mail.id}>
-                    <Table.Td>{mail.to_address}</Table.Td>
-                    <Table.Td>
-                      <Anchor component={Link} to={String(mail.id)}>
-                        {mail.subject}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge variant="light" color={mail.status === "failed" ? "red" : "gray"}>
-                        {t(`mailbox.statuses.${mail.status}`)}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td style={{ whiteSpace: "nowrap" }}>{mail.created_at}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </Card>
-      {pages > 1 ? (
-        <Group justify="center">
-          <Pagination
-            total={pages}
-            value={page}
-            onChange={(value) => setSearchParams({ page: String(value) })}
-            getItemProps={(value) => ({ component: "a", href: `?page=${value}` })}
-          />
-        </Group>
-      ) : null}
+      <DataTable
+        rows={mails}
+        rowKey={(mail) => mail.id}
+        empty={t("mailbox.empty")}
+        minWidth={640}
+        columns={[
+          { key: "to", header: t("mailbox.to"), cell: (mail) => mail.to_address },
+          {
+            key: "subject",
+            header: t("mailbox.subject"),
+            cell: (mail) => (
+              <Anchor component={Link} to={String(mail.id)}>
+                {mail.subject}
+              </Anchor>
+            ),
+          },
+          {
+            key: "status",
+            header: t("mailbox.status"),
+            cell: (mail) => (
+              <Badge variant="light" color={mail.status === "failed" ? "red" : "gray"}>
+                {t(`mailbox.statuses.${mail.status}`)}
+              </Badge>
+            ),
+          },
+          { key: "date", header: t("mailbox.date"), cell: (mail) => mail.created_at, nowrap: true },
+        ]}
+      />
+      <ListPagination page={page} pages={pages} />
       <Title order={2} fz="h3" mt="lg">
         {t("mailbox.sms_title")}
       </Title>
-      <Card withBorder padding={0}>
-        {sms.length === 0 ? (
-          <Text p="lg" c="dimmed">
-            {t("mailbox.sms_empty")}
-          </Text>
-        ) : (
-          <Table.ScrollContainer minWidth={640}>
-            <Table>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t("mailbox.to")}</Table.Th>
-                  <Table.Th>{t("mailbox.message")}</Table.Th>
-                  <Table.Th>{t("mailbox.date")}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {sms.map((message) => (
-                  <Table.Tr key={message.id}>
-                    <Table.Td dir="ltr" style={{ whiteSpace: "nowrap" }}>{message.to_number}</Table.Td>
-                    <Table.Td style={{ overflowWrap: "anywhere" }}>{message.body}</Table.Td>
-                    <Table.Td style={{ whiteSpace: "nowrap" }}>{message.created_at}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </Card>
+      <DataTable
+        rows={sms}
+        rowKey={(message) => message.id}
+        empty={t("mailbox.sms_empty")}
+        minWidth={640}
+        hover={false}
+        columns={[
+          { key: "to", header: t("mailbox.to"), cell: (message) => <span dir="ltr">{message.to_number}</span>, nowrap: true },
+          { key: "message", header: t("mailbox.message"), cell: (message) => message.body },
+          { key: "date", header: t("mailbox.date"), cell: (message) => message.created_at, nowrap: true },
+        ]}
+      />
     </Stack>
   );
 }

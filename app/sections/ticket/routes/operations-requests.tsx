@@ -1,11 +1,11 @@
-import { Anchor, Card, Stack, Table, Text } from "@mantine/core";
+import { Anchor, Stack } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/operations-requests";
 import { PageHeader } from "~/components/page-header";
 import { RequestStateBadge } from "~/sections/ticket/components/request-state-badge";
 import { RequestFilterForm } from "~/sections/ticket/components/request-filter-form";
-import { RequestPagination } from "~/sections/ticket/components/request-pagination";
+import { DataTable, ListPagination } from "~/components/data-table";
 import { listOperationRequests, OPERATION_KINDS, operationRequestScope } from "~/domain/approvals/operation-requests.server";
 import { operationRequestFilterChoices } from "../presentation.server";
 import { parseRequestQuery, REQUEST_PAGE_SIZES } from "~/domain/approvals/request-filters";
@@ -62,59 +62,40 @@ export default function OperationsRequests() {
     <Stack gap={0}>
       <PageHeader title={t("features.ticket.operations_approval")} description={t(own ? "tickets.operations.own_description" : "tickets.operations.description")} />
       <RequestFilterForm choices={choices} raw={raw} errors={errors} typeLabel={t("tickets.columns.type")} perPageChoices={REQUEST_PAGE_SIZES} />
-      <Card withBorder padding={0}>
-        {rows.length === 0 ? (
-          <Text p="lg" c="dimmed">
-            {t("tickets.empty")}
-          </Text>
-        ) : (
-          <Table.ScrollContainer minWidth={900}>
-            <Table highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t("tickets.columns.id")}</Table.Th>
-                  <Table.Th>{t("tickets.columns.order")}</Table.Th>
-                  <Table.Th>{t("tickets.columns.type")}</Table.Th>
-                  <Table.Th>{t("tickets.columns.amount")}</Table.Th>
-                  <Table.Th>{t("tickets.columns.gateway")}</Table.Th>
-                  <Table.Th>{t("tickets.columns.maker")}</Table.Th>
-                  <Table.Th>{t("tickets.columns.state")}</Table.Th>
-                  <Table.Th>{t("tickets.columns.created")}</Table.Th>
-                  <Table.Th>{t("tickets.columns.expires")}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.map((row) => (
-                  <Table.Tr key={row.id}>
-                    <Table.Td>
-                      <Anchor component={Link} to={`/${lang}/ticket/approve-refund-void/${row.id}`} aria-label={t("tickets.open_request", { id: row.id })}>
-                        #{row.id}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>
-                      <Anchor component={Link} to={`/${lang}/transactions/${row.transactionId}`}>
-                        #{row.orderNo}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>{t(`tickets.types.${row.kind}`)}</Table.Td>
-                    <Table.Td style={{ whiteSpace: "nowrap" }}>
-                      <span dir="ltr">{row.amount}</span>
-                    </Table.Td>
-                    <Table.Td>{row.gateway}</Table.Td>
-                    <Table.Td>{row.maker}</Table.Td>
-                    <Table.Td>
-                      <RequestStateBadge state={row.state} />
-                    </Table.Td>
-                    <Table.Td style={{ whiteSpace: "nowrap" }}>{row.created}</Table.Td>
-                    <Table.Td style={{ whiteSpace: "nowrap" }}>{row.expires ?? "—"}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </Card>
-      <RequestPagination page={page} pages={pages} count={count} />
+      <DataTable
+        rows={rows}
+        rowKey={(row) => row.id}
+        empty={t("tickets.empty")}
+        minWidth={900}
+        columns={[
+          {
+            key: "id",
+            header: t("tickets.columns.id"),
+            cell: (row) => (
+              <Anchor component={Link} to={`/${lang}/ticket/approve-refund-void/${row.id}`} aria-label={t("tickets.open_request", { id: row.id })}>
+                #{row.id}
+              </Anchor>
+            ),
+          },
+          {
+            key: "order",
+            header: t("tickets.columns.order"),
+            cell: (row) => (
+              <Anchor component={Link} to={`/${lang}/transactions/${row.transactionId}`}>
+                #{row.orderNo}
+              </Anchor>
+            ),
+          },
+          { key: "type", header: t("tickets.columns.type"), cell: (row) => t(`tickets.types.${row.kind}`) },
+          { key: "amount", header: t("tickets.columns.amount"), cell: (row) => <span dir="ltr">{row.amount}</span>, nowrap: true },
+          { key: "gateway", header: t("tickets.columns.gateway"), cell: (row) => row.gateway },
+          { key: "maker", header: t("tickets.columns.maker"), cell: (row) => row.maker },
+          { key: "state", header: t("tickets.columns.state"), cell: (row) => <RequestStateBadge state={row.state} /> },
+          { key: "created", header: t("tickets.columns.created"), cell: (row) => row.created, nowrap: true },
+          { key: "expires", header: t("tickets.columns.expires"), cell: (row) => row.expires ?? "—", nowrap: true },
+        ]}
+      />
+      <ListPagination page={page} pages={pages} count={t("tickets.count", { total: count })} />
     </Stack>
   );
 }

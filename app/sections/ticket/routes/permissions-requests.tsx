@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Anchor, Button, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
+import { Anchor, Button, Card, Group, Stack, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/permissions-requests";
@@ -8,7 +8,7 @@ import { keyOf, statusOf } from "~/web/outcomes.server";
 import { FormErrors, SelectField } from "~/components/forms";
 import { PageHeader } from "~/components/page-header";
 import { RequestFilterForm } from "~/sections/ticket/components/request-filter-form";
-import { RequestPagination } from "~/sections/ticket/components/request-pagination";
+import { DataTable, ListPagination } from "~/components/data-table";
 import { RequestStateBadge } from "~/sections/ticket/components/request-state-badge";
 import { GRANTABLE_PERMISSIONS, PermissionGrantSchema } from "~/domain/approvals/permission-grant-schema";
 import { listGrantCandidates, listPermissionRequests, requestPermissionGrant } from "~/domain/approvals/permission-requests.server";
@@ -94,49 +94,30 @@ export default function PermissionsRequests() {
       <PageHeader title={t("features.ticket.user_permission_changes")} description={t("tickets.permissions.description")} />
       <GrantRequestForm />
       <RequestFilterForm choices={choices} raw={raw} errors={errors} typeLabel={t("tickets.columns.permission")} perPageChoices={REQUEST_PAGE_SIZES} />
-      <Card withBorder padding={0}>
-        {rows.length === 0 ? (
-          <Text p="lg" c="dimmed">
-            {t("tickets.empty")}
-          </Text>
-        ) : (
-          <Table.ScrollContainer minWidth={760}>
-            <Table highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t("tickets.columns.id")}</Table.Th>
-                  <Table.Th>{t("tickets.columns.user")}</Table.Th>
-                  <Table.Th>{t("tickets.columns.permission")}</Table.Th>
-                  <Table.Th>{t("tickets.columns.requested_by")}</Table.Th>
-                  <Table.Th>{t("tickets.columns.state")}</Table.Th>
-                  <Table.Th>{t("tickets.columns.checker")}</Table.Th>
-                  <Table.Th>{t("tickets.columns.created")}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.map((row) => (
-                  <Table.Tr key={row.id}>
-                    <Table.Td>
-                      <Anchor component={Link} to={`/${lang}/ticket/approve-permissions/${row.id}`} aria-label={t("tickets.open_request", { id: row.id })}>
-                        #{row.id}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>{row.user}</Table.Td>
-                    <Table.Td>{t(`tickets.permission_names.${row.permission}`)}</Table.Td>
-                    <Table.Td>{row.requestedBy}</Table.Td>
-                    <Table.Td>
-                      <RequestStateBadge state={row.state} />
-                    </Table.Td>
-                    <Table.Td>{row.checker ?? "—"}</Table.Td>
-                    <Table.Td style={{ whiteSpace: "nowrap" }}>{row.created}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </Card>
-      <RequestPagination page={page} pages={pages} count={count} />
+      <DataTable
+        rows={rows}
+        rowKey={(row) => row.id}
+        empty={t("tickets.empty")}
+        minWidth={760}
+        columns={[
+          {
+            key: "id",
+            header: t("tickets.columns.id"),
+            cell: (row) => (
+              <Anchor component={Link} to={`/${lang}/ticket/approve-permissions/${row.id}`} aria-label={t("tickets.open_request", { id: row.id })}>
+                #{row.id}
+              </Anchor>
+            ),
+          },
+          { key: "user", header: t("tickets.columns.user"), cell: (row) => row.user },
+          { key: "permission", header: t("tickets.columns.permission"), cell: (row) => t(`tickets.permission_names.${row.permission}`) },
+          { key: "requested_by", header: t("tickets.columns.requested_by"), cell: (row) => row.requestedBy },
+          { key: "state", header: t("tickets.columns.state"), cell: (row) => <RequestStateBadge state={row.state} /> },
+          { key: "checker", header: t("tickets.columns.checker"), cell: (row) => row.checker ?? "—" },
+          { key: "created", header: t("tickets.columns.created"), cell: (row) => row.created, nowrap: true },
+        ]}
+      />
+      <ListPagination page={page} pages={pages} count={t("tickets.count", { total: count })} />
     </Stack>
   );
 }

@@ -13,7 +13,7 @@ import { once, type StoredResponse } from "~/web/idempotency.server";
 import { payUrlOf } from "~/domain/payments/lifecycle.server";
 import { EXPRESS_SEARCH_LIMIT, findExpressMatches } from "~/domain/transactions/express-search.server";
 import { loadTableFields } from "~/domain/transactions/fields.server";
-import { parseListQuery } from "~/domain/transactions/filters";
+import { FILTER_NAMES, parseListQuery } from "~/domain/transactions/filters";
 import { bulkActionsFor, loadFilterChoices, loadPluginUnits } from "~/domain/transactions/list-config.server";
 import { childOperations, findTransactionRow, listTransactions, type TransactionRow } from "~/domain/transactions/list.server";
 import { BULK_ACTIONS, runBulkAction, type RowActionName } from "~/domain/payments/transaction-actions.server";
@@ -72,23 +72,7 @@ export async function findSectionRow(db: ReturnType<typeof getDbFrom>, user: Ses
 }
 
 /** The list query's filters (dashboard spec §3 transaction filters); page and per_page are not. */
-const FILTER_PARAMS = [
-  "q",
-  "state",
-  "gateway_code",
-  "currency_code",
-  "initiator",
-  "unit",
-  "seen",
-  "email_seen",
-  "disclosed_to_merchant",
-  "product_type",
-  "bulk",
-  "created_after",
-  "created_before",
-  "state_changed_at_after",
-  "state_changed_at_before",
-];
+const FILTER_PARAMS = ["q", ...FILTER_NAMES];
 const FLAG_VALUES = ["true", "false", "1", "0"];
 const ID_FILTERS = ["initiator", "unit", "bulk"] as const;
 

@@ -1,0 +1,158 @@
+import { Anchor, Badge, Button, Checkbox, Group, NativeSelect, Table, Text } from "@mantine/core";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Form, Link, useLocation } from "react-router";
+import { StateBadge } from "~/components/state-badge";
+import { RowActionsMenu } from "~/components/transactions/row-actions-menu";
+import { withParams } from "~/domain/transactions/filters";
+import type { ListData } from "./query-params";
+
+export function RowActions({ row, basePath, search }: { row: ListData["rows"][number]; basePath: string; search: string }) {
+  const items = row.actions.map((action) => {
+    const dialog = action.value === "refund" || action.value === "capture" || action.value === "void" ? "operation" : "confirm";
+    return {
+      value: action.value,
+      label: action.display_name,
+      to: `${basePath}${withParams(search, { operation: null, confirm: null, [dialog]: action.value, id: row.id, done: null })}`,
+    };
+  });
+  return <RowActionsMenu orderNo={row.orderNo} items={items} />;
+}
+
+/**
+ * The rows in the chosen columns, each with its actions and its refunds, captures and voids below
+ * it; with bulk actions, the rows can be selected. One form posts the bulk action.
+ */
+export function TransactionsTable({ data }: { data: ListData }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const [hydrated, setHydrated] = useState(false);
+  const [expanded, setExpanded] = useState<Set<string>>(new Set());
+  useEffect(() => setHydrated(true), []);
+  const selectable = data.bulkActions.length > 0;
+  const detailPath = (id: string, plugin: string) => `${data.place.basePath}/${id}?type=${plugin}`;
+  return (
+    <Form method="post" id="rows-form">
+      <input type="hidden" name="intent" value="bulk" />
+      {data.rows.length > 0 && selectable ? (
+        <Group gap="xs" mb="xs" align="flex-end">
+          <NativeSelect
+            name="bulk_action"
+            label={t("transactions.bulk_actions")}
+            data={data.bulkActions.map((name) => ({ value: name, label: t(`actions.${name}`) }))}
+            size="xs"
+          />
+          <Button type="submit" size="xs" variant="default">
+            {t("transactions.apply")}
+          </Button>
+        </Group>
+      ) : null}
+      <Table.ScrollContainer minWidth={720}>
+        <Table striped highlightOnHover verticalSpacing="xs">
+          <Table.Thead>
+            <Table.Tr>
+              {selectable ? (
+                <Table.Th w={36}>
+                  <span className="visually-hidden">{t("transactions.select")}</span>
+                </Table.Th>
+              ) : null}
+              {data.columns.map((column) => (
+                <Table.Th key={column.name}>{column.label}</Table.Th>
+              ))}
+              <Table.Th>{t("transactions.actions")}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {data.rows.length === 0 ? (
+              <Table.Tr>
+                <Table.Td colSpan={data.columns.length + (selectable ? 2 : 1)}>
+                  <Text c="dimmed" ta="center" py="lg">
+                    {t("transactions.empty")}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            ) : null}
+            {data.rows.flatMap((row) => {
+              const open = !hydrated || expanded.has(row.id);
+              return [
+                <Table.Tr key={row.id}>
+                  {selectable ? (
+                    <Table.Td>
+                      <Checkbox name="ids" value={row.id} aria-label={t("transactions.select_row", { orderNo: row.orderNo })} size="xs" />
+                    </Table.Td>
+                  ) : null}
+                  {data.columns.map((column) => (
+                    <Table.Td key={column.name} dir={column.name === "customer_phone" || column.name === "amount" ? "ltr" : undefined}>
+                      {column.name === "state" ? (
+                        <StateBadge state={row.state} />
+                      ) : column.name === "order_no" ? (
+                        <Anchor component={Link} to={detailPath(row.id, row.plugin)}>
+                          {row.cells[column.name]}
+                        </Anchor>
+                      ) : (
+                        row.cells[column.name]
+                      )}
+                    </Table.Td>
+                  ))}
+                  <Table.Td>
+                    <Group gap="xs" wrap="nowrap">
+                      {!data.columns.some((column) => column.name === "order_no") ? (
+                        <Anchor component={Link} to={detailPath(row.id, row.plugin)} size="sm">
+                          {t("transactions.open")}
+                        </Anchor>
+                      ) : null}
+                      {row.children.length > 0 && hydrated ? (
+                        <Button
+                          variant="subtle"
+                          size="compact-xs"
+                          aria-expanded={open}
+                          onClick={() =>
+                            setExpanded((current) => {
+                              const next = new Set(current);
+                              if (next.has(row.id)) next.delete(row.id);
+                              else next.add(row.id);
+                              return next;
+                            })
+                          }
+                        >
+                          {t("transactions.children", { count: row.children.length })}
+                        </Button>
+                      ) : null}
+                      <RowActions row={row} basePath={data.place.basePath} search={location.search} />
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>,
+                ...(open
+                  ? row.children.map((child) => (
+                      <Table.Tr key={`${row.id}-${child.id}`} className="child-row">
+                        {selectable ? <Table.Td /> : null}
+                        <Table.Td colSpan={data.columns.length + 1}>
+                          <Group gap="sm">
+                            <Text size="sm">↳ {t(`operations.kind.${child.kind}`)}</Text>
+                            <Text size="sm" dir="ltr">
+                              {child.amount}
+                            </Text>
+                            <Badge size="sm" variant="light" color={child.state === "succeeded" ? "green" : child.state === "failed" ? "red" : "orange"}>
+                              {t(`operations.state.${child.state}`)}
+                            </Badge>
+                            <Text size="sm" c="dimmed">
+                              {child.created} · {child.by}
+                            </Text>
+                            {child.message ? (
+                              <Text size="sm" c="red">
+                                {child.message}
+                              </Text>
+                            ) : null}
+                          </Group>
+                        </Table.Td>
+                      </Table.Tr>
+                    ))
+                  : []),
+              ];
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Form>
+  );
+}
