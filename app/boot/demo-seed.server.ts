@@ -57,13 +57,13 @@ export const DEMO_USERS: NewUserInput[] = [
 ];
 
 /** The demo merchant of the README, made only when the database has no merchant at all. */
-export async function seedDemoMerchantIfEmpty(db: DB) {
+export async function seedDemoMerchantIfEmpty(db: DB, password: string | { hash: string } = DEMO_PASSWORD) {
   const existing = await db.selectFrom("merchants").select(["id", "name"]).orderBy("id").limit(1).executeTakeFirst();
   if (existing) {
     // Demo databases made before a demo user was added get it too.
     if (existing.name === "Demo Store") {
       const names = new Set((await db.selectFrom("users").select("username").where("merchant_id", "=", existing.id).execute()).map((row) => row.username));
-      for (const user of DEMO_USERS) if (!names.has(user.username)) await createUser(db, existing.id, user, DEMO_PASSWORD);
+      for (const user of DEMO_USERS) if (!names.has(user.username)) await createUser(db, existing.id, user, password);
     }
     return false;
   }
@@ -74,7 +74,7 @@ export async function seedDemoMerchantIfEmpty(db: DB) {
     operationsApproval: true,
     sections: sectionsForNewMerchant(),
   });
-  for (const user of DEMO_USERS) await createUser(db, merchantId, user, DEMO_PASSWORD);
+  for (const user of DEMO_USERS) await createUser(db, merchantId, user, password);
   await seedDemoGateways(db, merchantId);
   return true;
 }

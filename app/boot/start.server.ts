@@ -3,7 +3,8 @@ import { createDatabase, engineOf, writeTransaction, type DB } from "~/db/databa
 import { migrateToLatest } from "~/db/migrate.server";
 import { env, roleOf } from "~/lib/env.server";
 import { startWorker } from "~/lib/jobs.server";
-import { seedDemoMerchantIfEmpty } from "./demo-seed.server";
+import { hashPassword } from "~/domain/identity/password-hashing.server";
+import { DEMO_PASSWORD, seedDemoMerchantIfEmpty } from "./demo-seed.server";
 import { wirePlatform } from "./wiring.server";
 
 let database: DB | undefined;
@@ -16,13 +17,15 @@ const PREPARE_LOCK = 7_411_001;
  * Migrations and the demo seed, once however many instances start together: on Postgres the first
  * takes an advisory lock and the others wait for it, then find nothing left to do.
  */
-async function prepareDatabase(db: DB, seedDemo: boolean) {
+export async function prepareDatabase(db: DB, seedDemo: boolean) {
+  // The slow part of the seed, hashing the demo password, is done before any lock is taken.
+  const password = seedDemo ? { hash: await hashPassword(DEMO_PASSWORD) } : undefined;
   if (engineOf(db) === "postgres") {
     await db.connection().execute(async (connection) => {
       await sql`select pg_advisory_lock(${PREPARE_LOCK})`.execute(connection);
       try {
         await migrateToLatest(db);
-        if (seedDemo) await seedDemoMerchantIfEmpty(db);
+        if (password) await seedDemoMerchantIfEmpty(db, password);
       } finally {
         await sql`select pg_advisory_unlock(${PREPARE_LOCK})`.execute(connection);
       }
@@ -31,7 +34,7 @@ async function prepareDatabase(db: DB, seedDemo: boolean) {
   }
   await migrateToLatest(db);
   // One writer at a time on the SQLite file: a second process waits, then sees the merchant.
-  if (seedDemo) await writeTransaction(db, (trx) => seedDemoMerchantIfEmpty(trx));
+  if (password) await writeTransaction(db, (trx) => seedDemoMerchantIfEmpty(trx, password));
 }
 
 /**

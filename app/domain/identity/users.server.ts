@@ -71,8 +71,8 @@ export type NewUserInput = {
   permissions: Permission[];
 };
 
-/** A user of a merchant with a password and the permissions given. */
-export async function createUser(db: DB, merchantId: number, user: NewUserInput, password: string) {
+/** A user of a merchant with a password (or its hash, already made) and the permissions given. */
+export async function createUser(db: DB, merchantId: number, user: NewUserInput, password: string | { hash: string }) {
   const inserted = await db
     .insertInto("users")
     .values({
@@ -81,7 +81,7 @@ export async function createUser(db: DB, merchantId: number, user: NewUserInput,
       email: user.email,
       first_name: user.firstName,
       last_name: user.lastName,
-      password_hash: await hashPassword(password),
+      password_hash: typeof password === "string" ? await hashPassword(password) : password.hash,
       is_superuser: user.superuser ? 1 : 0,
       requires_otp: user.requiresOtp ? 1 : 0,
       created_at: nowIso(),
