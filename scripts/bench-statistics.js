@@ -182,9 +182,9 @@ async function main(flags) {
   const app = await loadApp();
   const modules = {
     periods: await app.load("/app/domain/statistics/periods.ts"),
-    rollup: await app.load("/app/domain/statistics/rollup.server.ts"),
+    rollup: await app.load("/app/domain/payments/statistics-rollup.server.ts"),
     statistics: await app.load("/app/domain/statistics/statistics.server.ts"),
-    users: await app.load("/app/domain/identity/users.server.ts"),
+    users: await app.load("/app/domain/merchants/merchants.server.ts"),
   };
   const summaries = [];
   try {

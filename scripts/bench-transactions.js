@@ -25,7 +25,7 @@ import { loadApp, redact, root, seedVolume } from "./lib/volume.js";
 
 const self = fileURLToPath(import.meta.url);
 const PAGE_TARGET_MS = 50, EXPORT_TARGET_S = 60, EXPORT_TARGET_MB = 300;
-const EXPORT_MODULE = path.join(root, "app/domain/reporting/exports.server.ts");
+const EXPORT_MODULE = path.join(root, "app/presentation/report-files.server.ts");
 const ms = (value) => (Number.isFinite(value) ? value.toFixed(1) : "-");
 
 /** Nearest-rank percentile of sorted numbers. */

@@ -28,7 +28,7 @@ export async function loadApp() {
   return {
     database: await load("/app/db/database.server.ts"),
     migrate: await load("/app/db/migrate.server.ts"),
-    seed: await load("/app/db/seed.server.ts"),
+    seed: await load("/app/boot/demo-seed.server.ts"),
     money: await load("/app/lib/money.ts"),
     filters: await load("/app/domain/transactions/filters.ts"),
     list: await load("/app/domain/transactions/list.server.ts"),
@@ -601,7 +601,7 @@ export async function analyze(target) {
   }
 }
 
-const STATISTICS_ROLLUP = "app/domain/statistics/rollup.server.ts";
+const STATISTICS_ROLLUP = "app/domain/payments/statistics-rollup.server.ts";
 
 /**
  * The whole seed: migrations and (when the database is empty) the demo merchant through the app's
