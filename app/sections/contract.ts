@@ -45,6 +45,8 @@ export type SectionDeclaration = {
     filters?: SectionListFilter[];
     /** Whether requests of this section may let the customer type the amount (list config). */
     editableAmount?: boolean;
+    /** Whether customers pay its transactions on the platform's pay page and through the public pay API. */
+    payable?: boolean;
   };
   /** Route modules of its own, besides the shared transaction pages every listing section gets. */
   routes?: {

@@ -36,7 +36,7 @@ export const TRANSITIONS: Readonly<Record<TransactionState, readonly Transaction
   created: ["pending", "attempted", "authorized", "paid", "cod", "canceled", "expired"],
   pending: ["attempted", "authorized", "paid", "cod", "canceled", "expired"],
   attempted: ["authorized", "paid", "cod", "canceled", "expired"],
-  expired: ["authorized", "paid"],
+  expired: ["authorized", "paid", "cod"],
   authorized: ["paid", "voided"],
   paid: ["refunded"],
   cod: [],

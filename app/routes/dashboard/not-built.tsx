@@ -10,13 +10,12 @@ import { notFound, requirePermission, requireSection, requireUser } from "~/web/
  * The pages of a section this platform does not serve yet. Unavailable sections and unknown
  * sub-pages answer 404; available ones say plainly that the page is not built yet.
  */
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request, params, pattern }: Route.LoaderArgs) {
   const auth = requireUser(context, request);
-  const segments = new URL(request.url).pathname.split("/").slice(2);
-  const joined = segments.join("/");
-  const section = SECTIONS.find((candidate) => joined === candidate.path || joined.startsWith(`${candidate.path}/`));
+  // Each section has a catch-all route of its own, ":lang/<its path>/*": the pattern names the section.
+  const section = SECTIONS.find((candidate) => pattern.replace(/^\/+/, "") === `:lang/${candidate.path}/*`);
   if (!section) notFound();
-  const rest = joined.slice(section.path.length + 1);
+  const rest = params["*"] ?? "";
   const feature = rest ? section.features.find((candidate) => rest === candidate.path || rest.startsWith(`${candidate.path}/`)) : undefined;
   if (rest && !feature) notFound();
   await requireSection(context, auth, section.key, feature?.key);

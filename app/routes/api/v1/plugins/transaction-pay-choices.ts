@@ -1,4 +1,5 @@
 import type { Route } from "./+types/transaction-pay-choices";
+import { findSection } from "~/sections/registry";
 import { findPublicTransaction } from "~/domain/payments/pay-page.server";
 import { PAYABLE_STATES } from "~/domain/payments/states";
 import { publicPayChoices } from "~/presentation/public-pay-view.server";
@@ -8,7 +9,7 @@ import { getDbFrom } from "~/web/request-context.server";
 /** POST {amount}: the pay choices priced for an amount typed on an editable request. */
 export async function action({ request, context, params }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(request);
-  if (params.plugin !== "payment_request") return apiDetail(request, "api.not_found", 404);
+  if (findSection(params.plugin)?.transactions?.payable !== true) return apiDetail(request, "api.not_found", 404);
   const db = getDbFrom(context);
   const transaction = await findPublicTransaction(db, params.id);
   if (!transaction) return apiDetail(request, "pay.not_found", 404);

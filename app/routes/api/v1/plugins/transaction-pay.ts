@@ -7,13 +7,15 @@ import { publicPayView } from "~/presentation/public-pay-view.server";
 import { platformAddresses } from "~/web/addresses.server";
 import { apiDetail, apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, str } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
+import { findSection } from "~/sections/registry";
 import { getDbFrom } from "~/web/request-context.server";
 
-const SUPPORTED_PLUGINS = new Set(["payment_request"]);
+/** The public pay API serves the sections whose transactions customers pay on the pay page. */
+const isPayable = (plugin: string) => findSection(plugin)?.transactions?.payable === true;
 
 /** GET: the transaction as the pay page reads it. OPTIONS: the delivery configuration. Anonymous. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  if (!SUPPORTED_PLUGINS.has(params.plugin)) return apiDetail(request, "api.not_found", 404);
+  if (!isPayable(params.plugin)) return apiDetail(request, "api.not_found", 404);
   const lang = apiLanguage(request);
   if (request.method === "OPTIONS") {
     const transaction = await findPublicTransaction(getDbFrom(context), params.id);
@@ -42,7 +44,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(request);
-  if (!SUPPORTED_PLUGINS.has(params.plugin)) return apiDetail(request, "api.not_found", 404);
+  if (!isPayable(params.plugin)) return apiDetail(request, "api.not_found", 404);
   const body = await readBody(request);
   const gatewayCode = str(body.gateway_code, 40);
   if (!gatewayCode) return apiErrors(request, { gateway_code: ["errors.required"] });
