@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
  */
 
 const root = path.resolve(__dirname, "..");
+const SECTION_KEYS = ["payment_request", "bulk", "customer_payment", "catalogue", "e_commerce", "session", "shopify", "event", "food_ordering", "ticket", "express_search"];
 const appDir = path.join(root, "app");
 
 function sourceFiles(dir: string): string[] {
@@ -141,13 +142,29 @@ describe("the architecture", () => {
     expect(upward).toEqual([]);
   });
 
+  it("keeps infrastructure and presentation below the adapters, and a section's domain with the core's", () => {
+    const offending = fileEdges
+      .map(([from, to]) => [path.relative(appDir, from), path.relative(appDir, to)])
+      .filter(([from, to]) => {
+        if (from.startsWith("lib/") || from.startsWith("db/")) return /^(domain|routes|web|presentation|sections|boot|components)\//.test(to);
+        if (from.startsWith("presentation/")) return /^(routes|web|sections|boot)\//.test(to);
+        if (/^sections\/[^/]+\/domain\//.test(from)) return !/^(domain|lib|db)\//.test(to) && !to.startsWith(from.split("/").slice(0, 3).join("/"));
+        return false;
+      });
+    expect(offending).toEqual([]);
+  });
+
   it("keeps HTTP statuses, translations and section names out of app/domain", () => {
     for (const file of files.filter((candidate) => contextOf(candidate).startsWith("domain/"))) {
       const text = fs.readFileSync(file, "utf8");
       const name = path.relative(root, file);
-      expect(text, name).not.toMatch(/status: [45]\d\d/);
+      expect(text, name).not.toMatch(/status: [2345]\d\d|\(\s*[45]\d\d\s*,/);
       expect(text, name).not.toMatch(/\btranslator\(/);
       expect(text, name).not.toMatch(/(plugin|section|sectionKey)\)? *[!=]==? *["'][a-z_]+["']/);
+      // A section's key compared, assigned as a plugin or asked of the merchant's features in the core: its rules belong in its module.
+      for (const section of SECTION_KEYS) {
+        expect(text, `${name} names ${section}`).not.toMatch(new RegExp(`(===|!==|plugin:|hasFeature\\([^)]*,)\\s*["'\`]${section}["'\`]`));
+      }
     }
   });
 });

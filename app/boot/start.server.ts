@@ -32,9 +32,12 @@ export async function prepareDatabase(db: DB, seedDemo: boolean) {
     });
     return;
   }
-  await migrateToLatest(db);
-  // One writer at a time on the SQLite file: a second process waits, then sees the merchant.
-  if (password) await writeTransaction(db, (trx) => seedDemoMerchantIfEmpty(trx, password));
+  // One writer at a time on the SQLite file, and DDL is transactional there: a second process waits
+  // for the first's migrations and seed, then finds nothing left to do.
+  await writeTransaction(db, async (trx) => {
+    await migrateToLatest(trx);
+    if (password) await seedDemoMerchantIfEmpty(trx, password);
+  });
 }
 
 /**

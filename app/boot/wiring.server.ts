@@ -1,4 +1,5 @@
 import { SEND_MAIL_JOB, sendQueuedMail } from "~/domain/messaging/mail.server";
+import { deliverQueuedSms, SEND_SMS_JOB } from "~/domain/messaging/sms.server";
 import { connectTransitionHooks } from "~/domain/payments/transaction-state.server";
 import { EXPORT_JOB } from "~/domain/reporting/exports.server";
 import { CARD_NOTIFY_JOB, deliverCardNotification } from "~/domain/sandbox/card-notifications.server";
@@ -12,6 +13,7 @@ import type { DB } from "~/db/database.server";
 /** The platform's own background jobs; each section's come from its server part. */
 export const CORE_JOBS = {
   [SEND_MAIL_JOB]: sendQueuedMail,
+  [SEND_SMS_JOB]: deliverQueuedSms,
   [EXPORT_JOB]: (db: DB, payload: { reportId: number }) => runExport(db, payload.reportId, transactionExtensions),
   [CARD_NOTIFY_JOB]: deliverCardNotification,
 } as const;

@@ -448,7 +448,7 @@ export interface OutgoingSmsTable {
   merchant_id: number | null;
   to_number: string;
   body: string;
-  status: "stored" | "sent" | "failed";
+  status: "stored" | "queued" | "sent" | "failed";
   created_at: Timestamp;
 }
 

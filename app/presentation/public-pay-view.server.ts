@@ -29,12 +29,12 @@ export async function publicPayChoices(db: DB, transaction: PublicTransaction, a
   return { ok: true as const, choices: choices.map((choice) => serializeChoice(choice, lang)), default: defaultChoice(choices)?.gateway_code ?? null };
 }
 
-/** The transaction as the public pay page's API reads it (public spec §3), with its HTTP status. */
-export async function publicPayView(db: DB, id: string, lang: Language): Promise<{ status: number; body: unknown }> {
+/** The transaction as the public pay page's API reads it (public spec §3); or that it is unknown, or its merchant paused. */
+export async function publicPayView(db: DB, id: string, lang: Language, plugins: readonly string[]): Promise<{ ok: true; body: unknown } | { ok: false; code: "pay.not_found" | "pay.paused" }> {
   const t = translator(lang);
-  const page = await loadPayPage(db, id);
-  if (page.status === "not_found") return { status: 404, body: { detail: t("pay.not_found") } };
-  if (page.status === "paused") return { status: 423, body: { detail: t("pay.paused") } };
+  const page = await loadPayPage(db, id, plugins);
+  if (page.status === "not_found") return { ok: false, code: "pay.not_found" };
+  if (page.status === "paused") return { ok: false, code: "pay.paused" };
   const { transaction } = page;
   const unit = await db
     .selectFrom("units")
@@ -54,7 +54,7 @@ export async function publicPayView(db: DB, id: string, lang: Language): Promise
           : null;
   const amount = toDecimalString(transaction.amount, transaction.currency_code);
   return {
-    status: 200,
+    ok: true,
     body: {
       id: transaction.id,
       order_no: transaction.order_no,

@@ -1,3 +1,4 @@
+import { GATEWAY_KINDS, isGatewayKind } from "~/domain/payments/gateways/registry";
 import { formatDateTime } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
 import { formatAmount } from "~/lib/money";
@@ -22,7 +23,7 @@ export function resultRows(
     ["result.status", `result.states.${attempt.state}`],
     ["result.gateway", gateway ? (lang === "ar" ? gateway.name_ar : gateway.name_en) : attempt.gateway_code],
     ["result.date", options.withDate && attempt.completed_at ? formatDateTime(attempt.completed_at, lang) : null],
-    ["result.track_id", attempt.gateway_kind === "knet" ? attempt.track_id : null],
+    ["result.track_id", isGatewayKind(attempt.gateway_kind) && GATEWAY_KINDS[attempt.gateway_kind].showsTrackId ? attempt.track_id : null],
     ["result.post_date", attempt.post_date],
     ["result.transaction_id", attempt.tran_id],
     ["result.auth_code", attempt.auth_code],

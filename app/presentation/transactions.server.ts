@@ -149,7 +149,7 @@ export async function serializeTransactionDetails(row: TransactionRow, context: 
   }
   if (row.remarks) details.push({ name: "remarks", label: t("payment_request.remarks"), value: row.remarks });
   if (row.attachment_name) details.push({ name: "attachment", label: t("payment_request.attachment"), value: row.attachment_name });
-  for (const extra of context.extensionsOf(row.plugin)?.details?.(row, context.lang) ?? []) details.push({ name: "", label: extra.label, value: extra.value });
+  details.push(...(context.extensionsOf(row.plugin)?.details?.(row, context.lang) ?? []));
   const svg = await QRCode.toString(context.payUrl(row.id), { type: "svg", margin: 1, width: 220, errorCorrectionLevel: "M" });
   return {
     ...serializeTransaction(row, context, operations),

@@ -11,6 +11,7 @@
  * Sections never import each other; they reach the platform's core through app/domain.
  */
 import type { DB } from "~/db/database.server";
+import type { Actor } from "~/domain/identity/permissions";
 import type { TransitionEvent } from "~/domain/payments/transaction-state.server";
 import type { TransactionRow } from "~/domain/transactions/list.server";
 import type { JobHandler } from "~/lib/jobs.server";
@@ -62,8 +63,8 @@ export type SectionDeclaration = {
   server?: () => Promise<{ sectionServer: SectionServer }>;
 };
 
-/** A row the details page shows: a translated label and a value. */
-export type DetailsRow = { label: string; value: string };
+/** A row the details page (and the API's details) shows: its name, a translated label and a value. */
+export type DetailsRow = { name: string; label: string; value: string };
 
 /** A column a section adds to its transaction list: offered on its Table headers page and in its exports. */
 export type SectionField = {
@@ -79,9 +80,14 @@ export type SectionServer = {
   /**
    * Called by the one writer of transaction states for every change of a transaction of this
    * section, inside the same database transaction (pretix's order_paid, Saleor's
-   * order_fully_paid). Mail and jobs it queues commit or roll back with the change.
+   * order_fully_paid). Mail and jobs it queues commit or roll back with the change. It must not
+   * throw for a payment (`cause.kind === "payment"`): that would roll back recording money the
+   * gateway took, and every retry would fail the same way. A section whose transactions are
+   * payable sends its customer's confirmation (a receipt, tickets, an order) from here.
    */
   onTransition?: (trx: DB, event: TransitionEvent) => Promise<void>;
+  /** The side menu's badges on its features, by feature key (the Tickets items' pending requests). */
+  menuCounts?: (db: DB, viewer: { merchantId: number; user: Actor; features: readonly string[] }) => Promise<Record<string, number>>;
   /** Background jobs of the section, by job type; registered when the platform starts. */
   jobs?: Record<string, JobHandler>;
   transactions?: {

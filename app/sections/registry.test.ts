@@ -144,4 +144,11 @@ describe("the section registry", () => {
     for (const section of SECTIONS) expect(servers.has(section.key)).toBe(Boolean(section.server));
     expect(servers.get("payment_request")?.onTransition).toBeTypeOf("function");
   });
+
+  it("has every section whose transactions customers pay hear of their payments (to confirm them to the customer)", async () => {
+    const servers = await loadSectionServers();
+    const payable = SECTIONS.filter((section) => section.transactions?.payable);
+    expect(payable.length).toBeGreaterThan(0);
+    for (const section of payable) expect(servers.get(section.key)?.onTransition, section.key).toBeTypeOf("function");
+  });
 });

@@ -55,8 +55,6 @@ const DECLARED = [
   ticket,
 ] as const satisfies readonly SectionDeclaration[];
 
-export type SectionKey = (typeof DECLARED)[number]["key"];
-
 export const SECTIONS: readonly SectionDeclaration[] = DECLARED;
 
 const byKey = new Map<string, SectionDeclaration>(SECTIONS.map((section) => [section.key, section]));
@@ -95,3 +93,6 @@ export function sectionRootSegments(): string[] {
 export function sectionsForNewMerchant() {
   return SECTIONS.map((section) => ({ key: section.key, features: section.features.map((feature) => feature.key) }));
 }
+
+/** The sections whose transactions customers pay on the platform's pay page (and through the public pay API). */
+export const PAYABLE_SECTIONS: readonly string[] = SECTIONS.filter((section) => section.transactions?.payable).map((section) => section.key);

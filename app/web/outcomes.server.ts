@@ -9,7 +9,6 @@ import { describe } from "~/presentation/texts.server";
  */
 const STATUSES: Readonly<Record<string, number>> = {
   "api.not_found": 404,
-  "transition.not_found": 404,
   "actions.not_available": 403,
   "operations.errors.forbidden": 403,
   "operations.errors.own_request": 403,
@@ -19,7 +18,6 @@ const STATUSES: Readonly<Record<string, number>> = {
   "operations.errors.decided_meanwhile": 409,
   "tickets.errors.request_pending": 409,
   "tickets.errors.decided_meanwhile": 409,
-  "transition.not_allowed": 409,
   "operations.errors.gateway": 502,
 };
 

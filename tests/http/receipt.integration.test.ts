@@ -7,6 +7,7 @@ import { completeAttempt, startAttempt } from "~/domain/payments/attempts.server
 import { PaymentRequestSchema } from "~/sections/payment-request/domain/payment-request-schema";
 import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
 import { renderReceiptPdf } from "~/presentation/receipt-pdf.server";
+import { PAYABLE_SECTIONS } from "~/sections/registry";
 
 let database: TestDatabase;
 let app: TestApp;
@@ -29,7 +30,7 @@ async function startPayment(gatewayCode: "cod" | "knet-sandbox", description = "
     lang: "en",
   });
   if (!created.ok) throw new Error(JSON.stringify(created.errors));
-  const started = await startAttempt(database.db, { transactionId: created.transaction.id, gatewayCode, submissionToken: "form", lang: "en", addresses });
+  const started = await startAttempt(database.db, { plugins: PAYABLE_SECTIONS, transactionId: created.transaction.id, gatewayCode, submissionToken: "form", lang: "en", addresses });
   if (!started.ok) throw new Error(started.error);
   return { attemptId: started.attemptId, orderNo: String(created.transaction.orderNo) };
 }

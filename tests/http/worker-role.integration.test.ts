@@ -51,4 +51,41 @@ describe("a worker process (ROLE=worker)", () => {
     expect(output.join("")).toContain("Worker running");
     expect(worker.exitCode).toBeNull();
   });
+
+  it.runIf(process.env.TEST_DB_ENGINE !== "postgres")("prepares an empty SQLite file once when three processes start on it together", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kp-boot-"));
+    const file = path.join(dir, "fresh.sqlite");
+    const started = await Promise.all(
+      [1, 2, 3].map(
+        () =>
+          new Promise<string>((resolve) => {
+            const child = spawn(process.execPath, ["server.js"], {
+              env: { ...process.env, NODE_ENV: "production", ROLE: "worker", SQLITE_PATH: file, DATABASE_URL: "", SEED_DEMO: "1", PORT: "1" },
+              stdio: ["ignore", "pipe", "pipe"],
+            });
+            let output = "";
+            const done = () => {
+              child.kill("SIGTERM");
+              resolve(output);
+            };
+            child.stdout!.on("data", (chunk) => {
+              output += String(chunk);
+              if (output.includes("Worker running")) done();
+            });
+            child.stderr!.on("data", (chunk) => (output += String(chunk)));
+            child.on("exit", () => resolve(output));
+          }),
+      ),
+    );
+    for (const output of started) expect(output).toContain("Worker running");
+    const { createDatabase } = await import("~/db/database.server");
+    const db = createDatabase({ sqlitePath: file });
+    try {
+      expect(await db.selectFrom("merchants").select("name").execute()).toEqual([{ name: "Demo Store" }]);
+      expect(await db.selectFrom("users").select("id").execute()).toHaveLength(5);
+    } finally {
+      await db.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

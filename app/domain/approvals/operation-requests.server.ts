@@ -131,6 +131,6 @@ export function operationRequestDecisions(request: { state: RequestState; maker_
 }
 
 /** The spec's status words: a pending request is NEW. */
-export function statusOf(state: RequestState) {
+export function specStatusOf(state: RequestState) {
   return state === "pending" ? "NEW" : state.toUpperCase();
 }

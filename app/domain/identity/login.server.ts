@@ -1,5 +1,6 @@
 import type { DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
+import { word } from "~/lib/outcome";
 import { queueMail } from "~/domain/messaging/mail.server";
 import { addMs, now, nowIso } from "~/lib/clock.server";
 import { hmacSha256, randomDigits, safeEqual } from "~/lib/crypto.server";
@@ -58,7 +59,7 @@ export async function attemptLogin(
       merchantId: user?.merchant_id ?? null,
       actor: null,
       action: "sign_in_failed",
-      params: { username: input.username.slice(0, 150) },
+      params: { username: input.username.slice(0, 150), reason: "" },
       objectType: "user",
       objectId: user?.id,
       ip: input.ip,
@@ -154,7 +155,7 @@ export async function verifyLoginCode(
       merchantId: user.merchant_id,
       actor: null,
       action: "sign_in_failed",
-      params: { username: user.username, reason: "code" },
+      params: { username: user.username, reason: word("audit_entry.reasons.wrong_code") },
       objectType: "user",
       objectId: user.id,
       ip: input.ip,

@@ -86,8 +86,3 @@ export async function loadAvailableSections(db: DB, merchantId: number): Promise
   }
   return available;
 }
-
-export async function loadInstalledPlugins(db: DB, merchantId: number): Promise<string[]> {
-  const rows = await db.selectFrom("merchant_plugins").select("plugin").where("merchant_id", "=", merchantId).execute();
-  return rows.map((row) => row.plugin);
-}

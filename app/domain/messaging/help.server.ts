@@ -22,7 +22,7 @@ export async function sendHelpRequest(
     to: input.supportAddress,
     replyTo: input.email,
     template: "help_request",
-    params: { merchant: input.merchantTitle, subject, username: input.user.username, email: input.email, message: input.message || "—" },
+    params: { merchant: input.merchantTitle, subject, username: input.user.username, email: input.email, message: input.message || word("help.no_message") },
     lang: "en",
   });
   await recordAudit(db, {

@@ -1,37 +1,50 @@
 import type { DB } from "~/db/database.server";
 import { nowIso } from "~/lib/clock.server";
 import type { Language } from "~/lib/i18n";
+import { enqueueJob } from "~/lib/jobs.server";
 import type { TextParams } from "~/lib/outcome";
 import { texts } from "~/lib/texts.server";
 
-/**
- * The SMS provider interface. The default provider keeps messages in the outbox, where the
- * merchant can read them like the mailbox; a real provider plugs in here.
- */
-export type SmsProvider = { send(db: DB, message: { merchantId: number | null; to: string; body: string }): Promise<void> };
+/** Where a real SMS provider plugs in at start-up: it delivers a stored message to a phone. */
+export type SmsProvider = { deliver(message: { to: string; body: string }): Promise<void> };
 
-export const storedSmsProvider: SmsProvider = {
-  async send(db, message) {
-    await db
-      .insertInto("outgoing_sms")
-      .values({ merchant_id: message.merchantId, to_number: message.to, body: message.body.slice(0, 1000), status: "stored", created_at: nowIso() })
-      .execute();
-  },
-};
+let provider: SmsProvider | undefined;
 
-let provider: SmsProvider = storedSmsProvider;
-
-/** Where a real SMS provider plugs in at start-up. */
-export function setSmsProvider(next: SmsProvider) {
+export function setSmsProvider(next: SmsProvider | undefined) {
   provider = next;
 }
 
-/** A text message (locales: sms.<template>) in the recipient's language. */
-export function sendSms(db: DB, message: { merchantId: number | null; to: string; template: string; params: TextParams; lang: Language }) {
-  return provider.send(db, { merchantId: message.merchantId, to: message.to, body: texts().line(`sms.${message.template}`, message.params, message.lang) });
+export const SEND_SMS_JOB = "send_sms";
+
+/**
+ * A text message (locales: sms.<template>) in the recipient's language, written to the outbox in
+ * the same database transaction as what caused it, like mail. Without a provider it stays there,
+ * where the merchant reads it beside the mailbox; with one, a job delivers it after commit.
+ */
+export async function sendSms(db: DB, message: { merchantId: number | null; to: string; template: string; params: TextParams; lang: Language }) {
+  const inserted = await db
+    .insertInto("outgoing_sms")
+    .values({
+      merchant_id: message.merchantId,
+      to_number: message.to,
+      body: texts().line(`sms.${message.template}`, message.params, message.lang).slice(0, 1000),
+      status: provider ? "queued" : "stored",
+      created_at: nowIso(),
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  if (provider) await enqueueJob(db, SEND_SMS_JOB, { smsId: inserted.id });
 }
 
-/** The merchant's newest text messages, as kept by the default provider. */
+/** The send_sms job: hands one stored message to the provider, once. */
+export async function deliverQueuedSms(db: DB, payload: { smsId: number }) {
+  const message = await db.selectFrom("outgoing_sms").select(["id", "to_number", "body", "status"]).where("id", "=", payload.smsId).executeTakeFirst();
+  if (!message || message.status !== "queued" || !provider) return;
+  await provider.deliver({ to: message.to_number, body: message.body });
+  await db.updateTable("outgoing_sms").set({ status: "sent" }).where("id", "=", message.id).execute();
+}
+
+/** The merchant's newest text messages, as kept in the outbox. */
 export async function listSms(db: DB, merchantId: number, options: { limit: number }) {
   return db
     .selectFrom("outgoing_sms")

@@ -54,7 +54,7 @@ export async function storeAttachment(
 
 /** A key handed out by storeAttachment for this merchant (what the API's create accepts back). */
 export function isMerchantAttachmentKey(merchantId: number, key: string) {
-  return new RegExp(`^${merchantId}/[A-Za-z0-9_-]{24}/[^/]{1,120}$`).test(key) && !key.includes("..");
+  return new RegExp(`^${merchantId}/[A-Za-z0-9_-]{24}/[^/]{1,120}$`).test(key) && !/\/\.{1,2}$/.test(key);
 }
 
 export async function readAttachment(key: string) {

@@ -13,7 +13,7 @@ import { verifyKnetReturn } from "./gateways/knet.server";
 import { adapterFor } from "./gateways/registry";
 import { chosenAmount, expireTransaction, findPublicTransaction, isExpired } from "./pay-page.server";
 import { bumpTotals } from "./running-totals.server";
-import { PAYABLE_STATES } from "./states";
+import { allowsTransition, PAYABLE_STATES } from "./states";
 import { recordAttemptStatistics } from "./statistics-rollup.server";
 import { transitionTransaction } from "./transaction-state.server";
 
@@ -90,9 +90,11 @@ export async function startAttempt(
     submissionToken: string;
     lang: Language;
     addresses: PlatformAddresses;
+    /** The sections whose transactions customers pay on the pay page. */
+    plugins: readonly string[];
   },
 ): Promise<StartOutcome> {
-  const transaction = await findPublicTransaction(db, input.transactionId);
+  const transaction = await findPublicTransaction(db, input.transactionId, input.plugins);
   if (!transaction) return { ok: false, error: "pay.errors.not_found" };
   // A repeated submit of the same form goes where the first one went, whatever happened since.
   const token = input.submissionToken.slice(0, 64) || publicId();
@@ -253,8 +255,10 @@ export async function completeAttempt(db: DB, attemptId: string, outcome: Gatewa
     if (engineOf(trx) === "postgres") transactionQuery = transactionQuery.forUpdate();
     const transaction = await transactionQuery.executeTakeFirstOrThrow();
     const settled = next === "success" || next === "cod";
-    // A payment started before the link expired still counts when the bank takes the money after.
-    const open = PAYABLE_STATES.includes(transaction.state) || transaction.state === "expired";
+    const target: TransactionState = next === "cod" ? "cod" : authorizedOnly ? "authorized" : "paid";
+    // Whether this attempt settles the transaction is the table of allowed changes' to say (an
+    // expired link still takes a payment started before it expired).
+    const open = allowsTransition(transaction.state, target, "payment");
     let action: string = `payment_${next}`;
     if (next === "success") {
       // Money the gateway took is always in the ledger, even when another attempt already paid.
@@ -273,8 +277,7 @@ export async function completeAttempt(db: DB, attemptId: string, outcome: Gatewa
         .execute();
     }
     if (settled && open) {
-      const state: TransactionState = next === "cod" ? "cod" : authorizedOnly ? "authorized" : "paid";
-      await transitionTransaction(trx, transaction.id, state, { kind: "payment", attemptId: attempt.id }, {
+      const moved = await transitionTransaction(trx, transaction.id, target, { kind: "payment", attemptId: attempt.id }, {
         changes: {
           paid_amount: next === "cod" ? 0 : attempt.total,
           captured_amount: next === "success" && !authorizedOnly ? attempt.total : 0,
@@ -283,6 +286,8 @@ export async function completeAttempt(db: DB, attemptId: string, outcome: Gatewa
           paid_attempt_id: attempt.id,
         },
       });
+      // The row is locked and the table allows the change: a refusal here is a bug, and nothing of the payment is kept without it.
+      if (!moved.ok) throw new Error(`completeAttempt: ${transaction.id} could not move from ${transaction.state} to ${target}`);
       if (next === "success" && !authorizedOnly) {
         await bumpTotals(
           trx,

@@ -5,6 +5,7 @@ import { startAttempt } from "./attempts.server";
 import { confirmDelivery, deliveryStateOf, deliveryStepFor, saveDeliveryAddress, saveDeliveryLocation } from "./delivery.server";
 import { PaymentRequestSchema } from "~/sections/payment-request/domain/payment-request-schema";
 import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
+import { PAYABLE_SECTIONS } from "~/sections/registry";
 
 let database: TestDatabase;
 let shop: Awaited<ReturnType<typeof seedMerchant>>;
@@ -56,7 +57,7 @@ describe("delivery details", () => {
 
   it("opens the payment methods only after the customer confirms", async () => {
     const id = await request("address_location");
-    const pay = () => startAttempt(database.db, { transactionId: id, gatewayCode: "cod", submissionToken: `t-${Math.random()}`, lang: "en", addresses });
+    const pay = () => startAttempt(database.db, { plugins: PAYABLE_SECTIONS, transactionId: id, gatewayCode: "cod", submissionToken: `t-${Math.random()}`, lang: "en", addresses });
     expect(deliveryStepFor(await deliveryStateOf(database.db, id), null)).toBe("welcome");
     expect(await pay()).toEqual({ ok: false, error: "pay.errors.delivery_required" });
     expect(await saveDeliveryAddress(database.db, id, { ...good, area: "السالمية" }, "KW")).toEqual({ ok: true, needsLocation: true });

@@ -33,7 +33,7 @@ async function findTransaction(db: DB, merchantId: number, id: string) {
     .executeTakeFirst();
 }
 
-/** The merchant's payment-request message (mail.payment_request, sms.payment_request) with the link to pay. */
+/** The message with the link to pay (mail.pay_link, sms.pay_link), in the merchant's name. */
 export async function payLinkParams(db: DB, input: { merchantId: number; amount: number; currency: string; link: string; lang: Language }) {
   const merchant = await db.selectFrom("merchants").select(["title_en", "title_ar"]).where("id", "=", input.merchantId).executeTakeFirstOrThrow();
   return { merchant: input.lang === "ar" ? merchant.title_ar : merchant.title_en, amount: money(input.amount, input.currency), link: input.link };
@@ -56,8 +56,8 @@ export async function sendPayLink(
     lang: input.lang,
   });
   await writeTransaction(db, async (trx) => {
-    if (input.channel === "email") await queueMail(trx, { merchantId: input.merchantId, to, template: "payment_request", params, lang: input.lang });
-    else await sendSms(trx, { merchantId: input.merchantId, to, template: "payment_request", params, lang: input.lang });
+    if (input.channel === "email") await queueMail(trx, { merchantId: input.merchantId, to, template: "pay_link", params, lang: input.lang });
+    else await sendSms(trx, { merchantId: input.merchantId, to, template: "pay_link", params, lang: input.lang });
     await recordAudit(trx, {
       merchantId: input.merchantId,
       actor: input.actor,

@@ -313,7 +313,7 @@ async function createOperationRequest(
       merchantId: input.merchantId,
       actor: { id: input.actor.id, username: input.actor.username },
       action: "operation_requested",
-      params: { kind: word(`operations.kind.${input.kind}`), amount: amountParam, orderNo: transaction.order_no },
+      params: { kind: word(`operations.kind_in_sentence.${input.kind}`), amount: amountParam, orderNo: transaction.order_no },
       objectType: "transaction",
       objectId: transaction.id,
     });
@@ -362,7 +362,7 @@ export async function decideOperationRequest(
       merchantId: input.merchantId,
       actor: { id: input.actor.id, username: input.actor.username },
       action: `operation_request_${state}`,
-      params: { kind: word(`operations.kind.${request.kind}`), id: request.id, maker: request.maker_name },
+      params: { kind: word(`operations.kind_in_sentence.${request.kind}`), id: request.id, maker: request.maker_name },
       objectType: "transaction",
       objectId: request.transaction_id,
     });

@@ -49,9 +49,12 @@ const transactionColumns = [
   "deleted_at",
 ] as const;
 
-export async function findPublicTransaction(db: DB, id: string) {
-  if (!/^[0-9A-Za-z]{22}$/.test(id)) return undefined;
-  return db.selectFrom("transactions").select(transactionColumns).where("id", "=", id).where("deleted_at", "is", null).executeTakeFirst();
+/** A live transaction by its public id; `plugins`, when given, the sections whose transactions the caller serves. */
+export async function findPublicTransaction(db: DB, id: string, plugins?: readonly string[]) {
+  if (!/^[0-9A-Za-z]{22}$/.test(id) || plugins?.length === 0) return undefined;
+  let query = db.selectFrom("transactions").select(transactionColumns).where("id", "=", id).where("deleted_at", "is", null);
+  if (plugins) query = query.where("plugin", "in", plugins);
+  return query.executeTakeFirst();
 }
 
 export type PublicTransaction = NonNullable<Awaited<ReturnType<typeof findPublicTransaction>>>;
@@ -101,11 +104,11 @@ export async function payChoicesFor(
  */
 export function defaultChoice(choices: PayChoice[]): PayChoice | undefined {
   if (choices.length <= 1) return choices[0];
-  const knet = choices.find((choice) => isGatewayKind(choice.kind) && GATEWAY_KINDS[choice.kind].preferredChoice === true);
+  const preferred = choices.find((choice) => isGatewayKind(choice.kind) && GATEWAY_KINDS[choice.kind].preferredChoice === true);
   if (choices.some((choice) => choice.fee > 0)) {
-    return knet ?? choices.reduce((lowest, choice) => (choice.fee < lowest.fee ? choice : lowest));
+    return preferred ?? choices.reduce((lowest, choice) => (choice.fee < lowest.fee ? choice : lowest));
   }
-  return knet ?? choices[0];
+  return preferred ?? choices[0];
 }
 
 /** The amount a customer asks to pay on an editable request; blank means the request's own amount. */
@@ -129,8 +132,8 @@ export type PayPage =
  * What the pay page shows. Opening a new request marks it pending; a request past its
  * expiry becomes expired here, on the server, whatever the page had shown before.
  */
-export async function loadPayPage(db: DB, id: string): Promise<PayPage> {
-  const transaction = await findPublicTransaction(db, id);
+export async function loadPayPage(db: DB, id: string, plugins: readonly string[]): Promise<PayPage> {
+  const transaction = await findPublicTransaction(db, id, plugins);
   if (!transaction) return { status: "not_found" };
   const merchant = await db
     .selectFrom("merchants")

@@ -6,6 +6,7 @@ import { completeAttempt, startAttempt } from "./attempts.server";
 import { PaymentRequestSchema, type PaymentRequestInput } from "~/sections/payment-request/domain/payment-request-schema";
 import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
 import { defaultChoice, loadPayPage, payChoicesFor, type PayChoice } from "./pay-page.server";
+import { PAYABLE_SECTIONS } from "~/sections/registry";
 
 let database: TestDatabase;
 let shop: Awaited<ReturnType<typeof seedMerchant>>;
@@ -90,21 +91,21 @@ describe("creating a payment request", () => {
 describe("the pay page", () => {
   it("marks a request pending when opened and expired past its expiry", async () => {
     const created = await create({ expiration_time: new Date(Date.now() + 3_600_000).toISOString() });
-    expect((await loadPayPage(database.db, created.id)).status).toBe("payable");
+    expect((await loadPayPage(database.db, created.id, PAYABLE_SECTIONS)).status).toBe("payable");
     expect((await transactionRow(created.id)).state).toBe("pending");
     advanceClock(3_600_001);
-    expect((await loadPayPage(database.db, created.id)).status).toBe("expired");
+    expect((await loadPayPage(database.db, created.id, PAYABLE_SECTIONS)).status).toBe("expired");
     expect((await transactionRow(created.id)).state).toBe("expired");
-    const retry = await startAttempt(database.db, { transactionId: created.id, gatewayCode: "cod", submissionToken: "t1", lang: "en", addresses });
+    const retry = await startAttempt(database.db, { plugins: PAYABLE_SECTIONS, transactionId: created.id, gatewayCode: "cod", submissionToken: "t1", lang: "en", addresses });
     expect(retry).toEqual({ ok: false, error: "pay.errors.expired_retry" });
   });
 
   it("answers not found for unknown and malformed ids, paused when the merchant is paused", async () => {
-    expect((await loadPayPage(database.db, "A".repeat(22))).status).toBe("not_found");
-    expect((await loadPayPage(database.db, "../etc")).status).toBe("not_found");
+    expect((await loadPayPage(database.db, "A".repeat(22), PAYABLE_SECTIONS)).status).toBe("not_found");
+    expect((await loadPayPage(database.db, "../etc", PAYABLE_SECTIONS)).status).toBe("not_found");
     const created = await create();
     await database.db.updateTable("merchants").set({ is_active: 0 }).where("id", "=", shop.merchantId).execute();
-    expect((await loadPayPage(database.db, created.id)).status).toBe("paused");
+    expect((await loadPayPage(database.db, created.id, PAYABLE_SECTIONS)).status).toBe("paused");
     await database.db.updateTable("merchants").set({ is_active: 1 }).where("id", "=", shop.merchantId).execute();
   });
 
@@ -132,7 +133,7 @@ describe("the pay page", () => {
 describe("paying", () => {
   it("completes cash on delivery at once, and a double submit makes one attempt", async () => {
     const created = await create();
-    const submit = () => startAttempt(database.db, { transactionId: created.id, gatewayCode: "cod", submissionToken: "same-form", lang: "ar", addresses });
+    const submit = () => startAttempt(database.db, { plugins: PAYABLE_SECTIONS, transactionId: created.id, gatewayCode: "cod", submissionToken: "same-form", lang: "ar", addresses });
     const [first, second] = await Promise.all([submit(), submit()]);
     expect(first.ok && second.ok && first.attemptId === second.attemptId).toBe(true);
     const attempts = await database.db.selectFrom("payment_attempts").select(["state", "lang"]).where("transaction_id", "=", created.id).execute();
@@ -142,13 +143,13 @@ describe("paying", () => {
 
   it("refuses an amount the customer may not change and a gateway the request does not allow", async () => {
     const created = await create({ pg_codes: ["cod"] });
-    expect(await startAttempt(database.db, { transactionId: created.id, gatewayCode: "knet-sandbox", submissionToken: "x", lang: "en", addresses })).toEqual({
+    expect(await startAttempt(database.db, { plugins: PAYABLE_SECTIONS, transactionId: created.id, gatewayCode: "knet-sandbox", submissionToken: "x", lang: "en", addresses })).toEqual({
       ok: false,
       error: "pay.errors.choose_gateway",
       field: "gateway_code",
     });
     const editable = await create({ editable_amount: "on", pg_codes: ["cod"] });
-    expect(await startAttempt(database.db, { transactionId: editable.id, gatewayCode: "cod", amountText: "-3", submissionToken: "y", lang: "en", addresses })).toEqual({
+    expect(await startAttempt(database.db, { plugins: PAYABLE_SECTIONS, transactionId: editable.id, gatewayCode: "cod", amountText: "-3", submissionToken: "y", lang: "en", addresses })).toEqual({
       ok: false,
       error: "pay.errors.positive_number",
       field: "amount",

@@ -28,21 +28,31 @@ export const RECEIPTED_STATES: readonly TransactionState[] = [...SETTLED_STATES,
 /** Never paid: these may be deleted from the list (and restored). */
 export const DELETABLE_STATES: readonly TransactionState[] = ["created", "pending", "attempted", "failed", "canceled", "expired", "invalid"];
 
+/** Why a transaction changes state (the cause's kind; transaction-state.server.ts carries the rest). */
+export type TransitionKind = "opened" | "payment" | "attempt_failed" | "capture" | "void" | "refund" | "expired" | "canceled";
+
+const BY_CUSTOMER = { attempted: ["attempt_failed"], authorized: ["payment"], paid: ["payment"], cod: ["payment"], canceled: ["canceled"], expired: ["expired"] } as const;
+
 /**
- * The changes of state the platform makes, from → to. transitionTransaction refuses any other.
- * An expired link still takes a payment the customer started before it expired.
+ * The changes of state the platform makes, from → to, and what may cause each; transitionTransaction
+ * refuses any other. An expired link still takes a payment the customer started before it expired;
+ * an authorization becomes paid only by a capture.
  */
-export const TRANSITIONS: Readonly<Record<TransactionState, readonly TransactionState[]>> = {
-  created: ["pending", "attempted", "authorized", "paid", "cod", "canceled", "expired"],
-  pending: ["attempted", "authorized", "paid", "cod", "canceled", "expired"],
-  attempted: ["authorized", "paid", "cod", "canceled", "expired"],
-  expired: ["authorized", "paid", "cod"],
-  authorized: ["paid", "voided"],
-  paid: ["refunded"],
-  cod: [],
-  failed: [],
-  canceled: [],
-  invalid: [],
-  refunded: [],
-  voided: [],
+export const TRANSITIONS: Readonly<Record<TransactionState, Partial<Record<TransactionState, readonly TransitionKind[]>>>> = {
+  created: { pending: ["opened"], ...BY_CUSTOMER },
+  pending: BY_CUSTOMER,
+  attempted: { authorized: ["payment"], paid: ["payment"], cod: ["payment"], canceled: ["canceled"], expired: ["expired"] },
+  expired: { authorized: ["payment"], paid: ["payment"], cod: ["payment"] },
+  authorized: { paid: ["capture"], voided: ["void"] },
+  paid: { refunded: ["refund"] },
+  cod: {},
+  failed: {},
+  canceled: {},
+  invalid: {},
+  refunded: {},
+  voided: {},
 };
+
+export function allowsTransition(from: TransactionState, to: TransactionState, kind: TransitionKind): boolean {
+  return TRANSITIONS[from][to]?.includes(kind) ?? false;
+}

@@ -5,16 +5,17 @@ import { nowIso } from "~/lib/clock.server";
 import { refuse, type Refusal } from "~/lib/outcome";
 import { publicId } from "~/lib/ids.server";
 import { bumpTotals } from "./running-totals.server";
-import { TRANSITIONS } from "./states";
+import { allowsTransition, type TransitionKind } from "./states";
 
 /** Why a transaction changes state; the section's hook reads it. */
-export type TransitionCause =
+export type TransitionCause = (
   | { kind: "opened" }
   | { kind: "payment"; attemptId: string }
   | { kind: "attempt_failed"; attemptId: string }
   | { kind: "capture" | "void" | "refund"; operationId: number }
   | { kind: "expired" }
-  | { kind: "canceled"; actor: { id: number; username: string } };
+  | { kind: "canceled"; actor: { id: number; username: string } }
+) & { kind: TransitionKind };
 
 const EVENT_COLUMNS = ["id", "merchant_id", "plugin", "order_no", "state", "amount", "currency_code", "customer_email", "created_at", "deleted_at"] as const;
 
@@ -40,8 +41,8 @@ export type StateChanges = Omit<Updateable<TransactionTable>, "state" | "state_c
 export type TransitionOutcome = { ok: true; from: TransactionState; transaction: EventTransaction } | (Refusal & { state?: TransactionState });
 
 /**
- * The one place a transaction's state is written. It holds the table of allowed changes
- * (TRANSITIONS), refuses any other with the code transition.not_allowed, writes the columns that
+ * The one place a transaction's state is written. It keeps to the table of allowed changes and
+ * their causes (TRANSITIONS), refuses any other with the code transition.not_allowed, writes the columns that
  * change with it, and calls the owning section's hook inside the same database transaction.
  * `from` narrows the states the caller expects to move from (a racing writer moved it already:
  * refused, nothing written). Run it inside writeTransaction.
@@ -59,7 +60,7 @@ export async function transitionTransaction(
   const current = await query.executeTakeFirst();
   if (!current) return refuse("transition.not_found");
   const from = current.state;
-  if ((options.from && !options.from.includes(from)) || !TRANSITIONS[from].includes(to)) {
+  if ((options.from && !options.from.includes(from)) || !allowsTransition(from, to, cause.kind)) {
     return { ...refuse("transition.not_allowed", { params: { from, to } }), state: from };
   }
   const changedAt = nowIso();

@@ -14,10 +14,21 @@ export type TransactionChanges = { seen?: boolean; attachment?: string | null };
 
 export type PartialUpdateOutcome = { ok: true } | Refusal;
 
-/** Changes a live transaction of the merchant (of one section when `plugin` is given), audited in the same database transaction. */
+/**
+ * Changes a live transaction of the merchant (of one section when `plugin` is given), audited in
+ * the same database transaction: one transaction_update entry naming the changes, or, for the
+ * details page's attachment field, transaction_attachment_set or _cleared.
+ */
 export async function updateTransactionFields(
   db: DB,
-  input: { merchantId: number; plugin?: string; transactionId: string; actor: { id: number; username: string }; changes: TransactionChanges },
+  input: {
+    merchantId: number;
+    plugin?: string;
+    transactionId: string;
+    actor: { id: number; username: string };
+    changes: TransactionChanges;
+    auditAs?: "update" | "attachment";
+  },
 ): Promise<PartialUpdateOutcome> {
   const { changes } = input;
   const values: { seen?: number; attachment_path?: string | null; attachment_name?: string | null } = {};
@@ -41,15 +52,17 @@ export async function updateTransactionFields(
     const updated = await query.returning("order_no").executeTakeFirst();
     if (!updated) return refuse("api.not_found");
     const audit = { merchantId: input.merchantId, actor: input.actor, objectType: "transaction", objectId: input.transactionId };
-    if (changes.seen !== undefined) {
-      await recordAudit(trx, { ...audit, action: "transaction_update", params: { orderNo: updated.order_no, changes: `seen=${changes.seen}` } });
-    }
-    if (changes.attachment !== undefined) {
+    if (input.auditAs === "attachment" && changes.attachment !== undefined) {
       await recordAudit(trx, {
         ...audit,
         action: changes.attachment === null ? "transaction_attachment_cleared" : "transaction_attachment_set",
         params: { orderNo: updated.order_no, file: values.attachment_name ?? "" },
       });
+    } else {
+      const described = Object.entries(changes)
+        .map(([name, value]) => `${name}=${value === null ? "none" : name === "attachment" ? attachmentName(String(value)) : String(value)}`)
+        .join(", ");
+      await recordAudit(trx, { ...audit, action: "transaction_update", params: { orderNo: updated.order_no, changes: described } });
     }
     return { ok: true };
   });

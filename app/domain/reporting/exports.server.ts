@@ -155,7 +155,7 @@ export async function requestExport(db: DB, request: ExportRequest): Promise<Exp
   return { ok: true, id };
 }
 
-/** transactions-payment_request-20260314-0930.csv, in Kuwait time. */
+/** transactions-<section>-20260314-0930.csv, in Kuwait time. */
 export function reportFileName(section: string, format: ExportFormat, createdAt: string) {
   const stamp = DateTime.fromISO(createdAt, { zone: "utc" }).setZone(DISPLAY_ZONE).toFormat("yyyyMMdd-HHmm");
   return `transactions-${section}-${stamp}.${format === "csv" ? "csv" : "xlsx"}`;

@@ -15,7 +15,11 @@ import type { CardPaymentForm } from "./payment-forms";
 import { cardDecisionFor, maskCardNumber } from "./test-cards";
 
 export type CardMerchant = NonNullable<Awaited<ReturnType<typeof findCardMerchant>>>;
-export type CardApiAnswer = { status: number; body: unknown };
+/**
+ * What the acquirer's API answers: the payment, or why not (its route gives each reason its HTTP
+ * status). The words are the acquirer's own, as a real one's are.
+ */
+export type CardApiAnswer = { ok: true; body: unknown; created?: true } | { ok: false; reason: "invalid" | "not_found" | "refused"; error: string };
 
 const PAYMENT_COLUMNS = [
   "id",
@@ -47,7 +51,7 @@ const CreatePaymentSchema = z.object({
 
 const AmountSchema = z.object({ amount: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional() });
 
-const refused = (status: number, error: string): CardApiAnswer => ({ status, body: { error } });
+const refused = (reason: "invalid" | "not_found" | "refused", error: string): CardApiAnswer => ({ ok: false, reason, error });
 
 /** The merchant whose key is in `Authorization: Bearer <key>`, if any. */
 export async function authenticateCardMerchant(db: DB, authorization: string | null) {
@@ -69,7 +73,7 @@ function stateOf(payment: StoredPayment): CardPaymentState & { capture: string; 
 /** POST /api/payments: opens a payment and answers where to send the customer. */
 export async function createCardPayment(db: DB, merchant: CardMerchant, input: unknown, origin: string): Promise<CardApiAnswer> {
   const parsed = CreatePaymentSchema.safeParse(input);
-  if (!parsed.success) return refused(400, `Invalid request: ${parsed.error.issues.map((issue) => issue.path.join(".")).join(", ")}`);
+  if (!parsed.success) return refused("invalid", `Invalid request: ${parsed.error.issues.map((issue) => issue.path.join(".")).join(", ")}`);
   const id = `pay_${randomToken(16)}`;
   const created = nowIso();
   await db
@@ -88,7 +92,7 @@ export async function createCardPayment(db: DB, merchant: CardMerchant, input: u
       updated_at: created,
     })
     .execute();
-  return { status: 201, body: { id, status: "pending", redirect_url: `${origin}/sandbox/card/pay/${id}` } };
+  return { ok: true, created: true, body: { id, status: "pending", redirect_url: `${origin}/sandbox/card/pay/${id}` } };
 }
 
 /** GET /api/payments/:id: the inquiry. */
@@ -99,7 +103,7 @@ export async function getCardPayment(db: DB, merchant: CardMerchant, id: string)
     .where("id", "=", id)
     .where("api_key", "=", merchant.api_key)
     .executeTakeFirst();
-  return payment ? { status: 200, body: stateOf(payment) } : refused(404, "No such payment");
+  return payment ? { ok: true, body: stateOf(payment) } : refused("not_found", "No such payment");
 }
 
 async function lockPayment(trx: Kysely<Database>, id: string) {
@@ -136,30 +140,30 @@ export async function operateOnCardPayment(
   input: unknown,
 ): Promise<CardApiAnswer> {
   const parsed = AmountSchema.safeParse(input ?? {});
-  if (!parsed.success) return refused(400, "amount must be a positive integer of minor units");
+  if (!parsed.success) return refused("invalid", "amount must be a positive integer of minor units");
   const requested = parsed.data.amount;
   return writeTransaction(db, async (trx) => {
     const payment = await lockPayment(trx, id);
-    if (!payment || payment.api_key !== merchant.api_key) return refused(404, "No such payment");
+    if (!payment || payment.api_key !== merchant.api_key) return refused("not_found", "No such payment");
     if (operation === "capture") {
-      if (payment.status !== "authorized" || payment.captured_amount > 0) return refused(400, `Cannot capture a ${payment.status} payment`);
+      if (payment.status !== "authorized" || payment.captured_amount > 0) return refused("refused", `Cannot capture a ${payment.status} payment`);
       const amount = requested ?? payment.amount;
-      if (amount > payment.amount) return refused(400, "Capture exceeds the authorized amount");
-      return { status: 200, body: stateOf(await savePayment(trx, payment, { status: "captured", captured_amount: amount })) };
+      if (amount > payment.amount) return refused("refused", "Capture exceeds the authorized amount");
+      return { ok: true, body: stateOf(await savePayment(trx, payment, { status: "captured", captured_amount: amount })) };
     }
     if (operation === "refund") {
       if (payment.status !== "captured" && payment.status !== "partially_refunded") {
-        return refused(400, `Cannot refund a ${payment.status} payment`);
+        return refused("refused", `Cannot refund a ${payment.status} payment`);
       }
       const refundable = payment.captured_amount - payment.refunded_amount;
       const amount = requested ?? refundable;
-      if (amount > refundable) return refused(400, "Refund exceeds the captured amount not yet refunded");
+      if (amount > refundable) return refused("refused", "Refund exceeds the captured amount not yet refunded");
       const refunded = payment.refunded_amount + amount;
       const status = refunded === payment.captured_amount ? "refunded" : "partially_refunded";
-      return { status: 200, body: stateOf(await savePayment(trx, payment, { status, refunded_amount: refunded })) };
+      return { ok: true, body: stateOf(await savePayment(trx, payment, { status, refunded_amount: refunded })) };
     }
-    if (payment.status !== "authorized" || payment.captured_amount > 0) return refused(400, `Cannot void a ${payment.status} payment`);
-    return { status: 200, body: stateOf(await savePayment(trx, payment, { status: "voided" })) };
+    if (payment.status !== "authorized" || payment.captured_amount > 0) return refused("refused", `Cannot void a ${payment.status} payment`);
+    return { ok: true, body: stateOf(await savePayment(trx, payment, { status: "voided" })) };
   });
 }
 

@@ -34,7 +34,6 @@ export const BUILTIN_FIELDS = [
 export const OTHER_FIELDS = ["extra", "auth_code", "card_type", "ref_number"] as const;
 
 export type FieldName = (typeof BUILTIN_FIELDS)[number] | (typeof OTHER_FIELDS)[number];
-export type BuiltinFieldName = (typeof BUILTIN_FIELDS)[number];
 
 export const DEFAULT_ACTIVE_FIELDS: readonly FieldName[] = [
   "order_no",

@@ -2,6 +2,7 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/logout";
 import { endSession } from "~/domain/identity/sessions.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
+import { word } from "~/lib/outcome";
 import { flashCookie } from "~/web/flash.server";
 import { authContext, clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { clearSessionCookie } from "~/web/session-cookie.server";
@@ -17,7 +18,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       merchantId: auth.user.merchantId,
       actor: { id: auth.user.id, username: auth.user.username },
       action: "sign_out",
-      params: { username: auth.user.username },
+      params: { username: auth.user.username, reason: expired ? word("audit_entry.reasons.session_expired") : "" },
       objectType: "user",
       objectId: auth.user.id,
       ip: context.get(clientAddressContext),

@@ -9,12 +9,13 @@ import { AccountMenu } from "~/components/shell/account-menu";
 import { LiveNotifications } from "~/components/shell/notifications";
 import { SessionExpiry } from "~/components/shell/session-expiry";
 import { SideMenu } from "~/components/shell/side-menu";
-import { pendingTicketCounts } from "~/domain/approvals/pending-counts.server";
 import type { MenuSection } from "~/components/shell/side-menu";
 import { can, tableHeaderPermission } from "~/domain/identity/permissions";
 import { SESSION_IDLE_MS } from "~/domain/identity/sessions.server";
 import type { SessionUser } from "~/domain/identity/users.server";
+import type { DB } from "~/db/database.server";
 import { hasTransactions, SECTIONS } from "~/sections/registry";
+import { sectionServer } from "~/sections/registry.server";
 import { loadAvailableSections, loadMerchantBranding, type AvailableSections } from "~/domain/merchants/merchants.server";
 import { requireUser } from "~/web/guards.server";
 import { isLanguage } from "~/lib/i18n";
@@ -46,6 +47,18 @@ function menuOf(sections: AvailableSections, counts: Record<string, number>, use
   });
 }
 
+/** The badges sections put on their features, keyed "section.feature". */
+async function menuCountsOf(db: DB, user: SessionUser, sections: AvailableSections) {
+  const counts: Record<string, number> = {};
+  for (const section of SECTIONS) {
+    const features = sections[section.key];
+    const menuCounts = features ? sectionServer(section.key)?.menuCounts : undefined;
+    if (!menuCounts) continue;
+    for (const [feature, count] of Object.entries(await menuCounts(db, { merchantId: user.merchantId, user, features }))) counts[`${section.key}.${feature}`] = count;
+  }
+  return counts;
+}
+
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const auth = requireUser(context, request);
   const db = getDbFrom(context);
@@ -53,7 +66,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     loadMerchantBranding(db, auth.user.merchantId),
     loadAvailableSections(db, auth.user.merchantId),
   ]);
-  const ticketCounts = await pendingTicketCounts(db, auth.user.merchantId, auth.user, sections);
+  const ticketCounts = await menuCountsOf(db, auth.user, sections);
   return {
     lang: isLanguage(params.lang) ? params.lang : "en",
     username: auth.user.username,

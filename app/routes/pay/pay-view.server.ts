@@ -10,13 +10,14 @@ import { env } from "~/lib/env.server";
 import { formatDateTime } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
 import { formatAmount } from "~/lib/money";
+import { PAYABLE_SECTIONS } from "~/sections/registry";
 
 /**
  * What the pay page shows for a link, or where it sends the customer instead. One function for the
  * route's loader and for the pay page's direct handler (pay-page-handler.server).
  */
 export async function payPageView(db: DB, lang: Language, transactionId: string, searchParams: URLSearchParams) {
-  const page = await loadPayPage(db, transactionId);
+  const page = await loadPayPage(db, transactionId, PAYABLE_SECTIONS);
   if (page.status === "not_found") return { kind: "page", httpStatus: 404, page: { status: page.status, lang, unit: null, view: null, settledLink: null } } as const;
   const { transaction } = page;
   const unit = await loadUnitHeader(db, transaction, lang);

@@ -20,6 +20,7 @@ import { payPageView, type PayPageData } from "./pay-view.server";
 import { platformAddresses } from "~/web/addresses.server";
 import { isLanguage } from "~/lib/i18n";
 import { getDbFrom } from "~/web/request-context.server";
+import { PAYABLE_SECTIONS } from "~/sections/registry";
 
 /** Served as plain HTML: no React on the client (see docs/decisions/0005). */
 export const handle = { hydrate: false };
@@ -46,6 +47,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   const intent = form.get("intent");
   if (intent && intent !== "pay") return deliveryAction(getDbFrom(context), params.transactionId, String(intent), form);
   const outcome = await startAttempt(getDbFrom(context), {
+    plugins: PAYABLE_SECTIONS,
     transactionId: params.transactionId,
     gatewayCode: String(form.get("gateway_code") ?? ""),
     amountText: String(form.get("amount") ?? ""),

@@ -1,4 +1,5 @@
 import type { Route } from "./+types/card-api-operation";
+import { cardApiResponse } from "./components/card-api-answer.server";
 import { authenticateCardMerchant, operateOnCardPayment, type CardOperation } from "~/domain/sandbox/card-payments.server";
 import { getDbFrom } from "~/web/request-context.server";
 
@@ -19,5 +20,5 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return Response.json({ error: "The body is not JSON" }, { status: 400 });
   }
   const answer = await operateOnCardPayment(db, merchant, params.id, operation, input);
-  return Response.json(answer.body, { status: answer.status, headers: { "Cache-Control": "no-store" } });
+  return cardApiResponse(answer);
 }

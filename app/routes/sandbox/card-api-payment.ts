@@ -1,4 +1,5 @@
 import type { Route } from "./+types/card-api-payment";
+import { cardApiResponse } from "./components/card-api-answer.server";
 import { authenticateCardMerchant, getCardPayment } from "~/domain/sandbox/card-payments.server";
 import { getDbFrom } from "~/web/request-context.server";
 
@@ -8,5 +9,5 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const merchant = await authenticateCardMerchant(db, request.headers.get("Authorization"));
   if (!merchant) return Response.json({ error: "Invalid API key" }, { status: 401, headers: { "WWW-Authenticate": "Bearer" } });
   const answer = await getCardPayment(db, merchant, params.id);
-  return Response.json(answer.body, { status: answer.status, headers: { "Cache-Control": "no-store" } });
+  return cardApiResponse(answer);
 }

@@ -1,4 +1,5 @@
 import type { Route } from "./+types/card-api-payments";
+import { cardApiResponse } from "./components/card-api-answer.server";
 import { authenticateCardMerchant, createCardPayment } from "~/domain/sandbox/card-payments.server";
 import { getDbFrom } from "~/web/request-context.server";
 
@@ -10,5 +11,5 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!merchant) return Response.json({ error: "Invalid API key" }, { status: 401, headers: { "WWW-Authenticate": "Bearer" } });
   const input = await request.json().catch(() => undefined);
   const answer = await createCardPayment(db, merchant, input, new URL(request.url).origin);
-  return Response.json(answer.body, { status: answer.status, headers: { "Cache-Control": "no-store" } });
+  return cardApiResponse(answer);
 }

@@ -10,7 +10,11 @@ import { findSection } from "../registry";
  * Each hit links to its section's details page, or to the all-transactions details when the
  * merchant does not have that section's list.
  */
-/** The newest matches (at most EXPRESS_SEARCH_LIMIT) and how many there are in all. */
+/**
+ * The newest matches (at most EXPRESS_SEARCH_LIMIT) and how many there are in all. Each hit links
+ * to its section's details page, or to the all-transactions details when the merchant does not
+ * have that section's list.
+ */
 export async function expressSearch(db: DB, input: { merchantId: number; q: string; lang: Language; available: AvailableSections }) {
   const page = await findExpressMatches(db, input.merchantId, input.q);
   const rows = page.rows.map((row) => {

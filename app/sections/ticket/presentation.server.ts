@@ -1,6 +1,6 @@
 import type { DB } from "~/db/database.server";
 import type { Actor } from "~/domain/identity/permissions";
-import { OPERATION_KINDS, operationRequestDecisions, statusOf, type OperationRequestRow } from "~/domain/approvals/operation-requests.server";
+import { OPERATION_KINDS, operationRequestDecisions, specStatusOf, type OperationRequestRow } from "~/domain/approvals/operation-requests.server";
 import { permissionRequestDecisions, type PermissionRequestRow } from "~/domain/approvals/permission-requests.server";
 import { GRANTABLE_PERMISSIONS } from "~/domain/approvals/permission-grant-schema";
 import { REQUEST_STATES } from "~/domain/approvals/request-filters";
@@ -41,7 +41,7 @@ export function serializeOperationRequest(row: OperationRequestRow, viewer: Acto
   const t = translator(lang);
   return {
     id: row.id,
-    status: statusOf(row.state),
+    status: specStatusOf(row.state),
     state: row.state,
     state_display: t(`requests.states.${row.state}`),
     type: row.kind,
@@ -84,7 +84,7 @@ export function serializePermissionRequest(row: PermissionRequestRow, viewer: Ac
   const t = translator(lang);
   return {
     id: row.id,
-    status: statusOf(row.state),
+    status: specStatusOf(row.state),
     state: row.state,
     state_display: t(`requests.states.${row.state}`),
     permission: row.permission,

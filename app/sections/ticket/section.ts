@@ -28,4 +28,5 @@ export const ticket = {
       { path: "plugins/ticket/permission-requests/:id/:action", file: "sections/ticket/routes/api/permission-request-action.ts", id: "api-permission-request-action" },
     ],
   },
+  server: () => import("./section.server"),
 } as const satisfies SectionDeclaration;

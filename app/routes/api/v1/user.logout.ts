@@ -14,7 +14,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     merchantId: user.merchantId,
     actor: { id: user.id, username: user.username },
     action: "sign_out",
-    params: { username: user.username },
+    params: { username: user.username, reason: "" },
     objectType: "user",
     objectId: user.id,
     ip: context.get(clientAddressContext),

@@ -5,12 +5,11 @@ import type { ListScope } from "~/domain/transactions/list.server";
 import { isLanguage, type Language } from "~/lib/i18n";
 import { findSection } from "~/sections/registry";
 import type { SectionDeclaration } from "~/sections/contract";
-import { transactionPageOf, type TransactionPageKind } from "./pages";
+import { transactionPageOf } from "./pages";
 
 /** Which list a workspace page serves: all transactions, or one section's live or deleted ones. */
 export type ListPlace = {
   lang: Language;
-  kind: TransactionPageKind;
   /** null: all transactions. */
   section: SectionDeclaration | null;
   deleted: boolean;
@@ -30,7 +29,7 @@ export function placeOf({ params, pattern }: Pick<Args, "params" | "pattern">): 
   const section = page.sectionKey === null ? null : (findSection(page.sectionKey) ?? null);
   if (page.sectionKey !== null && !section) notFound();
   const list = section ? `${section.path}/${page.deleted ? "deleted-transactions" : "transactions"}` : "transactions";
-  return { lang, kind: page.kind, section, deleted: page.deleted, basePath: `/${lang}/${list}`, sectionKey: section?.key ?? "all" };
+  return { lang, section, deleted: page.deleted, basePath: `/${lang}/${list}`, sectionKey: section?.key ?? "all" };
 }
 
 /** Signs in, checks the section and feature exist for the merchant and the user may view transactions. */

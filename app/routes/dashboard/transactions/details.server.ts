@@ -20,7 +20,7 @@ import { describeAuditEntry } from "~/presentation/audit.server";
 import { describeRowAction } from "~/presentation/transactions.server";
 import { transactionExtensions } from "~/sections/registry.server";
 import { notFound } from "~/web/guards.server";
-import { messageOf } from "~/web/outcomes.server";
+import { messageOf, statusOf } from "~/web/outcomes.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { requireListPlace, scopeOf } from "./context.server";
@@ -164,7 +164,8 @@ export async function detailsAction(args: Args) {
     transactionId: row.id,
     actor: { id: auth.user.id, username: auth.user.username },
     changes: { attachment: key },
+    auditAs: "attachment",
   });
-  if (!updated.ok) return data({ attachmentError: messageOf(updated, lang) }, { status: 400 });
+  if (!updated.ok) return data({ attachmentError: messageOf(updated, lang) }, { status: statusOf(updated) });
   return { attachmentDone: t(key ? "details.attachment_saved" : "details.attachment_cleared") };
 }

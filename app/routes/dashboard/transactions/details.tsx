@@ -2,12 +2,12 @@ import { Alert, Anchor, Badge, Button, Card, Group, Paper, SimpleGrid, Stack, Ta
 import { useTranslation } from "react-i18next";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "react-router";
 import type { Route } from "./+types/details";
-import { CopyField } from "~/components/copy-field";
 import { PageHeader } from "~/components/page-header";
 import { StateBadge } from "~/components/state-badge";
 import { DoneDialog, OperationDialog } from "~/components/transactions/dialogs";
 import { withParams } from "~/domain/transactions/filters";
 import { detailsAction, loadDetails } from "./details.server";
+import { AttachmentCard, AuditTrail, OperationsCard, ShareCard } from "./details/cards";
 
 export const loader = (args: Route.LoaderArgs) => loadDetails(args);
 export const action = (args: Route.ActionArgs) => detailsAction(args);
@@ -19,7 +19,6 @@ export default function TransactionDetails() {
   const details = useLoaderData<typeof loader>();
   const result = (useActionData<typeof action>() ?? {}) as Result;
   const location = useLocation();
-  const text = encodeURIComponent(details.shareText);
   const messageActions = details.actions.filter((action) => !["refund", "capture", "void", "cancel"].includes(action.value));
   const operations = details.actions.filter((action) => ["refund", "capture", "void"].includes(action.value));
   const canCancel = details.actions.some((action) => action.value === "cancel");
@@ -150,127 +149,10 @@ export default function TransactionDetails() {
           </Table>
         </Card>
       ) : null}
-      <Card withBorder padding="lg">
-        <Stack gap="sm">
-          <Title order={2} fz="h5">{t("details.attachment")}</Title>
-          {details.attachment ? (
-            <Anchor href={details.attachment.url} download={details.attachment.name}>
-              {t("payment_request.download_attachment")}: {details.attachment.name}
-            </Anchor>
-          ) : (
-            <Text c="dimmed" size="sm">{t("details.no_attachment")}</Text>
-          )}
-          {result.attachmentDone ? <Alert color="green" role="status">{result.attachmentDone}</Alert> : null}
-          {details.canChange ? (
-            <Group align="flex-end" gap="sm">
-              <Form method="post" encType="multipart/form-data">
-                <input type="hidden" name="intent" value="attachment_upload" />
-                <Group align="flex-end" gap="sm">
-                  <Stack gap={4}>
-                    <Text component="label" htmlFor="attachment-file" size="sm" fw={500}>
-                      {t("details.upload")}
-                    </Text>
-                    <input
-                      id="attachment-file"
-                      type="file"
-                      name="attachment"
-                      accept="application/pdf,image/png,image/jpeg,image/webp"
-                      className="file-input"
-                      aria-invalid={result.attachmentError ? true : undefined}
-                      aria-describedby={result.attachmentError ? "attachment-error" : undefined}
-                    />
-                    {result.attachmentError ? (
-                      <Text id="attachment-error" size="sm" c="red">
-                        {result.attachmentError}
-                      </Text>
-                    ) : null}
-                  </Stack>
-                  <Button type="submit" variant="default">{t("details.upload_button")}</Button>
-                </Group>
-              </Form>
-              {details.attachment ? (
-                <Form method="post">
-                  <input type="hidden" name="intent" value="attachment_clear" />
-                  <Button type="submit" variant="subtle" color="red">{t("details.clear")}</Button>
-                </Form>
-              ) : null}
-            </Group>
-          ) : null}
-        </Stack>
-      </Card>
-      <Card withBorder padding="lg">
-        <Title order={2} fz="h5" mb="sm">{t("details.children")}</Title>
-        {details.children.length === 0 ? (
-          <Text c="dimmed" size="sm">{t("details.no_children")}</Text>
-        ) : (
-          <Table>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t("details.operation")}</Table.Th>
-                <Table.Th>{t("fields.amount")}</Table.Th>
-                <Table.Th>{t("fields.state")}</Table.Th>
-                <Table.Th>{t("fields.created")}</Table.Th>
-                <Table.Th>{t("details.by")}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {details.children.map((child) => (
-                <Table.Tr key={child.id}>
-                  <Table.Td>{t(`operations.kind.${child.kind}`)}</Table.Td>
-                  <Table.Td dir="ltr">{child.amount}</Table.Td>
-                  <Table.Td>
-                    <Badge size="sm" variant="light" color={child.state === "succeeded" ? "green" : child.state === "failed" ? "red" : "orange"}>
-                      {t(`operations.state.${child.state}`)}
-                    </Badge>
-                    {child.message ? <Text size="xs" c="red">{child.message}</Text> : null}
-                  </Table.Td>
-                  <Table.Td>{child.created}</Table.Td>
-                  <Table.Td>{child.by}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </Card>
-      <Card withBorder padding="lg">
-        <Stack gap="sm">
-          <CopyField label={t("payment_request.payment_url")} value={details.payUrl} />
-          <Text fw={600} size="sm">{t("payment_request.share")}</Text>
-          <Group gap="sm">
-            <Button component="a" variant="default" href={`https://wa.me/?text=${text}`} target="_blank" rel="noopener noreferrer">
-              {t("payment_request.share_whatsapp")}
-            </Button>
-            <Button component="a" variant="default" href={`mailto:${details.customerEmail ?? ""}?body=${text}`}>
-              {t("payment_request.share_email")}
-            </Button>
-            <Button component="a" variant="default" href={`sms:${details.customerPhone ?? ""}?&body=${text}`}>
-              {t("payment_request.share_sms")}
-            </Button>
-            <Anchor href={details.payUrl} target="_blank" rel="noopener">
-              {t("payment_request.open_link")}
-            </Anchor>
-            {details.receiptUrl ? (
-              <Anchor href={details.receiptUrl} download>
-                {t("result.download_receipt")}
-              </Anchor>
-            ) : null}
-          </Group>
-        </Stack>
-      </Card>
-      <Card withBorder padding="lg">
-        <Title order={2} fz="h5" mb="sm">{t("details.audit_trail")}</Title>
-        {details.trail.length === 0 ? (
-          <Text c="dimmed" size="sm">—</Text>
-        ) : (
-          <Stack gap={6} component="ol" className="audit-trail">
-            {details.trail.map((entry) => (
-              <Text component="li" key={entry.id} size="sm">
-                <Text component="span" c="dimmed">{entry.at}</Text> · <strong>{entry.actor}</strong> — {entry.description}
-              </Text>
-            ))}
-          </Stack>
-        )}
-      </Card>
+      <AttachmentCard details={details} result={result} />
+      <OperationsCard details={details} />
+      <ShareCard details={details} />
+      <AuditTrail details={details} />
       {details.dialog ? <OperationDialog dialog={details.dialog} result={result} /> : null}
       {details.done ? <DoneDialog done={details.done} /> : null}
     </Stack>

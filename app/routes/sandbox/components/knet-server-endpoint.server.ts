@@ -7,7 +7,6 @@ const FAILURES = {
   unknown_terminal: { status: 401, error: "Unknown tranportal id" },
   invalid_credentials: { status: 401, error: "Invalid tranportal id or password" },
   invalid_trandata: { status: 400, error: "trandata cannot be decrypted with this terminal's resource key" },
-  wrong_action: { status: 400, error: "This endpoint does not take that action" },
 } as const;
 
 /** A KNET server-to-server endpoint (tranPipe): form fields tranportalId and trandata, JSON answer. */
@@ -25,6 +24,7 @@ export function knetServerAction(knetAction: Parameters<typeof answerKnetServerR
     );
     const headers = { "Cache-Control": "no-store" };
     if (answer.ok) return Response.json({ trandata: answer.trandata }, { headers });
+    if (answer.code === "wrong_action") return Response.json({ error: `This endpoint takes action ${knetAction}` }, { status: 400, headers });
     const failure = FAILURES[answer.code];
     return Response.json({ error: failure.error }, { status: failure.status, headers });
   };

@@ -114,7 +114,7 @@ export async function createPaymentRequest(
       send_sms: request.send_sms ? 1 : 0,
     });
     const link = payUrlOf(input.baseUrl, input.lang, made.id);
-    const message = { merchantId: input.merchantId, template: "payment_request", params: { ...params, link }, lang: input.lang };
+    const message = { merchantId: input.merchantId, template: "pay_link", params: { ...params, link }, lang: input.lang };
     if (request.send_email && request.customer_email) await queueMail(trx, { ...message, to: request.customer_email });
     if (request.send_sms && phone) await sendSms(trx, { ...message, to: phone });
     await recordAudit(trx, {

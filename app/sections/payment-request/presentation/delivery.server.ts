@@ -39,7 +39,7 @@ export function deliverySummary(json: string | null, lang: Language): string {
 /** The details page's delivery row, for a request that asked the customer where to deliver. */
 export function deliveryDetails(row: TransactionRow, lang: Language): DetailsRow[] {
   if (row.delivery_mode === "none") return [];
-  return [{ label: translator(lang)("payment_request.delivery"), value: deliverySummary(row.delivery_address, lang) }];
+  return [{ name: "delivery_address", label: translator(lang)("payment_request.delivery"), value: deliverySummary(row.delivery_address, lang) }];
 }
 
 /** The address as the API answers it (public spec §3 customer address info). */

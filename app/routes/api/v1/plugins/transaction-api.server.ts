@@ -31,9 +31,9 @@ type Context = Readonly<RouterContextProvider>;
 
 const MAX_BODY_BYTES = 64 * 1024;
 
-/** The `deleted_transaction` paths serve the deleted rows of a section. */
-export function isDeletedPath(request: Request) {
-  return new URL(request.url).pathname.includes("/deleted_transaction");
+/** The routes under `deleted_transaction` (their pattern says so) serve the deleted rows of a section. */
+export function isDeletedRoute(pattern: string) {
+  return pattern.includes("/deleted_transaction");
 }
 
 /**
@@ -102,8 +102,7 @@ function invalidFilterValues(params: URLSearchParams) {
  * Filtering and search need search_paymenttransaction: without it a filtered call is refused
  * (403) rather than answered with unfiltered rows.
  */
-export async function respondWithList(request: Request, context: Context, plugin: string) {
-  const deleted = isDeletedPath(request);
+export async function respondWithList(request: Request, context: Context, plugin: string, deleted = false) {
   const { user, db, section, lang } = await requireTransactionSection(request, context, plugin, deleted ? "deleted_transactions" : "transactions");
   requireApiPermission(request, user, "view_paymenttransaction");
   const params = new URL(request.url).searchParams;
@@ -134,8 +133,7 @@ export async function respondWithList(request: Request, context: Context, plugin
  * choices, the bulk actions this user may take, the section's columns, the default export
  * fields, whether requests may have an editable amount, and the installed plugins with units.
  */
-export async function respondWithListConfig(request: Request, context: Context, plugin: string) {
-  const deleted = isDeletedPath(request);
+export async function respondWithListConfig(request: Request, context: Context, plugin: string, deleted = false) {
   const { user, db, section, lang } = await requireTransactionSection(request, context, plugin, deleted ? "deleted_transactions" : "transactions");
   requireApiPermission(request, user, "view_paymenttransaction");
   const t = translator(lang);

@@ -2,15 +2,15 @@ import type { Route } from "./+types/transaction-details";
 import { childOperations, findTransactionRow } from "~/domain/transactions/list.server";
 import { serializeTransactionDetails } from "~/presentation/transactions.server";
 import { apiDetail, apiJson, methodNotAllowed, requireApiPermission } from "~/web/api.server";
-import { isDeletedPath, requireTransactionSection, serializeContextFor } from "./transaction-api.server";
+import { isDeletedRoute, requireTransactionSection, serializeContextFor } from "./transaction-api.server";
 
 /**
  * GET plugins/{plugin}/transaction/details/{id} (and deleted_transaction/{id}): one of the
  * merchant's transactions of this section with its details rows, QR code, actions and child
  * operations. Another merchant's id, or another section's, answers 404.
  */
-export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const deleted = isDeletedPath(request);
+export async function loader({ request, context, params, pattern }: Route.LoaderArgs) {
+  const deleted = isDeletedRoute(pattern);
   const { user, db, section, lang } = await requireTransactionSection(request, context, params.plugin, deleted ? "deleted_transactions" : "transactions");
   requireApiPermission(request, user, "view_paymenttransaction");
   const row = await findTransactionRow(db, { merchantId: user.merchantId, plugin: section.key, deleted }, params.id);

@@ -11,7 +11,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(request);
   if (findSection(params.plugin)?.transactions?.payable !== true) return apiDetail(request, "api.not_found", 404);
   const db = getDbFrom(context);
-  const transaction = await findPublicTransaction(db, params.id);
+  const transaction = await findPublicTransaction(db, params.id, [params.plugin]);
   if (!transaction) return apiDetail(request, "pay.not_found", 404);
   if (!PAYABLE_STATES.includes(transaction.state)) return apiErrors(request, { non_field_errors: ["pay.errors.not_payable"] });
   const body = await readBody(request);

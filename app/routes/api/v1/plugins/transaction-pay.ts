@@ -18,7 +18,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!isPayable(params.plugin)) return apiDetail(request, "api.not_found", 404);
   const lang = apiLanguage(request);
   if (request.method === "OPTIONS") {
-    const transaction = await findPublicTransaction(getDbFrom(context), params.id);
+    const transaction = await findPublicTransaction(getDbFrom(context), params.id, [params.plugin]);
     if (!transaction) return apiDetail(request, "pay.not_found", 404);
     const delivery = await deliveryStateOf(getDbFrom(context), transaction.id);
     const t = translator(lang);
@@ -34,8 +34,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       title: t("delivery.address_title"),
     });
   }
-  const view = await publicPayView(getDbFrom(context), params.id, lang);
-  return apiJson(view.body, view.status);
+  const view = await publicPayView(getDbFrom(context), params.id, lang, [params.plugin]);
+  if (!view.ok) return apiDetail(request, view.code, view.code === "pay.paused" ? 423 : 404);
+  return apiJson(view.body);
 }
 
 /**
@@ -50,6 +51,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!gatewayCode) return apiErrors(request, { gateway_code: ["errors.required"] });
   const lang = apiLanguage(request);
   const outcome = await startAttempt(getDbFrom(context), {
+    plugins: [params.plugin],
     transactionId: params.id,
     gatewayCode,
     amountText: body.amount === undefined || body.amount === null ? null : str(body.amount, 20),
