@@ -2,7 +2,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabase } from "~/db/database.server";
 import { requestExport } from "~/domain/reporting/exports.server";
 import { seedMerchant } from "../support/fixtures";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
@@ -52,40 +54,61 @@ describe("a worker process (ROLE=worker)", () => {
     expect(worker.exitCode).toBeNull();
   });
 
-  it.runIf(process.env.TEST_DB_ENGINE !== "postgres")("prepares an empty SQLite file once when three processes start on it together", async () => {
+  it("prepares an empty database once when three processes start on it together", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kp-boot-"));
-    const file = path.join(dir, "fresh.sqlite");
-    const started = await Promise.all(
-      [1, 2, 3].map(
-        () =>
-          new Promise<string>((resolve) => {
-            const child = spawn(process.execPath, ["server.js"], {
-              env: { ...process.env, NODE_ENV: "production", ROLE: "worker", SQLITE_PATH: file, DATABASE_URL: "", SEED_DEMO: "1", PORT: "1" },
-              stdio: ["ignore", "pipe", "pipe"],
-            });
-            let output = "";
-            const done = () => {
-              child.kill("SIGTERM");
-              resolve(output);
-            };
-            child.stdout!.on("data", (chunk) => {
-              output += String(chunk);
-              if (output.includes("Worker running")) done();
-            });
-            child.stderr!.on("data", (chunk) => (output += String(chunk)));
-            child.on("exit", () => resolve(output));
-          }),
-      ),
-    );
-    for (const output of started) expect(output).toContain("Worker running");
-    const { createDatabase } = await import("~/db/database.server");
-    const db = createDatabase({ sqlitePath: file });
+    const target = await emptyDatabase(dir);
     try {
-      expect(await db.selectFrom("merchants").select("name").execute()).toEqual([{ name: "Demo Store" }]);
-      expect(await db.selectFrom("users").select("id").execute()).toHaveLength(5);
+      const started = await Promise.all(
+        [1, 2, 3].map(
+          () =>
+            new Promise<string>((resolve) => {
+              const child = spawn(process.execPath, ["server.js"], {
+                env: { ...process.env, NODE_ENV: "production", ROLE: "worker", ...target.env, SEED_DEMO: "1", PORT: "1" },
+                stdio: ["ignore", "pipe", "pipe"],
+              });
+              let output = "";
+              child.stdout!.on("data", (chunk) => {
+                output += String(chunk);
+                if (output.includes("Worker running")) child.kill("SIGTERM");
+              });
+              child.stderr!.on("data", (chunk) => (output += String(chunk)));
+              child.on("exit", () => resolve(output));
+            }),
+        ),
+      );
+      for (const output of started) expect(output).toContain("Worker running");
+      const db = createDatabase(target.env.DATABASE_URL ? { databaseUrl: target.env.DATABASE_URL } : { sqlitePath: target.env.SQLITE_PATH });
+      try {
+        expect(await db.selectFrom("merchants").select("name").execute()).toEqual([{ name: "Demo Store" }]);
+        expect(await db.selectFrom("users").select("id").execute()).toHaveLength(5);
+      } finally {
+        await db.destroy();
+      }
     } finally {
-      await db.destroy();
+      await target.drop();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
 });
+
+/** A database nothing has touched yet, of this test project's engine. */
+async function emptyDatabase(dir: string): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
+  const adminUrl = process.env.TEST_POSTGRES_URL;
+  if (process.env.TEST_DB_ENGINE !== "postgres" || !adminUrl) return { env: { SQLITE_PATH: path.join(dir, "fresh.sqlite"), DATABASE_URL: "" }, drop: async () => {} };
+  const name = `kp_boot_${Date.now()}_${process.pid}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString() },
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
