@@ -3,7 +3,9 @@ import { deliverQueuedSms, SEND_SMS_JOB } from "~/domain/messaging/sms.server";
 import { connectTransitionHooks } from "~/domain/payments/transaction-state.server";
 import { EXPORT_JOB } from "~/domain/reporting/exports.server";
 import { CARD_NOTIFY_JOB, deliverCardNotification } from "~/domain/sandbox/card-notifications.server";
-import { registerJobHandler } from "~/lib/jobs.server";
+import { PRUNE_JOBS_JOB, pruneFinishedJobs, registerJobHandler, registerSchedule } from "~/lib/jobs.server";
+import { reconcilePayments, RECONCILE_EVERY_MS, RECONCILE_JOB } from "~/domain/payments/reconciler.server";
+import { backgroundAddresses } from "~/web/addresses.server";
 import { connectTexts } from "~/lib/texts.server";
 import { runExport } from "~/presentation/report-files.server";
 import { platformTexts } from "~/presentation/texts.server";
@@ -16,6 +18,14 @@ export const CORE_JOBS = {
   [SEND_SMS_JOB]: deliverQueuedSms,
   [EXPORT_JOB]: (db: DB, payload: { reportId: number }) => runExport(db, payload.reportId, transactionExtensions),
   [CARD_NOTIFY_JOB]: deliverCardNotification,
+  [RECONCILE_JOB]: async (db: DB) => void (await reconcilePayments(db, backgroundAddresses())),
+  [PRUNE_JOBS_JOB]: pruneFinishedJobs,
+} as const;
+
+/** Jobs the worker queues on its own, every so often. */
+export const CORE_SCHEDULES = {
+  reconciler: { type: RECONCILE_JOB, everyMs: RECONCILE_EVERY_MS },
+  prune_jobs: { type: PRUNE_JOBS_JOB, everyMs: 3_600_000 },
 } as const;
 
 let wired: Promise<void> | undefined;
@@ -31,6 +41,7 @@ export function wirePlatform(): Promise<void> {
     const servers = await loadSectionServers();
     connectTransitionHooks((key) => servers.get(key)?.onTransition);
     for (const [type, handler] of Object.entries(CORE_JOBS)) registerJobHandler(type, handler);
+    for (const [name, schedule] of Object.entries(CORE_SCHEDULES)) registerSchedule(name, schedule);
     for (const server of servers.values()) {
       for (const [type, handler] of Object.entries(server.jobs ?? {})) registerJobHandler(type, handler);
     }

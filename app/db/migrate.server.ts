@@ -4,6 +4,7 @@ import * as foundation from "./migrations/0001-foundation";
 import * as payments from "./migrations/0002-payments";
 import * as workspace from "./migrations/0003-workspace";
 import * as sections from "./migrations/0004-sections";
+import * as reconciliation from "./migrations/0005-reconciliation";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -13,6 +14,7 @@ const migrations: Record<string, EngineMigration> = {
   "0002-payments": payments,
   "0003-workspace": workspace,
   "0004-sections": sections,
+  "0005-reconciliation": reconciliation,
 };
 
 export async function migrateToLatest(db: DB) {

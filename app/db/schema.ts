@@ -252,6 +252,8 @@ export interface TransactionTable {
   bulk_id: ColumnType<number | null, number | null | undefined, number | null>;
   voided_amount: ColumnType<number, number | undefined, number>;
   customer_email_lc: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Paid after it was canceled or deleted: `canceled` or `deleted` (null otherwise). */
+  paid_late: ColumnType<"canceled" | "deleted" | null, "canceled" | "deleted" | null | undefined, "canceled" | "deleted" | null>;
 }
 
 export type OperationKind = "refund" | "capture" | "void";
@@ -261,8 +263,12 @@ export interface TransactionOperationTable {
   merchant_id: number;
   transaction_id: string;
   kind: OperationKind;
-  /** pending while the gateway is asked; its amount is reserved meanwhile. */
-  state: "pending" | "succeeded" | "failed";
+  /**
+   * pending while the gateway is asked, or until the reconciler learns what it did; its amount is
+   * reserved meanwhile. attention: the gateway could not say for a long time, a person must look
+   * (the amount stays reserved).
+   */
+  state: OperationState;
   amount: number;
   currency_code: string;
   gateway_code: string;
@@ -272,7 +278,15 @@ export interface TransactionOperationTable {
   approval_request_id: number | null;
   created_at: Timestamp;
   completed_at: Timestamp | null;
+  /** The captured attempt the money comes from; null on operations older than this column (the transaction's paid attempt). */
+  attempt_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Ours, unique, sent to the gateway so that the operation happens once and can be asked about. */
+  reference: ColumnType<string | null, string | null | undefined, string | null>;
+  checks: ColumnType<number, number | undefined, number>;
+  next_check_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
+
+export type OperationState = "pending" | "succeeded" | "failed" | "attention";
 
 export type RequestState = "pending" | "approved" | "rejected" | "canceled" | "expired";
 
@@ -297,6 +311,8 @@ export interface OperationRequestTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   decided_at: Timestamp | null;
+  /** The duplicate payment this request refunds; null for the transaction's own payment. */
+  attempt_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface PermissionRequestTable {
@@ -419,6 +435,8 @@ export interface PaymentAttemptTable {
   authorized_only: Flag;
   created_at: Timestamp;
   completed_at: Timestamp | null;
+  inquiries: ColumnType<number, number | undefined, number>;
+  next_inquiry_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface LedgerEntryTable {
@@ -500,6 +518,59 @@ export interface SandboxCardPaymentTable {
   updated_at: Timestamp;
 }
 
+export interface ReconciliationRunTable {
+  id: Generated<number>;
+  started_at: Timestamp;
+  finished_at: Timestamp | null;
+  /** The Kuwait day whose books were compared. */
+  day: string;
+  checked: ColumnType<number, number | undefined, number>;
+  found: ColumnType<number, number | undefined, number>;
+  resolved: ColumnType<number, number | undefined, number>;
+  error: string | null;
+}
+
+export type DifferenceKind =
+  | "missing_payment"
+  | "unknown_payment"
+  | "amount_mismatch"
+  | "missing_refund"
+  | "unknown_refund"
+  | "operation_unresolved"
+  | "attempt_unresolved";
+
+export interface ReconciliationDifferenceTable {
+  id: Generated<number>;
+  merchant_id: number;
+  gateway_code: string;
+  kind: DifferenceKind;
+  reference: string;
+  transaction_id: string | null;
+  attempt_id: string | null;
+  operation_id: number | null;
+  platform_amount: number | null;
+  gateway_amount: number | null;
+  currency_code: string | null;
+  first_seen_at: Timestamp;
+  last_seen_at: Timestamp;
+  resolved_at: Timestamp | null;
+  /** `auto` when a later comparison no longer found it, else the user who marked it resolved. */
+  resolved_by: string | null;
+  note: string | null;
+}
+
+export interface SandboxCardOperationTable {
+  id: Generated<number>;
+  api_key: string;
+  payment_id: string;
+  reference: string;
+  kind: "capture" | "refund" | "void";
+  amount: number;
+  status: "succeeded" | "failed";
+  error: string | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   merchants: MerchantTable;
   units: UnitTable;
@@ -533,6 +604,9 @@ export interface Database {
   notifications: NotificationTable;
   transaction_totals: TransactionTotalTable;
   transaction_statistics: TransactionStatisticTable;
+  reconciliation_runs: ReconciliationRunTable;
+  reconciliation_differences: ReconciliationDifferenceTable;
+  sandbox_card_operations: SandboxCardOperationTable;
 }
 
 export type Merchant = Selectable<MerchantTable>;

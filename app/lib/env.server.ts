@@ -47,6 +47,11 @@ const EnvSchema = z.object({
   WORKER: z.enum(["on", "off"]).default("on"),
   /** How long a maker's refund, capture or void waits for a checker before it expires. */
   OPERATION_REQUEST_TTL_HOURS: z.coerce.number({ message: "must be a number of hours" }).int().min(1).max(24 * 90).default(48),
+  /**
+   * How long the reconciler leaves a payment attempt to its customer and gateway, and a refund,
+   * capture or void to the request that sent it, before asking the gateway itself.
+   */
+  RECONCILER_GRACE_SECONDS: z.coerce.number({ message: "must be a number of seconds" }).int().min(1).max(3600).default(120),
   /** Where generated reports are kept. */
   REPORTS_DIR: z.string().min(1).default("./data/reports"),
 });

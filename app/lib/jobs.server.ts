@@ -7,7 +7,13 @@ export type JobHandler = (db: DB, payload: any) => Promise<void>;
 
 const handlers = new Map<string, JobHandler>();
 const workerId = `${os.hostname()}:${process.pid}`;
-const STALE_AFTER_MS = 5 * 60_000;
+/**
+ * A running job's lease: its worker renews it every few seconds while the handler runs; a job whose
+ * lease ran out (its worker died, or froze) is taken again by any worker. Handlers are written to
+ * run again safely (at least once).
+ */
+export const JOB_LEASE_MS = 30_000;
+const HEARTBEAT_MS = 5_000;
 
 /** Called when the platform starts (app/boot), for every job type of the core and of the sections. */
 export function registerJobHandler(type: string, handler: JobHandler) {
@@ -81,23 +87,48 @@ async function claimJob(db: DB) {
   });
 }
 
-/** Runs queued jobs until none is ready; returns how many ran. Used by the worker and by tests. */
-export async function runReadyJobs(db: DB): Promise<number> {
+/** Renews a running job's lease while its handler runs. */
+function keepLease(db: DB, jobId: number, everyMs: number) {
+  const timer = setInterval(() => {
+    runOnProcessClock(() => {
+      db.updateTable("jobs")
+        .set({ locked_at: nowIso() })
+        .where("id", "=", jobId)
+        .where("status", "=", "running")
+        .where("locked_by", "=", workerId)
+        .execute()
+        .catch((error: unknown) => console.error("worker: lease renewal failed:", error));
+    });
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/**
+ * Takes back the ready jobs whose worker died, then runs queued jobs until none is ready; returns
+ * how many ran. Used by the worker and by tests.
+ */
+export async function runReadyJobs(db: DB, options: { heartbeatMs?: number } = {}): Promise<number> {
+  await requeueStaleJobs(db);
   let count = 0;
   for (;;) {
     const job = await claimJob(db);
     if (!job) return count;
     count++;
     const handler = handlers.get(job.type);
+    const release = keepLease(db, job.id, options.heartbeatMs ?? HEARTBEAT_MS);
     try {
       if (!handler) throw new Error(`No handler for job type ${job.type}`);
       await handler(db, JSON.parse(job.payload));
+      release();
       await db
         .updateTable("jobs")
         .set({ status: "done", finished_at: nowIso(), locked_by: null })
         .where("id", "=", job.id)
+        .where("locked_by", "=", workerId)
         .execute();
     } catch (error) {
+      release();
       const finalAttempt = job.attempts >= job.max_attempts;
       const retryAt = addMs(now(), Math.min(2 ** job.attempts * 1000, 10 * 60_000));
       await db
@@ -110,18 +141,67 @@ export async function runReadyJobs(db: DB): Promise<number> {
           locked_by: null,
         })
         .where("id", "=", job.id)
+        .where("locked_by", "=", workerId)
         .execute();
     }
   }
 }
 
-async function requeueStaleJobs(db: DB) {
+/** Jobs whose lease ran out go back to the queue (a job that used its last attempt fails). */
+export async function requeueStaleJobs(db: DB) {
+  const stale = addMs(now(), -JOB_LEASE_MS).toISOString();
   await db
     .updateTable("jobs")
-    .set({ status: "queued", locked_by: null })
+    .set({ status: "failed", locked_by: null, finished_at: nowIso(), last_error: "Its worker stopped while running it" })
     .where("status", "=", "running")
-    .where("locked_at", "<", addMs(now(), -STALE_AFTER_MS).toISOString())
+    .where("locked_at", "<", stale)
+    .where((eb) => eb("attempts", ">=", eb.ref("max_attempts")))
     .execute();
+  await db
+    .updateTable("jobs")
+    .set({ status: "queued", locked_by: null, run_at: nowIso() })
+    .where("status", "=", "running")
+    .where("locked_at", "<", stale)
+    .execute();
+}
+
+export const PRUNE_JOBS_JOB = "prune_jobs";
+
+/** Done jobs are kept three days (to look into), failed ones thirty; the scheduled ones would otherwise pile up. */
+export async function pruneFinishedJobs(db: DB) {
+  await db.deleteFrom("jobs").where("status", "=", "done").where("finished_at", "<", addMs(now(), -3 * 86_400_000).toISOString()).execute();
+  await db.deleteFrom("jobs").where("status", "=", "failed").where("finished_at", "<", addMs(now(), -30 * 86_400_000).toISOString()).execute();
+}
+
+type Schedule = { type: string; everyMs: number };
+const schedules = new Map<string, Schedule>();
+
+/** A job queued every `everyMs` by whichever worker sees it due first (app/boot registers them). */
+export function registerSchedule(name: string, schedule: Schedule) {
+  schedules.set(name, schedule);
+}
+
+/**
+ * Queues each scheduled job that is due, once across all workers: the next run time is kept in
+ * app_settings and moved by a conditional update that only one worker wins.
+ */
+export async function enqueueDueSchedules(db: DB) {
+  for (const [name, schedule] of schedules) {
+    const key = `schedule:${name}`;
+    const current = now();
+    const next = addMs(current, schedule.everyMs).toISOString();
+    const row = await db.selectFrom("app_settings").select("value").where("key", "=", key).executeTakeFirst();
+    let won: boolean;
+    if (!row) {
+      const inserted = await db.insertInto("app_settings").values({ key, value: next }).onConflict((conflict) => conflict.column("key").doNothing()).executeTakeFirst();
+      won = Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+    } else {
+      if (row.value > current.toISOString()) continue;
+      const moved = await db.updateTable("app_settings").set({ value: next }).where("key", "=", key).where("value", "=", row.value).executeTakeFirst();
+      won = Number(moved.numUpdatedRows) === 1;
+    }
+    if (won) await enqueueJob(db, schedule.type, {}, { maxAttempts: 1 });
+  }
 }
 
 let nudge: (() => void) | undefined;
@@ -145,7 +225,7 @@ export function startWorker(db: DB, options: { keepAlive?: boolean } = {}) {
     try {
       do {
         again = false;
-        await requeueStaleJobs(db);
+        await enqueueDueSchedules(db);
         await runReadyJobs(db);
       } while (again);
     } catch (error) {

@@ -66,6 +66,22 @@ export function serializeOperation(operation: ChildOperation) {
     initiator: operation.requested_by ? { username: operation.requested_by } : null,
     created: operation.created_at,
     completed: operation.completed_at,
+    attempt_id: operation.attempt_id,
+  };
+}
+
+/** A captured payment of a transaction besides the one that paid it: what it still has to give back, and how (`refund` or `void` with its attempt_id). */
+export function serializeDuplicatePayment(duplicate: { id: string; total: number; currency_code: string; gateway_code: string; completed_at: string | null; kind: string; available: number; payment_id: string | null; track_id: string }) {
+  return {
+    attempt_id: duplicate.id,
+    amount: toDecimalString(duplicate.total, duplicate.currency_code),
+    refundable_amount: toDecimalString(duplicate.available, duplicate.currency_code),
+    currency_code: duplicate.currency_code,
+    gateway_code: duplicate.gateway_code,
+    action: duplicate.kind,
+    payment_id: duplicate.payment_id,
+    track_id: duplicate.track_id,
+    paid_at: duplicate.completed_at,
   };
 }
 
@@ -117,6 +133,8 @@ export function serializeTransaction(row: TransactionRow, context: SerializeCont
     state_changed_at: row.state_changed_at,
     expiration_time: row.expiration_time,
     deleted_at: row.deleted_at,
+    /** Paid after it was canceled or deleted (`canceled`, `deleted`), else null. */
+    paid_late: row.paid_late,
     unit_id: row.unit_id,
     unit: (context.lang === "ar" ? row.unit_ar : row.unit_en) ?? null,
     initiator: row.initiator ? { username: row.initiator } : null,

@@ -13,3 +13,10 @@ export function platformAddresses(request: Request): PlatformAddresses {
     internalBaseUrl: (config.INTERNAL_BASE_URL ?? `http://127.0.0.1:${config.PORT}`).replace(/\/$/, ""),
   };
 }
+
+/** The same for work done outside a request (the reconciler): BASE_URL, else the server's own address. */
+export function backgroundAddresses(): PlatformAddresses {
+  const config = env();
+  const internalBaseUrl = (config.INTERNAL_BASE_URL ?? `http://127.0.0.1:${config.PORT}`).replace(/\/$/, "");
+  return { publicBaseUrl: (config.BASE_URL ?? internalBaseUrl).replace(/\/$/, ""), internalBaseUrl };
+}

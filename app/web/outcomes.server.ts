@@ -39,12 +39,16 @@ export function messageOf(outcome: { code: string; params?: TextParams }, lang: 
   return describe(keyOf(outcome), outcome.params, lang);
 }
 
-/** A done outcome's status: 201 when it created something (a request waiting for approval), else 200. */
-export function doneStatusOf(outcome: { requestId?: number }): 200 | 201 {
+/**
+ * A done outcome's status: 201 when it created something (a request waiting for approval), 202
+ * when it was sent and its result is still being checked, else 200.
+ */
+export function doneStatusOf(outcome: { requestId?: number; checking?: true }): 200 | 201 | 202 {
+  if (outcome.checking) return 202;
   return outcome.requestId === undefined ? 200 : 201;
 }
 
 /** An outcome as the pages and the API answer it: its HTTP status, its message's key and its message in `lang`. */
-export function answerOf<T extends { ok: boolean; code: string; params?: TextParams; requestId?: number }>(outcome: T, lang: Language) {
+export function answerOf<T extends { ok: boolean; code: string; params?: TextParams; requestId?: number; checking?: true }>(outcome: T, lang: Language) {
   return { ...outcome, status: outcome.ok ? doneStatusOf(outcome) : statusOf(outcome), key: keyOf(outcome), message: messageOf(outcome, lang) };
 }

@@ -14,6 +14,8 @@ export type OperationDialogData = {
   decimals: number;
   /** Why this user cannot go on now (a request already waiting for approval), if so. */
   blocked: string | null;
+  /** The duplicate payment this gives back, or null for the transaction's own payment. */
+  attemptId?: string | null;
 };
 
 export type DialogResult = { dialogError: string; amount?: string } | { review: { amount: string } };
@@ -27,7 +29,7 @@ export function OperationDialog({ dialog, result }: { dialog: OperationDialogDat
   const { t } = useTranslation();
   const location = useLocation();
   const navigation = useNavigation();
-  const close = `${location.pathname}${withParams(location.search, { operation: null, id: null })}`;
+  const close = `${location.pathname}${withParams(location.search, { operation: null, id: null, attempt: null })}`;
   const outcome = (result ?? {}) as Partial<{ review: { amount: string }; dialogError: string; amount: string }>;
   const review = outcome.review ?? null;
   const error = outcome.dialogError ?? null;
@@ -38,7 +40,7 @@ export function OperationDialog({ dialog, result }: { dialog: OperationDialogDat
       <Paper role="dialog" aria-modal="true" aria-labelledby="operation-title" withBorder shadow="xl" p="lg" className="dialog-card">
         <Stack gap="sm">
           <Title order={2} fz="h4" id="operation-title">
-            {t(`operations.title.${dialog.kind}`, { orderNo: dialog.orderNo })}
+            {t(dialog.attemptId ? `operations.title_duplicate.${dialog.kind}` : `operations.title.${dialog.kind}`, { orderNo: dialog.orderNo })}
           </Title>
           {dialog.availableMinor <= 0 || dialog.blocked ? (
             <>
@@ -56,6 +58,7 @@ export function OperationDialog({ dialog, result }: { dialog: OperationDialogDat
               <input type="hidden" name="intent" value="operation" />
               <input type="hidden" name="id" value={dialog.id} />
               <input type="hidden" name="kind" value={dialog.kind} />
+              {dialog.attemptId ? <input type="hidden" name="attempt" value={dialog.attemptId} /> : null}
               <input type="hidden" name="step" value={review ? "confirm" : "review"} />
               <Stack gap="sm">
                 <Text size="sm">
@@ -108,8 +111,8 @@ export function DoneDialog({ done }: { done: string }) {
     <div className="dialog-backdrop">
       <Paper role="dialog" aria-modal="true" aria-labelledby="done-title" withBorder shadow="xl" p="lg" className="dialog-card">
         <Stack gap="sm">
-          <Title order={2} fz="h4" id="done-title" c="green.8">
-            {t("operations.success_title")}
+          <Title order={2} fz="h4" id="done-title" c={done === "checking" ? "orange.8" : "green.8"}>
+            {t(done === "checking" ? "operations.checking_title" : "operations.success_title")}
           </Title>
           <Text>{t(`operations.success.${done}`)}</Text>
           <Group justify="flex-end">

@@ -2,19 +2,20 @@ import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import type { AttemptState, TransactionState } from "~/db/schema";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { nowIso } from "~/lib/clock.server";
+import { env } from "~/lib/env.server";
 import type { Language } from "~/lib/i18n";
 import { newTrackId, publicId } from "~/lib/ids.server";
 import { priceWithFee } from "~/lib/money";
-import { money } from "~/lib/outcome";
+import { money, word } from "~/lib/outcome";
 import { feeRuleOf, findMerchantGateway, toGatewayConfig } from "./gateway-settings.server";
 import { verifyCardNotification } from "./gateways/card.server";
 import type { AttemptForGateway, GatewayConfig, GatewayOutcome, StartResult } from "./gateways/gateway";
 import { verifyKnetReturn } from "./gateways/knet.server";
-import { adapterFor } from "./gateways/registry";
+import { adapterFor, GATEWAY_KINDS, isGatewayKind } from "./gateways/registry";
 import { chosenAmount, expireTransaction, findPublicTransaction, isExpired } from "./pay-page.server";
 import { bumpTotals } from "./running-totals.server";
 import { allowsTransition, PAYABLE_STATES } from "./states";
-import { recordAttemptStatistics } from "./statistics-rollup.server";
+import { recordAttemptStatistics, recordDeletedStatistics } from "./statistics-rollup.server";
 import { transitionTransaction } from "./transaction-state.server";
 
 export type PlatformAddresses = { publicBaseUrl: string; internalBaseUrl: string };
@@ -125,6 +126,7 @@ export async function startAttempt(
 
   const price = priceWithFee(amount.amount, feeRuleOf(gateway), gateway.fee_payer);
   const attemptId = publicId();
+  const createdAt = nowIso();
   try {
     await db
       .insertInto("payment_attempts")
@@ -152,8 +154,9 @@ export async function startAttempt(
         post_date: null,
         result_code: null,
         authorized_only: 0,
-        created_at: nowIso(),
+        created_at: createdAt,
         completed_at: null,
+        next_inquiry_at: firstInquiryAt({ gateway_kind: gateway.kind, created_at: createdAt }, createdAt),
       })
       .execute();
   } catch (error) {
@@ -216,10 +219,30 @@ const attemptStateFor: Record<GatewayOutcome["status"], AttemptState | null> = {
   pending: null,
 };
 
+/** When the reconciler first asks about an attempt not (yet) paid, within its gateway's session lifetime; null: never. */
+export function firstInquiryAt(attempt: { gateway_kind: string; created_at: string }, from: string): string | null {
+  const minutes = isGatewayKind(attempt.gateway_kind) ? GATEWAY_KINDS[attempt.gateway_kind].sessionMinutes : undefined;
+  if (!minutes) return null;
+  const first = Date.parse(from) + reconcilerGraceMs();
+  return first <= Date.parse(attempt.created_at) + minutes * 60_000 ? new Date(first).toISOString() : null;
+}
+
+/** How long the reconciler leaves an attempt to its customer and its gateway before asking (RECONCILER_GRACE_SECONDS). */
+export function reconcilerGraceMs() {
+  return env().RECONCILER_GRACE_SECONDS * 1000;
+}
+
+/** An attempt's earlier outcome that a verified capture still overrides: the gateway took the money after all. */
+const OVERRIDDEN_BY_CAPTURE: readonly AttemptState[] = ["failed", "canceled", "error"];
+
 /**
  * The one place an attempt's outcome is written. Exactly once: whichever of the browser return,
- * the gateway's notification and the inquiry gets here first changes the state, writes the
- * ledger entry and queues the receipt; the others find the attempt settled and change nothing.
+ * the gateway's notification, the inquiry and the reconciler gets here first changes the state,
+ * writes the ledger entry and queues the receipt; the others find the attempt settled and change
+ * nothing. A verified capture is a fact and wins over an earlier cancel, failure or error of the
+ * same attempt (two tabs of the gateway's page): it is recorded whatever the transaction's state,
+ * paying it when it still may be paid (after a cancel or a delete too, flagged), and kept as a
+ * duplicate to refund when something else paid it first.
  */
 export async function completeAttempt(db: DB, attemptId: string, outcome: GatewayOutcome, options: { cod?: boolean } = {}) {
   const next = options.cod ? "cod" : attemptStateFor[outcome.status];
@@ -228,25 +251,9 @@ export async function completeAttempt(db: DB, attemptId: string, outcome: Gatewa
     let query = trx.selectFrom("payment_attempts").select(attemptColumns).where("id", "=", attemptId);
     if (engineOf(trx) === "postgres") query = query.forUpdate();
     const attempt = await query.executeTakeFirst();
-    if (!attempt || attempt.state !== "pending") return { changed: false as const };
-    const completedAt = nowIso();
-    const authorizedOnly = outcome.status === "authorized";
-    await trx
-      .updateTable("payment_attempts")
-      .set({
-        state: next,
-        authorized_only: authorizedOnly ? 1 : 0,
-        payment_id: outcome.refs.paymentId ?? null,
-        tran_id: outcome.refs.tranId ?? null,
-        auth_code: outcome.refs.authCode ?? null,
-        reference_id: outcome.refs.referenceId ?? null,
-        post_date: outcome.refs.postDate ?? null,
-        result_code: outcome.refs.resultCode ?? null,
-        completed_at: completedAt,
-      })
-      .where("id", "=", attempt.id)
-      .where("state", "=", "pending")
-      .execute();
+    if (!attempt) return { changed: false as const };
+    const previous = attempt.state;
+    if (previous !== "pending" && !(next === "success" && OVERRIDDEN_BY_CAPTURE.includes(previous))) return { changed: false as const };
 
     let transactionQuery = trx
       .selectFrom("transactions")
@@ -254,12 +261,43 @@ export async function completeAttempt(db: DB, attemptId: string, outcome: Gatewa
       .where("id", "=", attempt.transaction_id);
     if (engineOf(trx) === "postgres") transactionQuery = transactionQuery.forUpdate();
     const transaction = await transactionQuery.executeTakeFirstOrThrow();
+    const completedAt = nowIso();
+    const authorizedOnly = outcome.status === "authorized";
     const settled = next === "success" || next === "cod";
     const target: TransactionState = next === "cod" ? "cod" : authorizedOnly ? "authorized" : "paid";
     // Whether this attempt settles the transaction is the table of allowed changes' to say (an
-    // expired link still takes a payment started before it expired).
-    const open = allowsTransition(transaction.state, target, "payment");
-    let action: string = `payment_${next}`;
+    // expired or canceled link still takes a payment started before).
+    const open = settled && allowsTransition(transaction.state, target, "payment");
+    const audits: { action: string; params?: Record<string, unknown> }[] = [];
+
+    // Money taken for a deleted transaction brings it back to the list: the merchant must see it.
+    let deletedAt = transaction.deleted_at;
+    if (next === "success" && deletedAt) {
+      await trx.updateTable("transactions").set({ deleted_at: null, paid_late: "deleted" }).where("id", "=", transaction.id).execute();
+      await recordDeletedStatistics(trx, transaction.merchant_id, transaction.id, 1);
+      deletedAt = null;
+      audits.push({ action: "transaction_restored_by_payment" });
+    }
+
+    await trx
+      .updateTable("payment_attempts")
+      .set({
+        state: next,
+        authorized_only: authorizedOnly ? 1 : 0,
+        payment_id: outcome.refs.paymentId ?? attempt.payment_id,
+        tran_id: outcome.refs.tranId ?? attempt.tran_id,
+        auth_code: outcome.refs.authCode ?? attempt.auth_code,
+        reference_id: outcome.refs.referenceId ?? attempt.reference_id,
+        post_date: outcome.refs.postDate ?? attempt.post_date,
+        result_code: (next === "success" && !open ? "DUPLICATE" : outcome.refs.resultCode) ?? null,
+        completed_at: completedAt,
+        // A failure or cancel may still be followed by a capture (another tab): the reconciler asks again.
+        next_inquiry_at: settled ? null : firstInquiryAt(attempt, completedAt),
+      })
+      .where("id", "=", attempt.id)
+      .where("state", "=", previous)
+      .execute();
+
     if (next === "success") {
       // Money the gateway took is always in the ledger, even when another attempt already paid.
       await trx
@@ -276,7 +314,8 @@ export async function completeAttempt(db: DB, attemptId: string, outcome: Gatewa
         })
         .execute();
     }
-    if (settled && open) {
+    let action: string = previous === "pending" ? `payment_${next}` : "payment_success_late";
+    if (open) {
       const moved = await transitionTransaction(trx, transaction.id, target, { kind: "payment", attemptId: attempt.id }, {
         changes: {
           paid_amount: next === "cod" ? 0 : attempt.total,
@@ -284,6 +323,7 @@ export async function completeAttempt(db: DB, attemptId: string, outcome: Gatewa
           fee: attempt.fee,
           gateway_code: attempt.gateway_code,
           paid_attempt_id: attempt.id,
+          ...(transaction.state === "canceled" ? { paid_late: "canceled" as const } : {}),
         },
       });
       // The row is locked and the table allows the change: a refusal here is a bug, and nothing of the payment is kept without it.
@@ -296,21 +336,28 @@ export async function completeAttempt(db: DB, attemptId: string, outcome: Gatewa
         );
       }
     } else if (next === "success") {
-      // Paid twice (two tabs, two methods): the second payment is kept, flagged for a refund.
+      // Paid twice (two tabs, two methods): the second payment is kept, to be refunded from the details page.
       action = "payment_duplicate";
-      await trx.updateTable("payment_attempts").set({ result_code: "DUPLICATE" }).where("id", "=", attempt.id).execute();
     } else if (!settled) {
       await transitionTransaction(trx, transaction.id, "attempted", { kind: "attempt_failed", attemptId: attempt.id }, { from: ["created", "pending"] });
     }
-    await recordAttemptStatistics(trx, transaction, { gateway_code: attempt.gateway_code, state: next }, next === "success" && !authorizedOnly && open ? attempt.total : null);
-    await recordAudit(trx, {
-      merchantId: attempt.merchant_id,
-      actor: null,
-      action,
-      params: { orderNo: transaction.order_no, gateway: attempt.gateway_code, amount: money(attempt.total, attempt.currency_code), attempt: attempt.id },
-      objectType: "transaction",
-      objectId: transaction.id,
-    });
+    await recordAttemptStatistics(
+      trx,
+      { ...transaction, deleted_at: deletedAt },
+      { gateway_code: attempt.gateway_code, state: next, previous },
+      next === "success" && !authorizedOnly && open ? attempt.total : null,
+    );
+    const params = { orderNo: transaction.order_no, gateway: attempt.gateway_code, amount: money(attempt.total, attempt.currency_code), attempt: attempt.id };
+    for (const entry of [{ action }, ...audits]) {
+      await recordAudit(trx, {
+        merchantId: attempt.merchant_id,
+        actor: null,
+        action: entry.action,
+        params: action === "payment_success_late" && entry.action === action ? { ...params, previous: word(`result.states.${previous}`) } : params,
+        objectType: "transaction",
+        objectId: transaction.id,
+      });
+    }
     return { changed: true as const, state: next };
   });
 }
@@ -320,9 +367,15 @@ async function configForAttempt(db: DB, attempt: Attempt, addresses: PlatformAdd
   return gateway ? toGatewayConfig(gateway, addresses) : undefined;
 }
 
-/** Asks the gateway from this server and settles the attempt if it has an answer. Amount mismatches are refused. */
-export async function settleByInquiry(db: DB, attempt: Attempt, addresses: PlatformAddresses) {
-  if (attempt.state !== "pending") return attempt;
+/**
+ * Asks the gateway from this server and settles the attempt if it has an answer. Amount
+ * mismatches are refused. A pending attempt is always asked about; one already recorded as
+ * canceled, failed or error only when `late` says a capture may have come after (another tab of
+ * the gateway's page, the reconciler within the gateway's session lifetime).
+ */
+export async function settleByInquiry(db: DB, attempt: Attempt, addresses: PlatformAddresses, options: { late?: boolean } = {}) {
+  const askable = attempt.state === "pending" || (options.late === true && OVERRIDDEN_BY_CAPTURE.includes(attempt.state));
+  if (!askable) return attempt;
   const config = await configForAttempt(db, attempt, addresses);
   if (!config) return attempt;
   let outcome: GatewayOutcome;
@@ -342,15 +395,21 @@ export async function settleByInquiry(db: DB, attempt: Attempt, addresses: Platf
 /**
  * The customer's browser back from KNET. Its encrypted result is checked against our track id
  * and amount, but only the server-side inquiry can make a payment final; a verified failure or
- * cancellation is taken as it is.
+ * cancellation is taken as it is. A verified capture of an attempt recorded as canceled or failed
+ * (the gateway's page open in two tabs) is asked about again: the inquiry finds the capture.
  */
 export async function handleKnetReturn(db: DB, attemptId: string, query: URLSearchParams, addresses: PlatformAddresses) {
   const attempt = await findAttempt(db, attemptId);
   if (!attempt || attempt.gateway_kind !== "knet") return undefined;
-  if (attempt.state !== "pending") return attempt;
+  const late = OVERRIDDEN_BY_CAPTURE.includes(attempt.state);
+  if (attempt.state !== "pending" && !late) return attempt;
   const config = await configForAttempt(db, attempt, addresses);
   if (!config) return attempt;
   const verified = verifyKnetReturn(config, query, { trackId: attempt.track_id, total: attempt.total, currency: attempt.currency_code });
+  if (late) {
+    if (!verified.ok || verified.outcome.status !== "success") return attempt;
+    return settleByInquiry(db, attempt, addresses, { late: true });
+  }
   const settled = await settleByInquiry(db, attempt, addresses);
   if (settled.state === "pending" && verified.ok && (verified.outcome.status === "failed" || verified.outcome.status === "canceled")) {
     await completeAttempt(db, attempt.id, verified.outcome);

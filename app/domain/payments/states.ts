@@ -35,8 +35,8 @@ const BY_CUSTOMER = { attempted: ["attempt_failed"], authorized: ["payment"], pa
 
 /**
  * The changes of state the platform makes, from → to, and what may cause each; transitionTransaction
- * refuses any other. An expired link still takes a payment the customer started before it expired;
- * an authorization becomes paid only by a capture.
+ * refuses any other. An expired or canceled link still takes a payment the customer started before
+ * (the gateway took the money: a fact); an authorization becomes paid only by a capture.
  */
 export const TRANSITIONS: Readonly<Record<TransactionState, Partial<Record<TransactionState, readonly TransitionKind[]>>>> = {
   created: { pending: ["opened"], ...BY_CUSTOMER },
@@ -47,7 +47,7 @@ export const TRANSITIONS: Readonly<Record<TransactionState, Partial<Record<Trans
   paid: { refunded: ["refund"] },
   cod: {},
   failed: {},
-  canceled: {},
+  canceled: { authorized: ["payment"], paid: ["payment"] },
   invalid: {},
   refunded: {},
   voided: {},

@@ -56,11 +56,13 @@ async function bumpStatistics(db: Kysely<Database>, transaction: StatisticsTrans
 export async function recordAttemptStatistics(
   db: Kysely<Database>,
   transaction: StatisticsTransaction,
-  attempt: { gateway_code: string; state: string },
+  attempt: { gateway_code: string; state: string; previous?: string },
   paidAmount: number | null,
 ) {
   if (transaction.deleted_at) return;
-  const completed = (COMPLETED_ATTEMPT_STATES as readonly string[]).includes(attempt.state);
+  const isCompleted = (state: string | undefined) => state !== undefined && (COMPLETED_ATTEMPT_STATES as readonly string[]).includes(state);
+  // A late capture of an attempt counted already (as canceled, failed…) changes its outcome, not the count.
+  const completed = isCompleted(attempt.state) && !isCompleted(attempt.previous);
   await bumpStatistics(db, transaction, attempt.gateway_code, {
     attempts_completed: completed ? 1 : 0,
     attempts_succeeded: attempt.state === "success" ? 1 : 0,

@@ -64,7 +64,7 @@ export function rowActions(row: ActionableRow, user: PermissionHolder, context: 
  * What an action did: its message's code and parameters; `requestId` when a refund, capture or
  * void became a request waiting for a checker.
  */
-export type ActionOutcome = { ok: true; code: string; params?: TextParams; requestId?: number } | Refusal;
+export type ActionOutcome = { ok: true; code: string; params?: TextParams; requestId?: number; checking?: true } | Refusal;
 
 /** Runs one action on one row of the user's merchant, if it is available to them now. */
 export async function runRowAction(
@@ -81,10 +81,18 @@ export async function runRowAction(
     addresses: PlatformAddresses;
     /** When given, a row of another section is not found: a section's list acts on its own rows only. */
     plugin?: string;
+    /** A refund or void of this duplicate payment of the transaction, not of its own payment. */
+    attemptId?: string | null;
   },
 ): Promise<ActionOutcome> {
   const row = await loadActionableRow(db, input.merchantId, input.transactionId, input.plugin);
   if (!row) return refuse("api.not_found");
+  if (input.attemptId && input.attemptId !== row.paid_attempt_id) {
+    // A duplicate payment has its own money to give back, whatever the row's own payment allows.
+    if (row.deleted_at || (input.action !== "refund" && input.action !== "void")) return refuse("actions.not_available");
+    if (!can(input.user, OPERATION_PERMISSIONS[input.action])) return refuse("operations.errors.forbidden");
+    return requestOperation(db, { merchantId: input.merchantId, actor: input.user, transactionId: row.id, kind: input.action, amount: input.amount, attemptId: input.attemptId, addresses: input.addresses });
+  }
   const gatewayKinds = await gatewayKindsOf(db, input.merchantId);
   if (!isRowAction(input.action) || !rowActions(row, input.user, { gatewayKinds }).includes(input.action)) {
     if (!isOperation(input.action)) return refuse("actions.not_available");

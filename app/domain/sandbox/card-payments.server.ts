@@ -131,40 +131,122 @@ async function savePayment(trx: Kysely<Database>, payment: StoredPayment, change
 
 export type CardOperation = "capture" | "refund" | "void";
 
-/** POST /api/payments/:id/{capture,refund,void}: each answers the new state or 400 with why not. */
+/**
+ * POST /api/payments/:id/{capture,refund,void}: each answers the new state or 400 with why not.
+ * With an `Idempotency-Key` (the merchant's reference for the operation) it happens once: the
+ * same key again answers what the first answered, and GET …/operations/:reference finds it.
+ */
 export async function operateOnCardPayment(
   db: DB,
   merchant: CardMerchant,
   id: string,
   operation: CardOperation,
   input: unknown,
+  reference?: string | null,
 ): Promise<CardApiAnswer> {
   const parsed = AmountSchema.safeParse(input ?? {});
   if (!parsed.success) return refused("invalid", "amount must be a positive integer of minor units");
+  if (reference !== undefined && reference !== null && (reference.length === 0 || reference.length > 255)) {
+    return refused("invalid", "Idempotency-Key must be 1 to 255 characters");
+  }
   const requested = parsed.data.amount;
   return writeTransaction(db, async (trx) => {
     const payment = await lockPayment(trx, id);
     if (!payment || payment.api_key !== merchant.api_key) return refused("not_found", "No such payment");
-    if (operation === "capture") {
-      if (payment.status !== "authorized" || payment.captured_amount > 0) return refused("refused", `Cannot capture a ${payment.status} payment`);
-      const amount = requested ?? payment.amount;
-      if (amount > payment.amount) return refused("refused", "Capture exceeds the authorized amount");
-      return { ok: true, body: stateOf(await savePayment(trx, payment, { status: "captured", captured_amount: amount })) };
-    }
-    if (operation === "refund") {
-      if (payment.status !== "captured" && payment.status !== "partially_refunded") {
-        return refused("refused", `Cannot refund a ${payment.status} payment`);
+    if (reference) {
+      const earlier = await trx
+        .selectFrom("sandbox_card_operations")
+        .select(["payment_id", "kind", "status", "error"])
+        .where("api_key", "=", merchant.api_key)
+        .where("reference", "=", reference)
+        .executeTakeFirst();
+      if (earlier) {
+        if (earlier.payment_id !== payment.id || earlier.kind !== operation) return refused("invalid", "This Idempotency-Key was used for another operation");
+        return earlier.status === "succeeded" ? { ok: true, body: stateOf(payment) } : refused("refused", earlier.error ?? "Refused");
       }
-      const refundable = payment.captured_amount - payment.refunded_amount;
-      const amount = requested ?? refundable;
-      if (amount > refundable) return refused("refused", "Refund exceeds the captured amount not yet refunded");
-      const refunded = payment.refunded_amount + amount;
-      const status = refunded === payment.captured_amount ? "refunded" : "partially_refunded";
-      return { ok: true, body: stateOf(await savePayment(trx, payment, { status, refunded_amount: refunded })) };
     }
-    if (payment.status !== "authorized" || payment.captured_amount > 0) return refused("refused", `Cannot void a ${payment.status} payment`);
-    return { ok: true, body: stateOf(await savePayment(trx, payment, { status: "voided" })) };
+    const outcome = decideOperation(payment, operation, requested);
+    if (reference) {
+      await trx
+        .insertInto("sandbox_card_operations")
+        .values({
+          api_key: merchant.api_key,
+          payment_id: payment.id,
+          reference,
+          kind: operation,
+          amount: outcome.ok ? outcome.amount : (requested ?? 0),
+          status: outcome.ok ? "succeeded" : "failed",
+          error: outcome.ok ? null : outcome.error,
+          created_at: nowIso(),
+        })
+        .execute();
+    }
+    if (!outcome.ok) return refused("refused", outcome.error);
+    return { ok: true, body: stateOf(await savePayment(trx, payment, outcome.changes)) };
   });
+}
+
+/** What an operation does to a payment, or why the acquirer refuses it. */
+function decideOperation(
+  payment: StoredPayment,
+  operation: CardOperation,
+  requested: number | undefined,
+): { ok: true; amount: number; changes: Partial<StoredPayment> } | { ok: false; error: string } {
+  if (operation === "capture") {
+    if (payment.status !== "authorized" || payment.captured_amount > 0) return { ok: false, error: `Cannot capture a ${payment.status} payment` };
+    const amount = requested ?? payment.amount;
+    if (amount > payment.amount) return { ok: false, error: "Capture exceeds the authorized amount" };
+    return { ok: true, amount, changes: { status: "captured", captured_amount: amount } };
+  }
+  if (operation === "refund") {
+    if (payment.status !== "captured" && payment.status !== "partially_refunded") return { ok: false, error: `Cannot refund a ${payment.status} payment` };
+    const refundable = payment.captured_amount - payment.refunded_amount;
+    const amount = requested ?? refundable;
+    if (amount > refundable) return { ok: false, error: "Refund exceeds the captured amount not yet refunded" };
+    const refunded = payment.refunded_amount + amount;
+    return { ok: true, amount, changes: { status: refunded === payment.captured_amount ? "refunded" : "partially_refunded", refunded_amount: refunded } };
+  }
+  if (payment.status !== "authorized" || payment.captured_amount > 0) return { ok: false, error: `Cannot void a ${payment.status} payment` };
+  return { ok: true, amount: payment.amount, changes: { status: "voided" } };
+}
+
+/** GET /api/payments/:id/operations/:reference: what became of an operation sent under that Idempotency-Key. */
+export async function getCardOperation(db: DB, merchant: CardMerchant, paymentId: string, reference: string): Promise<CardApiAnswer> {
+  const found = await db
+    .selectFrom("sandbox_card_operations")
+    .select(["reference", "payment_id", "kind", "amount", "status", "error", "created_at"])
+    .where("api_key", "=", merchant.api_key)
+    .where("payment_id", "=", paymentId)
+    .where("reference", "=", reference)
+    .executeTakeFirst();
+  return found ? { ok: true, body: found } : refused("not_found", "No operation with this reference");
+}
+
+const ListSchema = z.object({
+  created_from: z.iso.datetime({ offset: true }),
+  created_to: z.iso.datetime({ offset: true }),
+  limit: z.coerce.number().int().min(1).max(100).default(100),
+  starting_after: z.string().max(100).optional(),
+});
+
+/** GET /api/payments?created_from&created_to: the merchant's payments created in a period, oldest first, 100 a page (its settlement report). */
+export async function listCardPayments(db: DB, merchant: CardMerchant, query: URLSearchParams): Promise<CardApiAnswer> {
+  const parsed = ListSchema.safeParse(Object.fromEntries(query));
+  if (!parsed.success) return refused("invalid", "created_from and created_to must be ISO date-times");
+  const { created_from, created_to, limit, starting_after } = parsed.data;
+  let list = db
+    .selectFrom("sandbox_card_payments")
+    .select(PAYMENT_COLUMNS)
+    .where("api_key", "=", merchant.api_key)
+    .where("created_at", ">=", new Date(created_from).toISOString())
+    .where("created_at", "<", new Date(created_to).toISOString());
+  if (starting_after) {
+    const cursor = await db.selectFrom("sandbox_card_payments").select(["created_at", "id"]).where("id", "=", starting_after).where("api_key", "=", merchant.api_key).executeTakeFirst();
+    if (!cursor) return refused("invalid", "starting_after is not one of your payments");
+    list = list.where((eb) => eb.or([eb("created_at", ">", cursor.created_at), eb.and([eb("created_at", "=", cursor.created_at), eb("id", ">", cursor.id)])]));
+  }
+  const rows = await list.orderBy("created_at").orderBy("id").limit(limit + 1).execute();
+  return { ok: true, body: { data: rows.slice(0, limit).map(stateOf), has_more: rows.length > limit } };
 }
 
 export type CardPaymentPage = {

@@ -255,15 +255,17 @@ async function inquire(db: DB, terminal: Terminal, params: KnetParams): Promise<
   if (!key) return { result: "NOT FOUND", trackid: "", amt: params.amt ?? "" };
   const candidates = await db
     .selectFrom("sandbox_knet_payments")
-    .select(STORED_COLUMNS)
+    .select([...STORED_COLUMNS, "action"])
     .where("tranportal_id", "=", terminal.tranportal_id)
-    .where("action", "=", KNET_ACTIONS.purchase)
     .where(byPaymentId ? "payment_id" : "track_id", "=", key)
     .execute();
+  const purchases = candidates.filter((payment) => payment.action === KNET_ACTIONS.purchase);
   // A track id opened twice (a reloaded redirect) answers with its captured payment when there is one.
   const chosen =
-    candidates.find((payment) => payment.result === "CAPTURED") ??
-    candidates.sort((a, b) => b.created_at.localeCompare(a.created_at))[0];
+    purchases.find((payment) => payment.result === "CAPTURED") ??
+    purchases.sort((a, b) => b.created_at.localeCompare(a.created_at))[0] ??
+    // A refund sent with a track id of its own is found by it.
+    candidates.find((payment) => payment.action === KNET_ACTIONS.refund && payment.track_id === key);
   if (!chosen) return { result: "NOT FOUND", trackid: byPaymentId ? "" : key, amt: params.amt ?? "" };
   return resultParams(chosen);
 }
@@ -291,13 +293,27 @@ async function refund(db: DB, terminal: Terminal, params: KnetParams): Promise<K
     const original = await originalQuery.executeTakeFirst();
     if (!original) return refused("No captured payment with this transid");
 
+    // A refund with a track id of its own (not the payment's) is done once: sent again, it answers the first refund.
+    const ownTrackId = params.trackid && params.trackid !== original.track_id ? params.trackid : null;
+    if (ownTrackId) {
+      const done = await trx
+        .selectFrom("sandbox_knet_payments")
+        .select(STORED_COLUMNS)
+        .where("tranportal_id", "=", terminal.tranportal_id)
+        .where("track_id", "=", ownTrackId)
+        .where("action", "=", KNET_ACTIONS.refund)
+        .executeTakeFirst();
+      if (done) return resultParams(done);
+    }
+
+    // Refunds name their payment by its tranid (kept in udf), whatever track id they carry.
     const earlier = await trx
       .selectFrom("sandbox_knet_payments")
       .select(["amount", "udf"])
       .where("tranportal_id", "=", terminal.tranportal_id)
-      .where("track_id", "=", original.track_id)
       .where("action", "=", KNET_ACTIONS.refund)
       .where("result", "=", "CAPTURED")
+      .where("udf", "like", `%"transid":"${params.transid.replace(/[^0-9A-Za-z]/g, "")}"%`)
       .execute();
     const refunded = earlier
       .filter((row) => (JSON.parse(row.udf) as { transid?: string }).transid === params.transid)
@@ -307,7 +323,7 @@ async function refund(db: DB, terminal: Terminal, params: KnetParams): Promise<K
     const created = nowIso();
     const record = {
       payment_id: newPaymentId(),
-      track_id: original.track_id,
+      track_id: ownTrackId ?? original.track_id,
       amount: toDecimalString(amount.minor, "KWD"),
       udf: JSON.stringify({ transid: params.transid }),
       result: "CAPTURED",

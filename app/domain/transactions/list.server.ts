@@ -126,6 +126,7 @@ export const ROW_COLUMNS = [
   "transactions.deleted_at",
   "transactions.unit_id",
   "transactions.initiator_user_id",
+  "transactions.paid_late",
 ] as const;
 
 function withRowColumns(query: From) {
@@ -233,6 +234,7 @@ export async function childOperations(db: DB, merchantId: number, transactionIds
       "transaction_operations.message",
       "transaction_operations.created_at",
       "transaction_operations.completed_at",
+      "transaction_operations.attempt_id",
       "users.username as requested_by",
     ])
     .where("transaction_operations.merchant_id", "=", merchantId)

@@ -5,7 +5,7 @@ import { getDbFrom } from "~/web/request-context.server";
 
 const OPERATIONS: CardOperation[] = ["capture", "refund", "void"];
 
-/** POST capture, refund or void (JSON {amount} in minor units where it applies). */
+/** POST capture, refund or void (JSON {amount} in minor units where it applies; `Idempotency-Key` makes it happen once). */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const operation = OPERATIONS.find((candidate) => candidate === params.operation);
   if (request.method !== "POST" || !operation) return Response.json({ error: "Not found" }, { status: 404 });
@@ -19,6 +19,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   } catch {
     return Response.json({ error: "The body is not JSON" }, { status: 400 });
   }
-  const answer = await operateOnCardPayment(db, merchant, params.id, operation, input);
+  const answer = await operateOnCardPayment(db, merchant, params.id, operation, input, request.headers.get("Idempotency-Key"));
   return cardApiResponse(answer);
 }

@@ -13,5 +13,6 @@ export const sandboxRoutes: RouteConfigEntry[] = [
     route("api/payments", "routes/sandbox/card-api-payments.ts", { id: "sandbox-card-api-payments" }),
     route("api/payments/:id", "routes/sandbox/card-api-payment.ts", { id: "sandbox-card-api-payment" }),
     route("api/payments/:id/:operation", "routes/sandbox/card-api-operation.ts", { id: "sandbox-card-api-operation" }),
+    route("api/payments/:id/operations/:reference", "routes/sandbox/card-api-operation-inquiry.ts", { id: "sandbox-card-api-operation-inquiry" }),
   ]),
 ];

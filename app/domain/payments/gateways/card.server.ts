@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { now } from "~/lib/clock.server";
-import type { GatewayAdapter, GatewayConfig, GatewayOutcome, OperationResult } from "./gateway";
+import type { GatewayAdapter, GatewayConfig, GatewayOutcome, OperationResult, SettlementEntry } from "./gateway";
 import { CARD_SIGNATURE_HEADER, CARD_TIMESTAMP_HEADER, verifyCardSignature } from "./card-signature";
 
 const TIMEOUT_MS = 10_000;
@@ -21,6 +21,20 @@ const PaymentStateSchema = z.object({
 });
 
 type PaymentState = z.infer<typeof PaymentStateSchema>;
+
+const OperationStateSchema = z.object({
+  reference: z.string(),
+  payment_id: z.string(),
+  kind: z.enum(["capture", "refund", "void"]),
+  amount: z.number().int(),
+  status: z.enum(["succeeded", "failed"]),
+  error: z.string().nullable().optional(),
+});
+
+const PaymentListSchema = z.object({
+  data: z.array(PaymentStateSchema.extend({ refunded_amount: z.number().int(), created_at: z.string() })),
+  has_more: z.boolean(),
+});
 
 const OUTCOMES: Record<PaymentState["status"], GatewayOutcome["status"]> = {
   pending: "pending",
@@ -48,7 +62,7 @@ function base(url: string) {
   return url.replace(/\/+$/, "");
 }
 
-async function callApi(config: GatewayConfig, method: "GET" | "POST", path: string, body?: unknown) {
+async function callApi(config: GatewayConfig, method: "GET" | "POST", path: string, body?: unknown, idempotencyKey?: string) {
   const { apiKey } = credentialsOf(config);
   const response = await fetch(`${base(config.endpoints.server)}/api/payments${path}`, {
     method,
@@ -56,6 +70,7 @@ async function callApi(config: GatewayConfig, method: "GET" | "POST", path: stri
       Authorization: `Bearer ${apiKey}`,
       Accept: "application/json",
       ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      ...(idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {}),
     },
     body: body === undefined ? undefined : JSON.stringify(body),
     redirect: "manual",
@@ -78,8 +93,8 @@ function paymentPath(gatewayReference: string | null, operation = "") {
 }
 
 /** Refusals (400/404) are answers; anything else leaves the outcome unknown and throws. */
-async function operate(config: GatewayConfig, gatewayReference: string | null, operation: string, body: unknown): Promise<OperationResult> {
-  const { status, payload } = await callApi(config, "POST", paymentPath(gatewayReference, `/${operation}`), body);
+async function operate(config: GatewayConfig, gatewayReference: string | null, operation: string, body: unknown, reference?: string): Promise<OperationResult> {
+  const { status, payload } = await callApi(config, "POST", paymentPath(gatewayReference, `/${operation}`), body, reference);
   if (status === 200) return { ok: true, reference: PaymentStateSchema.parse(payload).id };
   const error = (payload as { error?: unknown } | null)?.error;
   if (status === 400 || status === 404) return { ok: false, message: typeof error === "string" ? error : `Refused (HTTP ${status})` };
@@ -111,9 +126,46 @@ export const cardAdapter: GatewayAdapter = {
     return outcomeOf(state);
   },
 
-  capture: (config, attempt, amount) => operate(config, attempt.gatewayReference, "capture", { amount }),
-  refund: (config, attempt, amount) => operate(config, attempt.gatewayReference, "refund", { amount }),
-  void: (config, attempt) => operate(config, attempt.gatewayReference, "void", {}),
+  capture: (config, attempt, amount, reference) => operate(config, attempt.gatewayReference, "capture", { amount }, reference),
+  refund: (config, attempt, amount, reference) => operate(config, attempt.gatewayReference, "refund", { amount }, reference),
+  void: (config, attempt, reference) => operate(config, attempt.gatewayReference, "void", {}, reference),
+
+  async inquireOperation(config, attempt, operation) {
+    const { status, payload } = await callApi(config, "GET", paymentPath(attempt.gatewayReference, `/operations/${encodeURIComponent(operation.reference)}`));
+    if (status === 404) return { status: "not_found" };
+    if (status !== 200) throw new Error(`Card operation inquiry failed: HTTP ${status}`);
+    const found = OperationStateSchema.parse(payload);
+    if (found.reference !== operation.reference || found.kind !== operation.kind) throw new Error("Card operation inquiry answered for another operation");
+    if (found.status === "failed") return { status: "failed", message: found.error ?? "Refused" };
+    if (found.kind !== "void" && found.amount !== operation.amount) throw new Error("Card operation inquiry answered another amount");
+    return { status: "succeeded", reference: found.payment_id };
+  },
+
+  /** The acquirer's list of payments created in a period, page by page (its settlement report). */
+  async listSettlements(config, range) {
+    const entries: SettlementEntry[] = [];
+    let after: string | null = null;
+    for (let page = 0; page < 1000; page++) {
+      const query = new URLSearchParams({ created_from: range.from, created_to: range.to, limit: "100", ...(after ? { starting_after: after } : {}) });
+      const { status, payload } = await callApi(config, "GET", `?${query}`);
+      if (status !== 200) throw new Error(`Card settlement list failed: HTTP ${status}`);
+      const list = PaymentListSchema.parse(payload);
+      for (const payment of list.data) {
+        entries.push({
+          reference: payment.reference,
+          paymentId: payment.id,
+          status: payment.status === "authorized" ? "authorized" : payment.captured_amount > 0 ? "captured" : "other",
+          amount: payment.status === "authorized" ? payment.amount : payment.captured_amount,
+          refunded: payment.refunded_amount,
+          currency: payment.currency,
+          createdAt: payment.created_at,
+        });
+      }
+      if (!list.has_more || list.data.length === 0) return entries;
+      after = list.data[list.data.length - 1].id;
+    }
+    throw new Error("Card settlement list: too many pages");
+  },
 };
 
 /** A server-to-server notification: signed with our webhook secret over its timestamp and raw body, at most five minutes old. */

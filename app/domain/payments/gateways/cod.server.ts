@@ -7,4 +7,5 @@ export const codAdapter: GatewayAdapter = {
   capture: async () => ({ ok: false, message: "Cash on delivery has nothing to capture" }),
   refund: async () => ({ ok: false, message: "Cash on delivery is refunded in cash" }),
   void: async () => ({ ok: false, message: "Cash on delivery has nothing to void" }),
+  inquireOperation: async () => ({ status: "not_found" }),
 };

@@ -59,11 +59,42 @@ export type GatewayOutcome = {
 
 export type OperationResult = { ok: true; reference?: string } | { ok: false; message: string };
 
+/** The attempt an operation takes money from, as the gateway knows it. */
+export type OperationTarget = { gatewayReference: string | null; trackId: string; paymentId: string | null };
+
+/** A refund, capture or void as sent to the gateway: `reference` is ours, unique, and makes it happen once. */
+export type GatewayOperation = { kind: "refund" | "capture" | "void"; amount: number; reference: string };
+
+/** What the gateway says of an operation we sent (or meant to send) under our reference. */
+export type OperationInquiry = { status: "succeeded"; reference?: string } | { status: "failed"; message: string } | { status: "not_found" };
+
+/** One payment in the gateway's books (its settlement list), with the refunds taken from it. */
+export type SettlementEntry = {
+  /** Our track id, as the gateway was given it. */
+  reference: string;
+  paymentId: string;
+  status: "captured" | "authorized" | "other";
+  /** Minor units captured (or authorized). */
+  amount: number;
+  refunded: number;
+  currency: string;
+  createdAt: string;
+};
+
 export interface GatewayAdapter {
   start(config: GatewayConfig, attempt: AttemptForGateway, urls: PlatformUrls): Promise<StartResult>;
   /** The gateway's own answer, asked from this server; the only thing besides a verified message that decides an outcome. */
   inquire(config: GatewayConfig, attempt: AttemptForGateway & { gatewayReference: string | null }): Promise<GatewayOutcome>;
-  capture(config: GatewayConfig, attempt: { gatewayReference: string | null; trackId: string }, amount: number): Promise<OperationResult>;
-  refund(config: GatewayConfig, attempt: { gatewayReference: string | null; trackId: string; paymentId: string | null }, amount: number): Promise<OperationResult>;
-  void(config: GatewayConfig, attempt: { gatewayReference: string | null; trackId: string }): Promise<OperationResult>;
+  /**
+   * Refund, capture and void. Given `reference`, the gateway does the operation once however often
+   * it is sent, and `inquireOperation` finds it by that reference. Refusals are answers; a transport
+   * failure or an unexpected answer throws (the outcome is unknown).
+   */
+  capture(config: GatewayConfig, attempt: OperationTarget, amount: number, reference?: string): Promise<OperationResult>;
+  refund(config: GatewayConfig, attempt: OperationTarget, amount: number, reference?: string): Promise<OperationResult>;
+  void(config: GatewayConfig, attempt: OperationTarget, reference?: string): Promise<OperationResult>;
+  /** What became of an operation sent under our reference: done, refused, or never received. Throws when the gateway cannot say. */
+  inquireOperation(config: GatewayConfig, attempt: OperationTarget, operation: GatewayOperation): Promise<OperationInquiry>;
+  /** The gateway's books for payments created in [from, to), when it publishes them; without, reconciliation asks per attempt. */
+  listSettlements?(config: GatewayConfig, range: { from: string; to: string }): Promise<SettlementEntry[]>;
 }

@@ -162,8 +162,12 @@ export const knetAdapter: GatewayAdapter = {
     return { ok: false, message: "KNET captures at payment time; a payment cannot be voided, only refunded" };
   },
 
-  /** KNET refunds name the original transaction by its tranid, which an inquiry gives us. */
-  async refund(config, attempt, amount) {
+  /**
+   * KNET refunds name the original transaction by its tranid, which an inquiry gives us, and carry
+   * a track id of their own: ours, the operation's reference, by which KNET refunds once and the
+   * inquiry finds the refund later.
+   */
+  async refund(config, attempt, amount, reference) {
     if (!Number.isSafeInteger(amount) || amount <= 0) return { ok: false, message: "The refund amount must be positive" };
     const amt = toDecimalString(amount, "KWD");
     const original = await inquireBy(config, { trackId: attempt.trackId, paymentId: attempt.paymentId }, amt);
@@ -174,9 +178,23 @@ export const knetAdapter: GatewayAdapter = {
       action: KNET_ACTIONS.refund,
       amt,
       transid: original.tranid,
-      trackid: attempt.trackId,
+      trackid: reference ?? attempt.trackId,
     });
     if (answer.result === "CAPTURED") return { ok: true, reference: answer.tranid };
     return { ok: false, message: answer.ErrorText || `KNET refused the refund (${answer.result ?? "no result"})` };
+  },
+
+  /** A refund is found by its own track id (our reference); KNET has no capture or void to ask about. */
+  async inquireOperation(config, _attempt, operation) {
+    if (operation.kind !== "refund") return { status: "not_found" };
+    const answer = await inquireBy(config, { trackId: operation.reference }, toDecimalString(operation.amount, "KWD"));
+    if (answer.result === "NOT FOUND" || !answer.result) return { status: "not_found" };
+    if (answer.trackid !== operation.reference) throw new Error("KNET inquiry answered for another track id");
+    if (answer.result === "CAPTURED") {
+      const amount = parseAmount(answer.amt ?? "", "KWD");
+      if (!amount.ok || amount.minor !== operation.amount) throw new Error("KNET inquiry answered a refund of another amount");
+      return { status: "succeeded", reference: answer.tranid || undefined };
+    }
+    return { status: "failed", message: answer.ErrorText || `KNET refund ${answer.result}` };
   },
 };

@@ -15,12 +15,17 @@ export type GatewayKindDefinition = {
   preferredChoice?: boolean;
   /** The result page shows our track id as the gateway's Track ID (KNET asks merchants to). */
   showsTrackId?: boolean;
+  /**
+   * How long a customer may still pay on the gateway's page after the attempt started: the
+   * reconciler asks about an attempt, pending or recorded as failed, until then (none: nothing to ask).
+   */
+  sessionMinutes?: number;
 };
 
 /** Every kind of gateway. Adding one is an entry here and its adapter beside it. */
 const KINDS = {
-  knet: { adapter: knetAdapter, operations: ["refund"], sandboxPath: "/sandbox/knet", preferredChoice: true, showsTrackId: true },
-  card: { adapter: cardAdapter, operations: ["refund", "capture", "void"], sandboxPath: "/sandbox/card" },
+  knet: { adapter: knetAdapter, operations: ["refund"], sandboxPath: "/sandbox/knet", preferredChoice: true, showsTrackId: true, sessionMinutes: 30 },
+  card: { adapter: cardAdapter, operations: ["refund", "capture", "void"], sandboxPath: "/sandbox/card", sessionMinutes: 60 },
   cod: { adapter: codAdapter, operations: [] },
 } as const satisfies Record<string, GatewayKindDefinition>;
 

@@ -7,7 +7,7 @@ import { loadMerchantBranding } from "~/domain/merchants/merchants.server";
 import { storeAttachment } from "~/domain/payments/attachments.server";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
 import { payUrlOf } from "~/domain/payments/lifecycle.server";
-import { OPERATION_PERMISSIONS, previewOperation } from "~/domain/payments/operations.server";
+import { duplicatePayments, OPERATION_PERMISSIONS, previewOperation } from "~/domain/payments/operations.server";
 import { RECEIPTED_STATES } from "~/domain/payments/states";
 import { gatewayKindsOf, rowActions } from "~/domain/payments/transaction-actions.server";
 import { updateTransactionFields } from "~/domain/payments/transaction-updates.server";
@@ -58,7 +58,12 @@ export async function loadDetails(args: Args) {
   const amount = money(row.amount);
   const operation = url.searchParams.get("operation");
   const dialogKind = OPERATIONS.find((kind) => kind === operation);
-  const dialog = dialogKind && can(auth.user, OPERATION_PERMISSIONS[dialogKind]) ? await previewOperation(db, { merchantId: auth.user.merchantId, transactionId: row.id, kind: dialogKind, actor: auth.user }) : undefined;
+  const dialogAttempt = url.searchParams.get("attempt");
+  const dialog =
+    dialogKind && can(auth.user, OPERATION_PERMISSIONS[dialogKind])
+      ? await previewOperation(db, { merchantId: auth.user.merchantId, transactionId: row.id, kind: dialogKind, actor: auth.user, attemptId: dialogAttempt })
+      : undefined;
+  const duplicates = await duplicatePayments(db, auth.user.merchantId, row.id);
   const extra = (() => {
     try {
       return Object.entries(JSON.parse(row.extra) as Record<string, unknown>).map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)] as [string, string]);
@@ -123,6 +128,7 @@ export async function loadDetails(args: Args) {
       by: child.requested_by ?? "",
       reference: child.gateway_reference,
       message: child.message,
+      duplicate: Boolean(child.attempt_id && child.attempt_id !== row.paid_attempt_id),
     })),
     pendingRequests: pending.map((request) => ({
       id: request.id,
@@ -135,7 +141,18 @@ export async function loadDetails(args: Args) {
     })),
     trail: trail.map((entry) => ({ id: entry.id, actor: entry.actor_name, description: describeAuditEntry(entry, lang), at: formatDateTime(entry.created_at, lang) })),
     dialog: dialog && dialogKind ? dialogOf(dialog, row.id, dialogKind, lang) : null,
-    done: done && ["refund", "capture", "void", "requested"].includes(done) ? done : null,
+    done: done && ["refund", "capture", "void", "requested", "checking"].includes(done) ? done : null,
+    paidLate: row.paid_late,
+    duplicates: duplicates.map((duplicate) => ({
+      id: duplicate.id,
+      kind: duplicate.kind,
+      amount: formatAmount(duplicate.total, duplicate.currency_code, lang),
+      available: formatAmount(duplicate.available, duplicate.currency_code, lang),
+      gateway: gatewayName(duplicate.gateway_code),
+      paidAt: duplicate.completed_at ? formatDateTime(duplicate.completed_at, lang) : "—",
+      reference: duplicate.payment_id ?? duplicate.track_id,
+      canGiveBack: duplicate.available > 0 && can(auth.user, OPERATION_PERMISSIONS[duplicate.kind]) && !row.deleted_at,
+    })),
   };
 }
 

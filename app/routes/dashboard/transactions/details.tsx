@@ -7,7 +7,7 @@ import { StateBadge } from "~/components/state-badge";
 import { DoneDialog, OperationDialog } from "~/components/transactions/dialogs";
 import { withParams } from "~/domain/transactions/filters";
 import { detailsAction, loadDetails } from "./details.server";
-import { AttachmentCard, AuditTrail, OperationsCard, ShareCard } from "./details/cards";
+import { AttachmentCard, AuditTrail, DuplicatePaymentsCard, OperationsCard, ShareCard } from "./details/cards";
 
 export const loader = (args: Route.LoaderArgs) => loadDetails(args);
 export const action = (args: Route.ActionArgs) => detailsAction(args);
@@ -28,6 +28,7 @@ export default function TransactionDetails() {
         <Group gap="sm">
           <StateBadge state={details.state} />
           {details.deleted ? <Badge color="gray">{t("details.deleted")}</Badge> : null}
+          {details.paidLate ? <Badge color="orange">{t(`details.paid_late.${details.paidLate}`)}</Badge> : null}
           <Anchor component={Link} to={details.place.basePath}>
             {t("details.back")}
           </Anchor>
@@ -149,6 +150,7 @@ export default function TransactionDetails() {
           </Table>
         </Card>
       ) : null}
+      <DuplicatePaymentsCard details={details} />
       <AttachmentCard details={details} result={result} />
       <OperationsCard details={details} />
       <ShareCard details={details} />

@@ -60,6 +60,7 @@ export async function loadList(args: Args) {
     orderNo: row.order_no,
     state: row.state,
     plugin: row.plugin,
+    paidLate: row.paid_late,
     cells: Object.fromEntries(columns.map((column) => [column.name, cellValue(row, column.name, lang, gatewayNames, transactionExtensions(row.plugin))])),
     actions: rowActions(row, auth.user, { gatewayKinds }).map((action) => describeRowAction(action, row, lang, "")),
     children: children
@@ -129,7 +130,7 @@ export async function loadList(args: Args) {
     bulkActions: bulkActionsFor(auth.user, place.deleted),
     pagination: { count: page.count, countText: formatCount(page.count, lang), page: page.page, pageCount: page.pageCount, perPage: page.perPage },
     dialog: dialog && operationId && isOperation(operation) ? dialogOf(dialog, operationId, operation, lang) : null,
-    done: isOperation(done) || done === "requested" ? done : null,
+    done: isOperation(done) || done === "requested" || done === "checking" ? done : null,
     confirm,
   };
 }
@@ -138,7 +139,7 @@ function pick(params: URLSearchParams, names: string[]) {
   return [...params].filter(([name]) => names.includes(name));
 }
 
-/** The refund, capture or void dialog's data, its codes written out in the page's language. */
+/** The refund, capture or void dialog's data (of a duplicate payment when `attemptId` is set), its codes written out in the page's language. */
 export function dialogOf(preview: NonNullable<Awaited<ReturnType<typeof previewOperation>>>, id: string, kind: OperationName, lang: "en" | "ar") {
   const { blocked, checked, ...rest } = preview;
   return {
@@ -193,19 +194,21 @@ export async function listAction(args: Args, given?: FormData) {
     if (!isOperation(kind)) return data<ListNotice>({ color: "red", message: t("actions.not_available") }, { status: 400 });
     if (!can(auth.user, OPERATION_PERMISSIONS[kind])) return data({ dialogError: t("operations.errors.forbidden") }, { status: 403 });
     const amount = String(form.get("amount") ?? "");
+    const attemptId = String(form.get("attempt") ?? "") || null;
     if (form.get("step") !== "confirm") {
-      const preview = await previewOperation(db, { merchantId: auth.user.merchantId, transactionId: id, kind, amount, actor: auth.user });
+      const preview = await previewOperation(db, { merchantId: auth.user.merchantId, transactionId: id, kind, amount, actor: auth.user, attemptId });
       if (!preview) return data({ dialogError: t("api.not_found") }, { status: 404 });
       if (preview.blocked) return data({ dialogError: messageOf(preview.blocked, lang), amount }, { status: 409 });
       if (!preview.checked?.ok) return data({ dialogError: preview.checked ? messageOf(preview.checked, lang) : t("operations.errors.amount"), amount }, { status: 400 });
       return { review: { amount: preview.checked.amount } };
     }
-    const outcome = await runRowAction(db, { ...common, transactionId: id, action: kind, amount });
+    const outcome = await runRowAction(db, { ...common, transactionId: id, action: kind, amount, attemptId });
     if (!outcome.ok) return data({ dialogError: messageOf(outcome, lang), amount }, { status: statusOf(outcome) });
     const back = new URLSearchParams(url.search);
     back.delete("operation");
     back.delete("id");
-    back.set("done", outcome.requestId !== undefined ? "requested" : kind);
+    back.delete("attempt");
+    back.set("done", outcome.requestId !== undefined ? "requested" : outcome.checking ? "checking" : kind);
     // Back to the page the dialog was opened on (the list, or one transaction's details).
     throw redirect(`${url.pathname}${withParams(`?${back}`, {})}`);
   }

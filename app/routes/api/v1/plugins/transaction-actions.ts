@@ -36,8 +36,10 @@ function amountOf(value: unknown): string | null | undefined {
 
 /**
  * POST .../actions/{id}/{action}/ with {amount} for a refund or capture (a decimal string; null
- * or absent takes all that is available): 200 {message} when done, 201 {message} when it became a
- * request waiting for approval, 400/403/404/409/502 {detail}. Idempotency-Key accepted.
+ * or absent takes all that is available) and, to refund or void a duplicate payment, its
+ * {attempt_id}: 200 {message} when done, 201 {message} when it became a request waiting for
+ * approval, 202 {message} when the gateway's answer is still being checked, 400/403/404/409/502
+ * {detail}. Idempotency-Key accepted.
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(request);
@@ -47,7 +49,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const body = await readBody(request);
   const amount = amountOf(body.amount);
   if (amount === undefined) return apiJson({ detail: translator(lang)("operations.errors.amount"), amount: [translator(lang)("operations.errors.amount")] }, 400);
-  return respondOnce(request, db, user.merchantId, `transaction.action.${params.id}.${name}`, { amount }, async () => {
+  const attemptId = typeof body.attempt_id === "string" ? body.attempt_id.slice(0, 64) : null;
+  return respondOnce(request, db, user.merchantId, `transaction.action.${params.id}.${name}`, { amount, attempt_id: attemptId }, async () => {
     const outcome = await runRowAction(db, {
       merchantId: user.merchantId,
       user,
@@ -58,6 +61,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       baseUrl: linkBaseUrl(),
       addresses: platformAddresses(request),
       plugin: section.key,
+      attemptId,
     });
     const message = messageOf(outcome, lang);
     if (outcome.ok) return { status: doneStatusOf(outcome), body: { message } };

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Badge, Button, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { Form } from "react-router";
+import { Form, Link, useLocation } from "react-router";
+import { withParams } from "~/domain/transactions/filters";
 import { CopyField } from "~/components/copy-field";
 import type { loadDetails } from "../details.server";
 
@@ -61,6 +62,59 @@ export function AttachmentCard({ details, result }: { details: Details; result: 
   );
 }
 
+/**
+ * Money the customer paid more than once (two tabs, a second method): each extra captured payment,
+ * what it still has to give back, and the action that gives it back.
+ */
+export function DuplicatePaymentsCard({ details }: { details: Details }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  if (details.duplicates.length === 0) return null;
+  return (
+    <Card withBorder padding="lg" style={{ borderColor: "var(--mantine-color-orange-5)" }}>
+      <Stack gap="sm">
+        <Title order={2} fz="h5">{t("details.duplicates.title")}</Title>
+        <Text size="sm">{t("details.duplicates.explain")}</Text>
+        <Table>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t("fields.amount")}</Table.Th>
+              <Table.Th>{t("fields.gateway_name")}</Table.Th>
+              <Table.Th>{t("details.duplicates.paid_at")}</Table.Th>
+              <Table.Th>{t("details.duplicates.reference")}</Table.Th>
+              <Table.Th>{t("details.duplicates.to_give_back")}</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {details.duplicates.map((duplicate) => (
+              <Table.Tr key={duplicate.id}>
+                <Table.Td dir="ltr">{duplicate.amount}</Table.Td>
+                <Table.Td>{duplicate.gateway}</Table.Td>
+                <Table.Td>{duplicate.paidAt}</Table.Td>
+                <Table.Td dir="ltr">{duplicate.reference}</Table.Td>
+                <Table.Td dir="ltr">{duplicate.available}</Table.Td>
+                <Table.Td>
+                  {duplicate.canGiveBack ? (
+                    <Button
+                      component={Link}
+                      size="xs"
+                      color="orange"
+                      to={`${location.pathname}${withParams(location.search, { operation: duplicate.kind, attempt: duplicate.id, done: null })}`}
+                    >
+                      {t(`details.duplicates.action.${duplicate.kind}`)}
+                    </Button>
+                  ) : null}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Stack>
+    </Card>
+  );
+}
+
 /** The refunds, captures and voids of the transaction. */
 export function OperationsCard({ details }: { details: Details }) {
   const { t } = useTranslation();
@@ -83,10 +137,13 @@ export function OperationsCard({ details }: { details: Details }) {
             <Table.Tbody>
               {details.children.map((child) => (
                 <Table.Tr key={child.id}>
-                  <Table.Td>{t(`operations.kind.${child.kind}`)}</Table.Td>
+                  <Table.Td>
+                    {t(`operations.kind.${child.kind}`)}
+                    {child.duplicate ? <Text size="xs" c="dimmed">{t("details.duplicates.of_duplicate")}</Text> : null}
+                  </Table.Td>
                   <Table.Td dir="ltr">{child.amount}</Table.Td>
                   <Table.Td>
-                    <Badge size="sm" variant="light" color={child.state === "succeeded" ? "green" : child.state === "failed" ? "red" : "orange"}>
+                    <Badge size="sm" variant="light" color={child.state === "succeeded" ? "green" : child.state === "failed" || child.state === "attention" ? "red" : "orange"}>
                       {t(`operations.state.${child.state}`)}
                     </Badge>
                     {child.message ? <Text size="xs" c="red">{child.message}</Text> : null}

@@ -84,7 +84,14 @@ export function TransactionsTable({ data }: { data: ListData }) {
                   {data.columns.map((column) => (
                     <Table.Td key={column.name} dir={column.name === "customer_phone" || column.name === "amount" ? "ltr" : undefined}>
                       {column.name === "state" ? (
-                        <StateBadge state={row.state} />
+                        <>
+                          <StateBadge state={row.state} />
+                          {row.paidLate ? (
+                            <Badge size="xs" color="orange" variant="outline" ms={4}>
+                              {t(`details.paid_late.${row.paidLate}`)}
+                            </Badge>
+                          ) : null}
+                        </>
                       ) : column.name === "order_no" ? (
                         <Anchor component={Link} to={detailPath(row.id, row.plugin)}>
                           {row.cells[column.name]}
