@@ -169,10 +169,11 @@ type OperationInput = { merchantId: number; actor: Actor; transactionId: string;
 
 /**
  * Reserves the amount and records the operation as pending, with the reference it is sent to the
- * gateway under; run inside writeTransaction. The transaction's own payment reserves on its
+ * gateway under (the first half of executeOperation; a crash after it is the reconciler's to
+ * settle); run inside writeTransaction. The transaction's own payment reserves on its
  * columns; a duplicate payment's reservation is the pending operation itself.
  */
-async function reserveOperation(trx: DB, input: OperationInput & { requestId: number | null }): Promise<{ ok: true; operationId: number } | Refusal> {
+export async function reserveOperation(trx: DB, input: OperationInput & { requestId: number | null }): Promise<{ ok: true; operationId: number } | Refusal> {
   const transaction = await lockTransaction(trx, input.merchantId, input.transactionId);
   if (!transaction) return refuse("api.not_found");
   const source = await sourceOf(trx, transaction, input.kind, input.attemptId);
@@ -265,7 +266,7 @@ async function gatewayConfigOf(db: DB, operation: LoadedOperation, addresses: Pl
  * releases the reservation; no answer (a timeout, a dropped connection) leaves it pending for the
  * reconciler, which asks the gateway what it did: the money is never released on a guess.
  */
-async function sendOperation(db: DB, operationId: number, addresses: PlatformAddresses): Promise<OperationOutcome> {
+export async function sendOperation(db: DB, operationId: number, addresses: PlatformAddresses): Promise<OperationOutcome> {
   const operation = await loadOperation(db, operationId);
   if (!operation) return refuse("api.not_found");
   const amountParam = money(operation.amount, operation.currency_code);
@@ -642,8 +643,8 @@ function nextCheckDelay(checks: number) {
   return Math.min(2 ** checks * 30_000, 30 * 60_000);
 }
 
-/** After this many unanswered inquiries (about a day), an operation needs a person. */
-const CHECKS_BEFORE_ATTENTION = 55;
+/** An operation the gateway has said nothing about for a day needs a person. */
+const ATTENTION_AFTER_MS = 24 * 3_600_000;
 
 /**
  * The reconciler's part for one operation left pending (its request died, or the gateway did not
@@ -676,7 +677,7 @@ export async function settlePendingOperation(db: DB, operationId: number, addres
     return "failed";
   }
   const checks = operation.checks + 1;
-  const attention = checks >= CHECKS_BEFORE_ATTENTION || !found || !operation.reference;
+  const attention = now().getTime() - Date.parse(operation.created_at) >= ATTENTION_AFTER_MS || !found || !operation.reference;
   await db
     .updateTable("transaction_operations")
     .set({
