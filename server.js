@@ -11,6 +11,11 @@ try {
   const started = await bootstrap();
   role = started.role;
   console.log(`Database ready: ${started.database}; role: ${role}`);
+  console.log(
+    started.sandbox
+      ? "Sandbox gateways: on (demo and test mode; SANDBOX=0 turns them off)"
+      : "Sandbox gateways: off (production mode; /sandbox/... answers 404)",
+  );
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);

@@ -20,7 +20,7 @@ export default defineConfig({
         test: {
           name: "sqlite",
           include: ["app/**/*.test.ts", "tests/**/*.test.ts"],
-          env: { TEST_DB_ENGINE: "sqlite", TEST_CLOCK: "1", WORKER: "off" },
+          env: { TEST_DB_ENGINE: "sqlite", TEST_CLOCK: "1", WORKER: "off", SANDBOX: "1" },
         },
       },
       ...(postgres
@@ -30,7 +30,7 @@ export default defineConfig({
               test: {
                 name: "postgres",
                 include: ["app/**/*.integration.test.ts", "tests/**/*.integration.test.ts"],
-                env: { TEST_DB_ENGINE: "postgres", TEST_CLOCK: "1", WORKER: "off" },
+                env: { TEST_DB_ENGINE: "postgres", TEST_CLOCK: "1", WORKER: "off", SANDBOX: "1" },
               },
             },
           ]

@@ -169,6 +169,19 @@ describe("the architecture", () => {
   });
 });
 
+describe("the sandboxes", () => {
+  it("are closed in production: every sandbox page and endpoint checks the mode before anything else", () => {
+    const handlers = files.filter((file) => file.includes(`${path.sep}routes${path.sep}sandbox${path.sep}`) && /export (async function|const) (loader|action)\b/.test(fs.readFileSync(file, "utf8")));
+    expect(handlers.length).toBeGreaterThan(5);
+    for (const file of handlers) {
+      const source = fs.readFileSync(file, "utf8");
+      const guarded = source.includes("requireSandbox()") || /export const action = knetServerAction\(/.test(source);
+      expect(guarded, path.relative(root, file)).toBe(true);
+    }
+    expect(fs.readFileSync(path.join(appDir, "routes/sandbox/components/knet-server-endpoint.server.ts"), "utf8")).toContain("requireSandbox()");
+  });
+});
+
 describe("one writer of a transaction's state", () => {
   /** Files that write `state` into the transactions table through Kysely or in SQL text. */
   function stateWriters(): string[] {

@@ -1,9 +1,10 @@
 import { sql } from "kysely";
 import { createDatabase, engineOf, writeTransaction, type DB } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
-import { env, roleOf } from "~/lib/env.server";
+import { env, roleOf, sandboxEnabled } from "~/lib/env.server";
 import { startWorker } from "~/lib/jobs.server";
 import { hashPassword } from "~/domain/identity/password-hashing.server";
+import { prepareSandboxes } from "~/domain/sandbox/accounts.server";
 import { DEMO_PASSWORD, seedDemoMerchantIfEmpty } from "./demo-seed.server";
 import { wirePlatform } from "./wiring.server";
 
@@ -50,6 +51,7 @@ export function platform(): Promise<DB> {
     database = createDatabase({ databaseUrl: config.DATABASE_URL, sqlitePath: config.SQLITE_PATH });
     const seedDemo = config.SEED_DEMO === undefined ? !config.DATABASE_URL : config.SEED_DEMO === "1" || config.SEED_DEMO === "true";
     await prepareDatabase(database, seedDemo);
+    await prepareSandboxes(database);
     await wirePlatform();
     if (roleOf(config) !== "web") startWorker(database, { keepAlive: roleOf(config) === "worker" });
     return database;
@@ -61,5 +63,9 @@ export function platform(): Promise<DB> {
 export async function bootstrap() {
   const config = env();
   await platform();
-  return { database: config.DATABASE_URL ? "postgres" : `sqlite (${config.SQLITE_PATH})`, role: roleOf(config) };
+  return {
+    database: config.DATABASE_URL ? "postgres" : `sqlite (${config.SQLITE_PATH})`,
+    role: roleOf(config),
+    sandbox: sandboxEnabled(config),
+  };
 }

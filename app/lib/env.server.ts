@@ -37,6 +37,11 @@ const EnvSchema = z.object({
   MAP_STYLE_URL: z.url({ message: "must be an absolute http(s) URL of a MapLibre style" }).optional(),
   /** Unset: seed the demo merchant on an empty SQLite database, never on Postgres. */
   SEED_DEMO: z.enum(["0", "1", "true", "false"], { message: "must be 1 or 0" }).optional(),
+  /**
+   * The platform's own KNET and card sandboxes (demo and test mode). Unset: on for the embedded
+   * SQLite installation, off when DATABASE_URL points at a production database.
+   */
+  SANDBOX: z.enum(["0", "1", "true", "false"], { message: "must be 1 or 0" }).optional(),
   TRUST_PROXY: booleanFlag,
   TEST_CLOCK: booleanFlag,
   /**
@@ -79,6 +84,12 @@ export function env(): Env {
 /** What this process runs: HTTP, the background worker, or both. */
 export function roleOf(config: Env): "web" | "worker" | "all" {
   return config.ROLE ?? (config.WORKER === "off" ? "web" : "all");
+}
+
+/** Whether this installation runs the sandbox gateways (SANDBOX; decision 0014). */
+export function sandboxEnabled(config: Env = env()): boolean {
+  if (config.SANDBOX !== undefined) return config.SANDBOX === "1" || config.SANDBOX === "true";
+  return !config.DATABASE_URL;
 }
 
 /** For tests that change the environment between cases. */

@@ -15,6 +15,7 @@ Object.assign(process.env, {
   SQLITE_PATH: path.join(dir, "e2e.sqlite"),
   DATABASE_URL: "",
   SEED_DEMO: "1",
+  SANDBOX: "1",
   TEST_CLOCK: "1",
   BASE_URL: `http://localhost:${process.env.E2E_PORT ?? "3210"}`,
   MAP_STYLE_URL: `http://localhost:${process.env.E2E_PORT ?? "3210"}/__test/map-style.json`,

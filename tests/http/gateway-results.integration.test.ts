@@ -6,7 +6,7 @@ import { CARD_SIGNATURE_HEADER, CARD_TIMESTAMP_HEADER, signCardPayload } from "~
 import { encryptParams } from "~/domain/payments/gateways/knet-protocol";
 import { PaymentRequestSchema } from "~/sections/payment-request/domain/payment-request-schema";
 import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
-import { DEMO_CARD_CREDENTIALS, DEMO_KNET_CREDENTIALS } from "~/domain/sandbox/accounts.server";
+import { ensureSandboxAccounts, type SandboxAccounts } from "~/domain/sandbox/accounts.server";
 import "~/domain/sandbox/card-notifications.server";
 import { runReadyJobs } from "~/lib/jobs.server";
 
@@ -18,6 +18,7 @@ let database: TestDatabase;
 let server: TestHttpServer;
 let shop: Awaited<ReturnType<typeof seedMerchant>>;
 const logged: string[] = [];
+let accounts: SandboxAccounts;
 
 beforeAll(async () => {
   for (const method of ["log", "info", "warn", "error"] as const) {
@@ -25,6 +26,7 @@ beforeAll(async () => {
   }
   database = await createTestDatabase();
   shop = await seedMerchant(database.db, "Gw");
+  accounts = await ensureSandboxAccounts(database.db);
   server = await startHttpServer({ ...database.env, SEED_DEMO: "0" });
 });
 
@@ -94,7 +96,7 @@ async function state(transactionId: string) {
 }
 
 const knetReturnUrl = (attemptId: string, trandata: string) =>
-  `${server.url}/gateway/knet/response/${attemptId}?${new URLSearchParams({ trandata, tranportalId: DEMO_KNET_CREDENTIALS.tranportalId })}`;
+  `${server.url}/gateway/knet/response/${attemptId}?${new URLSearchParams({ trandata, tranportalId: accounts.knet.tranportalId })}`;
 
 describe("KNET results", () => {
   it("pays once; replaying the same result changes nothing", async () => {
@@ -113,7 +115,7 @@ describe("KNET results", () => {
   it("does not believe a success the inquiry does not confirm, whatever the browser brings", async () => {
     const id = await newRequest("3.000");
     const { attempt } = await payNow(id, "knet-sandbox");
-    const claim = (fields: Record<string, string>, key: string = DEMO_KNET_CREDENTIALS.resourceKey) =>
+    const claim = (fields: Record<string, string>, key: string = accounts.knet.resourceKey) =>
       encryptParams(
         { paymentid: "100000000000001", trackid: attempt.track_id, result: "CAPTURED", amt: "3.000", tranid: "1", auth: "1", ref: "1", postdate: "1122", ...fields },
         key,
@@ -156,7 +158,7 @@ describe("card notifications", () => {
       headers: {
         "Content-Type": "application/json",
         [CARD_TIMESTAMP_HEADER]: String(timestamp),
-        [CARD_SIGNATURE_HEADER]: signCardPayload(options.secret ?? DEMO_CARD_CREDENTIALS.webhookSecret, timestamp, raw),
+        [CARD_SIGNATURE_HEADER]: signCardPayload(options.secret ?? accounts.card.webhookSecret, timestamp, raw),
       },
       body: raw,
     });

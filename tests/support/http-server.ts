@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { createRequestListener as CreateRequestListener } from "@react-router/node";
 import type { RouterContextProvider, ServerBuild } from "react-router";
+import { resetEnvCache } from "~/lib/env.server";
 
 /**
  * Node's own loader, past Vitest's module runner (which keeps its own copy of react-router): the
@@ -38,6 +39,8 @@ export async function startHttpServer(env: Record<string, string>): Promise<Test
   const { port } = server.address() as AddressInfo;
 
   Object.assign(process.env, env, { PORT: String(port), WORKER: "off", TEST_CLOCK: "1" });
+  // This process's own view of the environment (the jobs it runs, for one) follows the server's.
+  resetEnvCache();
   const build = requireNatively(path.resolve("build/server/index.js")) as AppBuild;
   const { createRequestListener } = requireNatively("@react-router/node") as {
     createRequestListener: typeof CreateRequestListener;

@@ -7,7 +7,7 @@ import type { Language } from "~/lib/i18n";
 import { newTrackId, publicId } from "~/lib/ids.server";
 import { priceWithFee } from "~/lib/money";
 import { money, word } from "~/lib/outcome";
-import { feeRuleOf, findMerchantGateway, toGatewayConfig } from "./gateway-settings.server";
+import { feeRuleOf, findMerchantGateway, isReachable, toGatewayConfig } from "./gateway-settings.server";
 import { verifyCardNotification } from "./gateways/card.server";
 import type { AttemptForGateway, GatewayConfig, GatewayOutcome, StartResult } from "./gateways/gateway";
 import { verifyKnetReturn } from "./gateways/knet.server";
@@ -120,7 +120,7 @@ export async function startAttempt(
     return { ok: false, error: "pay.errors.choose_gateway", field: "gateway_code" };
   }
   const gateway = await findMerchantGateway(db, transaction.merchant_id, input.gatewayCode);
-  if (!gateway || !gateway.enabled) return { ok: false, error: "pay.errors.choose_gateway", field: "gateway_code" };
+  if (!gateway || !gateway.enabled || !isReachable(gateway)) return { ok: false, error: "pay.errors.choose_gateway", field: "gateway_code" };
   const amount = chosenAmount(transaction, input.amountText);
   if (!amount.ok) return { ok: false, error: amount.error, field: "amount" };
 

@@ -1,6 +1,7 @@
 import type { DB } from "~/db/database.server";
 import type { GatewayTable } from "~/db/schema";
 import type { Selectable } from "kysely";
+import { sandboxEnabled } from "~/lib/env.server";
 import { computeFee, type FeeRule } from "~/lib/money";
 import type { GatewayConfig } from "./gateways/gateway";
 import { gatewayKind } from "./gateways/registry";
@@ -27,10 +28,20 @@ const gatewayColumns = [
   "created_at",
 ] as const;
 
+/**
+ * The merchant's gateways; `enabledOnly`: those a customer can pay with now, enabled and reachable
+ * (a gateway standing on the platform's sandbox is not, while the sandboxes are off).
+ */
 export async function listMerchantGateways(db: DB, merchantId: number, options: { enabledOnly?: boolean } = {}) {
   let query = db.selectFrom("gateways").select(gatewayColumns).where("merchant_id", "=", merchantId);
   if (options.enabledOnly) query = query.where("enabled", "=", 1);
-  return query.orderBy("sort_order").orderBy("id").execute();
+  const gateways = await query.orderBy("sort_order").orderBy("id").execute();
+  return options.enabledOnly ? gateways.filter(isReachable) : gateways;
+}
+
+/** Whether the platform can reach this gateway: it has an endpoint of its own, or needs none, or the sandboxes are on. */
+export function isReachable(gateway: Pick<GatewayRow, "kind" | "endpoint_url">) {
+  return gateway.endpoint_url !== null || !gatewayKind(gateway.kind).sandboxPath || sandboxEnabled();
 }
 
 export async function findMerchantGateway(db: DB, merchantId: number, code: string) {

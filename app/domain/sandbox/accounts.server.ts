@@ -1,49 +1,65 @@
 import type { DB } from "~/db/database.server";
+import { randomDigits, randomToken } from "~/lib/crypto.server";
 
 /**
- * The sandboxes' demo accounts: what a bank or an acquirer would hand a merchant for its test
- * environment. Public by design; they only ever work against this platform's own sandboxes.
+ * The sandboxes' accounts of this installation: what a bank or an acquirer would hand a merchant
+ * for its test environment. Generated once per installation and kept secret, like a real
+ * terminal's; nothing published works against them. The sandboxes exist only in demo and test
+ * mode (SANDBOX, decision 0014).
  */
-export const DEMO_KNET_CREDENTIALS = {
-  tranportalId: "110100",
-  password: "SandboxKnet#2026",
-  resourceKey: "SandboxKey2026KW",
-} as const;
+export type SandboxAccounts = {
+  knet: { tranportalId: string; password: string; resourceKey: string };
+  card: { apiKey: string; webhookSecret: string };
+};
 
-export const DEMO_CARD_CREDENTIALS = {
-  apiKey: "sk_sandbox_demo_0123456789abcdef",
-  webhookSecret: "whsec_sandbox_demo_0123456789abcdef",
-} as const;
+const SETTING = "sandbox_accounts";
+const cached = new WeakMap<DB, SandboxAccounts>();
 
-const ensured = new WeakSet<DB>();
+function generate(): SandboxAccounts {
+  return {
+    knet: { tranportalId: randomDigits(6), password: randomToken(12), resourceKey: randomToken(12) },
+    card: { apiKey: `sk_sandbox_${randomToken(16)}`, webhookSecret: `whsec_sandbox_${randomToken(16)}` },
+  };
+}
 
-/** Creates the demo KNET terminal and demo card merchant when missing; safe to call any number of times. */
-export async function ensureSandboxAccounts(db: DB) {
+/**
+ * The installation's sandbox accounts, created on first use: the first instance to get here writes
+ * them, any other one racing it reads the winner's. Safe to call any number of times.
+ */
+export async function ensureSandboxAccounts(db: DB): Promise<SandboxAccounts> {
+  const known = cached.get(db);
+  if (known) return known;
+  // Each step is safe to repeat and to race, so this runs as well inside a caller's transaction (the seed) as outside.
+  await db
+    .insertInto("app_settings")
+    .values({ key: SETTING, value: JSON.stringify(generate()) })
+    .onConflict((conflict) => conflict.column("key").doNothing())
+    .execute();
+  const stored = await db.selectFrom("app_settings").select("value").where("key", "=", SETTING).executeTakeFirstOrThrow();
+  const accounts = JSON.parse(stored.value) as SandboxAccounts;
   await db
     .insertInto("sandbox_knet_terminals")
-    .values({
-      tranportal_id: DEMO_KNET_CREDENTIALS.tranportalId,
-      password: DEMO_KNET_CREDENTIALS.password,
-      resource_key: DEMO_KNET_CREDENTIALS.resourceKey,
-    })
+    .values({ tranportal_id: accounts.knet.tranportalId, password: accounts.knet.password, resource_key: accounts.knet.resourceKey })
     .onConflict((conflict) => conflict.column("tranportal_id").doNothing())
     .execute();
   await db
     .insertInto("sandbox_card_merchants")
-    .values({ api_key: DEMO_CARD_CREDENTIALS.apiKey, webhook_secret: DEMO_CARD_CREDENTIALS.webhookSecret })
+    .values({ api_key: accounts.card.apiKey, webhook_secret: accounts.card.webhookSecret })
     .onConflict((conflict) => conflict.column("api_key").doNothing())
     .execute();
+  if (!db.isTransaction) cached.set(db, accounts);
+  return accounts;
 }
 
-/** The sandboxes answer with their demo accounts even when nothing seeded them at boot. */
-async function ensureOnce(db: DB) {
-  if (ensured.has(db)) return;
-  await ensureSandboxAccounts(db);
-  ensured.add(db);
+/** The credentials a merchant's gateway of this kind uses to reach this installation's sandbox. */
+export async function sandboxCredentialsFor(db: DB, kind: string): Promise<Record<string, string> | undefined> {
+  const accounts = await ensureSandboxAccounts(db);
+  if (kind === "knet") return { ...accounts.knet };
+  if (kind === "card") return { ...accounts.card };
+  return undefined;
 }
 
 export async function findKnetTerminal(db: DB, tranportalId: string) {
-  await ensureOnce(db);
   return db
     .selectFrom("sandbox_knet_terminals")
     .select(["tranportal_id", "password", "resource_key"])
@@ -52,10 +68,42 @@ export async function findKnetTerminal(db: DB, tranportalId: string) {
 }
 
 export async function findCardMerchant(db: DB, apiKey: string) {
-  await ensureOnce(db);
   return db
     .selectFrom("sandbox_card_merchants")
     .select(["api_key", "webhook_secret"])
     .where("api_key", "=", apiKey)
     .executeTakeFirst();
+}
+
+/** The demo accounts earlier versions published; whoever read them must find they work nowhere. */
+const PUBLISHED_KNET_TERMINALS = ["110100"];
+const PUBLISHED_CARD_KEYS = ["sk_sandbox_demo_0123456789abcdef"];
+
+/**
+ * At every start, whatever the mode: the published demo accounts are removed from the sandboxes,
+ * and the platform's sandbox gateways are pointed at this installation's own accounts, so a result
+ * or a notification forged with a published secret verifies nowhere, not even for an attempt
+ * started before.
+ */
+export async function prepareSandboxes(db: DB) {
+  await db.deleteFrom("sandbox_knet_terminals").where("tranportal_id", "in", PUBLISHED_KNET_TERMINALS).execute();
+  await db.deleteFrom("sandbox_card_merchants").where("api_key", "in", PUBLISHED_CARD_KEYS).execute();
+  await connectSandboxGateways(db);
+}
+
+/**
+ * Points every gateway that has no endpoint of its own (the platform's sandboxes) at this
+ * installation's sandbox accounts, so the demo merchant keeps working after the accounts change.
+ */
+export async function connectSandboxGateways(db: DB) {
+  const accounts = await ensureSandboxAccounts(db);
+  for (const [kind, credentials] of Object.entries(accounts)) {
+    await db
+      .updateTable("gateways")
+      .set({ credentials: JSON.stringify(credentials) })
+      .where("kind", "=", kind)
+      .where("endpoint_url", "is", null)
+      .where("credentials", "!=", JSON.stringify(credentials))
+      .execute();
+  }
 }

@@ -3,7 +3,9 @@ import type { DB } from "~/db/database.server";
 import type { Database, SandboxCardPaymentTable } from "~/db/schema";
 import { CARD_SIGNATURE_HEADER, CARD_TIMESTAMP_HEADER, signCardPayload } from "~/domain/payments/gateways/card-signature";
 import { now } from "~/lib/clock.server";
+import { sandboxEnabled } from "~/lib/env.server";
 import { enqueueJob } from "~/lib/jobs.server";
+import { isPlatformNotifyAddress } from "./return-addresses.server";
 
 export const CARD_NOTIFY_JOB = "sandbox_card_notify";
 const DELIVERY_ATTEMPTS = 8;
@@ -45,8 +47,16 @@ export async function queueCardNotification(trx: Kysely<Database>, payment: Sele
   await enqueueJob(trx, CARD_NOTIFY_JOB, job, { maxAttempts: DELIVERY_ATTEMPTS });
 }
 
-/** Anything but a 2xx answer throws, so the job is retried with backoff. */
+/**
+ * Anything but a 2xx answer throws, so the job is retried with backoff. Checked again at delivery:
+ * with the sandboxes off, or an address that is not the platform's own notification route, nothing
+ * is sent (decision 0014).
+ */
 export async function deliverCardNotification(db: DB, job: NotificationJob) {
+  if (!sandboxEnabled() || !isPlatformNotifyAddress(job.notifyUrl)) {
+    console.warn("card sandbox notification dropped: the sandboxes are off or the address is not the platform's");
+    return;
+  }
   const merchant = await db
     .selectFrom("sandbox_card_merchants")
     .select("webhook_secret")

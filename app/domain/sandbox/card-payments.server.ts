@@ -13,6 +13,7 @@ import { findCardMerchant } from "./accounts.server";
 import { cardPaymentState, queueCardNotification, type CardPaymentState } from "./card-notifications.server";
 import type { CardPaymentForm } from "./payment-forms";
 import { cardDecisionFor, maskCardNumber } from "./test-cards";
+import { isPlatformNotifyAddress, isPlatformReturnAddress } from "./return-addresses.server";
 
 export type CardMerchant = NonNullable<Awaited<ReturnType<typeof findCardMerchant>>>;
 /**
@@ -38,15 +39,15 @@ const PAYMENT_COLUMNS = [
   "updated_at",
 ] as const;
 
-const webAddress = z.url({ protocol: /^https?$/ }).max(2000);
 
-const CreatePaymentSchema = z.object({
+const createPaymentSchema = (requestOrigin: string) => z.object({
   amount: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
   currency: z.string().regex(/^[A-Z]{3}$/),
   reference: z.string().min(1).max(255),
   capture: z.enum(["auto", "manual"]).default("auto"),
-  notify_url: webAddress,
-  return_url: webAddress,
+  // Only the platform's own routes (decision 0014): never another host to call or to send a browser to.
+  notify_url: z.string().refine(isPlatformNotifyAddress, "must be this platform's card notification address"),
+  return_url: z.string().refine((value) => isPlatformReturnAddress(value, "card/response", requestOrigin), "must be this platform's card return address"),
 });
 
 const AmountSchema = z.object({ amount: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional() });
@@ -72,7 +73,7 @@ function stateOf(payment: StoredPayment): CardPaymentState & { capture: string; 
 
 /** POST /api/payments: opens a payment and answers where to send the customer. */
 export async function createCardPayment(db: DB, merchant: CardMerchant, input: unknown, origin: string): Promise<CardApiAnswer> {
-  const parsed = CreatePaymentSchema.safeParse(input);
+  const parsed = createPaymentSchema(origin).safeParse(input);
   if (!parsed.success) return refused("invalid", `Invalid request: ${parsed.error.issues.map((issue) => issue.path.join(".")).join(", ")}`);
   const id = `pay_${randomToken(16)}`;
   const created = nowIso();
@@ -280,12 +281,13 @@ export type CardPaymentOutcome =
  * and the customer returns to the merchant's site; the no-answer card returns the customer too but
  * leaves the payment pending and silent. Only the masked number is kept; the CVV never is.
  */
-export async function payCardPayment(db: DB, id: string, card: CardPaymentForm): Promise<CardPaymentOutcome> {
+export async function payCardPayment(db: DB, id: string, card: CardPaymentForm, browserOrigin: string): Promise<CardPaymentOutcome> {
   const decision = cardDecisionFor(card.cardNumber);
   return writeTransaction(db, async (trx) => {
     const payment = await lockPayment(trx, id);
     if (!payment) return { kind: "not_found" };
     if (payment.status !== "pending" || payment.card_masked !== null) return { kind: "already_processed" };
+    if (!isPlatformReturnAddress(payment.return_url, "card/response", browserOrigin)) return { kind: "not_found" };
     const card_masked = maskCardNumber(card.cardNumber);
     const back = new URL(payment.return_url);
     back.searchParams.set("payment_id", payment.id);

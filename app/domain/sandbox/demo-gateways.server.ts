@@ -1,14 +1,15 @@
 import type { DB } from "~/db/database.server";
-import { DEMO_CARD_CREDENTIALS, DEMO_KNET_CREDENTIALS, ensureSandboxAccounts } from "~/domain/sandbox/accounts.server";
+import { ensureSandboxAccounts } from "~/domain/sandbox/accounts.server";
 import { nowIso } from "~/lib/clock.server";
 
 /**
  * The demo merchant's gateways: the platform's own KNET and card sandboxes (no endpoint of their
- * own, so they are reached at the platform's address) and cash on delivery, all for KWD. The card
- * gateway carries a small customer-paid fee so fees show on the pay page.
+ * own, so they are reached at the platform's address, with this installation's sandbox accounts)
+ * and cash on delivery, all for KWD. The card gateway carries a small customer-paid fee so fees
+ * show on the pay page.
  */
 export async function seedDemoGateways(db: DB, merchantId: number) {
-  await ensureSandboxAccounts(db);
+  const accounts = await ensureSandboxAccounts(db);
   const created = nowIso();
   await db
     .insertInto("gateways")
@@ -22,7 +23,7 @@ export async function seedDemoGateways(db: DB, merchantId: number) {
         logo_url: "/gateways/knet.svg",
         currencies: "KWD",
         endpoint_url: null,
-        credentials: JSON.stringify(DEMO_KNET_CREDENTIALS),
+        credentials: JSON.stringify(accounts.knet),
         fee_fixed: 0,
         fee_basis_points: 0,
         fee_payer: "merchant",
@@ -40,7 +41,7 @@ export async function seedDemoGateways(db: DB, merchantId: number) {
         logo_url: "/gateways/card.svg",
         currencies: "KWD,USD",
         endpoint_url: null,
-        credentials: JSON.stringify(DEMO_CARD_CREDENTIALS),
+        credentials: JSON.stringify(accounts.card),
         fee_fixed: 100,
         fee_basis_points: 200,
         fee_payer: "customer",

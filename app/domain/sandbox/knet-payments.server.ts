@@ -11,6 +11,7 @@ import { hmacSha256, randomDigits, safeEqual } from "~/lib/crypto.server";
 import { parseAmount, toDecimalString } from "~/lib/money";
 import { findKnetTerminal } from "./accounts.server";
 import { knetPostDate, knetResultForCard, maskCardNumber } from "./test-cards";
+import { isPlatformReturnAddress } from "./return-addresses.server";
 
 const UDF_FIELDS = ["udf1", "udf2", "udf3", "udf4", "udf5"] as const;
 const LANGUAGE_IDS = ["USA", "AR"];
@@ -31,15 +32,6 @@ function pageTokenFor(terminal: Terminal, paymentId: string) {
   return hmacSha256(terminal.resource_key, `knet-page:${paymentId}`);
 }
 
-function isWebAddress(value: string | undefined): value is string {
-  if (!value) return false;
-  try {
-    return ["http:", "https:"].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-}
-
 async function openTrandata(db: DB, tranportalId: string | null, trandata: string | null) {
   const terminal = tranportalId ? await findKnetTerminal(db, tranportalId) : undefined;
   if (!terminal) return { ok: false as const, error: "unknown_terminal" as const };
@@ -56,7 +48,7 @@ async function openTrandata(db: DB, tranportalId: string | null, trandata: strin
 }
 
 /** PaymentHTTP.htm?param=paymentInit: checks the merchant's request and opens a payment on the hosted page. */
-export async function initKnetPayment(db: DB, query: URLSearchParams): Promise<KnetInitResult> {
+export async function initKnetPayment(db: DB, query: URLSearchParams, requestOrigin: string): Promise<KnetInitResult> {
   if (query.get("param") !== "paymentInit") return { ok: false, error: "invalid_request" };
   const opened = await openTrandata(db, query.get("tranportalId"), query.get("trandata"));
   if (!opened.ok) return opened;
@@ -69,8 +61,9 @@ export async function initKnetPayment(db: DB, query: URLSearchParams): Promise<K
     amount.minor > 0 &&
     Boolean(params.trackid) &&
     params.trackid.length <= 255 &&
-    isWebAddress(params.responseURL) &&
-    isWebAddress(params.errorURL) &&
+    // Only the platform's own return routes (decision 0014): KNET sends the browser nowhere else.
+    isPlatformReturnAddress(params.responseURL, "knet/response", requestOrigin) &&
+    isPlatformReturnAddress(params.errorURL, "knet/error", requestOrigin) &&
     LANGUAGE_IDS.includes(params.langid ?? "USA");
   if (!valid || !amount.ok) return { ok: false, error: "invalid_request" };
 
@@ -153,11 +146,13 @@ export type KnetCustomerChoice = { kind: "submit"; cardNumber: string; pin: stri
  */
 export async function completeKnetPayment(
   db: DB,
-  input: { paymentId: string; pageToken: string; choice: KnetCustomerChoice },
+  input: { paymentId: string; pageToken: string; choice: KnetCustomerChoice; browserOrigin: string },
 ): Promise<{ ok: true; redirectTo: string } | { ok: false; error: "not_found" | "already_processed" }> {
   const payment = await findPaymentForPage(db, input.paymentId, input.pageToken);
   if (!payment) return { ok: false, error: "not_found" };
   if (payment.result !== null) return { ok: false, error: "already_processed" };
+  const returnsTo = (address: string, route: "knet/response" | "knet/error") => isPlatformReturnAddress(address, route, input.browserOrigin);
+  if (!returnsTo(payment.response_url, "knet/response") || !returnsTo(payment.error_url, "knet/error")) return { ok: false, error: "not_found" };
 
   const { choice } = input;
   const result = choice.kind === "cancel" ? "CANCELED" : knetResultForCard(choice.cardNumber);

@@ -9,6 +9,7 @@ import { cardPaymentFormSchema } from "~/domain/sandbox/payment-forms";
 import { now } from "~/lib/clock.server";
 import { formatAmount } from "~/lib/money";
 import { getDbFrom } from "~/web/request-context.server";
+import { requireSandbox } from "~/web/sandbox-mode.server";
 
 const ERRORS: Record<string, string> = {
   required: "Required",
@@ -25,15 +26,17 @@ const STAGE_NOTICES = {
 };
 
 export async function loader({ params, context }: Route.LoaderArgs) {
+  requireSandbox();
   const page = await loadCardPaymentPage(getDbFrom(context), params.id);
   if (!page) throw data({ reason: "not_found" }, { status: 404 });
   return data(page, { headers: { "Cache-Control": "no-store" } });
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
+  requireSandbox();
   const submission = parseWithZod(await request.formData(), { schema: cardPaymentFormSchema(now()) });
   if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["cvv"] }) }, { status: 400 });
-  const outcome = await payCardPayment(getDbFrom(context), params.id, submission.value);
+  const outcome = await payCardPayment(getDbFrom(context), params.id, submission.value, new URL(request.url).origin);
   // Back to the merchant as a document load, as from any external gateway.
   if (outcome.kind === "returned") return redirectDocument(outcome.redirectTo, 303);
   if (outcome.kind === "not_found") throw data({ reason: "not_found" }, { status: 404 });

@@ -3,6 +3,7 @@ import type { Route } from "./+types/knet-payment-init";
 import { SandboxFrame } from "./components/sandbox-frame";
 import { initKnetPayment, type KnetInitResult } from "~/domain/sandbox/knet-payments.server";
 import { getDbFrom } from "~/web/request-context.server";
+import { requireSandbox } from "~/web/sandbox-mode.server";
 
 type InitError = Extract<KnetInitResult, { ok: false }>["error"];
 
@@ -15,7 +16,8 @@ const MESSAGES: Record<InitError, string> = {
 
 /** KNET's PaymentHTTP.htm?param=paymentInit: opens the payment, then shows KNET's own page for it. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const opened = await initKnetPayment(getDbFrom(context), new URL(request.url).searchParams);
+  requireSandbox();
+  const opened = await initKnetPayment(getDbFrom(context), new URL(request.url).searchParams, new URL(request.url).origin);
   if (!opened.ok) return data({ error: opened.error }, { status: 400, headers: { "Cache-Control": "no-store" } });
   const page = new URLSearchParams({ PaymentID: opened.paymentId, token: opened.pageToken });
   return redirect(`/sandbox/knet/paymentpage.htm?${page}`, 303);

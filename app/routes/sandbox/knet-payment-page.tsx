@@ -8,6 +8,7 @@ import { completeKnetPayment, loadKnetPaymentPage } from "~/domain/sandbox/knet-
 import { KnetPaymentFormSchema } from "~/domain/sandbox/payment-forms";
 import { formatAmount } from "~/lib/money";
 import { getDbFrom } from "~/web/request-context.server";
+import { requireSandbox } from "~/web/sandbox-mode.server";
 
 /** KNET's page speaks the merchant's langid: these few strings are the sandbox's own, not the platform's. */
 const LABELS = {
@@ -49,6 +50,7 @@ function pageKey(request: Request) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
+  requireSandbox();
   const { paymentId, pageToken } = pageKey(request);
   const page = await loadKnetPaymentPage(getDbFrom(context), paymentId, pageToken);
   if (!page) throw data({ reason: "not_found" }, { status: 404 });
@@ -56,13 +58,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
+  requireSandbox();
   const submission = parseWithZod(await request.formData(), { schema: KnetPaymentFormSchema });
   if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["pin"] }) }, { status: 400 });
   const choice =
     submission.value.intent === "cancel"
       ? ({ kind: "cancel" } as const)
       : ({ kind: "submit", cardNumber: submission.value.cardNumber, pin: submission.value.pin } as const);
-  const outcome = await completeKnetPayment(getDbFrom(context), { ...pageKey(request), choice });
+  const outcome = await completeKnetPayment(getDbFrom(context), { ...pageKey(request), choice, browserOrigin: new URL(request.url).origin });
   // Back to the merchant as a document load, as from any external gateway.
   if (outcome.ok) return redirectDocument(outcome.redirectTo, 303);
   if (outcome.error === "not_found") throw data({ reason: "not_found" }, { status: 404 });

@@ -1,13 +1,11 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { startHttpServer, type TestHttpServer } from "../../../../tests/support/http-server";
 import { createTestDatabase, type TestDatabase } from "../../../../tests/support/test-database";
-import { DEMO_CARD_CREDENTIALS, ensureSandboxAccounts } from "~/domain/sandbox/accounts.server";
+import { ensureSandboxAccounts, type SandboxAccounts } from "~/domain/sandbox/accounts.server";
 import { CARD_NOTIFY_JOB } from "~/domain/sandbox/card-notifications.server";
 import { advanceClock, now, resetClock } from "~/lib/clock.server";
-import { runReadyJobs } from "~/lib/jobs.server";
+import { enqueueJob, runReadyJobs } from "~/lib/jobs.server";
 import type { AttemptForGateway, GatewayConfig } from "./gateway";
 import { cardAdapter, verifyCardNotification } from "./card.server";
 import { signCardPayload } from "./card-signature";
@@ -16,34 +14,34 @@ type Received = { headers: Headers; body: string };
 
 let database: TestDatabase;
 let server: TestHttpServer;
-let notifyServer: http.Server;
-let notifyUrl: string;
+let accounts: SandboxAccounts;
 const received: Received[] = [];
 /** Status codes the merchant's notify endpoint answers next; 200 once they run out. */
 const nextAnswers: number[] = [];
 
 const PUBLIC_BASE = "https://pay.example.com/sandbox/card";
 
+/** The platform's own routes, the only addresses the sandbox sends a customer or a notification to. */
+const returnUrl = (attempt: AttemptForGateway) => `${server.url}/gateway/card/response/${attempt.id}`;
+const notifyUrl = (attempt: AttemptForGateway) => `${server.url}/gateway/card/notify/${attempt.id}`;
+
 beforeAll(async () => {
   database = await createTestDatabase();
-  await ensureSandboxAccounts(database.db);
+  accounts = await ensureSandboxAccounts(database.db);
   server = await startHttpServer({ ...database.env, SEED_DEMO: "0" });
-  notifyServer = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(request.headers)) if (typeof value === "string") headers.set(name, value);
-      received.push({ headers, body: Buffer.concat(chunks).toString("utf8") });
-      response.writeHead(nextAnswers.shift() ?? 200).end();
-    });
+  // The notifications are delivered from this process (runReadyJobs): they are caught here, as the
+  // platform's notify route would receive them, and answered with the status the test chose.
+  const realFetch = globalThis.fetch;
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (!url.startsWith(`${server.url}/gateway/card/notify/`)) return realFetch(input, init);
+    received.push({ headers: new Headers(init?.headers), body: String(init?.body) });
+    return new Response(null, { status: nextAnswers.shift() ?? 200 });
   });
-  await new Promise<void>((resolve) => notifyServer.listen(0, "127.0.0.1", resolve));
-  notifyUrl = `http://127.0.0.1:${(notifyServer.address() as AddressInfo).port}/notify`;
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => notifyServer?.close(resolve));
+  vi.restoreAllMocks();
   await server?.close();
   await database?.destroy();
 });
@@ -54,7 +52,7 @@ function configFor(captureMode: "auto" | "manual"): GatewayConfig {
   return {
     code: "card-test",
     kind: "card",
-    credentials: { ...DEMO_CARD_CREDENTIALS },
+    credentials: { ...accounts.card },
     captureMode,
     endpoints: { browser: PUBLIC_BASE, server: `${server.url}/sandbox/card` },
   };
@@ -69,9 +67,9 @@ const futureExpiry = () => `12/${String((now().getUTCFullYear() + 2) % 100).padS
 /** Starts a payment and opens its hosted page, reached through the test server instead of the public host. */
 async function openHostedPage(config: GatewayConfig, attempt: AttemptForGateway) {
   const started = await cardAdapter.start(config, attempt, {
-    response: "https://shop.example/card/return?attempt=a1",
-    error: "https://shop.example/unused",
-    notify: notifyUrl,
+    response: returnUrl(attempt),
+    error: `${server.url}/gateway/card/error/${attempt.id}`,
+    notify: notifyUrl(attempt),
   });
   if (started.kind !== "redirect") throw new Error("The card gateway must redirect");
   expect(started.url).toBe(`${PUBLIC_BASE}/pay/${started.gatewayReference}`);
@@ -114,7 +112,7 @@ describe("card sandbox and adapter", () => {
 
     const response = await submitCard(pageUrl, { cardNumber: "4111111111111111" });
     expect(response.status).toBe(303);
-    expect(response.headers.get("Location")).toBe(`https://shop.example/card/return?attempt=a1&payment_id=${gatewayReference}`);
+    expect(response.headers.get("Location")).toBe(`${returnUrl(attempt)}?payment_id=${gatewayReference}`);
 
     const [message, ...others] = await deliver(gatewayReference);
     expect(others).toEqual([]);
@@ -193,7 +191,7 @@ describe("card sandbox and adapter", () => {
     const timestamp = String(Math.floor(now().getTime() / 1000) - 301);
     const old = new Headers({
       "X-Sandbox-Timestamp": timestamp,
-      "X-Sandbox-Signature": signCardPayload(DEMO_CARD_CREDENTIALS.webhookSecret, timestamp, message.body),
+      "X-Sandbox-Signature": signCardPayload(accounts.card.webhookSecret, timestamp, message.body),
     });
     expect(verifyCardNotification(config, old, message.body)).toEqual({ ok: false, reason: "Signature stale" });
   });
@@ -262,21 +260,53 @@ describe("card sandbox and adapter", () => {
 
   it("answers only the merchant's own API key", async () => {
     const api = `${server.url}/sandbox/card/api/payments`;
-    const body = JSON.stringify({ amount: 100, currency: "KWD", reference: "r1", capture: "auto", notify_url: notifyUrl, return_url: notifyUrl });
+    const attempt = newAttempt();
+    const body = JSON.stringify({ amount: 100, currency: "KWD", reference: "r1", capture: "auto", notify_url: notifyUrl(attempt), return_url: returnUrl(attempt) });
     const create = (key: string, payload = body) =>
       fetch(api, { method: "POST", body: payload, headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" } });
     expect((await create("sk_wrong")).status).toBe(401);
     expect((await fetch(api, { method: "POST", body })).status).toBe(401);
-    expect((await create(DEMO_CARD_CREDENTIALS.apiKey, JSON.stringify({ amount: -1 }))).status).toBe(400);
-    const created = await create(DEMO_CARD_CREDENTIALS.apiKey);
+    expect((await create(accounts.card.apiKey, JSON.stringify({ amount: -1 }))).status).toBe(400);
+    const created = await create(accounts.card.apiKey);
     expect(created.status).toBe(201);
     const { id, status, redirect_url } = (await created.json()) as { id: string; status: string; redirect_url: string };
     expect(status).toBe("pending");
     expect(redirect_url).toBe(`${server.url}/sandbox/card/pay/${id}`);
     expect((await fetch(`${api}/${id}`, { headers: { Authorization: "Bearer sk_wrong" } })).status).toBe(401);
     expect((await fetch(`${api}/${id}/capture`, { method: "POST", headers: { Authorization: "Bearer sk_wrong" } })).status).toBe(401);
-    const inquiry = await fetch(`${api}/${id}`, { headers: { Authorization: `Bearer ${DEMO_CARD_CREDENTIALS.apiKey}` } });
+    const inquiry = await fetch(`${api}/${id}`, { headers: { Authorization: `Bearer ${accounts.card.apiKey}` } });
     expect(await inquiry.json()).toMatchObject({ id, status: "pending", amount: 100, captured_amount: 0, card: null });
+  });
+
+  it("calls and sends customers only to the platform's own gateway routes", async () => {
+    const api = `${server.url}/sandbox/card/api/payments`;
+    const attempt = newAttempt();
+    const create = (addresses: { notify_url: string; return_url: string }) =>
+      fetch(api, {
+        method: "POST",
+        body: JSON.stringify({ amount: 100, currency: "KWD", reference: "r2", ...addresses }),
+        headers: { Authorization: `Bearer ${accounts.card.apiKey}`, "Content-Type": "application/json" },
+      });
+    const refused = [
+      { notify_url: "http://169.254.169.254/latest/meta-data", return_url: returnUrl(attempt) },
+      { notify_url: "http://10.0.0.5/gateway/card/notify/x", return_url: returnUrl(attempt) },
+      { notify_url: `${server.url}/api/v1/user/logout/`, return_url: returnUrl(attempt) },
+      { notify_url: `${notifyUrl(attempt)}?next=http://10.0.0.5`, return_url: returnUrl(attempt) },
+      { notify_url: notifyUrl(attempt), return_url: "https://evil.example/gateway/card/response/x" },
+      { notify_url: notifyUrl(attempt), return_url: `${server.url}/en/sign-in` },
+    ];
+    for (const addresses of refused) {
+      const response = await create(addresses);
+      expect(response.status, JSON.stringify(addresses)).toBe(400);
+    }
+    expect((await create({ notify_url: notifyUrl(attempt), return_url: returnUrl(attempt) })).status).toBe(201);
+
+    // A notification queued for another address (by an earlier version) is dropped at delivery, never sent.
+    const calls = vi.mocked(globalThis.fetch).mock.calls.length;
+    await enqueueJob(database.db, CARD_NOTIFY_JOB, { apiKey: accounts.card.apiKey, notifyUrl: "http://127.0.0.1:9/internal", body: "{}" });
+    await runReadyJobs(database.db);
+    const sent = vi.mocked(globalThis.fetch).mock.calls.slice(calls).map(([input]) => String(input instanceof Request ? input.url : input));
+    expect(sent.filter((url) => url.includes("127.0.0.1:9"))).toEqual([]);
   });
 
   it("keeps no full card number or CVV in the sandbox's books or its queued notifications", async () => {

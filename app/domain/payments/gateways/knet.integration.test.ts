@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHttpServer, type TestHttpServer } from "../../../../tests/support/http-server";
 import { createTestDatabase, type TestDatabase } from "../../../../tests/support/test-database";
-import { DEMO_KNET_CREDENTIALS, ensureSandboxAccounts } from "~/domain/sandbox/accounts.server";
+import { ensureSandboxAccounts, type SandboxAccounts } from "~/domain/sandbox/accounts.server";
 import { knetPostDate } from "~/domain/sandbox/test-cards";
 import type { AttemptForGateway, GatewayConfig } from "./gateway";
 import { knetAdapter, verifyKnetReturn } from "./knet.server";
@@ -11,22 +11,24 @@ import { decryptParams, encryptParams } from "./knet-protocol";
 let database: TestDatabase;
 let server: TestHttpServer;
 let config: GatewayConfig;
+let knet: SandboxAccounts["knet"];
 
-const urls = {
-  response: "https://shop.example/knet/response?attempt=a1",
-  error: "https://shop.example/knet/error",
-  notify: "https://shop.example/unused",
-};
+/** The platform's own return routes: the only places KNET's sandbox sends a browser back to. */
+const urlsFor = (attempt: AttemptForGateway) => ({
+  response: `${server.url}/gateway/knet/response/${attempt.id}`,
+  error: `${server.url}/gateway/knet/error/${attempt.id}`,
+  notify: `${server.url}/gateway/knet/notify/${attempt.id}`,
+});
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await ensureSandboxAccounts(database.db);
+  knet = (await ensureSandboxAccounts(database.db)).knet;
   server = await startHttpServer({ ...database.env, SEED_DEMO: "0" });
   const base = `${server.url}/sandbox/knet`;
   config = {
     code: "knet-test",
     kind: "knet",
-    credentials: { ...DEMO_KNET_CREDENTIALS },
+    credentials: { ...knet },
     captureMode: "auto",
     endpoints: { browser: base, server: base },
   };
@@ -43,7 +45,7 @@ function newAttempt(overrides: Partial<AttemptForGateway> = {}): AttemptForGatew
 
 /** Start → KNET's PaymentHTTP.htm → its payment page; answers the page's address and HTML. */
 async function openPaymentPage(attempt: AttemptForGateway) {
-  const started = await knetAdapter.start(config, attempt, urls);
+  const started = await knetAdapter.start(config, attempt, urlsFor(attempt));
   if (started.kind !== "redirect") throw new Error("KNET must redirect");
   const init = await fetch(started.url, { redirect: "manual" });
   expect(init.status).toBe(303);
@@ -77,7 +79,7 @@ describe("KNET sandbox and adapter", () => {
     const attempt = newAttempt();
     const { startUrl, pageUrl, html } = await openPaymentPage(attempt);
     expect(startUrl).toMatch(new RegExp(`^${server.url}/sandbox/knet/PaymentHTTP\\.htm\\?param=paymentInit&trandata=[0-9a-f]+&tranportalId=`));
-    for (const secret of [DEMO_KNET_CREDENTIALS.password, DEMO_KNET_CREDENTIALS.resourceKey]) {
+    for (const secret of [knet.password, knet.resourceKey]) {
       expect(startUrl).not.toContain(secret);
       expect(startUrl).not.toContain(encodeURIComponent(secret));
     }
@@ -86,9 +88,8 @@ describe("KNET sandbox and adapter", () => {
     const response = await postPage(pageUrl, { intent: "submit", cardNumber: "8888880000000001", pin: "1234" });
     expect(response.status).toBe(303);
     const location = new URL(response.headers.get("Location")!);
-    expect(`${location.origin}${location.pathname}`).toBe("https://shop.example/knet/response");
-    expect(location.searchParams.get("attempt")).toBe("a1");
-    expect(location.searchParams.get("tranportalId")).toBe(DEMO_KNET_CREDENTIALS.tranportalId);
+    expect(`${location.origin}${location.pathname}`).toBe(urlsFor(attempt).response);
+    expect(location.searchParams.get("tranportalId")).toBe(knet.tranportalId);
 
     const verified = verifyKnetReturn(config, location.searchParams, expectedOf(attempt));
     expect(verified).toMatchObject({ ok: true, outcome: { status: "success", amount: 12500 } });
@@ -100,7 +101,7 @@ describe("KNET sandbox and adapter", () => {
     expect(refs.referenceId).toMatch(/^\d{12}$/);
     expect(refs.postDate).toBe(knetPostDate(new Date()));
     expect(refs.resultCode).toBe("CAPTURED");
-    const result = decryptParams(location.searchParams.get("trandata")!, DEMO_KNET_CREDENTIALS.resourceKey);
+    const result = decryptParams(location.searchParams.get("trandata")!, knet.resourceKey);
     expect(result.udf1).toBe(attempt.id);
 
     const inquired = await knetAdapter.inquire(config, { ...attempt, gatewayReference: null });
@@ -118,7 +119,7 @@ describe("KNET sandbox and adapter", () => {
     for (const cardNumber of ["8888880000000002", "4111111111111111"]) {
       const attempt = newAttempt();
       const { location } = await pay(attempt, { intent: "submit", cardNumber, pin: "1234" });
-      expect(location.pathname).toBe("/knet/response");
+      expect(`${location.origin}${location.pathname}`).toBe(urlsFor(attempt).response);
       const verified = verifyKnetReturn(config, location.searchParams, expectedOf(attempt));
       expect(verified).toMatchObject({ ok: true, outcome: { status: "failed", refs: { resultCode: "NOT CAPTURED" } } });
       expect((await knetAdapter.inquire(config, { ...attempt, gatewayReference: null })).status).toBe("failed");
@@ -128,7 +129,7 @@ describe("KNET sandbox and adapter", () => {
   it("sends a cancel to errorURL as canceled", async () => {
     const attempt = newAttempt();
     const { location } = await pay(attempt, { intent: "cancel" });
-    expect(`${location.origin}${location.pathname}`).toBe("https://shop.example/knet/error");
+    expect(`${location.origin}${location.pathname}`).toBe(urlsFor(attempt).error);
     expect(verifyKnetReturn(config, location.searchParams, expectedOf(attempt))).toMatchObject({
       ok: true,
       outcome: { status: "canceled", refs: { resultCode: "CANCELED" } },
@@ -199,7 +200,8 @@ describe("KNET sandbox and adapter", () => {
   });
 
   it("answers bad trandata, a wrong password and another currency with KNET's error page or an error", async () => {
-    const started = await knetAdapter.start(config, newAttempt(), urls);
+    const first = newAttempt();
+    const started = await knetAdapter.start(config, first, urlsFor(first));
     if (started.kind !== "redirect") throw new Error("KNET must redirect");
     const garbled = new URL(started.url);
     garbled.searchParams.set("trandata", "abcdef");
@@ -208,12 +210,14 @@ describe("KNET sandbox and adapter", () => {
     expect(await refused.text()).toContain("could not be decrypted");
 
     const wrongPassword = { ...config, credentials: { ...config.credentials, password: "not-the-password" } };
-    const wrong = await knetAdapter.start(wrongPassword, newAttempt(), urls);
+    const second = newAttempt();
+    const wrong = await knetAdapter.start(wrongPassword, second, urlsFor(second));
     if (wrong.kind !== "redirect") throw new Error("KNET must redirect");
     expect((await fetch(wrong.url, { redirect: "manual" })).status).toBe(400);
     await expect(knetAdapter.inquire(wrongPassword, { ...newAttempt(), gatewayReference: null })).rejects.toThrow(/401/);
 
-    await expect(knetAdapter.start(config, newAttempt({ currency: "USD" }), urls)).rejects.toThrow(/KWD/);
+    const dollars = newAttempt({ currency: "USD" });
+    await expect(knetAdapter.start(config, dollars, urlsFor(dollars))).rejects.toThrow(/KWD/);
   });
 
   it("refunds up to the captured amount, and has no capture or void", async () => {

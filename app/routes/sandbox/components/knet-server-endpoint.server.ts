@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "react-router";
 import { answerKnetServerRequest } from "~/domain/sandbox/knet-payments.server";
+import { requireSandbox } from "~/web/sandbox-mode.server";
 import { getDbFrom } from "~/web/request-context.server";
 
 /** What the gateway answers when it answers nothing encrypted, as a real tranPipe host would. */
@@ -12,6 +13,7 @@ const FAILURES = {
 /** A KNET server-to-server endpoint (tranPipe): form fields tranportalId and trandata, JSON answer. */
 export function knetServerAction(knetAction: Parameters<typeof answerKnetServerRequest>[2]) {
   return async ({ request, context }: ActionFunctionArgs) => {
+    requireSandbox();
     const form = await request.formData().catch(() => null);
     const field = (name: string) => {
       const value = form?.get(name);

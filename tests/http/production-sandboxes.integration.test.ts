@@ -1,0 +1,169 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedMerchant } from "../support/fixtures";
+import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { startAttempt } from "~/domain/payments/attempts.server";
+import { encryptParams } from "~/domain/payments/gateways/knet-protocol";
+import { PaymentRequestSchema } from "~/sections/payment-request/domain/payment-request-schema";
+import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
+
+/**
+ * An installation in production mode (SANDBOX=0) that once ran with the sandboxes' published demo
+ * accounts: the sandboxes do not exist, their pages and APIs answer 404, customers are not offered
+ * gateways that stood on them, and a result forged with a published secret verifies nowhere.
+ */
+const PUBLISHED = {
+  knet: { tranportalId: "110100", password: "SandboxKnet#2026", resourceKey: "SandboxKey2026KW" },
+  card: { apiKey: "sk_sandbox_demo_0123456789abcdef", webhookSecret: "whsec_sandbox_demo_0123456789abcdef" },
+};
+
+let database: TestDatabase;
+let server: { url: string; child: ChildProcess; output: string[] };
+let shop: Awaited<ReturnType<typeof seedMerchant>>;
+let knetAttempt: { id: string; track_id: string; transaction_id: string };
+const noRedirect = { redirect: "manual" as const };
+
+async function freePort() {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+async function startProductionServer(env: Record<string, string>) {
+  const port = await freePort();
+  const output: string[] = [];
+  const child = spawn(process.execPath, ["server.js"], {
+    cwd: process.cwd(),
+    env: { ...process.env, ...env, PORT: String(port), NODE_ENV: "production", WORKER: "off", SEED_DEMO: "0", SANDBOX: "0" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (chunk) => output.push(String(chunk)));
+  child.stderr!.on("data", (chunk) => output.push(String(chunk)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`The server exited: ${output.join("")}`);
+    if (await fetch(`${url}/healthz`).then((response) => response.ok, () => false)) return { url, child, output };
+    if (Date.now() > deadline) throw new Error(`The server did not start: ${output.join("")}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function newRequest(pgCodes: string) {
+  const created = await createPaymentRequest(database.db, {
+    merchantId: shop.merchantId,
+    user: shop.admin,
+    request: PaymentRequestSchema.parse({ amount: "4.000", pg_codes: pgCodes, customer_email: "payer@example.com" }),
+    baseUrl: "http://127.0.0.1",
+    lang: "en",
+  });
+  if (!created.ok) throw new Error(`could not create: ${JSON.stringify(created.errors)}`);
+  return created.transaction.id;
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  shop = await seedMerchant(database.db, "Prod");
+  // What an earlier version left behind: the published accounts in the sandboxes' books, and the
+  // merchant's sandbox gateways configured with them.
+  await database.db.insertInto("sandbox_knet_terminals").values({ tranportal_id: PUBLISHED.knet.tranportalId, password: PUBLISHED.knet.password, resource_key: PUBLISHED.knet.resourceKey }).execute();
+  await database.db.insertInto("sandbox_card_merchants").values({ api_key: PUBLISHED.card.apiKey, webhook_secret: PUBLISHED.card.webhookSecret }).execute();
+  for (const kind of ["knet", "card"] as const) {
+    await database.db.updateTable("gateways").set({ credentials: JSON.stringify(PUBLISHED[kind]) }).where("merchant_id", "=", shop.merchantId).where("kind", "=", kind).execute();
+  }
+  // A KNET payment started back then, its customer still on the gateway's page.
+  const id = await newRequest("knet-sandbox,cod");
+  const started = await startAttempt(database.db, {
+    transactionId: id,
+    gatewayCode: "knet-sandbox",
+    submissionToken: "before-the-upgrade",
+    lang: "en",
+    addresses: { publicBaseUrl: "http://127.0.0.1", internalBaseUrl: "http://127.0.0.1" },
+    plugins: ["payment_request"],
+  });
+  if (!started.ok) throw new Error(started.error);
+  knetAttempt = await database.db.selectFrom("payment_attempts").select(["id", "track_id", "transaction_id"]).where("id", "=", started.attemptId).executeTakeFirstOrThrow();
+
+  server = await startProductionServer(database.env);
+});
+
+afterAll(async () => {
+  server?.child.kill("SIGKILL");
+  await database?.destroy();
+});
+
+describe("production mode: the sandboxes off", () => {
+  it("says so at start", () => {
+    expect(server.output.join("")).toContain("Sandbox gateways: off");
+  });
+
+  it("answers 404 at every sandbox page and API, with any credentials", async () => {
+    const knetForm = { method: "POST", body: new URLSearchParams({ tranportalId: PUBLISHED.knet.tranportalId, trandata: "00" }) };
+    const card = (method: string, body?: string) => ({
+      method,
+      body,
+      headers: { Authorization: `Bearer ${PUBLISHED.card.apiKey}`, "Content-Type": "application/json" },
+    });
+    const payment = JSON.stringify({ amount: 100, currency: "KWD", reference: "r", notify_url: "http://169.254.169.254/", return_url: "https://evil.example/" });
+    const probes: Array<[string, RequestInit]> = [
+      [`/sandbox/knet/PaymentHTTP.htm?param=paymentInit&tranportalId=${PUBLISHED.knet.tranportalId}&trandata=00`, {}],
+      ["/sandbox/knet/paymentpage.htm?PaymentID=100000000000001&token=00", {}],
+      ["/sandbox/knet/paymentpage.htm?PaymentID=100000000000001&token=00", { method: "POST", body: new URLSearchParams({ intent: "cancel" }) }],
+      ["/sandbox/knet/inquiry", knetForm],
+      ["/sandbox/knet/refund", knetForm],
+      ["/sandbox/card/pay/pay_x", {}],
+      ["/sandbox/card/pay/pay_x", { method: "POST", body: new URLSearchParams({ cardNumber: "4111111111111111" }) }],
+      ["/sandbox/card/api/payments", card("POST", payment)],
+      ["/sandbox/card/api/payments", card("GET")],
+      ["/sandbox/card/api/payments/pay_x", card("GET")],
+      ["/sandbox/card/api/payments/pay_x/refund", card("POST", "{}")],
+      ["/sandbox/card/api/payments/pay_x/operations/ref", card("GET")],
+    ];
+    for (const [path, init] of probes) {
+      const response = await fetch(`${server.url}${path}`, { ...init, headers: { Origin: server.url, ...(init.headers ?? {}) }, ...noRedirect });
+      expect(response.status, `${init.method ?? "GET"} ${path}`).toBe(404);
+    }
+  });
+
+  it("keeps no published secret: not in the sandboxes' books, not in any gateway", async () => {
+    const terminals = await database.db.selectFrom("sandbox_knet_terminals").select("tranportal_id").execute();
+    const merchants = await database.db.selectFrom("sandbox_card_merchants").select("api_key").execute();
+    expect(terminals.map((row) => row.tranportal_id)).not.toContain(PUBLISHED.knet.tranportalId);
+    expect(merchants.map((row) => row.api_key)).not.toContain(PUBLISHED.card.apiKey);
+    const gateways = JSON.stringify(await database.db.selectFrom("gateways").select("credentials").execute());
+    for (const secret of [...Object.values(PUBLISHED.knet), ...Object.values(PUBLISHED.card)]) expect(gateways).not.toContain(secret);
+  });
+
+  it("refuses a KNET result forged with the published resource key, even for an attempt started before", async () => {
+    const trandata = encryptParams(
+      { paymentid: "100000000000001", trackid: knetAttempt.track_id, result: "CAPTURED", amt: "4.000", tranid: "1", auth: "1", ref: "1", postdate: "1124", udf1: knetAttempt.id },
+      PUBLISHED.knet.resourceKey,
+    );
+    const query = new URLSearchParams({ trandata, tranportalId: PUBLISHED.knet.tranportalId });
+    await fetch(`${server.url}/gateway/knet/response/${knetAttempt.id}?${query}`, noRedirect);
+    const attempt = await database.db.selectFrom("payment_attempts").select("state").where("id", "=", knetAttempt.id).executeTakeFirstOrThrow();
+    const transaction = await database.db.selectFrom("transactions").select("state").where("id", "=", knetAttempt.transaction_id).executeTakeFirstOrThrow();
+    expect(attempt.state).not.toBe("paid");
+    expect(transaction.state).not.toBe("paid");
+    expect(await database.db.selectFrom("ledger_entries").select("id").where("transaction_id", "=", knetAttempt.transaction_id).execute()).toEqual([]);
+  });
+
+  it("offers customers only the gateways that do not stand on the sandboxes, and refuses Pay Now on the others", async () => {
+    const id = await newRequest("knet-sandbox,card-sandbox,cod");
+    const page = await (await fetch(`${server.url}/en/pay/${id}`)).text();
+    expect(page).toContain("Cash on delivery");
+    expect(page).not.toContain('value="knet-sandbox"');
+    expect(page).not.toContain('value="card-sandbox"');
+    const payNow = await fetch(`${server.url}/en/pay/${id}`, {
+      method: "POST",
+      headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ gateway_code: "knet-sandbox", submission_token: "prod-1" }),
+      ...noRedirect,
+    });
+    expect(payNow.headers.get("Location") ?? "").not.toContain("/sandbox/");
+    expect(await database.db.selectFrom("payment_attempts").select("id").where("transaction_id", "=", id).execute()).toEqual([]);
+  });
+});
