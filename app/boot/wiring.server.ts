@@ -5,6 +5,7 @@ import { EXPORT_JOB } from "~/domain/reporting/exports.server";
 import { CARD_NOTIFY_JOB, deliverCardNotification } from "~/domain/sandbox/card-notifications.server";
 import { PRUNE_JOBS_JOB, pruneFinishedJobs, registerJobHandler, registerSchedule } from "~/lib/jobs.server";
 import { reconcilePayments, RECONCILE_EVERY_MS, RECONCILE_JOB } from "~/domain/payments/reconciler.server";
+import { compareBooks, COMPARE_BOOKS_EVERY_MS, COMPARE_BOOKS_JOB } from "~/domain/payments/reconciliation.server";
 import { backgroundAddresses } from "~/web/addresses.server";
 import { connectTexts } from "~/lib/texts.server";
 import { runExport } from "~/presentation/report-files.server";
@@ -20,12 +21,14 @@ export const CORE_JOBS = {
   [CARD_NOTIFY_JOB]: deliverCardNotification,
   [RECONCILE_JOB]: async (db: DB) => void (await reconcilePayments(db, backgroundAddresses())),
   [PRUNE_JOBS_JOB]: pruneFinishedJobs,
+  [COMPARE_BOOKS_JOB]: async (db: DB, payload?: { merchantId?: number }) => void (await compareBooks(db, backgroundAddresses(), { merchantId: payload?.merchantId })),
 } as const;
 
 /** Jobs the worker queues on its own, every so often. */
 export const CORE_SCHEDULES = {
   reconciler: { type: RECONCILE_JOB, everyMs: RECONCILE_EVERY_MS },
   prune_jobs: { type: PRUNE_JOBS_JOB, everyMs: 3_600_000 },
+  compare_books: { type: COMPARE_BOOKS_JOB, everyMs: COMPARE_BOOKS_EVERY_MS },
 } as const;
 
 let wired: Promise<void> | undefined;

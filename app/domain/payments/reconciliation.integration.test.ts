@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { writeTransaction } from "~/db/database.server";
+import type { DifferenceKind } from "~/db/schema";
+import { advanceClock } from "~/lib/clock.server";
+import { seedMerchant } from "../../../tests/support/fixtures";
+import { payByCard } from "../../../tests/support/card-payment";
+import { startHttpServer, type TestHttpServer } from "../../../tests/support/http-server";
+import { createTestDatabase, type TestDatabase } from "../../../tests/support/test-database";
+import { PaymentRequestSchema } from "~/sections/payment-request/domain/payment-request-schema";
+import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
+import { findMerchantGateway, toGatewayConfig } from "./gateway-settings.server";
+import { adapterFor } from "./gateways/registry";
+import { executeOperation, reserveOperation } from "./operations.server";
+import { reconcilePayments } from "./reconciler.server";
+import { compareBooks, countOpenDifferences, listDifferences, resolveDifference } from "./reconciliation.server";
+
+/**
+ * The reconciliation report: each kind of difference between a gateway's books and the
+ * platform's is made for real, reported once, and closed when it is gone or a person resolves it.
+ */
+let database: TestDatabase;
+let server: TestHttpServer;
+let shop: Awaited<ReturnType<typeof seedMerchant>>;
+
+beforeAll(async () => {
+  vi.spyOn(console, "error").mockImplementation(() => undefined);
+  database = await createTestDatabase();
+  shop = await seedMerchant(database.db, "Books");
+  server = await startHttpServer({ ...database.env, SEED_DEMO: "0" });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await database?.destroy();
+  vi.restoreAllMocks();
+});
+
+const addresses = () => ({ publicBaseUrl: server.url, internalBaseUrl: server.url });
+const actor = () => ({ ...shop.admin, is_superuser: 1, permissions: [] as string[] });
+const form = { Origin: "", "Content-Type": "application/x-www-form-urlencoded" };
+
+async function attemptOf(transactionId: string) {
+  return database.db
+    .selectFrom("payment_attempts")
+    .select(["id", "track_id", "gateway_reference", "payment_id", "state"])
+    .where("transaction_id", "=", transactionId)
+    .orderBy("created_at", "desc")
+    .executeTakeFirstOrThrow();
+}
+
+/** Pay Now and the gateway's page, but the customer never comes back and nothing is notified: the gateway has the money, the platform does not know. */
+async function paidButUnheard(gatewayCode: "card-sandbox" | "knet-sandbox", amount: string) {
+  const created = await createPaymentRequest(database.db, {
+    merchantId: shop.merchantId,
+    user: shop.admin,
+    request: PaymentRequestSchema.parse({ amount, pg_codes: gatewayCode }),
+    baseUrl: server.url,
+    lang: "en",
+  });
+  if (!created.ok) throw new Error("could not create");
+  const id = created.transaction.id;
+  const headers = { ...form, Origin: server.url };
+  const pay = await fetch(`${server.url}/en/pay/${id}`, { method: "POST", headers, body: new URLSearchParams({ gateway_code: gatewayCode, submission_token: `unheard-${id}` }), redirect: "manual" });
+  let page = pay.headers.get("Location")!;
+  if (gatewayCode === "knet-sandbox") {
+    const init = await fetch(page, { redirect: "manual" });
+    page = new URL(init.headers.get("Location")!, server.url).toString();
+  }
+  const body = gatewayCode === "knet-sandbox" ? { intent: "submit", cardNumber: "8888880000000001", pin: "1234" } : { cardNumber: "4111111111111111", expiry: "12/39", cvv: "123" };
+  const submitted = await fetch(page, { method: "POST", headers, body: new URLSearchParams(body), redirect: "manual" });
+  expect(submitted.status).toBe(303);
+  return id;
+}
+
+async function open() {
+  const { rows } = await listDifferences(database.db, shop.merchantId, { resolved: false, limit: 100, offset: 0 });
+  return rows;
+}
+
+const kinds = (rows: Array<{ kind: DifferenceKind; transaction_id: string | null }>, transactionId: string) =>
+  rows.filter((row) => row.transaction_id === transactionId).map((row) => row.kind).sort();
+
+describe("the reconciliation report", () => {
+  it("reports each kind of difference once, and closes each when it is gone or a person resolves it", async () => {
+    // 1. Captured by the card gateway, never heard of (and, an hour on, still pending past the session).
+    const unheardCard = await paidButUnheard("card-sandbox", "5.000");
+    // 2. Captured by KNET, never heard of.
+    const unheardKnet = await paidButUnheard("knet-sandbox", "6.000");
+    // 3. Recorded as paid; the gateway's books say otherwise (declined), and another of another amount.
+    const notAtGateway = (await payByCard(database.db, server.url, { merchantId: shop.merchantId, user: shop.admin, amount: "7.000" })).id;
+    const otherAmount = (await payByCard(database.db, server.url, { merchantId: shop.merchantId, user: shop.admin, amount: "8.000" })).id;
+    await database.db.updateTable("sandbox_card_payments").set({ status: "declined", captured_amount: 0 }).where("id", "=", (await attemptOf(notAtGateway)).gateway_reference!).execute();
+    await database.db.updateTable("sandbox_card_payments").set({ captured_amount: 7900 }).where("id", "=", (await attemptOf(otherAmount)).gateway_reference!).execute();
+    // 4. A refund the gateway made that the platform never recorded, and one recorded that the gateway lost.
+    const refundedElsewhere = (await payByCard(database.db, server.url, { merchantId: shop.merchantId, user: shop.admin, amount: "9.000" })).id;
+    const attempt = await attemptOf(refundedElsewhere);
+    const config = toGatewayConfig((await findMerchantGateway(database.db, shop.merchantId, "card-sandbox"))!, addresses());
+    expect(await adapterFor("card").refund(config, { gatewayReference: attempt.gateway_reference, trackId: attempt.track_id, paymentId: attempt.payment_id }, 2000, "made-outside")).toMatchObject({ ok: true });
+    const refundLost = (await payByCard(database.db, server.url, { merchantId: shop.merchantId, user: shop.admin, amount: "4.000" })).id;
+    expect(await executeOperation(database.db, { merchantId: shop.merchantId, actor: actor(), transactionId: refundLost, kind: "refund", amount: "1.000", addresses: addresses(), requestId: null })).toMatchObject({ ok: true });
+    await database.db.updateTable("sandbox_card_payments").set({ refunded_amount: 0, status: "captured" }).where("id", "=", (await attemptOf(refundLost)).gateway_reference!).execute();
+    // 5. A refund reserved by a process that died before sending it.
+    const interrupted = (await payByCard(database.db, server.url, { merchantId: shop.merchantId, user: shop.admin, amount: "3.000" })).id;
+    const reserved = await writeTransaction(database.db, (trx) =>
+      reserveOperation(trx, { merchantId: shop.merchantId, actor: actor(), transactionId: interrupted, kind: "refund", amount: "1.500", requestId: null }),
+    );
+    expect(reserved.ok).toBe(true);
+
+    // Nothing is compared while it may still be in flight.
+    await compareBooks(database.db, addresses());
+    expect(await open()).toEqual([]);
+
+    advanceClock(65 * 60_000);
+    const first = await compareBooks(database.db, addresses());
+    expect(first.failedGateways).toEqual([]);
+    const rows = await open();
+    expect(kinds(rows, unheardCard)).toEqual(["attempt_unresolved", "missing_payment"]);
+    expect(kinds(rows, unheardKnet)).toEqual(["attempt_unresolved", "missing_payment"]);
+    expect(kinds(rows, notAtGateway)).toEqual(["unknown_payment"]);
+    expect(kinds(rows, otherAmount)).toEqual(["amount_mismatch"]);
+    expect(kinds(rows, refundedElsewhere)).toEqual(["unknown_refund"]);
+    expect(kinds(rows, refundLost)).toEqual(["missing_refund"]);
+    expect(kinds(rows, interrupted)).toEqual(["operation_unresolved"]);
+    const mismatch = rows.find((row) => row.transaction_id === otherAmount)!;
+    expect(mismatch).toMatchObject({ platform_amount: 8000 + 100 + 160, gateway_amount: 7900, currency_code: "KWD", gateway_code: "card-sandbox" });
+    expect(await countOpenDifferences(database.db, shop.merchantId)).toBe(rows.length);
+
+    // Compared again, the same differences are not reported twice.
+    advanceClock(60_000);
+    expect((await compareBooks(database.db, addresses())).found).toBe(0);
+    expect((await open()).length).toBe(rows.length);
+
+    // The reconciler settles what it can: the unheard payments are recorded, the interrupted refund released.
+    await reconcilePayments(database.db, addresses());
+    expect((await attemptOf(unheardCard)).state).toBe("success");
+    expect((await attemptOf(unheardKnet)).state).toBe("success");
+    // The gateway's books are put right for the others, but one: a person deals with it.
+    await database.db.updateTable("sandbox_card_payments").set({ status: "captured", captured_amount: 7000 + 100 + 140 }).where("id", "=", (await attemptOf(notAtGateway)).gateway_reference!).execute();
+    await database.db.updateTable("sandbox_card_payments").set({ captured_amount: 8000 + 100 + 160 }).where("id", "=", (await attemptOf(otherAmount)).gateway_reference!).execute();
+    await database.db.updateTable("sandbox_card_payments").set({ status: "partially_refunded", refunded_amount: 1000 }).where("id", "=", (await attemptOf(refundLost)).gateway_reference!).execute();
+
+    advanceClock(60_000);
+    const second = await compareBooks(database.db, addresses());
+    expect(second.resolved).toBe(rows.length - 1);
+    const left = await open();
+    expect(left.map((row) => [row.transaction_id, row.kind])).toEqual([[refundedElsewhere, "unknown_refund"]]);
+
+    expect(await resolveDifference(database.db, { merchantId: shop.merchantId + 1000, id: left[0].id, actor: shop.admin, note: "not ours" })).toBe(false);
+    expect(await resolveDifference(database.db, { merchantId: shop.merchantId, id: left[0].id, actor: shop.admin, note: "Refunded by phone at the bank; recorded by hand" })).toBe(true);
+    expect(await open()).toEqual([]);
+    const { rows: resolved } = await listDifferences(database.db, shop.merchantId, { resolved: true, limit: 100, offset: 0 });
+    expect(resolved.find((row) => row.id === left[0].id)).toMatchObject({ resolved_by: shop.admin.username, note: "Refunded by phone at the bank; recorded by hand" });
+    expect(resolved.filter((row) => row.resolved_by === "auto")).toHaveLength(rows.length - 1);
+    const audit = await database.db.selectFrom("audit_log").select(["action", "description"]).where("action", "=", "reconciliation_difference_resolved").execute();
+    expect(audit).toHaveLength(1);
+  });
+});

@@ -1,0 +1,450 @@
+import { sql } from "kysely";
+import { writeTransaction, type DB } from "~/db/database.server";
+import type { DifferenceKind } from "~/db/schema";
+import { recordAudit } from "~/domain/audit/audit-log.server";
+import { addMs, now, nowIso } from "~/lib/clock.server";
+import { enqueueJob } from "~/lib/jobs.server";
+import { reconcilerGraceMs, type PlatformAddresses } from "./attempts.server";
+import { isReachable, listMerchantGateways, toGatewayConfig, type GatewayRow } from "./gateway-settings.server";
+import type { GatewayConfig, GatewayOutcome, SettlementEntry } from "./gateways/gateway";
+import { adapterFor, GATEWAY_KINDS, isGatewayKind } from "./gateways/registry";
+import { operationGraceMs } from "./operations.server";
+
+/**
+ * The reconciliation report: what each gateway says it took and gave back, compared with the
+ * platform's books. The reconciler (reconciler.server.ts) settles what it can on its own; this
+ * lists whatever still differs, for a person to see (decision 0013).
+ */
+export const COMPARE_BOOKS_JOB = "compare_books";
+export const COMPARE_BOOKS_EVERY_MS = 24 * 3_600_000;
+/** How far back a comparison looks: the last two days, so yesterday is compared whole whenever the daily run falls. */
+const WINDOW_MS = 2 * 24 * 3_600_000;
+/** A gateway's own timestamps may run a little ahead of or behind ours. */
+const CLOCK_SLACK_MS = 10 * 60_000;
+
+export type FoundDifference = {
+  merchantId: number;
+  gatewayCode: string;
+  kind: DifferenceKind;
+  reference: string;
+  transactionId?: string | null;
+  attemptId?: string | null;
+  operationId?: number | null;
+  platformAmount?: number | null;
+  gatewayAmount?: number | null;
+  currency?: string | null;
+};
+
+type PlatformAttempt = {
+  id: string;
+  transaction_id: string;
+  state: string;
+  total: number;
+  currency_code: string;
+  track_id: string;
+  payment_id: string | null;
+  gateway_reference: string | null;
+  gateway_kind: string;
+  created_at: string;
+  lang: string;
+};
+
+type PlatformRefund = {
+  id: number;
+  attempt_id: string | null;
+  transaction_id: string;
+  state: string;
+  amount: number;
+  currency_code: string;
+  reference: string | null;
+};
+
+/** What one gateway's comparison saw: the references it checked (to close what is no longer found) and what differs. */
+type GatewayComparison = { checked: Set<string>; found: FoundDifference[]; complete: boolean };
+
+const CAPTURED = new Set(["success"]);
+
+async function attemptsOf(db: DB, gateway: GatewayRow, range: { from: string; to: string }) {
+  return db
+    .selectFrom("payment_attempts")
+    .select(["id", "transaction_id", "state", "total", "currency_code", "track_id", "payment_id", "gateway_reference", "gateway_kind", "created_at", "lang"])
+    .where("merchant_id", "=", gateway.merchant_id)
+    .where("gateway_code", "=", gateway.code)
+    .where("created_at", ">=", range.from)
+    .where("created_at", "<", range.to)
+    .execute() as Promise<PlatformAttempt[]>;
+}
+
+/** The refunds taken from these attempts, whatever became of them (an operation older than its attempt column counts against the transaction's paid attempt). */
+async function refundsOf(db: DB, attempts: PlatformAttempt[]): Promise<PlatformRefund[]> {
+  if (attempts.length === 0) return [];
+  const rows: PlatformRefund[] = [];
+  const ids = attempts.map((attempt) => attempt.id);
+  for (let start = 0; start < ids.length; start += 500) {
+    const chunk = ids.slice(start, start + 500);
+    rows.push(
+      ...(await db
+        .selectFrom("transaction_operations as o")
+        .innerJoin("transactions as t", "t.id", "o.transaction_id")
+        .select(["o.id", "o.transaction_id", "o.state", "o.amount", "o.currency_code", "o.reference"])
+        .select(sql<string | null>`coalesce(o.attempt_id, t.paid_attempt_id)`.as("attempt_id"))
+        .where("o.kind", "=", "refund")
+        .where(sql<string>`coalesce(o.attempt_id, t.paid_attempt_id)`, "in", chunk)
+        .execute()),
+    );
+  }
+  return rows;
+}
+
+function refundedBy(refunds: PlatformRefund[], attemptId: string) {
+  return refunds.filter((refund) => refund.attempt_id === attemptId && refund.state === "succeeded").reduce((sum, refund) => sum + refund.amount, 0);
+}
+
+/**
+ * What can be compared without the gateway's books: operations still waiting for an answer past
+ * their grace (or left for a person), attempts still pending past their gateway's session.
+ */
+async function unresolvedOf(db: DB, gateway: GatewayRow): Promise<FoundDifference[]> {
+  const operations = await db
+    .selectFrom("transaction_operations")
+    .select(["id", "transaction_id", "attempt_id", "amount", "currency_code", "reference", "state", "created_at"])
+    .where("merchant_id", "=", gateway.merchant_id)
+    .where("gateway_code", "=", gateway.code)
+    .where("state", "in", ["pending", "attention"])
+    .where("created_at", "<", addMs(now(), -operationGraceMs()).toISOString())
+    .execute();
+  const minutes = isGatewayKind(gateway.kind) ? (GATEWAY_KINDS[gateway.kind].sessionMinutes ?? 0) : 0;
+  const attempts = await db
+    .selectFrom("payment_attempts")
+    .select(["id", "transaction_id", "total", "currency_code", "track_id"])
+    .where("merchant_id", "=", gateway.merchant_id)
+    .where("gateway_code", "=", gateway.code)
+    .where("state", "=", "pending")
+    .where("created_at", "<", addMs(now(), -(minutes * 60_000 + reconcilerGraceMs())).toISOString())
+    .execute();
+  return [
+    ...operations.map((operation) => ({
+      merchantId: gateway.merchant_id,
+      gatewayCode: gateway.code,
+      kind: "operation_unresolved" as const,
+      reference: operation.reference ?? `operation-${operation.id}`,
+      transactionId: operation.transaction_id,
+      attemptId: operation.attempt_id,
+      operationId: operation.id,
+      platformAmount: operation.amount,
+      currency: operation.currency_code,
+    })),
+    ...attempts.map((attempt) => ({
+      merchantId: gateway.merchant_id,
+      gatewayCode: gateway.code,
+      kind: "attempt_unresolved" as const,
+      reference: attempt.track_id,
+      transactionId: attempt.transaction_id,
+      attemptId: attempt.id,
+      platformAmount: attempt.total,
+      currency: attempt.currency_code,
+    })),
+  ];
+}
+
+const differenceOf = (gateway: GatewayRow, kind: DifferenceKind, attempt: PlatformAttempt | undefined, fields: Partial<FoundDifference> & { reference: string }): FoundDifference => ({
+  merchantId: gateway.merchant_id,
+  gatewayCode: gateway.code,
+  kind,
+  transactionId: attempt?.transaction_id ?? null,
+  attemptId: attempt?.id ?? null,
+  currency: attempt?.currency_code ?? null,
+  ...fields,
+});
+
+/** The payments a gateway lists in its settlement report, set against the attempts and refunds the platform recorded. */
+async function compareWithSettlements(db: DB, gateway: GatewayRow, entries: SettlementEntry[], attempts: PlatformAttempt[], before: string): Promise<GatewayComparison> {
+  const found: FoundDifference[] = [];
+  const checked = new Set<string>();
+  const byTrack = new Map(attempts.map((attempt) => [attempt.track_id, attempt]));
+  const refunds = await refundsOf(db, attempts);
+  const listed = new Set<string>();
+  for (const entry of entries) {
+    if (entry.status === "other" && entry.refunded === 0) continue;
+    listed.add(entry.reference);
+    // A payment created just before the window opened is still ours: looked up by its track id.
+    const attempt =
+      byTrack.get(entry.reference) ??
+      ((await db
+        .selectFrom("payment_attempts")
+        .select(["id", "transaction_id", "state", "total", "currency_code", "track_id", "payment_id", "gateway_reference", "gateway_kind", "created_at", "lang"])
+        .where("merchant_id", "=", gateway.merchant_id)
+        .where("track_id", "=", entry.reference)
+        .executeTakeFirst()) as PlatformAttempt | undefined);
+    // One still in flight (younger than the reconciler's grace) is not compared yet.
+    if ((attempt?.created_at ?? entry.createdAt) >= before) continue;
+    checked.add(entry.reference);
+    if (!attempt || !CAPTURED.has(attempt.state)) {
+      if (entry.status !== "other") found.push(differenceOf(gateway, "missing_payment", attempt, { reference: entry.reference, gatewayAmount: entry.amount, platformAmount: 0, currency: entry.currency }));
+      continue;
+    }
+    if (entry.status !== "other" && entry.amount !== attempt.total) {
+      found.push(differenceOf(gateway, "amount_mismatch", attempt, { reference: entry.reference, gatewayAmount: entry.amount, platformAmount: attempt.total }));
+    }
+    const ours = refundedBy(byTrack.has(entry.reference) ? refunds : await refundsOf(db, [attempt]), attempt.id);
+    if (entry.refunded > ours) found.push(differenceOf(gateway, "unknown_refund", attempt, { reference: entry.reference, gatewayAmount: entry.refunded, platformAmount: ours }));
+    if (entry.refunded < ours) found.push(differenceOf(gateway, "missing_refund", attempt, { reference: entry.reference, gatewayAmount: entry.refunded, platformAmount: ours }));
+  }
+  for (const attempt of attempts) {
+    checked.add(attempt.track_id);
+    if (CAPTURED.has(attempt.state) && !listed.has(attempt.track_id)) {
+      found.push(differenceOf(gateway, "unknown_payment", attempt, { reference: attempt.track_id, platformAmount: attempt.total, gatewayAmount: 0 }));
+    }
+  }
+  return { checked, found, complete: true };
+}
+
+/** Without a settlement report (KNET): each attempt is asked about, and each refund by its own reference. */
+async function compareByInquiry(db: DB, gateway: GatewayRow, config: GatewayConfig, attempts: PlatformAttempt[]): Promise<GatewayComparison> {
+  const adapter = adapterFor(gateway.kind);
+  const found: FoundDifference[] = [];
+  const checked = new Set<string>();
+  const refunds = await refundsOf(db, attempts);
+  let complete = true;
+  for (const attempt of attempts) {
+    let outcome: GatewayOutcome;
+    try {
+      outcome = await adapter.inquire(config, {
+        id: attempt.id,
+        trackId: attempt.track_id,
+        total: attempt.total,
+        currency: attempt.currency_code,
+        lang: attempt.lang === "ar" ? "ar" : "en",
+        gatewayReference: attempt.gateway_reference,
+      });
+    } catch {
+      complete = false;
+      continue;
+    }
+    checked.add(attempt.track_id);
+    const captured = outcome.status === "success" || outcome.status === "authorized";
+    const recorded = CAPTURED.has(attempt.state);
+    if (captured && !recorded) found.push(differenceOf(gateway, "missing_payment", attempt, { reference: attempt.track_id, gatewayAmount: outcome.amount ?? attempt.total, platformAmount: 0 }));
+    if (!captured && recorded) found.push(differenceOf(gateway, "unknown_payment", attempt, { reference: attempt.track_id, platformAmount: attempt.total, gatewayAmount: 0 }));
+    if (captured && recorded && outcome.amount !== undefined && outcome.amount !== attempt.total) {
+      found.push(differenceOf(gateway, "amount_mismatch", attempt, { reference: attempt.track_id, gatewayAmount: outcome.amount, platformAmount: attempt.total }));
+    }
+  }
+  for (const refund of refunds) {
+    if (!refund.reference || refund.state === "pending" || refund.state === "attention") continue;
+    const attempt = attempts.find((candidate) => candidate.id === refund.attempt_id);
+    let answer;
+    try {
+      answer = await adapter.inquireOperation(config, { gatewayReference: attempt?.gateway_reference ?? null, trackId: attempt?.track_id ?? "", paymentId: attempt?.payment_id ?? null }, { kind: "refund", amount: refund.amount, reference: refund.reference });
+    } catch {
+      complete = false;
+      continue;
+    }
+    checked.add(refund.reference);
+    const atGateway = answer.status === "succeeded";
+    const fields = { reference: refund.reference, operationId: refund.id, currency: refund.currency_code };
+    if (refund.state === "succeeded" && !atGateway) found.push(differenceOf(gateway, "missing_refund", attempt, { ...fields, platformAmount: refund.amount, gatewayAmount: 0 }));
+    if (refund.state !== "succeeded" && atGateway) found.push(differenceOf(gateway, "unknown_refund", attempt, { ...fields, platformAmount: 0, gatewayAmount: refund.amount }));
+  }
+  return { checked, found, complete };
+}
+
+/** Keeps one open row per difference: a new one is added, one seen again is touched. Answers whether it is new. */
+async function keepDifference(db: DB, difference: FoundDifference, seenAt: string) {
+  const open = await db
+    .selectFrom("reconciliation_differences")
+    .select("id")
+    .where("merchant_id", "=", difference.merchantId)
+    .where("gateway_code", "=", difference.gatewayCode)
+    .where("kind", "=", difference.kind)
+    .where("reference", "=", difference.reference)
+    .where("resolved_at", "is", null)
+    .executeTakeFirst();
+  const amounts = { platform_amount: difference.platformAmount ?? null, gateway_amount: difference.gatewayAmount ?? null, last_seen_at: seenAt };
+  if (open) {
+    await db.updateTable("reconciliation_differences").set(amounts).where("id", "=", open.id).execute();
+    return false;
+  }
+  await db
+    .insertInto("reconciliation_differences")
+    .values({
+      merchant_id: difference.merchantId,
+      gateway_code: difference.gatewayCode,
+      kind: difference.kind,
+      reference: difference.reference,
+      transaction_id: difference.transactionId ?? null,
+      attempt_id: difference.attemptId ?? null,
+      operation_id: difference.operationId ?? null,
+      currency_code: difference.currency ?? null,
+      first_seen_at: seenAt,
+      resolved_at: null,
+      resolved_by: null,
+      note: null,
+      ...amounts,
+    })
+    .onConflict((conflict) => conflict.doNothing())
+    .execute();
+  return true;
+}
+
+export type ComparisonRun = { runId: number; checked: number; found: number; resolved: number; failedGateways: string[] };
+
+/**
+ * Compares every merchant's gateway books with the platform's over the last two days (to now less
+ * the reconciler's grace, so nothing still in flight is flagged), records each difference once,
+ * and closes those a comparison no longer finds. A gateway that cannot answer is left as it was.
+ */
+export async function compareBooks(db: DB, addresses: PlatformAddresses, options: { merchantId?: number } = {}): Promise<ComparisonRun> {
+  const startedAt = nowIso();
+  const to = addMs(now(), -reconcilerGraceMs());
+  const range = { from: addMs(to, -WINDOW_MS).toISOString(), to: to.toISOString() };
+  const run = await db
+    .insertInto("reconciliation_runs")
+    .values({ started_at: startedAt, finished_at: null, day: startedAt.slice(0, 10), error: null })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  let merchants = db.selectFrom("merchants").select("id");
+  if (options.merchantId !== undefined) merchants = merchants.where("id", "=", options.merchantId);
+  const totals = { checked: 0, found: 0, resolved: 0 };
+  const failedGateways: string[] = [];
+  for (const merchant of await merchants.execute()) {
+    for (const gateway of await listMerchantGateways(db, merchant.id)) {
+      if (!isGatewayKind(gateway.kind) || gateway.kind === "cod" || !isReachable(gateway)) continue;
+      const config = toGatewayConfig(gateway, addresses);
+      const adapter = adapterFor(gateway.kind);
+      const attempts = await attemptsOf(db, gateway, range);
+      let comparison: GatewayComparison;
+      try {
+        comparison = adapter.listSettlements
+          ? await compareWithSettlements(db, gateway, await adapter.listSettlements(config, { from: addMs(new Date(range.from), -CLOCK_SLACK_MS).toISOString(), to: addMs(now(), CLOCK_SLACK_MS).toISOString() }), attempts, range.to)
+          : await compareByInquiry(db, gateway, config, attempts);
+      } catch (error) {
+        console.error(`reconciliation: ${gateway.code} of merchant ${merchant.id} could not be compared:`, error instanceof Error ? error.message : error);
+        failedGateways.push(gateway.code);
+        continue;
+      }
+      const unresolved = await unresolvedOf(db, gateway);
+      const found = [...comparison.found, ...unresolved];
+      for (const difference of found) if (await keepDifference(db, difference, startedAt)) totals.found += 1;
+      totals.checked += comparison.checked.size;
+      if (!comparison.complete) failedGateways.push(gateway.code);
+      // What this comparison looked at and no longer found is closed; what it could not look at stays open.
+      const stillOpen = new Set(found.map((difference) => `${difference.kind}\n${difference.reference}`));
+      const open = await db
+        .selectFrom("reconciliation_differences")
+        .select(["id", "kind", "reference"])
+        .where("merchant_id", "=", merchant.id)
+        .where("gateway_code", "=", gateway.code)
+        .where("resolved_at", "is", null)
+        .execute();
+      const gone = open.filter(
+        (row) =>
+          !stillOpen.has(`${row.kind}\n${row.reference}`) &&
+          (row.kind === "operation_unresolved" || row.kind === "attempt_unresolved" || comparison.checked.has(row.reference)),
+      );
+      if (gone.length) {
+        await db
+          .updateTable("reconciliation_differences")
+          .set({ resolved_at: startedAt, resolved_by: "auto" })
+          .where("id", "in", gone.map((row) => row.id))
+          .where("resolved_at", "is", null)
+          .execute();
+        totals.resolved += gone.length;
+      }
+    }
+  }
+  await db
+    .updateTable("reconciliation_runs")
+    .set({ finished_at: nowIso(), ...totals, error: failedGateways.length ? `not compared: ${failedGateways.join(", ")}` : null })
+    .where("id", "=", run.id)
+    .execute();
+  return { runId: run.id, ...totals, failedGateways };
+}
+
+/** "Compare now": queues a comparison for the worker; answers false when one is already waiting. */
+export async function requestComparison(db: DB, merchantId: number) {
+  const waiting = await db.selectFrom("jobs").select("id").where("type", "=", COMPARE_BOOKS_JOB).where("status", "in", ["queued", "running"]).executeTakeFirst();
+  if (waiting) return false;
+  await enqueueJob(db, COMPARE_BOOKS_JOB, { merchantId });
+  return true;
+}
+
+export async function countOpenDifferences(db: DB, merchantId: number) {
+  const row = await db
+    .selectFrom("reconciliation_differences")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("merchant_id", "=", merchantId)
+    .where("resolved_at", "is", null)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function listDifferences(db: DB, merchantId: number, options: { resolved: boolean; limit: number; offset: number }) {
+  let query = db
+    .selectFrom("reconciliation_differences as d")
+    .leftJoin("transactions as t", "t.id", "d.transaction_id")
+    .where("d.merchant_id", "=", merchantId);
+  query = options.resolved ? query.where("d.resolved_at", "is not", null) : query.where("d.resolved_at", "is", null);
+  const [rows, count] = await Promise.all([
+    query
+      .select([
+        "d.id",
+        "d.gateway_code",
+        "d.kind",
+        "d.reference",
+        "d.transaction_id",
+        "t.order_no",
+        "t.plugin",
+        "d.platform_amount",
+        "d.gateway_amount",
+        "d.currency_code",
+        "d.first_seen_at",
+        "d.last_seen_at",
+        "d.resolved_at",
+        "d.resolved_by",
+        "d.note",
+      ])
+      .orderBy(options.resolved ? "d.resolved_at" : "d.first_seen_at", "desc")
+      .orderBy("d.id", "desc")
+      .limit(options.limit)
+      .offset(options.offset)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, count: Number(count.count) };
+}
+
+export async function lastComparison(db: DB) {
+  return db.selectFrom("reconciliation_runs").select(["started_at", "finished_at", "checked", "found", "resolved", "error"]).orderBy("id", "desc").limit(1).executeTakeFirst();
+}
+
+/** A person's "Mark resolved", with what they did about it; recorded in the audit log. */
+export async function resolveDifference(db: DB, input: { merchantId: number; id: number; actor: { id: number; username: string }; note: string; ip?: string | null }) {
+  const row = await db
+    .selectFrom("reconciliation_differences")
+    .select(["id", "kind", "reference", "gateway_code"])
+    .where("id", "=", input.id)
+    .where("merchant_id", "=", input.merchantId)
+    .where("resolved_at", "is", null)
+    .executeTakeFirst();
+  if (!row) return false;
+  return writeTransaction(db, async (trx) => {
+    const updated = await trx
+      .updateTable("reconciliation_differences")
+      .set({ resolved_at: nowIso(), resolved_by: input.actor.username, note: input.note })
+      .where("id", "=", row.id)
+      .where("resolved_at", "is", null)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) return false;
+    await recordAudit(trx, {
+      merchantId: input.merchantId,
+      actor: input.actor,
+      action: "reconciliation_difference_resolved",
+      params: { reference: row.reference, gateway: row.gateway_code, note: input.note.slice(0, 200) },
+      objectType: "reconciliation_difference",
+      objectId: row.id,
+      ip: input.ip ?? null,
+    });
+    return true;
+  });
+}
