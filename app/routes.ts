@@ -77,6 +77,7 @@ export default [
       route("user", "routes/dashboard/user.tsx"),
       route("user/password", "routes/dashboard/user.password.tsx"),
       route("help", "routes/dashboard/help.tsx"),
+      route("reconciliation", "routes/dashboard/reconciliation.tsx"),
       route("mailbox", "routes/dashboard/mailbox.tsx"),
       route("mailbox/:mailId", "routes/dashboard/mailbox.message.tsx"),
       ...TRANSACTION_PAGES.map((page) => route(page.path, page.file, { id: page.id })),

@@ -1,5 +1,5 @@
 import { Badge, NavLink, ScrollArea, Stack, Text } from "@mantine/core";
-import { IconFileReport, IconHelp, IconHome, IconListDetails, IconMail } from "@tabler/icons-react";
+import { IconFileReport, IconHelp, IconHome, IconListDetails, IconMail, IconScale } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { NavLink as RouterNavLink } from "react-router";
 
@@ -19,13 +19,15 @@ type Props = {
   sections: MenuSection[];
   canReadMailbox: boolean;
   canExport?: boolean;
+  /** Superusers only: the reconciliation report, with its open differences counted. */
+  reconciliation?: { open: number } | null;
   onNavigate?: () => void;
 };
 
 /** Sections and sub-items appear only when the merchant has them; every item is a plain link. */
-export function SideMenu({ lang, sections, canReadMailbox, canExport = false, onNavigate }: Props) {
+export function SideMenu({ lang, sections, canReadMailbox, canExport = false, reconciliation = null, onNavigate }: Props) {
   const { t } = useTranslation();
-  const link = (to: string, label: string, icon?: React.ReactNode, end = false, count?: number) => (
+  const link = (to: string, label: string, icon?: React.ReactNode, end = false, count?: number, countTitle = "tickets.pending_count") => (
     <NavLink
       key={to}
       component={RouterNavLink}
@@ -35,7 +37,7 @@ export function SideMenu({ lang, sections, canReadMailbox, canExport = false, on
       leftSection={icon}
       rightSection={
         count ? (
-          <Badge size="sm" circle={count < 10} color="red" title={t("tickets.pending_count", { total: count })}>
+          <Badge size="sm" circle={count < 10} color="red" title={t(countTitle, { total: count })}>
             {count > 99 ? "99+" : count}
           </Badge>
         ) : undefined
@@ -66,6 +68,9 @@ export function SideMenu({ lang, sections, canReadMailbox, canExport = false, on
           </Text>
           {canExport ? link("/generated-reports", t("shell.generated_reports"), <IconFileReport size={18} />) : null}
           {canReadMailbox ? link("/mailbox", t("shell.mailbox"), <IconMail size={18} />) : null}
+          {reconciliation
+            ? link("/reconciliation", t("shell.reconciliation"), <IconScale size={18} />, false, reconciliation.open, "reconciliation.open_count")
+            : null}
           {link("/help", t("shell.help"), <IconHelp size={18} />)}
         </Stack>
       </nav>

@@ -66,7 +66,7 @@ async function paidButUnheard(gatewayCode: "card-sandbox" | "knet-sandbox", amou
     const init = await fetch(page, { redirect: "manual" });
     page = new URL(init.headers.get("Location")!, server.url).toString();
   }
-  const body = gatewayCode === "knet-sandbox" ? { intent: "submit", cardNumber: "8888880000000001", pin: "1234" } : { cardNumber: "4111111111111111", expiry: "12/39", cvv: "123" };
+  const body: Record<string, string> = gatewayCode === "knet-sandbox" ? { intent: "submit", cardNumber: "8888880000000001", pin: "1234" } : { cardNumber: "4111111111111111", expiry: "12/39", cvv: "123" };
   const submitted = await fetch(page, { method: "POST", headers, body: new URLSearchParams(body), redirect: "manual" });
   expect(submitted.status).toBe(303);
   return id;

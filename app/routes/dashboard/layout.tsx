@@ -20,6 +20,7 @@ import { loadAvailableSections, loadMerchantBranding, type AvailableSections } f
 import { requireUser } from "~/web/guards.server";
 import { isLanguage } from "~/lib/i18n";
 import { getDbFrom } from "~/web/request-context.server";
+import { countOpenDifferences } from "~/domain/payments/reconciliation.server";
 
 /** The merchant's sections as this user's menu shows them: express search only for those who may search. */
 function menuSections(sections: AvailableSections, user: SessionUser): AvailableSections {
@@ -66,12 +67,16 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     loadMerchantBranding(db, auth.user.merchantId),
     loadAvailableSections(db, auth.user.merchantId),
   ]);
-  const ticketCounts = await menuCountsOf(db, auth.user, sections);
+  const [ticketCounts, openDifferences] = await Promise.all([
+    menuCountsOf(db, auth.user, sections),
+    auth.user.is_superuser ? countOpenDifferences(db, auth.user.merchantId) : null,
+  ]);
   return {
     lang: isLanguage(params.lang) ? params.lang : "en",
     username: auth.user.username,
     canReadMailbox: can(auth.user, "view_outgoing_mail"),
     canExport: can(auth.user, "view_export_settings"),
+    reconciliation: openDifferences === null ? null : { open: openDifferences },
     branding: {
       title: params.lang === "ar" ? branding.title_ar : branding.title_en,
       subheader: branding.subheader,
@@ -85,7 +90,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 
 export default function DashboardLayout() {
   const { t } = useTranslation();
-  const { lang, username, branding, menu, canReadMailbox, canExport, idleMs } = useLoaderData<typeof loader>();
+  const { lang, username, branding, menu, canReadMailbox, canExport, reconciliation, idleMs } = useLoaderData<typeof loader>();
   const [opened, { toggle, close }] = useDisclosure(false);
   return (
     <AppShell header={{ height: 64 }} navbar={{ width: 270, breakpoint: "sm", collapsed: { mobile: !opened } }} padding="lg">
@@ -118,7 +123,7 @@ export default function DashboardLayout() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar id="main-menu">
-        <SideMenu lang={lang} sections={menu} canReadMailbox={canReadMailbox} canExport={canExport} onNavigate={close} />
+        <SideMenu lang={lang} sections={menu} canReadMailbox={canReadMailbox} canExport={canExport} reconciliation={reconciliation} onNavigate={close} />
       </AppShell.Navbar>
       <AppShell.Main>
         <Box maw={1200} mx="auto">

@@ -1,0 +1,210 @@
+import { Anchor, Badge, Button, Group, Stack, Tabs, Text, TextInput } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
+import { z } from "zod";
+import type { Route } from "./+types/reconciliation";
+import { DataTable, ListPagination } from "~/components/data-table";
+import { PageHeader } from "~/components/page-header";
+import { compareBooks, lastComparison, listDifferences, requestComparison, resolveDifference } from "~/domain/payments/reconciliation.server";
+import { formatDateTime } from "~/lib/format";
+import { isLanguage } from "~/lib/i18n";
+import { formatAmount } from "~/lib/money";
+import { env, roleOf } from "~/lib/env.server";
+import { backgroundAddresses } from "~/web/addresses.server";
+import { flashCookie } from "~/web/flash.server";
+import { requireSuperuser, requireUser } from "~/web/guards.server";
+import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+
+const PAGE_SIZE = 25;
+
+const ActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("compare") }),
+  z.object({
+    intent: z.literal("resolve"),
+    id: z.coerce.number().int().positive(),
+    note: z.string().trim().min(1, "reconciliation.errors.note_required").max(500, "reconciliation.errors.note_long"),
+  }),
+]);
+
+export function meta({ params }: Route.MetaArgs) {
+  return [{ title: params.lang === "ar" ? "مطابقة الحسابات" : "Reconciliation" }];
+}
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const auth = requireUser(context, request);
+  requireSuperuser(auth);
+  const lang = isLanguage(params.lang) ? params.lang : "en";
+  const url = new URL(request.url);
+  const resolved = url.searchParams.get("status") === "resolved";
+  const page = Math.max(1, Math.min(10_000, Number(url.searchParams.get("page")) || 1));
+  const db = getDbFrom(context);
+  const [{ rows, count }, last] = await Promise.all([
+    listDifferences(db, auth.user.merchantId, { resolved, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
+    lastComparison(db),
+  ]);
+  const amount = (value: number | null, currency: string | null) => (value === null || !currency ? "—" : formatAmount(value, currency, lang));
+  return {
+    lang,
+    resolved,
+    page,
+    pages: Math.max(1, Math.ceil(count / PAGE_SIZE)),
+    count,
+    last: last ? { at: formatDateTime(last.started_at, lang), finished: last.finished_at !== null, checked: last.checked, found: last.found, error: last.error } : null,
+    differences: rows.map((row) => ({
+      id: row.id,
+      gateway: row.gateway_code,
+      kind: row.kind,
+      reference: row.reference,
+      transactionId: row.transaction_id,
+      orderNo: row.order_no,
+      platform: amount(row.platform_amount, row.currency_code),
+      atGateway: amount(row.gateway_amount, row.currency_code),
+      firstSeen: formatDateTime(row.first_seen_at, lang),
+      lastSeen: formatDateTime(row.last_seen_at, lang),
+      resolvedAt: row.resolved_at ? formatDateTime(row.resolved_at, lang) : null,
+      resolvedBy: row.resolved_by,
+      note: row.note,
+    })),
+  };
+}
+
+export async function action({ context, request, params }: Route.ActionArgs) {
+  const auth = requireUser(context, request);
+  requireSuperuser(auth);
+  const db = getDbFrom(context);
+  const form = Object.fromEntries(await request.formData());
+  const parsed = ActionSchema.safeParse(form);
+  const here = `/${params.lang}/reconciliation`;
+  if (!parsed.success) {
+    const message = parsed.error.issues[0]?.message ?? "";
+    return data({ id: Number(form.id), error: message.startsWith("reconciliation.") ? message : "reconciliation.errors.invalid" }, { status: 400 });
+  }
+  if (parsed.data.intent === "compare") {
+    // Where a worker runs beside this process the comparison is done now; a web-only process queues it for the workers.
+    const queued = roleOf(env()) === "web" ? await requestComparison(db, auth.user.merchantId) : null;
+    if (queued === null) await compareBooks(db, backgroundAddresses(), { merchantId: auth.user.merchantId });
+    const message = queued === null ? "reconciliation.compared" : queued ? "reconciliation.compare_queued" : "reconciliation.compare_waiting";
+    return redirect(here, { headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });
+  }
+  const done = await resolveDifference(db, { merchantId: auth.user.merchantId, id: parsed.data.id, actor: auth.user, note: parsed.data.note, ip: context.get(clientAddressContext) });
+  return redirect(here, { headers: { "Set-Cookie": flashCookie(done ? { kind: "success", message: "reconciliation.resolved_done" } : { kind: "error", message: "reconciliation.errors.gone" }) } });
+}
+
+type Difference = Awaited<ReturnType<typeof loader>>["differences"][number];
+
+export default function Reconciliation() {
+  const { t } = useTranslation();
+  const { lang, resolved, page, pages, count, last, differences } = useLoaderData<typeof loader>();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <Stack>
+      <PageHeader title={t("reconciliation.title")} description={t("reconciliation.subtitle")}>
+        <Form method="post">
+          <input type="hidden" name="intent" value="compare" />
+          <Button type="submit" variant="light" loading={busy}>
+            {t("reconciliation.compare_now")}
+          </Button>
+        </Form>
+      </PageHeader>
+      <Text size="sm" c="dimmed" role="status">
+        {last
+          ? last.finished
+            ? t("reconciliation.last_run", { at: last.at, checked: last.checked, found: last.found })
+            : t("reconciliation.running", { at: last.at })
+          : t("reconciliation.never_run")}
+        {last?.error ? ` ${t("reconciliation.not_compared")}` : null}
+      </Text>
+      <Tabs value={resolved ? "resolved" : "open"}>
+        <Tabs.List>
+          <Tabs.Tab value="open" renderRoot={(props) => <Link {...props} to={`/${lang}/reconciliation`} />}>
+            {t("reconciliation.tab_open")}
+          </Tabs.Tab>
+          <Tabs.Tab value="resolved" renderRoot={(props) => <Link {...props} to={`/${lang}/reconciliation?status=resolved`} />}>
+            {t("reconciliation.tab_resolved")}
+          </Tabs.Tab>
+        </Tabs.List>
+      </Tabs>
+      <Text size="sm">{t(resolved ? "reconciliation.count_resolved" : "reconciliation.count_open", { total: count })}</Text>
+      <DifferenceTable differences={differences} lang={lang} resolved={resolved} />
+      <ListPagination page={page} pages={pages} />
+    </Stack>
+  );
+}
+
+/** Each difference with both sides' amounts; open ones carry the form that resolves them with a note. */
+function DifferenceTable({ differences, lang, resolved }: { differences: Difference[]; lang: string; resolved: boolean }) {
+  const { t } = useTranslation();
+  const failed = useActionData<typeof action>();
+  return (
+    <DataTable
+      rows={differences}
+      rowKey={(row) => row.id}
+      empty={t(resolved ? "reconciliation.empty_resolved" : "reconciliation.empty")}
+      minWidth={1000}
+      columns={[
+        { key: "seen", header: t("reconciliation.first_seen"), cell: (row) => row.firstSeen, nowrap: true },
+        { key: "gateway", header: t("reconciliation.gateway"), cell: (row) => <span dir="ltr">{row.gateway}</span> },
+        {
+          key: "kind",
+          header: t("reconciliation.difference"),
+          cell: (row) => (
+            <Stack gap={2}>
+              <Badge variant="light" color={row.kind.endsWith("unresolved") ? "orange" : "red"}>
+                {t(`reconciliation.kinds.${row.kind}`)}
+              </Badge>
+              <Text size="xs" c="dimmed">
+                {t(`reconciliation.explain.${row.kind}`)}
+              </Text>
+            </Stack>
+          ),
+        },
+        { key: "reference", header: t("reconciliation.reference"), cell: (row) => <span dir="ltr">{row.reference}</span> },
+        {
+          key: "transaction",
+          header: t("reconciliation.transaction"),
+          cell: (row) => (row.transactionId ? <Anchor component={Link} to={`/${lang}/transactions/${row.transactionId}`}>{row.orderNo ?? row.transactionId}</Anchor> : "—"),
+        },
+        { key: "platform", header: t("reconciliation.platform_amount"), cell: (row) => <span dir="ltr">{row.platform}</span>, nowrap: true },
+        { key: "gateway_amount", header: t("reconciliation.gateway_amount"), cell: (row) => <span dir="ltr">{row.atGateway}</span>, nowrap: true },
+        resolved
+          ? {
+              key: "resolved",
+              header: t("reconciliation.resolved_column"),
+              cell: (row) => (
+                <Stack gap={2}>
+                  <Text size="sm">{row.resolvedAt}</Text>
+                  <Text size="xs" c="dimmed">
+                    {row.resolvedBy === "auto" ? t("reconciliation.resolved_auto") : t("reconciliation.resolved_by", { username: row.resolvedBy })}
+                  </Text>
+                  {row.note ? <Text size="xs">{row.note}</Text> : null}
+                </Stack>
+              ),
+            }
+          : {
+              key: "resolve",
+              header: t("reconciliation.action"),
+              cell: (row) => (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="resolve" />
+                  <input type="hidden" name="id" value={row.id} />
+                  <Group gap="xs" align="flex-start" wrap="nowrap">
+                    <TextInput
+                      name="note"
+                      size="xs"
+                      required
+                      maxLength={500}
+                      aria-label={t("reconciliation.note")}
+                      placeholder={t("reconciliation.note")}
+                      error={failed && "id" in failed && failed.id === row.id ? t(failed.error) : undefined}
+                    />
+                    <Button type="submit" size="xs" variant="default">
+                      {t("reconciliation.mark_resolved")}
+                    </Button>
+                  </Group>
+                </Form>
+              ),
+            },
+      ]}
+    />
+  );
+}
