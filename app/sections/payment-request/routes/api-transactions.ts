@@ -6,6 +6,7 @@ import { findMerchantTransaction } from "~/sections/payment-request/domain/trans
 import { serializeMerchantTransaction } from "~/sections/payment-request/domain/serialize.server";
 import { apiLanguage, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
+import { describe } from "~/presentation/texts.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { respondWithBulkAction, respondWithList, respondWithListConfig } from "~/routes/api/v1/plugins/transaction-api.server";
@@ -40,8 +41,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       lang,
     });
     if (!created.ok) {
-      const t = translator(lang);
-      return { status: 400, body: Object.fromEntries(Object.entries(created.errors).map(([field, keys]) => [field, keys.map((key) => t(key))])) };
+      return { status: 400, body: Object.fromEntries(Object.entries(created.errors).map(([field, keys]) => [field, keys.map((key) => describe(key, created.params, lang))])) };
     }
     const transaction = await findMerchantTransaction(db, user.merchantId, created.transaction.id);
     return { status: 201, body: serializeMerchantTransaction(transaction!, created.transaction.payUrl) };

@@ -7,6 +7,7 @@ import { publicPayView } from "~/presentation/public-pay-view.server";
 import { platformAddresses } from "~/web/addresses.server";
 import { apiDetail, apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, str } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
+import { describe } from "~/presentation/texts.server";
 import { findSection } from "~/sections/registry";
 import { getDbFrom } from "~/web/request-context.server";
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from "~/web/idempotency.server";
@@ -65,7 +66,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   });
   if (!outcome.ok) {
     if (outcome.error === "pay.errors.not_found") return apiDetail(request, "pay.not_found", 404);
-    return apiErrors(request, { [outcome.field ?? "non_field_errors"]: [outcome.error] });
+    return apiJson({ [outcome.field ?? "non_field_errors"]: [describe(outcome.error, outcome.params, lang)] }, 400);
   }
   const redirect = outcome.redirectUrl.startsWith("/") ? `${platformAddresses(request).publicBaseUrl}${outcome.redirectUrl}` : outcome.redirectUrl;
   return apiJson({ redirect_url: redirect, attempt_id: outcome.attemptId, message: translator(lang)("pay.title") });
