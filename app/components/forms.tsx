@@ -3,17 +3,17 @@ import { Alert, Checkbox, NativeSelect, PasswordInput, Textarea, TextInput } fro
 import type { ComponentProps } from "react";
 import { useTranslation } from "react-i18next";
 
-/** Translates the first error of a field; errors are translation keys. */
-function useFieldError(errors: string[] | undefined) {
+/** Translates the first error of a field; errors are translation keys, `values` what their messages name. */
+function useFieldError(errors: string[] | undefined, values?: Record<string, string>) {
   const { t } = useTranslation();
   const first = errors?.[0];
-  return first ? t(first) : undefined;
+  return first ? t(first, values) : undefined;
 }
 
 type FieldProps<Input> = { field: FieldMetadata<any, any, string[]>; label: string } & Omit<Input, "name" | "error">;
 
-export function TextField({ field, label, ...rest }: FieldProps<ComponentProps<typeof TextInput>>) {
-  const error = useFieldError(field.errors);
+export function TextField({ field, label, errorValues, ...rest }: FieldProps<ComponentProps<typeof TextInput>> & { errorValues?: Record<string, string> }) {
+  const error = useFieldError(field.errors, errorValues);
   const { key, ...inputProps } = getInputProps(field, { type: "text" });
   return (
     <TextInput

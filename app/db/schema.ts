@@ -213,6 +213,9 @@ export interface TransactionTable {
   amount: number;
   currency_code: string;
   editable_amount: Flag;
+  /** What a customer may pay on an editable amount, in minor units (decision 0015); null when not editable. */
+  min_amount: ColumnType<number | null, number | null | undefined, number | null>;
+  max_amount: ColumnType<number | null, number | null | undefined, number | null>;
   customer_email: string | null;
   customer_phone: string | null;
   customer_first_name: string | null;
@@ -459,6 +462,8 @@ export interface IdempotencyKeyTable {
   response_status: number | null;
   response_body: string | null;
   created_at: Timestamp;
+  /** Until when the request that took the key holds it; null once it answered (decision 0015). */
+  locked_until: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface OutgoingSmsTable {

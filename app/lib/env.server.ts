@@ -57,6 +57,15 @@ const EnvSchema = z.object({
    * capture or void to the request that sent it, before asking the gateway itself.
    */
   RECONCILER_GRACE_SECONDS: z.coerce.number({ message: "must be a number of seconds" }).int().min(1).max(3600).default(120),
+  /**
+   * The most a customer may be asked to pay on a request with an editable amount, in whole units of
+   * the request's currency (10000: KWD 10,000.000); a request's maximum is never above it.
+   */
+  EDITABLE_AMOUNT_CAP: z
+    .string()
+    .regex(/^\d{1,9}$/, "must be a whole number of currency units, such as 10000")
+    .refine((value) => Number(value) > 0, "must be above 0")
+    .default("10000"),
   /** Where generated reports are kept. */
   REPORTS_DIR: z.string().min(1).default("./data/reports"),
 });

@@ -1,5 +1,7 @@
 import type { DB } from "~/db/database.server";
 import { translator, type Language } from "~/lib/i18n.server";
+import { decimalBoundsOf } from "~/domain/payments/amount-bounds.server";
+import { describe } from "./texts.server";
 import { toDecimalString } from "~/lib/money";
 import { chosenAmount, defaultChoice, loadPayPage, payChoicesFor, type PayChoice, type PublicTransaction } from "~/domain/payments/pay-page.server";
 
@@ -24,7 +26,7 @@ function serializeChoice(choice: PayChoice, lang: Language) {
 /** The pay-choice list for an amount typed on an editable request (POST pay-choices). */
 export async function publicPayChoices(db: DB, transaction: PublicTransaction, amountText: string | null, lang: Language) {
   const chosen = chosenAmount(transaction, amountText);
-  if (!chosen.ok) return { ok: false as const, error: chosen.error };
+  if (!chosen.ok) return { ok: false as const, error: describe(chosen.error, chosen.params, lang) };
   const choices = await payChoicesFor(db, transaction, chosen.amount, lang);
   return { ok: true as const, choices: choices.map((choice) => serializeChoice(choice, lang)), default: defaultChoice(choices)?.gateway_code ?? null };
 }
@@ -72,6 +74,7 @@ export async function publicPayView(db: DB, id: string, lang: Language, plugins:
       details,
       valid_for_payment: valid,
       has_editable_amount: Boolean(transaction.editable_amount),
+      ...decimalBoundsOf(transaction),
       attachment_url: null,
       remarks: transaction.remarks,
       expiration_time: transaction.expiration_time,

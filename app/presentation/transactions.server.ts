@@ -1,6 +1,7 @@
 import QRCode from "qrcode";
 import type { DB } from "~/db/database.server";
 import type { PermissionHolder } from "~/domain/identity/permissions";
+import { decimalBoundsOf } from "~/domain/payments/amount-bounds.server";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
 import { availableAmount } from "~/domain/payments/operations.server";
 import { rowActions, type ActionableRow, type RowActionName } from "~/domain/payments/transaction-actions.server";
@@ -129,6 +130,7 @@ export function serializeTransaction(row: TransactionRow, context: SerializeCont
     voided_amount: money(row.voided_amount),
     currency_code: row.currency_code,
     has_editable_amount: Boolean(row.editable_amount),
+    ...decimalBoundsOf(row),
     created: row.created_at,
     state_changed_at: row.state_changed_at,
     expiration_time: row.expiration_time,

@@ -1,6 +1,7 @@
 import type { DB } from "~/db/database.server";
-import { nowIso } from "~/lib/clock.server";
+import { addMs, now } from "~/lib/clock.server";
 import { sha256 } from "~/lib/crypto.server";
+import { apiErrors, apiJson } from "~/web/api.server";
 
 export type StoredResponse = { status: number; body: unknown };
 
@@ -8,11 +9,41 @@ export type IdempotentOutcome =
   | { kind: "fresh"; response: StoredResponse }
   | { kind: "replayed"; response: StoredResponse }
   | { kind: "conflict" }
-  | { kind: "in_progress" };
+  | { kind: "in_progress" }
+  | { kind: "invalid_key" };
+
+/** The longest Idempotency-Key we keep; a longer one is refused, never cut (two keys would become one). */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/**
+ * How long a request holds its key before a retry may take it over (decision 0015). A request that
+ * died (a crash, a deploy) leaves its key without a response; after the lease the key is free again.
+ * Well past what a request we serve takes: a gateway call gives up after 10 s.
+ */
+export const IDEMPOTENCY_LEASE_MS = 60_000;
+
+/** JSON with every object's keys in order, at any depth: the same request whatever order its fields came in. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value)) ?? "null";
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== "object" || value instanceof Date) return value;
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) sorted[key] = sortKeys((value as Record<string, unknown>)[key]);
+  return sorted;
+}
+
+export function requestHashOf(scope: string, request: unknown): string {
+  return sha256(`${scope}\n${canonicalJson(request)}`);
+}
 
 /**
  * Runs `work` once per (merchant, Idempotency-Key). The same key with the same request answers the
- * first response again and does nothing new; the same key with another request is a conflict.
+ * first response again and does nothing new; the same key with another request is a conflict. The
+ * key is held for a lease while `work` runs: a retry meanwhile is told the request is in progress,
+ * and a retry after a lease that ran out (its request died) takes the key over and runs `work`.
  */
 export async function once(
   db: DB,
@@ -20,36 +51,86 @@ export async function once(
   work: () => Promise<StoredResponse>,
 ): Promise<IdempotentOutcome> {
   if (!input.key) return { kind: "fresh", response: await work() };
-  const key = input.key.slice(0, 255);
-  const requestHash = sha256(`${input.scope}\n${JSON.stringify(input.request)}`);
+  if (input.key.length > MAX_IDEMPOTENCY_KEY_LENGTH) return { kind: "invalid_key" };
+  const key = { merchantId: input.merchantId, key: input.key };
+  const requestHash = requestHashOf(input.scope, input.request);
+  const takenAt = now();
+  const lease = addMs(takenAt, IDEMPOTENCY_LEASE_MS).toISOString();
   const inserted = await db
     .insertInto("idempotency_keys")
-    .values({ merchant_id: input.merchantId, key, scope: input.scope, request_hash: requestHash, response_status: null, response_body: null, created_at: nowIso() })
+    .values({
+      merchant_id: input.merchantId,
+      key: input.key,
+      scope: input.scope,
+      request_hash: requestHash,
+      response_status: null,
+      response_body: null,
+      created_at: takenAt.toISOString(),
+      locked_until: lease,
+    })
     .onConflict((conflict) => conflict.columns(["merchant_id", "key"]).doNothing())
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
     const existing = await db
       .selectFrom("idempotency_keys")
-      .select(["scope", "request_hash", "response_status", "response_body"])
+      .select(["request_hash", "response_status", "response_body", "created_at", "locked_until"])
       .where("merchant_id", "=", input.merchantId)
-      .where("key", "=", key)
-      .executeTakeFirstOrThrow();
+      .where("key", "=", input.key)
+      .executeTakeFirst();
+    // Given back by a request that failed between our insert and this read: the caller may retry.
+    if (!existing) return { kind: "in_progress" };
     if (existing.request_hash !== requestHash) return { kind: "conflict" };
-    if (existing.response_status === null) return { kind: "in_progress" };
-    return { kind: "replayed", response: { status: existing.response_status, body: JSON.parse(existing.response_body ?? "null") } };
+    if (existing.response_status !== null) return { kind: "replayed", response: { status: existing.response_status, body: JSON.parse(existing.response_body ?? "null") } };
+    // A row from before leases has none: its lease is counted from when it was taken.
+    const leaseEnd = existing.locked_until ?? addMs(new Date(existing.created_at), IDEMPOTENCY_LEASE_MS).toISOString();
+    if (new Date(leaseEnd) > takenAt) return { kind: "in_progress" };
+    // Compare-and-set on the lease we saw: of several retries, one takes the key over.
+    let takeOver = db
+      .updateTable("idempotency_keys")
+      .set({ locked_until: lease })
+      .where("merchant_id", "=", input.merchantId)
+      .where("key", "=", input.key)
+      .where("response_status", "is", null);
+    takeOver = existing.locked_until === null ? takeOver.where("locked_until", "is", null).where("created_at", "=", existing.created_at) : takeOver.where("locked_until", "=", existing.locked_until);
+    const taken = await takeOver.executeTakeFirst();
+    if (Number(taken.numUpdatedRows) !== 1) return { kind: "in_progress" };
   }
   let response: StoredResponse;
   try {
     response = await work();
   } catch (error) {
-    await db.deleteFrom("idempotency_keys").where("merchant_id", "=", input.merchantId).where("key", "=", key).execute();
+    await heldKey(db.deleteFrom("idempotency_keys"), key, lease).execute();
     throw error;
   }
-  await db
-    .updateTable("idempotency_keys")
-    .set({ response_status: response.status, response_body: JSON.stringify(response.body) })
-    .where("merchant_id", "=", input.merchantId)
-    .where("key", "=", key)
-    .execute();
+  // Kept only while the key is still ours; past the lease, a retry that took it over answers for it.
+  await heldKey(db.updateTable("idempotency_keys").set({ response_status: response.status, response_body: JSON.stringify(response.body), locked_until: null }), key, lease).execute();
   return { kind: "fresh", response };
+}
+
+/** The key's row, while the lease `lease` holds it. */
+function heldKey<Q extends { where: (...args: any[]) => Q }>(query: Q, key: { merchantId: number; key: string }, lease: string): Q {
+  return query.where("merchant_id", "=", key.merchantId).where("key", "=", key.key).where("locked_until", "=", lease).where("response_status", "is", null);
+}
+
+/**
+ * The API's answer to a mutation run once per Idempotency-Key: the same key and body answer the
+ * first response again (with Idempotent-Replayed), another body with the same key is refused
+ * (422), a key still being worked on answers 409 and a key over 255 characters 400.
+ */
+export async function respondOnce(
+  request: Request,
+  input: { db: DB; merchantId: number; scope: string; body: unknown },
+  work: () => Promise<StoredResponse>,
+): Promise<Response> {
+  const outcome = await once(input.db, { merchantId: input.merchantId, key: request.headers.get("Idempotency-Key"), scope: input.scope, request: input.body }, work);
+  switch (outcome.kind) {
+    case "invalid_key":
+      return apiErrors(request, { non_field_errors: ["api.idempotency_key_too_long"] }, 400);
+    case "conflict":
+      return apiErrors(request, { non_field_errors: ["api.idempotency_conflict"] }, 422);
+    case "in_progress":
+      return apiErrors(request, { non_field_errors: ["api.idempotency_in_progress"] }, 409);
+    default:
+      return apiJson(outcome.response.body, outcome.response.status, outcome.kind === "replayed" ? { "Idempotent-Replayed": "true" } : undefined);
+  }
 }

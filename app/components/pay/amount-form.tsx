@@ -5,7 +5,18 @@ import { Button, TextField } from "./ui";
  * The editable amount: a GET form whose Update button re-prices the payment methods. With
  * JavaScript, the pay-page script re-prices them in place 500 ms after the last key instead.
  */
-export function AmountForm({ typedAmount, selected, error }: { typedAmount: string; selected: string | null; error: string | null }) {
+export function AmountForm({
+  typedAmount,
+  selected,
+  field,
+  error,
+}: {
+  typedAmount: string;
+  selected: string | null;
+  /** What the customer may type: the input's bounds and step, and the range as the hint shows it. */
+  field: { min: string; max: string; step: string; range: { min: string; max: string } };
+  error: { key: string; values?: Record<string, string> } | null;
+}) {
   const t = useText();
   return (
     <form method="get" data-amount-form>
@@ -13,12 +24,15 @@ export function AmountForm({ typedAmount, selected, error }: { typedAmount: stri
       <div className="amount-form__row">
         <TextField
           name="amount"
+          type="number"
+          min={field.min}
+          max={field.max}
+          step={field.step}
           label={t("pay.amount_to_pay")}
-          description={t("pay.amount_help")}
+          description={`${t("pay.amount_help")} ${t("pay.amount_range", field.range)}`}
           defaultValue={typedAmount}
           inputMode="decimal"
           autoComplete="off"
-          maxLength={20}
           aria-invalid={error ? true : undefined}
           aria-describedby="field-amount-description amount-error"
         />
@@ -27,7 +41,7 @@ export function AmountForm({ typedAmount, selected, error }: { typedAmount: stri
         </Button>
       </div>
       <p id="amount-error" className="c-field__error" role="alert" data-amount-error>
-        {error ? t(error) : ""}
+        {error ? t(error.key, error.values) : ""}
       </p>
     </form>
   );

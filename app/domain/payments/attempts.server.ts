@@ -6,7 +6,7 @@ import { env } from "~/lib/env.server";
 import type { Language } from "~/lib/i18n";
 import { newTrackId, publicId } from "~/lib/ids.server";
 import { priceWithFee } from "~/lib/money";
-import { money, word } from "~/lib/outcome";
+import { money, word, type TextParams } from "~/lib/outcome";
 import { feeRuleOf, findMerchantGateway, isReachable, toGatewayConfig } from "./gateway-settings.server";
 import { verifyCardNotification } from "./gateways/card.server";
 import type { AttemptForGateway, GatewayConfig, GatewayOutcome, StartResult } from "./gateways/gateway";
@@ -76,7 +76,7 @@ export function platformUrls(addresses: PlatformAddresses, attemptId: string, ki
 
 export type StartOutcome =
   | { ok: true; redirectUrl: string; attemptId: string }
-  | { ok: false; error: string; field?: "amount" | "gateway_code" };
+  | { ok: false; error: string; field?: "amount" | "gateway_code"; params?: TextParams };
 
 /**
  * Pay Now: creates one attempt per submitted form (a double submit finds the first) and asks the
@@ -122,7 +122,7 @@ export async function startAttempt(
   const gateway = await findMerchantGateway(db, transaction.merchant_id, input.gatewayCode);
   if (!gateway || !gateway.enabled || !isReachable(gateway)) return { ok: false, error: "pay.errors.choose_gateway", field: "gateway_code" };
   const amount = chosenAmount(transaction, input.amountText);
-  if (!amount.ok) return { ok: false, error: amount.error, field: "amount" };
+  if (!amount.ok) return { ok: false, error: amount.error, field: "amount", params: amount.params };
 
   const price = priceWithFee(amount.amount, feeRuleOf(gateway), gateway.fee_payer);
   const attemptId = publicId();

@@ -2,6 +2,8 @@ import { writeTransaction, type DB } from "~/db/database.server";
 import { now } from "~/lib/clock.server";
 import type { Language } from "~/lib/i18n";
 import { parseAmount, priceWithFee } from "~/lib/money";
+import { money, type TextParams } from "~/lib/outcome";
+import { boundsOf } from "./amount-bounds.server";
 import { feeRuleOf, hasFee, listMerchantGateways, supportsCurrency, type GatewayRow } from "./gateway-settings.server";
 import { GATEWAY_KINDS, isGatewayKind } from "./gateways/registry";
 import { PAYABLE_STATES, SETTLED_STATES } from "./states";
@@ -30,6 +32,8 @@ const transactionColumns = [
   "amount",
   "currency_code",
   "editable_amount",
+  "min_amount",
+  "max_amount",
   "customer_email",
   "customer_phone",
   "customer_first_name",
@@ -111,15 +115,21 @@ export function defaultChoice(choices: PayChoice[]): PayChoice | undefined {
   return preferred ?? choices[0];
 }
 
-/** The amount a customer asks to pay on an editable request; blank means the request's own amount. */
+/**
+ * The amount a customer asks to pay on an editable request; blank means the request's own amount.
+ * A typed amount must lie within the request's bounds (decision 0015).
+ */
 export function chosenAmount(
-  transaction: Pick<PublicTransaction, "amount" | "editable_amount" | "currency_code">,
+  transaction: Pick<PublicTransaction, "amount" | "editable_amount" | "currency_code" | "min_amount" | "max_amount">,
   typed: string | null | undefined,
-): { ok: true; amount: number } | { ok: false; error: string } {
+): { ok: true; amount: number } | { ok: false; error: string; params?: TextParams } {
   if (!transaction.editable_amount || !typed?.trim()) return { ok: true, amount: transaction.amount };
   const parsed = parseAmount(typed, transaction.currency_code);
-  if (!parsed.ok) return { ok: false, error: parsed.error === "money.invalid" ? "pay.errors.positive_number" : parsed.error };
+  const bounds = boundsOf(transaction);
+  const outside = { ok: false as const, error: "pay.errors.amount_out_of_range", params: { min: money(bounds.min, transaction.currency_code), max: money(bounds.max, transaction.currency_code) } };
+  if (!parsed.ok) return parsed.error === "money.too_large" ? outside : { ok: false, error: parsed.error === "money.invalid" ? "pay.errors.positive_number" : parsed.error };
   if (parsed.minor <= 0) return { ok: false, error: "pay.errors.positive_number" };
+  if (parsed.minor < bounds.min || parsed.minor > bounds.max) return outside;
   return { ok: true, amount: parsed.minor };
 }
 

@@ -58,15 +58,13 @@ describe("creating a payment request", () => {
       baseUrl: "https://pay.example",
       lang: "en",
     });
-    expect(outcome).toEqual({
-      ok: false,
-      errors: {
-        amount: ["money.too_many_decimals"],
-        customer_phone: ["payment_request.errors.phone"],
-        customer_email: ["payment_request.errors.email_for_sending"],
-        expiration_time: ["payment_request.errors.expiration_past"],
-        pg_codes: ["payment_request.errors.gateways_required"],
-      },
+    expect(outcome.ok).toBe(false);
+    expect(!outcome.ok && outcome.errors).toEqual({
+      amount: ["money.too_many_decimals"],
+      customer_phone: ["payment_request.errors.phone"],
+      customer_email: ["payment_request.errors.email_for_sending"],
+      expiration_time: ["payment_request.errors.expiration_past"],
+      pg_codes: ["payment_request.errors.gateways_required"],
     });
     const usd = await createPaymentRequest(database.db, {
       merchantId: shop.merchantId,
@@ -75,7 +73,7 @@ describe("creating a payment request", () => {
       baseUrl: "https://pay.example",
       lang: "en",
     });
-    expect(usd).toEqual({ ok: false, errors: { pg_codes: ["payment_request.errors.gateway_unavailable"] } });
+    expect(!usd.ok && usd.errors).toEqual({ pg_codes: ["payment_request.errors.gateway_unavailable"] });
   });
 
   it("sends the link by email and by SMS when asked", async () => {

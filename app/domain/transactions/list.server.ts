@@ -111,6 +111,8 @@ export const ROW_COLUMNS = [
   "transactions.gateway_code",
   "transactions.paid_attempt_id",
   "transactions.editable_amount",
+  "transactions.min_amount",
+  "transactions.max_amount",
   "transactions.delivery_mode",
   "transactions.delivery_address",
   "transactions.delivery_lat",

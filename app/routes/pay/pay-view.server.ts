@@ -9,7 +9,10 @@ import { randomToken } from "~/lib/crypto.server";
 import { env } from "~/lib/env.server";
 import { formatDateTime } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
-import { formatAmount } from "~/lib/money";
+import { exponentOf, formatAmount } from "~/lib/money";
+import { boundsOf, decimalBoundsOf } from "~/domain/payments/amount-bounds.server";
+import { formatParams } from "~/presentation/texts.server";
+import type { PublicTransaction } from "~/domain/payments/pay-page.server";
 import { PAYABLE_SECTIONS } from "~/sections/registry";
 
 /**
@@ -67,9 +70,9 @@ export async function payPageView(db: DB, lang: Language, transactionId: string,
         remarks: remarkRows(transaction.remarks),
         attachment: transaction.attachment_name ? { name: transaction.attachment_name, url: `/${lang}/pay/${transaction.id}/attachment` } : null,
         amount: money(amount),
-        editable: Boolean(transaction.editable_amount),
+        editable: transaction.editable_amount ? amountFieldOf(transaction, lang) : null,
         typedAmount: typed,
-        amountError: chosen.ok ? null : chosen.error,
+        amountError: chosen.ok ? null : { key: chosen.error, values: formatParams(chosen.params, lang) },
         expires: transaction.expiration_time ? formatDateTime(transaction.expiration_time, lang) : null,
         choices: choices.map((choice) => ({
           code: choice.gateway_code,
@@ -83,6 +86,19 @@ export async function payPageView(db: DB, lang: Language, transactionId: string,
         submissionToken: randomToken(16),
       },
     },
+  };
+}
+
+/** The editable amount's field: its bounds as the input's min and max, and as the hint under it. */
+function amountFieldOf(transaction: PublicTransaction, lang: Language) {
+  const bounds = boundsOf(transaction);
+  const decimals = decimalBoundsOf(transaction);
+  const exponent = exponentOf(transaction.currency_code);
+  return {
+    min: decimals.min_amount ?? "",
+    max: decimals.max_amount ?? "",
+    step: exponent === 0 ? "1" : `0.${"0".repeat(exponent - 1)}1`,
+    range: { min: formatAmount(bounds.min, transaction.currency_code, lang), max: formatAmount(bounds.max, transaction.currency_code, lang) },
   };
 }
 

@@ -18,6 +18,7 @@ import { startAttempt } from "~/domain/payments/attempts.server";
 import { deliveryAction } from "./delivery-action.server";
 import { payPageView, type PayPageData } from "./pay-view.server";
 import { platformAddresses } from "~/web/addresses.server";
+import { formatParams } from "~/presentation/texts.server";
 import { isLanguage } from "~/lib/i18n";
 import { getDbFrom } from "~/web/request-context.server";
 import { PAYABLE_SECTIONS } from "~/sections/registry";
@@ -55,7 +56,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
     lang,
     addresses: platformAddresses(request),
   });
-  if (!outcome.ok) return data({ error: outcome.error, field: outcome.field ?? null }, { status: 400 });
+  if (!outcome.ok) return data({ error: outcome.error, field: outcome.field ?? null, values: formatParams(outcome.params, lang) }, { status: 400 });
   return redirect(outcome.redirectUrl, 303);
 }
 
@@ -111,7 +112,12 @@ export function PayPage({ page, actionData, path }: { page: PayPageData; actionD
                 <p className="c-text c-semibold">{view.amount}</p>
               </div>
               {view.editable ? (
-                <AmountForm typedAmount={view.typedAmount} selected={view.selected} error={view.amountError ?? (actionData?.field === "amount" ? actionData.error : null)} />
+                <AmountForm
+                  typedAmount={view.typedAmount}
+                  selected={view.selected}
+                  field={view.editable}
+                  error={view.amountError ?? (actionData?.field === "amount" ? { key: actionData.error, values: "values" in actionData ? actionData.values : undefined } : null)}
+                />
               ) : null}
             </Card>
             {view.delivery ? (

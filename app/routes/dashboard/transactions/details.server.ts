@@ -4,6 +4,7 @@ import { pendingOperationRequestsOf } from "~/domain/approvals/operation-request
 import { listAuditEntries } from "~/domain/audit/audit-log.server";
 import { can } from "~/domain/identity/permissions";
 import { loadMerchantBranding } from "~/domain/merchants/merchants.server";
+import { boundsOf } from "~/domain/payments/amount-bounds.server";
 import { storeAttachment } from "~/domain/payments/attachments.server";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
 import { payUrlOf } from "~/domain/payments/lifecycle.server";
@@ -56,6 +57,7 @@ export async function loadDetails(args: Args) {
   const money = (minor: number) => formatAmount(minor, row.currency_code, lang);
   const payUrl = payUrlOf(linkBaseUrl(), lang, row.id);
   const amount = money(row.amount);
+  const amountRange = (bounds: { min: number; max: number }) => `${money(bounds.min)} – ${money(bounds.max)}`;
   const operation = url.searchParams.get("operation");
   const dialogKind = OPERATIONS.find((kind) => kind === operation);
   const dialogAttempt = url.searchParams.get("attempt");
@@ -103,6 +105,7 @@ export async function loadDetails(args: Args) {
       ["details.captured_amount", money(row.captured_amount)],
       ["fields.refunded_amount", money(row.refunded_amount)],
       ["fields.currency_code", row.currency_code],
+      ...(row.editable_amount ? [["details.amount_range", amountRange(boundsOf(row))] as [string, string]] : []),
       ["fields.customer_name", [row.customer_first_name, row.customer_last_name].filter(Boolean).join(" ") || "—"],
       ["fields.customer_email", row.customer_email ?? "—"],
       ["fields.customer_phone", row.customer_phone ?? "—"],

@@ -56,6 +56,9 @@ export const PaymentRequestSchema = z.object({
   /** A file from the create page, or the file_url an API client got from attachment/upload. */
   attachment: z.union([z.instanceof(File), z.string().max(300)]).optional(),
   editable_amount: flag,
+  /** What the customer may pay on an editable amount (decimal strings; blank for the defaults). */
+  min_amount: optionalText(20),
+  max_amount: optionalText(20),
   /** Ask the customer for a delivery address (and a map location) before the payment methods. */
   delivery_mode: z.enum(["none", "address", "address_location"], { error: "errors.required" }).default("none"),
   send_email: flag,

@@ -6,6 +6,7 @@ import type { FieldErrors } from "~/domain/identity/passwords.server";
 import { queueMail } from "~/domain/messaging/mail.server";
 import { sendSms } from "~/domain/messaging/sms.server";
 import { attachmentName, isMerchantAttachmentKey, storeAttachment } from "~/domain/payments/attachments.server";
+import { checkBounds, editableAmountCap, type AmountBounds } from "~/domain/payments/amount-bounds.server";
 import { listMerchantGateways, supportsCurrency } from "~/domain/payments/gateway-settings.server";
 import { payLinkParams, payUrlOf } from "~/domain/payments/lifecycle.server";
 import { createTransaction } from "~/domain/payments/transaction-state.server";
@@ -13,7 +14,7 @@ import { now } from "~/lib/clock.server";
 import { DISPLAY_ZONE } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
 import { parseAmount } from "~/lib/money";
-import { money } from "~/lib/outcome";
+import { money, type TextParams } from "~/lib/outcome";
 import type { PaymentRequestInput } from "./payment-request-schema";
 
 export type CreatedPaymentRequest = { id: string; orderNo: number; state: "created"; payUrl: string };
@@ -44,7 +45,7 @@ export async function createPaymentRequest(
     baseUrl: string;
     lang: Language;
   },
-): Promise<{ ok: true; transaction: CreatedPaymentRequest } | { ok: false; errors: FieldErrors; keptAttachment?: string }> {
+): Promise<{ ok: true; transaction: CreatedPaymentRequest } | { ok: false; errors: FieldErrors; keptAttachment?: string; params: TextParams }> {
   const { request } = input;
   const errors: FieldErrors = {};
 
@@ -63,6 +64,14 @@ export async function createPaymentRequest(
   const amount = parseAmount(request.amount, currency);
   if (!amount.ok) errors.amount = [amount.error];
   else if (amount.minor <= 0) errors.amount = ["money.invalid"];
+
+  // Bounds only mean something when the customer may change the amount; otherwise they are not kept.
+  let bounds: AmountBounds | null = null;
+  if (request.editable_amount && amount.ok && amount.minor > 0) {
+    const checked = checkBounds({ amount: amount.minor, currency, min: request.min_amount, max: request.max_amount });
+    if (checked.ok) bounds = checked.bounds;
+    else for (const refusal of checked.refusals) (errors[refusal.field] ??= []).push(refusal.code);
+  }
 
   let phone: string | undefined;
   if (request.customer_phone) {
@@ -85,9 +94,11 @@ export async function createPaymentRequest(
   if (codes.length === 0) errors.pg_codes = ["payment_request.errors.gateways_required"];
   else if (codes.some((code) => !usable.has(code))) errors.pg_codes = ["payment_request.errors.gateway_unavailable"];
 
-  if (Object.keys(errors).length || !amount.ok) return { ok: false, errors, keptAttachment: attachmentKey };
+  // The messages' values: the cap an editable amount may not pass.
+  const params = { cap: money(editableAmountCap(currency), currency) };
+  if (Object.keys(errors).length || !amount.ok) return { ok: false, errors, keptAttachment: attachmentKey, params };
 
-  const params = await payLinkParams(db, { merchantId: input.merchantId, amount: amount.minor, currency, link: "", lang: input.lang });
+  const linkParams = await payLinkParams(db, { merchantId: input.merchantId, amount: amount.minor, currency, link: "", lang: input.lang });
   const { id, orderNo, payUrl } = await writeTransaction(db, async (trx) => {
     const made = await createTransaction(trx, {
       merchant_id: input.merchantId,
@@ -95,6 +106,8 @@ export async function createPaymentRequest(
       amount: amount.minor,
       currency_code: currency,
       editable_amount: request.editable_amount ? 1 : 0,
+      min_amount: bounds?.min ?? null,
+      max_amount: bounds?.max ?? null,
       customer_email: request.customer_email ?? null,
       customer_phone: phone ?? null,
       customer_first_name: request.customer_first_name ?? null,
@@ -114,7 +127,7 @@ export async function createPaymentRequest(
       send_sms: request.send_sms ? 1 : 0,
     });
     const link = payUrlOf(input.baseUrl, input.lang, made.id);
-    const message = { merchantId: input.merchantId, template: "pay_link", params: { ...params, link }, lang: input.lang };
+    const message = { merchantId: input.merchantId, template: "pay_link", params: { ...linkParams, link }, lang: input.lang };
     if (request.send_email && request.customer_email) await queueMail(trx, { ...message, to: request.customer_email });
     if (request.send_sms && phone) await sendSms(trx, { ...message, to: phone });
     await recordAudit(trx, {

@@ -1,3 +1,4 @@
+import { decimalBoundsOf } from "~/domain/payments/amount-bounds.server";
 import { toDecimalString } from "~/lib/money";
 import type { findMerchantTransaction } from "./transactions.server";
 
@@ -24,6 +25,7 @@ export function serializeMerchantTransaction(transaction: MerchantTransaction, c
     pg_codes: transaction.pg_codes.split(","),
     gateway_code: transaction.gateway_code,
     has_editable_amount: Boolean(transaction.editable_amount),
+    ...decimalBoundsOf(transaction),
     expiration_time: transaction.expiration_time,
     created: transaction.created_at,
     state_changed_at: transaction.state_changed_at,

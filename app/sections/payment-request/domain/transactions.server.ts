@@ -29,6 +29,8 @@ export async function findMerchantTransaction(db: DB, merchantId: number, id: st
       "transactions.gateway_code",
       "transactions.paid_attempt_id",
       "transactions.editable_amount",
+      "transactions.min_amount",
+      "transactions.max_amount",
       "transactions.created_at",
       "transactions.state_changed_at",
       "users.username as initiator",

@@ -1,11 +1,12 @@
 import type { Route } from "./+types/api-transactions";
-import { once } from "~/web/idempotency.server";
+import { respondOnce } from "~/web/idempotency.server";
 import { PaymentRequestSchema } from "~/sections/payment-request/domain/payment-request-schema";
 import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
 import { findMerchantTransaction } from "~/sections/payment-request/domain/transactions.server";
 import { serializeMerchantTransaction } from "~/sections/payment-request/domain/serialize.server";
-import { apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
+import { apiLanguage, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
+import { describe } from "~/presentation/texts.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { respondWithBulkAction, respondWithList, respondWithListConfig } from "~/routes/api/v1/plugins/transaction-api.server";
@@ -24,7 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const body = await readBody(request);
   const db = getDbFrom(context);
   const lang = apiLanguage(request);
-  const outcome = await once(db, { merchantId: user.merchantId, key: request.headers.get("Idempotency-Key"), scope: "payment_request.create", request: body }, async () => {
+  return respondOnce(request, { db, merchantId: user.merchantId, scope: "payment_request.create", body }, async () => {
     const parsed = PaymentRequestSchema.safeParse(body);
     if (!parsed.success) {
       const t = translator(lang);
@@ -40,15 +41,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       lang,
     });
     if (!created.ok) {
-      const t = translator(lang);
-      return { status: 400, body: Object.fromEntries(Object.entries(created.errors).map(([field, keys]) => [field, keys.map((key) => t(key))])) };
+      return { status: 400, body: Object.fromEntries(Object.entries(created.errors).map(([field, keys]) => [field, keys.map((key) => describe(key, created.params, lang))])) };
     }
     const transaction = await findMerchantTransaction(db, user.merchantId, created.transaction.id);
     return { status: 201, body: serializeMerchantTransaction(transaction!, created.transaction.payUrl) };
   });
-  if (outcome.kind === "conflict") return apiErrors(request, { non_field_errors: ["api.idempotency_conflict"] }, 422);
-  if (outcome.kind === "in_progress") return apiErrors(request, { non_field_errors: ["api.idempotency_in_progress"] }, 409);
-  return apiJson(outcome.response.body, outcome.response.status, outcome.kind === "replayed" ? { "Idempotent-Replayed": "true" } : undefined);
 }
 
 /** GET: the payment requests, OPTIONS: the list's configuration, as for every section. */

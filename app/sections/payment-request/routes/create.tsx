@@ -13,7 +13,8 @@ import { createPaymentRequest } from "~/sections/payment-request/domain/payment-
 import { flashCookie } from "~/web/flash.server";
 import { requirePermission, requireSection, requireUser } from "~/web/guards.server";
 import { isLanguage } from "~/lib/i18n";
-import { SUPPORTED_CURRENCIES } from "~/lib/money";
+import { formatAmount, SUPPORTED_CURRENCIES } from "~/lib/money";
+import { editableAmountCap } from "~/domain/payments/amount-bounds.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 
@@ -33,7 +34,10 @@ async function guard({ context, request }: { context: Route.LoaderArgs["context"
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const auth = await guard({ context, request });
   const gateways = await listMerchantGateways(getDbFrom(context), auth.user.merchantId, { enabledOnly: true });
+  const lang = isLanguage(params.lang) ? params.lang : "en";
   return {
+    /** The cap on an editable amount in each currency, as the page shows it. */
+    caps: Object.fromEntries(SUPPORTED_CURRENCIES.map((code) => [code, formatAmount(editableAmountCap(code), code, lang)])),
     gateways: gateways.map((gateway) => ({
       code: gateway.code,
       name: params.lang === "ar" ? gateway.name_ar : gateway.name_en,
@@ -76,7 +80,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 
 export default function CreatePaymentRequest() {
   const { t } = useTranslation();
-  const { gateways } = useLoaderData<typeof loader>();
+  const { gateways, caps } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const lastResult = actionData?.result;
   const kept = actionData?.kept ?? null;
@@ -85,11 +89,12 @@ export default function CreatePaymentRequest() {
     id: "payment-request",
     lastResult,
     defaultValue: { currency_code: "KWD", customer_phone_country: "KW", delivery_mode: "none", pg_codes: gateways.filter((gateway) => gateway.currencies.split(",").includes("KWD")).map((gateway) => gateway.code) },
-    constraint: { amount: { required: true, maxLength: 20 }, description: { maxLength: 2000 } },
+    constraint: { amount: { required: true, maxLength: 20 }, min_amount: { maxLength: 20 }, max_amount: { maxLength: 20 }, description: { maxLength: 2000 } },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: PaymentRequestSchema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
+  const cap = caps[(fields.currency_code.value as string | undefined) ?? "KWD"] ?? caps.KWD;
   const chosenCodes = new Set((fields.pg_codes.initialValue as string[] | string | undefined) ?? []);
   const pgError = fields.pg_codes.errors?.[0];
   return (
@@ -100,7 +105,7 @@ export default function CreatePaymentRequest() {
           <Stack gap="md">
             <FormErrors errors={form.errors} id={form.errorId} />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextField field={fields.amount} label={t("payment_request.amount")} inputMode="decimal" placeholder="12.500" />
+              <TextField field={fields.amount} label={t("payment_request.amount")} inputMode="decimal" placeholder="12.500" errorValues={{ cap }} />
               <SelectField
                 field={fields.currency_code}
                 label={t("payment_request.currency")}
@@ -176,6 +181,10 @@ export default function CreatePaymentRequest() {
             />
             <Stack gap="xs">
               <CheckboxField field={fields.editable_amount} label={t("payment_request.editable_amount")} />
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                <TextField field={fields.min_amount} label={t("payment_request.min_amount")} description={t("payment_request.min_amount_help")} inputMode="decimal" errorValues={{ cap }} />
+                <TextField field={fields.max_amount} label={t("payment_request.max_amount")} description={t("payment_request.max_amount_help", { cap })} inputMode="decimal" errorValues={{ cap }} />
+              </SimpleGrid>
               <CheckboxField field={fields.send_email} label={t("payment_request.send_email")} />
               <CheckboxField field={fields.send_sms} label={t("payment_request.send_sms")} />
             </Stack>

@@ -9,7 +9,7 @@ import { hasFeature, loadAvailableSections } from "~/domain/merchants/merchants.
 import type { SectionDeclaration } from "~/sections/contract";
 import { findSection, isTransactionSection, TRANSACTION_SECTIONS } from "~/sections/registry";
 import { sectionFieldNames, transactionExtensions } from "~/sections/registry.server";
-import { once, type StoredResponse } from "~/web/idempotency.server";
+import { respondOnce as respondIdempotently, type StoredResponse } from "~/web/idempotency.server";
 import { payUrlOf } from "~/domain/payments/lifecycle.server";
 import { EXPRESS_SEARCH_LIMIT, findExpressMatches } from "~/domain/transactions/express-search.server";
 import { loadTableFields } from "~/domain/transactions/fields.server";
@@ -195,11 +195,7 @@ export async function respondWithBulkAction(request: Request, context: Context, 
   });
 }
 
-/**
- * Runs a mutation once per Idempotency-Key: the same key and body answer the first response again
- * (with Idempotent-Replayed), another body with the same key is refused (422), a key still being
- * worked on answers 409.
- */
+/** Runs a mutation once per Idempotency-Key (web/idempotency.server.ts). */
 export async function respondOnce(
   request: Request,
   db: ReturnType<typeof getDbFrom>,
@@ -208,10 +204,7 @@ export async function respondOnce(
   body: unknown,
   work: () => Promise<StoredResponse>,
 ) {
-  const outcome = await once(db, { merchantId, key: request.headers.get("Idempotency-Key"), scope, request: body }, work);
-  if (outcome.kind === "conflict") return apiErrors(request, { non_field_errors: ["api.idempotency_conflict"] }, 422);
-  if (outcome.kind === "in_progress") return apiErrors(request, { non_field_errors: ["api.idempotency_in_progress"] }, 409);
-  return apiJson(outcome.response.body, outcome.response.status, outcome.kind === "replayed" ? { "Idempotent-Replayed": "true" } : undefined);
+  return respondIdempotently(request, { db, merchantId, scope, body }, work);
 }
 
 /** A JSON body that may be a list (PATCH fields) or an object, at most 64 KB. */

@@ -16,7 +16,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!PAYABLE_STATES.includes(transaction.state)) return apiErrors(request, { non_field_errors: ["pay.errors.not_payable"] });
   const body = await readBody(request);
   const priced = await publicPayChoices(db, transaction, body.amount === undefined ? null : str(body.amount, 20), apiLanguage(request));
-  if (!priced.ok) return apiErrors(request, { amount: [priced.error] });
+  // Already in the caller's language: the message names the allowed range.
+  if (!priced.ok) return apiJson({ amount: [priced.error] }, 400);
   return apiJson({ pay_choices: priced.choices, default_pay_choice: priced.default });
 }
 

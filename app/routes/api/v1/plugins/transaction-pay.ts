@@ -7,8 +7,11 @@ import { publicPayView } from "~/presentation/public-pay-view.server";
 import { platformAddresses } from "~/web/addresses.server";
 import { apiDetail, apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, str } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
+import { describe } from "~/presentation/texts.server";
 import { findSection } from "~/sections/registry";
 import { getDbFrom } from "~/web/request-context.server";
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from "~/web/idempotency.server";
+import { sha256 } from "~/lib/crypto.server";
 
 /** The public pay API serves the sections whose transactions customers pay on the pay page. */
 const isPayable = (plugin: string) => findSection(plugin)?.transactions?.payable === true;
@@ -49,20 +52,27 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const body = await readBody(request);
   const gatewayCode = str(body.gateway_code, 40);
   if (!gatewayCode) return apiErrors(request, { gateway_code: ["errors.required"] });
+  const key = request.headers.get("Idempotency-Key");
+  if (key && key.length > MAX_IDEMPOTENCY_KEY_LENGTH) return apiErrors(request, { non_field_errors: ["api.idempotency_key_too_long"] });
   const lang = apiLanguage(request);
   const outcome = await startAttempt(getDbFrom(context), {
     plugins: [params.plugin],
     transactionId: params.id,
     gatewayCode,
     amountText: body.amount === undefined || body.amount === null ? null : str(body.amount, 20),
-    submissionToken: request.headers.get("Idempotency-Key")?.slice(0, 64) || str(body.submission_token, 64),
+    submissionToken: key ? submissionTokenOf(key) : str(body.submission_token, 64),
     lang,
     addresses: platformAddresses(request),
   });
   if (!outcome.ok) {
     if (outcome.error === "pay.errors.not_found") return apiDetail(request, "pay.not_found", 404);
-    return apiErrors(request, { [outcome.field ?? "non_field_errors"]: [outcome.error] });
+    return apiJson({ [outcome.field ?? "non_field_errors"]: [describe(outcome.error, outcome.params, lang)] }, 400);
   }
   const redirect = outcome.redirectUrl.startsWith("/") ? `${platformAddresses(request).publicBaseUrl}${outcome.redirectUrl}` : outcome.redirectUrl;
   return apiJson({ redirect_url: redirect, attempt_id: outcome.attemptId, message: translator(lang)("pay.title") });
+}
+
+/** An attempt keeps a token of up to 64 characters: a longer key is kept as its SHA-256, never cut (two keys would become one). */
+function submissionTokenOf(key: string) {
+  return key.length <= 64 ? key : sha256(key);
 }

@@ -1,7 +1,7 @@
 import type { RouterContextProvider } from "react-router";
-import { once, type StoredResponse } from "~/web/idempotency.server";
+import { respondOnce, type StoredResponse } from "~/web/idempotency.server";
 import { hasFeature, loadAvailableSections } from "~/domain/merchants/merchants.server";
-import { apiDetail, apiErrors, apiJson, apiLanguage, requireApiUser } from "~/web/api.server";
+import { apiDetail, apiLanguage, requireApiUser } from "~/web/api.server";
 import { getDbFrom } from "~/web/request-context.server";
 
 type Context = Readonly<RouterContextProvider>;
@@ -23,10 +23,7 @@ export async function answerOnce(
   input: { db: ReturnType<typeof getDbFrom>; merchantId: number; scope: string; body: unknown },
   work: () => Promise<StoredResponse>,
 ) {
-  const outcome = await once(input.db, { merchantId: input.merchantId, key: request.headers.get("Idempotency-Key"), scope: input.scope, request: input.body }, work);
-  if (outcome.kind === "conflict") return apiErrors(request, { non_field_errors: ["api.idempotency_conflict"] }, 422);
-  if (outcome.kind === "in_progress") return apiErrors(request, { non_field_errors: ["api.idempotency_in_progress"] }, 409);
-  return apiJson(outcome.response.body, outcome.response.status, outcome.kind === "replayed" ? { "Idempotent-Replayed": "true" } : undefined);
+  return respondOnce(request, input, work);
 }
 
 /** A positive integer id from the path, or null. */
