@@ -169,12 +169,12 @@ test.describe("an amount the customer may change", () => {
     await page.goto(payUrl);
     const card = page.locator("label.pay-choice", { hasText: "Credit Card" });
     await expect(card).toContainText("KWD\u00a010.300");
-    await page.getByRole("spinbutton", { name: t("en", "pay.amount_to_pay") }).fill("20");
+    await page.getByRole("textbox", { name: t("en", "pay.amount_to_pay") }).fill("20");
     await expect(card).toContainText("KWD\u00a020.500");
     await expect(page.getByRole("button", { name: /Pay Now KWD\s20\.000/ })).toBeVisible();
-    await page.getByRole("spinbutton", { name: t("en", "pay.amount_to_pay") }).fill("0");
+    await page.getByRole("textbox", { name: t("en", "pay.amount_to_pay") }).fill("0");
     await expect(page.getByText(t("en", "pay.errors.positive_number"))).toBeVisible();
-    await page.getByRole("spinbutton", { name: t("en", "pay.amount_to_pay") }).fill("15.250");
+    await page.getByRole("textbox", { name: t("en", "pay.amount_to_pay") }).fill("15.250");
     await expect(page.getByRole("button", { name: /Pay Now KWD\s15\.250/ })).toBeVisible();
     await page.getByRole("button", { name: /Pay Now/ }).click();
     await page.getByRole("button", { name: "Cancel" }).click();
@@ -186,7 +186,7 @@ test.describe("an amount the customer may change", () => {
     test("the Update button re-prices the methods", async ({ page, browser }) => {
       const { payUrl } = await createRequest(browser, { amount: "10.000", editable: true });
       await page.goto(payUrl);
-      await page.getByRole("spinbutton", { name: t("en", "pay.amount_to_pay") }).fill("20");
+      await page.getByRole("textbox", { name: t("en", "pay.amount_to_pay") }).fill("20");
       await page.getByRole("button", { name: t("en", "pay.update") }).click();
       await expect(page.locator("label.pay-choice", { hasText: "Credit Card" })).toContainText("KWD\u00a020.500");
       await page.getByRole("radio", { name: /Cash on delivery/ }).check();

@@ -13,8 +13,12 @@ export function AmountForm({
 }: {
   typedAmount: string;
   selected: string | null;
-  /** What the customer may type: the input's bounds and step, and the range as the hint shows it. */
-  field: { min: string; max: string; step: string; range: { min: string; max: string } };
+  /**
+   * What the customer may type: the bounds, and the range as the hint shows it. A text field with a
+   * decimal keypad, not type="number", which would refuse Arabic-Indic digits before the server could
+   * read them and silently drop what it cannot parse.
+   */
+  field: { min: string; max: string; range: { min: string; max: string } };
   error: { key: string; values?: Record<string, string> } | null;
 }) {
   const t = useText();
@@ -24,15 +28,14 @@ export function AmountForm({
       <div className="amount-form__row">
         <TextField
           name="amount"
-          type="number"
-          min={field.min}
-          max={field.max}
-          step={field.step}
+          data-min={field.min}
+          data-max={field.max}
           label={t("pay.amount_to_pay")}
           description={`${t("pay.amount_help")} ${t("pay.amount_range", field.range)}`}
           defaultValue={typedAmount}
           inputMode="decimal"
           autoComplete="off"
+          maxLength={20}
           aria-invalid={error ? true : undefined}
           aria-describedby="field-amount-description amount-error"
         />

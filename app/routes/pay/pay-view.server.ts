@@ -9,7 +9,7 @@ import { randomToken } from "~/lib/crypto.server";
 import { env } from "~/lib/env.server";
 import { formatDateTime } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
-import { exponentOf, formatAmount } from "~/lib/money";
+import { formatAmount } from "~/lib/money";
 import { boundsOf, decimalBoundsOf } from "~/domain/payments/amount-bounds.server";
 import { formatParams } from "~/presentation/texts.server";
 import type { PublicTransaction } from "~/domain/payments/pay-page.server";
@@ -89,15 +89,13 @@ export async function payPageView(db: DB, lang: Language, transactionId: string,
   };
 }
 
-/** The editable amount's field: its bounds as the input's min and max, and as the hint under it. */
+/** The editable amount's field: its bounds on the input, and as the hint under it. */
 function amountFieldOf(transaction: PublicTransaction, lang: Language) {
   const bounds = boundsOf(transaction);
   const decimals = decimalBoundsOf(transaction);
-  const exponent = exponentOf(transaction.currency_code);
   return {
     min: decimals.min_amount ?? "",
     max: decimals.max_amount ?? "",
-    step: exponent === 0 ? "1" : `0.${"0".repeat(exponent - 1)}1`,
     range: { min: formatAmount(bounds.min, transaction.currency_code, lang), max: formatAmount(bounds.max, transaction.currency_code, lang) },
   };
 }
