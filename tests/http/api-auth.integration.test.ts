@@ -131,14 +131,14 @@ describe("bearer tokens", () => {
     const other = await app.apiToken(beta.admin.username, DEMO_PASSWORD);
     const current = await app.apiToken(beta.admin.username, DEMO_PASSWORD);
     const weak = await app.request("/api/v1/user/change_password", {
-      json: { new_password: "12345", repeat_password: "12345" },
+      json: { old_password: DEMO_PASSWORD, new_password: "12345", repeat_password: "12345" },
       headers: bearer(current.access),
     });
     expect(weak.status).toBe(400);
     expect((await weak.json()).new_password).toContain("This password is too short. It must contain at least 8 characters.");
 
     const changed = await app.request("/api/v1/user/change_password", {
-      json: { new_password: "Kuwait#Pay7Z", repeat_password: "Kuwait#Pay7Z" },
+      json: { old_password: DEMO_PASSWORD, new_password: "Kuwait#Pay7Z", repeat_password: "Kuwait#Pay7Z" },
       headers: bearer(current.access),
     });
     expect(changed.status).toBe(200);

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { createUser, DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
+import { loadApp, type TestApp } from "../support/http-app";
+
+let database: TestDatabase;
+let app: TestApp;
+let shop: Awaited<ReturnType<typeof seedMerchant>>;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  shop = await seedMerchant(database.db, "Safe");
+  app = await loadApp({ ...database.env, SEED_DEMO: "0" });
+});
+
+afterAll(async () => {
+  await database?.destroy();
+});
+
+const bearer = (access: string) => ({ Authorization: `Bearer ${access}` });
+
+/** A user of its own, so each test changes a password nobody else relies on. */
+async function freshUser(username: string) {
+  const id = await createUser(database.db, shop.merchantId, { username, email: `${username}@safe.example`, firstName: "Test", lastName: "User", permissions: [] });
+  return { id, username, email: `${username}@safe.example` };
+}
+
+const mailsTo = (email: string) =>
+  database.db.selectFrom("outgoing_mail").select(["subject", "text_body"]).where("to_address", "=", email).orderBy("id").execute();
+
+const passwordHash = async (id: number) =>
+  (await database.db.selectFrom("users").select("password_hash").where("id", "=", id).executeTakeFirstOrThrow()).password_hash;
+
+describe("changing one's password through the API", () => {
+  it("needs the current password, refuses a wrong one in the reader's language and changes nothing", async () => {
+    const user = await freshUser("api-wrong");
+    const other = await app.apiToken(user.username, DEMO_PASSWORD);
+    const current = await app.apiToken(user.username, DEMO_PASSWORD);
+    const before = await passwordHash(user.id);
+
+    const missing = await app.request("/api/v1/user/change_password", {
+      json: { new_password: "Kuwait#Pay7Z", repeat_password: "Kuwait#Pay7Z" },
+      headers: bearer(current.access),
+    });
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toEqual({ old_password: ["This field is required"] });
+
+    const wrong = await app.request("/api/v1/user/change_password", {
+      json: { old_password: "Wrong#Guess1", new_password: "Kuwait#Pay7Z", repeat_password: "Kuwait#Pay7Z" },
+      headers: { ...bearer(current.access), "Accept-Language": "ar" },
+    });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toEqual({ old_password: ["كلمة المرور الحالية غير صحيحة."] });
+
+    expect(await passwordHash(user.id)).toBe(before);
+    expect((await app.request("/api/v1/user/details", { headers: bearer(other.access) })).status).toBe(200);
+    expect(await mailsTo(user.email)).toEqual([]);
+  });
+
+  it("changes it with the current password, ends the other sessions and mails the user", async () => {
+    const user = await freshUser("api-right");
+    const other = await app.apiToken(user.username, DEMO_PASSWORD);
+    const current = await app.apiToken(user.username, DEMO_PASSWORD);
+    const changed = await app.request("/api/v1/user/change_password", {
+      json: { old_password: DEMO_PASSWORD, new_password: "Kuwait#Pay7Z", repeat_password: "Kuwait#Pay7Z" },
+      headers: bearer(current.access),
+    });
+    expect(changed.status).toBe(200);
+    expect((await app.request("/api/v1/user/details", { headers: bearer(other.access) })).status).toBe(401);
+    expect((await app.request("/api/v1/user/token/refresh/", { json: { refresh: other.refresh } })).status).toBe(401);
+    expect((await app.request("/api/v1/user/details", { headers: bearer(current.access) })).status).toBe(200);
+    const [mail] = await mailsTo(user.email);
+    expect(mail.subject).toBe("Your password was changed");
+    expect(mail.text_body).toContain(`Hello ${user.username},`);
+  });
+});
+
+describe("the change-password page", () => {
+  it("asks for the current password, in both languages", async () => {
+    const cookie = await app.signIn(shop.admin.username, DEMO_PASSWORD);
+    expect(await (await app.request("/en/user/password", { cookie })).text()).toContain("Current password");
+    expect(await (await app.request("/ar/user/password", { cookie })).text()).toContain("كلمة المرور الحالية");
+  });
+
+  it("shows a wrong current password under its field and changes nothing", async () => {
+    const user = await freshUser("page-wrong");
+    const cookie = await app.signIn(user.username, DEMO_PASSWORD);
+    const before = await passwordHash(user.id);
+    const response = await app.request("/ar/user/password", {
+      cookie,
+      form: { old_password: "Wrong#Guess1", new_password: "Kuwait#Pay7Z", repeat_password: "Kuwait#Pay7Z" },
+    });
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    expect(html).toMatch(/id="[^"]*old_password[^"]*"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*id="[^"]*old_password/);
+    expect(html).toContain("كلمة المرور الحالية غير صحيحة.");
+    expect(await passwordHash(user.id)).toBe(before);
+    expect((await app.request("/ar/user", { cookie })).status).toBe(200);
+  });
+
+  it("changes it with the current password, keeps this browser signed in, signs the others out and mails the user in Arabic", async () => {
+    const user = await freshUser("page-right");
+    const elsewhere = await app.signIn(user.username, DEMO_PASSWORD);
+    const cookie = await app.signIn(user.username, DEMO_PASSWORD);
+    const response = await app.request("/ar/user/password", {
+      cookie,
+      form: { old_password: DEMO_PASSWORD, new_password: "Kuwait#Pay7Z", repeat_password: "Kuwait#Pay7Z" },
+    });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/ar/user");
+    expect((await app.request("/ar/user", { cookie: elsewhere })).status).toBe(302);
+    const [mail] = await mailsTo(user.email);
+    expect(mail.subject).toBe("تم تغيير كلمة المرور");
+    expect(mail.text_body).toContain(`مرحبًا ${user.username}`);
+  });
+});
