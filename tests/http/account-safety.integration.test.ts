@@ -114,3 +114,31 @@ describe("the change-password page", () => {
     expect(mail.text_body).toContain(`مرحبًا ${user.username}`);
   });
 });
+
+describe("a refresh token used twice", () => {
+  it("ends the whole session: the thief's and the owner's tokens all stop working", async () => {
+    const user = await freshUser("refresh-reuse");
+    const first = await app.apiToken(user.username, DEMO_PASSWORD);
+    const rotated = await app.request("/api/v1/user/token/refresh/", { json: { refresh: first.refresh } });
+    expect(rotated.status).toBe(200);
+    const second = (await rotated.json()) as { access: string; refresh: string };
+    expect((await app.request("/api/v1/user/details", { headers: bearer(second.access) })).status).toBe(200);
+
+    const reused = await app.request("/api/v1/user/token/refresh/", { json: { refresh: first.refresh } });
+    expect(reused.status).toBe(401);
+    expect((await reused.json()).code).toBe("token_not_valid");
+
+    expect((await app.request("/api/v1/user/token/refresh/", { json: { refresh: second.refresh } })).status).toBe(401);
+    expect((await app.request("/api/v1/user/details", { headers: bearer(second.access) })).status).toBe(401);
+    expect((await app.request("/api/v1/user/details", { headers: bearer(first.access) })).status).toBe(401);
+  });
+
+  it("leaves the user's other sessions alone", async () => {
+    const user = await freshUser("refresh-other");
+    const stolen = await app.apiToken(user.username, DEMO_PASSWORD);
+    const elsewhere = await app.apiToken(user.username, DEMO_PASSWORD);
+    await app.request("/api/v1/user/token/refresh/", { json: { refresh: stolen.refresh } });
+    expect((await app.request("/api/v1/user/token/refresh/", { json: { refresh: stolen.refresh } })).status).toBe(401);
+    expect((await app.request("/api/v1/user/details", { headers: bearer(elsewhere.access) })).status).toBe(200);
+  });
+});
