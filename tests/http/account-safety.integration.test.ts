@@ -142,3 +142,36 @@ describe("a refresh token used twice", () => {
     expect((await app.request("/api/v1/user/details", { headers: bearer(elsewhere.access) })).status).toBe(200);
   });
 });
+
+describe("a dashboard form sent something that is not a form", () => {
+  const brokenMultipart = () => {
+    const body = "--xyz\r\nContent-Disposition: form-data; name=\"amount\"\r\n\r\n12"; // never closed
+    return { body, headers: { "Content-Type": "multipart/form-data; boundary=xyz" } };
+  };
+
+  it("answers 400 with a translated page to a JSON body", async () => {
+    const cookie = await app.signIn(shop.admin.username, DEMO_PASSWORD);
+    for (const path of ["/en/user/password", "/en/user", "/en/help", "/en/payment-request/create", "/en/payment-request/transactions", "/en/notifications", "/en/transactions/export"]) {
+      const response = await app.request(path, { cookie, json: { new_password: "x" } });
+      expect(response.status, path).toBe(400);
+    }
+    const arabic = await app.request("/ar/help", { cookie, json: { email_message: "x" } });
+    expect(arabic.status).toBe(400);
+    expect(await arabic.text()).toContain("تعذرت قراءة النموذج المرسل");
+  });
+
+  it("answers 400 to a broken multipart body", async () => {
+    const cookie = await app.signIn(shop.admin.username, DEMO_PASSWORD);
+    for (const path of ["/en/payment-request/create", "/en/user/password"]) {
+      const response = await app.request(path, { cookie, ...brokenMultipart() });
+      expect(response.status, path).toBe(400);
+      expect(await response.text()).toContain("The form could not be read");
+    }
+  });
+
+  it("answers 400 on the sign-in pages too", async () => {
+    for (const path of ["/en/login", "/en/forget-password", "/en/reset-password"]) {
+      expect((await app.request(path, { json: { username: "x" } })).status, path).toBe(400);
+    }
+  });
+});

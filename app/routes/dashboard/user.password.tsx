@@ -14,6 +14,7 @@ import { flashCookie } from "~/web/flash.server";
 import { requireUser } from "~/web/guards.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { startWebSession } from "~/web/sign-in.server";
+import { readFormData } from "~/web/form-data.server";
 
 const required = { error: "errors.required" };
 
@@ -34,7 +35,7 @@ export function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ context, request, params }: Route.ActionArgs) {
   const auth = requireUser(context, request);
-  const submission = parseWithZod(await request.formData(), { schema: ChangePasswordSchema });
+  const submission = parseWithZod(await readFormData(request), { schema: ChangePasswordSchema });
   const hideFields = ["old_password", "new_password", "repeat_password"];
   if (submission.status !== "success") return data(submission.reply({ hideFields }), { status: 400 });
   const db = getDbFrom(context);
