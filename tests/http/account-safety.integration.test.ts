@@ -175,3 +175,28 @@ describe("a dashboard form sent something that is not a form", () => {
     }
   });
 });
+
+describe("an amount written with a comma", () => {
+  const create = async (body: Record<string, unknown>, lang = "en") => {
+    const { access } = await app.apiToken(shop.admin.username, DEMO_PASSWORD);
+    return app.request("/api/v1/plugins/payment_request/transaction", { json: body, headers: { ...bearer(access), "Accept-Language": lang } });
+  };
+
+  it("is refused when a payment request is made, in the reader's language, and nothing is created", async () => {
+    const before = await database.db.selectFrom("transactions").select("id").execute();
+    const english = await create({ amount: "1,000", pg_codes: "cod" });
+    expect(english.status).toBe(400);
+    expect(await english.json()).toEqual({ amount: ["Write the amount without commas or thousands separators, for example 1000.500"] });
+    const arabic = await create({ amount: "١٬٠٠٠", pg_codes: "cod" }, "ar");
+    expect(arabic.status).toBe(400);
+    expect(await arabic.json()).toEqual({ amount: ["اكتب المبلغ دون فواصل ودون فاصل الآلاف، مثلًا 1000.500"] });
+    expect(await database.db.selectFrom("transactions").select("id").execute()).toHaveLength(before.length);
+  });
+
+  it("is refused when a customer types it on an editable request", async () => {
+    const created = await (await create({ amount: "10.000", pg_codes: "cod", editable_amount: true })).json();
+    const response = await app.request(`/api/v1/plugins/payment_request/transaction/pay-choices/${created.id}`, { json: { amount: "1,000" } });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ amount: ["Write the amount without commas or thousands separators, for example 1000.500"] });
+  });
+});
