@@ -200,3 +200,26 @@ describe("an amount written with a comma", () => {
     expect(await response.json()).toEqual({ amount: ["Write the amount without commas or thousands separators, for example 1000.500"] });
   });
 });
+
+describe("the public pay API of a request no longer payable", () => {
+  it("shows the customer's email, remarks and description while payable, and none of them once paid or canceled", async () => {
+    const { access } = await app.apiToken(shop.admin.username, DEMO_PASSWORD);
+    const made = await app.request("/api/v1/plugins/payment_request/transaction", {
+      json: { amount: "3.000", pg_codes: "cod", customer_email: "private@customer.example", remarks: "Flat: 12~Gate code: 4455", description: "Private order notes" },
+      headers: bearer(access),
+    });
+    const { id } = (await made.json()) as { id: string };
+    const read = async () => (await app.request(`/api/v1/plugins/payment_request/transaction/pay/${id}`)).json();
+
+    const payable = await read();
+    expect(payable).toMatchObject({ valid_for_payment: true, customer_email: "private@customer.example", remarks: "Flat: 12~Gate code: 4455" });
+    expect(payable.order_description.items).toHaveLength(1);
+
+    for (const state of ["paid", "canceled"] as const) {
+      await database.db.updateTable("transactions").set({ state }).where("id", "=", id).execute();
+      const closed = await read();
+      expect(closed, state).toMatchObject({ state, valid_for_payment: false, customer_email: null, remarks: null, order_description: { items: [] } });
+      expect(JSON.stringify(closed), state).not.toMatch(/private@customer|Gate code|Private order/);
+    }
+  });
+});
