@@ -5,7 +5,7 @@ import * as payments from "./migrations/0002-payments";
 import * as workspace from "./migrations/0003-workspace";
 import * as sections from "./migrations/0004-sections";
 import * as reconciliation from "./migrations/0005-reconciliation";
-import * as refreshTokenReuse from "./migrations/0007-refresh-token-reuse";
+import * as accountAndInputSafety from "./migrations/0007-account-and-input-safety";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -16,7 +16,7 @@ const migrations: Record<string, EngineMigration> = {
   "0003-workspace": workspace,
   "0004-sections": sections,
   "0005-reconciliation": reconciliation,
-  "0007-refresh-token-reuse": refreshTokenReuse,
+  "0007-account-and-input-safety": accountAndInputSafety,
 };
 
 export async function migrateToLatest(db: DB) {

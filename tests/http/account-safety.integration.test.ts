@@ -223,3 +223,52 @@ describe("the public pay API of a request no longer payable", () => {
     }
   });
 });
+
+describe("an upload named with bidirectional control characters", () => {
+  const pdf = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x34, 0x0a, 0x25, 0x25, 0x45, 0x4f, 0x46]);
+  const controls = ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069", "\u200e", "\u200f", "\u061c"];
+  const anyControl = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]|%E2%80%A[A-E]|%E2%81%A[6-9]|%E2%80%8[EF]|%D8%9C/i;
+
+  it("is stored, shown and downloaded without them", async () => {
+    const { access } = await app.apiToken(shop.admin.username, DEMO_PASSWORD);
+    const form = new FormData();
+    // Shown as "invoice-exe.pdf" by a right-to-left override, while it really ends in "fdp.exe".
+    form.set("file", new File([pdf], `invoice-\u202Efdp.exe${controls.join("")}.pdf`));
+    const uploaded = await app.request("/api/v1/plugins/payment_request/attachment/upload", { method: "POST", headers: bearer(access), body: form });
+    expect(uploaded.status).toBe(201);
+    const { file_url, original_filename } = await uploaded.json();
+    expect(original_filename).toBe("invoice-fdp.exe.pdf");
+    expect(file_url).not.toMatch(anyControl);
+
+    const created = await (
+      await app.request("/api/v1/plugins/payment_request/transaction", { json: { amount: "1", pg_codes: "cod", attachment: file_url }, headers: bearer(access) })
+    ).json();
+    const row = await database.db.selectFrom("transactions").select(["attachment_name", "attachment_path"]).where("id", "=", created.id).executeTakeFirstOrThrow();
+    expect(row.attachment_name).toBe("invoice-fdp.exe.pdf");
+    const download = await app.request(`/en/pay/${created.id}/attachment`);
+    expect(download.status).toBe(200);
+    expect(download.headers.get("Content-Disposition")).not.toMatch(anyControl);
+  });
+
+  it("is downloaded without them even when stored before they were removed", async () => {
+    const { access } = await app.apiToken(shop.admin.username, DEMO_PASSWORD);
+    const form = new FormData();
+    form.set("file", new File([pdf], "old.pdf"));
+    const { file_url } = await (await app.request("/api/v1/plugins/payment_request/attachment/upload", { method: "POST", headers: bearer(access), body: form })).json();
+    const created = await (
+      await app.request("/api/v1/plugins/payment_request/transaction", { json: { amount: "1", pg_codes: "cod", attachment: file_url }, headers: bearer(access) })
+    ).json();
+    // A key kept from before: the same bytes under a name with an override in it.
+    const fs = await import("node:fs/promises");
+    const path = await import("node:path");
+    const oldKey = (file_url as string).replace(/old\.pdf$/, "\u202Efdp.exe.pdf");
+    const uploads = process.env.UPLOADS_DIR ?? "./data/uploads";
+    await fs.copyFile(path.resolve(uploads, file_url), path.resolve(uploads, oldKey));
+    await database.db.updateTable("transactions").set({ attachment_path: oldKey, attachment_name: "\u202Efdp.exe.pdf" }).where("id", "=", created.id).execute();
+    const download = await app.request(`/en/pay/${created.id}/attachment`);
+    expect(download.status).toBe(200);
+    const disposition = download.headers.get("Content-Disposition") ?? "";
+    expect(disposition).not.toMatch(anyControl);
+    expect(disposition).toContain("fdp.exe.pdf");
+  });
+});
