@@ -3,6 +3,7 @@ import { createDatabase, engineOf, writeTransaction, type DB } from "~/db/databa
 import { migrateToLatest } from "~/db/migrate.server";
 import { env, roleOf } from "~/lib/env.server";
 import { startWorker } from "~/lib/jobs.server";
+import { recoverInterruptedExports } from "~/domain/reporting/exports.server";
 import { hashPassword } from "~/domain/identity/password-hashing.server";
 import { DEMO_PASSWORD, seedDemoMerchantIfEmpty } from "./demo-seed.server";
 import { wirePlatform } from "./wiring.server";
@@ -51,7 +52,11 @@ export function platform(): Promise<DB> {
     const seedDemo = config.SEED_DEMO === undefined ? !config.DATABASE_URL : config.SEED_DEMO === "1" || config.SEED_DEMO === "true";
     await prepareDatabase(database, seedDemo);
     await wirePlatform();
-    if (roleOf(config) !== "web") startWorker(database, { keepAlive: roleOf(config) === "worker" });
+    if (roleOf(config) !== "web") {
+      // Exports a stopped worker left half-made are settled before this worker takes any job.
+      await recoverInterruptedExports(database).catch((error: unknown) => console.error("worker: recovering exports failed:", error));
+      startWorker(database, { keepAlive: roleOf(config) === "worker" });
+    }
     return database;
   })();
   return ready;
