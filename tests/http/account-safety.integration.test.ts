@@ -198,6 +198,8 @@ describe("an amount written with a comma", () => {
     const response = await app.request(`/api/v1/plugins/payment_request/transaction/pay-choices/${created.id}`, { json: { amount: "1,000" } });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ amount: ["Write the amount without commas or thousands separators, for example 1000.500"] });
+    const page = await app.request(`/ar/pay/${created.id}?amount=${encodeURIComponent("1,000")}`);
+    expect(await page.text()).toContain("اكتب المبلغ دون فواصل ودون فاصل الآلاف، مثلًا 1000.500");
   });
 });
 
