@@ -100,6 +100,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
         />
       );
     }
+    if (error.status === 400 && (error.data as { reason?: string } | undefined)?.reason === "unreadable_form") {
+      return <ErrorPage status={400} title={t("errors.unreadable_form_title")} message={t("errors.unreadable_form_message")} />;
+    }
     if (error.status === 413) return <ErrorPage status={413} title={t("errors.too_large")} />;
   }
   if (import.meta.env.DEV && error instanceof Error) console.error(error);

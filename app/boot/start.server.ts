@@ -3,6 +3,7 @@ import { createDatabase, engineOf, writeTransaction, type DB } from "~/db/databa
 import { migrateToLatest } from "~/db/migrate.server";
 import { env, roleOf, sandboxEnabled } from "~/lib/env.server";
 import { startWorker } from "~/lib/jobs.server";
+import { recoverInterruptedExports } from "~/domain/reporting/exports.server";
 import { hashPassword } from "~/domain/identity/password-hashing.server";
 import { prepareSandboxes } from "~/domain/sandbox/accounts.server";
 import { DEMO_PASSWORD, seedDemoMerchantIfEmpty } from "./demo-seed.server";
@@ -53,7 +54,11 @@ export function platform(): Promise<DB> {
     await prepareDatabase(database, seedDemo);
     await prepareSandboxes(database);
     await wirePlatform();
-    if (roleOf(config) !== "web") startWorker(database, { keepAlive: roleOf(config) === "worker" });
+    if (roleOf(config) !== "web") {
+      // Exports a stopped worker left half-made are settled before this worker takes any job.
+      await recoverInterruptedExports(database).catch((error: unknown) => console.error("worker: recovering exports failed:", error));
+      startWorker(database, { keepAlive: roleOf(config) === "worker" });
+    }
     return database;
   })();
   return ready;

@@ -1,9 +1,9 @@
 import { SEND_MAIL_JOB, sendQueuedMail } from "~/domain/messaging/mail.server";
 import { deliverQueuedSms, SEND_SMS_JOB } from "~/domain/messaging/sms.server";
 import { connectTransitionHooks } from "~/domain/payments/transaction-state.server";
-import { EXPORT_JOB } from "~/domain/reporting/exports.server";
+import { abandonExport, EXPORT_JOB } from "~/domain/reporting/exports.server";
 import { CARD_NOTIFY_JOB, deliverCardNotification } from "~/domain/sandbox/card-notifications.server";
-import { PRUNE_JOBS_JOB, pruneFinishedJobs, registerJobHandler, registerSchedule } from "~/lib/jobs.server";
+import { PRUNE_JOBS_JOB, pruneFinishedJobs, registerJobHandler, registerSchedule, type JobHandler } from "~/lib/jobs.server";
 import { reconcilePayments, RECONCILE_EVERY_MS, RECONCILE_JOB } from "~/domain/payments/reconciler.server";
 import { compareBooks, COMPARE_BOOKS_EVERY_MS, COMPARE_BOOKS_JOB } from "~/domain/payments/reconciliation.server";
 import { backgroundAddresses } from "~/web/addresses.server";
@@ -24,6 +24,11 @@ export const CORE_JOBS = {
   [COMPARE_BOOKS_JOB]: async (db: DB, payload?: { merchantId?: number }) => void (await compareBooks(db, backgroundAddresses(), { merchantId: payload?.merchantId })),
 } as const;
 
+/** What is done when one of the core's jobs is given up. */
+const CORE_GIVE_UP: Partial<Record<keyof typeof CORE_JOBS, JobHandler>> = {
+  [EXPORT_JOB]: abandonExport,
+};
+
 /** Jobs the worker queues on its own, every so often. */
 export const CORE_SCHEDULES = {
   reconciler: { type: RECONCILE_JOB, everyMs: RECONCILE_EVERY_MS },
@@ -43,7 +48,9 @@ export function wirePlatform(): Promise<void> {
     connectTexts(platformTexts);
     const servers = await loadSectionServers();
     connectTransitionHooks((key) => servers.get(key)?.onTransition);
-    for (const [type, handler] of Object.entries(CORE_JOBS)) registerJobHandler(type, handler);
+    for (const [type, handler] of Object.entries(CORE_JOBS)) {
+      registerJobHandler(type, handler, { onGiveUp: CORE_GIVE_UP[type as keyof typeof CORE_JOBS] });
+    }
     for (const [name, schedule] of Object.entries(CORE_SCHEDULES)) registerSchedule(name, schedule);
     for (const server of servers.values()) {
       for (const [type, handler] of Object.entries(server.jobs ?? {})) registerJobHandler(type, handler);

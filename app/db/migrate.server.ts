@@ -6,6 +6,7 @@ import * as workspace from "./migrations/0003-workspace";
 import * as sections from "./migrations/0004-sections";
 import * as reconciliation from "./migrations/0005-reconciliation";
 import * as amountBounds from "./migrations/0006-amount-bounds";
+import * as accountAndInputSafety from "./migrations/0007-account-and-input-safety";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -17,6 +18,7 @@ const migrations: Record<string, EngineMigration> = {
   "0004-sections": sections,
   "0005-reconciliation": reconciliation,
   "0006-amount-bounds": amountBounds,
+  "0007-account-and-input-safety": accountAndInputSafety,
 };
 
 export async function migrateToLatest(db: DB) {

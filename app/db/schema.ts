@@ -78,6 +78,16 @@ export interface SessionTable {
   user_agent: string | null;
 }
 
+/** A refresh token rotated away: using it again means it was copied, and its session ends. */
+export interface RetiredRefreshTokenTable {
+  token_hash: string;
+  session_id: string;
+  user_id: number;
+  retired_at: Timestamp;
+  /** When its session would have ended anyway; the row is of no use after that. */
+  expires_at: Timestamp;
+}
+
 export interface LoginChallengeTable {
   id: Generated<number>;
   user_id: number;
@@ -582,6 +592,7 @@ export interface Database {
   users: UserTable;
   user_permissions: UserPermissionTable;
   sessions: SessionTable;
+  retired_refresh_tokens: RetiredRefreshTokenTable;
   login_challenges: LoginChallengeTable;
   password_resets: PasswordResetTable;
   throttle_hits: ThrottleHitTable;

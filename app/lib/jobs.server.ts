@@ -6,6 +6,7 @@ import { addMs, now, nowIso, runOnProcessClock } from "./clock.server";
 export type JobHandler = (db: DB, payload: any) => Promise<void>;
 
 const handlers = new Map<string, JobHandler>();
+const giveUpHandlers = new Map<string, JobHandler>();
 const workerId = `${os.hostname()}:${process.pid}`;
 /**
  * A running job's lease: its worker renews it every few seconds while the handler runs; a job whose
@@ -15,9 +16,29 @@ const workerId = `${os.hostname()}:${process.pid}`;
 export const JOB_LEASE_MS = 30_000;
 const HEARTBEAT_MS = 5_000;
 
+export type JobOptions = {
+  /**
+   * Runs once the job is given up (its last attempt failed, or its worker stopped during it), so that
+   * what it was making does not look unfinished for ever.
+   */
+  onGiveUp?: JobHandler;
+};
+
 /** Called when the platform starts (app/boot), for every job type of the core and of the sections. */
-export function registerJobHandler(type: string, handler: JobHandler) {
+export function registerJobHandler(type: string, handler: JobHandler, options: JobOptions = {}) {
   handlers.set(type, handler);
+  if (options.onGiveUp) giveUpHandlers.set(type, options.onGiveUp);
+  else giveUpHandlers.delete(type);
+}
+
+async function giveUp(db: DB, job: { type: string; payload: string }) {
+  const handler = giveUpHandlers.get(job.type);
+  if (!handler) return;
+  try {
+    await handler(db, JSON.parse(job.payload));
+  } catch (error) {
+    console.error(`worker: giving up ${job.type} failed:`, error);
+  }
 }
 
 export function hasJobHandler(type: string) {
@@ -143,20 +164,32 @@ export async function runReadyJobs(db: DB, options: { heartbeatMs?: number } = {
         .where("id", "=", job.id)
         .where("locked_by", "=", workerId)
         .execute();
+      if (finalAttempt) await giveUp(db, job);
     }
   }
 }
 
-/** Jobs whose lease ran out go back to the queue (a job that used its last attempt fails). */
+/** Jobs whose lease ran out go back to the queue (a job that used its last attempt fails, and is given up). */
 export async function requeueStaleJobs(db: DB) {
   const stale = addMs(now(), -JOB_LEASE_MS).toISOString();
-  await db
-    .updateTable("jobs")
-    .set({ status: "failed", locked_by: null, finished_at: nowIso(), last_error: "Its worker stopped while running it" })
+  const exhausted = await db
+    .selectFrom("jobs")
+    .select(["id", "type", "payload"])
     .where("status", "=", "running")
     .where("locked_at", "<", stale)
     .where((eb) => eb("attempts", ">=", eb.ref("max_attempts")))
     .execute();
+  for (const job of exhausted) {
+    // Conditional, so that of several workers looking at once one gives it up.
+    const failed = await db
+      .updateTable("jobs")
+      .set({ status: "failed", locked_by: null, finished_at: nowIso(), last_error: "Its worker stopped while running it" })
+      .where("id", "=", job.id)
+      .where("status", "=", "running")
+      .where("locked_at", "<", stale)
+      .executeTakeFirst();
+    if (Number(failed.numUpdatedRows) === 1) await giveUp(db, job);
+  }
   await db
     .updateTable("jobs")
     .set({ status: "queued", locked_by: null, run_at: nowIso() })

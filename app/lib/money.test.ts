@@ -24,6 +24,14 @@ describe("money", () => {
     expect(parseAmount("99999999999999999", "KWD")).toEqual({ ok: false, error: "money.too_large" });
   });
 
+  it("refuses a comma or a thousands separator rather than guess what it means", () => {
+    for (const text of ["1,000", "1,5", "1,000.500", "12,", "1٬000", "١٬٠٠٠", "1،000", "١٬٠٠٠٫٥"]) {
+      expect(parseAmount(text, "KWD"), text).toEqual({ ok: false, error: "money.thousands_separator" });
+    }
+    expect(parseAmount("1000.500", "KWD")).toEqual({ ok: true, minor: 1000500 });
+    expect(parseAmount("١٠٠٠٫٥", "KWD")).toEqual({ ok: true, minor: 1000500 });
+  });
+
   it("writes decimal strings with the currency's places", () => {
     expect(toDecimalString(12500, "KWD")).toBe("12.500");
     expect(toDecimalString(5, "KWD")).toBe("0.005");

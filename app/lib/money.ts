@@ -15,18 +15,26 @@ export function exponentOf(currency: string): number {
   return EXPONENTS[currency.toUpperCase()] ?? 2;
 }
 
-export type ParsedAmount = { ok: true; minor: number } | { ok: false; error: "money.invalid" | "money.too_many_decimals" | "money.too_large" };
+export type ParsedAmount =
+  | { ok: true; minor: number }
+  | { ok: false; error: "money.invalid" | "money.too_many_decimals" | "money.too_large" | "money.thousands_separator" };
 
 const MAX_MINOR = Number.MAX_SAFE_INTEGER;
 
-/** "12.500" KWD → 12500. Accepts plain decimal notation only; refuses more decimals than the currency has. */
+/**
+ * "12.500" KWD → 12500. Accepts plain decimal notation only; refuses more decimals than the currency
+ * has. A comma is refused, not guessed: "1,000" is a thousand to some and one to others, and a
+ * wrong guess charges a customer a thousand times too much or too little.
+ */
 export function parseAmount(text: string, currency: string): ParsedAmount {
   // Arabic-Indic digits and the Arabic decimal separator are accepted as typed on Arabic keyboards.
   const value = text
     .trim()
     .replace(/[\u0660-\u0669]/g, (digit) => String(digit.charCodeAt(0) - 0x0660))
     .replace(/\u066b/g, ".");
-  const match = /^(\d+)(?:[.,](\d*))?$/.exec(value);
+  // The comma, the Arabic comma and the Arabic thousands separator.
+  if (/[,\u060c\u066c]/.test(value)) return { ok: false, error: "money.thousands_separator" };
+  const match = /^(\d+)(?:\.(\d*))?$/.exec(value);
   if (!match) return { ok: false, error: "money.invalid" };
   const [, whole, fraction = ""] = match;
   const exponent = exponentOf(currency);

@@ -55,6 +55,11 @@ export async function publicPayView(db: DB, id: string, lang: Language, plugins:
           ? { title: t("pay.closed_title"), message: t("pay.closed_message") }
           : null;
   const amount = toDecimalString(transaction.amount, transaction.currency_code);
+  // What the customer wrote down for the merchant is shown only while it is being paid, as on the
+  // pay page: a link that was paid, canceled or has expired can be passed around, and says no more.
+  const personal = valid
+    ? { customer_email: transaction.customer_email, remarks: transaction.remarks, description: transaction.description ?? "" }
+    : { customer_email: null, remarks: null, description: "" };
   return {
     ok: true,
     body: {
@@ -76,20 +81,20 @@ export async function publicPayView(db: DB, id: string, lang: Language, plugins:
       has_editable_amount: Boolean(transaction.editable_amount),
       ...decimalBoundsOf(transaction),
       attachment_url: null,
-      remarks: transaction.remarks,
+      remarks: personal.remarks,
       expiration_time: transaction.expiration_time,
       country_code: "KW",
       disclaimer: true,
       disclaimer_message: t("pay.disclaimer"),
       next_url: transaction.next_url,
       order_description: {
-        items: (transaction.description ?? "")
+        items: personal.description
           .split("\n")
           .map((line) => line.trim())
           .filter(Boolean)
           .map((value) => ({ label_en: "", label_ar: "", value, is_long: Array.from(value).length > 20 })),
       },
-      customer_email: transaction.customer_email,
+      customer_email: personal.customer_email,
     },
   };
 }

@@ -8,7 +8,9 @@ import {
   exportScopeOf,
   failReport,
   finishReport,
-  reportFileName,
+  partialFilePath,
+  removePartialFiles,
+  reportFileOf,
   reportFilePath,
   reportProgress,
   startReport,
@@ -112,7 +114,7 @@ export async function writeReportFile(db: DB, options: ReportFileOptions): Promi
     neutraliseCell(Array.isArray(options.labels) ? (options.labels[index] ?? name) : ((options.labels as Record<string, string>)[name] ?? name)),
   );
   await fs.promises.mkdir(path.dirname(options.filePath), { recursive: true });
-  const partial = `${options.filePath}.${process.pid}.${Date.now()}.part`;
+  const partial = partialFilePath(options.filePath);
   const output = fs.createWriteStream(partial);
   // Thrown by the next write or wait (output.errored); an unheard "error" event would end the process.
   output.on("error", () => {});
@@ -169,8 +171,9 @@ export async function runExport(db: DB, reportId: number, extensionsOf: Extensio
   const scope: ListScope = exportScopeOf(report.merchant_id, report.section);
   const filters = parseListQuery(new URLSearchParams(report.query)).filters;
   const fields = report.fields.split(",").filter(Boolean);
-  const fileName = report.file_name ?? reportFileName(report.section, report.file_format, report.created_at);
-  const relativePath = path.join(String(report.merchant_id), `${report.id}-${fileName}`);
+  const { fileName, relativePath } = reportFileOf(report);
+  // Taken again after its worker stopped half-way, it starts clean: nobody else holds its job.
+  await removePartialFiles(reportFilePath(relativePath));
   const extensions = scope.plugin ? extensionsOf(scope.plugin) : undefined;
   try {
     const config = await exportConfig(db, report.merchant_id, report.section, language, extensions);

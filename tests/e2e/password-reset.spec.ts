@@ -59,6 +59,7 @@ test("checker resets the password through the emailed link, then sets it back", 
   await signIn(page, "checker", NEW_PASSWORD);
   await page.goto("/en/user/password");
   await waitForHydration(page);
+  await page.getByRole("textbox", { name: "Current password", exact: true }).fill(NEW_PASSWORD);
   await page.getByRole("textbox", { name: "New password", exact: true }).fill(DEMO_PASSWORD);
   await page.getByRole("textbox", { name: "Password confirmation", exact: true }).fill(DEMO_PASSWORD);
   await page.getByRole("button", { name: "Change password", exact: true }).click();

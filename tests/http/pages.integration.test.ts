@@ -136,7 +136,7 @@ describe("cross-site requests", () => {
     const cookie = await app.signIn(shop.admin.username, DEMO_PASSWORD);
     const forged = await app.request("/en/user/password", {
       cookie,
-      form: { new_password: "Forged#Pass99", repeat_password: "Forged#Pass99" },
+      form: { old_password: DEMO_PASSWORD, new_password: "Forged#Pass99", repeat_password: "Forged#Pass99" },
       headers: { Origin: "https://attacker.example" },
     });
     // Refused before any action runs (React Router answers 400 to a foreign Origin on its own).

@@ -1,8 +1,9 @@
 import { jwtVerify, SignJWT } from "jose";
-import type { DB } from "~/db/database.server";
+import { writeTransaction, type DB } from "~/db/database.server";
+import { recordAudit } from "~/domain/audit/audit-log.server";
 import { randomToken, sha256 } from "~/lib/crypto.server";
-import { isSessionAlive, resumeSessionById, SESSION_IDLE_MS } from "./sessions.server";
-import { now } from "~/lib/clock.server";
+import { resumeSessionById, SESSION_IDLE_MS } from "./sessions.server";
+import { addMs, now } from "~/lib/clock.server";
 
 const ACCESS_TTL_SECONDS = SESSION_IDLE_MS / 1000;
 
@@ -22,14 +23,17 @@ export async function issueApiTokens(db: DB, input: { sessionId: string; userId:
     .set({ refresh_token_hash: sha256(refresh) })
     .where("id", "=", input.sessionId)
     .execute();
+  return { access: await signAccessToken(input), refresh };
+}
+
+async function signAccessToken(input: { sessionId: string; userId: number; secret: string }) {
   const issuedAt = Math.floor(now().getTime() / 1000);
-  const access = await new SignJWT({ sid: input.sessionId, typ: "access" })
+  return new SignJWT({ sid: input.sessionId, typ: "access" })
     .setProtectedHeader({ alg: "HS256" })
     .setSubject(String(input.userId))
     .setIssuedAt(issuedAt)
     .setExpirationTime(issuedAt + ACCESS_TTL_SECONDS)
     .sign(key(input.secret));
-  return { access, refresh };
 }
 
 /** The live session an access token names, or undefined for a bad, expired or revoked token. */
@@ -48,14 +52,55 @@ export async function authenticateAccessToken(db: DB, token: string, secret: str
   }
 }
 
+/**
+ * A new pair for a live refresh token, which is retired. A retired token presented again was
+ * copied (the client that rotated it no longer holds it): the session it belonged to ends, with
+ * every token of that family, and the answer is the same refusal as for an unknown token.
+ */
 export async function refreshApiTokens(db: DB, refresh: string, secret: string) {
   if (!refresh || refresh.length > 100) return undefined;
-  const session = await db
-    .selectFrom("sessions")
-    .selectAll()
-    .where("refresh_token_hash", "=", sha256(refresh))
-    .executeTakeFirst();
-  if (!session || !isSessionAlive(session)) return undefined;
-  await db.updateTable("sessions").set({ last_seen_at: now().toISOString() }).where("id", "=", session.id).execute();
-  return issueApiTokens(db, { sessionId: session.id, userId: session.user_id, secret });
+  const hash = sha256(refresh);
+  const next = randomToken(32);
+  const rotated = await writeTransaction(db, async (trx) => {
+    const current = now();
+    // Conditional on the old token: of two uses racing, one rotates and the other is a reuse.
+    const session = await trx
+      .updateTable("sessions")
+      .set({ refresh_token_hash: sha256(next), last_seen_at: current.toISOString() })
+      .where("refresh_token_hash", "=", hash)
+      .where("last_seen_at", ">", addMs(current, -SESSION_IDLE_MS).toISOString())
+      .where("expires_at", ">", current.toISOString())
+      .returning(["id", "user_id", "expires_at"])
+      .executeTakeFirst();
+    if (!session) {
+      await endReusedFamily(trx, hash);
+      return undefined;
+    }
+    await trx.deleteFrom("retired_refresh_tokens").where("expires_at", "<", current.toISOString()).execute();
+    await trx
+      .insertInto("retired_refresh_tokens")
+      .values({ token_hash: hash, session_id: session.id, user_id: session.user_id, retired_at: current.toISOString(), expires_at: session.expires_at })
+      .execute();
+    return session;
+  });
+  if (!rotated) return undefined;
+  return { access: await signAccessToken({ sessionId: rotated.id, userId: rotated.user_id, secret }), refresh: next };
+}
+
+async function endReusedFamily(trx: DB, hash: string) {
+  const retired = await trx.selectFrom("retired_refresh_tokens").select(["session_id", "user_id"]).where("token_hash", "=", hash).executeTakeFirst();
+  if (!retired) return;
+  const session = await trx.selectFrom("sessions").select(["id", "merchant_id"]).where("id", "=", retired.session_id).executeTakeFirst();
+  await trx.deleteFrom("retired_refresh_tokens").where("session_id", "=", retired.session_id).execute();
+  if (!session) return;
+  await trx.deleteFrom("sessions").where("id", "=", session.id).execute();
+  const user = await trx.selectFrom("users").select("username").where("id", "=", retired.user_id).executeTakeFirst();
+  await recordAudit(trx, {
+    merchantId: session.merchant_id,
+    actor: null,
+    action: "refresh_token_reused",
+    params: { username: user?.username ?? "" },
+    objectType: "user",
+    objectId: retired.user_id,
+  });
 }

@@ -85,29 +85,68 @@ describe("password reset", () => {
 });
 
 describe("password change", () => {
+  const latestMail = () =>
+    database.db.selectFrom("outgoing_mail").select(["id", "to_address", "subject", "text_body"]).orderBy("id", "desc").executeTakeFirst();
+
   it("refuses a password similar to the username", async () => {
     const outcome = await changePassword(database.db, {
       userId: shop.admin.id,
+      currentPassword: DEMO_PASSWORD,
       newPassword: `${shop.admin.username}1!X`,
       repeatPassword: `${shop.admin.username}1!X`,
+      lang: "en",
       ip: null,
     });
     expect(outcome).toEqual({ ok: false, errors: { new_password: ["password.too_similar"] } });
   });
 
-  it("ends every session but the one kept", async () => {
+  it("refuses a wrong current password and changes nothing", async () => {
+    const open = await session(shop.staff.id);
+    const mailBefore = await latestMail();
+    const hash = () => database.db.selectFrom("users").select("password_hash").where("id", "=", shop.staff.id).executeTakeFirstOrThrow();
+    const hashBefore = await hash();
+    const outcome = await changePassword(database.db, {
+      userId: shop.staff.id,
+      currentPassword: "Not#The1Password",
+      newPassword: "Gulf#Harbour88",
+      repeatPassword: "Gulf#Harbour88",
+      lang: "en",
+      ip: null,
+    });
+    expect(outcome).toEqual({ ok: false, errors: { old_password: ["password.wrong_current"] } });
+    expect(await hash()).toEqual(hashBefore);
+    expect(await resumeSession(database.db, open.token)).toBeDefined();
+    expect((await latestMail())?.id).toBe(mailBefore?.id);
+  });
+
+  it("stops guessing the current password after ten wrong tries, as sign-in does", async () => {
+    const attempt = (currentPassword: string) =>
+      changePassword(database.db, { userId: shop.otp.id, currentPassword, newPassword: "Gulf#Harbour88", repeatPassword: "Gulf#Harbour88", lang: "en", ip: null });
+    for (let i = 0; i < 10; i++) expect(await attempt(`Wrong#Guess${i}`)).toEqual({ ok: false, errors: { old_password: ["password.wrong_current"] } });
+    expect(await attempt(DEMO_PASSWORD)).toEqual({ ok: false, errors: { old_password: ["login.throttled"] } });
+    expect(await passwordWorks(shop.otp.id, DEMO_PASSWORD)).toBe(true);
+    advanceClock(16 * 60_000);
+    expect(await attempt(DEMO_PASSWORD)).toEqual({ ok: true });
+  });
+
+  it("ends every session but the one kept and tells the user by email, in their language", async () => {
     const kept = await session(shop.admin.id);
     const other = await session(shop.admin.id);
     const outcome = await changePassword(database.db, {
       userId: shop.admin.id,
+      currentPassword: DEMO_PASSWORD,
       newPassword: "Gulf#Harbour88",
       repeatPassword: "Gulf#Harbour88",
       keepSessionId: kept.session.id,
+      lang: "ar",
       ip: null,
     });
     expect(outcome).toEqual({ ok: true });
     expect(await resumeSession(database.db, other.token)).toBeUndefined();
     expect(await resumeSession(database.db, kept.token)).toBeDefined();
     expect(await passwordWorks(shop.admin.id, "Gulf#Harbour88")).toBe(true);
+    const mail = await latestMail();
+    expect(mail).toMatchObject({ to_address: `${shop.admin.username}@pw.example`, subject: "تم تغيير كلمة المرور" });
+    expect(mail?.text_body).toContain(shop.admin.username);
   });
 });

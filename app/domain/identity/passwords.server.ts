@@ -1,13 +1,14 @@
-import type { DB } from "~/db/database.server";
+import { writeTransaction, type DB } from "~/db/database.server";
 import { queueMail } from "~/domain/messaging/mail.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { addMs, now, nowIso } from "~/lib/clock.server";
+import { formatDateTime } from "~/lib/format";
 import { randomToken, sha256 } from "~/lib/crypto.server";
 import type { Language } from "~/lib/i18n";
-import { hashPassword } from "./password-hashing.server";
+import { hashPassword, verifyPassword } from "./password-hashing.server";
 import { validatePassword } from "./password-rules.server";
 import { endUserSessions } from "./sessions.server";
-import { isThrottled, recordHits } from "./throttle.server";
+import { clearHits, isThrottled, recordHits } from "./throttle.server";
 
 export const RESET_TOKEN_TTL_MS = 60 * 60_000;
 
@@ -42,34 +43,71 @@ async function storePassword(db: DB, userId: number, password: string) {
     .execute();
 }
 
+/** Guesses at the current password are limited as sign-in's are: 10 per user per 15 minutes. */
+const currentPasswordRule = (userId: number) => ({ bucket: `password-change:user:${userId}`, limit: 10, windowMs: 15 * 60_000 });
+
 /**
- * Changes a signed-in user's password and ends every session of theirs but `keepSessionId`
- * (the caller usually opens a fresh one for the browser that made the change).
+ * Changes a signed-in user's password once they have given the current one, ends every session of
+ * theirs but `keepSessionId` (the caller usually opens a fresh one for the browser that made the
+ * change) and tells them by email, so a change they did not make does not go unnoticed.
  */
 export async function changePassword(
   db: DB,
-  input: { userId: number; newPassword: string; repeatPassword: string; keepSessionId?: string; ip: string | null },
+  input: {
+    userId: number;
+    currentPassword: string;
+    newPassword: string;
+    repeatPassword: string;
+    keepSessionId?: string;
+    lang: Language;
+    ip: string | null;
+  },
 ): Promise<{ ok: true } | { ok: false; errors: FieldErrors }> {
   const user = await db
     .selectFrom("users")
-    .select(["id", "merchant_id", "username", "email", "first_name", "last_name"])
+    .select(["id", "merchant_id", "username", "email", "first_name", "last_name", "password_hash"])
     .where("id", "=", input.userId)
     .executeTakeFirstOrThrow();
+  const rule = currentPasswordRule(user.id);
+  if (await isThrottled(db, [rule])) return { ok: false, errors: { old_password: ["login.throttled"] } };
+  if (!input.currentPassword || !(await verifyPassword(user.password_hash, input.currentPassword))) {
+    await recordHits(db, [rule]);
+    await recordAudit(db, {
+      merchantId: user.merchant_id,
+      actor: { id: user.id, username: user.username },
+      action: "password_change_refused",
+      params: { username: user.username },
+      objectType: "user",
+      objectId: user.id,
+      ip: input.ip,
+    });
+    return { ok: false, errors: { old_password: ["password.wrong_current"] } };
+  }
   const errors = checkNewPassword(user, input.newPassword, input.repeatPassword, {
     password: "new_password",
     confirmation: "repeat_password",
   });
   if (errors) return { ok: false, errors };
-  await storePassword(db, user.id, input.newPassword);
-  await endUserSessions(db, user.id, { except: input.keepSessionId });
-  await recordAudit(db, {
-    merchantId: user.merchant_id,
-    actor: { id: user.id, username: user.username },
-    action: "password_changed",
-    params: { username: user.username },
-    objectType: "user",
-    objectId: user.id,
-    ip: input.ip,
+  await writeTransaction(db, async (trx) => {
+    await storePassword(trx, user.id, input.newPassword);
+    await endUserSessions(trx, user.id, { except: input.keepSessionId });
+    await clearHits(trx, rule.bucket);
+    await recordAudit(trx, {
+      merchantId: user.merchant_id,
+      actor: { id: user.id, username: user.username },
+      action: "password_changed",
+      params: { username: user.username },
+      objectType: "user",
+      objectId: user.id,
+      ip: input.ip,
+    });
+    await queueMail(trx, {
+      merchantId: user.merchant_id,
+      to: user.email,
+      template: "password_changed",
+      params: { username: user.username, time: formatDateTime(nowIso(), input.lang) },
+      lang: input.lang,
+    });
   });
   return { ok: true };
 }

@@ -24,8 +24,20 @@ export function contentTypeOf(bytes: Uint8Array) {
   return TYPES.find((candidate) => candidate.matches(bytes))?.type ?? "application/octet-stream";
 }
 
+/**
+ * The embedding, override and isolate controls and the direction marks (U+202A–U+202E,
+ * U+2066–U+2069, U+200E, U+200F, U+061C): in a file name they only serve to disguise it, as
+ * "invoice-\u202Efdp.exe" showing as "invoice-exe.pdf".
+ */
+const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+
+export function withoutBidiControls(text: string) {
+  return text.replace(BIDI_CONTROLS, "");
+}
+
+/** The file name in a storage key, without direction controls (keys stored before they were removed may hold some). */
 export function attachmentName(key: string) {
-  return key.split("/").pop() ?? "attachment";
+  return withoutBidiControls(key.split("/").pop() ?? "") || "attachment";
 }
 
 /**
@@ -42,7 +54,7 @@ export async function storeAttachment(
   const kind = TYPES.find((candidate) => candidate.matches(bytes));
   if (!kind) return { ok: false, error: "attachment.errors.type" };
   const originalName =
-    file.name
+    withoutBidiControls(file.name)
       // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
       .replace(/[\\/\u0000-\u001f]/g, "_")
       .replace(/^\.+/, "")

@@ -138,7 +138,10 @@ function checkAmount(kind: OperationKind, text: string | null | undefined, curre
   if (available <= 0) return refuse("operations.errors.not_available");
   if (kind === "void" || text === null || text === undefined || String(text).trim() === "") return { ok: true, minor: available };
   const parsed = parseAmount(String(text), currency);
-  if (!parsed.ok) return refuse(parsed.error === "money.too_many_decimals" ? "operations.errors.decimals" : "operations.errors.amount", { field: "amount" });
+  if (!parsed.ok) {
+    const code = parsed.error === "money.too_many_decimals" ? "operations.errors.decimals" : parsed.error === "money.thousands_separator" ? parsed.error : "operations.errors.amount";
+    return refuse(code, { field: "amount" });
+  }
   if (parsed.minor <= 0) return refuse("operations.errors.amount", { field: "amount" });
   if (parsed.minor > available) return refuse("operations.errors.above_available", { field: "amount" });
   return { ok: true, minor: parsed.minor };

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import ExcelJS from "exceljs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/test-database";
 import { seedMerchant } from "../../../tests/support/fixtures";
 import type { TransactionState } from "~/db/schema";
@@ -10,9 +10,10 @@ import { listUnreadNotifications, markNotificationsRead } from "~/domain/messagi
 import { parseListQuery } from "~/domain/transactions/filters";
 import { bumpTotals } from "~/domain/payments/running-totals.server";
 import { resetEnvCache } from "~/lib/env.server";
+import { advanceClock, resetClock } from "~/lib/clock.server";
 import { runReadyJobs } from "~/lib/jobs.server";
 import { exportConfig, neutraliseCell, runExport, writeReportFile } from "~/presentation/report-files.server";
-import { reportFilePath, requestExport } from "./exports.server";
+import { recoverInterruptedExports, reportFilePath, requestExport } from "./exports.server";
 
 let database: TestDatabase;
 let shop: Awaited<ReturnType<typeof seedMerchant>>;
@@ -303,5 +304,87 @@ describe("asking for an export", () => {
     expect(failed.error).toContain("not_a_field");
     const notifications = await listUnreadNotifications(database.db, { merchantId: shop.merchantId, userId: shop.admin.id });
     expect(notifications.at(-1)).toMatchObject({ kind: "report_failed", title: "Report export failed" });
+  });
+});
+
+describe("an export whose worker died", () => {
+  const ask = () =>
+    requestExport(database.db, {
+      merchantId: shop.merchantId,
+      user: admin(),
+      section: "payment_request",
+      query: "state=paid",
+      fileFormat: "csv",
+      exportType: "selected",
+      fields: ["order_no"],
+      language: "ar",
+    });
+
+  /** A worker took the report's job, wrote part of the file and died: a stale .part, a running report, a running job. */
+  async function interrupted(options: { attempts: number }) {
+    const asked = await ask();
+    if (!asked.ok) throw new Error("export refused");
+    const report = await database.db.selectFrom("reports").select(["id", "file_name"]).where("id", "=", asked.id).executeTakeFirstOrThrow();
+    const finalPath = reportFilePath(path.join(String(shop.merchantId), `${report.id}-${report.file_name}`));
+    const stale = `${finalPath}.4242.1700000000000.part`;
+    fs.mkdirSync(path.dirname(stale), { recursive: true });
+    fs.writeFileSync(stale, "\uFEFFOrder no.\r\n1\r\n");
+    await database.db.updateTable("reports").set({ state: "running", rows_total: 2, rows_done: 1 }).where("id", "=", report.id).execute();
+    await database.db
+      .updateTable("jobs")
+      .set({ status: "running", locked_by: "gone:1", locked_at: new Date(Date.now()).toISOString(), attempts: options.attempts })
+      .where("type", "=", "export_report")
+      .where("status", "=", "queued")
+      .execute();
+    return { id: report.id, finalPath, stale };
+  }
+
+  const partFiles = () => fs.readdirSync(path.join(reportsDir, String(shop.merchantId))).filter((name) => name.endsWith(".part"));
+  const report = (id: number) => database.db.selectFrom("reports").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+
+  afterEach(() => resetClock());
+
+  it("is taken again within a minute and starts clean: the stale .part is gone and the file complete", async () => {
+    const { id, finalPath, stale } = await interrupted({ attempts: 1 });
+    await runReadyJobs(database.db);
+    expect((await report(id)).state).toBe("running");
+    advanceClock(40_000);
+    await runReadyJobs(database.db);
+    expect(await report(id)).toMatchObject({ state: "done", rows_done: 2, rows_total: 2 });
+    expect(fs.existsSync(stale)).toBe(false);
+    expect(partFiles()).toEqual([]);
+    expect(csvLines(fs.readFileSync(finalPath, "utf8"))).toEqual(["رقم الطلب", "2", "1", ""]);
+  });
+
+  it("on its last attempt is marked failed, its .part removed and the user told", async () => {
+    const { id, stale } = await interrupted({ attempts: 3 });
+    advanceClock(40_000);
+    await runReadyJobs(database.db);
+    const failed = await report(id);
+    expect(failed).toMatchObject({ state: "failed", file_path: null });
+    expect(failed.error).toBe("توقف التصدير قبل اكتماله. اطلبه مرة أخرى.");
+    expect(fs.existsSync(stale)).toBe(false);
+    const notifications = await listUnreadNotifications(database.db, { merchantId: shop.merchantId, userId: shop.admin.id });
+    expect(notifications.at(-1)).toMatchObject({ kind: "report_failed", link: `/ar/generated-reports?id=${id}` });
+  });
+
+  it("left over from before a restart is failed at start, and .part files of reports no longer being made are removed", async () => {
+    // A report running with no job left to make it, and an orphan .part of a finished report.
+    const { id, stale } = await interrupted({ attempts: 1 });
+    await database.db.updateTable("jobs").set({ status: "failed" }).where("type", "=", "export_report").where("status", "=", "running").execute();
+    const done = await database.db.selectFrom("reports").select(["id", "file_path"]).where("state", "=", "done").executeTakeFirstOrThrow();
+    const orphan = `${reportFilePath(done.file_path!)}.4243.1700000000000.part`;
+    fs.writeFileSync(orphan, "partial");
+    // And one being made right now by a live worker, which is left alone.
+    const live = await interrupted({ attempts: 1 });
+    await database.db.updateTable("jobs").set({ locked_by: "alive:1" }).where("locked_by", "=", "gone:1").execute();
+
+    await recoverInterruptedExports(database.db);
+    expect((await report(id)).state).toBe("failed");
+    expect(fs.existsSync(stale)).toBe(false);
+    expect(fs.existsSync(orphan)).toBe(false);
+    expect((await report(live.id)).state).toBe("running");
+    expect(fs.existsSync(live.stale)).toBe(true);
+    await database.db.deleteFrom("jobs").where("locked_by", "=", "alive:1").execute();
   });
 });

@@ -12,6 +12,7 @@ import { env } from "~/lib/env.server";
 import { DISPLAY_ZONE } from "~/lib/format";
 import { isLanguage, type Language } from "~/lib/i18n";
 import { enqueueJob } from "~/lib/jobs.server";
+import { texts } from "~/lib/texts.server";
 import { word } from "~/lib/outcome";
 
 /** Dashboard spec §9: csv and xls; "xls" is answered with an XLSX workbook. */
@@ -207,9 +208,93 @@ export async function finishReport(db: DB, report: ReportToRun, file: { relative
   await tell(db, report, "report_exported", { file: file.fileName, rows: file.rows });
 }
 
+/** A report still being made is failed, and the user who asked is told; one already finished stays as it is. */
 export async function failReport(db: DB, report: ReportToRun, fileName: string, message: string) {
-  await db.updateTable("reports").set({ state: "failed", error: message.slice(0, 1000), finished_at: nowIso() }).where("id", "=", report.id).execute();
-  await tell(db, report, "report_failed", { file: fileName, message: message.slice(0, 200) });
+  const failed = await db
+    .updateTable("reports")
+    .set({ state: "failed", error: message.slice(0, 1000), finished_at: nowIso() })
+    .where("id", "=", report.id)
+    .where("state", "in", ["queued", "running"])
+    .executeTakeFirst();
+  if (Number(failed.numUpdatedRows) === 1) await tell(db, report, "report_failed", { file: fileName, message: message.slice(0, 200) });
+}
+
+// --- Work a stopped worker left behind ---------------------------------------------------------
+
+/**
+ * Where a report's file is written until complete: beside it, named after the writing process, so
+ * a half-written file is never served.
+ */
+export function partialFilePath(filePath: string) {
+  return `${filePath}.${process.pid}.${Date.now()}.part`;
+}
+
+/** Removes the partial files of a report's file, whichever process wrote them. */
+export async function removePartialFiles(filePath: string) {
+  const folder = path.dirname(filePath);
+  const prefix = `${path.basename(filePath)}.`;
+  const names = await fs.promises.readdir(folder).catch(() => [] as string[]);
+  const partial = names.filter((name) => name.startsWith(prefix) && name.endsWith(".part"));
+  await Promise.all(partial.map((name) => fs.promises.rm(path.join(folder, name), { force: true })));
+}
+
+/** A report's file name and its path under REPORTS_DIR. */
+export function reportFileOf(report: Pick<ReportToRun, "id" | "merchant_id" | "section" | "file_format" | "file_name" | "created_at">) {
+  const fileName = report.file_name ?? reportFileName(report.section, report.file_format, report.created_at);
+  return { fileName, relativePath: path.join(String(report.merchant_id), `${report.id}-${fileName}`) };
+}
+
+const REPORT_TO_RUN_COLUMNS = ["id", "merchant_id", "user_id", "user_name", "section", "file_format", "language", "query", "fields", "file_name", "created_at"] as const;
+
+async function abandonReport(db: DB, report: ReportToRun) {
+  const { fileName, relativePath } = reportFileOf(report);
+  await removePartialFiles(reportFilePath(relativePath));
+  const language: Language = isLanguage(report.language) ? report.language : "en";
+  await failReport(db, report, fileName, texts().line("reports.worker_stopped", {}, language));
+}
+
+/**
+ * The export job was given up while its report was still being made (its worker stopped during
+ * its last attempt): the report fails at once, rather than show "running" for ever.
+ */
+export async function abandonExport(db: DB, payload: { reportId: number }) {
+  const report = await db.selectFrom("reports").select(REPORT_TO_RUN_COLUMNS).where("id", "=", payload.reportId).where("state", "in", ["queued", "running"]).executeTakeFirst();
+  if (report) await abandonReport(db, report);
+}
+
+/**
+ * At a worker's start: reports still queued or running that no job will make any more fail, and
+ * partial files of reports no longer being made are removed. A report whose job is queued or
+ * running (on any instance) is left to it; the job clears its own partial files when it starts.
+ */
+export async function recoverInterruptedExports(db: DB) {
+  // Reports first, then jobs: a report asked for in between is not among them (its job comes with it).
+  const unfinished = await db.selectFrom("reports").select(REPORT_TO_RUN_COLUMNS).where("state", "in", ["queued", "running"]).execute();
+  const jobs = await db.selectFrom("jobs").select("payload").where("type", "=", EXPORT_JOB).where("status", "in", ["queued", "running"]).execute();
+  const made = new Set(jobs.map((job) => Number((JSON.parse(job.payload) as { reportId?: unknown }).reportId)));
+  for (const report of unfinished) if (!made.has(report.id)) await abandonReport(db, report);
+
+  const root = path.resolve(env().REPORTS_DIR);
+  const folders = await fs.promises.readdir(root, { withFileTypes: true }).catch(() => []);
+  for (const folder of folders) {
+    if (!folder.isDirectory() || !/^\d+$/.test(folder.name)) continue;
+    const names = await fs.promises.readdir(path.join(root, folder.name)).catch(() => [] as string[]);
+    const partial = names.flatMap((name) => {
+      const match = /^(\d+)-.*\.part$/.exec(name);
+      return match ? [{ name, reportId: Number(match[1]) }] : [];
+    });
+    if (partial.length === 0) continue;
+    const beingMade = await db
+      .selectFrom("reports")
+      .select("id")
+      .where("id", "in", [...new Set(partial.map((file) => file.reportId))])
+      .where("state", "in", ["queued", "running"])
+      .execute();
+    const keep = new Set(beingMade.map((report) => report.id));
+    for (const file of partial) {
+      if (!keep.has(file.reportId)) await fs.promises.rm(path.join(root, folder.name, file.name), { force: true });
+    }
+  }
 }
 
 async function tell(db: DB, report: ReportToRun, kind: "report_exported" | "report_failed", params: { file: string; rows?: number; message?: string }) {

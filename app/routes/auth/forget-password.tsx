@@ -12,6 +12,7 @@ import { requireAnonymous } from "~/web/guards.server";
 import { isLanguage } from "~/lib/i18n";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
+import { readFormData } from "~/web/form-data.server";
 
 const ForgotPasswordSchema = z.object({
   username: z.string({ error: "errors.required" }).trim().min(1, "errors.required").max(150, "errors.too_long"),
@@ -28,7 +29,7 @@ export function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   requireAnonymous(context, request);
-  const submission = parseWithZod(await request.formData(), { schema: ForgotPasswordSchema });
+  const submission = parseWithZod(await readFormData(request), { schema: ForgotPasswordSchema });
   if (submission.status !== "success") return data({ sent: false, result: submission.reply() }, { status: 400 });
   await requestPasswordReset(getDbFrom(context), {
     username: submission.value.username,

@@ -13,6 +13,7 @@ import { isLanguage } from "~/lib/i18n";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { getAppSecret } from "~/lib/secret.server";
 import { startWebSession } from "~/web/sign-in.server";
+import { readFormData } from "~/web/form-data.server";
 
 const required = { error: "errors.required" };
 
@@ -46,7 +47,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const lang = isLanguage(params.lang) ? params.lang : "en";
   const db = getDbFrom(context);
   const ip = context.get(clientAddressContext);
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const secret = await getAppSecret(db);
   const reply = (body: Step, status = 200) => data<Step>(body, { status });
 

@@ -6,10 +6,11 @@ import { word } from "~/lib/outcome";
 import { flashCookie } from "~/web/flash.server";
 import { authContext, clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { clearSessionCookie } from "~/web/session-cookie.server";
+import { readFormData } from "~/web/form-data.server";
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const auth = context.get(authContext);
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const expired = formData.get("reason") === "expired";
   if (auth) {
     const db = getDbFrom(context);

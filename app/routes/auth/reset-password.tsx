@@ -12,6 +12,7 @@ import { resetPassword } from "~/domain/identity/passwords.server";
 import { flashCookie } from "~/web/flash.server";
 import { requireAnonymous } from "~/web/guards.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+import { readFormData } from "~/web/form-data.server";
 
 const required = { error: "errors.required" };
 
@@ -33,7 +34,7 @@ export function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   requireAnonymous(context, request);
-  const submission = parseWithZod(await request.formData(), { schema: ResetPasswordSchema });
+  const submission = parseWithZod(await readFormData(request), { schema: ResetPasswordSchema });
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: ["new_password", "password_confirmation"] }), { status: 400 });
   }

@@ -13,6 +13,7 @@ import { env } from "~/lib/env.server";
 import { flashCookie } from "~/web/flash.server";
 import { requireUser } from "~/web/guards.server";
 import { getDbFrom } from "~/web/request-context.server";
+import { readFormData } from "~/web/form-data.server";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "المساعدة والدعم" : "Help and support" }];
@@ -25,7 +26,7 @@ export function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ context, request, params }: Route.ActionArgs) {
   const { user } = requireUser(context, request);
-  const submission = parseWithZod(await request.formData(), { schema: HelpSchema });
+  const submission = parseWithZod(await readFormData(request), { schema: HelpSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const db = getDbFrom(context);
   const branding = await loadMerchantBranding(db, user.merchantId);

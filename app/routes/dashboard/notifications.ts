@@ -3,6 +3,7 @@ import { listUnreadNotifications, markNotificationsRead } from "~/domain/messagi
 import { presentNotification } from "~/presentation/notifications.server";
 import { isLanguage } from "~/lib/i18n";
 import { authContext, getDbFrom } from "~/web/request-context.server";
+import { readFormData } from "~/web/form-data.server";
 
 function json(body: unknown, status = 200) {
   return Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
@@ -22,7 +23,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const auth = context.get(authContext);
   if (!auth) return json({ ok: false }, 401);
   if (request.method !== "POST") return json({ ok: false }, 405);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const ids = form
     .getAll("id")
     .filter((value): value is string => typeof value === "string" && /^\d{1,12}$/.test(value))

@@ -7,6 +7,7 @@ import { withParams } from "~/domain/transactions/filters";
 import { notFound, requireSection, requireUser } from "~/web/guards.server";
 import { isLanguage } from "~/lib/i18n";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+import { readFormData } from "~/web/form-data.server";
 
 function text(form: FormData, name: string, max = 2000) {
   const value = form.get(name);
@@ -32,7 +33,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const auth = requireUser(context, request);
   if (!canExport(auth.user)) throw data({ reason: "forbidden" }, { status: 403 });
   const lang = isLanguage(params.lang) ? params.lang : "en";
-  const form = await request.formData();
+  const form = await readFormData(request);
   const section = text(form, "section", 64);
   if (section !== ALL_SECTIONS && !isTransactionSection(section)) notFound();
   if (section !== ALL_SECTIONS) await requireSection(context, auth, section, "transactions");

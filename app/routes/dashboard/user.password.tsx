@@ -9,14 +9,17 @@ import { FormErrors, PasswordField } from "~/components/forms";
 import { PageHeader } from "~/components/page-header";
 import { PasswordRules } from "~/components/password-rules";
 import { changePassword } from "~/domain/identity/passwords.server";
+import { isLanguage } from "~/lib/i18n";
 import { flashCookie } from "~/web/flash.server";
 import { requireUser } from "~/web/guards.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { startWebSession } from "~/web/sign-in.server";
+import { readFormData } from "~/web/form-data.server";
 
 const required = { error: "errors.required" };
 
 const ChangePasswordSchema = z.object({
+  old_password: z.string(required).min(1, "errors.required").max(128, "errors.too_long"),
   new_password: z.string(required).min(1, "errors.required").max(128, "errors.too_long"),
   repeat_password: z.string(required).min(1, "errors.required").max(128, "errors.too_long"),
 });
@@ -32,14 +35,16 @@ export function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ context, request, params }: Route.ActionArgs) {
   const auth = requireUser(context, request);
-  const submission = parseWithZod(await request.formData(), { schema: ChangePasswordSchema });
-  const hideFields = ["new_password", "repeat_password"];
+  const submission = parseWithZod(await readFormData(request), { schema: ChangePasswordSchema });
+  const hideFields = ["old_password", "new_password", "repeat_password"];
   if (submission.status !== "success") return data(submission.reply({ hideFields }), { status: 400 });
   const db = getDbFrom(context);
   const outcome = await changePassword(db, {
     userId: auth.user.id,
+    currentPassword: submission.value.old_password,
     newPassword: submission.value.new_password,
     repeatPassword: submission.value.repeat_password,
+    lang: isLanguage(params.lang) ? params.lang : "en",
     ip: context.get(clientAddressContext),
   });
   if (!outcome.ok) {
@@ -59,7 +64,11 @@ export default function ChangePassword() {
   const [form, fields] = useForm({
     id: "change-password",
     lastResult,
-    constraint: { new_password: { required: true, maxLength: 128 }, repeat_password: { required: true, maxLength: 128 } },
+    constraint: {
+      old_password: { required: true, maxLength: 128 },
+      new_password: { required: true, maxLength: 128 },
+      repeat_password: { required: true, maxLength: 128 },
+    },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
@@ -71,6 +80,7 @@ export default function ChangePassword() {
         <Form method="post" {...getFormProps(form)}>
           <Stack gap="md">
             <FormErrors errors={form.errors} id={form.errorId} />
+            <PasswordField field={fields.old_password} label={t("password.old_password")} autoComplete="current-password" />
             <PasswordField field={fields.new_password} label={t("password.new_password")} autoComplete="new-password" />
             <PasswordField field={fields.repeat_password} label={t("password.repeat_password")} autoComplete="new-password" />
             <PasswordRules />

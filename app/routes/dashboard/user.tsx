@@ -8,6 +8,7 @@ import { recordAudit } from "~/domain/audit/audit-log.server";
 import { flashCookie } from "~/web/flash.server";
 import { requireUser } from "~/web/guards.server";
 import { getDbFrom } from "~/web/request-context.server";
+import { readFormData } from "~/web/form-data.server";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "الحساب" : "Account" }];
@@ -20,7 +21,7 @@ export function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ context, request, params }: Route.ActionArgs) {
   const { user } = requireUser(context, request);
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const receive = formData.get("receive_order_notification") === "on";
   const db = getDbFrom(context);
   await setOrderNotification(db, user, receive);

@@ -10,6 +10,7 @@ import { now } from "~/lib/clock.server";
 import { formatAmount } from "~/lib/money";
 import { getDbFrom } from "~/web/request-context.server";
 import { requireSandbox } from "~/web/sandbox-mode.server";
+import { readFormData } from "~/web/form-data.server";
 
 const ERRORS: Record<string, string> = {
   required: "Required",
@@ -34,7 +35,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   requireSandbox();
-  const submission = parseWithZod(await request.formData(), { schema: cardPaymentFormSchema(now()) });
+  const submission = parseWithZod(await readFormData(request), { schema: cardPaymentFormSchema(now()) });
   if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["cvv"] }) }, { status: 400 });
   const outcome = await payCardPayment(getDbFrom(context), params.id, submission.value, new URL(request.url).origin);
   // Back to the merchant as a document load, as from any external gateway.

@@ -9,6 +9,7 @@ import { KnetPaymentFormSchema } from "~/domain/sandbox/payment-forms";
 import { formatAmount } from "~/lib/money";
 import { getDbFrom } from "~/web/request-context.server";
 import { requireSandbox } from "~/web/sandbox-mode.server";
+import { readFormData } from "~/web/form-data.server";
 
 /** KNET's page speaks the merchant's langid: these few strings are the sandbox's own, not the platform's. */
 const LABELS = {
@@ -59,7 +60,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   requireSandbox();
-  const submission = parseWithZod(await request.formData(), { schema: KnetPaymentFormSchema });
+  const submission = parseWithZod(await readFormData(request), { schema: KnetPaymentFormSchema });
   if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["pin"] }) }, { status: 400 });
   const choice =
     submission.value.intent === "cancel"

@@ -18,6 +18,7 @@ import { isLanguage, type Language } from "~/lib/i18n";
 import { formatAmount, toDecimalString } from "~/lib/money";
 import { getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
+import { readFormData } from "~/web/form-data.server";
 
 type Context = Readonly<RouterContextProvider>;
 
@@ -237,7 +238,7 @@ export async function homeAction({ context, request, params }: { context: Contex
   const auth = requireUser(context, request);
   const lang: Language = isLanguage(params.lang) ? params.lang : "en";
   const t = translator(lang);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const [action, id] = String(form.get("row_command") ?? "").split(":");
   // Refunds, captures and voids ask for an amount and a confirmation: the details page has that dialog.
   if (!action || !id || action === "refund" || action === "capture" || action === "void") {

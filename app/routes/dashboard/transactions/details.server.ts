@@ -26,6 +26,7 @@ import { getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { requireListPlace, scopeOf } from "./context.server";
 import { dialogOf, listAction } from "./list.server";
+import { readFormData } from "~/web/form-data.server";
 
 const OPERATIONS = ["refund", "capture", "void"] as const;
 
@@ -162,7 +163,7 @@ export async function loadDetails(args: Args) {
 /** The details page's forms: the row actions and dialog of the list, and the attachment field. */
 export async function detailsAction(args: Args) {
   const { auth, place } = await requireListPlace(args);
-  const form = await args.request.formData();
+  const form = await readFormData(args.request);
   const intent = String(form.get("intent") ?? "");
   if (intent !== "attachment_upload" && intent !== "attachment_clear") return listAction(args, form);
   const lang = place.lang;

@@ -21,6 +21,7 @@ import { doneStatusOf, messageOf, statusOf } from "~/web/outcomes.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { headerPermissionOf, requireListPlace, scopeOf } from "./context.server";
+import { readFormData } from "~/web/form-data.server";
 
 const OPERATIONS = ["refund", "capture", "void"] as const;
 type OperationName = (typeof OPERATIONS)[number];
@@ -160,7 +161,7 @@ export async function listAction(args: Args, given?: FormData) {
   const db = getDbFrom(context);
   const lang = place.lang;
   const t = translator(lang);
-  const form = given ?? (await request.formData());
+  const form = given ?? (await readFormData(request));
   const command = form.get("row_command");
   // One row's action button sits in the list's form: its value names the action and the row.
   const intent = typeof command === "string" && command.includes(":") ? "row" : String(form.get("intent") ?? "");

@@ -10,6 +10,7 @@ import { sectionFieldNames, transactionExtensions } from "~/sections/registry.se
 import { notFound, requirePermission, requireSection, requireUser } from "~/web/guards.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { headerPermissionOf, placeOf } from "./context.server";
+import { readFormData } from "~/web/form-data.server";
 
 /** Signs in and checks the section, its list and the user's right to change its columns. */
 async function requireHeaders(args: Route.LoaderArgs | Route.ActionArgs) {
@@ -40,7 +41,7 @@ export async function action(args: Route.ActionArgs) {
   const { context, request } = args;
   const { auth, section, lang } = await requireHeaders(args);
   const t = translator(lang);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const names = form.getAll("name").map(String);
   const choices = names.map((name) => ({
     name,

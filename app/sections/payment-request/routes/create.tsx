@@ -17,6 +17,7 @@ import { formatAmount, SUPPORTED_CURRENCIES } from "~/lib/money";
 import { editableAmountCap } from "~/domain/payments/amount-bounds.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
+import { readFormData } from "~/web/form-data.server";
 
 const PHONE_COUNTRIES = ["KW", "SA", "AE", "QA", "BH", "OM", "EG", "JO", "LB", "IN", "PK", "PH", "GB", "US"] as const;
 
@@ -49,7 +50,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 export async function action({ context, request, params }: Route.ActionArgs) {
   const auth = await guard({ context, request });
   const lang = isLanguage(params.lang) ? params.lang : "en";
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   let kept = String(formData.get("attachment_kept") ?? "") || null;
   const submission = parseWithZod(formData, { schema: PaymentRequestSchema });
   if (submission.status !== "success") {

@@ -21,6 +21,7 @@ import { isLanguage } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
 import { formatAmount } from "~/lib/money";
 import { getDbFrom } from "~/web/request-context.server";
+import { readFormData } from "~/web/form-data.server";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: `${params.lang === "ar" ? "طلب عملية" : "Operation request"} #${params.requestId}` }];
@@ -63,7 +64,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 export async function action({ context, request, params }: Route.ActionArgs) {
   const auth = await guard({ context, request });
   const lang = isLanguage(params.lang) ? params.lang : "en";
-  const intent = (await request.formData()).get("intent");
+  const intent = (await readFormData(request)).get("intent");
   if (!isRequestDecision(intent)) return data({ error: translator(lang)("tickets.errors.unknown_decision") }, { status: 400 });
   const outcome = await decideOperationRequest(getDbFrom(context), {
     merchantId: auth.user.merchantId,

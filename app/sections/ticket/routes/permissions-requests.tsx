@@ -19,6 +19,7 @@ import { formatDateTime } from "~/lib/format";
 import { requirePermission, requireSection, requireUser } from "~/web/guards.server";
 import { isLanguage } from "~/lib/i18n";
 import { getDbFrom } from "~/web/request-context.server";
+import { readFormData } from "~/web/form-data.server";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "طلبات الصلاحيات" : "Permissions Requests" }];
@@ -67,7 +68,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 export async function action({ context, request, params }: Route.ActionArgs) {
   const auth = await guard({ context, request });
   const lang = isLanguage(params.lang) ? params.lang : "en";
-  const submission = parseWithZod(await request.formData(), { schema: PermissionGrantSchema });
+  const submission = parseWithZod(await readFormData(request), { schema: PermissionGrantSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const outcome = await requestPermissionGrant(getDbFrom(context), {
     merchantId: auth.user.merchantId,

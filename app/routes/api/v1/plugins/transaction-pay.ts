@@ -3,6 +3,7 @@ import { startAttempt } from "~/domain/payments/attempts.server";
 import { deliveryStateOf } from "~/domain/payments/delivery.server";
 import { KUWAIT_AREAS_AR, KUWAIT_AREAS_EN } from "~/domain/payments/kuwait-areas";
 import { findPublicTransaction } from "~/domain/payments/pay-page.server";
+import { PAYABLE_STATES } from "~/domain/payments/states";
 import { publicPayView } from "~/presentation/public-pay-view.server";
 import { platformAddresses } from "~/web/addresses.server";
 import { apiDetail, apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, str } from "~/web/api.server";
@@ -33,7 +34,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       kuwait_areas: { en_list: KUWAIT_AREAS_EN, ar_list: KUWAIT_AREAS_AR },
       first_popup: { text_en: translator("en")("delivery.welcome_message"), text_ar: translator("ar")("delivery.welcome_message") },
       second_popup: { text_en: translator("en")("delivery.confirm_message"), text_ar: translator("ar")("delivery.confirm_message") },
-      saved: { address: delivery.address, delivery_location: delivery.location, confirmed: delivery.confirmed },
+      // The customer's address stays private once the link cannot be paid any more.
+      saved: PAYABLE_STATES.includes(transaction.state)
+        ? { address: delivery.address, delivery_location: delivery.location, confirmed: delivery.confirmed }
+        : { address: null, delivery_location: null, confirmed: delivery.confirmed },
       title: t("delivery.address_title"),
     });
   }
