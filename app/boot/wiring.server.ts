@@ -33,7 +33,8 @@ const CORE_GIVE_UP: Partial<Record<keyof typeof CORE_JOBS, JobHandler>> = {
 export const CORE_SCHEDULES = {
   reconciler: { type: RECONCILE_JOB, everyMs: RECONCILE_EVERY_MS },
   prune_jobs: { type: PRUNE_JOBS_JOB, everyMs: 3_600_000 },
-  compare_books: { type: COMPARE_BOOKS_JOB, everyMs: COMPARE_BOOKS_EVERY_MS },
+  // The first comparison waits for the server to be up and a few payments to have settled.
+  compare_books: { type: COMPARE_BOOKS_JOB, everyMs: COMPARE_BOOKS_EVERY_MS, startAfterMs: 10 * 60_000 },
 } as const;
 
 let wired: Promise<void> | undefined;

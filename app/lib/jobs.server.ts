@@ -206,7 +206,8 @@ export async function pruneFinishedJobs(db: DB) {
   await db.deleteFrom("jobs").where("status", "=", "failed").where("finished_at", "<", addMs(now(), -30 * 86_400_000).toISOString()).execute();
 }
 
-type Schedule = { type: string; everyMs: number };
+/** `startAfterMs`: the first run waits this long after the first start instead of running at once. */
+type Schedule = { type: string; everyMs: number; startAfterMs?: number };
 const schedules = new Map<string, Schedule>();
 
 /** A job queued every `everyMs` by whichever worker sees it due first (app/boot registers them). */
@@ -226,8 +227,9 @@ export async function enqueueDueSchedules(db: DB) {
     const row = await db.selectFrom("app_settings").select("value").where("key", "=", key).executeTakeFirst();
     let won: boolean;
     if (!row) {
-      const inserted = await db.insertInto("app_settings").values({ key, value: next }).onConflict((conflict) => conflict.column("key").doNothing()).executeTakeFirst();
-      won = Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+      const first = schedule.startAfterMs === undefined ? next : addMs(current, schedule.startAfterMs).toISOString();
+      const inserted = await db.insertInto("app_settings").values({ key, value: first }).onConflict((conflict) => conflict.column("key").doNothing()).executeTakeFirst();
+      won = schedule.startAfterMs === undefined && Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
     } else {
       if (row.value > current.toISOString()) continue;
       const moved = await db.updateTable("app_settings").set({ value: next }).where("key", "=", key).where("value", "=", row.value).executeTakeFirst();
