@@ -147,7 +147,7 @@ class Abandoned extends Error {}
  * restarted), for at most `patienceMs`; `accept` says whether an answer is the one wanted (false: try
  * again), or throws Abandoned when it is an answer that retrying would not change.
  */
-async function persist(what, stats, attempt, accept, patienceMs = 12_000) {
+async function persist(what, stats, attempt, accept, patienceMs = 20_000) {
   const deadline = Date.now() + patienceMs;
   let last = "";
   for (let tries = 0; ; tries++) {
@@ -191,10 +191,13 @@ class Merchant {
   }
 }
 
-/** A customer paying one payment link from start to end, or giving up on the way. */
+/**
+ * A customer paying one payment link, or giving up on the way. A customer whose page failed may come
+ * back to the link and pay again, with either gateway: when the first payment had gone through after
+ * all, that is a second payment of the same link, which the platform must keep as a duplicate.
+ */
 async function customerFlow(ctx) {
-  const { server, merchant, stats, paid } = ctx;
-  const base = server.base;
+  const { merchant, stats } = ctx;
   const amount = toDecimal(between(1, 60) * 1000 + between(0, 39) * 25);
   // The merchant's system creates the link; the same Idempotency-Key when it retries.
   const key = randomUUID();
@@ -217,12 +220,39 @@ async function customerFlow(ctx) {
   const { id, checkout_url: checkoutUrl } = JSON.parse(created.text);
   const payPage = new URL(checkoutUrl).pathname;
 
-  for (let round = 0; round < 2; round++) {
+  for (let round = 1; ; round++) {
+    let outcome;
+    try {
+      outcome = await payOnce(ctx, id, payPage);
+    } catch (error) {
+      if (!(error instanceof Abandoned) || round >= 3 || !chance(0.5)) throw error;
+      stats.cameBack++;
+      await sleep(between(500, 3000));
+      continue;
+    }
+    if (outcome !== "declined" || round >= 3) return outcome;
+    // Declined: "Try again".
+  }
+}
+
+/**
+ * One round on the pay page: choose a gateway, pay on its page, come back (or close the tab). A few
+ * customers have the link open in two tabs and pay in both before either comes back.
+ */
+async function payOnce(ctx, id, payPage) {
+  const { server, stats } = ctx;
+  const base = server.base;
+  const tabs = chance(0.06) ? 2 : 1;
+  const started = [];
+  for (let tab = 0; tab < tabs; tab++) {
     const page = await persist("open the pay page", stats, () => call(`${base}${payPage}`), (a) => a.status === 200);
-    if (!page.text.includes('name="gateway_code"')) return "settled"; // paid meanwhile (another tab, the reconciler)
+    if (!page.text.includes('name="gateway_code"')) return "settled"; // paid meanwhile (the reconciler, a notification)
     const token = /name="submission_token"\s+value="([^"]+)"/.exec(page.text)?.[1] ?? randomUUID();
-    const kind = chance(0.5) ? "knet" : "card";
-    const decline = chance(0.08);
+    started.push({ token, kind: chance(0.5) ? "knet" : "card", decline: chance(0.08) });
+  }
+  if (tabs === 2) stats.twoTabs++;
+  const backs = [];
+  for (const { token, kind, decline } of started) {
     stats.attempts[kind]++;
     // Pay Now; a resubmitted form (same token) goes where the first one went.
     const payNow = await persist(
@@ -231,94 +261,113 @@ async function customerFlow(ctx) {
       () => call(`${base}${payPage}`, { method: "POST", headers: { Origin: base }, form: { gateway_code: GATEWAYS[kind].code, submission_token: token } }),
       (a) => {
         if (a.status === 303 && a.location) return true;
-        throw new Abandoned(`Pay Now [HTTP ${a.status}]`); // the page again with an error: the customer leaves
+        throw new Abandoned(`Pay Now [HTTP ${a.status}]`); // the page again, with an error
       },
     );
     const gatewayUrl = new URL(payNow.location, base).toString();
     if (new URL(gatewayUrl).pathname.includes("/pay/attempt-detail/")) return "settled";
-
-    let back;
-    if (kind === "knet") {
-      // KNET's init opens its hosted page (each opening is a new KNET payment for the same track id).
-      const init = await persist("KNET init", stats, () => call(gatewayUrl), (a) => {
-        if (a.status === 303 && a.location) return true;
-        throw new Abandoned(`KNET init [HTTP ${a.status}]`);
-      });
-      const knetPage = new URL(init.location, gatewayUrl).toString();
-      const card = decline ? CARDS.knetDeclined : CARDS.knetCaptured;
-      if (!decline) paid.add(id);
-      const submitted = await persist(
-        "KNET submit",
-        stats,
-        () => call(knetPage, { method: "POST", headers: { Origin: base }, form: { intent: "submit", cardNumber: card, pin: "1234" } }),
-        (a) => {
-          if (a.status === 303 && a.location) return true;
-          // Processed by a try whose answer was lost: the customer has no way back but to close the tab.
-          throw new Abandoned(`KNET submit [HTTP ${a.status}]`);
-        },
-      );
-      back = new URL(submitted.location, knetPage).toString();
-    } else {
-      const card = decline ? CARDS.cardDeclined : CARDS.cardApproved;
-      if (!decline) paid.add(id);
-      const submitted = await persist(
-        "card pay",
-        stats,
-        () => call(gatewayUrl, { method: "POST", headers: { Origin: new URL(gatewayUrl).origin }, form: { cardNumber: card, expiry: "12/39", cvv: "123" } }),
-        (a) => {
-          if (a.status === 303 && a.location) return true;
-          throw new Abandoned(`card pay [HTTP ${a.status}]`);
-        },
-      );
-      back = new URL(submitted.location, gatewayUrl).toString();
-    }
-    stats.submitted[kind]++;
-    // Some customers close the tab as soon as the gateway has taken the money: only the gateway's
-    // notification (card) or the reconciler's inquiry can tell the platform.
-    if (chance(0.15)) {
-      stats.closedTab++;
-      return "closed tab";
-    }
+    backs.push({ back: await payAtGateway(ctx, id, kind, gatewayUrl, decline), decline });
+  }
+  // Some customers close the tab as soon as the gateway has taken the money: only the gateway's
+  // notification (card) or the reconciler's inquiry can tell the platform.
+  if (chance(0.15)) {
+    stats.closedTab++;
+    return "closed tab";
+  }
+  for (const { back } of backs) {
     const result = await persist("return from the gateway", stats, () => call(back), (a) => {
       if (a.status === 303 || a.status === 302 || a.status === 200) return true;
       throw new Abandoned(`return [HTTP ${a.status}]`);
     });
     if (result.location) await call(new URL(result.location, base).toString()).catch(() => undefined);
-    if (!decline) return "paid";
-    // Declined: "Try again" once with another card.
   }
-  return "declined";
+  return backs.every((b) => b.decline) ? "declined" : tabs === 2 ? "paid in two tabs" : "paid";
 }
 
-/** A member of staff refunding a paid link: in part or in full, once or several times. */
+/** On the gateway's own page: a test card, submitted; answers where the gateway sends the browser back. */
+async function payAtGateway(ctx, id, kind, gatewayUrl, decline) {
+  const { server, stats, paid } = ctx;
+  let back;
+  if (kind === "knet") {
+    // KNET's init opens its hosted page (each opening is a new KNET payment for the same track id).
+    const init = await persist("KNET init", stats, () => call(gatewayUrl), (a) => {
+      if (a.status === 303 && a.location) return true;
+      throw new Abandoned(`KNET init [HTTP ${a.status}]`);
+    });
+    const knetPage = new URL(init.location, gatewayUrl).toString();
+    const card = decline ? CARDS.knetDeclined : CARDS.knetCaptured;
+    if (!decline) paid.add(id);
+    const submitted = await persist(
+      "KNET submit",
+      stats,
+      () => call(knetPage, { method: "POST", headers: { Origin: server.base }, form: { intent: "submit", cardNumber: card, pin: "1234" } }),
+      (a) => {
+        if (a.status === 303 && a.location) return true;
+        // Processed by a try whose answer was lost: the customer has no way back from this page.
+        throw new Abandoned(`KNET submit [HTTP ${a.status}]`);
+      },
+    );
+    back = new URL(submitted.location, knetPage).toString();
+  } else {
+    const card = decline ? CARDS.cardDeclined : CARDS.cardApproved;
+    if (!decline) paid.add(id);
+    const submitted = await persist(
+      "card pay",
+      stats,
+      () => call(gatewayUrl, { method: "POST", headers: { Origin: new URL(gatewayUrl).origin }, form: { cardNumber: card, expiry: "12/39", cvv: "123" } }),
+      (a) => {
+        if (a.status === 303 && a.location) return true;
+        throw new Abandoned(`card pay [HTTP ${a.status}]`);
+      },
+    );
+    back = new URL(submitted.location, gatewayUrl).toString();
+  }
+  stats.submitted[kind]++;
+  return back;
+}
+
+/**
+ * A member of staff refunding a paid link, in part or in full, once or several times: its own
+ * payment, or a duplicate payment listed on its details.
+ */
 async function staffRefund(ctx) {
   const { merchant, stats, paid } = ctx;
   const ids = [...paid];
   if (ids.length === 0) return "nothing";
   const id = ids[between(0, ids.length - 1)];
+  const giveUp = (error) => {
+    if (!(error instanceof Abandoned)) throw error;
+    return null;
+  };
+  const details = await persist("details", stats, () => merchant.api(`/api/v1/plugins/payment_request/transaction/details/${id}/`), (a) => a.status === 200).catch(giveUp);
+  if (!details) return "no details";
+  const duplicates = (JSON.parse(details.text).duplicate_payments ?? []).filter((d) => toMinor(d.refundable_amount) > 0);
   const actionPath = `/api/v1/plugins/payment_request/transaction/actions/${id}/refund/`;
-  const offered = await persist("refund action", stats, () => merchant.api(actionPath), (a) => {
-    if (a.status === 200) return true;
-    if (a.status === 404) throw new Abandoned("not refundable");
-    return false;
-  }).catch((error) => {
-    if (error instanceof Abandoned) return null;
-    throw error;
-  });
-  if (!offered) return "not refundable";
-  const available = toMinor(JSON.parse(offered.text).available_amount);
-  if (!(available > 0)) {
-    paid.delete(id);
-    return "nothing left";
+  let available;
+  let attemptId = null;
+  if (duplicates.length > 0 && chance(0.6)) {
+    const duplicate = duplicates[between(0, duplicates.length - 1)];
+    attemptId = duplicate.attempt_id;
+    available = toMinor(duplicate.refundable_amount);
+  } else {
+    const offered = await persist("refund action", stats, () => merchant.api(actionPath), (a) => {
+      if (a.status === 200) return true;
+      if (a.status === 404) throw new Abandoned("not refundable");
+      return false;
+    }).catch(giveUp);
+    if (!offered) return "not refundable";
+    available = toMinor(JSON.parse(offered.text).available_amount);
   }
+  if (!(available > 0)) return "nothing left";
   const full = chance(0.35);
   const amount = full ? null : toDecimal(between(1, Math.max(1, Math.floor(available / 2))));
   const key = randomUUID();
   stats.refunds.asked++;
+  if (attemptId) stats.refunds.duplicates++;
   const answer = await persist(
     "refund",
     stats,
-    () => merchant.api(actionPath, { method: "POST", headers: { "Idempotency-Key": key }, json: { amount } }),
+    () => merchant.api(actionPath, { method: "POST", headers: { "Idempotency-Key": key }, json: attemptId ? { amount, attempt_id: attemptId } : { amount } }),
     (a) => {
       if ([200, 201, 202, 400].includes(a.status)) return true;
       if (a.status === 409) return false; // the first try with this key is still running, or was cut short
@@ -327,6 +376,8 @@ async function staffRefund(ctx) {
   ).catch((error) => {
     if (error instanceof Abandoned) {
       stats.refunds.abandoned++;
+      const reason = error.message.replace(/:.*/s, "");
+      stats.abandoned[reason] = (stats.abandoned[reason] ?? 0) + 1;
       return null;
     }
     throw error;
@@ -336,7 +387,6 @@ async function staffRefund(ctx) {
   else if (answer.status === 202) stats.refunds.checking++;
   else if (answer.status === 400) stats.refunds.refused++;
   else stats.refunds.other++;
-  if (full && answer.status === 200) paid.delete(id);
   return String(answer.status);
 }
 
@@ -612,11 +662,13 @@ async function runEngine(engine, flags) {
       attempts: { knet: 0, card: 0 },
       submitted: { knet: 0, card: 0 },
       closedTab: 0,
+      cameBack: 0,
+      twoTabs: 0,
       flows: {},
       retries: 0,
       abandoned: {},
       failures: [],
-      refunds: { asked: 0, done: 0, checking: 0, refused: 0, abandoned: 0, other: 0 },
+      refunds: { asked: 0, duplicates: 0, done: 0, checking: 0, refused: 0, abandoned: 0, other: 0 },
     };
     const merchant = new Merchant(server, stats);
     await merchant.signIn();
@@ -672,11 +724,11 @@ async function runEngine(engine, flags) {
     const chaosSeconds = (Date.now() - started) / 1000;
     const averageDown = downtimes.reduce((a, b) => a + b, 0) / Math.max(1, downtimes.length);
     console.log(`  chaos: ${chaosSeconds.toFixed(0)} s, ${flags.kills} SIGKILLs (down ${(averageDown / 1000).toFixed(1)} s on average until answering again), ${stats.retries} requests retried`);
-    console.log(`  customers: ${stats.requests} links created; attempts KNET ${stats.attempts.knet}, card ${stats.attempts.card}; card details submitted KNET ${stats.submitted.knet}, card ${stats.submitted.card}; ${stats.closedTab} closed the tab after paying`);
+    console.log(`  customers: ${stats.requests} links created; attempts KNET ${stats.attempts.knet}, card ${stats.attempts.card}; card details submitted KNET ${stats.submitted.knet}, card ${stats.submitted.card}; ${stats.closedTab} closed the tab after paying, ${stats.cameBack} came back to the link after a failed page, ${stats.twoTabs} paid in two tabs`);
     console.log(`  outcomes: ${Object.entries(stats.flows).map(([k, v]) => `${k} ${v}`).join(", ")}`);
     if (Object.keys(stats.abandoned).length) console.log(`  abandoned at: ${Object.entries(stats.abandoned).map(([k, v]) => `${k} ${v}`).join(", ")}`);
     const r = stats.refunds;
-    console.log(`  staff refunds: ${r.asked} asked; ${r.done} done, ${r.checking} being checked (202), ${r.refused} refused (400), ${r.abandoned} abandoned, ${r.other} other`);
+    console.log(`  staff refunds: ${r.asked} asked (${r.duplicates} of duplicate payments); ${r.done} done, ${r.checking} being checked (202), ${r.refused} refused (400), ${r.abandoned} abandoned, ${r.other} other`);
 
     // Let the reconciler settle everything, then compare.
     const reader = await openReader(engine, { sqlitePath, databaseUrl: database?.url });
