@@ -14,7 +14,8 @@
 // Flags: --engine sqlite|postgres|both (both when a Postgres answers at TEST_POSTGRES_URL or
 // postgres://postgres@127.0.0.1:5432/test, else sqlite), --kills <n> (30), --customers <n> (4),
 // --staff <n> (2), --settle <s> (240), --seed <n> (random; the same seed makes the same choices, not
-// the same run), --keep (keep the database and the server's log; the Postgres database is not dropped).
+// the same run), --keep (keep the database and the server's log; the Postgres database is not dropped),
+// --books <SQLite file | postgres:// URL> (no run: only compare the books of that database).
 import { spawn } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
@@ -795,8 +796,22 @@ async function main() {
       settle: { type: "string", default: "240" },
       seed: { type: "string" },
       keep: { type: "boolean", default: false },
+      books: { type: "string" },
     },
   });
+  if (values.books) {
+    // Only the comparison, on a database left by an earlier run (--keep) or any other.
+    const engine = /^postgres(ql)?:\/\//.test(values.books) ? "postgres" : "sqlite";
+    const reader = await openReader(engine, { sqlitePath: values.books, databaseUrl: values.books });
+    try {
+      const { summary, differences } = compare(await readBooks(reader));
+      printReport(engine, summary, differences);
+      process.exitCode = differences.length ? 1 : 0;
+    } finally {
+      await reader.close();
+    }
+    return;
+  }
   const flags = {
     kills: Number(values.kills),
     customers: Number(values.customers),
@@ -805,7 +820,7 @@ async function main() {
     keep: values.keep,
     adminUrl: process.env.TEST_POSTGRES_URL || DEFAULT_ADMIN_URL,
   };
-  const usage = "Usage: npm run chaos:payments -- [--engine sqlite|postgres|both] [--kills n] [--customers n] [--staff n] [--settle s] [--seed n] [--keep]";
+  const usage = "Usage: npm run chaos:payments -- [--engine sqlite|postgres|both] [--kills n] [--customers n] [--staff n] [--settle s] [--seed n] [--keep] [--books db]";
   if (!(Number.isInteger(flags.kills) && flags.kills >= 0 && flags.customers >= 1 && flags.staff >= 0 && flags.settle > 0) || (values.engine && !["sqlite", "postgres", "both"].includes(values.engine))) {
     console.error(usage);
     process.exit(2);
