@@ -150,18 +150,18 @@ class Abandoned extends Error {}
  */
 async function persist(what, stats, attempt, accept, patienceMs = 20_000) {
   const deadline = Date.now() + patienceMs;
-  let last = "";
+  const seen = new Set();
   for (let tries = 0; ; tries++) {
     try {
       const answer = await attempt(tries);
       if (answer.status < 500 && accept(answer)) return answer;
-      last = `HTTP ${answer.status}`;
+      seen.add(`HTTP ${answer.status}`);
     } catch (error) {
       if (error instanceof Abandoned) throw error;
-      last = error?.cause?.code ?? error?.name ?? String(error);
+      seen.add(error?.cause?.code ?? error?.name ?? String(error));
     }
     stats.retries++;
-    if (Date.now() > deadline) throw new Abandoned(`${what} [${last}]: gave up after ${tries + 1} tries`);
+    if (Date.now() > deadline) throw new Abandoned(`${what} [${[...seen].join(", ")}]: gave up after ${tries + 1} tries`);
     await sleep(between(250, 700));
   }
 }
@@ -251,8 +251,12 @@ async function payOnce(ctx, id, payPage) {
     const token = /name="submission_token"\s+value="([^"]+)"/.exec(page.text)?.[1] ?? randomUUID();
     started.push({ token, kind: chance(0.5) ? "knet" : "card", decline: chance(0.08) });
   }
-  if (tabs === 2) stats.twoTabs++;
-  const backs = [];
+  if (tabs === 2) {
+    stats.twoTabs++;
+    ctx.twoTabs.add(id);
+  }
+  // Pay Now in every tab first, then each gateway's page: the link is still payable in the second tab.
+  const gateways = [];
   for (const { token, kind, decline } of started) {
     stats.attempts[kind]++;
     // Pay Now; a resubmitted form (same token) goes where the first one went.
@@ -267,8 +271,10 @@ async function payOnce(ctx, id, payPage) {
     );
     const gatewayUrl = new URL(payNow.location, base).toString();
     if (new URL(gatewayUrl).pathname.includes("/pay/attempt-detail/")) return "settled";
-    backs.push({ back: await payAtGateway(ctx, id, kind, gatewayUrl, decline), decline });
+    gateways.push({ kind, gatewayUrl, decline });
   }
+  const backs = [];
+  for (const { kind, gatewayUrl, decline } of gateways) backs.push({ back: await payAtGateway(ctx, id, kind, gatewayUrl, decline), decline });
   // Some customers close the tab as soon as the gateway has taken the money: only the gateway's
   // notification (card) or the reconciler's inquiry can tell the platform.
   if (chance(0.15)) {
@@ -333,7 +339,8 @@ async function payAtGateway(ctx, id, kind, gatewayUrl, decline) {
  */
 async function staffRefund(ctx) {
   const { merchant, stats, paid } = ctx;
-  const ids = [...paid];
+  // Links paid in two tabs are the ones the dashboard flags: staff look at those first.
+  const ids = ctx.twoTabs.size > 0 && chance(0.3) ? [...ctx.twoTabs] : [...paid];
   if (ids.length === 0) return "nothing";
   const id = ids[between(0, ids.length - 1)];
   const giveUp = (error) => {
@@ -416,7 +423,7 @@ async function readBooks(reader) {
   const [attempts, ledger, operations, transactions, knet, cardPayments, cardOperations] = await Promise.all([
     rows("select id, transaction_id, gateway_kind, state, total, track_id, gateway_reference, payment_id, tran_id, authorized_only, result_code from payment_attempts"),
     rows("select transaction_id, attempt_id, kind, amount from ledger_entries"),
-    rows("select o.id, o.transaction_id, o.attempt_id, o.kind, o.state, o.amount, o.reference, o.gateway_code, o.message, g.kind as gateway_kind from transaction_operations o left join gateways g on g.merchant_id = o.merchant_id and g.code = o.gateway_code"),
+    rows("select o.id, o.transaction_id, o.attempt_id, o.kind, o.state, o.amount, o.reference, o.gateway_code, o.message, o.created_at, o.completed_at, g.kind as gateway_kind from transaction_operations o left join gateways g on g.merchant_id = o.merchant_id and g.code = o.gateway_code"),
     rows("select id, order_no, state, paid_amount, captured_amount, refunded_amount, voided_amount, paid_attempt_id from transactions"),
     rows("select payment_id, track_id, amount, action, udf, result, tran_id from sandbox_knet_payments"),
     rows("select id, reference, amount, status, captured_amount, refunded_amount from sandbox_card_payments"),
@@ -582,7 +589,14 @@ function compare(books) {
     const fullyRefunded = (ownRefunds.get(transaction.id) ?? 0) >= transaction.captured_amount && transaction.captured_amount > 0;
     if (fullyRefunded !== (transaction.state === "refunded")) differ(gateway, `${where}: refunds ${toDecimal(ownRefunds.get(transaction.id) ?? 0)} of ${toDecimal(transaction.captured_amount)}, state ${transaction.state}`);
   }
-  return { summary, differences };
+  // Refunds the reconciler settled: a request finishes within seconds, the reconciler's grace is 30 s.
+  const late = { succeeded: 0, released: 0 };
+  for (const operation of books.operations) {
+    if (!operation.completed_at || new Date(operation.completed_at).getTime() - new Date(operation.created_at).getTime() < 29_000) continue;
+    if (operation.state === "succeeded") late.succeeded++;
+    else if (operation.state === "failed") late.released++;
+  }
+  return { summary, differences, late };
 }
 
 function printReport(engine, summary, differences) {
@@ -673,7 +687,7 @@ async function runEngine(engine, flags) {
     };
     const merchant = new Merchant(server, stats);
     await merchant.signIn();
-    const ctx = { server, merchant, stats, paid: new Set() };
+    const ctx = { server, merchant, stats, paid: new Set(), twoTabs: new Set() };
 
     // People keep coming while the server is being killed; they stop starting new things after the last kill.
     let chaosOver = false;
@@ -699,7 +713,7 @@ async function runEngine(engine, flags) {
       ...Array.from({ length: flags.customers }, () => person(customerFlow)),
       ...Array.from({ length: flags.staff }, () =>
         person(async (c) => {
-          await sleep(between(150, 600));
+          await sleep(between(100, 400));
           return `refund ${await staffRefund(c)}`;
         }),
       ),
@@ -760,6 +774,8 @@ async function runEngine(engine, flags) {
     } finally {
       await reader.close();
     }
+    const late = result.late;
+    console.log(`  refunds settled 30 s or more after they were asked (by the reconciler, their request having died): ${late.succeeded} made, ${late.released} released as never received by the gateway`);
     printReport(engine, result.summary, result.differences);
     if (stats.failures.length) {
       console.log(`  the run itself failed ${stats.failures.length} times:`);
