@@ -1,7 +1,7 @@
 import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import type { AttemptState, TransactionState } from "~/db/schema";
 import { recordAudit } from "~/domain/audit/audit-log.server";
-import { nowIso } from "~/lib/clock.server";
+import { now, nowIso } from "~/lib/clock.server";
 import { env } from "~/lib/env.server";
 import type { Language } from "~/lib/i18n";
 import { newTrackId, publicId } from "~/lib/ids.server";
@@ -198,10 +198,23 @@ function findSubmittedAttempt(db: DB, transactionId: string, submissionToken: st
     .executeTakeFirst();
 }
 
-/** Where a repeated submit goes: where the first went, once the gateway has answered it (a few seconds at most). */
+/** Longer than any gateway's start may take (its calls give up after 10 s): an attempt still without a gateway page by then never gets one. */
+const START_ABANDONED_MS = 20_000;
+
+/**
+ * Where a repeated submit goes: where the first went, once the gateway has answered it (a few
+ * seconds at most). If the process that started it died before the gateway gave a page, the
+ * attempt can never be paid: it ends as an error (NOT_STARTED) and the customer sees the result
+ * page, which lets them pay again, instead of waiting on a page that will not come.
+ */
 async function resumeStartedAttempt(db: DB, first: Attempt): Promise<StartOutcome> {
   let attempt = first;
   for (let wait = 0; attempt.state === "pending" && !attempt.redirect_url && wait < 25; wait++) {
+    if (now().getTime() - Date.parse(attempt.created_at) > START_ABANDONED_MS) {
+      await completeAttempt(db, attempt.id, { status: "error", refs: { resultCode: "NOT_STARTED" } });
+      attempt = (await findAttempt(db, attempt.id)) ?? attempt;
+      break;
+    }
     await new Promise((resolve) => setTimeout(resolve, 200));
     attempt = (await findAttempt(db, attempt.id)) ?? attempt;
   }

@@ -139,6 +139,23 @@ describe("paying", () => {
     expect((await transactionRow(created.id)).state).toBe("cod");
   });
 
+  it("ends an attempt whose starter died before the gateway gave a page, so a repeated submit is not left waiting", async () => {
+    const created = await create({ pg_codes: ["knet-sandbox"] });
+    const submit = (token: string) => startAttempt(database.db, { plugins: PAYABLE_SECTIONS, transactionId: created.id, gatewayCode: "knet-sandbox", submissionToken: token, lang: "en", addresses });
+    const first = await submit("died-midway");
+    if (!first.ok) throw new Error(first.error);
+    // As the process left it when it died between saving the attempt and hearing from the gateway.
+    await database.db.updateTable("payment_attempts").set({ redirect_url: null }).where("id", "=", first.attemptId).execute();
+    advanceClock(30_000);
+    const again = await submit("died-midway");
+    expect(again).toEqual({ ok: true, attemptId: first.attemptId, redirectUrl: `/en/pay/attempt-detail/${first.attemptId}` });
+    const attempt = await database.db.selectFrom("payment_attempts").select(["state", "result_code"]).where("id", "=", first.attemptId).executeTakeFirstOrThrow();
+    expect(attempt).toEqual({ state: "error", result_code: "NOT_STARTED" });
+    // The link is still payable, from a new form.
+    const fresh = await submit("new-form");
+    expect(fresh.ok && fresh.redirectUrl).toMatch(/\/sandbox\/knet\/PaymentHTTP\.htm/);
+  });
+
   it("refuses an amount the customer may not change and a gateway the request does not allow", async () => {
     const created = await create({ pg_codes: ["cod"] });
     expect(await startAttempt(database.db, { plugins: PAYABLE_SECTIONS, transactionId: created.id, gatewayCode: "knet-sandbox", submissionToken: "x", lang: "en", addresses })).toEqual({
