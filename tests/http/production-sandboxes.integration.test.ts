@@ -1,7 +1,6 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedMerchant } from "../support/fixtures";
+import { startServerProcess, type ServerProcess } from "../support/server-process";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 import { startAttempt } from "~/domain/payments/attempts.server";
 import { encryptParams } from "~/domain/payments/gateways/knet-protocol";
@@ -19,38 +18,10 @@ const PUBLISHED = {
 };
 
 let database: TestDatabase;
-let server: { url: string; child: ChildProcess; output: string[] };
+let server: ServerProcess;
 let shop: Awaited<ReturnType<typeof seedMerchant>>;
 let knetAttempt: { id: string; track_id: string; transaction_id: string };
 const noRedirect = { redirect: "manual" as const };
-
-async function freePort() {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-async function startProductionServer(env: Record<string, string>) {
-  const port = await freePort();
-  const output: string[] = [];
-  const child = spawn(process.execPath, ["server.js"], {
-    cwd: process.cwd(),
-    env: { ...process.env, ...env, PORT: String(port), NODE_ENV: "production", WORKER: "off", SEED_DEMO: "0", SANDBOX: "0" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (chunk) => output.push(String(chunk)));
-  child.stderr!.on("data", (chunk) => output.push(String(chunk)));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`The server exited: ${output.join("")}`);
-    if (await fetch(`${url}/healthz`).then((response) => response.ok, () => false)) return { url, child, output };
-    if (Date.now() > deadline) throw new Error(`The server did not start: ${output.join("")}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 async function newRequest(pgCodes: string) {
   const created = await createPaymentRequest(database.db, {
@@ -87,7 +58,7 @@ beforeAll(async () => {
   if (!started.ok) throw new Error(started.error);
   knetAttempt = await database.db.selectFrom("payment_attempts").select(["id", "track_id", "transaction_id"]).where("id", "=", started.attemptId).executeTakeFirstOrThrow();
 
-  server = await startProductionServer(database.env);
+  server = await startServerProcess({ ...database.env, SANDBOX: "0" });
 });
 
 afterAll(async () => {

@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 import { startHttpServer, type TestHttpServer } from "../support/http-server";
+import { startServerProcess, type ServerProcess } from "../support/server-process";
 
 /**
  * Refunds through the API on a card payment made for real on the card sandbox, and the rule that
@@ -12,42 +11,12 @@ import { startHttpServer, type TestHttpServer } from "../support/http-server";
  */
 let database: TestDatabase;
 let server: TestHttpServer;
-let second: { url: string; child: ChildProcess; output: string[] };
+let second: ServerProcess;
 let shop: Awaited<ReturnType<typeof seedMerchant>>;
 let other: Awaited<ReturnType<typeof seedMerchant>>;
 const tokens = { admin: "", staff: "", maker: "", other: "" };
 const noRedirect = { redirect: "manual" as const };
 const ABOVE_AVAILABLE = "The amount cannot be greater than the available amount.";
-
-async function freePort() {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** The production server (server.js) in a process of its own, on the same database. */
-async function startSecondProcess(env: Record<string, string>) {
-  const port = await freePort();
-  const output: string[] = [];
-  const child = spawn(process.execPath, ["server.js"], {
-    cwd: process.cwd(),
-    env: { ...process.env, ...env, PORT: String(port), NODE_ENV: "production", WORKER: "off", TEST_CLOCK: "1", SEED_DEMO: "0" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (chunk) => output.push(String(chunk)));
-  child.stderr!.on("data", (chunk) => output.push(String(chunk)));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`The second server exited: ${output.join("")}`);
-    const ready = await fetch(`${url}/healthz`).then((response) => response.ok, () => false);
-    if (ready) return { url, child, output };
-    if (Date.now() > deadline) throw new Error(`The second server did not start: ${output.join("")}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 async function tokenOf(username: string) {
   const response = await fetch(`${server.url}/api/v1/user/token/`, {
@@ -132,7 +101,7 @@ beforeAll(async () => {
     permissions: ["view_paymenttransaction", "refund_paymenttransaction"],
   });
   server = await startHttpServer({ ...database.env, SEED_DEMO: "0" });
-  second = await startSecondProcess(database.env);
+  second = await startServerProcess(database.env);
   tokens.admin = await tokenOf(shop.admin.username);
   tokens.staff = await tokenOf(shop.staff.username);
   tokens.maker = await tokenOf("Refund-maker");
