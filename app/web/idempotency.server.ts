@@ -134,3 +134,15 @@ export async function respondOnce(
       return apiJson(outcome.response.body, outcome.response.status, outcome.kind === "replayed" ? { "Idempotent-Replayed": "true" } : undefined);
   }
 }
+
+/**
+ * The gateway reference of the refund, capture or void a request with this Idempotency-Key makes:
+ * the same for every retry of that request, so a retry after a crash finds the operation the first
+ * attempt started instead of making another (money would leave twice). 18 digits, like a track id.
+ */
+export function operationReferenceOf(request: Request, merchantId: number, scope: string): string | null {
+  const key = request.headers.get("Idempotency-Key");
+  if (!key || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) return null;
+  const digits = BigInt(`0x${sha256(`operation\n${merchantId}\n${scope}\n${key}`)}`) % 10n ** 17n;
+  return `9${digits.toString().padStart(17, "0")}`;
+}

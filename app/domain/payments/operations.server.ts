@@ -168,7 +168,20 @@ async function sourceOf(trx: DB, transaction: LockedTransaction, kind: Operation
 
 const RESERVED_COLUMN = { refund: "refunded_amount", capture: "captured_amount", void: "voided_amount" } as const;
 
-type OperationInput = { merchantId: number; actor: Actor; transactionId: string; kind: OperationKind; amount?: string | null; attemptId?: string | null };
+type OperationInput = {
+  merchantId: number;
+  actor: Actor;
+  transactionId: string;
+  kind: OperationKind;
+  amount?: string | null;
+  attemptId?: string | null;
+  /**
+   * The reference to send the operation under; derived from the caller's Idempotency-Key, so that a
+   * retry of a request that died finds the operation it started (resumeOperation) instead of making
+   * a second one. Unset: a fresh one.
+   */
+  reference?: string | null;
+};
 
 /**
  * Reserves the amount and records the operation as pending, with the reference it is sent to the
@@ -207,7 +220,7 @@ export async function reserveOperation(trx: DB, input: OperationInput & { reques
       currency_code: transaction.currency_code,
       gateway_code: gateway.code,
       gateway_reference: null,
-      reference: newTrackId(),
+      reference: input.reference ?? newTrackId(),
       message: null,
       requested_by: input.actor.id,
       approval_request_id: input.requestId,
@@ -295,6 +308,26 @@ export async function sendOperation(db: DB, operationId: number, addresses: Plat
   await recordOperationResult(db, operationId, result);
   if (!result.ok) return refuse("operations.errors.gateway", { params: { message: result.message } });
   return { ok: true, code: `operations.done.${operation.kind}`, params: { amount: amountParam }, operationId };
+}
+
+/**
+ * A retried request's operation: the one already made under this reference, if any. One still
+ * pending is sent again under the same reference — the gateway does it once whatever it did
+ * before — and recorded; one settled answers as it was settled. Null: no such operation yet.
+ */
+export async function resumeOperation(db: DB, merchantId: number, reference: string, addresses: PlatformAddresses): Promise<OperationOutcome | null> {
+  const operation = await db
+    .selectFrom("transaction_operations")
+    .select(["id", "kind", "state", "amount", "currency_code", "message"])
+    .where("merchant_id", "=", merchantId)
+    .where("reference", "=", reference)
+    .executeTakeFirst();
+  if (!operation) return null;
+  const amount = money(operation.amount, operation.currency_code);
+  if (operation.state === "pending") return sendOperation(db, operation.id, addresses);
+  if (operation.state === "succeeded") return { ok: true, code: `operations.done.${operation.kind}`, params: { amount }, operationId: operation.id };
+  if (operation.state === "attention") return { ok: true, code: `operations.checking.${operation.kind}`, params: { amount }, operationId: operation.id, checking: true };
+  return refuse("operations.errors.gateway", { params: { message: operation.message ?? "" } });
 }
 
 /**

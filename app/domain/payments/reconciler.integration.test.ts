@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { writeTransaction } from "~/db/database.server";
 import { advanceClock, resetClock } from "~/lib/clock.server";
 import { enqueueJob, registerJobHandler, requeueStaleJobs, runReadyJobs } from "~/lib/jobs.server";
@@ -14,6 +14,8 @@ import { findMerchantGateway, toGatewayConfig } from "./gateway-settings.server"
 import { adapterFor } from "./gateways/registry";
 import { executeOperation, reserveOperation } from "./operations.server";
 import { reconcilePayments } from "./reconciler.server";
+import { DEMO_PASSWORD } from "../../../tests/support/fixtures";
+import { operationReferenceOf, requestHashOf } from "~/web/idempotency.server";
 
 /**
  * What a crash leaves behind, and the reconciler that picks it up: a refund reserved but never
@@ -172,6 +174,50 @@ describe("a refund interrupted by a crash", () => {
     } finally {
       await database.db.updateTable("gateways").set({ endpoint_url: null }).where("merchant_id", "=", shop.merchantId).where("code", "=", "card-sandbox").execute();
     }
+  });
+});
+
+describe("a refund retried with its Idempotency-Key after the process died", () => {
+  it("finds the refund the first request started and sends it under the same reference: the customer gets the money once", async () => {
+    const id = await paid("10.000");
+    const key = "refund-after-crash-1";
+    const scope = `transaction.action.${id}.refund`;
+    const body = { amount: "1.000", attempt_id: null };
+    // The first request took the key, reserved the refund under the key's reference and sent it; the
+    // gateway refunded; the process died before it recorded the answer or the response.
+    const reference = operationReferenceOf(new Request("http://localhost", { headers: { "Idempotency-Key": key } }), shop.merchantId, scope)!;
+    const reservedOne = await writeTransaction(database.db, (trx) =>
+      reserveOperation(trx, { merchantId: shop.merchantId, actor: actor(), transactionId: id, kind: "refund", amount: "1.000", requestId: null, reference }),
+    );
+    expect(reservedOne.ok).toBe(true);
+    const attempt = await database.db.selectFrom("payment_attempts").select(["gateway_reference", "track_id", "payment_id"]).where("transaction_id", "=", id).executeTakeFirstOrThrow();
+    const config = toGatewayConfig((await findMerchantGateway(database.db, shop.merchantId, "card-sandbox"))!, addresses());
+    expect(await adapterFor("card").refund(config, { gatewayReference: attempt.gateway_reference, trackId: attempt.track_id, paymentId: attempt.payment_id }, 1000, reference)).toMatchObject({ ok: true });
+    await database.db
+      .insertInto("idempotency_keys")
+      .values({ merchant_id: shop.merchantId, key, scope, request_hash: requestHashOf(scope, body), response_status: null, response_body: null, created_at: new Date().toISOString() })
+      .execute();
+
+    // The client retries once the key's lease has run out (the server's clock moved on).
+    const moveServerClock = (ms: number) => fetch(`${server.url}/__test/clock`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ ms }) });
+    await moveServerClock(2 * 60_000);
+    onTestFinished(async () => void (await moveServerClock(-2 * 60_000)));
+    const token = await fetch(`${server.url}/api/v1/user/token/`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ username: shop.admin.username, password: DEMO_PASSWORD }),
+    }).then(async (response) => ((await response.json()) as { access: string }).access);
+    const retry = await fetch(`${server.url}/api/v1/plugins/payment_request/transaction/actions/${id}/refund/`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", "Idempotency-Key": key },
+      body: JSON.stringify(body),
+    });
+    expect(retry.status).toBe(200);
+    const operations = await database.db.selectFrom("transaction_operations").select(["state", "amount"]).where("transaction_id", "=", id).execute();
+    expect(operations).toEqual([{ state: "succeeded", amount: 1000 }]);
+    expect(await money(id)).toMatchObject({ refunded_amount: 1000, ledgerRefunds: [1000] });
+    const books = await database.db.selectFrom("sandbox_card_payments").select("refunded_amount").where("id", "=", attempt.gateway_reference!).executeTakeFirstOrThrow();
+    expect(books.refunded_amount).toBe(1000);
   });
 });
 

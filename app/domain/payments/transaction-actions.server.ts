@@ -6,7 +6,7 @@ import type { Language } from "~/lib/i18n";
 import type { PlatformAddresses } from "./attempts.server";
 import { gatewaySupports } from "./gateways/registry";
 import { cancelTransaction, sendPayLink, setDeleted } from "./lifecycle.server";
-import { availableAmount, OPERATION_PERMISSIONS, requestOperation } from "./operations.server";
+import { availableAmount, OPERATION_PERMISSIONS, requestOperation, resumeOperation } from "./operations.server";
 import { DELETABLE_STATES, PAYABLE_STATES } from "./states";
 
 export const ROW_ACTIONS = ["capture", "refund", "void", "email", "sms", "cancel", "delete", "restore"] as const;
@@ -83,15 +83,23 @@ export async function runRowAction(
     plugin?: string;
     /** A refund or void of this duplicate payment of the transaction, not of its own payment. */
     attemptId?: string | null;
+    /** A refund, capture or void's reference from the caller's Idempotency-Key (see resumeOperation). */
+    operationReference?: string | null;
   },
 ): Promise<ActionOutcome> {
   const row = await loadActionableRow(db, input.merchantId, input.transactionId, input.plugin);
   if (!row) return refuse("api.not_found");
+  if (input.operationReference && isOperation(input.action)) {
+    // A retry of a request that died after it reserved: the operation it started, not a second one.
+    const resumed = await resumeOperation(db, input.merchantId, input.operationReference, input.addresses);
+    if (resumed) return resumed;
+  }
+  const reference = input.operationReference ?? null;
   if (input.attemptId && input.attemptId !== row.paid_attempt_id) {
     // A duplicate payment has its own money to give back, whatever the row's own payment allows.
     if (row.deleted_at || (input.action !== "refund" && input.action !== "void")) return refuse("actions.not_available");
     if (!can(input.user, OPERATION_PERMISSIONS[input.action])) return refuse("operations.errors.forbidden");
-    return requestOperation(db, { merchantId: input.merchantId, actor: input.user, transactionId: row.id, kind: input.action, amount: input.amount, attemptId: input.attemptId, addresses: input.addresses });
+    return requestOperation(db, { merchantId: input.merchantId, actor: input.user, transactionId: row.id, kind: input.action, amount: input.amount, attemptId: input.attemptId, addresses: input.addresses, reference });
   }
   const gatewayKinds = await gatewayKindsOf(db, input.merchantId);
   if (!isRowAction(input.action) || !rowActions(row, input.user, { gatewayKinds }).includes(input.action)) {
@@ -101,7 +109,7 @@ export async function runRowAction(
   }
   const action = input.action;
   const target = { merchantId: input.merchantId, actor: input.user, transactionId: row.id };
-  if (isOperation(action)) return requestOperation(db, { ...target, kind: action, amount: input.amount, addresses: input.addresses });
+  if (isOperation(action)) return requestOperation(db, { ...target, kind: action, amount: input.amount, addresses: input.addresses, reference });
   if (action === "delete" || action === "restore") return setDeleted(db, { ...target, deleted: action === "delete" });
   if (action === "cancel") return cancelTransaction(db, target);
   return sendPayLink(db, { ...target, channel: action, baseUrl: input.baseUrl, lang: input.lang });

@@ -6,6 +6,7 @@ import { platformAddresses } from "~/web/addresses.server";
 import { apiDetail, apiJson, methodNotAllowed, readBody, requireApiPermission } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
+import { operationReferenceOf } from "~/web/idempotency.server";
 import { actionBaseUrl, findSectionRow, requireTransactionSection, respondOnce } from "./transaction-api.server";
 
 /**
@@ -50,7 +51,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const amount = amountOf(body.amount);
   if (amount === undefined) return apiJson({ detail: translator(lang)("operations.errors.amount"), amount: [translator(lang)("operations.errors.amount")] }, 400);
   const attemptId = typeof body.attempt_id === "string" ? body.attempt_id.slice(0, 64) : null;
-  return respondOnce(request, db, user.merchantId, `transaction.action.${params.id}.${name}`, { amount, attempt_id: attemptId }, async () => {
+  const scope = `transaction.action.${params.id}.${name}`;
+  return respondOnce(request, db, user.merchantId, scope, { amount, attempt_id: attemptId }, async () => {
     const outcome = await runRowAction(db, {
       merchantId: user.merchantId,
       user,
@@ -62,6 +64,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       addresses: platformAddresses(request),
       plugin: section.key,
       attemptId,
+      operationReference: operationReferenceOf(request, user.merchantId, scope),
     });
     const message = messageOf(outcome, lang);
     if (outcome.ok) return { status: doneStatusOf(outcome), body: { message } };
