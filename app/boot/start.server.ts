@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { createDatabase, engineOf, writeTransaction, type DB } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
-import { env, roleOf, sandboxEnabled } from "~/lib/env.server";
+import { demoMode, env, roleOf, sandboxEnabled } from "~/lib/env.server";
 import { startWorker } from "~/lib/jobs.server";
 import { recoverInterruptedExports } from "~/domain/reporting/exports.server";
 import { hashPassword } from "~/domain/identity/password-hashing.server";
@@ -50,8 +50,7 @@ export function platform(): Promise<DB> {
   ready ??= (async () => {
     const config = env();
     database = createDatabase({ databaseUrl: config.DATABASE_URL, sqlitePath: config.SQLITE_PATH });
-    const seedDemo = config.SEED_DEMO === undefined ? !config.DATABASE_URL : config.SEED_DEMO === "1" || config.SEED_DEMO === "true";
-    await prepareDatabase(database, seedDemo);
+    await prepareDatabase(database, demoMode(config));
     await prepareSandboxes(database);
     await wirePlatform();
     if (roleOf(config) !== "web") {

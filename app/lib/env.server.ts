@@ -38,8 +38,8 @@ const EnvSchema = z.object({
   /** Unset: seed the demo merchant on an empty SQLite database, never on Postgres. */
   SEED_DEMO: z.enum(["0", "1", "true", "false"], { message: "must be 1 or 0" }).optional(),
   /**
-   * The platform's own KNET and card sandboxes (demo and test mode). Unset: on for the embedded
-   * SQLite installation, off when DATABASE_URL points at a production database.
+   * The platform's own KNET and card sandboxes (demo and test mode). Unset: on in demo mode (the
+   * embedded SQLite installation, unless SEED_DEMO=0), off otherwise.
    */
   SANDBOX: z.enum(["0", "1", "true", "false"], { message: "must be 1 or 0" }).optional(),
   TRUST_PROXY: booleanFlag,
@@ -95,10 +95,16 @@ export function roleOf(config: Env): "web" | "worker" | "all" {
   return config.ROLE ?? (config.WORKER === "off" ? "web" : "all");
 }
 
-/** Whether this installation runs the sandbox gateways (SANDBOX; decision 0014). */
+/** Whether this installation is a demo: it seeds the demo merchant (SEED_DEMO; unset, on SQLite only). */
+export function demoMode(config: Env = env()): boolean {
+  if (config.SEED_DEMO !== undefined) return config.SEED_DEMO === "1" || config.SEED_DEMO === "true";
+  return !config.DATABASE_URL;
+}
+
+/** Whether this installation runs the sandbox gateways (SANDBOX; unset, in demo mode only; decision 0014). */
 export function sandboxEnabled(config: Env = env()): boolean {
   if (config.SANDBOX !== undefined) return config.SANDBOX === "1" || config.SANDBOX === "true";
-  return !config.DATABASE_URL;
+  return demoMode(config);
 }
 
 /** For tests that change the environment between cases. */
