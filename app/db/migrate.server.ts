@@ -7,6 +7,7 @@ import * as sections from "./migrations/0004-sections";
 import * as reconciliation from "./migrations/0005-reconciliation";
 import * as amountBounds from "./migrations/0006-amount-bounds";
 import * as accountAndInputSafety from "./migrations/0007-account-and-input-safety";
+import * as runsPerMerchant from "./migrations/0008-reconciliation-runs-per-merchant";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -19,6 +20,7 @@ const migrations: Record<string, EngineMigration> = {
   "0005-reconciliation": reconciliation,
   "0006-amount-bounds": amountBounds,
   "0007-account-and-input-safety": accountAndInputSafety,
+  "0008-reconciliation-runs-per-merchant": runsPerMerchant,
 };
 
 export async function migrateToLatest(db: DB) {

@@ -535,6 +535,8 @@ export interface SandboxCardPaymentTable {
 
 export interface ReconciliationRunTable {
   id: Generated<number>;
+  /** The merchant whose books were compared; null on runs recorded before runs were per merchant. */
+  merchant_id: ColumnType<number | null, number | null | undefined, number | null>;
   started_at: Timestamp;
   finished_at: Timestamp | null;
   /** The Kuwait day whose books were compared. */

@@ -47,12 +47,14 @@ type PlatformAttempt = {
   gateway_kind: string;
   created_at: string;
   lang: string;
+  authorized_only: number;
 };
 
-type PlatformRefund = {
+type PlatformOperation = {
   id: number;
   attempt_id: string | null;
   transaction_id: string;
+  kind: string;
   state: string;
   amount: number;
   currency_code: string;
@@ -67,7 +69,7 @@ const CAPTURED = new Set(["success"]);
 async function attemptsOf(db: DB, gateway: GatewayRow, range: { from: string; to: string }) {
   return db
     .selectFrom("payment_attempts")
-    .select(["id", "transaction_id", "state", "total", "currency_code", "track_id", "payment_id", "gateway_reference", "gateway_kind", "created_at", "lang"])
+    .select(["id", "transaction_id", "state", "total", "currency_code", "track_id", "payment_id", "gateway_reference", "gateway_kind", "created_at", "lang", "authorized_only"])
     .where("merchant_id", "=", gateway.merchant_id)
     .where("gateway_code", "=", gateway.code)
     .where("created_at", ">=", range.from)
@@ -75,10 +77,10 @@ async function attemptsOf(db: DB, gateway: GatewayRow, range: { from: string; to
     .execute() as Promise<PlatformAttempt[]>;
 }
 
-/** The refunds taken from these attempts, whatever became of them (an operation older than its attempt column counts against the transaction's paid attempt). */
-async function refundsOf(db: DB, attempts: PlatformAttempt[]): Promise<PlatformRefund[]> {
+/** The refunds, captures and voids of these attempts, whatever became of them (an operation older than its attempt column counts against the transaction's paid attempt). */
+async function operationsOf(db: DB, attempts: PlatformAttempt[]): Promise<PlatformOperation[]> {
   if (attempts.length === 0) return [];
-  const rows: PlatformRefund[] = [];
+  const rows: PlatformOperation[] = [];
   const ids = attempts.map((attempt) => attempt.id);
   for (let start = 0; start < ids.length; start += 500) {
     const chunk = ids.slice(start, start + 500);
@@ -86,9 +88,8 @@ async function refundsOf(db: DB, attempts: PlatformAttempt[]): Promise<PlatformR
       ...(await db
         .selectFrom("transaction_operations as o")
         .innerJoin("transactions as t", "t.id", "o.transaction_id")
-        .select(["o.id", "o.transaction_id", "o.state", "o.amount", "o.currency_code", "o.reference"])
+        .select(["o.id", "o.transaction_id", "o.kind", "o.state", "o.amount", "o.currency_code", "o.reference"])
         .select(sql<string | null>`coalesce(o.attempt_id, t.paid_attempt_id)`.as("attempt_id"))
-        .where("o.kind", "=", "refund")
         .where(sql<string>`coalesce(o.attempt_id, t.paid_attempt_id)`, "in", chunk)
         .execute()),
     );
@@ -96,8 +97,18 @@ async function refundsOf(db: DB, attempts: PlatformAttempt[]): Promise<PlatformR
   return rows;
 }
 
-function refundedBy(refunds: PlatformRefund[], attemptId: string) {
-  return refunds.filter((refund) => refund.attempt_id === attemptId && refund.state === "succeeded").reduce((sum, refund) => sum + refund.amount, 0);
+/** What the platform's books say of one attempt: voided, the amount the gateway should hold, refunded, and refunds still being sent. */
+function booksOf(operations: PlatformOperation[], attempt: PlatformAttempt) {
+  const own = operations.filter((operation) => operation.attempt_id === attempt.id);
+  const sum = (kind: string, states: string[]) => own.filter((operation) => operation.kind === kind && states.includes(operation.state)).reduce((total, operation) => total + operation.amount, 0);
+  const captured = sum("capture", ["succeeded"]);
+  return {
+    voided: own.some((operation) => operation.kind === "void" && operation.state === "succeeded"),
+    // An authorization captured in part holds what was captured; one not captured yet, what was authorized.
+    held: attempt.authorized_only && captured > 0 ? captured : attempt.total,
+    refunded: sum("refund", ["succeeded"]),
+    refunding: sum("refund", ["pending", "attention"]),
+  };
 }
 
 /**
@@ -162,7 +173,7 @@ async function compareWithSettlements(db: DB, gateway: GatewayRow, entries: Sett
   const found: FoundDifference[] = [];
   const checked = new Set<string>();
   const byTrack = new Map(attempts.map((attempt) => [attempt.track_id, attempt]));
-  const refunds = await refundsOf(db, attempts);
+  const operations = await operationsOf(db, attempts);
   const listed = new Set<string>();
   for (const entry of entries) {
     if (entry.status === "other" && entry.refunded === 0) continue;
@@ -172,7 +183,7 @@ async function compareWithSettlements(db: DB, gateway: GatewayRow, entries: Sett
       byTrack.get(entry.reference) ??
       ((await db
         .selectFrom("payment_attempts")
-        .select(["id", "transaction_id", "state", "total", "currency_code", "track_id", "payment_id", "gateway_reference", "gateway_kind", "created_at", "lang"])
+        .select(["id", "transaction_id", "state", "total", "currency_code", "track_id", "payment_id", "gateway_reference", "gateway_kind", "created_at", "lang", "authorized_only"])
         .where("merchant_id", "=", gateway.merchant_id)
         .where("track_id", "=", entry.reference)
         .executeTakeFirst()) as PlatformAttempt | undefined);
@@ -183,16 +194,18 @@ async function compareWithSettlements(db: DB, gateway: GatewayRow, entries: Sett
       if (entry.status !== "other") found.push(differenceOf(gateway, "missing_payment", attempt, { reference: entry.reference, gatewayAmount: entry.amount, platformAmount: 0, currency: entry.currency }));
       continue;
     }
-    if (entry.status !== "other" && entry.amount !== attempt.total) {
-      found.push(differenceOf(gateway, "amount_mismatch", attempt, { reference: entry.reference, gatewayAmount: entry.amount, platformAmount: attempt.total }));
+    const books = booksOf(byTrack.has(entry.reference) ? operations : await operationsOf(db, [attempt]), attempt);
+    if (entry.status !== "other" && entry.amount !== books.held) {
+      found.push(differenceOf(gateway, "amount_mismatch", attempt, { reference: entry.reference, gatewayAmount: entry.amount, platformAmount: books.held }));
     }
-    const ours = refundedBy(byTrack.has(entry.reference) ? refunds : await refundsOf(db, [attempt]), attempt.id);
-    if (entry.refunded > ours) found.push(differenceOf(gateway, "unknown_refund", attempt, { reference: entry.reference, gatewayAmount: entry.refunded, platformAmount: ours }));
-    if (entry.refunded < ours) found.push(differenceOf(gateway, "missing_refund", attempt, { reference: entry.reference, gatewayAmount: entry.refunded, platformAmount: ours }));
+    // A refund still being sent may already be at the gateway: not a difference until the reconciler has settled it.
+    if (entry.refunded > books.refunded + books.refunding) found.push(differenceOf(gateway, "unknown_refund", attempt, { reference: entry.reference, gatewayAmount: entry.refunded, platformAmount: books.refunded }));
+    if (entry.refunded < books.refunded) found.push(differenceOf(gateway, "missing_refund", attempt, { reference: entry.reference, gatewayAmount: entry.refunded, platformAmount: books.refunded }));
   }
   for (const attempt of attempts) {
     checked.add(attempt.track_id);
-    if (CAPTURED.has(attempt.state) && !listed.has(attempt.track_id)) {
+    // A voided authorization is in neither side's money.
+    if (CAPTURED.has(attempt.state) && !listed.has(attempt.track_id) && !booksOf(operations, attempt).voided) {
       found.push(differenceOf(gateway, "unknown_payment", attempt, { reference: attempt.track_id, platformAmount: attempt.total, gatewayAmount: 0 }));
     }
   }
@@ -204,7 +217,8 @@ async function compareByInquiry(db: DB, gateway: GatewayRow, config: GatewayConf
   const adapter = adapterFor(gateway.kind);
   const found: FoundDifference[] = [];
   const checked = new Set<string>();
-  const refunds = await refundsOf(db, attempts);
+  const operations = await operationsOf(db, attempts);
+  const refunds = operations.filter((operation) => operation.kind === "refund");
   let complete = true;
   for (const attempt of attempts) {
     let outcome: GatewayOutcome;
@@ -223,11 +237,12 @@ async function compareByInquiry(db: DB, gateway: GatewayRow, config: GatewayConf
     }
     checked.add(attempt.track_id);
     const captured = outcome.status === "success" || outcome.status === "authorized";
-    const recorded = CAPTURED.has(attempt.state);
+    const books = booksOf(operations, attempt);
+    const recorded = CAPTURED.has(attempt.state) && !books.voided;
     if (captured && !recorded) found.push(differenceOf(gateway, "missing_payment", attempt, { reference: attempt.track_id, gatewayAmount: outcome.amount ?? attempt.total, platformAmount: 0 }));
-    if (!captured && recorded) found.push(differenceOf(gateway, "unknown_payment", attempt, { reference: attempt.track_id, platformAmount: attempt.total, gatewayAmount: 0 }));
-    if (captured && recorded && outcome.amount !== undefined && outcome.amount !== attempt.total) {
-      found.push(differenceOf(gateway, "amount_mismatch", attempt, { reference: attempt.track_id, gatewayAmount: outcome.amount, platformAmount: attempt.total }));
+    if (!captured && recorded) found.push(differenceOf(gateway, "unknown_payment", attempt, { reference: attempt.track_id, platformAmount: books.held, gatewayAmount: 0 }));
+    if (captured && recorded && outcome.amount !== undefined && outcome.amount !== books.held) {
+      found.push(differenceOf(gateway, "amount_mismatch", attempt, { reference: attempt.track_id, gatewayAmount: outcome.amount, platformAmount: books.held }));
     }
   }
   for (const refund of refunds) {
@@ -261,6 +276,22 @@ async function keepDifference(db: DB, difference: FoundDifference, seenAt: strin
     .where("resolved_at", "is", null)
     .executeTakeFirst();
   const amounts = { platform_amount: difference.platformAmount ?? null, gateway_amount: difference.gatewayAmount ?? null, last_seen_at: seenAt };
+  if (!open) {
+    // A person resolved this very difference (the bank refunded by hand, say): it is not raised again
+    // while the amounts stay as they were when it was resolved.
+    const settled = await db
+      .selectFrom("reconciliation_differences")
+      .select("id")
+      .where("merchant_id", "=", difference.merchantId)
+      .where("gateway_code", "=", difference.gatewayCode)
+      .where("kind", "=", difference.kind)
+      .where("reference", "=", difference.reference)
+      .where("resolved_by", "!=", "auto")
+      .where((eb) => (amounts.platform_amount === null ? eb("platform_amount", "is", null) : eb("platform_amount", "=", amounts.platform_amount)))
+      .where((eb) => (amounts.gateway_amount === null ? eb("gateway_amount", "is", null) : eb("gateway_amount", "=", amounts.gateway_amount)))
+      .executeTakeFirst();
+    if (settled) return false;
+  }
   if (open) {
     await db.updateTable("reconciliation_differences").set(amounts).where("id", "=", open.id).execute();
     return false;
@@ -287,7 +318,7 @@ async function keepDifference(db: DB, difference: FoundDifference, seenAt: strin
   return true;
 }
 
-export type ComparisonRun = { runId: number; checked: number; found: number; resolved: number; failedGateways: string[] };
+export type ComparisonRun = { checked: number; found: number; resolved: number; failedGateways: string[] };
 
 /**
  * Compares every merchant's gateway books with the platform's over the last two days (to now less
@@ -298,16 +329,18 @@ export async function compareBooks(db: DB, addresses: PlatformAddresses, options
   const startedAt = nowIso();
   const to = addMs(now(), -reconcilerGraceMs());
   const range = { from: addMs(to, -WINDOW_MS).toISOString(), to: to.toISOString() };
-  const run = await db
-    .insertInto("reconciliation_runs")
-    .values({ started_at: startedAt, finished_at: null, day: startedAt.slice(0, 10), error: null })
-    .returning("id")
-    .executeTakeFirstOrThrow();
   let merchants = db.selectFrom("merchants").select("id");
   if (options.merchantId !== undefined) merchants = merchants.where("id", "=", options.merchantId);
   const totals = { checked: 0, found: 0, resolved: 0 };
   const failedGateways: string[] = [];
   for (const merchant of await merchants.execute()) {
+    const run = await db
+      .insertInto("reconciliation_runs")
+      .values({ merchant_id: merchant.id, started_at: startedAt, finished_at: null, day: startedAt.slice(0, 10), error: null })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const mine = { checked: 0, found: 0, resolved: 0 };
+    const myFailures: string[] = [];
     for (const gateway of await listMerchantGateways(db, merchant.id)) {
       if (!isGatewayKind(gateway.kind) || gateway.kind === "cod" || !isReachable(gateway)) continue;
       const config = toGatewayConfig(gateway, addresses);
@@ -320,14 +353,14 @@ export async function compareBooks(db: DB, addresses: PlatformAddresses, options
           : await compareByInquiry(db, gateway, config, attempts);
       } catch (error) {
         console.error(`reconciliation: ${gateway.code} of merchant ${merchant.id} could not be compared:`, error instanceof Error ? error.message : error);
-        failedGateways.push(gateway.code);
+        myFailures.push(gateway.code);
         continue;
       }
       const unresolved = await unresolvedOf(db, gateway);
       const found = [...comparison.found, ...unresolved];
-      for (const difference of found) if (await keepDifference(db, difference, startedAt)) totals.found += 1;
-      totals.checked += comparison.checked.size;
-      if (!comparison.complete) failedGateways.push(gateway.code);
+      for (const difference of found) if (await keepDifference(db, difference, startedAt)) mine.found += 1;
+      mine.checked += comparison.checked.size;
+      if (!comparison.complete) myFailures.push(gateway.code);
       // What this comparison looked at and no longer found is closed; what it could not look at stays open.
       const stillOpen = new Set(found.map((difference) => `${difference.kind}\n${difference.reference}`));
       const open = await db
@@ -349,21 +382,29 @@ export async function compareBooks(db: DB, addresses: PlatformAddresses, options
           .where("id", "in", gone.map((row) => row.id))
           .where("resolved_at", "is", null)
           .execute();
-        totals.resolved += gone.length;
+        mine.resolved += gone.length;
       }
     }
+    await db
+      .updateTable("reconciliation_runs")
+      .set({ finished_at: nowIso(), ...mine, error: myFailures.length ? `not compared: ${myFailures.join(", ")}` : null })
+      .where("id", "=", run.id)
+      .execute();
+    for (const key of ["checked", "found", "resolved"] as const) totals[key] += mine[key];
+    failedGateways.push(...myFailures);
   }
-  await db
-    .updateTable("reconciliation_runs")
-    .set({ finished_at: nowIso(), ...totals, error: failedGateways.length ? `not compared: ${failedGateways.join(", ")}` : null })
-    .where("id", "=", run.id)
-    .execute();
-  return { runId: run.id, ...totals, failedGateways };
+  return { ...totals, failedGateways };
 }
 
-/** "Compare now": queues a comparison for the worker; answers false when one is already waiting. */
+/** "Compare now": queues a comparison of this merchant's books; answers false when one that covers them is already waiting or running. */
 export async function requestComparison(db: DB, merchantId: number) {
-  const waiting = await db.selectFrom("jobs").select("id").where("type", "=", COMPARE_BOOKS_JOB).where("status", "in", ["queued", "running"]).executeTakeFirst();
+  const waiting = await db
+    .selectFrom("jobs")
+    .select("id")
+    .where("type", "=", COMPARE_BOOKS_JOB)
+    .where("status", "in", ["queued", "running"])
+    .where("payload", "in", ["{}", JSON.stringify({ merchantId })])
+    .executeTakeFirst();
   if (waiting) return false;
   await enqueueJob(db, COMPARE_BOOKS_JOB, { merchantId });
   return true;
@@ -414,8 +455,14 @@ export async function listDifferences(db: DB, merchantId: number, options: { res
   return { rows, count: Number(count.count) };
 }
 
-export async function lastComparison(db: DB) {
-  return db.selectFrom("reconciliation_runs").select(["started_at", "finished_at", "checked", "found", "resolved", "error"]).orderBy("id", "desc").limit(1).executeTakeFirst();
+export async function lastComparison(db: DB, merchantId: number) {
+  return db
+    .selectFrom("reconciliation_runs")
+    .select(["started_at", "finished_at", "checked", "found", "resolved", "error"])
+    .where("merchant_id", "=", merchantId)
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
 }
 
 /** A person's "Mark resolved", with what they did about it; recorded in the audit log. */

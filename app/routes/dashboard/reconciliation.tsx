@@ -5,13 +5,12 @@ import { z } from "zod";
 import type { Route } from "./+types/reconciliation";
 import { DataTable, ListPagination } from "~/components/data-table";
 import { PageHeader } from "~/components/page-header";
-import { compareBooks, lastComparison, listDifferences, requestComparison, resolveDifference } from "~/domain/payments/reconciliation.server";
+import { lastComparison, listDifferences, requestComparison, resolveDifference } from "~/domain/payments/reconciliation.server";
 import { formatDateTime } from "~/lib/format";
 import { isLanguage } from "~/lib/i18n";
 import { formatAmount } from "~/lib/money";
-import { env, roleOf } from "~/lib/env.server";
-import { backgroundAddresses } from "~/web/addresses.server";
 import { flashCookie } from "~/web/flash.server";
+import { readFormData } from "~/web/form-data.server";
 import { requireSuperuser, requireUser } from "~/web/guards.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 
@@ -40,7 +39,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const db = getDbFrom(context);
   const [{ rows, count }, last] = await Promise.all([
     listDifferences(db, auth.user.merchantId, { resolved, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
-    lastComparison(db),
+    lastComparison(db, auth.user.merchantId),
   ]);
   const amount = (value: number | null, currency: string | null) => (value === null || !currency ? "—" : formatAmount(value, currency, lang));
   return {
@@ -72,7 +71,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const auth = requireUser(context, request);
   requireSuperuser(auth);
   const db = getDbFrom(context);
-  const form = Object.fromEntries(await request.formData());
+  const form = Object.fromEntries(await readFormData(request));
   const parsed = ActionSchema.safeParse(form);
   const here = `/${params.lang}/reconciliation`;
   if (!parsed.success) {
@@ -80,11 +79,9 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     return data({ id: Number(form.id), error: message.startsWith("reconciliation.") ? message : "reconciliation.errors.invalid" }, { status: 400 });
   }
   if (parsed.data.intent === "compare") {
-    // Where a worker runs beside this process the comparison is done now; a web-only process queues it for the workers.
-    const queued = roleOf(env()) === "web" ? await requestComparison(db, auth.user.merchantId) : null;
-    if (queued === null) await compareBooks(db, backgroundAddresses(), { merchantId: auth.user.merchantId });
-    const message = queued === null ? "reconciliation.compared" : queued ? "reconciliation.compare_queued" : "reconciliation.compare_waiting";
-    return redirect(here, { headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });
+    // Asking a gateway about every payment of two days takes a while: the worker does it, once per merchant at a time.
+    const queued = await requestComparison(db, auth.user.merchantId);
+    return redirect(here, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: queued ? "reconciliation.compare_queued" : "reconciliation.compare_waiting" }) } });
   }
   const done = await resolveDifference(db, { merchantId: auth.user.merchantId, id: parsed.data.id, actor: auth.user, note: parsed.data.note, ip: context.get(clientAddressContext) });
   return redirect(here, { headers: { "Set-Cookie": flashCookie(done ? { kind: "success", message: "reconciliation.resolved_done" } : { kind: "error", message: "reconciliation.errors.gone" }) } });
