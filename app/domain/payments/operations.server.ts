@@ -474,6 +474,35 @@ export async function executeOperation(db: DB, input: OperationInput & { address
   return sendOperation(db, reserved.operationId, input.addresses);
 }
 
+/**
+ * A person's answer for an operation the gateway could not give one for (left in `attention`): done
+ * at the gateway — recorded as any answer, ledger and totals — or not done — its reservation given
+ * back. For superusers, from the reconciliation page, with what they checked (the bank's statement,
+ * the acquirer's portal) in the audit log.
+ */
+export async function settleOperationByHand(db: DB, input: { merchantId: number; operationId: number; actor: Actor; done: boolean; note: string }) {
+  const operation = await db
+    .selectFrom("transaction_operations")
+    .select(["id", "state", "transaction_id"])
+    .where("id", "=", input.operationId)
+    .where("merchant_id", "=", input.merchantId)
+    .executeTakeFirst();
+  if (!operation || operation.state !== "attention") return false;
+  const result: OperationResult = input.done ? { ok: true } : { ok: false, message: input.note };
+  const changed = await recordOperationResult(db, operation.id, result, { by: "person", actor: input.actor });
+  if (changed) {
+    await recordAudit(db, {
+      merchantId: input.merchantId,
+      actor: { id: input.actor.id, username: input.actor.username },
+      action: input.done ? "operation_settled_done" : "operation_settled_not_done",
+      params: { note: input.note.slice(0, 200) },
+      objectType: "transaction",
+      objectId: operation.transaction_id,
+    });
+  }
+  return changed;
+}
+
 /** Marks pending requests past their time as expired (one transaction's, or all of a merchant's). */
 export async function expireOperationRequests(db: DB, merchantId: number, transactionId?: string) {
   let query = db

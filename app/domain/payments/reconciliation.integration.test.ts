@@ -10,7 +10,7 @@ import { PaymentRequestSchema } from "~/sections/payment-request/domain/payment-
 import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
 import { findMerchantGateway, toGatewayConfig } from "./gateway-settings.server";
 import { adapterFor } from "./gateways/registry";
-import { executeOperation, reserveOperation } from "./operations.server";
+import { executeOperation, reserveOperation, settleOperationByHand } from "./operations.server";
 import { reconcilePayments } from "./reconciler.server";
 import { compareBooks, countOpenDifferences, listDifferences, resolveDifference } from "./reconciliation.server";
 
@@ -191,6 +191,54 @@ describe("the reconciliation report", () => {
     expect(run.failedGateways).toEqual([]);
     const rows = await open();
     for (const id of [voided, partlyCaptured, refunding]) expect(kinds(rows, id)).toEqual([]);
+  });
+});
+
+describe("an operation the gateway never answered for", () => {
+  it("is listed, and a person who checked with the bank records it as done or not done", async () => {
+    const id = (await payByCard(database.db, server.url, { merchantId: shop.merchantId, user: shop.admin, amount: "5.000" })).id;
+    const leftUnanswered = async (amount: string) => {
+      const reserved = await writeTransaction(database.db, (trx) =>
+        reserveOperation(trx, { merchantId: shop.merchantId, actor: actor(), transactionId: id, kind: "refund", amount, requestId: null }),
+      );
+      if (!reserved.ok) throw new Error(reserved.code);
+      // What a day of a gateway that never answered leaves: the operation handed to a person, its amount reserved.
+      await database.db.updateTable("transaction_operations").set({ state: "attention", next_check_at: null }).where("id", "=", reserved.operationId).execute();
+      return reserved.operationId;
+    };
+    const notDone = await leftUnanswered("1.000");
+    const done = await leftUnanswered("2.000");
+    const money = () => database.db.selectFrom("transactions").select(["refunded_amount", "state"]).where("id", "=", id).executeTakeFirstOrThrow();
+    expect(await money()).toMatchObject({ refunded_amount: 3000 });
+
+    advanceClock(3 * 60_000);
+    await compareBooks(database.db, addresses());
+    const listed = (await open()).filter((row) => row.transaction_id === id);
+    expect(listed.map((row) => [row.kind, row.operation_state])).toEqual([
+      ["operation_unresolved", "attention"],
+      ["operation_unresolved", "attention"],
+    ]);
+
+    const person = { ...actor() };
+    expect(await settleOperationByHand(database.db, { merchantId: shop.merchantId + 1000, operationId: notDone, actor: person, done: false, note: "x" })).toBe(false);
+    expect(await settleOperationByHand(database.db, { merchantId: shop.merchantId, operationId: notDone, actor: person, done: false, note: "Not on the acquirer's statement" })).toBe(true);
+    expect(await settleOperationByHand(database.db, { merchantId: shop.merchantId, operationId: notDone, actor: person, done: true, note: "again" })).toBe(false);
+    expect(await money()).toMatchObject({ refunded_amount: 2000 });
+    // The other one the gateway did make: its statement shows it.
+    const attempt = await attemptOf(id);
+    const config = toGatewayConfig((await findMerchantGateway(database.db, shop.merchantId, "card-sandbox"))!, addresses());
+    const { reference } = await database.db.selectFrom("transaction_operations").select("reference").where("id", "=", done).executeTakeFirstOrThrow();
+    expect(await adapterFor("card").refund(config, { gatewayReference: attempt.gateway_reference, trackId: attempt.track_id, paymentId: attempt.payment_id }, 2000, reference!)).toMatchObject({ ok: true });
+    expect(await settleOperationByHand(database.db, { merchantId: shop.merchantId, operationId: done, actor: person, done: true, note: "On the statement of 24 November" })).toBe(true);
+    expect(await money()).toMatchObject({ refunded_amount: 2000 });
+    const ledger = await database.db.selectFrom("ledger_entries").select("amount").where("transaction_id", "=", id).where("kind", "=", "refund").execute();
+    expect(ledger).toEqual([{ amount: 2000 }]);
+    const audit = await database.db.selectFrom("audit_log").select("action").where("object_id", "=", id).where("action", "like", "operation_settled%").execute();
+    expect(audit.map((row) => row.action).sort()).toEqual(["operation_settled_done", "operation_settled_not_done"]);
+
+    advanceClock(60_000);
+    await compareBooks(database.db, addresses());
+    expect((await open()).filter((row) => row.transaction_id === id)).toEqual([]);
   });
 });
 

@@ -352,9 +352,9 @@ export async function compareBooks(db: DB, addresses: PlatformAddresses, options
           ? await compareWithSettlements(db, gateway, await adapter.listSettlements(config, { from: addMs(new Date(range.from), -CLOCK_SLACK_MS).toISOString(), to: addMs(now(), CLOCK_SLACK_MS).toISOString() }), attempts, range.to)
           : await compareByInquiry(db, gateway, config, attempts);
       } catch (error) {
+        // Its books cannot be read now; what needs no answer from it (operations and attempts left unanswered) is still listed.
         console.error(`reconciliation: ${gateway.code} of merchant ${merchant.id} could not be compared:`, error instanceof Error ? error.message : error);
-        myFailures.push(gateway.code);
-        continue;
+        comparison = { checked: new Set(), found: [], complete: false };
       }
       const unresolved = await unresolvedOf(db, gateway);
       const found = [...comparison.found, ...unresolved];
@@ -424,6 +424,7 @@ export async function listDifferences(db: DB, merchantId: number, options: { res
   let query = db
     .selectFrom("reconciliation_differences as d")
     .leftJoin("transactions as t", "t.id", "d.transaction_id")
+    .leftJoin("transaction_operations as o", "o.id", "d.operation_id")
     .where("d.merchant_id", "=", merchantId);
   query = options.resolved ? query.where("d.resolved_at", "is not", null) : query.where("d.resolved_at", "is", null);
   const [rows, count] = await Promise.all([
@@ -444,6 +445,7 @@ export async function listDifferences(db: DB, merchantId: number, options: { res
         "d.resolved_at",
         "d.resolved_by",
         "d.note",
+        "o.state as operation_state",
       ])
       .orderBy(options.resolved ? "d.resolved_at" : "d.first_seen_at", "desc")
       .orderBy("d.id", "desc")
@@ -494,4 +496,16 @@ export async function resolveDifference(db: DB, input: { merchantId: number; id:
     });
     return true;
   });
+}
+
+/** The operation an open difference is about, for a person to settle by hand (operations.server.ts settleOperationByHand). */
+export async function operationOfDifference(db: DB, merchantId: number, id: number) {
+  const row = await db
+    .selectFrom("reconciliation_differences")
+    .select("operation_id")
+    .where("id", "=", id)
+    .where("merchant_id", "=", merchantId)
+    .where("resolved_at", "is", null)
+    .executeTakeFirst();
+  return row?.operation_id ?? null;
 }

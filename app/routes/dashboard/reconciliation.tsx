@@ -1,11 +1,12 @@
-import { Anchor, Badge, Button, Group, Stack, Tabs, Text, TextInput } from "@mantine/core";
+import { Anchor, Badge, Button, Group, Stack, Tabs, Text, Textarea } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/reconciliation";
 import { DataTable, ListPagination } from "~/components/data-table";
 import { PageHeader } from "~/components/page-header";
-import { lastComparison, listDifferences, requestComparison, resolveDifference } from "~/domain/payments/reconciliation.server";
+import { settleOperationByHand } from "~/domain/payments/operations.server";
+import { lastComparison, listDifferences, operationOfDifference, requestComparison, resolveDifference } from "~/domain/payments/reconciliation.server";
 import { formatDateTime } from "~/lib/format";
 import { isLanguage } from "~/lib/i18n";
 import { formatAmount } from "~/lib/money";
@@ -16,13 +17,16 @@ import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 
 const PAGE_SIZE = 25;
 
+const Resolution = {
+  id: z.coerce.number().int().positive(),
+  note: z.string().trim().min(1, "reconciliation.errors.note_required").max(500, "reconciliation.errors.note_long"),
+};
+
 const ActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("compare") }),
-  z.object({
-    intent: z.literal("resolve"),
-    id: z.coerce.number().int().positive(),
-    note: z.string().trim().min(1, "reconciliation.errors.note_required").max(500, "reconciliation.errors.note_long"),
-  }),
+  z.object({ intent: z.literal("resolve"), ...Resolution }),
+  // An operation the gateway never answered for, settled by a person who checked with the bank.
+  z.object({ intent: z.enum(["settle_done", "settle_not_done"]), ...Resolution }),
 ]);
 
 export function meta({ params }: Route.MetaArgs) {
@@ -63,6 +67,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       resolvedAt: row.resolved_at ? formatDateTime(row.resolved_at, lang) : null,
       resolvedBy: row.resolved_by,
       note: row.note,
+      /** A person can say what the gateway could not: done or not. */
+      settleable: row.kind === "operation_unresolved" && row.operation_state === "attention",
     })),
   };
 }
@@ -83,8 +89,17 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     const queued = await requestComparison(db, auth.user.merchantId);
     return redirect(here, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: queued ? "reconciliation.compare_queued" : "reconciliation.compare_waiting" }) } });
   }
-  const done = await resolveDifference(db, { merchantId: auth.user.merchantId, id: parsed.data.id, actor: auth.user, note: parsed.data.note, ip: context.get(clientAddressContext) });
-  return redirect(here, { headers: { "Set-Cookie": flashCookie(done ? { kind: "success", message: "reconciliation.resolved_done" } : { kind: "error", message: "reconciliation.errors.gone" }) } });
+  const { id, note } = parsed.data;
+  const gone = { "Set-Cookie": flashCookie({ kind: "error", message: "reconciliation.errors.gone" }) };
+  let message = "reconciliation.resolved_done";
+  if (parsed.data.intent !== "resolve") {
+    const operationId = await operationOfDifference(db, auth.user.merchantId, id);
+    const done = parsed.data.intent === "settle_done";
+    if (operationId === null || !(await settleOperationByHand(db, { merchantId: auth.user.merchantId, operationId, actor: auth.user, done, note }))) return redirect(here, { headers: gone });
+    message = done ? "reconciliation.settled_done" : "reconciliation.settled_not_done";
+  }
+  const resolved = await resolveDifference(db, { merchantId: auth.user.merchantId, id, actor: auth.user, note, ip: context.get(clientAddressContext) });
+  return redirect(here, { headers: resolved ? { "Set-Cookie": flashCookie({ kind: "success", message }) } : gone });
 }
 
 type Difference = Awaited<ReturnType<typeof loader>>["differences"][number];
@@ -182,21 +197,34 @@ function DifferenceTable({ differences, lang, resolved }: { differences: Differe
               header: t("reconciliation.action"),
               cell: (row) => (
                 <Form method="post">
-                  <input type="hidden" name="intent" value="resolve" />
                   <input type="hidden" name="id" value={row.id} />
-                  <Group gap="xs" align="flex-start" wrap="nowrap">
-                    <TextInput
+                  <Group gap="xs" align="flex-start" wrap={row.settleable ? "wrap" : "nowrap"}>
+                    {/* A text area: Enter adds a line and never submits one of the buttons by accident. */}
+                    <Textarea
                       name="note"
                       size="xs"
+                      autosize
+                      minRows={1}
                       required
                       maxLength={500}
                       aria-label={t("reconciliation.note")}
                       placeholder={t("reconciliation.note")}
                       error={failed && "id" in failed && failed.id === row.id ? t(failed.error) : undefined}
                     />
-                    <Button type="submit" size="xs" variant="default">
-                      {t("reconciliation.mark_resolved")}
-                    </Button>
+                    {row.settleable ? (
+                      <>
+                        <Button type="submit" size="xs" variant="default" name="intent" value="settle_done">
+                          {t("reconciliation.settle_done")}
+                        </Button>
+                        <Button type="submit" size="xs" variant="default" name="intent" value="settle_not_done">
+                          {t("reconciliation.settle_not_done")}
+                        </Button>
+                      </>
+                    ) : (
+                      <Button type="submit" size="xs" variant="default" name="intent" value="resolve">
+                        {t("reconciliation.mark_resolved")}
+                      </Button>
+                    )}
                   </Group>
                 </Form>
               ),
