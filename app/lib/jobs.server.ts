@@ -190,11 +190,13 @@ export async function requeueStaleJobs(db: DB) {
       .executeTakeFirst();
     if (Number(failed.numUpdatedRows) === 1) await giveUp(db, job);
   }
+  // Only jobs with attempts left: one that went stale after the look above is given up at the next pass, not run again.
   await db
     .updateTable("jobs")
     .set({ status: "queued", locked_by: null, run_at: nowIso() })
     .where("status", "=", "running")
     .where("locked_at", "<", stale)
+    .where((eb) => eb("attempts", "<", eb.ref("max_attempts")))
     .execute();
 }
 

@@ -168,6 +168,21 @@ async function sourceOf(trx: DB, transaction: LockedTransaction, kind: Operation
 
 const RESERVED_COLUMN = { refund: "refunded_amount", capture: "captured_amount", void: "voided_amount" } as const;
 
+/**
+ * What the platform itself notes on an operation, kept as a translation key and written out in the
+ * reader's language (a gateway's own refusal is kept as the gateway wrote it).
+ */
+export const OPERATION_NOTES = {
+  gatewayRemoved: "operations.notes.gateway_removed",
+  neverReceived: "operations.notes.never_received",
+  unanswered: "operations.notes.unanswered",
+} as const;
+
+/** An operation's message as words for audit lines: a note of ours translated where it is read, a gateway's as it is. */
+export function messageParam(message: string) {
+  return message.startsWith("operations.notes.") ? word(message) : message.slice(0, 200);
+}
+
 type OperationInput = {
   merchantId: number;
   actor: Actor;
@@ -288,7 +303,7 @@ export async function sendOperation(db: DB, operationId: number, addresses: Plat
   const amountParam = money(operation.amount, operation.currency_code);
   const found = await gatewayConfigOf(db, operation, addresses);
   if (!found) {
-    await recordOperationResult(db, operationId, { ok: false, message: "The gateway was removed" });
+    await recordOperationResult(db, operationId, { ok: false, message: OPERATION_NOTES.gatewayRemoved });
     return refuse("operations.errors.not_supported");
   }
   const adapter = adapterFor(found.kind);
@@ -306,7 +321,7 @@ export async function sendOperation(db: DB, operationId: number, addresses: Plat
     return { ok: true, code: `operations.checking.${operation.kind}`, params: { amount: amountParam }, operationId, checking: true };
   }
   await recordOperationResult(db, operationId, result);
-  if (!result.ok) return refuse("operations.errors.gateway", { params: { message: result.message } });
+  if (!result.ok) return refuse("operations.errors.gateway", { params: { message: messageParam(result.message) } });
   return { ok: true, code: `operations.done.${operation.kind}`, params: { amount: amountParam }, operationId };
 }
 
@@ -327,7 +342,7 @@ export async function resumeOperation(db: DB, merchantId: number, reference: str
   if (operation.state === "pending") return sendOperation(db, operation.id, addresses);
   if (operation.state === "succeeded") return { ok: true, code: `operations.done.${operation.kind}`, params: { amount }, operationId: operation.id };
   if (operation.state === "attention") return { ok: true, code: `operations.checking.${operation.kind}`, params: { amount }, operationId: operation.id, checking: true };
-  return refuse("operations.errors.gateway", { params: { message: operation.message ?? "" } });
+  return refuse("operations.errors.gateway", { params: { message: messageParam(operation.message ?? "") } });
 }
 
 /**
@@ -389,7 +404,7 @@ export async function recordOperationResult(db: DB, operationId: number, result:
           .where("id", "=", current.id)
           .execute();
       }
-      await recordAudit(trx, { ...audit, action: `transaction_${operation.kind}${suffix}_failed`, params: { amount: amountParam, orderNo: current.order_no, message: result.message.slice(0, 200) } });
+      await recordAudit(trx, { ...audit, action: `transaction_${operation.kind}${suffix}_failed`, params: { amount: amountParam, orderNo: current.order_no, message: messageParam(result.message) } });
       return true;
     }
     await trx
@@ -435,7 +450,7 @@ export async function recordOperationResult(db: DB, operationId: number, result:
     }
     return true;
   });
-  if (changed && operation.approval_request_id !== null) await recordRequestResult(db, operation.approval_request_id, result.ok ? { ok: true, code: `operations.done.${operation.kind}`, params: { amount: money(operation.amount, operation.currency_code) } } : refuse("operations.errors.gateway", { params: { message: result.message } }));
+  if (changed && operation.approval_request_id !== null) await recordRequestResult(db, operation.approval_request_id, result.ok ? { ok: true, code: `operations.done.${operation.kind}`, params: { amount: money(operation.amount, operation.currency_code) } } : refuse("operations.errors.gateway", { params: { message: messageParam(result.message) } }));
   return changed;
 }
 
@@ -737,7 +752,7 @@ export async function settlePendingOperation(db: DB, operationId: number, addres
     return "succeeded";
   }
   if (answer?.status === "failed" || answer?.status === "not_found") {
-    const message = answer.status === "failed" ? answer.message : "The gateway never received it";
+    const message = answer.status === "failed" ? answer.message : OPERATION_NOTES.neverReceived;
     await recordOperationResult(db, operationId, { ok: false, message }, { by: "reconciler" });
     return "failed";
   }
@@ -748,7 +763,7 @@ export async function settlePendingOperation(db: DB, operationId: number, addres
     .set({
       checks,
       next_check_at: addMs(now(), nextCheckDelay(checks)).toISOString(),
-      ...(attention ? { state: "attention" as const, message: "The gateway has not said whether it did this operation: check it with the gateway" } : {}),
+      ...(attention ? { state: "attention" as const, message: OPERATION_NOTES.unanswered } : {}),
     })
     .where("id", "=", operationId)
     .where("state", "in", RESERVING)

@@ -83,7 +83,7 @@ describe("a refund interrupted by a crash", () => {
     expect((await operationState(operation.id)).state).toBe("pending"); // left to its request for a while first
     advanceClock(3 * 60_000);
     await reconcilePayments(database.db, addresses());
-    expect(await operationState(operation.id)).toEqual({ state: "failed", message: "The gateway never received it" });
+    expect(await operationState(operation.id)).toEqual({ state: "failed", message: "operations.notes.never_received" });
     expect(await money(id)).toMatchObject({ state: "paid", refunded_amount: 0, ledgerRefunds: [] });
   });
 

@@ -131,7 +131,7 @@ export async function loadDetails(args: Args) {
       created: formatDateTime(child.created_at, lang),
       by: child.requested_by ?? "",
       reference: child.gateway_reference,
-      message: child.message,
+      message: child.message?.startsWith("operations.notes.") ? t(child.message) : child.message,
       duplicate: Boolean(child.attempt_id && child.attempt_id !== row.paid_attempt_id),
     })),
     pendingRequests: pending.map((request) => ({
