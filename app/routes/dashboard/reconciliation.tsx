@@ -155,13 +155,20 @@ function DifferenceTable({ differences, lang, resolved }: { differences: Differe
       minWidth={1000}
       columns={[
         { key: "seen", header: t("reconciliation.first_seen"), cell: (row) => row.firstSeen, nowrap: true },
-        { key: "gateway", header: t("reconciliation.gateway"), cell: (row) => <span dir="ltr">{row.gateway}</span> },
+        { key: "gateway", header: t("reconciliation.gateway"), cell: (row) => <span dir="ltr">{row.gateway}</span>, nowrap: true },
         {
           key: "kind",
           header: t("reconciliation.difference"),
           cell: (row) => (
             <Stack gap={2}>
-              <Badge variant="light" color={row.kind.endsWith("unresolved") ? "orange" : "red"}>
+              <Badge
+                variant="light"
+                color={row.kind.endsWith("unresolved") ? "orange" : "red"}
+                tt="none"
+                h="auto"
+                py={2}
+                styles={{ label: { whiteSpace: "normal", overflow: "visible" } }}
+              >
                 {t(`reconciliation.kinds.${row.kind}`)}
               </Badge>
               <Text size="xs" c="dimmed">
