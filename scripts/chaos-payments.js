@@ -144,6 +144,12 @@ async function call(url, { method = "GET", headers = {}, form, json, timeoutMs =
 class Abandoned extends Error {}
 
 /**
+ * A merchant's system retrying with its Idempotency-Key outlasts the key's 60 s lease: a key whose
+ * request died with the server is then taken over, and a refund resumes the operation it started.
+ */
+const KEY_PATIENCE_MS = 90_000;
+
+/**
  * A step retried as a person would: again after a network error or a 5xx (the server is being
  * restarted), for at most `patienceMs`; `accept` says whether an answer is the one wanted (false: try
  * again), or throws Abandoned when it is an answer that retrying would not change.
@@ -216,6 +222,7 @@ async function customerFlow(ctx) {
       if (a.status === 409) return false; // the first try is still being worked on, or was cut short
       throw new Abandoned(`create [HTTP ${a.status}]: ${a.text.slice(0, 200)}`);
     },
+    KEY_PATIENCE_MS,
   );
   stats.requests++;
   const { id, checkout_url: checkoutUrl } = JSON.parse(created.text);
@@ -381,6 +388,7 @@ async function staffRefund(ctx) {
       if (a.status === 409) return false; // the first try with this key is still running, or was cut short
       throw new Abandoned(`refund [HTTP ${a.status}]: ${a.text.slice(0, 200)}`);
     },
+    KEY_PATIENCE_MS,
   ).catch((error) => {
     if (error instanceof Abandoned) {
       stats.refunds.abandoned++;
