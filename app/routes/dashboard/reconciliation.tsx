@@ -205,7 +205,7 @@ function DifferenceTable({ differences, lang, resolved }: { differences: Differe
               cell: (row) => (
                 <Form method="post">
                   <input type="hidden" name="id" value={row.id} />
-                  <Group gap="xs" align="flex-start" wrap={row.settleable ? "wrap" : "nowrap"}>
+                  <Stack gap="xs" miw={220}>
                     {/* A text area: Enter adds a line and never submits one of the buttons by accident. */}
                     <Textarea
                       name="note"
@@ -218,21 +218,23 @@ function DifferenceTable({ differences, lang, resolved }: { differences: Differe
                       placeholder={t("reconciliation.note")}
                       error={failed && "id" in failed && failed.id === row.id ? t(failed.error) : undefined}
                     />
-                    {row.settleable ? (
-                      <>
-                        <Button type="submit" size="xs" variant="default" name="intent" value="settle_done">
-                          {t("reconciliation.settle_done")}
+                    <Group gap="xs">
+                      {row.settleable ? (
+                        <>
+                          <Button type="submit" size="xs" variant="default" name="intent" value="settle_done">
+                            {t("reconciliation.settle_done")}
+                          </Button>
+                          <Button type="submit" size="xs" variant="default" name="intent" value="settle_not_done">
+                            {t("reconciliation.settle_not_done")}
+                          </Button>
+                        </>
+                      ) : (
+                        <Button type="submit" size="xs" variant="default" name="intent" value="resolve">
+                          {t("reconciliation.mark_resolved")}
                         </Button>
-                        <Button type="submit" size="xs" variant="default" name="intent" value="settle_not_done">
-                          {t("reconciliation.settle_not_done")}
-                        </Button>
-                      </>
-                    ) : (
-                      <Button type="submit" size="xs" variant="default" name="intent" value="resolve">
-                        {t("reconciliation.mark_resolved")}
-                      </Button>
-                    )}
-                  </Group>
+                      )}
+                    </Group>
+                  </Stack>
                 </Form>
               ),
             },
