@@ -101,10 +101,13 @@ export function demoMode(config: Env = env()): boolean {
   return !config.DATABASE_URL;
 }
 
-/** Whether this installation runs the sandbox gateways (SANDBOX; unset, in demo mode only; decision 0014). */
+/**
+ * Whether this installation runs the sandbox gateways (SANDBOX; decision 0014). Unset: only the
+ * embedded SQLite demo — never on a DATABASE_URL installation, even one seeded with the demo merchant.
+ */
 export function sandboxEnabled(config: Env = env()): boolean {
   if (config.SANDBOX !== undefined) return config.SANDBOX === "1" || config.SANDBOX === "true";
-  return demoMode(config);
+  return !config.DATABASE_URL && demoMode(config);
 }
 
 /** For tests that change the environment between cases. */

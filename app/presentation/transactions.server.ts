@@ -53,7 +53,7 @@ export async function loadSerializeContext(
 }
 
 /** A refund, capture or void of a transaction (the `txns` of dashboard spec §3). */
-export function serializeOperation(operation: ChildOperation) {
+export function serializeOperation(operation: ChildOperation, lang: Language) {
   return {
     id: operation.id,
     type: operation.kind,
@@ -63,7 +63,8 @@ export function serializeOperation(operation: ChildOperation) {
     currency_code: operation.currency_code,
     gateway_code: operation.gateway_code,
     reference: operation.gateway_reference,
-    message: operation.message,
+    // The platform's own notes in the reader's language; a gateway's words as the gateway wrote them.
+    message: operation.message?.startsWith("operations.notes.") ? translator(lang)(operation.message) : operation.message,
     initiator: operation.requested_by ? { username: operation.requested_by } : null,
     created: operation.created_at,
     completed: operation.completed_at,
@@ -150,7 +151,7 @@ export function serializeTransaction(row: TransactionRow, context: SerializeCont
     attachment: row.attachment_name,
     checkout_url: context.payUrl(row.id),
     actions: actions.map((action) => describeRowAction(action, row, context.lang, context.actionUrl(row, action))),
-    txns: operations.filter((operation) => operation.transaction_id === row.id).map(serializeOperation),
+    txns: operations.filter((operation) => operation.transaction_id === row.id).map((operation) => serializeOperation(operation, context.lang)),
     ...context.extensionsOf(row.plugin)?.serialize?.(row),
   };
 }

@@ -19,6 +19,7 @@ const STATUSES: Readonly<Record<string, number>> = {
   "tickets.errors.request_pending": 409,
   "tickets.errors.decided_meanwhile": 409,
   "operations.errors.gateway": 502,
+  "operations.errors.other_request": 422,
 };
 
 /** Codes that share another code's words. */

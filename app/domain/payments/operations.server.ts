@@ -176,6 +176,7 @@ export const OPERATION_NOTES = {
   gatewayRemoved: "operations.notes.gateway_removed",
   neverReceived: "operations.notes.never_received",
   unanswered: "operations.notes.unanswered",
+  settledByHand: "operations.notes.settled_by_hand",
 } as const;
 
 /** An operation's message as words for audit lines: a note of ours translated where it is read, a gateway's as it is. */
@@ -326,22 +327,45 @@ export async function sendOperation(db: DB, operationId: number, addresses: Plat
 }
 
 /**
- * A retried request's operation: the one already made under this reference, if any. One still
- * pending is sent again under the same reference — the gateway does it once whatever it did
- * before — and recorded; one settled answers as it was settled. Null: no such operation yet.
+ * A retried request's operation: the one already made under this reference, if any. It must be the
+ * same operation the retry asks for (transaction, kind, payment, amount), else the retry is refused.
+ * One still pending is sent again under the same reference — the gateway does it once whatever it did
+ * before — once this retry has claimed it from the reconciler (which would otherwise ask about it at
+ * the same moment); one the reconciler is already asking about answers "being checked". One settled
+ * answers as it was settled. Null: no such operation yet.
  */
-export async function resumeOperation(db: DB, merchantId: number, reference: string, addresses: PlatformAddresses): Promise<OperationOutcome | null> {
+export async function resumeOperation(
+  db: DB,
+  input: { merchantId: number; transactionId: string; kind: OperationKind; amount?: string | null; attemptId?: string | null; reference: string; addresses: PlatformAddresses },
+): Promise<OperationOutcome | null> {
   const operation = await db
-    .selectFrom("transaction_operations")
-    .select(["id", "kind", "state", "amount", "currency_code", "message"])
-    .where("merchant_id", "=", merchantId)
-    .where("reference", "=", reference)
+    .selectFrom("transaction_operations as op")
+    .innerJoin("transactions as t", "t.id", "op.transaction_id")
+    .select(["op.id", "op.transaction_id", "op.kind", "op.state", "op.amount", "op.currency_code", "op.message", "op.attempt_id", "op.next_check_at", "t.paid_attempt_id"])
+    .where("op.merchant_id", "=", input.merchantId)
+    .where("op.reference", "=", input.reference)
     .executeTakeFirst();
   if (!operation) return null;
+  const asked = input.amount ? parseAmount(input.amount, operation.currency_code) : null;
+  const sameAttempt = (input.attemptId ?? operation.paid_attempt_id) === (operation.attempt_id ?? operation.paid_attempt_id);
+  if (operation.transaction_id !== input.transactionId || operation.kind !== input.kind || !sameAttempt || (asked && (!asked.ok || asked.minor !== operation.amount))) {
+    return refuse("operations.errors.other_request");
+  }
   const amount = money(operation.amount, operation.currency_code);
-  if (operation.state === "pending") return sendOperation(db, operation.id, addresses);
+  const checking: OperationOutcome = { ok: true, code: `operations.checking.${operation.kind}`, params: { amount }, operationId: operation.id, checking: true };
+  if (operation.state === "pending") {
+    const claimed = await db
+      .updateTable("transaction_operations")
+      .set({ next_check_at: addMs(now(), operationGraceMs()).toISOString() })
+      .where("id", "=", operation.id)
+      .where("state", "=", "pending")
+      .where("next_check_at", ">", nowIso())
+      .where("next_check_at", "=", operation.next_check_at)
+      .executeTakeFirst();
+    return Number(claimed.numUpdatedRows) === 1 ? sendOperation(db, operation.id, input.addresses) : checking;
+  }
   if (operation.state === "succeeded") return { ok: true, code: `operations.done.${operation.kind}`, params: { amount }, operationId: operation.id };
-  if (operation.state === "attention") return { ok: true, code: `operations.checking.${operation.kind}`, params: { amount }, operationId: operation.id, checking: true };
+  if (operation.state === "attention") return checking;
   return refuse("operations.errors.gateway", { params: { message: messageParam(operation.message ?? "") } });
 }
 
@@ -351,7 +375,12 @@ export async function resumeOperation(db: DB, merchantId: number, reference: str
  * releases its reservation; the other finds it settled and changes nothing. Answers whether it
  * changed anything.
  */
-export async function recordOperationResult(db: DB, operationId: number, result: OperationResult, options: { by?: "reconciler" | "person"; actor?: Actor } = {}) {
+export async function recordOperationResult(
+  db: DB,
+  operationId: number,
+  result: OperationResult,
+  options: { by?: "reconciler" | "person"; actor?: Actor; note?: string } = {},
+) {
   const operation = await loadOperation(db, operationId);
   if (!operation) return false;
   const changed = await writeTransaction(db, async (trx) => {
@@ -368,11 +397,23 @@ export async function recordOperationResult(db: DB, operationId: number, result:
           : { state: "failed", message: result.message.slice(0, 500), completed_at: completed, next_check_at: null },
       )
       .where("id", "=", operationId)
-      .where("state", "in", RESERVING)
+      // A person decides only what is still waiting for them; a gateway's answer also settles one still pending.
+      .where("state", "in", options.by === "person" ? ["attention"] : RESERVING)
       .executeTakeFirst();
     const duplicate = Boolean(operation.attempt_id && operation.attempt_id !== current.paid_attempt_id);
     const column = RESERVED_COLUMN[operation.kind];
-    if (Number(moved.numUpdatedRows) !== 1) {
+    if (options.by === "person") {
+      // Whatever settled it first (the gateway's answer, another person) stands: a person never overrides it.
+      if (Number(moved.numUpdatedRows) !== 1) return false;
+      await recordAudit(trx, {
+        merchantId: operation.merchant_id,
+        actor: options.actor ? { id: options.actor.id, username: options.actor.username } : null,
+        action: result.ok ? "operation_settled_done" : "operation_settled_not_done",
+        params: { note: (options.note ?? "").slice(0, 500) },
+        objectType: "transaction",
+        objectId: current.id,
+      });
+    } else if (Number(moved.numUpdatedRows) !== 1) {
       // Released as failed, yet the gateway says it did it (its answer came after the reconciler
       // gave up on it): what the gateway did is a fact, so it is recorded, reserved again first.
       if (!result.ok) return false;
@@ -498,24 +539,14 @@ export async function executeOperation(db: DB, input: OperationInput & { address
 export async function settleOperationByHand(db: DB, input: { merchantId: number; operationId: number; actor: Actor; done: boolean; note: string }) {
   const operation = await db
     .selectFrom("transaction_operations")
-    .select(["id", "state", "transaction_id"])
+    .select(["id", "state"])
     .where("id", "=", input.operationId)
     .where("merchant_id", "=", input.merchantId)
     .executeTakeFirst();
   if (!operation || operation.state !== "attention") return false;
-  const result: OperationResult = input.done ? { ok: true } : { ok: false, message: input.note };
-  const changed = await recordOperationResult(db, operation.id, result, { by: "person", actor: input.actor });
-  if (changed) {
-    await recordAudit(db, {
-      merchantId: input.merchantId,
-      actor: { id: input.actor.id, username: input.actor.username },
-      action: input.done ? "operation_settled_done" : "operation_settled_not_done",
-      params: { note: input.note.slice(0, 200) },
-      objectType: "transaction",
-      objectId: operation.transaction_id,
-    });
-  }
-  return changed;
+  // The person's words go to the audit log; the operation itself says it was decided by hand.
+  const result: OperationResult = input.done ? { ok: true } : { ok: false, message: OPERATION_NOTES.settledByHand };
+  return recordOperationResult(db, operation.id, result, { by: "person", actor: input.actor, note: input.note });
 }
 
 /** Marks pending requests past their time as expired (one transaction's, or all of a merchant's). */

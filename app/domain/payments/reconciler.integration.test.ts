@@ -198,10 +198,11 @@ describe("a refund retried with its Idempotency-Key after the process died", () 
       .values({ merchant_id: shop.merchantId, key, scope, request_hash: requestHashOf(scope, body), response_status: null, response_body: null, created_at: new Date().toISOString() })
       .execute();
 
-    // The client retries once the key's lease has run out (the server's clock moved on).
+    // The client retries once the key's 60 s lease has run out, before the reconciler's grace: the retry
+    // claims the operation and sends it again (after the grace it would answer 202 and leave it to the reconciler).
     const moveServerClock = (ms: number) => fetch(`${server.url}/__test/clock`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ ms }) });
-    await moveServerClock(2 * 60_000);
-    onTestFinished(async () => void (await moveServerClock(-2 * 60_000)));
+    await moveServerClock(70_000);
+    onTestFinished(async () => void (await moveServerClock(-70_000)));
     const token = await fetch(`${server.url}/api/v1/user/token/`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
@@ -218,6 +219,16 @@ describe("a refund retried with its Idempotency-Key after the process died", () 
     expect(await money(id)).toMatchObject({ refunded_amount: 1000, ledgerRefunds: [1000] });
     const books = await database.db.selectFrom("sandbox_card_payments").select("refunded_amount").where("id", "=", attempt.gateway_reference!).executeTakeFirstOrThrow();
     expect(books.refunded_amount).toBe(1000);
+
+    // The key given up (its row gone), the same key for another amount is refused, not taken for the first refund.
+    await database.db.deleteFrom("idempotency_keys").where("merchant_id", "=", shop.merchantId).where("key", "=", key).execute();
+    const other = await fetch(`${server.url}/api/v1/plugins/payment_request/transaction/actions/${id}/refund/`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", "Idempotency-Key": key },
+      body: JSON.stringify({ amount: "2.000", attempt_id: null }),
+    });
+    expect(other.status).toBe(422);
+    expect(await money(id)).toMatchObject({ refunded_amount: 1000, ledgerRefunds: [1000] });
   });
 });
 

@@ -145,8 +145,8 @@ describe("the reconciliation report", () => {
     const left = await open();
     expect(left.map((row) => [row.transaction_id, row.kind])).toEqual([[refundedElsewhere, "unknown_refund"]]);
 
-    expect(await resolveDifference(database.db, { merchantId: shop.merchantId + 1000, id: left[0].id, actor: shop.admin, note: "not ours" })).toBe(false);
-    expect(await resolveDifference(database.db, { merchantId: shop.merchantId, id: left[0].id, actor: shop.admin, note: "Refunded by phone at the bank; recorded by hand" })).toBe(true);
+    expect(await resolveDifference(database.db, { merchantId: shop.merchantId + 1000, id: left[0].id, actor: shop.admin, note: "not ours" })).toBe("gone");
+    expect(await resolveDifference(database.db, { merchantId: shop.merchantId, id: left[0].id, actor: shop.admin, note: "Refunded by phone at the bank; recorded by hand" })).toBe("resolved");
     expect(await open()).toEqual([]);
     const { rows: resolved } = await listDifferences(database.db, shop.merchantId, { resolved: true, limit: 100, offset: 0 });
     expect(resolved.find((row) => row.id === left[0].id)).toMatchObject({ resolved_by: shop.admin.username, note: "Refunded by phone at the bank; recorded by hand" });
@@ -219,6 +219,9 @@ describe("an operation the gateway never answered for", () => {
       ["operation_unresolved", "attention"],
     ]);
 
+    // An operation still waiting for a person is settled, not resolved with a note: its money is reserved.
+    expect(await resolveDifference(database.db, { merchantId: shop.merchantId, id: listed[0].id, actor: shop.admin, note: "seen" })).toBe("settle_instead");
+
     const person = { ...actor() };
     expect(await settleOperationByHand(database.db, { merchantId: shop.merchantId + 1000, operationId: notDone, actor: person, done: false, note: "x" })).toBe(false);
     expect(await settleOperationByHand(database.db, { merchantId: shop.merchantId, operationId: notDone, actor: person, done: false, note: "Not on the acquirer's statement" })).toBe(true);
@@ -235,6 +238,14 @@ describe("an operation the gateway never answered for", () => {
     expect(ledger).toEqual([{ amount: 2000 }]);
     const audit = await database.db.selectFrom("audit_log").select("action").where("object_id", "=", id).where("action", "like", "operation_settled%").execute();
     expect(audit.map((row) => row.action).sort()).toEqual(["operation_settled_done", "operation_settled_not_done"]);
+
+    // The gateway's own answer stands: once the reconciler has heard "never received", a person's "done" changes nothing.
+    const answered = await leftUnanswered("0.500");
+    advanceClock(60 * 60_000);
+    await reconcilePayments(database.db, addresses());
+    expect((await database.db.selectFrom("transaction_operations").select("state").where("id", "=", answered).executeTakeFirstOrThrow()).state).toBe("failed");
+    expect(await settleOperationByHand(database.db, { merchantId: shop.merchantId, operationId: answered, actor: person, done: true, note: "late" })).toBe(false);
+    expect(await money()).toMatchObject({ refunded_amount: 2000 });
 
     advanceClock(60_000);
     await compareBooks(database.db, addresses());

@@ -276,7 +276,7 @@ async function keepDifference(db: DB, difference: FoundDifference, seenAt: strin
     .where("resolved_at", "is", null)
     .executeTakeFirst();
   const amounts = { platform_amount: difference.platformAmount ?? null, gateway_amount: difference.gatewayAmount ?? null, last_seen_at: seenAt };
-  if (!open) {
+  if (!open && difference.kind !== "operation_unresolved" && difference.kind !== "attempt_unresolved") {
     // A person resolved this very difference (the bank refunded by hand, say): it is not raised again
     // while the amounts stay as they were when it was resolved.
     const settled = await db
@@ -467,17 +467,26 @@ export async function lastComparison(db: DB, merchantId: number) {
     .executeTakeFirst();
 }
 
-/** A person's "Mark resolved", with what they did about it; recorded in the audit log. */
-export async function resolveDifference(db: DB, input: { merchantId: number; id: number; actor: { id: number; username: string }; note: string; ip?: string | null }) {
+/**
+ * A person's "Mark resolved", with what they did about it; recorded in the audit log. An operation
+ * still waiting for the gateway's answer (or for a person) is not resolved with a note: its money is
+ * reserved, so it is settled as done or not done instead (settleOperationByHand).
+ */
+export async function resolveDifference(
+  db: DB,
+  input: { merchantId: number; id: number; actor: { id: number; username: string }; note: string; ip?: string | null },
+): Promise<"resolved" | "gone" | "settle_instead"> {
   const row = await db
-    .selectFrom("reconciliation_differences")
-    .select(["id", "kind", "reference", "gateway_code"])
-    .where("id", "=", input.id)
-    .where("merchant_id", "=", input.merchantId)
-    .where("resolved_at", "is", null)
+    .selectFrom("reconciliation_differences as d")
+    .leftJoin("transaction_operations as o", "o.id", "d.operation_id")
+    .select(["d.id", "d.kind", "d.reference", "d.gateway_code", "o.state as operation_state"])
+    .where("d.id", "=", input.id)
+    .where("d.merchant_id", "=", input.merchantId)
+    .where("d.resolved_at", "is", null)
     .executeTakeFirst();
-  if (!row) return false;
-  return writeTransaction(db, async (trx) => {
+  if (!row) return "gone";
+  if (row.kind === "operation_unresolved" && (row.operation_state === "pending" || row.operation_state === "attention")) return "settle_instead";
+  const done = await writeTransaction(db, async (trx) => {
     const updated = await trx
       .updateTable("reconciliation_differences")
       .set({ resolved_at: nowIso(), resolved_by: input.actor.username, note: input.note })
@@ -489,13 +498,25 @@ export async function resolveDifference(db: DB, input: { merchantId: number; id:
       merchantId: input.merchantId,
       actor: input.actor,
       action: "reconciliation_difference_resolved",
-      params: { reference: row.reference, gateway: row.gateway_code, note: input.note.slice(0, 200) },
+      params: { reference: row.reference, gateway: row.gateway_code, note: input.note.slice(0, 500) },
       objectType: "reconciliation_difference",
       objectId: row.id,
       ip: input.ip ?? null,
     });
     return true;
   });
+  return done ? "resolved" : "gone";
+}
+
+/** After a person settled an unanswered operation: its difference is closed with their note (the money is already recorded). */
+export async function closeSettledDifference(db: DB, input: { merchantId: number; id: number; actor: { id: number; username: string }; note: string }) {
+  await db
+    .updateTable("reconciliation_differences")
+    .set({ resolved_at: nowIso(), resolved_by: input.actor.username, note: input.note })
+    .where("id", "=", input.id)
+    .where("merchant_id", "=", input.merchantId)
+    .where("resolved_at", "is", null)
+    .execute();
 }
 
 /** The operation an open difference is about, for a person to settle by hand (operations.server.ts settleOperationByHand). */

@@ -89,9 +89,17 @@ export async function runRowAction(
 ): Promise<ActionOutcome> {
   const row = await loadActionableRow(db, input.merchantId, input.transactionId, input.plugin);
   if (!row) return refuse("api.not_found");
-  if (input.operationReference && isOperation(input.action)) {
+  if (input.operationReference && isOperation(input.action) && can(input.user, OPERATION_PERMISSIONS[input.action])) {
     // A retry of a request that died after it reserved: the operation it started, not a second one.
-    const resumed = await resumeOperation(db, input.merchantId, input.operationReference, input.addresses);
+    const resumed = await resumeOperation(db, {
+      merchantId: input.merchantId,
+      transactionId: row.id,
+      kind: input.action,
+      amount: input.amount,
+      attemptId: input.attemptId,
+      reference: input.operationReference,
+      addresses: input.addresses,
+    });
     if (resumed) return resumed;
   }
   const reference = input.operationReference ?? null;

@@ -73,7 +73,7 @@ export async function loadList(args: Args) {
         amount: formatAmount(child.amount, child.currency_code, lang),
         created: formatDateTime(child.created_at, lang),
         by: child.requested_by ?? "",
-        message: child.message,
+        message: child.message?.startsWith("operations.notes.") ? t(child.message) : child.message,
       })),
   }));
 
