@@ -34,6 +34,24 @@ export async function recordAudit(db: DB, entry: AuditEntry) {
     .execute();
 }
 
+/** An entry about what a user did to their own account (signed in or out, changed a password): they are its actor and its object. */
+export function recordOwnAction(
+  db: DB,
+  user: { id: number; username: string; merchantId: number },
+  action: string,
+  options: { ip?: string | null; params?: TextParams } = {},
+) {
+  return recordAudit(db, {
+    merchantId: user.merchantId,
+    actor: { id: user.id, username: user.username },
+    action,
+    params: { username: user.username, ...options.params },
+    objectType: "user",
+    objectId: user.id,
+    ip: options.ip ?? null,
+  });
+}
+
 const ENTRY_COLUMNS = ["id", "actor_user_id", "actor_name", "action", "params", "description", "object_type", "object_id", "created_at"] as const;
 
 /** The newest entries of a merchant; `actorUserId` narrows them to one user's own actions, `object` to one record's. */

@@ -1,5 +1,5 @@
 import type { DB } from "~/db/database.server";
-import { recordAudit } from "~/domain/audit/audit-log.server";
+import { recordAudit, recordOwnAction } from "~/domain/audit/audit-log.server";
 import { word } from "~/lib/outcome";
 import { queueMail } from "~/domain/messaging/mail.server";
 import { addMs, now, nowIso } from "~/lib/clock.server";
@@ -178,13 +178,5 @@ export async function verifyLoginCode(
 async function completeSignIn(db: DB, user: LoginUser, ip: string | null, rules: ThrottleRule[]) {
   await clearHits(db, rules[0].bucket);
   await db.updateTable("users").set({ last_login_at: nowIso() }).where("id", "=", user.id).execute();
-  await recordAudit(db, {
-    merchantId: user.merchant_id,
-    actor: { id: user.id, username: user.username },
-    action: "sign_in",
-    params: { username: user.username },
-    objectType: "user",
-    objectId: user.id,
-    ip,
-  });
+  await recordOwnAction(db, { ...user, merchantId: user.merchant_id }, "sign_in", { ip });
 }

@@ -1,6 +1,6 @@
 import { writeTransaction, type DB } from "~/db/database.server";
 import { queueMail } from "~/domain/messaging/mail.server";
-import { recordAudit } from "~/domain/audit/audit-log.server";
+import { recordOwnAction } from "~/domain/audit/audit-log.server";
 import { addMs, now, nowIso } from "~/lib/clock.server";
 import { formatDateTime } from "~/lib/format";
 import { randomToken, sha256 } from "~/lib/crypto.server";
@@ -72,15 +72,7 @@ export async function changePassword(
   if (await isThrottled(db, [rule])) return { ok: false, errors: { old_password: ["login.throttled"] } };
   if (!input.currentPassword || !(await verifyPassword(user.password_hash, input.currentPassword))) {
     await recordHits(db, [rule]);
-    await recordAudit(db, {
-      merchantId: user.merchant_id,
-      actor: { id: user.id, username: user.username },
-      action: "password_change_refused",
-      params: { username: user.username },
-      objectType: "user",
-      objectId: user.id,
-      ip: input.ip,
-    });
+    await recordOwnAction(db, { ...user, merchantId: user.merchant_id }, "password_change_refused", { ip: input.ip });
     return { ok: false, errors: { old_password: ["password.wrong_current"] } };
   }
   const errors = checkNewPassword(user, input.newPassword, input.repeatPassword, {
@@ -92,15 +84,7 @@ export async function changePassword(
     await storePassword(trx, user.id, input.newPassword);
     await endUserSessions(trx, user.id, { except: input.keepSessionId });
     await clearHits(trx, rule.bucket);
-    await recordAudit(trx, {
-      merchantId: user.merchant_id,
-      actor: { id: user.id, username: user.username },
-      action: "password_changed",
-      params: { username: user.username },
-      objectType: "user",
-      objectId: user.id,
-      ip: input.ip,
-    });
+    await recordOwnAction(trx, { ...user, merchantId: user.merchant_id }, "password_changed", { ip: input.ip });
     await queueMail(trx, {
       merchantId: user.merchant_id,
       to: user.email,
@@ -199,14 +183,6 @@ export async function resetPassword(
   }
   await storePassword(db, reset.id, input.newPassword);
   await endUserSessions(db, reset.id);
-  await recordAudit(db, {
-    merchantId: reset.merchant_id,
-    actor: { id: reset.id, username: reset.username },
-    action: "password_reset",
-    params: { username: reset.username },
-    objectType: "user",
-    objectId: reset.id,
-    ip: input.ip,
-  });
+  await recordOwnAction(db, { ...reset, merchantId: reset.merchant_id }, "password_reset", { ip: input.ip });
   return { ok: true };
 }

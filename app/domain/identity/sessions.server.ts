@@ -2,6 +2,8 @@ import type { DB } from "~/db/database.server";
 import type { Session } from "~/db/schema";
 import { addMs, now } from "~/lib/clock.server";
 import { randomToken, sha256 } from "~/lib/crypto.server";
+import { recordOwnAction } from "~/domain/audit/audit-log.server";
+import { word } from "~/lib/outcome";
 
 export const SESSION_IDLE_MS = 20 * 60_000;
 export const SESSION_ABSOLUTE_MS = 12 * 60 * 60_000;
@@ -73,4 +75,10 @@ export async function endUserSessions(db: DB, userId: number, options: { except?
   let query = db.deleteFrom("sessions").where("user_id", "=", userId);
   if (options.except) query = query.where("id", "!=", options.except);
   await query.execute();
+}
+
+/** Signing out: the session ends (its tokens stop working) and the audit log says so, and why when it was not the user's choice. */
+export async function signOut(db: DB, input: { user: { id: number; username: string; merchantId: number }; sessionId: string; ip: string | null; expired?: boolean }) {
+  await endSession(db, input.sessionId);
+  await recordOwnAction(db, input.user, "sign_out", { ip: input.ip, params: { reason: input.expired ? word("audit_entry.reasons.session_expired") : "" } });
 }

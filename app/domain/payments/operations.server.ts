@@ -200,12 +200,11 @@ type OperationInput = {
 };
 
 /**
- * Reserves the amount and records the operation as pending, with the reference it is sent to the
- * gateway under (the first half of executeOperation; a crash after it is the reconciler's to
- * settle); run inside writeTransaction. The transaction's own payment reserves on its
- * columns; a duplicate payment's reservation is the pending operation itself.
+ * What an operation may do, under the transaction's row lock: the transaction, the payment the money
+ * comes from, a gateway that supports the operation, and an amount within what is available. Shared
+ * by an operation done at once and one asked of a checker.
  */
-export async function reserveOperation(trx: DB, input: OperationInput & { requestId: number | null }): Promise<{ ok: true; operationId: number } | Refusal> {
+async function lockedOperationCheck(trx: DB, input: OperationInput) {
   const transaction = await lockTransaction(trx, input.merchantId, input.transactionId);
   if (!transaction) return refuse("api.not_found");
   const source = await sourceOf(trx, transaction, input.kind, input.attemptId);
@@ -215,11 +214,24 @@ export async function reserveOperation(trx: DB, input: OperationInput & { reques
   if (!gateway || !gatewaySupports(gateway.kind, input.kind)) return refuse("operations.errors.not_supported");
   const amount = checkAmount(input.kind, input.amount, transaction.currency_code, available);
   if (!amount.ok) return amount;
+  return { ok: true as const, transaction, attemptId, duplicate, gateway, amount: amount.minor };
+}
+
+/**
+ * Reserves the amount and records the operation as pending, with the reference it is sent to the
+ * gateway under (the first half of executeOperation; a crash after it is the reconciler's to
+ * settle); run inside writeTransaction. The transaction's own payment reserves on its
+ * columns; a duplicate payment's reservation is the pending operation itself.
+ */
+export async function reserveOperation(trx: DB, input: OperationInput & { requestId: number | null }): Promise<{ ok: true; operationId: number } | Refusal> {
+  const checked = await lockedOperationCheck(trx, input);
+  if (!checked.ok) return checked;
+  const { transaction, attemptId, duplicate, gateway, amount } = checked;
   if (!duplicate) {
     const column = RESERVED_COLUMN[input.kind];
     await trx
       .updateTable("transactions")
-      .set((eb) => ({ [column]: eb(column, "+", amount.minor) }))
+      .set((eb) => ({ [column]: eb(column, "+", amount) }))
       .where("id", "=", transaction.id)
       .execute();
   }
@@ -232,7 +244,7 @@ export async function reserveOperation(trx: DB, input: OperationInput & { reques
       attempt_id: attemptId,
       kind: input.kind,
       state: "pending",
-      amount: amount.minor,
+      amount: amount,
       currency_code: transaction.currency_code,
       gateway_code: gateway.code,
       gateway_reference: null,
@@ -564,15 +576,9 @@ export async function expireOperationRequests(db: DB, merchantId: number, transa
 async function createOperationRequest(db: DB, input: OperationInput): Promise<OperationOutcome> {
   await expireOperationRequests(db, input.merchantId, input.transactionId);
   const outcome = await writeTransaction(db, async (trx): Promise<OperationOutcome> => {
-    const transaction = await lockTransaction(trx, input.merchantId, input.transactionId);
-    if (!transaction) return refuse("api.not_found");
-    const source = await sourceOf(trx, transaction, input.kind, input.attemptId);
-    if (!source.ok) return source;
-    const { attemptId, duplicate, gatewayCode, available } = source;
-    const gateway = await findMerchantGateway(trx, input.merchantId, gatewayCode);
-    if (!gateway || !gatewaySupports(gateway.kind, input.kind)) return refuse("operations.errors.not_supported");
-    const amount = checkAmount(input.kind, input.amount, transaction.currency_code, available);
-    if (!amount.ok) return amount;
+    const checked = await lockedOperationCheck(trx, input);
+    if (!checked.ok) return checked;
+    const { transaction, attemptId, duplicate, gateway, amount } = checked;
     if (await findPendingRequest(trx, input.merchantId, transaction.id)) return refuse("operations.errors.request_pending");
     const created = nowIso();
     const expires = new Date(Date.parse(created) + env().OPERATION_REQUEST_TTL_HOURS * 3600_000).toISOString();
@@ -583,7 +589,7 @@ async function createOperationRequest(db: DB, input: OperationInput): Promise<Op
         transaction_id: transaction.id,
         attempt_id: duplicate ? attemptId : null,
         kind: input.kind,
-        amount: amount.minor,
+        amount: amount,
         currency_code: transaction.currency_code,
         gateway_code: gateway.code,
         state: "pending",
@@ -599,7 +605,7 @@ async function createOperationRequest(db: DB, input: OperationInput): Promise<Op
       })
       .returning("id")
       .executeTakeFirstOrThrow();
-    const amountParam = money(amount.minor, transaction.currency_code);
+    const amountParam = money(amount, transaction.currency_code);
     await recordAudit(trx, {
       merchantId: input.merchantId,
       actor: { id: input.actor.id, username: input.actor.username },

@@ -1,8 +1,6 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/logout";
-import { endSession } from "~/domain/identity/sessions.server";
-import { recordAudit } from "~/domain/audit/audit-log.server";
-import { word } from "~/lib/outcome";
+import { signOut } from "~/domain/identity/sessions.server";
 import { flashCookie } from "~/web/flash.server";
 import { authContext, clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { clearSessionCookie } from "~/web/session-cookie.server";
@@ -14,16 +12,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const expired = formData.get("reason") === "expired";
   if (auth) {
     const db = getDbFrom(context);
-    await endSession(db, auth.sessionId);
-    await recordAudit(db, {
-      merchantId: auth.user.merchantId,
-      actor: { id: auth.user.id, username: auth.user.username },
-      action: "sign_out",
-      params: { username: auth.user.username, reason: expired ? word("audit_entry.reasons.session_expired") : "" },
-      objectType: "user",
-      objectId: auth.user.id,
-      ip: context.get(clientAddressContext),
-    });
+    await signOut(db, { user: auth.user, sessionId: auth.sessionId, ip: context.get(clientAddressContext), expired });
   }
   const headers = new Headers();
   headers.append("Set-Cookie", clearSessionCookie(request));

@@ -1,6 +1,5 @@
 import type { Route } from "./+types/user.logout";
-import { endSession } from "~/domain/identity/sessions.server";
-import { recordAudit } from "~/domain/audit/audit-log.server";
+import { signOut } from "~/domain/identity/sessions.server";
 import { apiJson, methodNotAllowed, requireApiUser } from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 
@@ -9,16 +8,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(request);
   const { user, sessionId } = await requireApiUser(request, context);
   const db = getDbFrom(context);
-  await endSession(db, sessionId);
-  await recordAudit(db, {
-    merchantId: user.merchantId,
-    actor: { id: user.id, username: user.username },
-    action: "sign_out",
-    params: { username: user.username, reason: "" },
-    objectType: "user",
-    objectId: user.id,
-    ip: context.get(clientAddressContext),
-  });
+  await signOut(db, { user, sessionId, ip: context.get(clientAddressContext) });
   return apiJson({ success: true });
 }
 
