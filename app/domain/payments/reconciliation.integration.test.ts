@@ -12,7 +12,7 @@ import { findMerchantGateway, toGatewayConfig } from "./gateway-settings.server"
 import { adapterFor } from "./gateways/registry";
 import { executeOperation, reserveOperation, settleOperationByHand } from "./operations.server";
 import { reconcilePayments } from "./reconciler.server";
-import { compareBooks, countOpenDifferences, listDifferences, resolveDifference } from "./reconciliation.server";
+import { compareBooks, countOpenDifferences, listDifferences, resolveDifference, settleDifferenceByHand } from "./reconciliation.server";
 
 /**
  * The reconciliation report: each kind of difference between a gateway's books and the
@@ -232,7 +232,11 @@ describe("an operation the gateway never answered for", () => {
     const config = toGatewayConfig((await findMerchantGateway(database.db, shop.merchantId, "card-sandbox"))!, addresses());
     const { reference } = await database.db.selectFrom("transaction_operations").select("reference").where("id", "=", done).executeTakeFirstOrThrow();
     expect(await adapterFor("card").refund(config, { gatewayReference: attempt.gateway_reference, trackId: attempt.track_id, paymentId: attempt.payment_id }, 2000, reference!)).toMatchObject({ ok: true });
-    expect(await settleOperationByHand(database.db, { merchantId: shop.merchantId, operationId: done, actor: person, done: true, note: "On the statement of 24 November" })).toBe(true);
+    // From the report, as the page does: the operation is settled and its difference closes with the note.
+    const doneDifference = listed.find((row) => row.operation_id === done)!;
+    expect(await settleDifferenceByHand(database.db, { merchantId: shop.merchantId, id: doneDifference.id, actor: person, done: true, note: "On the statement of 24 November" })).toBe(true);
+    const closed = await database.db.selectFrom("reconciliation_differences").select(["resolved_by", "note"]).where("id", "=", doneDifference.id).executeTakeFirstOrThrow();
+    expect(closed).toEqual({ resolved_by: person.username, note: "On the statement of 24 November" });
     expect(await money()).toMatchObject({ refunded_amount: 2000 });
     const ledger = await database.db.selectFrom("ledger_entries").select("amount").where("transaction_id", "=", id).where("kind", "=", "refund").execute();
     expect(ledger).toEqual([{ amount: 2000 }]);

@@ -8,7 +8,8 @@ import { reconcilerGraceMs, type PlatformAddresses } from "./attempts.server";
 import { isReachable, listMerchantGateways, toGatewayConfig, type GatewayRow } from "./gateway-settings.server";
 import type { GatewayConfig, GatewayOutcome, SettlementEntry } from "./gateways/gateway";
 import { adapterFor, GATEWAY_KINDS, isGatewayKind } from "./gateways/registry";
-import { operationGraceMs } from "./operations.server";
+import type { Actor } from "~/domain/identity/permissions";
+import { operationGraceMs, settleOperationByHand } from "./operations.server";
 
 /**
  * The reconciliation report: what each gateway says it took and gave back, compared with the
@@ -445,6 +446,7 @@ export async function listDifferences(db: DB, merchantId: number, options: { res
         "d.resolved_at",
         "d.resolved_by",
         "d.note",
+        "d.operation_id",
         "o.state as operation_state",
       ])
       .orderBy(options.resolved ? "d.resolved_at" : "d.first_seen_at", "desc")
@@ -508,25 +510,26 @@ export async function resolveDifference(
   return done ? "resolved" : "gone";
 }
 
-/** After a person settled an unanswered operation: its difference is closed with their note (the money is already recorded). */
-export async function closeSettledDifference(db: DB, input: { merchantId: number; id: number; actor: { id: number; username: string }; note: string }) {
+/**
+ * "Done / Not done at the gateway" on an unanswered operation's difference: the operation is
+ * settled by the person (operations.server.ts settleOperationByHand: only while it still waits for
+ * them) and the difference closes with their note. False: nothing waits for a person any more.
+ */
+export async function settleDifferenceByHand(db: DB, input: { merchantId: number; id: number; actor: Actor; done: boolean; note: string }) {
+  const row = await db
+    .selectFrom("reconciliation_differences")
+    .select("operation_id")
+    .where("id", "=", input.id)
+    .where("merchant_id", "=", input.merchantId)
+    .where("resolved_at", "is", null)
+    .executeTakeFirst();
+  if (!row?.operation_id) return false;
+  if (!(await settleOperationByHand(db, { merchantId: input.merchantId, operationId: row.operation_id, actor: input.actor, done: input.done, note: input.note }))) return false;
   await db
     .updateTable("reconciliation_differences")
     .set({ resolved_at: nowIso(), resolved_by: input.actor.username, note: input.note })
     .where("id", "=", input.id)
-    .where("merchant_id", "=", input.merchantId)
     .where("resolved_at", "is", null)
     .execute();
-}
-
-/** The operation an open difference is about, for a person to settle by hand (operations.server.ts settleOperationByHand). */
-export async function operationOfDifference(db: DB, merchantId: number, id: number) {
-  const row = await db
-    .selectFrom("reconciliation_differences")
-    .select("operation_id")
-    .where("id", "=", id)
-    .where("merchant_id", "=", merchantId)
-    .where("resolved_at", "is", null)
-    .executeTakeFirst();
-  return row?.operation_id ?? null;
+  return true;
 }

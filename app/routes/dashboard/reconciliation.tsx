@@ -22,14 +22,12 @@ import { z } from "zod";
 import type { Route } from "./+types/reconciliation";
 import { DataTable, ListPagination } from "~/components/data-table";
 import { PageHeader } from "~/components/page-header";
-import { settleOperationByHand } from "~/domain/payments/operations.server";
 import {
-  closeSettledDifference,
   lastComparison,
   listDifferences,
-  operationOfDifference,
   requestComparison,
   resolveDifference,
+  settleDifferenceByHand,
 } from "~/domain/payments/reconciliation.server";
 import { formatDateTime } from "~/lib/format";
 import { isLanguage } from "~/lib/i18n";
@@ -182,13 +180,11 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       ? flash("success", "reconciliation.resolved_done")
       : flash("error", "reconciliation.errors.gone");
   }
-  const operationId = await operationOfDifference(db, auth.user.merchantId, id);
   const done = parsed.data.intent === "settle_done";
   if (
-    operationId === null ||
-    !(await settleOperationByHand(db, {
+    !(await settleDifferenceByHand(db, {
       merchantId: auth.user.merchantId,
-      operationId,
+      id,
       actor: auth.user,
       done,
       note,
@@ -196,13 +192,6 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   ) {
     return flash("error", "reconciliation.errors.gone");
   }
-  // The money is recorded; the difference closes with the same note (or at the next comparison).
-  await closeSettledDifference(db, {
-    merchantId: auth.user.merchantId,
-    id,
-    actor: auth.user,
-    note,
-  });
   return flash(
     "success",
     done ? "reconciliation.settled_done" : "reconciliation.settled_not_done",
