@@ -52,6 +52,11 @@ export async function loadSerializeContext(
   };
 }
 
+/** An operation's message: the platform's own notes in the reader's language, a gateway's words as the gateway wrote them. */
+export function operationMessage(message: string | null, lang: Language) {
+  return message?.startsWith("operations.notes.") ? translator(lang)(message) : message;
+}
+
 /** A refund, capture or void of a transaction (the `txns` of dashboard spec §3). */
 export function serializeOperation(operation: ChildOperation, lang: Language) {
   return {
@@ -63,8 +68,7 @@ export function serializeOperation(operation: ChildOperation, lang: Language) {
     currency_code: operation.currency_code,
     gateway_code: operation.gateway_code,
     reference: operation.gateway_reference,
-    // The platform's own notes in the reader's language; a gateway's words as the gateway wrote them.
-    message: operation.message?.startsWith("operations.notes.") ? translator(lang)(operation.message) : operation.message,
+    message: operationMessage(operation.message, lang),
     initiator: operation.requested_by ? { username: operation.requested_by } : null,
     created: operation.created_at,
     completed: operation.completed_at,

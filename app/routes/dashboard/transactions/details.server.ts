@@ -18,7 +18,7 @@ import { formatDateTime } from "~/lib/format";
 import { translator } from "~/lib/i18n.server";
 import { formatAmount } from "~/lib/money";
 import { describeAuditEntry } from "~/presentation/audit.server";
-import { describeRowAction } from "~/presentation/transactions.server";
+import { describeRowAction, operationMessage } from "~/presentation/transactions.server";
 import { transactionExtensions } from "~/sections/registry.server";
 import { notFound } from "~/web/guards.server";
 import { messageOf, statusOf } from "~/web/outcomes.server";
@@ -131,7 +131,7 @@ export async function loadDetails(args: Args) {
       created: formatDateTime(child.created_at, lang),
       by: child.requested_by ?? "",
       reference: child.gateway_reference,
-      message: child.message?.startsWith("operations.notes.") ? t(child.message) : child.message,
+      message: operationMessage(child.message, lang),
       duplicate: Boolean(child.attempt_id && child.attempt_id !== row.paid_attempt_id),
     })),
     pendingRequests: pending.map((request) => ({

@@ -13,7 +13,7 @@ import { formatCount, formatDateTime } from "~/lib/format";
 import { translator } from "~/lib/i18n.server";
 import { formatAmount } from "~/lib/money";
 import { exportConfig } from "~/presentation/report-files.server";
-import { cellValue, describeRowAction, presentTableFields } from "~/presentation/transactions.server";
+import { cellValue, describeRowAction, operationMessage, presentTableFields } from "~/presentation/transactions.server";
 import { sectionFieldNames, transactionExtensions } from "~/sections/registry.server";
 import { platformAddresses } from "~/web/addresses.server";
 import { flashCookie } from "~/web/flash.server";
@@ -73,7 +73,7 @@ export async function loadList(args: Args) {
         amount: formatAmount(child.amount, child.currency_code, lang),
         created: formatDateTime(child.created_at, lang),
         by: child.requested_by ?? "",
-        message: child.message?.startsWith("operations.notes.") ? t(child.message) : child.message,
+        message: operationMessage(child.message, lang),
       })),
   }));
 
