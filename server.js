@@ -1,5 +1,7 @@
 // The production HTTP server: static assets, compression, the React Router request handler.
 import { createRequestHandler } from "@react-router/express";
+import fs from "node:fs";
+import path from "node:path";
 import compression from "compression";
 import express from "express";
 
@@ -21,6 +23,58 @@ try {
   process.exit(1);
 }
 
+/**
+ * compression passes a response's 'drain' listeners on to its compressing stream (its res.on) but
+ * leaves res.removeListener on the response. React Router writes a page with backpressure: each time
+ * a write returns false it waits with res.once("drain") and removes the listener with res.off once
+ * drained. The removal never reached the stream, so every wait left a listener on it, and a large page
+ * (a list of 100 transactions) reached 11 and the MaxListenersExceededWarning, on every response
+ * (expressjs/compression#135; docs/decisions/0020). A response's listeners die with its stream, so
+ * memory did not grow across requests. Here removing a 'drain' listener goes where adding it went.
+ */
+function removeDrainListenersWhereTheyWent(req, res, next) {
+  const addListener = res.on;
+  const removeListener = res.removeListener;
+  let stream = null;
+  res.on = function on(type, listener) {
+    const target = addListener.call(this, type, listener);
+    if (type === "drain" && target !== this) stream = target;
+    return this;
+  };
+  res.removeListener = res.off = function off(type, listener) {
+    if (type === "drain" && stream) stream.removeListener(type, listener);
+    return removeListener.call(this, type, listener);
+  };
+  next();
+}
+
+const CONTENT_TYPES = { ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".json": "application/json" };
+
+/**
+ * The build writes a Brotli and a gzip copy beside each script and stylesheet (vite.config.ts): a
+ * browser that takes one gets it as it is, compressed once at the best level instead of on every
+ * request; compression() leaves an encoded answer alone.
+ */
+function sendPrecompressed(dir) {
+  const copies = new Set(fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => /\.(br|gz)$/.test(name)) : []);
+  return (req, res, next) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    const name = req.path.slice(1);
+    const type = CONTENT_TYPES[path.extname(name)];
+    if (!type || name.includes("/")) return next();
+    const available = [copies.has(`${name}.br`) && "br", copies.has(`${name}.gz`) && "gzip"].filter(Boolean);
+    if (available.length === 0) return next();
+    res.vary("Accept-Encoding");
+    // Brotli first whenever the browser takes it, whatever order it lists its encodings in.
+    const encoding = available.find((candidate) => req.acceptsEncodings(candidate) === candidate);
+    if (!encoding) return next();
+    res.setHeader("Content-Encoding", encoding);
+    res.setHeader("Content-Type", type);
+    req.url = `/${name}.${encoding === "br" ? "br" : "gz"}`;
+    next();
+  };
+}
+
 // A worker process (ROLE=worker) runs the background jobs and serves no HTTP.
 if (role === "worker") {
   console.log("Worker running");
@@ -40,6 +94,7 @@ if (role === "worker") {
       filter: (req, res) => !String(res.getHeader("Content-Disposition") ?? "").startsWith("attachment") && compression.filter(req, res),
     }),
   );
+  app.use(removeDrainListenersWhereTheyWent);
 
   // Refuse oversized bodies before anything reads them. A body must declare its length: a chunked
   // one could not be refused until it had all been read into memory.
@@ -55,6 +110,7 @@ if (role === "worker") {
     next();
   });
 
+  app.use("/assets", sendPrecompressed("build/client/assets"));
   app.use(
     "/assets",
     express.static("build/client/assets", {

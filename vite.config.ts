@@ -1,8 +1,80 @@
+import { promisify } from "node:util";
+import path from "node:path";
+import fs from "node:fs/promises";
+import zlib from "node:zlib";
 import { reactRouter } from "@react-router/dev/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+
+/**
+ * The browser translates with app/lib/browser-i18n.tsx instead of i18next and react-i18next, which
+ * the server keeps (docs/decisions/0020): the pages use nothing of them but keys and `{{values}}`.
+ */
+function browserTranslations(): Plugin {
+  const replacement = path.resolve(import.meta.dirname, "app/lib/browser-i18n.tsx");
+  return {
+    name: "kuwait-pay:browser-translations",
+    enforce: "pre",
+    resolveId(source, _importer, options) {
+      if (options?.ssr) return null;
+      return source === "i18next" || source === "react-i18next" ? replacement : null;
+    },
+  };
+}
+
+/**
+ * Two of Mantine's modules import a library for one small part of it (app/lib/mantine-slim.ts): in
+ * the client build, those two imports (and only from those modules) get the part alone.
+ */
+function slimMantineImports(): Plugin {
+  const replacement = path.resolve(import.meta.dirname, "app/lib/mantine-slim.ts");
+  return {
+    name: "kuwait-pay:slim-mantine-imports",
+    enforce: "pre",
+    resolveId(source, importer, options) {
+      if (options?.ssr || !importer) return null;
+      const from = importer.replaceAll("\\", "/");
+      if (source === "@floating-ui/react" && from.includes("/@mantine/core/esm/components/ScrollArea/")) return replacement;
+      if (source === "react-remove-scroll" && from.includes("/@mantine/core/esm/components/AppShell/")) return replacement;
+      return null;
+    },
+  };
+}
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/**
+ * Writes a Brotli (best quality) and a gzip copy beside every script and stylesheet of the client
+ * build; server.js sends them as they are, so each is compressed once at build time, smaller than
+ * compressing on every request could afford.
+ */
+function precompressAssets(): Plugin {
+  let clientBuild = false;
+  return {
+    name: "kuwait-pay:precompress-assets",
+    apply: "build",
+    configResolved(config) {
+      clientBuild = !config.build.ssr;
+    },
+    async writeBundle(output, bundle) {
+      if (!clientBuild || !output.dir) return;
+      const files = Object.keys(bundle).filter((name) => /\.(js|css|svg|json)$/.test(name));
+      await Promise.all(
+        files.map(async (name) => {
+          const file = path.join(output.dir!, name);
+          const content = await fs.readFile(file);
+          if (content.length < 1024) return;
+          const params = { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: content.length };
+          await fs.writeFile(`${file}.br`, await brotli(content, { params }));
+          await fs.writeFile(`${file}.gz`, await gzip(content, { level: 9 }));
+        }),
+      );
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [reactRouter()],
+  plugins: [browserTranslations(), slimMantineImports(), reactRouter(), precompressAssets()],
   resolve: {
     tsconfigPaths: true,
   },

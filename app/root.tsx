@@ -28,7 +28,7 @@ import {
   sessionMiddleware,
 } from "./web/middleware.server";
 import { authContext, getDbFrom } from "./web/request-context.server";
-import { theme } from "./theme";
+import { cssVariablesResolver, theme } from "./theme";
 
 export const middleware: Route.MiddlewareFunction[] = [
   testClockScopeMiddleware,
@@ -71,7 +71,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         <DirectionProvider initialDirection={dir} detectDirection={false}>
-          <MantineProvider theme={theme} defaultColorScheme="light">
+          <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={cssVariablesResolver}>
             {children}
           </MantineProvider>
         </DirectionProvider>

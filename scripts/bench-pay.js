@@ -133,7 +133,7 @@ async function main(flags) {
   try {
     // 1. The production server on an empty database, seeded with the demo merchant.
     const appPort = await freePort();
-    const env = { ...process.env, NODE_ENV: "production", PORT: String(appPort), SQLITE_PATH: path.join(tmp, "bench.sqlite"), SEED_DEMO: "1", WORKER: "off", UPLOADS_DIR: path.join(tmp, "uploads") };
+    const env = { ...process.env, NODE_ENV: "production", PORT: String(appPort), SQLITE_PATH: path.join(tmp, "bench.sqlite"), SEED_DEMO: "1", DEMO_ACTIVITY: "0", WORKER: "off", UPLOADS_DIR: path.join(tmp, "uploads") };
     delete env.DATABASE_URL;
     const app = startChild(["server.js"], env);
     const base = `http://127.0.0.1:${appPort}`;

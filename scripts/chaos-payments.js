@@ -671,6 +671,7 @@ async function runEngine(engine, flags) {
       SQLITE_PATH: sqlitePath,
       DATABASE_URL: database ? database.url : "",
       SEED_DEMO: "1",
+      DEMO_ACTIVITY: "0",
       SANDBOX: "1",
       RECONCILER_GRACE_SECONDS: "2",
       UPLOADS_DIR: path.join(tmp, "uploads"),

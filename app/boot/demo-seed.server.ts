@@ -2,6 +2,9 @@ import type { DB } from "~/db/database.server";
 import { createUser, type NewUserInput } from "~/domain/identity/users.server";
 import { createMerchant } from "~/domain/merchants/merchants.server";
 import { seedDemoGateways } from "~/domain/sandbox/demo-gateways.server";
+import { demoActivityEnabled } from "~/lib/env.server";
+import { enqueueJob } from "~/lib/jobs.server";
+import { DEMO_ACTIVITY_JOB } from "./demo-activity.server";
 import { sectionsForNewMerchant } from "~/sections/registry";
 
 export const DEMO_PASSWORD = "Demo@2026!";
@@ -73,8 +76,11 @@ export async function seedDemoMerchantIfEmpty(db: DB, password: string | { hash:
     titleAr: "المتجر التجريبي",
     operationsApproval: true,
     sections: sectionsForNewMerchant(),
+    contact: { email: "care@demo-store.example", phone: "+96522200300" },
   });
-  for (const user of DEMO_USERS) await createUser(db, merchantId, user, password);
+  const userIds: number[] = [];
+  for (const user of DEMO_USERS) userIds.push(await createUser(db, merchantId, user, password));
   await seedDemoGateways(db, merchantId);
+  if (demoActivityEnabled()) await enqueueJob(db, DEMO_ACTIVITY_JOB, { merchantId, userId: userIds[0] }, { maxAttempts: 3 });
   return true;
 }

@@ -11,7 +11,9 @@ import { connectTexts } from "~/lib/texts.server";
 import { runExport } from "~/presentation/report-files.server";
 import { platformTexts } from "~/presentation/texts.server";
 import { loadSectionServers, transactionExtensions } from "~/sections/registry.server";
-import type { DB } from "~/db/database.server";
+import { DEMO_ACTIVITY_JOB, runDemoActivity } from "./demo-activity.server";
+import { queueRefundMail, REFUND_MAIL_JOB } from "~/domain/messaging/payment-mail.server";
+import { writeTransaction, type DB } from "~/db/database.server";
 
 /** The platform's own background jobs; each section's come from its server part. */
 export const CORE_JOBS = {
@@ -21,6 +23,8 @@ export const CORE_JOBS = {
   [CARD_NOTIFY_JOB]: deliverCardNotification,
   [RECONCILE_JOB]: async (db: DB) => void (await reconcilePayments(db, backgroundAddresses())),
   [PRUNE_JOBS_JOB]: pruneFinishedJobs,
+  [DEMO_ACTIVITY_JOB]: runDemoActivity,
+  [REFUND_MAIL_JOB]: (db: DB, payload: { operationId: number }) => writeTransaction(db, (trx) => queueRefundMail(trx, payload)),
   [COMPARE_BOOKS_JOB]: async (db: DB, payload?: { merchantId?: number }) => void (await compareBooks(db, backgroundAddresses(), { merchantId: payload?.merchantId })),
 } as const;
 

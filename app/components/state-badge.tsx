@@ -1,7 +1,12 @@
 import { Badge } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 
-/** Dashboard spec §4: Created blue; Pending and Attempted orange; Paid green; Failed, Canceled, Expired, Invalid red; others black. */
+/**
+ * Dashboard spec §4: Created blue; Pending and Attempted orange; Paid green; Failed, Canceled, Expired,
+ * Invalid red; others black — Refunded, Voided, and the display state Partially refunded (a paid
+ * transaction some of whose money was given back: pass displayStateOf(row) from
+ * app/domain/transactions/display-state.ts, not the stored state, wherever a transaction's state is shown).
+ */
 export function stateColor(state: string): string {
   switch (state) {
     case "created":

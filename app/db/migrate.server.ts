@@ -8,6 +8,10 @@ import * as reconciliation from "./migrations/0005-reconciliation";
 import * as amountBounds from "./migrations/0006-amount-bounds";
 import * as accountAndInputSafety from "./migrations/0007-account-and-input-safety";
 import * as runsPerMerchant from "./migrations/0008-reconciliation-runs-per-merchant";
+import * as merchantContact from "./migrations/0009-merchant-contact";
+import * as transactionSearch from "./migrations/0010-transaction-search";
+import * as mailHtml from "./migrations/0011-mail-html";
+import * as attemptCard from "./migrations/0012-attempt-card";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -21,6 +25,10 @@ const migrations: Record<string, EngineMigration> = {
   "0006-amount-bounds": amountBounds,
   "0007-account-and-input-safety": accountAndInputSafety,
   "0008-reconciliation-runs-per-merchant": runsPerMerchant,
+  "0009-merchant-contact": merchantContact,
+  "0010-transaction-search": transactionSearch,
+  "0011-mail-html": mailHtml,
+  "0012-attempt-card": attemptCard,
 };
 
 export async function migrateToLatest(db: DB) {

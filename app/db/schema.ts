@@ -18,6 +18,8 @@ export interface MerchantTable {
   favicon_url: string | null;
   admin_url: string | null;
   website_url: string | null;
+  contact_email: string | null;
+  contact_phone: string | null;
   operations_approval: Flag;
   is_active: Flag;
   created_at: Timestamp;
@@ -147,6 +149,8 @@ export interface OutgoingMailTable {
   reply_to: string | null;
   subject: string;
   text_body: string;
+  /** The same mail as HTML (migration 0011); null for mails written before it. */
+  html_body: ColumnType<string | null, string | null | undefined, string | null>;
   status: "stored" | "queued" | "sent" | "failed";
   created_at: Timestamp;
   sent_at: Timestamp | null;
@@ -445,6 +449,8 @@ export interface PaymentAttemptTable {
   reference_id: string | null;
   post_date: string | null;
   result_code: string | null;
+  /** The card as the acquirer masks it: first six and last four digits. */
+  card_masked: string | null;
   authorized_only: Flag;
   created_at: Timestamp;
   completed_at: Timestamp | null;

@@ -42,6 +42,8 @@ const EnvSchema = z.object({
    * embedded SQLite installation, unless SEED_DEMO=0), off otherwise.
    */
   SANDBOX: z.enum(["0", "1", "true", "false"], { message: "must be 1 or 0" }).optional(),
+  /** The demo merchant's first payments, made on the sandboxes after the first start (DEMO_ACTIVITY=0: an empty demo). */
+  DEMO_ACTIVITY: z.enum(["0", "1", "true", "false"], { message: "must be 1 or 0" }).optional(),
   TRUST_PROXY: booleanFlag,
   TEST_CLOCK: booleanFlag,
   /**
@@ -108,6 +110,11 @@ export function demoMode(config: Env = env()): boolean {
 export function sandboxEnabled(config: Env = env()): boolean {
   if (config.SANDBOX !== undefined) return config.SANDBOX === "1" || config.SANDBOX === "true";
   return !config.DATABASE_URL && demoMode(config);
+}
+
+/** Whether a new demo merchant gets its first payments (needs the sandboxes to make them on). */
+export function demoActivityEnabled(config: Env = env()): boolean {
+  return sandboxEnabled(config) && config.DEMO_ACTIVITY !== "0" && config.DEMO_ACTIVITY !== "false";
 }
 
 /** For tests that change the environment between cases. */

@@ -12,10 +12,23 @@ export function formatCount(value: number, lang: Language): string {
   return format.format(value);
 }
 
-/** A stored UTC timestamp as Kuwait time, hh:mm AM/PM, in the page's language. */
+/** A stored UTC timestamp as Kuwait time, hh:mm AM/PM, in the page's language (Arabic takes its own comma). */
 export function formatDateTime(iso: string, lang: Language): string {
   return DateTime.fromISO(iso, { zone: "utc" })
     .setZone(DISPLAY_ZONE)
     .setLocale(lang === "ar" ? "ar-KW-u-nu-latn" : "en-US")
-    .toFormat("dd LLL yyyy, hh:mm a");
+    .toFormat(lang === "ar" ? "dd LLL yyyy، hh:mm a" : "dd LLL yyyy, hh:mm a");
+}
+
+/** A time in a list's cell: Kuwait time, short enough for one line (09/03/26 11:59 PM). */
+export function formatListDateTime(iso: string, lang: Language): string {
+  return DateTime.fromISO(iso, { zone: "utc" })
+    .setZone(DISPLAY_ZONE)
+    .setLocale(lang === "ar" ? "ar-KW-u-nu-latn" : "en-US")
+    .toFormat("dd/MM/yy hh:mm a");
+}
+
+/** A masked card as people read it on a receipt: its last four digits, never more. */
+export function cardEnding(cardMasked: string | null): string | null {
+  return cardMasked ? `•••• ${cardMasked.slice(-4)}` : null;
 }

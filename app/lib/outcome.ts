@@ -8,9 +8,15 @@
 export type MoneyParam = { minor: number; currency: string };
 
 /** A word the reader's language has for a code (a state, a kind): a translation key. */
-export type WordParam = { word: string };
+export type WordParam = { word: string; otherwise?: string };
 
-export type TextParams = Record<string, string | number | MoneyParam | WordParam | null | undefined>;
+/** A name the platform keeps in both languages (a gateway's, a field's): the reader's is shown. */
+export type NameParam = { en: string; ar: string };
+
+/** Several words or names, joined the reader's way ("a, b" / "a، b"). */
+export type ListParam = { list: (string | WordParam | NameParam)[] };
+
+export type TextParams = Record<string, string | number | MoneyParam | WordParam | NameParam | ListParam | null | undefined>;
 
 export type Refusal = { ok: false; code: string; field?: string; params?: TextParams };
 
@@ -22,8 +28,24 @@ export function money(minor: number, currency: string): MoneyParam {
   return { minor, currency };
 }
 
-export function word(key: string): WordParam {
-  return { word: key };
+export function word(key: string, otherwise?: string): WordParam {
+  return otherwise === undefined ? { word: key } : { word: key, otherwise };
+}
+
+export function named(en: string, ar: string): NameParam {
+  return { en, ar };
+}
+
+export function list(items: ListParam["list"]): ListParam {
+  return { list: items };
+}
+
+export function isNameParam(value: unknown): value is NameParam {
+  return typeof value === "object" && value !== null && "en" in value && "ar" in value;
+}
+
+export function isListParam(value: unknown): value is ListParam {
+  return typeof value === "object" && value !== null && "list" in value && Array.isArray((value as ListParam).list);
 }
 
 export function isMoneyParam(value: unknown): value is MoneyParam {

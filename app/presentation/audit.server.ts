@@ -1,4 +1,4 @@
-import type { AuditRow } from "~/domain/audit/audit-log.server";
+import { actorOf, type AuditRow } from "~/domain/audit/audit-log.server";
 import type { Language } from "~/lib/i18n";
 import { i18nFor } from "~/lib/i18n.server";
 import type { TextParams } from "~/lib/outcome";
@@ -15,4 +15,10 @@ export function describeAuditEntry(entry: Pick<AuditRow, "action" | "params" | "
 export function auditTitle(entry: Pick<AuditRow, "action" | "params" | "description">, lang: Language): string {
   const key = `audit.${entry.action}`;
   return i18nFor(lang).exists(key) ? i18nFor(lang).t(key) : describeAuditEntry(entry, lang);
+}
+
+/** Who did it, in the reader's language: the username, or what a non-user actor is called. */
+export function auditActor(entry: Pick<AuditRow, "actor_name" | "action">, lang: Language): string {
+  const actor = actorOf(entry);
+  return typeof actor === "string" ? i18nFor(lang).t(`audit.actors.${actor}`) : actor.username;
 }

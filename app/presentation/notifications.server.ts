@@ -1,5 +1,16 @@
+import type { DB } from "~/db/database.server";
+import { listUnreadNotifications, markNotificationsRead } from "~/domain/messaging/notifications.server";
+import { reportFileNames } from "~/domain/reporting/exports.server";
 import type { Language } from "~/lib/i18n";
 import { i18nFor } from "~/lib/i18n.server";
+
+/** A notice as the shell shows it: its title and link in the language of the page open now, and the report's file. */
+export type Notice = { id: number; kind: string; title: string; link: string | null; file: string | null };
+
+/** Who reads: the user, in the session they have open. */
+export type NoticeReader = { merchantId: number; userId: number; sessionId: string };
+
+const REPORT_KINDS = new Set(["report_exported", "report_failed"]);
 
 /** A notification as the user reads it now: its title and link in the language of the page they have open. */
 export function presentNotification<T extends { kind: string; title: string; link: string | null }>(notification: T, lang: Language): T {
@@ -9,4 +20,47 @@ export function presentNotification<T extends { kind: string; title: string; lin
     title: i18nFor(lang).exists(key) ? i18nFor(lang).t(key) : notification.title,
     link: notification.link?.replace(/^\/(en|ar)(?=\/)/, `/${lang}`) ?? null,
   };
+}
+
+/** The report a notification links to (/<lang>/generated-reports?id=<id>), if any. */
+function reportIdOf(link: string | null) {
+  const match = link ? /\/generated-reports\?id=(\d{1,12})$/.exec(link) : null;
+  return match ? Number(match[1]) : null;
+}
+
+/**
+ * The notices still to show in this session: the user's unread notifications that arrived since
+ * they signed in. One left unread from an earlier sign-in does not greet them at the next: the
+ * report is in Generated Reports.
+ */
+export async function unreadNotices(db: DB, reader: NoticeReader, lang: Language): Promise<Notice[]> {
+  const session = await db
+    .selectFrom("sessions")
+    .select("created_at")
+    .where("id", "=", reader.sessionId)
+    .where("user_id", "=", reader.userId)
+    .executeTakeFirst();
+  if (!session) return [];
+  const unread = (await listUnreadNotifications(db, reader)).filter((notification) => notification.created_at >= session.created_at);
+  const files = await reportFileNames(
+    db,
+    reader.merchantId,
+    unread.flatMap((notification) => (REPORT_KINDS.has(notification.kind) ? (reportIdOf(notification.link) ?? []) : [])),
+  );
+  return unread.map((notification) => {
+    const presented = presentNotification(notification, lang);
+    const reportId = REPORT_KINDS.has(notification.kind) ? reportIdOf(notification.link) : null;
+    return { id: presented.id, kind: presented.kind, title: presented.title, link: presented.link, file: reportId === null ? null : (files.get(reportId) ?? null) };
+  });
+}
+
+/**
+ * The report notices of this session, taken to be shown now (Generated Reports shows them, with
+ * or without JavaScript): marked seen at once, so they are shown once and never again.
+ */
+export async function takeReportNotices(db: DB, reader: NoticeReader, lang: Language): Promise<Notice[]> {
+  const notices = (await unreadNotices(db, reader, lang)).filter((notice) => REPORT_KINDS.has(notice.kind));
+  if (notices.length === 0) return [];
+  await markNotificationsRead(db, reader, notices.map((notice) => notice.id));
+  return notices;
 }

@@ -2,7 +2,10 @@ import type { DB } from "~/db/database.server";
 import { translator, type Language } from "~/lib/i18n.server";
 import { decimalBoundsOf } from "~/domain/payments/amount-bounds.server";
 import { describe } from "./texts.server";
-import { toDecimalString } from "~/lib/money";
+import { formatAmount, toDecimalString } from "~/lib/money";
+import { parsePhoneNumberFromString } from "libphonenumber-js";
+import type { ContactView } from "~/components/pay/contact-merchant";
+import { loadMerchantContact } from "~/domain/merchants/merchants.server";
 import { chosenAmount, defaultChoice, loadPayPage, payChoicesFor, type PayChoice, type PublicTransaction } from "~/domain/payments/pay-page.server";
 
 function serializeChoice(choice: PayChoice, lang: Language) {
@@ -16,7 +19,7 @@ function serializeChoice(choice: PayChoice, lang: Language) {
     amount: money(choice.amount),
     base_amount: money(choice.base_amount),
     fee: money(choice.fee),
-    fee_description: choice.fee > 0 ? t("pay.fee_line", { fee: `${money(choice.fee)} ${choice.currency_code}` }) : t("pay.no_fee"),
+    fee_description: choice.fee > 0 ? t("pay.fee_line", { fee: formatAmount(choice.fee, choice.currency_code, lang) }) : t("pay.no_fee"),
     currency_code: choice.currency_code,
     delivery_charges: null,
     button_verb: t("pay.pay_now", { amount: "" }).trim(),
@@ -96,5 +99,20 @@ export async function publicPayView(db: DB, id: string, lang: Language, plugins:
       },
       customer_email: personal.customer_email,
     },
+  };
+}
+
+/**
+ * How a customer reaches the merchant, as the pages that cannot take a payment show it: the phone
+ * written the international way, the website without its scheme. Read only for those pages.
+ */
+export async function merchantContactView(db: DB, merchantId: number, unit: { title: string; website: string | null } | null): Promise<ContactView> {
+  const contact = await loadMerchantContact(db, merchantId, unit?.website ?? null);
+  const phone = contact.phone ? parsePhoneNumberFromString(contact.phone, "KW") : undefined;
+  return {
+    merchant: unit?.title ?? null,
+    email: contact.email,
+    phone: contact.phone ? (phone?.isValid() ? { href: phone.number, text: phone.formatInternational() } : { href: contact.phone.replace(/[^+\d]/g, ""), text: contact.phone }) : null,
+    website: contact.website ? { href: contact.website, text: contact.website.replace(/^https?:\/\//, "").replace(/\/$/, "") } : null,
   };
 }

@@ -7,22 +7,31 @@ import type { DB } from "~/db/database.server";
 import type { Language } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
 import { findAttempt } from "~/domain/payments/attempts.server";
+import { formatDateTime } from "~/lib/format";
+import { formatAmount } from "~/lib/money";
+import { isMoneyParam, word } from "~/lib/outcome";
 import { resultRows } from "./result-rows.server";
-import { findMerchantGateway } from "~/domain/payments/gateway-settings.server";
+import type { MailRow } from "~/domain/messaging/mail-templates.server";
+import { amountRows, customerName, paymentMethodName } from "~/domain/messaging/payment-mail.server";
 import { findPublicTransaction } from "~/domain/payments/pay-page.server";
 import { loadUnitHeader } from "~/domain/merchants/units.server";
 
 type ReceiptContent = {
   lang: Language;
   orderNo: number;
+  /** Cash on delivery: nothing is paid yet, so the document is an order confirmation, not a receipt. */
+  confirmation: boolean;
   merchant: string | null;
+  logo: Buffer | null;
+  headerColor: string;
   rows: [label: string, value: string][];
   description: string | null;
 };
 
 /**
- * The receipt of a paid (or cash-on-delivery) attempt as a PDF, in the customer's language;
- * null for an unknown attempt or one that did not succeed. Card numbers are never stored, so never shown.
+ * The receipt of a paid attempt — or the confirmation of a cash-on-delivery order — as a PDF in the
+ * customer's language, in the merchant's look; null for an unknown attempt or one that did not
+ * succeed. Card numbers are never stored, so never shown.
  */
 export async function renderReceiptPdf(db: DB, attemptId: string, lang: Language): Promise<Uint8Array | null> {
   return (await createReceipt(db, attemptId, lang))?.pdf ?? null;
@@ -32,7 +41,16 @@ export async function renderReceiptPdf(db: DB, attemptId: string, lang: Language
 export async function createReceipt(db: DB, attemptId: string, lang: Language) {
   const content = await loadReceipt(db, attemptId, lang);
   if (!content) return null;
-  return { fileName: `receipt-${content.orderNo}.pdf`, pdf: await drawReceipt(content) };
+  const name = content.confirmation ? "order-confirmation" : "receipt";
+  return { fileName: `${name}-${content.orderNo}.pdf`, pdf: await drawReceipt(content) };
+}
+
+/** Gateway references shown after the receipt's own rows, as on the result page (the track id is its Reference No). */
+const REFERENCE_ROWS = new Set(["result.post_date", "result.transaction_id", "result.auth_code", "result.reference_id", "result.payment_id"]);
+
+function rowValue(value: MailRow[1], lang: Language) {
+  if (typeof value === "string" || typeof value === "number") return String(value);
+  return isMoneyParam(value) ? formatAmount(value.minor, value.currency, lang) : translator(lang)(value.word);
 }
 
 async function loadReceipt(db: DB, attemptId: string, lang: Language): Promise<ReceiptContent | null> {
@@ -40,19 +58,52 @@ async function loadReceipt(db: DB, attemptId: string, lang: Language): Promise<R
   if (!attempt || (attempt.state !== "success" && attempt.state !== "cod")) return null;
   const transaction = await findPublicTransaction(db, attempt.transaction_id);
   if (!transaction) return null;
-  const [unit, gateway] = await Promise.all([
+  const [unit, method] = await Promise.all([
     loadUnitHeader(db, transaction, lang),
-    findMerchantGateway(db, attempt.merchant_id, attempt.gateway_code),
+    paymentMethodName(db, attempt.merchant_id, attempt.gateway_code, lang, attempt.card_masked),
   ]);
   const t = translator(lang);
-  const rows = resultRows(attempt, transaction.order_no, gateway, lang, { withDate: true });
+  const name = customerName(transaction);
+  const rows: MailRow[] = [
+    ["mail.labels.order_no", transaction.order_no],
+    ...(name ? [["mail.labels.customer", name] as MailRow] : []),
+    ...amountRows(attempt),
+    ["mail.labels.method", method],
+    // Cash on delivery is already said by the method.
+    ...(attempt.state === "cod" ? [] : [["result.status", word(`result.states.${attempt.state}`)] as MailRow]),
+    ["mail.labels.reference", attempt.track_id],
+    ...(attempt.completed_at ? [["mail.labels.date", formatDateTime(attempt.completed_at, lang)] as MailRow] : []),
+    ...resultRows(attempt, transaction.order_no, undefined, lang).filter(([label]) => REFERENCE_ROWS.has(label)),
+  ];
   return {
     lang,
     orderNo: transaction.order_no,
+    confirmation: attempt.state === "cod",
     merchant: unit?.title ?? null,
-    rows: rows.map(([label, value]) => [t(label), label === "result.status" ? t(value) : value]),
+    logo: unit ? await rasterLogo(unit.logoUrl) : null,
+    headerColor: unit?.headerColor ?? "#ffffff",
+    rows: rows.map(([label, value]) => [t(label), rowValue(value, lang)]),
     description: transaction.description,
   };
+}
+
+/**
+ * The unit's logo when PDFKit can draw it: a PNG or JPEG among the platform's own public files.
+ * Remote addresses are not fetched while a customer waits for the file, and SVG is not a format
+ * PDFKit draws; then the header shows the merchant's name alone.
+ */
+async function rasterLogo(url: string | null): Promise<Buffer | null> {
+  if (!url || !/^\/[\w./-]+\.(png|jpe?g)$/i.test(url) || url.includes("..")) return null;
+  for (const folder of ["public", "build/client"]) {
+    const file = path.resolve(process.cwd(), folder, `.${url}`);
+    if (!file.startsWith(path.resolve(process.cwd(), folder) + path.sep)) return null;
+    try {
+      return await fs.promises.readFile(file);
+    } catch {
+      // Not in this folder: try the next.
+    }
+  }
+  return null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -103,6 +154,7 @@ function drawReceipt(content: ReceiptContent): Promise<Uint8Array> {
   const t = translator(content.lang);
   const rtl = content.lang === "ar";
   const direction = rtl ? "rtl" : "ltr";
+  const title = t(content.confirmation ? "receipt.cod_title" : "receipt.title");
   const doc = new PDFDocument({
     size: [PAGE.width, PAGE.height],
     margin: PAGE.margin,
@@ -111,7 +163,7 @@ function drawReceipt(content: ReceiptContent): Promise<Uint8Array> {
     bufferPages: true,
     lang: content.lang,
     displayTitle: true,
-    info: { Title: `${t("result.receipt")} ${content.orderNo}`, Author: content.merchant ?? undefined },
+    info: { Title: `${title} ${content.orderNo}`, Author: content.merchant ?? undefined },
   });
   const chunks: Buffer[] = [];
   doc.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -145,8 +197,9 @@ function drawReceipt(content: ReceiptContent): Promise<Uint8Array> {
     doc.moveTo(left, y).lineTo(left + width, y).lineWidth(thickness).strokeColor(color).stroke();
   };
 
-  if (content.merchant) paragraph(content.merchant, { size: 13, weight: "bold", color: COLORS.muted });
-  paragraph(t("result.receipt"), { size: 24, weight: "bold", color: COLORS.text });
+  y = drawHeader(doc, content, (text, style, maxWidth) => typeset(text, style, maxWidth));
+  paragraph(title, { size: 24, weight: "bold", color: COLORS.text });
+  if (content.confirmation) paragraph(t("receipt.cod_note"), { size: 10.5, weight: "regular", color: COLORS.muted });
   y += 6;
   rule(1.5, COLORS.text);
 
@@ -179,7 +232,7 @@ function drawReceipt(content: ReceiptContent): Promise<Uint8Array> {
   }
 
   const footer: Style = { size: 8.5, weight: "regular", color: COLORS.muted };
-  const footerLines = typeset(t("result.receipt_footer"), footer, width);
+  const footerLines = typeset(t(content.confirmation ? "receipt.cod_footer" : "result.receipt_footer"), footer, width);
   const pages = doc.bufferedPageRange();
   for (let page = pages.start; page < pages.start + pages.count; page++) {
     doc.switchToPage(page);
@@ -190,6 +243,53 @@ function drawReceipt(content: ReceiptContent): Promise<Uint8Array> {
   }
   doc.end();
   return finished;
+}
+
+/** Black or white text on the header colour: the public header's rule (YIQ brightness 155 and above takes black). */
+function textOn(color: string) {
+  const [r, g, b] = [1, 3, 5].map((offset) => parseInt(color.slice(offset, offset + 2), 16));
+  return (r * 299 + g * 587 + b * 114) / 1000 >= 155 ? COLORS.text : "#ffffff";
+}
+
+/**
+ * The merchant's header across the top of the first page, as on its pay page: its colour, its logo
+ * at the reading start and its name beside it. Answers where the page's content starts.
+ */
+function drawHeader(doc: PDFKit.PDFDocument, content: ReceiptContent, typeset: (text: string, style: Style, maxWidth: number) => Line[]) {
+  const rtl = content.lang === "ar";
+  const color = /^#[0-9a-f]{6}$/i.test(content.headerColor) ? content.headerColor : "#ffffff";
+  const height = 92;
+  const left = PAGE.margin;
+  const width = PAGE.width - 2 * PAGE.margin;
+  doc.rect(0, 0, PAGE.width, height).fill(color);
+  if (color.toLowerCase() === "#ffffff") doc.moveTo(0, height).lineTo(PAGE.width, height).lineWidth(0.75).strokeColor(COLORS.rule).stroke();
+  let logoWidth = 0;
+  if (content.logo) {
+    try {
+      // openImage (in PDFKit, not in its types) gives the size, to set the name beside the logo.
+      const image = (doc as unknown as { openImage(source: Buffer): { width: number; height: number } }).openImage(content.logo);
+      const scale = Math.min(140 / image.width, 52 / image.height);
+      logoWidth = image.width * scale;
+      doc.image(image as unknown as Buffer, rtl ? left + width - logoWidth : left, (height - image.height * scale) / 2, { width: logoWidth });
+    } catch {
+      // A file PDFKit cannot read leaves the name alone in the header.
+      logoWidth = 0;
+    }
+  }
+  if (content.merchant) {
+    const gap = logoWidth ? 14 : 0;
+    const style: Style = { size: 16, weight: "bold", color: textOn(color) };
+    const room = width - logoWidth - gap;
+    const lines = typeset(content.merchant, style, room).slice(0, 2);
+    const lineHeight = style.size * 1.3;
+    let top = (height - lines.length * lineHeight) / 2;
+    for (const line of lines) {
+      const x = rtl ? left + room - line.width : left + logoWidth + gap;
+      drawLine(doc, line, style, x, top + style.size * 1.05);
+      top += lineHeight;
+    }
+  }
+  return height + 28;
 }
 
 /**

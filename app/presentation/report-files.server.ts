@@ -3,7 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { finished } from "node:stream/promises";
 import type { DB } from "~/db/database.server";
-import { TRANSACTION_STATES } from "~/domain/payments/states";
+import { DateTime } from "luxon";
+import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
 import {
   exportScopeOf,
   failReport,
@@ -17,13 +18,15 @@ import {
   type ExportConfig,
   type ExportFormat,
 } from "~/domain/reporting/exports.server";
-import { XlsxWriter } from "~/domain/reporting/xlsx-writer.server";
-import { isFieldName, loadTableFields, OTHER_FIELDS, plainValue } from "~/domain/transactions/fields.server";
+import { XlsxWriter, type XlsxCell } from "~/domain/reporting/xlsx-writer.server";
+import { isFieldName, loadTableFields, OTHER_FIELDS, plainValue, type FieldName } from "~/domain/transactions/fields.server";
 import { parseListQuery, type TransactionFilters } from "~/domain/transactions/filters";
 import { countTransactions, iterateTransactions, type ListScope, type TransactionRow } from "~/domain/transactions/list.server";
+import { DISPLAY_ZONE, formatDateTime } from "~/lib/format";
 import { isLanguage, type Language } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
-import { defaultFieldLabels, presentTableFields, stateWord, type ExtensionsOf, type TransactionExtensions } from "./transactions.server";
+import { exponentOf, toDecimalString } from "~/lib/money";
+import { defaultFieldLabels, displayValue, presentTableFields, stateWord, type ExtensionsOf, type TransactionExtensions } from "./transactions.server";
 
 /** Reports as files people open: what can go in one, in their language, and the file itself. */
 
@@ -89,17 +92,77 @@ export type ReportFileOptions = {
   extensions?: TransactionExtensions;
 };
 
-type CellReader = (row: TransactionRow) => string;
+/**
+ * A cell before it is written: text, an amount (its decimal text and the currency's decimals) or a
+ * moment (a stored UTC instant). CSV writes amounts as their text and moments in Kuwait time;
+ * XLSX makes them number and date cells, so a spreadsheet can sum and sort them.
+ */
+type Cell = string | { number: string; decimals: number } | { moment: string };
+type CellReader = (row: TransactionRow) => Cell;
 
-function cellReaders(fields: readonly string[], language: Language, extensions?: TransactionExtensions): CellReader[] {
-  const states = new Map<string, string>(TRANSACTION_STATES.map((state) => [state, stateWord(state, language)]));
+const AMOUNT_FIELDS = new Set<string>(["amount", "paid_amount", "fee", "refunded_amount"]);
+const MOMENT_FIELDS = new Set<string>(["created", "state_changed_at", "expiration_time"]);
+/** Cells read as the list shows them, in the report's language: the state, the gateway's name, the unit. */
+const DISPLAYED_FIELDS = new Set<string>(["state", "gateway_name", "unit"]);
+const MINOR_AMOUNT: Record<string, (row: TransactionRow) => number> = {
+  amount: (row) => row.amount,
+  paid_amount: (row) => row.paid_amount,
+  fee: (row) => row.fee,
+  refunded_amount: (row) => row.refunded_amount,
+};
+const MOMENT: Record<string, (row: TransactionRow) => string | null> = {
+  created: (row) => row.created_at,
+  state_changed_at: (row) => row.state_changed_at,
+  expiration_time: (row) => row.expiration_time,
+};
+
+function cellReaders(fields: readonly string[], language: Language, gatewayNames: Map<string, { name_en: string; name_ar: string }>, extensions?: TransactionExtensions): CellReader[] {
   return fields.map((name): CellReader => {
     const own = extensions?.fields?.find((field) => field.name === name);
     if (own) return (row) => own.display(row, language);
     if (!isFieldName(name)) throw new Error(`Unknown export field ${name}`);
-    if (name === "state") return (row) => states.get(row.state) ?? row.state;
-    if (name === "unit") return (row) => (language === "ar" ? row.unit_ar : row.unit_en) ?? "";
+    if (name === "order_no") return (row) => ({ number: String(row.order_no), decimals: 0 });
+    if (AMOUNT_FIELDS.has(name)) {
+      const minor = MINOR_AMOUNT[name];
+      return (row) => ({ number: toDecimalString(minor(row), row.currency_code), decimals: exponentOf(row.currency_code) });
+    }
+    if (MOMENT_FIELDS.has(name)) {
+      const moment = MOMENT[name];
+      return (row) => {
+        const value = moment(row);
+        return value ? { moment: value } : "";
+      };
+    }
+    if (DISPLAYED_FIELDS.has(name)) return (row) => displayValue(row, name as FieldName, language, gatewayNames);
     return (row) => plainValue(row, name);
+  });
+}
+
+/** A stored UTC instant in Kuwait time. */
+function kuwaitTime(iso: string) {
+  return DateTime.fromISO(iso, { zone: "utc" }).setZone(DISPLAY_ZONE);
+}
+
+/** A cell as CSV text: amounts as decimals of their currency, moments as Kuwait wall-clock time (2026-03-10 11:00:00). */
+function csvText(cell: Cell) {
+  if (typeof cell === "string") return neutraliseCell(cell);
+  if ("number" in cell) return cell.number;
+  return kuwaitTime(cell.moment).toFormat("yyyy-LL-dd HH:mm:ss");
+}
+
+function xlsxCell(cell: Cell): XlsxCell {
+  if (typeof cell === "string") return neutraliseCell(cell);
+  if ("number" in cell) return cell;
+  const time = kuwaitTime(cell.moment);
+  return { dateTime: { year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute, second: time.second } };
+}
+
+/** Column widths in characters: wide enough for a date and time, an email, the header. */
+function columnWidths(fields: readonly string[], headers: readonly string[]) {
+  return fields.map((name, index) => {
+    const header = headers[index]?.length ?? 0;
+    const content = MOMENT_FIELDS.has(name) ? 20 : AMOUNT_FIELDS.has(name) ? 12 : name === "customer_email" || name === "description" || name === "extra" ? 30 : 14;
+    return Math.max(content, header + 4);
   });
 }
 
@@ -109,7 +172,8 @@ function cellReaders(fields: readonly string[], language: Language, extensions?:
  * under its name only once complete.
  */
 export async function writeReportFile(db: DB, options: ReportFileOptions): Promise<{ rows: number; bytes: number }> {
-  const readers = cellReaders(options.fields, options.language, options.extensions);
+  const gateways = await listMerchantGateways(db, options.scope.merchantId);
+  const readers = cellReaders(options.fields, options.language, new Map(gateways.map((gateway) => [gateway.code, gateway])), options.extensions);
   const headers = options.fields.map((name, index) =>
     neutraliseCell(Array.isArray(options.labels) ? (options.labels[index] ?? name) : ((options.labels as Record<string, string>)[name] ?? name)),
   );
@@ -126,7 +190,7 @@ export async function writeReportFile(db: DB, options: ReportFileOptions): Promi
       for await (const batch of batches) {
         let chunk = "";
         for (const row of batch) {
-          chunk += `${readers.map((read) => csvCell(neutraliseCell(read(row)))).join(",")}\r\n`;
+          chunk += `${readers.map((read) => csvCell(csvText(read(row)))).join(",")}\r\n`;
         }
         await write(output, chunk);
         rows += batch.length;
@@ -136,9 +200,14 @@ export async function writeReportFile(db: DB, options: ReportFileOptions): Promi
       await finished(output);
     } else {
       const workbook = new XlsxWriter(output);
-      await workbook.start({ sheetName: translator(options.language)("exports.sheet_name"), rightToLeft: options.language === "ar", header: headers });
+      await workbook.start({
+        sheetName: translator(options.language)("exports.sheet_name"),
+        rightToLeft: options.language === "ar",
+        header: headers,
+        widths: columnWidths(options.fields, headers),
+      });
       for await (const batch of batches) {
-        await workbook.writeRows(batch.map((row) => readers.map((read) => neutraliseCell(read(row)))));
+        await workbook.writeRows(batch.map((row) => readers.map((read) => xlsxCell(read(row)))));
         rows += batch.length;
         await options.onProgress?.(rows);
       }
@@ -201,4 +270,62 @@ export async function runExport(db: DB, reportId: number, extensionsOf: Extensio
   } catch (error) {
     await failReport(db, report, fileName, String(error instanceof Error ? error.message : error));
   }
+}
+
+export type ReportFilter = { label: string; value: string };
+
+/**
+ * A report's filters as its reader reads them, in their language: "State: Paid, Failed",
+ * "Created: 01 Nov 2026 – 24 Nov 2026", gateways by name, people by username. The choices are
+ * read once for all the reports of a page.
+ */
+export async function describeReportFilters(db: DB, merchantId: number, queries: readonly string[], lang: Language): Promise<ReportFilter[][]> {
+  if (queries.every((query) => query === "")) return queries.map(() => []);
+  const [gateways, users, units] = await Promise.all([
+    listMerchantGateways(db, merchantId),
+    db.selectFrom("users").select(["id", "username"]).where("merchant_id", "=", merchantId).execute(),
+    db.selectFrom("units").select(["id", "title_en", "title_ar"]).where("merchant_id", "=", merchantId).execute(),
+  ]);
+  const t = translator(lang);
+  const gatewayName = new Map(gateways.map((gateway) => [gateway.code, lang === "ar" ? gateway.name_ar : gateway.name_en]));
+  const username = new Map(users.map((user) => [user.id, user.username]));
+  const unitName = new Map(units.map((unit) => [unit.id, lang === "ar" ? unit.title_ar : unit.title_en]));
+  const yesNo = (value: boolean) => t(value ? "transactions.filters.yes" : "transactions.filters.no");
+  const list = (values: readonly string[]) => values.join(lang === "ar" ? "، " : ", ");
+  const moment = (iso: string | undefined, end: boolean) => {
+    if (!iso) return "";
+    const time = DateTime.fromISO(iso, { zone: "utc" }).setZone(DISPLAY_ZONE).setLocale(lang === "ar" ? "ar-KW-u-nu-latn" : "en-US");
+    // A bound the date filter made (the start or the end of a Kuwait day) is that day; any other instant keeps its time.
+    const wholeDay = end ? time.toFormat("HH:mm:ss.SSS") === "23:59:59.999" : time.toFormat("HH:mm:ss.SSS") === "00:00:00.000";
+    return wholeDay ? time.toFormat("dd LLL yyyy") : formatDateTime(iso, lang);
+  };
+  const range = (after: string | undefined, before: string | undefined) => {
+    if (!after && !before) return null;
+    if (after && before) return `${moment(after, false)} – ${moment(before, true)}`;
+    return after ? `${t("transactions.filters.from")} ${moment(after, false)}` : `${t("transactions.filters.to")} ${moment(before, true)}`;
+  };
+
+  return queries.map((query) => {
+    if (!query) return [];
+    const { filters } = parseListQuery(new URLSearchParams(query));
+    const described: ReportFilter[] = [];
+    const add = (key: string, value: string | null | undefined) => {
+      if (value) described.push({ label: t(key), value });
+    };
+    add("transactions.search", filters.q ? (lang === "ar" ? `«${filters.q}»` : `“${filters.q}”`) : null);
+    add("transactions.filters.state", filters.state && list(filters.state.map((state) => stateWord(state, lang))));
+    add("transactions.filters.created", range(filters.created_after, filters.created_before));
+    add("transactions.filters.state_changed_at", range(filters.state_changed_at_after, filters.state_changed_at_before));
+    add("transactions.filters.gateway_code", filters.gateway_code && list(filters.gateway_code.map((code) => gatewayName.get(code) ?? code)));
+    add("transactions.filters.currency_code", filters.currency_code && list(filters.currency_code));
+    add("transactions.filters.initiator", filters.initiator ? (username.get(filters.initiator) ?? `#${filters.initiator}`) : null);
+    add("transactions.filters.unit", filters.unit ? (unitName.get(filters.unit) ?? `#${filters.unit}`) : null);
+    add("transactions.filters.product_type", filters.product_type);
+    add("transactions.filters.bulk", filters.bulk ? `#${filters.bulk}` : null);
+    for (const flag of ["seen", "email_seen", "disclosed_to_merchant"] as const) {
+      const value = filters[flag];
+      add(`transactions.filters.${flag}`, value === undefined ? null : yesNo(value));
+    }
+    return described;
+  });
 }

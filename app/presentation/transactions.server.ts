@@ -7,7 +7,8 @@ import { availableAmount } from "~/domain/payments/operations.server";
 import { rowActions, type ActionableRow, type RowActionName } from "~/domain/payments/transaction-actions.server";
 import { BUILTIN_FIELDS, plainValue, type FieldName, type TableField } from "~/domain/transactions/fields.server";
 import type { ChildOperation, TransactionRow } from "~/domain/transactions/list.server";
-import { formatDateTime } from "~/lib/format";
+import { displayStateOf } from "~/domain/transactions/display-state";
+import { formatDateTime, formatListDateTime } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
 import { i18nFor, translator } from "~/lib/i18n.server";
 import { formatAmount, toDecimalString } from "~/lib/money";
@@ -116,6 +117,8 @@ export function serializeTransaction(row: TransactionRow, context: SerializeCont
     order_no: row.order_no,
     type: row.plugin,
     state: row.state,
+    /** The state people read: `partially_refunded` for a paid transaction some of whose money was given back, else `state`. */
+    display_state: displayStateOf(row),
     customer_email: row.customer_email,
     customer_phone: row.customer_phone,
     customer_first_name: row.customer_first_name,
@@ -183,19 +186,21 @@ export async function serializeTransactionDetails(row: TransactionRow, context: 
   };
 }
 
-/** A cell as people read it, in the page's language. */
-export function displayValue(row: TransactionRow, name: FieldName, lang: Language, gatewayNames: Map<string, { name_en: string; name_ar: string }>): string {
+
+/** A cell as people read it, in the page's language; `short` times for a list's narrow columns. */
+export function displayValue(row: TransactionRow, name: FieldName, lang: Language, gatewayNames: Map<string, { name_en: string; name_ar: string }>, options: { short?: boolean } = {}): string {
   const t = translator(lang);
   const money = (minor: number) => formatAmount(minor, row.currency_code, lang);
+  const time = options.short ? formatListDateTime : formatDateTime;
   switch (name) {
     case "order_no":
       return `#${row.order_no}`;
     case "created":
-      return formatDateTime(row.created_at, lang);
+      return time(row.created_at, lang);
     case "state_changed_at":
-      return formatDateTime(row.state_changed_at, lang);
+      return time(row.state_changed_at, lang);
     case "expiration_time":
-      return row.expiration_time ? formatDateTime(row.expiration_time, lang) : "";
+      return row.expiration_time ? time(row.expiration_time, lang) : "";
     case "amount":
       return money(row.amount);
     case "paid_amount":
@@ -205,7 +210,7 @@ export function displayValue(row: TransactionRow, name: FieldName, lang: Languag
     case "refunded_amount":
       return money(row.refunded_amount);
     case "state":
-      return t(`states.${row.state}`);
+      return t(`states.${displayStateOf(row)}`);
     case "gateway_name": {
       const gateway = row.gateway_code ? gatewayNames.get(row.gateway_code) : undefined;
       return gateway ? (lang === "ar" ? gateway.name_ar : gateway.name_en) : (row.gateway_code ?? "");
@@ -239,11 +244,11 @@ export function presentTableFields(fields: readonly TableField[], extensions?: T
   });
 }
 
-/** A list cell in the reader's language: a built-in column, or one the row's section adds. */
+/** A list cell in the reader's language: a built-in column (times short), or one the row's section adds. */
 export function cellValue(row: TransactionRow, name: string, lang: Language, gatewayNames: Map<string, { name_en: string; name_ar: string }>, extensions?: TransactionExtensions) {
   const own = extensions?.fields?.find((field) => field.name === name);
   if (own) return own.display(row, lang);
-  return displayValue(row, name as FieldName, lang, gatewayNames);
+  return displayValue(row, name as FieldName, lang, gatewayNames, { short: true });
 }
 
 const ICONS: Record<RowActionName, string> = {
@@ -280,7 +285,7 @@ export function describeRowAction(action: RowActionName, row: ActionableRow, lan
 }
 
 
-/** A transaction state's word in the reader's language. */
+/** A transaction state's word in the reader's language (a display state too: `partially_refunded`, see displayStateOf). */
 export function stateWord(state: string, lang: Language) {
   const key = `states.${state}`;
   return i18nFor(lang).exists(key) ? translator(lang)(key) : state;

@@ -9,7 +9,7 @@ import { hasJobHandler } from "~/lib/jobs.server";
 import { transactionPageOf, TRANSACTION_PAGES } from "~/routes/dashboard/transactions/pages";
 import { CORE_ROOT_SEGMENTS } from "~/web/root-segments";
 import { loadSectionServers } from "./registry.server";
-import { allPermissions, hasTransactions, SECTIONS, sectionRootSegments } from "./registry";
+import { allPermissions, hasTransactions, MENU_SECTIONS, SECTIONS, sectionRootSegments } from "./registry";
 
 /** Dashboard spec §6: the flags that make sections and their sub-features available. */
 const SPEC_FLAGS: Record<string, string[]> = {
@@ -81,6 +81,20 @@ describe("the section registry", () => {
     }
     expect(transactionPageOf(":lang/payment-request/transactions")).toMatchObject({ sectionKey: "payment_request", kind: "list", deleted: false });
     expect(transactionPageOf("/:lang/event/deleted-transactions/:transactionId")).toMatchObject({ sectionKey: "event", kind: "details", deleted: true });
+  });
+
+  it("offers in the side menu only built sections, each feature of which has a page of its own", () => {
+    expect(MENU_SECTIONS.map((section) => section.key)).toEqual(SECTIONS.filter((section) => section.built).map((section) => section.key));
+    expect(MENU_SECTIONS.map((section) => section.key)).toEqual(expect.arrayContaining(["payment_request", "ticket"]));
+    const notBuiltPage = "routes/dashboard/not-built.tsx";
+    for (const section of MENU_SECTIONS) {
+      const targets = section.features.length ? section.features.map((feature) => `:lang/${section.path}/${feature.path}`) : [`:lang/${section.path}`];
+      for (const target of targets) {
+        const page = configured.find((entry) => entry.path === target);
+        expect(page?.file, target).toBeDefined();
+        expect(page?.file, target).not.toBe(notBuiltPage);
+      }
+    }
   });
 
   it("leaves alone only the first segments of routes outside /:lang", () => {

@@ -67,6 +67,12 @@ export function hasTransactions(section: SectionDeclaration) {
   return section.features.some((feature) => feature.key === "transactions");
 }
 
+/**
+ * The sections the side menu offers, when the merchant has them: the built ones. A section not built
+ * yet keeps its routes (they say so plainly, decision 4) but no menu entry leads there.
+ */
+export const MENU_SECTIONS: readonly SectionDeclaration[] = SECTIONS.filter((section) => section.built);
+
 /** The sections whose transactions are listed (and exported); their keys name their table-header permission. */
 export const TRANSACTION_SECTIONS: readonly SectionDeclaration[] = SECTIONS.filter(hasTransactions);
 

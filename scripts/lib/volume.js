@@ -121,6 +121,27 @@ const STATES = [
 const DELETABLE = new Set(["created", "pending", "attempted", "failed", "canceled", "expired", "invalid"]);
 /** Relative volume by Kuwait hour of day: quiet nights, a late-morning and an evening peak. */
 const HOURS = [3, 1.5, 0.8, 0.4, 0.3, 0.4, 0.9, 2, 4, 6, 8, 9, 9, 8, 7, 7, 7.5, 8, 9, 10, 10.5, 9.5, 7.5, 5];
+/**
+ * Arabic spellings of the Arab names, several where people write them several ways (hamza or bare
+ * alef, final ta marbuta or ha): about 40 % of the customers with an Arab name have it in Arabic
+ * script (their e-mail keeps the Latin spelling).
+ */
+const ARABIC_NAMES = {
+  Ahmad: ["أحمد", "احمد"], Mohammad: ["محمد", "مُحمّد"], Abdullah: ["عبدالله", "عبد الله"], Fahad: ["فهد"], Khaled: ["خالد"],
+  Yousef: ["يوسف"], Ali: ["علي", "على"], Hamad: ["حمد"], Salem: ["سالم"], Nasser: ["ناصر"], Bader: ["بدر"], Faisal: ["فيصل"],
+  Meshari: ["مشاري"], Talal: ["طلال"], Omar: ["عمر"], Hussain: ["حسين"], Jassim: ["جاسم"], Saud: ["سعود"], Ibrahim: ["إبراهيم", "ابراهيم"],
+  Mubarak: ["مبارك"], Fatima: ["فاطمة", "فاطمه"], Noura: ["نورة", "نوره"], Maryam: ["مريم"], Sara: ["سارة", "ساره"], Dana: ["دانة", "دانه"],
+  Hessa: ["حصة"], Lulwa: ["لولوة"], Shaikha: ["شيخة"], Reem: ["ريم"], Aisha: ["عائشة", "عايشه"], Latifa: ["لطيفة"], Dalal: ["دلال"],
+  Ghadeer: ["غدير"], Haya: ["هيا"], Manar: ["منار"], Zainab: ["زينب"], Asma: ["أسماء", "اسماء"], Anwar: ["أنوار"], Rawan: ["روان"],
+  Nada: ["ندى", "ندي"], Ahmed: ["أحمد"], Hassan: ["حسن"], Mansour: ["منصور"],
+  "Al-Sabah": ["الصباح"], "Al-Ghanim": ["الغانم"], "Al-Mutairi": ["المطيري"], "Al-Azmi": ["العازمي"], "Al-Enezi": ["العنزي"],
+  "Al-Rashidi": ["الرشيدي"], "Al-Ajmi": ["العجمي"], "Al-Hajri": ["الهاجري"], "Al-Shammari": ["الشمري"], "Al-Otaibi": ["العتيبي"],
+  "Al-Kandari": ["الكندري"], "Al-Awadhi": ["العوضي"], Behbehani: ["بهبهاني"], "Al-Mulla": ["الملا"], "Al-Qattan": ["القطان"],
+  "Al-Bahar": ["البحر"], "Al-Saleh": ["الصالح"], "Al-Fares": ["الفارس"], "Al-Khaled": ["الخالد"], Dashti: ["دشتي"],
+  Ashkanani: ["أشكناني"], Hayat: ["حيات"], Marafi: ["معرفي"], "Al-Jassim": ["الجاسم"], "Al-Roumi": ["الرومي"], "Al-Shatti": ["الشطي"],
+  Boodai: ["بودي"], "Al-Kharafi": ["الخرافي"], "Al-Sager": ["الصقر"], "Al-Duwaisan": ["الدويسان"], "Al-Hamad": ["الحمد"],
+  "Al-Failakawi": ["الفيلكاوي"],
+};
 const FIRST_NAMES = [
   "Ahmad", "Mohammad", "Abdullah", "Fahad", "Khaled", "Yousef", "Ali", "Hamad", "Salem", "Nasser", "Bader",
   "Faisal", "Meshari", "Talal", "Omar", "Hussain", "Jassim", "Saud", "Ibrahim", "Mubarak", "Fatima", "Noura",
@@ -250,6 +271,8 @@ function rowMaker({ merchantId, count, now, seed, lastOrderNo, lastBulkId, unitI
       if (st === "cod" && !choices.some((gateway) => gateway.kind === "cod")) st = "paid";
       const amount = amountOf(currency);
       const first = r.pick(FIRST_NAMES), last = r.pick(LAST_NAMES);
+      const arabic = ARABIC_NAMES[first] && ARABIC_NAMES[last] && r.next() < 0.4;
+      const shownFirst = arabic ? r.pick(ARABIC_NAMES[first]) : first, shownLast = arabic ? r.pick(ARABIC_NAMES[last]) : last;
       let email = null;
       if (r.next() < 0.85) {
         const f = first.toLowerCase(), l = last.toLowerCase().replace(/^al-/, "al").replace(/-/g, "");
@@ -366,8 +389,8 @@ function rowMaker({ merchantId, count, now, seed, lastOrderNo, lastBulkId, unitI
         editable_amount: section === "customer_payment" ? 1 : 0,
         customer_email: email,
         customer_phone: phone,
-        customer_first_name: r.next() < 0.92 ? first : null,
-        customer_last_name: r.next() < 0.85 ? last : null,
+        customer_first_name: r.next() < 0.92 ? shownFirst : null,
+        customer_last_name: r.next() < 0.85 ? shownLast : null,
         description: description(section, orderNo),
         remarks: r.next() < 0.08 ? "Call before delivery" : null,
         pg_codes: pgCodeText,

@@ -32,6 +32,31 @@ async function dashboardState(browser: Browser, detailsUrl: string) {
   return state;
 }
 
+/** A stored time as the result page writes it in Kuwait: "24 Nov 2026, 02:05 PM". */
+function kuwaitTime(at: Date) {
+  const part = Object.fromEntries(
+    new Intl.DateTimeFormat("en-US", { timeZone: "Asia/Kuwait", year: "numeric", month: "short", day: "2-digit", hour: "2-digit", minute: "2-digit", hour12: true })
+      .formatToParts(at)
+      .map((item) => [item.type, item.value]),
+  );
+  return `${part.day} ${part.month} ${part.year}, ${part.hour}:${part.minute} ${part.dayPeriod}`;
+}
+
+/** Every minute from `from` to `to` as kuwaitTime writes it. */
+function kuwaitMinutes(from: Date, to: Date) {
+  const minutes: string[] = [];
+  for (let at = from.getTime() - 60_000; at <= to.getTime() + 60_000; at += 60_000) minutes.push(kuwaitTime(new Date(at)));
+  return minutes;
+}
+
+/** The references table of a result page: label → value, in page order. */
+async function resultTable(page: Page) {
+  const rows = page.locator(".result-references tr");
+  const entries: [string, string][] = [];
+  for (const row of await rows.all()) entries.push([(await row.locator("th").innerText()).trim(), (await row.locator("td").innerText()).trim()]);
+  return entries;
+}
+
 async function payWithKnet(page: Page, card: string, lang: Lang = "en", button: "Submit" | "Cancel" = "Submit") {
   await page.getByRole("button", { name: new RegExp(t(lang, "pay.pay_now", { amount: "" }).trim()) }).click();
   await expect(page.getByText("Card number")).toBeVisible();
@@ -52,12 +77,24 @@ test.describe("paying a payment request with JavaScript off", () => {
     await expect(page.getByText("12.500").first()).toBeVisible();
     await page.goto(payUrl);
     await expect(page.getByRole("radio", { name: /KNET/ })).toBeChecked();
+    const before = new Date();
     await payWithKnet(page, "8888880000000001");
     await expect(page.getByRole("heading", { name: t("en", "result.success_title") })).toBeVisible();
-    for (const label of ["result.track_id", "result.post_date", "result.transaction_id", "result.auth_code", "result.reference_id", "result.payment_id"]) {
+    const after = new Date();
+    for (const label of ["result.track_id", "result.transaction_id", "result.auth_code", "result.reference_id", "result.payment_id", "result.date_kuwait"]) {
       await expect(page.getByRole("rowheader", { name: t("en", label), exact: true })).toBeVisible();
     }
-    await expect(page.getByRole("cell", { name: "KWD\u00a012.500" })).toBeVisible();
+    await expect(page.getByText("KWD\u00a012.500", { exact: true })).toBeVisible();
+    const table = await resultTable(page);
+    // The date and time of the payment in Kuwait, written for people.
+    const date = table.find(([label]) => label === t("en", "result.date_kuwait"))?.[1];
+    expect(kuwaitMinutes(before, after)).toContain(date);
+    // KNET's post date is today's: the date row says it already; and no value is shown twice
+    // (our track id is KNET's Track ID, not also a Reference No).
+    await expect(page.getByRole("rowheader", { name: t("en", "result.post_date"), exact: true })).toHaveCount(0);
+    await expect(page.getByRole("rowheader", { name: t("en", "result.reference_no"), exact: true })).toHaveCount(0);
+    const values = table.map(([, value]) => value);
+    expect(new Set(values).size).toBe(values.length);
     const receipt = page.waitForEvent("download");
     await page.getByRole("link", { name: t("en", "result.download_receipt") }).click();
     expect((await receipt).suggestedFilename()).toMatch(/^receipt-\d+\.pdf$/);
@@ -67,12 +104,50 @@ test.describe("paying a payment request with JavaScript off", () => {
     await expect(page.getByRole("heading", { name: t("en", "pay.settled_title") })).toBeVisible();
   });
 
+  test("each method's Pay button states its own total, and the card page charges what it said", async ({ page, browser }) => {
+    const { payUrl } = await createRequest(browser, { amount: "10.000" });
+    for (const lang of ["ar", "en"] as const) {
+      await page.goto(payUrl.replace("/en/", `/${lang}/`));
+      const payButtons = page.getByRole("button", { name: new RegExp(`^(${t(lang, "pay.pay_now", { amount: "" }).trim()}|${t(lang, "pay.confirm_order")})`) });
+      const expected: [RegExp, RegExp][] = [
+        [lang === "ar" ? /كي نت|KNET/ : /KNET/, /10\.000/],
+        [lang === "ar" ? /بطاقة ائتمان/ : /Credit Card/, /10\.300/],
+        [lang === "ar" ? /الدفع عند الاستلام/ : /Cash on delivery/, new RegExp(`^${t(lang, "pay.confirm_order")}$`)],
+      ];
+      for (const [method, label] of expected) {
+        await page.getByRole("radio", { name: method }).check();
+        // Exactly one button shows: the chosen method's, with that method's total.
+        await expect(payButtons).toHaveCount(1);
+        await expect(payButtons).toHaveText(label, { useInnerText: true });
+      }
+    }
+    await page.getByRole("radio", { name: /Credit Card/ }).check();
+    await expect(page.getByRole("button", { name: /Pay Now/ })).toHaveText("Pay Now KWD\u00a010.300", { useInnerText: true });
+    await page.getByRole("button", { name: /Pay Now/ }).click();
+    await expect(page.getByText("KWD\u00a010.300")).toBeVisible();
+    await page.getByRole("textbox", { name: "Card number" }).fill("4111111111111111");
+    await page.getByRole("textbox", { name: "Expiry" }).fill("12/30");
+    await page.getByRole("textbox", { name: "CVV" }).fill("123");
+    await page.getByRole("button", { name: "Pay" }).click();
+    await expect(page.getByRole("heading", { name: t("en", "result.success_title") })).toBeVisible();
+    await expect(page.getByText("KWD\u00a010.300", { exact: true })).toBeVisible();
+  });
+
   test("a declined KNET card shows the failed view with Try again", async ({ page, browser }) => {
     const { payUrl, detailsUrl } = await createRequest(browser, { amount: "3.250" });
     await page.goto(payUrl);
     await payWithKnet(page, "8888880000000002");
-    await expect(page.getByRole("heading", { name: t("en", "result.failed_title") })).toBeVisible();
+    // What happened, in plain words, with the spec's line beneath it.
+    await expect(page.getByRole("heading", { name: t("en", "result.reasons.declined.title") })).toBeVisible();
+    await expect(page.getByText(t("en", "result.reasons.declined.message"))).toBeVisible();
+    await expect(page.getByText(t("en", "result.failed_title"))).toBeVisible();
+    await expect(page.getByText("KWD\u00a03.250", { exact: true })).toBeVisible();
     await expect(page.getByRole("link", { name: t("en", "result.try_again") })).toBeVisible();
+    // The references are shown, not folded away.
+    for (const label of ["result.order_no", "result.status", "result.track_id", "result.date_kuwait"]) {
+      await expect(page.getByRole("rowheader", { name: t("en", label), exact: true })).toBeVisible();
+    }
+    await expect(page.getByRole("cell", { name: t("en", "result.states.failed"), exact: true })).toBeVisible();
     expect(await dashboardState(browser, detailsUrl)).toContain(t("en", "states.attempted"));
   });
 
@@ -80,18 +155,25 @@ test.describe("paying a payment request with JavaScript off", () => {
     const { payUrl } = await createRequest(browser, { amount: "1.000" });
     await page.goto(payUrl);
     await payWithKnet(page, "", "en", "Cancel");
-    await expect(page.getByText(t("en", "result.canceled_message"))).toBeVisible();
+    await expect(page.getByRole("heading", { name: t("en", "result.reasons.canceled.title") })).toBeVisible();
+    await expect(page.getByText(t("en", "result.failed_title"))).toBeVisible();
     await page.getByRole("link", { name: t("en", "result.try_again") }).click();
     await payWithKnet(page, "8888880000000001");
     await expect(page.getByRole("heading", { name: t("en", "result.success_title") })).toBeVisible();
   });
 
-  test("cash on delivery confirms the order at once", async ({ page, browser }) => {
+  test("cash on delivery says Confirm order and confirms the order at once", async ({ page, browser }) => {
     const { payUrl, detailsUrl } = await createRequest(browser, { amount: "7.000" });
     await page.goto(payUrl.replace("/en/", "/ar/"));
     await page.getByRole("radio", { name: /الدفع عند الاستلام/ }).check();
-    await page.getByRole("button", { name: /ادفع الآن/ }).click();
+    await expect(page.getByRole("button", { name: /ادفع الآن/ })).toHaveCount(0);
+    await page.getByRole("button", { name: t("ar", "pay.confirm_order"), exact: true }).click();
     await expect(page.getByRole("heading", { name: t("ar", "result.cod_title") })).toBeVisible();
+    // A confirmation, not a receipt: nothing has been paid yet.
+    await expect(page.getByText(new RegExp(`7\\.000.*${t("ar", "result.cod_amount", { amount: "" }).trim()}`))).toBeVisible();
+    await expect(page.locator("summary", { hasText: t("ar", "result.confirmation_details") })).toBeVisible();
+    await expect(page.getByRole("link", { name: t("ar", "result.download_receipt") })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: t("ar", "result.download_confirmation") })).toBeVisible();
     expect(await dashboardState(browser, detailsUrl)).toContain(t("en", "states.cod"));
   });
 });
@@ -109,7 +191,7 @@ test.describe("paying with JavaScript on", () => {
     await page.getByRole("textbox", { name: "CVV" }).fill("123");
     await page.getByRole("button", { name: "Pay" }).click();
     await expect(page.getByRole("heading", { name: t("en", "result.success_title") })).toBeVisible();
-    await expect(page.getByRole("cell", { name: "KWD\u00a010.300" })).toBeVisible();
+    await expect(page.getByText("KWD\u00a010.300", { exact: true })).toBeVisible();
     expect(await dashboardState(browser, detailsUrl)).toContain(t("en", "states.paid"));
   });
 
@@ -156,6 +238,8 @@ test.describe("attachments on the create page, JavaScript off", () => {
     const customer = await browser.newContext({ javaScriptEnabled: false });
     const pay = await customer.newPage();
     await pay.goto(payUrl);
+    // The order's details fold into one line under the amount; the attachment is inside.
+    await pay.getByText(t("en", "pay.attachment"), { exact: true }).click();
     const download = pay.waitForEvent("download");
     await pay.getByRole("link", { name: /invoice-77\.pdf/ }).click();
     expect((await download).suggestedFilename()).toBe("invoice-77.pdf");
@@ -178,7 +262,7 @@ test.describe("an amount the customer may change", () => {
     await expect(page.getByRole("button", { name: /Pay Now KWD\s15\.250/ })).toBeVisible();
     await page.getByRole("button", { name: /Pay Now/ }).click();
     await page.getByRole("button", { name: "Cancel" }).click();
-    await expect(page.getByText(t("en", "result.canceled_message"))).toBeVisible();
+    await expect(page.getByRole("heading", { name: t("en", "result.reasons.canceled.title") })).toBeVisible();
   });
 
   test.describe("with JavaScript off", () => {
@@ -189,9 +273,12 @@ test.describe("an amount the customer may change", () => {
       await page.getByRole("textbox", { name: t("en", "pay.amount_to_pay") }).fill("20");
       await page.getByRole("button", { name: t("en", "pay.update") }).click();
       await expect(page.locator("label.pay-choice", { hasText: "Credit Card" })).toContainText("KWD\u00a020.500");
+      await expect(page.getByRole("button", { name: /Pay Now/ })).toHaveText("Pay Now KWD\u00a020.000", { useInnerText: true });
+      await page.getByRole("radio", { name: /Credit Card/ }).check();
+      await expect(page.getByRole("button", { name: /Pay Now/ })).toHaveText("Pay Now KWD\u00a020.500", { useInnerText: true });
       await page.getByRole("radio", { name: /Cash on delivery/ }).check();
-      await page.getByRole("button", { name: /Pay Now/ }).click();
-      await expect(page.getByRole("cell", { name: "KWD\u00a020.000" })).toBeVisible();
+      await page.getByRole("button", { name: t("en", "pay.confirm_order") }).click();
+      await expect(page.getByText(t("en", "result.cod_amount", { amount: "KWD\u00a020.000" }))).toBeVisible();
     });
   });
 });
@@ -205,7 +292,11 @@ test("in Arabic with JavaScript on, a declined card comes back to the Arabic res
   await page.getByRole("textbox", { name: "Expiry" }).fill("12/30");
   await page.getByRole("textbox", { name: "CVV" }).fill("123");
   await page.getByRole("button", { name: "Pay" }).click();
-  await expect(page.getByRole("heading", { name: t("ar", "result.failed_title") })).toBeVisible();
+  await expect(page.getByRole("heading", { name: t("ar", "result.reasons.declined.title") })).toBeVisible();
+  await expect(page.getByText(t("ar", "result.failed_title"))).toBeVisible();
+  // 7.250 with the card's fee (0.100 + 2 %).
+  await expect(page.getByText(/7\.495/)).toBeVisible();
+  await expect(page.getByRole("link", { name: t("ar", "result.try_again") })).toBeVisible();
   await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
 });
 
@@ -258,7 +349,7 @@ test.describe("delivery details before paying, JavaScript off", () => {
     await expect(page.getByRole("dialog", { name: t("ar", "delivery.confirm_title") })).toContainText("السالمية");
     await page.getByRole("button", { name: t("ar", "delivery.confirm") }).click();
     await page.getByRole("radio", { name: /الدفع عند الاستلام/ }).check();
-    await page.getByRole("button", { name: /ادفع الآن/ }).click();
+    await page.getByRole("button", { name: t("ar", "pay.confirm_order") }).click();
     await expect(page.getByRole("heading", { name: t("ar", "result.cod_title") })).toBeVisible();
 
     await admin.goto(detailsUrl);

@@ -37,4 +37,22 @@ test.describe("the dashboard shell", () => {
     await expect(page).toHaveURL(urlPath("/en/login"));
     await expect(page.getByRole("heading", { level: 1, name: t("en", "login.title") })).toBeVisible();
   });
+
+  test("the side menu offers only built sections, and none of its links leads to a page not built yet", async ({ page }) => {
+    await signIn(page, "admin");
+    const menu = page.getByRole("navigation", { name: t("en", "shell.menu") });
+    await expect(menu.getByRole("link", { name: t("en", "features.payment_request.create"), exact: true })).toBeVisible();
+    await expect(menu.getByText(t("en", "sections.ticket"), { exact: true })).toBeVisible();
+    // The demo merchant has every section; those not built yet are not offered.
+    for (const section of ["bulk", "catalogue", "event", "food_ordering", "shopify"]) {
+      await expect(menu.getByText(t("en", `sections.${section}`), { exact: true })).toHaveCount(0);
+    }
+    const hrefs = await menu.getByRole("link").evaluateAll((links) => links.map((link) => link.getAttribute("href") ?? ""));
+    expect(hrefs.length).toBeGreaterThan(8);
+    for (const href of hrefs) {
+      await page.goto(href);
+      await expect(page.getByRole("heading", { level: 1 }), href).toBeVisible();
+      await expect(page.getByText(t("en", "not_built.title")), href).toHaveCount(0);
+    }
+  });
 });

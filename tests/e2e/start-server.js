@@ -15,6 +15,8 @@ Object.assign(process.env, {
   SQLITE_PATH: path.join(dir, "e2e.sqlite"),
   DATABASE_URL: "",
   SEED_DEMO: "1",
+  // Each test makes the payments it looks at.
+  DEMO_ACTIVITY: "0",
   SANDBOX: "1",
   TEST_CLOCK: "1",
   BASE_URL: `http://localhost:${process.env.E2E_PORT ?? "3210"}`,

@@ -81,7 +81,8 @@ test.describe("the statistics home with JavaScript off", () => {
         t(lang, "statistics.attempts_detail", { succeeded: count(expected.success_rate.succeeded, lang), completed: count(expected.success_rate.completed, lang) }),
       );
 
-      // The charts cannot draw: their numbers are shown as tables instead (not only to screen readers).
+      // The charts are drawn on the server, and their numbers are shown as tables too (not only to screen readers).
+      await expect(page.locator(".chart-box svg").first()).toBeVisible();
       await expect(page.getByRole("region", { name: t(lang, "statistics.trend_title.day") })).toBeVisible();
       expect(await heightOf(page.getByRole("region", { name: t(lang, "statistics.trend_title.day") }))).toBeGreaterThan(100);
       expect(await heightOf(page.getByRole("table", { name: new RegExp(t(lang, "statistics.average_caption", { year: "\\d{4}" })) }))).toBeGreaterThan(200);

@@ -101,3 +101,30 @@ export async function openAccountMenu(page: Page, username: string, lang: Lang =
   await greeting.click();
   await expect(page.locator("details.disclosure-menu", { has: greeting })).toHaveAttribute("open", "");
 }
+
+/**
+ * Sets a date-time field: with JavaScript, through Mantine's picker (the day of `date` in Kuwait, then
+ * its hour and minute); without, by typing the datetime-local value.
+ */
+export async function pickKuwaitDateTime(page: Page, label: string, date: Date) {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-GB", { timeZone: "Asia/Kuwait", year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+      .formatToParts(date)
+      .map((part) => [part.type, part.value]),
+  );
+  if (!(await page.evaluate(() => "__reactRouterContext" in window))) {
+    const local = new Intl.DateTimeFormat("sv-SE", { timeZone: "Asia/Kuwait", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(date);
+    await page.getByLabel(label, { exact: true }).fill(local.replace(" ", "T"));
+    return;
+  }
+  await page.getByRole("button", { name: label, exact: true }).click();
+  const dropdown = page.locator(".mantine-Popover-dropdown").filter({ has: page.getByRole("spinbutton") });
+  await dropdown.getByRole("button", { name: `${parts.day} ${parts.month} ${parts.year}`, exact: true }).click();
+  const hour = Number(parts.hour);
+  const hours = dropdown.getByRole("spinbutton").nth(0);
+  const minutes = dropdown.getByRole("spinbutton").nth(1);
+  await hours.pressSequentially(String(hour % 12 === 0 ? 12 : hour % 12).padStart(2, "0"));
+  await minutes.pressSequentially(parts.minute);
+  await dropdown.locator("select").selectOption(hour < 12 ? "AM" : "PM");
+  await dropdown.getByRole("button").last().click();
+}

@@ -54,7 +54,7 @@ async function operate(page: Page, kind: "refund" | "capture", amount: string | 
   await pickRowAction(page, kind);
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByRole("heading", { name: new RegExp(t("en", `operations.title.${kind}`, { orderNo: "\\d+" })) })).toBeVisible();
-  const input = dialog.getByRole("textbox");
+  const input = dialog.locator('input[name="amount"]');
   if (amount !== null) await input.fill(amount);
   await dialog.getByRole("button", { name: t("en", `actions.${kind}`), exact: true }).click();
   return dialog;
@@ -194,20 +194,25 @@ test("refund part of a paid card payment, then the rest; the child rows show bot
   // More than was paid is refused, and the dialog keeps the amount.
   let dialog = await operate(page, "refund", "11.000");
   await expect(dialog.getByText(t("en", "operations.errors.above_available"))).toBeVisible();
-  await expect(dialog.getByRole("textbox")).toHaveValue("11.000");
+  await expect(dialog.locator('input[name="amount"]')).toHaveValue("11.000");
 
-  await dialog.getByRole("textbox").fill("4.000");
+  await dialog.locator('input[name="amount"]').fill("4.000");
   await dialog.getByRole("button", { name: t("en", "actions.refund"), exact: true }).click();
   await expect(dialog.getByText(t("en", "operations.are_you_sure"))).toBeVisible();
-  await expect(dialog.getByRole("textbox")).toHaveAttribute("readonly", "");
+  await expect(dialog.locator('input[name="amount"]')).toHaveAttribute("readonly", "");
   await dialog.getByRole("button", { name: t("en", "operations.yes") }).click();
   await expect(page.getByRole("dialog").getByText(t("en", "operations.success.refund"))).toBeVisible();
   await page.getByRole("dialog").getByRole("link", { name: t("en", "operations.ok") }).click();
+  // Part of it given back: the list says so, and the state filter finds it.
+  await expect(page.locator("tbody").getByText(t("en", "states.partially_refunded"), { exact: true })).toBeVisible();
+  await page.goto(`${listFor("refund-me@example.com")}&state=partially_refunded`);
+  await expect(page.locator("tbody").getByText(t("en", "states.partially_refunded"), { exact: true })).toBeVisible();
+  await page.goto(listFor("refund-me@example.com"));
 
   // The rest: the dialog offers what is left (10.300 paid with the card fee, less 4.000).
   dialog = await operate(page, "refund", null);
   await expect(dialog.getByText(t("en", "operations.are_you_sure"))).toBeVisible();
-  await expect(dialog.getByRole("textbox")).toHaveValue("6.300");
+  await expect(dialog.locator('input[name="amount"]')).toHaveValue("6.300");
   await dialog.getByRole("button", { name: t("en", "operations.yes") }).click();
   await expect(page.getByRole("dialog").getByText(t("en", "operations.success.refund"))).toBeVisible();
   await page.getByRole("dialog").getByRole("link", { name: t("en", "operations.ok") }).click();
@@ -219,6 +224,77 @@ test("refund part of a paid card payment, then the rest; the child rows show bot
   await expect(children.nth(0)).toContainText("KWD\u00a04.000");
   await expect(children.nth(1)).toContainText("KWD\u00a06.300");
   await expect(children.nth(1)).toContainText(t("en", "operations.state.succeeded"));
+});
+
+/** The list has no sideways scroll (neither the page nor the table) and the row's Actions menu is on screen. */
+async function expectFitsWithActions(page: Page, lang: "en" | "ar") {
+  await waitForHydration(page);
+  const widths = await page.evaluate(() => {
+    const table = document.querySelector("table.transactions-table");
+    const container = table?.parentElement;
+    return { page: [document.documentElement.scrollWidth, document.documentElement.clientWidth], table: [container?.scrollWidth ?? 0, container?.clientWidth ?? 0] };
+  });
+  expect(widths.page[0]).toBeLessThanOrEqual(widths.page[1]);
+  expect(widths.table[0]).toBeLessThanOrEqual(widths.table[1]);
+  const trigger = page.locator("tbody").getByLabel(new RegExp(`^${t(lang, "transactions.row_actions", { orderNo: "\\d+" })}$`)).first();
+  await expect(trigger).toBeInViewport();
+  const box = (await trigger.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(1366);
+}
+
+test("status tabs, name search in Arabic and English, and a list that fits 1366 px after a refund", async ({ page, request }) => {
+  const token = await tokenOf(request);
+  const tag = String(Date.now()).slice(-7);
+  const paid = await createRequest(request, token, {
+    amount: "12.000",
+    customer_first_name: "فاطمة",
+    customer_last_name: `الصباح${tag}`,
+    customer_email: `a.very.long.customer.address.${tag}@subdomain.example.com`,
+  });
+  await createRequest(request, token, { amount: "3.000", customer_first_name: "Fatima", customer_last_name: `Kw${tag}`, customer_email: `fk${tag}@example.com` });
+  await payByCard(page, paid.payPath);
+
+  await page.setViewportSize({ width: 1366, height: 800 });
+  await signIn(page, "admin");
+  // Arabic: the other spelling of ta marbuta, then the start of the next word.
+  await page.goto(`/en/payment-request/transactions?q=${encodeURIComponent(`فاطمه الصباح${tag}`)}`);
+  await expect(page.locator("tbody tr")).toHaveCount(1);
+  await expect(page.getByRole("cell", { name: t("en", "states.paid") })).toBeVisible();
+  // English, in any case, from the last name on.
+  await page.goto(`/en/payment-request/transactions?q=${encodeURIComponent(`kw${tag}`)}`);
+  await expect(page.locator("tbody tr")).toHaveCount(1);
+  await expect(page.getByRole("cell", { name: `fk${tag}@example.com` })).toBeVisible();
+
+  // The tabs set the state filter and keep the search; the current one is marked.
+  const search = `?q=${encodeURIComponent(`فاطمه`)}`;
+  await page.goto(`/en/payment-request/transactions${search}`);
+  const tabs = page.getByRole("navigation", { name: t("en", "transactions.tabs.label") });
+  await expect(tabs.getByRole("link", { name: t("en", "transactions.tabs.all") })).toHaveAttribute("aria-current", "page");
+  await tabs.getByRole("link", { name: t("en", "transactions.tabs.pending") }).click();
+  await expect(page).toHaveURL(/state=created%2Cpending%2Cattempted/);
+  await expect(page).toHaveURL(/q=/);
+  await expect(tabs.getByRole("link", { name: t("en", "transactions.tabs.pending") })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("cell", { name: `a.very.long.customer.address.${tag}@subdomain.example.com` })).toHaveCount(0);
+  await tabs.getByRole("link", { name: t("en", "transactions.tabs.paid") }).click();
+  await expect(page.getByRole("cell", { name: `a.very.long.customer.address.${tag}@subdomain.example.com` })).toBeVisible();
+  await expect(tabs.getByRole("link", { name: t("en", "transactions.tabs.all") })).not.toHaveAttribute("aria-current", "page");
+
+  // A partial refund: the row reads Partially refunded, is on the Refunded tab, and the list still fits.
+  await page.goto(`/en/payment-request/transactions?q=${encodeURIComponent(`فاطمه الصباح${tag}`)}`);
+  await operate(page, "refund", "2.000");
+  await page.getByRole("dialog").getByRole("button", { name: t("en", "operations.yes") }).click();
+  await page.getByRole("dialog").getByRole("link", { name: t("en", "operations.ok") }).click();
+  await tabs.getByRole("link", { name: t("en", "transactions.tabs.refunded") }).click();
+  await expect(page.locator("tbody").getByText(t("en", "states.partially_refunded"), { exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: t("en", "transactions.children", { count: "1" }) })).toBeVisible();
+  for (const lang of ["en", "ar"] as const) {
+    await page.goto(`/${lang}/transactions?q=a.very.long.customer.address.${tag}`);
+    await expect(page.locator("tbody").getByText(t(lang, "states.partially_refunded"), { exact: true })).toBeVisible();
+    await expectFitsWithActions(page, lang);
+    await page.goto(`/${lang}/transactions`);
+    await expectFitsWithActions(page, lang);
+  }
 });
 
 test("capture an authorization of a manual-capture card gateway", async ({ page, request }) => {
@@ -282,6 +358,8 @@ test("a maker's refund waits for the checker and runs once approved", async ({ b
   const row = checkerPage.locator("tbody tr", { hasText: "maker" }).first();
   await row.getByRole("link", { name: new RegExp(t("en", "tickets.open_request", { id: "\\d+" })) }).click();
   await checkerPage.getByRole("button", { name: t("en", "tickets.decisions.approve") }).click();
+  // Approve asks first, showing what will move; money moves on Yes.
+  await checkerPage.getByRole("button", { name: t("en", "tickets.confirm.yes") }).click();
   await expect(checkerPage.getByRole("status").getByText(t("en", "operations.done.refund", { amount: "KWD\u00a02.000" }))).toBeVisible();
   // Approving again does nothing more.
   await expect(checkerPage.getByRole("button", { name: t("en", "tickets.decisions.approve") })).toHaveCount(0);
@@ -308,12 +386,12 @@ async function downloadReport(page: Page, lang: "en" | "ar") {
 
 test("a CSV in Arabic and an XLSX in English with chosen fields arrive in Generated reports", async ({ page, request }) => {
   const token = await tokenOf(request);
-  await createRequest(request, token, { amount: "7.250", customer_email: "export-a@example.com" });
-  await createRequest(request, token, { amount: "9.500", customer_email: "export-b@example.com", description: "=HYPERLINK(\"x\")" });
+  await createRequest(request, token, { amount: "7.250", customer_email: "columns-export-a@example.com" });
+  await createRequest(request, token, { amount: "9.500", customer_email: "columns-export-b@example.com", description: "=HYPERLINK(\"x\")" });
   await signIn(page, "admin");
 
   // XLSX, selected fields, English labels, from the all-transactions list.
-  await page.goto("/en/transactions?q=export-");
+  await page.goto("/en/transactions?q=columns-export-");
   await page.locator("summary", { hasText: t("en", "exports.button") }).click();
   await page.getByRole("radio", { name: t("en", "exports.xls") }).check();
   await page.getByRole("radio", { name: t("en", "exports.type_selected") }).check();
@@ -330,19 +408,15 @@ test("a CSV in Arabic and an XLSX in English with chosen fields arrive in Genera
   const sheet = workbook.worksheets[0];
   const rows = sheet.getSheetValues().filter(Boolean).map((row) => (row as unknown[]).slice(1).map(String));
   expect(rows[0]).toEqual([t("en", "fields.customer_email"), t("en", "fields.amount"), t("en", "fields.description")]);
+  // Amounts are numbers Excel can add up, shown with the currency's three decimals.
   expect(rows.slice(1)).toEqual([
-    ["export-b@example.com", "9.500", "'=HYPERLINK(\"x\")"],
-    ["export-a@example.com", "7.250"],
+    ["columns-export-b@example.com", "9.5", "'=HYPERLINK(\"x\")"],
+    ["columns-export-a@example.com", "7.25"],
   ]);
+  expect(sheet.getCell("B2").numFmt).toBe("0.000");
 
-  // CSV, the default fields (the list's columns), Arabic labels. The finished XLSX is announced live.
-  await page.goto(`/ar/payment-request/transactions?q=export-`);
-  const notice = page.getByRole("region", { name: t("ar", "notifications.region") });
-  // Asked for in English, announced in the language of the page open now.
-  await expect(notice.getByText(t("ar", "notifications.report_exported"))).toBeVisible({ timeout: 20_000 });
-  await expect(notice.getByRole("link")).toHaveAttribute("href", /^\/ar\/generated-reports\?id=/);
-  await notice.getByRole("button", { name: t("ar", "notifications.dismiss") }).click();
-  await expect(notice).toHaveCount(0);
+  // CSV, the default fields (the list's columns), Arabic labels.
+  await page.goto(`/ar/payment-request/transactions?q=columns-export-`);
   await page.locator("summary", { hasText: t("ar", "exports.button") }).click();
   await page.getByRole("radio", { name: t("ar", "exports.csv") }).check();
   await page.getByRole("button", { name: t("ar", "exports.submit") }).click();
@@ -351,5 +425,5 @@ test("a CSV in Arabic and an XLSX in English with chosen fields arrive in Genera
   expect(header).toContain(t("ar", "fields.customer_email"));
   expect(header).toContain(t("ar", "fields.amount"));
   expect(lines).toHaveLength(2);
-  expect(lines[0]).toContain("export-b@example.com");
+  expect(lines[0]).toContain("columns-export-b@example.com");
 });

@@ -132,12 +132,20 @@ describe("the Operations Requests pages", () => {
     expect(details).toContain('value="approve"');
     expect(details).toContain('value="reject"');
     expect(details).toContain("buyer@example.com");
-    const approved = await page(path, cookie, { intent: "approve" });
+    // Approve first shows what will happen; nothing moves until the checker says yes.
+    const unconfirmed = await page(path, cookie, { intent: "approve" });
+    expect(unconfirmed.status).toBe(302);
+    expect(unconfirmed.headers.get("Location")).toBe(`${path}?confirm=approve`);
+    expect(await succeededOperations(transactionId)).toBe(0);
+    const confirmation = await (await page(`${path}?confirm=approve`, cookie)).text();
+    expect(confirmation).toMatch(/Approve refunding KWD.2\.000 on order #(<!-- -->)?\d+\?/);
+    expect(confirmation).toContain("The money moves as soon as you approve. Are you sure?");
+    const approved = await page(path, cookie, { intent: "approve", confirmed: "yes" });
     expect(approved.status).toBe(200);
     const html = await approved.text();
     expect(html).toMatch(/Refunded KWD.2\.000\./);
     expect(html).not.toContain('value="approve"');
-    const again = await page(path, cookie, { intent: "approve" });
+    const again = await page(path, cookie, { intent: "approve", confirmed: "yes" });
     expect(again.status).toBe(400);
     expect(await again.text()).toContain("This request has already been decided: Approved.");
     expect(await succeededOperations(transactionId)).toBe(1);
@@ -312,6 +320,47 @@ describe("the Permission request service (API v1 plugins/ticket/permission-reque
     expect(approved.status).toBe(200);
     expect(await approved.json()).toMatchObject({ message: "Request approved.", request: { status: "APPROVED" } });
     expect((await loadSessionUser(database.db, ids.target))!.permissions).toContain("void_paymenttransaction");
+  });
+});
+
+describe("a maker's reason and the confirmation before money moves", () => {
+  it("takes the refund with its reason through the details page's dialog without JavaScript; the checker sees paid, refunded and the reason", async () => {
+    const { id, orderNo } = await payByCard(database.db, server.url, { merchantId: shop.merchantId, user: shop.admin, amount: "10.000" });
+    const maker = await signIn("tk-maker");
+    const path = `/en/transactions/${id}?operation=refund`;
+    // The first step checks the amount; an amount above what is available keeps the error, a good one clears it.
+    const above = await page(path, maker, { intent: "operation", id, kind: "refund", step: "review", amount: "99.000" });
+    expect(above.status).toBe(400);
+    expect(await above.text()).toContain("The amount cannot be greater than the available amount.");
+    const review = await page(path, maker, { intent: "operation", id, kind: "refund", step: "review", amount: "3.000" });
+    expect(review.status).toBe(200);
+    const reviewHtml = await review.text();
+    expect(reviewHtml).not.toContain("The amount cannot be greater than the available amount.");
+    expect(reviewHtml).toMatch(/Amount to refund<\/th><td[^>]*><span dir="ltr">KWD.3\.000/);
+    expect(reviewHtml).toContain("buyer@example.com");
+    expect(reviewHtml).toMatch(new RegExp(`#(<!-- -->)?${orderNo}<`));
+    expect(reviewHtml).toContain('name="reason"');
+    const sent = await page(path, maker, { intent: "operation", id, kind: "refund", step: "confirm", amount: "3.000", reason: "Damaged on delivery" });
+    expect(sent.status).toBe(302);
+    expect(sent.headers.get("Location")).toContain("done=requested");
+    const request = await database.db.selectFrom("operation_requests").select(["id", "note", "amount"]).where("transaction_id", "=", id).executeTakeFirstOrThrow();
+    expect(request).toMatchObject({ note: "Damaged on delivery", amount: 3000 });
+
+    const checker = await signIn("tk-checker");
+    const requestPath = `/en/ticket/approve-refund-void/${request.id}`;
+    for (const html of [await (await page(requestPath, checker)).text(), await (await page(`${requestPath}?confirm=approve`, checker)).text()]) {
+      expect(html).toContain("Damaged on delivery");
+      expect(html).toMatch(/Paid<\/th><td[^>]*><span dir="ltr">KWD.10\.\d{3}/);
+      expect(html).toMatch(/Already refunded<\/th><td[^>]*><span dir="ltr">KWD.0\.000/);
+    }
+    const arabic = await (await page(`/ar/ticket/approve-refund-void/${request.id}?confirm=approve`, checker)).text();
+    expect(arabic).toContain("سبب مقدّم الطلب");
+    expect(arabic).toContain("نعم، اعتمد");
+    expect(await succeededOperations(id)).toBe(0);
+    expect((await page(requestPath, checker, { intent: "approve", confirmed: "yes" })).status).toBe(200);
+    expect(await succeededOperations(id)).toBe(1);
+    const trail = await database.db.selectFrom("audit_log").select("description").where("object_id", "=", id).where("action", "=", "operation_reason").execute();
+    expect(trail.map((row) => row.description)).toEqual([expect.stringContaining("Damaged on delivery")]);
   });
 });
 

@@ -144,8 +144,30 @@ describe("KNET results", () => {
     expect(await state(id)).toMatchObject({ state: "attempted", ledger: 0 });
     const { gatewayUrl: again } = await payNow(id, "knet-sandbox");
     await fetch(await onKnetPage(again, null), noRedirect);
-    const attempts = await database.db.selectFrom("payment_attempts").select("state").where("transaction_id", "=", id).orderBy("created_at").execute();
+    const attempts = await database.db.selectFrom("payment_attempts").select(["id", "state"]).where("transaction_id", "=", id).orderBy("created_at").execute();
     expect(attempts.map((row) => row.state)).toEqual(["failed", "canceled"]);
+
+    // Each result page says what happened in plain words, then the spec's line, the amount, Try again and the references.
+    const [declined, canceled] = await Promise.all(attempts.map(async ({ id: attemptId }) => (await fetch(`${server.url}/en/pay/attempt-detail/${attemptId}`)).text()));
+    expect(declined).toContain("Your bank declined the payment</h1>");
+    expect(canceled).toContain("The payment was canceled</h1>");
+    for (const page of [declined, canceled]) {
+      expect(page).toContain("Oops! something went wrong please try again");
+      expect(page).toContain("KWD\u00a02.000");
+      expect(page).toContain(`href="/en/pay/${id}"`);
+      expect(page).toMatch(/<details class="result-references" open="">/);
+      expect(page).toContain(">Track ID</th>");
+    }
+  });
+
+  it("tells the customer in Arabic too", async () => {
+    const id = await newRequest("2.500");
+    const { gatewayUrl, attempt } = await payNow(id, "knet-sandbox");
+    await fetch(await onKnetPage(gatewayUrl, "8888880000000002"), noRedirect);
+    const page = await (await fetch(`${server.url}/ar/pay/attempt-detail/${attempt.id}`)).text();
+    expect(page).toContain("رفض البنك عملية الدفع</h1>");
+    expect(page).toContain("عذرًا! حدث خطأ ما، يرجى المحاولة مرة أخرى");
+    expect(page).toContain("2.500");
   });
 });
 
@@ -197,6 +219,10 @@ describe("card notifications", () => {
     expect(await state(id)).toMatchObject({ paid: 0, ledger: 0 });
     const row = await database.db.selectFrom("payment_attempts").select(["state", "result_code"]).where("id", "=", attempt.id).executeTakeFirstOrThrow();
     expect(row).toEqual({ state: "error", result_code: "AMOUNT_MISMATCH" });
+    // The customer is not told that no money was taken: the bank's answer says something was.
+    const page = await (await fetch(`${server.url}/en/pay/attempt-detail/${attempt.id}`)).text();
+    expect(page).toContain("We could not confirm this payment</h1>");
+    expect(page).toContain("If your account was charged, please contact the merchant.");
   });
 
   it("gives 20 concurrent notifications one paid transition, one ledger entry and one receipt", async () => {

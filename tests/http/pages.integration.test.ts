@@ -210,6 +210,6 @@ describe("permissions", () => {
     expect((await app.request("/en/shopify/transactions", { cookie })).status).toBe(404);
     const home = await (await app.request("/en", { cookie })).text();
     expect(home).not.toContain('href="/en/shopify/transactions"');
-    expect(home).toContain('href="/en/catalogue/transactions"');
+    expect(home).toContain('href="/en/payment-request/transactions"');
   });
 });

@@ -61,7 +61,68 @@ describe("GET /:lang/pay/:id without the router", () => {
     const chosen = await (await app.requestPayPage(`/en/pay/${id}?amount=20&gateway=cod`)).text();
     const checked = [...chosen.matchAll(/<input type="radio"[^>]*>/g)].filter(([tag]) => tag.includes("checked"));
     expect(checked.map(([tag]) => /value="([^"]+)"/.exec(tag)?.[1])).toEqual(["cod"]);
-    expect(chosen).toContain("Pay Now KWD\u00a020.000");
+    // One Pay button per method, each with its own total; cash on delivery confirms the order.
+    const buttons = [...chosen.matchAll(/<button([^>]*name="pay_with"[^>]*)><span class="pay-now__label">([^<]*)<\/span>/g)].map((match) => [/value="([^"]+)"/.exec(match[1])?.[1], match[2]]);
+    expect(buttons).toEqual([
+      ["knet-sandbox", "Pay Now KWD\u00a020.000"],
+      ["cod", "Confirm order"],
+    ]);
+  });
+
+  it("pays with the method of the button pressed, and with the chosen method when Enter sends the form", async () => {
+    const { id } = await createRequest();
+    const post = (fields: Record<string, string>) =>
+      app.request(`/en/pay/${id}`, { method: "POST", form: { submission_token: `t-${Math.random()}`, ...fields } });
+    // The customer chose KNET, but pressed the cash-on-delivery button (a browser showing every button).
+    const pressed = await post({ gateway_code: "knet-sandbox", pay_with: "cod" });
+    expect(pressed.status).toBe(303);
+    expect(pressed.headers.get("Location")).toMatch(/^\/en\/pay\/attempt-detail\//);
+    const attempts = await database.db.selectFrom("payment_attempts").select("gateway_code").where("transaction_id", "=", id).execute();
+    expect(attempts.map((row) => row.gateway_code)).toEqual(["cod"]);
+    // Enter presses the form's default button, which names no method: the chosen radio is paid.
+    const other = await createRequest();
+    const entered = await app.request(`/en/pay/${other.id}`, { method: "POST", form: { submission_token: "enter", gateway_code: "cod" } });
+    expect(entered.status).toBe(303);
+    const enteredAttempts = await database.db.selectFrom("payment_attempts").select("gateway_code").where("transaction_id", "=", other.id).execute();
+    expect(enteredAttempts.map((row) => row.gateway_code)).toEqual(["cod"]);
+  });
+
+  it("pays only with a method the page offers: one that no longer takes the link's currency is refused", async () => {
+    const { id } = await createRequest({ pg_codes: ["knet-sandbox", "card-sandbox"] });
+    await database.db.updateTable("gateways").set({ currencies: "USD" }).where("merchant_id", "=", alpha.merchantId).where("code", "=", "card-sandbox").execute();
+    try {
+      const page = await (await app.request(`/en/pay/${id}`)).text();
+      expect(page).not.toContain('value="card-sandbox"');
+      const forged = await app.request(`/en/pay/${id}`, { method: "POST", form: { submission_token: "forged", gateway_code: "knet-sandbox", pay_with: "card-sandbox" } });
+      expect(forged.status).toBe(400);
+      expect(await database.db.selectFrom("payment_attempts").select("id").where("transaction_id", "=", id).execute()).toEqual([]);
+    } finally {
+      await database.db.updateTable("gateways").set({ currencies: "KWD,USD" }).where("merchant_id", "=", alpha.merchantId).where("code", "=", "card-sandbox").execute();
+    }
+  });
+
+  it("tells the customer of an expired link how to reach the merchant, with what the merchant has set", async () => {
+    const { id } = await createRequest();
+    await database.db.updateTable("transactions").set({ expiration_time: "2020-01-01T00:00:00.000Z" }).where("id", "=", id).execute();
+    const none = await (await app.requestPayPage(`/en/pay/${id}`)).text();
+    expect(none).toContain("Transaction cannot be paid as it is expired");
+    expect(none).not.toContain("mailto:");
+    await database.db.updateTable("merchants").set({ contact_email: "desk@alpha.example", contact_phone: "+965 2200 1122" }).where("id", "=", alpha.merchantId).execute();
+    await database.db.updateTable("units").set({ website: "https://alpha.example/shop" }).where("merchant_id", "=", alpha.merchantId).execute();
+    try {
+      for (const lang of ["en", "ar"]) {
+        const html = await (await app.requestPayPage(`/${lang}/pay/${id}`)).text();
+        expect(html).toContain('href="mailto:desk@alpha.example"');
+        expect(html).toContain('href="tel:+96522001122"');
+        expect(html).toContain("+965 2200 1122");
+        expect(html).toContain('href="https://alpha.example/shop"');
+        // The address wraps after its @, never inside a name.
+        expect(html).toContain('desk@</span><wbr/><span class="email-address__part">alpha.example');
+      }
+    } finally {
+      await database.db.updateTable("merchants").set({ contact_email: null, contact_phone: null }).where("id", "=", alpha.merchantId).execute();
+      await database.db.updateTable("units").set({ website: null }).where("merchant_id", "=", alpha.merchantId).execute();
+    }
   });
 
   it("sends the security headers, and its one script carries the CSP's nonce", async () => {

@@ -6,6 +6,7 @@ import { loadApp, type TestApp } from "../support/http-app";
 import { completeAttempt, startAttempt } from "~/domain/payments/attempts.server";
 import { PaymentRequestSchema } from "~/sections/payment-request/domain/payment-request-schema";
 import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
+import { formatDateTime } from "~/lib/format";
 import { renderReceiptPdf } from "~/presentation/receipt-pdf.server";
 import { PAYABLE_SECTIONS } from "~/sections/registry";
 
@@ -17,15 +18,17 @@ const addresses = { publicBaseUrl: "https://pay.example", internalBaseUrl: "http
 beforeAll(async () => {
   database = await createTestDatabase();
   shop = await seedMerchant(database.db, "Receipt");
+  // KNET payments carry a fee of 0.900 the customer pays on top.
+  await database.db.updateTable("gateways").set({ fee_fixed: 900, fee_basis_points: 0, fee_payer: "customer" }).where("merchant_id", "=", shop.merchantId).where("code", "=", "knet-sandbox").execute();
   app = await loadApp({ ...database.env, SEED_DEMO: "0" });
 });
 afterAll(async () => database?.destroy());
 
-async function startPayment(gatewayCode: "cod" | "knet-sandbox", description = "Blue shirt, size L") {
+async function startPayment(gatewayCode: "cod" | "knet-sandbox", description = "Blue shirt, size L", customer: { customer_first_name?: string; customer_last_name?: string } = {}) {
   const created = await createPaymentRequest(database.db, {
     merchantId: shop.merchantId,
     user: shop.admin,
-    request: PaymentRequestSchema.parse({ amount: "12.500", pg_codes: [gatewayCode], description }),
+    request: PaymentRequestSchema.parse({ amount: "12.500", pg_codes: [gatewayCode], description, ...customer }),
     baseUrl: addresses.publicBaseUrl,
     lang: "en",
   });
@@ -93,12 +96,48 @@ const readTexts = (pdf: Uint8Array) =>
   shownRuns(pdf).map((glyphs) => (glyphs.some((glyph) => /\p{Script=Arabic}/u.test(glyph)) ? [...glyphs].reverse() : glyphs).join("").trim());
 
 describe("renderReceiptPdf", () => {
-  it("renders the receipt of a cash-on-delivery order in English", async () => {
-    const { attemptId, orderNo } = await startPayment("cod");
+  it("renders a paid receipt in English: the merchant's header, the customer, the fee split, the method and Kuwait time", async () => {
+    const { attemptId, orderNo } = await startPayment("knet-sandbox", "Blue shirt, size L", { customer_first_name: "Noura", customer_last_name: "Al-Sabah" });
+    await completeAttempt(database.db, attemptId, { status: "success", amount: 13400, refs: { paymentId: "P100", tranId: "T200" } });
+    const completedAt = (await database.db.selectFrom("payment_attempts").select("completed_at").where("id", "=", attemptId).executeTakeFirstOrThrow()).completed_at!;
     const pdf = await renderReceiptPdf(database.db, attemptId, "en");
     expect(Buffer.from(pdf!.subarray(0, 5)).toString()).toBe("%PDF-");
     const texts = shownTexts(pdf!);
-    expect(texts).toEqual(expect.arrayContaining(["Receipt Store", "Order No", orderNo, "Amount", "KWD\u00a012.500", "Status", "Cash on delivery", "Blue shirt, size L"]));
+    expect(texts).toEqual(
+      expect.arrayContaining([
+        "Receipt Store",
+        "Receipt",
+        "Order No",
+        orderNo,
+        "Customer",
+        "Noura Al-Sabah",
+        "Amount",
+        "KWD\u00a012.500",
+        "Service fee",
+        "KWD\u00a00.900",
+        "Total paid",
+        "KWD\u00a013.400",
+        "Payment method",
+        "KNET",
+        "Status",
+        "Paid",
+        "Date (Kuwait time)",
+        formatDateTime(completedAt, "en"),
+        "Transaction ID",
+        "T200",
+        "Blue shirt, size L",
+      ]),
+    );
+    expect(texts).not.toContain("Order confirmation");
+  });
+
+  it("calls a cash-on-delivery order a confirmation, not a receipt, with the amount still to pay", async () => {
+    const { attemptId, orderNo } = await startPayment("cod");
+    const pdf = await renderReceiptPdf(database.db, attemptId, "en");
+    const texts = shownTexts(pdf!);
+    expect(texts).toEqual(expect.arrayContaining(["Receipt Store", "Order confirmation", "Order No", orderNo, "Amount to pay on delivery", "KWD\u00a012.500", "Cash on delivery", "Blue shirt, size L"]));
+    expect(texts).not.toContain("Receipt");
+    expect(texts.join(" ")).toContain("It is not a receipt");
   });
 
   it("renders it in Arabic, right to left with an Arabic font, amounts in Latin digits", async () => {
@@ -107,7 +146,7 @@ describe("renderReceiptPdf", () => {
     expect(Buffer.from(pdf!.subarray(0, 5)).toString()).toBe("%PDF-");
     expect(Buffer.from(pdf!).toString("latin1")).toMatch(/\/BaseFont \/[A-Z]{6}\+NotoSansArabic-Regular/);
     const texts = readTexts(pdf!);
-    expect(texts).toEqual(expect.arrayContaining(["رقم الطلب", orderNo, "المبلغ", "12.500", "الدفع عند الاستلام", "قميص أزرق، مقاس", "L"]));
+    expect(texts).toEqual(expect.arrayContaining(["تأكيد الطلب", "رقم الطلب", orderNo, "المبلغ المستحق عند الاستلام", "12.500", "الدفع عند الاستلام", "قميص أزرق، مقاس", "L"]));
     // Right to left: the currency follows the number in reading order, so it is drawn to its left.
     expect(texts.indexOf("12.500")).toBeGreaterThan(texts.findIndex((text) => text.includes("د.ك")));
   });
@@ -123,14 +162,14 @@ describe("renderReceiptPdf", () => {
 });
 
 describe("GET /:lang/pay/attempt-detail/:attemptId/receipt.pdf", () => {
-  it("downloads the receipt of a successful payment, linked from the result page", async () => {
+  it("downloads the confirmation of a cash-on-delivery order, linked from the result page", async () => {
     const { attemptId, orderNo } = await startPayment("cod");
     const page = await app.request(`/ar/pay/attempt-detail/${attemptId}`);
     expect(await page.text()).toContain(`href="/ar/pay/attempt-detail/${attemptId}/receipt.pdf"`);
     const response = await app.request(`/ar/pay/attempt-detail/${attemptId}/receipt.pdf`);
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("application/pdf");
-    expect(response.headers.get("Content-Disposition")).toBe(`attachment; filename="receipt-${orderNo}.pdf"`);
+    expect(response.headers.get("Content-Disposition")).toBe(`attachment; filename="order-confirmation-${orderNo}.pdf"`);
     const body = new Uint8Array(await response.arrayBuffer());
     expect(shownTexts(body)).toContain(orderNo);
   });

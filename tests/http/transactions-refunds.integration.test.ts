@@ -3,6 +3,7 @@ import { createUser, DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 import { startHttpServer, type TestHttpServer } from "../support/http-server";
 import { startServerProcess, type ServerProcess } from "../support/server-process";
+import { sessionCookieFrom } from "../support/http-app";
 
 /**
  * Refunds through the API on a card payment made for real on the card sandbox, and the rule that
@@ -86,6 +87,18 @@ async function books(id: string) {
 }
 
 type Action = { value: string; url: string; available_amount: string | null };
+async function cookieOf(username: string) {
+  const response = await fetch(`${server.url}/en/login`, {
+    method: "POST",
+    headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ intent: "login", username, password: DEMO_PASSWORD }),
+    redirect: "manual",
+  });
+  const cookie = sessionCookieFrom(response);
+  if (!cookie) throw new Error(`sign-in failed for ${username}`);
+  return cookie;
+}
+
 const actionsOf = async (id: string, token = tokens.admin) =>
   (await (await call(server.url, "GET", `/api/v1/plugins/payment_request/transaction/actions/${id}/`, token)).json()) as Action[];
 
@@ -175,6 +188,46 @@ describe("refunds through the API", () => {
       expect(await asked.json()).toHaveProperty("message");
       expect((await call(second.url, "POST", url, tokens.maker, { amount: "0.500" })).status).toBe(409);
       expect(await books(id)).toMatchObject({ refunded: 0, ledger: 0 });
+    } finally {
+      await database.db.updateTable("merchants").set({ operations_approval: 0 }).where("id", "=", shop.merchantId).execute();
+    }
+  });
+});
+
+describe("a refund's reason", () => {
+  const reasonsOf = async (id: string) =>
+    (await database.db.selectFrom("audit_log").select(["action", "params", "description"]).where("object_id", "=", id).where("action", "=", "operation_reason").execute()).map((row) => row.description);
+
+  it("goes to the audit log with a refund done at once; blank is no reason; one too long is refused", async () => {
+    const { id } = await paidRequest("3.000");
+    const url = `/api/v1/plugins/payment_request/transaction/actions/${id}/refund/`;
+    const tooLong = await call(server.url, "POST", url, tokens.admin, { amount: "1.000", reason: "x".repeat(501) });
+    expect(tooLong.status).toBe(400);
+    expect(await tooLong.json()).toHaveProperty("reason");
+    expect((await call(server.url, "POST", url, tokens.admin, { amount: "1.000", reason: 7 })).status).toBe(400);
+    expect(await books(id)).toMatchObject({ refunded: 0 });
+
+    const done = await call(server.url, "POST", url, tokens.admin, { amount: "1.000", reason: "  Customer returned the scarf  " });
+    expect(done.status).toBe(200);
+    expect(await reasonsOf(id)).toEqual([expect.stringMatching(/^Reason for the refund on order #\d+: Customer returned the scarf$/)]);
+    expect((await call(server.url, "POST", url, tokens.admin, { amount: "1.000", reason: "   " })).status).toBe(200);
+    expect(await reasonsOf(id)).toHaveLength(1);
+    // The transaction's history shows it, in Arabic too.
+    const page = await fetch(`${server.url}/ar/transactions/${id}`, { headers: { Cookie: await cookieOf(shop.admin.username) } });
+    expect(await page.text()).toContain("Customer returned the scarf");
+  });
+
+  it("waits with a maker's request for the checker, who reads it with what was paid and refunded", async () => {
+    const { id } = await paidRequest("5.000");
+    await database.db.updateTable("merchants").set({ operations_approval: 1 }).where("id", "=", shop.merchantId).execute();
+    try {
+      const asked = await call(server.url, "POST", `/api/v1/plugins/payment_request/transaction/actions/${id}/refund/`, tokens.maker, { amount: "2.000", reason: "Wrong size" });
+      expect(asked.status).toBe(201);
+      const request = await database.db.selectFrom("operation_requests").select(["id", "note"]).where("transaction_id", "=", id).executeTakeFirstOrThrow();
+      expect(request.note).toBe("Wrong size");
+      expect(await reasonsOf(id)).toHaveLength(1);
+      const process = await call(server.url, "GET", `/api/v1/plugins/c/oa/processes/operation/${request.id}/`, tokens.admin);
+      expect(await process.json()).toMatchObject({ reason: "Wrong size", amount: "2.000", transaction: { paid_amount: expect.stringMatching(/^5\.\d{3}$/), refunded_amount: "0.000" } });
     } finally {
       await database.db.updateTable("merchants").set({ operations_approval: 0 }).where("id", "=", shop.merchantId).execute();
     }

@@ -63,7 +63,7 @@ describe("a worker process (ROLE=worker)", () => {
           () =>
             new Promise<string>((resolve) => {
               const child = spawn(process.execPath, ["server.js"], {
-                env: { ...process.env, NODE_ENV: "production", ROLE: "worker", ...target.env, SEED_DEMO: "1", PORT: "1" },
+                env: { ...process.env, NODE_ENV: "production", ROLE: "worker", ...target.env, SEED_DEMO: "1", DEMO_ACTIVITY: "0", PORT: "1" },
                 stdio: ["ignore", "pipe", "pipe"],
               });
               let output = "";

@@ -1,5 +1,4 @@
 import { useText } from "~/components/pay/use-text";
-import { Card } from "./ui";
 
 /** Public spec: an item longer than 20 characters is laid out as long (a full row), shorter ones side by side. */
 export const LONG_ITEM_LENGTH = 20;
@@ -14,8 +13,8 @@ export function descriptionItems(description: string | null): string[] {
 export function OrderDescription({ items }: { items: string[] }) {
   const t = useText();
   return (
-    <Card>
-      <h2 className="c-subtitle">{t("pay.order_description")}</h2>
+    <section className="pay-details__section">
+      <h3 className="pay-details__heading">{t("pay.order_description")}</h3>
       <ul className="order-items">
         {items.map((item, index) => (
           <li key={index} className={Array.from(item).length > LONG_ITEM_LENGTH ? "order-item order-item--long" : "order-item"}>
@@ -23,6 +22,6 @@ export function OrderDescription({ items }: { items: string[] }) {
           </li>
         ))}
       </ul>
-    </Card>
+    </section>
   );
 }

@@ -2,12 +2,15 @@ import { IconChevronLeft, IconChevronRight } from "@tabler/icons-react";
 import { useText } from "~/components/pay/use-text";
 import { Button } from "./ui";
 
-type Choice = { code: string; name: string; logoUrl: string | null; total: string; fee: string | null; feeByMerchant: boolean };
+type Choice = { code: string; name: string; logoUrl: string | null; total: string; fee: string | null; feeByMerchant: boolean; cashOnDelivery: boolean };
 
 /**
- * The payment methods as radio cards in a row that scrolls (4 visible, 3 under 600 px). The page
- * is served without React on the client: this markup is the whole list without JavaScript, and
- * the small pay-page script (pay-enhancer) shows the arrows and keeps the Pay Now total in step.
+ * The payment methods as radio cards in a row that scrolls (4 visible, 3 under 600 px), then one
+ * submit button per method, each with its own total (docs/decisions/0017). The stylesheet shows
+ * only the chosen method's button, with or without JavaScript; a browser that cannot do that shows
+ * them all, each naming its method. Whichever is pressed says what is paid: its method is sent as
+ * `pay_with`. The small pay-page script (pay-enhancer) adds the arrows and keeps the totals in step
+ * with an amount the customer types.
  */
 export function PayChoices({ choices, selected }: { choices: Choice[]; selected: string | null }) {
   const t = useText();
@@ -46,9 +49,26 @@ export function PayChoices({ choices, selected }: { choices: Choice[]; selected:
           <IconChevronRight size={18} className="flip-rtl" />
         </Button>
       </div>
-      <Button type="submit" size="lg" fullWidth data-pay-now data-template={template} style={{ marginTop: "var(--mantine-spacing-md)" }}>
-        {template.replace("{amount}", chosen?.total ?? "").trim()}
-      </Button>
+      {/* The form's default button, which Enter presses: it names no method, so the chosen one is paid. */}
+      <button type="submit" hidden tabIndex={-1} aria-hidden="true" />
+      <div className="pay-now-list">
+        {choices.map((choice) => (
+          <Button
+            key={choice.code}
+            type="submit"
+            size="lg"
+            fullWidth
+            className="pay-now"
+            name="pay_with"
+            value={choice.code}
+            data-pay-now={choice.code}
+            data-template={choice.cashOnDelivery ? undefined : template}
+          >
+            <span className="pay-now__label">{choice.cashOnDelivery ? t("pay.confirm_order") : template.replace("{amount}", choice.total).trim()}</span>
+            <span className="pay-now__method"> · {choice.name}</span>
+          </Button>
+        ))}
+      </div>
     </fieldset>
   );
 }

@@ -1,4 +1,5 @@
 import { useText } from "~/components/pay/use-text";
+import { ContactMerchant, type ContactView } from "./contact-merchant";
 import { Card } from "./ui";
 
 type Status = "not_found" | "paused" | "expired" | "settled" | "closed" | "payable";
@@ -8,11 +9,11 @@ const texts: Record<Exclude<Status, "payable">, { title: string; message?: strin
   paused: { title: "pay.paused" },
   expired: { title: "pay.expired" },
   settled: { title: "pay.settled_title", message: "pay.settled_message" },
-  closed: { title: "pay.closed_title", message: "pay.closed_message" },
+  closed: { title: "pay.closed_title" },
 };
 
 /** Every state of a pay link in which there is nothing to pay. */
-export function PayStatus({ status, settledLink }: { status: Status; settledLink: string | null }) {
+export function PayStatus({ status, settledLink, contact }: { status: Status; settledLink: string | null; contact: ContactView | null }) {
   const t = useText();
   if (status === "payable") return null;
   const text = texts[status];
@@ -22,6 +23,7 @@ export function PayStatus({ status, settledLink }: { status: Status; settledLink
         {status === "not_found" ? <img src="/illustrations/not-found.svg" alt="" width={160} height={120} /> : null}
         <h1 className="c-title">{t(text.title)}</h1>
         {text.message ? <p className="c-dimmed">{t(text.message)}</p> : null}
+        {contact ? <ContactMerchant contact={contact} /> : null}
         {settledLink ? (
           <a className="c-link" href={settledLink}>
             {t("pay.view_receipt")}

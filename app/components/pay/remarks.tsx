@@ -1,11 +1,11 @@
 import { useText } from "~/components/pay/use-text";
-import { Card } from "./ui";
 
+/** Public spec: remarks are rows of label and value ('~' between rows, ':' between label and value). */
 export function Remarks({ rows }: { rows: [string, string][] }) {
   const t = useText();
   return (
-    <Card>
-      <h2 className="c-subtitle">{t("pay.remarks")}</h2>
+    <section className="pay-details__section">
+      <h3 className="pay-details__heading">{t("pay.remarks")}</h3>
       <table className="c-table">
         <tbody>
           {rows.map(([label, value], index) => (
@@ -16,6 +16,6 @@ export function Remarks({ rows }: { rows: [string, string][] }) {
           ))}
         </tbody>
       </table>
-    </Card>
+    </section>
   );
 }

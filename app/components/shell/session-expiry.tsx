@@ -1,7 +1,8 @@
-import { Button, Modal, Stack, Text } from "@mantine/core";
-import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
-import { Form, useLocation, useNavigation } from "react-router";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { useLocation, useNavigation } from "react-router";
+
+// Loaded only when the session has run out: most visits never need a dialog's code.
+const SessionExpiredDialog = lazy(() => import("./session-expired-dialog"));
 
 /**
  * With JavaScript on: after the idle time without a request to the server, a modal that cannot be
@@ -9,7 +10,6 @@ import { Form, useLocation, useNavigation } from "react-router";
  * The server ends the session on its own at the same time either way.
  */
 export function SessionExpiry({ lang, idleMs }: { lang: string; idleMs: number }) {
-  const { t } = useTranslation();
   const location = useLocation();
   const navigation = useNavigation();
   const [expired, setExpired] = useState(false);
@@ -20,25 +20,9 @@ export function SessionExpiry({ lang, idleMs }: { lang: string; idleMs: number }
     return () => clearTimeout(timer);
   }, [location.key, navigation.state, idleMs, expired]);
 
-  return (
-    <Modal
-      opened={expired}
-      onClose={() => {}}
-      withCloseButton={false}
-      closeOnClickOutside={false}
-      closeOnEscape={false}
-      centered
-      title={t("session.expired_title")}
-    >
-      <Stack>
-        <Text>{t("session.expired_message")}</Text>
-        <Form method="post" action={`/${lang}/logout`} reloadDocument>
-          <input type="hidden" name="reason" value="expired" />
-          <Button type="submit" fullWidth>
-            {t("session.ok")}
-          </Button>
-        </Form>
-      </Stack>
-    </Modal>
-  );
+  return expired ? (
+    <Suspense fallback={null}>
+      <SessionExpiredDialog lang={lang} />
+    </Suspense>
+  ) : null;
 }

@@ -1,4 +1,4 @@
-import { Badge, NavLink, ScrollArea, Stack, Text } from "@mantine/core";
+import { Badge, NavLink, Stack, Text } from "@mantine/core";
 import { IconFileReport, IconHelp, IconHome, IconListDetails, IconMail, IconScale } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { NavLink as RouterNavLink } from "react-router";
@@ -46,34 +46,32 @@ export function SideMenu({ lang, sections, canReadMailbox, canExport = false, re
     />
   );
   return (
-    <ScrollArea type="auto" style={{ flex: 1 }}>
-      <nav aria-label={t("shell.menu")}>
-        <Stack gap={2} p="xs">
-          {link("", t("shell.general_info"), <IconHome size={18} />, true)}
-          {link("/transactions", t("shell.all_transactions"), <IconListDetails size={18} />)}
-          {sections.map((section) =>
-            section.path !== undefined ? (
-              link(`/${section.path}`, t(section.title))
-            ) : (
-              <div key={section.key}>
-                <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="sm" pb={2}>
-                  {t(section.title)}
-                </Text>
-                {section.items.map((item) => link(`/${item.path}`, t(item.title), undefined, false, item.count))}
-              </div>
-            ),
-          )}
-          <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="sm" pb={2}>
-            {t("shell.more")}
-          </Text>
-          {canExport ? link("/generated-reports", t("shell.generated_reports"), <IconFileReport size={18} />) : null}
-          {canReadMailbox ? link("/mailbox", t("shell.mailbox"), <IconMail size={18} />) : null}
-          {reconciliation
-            ? link("/reconciliation", t("shell.reconciliation"), <IconScale size={18} />, false, reconciliation.open, "reconciliation.open_count")
-            : null}
-          {link("/help", t("shell.help"), <IconHelp size={18} />)}
-        </Stack>
-      </nav>
-    </ScrollArea>
+    <nav aria-label={t("shell.menu")} className="side-menu">
+      <Stack gap={2} p="xs">
+        {link("", t("shell.general_info"), <IconHome size={18} />, true)}
+        {link("/transactions", t("shell.all_transactions"), <IconListDetails size={18} />)}
+        {sections.map((section) =>
+          section.path !== undefined ? (
+            link(`/${section.path}`, t(section.title))
+          ) : (
+            <div key={section.key}>
+              <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="sm" pb={2}>
+                {t(section.title)}
+              </Text>
+              {section.items.map((item) => link(`/${item.path}`, t(item.title), undefined, false, item.count))}
+            </div>
+          ),
+        )}
+        <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="sm" pb={2}>
+          {t("shell.more")}
+        </Text>
+        {canExport ? link("/generated-reports", t("shell.generated_reports"), <IconFileReport size={18} />) : null}
+        {canReadMailbox ? link("/mailbox", t("shell.mailbox"), <IconMail size={18} />) : null}
+        {reconciliation
+          ? link("/reconciliation", t("shell.reconciliation"), <IconScale size={18} />, false, reconciliation.open, "reconciliation.open_count")
+          : null}
+        {link("/help", t("shell.help"), <IconHelp size={18} />)}
+      </Stack>
+    </nav>
   );
 }

@@ -3,9 +3,17 @@ import { nowIso } from "~/lib/clock.server";
 import type { TextParams } from "~/lib/outcome";
 import { texts } from "~/lib/texts.server";
 
+/**
+ * Who acted when no user did: a customer at the gateway (a payment's result), a visitor who is not
+ * signed in (a failed sign-in, whoever they claim to be), or the platform itself (the reconciler, a
+ * job, a safety rule). Stored in place of a username, marked so that no username can take it.
+ */
+export type NonUserActor = "customer" | "visitor" | "system";
+const NON_USER_MARK = "~";
+
 export type AuditEntry = {
   merchantId: number | null;
-  actor: { id: number; username: string } | null;
+  actor: { id: number; username: string } | NonUserActor;
   /** Stable code, e.g. "sign_in": its title is audit.<action>, and with `params` it is written out as audit_entry.<action>. */
   action: string;
   params?: TextParams;
@@ -21,8 +29,8 @@ export async function recordAudit(db: DB, entry: AuditEntry) {
     .insertInto("audit_log")
     .values({
       merchant_id: entry.merchantId,
-      actor_user_id: entry.actor?.id ?? null,
-      actor_name: entry.actor?.username ?? "anonymous",
+      actor_user_id: typeof entry.actor === "string" ? null : entry.actor.id,
+      actor_name: typeof entry.actor === "string" ? `${NON_USER_MARK}${entry.actor}` : entry.actor.username,
       action: entry.action,
       params: JSON.stringify(params),
       description: texts().line(`audit_entry.${entry.action}`, params, "en").slice(0, 1000),
@@ -67,3 +75,16 @@ export async function listAuditEntries(
 }
 
 export type AuditRow = Awaited<ReturnType<typeof listAuditEntries>>[number];
+
+/**
+ * Who an entry's actor is: a user (by username) or one of the non-user actors. Entries written
+ * before non-user actors were told apart say "anonymous": a failed sign-in was a visitor, a reused
+ * refresh token the platform's own rule, anything else a customer at the gateway.
+ */
+export function actorOf(entry: Pick<AuditRow, "actor_name" | "action">): { username: string } | NonUserActor {
+  if (entry.actor_name.startsWith(NON_USER_MARK)) return entry.actor_name.slice(NON_USER_MARK.length) as NonUserActor;
+  if (entry.actor_name !== "anonymous") return { username: entry.actor_name };
+  if (entry.action === "sign_in_failed") return "visitor";
+  if (entry.action === "refresh_token_reused") return "system";
+  return "customer";
+}

@@ -97,7 +97,7 @@ async function endReusedFamily(trx: DB, hash: string) {
   const user = await trx.selectFrom("users").select("username").where("id", "=", retired.user_id).executeTakeFirst();
   await recordAudit(trx, {
     merchantId: session.merchant_id,
-    actor: null,
+    actor: "system",
     action: "refresh_token_reused",
     params: { username: user?.username ?? "" },
     objectType: "user",

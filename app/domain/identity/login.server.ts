@@ -57,7 +57,7 @@ export async function attemptLogin(
   if (!user || !passwordOk || !user.is_active) {
     await recordAudit(db, {
       merchantId: user?.merchant_id ?? null,
-      actor: null,
+      actor: "visitor",
       action: "sign_in_failed",
       params: { username: input.username.slice(0, 150), reason: "" },
       objectType: "user",
@@ -153,7 +153,7 @@ export async function verifyLoginCode(
     await recordHits(db, rules);
     await recordAudit(db, {
       merchantId: user.merchant_id,
-      actor: null,
+      actor: "visitor",
       action: "sign_in_failed",
       params: { username: user.username, reason: word("audit_entry.reasons.wrong_code") },
       objectType: "user",

@@ -16,7 +16,15 @@ export function hasFeature(available: AvailableSections, section: string, featur
 /** A merchant with its default unit and the sections (and their features) it has. */
 export async function createMerchant(
   db: DB,
-  input: { name: string; titleEn: string; titleAr: string; operationsApproval?: boolean; sections: readonly MerchantSection[] },
+  input: {
+    name: string;
+    titleEn: string;
+    titleAr: string;
+    operationsApproval?: boolean;
+    sections: readonly MerchantSection[];
+    /** How customers reach the merchant (shown when a link can no longer be paid). */
+    contact?: { email?: string | null; phone?: string | null };
+  },
 ) {
   const created = nowIso();
   const merchant = await db
@@ -33,6 +41,8 @@ export async function createMerchant(
       favicon_url: "/favicon.svg",
       admin_url: null,
       website_url: null,
+      contact_email: input.contact?.email ?? null,
+      contact_phone: input.contact?.phone ?? null,
       operations_approval: input.operationsApproval ? 1 : 0,
       created_at: created,
     })
@@ -63,6 +73,36 @@ export async function createMerchant(
   const plugins = input.sections.map((section) => ({ merchant_id: merchant.id, plugin: section.key, installed_at: created }));
   if (plugins.length) await db.insertInto("merchant_plugins").values(plugins).execute();
   return merchant.id;
+}
+
+export type MerchantContact = { email: string | null; phone: string | null; website: string | null };
+
+/**
+ * How a customer reaches the merchant, for a link that can no longer be paid: the merchant's
+ * e-mail and phone, and the unit's website (else the merchant's). Only what is set.
+ */
+export async function loadMerchantContact(db: DB, merchantId: number, unitWebsite: string | null): Promise<MerchantContact> {
+  const merchant = await db
+    .selectFrom("merchants")
+    .select(["contact_email", "contact_phone", "website_url"])
+    .where("id", "=", merchantId)
+    .executeTakeFirst();
+  return {
+    email: merchant?.contact_email || null,
+    phone: merchant?.contact_phone || null,
+    website: safeWebsite(unitWebsite) ?? safeWebsite(merchant?.website_url ?? null),
+  };
+}
+
+/** Only an http(s) address is offered as a link to customers. */
+function safeWebsite(value: string | null) {
+  if (!value) return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" || url.protocol === "http:" ? url.href : null;
+  } catch {
+    return null;
+  }
 }
 
 export async function loadMerchantBranding(db: DB, merchantId: number) {

@@ -22,7 +22,14 @@ export async function sendHelpRequest(
     to: input.supportAddress,
     replyTo: input.email,
     template: "help_request",
-    params: { merchant: input.merchantTitle, subject, username: input.user.username, email: input.email, message: input.message || word("help.no_message") },
+    params: {
+      merchant: input.merchantTitle,
+      subject,
+      username: input.user.username,
+      email: input.email,
+      from: `${input.user.username} <${input.email}>`,
+      message: input.message || word("help.no_message"),
+    },
     lang: "en",
   });
   await recordAudit(db, {

@@ -5,7 +5,8 @@ import { env } from "~/lib/env.server";
 import type { Language } from "~/lib/i18n";
 import { enqueueJob } from "~/lib/jobs.server";
 import type { TextParams } from "~/lib/outcome";
-import { texts } from "~/lib/texts.server";
+import { mailHtml, mailText } from "./mail-layout";
+import { composeMail, type MailRow } from "./mail-templates.server";
 
 export type OutgoingMail = {
   merchantId: number | null;
@@ -15,31 +16,31 @@ export type OutgoingMail = {
   params: TextParams;
   lang: Language;
   replyTo?: string;
+  /** Details shown as a table of label and value, after those the template takes from its parameters. */
+  rows?: MailRow[];
+  /** The merchant's unit whose look a customer's mail takes; its default unit when not given. */
+  unitId?: number | null;
 };
 
 export const SEND_MAIL_JOB = "send_mail";
 
 /**
- * Every mail is written to the outbox, in words, in the same database transaction as what caused
- * it. With SMTP_URL it is queued and a job delivers it; without, it stays stored there and the
- * merchant's mailbox page shows it.
+ * Every mail is written to the outbox, in words — a plain-text and an HTML part, in the recipient's
+ * language — in the same database transaction as what caused it. With SMTP_URL it is queued and a
+ * job delivers it; without, it stays stored there and the merchant's mailbox page shows it.
  */
 export async function queueMail(db: DB, outgoing: OutgoingMail) {
   const smtp = Boolean(env().SMTP_URL);
-  const words = texts();
-  const mail = {
-    ...outgoing,
-    subject: words.line(`mail.${outgoing.template}.subject`, outgoing.params, outgoing.lang),
-    text: words.line(`mail.${outgoing.template}.body`, outgoing.params, outgoing.lang),
-  };
+  const content = await composeMail(db, outgoing);
   const inserted = await db
     .insertInto("outgoing_mail")
     .values({
-      merchant_id: mail.merchantId,
-      to_address: mail.to,
-      reply_to: mail.replyTo ?? null,
-      subject: mail.subject,
-      text_body: mail.text,
+      merchant_id: outgoing.merchantId,
+      to_address: outgoing.to,
+      reply_to: outgoing.replyTo ?? null,
+      subject: content.subject,
+      text_body: mailText(content),
+      html_body: mailHtml(content),
       status: smtp ? "queued" : "stored",
       created_at: nowIso(),
     })
@@ -49,25 +50,29 @@ export async function queueMail(db: DB, outgoing: OutgoingMail) {
   return inserted.id;
 }
 
-let transport: Transporter | undefined;
+const transports = new Map<string, Transporter>();
 
 /** The send_mail job: delivers one stored mail through SMTP, once. */
 export async function sendQueuedMail(db: DB, payload: { mailId: number }) {
   const mail = await db
     .selectFrom("outgoing_mail")
-    .select(["id", "to_address", "reply_to", "subject", "text_body", "status"])
+    .select(["id", "to_address", "reply_to", "subject", "text_body", "html_body", "status"])
     .where("id", "=", payload.mailId)
     .executeTakeFirst();
   if (!mail || mail.status === "sent") return;
   const config = env();
-  transport ??= nodemailer.createTransport(config.SMTP_URL);
+  if (!config.SMTP_URL) throw new Error("SMTP_URL is not set: the mail stays queued");
+  let transport = transports.get(config.SMTP_URL);
+  if (!transport) transports.set(config.SMTP_URL, (transport = nodemailer.createTransport(config.SMTP_URL)));
   try {
     await transport.sendMail({
       from: config.MAIL_FROM,
       to: mail.to_address,
       replyTo: mail.reply_to ?? undefined,
       subject: mail.subject,
+      // Both parts as multipart/alternative: readers that show HTML take it, the others the text.
       text: mail.text_body,
+      html: mail.html_body ?? undefined,
     });
   } catch (error) {
     await db
@@ -104,7 +109,7 @@ export async function listMail(db: DB, merchantId: number, options: { limit: num
 export async function getMail(db: DB, merchantId: number, id: number) {
   return db
     .selectFrom("outgoing_mail")
-    .select(["id", "to_address", "reply_to", "subject", "text_body", "status", "created_at", "sent_at", "error"])
+    .select(["id", "to_address", "reply_to", "subject", "text_body", "html_body", "status", "created_at", "sent_at", "error"])
     .where("merchant_id", "=", merchantId)
     .where("id", "=", id)
     .executeTakeFirst();

@@ -7,7 +7,7 @@ import type { Language } from "~/lib/i18n";
 import { newTrackId, publicId } from "~/lib/ids.server";
 import { priceWithFee } from "~/lib/money";
 import { money, word, type TextParams } from "~/lib/outcome";
-import { feeRuleOf, findMerchantGateway, isReachable, toGatewayConfig } from "./gateway-settings.server";
+import { feeRuleOf, findMerchantGateway, gatewayNameParam, supportsCurrency, isReachable, toGatewayConfig } from "./gateway-settings.server";
 import { verifyCardNotification } from "./gateways/card.server";
 import type { AttemptForGateway, GatewayConfig, GatewayOutcome, StartResult } from "./gateways/gateway";
 import { verifyKnetReturn } from "./gateways/knet.server";
@@ -42,6 +42,7 @@ const attemptColumns = [
   "reference_id",
   "post_date",
   "result_code",
+  "card_masked",
   "authorized_only",
   "created_at",
   "completed_at",
@@ -120,7 +121,10 @@ export async function startAttempt(
     return { ok: false, error: "pay.errors.choose_gateway", field: "gateway_code" };
   }
   const gateway = await findMerchantGateway(db, transaction.merchant_id, input.gatewayCode);
-  if (!gateway || !gateway.enabled || !isReachable(gateway)) return { ok: false, error: "pay.errors.choose_gateway", field: "gateway_code" };
+  // Only a method the pay page offers: one of the link's, enabled, reachable, taking its currency.
+  if (!gateway || !gateway.enabled || !isReachable(gateway) || !supportsCurrency(gateway, transaction.currency_code)) {
+    return { ok: false, error: "pay.errors.choose_gateway", field: "gateway_code" };
+  }
   const amount = chosenAmount(transaction, input.amountText);
   if (!amount.ok) return { ok: false, error: amount.error, field: "amount", params: amount.params };
 
@@ -302,6 +306,7 @@ export async function completeAttempt(db: DB, attemptId: string, outcome: Gatewa
         auth_code: outcome.refs.authCode ?? attempt.auth_code,
         reference_id: outcome.refs.referenceId ?? attempt.reference_id,
         post_date: outcome.refs.postDate ?? attempt.post_date,
+        card_masked: outcome.refs.cardMasked ?? attempt.card_masked,
         result_code: (next === "success" && !open ? "DUPLICATE" : outcome.refs.resultCode) ?? null,
         completed_at: completedAt,
         // A failure or cancel may still be followed by a capture (another tab): the reconciler asks again.
@@ -360,11 +365,12 @@ export async function completeAttempt(db: DB, attemptId: string, outcome: Gatewa
       { gateway_code: attempt.gateway_code, state: next, previous },
       next === "success" && !authorizedOnly && open ? attempt.total : null,
     );
-    const params = { orderNo: transaction.order_no, gateway: attempt.gateway_code, amount: money(attempt.total, attempt.currency_code), attempt: attempt.id };
+    const gateway = await gatewayNameParam(trx, attempt.merchant_id, attempt.gateway_code);
+    const params = { orderNo: transaction.order_no, gateway, amount: money(attempt.total, attempt.currency_code), attempt: attempt.id };
     for (const entry of [{ action }, ...audits]) {
       await recordAudit(trx, {
         merchantId: attempt.merchant_id,
-        actor: null,
+        actor: "customer",
         action: entry.action,
         params: action === "payment_success_late" && entry.action === action ? { ...params, previous: word(`result.states.${previous}`) } : params,
         objectType: "transaction",

@@ -3,6 +3,7 @@ import type { GatewayTable } from "~/db/schema";
 import type { Selectable } from "kysely";
 import { sandboxEnabled } from "~/lib/env.server";
 import { computeFee, type FeeRule } from "~/lib/money";
+import { named, type NameParam } from "~/lib/outcome";
 import type { GatewayConfig } from "./gateways/gateway";
 import { gatewayKind } from "./gateways/registry";
 
@@ -82,4 +83,15 @@ export function toGatewayConfig(gateway: GatewayRow, platform: { publicBaseUrl: 
       ? { browser: gateway.endpoint_url, server: gateway.endpoint_url }
       : { browser: `${platform.publicBaseUrl}${sandboxPath}`, server: `${platform.internalBaseUrl}${sandboxPath}` },
   };
+}
+
+/** A gateway's name in both languages, for a message or an audit line (its code when it is gone). */
+export async function gatewayNameParam(db: DB, merchantId: number, code: string): Promise<NameParam> {
+  const gateway = await db
+    .selectFrom("gateways")
+    .select(["name_en", "name_ar"])
+    .where("merchant_id", "=", merchantId)
+    .where("code", "=", code)
+    .executeTakeFirst();
+  return named(gateway?.name_en ?? code, gateway?.name_ar ?? code);
 }

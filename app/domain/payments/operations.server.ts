@@ -2,8 +2,10 @@ import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import type { OperationKind, TransactionState } from "~/db/schema";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { can, type Actor, type PermissionHolder } from "~/domain/identity/permissions";
+import { REFUND_MAIL_JOB } from "~/domain/messaging/payment-mail.server";
 import { addMs, now, nowIso } from "~/lib/clock.server";
 import { env } from "~/lib/env.server";
+import { enqueueJob } from "~/lib/jobs.server";
 import { newTrackId } from "~/lib/ids.server";
 import { exponentOf, parseAmount, toDecimalString } from "~/lib/money";
 import { money, refuse, word, type Refusal, type TextParams } from "~/lib/outcome";
@@ -197,7 +199,22 @@ type OperationInput = {
    * a second one. Unset: a fresh one.
    */
   reference?: string | null;
+  /** Why the user asks for it: in the audit log with the operation, and on the request a checker reads. */
+  reason?: string | null;
 };
+
+/** The reason given for an operation, in the audit log in the same database transaction as the operation or its request. */
+async function recordReason(trx: DB, input: OperationInput, transaction: { id: string; order_no: number }) {
+  if (!input.reason) return;
+  await recordAudit(trx, {
+    merchantId: input.merchantId,
+    actor: { id: input.actor.id, username: input.actor.username },
+    action: "operation_reason",
+    params: { kind: word(`operations.kind_in_sentence.${input.kind}`), orderNo: transaction.order_no, reason: input.reason },
+    objectType: "transaction",
+    objectId: transaction.id,
+  });
+}
 
 /**
  * What an operation may do, under the transaction's row lock: the transaction, the payment the money
@@ -258,6 +275,8 @@ export async function reserveOperation(trx: DB, input: OperationInput & { reques
     })
     .returning("id")
     .executeTakeFirstOrThrow();
+  // An approved request's reason was recorded when it was asked for.
+  if (input.requestId === null) await recordReason(trx, input, transaction);
   return { ok: true, operationId: operation.id };
 }
 
@@ -419,7 +438,7 @@ export async function recordOperationResult(
       if (Number(moved.numUpdatedRows) !== 1) return false;
       await recordAudit(trx, {
         merchantId: operation.merchant_id,
-        actor: options.actor ? { id: options.actor.id, username: options.actor.username } : null,
+        actor: options.actor ? { id: options.actor.id, username: options.actor.username } : "system",
         action: result.ok ? "operation_settled_done" : "operation_settled_not_done",
         params: { note: (options.note ?? "").slice(0, 500) },
         objectType: "transaction",
@@ -446,7 +465,7 @@ export async function recordOperationResult(
     }
     const amountParam = money(operation.amount, operation.currency_code);
     const actor = options.actor ?? (operation.requested_by && operation.username ? { id: operation.requested_by, username: operation.username } : null);
-    const audit = { merchantId: operation.merchant_id, actor: actor && { id: actor.id, username: actor.username }, objectType: "transaction", objectId: current.id };
+    const audit = { merchantId: operation.merchant_id, actor: actor ? { id: actor.id, username: actor.username } : ("system" as const), objectType: "transaction", objectId: current.id };
     const suffix = duplicate ? "_duplicate" : "";
     if (!result.ok) {
       // The gateway refused, or never had it: the reservation is given back.
@@ -474,6 +493,8 @@ export async function recordOperationResult(
       })
       .execute();
     await recordAudit(trx, { ...audit, action: `transaction_${operation.kind}${suffix}`, params: { amount: amountParam, orderNo: current.order_no } });
+    // The customer's mail is written by a job: nothing about a mail can undo the record of the money.
+    if (operation.kind === "refund") await enqueueJob(trx, REFUND_MAIL_JOB, { operationId });
     if (duplicate) return true;
     const key = { merchantId: operation.merchant_id, plugin: current.plugin, currency: operation.currency_code, at: completed };
     const cause = { kind: operation.kind, operationId };
@@ -597,7 +618,7 @@ async function createOperationRequest(db: DB, input: OperationInput): Promise<Op
         maker_name: input.actor.username,
         checker_id: null,
         checker_name: null,
-        note: null,
+        note: input.reason ?? null,
         result_message: null,
         created_at: created,
         expires_at: expires,
@@ -614,6 +635,7 @@ async function createOperationRequest(db: DB, input: OperationInput): Promise<Op
       objectType: "transaction",
       objectId: transaction.id,
     });
+    await recordReason(trx, input, transaction);
     return { ok: true, code: "operations.requested", params: { amount: amountParam }, requestId: request.id };
   }).catch((error: unknown) => {
     // Two makers at once: the unique index keeps one pending request per transaction.

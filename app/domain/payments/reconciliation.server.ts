@@ -5,7 +5,7 @@ import { recordAudit } from "~/domain/audit/audit-log.server";
 import { addMs, now, nowIso } from "~/lib/clock.server";
 import { enqueueJob } from "~/lib/jobs.server";
 import { reconcilerGraceMs, type PlatformAddresses } from "./attempts.server";
-import { isReachable, listMerchantGateways, toGatewayConfig, type GatewayRow } from "./gateway-settings.server";
+import { gatewayNameParam, isReachable, listMerchantGateways, toGatewayConfig, type GatewayRow } from "./gateway-settings.server";
 import type { GatewayConfig, GatewayOutcome, SettlementEntry } from "./gateways/gateway";
 import { adapterFor, GATEWAY_KINDS, isGatewayKind } from "./gateways/registry";
 import type { Actor } from "~/domain/identity/permissions";
@@ -500,7 +500,7 @@ export async function resolveDifference(
       merchantId: input.merchantId,
       actor: input.actor,
       action: "reconciliation_difference_resolved",
-      params: { reference: row.reference, gateway: row.gateway_code, note: input.note.slice(0, 500) },
+      params: { reference: row.reference, gateway: await gatewayNameParam(trx, input.merchantId, row.gateway_code), note: input.note.slice(0, 500) },
       objectType: "reconciliation_difference",
       objectId: row.id,
       ip: input.ip ?? null,

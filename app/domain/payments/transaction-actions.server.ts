@@ -33,6 +33,17 @@ export type ActionableRow = {
 /** The merchant's gateways' kinds by code: what decides which operations a row offers. */
 export type ActionContext = { gatewayKinds: Map<string, string> };
 
+/** The longest reason a refund, capture or void may carry. */
+export const REASON_MAX_LENGTH = 500;
+
+/** A reason as typed: trimmed, without control characters, at most REASON_MAX_LENGTH; null when blank. */
+export function reasonOf(value: unknown): string | null {
+  if (typeof value !== "string") return null;
+  // eslint-disable-next-line no-control-regex
+  const text = value.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "").trim().slice(0, REASON_MAX_LENGTH);
+  return text === "" ? null : text;
+}
+
 export function isRowAction(value: string): value is RowActionName {
   return (ROW_ACTIONS as readonly string[]).includes(value);
 }
@@ -85,10 +96,28 @@ export async function runRowAction(
     attemptId?: string | null;
     /** A refund, capture or void's reference from the caller's Idempotency-Key (see resumeOperation). */
     operationReference?: string | null;
+    /**
+     * Why the user refunds, captures or voids (see reasonOf): written to the audit log with the
+     * operation, and kept on the request a checker decides when it waits for approval.
+     */
+    reason?: string | null;
   },
 ): Promise<ActionOutcome> {
   const row = await loadActionableRow(db, input.merchantId, input.transactionId, input.plugin);
   if (!row) return refuse("api.not_found");
+  const outcome = await runLoadedRowAction(db, row, input);
+  if ("resumed" in outcome) {
+    const { resumed: _resumed, ...rest } = outcome;
+    return rest;
+  }
+  return outcome;
+}
+
+async function runLoadedRowAction(
+  db: DB,
+  row: ActionableRow & { order_no: number },
+  input: Parameters<typeof runRowAction>[1],
+): Promise<ActionOutcome | (ActionOutcome & { resumed: true })> {
   if (input.operationReference && isOperation(input.action) && can(input.user, OPERATION_PERMISSIONS[input.action])) {
     // A retry of a request that died after it reserved: the operation it started, not a second one.
     const resumed = await resumeOperation(db, {
@@ -100,14 +129,15 @@ export async function runRowAction(
       reference: input.operationReference,
       addresses: input.addresses,
     });
-    if (resumed) return resumed;
+    if (resumed) return { ...resumed, resumed: true as const };
   }
   const reference = input.operationReference ?? null;
+  const reason = reasonOf(input.reason);
   if (input.attemptId && input.attemptId !== row.paid_attempt_id) {
     // A duplicate payment has its own money to give back, whatever the row's own payment allows.
     if (row.deleted_at || (input.action !== "refund" && input.action !== "void")) return refuse("actions.not_available");
     if (!can(input.user, OPERATION_PERMISSIONS[input.action])) return refuse("operations.errors.forbidden");
-    return requestOperation(db, { merchantId: input.merchantId, actor: input.user, transactionId: row.id, kind: input.action, amount: input.amount, attemptId: input.attemptId, addresses: input.addresses, reference });
+    return requestOperation(db, { merchantId: input.merchantId, actor: input.user, transactionId: row.id, kind: input.action, amount: input.amount, attemptId: input.attemptId, addresses: input.addresses, reference, reason });
   }
   const gatewayKinds = await gatewayKindsOf(db, input.merchantId);
   if (!isRowAction(input.action) || !rowActions(row, input.user, { gatewayKinds }).includes(input.action)) {
@@ -117,7 +147,7 @@ export async function runRowAction(
   }
   const action = input.action;
   const target = { merchantId: input.merchantId, actor: input.user, transactionId: row.id };
-  if (isOperation(action)) return requestOperation(db, { ...target, kind: action, amount: input.amount, addresses: input.addresses, reference });
+  if (isOperation(action)) return requestOperation(db, { ...target, kind: action, amount: input.amount, addresses: input.addresses, reference, reason });
   if (action === "delete" || action === "restore") return setDeleted(db, { ...target, deleted: action === "delete" });
   if (action === "cancel") return cancelTransaction(db, target);
   return sendPayLink(db, { ...target, channel: action, baseUrl: input.baseUrl, lang: input.lang });
@@ -139,11 +169,12 @@ export async function runBulkAction(db: DB, input: Omit<Parameters<typeof runRow
   return { outcome: "none", code: results[0]?.outcome.code ?? "actions.not_available", results };
 }
 
-export async function loadActionableRow(db: DB, merchantId: number, id: string, plugin?: string): Promise<ActionableRow | undefined> {
+export async function loadActionableRow(db: DB, merchantId: number, id: string, plugin?: string): Promise<(ActionableRow & { order_no: number }) | undefined> {
   let query = db
     .selectFrom("transactions")
     .select([
       "id",
+      "order_no",
       "state",
       "customer_email",
       "customer_phone",

@@ -1,6 +1,6 @@
 import type { DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
-import { refuse, type Refusal } from "~/lib/outcome";
+import { list, refuse, word, type Refusal } from "~/lib/outcome";
 import { attachmentName, isMerchantAttachmentKey } from "./attachments.server";
 
 /**
@@ -59,9 +59,11 @@ export async function updateTransactionFields(
         params: { orderNo: updated.order_no, file: values.attachment_name ?? "" },
       });
     } else {
-      const described = Object.entries(changes)
-        .map(([name, value]) => `${name}=${value === null ? "none" : name === "attachment" ? attachmentName(String(value)) : String(value)}`)
-        .join(", ");
+      const described = list(
+        Object.entries(changes).map(([name, value]) =>
+          name === "seen" ? word(value ? "audit_entry.changes.seen" : "audit_entry.changes.unseen") : value === null ? word(`audit_entry.changes.${name}_cleared`, `${name}: —`) : `${attachmentName(String(value))}`,
+        ),
+      );
       await recordAudit(trx, { ...audit, action: "transaction_update", params: { orderNo: updated.order_no, changes: described } });
     }
     return { ok: true };

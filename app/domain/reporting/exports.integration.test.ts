@@ -13,7 +13,7 @@ import { resetEnvCache } from "~/lib/env.server";
 import { advanceClock, resetClock } from "~/lib/clock.server";
 import { runReadyJobs } from "~/lib/jobs.server";
 import { exportConfig, neutraliseCell, runExport, writeReportFile } from "~/presentation/report-files.server";
-import { recoverInterruptedExports, reportFilePath, requestExport } from "./exports.server";
+import { recoverInterruptedExports, reportFileName, reportFilePath, requestExport } from "./exports.server";
 
 let database: TestDatabase;
 let shop: Awaited<ReturnType<typeof seedMerchant>>;
@@ -21,7 +21,7 @@ let other: Awaited<ReturnType<typeof seedMerchant>>;
 let reportsDir: string;
 let orderNo = 0;
 
-type Row = { state?: TransactionState; plugin?: string; amount?: number; email?: string; phone?: string; firstName?: string; description?: string; created: string; merchantId?: number };
+type Row = { state?: TransactionState; plugin?: string; amount?: number; email?: string; phone?: string; firstName?: string; description?: string; created: string; merchantId?: number; gateway?: string };
 
 async function insert(row: Row) {
   const merchantId = row.merchantId ?? shop.merchantId;
@@ -53,7 +53,7 @@ async function insert(row: Row) {
       expiration_time: null,
       next_url: null,
       initiator_user_id: null,
-      gateway_code: null,
+      gateway_code: row.gateway ?? null,
       paid_attempt_id: null,
       send_email: 0,
       send_sms: 0,
@@ -78,8 +78,8 @@ beforeAll(async () => {
   database = await createTestDatabase();
   shop = await seedMerchant(database.db, "Exports");
   other = await seedMerchant(database.db, "Elsewhere");
-  ids.paid = await insert({ created: "2026-03-10T08:00:00.000Z", state: "paid", amount: 12500, email: "paid@example.com", phone: "+96555501234", firstName: "=HYPERLINK(\"http://evil.example\",\"x\")" });
-  ids.formulas = await insert({ created: "2026-03-10T09:00:00.000Z", state: "paid", email: "@evil.example", firstName: "+cmd|' /C calc'!A0", description: "-2+3, \"quoted\"\nsecond line" });
+  ids.paid = await insert({ created: "2026-03-10T08:00:00.000Z", state: "paid", amount: 12500, gateway: "card-sandbox", email: "paid@example.com", phone: "+96555501234", firstName: "=HYPERLINK(\"http://evil.example\",\"x\")" });
+  ids.formulas = await insert({ created: "2026-03-10T21:30:15.000Z", state: "paid", gateway: "knet-sandbox", email: "@evil.example", firstName: "+cmd|' /C calc'!A0", description: "-2+3, \"quoted\"\nsecond line" });
   ids.tab = await insert({ created: "2026-03-10T10:00:00.000Z", state: "failed", firstName: "\t=1+1", description: "Bell\u0007 <b>&amp;</b>" });
   ids.shop = await insert({ created: "2026-03-10T11:00:00.000Z", state: "paid", plugin: "e_commerce", email: "shop@example.com" });
   ids.foreign = await insert({ created: "2026-03-10T12:00:00.000Z", state: "paid", merchantId: other.merchantId, email: "foreign@example.com" });
@@ -132,6 +132,25 @@ describe("the file writer", () => {
     expect(fs.readdirSync(path.dirname(target)).filter((name) => name.endsWith(".part"))).toEqual([]);
   });
 
+  it("writes times in Kuwait time and gateways by their name in the report's language, in CSV", async () => {
+    const write = async (language: "en" | "ar") => {
+      const target = file(`times-${language}.csv`);
+      await writeReportFile(database.db, {
+        scope: { merchantId: shop.merchantId, plugin: "payment_request", deleted: false },
+        filters: parseListQuery(new URLSearchParams("state=paid")).filters,
+        fields: ["order_no", "created", "gateway_name", "amount"],
+        labels: ["Order", "Created", "Gateway", "Amount"],
+        format: "csv",
+        language,
+        filePath: target,
+      });
+      return csvLines(fs.readFileSync(target, "utf8"));
+    };
+    // 21:30:15 UTC is half past midnight the next day in Kuwait (UTC+3).
+    expect(await write("en")).toEqual(["Order,Created,Gateway,Amount", "2,2026-03-11 00:30:15,KNET,1.500", "1,2026-03-10 11:00:00,Credit Card,12.500", ""]);
+    expect((await write("ar")).slice(1, 3)).toEqual(["2,2026-03-11 00:30:15,كي نت,1.500", "1,2026-03-10 11:00:00,بطاقة ائتمان,12.500"]);
+  });
+
   it("writes an XLSX that Excel's format readers open, with Arabic labels, translated states and neutralised cells", async () => {
     const target = file("all.xlsx");
     const result = await writeReportFile(database.db, {
@@ -152,10 +171,52 @@ describe("the file writer", () => {
     const values = (row: number) => Array.from({ length: 7 }, (_, index) => sheet.getRow(row).getCell(index + 1).value ?? "");
     expect(values(1)).toEqual(["رقم الطلب", "اسم العميل", "customer_phone", "description", "amount", "الحالة", "customer_email"]);
     expect(sheet.rowCount).toBe(5);
-    expect(values(2)).toEqual(["4", "", "", "", "1.500", "مدفوع", "shop@example.com"]);
-    expect(values(3)).toEqual(["3", "'\t=1+1", "", "Bell <b>&amp;</b>", "1.500", "فشل", ""]);
-    expect(values(4)).toEqual(["2", "'+cmd|' /C calc'!A0", "", "'-2+3, \"quoted\"\nsecond line", "1.500", "مدفوع", "'@evil.example"]);
+    // Newest first: the formulas row (21:30 UTC), the e-commerce one, the failed one, the first paid one.
+    expect(values(2)).toEqual([2, "'+cmd|' /C calc'!A0", "", "'-2+3, \"quoted\"\nsecond line", 1.5, "مدفوع", "'@evil.example"]);
+    expect(values(3)).toEqual([4, "", "", "", 1.5, "مدفوع", "shop@example.com"]);
+    expect(values(4)).toEqual([3, "'\t=1+1", "", "Bell <b>&amp;</b>", 1.5, "فشل", ""]);
     expect(values(5)[1]).toBe("'=HYPERLINK(\"http://evil.example\",\"x\")");
+    expect(values(5)[4]).toBe(12.5);
+  });
+
+  it("writes amounts as number cells with the currency's decimals and times as Kuwait date cells, so a spreadsheet sums and sorts them", async () => {
+    const target = file("typed.xlsx");
+    await writeReportFile(database.db, {
+      scope: { merchantId: shop.merchantId, plugin: "payment_request", deleted: false },
+      filters: parseListQuery(new URLSearchParams("state=paid")).filters,
+      fields: ["order_no", "created", "amount", "fee", "gateway_name", "expiration_time"],
+      labels: ["Order", "Created", "Amount", "Fee", "Gateway", "Expires"],
+      format: "xls",
+      language: "en",
+      filePath: target,
+    });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile(target);
+    const sheet = workbook.worksheets[0];
+    expect(sheet.views[0]?.rightToLeft).toBeFalsy();
+    const [newest, oldest] = [sheet.getRow(2), sheet.getRow(3)];
+    expect(newest.getCell(1).type).toBe(ExcelJS.ValueType.Number);
+    expect(newest.getCell(1).value).toBe(2);
+    for (const row of [newest, oldest]) {
+      for (const column of [3, 4]) {
+        expect(row.getCell(column).type).toBe(ExcelJS.ValueType.Number);
+        expect(row.getCell(column).numFmt).toBe("0.000");
+      }
+      expect(row.getCell(2).type).toBe(ExcelJS.ValueType.Date);
+      expect(row.getCell(2).numFmt).toBe("yyyy-mm-dd hh:mm:ss");
+      // Nothing expires: the cell is empty, not a date of 1900.
+      expect(row.getCell(6).value).toBeNull();
+    }
+    expect(newest.getCell(3).value).toBe(1.5);
+    expect(oldest.getCell(3).value).toBe(12.5);
+    expect(oldest.getCell(4).value).toBe(0);
+    // A spreadsheet's dates have no zone: the cell holds the Kuwait wall-clock time (11:00 for 08:00 UTC).
+    expect(oldest.getCell(2).value).toEqual(new Date("2026-03-10T11:00:00.000Z"));
+    expect(newest.getCell(2).value).toEqual(new Date("2026-03-11T00:30:15.000Z"));
+    expect(newest.getCell(5).value).toBe("KNET");
+    expect(oldest.getCell(5).value).toBe("Credit Card");
+    // Wide enough for a date and time (Excel shows ##### in a narrower column).
+    expect(sheet.getColumn(2).width).toBeGreaterThanOrEqual(19);
   });
 
   it("reads every row exactly once across batches, however many share a timestamp", async () => {
@@ -189,6 +250,23 @@ describe("the file writer", () => {
       "-12.5",
       "plain",
     ]);
+  });
+});
+
+describe("a report's file name", () => {
+  it("says the list, its filters and when it was asked for, in Kuwait time, in ASCII only", () => {
+    const at = "2026-11-24T11:05:00.000Z";
+    expect(reportFileName("payment_request", "xls", at, "state=paid&created_after=2026-11-01&created_before=2026-11-24")).toBe(
+      "payment-request_paid_2026-11-01_2026-11-24_20261124-1405.xlsx",
+    );
+    expect(reportFileName("all", "csv", at, "")).toBe("transactions_20261124-1405.csv");
+    expect(reportFileName("e_commerce", "csv", at, "state=paid,failed&gateway_code=knet-sandbox&currency_code=KWD")).toBe("e-commerce_paid-failed_knet-sandbox_kwd_20261124-1405.csv");
+    // A search or any other filter is named, not spelled out: a customer's email stays out of file names.
+    expect(reportFileName("payment_request", "csv", at, "q=%D8%A3%D8%AD%D9%85%D8%AF%40example.com&created_after=2026-11-01")).toBe(
+      "payment-request_from-2026-11-01_filtered_20261124-1405.csv",
+    );
+    // Just after midnight in Kuwait is still the day before in UTC.
+    expect(reportFileName("bulk", "csv", "2026-11-23T21:30:00.000Z", "")).toBe("bulk_20261124-0030.csv");
   });
 });
 
@@ -236,7 +314,7 @@ describe("asking for an export", () => {
     if (!asked.ok) throw new Error("export refused");
     const queued = await database.db.selectFrom("reports").selectAll().where("id", "=", asked.id).executeTakeFirstOrThrow();
     expect(queued).toMatchObject({ state: "queued", query: "state=paid", fields: "order_no,customer_email,state,auth_code", user_name: shop.admin.username });
-    expect(queued.file_name).toMatch(/^transactions-payment_request-\d{8}-\d{4}\.csv$/);
+    expect(queued.file_name).toMatch(/^payment-request_paid_\d{8}-\d{4}\.csv$/);
 
     expect(await runReadyJobs(database.db)).toBe(1);
     const done = await database.db.selectFrom("reports").selectAll().where("id", "=", asked.id).executeTakeFirstOrThrow();

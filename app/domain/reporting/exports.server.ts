@@ -136,7 +136,7 @@ export async function requestExport(db: DB, request: ExportRequest): Promise<Exp
         query,
         fields: fields.join(","),
         state: "queued",
-        file_name: reportFileName(request.section, format, created),
+        file_name: reportFileName(request.section, format, created, query),
         created_at: created,
       })
       .returning("id")
@@ -156,10 +156,48 @@ export async function requestExport(db: DB, request: ExportRequest): Promise<Exp
   return { ok: true, id };
 }
 
-/** transactions-<section>-20260314-0930.csv, in Kuwait time. */
-export function reportFileName(section: string, format: ExportFormat, createdAt: string) {
+/**
+ * A file name that says what is in the file: the list, its main filters and when it was asked
+ * for, in Kuwait time, e.g. payment-request_paid_2026-11-01_2026-11-24_20261124-1405.xlsx. Only
+ * ASCII letters, digits, "-" and "_": it survives every browser, mail client and file system.
+ */
+export function reportFileName(section: string, format: ExportFormat, createdAt: string, query = "") {
   const stamp = DateTime.fromISO(createdAt, { zone: "utc" }).setZone(DISPLAY_ZONE).toFormat("yyyyMMdd-HHmm");
-  return `transactions-${section}-${stamp}.${format === "csv" ? "csv" : "xlsx"}`;
+  const list = section === ALL_SECTIONS ? "transactions" : section;
+  const parts = [list, ...fileNameFilters(query)].map(asciiPart).filter(Boolean);
+  let name = parts.join("_");
+  if (name.length > 120) name = name.slice(0, 120).replace(/[-_]+$/, "");
+  return `${name}_${stamp}.${format === "csv" ? "csv" : "xlsx"}`;
+}
+
+/** The filters a file name carries: states, gateways, currencies and the created dates; any other filter as "filtered". */
+function fileNameFilters(query: string) {
+  const params = new URLSearchParams(query);
+  const values = (name: string) => params.getAll(name).flatMap((value) => value.split(",")).map((value) => value.trim()).filter(Boolean);
+  // A bare date is a Kuwait day already; an instant is shown as the Kuwait day it falls on.
+  const day = (value: string | null) => {
+    const text = value?.trim();
+    if (!text) return null;
+    const time = /^\d{4}-\d{2}-\d{2}$/.test(text) ? DateTime.fromISO(text, { zone: DISPLAY_ZONE }) : DateTime.fromISO(text, { setZone: true }).setZone(DISPLAY_ZONE);
+    return time.isValid ? time.toFormat("yyyy-LL-dd") : null;
+  };
+  const parts = [values("state").join("-"), values("gateway_code").join("-"), values("currency_code").join("-").toLowerCase()];
+  const from = day(params.get("created_after"));
+  const to = day(params.get("created_before"));
+  if (from && to) parts.push(from, to);
+  else if (from) parts.push(`from-${from}`);
+  else if (to) parts.push(`to-${to}`);
+  const named = new Set(["state", "gateway_code", "currency_code", "created_after", "created_before"]);
+  if ([...params.entries()].some(([name, value]) => !named.has(name) && value.trim() !== "")) parts.push("filtered");
+  return parts;
+}
+
+function asciiPart(value: string) {
+  return value
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40);
 }
 
 export const CONTENT_TYPES: Record<ExportFormat, string> = {
@@ -301,7 +339,7 @@ async function tell(db: DB, report: ReportToRun, kind: "report_exported" | "repo
   const language: Language = isLanguage(report.language) ? report.language : "en";
   await recordAudit(db, {
     merchantId: report.merchant_id,
-    actor: report.user_id === null ? null : { id: report.user_id, username: report.user_name },
+    actor: report.user_id === null ? "system" : { id: report.user_id, username: report.user_name },
     action: kind === "report_exported" ? "export_finished" : "export_failed",
     params,
     objectType: "report",
@@ -323,6 +361,7 @@ const REPORT_COLUMNS = [
   "id",
   "user_name",
   "section",
+  "query",
   "file_format",
   "language",
   "state",
@@ -397,4 +436,16 @@ export async function openReportDownload(db: DB, input: { merchantId: number; us
     size,
     open: () => fs.createReadStream(filePath),
   };
+}
+
+/** The file names of some of the merchant's reports, by id. */
+export async function reportFileNames(db: DB, merchantId: number, ids: readonly number[]) {
+  if (ids.length === 0) return new Map<number, string>();
+  const rows = await db
+    .selectFrom("reports")
+    .select(["id", "file_name"])
+    .where("merchant_id", "=", merchantId)
+    .where("id", "in", [...new Set(ids)])
+    .execute();
+  return new Map(rows.flatMap((row) => (row.file_name ? [[row.id, row.file_name] as const] : [])));
 }

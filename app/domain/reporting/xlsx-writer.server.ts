@@ -3,9 +3,26 @@ import type { Writable } from "node:stream";
 import zlib from "node:zlib";
 
 /**
+ * A cell of a sheet: text (an inline string), a number shown with a fixed count of decimals, or a
+ * moment shown as a date and time. A number comes as its decimal text ("12.500"), so what Excel
+ * reads is exactly what was stored; a moment as the wall-clock time it should show.
+ */
+export type XlsxCell = string | { number: string; decimals: number } | { dateTime: { year: number; month: number; day: number; hour: number; minute: number; second: number } };
+
+/** Decimals a number cell can be shown with, each a format of its own ("0", "0.0", … "0.0000"). */
+const MAX_DECIMALS = 4;
+const FIRST_CUSTOM_FORMAT = 164;
+const DATE_TIME_FORMAT = "yyyy-mm-dd hh:mm:ss";
+/** Cell styles (cellXfs): 0 plain, 1 bold header, 2 date and time, 3 + n a number with n decimals. */
+const STYLE_HEADER = 1;
+const STYLE_DATE_TIME = 2;
+const STYLE_NUMBER = 3;
+const DECIMAL_NUMBER = /^-?\d{1,15}(?:\.\d{1,15})?$/;
+
+/**
  * A one-sheet XLSX workbook written as a stream: a zip whose entries are deflated as they are
- * written, with back-pressure from the file down to the caller. Cells are inline strings, the
- * header row is bold and frozen. Memory stays flat however many rows there are (exceljs' streaming
+ * written, with back-pressure from the file down to the caller. Cells are inline strings, numbers
+ * with a number format or dates; the header row is bold and frozen. Memory stays flat however many rows there are (exceljs' streaming
  * writer buffers the whole sheet when rows come faster than it zips them; see
  * docs/decisions/0006-exports.md).
  */
@@ -19,7 +36,8 @@ export class XlsxWriter {
     this.zip = new ZipWriter(output);
   }
 
-  async start(options: { sheetName: string; rightToLeft: boolean; header: readonly string[] }) {
+  /** `widths`: each column's width in characters (dates and long texts need more than the default). */
+  async start(options: { sheetName: string; rightToLeft: boolean; header: readonly string[]; widths?: readonly number[] }) {
     const sheetName = escapeXml(options.sheetName.replace(/[\\/?*:[\]]/g, " ").slice(0, 31) || "Sheet1");
     await this.zip.addFile("[Content_Types].xml", CONTENT_TYPES);
     await this.zip.addFile("_rels/.rels", ROOT_RELS);
@@ -30,13 +48,13 @@ export class XlsxWriter {
     this.sheet = await this.zip.openEntry("xl/worksheets/sheet1.xml");
     await this.sheet.write(
       `${XML_HEAD}<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><sheetViews><sheetView workbookViewId="0"${options.rightToLeft ? ' rightToLeft="1"' : ""}>` +
-        `<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews><sheetData>`,
+        `<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>${colsXml(options.widths ?? [])}<sheetData>`,
     );
-    await this.sheet.write(this.rowXml(options.header, 1));
+    await this.sheet.write(this.rowXml(options.header, STYLE_HEADER));
   }
 
-  /** Text cells, one array per row, in the header's column order. */
-  async writeRows(rows: readonly (readonly string[])[]) {
+  /** Cells, one array per row, in the header's column order. */
+  async writeRows(rows: readonly (readonly XlsxCell[])[]) {
     if (!this.sheet) throw new Error("XlsxWriter.start() first");
     let chunk = "";
     for (const row of rows) chunk += this.rowXml(row, 0);
@@ -50,18 +68,45 @@ export class XlsxWriter {
     await this.zip.finish();
   }
 
-  private rowXml(cells: readonly string[], style: number) {
+  private rowXml(cells: readonly XlsxCell[], style: number) {
     const row = ++this.rowNumber;
     let xml = `<row r="${row}">`;
     for (let index = 0; index < cells.length; index++) {
       const value = cells[index];
+      const reference = `${this.columnNames[index] ?? columnName(index)}${row}`;
+      if (typeof value !== "string") {
+        xml += typedCellXml(reference, value);
+        continue;
+      }
       if (value === "") continue;
       const text = escapeXml(value.length > MAX_CELL_LENGTH ? value.slice(0, MAX_CELL_LENGTH) : value);
       const space = /^\s|\s$/.test(value) ? ' xml:space="preserve"' : "";
-      xml += `<c r="${this.columnNames[index] ?? columnName(index)}${row}"${style ? ` s="${style}"` : ""} t="inlineStr"><is><t${space}>${text}</t></is></c>`;
+      xml += `<c r="${reference}"${style ? ` s="${style}"` : ""} t="inlineStr"><is><t${space}>${text}</t></is></c>`;
     }
     return `${xml}</row>`;
   }
+}
+
+function colsXml(widths: readonly number[]) {
+  const cols = widths.map((width, index) => `<col min="${index + 1}" max="${index + 1}" width="${Math.max(4, Math.min(80, Math.round(width)))}" customWidth="1"/>`);
+  return cols.length ? `<cols>${cols.join("")}</cols>` : "";
+}
+
+/** A number or a date: a value with the style that shows it. */
+function typedCellXml(reference: string, cell: Exclude<XlsxCell, string>) {
+  if ("number" in cell) {
+    if (!DECIMAL_NUMBER.test(cell.number)) throw new Error(`Not a decimal number: ${cell.number}`);
+    const decimals = Math.max(0, Math.min(MAX_DECIMALS, Math.trunc(cell.decimals)));
+    return `<c r="${reference}" s="${STYLE_NUMBER + decimals}"><v>${cell.number}</v></c>`;
+  }
+  return `<c r="${reference}" s="${STYLE_DATE_TIME}"><v>${excelSerial(cell.dateTime)}</v></c>`;
+}
+
+/** Days since 1899-12-30 with the time of day as the fraction: how a spreadsheet stores a date and time. */
+function excelSerial(moment: Extract<XlsxCell, { dateTime: unknown }>["dateTime"]) {
+  const days = (Date.UTC(moment.year, moment.month - 1, moment.day) - Date.UTC(1899, 11, 30)) / 86_400_000;
+  const seconds = moment.hour * 3600 + moment.minute * 60 + moment.second;
+  return String(days + seconds / 86_400);
 }
 
 const MAX_CELL_LENGTH = 32767;
@@ -82,13 +127,22 @@ const WORKBOOK_RELS =
   `${XML_HEAD}<Relationships xmlns="${PACKAGE_REL_NS}">` +
   `<Relationship Id="rId1" Type="${REL_NS}/worksheet" Target="worksheets/sheet1.xml"/>` +
   `<Relationship Id="rId2" Type="${REL_NS}/styles" Target="styles.xml"/></Relationships>`;
+const NUMBER_FORMATS = Array.from({ length: MAX_DECIMALS + 1 }, (_, decimals) => (decimals === 0 ? "0" : `0.${"0".repeat(decimals)}`));
 const STYLES =
   `${XML_HEAD}<styleSheet xmlns="${MAIN_NS}">` +
+  `<numFmts count="${NUMBER_FORMATS.length + 1}"><numFmt numFmtId="${FIRST_CUSTOM_FORMAT}" formatCode="${DATE_TIME_FORMAT}"/>` +
+  NUMBER_FORMATS.map((code, index) => `<numFmt numFmtId="${FIRST_CUSTOM_FORMAT + 1 + index}" formatCode="${code}"/>`).join("") +
+  "</numFmts>" +
   '<fonts count="2"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font></fonts>' +
   '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
   '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
   '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
-  '<cellXfs count="2"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/></cellXfs>' +
+  `<cellXfs count="${STYLE_NUMBER + NUMBER_FORMATS.length}">` +
+  '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>' +
+  '<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/>' +
+  `<xf numFmtId="${FIRST_CUSTOM_FORMAT}" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>` +
+  NUMBER_FORMATS.map((_, index) => `<xf numFmtId="${FIRST_CUSTOM_FORMAT + 1 + index}" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>`).join("") +
+  "</cellXfs>" +
   '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>';
 
 /** A, B, … Z, AA, AB, … */

@@ -1,7 +1,7 @@
 import type { DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { toDecimalString } from "~/lib/money";
-import { word } from "~/lib/outcome";
+import { list, named, word } from "~/lib/outcome";
 import type { TransactionRow } from "./list.server";
 
 /**
@@ -133,7 +133,14 @@ export async function saveTableFields(
       merchantId,
       actor,
       action: "table_headers_changed",
-      params: { section: word(`sections.${section}`), columns: ordered.filter((field) => field.is_active).map((field) => field.name).join(", ") },
+      params: {
+        section: word(`sections.${section}`),
+        columns: list(
+          ordered
+            .filter((field) => field.is_active)
+            .map((field) => (field.label_en && field.label_ar ? named(field.label_en, field.label_ar) : word(`fields.${field.name}`, field.name))),
+        ),
+      },
       objectType: "section",
       objectId: section,
     });

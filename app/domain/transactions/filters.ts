@@ -1,5 +1,5 @@
 import { DateTime } from "luxon";
-import { TRANSACTION_STATES } from "~/domain/payments/states";
+import { DISPLAY_STATES } from "./display-state";
 
 /**
  * The list filters of dashboard spec §3, read from a query string. The page's GET form and the
@@ -106,7 +106,7 @@ export function parseListQuery(params: URLSearchParams): ListQuery {
 
   const q = params.get("q")?.trim();
   if (q) filters.q = q.slice(0, 100);
-  filters.state = many(params, "state", TRANSACTION_STATES);
+  filters.state = many(params, "state", DISPLAY_STATES);
   filters.gateway_code = many(params, "gateway_code");
   filters.currency_code = many(params, "currency_code")?.map((code) => code.toUpperCase());
   filters.initiator = positiveInt(params.get("initiator"));

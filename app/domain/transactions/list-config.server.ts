@@ -3,7 +3,7 @@ import { can, type PermissionHolder } from "~/domain/identity/permissions";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
 import type { Language } from "~/lib/i18n";
 import { BULK_ACTIONS, type RowActionName } from "~/domain/payments/transaction-actions.server";
-import { TRANSACTION_STATES } from "~/domain/payments/states";
+import { DISPLAY_STATES } from "./display-state";
 
 const CHOICES_LIMIT = 200;
 
@@ -44,7 +44,8 @@ export async function loadFilterChoices(db: DB, input: { merchantId: number; plu
   const currencies = new Set(totals.map((row) => row.currency_code));
   for (const gateway of gateways) for (const code of gateway.currencies.split(",")) if (code.trim()) currencies.add(code.trim().toUpperCase());
   return {
-    states: TRANSACTION_STATES,
+    // The stored states and the display state "partially_refunded" (a filter of its own, decision 0019).
+    states: DISPLAY_STATES,
     gateways: gateways.map((gateway) => ({
       code: gateway.code,
       name: input.lang === "ar" ? gateway.name_ar : gateway.name_en,

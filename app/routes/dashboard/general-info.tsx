@@ -1,7 +1,5 @@
-import "@mantine/charts/styles.css";
 import "./general-info/statistics.css";
 import { Alert, Stack } from "@mantine/core";
-import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useActionData, useLoaderData, useParams } from "react-router";
 import type { Route } from "./+types/general-info";
@@ -19,17 +17,15 @@ export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "الرئيسية" : "Dashboard" }];
 }
 
-/** Without JavaScript the charts cannot draw: their tables show instead, and the empty chart boxes go. */
+/** Without JavaScript the charts' tables show under them as well, so that every figure reads without hovering. */
 const NO_SCRIPT_STYLE =
-  ".chart-table{position:static!important;width:auto!important;height:auto!important;overflow:visible!important;clip:auto!important;white-space:normal!important}.chart-box{display:none!important}";
+  ".chart-table{position:static!important;width:auto!important;height:auto!important;overflow:visible!important;clip:auto!important;white-space:normal!important}";
 
 export default function GeneralInfo() {
   const { t } = useTranslation();
   const data = useLoaderData<typeof loader>();
   const notice = useActionData<typeof action>() as HomeNotice | undefined;
   const { lang = "en" } = useParams();
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
   return (
     <Stack gap="lg">
       <noscript>
@@ -46,12 +42,12 @@ export default function GeneralInfo() {
           <PeriodBar data={data} />
           {data.statistics ? (
             <>
-              <StatisticTiles statistics={data.statistics} hydrated={hydrated} />
+              <StatisticTiles statistics={data.statistics} />
               <TrendTable statistics={data.statistics} />
-              <ChartsGrid data={data} statistics={data.statistics} hydrated={hydrated} />
+              <ChartsGrid data={data} statistics={data.statistics} />
             </>
           ) : data.average ? (
-            <AverageSizeCard data={data} hydrated={hydrated} />
+            <AverageSizeCard data={data} />
           ) : null}
         </>
       ) : null}

@@ -1,12 +1,15 @@
 import { Anchor, Badge, Stack, Text } from "@mantine/core";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLoaderData, useRevalidator } from "react-router";
 import type { Route } from "./+types/generated-reports";
 import { DataTable, ListPagination } from "~/components/data-table";
 import { PageHeader } from "~/components/page-header";
+import { NoticeStack } from "~/components/shell/notifications";
 import { ALL_SECTIONS, listReports } from "~/domain/reporting/exports.server";
 import { formatDateTime } from "~/lib/format";
+import { takeReportNotices } from "~/presentation/notifications.server";
+import { describeReportFilters } from "~/presentation/report-files.server";
 import { requirePermission, requireUser } from "~/web/guards.server";
 import { isLanguage } from "~/lib/i18n";
 import { getDbFrom } from "~/web/request-context.server";
@@ -26,15 +29,23 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const page = Math.max(1, Math.min(10_000, Number(url.searchParams.get("page")) || 1));
   const highlighted = Number(url.searchParams.get("id")) || null;
-  const { rows, count } = await listReports(getDbFrom(context), auth.user.merchantId, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+  const db = getDbFrom(context);
+  const { rows, count } = await listReports(db, auth.user.merchantId, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+  const [filters, notices] = await Promise.all([
+    describeReportFilters(db, auth.user.merchantId, rows.map((row) => row.query), lang),
+    // The page shows the reports themselves: their notices are shown here, once, and not on the next page.
+    takeReportNotices(db, { merchantId: auth.user.merchantId, userId: auth.user.id, sessionId: auth.sessionId }, lang),
+  ]);
   return {
     lang,
+    notices,
     page,
     pages: Math.max(1, Math.ceil(count / PAGE_SIZE)),
     highlighted,
     running: rows.some((row) => row.state === "queued" || row.state === "running"),
-    reports: rows.map((row) => ({
+    reports: rows.map((row, index) => ({
       id: row.id,
+      filters: filters[index],
       fileName: row.file_name,
       format: row.file_format,
       listKey: row.section === ALL_SECTIONS ? "shell.all_transactions" : `sections.${row.section}`,
@@ -53,8 +64,13 @@ type Report = Awaited<ReturnType<typeof loader>>["reports"][number];
 
 export default function GeneratedReports() {
   const { t } = useTranslation();
-  const { lang, reports, page, pages, highlighted, running } = useLoaderData<typeof loader>();
+  const { lang, reports, page, pages, highlighted, running, notices } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
+  // Each refresh brings only notices not shown yet: those already showing stay until they close.
+  const [shownNotices, setShownNotices] = useState(notices);
+  useEffect(() => {
+    if (notices.length > 0) setShownNotices((current) => [...current, ...notices.filter((notice) => !current.some((shown) => shown.id === notice.id))]);
+  }, [notices]);
 
   useEffect(() => {
     if (!running) return;
@@ -85,6 +101,7 @@ export default function GeneratedReports() {
       ) : null}
       <ReportTable reports={reports} lang={lang} highlighted={highlighted} />
       <ListPagination page={page} pages={pages} />
+      <NoticeStack items={shownNotices} showLinks={false} />
     </Stack>
   );
 }
@@ -109,17 +126,58 @@ function ReportTable({ reports, lang, highlighted }: { reports: Report[]; lang: 
         style: report.id === highlighted ? { background: "var(--mantine-color-yellow-light)" } : undefined,
       })}
       columns={[
-        { key: "file", header: t("reports.file"), cell: (report) => <span dir="ltr">{report.fileName}</span> },
-        { key: "format", header: t("reports.format"), cell: (report) => t(`reports.formats.${report.format}`) },
-        { key: "list", header: t("reports.list"), cell: (report) => t(report.listKey) },
-        { key: "by", header: t("reports.requested_by"), cell: (report) => report.requestedBy },
+        {
+          key: "file",
+          header: t("reports.file"),
+          cell: (report) => (
+            <Stack gap={2}>
+              <Text size="sm" style={{ overflowWrap: "anywhere" }}>
+                <bdi dir="ltr">{report.fileName}</bdi>
+              </Text>
+              <Text size="xs" c="dimmed">
+                {t(`reports.formats.${report.format}`)}
+              </Text>
+            </Stack>
+          ),
+        },
+        {
+          key: "list",
+          header: t("reports.list"),
+          cell: (report) => (
+            <Text size="sm" style={{ overflowWrap: "normal" }}>
+              {t(report.listKey)}
+            </Text>
+          ),
+        },
+        {
+          key: "filters",
+          header: t("reports.filters"),
+          cell: (report) =>
+            report.filters.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                {t("reports.no_filters")}
+              </Text>
+            ) : (
+              <Stack gap={2} style={{ overflowWrap: "normal" }}>
+                {report.filters.map((filter) => (
+                  <Text key={filter.label} size="sm">
+                    <Text span size="sm" c="dimmed">
+                      {t("reports.filter", { label: filter.label })}
+                    </Text>{" "}
+                    {filter.value}
+                  </Text>
+                ))}
+              </Stack>
+            ),
+        },
+        { key: "by", header: t("reports.requested_by"), cell: (report) => report.requestedBy, nowrap: true },
         { key: "at", header: t("reports.requested_at"), cell: (report) => report.requestedAt, nowrap: true },
         {
           key: "state",
           header: t("reports.state"),
           cell: (report) => (
             <Stack gap={2}>
-              <Badge variant="light" color={stateColors[report.state]}>
+              <Badge variant="light" color={stateColors[report.state]} styles={{ root: { maxWidth: "none", overflow: "visible" }, label: { overflow: "visible" } }}>
                 {t(`reports.states.${report.state}`)}
               </Badge>
               {report.state === "running" && report.rowsTotal !== null ? (
@@ -143,6 +201,7 @@ function ReportTable({ reports, lang, highlighted }: { reports: Report[]; lang: 
         { key: "size", header: t("reports.size"), cell: (report) => (report.size === null ? "—" : size(report.size)), nowrap: true },
         {
           key: "download",
+          nowrap: true,
           header: <span className="visually-hidden">{t("reports.download")}</span>,
           cell: (report) =>
             report.state === "done" ? (

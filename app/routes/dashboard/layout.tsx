@@ -7,6 +7,7 @@ import type { Route } from "./+types/layout";
 import { FlashNotice } from "~/components/flash-notice";
 import { AccountMenu } from "~/components/shell/account-menu";
 import { LiveNotifications } from "~/components/shell/notifications";
+import { takeReportNotices } from "~/presentation/notifications.server";
 import { SessionExpiry } from "~/components/shell/session-expiry";
 import { SideMenu } from "~/components/shell/side-menu";
 import type { MenuSection } from "~/components/shell/side-menu";
@@ -14,11 +15,12 @@ import { can, tableHeaderPermission } from "~/domain/identity/permissions";
 import { SESSION_IDLE_MS } from "~/domain/identity/sessions.server";
 import type { SessionUser } from "~/domain/identity/users.server";
 import type { DB } from "~/db/database.server";
-import { hasTransactions, SECTIONS } from "~/sections/registry";
+import { hasTransactions, MENU_SECTIONS, SECTIONS } from "~/sections/registry";
 import { sectionServer } from "~/sections/registry.server";
 import { loadAvailableSections, loadMerchantBranding, type AvailableSections } from "~/domain/merchants/merchants.server";
 import { requireUser } from "~/web/guards.server";
-import { isLanguage } from "~/lib/i18n";
+import { isLanguage, type Language } from "~/lib/i18n";
+import { translator } from "~/lib/i18n.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { countOpenDifferences } from "~/domain/payments/reconciliation.server";
 
@@ -30,12 +32,12 @@ function menuSections(sections: AvailableSections, user: SessionUser): Available
 }
 
 /**
- * The side menu: every section the merchant has, in the registry's order, with the features they
- * have, the request counts on Tickets and, for a listing section, Table Headers when the user may
- * change its columns.
+ * The side menu: every built section the merchant has, in the registry's order, with the features
+ * they have, the request counts on Tickets and, for a listing section, Table Headers when the user may
+ * change its columns. No entry leads to a page that is not built.
  */
 function menuOf(sections: AvailableSections, counts: Record<string, number>, user: SessionUser): MenuSection[] {
-  return SECTIONS.filter((section) => sections[section.key]).map((section): MenuSection => {
+  return MENU_SECTIONS.filter((section) => sections[section.key]).map((section): MenuSection => {
     const title = `sections.${section.key}`;
     if (section.features.length === 0) return { key: section.key, title, path: section.path, items: [] };
     const items: MenuSection["items"] = section.features
@@ -46,6 +48,22 @@ function menuOf(sections: AvailableSections, counts: Record<string, number>, use
     }
     return { key: section.key, title, items };
   });
+}
+
+/**
+ * The window titles of the shell's pages by path, from the menu's own labels: the title of a page
+ * that names none itself (meta below), for the longest path its address starts with.
+ */
+function pageTitlesOf(lang: Language, menu: MenuSection[]): [string, string][] {
+  const t = translator(lang);
+  return [
+    [`/${lang}/transactions`, t("shell.all_transactions")],
+    ...menu.flatMap((section): [string, string][] =>
+      section.path !== undefined
+        ? [[`/${lang}/${section.path}`, t(section.title)]]
+        : section.items.map((item): [string, string] => [`/${lang}/${item.path}`, `${t(item.title)} · ${t(section.title)}`]),
+    ),
+  ];
 }
 
 /** The badges sections put on their features, keyed "section.feature". */
@@ -71,8 +89,15 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     menuCountsOf(db, auth.user, sections),
     auth.user.is_superuser ? countOpenDifferences(db, auth.user.merchantId) : null,
   ]);
+  const lang = isLanguage(params.lang) ? params.lang : "en";
+  // A report finished since the last page: its notice comes with this page, once (with or without
+  // JavaScript). Generated reports shows the reports themselves, and takes their notices there.
+  const notices = new URL(request.url).pathname.endsWith("/generated-reports")
+    ? []
+    : await takeReportNotices(db, { merchantId: auth.user.merchantId, userId: auth.user.id, sessionId: auth.sessionId }, lang);
+  const menu = menuOf(menuSections(sections, auth.user), ticketCounts, auth.user);
   return {
-    lang: isLanguage(params.lang) ? params.lang : "en",
+    lang,
     username: auth.user.username,
     canReadMailbox: can(auth.user, "view_outgoing_mail"),
     canExport: can(auth.user, "view_export_settings"),
@@ -83,14 +108,25 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       logoUrl: branding.logo_url,
       adminUrl: branding.admin_url,
     },
-    menu: menuOf(menuSections(sections, auth.user), ticketCounts, auth.user),
+    menu,
+    pageTitles: pageTitlesOf(lang, menu),
     idleMs: SESSION_IDLE_MS,
+    notices,
   };
+}
+
+/** Pages that give no title of their own get their menu entry's name and the merchant's. */
+export function meta({ loaderData, location }: Route.MetaArgs) {
+  if (!loaderData) return [];
+  const page = loaderData.pageTitles
+    .filter(([path]) => location.pathname === path || location.pathname.startsWith(`${path}/`))
+    .sort((a, b) => b[0].length - a[0].length)[0]?.[1];
+  return [{ title: [page, loaderData.branding.title].filter(Boolean).join(" · ") }];
 }
 
 export default function DashboardLayout() {
   const { t } = useTranslation();
-  const { lang, username, branding, menu, canReadMailbox, canExport, reconciliation, idleMs } = useLoaderData<typeof loader>();
+  const { lang, username, branding, menu, canReadMailbox, canExport, reconciliation, idleMs, notices } = useLoaderData<typeof loader>();
   const [opened, { toggle, close }] = useDisclosure(false);
   return (
     <AppShell header={{ height: 64 }} navbar={{ width: 270, breakpoint: "sm", collapsed: { mobile: !opened } }} padding="lg">
@@ -132,7 +168,7 @@ export default function DashboardLayout() {
         </Box>
       </AppShell.Main>
       <SessionExpiry lang={lang} idleMs={idleMs} />
-      <LiveNotifications lang={lang} idleMs={idleMs} />
+      <LiveNotifications lang={lang} idleMs={idleMs} initial={notices} />
     </AppShell>
   );
 }

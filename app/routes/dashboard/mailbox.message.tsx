@@ -22,7 +22,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 
 const urlPattern = /(https?:\/\/[^\s]+)/g;
 
-/** Mail is plain text; links in it become clickable, nothing else is interpreted. */
+/** The plain-text part; links in it become clickable, nothing else is interpreted. */
 function LinkifiedText({ text }: { text: string }) {
   return (
     <Text component="pre" style={{ whiteSpace: "pre-wrap", fontFamily: "inherit", margin: 0 }}>
@@ -37,6 +37,15 @@ function LinkifiedText({ text }: { text: string }) {
       )}
     </Text>
   );
+}
+
+/**
+ * The HTML part as the customer's mail reader shows it, in a sandbox: no script runs, nothing in it
+ * reaches this page, and its links open in a new tab.
+ */
+function HtmlPart({ html, title }: { html: string; title: string }) {
+  const framed = html.replace("<head>", '<head><base target="_blank">');
+  return <iframe title={title} srcDoc={framed} sandbox="allow-popups allow-popups-to-escape-sandbox" style={{ width: "100%", height: 640, border: 0, background: "#f1f3f5" }} />;
 }
 
 export default function MailboxMessage() {
@@ -69,7 +78,20 @@ export default function MailboxMessage() {
           <Text size="sm" c="dimmed">
             {mail.created_at}
           </Text>
-          <Card withBorder bg="gray.0" mt="sm">
+          {mail.html_body ? (
+            <>
+              <Title order={2} fz="h5" mt="sm">
+                {t("mailbox.html_part")}
+              </Title>
+              <Card withBorder padding={0}>
+                <HtmlPart html={mail.html_body} title={mail.subject} />
+              </Card>
+              <Title order={2} fz="h5" mt="sm">
+                {t("mailbox.text_part")}
+              </Title>
+            </>
+          ) : null}
+          <Card withBorder bg="gray.0" mt={mail.html_body ? 0 : "sm"}>
             <LinkifiedText text={mail.text_body} />
           </Card>
         </Stack>

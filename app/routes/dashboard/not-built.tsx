@@ -5,6 +5,8 @@ import { PageHeader } from "~/components/page-header";
 import { SECTIONS } from "~/sections/registry";
 import type { Permission } from "~/domain/identity/permissions";
 import { notFound, requirePermission, requireSection, requireUser } from "~/web/guards.server";
+import { isLanguage } from "~/lib/i18n";
+import { translator } from "~/lib/i18n.server";
 
 /**
  * The pages of a section this platform does not serve yet. Unavailable sections and unknown
@@ -20,7 +22,12 @@ export async function loader({ context, request, params, pattern }: Route.Loader
   if (rest && !feature) notFound();
   await requireSection(context, auth, section.key, feature?.key);
   if (feature?.permission) requirePermission(auth, feature.permission as Permission);
-  return { titleKey: feature ? `features.${section.key}.${feature.key}` : `sections.${section.key}` };
+  const titleKey = feature ? `features.${section.key}.${feature.key}` : `sections.${section.key}`;
+  return { titleKey, title: translator(isLanguage(params.lang) ? params.lang : "en")(titleKey) };
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return loaderData ? [{ title: loaderData.title }] : [];
 }
 
 export default function NotBuilt({ loaderData }: Route.ComponentProps) {

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/notifications";
-import { listUnreadNotifications, markNotificationsRead } from "~/domain/messaging/notifications.server";
-import { presentNotification } from "~/presentation/notifications.server";
+import { markNotificationsRead } from "~/domain/messaging/notifications.server";
+import { unreadNotices } from "~/presentation/notifications.server";
 import { isLanguage } from "~/lib/i18n";
 import { authContext, getDbFrom } from "~/web/request-context.server";
 import { readFormData } from "~/web/form-data.server";
@@ -9,16 +9,19 @@ function json(body: unknown, status = 200) {
   return Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
 }
 
-/** GET: the signed-in user's unread notifications, in the page's language, for the shell to show while a page is open. */
+/**
+ * GET: the notices still to show in this session (unread, arrived since sign-in), in the page's
+ * language, a report's with its file name. The shell shows each once and marks it seen (POST).
+ */
 export async function loader({ context, params }: Route.LoaderArgs) {
   const auth = context.get(authContext);
   if (!auth) return json({ notifications: [] }, 401);
-  const notifications = await listUnreadNotifications(getDbFrom(context), { merchantId: auth.user.merchantId, userId: auth.user.id });
   const lang = isLanguage(params.lang) ? params.lang : "en";
-  return json({ notifications: notifications.map((notification) => presentNotification(notification, lang)) });
+  const notices = await unreadNotices(getDbFrom(context), { merchantId: auth.user.merchantId, userId: auth.user.id, sessionId: auth.sessionId }, lang);
+  return json({ notifications: notices });
 }
 
-/** POST id (repeated): marks those read; without an id, all of them. */
+/** POST id (repeated): marks those seen; without an id, all of them. */
 export async function action({ context, request }: Route.ActionArgs) {
   const auth = context.get(authContext);
   if (!auth) return json({ ok: false }, 401);

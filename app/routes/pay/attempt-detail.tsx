@@ -9,7 +9,10 @@ import { Card, LinkButton } from "~/components/pay/ui";
 import { findAttempt, settleByInquiry } from "~/domain/payments/attempts.server";
 import { findMerchantGateway } from "~/domain/payments/gateway-settings.server";
 import { findPublicTransaction, isExpired } from "~/domain/payments/pay-page.server";
-import { resultRows } from "~/presentation/result-rows.server";
+import { customerResultRows, failureReasonOf } from "~/presentation/result-rows.server";
+import { merchantContactView } from "~/presentation/public-pay-view.server";
+import { ContactMerchant } from "~/components/pay/contact-merchant";
+import { formatAmount } from "~/lib/money";
 import { loadUnitHeader } from "~/domain/merchants/units.server";
 import { platformAddresses } from "~/web/addresses.server";
 import { isLocalPath } from "~/web/guards.server";
@@ -43,13 +46,17 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     findMerchantGateway(db, attempt.merchant_id, attempt.gateway_code),
   ]);
   const failedOrOpen = attempt.state !== "success" && attempt.state !== "cod";
+  const expired = failedOrOpen && (transaction.state === "expired" || isExpired(transaction));
   return {
     found: true as const,
     lang,
     unit,
     state: attempt.state,
-    expired: failedOrOpen && (transaction.state === "expired" || isExpired(transaction)),
-    rows: resultRows(attempt, transaction.order_no, gateway, lang),
+    reason: attempt.state === "success" || attempt.state === "cod" || attempt.state === "pending" ? null : failureReasonOf(attempt),
+    expired,
+    contact: expired ? await merchantContactView(db, attempt.merchant_id, unit) : null,
+    amount: formatAmount(attempt.total, attempt.currency_code, lang),
+    rows: customerResultRows(attempt, transaction.order_no, gateway, lang),
     description: transaction.description,
     receiptUrl: failedOrOpen ? null : `/${lang}/pay/attempt-detail/${attempt.id}/receipt.pdf`,
     attachment: transaction.attachment_name ? { name: transaction.attachment_name, url: `/${lang}/pay/${transaction.id}/attachment` } : null,
@@ -71,10 +78,19 @@ export default function AttemptDetail() {
       </main>
     );
   }
-  const success = result.state === "success" || result.state === "cod";
+  const cod = result.state === "cod";
+  const success = result.state === "success" || cod;
   const pending = result.state === "pending";
+  const failed = !success && !pending;
   const Icon = success ? IconCircleCheck : pending ? IconClockHour4 : IconCircleX;
   const color = success ? "green" : pending ? "orange" : "red";
+  const title = success
+    ? t(cod ? "result.cod_title" : "result.success_title")
+    : pending
+      ? t("result.pending_title")
+      : result.expired
+        ? t("result.expired_message")
+        : t(`result.reasons.${result.reason}.title`);
   return (
     <div className="pay-page">
       {result.next ? <meta httpEquiv="refresh" content={`3;url=${result.next}`} /> : null}
@@ -83,29 +99,32 @@ export default function AttemptDetail() {
         <Card padding="xl">
           <div className="c-stack c-stack--tight c-center">
             <Icon size={56} color={`var(--mantine-color-${color}-6)`} aria-hidden />
-            <h1 className="c-title">
-              {success
-                ? t(result.state === "cod" ? "result.cod_title" : "result.success_title")
-                : pending
-                  ? t("result.pending_title")
-                  : result.expired
-                    ? t("result.expired_message")
-                    : t("result.failed_title")}
-            </h1>
+            <h1 className="c-title">{title}</h1>
             {pending ? <p className="c-dimmed">{t("result.pending_message")}</p> : null}
-            {!success && !pending && !result.expired ? (
-              <p className="c-dimmed">{t(result.state === "canceled" ? "result.canceled_message" : "result.failed_message")}</p>
+            {failed && !result.expired ? (
+              <>
+                <p className="c-dimmed">{t(`result.reasons.${result.reason}.message`)}</p>
+                <p className="result-secondary">{t("result.failed_title")}</p>
+              </>
             ) : null}
+            {result.expired ? null : (
+              <p className={cod ? "result-amount result-amount--on-delivery" : "result-amount"}>{cod ? t("result.cod_amount", { amount: result.amount }) : result.amount}</p>
+            )}
+            {result.contact ? <ContactMerchant contact={result.contact} /> : null}
             {pending ? (
               <LinkButton href="" variant="default">
                 {t("result.refresh")}
               </LinkButton>
             ) : null}
-            {!success && !pending && !result.expired ? <LinkButton href={result.tryAgainUrl}>{t("result.try_again")}</LinkButton> : null}
+            {failed && !result.expired ? (
+              <LinkButton href={result.tryAgainUrl} fullWidth>
+                {t("result.try_again")}
+              </LinkButton>
+            ) : null}
             {result.receiptUrl ? (
               <LinkButton variant="light" href={result.receiptUrl} download>
                 <IconDownload size={18} aria-hidden />
-                {t("result.download_receipt")}
+                {t(cod ? "result.download_confirmation" : "result.download_receipt")}
               </LinkButton>
             ) : null}
             {result.next ? <p className="c-dimmed c-small">{t("result.redirecting")}</p> : null}
@@ -117,16 +136,16 @@ export default function AttemptDetail() {
           </div>
         </Card>
         {result.expired ? null : (
-          <details className="result-details" open={success}>
+          <details className="result-references" open>
             <summary>
-              <span className="c-strong">{t("result.details")}</span>
+              <h2>{t(cod ? "result.confirmation_details" : "result.details")}</h2>
             </summary>
-            <table className="c-table" style={{ marginTop: "var(--mantine-spacing-sm)" }}>
+            <table className="c-table">
               <tbody>
                 {result.rows.map(([label, value]) => (
                   <tr key={label}>
                     <th scope="row">{t(label)}</th>
-                    <td>{label === "result.status" ? t(value) : value}</td>
+                    <td>{value}</td>
                   </tr>
                 ))}
               </tbody>

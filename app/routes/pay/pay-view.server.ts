@@ -12,6 +12,7 @@ import type { Language } from "~/lib/i18n";
 import { formatAmount } from "~/lib/money";
 import { boundsOf, decimalBoundsOf } from "~/domain/payments/amount-bounds.server";
 import { formatParams } from "~/presentation/texts.server";
+import { merchantContactView } from "~/presentation/public-pay-view.server";
 import type { PublicTransaction } from "~/domain/payments/pay-page.server";
 import { PAYABLE_SECTIONS } from "~/sections/registry";
 
@@ -21,7 +22,7 @@ import { PAYABLE_SECTIONS } from "~/sections/registry";
  */
 export async function payPageView(db: DB, lang: Language, transactionId: string, searchParams: URLSearchParams) {
   const page = await loadPayPage(db, transactionId, PAYABLE_SECTIONS);
-  if (page.status === "not_found") return { kind: "page", httpStatus: 404, page: { status: page.status, lang, unit: null, view: null, settledLink: null } } as const;
+  if (page.status === "not_found") return { kind: "page", httpStatus: 404, page: { status: page.status, lang, unit: null, view: null, settledLink: null, contact: null } } as const;
   const { transaction } = page;
   const unit = await loadUnitHeader(db, transaction, lang);
   const httpStatus = page.status === "paused" ? 423 : 200;
@@ -29,7 +30,9 @@ export async function payPageView(db: DB, lang: Language, transactionId: string,
   if (page.status !== "payable" && page.status !== "paused" && transaction.next_url) return { kind: "redirect", location: new URL(transaction.next_url).href } as const;
   if (page.status !== "payable") {
     const settledLink = page.status === "settled" && transaction.paid_attempt_id ? `/${lang}/pay/attempt-detail/${transaction.paid_attempt_id}` : null;
-    return { kind: "page", httpStatus, page: { status: page.status, lang, unit, view: null, settledLink } } as const;
+    // Only a link that can no longer be paid tells the customer how to reach the merchant.
+    const contact = page.status === "expired" || page.status === "closed" ? await merchantContactView(db, transaction.merchant_id, unit) : null;
+    return { kind: "page", httpStatus, page: { status: page.status, lang, unit, view: null, settledLink, contact } } as const;
   }
   const delivery = await deliveryStateOf(db, transaction.id);
   const step = deliveryStepFor(delivery, searchParams.get("step"));
@@ -48,6 +51,7 @@ export async function payPageView(db: DB, lang: Language, transactionId: string,
       lang,
       unit,
       settledLink: null,
+      contact: null,
       view: {
         id: transaction.id,
         orderNo: transaction.order_no,
@@ -80,6 +84,7 @@ export async function payPageView(db: DB, lang: Language, transactionId: string,
           logoUrl: choice.logo_url,
           total: money(choice.amount),
           fee: choice.fee > 0 ? money(choice.fee) : null,
+          cashOnDelivery: choice.kind === "cod",
           feeByMerchant: choice.fee_payer === "merchant",
         })),
         selected: selected?.gateway_code ?? null,

@@ -6,12 +6,11 @@ import type { Route } from "./+types/pay";
 import { useNonce } from "~/components/nonce";
 import { AmountForm } from "~/components/pay/amount-form";
 import { DeliverySteps } from "~/components/pay/delivery-steps";
-import { descriptionItems, OrderDescription } from "~/components/pay/order-description";
 import { PAY_ENHANCER } from "~/components/pay/pay-enhancer";
 import { PayChoices } from "~/components/pay/pay-choices";
 import { PayStatus } from "~/components/pay/pay-status";
 import { PublicHeader } from "~/components/pay/public-header";
-import { Remarks } from "~/components/pay/remarks";
+import { PaySummary } from "~/components/pay/pay-summary";
 import { Terms } from "~/components/pay/terms";
 import { Alert, Card } from "~/components/pay/ui";
 import { startAttempt } from "~/domain/payments/attempts.server";
@@ -50,7 +49,8 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   const outcome = await startAttempt(getDbFrom(context), {
     plugins: PAYABLE_SECTIONS,
     transactionId: params.transactionId,
-    gatewayCode: String(form.get("gateway_code") ?? ""),
+    // The Pay button pressed names its method (decision 0017); the chosen radio is the fallback.
+    gatewayCode: String(form.get("pay_with") ?? form.get("gateway_code") ?? ""),
     amountText: String(form.get("amount") ?? ""),
     submissionToken: String(form.get("submission_token") ?? ""),
     lang,
@@ -77,49 +77,21 @@ export function PayPage({ page, actionData, path }: { page: PayPageData; actionD
         {status !== "payable" || !view ? (
           <>
             {actionData?.error ? <Alert color="red" role="alert">{t(actionData.error)}</Alert> : null}
-            <PayStatus status={status} settledLink={settledLink ?? null} />
+            <PayStatus status={status} settledLink={settledLink ?? null} contact={page.contact ?? null} />
           </>
         ) : (
           <>
-            <Card>
-              <div className="pay-parties">
-                <div>
-                  <p className="c-dimmed c-small">{t("pay.from")}</p>
-                  <p className="c-text c-strong">{unit?.title}</p>
-                </div>
-                <div>
-                  <p className="c-dimmed c-small">{t("pay.to")}</p>
-                  <p className="c-text c-strong">{view.customerName || view.customerEmail || "—"}</p>
-                  {view.customerName && view.customerEmail ? <p className="c-text c-small">{view.customerEmail}</p> : null}
-                </div>
-              </div>
-              <p className="c-dimmed c-small" style={{ marginTop: "var(--mantine-spacing-sm)" }}>
-                {t("pay.order_no")}: {view.orderNo}
-                {view.expires ? ` · ${t("pay.expires", { date: view.expires })}` : ""}
-              </p>
-            </Card>
-            {view.description ? <OrderDescription items={descriptionItems(view.description)} /> : null}
-            {view.remarks.length ? <Remarks rows={view.remarks} /> : null}
-            {view.attachment ? (
-              <a className="c-link" href={view.attachment.url} download={view.attachment.name}>
-                {t("payment_request.download_attachment")}: {view.attachment.name}
-              </a>
-            ) : null}
-            <Card>
-              <h2 className="c-subtitle">{t("pay.payment_details")}</h2>
-              <div className="pay-line">
-                <p className="c-text">{t("pay.amount")}</p>
-                <p className="c-text c-semibold">{view.amount}</p>
-              </div>
-              {view.editable ? (
+            <PaySummary view={view} merchant={unit?.title ?? null} />
+            {view.editable ? (
+              <Card>
                 <AmountForm
                   typedAmount={view.typedAmount}
                   selected={view.selected}
                   field={view.editable}
                   error={view.amountError ?? (actionData?.field === "amount" ? { key: actionData.error, values: "values" in actionData ? actionData.values : undefined } : null)}
                 />
-              ) : null}
-            </Card>
+              </Card>
+            ) : null}
             {view.delivery ? (
               <DeliverySteps
                 view={{

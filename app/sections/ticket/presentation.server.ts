@@ -50,12 +50,16 @@ export function serializeOperationRequest(row: OperationRequestRow, viewer: Acto
     currency_code: row.currency_code,
     gateway_code: row.gateway_code,
     gateway_name: (lang === "ar" ? row.gateway_name_ar : row.gateway_name_en) ?? row.gateway_code,
+    /** Why the maker asked for it, as they wrote it; null when they gave no reason. */
+    reason: row.note,
     transaction: {
       id: row.transaction_id,
       order_no: row.order_no,
       type: row.plugin,
       state: row.transaction_state,
       customer_email: row.customer_email,
+      paid_amount: toDecimalString(row.paid_amount, row.currency_code),
+      refunded_amount: toDecimalString(row.refunded_amount, row.currency_code),
     },
     maker: row.maker_id === null ? null : { id: row.maker_id, username: row.maker_name },
     checker: row.checker_id === null ? null : { id: row.checker_id, username: row.checker_name },

@@ -121,7 +121,7 @@ describe("card sandbox and adapter", () => {
     expect(verified).toEqual({
       ok: true,
       reference: attempt.trackId,
-      outcome: { status: "success", amount: 10000, refs: { paymentId: gatewayReference, resultCode: "captured" } },
+      outcome: { status: "success", amount: 10000, refs: { paymentId: gatewayReference, resultCode: "captured", cardMasked: "411111******1111" } },
     });
     expect(JSON.parse(message.body)).toMatchObject({ event: "payment.updated", card: "411111******1111", currency: "KWD" });
     expect(await cardAdapter.inquire(config, withReference(attempt, gatewayReference))).toEqual(verified.ok && verified.outcome);

@@ -18,6 +18,7 @@ const PaymentStateSchema = z.object({
   amount: z.number().int(),
   captured_amount: z.number().int(),
   currency: z.string(),
+  card: z.string().nullable().optional(),
 });
 
 type PaymentState = z.infer<typeof PaymentStateSchema>;
@@ -49,7 +50,8 @@ const OUTCOMES: Record<PaymentState["status"], GatewayOutcome["status"]> = {
 function outcomeOf(state: PaymentState): GatewayOutcome {
   const status = OUTCOMES[state.status];
   const amount = status === "success" ? state.captured_amount : status === "authorized" ? state.amount : undefined;
-  return { status, amount, refs: { paymentId: state.id, resultCode: state.status } };
+  const cardMasked = state.card && /^\d{6}\*{2,9}\d{4}$/.test(state.card) ? state.card : undefined;
+  return { status, amount, refs: { paymentId: state.id, resultCode: state.status, cardMasked } };
 }
 
 function credentialsOf(config: GatewayConfig) {

@@ -48,6 +48,8 @@ export type GatewayReferences = {
   referenceId?: string;
   postDate?: string;
   resultCode?: string;
+  /** The card as the acquirer masks it; anything that is not first six, stars, last four is not kept. */
+  cardMasked?: string;
 };
 
 export type GatewayOutcome = {

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/user.actions";
-import { auditTitle, describeAuditEntry } from "~/presentation/audit.server";
+import { auditActor, auditTitle, describeAuditEntry } from "~/presentation/audit.server";
 import { listRecentActions } from "~/domain/statistics/statistics.server";
 import { apiJson, apiLanguage, methodNotAllowed, requireApiUser } from "~/web/api.server";
 import { getDbFrom } from "~/web/request-context.server";
@@ -18,7 +18,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return apiJson({
     results: entries.map((entry) => ({
       id: entry.id,
-      actor: entry.actor_name,
+      actor: auditActor(entry, lang),
       action: entry.action,
       display_name: auditTitle(entry, lang),
       description: describeAuditEntry(entry, lang),

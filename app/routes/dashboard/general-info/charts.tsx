@@ -1,9 +1,9 @@
 import { Anchor, Box, Button, Card, Group, NativeSelect, Progress, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
-import { BarsList, DonutChart, LineChart } from "@mantine/charts";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useSubmit } from "react-router";
 import type { HomeData, HomeStatistics } from "./home.server";
+import { colorOf, DonutPlot, LinePlot } from "./svg-charts";
 
 /** The charts' colours, the brand's orange first. */
 export const CHART_COLORS = ["brand.6", "blue.6", "teal.6", "grape.6", "yellow.6", "cyan.6", "pink.6", "indigo.6"];
@@ -23,14 +23,13 @@ function ChartCard({ title, action, children }: { title: string; action?: React.
 }
 
 /**
- * Where a chart draws once JavaScript runs; empty and hidden without it (the table shows instead).
- * The SVG is laid out left to right in both languages (its axes are mirrored for Arabic instead):
- * in a right-to-left box its labels would run into the bars.
+ * A chart's picture (svg-charts.tsx), hidden from screen readers: the table beside it holds its numbers.
+ * The SVG is laid out left to right in both languages (its axes are mirrored for Arabic instead).
  */
-function ChartBox({ height, width, children, hydrated }: { height: number; width?: number; children: React.ReactNode; hydrated: boolean }) {
+function ChartBox({ height, width, children }: { height: number; width?: number; children: React.ReactNode }) {
   return (
     <Box h={height} w={width} className="chart-box" aria-hidden dir="ltr">
-      {hydrated ? children : null}
+      {children}
     </Box>
   );
 }
@@ -44,14 +43,14 @@ function Empty() {
   );
 }
 
-export function AverageSizeCard({ data, hydrated }: { data: HomeData; hydrated: boolean }) {
+export function AverageSizeCard({ data }: { data: HomeData }) {
   const { t, i18n } = useTranslation();
   const submit = useSubmit();
   const formRef = useRef<HTMLFormElement>(null);
   const average = data.average!;
   const rtl = i18n.dir() === "rtl";
   const hasData = average.months.some((month) => Object.values(month.values).some((value) => value !== null));
-  const chartData = average.months.map((month) => ({ month: month.label, ...month.values }));
+  const format = new Intl.NumberFormat(i18n.language === "ar" ? "ar-KW-u-nu-latn" : "en-GB", { maximumFractionDigits: 3 });
   return (
     <ChartCard
       title={t("statistics.average_title")}
@@ -80,20 +79,21 @@ export function AverageSizeCard({ data, hydrated }: { data: HomeData; hydrated: 
     >
       {hasData ? (
         <>
-          <ChartBox height={260} hydrated={hydrated}>
-            <LineChart
-              h={260}
-              data={chartData}
-              dataKey="month"
-              series={average.currencies.map((currency, index) => ({ name: currency, label: currency, color: CHART_COLORS[index % CHART_COLORS.length] }))}
-              curveType="monotone"
-              connectNulls={false}
-              withLegend={average.currencies.length > 1}
-              xAxisProps={{ reversed: rtl, minTickGap: 0 }}
-              yAxisProps={{ orientation: rtl ? "right" : "left", width: 60 }}
-              valueFormatter={(value) => new Intl.NumberFormat(i18n.language === "ar" ? "ar-KW-u-nu-latn" : "en-GB", { maximumFractionDigits: 3 }).format(value)}
+          <ChartBox height={260}>
+            <LinePlot
+              height={260}
+              rtl={rtl}
+              labels={average.months.map((month) => month.label)}
+              series={average.currencies.map((currency, index) => ({
+                name: currency,
+                color: CHART_COLORS[index % CHART_COLORS.length],
+                values: average.months.map((month) => month.values[currency]),
+                texts: average.months.map((month) => month.texts[currency]),
+              }))}
+              formatValue={(value) => format.format(value)}
             />
           </ChartBox>
+          {average.currencies.length > 1 ? <Legend names={average.currencies} /> : null}
           <Table className="chart-table figure-table" striped>
             <caption>{t("statistics.average_caption", { year: average.year })}</caption>
             <Table.Thead>
@@ -133,21 +133,19 @@ export function AverageSizeCard({ data, hydrated }: { data: HomeData; hydrated: 
   );
 }
 
-export function GatewayShareCard({ statistics, hydrated }: { statistics: HomeStatistics; hydrated: boolean }) {
+export function GatewayShareCard({ statistics }: { statistics: HomeStatistics }) {
   const { t } = useTranslation();
   const gateways = statistics.paidPerGateway;
   return (
     <ChartCard title={t("statistics.paid_per_gateway")}>
       {gateways.length ? (
         <Group align="center" gap="xl" wrap="wrap" justify="center">
-          <ChartBox height={180} width={180} hydrated={hydrated}>
-            <DonutChart
+          <ChartBox height={180} width={180}>
+            <DonutPlot
               size={180}
               thickness={26}
-              paddingAngle={2}
-              data={gateways.map((gateway, index) => ({ name: gateway.name, value: gateway.value, color: CHART_COLORS[index % CHART_COLORS.length] }))}
-              chartLabel={statistics.totalPaid.text}
-              tooltipDataSource="segment"
+              slices={gateways.map((gateway, index) => ({ name: gateway.name, value: gateway.value, text: gateway.text, color: CHART_COLORS[index % CHART_COLORS.length] }))}
+              label={statistics.totalPaid.text}
             />
           </ChartBox>
           <Table className="figure-table" style={{ flex: 1, minWidth: 220 }} verticalSpacing={6}>
@@ -164,7 +162,7 @@ export function GatewayShareCard({ statistics, hydrated }: { statistics: HomeSta
                 <Table.Tr key={gateway.code}>
                   <Table.Th scope="row" fw={500}>
                     <Group gap={8} wrap="nowrap">
-                      <span className="legend-dot" style={{ background: `var(--mantine-color-${CHART_COLORS[index % CHART_COLORS.length].replace(".", "-")})` }} aria-hidden />
+                      <span className="legend-dot" style={{ background: colorOf(CHART_COLORS[index % CHART_COLORS.length]) }} aria-hidden />
                       {gateway.name}
                     </Group>
                   </Table.Th>
@@ -219,24 +217,53 @@ export function GatewaySuccessCard({ statistics }: { statistics: HomeStatistics 
   );
 }
 
-/** Bars in HTML (Mantine's BarsList): drawn without JavaScript, read by screen readers, right to left in Arabic. */
+/** Bars in HTML: drawn without JavaScript, read by screen readers as a list, right to left in Arabic. */
+function ProductBars({ products }: { products: HomeStatistics["productWiseSales"] }) {
+  const { t } = useTranslation();
+  const most = Math.max(1, ...products.map((product) => product.count));
+  return (
+    <div className="bars-list">
+      <div className="bars-list-header" aria-hidden>
+        <span>{t("statistics.product")}</span>
+        <span>{t("statistics.paid_count")}</span>
+      </div>
+      <ul>
+        {products.map((product) => (
+          <li key={product.plugin}>
+            <span className="bars-list-bar">
+              <span className="bars-list-fill" style={{ width: `${(product.count / most) * 100}%` }} />
+              <span className="bars-list-name">{product.name}</span>
+            </span>
+            <span className="bars-list-value">{product.text}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The lines' names and colours, when a chart has more than one. */
+function Legend({ names }: { names: string[] }) {
+  return (
+    <Group gap="md" justify="center" mt="xs" aria-hidden>
+      {names.map((name, index) => (
+        <Group key={name} gap={6} wrap="nowrap">
+          <span className="legend-dot" style={{ background: colorOf(CHART_COLORS[index % CHART_COLORS.length]) }} />
+          <Text size="sm">{name}</Text>
+        </Group>
+      ))}
+    </Group>
+  );
+}
+
 export function ProductSalesCard({ statistics }: { statistics: HomeStatistics }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const products = statistics.productWiseSales;
   return (
     <ChartCard title={t("statistics.product_sales")}>
       {products.length ? (
         <>
-          <BarsList
-            data={products.map((product) => ({ name: product.name, value: product.count }))}
-            barsLabel={t("statistics.product")}
-            valueLabel={t("statistics.paid_count")}
-            valueFormatter={(value) => new Intl.NumberFormat(i18n.language === "ar" ? "ar-KW-u-nu-latn" : "en-GB").format(value)}
-            barColor="brand.1"
-            barTextColor="dark.7"
-            barHeight={30}
-            styles={{ barLabel: { whiteSpace: "nowrap", overflow: "visible" } }}
-          />
+          <ProductBars products={products} />
           <Table className="figure-table" mt="md" verticalSpacing={6}>
             <caption className="visually-hidden">{t("statistics.product_amounts")}</caption>
             <Table.Thead>
@@ -278,12 +305,12 @@ export function ProductSalesCard({ statistics }: { statistics: HomeStatistics })
   );
 }
 
-export function ChartsGrid({ data, statistics, hydrated }: { data: HomeData; statistics: HomeStatistics; hydrated: boolean }) {
+export function ChartsGrid({ data, statistics }: { data: HomeData; statistics: HomeStatistics }) {
   return (
     <>
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
-        {data.average ? <AverageSizeCard data={data} hydrated={hydrated} /> : null}
-        <GatewayShareCard statistics={statistics} hydrated={hydrated} />
+        {data.average ? <AverageSizeCard data={data} /> : null}
+        <GatewayShareCard statistics={statistics} />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
         <GatewaySuccessCard statistics={statistics} />

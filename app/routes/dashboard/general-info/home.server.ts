@@ -6,7 +6,7 @@ import { SECTIONS } from "~/sections/registry";
 import { averageSizeYears, PERIOD_CHOICES, resolvePeriod, type ResolvedPeriod, type TimeRange } from "~/domain/statistics/periods";
 import { averageTransactionSize, listRecentActions, listRecentOrders, loadStatistics, type StatisticsReport } from "~/domain/statistics/statistics.server";
 import { runRowAction } from "~/domain/payments/transaction-actions.server";
-import { auditTitle, describeAuditEntry } from "~/presentation/audit.server";
+import { auditActor, auditTitle, describeAuditEntry } from "~/presentation/audit.server";
 import { describeRowAction } from "~/presentation/transactions.server";
 import { doneStatusOf, messageOf, statusOf } from "~/web/outcomes.server";
 import { platformAddresses } from "~/web/addresses.server";
@@ -221,8 +221,7 @@ export async function loadHome({ context, request, params }: { context: Context;
     }),
     recentActions: actions.map((entry) => ({
       id: entry.id,
-      // Payments complete without a signed-in user: the customer at the gateway, or the gateway itself.
-      actor: entry.actor_name === "anonymous" ? t("home.actor_customer") : entry.actor_name,
+      actor: auditActor(entry, lang),
       description: auditTitle(entry, lang),
       detail: describeAuditEntry(entry, lang),
       timestamp: formatDateTime(entry.created_at, lang),

@@ -62,8 +62,8 @@ export function RecentOrders({ orders, lang }: { orders: Order[]; lang: string }
         <Text c="dimmed">{t("statistics.no_orders")}</Text>
       ) : (
         <Form method="post" id="recent-orders-form" preventScrollReset>
-          <Table.ScrollContainer minWidth={760}>
-            <Table striped highlightOnHover verticalSpacing="xs" className="figure-table">
+          <div className="table-scroll">
+            <Table miw={760} striped highlightOnHover verticalSpacing="xs" className="figure-table">
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>{t("statistics.order")}</Table.Th>
@@ -101,7 +101,7 @@ export function RecentOrders({ orders, lang }: { orders: Order[]; lang: string }
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </div>
         </Form>
       )}
     </Card>
@@ -118,8 +118,9 @@ export function RecentActions({ actions }: { actions: HomeData["recentActions"] 
       {actions.length === 0 ? (
         <Text c="dimmed">{t("home.no_actions")}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={520}>
-          <Table striped verticalSpacing="xs">
+        // Focusable, so that a keyboard can scroll it in a narrow window: it has no link of its own.
+        <div className="table-scroll" tabIndex={0} role="group" aria-labelledby="recent-actions-title">
+          <Table miw={520} striped verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t("home.actor")}</Table.Th>
@@ -137,7 +138,7 @@ export function RecentActions({ actions }: { actions: HomeData["recentActions"] 
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </div>
       )}
     </Card>
   );

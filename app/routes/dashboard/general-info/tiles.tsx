@@ -1,9 +1,9 @@
 import { Anchor, Badge, Box, Card, Group, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
-import { Sparkline } from "@mantine/charts";
 import { IconTrendingDown, IconTrendingUp, IconMinus } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { HomeStatistics } from "./home.server";
+import { Sparkline } from "./svg-charts";
 
 function Growth({ value, text }: { value: number | null; text: string | null }) {
   const { t } = useTranslation();
@@ -23,11 +23,11 @@ function Growth({ value, text }: { value: number | null; text: string | null }) 
   );
 }
 
-/** A small trend line, drawn once the page runs JavaScript; the numbers are in the trend table. */
-function Trend({ data, color, hydrated }: { data: (number | null)[]; color: string; hydrated: boolean }) {
+/** A small trend line; the numbers are in the trend table. */
+function Trend({ data, color }: { data: (number | null)[]; color: string }) {
   return (
     <Box h={48} mt="auto" pt="sm" className="mirror-rtl" aria-hidden>
-      {hydrated && data.length > 1 ? <Sparkline h={40} data={data} color={color} fillOpacity={0.25} curveType="monotone" strokeWidth={2} /> : null}
+      <Sparkline data={data} color={color} />
     </Box>
   );
 }
@@ -43,7 +43,7 @@ function Tile({ title, children }: { title: string; children: React.ReactNode })
   );
 }
 
-export function StatisticTiles({ statistics, hydrated }: { statistics: HomeStatistics; hydrated: boolean }) {
+export function StatisticTiles({ statistics }: { statistics: HomeStatistics }) {
   const { t } = useTranslation();
   const { totalPaid, amountPaid, successRate } = statistics;
   const [main, ...others] = amountPaid;
@@ -70,7 +70,7 @@ export function StatisticTiles({ statistics, hydrated }: { statistics: HomeStati
             {t("statistics.view_paid")}
           </Anchor>
         ) : null}
-        <Trend data={totalPaid.chart} color="brand.6" hydrated={hydrated} />
+        <Trend data={totalPaid.chart} color="brand.6" />
       </Tile>
 
       <Tile title={t("statistics.gmv")}>
@@ -97,7 +97,7 @@ export function StatisticTiles({ statistics, hydrated }: { statistics: HomeStati
                 ))}
               </Stack>
             ) : null}
-            <Trend data={main.chart} color="blue.6" hydrated={hydrated} />
+            <Trend data={main.chart} color="blue.6" />
           </>
         ) : (
           <>
@@ -124,7 +124,7 @@ export function StatisticTiles({ statistics, hydrated }: { statistics: HomeStati
         <Text size="sm" c="dimmed" mt={6}>
           {successRate.detail}
         </Text>
-        <Trend data={successRate.chart} color="teal.6" hydrated={hydrated} />
+        <Trend data={successRate.chart} color="teal.6" />
       </Tile>
     </SimpleGrid>
   );
@@ -139,36 +139,34 @@ export function TrendTable({ statistics }: { statistics: HomeStatistics }) {
       <Title order={2} fz="h5" mb="sm">
         {t(`statistics.trend_title.${statistics.granularity}`)}
       </Title>
-      <Table.ScrollContainer minWidth={480}>
-        <Table striped className="figure-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t(`statistics.bucket.${statistics.granularity}`)}</Table.Th>
-              <Table.Th>{t("statistics.total_paid")}</Table.Th>
-              {statistics.amountPaid.map((figure) => (
-                <Table.Th key={figure.currency}>{t("statistics.gmv_in", { currency: figure.currency })}</Table.Th>
-              ))}
-              <Table.Th>{t("statistics.success_rate")}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {statistics.buckets.map((bucket, index) => (
-              <Table.Tr key={bucket.key}>
-                <Table.Th scope="row" fw={400}>
-                  {bucket.label}
-                </Table.Th>
-                <Table.Td>{statistics.totalPaid.chartTexts[index]}</Table.Td>
-                {statistics.amountPaid.map((figure) => (
-                  <Table.Td key={figure.currency} dir="ltr" ta="start">
-                    {figure.chartTexts[index]}
-                  </Table.Td>
-                ))}
-                <Table.Td>{statistics.successRate.chartTexts[index]}</Table.Td>
-              </Table.Tr>
+      <Table striped className="figure-table">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t(`statistics.bucket.${statistics.granularity}`)}</Table.Th>
+            <Table.Th>{t("statistics.total_paid")}</Table.Th>
+            {statistics.amountPaid.map((figure) => (
+              <Table.Th key={figure.currency}>{t("statistics.gmv_in", { currency: figure.currency })}</Table.Th>
             ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+            <Table.Th>{t("statistics.success_rate")}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {statistics.buckets.map((bucket, index) => (
+            <Table.Tr key={bucket.key}>
+              <Table.Th scope="row" fw={400}>
+                {bucket.label}
+              </Table.Th>
+              <Table.Td>{statistics.totalPaid.chartTexts[index]}</Table.Td>
+              {statistics.amountPaid.map((figure) => (
+                <Table.Td key={figure.currency} dir="ltr" ta="start">
+                  {figure.chartTexts[index]}
+                </Table.Td>
+              ))}
+              <Table.Td>{statistics.successRate.chartTexts[index]}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
     </Card>
   );
 }

@@ -8,7 +8,7 @@ import { boundsOf } from "~/domain/payments/amount-bounds.server";
 import { storeAttachment } from "~/domain/payments/attachments.server";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
 import { payUrlOf } from "~/domain/payments/lifecycle.server";
-import { duplicatePayments, OPERATION_PERMISSIONS, previewOperation } from "~/domain/payments/operations.server";
+import { duplicatePayments, OPERATION_PERMISSIONS } from "~/domain/payments/operations.server";
 import { RECEIPTED_STATES } from "~/domain/payments/states";
 import { gatewayKindsOf, rowActions } from "~/domain/payments/transaction-actions.server";
 import { updateTransactionFields } from "~/domain/payments/transaction-updates.server";
@@ -17,7 +17,7 @@ import { remarkRows } from "~/domain/transactions/remarks";
 import { formatDateTime } from "~/lib/format";
 import { translator } from "~/lib/i18n.server";
 import { formatAmount } from "~/lib/money";
-import { describeAuditEntry } from "~/presentation/audit.server";
+import { auditActor, describeAuditEntry } from "~/presentation/audit.server";
 import { describeRowAction, operationMessage } from "~/presentation/transactions.server";
 import { transactionExtensions } from "~/sections/registry.server";
 import { notFound } from "~/web/guards.server";
@@ -25,10 +25,10 @@ import { messageOf, statusOf } from "~/web/outcomes.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { requireListPlace, scopeOf } from "./context.server";
-import { dialogOf, listAction } from "./list.server";
+import { listAction } from "./list.server";
 import { readFormData } from "~/web/form-data.server";
-
-const OPERATIONS = ["refund", "capture", "void"] as const;
+import { platformAddresses } from "~/web/addresses.server";
+import { isOperationKind, operationDialogAction, operationDialogOf } from "./details/operation-dialog.server";
 
 type Args = Parameters<typeof requireListPlace>[0] & { params: { transactionId?: string } };
 
@@ -60,12 +60,9 @@ export async function loadDetails(args: Args) {
   const amount = money(row.amount);
   const amountRange = (bounds: { min: number; max: number }) => `${money(bounds.min)} – ${money(bounds.max)}`;
   const operation = url.searchParams.get("operation");
-  const dialogKind = OPERATIONS.find((kind) => kind === operation);
-  const dialogAttempt = url.searchParams.get("attempt");
-  const dialog =
-    dialogKind && can(auth.user, OPERATION_PERMISSIONS[dialogKind])
-      ? await previewOperation(db, { merchantId: auth.user.merchantId, transactionId: row.id, kind: dialogKind, actor: auth.user, attemptId: dialogAttempt })
-      : undefined;
+  const dialog = isOperationKind(operation)
+    ? await operationDialogOf(db, { merchantId: auth.user.merchantId, actor: auth.user, transactionId: row.id, kind: operation, attemptId: url.searchParams.get("attempt"), lang })
+    : null;
   const duplicates = await duplicatePayments(db, auth.user.merchantId, row.id);
   const extra = (() => {
     try {
@@ -86,8 +83,12 @@ export async function loadDetails(args: Args) {
     canChange: can(auth.user, "change_paymenttransaction") && !row.deleted_at,
     actions: rowActions(row, auth.user, { gatewayKinds }).map((action) => describeRowAction(action, row, lang, "")),
     payUrl,
+    /** What the share card opens with: how much, and from whom. */
+    headline: { amount, customer: [row.customer_first_name, row.customer_last_name].filter(Boolean).join(" ") || row.customer_email || row.customer_phone || null },
     qrSvg: await QRCode.toString(payUrl, { type: "svg", margin: 1, width: 220, errorCorrectionLevel: "M" }),
-    shareText: `${merchant[lang === "ar" ? "title_ar" : "title_en"]}: ${amount} — ${payUrl}`,
+    shareText: t("payment_request.share_text", { amount, merchant: merchant[lang === "ar" ? "title_ar" : "title_en"], link: payUrl }),
+    /** WhatsApp's chat with the customer when their number is known (wa.me takes digits only), else its share sheet. */
+    whatsappNumber: row.customer_phone ? row.customer_phone.replace(/\D/g, "") || null : null,
     receiptUrl: row.paid_attempt_id && RECEIPTED_STATES.includes(row.state) ? `/${lang}/pay/attempt-detail/${row.paid_attempt_id}/receipt.pdf` : null,
     mapUrl: row.delivery_lat !== null && row.delivery_lng !== null ? `https://www.google.com/maps?q=${row.delivery_lat},${row.delivery_lng}` : null,
     attachment: row.attachment_name ? { name: row.attachment_name, url: `/${lang}/pay/${row.id}/attachment` } : null,
@@ -95,32 +96,33 @@ export async function loadDetails(args: Args) {
     customerPhone: row.customer_phone,
     remarks: remarkRows(row.remarks),
     extra,
-    rows: [
-      ["fields.id", row.id],
-      ["details.type", t(`sections.${row.plugin}`)],
-      ["fields.amount", amount],
-      ["details.original_amount", money(row.amount)],
-      ["fields.paid_amount", money(row.paid_amount)],
-      ["fields.fee", money(row.fee)],
-      ["details.paid_attempt_fee", row.paid_attempt_fee === null ? "—" : money(row.paid_attempt_fee)],
-      ["details.captured_amount", money(row.captured_amount)],
-      ["fields.refunded_amount", money(row.refunded_amount)],
-      ["fields.currency_code", row.currency_code],
-      ...(row.editable_amount ? [["details.amount_range", amountRange(boundsOf(row))] as [string, string]] : []),
-      ["fields.customer_name", [row.customer_first_name, row.customer_last_name].filter(Boolean).join(" ") || "—"],
-      ["fields.customer_email", row.customer_email ?? "—"],
-      ["fields.customer_phone", row.customer_phone ?? "—"],
-      ["fields.description", row.description ?? "—"],
-      ["fields.gateway_name", gatewayName(row.gateway_code)],
-      ["details.pg_codes", row.pg_codes.split(",").map(gatewayName).join(", ")],
-      ["fields.created", formatDateTime(row.created_at, lang)],
-      ["fields.state_changed_at", formatDateTime(row.state_changed_at, lang)],
-      ["fields.expiration_time", row.expiration_time ? formatDateTime(row.expiration_time, lang) : t("payment_request.never")],
-      ["fields.unit", (lang === "ar" ? row.unit_ar : row.unit_en) ?? "—"],
-      ["fields.initiator", row.initiator ?? "—"],
-      ["fields.ref_number", row.reference_id ?? row.track_id ?? "—"],
-      ["fields.auth_code", row.auth_code ?? "—"],
-    ] as [string, string][],
+    // What the transaction says; rows of nothing (no fee, nothing refunded, no customer email) are left out.
+    rows: (
+      [
+        ["fields.amount", amount],
+        ["fields.customer_name", [row.customer_first_name, row.customer_last_name].filter(Boolean).join(" ")],
+        ["fields.customer_email", row.customer_email],
+        ["fields.customer_phone", row.customer_phone],
+        ["fields.description", row.description],
+        ["fields.expiration_time", row.expiration_time ? formatDateTime(row.expiration_time, lang) : t("payment_request.never")],
+        ...(row.editable_amount ? [["details.amount_range", amountRange(boundsOf(row))] as [string, string]] : []),
+        ["fields.paid_amount", row.paid_amount ? money(row.paid_amount) : null],
+        ["fields.gateway_name", row.gateway_code ? gatewayName(row.gateway_code) : null],
+        ["fields.fee", row.fee ? money(row.fee) : null],
+        ["details.paid_attempt_fee", row.paid_attempt_fee ? money(row.paid_attempt_fee) : null],
+        ["details.captured_amount", row.captured_amount && row.captured_amount !== row.paid_amount ? money(row.captured_amount) : null],
+        ["fields.refunded_amount", row.refunded_amount ? money(row.refunded_amount) : null],
+        ["details.pg_codes", row.pg_codes.split(",").filter(Boolean).map(gatewayName).join(", ")],
+        ["fields.created", formatDateTime(row.created_at, lang)],
+        ["fields.state_changed_at", row.state_changed_at && row.state_changed_at !== row.created_at ? formatDateTime(row.state_changed_at, lang) : null],
+        ["fields.unit", (lang === "ar" ? row.unit_ar : row.unit_en) ?? null],
+        ["fields.initiator", row.initiator],
+        ["fields.ref_number", row.reference_id ?? row.track_id],
+        ["fields.auth_code", row.auth_code],
+        ["details.type", t(`sections.${row.plugin}`)],
+        ["fields.id", row.id],
+      ] as [string, string | null | undefined][]
+    ).filter((entry): entry is [string, string] => typeof entry[1] === "string" && entry[1].trim() !== "" && entry[1] !== "—"),
     /** Rows the transaction's section adds, already in the page's language. */
     sectionRows: transactionExtensions(row.plugin)?.details?.(row, lang) ?? [],
     children: children.map((child) => ({
@@ -143,8 +145,8 @@ export async function loadDetails(args: Args) {
       }),
       url: `/${lang}/ticket/approve-refund-void/${request.id}`,
     })),
-    trail: trail.map((entry) => ({ id: entry.id, actor: entry.actor_name, description: describeAuditEntry(entry, lang), at: formatDateTime(entry.created_at, lang) })),
-    dialog: dialog && dialogKind ? dialogOf(dialog, row.id, dialogKind, lang) : null,
+    trail: trail.map((entry) => ({ id: entry.id, actor: auditActor(entry, lang), description: describeAuditEntry(entry, lang), at: formatDateTime(entry.created_at, lang) })),
+    dialog,
     done: done && ["refund", "capture", "void", "requested", "checking"].includes(done) ? done : null,
     paidLate: row.paid_late,
     duplicates: duplicates.map((duplicate) => ({
@@ -165,8 +167,23 @@ export async function detailsAction(args: Args) {
   const { auth, place } = await requireListPlace(args);
   const form = await readFormData(args.request);
   const intent = String(form.get("intent") ?? "");
-  if (intent !== "attachment_upload" && intent !== "attachment_clear") return listAction(args, form);
   const lang = place.lang;
+  if (intent === "operation") {
+    const db = getDbFrom(args.context);
+    const row = await findTransactionRow(db, scopeOf(auth, place), args.params.transactionId ?? "");
+    if (!row || String(form.get("id") ?? "") !== row.id) notFound();
+    return operationDialogAction(db, {
+      form,
+      url: new URL(args.request.url),
+      actor: auth.user,
+      merchantId: auth.user.merchantId,
+      lang,
+      baseUrl: linkBaseUrl(),
+      addresses: platformAddresses(args.request),
+      plugin: place.section?.key,
+    });
+  }
+  if (intent !== "attachment_upload" && intent !== "attachment_clear") return listAction(args, form);
   const t = translator(lang);
   if (!can(auth.user, "change_paymenttransaction")) return data({ attachmentError: t("operations.errors.forbidden") }, { status: 403 });
   const db = getDbFrom(args.context);

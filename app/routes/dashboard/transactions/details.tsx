@@ -12,6 +12,28 @@ import { AttachmentCard, AuditTrail, DuplicatePaymentsCard, OperationsCard, Shar
 export const loader = (args: Route.LoaderArgs) => loadDetails(args);
 export const action = (args: Route.ActionArgs) => detailsAction(args);
 
+/** Rows whose value reads left to right in Arabic too (amounts are written out by the server already). */
+const LTR_ROWS = new Set(["fields.customer_phone", "fields.id", "fields.amount", "fields.paid_amount", "fields.fee", "details.paid_attempt_fee", "details.captured_amount", "fields.refunded_amount", "fields.customer_email", "fields.ref_number", "fields.auth_code"]);
+
+/** A red action that asks first (cancel, delete): a disclosure with the question and a Yes that posts; no JavaScript needed. */
+function ConfirmMenu({ label, question, yes, command }: { label: string; question: string; yes: string; command: string }) {
+  return (
+    <details className="disclosure-menu">
+      <summary>
+        <Text component="span" c="red" fw={600}>{label}</Text>
+      </summary>
+      <Paper withBorder shadow="md" p="sm" className="disclosure-menu__panel">
+        <Text size="sm" mb="xs">{question}</Text>
+        <Form method="post">
+          <Button type="submit" name="row_command" value={command} color="red" size="xs">
+            {yes}
+          </Button>
+        </Form>
+      </Paper>
+    </details>
+  );
+}
+
 type Result = Partial<{ color: "green" | "orange" | "red"; message: string; attachmentError: string; attachmentDone: string }>;
 
 export default function TransactionDetails() {
@@ -19,9 +41,10 @@ export default function TransactionDetails() {
   const details = useLoaderData<typeof loader>();
   const result = (useActionData<typeof action>() ?? {}) as Result;
   const location = useLocation();
-  const messageActions = details.actions.filter((action) => !["refund", "capture", "void", "cancel"].includes(action.value));
+  const messageActions = details.actions.filter((action) => !["refund", "capture", "void", "cancel", "delete"].includes(action.value));
   const operations = details.actions.filter((action) => ["refund", "capture", "void"].includes(action.value));
   const canCancel = details.actions.some((action) => action.value === "cancel");
+  const canDelete = details.actions.some((action) => action.value === "delete");
   return (
     <Stack>
       <PageHeader title={t("details.title", { orderNo: details.orderNo })}>
@@ -54,87 +77,83 @@ export default function TransactionDetails() {
               {action.display_name}
             </Button>
           ))}
-          <Form method="post">
-            <Group gap="sm">
-              {messageActions.map((action) => (
-                <Button type="submit" name="row_command" value={`${action.value}:${details.id}`} key={action.value} variant="default" color={action.value === "delete" ? "red" : undefined}>
-                  {action.display_name}
-                </Button>
-              ))}
-            </Group>
-          </Form>
-          {canCancel ? (
-            <details className="disclosure-menu">
-              <summary>
-                <Text component="span" c="red" fw={600}>{t("payment_request.cancel_request")}</Text>
-              </summary>
-              <Paper withBorder shadow="md" p="sm" className="disclosure-menu__panel">
-                <Text size="sm" mb="xs">{t("payment_request.cancel_confirm")}</Text>
-                <Form method="post">
-                  <Button type="submit" name="row_command" value={`cancel:${details.id}`} color="red" size="xs">
-                    {t("payment_request.cancel_yes")}
+          {messageActions.length ? (
+            <Form method="post">
+              <Group gap="sm">
+                {messageActions.map((action) => (
+                  <Button type="submit" name="row_command" value={`${action.value}:${details.id}`} key={action.value} variant="default">
+                    {action.display_name}
                   </Button>
-                </Form>
-              </Paper>
-            </details>
+                ))}
+              </Group>
+            </Form>
+          ) : null}
+          {canCancel ? (
+            <ConfirmMenu label={t("payment_request.cancel_request")} question={t("payment_request.cancel_confirm")} yes={t("payment_request.cancel_yes")} command={`cancel:${details.id}`} />
+          ) : null}
+          {canDelete ? (
+            <ConfirmMenu label={t("actions.delete")} question={t("transactions.confirm.delete")} yes={t("details.delete_yes")} command={`delete:${details.id}`} />
           ) : null}
         </Group>
       ) : null}
       <SimpleGrid cols={{ base: 1, md: 3 }}>
-        <Card withBorder padding="lg" style={{ gridColumn: "span 2" }}>
-          <Table variant="vertical" layout="fixed">
-            <Table.Tbody>
-              <Table.Tr>
-                <Table.Th w={180}>{t("fields.state")}</Table.Th>
-                <Table.Td><StateBadge state={details.state} /></Table.Td>
-              </Table.Tr>
-              {details.rows.map(([label, value]) => (
-                <Table.Tr key={label}>
-                  <Table.Th w={180}>{t(label)}</Table.Th>
-                  <Table.Td style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }} dir={label === "fields.customer_phone" || label === "fields.id" ? "ltr" : undefined}>
-                    {value}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-              {details.sectionRows.map((row) => (
-                <Table.Tr key={`section-${row.label}`}>
-                  <Table.Th w={180}>{row.label}</Table.Th>
-                  <Table.Td style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>{row.value}</Table.Td>
-                </Table.Tr>
-              ))}
-              {details.mapUrl ? (
-                <Table.Tr>
-                  <Table.Th w={180}>{t("details.delivery_location")}</Table.Th>
-                  <Table.Td>
-                    <Anchor href={details.mapUrl} target="_blank" rel="noopener noreferrer">
-                      {t("delivery.view_on_map")}
-                    </Anchor>
-                  </Table.Td>
-                </Table.Tr>
-              ) : null}
-              {details.extra.map(([key, value]) => (
-                <Table.Tr key={`extra-${key}`}>
-                  <Table.Th w={180}>{key}</Table.Th>
-                  <Table.Td style={{ overflowWrap: "anywhere" }}>{value}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Card>
-        <Card withBorder padding="lg">
+        <div style={{ gridColumn: "span 2" }}>
+          <ShareCard details={details} />
+        </div>
+        <Card withBorder padding="md">
           <Stack align="center" gap="xs">
             <Title order={2} fz="h5">{t("payment_request.qr_code")}</Title>
-            <span className="qr-frame" data-settled={details.settled}>
+            <span className="qr-frame" data-settled={details.settled} style={details.settled ? undefined : { borderColor: "var(--mantine-color-gray-3)" }}>
               <img
                 src={`data:image/svg+xml;utf8,${encodeURIComponent(details.qrSvg)}`}
-                width={220}
-                height={220}
+                width={160}
+                height={160}
                 alt={t("payment_request.qr_alt", { state: t(`states.${details.state}`) })}
               />
             </span>
           </Stack>
         </Card>
       </SimpleGrid>
+      <Card withBorder padding="lg">
+        <Table variant="vertical" layout="fixed">
+          <Table.Tbody>
+            <Table.Tr>
+              <Table.Th w={200}>{t("fields.state")}</Table.Th>
+              <Table.Td><StateBadge state={details.state} /></Table.Td>
+            </Table.Tr>
+            {details.rows.map(([label, value]) => (
+              <Table.Tr key={label}>
+                <Table.Th w={200}>{t(label)}</Table.Th>
+                <Table.Td style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
+                  <span dir={LTR_ROWS.has(label) ? "ltr" : "auto"}>{value}</span>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+            {details.sectionRows.map((row) => (
+              <Table.Tr key={`section-${row.label}`}>
+                <Table.Th w={200}>{row.label}</Table.Th>
+                <Table.Td style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>{row.value}</Table.Td>
+              </Table.Tr>
+            ))}
+            {details.mapUrl ? (
+              <Table.Tr>
+                <Table.Th w={200}>{t("details.delivery_location")}</Table.Th>
+                <Table.Td>
+                  <Anchor href={details.mapUrl} target="_blank" rel="noopener noreferrer">
+                    {t("delivery.view_on_map")}
+                  </Anchor>
+                </Table.Td>
+              </Table.Tr>
+            ) : null}
+            {details.extra.map(([key, value]) => (
+              <Table.Tr key={`extra-${key}`}>
+                <Table.Th w={200}>{key}</Table.Th>
+                <Table.Td style={{ overflowWrap: "anywhere" }}>{value}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Card>
       {details.remarks.length ? (
         <Card withBorder padding="lg">
           <Title order={2} fz="h5" mb="sm">{t("details.remarks")}</Title>
@@ -153,7 +172,6 @@ export default function TransactionDetails() {
       <DuplicatePaymentsCard details={details} />
       <AttachmentCard details={details} result={result} />
       <OperationsCard details={details} />
-      <ShareCard details={details} />
       <AuditTrail details={details} />
       {details.dialog ? <OperationDialog dialog={details.dialog} result={result} /> : null}
       {details.done ? <DoneDialog done={details.done} /> : null}

@@ -1,15 +1,14 @@
 import { data, redirect } from "react-router";
 import { can } from "~/domain/identity/permissions";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
-import { OPERATION_PERMISSIONS, previewOperation } from "~/domain/payments/operations.server";
-import { TRANSACTION_STATES } from "~/domain/payments/states";
 import { gatewayKindsOf, runBulkAction, runRowAction, rowActions } from "~/domain/payments/transaction-actions.server";
 import { loadTableFields } from "~/domain/transactions/fields.server";
+import { DISPLAY_STATES, displayStateOf, STATUS_TABS } from "~/domain/transactions/display-state";
 import { parseListQuery, withParams } from "~/domain/transactions/filters";
 import { bulkActionsFor } from "~/domain/transactions/list-config.server";
-import { childOperations, listTransactions } from "~/domain/transactions/list.server";
+import { childOperations, countLimitFor, listTransactions } from "~/domain/transactions/list.server";
 import { listStatistics } from "~/domain/transactions/totals.server";
-import { formatCount, formatDateTime } from "~/lib/format";
+import { formatCount, formatListDateTime } from "~/lib/format";
 import { translator } from "~/lib/i18n.server";
 import { formatAmount } from "~/lib/money";
 import { exportConfig } from "~/presentation/report-files.server";
@@ -21,6 +20,7 @@ import { doneStatusOf, messageOf, statusOf } from "~/web/outcomes.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { headerPermissionOf, requireListPlace, scopeOf } from "./context.server";
+import { operationDialogAction, operationDialogOf } from "./details/operation-dialog.server";
 import { readFormData } from "~/web/form-data.server";
 
 const OPERATIONS = ["refund", "capture", "void"] as const;
@@ -49,7 +49,7 @@ export async function loadList(args: Args) {
     loadTableFields(db, auth.user.merchantId, place.sectionKey, place.section ? sectionFieldNames(place.section.key) : []).then((loaded) => presentTableFields(loaded, extensions)),
     listMerchantGateways(db, auth.user.merchantId),
     gatewayKindsOf(db, auth.user.merchantId),
-    listTransactions(db, scope, query),
+    listTransactions(db, scope, query, { countLimit: countLimitFor(query.filters) }),
     can(auth.user, "view_paymenttransaction_statistics") && !place.deleted ? listStatistics(db, auth.user.merchantId, place.section?.key) : null,
   ]);
   const gatewayNames = new Map(gateways.map((gateway) => [gateway.code, gateway]));
@@ -59,7 +59,7 @@ export async function loadList(args: Args) {
   const rows = page.rows.map((row) => ({
     id: row.id,
     orderNo: row.order_no,
-    state: row.state,
+    state: displayStateOf(row),
     plugin: row.plugin,
     paidLate: row.paid_late,
     cells: Object.fromEntries(columns.map((column) => [column.name, cellValue(row, column.name, lang, gatewayNames, transactionExtensions(row.plugin))])),
@@ -71,7 +71,7 @@ export async function loadList(args: Args) {
         kind: child.kind,
         state: child.state,
         amount: formatAmount(child.amount, child.currency_code, lang),
-        created: formatDateTime(child.created_at, lang),
+        created: formatListDateTime(child.created_at, lang),
         by: child.requested_by ?? "",
         message: operationMessage(child.message, lang),
       })),
@@ -79,10 +79,11 @@ export async function loadList(args: Args) {
 
   const operation = url.searchParams.get("operation");
   const operationId = url.searchParams.get("id");
+  // The same refund, capture or void dialog as the details page: the confirmation and the reason too.
   const dialog =
-    isOperation(operation) && operationId && can(auth.user, OPERATION_PERMISSIONS[operation])
-      ? await previewOperation(db, { merchantId: auth.user.merchantId, transactionId: operationId, kind: operation, actor: auth.user })
-      : undefined;
+    isOperation(operation) && operationId
+      ? await operationDialogOf(db, { merchantId: auth.user.merchantId, actor: auth.user, transactionId: operationId, kind: operation, lang })
+      : null;
 
   const users = canSearch
     ? await db.selectFrom("users").select(["id", "username"]).where("merchant_id", "=", auth.user.merchantId).orderBy("username").execute()
@@ -119,37 +120,43 @@ export async function loadList(args: Args) {
     raw: query.raw,
     errors: query.errors,
     choices: {
-      states: TRANSACTION_STATES.map((state) => ({ value: state, label: t(`states.${state}`) })),
+      states: DISPLAY_STATES.map((state) => ({ value: state, label: t(`states.${state}`) })),
       gateways: gateways.map((gateway) => ({ value: gateway.code, label: lang === "ar" ? gateway.name_ar : gateway.name_en })),
       currencies: [...new Set(gateways.flatMap((gateway) => gateway.currencies.split(",")))].sort(),
       users: users.map((user) => ({ value: String(user.id), label: user.username })),
       units: units.map((unit) => ({ value: String(unit.id), label: lang === "ar" ? unit.title_ar : unit.title_en })),
     },
+    // The status tabs of a live list: each a link setting the state filter, the current one marked.
+    tabs: canSearch && !place.deleted ? statusTabs(url.search, query.filters.state) : [],
     columns,
     rows,
     // Only the bulk actions this user may take; none, and the rows are not selectable.
     bulkActions: bulkActionsFor(auth.user, place.deleted),
-    pagination: { count: page.count, countText: formatCount(page.count, lang), page: page.page, pageCount: page.pageCount, perPage: page.perPage },
-    dialog: dialog && operationId && isOperation(operation) ? dialogOf(dialog, operationId, operation, lang) : null,
+    pagination: {
+      count: page.count,
+      countText: page.countCapped ? t("transactions.count_more", { total: formatCount(countLimitFor(query.filters), lang) }) : t("transactions.count", { total: formatCount(page.count, lang) }),
+      page: page.page,
+      pageCount: page.pageCount,
+      perPage: page.perPage,
+    },
+    dialog,
     done: isOperation(done) || done === "requested" || done === "checking" ? done : null,
     confirm,
   };
 }
 
-function pick(params: URLSearchParams, names: string[]) {
-  return [...params].filter(([name]) => names.includes(name));
+/** Each status tab's link (the same view with its states and from the first page) and whether it is the view shown. */
+function statusTabs(search: string, chosen: string[] | undefined) {
+  const current = new Set(chosen ?? []);
+  return STATUS_TABS.map((tab) => ({
+    key: tab.key,
+    search: withParams(search, { state: tab.states.join(",") || null, page: null, operation: null, confirm: null, id: null, done: null }) || "?",
+    current: tab.states.length === current.size && tab.states.every((state) => current.has(state)),
+  }));
 }
 
-/** The refund, capture or void dialog's data (of a duplicate payment when `attemptId` is set), its codes written out in the page's language. */
-export function dialogOf(preview: NonNullable<Awaited<ReturnType<typeof previewOperation>>>, id: string, kind: OperationName, lang: "en" | "ar") {
-  const { blocked, checked, ...rest } = preview;
-  return {
-    ...rest,
-    id,
-    kind,
-    blocked: blocked ? messageOf(blocked, lang) : null,
-    checked: checked && (checked.ok ? checked : { ok: false as const, message: messageOf(checked, lang) }),
-  };
+function pick(params: URLSearchParams, names: string[]) {
+  return [...params].filter(([name]) => names.includes(name));
 }
 
 export type ListNotice = { color: "green" | "orange" | "red"; message: string; results?: { id: string; ok: boolean; message: string }[] };
@@ -190,28 +197,7 @@ export async function listAction(args: Args, given?: FormData) {
   }
 
   if (intent === "operation") {
-    const id = String(form.get("id") ?? "");
-    const kind = form.get("kind");
-    if (!isOperation(kind)) return data<ListNotice>({ color: "red", message: t("actions.not_available") }, { status: 400 });
-    if (!can(auth.user, OPERATION_PERMISSIONS[kind])) return data({ dialogError: t("operations.errors.forbidden") }, { status: 403 });
-    const amount = String(form.get("amount") ?? "");
-    const attemptId = String(form.get("attempt") ?? "") || null;
-    if (form.get("step") !== "confirm") {
-      const preview = await previewOperation(db, { merchantId: auth.user.merchantId, transactionId: id, kind, amount, actor: auth.user, attemptId });
-      if (!preview) return data({ dialogError: t("api.not_found") }, { status: 404 });
-      if (preview.blocked) return data({ dialogError: messageOf(preview.blocked, lang), amount }, { status: 409 });
-      if (!preview.checked?.ok) return data({ dialogError: preview.checked ? messageOf(preview.checked, lang) : t("operations.errors.amount"), amount }, { status: 400 });
-      return { review: { amount: preview.checked.amount } };
-    }
-    const outcome = await runRowAction(db, { ...common, transactionId: id, action: kind, amount, attemptId });
-    if (!outcome.ok) return data({ dialogError: messageOf(outcome, lang), amount }, { status: statusOf(outcome) });
-    const back = new URLSearchParams(url.search);
-    back.delete("operation");
-    back.delete("id");
-    back.delete("attempt");
-    back.set("done", outcome.requestId !== undefined ? "requested" : outcome.checking ? "checking" : kind);
-    // Back to the page the dialog was opened on (the list, or one transaction's details).
-    throw redirect(`${url.pathname}${withParams(`?${back}`, {})}`);
+    return operationDialogAction(db, { form, url, actor: auth.user, merchantId: auth.user.merchantId, lang, baseUrl: common.baseUrl, addresses: common.addresses, plugin: common.plugin });
   }
   return data<ListNotice>({ color: "red", message: t("actions.not_available") }, { status: 400 });
 }

@@ -9,6 +9,7 @@ import { listAction, loadList, type ListNotice } from "./list.server";
 import { Pagination, PerPage } from "./list/paging";
 import { FilterPanel, SearchBox } from "./list/search-and-filters";
 import { StatisticsStrip } from "./list/statistics-strip";
+import { StatusTabs } from "./list/status-tabs";
 import { TransactionsTable } from "./list/transactions-table";
 
 export const loader = (args: Route.LoaderArgs) => loadList(args);
@@ -52,6 +53,7 @@ export default function TransactionList() {
           ) : null}
         </Alert>
       ) : null}
+      <StatusTabs tabs={data.tabs} basePath={data.place.basePath} />
       {data.canSearch ? (
         <Stack gap="xs">
           <SearchBox raw={data.raw} />
@@ -60,7 +62,7 @@ export default function TransactionList() {
       ) : null}
       <Group justify="space-between" align="flex-end">
         <Text size="sm" c="dimmed" role="status">
-          {t("transactions.count", { total: data.pagination.countText })}
+          {data.pagination.countText}
         </Text>
         <PerPage data={data} />
       </Group>

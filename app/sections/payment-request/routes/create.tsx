@@ -1,13 +1,13 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Button, Card, Checkbox, Group, Input, NativeSelect, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Alert, Button, Card, Checkbox, Group, SimpleGrid, Stack, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/create";
-import { CheckboxField, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms";
+import { CheckboxField, DateTimeField, FileField, FormErrors, PhoneField, SelectField, TextareaField, TextField } from "~/components/forms";
 import { PageHeader } from "~/components/page-header";
 import { storeAttachment } from "~/domain/payments/attachments.server";
-import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
+import { listMerchantGateways, supportsCurrency } from "~/domain/payments/gateway-settings.server";
 import { PaymentRequestSchema } from "~/sections/payment-request/domain/payment-request-schema";
 import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
 import { flashCookie } from "~/web/flash.server";
@@ -36,13 +36,17 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const auth = await guard({ context, request });
   const gateways = await listMerchantGateways(getDbFrom(context), auth.user.merchantId, { enabledOnly: true });
   const lang = isLanguage(params.lang) ? params.lang : "en";
+  // Only currencies some enabled payment method takes: a request in another could never be paid.
+  const currencies = SUPPORTED_CURRENCIES.filter((code) => gateways.some((gateway) => supportsCurrency(gateway, code)));
   return {
+    lang,
+    currencies,
     /** The cap on an editable amount in each currency, as the page shows it. */
     caps: Object.fromEntries(SUPPORTED_CURRENCIES.map((code) => [code, formatAmount(editableAmountCap(code), code, lang)])),
     gateways: gateways.map((gateway) => ({
       code: gateway.code,
       name: params.lang === "ar" ? gateway.name_ar : gateway.name_en,
-      currencies: gateway.currencies,
+      currencies: gateway.currencies.split(",").map((code) => code.trim().toUpperCase()).filter(Boolean),
     })),
   };
 }
@@ -81,7 +85,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 
 export default function CreatePaymentRequest() {
   const { t } = useTranslation();
-  const { gateways, caps } = useLoaderData<typeof loader>();
+  const { gateways, caps, currencies, lang } = useLoaderData<typeof loader>();
+  const defaultCurrency = currencies.includes("KWD") ? "KWD" : (currencies[0] ?? "KWD");
   const actionData = useActionData<typeof action>();
   const lastResult = actionData?.result;
   const kept = actionData?.kept ?? null;
@@ -89,15 +94,17 @@ export default function CreatePaymentRequest() {
   const [form, fields] = useForm({
     id: "payment-request",
     lastResult,
-    defaultValue: { currency_code: "KWD", customer_phone_country: "KW", delivery_mode: "none", pg_codes: gateways.filter((gateway) => gateway.currencies.split(",").includes("KWD")).map((gateway) => gateway.code) },
+    defaultValue: { currency_code: defaultCurrency, customer_phone_country: "KW", delivery_mode: "none", pg_codes: gateways.filter((gateway) => gateway.currencies.includes(defaultCurrency)).map((gateway) => gateway.code) },
     constraint: { amount: { required: true, maxLength: 20 }, min_amount: { maxLength: 20 }, max_amount: { maxLength: 20 }, description: { maxLength: 2000 } },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: PaymentRequestSchema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
-  const cap = caps[(fields.currency_code.value as string | undefined) ?? "KWD"] ?? caps.KWD;
+  const currency = (fields.currency_code.value as string | undefined) ?? defaultCurrency;
+  const cap = caps[currency] ?? caps.KWD;
   const chosenCodes = new Set((fields.pg_codes.initialValue as string[] | string | undefined) ?? []);
   const pgError = fields.pg_codes.errors?.[0];
+  const untaking = gateways.filter((gateway) => !gateway.currencies.includes(currency));
   return (
     <Stack maw={760}>
       <PageHeader title={t("payment_request.create_title")} description={t("payment_request.create_subtitle")} />
@@ -110,21 +117,19 @@ export default function CreatePaymentRequest() {
               <SelectField
                 field={fields.currency_code}
                 label={t("payment_request.currency")}
-                options={SUPPORTED_CURRENCIES.map((code) => ({ value: code, label: code }))}
+                options={currencies.map((code) => ({ value: code, label: code }))}
               />
               <TextField field={fields.customer_first_name} label={t("payment_request.first_name")} autoComplete="off" />
               <TextField field={fields.customer_last_name} label={t("payment_request.last_name")} autoComplete="off" />
               <TextField field={fields.customer_email} label={t("payment_request.customer_email")} type="email" autoComplete="off" />
-              <Group gap="xs" align="flex-start" wrap="nowrap">
-                <NativeSelect
-                  name={fields.customer_phone_country.name}
-                  defaultValue={fields.customer_phone_country.initialValue as string}
-                  label={t("payment_request.phone_country")}
-                  data={PHONE_COUNTRIES.map((code) => ({ value: code, label: code }))}
-                  w={96}
-                />
-                <TextField field={fields.customer_phone} label={t("payment_request.customer_phone")} type="tel" style={{ flex: 1 }} />
-              </Group>
+              <PhoneField
+                field={fields.customer_phone}
+                countryField={fields.customer_phone_country}
+                label={t("payment_request.customer_phone")}
+                countryLabel={t("payment_request.phone_country")}
+                countries={PHONE_COUNTRIES}
+                lang={lang}
+              />
             </SimpleGrid>
             <TextareaField field={fields.description} label={t("payment_request.description")} autosize minRows={3} maxRows={10} />
             <TextareaField
@@ -135,40 +140,48 @@ export default function CreatePaymentRequest() {
               minRows={2}
               maxRows={6}
             />
-            <TextField field={fields.expiration_time} label={t("payment_request.expiration_time")} type="datetime-local" />
-            <Input.Wrapper
-              label={t("payment_request.attachment")}
-              description={kept ? t("payment_request.attachment_kept", { name: kept.split("/").pop() }) : t("payment_request.attachment_help")}
-              error={fields.attachment.errors?.[0] ? t(fields.attachment.errors[0]) : undefined}
-              errorProps={{ id: fields.attachment.errorId, role: "alert" }}
-              id={fields.attachment.id}
-            >
-              <input
-                type="file"
-                id={fields.attachment.id}
-                name={fields.attachment.name}
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <DateTimeField field={fields.expiration_time} label={t("payment_request.expiration_time")} lang={lang} />
+              <FileField
+                field={fields.attachment}
+                label={t("payment_request.attachment")}
+                description={kept ? t("payment_request.attachment_kept", { name: kept.split("/").pop() }) : t("payment_request.attachment_help")}
                 accept="application/pdf,image/png,image/jpeg,image/webp"
-                className="file-input"
-                aria-invalid={fields.attachment.errors ? true : undefined}
-                aria-describedby={fields.attachment.errors ? fields.attachment.errorId : undefined}
-              />
-              {kept ? <input type="hidden" name="attachment_kept" value={kept} /> : null}
-            </Input.Wrapper>
+                error={fields.attachment.errors?.[0] ? t(fields.attachment.errors[0]) : undefined}
+              >
+                {kept ? <input type="hidden" name="attachment_kept" value={kept} /> : null}
+              </FileField>
+            </SimpleGrid>
             <fieldset className="plain-fieldset" aria-describedby={pgError ? fields.pg_codes.errorId : undefined}>
               <legend>
                 <Text fw={600} size="sm">{t("payment_request.gateways")}</Text>
               </legend>
-              <Group gap="lg" mt={4}>
-                {gateways.map((gateway) => (
-                  <Checkbox
-                    key={gateway.code}
-                    name={fields.pg_codes.name}
-                    value={gateway.code}
-                    defaultChecked={chosenCodes.has(gateway.code)}
-                    label={`${gateway.name} (${gateway.currencies})`}
-                  />
-                ))}
+              <Group gap="lg" mt={4} align="flex-start">
+                {gateways.map((gateway) => {
+                  const takes = gateway.currencies.includes(currency);
+                  return (
+                    <Checkbox
+                      key={gateway.code}
+                      name={fields.pg_codes.name}
+                      value={gateway.code}
+                      defaultChecked={chosenCodes.has(gateway.code)}
+                      label={gateway.name}
+                      description={
+                        takes ? (
+                          gateway.currencies.join(", ")
+                        ) : (
+                          <Text component="span" size="xs" c="orange.9" fw={600}>
+                            {t("payment_request.gateway_not_currency", { gateway: gateway.name, currency })}
+                          </Text>
+                        )
+                      }
+                    />
+                  );
+                })}
               </Group>
+              {untaking.length === gateways.length && gateways.length ? (
+                <Alert color="orange" variant="light" mt="xs">{t("payment_request.no_gateway_for_currency", { currency })}</Alert>
+              ) : null}
               {pgError ? (
                 <Text c="red" size="sm" mt={4} id={fields.pg_codes.errorId} role="alert">
                   {t(pgError)}

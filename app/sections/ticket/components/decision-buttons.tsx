@@ -6,15 +6,27 @@ type Decision = "approve" | "reject" | "cancel";
 
 const COLORS: Record<Decision, string> = { approve: "green", reject: "red", cancel: "gray" };
 
-/** Approve / Reject / Cancel as plain POST forms; the page's action decides with the `intent`. */
-export function DecisionButtons({ decisions }: { decisions: Decision[] }) {
+/**
+ * Approve / Reject / Cancel as plain POST forms; the page's action decides with the `intent`.
+ * With `confirmApprove`, Approve first opens the page's confirmation step (a GET of ?confirm=approve):
+ * money moves only after it.
+ */
+export function DecisionButtons({ decisions, confirmApprove = false }: { decisions: Decision[]; confirmApprove?: boolean }) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   if (!decisions.length) return null;
   return (
     <Group gap="sm">
-      {decisions.map((decision) => (
+      {decisions.map((decision) =>
+        decision === "approve" && confirmApprove ? (
+          <Form method="get" key={decision}>
+            <input type="hidden" name="confirm" value="approve" />
+            <Button type="submit" color={COLORS.approve} disabled={busy}>
+              {t("tickets.decisions.approve")}
+            </Button>
+          </Form>
+        ) : (
         <Form method="post" key={decision}>
           <Button
             type="submit"
@@ -28,7 +40,8 @@ export function DecisionButtons({ decisions }: { decisions: Decision[] }) {
             {t(`tickets.decisions.${decision}`)}
           </Button>
         </Form>
-      ))}
+        ),
+      )}
     </Group>
   );
 }

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/transaction-actions";
-import { gatewayKindsOf, isRowAction, rowActions, runRowAction } from "~/domain/payments/transaction-actions.server";
+import { gatewayKindsOf, isRowAction, REASON_MAX_LENGTH, reasonOf, rowActions, runRowAction } from "~/domain/payments/transaction-actions.server";
 import { describeRowAction } from "~/presentation/transactions.server";
 import { doneStatusOf, messageOf, statusOf } from "~/web/outcomes.server";
 import { platformAddresses } from "~/web/addresses.server";
@@ -38,7 +38,8 @@ function amountOf(value: unknown): string | null | undefined {
 /**
  * POST .../actions/{id}/{action}/ with {amount} for a refund or capture (a decimal string; null
  * or absent takes all that is available) and, to refund or void a duplicate payment, its
- * {attempt_id}: 200 {message} when done, 201 {message} when it became a request waiting for
+ * {attempt_id}; an optional {reason} (text, at most 500 characters) goes to the audit log and, when
+ * the operation waits for approval, to the checker: 200 {message} when done, 201 {message} when it became a request waiting for
  * approval, 202 {message} when the gateway's answer is still being checked, 400/403/404/409/502
  * {detail}. Idempotency-Key accepted.
  */
@@ -51,8 +52,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const amount = amountOf(body.amount);
   if (amount === undefined) return apiJson({ detail: translator(lang)("operations.errors.amount"), amount: [translator(lang)("operations.errors.amount")] }, 400);
   const attemptId = typeof body.attempt_id === "string" ? body.attempt_id.slice(0, 64) : null;
+  if (body.reason !== undefined && body.reason !== null && (typeof body.reason !== "string" || body.reason.length > REASON_MAX_LENGTH)) {
+    const message = translator(lang)("operations.errors.reason", { max: REASON_MAX_LENGTH });
+    return apiJson({ detail: message, reason: [message] }, 400);
+  }
+  const reason = reasonOf(body.reason);
   const scope = `transaction.action.${params.id}.${name}`;
-  return respondOnce(request, db, user.merchantId, scope, { amount, attempt_id: attemptId }, async () => {
+  // The reason is part of what a key stands for only when one is given: a retry without one is the same request as before.
+  const identity = reason === null ? { amount, attempt_id: attemptId } : { amount, attempt_id: attemptId, reason };
+  return respondOnce(request, db, user.merchantId, scope, identity, async () => {
     const outcome = await runRowAction(db, {
       merchantId: user.merchantId,
       user,
@@ -65,6 +73,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       plugin: section.key,
       attemptId,
       operationReference: operationReferenceOf(request, user.merchantId, scope),
+      reason,
     });
     const message = messageOf(outcome, lang);
     if (outcome.ok) return { status: doneStatusOf(outcome), body: { message } };

@@ -19,7 +19,7 @@ import { childOperations, findTransactionRow, listTransactions, type Transaction
 import { BULK_ACTIONS, runBulkAction, type RowActionName } from "~/domain/payments/transaction-actions.server";
 import { loadSerializeContext, presentTableFields, serializeTransaction } from "~/presentation/transactions.server";
 import { messageOf } from "~/web/outcomes.server";
-import { TRANSACTION_STATES } from "~/domain/payments/states";
+import { DISPLAY_STATES } from "~/domain/transactions/display-state";
 import { platformAddresses } from "~/web/addresses.server";
 import { apiDetail, apiErrors, apiJson, apiLanguage, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
@@ -84,7 +84,7 @@ const ID_FILTERS = ["initiator", "unit", "bulk"] as const;
 function invalidFilterValues(params: URLSearchParams) {
   const errors: Record<string, string[]> = {};
   const values = (name: string) => params.getAll(name).flatMap((value) => value.split(",")).map((value) => value.trim()).filter(Boolean);
-  if (values("state").some((state) => !(TRANSACTION_STATES as readonly string[]).includes(state))) errors.state = ["api.invalid_choice"];
+  if (values("state").some((state) => !(DISPLAY_STATES as readonly string[]).includes(state))) errors.state = ["api.invalid_choice"];
   for (const name of ID_FILTERS) {
     const value = params.get(name)?.trim();
     if (value && !/^[1-9]\d{0,8}$/.test(value)) errors[name] = ["api.invalid_choice"];

@@ -62,7 +62,9 @@ export async function loader(args: Args) {
   if (id !== null) {
     if (!/^\d{1,12}$/.test(id)) return apiDetail(request, "api.not_found", 404);
     const file = await openReportDownload(db, { merchantId: user.merchantId, user, id: Number(id), ip: context.get(clientAddressContext) });
-    if (file.ok) return fileResponse(file);
+    if (file.ok) {
+      return fileResponse(file);
+    }
     if (file.reason === "not_found") return apiDetail(request, "api.not_found", 404);
     if (file.state === "failed") return apiDetail(request, "exports.failed", 409, { id: Number(id), state: file.state });
     return apiDetail(request, "exports.not_ready", 202, { id: Number(id), state: file.state, rows_done: file.rows_done, rows_total: file.rows_total });

@@ -1,4 +1,5 @@
-import { Alert, Anchor, Badge, Button, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Badge, Button, Card, Group, Input, Stack, Table, Text, Title } from "@mantine/core";
+import "~/components/forms.css";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useLocation } from "react-router";
 import { withParams } from "~/domain/transactions/filters";
@@ -31,12 +32,14 @@ export function AttachmentCard({ details, result }: { details: Details; result: 
                     <Text component="label" htmlFor="attachment-file" size="sm" fw={500}>
                       {t("details.upload")}
                     </Text>
-                    <input
+                    <Input
+                      component="input"
                       id="attachment-file"
                       type="file"
                       name="attachment"
                       accept="application/pdf,image/png,image/jpeg,image/webp"
-                      className="file-input"
+                      classNames={{ input: "file-field" }}
+                      error={Boolean(result.attachmentError)}
                       aria-invalid={result.attachmentError ? true : undefined}
                       aria-describedby={result.attachmentError ? "attachment-error" : undefined}
                     />
@@ -159,36 +162,52 @@ export function OperationsCard({ details }: { details: Details }) {
   );
 }
 
-/** The payment link to copy or share, and the receipt once paid. */
+/** The payment link to copy or share (first on the page: it is what a merchant comes for), and the receipt once paid. */
 export function ShareCard({ details }: { details: Details }) {
   const { t } = useTranslation();
   const text = encodeURIComponent(details.shareText);
   return (
-      <Card withBorder padding="lg">
-        <Stack gap="sm">
-          <CopyField label={t("payment_request.payment_url")} value={details.payUrl} />
+    <Card withBorder padding="lg" h="100%">
+      <Stack gap="xs">
+        <Group gap="sm" align="baseline">
+          <Text fw={700} fz="xl" dir="ltr">{details.headline.amount}</Text>
+          {details.headline.customer ? (
+            <Text c="dimmed" dir="auto">
+              {details.headline.customer}
+            </Text>
+          ) : null}
+        </Group>
+        <CopyField label={t("payment_request.payment_url")} value={details.payUrl} />
+        <Group gap="sm" align="center">
           <Text fw={600} size="sm">{t("payment_request.share")}</Text>
-          <Group gap="sm">
-            <Button component="a" variant="default" href={`https://wa.me/?text=${text}`} target="_blank" rel="noopener noreferrer">
-              {t("payment_request.share_whatsapp")}
-            </Button>
-            <Button component="a" variant="default" href={`mailto:${details.customerEmail ?? ""}?body=${text}`}>
-              {t("payment_request.share_email")}
-            </Button>
-            <Button component="a" variant="default" href={`sms:${details.customerPhone ?? ""}?&body=${text}`}>
-              {t("payment_request.share_sms")}
-            </Button>
-            <Anchor href={details.payUrl} target="_blank" rel="noopener">
-              {t("payment_request.open_link")}
+          <Button
+            component="a"
+            variant="default"
+            size="sm"
+            href={`https://wa.me/${details.whatsappNumber ?? ""}?text=${text}`}
+            target="_blank"
+            rel="noopener noreferrer"
+            title={details.whatsappNumber ? t("payment_request.share_whatsapp_to", { phone: details.customerPhone }) : undefined}
+          >
+            {t("payment_request.share_whatsapp")}
+          </Button>
+          <Button component="a" variant="default" size="sm" href={`mailto:${details.customerEmail ?? ""}?body=${text}`}>
+            {t("payment_request.share_email")}
+          </Button>
+          <Button component="a" variant="default" size="sm" href={`sms:${details.customerPhone ?? ""}?&body=${text}`}>
+            {t("payment_request.share_sms")}
+          </Button>
+          <Anchor href={details.payUrl} target="_blank" rel="noopener" size="sm">
+            {t("payment_request.open_link")}
+          </Anchor>
+          {details.receiptUrl ? (
+            <Anchor href={details.receiptUrl} download size="sm">
+              {t("result.download_receipt")}
             </Anchor>
-            {details.receiptUrl ? (
-              <Anchor href={details.receiptUrl} download>
-                {t("result.download_receipt")}
-              </Anchor>
-            ) : null}
-          </Group>
-        </Stack>
-      </Card>
+          ) : null}
+        </Group>
+      </Stack>
+    </Card>
   );
 }
 

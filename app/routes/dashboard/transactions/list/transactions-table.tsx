@@ -1,5 +1,5 @@
-import { Anchor, Badge, Button, Checkbox, Group, NativeSelect, Table, Text } from "@mantine/core";
-import { useEffect, useState } from "react";
+import { Anchor, Badge, Button, Checkbox, Group, NativeSelect, Stack, Table, Text } from "@mantine/core";
+import { useEffect, useState, type CSSProperties } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useLocation } from "react-router";
 import { StateBadge } from "~/components/state-badge";
@@ -19,17 +19,39 @@ export function RowActions({ row, basePath, search }: { row: ListData["rows"][nu
   return <RowActionsMenu orderNo={row.orderNo} items={items} />;
 }
 
+/** Columns whose values read on one line: times, amounts, numbers, the state. */
+const ONE_LINE = new Set(["order_no", "created", "state_changed_at", "expiration_time", "amount", "paid_amount", "fee", "refunded_amount", "currency_code", "state", "customer_phone"]);
+
+/** Long single words (an e-mail address) end in an ellipsis on one line; the whole value is the cell's title. */
+const CLIPPED = new Set(["customer_email", "id", "pg_codes"]);
+const CLIP: CSSProperties = { display: "block", maxWidth: 150, whiteSpace: "nowrap", overflow: "hidden", textOverflow: "ellipsis" };
+
+/**
+ * The Actions column stays in view at the row's end (the left in Arabic) whatever the other columns
+ * do, drawn over them on the page's background when the table has to scroll on a narrow screen.
+ */
+const STICKY_END: CSSProperties = {
+  position: "sticky",
+  insetInlineEnd: 0,
+  zIndex: 1,
+  background: "var(--mantine-color-body)",
+  borderInlineStart: "1px solid var(--mantine-color-default-border)",
+  whiteSpace: "nowrap",
+};
+
 /**
  * The rows in the chosen columns, each with its actions and its refunds, captures and voids below
  * it; with bulk actions, the rows can be selected. One form posts the bulk action.
  */
 export function TransactionsTable({ data }: { data: ListData }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const rtl = i18n.dir() === "rtl";
   const location = useLocation();
   const [hydrated, setHydrated] = useState(false);
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
   useEffect(() => setHydrated(true), []);
   const selectable = data.bulkActions.length > 0;
+  const togglePlace = Math.max(0, data.columns.findIndex((column) => column.name === "state"));
   const detailPath = (id: string, plugin: string) => `${data.place.basePath}/${id}?type=${plugin}`;
   return (
     <Form method="post" id="rows-form">
@@ -47,8 +69,8 @@ export function TransactionsTable({ data }: { data: ListData }) {
           </Button>
         </Group>
       ) : null}
-      <Table.ScrollContainer minWidth={720}>
-        <Table striped highlightOnHover verticalSpacing="xs">
+      <Table.ScrollContainer minWidth={640}>
+        <Table striped highlightOnHover verticalSpacing="xs" horizontalSpacing={8} className="transactions-table">
           <Table.Thead>
             <Table.Tr>
               {selectable ? (
@@ -57,9 +79,11 @@ export function TransactionsTable({ data }: { data: ListData }) {
                 </Table.Th>
               ) : null}
               {data.columns.map((column) => (
-                <Table.Th key={column.name}>{column.label}</Table.Th>
+                <Table.Th key={column.name} style={ONE_LINE.has(column.name) ? { whiteSpace: "nowrap" } : undefined}>
+                  {column.label}
+                </Table.Th>
               ))}
-              <Table.Th>{t("transactions.actions")}</Table.Th>
+              <Table.Th style={STICKY_END}>{t("transactions.actions")}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -81,8 +105,13 @@ export function TransactionsTable({ data }: { data: ListData }) {
                       <Checkbox name="ids" value={row.id} aria-label={t("transactions.select_row", { orderNo: row.orderNo })} size="xs" />
                     </Table.Td>
                   ) : null}
-                  {data.columns.map((column) => (
-                    <Table.Td key={column.name} dir={column.name === "customer_phone" || column.name === "amount" ? "ltr" : undefined}>
+                  {data.columns.map((column, index) => (
+                    <Table.Td
+                      key={column.name}
+                      dir={column.name === "customer_phone" || column.name === "amount" ? "ltr" : undefined}
+                      style={ONE_LINE.has(column.name) ? { whiteSpace: "nowrap" } : CLIPPED.has(column.name) ? undefined : { overflowWrap: "break-word" }}
+                      title={CLIPPED.has(column.name) ? row.cells[column.name] : undefined}
+                    >
                       {column.name === "state" ? (
                         <>
                           <StateBadge state={row.state} />
@@ -96,34 +125,44 @@ export function TransactionsTable({ data }: { data: ListData }) {
                         <Anchor component={Link} to={detailPath(row.id, row.plugin)}>
                           {row.cells[column.name]}
                         </Anchor>
+                      ) : CLIPPED.has(column.name) ? (
+                        // Left to right whatever the page's direction, so the ellipsis cuts the end of an address, not its start.
+                        <span dir="ltr" style={{ ...CLIP, textAlign: rtl ? "right" : "left" }}>
+                          {row.cells[column.name]}
+                        </span>
                       ) : (
                         row.cells[column.name]
                       )}
+                      {/* The refunds, captures and voids open under the row from its state (else its first cell), never from the Actions cell. */}
+                      {index === togglePlace && row.children.length > 0 && hydrated ? (
+                        <Stack gap={0} mt={2}>
+                          <Button
+                            variant="subtle"
+                            size="compact-xs"
+                            px={0}
+                            aria-expanded={open}
+                            style={{ alignSelf: "flex-start" }}
+                            onClick={() =>
+                              setExpanded((current) => {
+                                const next = new Set(current);
+                                if (next.has(row.id)) next.delete(row.id);
+                                else next.add(row.id);
+                                return next;
+                              })
+                            }
+                          >
+                            {t("transactions.children", { count: row.children.length })}
+                          </Button>
+                        </Stack>
+                      ) : null}
                     </Table.Td>
                   ))}
-                  <Table.Td>
+                  <Table.Td style={STICKY_END}>
                     <Group gap="xs" wrap="nowrap">
                       {!data.columns.some((column) => column.name === "order_no") ? (
                         <Anchor component={Link} to={detailPath(row.id, row.plugin)} size="sm">
                           {t("transactions.open")}
                         </Anchor>
-                      ) : null}
-                      {row.children.length > 0 && hydrated ? (
-                        <Button
-                          variant="subtle"
-                          size="compact-xs"
-                          aria-expanded={open}
-                          onClick={() =>
-                            setExpanded((current) => {
-                              const next = new Set(current);
-                              if (next.has(row.id)) next.delete(row.id);
-                              else next.add(row.id);
-                              return next;
-                            })
-                          }
-                        >
-                          {t("transactions.children", { count: row.children.length })}
-                        </Button>
                       ) : null}
                       <RowActions row={row} basePath={data.place.basePath} search={location.search} />
                     </Group>
@@ -135,7 +174,7 @@ export function TransactionsTable({ data }: { data: ListData }) {
                         {selectable ? <Table.Td /> : null}
                         <Table.Td colSpan={data.columns.length + 1}>
                           <Group gap="sm">
-                            <Text size="sm">↳ {t(`operations.kind.${child.kind}`)}</Text>
+                            <Text size="sm">{rtl ? "↲" : "↳"} {t(`operations.kind.${child.kind}`)}</Text>
                             <Text size="sm" dir="ltr">
                               {child.amount}
                             </Text>

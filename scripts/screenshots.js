@@ -1,0 +1,178 @@
+// `npm run screenshots [folder]`: pictures of every built screen in English and Arabic, to look at.
+// Builds the app if build/ does not match the source, starts `node server.js` on a fresh SQLite file
+// with the demo merchant, makes a few payment requests (one paid, one declined, one left open), then
+// takes full-page screenshots of the dashboard at 1366×800 (signed in as admin) and of the customer
+// pages at 360×740 with JavaScript on and off, into the folder (./screenshots unless given), and
+// prints the files it wrote. Exits 1 when a page answers with an error.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright";
+import { ensureBuild } from "./ensure-build.js";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const outDir = path.resolve(process.argv[2] ?? path.join(root, "screenshots"));
+const LANGS = ["en", "ar"];
+const PASSWORD = "Demo@2026!";
+const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic"];
+
+/** Dashboard screens: a file name and a path under /:lang ({transaction} is filled in). */
+const DASHBOARD = [
+  ["home", ""],
+  ["transactions", "/transactions"],
+  ["payment-requests", "/payment-request/transactions"],
+  ["deleted-payment-requests", "/payment-request/deleted-transactions"],
+  ["transaction-details", "/payment-request/transactions/{transaction}"],
+  ["table-headers", "/payment-request/table-headers"],
+  ["payment-request-create", "/payment-request/create"],
+  ["express-search", "/search/express"],
+  ["generated-reports", "/generated-reports"],
+  ["mailbox", "/mailbox"],
+  ["profile", "/user"],
+  ["password", "/user/password"],
+  ["reconciliation", "/reconciliation"],
+  ["operations-requests", "/ticket/approve-refund-void"],
+  ["permissions-requests", "/ticket/approve-permissions"],
+  ["help", "/help"],
+];
+/** Screens for anyone, at a phone's size. */
+const PUBLIC = [
+  ["sign-in", "/login"],
+  ["forgot-password", "/forget-password"],
+  ["pay", "/pay/{open}"],
+  ["result-success", "{success}"],
+  ["result-failed", "{failed}"],
+  ["not-found", "/no-such-page"],
+];
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const probe = http.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+
+async function waitForHealth(base, child) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server.js exited (code ${child.exitCode}):\n${child.log}`);
+    if (await fetch(`${base}/healthz`).then((answer) => answer.ok, () => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`server.js did not answer /healthz within 60 s:\n${child.log}`);
+}
+
+async function createRequest(base, token, amount) {
+  const answer = await fetch(`${base}/api/v1/plugins/payment_request/transaction/`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ amount, currency_code: "KWD", pg_codes: ["knet-sandbox", "card-sandbox", "cod"], customer_email: "fatima@example.com", description: "2 × Abaya, gift wrapped" }),
+  });
+  if (answer.status !== 201) throw new Error(`creating a payment request answered ${answer.status}: ${await answer.text()}`);
+  return (await answer.json()).id;
+}
+
+/** Pays request `id` with KNET `card` without JavaScript; the path of the result page, without its language. */
+async function payWithKnet(browser, base, id, card) {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  try {
+    const page = await context.newPage();
+    await page.goto(`${base}/en/pay/${id}`);
+    await page.getByRole("button", { name: /Pay Now/ }).click();
+    await page.getByRole("textbox", { name: "Card number" }).fill(card);
+    await page.getByRole("textbox", { name: "PIN" }).fill("1234");
+    await page.getByRole("button", { name: "Submit" }).click();
+    await page.waitForURL(/attempt-detail/);
+    return new URL(page.url()).pathname.replace(/^\/en\//, "/");
+  } finally {
+    await context.close();
+  }
+}
+
+async function main() {
+  ensureBuild();
+  fs.mkdirSync(outDir, { recursive: true });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "screenshots-"));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env = { ...process.env, NODE_ENV: "production", PORT: String(port), SQLITE_PATH: path.join(tmp, "demo.sqlite"), SEED_DEMO: "1", SANDBOX: "1", WORKER: "off", UPLOADS_DIR: path.join(tmp, "uploads"), REPORTS_DIR: path.join(tmp, "reports"), BASE_URL: base };
+  delete env.DATABASE_URL;
+  const server = spawn(process.execPath, ["server.js"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  server.log = "";
+  const keep = (chunk) => (server.log = (server.log + chunk).slice(-4000));
+  server.stdout.on("data", keep);
+  server.stderr.on("data", keep);
+  let browser;
+  const written = [];
+  const failures = [];
+  try {
+    await waitForHealth(base, server);
+    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+
+    const signIn = await fetch(`${base}/api/v1/user/token/`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ username: "admin", password: PASSWORD }) });
+    const { access } = await signIn.json();
+    const made = {
+      transaction: await createRequest(base, access, "12.500"),
+      open: await createRequest(base, access, "7.250"),
+    };
+    made.success = await payWithKnet(browser, base, await createRequest(base, access, "3.000"), "8888880000000001");
+    made.failed = await payWithKnet(browser, base, await createRequest(base, access, "4.500"), "8888880000000002");
+    const fill = (route) => route.replace(/\{(\w+)\}/g, (_, name) => made[name]);
+
+    const shoot = async (page, file, url) => {
+      const answer = await page.goto(url, { waitUntil: "networkidle" });
+      const status = answer?.status() ?? 0;
+      if (status >= 400 && !file.includes("not-found")) failures.push(`${url} answered ${status}`);
+      const target = path.join(outDir, `${file}.png`);
+      await page.screenshot({ path: target, fullPage: true });
+      written.push(target);
+    };
+
+    for (const lang of LANGS) {
+      // The dashboard, signed in through the sign-in page, with JavaScript on.
+      const context = await browser.newContext({ viewport: { width: 1366, height: 800 } });
+      const page = await context.newPage();
+      await page.goto(`${base}/${lang}/login`);
+      await page.locator('input[name="username"]').fill("admin");
+      await page.locator('input[name="password"]').fill(PASSWORD);
+      await Promise.all([page.waitForURL(`${base}/${lang}`), page.locator('form button[type="submit"]').first().click()]);
+      for (const [name, route] of DASHBOARD) await shoot(page, `dashboard-${name}-${lang}`, `${base}/${lang}${fill(route)}`);
+      // The account menu, open.
+      await page.goto(`${base}/${lang}`, { waitUntil: "networkidle" });
+      await page.locator("details.disclosure-menu > summary").first().click();
+      const menuShot = path.join(outDir, `dashboard-account-menu-${lang}.png`);
+      await page.screenshot({ path: menuShot });
+      written.push(menuShot);
+      await context.close();
+
+      // Customer pages (and sign-in), at a phone's size, with JavaScript on and off.
+      for (const javaScriptEnabled of [true, false]) {
+        const phone = await browser.newContext({ viewport: { width: 360, height: 740 }, javaScriptEnabled, isMobile: true, hasTouch: true });
+        const phonePage = await phone.newPage();
+        for (const [name, route] of PUBLIC) await shoot(phonePage, `public-${name}-${lang}-js-${javaScriptEnabled ? "on" : "off"}`, `${base}/${lang}${fill(route)}`);
+        await phone.close();
+      }
+    }
+    console.log(`${written.length} screenshots in ${outDir}:`);
+    for (const file of written) console.log(`  ${path.relative(process.cwd(), file)}`);
+    if (failures.length) {
+      console.log("\nPages that answered with an error:");
+      for (const failure of failures) console.log(`  ${failure}`);
+      process.exitCode = 1;
+    }
+  } finally {
+    await browser?.close();
+    server.kill("SIGTERM");
+    await new Promise((resolve) => (server.exitCode !== null ? resolve() : server.once("exit", resolve)));
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

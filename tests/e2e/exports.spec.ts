@@ -1,0 +1,112 @@
+import { expect, test, type APIRequestContext, type Page } from "./fixtures";
+import { BASE_URL, DEMO_PASSWORD, signIn, t, urlPath, waitForHydration, type Lang } from "./support";
+
+/** Two payment requests of one customer, so the export has rows of its own to find. */
+async function createRequests(request: APIRequestContext, email: string) {
+  const token = await request.post("/api/v1/user/token/", { data: { username: "admin", password: DEMO_PASSWORD } });
+  const { access } = (await token.json()) as { access: string };
+  for (const amount of ["7.250", "9.500"]) {
+    const answer = await request.post("/api/v1/plugins/payment_request/transaction/", {
+      headers: { Authorization: `Bearer ${access}` },
+      data: { currency_code: "KWD", pg_codes: ["knet-sandbox", "cod"], amount, customer_email: email },
+    });
+    expect(answer.status(), await answer.text()).toBe(201);
+  }
+}
+
+/** Asks for an XLSX of the created requests of one customer from the Payment requests list. */
+async function exportFromList(page: Page, lang: Lang, email: string) {
+  await page.goto(`/${lang}/payment-request/transactions?state=created&q=${encodeURIComponent(email)}`);
+  await waitForHydration(page);
+  await page.locator("summary", { hasText: t(lang, "exports.button") }).click();
+  // The format is called what the file is: XLSX.
+  const xlsx = page.getByRole("radio", { name: t(lang, "exports.xls") });
+  await expect(xlsx).toBeVisible();
+  expect(t(lang, "exports.xls")).toContain("XLSX");
+  await xlsx.check();
+  await page.getByRole("button", { name: t(lang, "exports.submit") }).click();
+  await expect(page).toHaveURL(/\/generated-reports\?id=\d+$/);
+  return new URL(page.url()).searchParams.get("id")!;
+}
+
+const notices = (page: Page, lang: Lang) => page.getByRole("region", { name: t(lang, "notifications.region") });
+
+test("the notice of an exported report names the file, closes itself and is not shown again", async ({ page, request }) => {
+  const email = "export-notice@example.com";
+  await createRequests(request, email);
+  await signIn(page, "admin");
+  const id = await exportFromList(page, "en", email);
+
+  // Generated reports refreshes itself while the report is made; then the notice names the file.
+  const row = page.locator(`#report-${id}`);
+  await expect(row.getByText(t("en", "reports.states.done"), { exact: true })).toBeVisible({ timeout: 30_000 });
+  const fileName = (await row.locator("bdi").first().textContent()) ?? "";
+  expect(fileName).toMatch(/^payment-request_created_filtered_\d{8}-\d{4}\.xlsx$/);
+  const notice = notices(page, "en");
+  await expect(notice.getByText(t("en", "notifications.report_exported"))).toBeVisible({ timeout: 15_000 });
+  await expect(notice.getByText(fileName)).toBeVisible();
+  await expect(notice.getByText(fileName)).toHaveCount(1);
+  // The row says the report's filters in words.
+  await expect(row).toContainText(`${t("en", "transactions.filters.state")}: ${t("en", "states.created")}`);
+  await expect(row).toContainText(`${t("en", "transactions.search")}: “${email}”`);
+
+  // It closes itself. (Another test's report, made for the same user on this server, may announce itself meanwhile.)
+  await expect(notice.getByText(fileName)).toHaveCount(0, { timeout: 20_000 });
+
+  // Not on the next page, nor on a reload of this one, nor at the next poll.
+  await page.goto(`/en/payment-request/transactions?q=${encodeURIComponent(email)}`);
+  await waitForHydration(page);
+  // The shell checks for notices at every page change: its answer is in before the page is looked at.
+  const polled = page.waitForResponse((response) => response.url() === `${BASE_URL}/en/notifications` && response.request().method() === "GET");
+  await page.goto(`/en/generated-reports?id=${id}`);
+  await polled;
+  await expect(page.locator(`#report-${id}`)).toBeVisible();
+  await expect(notices(page, "en")).toHaveCount(0);
+});
+
+test("in Arabic: the notice reads in Arabic, the filters too, and the notice stays on its page", async ({ page, request }) => {
+  const email = "export-arabic@example.com";
+  await createRequests(request, email);
+  await signIn(page, "admin", DEMO_PASSWORD, "ar");
+  const id = await exportFromList(page, "ar", email);
+  const row = page.locator(`#report-${id}`);
+  await expect(row.getByText(t("ar", "reports.states.done"), { exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(row).toContainText(`${t("ar", "transactions.filters.state")}: ${t("ar", "states.created")}`);
+  const fileName = (await row.locator("bdi").first().textContent()) ?? "";
+  const notice = notices(page, "ar");
+  await expect(notice.getByText(t("ar", "notifications.report_exported"))).toBeVisible({ timeout: 15_000 });
+  await expect(notice.getByText(fileName)).toBeVisible();
+  // Moving on at once: the notice stays behind.
+  await page.locator('header a[href="/ar"]').click();
+  await expect(page).toHaveURL(urlPath("/ar"));
+  await expect(notices(page, "ar")).toHaveCount(0);
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the finished report's notice is shown once, on the page that shows the report", async ({ page, request }) => {
+    const email = "export-nojs@example.com";
+    await createRequests(request, email);
+    await page.goto("/en/login");
+    await page.getByRole("textbox", { name: t("en", "login.username"), exact: true }).fill("admin");
+    await page.getByRole("textbox", { name: t("en", "login.password"), exact: true }).fill(DEMO_PASSWORD);
+    await page.getByRole("button", { name: t("en", "login.submit"), exact: true }).click();
+    await expect(page).toHaveURL(urlPath("/en"));
+    const id = await exportFromList(page, "en", email);
+    const row = page.locator(`#report-${id}`);
+    await expect(async () => {
+      await page.reload();
+      await expect(row.getByText(t("en", "reports.states.done"), { exact: true })).toBeVisible({ timeout: 1000 });
+    }).toPass({ timeout: 30_000 });
+    const fileName = (await row.locator("bdi").first().textContent()) ?? "";
+    // The notice is written just after the report is marked ready: if this page came in between, the next one has it.
+    if ((await notices(page, "en").count()) === 0) await page.reload();
+    await expect(notices(page, "en").getByText(t("en", "notifications.report_exported"))).toBeVisible();
+    await expect(notices(page, "en").getByText(fileName)).toBeVisible();
+    await page.reload();
+    await expect(notices(page, "en")).toHaveCount(0);
+    await page.goto("/en/payment-request/transactions");
+    await expect(notices(page, "en")).toHaveCount(0);
+  });
+});
