@@ -4,6 +4,7 @@ import fs from "node:fs/promises";
 import zlib from "node:zlib";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig, type Plugin } from "vite";
+import { SERVER_ONLY_NAMESPACES } from "./app/lib/i18n";
 
 /**
  * The browser translates with app/lib/browser-i18n.tsx instead of i18next and react-i18next, which
@@ -21,9 +22,23 @@ function browserTranslations(): Plugin {
   };
 }
 
+/** The browser's catalogues, without the namespaces only the server writes out (app/lib/i18n.ts). */
+function browserCatalogues(): Plugin {
+  return {
+    name: "kuwait-pay:browser-catalogues",
+    enforce: "pre",
+    transform(code, id, options) {
+      if (options?.ssr || !/[\\/]locales[\\/][a-z]{2}[\\/]common\.json$/.test(id)) return null;
+      const catalogue = JSON.parse(code) as Record<string, unknown>;
+      for (const namespace of SERVER_ONLY_NAMESPACES) delete catalogue[namespace];
+      return { code: JSON.stringify(catalogue), map: null };
+    },
+  };
+}
+
 /**
- * Two of Mantine's modules import a library for one small part of it (app/lib/mantine-slim.ts): in
- * the client build, those two imports (and only from those modules) get the part alone.
+ * Two of Mantine's modules import more than they use here (app/lib/mantine-slim.ts): in the client
+ * build, those imports (and only from those modules) get the part alone.
  */
 function slimMantineImports(): Plugin {
   const replacement = path.resolve(import.meta.dirname, "app/lib/mantine-slim.ts");
@@ -34,7 +49,7 @@ function slimMantineImports(): Plugin {
       if (options?.ssr || !importer) return null;
       const from = importer.replaceAll("\\", "/");
       if (source === "@floating-ui/react" && from.includes("/@mantine/core/esm/components/ScrollArea/")) return replacement;
-      if (source === "react-remove-scroll" && from.includes("/@mantine/core/esm/components/AppShell/")) return replacement;
+      if (source === "../ScrollArea/ScrollArea.mjs" && from.endsWith("/@mantine/core/esm/components/Table/TableScrollContainer.mjs")) return replacement;
       return null;
     },
   };
@@ -63,10 +78,11 @@ function precompressAssets(): Plugin {
         files.map(async (name) => {
           const file = path.join(output.dir!, name);
           const content = await fs.readFile(file);
-          if (content.length < 1024) return;
           const params = { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: content.length };
-          await fs.writeFile(`${file}.br`, await brotli(content, { params }));
-          await fs.writeFile(`${file}.gz`, await gzip(content, { level: 9 }));
+          // Small files too (a page loads dozens of them), as long as the copy is smaller.
+          const [br, gz] = await Promise.all([brotli(content, { params }), gzip(content, { level: 9 })]);
+          if (br.length < content.length) await fs.writeFile(`${file}.br`, br);
+          if (gz.length < content.length) await fs.writeFile(`${file}.gz`, gz);
         }),
       );
     },
@@ -74,7 +90,7 @@ function precompressAssets(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [browserTranslations(), slimMantineImports(), reactRouter(), precompressAssets()],
+  plugins: [browserTranslations(), browserCatalogues(), slimMantineImports(), reactRouter(), precompressAssets()],
   resolve: {
     tsconfigPaths: true,
   },

@@ -10,6 +10,7 @@ import { env } from "./lib/env.server";
 import { languageOfPath } from "./lib/i18n";
 import { i18nFor } from "./lib/i18n.server";
 import { securityHeaders } from "./web/security-headers.server";
+import "~/components/slots.server";
 
 export { createLoadContext } from "./web/request-context.server";
 export { bootstrap } from "./boot/start.server";
@@ -42,6 +43,10 @@ export default function handleRequest(
       </NonceProvider>,
       {
         nonce,
+        // A Suspense boundary whose content is ready is written where it stands. By default React
+        // moves one that comes after the first 12.8 KB to the end of the stream, hidden, for a script
+        // to put in place: without JavaScript it would never show (lazy dialogs, components/lazy-slot.tsx).
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
         [readyOption]() {
           shellRendered = true;
           const body = new PassThrough();

@@ -38,6 +38,9 @@ export const theme = createTheme({
     PasswordInput: noAsterisk,
     Textarea: noAsterisk,
     NativeSelect: noAsterisk,
+    // A wide table scrolls natively (a phone's own scrolling); the client build has no ScrollArea
+    // for tables (app/lib/mantine-slim.ts), so server and browser must both draw the native one.
+    TableScrollContainer: { defaultProps: { type: "native" } },
   },
 });
 

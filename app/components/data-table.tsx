@@ -33,7 +33,7 @@ export function DataTable<Row>({
           {empty}
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={minWidth}>
+        <Table.ScrollContainer type="native" minWidth={minWidth}>
           <Table highlightOnHover={hover}>
             <Table.Thead>
               <Table.Tr>

@@ -1,7 +1,7 @@
-import { Alert } from "@mantine/core";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useRouteLoaderData } from "react-router";
+import { Callout } from "~/components/callout";
 import type { Flash } from "~/web/flash.server";
 
 const colors = { success: "green", error: "red", info: "blue" } as const;
@@ -33,8 +33,10 @@ export function FlashNotice() {
 
   if (!flash || closed || arrivedAt.current.key !== location.key) return null;
   return (
-    <Alert color={colors[flash.kind]} variant="light" role="status" mb="md">
-      {t(flash.message)}
-    </Alert>
+    <div style={{ marginBottom: "var(--mantine-spacing-md)" }}>
+      <Callout color={colors[flash.kind]} role="status">
+        {t(flash.message)}
+      </Callout>
+    </div>
   );
 }

@@ -24,3 +24,10 @@ export function languageOfPath(pathname: string): Language {
   const first = pathname.split("/")[1];
   return isLanguage(first) ? first : DEFAULT_LANGUAGE;
 }
+
+/**
+ * Namespaces of the catalogue that only the server writes out: audit entries, e-mails, text
+ * messages, receipts and the customer pages (sent without scripts). The browser's copy of the catalogue leaves them out (vite.config.ts);
+ * browser-catalogue.test.ts checks that no code the browser runs asks for one of them.
+ */
+export const SERVER_ONLY_NAMESPACES = ["audit", "audit_entry", "mail", "sms", "receipt", "pay"] as const;

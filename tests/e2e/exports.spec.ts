@@ -50,7 +50,7 @@ test("the notice of an exported report names the file, closes itself and is not 
   await expect(row).toContainText(`${t("en", "transactions.filters.state")}: ${t("en", "states.created")}`);
   await expect(row).toContainText(`${t("en", "transactions.search")}: “${email}”`);
 
-  // It closes itself. (Another test's report, made for the same user on this server, may announce itself meanwhile.)
+  // It closes itself, though the pointer still rests where the Export button was, now under the notice.
   await expect(notice.getByText(fileName)).toHaveCount(0, { timeout: 20_000 });
 
   // Not on the next page, nor on a reload of this one, nor at the next poll.

@@ -1,14 +1,15 @@
-import { Anchor, Notification, Stack, Text } from "@mantine/core";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
-import { Link, useLocation } from "react-router";
+import { useLocation } from "react-router";
+import { lazySlot } from "~/components/lazy-slot";
+import type { NoticeItem } from "./notice-stack";
 
-/** A notice as the server presents it: a report's names its file. */
-export type NoticeItem = { id: number; kind: string; title: string; link: string | null; file: string | null };
+export type { NoticeItem };
+
+// The notices' code (Mantine's Notification) comes to the browser with the first notice to show.
+const loadNoticeStack = () => import("./notice-stack");
+const NoticeStack = lazySlot("notice-stack", loadNoticeStack, "NoticeStack");
 
 const POLL_MS = 10_000;
-/** How long a notice stays before it closes itself; it waits while the pointer or focus is on it. */
-const SHOWN_MS = 8_000;
 
 /**
  * With JavaScript on, the notices of this session ('Report exported' naming the file, with a link
@@ -66,77 +67,5 @@ export function LiveNotifications({ lang, idleMs, initial = [] }: { lang: string
   }, [poll]);
 
   const close = useCallback((id: number) => setItems((current) => current.filter((item) => item.id !== id)), []);
-  return <NoticeStack items={items} onClose={close} />;
-}
-
-/**
- * Notices in a corner of the page, each closing itself after a few seconds with JavaScript (or
- * when closed); without JavaScript they are part of the page they were delivered with.
- * `showLinks`: false where the link would lead to the page already open.
- */
-export function NoticeStack({ items, onClose, showLinks = true }: { items: readonly NoticeItem[]; onClose?: (id: number) => void; showLinks?: boolean }) {
-  const { t } = useTranslation();
-  const [closed, setClosed] = useState<ReadonlySet<number>>(new Set());
-  const close = useCallback(
-    (id: number) => {
-      setClosed((current) => new Set(current).add(id));
-      onClose?.(id);
-    },
-    [onClose],
-  );
-  const open = items.filter((item) => !closed.has(item.id));
-  if (open.length === 0) return null;
-  return (
-    <Stack
-      gap="xs"
-      role="region"
-      aria-label={t("notifications.region")}
-      aria-live="polite"
-      style={{ position: "fixed", bottom: 16, insetInlineEnd: 16, zIndex: 400, width: 360, maxWidth: "calc(100vw - 32px)" }}
-    >
-      {open.map((item) => (
-        <Notice key={item.id} item={item} onClose={close} showLink={showLinks} />
-      ))}
-    </Stack>
-  );
-}
-
-function Notice({ item, onClose, showLink }: { item: NoticeItem; onClose: (id: number) => void; showLink: boolean }) {
-  const { t } = useTranslation();
-  const [held, setHeld] = useState(false);
-  const ref = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (held) return;
-    const timer = setTimeout(() => onClose(item.id), SHOWN_MS);
-    return () => clearTimeout(timer);
-  }, [held, item.id, onClose]);
-
-  return (
-    <Notification
-      ref={ref}
-      title={item.title}
-      color={item.kind === "report_failed" ? "red" : "green"}
-      withBorder
-      onClose={() => onClose(item.id)}
-      closeButtonProps={{ "aria-label": t("notifications.dismiss") }}
-      onMouseEnter={() => setHeld(true)}
-      onMouseLeave={() => setHeld(ref.current?.contains(document.activeElement) ?? false)}
-      onFocus={() => setHeld(true)}
-      onBlur={(event) => setHeld(ref.current?.contains(event.relatedTarget as Node | null) ?? false)}
-    >
-      <Stack gap={4}>
-        {item.file ? (
-          <Text size="sm" style={{ overflowWrap: "anywhere" }}>
-            <bdi dir="ltr">{item.file}</bdi>
-          </Text>
-        ) : null}
-        {showLink && item.link ? (
-          <Anchor component={Link} to={item.link} size="sm">
-            {t("notifications.open")}
-          </Anchor>
-        ) : null}
-      </Stack>
-    </Notification>
-  );
+  return items.length > 0 ? <NoticeStack items={items} onClose={close} /> : null;
 }

@@ -1,4 +1,4 @@
-import { Badge, NavLink, Stack, Text } from "@mantine/core";
+import { Badge, Stack, Text } from "@mantine/core";
 import { IconFileReport, IconHelp, IconHome, IconListDetails, IconMail, IconScale } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { NavLink as RouterNavLink } from "react-router";
@@ -21,29 +21,24 @@ type Props = {
   canExport?: boolean;
   /** Superusers only: the reconciliation report, with its open differences counted. */
   reconciliation?: { open: number } | null;
-  onNavigate?: () => void;
 };
 
-/** Sections and sub-items appear only when the merchant has them; every item is a plain link. */
-export function SideMenu({ lang, sections, canReadMailbox, canExport = false, reconciliation = null, onNavigate }: Props) {
+/**
+ * Sections and sub-items appear only when the merchant has them; every item is a plain link, the
+ * current page's marked (aria-current, styled by app.css .side-link).
+ */
+export function SideMenu({ lang, sections, canReadMailbox, canExport = false, reconciliation = null }: Props) {
   const { t } = useTranslation();
   const link = (to: string, label: string, icon?: React.ReactNode, end = false, count?: number, countTitle = "tickets.pending_count") => (
-    <NavLink
-      key={to}
-      component={RouterNavLink}
-      to={`/${lang}${to}`}
-      end={end}
-      label={label}
-      leftSection={icon}
-      rightSection={
-        count ? (
-          <Badge size="sm" circle={count < 10} color="red" title={t(countTitle, { total: count })}>
-            {count > 99 ? "99+" : count}
-          </Badge>
-        ) : undefined
-      }
-      onClick={onNavigate}
-    />
+    <RouterNavLink key={to} to={`/${lang}${to}`} end={end} className="side-link">
+      {icon ? <span className="side-link__icon">{icon}</span> : null}
+      <span className="side-link__label">{label}</span>
+      {count ? (
+        <Badge size="sm" circle={count < 10} color="red" title={t(countTitle, { total: count })}>
+          {count > 99 ? "99+" : count}
+        </Badge>
+      ) : null}
+    </RouterNavLink>
   );
   return (
     <nav aria-label={t("shell.menu")} className="side-menu">

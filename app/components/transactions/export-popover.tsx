@@ -1,8 +1,10 @@
-import { Alert, Button, Checkbox, Group, Paper, Radio, ScrollArea, Stack, Text } from "@mantine/core";
+import { Button, Group, Paper, Stack, Text } from "@mantine/core";
+import { Callout } from "~/components/callout";
 import { IconChevronDown, IconDownload } from "@tabler/icons-react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, useSearchParams } from "react-router";
+import { CheckboxChoice, RadioChoice, RadioChoices } from "~/components/choice";
 import type { Language } from "~/lib/i18n";
 
 export type ExportFieldChoice = { name: string; label_en: string; label_ar: string };
@@ -76,23 +78,23 @@ export function ExportPopover({ section, query, config, lang }: { section: strin
           <Stack gap="sm">
             <Text fw={600}>{t("exports.title")}</Text>
             {error ? (
-              <Alert color="red" variant="light" role="alert" p="xs">
+              <Callout color="red" role="alert" compact>
                 {t(`exports.errors.${error}`)}
-              </Alert>
+              </Callout>
             ) : null}
-            <Radio.Group name="file_format" defaultValue="csv" label={t("exports.file_format")}>
-              <Group gap="md" mt={4}>
-                <Radio value="csv" label={t("exports.csv")} />
-                <Radio value="xls" label={t("exports.xls")} />
+            <RadioChoices legend={t("exports.file_format")}>
+              <Group gap="md">
+                <RadioChoice name="file_format" value="csv" defaultChecked label={t("exports.csv")} />
+                <RadioChoice name="file_format" value="xls" label={t("exports.xls")} />
               </Group>
-            </Radio.Group>
-            <Radio.Group name="export_type" value={exportType} onChange={setExportType} label={t("exports.export_type")}>
-              <Stack gap={6} mt={4}>
-                <Radio value="default" label={t("exports.type_default")} />
-                <Radio value="selected" label={t("exports.type_selected")} />
+            </RadioChoices>
+            <RadioChoices legend={t("exports.export_type")}>
+              <Stack gap={6}>
+                <RadioChoice name="export_type" value="default" checked={exportType === "default"} onChange={() => setExportType("default")} label={t("exports.type_default")} />
+                <RadioChoice name="export_type" value="selected" checked={exportType === "selected"} onChange={() => setExportType("selected")} label={t("exports.type_selected")} />
               </Stack>
-            </Radio.Group>
-            <ScrollArea.Autosize mah={260} type="auto" offsetScrollbars>
+            </RadioChoices>
+            <div className="export-fields" tabIndex={0} role="group" aria-label={t("exports.export_type")}>
               <Stack gap="xs">
                 {groups.map((group) => (
                   <fieldset key={group.key} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
@@ -101,7 +103,7 @@ export function ExportPopover({ section, query, config, lang }: { section: strin
                     </Text>
                     <Stack gap={4}>
                       {group.fields.map((field) => (
-                        <Checkbox
+                        <CheckboxChoice
                           key={field.name}
                           name="fields"
                           value={field.name}
@@ -115,7 +117,7 @@ export function ExportPopover({ section, query, config, lang }: { section: strin
                   </fieldset>
                 ))}
               </Stack>
-            </ScrollArea.Autosize>
+            </div>
             <Text size="xs" c="dimmed">
               {t("exports.filters_note")}
             </Text>

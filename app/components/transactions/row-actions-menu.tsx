@@ -1,7 +1,8 @@
-import { Menu, Paper, Text, UnstyledButton } from "@mantine/core";
-import { useEffect, useState } from "react";
+import { Paper, Text } from "@mantine/core";
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
+import { loadDialogs } from "./dialog-slots";
 
 export type RowMenuItem = { value: string; label: string; to: string };
 
@@ -9,7 +10,9 @@ export type RowMenuItem = { value: string; label: string; to: string };
  * One row's Actions menu. Every entry is a link: refund, capture and void open the amount dialog,
  * the others a confirmation, so nothing happens on a single click. Without JavaScript it is a
  * <details> whose panel opens inside the cell (an absolutely placed panel would be cut off by the
- * table's scroll container); with JavaScript, a menu drawn above the page.
+ * table's scroll container); with JavaScript, a menu in the browser's top layer (the popover
+ * attribute: outside clicks and Escape close it) placed under its button, moved through with the
+ * arrow keys.
  */
 export function RowActionsMenu({ orderNo, items }: { orderNo: number; items: RowMenuItem[] }) {
   const { t } = useTranslation();
@@ -23,22 +26,7 @@ export function RowActionsMenu({ orderNo, items }: { orderNo: number; items: Row
       {t("transactions.actions")} ▾
     </Text>
   );
-  if (hydrated) {
-    return (
-      <Menu position="bottom-end" shadow="md" withinPortal width={200}>
-        <Menu.Target>
-          <UnstyledButton aria-label={label}>{trigger}</UnstyledButton>
-        </Menu.Target>
-        <Menu.Dropdown>
-          {items.map((item) => (
-            <Menu.Item key={item.value} component={Link} to={item.to} c={item.value === "delete" ? "red" : undefined}>
-              {item.label}
-            </Menu.Item>
-          ))}
-        </Menu.Dropdown>
-      </Menu>
-    );
-  }
+  if (hydrated) return <PopoverMenu label={label} trigger={trigger} items={items} />;
   return (
     // A new page (after an action or a dialog) starts with the menu closed.
     <details key={location.key}>
@@ -54,4 +42,100 @@ export function RowActionsMenu({ orderNo, items }: { orderNo: number; items: Row
       </Paper>
     </details>
   );
+}
+
+/** Room kept between the menu and the window's edges, and between the menu and its button. */
+const GAP = 4;
+const EDGE = 8;
+
+function PopoverMenu({ label, trigger, items }: { label: string; trigger: React.ReactNode; items: RowMenuItem[] }) {
+  const id = useId();
+  const button = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
+  const [open, setOpen] = useState(false);
+  const location = useLocation();
+
+  useEffect(() => {
+    const menu = panel.current;
+    if (!menu) return;
+    const onToggle = (event: Event) => {
+      const opened = (event as ToggleEvent).newState === "open";
+      setOpen(opened);
+      if (!opened || !button.current) return;
+      // Most entries open a dialog: its code is on its way while the user chooses.
+      void loadDialogs();
+      place(button.current, menu);
+      menu.querySelector<HTMLElement>("[role=menuitem]")?.focus();
+    };
+    menu.addEventListener("toggle", onToggle);
+    return () => menu.removeEventListener("toggle", onToggle);
+  }, []);
+
+  // Placed once as it opens: a scroll or a resize would leave it beside a row it no longer belongs to.
+  useEffect(() => {
+    if (!open) return;
+    const close = () => panel.current?.hidePopover();
+    window.addEventListener("scroll", close, { capture: true, passive: true });
+    window.addEventListener("resize", close);
+    return () => {
+      window.removeEventListener("scroll", close, { capture: true });
+      window.removeEventListener("resize", close);
+    };
+  }, [open]);
+
+  // An entry leads to a dialog or a page: the menu is gone once it does.
+  useEffect(() => {
+    if (panel.current?.matches(":popover-open")) panel.current.hidePopover();
+  }, [location.key]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const entries = [...(panel.current?.querySelectorAll<HTMLElement>("[role=menuitem]") ?? [])];
+    const at = entries.indexOf(document.activeElement as HTMLElement);
+    const next = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: entries.length - 1 }[event.key];
+    if (next === undefined || entries.length === 0) return;
+    event.preventDefault();
+    entries[(next + entries.length) % entries.length]?.focus();
+  };
+
+  return (
+    <>
+      <button
+        ref={button}
+        type="button"
+        className="row-menu__button"
+        popoverTarget={id}
+        aria-label={label}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={id}
+      >
+        {trigger}
+      </button>
+      <div ref={panel} id={id} popover="auto" role="menu" aria-label={label} className="row-menu" onKeyDown={onKeyDown}>
+        {items.map((item) => (
+          <Link
+            key={item.value}
+            role="menuitem"
+            className={item.value === "delete" ? "menu-item menu-item--danger" : "menu-item"}
+            to={item.to}
+            onClick={() => panel.current?.hidePopover()}
+          >
+            {item.label}
+          </Link>
+        ))}
+      </div>
+    </>
+  );
+}
+
+/** Under the button, its end edge on the button's (left in Arabic), above it when there is no room below; always inside the window. */
+function place(button: HTMLElement, menu: HTMLElement) {
+  const at = button.getBoundingClientRect();
+  const { offsetWidth: width, offsetHeight: height } = menu;
+  const rtl = getComputedStyle(button).direction === "rtl";
+  const left = rtl ? at.left : at.right - width;
+  const below = at.bottom + GAP;
+  const top = below + height > window.innerHeight - EDGE && at.top - GAP - height >= EDGE ? at.top - GAP - height : below;
+  menu.style.left = `${Math.max(EDGE, Math.min(left, window.innerWidth - width - EDGE))}px`;
+  menu.style.top = `${Math.max(EDGE, top)}px`;
 }

@@ -5,7 +5,7 @@ import { useLoaderData, useRevalidator } from "react-router";
 import type { Route } from "./+types/generated-reports";
 import { DataTable, ListPagination } from "~/components/data-table";
 import { PageHeader } from "~/components/page-header";
-import { NoticeStack } from "~/components/shell/notifications";
+import { NoticeStack } from "~/components/shell/notice-stack";
 import { ALL_SECTIONS, listReports } from "~/domain/reporting/exports.server";
 import { formatDateTime } from "~/lib/format";
 import { takeReportNotices } from "~/presentation/notifications.server";

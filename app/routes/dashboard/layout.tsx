@@ -1,8 +1,9 @@
 import "@mantine/core/styles.css";
-import { AppShell, Box, Burger, Group, Image, Text } from "@mantine/core";
-import { useDisclosure } from "@mantine/hooks";
+import { Box, Text } from "@mantine/core";
+import { IconMenu2, IconX } from "@tabler/icons-react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, Outlet, useLoaderData } from "react-router";
+import { Link, Outlet, useLoaderData, useLocation } from "react-router";
 import type { Route } from "./+types/layout";
 import { FlashNotice } from "~/components/flash-notice";
 import { AccountMenu } from "~/components/shell/account-menu";
@@ -124,51 +125,66 @@ export function meta({ loaderData, location }: Route.MetaArgs) {
   return [{ title: [page, loaderData.branding.title].filter(Boolean).join(" · ") }];
 }
 
+/**
+ * The dashboard's frame: a top bar, the side menu (beside the page from 768 px; on a phone it opens
+ * over the page from the menu button, or without JavaScript from the Menu link through :target),
+ * and the page. Plain elements laid out by app.css (.shell).
+ */
 export default function DashboardLayout() {
   const { t } = useTranslation();
   const { lang, username, branding, menu, canReadMailbox, canExport, reconciliation, idleMs, notices } = useLoaderData<typeof loader>();
-  const [opened, { toggle, close }] = useDisclosure(false);
+  const [opened, setOpened] = useState(false);
+  const location = useLocation();
+  // The menu on a phone closes once a link in it has been followed.
+  useEffect(() => setOpened(false), [location.key]);
   return (
-    <AppShell header={{ height: 64 }} navbar={{ width: 270, breakpoint: "sm", collapsed: { mobile: !opened } }} padding="lg">
-      <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t("shell.menu")} className="js-only" />
-            {/* Without JavaScript the burger cannot toggle; this link opens the menu through :target instead. */}
-            <noscript>
-              <style>{".js-only{display:none!important}"}</style>
-              <a href="#main-menu" className="no-js-menu-link">
-                {t("shell.menu")}
-              </a>
-            </noscript>
-            <Link to={`/${lang}`} style={{ display: "flex", alignItems: "center", gap: 10, color: "inherit", textDecoration: "none" }}>
-              {branding.logoUrl ? <Image src={branding.logoUrl} alt="" h={36} w="auto" fit="contain" /> : null}
-              <Box visibleFrom="xs">
-                <Text fw={700} lh={1.2}>
-                  {branding.title}
+    <div className="shell" data-menu-open={opened || undefined}>
+      <header className="shell__header">
+        <div className="shell__brand">
+          <button
+            type="button"
+            className="shell__burger js-only"
+            aria-label={t("shell.menu")}
+            aria-expanded={opened}
+            aria-controls="main-menu"
+            onClick={() => setOpened((open) => !open)}
+          >
+            {opened ? <IconX size={22} aria-hidden /> : <IconMenu2 size={22} aria-hidden />}
+          </button>
+          {/* Without JavaScript the button cannot toggle; this link opens the menu through :target instead. */}
+          <noscript>
+            <style>{".js-only{display:none!important}"}</style>
+            <a href="#main-menu" className="no-js-menu-link">
+              {t("shell.menu")}
+            </a>
+          </noscript>
+          <Link to={`/${lang}`} className="shell__home">
+            {branding.logoUrl ? <img src={branding.logoUrl} alt="" height={36} className="shell__logo" /> : null}
+            <Box visibleFrom="xs">
+              <Text fw={700} lh={1.2}>
+                {branding.title}
+              </Text>
+              {branding.subheader ? (
+                <Text size="xs" c="dimmed">
+                  {branding.subheader}
                 </Text>
-                {branding.subheader ? (
-                  <Text size="xs" c="dimmed">
-                    {branding.subheader}
-                  </Text>
-                ) : null}
-              </Box>
-            </Link>
-          </Group>
-          <AccountMenu lang={lang} username={username} adminUrl={branding.adminUrl} />
-        </Group>
-      </AppShell.Header>
-      <AppShell.Navbar id="main-menu">
-        <SideMenu lang={lang} sections={menu} canReadMailbox={canReadMailbox} canExport={canExport} reconciliation={reconciliation} onNavigate={close} />
-      </AppShell.Navbar>
-      <AppShell.Main>
+              ) : null}
+            </Box>
+          </Link>
+        </div>
+        <AccountMenu lang={lang} username={username} adminUrl={branding.adminUrl} />
+      </header>
+      <div className="shell__navbar" id="main-menu">
+        <SideMenu lang={lang} sections={menu} canReadMailbox={canReadMailbox} canExport={canExport} reconciliation={reconciliation} />
+      </div>
+      <main className="shell__main">
         <Box maw={1200} mx="auto">
           <FlashNotice />
           <Outlet />
         </Box>
-      </AppShell.Main>
+      </main>
       <SessionExpiry lang={lang} idleMs={idleMs} />
       <LiveNotifications lang={lang} idleMs={idleMs} initial={notices} />
-    </AppShell>
+    </div>
   );
 }

@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useLocation } from "react-rou
 import type { Route } from "./+types/details";
 import { PageHeader } from "~/components/page-header";
 import { StateBadge } from "~/components/state-badge";
-import { DoneDialog, OperationDialog } from "~/components/transactions/dialogs";
+import { DoneDialog, OperationDialog } from "~/components/transactions/dialog-slots";
 import { withParams } from "~/domain/transactions/filters";
 import { detailsAction, loadDetails } from "./details.server";
 import { AttachmentCard, AuditTrail, DuplicatePaymentsCard, OperationsCard, ShareCard } from "./details/cards";

@@ -1,10 +1,12 @@
-import { Alert, Anchor, Group, Stack, Text } from "@mantine/core";
+import { Anchor, Group, Stack, Text } from "@mantine/core";
+import { Callout } from "~/components/callout";
 import { useTranslation } from "react-i18next";
 import { Link, useActionData, useLoaderData, useLocation } from "react-router";
 import type { Route } from "./+types/list";
 import { PageHeader } from "~/components/page-header";
 import { ExportPopover } from "~/components/transactions/export-popover";
-import { ConfirmDialog, DoneDialog, OperationDialog, type DialogResult } from "~/components/transactions/dialogs";
+import { ConfirmDialog, DoneDialog, OperationDialog } from "~/components/transactions/dialog-slots";
+import type { DialogResult } from "~/components/transactions/dialogs";
 import { listAction, loadList, type ListNotice } from "./list.server";
 import { Pagination, PerPage } from "./list/paging";
 import { FilterPanel, SearchBox } from "./list/search-and-filters";
@@ -40,7 +42,7 @@ export default function TransactionList() {
       </PageHeader>
       {data.statistics ? <StatisticsStrip statistics={data.statistics} /> : null}
       {notice ? (
-        <Alert color={notice.color} role={notice.color === "red" ? "alert" : "status"} variant="light">
+        <Callout color={notice.color} role={notice.color === "red" ? "alert" : "status"}>
           {notice.message}
           {notice.results && notice.color === "orange" ? (
             <ul>
@@ -51,7 +53,7 @@ export default function TransactionList() {
               ))}
             </ul>
           ) : null}
-        </Alert>
+        </Callout>
       ) : null}
       <StatusTabs tabs={data.tabs} basePath={data.place.basePath} />
       {data.canSearch ? (

@@ -71,7 +71,7 @@ export default function TableHeaders() {
       {result && "done" in result ? <Alert color="green" role="status">{result.done}</Alert> : null}
       {result && "error" in result ? <Alert color="red" role="alert">{result.error}</Alert> : null}
       <Form method="post">
-        <Table.ScrollContainer minWidth={640}>
+        <Table.ScrollContainer type="native" minWidth={640}>
           <Table verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>

@@ -48,7 +48,7 @@ export default function ExpressSearch() {
               </Anchor>
             </Text>
           ) : null}
-          <Table.ScrollContainer minWidth={640}>
+          <Table.ScrollContainer type="native" minWidth={640}>
             <Table striped>
               <Table.Thead>
                 <Table.Tr>

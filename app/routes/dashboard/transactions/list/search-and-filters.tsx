@@ -1,4 +1,5 @@
-import { Anchor, Button, Checkbox, Group, NativeSelect, Paper, SimpleGrid, Stack, Text, TextInput } from "@mantine/core";
+import { Anchor, Button, Group, NativeSelect, Paper, Stack, Text, TextInput } from "@mantine/core";
+import { CheckboxChoice } from "~/components/choice";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useSubmit } from "react-router";
@@ -58,7 +59,7 @@ export function FilterPanel({ data }: { data: ListData }) {
       <legend>{t(`transactions.filters.${name}`)}</legend>
       <Group gap="xs">
         {options.map((option) => (
-          <Checkbox key={option.value} name={name} value={option.value} label={option.label} defaultChecked={rawValues(raw, name).includes(option.value)} size="xs" />
+          <CheckboxChoice key={option.value} name={name} value={option.value} label={option.label} defaultChecked={rawValues(raw, name).includes(option.value)} size="xs" />
         ))}
       </Group>
     </fieldset>
@@ -74,12 +75,12 @@ export function FilterPanel({ data }: { data: ListData }) {
         <Form method="get">
           <KeepParams raw={raw} except={[...FILTER_NAMES]} />
           <Stack gap="sm">
-            <SimpleGrid cols={{ base: 1, md: 2 }}>
+            <div className="grid grid--md-2">
               {dateRange("created")}
               {dateRange("state_changed_at")}
-            </SimpleGrid>
+            </div>
             {checks("state", choices.states)}
-            <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }}>
+            <div className="grid grid--sm-2 grid--md-4">
               {checks("gateway_code", choices.gateways)}
               {checks("currency_code", choices.currencies.map((code) => ({ value: code, label: code })))}
               <NativeSelect name="initiator" label={t("transactions.filters.initiator")} defaultValue={rawValue(raw, "initiator")} data={[{ value: "", label: t("transactions.filters.any") }, ...choices.users]} />
@@ -89,7 +90,7 @@ export function FilterPanel({ data }: { data: ListData }) {
               {flag("disclosed_to_merchant")}
               <TextInput name="product_type" label={t("transactions.filters.product_type")} defaultValue={rawValue(raw, "product_type")} maxLength={64} />
               <TextInput name="bulk" label={t("transactions.filters.bulk")} defaultValue={rawValue(raw, "bulk")} inputMode="numeric" pattern="[0-9]*" maxLength={9} />
-            </SimpleGrid>
+            </div>
             <Group>
               <Button type="submit">{t("transactions.filters.apply")}</Button>
               <Anchor component={Link} to={`${data.place.basePath}${rawValue(raw, "q") ? `?q=${encodeURIComponent(rawValue(raw, "q"))}` : ""}`}>

@@ -1,4 +1,4 @@
-import { Card, SimpleGrid, Text } from "@mantine/core";
+import { Paper, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import type { ListData } from "./query-params";
 
@@ -10,9 +10,9 @@ export function StatisticsStrip({ statistics }: { statistics: NonNullable<ListDa
     ["balance", statistics.balance],
   ] as const;
   return (
-    <SimpleGrid cols={{ base: 1, sm: 3 }} mb="md" aria-label={t("transactions.statistics")} component="section">
+    <section className="grid grid--sm-3" style={{ marginBottom: "var(--mantine-spacing-md)" }} aria-label={t("transactions.statistics")}>
       {items.map(([key, values]) => (
-        <Card key={key} withBorder padding="md">
+        <Paper key={key} withBorder p="md">
           <Text size="sm" c="dimmed">
             {t(`transactions.stats.${key}`)}
           </Text>
@@ -25,9 +25,9 @@ export function StatisticsStrip({ statistics }: { statistics: NonNullable<ListDa
               </Text>
             ))
           )}
-        </Card>
+        </Paper>
       ))}
-    </SimpleGrid>
+    </section>
   );
 }
 

@@ -1,4 +1,5 @@
-import { Anchor, Badge, Button, Checkbox, Group, NativeSelect, Stack, Table, Text } from "@mantine/core";
+import { Anchor, Badge, Button, Group, NativeSelect, Stack, Table, Text } from "@mantine/core";
+import { CheckboxChoice } from "~/components/choice";
 import { useEffect, useState, type CSSProperties } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useLocation } from "react-router";
@@ -69,7 +70,7 @@ export function TransactionsTable({ data }: { data: ListData }) {
           </Button>
         </Group>
       ) : null}
-      <Table.ScrollContainer minWidth={640}>
+      <Table.ScrollContainer type="native" minWidth={640}>
         <Table striped highlightOnHover verticalSpacing="xs" horizontalSpacing={8} className="transactions-table">
           <Table.Thead>
             <Table.Tr>
@@ -102,7 +103,7 @@ export function TransactionsTable({ data }: { data: ListData }) {
                 <Table.Tr key={row.id}>
                   {selectable ? (
                     <Table.Td>
-                      <Checkbox name="ids" value={row.id} aria-label={t("transactions.select_row", { orderNo: row.orderNo })} size="xs" />
+                      <CheckboxChoice name="ids" value={row.id} aria-label={t("transactions.select_row", { orderNo: row.orderNo })} size="xs" />
                     </Table.Td>
                   ) : null}
                   {data.columns.map((column, index) => (

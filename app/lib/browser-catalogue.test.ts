@@ -1,0 +1,44 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { SERVER_ONLY_NAMESPACES } from "./i18n";
+
+const appDir = path.resolve(import.meta.dirname, "..");
+
+/**
+ * Code the browser may run: every module under app/ but the server's (*.server.*), tests, API
+ * resource routes (only their loader and action exist, which stay on the server) and the customer
+ * pages sent without scripts (handle: { hydrate: false }) with their components.
+ */
+function browserModules(dir = appDir): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    const relative = path.relative(appDir, file).replaceAll("\\", "/");
+    if (entry.isDirectory()) {
+      if (relative === "components/pay" || /(^|\/)api$/.test(relative)) return [];
+      return browserModules(file);
+    }
+    if (!/\.tsx?$/.test(entry.name) || /\.(server|test|integration\.test)\.tsx?$/.test(entry.name) || entry.name.startsWith("api-")) return [];
+    const source = fs.readFileSync(file, "utf8");
+    if (/hydrate:\s*false/.test(source)) return [];
+    return [relative];
+  });
+}
+
+describe("the browser's catalogue", () => {
+  const modules = browserModules();
+
+  it("finds the modules it checks", () => {
+    expect(modules).toContain("routes/dashboard/layout.tsx");
+    expect(modules).toContain("components/transactions/dialogs.tsx");
+    expect(modules).not.toContain("routes/pay/pay.tsx");
+  });
+
+  // A key may also come from the server as data (an error the page translates): the server's
+  // modules may name these namespaces only where they write the text out themselves.
+  it.each(SERVER_ONLY_NAMESPACES)("no code the browser runs asks for a text under %s.", (namespace) => {
+    const asking = new RegExp(`["'\`]${namespace}\\.[\\w$]`);
+    const offenders = modules.filter((file) => asking.test(fs.readFileSync(path.join(appDir, file), "utf8")));
+    expect(offenders).toEqual([]);
+  });
+});
