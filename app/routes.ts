@@ -41,6 +41,8 @@ export default [
     route("dashboard/recent_orders", "routes/api/v1/dashboard.recent-orders.ts", { id: "api-recent-orders" }),
     route("dashboard/avg_txn_size", "routes/api/v1/dashboard.avg-txn-size.ts", { id: "api-avg-txn-size" }),
     route("user/actions", "routes/api/v1/user.actions.ts", { id: "api-user-actions" }),
+    route("config", "routes/api/v1/config.ts", { id: "api-config" }),
+    route("unit/default", "routes/api/v1/unit.default.ts", { id: "api-unit-default" }),
     route("plugins/:plugin/transaction/details/:id", "routes/api/v1/plugins/transaction-details.ts", { id: "api-tx-details" }),
     route("plugins/:plugin/transaction/actions/bulk/:action", "routes/api/v1/plugins/transaction-bulk-action.ts", { id: "api-tx-bulk" }),
     route("plugins/:plugin/transaction/actions/:id", "routes/api/v1/plugins/transaction-actions.ts", { id: "api-actions" }),

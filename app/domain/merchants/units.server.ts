@@ -22,3 +22,15 @@ export async function loadUnitHeader(db: DB, transaction: { merchant_id: number;
     terms: (lang === "ar" ? unit.terms_ar : unit.terms_en) ?? null,
   };
 }
+
+/** The merchant's default unit as the API answers it (`GET unit/default`): the unit_details of the pay page, with its id, name and terms. */
+export async function loadDefaultUnit(db: DB, merchantId: number) {
+  const unit = await db
+    .selectFrom("units")
+    .select(["id", "name", "title_en", "title_ar", "logo_url", "header_color", "show_unit_title", "website", "instagram_url", "twitter_url", "facebook_url", "terms_en", "terms_ar"])
+    .where("merchant_id", "=", merchantId)
+    .orderBy("is_default", "desc")
+    .orderBy("id")
+    .executeTakeFirst();
+  return unit ? { ...unit, show_unit_title: Boolean(unit.show_unit_title), is_default: true } : null;
+}

@@ -1,0 +1,23 @@
+import type { Route } from "./+types/config";
+import { loadMerchantBranding } from "~/domain/merchants/merchants.server";
+import { apiJson, requireApiUser } from "~/web/api.server";
+import { getDbFrom } from "~/web/request-context.server";
+
+/**
+ * GET config/: the signed-in user's merchant as the dashboard shows it (spec §3 merchant details).
+ * No live channel is offered yet, so `ws_notify_url` is null.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { user } = await requireApiUser(request, context);
+  const branding = await loadMerchantBranding(getDbFrom(context), user.merchantId);
+  return apiJson({
+    admin_url: branding.admin_url,
+    logo_url: branding.logo_url,
+    favicon_url: branding.favicon_url,
+    title: branding.title,
+    title_en: branding.title_en,
+    title_ar: branding.title_ar,
+    subheader: branding.subheader,
+    ws_notify_url: null,
+  });
+}
