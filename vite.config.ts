@@ -4,7 +4,7 @@ import fs from "node:fs/promises";
 import zlib from "node:zlib";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig, type Plugin } from "vite";
-import { SERVER_ONLY_NAMESPACES } from "./app/lib/i18n";
+import { SERVER_ONLY_NAMESPACES } from "./app/lib/i18n.ts";
 
 /**
  * The browser translates with app/lib/browser-i18n.tsx instead of i18next and react-i18next, which

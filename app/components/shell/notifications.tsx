@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { startTransition, useCallback, useEffect, useRef, useState } from "react";
 import { useLocation } from "react-router";
 import { lazySlot } from "~/components/lazy-slot";
 import type { NoticeItem } from "./notice-stack";
@@ -36,7 +36,8 @@ export function LiveNotifications({ lang, idleMs, initial = [] }: { lang: string
       const fresh = body.notifications.filter((item) => !seen.current.has(item.id));
       if (fresh.length === 0) return;
       for (const item of fresh) seen.current.add(item.id);
-      setItems((current) => [...current, ...fresh]);
+      // A transition: notices the server drew, not hydrated yet, stay on screen meanwhile.
+      startTransition(() => setItems((current) => [...current, ...fresh]));
       // Shown now, so never again: not on the next page, not in another tab, not at the next sign-in.
       const form = new URLSearchParams();
       for (const item of fresh) form.append("id", String(item.id));

@@ -94,7 +94,7 @@ export function ExportPopover({ section, query, config, lang }: { section: strin
                 <RadioChoice name="export_type" value="selected" checked={exportType === "selected"} onChange={() => setExportType("selected")} label={t("exports.type_selected")} />
               </Stack>
             </RadioChoices>
-            <div className="export-fields" tabIndex={0} role="group" aria-label={t("exports.export_type")}>
+            <div className="export-fields" tabIndex={0} role="group" aria-label={t("exports.field_list")}>
               <Stack gap="xs">
                 {groups.map((group) => (
                   <fieldset key={group.key} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>

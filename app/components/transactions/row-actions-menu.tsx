@@ -17,8 +17,9 @@ export type RowMenuItem = { value: string; label: string; to: string };
 export function RowActionsMenu({ orderNo, items }: { orderNo: number; items: RowMenuItem[] }) {
   const { t } = useTranslation();
   const location = useLocation();
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  // The top-layer menu where the browser has popovers (not Safari before 17 or Firefox before 125).
+  const [popovers, setPopovers] = useState(false);
+  useEffect(() => setPopovers(typeof HTMLElement.prototype.showPopover === "function"), []);
   if (items.length === 0) return null;
   const label = t("transactions.row_actions", { orderNo });
   const trigger = (
@@ -26,7 +27,7 @@ export function RowActionsMenu({ orderNo, items }: { orderNo: number; items: Row
       {t("transactions.actions")} ▾
     </Text>
   );
-  if (hydrated) return <PopoverMenu label={label} trigger={trigger} items={items} />;
+  if (popovers) return <PopoverMenu label={label} trigger={trigger} items={items} />;
   return (
     // A new page (after an action or a dialog) starts with the menu closed.
     <details key={location.key}>
@@ -61,10 +62,12 @@ function PopoverMenu({ label, trigger, items }: { label: string; trigger: React.
     const onToggle = (event: Event) => {
       const opened = (event as ToggleEvent).newState === "open";
       setOpen(opened);
-      if (!opened || !button.current) return;
+      // Drawn only once placed (app.css), so it never shows for a frame where it last was.
+      if (!opened || !button.current) return menu.removeAttribute("data-placed");
       // Most entries open a dialog: its code is on its way while the user chooses.
-      void loadDialogs();
+      loadDialogs().catch(() => {});
       place(button.current, menu);
+      menu.setAttribute("data-placed", "");
       menu.querySelector<HTMLElement>("[role=menuitem]")?.focus();
     };
     menu.addEventListener("toggle", onToggle);
@@ -74,7 +77,11 @@ function PopoverMenu({ label, trigger, items }: { label: string; trigger: React.
   // Placed once as it opens: a scroll or a resize would leave it beside a row it no longer belongs to.
   useEffect(() => {
     if (!open) return;
-    const close = () => panel.current?.hidePopover();
+    const close = (event: Event) => {
+      // Scrolling the menu's own entries (on a short screen) keeps it open.
+      if (event.target instanceof Node && panel.current?.contains(event.target)) return;
+      panel.current?.hidePopover();
+    };
     window.addEventListener("scroll", close, { capture: true, passive: true });
     window.addEventListener("resize", close);
     return () => {
@@ -89,6 +96,8 @@ function PopoverMenu({ label, trigger, items }: { label: string; trigger: React.
   }, [location.key]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    // Tab leaves the menu: it closes, focus goes back to its button, and Tab moves on from there.
+    if (event.key === "Tab") return panel.current?.hidePopover();
     const entries = [...(panel.current?.querySelectorAll<HTMLElement>("[role=menuitem]") ?? [])];
     const at = entries.indexOf(document.activeElement as HTMLElement);
     const next = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: entries.length - 1 }[event.key];
@@ -116,6 +125,7 @@ function PopoverMenu({ label, trigger, items }: { label: string; trigger: React.
           <Link
             key={item.value}
             role="menuitem"
+            tabIndex={-1}
             className={item.value === "delete" ? "menu-item menu-item--danger" : "menu-item"}
             to={item.to}
             onClick={() => panel.current?.hidePopover()}

@@ -139,7 +139,7 @@ export default function DashboardLayout() {
   useEffect(() => setOpened(false), [location.key]);
   return (
     <div className="shell" data-menu-open={opened || undefined}>
-      <header className="shell__header">
+      <header className="shell__header right-scroll-bar-position">
         <div className="shell__brand">
           <button
             type="button"
