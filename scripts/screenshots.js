@@ -37,6 +37,7 @@ const DASHBOARD = [
   ["operations-requests", "/ticket/approve-refund-void"],
   ["permissions-requests", "/ticket/approve-permissions"],
   ["help", "/help"],
+  ["admin-profile", "/admin/profile"],
 ];
 /** Screens for anyone, at a phone's size. */
 const PUBLIC = [

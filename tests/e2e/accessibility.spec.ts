@@ -82,6 +82,7 @@ const DASHBOARD = [
   ["operations requests", "/ticket/approve-refund-void"],
   ["permissions requests", "/ticket/approve-permissions"],
   ["help", "/help"],
+  ["the merchant profile (administration)", "/admin/profile"],
 ] as const;
 
 const PUBLIC = [

@@ -48,7 +48,8 @@ export function AccountMenu({ lang, username, adminUrl }: { lang: Language; user
       <Paper withBorder shadow="md" p={6} className="disclosure-menu__panel">
         <Stack gap={2}>
           {adminUrl ? (
-            <MenuLink href={adminUrl} icon={<IconExternalLink size={16} />} external>
+            // The platform's own panel opens here; one run elsewhere (the merchant's admin_url) in a new tab.
+            <MenuLink href={adminUrl} icon={<IconExternalLink size={16} />} external={!adminUrl.startsWith("/")}>
               {t("shell.admin_panel")}
             </MenuLink>
           ) : null}

@@ -1,5 +1,5 @@
 import { Badge, Stack, Text } from "@mantine/core";
-import { IconFileReport, IconHelp, IconHome, IconListDetails, IconMail, IconScale } from "@tabler/icons-react";
+import { IconBuildingStore, IconFileReport, IconHelp, IconHome, IconListDetails, IconMail, IconScale } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { NavLink as RouterNavLink } from "react-router";
 
@@ -19,6 +19,8 @@ type Props = {
   sections: MenuSection[];
   canReadMailbox: boolean;
   canExport?: boolean;
+  /** The administration panel's pages (manage_merchant). */
+  canManageMerchant?: boolean;
   /** Superusers only: the reconciliation report, with its open differences counted. */
   reconciliation?: { open: number } | null;
 };
@@ -27,7 +29,7 @@ type Props = {
  * Sections and sub-items appear only when the merchant has them; every item is a plain link, the
  * current page's marked (aria-current, styled by app.css .side-link).
  */
-export function SideMenu({ lang, sections, canReadMailbox, canExport = false, reconciliation = null }: Props) {
+export function SideMenu({ lang, sections, canReadMailbox, canExport = false, canManageMerchant = false, reconciliation = null }: Props) {
   const { t } = useTranslation();
   const link = (to: string, label: string, icon?: React.ReactNode, end = false, count?: number, countTitle = "tickets.pending_count") => (
     <RouterNavLink key={to} to={`/${lang}${to}`} end={end} className="side-link">
@@ -66,6 +68,14 @@ export function SideMenu({ lang, sections, canReadMailbox, canExport = false, re
           ? link("/reconciliation", t("shell.reconciliation"), <IconScale size={18} />, false, reconciliation.open, "reconciliation.open_count")
           : null}
         {link("/help", t("shell.help"), <IconHelp size={18} />)}
+        {canManageMerchant ? (
+          <>
+            <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="sm" pb={2}>
+              {t("shell.administration")}
+            </Text>
+            {link("/admin/profile", t("shell.merchant_profile"), <IconBuildingStore size={18} />)}
+          </>
+        ) : null}
       </Stack>
     </nav>
   );

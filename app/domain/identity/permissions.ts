@@ -18,6 +18,8 @@ export const CORE_PERMISSIONS = [
   "approve_operations",
   "approve_permission_requests",
   "view_outgoing_mail",
+  // The administration panel: the merchant's profile and branding.
+  "manage_merchant",
 ] as const;
 
 export type CorePermission = (typeof CORE_PERMISSIONS)[number];

@@ -102,12 +102,14 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     username: auth.user.username,
     canReadMailbox: can(auth.user, "view_outgoing_mail"),
     canExport: can(auth.user, "view_export_settings"),
+    canManageMerchant: can(auth.user, "manage_merchant"),
     reconciliation: openDifferences === null ? null : { open: openDifferences },
     branding: {
       title: params.lang === "ar" ? branding.title_ar : branding.title_en,
       subheader: branding.subheader,
       logoUrl: branding.logo_url,
-      adminUrl: branding.admin_url,
+      // An installation may run its administration elsewhere (the merchant's admin_url); else it is here.
+      adminUrl: branding.admin_url ?? (can(auth.user, "manage_merchant") ? `/${lang}/admin` : null),
     },
     menu,
     pageTitles: pageTitlesOf(lang, menu),
@@ -132,7 +134,7 @@ export function meta({ loaderData, location }: Route.MetaArgs) {
  */
 export default function DashboardLayout() {
   const { t } = useTranslation();
-  const { lang, username, branding, menu, canReadMailbox, canExport, reconciliation, idleMs, notices } = useLoaderData<typeof loader>();
+  const { lang, username, branding, menu, canReadMailbox, canExport, canManageMerchant, reconciliation, idleMs, notices } = useLoaderData<typeof loader>();
   const [opened, setOpened] = useState(false);
   const location = useLocation();
   // The menu on a phone closes once a link in it has been followed.
@@ -175,7 +177,7 @@ export default function DashboardLayout() {
         <AccountMenu lang={lang} username={username} adminUrl={branding.adminUrl} />
       </header>
       <div className="shell__navbar" id="main-menu">
-        <SideMenu lang={lang} sections={menu} canReadMailbox={canReadMailbox} canExport={canExport} reconciliation={reconciliation} />
+        <SideMenu lang={lang} sections={menu} canReadMailbox={canReadMailbox} canExport={canExport} canManageMerchant={canManageMerchant} reconciliation={reconciliation} />
       </div>
       <main className="shell__main">
         <Box maw={1200} mx="auto">

@@ -1,0 +1,121 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
+import { z } from "zod";
+import type { Route } from "./+types/profile";
+import { CheckboxField, FormErrors, TextareaField, TextField } from "~/components/forms";
+import { PageHeader } from "~/components/page-header";
+import { MerchantProfileSchema } from "~/domain/merchants/profile-schema";
+import { loadMerchantProfile, updateMerchantProfile } from "~/domain/merchants/profile.server";
+import { flashCookie } from "~/web/flash.server";
+import { readFormData } from "~/web/form-data.server";
+import { requirePermission, requireUser } from "~/web/guards.server";
+import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+
+/** The page sends every field; a box left unticked is not sent at all. */
+const PageSchema = MerchantProfileSchema.extend({ show_unit_title: z.string().optional().transform((value) => value === "on") });
+
+export function meta({ params }: Route.MetaArgs) {
+  return [{ title: params.lang === "ar" ? "ملف التاجر" : "Merchant profile" }];
+}
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const auth = requireUser(context, request);
+  requirePermission(auth, "manage_merchant");
+  return { profile: await loadMerchantProfile(getDbFrom(context), auth.user.merchantId) };
+}
+
+export async function action({ context, request, params }: Route.ActionArgs) {
+  const auth = requireUser(context, request);
+  requirePermission(auth, "manage_merchant");
+  // Raw strings: an emptied field is sent as "" and clears it.
+  const submission = parseWithZod(await readFormData(request), { schema: PageSchema, disableAutoCoercion: true });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const changed = await updateMerchantProfile(getDbFrom(context), {
+    merchantId: auth.user.merchantId,
+    actor: { id: auth.user.id, username: auth.user.username },
+    changes: submission.value,
+    ip: context.get(clientAddressContext),
+  });
+  const message = changed.length ? "admin.profile.saved" : "admin.profile.unchanged";
+  return redirect(`/${params.lang}/admin/profile`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });
+}
+
+export default function MerchantProfilePage() {
+  const { t } = useTranslation();
+  const { profile } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const [form, fields] = useForm({
+    id: "merchant-profile",
+    lastResult,
+    defaultValue: { ...profile, show_unit_title: profile.show_unit_title ? "on" : undefined },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: PageSchema, disableAutoCoercion: true }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const label = (field: string) => t(`admin.profile.fields.${field}`);
+  return (
+    <Stack maw={860}>
+      <PageHeader title={t("admin.profile.title")} description={t("admin.profile.subtitle")} />
+      <Form method="post" {...getFormProps(form)}>
+        <Stack gap="lg">
+          <FormErrors errors={form.errors} id={form.errorId} />
+          <Card withBorder padding="lg">
+            <Stack gap="md">
+              <Title order={2} fz="h4">
+                {t("admin.profile.merchant")}
+              </Title>
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                <TextField field={fields.title_en} label={label("title_en")} required maxLength={120} dir="ltr" />
+                <TextField field={fields.title_ar} label={label("title_ar")} required maxLength={120} dir="rtl" />
+              </SimpleGrid>
+              <TextField field={fields.subheader} label={label("subheader")} maxLength={200} />
+              <SimpleGrid cols={{ base: 1, sm: 3 }}>
+                <TextField field={fields.website_url} label={label("website_url")} type="url" maxLength={300} dir="ltr" placeholder="https://" />
+                <TextField field={fields.contact_email} label={label("contact_email")} type="email" maxLength={254} dir="ltr" />
+                <TextField field={fields.contact_phone} label={label("contact_phone")} type="tel" maxLength={20} dir="ltr" placeholder="+965 2222 3333" />
+              </SimpleGrid>
+              <Text size="sm" c="dimmed">
+                {t("admin.profile.contact_note")}
+              </Text>
+            </Stack>
+          </Card>
+          <Card withBorder padding="lg">
+            <Stack gap="md">
+              <Title order={2} fz="h4">
+                {t("admin.profile.branding")}
+              </Title>
+              <Text size="sm" c="dimmed">
+                {t("admin.profile.branding_note")}
+              </Text>
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                <TextField field={fields.unit_title_en} label={label("unit_title_en")} required maxLength={120} dir="ltr" />
+                <TextField field={fields.unit_title_ar} label={label("unit_title_ar")} required maxLength={120} dir="rtl" />
+              </SimpleGrid>
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                <TextField field={fields.header_color} label={label("header_color")} description={t("admin.profile.header_color_hint")} required maxLength={11} dir="ltr" />
+                <TextField field={fields.unit_website} label={label("unit_website")} type="url" maxLength={300} dir="ltr" placeholder="https://" />
+              </SimpleGrid>
+              <CheckboxField field={fields.show_unit_title} label={label("show_unit_title")} />
+              <SimpleGrid cols={{ base: 1, sm: 3 }}>
+                <TextField field={fields.instagram_url} label={label("instagram_url")} type="url" maxLength={300} dir="ltr" placeholder="https://" />
+                <TextField field={fields.twitter_url} label={label("twitter_url")} type="url" maxLength={300} dir="ltr" placeholder="https://" />
+                <TextField field={fields.facebook_url} label={label("facebook_url")} type="url" maxLength={300} dir="ltr" placeholder="https://" />
+              </SimpleGrid>
+              <TextareaField field={fields.terms_en} label={label("terms_en")} maxLength={5000} autosize minRows={3} dir="ltr" />
+              <TextareaField field={fields.terms_ar} label={label("terms_ar")} maxLength={5000} autosize minRows={3} dir="rtl" />
+            </Stack>
+          </Card>
+          <Group>
+            <Button type="submit" loading={busy}>
+              {t("admin.profile.save")}
+            </Button>
+          </Group>
+        </Stack>
+      </Form>
+    </Stack>
+  );
+}
