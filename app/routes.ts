@@ -44,6 +44,8 @@ export default [
     route("config", "routes/api/v1/config.ts", { id: "api-config" }),
     route("unit/default", "routes/api/v1/unit.default.ts", { id: "api-unit-default" }),
     route("admin/merchant", "routes/api/v1/admin/merchant.ts", { id: "api-admin-merchant" }),
+    route("admin/users", "routes/api/v1/admin/users.ts", { id: "api-admin-users" }),
+    route("admin/users/:id", "routes/api/v1/admin/user.ts", { id: "api-admin-user" }),
     route("plugins/:plugin/transaction/details/:id", "routes/api/v1/plugins/transaction-details.ts", { id: "api-tx-details" }),
     route("plugins/:plugin/transaction/actions/bulk/:action", "routes/api/v1/plugins/transaction-bulk-action.ts", { id: "api-tx-bulk" }),
     route("plugins/:plugin/transaction/actions/:id", "routes/api/v1/plugins/transaction-actions.ts", { id: "api-actions" }),
@@ -90,6 +92,7 @@ export default [
       route("notifications", "routes/dashboard/notifications.ts"),
       route("admin", "routes/admin/index.ts"),
       route("admin/profile", "routes/admin/profile.tsx"),
+      route("admin/users", "routes/admin/users.tsx"),
       ...routesOf("dashboard", (section) => section.path),
       // A section's pages not built yet say so; its unknown pages answer 404.
       ...sections.map((section) => route(`${section.path}/*`, "routes/dashboard/not-built.tsx", { id: `section-${section.key}` })),

@@ -38,6 +38,7 @@ const DASHBOARD = [
   ["permissions-requests", "/ticket/approve-permissions"],
   ["help", "/help"],
   ["admin-profile", "/admin/profile"],
+  ["admin-users", "/admin/users"],
 ];
 /** Screens for anyone, at a phone's size. */
 const PUBLIC = [

@@ -83,6 +83,7 @@ const DASHBOARD = [
   ["permissions requests", "/ticket/approve-permissions"],
   ["help", "/help"],
   ["the merchant profile (administration)", "/admin/profile"],
+  ["users (administration)", "/admin/users"],
 ] as const;
 
 const PUBLIC = [

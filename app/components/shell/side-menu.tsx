@@ -1,5 +1,5 @@
 import { Badge, Stack, Text } from "@mantine/core";
-import { IconBuildingStore, IconFileReport, IconHelp, IconHome, IconListDetails, IconMail, IconScale } from "@tabler/icons-react";
+import { IconBuildingStore, IconUsers, IconFileReport, IconHelp, IconHome, IconListDetails, IconMail, IconScale } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { NavLink as RouterNavLink } from "react-router";
 
@@ -74,6 +74,7 @@ export function SideMenu({ lang, sections, canReadMailbox, canExport = false, ca
               {t("shell.administration")}
             </Text>
             {link("/admin/profile", t("shell.merchant_profile"), <IconBuildingStore size={18} />)}
+            {link("/admin/users", t("shell.users"), <IconUsers size={18} />)}
           </>
         ) : null}
       </Stack>

@@ -1,0 +1,142 @@
+import { Badge, Button, Card, Group, Stack, Table, Text } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
+import type { Route } from "./+types/users";
+import { Callout } from "~/components/callout";
+import { PageHeader } from "~/components/page-header";
+import { changeUserAccess, listMerchantUsers } from "~/domain/identity/user-admin.server";
+import { flashCookie } from "~/web/flash.server";
+import { readFormData } from "~/web/form-data.server";
+import { requirePermission, requireUser } from "~/web/guards.server";
+import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+
+export function meta({ params }: Route.MetaArgs) {
+  return [{ title: params.lang === "ar" ? "المستخدمون" : "Users" }];
+}
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const auth = requireUser(context, request);
+  requirePermission(auth, "manage_merchant");
+  return { me: auth.user.id, canChangeSuperusers: Boolean(auth.user.is_superuser), users: await listMerchantUsers(getDbFrom(context), auth.user.merchantId) };
+}
+
+/** One button per change, each a plain form: `change` is "<user id>:<field>:<on|off>". */
+export async function action({ context, request, params }: Route.ActionArgs) {
+  const auth = requireUser(context, request);
+  requirePermission(auth, "manage_merchant");
+  const match = /^(\d{1,12}):(is_active|requires_otp):(on|off)$/.exec(String((await readFormData(request)).get("change") ?? ""));
+  if (!match) return data({ error: "admin.users.errors.not_found" }, { status: 400 });
+  const [, id, field, value] = match;
+  const outcome = await changeUserAccess(getDbFrom(context), {
+    manager: { id: auth.user.id, username: auth.user.username, merchantId: auth.user.merchantId, is_superuser: auth.user.is_superuser },
+    userId: Number(id),
+    changes: { [field]: value === "on" },
+    ip: context.get(clientAddressContext),
+  });
+  if (!outcome.ok) return data({ error: outcome.code }, { status: outcome.code === "admin.users.errors.not_found" ? 404 : 400 });
+  const message = `admin.users.done.${field}_${value}`;
+  return redirect(`/${params.lang}/admin/users`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });
+}
+
+export default function UsersPage() {
+  const { t } = useTranslation();
+  const { me, canChangeSuperusers, users } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <Stack maw={1100}>
+      <PageHeader title={t("admin.users.title")} description={t("admin.users.subtitle")} />
+      {result?.error ? (
+        <Callout color="red" role="alert">
+          {t(result.error)}
+        </Callout>
+      ) : null}
+      <Card withBorder padding={0}>
+        <Table.ScrollContainer type="native" minWidth={760}>
+          <Table>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t("login.username")}</Table.Th>
+                <Table.Th>{t("admin.users.name")}</Table.Th>
+                <Table.Th>{t("user.email")}</Table.Th>
+                <Table.Th>{t("admin.users.access")}</Table.Th>
+                <Table.Th>{t("admin.users.otp")}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {users.map((user) => {
+                const locked = (user.is_superuser && !canChangeSuperusers) || user.id === me;
+                return (
+                  <Table.Tr key={user.id}>
+                    <Table.Td>
+                      <Group gap={6} wrap="nowrap">
+                        <Text size="sm" fw={600} dir="ltr">
+                          {user.username}
+                        </Text>
+                        {user.is_superuser ? (
+                          <Badge size="sm" variant="light">
+                            {t("admin.users.superuser")}
+                          </Badge>
+                        ) : null}
+                      </Group>
+                    </Table.Td>
+                    <Table.Td>{[user.first_name, user.last_name].filter(Boolean).join(" ") || "—"}</Table.Td>
+                    <Table.Td dir="ltr" style={{ textAlign: "start" }}>
+                      {user.email}
+                    </Table.Td>
+                    <Table.Td>
+                      <Form method="post">
+                        <Group gap="xs" wrap="nowrap">
+                          <Badge color={user.is_active ? "green" : "gray"} variant="light">
+                            {t(user.is_active ? "admin.users.active" : "admin.users.inactive")}
+                          </Badge>
+                          {locked ? null : (
+                            <Button
+                              type="submit"
+                              name="change"
+                              value={`${user.id}:is_active:${user.is_active ? "off" : "on"}`}
+                              size="compact-sm"
+                              variant="default"
+                              color={user.is_active ? "red" : undefined}
+                              disabled={busy}
+                              aria-label={t(user.is_active ? "admin.users.deactivate_user" : "admin.users.reactivate_user", { username: user.username })}
+                            >
+                              {t(user.is_active ? "admin.users.deactivate" : "admin.users.reactivate")}
+                            </Button>
+                          )}
+                        </Group>
+                      </Form>
+                    </Table.Td>
+                    <Table.Td>
+                      <Form method="post">
+                        <Group gap="xs" wrap="nowrap">
+                          <Text size="sm">{t(user.requires_otp ? "admin.users.otp_on" : "admin.users.otp_off")}</Text>
+                          {user.is_superuser && !canChangeSuperusers ? null : (
+                            <Button
+                              type="submit"
+                              name="change"
+                              value={`${user.id}:requires_otp:${user.requires_otp ? "off" : "on"}`}
+                              size="compact-sm"
+                              variant="default"
+                              disabled={busy}
+                              aria-label={t(user.requires_otp ? "admin.users.otp_stop_user" : "admin.users.otp_start_user", { username: user.username })}
+                            >
+                              {t(user.requires_otp ? "admin.users.otp_stop" : "admin.users.otp_start")}
+                            </Button>
+                          )}
+                        </Group>
+                      </Form>
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Card>
+      <Text size="sm" c="dimmed">
+        {t("admin.users.note")}
+      </Text>
+    </Stack>
+  );
+}

@@ -1,0 +1,42 @@
+import type { Route } from "./+types/user";
+import { changeUserAccess, listMerchantUsers } from "~/domain/identity/user-admin.server";
+import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
+import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+
+/** GET one of the merchant's users (administration, manage_merchant). */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const { user } = await requireApiUser(request, context);
+  requireApiPermission(request, user, "manage_merchant");
+  const found = (await listMerchantUsers(getDbFrom(context), user.merchantId)).find((row) => String(row.id) === params.id);
+  return found ? apiJson(found) : apiDetail(request, "api.not_found", 404);
+}
+
+/**
+ * PATCH `{"is_active": false}` deactivates (sessions and tokens stop at once), `true` reactivates;
+ * `{"requires_otp": true}` asks for a one-time code at sign-in. Other fields are refused.
+ */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  if (request.method !== "PATCH") return methodNotAllowed(request);
+  const { user } = await requireApiUser(request, context);
+  requireApiPermission(request, user, "manage_merchant");
+  if (!/^\d{1,12}$/.test(params.id)) return apiDetail(request, "api.not_found", 404);
+  const body = await readBody(request);
+  const errors: Record<string, string[]> = {};
+  for (const [field, value] of Object.entries(body)) {
+    if (field !== "is_active" && field !== "requires_otp") errors[field] = ["api.read_only_field"];
+    else if (typeof value !== "boolean") errors[field] = ["api.invalid_boolean"];
+  }
+  if (Object.keys(errors).length) return apiErrors(request, errors);
+  const outcome = await changeUserAccess(getDbFrom(context), {
+    manager: { id: user.id, username: user.username, merchantId: user.merchantId, is_superuser: user.is_superuser },
+    userId: Number(params.id),
+    changes: body as { is_active?: boolean; requires_otp?: boolean },
+    ip: context.get(clientAddressContext),
+  });
+  if (!outcome.ok) {
+    if (outcome.code === "admin.users.errors.not_found") return apiDetail(request, "api.not_found", 404);
+    if (outcome.code === "admin.users.errors.superuser_only") return apiDetail(request, outcome.code, 403);
+    return apiErrors(request, { [outcome.field ?? "non_field_errors"]: [outcome.code] });
+  }
+  return apiJson(outcome.user);
+}
