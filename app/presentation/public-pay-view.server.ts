@@ -46,6 +46,7 @@ export async function publicPayView(db: DB, id: string, lang: Language, plugins:
     .select(["logo_url", "title_en", "title_ar", "website", "twitter_url", "instagram_url", "facebook_url", "show_unit_title", "header_color", "terms_en", "terms_ar"])
     .where("merchant_id", "=", transaction.merchant_id)
     .orderBy("is_default", "desc")
+    .orderBy("id")
     .executeTakeFirst();
   const valid = page.status === "payable";
   const priced = valid ? await publicPayChoices(db, transaction, null, lang) : null;

@@ -86,8 +86,9 @@ describe("the merchant profile page (/:lang/admin/profile)", () => {
     expect(entry.params).not.toContain("+965");
 
     // Emptying a field clears it; the same form again changes nothing and writes no entry.
-    await app.request("/en/admin/profile", { cookie, form: fullForm({ subheader: "", show_unit_title: "" }) });
+    await app.request("/en/admin/profile", { cookie, form: fullForm({ subheader: "" }) });
     expect((await merchantRow(alpha.merchantId)).subheader).toBeNull();
+    expect((await unitRow(alpha.merchantId)).show_unit_title).toBe(1);
     const withoutBox = fullForm({ subheader: "" }) as Record<string, string>;
     delete withoutBox.show_unit_title;
     await app.request("/en/admin/profile", { cookie, form: withoutBox });

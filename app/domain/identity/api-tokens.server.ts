@@ -70,6 +70,8 @@ export async function refreshApiTokens(db: DB, refresh: string, secret: string) 
       .where("refresh_token_hash", "=", hash)
       .where("last_seen_at", ">", addMs(current, -SESSION_IDLE_MS).toISOString())
       .where("expires_at", ">", current.toISOString())
+      // A deactivated user's sessions are ended; one racing the deactivation is refused here too.
+      .where("user_id", "in", trx.selectFrom("users").select("id").where("is_active", "=", 1))
       .returning(["id", "user_id", "expires_at"])
       .executeTakeFirst();
     if (!session) {

@@ -159,6 +159,8 @@ export async function resetPassword(
           "users.last_name",
         ])
         .where("password_resets.token_hash", "=", sha256(input.token))
+        // A link sent before the user was deactivated no longer opens the account.
+        .where("users.is_active", "=", 1)
         .executeTakeFirst()
     : undefined;
   if (!reset || reset.used_at || new Date(reset.expires_at) <= now()) {

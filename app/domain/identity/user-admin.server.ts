@@ -1,4 +1,4 @@
-import type { DB } from "~/db/database.server";
+import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { endUserSessions } from "~/domain/identity/sessions.server";
 import { refuse, type Refusal } from "~/lib/outcome";
@@ -43,7 +43,14 @@ export async function changeUserAccess(
   db: DB,
   input: { manager: Manager; userId: number; changes: UserAccessChanges; ip?: string | null },
 ): Promise<{ ok: true; user: ManagedUser } | Refusal> {
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
+    // Both rows locked (SQLite's BEGIN IMMEDIATE locks everything): two managers deactivating each
+    // other at once are taken one at a time, and the second finds itself deactivated.
+    if (engineOf(trx) === "postgres") {
+      await trx.selectFrom("users").select("id").where("id", "in", [input.manager.id, input.userId]).orderBy("id").forUpdate().execute();
+    }
+    const manager = await trx.selectFrom("users").select("is_active").where("id", "=", input.manager.id).executeTakeFirst();
+    if (!manager?.is_active) return refuse("admin.users.errors.not_found");
     const user = await trx
       .selectFrom("users")
       .select(["id", "username", "is_superuser", "is_active", "requires_otp"])

@@ -35,7 +35,7 @@ export const MerchantProfileSchema = z
     subheader: clearable(200),
     website_url: link,
     contact_email: clearable(254).refine((value) => value === null || z.email().safeParse(value).success, "errors.invalid_email"),
-    contact_phone: clearable(20).refine((value) => value === null || /^\+?[0-9][0-9 ]{5,19}$/.test(value), "admin.errors.phone"),
+    contact_phone: clearable(20).refine((value) => value === null || /^\+?[0-9][0-9 ()-]{5,19}$/.test(value), "admin.errors.phone"),
     header_color: z
       .string({ error: "errors.required" })
       .trim()

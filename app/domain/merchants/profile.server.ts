@@ -1,4 +1,4 @@
-import type { DB } from "~/db/database.server";
+import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { list, word } from "~/lib/outcome";
 import { PROFILE_FIELDS, type MerchantProfileChanges, type MerchantProfileField } from "./profile-schema";
@@ -62,7 +62,9 @@ export async function updateMerchantProfile(
   db: DB,
   input: { merchantId: number; actor: { id: number; username: string }; changes: MerchantProfileChanges; ip?: string | null },
 ): Promise<MerchantProfileField[]> {
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
+    // Two edits at once are taken one at a time, so each audit entry names what it changed.
+    if (engineOf(trx) === "postgres") await trx.selectFrom("merchants").select("id").where("id", "=", input.merchantId).forUpdate().executeTakeFirst();
     const current = await loadMerchantProfile(trx, input.merchantId);
     const changed = PROFILE_FIELDS.filter((field) => input.changes[field] !== undefined && input.changes[field] !== current[field]);
     if (changed.length === 0) return [];

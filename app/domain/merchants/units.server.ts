@@ -27,10 +27,10 @@ export async function loadUnitHeader(db: DB, transaction: { merchant_id: number;
 export async function loadDefaultUnit(db: DB, merchantId: number) {
   const unit = await db
     .selectFrom("units")
-    .select(["id", "name", "title_en", "title_ar", "logo_url", "header_color", "show_unit_title", "website", "instagram_url", "twitter_url", "facebook_url", "terms_en", "terms_ar"])
+    .select(["id", "name", "title_en", "title_ar", "logo_url", "header_color", "show_unit_title", "website", "instagram_url", "twitter_url", "facebook_url", "terms_en", "terms_ar", "is_default"])
     .where("merchant_id", "=", merchantId)
     .orderBy("is_default", "desc")
     .orderBy("id")
     .executeTakeFirst();
-  return unit ? { ...unit, show_unit_title: Boolean(unit.show_unit_title), is_default: true } : null;
+  return unit ? { ...unit, show_unit_title: Boolean(unit.show_unit_title), is_default: Boolean(unit.is_default) } : null;
 }

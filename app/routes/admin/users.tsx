@@ -24,7 +24,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export async function action({ context, request, params }: Route.ActionArgs) {
   const auth = requireUser(context, request);
   requirePermission(auth, "manage_merchant");
-  const match = /^(\d{1,12}):(is_active|requires_otp):(on|off)$/.exec(String((await readFormData(request)).get("change") ?? ""));
+  const match = /^(\d{1,9}):(is_active|requires_otp):(on|off)$/.exec(String((await readFormData(request)).get("change") ?? ""));
   if (!match) return data({ error: "admin.users.errors.not_found" }, { status: 400 });
   const [, id, field, value] = match;
   const outcome = await changeUserAccess(getDbFrom(context), {

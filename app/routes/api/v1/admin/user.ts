@@ -7,6 +7,7 @@ import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user } = await requireApiUser(request, context);
   requireApiPermission(request, user, "manage_merchant");
+  if (!/^\d{1,9}$/.test(params.id)) return apiDetail(request, "api.not_found", 404);
   const found = (await listMerchantUsers(getDbFrom(context), user.merchantId)).find((row) => String(row.id) === params.id);
   return found ? apiJson(found) : apiDetail(request, "api.not_found", 404);
 }
@@ -19,7 +20,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (request.method !== "PATCH") return methodNotAllowed(request);
   const { user } = await requireApiUser(request, context);
   requireApiPermission(request, user, "manage_merchant");
-  if (!/^\d{1,12}$/.test(params.id)) return apiDetail(request, "api.not_found", 404);
+  if (!/^\d{1,9}$/.test(params.id)) return apiDetail(request, "api.not_found", 404);
   const body = await readBody(request);
   const errors: Record<string, string[]> = {};
   for (const [field, value] of Object.entries(body)) {
