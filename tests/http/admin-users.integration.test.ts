@@ -102,3 +102,38 @@ describe("deactivating a user", () => {
     expect(rows.every((row) => row.is_active === 1)).toBe(true);
   });
 });
+
+describe("operations approval", () => {
+  const flag = async () => (await database.db.selectFrom("merchants").select("operations_approval").where("id", "=", alpha.merchantId).executeTakeFirstOrThrow()).operations_approval;
+
+  it("is turned on and off from the users page without JavaScript, names the checkers and is audited", async () => {
+    await createUser(database.db, alpha.merchantId, { username: "alpha-checker", email: "checker@alpha.example", firstName: "Khaled", lastName: "Checker", permissions: ["approve_operations"] });
+    const cookie = await app.signIn(manager.username, DEMO_PASSWORD);
+    expect(await flag()).toBe(0);
+    const page = await (await app.request("/en/admin/users", { cookie })).text();
+    expect(page).toContain("Checkers (may approve operations): Alpha-admin, alpha-checker".replace("Alpha-admin", alpha.admin.username));
+    expect((await app.request("/en/admin/users", { cookie, form: { change: "approval:on" } })).status).toBe(302);
+    expect(await flag()).toBe(1);
+    await app.request("/en/admin/users", { cookie, form: { change: "approval:off" } });
+    expect(await flag()).toBe(0);
+    const entries = await database.db.selectFrom("audit_log").select(["action", "actor_name"]).where("merchant_id", "=", alpha.merchantId).where("action", "like", "operations_approval_%").orderBy("id").execute();
+    expect(entries).toEqual([
+      { action: "operations_approval_on", actor_name: "alpha-manager" },
+      { action: "operations_approval_off", actor_name: "alpha-manager" },
+    ]);
+  });
+
+  it("is read and set through /api/v1/admin/merchant, and refuses a value that is not a boolean", async () => {
+    const headers = bearer((await app.apiToken(manager.username, DEMO_PASSWORD)).access);
+    const on = await app.request("/api/v1/admin/merchant", { method: "PATCH", headers, json: { operations_approval: true } });
+    expect(on.status).toBe(200);
+    expect(await on.json()).toMatchObject({ operations_approval: true });
+    expect(await flag()).toBe(1);
+    const refused = await app.request("/api/v1/admin/merchant", { method: "PATCH", headers, json: { operations_approval: "yes", subheader: "Not saved" } });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ operations_approval: ["Must be a valid boolean."] });
+    expect((await database.db.selectFrom("merchants").select("subheader").where("id", "=", alpha.merchantId).executeTakeFirstOrThrow()).subheader).toBeNull();
+    await app.request("/api/v1/admin/merchant", { method: "PATCH", headers, json: { operations_approval: false } });
+    expect(await flag()).toBe(0);
+  });
+});

@@ -84,3 +84,44 @@ export async function changeUserAccess(
     return { ok: true as const, user: managed(await usersOf(trx, input.manager.merchantId).where("id", "=", user.id).executeTakeFirstOrThrow()) };
   });
 }
+
+/** Whether refunds, captures and voids wait for a checker, and who the checkers are (active users who may approve them). */
+export async function loadOperationsApproval(db: DB, merchantId: number) {
+  const merchant = await db.selectFrom("merchants").select("operations_approval").where("id", "=", merchantId).executeTakeFirstOrThrow();
+  const checkers = await db
+    .selectFrom("users")
+    .select("username")
+    .where("merchant_id", "=", merchantId)
+    .where("is_active", "=", 1)
+    .where((eb) => eb.or([eb("is_superuser", "=", 1), eb("id", "in", eb.selectFrom("user_permissions").select("user_id").where("permission", "=", "approve_operations"))]))
+    .orderBy("username")
+    .execute();
+  return { on: Boolean(merchant.operations_approval), checkers: checkers.map((row) => row.username) };
+}
+
+/**
+ * Turns operations approval on or off: with it on, a refund, capture or void by a user who may
+ * not approve operations waits for a checker (maker-checker). Requests already waiting stay
+ * waiting for a decision either way. Audited when it changes.
+ */
+export async function setOperationsApproval(db: DB, input: { merchantId: number; actor: { id: number; username: string }; on: boolean; ip?: string | null }) {
+  return writeTransaction(db, async (trx) => {
+    const changed = await trx
+      .updateTable("merchants")
+      .set({ operations_approval: input.on ? 1 : 0 })
+      .where("id", "=", input.merchantId)
+      .where("operations_approval", "=", input.on ? 0 : 1)
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) === 0) return false;
+    await recordAudit(trx, {
+      merchantId: input.merchantId,
+      actor: input.actor,
+      action: input.on ? "operations_approval_on" : "operations_approval_off",
+      params: {},
+      objectType: "merchant",
+      objectId: input.merchantId,
+      ip: input.ip ?? null,
+    });
+    return true;
+  });
+}

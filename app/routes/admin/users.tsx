@@ -4,7 +4,7 @@ import { data, Form, redirect, useActionData, useLoaderData, useNavigation } fro
 import type { Route } from "./+types/users";
 import { Callout } from "~/components/callout";
 import { PageHeader } from "~/components/page-header";
-import { changeUserAccess, listMerchantUsers } from "~/domain/identity/user-admin.server";
+import { changeUserAccess, listMerchantUsers, loadOperationsApproval, setOperationsApproval } from "~/domain/identity/user-admin.server";
 import { flashCookie } from "~/web/flash.server";
 import { readFormData } from "~/web/form-data.server";
 import { requirePermission, requireUser } from "~/web/guards.server";
@@ -17,14 +17,24 @@ export function meta({ params }: Route.MetaArgs) {
 export async function loader({ context, request }: Route.LoaderArgs) {
   const auth = requireUser(context, request);
   requirePermission(auth, "manage_merchant");
-  return { me: auth.user.id, canChangeSuperusers: Boolean(auth.user.is_superuser), users: await listMerchantUsers(getDbFrom(context), auth.user.merchantId) };
+  const db = getDbFrom(context);
+  const [users, approval] = await Promise.all([listMerchantUsers(db, auth.user.merchantId), loadOperationsApproval(db, auth.user.merchantId)]);
+  return { me: auth.user.id, canChangeSuperusers: Boolean(auth.user.is_superuser), users, approval };
 }
 
-/** One button per change, each a plain form: `change` is "<user id>:<field>:<on|off>". */
+/** One button per change, each a plain form: `change` is "<user id>:<field>:<on|off>", or "approval:<on|off>". */
 export async function action({ context, request, params }: Route.ActionArgs) {
   const auth = requireUser(context, request);
   requirePermission(auth, "manage_merchant");
-  const match = /^(\d{1,9}):(is_active|requires_otp):(on|off)$/.exec(String((await readFormData(request)).get("change") ?? ""));
+  const change = String((await readFormData(request)).get("change") ?? "");
+  const approval = /^approval:(on|off)$/.exec(change);
+  if (approval) {
+    const actor = { id: auth.user.id, username: auth.user.username };
+    await setOperationsApproval(getDbFrom(context), { merchantId: auth.user.merchantId, actor, on: approval[1] === "on", ip: context.get(clientAddressContext) });
+    const message = `admin.users.done.approval_${approval[1]}`;
+    return redirect(`/${params.lang}/admin/users`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });
+  }
+  const match = /^(\d{1,9}):(is_active|requires_otp):(on|off)$/.exec(change);
   if (!match) return data({ error: "admin.users.errors.not_found" }, { status: 400 });
   const [, id, field, value] = match;
   const outcome = await changeUserAccess(getDbFrom(context), {
@@ -40,7 +50,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 
 export default function UsersPage() {
   const { t } = useTranslation();
-  const { me, canChangeSuperusers, users } = useLoaderData<typeof loader>();
+  const { me, canChangeSuperusers, users, approval } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   return (
@@ -51,6 +61,29 @@ export default function UsersPage() {
           {t(result.error)}
         </Callout>
       ) : null}
+      <Card withBorder padding="lg">
+        <Form method="post">
+          <Stack gap="xs">
+            <Group justify="space-between" wrap="wrap">
+              <Group gap="xs">
+                <Text fw={600}>{t("admin.users.approval")}</Text>
+                <Badge color={approval.on ? "green" : "gray"} variant="light">
+                  {t(approval.on ? "admin.users.approval_on" : "admin.users.approval_off")}
+                </Badge>
+              </Group>
+              <Button type="submit" name="change" value={`approval:${approval.on ? "off" : "on"}`} size="compact-sm" variant="default" disabled={busy}>
+                {t(approval.on ? "admin.users.approval_stop" : "admin.users.approval_start")}
+              </Button>
+            </Group>
+            <Text size="sm" c="dimmed">
+              {t("admin.users.approval_note")}
+            </Text>
+            <Text size="sm">
+              {t("admin.users.checkers", { names: approval.checkers.join(t("common.list_separator")) || "—" })}
+            </Text>
+          </Stack>
+        </Form>
+      </Card>
       <Card withBorder padding={0}>
         <Table.ScrollContainer type="native" minWidth={760}>
           <Table>
