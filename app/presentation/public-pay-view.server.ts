@@ -6,6 +6,7 @@ import { formatAmount, toDecimalString } from "~/lib/money";
 import { parsePhoneNumberFromString } from "libphonenumber-js";
 import type { ContactView } from "~/components/pay/contact-merchant";
 import { loadMerchantContact } from "~/domain/merchants/merchants.server";
+import { unitOf } from "~/domain/merchants/units.server";
 import { chosenAmount, defaultChoice, loadPayPage, payChoicesFor, type PayChoice, type PublicTransaction } from "~/domain/payments/pay-page.server";
 
 function serializeChoice(choice: PayChoice, lang: Language) {
@@ -41,12 +42,9 @@ export async function publicPayView(db: DB, id: string, lang: Language, plugins:
   if (page.status === "not_found") return { ok: false, code: "pay.not_found" };
   if (page.status === "paused") return { ok: false, code: "pay.paused" };
   const { transaction } = page;
-  const unit = await db
-    .selectFrom("units")
+  // The transaction's unit, as the HTML pay page shows it.
+  const unit = await unitOf(db, transaction.merchant_id, transaction.unit_id)
     .select(["logo_url", "title_en", "title_ar", "website", "twitter_url", "instagram_url", "facebook_url", "show_unit_title", "header_color", "terms_en", "terms_ar"])
-    .where("merchant_id", "=", transaction.merchant_id)
-    .orderBy("is_default", "desc")
-    .orderBy("id")
     .executeTakeFirst();
   const valid = page.status === "payable";
   const priced = valid ? await publicPayChoices(db, transaction, null, lang) : null;

@@ -1,6 +1,7 @@
 import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { list, word } from "~/lib/outcome";
+import { unitOf } from "./units.server";
 import { PROFILE_FIELDS, type MerchantProfileChanges, type MerchantProfileField } from "./profile-schema";
 
 export type MerchantProfile = {
@@ -26,8 +27,7 @@ const MERCHANT_COLUMNS = ["title_en", "title_ar", "subheader", "website_url", "c
 const UNIT_COLUMNS = { unit_title_en: "title_en", unit_title_ar: "title_ar", header_color: "header_color", show_unit_title: "show_unit_title", unit_website: "website", instagram_url: "instagram_url", twitter_url: "twitter_url", facebook_url: "facebook_url", terms_en: "terms_en", terms_ar: "terms_ar" } as const;
 
 async function defaultUnitId(db: DB, merchantId: number) {
-  const unit = await db.selectFrom("units").select("id").where("merchant_id", "=", merchantId).orderBy("is_default", "desc").orderBy("id").executeTakeFirstOrThrow();
-  return unit.id;
+  return (await unitOf(db, merchantId).select("id").executeTakeFirstOrThrow()).id;
 }
 
 /** The merchant's profile with its default unit's branding (what customers see on its pages). */

@@ -1,14 +1,20 @@
 import type { DB } from "~/db/database.server";
 import type { Language } from "~/lib/i18n";
 
+/**
+ * The merchant's unit a page shows: the given one, else its default (the first unit when none is
+ * marked). Callers select the columns they need.
+ */
+export function unitOf(db: DB, merchantId: number, unitId: number | null = null) {
+  const query = db.selectFrom("units").where("merchant_id", "=", merchantId);
+  return unitId ? query.where("id", "=", unitId) : query.orderBy("is_default", "desc").orderBy("id");
+}
+
 /** The merchant's unit as the public header shows it (spec: public header). */
 export async function loadUnitHeader(db: DB, transaction: { merchant_id: number; unit_id: number | null }, lang: Language) {
-  let query = db
-    .selectFrom("units")
+  const unit = await unitOf(db, transaction.merchant_id, transaction.unit_id)
     .select(["title_en", "title_ar", "logo_url", "header_color", "show_unit_title", "website", "instagram_url", "twitter_url", "facebook_url", "terms_en", "terms_ar"])
-    .where("merchant_id", "=", transaction.merchant_id);
-  query = transaction.unit_id ? query.where("id", "=", transaction.unit_id) : query.orderBy("is_default", "desc").orderBy("id");
-  const unit = await query.executeTakeFirst();
+    .executeTakeFirst();
   if (!unit) return null;
   return {
     title: lang === "ar" ? unit.title_ar : unit.title_en,
@@ -25,12 +31,8 @@ export async function loadUnitHeader(db: DB, transaction: { merchant_id: number;
 
 /** The merchant's default unit as the API answers it (`GET unit/default`): the unit_details of the pay page, with its id, name and terms. */
 export async function loadDefaultUnit(db: DB, merchantId: number) {
-  const unit = await db
-    .selectFrom("units")
+  const unit = await unitOf(db, merchantId)
     .select(["id", "name", "title_en", "title_ar", "logo_url", "header_color", "show_unit_title", "website", "instagram_url", "twitter_url", "facebook_url", "terms_en", "terms_ar", "is_default"])
-    .where("merchant_id", "=", merchantId)
-    .orderBy("is_default", "desc")
-    .orderBy("id")
     .executeTakeFirst();
   return unit ? { ...unit, show_unit_title: Boolean(unit.show_unit_title), is_default: Boolean(unit.is_default) } : null;
 }

@@ -110,14 +110,15 @@ export async function queueReceiptMail(db: DB, input: { attemptId: string }) {
   });
 }
 
-/**
- * Tells the customer a refund went through: how much now, how much in all, what stays paid. Called
- * by the one write that records the refund as done (operations: recordOperationResult), so the
- * request that sent it and the reconciler that asked about it cannot both send it.
- */
 /** The job that writes a completed refund's mail to the customer, queued with the record of the refund. */
 export const REFUND_MAIL_JOB = "refund_mail";
 
+/**
+ * Tells the customer a refund went through: how much now, how much in all, what stays paid. Run by
+ * the refund_mail job that the one write recording the refund as done queues (operations:
+ * recordOperationResult), so the request that sent it and the reconciler that asked about it cannot
+ * both send it.
+ */
 export async function queueRefundMail(db: DB, input: { operationId: number }) {
   const operation = await db
     .selectFrom("transaction_operations as op")

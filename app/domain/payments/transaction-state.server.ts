@@ -6,6 +6,7 @@ import { refuse, type Refusal } from "~/lib/outcome";
 import { publicId } from "~/lib/ids.server";
 import { bumpTotals } from "./running-totals.server";
 import { allowsTransition, type TransitionKind } from "./states";
+import { unitOf } from "~/domain/merchants/units.server";
 
 /** Why a transaction changes state; the section's hook reads it. */
 export type TransitionCause = (
@@ -94,13 +95,7 @@ export async function createTransaction(trx: DB, values: NewTransaction): Promis
     .where("merchant_id", "=", values.merchant_id)
     .executeTakeFirstOrThrow();
   const orderNo = Number(last ?? 0) + 1;
-  const unit = await trx
-    .selectFrom("units")
-    .select("id")
-    .where("merchant_id", "=", values.merchant_id)
-    .orderBy("is_default", "desc")
-    .orderBy("id")
-    .executeTakeFirst();
+  const unit = await unitOf(trx, values.merchant_id).select("id").executeTakeFirst();
   const id = publicId();
   const createdAt = nowIso();
   await trx

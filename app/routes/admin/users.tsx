@@ -1,8 +1,9 @@
-import { Badge, Button, Card, Group, Stack, Table, Text } from "@mantine/core";
+import { Badge, Button, Card, Group, Stack, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/users";
 import { Callout } from "~/components/callout";
+import { DataTable, type DataColumn } from "~/components/data-table";
 import { PageHeader } from "~/components/page-header";
 import { changeUserAccess, listMerchantUsers, loadOperationsApproval, setOperationsApproval } from "~/domain/identity/user-admin.server";
 import { flashCookie } from "~/web/flash.server";
@@ -53,6 +54,80 @@ export default function UsersPage() {
   const { me, canChangeSuperusers, users, approval } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
+  type User = (typeof users)[number];
+  const columns: DataColumn<User>[] = [
+    {
+      key: "username",
+      header: t("login.username"),
+      nowrap: true,
+      cell: (user) => (
+        <Group gap={6} wrap="nowrap">
+          <Text size="sm" fw={600} dir="ltr">
+            {user.username}
+          </Text>
+          {user.is_superuser ? (
+            <Badge size="sm" variant="light">
+              {t("admin.users.superuser")}
+            </Badge>
+          ) : null}
+        </Group>
+      ),
+    },
+    { key: "name", header: t("admin.users.name"), cell: (user) => [user.first_name, user.last_name].filter(Boolean).join(" ") || "—" },
+    { key: "email", header: t("user.email"), cell: (user) => <bdi dir="ltr">{user.email}</bdi> },
+    {
+      key: "access",
+      header: t("admin.users.access"),
+      nowrap: true,
+      cell: (user) => (
+        <Form method="post">
+          <Group gap="xs" wrap="nowrap">
+            <Badge color={user.is_active ? "green" : "gray"} variant="light">
+              {t(user.is_active ? "admin.users.active" : "admin.users.inactive")}
+            </Badge>
+            {(user.is_superuser && !canChangeSuperusers) || user.id === me ? null : (
+              <Button
+                type="submit"
+                name="change"
+                value={`${user.id}:is_active:${user.is_active ? "off" : "on"}`}
+                size="compact-sm"
+                variant="default"
+                disabled={busy}
+                aria-label={t(user.is_active ? "admin.users.deactivate_user" : "admin.users.reactivate_user", { username: user.username })}
+              >
+                {t(user.is_active ? "admin.users.deactivate" : "admin.users.reactivate")}
+              </Button>
+            )}
+          </Group>
+        </Form>
+      ),
+    },
+    {
+      key: "otp",
+      header: t("admin.users.otp"),
+      nowrap: true,
+      cell: (user) => (
+        <Form method="post">
+          <Group gap="xs" wrap="nowrap">
+            <Text size="sm">{t(user.requires_otp ? "admin.users.otp_on" : "admin.users.otp_off")}</Text>
+            {user.is_superuser && !canChangeSuperusers ? null : (
+              <Button
+                type="submit"
+                name="change"
+                value={`${user.id}:requires_otp:${user.requires_otp ? "off" : "on"}`}
+                size="compact-sm"
+                variant="default"
+                disabled={busy}
+                aria-label={t(user.requires_otp ? "admin.users.otp_stop_user" : "admin.users.otp_start_user", { username: user.username })}
+              >
+                {t(user.requires_otp ? "admin.users.otp_stop" : "admin.users.otp_start")}
+              </Button>
+            )}
+          </Group>
+        </Form>
+      ),
+    },
+  ];
   return (
     <Stack maw={1100}>
       <PageHeader title={t("admin.users.title")} description={t("admin.users.subtitle")} />
@@ -84,89 +159,7 @@ export default function UsersPage() {
           </Stack>
         </Form>
       </Card>
-      <Card withBorder padding={0}>
-        <Table.ScrollContainer type="native" minWidth={760}>
-          <Table>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t("login.username")}</Table.Th>
-                <Table.Th>{t("admin.users.name")}</Table.Th>
-                <Table.Th>{t("user.email")}</Table.Th>
-                <Table.Th>{t("admin.users.access")}</Table.Th>
-                <Table.Th>{t("admin.users.otp")}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {users.map((user) => {
-                const locked = (user.is_superuser && !canChangeSuperusers) || user.id === me;
-                return (
-                  <Table.Tr key={user.id}>
-                    <Table.Td>
-                      <Group gap={6} wrap="nowrap">
-                        <Text size="sm" fw={600} dir="ltr">
-                          {user.username}
-                        </Text>
-                        {user.is_superuser ? (
-                          <Badge size="sm" variant="light">
-                            {t("admin.users.superuser")}
-                          </Badge>
-                        ) : null}
-                      </Group>
-                    </Table.Td>
-                    <Table.Td>{[user.first_name, user.last_name].filter(Boolean).join(" ") || "—"}</Table.Td>
-                    <Table.Td dir="ltr" style={{ textAlign: "start" }}>
-                      {user.email}
-                    </Table.Td>
-                    <Table.Td>
-                      <Form method="post">
-                        <Group gap="xs" wrap="nowrap">
-                          <Badge color={user.is_active ? "green" : "gray"} variant="light">
-                            {t(user.is_active ? "admin.users.active" : "admin.users.inactive")}
-                          </Badge>
-                          {locked ? null : (
-                            <Button
-                              type="submit"
-                              name="change"
-                              value={`${user.id}:is_active:${user.is_active ? "off" : "on"}`}
-                              size="compact-sm"
-                              variant="default"
-                              color={user.is_active ? "red" : undefined}
-                              disabled={busy}
-                              aria-label={t(user.is_active ? "admin.users.deactivate_user" : "admin.users.reactivate_user", { username: user.username })}
-                            >
-                              {t(user.is_active ? "admin.users.deactivate" : "admin.users.reactivate")}
-                            </Button>
-                          )}
-                        </Group>
-                      </Form>
-                    </Table.Td>
-                    <Table.Td>
-                      <Form method="post">
-                        <Group gap="xs" wrap="nowrap">
-                          <Text size="sm">{t(user.requires_otp ? "admin.users.otp_on" : "admin.users.otp_off")}</Text>
-                          {user.is_superuser && !canChangeSuperusers ? null : (
-                            <Button
-                              type="submit"
-                              name="change"
-                              value={`${user.id}:requires_otp:${user.requires_otp ? "off" : "on"}`}
-                              size="compact-sm"
-                              variant="default"
-                              disabled={busy}
-                              aria-label={t(user.requires_otp ? "admin.users.otp_stop_user" : "admin.users.otp_start_user", { username: user.username })}
-                            >
-                              {t(user.requires_otp ? "admin.users.otp_stop" : "admin.users.otp_start")}
-                            </Button>
-                          )}
-                        </Group>
-                      </Form>
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </Card>
+      <DataTable rows={users} rowKey={(user) => user.id} empty="—" minWidth={760} hover={false} columns={columns} />
       <Text size="sm" c="dimmed">
         {t("admin.users.note")}
       </Text>
