@@ -46,6 +46,9 @@ export default [
     route("admin/merchant", "routes/api/v1/admin/merchant.ts", { id: "api-admin-merchant" }),
     route("admin/users", "routes/api/v1/admin/users.ts", { id: "api-admin-users" }),
     route("admin/users/:id", "routes/api/v1/admin/user.ts", { id: "api-admin-user" }),
+    route("admin/api-keys", "routes/api/v1/admin/api-keys.ts", { id: "api-admin-api-keys" }),
+    route("admin/api-keys/:id", "routes/api/v1/admin/api-key.ts", { id: "api-admin-api-key" }),
+    route("admin/api-keys/:id/rotate", "routes/api/v1/admin/api-key-rotate.ts", { id: "api-admin-api-key-rotate" }),
     route("plugins/:plugin/transaction/details/:id", "routes/api/v1/plugins/transaction-details.ts", { id: "api-tx-details" }),
     route("plugins/:plugin/transaction/actions/bulk/:action", "routes/api/v1/plugins/transaction-bulk-action.ts", { id: "api-tx-bulk" }),
     route("plugins/:plugin/transaction/actions/:id", "routes/api/v1/plugins/transaction-actions.ts", { id: "api-actions" }),
@@ -93,6 +96,7 @@ export default [
       route("admin", "routes/admin/index.ts"),
       route("admin/profile", "routes/admin/profile.tsx"),
       route("admin/users", "routes/admin/users.tsx"),
+      route("admin/api-keys", "routes/admin/api-keys.tsx"),
       ...routesOf("dashboard", (section) => section.path),
       // A section's pages not built yet say so; its unknown pages answer 404.
       ...sections.map((section) => route(`${section.path}/*`, "routes/dashboard/not-built.tsx", { id: `section-${section.key}` })),

@@ -12,6 +12,7 @@ import * as merchantContact from "./migrations/0009-merchant-contact";
 import * as transactionSearch from "./migrations/0010-transaction-search";
 import * as mailHtml from "./migrations/0011-mail-html";
 import * as attemptCard from "./migrations/0012-attempt-card";
+import * as merchantIntegrations from "./migrations/0013-merchant-integrations";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -29,6 +30,7 @@ const migrations: Record<string, EngineMigration> = {
   "0010-transaction-search": transactionSearch,
   "0011-mail-html": mailHtml,
   "0012-attempt-card": attemptCard,
+  "0013-merchant-integrations": merchantIntegrations,
 };
 
 export async function migrateToLatest(db: DB) {

@@ -59,6 +59,8 @@ export interface UserTable {
   created_at: Timestamp;
   password_changed_at: Timestamp | null;
   last_login_at: Timestamp | null;
+  /** `person`, or `api_key`: the user an API key acts as, which nobody signs in as (migration 0013). */
+  kind: ColumnType<"person" | "api_key", "person" | "api_key" | undefined, "person" | "api_key">;
 }
 
 export interface UserPermissionTable {
@@ -106,6 +108,8 @@ export interface PasswordResetTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   used_at: Timestamp | null;
+  /** `reset` (forgotten password) or `invitation` (a new user sets a first password). */
+  purpose: ColumnType<"reset" | "invitation", "reset" | "invitation" | undefined, "reset" | "invitation">;
 }
 
 export interface ThrottleHitTable {
@@ -199,6 +203,10 @@ export interface GatewayTable {
   enabled: Flag;
   sort_order: number;
   created_at: Timestamp;
+  /** `test` or `live`: which of its terminals the gateway is (shown to staff; migration 0013). */
+  mode: ColumnType<"test" | "live", "test" | "live" | undefined, "test" | "live">;
+  /** When the credentials were last entered; null: never entered through the panel. */
+  credentials_set_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 }
 
 export type TransactionState =
@@ -594,6 +602,69 @@ export interface SandboxCardOperationTable {
   created_at: Timestamp;
 }
 
+export interface ApiKeyTable {
+  id: Generated<number>;
+  merchant_id: number;
+  /** The user of kind `api_key` the key acts as. */
+  user_id: number;
+  name: string;
+  /** The key's first characters, shown to tell keys apart. */
+  prefix: string;
+  key_hash: string;
+  /** The key before the last rotation, accepted until previous_valid_until. */
+  previous_key_hash: string | null;
+  previous_valid_until: Timestamp | null;
+  /** JSON array of scopes: `plugin:operation`, `plugin`, `*:operation` or `*`. */
+  scopes: string;
+  /** JSON array of addresses or CIDR ranges; empty: any. */
+  allowed_ips: string;
+  expires_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  last_used_at: Timestamp | null;
+  last_used_ip: string | null;
+  created_by: number | null;
+  created_at: Timestamp;
+  rotated_at: Timestamp | null;
+}
+
+export interface WebhookEndpointTable {
+  id: Generated<number>;
+  merchant_id: number;
+  url: string;
+  /** JSON array of event types. */
+  events: string;
+  /** The signing secret, sealed (lib/sealed.server.ts). */
+  secret: string;
+  enabled: Flag;
+  created_by: number | null;
+  created_at: Timestamp;
+  deleted_at: Timestamp | null;
+}
+
+export interface WebhookEventTable {
+  id: string;
+  merchant_id: number;
+  type: string;
+  /** The exact JSON body every delivery of the event sends. */
+  body: string;
+  created_at: Timestamp;
+}
+
+export interface WebhookDeliveryTable {
+  id: Generated<number>;
+  merchant_id: number;
+  endpoint_id: number;
+  event_id: string;
+  attempt: number;
+  status: "succeeded" | "failed";
+  response_code: number | null;
+  /** The first 1 KB of the answer. */
+  response_body: string | null;
+  error: string | null;
+  duration_ms: number;
+  created_at: Timestamp;
+}
+
 export interface Database {
   merchants: MerchantTable;
   units: UnitTable;
@@ -631,6 +702,10 @@ export interface Database {
   reconciliation_runs: ReconciliationRunTable;
   reconciliation_differences: ReconciliationDifferenceTable;
   sandbox_card_operations: SandboxCardOperationTable;
+  api_keys: ApiKeyTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_events: WebhookEventTable;
+  webhook_deliveries: WebhookDeliveryTable;
 }
 
 export type Merchant = Selectable<MerchantTable>;

@@ -26,6 +26,18 @@ const EnvSchema = z.object({
     .string()
     .min(32, "must be at least 32 characters (use: openssl rand -hex 32)")
     .optional(),
+  /**
+   * The key that seals gateway credentials and webhook secrets at rest (lib/sealed.server.ts).
+   * Unset: a key file beside the SQLite file (credentials.key), made on first use.
+   */
+  CREDENTIALS_KEY: z
+    .string()
+    .min(32, "must be at least 32 characters (use: openssl rand -hex 32)")
+    .optional(),
+  /** Lets webhook endpoints point at loopback and private addresses (tests, a receiver on the same network). */
+  WEBHOOK_ALLOW_PRIVATE: booleanFlag,
+  /** How many times a webhook event is tried on an endpoint before it is given up. */
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number({ message: "must be a number" }).int().min(1).max(20).default(8),
   SMTP_URL: z
     .string()
     .refine((value) => /^smtps?:\/\//.test(value), "must be an smtp:// or smtps:// URL")

@@ -3,7 +3,8 @@ import { authenticateAccessToken } from "~/domain/identity/api-tokens.server";
 import { can, type Permission } from "~/domain/identity/permissions";
 import { loadSessionUser, type SessionUser } from "~/domain/identity/users.server";
 import { languageFromHeader, translator, type Language } from "~/lib/i18n.server";
-import { getDbFrom } from "./request-context.server";
+import { authenticateApiKey, grantsOn } from "~/domain/identity/api-keys.server";
+import { clientAddressContext, getDbFrom } from "./request-context.server";
 import { getAppSecret } from "~/lib/secret.server";
 
 type Context = Readonly<RouterContextProvider>;
@@ -45,9 +46,15 @@ export async function readBody(request: Request): Promise<Record<string, unknown
   throw apiDetail(request, "api.invalid_body", 400);
 }
 
-/** The user behind a bearer access token; 401 in DRF's words otherwise. */
-export async function requireApiUser(request: Request, context: Context): Promise<{ user: SessionUser; sessionId: string }> {
+/**
+ * The user behind a bearer access token; 401 in DRF's words otherwise. Endpoints a merchant's
+ * server may call (`apiKey: true`) also take `Authorization: Api-Key <key>`: the key's own user,
+ * with the key's grants; elsewhere a key is refused with 403.
+ */
+export async function requireApiUser(request: Request, context: Context, options: { apiKey?: boolean } = {}): Promise<{ user: SessionUser; sessionId: string }> {
   const header = request.headers.get("Authorization") ?? "";
+  const keyMatch = /^Api-Key\s+(\S+)$/i.exec(header);
+  if (keyMatch) return { user: await requireKeyUser(request, context, keyMatch[1], options.apiKey === true), sessionId: "" };
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   if (!match) throw apiDetail(request, "api.not_authenticated", 401, undefined);
   const db = getDbFrom(context);
@@ -57,6 +64,26 @@ export async function requireApiUser(request: Request, context: Context): Promis
     throw apiDetail(request, "api.token_invalid", 401, { code: "token_not_valid" });
   }
   return { user, sessionId: session.id };
+}
+
+async function requireKeyUser(request: Request, context: Context, key: string, allowed: boolean): Promise<SessionUser> {
+  const db = getDbFrom(context);
+  const found = await authenticateApiKey(db, key, context.get(clientAddressContext));
+  if (!found.ok) throw apiDetail(request, found.reason === "address" ? "api.key_address" : "api.key_invalid", found.reason === "address" ? 403 : 401);
+  if (!allowed) throw apiDetail(request, "api.key_not_here", 403);
+  const user = await loadSessionUser(db, found.userId);
+  if (!user || user.merchantId !== found.merchantId) throw apiDetail(request, "api.key_invalid", 401);
+  return { ...user, apiKey: { id: found.keyId, grants: found.grants } };
+}
+
+/**
+ * The user as they may act on one plugin: a person as they are; an API key with only what its
+ * scopes grant on that plugin, or null when they grant nothing there (answer as if it did not exist).
+ */
+export function userOnPlugin(user: SessionUser, plugin: string): SessionUser | null {
+  if (!user.apiKey) return user;
+  const permissions = grantsOn(user.apiKey.grants, plugin);
+  return permissions.length ? { ...user, permissions } : null;
 }
 
 export function requireApiPermission(request: Request, user: SessionUser, permission: Permission) {

@@ -34,6 +34,7 @@ export async function listGrantCandidates(db: DB, merchantId: number) {
     .where("merchant_id", "=", merchantId)
     .where("is_active", "=", 1)
     .where("is_superuser", "=", 0)
+    .where("kind", "=", "person")
     .orderBy("username")
     .execute();
   if (!users.length) return [];
@@ -69,6 +70,7 @@ export async function requestPermissionGrant(
           .select(["id", "username", "is_active", "is_superuser"])
           .where("merchant_id", "=", input.merchantId)
           .where("id", "=", input.userId)
+          .where("kind", "=", "person")
           .executeTakeFirst()
       : undefined;
     if (!target || !target.is_active) return fail("tickets.errors.user", "user");

@@ -51,6 +51,7 @@ export async function attemptLogin(
     .selectFrom("users")
     .select(["id", "merchant_id", "username", "email", "password_hash", "is_active", "requires_otp"])
     .where("username", "=", input.username)
+    .where("kind", "=", "person")
     .executeTakeFirst();
   const passwordOk = user ? await verifyPassword(user.password_hash, input.password) : (await verifyAgainstDummy(input.password), false);
 
@@ -128,6 +129,7 @@ export async function verifyLoginCode(
     .selectFrom("users")
     .select(["id", "merchant_id", "username", "is_active"])
     .where("username", "=", input.username)
+    .where("kind", "=", "person")
     .executeTakeFirst();
   const challenge = user
     ? await db

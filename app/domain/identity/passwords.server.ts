@@ -114,6 +114,7 @@ export async function requestPasswordReset(
     .selectFrom("users")
     .select(["id", "merchant_id", "username", "email", "is_active"])
     .where("username", "=", input.username)
+    .where("kind", "=", "person")
     .executeTakeFirst();
   if (!user || !user.is_active) return;
   const token = randomToken(32);

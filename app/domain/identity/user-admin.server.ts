@@ -18,7 +18,8 @@ const usersOf = (db: DB, merchantId: number) =>
   db
     .selectFrom("users")
     .select(["id", "username", "email", "first_name", "last_name", "is_superuser", "is_active", "requires_otp"])
-    .where("merchant_id", "=", merchantId);
+    .where("merchant_id", "=", merchantId)
+    .where("kind", "=", "person");
 
 type UserRow = Awaited<ReturnType<ReturnType<typeof usersOf>["executeTakeFirstOrThrow"]>>;
 const managed = (row: UserRow): ManagedUser => ({ ...row, is_superuser: Boolean(row.is_superuser), is_active: Boolean(row.is_active), requires_otp: Boolean(row.requires_otp) });
@@ -55,6 +56,7 @@ export async function changeUserAccess(
       .selectFrom("users")
       .select(["id", "username", "is_superuser", "is_active", "requires_otp"])
       .where("id", "=", input.userId)
+      .where("kind", "=", "person")
       .where("merchant_id", "=", input.manager.merchantId)
       .executeTakeFirst();
     if (!user) return refuse("admin.users.errors.not_found");

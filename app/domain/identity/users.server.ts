@@ -13,6 +13,8 @@ export type SessionUser = {
   is_superuser: number;
   receiveOrderNotification: boolean;
   permissions: string[];
+  /** Set when an API key acts (web/api.server.ts): the key and what its scopes grant, per plugin. */
+  apiKey?: { id: number; grants: Record<string, string[]> };
 };
 
 export async function loadSessionUser(db: DB, userId: number): Promise<SessionUser | undefined> {

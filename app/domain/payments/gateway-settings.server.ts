@@ -2,6 +2,7 @@ import type { DB } from "~/db/database.server";
 import type { GatewayTable } from "~/db/schema";
 import type { Selectable } from "kysely";
 import { sandboxEnabled } from "~/lib/env.server";
+import { unseal } from "~/lib/sealed.server";
 import { computeFee, type FeeRule } from "~/lib/money";
 import { named, type NameParam } from "~/lib/outcome";
 import type { GatewayConfig } from "./gateways/gateway";
@@ -27,6 +28,8 @@ const gatewayColumns = [
   "enabled",
   "sort_order",
   "created_at",
+  "mode",
+  "credentials_set_at",
 ] as const;
 
 /**
@@ -77,7 +80,7 @@ export function toGatewayConfig(gateway: GatewayRow, platform: { publicBaseUrl: 
   return {
     code: gateway.code,
     kind: gateway.kind,
-    credentials: JSON.parse(gateway.credentials) as Record<string, string>,
+    credentials: JSON.parse(unseal(gateway.credentials)) as Record<string, string>,
     captureMode: gateway.capture_mode,
     endpoints: gateway.endpoint_url
       ? { browser: gateway.endpoint_url, server: gateway.endpoint_url }

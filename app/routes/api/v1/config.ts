@@ -8,7 +8,7 @@ import { getDbFrom } from "~/web/request-context.server";
  * No live channel is offered yet, so `ws_notify_url` is null.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { user } = await requireApiUser(request, context);
+  const { user } = await requireApiUser(request, context, { apiKey: true });
   const branding = await loadMerchantBranding(getDbFrom(context), user.merchantId);
   return apiJson({
     admin_url: branding.admin_url,

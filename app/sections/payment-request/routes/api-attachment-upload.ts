@@ -1,6 +1,7 @@
 import type { Route } from "./+types/api-attachment-upload";
 import { ATTACHMENT_MAX_BYTES, attachmentName, storeAttachment } from "~/domain/payments/attachments.server";
-import { apiErrors, apiJson, methodNotAllowed, requireApiPermission, requireApiUser } from "~/web/api.server";
+import { apiErrors, apiJson, methodNotAllowed, requireApiPermission } from "~/web/api.server";
+import { requireTransactionSection } from "~/routes/api/v1/plugins/transaction-api.server";
 
 /**
  * POST multipart with a `file`: keeps it and answers {file_url, original_filename}; the file_url
@@ -8,7 +9,7 @@ import { apiErrors, apiJson, methodNotAllowed, requireApiPermission, requireApiU
  */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(request);
-  const { user } = await requireApiUser(request, context);
+  const { user } = await requireTransactionSection(request, context, "payment_request");
   requireApiPermission(request, user, "add_paymenttransaction");
   if (Number(request.headers.get("Content-Length") ?? 0) > ATTACHMENT_MAX_BYTES + 64 * 1024) {
     return apiErrors(request, { file: ["attachment.errors.too_large"] }, 413);

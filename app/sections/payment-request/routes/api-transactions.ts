@@ -4,12 +4,11 @@ import { PaymentRequestSchema } from "~/sections/payment-request/domain/payment-
 import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
 import { findMerchantTransaction } from "~/sections/payment-request/domain/transactions.server";
 import { serializeMerchantTransaction } from "~/sections/payment-request/domain/serialize.server";
-import { apiLanguage, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
+import { apiLanguage, methodNotAllowed, readBody, requireApiPermission } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
 import { describe } from "~/presentation/texts.server";
-import { getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
-import { respondWithBulkAction, respondWithList, respondWithListConfig } from "~/routes/api/v1/plugins/transaction-api.server";
+import { requireTransactionSection, respondWithBulkAction, respondWithList, respondWithListConfig } from "~/routes/api/v1/plugins/transaction-api.server";
 
 /**
  * DELETE {ids}: deletes those of the rows that may be deleted, as for every section.
@@ -20,10 +19,9 @@ import { respondWithBulkAction, respondWithList, respondWithListConfig } from "~
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method === "DELETE") return respondWithBulkAction(request, context, "payment_request", "delete");
   if (request.method !== "POST") return methodNotAllowed(request);
-  const { user } = await requireApiUser(request, context);
+  const { user, db } = await requireTransactionSection(request, context, "payment_request");
   requireApiPermission(request, user, "add_paymenttransaction");
   const body = await readBody(request);
-  const db = getDbFrom(context);
   const lang = apiLanguage(request);
   return respondOnce(request, { db, merchantId: user.merchantId, scope: "payment_request.create", body }, async () => {
     const parsed = PaymentRequestSchema.safeParse(body);

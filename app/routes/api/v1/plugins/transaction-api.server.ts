@@ -21,7 +21,7 @@ import { loadSerializeContext, presentTableFields, serializeTransaction } from "
 import { messageOf } from "~/web/outcomes.server";
 import { DISPLAY_STATES } from "~/domain/transactions/display-state";
 import { platformAddresses } from "~/web/addresses.server";
-import { apiDetail, apiErrors, apiJson, apiLanguage, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
+import { apiDetail, apiErrors, apiJson, apiLanguage, readBody, requireApiPermission, requireApiUser, userOnPlugin } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
 import type { Language } from "~/lib/i18n";
 import { getDbFrom } from "~/web/request-context.server";
@@ -41,10 +41,11 @@ export function isDeletedRoute(pattern: string) {
  * or that the merchant does not have, answers 404 as if it did not exist.
  */
 export async function requireTransactionSection(request: Request, context: Context, plugin: string, feature: "transactions" | "deleted_transactions" = "transactions") {
-  const { user } = await requireApiUser(request, context);
+  const { user: signedIn } = await requireApiUser(request, context, { apiKey: true });
   const db = getDbFrom(context);
   const section = isTransactionSection(plugin) ? findSection(plugin) : undefined;
-  if (!section || !hasFeature(await loadAvailableSections(db, user.merchantId), section.key, feature)) {
+  const user = section ? userOnPlugin(signedIn, section.key) : null;
+  if (!section || !user || !hasFeature(await loadAvailableSections(db, user.merchantId), section.key, feature)) {
     throw apiDetail(request, "api.not_found", 404);
   }
   return { user, db, section, lang: apiLanguage(request) };

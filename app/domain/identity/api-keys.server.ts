@@ -1,0 +1,341 @@
+import { BlockList, isIP } from "node:net";
+import { engineOf, writeTransaction, type DB } from "~/db/database.server";
+import { recordAudit } from "~/domain/audit/audit-log.server";
+import { TRANSACTION_SECTIONS } from "~/sections/registry";
+import { addMs, now, nowIso } from "~/lib/clock.server";
+import { randomToken, sha256 } from "~/lib/crypto.server";
+import { refuse, type Refusal } from "~/lib/outcome";
+
+/**
+ * API keys for merchants' servers (`Authorization: Api-Key <key>`). A key acts as a user of kind
+ * `api_key` made for it, so everything it does is scoped to its merchant, checked against
+ * permissions and written in the audit log under its own name, as a person's actions are. The key
+ * itself is shown once and stored as a SHA-256 hash (it is 256 random bits: no slow hash needed).
+ */
+
+/** What a scope's operation lets the key do, as permissions. */
+export const SCOPE_OPERATIONS = {
+  read: ["view_paymenttransaction", "search_paymenttransaction", "view_paymenttransaction_statistics"],
+  write: ["add_paymenttransaction", "change_paymenttransaction", "delete_paymenttransaction"],
+  refund: ["refund_paymenttransaction"],
+  capture: ["capture_paymenttransaction"],
+  void: ["void_paymenttransaction"],
+} as const satisfies Record<string, readonly string[]>;
+
+export type ScopeOperation = keyof typeof SCOPE_OPERATIONS;
+const OPERATIONS = Object.keys(SCOPE_OPERATIONS) as ScopeOperation[];
+
+/** Plugin → the permissions the key holds on it ("*": on every plugin). */
+export type ApiKeyGrants = Record<string, string[]>;
+
+const MAX_SCOPES = 50;
+const MAX_ADDRESSES = 50;
+const MAX_GRACE_SECONDS = 7 * 24 * 3600;
+const LAST_USED_EVERY_MS = 30_000;
+export const API_KEY_NAME_MAX = 100;
+
+/** The plugins a scope may name: the sections that have transactions, or `*`. */
+export function scopePlugins() {
+  return TRANSACTION_SECTIONS.map((section) => section.key);
+}
+
+/**
+ * Scopes as `plugin:operation` (`payment_request:refund`), `plugin` (every operation on it),
+ * `*:operation` or `*`. Returns the grants, or the scopes it does not know.
+ */
+export function parseScopes(scopes: readonly string[]): { ok: true; grants: ApiKeyGrants } | { ok: false; unknown: string[] } {
+  const plugins = new Set(scopePlugins());
+  const grants: Record<string, Set<string>> = {};
+  const unknown: string[] = [];
+  for (const scope of scopes) {
+    const [plugin, operation, extra] = scope.split(":");
+    const operations = operation === undefined ? OPERATIONS : OPERATIONS.includes(operation as ScopeOperation) ? [operation as ScopeOperation] : null;
+    if (extra !== undefined || !operations || (plugin !== "*" && !plugins.has(plugin))) {
+      unknown.push(scope);
+      continue;
+    }
+    grants[plugin] ??= new Set();
+    for (const op of operations) for (const permission of SCOPE_OPERATIONS[op]) grants[plugin].add(permission);
+  }
+  if (unknown.length) return { ok: false, unknown };
+  return { ok: true, grants: Object.fromEntries(Object.entries(grants).map(([plugin, set]) => [plugin, [...set].sort()])) };
+}
+
+/** The permissions a key holds on one plugin; empty when it may not touch it. */
+export function grantsOn(grants: ApiKeyGrants, plugin: string): string[] {
+  return [...new Set([...(grants["*"] ?? []), ...(grants[plugin] ?? [])])];
+}
+
+function allowList(addresses: readonly string[]) {
+  const list = new BlockList();
+  for (const entry of addresses) {
+    const [address, bits] = entry.split("/");
+    const family = isIP(address) === 6 ? "ipv6" : "ipv4";
+    if (bits === undefined) list.addAddress(address, family);
+    else list.addSubnet(address, Number(bits), family);
+  }
+  return list;
+}
+
+/** An address (`203.0.113.7`) or a CIDR range (`203.0.113.0/24`, `2001:db8::/32`). */
+export function isAddressEntry(entry: string) {
+  const [address, bits, extra] = entry.split("/");
+  const family = isIP(address);
+  if (!family || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+function normalAddress(ip: string) {
+  return ip.startsWith("::ffff:") && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
+}
+
+function newKey() {
+  const prefix = `kp_${randomToken(6)}`;
+  return { prefix, key: `${prefix}_${randomToken(32)}` };
+}
+
+export type ApiKeyView = {
+  id: number;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  allowed_ips: string[];
+  expires_at: string | null;
+  created: string;
+  created_by: string | null;
+  last_used_at: string | null;
+  last_used_ip: string | null;
+  rotated_at: string | null;
+  previous_valid_until: string | null;
+  revoked_at: string | null;
+  is_active: boolean;
+};
+
+const iso = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string).toISOString());
+
+const keysOf = (db: DB, merchantId: number) =>
+  db
+    .selectFrom("api_keys")
+    .leftJoin("users as creator", "creator.id", "api_keys.created_by")
+    .select([
+      "api_keys.id",
+      "api_keys.name",
+      "api_keys.prefix",
+      "api_keys.scopes",
+      "api_keys.allowed_ips",
+      "api_keys.expires_at",
+      "api_keys.created_at",
+      "api_keys.last_used_at",
+      "api_keys.last_used_ip",
+      "api_keys.rotated_at",
+      "api_keys.previous_valid_until",
+      "api_keys.revoked_at",
+      "creator.username as creator",
+    ])
+    .where("api_keys.merchant_id", "=", merchantId);
+
+type KeyRow = Awaited<ReturnType<ReturnType<typeof keysOf>["executeTakeFirstOrThrow"]>>;
+
+function view(row: KeyRow): ApiKeyView {
+  const expires = iso(row.expires_at);
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: JSON.parse(row.scopes),
+    allowed_ips: JSON.parse(row.allowed_ips),
+    expires_at: expires,
+    created: iso(row.created_at)!,
+    created_by: row.creator ?? null,
+    last_used_at: iso(row.last_used_at),
+    last_used_ip: row.last_used_ip,
+    rotated_at: iso(row.rotated_at),
+    previous_valid_until: iso(row.previous_valid_until),
+    revoked_at: iso(row.revoked_at),
+    is_active: !row.revoked_at && (!expires || new Date(expires) > now()),
+  };
+}
+
+export async function listApiKeys(db: DB, merchantId: number): Promise<ApiKeyView[]> {
+  return (await keysOf(db, merchantId).orderBy("api_keys.id", "desc").execute()).map(view);
+}
+
+export async function findApiKey(db: DB, merchantId: number, id: number): Promise<ApiKeyView | undefined> {
+  const row = await keysOf(db, merchantId).where("api_keys.id", "=", id).executeTakeFirst();
+  return row && view(row);
+}
+
+export type ApiKeyInput = { name: string; scopes: string[]; allowedIps: string[]; expiresAt: Date | null };
+type Manager = { id: number; username: string; merchantId: number };
+
+/** Checks a key's fields; the codes are translation keys under admin.api_keys.errors. */
+export function checkApiKeyInput(input: { name: unknown; scopes: unknown; allowed_ips?: unknown; expires_at?: unknown }):
+  | { ok: true; value: ApiKeyInput }
+  | { ok: false; errors: Record<string, string[]> } {
+  const errors: Record<string, string[]> = {};
+  const name = typeof input.name === "string" ? input.name.trim() : "";
+  if (!name) errors.name = ["admin.api_keys.errors.name"];
+  else if (name.length > API_KEY_NAME_MAX) errors.name = ["admin.api_keys.errors.name_long"];
+  const scopes = Array.isArray(input.scopes) && input.scopes.every((scope) => typeof scope === "string") ? [...new Set(input.scopes as string[])] : null;
+  if (!scopes || scopes.length === 0 || scopes.length > MAX_SCOPES) errors.scopes = ["admin.api_keys.errors.scopes"];
+  else if (!parseScopes(scopes).ok) errors.scopes = ["admin.api_keys.errors.scope_unknown"];
+  const rawIps = input.allowed_ips ?? [];
+  const allowedIps = Array.isArray(rawIps) && rawIps.every((entry) => typeof entry === "string") ? [...new Set((rawIps as string[]).map((entry) => entry.trim()).filter(Boolean))] : null;
+  if (!allowedIps || allowedIps.length > MAX_ADDRESSES || !allowedIps.every(isAddressEntry)) errors.allowed_ips = ["admin.api_keys.errors.allowed_ips"];
+  let expiresAt: Date | null = null;
+  if (input.expires_at !== undefined && input.expires_at !== null && input.expires_at !== "") {
+    const parsed = typeof input.expires_at === "string" && /^\d{4}-\d{2}-\d{2}/.test(input.expires_at) ? new Date(input.expires_at) : null;
+    if (!parsed || Number.isNaN(parsed.getTime())) errors.expires_at = ["admin.api_keys.errors.expires_at"];
+    else if (parsed <= now()) errors.expires_at = ["admin.api_keys.errors.expires_past"];
+    else expiresAt = parsed;
+  }
+  if (Object.keys(errors).length) return { ok: false, errors };
+  return { ok: true, value: { name, scopes: scopes!, allowedIps: allowedIps!, expiresAt } };
+}
+
+/** The permissions of every plugin a key is granted, as its user holds them. */
+function unionOf(grants: ApiKeyGrants) {
+  return [...new Set(Object.values(grants).flat())];
+}
+
+/** A new key, returned once with its secret. */
+export async function createApiKey(db: DB, input: { manager: Manager; key: ApiKeyInput; ip?: string | null }) {
+  const parsed = parseScopes(input.key.scopes);
+  if (!parsed.ok) throw new Error("unchecked scopes");
+  const { prefix, key } = newKey();
+  const created = nowIso();
+  return writeTransaction(db, async (trx) => {
+    const user = await trx
+      .insertInto("users")
+      .values({
+        merchant_id: input.manager.merchantId,
+        // `:` is outside the username rule, so no person can ever be named like a key.
+        username: `api-key:${prefix}`,
+        email: "",
+        first_name: input.key.name.slice(0, 150),
+        last_name: "",
+        password_hash: "!",
+        kind: "api_key",
+        created_at: created,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const permissions = unionOf(parsed.grants);
+    if (permissions.length) await trx.insertInto("user_permissions").values(permissions.map((permission) => ({ user_id: user.id, permission }))).execute();
+    const row = await trx
+      .insertInto("api_keys")
+      .values({
+        merchant_id: input.manager.merchantId,
+        user_id: user.id,
+        name: input.key.name,
+        prefix,
+        key_hash: sha256(key),
+        scopes: JSON.stringify(input.key.scopes),
+        allowed_ips: JSON.stringify(input.key.allowedIps),
+        expires_at: input.key.expiresAt?.toISOString() ?? null,
+        created_by: input.manager.id,
+        created_at: created,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await audit(trx, input.manager, "api_key_created", row.id, { name: input.key.name, prefix }, input.ip);
+    return { id: row.id, key, prefix };
+  });
+}
+
+function audit(db: DB, manager: Manager, action: string, id: number, params: { name: string; prefix: string }, ip?: string | null) {
+  return recordAudit(db, {
+    merchantId: manager.merchantId,
+    actor: { id: manager.id, username: manager.username },
+    action,
+    params,
+    objectType: "api_key",
+    objectId: id,
+    ip: ip ?? null,
+  });
+}
+
+/**
+ * A new secret for a key; the old one keeps working for `graceSeconds` (0: refused at once), so a
+ * merchant's servers can change over without an outage. A key rotated again during a grace period
+ * ends that period: only the key just replaced is still accepted.
+ */
+export async function rotateApiKey(
+  db: DB,
+  input: { manager: Manager; id: number; graceSeconds: number; ip?: string | null },
+): Promise<{ ok: true; id: number; key: string; prefix: string; previous_valid_until: string | null } | Refusal> {
+  const grace = Math.max(0, Math.min(MAX_GRACE_SECONDS, Math.floor(input.graceSeconds)));
+  return writeTransaction(db, async (trx) => {
+    const row = await trx
+      .selectFrom("api_keys")
+      .select(["id", "name", "prefix", "key_hash", "revoked_at", "expires_at"])
+      .where("id", "=", input.id)
+      .where("merchant_id", "=", input.manager.merchantId)
+      .$if(engineOf(trx) === "postgres", (query) => query.forUpdate())
+      .executeTakeFirst();
+    if (!row) return refuse("admin.api_keys.errors.not_found");
+    if (row.revoked_at) return refuse("admin.api_keys.errors.revoked");
+    const key = `${row.prefix}_${randomToken(32)}`;
+    const until = grace > 0 ? addMs(now(), grace * 1000).toISOString() : null;
+    await trx
+      .updateTable("api_keys")
+      .set({ key_hash: sha256(key), previous_key_hash: grace > 0 ? row.key_hash : null, previous_valid_until: until, rotated_at: nowIso() })
+      .where("id", "=", row.id)
+      .execute();
+    await audit(trx, input.manager, "api_key_rotated", row.id, { name: row.name, prefix: row.prefix }, input.ip);
+    return { ok: true as const, id: row.id, key, prefix: row.prefix, previous_valid_until: until };
+  });
+}
+
+/** Revokes a key: refused from the next request on, old and new secret alike. */
+export async function revokeApiKey(db: DB, input: { manager: Manager; id: number; ip?: string | null }): Promise<{ ok: true } | Refusal> {
+  return writeTransaction(db, async (trx) => {
+    const row = await trx
+      .selectFrom("api_keys")
+      .select(["id", "name", "prefix", "user_id", "revoked_at"])
+      .where("id", "=", input.id)
+      .where("merchant_id", "=", input.manager.merchantId)
+      .$if(engineOf(trx) === "postgres", (query) => query.forUpdate())
+      .executeTakeFirst();
+    if (!row) return refuse("admin.api_keys.errors.not_found");
+    if (row.revoked_at) return { ok: true as const };
+    await trx.updateTable("api_keys").set({ revoked_at: nowIso(), previous_key_hash: null, previous_valid_until: null }).where("id", "=", row.id).execute();
+    await trx.updateTable("users").set({ is_active: 0 }).where("id", "=", row.user_id).execute();
+    await audit(trx, input.manager, "api_key_revoked", row.id, { name: row.name, prefix: row.prefix }, input.ip);
+    return { ok: true as const };
+  });
+}
+
+export type KeyAuthentication = { ok: true; userId: number; merchantId: number; keyId: number; grants: ApiKeyGrants } | { ok: false; reason: "invalid" | "address" };
+
+/**
+ * The key behind an `Api-Key` header: live (not revoked, not expired; its previous secret only
+ * within its grace period) and used from an allowed address. Notes when and from where it was
+ * last used (at most every 30 seconds, so a busy server does not write on every call).
+ */
+export async function authenticateApiKey(db: DB, key: string, ip: string | null): Promise<KeyAuthentication> {
+  if (!/^kp_[\w-]{8}_[\w-]{43}$/.test(key)) return { ok: false, reason: "invalid" };
+  const hash = sha256(key);
+  const current = now();
+  const row = await db
+    .selectFrom("api_keys")
+    .select(["id", "merchant_id", "user_id", "key_hash", "previous_valid_until", "scopes", "allowed_ips", "expires_at", "revoked_at", "last_used_at", "last_used_ip"])
+    .where((eb) => eb.or([eb("key_hash", "=", hash), eb("previous_key_hash", "=", hash)]))
+    .executeTakeFirst();
+  if (!row || row.revoked_at) return { ok: false, reason: "invalid" };
+  if (row.expires_at && new Date(row.expires_at as string) <= current) return { ok: false, reason: "invalid" };
+  if (row.key_hash !== hash && !(row.previous_valid_until && new Date(row.previous_valid_until as string) > current)) return { ok: false, reason: "invalid" };
+  const allowed: string[] = JSON.parse(row.allowed_ips);
+  const address = ip ? normalAddress(ip) : null;
+  if (allowed.length && (!address || !isIP(address) || !allowList(allowed).check(address, isIP(address) === 6 ? "ipv6" : "ipv4"))) {
+    return { ok: false, reason: "address" };
+  }
+  const parsed = parseScopes(JSON.parse(row.scopes));
+  if (!parsed.ok) return { ok: false, reason: "invalid" };
+  const lastUsed = row.last_used_at ? new Date(row.last_used_at as string).getTime() : 0;
+  if (current.getTime() - lastUsed > LAST_USED_EVERY_MS || row.last_used_ip !== address) {
+    await db.updateTable("api_keys").set({ last_used_at: current.toISOString(), last_used_ip: address }).where("id", "=", row.id).execute();
+  }
+  return { ok: true, userId: row.user_id, merchantId: row.merchant_id, keyId: row.id, grants: parsed.grants };
+}

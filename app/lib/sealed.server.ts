@@ -1,0 +1,50 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { env } from "./env.server";
+
+const VERSION = "sealed:v1";
+let cachedKey: Buffer | undefined;
+
+/**
+ * The 256-bit key that seals secrets at rest: CREDENTIALS_KEY from the environment, or, in the
+ * embedded installation, a key file made once beside the SQLite file. Either way it is never in
+ * the database, so a copy of the database alone reveals no credential.
+ */
+function sealingKey(): Buffer {
+  if (cachedKey) return cachedKey;
+  const configured = env().CREDENTIALS_KEY;
+  if (configured) return (cachedKey = createHash("sha256").update(configured).digest());
+  const file = path.join(path.dirname(path.resolve(env().SQLITE_PATH)), "credentials.key");
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    try {
+      fs.writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600, flag: "wx" });
+    } catch (error) {
+      // Another process made it first: use theirs.
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+  }
+  return (cachedKey = createHash("sha256").update(fs.readFileSync(file, "utf8").trim()).digest());
+}
+
+/** AES-256-GCM: `sealed:v1:<iv>:<tag>:<ciphertext>`, base64url. */
+export function seal(plain: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", sealingKey(), iv);
+  const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
+  return [VERSION, iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), body.toString("base64url")].join(":");
+}
+
+export function isSealed(value: string) {
+  return value.startsWith(`${VERSION}:`);
+}
+
+/** The plain text of a sealed value; a value written before sealing existed is returned as it is. */
+export function unseal(value: string): string {
+  if (!isSealed(value)) return value;
+  const [, , iv, tag, body] = value.split(":");
+  const decipher = createDecipheriv("aes-256-gcm", sealingKey(), Buffer.from(iv, "base64url"));
+  decipher.setAuthTag(Buffer.from(tag, "base64url"));
+  return Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
+}

@@ -1,0 +1,31 @@
+import type { Route } from "./+types/api-key";
+import { findApiKey, revokeApiKey } from "~/domain/identity/api-keys.server";
+import { apiDetail, apiJson, methodNotAllowed, requireApiPermission, requireApiUser } from "~/web/api.server";
+import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+
+const idOf = (value: string) => (/^\d{1,9}$/.test(value) ? Number(value) : null);
+
+/** GET one API key (never its secret). */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const { user } = await requireApiUser(request, context);
+  requireApiPermission(request, user, "manage_merchant");
+  const id = idOf(params.id);
+  const found = id === null ? undefined : await findApiKey(getDbFrom(context), user.merchantId, id);
+  return found ? apiJson(found) : apiDetail(request, "api.not_found", 404);
+}
+
+/** DELETE revokes the key: refused from the next request on. Answers 204. */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  if (request.method !== "DELETE") return methodNotAllowed(request);
+  const { user } = await requireApiUser(request, context);
+  requireApiPermission(request, user, "manage_merchant");
+  const id = idOf(params.id);
+  if (id === null) return apiDetail(request, "api.not_found", 404);
+  const outcome = await revokeApiKey(getDbFrom(context), {
+    manager: { id: user.id, username: user.username, merchantId: user.merchantId },
+    id,
+    ip: context.get(clientAddressContext),
+  });
+  if (!outcome.ok) return apiDetail(request, "api.not_found", 404);
+  return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
+}
