@@ -14,6 +14,7 @@ import { loadSectionServers, transactionExtensions } from "~/sections/registry.s
 import { DEMO_ACTIVITY_JOB, runDemoActivity } from "./demo-activity.server";
 import { queueRefundMail, REFUND_MAIL_JOB } from "~/domain/messaging/payment-mail.server";
 import { writeTransaction, type DB } from "~/db/database.server";
+import { deliverWebhook, DELIVER_JOB } from "~/domain/integrations/webhooks.server";
 
 /** The platform's own background jobs; each section's come from its server part. */
 export const CORE_JOBS = {
@@ -25,6 +26,7 @@ export const CORE_JOBS = {
   [PRUNE_JOBS_JOB]: pruneFinishedJobs,
   [DEMO_ACTIVITY_JOB]: runDemoActivity,
   [REFUND_MAIL_JOB]: (db: DB, payload: { operationId: number }) => writeTransaction(db, (trx) => queueRefundMail(trx, payload)),
+  [DELIVER_JOB]: deliverWebhook,
   [COMPARE_BOOKS_JOB]: async (db: DB, payload?: { merchantId?: number }) => void (await compareBooks(db, backgroundAddresses(), { merchantId: payload?.merchantId })),
 } as const;
 

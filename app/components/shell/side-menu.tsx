@@ -1,5 +1,5 @@
 import { Badge, Stack, Text } from "@mantine/core";
-import { IconBuildingStore, IconKey, IconUsers, IconFileReport, IconHelp, IconHome, IconListDetails, IconMail, IconScale } from "@tabler/icons-react";
+import { IconBuildingStore, IconKey, IconUsers, IconWebhook, IconFileReport, IconHelp, IconHome, IconListDetails, IconMail, IconScale } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { NavLink as RouterNavLink } from "react-router";
 
@@ -76,6 +76,7 @@ export function SideMenu({ lang, sections, canReadMailbox, canExport = false, ca
             {link("/admin/profile", t("shell.merchant_profile"), <IconBuildingStore size={18} />)}
             {link("/admin/users", t("shell.users"), <IconUsers size={18} />)}
             {link("/admin/api-keys", t("shell.api_keys"), <IconKey size={18} />)}
+            {link("/admin/webhooks", t("shell.webhooks"), <IconWebhook size={18} />)}
           </>
         ) : null}
       </Stack>

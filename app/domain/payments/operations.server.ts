@@ -16,7 +16,8 @@ import type { OperationInquiry, OperationResult } from "./gateways/gateway";
 import { adapterFor, gatewaySupports } from "./gateways/registry";
 import { bumpTotals } from "./running-totals.server";
 import { recordPaidStatistics } from "./statistics-rollup.server";
-import { transitionTransaction } from "./transaction-state.server";
+import { transitionTransaction, webhookTransaction } from "./transaction-state.server";
+import { emitWebhookEvent } from "~/domain/integrations/webhooks.server";
 
 export const OPERATION_PERMISSIONS = {
   refund: "refund_paymenttransaction",
@@ -493,9 +494,20 @@ export async function recordOperationResult(
       })
       .execute();
     await recordAudit(trx, { ...audit, action: `transaction_${operation.kind}${suffix}`, params: { amount: amountParam, orderNo: current.order_no } });
+    // Told to the merchant's systems once the transaction's state reflects it (below).
+    const tell = async () => {
+      const transaction = await trx.selectFrom("transactions").select(["id", "order_no", "plugin", "state", "amount", "currency_code", "customer_email"]).where("id", "=", current.id).executeTakeFirstOrThrow();
+      await emitWebhookEvent(trx, operation.merchant_id, `${operation.kind}.succeeded`, {
+        transaction: webhookTransaction(transaction),
+        operation: { id: operationId, kind: operation.kind, amount: toDecimalString(operation.amount, operation.currency_code), currency_code: operation.currency_code, duplicate_payment: duplicate },
+      });
+    };
     // The customer's mail is written by a job: nothing about a mail can undo the record of the money.
     if (operation.kind === "refund") await enqueueJob(trx, REFUND_MAIL_JOB, { operationId });
-    if (duplicate) return true;
+    if (duplicate) {
+      await tell();
+      return true;
+    }
     const key = { merchantId: operation.merchant_id, plugin: current.plugin, currency: operation.currency_code, at: completed };
     const cause = { kind: operation.kind, operationId };
     if (operation.kind === "capture") {
@@ -522,6 +534,7 @@ export async function recordOperationResult(
         if (refunded.ok && refunded.from === "paid") await recordPaidStatistics(trx, { ...current, deleted_at: null }, -1, current.captured_amount);
       }
     }
+    await tell();
     return true;
   });
   if (changed && operation.approval_request_id !== null) await recordRequestResult(db, operation.approval_request_id, result.ok ? { ok: true, code: `operations.done.${operation.kind}`, params: { amount: money(operation.amount, operation.currency_code) } } : refuse("operations.errors.gateway", { params: { message: messageParam(result.message) } }));

@@ -7,6 +7,8 @@ import { publicId } from "~/lib/ids.server";
 import { bumpTotals } from "./running-totals.server";
 import { allowsTransition, type TransitionKind } from "./states";
 import { unitOf } from "~/domain/merchants/units.server";
+import { emitWebhookEvent, type WEBHOOK_EVENTS } from "~/domain/integrations/webhooks.server";
+import { toDecimalString } from "~/lib/money";
 
 /** Why a transaction changes state; the section's hook reads it. */
 export type TransitionCause = (
@@ -21,6 +23,26 @@ export type TransitionCause = (
 const EVENT_COLUMNS = ["id", "merchant_id", "plugin", "order_no", "state", "amount", "currency_code", "customer_email", "created_at", "deleted_at"] as const;
 
 type EventTransaction = { id: string; merchant_id: number; plugin: string; order_no: number; state: TransactionState; amount: number; currency_code: string; customer_email: string | null; created_at: string; deleted_at: string | null };
+
+/** The merchant webhook event a payment's change of state is (refunds, captures and voids are told by operations.server). */
+function paymentEventOf(cause: TransitionCause, to: TransactionState): (typeof WEBHOOK_EVENTS)[number] | null {
+  if (cause.kind === "payment") return to === "authorized" ? "payment.authorized" : "payment.succeeded";
+  if (cause.kind === "attempt_failed") return "payment.failed";
+  return null;
+}
+
+/** A transaction as merchant webhooks carry it. */
+export function webhookTransaction(transaction: Pick<EventTransaction, "id" | "order_no" | "plugin" | "state" | "amount" | "currency_code" | "customer_email">) {
+  return {
+    id: transaction.id,
+    order_no: transaction.order_no,
+    plugin: transaction.plugin,
+    state: transaction.state,
+    amount: toDecimalString(transaction.amount, transaction.currency_code),
+    currency_code: transaction.currency_code,
+    customer_email: transaction.customer_email,
+  };
+}
 
 /** What a section hears: which of its transactions changed, from what to what, and why. */
 export type TransitionEvent = { transaction: EventTransaction; from: TransactionState; to: TransactionState; cause: TransitionCause };
@@ -74,6 +96,8 @@ export async function transitionTransaction(
   if (Number(updated.numUpdatedRows) !== 1) return { ...refuse("transition.not_allowed", { params: { from, to } }), state: from };
   const transaction = { ...current, state: to };
   await hookOf(current.plugin)?.(trx, { transaction, from, to, cause });
+  const event = paymentEventOf(cause, to);
+  if (event) await emitWebhookEvent(trx, current.merchant_id, event, { transaction: webhookTransaction(transaction), attempt_id: "attemptId" in cause ? cause.attemptId : null });
   return { ok: true, from, transaction };
 }
 
