@@ -665,6 +665,23 @@ export interface WebhookDeliveryTable {
   created_at: Timestamp;
 }
 
+export interface RoleTable {
+  id: Generated<number>;
+  merchant_id: number;
+  name: string;
+  created_at: Timestamp;
+}
+
+export interface RolePermissionTable {
+  role_id: number;
+  permission: string;
+}
+
+export interface UserRoleTable {
+  user_id: number;
+  role_id: number;
+}
+
 export interface Database {
   merchants: MerchantTable;
   units: UnitTable;
@@ -703,6 +720,9 @@ export interface Database {
   reconciliation_differences: ReconciliationDifferenceTable;
   sandbox_card_operations: SandboxCardOperationTable;
   api_keys: ApiKeyTable;
+  roles: RoleTable;
+  role_permissions: RolePermissionTable;
+  user_roles: UserRoleTable;
   webhook_endpoints: WebhookEndpointTable;
   webhook_events: WebhookEventTable;
   webhook_deliveries: WebhookDeliveryTable;

@@ -4,7 +4,7 @@ import path from "node:path";
 import { env } from "./env.server";
 
 const VERSION = "sealed:v1";
-let cachedKey: Buffer | undefined;
+const keys = new Map<string, Buffer>();
 
 /**
  * The 256-bit key that seals secrets at rest: CREDENTIALS_KEY from the environment, or, in the
@@ -12,10 +12,12 @@ let cachedKey: Buffer | undefined;
  * the database, so a copy of the database alone reveals no credential.
  */
 function sealingKey(): Buffer {
-  if (cachedKey) return cachedKey;
   const configured = env().CREDENTIALS_KEY;
-  if (configured) return (cachedKey = createHash("sha256").update(configured).digest());
   const file = path.join(path.dirname(path.resolve(env().SQLITE_PATH)), "credentials.key");
+  const source = configured ? `env:${configured}` : `file:${file}`;
+  const known = keys.get(source);
+  if (known) return known;
+  if (configured) return remember(source, configured);
   if (!fs.existsSync(file)) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     try {
@@ -25,7 +27,13 @@ function sealingKey(): Buffer {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
   }
-  return (cachedKey = createHash("sha256").update(fs.readFileSync(file, "utf8").trim()).digest());
+  return remember(source, fs.readFileSync(file, "utf8").trim());
+}
+
+function remember(source: string, material: string) {
+  const key = createHash("sha256").update(material).digest();
+  keys.set(source, key);
+  return key;
 }
 
 /** AES-256-GCM: `sealed:v1:<iv>:<tag>:<ciphertext>`, base64url. */

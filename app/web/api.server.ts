@@ -5,6 +5,10 @@ import { loadSessionUser, type SessionUser } from "~/domain/identity/users.serve
 import { languageFromHeader, translator, type Language } from "~/lib/i18n.server";
 import { authenticateApiKey, grantsOn } from "~/domain/identity/api-keys.server";
 import { clientAddressContext, getDbFrom } from "./request-context.server";
+import { TRANSACTION_SECTIONS } from "~/sections/registry";
+
+/** The plugins an API key's scopes may name: the sections that list transactions. */
+export const API_KEY_PLUGINS: readonly string[] = TRANSACTION_SECTIONS.map((section) => section.key);
 import { getAppSecret } from "~/lib/secret.server";
 
 type Context = Readonly<RouterContextProvider>;
@@ -68,7 +72,7 @@ export async function requireApiUser(request: Request, context: Context, options
 
 async function requireKeyUser(request: Request, context: Context, key: string, allowed: boolean): Promise<SessionUser> {
   const db = getDbFrom(context);
-  const found = await authenticateApiKey(db, key, context.get(clientAddressContext));
+  const found = await authenticateApiKey(db, key, context.get(clientAddressContext), API_KEY_PLUGINS);
   if (!found.ok) throw apiDetail(request, found.reason === "address" ? "api.key_address" : "api.key_invalid", found.reason === "address" ? 403 : 401);
   if (!allowed) throw apiDetail(request, "api.key_not_here", 403);
   const user = await loadSessionUser(db, found.userId);

@@ -1,5 +1,5 @@
 import { Badge, Stack, Text } from "@mantine/core";
-import { IconBuildingStore, IconKey, IconUsers, IconWebhook, IconFileReport, IconHelp, IconHome, IconListDetails, IconMail, IconScale } from "@tabler/icons-react";
+import { IconBuildingStore, IconHistory, IconCreditCard, IconKey, IconUsers, IconWebhook, IconFileReport, IconHelp, IconHome, IconListDetails, IconMail, IconScale } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { NavLink as RouterNavLink } from "react-router";
 
@@ -75,6 +75,8 @@ export function SideMenu({ lang, sections, canReadMailbox, canExport = false, ca
             </Text>
             {link("/admin/profile", t("shell.merchant_profile"), <IconBuildingStore size={18} />)}
             {link("/admin/users", t("shell.users"), <IconUsers size={18} />)}
+            {link("/admin/audit", t("admin.audit.title"), <IconHistory size={18} />)}
+            {link("/admin/gateways", t("shell.gateways"), <IconCreditCard size={18} />)}
             {link("/admin/api-keys", t("shell.api_keys"), <IconKey size={18} />)}
             {link("/admin/webhooks", t("shell.webhooks"), <IconWebhook size={18} />)}
           </>

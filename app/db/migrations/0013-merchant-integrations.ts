@@ -7,7 +7,7 @@ import { columnTypes } from "./column-types";
  * database: API keys (each acts through a user of kind `api_key` that nobody signs in as),
  * webhook endpoints with their events and every delivery try, invitations (a password link of
  * purpose `invitation`), and the gateway's test or live mode with the date its credentials were
- * last entered.
+ * last entered; roles, named groups of permissions that users hold besides their own.
  */
 export async function up(db: Kysely<any>, engine: Engine) {
   const { id, timestamp } = columnTypes(engine);
@@ -77,5 +77,27 @@ export async function up(db: Kysely<any>, engine: Engine) {
     .addColumn("duration_ms", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("created_at", timestamp, (c) => c.notNull())
     .execute();
+  await db.schema
+    .createTable("roles")
+    .addColumn("id", id.type, id.build)
+    .addColumn("merchant_id", "integer", (c) => c.notNull().references("merchants.id"))
+    .addColumn("name", "text", (c) => c.notNull())
+    .addColumn("created_at", timestamp, (c) => c.notNull())
+    .addUniqueConstraint("roles_merchant_name", ["merchant_id", "name"])
+    .execute();
+  await db.schema
+    .createTable("role_permissions")
+    .addColumn("role_id", "integer", (c) => c.notNull().references("roles.id").onDelete("cascade"))
+    .addColumn("permission", "text", (c) => c.notNull())
+    .addPrimaryKeyConstraint("role_permissions_pk", ["role_id", "permission"])
+    .execute();
+  await db.schema
+    .createTable("user_roles")
+    .addColumn("user_id", "integer", (c) => c.notNull().references("users.id").onDelete("cascade"))
+    .addColumn("role_id", "integer", (c) => c.notNull().references("roles.id").onDelete("cascade"))
+    .addPrimaryKeyConstraint("user_roles_pk", ["user_id", "role_id"])
+    .execute();
+  await db.schema.createIndex("user_roles_role").on("user_roles").column("role_id").execute();
+
   await db.schema.createIndex("webhook_deliveries_endpoint").on("webhook_deliveries").columns(["endpoint_id", "id"]).execute();
 }

@@ -1,4 +1,5 @@
 import { engineOf, writeTransaction, type DB } from "~/db/database.server";
+import { holdersOf, permissionsOf } from "~/domain/identity/users.server";
 import type { RequestState } from "~/db/schema";
 import { can, type PermissionHolder } from "~/domain/identity/permissions";
 import { recordAudit } from "~/domain/audit/audit-log.server";
@@ -38,15 +39,20 @@ export async function listGrantCandidates(db: DB, merchantId: number) {
     .orderBy("username")
     .execute();
   if (!users.length) return [];
+  const ids = users.map((user) => user.id);
   const held = await db
     .selectFrom("user_permissions")
     .select(["user_id", "permission"])
-    .where(
-      "user_id",
-      "in",
-      users.map((user) => user.id),
-    )
+    .where("user_id", "in", ids)
     .where("permission", "in", [...GRANTABLE_PERMISSIONS])
+    .union(
+      db
+        .selectFrom("user_roles")
+        .innerJoin("role_permissions", "role_permissions.role_id", "user_roles.role_id")
+        .select(["user_roles.user_id", "role_permissions.permission"])
+        .where("user_roles.user_id", "in", ids)
+        .where("role_permissions.permission", "in", [...GRANTABLE_PERMISSIONS]),
+    )
     .execute();
   return users.map((user) => ({ ...user, permissions: held.filter((row) => row.user_id === user.id).map((row) => row.permission) }));
 }
@@ -75,7 +81,7 @@ export async function requestPermissionGrant(
       : undefined;
     if (!target || !target.is_active) return fail("tickets.errors.user", "user");
     if (target.is_superuser) return fail("tickets.errors.superuser", "user");
-    const held = await trx.selectFrom("user_permissions").select("permission").where("user_id", "=", target.id).where("permission", "=", permission).executeTakeFirst();
+    const held = (await permissionsOf(trx, target.id)).includes(permission);
     if (held) return fail("tickets.errors.already_granted", "permission");
     const pending = await trx
       .selectFrom("permission_requests")
@@ -140,7 +146,7 @@ async function checkersOf(db: DB, merchantId: number) {
         eb(
           "users.id",
           "in",
-          eb.selectFrom("user_permissions").select("user_permissions.user_id").where("user_permissions.permission", "=", "approve_permission_requests"),
+          holdersOf(db, "approve_permission_requests"),
         ),
       ]),
     )

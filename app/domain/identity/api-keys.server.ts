@@ -1,7 +1,6 @@
 import { BlockList, isIP } from "node:net";
 import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
-import { TRANSACTION_SECTIONS } from "~/sections/registry";
 import { addMs, now, nowIso } from "~/lib/clock.server";
 import { randomToken, sha256 } from "~/lib/crypto.server";
 import { refuse, type Refusal } from "~/lib/outcome";
@@ -34,17 +33,13 @@ const MAX_GRACE_SECONDS = 7 * 24 * 3600;
 const LAST_USED_EVERY_MS = 30_000;
 export const API_KEY_NAME_MAX = 100;
 
-/** The plugins a scope may name: the sections that have transactions, or `*`. */
-export function scopePlugins() {
-  return TRANSACTION_SECTIONS.map((section) => section.key);
-}
-
 /**
  * Scopes as `plugin:operation` (`payment_request:refund`), `plugin` (every operation on it),
- * `*:operation` or `*`. Returns the grants, or the scopes it does not know.
+ * `*:operation` or `*`, `known` being the plugins a scope may name (the sections with transactions).
+ * Returns the grants, or the scopes it does not know.
  */
-export function parseScopes(scopes: readonly string[]): { ok: true; grants: ApiKeyGrants } | { ok: false; unknown: string[] } {
-  const plugins = new Set(scopePlugins());
+export function parseScopes(scopes: readonly string[], known: readonly string[]): { ok: true; grants: ApiKeyGrants } | { ok: false; unknown: string[] } {
+  const plugins = new Set(known);
   const grants: Record<string, Set<string>> = {};
   const unknown: string[] = [];
   for (const scope of scopes) {
@@ -166,11 +161,11 @@ export async function findApiKey(db: DB, merchantId: number, id: number): Promis
   return row && view(row);
 }
 
-export type ApiKeyInput = { name: string; scopes: string[]; allowedIps: string[]; expiresAt: Date | null };
+export type ApiKeyInput = { name: string; scopes: string[]; grants: ApiKeyGrants; allowedIps: string[]; expiresAt: Date | null };
 type Manager = { id: number; username: string; merchantId: number };
 
 /** Checks a key's fields; the codes are translation keys under admin.api_keys.errors. */
-export function checkApiKeyInput(input: { name: unknown; scopes: unknown; allowed_ips?: unknown; expires_at?: unknown }):
+export function checkApiKeyInput(input: { name: unknown; scopes: unknown; allowed_ips?: unknown; expires_at?: unknown }, plugins: readonly string[]):
   | { ok: true; value: ApiKeyInput }
   | { ok: false; errors: Record<string, string[]> } {
   const errors: Record<string, string[]> = {};
@@ -179,7 +174,7 @@ export function checkApiKeyInput(input: { name: unknown; scopes: unknown; allowe
   else if (name.length > API_KEY_NAME_MAX) errors.name = ["admin.api_keys.errors.name_long"];
   const scopes = Array.isArray(input.scopes) && input.scopes.every((scope) => typeof scope === "string") ? [...new Set(input.scopes as string[])] : null;
   if (!scopes || scopes.length === 0 || scopes.length > MAX_SCOPES) errors.scopes = ["admin.api_keys.errors.scopes"];
-  else if (!parseScopes(scopes).ok) errors.scopes = ["admin.api_keys.errors.scope_unknown"];
+  else if (!parseScopes(scopes, plugins).ok) errors.scopes = ["admin.api_keys.errors.scope_unknown"];
   const rawIps = input.allowed_ips ?? [];
   const allowedIps = Array.isArray(rawIps) && rawIps.every((entry) => typeof entry === "string") ? [...new Set((rawIps as string[]).map((entry) => entry.trim()).filter(Boolean))] : null;
   if (!allowedIps || allowedIps.length > MAX_ADDRESSES || !allowedIps.every(isAddressEntry)) errors.allowed_ips = ["admin.api_keys.errors.allowed_ips"];
@@ -191,7 +186,8 @@ export function checkApiKeyInput(input: { name: unknown; scopes: unknown; allowe
     else expiresAt = parsed;
   }
   if (Object.keys(errors).length) return { ok: false, errors };
-  return { ok: true, value: { name, scopes: scopes!, allowedIps: allowedIps!, expiresAt } };
+  const parsed = parseScopes(scopes!, plugins);
+  return { ok: true, value: { name, scopes: scopes!, grants: parsed.ok ? parsed.grants : {}, allowedIps: allowedIps!, expiresAt } };
 }
 
 /** The permissions of every plugin a key is granted, as its user holds them. */
@@ -201,8 +197,6 @@ function unionOf(grants: ApiKeyGrants) {
 
 /** A new key, returned once with its secret. */
 export async function createApiKey(db: DB, input: { manager: Manager; key: ApiKeyInput; ip?: string | null }) {
-  const parsed = parseScopes(input.key.scopes);
-  if (!parsed.ok) throw new Error("unchecked scopes");
   const { prefix, key } = newKey();
   const created = nowIso();
   return writeTransaction(db, async (trx) => {
@@ -221,7 +215,7 @@ export async function createApiKey(db: DB, input: { manager: Manager; key: ApiKe
       })
       .returning("id")
       .executeTakeFirstOrThrow();
-    const permissions = unionOf(parsed.grants);
+    const permissions = unionOf(input.key.grants);
     if (permissions.length) await trx.insertInto("user_permissions").values(permissions.map((permission) => ({ user_id: user.id, permission }))).execute();
     const row = await trx
       .insertInto("api_keys")
@@ -314,7 +308,7 @@ export type KeyAuthentication = { ok: true; userId: number; merchantId: number; 
  * within its grace period) and used from an allowed address. Notes when and from where it was
  * last used (at most every 30 seconds, so a busy server does not write on every call).
  */
-export async function authenticateApiKey(db: DB, key: string, ip: string | null): Promise<KeyAuthentication> {
+export async function authenticateApiKey(db: DB, key: string, ip: string | null, plugins: readonly string[]): Promise<KeyAuthentication> {
   if (!/^kp_[\w-]{8}_[\w-]{43}$/.test(key)) return { ok: false, reason: "invalid" };
   const hash = sha256(key);
   const current = now();
@@ -331,7 +325,8 @@ export async function authenticateApiKey(db: DB, key: string, ip: string | null)
   if (allowed.length && (!address || !isIP(address) || !allowList(allowed).check(address, isIP(address) === 6 ? "ipv6" : "ipv4"))) {
     return { ok: false, reason: "address" };
   }
-  const parsed = parseScopes(JSON.parse(row.scopes));
+  // Scopes naming a section no longer there grant nothing; the others still work.
+  const parsed = parseScopes((JSON.parse(row.scopes) as string[]).filter((scope) => scope.startsWith("*") || plugins.includes(scope.split(":")[0])), plugins);
   if (!parsed.ok) return { ok: false, reason: "invalid" };
   const lastUsed = row.last_used_at ? new Date(row.last_used_at as string).getTime() : 0;
   if (current.getTime() - lastUsed > LAST_USED_EVERY_MS || row.last_used_ip !== address) {

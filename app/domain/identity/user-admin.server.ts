@@ -1,6 +1,7 @@
 import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { endUserSessions } from "~/domain/identity/sessions.server";
+import { holdersOf } from "~/domain/identity/users.server";
 import { refuse, type Refusal } from "~/lib/outcome";
 
 export type ManagedUser = {
@@ -95,7 +96,7 @@ export async function loadOperationsApproval(db: DB, merchantId: number) {
     .select("username")
     .where("merchant_id", "=", merchantId)
     .where("is_active", "=", 1)
-    .where((eb) => eb.or([eb("is_superuser", "=", 1), eb("id", "in", eb.selectFrom("user_permissions").select("user_id").where("permission", "=", "approve_operations"))]))
+    .where((eb) => eb.or([eb("is_superuser", "=", 1), eb("id", "in", holdersOf(db, "approve_operations"))]))
     .orderBy("username")
     .execute();
   return { on: Boolean(merchant.operations_approval), checkers: checkers.map((row) => row.username) };

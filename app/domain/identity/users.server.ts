@@ -34,12 +34,7 @@ export async function loadSessionUser(db: DB, userId: number): Promise<SessionUs
     .where("id", "=", userId)
     .executeTakeFirst();
   if (!user || !user.is_active) return undefined;
-  const permissions = await db
-    .selectFrom("user_permissions")
-    .select("permission")
-    .where("user_id", "=", userId)
-    .orderBy("permission")
-    .execute();
+  const permissions = await permissionsOf(db, userId);
   return {
     id: user.id,
     merchantId: user.merchant_id,
@@ -49,8 +44,28 @@ export async function loadSessionUser(db: DB, userId: number): Promise<SessionUs
     lastName: user.last_name,
     is_superuser: user.is_superuser,
     receiveOrderNotification: Boolean(user.receive_order_notification),
-    permissions: permissions.map((row) => row.permission),
+    permissions,
   };
+}
+
+/** Every permission a user holds: given to them, or through one of their roles. */
+export async function permissionsOf(db: DB, userId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom("user_permissions")
+    .select("permission")
+    .where("user_id", "=", userId)
+    .union(db.selectFrom("user_roles").innerJoin("role_permissions", "role_permissions.role_id", "user_roles.role_id").select("role_permissions.permission").where("user_roles.user_id", "=", userId))
+    .execute();
+  return [...new Set(rows.map((row) => row.permission))].sort();
+}
+
+/** The ids of the users holding a permission, given to them or through a role (a subquery). */
+export function holdersOf(db: DB, permission: string) {
+  return db
+    .selectFrom("user_permissions")
+    .select("user_permissions.user_id")
+    .where("user_permissions.permission", "=", permission)
+    .union(db.selectFrom("user_roles").innerJoin("role_permissions", "role_permissions.role_id", "user_roles.role_id").select("user_roles.user_id").where("role_permissions.permission", "=", permission));
 }
 
 export async function setOrderNotification(db: DB, user: { id: number; merchantId: number }, receive: boolean) {

@@ -1,4 +1,5 @@
 import type { DB } from "~/db/database.server";
+import { isSealed, seal, unseal } from "~/lib/sealed.server";
 import { randomDigits, randomToken } from "~/lib/crypto.server";
 
 /**
@@ -98,12 +99,14 @@ export async function prepareSandboxes(db: DB) {
 export async function connectSandboxGateways(db: DB) {
   const accounts = await ensureSandboxAccounts(db);
   for (const [kind, credentials] of Object.entries(accounts)) {
-    await db
-      .updateTable("gateways")
-      .set({ credentials: JSON.stringify(credentials) })
-      .where("kind", "=", kind)
-      .where("endpoint_url", "is", null)
-      .where("credentials", "!=", JSON.stringify(credentials))
-      .execute();
+    const wanted = JSON.stringify(credentials);
+    const rows = await db.selectFrom("gateways").select(["id", "credentials"]).where("kind", "=", kind).where("endpoint_url", "is", null).execute();
+    for (const row of rows) {
+      if (isSealed(row.credentials) && unseal(row.credentials) === wanted) continue;
+      await db.updateTable("gateways").set({ credentials: seal(wanted) }).where("id", "=", row.id).execute();
+    }
   }
+  // Credentials written before they were sealed (and any a gateway of its own holds) are sealed now.
+  const plain = await db.selectFrom("gateways").select(["id", "credentials"]).where("credentials", "not like", "sealed:%").execute();
+  for (const row of plain) await db.updateTable("gateways").set({ credentials: seal(row.credentials) }).where("id", "=", row.id).execute();
 }

@@ -1,6 +1,7 @@
 import type { DB } from "~/db/database.server";
 import { ensureSandboxAccounts } from "~/domain/sandbox/accounts.server";
 import { nowIso } from "~/lib/clock.server";
+import { seal } from "~/lib/sealed.server";
 
 /**
  * The demo merchant's gateways: the platform's own KNET and card sandboxes (no endpoint of their
@@ -23,7 +24,7 @@ export async function seedDemoGateways(db: DB, merchantId: number) {
         logo_url: "/gateways/knet.svg",
         currencies: "KWD",
         endpoint_url: null,
-        credentials: JSON.stringify(accounts.knet),
+        credentials: seal(JSON.stringify(accounts.knet)),
         fee_fixed: 0,
         fee_basis_points: 0,
         fee_payer: "merchant",
@@ -41,7 +42,7 @@ export async function seedDemoGateways(db: DB, merchantId: number) {
         logo_url: "/gateways/card.svg",
         currencies: "KWD,USD",
         endpoint_url: null,
-        credentials: JSON.stringify(accounts.card),
+        credentials: seal(JSON.stringify(accounts.card)),
         fee_fixed: 100,
         fee_basis_points: 200,
         fee_payer: "customer",
@@ -59,7 +60,7 @@ export async function seedDemoGateways(db: DB, merchantId: number) {
         logo_url: "/gateways/cod.svg",
         currencies: "KWD",
         endpoint_url: null,
-        credentials: "{}",
+        credentials: seal("{}"),
         fee_fixed: 0,
         fee_basis_points: 0,
         fee_payer: "merchant",

@@ -7,7 +7,8 @@ import { CheckboxChoice } from "~/components/choice";
 import { CopyField } from "~/components/copy-field";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { PageHeader } from "~/components/page-header";
-import { checkApiKeyInput, createApiKey, listApiKeys, revokeApiKey, rotateApiKey, SCOPE_OPERATIONS, scopePlugins } from "~/domain/identity/api-keys.server";
+import { checkApiKeyInput, createApiKey, listApiKeys, revokeApiKey, rotateApiKey, SCOPE_OPERATIONS } from "~/domain/identity/api-keys.server";
+import { API_KEY_PLUGINS } from "~/web/api.server";
 import { loadAvailableSections } from "~/domain/merchants/merchants.server";
 import { formatDateTime } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
@@ -28,7 +29,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   requirePermission(auth, "manage_merchant");
   const db = getDbFrom(context);
   const [keys, available] = await Promise.all([listApiKeys(db, auth.user.merchantId), loadAvailableSections(db, auth.user.merchantId)]);
-  return { keys, plugins: scopePlugins().filter((plugin) => available[plugin]), operations: OPERATIONS };
+  return { keys, plugins: API_KEY_PLUGINS.filter((plugin) => available[plugin]), operations: OPERATIONS };
 }
 
 type Shown = { name: string; key: string; prefix: string; rotated: boolean };
@@ -52,7 +53,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       allowed_ips: values.allowed_ips.split(/[\s,]+/).filter(Boolean),
       // A date picked on the page: the key works until the end of that day (Kuwait time).
       expires_at: values.expires_at ? `${values.expires_at}T23:59:59+03:00` : null,
-    });
+    }, API_KEY_PLUGINS);
     if (!checked.ok) return data<ActionResult>({ errors: checked.errors, values }, { status: 400 });
     const created = await createApiKey(db, { manager, key: checked.value, ip });
     return data<ActionResult>({ shown: { name: checked.value.name, key: created.key, prefix: created.prefix, rotated: false } }, { status: 201, headers: noStore });

@@ -118,6 +118,14 @@ export const cardAdapter: GatewayAdapter = {
     return { kind: "redirect", url: forBrowser(config, created.data.redirect_url), gatewayReference: created.data.id };
   },
 
+  async testConnection(config) {
+    if (!config.credentials.apiKey || !config.credentials.webhookSecret) return { ok: false, detail: "The API key or the notification secret is missing" };
+    const { status } = await callApi(config, "GET", `/conntest_${Date.now()}`);
+    if (status === 404) return { ok: true, detail: "The acquirer accepted the API key (a test payment id was not found, as expected)" };
+    if (status === 401 || status === 403) return { ok: false, detail: `The acquirer refused the API key: HTTP ${status}` };
+    return { ok: false, detail: `The acquirer answered HTTP ${status}` };
+  },
+
   async inquire(config, attempt) {
     const { status, payload } = await callApi(config, "GET", paymentPath(attempt.gatewayReference));
     if (status !== 200) throw new Error(`Card inquiry failed: HTTP ${status}`);

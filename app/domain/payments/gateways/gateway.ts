@@ -99,4 +99,10 @@ export interface GatewayAdapter {
   inquireOperation(config: GatewayConfig, attempt: OperationTarget, operation: GatewayOperation): Promise<OperationInquiry>;
   /** The gateway's books for payments created in [from, to), when it publishes them; without, reconciliation asks per attempt. */
   listSettlements?(config: GatewayConfig, range: { from: string; to: string }): Promise<SettlementEntry[]>;
+  /**
+   * "Test connection": asks the gateway something only these credentials get an answer to (an
+   * inquiry about a payment that does not exist). `ok: false` when the gateway refused them;
+   * throws when it could not be reached. `detail` describes the answer, never a credential.
+   */
+  testConnection?(config: GatewayConfig): Promise<{ ok: boolean; detail: string }>;
 }

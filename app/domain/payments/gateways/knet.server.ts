@@ -146,6 +146,37 @@ export const knetAdapter: GatewayAdapter = {
     return { kind: "redirect", url: url.toString() };
   },
 
+  async testConnection(config) {
+    let credentials: ReturnType<typeof credentialsOf>;
+    try {
+      credentials = credentialsOf(config);
+    } catch {
+      return { ok: false, detail: "The tranportal id, password or 16-character resource key is missing" };
+    }
+    const trackId = `CONNTEST${Date.now()}`;
+    const trandata = encryptParams(
+      { id: credentials.tranportalId, password: credentials.password, action: KNET_ACTIONS.inquiry, amt: "0.100", trackid: trackId, transid: trackId, udf5: "TrackID" },
+      credentials.resourceKey,
+    );
+    const response = await fetch(endpoint(config.endpoints.server, "inquiry"), {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
+      body: new URLSearchParams({ tranportalId: credentials.tranportalId, trandata }),
+      redirect: "manual",
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    const body = (await response.json().catch(() => null)) as { trandata?: unknown; error?: unknown } | null;
+    if (!response.ok || typeof body?.trandata !== "string") {
+      return { ok: false, detail: `KNET refused the inquiry: HTTP ${response.status}${typeof body?.error === "string" ? `, ${body.error.slice(0, 120)}` : ""}` };
+    }
+    try {
+      const answer = decryptParams(body.trandata, credentials.resourceKey);
+      return { ok: true, detail: `KNET answered an inquiry for a test track id: ${String(answer.result || "no result").slice(0, 40)}` };
+    } catch {
+      return { ok: false, detail: "KNET answered, but its answer does not decrypt with this resource key" };
+    }
+  },
+
   async inquire(config, attempt) {
     requireKwd(attempt.currency);
     const answer = await inquireBy(config, { trackId: attempt.trackId }, toDecimalString(attempt.total, "KWD"));

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/api-keys";
 import { checkApiKeyInput, createApiKey, listApiKeys } from "~/domain/identity/api-keys.server";
-import { apiErrors, apiJson, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
+import { API_KEY_PLUGINS, apiErrors, apiJson, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 
 const FIELDS = new Set(["name", "scopes", "allowed_ips", "expires_at"]);
@@ -23,7 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const body = await readBody(request);
   const unknown = Object.keys(body).filter((field) => !FIELDS.has(field));
   if (unknown.length) return apiErrors(request, Object.fromEntries(unknown.map((field) => [field, ["api.read_only_field"]])));
-  const checked = checkApiKeyInput({ name: body.name, scopes: body.scopes, allowed_ips: body.allowed_ips, expires_at: body.expires_at });
+  const checked = checkApiKeyInput({ name: body.name, scopes: body.scopes, allowed_ips: body.allowed_ips, expires_at: body.expires_at }, API_KEY_PLUGINS);
   if (!checked.ok) return apiErrors(request, checked.errors);
   const created = await createApiKey(getDbFrom(context), {
     manager: { id: user.id, username: user.username, merchantId: user.merchantId },

@@ -1,0 +1,200 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
+import { startHttpServer, type TestHttpServer } from "../support/http-server";
+import { sessionCookieFrom } from "../support/http-app";
+import { createTestDatabase, type TestDatabase } from "../support/test-database";
+
+/**
+ * Gateways in the administration panel, against this installation's own KNET and card sandboxes
+ * reached at their addresses as a real gateway would be: credentials entered once, sealed, never
+ * shown again; Test connection; the order customers see.
+ */
+let database: TestDatabase;
+let server: TestHttpServer;
+let alpha: Awaited<ReturnType<typeof seedMerchant>>;
+let beta: Awaited<ReturnType<typeof seedMerchant>>;
+let alphaToken = "";
+let betaToken = "";
+let terminal: { tranportal_id: string; password: string; resource_key: string };
+let card: { api_key: string; webhook_secret: string };
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  alpha = await seedMerchant(database.db, "Alpha");
+  beta = await seedMerchant(database.db, "Beta");
+  server = await startHttpServer({ ...database.env, SEED_DEMO: "0" });
+  alphaToken = await tokenOf(alpha.admin.username);
+  betaToken = await tokenOf(beta.admin.username);
+  terminal = await database.db.selectFrom("sandbox_knet_terminals").selectAll().executeTakeFirstOrThrow();
+  card = await database.db.selectFrom("sandbox_card_merchants").selectAll().executeTakeFirstOrThrow();
+});
+afterAll(async () => {
+  await server?.close();
+  await database?.destroy();
+});
+
+async function tokenOf(username: string) {
+  const response = await fetch(`${server.url}/api/v1/user/token/`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ username, password: DEMO_PASSWORD }) });
+  return ((await response.json()) as { access: string }).access;
+}
+const call = (method: string, path: string, token: string, json?: unknown, lang = "en") =>
+  fetch(`${server.url}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, "Accept-Language": lang, ...(json === undefined ? {} : { "Content-Type": "application/json" }) },
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
+
+async function signIn(username: string) {
+  const response = await fetch(`${server.url}/en/login`, {
+    method: "POST",
+    headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ username, password: DEMO_PASSWORD }),
+    redirect: "manual",
+  });
+  return sessionCookieFrom(response)!;
+}
+
+let knetId = 0;
+
+describe("gateways in the administration panel", () => {
+  it("adds a KNET gateway with its credentials, which are never shown again anywhere", async () => {
+    const created = await call("POST", "/api/v1/admin/gateways", alphaToken, {
+      kind: "knet",
+      code: "knet-main",
+      name_en: "KNET",
+      name_ar: "كي نت",
+      currencies: ["KWD"],
+      fee_fixed: "0.100",
+      fee_percentage: "1.5",
+      fee_payer: "customer",
+      mode: "test",
+      endpoint_url: `${server.url}/sandbox/knet`,
+      credentials: { tranportal_id: terminal.tranportal_id, tranportal_password: terminal.password, resource_key: terminal.resource_key },
+    });
+    expect(created.status).toBe(201);
+    const gateway = await created.json();
+    knetId = gateway.id;
+    expect(gateway).toMatchObject({ code: "knet-main", kind: "knet", enabled: false, fee_fixed: "0.100", fee_percentage: "1.50", fee_payer: "customer", mode: "test", uses_sandbox: false });
+    expect(gateway.credentials).toEqual([
+      { field: "tranportal_id", set: true },
+      { field: "tranportal_password", set: true },
+      { field: "resource_key", set: true },
+    ]);
+    expect(gateway.credentials_set_at).toBeTruthy();
+
+    const secrets = [terminal.password, terminal.resource_key];
+    const cookie = await signIn(alpha.admin.username);
+    const seen = [
+      JSON.stringify(gateway),
+      await (await call("GET", "/api/v1/admin/gateways", alphaToken)).text(),
+      await (await call("GET", `/api/v1/admin/gateways/${knetId}`, alphaToken)).text(),
+      await (await fetch(`${server.url}/en/admin/gateways`, { headers: { Cookie: cookie } })).text(),
+      await (await fetch(`${server.url}/en/admin/gateways/${knetId}`, { headers: { Cookie: cookie } })).text(),
+      await (await fetch(`${server.url}/ar/admin/gateways/${knetId}`, { headers: { Cookie: cookie } })).text(),
+      JSON.stringify(await database.db.selectFrom("audit_log").selectAll().execute()),
+      JSON.stringify(await database.db.selectFrom("gateways").select(["credentials"]).where("id", "=", knetId).execute()),
+    ];
+    for (const text of seen) for (const secret of secrets) expect(text).not.toContain(secret);
+    expect(seen[4]).toContain("Tranportal password");
+  });
+
+  it("Test connection says whether the gateway accepts the credentials, in the reader's language", async () => {
+    const tested = await call("POST", `/api/v1/admin/gateways/${knetId}/test`, alphaToken);
+    expect(await tested.json()).toMatchObject({ result: "connected", message: "Connected: the gateway accepted the credentials." });
+
+    // New credentials replace the old: a wrong password is refused by KNET.
+    const changed = await call("PATCH", `/api/v1/admin/gateways/${knetId}`, alphaToken, { credentials: { tranportal_password: "not-the-password" } });
+    expect(changed.status).toBe(200);
+    const refused = await (await call("POST", `/api/v1/admin/gateways/${knetId}/test`, alphaToken, undefined, "ar")).json();
+    expect(refused).toMatchObject({ result: "refused", message: "أجابت البوابة لكنها رفضت بيانات الاعتماد." });
+    expect(refused.detail).toContain("401");
+    // Fields left out keep what is stored.
+    await call("PATCH", `/api/v1/admin/gateways/${knetId}`, alphaToken, { credentials: { tranportal_password: terminal.password } });
+    expect((await (await call("POST", `/api/v1/admin/gateways/${knetId}/test`, alphaToken)).json()).result).toBe("connected");
+
+    const nowhere = await call("POST", "/api/v1/admin/gateways", alphaToken, {
+      kind: "card",
+      code: "card-nowhere",
+      name_en: "Card",
+      name_ar: "بطاقة",
+      currencies: ["KWD", "USD"],
+      endpoint_url: "http://127.0.0.1:9/acquirer",
+      credentials: { api_key: "sk_x", notification_secret: "whsec_x" },
+    });
+    const id = (await nowhere.json()).id;
+    expect((await (await call("POST", `/api/v1/admin/gateways/${id}/test`, alphaToken)).json()).result).toBe("unreachable");
+
+    const audit = await database.db.selectFrom("audit_log").select(["action", "description"]).where("action", "=", "gateway_tested").orderBy("id").execute();
+    expect(audit.map((entry) => entry.description)).toEqual([
+      "Tested the connection of the gateway KNET: Connected: the gateway accepted the credentials.",
+      "Tested the connection of the gateway KNET: The gateway answered, but refused the credentials.",
+      "Tested the connection of the gateway KNET: Connected: the gateway accepted the credentials.",
+      "Tested the connection of the gateway Card: The gateway could not be reached.",
+    ]);
+  });
+
+  it("a card acquirer's API key is checked the same way", async () => {
+    const created = await call("POST", "/api/v1/admin/gateways", alphaToken, {
+      kind: "card",
+      code: "card-main",
+      name_en: "Visa / Mastercard",
+      name_ar: "فيزا / ماستركارد",
+      currencies: ["KWD"],
+      capture_mode: "manual",
+      endpoint_url: `${server.url}/sandbox/card`,
+      credentials: { merchant_id: "M-1", api_key: card.api_key, notification_secret: card.webhook_secret },
+    });
+    expect(created.status).toBe(201);
+    const id = (await created.json()).id;
+    expect((await (await call("POST", `/api/v1/admin/gateways/${id}/test`, alphaToken)).json()).result).toBe("connected");
+    await call("PATCH", `/api/v1/admin/gateways/${id}`, alphaToken, { credentials: { api_key: "sk_wrong" } });
+    expect((await (await call("POST", `/api/v1/admin/gateways/${id}/test`, alphaToken)).json()).result).toBe("refused");
+  });
+
+  it("refuses what cannot work, by field, and loses nothing", async () => {
+    const bad = await call("POST", "/api/v1/admin/gateways", alphaToken, {
+      kind: "knet",
+      code: "Bad Code",
+      name_en: "",
+      name_ar: "كي نت",
+      currencies: ["USD"],
+      fee_percentage: "45",
+      capture_mode: "manual",
+      mode: "live",
+      credentials: { tranportal_id: "1", tranportal_password: "p", resource_key: "short", pin: "1234" },
+    });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(await bad.json()).sort()).toEqual(["capture_mode", "code", "credentials", "credentials.resource_key", "currencies", "endpoint_url", "fee_percentage", "name_en"]);
+    const taken = await call("POST", "/api/v1/admin/gateways", alphaToken, { kind: "cod", code: "knet-main", name_en: "Cash", name_ar: "نقدًا", currencies: ["KWD"] });
+    expect(await taken.json()).toEqual({ code: ["Another gateway of this merchant has this code."] });
+    const missing = await call("POST", "/api/v1/admin/gateways", alphaToken, { kind: "knet", code: "knet-two", name_en: "K", name_ar: "ك", currencies: ["KWD"], endpoint_url: "https://kpay.example/kpg" });
+    expect(Object.keys(await missing.json()).sort()).toEqual(["credentials.resource_key", "credentials.tranportal_id", "credentials.tranportal_password"]);
+    expect((await call("GET", "/api/v1/admin/gateways", alphaToken).then((response) => response.json())).some((gateway: { code: string }) => gateway.code === "knet-two")).toBe(false);
+  });
+
+  it("turns gateways on and off and orders them, from the page without JavaScript", async () => {
+    const cookie = await signIn(alpha.admin.username);
+    const post = (body: Record<string, string>) =>
+      fetch(`${server.url}/en/admin/gateways`, { method: "POST", headers: { Cookie: cookie, Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body), redirect: "manual" });
+    expect((await post({ intent: "enable", id: String(knetId) })).status).toBe(302);
+    const before = ((await (await call("GET", "/api/v1/admin/gateways", alphaToken)).json()) as { id: number; enabled: boolean }[]).map((gateway) => gateway.id);
+    const position = before.indexOf(knetId);
+    expect((await post({ intent: "up", id: String(knetId) })).status).toBe(302);
+    const after = (await (await call("GET", "/api/v1/admin/gateways", alphaToken)).json()) as { id: number; enabled: boolean }[];
+    expect(after.map((gateway) => gateway.id).indexOf(knetId)).toBe(position - 1);
+    expect(after.find((gateway) => gateway.id === knetId)?.enabled).toBe(true);
+    // Customers see it, in that order: the pay choices of a request for KNET.
+    const request = await call("POST", "/api/v1/plugins/payment_request/transaction", alphaToken, { amount: "1.000", currency_code: "KWD", pg_codes: ["knet-main"] });
+    expect(request.status).toBe(201);
+  });
+
+  it("another merchant can read and change nothing of them", async () => {
+    expect((await call("GET", `/api/v1/admin/gateways/${knetId}`, betaToken)).status).toBe(404);
+    expect((await call("PATCH", `/api/v1/admin/gateways/${knetId}`, betaToken, { enabled: false })).status).toBe(404);
+    expect((await call("POST", `/api/v1/admin/gateways/${knetId}/test`, betaToken)).status).toBe(404);
+    const listed = (await (await call("GET", "/api/v1/admin/gateways", betaToken)).json()) as { id: number }[];
+    expect(listed.map((gateway) => gateway.id)).not.toContain(knetId);
+    const cookie = await signIn(beta.admin.username);
+    expect((await fetch(`${server.url}/en/admin/gateways/${knetId}`, { headers: { Cookie: cookie } })).status).toBe(404);
+  });
+});
