@@ -75,6 +75,7 @@ export function SideMenu({ lang, sections, canReadMailbox, canExport = false, ca
             </Text>
             {link("/admin/profile", t("shell.merchant_profile"), <IconBuildingStore size={18} />)}
             {link("/admin/users", t("shell.users"), <IconUsers size={18} />)}
+            {link("/admin/roles", t("shell.roles"), <IconUsers size={18} />)}
             {link("/admin/audit", t("admin.audit.title"), <IconHistory size={18} />)}
             {link("/admin/gateways", t("shell.gateways"), <IconCreditCard size={18} />)}
             {link("/admin/api-keys", t("shell.api_keys"), <IconKey size={18} />)}

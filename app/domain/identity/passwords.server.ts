@@ -11,6 +11,8 @@ import { endUserSessions } from "./sessions.server";
 import { clearHits, isThrottled, recordHits } from "./throttle.server";
 
 export const RESET_TOKEN_TTL_MS = 60 * 60_000;
+/** How long an invitation's link lets the invitee choose a first password. */
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60_000;
 
 /** Field name → translation keys, the shape the pages and the API both turn into errors. */
 export type FieldErrors = Record<string, string[]>;
@@ -152,6 +154,7 @@ export async function resetPassword(
           "password_resets.token_hash",
           "password_resets.expires_at",
           "password_resets.used_at",
+          "password_resets.purpose",
           "users.id",
           "users.merchant_id",
           "users.username",
@@ -186,6 +189,25 @@ export async function resetPassword(
   }
   await storePassword(db, reset.id, input.newPassword);
   await endUserSessions(db, reset.id);
-  await recordOwnAction(db, { ...reset, merchantId: reset.merchant_id }, "password_reset", { ip: input.ip });
+  await recordOwnAction(db, { ...reset, merchantId: reset.merchant_id }, reset.purpose === "invitation" ? "invitation_accepted" : "password_reset", { ip: input.ip });
   return { ok: true };
+}
+
+/** What a password link is for (a forgotten password or an invitation), while it can still be used. */
+export async function passwordLinkPurpose(db: DB, token: string): Promise<"reset" | "invitation" | null> {
+  if (!token || token.length > 200) return null;
+  const link = await db.selectFrom("password_resets").select(["purpose", "expires_at", "used_at"]).where("token_hash", "=", sha256(token)).executeTakeFirst();
+  if (!link || link.used_at || new Date(link.expires_at) <= now()) return null;
+  return link.purpose;
+}
+
+/** A new password link of purpose `invitation` for a user who has no password yet; the token to mail. */
+export async function createInvitationLink(db: DB, userId: number) {
+  const token = randomToken(32);
+  const created = now();
+  await db
+    .insertInto("password_resets")
+    .values({ token_hash: sha256(token), user_id: userId, purpose: "invitation", created_at: created.toISOString(), expires_at: addMs(created, INVITATION_TTL_MS).toISOString(), used_at: null })
+    .execute();
+  return token;
 }

@@ -1,4 +1,10 @@
+import { sql } from "kysely";
 import { engineOf, writeTransaction, type DB } from "~/db/database.server";
+import { queueMail } from "~/domain/messaging/mail.server";
+import { nowIso } from "~/lib/clock.server";
+import type { Language } from "~/lib/i18n";
+import { createInvitationLink, INVITATION_TTL_MS } from "./passwords.server";
+import { rolesOfUsers } from "./roles.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { endUserSessions } from "~/domain/identity/sessions.server";
 import { holdersOf } from "~/domain/identity/users.server";
@@ -13,21 +19,41 @@ export type ManagedUser = {
   is_superuser: boolean;
   is_active: boolean;
   requires_otp: boolean;
+  /** Invited, and no password chosen yet. */
+  invitation_pending: boolean;
+  roles: { id: number; name: string }[];
 };
 
 const usersOf = (db: DB, merchantId: number) =>
   db
     .selectFrom("users")
-    .select(["id", "username", "email", "first_name", "last_name", "is_superuser", "is_active", "requires_otp"])
+    .select(["id", "username", "email", "first_name", "last_name", "is_superuser", "is_active", "requires_otp", "password_hash"])
     .where("merchant_id", "=", merchantId)
     .where("kind", "=", "person");
 
 type UserRow = Awaited<ReturnType<ReturnType<typeof usersOf>["executeTakeFirstOrThrow"]>>;
-const managed = (row: UserRow): ManagedUser => ({ ...row, is_superuser: Boolean(row.is_superuser), is_active: Boolean(row.is_active), requires_otp: Boolean(row.requires_otp) });
+function withRoles(rows: UserRow[], roles: Map<number, { id: number; name: string }[]>): ManagedUser[] {
+  return rows.map(({ password_hash, ...row }) => ({
+    ...row,
+    is_superuser: Boolean(row.is_superuser),
+    is_active: Boolean(row.is_active),
+    requires_otp: Boolean(row.requires_otp),
+    invitation_pending: password_hash === "!",
+    roles: roles.get(row.id) ?? [],
+  }));
+}
+
+async function managedUsers(db: DB, rows: UserRow[]) {
+  return withRoles(rows, await rolesOfUsers(db, rows.map((row) => row.id)));
+}
+
+async function managed(db: DB, row: UserRow): Promise<ManagedUser> {
+  return (await managedUsers(db, [row]))[0];
+}
 
 /** The merchant's users, as the administration lists them. */
 export async function listMerchantUsers(db: DB, merchantId: number): Promise<ManagedUser[]> {
-  return (await usersOf(db, merchantId).orderBy("username").execute()).map(managed);
+  return managedUsers(db, await usersOf(db, merchantId).orderBy("username").execute());
 }
 
 export type UserAccessChanges = { is_active?: boolean; requires_otp?: boolean };
@@ -84,7 +110,7 @@ export async function changeUserAccess(
         ip: input.ip ?? null,
       });
     }
-    return { ok: true as const, user: managed(await usersOf(trx, input.manager.merchantId).where("id", "=", user.id).executeTakeFirstOrThrow()) };
+    return { ok: true as const, user: await managed(trx, await usersOf(trx, input.manager.merchantId).where("id", "=", user.id).executeTakeFirstOrThrow()) };
   });
 }
 
@@ -126,5 +152,107 @@ export async function setOperationsApproval(db: DB, input: { merchantId: number;
       ip: input.ip ?? null,
     });
     return true;
+  });
+}
+
+/** Django's username rule: letters, digits and @ . + - _ only, so `~customer` and `api-key:…` stay out of reach. */
+export const USERNAME_PATTERN = /^[A-Za-z0-9_.@+-]{1,150}$/;
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export type InvitationInput = { username: string; email: string; firstName: string; lastName: string; roleIds: number[]; superuser: boolean };
+
+/** Checks an invitation's fields; codes are translation keys under admin.users.errors. */
+export function checkInvitation(input: { username: unknown; email: unknown; first_name?: unknown; last_name?: unknown }) {
+  const errors: Record<string, string[]> = {};
+  const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
+  const username = text(input.username);
+  const email = text(input.email).toLowerCase();
+  if (!USERNAME_PATTERN.test(username)) errors.username = ["admin.users.errors.username"];
+  if (!EMAIL_PATTERN.test(email) || email.length > 254) errors.email = ["admin.users.errors.email"];
+  const firstName = text(input.first_name).slice(0, 150);
+  const lastName = text(input.last_name).slice(0, 150);
+  return { errors, value: { username, email, firstName, lastName } };
+}
+
+/**
+ * Invites a user: an account without a password, its roles, and a link by e-mail (valid 7 days)
+ * through which the invitee chooses a password under the usual rules. Only a superuser invites a
+ * superuser. The invitation and the mail are written in one database transaction, audited.
+ */
+export async function inviteUser(
+  db: DB,
+  input: { manager: Manager; invitation: InvitationInput; baseUrl: string; lang: Language; ip?: string | null },
+): Promise<{ ok: true; user: ManagedUser } | Refusal> {
+  const { invitation } = input;
+  if (invitation.superuser && !input.manager.is_superuser) return refuse("admin.users.errors.superuser_only", { field: "is_superuser" });
+  return writeTransaction(db, async (trx) => {
+    const taken = await trx.selectFrom("users").select("id").where(sql<boolean>`lower(username) = ${invitation.username.toLowerCase()}`).executeTakeFirst();
+    if (taken) return refuse("admin.users.errors.username_taken", { field: "username" });
+    const merchant = await trx.selectFrom("merchants").select(["title_en", "title_ar"]).where("id", "=", input.manager.merchantId).executeTakeFirstOrThrow();
+    const created = await trx
+      .insertInto("users")
+      .values({
+        merchant_id: input.manager.merchantId,
+        username: invitation.username,
+        email: invitation.email,
+        first_name: invitation.firstName,
+        last_name: invitation.lastName,
+        // No password until the invitee chooses one: nothing signs in with this.
+        password_hash: "!",
+        is_superuser: invitation.superuser ? 1 : 0,
+        created_at: nowIso(),
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    if (invitation.roleIds.length) await trx.insertInto("user_roles").values(invitation.roleIds.map((roleId) => ({ user_id: created.id, role_id: roleId }))).execute();
+    const token = await createInvitationLink(trx, created.id);
+    await queueMail(trx, {
+      merchantId: input.manager.merchantId,
+      to: invitation.email,
+      template: "invitation",
+      params: {
+        username: invitation.username,
+        merchant: input.lang === "ar" ? merchant.title_ar : merchant.title_en,
+        inviter: input.manager.username,
+        link: `${input.baseUrl}/${input.lang}/reset-password?token=${token}`,
+        days: INVITATION_TTL_MS / 86_400_000,
+      },
+      lang: input.lang,
+    });
+    await recordAudit(trx, {
+      merchantId: input.manager.merchantId,
+      actor: { id: input.manager.id, username: input.manager.username },
+      action: "user_invited",
+      params: { username: invitation.username },
+      objectType: "user",
+      objectId: created.id,
+      ip: input.ip ?? null,
+    });
+    return { ok: true as const, user: await managed(trx, await usersOf(trx, input.manager.merchantId).where("id", "=", created.id).executeTakeFirstOrThrow()) };
+  });
+}
+
+/** Gives a user exactly these roles; audited when they change. A superuser's roles are changed by a superuser only. */
+export async function setUserRoles(db: DB, input: { manager: Manager; userId: number; roleIds: number[]; ip?: string | null }): Promise<{ ok: true } | Refusal> {
+  return writeTransaction(db, async (trx) => {
+    const user = await trx.selectFrom("users").select(["id", "username", "is_superuser"]).where("id", "=", input.userId).where("merchant_id", "=", input.manager.merchantId).where("kind", "=", "person").executeTakeFirst();
+    if (!user) return refuse("admin.users.errors.not_found");
+    if (user.is_superuser && !input.manager.is_superuser) return refuse("admin.users.errors.superuser_only");
+    const before = (await trx.selectFrom("user_roles").select("role_id").where("user_id", "=", user.id).execute()).map((row) => row.role_id).sort();
+    const after = [...new Set(input.roleIds)].sort();
+    if (before.join() === after.join()) return { ok: true as const };
+    await trx.deleteFrom("user_roles").where("user_id", "=", user.id).execute();
+    if (after.length) await trx.insertInto("user_roles").values(after.map((roleId) => ({ user_id: user.id, role_id: roleId }))).execute();
+    const names = after.length ? (await trx.selectFrom("roles").select("name").where("id", "in", after).orderBy("name").execute()).map((row) => row.name).join(", ") : "—";
+    await recordAudit(trx, {
+      merchantId: input.manager.merchantId,
+      actor: { id: input.manager.id, username: input.manager.username },
+      action: "user_roles_changed",
+      params: { username: user.username, roles: names },
+      objectType: "user",
+      objectId: user.id,
+      ip: input.ip ?? null,
+    });
+    return { ok: true as const };
   });
 }

@@ -36,6 +36,7 @@ const TEMPLATES: Record<string, TemplateSpec> = {
   refund: { audience: "customer", named: "name" },
   login_code: { audience: "staff", outro: true },
   password_reset: { audience: "staff", action: "link", outro: true },
+  invitation: { audience: "staff", action: "link", outro: true },
   password_changed: { audience: "staff", outro: true },
   help_request: {
     audience: "support",

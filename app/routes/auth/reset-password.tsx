@@ -8,7 +8,7 @@ import type { Route } from "./+types/reset-password";
 import { AuthCard } from "~/components/auth-card";
 import { FormErrors, PasswordField, TextField } from "~/components/forms";
 import { PasswordRules } from "~/components/password-rules";
-import { resetPassword } from "~/domain/identity/passwords.server";
+import { passwordLinkPurpose, resetPassword } from "~/domain/identity/passwords.server";
 import { flashCookie } from "~/web/flash.server";
 import { requireAnonymous } from "~/web/guards.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
@@ -27,9 +27,11 @@ export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "إعادة تعيين كلمة المرور" : "Reset password" }];
 }
 
-export function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   requireAnonymous(context, request);
-  return { token: new URL(request.url).searchParams.get("token")?.slice(0, 200) ?? "" };
+  const token = new URL(request.url).searchParams.get("token")?.slice(0, 200) ?? "";
+  // An invitation's link opens the same form, worded as choosing a first password.
+  return { token, invitation: (await passwordLinkPurpose(getDbFrom(context), token)) === "invitation" };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -59,7 +61,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 export default function ResetPassword() {
   const { t } = useTranslation();
-  const { token } = useLoaderData<typeof loader>();
+  const { token, invitation } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   const [form, fields] = useForm({
@@ -75,7 +77,7 @@ export default function ResetPassword() {
     shouldRevalidate: "onInput",
   });
   return (
-    <AuthCard title={t("reset.title")} subtitle={t("reset.subtitle")}>
+    <AuthCard title={t(invitation ? "reset.invitation_title" : "reset.title")} subtitle={t(invitation ? "reset.invitation_subtitle" : "reset.subtitle")}>
       <Form method="post" {...getFormProps(form)}>
         <Stack gap="md">
           <FormErrors errors={form.errors} id={form.errorId} />
@@ -89,7 +91,7 @@ export default function ResetPassword() {
           />
           <PasswordRules />
           <Button type="submit" loading={busy} fullWidth>
-            {t("reset.submit")}
+            {t(invitation ? "reset.invitation_submit" : "reset.submit")}
           </Button>
           <Anchor component={Link} to="../login" relative="path" size="sm" ta="center">
             {t("forgot.back_to_login")}

@@ -1,5 +1,6 @@
 import type { Route } from "./+types/user";
-import { changeUserAccess, listMerchantUsers } from "~/domain/identity/user-admin.server";
+import { resolveRoles } from "~/domain/identity/roles.server";
+import { changeUserAccess, listMerchantUsers, setUserRoles } from "~/domain/identity/user-admin.server";
 import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 
@@ -14,7 +15,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 /**
  * PATCH `{"is_active": false}` deactivates (sessions and tokens stop at once), `true` reactivates;
- * `{"requires_otp": true}` asks for a one-time code at sign-in. Other fields are refused.
+ * `{"requires_otp": true}` asks for a one-time code at sign-in; `{"roles": [...]}` (ids or names)
+ * gives exactly those roles. Other fields are refused.
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
   if (request.method !== "PATCH") return methodNotAllowed(request);
@@ -23,15 +25,26 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!/^\d{1,9}$/.test(params.id)) return apiDetail(request, "api.not_found", 404);
   const body = await readBody(request);
   const errors: Record<string, string[]> = {};
+  let roleIds: number[] | undefined;
   for (const [field, value] of Object.entries(body)) {
-    if (field !== "is_active" && field !== "requires_otp") errors[field] = ["api.read_only_field"];
+    if (field === "roles") {
+      const resolved = Array.isArray(value) && value.every((entry) => typeof entry === "string" || typeof entry === "number") ? await resolveRoles(getDbFrom(context), user.merchantId, value) : null;
+      if (!resolved || resolved.unknown.length) errors.roles = ["admin.users.errors.roles"];
+      else roleIds = resolved.roles.map((role) => role.id);
+    } else if (field !== "is_active" && field !== "requires_otp") errors[field] = ["api.read_only_field"];
     else if (typeof value !== "boolean") errors[field] = ["api.invalid_boolean"];
   }
   if (Object.keys(errors).length) return apiErrors(request, errors);
+  const manager = { id: user.id, username: user.username, merchantId: user.merchantId, is_superuser: user.is_superuser };
+  if (roleIds) {
+    const set = await setUserRoles(getDbFrom(context), { manager, userId: Number(params.id), roleIds, ip: context.get(clientAddressContext) });
+    if (!set.ok) return set.code === "admin.users.errors.not_found" ? apiDetail(request, "api.not_found", 404) : apiDetail(request, set.code, 403);
+  }
+  const { roles: _roles, ...access } = body;
   const outcome = await changeUserAccess(getDbFrom(context), {
     manager: { id: user.id, username: user.username, merchantId: user.merchantId, is_superuser: user.is_superuser },
     userId: Number(params.id),
-    changes: body as { is_active?: boolean; requires_otp?: boolean },
+    changes: access as { is_active?: boolean; requires_otp?: boolean },
     ip: context.get(clientAddressContext),
   });
   if (!outcome.ok) {
