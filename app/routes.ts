@@ -104,6 +104,7 @@ export default [
       route("generated-reports", "routes/dashboard/generated-reports.tsx"),
       route("generated-reports/:reportId/download", "routes/dashboard/generated-reports.download.ts"),
       route("notifications", "routes/dashboard/notifications.ts"),
+      route("operator", "routes/operator/merchants.tsx"),
       route("admin", "routes/admin/index.ts"),
       route("admin/profile", "routes/admin/profile.tsx"),
       route("admin/users", "routes/admin/users.tsx"),

@@ -80,6 +80,8 @@ export async function seedDemoMerchantIfEmpty(db: DB, password: string | { hash:
   });
   const userIds: number[] = [];
   for (const user of DEMO_USERS) userIds.push(await createUser(db, merchantId, user, password));
+  // The demo's administrator also runs the installation: the operator page creates further merchants.
+  await db.updateTable("users").set({ is_operator: 1 }).where("id", "=", userIds[0]).execute();
   await seedDemoGateways(db, merchantId);
   if (demoActivityEnabled()) await enqueueJob(db, DEMO_ACTIVITY_JOB, { merchantId, userId: userIds[0] }, { maxAttempts: 3 });
   return true;

@@ -61,6 +61,8 @@ export interface UserTable {
   last_login_at: Timestamp | null;
   /** `person`, or `api_key`: the user an API key acts as, which nobody signs in as (migration 0013). */
   kind: ColumnType<"person" | "api_key", "person" | "api_key" | undefined, "person" | "api_key">;
+  /** A platform operator: creates merchants on this installation (migration 0013); sees no merchant's data for it. */
+  is_operator: Flag;
 }
 
 export interface UserPermissionTable {

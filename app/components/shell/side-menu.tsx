@@ -21,6 +21,8 @@ type Props = {
   canExport?: boolean;
   /** The administration panel's pages (manage_merchant). */
   canManageMerchant?: boolean;
+  /** The platform's operator: the page that creates merchants. */
+  isOperator?: boolean;
   /** Superusers only: the reconciliation report, with its open differences counted. */
   reconciliation?: { open: number } | null;
 };
@@ -29,7 +31,7 @@ type Props = {
  * Sections and sub-items appear only when the merchant has them; every item is a plain link, the
  * current page's marked (aria-current, styled by app.css .side-link).
  */
-export function SideMenu({ lang, sections, canReadMailbox, canExport = false, canManageMerchant = false, reconciliation = null }: Props) {
+export function SideMenu({ lang, sections, canReadMailbox, canExport = false, canManageMerchant = false, isOperator = false, reconciliation = null }: Props) {
   const { t } = useTranslation();
   const link = (to: string, label: string, icon?: React.ReactNode, end = false, count?: number, countTitle = "tickets.pending_count") => (
     <RouterNavLink key={to} to={`/${lang}${to}`} end={end} className="side-link">
@@ -82,6 +84,7 @@ export function SideMenu({ lang, sections, canReadMailbox, canExport = false, ca
             {link("/admin/webhooks", t("shell.webhooks"), <IconWebhook size={18} />)}
           </>
         ) : null}
+        {isOperator ? link("/operator", t("operator.title"), <IconBuildingStore size={18} />) : null}
       </Stack>
     </nav>
   );

@@ -7,12 +7,13 @@ import { columnTypes } from "./column-types";
  * database: API keys (each acts through a user of kind `api_key` that nobody signs in as),
  * webhook endpoints with their events and every delivery try, invitations (a password link of
  * purpose `invitation`), and the gateway's test or live mode with the date its credentials were
- * last entered; roles, named groups of permissions that users hold besides their own.
+ * last entered; platform operators (users who create merchants on a multi-merchant installation); roles, named groups of permissions that users hold besides their own.
  */
 export async function up(db: Kysely<any>, engine: Engine) {
   const { id, timestamp } = columnTypes(engine);
 
   await db.schema.alterTable("users").addColumn("kind", "text", (c) => c.notNull().defaultTo("person")).execute();
+  await db.schema.alterTable("users").addColumn("is_operator", "integer", (c) => c.notNull().defaultTo(0)).execute();
   await db.schema.alterTable("password_resets").addColumn("purpose", "text", (c) => c.notNull().defaultTo("reset")).execute();
   await db.schema.alterTable("gateways").addColumn("mode", "text", (c) => c.notNull().defaultTo("test")).execute();
   await db.schema.alterTable("gateways").addColumn("credentials_set_at", timestamp).execute();

@@ -12,6 +12,8 @@ export type SessionUser = {
   lastName: string;
   is_superuser: number;
   receiveOrderNotification: boolean;
+  /** Creates merchants on this installation (the operator page). */
+  isOperator?: boolean;
   permissions: string[];
   /** Set when an API key acts (web/api.server.ts): the key and what its scopes grant, per plugin. */
   apiKey?: { id: number; grants: Record<string, string[]> };
@@ -30,6 +32,7 @@ export async function loadSessionUser(db: DB, userId: number): Promise<SessionUs
       "is_superuser",
       "is_active",
       "receive_order_notification",
+      "is_operator",
     ])
     .where("id", "=", userId)
     .executeTakeFirst();
@@ -44,6 +47,7 @@ export async function loadSessionUser(db: DB, userId: number): Promise<SessionUs
     lastName: user.last_name,
     is_superuser: user.is_superuser,
     receiveOrderNotification: Boolean(user.receive_order_notification),
+    isOperator: Boolean(user.is_operator),
     permissions,
   };
 }

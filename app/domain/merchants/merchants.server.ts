@@ -24,9 +24,12 @@ export async function createMerchant(
     sections: readonly MerchantSection[];
     /** How customers reach the merchant (shown when a link can no longer be paid). */
     contact?: { email?: string | null; phone?: string | null };
+    /** The demo store's logo and terms; a real merchant starts without them and sets its own. */
+    demoBranding?: boolean;
   },
 ) {
   const created = nowIso();
+  const demo = input.demoBranding ?? true;
   const merchant = await db
     .insertInto("merchants")
     .values({
@@ -37,7 +40,7 @@ export async function createMerchant(
       title_en: input.titleEn,
       title_ar: input.titleAr,
       subheader: null,
-      logo_url: "/brand/demo-logo.svg",
+      logo_url: demo ? "/brand/demo-logo.svg" : null,
       favicon_url: "/favicon.svg",
       admin_url: null,
       website_url: null,
@@ -55,13 +58,15 @@ export async function createMerchant(
       name: input.name,
       title_en: input.titleEn,
       title_ar: input.titleAr,
-      logo_url: "/brand/demo-logo.svg",
+      logo_url: demo ? "/brand/demo-logo.svg" : null,
       header_color: "#ffffff",
       is_default: 1,
-      terms_en:
-        "Payments are taken in Kuwaiti dinars. Orders are prepared once the payment is confirmed. Refunds are made to the card or account that paid, within 14 days of an accepted return.",
-      terms_ar:
-        "تُستوفى المدفوعات بالدينار الكويتي. تُجهَّز الطلبات بعد تأكيد الدفع. تُرد المبالغ إلى البطاقة أو الحساب الذي دفع خلال 14 يومًا من قبول الإرجاع.",
+      terms_en: demo
+        ? "Payments are taken in Kuwaiti dinars. Orders are prepared once the payment is confirmed. Refunds are made to the card or account that paid, within 14 days of an accepted return."
+        : null,
+      terms_ar: demo
+        ? "تُستوفى المدفوعات بالدينار الكويتي. تُجهَّز الطلبات بعد تأكيد الدفع. تُرد المبالغ إلى البطاقة أو الحساب الذي دفع خلال 14 يومًا من قبول الإرجاع."
+        : null,
       created_at: created,
     })
     .execute();

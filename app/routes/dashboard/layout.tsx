@@ -103,6 +103,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     canReadMailbox: can(auth.user, "view_outgoing_mail"),
     canExport: can(auth.user, "view_export_settings"),
     canManageMerchant: can(auth.user, "manage_merchant"),
+    isOperator: Boolean(auth.user.isOperator),
     reconciliation: openDifferences === null ? null : { open: openDifferences },
     branding: {
       title: params.lang === "ar" ? branding.title_ar : branding.title_en,
@@ -134,7 +135,7 @@ export function meta({ loaderData, location }: Route.MetaArgs) {
  */
 export default function DashboardLayout() {
   const { t } = useTranslation();
-  const { lang, username, branding, menu, canReadMailbox, canExport, canManageMerchant, reconciliation, idleMs, notices } = useLoaderData<typeof loader>();
+  const { lang, username, branding, menu, canReadMailbox, canExport, canManageMerchant, isOperator, reconciliation, idleMs, notices } = useLoaderData<typeof loader>();
   const [opened, setOpened] = useState(false);
   const location = useLocation();
   // The menu on a phone closes once a link in it has been followed.
@@ -177,7 +178,7 @@ export default function DashboardLayout() {
         <AccountMenu lang={lang} username={username} adminUrl={branding.adminUrl} />
       </header>
       <div className="shell__navbar" id="main-menu">
-        <SideMenu lang={lang} sections={menu} canReadMailbox={canReadMailbox} canExport={canExport} canManageMerchant={canManageMerchant} reconciliation={reconciliation} />
+        <SideMenu lang={lang} sections={menu} canReadMailbox={canReadMailbox} canExport={canExport} canManageMerchant={canManageMerchant} isOperator={isOperator} reconciliation={reconciliation} />
       </div>
       <main className="shell__main">
         <Box maw={1200} mx="auto">
