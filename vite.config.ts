@@ -4,7 +4,7 @@ import fs from "node:fs/promises";
 import zlib from "node:zlib";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig, type Plugin } from "vite";
-import { SERVER_ONLY_NAMESPACES } from "./app/lib/i18n.ts";
+import { PAGE_NAMESPACES, SERVER_ONLY_NAMESPACES } from "./app/lib/i18n.ts";
 
 /**
  * The browser translates with app/lib/browser-i18n.tsx instead of i18next and react-i18next, which
@@ -30,7 +30,7 @@ function browserCatalogues(): Plugin {
     transform(code, id, options) {
       if (options?.ssr || !/[\\/]locales[\\/][a-z]{2}[\\/]common\.json$/.test(id)) return null;
       const catalogue = JSON.parse(code) as Record<string, unknown>;
-      for (const namespace of SERVER_ONLY_NAMESPACES) delete catalogue[namespace];
+      for (const namespace of [...SERVER_ONLY_NAMESPACES, ...Object.values(PAGE_NAMESPACES).flat()]) delete catalogue[namespace];
       return { code: JSON.stringify(catalogue), map: null };
     },
   };

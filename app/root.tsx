@@ -19,6 +19,7 @@ import { ErrorPage } from "./components/error-page";
 import { useNonce } from "./components/nonce";
 import { loadMerchantBranding } from "./domain/merchants/merchants.server";
 import { readFlash } from "./web/flash.server";
+import { translator } from "./lib/i18n.server";
 import { directionOf, languageOfPath } from "./lib/i18n";
 import { testClockScopeMiddleware } from "./web/test-clock-scope.server";
 import {
@@ -40,7 +41,9 @@ export const middleware: Route.MiddlewareFunction[] = [
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const auth = context.get(authContext);
-  const { flash, clear } = readFlash(request);
+  const { flash: stored, clear } = readFlash(request);
+  // Written out here: its words may belong to a page's own texts (app/lib/i18n.ts PAGE_NAMESPACES).
+  const flash = stored && { ...stored, text: translator(languageOfPath(new URL(request.url).pathname))(stored.message) };
   const branding = auth ? await loadMerchantBranding(getDbFrom(context), auth.user.merchantId) : null;
   return data(
     {

@@ -15,7 +15,7 @@ const SHOWN_MS = 8_000;
  */
 export function FlashNotice() {
   const { t } = useTranslation();
-  const root = useRouteLoaderData("root") as { flash: Flash | null } | undefined;
+  const root = useRouteLoaderData("root") as { flash: (Flash & { text?: string }) | null } | undefined;
   const flash = root?.flash ?? null;
   const location = useLocation();
   const arrivedAt = useRef({ flash, key: location.key });
@@ -35,7 +35,7 @@ export function FlashNotice() {
   return (
     <div style={{ marginBottom: "var(--mantine-spacing-md)" }}>
       <Callout color={colors[flash.kind]} role="status">
-        {t(flash.message)}
+        {flash.text ?? t(flash.message)}
       </Callout>
     </div>
   );

@@ -13,6 +13,8 @@ import * as transactionSearch from "./migrations/0010-transaction-search";
 import * as mailHtml from "./migrations/0011-mail-html";
 import * as attemptCard from "./migrations/0012-attempt-card";
 import * as merchantIntegrations from "./migrations/0013-merchant-integrations";
+import * as sectionSettings from "./migrations/0014-section-settings";
+import * as notificationTemplates from "./migrations/0015-notification-templates";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -31,6 +33,8 @@ const migrations: Record<string, EngineMigration> = {
   "0011-mail-html": mailHtml,
   "0012-attempt-card": attemptCard,
   "0013-merchant-integrations": merchantIntegrations,
+  "0014-section-settings": sectionSettings,
+  "0015-notification-templates": notificationTemplates,
 };
 
 export async function migrateToLatest(db: DB) {

@@ -133,6 +133,14 @@ export interface MerchantPluginTable {
   installed_at: Timestamp;
 }
 
+export interface SectionSettingTable {
+  merchant_id: number;
+  section: string;
+  /** JSON: the section's declared settings by name; a field not stored has its default. */
+  settings: string;
+  updated_at: Timestamp;
+}
+
 export interface AuditLogTable {
   id: Generated<number>;
   merchant_id: number | null;
@@ -684,6 +692,23 @@ export interface UserRoleTable {
   role_id: number;
 }
 
+export interface NotificationTemplateTable {
+  merchant_id: number;
+  template: string;
+  channel: "mail" | "sms";
+  lang: "en" | "ar";
+  /** A mail's parts; null keeps the default's. */
+  subject: string | null;
+  heading: string | null;
+  intro: string | null;
+  action: string | null;
+  outro: string | null;
+  /** A text message's words. */
+  body: string | null;
+  updated_at: Timestamp;
+  updated_by: number | null;
+}
+
 export interface Database {
   merchants: MerchantTable;
   units: UnitTable;
@@ -696,6 +721,7 @@ export interface Database {
   throttle_hits: ThrottleHitTable;
   merchant_features: MerchantFeatureTable;
   merchant_plugins: MerchantPluginTable;
+  section_settings: SectionSettingTable;
   audit_log: AuditLogTable;
   outgoing_mail: OutgoingMailTable;
   jobs: JobTable;
@@ -728,6 +754,7 @@ export interface Database {
   webhook_endpoints: WebhookEndpointTable;
   webhook_events: WebhookEventTable;
   webhook_deliveries: WebhookDeliveryTable;
+  notification_templates: NotificationTemplateTable;
 }
 
 export type Merchant = Selectable<MerchantTable>;

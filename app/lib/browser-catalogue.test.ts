@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { SERVER_ONLY_NAMESPACES } from "./i18n";
+import { PAGE_NAMESPACES, SERVER_ONLY_NAMESPACES } from "./i18n";
 
 const appDir = path.resolve(import.meta.dirname, "..");
 
@@ -39,6 +39,14 @@ describe("the browser's catalogue", () => {
   it.each(SERVER_ONLY_NAMESPACES)("no code the browser runs asks for a text under %s.", (namespace) => {
     const asking = new RegExp(`["'\`]${namespace}\\.[\\w$]`);
     const offenders = modules.filter((file) => asking.test(fs.readFileSync(path.join(appDir, file), "utf8")));
+    expect(offenders).toEqual([]);
+  });
+
+  // Words the administration pages bring with them: only those pages, their components, the profile's
+  // schema and the sections' declared settings (shown on the panel's Sections pages) name them.
+  it.each(PAGE_NAMESPACES.admin)("only the administration pages ask for a text under %s.", (namespace) => {
+    const asking = new RegExp(`["'\`]${namespace}\\.[\\w$]`);
+    const offenders = modules.filter((file) => !/^(routes\/admin\/|routes\/operator\/|components\/admin\/|domain\/merchants\/profile-schema\.ts$|sections\/[\w-]+\/section\.ts$)/.test(file) && asking.test(fs.readFileSync(path.join(appDir, file), "utf8")));
     expect(offenders).toEqual([]);
   });
 });

@@ -66,6 +66,13 @@ export class BrowserI18n {
 
   dir = (language: string = this.language) => (RTL_LANGUAGES.has(language.split("-")[0]) ? "rtl" : "ltr");
 
+  /** Texts a page brings with it (app/lib/i18n.ts PAGE_NAMESPACES), added to the language's catalogue. */
+  addResourceBundle = (language: string, _namespace: string, resources: Catalogue) => {
+    if (language !== this.language) return this;
+    this.catalogue = { ...this.catalogue, ...resources };
+    return this;
+  };
+
   changeLanguage = async (language: string) => {
     this.language = language;
     return this.t;

@@ -31,3 +31,11 @@ export function languageOfPath(pathname: string): Language {
  * browser-catalogue.test.ts checks that no code the browser runs asks for one of them.
  */
 export const SERVER_ONLY_NAMESPACES = ["audit", "audit_entry", "mail", "sms", "receipt", "pay"] as const;
+
+/**
+ * Namespaces only some pages need: the browser's catalogue leaves them out too, and the pages that
+ * use them get them from their layout's loader (routes/admin/layout.tsx), so the rest of the
+ * dashboard does not carry the administration panel's words. browser-catalogue.test.ts checks that
+ * no other code the browser runs asks for them.
+ */
+export const PAGE_NAMESPACES = { admin: ["admin", "operator"] } as const;

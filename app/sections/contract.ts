@@ -12,6 +12,7 @@
  */
 import type { DB } from "~/db/database.server";
 import type { Actor } from "~/domain/identity/permissions";
+import type { SectionSetting } from "~/domain/merchants/sections-admin.server";
 import type { TransitionEvent } from "~/domain/payments/transaction-state.server";
 import type { TransactionRow } from "~/domain/transactions/list.server";
 import type { JobHandler } from "~/lib/jobs.server";
@@ -60,8 +61,15 @@ export type SectionDeclaration = {
     /** Outside /:lang/ and /api/ (a gateway's or a platform's callbacks): their first segments are never language-prefixed. */
     root?: SectionRoute[];
   };
+  /**
+   * What the merchant may choose about the section on its administration page
+   * (/:lang/admin/sections/{key}); the section reads the values with loadSectionSettings.
+   */
+  settings?: readonly SectionSetting[];
   server?: () => Promise<{ sectionServer: SectionServer }>;
 };
+
+export type { SectionSetting };
 
 /** A row the details page (and the API's details) shows: its name, a translated label and a value. */
 export type DetailsRow = { name: string; label: string; value: string };

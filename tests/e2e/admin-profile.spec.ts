@@ -46,11 +46,16 @@ test.describe("without JavaScript", () => {
   });
 });
 
-test("with JavaScript, the side menu's Administration section opens the profile", async ({ page }) => {
+test("with JavaScript, the side menu's Administration entry opens the profile, and the panel's navigation its pages", async ({ page }) => {
   await signIn(page, "admin");
   await waitForHydration(page);
   const menu = page.getByRole("navigation", { name: t("en", "shell.menu") });
-  await menu.getByRole("link", { name: t("en", "shell.merchant_profile") }).click();
+  await menu.getByRole("link", { name: t("en", "shell.administration") }).click();
+  const panel = page.getByRole("navigation", { name: t("en", "admin.nav.label") });
+  await expect(panel.getByRole("link", { name: t("en", "admin.nav.profile") })).toHaveAttribute("aria-current", "page");
+  await panel.getByRole("link", { name: t("en", "admin.nav.gateways") }).click();
+  await expect(page.getByRole("heading", { level: 1, name: t("en", "admin.gateways.title") })).toBeVisible();
+  await panel.getByRole("link", { name: t("en", "admin.nav.profile") }).click();
   await expect(page.getByRole("heading", { level: 1, name: t("en", "admin.profile.title") })).toBeVisible();
   await expect(page.getByRole("textbox", { name: t("en", "admin.profile.fields.title_en") })).toHaveValue(/\S/);
 });

@@ -19,6 +19,8 @@ Object.assign(process.env, {
   DEMO_ACTIVITY: "0",
   SANDBOX: "1",
   TEST_CLOCK: "1",
+  // The webhook receivers of the tests listen on loopback.
+  WEBHOOK_ALLOW_PRIVATE: "1",
   BASE_URL: `http://localhost:${process.env.E2E_PORT ?? "3210"}`,
   MAP_STYLE_URL: `http://localhost:${process.env.E2E_PORT ?? "3210"}/__test/map-style.json`,
 });

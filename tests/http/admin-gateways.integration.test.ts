@@ -167,9 +167,15 @@ describe("gateways in the administration panel", () => {
     expect(Object.keys(await bad.json()).sort()).toEqual(["capture_mode", "code", "credentials", "credentials.resource_key", "currencies", "endpoint_url", "fee_percentage", "name_en"]);
     const taken = await call("POST", "/api/v1/admin/gateways", alphaToken, { kind: "cod", code: "knet-main", name_en: "Cash", name_ar: "نقدًا", currencies: ["KWD"] });
     expect(await taken.json()).toEqual({ code: ["Another gateway of this merchant has this code."] });
-    const missing = await call("POST", "/api/v1/admin/gateways", alphaToken, { kind: "knet", code: "knet-two", name_en: "K", name_ar: "ك", currencies: ["KWD"], endpoint_url: "https://kpay.example/kpg" });
-    expect(Object.keys(await missing.json()).sort()).toEqual(["credentials.resource_key", "credentials.tranportal_id", "credentials.tranportal_password"]);
+    const partial = await call("POST", "/api/v1/admin/gateways", alphaToken, { kind: "knet", code: "knet-two", name_en: "K", name_ar: "ك", currencies: ["KWD"], endpoint_url: "https://kpay.example/kpg", credentials: { tranportal_id: "123" } });
+    expect(Object.keys(await partial.json()).sort()).toEqual(["credentials.resource_key", "credentials.tranportal_password"]);
     expect((await call("GET", "/api/v1/admin/gateways", alphaToken).then((response) => response.json())).some((gateway: { code: string }) => gateway.code === "knet-two")).toBe(false);
+    // Added without credentials (they are entered on its page next), it cannot be turned on until they are.
+    const later = await call("POST", "/api/v1/admin/gateways", alphaToken, { kind: "knet", code: "knet-two", name_en: "K", name_ar: "ك", currencies: ["KWD"], endpoint_url: "https://kpay.example/kpg" });
+    expect(later.status).toBe(201);
+    const laterId = (await later.json()).id;
+    const on = await call("PATCH", `/api/v1/admin/gateways/${laterId}`, alphaToken, { enabled: true });
+    expect(await on.json()).toEqual({ enabled: ["Enter the gateway's credentials before turning it on."] });
   });
 
   it("turns gateways on and off and orders them, from the page without JavaScript", async () => {

@@ -1,5 +1,5 @@
 import { Badge, Stack, Text } from "@mantine/core";
-import { IconBuildingStore, IconHistory, IconCreditCard, IconKey, IconUsers, IconWebhook, IconFileReport, IconHelp, IconHome, IconListDetails, IconMail, IconScale } from "@tabler/icons-react";
+import { IconBuildingStore, IconFileReport, IconHelp, IconHome, IconListDetails, IconMail, IconScale } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { NavLink as RouterNavLink } from "react-router";
 
@@ -19,7 +19,7 @@ type Props = {
   sections: MenuSection[];
   canReadMailbox: boolean;
   canExport?: boolean;
-  /** The administration panel's pages (manage_merchant). */
+  /** The administration panel (manage_merchant): one entry; the panel has its own navigation. */
   canManageMerchant?: boolean;
   /** The platform's operator: the page that creates merchants. */
   isOperator?: boolean;
@@ -70,21 +70,8 @@ export function SideMenu({ lang, sections, canReadMailbox, canExport = false, ca
           ? link("/reconciliation", t("shell.reconciliation"), <IconScale size={18} />, false, reconciliation.open, "reconciliation.open_count")
           : null}
         {link("/help", t("shell.help"), <IconHelp size={18} />)}
-        {canManageMerchant ? (
-          <>
-            <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="sm" pb={2}>
-              {t("shell.administration")}
-            </Text>
-            {link("/admin/profile", t("shell.merchant_profile"), <IconBuildingStore size={18} />)}
-            {link("/admin/users", t("shell.users"), <IconUsers size={18} />)}
-            {link("/admin/roles", t("shell.roles"), <IconUsers size={18} />)}
-            {link("/admin/audit", t("admin.audit.title"), <IconHistory size={18} />)}
-            {link("/admin/gateways", t("shell.gateways"), <IconCreditCard size={18} />)}
-            {link("/admin/api-keys", t("shell.api_keys"), <IconKey size={18} />)}
-            {link("/admin/webhooks", t("shell.webhooks"), <IconWebhook size={18} />)}
-          </>
-        ) : null}
-        {isOperator ? link("/operator", t("operator.title"), <IconBuildingStore size={18} />) : null}
+        {canManageMerchant ? link("/admin", t("shell.administration"), <IconBuildingStore size={18} />) : null}
+        {isOperator ? link("/operator", t("shell.operator"), <IconBuildingStore size={18} />) : null}
       </Stack>
     </nav>
   );

@@ -5,6 +5,7 @@ import type { Language } from "~/lib/i18n";
 import { type MoneyParam, type TextParams, type WordParam } from "~/lib/outcome";
 import { texts } from "~/lib/texts.server";
 import type { MailBranding, MailContent } from "./mail-layout";
+import { fillPlaceholders, loadMailWording, type MailWording } from "./template-overrides.server";
 
 /**
  * Who a mail is for decides whose look it takes: a customer sees the merchant's unit (logo, title,
@@ -53,6 +54,13 @@ export function isMailTemplate(template: string) {
   return template in TEMPLATES;
 }
 
+/** The mails a merchant may word itself (its customers' and its users'; not the support desk's), with the parts each has. */
+export function merchantMailTemplates() {
+  return Object.entries(TEMPLATES)
+    .filter(([, spec]) => spec.audience !== "support")
+    .map(([template, spec]) => ({ template, audience: spec.audience as "customer" | "staff", action: Boolean(spec.action), outro: Boolean(spec.outro), named: Boolean(spec.named) }));
+}
+
 /** A logo a mail reader can load: an absolute address, or the platform's own path under BASE_URL. */
 function absoluteLogo(url: string | null): string | null {
   if (!url) return null;
@@ -82,14 +90,33 @@ function valueOf(value: MailRow[1], lang: Language): string {
 /** A mail in the reader's language, ready to be written out as HTML and as plain text. */
 export async function composeMail(
   db: DB,
-  input: { merchantId: number | null; unitId?: number | null; template: string; params: TextParams; rows?: MailRow[]; lang: Language },
+  input: {
+    merchantId: number | null;
+    unitId?: number | null;
+    template: string;
+    params: TextParams;
+    rows?: MailRow[];
+    lang: Language;
+    /** The merchant's words to write it with instead of those it saved (a preview). */
+    wording?: MailWording | null;
+  },
 ): Promise<MailContent> {
   const spec = TEMPLATES[input.template];
   if (!spec) throw new Error(`Unknown mail template ${input.template}`);
   const words = texts();
   const branding = await brandingFor(db, spec.audience, input.merchantId, input.unitId ?? null, input.lang);
   const params: TextParams = { merchant: branding.name, ...input.params };
-  const line = (key: string) => words.line(`mail.${input.template}.${key}`, params, input.lang);
+  // The merchant's own words where it wrote some; the support desk's mail is the platform's.
+  const own =
+    input.wording !== undefined
+      ? input.wording
+      : spec.audience === "support" || input.merchantId === null
+        ? null
+        : await loadMailWording(db, { merchantId: input.merchantId, template: input.template, lang: input.lang });
+  const line = (key: string) => {
+    const text = own?.[key as keyof MailWording];
+    return text ? fillPlaceholders(text, params, input.lang) : words.line(`mail.${input.template}.${key}`, params, input.lang);
+  };
   const paragraphs = (text: string) => text.split(/\n\s*\n/).map((part) => part.trim()).filter(Boolean);
   const fromParams: MailRow[] = (spec.rows ?? [])
     .filter(([, name]) => params[name] !== null && params[name] !== undefined && params[name] !== "")
@@ -99,7 +126,8 @@ export async function composeMail(
     lang: input.lang,
     subject: line("subject"),
     heading: line("heading"),
-    intro: paragraphs(line(spec.named && !params[spec.named] ? "intro_anonymous" : "intro")),
+    // The merchant's one intro serves both: without a name, its {{name}} is left out.
+    intro: paragraphs(line(spec.named && !params[spec.named] && !own?.intro ? "intro_anonymous" : "intro")),
     rows: [...fromParams, ...(input.rows ?? [])].map(([label, value]) => [words.line(label, {}, input.lang), valueOf(value, input.lang)]),
     action: typeof link === "string" && link ? { label: line("action"), url: link } : null,
     outro: spec.outro ? paragraphs(line("outro")) : [],

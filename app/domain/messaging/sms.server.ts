@@ -4,6 +4,7 @@ import type { Language } from "~/lib/i18n";
 import { enqueueJob } from "~/lib/jobs.server";
 import type { TextParams } from "~/lib/outcome";
 import { texts } from "~/lib/texts.server";
+import { fillPlaceholders, loadSmsWording } from "./template-overrides.server";
 
 /** Where a real SMS provider plugs in at start-up: it delivers a stored message to a phone. */
 export type SmsProvider = { deliver(message: { to: string; body: string }): Promise<void> };
@@ -16,18 +17,32 @@ export function setSmsProvider(next: SmsProvider | undefined) {
 
 export const SEND_SMS_JOB = "send_sms";
 
+/** The text messages the platform writes (locales: sms.<template>). */
+export const SMS_TEMPLATES = ["pay_link"] as const;
+
+type SmsMessage = { merchantId: number | null; template: string; params: TextParams; lang: Language };
+
+/**
+ * A message's words in the recipient's language: the merchant's own when it wrote some (`body`
+ * given: those, as a preview), the default's otherwise.
+ */
+export async function smsText(db: DB, message: SmsMessage & { body?: string | null }) {
+  const own = message.body !== undefined ? message.body : message.merchantId === null ? null : await loadSmsWording(db, { merchantId: message.merchantId, template: message.template, lang: message.lang });
+  return own ? fillPlaceholders(own, message.params, message.lang) : texts().line(`sms.${message.template}`, message.params, message.lang);
+}
+
 /**
  * A text message (locales: sms.<template>) in the recipient's language, written to the outbox in
  * the same database transaction as what caused it, like mail. Without a provider it stays there,
  * where the merchant reads it beside the mailbox; with one, a job delivers it after commit.
  */
-export async function sendSms(db: DB, message: { merchantId: number | null; to: string; template: string; params: TextParams; lang: Language }) {
+export async function sendSms(db: DB, message: SmsMessage & { to: string }) {
   const inserted = await db
     .insertInto("outgoing_sms")
     .values({
       merchant_id: message.merchantId,
       to_number: message.to,
-      body: texts().line(`sms.${message.template}`, message.params, message.lang).slice(0, 1000),
+      body: (await smsText(db, message)).slice(0, 1000),
       status: provider ? "queued" : "stored",
       created_at: nowIso(),
     })

@@ -223,9 +223,13 @@ export function checkGatewayInput(input: GatewayInput, current?: GatewayRow): { 
     for (const entry of entered) merged[entry.key] = typed[entry.field].trim();
     const missing = fields.filter((entry) => entry.required && !merged[entry.key]);
     const endpointChanged = values.endpoint_url !== undefined && values.endpoint_url !== (current?.endpoint_url ?? null);
-    if (missing.length && (entered.length || !current || endpointChanged)) {
+    // Typed in part, or a new address without its credentials: the rest is asked for. A new gateway
+    // may be added first and given its credentials on its own page; it cannot be turned on before.
+    if (missing.length && (entered.length || (current && endpointChanged))) {
       for (const entry of missing) errors[`credentials.${entry.field}`] = ["admin.gateways.errors.credential_required"];
     }
+    const turningOn = input.enabled === true || (input.enabled === undefined && Boolean(current?.enabled));
+    if (missing.length && turningOn && !Object.keys(errors).some((key) => key.startsWith("credentials."))) errors.enabled = ["admin.gateways.errors.credentials_first"];
     if (entered.length || (current?.endpoint_url === null && endpointChanged)) credentials = merged;
   }
   if (Object.keys(errors).length) return { ok: false, errors };

@@ -154,9 +154,9 @@ export default function GatewaysPage({ params }: Route.ComponentProps) {
   return (
     <Stack maw={1150}>
       <PageHeader title={t("admin.gateways.title")} description={t("admin.gateways.subtitle")} />
-      {errors.non_field_errors ? (
+      {errors.non_field_errors || errors.enabled ? (
         <Callout color="red" role="alert">
-          {error("non_field_errors")}
+          {error("non_field_errors") ?? error("enabled")}
         </Callout>
       ) : null}
       <DataTable rows={gateways} rowKey={(gateway) => gateway.id} empty={t("admin.gateways.none")} minWidth={900} hover={false} columns={columns} />

@@ -15,5 +15,13 @@ export const paymentRequest = {
       { path: "plugins/payment_request/attachment/upload", file: "sections/payment-request/routes/api-attachment-upload.ts", id: "api-attachment" },
     ],
   },
+  settings: [
+    { name: "default_expiry_hours", type: "hours", default: null, label: "admin.sections.fields.default_expiry_hours", hint: "admin.sections.fields.default_expiry_hours_hint" },
+    { name: "editable_amount", type: "boolean", default: true, label: "admin.sections.fields.editable_amount", hint: "admin.sections.fields.editable_amount_hint" },
+    { name: "restrict_multiple_payments", type: "boolean", default: true, fixed: true, label: "admin.sections.fields.restrict_multiple_payments", hint: "admin.sections.fields.restrict_multiple_payments_hint" },
+    { name: "email_notifications", type: "boolean", default: true, label: "admin.sections.fields.email_notifications", hint: "admin.sections.fields.email_notifications_hint" },
+    { name: "sms_notifications", type: "boolean", default: true, label: "admin.sections.fields.sms_notifications", hint: "admin.sections.fields.sms_notifications_hint" },
+    { name: "multi_step_checkout", type: "boolean", default: true, label: "admin.sections.fields.multi_step_checkout", hint: "admin.sections.fields.multi_step_checkout_hint" },
+  ],
   server: () => import("./section.server"),
 } as const satisfies SectionDeclaration;

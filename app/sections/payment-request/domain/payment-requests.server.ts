@@ -19,6 +19,21 @@ import type { PaymentRequestInput } from "./payment-request-schema";
 
 export type CreatedPaymentRequest = { id: string; orderNo: number; state: "created"; payUrl: string };
 
+/** What the merchant chose for its payment requests (Administration → Sections). */
+export type PaymentRequestSettings = {
+  /** Applied when a request names no expiry; null for none. */
+  defaultExpiryHours: number | null;
+  editableAmount: boolean;
+  /** Whether the customer may be sent the link, and their receipt, by e-mail. */
+  emailNotifications: boolean;
+  smsNotifications: boolean;
+  /** Whether a request may ask the customer for a delivery address (and a location) before paying. */
+  multiStepCheckout: boolean;
+};
+
+/** Nothing turned off, no default expiry: the settings of a merchant who never changed them. */
+export const UNRESTRICTED_SETTINGS: PaymentRequestSettings = { defaultExpiryHours: null, editableAmount: true, emailNotifications: true, smsNotifications: true, multiStepCheckout: true };
+
 /** "+96550001234" for a phone typed with or without its country code; undefined when not a valid number. */
 export function normalizePhone(value: string, country: string | undefined): string | undefined {
   const parsed = parsePhoneNumberFromString(value, ((country ?? "KW").toUpperCase() as CountryCode) || "KW");
@@ -33,8 +48,9 @@ export function parseExpiration(value: string): Date | undefined {
 }
 
 /**
- * Checks a payment request against the merchant's gateways and creates it, then sends the
- * link by email and/or SMS when asked. Field errors use the API's field names.
+ * Checks a payment request against the merchant's gateways and its settings for payment requests
+ * (what they turned off, the default expiry) and creates it, then sends the link by email and/or
+ * SMS when asked. Field errors use the API's field names.
  */
 export async function createPaymentRequest(
   db: DB,
@@ -44,9 +60,11 @@ export async function createPaymentRequest(
     request: PaymentRequestInput;
     baseUrl: string;
     lang: Language;
+    settings?: PaymentRequestSettings;
   },
 ): Promise<{ ok: true; transaction: CreatedPaymentRequest } | { ok: false; errors: FieldErrors; keptAttachment?: string; params: TextParams }> {
   const { request } = input;
+  const settings = input.settings ?? UNRESTRICTED_SETTINGS;
   const errors: FieldErrors = {};
 
   // The file is kept first, so that a mistake elsewhere in the form does not lose it.
@@ -67,6 +85,7 @@ export async function createPaymentRequest(
 
   // Bounds only mean something when the customer may change the amount; otherwise they are not kept.
   let bounds: AmountBounds | null = null;
+  if (request.editable_amount && !settings.editableAmount) errors.editable_amount = ["payment_request.settings.refused.editable_amount"];
   if (request.editable_amount && amount.ok && amount.minor > 0) {
     const checked = checkBounds({ amount: amount.minor, currency, min: request.min_amount, max: request.max_amount });
     if (checked.ok) bounds = checked.bounds;
@@ -80,12 +99,17 @@ export async function createPaymentRequest(
   }
   if (request.send_email && !request.customer_email) errors.customer_email = ["payment_request.errors.email_for_sending"];
   if (request.send_sms && !request.customer_phone) errors.customer_phone = ["payment_request.errors.phone_for_sending"];
+  if (request.send_email && !settings.emailNotifications) errors.send_email = ["payment_request.settings.refused.email_notifications"];
+  if (request.send_sms && !settings.smsNotifications) errors.send_sms = ["payment_request.settings.refused.sms_notifications"];
+  if (request.delivery_mode !== "none" && !settings.multiStepCheckout) errors.delivery_mode = ["payment_request.settings.refused.multi_step_checkout"];
 
   let expiration: Date | undefined;
   if (request.expiration_time) {
     expiration = parseExpiration(request.expiration_time);
     if (!expiration) errors.expiration_time = ["payment_request.errors.expiration_format"];
     else if (expiration <= now()) errors.expiration_time = ["payment_request.errors.expiration_past"];
+  } else if (settings.defaultExpiryHours !== null) {
+    expiration = new Date(now().getTime() + settings.defaultExpiryHours * 3_600_000);
   }
 
   const gateways = await listMerchantGateways(db, input.merchantId, { enabledOnly: true });

@@ -3,6 +3,7 @@ import { respondOnce } from "~/web/idempotency.server";
 import { PaymentRequestSchema } from "~/sections/payment-request/domain/payment-request-schema";
 import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
 import { findMerchantTransaction } from "~/sections/payment-request/domain/transactions.server";
+import { loadPaymentRequestSettings } from "~/sections/payment-request/settings.server";
 import { serializeMerchantTransaction } from "~/sections/payment-request/domain/serialize.server";
 import { apiLanguage, methodNotAllowed, readBody, requireApiPermission } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
@@ -37,6 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       request: parsed.data,
       baseUrl: linkBaseUrl(),
       lang,
+      settings: await loadPaymentRequestSettings(db, user.merchantId),
     });
     if (!created.ok) {
       return { status: 400, body: Object.fromEntries(Object.entries(created.errors).map(([field, keys]) => [field, keys.map((key) => describe(key, created.params, lang))])) };

@@ -10,6 +10,7 @@ import { storeAttachment } from "~/domain/payments/attachments.server";
 import { listMerchantGateways, supportsCurrency } from "~/domain/payments/gateway-settings.server";
 import { PaymentRequestSchema } from "~/sections/payment-request/domain/payment-request-schema";
 import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
+import { loadPaymentRequestSettings } from "~/sections/payment-request/settings.server";
 import { flashCookie } from "~/web/flash.server";
 import { requirePermission, requireSection, requireUser } from "~/web/guards.server";
 import { isLanguage } from "~/lib/i18n";
@@ -34,13 +35,18 @@ async function guard({ context, request }: { context: Route.LoaderArgs["context"
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const auth = await guard({ context, request });
-  const gateways = await listMerchantGateways(getDbFrom(context), auth.user.merchantId, { enabledOnly: true });
+  const [gateways, settings] = await Promise.all([
+    listMerchantGateways(getDbFrom(context), auth.user.merchantId, { enabledOnly: true }),
+    loadPaymentRequestSettings(getDbFrom(context), auth.user.merchantId),
+  ]);
   const lang = isLanguage(params.lang) ? params.lang : "en";
   // Only currencies some enabled payment method takes: a request in another could never be paid.
   const currencies = SUPPORTED_CURRENCIES.filter((code) => gateways.some((gateway) => supportsCurrency(gateway, code)));
   return {
     lang,
     currencies,
+    /** What the merchant turned off is not offered (Administration → Sections). */
+    settings,
     /** The cap on an editable amount in each currency, as the page shows it. */
     caps: Object.fromEntries(SUPPORTED_CURRENCIES.map((code) => [code, formatAmount(editableAmountCap(code), code, lang)])),
     gateways: gateways.map((gateway) => ({
@@ -74,6 +80,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     request: values,
     baseUrl: linkBaseUrl(),
     lang,
+    settings: await loadPaymentRequestSettings(getDbFrom(context), auth.user.merchantId),
   });
   if (!created.ok) {
     return data({ result: submission.reply({ fieldErrors: created.errors }), kept: created.keptAttachment ?? null }, { status: 400 });
@@ -85,7 +92,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 
 export default function CreatePaymentRequest() {
   const { t } = useTranslation();
-  const { gateways, caps, currencies, lang } = useLoaderData<typeof loader>();
+  const { gateways, caps, currencies, lang, settings } = useLoaderData<typeof loader>();
   const defaultCurrency = currencies.includes("KWD") ? "KWD" : (currencies[0] ?? "KWD");
   const actionData = useActionData<typeof action>();
   const lastResult = actionData?.result;
@@ -141,7 +148,12 @@ export default function CreatePaymentRequest() {
               maxRows={6}
             />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <DateTimeField field={fields.expiration_time} label={t("payment_request.expiration_time")} lang={lang} />
+              <DateTimeField
+                field={fields.expiration_time}
+                label={t("payment_request.expiration_time")}
+                description={settings.defaultExpiryHours ? t("payment_request.settings.default_expiry_applies", { hours: settings.defaultExpiryHours }) : undefined}
+                lang={lang}
+              />
               <FileField
                 field={fields.attachment}
                 label={t("payment_request.attachment")}
@@ -188,19 +200,25 @@ export default function CreatePaymentRequest() {
                 </Text>
               ) : null}
             </fieldset>
-            <SelectField
-              field={fields.delivery_mode}
-              label={t("payment_request.delivery_mode")}
-              options={(["none", "address", "address_location"] as const).map((mode) => ({ value: mode, label: t(`payment_request.delivery_modes.${mode}`) }))}
-            />
+            {settings.multiStepCheckout ? (
+              <SelectField
+                field={fields.delivery_mode}
+                label={t("payment_request.delivery_mode")}
+                options={(["none", "address", "address_location"] as const).map((mode) => ({ value: mode, label: t(`payment_request.delivery_modes.${mode}`) }))}
+              />
+            ) : null}
             <Stack gap="xs">
-              <CheckboxField field={fields.editable_amount} label={t("payment_request.editable_amount")} />
-              <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <TextField field={fields.min_amount} label={t("payment_request.min_amount")} description={t("payment_request.min_amount_help")} inputMode="decimal" errorValues={{ cap }} />
-                <TextField field={fields.max_amount} label={t("payment_request.max_amount")} description={t("payment_request.max_amount_help", { cap })} inputMode="decimal" errorValues={{ cap }} />
-              </SimpleGrid>
-              <CheckboxField field={fields.send_email} label={t("payment_request.send_email")} />
-              <CheckboxField field={fields.send_sms} label={t("payment_request.send_sms")} />
+              {settings.editableAmount ? (
+                <>
+                  <CheckboxField field={fields.editable_amount} label={t("payment_request.editable_amount")} />
+                  <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                    <TextField field={fields.min_amount} label={t("payment_request.min_amount")} description={t("payment_request.min_amount_help")} inputMode="decimal" errorValues={{ cap }} />
+                    <TextField field={fields.max_amount} label={t("payment_request.max_amount")} description={t("payment_request.max_amount_help", { cap })} inputMode="decimal" errorValues={{ cap }} />
+                  </SimpleGrid>
+                </>
+              ) : null}
+              {settings.emailNotifications ? <CheckboxField field={fields.send_email} label={t("payment_request.send_email")} /> : null}
+              {settings.smsNotifications ? <CheckboxField field={fields.send_sms} label={t("payment_request.send_sms")} /> : null}
             </Stack>
             <Group>
               <Button type="submit" loading={busy}>

@@ -1,0 +1,15 @@
+import type { DB } from "~/db/database.server";
+import { loadSettingsOf } from "~/web/admin-sections.server";
+import type { PaymentRequestSettings } from "./domain/payment-requests.server";
+
+/** The merchant's settings for payment requests, as this section's rules read them. */
+export async function loadPaymentRequestSettings(db: DB, merchantId: number): Promise<PaymentRequestSettings> {
+  const values = await loadSettingsOf(db, merchantId, "payment_request");
+  return {
+    defaultExpiryHours: typeof values.default_expiry_hours === "number" ? values.default_expiry_hours : null,
+    editableAmount: values.editable_amount !== false,
+    emailNotifications: values.email_notifications !== false,
+    smsNotifications: values.sms_notifications !== false,
+    multiStepCheckout: values.multi_step_checkout !== false,
+  };
+}
