@@ -39,6 +39,17 @@ const DASHBOARD = [
   ["help", "/help"],
   ["admin-profile", "/admin/profile"],
   ["admin-users", "/admin/users"],
+  ["admin-roles", "/admin/roles"],
+  ["admin-gateways", "/admin/gateways"],
+  ["admin-gateway", "/admin/gateways/1"],
+  ["admin-sections", "/admin/sections"],
+  ["admin-section-payment-request", "/admin/sections/payment_request"],
+  ["admin-api-keys", "/admin/api-keys"],
+  ["admin-webhooks", "/admin/webhooks"],
+  ["admin-notifications", "/admin/notifications"],
+  ["admin-notification", "/admin/notifications/pay_link/mail/ar"],
+  ["admin-audit", "/admin/audit"],
+  ["operator", "/operator"],
 ];
 /** Screens for anyone, at a phone's size. */
 const PUBLIC = [

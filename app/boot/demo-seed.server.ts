@@ -1,4 +1,5 @@
 import type { DB } from "~/db/database.server";
+import { nowIso } from "~/lib/clock.server";
 import { createUser, type NewUserInput } from "~/domain/identity/users.server";
 import { createMerchant } from "~/domain/merchants/merchants.server";
 import { seedDemoGateways } from "~/domain/sandbox/demo-gateways.server";
@@ -82,6 +83,17 @@ export async function seedDemoMerchantIfEmpty(db: DB, password: string | { hash:
   for (const user of DEMO_USERS) userIds.push(await createUser(db, merchantId, user, password));
   // The demo's administrator also runs the installation: the operator page creates further merchants.
   await db.updateTable("users").set({ is_operator: 1 }).where("id", "=", userIds[0]).execute();
+  // The checker's and the maker's rights, as the roles the panel shows them by.
+  for (const username of ["checker", "maker"]) {
+    const index = DEMO_USERS.findIndex((user) => user.username === username);
+    const role = await db
+      .insertInto("roles")
+      .values({ merchant_id: merchantId, name: username === "checker" ? "Checker" : "Maker", created_at: nowIso() })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await db.insertInto("role_permissions").values(DEMO_USERS[index].permissions.map((permission) => ({ role_id: role.id, permission }))).execute();
+    await db.insertInto("user_roles").values({ user_id: userIds[index], role_id: role.id }).execute();
+  }
   await seedDemoGateways(db, merchantId);
   if (demoActivityEnabled()) await enqueueJob(db, DEMO_ACTIVITY_JOB, { merchantId, userId: userIds[0] }, { maxAttempts: 3 });
   return true;

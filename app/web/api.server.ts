@@ -7,8 +7,8 @@ import { authenticateApiKey, grantsOn } from "~/domain/identity/api-keys.server"
 import { clientAddressContext, getDbFrom } from "./request-context.server";
 import { TRANSACTION_SECTIONS } from "~/sections/registry";
 
-/** The plugins an API key's scopes may name: the sections that list transactions. */
-export const API_KEY_PLUGINS: readonly string[] = TRANSACTION_SECTIONS.map((section) => section.key);
+/** The plugins an API key's scopes may name: the built sections that list transactions. */
+export const API_KEY_PLUGINS: readonly string[] = TRANSACTION_SECTIONS.filter((section) => section.built).map((section) => section.key);
 import { getAppSecret } from "~/lib/secret.server";
 
 type Context = Readonly<RouterContextProvider>;

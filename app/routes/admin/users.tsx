@@ -97,7 +97,7 @@ export default function UsersPage() {
             {user.username}
           </Text>
           {user.is_superuser ? (
-            <Badge size="sm" variant="light">
+            <Badge size="sm" variant="light" style={{ flexShrink: 0 }}>
               {t("admin.users.superuser")}
             </Badge>
           ) : null}
@@ -142,7 +142,7 @@ export default function UsersPage() {
       cell: (user) => (
         <Form method="post">
           <Group gap="xs" wrap="nowrap">
-            <Badge color={user.is_active ? "green" : "gray"} variant="light">
+            <Badge color={user.is_active ? "green" : "gray"} variant="light" style={{ flexShrink: 0 }}>
               {t(user.is_active ? "admin.users.active" : "admin.users.inactive")}
             </Badge>
             {(user.is_superuser && !canChangeSuperusers) || user.id === me ? null : (
