@@ -17,16 +17,15 @@ import { flashCookie } from "~/web/flash.server";
 import { readFormData } from "~/web/form-data.server";
 import { notFound, requirePermission, requireUser } from "~/web/guards.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+import { recordId } from "~/web/record-id";
 import { sandboxCredentialsFor } from "~/domain/sandbox/accounts.server";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "بوابة الدفع" : "Gateway" }];
 }
 
-const idOf = (value: string | undefined) => (value && /^\d{1,9}$/.test(value) ? Number(value) : null);
-
 async function currentGateway(context: Route.LoaderArgs["context"], merchantId: number, id: string | undefined) {
-  const wanted = idOf(id);
+  const wanted = recordId(id);
   const row = wanted === null ? undefined : (await listMerchantGateways(getDbFrom(context), merchantId)).find((gateway) => gateway.id === wanted);
   if (!row) notFound();
   return row;

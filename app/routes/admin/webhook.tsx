@@ -13,17 +13,16 @@ import { flashCookie } from "~/web/flash.server";
 import { readFormData } from "~/web/form-data.server";
 import { notFound, requirePermission, requireUser } from "~/web/guards.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+import { recordId } from "~/web/record-id";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "نقطة استقبال الإشعارات" : "Webhook endpoint" }];
 }
 
-const idOf = (value: string | undefined) => (value && /^\d{1,9}$/.test(value) ? Number(value) : null);
-
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const auth = requireUser(context, request);
   requirePermission(auth, "manage_merchant");
-  const id = idOf(params.id);
+  const id = recordId(params.id);
   const db = getDbFrom(context);
   const webhook = id === null ? undefined : await findWebhook(db, auth.user.merchantId, id);
   if (!webhook) notFound();
@@ -36,7 +35,7 @@ type ActionResult = { errors?: Record<string, string[]>; values?: { url: string;
 export async function action({ context, request, params }: Route.ActionArgs) {
   const auth = requireUser(context, request);
   requirePermission(auth, "manage_merchant");
-  const id = idOf(params.id);
+  const id = recordId(params.id);
   if (id === null) notFound();
   const form = await readFormData(request);
   const db = getDbFrom(context);
@@ -64,7 +63,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     return done("admin.webhooks.test_sent");
   }
   if (intent === "redeliver") {
-    const deliveryId = idOf(String(form.get("delivery") ?? ""));
+    const deliveryId = recordId(String(form.get("delivery") ?? ""));
     const queued = deliveryId === null ? null : await redeliver(db, { manager, endpointId: id, deliveryId });
     if (!queued?.ok) notFound();
     return done("admin.webhooks.redelivered");

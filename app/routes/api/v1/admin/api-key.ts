@@ -2,14 +2,13 @@ import type { Route } from "./+types/api-key";
 import { findApiKey, revokeApiKey } from "~/domain/identity/api-keys.server";
 import { apiDetail, apiJson, methodNotAllowed, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
-
-const idOf = (value: string) => (/^\d{1,9}$/.test(value) ? Number(value) : null);
+import { recordId } from "~/web/record-id";
 
 /** GET one API key (never its secret). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user } = await requireApiUser(request, context);
   requireApiPermission(request, user, "manage_merchant");
-  const id = idOf(params.id);
+  const id = recordId(params.id);
   const found = id === null ? undefined : await findApiKey(getDbFrom(context), user.merchantId, id);
   return found ? apiJson(found) : apiDetail(request, "api.not_found", 404);
 }
@@ -19,7 +18,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (request.method !== "DELETE") return methodNotAllowed(request);
   const { user } = await requireApiUser(request, context);
   requireApiPermission(request, user, "manage_merchant");
-  const id = idOf(params.id);
+  const id = recordId(params.id);
   if (id === null) return apiDetail(request, "api.not_found", 404);
   const outcome = await revokeApiKey(getDbFrom(context), {
     manager: { id: user.id, username: user.username, merchantId: user.merchantId },

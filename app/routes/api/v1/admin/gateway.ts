@@ -5,16 +5,15 @@ import { platformAddresses } from "~/web/addresses.server";
 import { apiDetail, apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+import { recordId } from "~/web/record-id";
 import { sandboxCredentialsFor } from "~/domain/sandbox/accounts.server";
 import { gatewayInputOf } from "./gateway-input.server";
-
-const idOf = (value: string | undefined) => (value && /^\d{1,9}$/.test(value) ? Number(value) : null);
 
 /** GET one gateway, credentials only as set or not. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user } = await requireApiUser(request, context);
   requireApiPermission(request, user, "manage_merchant");
-  const id = idOf(params.id);
+  const id = recordId(params.id);
   const found = id === null ? undefined : await findGatewayForAdmin(getDbFrom(context), user.merchantId, id);
   return found ? apiJson(found) : apiDetail(request, "api.not_found", 404);
 }
@@ -27,7 +26,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 export async function action({ request, context, params }: Route.ActionArgs) {
   const { user } = await requireApiUser(request, context);
   requireApiPermission(request, user, "manage_merchant");
-  const id = idOf(params.id);
+  const id = recordId(params.id);
   if (id === null) return apiDetail(request, "api.not_found", 404);
   const db = getDbFrom(context);
   const manager = { id: user.id, username: user.username, merchantId: user.merchantId };

@@ -3,8 +3,7 @@ import { checkRoleInput, createRole, deleteRole, listRoles, updateRole } from "~
 import { allPermissions } from "~/sections/registry";
 import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
-
-const idOf = (value: string | undefined) => (value && /^\d{1,9}$/.test(value) ? Number(value) : null);
+import { recordId } from "~/web/record-id";
 
 /** GET the merchant's roles (`.../roles`) or one of them (`.../roles/{id}`). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -12,7 +11,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireApiPermission(request, user, "manage_merchant");
   const roles = await listRoles(getDbFrom(context), user.merchantId);
   if (params.id === undefined) return apiJson(roles);
-  const role = roles.find((entry) => entry.id === idOf(params.id));
+  const role = roles.find((entry) => entry.id === recordId(params.id));
   return role ? apiJson(role) : apiDetail(request, "api.not_found", 404);
 }
 
@@ -26,7 +25,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const db = getDbFrom(context);
   const manager = { id: user.id, username: user.username, merchantId: user.merchantId, is_superuser: user.is_superuser };
   const ip = context.get(clientAddressContext);
-  const id = params.id === undefined ? null : idOf(params.id);
+  const id = params.id === undefined ? null : recordId(params.id);
   if (params.id !== undefined && id === null) return apiDetail(request, "api.not_found", 404);
   if (request.method === "DELETE" && id !== null) {
     const deleted = await deleteRole(db, { manager, id, ip });

@@ -2,14 +2,13 @@ import type { Route } from "./+types/webhook-deliveries";
 import { findWebhook, listDeliveries, redeliver } from "~/domain/integrations/webhooks.server";
 import { apiDetail, apiJson, methodNotAllowed, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { getDbFrom } from "~/web/request-context.server";
-
-const idOf = (value: string | undefined) => (value && /^\d{1,9}$/.test(value) ? Number(value) : null);
+import { recordId } from "~/web/record-id";
 
 /** GET the endpoint's delivery log, newest first: each try with its event, status, response code and attempt number. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user } = await requireApiUser(request, context);
   requireApiPermission(request, user, "manage_merchant");
-  const id = idOf(params.id);
+  const id = recordId(params.id);
   const db = getDbFrom(context);
   if (id === null || !(await findWebhook(db, user.merchantId, id))) return apiDetail(request, "api.not_found", 404);
   return apiJson(await listDeliveries(db, user.merchantId, id));
@@ -20,8 +19,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (request.method !== "POST" || !params.deliveryId) return methodNotAllowed(request);
   const { user } = await requireApiUser(request, context);
   requireApiPermission(request, user, "manage_merchant");
-  const id = idOf(params.id);
-  const deliveryId = idOf(params.deliveryId);
+  const id = recordId(params.id);
+  const deliveryId = recordId(params.deliveryId);
   if (id === null || deliveryId === null) return apiDetail(request, "api.not_found", 404);
   const outcome = await redeliver(getDbFrom(context), { manager: { id: user.id, username: user.username, merchantId: user.merchantId }, endpointId: id, deliveryId });
   return outcome.ok ? apiJson({ queued: true }, 202) : apiDetail(request, "api.not_found", 404);

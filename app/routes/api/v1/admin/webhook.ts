@@ -2,14 +2,13 @@ import type { Route } from "./+types/webhook";
 import { checkWebhookInput, deleteWebhook, findWebhook, sendTestEvent, updateWebhook } from "~/domain/integrations/webhooks.server";
 import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
-
-const idOf = (value: string | undefined) => (value && /^\d{1,9}$/.test(value) ? Number(value) : null);
+import { recordId } from "~/web/record-id";
 
 /** GET one webhook endpoint. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user } = await requireApiUser(request, context);
   requireApiPermission(request, user, "manage_merchant");
-  const id = idOf(params.id);
+  const id = recordId(params.id);
   const found = id === null ? undefined : await findWebhook(getDbFrom(context), user.merchantId, id);
   return found ? apiJson(found) : apiDetail(request, "api.not_found", 404);
 }
@@ -21,7 +20,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 export async function action({ request, context, params }: Route.ActionArgs) {
   const { user } = await requireApiUser(request, context);
   requireApiPermission(request, user, "manage_merchant");
-  const id = idOf(params.id);
+  const id = recordId(params.id);
   if (id === null) return apiDetail(request, "api.not_found", 404);
   const db = getDbFrom(context);
   const manager = { id: user.id, username: user.username, merchantId: user.merchantId };
