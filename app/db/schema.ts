@@ -666,7 +666,8 @@ export interface WebhookDeliveryTable {
   endpoint_id: number;
   event_id: string;
   attempt: number;
-  status: "succeeded" | "failed";
+  /** skipped: the endpoint was turned off or deleted before the try. */
+  status: "succeeded" | "failed" | "skipped";
   response_code: number | null;
   /** The first 1 KB of the answer. */
   response_body: string | null;

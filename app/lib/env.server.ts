@@ -94,7 +94,12 @@ export function env(): Env {
   const source = Object.fromEntries(
     Object.entries(process.env).filter(([, value]) => value !== undefined && value !== ""),
   );
-  const result = EnvSchema.safeParse(source);
+  const result = EnvSchema.superRefine((config, context) => {
+    // Instances on one Postgres share their sealed secrets: they need the same key, from the environment.
+    if (config.DATABASE_URL && !config.CREDENTIALS_KEY) {
+      context.addIssue({ code: "custom", path: ["CREDENTIALS_KEY"], message: "must be set when DATABASE_URL is (every instance the same; use: openssl rand -hex 32)" });
+    }
+  }).safeParse(source);
   if (!result.success) {
     const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
     throw new Error(`Invalid environment configuration:\n${lines.join("\n")}`);

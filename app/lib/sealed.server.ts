@@ -9,7 +9,8 @@ const keys = new Map<string, Buffer>();
 /**
  * The 256-bit key that seals secrets at rest: CREDENTIALS_KEY from the environment, or, in the
  * embedded installation, a key file made once beside the SQLite file. Either way it is never in
- * the database, so a copy of the database alone reveals no credential.
+ * the database, so a copy of the database alone reveals no credential. Lose it and the sealed
+ * credentials must be entered again (the sandbox accounts are sealed again at start).
  */
 function sealingKey(): Buffer {
   const configured = env().CREDENTIALS_KEY;
@@ -20,14 +21,21 @@ function sealingKey(): Buffer {
   if (configured) return remember(source, configured);
   if (!fs.existsSync(file)) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
+    // Written whole under another name, then linked into place: another process sees no key file or
+    // a complete one, and of two processes starting at once, the first link wins for both.
+    const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
+    fs.writeFileSync(temporary, randomBytes(32).toString("hex"), { mode: 0o600 });
     try {
-      fs.writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600, flag: "wx" });
+      fs.linkSync(temporary, file);
     } catch (error) {
-      // Another process made it first: use theirs.
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    } finally {
+      fs.rmSync(temporary, { force: true });
     }
   }
-  return remember(source, fs.readFileSync(file, "utf8").trim());
+  const material = fs.readFileSync(file, "utf8").trim();
+  if (!/^[0-9a-f]{64}$/.test(material)) throw new Error(`${file} does not hold a key (64 hexadecimal digits): restore it, or set CREDENTIALS_KEY`);
+  return remember(source, material);
 }
 
 function remember(source: string, material: string) {

@@ -108,6 +108,9 @@ describe("gateways in the administration panel", () => {
     const refused = await (await call("POST", `/api/v1/admin/gateways/${knetId}/test`, alphaToken, undefined, "ar")).json();
     expect(refused).toMatchObject({ result: "refused", message: "أجابت البوابة لكنها رفضت بيانات الاعتماد." });
     expect(refused.detail).toContain("401");
+    // Moved to another address, the stored credentials do not follow: they are asked for again.
+    const moved = await call("PATCH", `/api/v1/admin/gateways/${knetId}`, alphaToken, { endpoint_url: "https://kpay.example/kpg" });
+    expect(Object.keys(await moved.json()).sort()).toEqual(["credentials.resource_key", "credentials.tranportal_id", "credentials.tranportal_password"]);
     // Fields left out keep what is stored.
     await call("PATCH", `/api/v1/admin/gateways/${knetId}`, alphaToken, { credentials: { tranportal_password: terminal.password } });
     expect((await (await call("POST", `/api/v1/admin/gateways/${knetId}/test`, alphaToken)).json()).result).toBe("connected");

@@ -127,9 +127,13 @@ describe("refusals", () => {
     expect(await noLink.json()).toEqual({ body: ["Keep the placeholder {{link}}: the reader cannot do without it."] });
     const tooLong = await app.request("/api/v1/admin/notification-templates/pay_link/sms/en", { method: "PUT", headers, json: { body: `${"x".repeat(480)} {{link}}` } });
     expect(await tooLong.json()).toEqual({ body: ["Use at most 480 characters."] });
-    const noCode = await app.request("/api/v1/admin/notification-templates/login_code/mail/en", { method: "PUT", headers, json: { intro: "Hello {{username}}, here is your code." } });
+    // The mails that guard users' accounts are a superuser's to word.
+    const byManager = await app.request("/api/v1/admin/notification-templates/login_code/mail/en", { method: "PUT", headers, json: { subject: "Your code" } });
+    expect(byManager.status).toBe(403);
+    const superuser = bearer((await app.apiToken(alpha.admin.username, DEMO_PASSWORD)).access);
+    const noCode = await app.request("/api/v1/admin/notification-templates/login_code/mail/en", { method: "PUT", headers: superuser, json: { intro: "Hello {{username}}, here is your code." } });
     expect(noCode.status).toBe(400);
-    const twoLines = await app.request("/api/v1/admin/notification-templates/login_code/mail/en", { method: "PUT", headers, json: { subject: "Your code\nBcc: someone@example.com" } });
+    const twoLines = await app.request("/api/v1/admin/notification-templates/login_code/mail/en", { method: "PUT", headers: superuser, json: { subject: "Your code\nBcc: someone@example.com" } });
     expect(await twoLines.json()).toEqual({ subject: ["Write this on one line."] });
     expect((await app.request("/api/v1/admin/notification-templates/help_request/mail/en", { headers })).status).toBe(404);
   });

@@ -121,10 +121,14 @@ describe("merchant webhooks", () => {
     expect(refund.status).toBe(200);
     await drain();
     expect(received).toHaveLength(1);
-    advanceClock(5_000);
+    // Tried again a minute later, then five minutes after that: not before.
+    advanceClock(30_000);
+    await drain();
+    expect(received).toHaveLength(1);
+    advanceClock(31_000);
     await drain();
     expect(received).toHaveLength(2);
-    advanceClock(10_000);
+    advanceClock(5 * 60_000 + 1_000);
     await drain();
     expect(received).toHaveLength(3);
     const ids = received.map((delivery) => verify(delivery, endpoint.secret).id);
@@ -158,6 +162,7 @@ describe("merchant webhooks", () => {
 
     const off = await call("PATCH", `/api/v1/admin/webhooks/${endpoint.id}`, alphaToken, { enabled: false });
     expect(await off.json()).toMatchObject({ enabled: false });
+    expect((await call("POST", `/api/v1/admin/webhooks/${endpoint.id}/test`, alphaToken)).status).toBe(409);
     await payByCard(database.db, server.url, { merchantId: alpha.merchantId, user: { id: alpha.admin.id, username: alpha.admin.username }, amount: "1.000" });
     await drain();
     expect(received).toHaveLength(1);
@@ -211,4 +216,29 @@ describe("merchant webhooks", () => {
       resetEnvCache();
     }
   });
+});
+
+describe("a receiver that answers slowly", () => {
+  it("is cut off after 10 seconds in all, and its try logged as failed", async () => {
+    const slow = http.createServer((_req, res) => {
+      res.writeHead(200, { "Content-Type": "text/plain" });
+      const drip = setInterval(() => res.write("."), 500);
+      res.on("close", () => clearInterval(drip));
+    });
+    await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
+    try {
+      const created = await call("POST", "/api/v1/admin/webhooks", alphaToken, { url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/drip`, events: ["payment.succeeded"] });
+      const { id } = await created.json();
+      await call("POST", `/api/v1/admin/webhooks/${id}/test`, alphaToken);
+      const started = Date.now();
+      await drain();
+      expect(Date.now() - started).toBeLessThan(20_000);
+      const log = (await (await call("GET", `/api/v1/admin/webhooks/${id}/deliveries`, alphaToken)).json()) as { status: string; error: string }[];
+      expect(log[0]).toMatchObject({ status: "failed" });
+      expect(log[0].error).toContain("10 seconds");
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+    }
+  }, 30_000);
 });

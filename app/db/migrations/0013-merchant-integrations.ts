@@ -17,6 +17,8 @@ export async function up(db: Kysely<any>, engine: Engine) {
   await db.schema.alterTable("password_resets").addColumn("purpose", "text", (c) => c.notNull().defaultTo("reset")).execute();
   await db.schema.alterTable("gateways").addColumn("mode", "text", (c) => c.notNull().defaultTo("test")).execute();
   await db.schema.alterTable("gateways").addColumn("credentials_set_at", timestamp).execute();
+  // A gateway with an address of its own was set up to take real money; the platform's sandboxes are test.
+  await db.updateTable("gateways").set({ mode: "live" }).where("endpoint_url", "is not", null).execute();
 
   await db.schema
     .createTable("api_keys")

@@ -162,7 +162,7 @@ export async function findApiKey(db: DB, merchantId: number, id: number): Promis
 }
 
 export type ApiKeyInput = { name: string; scopes: string[]; grants: ApiKeyGrants; allowedIps: string[]; expiresAt: Date | null };
-type Manager = { id: number; username: string; merchantId: number };
+type Manager = { id: number; username: string; merchantId: number; is_superuser?: number | boolean; permissions?: readonly string[] };
 
 /** Checks a key's fields; the codes are translation keys under admin.api_keys.errors. */
 export function checkApiKeyInput(input: { name: unknown; scopes: unknown; allowed_ips?: unknown; expires_at?: unknown }, plugins: readonly string[]):
@@ -195,7 +195,14 @@ function unionOf(grants: ApiKeyGrants) {
   return [...new Set(Object.values(grants).flat())];
 }
 
-/** A new key, returned once with its secret. */
+/** Whether a manager may give a key these grants: a superuser any; anyone else only permissions they hold. */
+export function mayGrantKey(manager: Manager, grants: ApiKeyGrants) {
+  if (manager.is_superuser) return true;
+  const held = new Set(manager.permissions ?? []);
+  return unionOf(grants).every((permission) => held.has(permission));
+}
+
+/** A new key, returned once with its secret (the caller checked mayGrantKey). */
 export async function createApiKey(db: DB, input: { manager: Manager; key: ApiKeyInput; ip?: string | null }) {
   const { prefix, key } = newKey();
   const created = nowIso();

@@ -11,7 +11,8 @@ import { refuse, type Refusal } from "~/lib/outcome";
  */
 export type RoleView = { id: number; name: string; permissions: string[]; users: number };
 
-type Manager = { id: number; username: string; merchantId: number };
+/** Who manages roles: what they may give is what they hold themselves (a superuser holds everything). */
+type Manager = { id: number; username: string; merchantId: number; is_superuser: number | boolean; permissions?: readonly string[] };
 
 export async function listRoles(db: DB, merchantId: number): Promise<RoleView[]> {
   const roles = await db.selectFrom("roles").select(["id", "name"]).where("merchant_id", "=", merchantId).orderBy("name").execute();
@@ -56,14 +57,18 @@ async function nameTaken(db: DB, merchantId: number, name: string, except?: numb
 }
 
 /**
- * Only a superuser gives out what only superusers may do alone: a role holding manage_merchant
- * lets its holders change the merchant, so it is made or changed by superusers only.
+ * Nobody gives more than they hold: a manager who is not a superuser makes, changes, deletes and
+ * hands out only roles made of permissions they hold themselves, and never manage_merchant (which
+ * would let its holders do the same). A refund right given this way would pass by the permission
+ * requests a checker approves.
  */
-function mayGrant(manager: Manager & { is_superuser: number | boolean }, permissions: readonly string[]) {
-  return Boolean(manager.is_superuser) || !permissions.includes("manage_merchant");
+export function mayGrant(manager: Pick<Manager, "is_superuser" | "permissions">, permissions: readonly string[]) {
+  if (manager.is_superuser) return true;
+  const held = new Set(manager.permissions ?? []);
+  return permissions.every((permission) => permission !== "manage_merchant" && held.has(permission));
 }
 
-export async function createRole(db: DB, input: { manager: Manager & { is_superuser: number | boolean }; name: string; permissions: string[]; ip?: string | null }): Promise<{ ok: true; role: RoleView } | Refusal> {
+export async function createRole(db: DB, input: { manager: Manager; name: string; permissions: string[]; ip?: string | null }): Promise<{ ok: true; role: RoleView } | Refusal> {
   if (!mayGrant(input.manager, input.permissions)) return refuse("admin.roles.errors.superuser_only", { field: "permissions" });
   return writeTransaction(db, async (trx) => {
     if (engineOf(trx) === "postgres") await trx.selectFrom("merchants").select("id").where("id", "=", input.manager.merchantId).forUpdate().execute();
@@ -77,7 +82,7 @@ export async function createRole(db: DB, input: { manager: Manager & { is_superu
 
 export async function updateRole(
   db: DB,
-  input: { manager: Manager & { is_superuser: number | boolean }; id: number; name: string; permissions: string[]; ip?: string | null },
+  input: { manager: Manager; id: number; name: string; permissions: string[]; ip?: string | null },
 ): Promise<{ ok: true; role: RoleView } | Refusal> {
   return writeTransaction(db, async (trx) => {
     const current = (await listRoles(trx, input.manager.merchantId)).find((role) => role.id === input.id);
@@ -92,7 +97,7 @@ export async function updateRole(
   });
 }
 
-export async function deleteRole(db: DB, input: { manager: Manager & { is_superuser: number | boolean }; id: number; ip?: string | null }): Promise<{ ok: true } | Refusal> {
+export async function deleteRole(db: DB, input: { manager: Manager; id: number; ip?: string | null }): Promise<{ ok: true } | Refusal> {
   return writeTransaction(db, async (trx) => {
     const current = (await listRoles(trx, input.manager.merchantId)).find((role) => role.id === input.id);
     if (!current) return refuse("admin.roles.errors.not_found");

@@ -4,7 +4,7 @@ import { queueMail } from "~/domain/messaging/mail.server";
 import { nowIso } from "~/lib/clock.server";
 import type { Language } from "~/lib/i18n";
 import { createInvitationLink, INVITATION_TTL_MS } from "./passwords.server";
-import { rolesOfUsers } from "./roles.server";
+import { mayGrant, rolesOfUsers } from "./roles.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { endUserSessions } from "~/domain/identity/sessions.server";
 import { holdersOf } from "~/domain/identity/users.server";
@@ -58,7 +58,7 @@ export async function listMerchantUsers(db: DB, merchantId: number): Promise<Man
 
 export type UserAccessChanges = { is_active?: boolean; requires_otp?: boolean };
 
-type Manager = { id: number; username: string; merchantId: number; is_superuser: number | boolean };
+type Manager = { id: number; username: string; merchantId: number; is_superuser: number | boolean; permissions?: readonly string[] };
 
 /**
  * Turns a user's access on or off, or their one-time code at sign-in. A deactivated user's
@@ -186,6 +186,7 @@ export async function inviteUser(
   const { invitation } = input;
   if (invitation.superuser && !input.manager.is_superuser) return refuse("admin.users.errors.superuser_only", { field: "is_superuser" });
   return writeTransaction(db, async (trx) => {
+    if (!(await rolesWithin(trx, input.manager, invitation.roleIds))) return refuse("admin.roles.errors.superuser_only", { field: "roles" });
     const taken = await trx.selectFrom("users").select("id").where(sql<boolean>`lower(username) = ${invitation.username.toLowerCase()}`).executeTakeFirst();
     if (taken) return refuse("admin.users.errors.username_taken", { field: "username" });
     const merchant = await trx.selectFrom("merchants").select(["title_en", "title_ar"]).where("id", "=", input.manager.merchantId).executeTakeFirstOrThrow();
@@ -238,9 +239,14 @@ export async function setUserRoles(db: DB, input: { manager: Manager; userId: nu
     const user = await trx.selectFrom("users").select(["id", "username", "is_superuser"]).where("id", "=", input.userId).where("merchant_id", "=", input.manager.merchantId).where("kind", "=", "person").executeTakeFirst();
     if (!user) return refuse("admin.users.errors.not_found");
     if (user.is_superuser && !input.manager.is_superuser) return refuse("admin.users.errors.superuser_only");
+    // Nobody changes their own rights.
+    if (user.id === input.manager.id) return refuse("admin.users.errors.own_roles");
     const before = (await trx.selectFrom("user_roles").select("role_id").where("user_id", "=", user.id).execute()).map((row) => row.role_id).sort();
     const after = [...new Set(input.roleIds)].sort();
     if (before.join() === after.join()) return { ok: true as const };
+    // Given or taken away, a role is handed by someone who holds all it grants.
+    const changed = [...before.filter((id) => !after.includes(id)), ...after.filter((id) => !before.includes(id))];
+    if (!(await rolesWithin(trx, input.manager, changed))) return refuse("admin.roles.errors.superuser_only");
     await trx.deleteFrom("user_roles").where("user_id", "=", user.id).execute();
     if (after.length) await trx.insertInto("user_roles").values(after.map((roleId) => ({ user_id: user.id, role_id: roleId }))).execute();
     const names = after.length ? (await trx.selectFrom("roles").select("name").where("id", "in", after).orderBy("name").execute()).map((row) => row.name).join(", ") : "—";
@@ -255,4 +261,17 @@ export async function setUserRoles(db: DB, input: { manager: Manager; userId: nu
     });
     return { ok: true as const };
   });
+}
+
+/** Whether every permission of these roles (of the manager's merchant) is one the manager may give. */
+async function rolesWithin(db: DB, manager: Manager, roleIds: readonly number[]) {
+  if (manager.is_superuser || roleIds.length === 0) return true;
+  const granted = await db
+    .selectFrom("role_permissions")
+    .innerJoin("roles", "roles.id", "role_permissions.role_id")
+    .select("role_permissions.permission")
+    .where("roles.merchant_id", "=", manager.merchantId)
+    .where("role_permissions.role_id", "in", [...roleIds])
+    .execute();
+  return mayGrant(manager, granted.map((row) => row.permission));
 }

@@ -53,6 +53,13 @@ export function isPrivateAddress(ip: string): boolean {
   return BLOCKED.check(address, family === 4 ? "ipv4" : "ipv6");
 }
 
+/** A host name that is this machine, an internal name, or a private address (no DNS asked). */
+export function isPrivateHost(hostname: string) {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local") || host.endsWith(".internal")) return true;
+  return isIP(host) ? isPrivateAddress(host) : false;
+}
+
 /** The checks on a URL a merchant enters; the code is a translation key, or null when it may be saved. */
 export async function checkWebhookUrl(value: string): Promise<string | null> {
   let url: URL;

@@ -15,8 +15,8 @@ import { checkWebhookUrl, guardedLookup, isPrivateAddress, privateTargetsAllowed
  * Merchant webhooks: the platform tells a merchant's own systems what happened. An event is
  * written in the same database transaction as the change it reports; each endpoint that asked for
  * its type gets it from a job, so a receiver that is slow or down never slows a payment. Every try
- * is a row in the delivery log; a failed try is retried with exponential backoff (the jobs table's)
- * until WEBHOOK_MAX_ATTEMPTS. Receivers check `Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of
+ * is a row in the delivery log; a failed try is tried again later, waiting longer each time (over
+ * about a day), until WEBHOOK_MAX_ATTEMPTS. Receivers check `Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of
  * "<t>.<raw body>">` with the endpoint's secret, and use `Idempotency-Key` (the event id) to act once.
  */
 
@@ -161,7 +161,7 @@ export async function emitWebhookEvent(trx: DB, merchantId: number, type: (typeo
   const wanting = endpoints.filter((endpoint) => (JSON.parse(endpoint.events) as string[]).includes(type));
   if (!wanting.length) return;
   const id = await storeEvent(trx, merchantId, type, data);
-  for (const endpoint of wanting) await enqueueJob(trx, DELIVER_JOB, { eventId: id, endpointId: endpoint.id }, { maxAttempts: env().WEBHOOK_MAX_ATTEMPTS });
+  for (const endpoint of wanting) await queueTry(trx, { eventId: id, endpointId: endpoint.id });
 }
 
 /** "Send test event": a `webhook.test` event to this endpoint alone, tried once. */
@@ -169,8 +169,9 @@ export async function sendTestEvent(db: DB, input: { manager: Manager; id: numbe
   return writeTransaction(db, async (trx) => {
     const current = await findWebhook(trx, input.manager.merchantId, input.id);
     if (!current) return refuse("admin.webhooks.errors.not_found");
+    if (!current.enabled) return refuse("admin.webhooks.errors.disabled");
     const id = await storeEvent(trx, input.manager.merchantId, "webhook.test", { message: "A test event sent from the administration panel.", endpoint_id: current.id, sent_by: input.manager.username });
-    await enqueueJob(trx, DELIVER_JOB, { eventId: id, endpointId: current.id }, { maxAttempts: 1 });
+    await queueTry(trx, { eventId: id, endpointId: current.id, manual: true });
     return { ok: true as const, eventId: id };
   });
 }
@@ -185,8 +186,10 @@ export async function redeliver(db: DB, input: { manager: Manager; endpointId: n
       .where("endpoint_id", "=", input.endpointId)
       .where("merchant_id", "=", input.manager.merchantId)
       .executeTakeFirst();
-    if (!delivery || !(await findWebhook(trx, input.manager.merchantId, input.endpointId))) return refuse("admin.webhooks.errors.not_found");
-    await enqueueJob(trx, DELIVER_JOB, { eventId: delivery.event_id, endpointId: input.endpointId, manual: true }, { maxAttempts: 1 });
+    const endpoint = await findWebhook(trx, input.manager.merchantId, input.endpointId);
+    if (!delivery || !endpoint) return refuse("admin.webhooks.errors.not_found");
+    if (!endpoint.enabled) return refuse("admin.webhooks.errors.disabled");
+    await queueTry(trx, { eventId: delivery.event_id, endpointId: input.endpointId, manual: true });
     return { ok: true as const };
   });
 }
@@ -243,40 +246,74 @@ function post(url: string, body: string, headers: Record<string, string>): Promi
     return Promise.resolve({ status: null, body: null, error: "The address is private or loopback; webhooks may not reach it.", durationMs: 0 });
   }
   const client = target.protocol === "https:" ? https : http;
+  const late = `No complete answer within ${TIMEOUT_MS / 1000} seconds`;
   return new Promise((resolve) => {
-    const done = (answer: Omit<Answer, "durationMs">) => resolve({ ...answer, durationMs: Math.round(performance.now() - started) });
-    const request = client.request(
-      target,
-      { method: "POST", headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) }, lookup: guardedLookup(), timeout: TIMEOUT_MS },
-      (response) => {
-        const chunks: Buffer[] = [];
-        let kept = 0;
-        response.on("data", (chunk: Buffer) => {
-          if (kept < RESPONSE_KEEP) {
-            chunks.push(chunk);
-            kept += chunk.length;
-          }
-        });
-        response.on("end", () => done({ status: response.statusCode ?? null, body: Buffer.concat(chunks).subarray(0, RESPONSE_KEEP).toString("utf8"), error: null }));
-        response.on("error", (error) => done({ status: response.statusCode ?? null, body: null, error: error.message }));
-      },
-    );
-    request.on("timeout", () => request.destroy(new Error(`No answer within ${TIMEOUT_MS / 1000} seconds`)));
+    let settled = false;
+    let timedOut = false;
+    const done = (answer: Omit<Answer, "durationMs">) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      resolve({ ...answer, durationMs: Math.round(performance.now() - started) });
+    };
+    const request = client.request(target, { method: "POST", headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) }, lookup: guardedLookup() }, (response) => {
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      const finish = () => done({ status: response.statusCode ?? null, body: Buffer.concat(chunks).subarray(0, RESPONSE_KEEP).toString("utf8"), error: null });
+      response.on("data", (chunk: Buffer) => {
+        chunks.push(chunk);
+        kept += chunk.length;
+        // The first 1 KB is all the log keeps: the rest is not waited for.
+        if (kept >= RESPONSE_KEEP) {
+          finish();
+          response.destroy();
+        }
+      });
+      response.on("end", finish);
+      const cutOff = (error?: Error) => done({ status: response.statusCode ?? null, body: null, error: timedOut ? late : (error?.message ?? "The answer was cut off") });
+      response.on("error", cutOff);
+      response.on("aborted", () => cutOff());
+    });
+    // One deadline for the whole exchange: a receiver that answers a byte at a time is cut off too.
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      request.destroy(new Error(late));
+    }, TIMEOUT_MS);
     request.on("error", (error) => done({ status: null, body: null, error: error.message.slice(0, 500) }));
     request.end(body);
   });
 }
 
+/** How long after a failed try the next one is made: the tries of an event span about a day. */
+const RETRY_AFTER_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000, 12 * 3_600_000];
+
+/** The job of one try; `manual` (Redeliver, Send test event): that one try only. */
+type DeliveryJob = { eventId: string; endpointId: number; manual?: boolean };
+
+/** Queues a try of an event to an endpoint; the job itself is taken again only if its worker stopped during it. */
+function queueTry(db: DB, job: DeliveryJob, runAt?: Date) {
+  return enqueueJob(db, DELIVER_JOB, job, { runAt, maxAttempts: 3 });
+}
+
 /**
- * The delivery job: one try of one event to one endpoint, recorded in the log. Throws on anything
- * but a 2xx answer so that the job is tried again later; an endpoint deleted or turned off since
- * is skipped.
+ * The delivery job: one try of one event to one endpoint, recorded in the log with its number.
+ * A failed try queues the next (RETRY_AFTER_MS) in the same database transaction as its log row,
+ * until WEBHOOK_MAX_ATTEMPTS; an endpoint deleted or turned off since is not called, and the log
+ * says so.
  */
-export async function deliverWebhook(db: DB, payload: { eventId: string; endpointId: number }) {
+export async function deliverWebhook(db: DB, payload: DeliveryJob) {
   const endpoint = await db.selectFrom("webhook_endpoints").select(["id", "merchant_id", "url", "secret", "enabled", "deleted_at"]).where("id", "=", payload.endpointId).executeTakeFirst();
-  if (!endpoint || endpoint.deleted_at || !endpoint.enabled) return;
+  if (!endpoint) return;
   const event = await db.selectFrom("webhook_events").select(["id", "merchant_id", "body"]).where("id", "=", payload.eventId).executeTakeFirst();
   if (!event || event.merchant_id !== endpoint.merchant_id) return;
+  const attempt = async (trx: DB) =>
+    Number((await trx.selectFrom("webhook_deliveries").select((eb) => eb.fn.countAll<number>().as("n")).where("endpoint_id", "=", endpoint.id).where("event_id", "=", event.id).executeTakeFirstOrThrow()).n) + 1;
+  const record = (trx: DB, number: number, row: { status: "succeeded" | "failed" | "skipped"; response_code: number | null; response_body: string | null; error: string | null; duration_ms: number }) =>
+    trx.insertInto("webhook_deliveries").values({ merchant_id: endpoint.merchant_id, endpoint_id: endpoint.id, event_id: event.id, attempt: number, created_at: nowIso(), ...row }).execute();
+  if (endpoint.deleted_at || !endpoint.enabled) {
+    await record(db, await attempt(db), { status: "skipped", response_code: null, response_body: null, error: endpoint.deleted_at ? "The endpoint was deleted" : "The endpoint is turned off", duration_ms: 0 });
+    return;
+  }
   const t = Math.floor(now().getTime() / 1000);
   const answer = await post(endpoint.url, event.body, {
     "Content-Type": "application/json",
@@ -284,22 +321,13 @@ export async function deliverWebhook(db: DB, payload: { eventId: string; endpoin
     Signature: signatureHeader(unseal(endpoint.secret), t, event.body),
     "Idempotency-Key": event.id,
   });
-  const succeeded = answer.status !== null && answer.status >= 200 && answer.status < 300;
-  const previous = await db.selectFrom("webhook_deliveries").select((eb) => eb.fn.countAll<number>().as("n")).where("endpoint_id", "=", endpoint.id).where("event_id", "=", event.id).executeTakeFirstOrThrow();
-  await db
-    .insertInto("webhook_deliveries")
-    .values({
-      merchant_id: endpoint.merchant_id,
-      endpoint_id: endpoint.id,
-      event_id: event.id,
-      attempt: Number(previous.n) + 1,
-      status: succeeded ? "succeeded" : "failed",
-      response_code: answer.status,
-      response_body: answer.body,
-      error: answer.error,
-      duration_ms: answer.durationMs,
-      created_at: nowIso(),
-    })
-    .execute();
-  if (!succeeded) throw new Error(answer.error ?? `The endpoint answered ${answer.status}`);
+  // A 2xx answer received whole (or its first 1 KB): a cut-off answer is not a delivery.
+  const succeeded = answer.error === null && answer.status !== null && answer.status >= 200 && answer.status < 300;
+  await writeTransaction(db, async (trx) => {
+    const number = await attempt(trx);
+    await record(trx, number, { status: succeeded ? "succeeded" : "failed", response_code: answer.status, response_body: answer.body, error: answer.error, duration_ms: answer.durationMs });
+    if (!succeeded && !payload.manual && number < env().WEBHOOK_MAX_ATTEMPTS) {
+      await queueTry(trx, { eventId: event.id, endpointId: endpoint.id }, new Date(now().getTime() + RETRY_AFTER_MS[Math.min(number - 1, RETRY_AFTER_MS.length - 1)]));
+    }
+  });
 }

@@ -5,6 +5,7 @@ import { sandboxEnabled } from "~/lib/env.server";
 import { parseAmount, SUPPORTED_CURRENCIES, toDecimalString } from "~/lib/money";
 import { list, named, refuse, word, type Refusal, type TextParams } from "~/lib/outcome";
 import { seal, unseal } from "~/lib/sealed.server";
+import { isPrivateHost, privateTargetsAllowed } from "~/domain/integrations/webhook-targets.server";
 import { listMerchantGateways, toGatewayConfig, type GatewayRow } from "./gateway-settings.server";
 import { adapterFor, GATEWAY_KINDS, isGatewayKind } from "./gateways/registry";
 
@@ -82,10 +83,12 @@ export function viewOf(row: GatewayRow): GatewayAdminView {
   };
 }
 
-function storedCredentials(row: Pick<GatewayRow, "credentials">): Record<string, string> {
+function storedCredentials(row: Pick<GatewayRow, "credentials" | "code">): Record<string, string> {
   try {
     return JSON.parse(unseal(row.credentials)) as Record<string, string>;
-  } catch {
+  } catch (error) {
+    // Sealed under another key (CREDENTIALS_KEY changed, or the key file lost): shown as not set, to enter again.
+    console.error(`gateway ${row.code}: its credentials cannot be opened with this installation's key:`, error instanceof Error ? error.message : error);
     return {};
   }
 }
@@ -196,6 +199,7 @@ export function checkGatewayInput(input: GatewayInput, current?: GatewayRow): { 
         url = new URL(text);
       } catch {}
       if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || text.length > 500) errors.endpoint_url = ["admin.gateways.errors.endpoint"];
+      else if (isPrivateHost(url.hostname) && !privateTargetsAllowed() && !sandboxEnabled()) errors.endpoint_url = ["admin.gateways.errors.private"];
       else endpoint = text.replace(/\/+$/, "");
     }
     values.endpoint_url = endpoint;
@@ -218,11 +222,13 @@ export function checkGatewayInput(input: GatewayInput, current?: GatewayRow): { 
   if (entered.some((entry) => typed[entry.field].length > 500)) errors.credentials = ["admin.gateways.errors.credential_long"];
   if (kind === "knet" && typed.resource_key && typed.resource_key.trim() && typed.resource_key.trim().length !== 16) errors["credentials.resource_key"] = ["admin.gateways.errors.resource_key"];
   if (!sandbox && fields.length) {
-    const stored = current ? storedCredentials(current) : {};
+    const endpointChanged = values.endpoint_url !== undefined && values.endpoint_url !== (current?.endpoint_url ?? null);
+    // Credentials belong to the address they were entered for: a new address takes new ones, so
+    // stored secrets (or the installation's sandbox accounts) are never sent anywhere else.
+    const stored = current && !endpointChanged ? storedCredentials(current) : {};
     const merged = { ...stored };
     for (const entry of entered) merged[entry.key] = typed[entry.field].trim();
     const missing = fields.filter((entry) => entry.required && !merged[entry.key]);
-    const endpointChanged = values.endpoint_url !== undefined && values.endpoint_url !== (current?.endpoint_url ?? null);
     // Typed in part, or a new address without its credentials: the rest is asked for. A new gateway
     // may be added first and given its credentials on its own page; it cannot be turned on before.
     if (missing.length && (entered.length || (current && endpointChanged))) {
@@ -230,7 +236,7 @@ export function checkGatewayInput(input: GatewayInput, current?: GatewayRow): { 
     }
     const turningOn = input.enabled === true || (input.enabled === undefined && Boolean(current?.enabled));
     if (missing.length && turningOn && !Object.keys(errors).some((key) => key.startsWith("credentials."))) errors.enabled = ["admin.gateways.errors.credentials_first"];
-    if (entered.length || (current?.endpoint_url === null && endpointChanged)) credentials = merged;
+    if (entered.length || endpointChanged) credentials = merged;
   }
   if (Object.keys(errors).length) return { ok: false, errors };
   return { ok: true, checked: { values, credentials } };

@@ -26,7 +26,8 @@ type EventTransaction = { id: string; merchant_id: number; plugin: string; order
 
 /** The merchant webhook event a payment's change of state is (refunds, captures and voids are told by operations.server). */
 function paymentEventOf(cause: TransitionCause, to: TransactionState): (typeof WEBHOOK_EVENTS)[number] | null {
-  if (cause.kind === "payment") return to === "authorized" ? "payment.authorized" : "payment.succeeded";
+  // Cash on delivery is an order not yet paid: nothing to tell as a payment.
+  if (cause.kind === "payment") return to === "authorized" ? "payment.authorized" : to === "cod" ? null : "payment.succeeded";
   if (cause.kind === "attempt_failed") return "payment.failed";
   return null;
 }
@@ -97,7 +98,21 @@ export async function transitionTransaction(
   const transaction = { ...current, state: to };
   await hookOf(current.plugin)?.(trx, { transaction, from, to, cause });
   const event = paymentEventOf(cause, to);
-  if (event) await emitWebhookEvent(trx, current.merchant_id, event, { transaction: webhookTransaction(transaction), attempt_id: "attemptId" in cause ? cause.attemptId : null });
+  if (event && "attemptId" in cause) {
+    const gateway = await trx
+      .selectFrom("payment_attempts")
+      .innerJoin("gateways", (join) => join.onRef("gateways.code", "=", "payment_attempts.gateway_code").on("gateways.merchant_id", "=", current.merchant_id))
+      .select(["gateways.code", "gateways.mode"])
+      .where("payment_attempts.id", "=", cause.attemptId)
+      .executeTakeFirst();
+    await emitWebhookEvent(trx, current.merchant_id, event, {
+      transaction: webhookTransaction(transaction),
+      attempt_id: cause.attemptId,
+      gateway_code: gateway?.code ?? null,
+      // Test money or real money: what the gateway's mode says.
+      livemode: gateway?.mode === "live",
+    });
+  }
   return { ok: true, from, transaction };
 }
 

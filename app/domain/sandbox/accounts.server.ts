@@ -102,11 +102,20 @@ export async function connectSandboxGateways(db: DB) {
     const wanted = JSON.stringify(credentials);
     const rows = await db.selectFrom("gateways").select(["id", "credentials"]).where("kind", "=", kind).where("endpoint_url", "is", null).execute();
     for (const row of rows) {
-      if (isSealed(row.credentials) && unseal(row.credentials) === wanted) continue;
+      if (isSealed(row.credentials) && unsealedOrNull(row.credentials) === wanted) continue;
       await db.updateTable("gateways").set({ credentials: seal(wanted) }).where("id", "=", row.id).execute();
     }
   }
   // Credentials written before they were sealed (and any a gateway of its own holds) are sealed now.
   const plain = await db.selectFrom("gateways").select(["id", "credentials"]).where("credentials", "not like", "sealed:%").execute();
   for (const row of plain) await db.updateTable("gateways").set({ credentials: seal(row.credentials) }).where("id", "=", row.id).execute();
+}
+
+/** A sealed value's text, or null when this key cannot open it (sealed under a key since lost). */
+function unsealedOrNull(value: string) {
+  try {
+    return unseal(value);
+  } catch {
+    return null;
+  }
 }

@@ -7,7 +7,7 @@ import { CheckboxChoice } from "~/components/choice";
 import { CopyField } from "~/components/copy-field";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { PageHeader } from "~/components/page-header";
-import { checkApiKeyInput, createApiKey, listApiKeys, revokeApiKey, rotateApiKey, SCOPE_OPERATIONS } from "~/domain/identity/api-keys.server";
+import { checkApiKeyInput, createApiKey, listApiKeys, mayGrantKey, revokeApiKey, rotateApiKey, SCOPE_OPERATIONS } from "~/domain/identity/api-keys.server";
 import { API_KEY_PLUGINS } from "~/web/api.server";
 import { loadAvailableSections } from "~/domain/merchants/merchants.server";
 import { formatDateTime } from "~/lib/format";
@@ -41,7 +41,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   requirePermission(auth, "manage_merchant");
   const form = await readFormData(request);
   const db = getDbFrom(context);
-  const manager = { id: auth.user.id, username: auth.user.username, merchantId: auth.user.merchantId };
+  const manager = { id: auth.user.id, username: auth.user.username, merchantId: auth.user.merchantId, is_superuser: auth.user.is_superuser, permissions: auth.user.permissions };
   const ip = context.get(clientAddressContext);
   const intent = String(form.get("intent") ?? "");
   const noStore = { "Cache-Control": "no-store" };
@@ -55,6 +55,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       expires_at: values.expires_at ? `${values.expires_at}T23:59:59+03:00` : null,
     }, API_KEY_PLUGINS);
     if (!checked.ok) return data<ActionResult>({ errors: checked.errors, values }, { status: 400 });
+    if (!mayGrantKey(manager, checked.value.grants)) return data<ActionResult>({ errors: { scopes: ["admin.api_keys.errors.scopes_held"] }, values }, { status: 403 });
     const created = await createApiKey(db, { manager, key: checked.value, ip });
     return data<ActionResult>({ shown: { name: checked.value.name, key: created.key, prefix: created.prefix, rotated: false } }, { status: 201, headers: noStore });
   }

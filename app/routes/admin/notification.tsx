@@ -62,6 +62,11 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const done = (message: string) => redirect(here, { headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });
   const values = Object.fromEntries(entry.parts.map((part) => [part, String(form.get(part) ?? "")]));
   const intent = String(form.get("intent") ?? "");
+  // The mails a merchant's users get (sign-in codes, password links, invitations) guard accounts:
+  // only a superuser words them.
+  if ((intent === "save" || intent === "reset") && entry.audience === "staff" && !auth.user.is_superuser) {
+    return data<ActionResult>({ errors: { non_field_errors: [{ code: "admin.templates.errors.staff_superuser" }] }, values }, { status: 403 });
+  }
   if (intent === "save") {
     const saved = await saveNotificationTemplate(db, { manager, key, wording: values, ip });
     if (!saved.ok) return data<ActionResult>({ errors: saved.errors, values }, { status: 400 });

@@ -30,7 +30,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   requirePermission(auth, "manage_merchant");
   const form = await readFormData(request);
   const db = getDbFrom(context);
-  const manager = { id: auth.user.id, username: auth.user.username, merchantId: auth.user.merchantId, is_superuser: auth.user.is_superuser };
+  const manager = { id: auth.user.id, username: auth.user.username, merchantId: auth.user.merchantId, is_superuser: auth.user.is_superuser, permissions: auth.user.permissions };
   const ip = context.get(clientAddressContext);
   const intent = String(form.get("intent") ?? "");
   const id = /^\d{1,9}$/.test(String(form.get("id") ?? "")) ? Number(form.get("id")) : null;

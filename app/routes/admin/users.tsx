@@ -31,7 +31,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const auth = requireUser(context, request);
   requirePermission(auth, "manage_merchant");
   const form = await readFormData(request);
-  const manager = { id: auth.user.id, username: auth.user.username, merchantId: auth.user.merchantId, is_superuser: auth.user.is_superuser };
+  const manager = { id: auth.user.id, username: auth.user.username, merchantId: auth.user.merchantId, is_superuser: auth.user.is_superuser, permissions: auth.user.permissions };
   const intent = String(form.get("intent") ?? "");
   const roleIds = form.getAll("roles").map(String).filter((value) => /^\d{1,9}$/.test(value)).map(Number);
   if (intent === "invite") {
@@ -117,7 +117,7 @@ export default function UsersPage() {
               {t("admin.users.invited")}
             </Badge>
           ) : null}
-          {roles.length && !user.is_superuser ? (
+          {roles.length && !user.is_superuser && user.id !== me ? (
             <details>
               <summary className="link-summary link-summary--plain">{t("admin.users.change_roles", { username: user.username })}</summary>
               <Form method="post">

@@ -59,12 +59,14 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   }
   if (intent === "test") {
     const sent = await sendTestEvent(db, { manager, id });
+    if (!sent.ok && sent.code === "admin.webhooks.errors.disabled") return data<ActionResult>({ errors: { non_field_errors: [sent.code] } }, { status: 409 });
     if (!sent.ok) notFound();
     return done("admin.webhooks.test_sent");
   }
   if (intent === "redeliver") {
     const deliveryId = recordId(String(form.get("delivery") ?? ""));
     const queued = deliveryId === null ? null : await redeliver(db, { manager, endpointId: id, deliveryId });
+    if (queued && !queued.ok && queued.code === "admin.webhooks.errors.disabled") return data<ActionResult>({ errors: { non_field_errors: [queued.code] } }, { status: 409 });
     if (!queued?.ok) notFound();
     return done("admin.webhooks.redelivered");
   }
@@ -107,8 +109,8 @@ export default function WebhookPage({ params }: Route.ComponentProps) {
       header: t("admin.webhooks.status"),
       nowrap: true,
       cell: (delivery) => (
-        <Badge color={delivery.status === "succeeded" ? "green" : "red"} variant="light">
-          {t(delivery.status === "succeeded" ? "admin.webhooks.delivered" : "admin.webhooks.failed")}
+        <Badge color={delivery.status === "succeeded" ? "green" : delivery.status === "skipped" ? "gray" : "red"} variant="light">
+          {t(`admin.webhooks.${delivery.status === "succeeded" ? "delivered" : delivery.status}`)}
         </Badge>
       ),
     },

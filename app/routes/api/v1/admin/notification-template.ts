@@ -76,6 +76,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const db = getDbFrom(context);
   const manager = { id: user.id, username: user.username, merchantId: user.merchantId };
   const ip = context.get(clientAddressContext);
+  // The mails a merchant's users get (sign-in codes, password links, invitations) guard accounts: only a superuser words them.
+  if (!isPreview(request) && entry.audience === "staff" && !user.is_superuser) return apiDetail(request, "admin.templates.errors.staff_superuser", 403);
   if (request.method === "DELETE" && !isPreview(request)) {
     await resetNotificationTemplate(db, { manager, key, ip });
     return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });

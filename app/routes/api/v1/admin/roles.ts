@@ -23,7 +23,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const { user } = await requireApiUser(request, context);
   requireApiPermission(request, user, "manage_merchant");
   const db = getDbFrom(context);
-  const manager = { id: user.id, username: user.username, merchantId: user.merchantId, is_superuser: user.is_superuser };
+  const manager = { id: user.id, username: user.username, merchantId: user.merchantId, is_superuser: user.is_superuser, permissions: user.permissions };
   const ip = context.get(clientAddressContext);
   const id = params.id === undefined ? null : recordId(params.id);
   if (params.id !== undefined && id === null) return apiDetail(request, "api.not_found", 404);

@@ -35,7 +35,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     else if (typeof value !== "boolean") errors[field] = ["api.invalid_boolean"];
   }
   if (Object.keys(errors).length) return apiErrors(request, errors);
-  const manager = { id: user.id, username: user.username, merchantId: user.merchantId, is_superuser: user.is_superuser };
+  const manager = { id: user.id, username: user.username, merchantId: user.merchantId, is_superuser: user.is_superuser, permissions: user.permissions };
   if (roleIds) {
     const set = await setUserRoles(getDbFrom(context), { manager, userId: Number(params.id), roleIds, ip: context.get(clientAddressContext) });
     if (!set.ok) return set.code === "admin.users.errors.not_found" ? apiDetail(request, "api.not_found", 404) : apiDetail(request, set.code, 403);

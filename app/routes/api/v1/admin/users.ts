@@ -39,7 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (body.is_superuser !== undefined && typeof body.is_superuser !== "boolean") errors.is_superuser = ["api.invalid_boolean"];
   if (Object.keys(errors).length) return apiErrors(request, errors);
   const invited = await inviteUser(db, {
-    manager: { id: user.id, username: user.username, merchantId: user.merchantId, is_superuser: user.is_superuser },
+    manager: { id: user.id, username: user.username, merchantId: user.merchantId, is_superuser: user.is_superuser, permissions: user.permissions },
     invitation: { ...checked.value, roleIds, superuser: body.is_superuser === true },
     baseUrl: linkBaseUrl(),
     lang: apiLanguage(request),

@@ -23,5 +23,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const deliveryId = recordId(params.deliveryId);
   if (id === null || deliveryId === null) return apiDetail(request, "api.not_found", 404);
   const outcome = await redeliver(getDbFrom(context), { manager: { id: user.id, username: user.username, merchantId: user.merchantId }, endpointId: id, deliveryId });
-  return outcome.ok ? apiJson({ queued: true }, 202) : apiDetail(request, "api.not_found", 404);
+  if (outcome.ok) return apiJson({ queued: true }, 202);
+  return outcome.code === "admin.webhooks.errors.disabled" ? apiDetail(request, outcome.code, 409) : apiDetail(request, "api.not_found", 404);
 }

@@ -29,7 +29,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (testing) {
     if (request.method !== "POST") return methodNotAllowed(request);
     const sent = await sendTestEvent(db, { manager, id });
-    return sent.ok ? apiJson({ event_id: sent.eventId }, 202) : apiDetail(request, "api.not_found", 404);
+    if (sent.ok) return apiJson({ event_id: sent.eventId }, 202);
+    return sent.code === "admin.webhooks.errors.disabled" ? apiDetail(request, sent.code, 409) : apiDetail(request, "api.not_found", 404);
   }
   if (request.method === "DELETE") {
     const deleted = await deleteWebhook(db, { manager, id, ip });
