@@ -90,6 +90,16 @@ export function allPermissions(): string[] {
   return [...CORE_PERMISSIONS, ...sectionPermissions(), ...TRANSACTION_SECTIONS.map((section) => tableHeaderPermission(section.key))];
 }
 
+/** The permissions of the platform and of its built sections: what a role can hold (the others do nothing yet). */
+export function builtPermissions(): string[] {
+  const built = SECTIONS.filter((section) => section.built);
+  return [
+    ...CORE_PERMISSIONS,
+    ...new Set(built.flatMap((section) => section.permissions)),
+    ...built.filter(hasTransactions).map((section) => tableHeaderPermission(section.key)),
+  ];
+}
+
 /** First URL segments of the sections' routes outside /:lang/ (the language middleware leaves them alone). */
 export function sectionRootSegments(): string[] {
   return SECTIONS.flatMap((section) => section.routes?.root ?? []).map((route) => route.path.split("/")[0]);

@@ -6,7 +6,7 @@ import { PermissionChoices } from "~/components/admin/permission-choices";
 import { Callout } from "~/components/callout";
 import { PageHeader } from "~/components/page-header";
 import { checkRoleInput, createRole, deleteRole, listRoles, updateRole } from "~/domain/identity/roles.server";
-import { allPermissions } from "~/sections/registry";
+import { builtPermissions } from "~/sections/registry";
 import { flashCookie } from "~/web/flash.server";
 import { readFormData } from "~/web/form-data.server";
 import { requirePermission, requireUser } from "~/web/guards.server";
@@ -19,7 +19,7 @@ export function meta({ params }: Route.MetaArgs) {
 export async function loader({ context, request }: Route.LoaderArgs) {
   const auth = requireUser(context, request);
   requirePermission(auth, "manage_merchant");
-  return { roles: await listRoles(getDbFrom(context), auth.user.merchantId), permissions: allPermissions() };
+  return { roles: await listRoles(getDbFrom(context), auth.user.merchantId), permissions: builtPermissions() };
 }
 
 type ActionResult = { role?: string; errors?: Record<string, string[]>; values?: { name: string; permissions: string[] } };
@@ -42,7 +42,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     return done("admin.roles.deleted");
   }
   const values = { name: String(form.get("name") ?? ""), permissions: form.getAll("permissions").map(String) };
-  const checked = checkRoleInput(values, allPermissions());
+  const checked = checkRoleInput(values, builtPermissions());
   if (!checked.ok) return data<ActionResult>({ role: which, errors: checked.errors, values }, { status: 400 });
   const outcome =
     intent === "save" && id !== null

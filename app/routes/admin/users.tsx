@@ -153,6 +153,7 @@ export default function UsersPage() {
                 size="compact-sm"
                 variant="default"
                 disabled={busy}
+                style={{ flexShrink: 0 }}
                 aria-label={t(user.is_active ? "admin.users.deactivate_user" : "admin.users.reactivate_user", { username: user.username })}
               >
                 {t(user.is_active ? "admin.users.deactivate" : "admin.users.reactivate")}
@@ -178,6 +179,7 @@ export default function UsersPage() {
                 size="compact-sm"
                 variant="default"
                 disabled={busy}
+                style={{ flexShrink: 0 }}
                 aria-label={t(user.requires_otp ? "admin.users.otp_stop_user" : "admin.users.otp_start_user", { username: user.username })}
               >
                 {t(user.requires_otp ? "admin.users.otp_stop" : "admin.users.otp_start")}

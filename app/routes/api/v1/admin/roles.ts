@@ -1,6 +1,6 @@
 import type { Route } from "./+types/roles";
 import { checkRoleInput, createRole, deleteRole, listRoles, updateRole } from "~/domain/identity/roles.server";
-import { allPermissions } from "~/sections/registry";
+import { builtPermissions } from "~/sections/registry";
 import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { recordId } from "~/web/record-id";
@@ -39,7 +39,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (unknown.length) return apiErrors(request, Object.fromEntries(unknown.map((field) => [field, ["api.read_only_field"]])));
   const current = id === null ? undefined : (await listRoles(db, user.merchantId)).find((role) => role.id === id);
   if (id !== null && !current) return apiDetail(request, "api.not_found", 404);
-  const checked = checkRoleInput({ name: body.name ?? current?.name, permissions: body.permissions ?? current?.permissions }, allPermissions());
+  const checked = checkRoleInput({ name: body.name ?? current?.name, permissions: body.permissions ?? current?.permissions }, builtPermissions());
   if (!checked.ok) return apiErrors(request, checked.errors);
   const outcome = creating
     ? await createRole(db, { manager, name: checked.name, permissions: checked.permissions, ip })
