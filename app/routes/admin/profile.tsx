@@ -24,7 +24,12 @@ export function meta({ params }: Route.MetaArgs) {
 export async function loader({ context, request }: Route.LoaderArgs) {
   const auth = requireUser(context, request);
   requirePermission(auth, "manage_merchant");
-  return { profile: await loadMerchantProfile(getDbFrom(context), auth.user.merchantId) };
+  const db = getDbFrom(context);
+  const [profile, images] = await Promise.all([
+    loadMerchantProfile(db, auth.user.merchantId),
+    db.selectFrom("merchants").select(["logo_url", "favicon_url"]).where("id", "=", auth.user.merchantId).executeTakeFirstOrThrow(),
+  ]);
+  return { profile, images };
 }
 
 export async function action({ context, request, params }: Route.ActionArgs) {
@@ -43,9 +48,10 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   return redirect(`/${params.lang}/admin/profile`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });
 }
 
-export default function MerchantProfilePage() {
+export default function MerchantProfilePage({ params }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { profile } = useLoaderData<typeof loader>();
+  const lang = params.lang;
+  const { profile, images } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   const [form, fields] = useForm({
@@ -116,6 +122,39 @@ export default function MerchantProfilePage() {
           </Group>
         </Stack>
       </Form>
+      <Card withBorder padding="lg">
+        <Stack gap="md">
+          <Title order={2} fz="h4">
+            {t("admin.images.title")}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {t("admin.images.note")}
+          </Text>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            {(["logo", "favicon"] as const).map((image) => (
+              <Form key={image} method="post" action={`/${lang}/admin/profile/images`} encType="multipart/form-data" reloadDocument>
+                <input type="hidden" name="image" value={image} />
+                <Stack gap="xs">
+                  <Text fw={600} size="sm">
+                    {t(`admin.images.${image}`)}
+                  </Text>
+                  {images[`${image}_url`] ? <img src={images[`${image}_url`]!} alt={t(`admin.images.current_${image}`)} className="brand-image-preview" /> : null}
+                  <label className="file-label">
+                    <span>{t(`admin.images.choose_${image}`)}</span>
+                    <input type="file" name="file" accept={image === "favicon" ? "image/png,image/x-icon,image/vnd.microsoft.icon,image/jpeg,image/webp" : "image/png,image/jpeg,image/webp"} required />
+                  </label>
+                  <Text size="xs" c="dimmed">
+                    {t(`admin.images.hint_${image}`)}
+                  </Text>
+                  <Button type="submit" variant="default" size="sm" w="fit-content">
+                    {t(`admin.images.upload_${image}`)}
+                  </Button>
+                </Stack>
+              </Form>
+            ))}
+          </SimpleGrid>
+        </Stack>
+      </Card>
     </Stack>
   );
 }
