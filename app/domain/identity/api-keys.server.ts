@@ -196,14 +196,15 @@ function unionOf(grants: ApiKeyGrants) {
 }
 
 /** Whether a manager may give a key these grants: a superuser any; anyone else only permissions they hold. */
-export function mayGrantKey(manager: Manager, grants: ApiKeyGrants) {
+function mayGrantKey(manager: Manager, grants: ApiKeyGrants) {
   if (manager.is_superuser) return true;
   const held = new Set(manager.permissions ?? []);
   return unionOf(grants).every((permission) => held.has(permission));
 }
 
-/** A new key, returned once with its secret (the caller checked mayGrantKey). */
-export async function createApiKey(db: DB, input: { manager: Manager; key: ApiKeyInput; ip?: string | null }) {
+/** A new key, returned once with its secret; refused when it would do more than its creator may. */
+export async function createApiKey(db: DB, input: { manager: Manager; key: ApiKeyInput; ip?: string | null }): Promise<{ ok: true; id: number; key: string; prefix: string } | Refusal> {
+  if (!mayGrantKey(input.manager, input.key.grants)) return refuse("admin.api_keys.errors.scopes_held", { field: "scopes" });
   const { prefix, key } = newKey();
   const created = nowIso();
   return writeTransaction(db, async (trx) => {
@@ -241,7 +242,7 @@ export async function createApiKey(db: DB, input: { manager: Manager; key: ApiKe
       .returning("id")
       .executeTakeFirstOrThrow();
     await audit(trx, input.manager, "api_key_created", row.id, { name: input.key.name, prefix }, input.ip);
-    return { id: row.id, key, prefix };
+    return { ok: true as const, id: row.id, key, prefix };
   });
 }
 

@@ -186,6 +186,7 @@ export async function inviteUser(
   const { invitation } = input;
   if (invitation.superuser && !input.manager.is_superuser) return refuse("admin.users.errors.superuser_only", { field: "is_superuser" });
   return writeTransaction(db, async (trx) => {
+    if (!(await ownRoles(trx, input.manager.merchantId, invitation.roleIds))) return refuse("admin.users.errors.roles", { field: "roles" });
     if (!(await rolesWithin(trx, input.manager, invitation.roleIds))) return refuse("admin.roles.errors.superuser_only", { field: "roles" });
     const taken = await trx.selectFrom("users").select("id").where(sql<boolean>`lower(username) = ${invitation.username.toLowerCase()}`).executeTakeFirst();
     if (taken) return refuse("admin.users.errors.username_taken", { field: "username" });
@@ -243,6 +244,7 @@ export async function setUserRoles(db: DB, input: { manager: Manager; userId: nu
     if (user.id === input.manager.id) return refuse("admin.users.errors.own_roles");
     const before = (await trx.selectFrom("user_roles").select("role_id").where("user_id", "=", user.id).execute()).map((row) => row.role_id).sort();
     const after = [...new Set(input.roleIds)].sort();
+    if (!(await ownRoles(trx, input.manager.merchantId, after))) return refuse("admin.users.errors.roles", { field: "roles" });
     if (before.join() === after.join()) return { ok: true as const };
     // Given or taken away, a role is handed by someone who holds all it grants.
     const changed = [...before.filter((id) => !after.includes(id)), ...after.filter((id) => !before.includes(id))];
@@ -274,4 +276,11 @@ async function rolesWithin(db: DB, manager: Manager, roleIds: readonly number[])
     .where("role_permissions.role_id", "in", [...roleIds])
     .execute();
   return mayGrant(manager, granted.map((row) => row.permission));
+}
+
+/** Whether every one of these roles is the merchant's own. */
+async function ownRoles(db: DB, merchantId: number, roleIds: readonly number[]) {
+  if (roleIds.length === 0) return true;
+  const found = await db.selectFrom("roles").select("id").where("merchant_id", "=", merchantId).where("id", "in", [...new Set(roleIds)]).execute();
+  return found.length === new Set(roleIds).size;
 }

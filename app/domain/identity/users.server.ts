@@ -117,3 +117,10 @@ export async function createUser(db: DB, merchantId: number, user: NewUserInput,
   }
   return inserted.id;
 }
+
+/** Someone managing the merchant (the administration panel): who they are and what they hold, which bounds what they may give. */
+export type Manager = { id: number; username: string; merchantId: number; is_superuser: number | boolean; permissions: readonly string[] };
+
+export function managerOf(user: SessionUser): Manager {
+  return { id: user.id, username: user.username, merchantId: user.merchantId, is_superuser: user.is_superuser, permissions: user.permissions };
+}

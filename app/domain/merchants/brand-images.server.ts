@@ -2,6 +2,7 @@ import { writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { randomToken } from "~/lib/crypto.server";
 import { word } from "~/lib/outcome";
+import { ICO, JPEG, PNG, sniff, WEBP, type SniffedType } from "~/lib/file-types";
 import { storage } from "~/lib/storage.server";
 
 /**
@@ -14,16 +15,8 @@ export type BrandImage = "logo" | "favicon";
 
 const LIMITS: Record<BrandImage, number> = { logo: 512 * 1024, favicon: 128 * 1024 };
 
-const TYPES = [
-  { type: "image/png", extension: "png", matches: (bytes: Uint8Array) => startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
-  { type: "image/jpeg", extension: "jpg", matches: (bytes: Uint8Array) => startsWith(bytes, [0xff, 0xd8, 0xff]) },
-  { type: "image/webp", extension: "webp", matches: (bytes: Uint8Array) => startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && String.fromCharCode(...bytes.slice(8, 12)) === "WEBP" },
-  { type: "image/x-icon", extension: "ico", matches: (bytes: Uint8Array) => startsWith(bytes, [0x00, 0x00, 0x01, 0x00]) },
-] as const;
-
-function startsWith(bytes: Uint8Array, signature: number[]) {
-  return signature.every((byte, index) => bytes[index] === byte);
-}
+/** Raster images only; an icon for the favicon alone. */
+const TYPES: Record<BrandImage, readonly SniffedType[]> = { logo: [PNG, JPEG, WEBP], favicon: [PNG, JPEG, WEBP, ICO] };
 
 /** The public address of a stored image: /media/brand/<merchant>/<name>. */
 export const BRAND_IMAGE_NAME = /^(logo|favicon)-[\w-]{12}\.(png|jpg|webp|ico)$/;
@@ -35,7 +28,7 @@ export async function storeBrandImage(
   if (input.file.size === 0) return { ok: false, error: "admin.images.errors.empty" };
   if (input.file.size > LIMITS[input.image]) return { ok: false, error: `admin.images.errors.too_large_${input.image}` };
   const bytes = new Uint8Array(await input.file.arrayBuffer());
-  const kind = TYPES.find((candidate) => candidate.matches(bytes) && (candidate.extension !== "ico" || input.image === "favicon"));
+  const kind = sniff(bytes, TYPES[input.image]);
   if (!kind) return { ok: false, error: `admin.images.errors.type_${input.image}` };
   const name = `${input.image}-${randomToken(9)}.${kind.extension}`;
   await storage().put(`brand/${input.merchantId}/${name}`, bytes);
@@ -65,6 +58,6 @@ export async function readBrandImage(merchantId: number, name: string) {
   if (!BRAND_IMAGE_NAME.test(name)) return null;
   const bytes = await storage().get(`brand/${merchantId}/${name}`);
   if (!bytes) return null;
-  const kind = TYPES.find((candidate) => candidate.matches(bytes));
+  const kind = sniff(bytes, TYPES[name.startsWith("favicon-") ? "favicon" : "logo"]);
   return kind ? { bytes, type: kind.type } : null;
 }

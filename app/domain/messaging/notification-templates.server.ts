@@ -35,7 +35,17 @@ export type EditableTemplate = {
   named: boolean;
 };
 
-type Manager = { id: number; username: string; merchantId: number };
+type Manager = { id: number; username: string; merchantId: number; is_superuser: number | boolean };
+
+/**
+ * Who may word a message: the mails a merchant's users get (sign-in codes, password links,
+ * invitations) guard accounts, so only a superuser words those; the customers' mails, any manager.
+ */
+export function mayWord(manager: Pick<Manager, "is_superuser">, entry: Pick<EditableTemplate, "audience">) {
+  return entry.audience !== "staff" || Boolean(manager.is_superuser);
+}
+
+const NOT_YOURS: TemplateErrors = { non_field_errors: [{ code: "admin.templates.errors.staff_superuser" }] };
 
 const MAX_LENGTH: Record<TemplatePart, number> = { subject: 200, heading: 200, action: 60, intro: 4000, outro: 4000, body: 480 };
 const ONE_LINE: readonly TemplatePart[] = ["subject", "heading", "action"];
@@ -206,6 +216,7 @@ export async function saveNotificationTemplate(
 ): Promise<{ ok: true; changed: boolean } | { ok: false; errors: TemplateErrors }> {
   const entry = findEditableTemplate(input.key.template, input.key.channel);
   if (!entry) throw new Error(`Not an editable message: ${input.key.template}/${input.key.channel}`);
+  if (!mayWord(input.manager, entry)) return { ok: false, errors: NOT_YOURS };
   const checked = checkWording(entry, input.key.lang, input.wording);
   if (!checked.ok) return checked;
   const { wording } = checked;
@@ -247,6 +258,8 @@ export async function saveNotificationTemplate(
 /** The default words again for one message in one language (its row goes); audited when there was something to reset. */
 export async function resetNotificationTemplate(db: DB, input: { manager: Manager; key: TemplateKey; ip?: string | null }) {
   const { manager, key } = input;
+  const entry = findEditableTemplate(key.template, key.channel);
+  if (!entry || !mayWord(manager, entry)) return false;
   return writeTransaction(db, async (trx) => {
     const reset = await deleteRow(trx, manager.merchantId, key);
     if (reset) {

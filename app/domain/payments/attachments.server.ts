@@ -1,27 +1,15 @@
 import type { DB } from "~/db/database.server";
 import { randomToken } from "~/lib/crypto.server";
+import { JPEG, PDF, PNG, sniff, WEBP } from "~/lib/file-types";
 import { storage } from "~/lib/storage.server";
 
 export const ATTACHMENT_MAX_BYTES = 5 * 1024 * 1024;
 
-const TYPES = [
-  { type: "application/pdf", extension: "pdf", matches: (bytes: Uint8Array) => startsWith(bytes, [0x25, 0x50, 0x44, 0x46]) },
-  { type: "image/png", extension: "png", matches: (bytes: Uint8Array) => startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
-  { type: "image/jpeg", extension: "jpg", matches: (bytes: Uint8Array) => startsWith(bytes, [0xff, 0xd8, 0xff]) },
-  {
-    type: "image/webp",
-    extension: "webp",
-    matches: (bytes: Uint8Array) => startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && String.fromCharCode(...bytes.slice(8, 12)) === "WEBP",
-  },
-];
-
-function startsWith(bytes: Uint8Array, signature: number[]) {
-  return signature.every((byte, index) => bytes[index] === byte);
-}
+const TYPES = [PDF, PNG, JPEG, WEBP] as const;
 
 /** The type of stored bytes, sniffed again when served. */
 export function contentTypeOf(bytes: Uint8Array) {
-  return TYPES.find((candidate) => candidate.matches(bytes))?.type ?? "application/octet-stream";
+  return sniff(bytes, TYPES)?.type ?? "application/octet-stream";
 }
 
 /**
@@ -51,7 +39,7 @@ export async function storeAttachment(
   if (file.size === 0) return { ok: false, error: "attachment.errors.empty" };
   if (file.size > ATTACHMENT_MAX_BYTES) return { ok: false, error: "attachment.errors.too_large" };
   const bytes = new Uint8Array(await file.arrayBuffer());
-  const kind = TYPES.find((candidate) => candidate.matches(bytes));
+  const kind = sniff(bytes, TYPES);
   if (!kind) return { ok: false, error: "attachment.errors.type" };
   const originalName =
     withoutBidiControls(file.name)

@@ -7,7 +7,7 @@ import { CheckboxChoice } from "~/components/choice";
 import { CopyField } from "~/components/copy-field";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { PageHeader } from "~/components/page-header";
-import { checkApiKeyInput, createApiKey, listApiKeys, mayGrantKey, revokeApiKey, rotateApiKey, SCOPE_OPERATIONS } from "~/domain/identity/api-keys.server";
+import { checkApiKeyInput, createApiKey, listApiKeys, revokeApiKey, rotateApiKey, SCOPE_OPERATIONS } from "~/domain/identity/api-keys.server";
 import { API_KEY_PLUGINS } from "~/web/api.server";
 import { loadAvailableSections } from "~/domain/merchants/merchants.server";
 import { formatDateTime } from "~/lib/format";
@@ -16,6 +16,7 @@ import { flashCookie } from "~/web/flash.server";
 import { readFormData } from "~/web/form-data.server";
 import { requirePermission, requireUser } from "~/web/guards.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+import { managerOf } from "~/domain/identity/users.server";
 
 const GRACE_CHOICES = ["0", "3600", "86400", "604800"] as const;
 const OPERATIONS = Object.keys(SCOPE_OPERATIONS);
@@ -41,7 +42,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   requirePermission(auth, "manage_merchant");
   const form = await readFormData(request);
   const db = getDbFrom(context);
-  const manager = { id: auth.user.id, username: auth.user.username, merchantId: auth.user.merchantId, is_superuser: auth.user.is_superuser, permissions: auth.user.permissions };
+  const manager = managerOf(auth.user);
   const ip = context.get(clientAddressContext);
   const intent = String(form.get("intent") ?? "");
   const noStore = { "Cache-Control": "no-store" };
@@ -55,8 +56,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       expires_at: values.expires_at ? `${values.expires_at}T23:59:59+03:00` : null,
     }, API_KEY_PLUGINS);
     if (!checked.ok) return data<ActionResult>({ errors: checked.errors, values }, { status: 400 });
-    if (!mayGrantKey(manager, checked.value.grants)) return data<ActionResult>({ errors: { scopes: ["admin.api_keys.errors.scopes_held"] }, values }, { status: 403 });
     const created = await createApiKey(db, { manager, key: checked.value, ip });
+    if (!created.ok) return data<ActionResult>({ errors: { [created.field ?? "scopes"]: [created.code] }, values }, { status: 403 });
     return data<ActionResult>({ shown: { name: checked.value.name, key: created.key, prefix: created.prefix, rotated: false } }, { status: 201, headers: noStore });
   }
   const id = /^\d{1,9}$/.test(String(form.get("id") ?? "")) ? Number(form.get("id")) : null;

@@ -19,6 +19,7 @@ import { notFound, requirePermission, requireUser } from "~/web/guards.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { recordId } from "~/web/record-id";
 import { sandboxCredentialsFor } from "~/domain/sandbox/accounts.server";
+import { managerOf } from "~/domain/identity/users.server";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "بوابة الدفع" : "Gateway" }];
@@ -53,7 +54,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const row = await currentGateway(context, auth.user.merchantId, params.id);
   const form = await readFormData(request);
   const db = getDbFrom(context);
-  const manager = { id: auth.user.id, username: auth.user.username, merchantId: auth.user.merchantId };
+  const manager = managerOf(auth.user);
   const ip = context.get(clientAddressContext);
   const intent = String(form.get("intent") ?? "");
   const text = (name: string) => String(form.get(name) ?? "");

@@ -15,6 +15,7 @@ import { readFormData } from "~/web/form-data.server";
 import { requirePermission, requireUser } from "~/web/guards.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { sandboxCredentialsFor } from "~/domain/sandbox/accounts.server";
+import { managerOf } from "~/domain/identity/users.server";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "بوابات الدفع" : "Gateways" }];
@@ -34,7 +35,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   requirePermission(auth, "manage_merchant");
   const form = await readFormData(request);
   const db = getDbFrom(context);
-  const manager = { id: auth.user.id, username: auth.user.username, merchantId: auth.user.merchantId };
+  const manager = managerOf(auth.user);
   const ip = context.get(clientAddressContext);
   const intent = String(form.get("intent") ?? "");
   const text = (name: string) => String(form.get(name) ?? "");

@@ -10,6 +10,7 @@ import {
   findEditableTemplate,
   loadNotificationTemplate,
   previewNotificationTemplate,
+  mayWord,
   resetNotificationTemplate,
   saveNotificationTemplate,
   type TemplateErrors,
@@ -22,6 +23,7 @@ import { readFormData } from "~/web/form-data.server";
 import { notFound, requirePermission, requireUser } from "~/web/guards.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+import { managerOf } from "~/domain/identity/users.server";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "قالب إشعار" : "Notification template" }];
@@ -56,15 +58,13 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const entry = findEditableTemplate(key.template, key.channel)!;
   const form = await readFormData(request);
   const db = getDbFrom(context);
-  const manager = { id: auth.user.id, username: auth.user.username, merchantId: auth.user.merchantId };
+  const manager = managerOf(auth.user);
   const ip = context.get(clientAddressContext);
   const here = `/${params.lang}/admin/notifications/${key.template}/${key.channel}/${key.lang}`;
   const done = (message: string) => redirect(here, { headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });
   const values = Object.fromEntries(entry.parts.map((part) => [part, String(form.get(part) ?? "")]));
   const intent = String(form.get("intent") ?? "");
-  // The mails a merchant's users get (sign-in codes, password links, invitations) guard accounts:
-  // only a superuser words them.
-  if ((intent === "save" || intent === "reset") && entry.audience === "staff" && !auth.user.is_superuser) {
+  if ((intent === "save" || intent === "reset") && !mayWord(auth.user, entry)) {
     return data<ActionResult>({ errors: { non_field_errors: [{ code: "admin.templates.errors.staff_superuser" }] }, values }, { status: 403 });
   }
   if (intent === "save") {

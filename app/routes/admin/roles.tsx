@@ -11,6 +11,7 @@ import { flashCookie } from "~/web/flash.server";
 import { readFormData } from "~/web/form-data.server";
 import { requirePermission, requireUser } from "~/web/guards.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+import { managerOf } from "~/domain/identity/users.server";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "الأدوار" : "Roles" }];
@@ -30,7 +31,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   requirePermission(auth, "manage_merchant");
   const form = await readFormData(request);
   const db = getDbFrom(context);
-  const manager = { id: auth.user.id, username: auth.user.username, merchantId: auth.user.merchantId, is_superuser: auth.user.is_superuser, permissions: auth.user.permissions };
+  const manager = managerOf(auth.user);
   const ip = context.get(clientAddressContext);
   const intent = String(form.get("intent") ?? "");
   const id = /^\d{1,9}$/.test(String(form.get("id") ?? "")) ? Number(form.get("id")) : null;

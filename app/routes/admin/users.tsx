@@ -13,6 +13,7 @@ import { flashCookie } from "~/web/flash.server";
 import { readFormData } from "~/web/form-data.server";
 import { requirePermission, requireUser } from "~/web/guards.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+import { managerOf } from "~/domain/identity/users.server";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "المستخدمون" : "Users" }];
@@ -31,7 +32,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const auth = requireUser(context, request);
   requirePermission(auth, "manage_merchant");
   const form = await readFormData(request);
-  const manager = { id: auth.user.id, username: auth.user.username, merchantId: auth.user.merchantId, is_superuser: auth.user.is_superuser, permissions: auth.user.permissions };
+  const manager = managerOf(auth.user);
   const intent = String(form.get("intent") ?? "");
   const roleIds = form.getAll("roles").map(String).filter((value) => /^\d{1,9}$/.test(value)).map(Number);
   if (intent === "invite") {
@@ -68,7 +69,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   if (!match) return data({ error: "admin.users.errors.not_found" }, { status: 400 });
   const [, id, field, value] = match;
   const outcome = await changeUserAccess(getDbFrom(context), {
-    manager: { id: auth.user.id, username: auth.user.username, merchantId: auth.user.merchantId, is_superuser: auth.user.is_superuser },
+    manager: managerOf(auth.user),
     userId: Number(id),
     changes: { [field]: value === "on" },
     ip: context.get(clientAddressContext),

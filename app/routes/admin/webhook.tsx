@@ -14,6 +14,7 @@ import { readFormData } from "~/web/form-data.server";
 import { notFound, requirePermission, requireUser } from "~/web/guards.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { recordId } from "~/web/record-id";
+import { managerOf } from "~/domain/identity/users.server";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "نقطة استقبال الإشعارات" : "Webhook endpoint" }];
@@ -39,7 +40,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   if (id === null) notFound();
   const form = await readFormData(request);
   const db = getDbFrom(context);
-  const manager = { id: auth.user.id, username: auth.user.username, merchantId: auth.user.merchantId };
+  const manager = managerOf(auth.user);
   const ip = context.get(clientAddressContext);
   const here = `/${params.lang}/admin/webhooks/${id}`;
   const done = (message: string, to = here) => redirect(to, { headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });

@@ -11,6 +11,7 @@ import { checkWebhookInput, createWebhook, listWebhooks, WEBHOOK_EVENTS } from "
 import { readFormData } from "~/web/form-data.server";
 import { requirePermission, requireUser } from "~/web/guards.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+import { managerOf } from "~/domain/identity/users.server";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "الإشعارات البرمجية (Webhooks)" : "Webhooks" }];
@@ -33,7 +34,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const checked = await checkWebhookInput(values);
   if (!checked.ok) return data<ActionResult>({ errors: checked.errors, values }, { status: 400 });
   const created = await createWebhook(getDbFrom(context), {
-    manager: { id: auth.user.id, username: auth.user.username, merchantId: auth.user.merchantId },
+    manager: managerOf(auth.user),
     url: checked.url,
     events: checked.events,
     ip: context.get(clientAddressContext),

@@ -2,6 +2,7 @@ import type { Route } from "./+types/api-key-rotate";
 import { rotateApiKey } from "~/domain/identity/api-keys.server";
 import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+import { managerOf } from "~/domain/identity/users.server";
 
 /**
  * POST `{"grace_seconds"}` gives the key a new secret, answered once as `key`; the old secret
@@ -17,7 +18,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const seconds = typeof grace === "number" ? grace : typeof grace === "string" && /^\d{1,7}$/.test(grace) ? Number(grace) : NaN;
   if (!Number.isInteger(seconds) || seconds < 0 || seconds > 7 * 24 * 3600) return apiErrors(request, { grace_seconds: ["admin.api_keys.errors.grace"] });
   const outcome = await rotateApiKey(getDbFrom(context), {
-    manager: { id: user.id, username: user.username, merchantId: user.merchantId },
+    manager: managerOf(user),
     id: Number(params.id),
     graceSeconds: seconds,
     ip: context.get(clientAddressContext),

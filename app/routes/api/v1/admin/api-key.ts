@@ -3,6 +3,7 @@ import { findApiKey, revokeApiKey } from "~/domain/identity/api-keys.server";
 import { apiDetail, apiJson, methodNotAllowed, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { recordId } from "~/web/record-id";
+import { managerOf } from "~/domain/identity/users.server";
 
 /** GET one API key (never its secret). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -21,7 +22,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const id = recordId(params.id);
   if (id === null) return apiDetail(request, "api.not_found", 404);
   const outcome = await revokeApiKey(getDbFrom(context), {
-    manager: { id: user.id, username: user.username, merchantId: user.merchantId },
+    manager: managerOf(user),
     id,
     ip: context.get(clientAddressContext),
   });

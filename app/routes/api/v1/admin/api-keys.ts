@@ -1,7 +1,8 @@
 import type { Route } from "./+types/api-keys";
-import { checkApiKeyInput, createApiKey, listApiKeys, mayGrantKey } from "~/domain/identity/api-keys.server";
+import { checkApiKeyInput, createApiKey, listApiKeys } from "~/domain/identity/api-keys.server";
 import { API_KEY_PLUGINS, apiErrors, apiJson, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+import { managerOf } from "~/domain/identity/users.server";
 
 const FIELDS = new Set(["name", "scopes", "allowed_ips", "expires_at"]);
 
@@ -25,12 +26,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (unknown.length) return apiErrors(request, Object.fromEntries(unknown.map((field) => [field, ["api.read_only_field"]])));
   const checked = checkApiKeyInput({ name: body.name, scopes: body.scopes, allowed_ips: body.allowed_ips, expires_at: body.expires_at }, API_KEY_PLUGINS);
   if (!checked.ok) return apiErrors(request, checked.errors);
-  const manager = { id: user.id, username: user.username, merchantId: user.merchantId, is_superuser: user.is_superuser, permissions: user.permissions };
-  if (!mayGrantKey(manager, checked.value.grants)) return apiErrors(request, { scopes: ["admin.api_keys.errors.scopes_held"] }, 403);
+  const manager = managerOf(user);
   const created = await createApiKey(getDbFrom(context), {
     manager,
     key: checked.value,
     ip: context.get(clientAddressContext),
   });
-  return apiJson(created, 201);
+  if (!created.ok) return apiErrors(request, { [created.field ?? "scopes"]: [created.code] }, 403);
+  return apiJson({ id: created.id, key: created.key, prefix: created.prefix }, 201);
 }

@@ -8,6 +8,7 @@ import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { recordId } from "~/web/record-id";
 import { sandboxCredentialsFor } from "~/domain/sandbox/accounts.server";
 import { gatewayInputOf } from "./gateway-input.server";
+import { managerOf } from "~/domain/identity/users.server";
 
 /** GET one gateway, credentials only as set or not. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -29,7 +30,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const id = recordId(params.id);
   if (id === null) return apiDetail(request, "api.not_found", 404);
   const db = getDbFrom(context);
-  const manager = { id: user.id, username: user.username, merchantId: user.merchantId };
+  const manager = managerOf(user);
   const ip = context.get(clientAddressContext);
   if (new URL(request.url).pathname.replace(/\/$/, "").endsWith("/test")) {
     if (request.method !== "POST") return methodNotAllowed(request);

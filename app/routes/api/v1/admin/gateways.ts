@@ -4,6 +4,7 @@ import { apiErrors, apiJson, methodNotAllowed, readBody, requireApiPermission, r
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { sandboxCredentialsFor } from "~/domain/sandbox/accounts.server";
 import { gatewayInputOf } from "./gateway-input.server";
+import { managerOf } from "~/domain/identity/users.server";
 
 /** GET the merchant's gateways in the order customers see them; credentials only as set or not, with the date. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -26,7 +27,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const checked = checkGatewayInput(input.value);
   if (!checked.ok) return apiErrors(request, checked.errors);
   const created = await createGateway(getDbFrom(context), {
-    manager: { id: user.id, username: user.username, merchantId: user.merchantId },
+    manager: managerOf(user),
     checked: checked.checked,
     sandbox: sandboxCredentialsFor,
     ip: context.get(clientAddressContext),

@@ -4,6 +4,7 @@ import {
   findEditableTemplate,
   loadNotificationTemplate,
   previewNotificationTemplate,
+  mayWord,
   resetNotificationTemplate,
   saveNotificationTemplate,
   type NotificationTemplateView,
@@ -15,6 +16,7 @@ import { isLanguage } from "~/lib/i18n";
 import { apiDetail, apiJson, apiLanguage, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+import { managerOf } from "~/domain/identity/users.server";
 
 /** The message the address names; null for one nobody may word. */
 function keyOf(params: Route.LoaderArgs["params"]): TemplateKey | null {
@@ -74,10 +76,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!key) return apiDetail(request, "api.not_found", 404);
   const entry = findEditableTemplate(key.template, key.channel)!;
   const db = getDbFrom(context);
-  const manager = { id: user.id, username: user.username, merchantId: user.merchantId };
+  const manager = managerOf(user);
   const ip = context.get(clientAddressContext);
-  // The mails a merchant's users get (sign-in codes, password links, invitations) guard accounts: only a superuser words them.
-  if (!isPreview(request) && entry.audience === "staff" && !user.is_superuser) return apiDetail(request, "admin.templates.errors.staff_superuser", 403);
+  if (!isPreview(request) && !mayWord(user, entry)) return apiDetail(request, "admin.templates.errors.staff_superuser", 403);
   if (request.method === "DELETE" && !isPreview(request)) {
     await resetNotificationTemplate(db, { manager, key, ip });
     return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });

@@ -4,6 +4,7 @@ import { builtPermissions } from "~/sections/registry";
 import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { recordId } from "~/web/record-id";
+import { managerOf } from "~/domain/identity/users.server";
 
 /** GET the merchant's roles (`.../roles`) or one of them (`.../roles/{id}`). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -23,7 +24,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const { user } = await requireApiUser(request, context);
   requireApiPermission(request, user, "manage_merchant");
   const db = getDbFrom(context);
-  const manager = { id: user.id, username: user.username, merchantId: user.merchantId, is_superuser: user.is_superuser, permissions: user.permissions };
+  const manager = managerOf(user);
   const ip = context.get(clientAddressContext);
   const id = params.id === undefined ? null : recordId(params.id);
   if (params.id !== undefined && id === null) return apiDetail(request, "api.not_found", 404);

@@ -3,6 +3,7 @@ import { resolveRoles } from "~/domain/identity/roles.server";
 import { changeUserAccess, listMerchantUsers, setUserRoles } from "~/domain/identity/user-admin.server";
 import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+import { managerOf } from "~/domain/identity/users.server";
 
 /** GET one of the merchant's users (administration, manage_merchant). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -35,14 +36,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     else if (typeof value !== "boolean") errors[field] = ["api.invalid_boolean"];
   }
   if (Object.keys(errors).length) return apiErrors(request, errors);
-  const manager = { id: user.id, username: user.username, merchantId: user.merchantId, is_superuser: user.is_superuser, permissions: user.permissions };
+  const manager = managerOf(user);
   if (roleIds) {
     const set = await setUserRoles(getDbFrom(context), { manager, userId: Number(params.id), roleIds, ip: context.get(clientAddressContext) });
     if (!set.ok) return set.code === "admin.users.errors.not_found" ? apiDetail(request, "api.not_found", 404) : apiDetail(request, set.code, 403);
   }
   const { roles: _roles, ...access } = body;
   const outcome = await changeUserAccess(getDbFrom(context), {
-    manager: { id: user.id, username: user.username, merchantId: user.merchantId, is_superuser: user.is_superuser },
+    manager: managerOf(user),
     userId: Number(params.id),
     changes: access as { is_active?: boolean; requires_otp?: boolean },
     ip: context.get(clientAddressContext),

@@ -4,6 +4,7 @@ import { checkInvitation, inviteUser, listMerchantUsers } from "~/domain/identit
 import { apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
+import { managerOf } from "~/domain/identity/users.server";
 
 const FIELDS = new Set(["username", "email", "first_name", "last_name", "roles", "is_superuser"]);
 
@@ -39,7 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (body.is_superuser !== undefined && typeof body.is_superuser !== "boolean") errors.is_superuser = ["api.invalid_boolean"];
   if (Object.keys(errors).length) return apiErrors(request, errors);
   const invited = await inviteUser(db, {
-    manager: { id: user.id, username: user.username, merchantId: user.merchantId, is_superuser: user.is_superuser, permissions: user.permissions },
+    manager: managerOf(user),
     invitation: { ...checked.value, roleIds, superuser: body.is_superuser === true },
     baseUrl: linkBaseUrl(),
     lang: apiLanguage(request),

@@ -3,6 +3,7 @@ import { findWebhook, listDeliveries, redeliver } from "~/domain/integrations/we
 import { apiDetail, apiJson, methodNotAllowed, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { recordId } from "~/web/record-id";
+import { managerOf } from "~/domain/identity/users.server";
 
 /** GET the endpoint's delivery log, newest first: each try with its event, status, response code and attempt number. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -22,7 +23,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const id = recordId(params.id);
   const deliveryId = recordId(params.deliveryId);
   if (id === null || deliveryId === null) return apiDetail(request, "api.not_found", 404);
-  const outcome = await redeliver(getDbFrom(context), { manager: { id: user.id, username: user.username, merchantId: user.merchantId }, endpointId: id, deliveryId });
+  const outcome = await redeliver(getDbFrom(context), { manager: managerOf(user), endpointId: id, deliveryId });
   if (outcome.ok) return apiJson({ queued: true }, 202);
   return outcome.code === "admin.webhooks.errors.disabled" ? apiDetail(request, outcome.code, 409) : apiDetail(request, "api.not_found", 404);
 }

@@ -3,6 +3,7 @@ import { checkWebhookInput, deleteWebhook, findWebhook, sendTestEvent, updateWeb
 import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { recordId } from "~/web/record-id";
+import { managerOf } from "~/domain/identity/users.server";
 
 /** GET one webhook endpoint. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -23,7 +24,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const id = recordId(params.id);
   if (id === null) return apiDetail(request, "api.not_found", 404);
   const db = getDbFrom(context);
-  const manager = { id: user.id, username: user.username, merchantId: user.merchantId };
+  const manager = managerOf(user);
   const ip = context.get(clientAddressContext);
   const testing = new URL(request.url).pathname.replace(/\/$/, "").endsWith("/test");
   if (testing) {

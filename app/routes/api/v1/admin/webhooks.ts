@@ -2,6 +2,7 @@ import type { Route } from "./+types/webhooks";
 import { checkWebhookInput, createWebhook, listWebhooks } from "~/domain/integrations/webhooks.server";
 import { apiErrors, apiJson, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+import { managerOf } from "~/domain/identity/users.server";
 
 /** GET the merchant's webhook endpoints (never their secrets). */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -21,7 +22,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const checked = await checkWebhookInput({ url: body.url, events: body.events });
   if (!checked.ok) return apiErrors(request, checked.errors);
   const created = await createWebhook(getDbFrom(context), {
-    manager: { id: user.id, username: user.username, merchantId: user.merchantId },
+    manager: managerOf(user),
     url: checked.url,
     events: checked.events,
     ip: context.get(clientAddressContext),
