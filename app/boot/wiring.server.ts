@@ -1,6 +1,7 @@
 import { SEND_MAIL_JOB, sendQueuedMail } from "~/domain/messaging/mail.server";
 import { deliverQueuedSms, SEND_SMS_JOB } from "~/domain/messaging/sms.server";
 import { connectTransitionHooks } from "~/domain/payments/transaction-state.server";
+import { connectActionVetoes, type ActionVeto } from "~/domain/payments/transaction-actions.server";
 import { abandonExport, EXPORT_JOB } from "~/domain/reporting/exports.server";
 import { CARD_NOTIFY_JOB, deliverCardNotification } from "~/domain/sandbox/card-notifications.server";
 import { PRUNE_JOBS_JOB, pruneFinishedJobs, registerJobHandler, registerSchedule, type JobHandler } from "~/lib/jobs.server";
@@ -47,7 +48,7 @@ let wired: Promise<void> | undefined;
 
 /**
  * Connects what the core reaches only through ports: the words it writes (presentation), the
- * sections' hooks on transaction state changes, and every job handler. Explicit, once per
+ * sections' hooks on transaction state changes and their refusals of row actions, and every job handler. Explicit, once per
  * process, before any request or job runs — never as a side effect of importing a module.
  */
 export function wirePlatform(): Promise<void> {
@@ -55,6 +56,8 @@ export function wirePlatform(): Promise<void> {
     connectTexts(platformTexts);
     const servers = await loadSectionServers();
     connectTransitionHooks((key) => servers.get(key)?.onTransition);
+    const vetoes = [...servers.values()].flatMap((server) => (server.transactions?.refusedActions ? [[server.key, server.transactions.refusedActions] as const] : []));
+    connectActionVetoes(() => vetoes as readonly (readonly [string, ActionVeto])[]);
     for (const [type, handler] of Object.entries(CORE_JOBS)) {
       registerJobHandler(type, handler, { onGiveUp: CORE_GIVE_UP[type as keyof typeof CORE_JOBS] });
     }

@@ -15,6 +15,7 @@ import * as attemptCard from "./migrations/0012-attempt-card";
 import * as merchantIntegrations from "./migrations/0013-merchant-integrations";
 import * as sectionSettings from "./migrations/0014-section-settings";
 import * as notificationTemplates from "./migrations/0015-notification-templates";
+import * as merchantDisclaimer from "./migrations/0016-merchant-disclaimer";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -35,6 +36,7 @@ const migrations: Record<string, EngineMigration> = {
   "0013-merchant-integrations": merchantIntegrations,
   "0014-section-settings": sectionSettings,
   "0015-notification-templates": notificationTemplates,
+  "0016-merchant-disclaimer": merchantDisclaimer,
 };
 
 export async function migrateToLatest(db: DB) {

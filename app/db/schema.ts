@@ -20,6 +20,9 @@ export interface MerchantTable {
   website_url: string | null;
   contact_email: string | null;
   contact_phone: string | null;
+  /** The merchant's disclaimer under the pay button, per language; null keeps the platform's (migration 0016). */
+  disclaimer_en: ColumnType<string | null, string | null | undefined, string | null>;
+  disclaimer_ar: ColumnType<string | null, string | null | undefined, string | null>;
   operations_approval: Flag;
   is_active: Flag;
   created_at: Timestamp;

@@ -10,6 +10,12 @@ const EXPONENTS: Record<string, number> = {
 
 export const SUPPORTED_CURRENCIES = ["KWD", "USD", "EUR", "GBP", "SAR", "AED", "QAR", "BHD", "OMR", "EGP", "JOD", "JPY"] as const;
 
+export type SupportedCurrency = (typeof SUPPORTED_CURRENCIES)[number];
+
+export function isSupportedCurrency(code: unknown): code is SupportedCurrency {
+  return typeof code === "string" && (SUPPORTED_CURRENCIES as readonly string[]).includes(code);
+}
+
 /** Decimal places of a currency (ISO 4217 minor unit); 2 for any currency not in the table. */
 export function exponentOf(currency: string): number {
   return EXPONENTS[currency.toUpperCase()] ?? 2;

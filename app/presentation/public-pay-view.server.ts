@@ -46,6 +46,11 @@ export async function publicPayView(db: DB, id: string, lang: Language, plugins:
   const unit = await unitOf(db, transaction.merchant_id, transaction.unit_id)
     .select(["logo_url", "title_en", "title_ar", "website", "twitter_url", "instagram_url", "facebook_url", "show_unit_title", "header_color", "terms_en", "terms_ar"])
     .executeTakeFirst();
+  const merchant = await db
+    .selectFrom("merchants")
+    .select(["country_code", lang === "ar" ? "disclaimer_ar as disclaimer" : "disclaimer_en as disclaimer"])
+    .where("id", "=", transaction.merchant_id)
+    .executeTakeFirstOrThrow();
   const valid = page.status === "payable";
   const priced = valid ? await publicPayChoices(db, transaction, null, lang) : null;
   const details =
@@ -85,9 +90,9 @@ export async function publicPayView(db: DB, id: string, lang: Language, plugins:
       attachment_url: null,
       remarks: personal.remarks,
       expiration_time: transaction.expiration_time,
-      country_code: "KW",
+      country_code: merchant.country_code,
       disclaimer: true,
-      disclaimer_message: t("pay.disclaimer"),
+      disclaimer_message: merchant.disclaimer ?? t("pay.disclaimer"),
       next_url: transaction.next_url,
       order_description: {
         items: personal.description

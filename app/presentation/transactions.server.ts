@@ -4,7 +4,7 @@ import type { PermissionHolder } from "~/domain/identity/permissions";
 import { decimalBoundsOf } from "~/domain/payments/amount-bounds.server";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
 import { availableAmount } from "~/domain/payments/operations.server";
-import { rowActions, type ActionableRow, type RowActionName } from "~/domain/payments/transaction-actions.server";
+import { actionContextOf, rowActions, type ActionableRow, type ActionContext, type RowActionName } from "~/domain/payments/transaction-actions.server";
 import { BUILTIN_FIELDS, plainValue, type FieldName, type TableField } from "~/domain/transactions/fields.server";
 import type { ChildOperation, TransactionRow } from "~/domain/transactions/list.server";
 import { displayStateOf } from "~/domain/transactions/display-state";
@@ -29,7 +29,8 @@ export type SerializeContext = {
   lang: Language;
   user: PermissionHolder;
   gatewayNames: Map<string, { name_en: string; name_ar: string }>;
-  gatewayKinds: Map<string, string>;
+  /** What decides the rows' actions (the gateways' kinds, what the sections refuse). */
+  actionContext: ActionContext;
   /** The public pay URL of a transaction (checkout_url, the details' QR code). */
   payUrl: (id: string) => string;
   /** Where an action of a row is posted. */
@@ -39,9 +40,9 @@ export type SerializeContext = {
 
 export async function loadSerializeContext(
   db: DB,
-  input: Omit<SerializeContext, "gatewayNames" | "gatewayKinds"> & { merchantId: number },
+  input: Omit<SerializeContext, "gatewayNames" | "actionContext"> & { merchantId: number },
 ): Promise<SerializeContext> {
-  const gateways = await listMerchantGateways(db, input.merchantId);
+  const [gateways, actionContext] = await Promise.all([listMerchantGateways(db, input.merchantId), actionContextOf(db, input.merchantId)]);
   return {
     lang: input.lang,
     user: input.user,
@@ -49,7 +50,7 @@ export async function loadSerializeContext(
     actionUrl: input.actionUrl,
     extensionsOf: input.extensionsOf,
     gatewayNames: new Map(gateways.map((gateway) => [gateway.code, gateway])),
-    gatewayKinds: new Map(gateways.map((gateway) => [gateway.code, gateway.kind])),
+    actionContext,
   };
 }
 
@@ -110,7 +111,7 @@ function parseObject(json: string | null): Record<string, unknown> | null {
 export function serializeTransaction(row: TransactionRow, context: SerializeContext, operations: readonly ChildOperation[]) {
   const money = (minor: number) => toDecimalString(minor, row.currency_code);
   const gateway = row.gateway_code ? context.gatewayNames.get(row.gateway_code) : undefined;
-  const actions = rowActions(row, context.user, { gatewayKinds: context.gatewayKinds });
+  const actions = rowActions(row, context.user, context.actionContext);
   const location = row.delivery_lat !== null && row.delivery_lng !== null ? { lat: row.delivery_lat, lng: row.delivery_lng } : null;
   return {
     id: row.id,
@@ -164,11 +165,20 @@ export function serializeTransaction(row: TransactionRow, context: SerializeCont
 }
 
 /**
- * One transaction as the details view reads it: everything of the list row, plus `details`
- * (label and value rows in the asked language, never empty) and `qr_code` (the pay URL as an
- * SVG data URL).
+ * The transaction's QR code as an SVG document, holding what its section chooses (the pay link
+ * unless the section says otherwise); null when the section shows none.
  */
-export async function serializeTransactionDetails(row: TransactionRow, context: SerializeContext, operations: readonly ChildOperation[]) {
+export async function qrCodeSvg(db: DB, row: TransactionRow, payUrl: string, extensions: TransactionExtensions | undefined): Promise<string | null> {
+  const content = extensions?.qrContent ? await extensions.qrContent(db, row, payUrl) : payUrl;
+  return content === null ? null : QRCode.toString(content, { type: "svg", margin: 1, width: 220, errorCorrectionLevel: "M" });
+}
+
+/**
+ * One transaction as the details view reads it: everything of the list row, plus `details`
+ * (label and value rows in the asked language, never empty) and `qr_code` (its QR code, see
+ * qrCodeSvg, as an SVG data URL, or null).
+ */
+export async function serializeTransactionDetails(db: DB, row: TransactionRow, context: SerializeContext, operations: readonly ChildOperation[]) {
   const t = translator(context.lang);
   const details: { name: string; label: string; value: string }[] = [];
   for (const name of BUILTIN_FIELDS) {
@@ -178,11 +188,11 @@ export async function serializeTransactionDetails(row: TransactionRow, context: 
   if (row.remarks) details.push({ name: "remarks", label: t("payment_request.remarks"), value: row.remarks });
   if (row.attachment_name) details.push({ name: "attachment", label: t("payment_request.attachment"), value: row.attachment_name });
   details.push(...(context.extensionsOf(row.plugin)?.details?.(row, context.lang) ?? []));
-  const svg = await QRCode.toString(context.payUrl(row.id), { type: "svg", margin: 1, width: 220, errorCorrectionLevel: "M" });
+  const svg = await qrCodeSvg(db, row, context.payUrl(row.id), context.extensionsOf(row.plugin));
   return {
     ...serializeTransaction(row, context, operations),
     details,
-    qr_code: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`,
+    qr_code: svg === null ? null : `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`,
   };
 }
 

@@ -13,6 +13,7 @@
 import type { DB } from "~/db/database.server";
 import type { Actor } from "~/domain/identity/permissions";
 import type { SectionSetting } from "~/domain/merchants/sections-admin.server";
+import type { RowActionName } from "~/domain/payments/transaction-actions.server";
 import type { TransitionEvent } from "~/domain/payments/transaction-state.server";
 import type { TransactionRow } from "~/domain/transactions/list.server";
 import type { JobHandler } from "~/lib/jobs.server";
@@ -105,6 +106,16 @@ export type SectionServer = {
     details?: (row: TransactionRow, lang: Language) => DetailsRow[];
     /** Fields the section adds to a transaction as the API answers it. */
     serialize?: (row: TransactionRow) => Record<string, unknown>;
+    /**
+     * What the transaction's QR code holds on its details page and in the API's `qr_code`; null
+     * for none. Without this hook the QR code holds the pay link.
+     */
+    qrContent?: (db: DB, row: TransactionRow, payUrl: string) => Promise<string | null>;
+    /**
+     * Row actions the merchant's settings of the section turn off (`email`, `sms`: sending the
+     * link again), refused on every page and API, not only hidden.
+     */
+    refusedActions?: (db: DB, merchantId: number) => Promise<readonly RowActionName[]>;
   };
 };
 

@@ -151,3 +151,84 @@ describe("GET and PATCH /api/v1/admin/merchant", () => {
     expect((await merchantRow(beta.merchantId)).title_en).toBe("Beta Store");
   });
 });
+
+describe("the merchant's country, currency and disclaimer, and a request's unit", () => {
+  let gamma: Awaited<ReturnType<typeof seedMerchant>>;
+  let token: string;
+  const createRequest = (body: Record<string, unknown>, lang = "en") =>
+    app.request("/api/v1/plugins/payment_request/transaction", { json: { amount: "4.000", pg_codes: ["card-sandbox"], ...body }, headers: { Authorization: `Bearer ${token}`, "Accept-Language": lang } });
+
+  beforeAll(async () => {
+    gamma = await seedMerchant(database.db, "Gamma");
+    token = (await app.apiToken(gamma.admin.username, DEMO_PASSWORD)).access;
+  });
+
+  it("are saved from the page; new requests take the currency and the phone's country, and customers read the merchant's own disclaimer", async () => {
+    const cookie = await app.signIn(gamma.admin.username, DEMO_PASSWORD, "ar");
+    const refused = await app.request("/ar/admin/profile", { cookie, form: fullForm({ country_code: "XX", currency_code: "BTC" }) });
+    expect(refused.status).toBe(400);
+    const refusedText = await refused.text();
+    expect(refusedText).toContain("اختر دولة من القائمة");
+    expect(refusedText).toContain("اختر عملة من القائمة");
+
+    const form = fullForm({ country_code: "SA", currency_code: "USD", disclaimer_en: "Payments are settled by Gamma Pay.", disclaimer_ar: "تُسوّى المدفوعات عبر جاما باي." });
+    expect((await app.request("/ar/admin/profile", { cookie, form })).status).toBe(302);
+    expect(await merchantRow(gamma.merchantId)).toMatchObject({ country_code: "SA", currency_code: "USD", disclaimer_en: "Payments are settled by Gamma Pay." });
+    const page = await (await app.request("/en/admin/profile", { cookie })).text();
+    expect(page).toContain("Saudi Arabia");
+
+    // No currency named: the merchant's; a phone without its code: the merchant's country.
+    const created = await createRequest({ customer_phone: "501234567" });
+    expect(created.status).toBe(201);
+    const { id } = await created.json();
+    expect(await database.db.selectFrom("transactions").select(["currency_code", "customer_phone"]).where("id", "=", id).executeTakeFirstOrThrow()).toEqual({ currency_code: "USD", customer_phone: "+966501234567" });
+    const createPage = await (await app.request("/en/payment-request/create", { cookie: await app.signIn(gamma.admin.username, DEMO_PASSWORD) })).text();
+    expect(createPage).toMatch(/<option[^>]*value="USD"[^>]*selected|<option[^>]*selected[^>]*value="USD"/);
+
+    expect(await (await app.requestPayPage(`/en/pay/${id}`)).text()).toContain("Payments are settled by Gamma Pay.");
+    expect(await (await app.requestPayPage(`/ar/pay/${id}`)).text()).toContain("تُسوّى المدفوعات عبر جاما باي.");
+    const view = await (await app.request(`/api/v1/plugins/payment_request/transaction/pay/${id}`, { headers: { "Accept-Language": "ar" } })).json();
+    expect(view).toMatchObject({ country_code: "SA", disclaimer_message: "تُسوّى المدفوعات عبر جاما باي." });
+
+    // Cleared, the platform's own words come back.
+    await app.request("/ar/admin/profile", { cookie, form: { ...form, disclaimer_en: "", disclaimer_ar: "" } });
+    const cleared = await (await app.requestPayPage(`/en/pay/${id}`)).text();
+    expect(cleared).not.toContain("Gamma Pay");
+    const platformWords = (await (await app.request(`/api/v1/plugins/payment_request/transaction/pay/${id}`)).json()).disclaimer_message;
+    expect(platformWords).toContain("never reach this merchant");
+    expect(cleared).toContain("never reach this merchant");
+  });
+
+  it("a request names one of the merchant's units, never another merchant's; the create page offers them when there are several", async () => {
+    const now = new Date().toISOString();
+    const { id: kiosk } = await database.db
+      .insertInto("units")
+      .values({ merchant_id: gamma.merchantId, name: "Airport kiosk", title_en: "Gamma Airport", title_ar: "جاما المطار", logo_url: null, header_color: "#ffffff", website: null, instagram_url: null, twitter_url: null, facebook_url: null, show_unit_title: 1, is_default: 0, terms_en: null, terms_ar: null, created_at: now })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const betaUnit = await unitRow(beta.merchantId);
+
+    const foreign = await createRequest({ unit: betaUnit.id }, "ar");
+    expect(foreign.status).toBe(400);
+    expect(await foreign.json()).toEqual({ unit: ["اختر إحدى وحداتك."] });
+    expect((await createRequest({ unit: "kiosk" })).status).toBe(400);
+
+    const { id } = await (await createRequest({ unit: kiosk })).json();
+    expect((await database.db.selectFrom("transactions").select("unit_id").where("id", "=", id).executeTakeFirstOrThrow()).unit_id).toBe(kiosk);
+    expect(await (await app.requestPayPage(`/en/pay/${id}`)).text()).toContain("Gamma Airport");
+    const { id: plain } = await (await createRequest({})).json();
+    expect((await database.db.selectFrom("transactions").select("unit_id").where("id", "=", plain).executeTakeFirstOrThrow()).unit_id).toBe(
+      (await database.db.selectFrom("units").select("id").where("merchant_id", "=", gamma.merchantId).where("is_default", "=", 1).executeTakeFirstOrThrow()).id,
+    );
+
+    // From the page, without JavaScript.
+    const cookie = await app.signIn(gamma.admin.username, DEMO_PASSWORD);
+    const page = await (await app.request("/en/payment-request/create", { cookie })).text();
+    expect(page).toContain('name="unit"');
+    expect(page).toContain("Airport kiosk");
+    const posted = await app.request("/en/payment-request/create", { cookie, form: { amount: "2.500", currency_code: "KWD", pg_codes: "card-sandbox", delivery_mode: "none", unit: String(kiosk) } });
+    expect(posted.status).toBe(302);
+    const madeId = posted.headers.get("Location")!.split("/").pop()!;
+    expect((await database.db.selectFrom("transactions").select("unit_id").where("id", "=", madeId).executeTakeFirstOrThrow()).unit_id).toBe(kiosk);
+  });
+});

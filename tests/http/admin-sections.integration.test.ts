@@ -146,7 +146,7 @@ describe("installing and uninstalling sections", () => {
 describe("payment request settings", () => {
   it("are read and changed through the API, only what is sent, refusing unknown fields and bad values by name", async () => {
     const defaults = await (await app.request("/api/v1/admin/sections/payment_request/settings", { headers: bearer(managerToken) })).json();
-    expect(defaults).toEqual({ default_expiry_hours: null, editable_amount: true, restrict_multiple_payments: true, email_notifications: true, sms_notifications: true, multi_step_checkout: true });
+    expect(defaults).toEqual({ default_expiry_hours: null, editable_amount: true, restrict_multiple_payments: true, qr_code_type: "payment_link", email_notifications: true, sms_notifications: true, multi_step_checkout: true });
 
     const refused = await patchSettings({ default_expiry_hours: 0, editable_amount: "no", colour: "red", restrict_multiple_payments: false });
     expect(refused.status).toBe(400);
@@ -222,6 +222,67 @@ describe("payment request settings", () => {
     expect((await database.db.selectFrom("section_settings").select("merchant_id").where("merchant_id", "=", beta.merchantId).execute()).length).toBe(0);
   });
 
+  it("choose what the QR code of a request holds: its pay link, its transaction id for staff, or none", async () => {
+    const { id } = await (await createRequest({ amount: "6.000" })).json();
+    const qrOf = async () => {
+      const details = await (await app.request(`/api/v1/plugins/payment_request/transaction/details/${id}`, { headers: bearer(adminToken) })).json();
+      return details.qr_code === null ? null : Buffer.from(details.qr_code.split(",")[1], "base64").toString();
+    };
+    const adminCookie = await app.signIn(alpha.admin.username, DEMO_PASSWORD);
+    const detailsPage = async () => (await app.request(`/en/payment-request/transactions/${id}`, { cookie: adminCookie })).text();
+    const byLink = await qrOf();
+    expect(byLink).toContain("<svg");
+    expect(await detailsPage()).toContain("QR code");
+
+    expect((await patchSettings({ qr_code_type: "barcode" })).status).toBe(400);
+    expect(await (await patchSettings({ qr_code_type: "transaction_id" })).json()).toMatchObject({ qr_code_type: "transaction_id" });
+    const byId = await qrOf();
+    // Another content draws another picture; the same content the same one.
+    expect(byId).toContain("<svg");
+    expect(byId).not.toBe(byLink);
+    const QRCode = (await import("qrcode")).default;
+    expect(byId).toBe(await QRCode.toString(id, { type: "svg", margin: 1, width: 220, errorCorrectionLevel: "M" }));
+
+    await patchSettings({ qr_code_type: "none" });
+    expect(await qrOf()).toBeNull();
+    expect(await detailsPage()).not.toContain("QR code");
+    // Beta keeps the pay link.
+    expect((await database.db.selectFrom("section_settings").select("merchant_id").where("merchant_id", "=", beta.merchantId).execute()).length).toBe(0);
+    await patchSettings({ qr_code_type: "payment_link" });
+    expect(await qrOf()).toBe(byLink);
+  });
+
+  it("turn off sending the link again by e-mail or text message on every page and API, not only when creating", async () => {
+    const { id } = await (await createRequest({ amount: "6.500", customer_email: "again@example.com", customer_phone: "50001234" })).json();
+    const actionsOf = async () => (await (await app.request(`/api/v1/plugins/payment_request/transaction/actions/${id}/`, { headers: bearer(adminToken) })).json()) as { value: string }[];
+    expect((await actionsOf()).map((action) => action.value)).toEqual(expect.arrayContaining(["email", "sms", "cancel"]));
+
+    await patchSettings({ email_notifications: false, sms_notifications: false });
+    const values = (await actionsOf()).map((action) => action.value);
+    expect(values).not.toContain("email");
+    expect(values).not.toContain("sms");
+    expect(values).toContain("cancel");
+    const adminCookie = await app.signIn(alpha.admin.username, DEMO_PASSWORD);
+    const details = await (await app.request(`/en/payment-request/transactions/${id}`, { cookie: adminCookie })).text();
+    expect(details).toContain(`value="cancel:${id}"`);
+    expect(details).not.toContain(`value="email:${id}"`);
+    expect(details).not.toContain(`value="sms:${id}"`);
+    // Posted anyway, from a page or the API, it is refused and nothing is sent.
+    const mails = () => database.db.selectFrom("outgoing_mail").select("id").where("to_address", "=", "again@example.com").execute();
+    const posted = await app.request("/en/payment-request/transactions", { cookie: adminCookie, form: { row_command: `email:${id}` } });
+    expect(posted.status).toBeGreaterThanOrEqual(400);
+    const bulk = await app.request("/en/payment-request/transactions", { cookie: adminCookie, form: { intent: "bulk", bulk_action: "sms", ids: id } });
+    expect(bulk.status).toBe(400);
+    const byApi = await app.request(`/api/v1/plugins/payment_request/transaction/actions/${id}/sms/`, { method: "POST", json: {}, headers: bearer(adminToken) });
+    expect(byApi.status).toBeGreaterThanOrEqual(400);
+    expect(await mails()).toEqual([]);
+    expect(await database.db.selectFrom("outgoing_sms").select("id").where("to_number", "=", "+96550001234").execute()).toEqual([]);
+
+    await patchSettings({ email_notifications: true, sms_notifications: true });
+    expect((await app.request(`/api/v1/plugins/payment_request/transaction/actions/${id}/email/`, { method: "POST", json: {}, headers: bearer(adminToken) })).status).toBe(200);
+    expect((await mails()).length).toBe(1);
+  });
+
   it("are saved from the page without JavaScript, every field sent, and refused in words when wrong", async () => {
     const cookie = await app.signIn(manager.username, DEMO_PASSWORD);
     const page = await (await app.request("/en/admin/sections/payment_request", { cookie })).text();
@@ -236,6 +297,7 @@ describe("payment request settings", () => {
       default_expiry_hours: 24,
       editable_amount: true,
       restrict_multiple_payments: true,
+      qr_code_type: "payment_link",
       email_notifications: true,
       sms_notifications: false,
       multi_step_checkout: false,

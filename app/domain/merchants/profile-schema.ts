@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { COUNTRIES } from "~/lib/countries";
+import { SUPPORTED_CURRENCIES } from "~/lib/money";
 
 /** Text that may be cleared: empty becomes null. */
 const clearable = (max: number) =>
@@ -35,6 +37,8 @@ export const MerchantProfileSchema = z
     subheader: clearable(200),
     website_url: link,
     contact_email: clearable(254).refine((value) => value === null || z.email().safeParse(value).success, "errors.invalid_email"),
+    country_code: z.enum(COUNTRIES, { error: "admin.errors.country" }),
+    currency_code: z.enum(SUPPORTED_CURRENCIES, { error: "admin.errors.currency" }),
     contact_phone: clearable(20).refine((value) => value === null || /^\+?[0-9][0-9 ()-]{5,19}$/.test(value), "admin.errors.phone"),
     header_color: z
       .string({ error: "errors.required" })
@@ -50,6 +54,8 @@ export const MerchantProfileSchema = z
     facebook_url: link,
     terms_en: clearable(5000),
     terms_ar: clearable(5000),
+    disclaimer_en: clearable(500),
+    disclaimer_ar: clearable(500),
   })
   .partial();
 
@@ -64,6 +70,8 @@ export const PROFILE_FIELDS = [
   "website_url",
   "contact_email",
   "contact_phone",
+  "country_code",
+  "currency_code",
   "unit_title_en",
   "unit_title_ar",
   "header_color",
@@ -74,4 +82,6 @@ export const PROFILE_FIELDS = [
   "facebook_url",
   "terms_en",
   "terms_ar",
+  "disclaimer_en",
+  "disclaimer_ar",
 ] as const satisfies readonly MerchantProfileField[];

@@ -11,6 +11,10 @@ export type MerchantProfile = {
   website_url: string | null;
   contact_email: string | null;
   contact_phone: string | null;
+  country_code: string;
+  currency_code: string;
+  disclaimer_en: string | null;
+  disclaimer_ar: string | null;
   unit_title_en: string;
   unit_title_ar: string;
   header_color: string;
@@ -23,7 +27,7 @@ export type MerchantProfile = {
   terms_ar: string | null;
 };
 
-const MERCHANT_COLUMNS = ["title_en", "title_ar", "subheader", "website_url", "contact_email", "contact_phone"] as const;
+const MERCHANT_COLUMNS = ["title_en", "title_ar", "subheader", "website_url", "contact_email", "contact_phone", "country_code", "currency_code", "disclaimer_en", "disclaimer_ar"] as const;
 const UNIT_COLUMNS = { unit_title_en: "title_en", unit_title_ar: "title_ar", header_color: "header_color", show_unit_title: "show_unit_title", unit_website: "website", instagram_url: "instagram_url", twitter_url: "twitter_url", facebook_url: "facebook_url", terms_en: "terms_en", terms_ar: "terms_ar" } as const;
 
 async function defaultUnitId(db: DB, merchantId: number) {

@@ -14,6 +14,8 @@ export function unitOf(db: DB, merchantId: number, unitId: number | null = null)
 export async function loadUnitHeader(db: DB, transaction: { merchant_id: number; unit_id: number | null }, lang: Language) {
   const unit = await unitOf(db, transaction.merchant_id, transaction.unit_id)
     .select(["title_en", "title_ar", "logo_url", "header_color", "show_unit_title", "website", "instagram_url", "twitter_url", "facebook_url", "terms_en", "terms_ar"])
+    // The merchant's own words under the pay button, in the same query.
+    .select((eb) => eb.selectFrom("merchants").select(lang === "ar" ? "disclaimer_ar" : "disclaimer_en").whereRef("merchants.id", "=", "units.merchant_id").as("disclaimer"))
     .executeTakeFirst();
   if (!unit) return null;
   return {
@@ -26,6 +28,8 @@ export async function loadUnitHeader(db: DB, transaction: { merchant_id: number;
     twitter: unit.twitter_url,
     facebook: unit.facebook_url,
     terms: (lang === "ar" ? unit.terms_ar : unit.terms_en) ?? null,
+    /** Null: the platform's own disclaimer. */
+    disclaimer: unit.disclaimer ?? null,
   };
 }
 

@@ -17,6 +17,8 @@ export const OPERATION_ACTIONS = ["capture", "refund", "void"] as const;
 
 export type ActionableRow = {
   id: string;
+  /** The section the row belongs to: it may refuse some actions (see connectActionVetoes). */
+  plugin: string;
   state: TransactionState;
   customer_email: string | null;
   customer_phone: string | null;
@@ -30,8 +32,31 @@ export type ActionableRow = {
   deleted_at: string | null;
 };
 
-/** The merchant's gateways' kinds by code: what decides which operations a row offers. */
-export type ActionContext = { gatewayKinds: Map<string, string> };
+/** What decides which actions a merchant's rows offer besides the rows themselves and the user's permissions. */
+export type ActionContext = {
+  /** The merchant's gateways' kinds by code: which operations a payment allows. */
+  gatewayKinds: ReadonlyMap<string, string>;
+  /** Actions a section refuses for this merchant, by section (sending a link again when its notifications are off). */
+  refused: ReadonlyMap<string, ReadonlySet<string>>;
+};
+
+/** A section's refusals for a merchant: the row actions its settings turn off. */
+export type ActionVeto = (db: DB, merchantId: number) => Promise<readonly RowActionName[]>;
+let vetoes: () => Iterable<readonly [string, ActionVeto]> = () => [];
+
+/** Connects the sections' refusals (the platform does it once when it starts, see app/boot/wiring). */
+export function connectActionVetoes(lookup: () => Iterable<readonly [string, ActionVeto]>) {
+  vetoes = lookup;
+}
+
+/** The context rowActions needs for the merchant's rows: every page, API and action reads it here. */
+export async function actionContextOf(db: DB, merchantId: number): Promise<ActionContext> {
+  const [gatewayKinds, refusals] = await Promise.all([
+    gatewayKindsOf(db, merchantId),
+    Promise.all([...vetoes()].map(async ([plugin, veto]) => [plugin, new Set<string>(await veto(db, merchantId))] as const)),
+  ]);
+  return { gatewayKinds, refused: new Map(refusals.filter(([, refused]) => refused.size > 0)) };
+}
 
 /** The longest reason a refund, capture or void may carry. */
 export const REASON_MAX_LENGTH = 500;
@@ -62,8 +87,9 @@ export function rowActions(row: ActionableRow, user: PermissionHolder, context: 
   }
   if (PAYABLE_STATES.includes(row.state)) {
     if (can(user, "change_paymenttransaction") || can(user, "add_paymenttransaction")) {
-      if (row.customer_email) actions.push("email");
-      if (row.customer_phone) actions.push("sms");
+      const refused = context.refused.get(row.plugin);
+      if (row.customer_email && !refused?.has("email")) actions.push("email");
+      if (row.customer_phone && !refused?.has("sms")) actions.push("sms");
     }
     if (can(user, "change_paymenttransaction")) actions.push("cancel");
   }
@@ -139,8 +165,7 @@ async function runLoadedRowAction(
     if (!can(input.user, OPERATION_PERMISSIONS[input.action])) return refuse("operations.errors.forbidden");
     return requestOperation(db, { merchantId: input.merchantId, actor: input.user, transactionId: row.id, kind: input.action, amount: input.amount, attemptId: input.attemptId, addresses: input.addresses, reference, reason });
   }
-  const gatewayKinds = await gatewayKindsOf(db, input.merchantId);
-  if (!isRowAction(input.action) || !rowActions(row, input.user, { gatewayKinds }).includes(input.action)) {
+  if (!isRowAction(input.action) || !rowActions(row, input.user, await actionContextOf(db, input.merchantId)).includes(input.action)) {
     if (!isOperation(input.action)) return refuse("actions.not_available");
     if (!can(input.user, OPERATION_PERMISSIONS[input.action])) return refuse("operations.errors.forbidden");
     return refuse("operations.errors.not_available");
@@ -174,6 +199,7 @@ export async function loadActionableRow(db: DB, merchantId: number, id: string, 
     .selectFrom("transactions")
     .select([
       "id",
+      "plugin",
       "order_no",
       "state",
       "customer_email",
@@ -193,7 +219,7 @@ export async function loadActionableRow(db: DB, merchantId: number, id: string, 
   return query.executeTakeFirst();
 }
 
-export async function gatewayKindsOf(db: DB, merchantId: number) {
+async function gatewayKindsOf(db: DB, merchantId: number) {
   const rows = await db.selectFrom("gateways").select(["code", "kind"]).where("merchant_id", "=", merchantId).execute();
   return new Map(rows.map((row) => [row.code, row.kind]));
 }

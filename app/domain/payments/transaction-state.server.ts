@@ -116,12 +116,18 @@ export async function transitionTransaction(
   return { ok: true, from, transaction };
 }
 
-/** What a section says of a new transaction; the core adds its id, order number, unit, state and times. */
-export type NewTransaction = Omit<Insertable<TransactionTable>, "id" | "order_no" | "unit_id" | "state" | "created_at" | "state_changed_at" | "deleted_at" | "customer_email_lc">;
+/**
+ * What a section says of a new transaction; the core adds its id, order number, state and times,
+ * and its unit when the section names none (the merchant's default).
+ */
+export type NewTransaction = Omit<Insertable<TransactionTable>, "id" | "order_no" | "unit_id" | "state" | "created_at" | "state_changed_at" | "deleted_at" | "customer_email_lc"> & {
+  /** One of the merchant's units (another merchant's is refused by a throw: the section checks it first). */
+  unit_id?: number | null;
+};
 
 /**
  * Records a new transaction of a section in state `created`: an unguessable id, the merchant's
- * next order number (taken under the merchant's lock), its default unit, and its place in the
+ * next order number (taken under the merchant's lock), its unit (the default unless named), and its place in the
  * running totals. Run it inside writeTransaction.
  */
 export async function createTransaction(trx: DB, values: NewTransaction): Promise<{ id: string; orderNo: number; createdAt: string }> {
@@ -134,7 +140,8 @@ export async function createTransaction(trx: DB, values: NewTransaction): Promis
     .where("merchant_id", "=", values.merchant_id)
     .executeTakeFirstOrThrow();
   const orderNo = Number(last ?? 0) + 1;
-  const unit = await unitOf(trx, values.merchant_id).select("id").executeTakeFirst();
+  const unit = await unitOf(trx, values.merchant_id, values.unit_id ?? null).select("id").executeTakeFirst();
+  if (values.unit_id && !unit) throw new Error(`unit ${values.unit_id} is not merchant ${values.merchant_id}'s`);
   const id = publicId();
   const createdAt = nowIso();
   await trx

@@ -4,7 +4,7 @@ import { can, type PermissionHolder } from "~/domain/identity/permissions";
 import { listAuditEntries } from "~/domain/audit/audit-log.server";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
 import { listTransactions, type TransactionRow } from "~/domain/transactions/list.server";
-import { gatewayKindsOf, rowActions, type RowActionName } from "~/domain/payments/transaction-actions.server";
+import { actionContextOf, rowActions, type RowActionName } from "~/domain/payments/transaction-actions.server";
 import { bucketsOf, splitRange, type Granularity, type ResolvedPeriod, type TimeRange } from "./periods";
 import { COMPLETED_ATTEMPT_STATES } from "~/domain/payments/statistics-rollup.server";
 
@@ -306,11 +306,11 @@ export async function averageTransactionSize(db: DB, merchantId: number, year: n
 
 /** The merchant's newest live transactions with the actions this user may take on each now. */
 export async function listRecentOrders(db: DB, merchantId: number, user: PermissionHolder, limit = 10): Promise<{ row: TransactionRow; actions: RowActionName[] }[]> {
-  const [page, gatewayKinds] = await Promise.all([
+  const [page, actionContext] = await Promise.all([
     listTransactions(db, { merchantId, deleted: false }, { filters: {}, page: 1, perPage: limit }),
-    gatewayKindsOf(db, merchantId),
+    actionContextOf(db, merchantId),
   ]);
-  return page.rows.map((row) => ({ row, actions: rowActions(row, user, { gatewayKinds }) }));
+  return page.rows.map((row) => ({ row, actions: rowActions(row, user, actionContext) }));
 }
 
 /**

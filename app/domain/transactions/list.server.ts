@@ -186,6 +186,7 @@ export const ROW_COLUMNS = [
   "transactions.state_changed_at",
   "transactions.deleted_at",
   "transactions.unit_id",
+  "transactions.merchant_id",
   "transactions.initiator_user_id",
   "transactions.paid_late",
 ] as const;

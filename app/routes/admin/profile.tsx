@@ -5,9 +5,12 @@ import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/profile";
-import { CheckboxField, FormErrors, TextareaField, TextField } from "~/components/forms";
+import { CheckboxField, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms";
 import { PageHeader } from "~/components/page-header";
 import { MerchantProfileSchema } from "~/domain/merchants/profile-schema";
+import { COUNTRIES, countryName } from "~/lib/countries";
+import { isLanguage } from "~/lib/i18n";
+import { SUPPORTED_CURRENCIES } from "~/lib/money";
 import { loadMerchantProfile, updateMerchantProfile } from "~/domain/merchants/profile.server";
 import { flashCookie } from "~/web/flash.server";
 import { readFormData } from "~/web/form-data.server";
@@ -21,7 +24,7 @@ export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "ملف التاجر" : "Merchant profile" }];
 }
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request, params }: Route.LoaderArgs) {
   const auth = requireUser(context, request);
   requirePermission(auth, "manage_merchant");
   const db = getDbFrom(context);
@@ -29,7 +32,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     loadMerchantProfile(db, auth.user.merchantId),
     db.selectFrom("merchants").select(["logo_url", "favicon_url"]).where("id", "=", auth.user.merchantId).executeTakeFirstOrThrow(),
   ]);
-  return { profile, images };
+  const lang = isLanguage(params.lang) ? params.lang : "en";
+  const countries = COUNTRIES.map((code) => ({ value: code, label: countryName(code, lang) }));
+  return { profile, images, countries, currencies: [...SUPPORTED_CURRENCIES] };
 }
 
 export async function action({ context, request, params }: Route.ActionArgs) {
@@ -51,7 +56,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 export default function MerchantProfilePage({ params }: Route.ComponentProps) {
   const { t } = useTranslation();
   const lang = params.lang;
-  const { profile, images } = useLoaderData<typeof loader>();
+  const { profile, images, countries, currencies } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   const [form, fields] = useForm({
@@ -87,6 +92,10 @@ export default function MerchantProfilePage({ params }: Route.ComponentProps) {
               <Text size="sm" c="dimmed">
                 {t("admin.profile.contact_note")}
               </Text>
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                <SelectField field={fields.country_code} label={label("country_code")} description={t("admin.profile.country_hint")} options={countries} required />
+                <SelectField field={fields.currency_code} label={label("currency_code")} description={t("admin.profile.currency_hint")} options={currencies.map((code) => ({ value: code, label: code }))} required />
+              </SimpleGrid>
             </Stack>
           </Card>
           <Card withBorder padding="lg">
@@ -113,6 +122,10 @@ export default function MerchantProfilePage({ params }: Route.ComponentProps) {
               </SimpleGrid>
               <TextareaField field={fields.terms_en} label={label("terms_en")} maxLength={5000} autosize minRows={3} dir="ltr" />
               <TextareaField field={fields.terms_ar} label={label("terms_ar")} maxLength={5000} autosize minRows={3} dir="rtl" />
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                <TextareaField field={fields.disclaimer_en} label={label("disclaimer_en")} description={t("admin.profile.disclaimer_hint")} maxLength={500} autosize minRows={2} dir="ltr" />
+                <TextareaField field={fields.disclaimer_ar} label={label("disclaimer_ar")} description={t("admin.profile.disclaimer_hint")} maxLength={500} autosize minRows={2} dir="rtl" />
+              </SimpleGrid>
             </Stack>
           </Card>
           <Group>

@@ -115,7 +115,7 @@ export function PayPage({ page, actionData, path }: { page: PayPageData; actionD
               </form>
             )}
             {unit?.terms ? <Terms text={unit.terms} /> : null}
-            <p className="c-dimmed c-xs" style={{ textAlign: "center" }}>{t("pay.disclaimer")}</p>
+            <p className="c-dimmed c-xs" style={{ textAlign: "center" }}>{unit?.disclaimer ?? t("pay.disclaimer")}</p>
             <script nonce={nonce} dangerouslySetInnerHTML={{ __html: PAY_ENHANCER }} />
           </>
         )}

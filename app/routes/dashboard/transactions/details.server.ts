@@ -1,4 +1,3 @@
-import QRCode from "qrcode";
 import { data } from "react-router";
 import { pendingOperationRequestsOf } from "~/domain/approvals/operation-requests.server";
 import { listAuditEntries } from "~/domain/audit/audit-log.server";
@@ -10,7 +9,7 @@ import { listMerchantGateways } from "~/domain/payments/gateway-settings.server"
 import { payUrlOf } from "~/domain/payments/lifecycle.server";
 import { duplicatePayments, OPERATION_PERMISSIONS } from "~/domain/payments/operations.server";
 import { RECEIPTED_STATES } from "~/domain/payments/states";
-import { gatewayKindsOf, rowActions } from "~/domain/payments/transaction-actions.server";
+import { actionContextOf, rowActions } from "~/domain/payments/transaction-actions.server";
 import { updateTransactionFields } from "~/domain/payments/transaction-updates.server";
 import { childOperations, findTransactionRow } from "~/domain/transactions/list.server";
 import { remarkRows } from "~/domain/transactions/remarks";
@@ -18,7 +17,7 @@ import { formatDateTime } from "~/lib/format";
 import { translator } from "~/lib/i18n.server";
 import { formatAmount } from "~/lib/money";
 import { auditActor, describeAuditEntry } from "~/presentation/audit.server";
-import { describeRowAction, operationMessage } from "~/presentation/transactions.server";
+import { describeRowAction, operationMessage, qrCodeSvg } from "~/presentation/transactions.server";
 import { transactionExtensions } from "~/sections/registry.server";
 import { notFound } from "~/web/guards.server";
 import { messageOf, statusOf } from "~/web/outcomes.server";
@@ -42,9 +41,9 @@ export async function loadDetails(args: Args) {
   const row = await findTransactionRow(db, scopeOf(auth, place), params.transactionId ?? "");
   const type = url.searchParams.get("type");
   if (!row || (type && type !== row.plugin)) notFound();
-  const [gateways, gatewayKinds, children, merchant, trail, pending] = await Promise.all([
+  const [gateways, actionContext, children, merchant, trail, pending] = await Promise.all([
     listMerchantGateways(db, auth.user.merchantId),
-    gatewayKindsOf(db, auth.user.merchantId),
+    actionContextOf(db, auth.user.merchantId),
     childOperations(db, auth.user.merchantId, [row.id]),
     loadMerchantBranding(db, auth.user.merchantId),
     listAuditEntries(db, auth.user.merchantId, { limit: 100, object: { type: "transaction", id: row.id } }),
@@ -81,11 +80,11 @@ export async function loadDetails(args: Args) {
     settled: RECEIPTED_STATES.includes(row.state),
     deleted: Boolean(row.deleted_at),
     canChange: can(auth.user, "change_paymenttransaction") && !row.deleted_at,
-    actions: rowActions(row, auth.user, { gatewayKinds }).map((action) => describeRowAction(action, row, lang, "")),
+    actions: rowActions(row, auth.user, actionContext).map((action) => describeRowAction(action, row, lang, "")),
     payUrl,
     /** What the share card opens with: how much, and from whom. */
     headline: { amount, customer: [row.customer_first_name, row.customer_last_name].filter(Boolean).join(" ") || row.customer_email || row.customer_phone || null },
-    qrSvg: await QRCode.toString(payUrl, { type: "svg", margin: 1, width: 220, errorCorrectionLevel: "M" }),
+    qrSvg: await qrCodeSvg(db, row, payUrl, transactionExtensions(row.plugin)),
     shareText: t("payment_request.share_text", { amount, merchant: merchant[lang === "ar" ? "title_ar" : "title_en"], link: payUrl }),
     /** WhatsApp's chat with the customer when their number is known (wa.me takes digits only), else its share sheet. */
     whatsappNumber: row.customer_phone ? row.customer_phone.replace(/\D/g, "") || null : null,

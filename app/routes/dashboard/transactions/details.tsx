@@ -97,22 +97,24 @@ export default function TransactionDetails() {
         </Group>
       ) : null}
       <SimpleGrid cols={{ base: 1, md: 3 }}>
-        <div style={{ gridColumn: "span 2" }}>
+        <div style={{ gridColumn: details.qrSvg ? "span 2" : "span 3" }}>
           <ShareCard details={details} />
         </div>
-        <Card withBorder padding="md">
-          <Stack align="center" gap="xs">
-            <Title order={2} fz="h5">{t("payment_request.qr_code")}</Title>
-            <span className="qr-frame" data-settled={details.settled} style={details.settled ? undefined : { borderColor: "var(--mantine-color-gray-3)" }}>
-              <img
-                src={`data:image/svg+xml;utf8,${encodeURIComponent(details.qrSvg)}`}
-                width={160}
-                height={160}
-                alt={t("payment_request.qr_alt", { state: t(`states.${details.state}`) })}
-              />
-            </span>
-          </Stack>
-        </Card>
+        {details.qrSvg ? (
+          <Card withBorder padding="md">
+            <Stack align="center" gap="xs">
+              <Title order={2} fz="h5">{t("payment_request.qr_code")}</Title>
+              <span className="qr-frame" data-settled={details.settled} style={details.settled ? undefined : { borderColor: "var(--mantine-color-gray-3)" }}>
+                <img
+                  src={`data:image/svg+xml;utf8,${encodeURIComponent(details.qrSvg)}`}
+                  width={160}
+                  height={160}
+                  alt={t("payment_request.qr_alt", { state: t(`states.${details.state}`) })}
+                />
+              </span>
+            </Stack>
+          </Card>
+        ) : null}
       </SimpleGrid>
       <Card withBorder padding="lg">
         <Table variant="vertical" layout="fixed">

@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import { can } from "~/domain/identity/permissions";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
-import { gatewayKindsOf, runBulkAction, runRowAction, rowActions } from "~/domain/payments/transaction-actions.server";
+import { actionContextOf, runBulkAction, runRowAction, rowActions } from "~/domain/payments/transaction-actions.server";
 import { loadTableFields } from "~/domain/transactions/fields.server";
 import { DISPLAY_STATES, displayStateOf, STATUS_TABS } from "~/domain/transactions/display-state";
 import { parseListQuery, withParams } from "~/domain/transactions/filters";
@@ -45,10 +45,10 @@ export async function loadList(args: Args) {
   const query = parseListQuery(canSearch ? url.searchParams : new URLSearchParams(pick(url.searchParams, ["page", "per_page"])));
   const scope = scopeOf(auth, place);
   const extensions = place.section ? transactionExtensions(place.section.key) : undefined;
-  const [fields, gateways, gatewayKinds, page, statistics] = await Promise.all([
+  const [fields, gateways, actionContext, page, statistics] = await Promise.all([
     loadTableFields(db, auth.user.merchantId, place.sectionKey, place.section ? sectionFieldNames(place.section.key) : []).then((loaded) => presentTableFields(loaded, extensions)),
     listMerchantGateways(db, auth.user.merchantId),
-    gatewayKindsOf(db, auth.user.merchantId),
+    actionContextOf(db, auth.user.merchantId),
     listTransactions(db, scope, query, { countLimit: countLimitFor(query.filters) }),
     can(auth.user, "view_paymenttransaction_statistics") && !place.deleted ? listStatistics(db, auth.user.merchantId, place.section?.key) : null,
   ]);
@@ -63,7 +63,7 @@ export async function loadList(args: Args) {
     plugin: row.plugin,
     paidLate: row.paid_late,
     cells: Object.fromEntries(columns.map((column) => [column.name, cellValue(row, column.name, lang, gatewayNames, transactionExtensions(row.plugin))])),
-    actions: rowActions(row, auth.user, { gatewayKinds }).map((action) => describeRowAction(action, row, lang, "")),
+    actions: rowActions(row, auth.user, actionContext).map((action) => describeRowAction(action, row, lang, "")),
     children: children
       .filter((child) => child.transaction_id === row.id)
       .map((child) => ({

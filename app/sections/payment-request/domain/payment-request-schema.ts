@@ -20,7 +20,8 @@ const flag = z
  */
 export const PaymentRequestSchema = z.object({
   amount: z.string({ error: "errors.required" }).trim().min(1, "errors.required").max(20, "money.too_large"),
-  currency_code: z.enum(SUPPORTED_CURRENCIES, { error: "payment_request.errors.currency" }).default("KWD"),
+  /** Blank: the merchant's default currency (Administration → Profile). */
+  currency_code: z.preprocess((value) => (value === "" ? undefined : value), z.enum(SUPPORTED_CURRENCIES, { error: "payment_request.errors.currency" }).optional()),
   customer_email: z
     .string()
     .trim()
@@ -28,6 +29,7 @@ export const PaymentRequestSchema = z.object({
     .optional()
     .transform((value) => value || undefined)
     .pipe(z.email({ error: "errors.invalid_email" }).optional()),
+  /** The country of a phone typed without its code; blank: the merchant's default country. */
   customer_phone_country: z.string().trim().length(2).optional(),
   customer_phone: optionalText(30),
   customer_first_name: optionalText(100),
@@ -63,6 +65,11 @@ export const PaymentRequestSchema = z.object({
   delivery_mode: z.enum(["none", "address", "address_location"], { error: "errors.required" }).default("none"),
   send_email: flag,
   send_sms: flag,
+  /** Which of the merchant's units asks (its branding on the pay page, receipts and mails); blank for the default unit. */
+  unit: z
+    .union([z.number().int().positive(), z.string().trim().regex(/^\d{0,12}$/)], { error: "payment_request.errors.unit" })
+    .optional()
+    .transform((value) => (value === undefined || value === "" ? undefined : Number(value))),
 });
 
 export type PaymentRequestInput = z.output<typeof PaymentRequestSchema>;

@@ -7,13 +7,14 @@ import { queueMail } from "~/domain/messaging/mail.server";
 import { sendSms } from "~/domain/messaging/sms.server";
 import { attachmentName, isMerchantAttachmentKey, storeAttachment } from "~/domain/payments/attachments.server";
 import { checkBounds, editableAmountCap, type AmountBounds } from "~/domain/payments/amount-bounds.server";
+import { unitOf } from "~/domain/merchants/units.server";
 import { listMerchantGateways, supportsCurrency } from "~/domain/payments/gateway-settings.server";
 import { payLinkParams, payUrlOf } from "~/domain/payments/lifecycle.server";
 import { createTransaction } from "~/domain/payments/transaction-state.server";
 import { now } from "~/lib/clock.server";
 import { DISPLAY_ZONE } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
-import { parseAmount } from "~/lib/money";
+import { isSupportedCurrency, parseAmount } from "~/lib/money";
 import { money, type TextParams } from "~/lib/outcome";
 import type { PaymentRequestInput } from "./payment-request-schema";
 
@@ -29,10 +30,12 @@ export type PaymentRequestSettings = {
   smsNotifications: boolean;
   /** Whether a request may ask the customer for a delivery address (and a location) before paying. */
   multiStepCheckout: boolean;
+  /** What the QR code on a request's details holds: its pay link, its transaction id (for staff to scan), or no QR code. */
+  qrCodeType: "payment_link" | "transaction_id" | "none";
 };
 
 /** Nothing turned off, no default expiry: the settings of a merchant who never changed them. */
-export const UNRESTRICTED_SETTINGS: PaymentRequestSettings = { defaultExpiryHours: null, editableAmount: true, emailNotifications: true, smsNotifications: true, multiStepCheckout: true };
+export const UNRESTRICTED_SETTINGS: PaymentRequestSettings = { defaultExpiryHours: null, editableAmount: true, emailNotifications: true, smsNotifications: true, multiStepCheckout: true, qrCodeType: "payment_link" };
 
 /** "+96550001234" for a phone typed with or without its country code; undefined when not a valid number. */
 export function normalizePhone(value: string, country: string | undefined): string | undefined {
@@ -77,7 +80,8 @@ export async function createPaymentRequest(
     if (isMerchantAttachmentKey(input.merchantId, request.attachment)) attachmentKey = request.attachment;
     else errors.attachment = ["attachment.errors.unknown"];
   }
-  const currency = request.currency_code;
+  const merchant = await db.selectFrom("merchants").select(["currency_code", "country_code"]).where("id", "=", input.merchantId).executeTakeFirstOrThrow();
+  const currency = request.currency_code ?? (isSupportedCurrency(merchant.currency_code) ? merchant.currency_code : "KWD");
 
   const amount = parseAmount(request.amount, currency);
   if (!amount.ok) errors.amount = [amount.error];
@@ -94,7 +98,7 @@ export async function createPaymentRequest(
 
   let phone: string | undefined;
   if (request.customer_phone) {
-    phone = normalizePhone(request.customer_phone, request.customer_phone_country);
+    phone = normalizePhone(request.customer_phone, request.customer_phone_country ?? merchant.country_code);
     if (!phone) errors.customer_phone = ["payment_request.errors.phone"];
   }
   if (request.send_email && !request.customer_email) errors.customer_email = ["payment_request.errors.email_for_sending"];
@@ -112,6 +116,11 @@ export async function createPaymentRequest(
     expiration = new Date(now().getTime() + settings.defaultExpiryHours * 3_600_000);
   }
 
+  if (request.unit !== undefined) {
+    const unit = await unitOf(db, input.merchantId, request.unit).select("id").executeTakeFirst();
+    if (!unit) errors.unit = ["payment_request.errors.unit"];
+  }
+
   const gateways = await listMerchantGateways(db, input.merchantId, { enabledOnly: true });
   const usable = new Set(gateways.filter((gateway) => supportsCurrency(gateway, currency)).map((gateway) => gateway.code));
   const codes = [...new Set(request.pg_codes)];
@@ -126,6 +135,7 @@ export async function createPaymentRequest(
   const { id, orderNo, payUrl } = await writeTransaction(db, async (trx) => {
     const made = await createTransaction(trx, {
       merchant_id: input.merchantId,
+      unit_id: request.unit ?? null,
       plugin: "payment_request",
       amount: amount.minor,
       currency_code: currency,

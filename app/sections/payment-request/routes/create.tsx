@@ -19,8 +19,7 @@ import { editableAmountCap } from "~/domain/payments/amount-bounds.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { readFormData } from "~/web/form-data.server";
-
-const PHONE_COUNTRIES = ["KW", "SA", "AE", "QA", "BH", "OM", "EG", "JO", "LB", "IN", "PK", "PH", "GB", "US"] as const;
+import { COUNTRIES, isCountry } from "~/lib/countries";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "إنشاء طلب دفع" : "Create payment request" }];
@@ -35,9 +34,12 @@ async function guard({ context, request }: { context: Route.LoaderArgs["context"
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const auth = await guard({ context, request });
-  const [gateways, settings] = await Promise.all([
-    listMerchantGateways(getDbFrom(context), auth.user.merchantId, { enabledOnly: true }),
-    loadPaymentRequestSettings(getDbFrom(context), auth.user.merchantId),
+  const db = getDbFrom(context);
+  const [gateways, settings, merchant, units] = await Promise.all([
+    listMerchantGateways(db, auth.user.merchantId, { enabledOnly: true }),
+    loadPaymentRequestSettings(db, auth.user.merchantId),
+    db.selectFrom("merchants").select(["currency_code", "country_code"]).where("id", "=", auth.user.merchantId).executeTakeFirstOrThrow(),
+    db.selectFrom("units").select(["id", "name", "is_default"]).where("merchant_id", "=", auth.user.merchantId).orderBy("is_default", "desc").orderBy("id").execute(),
   ]);
   const lang = isLanguage(params.lang) ? params.lang : "en";
   // Only currencies some enabled payment method takes: a request in another could never be paid.
@@ -45,6 +47,12 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   return {
     lang,
     currencies,
+    /** The merchant's own currency first when some method takes it (Administration → Profile). */
+    defaultCurrency: (currencies as readonly string[]).includes(merchant.currency_code) ? merchant.currency_code : currencies.includes("KWD") ? "KWD" : (currencies[0] ?? "KWD"),
+    /** A phone typed without its code belongs to the merchant's country. */
+    defaultCountry: isCountry(merchant.country_code) ? merchant.country_code : "KW",
+    /** Offered only when the merchant has more than one; the default unit is the first. */
+    units: units.length > 1 ? units.map((unit) => ({ id: unit.id, name: unit.name })) : [],
     /** What the merchant turned off is not offered (Administration → Sections). */
     settings,
     /** The cap on an editable amount in each currency, as the page shows it. */
@@ -92,8 +100,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 
 export default function CreatePaymentRequest() {
   const { t } = useTranslation();
-  const { gateways, caps, currencies, lang, settings } = useLoaderData<typeof loader>();
-  const defaultCurrency = currencies.includes("KWD") ? "KWD" : (currencies[0] ?? "KWD");
+  const { gateways, caps, currencies, lang, settings, defaultCurrency, defaultCountry, units } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const lastResult = actionData?.result;
   const kept = actionData?.kept ?? null;
@@ -101,7 +108,7 @@ export default function CreatePaymentRequest() {
   const [form, fields] = useForm({
     id: "payment-request",
     lastResult,
-    defaultValue: { currency_code: defaultCurrency, customer_phone_country: "KW", delivery_mode: "none", pg_codes: gateways.filter((gateway) => gateway.currencies.includes(defaultCurrency)).map((gateway) => gateway.code) },
+    defaultValue: { currency_code: defaultCurrency, customer_phone_country: defaultCountry, unit: units[0] ? String(units[0].id) : undefined, delivery_mode: "none", pg_codes: gateways.filter((gateway) => gateway.currencies.includes(defaultCurrency)).map((gateway) => gateway.code) },
     constraint: { amount: { required: true, maxLength: 20 }, min_amount: { maxLength: 20 }, max_amount: { maxLength: 20 }, description: { maxLength: 2000 } },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: PaymentRequestSchema }),
     shouldValidate: "onBlur",
@@ -134,10 +141,18 @@ export default function CreatePaymentRequest() {
                 countryField={fields.customer_phone_country}
                 label={t("payment_request.customer_phone")}
                 countryLabel={t("payment_request.phone_country")}
-                countries={PHONE_COUNTRIES}
+                countries={COUNTRIES}
                 lang={lang}
               />
             </SimpleGrid>
+            {units.length ? (
+              <SelectField
+                field={fields.unit}
+                label={t("payment_request.unit")}
+                description={t("payment_request.unit_help")}
+                options={units.map((unit) => ({ value: String(unit.id), label: unit.name }))}
+              />
+            ) : null}
             <TextareaField field={fields.description} label={t("payment_request.description")} autosize minRows={3} maxRows={10} />
             <TextareaField
               field={fields.remarks}

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/transaction-actions";
-import { gatewayKindsOf, isRowAction, REASON_MAX_LENGTH, reasonOf, rowActions, runRowAction } from "~/domain/payments/transaction-actions.server";
+import { actionContextOf, isRowAction, REASON_MAX_LENGTH, reasonOf, rowActions, runRowAction } from "~/domain/payments/transaction-actions.server";
 import { describeRowAction } from "~/presentation/transactions.server";
 import { doneStatusOf, messageOf, statusOf } from "~/web/outcomes.server";
 import { platformAddresses } from "~/web/addresses.server";
@@ -20,7 +20,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const row = await findSectionRow(db, user, section, params.id);
   if (!row) return apiDetail(request, "api.not_found", 404);
   const base = actionBaseUrl(section.key, row.id);
-  const actions = rowActions(row, user, { gatewayKinds: await gatewayKindsOf(db, user.merchantId) });
+  const actions = rowActions(row, user, await actionContextOf(db, user.merchantId));
   const described = actions.map((action) => describeRowAction(action, row, lang, `${base}/${action}/`));
   if (params.action === undefined) return apiJson(described);
   const one = described.find((action) => action.value === params.action);

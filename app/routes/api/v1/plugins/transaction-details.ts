@@ -21,7 +21,7 @@ export async function loader({ request, context, params, pattern }: Route.Loader
     childOperations(db, user.merchantId, [row.id]),
     duplicatePayments(db, user.merchantId, row.id),
   ]);
-  return apiJson({ ...(await serializeTransactionDetails(row, serializer, operations)), duplicate_payments: duplicates.map(serializeDuplicatePayment) });
+  return apiJson({ ...(await serializeTransactionDetails(db, row, serializer, operations)), duplicate_payments: duplicates.map(serializeDuplicatePayment) });
 }
 
 export function action({ request }: Route.ActionArgs) {
