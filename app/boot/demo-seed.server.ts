@@ -95,6 +95,47 @@ export async function seedDemoMerchantIfEmpty(db: DB, password: string | { hash:
     await db.insertInto("user_roles").values({ user_id: userIds[index], role_id: role.id }).execute();
   }
   await seedDemoGateways(db, merchantId);
+  // A checkout field on the pay page of payment requests, optional, so the administration's checkout fields can be tried.
+  await db
+    .insertInto("checkout_fields")
+    .values({
+      merchant_id: merchantId,
+      section: "payment_request",
+      name: "reference_number",
+      label_en: "Reference number",
+      label_ar: "الرقم المرجعي",
+      placeholder_en: "Your reference with us, if you have one",
+      placeholder_ar: "رقمك المرجعي لدينا إن وُجد",
+      validator: "digits",
+      required: 0,
+      max_length: 20,
+      position: 1,
+      is_active: 1,
+      created_at: nowIso(),
+      updated_at: nowIso(),
+    })
+    .execute();
+  // A second brand of the demo merchant, so the units page and a unit's own branding can be tried.
+  await db
+    .insertInto("units")
+    .values({
+      merchant_id: merchantId,
+      name: "Demo Café",
+      title_en: "Demo Café Salmiya",
+      title_ar: "مقهى المتجر التجريبي - السالمية",
+      logo_url: null,
+      header_color: "#3e2723",
+      website: "https://cafe.demo-store.example",
+      instagram_url: "https://instagram.com/democafe.kw",
+      twitter_url: null,
+      facebook_url: null,
+      show_unit_title: 1,
+      is_default: 0,
+      terms_en: "Orders are prepared fresh once the payment is confirmed and can be collected at the counter in Salmiya. Paid orders cannot be canceled once preparation has started.",
+      terms_ar: "تُحضَّر الطلبات طازجة بعد تأكيد الدفع ويمكن استلامها من الكاونتر في السالمية. لا يمكن إلغاء الطلبات المدفوعة بعد بدء تحضيرها.",
+      created_at: nowIso(),
+    })
+    .execute();
   if (demoActivityEnabled()) await enqueueJob(db, DEMO_ACTIVITY_JOB, { merchantId, userId: userIds[0] }, { maxAttempts: 3 });
   return true;
 }

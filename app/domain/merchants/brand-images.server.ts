@@ -21,18 +21,30 @@ const TYPES: Record<BrandImage, readonly SniffedType[]> = { logo: [PNG, JPEG, WE
 /** The public address of a stored image: /media/brand/<merchant>/<name>. */
 export const BRAND_IMAGE_NAME = /^(logo|favicon)-[\w-]{12}\.(png|jpg|webp|ico)$/;
 
+type UploadedFile = { size: number; arrayBuffer(): Promise<ArrayBuffer> };
+
+/**
+ * Checks an uploaded image (its size, its type by its first bytes) and stores it under a new name;
+ * answers its public address. Writes nothing in the database: the caller says whose image it is.
+ */
+export async function putBrandImage(merchantId: number, image: BrandImage, file: UploadedFile): Promise<{ ok: true; url: string } | { ok: false; error: string }> {
+  if (file.size === 0) return { ok: false, error: "admin.images.errors.empty" };
+  if (file.size > LIMITS[image]) return { ok: false, error: `admin.images.errors.too_large_${image}` };
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const kind = sniff(bytes, TYPES[image]);
+  if (!kind) return { ok: false, error: `admin.images.errors.type_${image}` };
+  const name = `${image}-${randomToken(9)}.${kind.extension}`;
+  await storage().put(`brand/${merchantId}/${name}`, bytes);
+  return { ok: true, url: `/media/brand/${merchantId}/${name}` };
+}
+
 export async function storeBrandImage(
   db: DB,
-  input: { merchantId: number; actor: { id: number; username: string }; image: BrandImage; file: { size: number; arrayBuffer(): Promise<ArrayBuffer> }; ip?: string | null },
+  input: { merchantId: number; actor: { id: number; username: string }; image: BrandImage; file: UploadedFile; ip?: string | null },
 ): Promise<{ ok: true; url: string } | { ok: false; error: string }> {
-  if (input.file.size === 0) return { ok: false, error: "admin.images.errors.empty" };
-  if (input.file.size > LIMITS[input.image]) return { ok: false, error: `admin.images.errors.too_large_${input.image}` };
-  const bytes = new Uint8Array(await input.file.arrayBuffer());
-  const kind = sniff(bytes, TYPES[input.image]);
-  if (!kind) return { ok: false, error: `admin.images.errors.type_${input.image}` };
-  const name = `${input.image}-${randomToken(9)}.${kind.extension}`;
-  await storage().put(`brand/${input.merchantId}/${name}`, bytes);
-  const url = `/media/brand/${input.merchantId}/${name}`;
+  const stored = await putBrandImage(input.merchantId, input.image, input.file);
+  if (!stored.ok) return stored;
+  const { url } = stored;
   await writeTransaction(db, async (trx) => {
     if (input.image === "logo") {
       await trx.updateTable("merchants").set({ logo_url: url }).where("id", "=", input.merchantId).execute();

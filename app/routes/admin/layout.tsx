@@ -21,6 +21,7 @@ export function loader({ context, request, params }: Route.LoaderArgs) {
 /** The panel's pages, in the order its navigation lists them: [path under /admin, label under admin.nav]. */
 const PAGES = [
   ["profile", "profile"],
+  ["units", "units"],
   ["users", "users"],
   ["roles", "roles"],
   ["gateways", "gateways"],
