@@ -16,6 +16,7 @@ import * as merchantIntegrations from "./migrations/0013-merchant-integrations";
 import * as sectionSettings from "./migrations/0014-section-settings";
 import * as notificationTemplates from "./migrations/0015-notification-templates";
 import * as merchantDisclaimer from "./migrations/0016-merchant-disclaimer";
+import * as checkoutFields from "./migrations/0017-checkout-fields";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -37,6 +38,7 @@ const migrations: Record<string, EngineMigration> = {
   "0014-section-settings": sectionSettings,
   "0015-notification-templates": notificationTemplates,
   "0016-merchant-disclaimer": merchantDisclaimer,
+  "0017-checkout-fields": checkoutFields,
 };
 
 export async function migrateToLatest(db: DB) {

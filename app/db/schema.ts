@@ -713,6 +713,32 @@ export interface NotificationTemplateTable {
   updated_by: number | null;
 }
 
+/** How a checkout field's value is checked (domain/payments/checkout-fields.ts). */
+export type CheckoutValidator = "text" | "email" | "phone" | "digits" | "civil_id" | "number";
+
+/** A field a merchant asks customers to fill in on a section's pay page (migration 0017). */
+export interface CheckoutFieldTable {
+  id: Generated<number>;
+  merchant_id: number;
+  /** The section's key. */
+  section: string;
+  /** The key of its value in transactions.extra; never changes once made. */
+  name: string;
+  label_en: string;
+  label_ar: string;
+  placeholder_en: string | null;
+  placeholder_ar: string | null;
+  validator: CheckoutValidator;
+  required: Flag;
+  max_length: number;
+  /** 1, 2, 3… within the merchant's section: the order the pay page shows them in. */
+  position: number;
+  /** Off: no longer asked; values already stored keep their label. */
+  is_active: Flag;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   merchants: MerchantTable;
   units: UnitTable;
@@ -759,6 +785,7 @@ export interface Database {
   webhook_events: WebhookEventTable;
   webhook_deliveries: WebhookDeliveryTable;
   notification_templates: NotificationTemplateTable;
+  checkout_fields: CheckoutFieldTable;
 }
 
 export type Merchant = Selectable<MerchantTable>;

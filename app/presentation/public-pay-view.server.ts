@@ -8,6 +8,7 @@ import type { ContactView } from "~/components/pay/contact-merchant";
 import { loadMerchantContact } from "~/domain/merchants/merchants.server";
 import { unitOf } from "~/domain/merchants/units.server";
 import { chosenAmount, defaultChoice, loadPayPage, payChoicesFor, type PayChoice, type PublicTransaction } from "~/domain/payments/pay-page.server";
+import { activeCheckoutFields } from "~/domain/payments/checkout-fields.server";
 
 function serializeChoice(choice: PayChoice, lang: Language) {
   const t = translator(lang);
@@ -35,8 +36,11 @@ export async function publicPayChoices(db: DB, transaction: PublicTransaction, a
   return { ok: true as const, choices: choices.map((choice) => serializeChoice(choice, lang)), default: defaultChoice(choices)?.gateway_code ?? null };
 }
 
-/** The transaction as the public pay page's API reads it (public spec §3); or that it is unknown, or its merchant paused. */
-export async function publicPayView(db: DB, id: string, lang: Language, plugins: readonly string[]): Promise<{ ok: true; body: unknown } | { ok: false; code: "pay.not_found" | "pay.paused" }> {
+/**
+ * The transaction as the public pay page's API reads it (public spec §3); or that it is unknown, or
+ * its merchant paused. `checkoutFields`: its section's declaration offers checkout fields.
+ */
+export async function publicPayView(db: DB, id: string, lang: Language, plugins: readonly string[], options: { checkoutFields?: boolean } = {}): Promise<{ ok: true; body: unknown } | { ok: false; code: "pay.not_found" | "pay.paused" }> {
   const t = translator(lang);
   const page = await loadPayPage(db, id, plugins);
   if (page.status === "not_found") return { ok: false, code: "pay.not_found" };
@@ -53,6 +57,7 @@ export async function publicPayView(db: DB, id: string, lang: Language, plugins:
     .executeTakeFirstOrThrow();
   const valid = page.status === "payable";
   const priced = valid ? await publicPayChoices(db, transaction, null, lang) : null;
+  const checkoutFields = valid && options.checkoutFields ? await activeCheckoutFields(db, transaction.merchant_id, transaction.plugin) : [];
   const details =
     page.status === "expired"
       ? { title: t("pay.expired"), message: t("pay.errors.expired_retry") }
@@ -83,6 +88,15 @@ export async function publicPayView(db: DB, id: string, lang: Language, plugins:
       terms: unit?.terms_en || unit?.terms_ar ? { terms_en: unit.terms_en, terms_ar: unit.terms_ar } : null,
       pay_choices: priced?.ok ? priced.choices : [],
       default_pay_choice: priced?.ok ? priced.default : null,
+      /** What the customer fills in before paying, in order; their values go in the pay POST's `extra`. */
+      checkout_fields: checkoutFields.map((field) => ({
+        name: field.name,
+        label: lang === "ar" ? field.label_ar : field.label_en,
+        placeholder: (lang === "ar" ? field.placeholder_ar : field.placeholder_en) ?? null,
+        validator: field.validator,
+        required: Boolean(field.required),
+        max_length: field.max_length,
+      })),
       details,
       valid_for_payment: valid,
       has_editable_amount: Boolean(transaction.editable_amount),

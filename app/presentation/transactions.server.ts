@@ -2,6 +2,7 @@ import QRCode from "qrcode";
 import type { DB } from "~/db/database.server";
 import type { PermissionHolder } from "~/domain/identity/permissions";
 import { decimalBoundsOf } from "~/domain/payments/amount-bounds.server";
+import { labelledCheckoutValues } from "~/domain/payments/checkout-fields.server";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
 import { availableAmount } from "~/domain/payments/operations.server";
 import { actionContextOf, rowActions, type ActionableRow, type ActionContext, type RowActionName } from "~/domain/payments/transaction-actions.server";
@@ -188,6 +189,7 @@ export async function serializeTransactionDetails(db: DB, row: TransactionRow, c
   if (row.remarks) details.push({ name: "remarks", label: t("payment_request.remarks"), value: row.remarks });
   if (row.attachment_name) details.push({ name: "attachment", label: t("payment_request.attachment"), value: row.attachment_name });
   details.push(...(context.extensionsOf(row.plugin)?.details?.(row, context.lang) ?? []));
+  for (const answer of await labelledCheckoutValues(db, row)) details.push({ name: answer.name, label: answer.label[context.lang], value: answer.value });
   const svg = await qrCodeSvg(db, row, context.payUrl(row.id), context.extensionsOf(row.plugin));
   return {
     ...serializeTransaction(row, context, operations),

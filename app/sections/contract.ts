@@ -50,6 +50,13 @@ export type SectionDeclaration = {
     editableAmount?: boolean;
     /** Whether customers pay its transactions on the platform's pay page and through the public pay API. */
     payable?: boolean;
+    /**
+     * Whether the merchant may add checkout fields to its pay page (a civil ID, a student number:
+     * Administration → Sections → the section → Checkout fields). The pay page and the public pay
+     * API then ask customers for them before a payment starts, and the values are kept on the
+     * transaction's `extra` by field name. Only for a payable section.
+     */
+    checkoutFields?: boolean;
   };
   /** Route modules of its own, besides the shared transaction pages every listing section gets. */
   routes?: {

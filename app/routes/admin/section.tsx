@@ -5,6 +5,7 @@ import type { Route } from "./+types/section";
 import { Callout } from "~/components/callout";
 import { PageHeader } from "~/components/page-header";
 import { checkSectionSettings, listSectionStates, loadSectionSettings, MAX_HOURS, updateSectionSettings } from "~/domain/merchants/sections-admin.server";
+import { findSection } from "~/sections/registry";
 import { findConfigurableSection } from "~/web/admin-sections.server";
 import { flashCookie } from "~/web/flash.server";
 import { readFormData } from "~/web/form-data.server";
@@ -27,7 +28,9 @@ export async function loader(args: Route.LoaderArgs) {
   const { auth, section } = guard(args);
   const db = getDbFrom(args.context);
   const [values, [state]] = await Promise.all([loadSectionSettings(db, auth.user.merchantId, section), listSectionStates(db, auth.user.merchantId, [section])]);
-  return { key: section.key, installed: state.installed, fields: section.settings, values, maxHours: MAX_HOURS };
+  // Its checkout fields have a page of their own, for a section whose declaration offers them.
+  const checkoutFields = findSection(section.key)?.transactions?.checkoutFields === true;
+  return { key: section.key, installed: state.installed, fields: section.settings, values, maxHours: MAX_HOURS, checkoutFields };
 }
 
 type ActionResult = { errors: Record<string, string[]>; values: Record<string, string> };
@@ -51,7 +54,7 @@ export async function action(args: Route.ActionArgs) {
 
 export default function SectionSettingsPage({ params }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { key, installed, fields, values, maxHours } = useLoaderData<typeof loader>();
+  const { key, installed, fields, values, maxHours, checkoutFields } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionResult | undefined;
   const busy = useNavigation().state === "submitting";
   const error = (name: string) => result?.errors[name]?.map((code) => t(code)).join(" ") || undefined;
@@ -67,6 +70,11 @@ export default function SectionSettingsPage({ params }: Route.ComponentProps) {
         <Badge color={installed ? "green" : "gray"} variant="light">
           {t(installed ? "admin.sections.installed" : "admin.sections.not_installed")}
         </Badge>
+        {checkoutFields ? (
+          <Anchor component={Link} to={`/${params.lang}/admin/sections/${key}/checkout-fields`} size="sm">
+            {t("admin.checkout_fields.open")}
+          </Anchor>
+        ) : null}
       </Group>
       {result ? (
         <Callout color="red" role="alert">

@@ -14,7 +14,11 @@ import { boundsOf, decimalBoundsOf } from "~/domain/payments/amount-bounds.serve
 import { formatParams } from "~/presentation/texts.server";
 import { merchantContactView } from "~/presentation/public-pay-view.server";
 import type { PublicTransaction } from "~/domain/payments/pay-page.server";
-import { PAYABLE_SECTIONS } from "~/sections/registry";
+import { activeCheckoutFields } from "~/domain/payments/checkout-fields.server";
+import { findSection, PAYABLE_SECTIONS } from "~/sections/registry";
+
+/** The payable sections whose pay page asks the merchant's checkout fields (their declaration opts in). */
+export const CHECKOUT_FIELD_SECTIONS = PAYABLE_SECTIONS.filter((key) => findSection(key)?.transactions?.checkoutFields === true);
 
 /**
  * What the pay page shows for a link, or where it sends the customer instead. One function for the
@@ -39,7 +43,12 @@ export async function payPageView(db: DB, lang: Language, transactionId: string,
   const typed = searchParams.get("amount")?.slice(0, 20) ?? "";
   const chosen = chosenAmount(transaction, typed);
   const amount = chosen.ok ? chosen.amount : transaction.amount;
-  const choices = await payChoicesFor(db, transaction, amount, lang);
+  const asking = step && delivery.mode !== "none";
+  // The fields go with the payment methods: none while a delivery step is shown instead.
+  const [choices, checkoutFields] = await Promise.all([
+    payChoicesFor(db, transaction, amount, lang),
+    !asking && CHECKOUT_FIELD_SECTIONS.includes(transaction.plugin) ? activeCheckoutFields(db, transaction.merchant_id, transaction.plugin) : [],
+  ]);
   const requested = choices.find((choice) => choice.gateway_code === searchParams.get("gateway"));
   const selected = requested ?? defaultChoice(choices);
   const money = (minor: number) => formatAmount(minor, transaction.currency_code, lang);
@@ -88,6 +97,14 @@ export async function payPageView(db: DB, lang: Language, transactionId: string,
           feeByMerchant: choice.fee_payer === "merchant",
         })),
         selected: selected?.gateway_code ?? null,
+        checkoutFields: checkoutFields.map((field) => ({
+          name: field.name,
+          label: lang === "ar" ? field.label_ar : field.label_en,
+          placeholder: (lang === "ar" ? field.placeholder_ar : field.placeholder_en) ?? null,
+          validator: field.validator,
+          required: Boolean(field.required),
+          maxLength: field.max_length,
+        })),
         submissionToken: randomToken(16),
       },
     },

@@ -12,10 +12,11 @@ import { PayStatus } from "~/components/pay/pay-status";
 import { PublicHeader } from "~/components/pay/public-header";
 import { PaySummary } from "~/components/pay/pay-summary";
 import { Terms } from "~/components/pay/terms";
-import { Alert, Card } from "~/components/pay/ui";
+import { Alert, Card, TextField } from "~/components/pay/ui";
 import { startAttempt } from "~/domain/payments/attempts.server";
+import { recordCheckoutValues } from "~/domain/payments/checkout-fields.server";
 import { deliveryAction } from "./delivery-action.server";
-import { payPageView, type PayPageData } from "./pay-view.server";
+import { CHECKOUT_FIELD_SECTIONS, payPageView, type PayPageData } from "./pay-view.server";
 import { platformAddresses } from "~/web/addresses.server";
 import { formatParams } from "~/presentation/texts.server";
 import { isLanguage } from "~/lib/i18n";
@@ -24,6 +25,9 @@ import { PAYABLE_SECTIONS } from "~/sections/registry";
 
 /** Served as plain HTML: no React on the client (see docs/decisions/0005). */
 export const handle = { hydrate: false };
+
+/** A checkout field's input is named `extra.<name>`, as the public pay API takes the values under `extra`. */
+const EXTRA_PREFIX = "extra.";
 
 export function meta({ data: loaderData }: Route.MetaArgs) {
   return [{ title: payPageTitle(loaderData) }, { name: "robots", content: "noindex" }];
@@ -46,6 +50,15 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   if (!form) return data({ error: "pay.errors.unexpected", field: null }, { status: 400 });
   const intent = form.get("intent");
   if (intent && intent !== "pay") return deliveryAction(getDbFrom(context), params.transactionId, String(intent), form);
+  // The checkout fields are checked and kept on the transaction before any attempt starts; refused, none starts.
+  const checkoutValues = Object.fromEntries(
+    [...form].filter((entry): entry is [string, string] => entry[0].startsWith(EXTRA_PREFIX) && typeof entry[1] === "string").map(([name, value]) => [name.slice(EXTRA_PREFIX.length), value.slice(0, 1000)]),
+  );
+  const recorded = await recordCheckoutValues(getDbFrom(context), { transactionId: params.transactionId, sections: CHECKOUT_FIELD_SECTIONS, values: checkoutValues, refuseUnknown: false });
+  if (!recorded.ok) {
+    const checkoutErrors = Object.fromEntries(Object.entries(recorded.errors).map(([name, [first]]) => [name, { key: first?.code ?? "checkout_fields.errors.invalid", values: formatParams(first?.params, lang) }]));
+    return data({ error: "checkout_fields.errors.summary", field: "checkout", checkoutErrors, checkoutValues }, { status: 400 });
+  }
   const outcome = await startAttempt(getDbFrom(context), {
     plugins: PAYABLE_SECTIONS,
     transactionId: params.transactionId,
@@ -56,7 +69,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
     lang,
     addresses: platformAddresses(request),
   });
-  if (!outcome.ok) return data({ error: outcome.error, field: outcome.field ?? null, values: formatParams(outcome.params, lang) }, { status: 400 });
+  if (!outcome.ok) return data({ error: outcome.error, field: outcome.field ?? null, values: formatParams(outcome.params, lang), checkoutValues }, { status: 400 });
   return redirect(outcome.redirectUrl, 303);
 }
 
@@ -110,6 +123,7 @@ export function PayPage({ page, actionData, path }: { page: PayPageData; actionD
                   {actionData?.error && actionData.field !== "amount" ? (
                     <Alert color="red" role="alert">{t(actionData.error)}</Alert>
                   ) : null}
+                  <CheckoutFields fields={view.checkoutFields} actionData={actionData} />
                   <PayChoices choices={view.choices} selected={view.selected} />
                 </div>
               </form>
@@ -121,5 +135,49 @@ export function PayPage({ page, actionData, path }: { page: PayPageData; actionD
         )}
       </main>
     </div>
+  );
+}
+
+/** How each kind of value is typed on a phone: the keyboard it brings up, and what a browser may fill in. */
+const INPUTS: Record<string, { type: string; inputMode?: "text" | "email" | "tel" | "numeric" | "decimal"; autoComplete?: string }> = {
+  text: { type: "text" },
+  email: { type: "email", inputMode: "email", autoComplete: "email" },
+  phone: { type: "tel", inputMode: "tel", autoComplete: "tel" },
+  digits: { type: "text", inputMode: "numeric", autoComplete: "off" },
+  civil_id: { type: "text", inputMode: "numeric", autoComplete: "off" },
+  number: { type: "text", inputMode: "decimal", autoComplete: "off" },
+};
+
+/**
+ * The merchant's checkout fields, inside the pay form: sent with whichever Pay button is pressed.
+ * After a refused payment, what the customer typed is shown again with the error under its field.
+ */
+function CheckoutFields({ fields, actionData }: { fields: NonNullable<PayPageData["view"]>["checkoutFields"]; actionData?: ReturnType<typeof useActionData<typeof action>> }) {
+  const t = useText();
+  if (!fields.length) return null;
+  const values = actionData && "checkoutValues" in actionData ? actionData.checkoutValues : undefined;
+  const errors = actionData && "checkoutErrors" in actionData ? actionData.checkoutErrors : undefined;
+  return (
+    <fieldset className="plain-fieldset c-stack">
+      <legend className="c-strong">{t("checkout_fields.legend")}</legend>
+      {fields.map((field) => {
+        const error = errors?.[field.name];
+        return (
+          <TextField
+            key={field.name}
+            id={`checkout-${field.name}`}
+            name={`${EXTRA_PREFIX}${field.name}`}
+            label={field.required ? field.label : t("checkout_fields.optional_label", { label: field.label })}
+            placeholder={field.placeholder ?? undefined}
+            required={field.required}
+            maxLength={field.maxLength}
+            defaultValue={values?.[field.name] ?? ""}
+            error={error ? t(error.key, error.values) : null}
+            dir="auto"
+            {...INPUTS[field.validator]}
+          />
+        );
+      })}
+    </fieldset>
   );
 }

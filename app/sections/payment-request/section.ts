@@ -7,7 +7,7 @@ export const paymentRequest = {
   built: true,
   features: [{ key: "create", path: "create", permission: "add_paymenttransaction" }, ...TRANSACTION_FEATURES],
   permissions: [],
-  transactions: { editableAmount: true, payable: true },
+  transactions: { editableAmount: true, payable: true, checkoutFields: true },
   routes: {
     dashboard: [{ path: "create", file: "sections/payment-request/routes/create.tsx", id: "payment-request-create" }],
     api: [

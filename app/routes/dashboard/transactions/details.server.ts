@@ -7,6 +7,7 @@ import { boundsOf } from "~/domain/payments/amount-bounds.server";
 import { storeAttachment } from "~/domain/payments/attachments.server";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
 import { payUrlOf } from "~/domain/payments/lifecycle.server";
+import { labelledCheckoutValues } from "~/domain/payments/checkout-fields.server";
 import { duplicatePayments, OPERATION_PERMISSIONS } from "~/domain/payments/operations.server";
 import { RECEIPTED_STATES } from "~/domain/payments/states";
 import { actionContextOf, rowActions } from "~/domain/payments/transaction-actions.server";
@@ -63,9 +64,14 @@ export async function loadDetails(args: Args) {
     ? await operationDialogOf(db, { merchantId: auth.user.merchantId, actor: auth.user, transactionId: row.id, kind: operation, attemptId: url.searchParams.get("attempt"), lang })
     : null;
   const duplicates = await duplicatePayments(db, auth.user.merchantId, row.id);
+  // The customer's answers to the merchant's checkout fields, under their labels; anything else in extra as stored.
+  const answers = await labelledCheckoutValues(db, row);
+  const answered = new Set(answers.map((answer) => answer.name));
   const extra = (() => {
     try {
-      return Object.entries(JSON.parse(row.extra) as Record<string, unknown>).map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)] as [string, string]);
+      return Object.entries(JSON.parse(row.extra) as Record<string, unknown>)
+        .filter(([key]) => !answered.has(key))
+        .map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)] as [string, string]);
     } catch {
       return [];
     }
@@ -123,7 +129,10 @@ export async function loadDetails(args: Args) {
       ] as [string, string | null | undefined][]
     ).filter((entry): entry is [string, string] => typeof entry[1] === "string" && entry[1].trim() !== "" && entry[1] !== "—"),
     /** Rows the transaction's section adds, already in the page's language. */
-    sectionRows: transactionExtensions(row.plugin)?.details?.(row, lang) ?? [],
+    sectionRows: [
+      ...(transactionExtensions(row.plugin)?.details?.(row, lang) ?? []),
+      ...answers.map((answer) => ({ name: answer.name, label: answer.label[lang], value: answer.value })),
+    ],
     children: children.map((child) => ({
       id: child.id,
       kind: child.kind,

@@ -132,7 +132,7 @@ export default function TransactionDetails() {
               </Table.Tr>
             ))}
             {details.sectionRows.map((row) => (
-              <Table.Tr key={`section-${row.label}`}>
+              <Table.Tr key={`section-${row.name}`}>
                 <Table.Th w={200}>{row.label}</Table.Th>
                 <Table.Td style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>{row.value}</Table.Td>
               </Table.Tr>

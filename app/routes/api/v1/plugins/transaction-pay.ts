@@ -2,6 +2,7 @@ import type { Route } from "./+types/transaction-pay";
 import { startAttempt } from "~/domain/payments/attempts.server";
 import { deliveryStateOf } from "~/domain/payments/delivery.server";
 import { KUWAIT_AREAS_AR, KUWAIT_AREAS_EN } from "~/domain/payments/kuwait-areas";
+import { recordCheckoutValues } from "~/domain/payments/checkout-fields.server";
 import { findPublicTransaction } from "~/domain/payments/pay-page.server";
 import { PAYABLE_STATES } from "~/domain/payments/states";
 import { publicPayView } from "~/presentation/public-pay-view.server";
@@ -16,6 +17,8 @@ import { sha256 } from "~/lib/crypto.server";
 
 /** The public pay API serves the sections whose transactions customers pay on the pay page. */
 const isPayable = (plugin: string) => findSection(plugin)?.transactions?.payable === true;
+/** Sections whose pay page asks the merchant's checkout fields. */
+const offersCheckoutFields = (plugin: string) => findSection(plugin)?.transactions?.checkoutFields === true;
 
 /** GET: the transaction as the pay page reads it. OPTIONS: the delivery configuration. Anonymous. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -41,14 +44,16 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       title: t("delivery.address_title"),
     });
   }
-  const view = await publicPayView(getDbFrom(context), params.id, lang, [params.plugin]);
+  const view = await publicPayView(getDbFrom(context), params.id, lang, [params.plugin], { checkoutFields: offersCheckoutFields(params.plugin) });
   if (!view.ok) return apiDetail(request, view.code, view.code === "pay.paused" ? 423 : 404);
   return apiJson(view.body);
 }
 
 /**
- * POST {gateway_code, amount?}: starts paying and answers where to send the customer. The
- * Idempotency-Key header (or submission_token) makes a repeated call start one attempt.
+ * POST {gateway_code, amount?, extra?}: starts paying and answers where to send the customer. The
+ * Idempotency-Key header (or submission_token) makes a repeated call start one attempt. `extra`
+ * holds the values of the section's checkout fields by name (GET's `checkout_fields`), checked and
+ * kept on the transaction before the attempt starts; refused, `{"extra": {"<name>": [...]}}` and none starts.
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(request);
@@ -59,6 +64,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const key = request.headers.get("Idempotency-Key");
   if (key && key.length > MAX_IDEMPOTENCY_KEY_LENGTH) return apiErrors(request, { non_field_errors: ["api.idempotency_key_too_long"] });
   const lang = apiLanguage(request);
+  if (offersCheckoutFields(params.plugin)) {
+    const extra = body.extra ?? {};
+    if (typeof extra !== "object" || Array.isArray(extra)) return apiErrors(request, { extra: ["checkout_fields.errors.not_an_object"] });
+    const recorded = await recordCheckoutValues(getDbFrom(context), { transactionId: params.id, sections: [params.plugin], values: extra as Record<string, unknown>, refuseUnknown: true });
+    if (!recorded.ok) {
+      const errors = Object.fromEntries(Object.entries(recorded.errors).map(([name, list]) => [name, list.map((error) => describe(error.code, error.params, lang))]));
+      return apiJson({ extra: errors }, 400);
+    }
+  }
   const outcome = await startAttempt(getDbFrom(context), {
     plugins: [params.plugin],
     transactionId: params.id,

@@ -1,0 +1,291 @@
+import { engineOf, writeTransaction, type DB } from "~/db/database.server";
+import { recordAudit } from "~/domain/audit/audit-log.server";
+import { nowIso } from "~/lib/clock.server";
+import { list, named, refuse, word, type NameParam, type Refusal, type TextParams } from "~/lib/outcome";
+import { checkValues, type FieldChanges, type ValueError } from "./checkout-fields";
+import { findPublicTransaction } from "./pay-page.server";
+import { PAYABLE_STATES } from "./states";
+
+/**
+ * The fields a merchant asks customers to fill in on a section's pay page, and the values customers
+ * give (stored on the transaction's `extra`, by field name). Which sections offer them is the
+ * adapters' to say: the section's declaration opts in (`transactions.checkoutFields`).
+ */
+
+const FIELD_COLUMNS = [
+  "id",
+  "section",
+  "name",
+  "label_en",
+  "label_ar",
+  "placeholder_en",
+  "placeholder_ar",
+  "validator",
+  "required",
+  "max_length",
+  "position",
+  "is_active",
+  "created_at",
+  "updated_at",
+] as const;
+
+type Actor = { id: number; username: string };
+/** The section a field belongs to: its key, and its name in both languages for the audit. */
+export type FieldSection = { key: string; name: NameParam };
+
+function ownFields(db: DB, merchantId: number, section: string) {
+  return db.selectFrom("checkout_fields").select(FIELD_COLUMNS).where("merchant_id", "=", merchantId).where("section", "=", section);
+}
+
+function viewOf(row: Awaited<ReturnType<ReturnType<typeof ownFields>["executeTakeFirstOrThrow"]>>) {
+  return {
+    id: row.id,
+    section: row.section,
+    name: row.name,
+    label_en: row.label_en,
+    label_ar: row.label_ar,
+    placeholder_en: row.placeholder_en,
+    placeholder_ar: row.placeholder_ar,
+    validator: row.validator,
+    required: Boolean(row.required),
+    max_length: row.max_length,
+    position: row.position,
+    is_active: Boolean(row.is_active),
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
+}
+
+export type CheckoutField = ReturnType<typeof viewOf>;
+
+/** Every field of the merchant's section, in the order customers see them (turned-off ones too). */
+export async function listCheckoutFields(db: DB, merchantId: number, section: string): Promise<CheckoutField[]> {
+  return (await ownFields(db, merchantId, section).orderBy("position").orderBy("id").execute()).map(viewOf);
+}
+
+export async function findCheckoutField(db: DB, merchantId: number, section: string, id: number): Promise<CheckoutField | undefined> {
+  const row = await ownFields(db, merchantId, section).where("id", "=", id).executeTakeFirst();
+  return row && viewOf(row);
+}
+
+/** The fields a customer fills in, in order: one query, for the pay page and the pay API. */
+export function activeCheckoutFields(db: DB, merchantId: number, section: string) {
+  return db
+    .selectFrom("checkout_fields")
+    .select(["name", "label_en", "label_ar", "placeholder_en", "placeholder_ar", "validator", "required", "max_length"])
+    .where("merchant_id", "=", merchantId)
+    .where("section", "=", section)
+    .where("is_active", "=", 1)
+    .orderBy("position")
+    .orderBy("id")
+    .execute();
+}
+
+/** One merchant's field changes are taken one at a time (SQLite's BEGIN IMMEDIATE already does). */
+async function lockMerchant(trx: DB, merchantId: number) {
+  if (engineOf(trx) === "postgres") await trx.selectFrom("merchants").select("id").where("id", "=", merchantId).forUpdate().execute();
+}
+
+const fieldName = (field: { label_en: string; label_ar: string }) => named(field.label_en, field.label_ar);
+
+/** Adds a field at the end of the section's order, audited; a name the section already has is refused. */
+export async function createCheckoutField(
+  db: DB,
+  input: { merchantId: number; actor: Actor; section: FieldSection; settings: FieldChanges; ip?: string | null },
+): Promise<{ ok: true; field: CheckoutField } | Refusal> {
+  const { name, label_en, label_ar, validator, max_length, placeholder_en, placeholder_ar, required, is_active } = input.settings;
+  if (!name || !label_en || !label_ar || !validator || max_length === undefined) throw new Error("createCheckoutField: the settings were not checked");
+  return writeTransaction(db, async (trx) => {
+    await lockMerchant(trx, input.merchantId);
+    const existing = await ownFields(trx, input.merchantId, input.section.key).execute();
+    if (existing.some((row) => row.name === name)) return refuse("checkout_fields.errors.name_taken", { field: "name" });
+    const at = nowIso();
+    const { id } = await trx
+      .insertInto("checkout_fields")
+      .values({
+        merchant_id: input.merchantId,
+        section: input.section.key,
+        name,
+        label_en,
+        label_ar,
+        placeholder_en: placeholder_en ?? null,
+        placeholder_ar: placeholder_ar ?? null,
+        validator,
+        required: required ? 1 : 0,
+        max_length,
+        position: Math.max(0, ...existing.map((row) => row.position)) + 1,
+        is_active: is_active === false ? 0 : 1,
+        created_at: at,
+        updated_at: at,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, {
+      merchantId: input.merchantId,
+      actor: input.actor,
+      action: "checkout_field_created",
+      params: { field: named(label_en, label_ar), section: input.section.name },
+      objectType: "checkout_field",
+      objectId: id,
+      ip: input.ip ?? null,
+    });
+    return { ok: true as const, field: (await findCheckoutField(trx, input.merchantId, input.section.key, id))! };
+  });
+}
+
+/** The words of each setting, for the audit line that names what changed. */
+const SETTING_LABELS = {
+  label_en: "admin.checkout_fields.fields.label_en",
+  label_ar: "admin.checkout_fields.fields.label_ar",
+  placeholder_en: "admin.checkout_fields.fields.placeholder_en",
+  placeholder_ar: "admin.checkout_fields.fields.placeholder_ar",
+  validator: "admin.checkout_fields.fields.validator",
+  required: "admin.checkout_fields.fields.required",
+  max_length: "admin.checkout_fields.fields.max_length",
+} as const;
+
+/**
+ * Changes a field of the merchant's section: its settings, its state (a field turned off keeps its
+ * row, so values already given keep their label) and its place in the order (`position`, 1 is
+ * first; past the end is last). Each kind of change is audited. Another merchant's field, or one
+ * of another section, is not found.
+ */
+export async function updateCheckoutField(
+  db: DB,
+  input: { merchantId: number; actor: Actor; section: FieldSection; id: number; changes: FieldChanges; ip?: string | null },
+): Promise<{ ok: true; field: CheckoutField; changed: boolean } | Refusal> {
+  return writeTransaction(db, async (trx) => {
+    await lockMerchant(trx, input.merchantId);
+    const fields = await ownFields(trx, input.merchantId, input.section.key).orderBy("position").orderBy("id").execute();
+    const current = fields.find((row) => row.id === input.id);
+    if (!current) return refuse("checkout_fields.errors.not_found");
+    const { position, is_active: active } = input.changes;
+    const stored: Partial<Record<keyof typeof SETTING_LABELS, string | number | null>> = {};
+    for (const key of Object.keys(SETTING_LABELS) as (keyof typeof SETTING_LABELS)[]) {
+      const value = input.changes[key];
+      if (value !== undefined) stored[key] = typeof value === "boolean" ? Number(value) : value;
+    }
+    const changed = (Object.keys(stored) as (keyof typeof SETTING_LABELS)[]).filter((key) => stored[key] !== current[key]);
+    const after = { label_en: input.changes.label_en ?? current.label_en, label_ar: input.changes.label_ar ?? current.label_ar };
+    const audit = (action: string, params: TextParams = {}) =>
+      recordAudit(trx, {
+        merchantId: input.merchantId,
+        actor: input.actor,
+        action,
+        params: { field: fieldName(after), section: input.section.name, ...params },
+        objectType: "checkout_field",
+        objectId: current.id,
+        ip: input.ip ?? null,
+      });
+    let anything = false;
+    const at = nowIso();
+
+    if (changed.length) {
+      await trx
+        .updateTable("checkout_fields")
+        .set({ ...Object.fromEntries(changed.map((key) => [key, stored[key]])), updated_at: at })
+        .where("id", "=", current.id)
+        .execute();
+      await audit("checkout_field_changed", { fields: list(changed.map((key) => word(SETTING_LABELS[key]))) });
+      anything = true;
+    }
+    if (active !== undefined && Number(active) !== current.is_active) {
+      await trx.updateTable("checkout_fields").set({ is_active: active ? 1 : 0, updated_at: at }).where("id", "=", current.id).execute();
+      await audit(active ? "checkout_field_activated" : "checkout_field_deactivated");
+      anything = true;
+    }
+    if (position !== undefined) {
+      const order = fields.filter((row) => row.id !== current.id);
+      const index = Math.min(Math.max(position, 1), fields.length) - 1;
+      order.splice(index, 0, current);
+      if (order.some((row, rank) => row.position !== rank + 1)) {
+        for (const [rank, row] of order.entries()) {
+          if (row.position !== rank + 1) await trx.updateTable("checkout_fields").set({ position: rank + 1 }).where("id", "=", row.id).execute();
+        }
+        await audit("checkout_field_moved", { position: index + 1 });
+        anything = true;
+      }
+    }
+    return { ok: true as const, field: (await findCheckoutField(trx, input.merchantId, input.section.key, current.id))!, changed: anything };
+  });
+}
+
+/** One step up or down the order (the page's arrows); nothing at the end it is already at. */
+export async function moveCheckoutField(
+  db: DB,
+  input: { merchantId: number; actor: Actor; section: FieldSection; id: number; direction: "up" | "down"; ip?: string | null },
+) {
+  const field = await findCheckoutField(db, input.merchantId, input.section.key, input.id);
+  if (!field) return refuse("checkout_fields.errors.not_found");
+  const position = Math.max(1, field.position + (input.direction === "up" ? -1 : 1));
+  return updateCheckoutField(db, { ...input, changes: { position } });
+}
+
+function parsedExtra(json: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(json);
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Checks a customer's values against the active fields of the transaction's section and stores them
+ * on the transaction (`extra`, by field name) while it can still be paid; an optional field sent
+ * empty takes away what was stored. Run before an attempt starts: a refusal means none may start.
+ * `sections`: the payable sections whose declaration offers checkout fields (a transaction of
+ * another, or none found, has nothing to check: starting the attempt says what is wrong).
+ */
+export async function recordCheckoutValues(
+  db: DB,
+  input: { transactionId: string; sections: readonly string[]; values: Record<string, unknown>; refuseUnknown: boolean },
+): Promise<{ ok: true } | { ok: false; errors: Record<string, ValueError[]> }> {
+  const transaction = await findPublicTransaction(db, input.transactionId, input.sections);
+  if (!transaction) return { ok: true };
+  const fields = await activeCheckoutFields(db, transaction.merchant_id, transaction.plugin);
+  const checked = checkValues(fields, input.values, { refuseUnknown: input.refuseUnknown });
+  if (!checked.ok) return checked;
+  if (!fields.length) return { ok: true };
+  await writeTransaction(db, async (trx) => {
+    const row = await trx
+      .selectFrom("transactions")
+      .select("extra")
+      .where("id", "=", transaction.id)
+      .where("state", "in", PAYABLE_STATES)
+      .where("deleted_at", "is", null)
+      .$if(engineOf(trx) === "postgres", (query) => query.forUpdate())
+      .executeTakeFirst();
+    if (!row) return;
+    const extra = parsedExtra(row.extra);
+    const next = { ...extra, ...checked.values };
+    for (const name of checked.cleared) delete next[name];
+    const json = JSON.stringify(next);
+    if (json !== row.extra) await trx.updateTable("transactions").set({ extra: json }).where("id", "=", transaction.id).execute();
+  });
+  return { ok: true };
+}
+
+/**
+ * The checkout values stored on a transaction, each with the label of its field in both languages
+ * (a field turned off since keeps its label), in the fields' order. Keys of `extra` that name no
+ * field of the section are left to whoever reads `extra` itself.
+ */
+export async function labelledCheckoutValues(db: DB, transaction: { merchant_id: number; plugin: string; extra: string }) {
+  const extra = parsedExtra(transaction.extra);
+  const names = Object.keys(extra);
+  if (!names.length) return [];
+  const fields = await db
+    .selectFrom("checkout_fields")
+    .select(["name", "label_en", "label_ar"])
+    .where("merchant_id", "=", transaction.merchant_id)
+    .where("section", "=", transaction.plugin)
+    .where("name", "in", names)
+    .orderBy("position")
+    .orderBy("id")
+    .execute();
+  return fields.map((field) => {
+    const value = extra[field.name];
+    return { name: field.name, label: fieldName(field), value: typeof value === "string" ? value : JSON.stringify(value) };
+  });
+}
