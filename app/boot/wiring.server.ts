@@ -56,8 +56,9 @@ export function wirePlatform(): Promise<void> {
     connectTexts(platformTexts);
     const servers = await loadSectionServers();
     connectTransitionHooks((key) => servers.get(key)?.onTransition);
-    const vetoes = [...servers.values()].flatMap((server) => (server.transactions?.refusedActions ? [[server.key, server.transactions.refusedActions] as const] : []));
-    connectActionVetoes(() => vetoes as readonly (readonly [string, ActionVeto])[]);
+    const vetoes: [string, ActionVeto][] = [];
+    for (const server of servers.values()) if (server.transactions?.refusedActions) vetoes.push([server.key, server.transactions.refusedActions]);
+    connectActionVetoes(() => vetoes);
     for (const [type, handler] of Object.entries(CORE_JOBS)) {
       registerJobHandler(type, handler, { onGiveUp: CORE_GIVE_UP[type as keyof typeof CORE_JOBS] });
     }

@@ -8,7 +8,7 @@ import type { ContactView } from "~/components/pay/contact-merchant";
 import { loadMerchantContact } from "~/domain/merchants/merchants.server";
 import { unitOf } from "~/domain/merchants/units.server";
 import { chosenAmount, defaultChoice, loadPayPage, payChoicesFor, type PayChoice, type PublicTransaction } from "~/domain/payments/pay-page.server";
-import { activeCheckoutFields } from "~/domain/payments/checkout-fields.server";
+import { activeCheckoutFields, customerFieldView } from "~/domain/payments/checkout-fields.server";
 
 function serializeChoice(choice: PayChoice, lang: Language) {
   const t = translator(lang);
@@ -89,14 +89,7 @@ export async function publicPayView(db: DB, id: string, lang: Language, plugins:
       pay_choices: priced?.ok ? priced.choices : [],
       default_pay_choice: priced?.ok ? priced.default : null,
       /** What the customer fills in before paying, in order; their values go in the pay POST's `extra`. */
-      checkout_fields: checkoutFields.map((field) => ({
-        name: field.name,
-        label: lang === "ar" ? field.label_ar : field.label_en,
-        placeholder: (lang === "ar" ? field.placeholder_ar : field.placeholder_en) ?? null,
-        validator: field.validator,
-        required: Boolean(field.required),
-        max_length: field.max_length,
-      })),
+      checkout_fields: checkoutFields.map((field) => customerFieldView(field, lang)),
       details,
       valid_for_payment: valid,
       has_editable_amount: Boolean(transaction.editable_amount),

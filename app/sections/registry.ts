@@ -112,3 +112,10 @@ export function sectionsForNewMerchant() {
 
 /** The sections whose transactions customers pay on the platform's pay page (and through the public pay API). */
 export const PAYABLE_SECTIONS: readonly string[] = SECTIONS.filter((section) => section.transactions?.payable).map((section) => section.key);
+
+/** The payable sections whose pay page asks the merchant's checkout fields (their declaration opts in). */
+export const CHECKOUT_FIELD_SECTIONS: readonly string[] = SECTIONS.filter((section) => section.transactions?.payable && section.transactions.checkoutFields).map((section) => section.key);
+
+export function offersCheckoutFields(key: string | undefined) {
+  return key !== undefined && CHECKOUT_FIELD_SECTIONS.includes(key);
+}

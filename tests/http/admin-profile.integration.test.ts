@@ -211,7 +211,12 @@ describe("the merchant's country, currency and disclaimer, and a request's unit"
     const foreign = await createRequest({ unit: betaUnit.id }, "ar");
     expect(foreign.status).toBe(400);
     expect(await foreign.json()).toEqual({ unit: ["اختر إحدى وحداتك."] });
-    expect((await createRequest({ unit: "kiosk" })).status).toBe(400);
+    // Not an id the database could hold, nor a made-up one: refused in words, never a server error.
+    for (const unit of ["kiosk", "0", 0, "9999999999", 99_999_999_999, 2_147_483_647]) {
+      const refused = await createRequest({ unit });
+      expect([unit, refused.status]).toEqual([unit, 400]);
+      expect(await refused.json()).toEqual({ unit: ["Choose one of your units."] });
+    }
 
     const { id } = await (await createRequest({ unit: kiosk })).json();
     expect((await database.db.selectFrom("transactions").select("unit_id").where("id", "=", id).executeTakeFirstOrThrow()).unit_id).toBe(kiosk);

@@ -115,10 +115,10 @@ describe("the units pages (/:lang/admin/units)", () => {
     // Names are unique among the merchant's units, whatever their case.
     const taken = await app.request("/ar/admin/units", { cookie, form: { intent: "add", name: "salmiya", title_en: "Another", title_ar: "أخرى", header_color: "#ffffff" } });
     expect(taken.status).toBe(400);
-    expect(await taken.text()).toContain("يوجد وحدة أخرى بهذا الاسم");
+    expect(await taken.text()).toContain("توجد وحدة أخرى بهذا الاسم");
     const renamed = await app.request(`/ar/admin/units/${salmiyaId}`, { cookie, form: fullForm({ name: "ALPHA STORE" }) });
     expect(renamed.status).toBe(400);
-    expect(await renamed.text()).toContain("يوجد وحدة أخرى بهذا الاسم");
+    expect(await renamed.text()).toContain("توجد وحدة أخرى بهذا الاسم");
     const badLink = await app.request(`/ar/admin/units/${salmiyaId}`, { cookie, form: fullForm({ website: "javascript:alert(1)" }) });
     expect(badLink.status).toBe(400);
     expect(await badLink.text()).toContain("أدخل عنوانًا يبدأ بـ https://");
@@ -210,7 +210,7 @@ describe("/api/v1/admin/units", () => {
     expect(body.title_en).toEqual(["هذا الحقل مطلوب"]);
     const taken = await app.request("/api/v1/admin/units", { headers, json: { name: "riggae", title_en: "X", title_ar: "س" } });
     expect(taken.status).toBe(400);
-    expect(await taken.json()).toEqual({ name: ["يوجد وحدة أخرى بهذا الاسم."] });
+    expect(await taken.json()).toEqual({ name: ["توجد وحدة أخرى بهذا الاسم."] });
     const patched = await app.request(`/api/v1/admin/units/${riggaeId}`, { method: "PATCH", headers, json: { name: "Salmiya Branch", logo_url: "https://evil.example/x.png" } });
     expect(patched.status).toBe(400);
     expect(await patched.json()).toEqual({ logo_url: ["لا يمكن تغيير هذا الحقل."] });
@@ -271,6 +271,17 @@ describe("/api/v1/admin/units", () => {
     expect(svg.status).toBe(400);
     expect((await unitRow(riggaeId)).logo_url).toBe(unit.logo_url);
     expect((await unitEntries(alpha.merchantId, "unit_logo_changed")).at(-1)!.object_id).toBe(String(riggaeId));
+
+    // The merchant's logo is its default unit's: this one's when it becomes the default, none when a unit without one does.
+    const merchantLogo = async () => (await database.db.selectFrom("merchants").select("logo_url").where("id", "=", alpha.merchantId).executeTakeFirstOrThrow()).logo_url;
+    const before = (await unitsOf(alpha.merchantId)).find((row) => row.is_default === 1)!;
+    await app.request(`/api/v1/admin/units/${riggaeId}/default`, { method: "POST", headers });
+    expect(await merchantLogo()).toBe(unit.logo_url);
+    const plain = await (await app.request("/api/v1/admin/units", { headers, json: { name: "Without a logo", title_en: "Alpha Plain", title_ar: "ألفا" } })).json();
+    await app.request(`/api/v1/admin/units/${plain.id}/default`, { method: "POST", headers });
+    expect(await merchantLogo()).toBeNull();
+    await app.request(`/api/v1/admin/units/${before.id}/default`, { method: "POST", headers });
+    expect(await merchantLogo()).toBe(before.logo_url);
   });
 
   it("is refused to users without manage_merchant and to callers without a token", async () => {

@@ -101,6 +101,12 @@ describe("the administration of checkout fields", () => {
       name: ["استخدم من 1 إلى 40 حرفًا إنجليزيًا صغيرًا أو رقمًا أو _، يبدأ بحرف."],
       validator: ["اختر قيمة صحيحة."],
     });
+    // Names the transaction's own details use, or every object has, are refused.
+    for (const name of ["amount", "constructor", "customer_note", "delivery_area"]) {
+      const reserved = await app.request(API, { json: { name, label_en: "X", label_ar: "س" }, headers: bearer(managerToken) });
+      expect(reserved.status).toBe(400);
+      expect((await reserved.json()).name[0]).toContain("Choose another");
+    }
     expect((await app.request(API, { json: { name: "nickname", label_en: "Nickname", label_ar: "اللقب" }, headers: bearer(managerToken) })).status).toBe(201);
 
     const fields = await listFields();
@@ -207,11 +213,12 @@ describe("the pay page", () => {
     const civil = inputOf(html, "civil_id")!;
     expect(civil).toContain('required=""');
     expect(civil).toContain('inputMode="numeric"');
-    expect(civil).toContain('maxLength="12"');
+    // A civil ID is counted without the spaces people type: the browser does not cut it, the server checks it.
+    expect(civil).not.toContain("maxLength");
     expect(civil).toContain('placeholder="12 digits"');
     const student = inputOf(html, "student_number")!;
     expect(student).not.toContain("required");
-    expect(student).toContain('maxLength="10"');
+    expect(student).not.toContain("maxLength");
     expect(html).toContain("Student number (optional)");
     expect(inputOf(html, "nickname")).toBeNull();
     const form = /<form[^>]*data-pay-form[\s\S]*?<\/form>/.exec(html)![0];
@@ -325,6 +332,14 @@ describe("the public pay API", () => {
       },
     });
     expect((await pay({ extra: "289010112348" })).status).toBe(400);
+    // Valid answers with a payment refused for another reason are not kept: they stand with a payment or not at all.
+    const noMethod = await pay({ gateway_code: "no-such-method", extra: { civil_id: VALID_CIVIL_ID } });
+    expect(noMethod.status).toBe(400);
+    expect(await extraOf(id)).toEqual({});
+    // Names every object has are names like any other: unknown.
+    const prototype = await app.request(payUrl(id), { method: "POST", body: '{"gateway_code":"cod","extra":{"__proto__":{"x":1},"constructor":"y"}}', headers: { "Content-Type": "application/json" } });
+    expect(prototype.status).toBe(400);
+    expect(Object.keys((await prototype.json()).extra).sort()).toEqual(["__proto__", "civil_id", "constructor"]);
     expect(await attemptsOf(id)).toEqual([]);
 
     const paid = await pay({ extra: { civil_id: VALID_CIVIL_ID } });
@@ -332,7 +347,7 @@ describe("the public pay API", () => {
     expect((await attemptsOf(id)).length).toBe(1);
     expect(await extraOf(id)).toEqual({ civil_id: VALID_CIVIL_ID });
     // Paid, the link keeps what it was paid with.
-    await pay({ extra: { civil_id: "300010100018" } });
+    expect((await pay({ extra: { civil_id: "300010100018" } })).status).toBe(400);
     expect(await extraOf(id)).toEqual({ civil_id: VALID_CIVIL_ID });
   });
 });

@@ -156,7 +156,8 @@ export async function makeDefault(db: DB, input: Change & { id: number }): Promi
       .set((eb) => ({ is_default: eb.case().when("id", "=", unit.id).then(1).else(0).end() }))
       .where("merchant_id", "=", input.merchantId)
       .execute();
-    if (unit.logo_url) await trx.updateTable("merchants").set({ logo_url: unit.logo_url }).where("id", "=", input.merchantId).execute();
+    // The merchant's logo is its default unit's, none included: the top bar never shows a logo the customers' pages don't.
+    await trx.updateTable("merchants").set({ logo_url: unit.logo_url }).where("id", "=", input.merchantId).execute();
     await audit(trx, input, "unit_made_default", unit);
     return { ok: true as const, unit: { ...unit, is_default: true }, changed: true };
   });

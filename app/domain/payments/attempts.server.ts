@@ -7,18 +7,45 @@ import type { Language } from "~/lib/i18n";
 import { newTrackId, publicId } from "~/lib/ids.server";
 import { priceWithFee } from "~/lib/money";
 import { money, word, type TextParams } from "~/lib/outcome";
-import { feeRuleOf, findMerchantGateway, gatewayNameParam, supportsCurrency, isReachable, toGatewayConfig } from "./gateway-settings.server";
+import {
+  keepCheckoutAnswers,
+  type CheckoutAnswers,
+} from "./checkout-fields.server";
+import {
+  feeRuleOf,
+  findMerchantGateway,
+  gatewayNameParam,
+  supportsCurrency,
+  isReachable,
+  toGatewayConfig,
+} from "./gateway-settings.server";
 import { verifyCardNotification } from "./gateways/card.server";
-import type { AttemptForGateway, GatewayConfig, GatewayOutcome, StartResult } from "./gateways/gateway";
+import type {
+  AttemptForGateway,
+  GatewayConfig,
+  GatewayOutcome,
+  StartResult,
+} from "./gateways/gateway";
 import { verifyKnetReturn } from "./gateways/knet.server";
 import { adapterFor, GATEWAY_KINDS, isGatewayKind } from "./gateways/registry";
-import { chosenAmount, expireTransaction, findPublicTransaction, isExpired } from "./pay-page.server";
+import {
+  chosenAmount,
+  expireTransaction,
+  findPublicTransaction,
+  isExpired,
+} from "./pay-page.server";
 import { bumpTotals } from "./running-totals.server";
 import { allowsTransition, PAYABLE_STATES } from "./states";
-import { recordAttemptStatistics, recordDeletedStatistics } from "./statistics-rollup.server";
+import {
+  recordAttemptStatistics,
+  recordDeletedStatistics,
+} from "./statistics-rollup.server";
 import { transitionTransaction } from "./transaction-state.server";
 
-export type PlatformAddresses = { publicBaseUrl: string; internalBaseUrl: string };
+export type PlatformAddresses = {
+  publicBaseUrl: string;
+  internalBaseUrl: string;
+};
 
 const attemptColumns = [
   "id",
@@ -50,12 +77,18 @@ const attemptColumns = [
 
 export async function findAttempt(db: DB, id: string) {
   if (!/^[0-9A-Za-z]{22}$/.test(id)) return undefined;
-  return db.selectFrom("payment_attempts").select(attemptColumns).where("id", "=", id).executeTakeFirst();
+  return db
+    .selectFrom("payment_attempts")
+    .select(attemptColumns)
+    .where("id", "=", id)
+    .executeTakeFirst();
 }
 
 export type Attempt = NonNullable<Awaited<ReturnType<typeof findAttempt>>>;
 
-function gatewayAttempt(attempt: Attempt): AttemptForGateway & { gatewayReference: string | null } {
+function gatewayAttempt(
+  attempt: Attempt,
+): AttemptForGateway & { gatewayReference: string | null } {
   return {
     id: attempt.id,
     trackId: attempt.track_id,
@@ -66,7 +99,11 @@ function gatewayAttempt(attempt: Attempt): AttemptForGateway & { gatewayReferenc
   };
 }
 
-export function platformUrls(addresses: PlatformAddresses, attemptId: string, kind: string) {
+export function platformUrls(
+  addresses: PlatformAddresses,
+  attemptId: string,
+  kind: string,
+) {
   const base = `${addresses.publicBaseUrl}/gateway/${kind}`;
   return {
     response: `${base}/response/${attemptId}`,
@@ -77,7 +114,12 @@ export function platformUrls(addresses: PlatformAddresses, attemptId: string, ki
 
 export type StartOutcome =
   | { ok: true; redirectUrl: string; attemptId: string }
-  | { ok: false; error: string; field?: "amount" | "gateway_code"; params?: TextParams };
+  | {
+      ok: false;
+      error: string;
+      field?: "amount" | "gateway_code";
+      params?: TextParams;
+    };
 
 /**
  * Pay Now: creates one attempt per submitted form (a double submit finds the first) and asks the
@@ -94,18 +136,34 @@ export async function startAttempt(
     addresses: PlatformAddresses;
     /** The sections whose transactions customers pay on the pay page. */
     plugins: readonly string[];
+    /** The customer's checked answers to the checkout fields, kept with the attempt (see checkCheckoutValues). */
+    answers?: CheckoutAnswers | null;
   },
 ): Promise<StartOutcome> {
-  const transaction = await findPublicTransaction(db, input.transactionId, input.plugins);
+  const transaction = await findPublicTransaction(
+    db,
+    input.transactionId,
+    input.plugins,
+  );
   if (!transaction) return { ok: false, error: "pay.errors.not_found" };
   // A repeated submit of the same form goes where the first one went, whatever happened since.
   const token = input.submissionToken.slice(0, 64) || publicId();
   const existing = await findSubmittedAttempt(db, transaction.id, token);
   if (existing) return resumeStartedAttempt(db, existing);
-  const merchant = await db.selectFrom("merchants").select("is_active").where("id", "=", transaction.merchant_id).executeTakeFirstOrThrow();
+  const merchant = await db
+    .selectFrom("merchants")
+    .select("is_active")
+    .where("id", "=", transaction.merchant_id)
+    .executeTakeFirstOrThrow();
   if (!merchant.is_active) return { ok: false, error: "pay.paused" };
   if (!PAYABLE_STATES.includes(transaction.state)) {
-    return { ok: false, error: transaction.state === "expired" ? "pay.errors.expired_retry" : "pay.errors.not_payable" };
+    return {
+      ok: false,
+      error:
+        transaction.state === "expired"
+          ? "pay.errors.expired_retry"
+          : "pay.errors.not_payable",
+    };
   }
   if (isExpired(transaction)) {
     await expireTransaction(db, transaction.id);
@@ -116,53 +174,89 @@ export async function startAttempt(
     .select(["delivery_mode", "delivery_confirmed_at"])
     .where("id", "=", transaction.id)
     .executeTakeFirstOrThrow();
-  if (delivery.delivery_mode !== "none" && !delivery.delivery_confirmed_at) return { ok: false, error: "pay.errors.delivery_required" };
+  if (delivery.delivery_mode !== "none" && !delivery.delivery_confirmed_at)
+    return { ok: false, error: "pay.errors.delivery_required" };
   if (!transaction.pg_codes.split(",").includes(input.gatewayCode)) {
-    return { ok: false, error: "pay.errors.choose_gateway", field: "gateway_code" };
+    return {
+      ok: false,
+      error: "pay.errors.choose_gateway",
+      field: "gateway_code",
+    };
   }
-  const gateway = await findMerchantGateway(db, transaction.merchant_id, input.gatewayCode);
+  const gateway = await findMerchantGateway(
+    db,
+    transaction.merchant_id,
+    input.gatewayCode,
+  );
   // Only a method the pay page offers: one of the link's, enabled, reachable, taking its currency.
-  if (!gateway || !gateway.enabled || !isReachable(gateway) || !supportsCurrency(gateway, transaction.currency_code)) {
-    return { ok: false, error: "pay.errors.choose_gateway", field: "gateway_code" };
+  if (
+    !gateway ||
+    !gateway.enabled ||
+    !isReachable(gateway) ||
+    !supportsCurrency(gateway, transaction.currency_code)
+  ) {
+    return {
+      ok: false,
+      error: "pay.errors.choose_gateway",
+      field: "gateway_code",
+    };
   }
   const amount = chosenAmount(transaction, input.amountText);
-  if (!amount.ok) return { ok: false, error: amount.error, field: "amount", params: amount.params };
+  if (!amount.ok)
+    return {
+      ok: false,
+      error: amount.error,
+      field: "amount",
+      params: amount.params,
+    };
 
-  const price = priceWithFee(amount.amount, feeRuleOf(gateway), gateway.fee_payer);
+  const price = priceWithFee(
+    amount.amount,
+    feeRuleOf(gateway),
+    gateway.fee_payer,
+  );
   const attemptId = publicId();
   const createdAt = nowIso();
   try {
-    await db
-      .insertInto("payment_attempts")
-      .values({
-        id: attemptId,
-        transaction_id: transaction.id,
-        merchant_id: transaction.merchant_id,
-        gateway_code: gateway.code,
-        gateway_kind: gateway.kind,
-        state: "pending",
-        amount: amount.amount,
-        fee: price.fee,
-        total: price.gross,
-        fee_payer: gateway.fee_payer,
-        currency_code: transaction.currency_code,
-        track_id: newTrackId(),
-        submission_token: token,
-        lang: input.lang,
-        gateway_reference: null,
-        redirect_url: null,
-        payment_id: null,
-        tran_id: null,
-        auth_code: null,
-        reference_id: null,
-        post_date: null,
-        result_code: null,
-        authorized_only: 0,
-        created_at: createdAt,
-        completed_at: null,
-        next_inquiry_at: firstInquiryAt({ gateway_kind: gateway.kind, created_at: createdAt }, createdAt),
-      })
-      .execute();
+    await writeTransaction(db, async (trx) => {
+      await trx
+        .insertInto("payment_attempts")
+        .values({
+          id: attemptId,
+          transaction_id: transaction.id,
+          merchant_id: transaction.merchant_id,
+          gateway_code: gateway.code,
+          gateway_kind: gateway.kind,
+          state: "pending",
+          amount: amount.amount,
+          fee: price.fee,
+          total: price.gross,
+          fee_payer: gateway.fee_payer,
+          currency_code: transaction.currency_code,
+          track_id: newTrackId(),
+          submission_token: token,
+          lang: input.lang,
+          gateway_reference: null,
+          redirect_url: null,
+          payment_id: null,
+          tran_id: null,
+          auth_code: null,
+          reference_id: null,
+          post_date: null,
+          result_code: null,
+          authorized_only: 0,
+          created_at: createdAt,
+          completed_at: null,
+          next_inquiry_at: firstInquiryAt(
+            { gateway_kind: gateway.kind, created_at: createdAt },
+            createdAt,
+          ),
+        })
+        .execute();
+      // What the customer answered stands with the payment it was given for, never with a refused one.
+      if (input.answers)
+        await keepCheckoutAnswers(trx, transaction.id, input.answers);
+    });
   } catch (error) {
     // Two submits of the same form raced: the other one made the attempt.
     const winner = await findSubmittedAttempt(db, transaction.id, token);
@@ -174,26 +268,48 @@ export async function startAttempt(
   const config = toGatewayConfig(gateway, input.addresses);
   let started: StartResult;
   try {
-    started = await adapterFor(gateway.kind).start(config, gatewayAttempt(attempt), platformUrls(input.addresses, attemptId, gateway.kind));
+    started = await adapterFor(gateway.kind).start(
+      config,
+      gatewayAttempt(attempt),
+      platformUrls(input.addresses, attemptId, gateway.kind),
+    );
   } catch (error) {
-    await completeAttempt(db, attemptId, { status: "error", refs: { resultCode: "START_FAILED" } });
-    console.error("gateway start failed:", error instanceof Error ? error.message : error);
+    await completeAttempt(db, attemptId, {
+      status: "error",
+      refs: { resultCode: "START_FAILED" },
+    });
+    console.error(
+      "gateway start failed:",
+      error instanceof Error ? error.message : error,
+    );
     return { ok: false, error: "pay.errors.gateway_unavailable" };
   }
   const resultUrl = `/${input.lang}/pay/attempt-detail/${attemptId}`;
   if (started.kind === "cod") {
-    await completeAttempt(db, attemptId, { status: "success", refs: {} }, { cod: true });
+    await completeAttempt(
+      db,
+      attemptId,
+      { status: "success", refs: {} },
+      { cod: true },
+    );
     return { ok: true, redirectUrl: resultUrl, attemptId };
   }
   await db
     .updateTable("payment_attempts")
-    .set({ gateway_reference: started.gatewayReference ?? null, redirect_url: started.url })
+    .set({
+      gateway_reference: started.gatewayReference ?? null,
+      redirect_url: started.url,
+    })
     .where("id", "=", attemptId)
     .execute();
   return { ok: true, redirectUrl: started.url, attemptId };
 }
 
-function findSubmittedAttempt(db: DB, transactionId: string, submissionToken: string) {
+function findSubmittedAttempt(
+  db: DB,
+  transactionId: string,
+  submissionToken: string,
+) {
   return db
     .selectFrom("payment_attempts")
     .select(attemptColumns)
@@ -211,11 +327,21 @@ const START_ABANDONED_MS = 20_000;
  * attempt can never be paid: it ends as an error (NOT_STARTED) and the customer sees the result
  * page, which lets them pay again, instead of waiting on a page that will not come.
  */
-async function resumeStartedAttempt(db: DB, first: Attempt): Promise<StartOutcome> {
+async function resumeStartedAttempt(
+  db: DB,
+  first: Attempt,
+): Promise<StartOutcome> {
   let attempt = first;
-  for (let wait = 0; attempt.state === "pending" && !attempt.redirect_url && wait < 25; wait++) {
+  for (
+    let wait = 0;
+    attempt.state === "pending" && !attempt.redirect_url && wait < 25;
+    wait++
+  ) {
     if (now().getTime() - Date.parse(attempt.created_at) > START_ABANDONED_MS) {
-      await completeAttempt(db, attempt.id, { status: "error", refs: { resultCode: "NOT_STARTED" } });
+      await completeAttempt(db, attempt.id, {
+        status: "error",
+        refs: { resultCode: "NOT_STARTED" },
+      });
       attempt = (await findAttempt(db, attempt.id)) ?? attempt;
       break;
     }
@@ -223,7 +349,12 @@ async function resumeStartedAttempt(db: DB, first: Attempt): Promise<StartOutcom
     attempt = (await findAttempt(db, attempt.id)) ?? attempt;
   }
   const resultUrl = `/${attempt.lang}/pay/attempt-detail/${attempt.id}`;
-  if (attempt.state === "pending" && attempt.redirect_url) return { ok: true, redirectUrl: attempt.redirect_url, attemptId: attempt.id };
+  if (attempt.state === "pending" && attempt.redirect_url)
+    return {
+      ok: true,
+      redirectUrl: attempt.redirect_url,
+      attemptId: attempt.id,
+    };
   return { ok: true, redirectUrl: resultUrl, attemptId: attempt.id };
 }
 
@@ -237,11 +368,18 @@ const attemptStateFor: Record<GatewayOutcome["status"], AttemptState | null> = {
 };
 
 /** When the reconciler first asks about an attempt not (yet) paid, within its gateway's session lifetime; null: never. */
-export function firstInquiryAt(attempt: { gateway_kind: string; created_at: string }, from: string): string | null {
-  const minutes = isGatewayKind(attempt.gateway_kind) ? GATEWAY_KINDS[attempt.gateway_kind].sessionMinutes : undefined;
+export function firstInquiryAt(
+  attempt: { gateway_kind: string; created_at: string },
+  from: string,
+): string | null {
+  const minutes = isGatewayKind(attempt.gateway_kind)
+    ? GATEWAY_KINDS[attempt.gateway_kind].sessionMinutes
+    : undefined;
   if (!minutes) return null;
   const first = Date.parse(from) + reconcilerGraceMs();
-  return first <= Date.parse(attempt.created_at) + minutes * 60_000 ? new Date(first).toISOString() : null;
+  return first <= Date.parse(attempt.created_at) + minutes * 60_000
+    ? new Date(first).toISOString()
+    : null;
 }
 
 /** How long the reconciler leaves an attempt to its customer and its gateway before asking (RECONCILER_GRACE_SECONDS). */
@@ -250,7 +388,11 @@ export function reconcilerGraceMs() {
 }
 
 /** An attempt's earlier outcome that a verified capture still overrides: the gateway took the money after all. */
-const OVERRIDDEN_BY_CAPTURE: readonly AttemptState[] = ["failed", "canceled", "error"];
+const OVERRIDDEN_BY_CAPTURE: readonly AttemptState[] = [
+  "failed",
+  "canceled",
+  "error",
+];
 
 /**
  * The one place an attempt's outcome is written. Exactly once: whichever of the browser return,
@@ -261,37 +403,70 @@ const OVERRIDDEN_BY_CAPTURE: readonly AttemptState[] = ["failed", "canceled", "e
  * paying it when it still may be paid (after a cancel or a delete too, flagged), and kept as a
  * duplicate to refund when something else paid it first.
  */
-export async function completeAttempt(db: DB, attemptId: string, outcome: GatewayOutcome, options: { cod?: boolean } = {}) {
+export async function completeAttempt(
+  db: DB,
+  attemptId: string,
+  outcome: GatewayOutcome,
+  options: { cod?: boolean } = {},
+) {
   const next = options.cod ? "cod" : attemptStateFor[outcome.status];
   if (!next) return { changed: false as const };
   return writeTransaction(db, async (trx) => {
-    let query = trx.selectFrom("payment_attempts").select(attemptColumns).where("id", "=", attemptId);
+    let query = trx
+      .selectFrom("payment_attempts")
+      .select(attemptColumns)
+      .where("id", "=", attemptId);
     if (engineOf(trx) === "postgres") query = query.forUpdate();
     const attempt = await query.executeTakeFirst();
     if (!attempt) return { changed: false as const };
     const previous = attempt.state;
-    if (previous !== "pending" && !(next === "success" && OVERRIDDEN_BY_CAPTURE.includes(previous))) return { changed: false as const };
+    if (
+      previous !== "pending" &&
+      !(next === "success" && OVERRIDDEN_BY_CAPTURE.includes(previous))
+    )
+      return { changed: false as const };
 
     let transactionQuery = trx
       .selectFrom("transactions")
-      .select(["id", "state", "order_no", "merchant_id", "plugin", "currency_code", "created_at", "deleted_at"])
+      .select([
+        "id",
+        "state",
+        "order_no",
+        "merchant_id",
+        "plugin",
+        "currency_code",
+        "created_at",
+        "deleted_at",
+      ])
       .where("id", "=", attempt.transaction_id);
-    if (engineOf(trx) === "postgres") transactionQuery = transactionQuery.forUpdate();
+    if (engineOf(trx) === "postgres")
+      transactionQuery = transactionQuery.forUpdate();
     const transaction = await transactionQuery.executeTakeFirstOrThrow();
     const completedAt = nowIso();
     const authorizedOnly = outcome.status === "authorized";
     const settled = next === "success" || next === "cod";
-    const target: TransactionState = next === "cod" ? "cod" : authorizedOnly ? "authorized" : "paid";
+    const target: TransactionState =
+      next === "cod" ? "cod" : authorizedOnly ? "authorized" : "paid";
     // Whether this attempt settles the transaction is the table of allowed changes' to say (an
     // expired or canceled link still takes a payment started before).
-    const open = settled && allowsTransition(transaction.state, target, "payment");
+    const open =
+      settled && allowsTransition(transaction.state, target, "payment");
     const audits: { action: string; params?: Record<string, unknown> }[] = [];
 
     // Money taken for a deleted transaction brings it back to the list: the merchant must see it.
     let deletedAt = transaction.deleted_at;
     if (next === "success" && deletedAt) {
-      await trx.updateTable("transactions").set({ deleted_at: null, paid_late: "deleted" }).where("id", "=", transaction.id).execute();
-      await recordDeletedStatistics(trx, transaction.merchant_id, transaction.id, 1);
+      await trx
+        .updateTable("transactions")
+        .set({ deleted_at: null, paid_late: "deleted" })
+        .where("id", "=", transaction.id)
+        .execute();
+      await recordDeletedStatistics(
+        trx,
+        transaction.merchant_id,
+        transaction.id,
+        1,
+      );
       deletedAt = null;
       audits.push({ action: "transaction_restored_by_payment" });
     }
@@ -307,7 +482,10 @@ export async function completeAttempt(db: DB, attemptId: string, outcome: Gatewa
         reference_id: outcome.refs.referenceId ?? attempt.reference_id,
         post_date: outcome.refs.postDate ?? attempt.post_date,
         card_masked: outcome.refs.cardMasked ?? attempt.card_masked,
-        result_code: (next === "success" && !open ? "DUPLICATE" : outcome.refs.resultCode) ?? null,
+        result_code:
+          (next === "success" && !open
+            ? "DUPLICATE"
+            : outcome.refs.resultCode) ?? null,
         completed_at: completedAt,
         // A failure or cancel may still be followed by a capture (another tab): the reconciler asks again.
         next_inquiry_at: settled ? null : firstInquiryAt(attempt, completedAt),
@@ -332,24 +510,42 @@ export async function completeAttempt(db: DB, attemptId: string, outcome: Gatewa
         })
         .execute();
     }
-    let action: string = previous === "pending" ? `payment_${next}` : "payment_success_late";
+    let action: string =
+      previous === "pending" ? `payment_${next}` : "payment_success_late";
     if (open) {
-      const moved = await transitionTransaction(trx, transaction.id, target, { kind: "payment", attemptId: attempt.id }, {
-        changes: {
-          paid_amount: next === "cod" ? 0 : attempt.total,
-          captured_amount: next === "success" && !authorizedOnly ? attempt.total : 0,
-          fee: attempt.fee,
-          gateway_code: attempt.gateway_code,
-          paid_attempt_id: attempt.id,
-          ...(transaction.state === "canceled" ? { paid_late: "canceled" as const } : {}),
+      const moved = await transitionTransaction(
+        trx,
+        transaction.id,
+        target,
+        { kind: "payment", attemptId: attempt.id },
+        {
+          changes: {
+            paid_amount: next === "cod" ? 0 : attempt.total,
+            captured_amount:
+              next === "success" && !authorizedOnly ? attempt.total : 0,
+            fee: attempt.fee,
+            gateway_code: attempt.gateway_code,
+            paid_attempt_id: attempt.id,
+            ...(transaction.state === "canceled"
+              ? { paid_late: "canceled" as const }
+              : {}),
+          },
         },
-      });
+      );
       // The row is locked and the table allows the change: a refusal here is a bug, and nothing of the payment is kept without it.
-      if (!moved.ok) throw new Error(`completeAttempt: ${transaction.id} could not move from ${transaction.state} to ${target}`);
+      if (!moved.ok)
+        throw new Error(
+          `completeAttempt: ${transaction.id} could not move from ${transaction.state} to ${target}`,
+        );
       if (next === "success" && !authorizedOnly) {
         await bumpTotals(
           trx,
-          { merchantId: attempt.merchant_id, plugin: transaction.plugin, currency: attempt.currency_code, at: completedAt },
+          {
+            merchantId: attempt.merchant_id,
+            plugin: transaction.plugin,
+            currency: attempt.currency_code,
+            at: completedAt,
+          },
           { received_count: 1, received_amount: attempt.total },
         );
       }
@@ -357,7 +553,13 @@ export async function completeAttempt(db: DB, attemptId: string, outcome: Gatewa
       // Paid twice (two tabs, two methods): the second payment is kept, to be refunded from the details page.
       action = "payment_duplicate";
     } else if (!settled) {
-      await transitionTransaction(trx, transaction.id, "attempted", { kind: "attempt_failed", attemptId: attempt.id }, { from: ["created", "pending"] });
+      await transitionTransaction(
+        trx,
+        transaction.id,
+        "attempted",
+        { kind: "attempt_failed", attemptId: attempt.id },
+        { from: ["created", "pending"] },
+      );
     }
     await recordAttemptStatistics(
       trx,
@@ -365,14 +567,26 @@ export async function completeAttempt(db: DB, attemptId: string, outcome: Gatewa
       { gateway_code: attempt.gateway_code, state: next, previous },
       next === "success" && !authorizedOnly && open ? attempt.total : null,
     );
-    const gateway = await gatewayNameParam(trx, attempt.merchant_id, attempt.gateway_code);
-    const params = { orderNo: transaction.order_no, gateway, amount: money(attempt.total, attempt.currency_code), attempt: attempt.id };
+    const gateway = await gatewayNameParam(
+      trx,
+      attempt.merchant_id,
+      attempt.gateway_code,
+    );
+    const params = {
+      orderNo: transaction.order_no,
+      gateway,
+      amount: money(attempt.total, attempt.currency_code),
+      attempt: attempt.id,
+    };
     for (const entry of [{ action }, ...audits]) {
       await recordAudit(trx, {
         merchantId: attempt.merchant_id,
         actor: "customer",
         action: entry.action,
-        params: action === "payment_success_late" && entry.action === action ? { ...params, previous: word(`result.states.${previous}`) } : params,
+        params:
+          action === "payment_success_late" && entry.action === action
+            ? { ...params, previous: word(`result.states.${previous}`) }
+            : params,
         objectType: "transaction",
         objectId: transaction.id,
       });
@@ -381,8 +595,16 @@ export async function completeAttempt(db: DB, attemptId: string, outcome: Gatewa
   });
 }
 
-async function configForAttempt(db: DB, attempt: Attempt, addresses: PlatformAddresses): Promise<GatewayConfig | undefined> {
-  const gateway = await findMerchantGateway(db, attempt.merchant_id, attempt.gateway_code);
+async function configForAttempt(
+  db: DB,
+  attempt: Attempt,
+  addresses: PlatformAddresses,
+): Promise<GatewayConfig | undefined> {
+  const gateway = await findMerchantGateway(
+    db,
+    attempt.merchant_id,
+    attempt.gateway_code,
+  );
   return gateway ? toGatewayConfig(gateway, addresses) : undefined;
 }
 
@@ -392,20 +614,40 @@ async function configForAttempt(db: DB, attempt: Attempt, addresses: PlatformAdd
  * canceled, failed or error only when `late` says a capture may have come after (another tab of
  * the gateway's page, the reconciler within the gateway's session lifetime).
  */
-export async function settleByInquiry(db: DB, attempt: Attempt, addresses: PlatformAddresses, options: { late?: boolean } = {}) {
-  const askable = attempt.state === "pending" || (options.late === true && OVERRIDDEN_BY_CAPTURE.includes(attempt.state));
+export async function settleByInquiry(
+  db: DB,
+  attempt: Attempt,
+  addresses: PlatformAddresses,
+  options: { late?: boolean } = {},
+) {
+  const askable =
+    attempt.state === "pending" ||
+    (options.late === true && OVERRIDDEN_BY_CAPTURE.includes(attempt.state));
   if (!askable) return attempt;
   const config = await configForAttempt(db, attempt, addresses);
   if (!config) return attempt;
   let outcome: GatewayOutcome;
   try {
-    outcome = await adapterFor(attempt.gateway_kind).inquire(config, gatewayAttempt(attempt));
+    outcome = await adapterFor(attempt.gateway_kind).inquire(
+      config,
+      gatewayAttempt(attempt),
+    );
   } catch (error) {
-    console.error("gateway inquiry failed:", error instanceof Error ? error.message : error);
+    console.error(
+      "gateway inquiry failed:",
+      error instanceof Error ? error.message : error,
+    );
     return attempt;
   }
-  if ((outcome.status === "success" || outcome.status === "authorized") && outcome.amount !== undefined && outcome.amount !== attempt.total) {
-    outcome = { status: "error", refs: { ...outcome.refs, resultCode: "AMOUNT_MISMATCH" } };
+  if (
+    (outcome.status === "success" || outcome.status === "authorized") &&
+    outcome.amount !== undefined &&
+    outcome.amount !== attempt.total
+  ) {
+    outcome = {
+      status: "error",
+      refs: { ...outcome.refs, resultCode: "AMOUNT_MISMATCH" },
+    };
   }
   await completeAttempt(db, attempt.id, outcome);
   return (await findAttempt(db, attempt.id))!;
@@ -417,20 +659,34 @@ export async function settleByInquiry(db: DB, attempt: Attempt, addresses: Platf
  * cancellation is taken as it is. A verified capture of an attempt recorded as canceled or failed
  * (the gateway's page open in two tabs) is asked about again: the inquiry finds the capture.
  */
-export async function handleKnetReturn(db: DB, attemptId: string, query: URLSearchParams, addresses: PlatformAddresses) {
+export async function handleKnetReturn(
+  db: DB,
+  attemptId: string,
+  query: URLSearchParams,
+  addresses: PlatformAddresses,
+) {
   const attempt = await findAttempt(db, attemptId);
   if (!attempt || attempt.gateway_kind !== "knet") return undefined;
   const late = OVERRIDDEN_BY_CAPTURE.includes(attempt.state);
   if (attempt.state !== "pending" && !late) return attempt;
   const config = await configForAttempt(db, attempt, addresses);
   if (!config) return attempt;
-  const verified = verifyKnetReturn(config, query, { trackId: attempt.track_id, total: attempt.total, currency: attempt.currency_code });
+  const verified = verifyKnetReturn(config, query, {
+    trackId: attempt.track_id,
+    total: attempt.total,
+    currency: attempt.currency_code,
+  });
   if (late) {
     if (!verified.ok || verified.outcome.status !== "success") return attempt;
     return settleByInquiry(db, attempt, addresses, { late: true });
   }
   const settled = await settleByInquiry(db, attempt, addresses);
-  if (settled.state === "pending" && verified.ok && (verified.outcome.status === "failed" || verified.outcome.status === "canceled")) {
+  if (
+    settled.state === "pending" &&
+    verified.ok &&
+    (verified.outcome.status === "failed" ||
+      verified.outcome.status === "canceled")
+  ) {
     await completeAttempt(db, attempt.id, verified.outcome);
     return (await findAttempt(db, attempt.id))!;
   }
@@ -438,28 +694,51 @@ export async function handleKnetReturn(db: DB, attemptId: string, query: URLSear
 }
 
 /** The customer's browser back from the card page: never trusted, the inquiry decides. */
-export async function handleCardReturn(db: DB, attemptId: string, addresses: PlatformAddresses) {
+export async function handleCardReturn(
+  db: DB,
+  attemptId: string,
+  addresses: PlatformAddresses,
+) {
   const attempt = await findAttempt(db, attemptId);
   if (!attempt || attempt.gateway_kind !== "card") return undefined;
   return settleByInquiry(db, attempt, addresses);
 }
 
 /** The card gateway's signed server-to-server message. Answers whether it was accepted. */
-export async function handleCardNotification(db: DB, attemptId: string, headers: Headers, rawBody: string, addresses: PlatformAddresses) {
+export async function handleCardNotification(
+  db: DB,
+  attemptId: string,
+  headers: Headers,
+  rawBody: string,
+  addresses: PlatformAddresses,
+) {
   const attempt = await findAttempt(db, attemptId);
-  if (!attempt || attempt.gateway_kind !== "card") return { accepted: false as const, reason: "unknown attempt" };
+  if (!attempt || attempt.gateway_kind !== "card")
+    return { accepted: false as const, reason: "unknown attempt" };
   const config = await configForAttempt(db, attempt, addresses);
   if (!config) return { accepted: false as const, reason: "gateway removed" };
   const verified = verifyCardNotification(config, headers, rawBody);
-  if (!verified.ok) return { accepted: false as const, reason: verified.reason };
+  if (!verified.ok)
+    return { accepted: false as const, reason: verified.reason };
   // The card gateway knows the attempt by our track id, and we know its payment by its own id.
-  if (verified.reference !== attempt.track_id) return { accepted: false as const, reason: "reference mismatch" };
-  if (attempt.gateway_reference && verified.outcome.refs.paymentId !== attempt.gateway_reference) {
+  if (verified.reference !== attempt.track_id)
+    return { accepted: false as const, reason: "reference mismatch" };
+  if (
+    attempt.gateway_reference &&
+    verified.outcome.refs.paymentId !== attempt.gateway_reference
+  ) {
     return { accepted: false as const, reason: "payment id mismatch" };
   }
   let outcome = verified.outcome;
-  if ((outcome.status === "success" || outcome.status === "authorized") && outcome.amount !== undefined && outcome.amount !== attempt.total) {
-    outcome = { status: "error", refs: { ...outcome.refs, resultCode: "AMOUNT_MISMATCH" } };
+  if (
+    (outcome.status === "success" || outcome.status === "authorized") &&
+    outcome.amount !== undefined &&
+    outcome.amount !== attempt.total
+  ) {
+    outcome = {
+      status: "error",
+      refs: { ...outcome.refs, resultCode: "AMOUNT_MISMATCH" },
+    };
   }
   await completeAttempt(db, attempt.id, outcome);
   return { accepted: true as const };

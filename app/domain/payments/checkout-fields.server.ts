@@ -2,9 +2,8 @@ import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { nowIso } from "~/lib/clock.server";
 import { list, named, refuse, word, type NameParam, type Refusal, type TextParams } from "~/lib/outcome";
-import { checkValues, type FieldChanges, type ValueError } from "./checkout-fields";
+import { checkValues, type CheckedValues, type FieldChanges, type ValueError } from "./checkout-fields";
 import { findPublicTransaction } from "./pay-page.server";
-import { PAYABLE_STATES } from "./states";
 
 /**
  * The fields a merchant asks customers to fill in on a section's pay page, and the values customers
@@ -79,6 +78,18 @@ export function activeCheckoutFields(db: DB, merchantId: number, section: string
     .orderBy("position")
     .orderBy("id")
     .execute();
+}
+
+/** An active field as a customer reads it, in their language (the pay page's and the pay API's). */
+export function customerFieldView(field: Awaited<ReturnType<typeof activeCheckoutFields>>[number], lang: "en" | "ar") {
+  return {
+    name: field.name,
+    label: lang === "ar" ? field.label_ar : field.label_en,
+    placeholder: (lang === "ar" ? field.placeholder_ar : field.placeholder_en) ?? null,
+    validator: field.validator,
+    required: Boolean(field.required),
+    max_length: field.max_length,
+  };
 }
 
 /** One merchant's field changes are taken one at a time (SQLite's BEGIN IMMEDIATE already does). */
@@ -230,40 +241,41 @@ function parsedExtra(json: string): Record<string, unknown> {
   }
 }
 
+/** A customer's checked values, to be kept on the transaction when its attempt starts (see startAttempt). */
+export type CheckoutAnswers = Extract<CheckedValues, { ok: true }>;
+
 /**
- * Checks a customer's values against the active fields of the transaction's section and stores them
- * on the transaction (`extra`, by field name) while it can still be paid; an optional field sent
- * empty takes away what was stored. Run before an attempt starts: a refusal means none may start.
- * `sections`: the payable sections whose declaration offers checkout fields (a transaction of
- * another, or none found, has nothing to check: starting the attempt says what is wrong).
+ * Checks a customer's values against the active fields of the transaction's section; writes nothing.
+ * Run before an attempt starts: a refusal means none may start, and the answers are kept by
+ * startAttempt in the same database transaction as the attempt, after its own checks (so a refused
+ * or replayed payment changes nothing). `sections`: the payable sections whose declaration offers
+ * checkout fields; for a transaction of another, or one not found, there is nothing to check (null)
+ * and starting the attempt says what is wrong.
  */
-export async function recordCheckoutValues(
+export async function checkCheckoutValues(
   db: DB,
   input: { transactionId: string; sections: readonly string[]; values: Record<string, unknown>; refuseUnknown: boolean },
-): Promise<{ ok: true } | { ok: false; errors: Record<string, ValueError[]> }> {
+): Promise<{ ok: true; answers: CheckoutAnswers | null } | { ok: false; errors: Record<string, ValueError[]> }> {
   const transaction = await findPublicTransaction(db, input.transactionId, input.sections);
-  if (!transaction) return { ok: true };
+  if (!transaction) return { ok: true, answers: null };
   const fields = await activeCheckoutFields(db, transaction.merchant_id, transaction.plugin);
   const checked = checkValues(fields, input.values, { refuseUnknown: input.refuseUnknown });
   if (!checked.ok) return checked;
-  if (!fields.length) return { ok: true };
-  await writeTransaction(db, async (trx) => {
-    const row = await trx
-      .selectFrom("transactions")
-      .select("extra")
-      .where("id", "=", transaction.id)
-      .where("state", "in", PAYABLE_STATES)
-      .where("deleted_at", "is", null)
-      .$if(engineOf(trx) === "postgres", (query) => query.forUpdate())
-      .executeTakeFirst();
-    if (!row) return;
-    const extra = parsedExtra(row.extra);
-    const next = { ...extra, ...checked.values };
-    for (const name of checked.cleared) delete next[name];
-    const json = JSON.stringify(next);
-    if (json !== row.extra) await trx.updateTable("transactions").set({ extra: json }).where("id", "=", transaction.id).execute();
-  });
-  return { ok: true };
+  return { ok: true, answers: fields.length ? checked : null };
+}
+
+/** Merges checked answers into the transaction's `extra` (an optional field sent empty takes its value away). Inside the attempt's transaction. */
+export async function keepCheckoutAnswers(trx: DB, transactionId: string, answers: CheckoutAnswers) {
+  const row = await trx
+    .selectFrom("transactions")
+    .select("extra")
+    .where("id", "=", transactionId)
+    .$if(engineOf(trx) === "postgres", (query) => query.forUpdate())
+    .executeTakeFirstOrThrow();
+  const next = { ...parsedExtra(row.extra), ...answers.values };
+  for (const name of answers.cleared) delete next[name];
+  const json = JSON.stringify(next);
+  if (json !== row.extra) await trx.updateTable("transactions").set({ extra: json }).where("id", "=", transactionId).execute();
 }
 
 /**

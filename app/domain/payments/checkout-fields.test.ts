@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkFieldSettings, checkValue, checkValues, isValidCivilId, type CheckoutFieldRule, type CheckoutFieldSettings } from "./checkout-fields";
+import { checkFieldSettings, checkValue, checkValues, isReservedName, isValidCivilId, type CheckoutFieldRule, type CheckoutFieldSettings } from "./checkout-fields";
 
 const rule = (validator: CheckoutFieldRule["validator"], extra: Partial<CheckoutFieldRule> = {}): CheckoutFieldRule => ({ name: "field", validator, required: true, max_length: 100, ...extra });
 const value = (field: CheckoutFieldRule, raw: unknown) => checkValue(field, raw);
@@ -151,5 +151,14 @@ describe("a merchant's field", () => {
     // A page never sends the state or the order: they have buttons of their own.
     expect(checkFieldSettings({ ...form, required: "on", is_active: "on", position: "1" }, "form", current)).toMatchObject({ ok: true, changes: { required: true } });
     expect((checkFieldSettings({ ...form, required: "on", is_active: "on", position: "1" }, "form", current) as { changes: object }).changes).not.toHaveProperty("position");
+  });
+});
+
+describe("the names a checkout field may not take", () => {
+  it("cover every column of the transaction list and its export, so a field never shares a name with one", async () => {
+    const { BUILTIN_FIELDS, OTHER_FIELDS } = await import("~/domain/transactions/fields.server");
+    for (const name of [...BUILTIN_FIELDS, ...OTHER_FIELDS]) expect([name, isReservedName(name)]).toEqual([name, true]);
+    expect(isReservedName("constructor")).toBe(true);
+    expect(isReservedName("civil_id")).toBe(false);
   });
 });

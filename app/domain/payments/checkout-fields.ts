@@ -13,6 +13,38 @@ export const CHECKOUT_VALIDATORS = ["text", "email", "phone", "digits", "civil_i
 export const MAX_FIELD_LENGTH = 256;
 const MAX_LABEL_LENGTH = 100;
 const NAME_PATTERN = /^[a-z][a-z0-9_]{0,39}$/;
+/**
+ * Names a field may not take: a name every object has, and what the transaction's details and list
+ * already call rows and columns of their own (two rows of one name in the API's `details` would be
+ * one too many). A test holds this list to the transaction list's columns (fields.server).
+ */
+const RESERVED_NAMES = new Set([
+  "constructor",
+  "id",
+  "extra",
+  "details",
+  "unit",
+  "remarks",
+  "attachment",
+  "order_no",
+  "created",
+  "amount",
+  "paid_amount",
+  "fee",
+  "refunded_amount",
+  "currency_code",
+  "state",
+  "gateway_name",
+  "initiator",
+  "description",
+  "state_changed_at",
+  "expiration_time",
+  "product_type",
+  "auth_code",
+  "card_type",
+  "ref_number",
+]);
+export const isReservedName = (name: string) => RESERVED_NAMES.has(name) || name.startsWith("delivery") || name.startsWith("customer_");
 
 /** A value of this kind cannot be shorter than this: a field allowing less could never be filled in. */
 const SHORTEST: Partial<Record<CheckoutValidator, number>> = { civil_id: 12, phone: 8 };
@@ -109,15 +141,16 @@ export type CheckedValues =
  * active field; a page reads only the fields it shows.
  */
 export function checkValues(fields: readonly CheckoutFieldRule[], input: Record<string, unknown>, options: { refuseUnknown: boolean }): CheckedValues {
-  const errors: Record<string, ValueError[]> = {};
-  const values: Record<string, string> = {};
+  // Keyed by what a customer sends: objects without a prototype, so no name ("__proto__") is special.
+  const errors: Record<string, ValueError[]> = Object.create(null);
+  const values: Record<string, string> = Object.create(null);
   const cleared: string[] = [];
   if (options.refuseUnknown) {
     const known = new Set(fields.map((field) => field.name));
     for (const name of Object.keys(input)) if (!known.has(name)) errors[name] = [{ code: "checkout_fields.errors.unknown" }];
   }
   for (const field of fields) {
-    const checked = checkValue(field, input[field.name]);
+    const checked = checkValue(field, Object.hasOwn(input, field.name) ? input[field.name] : undefined);
     if (!checked.ok) errors[field.name] = [checked.error];
     else if (checked.value === null) cleared.push(field.name);
     else values[field.name] = checked.value;
@@ -167,6 +200,7 @@ export function checkFieldSettings(
   if (!current) {
     const name = text("name");
     if (!name || !NAME_PATTERN.test(name)) errors.name = ["checkout_fields.errors.name"];
+    else if (isReservedName(name)) errors.name = ["checkout_fields.errors.name_reserved"];
     else changes.name = name;
   } else if (sent("name") && input.name !== current.name) errors.name = ["checkout_fields.errors.name_fixed"];
 

@@ -42,7 +42,7 @@ export type ActionContext = {
 
 /** A section's refusals for a merchant: the row actions its settings turn off. */
 export type ActionVeto = (db: DB, merchantId: number) => Promise<readonly RowActionName[]>;
-let vetoes: () => Iterable<readonly [string, ActionVeto]> = () => [];
+let vetoes: (() => Iterable<readonly [string, ActionVeto]>) | undefined;
 
 /** Connects the sections' refusals (the platform does it once when it starts, see app/boot/wiring). */
 export function connectActionVetoes(lookup: () => Iterable<readonly [string, ActionVeto]>) {
@@ -51,6 +51,8 @@ export function connectActionVetoes(lookup: () => Iterable<readonly [string, Act
 
 /** The context rowActions needs for the merchant's rows: every page, API and action reads it here. */
 export async function actionContextOf(db: DB, merchantId: number): Promise<ActionContext> {
+  // Unconnected, a section's refusal would silently not apply: refuse to guess, as transitions do.
+  if (!vetoes) throw new Error("actionContextOf: the sections' refusals are not connected (start the platform through app/boot)");
   const [gatewayKinds, refusals] = await Promise.all([
     gatewayKindsOf(db, merchantId),
     Promise.all([...vetoes()].map(async ([plugin, veto]) => [plugin, new Set<string>(await veto(db, merchantId))] as const)),
@@ -120,6 +122,8 @@ export async function runRowAction(
     plugin?: string;
     /** A refund or void of this duplicate payment of the transaction, not of its own payment. */
     attemptId?: string | null;
+    /** The merchant's action context when the caller has it already (a bulk action reads it once). */
+    context?: ActionContext;
     /** A refund, capture or void's reference from the caller's Idempotency-Key (see resumeOperation). */
     operationReference?: string | null;
     /**
@@ -165,7 +169,7 @@ async function runLoadedRowAction(
     if (!can(input.user, OPERATION_PERMISSIONS[input.action])) return refuse("operations.errors.forbidden");
     return requestOperation(db, { merchantId: input.merchantId, actor: input.user, transactionId: row.id, kind: input.action, amount: input.amount, attemptId: input.attemptId, addresses: input.addresses, reference, reason });
   }
-  if (!isRowAction(input.action) || !rowActions(row, input.user, await actionContextOf(db, input.merchantId)).includes(input.action)) {
+  if (!isRowAction(input.action) || !rowActions(row, input.user, input.context ?? (await actionContextOf(db, input.merchantId))).includes(input.action)) {
     if (!isOperation(input.action)) return refuse("actions.not_available");
     if (!can(input.user, OPERATION_PERMISSIONS[input.action])) return refuse("operations.errors.forbidden");
     return refuse("operations.errors.not_available");
@@ -187,7 +191,8 @@ export async function runBulkAction(db: DB, input: Omit<Parameters<typeof runRow
     return { outcome: "none", code: "actions.bulk_none_selected", results: [] };
   }
   const results: BulkOutcome["results"] = [];
-  for (const id of ids) results.push({ id, outcome: await runRowAction(db, { ...input, transactionId: id }) });
+  const context = await actionContextOf(db, input.merchantId);
+  for (const id of ids) results.push({ id, outcome: await runRowAction(db, { ...input, transactionId: id, context }) });
   const succeeded = results.filter((result) => result.outcome.ok).length;
   if (succeeded === results.length) return { outcome: "all", code: "actions.applied", results };
   if (succeeded > 0) return { outcome: "some", code: "actions.applied_partially", results };

@@ -6,7 +6,7 @@ import { Callout } from "~/components/callout";
 import { PageHeader } from "~/components/page-header";
 import { CHECKOUT_VALIDATORS, checkFieldSettings, MAX_FIELD_LENGTH } from "~/domain/payments/checkout-fields";
 import { createCheckoutField, findCheckoutField, listCheckoutFields, moveCheckoutField, updateCheckoutField, type CheckoutField } from "~/domain/payments/checkout-fields.server";
-import { findSection } from "~/sections/registry";
+import { offersCheckoutFields } from "~/sections/registry";
 import { findAdminSection } from "~/web/admin-sections.server";
 import { flashCookie } from "~/web/flash.server";
 import { readFormData } from "~/web/form-data.server";
@@ -23,7 +23,7 @@ function guard({ context, request, params }: { context: Route.LoaderArgs["contex
   const auth = requireUser(context, request);
   requirePermission(auth, "manage_merchant");
   const section = findAdminSection(params.key);
-  if (!section || findSection(section.key)?.transactions?.checkoutFields !== true) notFound();
+  if (!section || !offersCheckoutFields(section.key)) notFound();
   return { auth, section: { key: section.key, name: section.name } };
 }
 

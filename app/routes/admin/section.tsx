@@ -5,7 +5,7 @@ import type { Route } from "./+types/section";
 import { Callout } from "~/components/callout";
 import { PageHeader } from "~/components/page-header";
 import { checkSectionSettings, listSectionStates, loadSectionSettings, MAX_HOURS, updateSectionSettings } from "~/domain/merchants/sections-admin.server";
-import { findSection } from "~/sections/registry";
+import { offersCheckoutFields } from "~/sections/registry";
 import { findConfigurableSection } from "~/web/admin-sections.server";
 import { flashCookie } from "~/web/flash.server";
 import { readFormData } from "~/web/form-data.server";
@@ -29,7 +29,7 @@ export async function loader(args: Route.LoaderArgs) {
   const db = getDbFrom(args.context);
   const [values, [state]] = await Promise.all([loadSectionSettings(db, auth.user.merchantId, section), listSectionStates(db, auth.user.merchantId, [section])]);
   // Its checkout fields have a page of their own, for a section whose declaration offers them.
-  const checkoutFields = findSection(section.key)?.transactions?.checkoutFields === true;
+  const checkoutFields = offersCheckoutFields(section.key);
   return { key: section.key, installed: state.installed, fields: section.settings, values, maxHours: MAX_HOURS, checkoutFields };
 }
 

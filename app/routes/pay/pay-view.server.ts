@@ -14,11 +14,8 @@ import { boundsOf, decimalBoundsOf } from "~/domain/payments/amount-bounds.serve
 import { formatParams } from "~/presentation/texts.server";
 import { merchantContactView } from "~/presentation/public-pay-view.server";
 import type { PublicTransaction } from "~/domain/payments/pay-page.server";
-import { activeCheckoutFields } from "~/domain/payments/checkout-fields.server";
-import { findSection, PAYABLE_SECTIONS } from "~/sections/registry";
-
-/** The payable sections whose pay page asks the merchant's checkout fields (their declaration opts in). */
-export const CHECKOUT_FIELD_SECTIONS = PAYABLE_SECTIONS.filter((key) => findSection(key)?.transactions?.checkoutFields === true);
+import { activeCheckoutFields, customerFieldView } from "~/domain/payments/checkout-fields.server";
+import { CHECKOUT_FIELD_SECTIONS, PAYABLE_SECTIONS } from "~/sections/registry";
 
 /**
  * What the pay page shows for a link, or where it sends the customer instead. One function for the
@@ -97,14 +94,7 @@ export async function payPageView(db: DB, lang: Language, transactionId: string,
           feeByMerchant: choice.fee_payer === "merchant",
         })),
         selected: selected?.gateway_code ?? null,
-        checkoutFields: checkoutFields.map((field) => ({
-          name: field.name,
-          label: lang === "ar" ? field.label_ar : field.label_en,
-          placeholder: (lang === "ar" ? field.placeholder_ar : field.placeholder_en) ?? null,
-          validator: field.validator,
-          required: Boolean(field.required),
-          maxLength: field.max_length,
-        })),
+        checkoutFields: checkoutFields.map((field) => customerFieldView(field, lang)),
         submissionToken: randomToken(16),
       },
     },

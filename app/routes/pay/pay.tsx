@@ -14,14 +14,14 @@ import { PaySummary } from "~/components/pay/pay-summary";
 import { Terms } from "~/components/pay/terms";
 import { Alert, Card, TextField } from "~/components/pay/ui";
 import { startAttempt } from "~/domain/payments/attempts.server";
-import { recordCheckoutValues } from "~/domain/payments/checkout-fields.server";
+import { checkCheckoutValues } from "~/domain/payments/checkout-fields.server";
 import { deliveryAction } from "./delivery-action.server";
-import { CHECKOUT_FIELD_SECTIONS, payPageView, type PayPageData } from "./pay-view.server";
+import { payPageView, type PayPageData } from "./pay-view.server";
 import { platformAddresses } from "~/web/addresses.server";
 import { formatParams } from "~/presentation/texts.server";
 import { isLanguage } from "~/lib/i18n";
 import { getDbFrom } from "~/web/request-context.server";
-import { PAYABLE_SECTIONS } from "~/sections/registry";
+import { CHECKOUT_FIELD_SECTIONS, PAYABLE_SECTIONS } from "~/sections/registry";
 
 /** Served as plain HTML: no React on the client (see docs/decisions/0005). */
 export const handle = { hydrate: false };
@@ -50,11 +50,11 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   if (!form) return data({ error: "pay.errors.unexpected", field: null }, { status: 400 });
   const intent = form.get("intent");
   if (intent && intent !== "pay") return deliveryAction(getDbFrom(context), params.transactionId, String(intent), form);
-  // The checkout fields are checked and kept on the transaction before any attempt starts; refused, none starts.
+  // The checkout fields are checked before any attempt starts (refused, none starts) and kept with the attempt.
   const checkoutValues = Object.fromEntries(
     [...form].filter((entry): entry is [string, string] => entry[0].startsWith(EXTRA_PREFIX) && typeof entry[1] === "string").map(([name, value]) => [name.slice(EXTRA_PREFIX.length), value.slice(0, 1000)]),
   );
-  const recorded = await recordCheckoutValues(getDbFrom(context), { transactionId: params.transactionId, sections: CHECKOUT_FIELD_SECTIONS, values: checkoutValues, refuseUnknown: false });
+  const recorded = await checkCheckoutValues(getDbFrom(context), { transactionId: params.transactionId, sections: CHECKOUT_FIELD_SECTIONS, values: checkoutValues, refuseUnknown: false });
   if (!recorded.ok) {
     const checkoutErrors = Object.fromEntries(Object.entries(recorded.errors).map(([name, [first]]) => [name, { key: first?.code ?? "checkout_fields.errors.invalid", values: formatParams(first?.params, lang) }]));
     return data({ error: "checkout_fields.errors.summary", field: "checkout", checkoutErrors, checkoutValues }, { status: 400 });
@@ -68,6 +68,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
     submissionToken: String(form.get("submission_token") ?? ""),
     lang,
     addresses: platformAddresses(request),
+    answers: recorded.answers,
   });
   if (!outcome.ok) return data({ error: outcome.error, field: outcome.field ?? null, values: formatParams(outcome.params, lang), checkoutValues }, { status: 400 });
   return redirect(outcome.redirectUrl, 303);
@@ -170,8 +171,9 @@ function CheckoutFields({ fields, actionData }: { fields: NonNullable<PayPageDat
             label={field.required ? field.label : t("checkout_fields.optional_label", { label: field.label })}
             placeholder={field.placeholder ?? undefined}
             required={field.required}
-            maxLength={field.maxLength}
-            defaultValue={values?.[field.name] ?? ""}
+            // The server counts a civil ID's or a phone's digits without the spaces people type: the browser must not cut those.
+            maxLength={field.validator === "text" || field.validator === "email" ? field.max_length : undefined}
+            defaultValue={values && Object.hasOwn(values, field.name) ? values[field.name] : ""}
             error={error ? t(error.key, error.values) : null}
             dir="auto"
             {...INPUTS[field.validator]}

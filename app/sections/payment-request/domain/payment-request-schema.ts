@@ -67,9 +67,17 @@ export const PaymentRequestSchema = z.object({
   send_sms: flag,
   /** Which of the merchant's units asks (its branding on the pay page, receipts and mails); blank for the default unit. */
   unit: z
-    .union([z.number().int().positive(), z.string().trim().regex(/^\d{0,12}$/)], { error: "payment_request.errors.unit" })
+    .union([z.number(), z.string()], { error: "payment_request.errors.unit" })
     .optional()
-    .transform((value) => (value === undefined || value === "" ? undefined : Number(value))),
+    .transform((value, context) => {
+      const text = typeof value === "string" ? value.trim() : value;
+      if (text === undefined || text === "") return undefined;
+      // An id the database can hold (a 32-bit integer on Postgres), written as digits.
+      const id = typeof text === "number" ? text : /^\d{1,10}$/.test(text) ? Number(text) : Number.NaN;
+      if (Number.isInteger(id) && id >= 1 && id <= 2_147_483_647) return id;
+      context.addIssue({ code: "custom", message: "payment_request.errors.unit" });
+      return z.NEVER;
+    }),
 });
 
 export type PaymentRequestInput = z.output<typeof PaymentRequestSchema>;

@@ -20,6 +20,7 @@ import { getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { readFormData } from "~/web/form-data.server";
 import { COUNTRIES, isCountry } from "~/lib/countries";
+import { listUnits } from "~/domain/merchants/units-admin.server";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "إنشاء طلب دفع" : "Create payment request" }];
@@ -39,7 +40,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     listMerchantGateways(db, auth.user.merchantId, { enabledOnly: true }),
     loadPaymentRequestSettings(db, auth.user.merchantId),
     db.selectFrom("merchants").select(["currency_code", "country_code"]).where("id", "=", auth.user.merchantId).executeTakeFirstOrThrow(),
-    db.selectFrom("units").select(["id", "name", "is_default"]).where("merchant_id", "=", auth.user.merchantId).orderBy("is_default", "desc").orderBy("id").execute(),
+    listUnits(db, auth.user.merchantId),
   ]);
   const lang = isLanguage(params.lang) ? params.lang : "en";
   // Only currencies some enabled payment method takes: a request in another could never be paid.

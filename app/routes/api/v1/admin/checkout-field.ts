@@ -1,7 +1,7 @@
 import type { Route } from "./+types/checkout-field";
 import { checkFieldSettings } from "~/domain/payments/checkout-fields";
 import { findCheckoutField, updateCheckoutField } from "~/domain/payments/checkout-fields.server";
-import { findSection } from "~/sections/registry";
+import { offersCheckoutFields } from "~/sections/registry";
 import { findAdminSection } from "~/web/admin-sections.server";
 import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { recordId } from "~/web/record-id";
@@ -13,7 +13,7 @@ async function fieldFor(request: Request, context: Route.LoaderArgs["context"], 
   requireApiPermission(request, user, "manage_merchant");
   const section = findAdminSection(params.key);
   const id = recordId(params.id);
-  if (!section || findSection(section.key)?.transactions?.checkoutFields !== true || id === null) throw apiDetail(request, "api.not_found", 404);
+  if (!section || !offersCheckoutFields(section.key) || id === null) throw apiDetail(request, "api.not_found", 404);
   const field = await findCheckoutField(getDbFrom(context), user.merchantId, section.key, id);
   if (!field) throw apiDetail(request, "api.not_found", 404);
   return { user, section: { key: section.key, name: section.name }, field };

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/checkout-fields";
 import { checkFieldSettings } from "~/domain/payments/checkout-fields";
 import { createCheckoutField, listCheckoutFields, updateCheckoutField } from "~/domain/payments/checkout-fields.server";
-import { findSection } from "~/sections/registry";
+import { offersCheckoutFields } from "~/sections/registry";
 import { findAdminSection } from "~/web/admin-sections.server";
 import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
@@ -11,7 +11,7 @@ async function sectionFor(request: Request, context: Route.LoaderArgs["context"]
   const { user } = await requireApiUser(request, context);
   requireApiPermission(request, user, "manage_merchant");
   const section = findAdminSection(key);
-  if (!section || findSection(section.key)?.transactions?.checkoutFields !== true) throw apiDetail(request, "api.not_found", 404);
+  if (!section || !offersCheckoutFields(section.key)) throw apiDetail(request, "api.not_found", 404);
   return { user, section: { key: section.key, name: section.name } };
 }
 

@@ -2,7 +2,7 @@ import type { Route } from "./+types/transaction-pay";
 import { startAttempt } from "~/domain/payments/attempts.server";
 import { deliveryStateOf } from "~/domain/payments/delivery.server";
 import { KUWAIT_AREAS_AR, KUWAIT_AREAS_EN } from "~/domain/payments/kuwait-areas";
-import { recordCheckoutValues } from "~/domain/payments/checkout-fields.server";
+import { checkCheckoutValues, type CheckoutAnswers } from "~/domain/payments/checkout-fields.server";
 import { findPublicTransaction } from "~/domain/payments/pay-page.server";
 import { PAYABLE_STATES } from "~/domain/payments/states";
 import { publicPayView } from "~/presentation/public-pay-view.server";
@@ -10,15 +10,13 @@ import { platformAddresses } from "~/web/addresses.server";
 import { apiDetail, apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, str } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
 import { describe } from "~/presentation/texts.server";
-import { findSection } from "~/sections/registry";
+import { findSection, offersCheckoutFields } from "~/sections/registry";
 import { getDbFrom } from "~/web/request-context.server";
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from "~/web/idempotency.server";
 import { sha256 } from "~/lib/crypto.server";
 
 /** The public pay API serves the sections whose transactions customers pay on the pay page. */
 const isPayable = (plugin: string) => findSection(plugin)?.transactions?.payable === true;
-/** Sections whose pay page asks the merchant's checkout fields. */
-const offersCheckoutFields = (plugin: string) => findSection(plugin)?.transactions?.checkoutFields === true;
 
 /** GET: the transaction as the pay page reads it. OPTIONS: the delivery configuration. Anonymous. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -52,8 +50,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 /**
  * POST {gateway_code, amount?, extra?}: starts paying and answers where to send the customer. The
  * Idempotency-Key header (or submission_token) makes a repeated call start one attempt. `extra`
- * holds the values of the section's checkout fields by name (GET's `checkout_fields`), checked and
- * kept on the transaction before the attempt starts; refused, `{"extra": {"<name>": [...]}}` and none starts.
+ * holds the values of the section's checkout fields by name (GET's `checkout_fields`), checked
+ * before the attempt starts and kept with it; refused, `{"extra": {"<name>": [...]}}` and none starts.
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(request);
@@ -64,14 +62,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const key = request.headers.get("Idempotency-Key");
   if (key && key.length > MAX_IDEMPOTENCY_KEY_LENGTH) return apiErrors(request, { non_field_errors: ["api.idempotency_key_too_long"] });
   const lang = apiLanguage(request);
+  let answers: CheckoutAnswers | null = null;
   if (offersCheckoutFields(params.plugin)) {
     const extra = body.extra ?? {};
     if (typeof extra !== "object" || Array.isArray(extra)) return apiErrors(request, { extra: ["checkout_fields.errors.not_an_object"] });
-    const recorded = await recordCheckoutValues(getDbFrom(context), { transactionId: params.id, sections: [params.plugin], values: extra as Record<string, unknown>, refuseUnknown: true });
+    const recorded = await checkCheckoutValues(getDbFrom(context), { transactionId: params.id, sections: [params.plugin], values: extra as Record<string, unknown>, refuseUnknown: true });
     if (!recorded.ok) {
       const errors = Object.fromEntries(Object.entries(recorded.errors).map(([name, list]) => [name, list.map((error) => describe(error.code, error.params, lang))]));
       return apiJson({ extra: errors }, 400);
     }
+    answers = recorded.answers;
   }
   const outcome = await startAttempt(getDbFrom(context), {
     plugins: [params.plugin],
@@ -79,6 +79,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     gatewayCode,
     amountText: body.amount === undefined || body.amount === null ? null : str(body.amount, 20),
     submissionToken: key ? submissionTokenOf(key) : str(body.submission_token, 64),
+    answers,
     lang,
     addresses: platformAddresses(request),
   });
