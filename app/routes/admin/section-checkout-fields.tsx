@@ -140,7 +140,8 @@ export default function CheckoutFieldsPage({ params }: Route.ComponentProps) {
         <Text fw={600} component="h2" size="lg" mb="sm">
           {t("admin.checkout_fields.new")}
         </Text>
-        <FieldForm result={result?.form === "new" ? result : undefined} busy={busy} />
+        {/* A new form once a field is added (with JavaScript the page stays mounted): what was typed is gone. */}
+        <FieldForm key={fields.length} result={result?.form === "new" ? result : undefined} busy={busy} />
       </Card>
     </Stack>
   );
