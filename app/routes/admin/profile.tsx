@@ -5,7 +5,8 @@ import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/profile";
-import { CheckboxField, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms";
+import { FormErrors, SelectField, TextareaField, TextField } from "~/components/forms";
+import { BrandingFields } from "~/components/admin/branding-fields";
 import { PageHeader } from "~/components/page-header";
 import { MerchantProfileSchema } from "~/domain/merchants/profile-schema";
 import { COUNTRIES, countryName } from "~/lib/countries";
@@ -106,22 +107,10 @@ export default function MerchantProfilePage({ params }: Route.ComponentProps) {
               <Text size="sm" c="dimmed">
                 {t("admin.profile.branding_note")}
               </Text>
-              <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <TextField field={fields.unit_title_en} label={label("unit_title_en")} required maxLength={120} dir="ltr" />
-                <TextField field={fields.unit_title_ar} label={label("unit_title_ar")} required maxLength={120} dir="rtl" />
-              </SimpleGrid>
-              <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <TextField field={fields.header_color} label={label("header_color")} description={t("admin.profile.header_color_hint")} required maxLength={11} dir="ltr" />
-                <TextField field={fields.unit_website} label={label("unit_website")} type="url" maxLength={300} dir="ltr" placeholder="https://" />
-              </SimpleGrid>
-              <CheckboxField field={fields.show_unit_title} label={label("show_unit_title")} />
-              <SimpleGrid cols={{ base: 1, sm: 3 }}>
-                <TextField field={fields.instagram_url} label={label("instagram_url")} type="url" maxLength={300} dir="ltr" placeholder="https://" />
-                <TextField field={fields.twitter_url} label={label("twitter_url")} type="url" maxLength={300} dir="ltr" placeholder="https://" />
-                <TextField field={fields.facebook_url} label={label("facebook_url")} type="url" maxLength={300} dir="ltr" placeholder="https://" />
-              </SimpleGrid>
-              <TextareaField field={fields.terms_en} label={label("terms_en")} maxLength={5000} autosize minRows={3} dir="ltr" />
-              <TextareaField field={fields.terms_ar} label={label("terms_ar")} maxLength={5000} autosize minRows={3} dir="rtl" />
+              <BrandingFields
+                fields={{ titleEn: fields.unit_title_en, titleAr: fields.unit_title_ar, headerColor: fields.header_color, website: fields.unit_website, showTitle: fields.show_unit_title, instagram: fields.instagram_url, twitter: fields.twitter_url, facebook: fields.facebook_url, termsEn: fields.terms_en, termsAr: fields.terms_ar }}
+                label={label}
+              />
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
                 <TextareaField field={fields.disclaimer_en} label={label("disclaimer_en")} description={t("admin.profile.disclaimer_hint")} maxLength={500} autosize minRows={2} dir="ltr" />
                 <TextareaField field={fields.disclaimer_ar} label={label("disclaimer_ar")} description={t("admin.profile.disclaimer_hint")} maxLength={500} autosize minRows={2} dir="rtl" />

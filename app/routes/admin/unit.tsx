@@ -1,11 +1,12 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Anchor, Badge, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/unit";
-import { CheckboxField, FormErrors, TextareaField, TextField } from "~/components/forms";
+import { FormErrors, TextField } from "~/components/forms";
+import { BrandingFields } from "~/components/admin/branding-fields";
 import { PageHeader } from "~/components/page-header";
 import { UnitSchema } from "~/domain/merchants/unit-schema";
 import { loadUnit, makeDefault, updateUnit } from "~/domain/merchants/units-admin.server";
@@ -110,22 +111,10 @@ export default function UnitPage({ params }: Route.ComponentProps) {
           <Card withBorder padding="lg">
             <Stack gap="md">
               <TextField field={fields.name} label={label("name")} description={t("admin.units.name_hint")} required maxLength={60} />
-              <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <TextField field={fields.title_en} label={label("title_en")} required maxLength={120} dir="ltr" />
-                <TextField field={fields.title_ar} label={label("title_ar")} required maxLength={120} dir="rtl" />
-              </SimpleGrid>
-              <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <TextField field={fields.header_color} label={label("header_color")} description={t("admin.profile.header_color_hint")} required maxLength={11} dir="ltr" />
-                <TextField field={fields.website} label={label("website")} type="url" maxLength={300} dir="ltr" placeholder="https://" />
-              </SimpleGrid>
-              <CheckboxField field={fields.show_unit_title} label={label("show_unit_title")} />
-              <SimpleGrid cols={{ base: 1, sm: 3 }}>
-                <TextField field={fields.instagram_url} label={label("instagram_url")} type="url" maxLength={300} dir="ltr" placeholder="https://" />
-                <TextField field={fields.twitter_url} label={label("twitter_url")} type="url" maxLength={300} dir="ltr" placeholder="https://" />
-                <TextField field={fields.facebook_url} label={label("facebook_url")} type="url" maxLength={300} dir="ltr" placeholder="https://" />
-              </SimpleGrid>
-              <TextareaField field={fields.terms_en} label={label("terms_en")} maxLength={5000} autosize minRows={3} dir="ltr" />
-              <TextareaField field={fields.terms_ar} label={label("terms_ar")} maxLength={5000} autosize minRows={3} dir="rtl" />
+              <BrandingFields
+                fields={{ titleEn: fields.title_en, titleAr: fields.title_ar, headerColor: fields.header_color, website: fields.website, showTitle: fields.show_unit_title, instagram: fields.instagram_url, twitter: fields.twitter_url, facebook: fields.facebook_url, termsEn: fields.terms_en, termsAr: fields.terms_ar }}
+                label={label}
+              />
             </Stack>
           </Card>
           <Group>
