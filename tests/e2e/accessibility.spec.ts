@@ -84,6 +84,9 @@ const DASHBOARD = [
   ["help", "/help"],
   ["the merchant profile (administration)", "/admin/profile"],
   ["users (administration)", "/admin/users"],
+  ["units (administration)", "/admin/units"],
+  ["a unit (administration)", "/admin/units/2"],
+  ["checkout fields (administration)", "/admin/sections/payment_request/checkout-fields"],
 ] as const;
 
 const PUBLIC = [

@@ -100,7 +100,7 @@ describe("the units pages (/:lang/admin/units)", () => {
     expect(page).toContain("Make default");
     const list = await (await app.request("/en/admin/units", { cookie })).text();
     expect(list).toContain("Salmiya");
-    expect(list).toContain('aria-label="Make Salmiya the default unit"');
+    expect(list).toContain('aria-label="Make default: Salmiya"');
   });
 
   it("refuses bad values and a name already taken with errors in Arabic, keeping what was typed", async () => {
