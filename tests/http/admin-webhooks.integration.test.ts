@@ -150,6 +150,8 @@ describe("merchant webhooks", () => {
     await drain();
     expect(received).toHaveLength(4);
     expect(JSON.parse(received[3].body).id).toBe(ids[0]);
+    const redelivered = await database.db.selectFrom("audit_log").select(["actor_name", "description"]).where("action", "=", "webhook_redelivered").executeTakeFirstOrThrow();
+    expect(redelivered).toEqual({ actor_name: alpha.admin.username, description: `Sent the event refund.succeeded again to the webhook endpoint ${receiverUrl}` });
   });
 
   it("sends a test event on request, and nothing to an endpoint turned off", async () => {
@@ -159,6 +161,7 @@ describe("merchant webhooks", () => {
     await drain();
     expect(received).toHaveLength(1);
     expect(verify(received[0], endpoint.secret).type).toBe("webhook.test");
+    expect((await database.db.selectFrom("audit_log").select("description").where("action", "=", "webhook_test_sent").executeTakeFirstOrThrow()).description).toBe(`Sent a test event to the webhook endpoint ${receiverUrl}`);
 
     const off = await call("PATCH", `/api/v1/admin/webhooks/${endpoint.id}`, alphaToken, { enabled: false });
     expect(await off.json()).toMatchObject({ enabled: false });

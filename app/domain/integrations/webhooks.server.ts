@@ -7,7 +7,7 @@ import { now, nowIso } from "~/lib/clock.server";
 import { hmacSha256, randomToken } from "~/lib/crypto.server";
 import { env } from "~/lib/env.server";
 import { enqueueJob } from "~/lib/jobs.server";
-import { refuse, type Refusal } from "~/lib/outcome";
+import { refuse, type Refusal, type TextParams } from "~/lib/outcome";
 import { seal, unseal } from "~/lib/sealed.server";
 import { checkWebhookUrl, guardedLookup, isPrivateAddress, privateTargetsAllowed } from "./webhook-targets.server";
 
@@ -82,8 +82,8 @@ export async function checkWebhookInput(input: { url: unknown; events: unknown }
   return { ok: true, url, events: WEBHOOK_EVENTS.filter((event) => events!.includes(event)) };
 }
 
-function audit(db: DB, manager: Manager, action: string, id: number, url: string, ip?: string | null) {
-  return recordAudit(db, { merchantId: manager.merchantId, actor: { id: manager.id, username: manager.username }, action, params: { url }, objectType: "webhook", objectId: id, ip: ip ?? null });
+function audit(db: DB, manager: Manager, action: string, id: number, url: string, ip?: string | null, params: TextParams = {}) {
+  return recordAudit(db, { merchantId: manager.merchantId, actor: { id: manager.id, username: manager.username }, action, params: { url, ...params }, objectType: "webhook", objectId: id, ip: ip ?? null });
 }
 
 /** A new endpoint and its signing secret, returned once (kept sealed; it is needed to sign). */
@@ -165,31 +165,34 @@ export async function emitWebhookEvent(trx: DB, merchantId: number, type: (typeo
 }
 
 /** "Send test event": a `webhook.test` event to this endpoint alone, tried once. */
-export async function sendTestEvent(db: DB, input: { manager: Manager; id: number }): Promise<{ ok: true; eventId: string } | Refusal> {
+export async function sendTestEvent(db: DB, input: { manager: Manager; id: number; ip?: string | null }): Promise<{ ok: true; eventId: string } | Refusal> {
   return writeTransaction(db, async (trx) => {
     const current = await findWebhook(trx, input.manager.merchantId, input.id);
     if (!current) return refuse("admin.webhooks.errors.not_found");
     if (!current.enabled) return refuse("admin.webhooks.errors.disabled");
     const id = await storeEvent(trx, input.manager.merchantId, "webhook.test", { message: "A test event sent from the administration panel.", endpoint_id: current.id, sent_by: input.manager.username });
     await queueTry(trx, { eventId: id, endpointId: current.id, manual: true });
+    await audit(trx, input.manager, "webhook_test_sent", current.id, current.url, input.ip);
     return { ok: true as const, eventId: id };
   });
 }
 
 /** Sends an event again to an endpoint, once, as a new numbered try in its log. */
-export async function redeliver(db: DB, input: { manager: Manager; endpointId: number; deliveryId: number }): Promise<{ ok: true } | Refusal> {
+export async function redeliver(db: DB, input: { manager: Manager; endpointId: number; deliveryId: number; ip?: string | null }): Promise<{ ok: true } | Refusal> {
   return writeTransaction(db, async (trx) => {
     const delivery = await trx
       .selectFrom("webhook_deliveries")
-      .select(["event_id"])
-      .where("id", "=", input.deliveryId)
-      .where("endpoint_id", "=", input.endpointId)
-      .where("merchant_id", "=", input.manager.merchantId)
+      .innerJoin("webhook_events", "webhook_events.id", "webhook_deliveries.event_id")
+      .select(["webhook_deliveries.event_id", "webhook_events.type"])
+      .where("webhook_deliveries.id", "=", input.deliveryId)
+      .where("webhook_deliveries.endpoint_id", "=", input.endpointId)
+      .where("webhook_deliveries.merchant_id", "=", input.manager.merchantId)
       .executeTakeFirst();
     const endpoint = await findWebhook(trx, input.manager.merchantId, input.endpointId);
     if (!delivery || !endpoint) return refuse("admin.webhooks.errors.not_found");
     if (!endpoint.enabled) return refuse("admin.webhooks.errors.disabled");
     await queueTry(trx, { eventId: delivery.event_id, endpointId: input.endpointId, manual: true });
+    await audit(trx, input.manager, "webhook_redelivered", endpoint.id, endpoint.url, input.ip, { event: delivery.type });
     return { ok: true as const };
   });
 }

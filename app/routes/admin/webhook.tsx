@@ -59,14 +59,14 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     return done(intent === "enable" ? "admin.webhooks.done_enabled" : "admin.webhooks.done_disabled");
   }
   if (intent === "test") {
-    const sent = await sendTestEvent(db, { manager, id });
+    const sent = await sendTestEvent(db, { manager, id, ip });
     if (!sent.ok && sent.code === "admin.webhooks.errors.disabled") return data<ActionResult>({ errors: { non_field_errors: [sent.code] } }, { status: 409 });
     if (!sent.ok) notFound();
     return done("admin.webhooks.test_sent");
   }
   if (intent === "redeliver") {
     const deliveryId = recordId(String(form.get("delivery") ?? ""));
-    const queued = deliveryId === null ? null : await redeliver(db, { manager, endpointId: id, deliveryId });
+    const queued = deliveryId === null ? null : await redeliver(db, { manager, endpointId: id, deliveryId, ip });
     if (queued && !queued.ok && queued.code === "admin.webhooks.errors.disabled") return data<ActionResult>({ errors: { non_field_errors: [queued.code] } }, { status: 409 });
     if (!queued?.ok) notFound();
     return done("admin.webhooks.redelivered");

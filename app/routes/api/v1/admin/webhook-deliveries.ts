@@ -1,7 +1,7 @@
 import type { Route } from "./+types/webhook-deliveries";
 import { findWebhook, listDeliveries, redeliver } from "~/domain/integrations/webhooks.server";
 import { apiDetail, apiJson, methodNotAllowed, requireApiPermission, requireApiUser } from "~/web/api.server";
-import { getDbFrom } from "~/web/request-context.server";
+import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { recordId } from "~/web/record-id";
 import { managerOf } from "~/domain/identity/users.server";
 
@@ -23,7 +23,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const id = recordId(params.id);
   const deliveryId = recordId(params.deliveryId);
   if (id === null || deliveryId === null) return apiDetail(request, "api.not_found", 404);
-  const outcome = await redeliver(getDbFrom(context), { manager: managerOf(user), endpointId: id, deliveryId });
+  const outcome = await redeliver(getDbFrom(context), { manager: managerOf(user), endpointId: id, deliveryId, ip: context.get(clientAddressContext) });
   if (outcome.ok) return apiJson({ queued: true }, 202);
   return outcome.code === "admin.webhooks.errors.disabled" ? apiDetail(request, outcome.code, 409) : apiDetail(request, "api.not_found", 404);
 }

@@ -29,7 +29,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const testing = new URL(request.url).pathname.replace(/\/$/, "").endsWith("/test");
   if (testing) {
     if (request.method !== "POST") return methodNotAllowed(request);
-    const sent = await sendTestEvent(db, { manager, id });
+    const sent = await sendTestEvent(db, { manager, id, ip });
     if (sent.ok) return apiJson({ event_id: sent.eventId }, 202);
     return sent.code === "admin.webhooks.errors.disabled" ? apiDetail(request, sent.code, 409) : apiDetail(request, "api.not_found", 404);
   }
