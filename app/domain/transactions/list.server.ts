@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } fro
 import { engineOf, type DB, type Engine } from "~/db/database.server";
 import type { Database, TransactionState } from "~/db/schema";
 import { PARTIALLY_REFUNDED } from "./display-state";
-import { nameSearchKey } from "./search-key";
+import { nameSearchPrefixes } from "./search-key";
 import { ALL_ROWS_LIMIT, hasFilters, type ListQuery, type TransactionFilters } from "./filters";
 import { unfilteredCount } from "./totals.server";
 
@@ -36,7 +36,7 @@ type SearchPlan = { prefixes: string[]; text: string; orderNo: number | null; ph
 function planSearch(q: string): SearchPlan {
   const text = q.trim();
   // A name as normalised (decision 0019) and an e-mail as lower-cased: the same for most searches.
-  const prefixes = [...new Set([nameSearchKey(text), text.toLowerCase()])].filter(Boolean);
+  const prefixes = [...new Set([...nameSearchPrefixes(text), text.toLowerCase()])].filter(Boolean);
   // An order number or a phone typed on an Arabic keyboard (٠١٢… or ۰۱۲…) is the same number.
   const digits = text
     .replace(/[\u0660-\u0669]/g, (digit) => String(digit.charCodeAt(0) - 0x660))

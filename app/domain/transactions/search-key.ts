@@ -47,3 +47,19 @@ export function nameSearchKey(text: string): string {
   for (let pass = 0; pass < SPACE_PASSES; pass++) key = key.split("  ").join(" ");
   return key.replace(/^ +| +$/g, "");
 }
+
+/** A word of Arabic letters, with the article and without: "الصباح" and "صباح". */
+const ARTICLE = "ال";
+const ARABIC_LETTER = /^[\u0621-\u064A]/;
+
+/**
+ * The name's forms a search looks for: its form, and the same with the Arabic article added or taken
+ * away at its start, so "صباح" finds "الصباح" and "الصباح" finds "صباح". The stored terms stay as they
+ * are (each word of a name is a term's start, article included); the search reads one more index range.
+ */
+export function nameSearchPrefixes(text: string): string[] {
+  const key = nameSearchKey(text);
+  if (!ARABIC_LETTER.test(key)) return key ? [key] : [];
+  if (key.startsWith(ARTICLE)) return key.length > ARTICLE.length + 1 && ARABIC_LETTER.test(key.slice(ARTICLE.length)) ? [key, key.slice(ARTICLE.length)] : [key];
+  return [key, ARTICLE + key];
+}

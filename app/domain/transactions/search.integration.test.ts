@@ -94,6 +94,17 @@ describe("search by customer name", () => {
     expect((await find("إحمد")).ids).toEqual([ids.ahmad]);
   });
 
+  it("finds an Arabic family name with or without its article", async () => {
+    expect((await find("صباح")).ids).toEqual([ids.mohammad]);
+    expect((await find("مطيري")).ids).toEqual([ids.fatimaArabic]);
+    expect((await find("محمد صباح")).ids).toEqual([]);
+    const plain = await insert({ first: "سارة", last: "عنزي" });
+    expect((await find("العنزي")).ids).toEqual([plain, ids.mohammadVowelled]);
+    expect((await find("عنزي")).ids).toEqual([plain, ids.mohammadVowelled]);
+    // The article alone is not a name.
+    expect((await find("ال")).ids).toEqual(expect.arrayContaining([ids.mohammad, ids.fatimaArabic]));
+  });
+
   it("finds English names in any case, by first name, last name, or several words in a row, and e-mails by their start", async () => {
     expect(await find("Fatima")).toEqual({ ids: [ids.fatimahEmail, ids.fatima], count: 2 });
     expect((await find("mutairi")).ids).toEqual([ids.fatima]);
