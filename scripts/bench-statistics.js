@@ -186,6 +186,8 @@ async function main(flags) {
     statistics: await app.load("/app/domain/statistics/statistics.server.ts"),
     users: await app.load("/app/domain/merchants/merchants.server.ts"),
   };
+  // The ports the server connects when it starts (the sections' refusals of row actions among them).
+  await (await app.load("/app/boot/wiring.server.ts")).wirePlatform();
   const summaries = [];
   try {
     for (const engine of flags.engines) {
