@@ -84,6 +84,15 @@ export function engineOf(db: Kysely<Database> | Transaction<Database>): Engine {
 }
 
 /**
+ * Takes one merchant's lock inside a writeTransaction: its row FOR UPDATE on Postgres, so that the
+ * merchant's changes that read before they write (an order number, the one default unit, a unique
+ * name) are taken one at a time. SQLite's BEGIN IMMEDIATE already takes them one at a time.
+ */
+export async function lockMerchant(trx: DB, merchantId: number): Promise<void> {
+  if (engineOf(trx) === "postgres") await trx.selectFrom("merchants").select("id").where("id", "=", merchantId).forUpdate().execute();
+}
+
+/**
  * Runs a read-then-write unit of work with the write lock taken up front:
  * BEGIN IMMEDIATE on SQLite (so two writers never both read the old state),
  * an ordinary transaction on Postgres where callers lock rows with FOR UPDATE.

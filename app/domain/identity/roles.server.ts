@@ -1,4 +1,4 @@
-import { engineOf, writeTransaction, type DB } from "~/db/database.server";
+import { lockMerchant, writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { nowIso } from "~/lib/clock.server";
 import { refuse, type Refusal } from "~/lib/outcome";
@@ -71,7 +71,7 @@ export function mayGrant(manager: Pick<Manager, "is_superuser" | "permissions">,
 export async function createRole(db: DB, input: { manager: Manager; name: string; permissions: string[]; ip?: string | null }): Promise<{ ok: true; role: RoleView } | Refusal> {
   if (!mayGrant(input.manager, input.permissions)) return refuse("admin.roles.errors.superuser_only", { field: "permissions" });
   return writeTransaction(db, async (trx) => {
-    if (engineOf(trx) === "postgres") await trx.selectFrom("merchants").select("id").where("id", "=", input.manager.merchantId).forUpdate().execute();
+    await lockMerchant(trx, input.manager.merchantId);
     if (await nameTaken(trx, input.manager.merchantId, input.name)) return refuse("admin.roles.errors.name_taken", { field: "name" });
     const row = await trx.insertInto("roles").values({ merchant_id: input.manager.merchantId, name: input.name, created_at: nowIso() }).returning("id").executeTakeFirstOrThrow();
     await trx.insertInto("role_permissions").values(input.permissions.map((permission) => ({ role_id: row.id, permission }))).execute();

@@ -1,4 +1,4 @@
-import { engineOf, writeTransaction, type DB } from "~/db/database.server";
+import { lockMerchant, writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { randomToken } from "~/lib/crypto.server";
 import { word } from "~/lib/outcome";
@@ -47,7 +47,7 @@ export async function storeBrandImage(
   const { url } = stored;
   await writeTransaction(db, async (trx) => {
     // Under the merchant's lock, as a change of its default unit is (units-admin), so the two never cross.
-    if (engineOf(trx) === "postgres") await trx.selectFrom("merchants").select("id").where("id", "=", input.merchantId).forUpdate().execute();
+    await lockMerchant(trx, input.merchantId);
     if (input.image === "logo") {
       await trx.updateTable("merchants").set({ logo_url: url }).where("id", "=", input.merchantId).execute();
       await trx.updateTable("units").set({ logo_url: url }).where("merchant_id", "=", input.merchantId).where("is_default", "=", 1).execute();

@@ -1,4 +1,4 @@
-import { engineOf, writeTransaction, type DB } from "~/db/database.server";
+import { lockMerchant, writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { list, word } from "~/lib/outcome";
 import { unitOf } from "./units.server";
@@ -68,7 +68,7 @@ export async function updateMerchantProfile(
 ): Promise<MerchantProfileField[]> {
   return writeTransaction(db, async (trx) => {
     // Two edits at once are taken one at a time, so each audit entry names what it changed.
-    if (engineOf(trx) === "postgres") await trx.selectFrom("merchants").select("id").where("id", "=", input.merchantId).forUpdate().executeTakeFirst();
+    await lockMerchant(trx, input.merchantId);
     const current = await loadMerchantProfile(trx, input.merchantId);
     const changed = PROFILE_FIELDS.filter((field) => input.changes[field] !== undefined && input.changes[field] !== current[field]);
     if (changed.length === 0) return [];

@@ -1,4 +1,4 @@
-import { engineOf, writeTransaction, type DB } from "~/db/database.server";
+import { lockMerchant, writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { nowIso } from "~/lib/clock.server";
 import { list, word, type NameParam } from "~/lib/outcome";
@@ -41,11 +41,6 @@ export async function listSectionStates(db: DB, merchantId: number, sections: re
     const own = rows.filter((row) => row.section === section.key);
     return { key: section.key, installed: own.some((row) => row.feature === ""), features: own.map((row) => row.feature).filter(Boolean).sort() };
   });
-}
-
-/** One merchant's installs and uninstalls are taken one at a time (SQLite's BEGIN IMMEDIATE already does). */
-async function lockMerchant(trx: DB, merchantId: number) {
-  if (engineOf(trx) === "postgres") await trx.selectFrom("merchants").select("id").where("id", "=", merchantId).forUpdate().execute();
 }
 
 /**

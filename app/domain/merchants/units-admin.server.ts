@@ -1,4 +1,4 @@
-import { engineOf, writeTransaction, type DB } from "~/db/database.server";
+import { lockMerchant, writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { nowIso } from "~/lib/clock.server";
 import { list, refuse, word, type Refusal, type TextParams } from "~/lib/outcome";
@@ -49,15 +49,6 @@ export async function listUnits(db: DB, merchantId: number): Promise<UnitView[]>
 export async function loadUnit(db: DB, merchantId: number, id: number): Promise<UnitView | undefined> {
   const row = await unitsOf(db, merchantId).where("id", "=", id).executeTakeFirst();
   return row && viewOf(row);
-}
-
-/**
- * Unit writes of one merchant are taken one at a time: SQLite's write transactions already are;
- * on Postgres the merchant's row is the lock, so two names cannot both pass the check and two
- * "make default" cannot interleave.
- */
-async function lockMerchant(trx: DB, merchantId: number) {
-  if (engineOf(trx) === "postgres") await trx.selectFrom("merchants").select("id").where("id", "=", merchantId).forUpdate().executeTakeFirst();
 }
 
 const sameName = (a: string, b: string) => a.toLocaleLowerCase("en") === b.toLocaleLowerCase("en");

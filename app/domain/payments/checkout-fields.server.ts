@@ -1,4 +1,4 @@
-import { engineOf, writeTransaction, type DB } from "~/db/database.server";
+import { engineOf, lockMerchant, writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { nowIso } from "~/lib/clock.server";
 import { list, named, refuse, word, type NameParam, type Refusal, type TextParams } from "~/lib/outcome";
@@ -92,14 +92,24 @@ export function customerFieldView(field: Awaited<ReturnType<typeof activeCheckou
   };
 }
 
-/** One merchant's field changes are taken one at a time (SQLite's BEGIN IMMEDIATE already does). */
-async function lockMerchant(trx: DB, merchantId: number) {
-  if (engineOf(trx) === "postgres") await trx.selectFrom("merchants").select("id").where("id", "=", merchantId).forUpdate().execute();
-}
-
 const fieldName = (field: { label_en: string; label_ar: string }) => named(field.label_en, field.label_ar);
 
-/** Adds a field at the end of the section's order, audited; a name the section already has is refused. */
+/**
+ * Puts `field` at `position` (1 is first; past the end is last) among the section's fields, in
+ * their order, renumbering them 1, 2, 3…; the place it took, or null when nothing moved.
+ */
+async function placeField(trx: DB, fields: readonly { id: number; position: number }[], field: { id: number; position: number }, position: number): Promise<number | null> {
+  const order = fields.filter((row) => row.id !== field.id);
+  const index = Math.min(Math.max(position, 1), order.length + 1) - 1;
+  order.splice(index, 0, field);
+  if (!order.some((row, rank) => row.position !== rank + 1)) return null;
+  for (const [rank, row] of order.entries()) {
+    if (row.position !== rank + 1) await trx.updateTable("checkout_fields").set({ position: rank + 1 }).where("id", "=", row.id).execute();
+  }
+  return index + 1;
+}
+
+/** Adds a field, last in the section's order unless a `position` is given, audited; a name the section already has is refused. */
 export async function createCheckoutField(
   db: DB,
   input: { merchantId: number; actor: Actor; section: FieldSection; settings: FieldChanges; ip?: string | null },
@@ -108,9 +118,10 @@ export async function createCheckoutField(
   if (!name || !label_en || !label_ar || !validator || max_length === undefined) throw new Error("createCheckoutField: the settings were not checked");
   return writeTransaction(db, async (trx) => {
     await lockMerchant(trx, input.merchantId);
-    const existing = await ownFields(trx, input.merchantId, input.section.key).execute();
+    const existing = await ownFields(trx, input.merchantId, input.section.key).orderBy("position").orderBy("id").execute();
     if (existing.some((row) => row.name === name)) return refuse("checkout_fields.errors.name_taken", { field: "name" });
     const at = nowIso();
+    const last = Math.max(0, ...existing.map((row) => row.position)) + 1;
     const { id } = await trx
       .insertInto("checkout_fields")
       .values({
@@ -124,13 +135,14 @@ export async function createCheckoutField(
         validator,
         required: required ? 1 : 0,
         max_length,
-        position: Math.max(0, ...existing.map((row) => row.position)) + 1,
+        position: last,
         is_active: is_active === false ? 0 : 1,
         created_at: at,
         updated_at: at,
       })
       .returning("id")
       .executeTakeFirstOrThrow();
+    if (input.settings.position !== undefined) await placeField(trx, [...existing, { id, position: last }], { id, position: last }, input.settings.position);
     await recordAudit(trx, {
       merchantId: input.merchantId,
       actor: input.actor,
@@ -205,17 +217,10 @@ export async function updateCheckoutField(
       await audit(active ? "checkout_field_activated" : "checkout_field_deactivated");
       anything = true;
     }
-    if (position !== undefined) {
-      const order = fields.filter((row) => row.id !== current.id);
-      const index = Math.min(Math.max(position, 1), fields.length) - 1;
-      order.splice(index, 0, current);
-      if (order.some((row, rank) => row.position !== rank + 1)) {
-        for (const [rank, row] of order.entries()) {
-          if (row.position !== rank + 1) await trx.updateTable("checkout_fields").set({ position: rank + 1 }).where("id", "=", row.id).execute();
-        }
-        await audit("checkout_field_moved", { position: index + 1 });
-        anything = true;
-      }
+    const placed = position === undefined ? null : await placeField(trx, fields, current, position);
+    if (placed !== null) {
+      await audit("checkout_field_moved", { position: placed });
+      anything = true;
     }
     return { ok: true as const, field: (await findCheckoutField(trx, input.merchantId, input.section.key, current.id))!, changed: anything };
   });

@@ -1,4 +1,4 @@
-import { engineOf, writeTransaction, type DB } from "~/db/database.server";
+import { engineOf, lockMerchant, writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { nowIso } from "~/lib/clock.server";
 import { sandboxEnabled } from "~/lib/env.server";
@@ -353,7 +353,7 @@ export async function updateGateway(db: DB, input: { manager: Manager; id: numbe
 /** Moves a gateway one place up or down in the order customers see them. */
 export async function moveGateway(db: DB, input: { manager: Manager; id: number; direction: "up" | "down"; ip?: string | null }): Promise<{ ok: true } | Refusal> {
   return writeTransaction(db, async (trx) => {
-    if (engineOf(trx) === "postgres") await trx.selectFrom("merchants").select("id").where("id", "=", input.manager.merchantId).forUpdate().execute();
+    await lockMerchant(trx, input.manager.merchantId);
     const rows = await listMerchantGateways(trx, input.manager.merchantId);
     const index = rows.findIndex((row) => row.id === input.id);
     if (index < 0) return refuse("admin.gateways.errors.not_found");

@@ -1,4 +1,4 @@
-import { engineOf, type DB } from "~/db/database.server";
+import { engineOf, lockMerchant, type DB } from "~/db/database.server";
 import type { TransactionState, TransactionTable } from "~/db/schema";
 import type { Insertable, Updateable } from "kysely";
 import { nowIso } from "~/lib/clock.server";
@@ -131,9 +131,7 @@ export type NewTransaction = Omit<Insertable<TransactionTable>, "id" | "order_no
  * running totals. Run it inside writeTransaction.
  */
 export async function createTransaction(trx: DB, values: NewTransaction): Promise<{ id: string; orderNo: number; createdAt: string }> {
-  if (engineOf(trx) === "postgres") {
-    await trx.selectFrom("merchants").select("id").where("id", "=", values.merchant_id).forUpdate().execute();
-  }
+  await lockMerchant(trx, values.merchant_id);
   const { last } = await trx
     .selectFrom("transactions")
     .select((eb) => eb.fn.max("order_no").as("last"))

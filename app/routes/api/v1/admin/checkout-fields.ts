@@ -1,6 +1,6 @@
 import type { Route } from "./+types/checkout-fields";
 import { checkFieldSettings } from "~/domain/payments/checkout-fields";
-import { createCheckoutField, listCheckoutFields, updateCheckoutField } from "~/domain/payments/checkout-fields.server";
+import { createCheckoutField, listCheckoutFields } from "~/domain/payments/checkout-fields.server";
 import { offersCheckoutFields } from "~/sections/registry";
 import { findAdminSection } from "~/web/admin-sections.server";
 import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
@@ -31,12 +31,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const { user, section } = await sectionFor(request, context, params.key);
   const checked = checkFieldSettings(await readBody(request), "json");
   if (!checked.ok) return apiErrors(request, checked.errors);
-  const db = getDbFrom(context);
-  const actor = { id: user.id, username: user.username };
-  const ip = context.get(clientAddressContext);
-  const created = await createCheckoutField(db, { merchantId: user.merchantId, actor, section, settings: checked.changes, ip });
+  const created = await createCheckoutField(getDbFrom(context), {
+    merchantId: user.merchantId,
+    actor: { id: user.id, username: user.username },
+    section,
+    settings: checked.changes,
+    ip: context.get(clientAddressContext),
+  });
   if (!created.ok) return apiErrors(request, { [created.field ?? "non_field_errors"]: [created.code] });
-  if (checked.changes.position === undefined || checked.changes.position >= created.field.position) return apiJson(created.field, 201);
-  const moved = await updateCheckoutField(db, { merchantId: user.merchantId, actor, section, id: created.field.id, changes: { position: checked.changes.position }, ip });
-  return apiJson(moved.ok ? moved.field : created.field, 201);
+  return apiJson(created.field, 201);
 }
