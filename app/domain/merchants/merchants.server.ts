@@ -1,5 +1,7 @@
 import type { DB } from "~/db/database.server";
 import { nowIso } from "~/lib/clock.server";
+import { isCountry, type CountryCode } from "~/lib/countries";
+import { isSupportedCurrency, type SupportedCurrency } from "~/lib/money";
 
 /** A section a merchant has, with the features of it they have (dashboard spec §6). */
 export type MerchantSection = { key: string; features: readonly string[] };
@@ -116,6 +118,16 @@ export async function loadMerchantBranding(db: DB, merchantId: number) {
     .select(["id", "title", "title_en", "title_ar", "subheader", "logo_url", "favicon_url", "admin_url", "website_url"])
     .where("id", "=", merchantId)
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * The merchant's default currency and country (Administration → Profile): what a payment request
+ * naming no currency is in, and where a phone typed without its code belongs. KWD and Kuwait when
+ * a stored value is not one the platform offers.
+ */
+export async function loadMerchantDefaults(db: DB, merchantId: number): Promise<{ currency: SupportedCurrency; country: CountryCode }> {
+  const row = await db.selectFrom("merchants").select(["currency_code", "country_code"]).where("id", "=", merchantId).executeTakeFirstOrThrow();
+  return { currency: isSupportedCurrency(row.currency_code) ? row.currency_code : "KWD", country: isCountry(row.country_code) ? row.country_code : "KW" };
 }
 
 export async function loadAvailableSections(db: DB, merchantId: number): Promise<AvailableSections> {

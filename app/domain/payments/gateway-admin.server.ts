@@ -2,7 +2,7 @@ import { engineOf, lockMerchant, writeTransaction, type DB } from "~/db/database
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { nowIso } from "~/lib/clock.server";
 import { sandboxEnabled } from "~/lib/env.server";
-import { parseAmount, SUPPORTED_CURRENCIES, toDecimalString } from "~/lib/money";
+import { isSupportedCurrency, parseAmount, toDecimalString } from "~/lib/money";
 import { list, named, refuse, word, type Refusal, type TextParams } from "~/lib/outcome";
 import { seal, unseal } from "~/lib/sealed.server";
 import { isPrivateHost, privateTargetsAllowed } from "~/domain/integrations/webhook-targets.server";
@@ -157,7 +157,7 @@ export function checkGatewayInput(input: GatewayInput, current?: GatewayRow): { 
   let currencies = current ? current.currencies.split(",") : [];
   if (input.currencies !== undefined || !current) {
     const chosen = [...new Set((input.currencies ?? []).map((code) => code.trim().toUpperCase()))];
-    if (!chosen.length || !chosen.every((code) => (SUPPORTED_CURRENCIES as readonly string[]).includes(code))) errors.currencies = ["admin.gateways.errors.currencies"];
+    if (!chosen.length || !chosen.every(isSupportedCurrency)) errors.currencies = ["admin.gateways.errors.currencies"];
     else if (kind === "knet" && chosen.some((code) => code !== "KWD")) errors.currencies = ["admin.gateways.errors.knet_kwd"];
     else {
       currencies = chosen;

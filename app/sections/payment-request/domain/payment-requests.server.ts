@@ -7,6 +7,7 @@ import { queueMail } from "~/domain/messaging/mail.server";
 import { sendSms } from "~/domain/messaging/sms.server";
 import { attachmentName, isMerchantAttachmentKey, storeAttachment } from "~/domain/payments/attachments.server";
 import { checkBounds, editableAmountCap, type AmountBounds } from "~/domain/payments/amount-bounds.server";
+import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
 import { unitOf } from "~/domain/merchants/units.server";
 import { listMerchantGateways, supportsCurrency } from "~/domain/payments/gateway-settings.server";
 import { payLinkParams, payUrlOf } from "~/domain/payments/lifecycle.server";
@@ -14,7 +15,7 @@ import { createTransaction } from "~/domain/payments/transaction-state.server";
 import { now } from "~/lib/clock.server";
 import { DISPLAY_ZONE } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
-import { isSupportedCurrency, parseAmount } from "~/lib/money";
+import { parseAmount } from "~/lib/money";
 import { money, type TextParams } from "~/lib/outcome";
 import type { PaymentRequestInput } from "./payment-request-schema";
 
@@ -80,8 +81,8 @@ export async function createPaymentRequest(
     if (isMerchantAttachmentKey(input.merchantId, request.attachment)) attachmentKey = request.attachment;
     else errors.attachment = ["attachment.errors.unknown"];
   }
-  const merchant = await db.selectFrom("merchants").select(["currency_code", "country_code"]).where("id", "=", input.merchantId).executeTakeFirstOrThrow();
-  const currency = request.currency_code ?? (isSupportedCurrency(merchant.currency_code) ? merchant.currency_code : "KWD");
+  const defaults = await loadMerchantDefaults(db, input.merchantId);
+  const currency = request.currency_code ?? defaults.currency;
 
   const amount = parseAmount(request.amount, currency);
   if (!amount.ok) errors.amount = [amount.error];
@@ -98,7 +99,7 @@ export async function createPaymentRequest(
 
   let phone: string | undefined;
   if (request.customer_phone) {
-    phone = normalizePhone(request.customer_phone, request.customer_phone_country ?? merchant.country_code);
+    phone = normalizePhone(request.customer_phone, request.customer_phone_country ?? defaults.country);
     if (!phone) errors.customer_phone = ["payment_request.errors.phone"];
   }
   if (request.send_email && !request.customer_email) errors.customer_email = ["payment_request.errors.email_for_sending"];

@@ -19,7 +19,8 @@ import { editableAmountCap } from "~/domain/payments/amount-bounds.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { readFormData } from "~/web/form-data.server";
-import { COUNTRIES, isCountry } from "~/lib/countries";
+import { COUNTRIES } from "~/lib/countries";
+import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
 import { listUnits } from "~/domain/merchants/units-admin.server";
 
 export function meta({ params }: Route.MetaArgs) {
@@ -36,10 +37,10 @@ async function guard({ context, request }: { context: Route.LoaderArgs["context"
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const auth = await guard({ context, request });
   const db = getDbFrom(context);
-  const [gateways, settings, merchant, units] = await Promise.all([
+  const [gateways, settings, defaults, units] = await Promise.all([
     listMerchantGateways(db, auth.user.merchantId, { enabledOnly: true }),
     loadPaymentRequestSettings(db, auth.user.merchantId),
-    db.selectFrom("merchants").select(["currency_code", "country_code"]).where("id", "=", auth.user.merchantId).executeTakeFirstOrThrow(),
+    loadMerchantDefaults(db, auth.user.merchantId),
     listUnits(db, auth.user.merchantId),
   ]);
   const lang = isLanguage(params.lang) ? params.lang : "en";
@@ -49,9 +50,9 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     lang,
     currencies,
     /** The merchant's own currency first when some method takes it (Administration → Profile). */
-    defaultCurrency: (currencies as readonly string[]).includes(merchant.currency_code) ? merchant.currency_code : currencies.includes("KWD") ? "KWD" : (currencies[0] ?? "KWD"),
+    defaultCurrency: currencies.includes(defaults.currency) ? defaults.currency : currencies.includes("KWD") ? "KWD" : (currencies[0] ?? "KWD"),
     /** A phone typed without its code belongs to the merchant's country. */
-    defaultCountry: isCountry(merchant.country_code) ? merchant.country_code : "KW",
+    defaultCountry: defaults.country,
     /** Offered only when the merchant has more than one; the default unit is the first. */
     units: units.length > 1 ? units.map((unit) => ({ id: unit.id, name: unit.name })) : [],
     /** What the merchant turned off is not offered (Administration → Sections). */
