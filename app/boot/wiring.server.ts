@@ -1,4 +1,5 @@
-import { SEND_MAIL_JOB, sendQueuedMail } from "~/domain/messaging/mail.server";
+import { registerMailAttachment, SEND_MAIL_JOB, sendQueuedMail } from "~/domain/messaging/mail.server";
+import { registerMailTemplate } from "~/domain/messaging/mail-templates.server";
 import { deliverQueuedSms, SEND_SMS_JOB } from "~/domain/messaging/sms.server";
 import { connectTransitionHooks } from "~/domain/payments/transaction-state.server";
 import { connectActionVetoes, type ActionVeto } from "~/domain/payments/transaction-actions.server";
@@ -65,6 +66,9 @@ export function wirePlatform(): Promise<void> {
     for (const [name, schedule] of Object.entries(CORE_SCHEDULES)) registerSchedule(name, schedule);
     for (const server of servers.values()) {
       for (const [type, handler] of Object.entries(server.jobs ?? {})) registerJobHandler(type, handler);
+      for (const [name, schedule] of Object.entries(server.schedules ?? {})) registerSchedule(`${server.key}:${name}`, schedule);
+      for (const [template, spec] of Object.entries(server.mailTemplates ?? {})) registerMailTemplate(template, spec);
+      for (const [type, render] of Object.entries(server.mailAttachments ?? {})) registerMailAttachment(type, render);
     }
   })();
   return wired;

@@ -17,6 +17,7 @@ import * as sectionSettings from "./migrations/0014-section-settings";
 import * as notificationTemplates from "./migrations/0015-notification-templates";
 import * as merchantDisclaimer from "./migrations/0016-merchant-disclaimer";
 import * as checkoutFields from "./migrations/0017-checkout-fields";
+import * as events from "./migrations/0018-events";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -39,6 +40,7 @@ const migrations: Record<string, EngineMigration> = {
   "0015-notification-templates": notificationTemplates,
   "0016-merchant-disclaimer": merchantDisclaimer,
   "0017-checkout-fields": checkoutFields,
+  "0018-events": events,
 };
 
 export async function migrateToLatest(db: DB) {

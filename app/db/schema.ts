@@ -172,6 +172,8 @@ export interface OutgoingMailTable {
   created_at: Timestamp;
   sent_at: Timestamp | null;
   error: string | null;
+  /** JSON of the files the mail carries, made when it is read or sent (migration 0018): `[{ type, ref, filename }]`. */
+  attachments: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface JobTable {
@@ -739,6 +741,178 @@ export interface CheckoutFieldTable {
   updated_at: Timestamp;
 }
 
+export type EventStatus = "draft" | "published" | "closed";
+export type EventFieldType = "text" | "phone" | "attachment";
+export type BookingItemStatus = "pending" | "paid" | "cancel";
+
+/** An event of the events section (migration 0018). */
+export interface EventTable {
+  id: Generated<number>;
+  merchant_id: number;
+  unit_id: number | null;
+  /** Unique on the installation: the public pages and the public API name an event by it. */
+  slug: string;
+  title_en: string;
+  title_ar: string;
+  description_en: string;
+  description_ar: string;
+  /** Storage key of its picture. */
+  image_path: string | null;
+  location_en: string;
+  location_ar: string;
+  lat: number | null;
+  lng: number | null;
+  currency_code: string;
+  is_free: Flag;
+  terms_en: string;
+  terms_ar: string;
+  status: EventStatus;
+  /** Comma-separated gateway codes its paid bookings may be paid with. */
+  gateway_codes: string;
+  /** How long places are held for a customer who is paying. */
+  hold_minutes: number;
+  max_per_booking: number;
+  /** Customers let onto the registration page at once during an on-sale; null: no waiting zone. */
+  queue_capacity: number | null;
+  created_by: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A field the event's registration asks (besides name, e-mail and phone). */
+export interface EventFieldTable {
+  id: Generated<number>;
+  merchant_id: number;
+  event_id: number;
+  /** Its key in bookings.extra. */
+  name: string;
+  label_en: string;
+  label_ar: string;
+  type: EventFieldType;
+  required: Flag;
+  position: number;
+}
+
+export interface EventTicketTable {
+  id: Generated<number>;
+  merchant_id: number;
+  event_id: number;
+  name_en: string;
+  name_ar: string;
+  /** Minor units of the event's currency. */
+  price: number;
+  /** "HH:MM", Kuwait time. */
+  start_time: string;
+  end_time: string;
+  /** Places per date. */
+  quantity: number;
+  position: number;
+  is_active: Flag;
+}
+
+/** A ticket's places on one date: `taken` counts the places of pending and paid items, never above `quantity`. */
+export interface EventTicketDateTable {
+  id: Generated<number>;
+  merchant_id: number;
+  event_id: number;
+  ticket_id: number;
+  /** "YYYY-MM-DD". */
+  event_date: string;
+  quantity: number;
+  taken: ColumnType<number, number | undefined, number>;
+}
+
+export interface BookingTable {
+  /** Short and sequential: for staff. */
+  id: Generated<number>;
+  /** Unguessable: the customer's links to their tickets. */
+  uuid: string;
+  merchant_id: number;
+  event_id: number;
+  /** The ticket and date of its places (all its items share them). */
+  ticket_id: number;
+  event_date: string;
+  email: string;
+  email_lc: string;
+  customer_first_name: string;
+  customer_last_name: string;
+  customer_phone: string | null;
+  /** JSON of the event's extra fields' answers by name. */
+  extra: ColumnType<string, string | undefined, string>;
+  attachment_path: string | null;
+  attachment_name: string | null;
+  /** The customer's language: their mails and tickets. */
+  lang: "en" | "ar";
+  created_by: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** What a booking bought at once (its first places, or places added later) and how it is paid. */
+export interface BookingItemTable {
+  id: Generated<number>;
+  merchant_id: number;
+  booking_id: number;
+  ticket_date_id: number;
+  quantity: number;
+  amount: number;
+  status: BookingItemStatus;
+  transaction_id: string | null;
+  /** While pending: when its places go back on sale unless paid. */
+  hold_expires_at: Timestamp | null;
+  note: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One place of a booking: its QR ticket. */
+export interface BookingMemberTable {
+  id: Generated<number>;
+  merchant_id: number;
+  event_id: number;
+  booking_id: number;
+  item_id: number;
+  /** What staff type at the door when the camera cannot read the QR; unique within the event. */
+  number: string;
+  position: number;
+  scanned_at: Timestamp | null;
+  scanned_by: number | null;
+}
+
+export interface EventScanTable {
+  id: Generated<number>;
+  merchant_id: number;
+  event_id: number;
+  member_id: number | null;
+  code: string;
+  result: string;
+  user_id: number | null;
+  offline: Flag;
+  device_scanned_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface EventFeedbackTable {
+  id: Generated<number>;
+  merchant_id: number;
+  event_id: number;
+  rating: number;
+  comment: string;
+  name: string;
+  email: string | null;
+  created_at: Timestamp;
+}
+
+/** A customer waiting to be let onto a busy event's registration page, first come first served. */
+export interface EventQueueTable {
+  id: Generated<number>;
+  event_id: number;
+  token: string;
+  created_at: Timestamp;
+  admitted_at: Timestamp | null;
+  last_seen_at: Timestamp;
+}
+
 export interface Database {
   merchants: MerchantTable;
   units: UnitTable;
@@ -786,6 +960,16 @@ export interface Database {
   webhook_deliveries: WebhookDeliveryTable;
   notification_templates: NotificationTemplateTable;
   checkout_fields: CheckoutFieldTable;
+  events: EventTable;
+  event_fields: EventFieldTable;
+  event_tickets: EventTicketTable;
+  event_ticket_dates: EventTicketDateTable;
+  bookings: BookingTable;
+  booking_items: BookingItemTable;
+  booking_members: BookingMemberTable;
+  event_scans: EventScanTable;
+  event_feedback: EventFeedbackTable;
+  event_queue: EventQueueTable;
 }
 
 export type Merchant = Selectable<MerchantTable>;

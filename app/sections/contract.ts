@@ -16,6 +16,8 @@ import type { SectionSetting } from "~/domain/merchants/sections-admin.server";
 import type { RowActionName } from "~/domain/payments/transaction-actions.server";
 import type { TransitionEvent } from "~/domain/payments/transaction-state.server";
 import type { TransactionRow } from "~/domain/transactions/list.server";
+import type { AttachmentRenderer } from "~/domain/messaging/mail.server";
+import type { TemplateSpec } from "~/domain/messaging/mail-templates.server";
 import type { JobHandler } from "~/lib/jobs.server";
 import type { Language } from "~/lib/i18n";
 
@@ -106,6 +108,12 @@ export type SectionServer = {
   menuCounts?: (db: DB, viewer: { merchantId: number; user: Actor; features: readonly string[] }) => Promise<Record<string, number>>;
   /** Background jobs of the section, by job type; registered when the platform starts. */
   jobs?: Record<string, JobHandler>;
+  /** Jobs of its own the worker queues every `everyMs` (a sweep of holds whose time is up), by name. */
+  schedules?: Record<string, { type: string; everyMs: number }>;
+  /** Mails of its own (words in locales under mail.<template>), which the merchant may word itself. */
+  mailTemplates?: Record<string, TemplateSpec>;
+  /** Files its mails carry, made when a mail is sent or read (a booking's tickets), by attachment type. */
+  mailAttachments?: Record<string, AttachmentRenderer>;
   transactions?: {
     /** Columns of its own, after the built-in ones. */
     fields?: SectionField[];
@@ -123,6 +131,8 @@ export type SectionServer = {
      * link again), refused on every page and API, not only hidden.
      */
     refusedActions?: (db: DB, merchantId: number) => Promise<readonly RowActionName[]>;
+    /** Where the customer downloads what a paid transaction bought (the result page's Ticket button); null for nothing. */
+    ticketsUrl?: (db: DB, transactionId: string, lang: Language) => Promise<string | null>;
   };
 };
 

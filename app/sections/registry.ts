@@ -5,6 +5,7 @@
  */
 import { CORE_PERMISSIONS, tableHeaderPermission } from "../domain/identity/permissions";
 import { notBuilt, TRANSACTION_FEATURES, type SectionDeclaration } from "./contract";
+import { event } from "./event/section";
 import { expressSearch } from "./express-search/section";
 import { paymentRequest } from "./payment-request/section";
 import { ticket } from "./ticket/section";
@@ -29,17 +30,7 @@ const DECLARED = [
   notBuilt({ key: "e_commerce", path: "e-commerce", features: [...TRANSACTION_FEATURES], permissions: [] }),
   notBuilt({ key: "session", path: "session", features: [], permissions: [] }),
   notBuilt({ key: "shopify", path: "shopify", features: [...TRANSACTION_FEATURES], permissions: [] }),
-  notBuilt({
-    key: "event",
-    path: "event",
-    features: [
-      ...TRANSACTION_FEATURES,
-      { key: "bookings", path: "bookings", permission: "view_booking" },
-      { key: "create", path: "create", permission: "add_booking" },
-      { key: "fulfillment", path: "fullfilment", permission: "scan_booking" },
-    ],
-    permissions: ["view_booking", "add_booking", "change_booking", "scan_booking"],
-  }),
+  event,
   notBuilt({
     key: "food_ordering",
     path: "food-ordering",

@@ -16,7 +16,7 @@ type Audience = "customer" | "staff" | "support";
 /** A row of details: the label's translation key and its value (an amount is written in the reader's language). */
 export type MailRow = [labelKey: string, value: string | number | MoneyParam | WordParam];
 
-type TemplateSpec = {
+export type TemplateSpec = {
   audience: Audience;
   /** Rows taken from the mail's parameters: [label key, parameter]. */
   rows?: [string, string][];
@@ -49,6 +49,12 @@ const TEMPLATES: Record<string, TemplateSpec> = {
     outro: true,
   },
 };
+
+/** A section's own mails (its server part's `mailTemplates`), added when the platform starts. */
+export function registerMailTemplate(template: string, spec: TemplateSpec) {
+  if (TEMPLATES[template] && TEMPLATES[template] !== spec) throw new Error(`Mail template ${template} is registered twice`);
+  TEMPLATES[template] = spec;
+}
 
 export function isMailTemplate(template: string) {
   return template in TEMPLATES;

@@ -20,7 +20,38 @@ export type OutgoingMail = {
   rows?: MailRow[];
   /** The merchant's unit whose look a customer's mail takes; its default unit when not given. */
   unitId?: number | null;
+  /** Files the mail carries, made from what they name when the mail is sent or read (a booking's tickets). */
+  attachments?: MailAttachment[];
 };
+
+/** A file of a mail: its kind (a renderer a section registers), what it is made from, and its name. */
+export type MailAttachment = { type: string; ref: string; filename: string };
+
+export type AttachmentRenderer = (db: DB, ref: string) => Promise<{ content: Buffer; contentType: string } | undefined>;
+
+const renderers = new Map<string, AttachmentRenderer>();
+
+/** Where a section's mail attachments are made (its server part's `mailAttachments`), connected when the platform starts. */
+export function registerMailAttachment(type: string, render: AttachmentRenderer) {
+  renderers.set(type, render);
+}
+
+/** The attachments a stored mail names. */
+export function attachmentsOf(value: string | null): MailAttachment[] {
+  if (!value) return [];
+  try {
+    const parsed = JSON.parse(value) as unknown;
+    return Array.isArray(parsed) ? parsed.filter((entry): entry is MailAttachment => typeof entry?.type === "string" && typeof entry?.ref === "string" && typeof entry?.filename === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** One attachment's file, made now; undefined when what it was made from is gone or its kind is unknown. */
+export async function renderMailAttachment(db: DB, attachment: MailAttachment) {
+  const render = renderers.get(attachment.type);
+  return render ? render(db, attachment.ref) : undefined;
+}
 
 export const SEND_MAIL_JOB = "send_mail";
 
@@ -43,6 +74,7 @@ export async function queueMail(db: DB, outgoing: OutgoingMail) {
       html_body: mailHtml(content),
       status: smtp ? "queued" : "stored",
       created_at: nowIso(),
+      attachments: outgoing.attachments?.length ? JSON.stringify(outgoing.attachments) : null,
     })
     .returning("id")
     .executeTakeFirstOrThrow();
@@ -56,7 +88,7 @@ const transports = new Map<string, Transporter>();
 export async function sendQueuedMail(db: DB, payload: { mailId: number }) {
   const mail = await db
     .selectFrom("outgoing_mail")
-    .select(["id", "to_address", "reply_to", "subject", "text_body", "html_body", "status"])
+    .select(["id", "to_address", "reply_to", "subject", "text_body", "html_body", "status", "attachments"])
     .where("id", "=", payload.mailId)
     .executeTakeFirst();
   if (!mail || mail.status === "sent") return;
@@ -64,6 +96,11 @@ export async function sendQueuedMail(db: DB, payload: { mailId: number }) {
   if (!config.SMTP_URL) throw new Error("SMTP_URL is not set: the mail stays queued");
   let transport = transports.get(config.SMTP_URL);
   if (!transport) transports.set(config.SMTP_URL, (transport = nodemailer.createTransport(config.SMTP_URL)));
+  const files = [];
+  for (const attachment of attachmentsOf(mail.attachments)) {
+    const file = await renderMailAttachment(db, attachment);
+    if (file) files.push({ filename: attachment.filename, content: file.content, contentType: file.contentType });
+  }
   try {
     await transport.sendMail({
       from: config.MAIL_FROM,
@@ -73,6 +110,7 @@ export async function sendQueuedMail(db: DB, payload: { mailId: number }) {
       // Both parts as multipart/alternative: readers that show HTML take it, the others the text.
       text: mail.text_body,
       html: mail.html_body ?? undefined,
+      attachments: files,
     });
   } catch (error) {
     await db

@@ -1,0 +1,13 @@
+import type { SectionServer } from "../contract";
+import { BOOKING_MAIL } from "./domain/booking-mail.server";
+import { onBookingTransition, releaseAllExpiredHolds } from "./domain/bookings.server";
+
+export const RELEASE_HOLDS_JOB = "event_release_holds";
+
+export const sectionServer: SectionServer = {
+  key: "event",
+  onTransition: onBookingTransition,
+  jobs: { [RELEASE_HOLDS_JOB]: async (db) => void (await releaseAllExpiredHolds(db)) },
+  schedules: { release_holds: { type: RELEASE_HOLDS_JOB, everyMs: 30_000 } },
+  mailTemplates: { [BOOKING_MAIL]: { audience: "customer", named: "name", action: "link" } },
+};
