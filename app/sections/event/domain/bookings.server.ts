@@ -84,12 +84,12 @@ async function checkExtra(merchantId: number, fields: readonly EventField[], ext
     if (field.type === "phone") {
       const phone = normalizeBookingPhone(text, country);
       if (phone) answers[field.name] = phone;
-      else errors[field.name] = ["errors.invalid_phone"];
+      else errors[field.name] = ["event.errors.phone"];
     } else if (field.type === "attachment") {
       if (isMerchantAttachmentKey(merchantId, text)) {
         answers[field.name] = text;
         attachment = { key: text, name: text.split("/").pop() ?? "attachment" };
-      } else errors[field.name] = ["attachment.errors.unknown"];
+      } else errors[field.name] = ["event.errors.attachment"];
     } else answers[field.name] = text.slice(0, 500);
   }
   return { answers, attachment };
@@ -264,7 +264,7 @@ export async function createBooking(
   let phone: string | undefined;
   if (request.customer_phone) {
     phone = normalizeBookingPhone(request.customer_phone, request.customer_phone_country ?? country);
-    if (!phone) errors.customer_phone = ["errors.invalid_phone"];
+    if (!phone) errors.customer_phone = ["event.errors.phone"];
   }
 
   const amount = ticket ? ticket.price * request.quantity : 0;
