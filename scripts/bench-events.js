@@ -1,0 +1,228 @@
+// `npm run bench:events`: an on-sale. Boots the production server (`node server.js`) on a fresh
+// database with the demo merchant, creates through the API a paid event with one ticket of 100
+// places on one date, then lets 1,000 buyers (each its own address, as behind the platform's proxy)
+// book one place each at the same moment through the public booking API. Prints the places sold
+// (must be exactly 100: the answers 201 and what the ticket has left), bookings per second and the
+// latency of the answers, then the pay page of one booking under load — the same run's baseline.
+// On SQLite, and on Postgres when TEST_POSTGRES_URL (or --postgres <url>) names a server: a
+// database of its own is made there and dropped afterwards. Exits 1 when a step fails or the places
+// sold are not exactly the places there were. Flags: --buyers <n> (1000), --places <n> (100),
+// --engines sqlite,postgres, --pay-seconds <s> (5).
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import pg from "pg";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+function request(url, { method = "GET", headers = {}, body, agent } = {}) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers, agent }, (res) => {
+      const chunks = [];
+      res.on("data", (chunk) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+const freePort = () => new Promise((resolve) => {
+  const probe = http.createServer().listen(0, "127.0.0.1", () => { const { port } = probe.address(); probe.close(() => resolve(port)); });
+});
+
+const children = [];
+function startServer(env) {
+  const child = spawn(process.execPath, ["server.js"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  child.log = "";
+  const keep = (chunk) => { child.log = (child.log + chunk).slice(-4000); };
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  children.push(child);
+  return child;
+}
+
+async function waitFor200(url, child, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server.js exited (code ${child.exitCode}):\n${child.log}`);
+    const answer = await request(url).catch(() => null);
+    if (answer?.status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`server.js did not answer 200 at ${url}:\n${child.log}`);
+}
+
+const stopChild = (child) => new Promise((resolve) => {
+  if (child.exitCode !== null || child.signalCode !== null) return resolve();
+  const force = setTimeout(() => child.kill("SIGKILL"), 3000);
+  child.once("exit", () => { clearTimeout(force); resolve(); });
+  child.kill("SIGTERM");
+});
+
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
+
+/** `concurrency` keep-alive loops of GETs on one path for `seconds`: requests per second and latency. */
+async function loadPage(port, urlPath, seconds, concurrency = 32) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const latencies = [];
+  let bad = 0;
+  const stopAt = performance.now() + seconds * 1000;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (performance.now() < stopAt) {
+      const t0 = performance.now();
+      const answer = await request(`http://127.0.0.1:${port}${urlPath}`, { agent }).catch(() => ({ status: 0 }));
+      latencies.push(performance.now() - t0);
+      if (answer.status !== 200) bad++;
+    }
+  }));
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return { rps: latencies.length / seconds, p50: quantile(latencies, 0.5), p95: quantile(latencies, 0.95), bad };
+}
+
+function nextWeek() {
+  const date = new Date(Date.now() + 7 * 86_400_000);
+  return date.toISOString().slice(0, 10);
+}
+
+async function runEngine(engine, flags, postgresUrl) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `bench-events-${engine}-`));
+  let dropDatabase;
+  try {
+    const port = await freePort();
+    const env = { ...process.env, NODE_ENV: "production", PORT: String(port), SEED_DEMO: "1", DEMO_ACTIVITY: "0", WORKER: "off", UPLOADS_DIR: path.join(tmp, "uploads"), TRUST_PROXY: "1", BASE_URL: `http://127.0.0.1:${port}` };
+    delete env.DATABASE_URL;
+    delete env.SQLITE_PATH;
+    if (engine === "postgres") {
+      const name = `bench_events_${randomBytes(5).toString("hex")}`;
+      const admin = new pg.Client({ connectionString: postgresUrl });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      await admin.end();
+      const url = new URL(postgresUrl);
+      url.pathname = `/${name}`;
+      env.DATABASE_URL = url.toString();
+      env.CREDENTIALS_KEY = randomBytes(32).toString("hex");
+      dropDatabase = async () => {
+        const client = new pg.Client({ connectionString: postgresUrl });
+        await client.connect();
+        await client.query(`drop database if exists ${name} with (force)`);
+        await client.end();
+      };
+    } else env.SQLITE_PATH = path.join(tmp, "bench.sqlite");
+    const server = startServer(env);
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor200(`${base}/healthz`, server);
+
+    const json = { "Content-Type": "application/json", Accept: "application/json" };
+    const signIn = await request(`${base}/api/v1/user/token/`, { method: "POST", headers: json, body: JSON.stringify({ username: "admin", password: "Demo@2026!" }) });
+    if (signIn.status !== 200) throw new Error(`sign-in answered ${signIn.status}: ${signIn.body}`);
+    const { access } = JSON.parse(signIn.body);
+    const slug = `on-sale-${randomBytes(4).toString("hex")}`;
+    const date = nextWeek();
+    const event = {
+      slug,
+      title_en: "Benchmark on-sale",
+      title_ar: "اختبار البيع",
+      description_en: "",
+      description_ar: "",
+      currency_code: "KWD",
+      is_free: false,
+      status: "published",
+      gateway_codes: ["knet-sandbox", "card-sandbox"],
+      max_per_booking: 10,
+      fields: [],
+      tickets: [{ name_en: "Standard", name_ar: "عادي", price: "5.000", start_time: "20:00", end_time: "23:00", quantity: flags.places, dates: [date] }],
+    };
+    const created = await request(`${base}/api/v1/plugins/event/dashboard/events`, { method: "POST", headers: { ...json, Authorization: `Bearer ${access}` }, body: JSON.stringify(event) });
+    if (created.status !== 201) throw new Error(`creating the event answered ${created.status}: ${created.body}`);
+    const ticketId = JSON.parse(created.body).tickets[0].id;
+
+    // The buyers: all connections open, then every booking sent at the same moment.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: flags.buyers });
+    const started = performance.now();
+    const answers = await Promise.all(Array.from({ length: flags.buyers }, async (_, index) => {
+      const body = JSON.stringify({ event: slug, ticket: ticketId, event_date: date, quantity: 1, email: `buyer${index}@example.com`, customer_first_name: "Buyer", customer_last_name: String(index), customer_phone: "", extra: {}, gateway_code: "knet-sandbox" });
+      const address = `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}`;
+      const t0 = performance.now();
+      const answer = await request(`${base}/api/v1/plugins/event/booking`, { method: "POST", headers: { ...json, "X-Forwarded-For": address }, body, agent }).catch((error) => ({ status: 0, body: String(error) }));
+      return { ...answer, ms: performance.now() - t0 };
+    }));
+    const seconds = (performance.now() - started) / 1000;
+    agent.destroy();
+    const sold = answers.filter((answer) => answer.status === 201);
+    const soldOut = answers.filter((answer) => answer.status === 400 && /quantity/.test(answer.body));
+    const other = answers.filter((answer) => answer.status !== 201 && !(answer.status === 400 && /quantity/.test(answer.body)));
+    const latencies = answers.map((answer) => answer.ms).sort((a, b) => a - b);
+    const left = await request(`${base}/api/v1/plugins/event/ticket/qty-list`, { method: "POST", headers: json, body: JSON.stringify({ event: slug }) });
+    const remaining = JSON.parse(left.body);
+    const tickets = Array.isArray(remaining) ? remaining : (remaining.tickets ?? remaining.results ?? []);
+    const placesLeft = tickets[0]?.remaining_qty_per_date?.[date]?.remaining_quantity;
+
+    const checkout = new URL(JSON.parse(sold[0]?.body ?? "{}").checkout_url ?? `${base}/`);
+    const pay = await loadPage(port, checkout.pathname, flags.paySeconds);
+
+    return {
+      engine,
+      sold: sold.length,
+      soldOut: soldOut.length,
+      other: other.length,
+      otherSample: other[0] ? `${other[0].status} ${other[0].body.slice(0, 200)}` : "",
+      placesLeft,
+      bookingsPerSecond: answers.length / seconds,
+      p50: quantile(latencies, 0.5),
+      p95: quantile(latencies, 0.95),
+      pay,
+    };
+  } finally {
+    await Promise.all(children.splice(0).map(stopChild));
+    if (dropDatabase) await dropDatabase().catch(() => {});
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const { values } = parseArgs({ options: { buyers: { type: "string", default: "1000" }, places: { type: "string", default: "100" }, engines: { type: "string" }, postgres: { type: "string" }, "pay-seconds": { type: "string", default: "5" } } });
+  const flags = { buyers: Number(values.buyers), places: Number(values.places), paySeconds: Number(values["pay-seconds"]) };
+  const postgresUrl = values.postgres ?? process.env.TEST_POSTGRES_URL;
+  const engines = (values.engines ?? (postgresUrl ? "sqlite,postgres" : "sqlite")).split(",");
+  if (engines.includes("postgres") && !postgresUrl) throw new Error("Postgres needs TEST_POSTGRES_URL or --postgres <url>");
+  if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
+    console.log("No build/server/index.js: running `npx react-router build` first.");
+    if (spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "inherit" }).status !== 0) throw new Error("build failed");
+  }
+  console.log(`On-sale: ${flags.places} places, ${flags.buyers} buyers booking one place each at once; ${os.cpus().length} CPUs.\n`);
+  const header = `${"engine".padEnd(10)}${"sold".padStart(6)}${"sold out".padStart(10)}${"other".padStart(7)}${"left".padStart(6)}${"bookings/s".padStart(12)}${"p50 ms".padStart(9)}${"p95 ms".padStart(9)}  |${"pay page req/s".padStart(16)}${"p50 ms".padStart(9)}${"p95 ms".padStart(9)}`;
+  console.log(header);
+  const failures = [];
+  for (const engine of engines) {
+    const r = await runEngine(engine, flags, postgresUrl);
+    console.log(`${engine.padEnd(10)}${String(r.sold).padStart(6)}${String(r.soldOut).padStart(10)}${String(r.other).padStart(7)}${String(r.placesLeft).padStart(6)}${r.bookingsPerSecond.toFixed(0).padStart(12)}${r.p50.toFixed(0).padStart(9)}${r.p95.toFixed(0).padStart(9)}  |${r.pay.rps.toFixed(0).padStart(16)}${r.pay.p50.toFixed(1).padStart(9)}${r.pay.p95.toFixed(1).padStart(9)}`);
+    if (r.sold !== flags.places) failures.push(`${engine}: ${r.sold} places sold, not ${flags.places}`);
+    if (r.placesLeft !== 0) failures.push(`${engine}: the ticket says ${r.placesLeft} places are left, not 0`);
+    if (r.other) failures.push(`${engine}: ${r.other} answers neither 201 nor sold out, e.g. ${r.otherSample}`);
+    if (r.pay.bad) failures.push(`${engine}: the pay page answered ${r.pay.bad} times without 200`);
+  }
+  console.log("\nsold: answers 201; sold out: answers 400 naming the quantity; left: what the ticket has left afterwards (ticket/qty-list).");
+  console.log("The pay page is one booking's, loaded by 32 keep-alive clients right after the on-sale (the same run's baseline).");
+  if (failures.length) throw new Error(failures.join("\n"));
+}
+
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => {
+  for (const child of children) child.kill("SIGKILL");
+  process.exit(130);
+});
+try {
+  await main();
+} catch (error) {
+  console.error(`\nbench:events failed: ${error instanceof Error ? error.message : error}`);
+  process.exitCode = 1;
+}
