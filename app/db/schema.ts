@@ -741,6 +741,9 @@ export interface CheckoutFieldTable {
   updated_at: Timestamp;
 }
 
+/** A column the database fills when an insert leaves it out. */
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+
 export type EventStatus = "draft" | "published" | "closed";
 export type EventFieldType = "text" | "phone" | "attachment";
 export type BookingItemStatus = "pending" | "paid" | "cancel";
@@ -749,32 +752,32 @@ export type BookingItemStatus = "pending" | "paid" | "cancel";
 export interface EventTable {
   id: Generated<number>;
   merchant_id: number;
-  unit_id: number | null;
+  unit_id: Defaulted<number | null>;
   /** Unique on the installation: the public pages and the public API name an event by it. */
   slug: string;
   title_en: string;
   title_ar: string;
-  description_en: string;
-  description_ar: string;
+  description_en: Defaulted<string>;
+  description_ar: Defaulted<string>;
   /** Storage key of its picture. */
-  image_path: string | null;
-  location_en: string;
-  location_ar: string;
-  lat: number | null;
-  lng: number | null;
+  image_path: Defaulted<string | null>;
+  location_en: Defaulted<string>;
+  location_ar: Defaulted<string>;
+  lat: Defaulted<number | null>;
+  lng: Defaulted<number | null>;
   currency_code: string;
   is_free: Flag;
-  terms_en: string;
-  terms_ar: string;
-  status: EventStatus;
+  terms_en: Defaulted<string>;
+  terms_ar: Defaulted<string>;
+  status: Defaulted<EventStatus>;
   /** Comma-separated gateway codes its paid bookings may be paid with. */
-  gateway_codes: string;
+  gateway_codes: Defaulted<string>;
   /** How long places are held for a customer who is paying. */
-  hold_minutes: number;
-  max_per_booking: number;
+  hold_minutes: Defaulted<number>;
+  max_per_booking: Defaulted<number>;
   /** Customers let onto the registration page at once during an on-sale; null: no waiting zone. */
-  queue_capacity: number | null;
-  created_by: number | null;
+  queue_capacity: Defaulted<number | null>;
+  created_by: Defaulted<number | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -800,7 +803,7 @@ export interface EventTicketTable {
   name_en: string;
   name_ar: string;
   /** Minor units of the event's currency. */
-  price: number;
+  price: Defaulted<number>;
   /** "HH:MM", Kuwait time. */
   start_time: string;
   end_time: string;
@@ -834,16 +837,16 @@ export interface BookingTable {
   event_date: string;
   email: string;
   email_lc: string;
-  customer_first_name: string;
-  customer_last_name: string;
-  customer_phone: string | null;
+  customer_first_name: Defaulted<string>;
+  customer_last_name: Defaulted<string>;
+  customer_phone: Defaulted<string | null>;
   /** JSON of the event's extra fields' answers by name. */
   extra: ColumnType<string, string | undefined, string>;
-  attachment_path: string | null;
-  attachment_name: string | null;
+  attachment_path: Defaulted<string | null>;
+  attachment_name: Defaulted<string | null>;
   /** The customer's language: their mails and tickets. */
-  lang: "en" | "ar";
-  created_by: number | null;
+  lang: Defaulted<"en" | "ar">;
+  created_by: Defaulted<number | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -855,12 +858,12 @@ export interface BookingItemTable {
   booking_id: number;
   ticket_date_id: number;
   quantity: number;
-  amount: number;
+  amount: Defaulted<number>;
   status: BookingItemStatus;
-  transaction_id: string | null;
+  transaction_id: Defaulted<string | null>;
   /** While pending: when its places go back on sale unless paid. */
-  hold_expires_at: Timestamp | null;
-  note: string | null;
+  hold_expires_at: Defaulted<Timestamp | null>;
+  note: Defaulted<string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -875,20 +878,20 @@ export interface BookingMemberTable {
   /** What staff type at the door when the camera cannot read the QR; unique within the event. */
   number: string;
   position: number;
-  scanned_at: Timestamp | null;
-  scanned_by: number | null;
+  scanned_at: Defaulted<Timestamp | null>;
+  scanned_by: Defaulted<number | null>;
 }
 
 export interface EventScanTable {
   id: Generated<number>;
   merchant_id: number;
   event_id: number;
-  member_id: number | null;
+  member_id: Defaulted<number | null>;
   code: string;
   result: string;
-  user_id: number | null;
+  user_id: Defaulted<number | null>;
   offline: Flag;
-  device_scanned_at: Timestamp | null;
+  device_scanned_at: Defaulted<Timestamp | null>;
   created_at: Timestamp;
 }
 
@@ -897,9 +900,9 @@ export interface EventFeedbackTable {
   merchant_id: number;
   event_id: number;
   rating: number;
-  comment: string;
-  name: string;
-  email: string | null;
+  comment: Defaulted<string>;
+  name: Defaulted<string>;
+  email: Defaulted<string | null>;
   created_at: Timestamp;
 }
 
@@ -909,7 +912,7 @@ export interface EventQueueTable {
   event_id: number;
   token: string;
   created_at: Timestamp;
-  admitted_at: Timestamp | null;
+  admitted_at: Defaulted<Timestamp | null>;
   last_seen_at: Timestamp;
 }
 

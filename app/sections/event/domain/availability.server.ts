@@ -1,6 +1,6 @@
 import { DateTime } from "luxon";
 import type { DB } from "~/db/database.server";
-import { now } from "~/lib/clock.server";
+import { now, nowIso } from "~/lib/clock.server";
 import { DISPLAY_ZONE } from "~/lib/format";
 
 /** Today's date and the time of day in Kuwait, where the events happen. */
@@ -43,17 +43,28 @@ export async function ticketAvailability(db: DB, eventId: number): Promise<Ticke
   if (tickets.length === 0) return [];
   const dates = await db
     .selectFrom("event_ticket_dates")
-    .select(["ticket_id", "event_date", "quantity", "taken"])
+    .select(["id", "ticket_id", "event_date", "quantity", "taken"])
     .where("event_id", "=", eventId)
     .orderBy("event_date")
     .execute();
+  // Holds whose time is up count as free already, before the sweep (or the next booking) releases them.
+  const lapsed = await db
+    .selectFrom("booking_items")
+    .innerJoin("event_ticket_dates", "event_ticket_dates.id", "booking_items.ticket_date_id")
+    .select(["booking_items.ticket_date_id", (eb) => eb.fn.sum<number>("booking_items.quantity").as("places")])
+    .where("event_ticket_dates.event_id", "=", eventId)
+    .where("booking_items.status", "=", "pending")
+    .where("booking_items.hold_expires_at", "<", nowIso())
+    .groupBy("booking_items.ticket_date_id")
+    .execute();
+  const lapsedOf = new Map(lapsed.map((row) => [row.ticket_date_id, Number(row.places)]));
   const at = kuwaitNow();
   return tickets.map((ticket) => {
     const own = dates.filter((row) => row.ticket_id === ticket.id);
     const remaining: Record<string, DateAvailability> = {};
     for (const row of own) {
       if (!isOffered(row.event_date, ticket.start_time, at)) continue;
-      const left = Math.max(0, row.quantity - row.taken);
+      const left = Math.max(0, row.quantity - row.taken + (lapsedOf.get(row.id) ?? 0));
       remaining[row.event_date] = { status: left > 0 ? "available" : "soldOut", remaining_quantity: left };
     }
     return { ...ticket, dates: own.map((row) => row.event_date), remaining_qty_per_date: remaining };

@@ -1,6 +1,6 @@
 import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/min";
 import type { Selectable } from "kysely";
-import { writeTransaction, type DB } from "~/db/database.server";
+import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import type { BookingItemStatus, EventFieldTable, EventTable } from "~/db/schema";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import type { Actor } from "~/domain/identity/permissions";
@@ -632,6 +632,11 @@ export async function changeBookingPlaces(
 
   return writeTransaction(db, async (trx): Promise<BookingOutcome<{ checkout_url: string | null }> | BookingRefusal> => {
     const items = await trx.selectFrom("booking_items").select(["id", "ticket_date_id", "quantity", "status"]).where("booking_id", "=", booking.id).where("status", "!=", "cancel").execute();
+    // Two moves in opposite directions must not wait on each other: lock the dates involved in one order.
+    if (engineOf(trx) === "postgres") {
+      const involved = [...new Set([target.ticketDateId, ...items.map((item) => item.ticket_date_id)])].sort((a, b) => a - b);
+      await trx.selectFrom("event_ticket_dates").select("id").where("id", "in", involved).orderBy("id").forUpdate().execute();
+    }
     for (const item of items.filter((row) => row.ticket_date_id !== target.ticketDateId)) {
       const taken = await takeOrReleaseAndTake(trx, target.ticketDateId, item.quantity);
       if (!taken.ok) {
