@@ -138,6 +138,9 @@ describe("the customer pages, with JavaScript off", () => {
     const html = await page.text();
     expect(html).toMatch(/enctype="multipart\/form-data"/i);
     expect(html).not.toContain('type="module"');
+    const arabic = await (await app.request(`/ar/events/register/${event.slug}`)).text();
+    expect(arabic).toContain('dir="rtl"');
+    expect(arabic).toContain("الاسم الأول");
 
     const fields = { event_date: "2030-12-20", ticket: String(event.ticketId), quantity: "1", customer_first_name: "Sara", customer_last_name: "Ali", email: "", customer_phone_country: "KW", customer_phone: "50001234" };
     const refused = await app.request(path, { form: fields, ip: "10.0.1.1" });
