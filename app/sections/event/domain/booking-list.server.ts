@@ -3,13 +3,9 @@ import { sql, type ExpressionBuilder, type SelectQueryBuilder } from "kysely";
 import type { DB } from "~/db/database.server";
 import type { Database } from "~/db/schema";
 import { DISPLAY_ZONE } from "~/lib/format";
+import { ATTENDANCE, BOOKING_PAGE_SIZES, type Attendance, type BookingPageSize } from "./booking-filters";
 import { normalizeMemberNumber } from "./tickets.server";
 
-/** Rows per page of the bookings list (dashboard spec §9): 10, 50, 100 or all; 10 by default. */
-export const BOOKING_PAGE_SIZES = [10, 50, 100] as const;
-export type BookingPageSize = (typeof BOOKING_PAGE_SIZES)[number] | "all";
-export const ATTENDANCE = ["attended", "not_attended", "partial_attended"] as const;
-export type Attendance = (typeof ATTENDANCE)[number];
 
 /** "All" still has a ceiling: one page never holds more than this many bookings. */
 const ALL_CEILING = 5000;

@@ -14,7 +14,8 @@ import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { payUrlOf } from "~/domain/payments/lifecycle.server";
 import { canExportBookings, requestBookingExport } from "../domain/booking-export.server";
-import { ATTENDANCE, BOOKING_PAGE_SIZES, bookingFilterChoices, bookingStatistics, listBookings, merchantEventFields, parseBookingQuery } from "../domain/booking-list.server";
+import { ATTENDANCE, BOOKING_PAGE_SIZES } from "../domain/booking-filters";
+import { bookingFilterChoices, bookingStatistics, listBookings, merchantEventFields, parseBookingQuery } from "../domain/booking-list.server";
 import { bookingView, resendBookingMail } from "../domain/bookings.server";
 import { idOf, presentBookingRow } from "../presentation/bookings.server";
 

@@ -1,5 +1,6 @@
 import type { Route } from "./+types/booking-list";
-import { ATTENDANCE, BOOKING_FILTER_NAMES, BOOKING_PAGE_SIZES, listBookings, parseBookingQuery } from "../../domain/booking-list.server";
+import { ATTENDANCE, BOOKING_PAGE_SIZES } from "../../domain/booking-filters";
+import { BOOKING_FILTER_NAMES, listBookings, parseBookingQuery } from "../../domain/booking-list.server";
 import { apiErrors, apiJson, methodNotAllowed } from "~/web/api.server";
 import { requireBookingApi, serializeBookingRow } from "../../presentation/bookings.server";
 
