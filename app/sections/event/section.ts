@@ -17,9 +17,14 @@ export const event = {
   permissions: ["view_booking", "add_booking", "change_booking", "scan_booking"],
   transactions: { payable: true },
   routes: {
-    dashboard: [],
+    dashboard: [{ path: "fullfilment", file: "sections/event/routes/fulfillment.tsx", id: "event-fulfillment" }],
     public: [],
-    api: [],
+    api: [
+      { path: "plugins/event/validate_qr_code", file: "sections/event/routes/api/checkin-validate.ts", id: "api-event-validate-qr" },
+      { path: "plugins/event/checkin/statistics", file: "sections/event/routes/api/checkin-statistics.ts", id: "api-event-checkin-statistics" },
+      { path: "plugins/event/checkin/list", file: "sections/event/routes/api/checkin-list.ts", id: "api-event-checkin-list" },
+      { path: "plugins/event/checkin/sync", file: "sections/event/routes/api/checkin-sync.ts", id: "api-event-checkin-sync" },
+    ],
   },
   server: () => import("./section.server"),
 } as const satisfies SectionDeclaration;
