@@ -1,4 +1,4 @@
-import { writeTransaction, type DB } from "~/db/database.server";
+import type { DB } from "~/db/database.server";
 import { hmacSha256, safeEqual } from "~/lib/crypto.server";
 import { now, nowIso } from "~/lib/clock.server";
 import { getAppSecret } from "~/lib/secret.server";
@@ -157,16 +157,15 @@ export async function validateScan(
     return { ok: false, code: "already_used", place, scannedAt: row.scanned_at, scannedBy: row.scanned_by };
   }
   const scannedAt = offlineAt ?? nowIso();
-  const admitted = await writeTransaction(db, async (trx) => {
-    const changed = await trx
-      .updateTable("booking_members")
-      .set({ scanned_at: scannedAt, scanned_by: input.actor.id })
-      .where("id", "=", row.id)
-      .where("merchant_id", "=", input.merchantId)
-      .where("scanned_at", "is", null)
-      .executeTakeFirst();
-    return Number(changed.numUpdatedRows) === 1;
-  });
+  // One statement decides: on both engines only the writer that finds scanned_at still empty changes the row.
+  const changed = await db
+    .updateTable("booking_members")
+    .set({ scanned_at: scannedAt, scanned_by: input.actor.id })
+    .where("id", "=", row.id)
+    .where("merchant_id", "=", input.merchantId)
+    .where("scanned_at", "is", null)
+    .executeTakeFirst();
+  const admitted = Number(changed.numUpdatedRows) === 1;
   if (admitted) {
     await record("admitted", row.id);
     return { ok: true, place, scannedAt };

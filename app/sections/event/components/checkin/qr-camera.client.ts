@@ -7,19 +7,19 @@ export type QrCamera = { stop(): void };
 /** Reads QR codes from the back camera into `video`; `onCode` hears each code once, then the camera stops. */
 export async function startQrCamera(video: HTMLVideoElement, onCode: (code: string) => void): Promise<QrCamera> {
   const reader = new BrowserQRCodeReader(undefined, { delayBetweenScanAttempts: 150 });
-  let controls: IScannerControls | undefined;
-  let done = false;
-  controls = await reader.decodeFromConstraints({ video: { facingMode: "environment" } }, video, (result) => {
-    if (!result || done) return;
-    done = true;
-    controls?.stop();
+  // The callback may run before decodeFromConstraints has answered its controls.
+  const state: { controls?: IScannerControls; done: boolean } = { done: false };
+  state.controls = await reader.decodeFromConstraints({ video: { facingMode: "environment" } }, video, (result) => {
+    if (!result || state.done) return;
+    state.done = true;
+    state.controls?.stop();
     onCode(result.getText());
   });
-  if (done) controls.stop();
+  if (state.done) state.controls.stop();
   return {
     stop() {
-      done = true;
-      controls?.stop();
+      state.done = true;
+      state.controls?.stop();
     },
   };
 }
