@@ -22,6 +22,7 @@ export const event = {
       { path: "bookings/:id", file: "sections/event/routes/booking.tsx", id: "event-booking" },
       { path: "bookings/:id/attachment", file: "sections/event/routes/booking-attachment.ts", id: "event-booking-attachment" },
       { path: "create", file: "sections/event/routes/create.tsx", id: "event-booking-create" },
+      { path: "fullfilment", file: "sections/event/routes/fulfillment.tsx", id: "event-fulfillment" },
     ],
     public: [
       { path: "events", file: "sections/event/routes/public/events.tsx", id: "event-public-list" },
@@ -56,6 +57,10 @@ export const event = {
       { path: "plugins/event/notifications/booking/email", file: "sections/event/routes/api/booking-email.ts", id: "api-event-booking-email" },
       { path: "plugins/event/booking/upload", file: "sections/event/routes/api/booking-upload.ts", id: "api-event-booking-upload" },
       { path: "plugins/event/booking/attachment/:id", file: "sections/event/routes/api/booking-attachment.ts", id: "api-event-booking-attachment" },
+      { path: "plugins/event/validate_qr_code", file: "sections/event/routes/api/checkin-validate.ts", id: "api-event-validate-qr" },
+      { path: "plugins/event/checkin/statistics", file: "sections/event/routes/api/checkin-statistics.ts", id: "api-event-checkin-statistics" },
+      { path: "plugins/event/checkin/list", file: "sections/event/routes/api/checkin-list.ts", id: "api-event-checkin-list" },
+      { path: "plugins/event/checkin/sync", file: "sections/event/routes/api/checkin-sync.ts", id: "api-event-checkin-sync" },
     ],
   },
   server: () => import("./section.server"),
