@@ -18,7 +18,10 @@ export const event = {
   transactions: { payable: true },
   routes: {
     dashboard: [],
-    public: [],
+    public: [
+      { path: "events/tickets/:bookingId/:uuid", file: "sections/event/routes/public/tickets.tsx", id: "event-public-tickets" },
+      { path: "events/tickets/:bookingId/:uuid/tickets.pdf", file: "sections/event/routes/public/tickets-pdf.ts", id: "event-public-tickets-pdf" },
+    ],
     api: [],
   },
   server: () => import("./section.server"),
