@@ -76,7 +76,8 @@ async function drawTickets(view: TicketsView): Promise<Uint8Array> {
 
     const rows: [string, string, boolean][] = [
       [t("event_tickets.date"), view.date, false],
-      [t("event_tickets.time"), view.slot, false],
+      // Isolated left to right, as the tickets page shows it: the start time first in both languages.
+      [t("event_tickets.time"), `\u2066${view.slot}\u2069`, false],
       [t("event_tickets.ticket"), view.ticket, true],
       ...(view.customer ? [[t("event_tickets.name"), view.customer, true] as [string, string, boolean]] : []),
       [t("event_tickets.booking_no"), String(view.bookingId), false],
