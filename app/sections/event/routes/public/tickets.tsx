@@ -69,8 +69,8 @@ export default function Tickets() {
               <dt>{t("event_tickets.date")}</dt>
               <dd>{view.date}</dd>
               <dt>{t("event_tickets.time")}</dt>
-              <dd dir="ltr" style={{ textAlign: "start" }}>
-                {view.slot}
+              <dd>
+                <bdi dir="ltr">{view.slot}</bdi>
               </dd>
               <dt>{t("event_tickets.ticket")}</dt>
               <dd dir="auto">{view.ticket}</dd>
