@@ -116,6 +116,7 @@ export default [
       route("reconciliation", "routes/dashboard/reconciliation.tsx"),
       route("mailbox", "routes/dashboard/mailbox.tsx"),
       route("mailbox/:mailId", "routes/dashboard/mailbox.message.tsx"),
+      route("mailbox/:mailId/attachments/:index", "routes/dashboard/mailbox.attachment.ts"),
       ...TRANSACTION_PAGES.map((page) => route(page.path, page.file, { id: page.id })),
       route("transactions/export", "routes/dashboard/transactions-export.ts"),
       route("generated-reports", "routes/dashboard/generated-reports.tsx"),

@@ -38,9 +38,10 @@ export async function publicPayChoices(db: DB, transaction: PublicTransaction, a
 
 /**
  * The transaction as the public pay page's API reads it (public spec §3); or that it is unknown, or
- * its merchant paused. `checkoutFields`: its section's declaration offers checkout fields.
+ * its merchant paused. `checkoutFields`: its section's declaration offers checkout fields;
+ * `ticketsUrl`: where its section lets the customer download what the payment bought.
  */
-export async function publicPayView(db: DB, id: string, lang: Language, plugins: readonly string[], options: { checkoutFields?: boolean } = {}): Promise<{ ok: true; body: unknown } | { ok: false; code: "pay.not_found" | "pay.paused" }> {
+export async function publicPayView(db: DB, id: string, lang: Language, plugins: readonly string[], options: { checkoutFields?: boolean; ticketsUrl?: string | null } = {}): Promise<{ ok: true; body: unknown } | { ok: false; code: "pay.not_found" | "pay.paused" }> {
   const t = translator(lang);
   const page = await loadPayPage(db, id, plugins);
   if (page.status === "not_found") return { ok: false, code: "pay.not_found" };
@@ -95,6 +96,7 @@ export async function publicPayView(db: DB, id: string, lang: Language, plugins:
       has_editable_amount: Boolean(transaction.editable_amount),
       ...decimalBoundsOf(transaction),
       attachment_url: null,
+      tickets_url: options.ticketsUrl ?? null,
       remarks: personal.remarks,
       expiration_time: transaction.expiration_time,
       country_code: merchant.country_code,

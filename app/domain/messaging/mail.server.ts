@@ -147,7 +147,7 @@ export async function listMail(db: DB, merchantId: number, options: { limit: num
 export async function getMail(db: DB, merchantId: number, id: number) {
   return db
     .selectFrom("outgoing_mail")
-    .select(["id", "to_address", "reply_to", "subject", "text_body", "html_body", "status", "created_at", "sent_at", "error"])
+    .select(["id", "to_address", "reply_to", "subject", "text_body", "html_body", "status", "created_at", "sent_at", "error", "attachments"])
     .where("merchant_id", "=", merchantId)
     .where("id", "=", id)
     .executeTakeFirst();

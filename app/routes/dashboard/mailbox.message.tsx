@@ -3,7 +3,7 @@ import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/mailbox.message";
-import { getMail } from "~/domain/messaging/mail.server";
+import { attachmentsOf, getMail } from "~/domain/messaging/mail.server";
 import { notFound, requirePermission, requireUser } from "~/web/guards.server";
 import { formatDateTime } from "~/lib/format";
 import { isLanguage } from "~/lib/i18n";
@@ -17,7 +17,9 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const mail = await getMail(getDbFrom(context), auth.user.merchantId, id);
   if (!mail) notFound();
   const lang = isLanguage(params.lang) ? params.lang : "en";
-  return { ...mail, created_at: formatDateTime(mail.created_at, lang) };
+  // The files it carries are made when downloaded, as when the mail is sent.
+  const attachments = attachmentsOf(mail.attachments).map((attachment, index) => ({ filename: attachment.filename, url: `/${lang}/mailbox/${mail.id}/attachments/${index}` }));
+  return { ...mail, attachments, created_at: formatDateTime(mail.created_at, lang) };
 }
 
 const urlPattern = /(https?:\/\/[^\s]+)/g;
@@ -94,6 +96,22 @@ export default function MailboxMessage() {
           <Card withBorder bg="gray.0" mt={mail.html_body ? 0 : "sm"}>
             <LinkifiedText text={mail.text_body} />
           </Card>
+          {mail.attachments.length > 0 ? (
+            <>
+              <Title order={2} fz="h5" mt="sm">
+                {t("event_tickets.attachments")}
+              </Title>
+              <Stack gap={4} component="ul" style={{ listStyle: "none", padding: 0, margin: 0 }}>
+                {mail.attachments.map((attachment) => (
+                  <li key={attachment.url}>
+                    <Anchor href={attachment.url} download={attachment.filename}>
+                      {attachment.filename}
+                    </Anchor>
+                  </li>
+                ))}
+              </Stack>
+            </>
+          ) : null}
         </Stack>
       </Card>
     </Stack>

@@ -1,6 +1,6 @@
 import "~/styles/customer.css";
 import "~/styles/pay.css";
-import { IconCircleCheck, IconCircleX, IconClockHour4, IconDownload } from "@tabler/icons-react";
+import { IconCircleCheck, IconCircleX, IconClockHour4, IconDownload, IconTicket } from "@tabler/icons-react";
 import { useText } from "~/components/pay/use-text";
 import { data, useLoaderData, useLocation } from "react-router";
 import type { Route } from "./+types/attempt-detail";
@@ -18,6 +18,7 @@ import { platformAddresses } from "~/web/addresses.server";
 import { isLocalPath } from "~/web/guards.server";
 import { isLanguage } from "~/lib/i18n";
 import { getDbFrom } from "~/web/request-context.server";
+import { transactionExtensions } from "~/sections/registry.server";
 
 /** Served as plain HTML: no React on the client (see docs/decisions/0005). */
 export const handle = { hydrate: false };
@@ -59,6 +60,8 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     rows: customerResultRows(attempt, transaction.order_no, gateway, lang),
     description: transaction.description,
     receiptUrl: failedOrOpen ? null : `/${lang}/pay/attempt-detail/${attempt.id}/receipt.pdf`,
+    // What the payment bought, when its section gives it to download (an event's tickets).
+    ticketsUrl: attempt.state === "success" ? ((await transactionExtensions(transaction.plugin)?.ticketsUrl?.(db, transaction.id, lang)) ?? null) : null,
     attachment: transaction.attachment_name ? { name: transaction.attachment_name, url: `/${lang}/pay/${transaction.id}/attachment` } : null,
     tryAgainUrl: `/${lang}/pay/${transaction.id}`,
     next: safeNext(new URL(request.url).searchParams.get("next"), transaction.next_url),
@@ -125,6 +128,12 @@ export default function AttemptDetail() {
               <LinkButton variant="light" href={result.receiptUrl} download>
                 <IconDownload size={18} aria-hidden />
                 {t(cod ? "result.download_confirmation" : "result.download_receipt")}
+              </LinkButton>
+            ) : null}
+            {result.ticketsUrl ? (
+              <LinkButton variant="light" href={result.ticketsUrl}>
+                <IconTicket size={18} aria-hidden />
+                {t("event_tickets.download")}
               </LinkButton>
             ) : null}
             {result.next ? <p className="c-dimmed c-small">{t("result.redirecting")}</p> : null}

@@ -34,6 +34,8 @@ export const event = {
       { path: "events/ticketwaitingzone", file: "sections/event/routes/public/waiting-zone.tsx", id: "event-public-waiting-zone" },
       { path: "events/terms-and-conditions", file: "sections/event/routes/public/terms.tsx", id: "event-public-terms" },
       { path: "events/:slug", file: "sections/event/routes/public/event.tsx", id: "event-public-details" },
+      { path: "events/tickets/:bookingId/:uuid", file: "sections/event/routes/public/tickets.tsx", id: "event-public-tickets" },
+      { path: "events/tickets/:bookingId/:uuid/tickets.pdf", file: "sections/event/routes/public/tickets-pdf.ts", id: "event-public-tickets-pdf" },
     ],
     api: [
       { path: "plugins/event/events", file: "sections/event/routes/api/public-events.ts", id: "api-event-public-events" },

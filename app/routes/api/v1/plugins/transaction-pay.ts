@@ -11,6 +11,7 @@ import { apiDetail, apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody,
 import { translator } from "~/lib/i18n.server";
 import { describe } from "~/presentation/texts.server";
 import { findSection, offersCheckoutFields } from "~/sections/registry";
+import { transactionExtensions } from "~/sections/registry.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from "~/web/idempotency.server";
 import { sha256 } from "~/lib/crypto.server";
@@ -42,7 +43,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       title: t("delivery.address_title"),
     });
   }
-  const view = await publicPayView(getDbFrom(context), params.id, lang, [params.plugin], { checkoutFields: offersCheckoutFields(params.plugin) });
+  const db = getDbFrom(context);
+  // What a paid transaction bought, when its section gives it to download (an event's tickets).
+  const ticketsUrl = (await transactionExtensions(params.plugin)?.ticketsUrl?.(db, params.id, lang)) ?? null;
+  const view = await publicPayView(db, params.id, lang, [params.plugin], { checkoutFields: offersCheckoutFields(params.plugin), ticketsUrl });
   if (!view.ok) return apiDetail(request, view.code, view.code === "pay.paused" ? 423 : 404);
   return apiJson(view.body);
 }
