@@ -136,7 +136,7 @@ export function EventForm({ lang, id, defaults, imageUrl, canChange, currencies,
                       <Group align="flex-end">
                         <SelectField field={row.type} label={t("event_setup.fields.field_type")} options={EVENT_FIELD_TYPES.map((type) => ({ value: type, label: t(`event_setup.field_types.${type}`) }))} />
                         <CheckboxField field={row.required} label={t("event_setup.fields.required")} mb={8} />
-                        <Button variant="subtle" color="red" {...form.remove.getButtonProps({ name: fields.fields.name, index })}>
+                        <Button type="submit" variant="subtle" color="red" {...form.remove.getButtonProps({ name: fields.fields.name, index })}>
                           {t("event_setup.remove_field")}
                         </Button>
                       </Group>
@@ -144,7 +144,7 @@ export function EventForm({ lang, id, defaults, imageUrl, canChange, currencies,
                   );
                 })}
                 <Group>
-                  <Button variant="default" {...form.insert.getButtonProps({ name: fields.fields.name, defaultValue: { type: "text" } })}>
+                  <Button type="submit" variant="default" {...form.insert.getButtonProps({ name: fields.fields.name, defaultValue: { type: "text" } })}>
                     {t("event_setup.add_field")}
                   </Button>
                 </Group>
@@ -177,7 +177,7 @@ export function EventForm({ lang, id, defaults, imageUrl, canChange, currencies,
                       </SimpleGrid>
                       <TextareaField field={row.dates} label={t("event_setup.fields.dates")} description={t("event_setup.fields.dates_help")} autosize minRows={2} dir="ltr" placeholder="2026-12-20" />
                       <Group>
-                        <Button variant="subtle" color="red" {...form.remove.getButtonProps({ name: fields.tickets.name, index })}>
+                        <Button type="submit" variant="subtle" color="red" {...form.remove.getButtonProps({ name: fields.tickets.name, index })}>
                           {t("event_setup.remove_ticket")}
                         </Button>
                       </Group>
@@ -185,7 +185,7 @@ export function EventForm({ lang, id, defaults, imageUrl, canChange, currencies,
                   );
                 })}
                 <Group>
-                  <Button variant="default" {...form.insert.getButtonProps({ name: fields.tickets.name, defaultValue: { start_time: "18:00", end_time: "22:00", quantity: "10" } })}>
+                  <Button type="submit" variant="default" {...form.insert.getButtonProps({ name: fields.tickets.name, defaultValue: { start_time: "18:00", end_time: "22:00", quantity: "10" } })}>
                     {t("event_setup.add_ticket")}
                   </Button>
                 </Group>
