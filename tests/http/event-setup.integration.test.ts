@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BookingSchema } from "~/sections/event/domain/booking-schema";
 import { createBooking } from "~/sections/event/domain/bookings.server";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 import { createUser, DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
@@ -137,7 +138,7 @@ describe("reading and changing an event by API", () => {
       { name_en: "Standing", name_ar: "وقوف", start_time: "10:00", end_time: "12:00", quantity: 5, dates: ["2099-01-10"] },
     ] }))).body;
     const booked = await createBooking(database.db, {
-      request: { event: "free-talk", ticket: event.tickets[0].id, event_date: "2099-01-10", quantity: 3, email: "guest@example.com", extra: { civil_id: "289010112348" } },
+      request: BookingSchema.parse({ event: "free-talk", ticket: event.tickets[0].id, event_date: "2099-01-10", quantity: 3, email: "guest@example.com", extra: { civil_id: "289010112348" } }),
       lang: "en",
       baseUrl: "http://localhost",
     });
@@ -292,5 +293,30 @@ describe("the event pages, without JavaScript", () => {
     const closed = await app.request(location, { cookie: cookie, form: { ...form, "tickets[0].end_time": "19:00", "tickets[0].id": "", status: "closed" } });
     expect(closed.status).toBe(302);
     expect((await database.db.selectFrom("events").select("status").where("id", "=", event.id).executeTakeFirstOrThrow()).status).toBe("closed");
+  });
+});
+
+describe("the demo merchant's events", () => {
+  it("are a published paid event and a published free one with bookings, places counted once", async () => {
+    const { seedDemoEvents } = await import("~/sections/event/domain/demo-events.server");
+    await seedDemoEvents(database.db, { merchantId: beta.merchantId, userId: beta.admin.id });
+    await seedDemoEvents(database.db, { merchantId: beta.merchantId, userId: beta.admin.id });
+    const events = await database.db.selectFrom("events").select(["id", "slug", "status", "is_free", "gateway_codes"]).where("merchant_id", "=", beta.merchantId).orderBy("id").execute();
+    expect(events.map((event) => [event.slug, event.status, event.is_free, event.gateway_codes])).toEqual([
+      ["gulf-jazz-night", "published", 0, "knet-sandbox,card-sandbox"],
+      ["pearl-diving-talk", "published", 1, ""],
+    ]);
+    const taken = await database.db.selectFrom("event_ticket_dates").select((eb) => eb.fn.sum<number>("taken").as("taken")).where("event_id", "=", events[1].id).executeTakeFirstOrThrow();
+    const items = await database.db
+      .selectFrom("booking_items")
+      .innerJoin("bookings", "bookings.id", "booking_items.booking_id")
+      .select((eb) => eb.fn.sum<number>("booking_items.quantity").as("places"))
+      .where("bookings.event_id", "=", events[1].id)
+      .where("booking_items.status", "in", ["pending", "paid"])
+      .executeTakeFirstOrThrow();
+    expect(Number(taken.taken)).toBe(6);
+    expect(Number(items.places)).toBe(6);
+    const list = (await (await app.request(`${API}?available=true`, { headers: bearer(betaToken) })).json()) as { results: Event[] };
+    expect(list.results.map((event) => event.slug).sort()).toEqual(["gulf-jazz-night", "pearl-diving-talk"]);
   });
 });

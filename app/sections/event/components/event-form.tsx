@@ -31,7 +31,7 @@ type Props = {
 };
 
 /** The whole event in one form that works without JavaScript: texts, place, money, fields and tickets. */
-export function EventForm({ lang, id, defaults, imageUrl, canChange, currencies, gateways, mapStyleUrl, lastResult, kept, imageError }: Props) {
+export function EventForm({ id, defaults, imageUrl, canChange, currencies, gateways, mapStyleUrl, lastResult, kept, imageError }: Props) {
   const { t } = useTranslation();
   const busy = useNavigation().state === "submitting";
   const [form, fields] = useForm({ id: `event-${id ?? "new"}`, lastResult, defaultValue: defaults, shouldValidate: "onSubmit" });
