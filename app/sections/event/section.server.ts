@@ -2,6 +2,7 @@ import type { SectionServer } from "../contract";
 import { BOOKING_MAIL, TICKETS_ATTACHMENT, ticketsPath } from "./domain/booking-mail.server";
 import { bookingOfTransaction, onBookingTransition, releaseAllExpiredHolds } from "./domain/bookings.server";
 import { BOOKING_EXPORT_JOB } from "./domain/booking-export.server";
+import { DEMO_EVENTS_JOB, seedDemoEvents } from "./domain/demo-events.server";
 import { runBookingExport } from "./presentation/booking-export.server";
 import { renderTicketsAttachment } from "./presentation/tickets-pdf.server";
 
@@ -10,7 +11,11 @@ export const RELEASE_HOLDS_JOB = "event_release_holds";
 export const sectionServer: SectionServer = {
   key: "event",
   onTransition: onBookingTransition,
-  jobs: { [RELEASE_HOLDS_JOB]: async (db) => void (await releaseAllExpiredHolds(db)), [BOOKING_EXPORT_JOB]: runBookingExport },
+  jobs: {
+    [RELEASE_HOLDS_JOB]: async (db) => void (await releaseAllExpiredHolds(db)),
+    [BOOKING_EXPORT_JOB]: runBookingExport,
+    [DEMO_EVENTS_JOB]: (db, payload: { merchantId: number; userId: number }) => seedDemoEvents(db, payload),
+  },
   schedules: { release_holds: { type: RELEASE_HOLDS_JOB, everyMs: 30_000 } },
   mailTemplates: { [BOOKING_MAIL]: { audience: "customer", named: "name", action: "link" } },
   mailAttachments: { [TICKETS_ATTACHMENT]: renderTicketsAttachment },

@@ -23,6 +23,9 @@ export const event = {
       { path: "bookings/:id/attachment", file: "sections/event/routes/booking-attachment.ts", id: "event-booking-attachment" },
       { path: "create", file: "sections/event/routes/create.tsx", id: "event-booking-create" },
       { path: "fullfilment", file: "sections/event/routes/fulfillment.tsx", id: "event-fulfillment" },
+      { path: "events", file: "sections/event/routes/events.tsx", id: "event-events" },
+      { path: "events/new", file: "sections/event/routes/event-edit.tsx", id: "event-event-new" },
+      { path: "events/:id", file: "sections/event/routes/event-edit.tsx", id: "event-event-edit" },
     ],
     public: [
       { path: "events", file: "sections/event/routes/public/events.tsx", id: "event-public-list" },
@@ -63,7 +66,11 @@ export const event = {
       { path: "plugins/event/checkin/statistics", file: "sections/event/routes/api/checkin-statistics.ts", id: "api-event-checkin-statistics" },
       { path: "plugins/event/checkin/list", file: "sections/event/routes/api/checkin-list.ts", id: "api-event-checkin-list" },
       { path: "plugins/event/checkin/sync", file: "sections/event/routes/api/checkin-sync.ts", id: "api-event-checkin-sync" },
+      { path: "plugins/event/dashboard/events", file: "sections/event/routes/api/events.ts", id: "api-event-dashboard-events" },
+      { path: "plugins/event/dashboard/events/:id", file: "sections/event/routes/api/event.ts", id: "api-event-dashboard-event" },
+      { path: "plugins/event/dashboard/events/:id/image", file: "sections/event/routes/api/event-image.ts", id: "api-event-dashboard-event-image" },
     ],
+    root: [{ path: "media/event/:merchantId/:file", file: "sections/event/routes/event-image.ts", id: "event-image" }],
   },
   server: () => import("./section.server"),
 } as const satisfies SectionDeclaration;
