@@ -55,6 +55,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       ticketId: booking.ticket_id,
       hasAttachment: Boolean(booking.attachment_path),
       live: view.quantity > 0,
+      // Changes with every saved change: the edit forms then start over from the saved booking.
+      version: booking.updated_at,
     },
     extra: view.fields.map((field) => ({ name: field.name, label: lang === "ar" ? field.label_ar : field.label_en, value: view.extra[field.name] ?? "" })),
     items: view.items.map((item) => ({
@@ -265,7 +267,7 @@ function EditForms() {
         <Title order={2} size="h4" mb="sm">
           {t("bookings.edit")}
         </Title>
-        <Form method="post">
+        <Form method="post" key={booking.version}>
           <input type="hidden" name="intent" value="places" />
           <Stack gap="sm">
             {placesErrors.non_field_errors ? (
@@ -318,7 +320,7 @@ function EditForms() {
         <Title order={2} size="h4" mb="sm">
           {t("bookings.edit_email")}
         </Title>
-        <Form method="post">
+        <Form method="post" key={booking.version}>
           <input type="hidden" name="intent" value="email" />
           <Stack gap="sm">
             <TextInput name="new_email" type="email" label={t("bookings.columns.email")} defaultValue={booking.email} required error={emailErrors.new_email?.join(" ")} />
