@@ -5,12 +5,15 @@ import { TRANSACTION_PAGES } from "./routes/dashboard/transactions/pages";
 import { sandboxRoutes } from "./routes/sandbox/routes";
 
 const sections = SECTIONS;
-const routesOf = (kind: keyof NonNullable<SectionDeclaration["routes"]>, base?: (section: SectionDeclaration) => string) =>
-  sections.flatMap((section) =>
-    (section.routes?.[kind] ?? []).map((entry: SectionRoute) =>
-      route([base?.(section), entry.path].filter(Boolean).join("/"), entry.file, { id: entry.id }),
-    ),
-  );
+const routesOf = (kind: "public" | "api" | "root") =>
+  sections.flatMap((section) => (section.routes?.[kind] ?? []).map((entry: SectionRoute) => route(entry.path, entry.file, { id: entry.id })));
+
+/** A section's dashboard pages under its path, inside its own layout when it declares one. */
+const dashboardRoutesOf = (section: SectionDeclaration) => {
+  const pages = (section.routes?.dashboard ?? []).map((entry: SectionRoute) => route([section.path, entry.path].filter(Boolean).join("/"), entry.file, { id: entry.id }));
+  const wrapper = section.routes?.dashboardLayout;
+  return wrapper && pages.length ? [layout(wrapper.file, { id: wrapper.id }, pages)] : pages;
+};
 
 export default [
   index("routes/root-index.ts"),
@@ -145,7 +148,7 @@ export default [
         route("admin/notifications", "routes/admin/notifications.tsx"),
         route("admin/notifications/:template/:channel/:templateLang", "routes/admin/notification.tsx"),
       ]),
-      ...routesOf("dashboard", (section) => section.path),
+      ...sections.flatMap(dashboardRoutesOf),
       // A section's pages not built yet say so; its unknown pages answer 404.
       ...sections.map((section) => route(`${section.path}/*`, "routes/dashboard/not-built.tsx", { id: `section-${section.key}` })),
     ]),

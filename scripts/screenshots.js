@@ -53,6 +53,12 @@ const DASHBOARD = [
   ["admin-notification", "/admin/notifications/pay_link/mail/ar"],
   ["admin-audit", "/admin/audit"],
   ["operator", "/operator"],
+  ["event-bookings", "/event/bookings"],
+  ["event-booking", "/event/bookings/{booking}"],
+  ["event-create", "/event/create?event={eventId}"],
+  ["event-fulfillment", "/event/fullfilment?event={eventId}"],
+  ["event-events", "/event/events"],
+  ["event-edit", "/event/events/{eventId}"],
 ];
 /** Screens for anyone, at a phone's size. */
 const PUBLIC = [
@@ -62,6 +68,12 @@ const PUBLIC = [
   ["result-success", "{success}"],
   ["result-failed", "{failed}"],
   ["not-found", "/no-such-page"],
+  ["events", "/events"],
+  ["event", "/events/{slug}"],
+  ["event-register", "/events/register/{slug}"],
+  ["event-thanks", "/events/thanks-for-register?booking={booking}&uuid={uuid}"],
+  ["event-tickets", "/events/tickets/{booking}/{uuid}"],
+  ["event-feedback", "/events/leave-feedback/{slug}"],
 ];
 
 const freePort = () =>
@@ -90,6 +102,52 @@ async function createRequest(base, token, amount) {
   });
   if (answer.status !== 201) throw new Error(`creating a payment request answered ${answer.status}: ${await answer.text()}`);
   return (await answer.json()).id;
+}
+
+/** A paid event a week ahead (two tickets, an extra field) and a free booking of a free one; what the event pages need. */
+async function createEvents(base, token) {
+  const day = (days) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+  const post = async (url, body, headers = {}) => {
+    const answer = await fetch(`${base}${url}`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) });
+    if (answer.status !== 201) throw new Error(`${url} answered ${answer.status}: ${await answer.text()}`);
+    return answer.json();
+  };
+  const auth = { Authorization: `Bearer ${token}` };
+  const event = {
+    title_en: "Winter Oud Concert",
+    title_ar: "حفل العود الشتوي",
+    description_en: "An evening of classical oud music by the sea, with Kuwaiti and Gulf songs.",
+    description_ar: "أمسية من موسيقى العود الكلاسيكية على البحر، مع أغانٍ كويتية وخليجية.",
+    location_en: "Kuwait National Cultural District",
+    location_ar: "مركز الشيخ جابر الأحمد الثقافي",
+    lat: 29.3694,
+    lng: 47.9908,
+    currency_code: "KWD",
+    status: "published",
+    fields: [{ name: "civil_id", label_en: "Civil ID", label_ar: "الرقم المدني", type: "text", required: false }],
+  };
+  const paid = await post("/api/v1/plugins/event/dashboard/events", {
+    ...event,
+    slug: "winter-oud-concert",
+    is_free: false,
+    gateway_codes: ["knet-sandbox", "card-sandbox"],
+    tickets: [
+      { name_en: "Standard", name_ar: "عادي", price: "7.500", start_time: "19:00", end_time: "22:00", quantity: 120, dates: [day(7), day(8)] },
+      { name_en: "Front rows", name_ar: "الصفوف الأمامية", price: "15.000", start_time: "19:00", end_time: "22:00", quantity: 20, dates: [day(7), day(8)] },
+    ],
+  }, auth);
+  const free = await post("/api/v1/plugins/event/dashboard/events", {
+    ...event,
+    slug: "oud-open-rehearsal",
+    title_en: "Open rehearsal",
+    title_ar: "بروفة مفتوحة",
+    is_free: true,
+    tickets: [{ name_en: "Entry", name_ar: "دخول", price: "0", start_time: "17:00", end_time: "18:30", quantity: 60, dates: [day(6)] }],
+  }, auth);
+  const booking = await post("/api/v1/plugins/event/booking", {
+    event: free.slug, ticket: free.tickets[0].id, event_date: day(6), quantity: 2, email: "noura@example.com", customer_first_name: "Noura", customer_last_name: "Al-Sabah", customer_phone: "50001234", extra: { civil_id: "290010112345" },
+  });
+  return { slug: paid.slug, eventId: free.id, booking: booking.id, uuid: booking.uuid };
 }
 
 /** Pays request `id` with KNET `card` without JavaScript; the path of the result page, without its language. */
@@ -135,6 +193,7 @@ async function main() {
       transaction: await createRequest(base, access, "12.500"),
       open: await createRequest(base, access, "7.250"),
     };
+    Object.assign(made, await createEvents(base, access));
     made.success = await payWithKnet(browser, base, await createRequest(base, access, "3.000"), "8888880000000001");
     made.failed = await payWithKnet(browser, base, await createRequest(base, access, "4.500"), "8888880000000002");
     const fill = (route) => route.replace(/\{(\w+)\}/g, (_, name) => made[name]);

@@ -6,16 +6,17 @@ import { PAGE_NAMESPACES, SERVER_ONLY_NAMESPACES } from "./i18n";
 const appDir = path.resolve(import.meta.dirname, "..");
 
 /**
- * Code the browser may run: every module under app/ but the server's (*.server.*), tests, API
+ * Code the browser may run: every module under app/ but the server's (*.server.*, the database's), tests, API
  * resource routes (only their loader and action exist, which stay on the server) and the customer
- * pages sent without scripts (handle: { hydrate: false }) with their components.
+ * pages sent without scripts (handle: { hydrate: false }) with their components (components/pay, a
+ * section's components/public).
  */
 function browserModules(dir = appDir): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const file = path.join(dir, entry.name);
     const relative = path.relative(appDir, file).replaceAll("\\", "/");
     if (entry.isDirectory()) {
-      if (relative === "components/pay" || /(^|\/)api$/.test(relative)) return [];
+      if (relative === "components/pay" || relative === "db" || /(^|\/)api$/.test(relative) || /^sections\/[\w-]+\/components\/public$/.test(relative)) return [];
       return browserModules(file);
     }
     if (!/\.tsx?$/.test(entry.name) || /\.(server|test|integration\.test)\.tsx?$/.test(entry.name) || entry.name.startsWith("api-")) return [];
@@ -48,6 +49,13 @@ describe("the browser's catalogue", () => {
   it.each(PAGE_NAMESPACES.admin)("only the administration pages ask for a text under %s.", (namespace) => {
     const asking = new RegExp(`["'\`]${namespace}\\.[\\w$]`);
     const offenders = modules.filter((file) => !/^(routes\/admin\/|routes\/operator\/|components\/admin\/|domain\/merchants\/(profile|unit)-schema\.ts$|domain\/payments\/checkout-fields\.ts$|sections\/[\w-]+\/section\.ts$)/.test(file) && asking.test(fs.readFileSync(path.join(appDir, file), "utf8")));
+    expect(offenders).toEqual([]);
+  });
+
+  // The events section's words come with its dashboard pages (its layout's loader): only its own modules name them.
+  it.each(PAGE_NAMESPACES.event)("only the events section's pages ask for a text under %s.", (namespace) => {
+    const asking = new RegExp(`["'\`]${namespace}\\.[\\w$]`);
+    const offenders = modules.filter((file) => !file.startsWith("sections/event/") && asking.test(fs.readFileSync(path.join(appDir, file), "utf8")));
     expect(offenders).toEqual([]);
   });
 });

@@ -30,12 +30,12 @@ export function languageOfPath(pathname: string): Language {
  * messages, receipts and the customer pages (sent without scripts). The browser's copy of the catalogue leaves them out (vite.config.ts);
  * browser-catalogue.test.ts checks that no code the browser runs asks for one of them.
  */
-export const SERVER_ONLY_NAMESPACES = ["audit", "audit_entry", "mail", "sms", "receipt", "pay"] as const;
+export const SERVER_ONLY_NAMESPACES = ["audit", "audit_entry", "mail", "sms", "receipt", "pay", "events_public", "event_tickets"] as const;
 
 /**
  * Namespaces only some pages need: the browser's catalogue leaves them out too, and the pages that
- * use them get them from their layout's loader (routes/admin/layout.tsx), so the rest of the
+ * use them get them from their layout's loader (routes/admin/layout.tsx, a section's dashboard layout), so the rest of the
  * dashboard does not carry the administration panel's words. browser-catalogue.test.ts checks that
  * no other code the browser runs asks for them.
  */
-export const PAGE_NAMESPACES = { admin: ["admin", "operator", "checkout_fields"] } as const;
+export const PAGE_NAMESPACES = { admin: ["admin", "operator", "checkout_fields"], event: ["event", "bookings", "checkin", "event_setup"] } as const;

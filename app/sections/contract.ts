@@ -64,6 +64,8 @@ export type SectionDeclaration = {
   routes?: {
     /** Under /:lang/, signed in (the dashboard shell). */
     dashboard?: SectionRoute[];
+    /** A layout around its dashboard routes (the words its pages bring with them: app/lib/i18n.ts PAGE_NAMESPACES). */
+    dashboardLayout?: { file: string; id: string };
     /** Under /:lang/, for anyone (customer pages). */
     public?: SectionRoute[];
     /** Under /api/v1/. */
@@ -112,6 +114,11 @@ export type SectionServer = {
   schedules?: Record<string, { type: string; everyMs: number }>;
   /** Mails of its own (words in locales under mail.<template>), which the merchant may word itself. */
   mailTemplates?: Record<string, TemplateSpec>;
+  /**
+   * How Generated reports states the filters of the section's own reports (a bookings export), by
+   * the report's `section`: label and value pairs in the reader's language.
+   */
+  reportFilters?: Record<string, (db: DB, merchantId: number, query: string, lang: Language) => Promise<{ label: string; value: string }[]>>;
   /** Files its mails carry, made when a mail is sent or read (a booking's tickets), by attachment type. */
   mailAttachments?: Record<string, AttachmentRenderer>;
   transactions?: {

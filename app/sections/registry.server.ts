@@ -33,3 +33,13 @@ export function transactionExtensions(key: string) {
 export function sectionFieldNames(key: string): string[] {
   return (transactionExtensions(key)?.fields ?? []).map((field) => field.name);
 }
+
+/** The section that describes the filters of reports named `reportSection` (its own exports), if any. */
+export function reportFilterDescriber(reportSection: string) {
+  if (!loading) throw new Error("reportFilterDescriber: the sections' server parts are not loaded (start the platform through app/boot)");
+  for (const server of servers.values()) {
+    const describe = server.reportFilters?.[reportSection];
+    if (describe) return describe;
+  }
+  return undefined;
+}

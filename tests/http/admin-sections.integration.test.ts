@@ -44,7 +44,7 @@ describe("installing and uninstalling sections", () => {
   it("lists the built sections only, with their state, in English and in Arabic", async () => {
     const cookie = await app.signIn(manager.username, DEMO_PASSWORD);
     const page = await (await app.request("/en/admin/sections", { cookie })).text();
-    for (const name of ["Express search", "Payment requests", "Tickets"]) expect(page).toContain(name);
+    for (const name of ["Express search", "Payment requests", "Events", "Tickets"]) expect(page).toContain(name);
     expect(page).not.toContain("Food ordering");
     expect(page).toContain('href="/en/admin/sections/payment_request"');
     expect(page).toContain('href="/en/admin/sections"');
@@ -52,6 +52,7 @@ describe("installing and uninstalling sections", () => {
     expect(listed).toEqual([
       { key: "express_search", installed: true, features: [] },
       { key: "payment_request", installed: true, features: ["create", "deleted_transactions", "transactions"] },
+      { key: "event", installed: true, features: ["bookings", "create", "deleted_transactions", "fulfillment", "transactions"] },
       { key: "ticket", installed: true, features: ["operations_approval", "user_permission_changes"] },
     ]);
 

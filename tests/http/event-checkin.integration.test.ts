@@ -46,7 +46,7 @@ describe("the door page without JavaScript", () => {
     const admitted = await app.request(path, { cookie, form: { event: String(event.id), qrcode: numbers[0].toLowerCase() } });
     expect(admitted.status).toBe(200);
     const html = await admitted.text();
-    expect(html).toContain("QR code is valid. Access granted");
+    expect(html).toMatch(/>QR code is valid\. Access granted</);
     expect(html).toContain(numbers[0]);
     expect(html).toContain("Hessa Al-Mutairi");
     expect(html).toContain("2026-12-20 18:00–22:00");
@@ -55,7 +55,8 @@ describe("the door page without JavaScript", () => {
 
     const again = await (await app.request(path, { cookie, form: { event: String(event.id), qrcode: numbers[0] } })).text();
     expect(again).toContain("This ticket was already used on");
-    expect(again).not.toContain("Access granted");
+    // Shown as a page's text (the page's words also travel as data, in its layout's loader).
+    expect(again).not.toMatch(/>QR code is valid\. Access granted</);
   });
 
   it("answers in Arabic and refuses another event's ticket", async () => {

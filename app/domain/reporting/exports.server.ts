@@ -308,7 +308,8 @@ export async function abandonExport(db: DB, payload: { reportId: number }) {
 export async function recoverInterruptedExports(db: DB) {
   // Reports first, then jobs: a report asked for in between is not among them (its job comes with it).
   const unfinished = await db.selectFrom("reports").select(REPORT_TO_RUN_COLUMNS).where("state", "in", ["queued", "running"]).execute();
-  const jobs = await db.selectFrom("jobs").select("payload").where("type", "=", EXPORT_JOB).where("status", "in", ["queued", "running"]).execute();
+  // Any job still to run that makes a report: the transaction exports' and the sections' own (a bookings export).
+  const jobs = await db.selectFrom("jobs").select("payload").where("status", "in", ["queued", "running"]).where("payload", "like", '%"reportId"%').execute();
   const made = new Set(jobs.map((job) => Number((JSON.parse(job.payload) as { reportId?: unknown }).reportId)));
   for (const report of unfinished) if (!made.has(report.id)) await abandonReport(db, report);
 

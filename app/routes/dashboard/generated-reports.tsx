@@ -10,8 +10,9 @@ import { ALL_SECTIONS, listReports } from "~/domain/reporting/exports.server";
 import { formatDateTime } from "~/lib/format";
 import { takeReportNotices } from "~/presentation/notifications.server";
 import { describeReportFilters } from "~/presentation/report-files.server";
+import { reportFilterDescriber } from "~/sections/registry.server";
 import { requirePermission, requireUser } from "~/web/guards.server";
-import { isLanguage } from "~/lib/i18n";
+import { isLanguage, type Language } from "~/lib/i18n";
 import { getDbFrom } from "~/web/request-context.server";
 
 const PAGE_SIZE = 20;
@@ -20,6 +21,13 @@ const stateColors = { queued: "gray", running: "blue", done: "green", failed: "r
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "التقارير المُنشأة" : "Generated reports" }];
+}
+
+/** Each report's filters in the reader's words: a section's own reports (a bookings export) by the section, the others as transaction lists. */
+async function describeFiltersOf(db: ReturnType<typeof getDbFrom>, merchantId: number, rows: readonly { section: string; query: string }[], lang: Language) {
+  const own = rows.map((row) => reportFilterDescriber(row.section));
+  const described = await describeReportFilters(db, merchantId, rows.map((row, index) => (own[index] ? "" : row.query)), lang);
+  return Promise.all(rows.map((row, index) => own[index]?.(db, merchantId, row.query, lang) ?? described[index]));
 }
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
@@ -32,7 +40,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const db = getDbFrom(context);
   const { rows, count } = await listReports(db, auth.user.merchantId, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
   const [filters, notices] = await Promise.all([
-    describeReportFilters(db, auth.user.merchantId, rows.map((row) => row.query), lang),
+    describeFiltersOf(db, auth.user.merchantId, rows, lang),
     // The page shows the reports themselves: their notices are shown here, once, and not on the next page.
     takeReportNotices(db, { merchantId: auth.user.merchantId, userId: auth.user.id, sessionId: auth.sessionId }, lang),
   ]);

@@ -99,7 +99,7 @@ export default function MailboxMessage() {
           {mail.attachments.length > 0 ? (
             <>
               <Title order={2} fz="h5" mt="sm">
-                {t("event_tickets.attachments")}
+                {t("mailbox.attachments")}
               </Title>
               <Stack gap={4} component="ul" style={{ listStyle: "none", padding: 0, margin: 0 }}>
                 {mail.attachments.map((attachment) => (

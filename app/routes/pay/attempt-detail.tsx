@@ -133,7 +133,7 @@ export default function AttemptDetail() {
             {result.ticketsUrl ? (
               <LinkButton variant="light" href={result.ticketsUrl}>
                 <IconTicket size={18} aria-hidden />
-                {t("event_tickets.download")}
+                {t("result.download_tickets")}
               </LinkButton>
             ) : null}
             {result.next ? <p className="c-dimmed c-small">{t("result.redirecting")}</p> : null}

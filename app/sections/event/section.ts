@@ -17,6 +17,7 @@ export const event = {
   permissions: ["view_booking", "add_booking", "change_booking", "scan_booking"],
   transactions: { payable: true },
   routes: {
+    dashboardLayout: { file: "sections/event/routes/layout.tsx", id: "event-layout" },
     dashboard: [
       { path: "bookings", file: "sections/event/routes/bookings.tsx", id: "event-bookings" },
       { path: "bookings/:id", file: "sections/event/routes/booking.tsx", id: "event-booking" },

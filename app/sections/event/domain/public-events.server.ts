@@ -10,7 +10,7 @@ import type { Language } from "~/lib/i18n";
 import { toDecimalString } from "~/lib/money";
 import { datesWithPlaces, isOffered, kuwaitNow, ticketAvailability, type TicketAvailability } from "./availability.server";
 import { eventFields } from "./bookings.server";
-import type { FeedbackInput } from "./feedback-schema";
+import type { FeedbackInput } from "./feedback-schema.server";
 
 export type PublicEvent = Selectable<EventTable>;
 

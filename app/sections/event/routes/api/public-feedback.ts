@@ -1,7 +1,7 @@
 import type { Route } from "./+types/public-feedback";
 import { apiJson, methodNotAllowed, readBody } from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
-import { FeedbackSchema } from "../../domain/feedback-schema";
+import { FeedbackSchema } from "../../domain/feedback-schema.server";
 import { leaveFeedback } from "../../domain/public-events.server";
 import { apiFieldErrors } from "../public/event-page.server";
 import { publicApiLanguage, requirePublicEvent } from "./public-api.server";

@@ -1,6 +1,6 @@
 import "~/styles/customer.css";
 import "~/styles/pay.css";
-import "../../components/events-public.css";
+import "../../components/public/events-public.css";
 import { useLoaderData, useLocation } from "react-router";
 import type { Route } from "./+types/events";
 import { useText } from "~/components/pay/use-text";
@@ -9,8 +9,8 @@ import { loadUnitHeader } from "~/domain/merchants/units.server";
 import { formatAmount } from "~/lib/money";
 import { getDbFrom } from "~/web/request-context.server";
 import { listPublicEvents } from "../../domain/public-events.server";
-import { EventsLayout } from "../../components/public-layout";
-import { formatEventDate } from "../../components/public-format";
+import { EventsLayout } from "../../components/public/public-layout";
+import { formatEventDate } from "../../components/public/public-format";
 import { languageOf } from "./event-page.server";
 
 /** Served as plain HTML: no React on the client (docs/decisions/0005). */

@@ -6,7 +6,7 @@ import type { Route } from "./+types/feedback-thanks";
 import { useText } from "~/components/pay/use-text";
 import { Card, LinkButton } from "~/components/pay/ui";
 import { getDbFrom } from "~/web/request-context.server";
-import { EventsLayout } from "../../components/public-layout";
+import { EventsLayout } from "../../components/public/public-layout";
 import { languageOf, requirePublishedEvent } from "./event-page.server";
 
 /** Served as plain HTML: no React on the client (docs/decisions/0005). */

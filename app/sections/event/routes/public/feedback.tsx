@@ -1,15 +1,15 @@
 import "~/styles/customer.css";
 import "~/styles/pay.css";
-import "../../components/events-public.css";
+import "../../components/public/events-public.css";
 import { data, redirect, useActionData, useLoaderData, useLocation } from "react-router";
 import type { Route } from "./+types/feedback";
 import { useText } from "~/components/pay/use-text";
 import { Alert, Button, Card, TextAreaField, TextField } from "~/components/pay/ui";
 import { readFormData } from "~/web/form-data.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
-import { FeedbackSchema } from "../../domain/feedback-schema";
+import { FeedbackSchema } from "../../domain/feedback-schema.server";
 import { leaveFeedback } from "../../domain/public-events.server";
-import { EventsLayout } from "../../components/public-layout";
+import { EventsLayout } from "../../components/public/public-layout";
 import { fieldMessages, languageOf, requirePublishedEvent } from "./event-page.server";
 
 /** Served as plain HTML: no React on the client (docs/decisions/0005). */

@@ -1,6 +1,6 @@
 import "~/styles/customer.css";
 import "~/styles/pay.css";
-import "../../components/events-public.css";
+import "../../components/public/events-public.css";
 import { data, redirect, useActionData, useLoaderData, useLocation } from "react-router";
 import type { Route } from "./+types/register";
 import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
@@ -13,9 +13,9 @@ import { bookingThrottled, eventPayChoices, eventTerms, publicEventView } from "
 import { registerForEvent } from "../../domain/registration.server";
 import { endPass } from "../../domain/waiting-zone.server";
 import { eventFields } from "../../domain/bookings.server";
-import { EventsLayout } from "../../components/public-layout";
-import { formatEventDate, formatSlot } from "../../components/public-format";
-import { RegistrationForm, type RegistrationPage } from "../../components/registration-form";
+import { EventsLayout } from "../../components/public/public-layout";
+import { formatEventDate, formatSlot } from "../../components/public/public-format";
+import { RegistrationForm, type RegistrationPage } from "../../components/public/registration-form";
 import { fieldMessages, languageOf, requirePublishedEvent } from "./event-page.server";
 import { clearPassCookie } from "./queue-cookies.server";
 import { requireRegistrationPass } from "./register-gate.server";

@@ -1,13 +1,13 @@
 import "~/styles/customer.css";
 import "~/styles/pay.css";
-import "../../components/events-public.css";
+import "../../components/public/events-public.css";
 import { useLoaderData, useLocation } from "react-router";
 import type { Route } from "./+types/terms";
 import { useText } from "~/components/pay/use-text";
 import { Card } from "~/components/pay/ui";
 import { getDbFrom } from "~/web/request-context.server";
 import { eventTerms } from "../../domain/public-events.server";
-import { EventsLayout } from "../../components/public-layout";
+import { EventsLayout } from "../../components/public/public-layout";
 import { languageOf, requirePublishedEvent } from "./event-page.server";
 
 /** Served as plain HTML: no React on the client (docs/decisions/0005). */

@@ -1,6 +1,6 @@
 import "~/styles/customer.css";
 import "~/styles/pay.css";
-import "../../components/events-public.css";
+import "../../components/public/events-public.css";
 import { IconCircleCheck, IconClockHour4 } from "@tabler/icons-react";
 import { data, useLoaderData, useLocation } from "react-router";
 import type { Route } from "./+types/thanks-for-register";
@@ -10,8 +10,8 @@ import { loadUnitHeader } from "~/domain/merchants/units.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { findPublicBooking } from "../../domain/bookings.server";
 import { ticketsPath } from "../../domain/booking-mail.server";
-import { EventsLayout } from "../../components/public-layout";
-import { formatEventDate, formatSlot } from "../../components/public-format";
+import { EventsLayout } from "../../components/public/public-layout";
+import { formatEventDate, formatSlot } from "../../components/public/public-format";
 import { languageOf } from "./event-page.server";
 
 /** Served as plain HTML: no React on the client (docs/decisions/0005). */

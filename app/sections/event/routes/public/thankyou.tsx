@@ -5,7 +5,7 @@ import { useLoaderData, useLocation } from "react-router";
 import type { Route } from "./+types/thankyou";
 import { useText } from "~/components/pay/use-text";
 import { Card, LinkButton } from "~/components/pay/ui";
-import { EventsLayout } from "../../components/public-layout";
+import { EventsLayout } from "../../components/public/public-layout";
 import { languageOf } from "./event-page.server";
 
 /** Served as plain HTML: no React on the client (docs/decisions/0005). */

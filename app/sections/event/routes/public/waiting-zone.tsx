@@ -8,7 +8,7 @@ import { Card, LinkButton } from "~/components/pay/ui";
 import { now } from "~/lib/clock.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { standInQueue } from "../../domain/waiting-zone.server";
-import { EventsLayout } from "../../components/public-layout";
+import { EventsLayout } from "../../components/public/public-layout";
 import { languageOf, requirePublishedEvent } from "./event-page.server";
 import { passCookie, queueCookie, readQueueToken } from "./queue-cookies.server";
 
