@@ -98,7 +98,7 @@ async function runEngine(engine, flags, postgresUrl) {
   let dropDatabase;
   try {
     const port = await freePort();
-    const env = { ...process.env, NODE_ENV: "production", PORT: String(port), SEED_DEMO: "1", DEMO_ACTIVITY: "0", WORKER: "off", UPLOADS_DIR: path.join(tmp, "uploads"), TRUST_PROXY: "1", BASE_URL: `http://127.0.0.1:${port}` };
+    const env = { ...process.env, NODE_ENV: "production", PORT: String(port), SEED_DEMO: "1", DEMO_ACTIVITY: "0", WORKER: "off", UPLOADS_DIR: path.join(tmp, "uploads"), TRUST_PROXY: "1", SANDBOX: "1", BASE_URL: `http://127.0.0.1:${port}` };
     delete env.DATABASE_URL;
     delete env.SQLITE_PATH;
     if (engine === "postgres") {

@@ -221,6 +221,21 @@ function shortOf(left: number): { errors: FieldErrors; params: TextParams } {
   return left === 0 ? { errors: { quantity: ["event.errors.sold_out"] }, params: { left } } : { errors: { quantity: ["event.errors.only_left"] }, params: { left } };
 }
 
+/** The places of a ticket's date not taken, counting holds whose time is up as free once the others do not reach `wanted`. */
+async function placesLeft(db: DB, ticketDateId: number, wanted: number) {
+  const row = await db.selectFrom("event_ticket_dates").select(["quantity", "taken"]).where("id", "=", ticketDateId).executeTakeFirst();
+  if (!row) return 0;
+  if (row.quantity - row.taken >= wanted) return row.quantity - row.taken;
+  const lapsed = await db
+    .selectFrom("booking_items")
+    .select((eb) => eb.fn.sum<number>("quantity").as("places"))
+    .where("ticket_date_id", "=", ticketDateId)
+    .where("status", "=", "pending")
+    .where("hold_expires_at", "<", nowIso())
+    .executeTakeFirst();
+  return Math.max(0, row.quantity - row.taken + Number(lapsed?.places ?? 0));
+}
+
 /** Takes the places, releasing holds whose time is up on that date first when they do not fit. */
 async function takeOrReleaseAndTake(trx: DB, ticketDateId: number, quantity: number) {
   const first = await takePlaces(trx, ticketDateId, quantity);
@@ -283,6 +298,11 @@ export async function createBooking(
   }
   const params: TextParams = { max: event.max_per_booking };
   if (Object.keys(errors).length || !ticket) return { ok: false, errors, params };
+
+  // A date already full is told so without waiting for the writer: the read cannot oversell (the
+  // write below checks again), it only spares the database a write an on-sale would queue by the thousand.
+  const left = await placesLeft(db, ticket.ticketDateId, request.quantity);
+  if (left < request.quantity) return { ok: false, ...shortOf(left) };
 
   const outcome = await writeTransaction(db, async (trx): Promise<BookingOutcome<{ booking: CreatedBooking }> | BookingRefusal> => {
     const taken = await takeOrReleaseAndTake(trx, ticket.ticketDateId, request.quantity);
