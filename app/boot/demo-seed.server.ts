@@ -6,8 +6,7 @@ import { seedDemoGateways } from "~/domain/sandbox/demo-gateways.server";
 import { demoActivityEnabled } from "~/lib/env.server";
 import { enqueueJob } from "~/lib/jobs.server";
 import { DEMO_ACTIVITY_JOB } from "./demo-activity.server";
-import { sectionsForNewMerchant } from "~/sections/registry";
-import { DEMO_EVENTS_JOB } from "~/sections/event/domain/demo-events.server";
+import { SECTIONS, sectionsForNewMerchant } from "~/sections/registry";
 
 export const DEMO_PASSWORD = "Demo@2026!";
 
@@ -137,8 +136,8 @@ export async function seedDemoMerchantIfEmpty(db: DB, password: string | { hash:
       created_at: nowIso(),
     })
     .execute();
-  // A paid and a free event with a few bookings, made through the events' own rules once the platform is wired.
-  await enqueueJob(db, DEMO_EVENTS_JOB, { merchantId, userId: userIds[0] }, { maxAttempts: 3 });
+  // Each section's own demo data (the events section's paid and free events), made through its own rules once the platform is wired.
+  for (const section of SECTIONS) if (section.built && section.demoJob) await enqueueJob(db, section.demoJob, { merchantId, userId: userIds[0] }, { maxAttempts: 3 });
   if (demoActivityEnabled()) await enqueueJob(db, DEMO_ACTIVITY_JOB, { merchantId, userId: userIds[0] }, { maxAttempts: 3 });
   return true;
 }

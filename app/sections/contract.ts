@@ -78,6 +78,11 @@ export type SectionDeclaration = {
    * (/:lang/admin/sections/{key}); the section reads the values with loadSectionSettings.
    */
   settings?: readonly SectionSetting[];
+  /**
+   * A job of its server part that fills a new demo merchant with believable data (payload
+   * `{ merchantId, userId }`), queued by the demo seed and run once the platform is wired.
+   */
+  demoJob?: string;
   server?: () => Promise<{ sectionServer: SectionServer }>;
 };
 

@@ -73,5 +73,6 @@ export const event = {
     ],
     root: [{ path: "media/event/:merchantId/:file", file: "sections/event/routes/event-image.ts", id: "event-image" }],
   },
+  demoJob: "event_demo_events",
   server: () => import("./section.server"),
 } as const satisfies SectionDeclaration;

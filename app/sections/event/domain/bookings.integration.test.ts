@@ -6,7 +6,7 @@ import { transitionTransaction } from "~/domain/payments/transaction-state.serve
 import { wirePlatform } from "~/boot/wiring.server";
 import { advanceClock, nowIso, resetClock } from "~/lib/clock.server";
 import { BookingSchema } from "./booking-schema";
-import { cancelBooking, changeBookingPlaces, createBooking, releaseAllExpiredHolds } from "./bookings.server";
+import { cancelBooking, changeBookingPlaces, createBooking, endHold, releaseAllExpiredHolds } from "./bookings.server";
 import { ticketAvailability } from "./availability.server";
 
 let database: TestDatabase;
@@ -161,9 +161,12 @@ describe("booking places", () => {
     expect(item.status).toBe("cancel");
     const transaction = await database.db.selectFrom("transactions").select("state").where("id", "=", item.transaction_id!).executeTakeFirstOrThrow();
     expect(transaction.state).toBe("canceled");
-    // A payment started before the cancel that completes afterwards takes the places again if free.
+    // A payment started before the cancel that completes afterwards does not bring the booking back: staff are asked to refund it.
     await payTransaction(item.transaction_id!);
-    expect((await itemsOf(outcome.booking.id))[0].status).toBe("paid");
+    expect((await itemsOf(outcome.booking.id))[0].status).toBe("cancel");
+    expect(await left(event.eventId, event.dates[0])).toBe(3);
+    const flagged = await database.db.selectFrom("audit_log").select("action").where("object_type", "=", "booking").where("object_id", "=", String(outcome.booking.id)).execute();
+    expect(flagged.map((row) => row.action)).toContain("booking_paid_after_cancel");
     expect(await cancelBooking(database.db, { merchantId: shop.merchantId + 1000, actor: { ...shop.admin, superuser: true, permissions: [] } as never, id: outcome.booking.id, addresses })).toMatchObject({ ok: false });
   });
 
@@ -195,5 +198,32 @@ describe("booking places", () => {
     expect(await book({ ...event, ticketId: event.ticketId + 999 }, 1)).toMatchObject({ ok: false, errors: { ticket: ["event.errors.ticket"] } });
     expect(await book({ ...event, dates: ["2099-01-01"] }, 11)).toMatchObject({ ok: false, errors: { quantity: ["event.errors.quantity_range"] }, params: { max: 10 } });
     expect(await book({ ...event, dates: ["2099-01-01"] }, 1, { gateway_code: "cod" })).toMatchObject({ ok: false, errors: { gateway_code: ["event.errors.gateway"] } });
+  });
+
+  it("never cancels a hold its payment completed meanwhile: the sweep that read it as pending leaves it paid", async () => {
+    const event = await makeEvent(database.db, { places: 2, holdMinutes: 5 });
+    const outcome = await book(event, 2);
+    if (!outcome.ok) throw new Error("refused");
+    const [item] = await database.db.selectFrom("booking_items").select(["id", "transaction_id"]).where("booking_id", "=", outcome.booking.id).execute();
+    advanceClock(6 * 60_000);
+    // The sweep read the item while it was pending; the customer's payment completes before the sweep writes.
+    await payTransaction(item.transaction_id!);
+    await writeTransaction(database.db, (trx) => endHold(trx, item));
+    expect((await itemsOf(outcome.booking.id))[0].status).toBe("paid");
+    expect(await left(event.eventId, event.dates[0])).toBe(0);
+  });
+
+  it("refuses a change made from an old copy of the booking (a form sent twice), moving nothing twice", async () => {
+    const event = await makeEvent(database.db, { places: 5, free: true, dates: ["2099-10-01", "2099-10-02"] });
+    const mine = await book(event, 2);
+    if (!mine.ok) throw new Error("refused");
+    const { updated_at: version } = await database.db.selectFrom("bookings").select("updated_at").where("id", "=", mine.booking.id).executeTakeFirstOrThrow();
+    advanceClock(1000);
+    const change = { merchantId: shop.merchantId, actor: shop.admin, id: mine.booking.id, event_date: "2099-10-02", quantity: 1, lang: "en" as const, baseUrl: "http://localhost", version };
+    const [first, second] = await Promise.all([changeBookingPlaces(database.db, change), changeBookingPlaces(database.db, change)]);
+    expect([first.ok, second.ok].sort()).toEqual([false, true]);
+    expect([first, second].find((outcome) => !outcome.ok)).toMatchObject({ errors: { non_field_errors: ["event.errors.changed_meanwhile"] } });
+    expect(await left(event.eventId, "2099-10-01")).toBe(5);
+    expect(await left(event.eventId, "2099-10-02")).toBe(2);
   });
 });

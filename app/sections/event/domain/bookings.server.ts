@@ -37,17 +37,21 @@ export function eventFields(db: DB, eventId: number) {
   return db.selectFrom("event_fields").selectAll().where("event_id", "=", eventId).orderBy("position").orderBy("id").execute();
 }
 
-/** The event a booking names: a published one (customers), or one of the merchant's that is not closed (staff). */
+/** The event a booking names: a published one by its slug (customers), or one of the merchant's by id or slug (staff). */
 async function findBookableEvent(db: DB, ref: string | number, merchantId: number | undefined): Promise<EventRow | undefined> {
   let query = db.selectFrom("events").selectAll();
-  if (typeof ref === "number" || /^\d{1,10}$/.test(ref)) {
-    // Staff pick an event by id; a slug made only of digits is still a slug.
-    const id = Number(ref);
-    query = query.where((eb) => eb.or([eb("id", "=", id), eb("slug", "=", String(ref))]));
-  } else query = query.where("slug", "=", ref);
-  if (merchantId !== undefined) query = query.where("merchant_id", "=", merchantId);
+  if (merchantId === undefined) {
+    // Customers name an event by its slug alone, whatever digits it may be made of.
+    query = query.where("slug", "=", String(ref));
+  } else {
+    query = query.where("merchant_id", "=", merchantId);
+    if (typeof ref === "number" || /^\d{1,10}$/.test(ref)) {
+      const id = Number(ref);
+      query = query.where((eb) => eb.or([eb("id", "=", id), eb("slug", "=", String(ref))]));
+    } else query = query.where("slug", "=", ref);
+  }
   const found = await query.execute();
-  // A digit-only slug of this merchant wins over an id only when no event has that id.
+  // Staff: an id wins over a digit-only slug of the same digits.
   const event = found.find((row) => row.id === Number(ref)) ?? found[0];
   return event?.status === "published" ? event : undefined;
 }
@@ -122,60 +126,59 @@ async function returnPlaces(trx: DB, ticketDateId: number, quantity: number) {
 }
 
 /**
- * Ends the holds whose time is up: their transactions expire, and the section's hook (below) puts
- * their places back on sale. Limited to one ticket's date when given (a booking that found it full).
+ * Ends one hold whose time is up, inside the caller's database transaction: its transaction expires
+ * (unless a payment got there first: then the hook has already confirmed the item) and the item,
+ * if it is still pending and still past its time, gives its places back.
  */
-export async function releaseExpiredHolds(db: DB, scope: { ticketDateId?: number; eventId?: number } = {}) {
-  let query = db
-    .selectFrom("booking_items")
-    .innerJoin("event_ticket_dates", "event_ticket_dates.id", "booking_items.ticket_date_id")
-    .select(["booking_items.id", "booking_items.transaction_id"])
-    .where("booking_items.status", "=", "pending")
-    .where("booking_items.hold_expires_at", "<", nowIso());
-  if (scope.ticketDateId !== undefined) query = query.where("booking_items.ticket_date_id", "=", scope.ticketDateId);
-  if (scope.eventId !== undefined) query = query.where("event_ticket_dates.event_id", "=", scope.eventId);
-  const expired = await query.limit(500).execute();
-  for (const item of expired) {
-    if (item.transaction_id) {
-      await transitionTransaction(db, item.transaction_id, "expired", { kind: "expired" }, { from: PAYABLE_STATES });
-    }
-    // An item without a payment to wait for (or whose payment ended otherwise) is released here.
-    await releaseItem(db, item.id, "hold_expired");
-  }
-  return expired.length;
+export async function endHold(trx: DB, item: { id: number; transaction_id: string | null }) {
+  if (item.transaction_id) await transitionTransaction(trx, item.transaction_id, "expired", { kind: "expired" }, { from: PAYABLE_STATES });
+  await releaseItem(trx, item.id, "hold_expired", { only: ["pending"], heldBefore: nowIso() });
+}
+
+/** The holds whose time is up, of one ticket's date when given. */
+function lapsedHolds(db: DB, scope: { ticketDateId?: number } = {}) {
+  let query = db.selectFrom("booking_items").select(["id", "transaction_id"]).where("status", "=", "pending").where("hold_expires_at", "<", nowIso());
+  if (scope.ticketDateId !== undefined) query = query.where("ticket_date_id", "=", scope.ticketDateId);
+  return query.orderBy("id").limit(500).execute();
+}
+
+/** Ends the holds of a ticket's date whose time is up, in the caller's database transaction (a booking that found the date full). */
+export async function releaseExpiredHolds(trx: DB, scope: { ticketDateId: number }) {
+  const lapsed = await lapsedHolds(trx, scope);
+  for (const item of lapsed) await endHold(trx, item);
+  return lapsed.length;
 }
 
 /** The hold sweep: every hold whose time is up, each in its own database transaction. */
 export async function releaseAllExpiredHolds(db: DB) {
-  const expired = await db
-    .selectFrom("booking_items")
-    .select(["id", "transaction_id"])
-    .where("status", "=", "pending")
-    .where("hold_expires_at", "<", nowIso())
-    .limit(500)
-    .execute();
-  for (const item of expired) {
-    await writeTransaction(db, async (trx) => {
-      if (item.transaction_id) await transitionTransaction(trx, item.transaction_id, "expired", { kind: "expired" }, { from: PAYABLE_STATES });
-      await releaseItem(trx, item.id, "hold_expired");
-    });
-  }
-  return expired.length;
+  const lapsed = await lapsedHolds(db);
+  for (const item of lapsed) await writeTransaction(db, (trx) => endHold(trx, item));
+  return lapsed.length;
 }
 
-/** Puts a pending or paid item's places back on sale, once: only the write that moves it to `cancel` returns them. */
-async function releaseItem(trx: DB, itemId: number, note: string) {
-  const item = await trx.selectFrom("booking_items").select(["id", "ticket_date_id", "quantity", "status"]).where("id", "=", itemId).executeTakeFirst();
-  if (!item || item.status === "cancel") return false;
-  const moved = await trx
+/**
+ * Puts an item's places back on sale, once: one conditional update moves it to `cancel` and says
+ * which places it held, so that of two writers racing to release it only one gives them back. `only`
+ * limits the states it may be released from; `heldBefore`, to a hold whose time is up by then.
+ */
+async function releaseItem(trx: DB, itemId: number, note: string, options: { only?: readonly BookingItemStatus[]; heldBefore?: string } = {}) {
+  let query = trx
     .updateTable("booking_items")
     .set({ status: "cancel", hold_expires_at: null, note, updated_at: nowIso() })
     .where("id", "=", itemId)
-    .where("status", "=", item.status)
-    .executeTakeFirst();
-  if (Number(moved.numUpdatedRows) !== 1) return false;
-  await returnPlaces(trx, item.ticket_date_id, item.quantity);
+    .where("status", "in", options.only ?? (["pending", "paid"] as const));
+  if (options.heldBefore) query = query.where("hold_expires_at", "<", options.heldBefore);
+  const released = await query.returning(["ticket_date_id", "quantity"]).executeTakeFirst();
+  if (!released) return false;
+  await returnPlaces(trx, released.ticket_date_id, released.quantity);
   return true;
+}
+
+/** Locks a booking for a change by staff (Postgres; SQLite has one writer): its writers queue, and each reads what the last one left. */
+async function lockBooking(trx: DB, merchantId: number, id: number) {
+  let query = trx.selectFrom("bookings").selectAll().where("merchant_id", "=", merchantId).where("id", "=", id);
+  if (engineOf(trx) === "postgres") query = query.forUpdate();
+  return query.executeTakeFirst();
 }
 
 async function addMembers(trx: DB, input: { merchantId: number; eventId: number; bookingId: number; itemId: number; quantity: number }) {
@@ -433,18 +436,21 @@ async function addItem(
   return { itemId: item.id, transactionId };
 }
 
+/** What an item canceled by staff is noted: a payment that completes afterwards does not bring it back. */
+const CANCELED_BY_STAFF = "canceled_by_staff";
+
 /**
  * The section's hook on its transactions' changes (inside the same database transaction): a
  * completed payment confirms the items it pays for and sends the tickets; a payment that ended
  * unpaid puts their places back on sale; a whole refund or void gives them back too. A payment that
- * arrives after its hold ran out takes the places again if they are still free; if they are not,
- * the item stays canceled, noted, and the payment is for staff to refund (it must not throw: the
- * gateway took the money, which is a fact to record).
+ * arrives after its hold ran out takes the places again if they are still free; if they are not, or
+ * if staff had canceled the booking, the item stays canceled, noted, and the audit log asks staff to
+ * refund it (it must not throw: the gateway took the money, which is a fact to record).
  */
 export async function onBookingTransition(trx: DB, change: TransitionEvent) {
   const items = await trx
     .selectFrom("booking_items")
-    .select(["id", "booking_id", "ticket_date_id", "quantity", "status"])
+    .select(["id", "booking_id", "ticket_date_id", "quantity", "status", "note"])
     .where("transaction_id", "=", change.transaction.id)
     .execute();
   if (items.length === 0) return;
@@ -455,32 +461,35 @@ export async function onBookingTransition(trx: DB, change: TransitionEvent) {
       if (item.status === "pending") {
         await trx.updateTable("booking_items").set({ status: "paid", hold_expires_at: null, updated_at: nowIso() }).where("id", "=", item.id).where("status", "=", "pending").execute();
         confirmed.add(item.booking_id);
-      } else if (item.status === "cancel") {
-        const again = await takePlaces(trx, item.ticket_date_id, item.quantity);
-        if (again.ok) {
-          await trx.updateTable("booking_items").set({ status: "paid", note: "paid_after_hold", updated_at: nowIso() }).where("id", "=", item.id).execute();
-          confirmed.add(item.booking_id);
-        } else {
-          await trx.updateTable("booking_items").set({ note: "paid_without_places", updated_at: nowIso() }).where("id", "=", item.id).execute();
-          await recordAudit(trx, {
-            merchantId: change.transaction.merchant_id,
-            actor: "system",
-            action: "booking_paid_without_places",
-            params: { bookingId: item.booking_id, orderNo: change.transaction.order_no, amount: money(change.transaction.amount, change.transaction.currency_code) },
-            objectType: "booking",
-            objectId: item.booking_id,
-          });
-        }
+        continue;
       }
+      if (item.status !== "cancel") continue;
+      const again = item.note === CANCELED_BY_STAFF ? { ok: false as const } : await takePlaces(trx, item.ticket_date_id, item.quantity);
+      if (again.ok) {
+        await trx.updateTable("booking_items").set({ status: "paid", note: "paid_after_hold", updated_at: nowIso() }).where("id", "=", item.id).execute();
+        confirmed.add(item.booking_id);
+        continue;
+      }
+      const canceled = item.note === CANCELED_BY_STAFF;
+      await trx.updateTable("booking_items").set({ note: canceled ? "paid_after_cancel" : "paid_without_places", updated_at: nowIso() }).where("id", "=", item.id).execute();
+      await recordAudit(trx, {
+        merchantId: change.transaction.merchant_id,
+        actor: "system",
+        action: canceled ? "booking_paid_after_cancel" : "booking_paid_without_places",
+        params: { bookingId: item.booking_id, orderNo: change.transaction.order_no, amount: money(change.transaction.amount, change.transaction.currency_code) },
+        objectType: "booking",
+        objectId: item.booking_id,
+      });
     }
     for (const bookingId of confirmed) await queueBookingMail(trx, bookingId);
     return;
   }
   const ended = (["expired", "canceled", "failed", "invalid"] as const).some((state) => state === to);
   const givenBack = to === "refunded" || to === "voided";
-  if (ended || givenBack) {
-    for (const item of items) await releaseItem(trx, item.id, ended ? `payment_${to}` : to);
-  }
+  if (!ended && !givenBack) return;
+  // Staff canceling the link (here, or from the transactions workspace) cancel the places for good.
+  const note = cause.kind === "canceled" ? CANCELED_BY_STAFF : ended ? `payment_${to}` : to;
+  for (const item of items) await releaseItem(trx, item.id, note);
 }
 
 /** A booking of the merchant's, never another's. */
@@ -587,28 +596,32 @@ export type BookingChange =
 export type CancelOutcome = { ok: true; refunds: OperationOutcome[] };
 
 /**
- * Staff cancel a booking: its places go back on sale at once and its unpaid payments are canceled,
- * in one database transaction; then each paid item's payment is refunded through the usual
- * operations (the user's permission, maker-checker approval, the gateway), whose outcomes are
- * answered beside.
+ * Staff cancel a booking: under the booking's lock its unpaid payments are canceled first (each
+ * under its own row lock, so a payment completing meanwhile is seen: its item is then paid), then
+ * every item still holding places gives them back, in one database transaction. Afterwards each
+ * paid item's payment is refunded (an authorization is voided) through the usual operations (the
+ * user's permission, maker-checker approval, the gateway), whose outcomes are answered beside.
  */
 export async function cancelBooking(
   db: DB,
   input: { merchantId: number; actor: Actor; id: number; addresses: PlatformAddresses },
 ): Promise<CancelOutcome | BookingRefusal> {
   const released = await writeTransaction(db, async (trx) => {
-    const booking = await findBooking(trx, input.merchantId, input.id);
+    const booking = await lockBooking(trx, input.merchantId, input.id);
     if (!booking) return undefined;
-    const items = await trx.selectFrom("booking_items").select(["id", "status", "transaction_id"]).where("booking_id", "=", booking.id).execute();
-    const live = items.filter((item) => item.status !== "cancel");
-    if (live.length === 0) return { already: true as const, paid: [] as string[] };
-    const paid: string[] = [];
-    for (const item of live) {
-      if (item.status === "pending" && item.transaction_id) {
-        await transitionTransaction(trx, item.transaction_id, "canceled", { kind: "canceled", actor: { id: input.actor.id, username: input.actor.username } }, { from: PAYABLE_STATES });
-      }
-      if (item.status === "paid" && item.transaction_id) paid.push(item.transaction_id);
-      await releaseItem(trx, item.id, "canceled_by_staff");
+    const itemsOf = () => trx.selectFrom("booking_items").select(["id", "status", "transaction_id"]).where("booking_id", "=", booking.id).where("status", "!=", "cancel").orderBy("id").execute();
+    const before = await itemsOf();
+    if (before.length === 0) return { already: true as const, paid: [] as { transactionId: string; kind: "refund" | "void" }[] };
+    const pendingPayments = [...new Set(before.filter((item) => item.status === "pending" && item.transaction_id).map((item) => item.transaction_id!))].sort();
+    for (const transactionId of pendingPayments) {
+      await transitionTransaction(trx, transactionId, "canceled", { kind: "canceled", actor: { id: input.actor.id, username: input.actor.username } }, { from: PAYABLE_STATES });
+    }
+    const paid: { transactionId: string; kind: "refund" | "void" }[] = [];
+    for (const item of await itemsOf()) {
+      if (!(await releaseItem(trx, item.id, CANCELED_BY_STAFF, { only: [item.status] }))) continue;
+      if (item.status !== "paid" || !item.transaction_id) continue;
+      const transaction = await trx.selectFrom("transactions").select("state").where("id", "=", item.transaction_id).executeTakeFirstOrThrow();
+      paid.push({ transactionId: item.transaction_id, kind: transaction.state === "authorized" ? "void" : "refund" });
     }
     await recordAudit(trx, { merchantId: input.merchantId, actor: { id: input.actor.id, username: input.actor.username }, action: "booking_canceled", params: { bookingId: booking.id }, objectType: "booking", objectId: booking.id });
     return { already: false as const, paid };
@@ -616,8 +629,8 @@ export async function cancelBooking(
   if (!released) return { ok: false, errors: { non_field_errors: ["api.not_found"] } };
   if (released.already) return { ok: false, errors: { status: ["event.errors.already_canceled"] } };
   const refunds: OperationOutcome[] = [];
-  for (const transactionId of released.paid) {
-    refunds.push(await requestOperation(db, { merchantId: input.merchantId, actor: input.actor, transactionId, kind: "refund", addresses: input.addresses, reason: `booking ${input.id} canceled` }));
+  for (const { transactionId, kind } of released.paid) {
+    refunds.push(await requestOperation(db, { merchantId: input.merchantId, actor: input.actor, transactionId, kind, addresses: input.addresses, reason: `booking ${input.id} canceled` }));
   }
   return { ok: true, refunds };
 }
@@ -630,7 +643,18 @@ export async function cancelBooking(
  */
 export async function changeBookingPlaces(
   db: DB,
-  input: { merchantId: number; actor: { id: number; username: string }; id: number; event_date: string; quantity: number; ticket?: number; lang: Language; baseUrl: string },
+  input: {
+    merchantId: number;
+    actor: { id: number; username: string };
+    id: number;
+    event_date: string;
+    quantity: number;
+    ticket?: number;
+    lang: Language;
+    baseUrl: string;
+    /** The booking's `updated_at` the form was made from: a form sent twice, or after someone else's change, is refused. */
+    version?: string;
+  },
 ): Promise<BookingOutcome<{ checkout_url: string | null }> | BookingRefusal> {
   const booking = await findBooking(db, input.merchantId, input.id);
   if (!booking) return { ok: false, errors: { non_field_errors: ["api.not_found"] } };
@@ -645,13 +669,18 @@ export async function changeBookingPlaces(
   } else {
     const moving = target.ticketDateId !== current?.ticketDateId;
     if (moving && !isOffered(input.event_date, target.startTime)) errors.event_date = ["event.errors.date_passed"];
-    if (!event.is_free && current && target.price !== current.price) errors.ticket = ["event.errors.ticket_price"];
+    // The price of the ticket the places were bought with, even if it is no longer on sale.
+    const booked = await db.selectFrom("event_tickets").select("price").where("id", "=", booking.ticket_id).executeTakeFirst();
+    if (!event.is_free && target.ticketId !== booking.ticket_id && target.price !== booked?.price) errors.ticket = ["event.errors.ticket_price"];
   }
   if (!Number.isInteger(input.quantity) || input.quantity < 0 || input.quantity > event.max_per_booking) errors.quantity = ["event.errors.quantity_range"];
   if (Object.keys(errors).length || !target) return { ok: false, errors, params: { max: event.max_per_booking } };
 
   return writeTransaction(db, async (trx): Promise<BookingOutcome<{ checkout_url: string | null }> | BookingRefusal> => {
-    const items = await trx.selectFrom("booking_items").select(["id", "ticket_date_id", "quantity", "status"]).where("booking_id", "=", booking.id).where("status", "!=", "cancel").execute();
+    // Writers of one booking queue here and each reads the items the last one left (a form sent twice moves nothing twice).
+    const locked = await lockBooking(trx, input.merchantId, booking.id);
+    if (!locked || (input.version !== undefined && input.version !== locked.updated_at)) throw new ChangedMeanwhile();
+    const items = await trx.selectFrom("booking_items").select(["id", "ticket_date_id", "quantity", "status"]).where("booking_id", "=", booking.id).where("status", "!=", "cancel").orderBy("id").execute();
     // Two moves in opposite directions must not wait on each other: lock the dates involved in one order.
     if (engineOf(trx) === "postgres") {
       const involved = [...new Set([target.ticketDateId, ...items.map((item) => item.ticket_date_id)])].sort((a, b) => a - b);
@@ -663,8 +692,15 @@ export async function changeBookingPlaces(
         // Nothing of this change may stay: undo the places already moved in this transaction.
         throw new MoveRefused(taken.left);
       }
+      const moved = await trx
+        .updateTable("booking_items")
+        .set({ ticket_date_id: target.ticketDateId, updated_at: nowIso() })
+        .where("id", "=", item.id)
+        .where("ticket_date_id", "=", item.ticket_date_id)
+        .where("status", "=", item.status)
+        .executeTakeFirst();
+      if (Number(moved.numUpdatedRows) !== 1) throw new ChangedMeanwhile();
       await returnPlaces(trx, item.ticket_date_id, item.quantity);
-      await trx.updateTable("booking_items").set({ ticket_date_id: target.ticketDateId, updated_at: nowIso() }).where("id", "=", item.id).execute();
     }
     let checkoutUrl: string | null = null;
     if (input.quantity > 0) {
@@ -702,6 +738,7 @@ export async function changeBookingPlaces(
   }).catch((error: unknown) => {
     if (error instanceof MoveRefused) return { ok: false as const, ...shortOf(error.left) };
     if (error instanceof NoGateway) return { ok: false as const, errors: { non_field_errors: ["event.errors.no_gateway"] } };
+    if (error instanceof ChangedMeanwhile) return { ok: false as const, errors: { non_field_errors: ["event.errors.changed_meanwhile"] } };
     throw error;
   });
 }
@@ -714,6 +751,9 @@ class MoveRefused extends Error {
 }
 
 class NoGateway extends Error {}
+
+/** Thrown inside the write when the booking is no longer what the change was made from. */
+class ChangedMeanwhile extends Error {}
 
 /** Staff correct a booking's e-mail address and, by default, send the booking e-mail again to it. */
 export async function changeBookingEmail(

@@ -6,6 +6,7 @@ import { createBooking } from "./bookings.server";
 import { createEvent } from "./events.server";
 
 /** The job that gives the demo merchant its events, queued by the demo seed and run once the platform is wired. */
+/** The job the section declares as its demo data (section.ts `demoJob`). */
 export const DEMO_EVENTS_JOB = "event_demo_events";
 
 /**

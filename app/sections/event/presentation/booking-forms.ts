@@ -9,6 +9,12 @@ export const BookingPlacesSchema = z.object({
     .union([z.number(), z.string().trim().regex(/^\d{0,10}$/, "event.errors.ticket")])
     .optional()
     .transform((value) => (value === undefined || value === "" ? undefined : Number(value))),
+  /** The booking's last change the form was made from (the page sends it; a form sent twice is refused). */
+  version: z
+    .string()
+    .max(40)
+    .optional()
+    .transform((value) => value || undefined),
 });
 
 /** Edit email: the new address and whether the booking e-mail goes to it again (on by default). */

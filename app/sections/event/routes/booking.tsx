@@ -269,6 +269,7 @@ function EditForms() {
         </Title>
         <Form method="post" key={booking.version}>
           <input type="hidden" name="intent" value="places" />
+          <input type="hidden" name="version" value={booking.version} />
           <Stack gap="sm">
             {placesErrors.non_field_errors ? (
               <Alert color="red" role="alert">

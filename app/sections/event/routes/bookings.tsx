@@ -74,6 +74,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     rows: list.rows.map((row) => presentBookingRow(row, lang)),
     canExport: canExportBookings(auth.user),
     canCreate: can(auth.user, "add_booking"),
+    canChange: can(auth.user, "change_booking"),
     created: created ? { id: created.booking.id, payLink: pending?.transaction_id ? payUrlOf(linkBaseUrl(), created.booking.lang, pending.transaction_id) : null } : null,
   };
 }
@@ -87,6 +88,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const here = `/${lang}/event/bookings${back ? `?${back}` : ""}`;
   switch (form.get("intent")) {
     case "send_email": {
+      // Mailing a customer is a change of the booking's, not a reading of it.
+      if (!can(auth.user, "change_booking")) throw data({ reason: "forbidden" }, { status: 403 });
       const id = idOf(form.get("booking_id"));
       const sent = id ? await resendBookingMail(db, { merchantId: auth.user.merchantId, actor: { id: auth.user.id, username: auth.user.username }, id }) : false;
       if (!sent) throw data({ reason: "not_found" }, { status: 404 });
@@ -198,20 +201,24 @@ export default function Bookings() {
           { key: "created", header: t("bookings.columns.created"), cell: (row) => <bdi dir="ltr">{row.created}</bdi>, nowrap: true },
           { key: "customer_phone", header: t("bookings.columns.customer_phone"), cell: (row) => (row.phone ? <bdi dir="ltr">{row.phone}</bdi> : "—"), nowrap: true },
           ...fields.map((field) => ({ key: `extra-${field.name}`, header: field.label, cell: (row: (typeof rows)[number]) => row.extra[field.name] ?? "—" })),
-          {
-            key: "actions",
-            header: t("bookings.columns.actions"),
-            cell: (row) => (
-              <Form method="post">
-                <input type="hidden" name="intent" value="send_email" />
-                <input type="hidden" name="booking_id" value={row.id} />
-                <input type="hidden" name="query" value={here} />
-                <Button type="submit" variant="subtle" size="compact-sm">
-                  {t("bookings.send_email")}
-                </Button>
-              </Form>
-            ),
-          },
+          ...(loaded.canChange
+            ? [
+              {
+                key: "actions",
+                header: t("bookings.columns.actions"),
+                cell: (row: (typeof rows)[number]) => (
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="send_email" />
+                    <input type="hidden" name="booking_id" value={row.id} />
+                    <input type="hidden" name="query" value={here} />
+                    <Button type="submit" variant="subtle" size="compact-sm">
+                      {t("bookings.send_email")}
+                    </Button>
+                  </Form>
+                ),
+              },
+              ]
+            : []),
         ]}
       />
       <ListPagination page={page} pages={pages} count={t("bookings.count", { total: count })} />

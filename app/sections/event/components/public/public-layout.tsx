@@ -1,3 +1,4 @@
+import { useText } from "~/components/pay/use-text";
 import type { ReactNode } from "react";
 import { PublicHeader, type UnitHeader } from "~/components/pay/public-header";
 import type { Language } from "~/lib/i18n";
@@ -15,11 +16,12 @@ export function EventsLayout({ unit, lang, path, narrow, children }: { unit: Uni
 /** The EN/AR switch when no merchant's header is shown (the list of several merchants' events). */
 function LanguageLinks({ lang, path }: { lang: Language; path: string }) {
   const rest = path.replace(/^\/(en|ar)(?=\/|$|\?)/, "");
+  const t = useText();
   return (
     <header className="public-header">
       <div className="public-header__bar">
         <div className="public-header__brand" />
-        <nav className="public-header__languages" aria-label="Language">
+        <nav className="public-header__languages" aria-label={t("pay.language")}>
           {(["en", "ar"] as const).map((code) => (
             <a key={code} href={`/${code}${rest}`} lang={code} aria-current={code === lang ? "true" : undefined} style={{ fontWeight: code === lang ? 800 : 500 }}>
               {code === "en" ? "EN" : "AR"}

@@ -6,7 +6,7 @@ import { idOf, requireBookingApi, textOf } from "../../presentation/bookings.ser
 /** POST notifications/booking/email {booking_id}: sends the booking e-mail (with its tickets when paid) again. */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(request);
-  const { user, db, lang } = await requireBookingApi(request, context, "view_booking");
+  const { user, db, lang } = await requireBookingApi(request, context, "change_booking");
   const body = await readBody(request);
   const id = idOf(body.booking_id);
   if (!id) return apiErrors(request, { booking_id: [body.booking_id === undefined ? "errors.required" : "bookings.errors.booking_id"] });
