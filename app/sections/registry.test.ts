@@ -137,6 +137,8 @@ describe("the section registry", () => {
     const servers = await loadSectionServers();
     const types = [...Object.keys(CORE_JOBS), ...[...servers.values()].flatMap((server) => Object.keys(server.jobs ?? {}))];
     for (const type of types) expect(hasJobHandler(type), type).toBe(true);
+    // A section's declared demo data is one of its own jobs.
+    for (const section of SECTIONS.filter((one) => one.demoJob)) expect(Object.keys(servers.get(section.key)?.jobs ?? {}), section.key).toContain(section.demoJob);
     // Every job type the code names (an exported *_JOB constant) is among them.
     const named = new Set<string>();
     const walk = (dir: string) => {
