@@ -192,6 +192,16 @@ export async function eventTerms(db: DB, event: PublicEvent, lang: Language): Pr
 const FEEDBACK_RULE = (ip: string | null) => ({ bucket: `event-feedback:${ip ?? "unknown"}`, limit: 10, windowMs: 60 * 60_000 });
 const BOOKING_RULE = (ip: string | null) => ({ bucket: `event-booking:${ip ?? "unknown"}`, limit: 60, windowMs: 10 * 60_000 });
 
+const QUEUE_RULE = (ip: string | null) => ({ bucket: `event-queue:${ip ?? "unknown"}`, limit: 20, windowMs: 10 * 60_000 });
+
+/** Whether this address has joined waiting zones too often lately (a place each time); each call counts as one. */
+export async function queueJoinThrottled(db: DB, ip: string | null): Promise<boolean> {
+  const rule = QUEUE_RULE(ip);
+  if (await isThrottled(db, [rule])) return true;
+  await recordHits(db, [rule]);
+  return false;
+}
+
 /** Whether this address has sent too many bookings lately; each call counts as one. */
 export async function bookingThrottled(db: DB, ip: string | null): Promise<boolean> {
   const rule = BOOKING_RULE(ip);

@@ -6,8 +6,9 @@ import type { Route } from "./+types/waiting-zone";
 import { useText } from "~/components/pay/use-text";
 import { Card, LinkButton } from "~/components/pay/ui";
 import { now } from "~/lib/clock.server";
-import { getDbFrom } from "~/web/request-context.server";
-import { standInQueue } from "../../domain/waiting-zone.server";
+import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+import { hasWaitingZone, standInQueue } from "../../domain/waiting-zone.server";
+import { queueJoinThrottled } from "../../domain/public-events.server";
 import { EventsLayout } from "../../components/public/public-layout";
 import { languageOf, requirePublishedEvent } from "./event-page.server";
 import { passCookie, queueCookie, readQueueToken } from "./queue-cookies.server";
@@ -30,7 +31,10 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const db = getDbFrom(context);
   const { event, unit } = await requirePublishedEvent(db, new URL(request.url).searchParams.get("event"), lang);
   const registerUrl = `/${lang}/events/register/${encodeURIComponent(event.slug)}`;
-  const standing = await standInQueue(db, event, readQueueToken(request, event.id));
+  const token = readQueueToken(request, event.id);
+  // A new place in the queue each visit without its cookie: one address may not take many.
+  if (!token && hasWaitingZone(event) && (await queueJoinThrottled(db, context.get(clientAddressContext)))) throw data(null, { status: 429, headers: { "Retry-After": "600" } });
+  const standing = await standInQueue(db, event, token);
   if (standing.kind === "open") throw redirect(registerUrl, 303);
   const headers = new Headers({ "Cache-Control": "no-store" });
   headers.append("Set-Cookie", queueCookie(request, event.id, standing.token));
