@@ -126,7 +126,7 @@ export function EventForm({ id, defaults, imageUrl, canChange, currencies, gatew
                 {extraFields.map((item, index) => {
                   const row = item.getFieldset();
                   return (
-                    <Stack key={item.key} gap="xs">
+                    <Stack key={item.key ?? `row-${index}`} gap="xs">
                       {index > 0 ? <Divider /> : null}
                       <SimpleGrid cols={{ base: 1, sm: 3 }}>
                         <TextField field={row.name} label={t("event_setup.fields.field_name")} dir="ltr" />
@@ -162,7 +162,7 @@ export function EventForm({ id, defaults, imageUrl, canChange, currencies, gatew
                 {tickets.map((item, index) => {
                   const row = item.getFieldset();
                   return (
-                    <Stack key={item.key} gap="xs">
+                    <Stack key={item.key ?? `row-${index}`} gap="xs">
                       {index > 0 ? <Divider /> : null}
                       <input type="hidden" name={row.id.name} value={String(row.id.initialValue ?? "")} />
                       <SimpleGrid cols={{ base: 1, sm: 2 }}>

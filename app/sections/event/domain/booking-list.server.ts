@@ -8,7 +8,7 @@ import { normalizeMemberNumber } from "./tickets.server";
 
 
 /** "All" still has a ceiling: one page never holds more than this many bookings. */
-const ALL_CEILING = 5000;
+export const ALL_CEILING = 5000;
 
 export type BookingFilters = {
   q?: string;

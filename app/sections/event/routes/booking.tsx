@@ -2,7 +2,9 @@ import { Alert, Anchor, Badge, Button, Card, Checkbox, Group, NativeSelect, Radi
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/booking";
+import { CopyField } from "~/components/copy-field";
 import { PageHeader } from "~/components/page-header";
+import { payUrlOf } from "~/domain/payments/lifecycle.server";
 import { can } from "~/domain/identity/permissions";
 import { isLanguage } from "~/lib/i18n";
 import { formatDateTime } from "~/lib/format";
@@ -67,6 +69,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       quantity: item.quantity,
       status: item.status,
       transactionId: item.transaction_id,
+      // Places waiting for payment: the link to give the customer (also in the booking e-mail).
+      payUrl: item.status === "pending" && item.transaction_id ? payUrlOf(linkBaseUrl(), lang, item.transaction_id) : null,
     })),
     members: view.members.filter((member) => !member.canceled).map((member) => ({ number: member.number, purchased: member.is_purchased, scanned: member.is_qr_scanned })),
     tickets: tickets.map((ticket) => ({
@@ -219,6 +223,7 @@ export default function Booking() {
                 ) : (
                   "—"
                 )}
+                {item.payUrl ? <CopyField label={t("bookings.details.pay_link")} value={item.payUrl} /> : null}
               </Table.Td>
             </Table.Tr>
           ))}

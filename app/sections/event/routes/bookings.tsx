@@ -15,7 +15,7 @@ import { linkBaseUrl } from "~/web/sign-in.server";
 import { payUrlOf } from "~/domain/payments/lifecycle.server";
 import { canExportBookings, requestBookingExport } from "../domain/booking-export.server";
 import { ATTENDANCE, BOOKING_PAGE_SIZES } from "../domain/booking-filters";
-import { bookingFilterChoices, bookingStatistics, listBookings, merchantEventFields, parseBookingQuery } from "../domain/booking-list.server";
+import { ALL_CEILING, bookingFilterChoices, bookingStatistics, listBookings, merchantEventFields, parseBookingQuery } from "../domain/booking-list.server";
 import { bookingView, resendBookingMail } from "../domain/bookings.server";
 import { idOf, presentBookingRow } from "../presentation/bookings.server";
 
@@ -66,6 +66,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     pageSize: query.pageSize,
     pages: query.pageSize === "all" ? 1 : Math.max(1, Math.ceil(list.count / query.pageSize)),
     count: list.count,
+    // "All" shows at most this many: said beside the list rather than left for staff to find out.
+    capped: query.pageSize === "all" && list.count > ALL_CEILING ? ALL_CEILING : null,
     tiles,
     events: events.map((choice) => ({ value: choice.value, label: title(choice) })),
     tickets: tickets.map((choice) => ({ value: choice.value, label: title(choice) })),
@@ -221,6 +223,11 @@ export default function Bookings() {
             : []),
         ]}
       />
+      {loaded.capped ? (
+        <Text size="sm" c="dimmed" role="status">
+          {t("bookings.all_capped", { count: loaded.capped })}
+        </Text>
+      ) : null}
       <ListPagination page={page} pages={pages} count={t("bookings.count", { total: count })} />
     </Stack>
   );
