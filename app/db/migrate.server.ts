@@ -18,6 +18,7 @@ import * as notificationTemplates from "./migrations/0015-notification-templates
 import * as merchantDisclaimer from "./migrations/0016-merchant-disclaimer";
 import * as checkoutFields from "./migrations/0017-checkout-fields";
 import * as events from "./migrations/0018-events";
+import * as foodOrdering from "./migrations/0019-food-ordering";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -41,6 +42,7 @@ const migrations: Record<string, EngineMigration> = {
   "0016-merchant-disclaimer": merchantDisclaimer,
   "0017-checkout-fields": checkoutFields,
   "0018-events": events,
+  "0019-food-ordering": foodOrdering,
 };
 
 export async function migrateToLatest(db: DB) {

@@ -916,6 +916,227 @@ export interface EventQueueTable {
   last_seen_at: Timestamp;
 }
 
+export type FoodDeliveryType = "pickup" | "delivery" | "catering";
+export type FoodOrderStatus = "pending_payment" | "new" | "accepted" | "preparing" | "ready" | "out_for_delivery" | "picked_up" | "delivered" | "canceled";
+
+/** A menu category of the food-ordering section (migration 0019); a catering one asks a minimum of plates. */
+export interface FoodCategoryTable {
+  id: Generated<number>;
+  merchant_id: number;
+  name_en: string;
+  name_ar: string;
+  description_en: Defaulted<string>;
+  description_ar: Defaulted<string>;
+  image_path: Defaulted<string | null>;
+  position: Defaulted<number>;
+  is_active: Flag;
+  is_catering: Flag;
+  min_plates: Defaulted<number>;
+  /** Minor units added once to an order with plates of this category. */
+  service_charge: Defaulted<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface FoodItemTable {
+  id: Generated<number>;
+  merchant_id: number;
+  category_id: number;
+  sku: Defaulted<string | null>;
+  name_en: string;
+  name_ar: string;
+  description_en: Defaulted<string>;
+  description_ar: Defaulted<string>;
+  image_path: Defaulted<string | null>;
+  /** Minor units of the merchant's currency. */
+  price: number;
+  /** What it sells for when set (never above the price). */
+  discounted_price: Defaulted<number | null>;
+  /** Portions left to sell; null: unlimited. */
+  quantity: Defaulted<number | null>;
+  is_available: Flag;
+  is_promoted: Flag;
+  position: Defaulted<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A size of an item: its own price instead of the item's. */
+export interface FoodItemSizeTable {
+  id: Generated<number>;
+  item_id: number;
+  name_en: string;
+  name_ar: string;
+  price: number;
+  position: Defaulted<number>;
+}
+
+export interface FoodItemAddonTable {
+  id: Generated<number>;
+  item_id: number;
+  name_en: string;
+  name_ar: string;
+  price: Defaulted<number>;
+  position: Defaulted<number>;
+}
+
+export interface FoodOptionGroupTable {
+  id: Generated<number>;
+  item_id: number;
+  name_en: string;
+  name_ar: string;
+  min_choices: Defaulted<number>;
+  max_choices: Defaulted<number>;
+  position: Defaulted<number>;
+}
+
+export interface FoodOptionChoiceTable {
+  id: Generated<number>;
+  group_id: number;
+  name_en: string;
+  name_ar: string;
+  price: Defaulted<number>;
+  position: Defaulted<number>;
+}
+
+export interface FoodBranchTable {
+  id: Generated<number>;
+  merchant_id: number;
+  name_en: string;
+  name_ar: string;
+  email: Defaulted<string | null>;
+  phone: Defaulted<string | null>;
+  /** Sanitised HTML (a few inline tags and line breaks). */
+  address_html: Defaulted<string>;
+  image_path: Defaulted<string | null>;
+  min_order: Defaulted<number>;
+  delivery_minutes: Defaulted<number>;
+  lat: Defaulted<number | null>;
+  lng: Defaulted<number | null>;
+  offers_pickup: Flag;
+  offers_delivery: Flag;
+  offers_catering: Flag;
+  is_active: Flag;
+  position: Defaulted<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** An interval a branch takes orders on a weekday (1 Monday … 7 Sunday), Kuwait time "HH:MM". */
+export interface FoodBranchHourTable {
+  id: Generated<number>;
+  branch_id: number;
+  weekday: number;
+  opens: string;
+  closes: string;
+}
+
+/** A Kuwait area a branch delivers to (its English name as kuwait-areas.ts lists it), with its charge and minimum order. */
+export interface FoodDeliveryAreaTable {
+  id: Generated<number>;
+  merchant_id: number;
+  branch_id: number;
+  area: string;
+  zone: Defaulted<string>;
+  charge: Defaulted<number>;
+  min_order: Defaulted<number>;
+  is_active: Flag;
+}
+
+export interface FoodVoucherTable {
+  id: Generated<number>;
+  merchant_id: number;
+  code: string;
+  code_lc: string;
+  discount_type: "percentage" | "fixed";
+  /** Percentage: basis points (1000 = 10%); fixed: minor units. */
+  amount: number;
+  valid_from: Defaulted<Timestamp | null>;
+  valid_to: Defaulted<Timestamp | null>;
+  min_total: Defaulted<number>;
+  max_uses: Defaulted<number | null>;
+  max_uses_per_customer: Defaulted<number | null>;
+  /** Uses by orders not ended unpaid. */
+  used: Defaulted<number>;
+  is_active: Flag;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface FoodOrderTable {
+  /** Short and sequential: for staff. */
+  id: Generated<number>;
+  merchant_id: number;
+  /** Unguessable: the customer's confirmation and state pages. */
+  number: string;
+  branch_id: number;
+  delivery_type: FoodDeliveryType;
+  delivery_area_id: Defaulted<number | null>;
+  scheduled_for: Defaulted<Timestamp | null>;
+  status: FoodOrderStatus;
+  subtotal: number;
+  discount: Defaulted<number>;
+  delivery_charge: Defaulted<number>;
+  service_charge: Defaulted<number>;
+  total: number;
+  currency_code: string;
+  voucher_id: Defaulted<number | null>;
+  customer_name: string;
+  customer_email: Defaulted<string | null>;
+  customer_phone: string;
+  /** Who a voucher's uses per customer are counted for: the phone. */
+  customer_key: string;
+  /** JSON of the delivery address (public spec §3 customer address info). */
+  address: Defaulted<string | null>;
+  lat: Defaulted<number | null>;
+  lng: Defaulted<number | null>;
+  gateway_code: string;
+  transaction_id: Defaulted<string | null>;
+  lang: Defaulted<"en" | "ar">;
+  /** Whether its portions are still taken (given back once, when its payment ends unpaid or it is canceled). */
+  holds_stock: Flag;
+  feedback_rating: Defaulted<number | null>;
+  feedback_comment: Defaulted<string | null>;
+  seen_at: Defaulted<Timestamp | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface FoodOrderLineTable {
+  id: Generated<number>;
+  order_id: number;
+  item_id: number;
+  category_id: number;
+  name_en: string;
+  name_ar: string;
+  size_id: Defaulted<number | null>;
+  size_en: Defaulted<string | null>;
+  size_ar: Defaulted<string | null>;
+  /** JSON: [{ id, name_en, name_ar, price }]. */
+  add_ons: Defaulted<string>;
+  /** JSON: [{ group_id, group_en, group_ar, id, name_en, name_ar, price }]. */
+  options: Defaulted<string>;
+  special_instructions: Defaulted<string>;
+  quantity: number;
+  unit_price: number;
+  line_total: number;
+}
+
+/** A visitor's cart, held on the server under a signed cookie. */
+export interface FoodCartTable {
+  token: string;
+  merchant_id: number;
+  data: string;
+  updated_at: Timestamp;
+}
+
+/** The menu page's and header's configuration, banners and the like (JSON). */
+export interface FoodSettingTable {
+  merchant_id: number;
+  data: Defaulted<string>;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   merchants: MerchantTable;
   units: UnitTable;
@@ -973,6 +1194,20 @@ export interface Database {
   event_scans: EventScanTable;
   event_feedback: EventFeedbackTable;
   event_queue: EventQueueTable;
+  food_categories: FoodCategoryTable;
+  food_items: FoodItemTable;
+  food_item_sizes: FoodItemSizeTable;
+  food_item_addons: FoodItemAddonTable;
+  food_option_groups: FoodOptionGroupTable;
+  food_option_choices: FoodOptionChoiceTable;
+  food_branches: FoodBranchTable;
+  food_branch_hours: FoodBranchHourTable;
+  food_delivery_areas: FoodDeliveryAreaTable;
+  food_vouchers: FoodVoucherTable;
+  food_orders: FoodOrderTable;
+  food_order_lines: FoodOrderLineTable;
+  food_carts: FoodCartTable;
+  food_settings: FoodSettingTable;
 }
 
 export type Merchant = Selectable<MerchantTable>;

@@ -7,6 +7,7 @@ import { CORE_PERMISSIONS, tableHeaderPermission } from "../domain/identity/perm
 import { notBuilt, TRANSACTION_FEATURES, type SectionDeclaration } from "./contract";
 import { event } from "./event/section";
 import { expressSearch } from "./express-search/section";
+import { foodOrdering } from "./food-ordering/section";
 import { paymentRequest } from "./payment-request/section";
 import { ticket } from "./ticket/section";
 
@@ -31,18 +32,7 @@ const DECLARED = [
   notBuilt({ key: "session", path: "session", features: [], permissions: [] }),
   notBuilt({ key: "shopify", path: "shopify", features: [...TRANSACTION_FEATURES], permissions: [] }),
   event,
-  notBuilt({
-    key: "food_ordering",
-    path: "food-ordering",
-    features: [
-      ...TRANSACTION_FEATURES,
-      { key: "orders", path: "orders", permission: "view_order" },
-      { key: "product_bulk_create", path: "bulk-create", permission: "change_order" },
-      { key: "branches", path: "branches", permission: "view_order" },
-      { key: "fulfillment", path: "fulfillment", permission: "scan_order" },
-    ],
-    permissions: ["view_order", "change_order", "scan_order"],
-  }),
+  foodOrdering,
   ticket,
 ] as const satisfies readonly SectionDeclaration[];
 

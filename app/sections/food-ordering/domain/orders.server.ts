@@ -1,0 +1,208 @@
+import { engineOf, writeTransaction, type DB } from "~/db/database.server";
+import type { FoodOrderStatus } from "~/db/schema";
+import { recordAudit } from "~/domain/audit/audit-log.server";
+import type { Actor } from "~/domain/identity/permissions";
+import type { PlatformAddresses } from "~/domain/payments/attempts.server";
+import { requestOperation, type OperationOutcome } from "~/domain/payments/operations.server";
+import { PAYABLE_STATES } from "~/domain/payments/states";
+import { transitionTransaction, type TransitionEvent } from "~/domain/payments/transaction-state.server";
+import { nowIso } from "~/lib/clock.server";
+import { money } from "~/lib/outcome";
+
+/**
+ * The kitchen's workflow: new → accepted → preparing → ready → out for delivery → delivered, or
+ * ready → picked up; any order not yet handed over may be canceled (cancelOrder). An order waiting
+ * for its payment becomes new only through its payment (the section's hook).
+ */
+export const ORDER_FLOW: Readonly<Record<FoodOrderStatus, readonly FoodOrderStatus[]>> = {
+  pending_payment: [],
+  new: ["accepted"],
+  accepted: ["preparing"],
+  preparing: ["ready"],
+  ready: ["out_for_delivery", "picked_up"],
+  out_for_delivery: ["delivered"],
+  picked_up: [],
+  delivered: [],
+  canceled: [],
+};
+
+/** Orders still in the kitchen's hands may be canceled; handed over ones are done. */
+export const CANCELABLE: readonly FoodOrderStatus[] = ["pending_payment", "new", "accepted", "preparing", "ready"];
+
+/**
+ * Gives an order's portions and voucher use back, once: only the write that clears `holds_stock`
+ * returns them.
+ */
+async function releaseOrder(trx: DB, orderId: number) {
+  const cleared = await trx.updateTable("food_orders").set({ holds_stock: 0, updated_at: nowIso() }).where("id", "=", orderId).where("holds_stock", "=", 1).executeTakeFirst();
+  if (Number(cleared.numUpdatedRows) !== 1) return false;
+  const lines = await trx.selectFrom("food_order_lines").select(["item_id", "quantity"]).where("order_id", "=", orderId).execute();
+  const byItem = new Map<number, number>();
+  for (const line of lines) byItem.set(line.item_id, (byItem.get(line.item_id) ?? 0) + line.quantity);
+  for (const [itemId, quantity] of [...byItem].sort(([a], [b]) => a - b)) {
+    await trx
+      .updateTable("food_items")
+      .set((eb) => ({ quantity: eb("quantity", "+", quantity) }))
+      .where("id", "=", itemId)
+      .where("quantity", "is not", null)
+      .execute();
+  }
+  const order = await trx.selectFrom("food_orders").select("voucher_id").where("id", "=", orderId).executeTakeFirstOrThrow();
+  if (order.voucher_id !== null) {
+    await trx.updateTable("food_vouchers").set((eb) => ({ used: eb("used", "-", 1) })).where("id", "=", order.voucher_id).where("used", ">", 0).execute();
+  }
+  return true;
+}
+
+/** Takes an order's portions and voucher use again (a payment that completed after they were given back); false when they are gone. */
+async function retakeOrder(trx: DB, orderId: number) {
+  const lines = await trx.selectFrom("food_order_lines").select(["item_id", "quantity"]).where("order_id", "=", orderId).execute();
+  const byItem = new Map<number, number>();
+  for (const line of lines) byItem.set(line.item_id, (byItem.get(line.item_id) ?? 0) + line.quantity);
+  for (const [itemId, quantity] of [...byItem].sort(([a], [b]) => a - b)) {
+    const taken = await trx
+      .updateTable("food_items")
+      .set((eb) => ({ quantity: eb("quantity", "-", quantity) }))
+      .where("id", "=", itemId)
+      .where((eb) => eb.or([eb("quantity", "is", null), eb("quantity", ">=", quantity)]))
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) !== 1) return false;
+  }
+  const order = await trx.selectFrom("food_orders").select("voucher_id").where("id", "=", orderId).executeTakeFirstOrThrow();
+  if (order.voucher_id !== null) {
+    const used = await trx
+      .updateTable("food_vouchers")
+      .set((eb) => ({ used: eb("used", "+", 1) }))
+      .where("id", "=", order.voucher_id)
+      .where((eb) => eb.or([eb("max_uses", "is", null), eb("used", "<", eb.ref("max_uses"))]))
+      .executeTakeFirst();
+    if (Number(used.numUpdatedRows) !== 1) return false;
+  }
+  await trx.updateTable("food_orders").set({ holds_stock: 1 }).where("id", "=", orderId).execute();
+  return true;
+}
+
+/** Orders the section's hook confirmed: listeners (the order mail, the staff's alert) are told here. */
+type OrderListener = (trx: DB, order: { id: number; merchant_id: number }) => Promise<void>;
+const placedListeners: OrderListener[] = [];
+
+/** What happens when an order becomes new (paid, or cash on delivery chosen): the order mail, the staff's 'Order created'. */
+export function onOrderPlaced(listener: OrderListener) {
+  if (!placedListeners.includes(listener)) placedListeners.push(listener);
+}
+
+/**
+ * The section's hook on its transactions' changes (inside the same database transaction): a
+ * completed payment (or cash on delivery chosen) makes the order new; a payment that ended unpaid
+ * cancels it and gives its portions and voucher back. A payment that completes after they were
+ * given back takes them again if they are still there; if not, or if staff canceled the order, it
+ * stays canceled and the audit log asks staff to refund it (it must not throw for a payment).
+ */
+export async function onOrderTransition(trx: DB, change: TransitionEvent) {
+  const order = await trx.selectFrom("food_orders").select(["id", "merchant_id", "status", "holds_stock"]).where("transaction_id", "=", change.transaction.id).executeTakeFirst();
+  if (!order) return;
+  const { to, cause } = change;
+  if (cause.kind === "payment" && (to === "paid" || to === "authorized" || to === "cod")) {
+    if (order.status === "pending_payment") {
+      await trx.updateTable("food_orders").set({ status: "new", updated_at: nowIso() }).where("id", "=", order.id).where("status", "=", "pending_payment").execute();
+      for (const listener of placedListeners) await listener(trx, order);
+      return;
+    }
+    if (order.status === "canceled") {
+      const staffCanceled = await trx.selectFrom("audit_log").select("id").where("object_type", "=", "food_order").where("object_id", "=", String(order.id)).where("action", "=", "food_order_canceled").executeTakeFirst();
+      if (!staffCanceled && (await retakeOrder(trx, order.id))) {
+        await trx.updateTable("food_orders").set({ status: "new", updated_at: nowIso() }).where("id", "=", order.id).execute();
+        for (const listener of placedListeners) await listener(trx, order);
+        return;
+      }
+      await recordAudit(trx, {
+        merchantId: order.merchant_id,
+        actor: "system",
+        action: "food_order_paid_after_cancel",
+        params: { orderId: order.id, amount: money(change.transaction.amount, change.transaction.currency_code) },
+        objectType: "food_order",
+        objectId: order.id,
+      });
+    }
+    return;
+  }
+  const ended = to === "expired" || to === "canceled" || to === "failed" || to === "invalid";
+  if (ended && order.status === "pending_payment") {
+    await trx.updateTable("food_orders").set({ status: "canceled", updated_at: nowIso() }).where("id", "=", order.id).where("status", "=", "pending_payment").execute();
+    await releaseOrder(trx, order.id);
+  }
+}
+
+/** The payment sweep: orders whose payment time is up are canceled through their transaction's expiry, each in its own database transaction. */
+export async function expireUnpaidOrders(db: DB) {
+  const due = await db
+    .selectFrom("food_orders")
+    .innerJoin("transactions", "transactions.id", "food_orders.transaction_id")
+    .select(["food_orders.id", "food_orders.transaction_id"])
+    .where("food_orders.status", "=", "pending_payment")
+    .where("transactions.expiration_time", "<", nowIso())
+    .limit(500)
+    .execute();
+  for (const order of due) {
+    await writeTransaction(db, (trx) => transitionTransaction(trx, order.transaction_id!, "expired", { kind: "expired" }, { from: PAYABLE_STATES }));
+  }
+  return due.length;
+}
+
+async function lockOrder(trx: DB, merchantId: number, id: number) {
+  let query = trx.selectFrom("food_orders").selectAll().where("merchant_id", "=", merchantId).where("id", "=", id);
+  if (engineOf(trx) === "postgres") query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+export type StatusOutcome = { ok: true; status: FoodOrderStatus; refunds?: OperationOutcome[] } | { ok: false; code: string };
+
+/**
+ * Staff move an order along the kitchen's workflow (ORDER_FLOW), or cancel it (cancelOrder). A
+ * change from a stale page (the order moved meanwhile) is refused rather than applied twice.
+ */
+export async function changeOrderStatus(
+  db: DB,
+  input: { merchantId: number; actor: Actor; id: number; status: FoodOrderStatus; addresses: PlatformAddresses },
+): Promise<StatusOutcome> {
+  if (input.status === "canceled") return cancelOrder(db, input);
+  return writeTransaction(db, async (trx): Promise<StatusOutcome> => {
+    const order = await lockOrder(trx, input.merchantId, input.id);
+    if (!order) return { ok: false, code: "api.not_found" };
+    if (!ORDER_FLOW[order.status].includes(input.status)) return { ok: false, code: "food.errors.status_not_allowed" };
+    if (input.status === "out_for_delivery" && order.delivery_type !== "delivery") return { ok: false, code: "food.errors.status_not_allowed" };
+    if (input.status === "picked_up" && order.delivery_type === "delivery") return { ok: false, code: "food.errors.status_not_allowed" };
+    await trx.updateTable("food_orders").set({ status: input.status, updated_at: nowIso() }).where("id", "=", order.id).where("status", "=", order.status).execute();
+    await recordAudit(trx, { merchantId: input.merchantId, actor: { id: input.actor.id, username: input.actor.username }, action: "food_order_status", params: { orderId: order.id, status: input.status }, objectType: "food_order", objectId: order.id });
+    return { ok: true, status: input.status };
+  });
+}
+
+/**
+ * Staff cancel an order not yet handed over: under its lock an unpaid payment is canceled (its
+ * hook gives the portions back), otherwise the order is canceled and its portions and voucher given
+ * back here; then a paid order is refunded (an authorization voided) through the usual operations.
+ */
+export async function cancelOrder(db: DB, input: { merchantId: number; actor: Actor; id: number; addresses: PlatformAddresses }): Promise<StatusOutcome> {
+  const done = await writeTransaction(db, async (trx) => {
+    const order = await lockOrder(trx, input.merchantId, input.id);
+    if (!order) return { ok: false as const, code: "api.not_found" };
+    if (!CANCELABLE.includes(order.status)) return { ok: false as const, code: "food.errors.status_not_allowed" };
+    await recordAudit(trx, { merchantId: input.merchantId, actor: { id: input.actor.id, username: input.actor.username }, action: "food_order_canceled", params: { orderId: order.id }, objectType: "food_order", objectId: order.id });
+    let refund: { transactionId: string; kind: "refund" | "void" } | null = null;
+    if (order.transaction_id) {
+      const moved = await transitionTransaction(trx, order.transaction_id, "canceled", { kind: "canceled", actor: { id: input.actor.id, username: input.actor.username } }, { from: PAYABLE_STATES });
+      if (!moved.ok) {
+        const transaction = await trx.selectFrom("transactions").select("state").where("id", "=", order.transaction_id).executeTakeFirstOrThrow();
+        if (transaction.state === "paid" || transaction.state === "authorized") refund = { transactionId: order.transaction_id, kind: transaction.state === "authorized" ? "void" : "refund" };
+      }
+    }
+    await trx.updateTable("food_orders").set({ status: "canceled", updated_at: nowIso() }).where("id", "=", order.id).execute();
+    await releaseOrder(trx, order.id);
+    return { ok: true as const, refund };
+  });
+  if (!done.ok) return done;
+  const refunds: OperationOutcome[] = [];
+  if (done.refund) refunds.push(await requestOperation(db, { merchantId: input.merchantId, actor: input.actor, transactionId: done.refund.transactionId, kind: done.refund.kind, addresses: input.addresses, reason: `order ${input.id} canceled` }));
+  return { ok: true, status: "canceled", refunds };
+}
