@@ -2,6 +2,7 @@ import { writeTransaction, type DB } from "~/db/database.server";
 import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
 import { nowIso } from "~/lib/clock.server";
 import { parseAmount } from "~/lib/money";
+import { ALL_COLUMNS, BULK_MAX_ROWS, REQUIRED_COLUMNS, type BulkColumn } from "./bulk-columns";
 import { looksLikeZip, parseCsv, readXlsx, SpreadsheetError, toCsv, type SheetRows } from "./spreadsheet.server";
 
 /**
@@ -11,13 +12,7 @@ import { looksLikeZip, parseCsv, readXlsx, SpreadsheetError, toCsv, type SheetRo
  * new categories, the items and their sizes and add-ons are inserted in one transaction, in batches.
  */
 
-export const REQUIRED_COLUMNS = ["category", "name_en", "name_ar", "price"] as const;
-export const OPTIONAL_COLUMNS = ["description_en", "description_ar", "discounted_price", "quantity", "sku", "available", "promoted", "sizes", "add_ons"] as const;
-export const ALL_COLUMNS = [...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS] as const;
-type Column = (typeof ALL_COLUMNS)[number];
-
-export const BULK_MAX_BYTES = 10 * 1024 * 1024;
-export const BULK_MAX_ROWS = 10_000;
+type Column = BulkColumn;
 
 /** A row's error: its number in the spreadsheet (the header is row 1), its column, a translation key and the key's values. */
 export type RowError = { row: number; column: string; code: string; params?: Record<string, string | number> };

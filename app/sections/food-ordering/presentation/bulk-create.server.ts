@@ -2,7 +2,8 @@ import { PassThrough } from "node:stream";
 import { XlsxWriter } from "~/domain/reporting/xlsx-writer.server";
 import type { Language } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
-import { BULK_MAX_BYTES, bulkCreateItems, errorReportCsv, exampleRows, type BulkOutcome, type RowError } from "../domain/bulk-create.server";
+import { BULK_MAX_BYTES } from "../domain/bulk-columns";
+import { bulkCreateItems, errorReportCsv, exampleRows, type BulkOutcome, type RowError } from "../domain/bulk-create.server";
 import type { DB } from "~/db/database.server";
 import { toCsv } from "../domain/spreadsheet.server";
 

@@ -8,7 +8,7 @@ import { translator } from "~/lib/i18n.server";
 import { readFormData } from "~/web/form-data.server";
 import { requirePermission, requireSection, requireUser } from "~/web/guards.server";
 import { getDbFrom } from "~/web/request-context.server";
-import { ALL_COLUMNS, BULK_MAX_BYTES, REQUIRED_COLUMNS } from "../domain/bulk-create.server";
+import { ALL_COLUMNS, BULK_MAX_BYTES, REQUIRED_COLUMNS } from "../domain/bulk-columns";
 import { uploadMenuItems } from "../presentation/bulk-create.server";
 
 /** Row errors listed on the page; the error report holds them all. */

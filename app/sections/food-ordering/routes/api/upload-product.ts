@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Route } from "./+types/upload-product";
-import { BULK_MAX_BYTES } from "../../domain/bulk-create.server";
+import { BULK_MAX_BYTES } from "../../domain/bulk-columns";
 import { requireBulkCreateApi } from "../../presentation/bulk-access.server";
 import { uploadMenuItems } from "../../presentation/bulk-create.server";
 import { apiErrors, methodNotAllowed } from "~/web/api.server";
