@@ -19,9 +19,13 @@ export const foodOrdering = {
   permissions: ["view_order", "change_order", "scan_order"],
   transactions: { payable: true },
   routes: {
-    dashboard: [],
+    dashboard: [{ path: "bulk-create", file: "sections/food-ordering/routes/bulk-create.tsx", id: "food-bulk-create" }],
     public: [],
-    api: [],
+    api: [
+      { path: "plugins/food_ordering/upload/product", file: "sections/food-ordering/routes/api/upload-product.ts", id: "api-food-upload-product" },
+      { path: "plugins/food_ordering/upload/product/example", file: "sections/food-ordering/routes/api/upload-product-example.ts", id: "api-food-upload-product-example" },
+    ],
   },
+  demoJob: "food_demo_menu",
   server: () => import("./section.server"),
 } as const satisfies SectionDeclaration;

@@ -1,0 +1,176 @@
+import { Alert, Anchor, Button, Card, Group, Input, List, Loader, Paper, Stack, Table, Text, Title } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
+import type { Route } from "./+types/bulk-create";
+import { PageHeader } from "~/components/page-header";
+import { isLanguage } from "~/lib/i18n";
+import { translator } from "~/lib/i18n.server";
+import { readFormData } from "~/web/form-data.server";
+import { requirePermission, requireSection, requireUser } from "~/web/guards.server";
+import { getDbFrom } from "~/web/request-context.server";
+import { ALL_COLUMNS, BULK_MAX_BYTES, REQUIRED_COLUMNS } from "../domain/bulk-columns";
+import { uploadMenuItems } from "../presentation/bulk-create.server";
+
+/** Row errors listed on the page; the error report holds them all. */
+const SHOWN_ERRORS = 200;
+const EXAMPLE_PATH = "/api/v1/plugins/food_ordering/upload/product/example";
+
+export function meta({ params }: Route.MetaArgs) {
+  return [{ title: params.lang === "ar" ? "إضافة المنتجات دفعة واحدة" : "Product bulk create" }];
+}
+
+async function guard({ context, request }: { context: Route.LoaderArgs["context"]; request: Request }) {
+  const auth = requireUser(context, request);
+  await requireSection(context, auth, "food_ordering", "product_bulk_create");
+  requirePermission(auth, "change_order");
+  return auth;
+}
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  await guard({ context, request });
+  const url = new URL(request.url);
+  const count = (name: string) => (/^\d{1,6}$/.test(url.searchParams.get(name) ?? "") ? Number(url.searchParams.get(name)) : null);
+  return { created: count("created"), categories: count("categories") };
+}
+
+export async function action({ context, request, params }: Route.ActionArgs) {
+  const auth = await guard({ context, request });
+  const lang = isLanguage(params.lang) ? params.lang : "en";
+  if (Number(request.headers.get("Content-Length") ?? 0) > BULK_MAX_BYTES + 64 * 1024) {
+    return data({ file: [translator(lang)("food_bulk.errors.too_large", { max: BULK_MAX_BYTES / 1024 / 1024 })] }, { status: 400 });
+  }
+  const form = await readFormData(request);
+  const outcome = await uploadMenuItems(getDbFrom(context), auth.user.merchantId, form.get("file"), lang);
+  if (outcome.ok) return redirect(`/${lang}/food-ordering/bulk-create?created=${outcome.created}&categories=${outcome.categoriesCreated}`, 303);
+  if ("file" in outcome) return data({ file: outcome.file }, { status: 400 });
+  return data({ rows: outcome.rows.slice(0, SHOWN_ERRORS), errorCount: outcome.rows.length, rowsChecked: outcome.rowsChecked, report: outcome.report }, { status: 400 });
+}
+
+export default function BulkCreate() {
+  const { t } = useTranslation();
+  const { created, categories } = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const fileError = answer && "file" in answer ? answer.file?.join(" ") : undefined;
+  const rows = answer && "rows" in answer ? answer : null;
+  return (
+    <Stack maw={900}>
+      <PageHeader title={t("food_bulk.title")} description={t("food_bulk.description")} />
+      {created !== null && !answer ? (
+        <Alert color="green" role="status" title={t("food_bulk.created", { count: created })}>
+          {categories ? t("food_bulk.categories_created", { count: categories }) : null}
+        </Alert>
+      ) : null}
+      {rows ? <RowErrors rows={rows.rows} errorCount={rows.errorCount} rowsChecked={rows.rowsChecked} report={rows.report} /> : null}
+      <Card withBorder padding="lg">
+        <Title order={2} fz="h4" mb="xs">
+          {t("food_bulk.examples_title")}
+        </Title>
+        <Text size="sm" c="dimmed" mb="sm">
+          {t("food_bulk.examples_hint")}
+        </Text>
+        <Group gap="lg">
+          {(["required_fields", "all_fields"] as const).map((type) => (
+            <Group key={type} gap="xs">
+              <Text size="sm" fw={500}>
+                {t(type === "required_fields" ? "food_bulk.example_required" : "food_bulk.example_all")}:
+              </Text>
+              {(["csv", "xlsx"] as const).map((format) => (
+                <Anchor key={format} href={`${EXAMPLE_PATH}?type=${type}&format=${format}`} download size="sm">
+                  {format.toUpperCase()}
+                </Anchor>
+              ))}
+            </Group>
+          ))}
+        </Group>
+      </Card>
+      <Card withBorder padding="lg">
+        <Form method="post" encType="multipart/form-data">
+          <Stack gap="md">
+            <Input.Wrapper label={t("food_bulk.file_label")} description={t("food_bulk.file_hint", { megabytes: BULK_MAX_BYTES / 1024 / 1024 })} error={fileError} required id="bulk-file-wrapper">
+              <input
+                id="bulk-file"
+                type="file"
+                name="file"
+                required
+                accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+                aria-invalid={fileError ? true : undefined}
+                aria-describedby={fileError ? "bulk-file-wrapper-error" : undefined}
+                style={{ display: "block", marginTop: 6 }}
+              />
+            </Input.Wrapper>
+            <Group>
+              <Button type="submit" loading={busy}>
+                {t("food_bulk.upload")}
+              </Button>
+              {busy ? (
+                <Group gap="xs" role="status">
+                  <Loader size="xs" />
+                  <Text size="sm">{t("food_bulk.uploading")}</Text>
+                </Group>
+              ) : null}
+            </Group>
+          </Stack>
+        </Form>
+      </Card>
+      <Card withBorder padding="lg">
+        <Title order={2} fz="h4" mb="xs">
+          {t("food_bulk.columns_title")}
+        </Title>
+        <List size="sm" spacing={4}>
+          {ALL_COLUMNS.map((column) => (
+            <List.Item key={column}>
+              <Text span ff="monospace" size="sm">
+                {column}
+              </Text>
+              {(REQUIRED_COLUMNS as readonly string[]).includes(column) ? ` (${t("food_bulk.required")})` : ""} — {t(`food_bulk.column_help.${column}`)}
+            </List.Item>
+          ))}
+        </List>
+      </Card>
+    </Stack>
+  );
+}
+
+/** The rows refused: shown as a dialog on the page (no script needed), with the error report to download. */
+function RowErrors({ rows, errorCount, rowsChecked, report }: { rows: { row: number; column: string; message: string }[]; errorCount: number; rowsChecked: number; report: string }) {
+  const { t } = useTranslation();
+  return (
+    <Paper withBorder p="lg" role="alertdialog" aria-labelledby="bulk-errors-title" aria-describedby="bulk-errors-summary" style={{ borderColor: "var(--mantine-color-red-6)" }}>
+      <Title order={2} fz="h4" id="bulk-errors-title" c="red.8">
+        {t("food_bulk.rows_title")}
+      </Title>
+      <Text size="sm" id="bulk-errors-summary" mb="sm">
+        {t("food_bulk.rows_summary", { errors: errorCount, rows: rowsChecked })}
+      </Text>
+      <Button component="a" href={`data:text/csv;charset=utf-8,${encodeURIComponent(report)}`} download="menu-items-error-report.csv" variant="light" color="red" mb="sm">
+        {t("food_bulk.download_report")}
+      </Button>
+      <Table.ScrollContainer minWidth={480} mah={420}>
+        <Table striped withTableBorder>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t("food_bulk.row")}</Table.Th>
+              <Table.Th>{t("food_bulk.column")}</Table.Th>
+              <Table.Th>{t("food_bulk.error")}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((error, index) => (
+              <Table.Tr key={`${error.row}-${error.column}-${index}`}>
+                <Table.Td>{error.row}</Table.Td>
+                <Table.Td ff="monospace">{error.column}</Table.Td>
+                <Table.Td>{error.message}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {errorCount > rows.length ? (
+        <Text size="sm" mt="xs">
+          {t("food_bulk.more_errors", { count: errorCount - rows.length })}
+        </Text>
+      ) : null}
+    </Paper>
+  );
+}
