@@ -19,9 +19,19 @@ export const foodOrdering = {
   permissions: ["view_order", "change_order", "scan_order"],
   transactions: { payable: true },
   routes: {
-    dashboard: [],
+    dashboard: [
+      { path: "orders", file: "sections/food-ordering/routes/orders.tsx", id: "food-orders" },
+      { path: "orders/:id", file: "sections/food-ordering/routes/order.tsx", id: "food-order" },
+      { path: "orders/:id/duplicate", file: "sections/food-ordering/routes/order-duplicate.tsx", id: "food-order-duplicate" },
+      { path: "fulfillment", file: "sections/food-ordering/routes/fulfillment.tsx", id: "food-fulfillment" },
+    ],
     public: [],
-    api: [],
+    api: [
+      { path: "plugins/food_ordering/order", file: "sections/food-ordering/routes/api/orders-list.ts", id: "api-food-orders-list" },
+      { path: "plugins/food_ordering/order/:id", file: "sections/food-ordering/routes/api/orders-detail.ts", id: "api-food-orders-detail" },
+      { path: "plugins/food_ordering/order/update/:id", file: "sections/food-ordering/routes/api/orders-update.ts", id: "api-food-orders-update" },
+      { path: "plugins/food_ordering/order/scan-permission/:code", file: "sections/food-ordering/routes/api/orders-scan-permission.ts", id: "api-food-orders-scan-permission" },
+    ],
   },
   server: () => import("./section.server"),
 } as const satisfies SectionDeclaration;
