@@ -4,11 +4,8 @@ import type { DB } from "~/db/database.server";
 import type { FoodDeliveryType, FoodOrderStatus } from "~/db/schema";
 import { nowIso } from "~/lib/clock.server";
 import { DISPLAY_ZONE } from "~/lib/format";
+import { DELIVERY_TYPES, ORDER_FILTER_NAMES, ORDER_PAGE_SIZES, ORDER_STATUSES } from "./order-filters";
 
-export const ORDER_STATUSES: readonly FoodOrderStatus[] = ["pending_payment", "new", "accepted", "preparing", "ready", "out_for_delivery", "picked_up", "delivered", "canceled"];
-export const DELIVERY_TYPES: readonly FoodDeliveryType[] = ["pickup", "delivery", "catering"];
-export const ORDER_PAGE_SIZES = [10, 25, 50, 100] as const;
-export const ORDER_FILTER_NAMES = ["status", "delivery_type", "branch", "created_after", "created_before", "q"] as const;
 
 export type OrderFilters = {
   status?: FoodOrderStatus;

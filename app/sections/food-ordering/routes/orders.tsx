@@ -10,7 +10,8 @@ import { isLanguage } from "~/lib/i18n";
 import { formatAmount } from "~/lib/money";
 import { requirePermission, requireSection, requireUser } from "~/web/guards.server";
 import { getDbFrom } from "~/web/request-context.server";
-import { DELIVERY_TYPES, listOrderBranches, listOrders, ORDER_PAGE_SIZES, ORDER_STATUSES, parseOrderQuery } from "../domain/order-list.server";
+import { DELIVERY_TYPES, ORDER_PAGE_SIZES, ORDER_STATUSES } from "../domain/order-filters";
+import { listOrderBranches, listOrders, parseOrderQuery } from "../domain/order-list.server";
 
 const DEFAULT_REFRESH_SECONDS = 10;
 

@@ -1,5 +1,6 @@
 import type { Route } from "./+types/orders-list";
-import { DELIVERY_TYPES, listOrders, ORDER_FILTER_NAMES, ORDER_PAGE_SIZES, ORDER_STATUSES, parseOrderQuery } from "../../domain/order-list.server";
+import { DELIVERY_TYPES, ORDER_FILTER_NAMES, ORDER_PAGE_SIZES, ORDER_STATUSES } from "../../domain/order-filters";
+import { listOrders, parseOrderQuery } from "../../domain/order-list.server";
 import { requireOrdersApi, serializeOrderRow } from "../../presentation/orders.server";
 import { apiErrors, apiJson, methodNotAllowed } from "~/web/api.server";
 

@@ -1,6 +1,7 @@
 import type { Route } from "./+types/orders-update";
 import type { FoodOrderStatus } from "~/db/schema";
-import { ORDER_STATUSES, orderDetails } from "../../domain/order-list.server";
+import { ORDER_STATUSES } from "../../domain/order-filters";
+import { orderDetails } from "../../domain/order-list.server";
 import { changeOrderStatus } from "../../domain/orders.server";
 import { orderIdOf, refundMessages, requireOrdersApi, serializeOrder } from "../../presentation/orders.server";
 import { describe } from "~/presentation/texts.server";
