@@ -4,7 +4,7 @@ import type { Language } from "~/lib/i18n";
 import { texts } from "~/lib/texts.server";
 
 /** What a dashboard user is told once: 'Report exported', 'New Permission Request', later 'Order created'. */
-export type NotificationKind = "report_exported" | "report_failed" | "permission_request";
+export type NotificationKind = "report_exported" | "report_failed" | "permission_request" | "order_created";
 
 export type NewNotification = {
   merchantId: number;

@@ -3,7 +3,7 @@ import { Box, Text } from "@mantine/core";
 import { IconMenu2, IconX } from "@tabler/icons-react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, Outlet, useLoaderData, useLocation } from "react-router";
+import { Link, Outlet, useLoaderData, useLocation, useMatches } from "react-router";
 import type { Route } from "./+types/layout";
 import { FlashNotice } from "~/components/flash-notice";
 import { AccountMenu } from "~/components/shell/account-menu";
@@ -140,6 +140,17 @@ export default function DashboardLayout() {
   const location = useLocation();
   // The menu on a phone closes once a link in it has been followed.
   useEffect(() => setOpened(false), [location.key]);
+  // A page for a kitchen screen or a printer (handle: { bare: true }) is shown without the frame.
+  const bare = useMatches().some((match) => (match.handle as { bare?: boolean } | undefined)?.bare === true);
+  if (bare) {
+    return (
+      <main>
+        <FlashNotice />
+        <Outlet />
+        <SessionExpiry lang={lang} idleMs={idleMs} />
+      </main>
+    );
+  }
   return (
     <div className="shell" data-menu-open={opened || undefined}>
       <header className="shell__header right-scroll-bar-position">

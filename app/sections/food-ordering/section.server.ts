@@ -1,8 +1,14 @@
+import { can } from "~/domain/identity/permissions";
 import type { SectionServer } from "../contract";
 import { DEMO_FOOD_JOB, seedDemoFood } from "./domain/demo-food.server";
-import { expireUnpaidOrders, onOrderTransition } from "./domain/orders.server";
+import { countUnseenOrders } from "./domain/order-list.server";
+import { ORDER_MAIL, onOrderCreated } from "./domain/order-notifications.server";
+import { expireUnpaidOrders, onOrderPlaced, onOrderTransition } from "./domain/orders.server";
 
 export const EXPIRE_ORDERS_JOB = "food_expire_unpaid_orders";
+
+// An order that becomes new tells the merchant's staff who opted in and mails the customer.
+onOrderPlaced(onOrderCreated);
 
 export const sectionServer: SectionServer = {
   key: "food_ordering",
@@ -12,4 +18,11 @@ export const sectionServer: SectionServer = {
     [DEMO_FOOD_JOB]: (db, payload: { merchantId: number }) => seedDemoFood(db, payload),
   },
   schedules: { expire_unpaid_orders: { type: EXPIRE_ORDERS_JOB, everyMs: 30_000 } },
+  mailTemplates: { [ORDER_MAIL]: { audience: "customer", named: "name", action: "link" } },
+  /** The Orders item's badge: orders nobody of the merchant has opened yet. */
+  async menuCounts(db, { merchantId, user, features }) {
+    const counts: Record<string, number> = {};
+    if (features.includes("orders") && can(user, "view_order")) counts.orders = await countUnseenOrders(db, merchantId);
+    return counts;
+  },
 };
