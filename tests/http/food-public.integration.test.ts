@@ -199,7 +199,17 @@ describe("the checkout API", () => {
     expect(details.lines).toHaveLength(2);
     const page = await app.request(`/ar/new-menu/order-confirmation/${body.number}`);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain("جديد");
+    expect(await page.clone().text()).toContain("جديد");
+    // Once delivered, the page stops refreshing and takes one rating.
+    expect(await page.clone().text()).toContain('http-equiv="refresh"');
+    await database.db.updateTable("food_orders").set({ status: "delivered" }).where("number", "=", body.number).execute();
+    const delivered = await (await app.request(`/en/new-menu/order-confirmation/${body.number}`)).text();
+    expect(delivered).not.toContain('http-equiv="refresh"');
+    expect(delivered).toContain("How was your order?");
+    const rated = await app.request(`/en/new-menu/order-confirmation/${body.number}`, { form: { rating: "5", comment: "Hot and quick" }, ip: "10.1.0.9" });
+    expect(rated.status).toBe(303);
+    expect(await (await app.request(`/en/new-menu/order-confirmation/${body.number}`)).text()).toContain("Thank you for your feedback.");
+    expect((await app.request(`${API}/order-feedback/${body.number}`, { json: { rating: 4 }, ip: "10.1.0.9" })).status).toBe(400);
     expect((await app.request("/en/new-menu/order-confirmation/ZZZZZZZZZZ")).status).toBe(404);
     expect((await app.request(`${API}/order/state/ZZZZZZZZZZ`)).status).toBe(404);
   });
