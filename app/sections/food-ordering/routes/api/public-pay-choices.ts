@@ -1,0 +1,54 @@
+import type { Route } from "./+types/public-pay-choices";
+import { defaultChoice, payChoicesFor } from "~/domain/payments/pay-page.server";
+import { translator } from "~/lib/i18n.server";
+import { formatAmount, parseAmount, toDecimalString } from "~/lib/money";
+import { apiErrors, apiJson, methodNotAllowed, readBody } from "~/web/api.server";
+import { getDbFrom } from "~/web/request-context.server";
+import { acceptedGateways, findPublicBranch } from "../../domain/public-menu.server";
+import { idParam, notFound, publicApiLanguage, requireMerchant } from "./public-api.server";
+
+/** GET accepted-pay-choices?merchant=: the payment methods the merchant takes for its currency, cash on delivery included. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  if (request.method !== "GET") return methodNotAllowed(request);
+  const db = getDbFrom(context);
+  const merchantId = await requireMerchant(db, request);
+  const { currency, gateways } = await acceptedGateways(db, merchantId, publicApiLanguage(request));
+  return apiJson(gateways.map((gateway) => ({ gateway: gateway.name, gateway_code: gateway.code, value: gateway.code, logo_url: gateway.logo_url, is_cash_on_delivery: gateway.kind === "cod", currency_code: currency })));
+}
+
+/** POST pay-choices {"branch", "total"?}: those methods priced (fees included) for the order's total. */
+export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(request);
+  const db = getDbFrom(context);
+  const body = await readBody(request);
+  const lang = publicApiLanguage(request);
+  const branchId = idParam(body.branch);
+  const branch = branchId === undefined ? undefined : await findPublicBranch(db, branchId);
+  const merchantId = branch ? branch.merchant_id : body.branch === undefined ? await requireMerchant(db, request) : notFound(request);
+  const { currency, gateways } = await acceptedGateways(db, merchantId, lang);
+  let amount = 0;
+  if (body.total !== undefined && body.total !== null && body.total !== "") {
+    const parsed = parseAmount(String(body.total), currency);
+    if (!parsed.ok) return apiErrors(request, { total: ["food_public.errors.invalid"] });
+    amount = parsed.minor;
+  }
+  const choices = await payChoicesFor(db, { merchant_id: merchantId, pg_codes: gateways.map((gateway) => gateway.code).join(","), currency_code: currency }, amount, lang);
+  const t = translator(lang);
+  const decimal = (minor: number) => toDecimalString(minor, currency);
+  return apiJson({
+    pay_choices: choices.map((choice) => ({
+      gateway: choice.gateway,
+      gateway_code: choice.gateway_code,
+      value: choice.gateway_code,
+      logo_url: choice.logo_url,
+      amount: decimal(choice.amount),
+      base_amount: decimal(choice.base_amount),
+      fee: decimal(choice.fee),
+      fee_description: choice.fee > 0 ? t("pay.fee_line", { fee: formatAmount(choice.fee, choice.currency_code, lang) }) : t("pay.no_fee"),
+      currency_code: choice.currency_code,
+      delivery_charges: null,
+      button_verb: t("pay.pay_now", { amount: "" }).trim(),
+    })),
+    default_pay_choice: defaultChoice(choices)?.gateway_code ?? null,
+  });
+}
