@@ -223,7 +223,7 @@ export async function saveItem(db: DB, change: Change<MenuItemInput> & { id?: nu
     const choices = pricedRows(group.choices ?? [], `option_groups.${index}.choices`, currency, errors) ?? [];
     if (min > max) addError(errors, `option_groups.${index}.min_choices`, "food_setup.errors.min_above_max");
     if (choices.length === 0) addError(errors, `option_groups.${index}.choices`, "food_setup.errors.choices_required");
-    else if (max > choices.length) addError(errors, `option_groups.${index}.max_choices`, "food_setup.errors.max_above_choices", { count: choices.length });
+    else if (max > choices.length) addError(errors, `option_groups.${index}.max_choices`, "food_setup.errors.max_above_choices", { choices: choices.length });
     return { name_en: group.name_en, name_ar: group.name_ar, min_choices: min, max_choices: max, choices };
   });
   if (Object.keys(errors).length) return { ok: false, errors };

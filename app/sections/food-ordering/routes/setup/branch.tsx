@@ -187,7 +187,7 @@ export default function Branch() {
               <Text><strong>{t("food_setup.branches.columns.email")}:</strong> <span dir="ltr">{branch.email ?? ""}</span></Text>
               <Text><strong>{t("food_setup.branches.columns.phone")}:</strong> <span dir="ltr">{branch.phone ?? ""}</span></Text>
               <Text><strong>{t("food_setup.branches.minimum_order_sum")}:</strong> <span dir="ltr">{branch.minimum}</span></Text>
-              <Text><strong>{t("food_setup.branches.delivery_time")}:</strong> {t("food_setup.branches.minutes", { count: branch.deliveryTime })}</Text>
+              <Text><strong>{t("food_setup.branches.delivery_time")}:</strong> {t("food_setup.branches.minutes", { minutes: branch.deliveryTime })}</Text>
               {branch.map ? (
                 <Anchor href={branch.map} target="_blank" rel="noopener noreferrer">
                   {t("food_setup.branches.map")}

@@ -81,7 +81,7 @@ export default function Menu() {
                   </Anchor>
                   {item.promoted ? <Badge color="yellow" variant="light">{t("food_setup.menu.promoted")}</Badge> : null}
                   {item.available ? null : <Badge color="gray" variant="light">{t("food_setup.menu.unavailable")}</Badge>}
-                  {item.quantity === null ? null : <Badge color="blue" variant="light">{t("food_setup.menu.left", { count: item.quantity })}</Badge>}
+                  {item.quantity === null ? null : <Badge color="blue" variant="light">{t("food_setup.menu.left", { left: item.quantity })}</Badge>}
                 </Group>
                 <Text dir="ltr">{item.price}</Text>
               </Group>

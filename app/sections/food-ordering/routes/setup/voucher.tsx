@@ -84,7 +84,7 @@ export default function Voucher() {
         <Form method="post" key={JSON.stringify(state.values)}>
           <Stack gap="md">
             <FormErrors errors={state.errors.non_field_errors} />
-            {id !== null ? <Text>{t("food_setup.vouchers.used", { count: used })}</Text> : null}
+            {id !== null ? <Text>{t("food_setup.vouchers.used", { used })}</Text> : null}
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <Field state={state} name="code" label={t("food_setup.vouchers.code")} dir="ltr" required />
               <NativeSelect
