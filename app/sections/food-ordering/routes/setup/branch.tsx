@@ -103,6 +103,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const actor = { id: auth.user.id, username: auth.user.username };
   const ip = context.get(clientAddressContext);
   const base = `/${lang}/food-ordering/branches`;
+  if (id !== null && !(await getBranch(db, auth.user.merchantId, id))) notFound();
   if (intent === "save") {
     const values = withFlags(formObject(form), ["offers_pickup", "offers_delivery", "offers_catering", "is_active"]);
     const hours: { weekday: number; opens: string; closes: string }[] = [];
