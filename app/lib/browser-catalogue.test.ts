@@ -58,4 +58,11 @@ describe("the browser's catalogue", () => {
     const offenders = modules.filter((file) => !file.startsWith("sections/event/") && asking.test(fs.readFileSync(path.join(appDir, file), "utf8")));
     expect(offenders).toEqual([]);
   });
+
+  // The food-ordering section's dashboard words come with its pages (its layout's loader): only its own modules name them.
+  it.each(PAGE_NAMESPACES.food)("only the food-ordering section's pages ask for a text under %s.", (namespace) => {
+    const asking = new RegExp(`["'\`]${namespace}\\.[\\w$]`);
+    const offenders = modules.filter((file) => !file.startsWith("sections/food-ordering/") && asking.test(fs.readFileSync(path.join(appDir, file), "utf8")));
+    expect(offenders).toEqual([]);
+  });
 });
