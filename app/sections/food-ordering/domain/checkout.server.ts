@@ -260,7 +260,8 @@ export async function placeOrder(
         attachment_path: null,
         attachment_name: null,
         pg_codes: quoted.pgCodes.join(","),
-        expiration_time: cod ? null : addMs(now(), PAYMENT_HOLD_MS).toISOString(),
+        // Cash on delivery is recorded at once; should that fail, the sweep gives its portions back like an unpaid order's.
+        expiration_time: addMs(now(), PAYMENT_HOLD_MS).toISOString(),
         next_url: null,
         initiator_user_id: null,
         gateway_code: null,
