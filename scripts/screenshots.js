@@ -59,6 +59,14 @@ const DASHBOARD = [
   ["event-fulfillment", "/event/fullfilment?event={eventId}"],
   ["event-events", "/event/events"],
   ["event-edit", "/event/events/{eventId}"],
+  ["food-orders", "/food-ordering/orders?refresh=0"],
+  ["food-order", "/food-ordering/orders/{foodOrderId}"],
+  ["food-order-duplicate", "/food-ordering/orders/{foodOrderId}/duplicate"],
+  ["food-branches", "/food-ordering/branches"],
+  ["food-branch", "/food-ordering/branches/{foodBranchId}"],
+  ["food-menu", "/food-ordering/menu"],
+  ["food-bulk-create", "/food-ordering/bulk-create"],
+  ["food-fulfillment", "/food-ordering/fulfillment"],
 ];
 /** Screens for anyone, at a phone's size. */
 const PUBLIC = [
@@ -74,6 +82,10 @@ const PUBLIC = [
   ["event-thanks", "/events/thanks-for-register?booking={booking}&uuid={uuid}"],
   ["event-tickets", "/events/tickets/{booking}/{uuid}"],
   ["event-feedback", "/events/leave-feedback/{slug}"],
+  ["food-menu", "/new-menu?merchant=1"],
+  ["food-details", "/new-menu/category/{foodCategoryId}/food-details/{foodItemId}?merchant=1"],
+  ["food-branches", "/new-menu/branches?merchant=1"],
+  ["food-order", "/new-menu/order-confirmation/{foodOrderNumber}"],
 ];
 
 const freePort = () =>
@@ -150,6 +162,35 @@ async function createEvents(base, token) {
   return { slug: paid.slug, eventId: free.id, booking: booking.id, uuid: booking.uuid };
 }
 
+/**
+ * The demo restaurant (made by the worker's demo job once the server is up) and one cash-on-delivery
+ * order placed through the public API: what the food pages need.
+ */
+async function foodOrder(base) {
+  const deadline = Date.now() + 60_000;
+  let branches = [];
+  while (Date.now() < deadline) {
+    branches = await fetch(`${base}/api/v1/plugins/food_ordering/branches?merchant=1`).then((answer) => (answer.ok ? answer.json() : []), () => []);
+    if (Array.isArray(branches) ? branches.length : branches.results?.length) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const list = Array.isArray(branches) ? branches : branches.results ?? [];
+  if (!list.length) throw new Error("the demo restaurant was not made within 60 s");
+  const branch = list[0];
+  const categories = await fetch(`${base}/api/v1/plugins/food_ordering/product_categories?merchant=1`).then((answer) => answer.json());
+  const category = (Array.isArray(categories) ? categories : categories.results).find((one) => !one.is_catering) ?? (Array.isArray(categories) ? categories : categories.results)[0];
+  const items = await fetch(`${base}/api/v1/plugins/food_ordering/menu-items?category=${category.id}&merchant=1`).then((answer) => answer.json());
+  const item = (Array.isArray(items) ? items : items.results).find((one) => !(one.sizes?.length) && !(one.options?.length) && !(one.option_groups?.length)) ?? (Array.isArray(items) ? items : items.results)[0];
+  const answer = await fetch(`${base}/api/v1/plugins/food_ordering/checkout`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ delivery_type: "pickup", branch: branch.id, customer_name: "Maryam", customer_phone: "50001234", gateway_code: "cod", lines: [{ menu_item: item.id, category_id: category.id, quantity: 4, special_instructions: "Extra lemon, please" }] }),
+  });
+  if (answer.status !== 201) throw new Error(`placing a food order answered ${answer.status}: ${await answer.text()}`);
+  const order = await answer.json();
+  return { foodOrderId: order.id, foodOrderNumber: order.number, foodBranchId: branch.id, foodCategoryId: category.id, foodItemId: item.id };
+}
+
 /** Pays request `id` with KNET `card` without JavaScript; the path of the result page, without its language. */
 async function payWithKnet(browser, base, id, card) {
   const context = await browser.newContext({ javaScriptEnabled: false });
@@ -173,7 +214,7 @@ async function main() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "screenshots-"));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, NODE_ENV: "production", PORT: String(port), SQLITE_PATH: path.join(tmp, "demo.sqlite"), SEED_DEMO: "1", SANDBOX: "1", WORKER: "off", UPLOADS_DIR: path.join(tmp, "uploads"), REPORTS_DIR: path.join(tmp, "reports"), BASE_URL: base };
+  const env = { ...process.env, NODE_ENV: "production", PORT: String(port), SQLITE_PATH: path.join(tmp, "demo.sqlite"), SEED_DEMO: "1", SANDBOX: "1", WORKER: "on", DEMO_ACTIVITY: "0", UPLOADS_DIR: path.join(tmp, "uploads"), REPORTS_DIR: path.join(tmp, "reports"), BASE_URL: base };
   delete env.DATABASE_URL;
   const server = spawn(process.execPath, ["server.js"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   server.log = "";
@@ -194,6 +235,7 @@ async function main() {
       open: await createRequest(base, access, "7.250"),
     };
     Object.assign(made, await createEvents(base, access));
+    Object.assign(made, await foodOrder(base));
     made.success = await payWithKnet(browser, base, await createRequest(base, access, "3.000"), "8888880000000001");
     made.failed = await payWithKnet(browser, base, await createRequest(base, access, "4.500"), "8888880000000002");
     const fill = (route) => route.replace(/\{(\w+)\}/g, (_, name) => made[name]);

@@ -145,6 +145,8 @@ export type SectionServer = {
     refusedActions?: (db: DB, merchantId: number) => Promise<readonly RowActionName[]>;
     /** Where the customer downloads what a paid transaction bought (the result page's Ticket button); null for nothing. */
     ticketsUrl?: (db: DB, transactionId: string, lang: Language) => Promise<string | null>;
+    /** Where the customer follows what a paid transaction ordered (the result page's "Follow your order"); null for nothing. */
+    followUrl?: (db: DB, transactionId: string, lang: Language) => Promise<string | null>;
   };
 };
 

@@ -163,7 +163,7 @@ describe("the cart without JavaScript", () => {
     const placed = await post(checkoutPath, { intent: "place", customer_name: "Sara", customer_phone: "50001234", gateway_code: "cod", voucher: "" });
     expect(placed.status).toBe(303);
     const confirmation = placed.headers.get("Location")!;
-    expect(confirmation).toMatch(/^\/en\/new-menu\/order-confirmation\/[0-9A-Z]{10}$/);
+    expect(confirmation).toMatch(/^\/en\/new-menu\/order-confirmation\/[0-9A-Z]{20}$/);
     const html = await (await app.request(confirmation)).text();
     expect(html).toContain("New");
     expect(html).toContain('http-equiv="refresh"');

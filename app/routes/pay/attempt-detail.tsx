@@ -62,6 +62,8 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     receiptUrl: failedOrOpen ? null : `/${lang}/pay/attempt-detail/${attempt.id}/receipt.pdf`,
     // What the payment bought, when its section gives it to download (an event's tickets).
     ticketsUrl: attempt.state === "success" ? ((await transactionExtensions(transaction.plugin)?.ticketsUrl?.(db, transaction.id, lang)) ?? null) : null,
+    // Where the customer follows what the payment ordered (a restaurant order's state).
+    followUrl: attempt.state === "success" || attempt.state === "cod" ? ((await transactionExtensions(transaction.plugin)?.followUrl?.(db, transaction.id, lang)) ?? null) : null,
     attachment: transaction.attachment_name ? { name: transaction.attachment_name, url: `/${lang}/pay/${transaction.id}/attachment` } : null,
     tryAgainUrl: `/${lang}/pay/${transaction.id}`,
     next: safeNext(new URL(request.url).searchParams.get("next"), transaction.next_url),
@@ -136,6 +138,7 @@ export default function AttemptDetail() {
                 {t("result.download_tickets")}
               </LinkButton>
             ) : null}
+            {result.followUrl ? <LinkButton href={result.followUrl}>{t("result.follow_order")}</LinkButton> : null}
             {result.next ? <p className="c-dimmed c-small">{t("result.redirecting")}</p> : null}
             {result.attachment ? (
               <LinkButton variant="subtle" href={result.attachment.url} download={result.attachment.name}>

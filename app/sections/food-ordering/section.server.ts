@@ -18,6 +18,13 @@ export const sectionServer: SectionServer = {
     [DEMO_FOOD_JOB]: (db, payload: { merchantId: number }) => seedDemoFood(db, payload),
   },
   schedules: { expire_unpaid_orders: { type: EXPIRE_ORDERS_JOB, everyMs: 30_000 } },
+  transactions: {
+    // The result page's "Follow your order": the order's confirmation and state page.
+    followUrl: async (db, transactionId, lang) => {
+      const order = await db.selectFrom("food_orders").select("number").where("transaction_id", "=", transactionId).executeTakeFirst();
+      return order ? `/${lang}/new-menu/order-confirmation/${order.number}` : null;
+    },
+  },
   mailTemplates: { [ORDER_MAIL]: { audience: "customer", named: "name", action: "link" } },
   /** The Orders item's badge: orders nobody of the merchant has opened yet. */
   async menuCounts(db, { merchantId, user, features }) {

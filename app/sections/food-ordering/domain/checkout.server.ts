@@ -8,7 +8,8 @@ import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
 import { startAttempt, type PlatformAddresses } from "~/domain/payments/attempts.server";
 import { listMerchantGateways, supportsCurrency } from "~/domain/payments/gateway-settings.server";
 import { payUrlOf } from "~/domain/payments/lifecycle.server";
-import { createTransaction } from "~/domain/payments/transaction-state.server";
+import { PAYABLE_STATES } from "~/domain/payments/states";
+import { createTransaction, transitionTransaction } from "~/domain/payments/transaction-state.server";
 import { addMs, now, nowIso } from "~/lib/clock.server";
 import type { Language } from "~/lib/i18n";
 import { toDecimalString } from "~/lib/money";
@@ -24,10 +25,10 @@ const SCHEDULE_DAYS = 7;
 
 const NUMBER_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
 
-/** An order's public number: 10 characters of 31 (49 bits), unguessable, readable over the phone. */
+/** An order's public number: 20 characters of 31 (99 bits), unguessable (it opens the customer's order pages); staff use the short id. */
 export function newOrderNumber() {
   let number = "";
-  for (let index = 0; index < 10; index++) number += NUMBER_ALPHABET[randomInt(NUMBER_ALPHABET.length)];
+  for (let index = 0; index < 20; index++) number += NUMBER_ALPHABET[randomInt(NUMBER_ALPHABET.length)];
   return number;
 }
 
@@ -334,7 +335,12 @@ export async function placeOrder(
   const order = { id: placed.id, number: placed.number, total: toDecimalString(quote.total, quote.currency), total_minor: quote.total, currency_code: quote.currency };
   if (cod) {
     // Cash on delivery: the platform's own gateway records it at once; the hook makes the order new.
-    await startAttempt(db, { transactionId: placed.transactionId, gatewayCode: quoted.pgCodes[0], submissionToken: `order-${placed.number}`, lang: input.lang, addresses: input.addresses, plugins: ["food_ordering"] });
+    const recorded = await startAttempt(db, { transactionId: placed.transactionId, gatewayCode: quoted.pgCodes[0], submissionToken: `order-${placed.number}`, lang: input.lang, addresses: input.addresses, plugins: ["food_ordering"] });
+    if (!recorded.ok) {
+      // Not recorded (the merchant paused, the method refused): the order ends now and gives back what it took.
+      await writeTransaction(db, (trx) => transitionTransaction(trx, placed.transactionId, "expired", { kind: "expired" }, { from: PAYABLE_STATES }));
+      return { ok: false, errors: { gateway_code: [recorded.error] }, params: recorded.params ?? {} };
+    }
     return { ok: true, order: { ...order, checkout_url: null, status: "new" } };
   }
   return { ok: true, order: { ...order, checkout_url: payUrlOf(input.baseUrl, input.lang, placed.transactionId), status: "pending_payment" } };

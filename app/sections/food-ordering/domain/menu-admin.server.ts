@@ -90,6 +90,7 @@ export async function saveCategory(db: DB, change: Change<CategoryInput> & { id?
     await recordAudit(trx, { merchantId: change.merchantId, actor: change.actor, action: existing ? "food_category_updated" : "food_category_created", params: { name: saved.name_en }, objectType: "food_category", objectId: saved.id, ip: change.ip });
     return saved;
   });
+  if (!row) return { ok: false, errors: { quantity: [{ code: "food_setup.errors.quantity_changed" }] } };
   return { ok: true, value: row };
 }
 
@@ -226,6 +227,9 @@ export async function saveItem(db: DB, change: Change<MenuItemInput> & { id?: nu
     else if (max > choices.length) addError(errors, `option_groups.${index}.max_choices`, "food_setup.errors.max_above_choices", { choices: choices.length });
     return { name_en: group.name_en, name_ar: group.name_ar, min_choices: min, max_choices: max, choices };
   });
+  // The page's quantity is what it showed: unchanged, sales meanwhile stand; changed, only if none happened.
+  const shown = input.quantity_shown === undefined ? undefined : input.quantity_shown === "" ? null : Number(input.quantity_shown);
+  const quantityTyped = existing && shown !== undefined && input.quantity === shown ? undefined : input.quantity;
   if (Object.keys(errors).length) return { ok: false, errors };
   const at = nowIso();
   const values = {
@@ -238,15 +242,17 @@ export async function saveItem(db: DB, change: Change<MenuItemInput> & { id?: nu
     image_path: input.image,
     price,
     discounted_price: discounted,
-    quantity: input.quantity,
+    quantity: quantityTyped,
     is_available: input.is_available === undefined ? undefined : Number(input.is_available),
     is_promoted: input.is_promoted === undefined ? undefined : Number(input.is_promoted),
     position: input.position,
     updated_at: at,
   };
   const row = await writeTransaction(db, async (trx) => {
+    let update = trx.updateTable("food_items").set(values).where("id", "=", existing?.id ?? 0).where("merchant_id", "=", change.merchantId);
+    if (existing && quantityTyped !== undefined && shown !== undefined) update = update.where("quantity", shown === null ? "is" : "=", shown);
     const saved = existing
-      ? await trx.updateTable("food_items").set(values).where("id", "=", existing.id).where("merchant_id", "=", change.merchantId).returningAll().executeTakeFirstOrThrow()
+      ? await update.returningAll().executeTakeFirst()
       : await trx
           .insertInto("food_items")
           .values({
@@ -262,6 +268,7 @@ export async function saveItem(db: DB, change: Change<MenuItemInput> & { id?: nu
           })
           .returningAll()
           .executeTakeFirstOrThrow();
+    if (!saved) return undefined;
     if (sizes) await syncRows(trx, "food_item_sizes", "item_id", saved.id, sizes);
     if (addOns) await syncRows(trx, "food_item_addons", "item_id", saved.id, addOns);
     if (groups) {
@@ -271,6 +278,7 @@ export async function saveItem(db: DB, change: Change<MenuItemInput> & { id?: nu
     await recordAudit(trx, { merchantId: change.merchantId, actor: change.actor, action: existing ? "food_item_updated" : "food_item_created", params: { name: saved.name_en }, objectType: "food_item", objectId: saved.id, ip: change.ip });
     return saved;
   });
+  if (!row) return { ok: false, errors: { quantity: [{ code: "food_setup.errors.quantity_changed" }] } };
   return { ok: true, value: row };
 }
 

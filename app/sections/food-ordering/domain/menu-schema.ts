@@ -48,6 +48,11 @@ export const MenuItemSchema = z.object({
   discounted_price: optionalAmount,
   /** Portions left; null (or an empty input) is unlimited. */
   quantity: optionalInteger(0, 1_000_000, "food_setup.errors.quantity"),
+  /**
+   * The portions left when the form was made ("" for unlimited; the page sends it): a change of the
+   * quantity applies only if nothing was sold meanwhile, and an unchanged one leaves sales alone.
+   */
+  quantity_shown: z.string().trim().max(12).optional(),
   is_available: flag,
   is_promoted: flag,
   position: integer(0, 100_000, "food_setup.errors.position").optional(),

@@ -54,19 +54,34 @@ async function releaseOrder(trx: DB, orderId: number) {
   return true;
 }
 
-/** Takes an order's portions and voucher use again (a payment that completed after they were given back); false when they are gone. */
+/**
+ * Takes an order's portions and voucher use again (a payment that completed after they were given
+ * back), all or none: what was taken before one of them ran out is put back at once.
+ */
 async function retakeOrder(trx: DB, orderId: number) {
   const lines = await trx.selectFrom("food_order_lines").select(["item_id", "quantity"]).where("order_id", "=", orderId).execute();
   const byItem = new Map<number, number>();
   for (const line of lines) byItem.set(line.item_id, (byItem.get(line.item_id) ?? 0) + line.quantity);
+  const taken: [number, number][] = [];
+  const putBack = async () => {
+    for (const [itemId, quantity] of taken) {
+      await trx.updateTable("food_items").set((eb) => ({ quantity: eb("quantity", "+", quantity) })).where("id", "=", itemId).where("quantity", "is not", null).execute();
+    }
+  };
   for (const [itemId, quantity] of [...byItem].sort(([a], [b]) => a - b)) {
-    const taken = await trx
+    const row = await trx.selectFrom("food_items").select("quantity").where("id", "=", itemId).executeTakeFirst();
+    if (row?.quantity === null) continue;
+    const took = await trx
       .updateTable("food_items")
       .set((eb) => ({ quantity: eb("quantity", "-", quantity) }))
       .where("id", "=", itemId)
-      .where((eb) => eb.or([eb("quantity", "is", null), eb("quantity", ">=", quantity)]))
+      .where("quantity", ">=", quantity)
       .executeTakeFirst();
-    if (Number(taken.numUpdatedRows) !== 1) return false;
+    if (Number(took.numUpdatedRows) !== 1) {
+      await putBack();
+      return false;
+    }
+    taken.push([itemId, quantity]);
   }
   const order = await trx.selectFrom("food_orders").select("voucher_id").where("id", "=", orderId).executeTakeFirstOrThrow();
   if (order.voucher_id !== null) {
@@ -76,7 +91,10 @@ async function retakeOrder(trx: DB, orderId: number) {
       .where("id", "=", order.voucher_id)
       .where((eb) => eb.or([eb("max_uses", "is", null), eb("used", "<", eb.ref("max_uses"))]))
       .executeTakeFirst();
-    if (Number(used.numUpdatedRows) !== 1) return false;
+    if (Number(used.numUpdatedRows) !== 1) {
+      await putBack();
+      return false;
+    }
   }
   await trx.updateTable("food_orders").set({ holds_stock: 1 }).where("id", "=", orderId).execute();
   return true;
@@ -130,6 +148,13 @@ export async function onOrderTransition(trx: DB, change: TransitionEvent) {
   if (ended && order.status === "pending_payment") {
     await trx.updateTable("food_orders").set({ status: "canceled", updated_at: nowIso() }).where("id", "=", order.id).where("status", "=", "pending_payment").execute();
     await releaseOrder(trx, order.id);
+    return;
+  }
+  // The whole payment given back (a refund or void from the transactions workspace): an order not yet
+  // handed over is canceled, so the kitchen does not cook an order nobody pays for.
+  if ((to === "refunded" || to === "voided") && CANCELABLE.includes(order.status)) {
+    await trx.updateTable("food_orders").set({ status: "canceled", updated_at: nowIso() }).where("id", "=", order.id).where("status", "=", order.status).execute();
+    await releaseOrder(trx, order.id);
   }
 }
 
@@ -179,24 +204,29 @@ export async function changeOrderStatus(
 }
 
 /**
- * Staff cancel an order not yet handed over: under its lock an unpaid payment is canceled (its
- * hook gives the portions back), otherwise the order is canceled and its portions and voucher given
- * back here; then a paid order is refunded (an authorization voided) through the usual operations.
+ * Staff cancel an order not yet handed over. An unpaid payment is canceled first, under its own row
+ * lock (as a payment completing or the sweep takes it: transaction, then order), and its hook gives
+ * the portions back; then, under the order's lock, the order is canceled and anything still held is
+ * given back; a paid order is then refunded (an authorization voided) through the usual operations.
  */
 export async function cancelOrder(db: DB, input: { merchantId: number; actor: Actor; id: number; addresses: PlatformAddresses }): Promise<StatusOutcome> {
   const done = await writeTransaction(db, async (trx) => {
-    const order = await lockOrder(trx, input.merchantId, input.id);
-    if (!order) return { ok: false as const, code: "api.not_found" };
-    if (!CANCELABLE.includes(order.status)) return { ok: false as const, code: "food.errors.status_not_allowed" };
-    await recordAudit(trx, { merchantId: input.merchantId, actor: { id: input.actor.id, username: input.actor.username }, action: "food_order_canceled", params: { orderId: order.id }, objectType: "food_order", objectId: order.id });
+    const seen = await trx.selectFrom("food_orders").select(["id", "status", "transaction_id"]).where("merchant_id", "=", input.merchantId).where("id", "=", input.id).executeTakeFirst();
+    if (!seen) return { ok: false as const, code: "api.not_found" };
+    if (!CANCELABLE.includes(seen.status)) return { ok: false as const, code: "food.errors.status_not_allowed" };
+    const staff = { id: input.actor.id, username: input.actor.username };
+    // Noted first: a payment completing after this cancel does not bring the order back.
+    await recordAudit(trx, { merchantId: input.merchantId, actor: staff, action: "food_order_canceled", params: { orderId: seen.id }, objectType: "food_order", objectId: seen.id });
     let refund: { transactionId: string; kind: "refund" | "void" } | null = null;
-    if (order.transaction_id) {
-      const moved = await transitionTransaction(trx, order.transaction_id, "canceled", { kind: "canceled", actor: { id: input.actor.id, username: input.actor.username } }, { from: PAYABLE_STATES });
+    if (seen.transaction_id) {
+      const moved = await transitionTransaction(trx, seen.transaction_id, "canceled", { kind: "canceled", actor: staff }, { from: PAYABLE_STATES });
       if (!moved.ok) {
-        const transaction = await trx.selectFrom("transactions").select("state").where("id", "=", order.transaction_id).executeTakeFirstOrThrow();
-        if (transaction.state === "paid" || transaction.state === "authorized") refund = { transactionId: order.transaction_id, kind: transaction.state === "authorized" ? "void" : "refund" };
+        const transaction = await trx.selectFrom("transactions").select("state").where("id", "=", seen.transaction_id).executeTakeFirstOrThrow();
+        if (transaction.state === "paid" || transaction.state === "authorized") refund = { transactionId: seen.transaction_id, kind: transaction.state === "authorized" ? "void" : "refund" };
       }
     }
+    const order = await lockOrder(trx, input.merchantId, input.id);
+    if (!order || (order.status !== "canceled" && !CANCELABLE.includes(order.status))) return { ok: false as const, code: "food.errors.status_not_allowed" };
     await trx.updateTable("food_orders").set({ status: "canceled", updated_at: nowIso() }).where("id", "=", order.id).execute();
     await releaseOrder(trx, order.id);
     return { ok: true as const, refund };

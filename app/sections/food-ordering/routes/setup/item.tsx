@@ -37,7 +37,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const item = id === null ? undefined : await getItem(db, auth.user.merchantId, id);
   if (id !== null && !item) notFound();
   const values: Record<string, unknown> = item
-    ? serializeItem(await loadItemDetails(db, item), currency, lang)
+    ? { ...serializeItem(await loadItemDetails(db, item), currency, lang), quantity_shown: item.quantity === null ? "" : String(item.quantity) }
     : { category: new URL(request.url).searchParams.get("category") ?? "", is_available: true, position: 0, sizes: [], add_ons: [], option_groups: [] };
   return { lang, id, canSetUp, currency, values, categories: categories.map((category) => ({ value: String(category.id), label: lang === "ar" ? category.name_ar : category.name_en })) };
 }
@@ -136,6 +136,7 @@ export default function Item() {
               <Field state={state} name="price" label={`${t("food_setup.fields.price")} (${currency})`} inputMode="decimal" dir="ltr" required />
               <Field state={state} name="discounted_price" label={`${t("food_setup.menu.discounted_price")} (${currency})`} inputMode="decimal" dir="ltr" />
               <Field state={state} name="quantity" label={t("food_setup.menu.quantity")} description={t("food_setup.menu.quantity_help")} inputMode="numeric" dir="ltr" />
+              {state.values.quantity_shown !== undefined ? <input type="hidden" name="quantity_shown" value={String(state.values.quantity_shown)} /> : null}
               <Field state={state} name="position" label={t("food_setup.fields.position")} inputMode="numeric" dir="ltr" />
             </SimpleGrid>
             <Group>
