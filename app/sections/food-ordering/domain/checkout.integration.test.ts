@@ -6,6 +6,8 @@ import { wirePlatform } from "~/boot/wiring.server";
 import { advanceClock, nowIso, resetClock } from "~/lib/clock.server";
 import { CheckoutSchema } from "./checkout-schema";
 import { placeOrder } from "./checkout.server";
+import { writeTransaction } from "~/db/database.server";
+import { transitionTransaction } from "~/domain/payments/transaction-state.server";
 import { cancelOrder, changeOrderStatus, expireUnpaidOrders } from "./orders.server";
 
 let database: TestDatabase;
@@ -147,5 +149,30 @@ describe("placing food orders", () => {
     expect(await order(catering, { delivery_type: "catering", scheduled_for: soon, lines: [{ menu_item: catering.itemId, quantity: 5 }] })).toMatchObject({ ok: false, errors: { lines: ["food.errors.catering_minimum"] }, params: { minimum: 10, plates: 5 } });
     const enough = await order(catering, { delivery_type: "catering", scheduled_for: soon, lines: [{ menu_item: catering.itemId, quantity: 10 }] });
     expect(enough).toMatchObject({ ok: true, order: { total: "25.000" } });
+  });
+
+  it("a payment completing after the order's portions went back takes all of them again or none", async () => {
+    const menu = await makeMenu(database.db, { quantity: 5 });
+    const at = nowIso();
+    const second = await database.db
+      .insertInto("food_items")
+      .values({ merchant_id: shop.merchantId, category_id: menu.categoryId, name_en: "Machboos", name_ar: "مجبوس", price: 3000, quantity: 1, created_at: at, updated_at: at })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const placed = await order(menu, { lines: [{ menu_item: menu.itemId, quantity: 2 }, { menu_item: second.id, quantity: 1 }] });
+    if (!placed.ok) throw new Error(JSON.stringify(placed.errors));
+    advanceClock(16 * 60_000);
+    await expireUnpaidOrders(database.db);
+    expect(await portionsLeft(menu.itemId)).toBe(5);
+    // Someone else buys the last Machboos; then the first customer's payment (started in time) completes.
+    expect((await order({ ...menu, itemId: second.id })).ok).toBe(true);
+    const { transaction_id } = await database.db.selectFrom("food_orders").select("transaction_id").where("id", "=", placed.order.id).executeTakeFirstOrThrow();
+    await writeTransaction(database.db, (trx) => transitionTransaction(trx, transaction_id!, "paid", { kind: "payment", attemptId: "late" }));
+    expect(await portionsLeft(menu.itemId)).toBe(5);
+    expect(await portionsLeft(second.id)).toBe(0);
+    const row = await database.db.selectFrom("food_orders").select(["status", "holds_stock"]).where("id", "=", placed.order.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: "canceled", holds_stock: 0 });
+    const flagged = await database.db.selectFrom("audit_log").select("action").where("object_type", "=", "food_order").where("object_id", "=", String(placed.order.id)).execute();
+    expect(flagged.map((entry) => entry.action)).toContain("food_order_paid_after_cancel");
   });
 });
