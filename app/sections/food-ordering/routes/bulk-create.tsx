@@ -87,7 +87,7 @@ export default function BulkCreate() {
       <Card withBorder padding="lg">
         <Form method="post" encType="multipart/form-data">
           <Stack gap="md">
-            <Input.Wrapper label={t("food_bulk.file_label")} description={t("food_bulk.file_hint", { megabytes: BULK_MAX_BYTES / 1024 / 1024 })} error={fileError} required id="bulk-file-wrapper">
+            <Input.Wrapper label={t("food_bulk.file_label")} description={t("food_bulk.file_hint", { megabytes: BULK_MAX_BYTES / 1024 / 1024 })} error={fileError} required id="bulk-file">
               <input
                 id="bulk-file"
                 type="file"
@@ -95,7 +95,7 @@ export default function BulkCreate() {
                 required
                 accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
                 aria-invalid={fileError ? true : undefined}
-                aria-describedby={fileError ? "bulk-file-wrapper-error" : undefined}
+                aria-describedby={fileError ? "bulk-file-error bulk-file-description" : "bulk-file-description"}
                 style={{ display: "block", marginTop: 6 }}
               />
             </Input.Wrapper>
