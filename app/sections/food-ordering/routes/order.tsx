@@ -15,7 +15,7 @@ import { getDbFrom } from "~/web/request-context.server";
 import { ORDER_STATUSES } from "../domain/order-filters";
 import { markOrderSeen, orderDetails } from "../domain/order-list.server";
 import { cancelOrder, changeOrderStatus } from "../domain/orders.server";
-import { orderIdOf, presentOrder, refundMessages } from "../presentation/orders.server";
+import { orderIdOf, presentOrder } from "../presentation/orders.server";
 import { OrderLines, OrderSummary } from "../components/orders/order-view";
 
 export function meta({ params }: Route.MetaArgs) {
@@ -72,8 +72,18 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     if (outcome.code === "api.not_found") notFound();
     return data({ error: t(outcome.code) }, { status: 400 });
   }
-  const refunds = refundMessages(outcome.refunds, lang).map((refund) => refund.message);
-  const message = [t("food_orders.moved", { status: t(`food_orders.statuses.${outcome.status}`) }), ...refunds].join(" ");
+  // A notice is a translation key (the flash carries keys only): one per state, and per refund outcome for a cancel.
+  const refunds = outcome.refunds ?? [];
+  const message =
+    outcome.status !== "canceled"
+      ? `food_orders.moved_to.${outcome.status}`
+      : refunds.length === 0
+        ? "food_orders.canceled_notice.plain"
+        : refunds.some((refund) => !refund.ok)
+          ? "food_orders.canceled_notice.refund_refused"
+          : refunds.some((refund) => refund.ok && refund.requestId !== undefined)
+            ? "food_orders.canceled_notice.refund_approval"
+            : "food_orders.canceled_notice.refunded";
   return redirect(`/${lang}/food-ordering/orders/${id}`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });
 }
 
