@@ -149,6 +149,29 @@ if (role === "worker") {
     }
   });
 
+  // The sections' busiest customer pages (the food menu), rendered the same way.
+  const renderSectionPage = build.entry.module.createSectionPagesHandler(build);
+  app.get(/^\/(en|ar)\//, async (req, res, next) => {
+    let page;
+    try {
+      page = await renderSectionPage(new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`), req.headers.cookie);
+    } catch (error) {
+      // The router serves the same page, and its error page if the failure repeats there.
+      console.error(error);
+      return next();
+    }
+    if (!page) return next();
+    try {
+      res.status(page.status);
+      for (const [name, value] of page.headers) res.setHeader(name, value);
+      const body = Buffer.from(page.body);
+      res.setHeader("Content-Length", body.length);
+      res.end(body);
+    } catch (error) {
+      next(error);
+    }
+  });
+
   app.all(
     /.*/,
     createRequestHandler({

@@ -76,3 +76,4 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { request
 };
 
 export { createPayPageHandler, PAY_PAGE_PATH } from "./routes/pay/pay-page-handler.server";
+export { createSectionPagesHandler } from "./web/section-pages-handler.server";

@@ -10,6 +10,7 @@
  *
  * Sections never import each other; they reach the platform's core through app/domain.
  */
+import type { ReactElement } from "react";
 import type { DB } from "~/db/database.server";
 import type { Actor } from "~/domain/identity/permissions";
 import type { SectionSetting } from "~/domain/merchants/sections-admin.server";
@@ -100,8 +101,21 @@ export type SectionField = {
   display: (row: TransactionRow, lang: Language) => string;
 };
 
+/**
+ * A customer page a section serves without the router (decision 0011): a GET of `path` is answered
+ * from the same view and component as its route (whose `routeId` names the page's stylesheets);
+ * null hands the request to the router.
+ */
+export type DirectPage = {
+  path: RegExp;
+  routeId: string;
+  render: (input: { db: DB; url: URL; cookieHeader: string | null; lang: Language }) => Promise<{ status: number; title: string; body: ReactElement } | null>;
+};
+
 export type SectionServer = {
   key: string;
+  /** Its busiest customer pages, served without the router (the food menu). */
+  directPages?: DirectPage[];
   /**
    * Called by the one writer of transaction states for every change of a transaction of this
    * section, inside the same database transaction (pretix's order_paid, Saleor's

@@ -43,3 +43,9 @@ export function reportFilterDescriber(reportSection: string) {
   }
   return undefined;
 }
+
+/** The sections' pages served without the router, once their server parts are loaded. */
+export function directPages() {
+  if (!loading) throw new Error("directPages: the sections' server parts are not loaded (start the platform through app/boot)");
+  return [...servers.values()].flatMap((server) => server.directPages ?? []);
+}

@@ -90,6 +90,27 @@ describe("the public menu", () => {
     expect(areas).toEqual([expect.objectContaining({ name_ar: "السالمية", delivery_charges: "0.500" })]);
     expect((await app.request(`${API}/products/99999999`)).status).toBe(404);
   });
+
+  it("is served without the router as the router serves it, and leaves every other page to the router", async () => {
+    await createTestMenu(database.db, { merchantId: merchant.merchantId, burgerQuantity: 3 });
+    for (const lang of ["en", "ar"] as const) {
+      const path = `/${lang}/new-menu?merchant=${merchant.merchantId}`;
+      const direct = await app.requestSectionPage(path);
+      if (!direct) throw new Error("the menu has no direct handler");
+      expect(direct.status).toBe(200);
+      expect(direct.headers.get("Content-Security-Policy")).toContain("nonce-");
+      const body = (html: string) => /<body[^>]*>([\s\S]*?)(<script|<\/body>)/.exec(html)?.[1] ?? "";
+      const viaRouter = body(await (await app.request(path)).text());
+      const viaHandler = body(await direct.text());
+      expect(viaHandler).toContain(lang === "ar" ? "برجر" : "Burger");
+      // The same page either way: the visible words of the menu, in order.
+      const words = (html: string) => html.replace(/<style[\s\S]*?<\/style>/g, " ").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim();
+      expect(words(viaHandler)).toBe(words(viaRouter));
+    }
+    // Other pages stay the router's.
+    expect(await app.requestSectionPage("/en/login")).toBeNull();
+    expect(await app.requestSectionPage("/en/new-menu/checkout")).toBeNull();
+  });
 });
 
 describe("the cart without JavaScript", () => {

@@ -27,6 +27,7 @@ export async function loadApp(env: Record<string, string>) {
       module: {
         createLoadContext: (input: { clientAddress: string | null }) => any;
         createPayPageHandler: (build: ServerBuild) => (url: URL, cookieHeader?: string | null) => Promise<{ status: number; headers: [string, string][]; body: string } | null>;
+        createSectionPagesHandler: (build: ServerBuild) => (url: URL, cookieHeader?: string | null) => Promise<{ status: number; headers: [string, string][]; body: string } | null>;
       };
     };
   };
@@ -80,7 +81,15 @@ export async function loadApp(env: Record<string, string>) {
     return new Response(page.body || null, { status: page.status, headers: page.headers });
   }
 
-  return { request, requestPayPage, signIn, apiToken };
+  /** The sections' direct pages (the food menu), as server.js mounts them in front of the router. */
+  const renderSectionPage = build.entry.module.createSectionPagesHandler(build);
+  async function requestSectionPage(pathname: string, cookie?: string) {
+    const page = await renderSectionPage(new URL(pathname, origin), [clockCookie, cookie].filter(Boolean).join("; ") || null);
+    if (!page) return null;
+    return new Response(page.body || null, { status: page.status, headers: page.headers });
+  }
+
+  return { request, requestPayPage, requestSectionPage, signIn, apiToken };
 }
 
 /** "kp_test_clock=<ms>" from Set-Cookie values, if POST /__test/clock answered them. */

@@ -1,5 +1,8 @@
 import { can } from "~/domain/identity/permissions";
+import { createElement } from "react";
 import type { SectionServer } from "../contract";
+import { MenuPage } from "./routes/public/menu";
+import { menuPageView } from "./routes/public/menu-view.server";
 import { DEMO_FOOD_JOB, seedDemoFood } from "./domain/demo-food.server";
 import { countUnseenOrders } from "./domain/order-list.server";
 import { ORDER_MAIL, onOrderCreated } from "./domain/order-notifications.server";
@@ -12,6 +15,18 @@ onOrderPlaced(onOrderCreated);
 
 export const sectionServer: SectionServer = {
   key: "food_ordering",
+  // The public menu, the page every order starts from, is rendered without the router (decision 0011).
+  directPages: [
+    {
+      path: /^\/(en|ar)\/new-menu\/?$/,
+      routeId: "food-public-menu",
+      render: async ({ db, url, cookieHeader, lang }) => {
+        const request = new Request(url, { headers: cookieHeader ? { Cookie: cookieHeader } : {} });
+        const page = await menuPageView(db, request, lang);
+        return { status: 200, title: lang === "ar" ? "القائمة" : "Menu", body: createElement(MenuPage, { page, path: url.pathname + url.search }) };
+      },
+    },
+  ],
   onTransition: onOrderTransition,
   jobs: {
     [EXPIRE_ORDERS_JOB]: async (db) => void (await expireUnpaidOrders(db)),

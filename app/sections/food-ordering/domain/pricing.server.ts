@@ -24,7 +24,7 @@ export type MenuItem = {
 };
 
 /** The merchant's items by id, with everything a line may choose. */
-export async function loadMenuItems(db: DB, merchantId: number, ids: readonly number[]): Promise<Map<number, MenuItem>> {
+export async function loadMenuItems(db: DB, merchantId: number, ids: readonly number[], options: { sizesOnly?: boolean } = {}): Promise<Map<number, MenuItem>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
   const items = await db
@@ -48,10 +48,11 @@ export async function loadMenuItems(db: DB, merchantId: number, ids: readonly nu
     .execute();
   if (items.length === 0) return new Map();
   const itemIds = items.map((item) => item.id);
+  // A listing (the menu page) needs the sizes' prices only; a line or a dish's page needs everything.
   const [sizes, addOns, groups] = await Promise.all([
     db.selectFrom("food_item_sizes").select(["id", "item_id", "name_en", "name_ar", "price"]).where("item_id", "in", itemIds).orderBy("position").orderBy("id").execute(),
-    db.selectFrom("food_item_addons").select(["id", "item_id", "name_en", "name_ar", "price"]).where("item_id", "in", itemIds).orderBy("position").orderBy("id").execute(),
-    db.selectFrom("food_option_groups").select(["id", "item_id", "name_en", "name_ar", "min_choices", "max_choices"]).where("item_id", "in", itemIds).orderBy("position").orderBy("id").execute(),
+    options.sizesOnly ? [] : db.selectFrom("food_item_addons").select(["id", "item_id", "name_en", "name_ar", "price"]).where("item_id", "in", itemIds).orderBy("position").orderBy("id").execute(),
+    options.sizesOnly ? [] : db.selectFrom("food_option_groups").select(["id", "item_id", "name_en", "name_ar", "min_choices", "max_choices"]).where("item_id", "in", itemIds).orderBy("position").orderBy("id").execute(),
   ]);
   const choices = groups.length
     ? await db.selectFrom("food_option_choices").select(["id", "group_id", "name_en", "name_ar", "price"]).where("group_id", "in", groups.map((group) => group.id)).orderBy("position").orderBy("id").execute()

@@ -62,7 +62,7 @@ export async function findCategory(db: DB, id: number, merchantId?: number): Pro
 export type PublicItem = MenuItem & { description_en: string; description_ar: string; image_path: string | null; is_promoted: number; sold_out: boolean; unit_price: number };
 
 /** The merchant's available items (of one category, or promoted ones), each with its sizes, add-ons and options. */
-export async function listItems(db: DB, merchantId: number, filter: { categoryId?: number; promoted?: boolean; ids?: number[] } = {}): Promise<PublicItem[]> {
+export async function listItems(db: DB, merchantId: number, filter: { categoryId?: number; promoted?: boolean; ids?: number[]; listing?: boolean } = {}): Promise<PublicItem[]> {
   let query = db
     .selectFrom("food_items")
     .innerJoin("food_categories", "food_categories.id", "food_items.category_id")
@@ -78,7 +78,7 @@ export async function listItems(db: DB, merchantId: number, filter: { categoryId
   if (filter.promoted) query = query.where("food_items.is_promoted", "=", 1);
   if (filter.ids) query = filter.ids.length ? query.where("food_items.id", "in", filter.ids) : query.where("food_items.id", "=", -1);
   const rows = await query.execute();
-  const items = await loadMenuItems(db, merchantId, rows.map((row) => row.id));
+  const items = await loadMenuItems(db, merchantId, rows.map((row) => row.id), { sizesOnly: filter.listing });
   return rows.flatMap((row) => {
     const item = items.get(row.id);
     return item ? [{ ...item, ...row, sold_out: item.quantity !== null && item.quantity <= 0, unit_price: itemPrice(item) }] : [];

@@ -5,15 +5,12 @@ import { data, redirect, useActionData, useLoaderData, useLocation } from "react
 import type { Route } from "./+types/menu";
 import { useText } from "~/components/pay/use-text";
 import { Alert, Button, Card, LinkButton, SelectField } from "~/components/pay/ui";
-import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
-import { formatAmount } from "~/lib/money";
 import { readFormData } from "~/web/form-data.server";
 import { getDbFrom } from "~/web/request-context.server";
-import { cartSummary, changeLocation, checkLocation, type Location } from "../../domain/cart.server";
-import { listAreas, listBranches, listCategories, listItems, loadFoodSettings, nameIn } from "../../domain/public-menu.server";
+import { locationFrom, menuPageView, type MenuPageData } from "./menu-view.server";
+import { changeLocation, checkLocation } from "../../domain/cart.server";
 import { FoodLayout } from "../../components/public/food-layout";
-import { fieldMessages, languageOf, loadVisitor, positiveId, storeCart, unitHeader } from "./food-page.server";
-import { imageUrl } from "./food-view.server";
+import { fieldMessages, languageOf, loadVisitor, storeCart } from "./food-page.server";
 
 /** Served as plain HTML: no React on the client (docs/decisions/0005); every change is a plain POST. */
 export const handle = { hydrate: false };
@@ -22,68 +19,8 @@ export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "القائمة" : "Menu" }];
 }
 
-const TYPES = ["delivery", "pickup", "catering"] as const;
-
-function locationFrom(values: URLSearchParams | FormData): Location | null {
-  const type = String(values.get("delivery_type") ?? "");
-  if (!TYPES.includes(type as never)) return null;
-  return { delivery_type: type as Location["delivery_type"], branch: positiveId(String(values.get("branch") ?? "")) ?? null, delivery_area: positiveId(String(values.get("delivery_area") ?? "")) ?? null };
-}
-
 export async function loader({ params, context, request }: Route.LoaderArgs) {
-  const lang = languageOf(params);
-  const db = getDbFrom(context);
-  const visitor = await loadVisitor(db, request);
-  const { cart, merchantId } = visitor;
-  const url = new URL(request.url);
-  const pending = url.searchParams.get("confirm") === "1" ? locationFrom(url.searchParams) : null;
-  const [unit, settings, categories, items, promoted, branches, summary, { currency }] = await Promise.all([
-    unitHeader(db, merchantId, lang),
-    loadFoodSettings(db, merchantId),
-    listCategories(db, merchantId),
-    listItems(db, merchantId),
-    listItems(db, merchantId, { promoted: true }),
-    listBranches(db, merchantId),
-    cartSummary(db, cart),
-    loadMerchantDefaults(db, merchantId),
-  ]);
-  const areas = cart.branch !== null && cart.delivery_type === "delivery" ? await listAreas(db, cart.branch) : [];
-  const money = (minor: number) => formatAmount(minor, currency, lang);
-  const itemView = (item: (typeof items)[number]) => ({
-    id: item.id,
-    categoryId: item.category_id,
-    name: nameIn(item, lang),
-    description: lang === "ar" ? item.description_ar : item.description_en,
-    image: imageUrl(item.image_path),
-    price: money(item.sizes.length ? Math.min(...item.sizes.map((size) => size.price)) : item.unit_price),
-    fromPrice: item.sizes.length > 0,
-    original: item.discounted_price !== null && item.discounted_price < item.price && !item.sizes.length ? money(item.price) : null,
-    soldOut: item.sold_out,
-  });
-  const banners = settings.banners.flatMap((banner) => {
-    const entry = banner as Record<string, unknown>;
-    const image = imageUrl(typeof entry?.image === "string" ? entry.image : typeof entry?.image_url === "string" ? entry.image_url : null);
-    return image ? [{ image, link: typeof entry.link === "string" && /^https?:\/\//.test(entry.link) ? entry.link : null }] : [];
-  });
-  const config = settings.menu_page_config;
-  const title = typeof config[`title_${lang}`] === "string" ? String(config[`title_${lang}`]) : null;
-  return {
-    lang,
-    unit,
-    merchantId,
-    title,
-    banners,
-    promoted: promoted.map(itemView),
-    categories: categories
-      .map((category) => ({ id: category.id, name: nameIn(category, lang), isCatering: Boolean(category.is_catering), items: items.filter((item) => item.category_id === category.id).map(itemView) }))
-      .filter((category) => category.items.length > 0),
-    location: { deliveryType: cart.delivery_type, branch: cart.branch, area: cart.delivery_area },
-    branches: branches.map((branch) => ({ value: String(branch.id), label: nameIn(branch, lang) })),
-    areas: areas.map((area) => ({ value: String(area.id), label: lang === "ar" ? area.name_ar : area.name_en })),
-    branchName: branches.find((branch) => branch.id === cart.branch) ? nameIn(branches.find((branch) => branch.id === cart.branch)!, lang) : null,
-    cart: { count: summary.count, total: money(summary.total) },
-    pending: pending ? { deliveryType: pending.delivery_type, branch: pending.branch, area: pending.delivery_area } : null,
-  };
+  return menuPageView(getDbFrom(context), request, languageOf(params));
 }
 
 export async function action({ params, context, request }: Route.ActionArgs) {
@@ -106,15 +43,20 @@ export async function action({ params, context, request }: Route.ActionArgs) {
 }
 
 export default function Menu() {
-  const t = useText();
   const page = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const location = useLocation();
+  return <MenuPage page={page} answer={answer} path={location.pathname + location.search} />;
+}
+
+/** The menu page itself, from its view's data: rendered by the route and by its direct handler. */
+export function MenuPage({ page, answer, path }: { page: MenuPageData; answer?: { errors?: Record<string, string> }; path: string }) {
+  const t = useText();
   const q = `?merchant=${page.merchantId}`;
   const errors: Record<string, string> = answer?.errors ?? {};
   if (page.pending) {
     return (
-      <FoodLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} narrow>
+      <FoodLayout unit={page.unit} lang={page.lang} path={path} narrow>
         <Card>
           <form method="post" action={`/${page.lang}/new-menu${q}`} className="c-stack">
             <h1 className="c-title">{t("food_public.clear.title")}</h1>
@@ -135,7 +77,7 @@ export default function Menu() {
     );
   }
   return (
-    <FoodLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search}>
+    <FoodLayout unit={page.unit} lang={page.lang} path={path}>
       <div className="c-stack">
         <h1 className="c-title">{page.title ?? t("food_public.menu.title")}</h1>
         {page.banners.map((banner) =>
