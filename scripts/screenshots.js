@@ -184,7 +184,8 @@ async function foodOrder(base) {
   const answer = await fetch(`${base}/api/v1/plugins/food_ordering/checkout`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ delivery_type: "pickup", branch: branch.id, customer_name: "Maryam", customer_phone: "50001234", gateway_code: "cod", lines: [{ menu_item: item.id, category_id: category.id, quantity: 4, special_instructions: "Extra lemon, please" }] }),
+    // Scheduled for noon tomorrow (Kuwait): the demo branches may be closed when the screenshots are taken.
+    body: JSON.stringify({ delivery_type: "pickup", branch: branch.id, scheduled_for: `${new Date(Date.now() + 3 * 3_600_000 + 86_400_000).toISOString().slice(0, 10)}T12:00`, customer_name: "Maryam", customer_phone: "50001234", gateway_code: "cod", lines: [{ menu_item: item.id, category_id: category.id, quantity: 4, special_instructions: "Extra lemon, please" }] }),
   });
   if (answer.status !== 201) throw new Error(`placing a food order answered ${answer.status}: ${await answer.text()}`);
   const order = await answer.json();
