@@ -78,7 +78,10 @@ export function toCsv(rows: readonly (readonly string[])[]) {
 export class SpreadsheetError extends Error {}
 
 /** Most bytes an entry of the zip may inflate to: a small upload that inflates to gigabytes is refused. */
-const MAX_INFLATED = 200 * 1024 * 1024;
+const MAX_INFLATED = 50 * 1024 * 1024;
+/** The columns and rows a menu file may use: far more than the template's, far fewer than a crafted sheet's. */
+const MAX_COLUMNS = 64;
+const MAX_ROWS = 20_000;
 
 type ZipEntry = { name: string; method: number; compressedSize: number; localOffset: number };
 
@@ -161,14 +164,14 @@ export function readXlsx(file: Buffer): SheetRows {
   for (const rowMatch of sheet.matchAll(/<row\b([^>]*?)(?:\/>|>([\s\S]*?)<\/row>)/g)) {
     const rowNumber = /\br="(\d+)"/.exec(rowMatch[1])?.[1];
     const rowIndex = rowNumber ? Number(rowNumber) - 1 : rows.length;
-    if (rowIndex > 1_000_000) throw new SpreadsheetError("too many rows");
+    if (rowIndex > MAX_ROWS) throw new SpreadsheetError("too many rows");
     const cells: string[] = [];
     for (const cellMatch of (rowMatch[2] ?? "").matchAll(/<c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g)) {
       const attributes = cellMatch[1];
       const body = cellMatch[2] ?? "";
       const reference = /\br="([A-Z]+)\d*"/.exec(attributes)?.[1];
       const index = reference ? columnIndex(reference) : cells.length;
-      if (index < 0 || index > 16_383) continue;
+      if (index < 0 || index >= MAX_COLUMNS) continue;
       const type = /\bt="(\w+)"/.exec(attributes)?.[1] ?? "n";
       const raw = /<v(?:\s[^>]*)?>([\s\S]*?)<\/v>/.exec(body)?.[1];
       let value = "";
