@@ -122,7 +122,8 @@ describe("the kitchen's workflow", () => {
     const accepted = await app.request(page, { cookie, form: { intent: "status", status: "accepted" } });
     expect(accepted.status).toBe(302);
     const flashOf = (response: Response) => decodeURIComponent(response.headers.getSetCookie().find((value) => value.startsWith("kp_flash=")) ?? "");
-    expect(flashOf(accepted)).toContain("The order is now: Accepted.");
+    // The notice is a translation key the next page writes out: "The order is now accepted."
+    expect(flashOf(accepted)).toContain('"message":"food_orders.moved_to.accepted"');
     const after = await (await app.request(page, { cookie })).text();
     expect(after).toContain("Start preparing");
 
@@ -143,7 +144,7 @@ describe("the kitchen's workflow", () => {
     const canceled = await app.request(page, { cookie, form: { intent: "cancel" } });
     expect(canceled.status).toBe(302);
     expect(await left()).toBe((before ?? 0) + 3);
-    expect(flashOf(canceled)).toContain("The order is now: Canceled.");
+    expect(flashOf(canceled)).toContain('"message":"food_orders.canceled_notice.plain"');
     const again = await app.request(`${API}/order/update/${order.id}`, { method: "PATCH", headers, json: { status: "canceled" } });
     expect(again.status).toBe(400);
     expect(await left()).toBe((before ?? 0) + 3);
