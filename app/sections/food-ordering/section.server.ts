@@ -1,6 +1,8 @@
 import { can } from "~/domain/identity/permissions";
 import { createElement } from "react";
 import type { SectionServer } from "../contract";
+import { addMs, now } from "~/lib/clock.server";
+import { removeStaleCarts } from "./domain/cart.server";
 import { MenuPage } from "./routes/public/menu";
 import { menuPageView } from "./routes/public/menu-view.server";
 import { DEMO_FOOD_JOB, seedDemoFood } from "./domain/demo-food.server";
@@ -9,6 +11,9 @@ import { ORDER_MAIL, onOrderCreated } from "./domain/order-notifications.server"
 import { expireUnpaidOrders, onOrderPlaced, onOrderTransition } from "./domain/orders.server";
 
 export const EXPIRE_ORDERS_JOB = "food_expire_unpaid_orders";
+export const REMOVE_STALE_CARTS_JOB = "food_remove_stale_carts";
+/** A visitor's cart untouched this long is forgotten. */
+const CART_LIFETIME_MS = 30 * 86_400_000;
 
 // An order that becomes new tells the merchant's staff who opted in and mails the customer.
 onOrderPlaced(onOrderCreated);
@@ -30,9 +35,10 @@ export const sectionServer: SectionServer = {
   onTransition: onOrderTransition,
   jobs: {
     [EXPIRE_ORDERS_JOB]: async (db) => void (await expireUnpaidOrders(db)),
+    [REMOVE_STALE_CARTS_JOB]: (db) => removeStaleCarts(db, addMs(now(), -CART_LIFETIME_MS).toISOString()),
     [DEMO_FOOD_JOB]: (db, payload: { merchantId: number }) => seedDemoFood(db, payload),
   },
-  schedules: { expire_unpaid_orders: { type: EXPIRE_ORDERS_JOB, everyMs: 30_000 } },
+  schedules: { expire_unpaid_orders: { type: EXPIRE_ORDERS_JOB, everyMs: 30_000 }, remove_stale_carts: { type: REMOVE_STALE_CARTS_JOB, everyMs: 86_400_000 } },
   transactions: {
     // The result page's "Follow your order": the order's confirmation and state page.
     followUrl: async (db, transactionId, lang) => {

@@ -4,6 +4,7 @@ import type { DB } from "~/db/database.server";
 import type { FoodOrderStatus } from "~/db/schema";
 import type { SessionUser } from "~/domain/identity/users.server";
 import { hasFeature, loadAvailableSections } from "~/domain/merchants/merchants.server";
+import { gatewayNameParam } from "~/domain/payments/gateway-settings.server";
 import type { OperationOutcome } from "~/domain/payments/operations.server";
 import { kuwaitAreaIn } from "~/domain/payments/kuwait-areas";
 import { formatListDateTime } from "~/lib/format";
@@ -119,6 +120,9 @@ export function serializeOrder(order: OrderDetails, lang: Language) {
 export async function presentOrder(db: DB, order: OrderDetails, lang: Language) {
   const money = (minor: number) => formatAmount(minor, order.currency_code, lang);
   const qr = await orderQrContent(db, order.id);
+  // The method by the name customers saw (KNET, Cash on delivery), in the reader's language.
+  const { merchant_id: merchantId } = await db.selectFrom("food_orders").select("merchant_id").where("id", "=", order.id).executeTakeFirstOrThrow();
+  const method = await gatewayNameParam(db, merchantId, order.gateway_code);
   return {
     id: order.id,
     number: order.number,
@@ -150,7 +154,7 @@ export async function presentOrder(db: DB, order: OrderDetails, lang: Language) 
       serviceCharge: order.service_charge ? money(order.service_charge) : null,
       total: money(order.total),
     },
-    payment: { gateway: order.gateway_code, transactionId: order.transaction_id, state: order.transaction_state },
+    payment: { gateway: lang === "ar" ? method.ar : method.en, transactionId: order.transaction_id, state: order.transaction_state },
     next: nextStatuses(order),
     cancelable: canCancel(order),
     qr,
