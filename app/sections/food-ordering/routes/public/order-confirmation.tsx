@@ -79,7 +79,7 @@ export default function OrderConfirmation() {
   return (
     <FoodLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} narrow>
       <div className="c-stack">
-        <h1 className="c-title">{t("food_public.order.title", { number: order.number })}</h1>
+        <h1 className="c-title food-order-title">{t("food_public.order.title", { number: order.number })}</h1>
         <Card>
           <div className="c-stack">
             <p>
