@@ -19,6 +19,7 @@ import * as merchantDisclaimer from "./migrations/0016-merchant-disclaimer";
 import * as checkoutFields from "./migrations/0017-checkout-fields";
 import * as events from "./migrations/0018-events";
 import * as foodOrdering from "./migrations/0019-food-ordering";
+import * as catalogue from "./migrations/0020-catalogue";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -43,6 +44,7 @@ const migrations: Record<string, EngineMigration> = {
   "0017-checkout-fields": checkoutFields,
   "0018-events": events,
   "0019-food-ordering": foodOrdering,
+  "0020-catalogue": catalogue,
 };
 
 export async function migrateToLatest(db: DB) {

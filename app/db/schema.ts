@@ -1137,6 +1137,134 @@ export interface FoodSettingTable {
   updated_at: Timestamp;
 }
 
+/** A product of the catalogue shop (decision 0025). Money in minor units of the shop's currency. */
+export interface CatalogueProductTable {
+  id: Generated<number>;
+  merchant_id: number;
+  unit_id: Defaulted<number | null>;
+  /** Its address on the public shop, unique within the merchant. */
+  slug: string;
+  sku: Defaulted<string | null>;
+  name_en: string;
+  name_ar: string;
+  description_en: Defaulted<string>;
+  description_ar: Defaulted<string>;
+  price: number;
+  /** What it sells for when set (never above the price). */
+  discounted_price: Defaulted<number | null>;
+  /** Units left to sell; null: unlimited. */
+  inventory: Defaulted<number | null>;
+  is_active: Flag;
+  position: Defaulted<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CatalogueProductImageTable {
+  id: Generated<number>;
+  product_id: number;
+  path: string;
+  position: Defaulted<number>;
+}
+
+/** A shop where customers may collect their order (the configuration's `label_store` names the choice). */
+export interface CatalogueStoreTable {
+  id: Generated<number>;
+  merchant_id: number;
+  name_en: string;
+  name_ar: string;
+  address_en: Defaulted<string>;
+  address_ar: Defaulted<string>;
+  phone: Defaulted<string | null>;
+  is_active: Flag;
+  position: Defaulted<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** The products a store carries; a store with none listed carries every product. */
+export interface CatalogueStoreProductTable {
+  store_id: number;
+  product_id: number;
+}
+
+export type CatalogueDiscountType = "percentage" | "fixed";
+
+export interface CatalogueDiscountTable {
+  id: Generated<number>;
+  merchant_id: number;
+  code: string;
+  /** The code in lower case: codes are matched whatever their case. */
+  code_lc: string;
+  discount_type: CatalogueDiscountType;
+  /** Basis points for a percentage (1000 = 10%), minor units for a fixed amount. */
+  amount: number;
+  valid_from: Defaulted<Timestamp | null>;
+  valid_to: Defaulted<Timestamp | null>;
+  min_total: Defaulted<number>;
+  max_uses: Defaulted<number | null>;
+  /** Uses by orders not ended unpaid. */
+  used: Defaulted<number>;
+  is_active: Flag;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type CatalogueOrderStatus = "pending_payment" | "paid" | "canceled";
+
+export interface CatalogueOrderTable {
+  id: Generated<number>;
+  merchant_id: number;
+  /** Unguessable: the customer's pages name the order by it. */
+  number: string;
+  status: CatalogueOrderStatus;
+  subtotal: number;
+  discount: Defaulted<number>;
+  total: number;
+  currency_code: string;
+  discount_id: Defaulted<number | null>;
+  store_id: Defaulted<number | null>;
+  customer_name: string;
+  customer_email: Defaulted<string | null>;
+  customer_phone: Defaulted<string | null>;
+  gateway_code: string;
+  transaction_id: Defaulted<string | null>;
+  lang: Defaulted<"en" | "ar">;
+  /** Whether its units (and discount use) are still reserved: given back once, when its payment ends unpaid. */
+  holds_stock: Flag;
+  /** When an unpaid order's reservation ends. */
+  hold_until: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CatalogueOrderLineTable {
+  id: Generated<number>;
+  order_id: number;
+  product_id: number;
+  slug: string;
+  sku: Defaulted<string | null>;
+  name_en: string;
+  name_ar: string;
+  quantity: number;
+  unit_price: number;
+  line_total: number;
+}
+
+export interface CatalogueCartTable {
+  token: string;
+  merchant_id: number;
+  data: string;
+  updated_at: Timestamp;
+}
+
+/** The shop's configuration and banner (JSON). */
+export interface CatalogueSettingTable {
+  merchant_id: number;
+  data: Defaulted<string>;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   merchants: MerchantTable;
   units: UnitTable;
@@ -1208,6 +1336,15 @@ export interface Database {
   food_order_lines: FoodOrderLineTable;
   food_carts: FoodCartTable;
   food_settings: FoodSettingTable;
+  catalogue_products: CatalogueProductTable;
+  catalogue_product_images: CatalogueProductImageTable;
+  catalogue_stores: CatalogueStoreTable;
+  catalogue_store_products: CatalogueStoreProductTable;
+  catalogue_discounts: CatalogueDiscountTable;
+  catalogue_orders: CatalogueOrderTable;
+  catalogue_order_lines: CatalogueOrderLineTable;
+  catalogue_carts: CatalogueCartTable;
+  catalogue_settings: CatalogueSettingTable;
 }
 
 export type Merchant = Selectable<MerchantTable>;

@@ -5,6 +5,7 @@
  */
 import { CORE_PERMISSIONS, tableHeaderPermission } from "../domain/identity/permissions";
 import { notBuilt, TRANSACTION_FEATURES, type SectionDeclaration } from "./contract";
+import { catalogue } from "./catalogue/section";
 import { event } from "./event/section";
 import { expressSearch } from "./express-search/section";
 import { foodOrdering } from "./food-ordering/section";
@@ -27,7 +28,7 @@ const DECLARED = [
     features: [...TRANSACTION_FEATURES, { key: "payment_restriction", path: "payment-restriction" }],
     permissions: [],
   }),
-  notBuilt({ key: "catalogue", path: "catalogue", features: [...TRANSACTION_FEATURES], permissions: [] }),
+  catalogue,
   notBuilt({ key: "e_commerce", path: "e-commerce", features: [...TRANSACTION_FEATURES], permissions: [] }),
   notBuilt({ key: "session", path: "session", features: [], permissions: [] }),
   notBuilt({ key: "shopify", path: "shopify", features: [...TRANSACTION_FEATURES], permissions: [] }),

@@ -1,0 +1,5 @@
+import type { SectionServer } from "../contract";
+
+export const sectionServer: SectionServer = {
+  key: "catalogue",
+};
