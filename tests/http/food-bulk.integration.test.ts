@@ -5,7 +5,7 @@ import { createUser, DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
 import { insertBulkCategory, insertBulkItem, menuOf, removeFoodFeature } from "../support/food-fixtures-bulk";
 import { loadApp, type TestApp } from "../support/http-app";
 import { XlsxWriter, type XlsxCell } from "~/domain/reporting/xlsx-writer.server";
-import { parseCsv, readXlsx } from "~/sections/food-ordering/domain/spreadsheet.server";
+import { parseCsv, readXlsx } from "~/lib/spreadsheet.server";
 
 let database: TestDatabase;
 let app: TestApp;

@@ -3,7 +3,7 @@ import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
 import { nowIso } from "~/lib/clock.server";
 import { parseAmount } from "~/lib/money";
 import { ALL_COLUMNS, BULK_MAX_ROWS, REQUIRED_COLUMNS, type BulkColumn } from "./bulk-columns";
-import { looksLikeZip, parseCsv, readXlsx, SpreadsheetError, toCsv, type SheetRows } from "./spreadsheet.server";
+import { looksLikeZip, parseCsv, readXlsx, SpreadsheetError, toCsv, type SheetRows } from "~/lib/spreadsheet.server";
 
 /**
  * Product bulk create (dashboard spec §2 food-ordering tools): one CSV or XLSX of menu items, all or

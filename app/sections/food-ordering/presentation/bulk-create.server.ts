@@ -5,7 +5,7 @@ import { translator } from "~/lib/i18n.server";
 import { BULK_MAX_BYTES } from "../domain/bulk-columns";
 import { bulkCreateItems, errorReportCsv, exampleRows, type BulkOutcome, type RowError } from "../domain/bulk-create.server";
 import type { DB } from "~/db/database.server";
-import { toCsv } from "../domain/spreadsheet.server";
+import { toCsv } from "~/lib/spreadsheet.server";
 
 /** A row error in the reader's language, as the page's list and the API's `rows` show it. */
 export type WordedRowError = { row: number; column: string; message: string };
