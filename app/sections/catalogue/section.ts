@@ -9,8 +9,45 @@ export const catalogue = {
   key: "catalogue",
   path: "catalogue",
   built: true,
-  features: [...TRANSACTION_FEATURES],
-  permissions: [],
-  routes: {},
+  features: [
+    ...TRANSACTION_FEATURES,
+    // The merchant's management of the shop (decision 0025).
+    { key: "products", path: "products", permission: "view_product" },
+    { key: "product_upload", path: "products/upload", permission: "change_product" },
+    { key: "stores", path: "stores", permission: "view_product" },
+    { key: "discounts", path: "discounts", permission: "view_product" },
+    { key: "settings", path: "settings", permission: "change_product" },
+  ],
+  permissions: ["view_product", "change_product"],
+  routes: {
+    // The merchant's management of the shop.
+    dashboardLayout: { file: "sections/catalogue/routes/layout.tsx", id: "catalogue-layout" },
+    dashboard: [
+      { path: "products", file: "sections/catalogue/routes/admin/products.tsx", id: "catalogue-products" },
+      { path: "products/new", file: "sections/catalogue/routes/admin/product.tsx", id: "catalogue-product-new" },
+      { path: "products/upload", file: "sections/catalogue/routes/admin/products-upload.tsx", id: "catalogue-products-upload" },
+      { path: "products/:id", file: "sections/catalogue/routes/admin/product.tsx", id: "catalogue-product" },
+      { path: "stores", file: "sections/catalogue/routes/admin/stores.tsx", id: "catalogue-stores" },
+      { path: "stores/new", file: "sections/catalogue/routes/admin/store.tsx", id: "catalogue-store-new" },
+      { path: "stores/:id", file: "sections/catalogue/routes/admin/store.tsx", id: "catalogue-store" },
+      { path: "discounts", file: "sections/catalogue/routes/admin/discounts.tsx", id: "catalogue-discounts" },
+      { path: "discounts/new", file: "sections/catalogue/routes/admin/discount.tsx", id: "catalogue-discount-new" },
+      { path: "discounts/:id", file: "sections/catalogue/routes/admin/discount.tsx", id: "catalogue-discount" },
+      { path: "settings", file: "sections/catalogue/routes/admin/settings.tsx", id: "catalogue-settings" },
+    ],
+    api: [
+      // The merchant's management API and the pictures it uploads.
+      { path: "plugins/catalogue/dashboard/products", file: "sections/catalogue/routes/api/dashboard-collection.ts", id: "api-catalogue-dashboard-products" },
+      { path: "plugins/catalogue/dashboard/products/:key", file: "sections/catalogue/routes/api/dashboard-item.ts", id: "api-catalogue-dashboard-product" },
+      { path: "plugins/catalogue/dashboard/stores", file: "sections/catalogue/routes/api/dashboard-collection.ts", id: "api-catalogue-dashboard-stores" },
+      { path: "plugins/catalogue/dashboard/stores/:key", file: "sections/catalogue/routes/api/dashboard-item.ts", id: "api-catalogue-dashboard-store" },
+      { path: "plugins/catalogue/dashboard/discounts", file: "sections/catalogue/routes/api/dashboard-collection.ts", id: "api-catalogue-dashboard-discounts" },
+      { path: "plugins/catalogue/dashboard/discounts/:key", file: "sections/catalogue/routes/api/dashboard-item.ts", id: "api-catalogue-dashboard-discount" },
+      { path: "plugins/catalogue/dashboard/upload/product", file: "sections/catalogue/routes/api/upload-products.ts", id: "api-catalogue-upload-product" },
+      { path: "plugins/catalogue/dashboard/upload/product/example", file: "sections/catalogue/routes/api/upload-products-example.ts", id: "api-catalogue-upload-product-example" },
+      { path: "plugins/catalogue/product-image/:imageId", file: "sections/catalogue/routes/api/product-image.ts", id: "api-catalogue-product-image" },
+      { path: "plugins/catalogue/banner-image/:merchantId/:file", file: "sections/catalogue/routes/api/banner-image.ts", id: "api-catalogue-banner-image" },
+    ],
+  },
   server: () => import("./section.server"),
 } as const satisfies SectionDeclaration;

@@ -1,4 +1,9 @@
-import type { DB } from "~/db/database.server";
+import { writeTransaction, type DB } from "~/db/database.server";
+import { recordAudit } from "~/domain/audit/audit-log.server";
+import { nowIso } from "~/lib/clock.server";
+import { exponentOf } from "~/lib/money";
+import { addError, type FieldErrors } from "./fields";
+import type { CatalogueSettingsInput } from "./settings-schema";
 
 /**
  * The shop's configuration held in catalogue_settings.data (JSON): public spec §3 catalogue config
@@ -65,4 +70,73 @@ export function parseCatalogueSettings(text: string | null | undefined): Catalog
 export async function loadCatalogueSettings(db: DB, merchantId: number): Promise<CatalogueSettings> {
   const row = await db.selectFrom("catalogue_settings").select("data").where("merchant_id", "=", merchantId).executeTakeFirst();
   return parseCatalogueSettings(row?.data);
+}
+
+/**
+ * Saves the shop's configuration. Prices are minor units of the shop's currency, so a currency with
+ * another number of decimals is refused while products or fixed discounts carry amounts; and fewer
+ * decimals shown are refused while a price has more, so the shop never shows a price other than the
+ * one charged. `bannerImage` is the banner picture's public address when a new one was uploaded.
+ */
+export async function saveCatalogueSettings(
+  db: DB,
+  change: { merchantId: number; actor: { id: number; username: string }; input: CatalogueSettingsInput; currencies: readonly string[]; defaultCurrency: string; bannerImage?: string; ip?: string | null },
+): Promise<{ ok: true; value: CatalogueSettings } | { ok: false; errors: FieldErrors }> {
+  const input = change.input;
+  const errors: FieldErrors = {};
+  const before = await loadCatalogueSettings(db, change.merchantId);
+  const currency = input.currency ?? before.currency ?? change.defaultCurrency;
+  if (!change.currencies.includes(currency)) addError(errors, "currency", "catalogue_admin.errors.currency");
+  const places = input.decimal_places === undefined ? before.decimal_places : input.decimal_places;
+  if (places !== null && places > exponentOf(currency)) addError(errors, "decimal_places", "catalogue_admin.errors.places_above_currency", { places: exponentOf(currency) });
+  if (Object.keys(errors).length) return { ok: false, errors };
+
+  const oldCurrency = before.currency ?? change.defaultCurrency;
+  const amounts = async () => {
+    const products = await db.selectFrom("catalogue_products").select(["price", "discounted_price"]).where("merchant_id", "=", change.merchantId).execute();
+    const discounts = await db.selectFrom("catalogue_discounts").select(["discount_type", "amount", "min_total"]).where("merchant_id", "=", change.merchantId).execute();
+    return [
+      ...products.flatMap((row) => [Number(row.price), row.discounted_price === null ? 0 : Number(row.discounted_price)]),
+      ...discounts.flatMap((row) => [row.discount_type === "fixed" ? Number(row.amount) : 0, Number(row.min_total)]),
+    ].filter((value) => value !== 0);
+  };
+  if (exponentOf(currency) !== exponentOf(oldCurrency) && (await amounts()).length) {
+    addError(errors, "currency", "catalogue_admin.errors.currency_decimals", { currency: oldCurrency });
+    return { ok: false, errors };
+  }
+  const step = 10 ** (exponentOf(currency) - (places ?? exponentOf(currency)));
+  if (step > 1 && (await amounts()).some((value) => value % step !== 0)) {
+    addError(errors, "decimal_places", "catalogue_admin.errors.places_prices");
+    return { ok: false, errors };
+  }
+
+  const keep = <T>(value: T | undefined, fallback: T) => (value === undefined ? fallback : value);
+  const settings: CatalogueSettings = {
+    currency: input.currency ?? before.currency,
+    show_banner: keep(input.show_banner, before.show_banner),
+    label_store_en: keep(input.label_store_en, before.label_store_en),
+    label_store_ar: keep(input.label_store_ar, before.label_store_ar),
+    decimal_places: places,
+    terms_en: keep(input.terms_en, before.terms_en),
+    terms_ar: keep(input.terms_ar, before.terms_ar),
+    banner: {
+      image: change.bannerImage ?? (input.remove_banner_image ? null : before.banner.image),
+      title_en: keep(input.banner_title_en, before.banner.title_en),
+      title_ar: keep(input.banner_title_ar, before.banner.title_ar),
+      subtitle_en: keep(input.banner_subtitle_en, before.banner.subtitle_en),
+      subtitle_ar: keep(input.banner_subtitle_ar, before.banner.subtitle_ar),
+      link: input.banner_link === undefined ? before.banner.link : input.banner_link || null,
+    },
+  };
+  const data = JSON.stringify(settings);
+  const at = nowIso();
+  await writeTransaction(db, async (trx) => {
+    await trx
+      .insertInto("catalogue_settings")
+      .values({ merchant_id: change.merchantId, data, updated_at: at })
+      .onConflict((conflict) => conflict.column("merchant_id").doUpdateSet({ data, updated_at: at }))
+      .execute();
+    await recordAudit(trx, { merchantId: change.merchantId, actor: change.actor, action: "catalogue_settings_updated", objectType: "catalogue_settings", objectId: change.merchantId, ip: change.ip });
+  });
+  return { ok: true, value: settings };
 }

@@ -1,0 +1,68 @@
+import { z } from "zod";
+
+/** Helpers shared by the catalogue's set-up schemas (products, stores, discounts, settings). */
+
+/** A text of at most `max` characters; absent stays absent (PATCH), an empty one is "". */
+export const text = (max: number) => z.string().trim().max(max, "errors.too_long").optional();
+
+/** A required text (1 to `max` characters). */
+export const required = (max: number) => z.string({ error: "errors.required" }).trim().min(1, "errors.required").max(max, "errors.too_long");
+
+export const flag = z
+  .union([z.boolean(), z.enum(["on", "true", "false", "1", "0", ""])])
+  .transform((value) => value === true || value === "on" || value === "true" || value === "1")
+  .optional();
+
+/** A whole number from `min` to `max`, sent as a number or as digits. */
+export const integer = (min: number, max: number, error: string) =>
+  z.union([z.number(), z.string().trim()]).transform((value, context) => {
+    const number = typeof value === "number" ? value : /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
+    if (Number.isInteger(number) && number >= min && number <= max) return number;
+    context.addIssue({ code: "custom", message: error });
+    return z.NEVER;
+  });
+
+/** A whole number, or null for none (an empty input, or null). */
+export const optionalInteger = (min: number, max: number, error: string) =>
+  z
+    .union([z.null(), z.number(), z.string().trim()])
+    .transform((value, context) => {
+      if (value === null || value === "") return null;
+      const number = typeof value === "number" ? value : /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
+      if (Number.isInteger(number) && number >= min && number <= max) return number;
+      context.addIssue({ code: "custom", message: error });
+      return z.NEVER;
+    })
+    .optional();
+
+/** A decimal amount as text ("1.500"); the domain parses it in the shop's currency. */
+export const amount = z.union([z.string().trim().max(20, "money.invalid"), z.number().transform(String)]).optional();
+
+/** A decimal amount or null (none). */
+export const optionalAmount = z.union([z.null(), z.string().trim().max(20, "money.invalid"), z.number().transform(String)]).optional();
+
+/** A refusal of one field: a translation key and what its message names. */
+export type FieldError = { code: string; params?: Record<string, string | number> };
+/** Errors by field in the API's names. */
+export type FieldErrors = Record<string, FieldError[]>;
+export type SaveOutcome<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors; notFound?: boolean };
+export type RemoveOutcome = { ok: true; deactivated: boolean } | { ok: false };
+export type Actor = { id: number; username: string };
+export type Change<T> = { merchantId: number; actor: Actor; input: T; ip?: string | null };
+
+export function addError(errors: FieldErrors, field: string, code: string, params?: FieldError["params"]) {
+  (errors[field] ??= []).push(params ? { code, params } : { code });
+}
+
+/** Zod's issues by field as the API names them. */
+export function issuesByField(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of issues) addError(errors, issue.path.length ? issue.path.map(String).join(".") : "non_field_errors", issue.message);
+  return errors;
+}
+
+/** A positive id from a path or a form, or null. */
+export function idOf(value: unknown): number | null {
+  const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
+  return /^\d{1,12}$/.test(text) && Number(text) > 0 ? Number(text) : null;
+}
