@@ -62,7 +62,7 @@ function postProduct(pathname: string, cookie: string, fields: Record<string, st
 describe("products on the dashboard, without JavaScript", () => {
   it("creates a product with a picture and a slug made from its English name, lists it with its thumbnail and Unlimited, and serves the picture to anyone", async () => {
     const cookie = cookies[alpha.admin.username];
-    const saved = await postProduct("/en/catalogue/products/new", cookie, { intent: "save", name_en: "Oud Perfume 50ml", name_ar: "عطر عود", slug: "", price: "18.500", discounted_price: "", inventory: "", sku: "OUD-1", is_active: "on" }, [{ bytes: PNG, name: "oud.png" }]);
+    const saved = await postProduct("/en/catalogue/products/new", cookie, { intent: "save", name_en: "Oud Perfume 50ml", name_ar: "عطر عود", slug: "", price: "18.500", discounted_price: "", inventory: "", sku: "OUD-1", unit: "", position: "", is_active: "on" }, [{ bytes: PNG, name: "oud.png" }]);
     expect(saved.status).toBe(302);
     expect(saved.headers.get("Location")).toBe("/en/catalogue/products");
     const product = await database.db.selectFrom("catalogue_products").selectAll().where("merchant_id", "=", alpha.merchantId).where("sku", "=", "OUD-1").executeTakeFirstOrThrow();
@@ -281,7 +281,7 @@ describe("stores", () => {
 
   it("saves a store from its form, with the products ticked, and asks for a product when none is", async () => {
     const cookie = cookies[alpha.admin.username];
-    const form = { intent: "save", name_en: "Salmiya", name_ar: "السالمية", address_en: "Salem St", address_ar: "شارع سالم", phone: "22223333", is_active: "on", carries: "chosen" };
+    const form = { intent: "save", name_en: "Salmiya", name_ar: "السالمية", address_en: "Salem St", address_ar: "شارع سالم", phone: "22223333", position: "", is_active: "on", carries: "chosen" };
     const refused = await app.request("/en/catalogue/stores/new", { cookie, form });
     expect(refused.status).toBe(400);
     const html = await refused.text();

@@ -66,3 +66,6 @@ export function idOf(value: unknown): number | null {
   const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
   return /^\d{1,12}$/.test(text) && Number(text) > 0 ? Number(text) : null;
 }
+
+/** A place in a list: a whole number, or an empty input for "leave it where it is" (the end, for a new one). */
+export const position = z.union([z.literal("").transform(() => undefined), integer(0, 1_000_000, "catalogue_admin.errors.position")]).optional();

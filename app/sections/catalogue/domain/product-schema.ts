@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { amount, flag, idOf, integer, optionalAmount, optionalInteger, required, text } from "./fields";
+import { amount, flag, idOf, integer, optionalAmount, optionalInteger, position, required, text } from "./fields";
 import { SLUG_MAX } from "./slug";
 
 /** An id sent as a number or digits, or null for none. */
@@ -49,7 +49,7 @@ export const ProductSchema = z.object({
   sku: z.union([z.null(), z.string().trim().max(64, "errors.too_long")]).optional(),
   is_active: flag,
   unit: optionalId("catalogue_admin.errors.unit"),
-  position: integer(0, 1_000_000, "catalogue_admin.errors.position").optional(),
+  position,
   /** The product's images as they should be: each one's place, or `remove`. Images not named stay as they are. */
   images: z.array(ImageChangeSchema).max(20, "catalogue_admin.errors.too_many_images").optional(),
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { flag, integer, required, text } from "./fields";
+import { flag, position, required, text } from "./fields";
 
 /**
  * A store as the management API (`dashboard/stores`) and the store form send it. `products` is
@@ -15,7 +15,7 @@ export const StoreSchema = z.object({
     .union([z.null(), z.string().trim().max(30, "errors.too_long").regex(/^$|^\+?[\d\s()-]{5,30}$/, "catalogue_admin.errors.phone")])
     .optional(),
   is_active: flag,
-  position: integer(0, 1_000_000, "catalogue_admin.errors.position").optional(),
+  position,
   products: z.union([z.null(), z.array(z.string().trim().max(80)).max(5000, "catalogue_admin.errors.too_many")]).optional(),
 });
 export type StoreInput = z.output<typeof StoreSchema>;
