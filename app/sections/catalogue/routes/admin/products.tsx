@@ -81,28 +81,25 @@ export default function Products() {
         minWidth={760}
         columns={[
           {
-            key: "image",
-            header: <Box component="span" className="visually-hidden">{t("catalogue_admin.products.image")}</Box>,
-            cell: (row) =>
-              row.image ? (
-                <img src={row.image} alt="" width={48} height={48} loading="lazy" style={{ objectFit: "cover", borderRadius: 4, display: "block" }} />
-              ) : (
-                <Box w={48} h={48} bg="gray.1" style={{ borderRadius: 4 }} />
-              ),
-          },
-          {
             key: "name",
             header: t("catalogue_admin.products.name"),
             cell: (row) => (
-              <Stack gap={0}>
-                <Anchor component={Link} to={`${base}/${row.id}`}>
-                  {row.name}
-                </Anchor>
-                <Text size="xs" c="dimmed" dir="ltr">
-                  {row.slug}
-                  {row.sku ? ` · ${row.sku}` : ""}
-                </Text>
-              </Stack>
+              <Group gap="sm" wrap="nowrap">
+                {row.image ? (
+                  <img src={row.image} alt="" width={48} height={48} loading="lazy" style={{ objectFit: "cover", borderRadius: 4, flex: "none", background: "var(--mantine-color-gray-1)" }} />
+                ) : (
+                  <Box w={48} h={48} bg="gray.1" style={{ borderRadius: 4, flex: "none" }} aria-hidden />
+                )}
+                <Stack gap={0}>
+                  <Anchor component={Link} to={`${base}/${row.id}`}>
+                    {row.name}
+                  </Anchor>
+                  <Text size="xs" c="dimmed" dir="ltr">
+                    {row.slug}
+                    {row.sku ? ` · ${row.sku}` : ""}
+                  </Text>
+                </Stack>
+              </Group>
             ),
           },
           {
