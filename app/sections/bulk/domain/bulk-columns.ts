@@ -31,3 +31,6 @@ export type Schedule = (typeof SCHEDULES)[number];
 export function isSchedule(value: unknown): value is Schedule {
   return typeof value === "string" && (SCHEDULES as readonly string[]).includes(value);
 }
+
+/** What became of a message of a run. */
+export const LOG_RESULTS = ["queued", "sent", "failed"] as const;

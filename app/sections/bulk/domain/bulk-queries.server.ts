@@ -1,6 +1,7 @@
 import type { DB } from "~/db/database.server";
 import { RECEIPTED_STATES } from "~/domain/payments/states";
 import type { BulkSendResult } from "~/db/schema";
+export { LOG_RESULTS } from "./bulk-columns";
 
 /** What the bulk pages and the API read: a merchant's bulks, one bulk's figures, its runs and what each sent. */
 
@@ -131,8 +132,6 @@ export async function loadDispatchLog(db: DB, merchantId: number, bulkId: number
     .where("id", "=", dispatchLogId)
     .executeTakeFirst();
 }
-
-export const LOG_RESULTS = ["queued", "sent", "failed"] as const;
 
 /**
  * What a run sent, a row per message: the file's row, the recipient, the channel, the result and
