@@ -212,3 +212,19 @@ describe("a recurring bulk", () => {
     expect(nextRunAt("weekly", from, new Date("2026-03-01T00:00:00.000Z")).toISOString()).toBe("2026-03-07T06:00:00.000Z");
   });
 });
+
+describe("the demo merchant's sample bulk", () => {
+  it("is the all-fields example file, uploaded and sent once, recurring monthly", async () => {
+    const shop = await merchant("Demo");
+    const { sectionServer } = await import("../section.server");
+    const { bulk } = await import("../section");
+    const demoJob = sectionServer.jobs![bulk.demoJob];
+    await demoJob(database.db, { merchantId: shop.merchantId, userId: shop.admin.id });
+    await demoJob(database.db, { merchantId: shop.merchantId, userId: shop.admin.id });
+    const bulks = await database.db.selectFrom("bulk_uploads").select(["id", "file_name", "row_count", "schedule"]).where("merchant_id", "=", shop.merchantId).execute();
+    expect(bulks).toEqual([{ id: expect.any(Number), file_name: "sample-rent-and-fees.csv", row_count: 3, schedule: "monthly" }]);
+    expect(await loadBulk(database.db, shop.merchantId, bulks[0].id)).toMatchObject({ created: 3, messages: 4, sent: 4, failed: 0, dispatching: false });
+    expect([...(await mailsByRecipient(database.db, shop.merchantId)).keys()].sort()).toEqual(["fatima.alsabah@example.com", "yousef.alenezi@example.com"]);
+    expect(await countOf(database.db, "outgoing_sms", shop.merchantId)).toBe(2);
+  });
+});
