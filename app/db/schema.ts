@@ -1345,6 +1345,96 @@ export interface Database {
   catalogue_order_lines: CatalogueOrderLineTable;
   catalogue_carts: CatalogueCartTable;
   catalogue_settings: CatalogueSettingTable;
+  bulk_uploads: BulkUploadTable;
+  bulk_rows: BulkRowTable;
+  bulk_dispatch_logs: BulkDispatchLogTable;
+  bulk_transaction_logs: BulkTransactionLogTable;
+}
+
+/** A merchant's upload of payment requests (migration 0022, decision 0027). */
+export interface BulkUploadTable {
+  id: Generated<number>;
+  merchant_id: number;
+  file_name: string;
+  row_count: number;
+  created_by: number | null;
+  created_by_name: string;
+  send_email: Flag;
+  send_sms: Flag;
+  lang: "en" | "ar";
+  base_url: string;
+  schedule: BulkSchedule;
+  /** When its schedule began: its runs fall on this day and time plus whole weeks or months. */
+  schedule_from: Timestamp | null;
+  /** When a recurring bulk's next run is due; null when it does not recur. */
+  next_run_at: Timestamp | null;
+  runs: ColumnType<number, number | undefined, number>;
+  created_at: Timestamp;
+  ended_at: Timestamp | null;
+}
+
+export type BulkSchedule = "none" | "weekly" | "monthly";
+
+/** A row of a bulk as the file gave it, checked: each run makes one payment request of it. */
+export interface BulkRowTable {
+  id: Generated<number>;
+  bulk_id: number;
+  row_number: number;
+  amount: number;
+  currency_code: string;
+  editable_amount: Flag;
+  min_amount: number | null;
+  max_amount: number | null;
+  customer_first_name: string | null;
+  customer_last_name: string | null;
+  customer_email: string | null;
+  customer_phone: string | null;
+  description: string | null;
+  remarks: string | null;
+  next_url: string | null;
+  pg_codes: string;
+  expires_after_ms: number | null;
+  send_email: Flag;
+  send_sms: Flag;
+  lang: "en" | "ar";
+}
+
+export type BulkRunKind = "upload" | "scheduled" | "resend";
+export type BulkRunStatus = "queued" | "running" | "finished";
+
+/** One sending run of a bulk. */
+export interface BulkDispatchLogTable {
+  id: Generated<number>;
+  merchant_id: number;
+  bulk_id: number;
+  kind: BulkRunKind;
+  status: ColumnType<BulkRunStatus, BulkRunStatus | undefined, BulkRunStatus>;
+  total: number;
+  sent: ColumnType<number, number | undefined, number>;
+  failed: ColumnType<number, number | undefined, number>;
+  requests_created: ColumnType<number, number | undefined, number>;
+  created_by_name: string | null;
+  created_at: Timestamp;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+}
+
+export type BulkSendResult = "queued" | "sent" | "failed";
+
+/** What a run sent to one customer by one channel. */
+export interface BulkTransactionLogTable {
+  id: Generated<number>;
+  merchant_id: number;
+  bulk_id: number;
+  dispatch_log_id: number;
+  row_id: number;
+  transaction_id: string;
+  channel: "email" | "sms";
+  recipient: string;
+  result: ColumnType<BulkSendResult, BulkSendResult | undefined, BulkSendResult>;
+  error: string | null;
+  message_id: number | null;
+  sent_at: Timestamp | null;
 }
 
 export type Merchant = Selectable<MerchantTable>;

@@ -82,6 +82,11 @@ const EnvSchema = z.object({
     .default("10000"),
   /** Where generated reports are kept. */
   REPORTS_DIR: z.string().min(1).default("./data/reports"),
+  /**
+   * The most messages a bulk of payment requests sends a second (a text-message provider's or a
+   * mail relay's limit). Unset: as fast as the outbox takes them.
+   */
+  BULK_SEND_PER_SECOND: z.coerce.number({ message: "must be a number of messages a second" }).int().min(1).max(100_000).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -5,6 +5,7 @@
  */
 import { CORE_PERMISSIONS, tableHeaderPermission } from "../domain/identity/permissions";
 import { notBuilt, TRANSACTION_FEATURES, type SectionDeclaration } from "./contract";
+import { bulk } from "./bulk/section";
 import { catalogue } from "./catalogue/section";
 import { event } from "./event/section";
 import { expressSearch } from "./express-search/section";
@@ -15,13 +16,7 @@ import { ticket } from "./ticket/section";
 const DECLARED = [
   expressSearch,
   paymentRequest,
-  notBuilt({
-    key: "bulk",
-    path: "bulk",
-    features: [{ key: "upload", path: "uploads", permission: "add_paymenttransaction" }, ...TRANSACTION_FEATURES],
-    permissions: [],
-    transactions: { filters: ["bulk"] },
-  }),
+  bulk,
   notBuilt({
     key: "customer_payment",
     path: "customer-payment",

@@ -52,6 +52,7 @@ describe("installing and uninstalling sections", () => {
     expect(listed).toEqual([
       { key: "express_search", installed: true, features: [] },
       { key: "payment_request", installed: true, features: ["create", "deleted_transactions", "transactions"] },
+      { key: "bulk", installed: true, features: ["deleted_transactions", "transactions", "upload"] },
       { key: "catalogue", installed: true, features: ["deleted_transactions", "discounts", "product_upload", "products", "settings", "stores", "transactions"] },
       { key: "event", installed: true, features: ["bookings", "create", "deleted_transactions", "fulfillment", "transactions"] },
       { key: "food_ordering", installed: true, features: ["branches", "deleted_transactions", "fulfillment", "orders", "product_bulk_create", "transactions"] },
@@ -133,16 +134,16 @@ describe("installing and uninstalling sections", () => {
     expect((await app.request("/api/v1/admin/sections/payment_request/settings", { headers: staff })).status).toBe(403);
     expect((await app.request("/api/v1/plugins/installed")).status).toBe(401);
 
-    for (const key of ["bulk", "nope"]) {
+    for (const key of ["shopify", "nope"]) {
       expect((await app.request(`/api/v1/admin/sections/${key}/install`, { method: "POST", headers: bearer(managerToken) })).status).toBe(404);
     }
     const cookie = await app.signIn(manager.username, DEMO_PASSWORD);
-    expect((await app.request("/en/admin/sections", { cookie, form: { change: "bulk:uninstall" } })).status).toBe(404);
+    expect((await app.request("/en/admin/sections", { cookie, form: { change: "shopify:uninstall" } })).status).toBe(404);
     expect((await app.request("/en/admin/sections", { cookie, form: { change: "whatever" } })).status).toBe(400);
     // Express search has nothing to set.
     expect((await app.request("/en/admin/sections/express_search", { cookie })).status).toBe(404);
     expect((await app.request("/api/v1/admin/sections/express_search/settings", { headers: bearer(managerToken) })).status).toBe(404);
-    expect((await featuresOf(alpha.merchantId)).some((row) => row.section === "bulk")).toBe(true);
+    expect((await featuresOf(alpha.merchantId)).some((row) => row.section === "shopify")).toBe(true);
   });
 });
 

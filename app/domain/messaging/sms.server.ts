@@ -49,6 +49,7 @@ export async function sendSms(db: DB, message: SmsMessage & { to: string }) {
     .returning("id")
     .executeTakeFirstOrThrow();
   if (provider) await enqueueJob(db, SEND_SMS_JOB, { smsId: inserted.id });
+  return inserted.id;
 }
 
 /** The send_sms job: hands one stored message to the provider, once. */

@@ -1,5 +1,3 @@
-import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/min";
-import { DateTime } from "luxon";
 import { writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import type { FieldErrors } from "~/domain/identity/passwords.server";
@@ -13,7 +11,7 @@ import { listMerchantGateways, supportsCurrency } from "~/domain/payments/gatewa
 import { payLinkParams, payUrlOf } from "~/domain/payments/lifecycle.server";
 import { createTransaction } from "~/domain/payments/transaction-state.server";
 import { now } from "~/lib/clock.server";
-import { DISPLAY_ZONE } from "~/lib/format";
+import { normalizePhone, parseExpiration } from "~/domain/payments/request-fields";
 import type { Language } from "~/lib/i18n";
 import { parseAmount } from "~/lib/money";
 import { money, type TextParams } from "~/lib/outcome";
@@ -38,18 +36,7 @@ export type PaymentRequestSettings = {
 /** Nothing turned off, no default expiry: the settings of a merchant who never changed them. */
 export const UNRESTRICTED_SETTINGS: PaymentRequestSettings = { defaultExpiryHours: null, editableAmount: true, emailNotifications: true, smsNotifications: true, multiStepCheckout: true, qrCodeType: "payment_link" };
 
-/** "+96550001234" for a phone typed with or without its country code; undefined when not a valid number. */
-export function normalizePhone(value: string, country: string | undefined): string | undefined {
-  const parsed = parsePhoneNumberFromString(value, ((country ?? "KW").toUpperCase() as CountryCode) || "KW");
-  return parsed?.isValid() ? parsed.number : undefined;
-}
-
-/** A datetime-local value is Kuwait time; a value with an offset or Z is taken as written. */
-export function parseExpiration(value: string): Date | undefined {
-  const hasZone = /(?:Z|[+-]\d{2}:?\d{2})$/.test(value);
-  const parsed = hasZone ? DateTime.fromISO(value, { setZone: true }) : DateTime.fromISO(value, { zone: DISPLAY_ZONE });
-  return parsed.isValid ? parsed.toJSDate() : undefined;
-}
+export { normalizePhone, parseExpiration };
 
 /**
  * Checks a payment request against the merchant's gateways and its settings for payment requests

@@ -1,0 +1,307 @@
+import { z } from "zod";
+import { writeTransaction, type DB } from "~/db/database.server";
+import type { BulkRowTable } from "~/db/schema";
+import type { Selectable } from "kysely";
+import { recordAudit } from "~/domain/audit/audit-log.server";
+import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
+import { checkBounds, editableAmountCap } from "~/domain/payments/amount-bounds.server";
+import { listMerchantGateways, supportsCurrency } from "~/domain/payments/gateway-settings.server";
+import { normalizePhone, parseExpiration } from "~/domain/payments/request-fields";
+import { now, nowIso } from "~/lib/clock.server";
+import type { Language } from "~/lib/i18n";
+import { isSupportedCurrency, parseAmount } from "~/lib/money";
+import { money, type TextParams } from "~/lib/outcome";
+import { looksLikeZip, parseCsv, readXlsx, SpreadsheetError, type SheetRows } from "~/lib/spreadsheet.server";
+import { ALL_COLUMNS, BULK_MAX_ROWS, REQUIRED_COLUMNS, type BulkColumn, type Schedule } from "./bulk-columns";
+import { startRun } from "./bulk-runs.server";
+import { nextRunAt } from "./schedule";
+
+/**
+ * A bulk upload (issue 15): one CSV or XLSX of payment requests, all or nothing. Every cell is
+ * checked first, by the rules of the payment request create form; one bad cell and nothing is
+ * created, and the answer names each bad cell. Otherwise the bulk, its rows, one payment request per
+ * row and the first sending run are written in one database transaction, and a job sends them.
+ */
+
+/** A bad cell: its row in the spreadsheet (the header is row 1), its column, a translation key and the key's values. */
+export type RowError = { row: number; column: string; code: string; params?: TextParams };
+
+/** A row as it is kept (the bulk's id aside). */
+export type CheckedRow = Omit<Selectable<BulkRowTable>, "id" | "bulk_id">;
+
+/** What the upload form says about the whole file. */
+export type UploadChoices = { sendEmail: boolean; sendSms: boolean; schedule: Schedule; lang: Language };
+
+export type ReadOutcome =
+  | { ok: true; rows: CheckedRow[] }
+  | { ok: false; kind: "file"; code: string; params?: TextParams }
+  | { ok: false; kind: "rows"; errors: RowError[]; rowsChecked: number; header: string[]; rows: { number: number; cells: string[] }[] };
+
+export type UploadOutcome = { ok: true; bulkId: number; rows: number; created: number; dispatchLogId: number } | Exclude<ReadOutcome, { ok: true }>;
+
+const LIMITS: Partial<Record<BulkColumn, number>> = {
+  customer_email: 254,
+  customer_phone: 30,
+  customer_first_name: 100,
+  customer_last_name: 100,
+  description: 2000,
+  remarks: 2000,
+  expiration_time: 40,
+  pg_codes: 400,
+  next_url: 500,
+  min_amount: 20,
+  max_amount: 20,
+};
+const YES = new Set(["1", "yes", "y", "true", "on", "نعم"]);
+const NO = new Set(["0", "no", "n", "false", "off", "لا"]);
+const LANGUAGES: Record<string, Language> = { en: "en", english: "en", ar: "ar", arabic: "ar", "العربية": "ar", "عربي": "ar" };
+const EmailSchema = z.email();
+const HttpsUrlSchema = z.url({ protocol: /^https$/ });
+
+/** The file's rows: XLSX when the bytes are a zip, else CSV (UTF-8). */
+function readSheet(bytes: Buffer): { ok: true; rows: SheetRows } | { ok: false; code: string } {
+  if (bytes.length === 0) return { ok: false, code: "bulk.errors.empty_file" };
+  if (looksLikeZip(bytes)) {
+    try {
+      return { ok: true, rows: readXlsx(bytes) };
+    } catch (error) {
+      if (error instanceof SpreadsheetError || error instanceof RangeError || (error as { code?: string }).code?.startsWith("Z_")) return { ok: false, code: "bulk.errors.unreadable" };
+      throw error;
+    }
+  }
+  const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+  if (text.includes("\u0000")) return { ok: false, code: "bulk.errors.unreadable" };
+  return { ok: true, rows: parseCsv(text) };
+}
+
+/**
+ * Checks every cell of a bulk file against the merchant's currency, country and gateways, as the
+ * create form checks one request; answers the rows ready to keep, or every bad cell.
+ */
+export async function readBulkFile(db: DB, input: { merchantId: number; bytes: Buffer; choices: UploadChoices }): Promise<ReadOutcome> {
+  const read = readSheet(input.bytes);
+  if (!read.ok) return { ok: false, kind: "file", code: read.code };
+  const [headerRow = [], ...body] = read.rows;
+  const header = headerRow.map((name) => name.trim().toLowerCase());
+  const missing = REQUIRED_COLUMNS.filter((column) => !header.includes(column));
+  if (missing.length) return { ok: false, kind: "file", code: "bulk.errors.missing_columns", params: { columns: missing.join(", ") } };
+  const positions = new Map<BulkColumn, number>(ALL_COLUMNS.filter((column) => header.includes(column)).map((column) => [column, header.indexOf(column)]));
+
+  // Rows wholly blank (a spreadsheet's trailing lines) are not rows.
+  const rows = body.map((cells, index) => ({ number: index + 2, cells })).filter((row) => row.cells.some((cell) => cell.trim() !== ""));
+  if (rows.length === 0) return { ok: false, kind: "file", code: "bulk.errors.no_rows" };
+  if (rows.length > BULK_MAX_ROWS) return { ok: false, kind: "file", code: "bulk.errors.too_many_rows", params: { max: BULK_MAX_ROWS } };
+
+  const defaults = await loadMerchantDefaults(db, input.merchantId);
+  const gateways = await listMerchantGateways(db, input.merchantId, { enabledOnly: true });
+  const usableByCurrency = new Map<string, string[]>();
+  const usable = (currency: string) => {
+    let codes = usableByCurrency.get(currency);
+    if (!codes) usableByCurrency.set(currency, (codes = gateways.filter((gateway) => supportsCurrency(gateway, currency)).map((gateway) => gateway.code)));
+    return codes;
+  };
+  const current = now();
+  const errors: RowError[] = [];
+  const checked: CheckedRow[] = [];
+
+  for (const { number, cells } of rows) {
+    const rowErrors: RowError[] = [];
+    const cell = (column: BulkColumn) => {
+      const at = positions.get(column);
+      return at === undefined ? "" : (cells[at] ?? "").trim();
+    };
+    const fail = (column: BulkColumn, code: string, params?: TextParams) => rowErrors.push({ row: number, column, code, ...(params ? { params } : {}) });
+    const text = (column: BulkColumn) => {
+      const value = cell(column);
+      if (value.length > (LIMITS[column] ?? 500)) {
+        fail(column, "errors.too_long");
+        return "";
+      }
+      return value;
+    };
+    const flag = (column: BulkColumn): boolean | null => {
+      const value = cell(column).toLowerCase();
+      if (value === "") return null;
+      if (YES.has(value)) return true;
+      if (NO.has(value)) return false;
+      fail(column, "bulk.errors.yes_no");
+      return null;
+    };
+
+    const currencyText = cell("currency_code").toUpperCase();
+    let currency: string = defaults.currency;
+    if (currencyText) {
+      if (isSupportedCurrency(currencyText)) currency = currencyText;
+      else fail("currency_code", "payment_request.errors.currency");
+    }
+
+    const amountText = cell("amount");
+    let amount: number | null = null;
+    if (!amountText) fail("amount", "errors.required");
+    else {
+      const parsed = parseAmount(amountText, currency);
+      if (!parsed.ok) fail("amount", parsed.error);
+      else if (parsed.minor <= 0) fail("amount", "money.invalid");
+      else amount = parsed.minor;
+    }
+
+    const email = text("customer_email");
+    if (email && !EmailSchema.safeParse(email).success) fail("customer_email", "errors.invalid_email");
+    const phoneText = text("customer_phone");
+    let phone: string | null = null;
+    if (phoneText) {
+      phone = normalizePhone(phoneText, defaults.country) ?? null;
+      if (!phone) fail("customer_phone", "payment_request.errors.phone");
+    }
+    if (!email && !phoneText) fail("customer_email", "bulk.errors.contact_required");
+
+    const firstName = text("customer_first_name");
+    const lastName = text("customer_last_name");
+    const description = text("description");
+    const remarks = text("remarks");
+
+    const nextUrlText = text("next_url");
+    let nextUrl: string | null = null;
+    if (nextUrlText) {
+      if (HttpsUrlSchema.safeParse(nextUrlText).success) nextUrl = new URL(nextUrlText).href;
+      else fail("next_url", "payment_request.errors.next_url");
+    }
+
+    const expirationText = text("expiration_time");
+    let expiresAfterMs: number | null = null;
+    if (expirationText) {
+      const expiration = parseExpiration(expirationText);
+      if (!expiration) fail("expiration_time", "payment_request.errors.expiration_format");
+      else if (expiration <= current) fail("expiration_time", "payment_request.errors.expiration_past");
+      else expiresAfterMs = expiration.getTime() - current.getTime();
+    }
+
+    // Blank: every gateway of the merchant that takes the row's currency.
+    const codesText = text("pg_codes");
+    const offered = usable(currency);
+    let codes = [...new Set(codesText.split(/[|,]/).map((code) => code.trim()).filter(Boolean))];
+    if (codes.length === 0) {
+      codes = offered;
+      if (codes.length === 0) fail("pg_codes", "payment_request.errors.gateways_required");
+    } else if (codes.some((code) => !offered.includes(code))) fail("pg_codes", "payment_request.errors.gateway_unavailable");
+
+    // A row may ask for a channel itself; otherwise it gets the form's choice where it has the contact.
+    const sendEmail = flag("send_email");
+    const sendSms = flag("send_sms");
+    if (sendEmail === true && !email) fail("customer_email", "payment_request.errors.email_for_sending");
+    if (sendSms === true && !phoneText) fail("customer_phone", "payment_request.errors.phone_for_sending");
+
+    const languageText = cell("language").toLowerCase();
+    let lang = input.choices.lang;
+    if (languageText) {
+      if (LANGUAGES[languageText]) lang = LANGUAGES[languageText];
+      else fail("language", "bulk.errors.language");
+    }
+
+    const editable = flag("editable_amount") === true;
+    let bounds: { min: number; max: number } | null = null;
+    if (editable && amount !== null) {
+      const result = checkBounds({ amount, currency, min: text("min_amount") || undefined, max: text("max_amount") || undefined });
+      if (result.ok) bounds = result.bounds;
+      else for (const refusal of result.refusals) fail(refusal.field, refusal.code, refusal.code === "payment_request.errors.above_cap" ? { cap: money(editableAmountCap(currency), currency) } : refusal.params);
+    }
+
+    if (rowErrors.length || amount === null) {
+      errors.push(...rowErrors);
+      continue;
+    }
+    checked.push({
+      row_number: number,
+      amount,
+      currency_code: currency,
+      editable_amount: editable ? 1 : 0,
+      min_amount: bounds?.min ?? null,
+      max_amount: bounds?.max ?? null,
+      customer_first_name: firstName || null,
+      customer_last_name: lastName || null,
+      customer_email: email || null,
+      customer_phone: phone,
+      description: description || null,
+      remarks: remarks || null,
+      next_url: nextUrl,
+      pg_codes: codes.join(","),
+      expires_after_ms: expiresAfterMs,
+      send_email: (sendEmail ?? input.choices.sendEmail) && email ? 1 : 0,
+      send_sms: (sendSms ?? input.choices.sendSms) && phone ? 1 : 0,
+      lang,
+    });
+  }
+
+  if (errors.length) return { ok: false, kind: "rows", errors, rowsChecked: rows.length, header: headerRow, rows };
+  return { ok: true, rows: checked };
+}
+
+/** Rows per INSERT: 20 columns × 500, well under both engines' limits on bound values. */
+const BATCH = 500;
+
+/**
+ * Keeps a checked bulk and its rows, and makes its first run (a payment request per row, and the
+ * messages to send), in one database transaction.
+ */
+export async function createBulk(
+  db: DB,
+  input: { merchantId: number; user: { id: number; username: string }; fileName: string; rows: readonly CheckedRow[]; choices: UploadChoices; baseUrl: string },
+) {
+  return writeTransaction(db, async (trx) => {
+    const createdAt = nowIso();
+    const recurring = input.choices.schedule !== "none";
+    const bulk = await trx
+      .insertInto("bulk_uploads")
+      .values({
+        merchant_id: input.merchantId,
+        file_name: input.fileName.slice(0, 200),
+        row_count: input.rows.length,
+        created_by: input.user.id,
+        created_by_name: input.user.username,
+        send_email: input.choices.sendEmail ? 1 : 0,
+        send_sms: input.choices.sendSms ? 1 : 0,
+        lang: input.choices.lang,
+        base_url: input.baseUrl,
+        schedule: input.choices.schedule,
+        schedule_from: recurring ? createdAt : null,
+        next_run_at: input.choices.schedule === "none" ? null : nextRunAt(input.choices.schedule, new Date(createdAt), new Date(createdAt)).toISOString(),
+        runs: 1,
+        created_at: createdAt,
+        ended_at: null,
+      })
+      .returning(["id", "merchant_id", "base_url", "file_name"])
+      .executeTakeFirstOrThrow();
+    const kept: { id: number; row: CheckedRow }[] = [];
+    for (let from = 0; from < input.rows.length; from += BATCH) {
+      const batch = input.rows.slice(from, from + BATCH);
+      const inserted = await trx
+        .insertInto("bulk_rows")
+        .values(batch.map((row) => ({ ...row, bulk_id: bulk.id })))
+        .returning(["id", "row_number"])
+        .execute();
+      const byNumber = new Map(batch.map((row) => [row.row_number, row]));
+      for (const row of inserted) kept.push({ id: row.id, row: byNumber.get(row.row_number)! });
+    }
+    kept.sort((a, b) => a.row.row_number - b.row.row_number);
+    const run = await startRun(trx, { bulk, rows: kept, kind: "upload", actor: input.user });
+    await recordAudit(trx, {
+      merchantId: input.merchantId,
+      actor: input.user,
+      action: "bulk_uploaded",
+      params: { bulkId: bulk.id, file: bulk.file_name, count: input.rows.length },
+      objectType: "bulk",
+      objectId: bulk.id,
+    });
+    return { bulkId: bulk.id, rows: input.rows.length, created: run.created, dispatchLogId: run.dispatchLogId };
+  });
+}
+
+/** Checks a bulk file and, when every cell is good, creates all its payment requests and queues their sending. */
+export async function uploadBulk(
+  db: DB,
+  input: { merchantId: number; user: { id: number; username: string }; fileName: string; bytes: Buffer; choices: UploadChoices; baseUrl: string },
+): Promise<UploadOutcome> {
+  const read = await readBulkFile(db, input);
+  if (!read.ok) return read;
+  return { ok: true, ...(await createBulk(db, { ...input, rows: read.rows })) };
+}

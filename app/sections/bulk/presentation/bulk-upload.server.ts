@@ -1,0 +1,104 @@
+import { PassThrough } from "node:stream";
+import { z } from "zod";
+import type { DB } from "~/db/database.server";
+import { XlsxWriter } from "~/domain/reporting/xlsx-writer.server";
+import type { Language } from "~/lib/i18n";
+import { translator } from "~/lib/i18n.server";
+import { toCsv } from "~/lib/spreadsheet.server";
+import { describe } from "~/presentation/texts.server";
+import { BULK_MAX_BYTES, SCHEDULES } from "../domain/bulk-columns";
+import { exampleRows } from "../domain/bulk-examples";
+import { uploadBulk, type RowError, type UploadChoices } from "../domain/bulk-upload.server";
+
+/** A bad cell in the reader's language, as the page's list and the API's `rows` show it. */
+export type WordedRowError = { row: number; column: string; cell: string; message: string };
+
+export const CHANNELS = ["email", "sms", "email_sms", "none"] as const;
+
+/** The upload form's choices (and the API's fields beside the file). */
+export const UploadChoicesSchema = z.object({
+  channel: z.enum(CHANNELS, { error: "bulk.errors.channel" }).default("email"),
+  schedule: z.enum(SCHEDULES, { error: "bulk.errors.schedule" }).default("none"),
+  language: z.enum(["en", "ar"], { error: "bulk.errors.language" }).optional(),
+});
+
+export function choicesOf(input: z.output<typeof UploadChoicesSchema>, lang: Language): UploadChoices {
+  return {
+    sendEmail: input.channel === "email" || input.channel === "email_sms",
+    sendSms: input.channel === "sms" || input.channel === "email_sms",
+    schedule: input.schedule,
+    lang: input.language ?? lang,
+  };
+}
+
+/** A spreadsheet's name of a column: A, B, … Z, AA, AB… */
+function columnLetter(index: number): string {
+  let name = "";
+  for (let rest = index + 1; rest > 0; rest = Math.floor((rest - 1) / 26)) name = String.fromCharCode(65 + ((rest - 1) % 26)) + name;
+  return name;
+}
+
+/**
+ * The upload of a form or a multipart API call, checked and created: what the page and the API
+ * answer, worded in the reader's language. The error file names each bad cell (its row, column and
+ * spreadsheet reference, what it held, and what is wrong with it).
+ */
+export async function uploadBulkFile(
+  db: DB,
+  input: { merchantId: number; user: { id: number; username: string }; file: FormDataEntryValue | null; choices: UploadChoices; lang: Language; baseUrl: string },
+) {
+  const t = translator(input.lang);
+  const { file } = input;
+  if (!(file instanceof File) || file.size === 0) return { ok: false as const, file: [t(file instanceof File ? "bulk.errors.empty_file" : "bulk.errors.choose_file")] };
+  if (file.size > BULK_MAX_BYTES) return { ok: false as const, file: [t("bulk.errors.too_large", { max: BULK_MAX_BYTES / 1024 / 1024 })] };
+  if (!/\.(csv|xlsx)$/i.test(file.name) && file.name !== "blob") return { ok: false as const, file: [t("bulk.errors.file_type")] };
+  const outcome = await uploadBulk(db, {
+    merchantId: input.merchantId,
+    user: input.user,
+    fileName: file.name === "blob" ? "upload.csv" : file.name,
+    bytes: Buffer.from(await file.arrayBuffer()),
+    choices: input.choices,
+    baseUrl: input.baseUrl,
+  });
+  if (outcome.ok) return { ...outcome, message: t("bulk.uploaded", { count: outcome.rows }) };
+  if (outcome.kind === "file") return { ok: false as const, file: [describe(outcome.code, outcome.params, input.lang)] };
+  const header = outcome.header.map((name) => name.trim().toLowerCase());
+  const cellsByRow = new Map(outcome.rows.map((row) => [row.number, row.cells]));
+  const rows: (WordedRowError & { value: string })[] = outcome.errors.map((error: RowError) => {
+    const at = header.indexOf(error.column);
+    return {
+      row: error.row,
+      column: error.column,
+      cell: at >= 0 ? `${columnLetter(at)}${error.row}` : "",
+      value: at >= 0 ? (cellsByRow.get(error.row)?.[at] ?? "") : "",
+      message: describe(error.code, error.params, input.lang),
+    };
+  });
+  const report = toCsv([[t("bulk.report.row"), t("bulk.report.column"), t("bulk.report.cell"), t("bulk.report.value"), t("bulk.report.error")], ...rows.map((row) => [String(row.row), row.column, row.cell, row.value, row.message])]);
+  return { ok: false as const, rows: rows.map(({ value: _, ...row }) => row), rowsChecked: outcome.rowsChecked, report };
+}
+
+export const EXAMPLE_TYPES = ["required_fields", "all_fields"] as const;
+export const EXAMPLE_FORMATS = ["csv", "xlsx"] as const;
+
+/** An example file: its name, content type and bytes. */
+export async function exampleFile(type: (typeof EXAMPLE_TYPES)[number], format: (typeof EXAMPLE_FORMATS)[number]) {
+  const [header, ...rows] = exampleRows(type);
+  const name = `payment-requests-${type.replace("_", "-")}.${format}`;
+  if (format === "csv") return { name, type: "text/csv; charset=utf-8", body: Buffer.from(`\ufeff${toCsv([header, ...rows])}`, "utf8") };
+  const output = new PassThrough();
+  const chunks: Buffer[] = [];
+  output.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const writer = new XlsxWriter(output);
+  await writer.start({ sheetName: "Payment requests", rightToLeft: false, header, widths: header.map((column) => Math.max(14, column.length + 4)) });
+  await writer.writeRows(rows);
+  await writer.finish();
+  output.end();
+  return { name, type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", body: Buffer.concat(chunks) };
+}
+
+/** A transaction log's error in the reader's language: ours are translation keys; a mail relay's words are shown as they came. */
+export function wordLogError(error: string | null, lang: Language) {
+  if (!error) return "";
+  return /^bulk\.errors\.[a-z_]+$/.test(error) ? translator(lang)(error) : error;
+}

@@ -1,0 +1,117 @@
+import { Anchor, Stack, Text, Title } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+import { data, Link, redirect, useActionData, useLoaderData } from "react-router";
+import type { Route } from "./+types/uploads";
+import { DataTable, ListPagination } from "~/components/data-table";
+import { PageHeader } from "~/components/page-header";
+import { formatCount, formatListDateTime } from "~/lib/format";
+import { translator } from "~/lib/i18n.server";
+import { flashCookie } from "~/web/flash.server";
+import { readFormData } from "~/web/form-data.server";
+import { platformAddresses } from "~/web/addresses.server";
+import { BULK_MAX_BYTES } from "../domain/bulk-columns";
+import { listBulks } from "../domain/bulk-queries.server";
+import { requireBulkPage } from "../presentation/bulk-access.server";
+import { choicesOf, uploadBulkFile, UploadChoicesSchema } from "../presentation/bulk-upload.server";
+import { ScheduleLabel, SendProgress, useRefreshWhile } from "../components/bulk-parts";
+import { ColumnsHelp, ExampleFiles, RowErrors, UploadFailedNotice, UploadForm, type UploadFormErrors } from "../components/upload-form";
+
+const PER_PAGE = 20;
+/** Bad cells listed on the page; the error file holds them all. */
+const SHOWN_ERRORS = 200;
+
+export function meta({ params }: Route.MetaArgs) {
+  return [{ title: params.lang === "ar" ? "رفع طلبات الدفع" : "Bulk uploads" }];
+}
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const { db, lang, merchantId } = await requireBulkPage(context, request, params);
+  const requested = Number(new URL(request.url).searchParams.get("page") ?? "1");
+  const page = Number.isInteger(requested) && requested > 0 && requested < 100_000 ? requested : 1;
+  const list = await listBulks(db, merchantId, { limit: PER_PAGE, offset: (page - 1) * PER_PAGE });
+  return { lang, page, pages: Math.max(1, Math.ceil(list.count / PER_PAGE)), count: list.count, bulks: list.results };
+}
+
+export async function action({ context, request, params }: Route.ActionArgs) {
+  const { db, lang, merchantId, actor } = await requireBulkPage(context, request, params);
+  if (Number(request.headers.get("Content-Length") ?? 0) > BULK_MAX_BYTES + 64 * 1024) {
+    return data({ file: [translator(lang)("bulk.errors.too_large", { max: BULK_MAX_BYTES / 1024 / 1024 })] }, { status: 400 });
+  }
+  const form = await readFormData(request);
+  const values = { channel: String(form.get("channel") ?? "email"), schedule: String(form.get("schedule") ?? "none"), language: String(form.get("language") ?? lang) };
+  const parsed = UploadChoicesSchema.safeParse({ channel: form.get("channel") || undefined, schedule: form.get("schedule") || undefined, language: form.get("language") || undefined });
+  if (!parsed.success) {
+    const errors: UploadFormErrors = {};
+    for (const issue of parsed.error.issues) errors[String(issue.path[0]) as keyof UploadFormErrors] = [issue.message];
+    return data({ values, errors }, { status: 400 });
+  }
+  try {
+    const outcome = await uploadBulkFile(db, { merchantId, user: actor, file: form.get("file"), choices: choicesOf(parsed.data, lang), lang, baseUrl: platformAddresses(request).publicBaseUrl });
+    if (outcome.ok) return redirect(`/${lang}/bulk/uploads/${outcome.bulkId}`, { status: 303, headers: { "Set-Cookie": flashCookie({ kind: "success", message: "bulk.upload_done" }) } });
+    if ("file" in outcome) return data({ values, errors: { file: outcome.file } }, { status: 400 });
+    return data({ values, errors: {}, rows: outcome.rows.slice(0, SHOWN_ERRORS), errorCount: outcome.rows.length, rowsChecked: outcome.rowsChecked, report: outcome.report }, { status: 400 });
+  } catch (error) {
+    console.error("bulk upload failed:", error);
+    return data({ values, errors: {}, failed: true }, { status: 500 });
+  }
+}
+
+export default function BulkUploads() {
+  const { t } = useTranslation();
+  const { lang, page, pages, count, bulks } = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>();
+  useRefreshWhile(bulks.some((bulk) => bulk.dispatching));
+  const values = answer && "values" in answer ? answer.values : { channel: "email", schedule: "none", language: lang };
+  const errors: UploadFormErrors = answer ? ("errors" in answer ? answer.errors : { file: answer.file }) : {};
+  const rows = answer && "rows" in answer ? answer : null;
+  return (
+    <Stack maw={1100}>
+      <PageHeader title={t("bulk.uploads.title")} description={t("bulk.uploads.description")} />
+      {rows ? <RowErrors rows={rows.rows} errorCount={rows.errorCount} rowsChecked={rows.rowsChecked} report={rows.report} /> : null}
+      {answer && "failed" in answer ? <UploadFailedNotice /> : null}
+      <ExampleFiles />
+      <UploadForm values={values} errors={errors} lang={lang} />
+      <Title order={2} fz="h3" mt="md">
+        {t("bulk.uploads.list_title")}
+      </Title>
+      <DataTable
+        rows={bulks}
+        rowKey={(bulk) => bulk.id}
+        empty={t("bulk.uploads.empty")}
+        minWidth={900}
+        columns={[
+          {
+            key: "file",
+            header: t("bulk.columns.file"),
+            cell: (bulk) => (
+              <Anchor component={Link} to={`/${lang}/bulk/uploads/${bulk.id}`}>
+                {bulk.file_name}
+              </Anchor>
+            ),
+          },
+          { key: "rows", header: t("bulk.columns.rows"), cell: (bulk) => formatCount(bulk.row_count, lang) },
+          { key: "created", header: t("bulk.columns.created"), cell: (bulk) => formatCount(bulk.created, lang) },
+          { key: "sent", header: t("bulk.columns.sent"), cell: (bulk) => formatCount(bulk.sent, lang) },
+          { key: "paid", header: t("bulk.columns.paid"), cell: (bulk) => formatCount(bulk.paid, lang) },
+          { key: "progress", header: t("bulk.columns.progress"), cell: (bulk) => <SendProgress sent={bulk.sent} failed={bulk.failed} total={bulk.messages} dispatching={bulk.dispatching} lang={lang} /> },
+          { key: "schedule", header: t("bulk.columns.schedule"), cell: (bulk) => <ScheduleLabel schedule={bulk.schedule} nextRunAt={bulk.next_run_at} endedAt={bulk.ended_at} lang={lang} /> },
+          {
+            key: "uploaded",
+            header: t("bulk.columns.uploaded"),
+            nowrap: true,
+            cell: (bulk) => (
+              <>
+                <Text size="sm">{formatListDateTime(bulk.created_at, lang)}</Text>
+                <Text size="xs" c="dimmed">
+                  {bulk.created_by_name}
+                </Text>
+              </>
+            ),
+          },
+        ]}
+      />
+      <ListPagination page={page} pages={pages} count={t("bulk.uploads.count", { count: formatCount(count, lang) })} />
+      <ColumnsHelp />
+    </Stack>
+  );
+}
