@@ -6,6 +6,7 @@
 import { CORE_PERMISSIONS, tableHeaderPermission } from "../domain/identity/permissions";
 import { notBuilt, TRANSACTION_FEATURES, type SectionDeclaration } from "./contract";
 import { catalogue } from "./catalogue/section";
+import { customerPayment } from "./customer-payment/section";
 import { event } from "./event/section";
 import { expressSearch } from "./express-search/section";
 import { foodOrdering } from "./food-ordering/section";
@@ -22,12 +23,7 @@ const DECLARED = [
     permissions: [],
     transactions: { filters: ["bulk"] },
   }),
-  notBuilt({
-    key: "customer_payment",
-    path: "customer-payment",
-    features: [...TRANSACTION_FEATURES, { key: "payment_restriction", path: "payment-restriction" }],
-    permissions: [],
-  }),
+  customerPayment,
   catalogue,
   notBuilt({ key: "e_commerce", path: "e-commerce", features: [...TRANSACTION_FEATURES], permissions: [] }),
   notBuilt({ key: "session", path: "session", features: [], permissions: [] }),
