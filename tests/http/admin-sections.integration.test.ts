@@ -52,6 +52,7 @@ describe("installing and uninstalling sections", () => {
     expect(listed).toEqual([
       { key: "express_search", installed: true, features: [] },
       { key: "payment_request", installed: true, features: ["create", "deleted_transactions", "transactions"] },
+      { key: "customer_payment", installed: true, features: ["collectors", "deleted_transactions", "payment_restriction", "transactions"] },
       { key: "event", installed: true, features: ["bookings", "create", "deleted_transactions", "fulfillment", "transactions"] },
       { key: "food_ordering", installed: true, features: ["branches", "deleted_transactions", "fulfillment", "orders", "product_bulk_create", "transactions"] },
       { key: "ticket", installed: true, features: ["operations_approval", "user_permission_changes"] },

@@ -20,7 +20,7 @@ const optionalText = (max: number) =>
     .transform((value) => value ?? "");
 
 const flag = z
-  .union([z.boolean(), z.enum(["on", "true", "1", "false", "0", "off"])])
+  .union([z.boolean(), z.enum(["on", "true", "1", "false", "0", "off", ""])])
   .optional()
   .transform((value) => value === true || value === "on" || value === "true" || value === "1");
 

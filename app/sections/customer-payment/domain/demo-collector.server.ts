@@ -48,7 +48,7 @@ export async function seedDemoCollector(db: DB, payload: { merchantId: number; u
       email_field: "optional",
       phone_field: "required",
       reference_field: "required",
-      text_fields: [{ label_en: "Notes for us", label_ar: "ملاحظات لنا", required: "" }],
+      text_fields: [{ label_en: "Notes for us", label_ar: "ملاحظات لنا", required: false }],
       is_active: "on",
     }),
   });
