@@ -83,7 +83,7 @@ export default function CollectPage() {
                     <TextField
                       name="amount"
                       label={t("collect_public.amount")}
-                      description={page.ranges.map((range) => [range.text, range.cap].filter(Boolean).join(" ")).join(" · ")}
+                      description={page.ranges.map((range) => [range.text, range.cap].filter(Boolean).join(" · ")).join(" — ")}
                       inputMode="decimal"
                       autoComplete="off"
                       maxLength={20}
