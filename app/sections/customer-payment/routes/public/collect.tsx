@@ -82,7 +82,7 @@ export default function CollectPage() {
                   <div className="collect-amount">
                     <TextField
                       name="amount"
-                      label={t("collect_public.amount")}
+                      label={page.currencies.length > 1 ? t("collect_public.amount") : `${t("collect_public.amount")} (${page.defaultCurrency})`}
                       description={page.ranges.map((range) => [range.text, range.cap].filter(Boolean).join(" · ")).join(" — ")}
                       inputMode="decimal"
                       autoComplete="off"
@@ -101,10 +101,7 @@ export default function CollectPage() {
                         error={errors.currency_code}
                       />
                     ) : (
-                      <p className="collect-currency" aria-label={t("collect_public.currency")}>
-                        <input type="hidden" name="currency_code" value={page.defaultCurrency} />
-                        {page.defaultCurrency}
-                      </p>
+                      <input type="hidden" name="currency_code" value={page.defaultCurrency} />
                     )}
                   </div>
                   {page.currencies.length <= 1 && errors.currency_code ? <p className="c-field__error">{errors.currency_code}</p> : null}
