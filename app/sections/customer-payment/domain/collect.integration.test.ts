@@ -4,6 +4,7 @@ import { createTestCollector, setTestRestrictions } from "../../../../tests/supp
 import { createTestDatabase, type TestDatabase } from "../../../../tests/support/test-database";
 import { wirePlatform } from "~/boot/wiring.server";
 import { writeTransaction } from "~/db/database.server";
+import { completeAttempt, startAttempt } from "~/domain/payments/attempts.server";
 import { transitionTransaction } from "~/domain/payments/transaction-state.server";
 import { advanceClock, resetClock } from "~/lib/clock.server";
 import { COLLECT_PAYMENT_HOLD_MS, CollectPaymentSchema, createCollectorPayment, loadCollectForm } from "./collect.server";
@@ -116,5 +117,22 @@ describe("a collector payment", () => {
     const made = await createTestCollector(database.db, { merchantId: shop.merchantId });
     await setTestRestrictions(database.db, { merchantId: shop.merchantId, collectorId: made.id, active_from: "2000-01-01", active_to: "2000-12-31" });
     expect(await pay(await collectorOf(made.publicId), { amount: "1.000" })).toEqual({ ok: false, kind: "closed" });
+  });
+
+  it("once paid, mails the customer who gave an e-mail their receipt, with the payment", async () => {
+    const made = await createTestCollector(database.db, { merchantId: shop.merchantId, email_field: "optional" });
+    const outcome = await pay(await collectorOf(made.publicId), { amount: "7.000", customer_email: "receipt@example.com" });
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome));
+    const addresses = { publicBaseUrl: "http://localhost", internalBaseUrl: "http://localhost" };
+    const started = await startAttempt(database.db, { plugins: ["customer_payment"], transactionId: outcome.transaction.id, gatewayCode: "knet-sandbox", submissionToken: "receipt", lang: "en", addresses });
+    if (!started.ok) throw new Error(started.error);
+    const attempt = await database.db.selectFrom("payment_attempts").select("amount").where("id", "=", started.attemptId).executeTakeFirstOrThrow();
+    const mailsBefore = await database.db.selectFrom("outgoing_mail").select("id").where("to_address", "=", "receipt@example.com").execute();
+    expect(mailsBefore).toEqual([]);
+    await completeAttempt(database.db, started.attemptId, { status: "success", amount: attempt.amount, refs: { paymentId: "P1", tranId: "T1" } });
+    const state = await database.db.selectFrom("transactions").select("state").where("id", "=", outcome.transaction.id).executeTakeFirstOrThrow();
+    expect(state.state).toBe("paid");
+    const mails = await database.db.selectFrom("outgoing_mail").select("subject").where("to_address", "=", "receipt@example.com").execute();
+    expect(mails).toHaveLength(1);
   });
 });
