@@ -20,6 +20,7 @@ import * as checkoutFields from "./migrations/0017-checkout-fields";
 import * as events from "./migrations/0018-events";
 import * as foodOrdering from "./migrations/0019-food-ordering";
 import * as catalogue from "./migrations/0020-catalogue";
+import * as customerPayment from "./migrations/0021-customer-payment";
 import * as bulk from "./migrations/0022-bulk";
 import * as catalogueAdmin from "./migrations/0024-catalogue-admin";
 
@@ -47,6 +48,7 @@ const migrations: Record<string, EngineMigration> = {
   "0018-events": events,
   "0019-food-ordering": foodOrdering,
   "0020-catalogue": catalogue,
+  "0021-customer-payment": customerPayment,
   "0022-bulk": bulk,
   "0024-catalogue-admin": catalogueAdmin,
 };

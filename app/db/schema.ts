@@ -1345,6 +1345,9 @@ export interface Database {
   catalogue_order_lines: CatalogueOrderLineTable;
   catalogue_carts: CatalogueCartTable;
   catalogue_settings: CatalogueSettingTable;
+  customer_payment_collectors: CustomerPaymentCollectorTable;
+  customer_payment_restrictions: CustomerPaymentRestrictionTable;
+  customer_payments: CustomerPaymentTable;
   bulk_uploads: BulkUploadTable;
   bulk_rows: BulkRowTable;
   bulk_dispatch_logs: BulkDispatchLogTable;
@@ -1441,3 +1444,52 @@ export type Merchant = Selectable<MerchantTable>;
 export type User = Selectable<UserTable>;
 export type NewUser = Insertable<UserTable>;
 export type Session = Selectable<SessionTable>;
+
+/** How a collector asks for one of the standard fields (migration 0021). */
+export type CollectorFieldMode = "off" | "optional" | "required";
+
+export interface CustomerPaymentCollectorTable {
+  id: Generated<number>;
+  /** Unguessable: /:lang/pay/collect/<public_id>. */
+  public_id: string;
+  merchant_id: number;
+  unit_id: Defaulted<number | null>;
+  title_en: string;
+  title_ar: string;
+  description_en: Defaulted<string>;
+  description_ar: Defaulted<string>;
+  name_field: ColumnType<CollectorFieldMode, CollectorFieldMode | undefined, CollectorFieldMode>;
+  email_field: ColumnType<CollectorFieldMode, CollectorFieldMode | undefined, CollectorFieldMode>;
+  phone_field: ColumnType<CollectorFieldMode, CollectorFieldMode | undefined, CollectorFieldMode>;
+  reference_field: ColumnType<CollectorFieldMode, CollectorFieldMode | undefined, CollectorFieldMode>;
+  /** JSON: [{"name", "label_en", "label_ar", "required"}]. */
+  text_fields: Defaulted<string>;
+  is_active: Flag;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CustomerPaymentRestrictionTable {
+  id: Generated<number>;
+  merchant_id: number;
+  /** Null: the merchant's own restrictions. */
+  collector_id: Defaulted<number | null>;
+  currencies: Defaulted<string>;
+  gateways: Defaulted<string>;
+  /** JSON by currency: {"KWD": {"min", "max", "daily_cap"}}, minor units or null. */
+  limits: Defaulted<string>;
+  active_from: Defaulted<string | null>;
+  active_to: Defaulted<string | null>;
+  updated_at: Timestamp;
+}
+
+export interface CustomerPaymentTable {
+  transaction_id: string;
+  merchant_id: number;
+  collector_id: number;
+  customer_key: string | null;
+  currency_code: string;
+  amount: number;
+  day: string;
+  created_at: Timestamp;
+}

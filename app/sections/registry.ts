@@ -7,6 +7,7 @@ import { CORE_PERMISSIONS, tableHeaderPermission } from "../domain/identity/perm
 import { notBuilt, TRANSACTION_FEATURES, type SectionDeclaration } from "./contract";
 import { bulk } from "./bulk/section";
 import { catalogue } from "./catalogue/section";
+import { customerPayment } from "./customer-payment/section";
 import { event } from "./event/section";
 import { expressSearch } from "./express-search/section";
 import { foodOrdering } from "./food-ordering/section";
@@ -17,12 +18,7 @@ const DECLARED = [
   expressSearch,
   paymentRequest,
   bulk,
-  notBuilt({
-    key: "customer_payment",
-    path: "customer-payment",
-    features: [...TRANSACTION_FEATURES, { key: "payment_restriction", path: "payment-restriction" }],
-    permissions: [],
-  }),
+  customerPayment,
   catalogue,
   notBuilt({ key: "e_commerce", path: "e-commerce", features: [...TRANSACTION_FEATURES], permissions: [] }),
   notBuilt({ key: "session", path: "session", features: [], permissions: [] }),

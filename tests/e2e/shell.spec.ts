@@ -47,6 +47,7 @@ test.describe("the dashboard shell", () => {
     await expect(menu.getByText(t("en", "sections.food_ordering"), { exact: true })).toBeVisible();
     await expect(menu.getByText(t("en", "sections.catalogue"), { exact: true })).toBeVisible();
     await expect(menu.getByText(t("en", "sections.bulk"), { exact: true })).toBeVisible();
+    await expect(menu.getByText(t("en", "sections.customer_payment"), { exact: true })).toBeVisible();
     // The demo merchant has every section; those not built yet are not offered.
     for (const section of ["shopify"]) {
       await expect(menu.getByText(t("en", `sections.${section}`), { exact: true })).toHaveCount(0);

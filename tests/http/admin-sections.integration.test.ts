@@ -53,6 +53,7 @@ describe("installing and uninstalling sections", () => {
       { key: "express_search", installed: true, features: [] },
       { key: "payment_request", installed: true, features: ["create", "deleted_transactions", "transactions"] },
       { key: "bulk", installed: true, features: ["deleted_transactions", "transactions", "upload"] },
+      { key: "customer_payment", installed: true, features: ["collectors", "deleted_transactions", "payment_restriction", "transactions"] },
       { key: "catalogue", installed: true, features: ["deleted_transactions", "discounts", "product_upload", "products", "settings", "stores", "transactions"] },
       { key: "event", installed: true, features: ["bookings", "create", "deleted_transactions", "fulfillment", "transactions"] },
       { key: "food_ordering", installed: true, features: ["branches", "deleted_transactions", "fulfillment", "orders", "product_bulk_create", "transactions"] },

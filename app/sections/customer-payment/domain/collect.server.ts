@@ -1,0 +1,251 @@
+import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/min";
+import { z } from "zod";
+import { writeTransaction, type DB } from "~/db/database.server";
+import { recordAudit } from "~/domain/audit/audit-log.server";
+import type { FieldErrors } from "~/domain/identity/passwords.server";
+import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
+import { supportsCurrency } from "~/domain/payments/gateway-settings.server";
+import { payUrlOf } from "~/domain/payments/lifecycle.server";
+import { PAYABLE_STATES } from "~/domain/payments/states";
+import { createTransaction } from "~/domain/payments/transaction-state.server";
+import { addMs, now, nowIso } from "~/lib/clock.server";
+import type { Language } from "~/lib/i18n";
+import { parseAmount } from "~/lib/money";
+import { money, type TextParams } from "~/lib/outcome";
+import { parseTextFields, type FieldMode } from "./collector-schema";
+import type { Collector } from "./collectors.server";
+import { effectiveRestrictions, isWithinDates, kuwaitToday, lockRestrictions, type EffectiveRestrictions } from "./restrictions.server";
+
+/** How long a collector payment waits on the pay page; an abandoned one stops counting towards the daily cap after it. */
+export const COLLECT_PAYMENT_HOLD_MS = 30 * 60_000;
+
+/** The states of a payment that no longer counts towards a customer's day: it ended without money, or gave it all back. */
+const NOT_COUNTED_STATES = ["failed", "canceled", "expired", "invalid", "voided"] as const;
+
+export type AskedField = {
+  /** The form's and the API's name: customer_name, customer_email, customer_phone, reference, extra.<key>. */
+  name: string;
+  kind: "name" | "email" | "phone" | "reference" | "text";
+  /** Null for the standard fields: their labels are the platform's words (collect_public.fields.<kind>). */
+  label: { en: string; ar: string } | null;
+  required: boolean;
+};
+
+export type CollectForm = {
+  collector: Collector;
+  restrictions: EffectiveRestrictions;
+  /** Within its days, with at least one currency it can take. */
+  accepting: boolean;
+  fields: AskedField[];
+  /** The field that tells customers apart for the daily cap (null: no cap applies). */
+  identity: "customer_phone" | "customer_email" | null;
+  country: string;
+};
+
+const STANDARD: { kind: "name" | "email" | "phone" | "reference"; name: string; column: "name_field" | "email_field" | "phone_field" | "reference_field" }[] = [
+  { kind: "name", name: "customer_name", column: "name_field" },
+  { kind: "email", name: "customer_email", column: "email_field" },
+  { kind: "phone", name: "customer_phone", column: "phone_field" },
+  { kind: "reference", name: "reference", column: "reference_field" },
+];
+
+/**
+ * What a collector's page asks and takes: its fields in order, its restrictions, whether it takes
+ * payments today. With a daily cap, customers must be told apart: the phone when the page asks it,
+ * else the e-mail when it asks that, else the phone is asked; that field becomes required.
+ */
+export async function loadCollectForm(db: DB, collector: Collector): Promise<CollectForm> {
+  const restrictions = await effectiveRestrictions(db, collector);
+  const { country } = await loadMerchantDefaults(db, collector.merchant_id);
+  const capped = Object.values(restrictions.limits).some((limit) => limit.dailyCap !== null);
+  const modes: Record<string, FieldMode> = { name_field: collector.name_field, email_field: collector.email_field, phone_field: collector.phone_field, reference_field: collector.reference_field };
+  let identity: CollectForm["identity"] = null;
+  if (capped) {
+    identity = modes.phone_field !== "off" || modes.email_field === "off" ? "customer_phone" : "customer_email";
+    modes[identity === "customer_phone" ? "phone_field" : "email_field"] = "required";
+  }
+  const fields: AskedField[] = [
+    ...STANDARD.filter((field) => modes[field.column] !== "off").map((field) => ({ name: field.name, kind: field.kind, label: null, required: modes[field.column] === "required" })),
+    ...parseTextFields(collector.text_fields).map((field) => ({ name: `extra.${field.name}`, kind: "text" as const, label: { en: field.label_en, ar: field.label_ar }, required: field.required })),
+  ];
+  return { collector, restrictions, accepting: isWithinDates(restrictions) && restrictions.currencies.length > 0, fields, identity, country };
+}
+
+/** What a customer sends (the page's form and the API's body alike); free-text answers under `extra`. */
+export const CollectPaymentSchema = z.object({
+  amount: z.string().trim().max(30, "money.too_large").default(""),
+  currency_code: z.string().trim().max(3).optional(),
+  gateway_code: z.string().trim().max(40).optional(),
+  customer_name: z.string().trim().max(100, "errors.too_long").optional(),
+  customer_email: z.string().trim().max(254, "errors.too_long").optional(),
+  customer_phone: z.string().trim().max(30, "errors.too_long").optional(),
+  reference: z.string().trim().max(100, "errors.too_long").optional(),
+  extra: z.record(z.string().max(40), z.string().trim().max(500, "errors.too_long")).default({}),
+});
+export type CollectPaymentInput = z.output<typeof CollectPaymentSchema>;
+
+const EMAIL = z.email();
+
+function normalizePhone(value: string, country: string) {
+  const parsed = parsePhoneNumberFromString(value, (country.toUpperCase() as CountryCode) || "KW");
+  return parsed?.isValid() ? parsed.number : undefined;
+}
+
+/** Text for a remarks row ("label: value" rows split by "~"): the separators cannot appear inside. */
+const remarkText = (text: string) => text.replace(/[~\r\n]+/g, " ").trim();
+const remarkLabel = (text: string) => remarkText(text).replace(/:/g, " ");
+
+export type CollectOutcome =
+  | { ok: true; transaction: { id: string; orderNo: number; amount: number; currency: string; payUrl: string } }
+  | { ok: false; kind: "closed" }
+  | { ok: false; kind: "refused"; errors: FieldErrors; params: TextParams };
+
+/** Thrown inside the write when the customer's day would pass the cap: the transaction is rolled back. */
+class CapReached extends Error {
+  constructor(readonly left: number) {
+    super("daily cap reached");
+  }
+}
+
+/**
+ * The customer's total today through the collectors the cap covers, in one currency: payments not
+ * ended without money, an unpaid one only while it can still be paid.
+ */
+export async function customerDayTotal(db: DB, input: { merchantId: number; collectorId: number | null; customerKey: string; currency: string; day: string }) {
+  let query = db
+    .selectFrom("customer_payments")
+    .innerJoin("transactions", "transactions.id", "customer_payments.transaction_id")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("customer_payments.amount"), eb.lit(0)).as("total"))
+    .where("customer_payments.merchant_id", "=", input.merchantId)
+    .where("customer_payments.customer_key", "=", input.customerKey)
+    .where("customer_payments.day", "=", input.day)
+    .where("customer_payments.currency_code", "=", input.currency)
+    .where("transactions.state", "not in", NOT_COUNTED_STATES)
+    .where((eb) => eb.not(eb.and([eb("transactions.state", "in", PAYABLE_STATES), eb("transactions.expiration_time", "<=", nowIso())])));
+  if (input.collectorId !== null) query = query.where("customer_payments.collector_id", "=", input.collectorId);
+  const row = await query.executeTakeFirstOrThrow();
+  return Number(row.total ?? 0);
+}
+
+/**
+ * A customer's payment through a collector: checked against the page's fields and its restrictions
+ * (currency, gateway, amount between the minimum and the maximum, the day), then, in one database
+ * transaction that holds the restriction set's lock, against the customer's daily cap, and recorded as
+ * a transaction of the section that the customer pays on the pay page. Two tabs at once cannot both
+ * pass the cap: the second counts the first.
+ */
+export async function createCollectorPayment(db: DB, request: { collector: Collector; input: CollectPaymentInput; lang: Language; baseUrl: string }): Promise<CollectOutcome> {
+  const { collector, input, lang } = request;
+  if (!collector.is_active) return { ok: false, kind: "closed" };
+  const form = await loadCollectForm(db, collector);
+  if (!form.accepting) return { ok: false, kind: "closed" };
+  const { restrictions } = form;
+  const errors: FieldErrors = {};
+  const params: TextParams = {};
+  const add = (field: string, code: string) => void (errors[field] ??= [code]);
+
+  const currency = (input.currency_code || restrictions.defaultCurrency).toUpperCase();
+  if (!restrictions.currencies.includes(currency)) add("currency_code", "collect_public.errors.currency");
+
+  const values: Record<string, string> = {};
+  for (const field of form.fields) {
+    const value = field.kind === "text" ? (input.extra[field.name.slice("extra.".length)] ?? "").trim() : ((input[field.name as "customer_name" | "customer_email" | "customer_phone" | "reference"] ?? "").trim());
+    if (!value) {
+      if (field.required) add(field.name, "errors.required");
+      continue;
+    }
+    if (field.kind === "email" && !EMAIL.safeParse(value).success) add(field.name, "errors.invalid_email");
+    else if (field.kind === "phone") {
+      const phone = normalizePhone(value, form.country);
+      if (phone) values[field.name] = phone;
+      else add(field.name, "errors.invalid_phone");
+    } else values[field.name] = value;
+  }
+
+  let amount: number | null = null;
+  if (!input.amount) add("amount", "errors.required");
+  else {
+    const parsed = parseAmount(input.amount, restrictions.currencies.includes(currency) ? currency : restrictions.defaultCurrency);
+    if (!parsed.ok) add("amount", parsed.error === "money.invalid" ? "pay.errors.positive_number" : parsed.error);
+    else if (parsed.minor <= 0) add("amount", "pay.errors.positive_number");
+    else amount = parsed.minor;
+  }
+  const limits = restrictions.limits[currency];
+  if (amount !== null && limits) {
+    if (amount < limits.min) {
+      add("amount", "collect_public.errors.below_min");
+      params.min = money(limits.min, currency);
+    } else if (amount > limits.max) {
+      add("amount", "collect_public.errors.above_max");
+      params.max = money(limits.max, currency);
+    }
+  }
+
+  const gateway = restrictions.gateways.find((candidate) => candidate.code === input.gateway_code);
+  if (!input.gateway_code) add("gateway_code", "pay.errors.choose_gateway");
+  else if (!gateway || (restrictions.currencies.includes(currency) && !supportsCurrency(gateway, currency))) add("gateway_code", "collect_public.errors.gateway");
+
+  if (Object.keys(errors).length || amount === null || !gateway || !limits) return { ok: false, kind: "refused", errors, params };
+
+  const customerKey = values.customer_phone ?? values.customer_email?.toLowerCase() ?? null;
+  const title = lang === "ar" ? collector.title_ar : collector.title_en;
+  const remarks = form.fields
+    .filter((field) => field.kind === "reference" || field.kind === "text")
+    .filter((field) => values[field.name])
+    .map((field) => `${remarkLabel(field.label ? field.label[lang] : lang === "ar" ? "المرجع" : "Reference")}: ${remarkText(values[field.name])}`)
+    .join("~");
+  const extra: Record<string, string> = { collector: collector.public_id };
+  for (const field of form.fields) if (values[field.name] && (field.kind === "reference" || field.kind === "text")) extra[field.kind === "reference" ? "reference" : field.name.slice("extra.".length)] = values[field.name];
+
+  try {
+    const made = await writeTransaction(db, async (trx) => {
+      if (limits.dailyCap !== null && customerKey && restrictions.restrictionId !== null) {
+        await lockRestrictions(trx, restrictions.restrictionId);
+        const used = await customerDayTotal(trx, { merchantId: collector.merchant_id, collectorId: restrictions.scope === "collector" ? collector.id : null, customerKey, currency, day: kuwaitToday() });
+        if (used + amount > limits.dailyCap) throw new CapReached(Math.max(0, limits.dailyCap - used));
+      }
+      const transaction = await createTransaction(trx, {
+        merchant_id: collector.merchant_id,
+        unit_id: collector.unit_id,
+        plugin: "customer_payment",
+        amount: amount!,
+        currency_code: currency,
+        editable_amount: 0,
+        customer_email: values.customer_email ?? null,
+        customer_phone: values.customer_phone ?? null,
+        customer_first_name: values.customer_name ?? null,
+        customer_last_name: null,
+        description: title.slice(0, 1000),
+        remarks: remarks ? remarks.slice(0, 2000) : null,
+        attachment_path: null,
+        attachment_name: null,
+        pg_codes: gateway.code,
+        expiration_time: addMs(now(), COLLECT_PAYMENT_HOLD_MS).toISOString(),
+        next_url: null,
+        initiator_user_id: null,
+        gateway_code: null,
+        paid_attempt_id: null,
+        send_email: 0,
+        send_sms: 0,
+        extra: JSON.stringify(extra),
+      });
+      await trx
+        .insertInto("customer_payments")
+        .values({ transaction_id: transaction.id, merchant_id: collector.merchant_id, collector_id: collector.id, customer_key: customerKey, currency_code: currency, amount: amount!, day: kuwaitToday(), created_at: transaction.createdAt })
+        .execute();
+      await recordAudit(trx, {
+        merchantId: collector.merchant_id,
+        actor: "customer",
+        action: "collector_payment_created",
+        params: { orderNo: transaction.orderNo, amount: money(amount!, currency), title: { en: collector.title_en, ar: collector.title_ar } },
+        objectType: "transaction",
+        objectId: transaction.id,
+      });
+      return transaction;
+    });
+    return { ok: true, transaction: { id: made.id, orderNo: made.orderNo, amount: amount!, currency, payUrl: payUrlOf(request.baseUrl, lang, made.id) } };
+  } catch (error) {
+    if (!(error instanceof CapReached)) throw error;
+    return { ok: false, kind: "refused", errors: { amount: ["collect_public.errors.daily_cap"] }, params: { cap: money(limits.dailyCap!, currency), left: money(error.left, currency) } };
+  }
+}

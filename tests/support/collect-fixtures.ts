@@ -1,0 +1,69 @@
+import type { DB } from "~/db/database.server";
+import type { CollectorFieldMode } from "~/db/schema";
+import { publicId } from "~/lib/ids.server";
+
+export type TestCollectorInput = {
+  merchantId: number;
+  title_en?: string;
+  title_ar?: string;
+  name_field?: CollectorFieldMode;
+  email_field?: CollectorFieldMode;
+  phone_field?: CollectorFieldMode;
+  reference_field?: CollectorFieldMode;
+  text_fields?: { name: string; label_en: string; label_ar: string; required: boolean }[];
+  is_active?: boolean;
+};
+
+/** A collector page written straight into its table, as the collector form would save it. */
+export async function createTestCollector(db: DB, input: TestCollectorInput) {
+  const at = new Date().toISOString();
+  const id = publicId();
+  const row = await db
+    .insertInto("customer_payment_collectors")
+    .values({
+      public_id: id,
+      merchant_id: input.merchantId,
+      title_en: input.title_en ?? "Pay your invoice",
+      title_ar: input.title_ar ?? "ادفع فاتورتك",
+      description_en: "Enter the amount on your invoice.",
+      description_ar: "أدخل المبلغ المذكور في فاتورتك.",
+      name_field: input.name_field ?? "required",
+      email_field: input.email_field ?? "optional",
+      phone_field: input.phone_field ?? "optional",
+      reference_field: input.reference_field ?? "off",
+      text_fields: JSON.stringify(input.text_fields ?? []),
+      is_active: input.is_active === false ? 0 : 1,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return { id: row.id, publicId: id };
+}
+
+/**
+ * Restrictions written straight into their table (`collectorId` null: the merchant's), amounts in
+ * minor units by currency, days as Kuwait dates.
+ */
+export async function setTestRestrictions(
+  db: DB,
+  input: { merchantId: number; collectorId?: number | null; currencies?: string[]; gateways?: string[]; limits?: Record<string, { min?: number; max?: number; daily_cap?: number }>; active_from?: string | null; active_to?: string | null },
+) {
+  const collectorId = input.collectorId ?? null;
+  let remove = db.deleteFrom("customer_payment_restrictions").where("merchant_id", "=", input.merchantId);
+  remove = collectorId === null ? remove.where("collector_id", "is", null) : remove.where("collector_id", "=", collectorId);
+  await remove.execute();
+  await db
+    .insertInto("customer_payment_restrictions")
+    .values({
+      merchant_id: input.merchantId,
+      collector_id: collectorId,
+      currencies: (input.currencies ?? []).join(","),
+      gateways: (input.gateways ?? []).join(","),
+      limits: JSON.stringify(input.limits ?? {}),
+      active_from: input.active_from ?? null,
+      active_to: input.active_to ?? null,
+      updated_at: new Date().toISOString(),
+    })
+    .execute();
+}
