@@ -20,6 +20,7 @@ import * as checkoutFields from "./migrations/0017-checkout-fields";
 import * as events from "./migrations/0018-events";
 import * as foodOrdering from "./migrations/0019-food-ordering";
 import * as catalogue from "./migrations/0020-catalogue";
+import * as catalogueShop from "./migrations/0023-catalogue-shop";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -45,6 +46,7 @@ const migrations: Record<string, EngineMigration> = {
   "0018-events": events,
   "0019-food-ordering": foodOrdering,
   "0020-catalogue": catalogue,
+  "0023-catalogue-shop": catalogueShop,
 };
 
 export async function migrateToLatest(db: DB) {
