@@ -8,7 +8,7 @@ import { transitionTransaction } from "~/domain/payments/transaction-state.serve
 import { advanceClock, resetClock } from "~/lib/clock.server";
 import { catalogue } from "../section";
 import { emptyCart, loadCart, newCartToken, saveCart } from "./cart.server";
-import { CheckoutSchema } from "./checkout-schema";
+import { CheckoutSchema } from "./checkout-schema.server";
 import { placeOrder } from "./checkout.server";
 import { expireUnpaidOrders } from "./orders.server";
 

@@ -9,7 +9,7 @@ import { createTransaction, transitionTransaction } from "~/domain/payments/tran
 import { addMs, now, nowIso } from "~/lib/clock.server";
 import type { Language } from "~/lib/i18n";
 import { toDecimalString } from "~/lib/money";
-import type { CheckoutInput } from "./checkout-schema";
+import type { CheckoutInput } from "./checkout-schema.server";
 import { priceItems, shortProblem, type Problems, type Quote } from "./pricing.server";
 import { loadShop, nameIn, storesCarrying, type Shop } from "./shop.server";
 

@@ -4,7 +4,7 @@ import { apiDetail, methodNotAllowed, readBody } from "~/web/api.server";
 import { respondOnce } from "~/web/idempotency.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
-import { CheckoutSchema, problemsOf } from "../../domain/checkout-schema";
+import { CheckoutSchema, problemsOf } from "../../domain/checkout-schema.server";
 import { decimalTotal, placeOrder } from "../../domain/checkout.server";
 import { nestedProblems, publicApiLanguage, requireShop } from "./public-api.server";
 

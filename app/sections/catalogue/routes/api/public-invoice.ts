@@ -3,7 +3,7 @@ import { z } from "zod";
 import { toDecimalString } from "~/lib/money";
 import { apiJson, methodNotAllowed, readBody } from "~/web/api.server";
 import { getDbFrom } from "~/web/request-context.server";
-import { CheckoutItemSchema, problemsOf } from "../../domain/checkout-schema";
+import { CheckoutItemSchema, problemsOf } from "../../domain/checkout-schema.server";
 import { shopGateways } from "../../domain/checkout.server";
 import { checkDiscount, discountOff, findDiscount, priceItems } from "../../domain/pricing.server";
 import { isAvailable, productsBySlug, storesCarrying, unitPriceOf } from "../../domain/shop.server";

@@ -4,7 +4,7 @@ import { translator } from "~/lib/i18n.server";
 import { formatAmount, parseAmount, toDecimalString } from "~/lib/money";
 import { apiJson, methodNotAllowed, readBody } from "~/web/api.server";
 import { getDbFrom } from "~/web/request-context.server";
-import { CheckoutItemSchema, problemsOf } from "../../domain/checkout-schema";
+import { CheckoutItemSchema, problemsOf } from "../../domain/checkout-schema.server";
 import { shopGateways } from "../../domain/checkout.server";
 import { priceItems } from "../../domain/pricing.server";
 import { nestedProblems, publicApiLanguage, requireShop } from "./public-api.server";

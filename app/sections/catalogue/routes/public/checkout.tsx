@@ -9,7 +9,7 @@ import { readFormData } from "~/web/form-data.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { priceCart } from "../../domain/cart.server";
-import { CheckoutSchema, problemsOf } from "../../domain/checkout-schema";
+import { CheckoutSchema, problemsOf } from "../../domain/checkout-schema.server";
 import { placeOrder, shopGateways } from "../../domain/checkout.server";
 import { nameIn, storesCarrying } from "../../domain/shop.server";
 import { ShopLayout, Totals } from "../../components/public/shop-layout";
