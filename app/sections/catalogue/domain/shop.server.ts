@@ -65,7 +65,7 @@ export const nameIn = (row: { name_en: string; name_ar: string }, lang: "en" | "
 /** The address of a product image, served by the catalogue's image route. */
 export const productImageUrl = (imageId: number) => `/api/v1/plugins/catalogue/product-image/${imageId}`;
 
-async function withImages<T extends { id: number }>(db: DB, products: T[], firstOnly: boolean): Promise<(T & { images: number[] })[]> {
+async function withImages<T extends { id: number }>(db: DB, products: T[], firstOnly = false): Promise<(T & { images: number[] })[]> {
   if (products.length === 0) return [];
   const rows = await db
     .selectFrom("catalogue_product_images")
@@ -114,15 +114,31 @@ export async function listProducts(db: DB, merchantId: number, input: { search?:
       ]),
     );
   }
-  const rows = await query.orderBy("position").orderBy("id").limit(input.limit).offset(input.offset).execute();
+  // The list's first image of each product comes in the same read (a correlated subquery on the images' index).
+  const rows = await query
+    .select((eb) =>
+      eb
+        .selectFrom("catalogue_product_images")
+        .select("catalogue_product_images.id")
+        .whereRef("catalogue_product_images.product_id", "=", "catalogue_products.id")
+        .orderBy("catalogue_product_images.position")
+        .orderBy("catalogue_product_images.id")
+        .limit(1)
+        .as("first_image"),
+    )
+    .orderBy("position")
+    .orderBy("id")
+    .limit(input.limit)
+    .offset(input.offset)
+    .execute();
   let count = rows.length ? Number(rows[0].total) : 0;
   if (rows.length === 0 && input.offset > 0) {
     // Past the last page: the count still says how many there are.
     const counted = await listProducts(db, merchantId, { ...input, offset: 0, limit: 1 });
     count = counted.count;
   }
-  const products = rows.map(({ total: _total, ...product }) => product as ProductRow);
-  return { count, products: await withImages(db, products, !input.allImages) };
+  if (input.allImages) return { count, products: await withImages(db, rows.map(({ total: _total, first_image: _first, ...product }) => product as ProductRow), false) };
+  return { count, products: rows.map(({ total: _total, first_image: first, ...product }) => ({ ...(product as ProductRow), images: first == null ? [] : [Number(first)] })) };
 }
 
 /** One active product of the merchant by its slug, with all its images. */
