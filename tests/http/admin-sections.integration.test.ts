@@ -44,14 +44,15 @@ describe("installing and uninstalling sections", () => {
   it("lists the built sections only, with their state, in English and in Arabic", async () => {
     const cookie = await app.signIn(manager.username, DEMO_PASSWORD);
     const page = await (await app.request("/en/admin/sections", { cookie })).text();
-    for (const name of ["Express search", "Payment requests", "Events", "Tickets"]) expect(page).toContain(name);
-    expect(page).not.toContain("Catalogue");
+    for (const name of ["Express search", "Payment requests", "Catalogue", "Events", "Tickets"]) expect(page).toContain(name);
+    expect(page).not.toContain("Shopify");
     expect(page).toContain('href="/en/admin/sections/payment_request"');
     expect(page).toContain('href="/en/admin/sections"');
     const listed = await (await app.request("/api/v1/admin/sections", { headers: bearer(managerToken) })).json();
     expect(listed).toEqual([
       { key: "express_search", installed: true, features: [] },
       { key: "payment_request", installed: true, features: ["create", "deleted_transactions", "transactions"] },
+      { key: "catalogue", installed: true, features: ["deleted_transactions", "transactions"] },
       { key: "event", installed: true, features: ["bookings", "create", "deleted_transactions", "fulfillment", "transactions"] },
       { key: "food_ordering", installed: true, features: ["branches", "deleted_transactions", "fulfillment", "orders", "product_bulk_create", "transactions"] },
       { key: "ticket", installed: true, features: ["operations_approval", "user_permission_changes"] },
