@@ -22,6 +22,7 @@ import * as foodOrdering from "./migrations/0019-food-ordering";
 import * as catalogue from "./migrations/0020-catalogue";
 import * as customerPayment from "./migrations/0021-customer-payment";
 import * as bulk from "./migrations/0022-bulk";
+import * as catalogueShop from "./migrations/0023-catalogue-shop";
 import * as catalogueAdmin from "./migrations/0024-catalogue-admin";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
@@ -50,6 +51,7 @@ const migrations: Record<string, EngineMigration> = {
   "0020-catalogue": catalogue,
   "0021-customer-payment": customerPayment,
   "0022-bulk": bulk,
+  "0023-catalogue-shop": catalogueShop,
   "0024-catalogue-admin": catalogueAdmin,
 };
 

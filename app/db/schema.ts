@@ -1234,6 +1234,8 @@ export interface CatalogueOrderTable {
   holds_stock: Flag;
   /** When an unpaid order's reservation ends. */
   hold_until: Timestamp;
+  /** The visitor's cart it was placed from (migration 0023): its payment empties that cart. */
+  cart_token: Defaulted<string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -19,6 +19,7 @@ export const catalogue = {
     { key: "settings", path: "settings", permission: "change_product" },
   ],
   permissions: ["view_product", "change_product"],
+  transactions: { payable: true },
   routes: {
     // The merchant's management of the shop.
     dashboardLayout: { file: "sections/catalogue/routes/layout.tsx", id: "catalogue-layout" },
@@ -35,7 +36,23 @@ export const catalogue = {
       { path: "discounts/:id", file: "sections/catalogue/routes/admin/discount.tsx", id: "catalogue-discount" },
       { path: "settings", file: "sections/catalogue/routes/admin/settings.tsx", id: "catalogue-settings" },
     ],
+    public: [
+      { path: "catalogue/product-list", file: "sections/catalogue/routes/public/product-list.tsx", id: "catalogue-public-list" },
+      { path: "catalogue/product-detail/:slug", file: "sections/catalogue/routes/public/product-detail.tsx", id: "catalogue-public-detail" },
+      { path: "catalogue/cart", file: "sections/catalogue/routes/public/cart.tsx", id: "catalogue-public-cart" },
+      { path: "catalogue/checkout", file: "sections/catalogue/routes/public/checkout.tsx", id: "catalogue-public-checkout" },
+    ],
     api: [
+      { path: "plugins/catalogue/config", file: "sections/catalogue/routes/api/public-config.ts", id: "api-catalogue-config" },
+      { path: "plugins/catalogue/banner", file: "sections/catalogue/routes/api/public-config.ts", id: "api-catalogue-banner" },
+      { path: "plugins/catalogue/stores", file: "sections/catalogue/routes/api/public-config.ts", id: "api-catalogue-stores" },
+      { path: "plugins/catalogue/product/unit_config/:slug", file: "sections/catalogue/routes/api/public-config.ts", id: "api-catalogue-unit-config" },
+      { path: "plugins/catalogue/product", file: "sections/catalogue/routes/api/public-products.ts", id: "api-catalogue-products" },
+      { path: "plugins/catalogue/product/:slug", file: "sections/catalogue/routes/api/public-products.ts", id: "api-catalogue-product" },
+      { path: "plugins/catalogue/pay-choices", file: "sections/catalogue/routes/api/public-pay-choices.ts", id: "api-catalogue-pay-choices" },
+      { path: "plugins/catalogue/invoice/checkout", file: "sections/catalogue/routes/api/public-checkout.ts", id: "api-catalogue-checkout" },
+      { path: "plugins/catalogue/invoice/preqs", file: "sections/catalogue/routes/api/public-invoice.ts", id: "api-catalogue-preqs" },
+      { path: "plugins/catalogue/invoice/discount", file: "sections/catalogue/routes/api/public-invoice.ts", id: "api-catalogue-discount" },
       // The merchant's management API and the pictures it uploads.
       { path: "plugins/catalogue/dashboard/products", file: "sections/catalogue/routes/api/dashboard-collection.ts", id: "api-catalogue-dashboard-products" },
       { path: "plugins/catalogue/dashboard/products/:key", file: "sections/catalogue/routes/api/dashboard-item.ts", id: "api-catalogue-dashboard-product" },
@@ -49,5 +66,6 @@ export const catalogue = {
       { path: "plugins/catalogue/banner-image/:merchantId/:file", file: "sections/catalogue/routes/api/banner-image.ts", id: "api-catalogue-banner-image" },
     ],
   },
+  demoJob: "catalogue_demo_shop",
   server: () => import("./section.server"),
 } as const satisfies SectionDeclaration;

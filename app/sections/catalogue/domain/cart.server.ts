@@ -1,0 +1,156 @@
+import { z } from "zod";
+import type { DB } from "~/db/database.server";
+import { nowIso } from "~/lib/clock.server";
+import { hmacSha256, randomToken, safeEqual } from "~/lib/crypto.server";
+import { getAppSecret } from "~/lib/secret.server";
+import { priceItems, shortProblem, type Problem, type Quote } from "./pricing.server";
+import { productsBySlug, type ProductRow } from "./shop.server";
+
+/*
+ * A visitor's cart (public spec §3 catalogue cart item: slug, quantity), held on the server in
+ * catalogue_carts under a random token the browser keeps in a signed cookie. It holds slugs and
+ * quantities, never a price, and the number of the order it was last checked out as: that order's
+ * payment empties it.
+ */
+
+export const MAX_QUANTITY = 999;
+
+export const CartSchema = z.object({
+  merchant_id: z.number().int().positive(),
+  lines: z.array(z.object({ slug: z.string().min(1).max(200), quantity: z.number().int().min(1).max(MAX_QUANTITY) })).max(100),
+  discount_code: z.string().max(40).nullable(),
+  order: z.string().max(40).nullable(),
+});
+
+export type Cart = z.infer<typeof CartSchema>;
+
+export const emptyCart = (merchantId: number): Cart => ({ merchant_id: merchantId, lines: [], discount_code: null, order: null });
+
+async function signatureOf(db: DB, token: string) {
+  const secret = await getAppSecret(db);
+  return Buffer.from(hmacSha256(`catalogue-cart:${secret}`, token), "hex").subarray(0, 16).toString("base64url");
+}
+
+/** A new cart token and its signed form (what the cookie holds). */
+export async function newCartToken(db: DB) {
+  const token = randomToken(24);
+  return { token, signed: `${token}.${await signatureOf(db, token)}` };
+}
+
+/** The token a signed value names, if the signature is ours. */
+export async function verifyCartToken(db: DB, signed: string | null): Promise<string | null> {
+  const match = /^([A-Za-z0-9_-]{16,64})\.([A-Za-z0-9_-]{22})$/.exec(signed ?? "");
+  if (!match) return null;
+  return safeEqual(match[2], await signatureOf(db, match[1])) ? match[1] : null;
+}
+
+/** The cart under this token; a stored cart that cannot be read is discarded (public spec §8). */
+export async function loadCart(db: DB, token: string | null): Promise<Cart | null> {
+  if (!token) return null;
+  const row = await db.selectFrom("catalogue_carts").select(["data", "merchant_id"]).where("token", "=", token).executeTakeFirst();
+  if (!row) return null;
+  const cart = parseCart(row.data);
+  if (!cart || cart.merchant_id !== row.merchant_id) {
+    await db.deleteFrom("catalogue_carts").where("token", "=", token).execute();
+    return null;
+  }
+  return cart;
+}
+
+function parseCart(text: string): Cart | null {
+  try {
+    const parsed = CartSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function saveCart(db: DB, token: string, cart: Cart) {
+  const data = JSON.stringify(CartSchema.parse(cart));
+  const at = nowIso();
+  const updated = await db.updateTable("catalogue_carts").set({ data, merchant_id: cart.merchant_id, updated_at: at }).where("token", "=", token).executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) await db.insertInto("catalogue_carts").values({ token, merchant_id: cart.merchant_id, data, updated_at: at }).execute();
+}
+
+export async function removeStaleCarts(db: DB, before: string) {
+  await db.deleteFrom("catalogue_carts").where("updated_at", "<", before).execute();
+}
+
+/**
+ * Empties the cart an order was placed from, once the order is paid (inside the payment's database
+ * transaction): its lines and discount code go; it keeps the order's number, so that the visitor's
+ * next page thanks them for it.
+ */
+export async function emptyCartOfOrder(trx: DB, token: string | null, number: string) {
+  if (!token) return;
+  const row = await trx.selectFrom("catalogue_carts").select("data").where("token", "=", token).executeTakeFirst();
+  const cart = row ? parseCart(row.data) : null;
+  if (!cart || cart.order !== number) return;
+  await trx
+    .updateTable("catalogue_carts")
+    .set({ data: JSON.stringify({ ...cart, lines: [], discount_code: null }), updated_at: nowIso() })
+    .where("token", "=", token)
+    .execute();
+}
+
+export type AddOutcome = { kind: "already_in_cart"; cart: Cart } | { kind: "added"; cart: Cart; limitedTo: number | null } | { kind: "refused"; problem: Problem };
+
+/**
+ * Adds a product to a cart (public spec §2, §5): only a product with units left (or unlimited); a
+ * product already in the cart is not added again (the cart opens, where its quantity changes); the
+ * quantity is never above what is left (`limitedTo` says it was lowered).
+ */
+export function addToCart(cart: Cart, product: ProductRow, quantity: number): AddOutcome {
+  if (cart.lines.some((line) => line.slug === product.slug)) return { kind: "already_in_cart", cart };
+  if (product.inventory !== null && product.inventory <= 0) return { kind: "refused", problem: shortProblem(0) };
+  const wanted = Math.max(1, Math.min(MAX_QUANTITY, Math.trunc(quantity)));
+  const allowed = product.inventory === null ? wanted : Math.min(wanted, product.inventory);
+  return { kind: "added", cart: { ...cart, lines: [...cart.lines, { slug: product.slug, quantity: allowed }] }, limitedTo: allowed < wanted ? allowed : null };
+}
+
+/** A line's new quantity, never above what is left; 0 removes it. `limitedTo` says it was lowered. */
+export async function setQuantity(db: DB, cart: Cart, slug: string, quantity: number): Promise<{ cart: Cart; limitedTo: number | null }> {
+  if (!cart.lines.some((line) => line.slug === slug)) return { cart, limitedTo: null };
+  const wanted = Math.max(0, Math.min(MAX_QUANTITY, Math.trunc(quantity)));
+  if (wanted === 0) return { cart: { ...cart, lines: cart.lines.filter((line) => line.slug !== slug) }, limitedTo: null };
+  const product = (await productsBySlug(db, cart.merchant_id, [slug])).get(slug);
+  const left = product?.inventory ?? null;
+  const allowed = left === null ? wanted : Math.max(1, Math.min(wanted, left));
+  return { cart: { ...cart, lines: cart.lines.map((line) => (line.slug === slug ? { ...line, quantity: allowed } : line)) }, limitedTo: allowed < wanted ? allowed : null };
+}
+
+export type CartView = {
+  quote: Quote;
+  /** Problems of the cart's lines by slug (gone from the shop, sold out, fewer left than asked). */
+  lineProblems: Record<string, Problem>;
+  discountProblem: Problem | null;
+  count: number;
+};
+
+/** The cart priced from the products now (what the cart and checkout pages show); the order is priced again when placed. */
+export async function priceCart(db: DB, cart: Cart, currency: string): Promise<CartView> {
+  const { quote, problems } = await priceItems(db, { merchantId: cart.merchant_id, currency }, cart.lines, cart.discount_code);
+  const lineProblems: Record<string, Problem> = {};
+  for (const [key, problem] of Object.entries(problems)) {
+    const match = /^items\.(\d+)\./.exec(key);
+    if (match) lineProblems[cart.lines[Number(match[1])].slug] ??= problem;
+  }
+  return { quote, lineProblems, discountProblem: problems.discount_code ?? null, count: cart.lines.reduce((sum, line) => sum + line.quantity, 0) };
+}
+
+/**
+ * The cart with no line above what is left now (another customer bought meanwhile): such a line
+ * holds what is left; `limited` names the lines lowered. A sold-out line stays, to be removed.
+ */
+export function fitToStock(cart: Cart, view: CartView): { cart: Cart; limited: string[] } {
+  const limited: string[] = [];
+  const lines = cart.lines.map((line, index) => {
+    const priced = view.quote.lines.find((candidate) => candidate.index === index);
+    const left = priced?.product.inventory ?? null;
+    if (left === null || left <= 0 || line.quantity <= left) return line;
+    limited.push(line.slug);
+    return { ...line, quantity: left };
+  });
+  return { cart: limited.length ? { ...cart, lines } : cart, limited };
+}

@@ -1,0 +1,222 @@
+import { randomInt } from "node:crypto";
+import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/min";
+import { lockMerchant, writeTransaction, type DB } from "~/db/database.server";
+import { recordAudit } from "~/domain/audit/audit-log.server";
+import { listMerchantGateways, supportsCurrency } from "~/domain/payments/gateway-settings.server";
+import { payUrlOf } from "~/domain/payments/lifecycle.server";
+import { PAYABLE_STATES } from "~/domain/payments/states";
+import { createTransaction, transitionTransaction } from "~/domain/payments/transaction-state.server";
+import { addMs, now, nowIso } from "~/lib/clock.server";
+import type { Language } from "~/lib/i18n";
+import { toDecimalString } from "~/lib/money";
+import type { CheckoutInput } from "./checkout-schema.server";
+import { priceItems, shortProblem, type Problems, type Quote } from "./pricing.server";
+import { loadShop, nameIn, storesCarrying, type Shop } from "./shop.server";
+
+/** How long an order's units stay reserved while the customer pays. */
+export const PAYMENT_HOLD_MS = 15 * 60_000;
+
+const NUMBER_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
+
+/** An order's public number: 20 characters of 31 (99 bits), unguessable; staff use the short id. */
+export function newOrderNumber() {
+  let number = "";
+  for (let index = 0; index < 20; index++) number += NUMBER_ALPHABET[randomInt(NUMBER_ALPHABET.length)];
+  return number;
+}
+
+/** "+96550001234" for a valid phone typed with or without its country code. */
+export function normalizePhone(value: string, country: string) {
+  const parsed = parsePhoneNumberFromString(value, (country.toUpperCase() as CountryCode) || "KW");
+  return parsed?.isValid() ? parsed.number : undefined;
+}
+
+/** The payment methods a shop offers: the merchant's enabled gateways for the shop's currency (cash on delivery is not one). */
+export async function shopGateways(db: DB, shop: Shop, lang: Language) {
+  const gateways = await listMerchantGateways(db, shop.merchantId, { enabledOnly: true });
+  return gateways
+    .filter((gateway) => gateway.kind !== "cod" && supportsCurrency(gateway, shop.currency))
+    .map((gateway) => ({ code: gateway.code, name: lang === "ar" ? gateway.name_ar : gateway.name_en, logo_url: gateway.logo_url }));
+}
+
+export type CheckoutRefusal = { ok: false; problems: Problems };
+export type QuotedCheckout = { ok: true; shop: Shop; quote: Quote; phone: string | null; storeId: number | null; gatewayCode: string };
+
+/**
+ * Everything a checkout is checked against before anything is taken: each line priced from the
+ * products now (and not above what is left), the discount code, the phone, the store (one that
+ * carries every item), the payment method (one of the shop's), the terms when the page asks for them.
+ */
+export async function quoteCheckout(db: DB, merchantId: number, input: CheckoutInput, options: { requireTerms?: boolean; lang?: Language } = {}): Promise<QuotedCheckout | CheckoutRefusal> {
+  const shop = await loadShop(db, merchantId);
+  if (!shop) return { ok: false, problems: { non_field_errors: { code: "catalogue_public.errors.shop_not_found" } } };
+  const { quote, problems } = await priceItems(db, shop, input.items, input.discount_code || null);
+  let phone: string | null = null;
+  if (input.customer_phone) {
+    phone = normalizePhone(input.customer_phone, shop.country) ?? null;
+    if (!phone) problems.customer_phone = { code: "errors.invalid_phone" };
+  }
+  let storeId: number | null = null;
+  if (input.store !== null) {
+    const stores = await storesCarrying(
+      db,
+      merchantId,
+      quote.lines.map((line) => line.product.id),
+    );
+    if (stores.some((store) => store.id === input.store)) storeId = input.store;
+    else problems.store = { code: "catalogue_public.errors.store" };
+  }
+  const gateways = await shopGateways(db, shop, options.lang ?? "en");
+  if (!gateways.some((gateway) => gateway.code === input.gateway_code)) problems.gateway_code = { code: "catalogue_public.errors.gateway" };
+  const terms = options.lang === "ar" ? shop.settings.terms_ar || shop.settings.terms_en : shop.settings.terms_en || shop.settings.terms_ar;
+  if (options.requireTerms && terms.trim() && !input.accept_terms) problems.accept_terms = { code: "catalogue_public.errors.terms" };
+  if (Object.keys(problems).length) return { ok: false, problems };
+  return { ok: true, shop, quote, phone, storeId, gatewayCode: input.gateway_code };
+}
+
+/** Thrown inside the write to roll back an order whose units or discount ran out meanwhile. */
+class TakenMeanwhile extends Error {
+  constructor(readonly problems: Problems) {
+    super("taken meanwhile");
+  }
+}
+
+/**
+ * Takes a product's units by one conditional update (`inventory >= n`); an unlimited product
+ * (null) takes none. Answers how many are left when there are not enough.
+ */
+export async function takeUnits(trx: DB, productId: number, quantity: number): Promise<{ ok: true } | { ok: false; left: number }> {
+  const taken = await trx
+    .updateTable("catalogue_products")
+    .set((eb) => ({ inventory: eb("inventory", "-", quantity) }))
+    .where("id", "=", productId)
+    .where("inventory", "is not", null)
+    .where("inventory", ">=", quantity)
+    .executeTakeFirst();
+  if (Number(taken.numUpdatedRows) === 1) return { ok: true };
+  const row = await trx.selectFrom("catalogue_products").select("inventory").where("id", "=", productId).executeTakeFirst();
+  if (row && row.inventory === null) return { ok: true };
+  return { ok: false, left: row?.inventory ?? 0 };
+}
+
+/** Takes one use of a discount by one conditional update (`used < max_uses`). */
+export async function takeDiscountUse(trx: DB, discountId: number) {
+  const used = await trx
+    .updateTable("catalogue_discounts")
+    .set((eb) => ({ used: eb("used", "+", 1) }))
+    .where("id", "=", discountId)
+    .where((eb) => eb.or([eb("max_uses", "is", null), eb("used", "<", eb.ref("max_uses"))]))
+    .executeTakeFirst();
+  return Number(used.numUpdatedRows) === 1;
+}
+
+export type PlacedOrder = { id: number; number: string; transactionId: string; total: number; currency: string; checkoutUrl: string };
+
+/**
+ * Places an order: checks and prices it (nothing taken yet), then in one database transaction takes
+ * each product's units by conditional updates in product id order and the discount's use (so 30
+ * customers racing for the last 10 units get exactly 10, and a discount is never used more than
+ * allowed), records the order, its lines and its transaction of the catalogue section, due when the
+ * hold ends. The customer then pays on the platform's pay page; the section's hook settles the order.
+ * An earlier unpaid order of the same cart ends first, giving its units back.
+ */
+export async function placeOrder(
+  db: DB,
+  input: { merchantId: number; request: CheckoutInput; lang: Language; baseUrl: string; requireTerms?: boolean; cartToken?: string | null; previousOrder?: string | null },
+): Promise<{ ok: true; order: PlacedOrder } | CheckoutRefusal> {
+  const quoted = await quoteCheckout(db, input.merchantId, input.request, { requireTerms: input.requireTerms, lang: input.lang });
+  if (!quoted.ok) return quoted;
+  const { quote, shop } = quoted;
+  const request = input.request;
+  if (input.previousOrder) await endUnpaidOrder(db, input.merchantId, input.previousOrder);
+  try {
+    const placed = await writeTransaction(db, async (trx) => {
+      await lockMerchant(trx, input.merchantId);
+      const asked = new Map<number, { quantity: number; index: number }>();
+      for (const line of quote.lines) {
+        const entry = asked.get(line.product.id);
+        asked.set(line.product.id, { quantity: (entry?.quantity ?? 0) + line.quantity, index: entry?.index ?? line.index });
+      }
+      for (const [productId, { quantity, index }] of [...asked].sort(([a], [b]) => a - b)) {
+        const taken = await takeUnits(trx, productId, quantity);
+        if (!taken.ok) throw new TakenMeanwhile({ [`items.${index}.quantity`]: shortProblem(taken.left) });
+      }
+      if (quote.discountRow && !(await takeDiscountUse(trx, quote.discountRow.id))) throw new TakenMeanwhile({ discount_code: { code: "catalogue_public.errors.discount_used_up" } });
+      const at = nowIso();
+      const holdUntil = addMs(now(), PAYMENT_HOLD_MS).toISOString();
+      const number = newOrderNumber();
+      const lines = quote.lines.map((line) => ({ slug: line.product.slug, sku: line.product.sku, name_en: line.product.name_en, name_ar: line.product.name_ar, quantity: line.quantity, unit_price: line.unitPrice, line_total: line.lineTotal }));
+      const transaction = await createTransaction(trx, {
+        merchant_id: input.merchantId,
+        plugin: "catalogue",
+        amount: quote.total,
+        currency_code: shop.currency,
+        editable_amount: 0,
+        customer_email: request.customer_email,
+        customer_phone: quoted.phone,
+        customer_first_name: request.customer_name,
+        customer_last_name: null,
+        description: lines.map((line) => `${line.quantity} × ${nameIn(line, input.lang)}`).join(", ").slice(0, 1000),
+        remarks: null,
+        attachment_path: null,
+        attachment_name: null,
+        pg_codes: quoted.gatewayCode,
+        expiration_time: holdUntil,
+        next_url: null,
+        initiator_user_id: null,
+        gateway_code: null,
+        paid_attempt_id: null,
+        send_email: 0,
+        send_sms: 0,
+        // What the order bought, as the transaction's details show it (section.server.ts).
+        extra: JSON.stringify({ order: number, lines, subtotal: quote.subtotal, discount: quote.discount, discount_code: quote.discountRow?.code ?? null }),
+      });
+      const order = await trx
+        .insertInto("catalogue_orders")
+        .values({
+          merchant_id: input.merchantId,
+          number,
+          status: "pending_payment",
+          subtotal: quote.subtotal,
+          discount: quote.discount,
+          total: quote.total,
+          currency_code: shop.currency,
+          discount_id: quote.discountRow?.id ?? null,
+          store_id: quoted.storeId,
+          customer_name: request.customer_name,
+          customer_email: request.customer_email,
+          customer_phone: quoted.phone,
+          gateway_code: quoted.gatewayCode,
+          transaction_id: transaction.id,
+          lang: input.lang,
+          holds_stock: 1,
+          hold_until: holdUntil,
+          cart_token: input.cartToken ?? null,
+          created_at: at,
+          updated_at: at,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto("catalogue_order_lines")
+        .values(quote.lines.map((line) => ({ order_id: order.id, product_id: line.product.id, slug: line.product.slug, sku: line.product.sku, name_en: line.product.name_en, name_ar: line.product.name_ar, quantity: line.quantity, unit_price: line.unitPrice, line_total: line.lineTotal })))
+        .execute();
+      await recordAudit(trx, { merchantId: input.merchantId, actor: "customer", action: "catalogue_order_placed", params: { orderId: order.id, number }, objectType: "catalogue_order", objectId: order.id });
+      return { id: order.id, number, transactionId: transaction.id };
+    });
+    return { ok: true, order: { ...placed, total: quote.total, currency: shop.currency, checkoutUrl: payUrlOf(input.baseUrl, input.lang, placed.transactionId) } };
+  } catch (error) {
+    if (error instanceof TakenMeanwhile) return { ok: false, problems: error.problems };
+    throw error;
+  }
+}
+
+/** An unpaid order of the merchant ends now (its cart checks out again): its transaction expires, and the hook gives its units back. */
+export async function endUnpaidOrder(db: DB, merchantId: number, number: string) {
+  const order = await db.selectFrom("catalogue_orders").select(["transaction_id", "status"]).where("merchant_id", "=", merchantId).where("number", "=", number).executeTakeFirst();
+  if (!order?.transaction_id || order.status !== "pending_payment") return;
+  await writeTransaction(db, (trx) => transitionTransaction(trx, order.transaction_id!, "expired", { kind: "expired" }, { from: PAYABLE_STATES }));
+}
+
+/** The order's total as the API answers it. */
+export const decimalTotal = (order: Pick<PlacedOrder, "total" | "currency">) => toDecimalString(order.total, order.currency);

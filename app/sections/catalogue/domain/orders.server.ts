@@ -1,0 +1,166 @@
+import { writeTransaction, type DB } from "~/db/database.server";
+import type { CatalogueOrderStatus } from "~/db/schema";
+import { recordAudit } from "~/domain/audit/audit-log.server";
+import { PAYABLE_STATES } from "~/domain/payments/states";
+import { transitionTransaction, type TransitionEvent } from "~/domain/payments/transaction-state.server";
+import { nowIso } from "~/lib/clock.server";
+import { money } from "~/lib/outcome";
+import { emptyCartOfOrder } from "./cart.server";
+import { takeDiscountUse, takeUnits } from "./checkout.server";
+
+/*
+ * An order's units are reserved when it is placed and settled by its payment (decision 0025):
+ * a completed payment keeps them (the order is paid: inventory was decremented once, at checkout);
+ * a failed payment, an expired hold or a canceled transaction gives them back, once — only the
+ * write that clears `holds_stock` returns them.
+ */
+
+async function unitsOf(trx: DB, orderId: number) {
+  const lines = await trx.selectFrom("catalogue_order_lines").select(["product_id", "quantity"]).where("order_id", "=", orderId).execute();
+  const byProduct = new Map<number, number>();
+  for (const line of lines) byProduct.set(line.product_id, (byProduct.get(line.product_id) ?? 0) + line.quantity);
+  return [...byProduct].sort(([a], [b]) => a - b);
+}
+
+async function giveUnitsBack(trx: DB, units: [number, number][]) {
+  for (const [productId, quantity] of units) {
+    await trx
+      .updateTable("catalogue_products")
+      .set((eb) => ({ inventory: eb("inventory", "+", quantity) }))
+      .where("id", "=", productId)
+      .where("inventory", "is not", null)
+      .execute();
+  }
+}
+
+/** Gives an order's units and discount use back, once. */
+export async function releaseOrder(trx: DB, orderId: number) {
+  const cleared = await trx.updateTable("catalogue_orders").set({ holds_stock: 0, updated_at: nowIso() }).where("id", "=", orderId).where("holds_stock", "=", 1).executeTakeFirst();
+  if (Number(cleared.numUpdatedRows) !== 1) return false;
+  await giveUnitsBack(trx, await unitsOf(trx, orderId));
+  const order = await trx.selectFrom("catalogue_orders").select("discount_id").where("id", "=", orderId).executeTakeFirstOrThrow();
+  if (order.discount_id !== null) await trx.updateTable("catalogue_discounts").set((eb) => ({ used: eb("used", "-", 1) })).where("id", "=", order.discount_id).where("used", ">", 0).execute();
+  return true;
+}
+
+/**
+ * Takes an order's units and discount use again (a payment that completed after they were given
+ * back), all or none: what was taken before one ran out is put back at once.
+ */
+async function retakeOrder(trx: DB, orderId: number) {
+  const taken: [number, number][] = [];
+  for (const [productId, quantity] of await unitsOf(trx, orderId)) {
+    if (!(await takeUnits(trx, productId, quantity)).ok) {
+      await giveUnitsBack(trx, taken);
+      return false;
+    }
+    taken.push([productId, quantity]);
+  }
+  const order = await trx.selectFrom("catalogue_orders").select("discount_id").where("id", "=", orderId).executeTakeFirstOrThrow();
+  if (order.discount_id !== null && !(await takeDiscountUse(trx, order.discount_id))) {
+    await giveUnitsBack(trx, taken);
+    return false;
+  }
+  await trx.updateTable("catalogue_orders").set({ holds_stock: 1 }).where("id", "=", orderId).execute();
+  return true;
+}
+
+async function markPaid(trx: DB, order: { id: number; status: CatalogueOrderStatus; number: string; cart_token: string | null }) {
+  await trx.updateTable("catalogue_orders").set({ status: "paid", updated_at: nowIso() }).where("id", "=", order.id).where("status", "=", order.status).execute();
+  // A successful payment clears the cart it was placed from (public spec §4).
+  await emptyCartOfOrder(trx, order.cart_token, order.number);
+}
+
+/**
+ * The section's hook on its transactions' changes, inside the same database transaction. A completed
+ * payment makes the order paid, keeping its units; one that completes after they were given back
+ * takes them again if they are still there, else the order stays canceled and the audit log asks
+ * staff to refund it (the hook must not throw for a payment). A failed attempt gives the units back
+ * (a retry that pays takes them again); an expired or canceled transaction ends the order and gives
+ * them back; a voided authorization does too. A refund keeps them: the goods may have left.
+ */
+export async function onOrderTransition(trx: DB, change: TransitionEvent) {
+  const order = await trx.selectFrom("catalogue_orders").select(["id", "merchant_id", "number", "status", "holds_stock", "cart_token"]).where("transaction_id", "=", change.transaction.id).executeTakeFirst();
+  if (!order) return;
+  const { to, cause } = change;
+  if (cause.kind === "payment" && (to === "paid" || to === "authorized")) {
+    if (order.status === "paid") return;
+    if (order.holds_stock || (await retakeOrder(trx, order.id))) {
+      await markPaid(trx, order);
+      return;
+    }
+    if (order.status === "pending_payment") await trx.updateTable("catalogue_orders").set({ status: "canceled", updated_at: nowIso() }).where("id", "=", order.id).execute();
+    await recordAudit(trx, {
+      merchantId: order.merchant_id,
+      actor: "system",
+      action: "catalogue_order_paid_without_stock",
+      params: { orderId: order.id, number: order.number, amount: money(change.transaction.amount, change.transaction.currency_code) },
+      objectType: "catalogue_order",
+      objectId: order.id,
+    });
+    return;
+  }
+  if (cause.kind === "attempt_failed") {
+    if (order.status === "pending_payment") await releaseOrder(trx, order.id);
+    return;
+  }
+  if ((to === "expired" || to === "canceled" || to === "failed" || to === "invalid") && order.status === "pending_payment") {
+    await trx.updateTable("catalogue_orders").set({ status: "canceled", updated_at: nowIso() }).where("id", "=", order.id).where("status", "=", "pending_payment").execute();
+    await releaseOrder(trx, order.id);
+    return;
+  }
+  if (to === "voided" && order.status === "paid") {
+    await trx.updateTable("catalogue_orders").set({ status: "canceled", updated_at: nowIso() }).where("id", "=", order.id).where("status", "=", "paid").execute();
+    await releaseOrder(trx, order.id);
+  }
+}
+
+/**
+ * The sweep (every 30 seconds): unpaid orders whose hold is over end through their transaction's
+ * expiry, each in its own database transaction. An order whose transaction can no longer expire
+ * (already ended otherwise) is ended directly, so the sweep never meets it again.
+ */
+export async function expireUnpaidOrders(db: DB) {
+  const due = await db
+    .selectFrom("catalogue_orders")
+    .select(["id", "transaction_id"])
+    .where("status", "=", "pending_payment")
+    .where("hold_until", "<", nowIso())
+    .orderBy("hold_until")
+    .limit(500)
+    .execute();
+  for (const order of due) {
+    await writeTransaction(db, async (trx) => {
+      const moved = order.transaction_id ? await transitionTransaction(trx, order.transaction_id, "expired", { kind: "expired" }, { from: PAYABLE_STATES }) : { ok: false };
+      if (moved.ok) return;
+      const ended = await trx.updateTable("catalogue_orders").set({ status: "canceled", updated_at: nowIso() }).where("id", "=", order.id).where("status", "=", "pending_payment").executeTakeFirst();
+      if (Number(ended.numUpdatedRows) === 1) await releaseOrder(trx, order.id);
+    });
+  }
+  return due.length;
+}
+
+export type OrderSummary = {
+  number: string;
+  status: CatalogueOrderStatus;
+  total: number;
+  subtotal: number;
+  discount: number;
+  currency: string;
+  transactionId: string | null;
+  lines: { slug: string; name_en: string; name_ar: string; quantity: number; unit_price: number; line_total: number }[];
+};
+
+/** An order of the merchant by its unguessable number, with its lines. */
+export async function findOrder(db: DB, merchantId: number, number: string): Promise<OrderSummary | undefined> {
+  if (!/^[0-9A-Z]{6,40}$/.test(number)) return undefined;
+  const order = await db
+    .selectFrom("catalogue_orders")
+    .select(["id", "number", "status", "total", "subtotal", "discount", "currency_code", "transaction_id"])
+    .where("merchant_id", "=", merchantId)
+    .where("number", "=", number)
+    .executeTakeFirst();
+  if (!order) return undefined;
+  const lines = await db.selectFrom("catalogue_order_lines").select(["slug", "name_en", "name_ar", "quantity", "unit_price", "line_total"]).where("order_id", "=", order.id).orderBy("id").execute();
+  return { number: order.number, status: order.status, total: order.total, subtotal: order.subtotal, discount: order.discount, currency: order.currency_code, transactionId: order.transaction_id, lines };
+}

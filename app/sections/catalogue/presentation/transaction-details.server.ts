@@ -1,0 +1,59 @@
+import type { TransactionRow } from "~/domain/transactions/list.server";
+import type { Language } from "~/lib/i18n";
+import { translator } from "~/lib/i18n.server";
+import { formatAmount, toDecimalString } from "~/lib/money";
+import type { DetailsRow } from "../../contract";
+
+/** What a catalogue transaction bought, as its checkout wrote it on the transaction (checkout.server.ts). */
+type OrderExtra = {
+  order: string;
+  lines: { slug: string; sku: string | null; name_en: string; name_ar: string; quantity: number; unit_price: number; line_total: number }[];
+  subtotal: number;
+  discount: number;
+  discount_code: string | null;
+};
+
+function orderOf(row: Pick<TransactionRow, "extra">): OrderExtra | null {
+  if (!row.extra) return null;
+  try {
+    const parsed = JSON.parse(row.extra) as Partial<OrderExtra>;
+    return typeof parsed.order === "string" && Array.isArray(parsed.lines) ? (parsed as OrderExtra) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The details page's rows of a shop order: its number, each line (quantity × product, its total), the discount. */
+export function orderDetails(row: TransactionRow, lang: Language): DetailsRow[] {
+  const order = orderOf(row);
+  if (!order) return [];
+  const t = translator(lang);
+  const money = (minor: number) => formatAmount(minor, row.currency_code, lang);
+  const rows: DetailsRow[] = [{ name: "catalogue_order", label: t("catalogue_public.details.order"), value: order.order }];
+  order.lines.forEach((line, index) => {
+    const name = lang === "ar" ? line.name_ar || line.name_en : line.name_en || line.name_ar;
+    rows.push({
+      name: `catalogue_line_${index + 1}`,
+      label: t("catalogue_public.details.line", { number: index + 1 }),
+      value: `${line.quantity} × ${name}${line.sku ? ` (${line.sku})` : ""} — ${money(line.line_total)}`,
+    });
+  });
+  if (order.discount > 0) rows.push({ name: "catalogue_discount", label: t("catalogue_public.details.discount"), value: `${order.discount_code ?? ""} −${money(order.discount)}`.trim() });
+  return rows;
+}
+
+/** The order's number and lines as the transactions API answers them. */
+export function serializeOrder(row: TransactionRow) {
+  const order = orderOf(row);
+  if (!order) return { catalogue_order: null };
+  const decimal = (minor: number) => toDecimalString(minor, row.currency_code);
+  return {
+    catalogue_order: {
+      number: order.order,
+      subtotal: decimal(order.subtotal),
+      discount: decimal(order.discount),
+      discount_code: order.discount_code,
+      items: order.lines.map((line) => ({ slug: line.slug, sku: line.sku, name_en: line.name_en, name_ar: line.name_ar, quantity: line.quantity, unit_price: decimal(line.unit_price), line_total: decimal(line.line_total) })),
+    },
+  };
+}

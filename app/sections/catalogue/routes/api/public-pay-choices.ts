@@ -1,0 +1,62 @@
+import type { Route } from "./+types/public-pay-choices";
+import { defaultChoice, payChoicesFor } from "~/domain/payments/pay-page.server";
+import { translator } from "~/lib/i18n.server";
+import { formatAmount, parseAmount, toDecimalString } from "~/lib/money";
+import { apiJson, methodNotAllowed, readBody } from "~/web/api.server";
+import { getDbFrom } from "~/web/request-context.server";
+import { CheckoutItemSchema, problemsOf } from "../../domain/checkout-schema.server";
+import { shopGateways } from "../../domain/checkout.server";
+import { priceItems } from "../../domain/pricing.server";
+import { nestedProblems, publicApiLanguage, requireShop } from "./public-api.server";
+import { z } from "zod";
+
+const ChoicesSchema = z.object({ items: z.array(CheckoutItemSchema).max(50).optional(), discount_code: z.string().trim().max(40).nullable().optional() });
+
+/**
+ * POST pay-choices {"items"?, "discount_code"?} or {"total"?}: the shop's payment methods priced
+ * (fees included) for the order's total, which the server computes from the items when they are
+ * given; a total the caller states only prices the choices, it never becomes an order's price.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(request);
+  const db = getDbFrom(context);
+  const body = await readBody(request);
+  const lang = publicApiLanguage(request);
+  const shop = await requireShop(db, request, body);
+  const parsed = ChoicesSchema.safeParse(body);
+  if (!parsed.success) return apiJson(nestedProblems(problemsOf(parsed.error.issues), lang), 400);
+  let amount = 0;
+  if (parsed.data.items?.length) {
+    const { quote, problems } = await priceItems(db, shop, parsed.data.items, parsed.data.discount_code || null);
+    if (Object.keys(problems).length) return apiJson(nestedProblems(problems, lang), 400);
+    amount = quote.total;
+  } else if (body.total !== undefined && body.total !== null && body.total !== "") {
+    const total = parseAmount(String(body.total), shop.currency);
+    if (!total.ok) return apiJson(nestedProblems({ total: { code: "catalogue_public.errors.invalid" } }, lang), 400);
+    amount = total.minor;
+  }
+  const gateways = await shopGateways(db, shop, lang);
+  const choices = await payChoicesFor(db, { merchant_id: shop.merchantId, pg_codes: gateways.map((gateway) => gateway.code).join(","), currency_code: shop.currency }, amount, lang);
+  const t = translator(lang);
+  const decimal = (minor: number) => toDecimalString(minor, shop.currency);
+  return apiJson({
+    pay_choices: choices.map((choice) => ({
+      gateway: choice.gateway,
+      gateway_code: choice.gateway_code,
+      value: choice.gateway_code,
+      logo_url: choice.logo_url,
+      amount: decimal(choice.amount),
+      base_amount: decimal(choice.base_amount),
+      fee: decimal(choice.fee),
+      fee_description: choice.fee > 0 ? t("pay.fee_line", { fee: formatAmount(choice.fee, choice.currency_code, lang) }) : t("pay.no_fee"),
+      currency_code: choice.currency_code,
+      delivery_charges: null,
+      button_verb: t("pay.pay_now", { amount: "" }).trim(),
+    })),
+    default_pay_choice: defaultChoice(choices)?.gateway_code ?? null,
+  });
+}
+
+export function loader({ request }: Route.LoaderArgs) {
+  return methodNotAllowed(request);
+}

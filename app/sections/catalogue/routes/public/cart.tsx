@@ -1,0 +1,177 @@
+import "~/styles/customer.css";
+import "~/styles/pay.css";
+import "../../components/public/catalogue-public.css";
+import { redirect, useLoaderData, useLocation } from "react-router";
+import type { Route } from "./+types/cart";
+import { useText } from "~/components/pay/use-text";
+import { Alert, Button, Card, LinkButton } from "~/components/pay/ui";
+import { readFormData } from "~/web/form-data.server";
+import { getDbFrom } from "~/web/request-context.server";
+import { fitToStock, priceCart, setQuantity } from "../../domain/cart.server";
+import { findOrder } from "../../domain/orders.server";
+import { ShopLayout, Totals } from "../../components/public/shop-layout";
+import { cartLinesView, orderView, totalsView } from "./cart-view.server";
+import { languageOf, loadVisitor, shopQuery, storeCart, unitHeader } from "./shop-page.server";
+
+/** Served as plain HTML: no React on the client (docs/decisions/0005); every change is a plain POST. */
+export const handle = { hydrate: false };
+
+export function meta({ params }: Route.MetaArgs) {
+  return [{ title: params.lang === "ar" ? "سلة التسوق" : "Cart" }, { name: "robots", content: "noindex" }];
+}
+
+export async function loader({ params, context, request }: Route.LoaderArgs) {
+  const lang = languageOf(params);
+  const db = getDbFrom(context);
+  const url = new URL(request.url);
+  const visitor = await loadVisitor(db, url, request.headers.get("Cookie"));
+  const { shop } = visitor;
+  let cart = visitor.cart;
+  let view = await priceCart(db, cart, shop.currency);
+  // Never more in the cart than is left: a line another customer bought down holds what is left.
+  const fitted = fitToStock(cart, view);
+  if (fitted.limited.length && visitor.token) {
+    cart = fitted.cart;
+    await storeCart(visitor, request, cart);
+    view = await priceCart(db, cart, shop.currency);
+  }
+  const asked = url.searchParams.get("order") ?? visitor.paidOrder;
+  const order = asked ? await findOrder(db, shop.merchantId, asked) : undefined;
+  const limited = Number(url.searchParams.get("limited"));
+  return {
+    lang,
+    unit: await unitHeader(db, shop.merchantId, lang),
+    query: shopQuery(shop),
+    cartCount: view.count,
+    notice: url.searchParams.get("notice") === "already_in_cart" ? "already_in_cart" : null,
+    limited: Number.isInteger(limited) && limited > 0 ? limited : null,
+    lowered: fitted.limited,
+    lines: cartLinesView(cart, view, shop, lang),
+    totals: totalsView(view.quote, shop, lang),
+    blocked: Object.keys(view.lineProblems).length > 0,
+    order: order ? orderView(order, shop, lang) : null,
+    pending: visitor.pendingOrder ? { number: visitor.pendingOrder.number, payUrl: `/${lang}/pay/${visitor.pendingOrder.transactionId}` } : null,
+  };
+}
+
+export async function action({ params, context, request }: Route.ActionArgs) {
+  const lang = languageOf(params);
+  const db = getDbFrom(context);
+  const visitor = await loadVisitor(db, new URL(request.url), request.headers.get("Cookie"));
+  const form = await readFormData(request);
+  const here = `/${lang}/catalogue/cart${shopQuery(visitor.shop)}`;
+  const intent = String(form.get("intent") ?? "");
+  const slug = String(form.get("slug") ?? "").slice(0, 200);
+  const text = String(form.get("quantity") ?? "").trim();
+  const quantity = intent === "remove" ? 0 : /^\d{1,4}$/.test(text) ? Number(text) : Number.NaN;
+  if ((intent !== "quantity" && intent !== "remove") || !Number.isInteger(quantity)) return redirect(here, 303);
+  const changed = await setQuantity(db, visitor.cart, slug, quantity);
+  const headers = await storeCart(visitor, request, changed.cart);
+  return redirect(changed.limitedTo ? `${here}&limited=${changed.limitedTo}` : here, { status: 303, headers });
+}
+
+export default function Cart() {
+  const t = useText();
+  const page = useLoaderData<typeof loader>();
+  const location = useLocation();
+  const formAction = `/${page.lang}/catalogue/cart${page.query}`;
+  return (
+    <ShopLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} query={page.query} cartCount={page.cartCount} narrow>
+      <div className="c-stack">
+        {page.order ? <OrderConfirmation order={page.order} /> : null}
+        <h1 className="c-title">{t("catalogue_public.cart.title")}</h1>
+        {page.notice ? (
+          <Alert color="orange" role="status">
+            {t("catalogue_public.cart.already_in_cart")}
+          </Alert>
+        ) : null}
+        {page.limited ? (
+          <Alert color="orange" role="status">
+            {t("catalogue_public.cart.limited", { count: page.limited })}
+          </Alert>
+        ) : null}
+        {page.pending ? (
+          <Alert color="orange" role="status">
+            <span className="shop-order-number">{t("catalogue_public.cart.pending", { number: page.pending.number })}</span>{" "}
+            <a className="c-link" href={page.pending.payUrl}>
+              {t("catalogue_public.cart.pay_pending")}
+            </a>
+          </Alert>
+        ) : null}
+        {page.lines.length === 0 ? (
+          <Card>
+            <div className="c-stack">
+              <p>{t("catalogue_public.cart.empty")}</p>
+              <LinkButton href={`/${page.lang}/catalogue/product-list${page.query}`}>{t("catalogue_public.cart.to_products")}</LinkButton>
+            </div>
+          </Card>
+        ) : (
+          <Card>
+            {page.lines.map((line) => (
+              <div key={line.slug} className="shop-line" id={`line-${line.slug}`}>
+                <div className="shop-line__row">
+                  <a className="c-strong c-link" href={`/${page.lang}/catalogue/product-detail/${encodeURIComponent(line.slug)}${page.query}`}>
+                    {line.name ? `${line.quantity} × ${line.name}` : t("catalogue_public.cart.unavailable_line")}
+                  </a>
+                  <span>{line.lineTotal}</span>
+                </div>
+                {line.unitPrice ? <span className="c-small c-dimmed">{t("catalogue_public.cart.each", { price: line.unitPrice })}</span> : null}
+                {page.lowered.includes(line.slug) ? <p className="c-field__error">{t("catalogue_public.cart.limited", { count: line.quantity })}</p> : line.problem ? <p className="c-field__error">{line.problem}</p> : null}
+                <div className="shop-line__actions">
+                  {line.name ? (
+                    <form method="post" action={formAction} className="shop-line__actions">
+                      <input type="hidden" name="intent" value="quantity" />
+                      <input type="hidden" name="slug" value={line.slug} />
+                      <input className="c-input" type="number" name="quantity" inputMode="numeric" min={1} max={Math.max(1, Math.min(999, line.max))} defaultValue={line.quantity} aria-label={t("catalogue_public.cart.quantity_of", { name: line.name })} />
+                      <Button type="submit" variant="default" size="xs">
+                        {t("catalogue_public.cart.update")}
+                      </Button>
+                    </form>
+                  ) : null}
+                  <form method="post" action={formAction}>
+                    <input type="hidden" name="intent" value="remove" />
+                    <input type="hidden" name="slug" value={line.slug} />
+                    <Button type="submit" variant="subtle" size="xs">
+                      {t("catalogue_public.cart.remove")}
+                    </Button>
+                  </form>
+                </div>
+              </div>
+            ))}
+            <Totals totals={page.totals} />
+          </Card>
+        )}
+        {page.lines.length > 0 ? (
+          page.blocked ? (
+            <Alert color="red">{t("catalogue_public.cart.fix_lines")}</Alert>
+          ) : (
+            <LinkButton href={`/${page.lang}/catalogue/checkout${page.query}`} fullWidth>
+              {t("catalogue_public.cart.checkout")}
+            </LinkButton>
+          )
+        ) : null}
+      </div>
+    </ShopLayout>
+  );
+}
+
+function OrderConfirmation({ order }: { order: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["order"]> }) {
+  const t = useText();
+  return (
+    <Card>
+      <div className="c-stack">
+        <h2 className="c-subtitle shop-order-number">{t("catalogue_public.order.title", { number: order.number })}</h2>
+        <p className="c-strong">{t(`catalogue_public.order.states.${order.status}`)}</p>
+        {order.lines.map((line, index) => (
+          <div key={index} className="shop-line__row">
+            <span>
+              {line.quantity} × {line.name}
+            </span>
+            <span>{line.lineTotal}</span>
+          </div>
+        ))}
+        <Totals totals={order.totals} />
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,218 @@
+import "~/styles/customer.css";
+import "~/styles/pay.css";
+import "../../components/public/catalogue-public.css";
+import { data, redirect, useActionData, useLoaderData, useLocation } from "react-router";
+import type { Route } from "./+types/checkout";
+import { useText } from "~/components/pay/use-text";
+import { Alert, Button, Card, TextField } from "~/components/pay/ui";
+import { readFormData } from "~/web/form-data.server";
+import { getDbFrom } from "~/web/request-context.server";
+import { linkBaseUrl } from "~/web/sign-in.server";
+import { priceCart } from "../../domain/cart.server";
+import { CheckoutSchema, problemsOf } from "../../domain/checkout-schema.server";
+import { placeOrder, shopGateways } from "../../domain/checkout.server";
+import { nameIn, storesCarrying } from "../../domain/shop.server";
+import { ShopLayout, Totals } from "../../components/public/shop-layout";
+import { cartLinesView, totalsView } from "./cart-view.server";
+import { languageOf, loadVisitor, messageOf, messagesOf, shopQuery, storeCart, unitHeader } from "./shop-page.server";
+
+/** Served as plain HTML: no React on the client (docs/decisions/0005); the discount and the order itself are plain POSTs. */
+export const handle = { hydrate: false };
+
+export function meta({ params }: Route.MetaArgs) {
+  return [{ title: params.lang === "ar" ? "إتمام الشراء" : "Checkout" }, { name: "robots", content: "noindex" }];
+}
+
+const FIELDS = ["customer_name", "customer_email", "customer_phone", "discount_code", "gateway_code", "store", "accept_terms"] as const;
+
+export async function loader({ params, context, request }: Route.LoaderArgs) {
+  const lang = languageOf(params);
+  const db = getDbFrom(context);
+  const { shop, cart } = await loadVisitor(db, new URL(request.url), request.headers.get("Cookie"));
+  const view = await priceCart(db, cart, shop.currency);
+  const [unit, gateways, stores] = await Promise.all([
+    unitHeader(db, shop.merchantId, lang),
+    shopGateways(db, shop, lang),
+    storesCarrying(
+      db,
+      shop.merchantId,
+      view.quote.lines.map((line) => line.product.id),
+    ),
+  ]);
+  const settings = shop.settings;
+  const terms = lang === "ar" ? settings.terms_ar || settings.terms_en : settings.terms_en || settings.terms_ar;
+  return {
+    lang,
+    unit,
+    query: shopQuery(shop),
+    cartCount: view.count,
+    lines: cartLinesView(cart, view, shop, lang),
+    totals: totalsView(view.quote, shop, lang),
+    discountCode: cart.discount_code,
+    discountError: messageOf(view.discountProblem, lang),
+    blocked: Object.keys(view.lineProblems).length > 0,
+    gateways,
+    storeLabel: (lang === "ar" ? settings.label_store_ar : settings.label_store_en) || null,
+    stores: stores.map((store) => ({ id: store.id, name: nameIn(store, lang), address: lang === "ar" ? store.address_ar || store.address_en : store.address_en || store.address_ar })),
+    terms: terms.trim() || null,
+  };
+}
+
+export async function action({ params, context, request }: Route.ActionArgs) {
+  const lang = languageOf(params);
+  const db = getDbFrom(context);
+  const visitor = await loadVisitor(db, new URL(request.url), request.headers.get("Cookie"));
+  const form = await readFormData(request);
+  const values: Record<string, string> = {};
+  for (const field of FIELDS) values[field] = String(form.get(field) ?? "").slice(0, 300);
+  const here = `/${lang}/catalogue/checkout${shopQuery(visitor.shop)}`;
+  const intent = String(form.get("intent") ?? "place");
+  if (intent === "discount") {
+    const code = values.discount_code.trim().slice(0, 40);
+    const view = await priceCart(db, { ...visitor.cart, discount_code: code || null }, visitor.shop.currency);
+    if (code && view.discountProblem) return data({ values, fields: { discount_code: messageOf(view.discountProblem, lang) } as Record<string, string | null>, lines: {} as Record<string, string> }, { status: 400 });
+    const headers = await storeCart(visitor, request, { ...visitor.cart, discount_code: code || null });
+    return redirect(here, { status: 303, headers });
+  }
+  if (intent !== "place") return data({ values, fields: {} as Record<string, string | null>, lines: {} as Record<string, string> }, { status: 400 });
+  const parsed = CheckoutSchema.safeParse({ ...values, items: visitor.cart.lines });
+  if (!parsed.success) return data({ values, fields: messagesOf(problemsOf(parsed.error.issues), lang) as Record<string, string | null>, lines: {} as Record<string, string> }, { status: 400 });
+  const placed = await placeOrder(db, {
+    merchantId: visitor.shop.merchantId,
+    request: parsed.data,
+    lang,
+    baseUrl: linkBaseUrl(),
+    requireTerms: true,
+    cartToken: visitor.token,
+    previousOrder: visitor.cart.order,
+  });
+  if (!placed.ok) {
+    const messages = messagesOf(placed.problems, lang);
+    const lines: Record<string, string> = {};
+    const fields: Record<string, string | null> = {};
+    for (const [key, message] of Object.entries(messages)) {
+      const line = /^items\.(\d+)\./.exec(key);
+      if (line) lines[visitor.cart.lines[Number(line[1])]?.slug ?? ""] = message;
+      else fields[key] = message;
+    }
+    return data({ values, fields, lines }, { status: 400 });
+  }
+  // The cart keeps its lines until the payment completes (the hook empties it); it remembers the order.
+  const headers = await storeCart(visitor, request, { ...visitor.cart, discount_code: parsed.data.discount_code || null, order: placed.order.number });
+  return redirect(`/${lang}/pay/${placed.order.transactionId}`, { status: 303, headers });
+}
+
+export default function Checkout() {
+  const t = useText();
+  const page = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>();
+  const location = useLocation();
+  const formAction = `/${page.lang}/catalogue/checkout${page.query}`;
+  const fields: Record<string, string | null> = answer?.fields ?? {};
+  const lineErrors: Record<string, string> = answer?.lines ?? {};
+  const value = (name: string, fallback = "") => answer?.values?.[name] ?? fallback;
+  const general = ["items", "non_field_errors"].map((key) => fields[key]).filter(Boolean);
+  const empty = page.lines.length === 0;
+  return (
+    <ShopLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} query={page.query} cartCount={page.cartCount} narrow>
+      <div className="c-stack">
+        <a className="c-link" href={`/${page.lang}/catalogue/cart${page.query}`}>
+          {t("catalogue_public.checkout.back")}
+        </a>
+        <h1 className="c-title">{t("catalogue_public.checkout.title")}</h1>
+        {general.map((message) => (
+          <Alert key={message} color="red">
+            {message}
+          </Alert>
+        ))}
+        {empty ? (
+          <Alert color="orange" role="status">
+            {t("catalogue_public.cart.empty")}
+          </Alert>
+        ) : (
+          <Card>
+            <h2 className="c-subtitle">{t("catalogue_public.checkout.your_order")}</h2>
+            {page.lines.map((line) => (
+              <div key={line.slug} className="shop-line">
+                <div className="shop-line__row">
+                  <span className="c-strong">{line.name ? `${line.quantity} × ${line.name}` : t("catalogue_public.cart.unavailable_line")}</span>
+                  <span>{line.lineTotal}</span>
+                </div>
+                {lineErrors[line.slug] || line.problem ? <p className="c-field__error">{lineErrors[line.slug] ?? line.problem}</p> : null}
+              </div>
+            ))}
+            <Totals totals={page.totals} />
+          </Card>
+        )}
+        <form method="post" action={formAction} className="c-stack" noValidate={false}>
+          <Card>
+            <div className="shop-inline">
+              <TextField name="discount_code" label={t("catalogue_public.checkout.discount_code")} maxLength={40} defaultValue={value("discount_code", page.discountCode ?? "")} error={fields.discount_code ?? page.discountError ?? undefined} dir="ltr" autoComplete="off" />
+              <Button type="submit" name="intent" value="discount" variant="default" formNoValidate>
+                {t("catalogue_public.checkout.apply")}
+              </Button>
+            </div>
+          </Card>
+          <Card>
+            <div className="c-stack">
+              <h2 className="c-subtitle">{t("catalogue_public.checkout.your_details")}</h2>
+              <TextField name="customer_name" label={t("catalogue_public.checkout.name")} autoComplete="name" maxLength={100} required defaultValue={value("customer_name")} error={fields.customer_name ?? undefined} dir="auto" />
+              <TextField name="customer_email" label={t("catalogue_public.checkout.email")} type="email" inputMode="email" autoComplete="email" maxLength={254} required defaultValue={value("customer_email")} error={fields.customer_email ?? undefined} dir="ltr" />
+              <TextField name="customer_phone" label={t("catalogue_public.checkout.phone")} type="tel" inputMode="tel" autoComplete="tel" maxLength={30} defaultValue={value("customer_phone")} error={fields.customer_phone ?? undefined} dir="ltr" />
+            </div>
+          </Card>
+          {page.stores.length ? (
+            <Card>
+              <fieldset className="shop-choices">
+                <legend>{page.storeLabel ?? t("catalogue_public.checkout.store")}</legend>
+                {page.stores.map((store, index) => (
+                  <label key={store.id} className="shop-choice">
+                    <input type="radio" name="store" value={store.id} defaultChecked={answer?.values ? answer.values.store === String(store.id) : index === 0} />
+                    <span>
+                      <span className="c-strong">{store.name}</span>
+                      {store.address ? <span className="c-small c-dimmed"> · {store.address}</span> : null}
+                    </span>
+                  </label>
+                ))}
+                {fields.store ? <p className="c-field__error">{fields.store}</p> : null}
+              </fieldset>
+            </Card>
+          ) : null}
+          <Card>
+            <div className="c-stack">
+              <fieldset className="shop-choices">
+                <legend>{t("catalogue_public.checkout.payment_method")}</legend>
+                {page.gateways.map((gateway, index) => (
+                  <label key={gateway.code} className="shop-choice">
+                    <input type="radio" name="gateway_code" value={gateway.code} required defaultChecked={answer?.values ? answer.values.gateway_code === gateway.code : index === 0} />
+                    {gateway.logo_url ? <img src={gateway.logo_url} alt="" height={24} /> : null}
+                    {gateway.name}
+                  </label>
+                ))}
+                {page.gateways.length === 0 ? <p className="c-dimmed">{t("catalogue_public.checkout.no_gateways")}</p> : null}
+                {fields.gateway_code ? <p className="c-field__error">{fields.gateway_code}</p> : null}
+              </fieldset>
+              {page.terms ? (
+                <div className="c-stack c-stack--tight">
+                  <p className="shop-terms">{page.terms}</p>
+                  <label className="shop-choice">
+                    <input type="checkbox" name="accept_terms" value="on" required defaultChecked={answer?.values?.accept_terms === "on"} aria-describedby={fields.accept_terms ? "accept-terms-error" : undefined} />
+                    {t("catalogue_public.checkout.accept_terms")}
+                  </label>
+                  {fields.accept_terms ? (
+                    <p className="c-field__error" id="accept-terms-error">
+                      {fields.accept_terms}
+                    </p>
+                  ) : null}
+                </div>
+              ) : null}
+              <Button type="submit" name="intent" value="place" fullWidth size="lg" disabled={empty || page.blocked || page.gateways.length === 0}>
+                {t("catalogue_public.checkout.pay", { total: page.totals.total })}
+              </Button>
+            </div>
+          </Card>
+        </form>
+      </div>
+    </ShopLayout>
+  );
+}
