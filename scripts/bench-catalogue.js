@@ -8,7 +8,9 @@
 // error, a failed step or a JavaScript file loaded.
 //
 // The run is a list of parts (PARTS below), each given the running server: a part measuring
-// another catalogue page or job is one more function in that list.
+// another catalogue page or job is one more function in that list. Then, with that server stopped,
+// the bulk section's bench (scripts/bench-bulk.js) times a 10,000-row bulk's validation and creation
+// on SQLite, and on Postgres when TEST_POSTGRES_URL is set.
 // Flags: --duration <s> (10), --concurrency <n> (32), --warmup <s> (2), --no-gzip (skip the gzip pass).
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -21,6 +23,7 @@ import { parseArgs } from "node:util";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import zlib from "node:zlib";
 import Database from "better-sqlite3";
+import { benchBulk } from "./bench-bulk.js";
 
 const self = fileURLToPath(import.meta.url);
 const root = path.resolve(path.dirname(self), "..");
@@ -268,6 +271,9 @@ if (!isMainThread) {
   });
   try {
     await main(flags);
+    console.log("");
+    const bulk = await benchBulk();
+    if (!bulk.ok) process.exitCode = 1;
   } catch (error) {
     console.error(`\nbench:catalogue failed: ${error instanceof Error ? error.message : error}`);
     process.exitCode = 1;
