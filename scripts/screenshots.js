@@ -67,6 +67,20 @@ const DASHBOARD = [
   ["food-menu", "/food-ordering/menu"],
   ["food-bulk-create", "/food-ordering/bulk-create"],
   ["food-fulfillment", "/food-ordering/fulfillment"],
+  ["catalogue-products", "/catalogue/products"],
+  ["catalogue-product", "/catalogue/products/1"],
+  ["catalogue-upload", "/catalogue/products/upload"],
+  ["catalogue-stores", "/catalogue/stores"],
+  ["catalogue-discounts", "/catalogue/discounts"],
+  ["catalogue-settings", "/catalogue/settings"],
+  ["catalogue-transactions", "/catalogue/transactions"],
+  ["collectors", "/customer-payment/collectors"],
+  ["collector", "/customer-payment/collectors/1"],
+  ["payment-restriction", "/customer-payment/payment-restriction"],
+  ["bulk-uploads", "/bulk/uploads"],
+  ["bulk-upload", "/bulk/uploads/1"],
+  ["bulk-dispatch-logs", "/bulk/uploads/1/dispatch-logs"],
+  ["bulk-transaction-logs", "/bulk/uploads/1/dispatch-logs/1/transaction-logs"],
 ];
 /** Screens for anyone, at a phone's size. */
 const PUBLIC = [
@@ -86,6 +100,10 @@ const PUBLIC = [
   ["food-details", "/new-menu/category/{foodCategoryId}/food-details/{foodItemId}?merchant=1"],
   ["food-branches", "/new-menu/branches?merchant=1"],
   ["food-order", "/new-menu/order-confirmation/{foodOrderNumber}"],
+  ["catalogue-list", "/catalogue/product-list?merchant=1"],
+  ["catalogue-detail", "/catalogue/product-detail/saffron-30g?merchant=1"],
+  ["catalogue-cart", "/catalogue/cart?merchant=1"],
+  ["collect", "/pay/collect/1"],
 ];
 
 const freePort = () =>
