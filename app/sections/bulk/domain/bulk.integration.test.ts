@@ -76,7 +76,7 @@ describe("a valid bulk", () => {
     const csv = [
       "amount,customer_email,customer_phone,currency_code,customer_first_name,language,send_sms,editable_amount,min_amount,max_amount,remarks",
       "125.000,fatima@example.com,50001234,,Fatima,ar,yes,,,,Flat:12~Month:March",
-      "10,,+96566001234,USD,Yousef,,,yes,5,20,",
+      "10,yousef@example.com,+96566001234,USD,Yousef,,,yes,5,20,",
       "7.500,ali@example.com,,,Ali,,,,,,",
     ].join("\n");
     const outcome = await upload(shop, csv, { sendEmail: true, sendSms: false });
@@ -97,13 +97,16 @@ describe("a valid bulk", () => {
 
     await dispatchRun(database.db, outcome.dispatchLogId);
     const mails = await database.db.selectFrom("outgoing_mail").select(["to_address", "subject", "text_body"]).where("merchant_id", "=", shop.merchantId).orderBy("id").execute();
-    expect(mails.map((mail) => mail.to_address)).toEqual(["fatima@example.com", "ali@example.com"]);
+    expect(mails.map((mail) => mail.to_address)).toEqual(["fatima@example.com", "yousef@example.com", "ali@example.com"]);
     // Fatima's row asks for Arabic: her mail carries her link in her language.
     expect(mails[0].text_body).toContain("https://pay.example.com/ar/pay/");
     const texts = await database.db.selectFrom("outgoing_sms").select(["to_number", "body"]).where("merchant_id", "=", shop.merchantId).execute();
     expect(texts.map((text) => text.to_number)).toEqual(["+96550001234"]);
     const bulk = await loadBulk(database.db, shop.merchantId, outcome.bulkId);
-    expect(bulk).toMatchObject({ row_count: 3, created: 3, messages: 3, sent: 3, failed: 0, paid: 0, dispatching: false });
+    expect(bulk).toMatchObject({ row_count: 3, created: 3, messages: 4, sent: 4, failed: 0, paid: 0, dispatching: false });
+    // Every row carries its merchant.
+    const rows = await database.db.selectFrom("bulk_rows").select("merchant_id").where("bulk_id", "=", outcome.bulkId).execute();
+    expect(rows.map((row) => row.merchant_id)).toEqual([shop.merchantId, shop.merchantId, shop.merchantId]);
   });
 
   it("sends 1,000 rows once each though the worker stops half-way and another takes the run over", async () => {
