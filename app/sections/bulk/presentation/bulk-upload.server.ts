@@ -105,7 +105,7 @@ export const EXAMPLE_FORMATS = ["csv", "xlsx"] as const;
 export async function exampleFile(type: (typeof EXAMPLE_TYPES)[number], format: (typeof EXAMPLE_FORMATS)[number]) {
   const [header, ...rows] = exampleRows(type);
   const name = `payment-requests-${type.replace("_", "-")}.${format}`;
-  if (format === "csv") return { name, type: "text/csv; charset=utf-8", body: Buffer.from(`\ufeff${toCsv([header, ...rows])}`, "utf8") };
+  if (format === "csv") return { name, type: "text/csv; charset=utf-8", body: Buffer.from(toCsv([header, ...rows]), "utf8") };
   const output = new PassThrough();
   const chunks: Buffer[] = [];
   output.on("data", (chunk: Buffer) => chunks.push(chunk));

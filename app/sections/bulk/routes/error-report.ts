@@ -9,7 +9,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { db, merchantId } = await requireBulkPage(context, request, params);
   const report = await loadErrorReport(db, merchantId, params.token);
   if (!report) notFound();
-  const body = Buffer.from(`\ufeff${report.content}`, "utf8");
+  // The report is kept as toCsv wrote it, its byte-order mark included.
+  const body = Buffer.from(report.content.startsWith("\ufeff") ? report.content : `\ufeff${report.content}`, "utf8");
   return new Response(new Uint8Array(body), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
