@@ -1,6 +1,6 @@
-import { registerMailAttachment, SEND_MAIL_JOB, sendQueuedMail } from "~/domain/messaging/mail.server";
+import { giveUpMail, registerMailAttachment, SEND_MAIL_JOB, sendQueuedMail } from "~/domain/messaging/mail.server";
 import { registerMailTemplate } from "~/domain/messaging/mail-templates.server";
-import { deliverQueuedSms, SEND_SMS_JOB } from "~/domain/messaging/sms.server";
+import { deliverQueuedSms, giveUpSms, SEND_SMS_JOB } from "~/domain/messaging/sms.server";
 import { connectTransitionHooks } from "~/domain/payments/transaction-state.server";
 import { connectActionVetoes, type ActionVeto } from "~/domain/payments/transaction-actions.server";
 import { abandonExport, EXPORT_JOB } from "~/domain/reporting/exports.server";
@@ -35,6 +35,9 @@ export const CORE_JOBS = {
 /** What is done when one of the core's jobs is given up. */
 const CORE_GIVE_UP: Partial<Record<keyof typeof CORE_JOBS, JobHandler>> = {
   [EXPORT_JOB]: abandonExport,
+  // A message whose sending is given up is failed (a retried attempt leaves it queued with its error).
+  [SEND_MAIL_JOB]: giveUpMail,
+  [SEND_SMS_JOB]: giveUpSms,
 };
 
 /** Jobs the worker queues on its own, every so often. */
@@ -65,7 +68,7 @@ export function wirePlatform(): Promise<void> {
     }
     for (const [name, schedule] of Object.entries(CORE_SCHEDULES)) registerSchedule(name, schedule);
     for (const server of servers.values()) {
-      for (const [type, handler] of Object.entries(server.jobs ?? {})) registerJobHandler(type, handler);
+      for (const [type, handler] of Object.entries(server.jobs ?? {})) registerJobHandler(type, handler, { onGiveUp: server.onGiveUp?.[type] });
       for (const [name, schedule] of Object.entries(server.schedules ?? {})) registerSchedule(`${server.key}:${name}`, schedule);
       for (const [template, spec] of Object.entries(server.mailTemplates ?? {})) registerMailTemplate(template, spec);
       for (const [type, render] of Object.entries(server.mailAttachments ?? {})) registerMailAttachment(type, render);

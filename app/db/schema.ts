@@ -512,6 +512,8 @@ export interface OutgoingSmsTable {
   body: string;
   status: "stored" | "queued" | "sent" | "failed";
   created_at: Timestamp;
+  /** The provider's last refusal (migration 0026); the message is `failed` once its job gives up. */
+  error: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SandboxKnetTerminalTable {
@@ -1354,6 +1356,7 @@ export interface Database {
   bulk_rows: BulkRowTable;
   bulk_dispatch_logs: BulkDispatchLogTable;
   bulk_transaction_logs: BulkTransactionLogTable;
+  bulk_error_reports: BulkErrorReportTable;
 }
 
 /** A merchant's upload of payment requests (migration 0022, decision 0027). */
@@ -1376,6 +1379,18 @@ export interface BulkUploadTable {
   runs: ColumnType<number, number | undefined, number>;
   created_at: Timestamp;
   ended_at: Timestamp | null;
+  /** The one-time token of the upload form that made it (migration 0026): a form posted twice makes one bulk. */
+  upload_token: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** An upload's error report, kept a short while to download under a random token (migration 0026). */
+export interface BulkErrorReportTable {
+  id: Generated<number>;
+  merchant_id: number;
+  token: string;
+  file_name: string;
+  content: string;
+  created_at: Timestamp;
 }
 
 export type BulkSchedule = "none" | "weekly" | "monthly";
@@ -1383,6 +1398,8 @@ export type BulkSchedule = "none" | "weekly" | "monthly";
 /** A row of a bulk as the file gave it, checked: each run makes one payment request of it. */
 export interface BulkRowTable {
   id: Generated<number>;
+  /** Migration 0026. */
+  merchant_id: number;
   bulk_id: number;
   row_number: number;
   amount: number;

@@ -129,6 +129,11 @@ export type SectionServer = {
   menuCounts?: (db: DB, viewer: { merchantId: number; user: Actor; features: readonly string[] }) => Promise<Record<string, number>>;
   /** Background jobs of the section, by job type; registered when the platform starts. */
   jobs?: Record<string, JobHandler>;
+  /**
+   * What is done once one of its jobs is given up (its last attempt failed, or its worker stopped
+   * during it), by job type, so that what the job was making does not look unfinished for ever.
+   */
+  onGiveUp?: Record<string, JobHandler>;
   /** Jobs of its own the worker queues every `everyMs` (a sweep of holds whose time is up), by name. */
   schedules?: Record<string, { type: string; everyMs: number }>;
   /** Mails of its own (words in locales under mail.<template>), which the merchant may word itself. */

@@ -4,6 +4,7 @@ import { createUser, DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
 import { bulkCsv, countOf, mailsByRecipient } from "../support/bulk-fixtures";
 import { loadApp, type TestApp } from "../support/http-app";
 import { runReadyJobs } from "~/lib/jobs.server";
+import { formatAmount } from "~/lib/money";
 import { parseCsv, readXlsx } from "~/lib/spreadsheet.server";
 
 let database: TestDatabase;
@@ -67,11 +68,22 @@ describe("the uploads page", () => {
     expect(page).toContain("Write the amount without commas or thousands separators, for example 1000.500");
     // The cell: row 13 (the header is row 1), column A.
     expect(page).toContain(">A13<");
-    const report = decodeURIComponent(/href="data:text\/csv;charset=utf-8,([^"]+)"/.exec(page)![1].replace(/&amp;/g, "&"));
-    expect(parseCsv(report.replace(/^\ufeff/, ""))).toEqual([
+    // The error file is kept on the server and linked, not carried in the page.
+    expect(page).not.toContain("data:text/csv");
+    const reportPath = /href="(\/en\/bulk\/uploads\/error-report\/[A-Za-z0-9_-]+)"/.exec(page)![1];
+    const download = await app.request(reportPath, { cookie: cookies["Alpha-clerk"] });
+    expect(download.status).toBe(200);
+    expect(download.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    expect(download.headers.get("Content-Disposition")).toContain('filename="rent-errors.csv"');
+    const bytes = Buffer.from(await download.arrayBuffer());
+    // One byte-order mark, not two.
+    expect([...bytes.subarray(0, 6)]).toEqual([0xef, 0xbb, 0xbf, 0x52, 0x6f, 0x77]);
+    expect(parseCsv(bytes.toString("utf8").replace(/^\ufeff/, ""))).toEqual([
       ["Row", "Column", "Cell", "Value", "Error"],
       ["13", "amount", "A13", "12,500", "Write the amount without commas or thousands separators, for example 1000.500"],
     ]);
+    // Another merchant's user cannot read it.
+    expect((await app.request(reportPath, { cookie: cookies[beta.admin.username] })).status).toBe(404);
     expect(page).toMatch(/<option value="weekly" selected="">/);
     expect(page).toMatch(/value="email_sms"[^>]*checked=""|checked=""[^>]*value="email_sms"/);
     expect(await countOf(database.db, "transactions", alpha.merchantId)).toBe(0);
@@ -130,6 +142,33 @@ describe("the uploads page", () => {
   });
 });
 
+describe("the upload form posted twice", () => {
+  it("makes one bulk, and both answers lead to it", async () => {
+    const page = await (await app.request("/en/bulk/uploads", { cookie: cookies["Alpha-clerk"] })).text();
+    const token = /name="upload_token" value="([^"]+)"/.exec(page)![1];
+    const before = await countOf(database.db, "transactions", alpha.merchantId);
+    const post = () => pageUpload("Alpha-clerk", csv(bulkCsv(7)), "twice.csv", { upload_token: token });
+    const [first, second] = await Promise.all([post(), post()]);
+    expect([first.status, second.status]).toEqual([303, 303]);
+    expect(second.headers.get("Location")).toBe(first.headers.get("Location"));
+    expect(await countOf(database.db, "transactions", alpha.merchantId)).toBe(before + 7);
+    // A fresh form has a fresh token.
+    const again = await (await app.request("/en/bulk/uploads", { cookie: cookies["Alpha-clerk"] })).text();
+    expect(/name="upload_token" value="([^"]+)"/.exec(again)![1]).not.toBe(token);
+  });
+
+  it("shows what was collected in the merchant's own currency", async () => {
+    await database.db.updateTable("merchants").set({ currency_code: "USD" }).where("id", "=", alpha.merchantId).execute();
+    try {
+      const bulk = await database.db.selectFrom("bulk_uploads").select("id").where("merchant_id", "=", alpha.merchantId).orderBy("id", "desc").executeTakeFirstOrThrow();
+      const page = await (await app.request(`/en/bulk/uploads/${bulk.id}`, { cookie: cookies["Alpha-clerk"] })).text();
+      expect(page).toMatch(new RegExp(`data-figure="collected"[^>]*>${formatAmount(0, "USD", "en").replace(/[.$]/g, "\\$&")}<`));
+    } finally {
+      await database.db.updateTable("merchants").set({ currency_code: "KWD" }).where("id", "=", alpha.merchantId).execute();
+    }
+  });
+});
+
 describe("the bulk API", () => {
   it("creates from a multipart upload (201 with id and rows) and follows it: uploads, the bulk with its runs, and each run's logs", async () => {
     const response = await apiUpload(beta.admin.username, csv(bulkCsv(12)), "fees.csv", { channel: "email_sms", language: "ar" });
@@ -178,8 +217,10 @@ describe("the bulk API", () => {
     expect(rows[0]).toContain("customer_phone");
     const uploaded = await apiUpload(beta.admin.username, new Blob([new Uint8Array(bytes)]), "example.xlsx");
     expect(uploaded.status, JSON.stringify(await uploaded.clone().json())).toBe(201);
-    const required = await (await app.request("/api/v1/plugins/bulk/upload/example?type=required_fields&format=csv")).text();
-    expect(parseCsv(required.replace(/^\ufeff/, ""))[0]).toEqual(["amount", "customer_email", "customer_phone"]);
+    const requiredBytes = Buffer.from(await (await app.request("/api/v1/plugins/bulk/upload/example?type=required_fields&format=csv")).arrayBuffer());
+    // One byte-order mark (Excel reads the file as UTF-8), then the header.
+    expect(requiredBytes.subarray(0, 10).toString("latin1")).toBe("\xef\xbb\xbfamount,");
+    expect(parseCsv(requiredBytes.toString("utf8").replace(/^\ufeff/, ""))[0]).toEqual(["amount", "customer_email", "customer_phone"]);
     expect((await app.request("/api/v1/plugins/bulk/upload/example?type=some")).status).toBe(400);
   });
 });

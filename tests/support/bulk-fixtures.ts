@@ -28,7 +28,12 @@ export async function countOf(db: DB, table: "transactions" | "bulk_uploads" | "
   return Number(row.n);
 }
 
-/** A mail relay's refusal of a message after it was written: what a failed delivery leaves in the outbox. */
+/** A mail relay's refusal of a message after it was written, given up: what a failed delivery leaves in the outbox. */
 export async function refuseMailTo(db: DB, merchantId: number, address: string) {
-  await db.updateTable("outgoing_mail").set({ status: "queued", error: "550 mailbox unavailable" }).where("merchant_id", "=", merchantId).where("to_address", "=", address).execute();
+  await db.updateTable("outgoing_mail").set({ status: "failed", error: "550 mailbox unavailable" }).where("merchant_id", "=", merchantId).where("to_address", "=", address).execute();
+}
+
+/** A refused attempt while its job still retries: the mail stays queued with the relay's words. */
+export async function refuseMailAttemptTo(db: DB, merchantId: number, address: string) {
+  await db.updateTable("outgoing_mail").set({ status: "queued", error: "421 try again later" }).where("merchant_id", "=", merchantId).where("to_address", "=", address).execute();
 }

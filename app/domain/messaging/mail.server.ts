@@ -22,6 +22,8 @@ export type OutgoingMail = {
   unitId?: number | null;
   /** Files the mail carries, made from what they name when the mail is sent or read (a booking's tickets). */
   attachments?: MailAttachment[];
+  /** Not sent before this time (a bulk's pace); at once when not given. */
+  sendAt?: Date;
 };
 
 /** A file of a mail: its kind (a renderer a section registers), what it is made from, and its name. */
@@ -78,7 +80,7 @@ export async function queueMail(db: DB, outgoing: OutgoingMail) {
     })
     .returning("id")
     .executeTakeFirstOrThrow();
-  if (smtp) await enqueueJob(db, SEND_MAIL_JOB, { mailId: inserted.id });
+  if (smtp) await enqueueJob(db, SEND_MAIL_JOB, { mailId: inserted.id }, { runAt: outgoing.sendAt });
   return inserted.id;
 }
 
@@ -124,6 +126,20 @@ export async function sendQueuedMail(db: DB, payload: { mailId: number }) {
     .updateTable("outgoing_mail")
     .set({ status: "sent", sent_at: nowIso(), error: null })
     .where("id", "=", mail.id)
+    .execute();
+}
+
+/**
+ * When the send_mail job gives up (its last attempt failed, or its worker stopped during it): the
+ * mail is `failed`, keeping the relay's last words. Until then a refused attempt leaves it `queued`
+ * with its error while the job retries.
+ */
+export async function giveUpMail(db: DB, payload: { mailId: number }) {
+  await db
+    .updateTable("outgoing_mail")
+    .set((eb) => ({ status: "failed", error: eb.fn.coalesce("error", eb.val("Delivery was given up")) }))
+    .where("id", "=", payload.mailId)
+    .where("status", "=", "queued")
     .execute();
 }
 

@@ -34,9 +34,10 @@ export async function smsText(db: DB, message: SmsMessage & { body?: string | nu
 /**
  * A text message (locales: sms.<template>) in the recipient's language, written to the outbox in
  * the same database transaction as what caused it, like mail. Without a provider it stays there,
- * where the merchant reads it beside the mailbox; with one, a job delivers it after commit.
+ * where the merchant reads it beside the mailbox; with one, a job delivers it after commit (not
+ * before `sendAt` when given).
  */
-export async function sendSms(db: DB, message: SmsMessage & { to: string }) {
+export async function sendSms(db: DB, message: SmsMessage & { to: string; sendAt?: Date }) {
   const inserted = await db
     .insertInto("outgoing_sms")
     .values({
@@ -48,16 +49,38 @@ export async function sendSms(db: DB, message: SmsMessage & { to: string }) {
     })
     .returning("id")
     .executeTakeFirstOrThrow();
-  if (provider) await enqueueJob(db, SEND_SMS_JOB, { smsId: inserted.id });
+  if (provider) await enqueueJob(db, SEND_SMS_JOB, { smsId: inserted.id }, { runAt: message.sendAt });
   return inserted.id;
 }
 
-/** The send_sms job: hands one stored message to the provider, once. */
+/**
+ * The send_sms job: hands one stored message to the provider, once. A refusal is kept on the
+ * message (`error`) and the job tries again; when it gives up the message is `failed`.
+ */
 export async function deliverQueuedSms(db: DB, payload: { smsId: number }) {
   const message = await db.selectFrom("outgoing_sms").select(["id", "to_number", "body", "status"]).where("id", "=", payload.smsId).executeTakeFirst();
   if (!message || message.status !== "queued" || !provider) return;
-  await provider.deliver({ to: message.to_number, body: message.body });
-  await db.updateTable("outgoing_sms").set({ status: "sent" }).where("id", "=", message.id).execute();
+  try {
+    await provider.deliver({ to: message.to_number, body: message.body });
+  } catch (error) {
+    await db
+      .updateTable("outgoing_sms")
+      .set({ error: String(error instanceof Error ? error.message : error).slice(0, 1000) })
+      .where("id", "=", message.id)
+      .execute();
+    throw error;
+  }
+  await db.updateTable("outgoing_sms").set({ status: "sent", error: null }).where("id", "=", message.id).execute();
+}
+
+/** When the send_sms job gives up: the message is `failed`, with the provider's last words. */
+export async function giveUpSms(db: DB, payload: { smsId: number }) {
+  await db
+    .updateTable("outgoing_sms")
+    .set((eb) => ({ status: "failed", error: eb.fn.coalesce("error", eb.val("Delivery was given up")) }))
+    .where("id", "=", payload.smsId)
+    .where("status", "=", "queued")
+    .execute();
 }
 
 /** The merchant's newest text messages, as kept in the outbox. */

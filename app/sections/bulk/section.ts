@@ -16,6 +16,7 @@ export const bulk = {
     dashboardLayout: { file: "sections/bulk/routes/layout.tsx", id: "bulk-layout" },
     dashboard: [
       { path: "uploads", file: "sections/bulk/routes/uploads.tsx", id: "bulk-uploads" },
+      { path: "uploads/error-report/:token", file: "sections/bulk/routes/error-report.ts", id: "bulk-error-report" },
       { path: "uploads/:bulkId", file: "sections/bulk/routes/upload.tsx", id: "bulk-upload" },
       { path: "uploads/:bulkId/dispatch-logs", file: "sections/bulk/routes/dispatch-logs.tsx", id: "bulk-dispatch-logs" },
       { path: "uploads/:bulkId/dispatch-logs/:dispatchLogId/transaction-logs", file: "sections/bulk/routes/transaction-logs.tsx", id: "bulk-transaction-logs" },

@@ -40,7 +40,7 @@ export function ExampleFiles() {
 }
 
 /** The upload form: a plain multipart post, so it works without JavaScript; what was chosen is kept after an error. */
-export function UploadForm({ values, errors, lang }: { values: UploadFormValues; errors: UploadFormErrors; lang: Language }) {
+export function UploadForm({ values, errors, lang, uploadToken }: { values: UploadFormValues; errors: UploadFormErrors; lang: Language; uploadToken: string }) {
   const { t } = useTranslation();
   const busy = useNavigation().state === "submitting";
   const fileError = errors.file?.join(" ");
@@ -48,6 +48,7 @@ export function UploadForm({ values, errors, lang }: { values: UploadFormValues;
   return (
     <Card withBorder padding="lg">
       <Form method="post" encType="multipart/form-data">
+        <input type="hidden" name="upload_token" value={uploadToken} />
         <Stack gap="md">
           <Input.Wrapper
             label={t("bulk.file_label")}
@@ -136,7 +137,7 @@ export function ColumnsHelp() {
 }
 
 /** The bad cells: shown as a dialog on the page (no script needed), with the error file to download. */
-export function RowErrors({ rows, errorCount, rowsChecked, report }: { rows: { row: number; column: string; cell: string; message: string }[]; errorCount: number; rowsChecked: number; report: string }) {
+export function RowErrors({ rows, errorCount, rowsChecked, reportUrl }: { rows: { row: number; column: string; cell: string; message: string }[]; errorCount: number; rowsChecked: number; reportUrl: string }) {
   const { t } = useTranslation();
   return (
     <Paper withBorder p="lg" role="alertdialog" aria-labelledby="bulk-errors-title" aria-describedby="bulk-errors-summary" style={{ borderColor: "var(--mantine-color-red-6)" }}>
@@ -146,7 +147,7 @@ export function RowErrors({ rows, errorCount, rowsChecked, report }: { rows: { r
       <Text size="sm" id="bulk-errors-summary" mb="sm">
         {t("bulk.rows_summary", { errors: errorCount, rows: rowsChecked })}
       </Text>
-      <Button component="a" href={`data:text/csv;charset=utf-8,${encodeURIComponent(`\ufeff${report}`)}`} download="payment-requests-errors.csv" variant="light" color="red" mb="sm">
+      <Button component="a" href={reportUrl} download variant="light" color="red" mb="sm">
         {t("bulk.download_report")}
       </Button>
       <Table.ScrollContainer minWidth={480} mah={420}>

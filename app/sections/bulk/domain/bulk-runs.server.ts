@@ -17,21 +17,24 @@ import { nextRunAt } from "./schedule";
 
 /**
  * A bulk's sending runs (dispatch logs). A run makes its payment requests (the first run and each
- * recurring one) and one transaction log per message to send; the dispatch job then sends them in
- * batches. Each batch claims its logs by one conditional update and writes their mails and text
- * messages to the outbox in the same database transaction, so a worker killed half-way has sent a
- * whole number of batches, and the one that takes the job over sends the rest, each once.
+ * recurring one) and one transaction log per message to send; dispatch jobs then send them in
+ * batches, a slice of the run per job. Each batch claims its logs by one conditional update and
+ * writes their mails and text messages to the outbox in the same database transaction, so a worker
+ * killed half-way has sent a whole number of batches, and the one that takes the job over sends
+ * the rest, each once.
  */
 
 export const DISPATCH_JOB = "bulk_dispatch";
 export const DUE_RUNS_JOB = "bulk_start_due_runs";
 
+/** Attempts of a dispatch job before it is given up (abandonRun). */
+const DISPATCH_ATTEMPTS = 10;
 /** Messages per batch (one database transaction each). */
 const DISPATCH_BATCH = 100;
 /** Rows per INSERT of transaction logs: 7 columns × 1,000. */
 const LOG_BATCH = 1000;
 
-type KeptRow = { id: number; row: Omit<Selectable<BulkRowTable>, "id" | "bulk_id"> };
+type KeptRow = { id: number; row: Omit<Selectable<BulkRowTable>, "id" | "bulk_id" | "merchant_id"> };
 type Actor = { id: number; username: string };
 
 /**
@@ -106,21 +109,38 @@ async function queueRun(
       .values(input.messages.slice(from, from + LOG_BATCH).map((message) => ({ ...message, merchant_id: input.bulk.merchant_id, bulk_id: input.bulk.id, dispatch_log_id: log.id, result: "queued" as const })))
       .execute();
   }
-  if (input.messages.length) await enqueueJob(trx, DISPATCH_JOB, { dispatchLogId: log.id }, { maxAttempts: 10 });
+  if (input.messages.length) await enqueueJob(trx, DISPATCH_JOB, { dispatchLogId: log.id }, { maxAttempts: DISPATCH_ATTEMPTS });
   return log.id;
 }
 
 export type DispatchOptions = {
-  /** The most messages a second (BULK_SEND_PER_SECOND); unset: as fast as the outbox takes them. */
+  /**
+   * The most messages a second (BULK_SEND_PER_SECOND); unset: as fast as the outbox takes them. Each
+   * message's sending job waits for its turn (message n of the run not before n / perSecond seconds
+   * after the run began), and the run itself goes on in a job due when its next batch's turn comes.
+   */
   perSecond?: number;
+  /**
+   * How long one job sends before it hands the rest of the run to a new job (so that the worker's
+   * other jobs take their turns in between); unset: until the run is done.
+   */
+  sliceMs?: number;
   /** Called after each committed batch (tests stop a run there, as a worker killed between two batches). */
   afterBatch?: (sentSoFar: number) => Promise<void> | void;
+  /** Called after each message is written, inside its batch (tests stop a worker half-way through a batch there). */
+  afterMessage?: (writtenInBatch: number) => void;
+  /** Called before each message is written (tests make one message fail there). */
+  beforeMessage?: (message: { recipient: string }) => void;
 };
 
+/** How long a dispatch job sends before it hands the run over to the next one. */
+export const DISPATCH_SLICE_MS = 2_000;
+
 /**
- * The dispatch job: sends a run's queued messages, a batch per database transaction, until none is
- * left, then marks the run finished. Safe to run again after a crash, or twice at once: a message
- * is claimed by a conditional update before it is written, in the same transaction.
+ * The dispatch job: sends a run's queued messages, a batch per database transaction, for one slice
+ * of time (or one batch when paced), then queues a job for the rest, and marks the run finished
+ * when none is left. Safe to run again after a crash, or twice at once: a message is claimed by a
+ * conditional update before it is written, in the same transaction.
  */
 export async function dispatchRun(db: DB, dispatchLogId: number, options: DispatchOptions = {}) {
   const started = await db
@@ -128,26 +148,67 @@ export async function dispatchRun(db: DB, dispatchLogId: number, options: Dispat
     .set({ status: "running", started_at: sql`coalesce(started_at, ${nowIso()})` })
     .where("id", "=", dispatchLogId)
     .where("status", "<>", "finished")
+    .returning(["started_at"])
     .executeTakeFirst();
-  if (Number(started.numUpdatedRows) === 0) return;
+  if (!started?.started_at) return;
+  const pace = options.perSecond ? { perSecond: options.perSecond, from: new Date(started.started_at).getTime() } : undefined;
   const batchSize = Math.min(DISPATCH_BATCH, options.perSecond ?? DISPATCH_BATCH);
-  const beganAt = Date.now();
+  const sliceEnds = Date.now() + (options.sliceMs ?? Infinity);
   let handled = 0;
   for (;;) {
-    const count = await writeTransaction(db, (trx) => dispatchBatch(trx, dispatchLogId, batchSize));
+    const count = await writeTransaction(db, (trx) => dispatchBatch(trx, dispatchLogId, batchSize, pace, options));
     if (count === 0) break;
     handled += count;
     await options.afterBatch?.(handled);
-    if (options.perSecond) {
-      const due = (handled / options.perSecond) * 1000 - (Date.now() - beganAt);
-      if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
+    if (pace || Date.now() >= sliceEnds) {
+      // The rest goes on in a job of its own, due when the next batch's turn comes.
+      const run = await db.selectFrom("bulk_dispatch_logs").select(["sent", "failed"]).where("id", "=", dispatchLogId).executeTakeFirstOrThrow();
+      const due = pace ? Math.max(now().getTime(), pace.from + ((run.sent + run.failed) / pace.perSecond) * 1000) : now().getTime();
+      await enqueueJob(db, DISPATCH_JOB, { dispatchLogId }, { runAt: new Date(due), maxAttempts: DISPATCH_ATTEMPTS });
+      return;
     }
   }
-  await db.updateTable("bulk_dispatch_logs").set({ status: "finished", finished_at: nowIso() }).where("id", "=", dispatchLogId).where("status", "=", "running").execute();
+  await finishRun(db, dispatchLogId);
 }
 
-/** One batch: claims up to `size` queued messages of the run and writes them to the outbox; answers how many it took. */
-async function dispatchBatch(trx: DB, dispatchLogId: number, size: number) {
+/**
+ * Marks a run finished when no message of it is left queued, checked in the same statement: on
+ * Postgres another worker may still be writing its last batch (its messages are queued until it
+ * commits), and that worker finishes the run after it.
+ */
+async function finishRun(db: DB, dispatchLogId: number) {
+  await db
+    .updateTable("bulk_dispatch_logs")
+    .set({ status: "finished", finished_at: nowIso() })
+    .where("id", "=", dispatchLogId)
+    .where("status", "=", "running")
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom("bulk_transaction_logs").select("id").where("dispatch_log_id", "=", dispatchLogId).where("result", "=", "queued"))))
+    .execute();
+}
+
+/**
+ * When the dispatch job is given up (it failed ten times, or its worker stopped during its last
+ * attempt): the messages still queued are failed — "Resend failed" offers them again — and the run
+ * is finished, so it does not show as running for ever.
+ */
+export async function abandonRun(db: DB, dispatchLogId: number) {
+  await writeTransaction(db, async (trx) => {
+    const left = await trx.updateTable("bulk_transaction_logs").set({ result: "failed", error: "bulk.errors.gave_up" }).where("dispatch_log_id", "=", dispatchLogId).where("result", "=", "queued").returning("id").execute();
+    await trx
+      .updateTable("bulk_dispatch_logs")
+      .set((eb) => ({ status: "finished", finished_at: nowIso(), failed: eb("failed", "+", left.length), started_at: eb.fn.coalesce("started_at", eb.val(nowIso())) }))
+      .where("id", "=", dispatchLogId)
+      .where("status", "<>", "finished")
+      .execute();
+  });
+}
+
+/**
+ * One batch: claims up to `size` queued messages of the run and writes them to the outbox; answers
+ * how many it took. A message that cannot be written (a fault of its own) is failed with its
+ * error, rolled back to before it, and the batch goes on.
+ */
+async function dispatchBatch(trx: DB, dispatchLogId: number, size: number, pace: { perSecond: number; from: number } | undefined, options: DispatchOptions) {
   let pick = trx.selectFrom("bulk_transaction_logs").select("id").where("dispatch_log_id", "=", dispatchLogId).where("result", "=", "queued").orderBy("id").limit(size);
   if (engineOf(trx) === "postgres") pick = pick.forUpdate().skipLocked();
   const ids = (await pick.execute()).map((row) => row.id);
@@ -155,11 +216,12 @@ async function dispatchBatch(trx: DB, dispatchLogId: number, size: number) {
   const current = nowIso();
   const claimed = await trx.updateTable("bulk_transaction_logs").set({ result: "sent", sent_at: current }).where("id", "in", ids).where("result", "=", "queued").returning("id").execute();
   if (claimed.length === 0) return 0;
+  const run = await trx.selectFrom("bulk_dispatch_logs").select(["sent", "failed"]).where("id", "=", dispatchLogId).executeTakeFirstOrThrow();
   const logs = await trx
     .selectFrom("bulk_transaction_logs as log")
     .innerJoin("transactions as t", "t.id", "log.transaction_id")
-    .innerJoin("bulk_rows as r", "r.id", "log.row_id")
-    .innerJoin("bulk_uploads as b", "b.id", "log.bulk_id")
+    .innerJoin("bulk_rows as r", (join) => join.onRef("r.id", "=", "log.row_id").onRef("r.merchant_id", "=", "log.merchant_id"))
+    .innerJoin("bulk_uploads as b", (join) => join.onRef("b.id", "=", "log.bulk_id").onRef("b.merchant_id", "=", "log.merchant_id"))
     .select(["log.id", "log.merchant_id", "log.channel", "log.recipient", "t.id as transaction_id", "t.state", "t.deleted_at", "t.expiration_time", "t.amount", "t.currency_code", "t.unit_id", "r.lang", "b.base_url"])
     .where(
       "log.id",
@@ -169,18 +231,36 @@ async function dispatchBatch(trx: DB, dispatchLogId: number, size: number) {
     .orderBy("log.id")
     .execute();
   let failed = 0;
-  for (const log of logs) {
+  let written = 0;
+  for (const [index, log] of logs.entries()) {
     const payable = PAYABLE_STATES.includes(log.state) && !log.deleted_at && (!log.expiration_time || log.expiration_time > current);
     if (!payable) {
       failed++;
       await trx.updateTable("bulk_transaction_logs").set({ result: "failed", error: "bulk.errors.not_payable" }).where("id", "=", log.id).execute();
       continue;
     }
-    const link = payUrlOf(log.base_url, log.lang, log.transaction_id);
-    const params = await payLinkParams(trx, { merchantId: log.merchant_id, amount: log.amount, currency: log.currency_code, link, lang: log.lang });
-    const message = { merchantId: log.merchant_id, to: log.recipient, template: "pay_link", params, lang: log.lang };
-    const messageId = log.channel === "email" ? await queueMail(trx, { ...message, unitId: log.unit_id }) : await sendSms(trx, message);
-    await trx.updateTable("bulk_transaction_logs").set({ message_id: messageId }).where("id", "=", log.id).execute();
+    // Message n of the run goes out n / perSecond seconds after the run began (at once when its time has passed).
+    const sendAt = pace ? new Date(pace.from + ((run.sent + run.failed + index) / pace.perSecond) * 1000) : undefined;
+    await sql`savepoint bulk_message`.execute(trx);
+    try {
+      options.beforeMessage?.({ recipient: log.recipient });
+      const link = payUrlOf(log.base_url, log.lang, log.transaction_id);
+      const params = await payLinkParams(trx, { merchantId: log.merchant_id, amount: log.amount, currency: log.currency_code, link, lang: log.lang });
+      const message = { merchantId: log.merchant_id, to: log.recipient, template: "pay_link", params, lang: log.lang, sendAt };
+      const messageId = log.channel === "email" ? await queueMail(trx, { ...message, unitId: log.unit_id }) : await sendSms(trx, message);
+      await trx.updateTable("bulk_transaction_logs").set({ message_id: messageId }).where("id", "=", log.id).execute();
+      await sql`release savepoint bulk_message`.execute(trx);
+    } catch (error) {
+      // This message only: what it wrote is undone, it is failed with its error, and the others go out.
+      await sql`rollback to savepoint bulk_message`.execute(trx);
+      await sql`release savepoint bulk_message`.execute(trx);
+      console.error(`bulk: message ${log.id} of run ${dispatchLogId} could not be written:`, error);
+      failed++;
+      await trx.updateTable("bulk_transaction_logs").set({ result: "failed", error: "bulk.errors.message_failed" }).where("id", "=", log.id).execute();
+      continue;
+    }
+    written++;
+    options.afterMessage?.(written);
   }
   await trx
     .updateTable("bulk_dispatch_logs")
@@ -192,8 +272,9 @@ async function dispatchBatch(trx: DB, dispatchLogId: number, size: number) {
 
 /**
  * The latest message of each of a bulk's requests by each channel, when it failed: refused before
- * it was written (the request could no longer be paid), or written and then refused by the mail
- * relay or the text-message provider. Only requests a customer can still pay are sent again.
+ * it was written (the request could no longer be paid), or written and then given up by the mail
+ * relay or the text-message provider (`failed`; a message still being retried is not failed yet).
+ * Only requests a customer can still pay — not canceled, deleted or expired — are sent again.
  */
 function failedMessages(db: DB, merchantId: number, bulkId: number) {
   return db
@@ -216,9 +297,10 @@ function failedMessages(db: DB, merchantId: number, bulkId: number) {
           .whereRef("later.channel", "=", "log.channel"),
       ),
     )
-    .where((eb) => eb.or([eb("log.result", "=", "failed"), eb.and([eb("mail.error", "is not", null), eb("mail.status", "<>", "sent")]), eb("sms.status", "=", "failed")]))
+    .where((eb) => eb.or([eb("log.result", "=", "failed"), eb("mail.status", "=", "failed"), eb("sms.status", "=", "failed")]))
     .where("t.state", "in", PAYABLE_STATES)
     .where("t.deleted_at", "is", null)
+    .where((eb) => eb.or([eb("t.expiration_time", "is", null), eb("t.expiration_time", ">", nowIso())]))
     .orderBy("log.id");
 }
 
@@ -313,8 +395,8 @@ export async function startDueRuns(db: DB) {
         .executeTakeFirst();
       // Another worker took this period, or the merchant no longer has the section (the period passes without a run).
       if (Number(moved.numUpdatedRows) !== 1 || !installed) return false;
-      const rows = await trx.selectFrom("bulk_rows").selectAll().where("bulk_id", "=", bulk.id).orderBy("row_number").execute();
-      const run = await startRun(trx, { bulk, rows: rows.map(({ id, bulk_id: _, ...row }) => ({ id, row })), kind: "scheduled", actor: null });
+      const rows = await trx.selectFrom("bulk_rows").selectAll().where("merchant_id", "=", bulk.merchant_id).where("bulk_id", "=", bulk.id).orderBy("row_number").execute();
+      const run = await startRun(trx, { bulk, rows: rows.map(({ id, bulk_id: _, merchant_id: __, ...row }) => ({ id, row })), kind: "scheduled", actor: null });
       await recordAudit(trx, {
         merchantId: bulk.merchant_id,
         actor: "system",

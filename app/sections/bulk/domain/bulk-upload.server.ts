@@ -7,7 +7,9 @@ import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
 import { checkBounds, editableAmountCap } from "~/domain/payments/amount-bounds.server";
 import { listMerchantGateways, supportsCurrency } from "~/domain/payments/gateway-settings.server";
 import { normalizePhone, parseExpiration } from "~/domain/payments/request-fields";
+import { DateTime } from "luxon";
 import { now, nowIso } from "~/lib/clock.server";
+import { DISPLAY_ZONE } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
 import { isSupportedCurrency, parseAmount } from "~/lib/money";
 import { money, type TextParams } from "~/lib/outcome";
@@ -27,17 +29,27 @@ import { nextRunAt } from "./schedule";
 export type RowError = { row: number; column: string; code: string; params?: TextParams };
 
 /** A row as it is kept (the bulk's id aside). */
-export type CheckedRow = Omit<Selectable<BulkRowTable>, "id" | "bulk_id">;
+export type CheckedRow = Omit<Selectable<BulkRowTable>, "id" | "bulk_id" | "merchant_id">;
 
 /** What the upload form says about the whole file. */
 export type UploadChoices = { sendEmail: boolean; sendSms: boolean; schedule: Schedule; lang: Language };
+
+/**
+ * The merchant's settings for payment requests that a file's rows obey as the create form does:
+ * sending by e-mail or SMS and editable amounts may be turned off, and a request without an expiry
+ * may get the default one.
+ */
+export type RequestRules = { emailNotifications: boolean; smsNotifications: boolean; editableAmount: boolean; defaultExpiryHours: number | null };
+
+/** Nothing turned off, no default expiry. */
+export const UNRESTRICTED_RULES: RequestRules = { emailNotifications: true, smsNotifications: true, editableAmount: true, defaultExpiryHours: null };
 
 export type ReadOutcome =
   | { ok: true; rows: CheckedRow[] }
   | { ok: false; kind: "file"; code: string; params?: TextParams }
   | { ok: false; kind: "rows"; errors: RowError[]; rowsChecked: number; header: string[]; rows: { number: number; cells: string[] }[] };
 
-export type UploadOutcome = { ok: true; bulkId: number; rows: number; created: number; dispatchLogId: number } | Exclude<ReadOutcome, { ok: true }>;
+export type UploadOutcome = { ok: true; bulkId: number; rows: number; created: number; dispatchLogId: number; repeated?: boolean } | Exclude<ReadOutcome, { ok: true }>;
 
 const LIMITS: Partial<Record<BulkColumn, number>> = {
   customer_email: 254,
@@ -58,6 +70,18 @@ const LANGUAGES: Record<string, Language> = { en: "en", english: "en", ar: "ar",
 const EmailSchema = z.email();
 const HttpsUrlSchema = z.url({ protocol: /^https$/ });
 
+/** Excel's serial dates (days since 1899-12-30, a fraction for the time) from 1954 to 2173: what a date cell of an XLSX holds. */
+const EXCEL_SERIAL = /^[2-9]\d{4}(?:\.\d+)?$/;
+
+/** An expiry as a file gives it: an ISO date and time (Kuwait time unless it says otherwise), or an Excel date cell (Kuwait time). */
+function readExpiration(value: string): Date | undefined {
+  if (EXCEL_SERIAL.test(value)) {
+    const wallClock = DateTime.fromMillis(Math.round((Number(value) - 25_569) * 86_400_000), { zone: "UTC" });
+    return wallClock.setZone(DISPLAY_ZONE, { keepLocalTime: true }).toJSDate();
+  }
+  return parseExpiration(value);
+}
+
 /** The file's rows: XLSX when the bytes are a zip, else CSV (UTF-8). */
 function readSheet(bytes: Buffer): { ok: true; rows: SheetRows } | { ok: false; code: string } {
   if (bytes.length === 0) return { ok: false, code: "bulk.errors.empty_file" };
@@ -69,7 +93,13 @@ function readSheet(bytes: Buffer): { ok: true; rows: SheetRows } | { ok: false; 
       throw error;
     }
   }
-  const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+  let text: string;
+  try {
+    // Strict: a file saved in another encoding (Excel's "CSV" is Windows-1256 on Arabic systems) would lose its Arabic.
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return { ok: false, code: "bulk.errors.not_utf8" };
+  }
   if (text.includes("\u0000")) return { ok: false, code: "bulk.errors.unreadable" };
   return { ok: true, rows: parseCsv(text) };
 }
@@ -78,13 +108,20 @@ function readSheet(bytes: Buffer): { ok: true; rows: SheetRows } | { ok: false; 
  * Checks every cell of a bulk file against the merchant's currency, country and gateways, as the
  * create form checks one request; answers the rows ready to keep, or every bad cell.
  */
-export async function readBulkFile(db: DB, input: { merchantId: number; bytes: Buffer; choices: UploadChoices }): Promise<ReadOutcome> {
+export async function readBulkFile(db: DB, input: { merchantId: number; bytes: Buffer; choices: UploadChoices; rules?: RequestRules }): Promise<ReadOutcome> {
+  const rules = input.rules ?? UNRESTRICTED_RULES;
+  // The form's channel, against the merchant's settings, before the file is read.
+  if (input.choices.sendEmail && !rules.emailNotifications) return { ok: false, kind: "file", code: "payment_request.settings.refused.email_notifications" };
+  if (input.choices.sendSms && !rules.smsNotifications) return { ok: false, kind: "file", code: "payment_request.settings.refused.sms_notifications" };
   const read = readSheet(input.bytes);
   if (!read.ok) return { ok: false, kind: "file", code: read.code };
   const [headerRow = [], ...body] = read.rows;
   const header = headerRow.map((name) => name.trim().toLowerCase());
   const missing = REQUIRED_COLUMNS.filter((column) => !header.includes(column));
   if (missing.length) return { ok: false, kind: "file", code: "bulk.errors.missing_columns", params: { columns: missing.join(", ") } };
+  // A column the upload does not know (a misspelt "expiry_time") would be dropped without a word.
+  const unknown = [...new Set(headerRow.map((name) => name.trim()).filter((name) => name !== "" && !(ALL_COLUMNS as readonly string[]).includes(name.toLowerCase())))];
+  if (unknown.length) return { ok: false, kind: "file", code: "bulk.errors.unknown_columns", params: { columns: unknown.slice(0, 10).join(", ") } };
   const positions = new Map<BulkColumn, number>(ALL_COLUMNS.filter((column) => header.includes(column)).map((column) => [column, header.indexOf(column)]));
 
   // Rows wholly blank (a spreadsheet's trailing lines) are not rows.
@@ -170,11 +207,11 @@ export async function readBulkFile(db: DB, input: { merchantId: number; bytes: B
     const expirationText = text("expiration_time");
     let expiresAfterMs: number | null = null;
     if (expirationText) {
-      const expiration = parseExpiration(expirationText);
+      const expiration = readExpiration(expirationText);
       if (!expiration) fail("expiration_time", "payment_request.errors.expiration_format");
       else if (expiration <= current) fail("expiration_time", "payment_request.errors.expiration_past");
       else expiresAfterMs = expiration.getTime() - current.getTime();
-    }
+    } else if (rules.defaultExpiryHours !== null) expiresAfterMs = rules.defaultExpiryHours * 3_600_000;
 
     // Blank: every gateway of the merchant that takes the row's currency.
     const codesText = text("pg_codes");
@@ -190,6 +227,15 @@ export async function readBulkFile(db: DB, input: { merchantId: number; bytes: B
     const sendSms = flag("send_sms");
     if (sendEmail === true && !email) fail("customer_email", "payment_request.errors.email_for_sending");
     if (sendSms === true && !phoneText) fail("customer_phone", "payment_request.errors.phone_for_sending");
+    if (sendEmail === true && !rules.emailNotifications) fail("send_email", "payment_request.settings.refused.email_notifications");
+    if (sendSms === true && !rules.smsNotifications) fail("send_sms", "payment_request.settings.refused.sms_notifications");
+    // A row to be sent that has no address for any of its channels would make a request nobody is sent.
+    const wantsEmail = sendEmail ?? input.choices.sendEmail;
+    const wantsSms = sendSms ?? input.choices.sendSms;
+    if ((wantsEmail || wantsSms) && !(wantsEmail && email) && !(wantsSms && phoneText) && sendEmail !== true && sendSms !== true && (email || phoneText)) {
+      if (wantsEmail) fail("customer_email", "bulk.errors.no_email_for_channel");
+      else fail("customer_phone", "bulk.errors.no_phone_for_channel");
+    }
 
     const languageText = cell("language").toLowerCase();
     let lang = input.choices.lang;
@@ -199,6 +245,7 @@ export async function readBulkFile(db: DB, input: { merchantId: number; bytes: B
     }
 
     const editable = flag("editable_amount") === true;
+    if (editable && !rules.editableAmount) fail("editable_amount", "payment_request.settings.refused.editable_amount");
     let bounds: { min: number; max: number } | null = null;
     if (editable && amount !== null) {
       const result = checkBounds({ amount, currency, min: text("min_amount") || undefined, max: text("max_amount") || undefined });
@@ -245,12 +292,12 @@ const BATCH = 500;
  */
 export async function createBulk(
   db: DB,
-  input: { merchantId: number; user: { id: number; username: string }; fileName: string; rows: readonly CheckedRow[]; choices: UploadChoices; baseUrl: string },
-) {
+  input: { merchantId: number; user: { id: number; username: string }; fileName: string; rows: readonly CheckedRow[]; choices: UploadChoices; baseUrl: string; uploadToken?: string },
+): Promise<{ bulkId: number; rows: number; created: number; dispatchLogId: number; repeated?: boolean }> {
   return writeTransaction(db, async (trx) => {
     const createdAt = nowIso();
     const recurring = input.choices.schedule !== "none";
-    const bulk = await trx
+    const inserted = await trx
       .insertInto("bulk_uploads")
       .values({
         merchant_id: input.merchantId,
@@ -268,15 +315,24 @@ export async function createBulk(
         runs: 1,
         created_at: createdAt,
         ended_at: null,
+        upload_token: input.uploadToken ?? null,
       })
+      // The same form posted twice (a double click, a refresh): the second makes nothing and answers the first bulk.
+      .onConflict((conflict) => conflict.columns(["merchant_id", "upload_token"]).doNothing())
       .returning(["id", "merchant_id", "base_url", "file_name"])
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
+    if (!inserted) {
+      const first = await findUploadByToken(trx, input.merchantId, input.uploadToken!);
+      if (!first) throw new Error("bulk upload token conflict without its bulk");
+      return first;
+    }
+    const bulk = inserted;
     const kept: { id: number; row: CheckedRow }[] = [];
     for (let from = 0; from < input.rows.length; from += BATCH) {
       const batch = input.rows.slice(from, from + BATCH);
       const inserted = await trx
         .insertInto("bulk_rows")
-        .values(batch.map((row) => ({ ...row, bulk_id: bulk.id })))
+        .values(batch.map((row) => ({ ...row, merchant_id: input.merchantId, bulk_id: bulk.id })))
         .returning(["id", "row_number"])
         .execute();
       const byNumber = new Map(batch.map((row) => [row.row_number, row]));
@@ -296,11 +352,26 @@ export async function createBulk(
   });
 }
 
-/** Checks a bulk file and, when every cell is good, creates all its payment requests and queues their sending. */
+/** The bulk an upload form's one-time token already made, as an upload answers it; undefined when none did. */
+export async function findUploadByToken(db: DB, merchantId: number, uploadToken: string) {
+  const bulk = await db.selectFrom("bulk_uploads").select(["id", "row_count"]).where("merchant_id", "=", merchantId).where("upload_token", "=", uploadToken).executeTakeFirst();
+  if (!bulk) return undefined;
+  const run = await db.selectFrom("bulk_dispatch_logs").select(["id", "requests_created"]).where("merchant_id", "=", merchantId).where("bulk_id", "=", bulk.id).orderBy("id").executeTakeFirstOrThrow();
+  return { bulkId: bulk.id, rows: bulk.row_count, created: run.requests_created, dispatchLogId: run.id, repeated: true };
+}
+
+/**
+ * Checks a bulk file and, when every cell is good, creates all its payment requests and queues their
+ * sending. With the form's one-time token, a form posted again answers the bulk it already made.
+ */
 export async function uploadBulk(
   db: DB,
-  input: { merchantId: number; user: { id: number; username: string }; fileName: string; bytes: Buffer; choices: UploadChoices; baseUrl: string },
+  input: { merchantId: number; user: { id: number; username: string }; fileName: string; bytes: Buffer; choices: UploadChoices; baseUrl: string; rules?: RequestRules; uploadToken?: string },
 ): Promise<UploadOutcome> {
+  if (input.uploadToken) {
+    const first = await findUploadByToken(db, input.merchantId, input.uploadToken);
+    if (first) return { ok: true, ...first };
+  }
   const read = await readBulkFile(db, input);
   if (!read.ok) return read;
   return { ok: true, ...(await createBulk(db, { ...input, rows: read.rows })) };

@@ -70,13 +70,99 @@ describe("checking a bulk file", () => {
   });
 });
 
+describe("reading a bulk file more strictly", () => {
+  it("refuses a CSV that is not UTF-8 (Excel's Windows-1256 \"CSV\") rather than garble its Arabic", async () => {
+    const shop = await merchant("Encoding");
+    // "فاطمة" in Windows-1256.
+    const bytes = Buffer.concat([Buffer.from("amount,customer_email,customer_phone,customer_first_name\r\n1.000,a@example.com,,", "latin1"), Buffer.from([0xe1, 0xc7, 0xd8, 0xe3, 0xc9]), Buffer.from("\r\n")]);
+    const outcome = await uploadBulk(database.db, { merchantId: shop.merchantId, user: shop.user, fileName: "ansi.csv", bytes, choices, baseUrl: "https://pay.example.com" });
+    expect(outcome).toMatchObject({ ok: false, kind: "file", code: "bulk.errors.not_utf8" });
+    expect(await countOf(database.db, "bulk_uploads", shop.merchantId)).toBe(0);
+    // The same name saved as UTF-8 (with Excel's byte-order mark) is read.
+    const good = await upload(shop, "\ufeffamount,customer_email,customer_phone,customer_first_name\r\n1.000,a@example.com,,فاطمة\r\n");
+    expect(good.ok).toBe(true);
+    expect(await database.db.selectFrom("transactions").select("customer_first_name").where("merchant_id", "=", shop.merchantId).executeTakeFirstOrThrow()).toEqual({ customer_first_name: "فاطمة" });
+  });
+
+  it("names the columns it does not know instead of dropping them", async () => {
+    const shop = await merchant("Unknown");
+    expect(await upload(shop, "amount,customer_email,customer_phone,expiry_time,Notes\n1.000,a@example.com,,2030-01-01T10:00,x\n")).toMatchObject({
+      ok: false,
+      kind: "file",
+      code: "bulk.errors.unknown_columns",
+      params: { columns: "expiry_time, Notes" },
+    });
+  });
+
+  it("reads an expiry given as an Excel date cell, in Kuwait time", async () => {
+    const shop = await merchant("Serial");
+    // 2030-03-01 18:00 in Kuwait is Excel's 47543.75.
+    const outcome = await upload(shop, "amount,customer_email,customer_phone,expiration_time\n1.000,a@example.com,,47543.75\n");
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome));
+    const request = await database.db.selectFrom("transactions").select("expiration_time").where("merchant_id", "=", shop.merchantId).executeTakeFirstOrThrow();
+    // Kept as a delay from the upload (a recurring bulk's runs reuse it): within the moment the run took.
+    expect(Math.abs(Date.parse(request.expiration_time!) - Date.parse("2030-03-01T15:00:00.000Z"))).toBeLessThan(1_000);
+  });
+
+  it("refuses a row that has no address for the chosen way of sending, so no request is made that nobody is sent", async () => {
+    const shop = await merchant("Channel");
+    const csv = "amount,customer_email,customer_phone\n1.000,a@example.com,\n2.000,,+96550001234\n";
+    const byEmail = await upload(shop, csv, { sendEmail: true, sendSms: false });
+    if (byEmail.ok || byEmail.kind !== "rows") throw new Error("expected row errors");
+    expect(byEmail.errors.map((error) => `${error.row}:${error.column}:${error.code}`)).toEqual(["3:customer_email:bulk.errors.no_email_for_channel"]);
+    const bySms = await upload(shop, csv, { sendEmail: false, sendSms: true });
+    if (bySms.ok || bySms.kind !== "rows") throw new Error("expected row errors");
+    expect(bySms.errors.map((error) => `${error.row}:${error.column}:${error.code}`)).toEqual(["2:customer_phone:bulk.errors.no_phone_for_channel"]);
+    expect(await countOf(database.db, "transactions", shop.merchantId)).toBe(0);
+    // Sent by either, or by none (the merchant shares the links itself): every row is good.
+    expect((await upload(shop, csv, { sendEmail: true, sendSms: true })).ok).toBe(true);
+    expect((await upload(shop, csv, { sendEmail: false, sendSms: false })).ok).toBe(true);
+  });
+
+  it("obeys the merchant's settings for payment requests as the create form does", async () => {
+    const shop = await merchant("Rules");
+    const rules = { emailNotifications: false, smsNotifications: true, editableAmount: false, defaultExpiryHours: 48 };
+    const send = (csv: string, extra: Partial<UploadChoices>) =>
+      uploadBulk(database.db, { merchantId: shop.merchantId, user: shop.user, fileName: "r.csv", bytes: Buffer.from(csv), choices: { ...choices, ...extra }, baseUrl: "https://pay.example.com", rules });
+    expect(await send("amount,customer_email,customer_phone\n1.000,a@example.com,+96550001234\n", { sendEmail: true })).toMatchObject({ ok: false, kind: "file", code: "payment_request.settings.refused.email_notifications" });
+    const rows = await send("amount,customer_email,customer_phone,send_email,editable_amount\n1.000,a@example.com,+96550001234,yes,\n2.000,b@example.com,+96550001235,,yes\n", { sendEmail: false, sendSms: true });
+    if (rows.ok || rows.kind !== "rows") throw new Error("expected row errors");
+    expect(rows.errors.map((error) => `${error.row}:${error.column}:${error.code}`)).toEqual([
+      "2:send_email:payment_request.settings.refused.email_notifications",
+      "3:editable_amount:payment_request.settings.refused.editable_amount",
+    ]);
+    // A row without an expiry gets the default one.
+    const good = await send("amount,customer_email,customer_phone\n1.000,a@example.com,+96550001234\n", { sendEmail: false, sendSms: true });
+    if (!good.ok) throw new Error(JSON.stringify(good));
+    const request = await database.db.selectFrom("transactions").select(["expiration_time", "created_at"]).where("merchant_id", "=", shop.merchantId).executeTakeFirstOrThrow();
+    expect(Date.parse(request.expiration_time!) - Date.parse(request.created_at)).toBeGreaterThanOrEqual(48 * 3_600_000 - 5_000);
+    expect(Date.parse(request.expiration_time!) - Date.parse(request.created_at)).toBeLessThanOrEqual(48 * 3_600_000 + 5_000);
+  });
+
+  it("makes one bulk of a form posted twice at once with its one-time token", async () => {
+    const shop = await merchant("Twice");
+    const post = () => uploadBulk(database.db, { merchantId: shop.merchantId, user: shop.user, fileName: "rent.csv", bytes: Buffer.from(bulkCsv(20)), choices, baseUrl: "https://pay.example.com", uploadToken: "form-token-0123456789" });
+    const [first, second] = await Promise.all([post(), post()]);
+    if (!first.ok || !second.ok) throw new Error("refused");
+    expect(second.bulkId).toBe(first.bulkId);
+    const third = await post();
+    expect(third).toMatchObject({ ok: true, bulkId: first.bulkId, rows: 20, created: 20, repeated: true });
+    expect(await countOf(database.db, "bulk_uploads", shop.merchantId)).toBe(1);
+    expect(await countOf(database.db, "transactions", shop.merchantId)).toBe(20);
+    // Another merchant's form with the same token is its own.
+    const other = await merchant("TwiceOther");
+    const theirs = await uploadBulk(database.db, { merchantId: other.merchantId, user: other.user, fileName: "rent.csv", bytes: Buffer.from(bulkCsv(2)), choices, baseUrl: "https://pay.example.com", uploadToken: "form-token-0123456789" });
+    expect(theirs.ok && theirs.bulkId !== first.bulkId).toBe(true);
+  });
+});
+
 describe("a valid bulk", () => {
   it("creates a payment request per row with the bulk's id and sends each link once by the channels its row has", async () => {
     const shop = await merchant("Valid");
     const csv = [
       "amount,customer_email,customer_phone,currency_code,customer_first_name,language,send_sms,editable_amount,min_amount,max_amount,remarks",
       "125.000,fatima@example.com,50001234,,Fatima,ar,yes,,,,Flat:12~Month:March",
-      "10,,+96566001234,USD,Yousef,,,yes,5,20,",
+      "10,yousef@example.com,+96566001234,USD,Yousef,,,yes,5,20,",
       "7.500,ali@example.com,,,Ali,,,,,,",
     ].join("\n");
     const outcome = await upload(shop, csv, { sendEmail: true, sendSms: false });
@@ -97,13 +183,16 @@ describe("a valid bulk", () => {
 
     await dispatchRun(database.db, outcome.dispatchLogId);
     const mails = await database.db.selectFrom("outgoing_mail").select(["to_address", "subject", "text_body"]).where("merchant_id", "=", shop.merchantId).orderBy("id").execute();
-    expect(mails.map((mail) => mail.to_address)).toEqual(["fatima@example.com", "ali@example.com"]);
+    expect(mails.map((mail) => mail.to_address)).toEqual(["fatima@example.com", "yousef@example.com", "ali@example.com"]);
     // Fatima's row asks for Arabic: her mail carries her link in her language.
     expect(mails[0].text_body).toContain("https://pay.example.com/ar/pay/");
     const texts = await database.db.selectFrom("outgoing_sms").select(["to_number", "body"]).where("merchant_id", "=", shop.merchantId).execute();
     expect(texts.map((text) => text.to_number)).toEqual(["+96550001234"]);
     const bulk = await loadBulk(database.db, shop.merchantId, outcome.bulkId);
-    expect(bulk).toMatchObject({ row_count: 3, created: 3, messages: 3, sent: 3, failed: 0, paid: 0, dispatching: false });
+    expect(bulk).toMatchObject({ row_count: 3, created: 3, messages: 4, sent: 4, failed: 0, paid: 0, dispatching: false });
+    // Every row carries its merchant.
+    const rows = await database.db.selectFrom("bulk_rows").select("merchant_id").where("bulk_id", "=", outcome.bulkId).execute();
+    expect(rows.map((row) => row.merchant_id)).toEqual([shop.merchantId, shop.merchantId, shop.merchantId]);
   });
 
   it("sends 1,000 rows once each though the worker stops half-way and another takes the run over", async () => {

@@ -8,7 +8,8 @@ import { toCsv } from "~/lib/spreadsheet.server";
 import { describe } from "~/presentation/texts.server";
 import { BULK_MAX_BYTES, SCHEDULES } from "../domain/bulk-columns";
 import { exampleRows } from "../domain/bulk-examples";
-import { uploadBulk, type RowError, type UploadChoices } from "../domain/bulk-upload.server";
+import { uploadBulk, type RequestRules, type RowError, type UploadChoices } from "../domain/bulk-upload.server";
+import { loadSettingsOf } from "~/web/admin-sections.server";
 
 /** A bad cell in the reader's language, as the page's list and the API's `rows` show it. */
 export type WordedRowError = { row: number; column: string; cell: string; message: string };
@@ -31,6 +32,23 @@ export function choicesOf(input: z.output<typeof UploadChoicesSchema>, lang: Lan
   };
 }
 
+/** The one-time token the upload form carries (a form posted twice makes one bulk). */
+export const UploadTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/);
+
+/**
+ * The merchant's settings for payment requests (Administration → Sections) that a bulk's rows obey
+ * as the create form does: sending by e-mail or SMS, editable amounts, the default expiry.
+ */
+export async function loadRequestRules(db: DB, merchantId: number): Promise<RequestRules> {
+  const values = await loadSettingsOf(db, merchantId, "payment_request");
+  return {
+    defaultExpiryHours: typeof values.default_expiry_hours === "number" ? values.default_expiry_hours : null,
+    editableAmount: values.editable_amount !== false,
+    emailNotifications: values.email_notifications !== false,
+    smsNotifications: values.sms_notifications !== false,
+  };
+}
+
 /** A spreadsheet's name of a column: A, B, … Z, AA, AB… */
 function columnLetter(index: number): string {
   let name = "";
@@ -45,7 +63,7 @@ function columnLetter(index: number): string {
  */
 export async function uploadBulkFile(
   db: DB,
-  input: { merchantId: number; user: { id: number; username: string }; file: FormDataEntryValue | null; choices: UploadChoices; lang: Language; baseUrl: string },
+  input: { merchantId: number; user: { id: number; username: string }; file: FormDataEntryValue | null; choices: UploadChoices; lang: Language; baseUrl: string; uploadToken?: string },
 ) {
   const t = translator(input.lang);
   const { file } = input;
@@ -59,6 +77,8 @@ export async function uploadBulkFile(
     bytes: Buffer.from(await file.arrayBuffer()),
     choices: input.choices,
     baseUrl: input.baseUrl,
+    rules: await loadRequestRules(db, input.merchantId),
+    uploadToken: input.uploadToken,
   });
   if (outcome.ok) return { ...outcome, message: t("bulk.uploaded", { count: outcome.rows }) };
   if (outcome.kind === "file") return { ok: false as const, file: [describe(outcome.code, outcome.params, input.lang)] };
@@ -75,7 +95,7 @@ export async function uploadBulkFile(
     };
   });
   const report = toCsv([[t("bulk.report.row"), t("bulk.report.column"), t("bulk.report.cell"), t("bulk.report.value"), t("bulk.report.error")], ...rows.map((row) => [String(row.row), row.column, row.cell, row.value, row.message])]);
-  return { ok: false as const, rows: rows.map(({ value: _, ...row }) => row), rowsChecked: outcome.rowsChecked, report };
+  return { ok: false as const, rows: rows.map(({ value: _, ...row }) => row), rowsChecked: outcome.rowsChecked, report, fileName: file.name };
 }
 
 export const EXAMPLE_TYPES = ["required_fields", "all_fields"] as const;
@@ -85,7 +105,7 @@ export const EXAMPLE_FORMATS = ["csv", "xlsx"] as const;
 export async function exampleFile(type: (typeof EXAMPLE_TYPES)[number], format: (typeof EXAMPLE_FORMATS)[number]) {
   const [header, ...rows] = exampleRows(type);
   const name = `payment-requests-${type.replace("_", "-")}.${format}`;
-  if (format === "csv") return { name, type: "text/csv; charset=utf-8", body: Buffer.from(`\ufeff${toCsv([header, ...rows])}`, "utf8") };
+  if (format === "csv") return { name, type: "text/csv; charset=utf-8", body: Buffer.from(toCsv([header, ...rows]), "utf8") };
   const output = new PassThrough();
   const chunks: Buffer[] = [];
   output.on("data", (chunk: Buffer) => chunks.push(chunk));

@@ -9,6 +9,7 @@ import { notFound } from "~/web/guards.server";
 import { flashCookie } from "~/web/flash.server";
 import { readFormData } from "~/web/form-data.server";
 import { isSchedule } from "../domain/bulk-columns";
+import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
 import { loadBulk } from "../domain/bulk-queries.server";
 import { changeSchedule, countResendable, resendFailed } from "../domain/bulk-runs.server";
 import { idOf, requireBulkPage } from "../presentation/bulk-access.server";
@@ -29,7 +30,8 @@ async function loadPage({ context, request, params }: Route.LoaderArgs | Route.A
 /** A bulk's figures (rows, requests created, messages sent, requests paid, amount collected), its schedule, and resending what failed. */
 export async function loader(args: Route.LoaderArgs) {
   const { db, lang, merchantId, bulk } = await loadPage(args);
-  return { lang, bulk, resendable: await countResendable(db, merchantId, bulk.id) };
+  const [resendable, defaults] = await Promise.all([countResendable(db, merchantId, bulk.id), loadMerchantDefaults(db, merchantId)]);
+  return { lang, bulk, resendable, currency: defaults.currency };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -56,11 +58,11 @@ export async function action(args: Route.ActionArgs) {
 
 export default function BulkSummary() {
   const { t } = useTranslation();
-  const { lang, bulk, resendable } = useLoaderData<typeof loader>();
+  const { lang, bulk, resendable, currency } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   useRefreshWhile(bulk.dispatching);
-  const collected = bulk.collected.length ? bulk.collected.map((entry) => formatAmount(entry.amount, entry.currency, lang)).join(" · ") : formatAmount(0, "KWD", lang);
+  const collected = bulk.collected.length ? bulk.collected.map((entry) => formatAmount(entry.amount, entry.currency, lang)).join(" · ") : formatAmount(0, currency, lang);
   const figures = [
     { key: "rows", value: formatCount(bulk.row_count, lang) },
     { key: "created", value: formatCount(bulk.created, lang) },

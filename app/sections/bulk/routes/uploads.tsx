@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { Anchor, Stack, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { data, Link, redirect, useActionData, useLoaderData } from "react-router";
@@ -12,7 +13,8 @@ import { platformAddresses } from "~/web/addresses.server";
 import { BULK_MAX_BYTES } from "../domain/bulk-columns";
 import { listBulks } from "../domain/bulk-queries.server";
 import { requireBulkPage } from "../presentation/bulk-access.server";
-import { choicesOf, uploadBulkFile, UploadChoicesSchema } from "../presentation/bulk-upload.server";
+import { keepErrorReport } from "../domain/error-reports.server";
+import { choicesOf, uploadBulkFile, UploadChoicesSchema, UploadTokenSchema } from "../presentation/bulk-upload.server";
 import { ScheduleLabel, SendProgress, useRefreshWhile } from "../components/bulk-parts";
 import { ColumnsHelp, ExampleFiles, RowErrors, UploadFailedNotice, UploadForm, type UploadFormErrors } from "../components/upload-form";
 
@@ -29,7 +31,9 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const requested = Number(new URL(request.url).searchParams.get("page") ?? "1");
   const page = Number.isInteger(requested) && requested > 0 && requested < 100_000 ? requested : 1;
   const list = await listBulks(db, merchantId, { limit: PER_PAGE, offset: (page - 1) * PER_PAGE });
-  return { lang, page, pages: Math.max(1, Math.ceil(list.count / PER_PAGE)), count: list.count, bulks: list.results };
+  // The form's one-time token: posted twice (a double click, a refresh), it makes one bulk.
+  const uploadToken = randomBytes(18).toString("base64url");
+  return { lang, page, pages: Math.max(1, Math.ceil(list.count / PER_PAGE)), count: list.count, bulks: list.results, uploadToken };
 }
 
 export async function action({ context, request, params }: Route.ActionArgs) {
@@ -46,10 +50,24 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     return data({ values, errors }, { status: 400 });
   }
   try {
-    const outcome = await uploadBulkFile(db, { merchantId, user: actor, file: form.get("file"), choices: choicesOf(parsed.data, lang), lang, baseUrl: platformAddresses(request).publicBaseUrl });
+    const token = UploadTokenSchema.safeParse(form.get("upload_token"));
+    const outcome = await uploadBulkFile(db, {
+      merchantId,
+      user: actor,
+      file: form.get("file"),
+      choices: choicesOf(parsed.data, lang),
+      lang,
+      baseUrl: platformAddresses(request).publicBaseUrl,
+      uploadToken: token.success ? token.data : undefined,
+    });
     if (outcome.ok) return redirect(`/${lang}/bulk/uploads/${outcome.bulkId}`, { status: 303, headers: { "Set-Cookie": flashCookie({ kind: "success", message: "bulk.upload_done" }) } });
     if ("file" in outcome) return data({ values, errors: { file: outcome.file } }, { status: 400 });
-    return data({ values, errors: {}, rows: outcome.rows.slice(0, SHOWN_ERRORS), errorCount: outcome.rows.length, rowsChecked: outcome.rowsChecked, report: outcome.report }, { status: 400 });
+    // The error file stays on the server a short while; the page links to it.
+    const reportToken = await keepErrorReport(db, { merchantId, fileName: outcome.fileName, content: outcome.report });
+    return data(
+      { values, errors: {}, rows: outcome.rows.slice(0, SHOWN_ERRORS), errorCount: outcome.rows.length, rowsChecked: outcome.rowsChecked, reportUrl: `/${lang}/bulk/uploads/error-report/${reportToken}` },
+      { status: 400 },
+    );
   } catch (error) {
     console.error("bulk upload failed:", error);
     return data({ values, errors: {}, failed: true }, { status: 500 });
@@ -58,7 +76,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 
 export default function BulkUploads() {
   const { t } = useTranslation();
-  const { lang, page, pages, count, bulks } = useLoaderData<typeof loader>();
+  const { lang, page, pages, count, bulks, uploadToken } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   useRefreshWhile(bulks.some((bulk) => bulk.dispatching));
   const values = answer && "values" in answer ? answer.values : { channel: "email", schedule: "none", language: lang };
@@ -67,10 +85,10 @@ export default function BulkUploads() {
   return (
     <Stack maw={1100}>
       <PageHeader title={t("bulk.uploads.title")} description={t("bulk.uploads.description")} />
-      {rows ? <RowErrors rows={rows.rows} errorCount={rows.errorCount} rowsChecked={rows.rowsChecked} report={rows.report} /> : null}
+      {rows ? <RowErrors rows={rows.rows} errorCount={rows.errorCount} rowsChecked={rows.rowsChecked} reportUrl={rows.reportUrl} /> : null}
       {answer && "failed" in answer ? <UploadFailedNotice /> : null}
       <ExampleFiles />
-      <UploadForm values={values} errors={errors} lang={lang} />
+      <UploadForm values={values} errors={errors} lang={lang} uploadToken={uploadToken} />
       <Title order={2} fz="h3" mt="md">
         {t("bulk.uploads.list_title")}
       </Title>
