@@ -1180,11 +1180,13 @@ export interface CatalogueStoreTable {
   phone: Defaulted<string | null>;
   is_active: Flag;
   position: Defaulted<number>;
+  /** 1: the store carries every product; 0: only those listed in catalogue_store_products, maybe none (migration 0025). */
+  carries_all: Flag;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
 
-/** The products a store carries; a store with none listed carries every product. */
+/** The products a store carries when it does not carry them all (`carries_all` 0). */
 export interface CatalogueStoreProductTable {
   store_id: number;
   product_id: number;

@@ -32,7 +32,8 @@ test.describe("the shop's products", () => {
     await expect(row.getByText("KWD\u00a018.500")).toBeVisible();
     await expect(row.getByText("25", { exact: true })).toBeVisible();
     const picture = row.locator("img");
-    await expect(picture).toHaveAttribute("src", /^\/api\/v1\/plugins\/catalogue\/product-image\/\d+$/);
+    // The dashboard shows pictures at its own address, whatever the product's state.
+    await expect(picture).toHaveAttribute("src", /^\/en\/catalogue\/products\/\d+\/images\/\d+$/);
     await expect.poll(() => picture.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBe(1);
   });
 });

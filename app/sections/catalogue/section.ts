@@ -28,6 +28,7 @@ export const catalogue = {
       { path: "products/new", file: "sections/catalogue/routes/admin/product.tsx", id: "catalogue-product-new" },
       { path: "products/upload", file: "sections/catalogue/routes/admin/products-upload.tsx", id: "catalogue-products-upload" },
       { path: "products/:id", file: "sections/catalogue/routes/admin/product.tsx", id: "catalogue-product" },
+      { path: "products/:id/images/:imageId", file: "sections/catalogue/routes/admin/product-image.ts", id: "catalogue-product-image" },
       { path: "stores", file: "sections/catalogue/routes/admin/stores.tsx", id: "catalogue-stores" },
       { path: "stores/new", file: "sections/catalogue/routes/admin/store.tsx", id: "catalogue-store-new" },
       { path: "stores/:id", file: "sections/catalogue/routes/admin/store.tsx", id: "catalogue-store" },

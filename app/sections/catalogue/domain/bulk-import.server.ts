@@ -6,7 +6,7 @@ import { ALL_COLUMNS, IMPORT_MAX_ROWS, REQUIRED_COLUMNS, type ImportColumn } fro
 import type { Actor, FieldErrors } from "./fields";
 import { SLUG_MAX, SLUG_PATTERN } from "./slug";
 import { loadShopMoney } from "./shop-money.server";
-import { minorOf } from "./shop-money";
+import { decimalOf, minorOf } from "./shop-money";
 
 /**
  * Product import: one CSV or XLSX of products, all or nothing. A row whose slug the shop has
@@ -124,6 +124,10 @@ export async function importProducts(db: DB, input: { merchantId: number; actor:
     if (has("discounted_price")) {
       values.discounted_price = amount("discounted_price", false);
       if (price !== null && values.discounted_price !== null && values.discounted_price > price) fail("discounted_price", "catalogue_admin.errors.discount_above_price");
+    } else {
+      // The file keeps the product's discounted price: a price below it would be a discount above the price.
+      const stored = bySlug.get(slug)?.discounted_price ?? null;
+      if (price !== null && stored !== null && stored > price) fail("price", "catalogue_admin.import.errors.price_below_discount", { discounted: decimalOf(stored, money) });
     }
     if (has("inventory")) {
       const inventory = cell("inventory");
@@ -162,7 +166,7 @@ export async function importProducts(db: DB, input: { merchantId: number; actor:
   }
 }
 
-/** A product of the file was deleted while the file was checked: the transaction is rolled back. */
+/** A product of the file was deleted or changed while the file was checked: the transaction is rolled back. */
 class ProductsChanged extends Error {}
 
 /** Rows per INSERT: well under SQLite's and Postgres' limits on bound values (14 columns × 500). */
@@ -174,11 +178,14 @@ async function writeProducts(db: DB, input: { merchantId: number; actor: Actor; 
     const updates = products.filter((product) => known.has(product.slug));
     const creates = products.filter((product) => !known.has(product.slug));
     for (const product of updates) {
+      const { price, discounted_price: discounted } = product.values;
       const changed = await trx
         .updateTable("catalogue_products")
         .set({ ...product.values, updated_at: now })
         .where("merchant_id", "=", input.merchantId)
         .where("slug", "=", product.slug)
+        // A discounted price kept from the product must stay at most the new price (it may have changed since the check).
+        .$if(discounted === undefined, (query) => query.where((eb) => eb.or([eb("discounted_price", "is", null), eb("discounted_price", "<=", price)])))
         .executeTakeFirst();
       if (Number(changed.numUpdatedRows) !== 1) throw new ProductsChanged();
     }

@@ -1,6 +1,6 @@
 import type { Selectable } from "kysely";
 import { DateTime } from "luxon";
-import { writeTransaction, type DB } from "~/db/database.server";
+import { lockMerchant, writeTransaction, type DB } from "~/db/database.server";
 import type { CatalogueDiscountTable } from "~/db/schema";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { nowIso } from "~/lib/clock.server";
@@ -64,15 +64,30 @@ export function serializeDiscount(discount: DiscountRow, money: ShopMoney) {
 /**
  * Creates a discount (`id` absent) or changes the fields sent; its code is the merchant's alone,
  * whatever its case. `used` is never written here: a limit below the uses already made is refused,
- * and the update holds only while it stays so (an order may take a use meanwhile).
+ * and the update holds only while it stays so (an order may take a use meanwhile). Checked under the
+ * merchant's lock in the transaction that writes, so the shop's decimals cannot change in between.
  */
 export async function saveDiscount(db: DB, change: Change<DiscountInput> & { id?: number }): Promise<SaveOutcome<DiscountRow>> {
-  const money = await loadShopMoney(db, change.merchantId);
+  try {
+    return await writeTransaction(db, async (trx) => {
+      await lockMerchant(trx, change.merchantId);
+      return saveDiscountLocked(trx, change);
+    });
+  } catch (error) {
+    if (/unique|duplicate/i.test(String(error))) return { ok: false, errors: { code: [{ code: "catalogue_admin.errors.code_taken" }] } };
+    throw error;
+  }
+}
+
+async function saveDiscountLocked(trx: DB, change: Change<DiscountInput> & { id?: number }): Promise<SaveOutcome<DiscountRow>> {
+  const money = await loadShopMoney(trx, change.merchantId);
   const input = change.input;
   const errors: FieldErrors = {};
-  const existing = change.id === undefined ? undefined : await getDiscount(db, change.merchantId, change.id);
+  const existing = change.id === undefined ? undefined : await getDiscount(trx, change.merchantId, change.id);
   if (change.id !== undefined && !existing) return { ok: false, errors: {}, notFound: true };
   if (!existing) for (const field of ["code", "discount_type", "amount"] as const) if (!input[field]) addError(errors, field, "errors.required");
+  // An amount sent empty is refused, never read as "leave it as it is".
+  if (existing && input.amount === "") addError(errors, "amount", "errors.required");
   const type = input.discount_type ?? existing?.discount_type;
   let amount: number | undefined;
   if (input.amount !== undefined && input.amount !== "" && type) {
@@ -83,7 +98,7 @@ export async function saveDiscount(db: DB, change: Change<DiscountInput> & { id?
       amount = minorOf(input.amount, money, "amount", errors);
       if (amount === 0) addError(errors, "amount", "catalogue_admin.errors.amount_positive");
     }
-  } else if (input.discount_type && existing && input.discount_type !== existing.discount_type) {
+  } else if (input.discount_type && existing && input.discount_type !== existing.discount_type && !errors.amount) {
     addError(errors, "amount", "errors.required");
   }
   const dateOf = (value: string | null | undefined, end: boolean) => (value === undefined ? undefined : value === null || value === "" ? null : momentOf(value, end));
@@ -98,7 +113,7 @@ export async function saveDiscount(db: DB, change: Change<DiscountInput> & { id?
   const maxUses = input.max_uses;
   if (existing && maxUses !== undefined && maxUses !== null && maxUses < existing.used) addError(errors, "max_uses", "catalogue_admin.errors.max_uses_below_used", { used: existing.used });
   if (input.code) {
-    const taken = await db
+    const taken = await trx
       .selectFrom("catalogue_discounts")
       .select("id")
       .where("merchant_id", "=", change.merchantId)
@@ -121,40 +136,34 @@ export async function saveDiscount(db: DB, change: Change<DiscountInput> & { id?
     is_active: input.is_active === undefined ? undefined : Number(input.is_active),
     updated_at: at,
   };
-  try {
-    const row = await writeTransaction(db, async (trx) => {
-      let saved: DiscountRow | undefined;
-      if (existing) {
-        let update = trx.updateTable("catalogue_discounts").set(values).where("id", "=", existing.id).where("merchant_id", "=", change.merchantId);
-        if (maxUses !== undefined && maxUses !== null) update = update.where("used", "<=", maxUses);
-        saved = await update.returning(DISCOUNT_COLUMNS).executeTakeFirst();
-      } else {
-        saved = await trx
-          .insertInto("catalogue_discounts")
-          .values({ ...values, merchant_id: change.merchantId, code: input.code!, code_lc: input.code!.toLowerCase(), discount_type: input.discount_type!, amount: amount!, is_active: Number(input.is_active ?? true), created_at: at })
-          .returning(DISCOUNT_COLUMNS)
-          .executeTakeFirstOrThrow();
-      }
-      if (!saved) return undefined;
-      await recordAudit(trx, { merchantId: change.merchantId, actor: change.actor, action: existing ? "catalogue_discount_updated" : "catalogue_discount_created", params: { code: saved.code }, objectType: "catalogue_discount", objectId: saved.id, ip: change.ip });
-      return saved;
-    });
-    if (!row) {
-      const used = (await getDiscount(db, change.merchantId, existing!.id))?.used ?? 0;
+  let saved: DiscountRow | undefined;
+  if (existing) {
+    let update = trx.updateTable("catalogue_discounts").set(values).where("id", "=", existing.id).where("merchant_id", "=", change.merchantId);
+    if (maxUses !== undefined && maxUses !== null) update = update.where("used", "<=", maxUses);
+    saved = await update.returning(DISCOUNT_COLUMNS).executeTakeFirst();
+    if (!saved) {
+      const used = (await getDiscount(trx, change.merchantId, existing.id))?.used ?? 0;
       return { ok: false, errors: { max_uses: [{ code: "catalogue_admin.errors.max_uses_below_used", params: { used } }] } };
     }
-    return { ok: true, value: row };
-  } catch (error) {
-    if (/unique|duplicate/i.test(String(error))) return { ok: false, errors: { code: [{ code: "catalogue_admin.errors.code_taken" }] } };
-    throw error;
+  } else {
+    saved = await trx
+      .insertInto("catalogue_discounts")
+      .values({ ...values, merchant_id: change.merchantId, code: input.code!, code_lc: input.code!.toLowerCase(), discount_type: input.discount_type!, amount: amount!, is_active: Number(input.is_active ?? true), created_at: at })
+      .returning(DISCOUNT_COLUMNS)
+      .executeTakeFirstOrThrow();
   }
+  await recordAudit(trx, { merchantId: change.merchantId, actor: change.actor, action: existing ? "catalogue_discount_updated" : "catalogue_discount_created", params: { code: saved.code }, objectType: "catalogue_discount", objectId: saved.id, ip: change.ip });
+  return { ok: true, value: saved };
 }
 
 /** A discount orders used is only deactivated; one never used is deleted. */
 export async function deleteDiscount(db: DB, input: { merchantId: number; actor: Actor; id: number; ip?: string | null }): Promise<RemoveOutcome> {
-  const discount = await getDiscount(db, input.merchantId, input.id);
-  if (!discount) return { ok: false };
-  return writeTransaction(db, async (trx) => {
+  return writeTransaction(db, async (trx): Promise<RemoveOutcome> => {
+    // Checkouts take the merchant's lock too: one using the code has either committed its order
+    // (seen here, so the code is only deactivated) or runs after and finds the code gone.
+    await lockMerchant(trx, input.merchantId);
+    const discount = await getDiscount(trx, input.merchantId, input.id);
+    if (!discount) return { ok: false };
     const ordered = await trx.selectFrom("catalogue_orders").select("id").where("discount_id", "=", discount.id).limit(1).executeTakeFirst();
     if (ordered) await trx.updateTable("catalogue_discounts").set({ is_active: 0, updated_at: nowIso() }).where("id", "=", discount.id).execute();
     else await trx.deleteFrom("catalogue_discounts").where("id", "=", discount.id).execute();

@@ -54,10 +54,20 @@ export function addError(errors: FieldErrors, field: string, code: string, param
   (errors[field] ??= []).push(params ? { code, params } : { code });
 }
 
-/** Zod's issues by field as the API names them. */
+/** A message the schemas give is a translation key; zod's own ("Invalid input: expected string…") are not. */
+const TRANSLATION_KEY = /^[a-z0-9_]+(\.[a-z0-9_]+)+$/;
+
+/**
+ * Zod's issues by field as the API names them. A value of the wrong type (a number for a name, an
+ * object for a price) gets the project's translated "not valid" rather than zod's English.
+ */
 export function issuesByField(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldErrors {
   const errors: FieldErrors = {};
-  for (const issue of issues) addError(errors, issue.path.length ? issue.path.map(String).join(".") : "non_field_errors", issue.message);
+  for (const issue of issues) {
+    const field = issue.path.length ? issue.path.map(String).join(".") : "non_field_errors";
+    const code = TRANSLATION_KEY.test(issue.message) ? issue.message : "catalogue_admin.errors.invalid";
+    if (!errors[field]?.some((error) => error.code === code)) addError(errors, field, code);
+  }
   return errors;
 }
 

@@ -35,9 +35,14 @@ export async function putCatalogueImage(merchantId: number, kind: ImageKind, fil
   return { ok: true, key };
 }
 
-/** Where the shop and the dashboard show a product's image. */
+/** Where the shop (and the API) show a product's image: served to anyone while the product is active. */
 export function productImageUrl(imageId: number) {
   return `/api/v1/plugins/catalogue/product-image/${imageId}`;
+}
+
+/** Where the dashboard shows a product's image to the merchant's staff, whether the product is active or not. */
+export function dashboardProductImageUrl(lang: string, productId: number, imageId: number) {
+  return `/${lang}/catalogue/products/${productId}/images/${imageId}`;
 }
 
 /** The banner's public address, kept in the configuration's `banner.image`. */
@@ -53,9 +58,31 @@ async function readKey(key: string) {
   return type ? { bytes, type: type.type } : null;
 }
 
-/** A product image's file and type, by its row (any merchant's: the shop shows them to anyone). */
+/**
+ * A product image's file and type for anyone, by its row: only an active product's (the shop shows
+ * no other), so the pictures of a product not yet on sale or taken off it stay the merchant's.
+ */
 export async function readProductImage(db: DB, imageId: number) {
-  const row = await db.selectFrom("catalogue_product_images").select("path").where("id", "=", imageId).executeTakeFirst();
+  const row = await db
+    .selectFrom("catalogue_product_images")
+    .innerJoin("catalogue_products", "catalogue_products.id", "catalogue_product_images.product_id")
+    .select("catalogue_product_images.path")
+    .where("catalogue_product_images.id", "=", imageId)
+    .where("catalogue_products.is_active", "=", 1)
+    .executeTakeFirst();
+  return row ? readKey(row.path) : null;
+}
+
+/** A product image for the merchant's own staff, whatever the product's state; another merchant's is not found. */
+export async function readMerchantProductImage(db: DB, merchantId: number, productId: number, imageId: number) {
+  const row = await db
+    .selectFrom("catalogue_product_images")
+    .innerJoin("catalogue_products", "catalogue_products.id", "catalogue_product_images.product_id")
+    .select("catalogue_product_images.path")
+    .where("catalogue_product_images.id", "=", imageId)
+    .where("catalogue_products.id", "=", productId)
+    .where("catalogue_products.merchant_id", "=", merchantId)
+    .executeTakeFirst();
   return row ? readKey(row.path) : null;
 }
 

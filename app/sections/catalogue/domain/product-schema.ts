@@ -45,7 +45,16 @@ export const ProductSchema = z.object({
    * The inventory the form showed ("" for unlimited; the page sends it): a change applies only if
    * nothing was sold meanwhile, and an unchanged one leaves sales made meanwhile alone.
    */
-  inventory_shown: z.string().trim().max(12).optional(),
+  inventory_shown: z
+    .union([z.null(), z.number(), z.string().trim()])
+    .transform((value, context) => {
+      if (value === null || value === "") return "";
+      const text = String(value);
+      if (/^\d{1,10}$/.test(text)) return text;
+      context.addIssue({ code: "custom", message: "catalogue_admin.errors.inventory" });
+      return z.NEVER;
+    })
+    .optional(),
   sku: z.union([z.null(), z.string().trim().max(64, "errors.too_long")]).optional(),
   is_active: flag,
   unit: optionalId("catalogue_admin.errors.unit"),

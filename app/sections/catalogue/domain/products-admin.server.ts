@@ -1,5 +1,5 @@
-import type { Selectable } from "kysely";
-import { writeTransaction, type DB } from "~/db/database.server";
+import { sql, type Selectable } from "kysely";
+import { lockMerchant, writeTransaction, type DB } from "~/db/database.server";
 import type { CatalogueProductTable } from "~/db/schema";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { nowIso } from "~/lib/clock.server";
@@ -49,7 +49,7 @@ export async function listProducts(db: DB, merchantId: number, options: { search
     const like = likeOf(search);
     query = query.where((eb) =>
       eb.or(
-        (["name_en", "name_ar", "slug", "sku"] as const).map((column) => eb(eb.fn("lower", [eb.fn.coalesce(column, eb.val(""))]), "like", eb.val(like)).$castTo<boolean>()),
+        (["name_en", "name_ar", "slug", "sku"] as const).map((column) => eb(eb.fn("lower", [eb.fn.coalesce(column, eb.val(""))]), "like", sql<string>`${like} escape '\\'`).$castTo<boolean>()),
       ),
     );
   }
@@ -130,25 +130,44 @@ async function freeSlug(db: DB, merchantId: number, base: string, exceptId: numb
 
 type ProductChange = Change<ProductInput> & { id?: number; addedImages?: readonly string[] };
 
+/** A save refused because units were sold while the form was open: `inventoryNow` is what is left now. */
+export type ProductOutcome = SaveOutcome<ProductRow> | { ok: false; errors: FieldErrors; notFound?: false; inventoryNow: number | null };
+
 /**
  * Creates a product (`id` absent) or changes the fields sent of one of the merchant's, with its new
- * images (storage keys already put) and the changes to its images (places, removals).
+ * images (storage keys already put) and the changes to its images (places, removals). Everything is
+ * checked under the merchant's lock, in the transaction that writes: the shop's decimals (a settings
+ * save), the product's pictures (another tab) and its slug and SKU hold until the product is written.
  */
-export async function saveProduct(db: DB, change: ProductChange): Promise<SaveOutcome<ProductRow>> {
-  const money = await loadShopMoney(db, change.merchantId);
+export async function saveProduct(db: DB, change: ProductChange): Promise<ProductOutcome> {
+  try {
+    return await writeTransaction(db, async (trx): Promise<ProductOutcome> => {
+      await lockMerchant(trx, change.merchantId);
+      return saveProductLocked(trx, change);
+    });
+  } catch (error) {
+    if (/unique|duplicate/i.test(String(error))) return { ok: false, errors: { slug: [{ code: "catalogue_admin.errors.slug_taken" }] } };
+    throw error;
+  }
+}
+
+async function saveProductLocked(trx: DB, change: ProductChange): Promise<ProductOutcome> {
+  const money = await loadShopMoney(trx, change.merchantId);
   const input = change.input;
   const errors: FieldErrors = {};
-  const existing = change.id === undefined ? undefined : await getProduct(db, change.merchantId, change.id);
+  const existing = change.id === undefined ? undefined : await getProduct(trx, change.merchantId, change.id);
   if (change.id !== undefined && !existing) return { ok: false, errors: {}, notFound: true };
   if (!existing) for (const field of ["name_en", "name_ar", "price"] as const) if (input[field] === undefined || input[field] === "") addError(errors, field, "errors.required");
+  // A required field sent empty is refused, never read as "leave it as it is".
+  if (existing && input.price === "") addError(errors, "price", "errors.required");
 
   let slug: string | undefined = input.slug;
   if (slug === "" || (slug === undefined && !existing)) {
     const base = slugFrom(input.name_en ?? existing?.name_en ?? "");
-    if (base) slug = await freeSlug(db, change.merchantId, base, existing?.id ?? 0);
+    if (base) slug = await freeSlug(trx, change.merchantId, base, existing?.id ?? 0);
     else if (!errors.name_en) addError(errors, "slug", "catalogue_admin.errors.slug_required");
   } else if (slug !== undefined && slug !== existing?.slug) {
-    const taken = await db.selectFrom("catalogue_products").select("id").where("merchant_id", "=", change.merchantId).where("slug", "=", slug).where("id", "!=", existing?.id ?? 0).executeTakeFirst();
+    const taken = await trx.selectFrom("catalogue_products").select("id").where("merchant_id", "=", change.merchantId).where("slug", "=", slug).where("id", "!=", existing?.id ?? 0).executeTakeFirst();
     if (taken) addError(errors, "slug", "catalogue_admin.errors.slug_taken");
   }
 
@@ -160,7 +179,7 @@ export async function saveProduct(db: DB, change: ProductChange): Promise<SaveOu
 
   const sku = input.sku === undefined ? undefined : input.sku === null || input.sku === "" ? null : input.sku;
   if (sku) {
-    const taken = await db
+    const taken = await trx
       .selectFrom("catalogue_products")
       .select("id")
       .where("merchant_id", "=", change.merchantId)
@@ -170,12 +189,12 @@ export async function saveProduct(db: DB, change: ProductChange): Promise<SaveOu
     if (taken) addError(errors, "sku", "catalogue_admin.errors.sku_taken");
   }
   if (input.unit) {
-    const unit = await db.selectFrom("units").select("id").where("merchant_id", "=", change.merchantId).where("id", "=", input.unit).executeTakeFirst();
+    const unit = await trx.selectFrom("units").select("id").where("merchant_id", "=", change.merchantId).where("id", "=", input.unit).executeTakeFirst();
     if (!unit) addError(errors, "unit", "catalogue_admin.errors.unit");
   }
 
   // Images: those named are placed or removed; the new ones come after; five at most.
-  const current = existing ? ((await loadProductImages(db, [existing.id])).get(existing.id) ?? []) : [];
+  const current = existing ? ((await loadProductImages(trx, [existing.id])).get(existing.id) ?? []) : [];
   const imageChanges = new Map((input.images ?? []).map((image) => [image.id, image]));
   for (const id of imageChanges.keys()) if (!current.some((image) => image.id === id)) addError(errors, "images", "catalogue_admin.errors.image_unknown");
   const kept = current
@@ -206,53 +225,49 @@ export async function saveProduct(db: DB, change: ProductChange): Promise<SaveOu
     position: input.position,
     updated_at: at,
   };
-  try {
-    const row = await writeTransaction(db, async (trx) => {
-      let saved: ProductRow | undefined;
-      if (existing) {
-        let update = trx.updateTable("catalogue_products").set(values).where("id", "=", existing.id).where("merchant_id", "=", change.merchantId);
-        if (inventoryTyped !== undefined && shown !== undefined) update = update.where("inventory", shown === null ? "is" : "=", shown);
-        saved = await update.returning(PRODUCT_COLUMNS).executeTakeFirst();
-      } else {
-        const top = await trx.selectFrom("catalogue_products").select((eb) => eb.fn.max("position").as("position")).where("merchant_id", "=", change.merchantId).executeTakeFirst();
-        saved = await trx
-          .insertInto("catalogue_products")
-          .values({
-            ...values,
-            merchant_id: change.merchantId,
-            slug: slug!,
-            name_en: input.name_en!,
-            name_ar: input.name_ar!,
-            price: price!,
-            is_active: Number(input.is_active ?? true),
-            position: input.position ?? Number(top?.position ?? 0) + 1,
-            created_at: at,
-          })
-          .returning(PRODUCT_COLUMNS)
-          .executeTakeFirstOrThrow();
-      }
-      if (!saved) return undefined;
-      const removed = current.filter((image) => imageChanges.get(image.id)?.remove).map((image) => image.id);
-      if (removed.length) await trx.deleteFrom("catalogue_product_images").where("product_id", "=", saved.id).where("id", "in", removed).execute();
-      for (const [position, image] of kept.entries()) await trx.updateTable("catalogue_product_images").set({ position }).where("id", "=", image.id).where("product_id", "=", saved.id).execute();
-      if (added.length) await trx.insertInto("catalogue_product_images").values(added.map((path, index) => ({ product_id: saved.id, path, position: kept.length + index }))).execute();
-      await recordAudit(trx, {
-        merchantId: change.merchantId,
-        actor: change.actor,
-        action: existing ? "catalogue_product_updated" : "catalogue_product_created",
-        params: { name: named(saved.name_en, saved.name_ar), slug: saved.slug },
-        objectType: "catalogue_product",
-        objectId: saved.id,
-        ip: change.ip,
-      });
-      return saved;
-    });
-    if (!row) return { ok: false, errors: { inventory: [{ code: "catalogue_admin.errors.inventory_changed" }] } };
-    return { ok: true, value: row };
-  } catch (error) {
-    if (/unique|duplicate/i.test(String(error))) return { ok: false, errors: { slug: [{ code: "catalogue_admin.errors.slug_taken" }] } };
-    throw error;
+  let saved: ProductRow | undefined;
+  if (existing) {
+    let update = trx.updateTable("catalogue_products").set(values).where("id", "=", existing.id).where("merchant_id", "=", change.merchantId);
+    if (inventoryTyped !== undefined && shown !== undefined) update = update.where("inventory", shown === null ? "is" : "=", shown);
+    saved = await update.returning(PRODUCT_COLUMNS).executeTakeFirst();
+    if (!saved) {
+      // Sold meanwhile: the form is answered with what is left now, so saving again applies the typed inventory.
+      const now = await trx.selectFrom("catalogue_products").select("inventory").where("id", "=", existing.id).executeTakeFirst();
+      return { ok: false, errors: { inventory: [{ code: "catalogue_admin.errors.inventory_changed" }] }, inventoryNow: now?.inventory ?? null };
+    }
+  } else {
+    const top = await trx.selectFrom("catalogue_products").select((eb) => eb.fn.max("position").as("position")).where("merchant_id", "=", change.merchantId).executeTakeFirst();
+    saved = await trx
+      .insertInto("catalogue_products")
+      .values({
+        ...values,
+        merchant_id: change.merchantId,
+        slug: slug!,
+        name_en: input.name_en!,
+        name_ar: input.name_ar!,
+        price: price!,
+        is_active: Number(input.is_active ?? true),
+        position: input.position ?? Number(top?.position ?? 0) + 1,
+        created_at: at,
+      })
+      .returning(PRODUCT_COLUMNS)
+      .executeTakeFirstOrThrow();
   }
+  const productId = saved.id;
+  const removed = current.filter((image) => imageChanges.get(image.id)?.remove).map((image) => image.id);
+  if (removed.length) await trx.deleteFrom("catalogue_product_images").where("product_id", "=", productId).where("id", "in", removed).execute();
+  for (const [position, image] of kept.entries()) await trx.updateTable("catalogue_product_images").set({ position }).where("id", "=", image.id).where("product_id", "=", productId).execute();
+  if (added.length) await trx.insertInto("catalogue_product_images").values(added.map((path, index) => ({ product_id: productId, path, position: kept.length + index }))).execute();
+  await recordAudit(trx, {
+    merchantId: change.merchantId,
+    actor: change.actor,
+    action: existing ? "catalogue_product_updated" : "catalogue_product_created",
+    params: { name: named(saved.name_en, saved.name_ar), slug: saved.slug },
+    objectType: "catalogue_product",
+    objectId: saved.id,
+    ip: change.ip,
+  });
+  return { ok: true, value: saved };
 }
 
 /**
@@ -260,9 +275,12 @@ export async function saveProduct(db: DB, change: ProductChange): Promise<SaveOu
  * at it. One never ordered is deleted with its images' rows and its place in stores.
  */
 export async function deleteProduct(db: DB, input: { merchantId: number; actor: Change<unknown>["actor"]; id: number; ip?: string | null }): Promise<RemoveOutcome> {
-  const product = await getProduct(db, input.merchantId, input.id);
-  if (!product) return { ok: false };
-  return writeTransaction(db, async (trx) => {
+  return writeTransaction(db, async (trx): Promise<RemoveOutcome> => {
+    // Checkouts take the merchant's lock too: one naming the product has either committed its order
+    // (seen here, so the product is only deactivated) or runs after and finds the product gone.
+    await lockMerchant(trx, input.merchantId);
+    const product = await getProduct(trx, input.merchantId, input.id);
+    if (!product) return { ok: false };
     const ordered = await trx.selectFrom("catalogue_order_lines").select("id").where("product_id", "=", product.id).limit(1).executeTakeFirst();
     if (ordered) {
       await trx.updateTable("catalogue_products").set({ is_active: 0, updated_at: nowIso() }).where("id", "=", product.id).execute();

@@ -1,4 +1,4 @@
-import { writeTransaction, type DB } from "~/db/database.server";
+import { lockMerchant, writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { nowIso } from "~/lib/clock.server";
 import { exponentOf } from "~/lib/money";
@@ -82,9 +82,21 @@ export async function saveCatalogueSettings(
   db: DB,
   change: { merchantId: number; actor: { id: number; username: string }; input: CatalogueSettingsInput; currencies: readonly string[]; defaultCurrency: string; bannerImage?: string; ip?: string | null },
 ): Promise<{ ok: true; value: CatalogueSettings } | { ok: false; errors: FieldErrors }> {
+  // Under the merchant's lock, in the transaction that writes: a product or discount saved meanwhile
+  // (they take the lock too) is either seen by the decimals check or checked against the new settings.
+  return writeTransaction(db, async (trx) => {
+    await lockMerchant(trx, change.merchantId);
+    return saveSettingsLocked(trx, change);
+  });
+}
+
+async function saveSettingsLocked(
+  trx: DB,
+  change: { merchantId: number; actor: { id: number; username: string }; input: CatalogueSettingsInput; currencies: readonly string[]; defaultCurrency: string; bannerImage?: string; ip?: string | null },
+): Promise<{ ok: true; value: CatalogueSettings } | { ok: false; errors: FieldErrors }> {
   const input = change.input;
   const errors: FieldErrors = {};
-  const before = await loadCatalogueSettings(db, change.merchantId);
+  const before = await loadCatalogueSettings(trx, change.merchantId);
   const currency = input.currency ?? before.currency ?? change.defaultCurrency;
   if (!change.currencies.includes(currency)) addError(errors, "currency", "catalogue_admin.errors.currency");
   const places = input.decimal_places === undefined ? before.decimal_places : input.decimal_places;
@@ -93,8 +105,8 @@ export async function saveCatalogueSettings(
 
   const oldCurrency = before.currency ?? change.defaultCurrency;
   const amounts = async () => {
-    const products = await db.selectFrom("catalogue_products").select(["price", "discounted_price"]).where("merchant_id", "=", change.merchantId).execute();
-    const discounts = await db.selectFrom("catalogue_discounts").select(["discount_type", "amount", "min_total"]).where("merchant_id", "=", change.merchantId).execute();
+    const products = await trx.selectFrom("catalogue_products").select(["price", "discounted_price"]).where("merchant_id", "=", change.merchantId).execute();
+    const discounts = await trx.selectFrom("catalogue_discounts").select(["discount_type", "amount", "min_total"]).where("merchant_id", "=", change.merchantId).execute();
     return [
       ...products.flatMap((row) => [Number(row.price), row.discounted_price === null ? 0 : Number(row.discounted_price)]),
       ...discounts.flatMap((row) => [row.discount_type === "fixed" ? Number(row.amount) : 0, Number(row.min_total)]),
@@ -130,13 +142,11 @@ export async function saveCatalogueSettings(
   };
   const data = JSON.stringify(settings);
   const at = nowIso();
-  await writeTransaction(db, async (trx) => {
-    await trx
-      .insertInto("catalogue_settings")
-      .values({ merchant_id: change.merchantId, data, updated_at: at })
-      .onConflict((conflict) => conflict.column("merchant_id").doUpdateSet({ data, updated_at: at }))
-      .execute();
-    await recordAudit(trx, { merchantId: change.merchantId, actor: change.actor, action: "catalogue_settings_updated", objectType: "catalogue_settings", objectId: change.merchantId, ip: change.ip });
-  });
+  await trx
+    .insertInto("catalogue_settings")
+    .values({ merchant_id: change.merchantId, data, updated_at: at })
+    .onConflict((conflict) => conflict.column("merchant_id").doUpdateSet({ data, updated_at: at }))
+    .execute();
+  await recordAudit(trx, { merchantId: change.merchantId, actor: change.actor, action: "catalogue_settings_updated", objectType: "catalogue_settings", objectId: change.merchantId, ip: change.ip });
   return { ok: true, value: settings };
 }

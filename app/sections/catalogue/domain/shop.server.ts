@@ -161,13 +161,13 @@ export async function productsBySlug(db: DB, merchantId: number, slugs: readonly
 export type PublicStore = { id: number; name_en: string; name_ar: string; address_en: string; address_ar: string; phone: string | null };
 
 /**
- * The merchant's active stores that carry every one of these products (a store listing no products
- * carries them all), in the merchant's order.
+ * The merchant's active stores that carry every one of these products (a store that carries all
+ * carries them; any other only those it chose), in the merchant's order.
  */
 export async function storesCarrying(db: DB, merchantId: number, productIds: readonly number[]): Promise<PublicStore[]> {
   const stores = await db
     .selectFrom("catalogue_stores")
-    .select(["id", "name_en", "name_ar", "address_en", "address_ar", "phone"])
+    .select(["id", "name_en", "name_ar", "address_en", "address_ar", "phone", "carries_all"])
     .where("merchant_id", "=", merchantId)
     .where("is_active", "=", 1)
     .orderBy("position")
@@ -189,8 +189,11 @@ export async function storesCarrying(db: DB, merchantId: number, productIds: rea
     set.add(row.product_id);
     carried.set(row.store_id, set);
   }
-  return stores.filter((store) => {
-    const own = carried.get(store.id);
-    return !own || productIds.every((id) => own.has(id));
-  });
+  return stores
+    .filter((store) => {
+      if (store.carries_all) return true;
+      const own = carried.get(store.id);
+      return productIds.every((id) => own?.has(id) ?? false);
+    })
+    .map(({ carries_all: _carriesAll, ...store }) => store);
 }

@@ -10,7 +10,7 @@ import type { StoreInput } from "./store-schema";
 
 export type StoreRow = Selectable<CatalogueStoreTable>;
 
-const STORE_COLUMNS = ["id", "merchant_id", "name_en", "name_ar", "address_en", "address_ar", "phone", "is_active", "position", "created_at", "updated_at"] as const;
+const STORE_COLUMNS = ["id", "merchant_id", "name_en", "name_ar", "address_en", "address_ar", "phone", "is_active", "position", "carries_all", "created_at", "updated_at"] as const;
 
 export function listStores(db: DB, merchantId: number) {
   return db.selectFrom("catalogue_stores").select(STORE_COLUMNS).where("merchant_id", "=", merchantId).orderBy("position").orderBy("id").limit(1000).execute();
@@ -20,7 +20,7 @@ export function getStore(db: DB, merchantId: number, id: number) {
   return db.selectFrom("catalogue_stores").select(STORE_COLUMNS).where("merchant_id", "=", merchantId).where("id", "=", id).executeTakeFirst();
 }
 
-/** The slugs of the products each store names, by store; a store absent carries every product. */
+/** The slugs of the products each store chose, by store (a store that carries every product has none). */
 export async function loadStoreProducts(db: DB, storeIds: readonly number[]): Promise<Map<number, string[]>> {
   const byStore = new Map<number, string[]>();
   if (!storeIds.length) return byStore;
@@ -35,7 +35,7 @@ export async function loadStoreProducts(db: DB, storeIds: readonly number[]): Pr
   return byStore;
 }
 
-/** A store as the API answers it: `products` null when it carries every product. */
+/** A store as the API answers it: `products` null when it carries every product, else the slugs it chose (maybe none left). */
 export function serializeStore(store: StoreRow, products: readonly string[] | undefined, lang: Language) {
   return {
     id: store.id,
@@ -47,11 +47,14 @@ export function serializeStore(store: StoreRow, products: readonly string[] | un
     phone: store.phone,
     is_active: Boolean(store.is_active),
     position: store.position,
-    products: products?.length ? [...products] : null,
+    products: store.carries_all ? null : [...(products ?? [])],
   };
 }
 
-/** Creates a store (`id` absent) or changes the fields sent of one of the merchant's, with the products it carries. */
+/**
+ * Creates a store (`id` absent) or changes the fields sent of one of the merchant's, with the
+ * products it carries: null for every product, else the slugs chosen (at least one).
+ */
 export async function saveStore(db: DB, change: Change<StoreInput> & { id?: number }): Promise<SaveOutcome<StoreRow>> {
   const input = change.input;
   const errors: FieldErrors = {};
@@ -62,6 +65,7 @@ export async function saveStore(db: DB, change: Change<StoreInput> & { id?: numb
   if (input.products === null) productIds = null;
   else if (input.products !== undefined) {
     const slugs = [...new Set(input.products.filter(Boolean))];
+    if (slugs.length === 0) addError(errors, "products", "catalogue_admin.errors.choose_products");
     const found = slugs.length
       ? await db.selectFrom("catalogue_products").select(["id", "slug"]).where("merchant_id", "=", change.merchantId).where("slug", "in", slugs).execute()
       : [];
@@ -79,6 +83,7 @@ export async function saveStore(db: DB, change: Change<StoreInput> & { id?: numb
     phone: input.phone === undefined ? undefined : input.phone || null,
     is_active: input.is_active === undefined ? undefined : Number(input.is_active),
     position: input.position,
+    carries_all: productIds === undefined ? undefined : productIds === null ? 1 : 0,
     updated_at: at,
   };
   const row = await writeTransaction(db, async (trx) => {

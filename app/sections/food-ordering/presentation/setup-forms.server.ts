@@ -1,41 +1,14 @@
+import { dropBlankRows, nestedFormValues } from "~/lib/form-object";
+
+export { withFlags } from "~/lib/form-object";
+
 /**
  * A page's form as the object the API would send: `sizes[0].name_en` and
  * `option_groups[1].choices[0].price` become nested lists; rows left blank (a new row not filled
- * in, a row cleared to take it away) are dropped. Files are left out.
+ * in, a row cleared to take it away) are dropped. Files are left out, and a name that would reach a
+ * prototype (`constructor[prototype][x]`) is ignored.
  */
 export function formObject(form: FormData): Record<string, unknown> {
-  const root: Record<string, unknown> = {};
-  for (const [name, value] of form.entries()) {
-    if (typeof value !== "string" || name.startsWith("_") || name === "intent") continue;
-    const path = name.match(/[^[\].]+/g);
-    if (!path || path.length > 6) continue;
-    let node: any = root;
-    for (const [index, key] of path.entries()) {
-      const last = index === path.length - 1;
-      const nextIsIndex = !last && /^\d{1,3}$/.test(path[index + 1]);
-      if (last) node[key] = value;
-      else node = node[key] ??= nextIsIndex ? [] : {};
-    }
-  }
-  return compact(root) as Record<string, unknown>;
-}
-
-function blank(value: unknown): boolean {
-  if (typeof value === "string") return value.trim() === "";
-  if (Array.isArray(value)) return value.every(blank);
-  if (value && typeof value === "object") return Object.values(value).every(blank);
-  return value === undefined || value === null;
-}
-
-function compact(value: unknown): unknown {
-  if (Array.isArray(value)) return value.filter((row) => row !== undefined && !(row && typeof row === "object" && blank(row))).map(compact);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, compact(inner)]));
-  return value;
-}
-
-/** A form leaves an unticked box out: on a page that sends the whole record it means "no". */
-export function withFlags<T extends Record<string, unknown>>(values: T, flags: readonly string[]): T {
-  const out: Record<string, unknown> = { ...values };
-  for (const flag of flags) out[flag] = out[flag] === undefined ? false : out[flag];
-  return out as T;
+  const values = nestedFormValues(form, { maxDepth: 6, indexDigits: 3, skip: (name) => name.startsWith("_") || name === "intent" });
+  return dropBlankRows(values) as Record<string, unknown>;
 }

@@ -1,13 +1,13 @@
 import { Anchor, Badge, Button, Stack } from "@mantine/core";
-import { DateTime } from "luxon";
 import { useTranslation } from "react-i18next";
 import { Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/discounts";
 import { DataTable } from "~/components/data-table";
 import { PageHeader } from "~/components/page-header";
+import { formatDateTime } from "~/lib/format";
 import { formatAmount } from "~/lib/money";
 import { AdminNav } from "~/sections/catalogue/components/admin/admin-nav";
-import { basisPointsToPercent, KUWAIT, listDiscounts } from "~/sections/catalogue/domain/discounts-admin.server";
+import { basisPointsToPercent, listDiscounts } from "~/sections/catalogue/domain/discounts-admin.server";
 import { loadShopMoney } from "~/sections/catalogue/domain/shop-money.server";
 import { guardCataloguePage } from "~/sections/catalogue/presentation/guard.server";
 import { getDbFrom } from "~/web/request-context.server";
@@ -16,7 +16,6 @@ export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "الخصومات" : "Discounts" }];
 }
 
-const kuwaitDate = (iso: string | null) => (iso ? DateTime.fromISO(iso).setZone(KUWAIT).toFormat("yyyy-MM-dd HH:mm") : "");
 
 /** The shop's discount codes: code, discount, validity (Kuwait time), uses, active. */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
@@ -31,7 +30,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       code: row.code,
       discount: row.discount_type === "percentage" ? `${basisPointsToPercent(Number(row.amount))}%` : formatAmount(Number(row.amount), money.currency, lang),
       minimum: Number(row.min_total) ? formatAmount(Number(row.min_total), money.currency, lang) : "",
-      validity: [kuwaitDate(row.valid_from), kuwaitDate(row.valid_to)].filter(Boolean).join(" – "),
+      validity: [row.valid_from, row.valid_to].map((iso) => (iso ? formatDateTime(iso, lang) : "")).filter(Boolean).join(" – "),
       uses: row.max_uses === null ? String(row.used) : `${row.used} / ${row.max_uses}`,
       active: Boolean(row.is_active),
     })),
@@ -68,7 +67,7 @@ export default function Discounts() {
           },
           { key: "discount", header: t("catalogue_admin.discounts.discount"), cell: (row) => <span dir="ltr">{row.discount}</span>, nowrap: true },
           { key: "minimum", header: t("catalogue_admin.discounts.min_total"), cell: (row) => <span dir="ltr">{row.minimum}</span>, nowrap: true },
-          { key: "validity", header: t("catalogue_admin.discounts.validity"), cell: (row) => <span dir="ltr">{row.validity}</span> },
+          { key: "validity", header: t("catalogue_admin.discounts.validity"), cell: (row) => row.validity },
           { key: "uses", header: t("catalogue_admin.discounts.uses"), cell: (row) => <span dir="ltr">{row.uses}</span>, nowrap: true },
           {
             key: "active",

@@ -9,7 +9,7 @@ import { AdminNav } from "~/sections/catalogue/components/admin/admin-nav";
 import { AreaField, Field, Flag, useFieldError, type FormState } from "~/sections/catalogue/components/admin/fields";
 import { ProductImages } from "~/sections/catalogue/components/admin/product-images";
 import { idOf, issuesByField, type FieldErrors } from "~/sections/catalogue/domain/fields";
-import { IMAGE_MAX_BYTES, isOwnImageKey, PRODUCT_IMAGES_MAX, productImageUrl, putCatalogueImage } from "~/sections/catalogue/domain/images.server";
+import { IMAGE_MAX_BYTES, isOwnImageKey, PRODUCT_IMAGES_MAX, dashboardProductImageUrl, putCatalogueImage } from "~/sections/catalogue/domain/images.server";
 import { ProductSchema } from "~/sections/catalogue/domain/product-schema";
 import { deleteProduct, getProduct, loadProductImages, saveProduct, serializeProduct } from "~/sections/catalogue/domain/products-admin.server";
 import { loadShopMoney } from "~/sections/catalogue/domain/shop-money.server";
@@ -51,7 +51,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     canChange,
     currency: money.currency,
     values,
-    images: images.map((image) => ({ id: image.id, url: productImageUrl(image.id), position: image.position })),
+    images: images.map((image) => ({ id: image.id, url: dashboardProductImageUrl(lang, product!.id, image.id), position: image.position })),
     units: units.map((unit) => ({ value: String(unit.id), label: unit.name })),
     limits: { images: PRODUCT_IMAGES_MAX, megabytes: IMAGE_MAX_BYTES / 1024 / 1024 },
   };
@@ -83,7 +83,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     else uploadErrors.push(stored.error);
   }
   const values = withFlags(formObject(form), ["is_active"]);
-  const whole = { slug: "", description_en: "", description_ar: "", sku: "", discounted_price: "", inventory: "", unit: "", ...values };
+  const whole: Record<string, unknown> = { slug: "", description_en: "", description_ar: "", sku: "", discounted_price: "", inventory: "", unit: "", ...values };
   const refuse = (errors: FieldErrors) => data({ values: whole, pending, errors: formFieldErrors(errors, lang) }, { status: 400 });
   const parsed = ProductSchema.safeParse(whole);
   const uploadFieldErrors: FieldErrors = uploadErrors.length ? { new_images: [...new Set(uploadErrors)].map((code) => ({ code, params: { megabytes: IMAGE_MAX_BYTES / 1024 / 1024 } })) } : {};
@@ -92,6 +92,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const saved = await saveProduct(db, { merchantId, actor, input: parsed.data, id: id ?? undefined, addedImages: pending, ip });
   if (!saved.ok) {
     if (saved.notFound) notFound();
+    // Units sold meanwhile: the form now shows what is left, so saving it again applies what was typed.
+    if ("inventoryNow" in saved) whole.inventory_shown = saved.inventoryNow === null ? "" : String(saved.inventoryNow);
     return refuse(saved.errors);
   }
   return redirect(list, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: "catalogue_admin.saved" }) } });

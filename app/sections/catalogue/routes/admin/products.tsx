@@ -6,7 +6,7 @@ import { DataTable, ListPagination } from "~/components/data-table";
 import { PageHeader } from "~/components/page-header";
 import { formatAmount } from "~/lib/money";
 import { AdminNav } from "~/sections/catalogue/components/admin/admin-nav";
-import { productImageUrl } from "~/sections/catalogue/domain/images.server";
+import { dashboardProductImageUrl } from "~/sections/catalogue/domain/images.server";
 import { listProducts, loadProductImages } from "~/sections/catalogue/domain/products-admin.server";
 import { loadShopMoney } from "~/sections/catalogue/domain/shop-money.server";
 import { guardCataloguePage } from "~/sections/catalogue/presentation/guard.server";
@@ -38,7 +38,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       slug: row.slug,
       name: lang === "ar" ? row.name_ar : row.name_en,
       sku: row.sku ?? "",
-      image: images.get(row.id)?.[0] ? productImageUrl(images.get(row.id)![0].id) : null,
+      image: images.get(row.id)?.[0] ? dashboardProductImageUrl(lang, row.id, images.get(row.id)![0].id) : null,
       price: formatAmount(Number(row.price), money.currency, lang),
       discounted: row.discounted_price === null ? null : formatAmount(Number(row.discounted_price), money.currency, lang),
       inventory: row.inventory,

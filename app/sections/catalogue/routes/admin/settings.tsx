@@ -1,4 +1,4 @@
-import { Button, Card, Checkbox, Group, Input, NativeSelect, SimpleGrid, Stack, Title } from "@mantine/core";
+import { Button, Card, Checkbox, Group, Input, NativeSelect, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/settings";
@@ -9,7 +9,7 @@ import { exponentOf } from "~/lib/money";
 import { AdminNav } from "~/sections/catalogue/components/admin/admin-nav";
 import { AreaField, Field, Flag, useFieldError, type FormState } from "~/sections/catalogue/components/admin/fields";
 import { issuesByField, type FieldErrors } from "~/sections/catalogue/domain/fields";
-import { bannerImageUrl, IMAGE_MAX_BYTES, putCatalogueImage } from "~/sections/catalogue/domain/images.server";
+import { bannerImageUrl, IMAGE_MAX_BYTES, isOwnImageKey, putCatalogueImage } from "~/sections/catalogue/domain/images.server";
 import { CatalogueSettingsSchema } from "~/sections/catalogue/domain/settings-schema";
 import { loadCatalogueSettings, saveCatalogueSettings } from "~/sections/catalogue/domain/settings.server";
 import { merchantCurrencies } from "~/sections/catalogue/domain/shop-money.server";
@@ -60,20 +60,26 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const db = getDbFrom(context);
   const merchantId = auth.user.merchantId;
   if (Number(request.headers.get("Content-Length") ?? 0) > IMAGE_MAX_BYTES + 256 * 1024) {
-    return data({ values: {}, errors: formFieldErrors({ banner_image: [{ code: "catalogue_admin.errors.image_too_large", params: { megabytes: IMAGE_MAX_BYTES / 1024 / 1024 } }] }, lang) }, { status: 400 });
+    return data({ values: {}, pending: null, errors: formFieldErrors({ banner_image: [{ code: "catalogue_admin.errors.image_too_large", params: { megabytes: IMAGE_MAX_BYTES / 1024 / 1024 } }] }, lang) }, { status: 400 });
   }
   const form = await readFormData(request);
-  const values = { label_store_en: "", label_store_ar: "", decimal_places: "", terms_en: "", terms_ar: "", banner_title_en: "", banner_title_ar: "", banner_subtitle_en: "", banner_subtitle_ar: "", banner_link: "", ...withFlags(formObject(form), ["show_banner", "remove_banner_image"]) };
-  const refuse = (errors: FieldErrors) => data({ values, errors: formFieldErrors(errors, lang) }, { status: 400 });
-  const parsed = CatalogueSettingsSchema.safeParse(values);
-  if (!parsed.success) return refuse(issuesByField(parsed.error.issues));
+  // A new picture is stored first and its key rides along in the form, so a form refused for another field keeps it.
+  const carried = form.get("_pending_banner");
+  let pendingBanner = isOwnImageKey(merchantId, "banner", carried) ? carried : null;
+  let uploadErrors: FieldErrors = {};
   const file = form.get("banner_image");
-  let bannerImage: string | undefined;
   if (file instanceof File && file.size > 0) {
     const stored = await putCatalogueImage(merchantId, "banner", file);
-    if (!stored.ok) return refuse({ banner_image: [{ code: stored.error, params: { megabytes: IMAGE_MAX_BYTES / 1024 / 1024 } }] });
-    bannerImage = bannerImageUrl(stored.key);
+    if (stored.ok) pendingBanner = stored.key;
+    else uploadErrors = { banner_image: [{ code: stored.error, params: { megabytes: IMAGE_MAX_BYTES / 1024 / 1024 } }] };
   }
+  const values = { label_store_en: "", label_store_ar: "", decimal_places: "", terms_en: "", terms_ar: "", banner_title_en: "", banner_title_ar: "", banner_subtitle_en: "", banner_subtitle_ar: "", banner_link: "", ...withFlags(formObject(form), ["show_banner", "remove_banner_image"]) };
+  const pending: { key: string; url: string } | null = pendingBanner ? { key: pendingBanner, url: bannerImageUrl(pendingBanner) } : null;
+  const refuse = (errors: FieldErrors) => data({ values, pending, errors: formFieldErrors(errors, lang) }, { status: 400 });
+  const parsed = CatalogueSettingsSchema.safeParse(values);
+  if (!parsed.success) return refuse({ ...issuesByField(parsed.error.issues), ...uploadErrors });
+  if (Object.keys(uploadErrors).length) return refuse(uploadErrors);
+  const bannerImage = pending?.url;
   const [currencies, defaults] = await Promise.all([merchantCurrencies(db, merchantId), loadMerchantDefaults(db, merchantId)]);
   const saved = await saveCatalogueSettings(db, { merchantId, actor, input: parsed.data, currencies, defaultCurrency: defaults.currency, bannerImage, ip: context.get(clientAddressContext) });
   if (!saved.ok) return refuse(saved.errors);
@@ -85,6 +91,7 @@ export default function Settings() {
   const { lang, canChange, currencies, exponent, bannerImage, values } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const state: FormState = reply && "errors" in reply ? reply : { values, errors: {} };
+  const pending = reply && "pending" in reply ? (reply.pending as { key: string; url: string } | null) : null;
   const currencyError = useFieldError(state, "currency");
   const placesError = useFieldError(state, "decimal_places");
   const imageError = useFieldError(state, "banner_image");
@@ -119,6 +126,13 @@ export default function Settings() {
               <Group align="center">
                 <img src={bannerImage} alt={t("catalogue_admin.settings.banner_image_current")} height={80} style={{ maxWidth: 320, objectFit: "cover", borderRadius: 4 }} />
                 <Checkbox name="remove_banner_image" value="on" label={t("catalogue_admin.settings.remove_banner_image")} />
+              </Group>
+            ) : null}
+            {pending ? (
+              <Group align="center">
+                <img src={pending.url} alt={t("catalogue_admin.settings.banner_image_pending")} height={80} style={{ maxWidth: 320, objectFit: "cover", borderRadius: 4 }} />
+                <Text size="sm">{t("catalogue_admin.settings.banner_image_pending")}</Text>
+                <input type="hidden" name="_pending_banner" value={pending.key} />
               </Group>
             ) : null}
             <Input.Wrapper label={t("catalogue_admin.settings.banner_image")} description={t("catalogue_admin.settings.banner_image_help")} error={imageError} id="banner-image">

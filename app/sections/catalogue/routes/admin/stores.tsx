@@ -27,7 +27,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       name: lang === "ar" ? row.name_ar : row.name_en,
       address: lang === "ar" ? row.address_ar : row.address_en,
       phone: row.phone ?? "",
-      products: carried.get(row.id)?.length ?? null,
+      products: row.carries_all ? null : (carried.get(row.id)?.length ?? 0),
       active: Boolean(row.is_active),
     })),
   };

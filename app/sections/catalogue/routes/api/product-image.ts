@@ -4,8 +4,10 @@ import { idOf } from "~/sections/catalogue/domain/fields";
 import { getDbFrom } from "~/web/request-context.server";
 
 /**
- * A product's image, for anyone (the shop shows it). An image row's file never changes (a new
- * picture is a new row), so browsers and shared caches keep it for a day; the ETag lets them check.
+ * A product's image, for anyone while the product is active (the shop shows it); an inactive
+ * product's is not found here (the dashboard has its own address). An image row's file never
+ * changes (a new picture is a new row), so browsers and shared caches keep it for a day; the ETag
+ * lets them check.
  */
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const id = idOf(params.imageId);

@@ -3,7 +3,8 @@ import type { Route } from "./+types/upload-products";
 import { IMPORT_MAX_BYTES } from "~/sections/catalogue/domain/bulk-columns";
 import { requireCatalogueApi } from "~/sections/catalogue/presentation/api-access.server";
 import { uploadProducts } from "~/sections/catalogue/presentation/import.server";
-import { apiErrors, methodNotAllowed } from "~/web/api.server";
+import { translator } from "~/lib/i18n.server";
+import { apiErrors, apiJson, methodNotAllowed } from "~/web/api.server";
 import { respondOnce } from "~/web/idempotency.server";
 import { clientAddressContext } from "~/web/request-context.server";
 
@@ -16,7 +17,7 @@ import { clientAddressContext } from "~/web/request-context.server";
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(request);
   const { user, db, lang, actor } = await requireCatalogueApi(request, context, "product_upload", "change_product");
-  if (Number(request.headers.get("Content-Length") ?? 0) > IMPORT_MAX_BYTES + 64 * 1024) return apiErrors(request, { file: ["catalogue_admin.import.errors.too_large"] }, 413);
+  if (Number(request.headers.get("Content-Length") ?? 0) > IMPORT_MAX_BYTES + 64 * 1024) return apiJson({ file: [translator(lang)("catalogue_admin.import.errors.too_large", { max: IMPORT_MAX_BYTES / 1024 / 1024 })] }, 413);
   let file: FormDataEntryValue | null = null;
   try {
     file = (await request.formData()).get("file");
