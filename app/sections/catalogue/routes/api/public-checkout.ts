@@ -1,12 +1,12 @@
 import type { Route } from "./+types/public-checkout";
-import { apiDetail, methodNotAllowed, readBody } from "~/web/api.server";
+import { methodNotAllowed, readBody } from "~/web/api.server";
 import { respondOnce } from "~/web/idempotency.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { CheckoutSchema, problemsOf } from "../../domain/checkout-schema.server";
 import { decimalTotal, placeOrder } from "../../domain/checkout.server";
 import { checkoutRule, discountRule, overLimit } from "../../presentation/throttles.server";
-import { nestedProblems, publicApiLanguage, requireShop } from "./public-api.server";
+import { nestedProblems, publicApiLanguage, requireShop, tooMany } from "./public-api.server";
 
 /**
  * POST invoice/checkout: the issue's payload {"items": [{"slug", "quantity"}], "discount_code",
@@ -24,9 +24,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const body = await readBody(request);
   const shop = await requireShop(db, request, body);
   const address = context.get(clientAddressContext);
-  if (await overLimit(db, [checkoutRule(address)])) return apiDetail(request, "catalogue_public.errors.throttled", 429);
+  if (await overLimit(db, [checkoutRule(address)])) return tooMany(request, "catalogue_public.errors.throttled");
   const code = typeof body.discount_code === "string" ? body.discount_code.trim() : "";
-  if (code && (await overLimit(db, [discountRule(address)]))) return apiDetail(request, "catalogue_public.errors.discount_throttled", 429);
+  if (code && (await overLimit(db, [discountRule(address)]))) return tooMany(request, "catalogue_public.errors.discount_throttled");
   return respondOnce(request, { db, merchantId: shop.merchantId, scope: "catalogue_checkout", body }, async () => {
     const parsed = CheckoutSchema.safeParse(body);
     if (!parsed.success) return { status: 400, body: nestedProblems(problemsOf(parsed.error.issues), lang) };

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/public-invoice";
 import { z } from "zod";
 import { toDecimalString } from "~/lib/money";
-import { apiDetail, apiJson, methodNotAllowed, readBody } from "~/web/api.server";
+import { apiJson, methodNotAllowed, readBody } from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { CheckoutItemSchema, problemsOf } from "../../domain/checkout-schema.server";
 import { shopGateways } from "../../domain/checkout.server";
@@ -9,7 +9,7 @@ import { checkDiscount, discountOff, findDiscount, priceItems, zeroTotalProblem 
 import { discountRule, overLimit } from "../../presentation/throttles.server";
 import { isAvailable, productsBySlug, storesCarrying, unitPriceOf } from "../../domain/shop.server";
 import { slugsOf } from "./public-config";
-import { nestedProblems, publicApiLanguage, requireShop } from "./public-api.server";
+import { nestedProblems, publicApiLanguage, requireShop, tooMany } from "./public-api.server";
 
 /**
  * GET invoice/preqs?product_slugs=a,b: what a checkout of those products needs before it is
@@ -68,7 +68,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const shop = await requireShop(db, request, body);
   const parsed = DiscountSchema.safeParse(body);
   if (!parsed.success) return apiJson(nestedProblems(problemsOf(parsed.error.issues), lang), 400);
-  if (await overLimit(db, [discountRule(context.get(clientAddressContext))])) return apiDetail(request, "catalogue_public.errors.discount_throttled", 429);
+  if (await overLimit(db, [discountRule(context.get(clientAddressContext))])) return tooMany(request, "catalogue_public.errors.discount_throttled");
   const { quote, problems } = await priceItems(db, shop, parsed.data.items ?? [], null);
   if (Object.keys(problems).length) return apiJson(nestedProblems(problems, lang), 400);
   const discount = await findDiscount(db, shop.merchantId, parsed.data.code);
