@@ -203,6 +203,8 @@ describe("what staff read", () => {
     const page = await (await app.request(`/en/catalogue/transactions/${transactionId}`, { cookie: session })).text();
     expect(page).toContain(`${store.name_en} — ${store.address_en}`);
     expect(page).toContain("Waiting for payment");
+    // The order's rows are the section's, not the stored JSON again.
+    expect(page).not.toContain("address_en");
     const { access } = await app.apiToken(merchant.admin.username, DEMO_PASSWORD);
     const answer = await app.request(`${API}/transaction/details/${transactionId}/`, { headers: { Authorization: `Bearer ${access}` } });
     expect(answer.status).toBe(200);

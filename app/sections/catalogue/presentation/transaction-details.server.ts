@@ -24,6 +24,9 @@ type OrderExtra = {
   store?: OrderStore | null;
 };
 
+/** The keys of `extra` the order's details rows show (the details page shows no other copy of them). */
+export const ORDER_EXTRA_KEYS = ["order", "status", "paid_without_stock", "lines", "subtotal", "discount", "discount_code", "store"] as const satisfies readonly (keyof OrderExtra)[];
+
 const inLanguage = (lang: Language, english: string, arabic: string) => (lang === "ar" ? arabic || english : english || arabic);
 
 function orderOf(row: Pick<TransactionRow, "extra">): OrderExtra | null {
