@@ -215,6 +215,8 @@ async function productListPart({ base, appPort, merchantId, flags, failures }) {
   }
   await stopChild(bare);
   console.log(`Target: at least 1,000 requests/s (app, identity): ${appIdentity.rps.toFixed(0)}, ${appIdentity.rps >= 1000 ? "met" : "not met"}\n`);
+  // A missed target fails the run (exit 1), as a broken page does.
+  if (!(appIdentity.rps >= 1000)) failures.push(`the product list served ${appIdentity.rps.toFixed(0)} requests/s, under the 1,000 targeted`);
 
   const jsFiles = assets.filter((f) => new URL(f.url, base).pathname.endsWith(".js"));
   const cssFiles = assets.filter((f) => new URL(f.url, base).pathname.endsWith(".css"));

@@ -1240,6 +1240,8 @@ export interface CatalogueOrderTable {
   hold_until: Timestamp;
   /** The visitor's cart it was placed from (migration 0023): its payment empties that cart. */
   cart_token: Defaulted<string | null>;
+  /** The address the order was placed from (migration 0028): the units one address holds at once are capped. */
+  client_address: Defaulted<string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -1255,6 +1257,8 @@ export interface CatalogueOrderLineTable {
   quantity: number;
   unit_price: number;
   line_total: number;
+  /** Whether checkout took this line's units (its product had limited stock then; migration 0028): only those are given back. */
+  reserved: Flag;
 }
 
 export interface CatalogueCartTable {

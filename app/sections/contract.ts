@@ -152,6 +152,8 @@ export type SectionServer = {
     details?: (row: TransactionRow, lang: Language) => DetailsRow[];
     /** Fields the section adds to a transaction as the API answers it. */
     serialize?: (row: TransactionRow) => Record<string, unknown>;
+    /** Keys of `extra` the section shows itself through `details`: the details page leaves them out of its rows of `extra` as stored. */
+    extraKeys?: readonly string[];
     /**
      * What the transaction's QR code holds on its details page and in the API's `qr_code`; null
      * for none. Without this hook the QR code holds the pay link.

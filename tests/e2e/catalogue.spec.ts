@@ -49,14 +49,15 @@ test.describe("the catalogue shop", () => {
       await fitsTheScreen(page);
       await page.getByRole("link", { name: t("ar", "catalogue_public.cart.checkout"), exact: true }).click();
 
-      // Checkout: the discount code first (10 % off: 17.550), then the details.
+      // Checkout: the name typed, then the discount code (10 % off: 17.550), which keeps the name, then the rest.
       await expect(page.getByRole("heading", { level: 1, name: t("ar", "catalogue_public.checkout.title") })).toBeVisible();
+      await page.getByRole("textbox", { name: t("ar", "catalogue_public.checkout.name"), exact: true }).fill(customer.name);
       await page.getByRole("textbox", { name: t("ar", "catalogue_public.checkout.discount_code") }).fill("WELCOME10");
       await page.getByRole("button", { name: t("ar", "catalogue_public.checkout.apply"), exact: true }).click();
       await expect(page.locator("dl.shop-totals")).toContainText(t("ar", "catalogue_public.totals.discount"));
       await expect(page.locator("dl.shop-totals dd.shop-totals__total")).toContainText("17.550");
+      await expect(page.getByRole("textbox", { name: t("ar", "catalogue_public.checkout.name"), exact: true })).toHaveValue(customer.name);
       await fitsTheScreen(page);
-      await page.getByRole("textbox", { name: t("ar", "catalogue_public.checkout.name"), exact: true }).fill(customer.name);
       await page.getByRole("textbox", { name: t("ar", "catalogue_public.checkout.email"), exact: true }).fill(customer.email);
       await page.getByRole("textbox", { name: t("ar", "catalogue_public.checkout.phone"), exact: true }).fill(customer.phone);
       await expect(page.getByRole("group", { name: "متجر الاستلام" }).getByRole("radio")).toBeChecked();
@@ -93,10 +94,13 @@ test.describe("the catalogue shop", () => {
     });
   });
 
-  test("staff find the paid order among the catalogue's transactions, with its lines", async ({ page }) => {
+  test("staff find the paid order among the catalogue's transactions, with its lines, its status and the store to collect from", async ({ page }) => {
     await signIn(page, "admin");
     await page.goto(`/en/catalogue/transactions/${transactionId}`);
     await expect(page.getByText(orderNumber).first()).toBeVisible();
+    await expect(page.getByText("Mubarakiya shop — Souq Al-Mubarakiya, Kuwait City").first()).toBeVisible();
+    await expect(page.getByText(t("en", "catalogue_public.details.status")).first()).toBeVisible();
+    await expect(page.getByText(t("en", "catalogue_public.details.states.paid"), { exact: true }).first()).toBeVisible();
     await expect(page.getByText(new RegExp(`2 × ${saffron.en}`)).first()).toBeVisible();
     await expect(page.getByText("WELCOME10", { exact: false }).first()).toBeVisible();
     await page.goto("/en/catalogue/transactions");

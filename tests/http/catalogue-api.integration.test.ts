@@ -101,7 +101,7 @@ describe("the catalogue's public API", () => {
     expect(await json(short)).toEqual({ items: [{}, { quantity: ["Only 3 left"] }] });
     const invalid = await app.request(`${API}/invoice/checkout?merchant=${merchant.merchantId}&lang=en`, { json: { items: [{ slug: "", quantity: 0 }], customer_email: "nope" } });
     expect(invalid.status).toBe(400);
-    expect(await json(invalid)).toMatchObject({ items: [{ slug: ["This field is required"], quantity: ["Enter a quantity from 1 to 999."] }], customer_name: ["This field is required"], customer_email: ["Enter valid email address"], gateway_code: ["This field is required"] });
+    expect(await json(invalid)).toMatchObject({ items: [{ slug: ["This field is required"], quantity: ["Enter a quantity from 1 to 20."] }], customer_name: ["This field is required"], customer_email: ["Enter valid email address"], gateway_code: ["This field is required"] });
 
     const placed = await app.request(`${API}/invoice/checkout?merchant=${merchant.merchantId}`, {
       json: checkoutBody([{ slug: plain.slug, quantity: 1, price: "0.001" } as never, { slug: scarce.slug, quantity: 2, unit_price: "0.001" } as never], { discount_code: discountCode, total: "0.001", amount: "0.001" }),

@@ -4,7 +4,7 @@ import { addMs, now } from "~/lib/clock.server";
 import { removeStaleCarts } from "./domain/cart.server";
 import { DEMO_SHOP_JOB, seedDemoShop } from "./domain/demo-shop.server";
 import { expireUnpaidOrders, onOrderTransition } from "./domain/orders.server";
-import { orderDetails, serializeOrder } from "./presentation/transaction-details.server";
+import { ORDER_EXTRA_KEYS, orderDetails, serializeOrder } from "./presentation/transaction-details.server";
 import { listPageView } from "./routes/public/list-view.server";
 import { ProductListPage } from "./routes/public/product-list";
 
@@ -36,6 +36,7 @@ export const sectionServer: SectionServer = {
   transactions: {
     details: orderDetails,
     serialize: serializeOrder,
+    extraKeys: ORDER_EXTRA_KEYS,
     // The result page's "Follow your order": the order's confirmation above the (now empty) cart.
     followUrl: async (db, transactionId, lang) => {
       const order = await db.selectFrom("catalogue_orders").select(["number", "merchant_id", "status"]).where("transaction_id", "=", transactionId).executeTakeFirst();

@@ -66,7 +66,7 @@ export async function loadDetails(args: Args) {
   const duplicates = await duplicatePayments(db, auth.user.merchantId, row.id);
   // The customer's answers to the merchant's checkout fields, under their labels; anything else in extra as stored.
   const answers = await labelledCheckoutValues(db, row);
-  const answered = new Set(answers.map((answer) => answer.name));
+  const answered = new Set([...answers.map((answer) => answer.name), ...(transactionExtensions(row.plugin)?.extraKeys ?? [])]);
   const extra = (() => {
     try {
       return Object.entries(JSON.parse(row.extra) as Record<string, unknown>)

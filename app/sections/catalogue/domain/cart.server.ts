@@ -3,7 +3,8 @@ import type { DB } from "~/db/database.server";
 import { nowIso } from "~/lib/clock.server";
 import { hmacSha256, randomToken, safeEqual } from "~/lib/crypto.server";
 import { getAppSecret } from "~/lib/secret.server";
-import { priceItems, shortProblem, type Problem, type Quote } from "./pricing.server";
+import { MAX_LINE_QUANTITY } from "./limits";
+import { priceItems, shortProblem, withHeld, type Held, type Problem, type Quote } from "./pricing.server";
 import { productsBySlug, type ProductRow } from "./shop.server";
 
 /*
@@ -13,6 +14,7 @@ import { productsBySlug, type ProductRow } from "./shop.server";
  * payment empties it.
  */
 
+/** What a stored cart's line may hold (carts kept before lines were capped at MAX_LINE_QUANTITY still read). */
 export const MAX_QUANTITY = 999;
 
 export const CartSchema = z.object({
@@ -99,25 +101,35 @@ export type AddOutcome = { kind: "already_in_cart"; cart: Cart } | { kind: "adde
 /**
  * Adds a product to a cart (public spec §2, §5): only a product with units left (or unlimited); a
  * product already in the cart is not added again (the cart opens, where its quantity changes); the
- * quantity is never above what is left (`limitedTo` says it was lowered).
+ * quantity is never above what is left (`limitedTo` says it was lowered). The caller refuses a
+ * quantity above MAX_LINE_QUANTITY.
  */
 export function addToCart(cart: Cart, product: ProductRow, quantity: number): AddOutcome {
   if (cart.lines.some((line) => line.slug === product.slug)) return { kind: "already_in_cart", cart };
   if (product.inventory !== null && product.inventory <= 0) return { kind: "refused", problem: shortProblem(0) };
-  const wanted = Math.max(1, Math.min(MAX_QUANTITY, Math.trunc(quantity)));
+  const wanted = Math.max(1, Math.min(MAX_LINE_QUANTITY, Math.trunc(quantity)));
   const allowed = product.inventory === null ? wanted : Math.min(wanted, product.inventory);
   return { kind: "added", cart: { ...cart, lines: [...cart.lines, { slug: product.slug, quantity: allowed }] }, limitedTo: allowed < wanted ? allowed : null };
 }
 
-/** A line's new quantity, never above what is left; 0 removes it. `limitedTo` says it was lowered. */
-export async function setQuantity(db: DB, cart: Cart, slug: string, quantity: number): Promise<{ cart: Cart; limitedTo: number | null }> {
-  if (!cart.lines.some((line) => line.slug === slug)) return { cart, limitedTo: null };
-  const wanted = Math.max(0, Math.min(MAX_QUANTITY, Math.trunc(quantity)));
-  if (wanted === 0) return { cart: { ...cart, lines: cart.lines.filter((line) => line.slug !== slug) }, limitedTo: null };
-  const product = (await productsBySlug(db, cart.merchant_id, [slug])).get(slug);
+/**
+ * A line's new quantity, never above what is left (the units the visitor's own unpaid order holds
+ * count as left: `held`) nor above MAX_LINE_QUANTITY; 0 removes it. `limitedTo` says it was lowered
+ * for lack of stock, `capped` that it was lowered to the most a line holds.
+ */
+export async function setQuantity(db: DB, cart: Cart, slug: string, quantity: number, held?: Held): Promise<{ cart: Cart; limitedTo: number | null; capped: boolean }> {
+  if (!cart.lines.some((line) => line.slug === slug)) return { cart, limitedTo: null, capped: false };
+  const asked = Math.max(0, Math.trunc(quantity));
+  if (asked === 0) return { cart: { ...cart, lines: cart.lines.filter((line) => line.slug !== slug) }, limitedTo: null, capped: false };
+  const wanted = Math.min(MAX_LINE_QUANTITY, asked);
+  const product = withHeld(await productsBySlug(db, cart.merchant_id, [slug]), held).get(slug);
   const left = product?.inventory ?? null;
   const allowed = left === null ? wanted : Math.max(1, Math.min(wanted, left));
-  return { cart: { ...cart, lines: cart.lines.map((line) => (line.slug === slug ? { ...line, quantity: allowed } : line)) }, limitedTo: allowed < wanted ? allowed : null };
+  return {
+    cart: { ...cart, lines: cart.lines.map((line) => (line.slug === slug ? { ...line, quantity: allowed } : line)) },
+    limitedTo: allowed < wanted ? allowed : null,
+    capped: allowed === MAX_LINE_QUANTITY && asked > MAX_LINE_QUANTITY,
+  };
 }
 
 export type CartView = {
@@ -128,9 +140,12 @@ export type CartView = {
   count: number;
 };
 
-/** The cart priced from the products now (what the cart and checkout pages show); the order is priced again when placed. */
-export async function priceCart(db: DB, cart: Cart, currency: string): Promise<CartView> {
-  const { quote, problems } = await priceItems(db, { merchantId: cart.merchant_id, currency }, cart.lines, cart.discount_code);
+/**
+ * The cart priced from the products now (what the cart and checkout pages show), the units the
+ * visitor's own unpaid order holds counting as left for them; the order is priced again when placed.
+ */
+export async function priceCart(db: DB, cart: Cart, currency: string, held?: Held): Promise<CartView> {
+  const { quote, problems } = await priceItems(db, { merchantId: cart.merchant_id, currency }, cart.lines, cart.discount_code, held);
   const lineProblems: Record<string, Problem> = {};
   for (const [key, problem] of Object.entries(problems)) {
     const match = /^items\.(\d+)\./.exec(key);
@@ -140,15 +155,16 @@ export async function priceCart(db: DB, cart: Cart, currency: string): Promise<C
 }
 
 /**
- * The cart with no line above what is left now (another customer bought meanwhile): such a line
- * holds what is left; `limited` names the lines lowered. A sold-out line stays, to be removed.
+ * The cart with no line above what is left now (another customer bought meanwhile) nor above
+ * MAX_LINE_QUANTITY (a cart kept from before lines were capped): such a line holds what it may;
+ * `limited` names the lines lowered. A sold-out line stays, to be removed.
  */
 export function fitToStock(cart: Cart, view: CartView): { cart: Cart; limited: string[] } {
   const limited: string[] = [];
   const lines = cart.lines.map((line, index) => {
     const priced = view.quote.lines.find((candidate) => candidate.index === index);
-    const left = priced?.product.inventory ?? null;
-    if (left === null || left <= 0 || line.quantity <= left) return line;
+    const left = Math.min(priced?.product.inventory ?? MAX_LINE_QUANTITY, MAX_LINE_QUANTITY);
+    if (left <= 0 || line.quantity <= left) return line;
     limited.push(line.slug);
     return { ...line, quantity: left };
   });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_LINE_QUANTITY } from "./limits";
 
 const text = (max: number) =>
   z
@@ -7,10 +8,11 @@ const text = (max: number) =>
     .transform((value) => (value ?? "").trim())
     .pipe(z.string().max(max, "errors.too_long"));
 
+
 const quantity = z.union([z.number(), z.string().trim()]).transform((value, context) => {
   const number = typeof value === "number" ? value : /^\d{1,4}$/.test(value) ? Number(value) : Number.NaN;
-  if (Number.isInteger(number) && number >= 1 && number <= 999) return number;
-  context.addIssue({ code: "custom", message: "catalogue_public.errors.quantity" });
+  if (Number.isInteger(number) && number >= 1 && number <= MAX_LINE_QUANTITY) return number;
+  context.addIssue({ code: "custom", message: "catalogue_public.errors.line_quantity" });
   return z.NEVER;
 });
 

@@ -109,25 +109,33 @@ describe("checking out the catalogue", () => {
     expect(transaction.state).toBe("expired");
   });
 
-  it("gives the units back when a payment fails, and takes them again when a retry pays", async () => {
+  it("keeps the units through a failed attempt (the link stays payable), and a retry that pays keeps them", async () => {
     const { products } = await createTestShop(database.db, { merchantId: shop.merchantId, products: [{ price: 3000, inventory: 2 }] });
     const placed = await checkout([{ slug: products[0].slug, quantity: 2 }]);
     if (!placed.ok) throw new Error("refused");
     expect(await inventoryOf(database.db, products[0].id)).toBe(0);
     const failed = await writeTransaction(database.db, (trx) => transitionTransaction(trx, placed.order.transactionId, "attempted", { kind: "attempt_failed", attemptId: "failed-1" }));
     expect(failed.ok).toBe(true);
-    expect(await inventoryOf(database.db, products[0].id)).toBe(2);
-    expect(await orderOf(placed.order.number)).toMatchObject({ status: "pending_payment", holds_stock: 0 });
+    // Nobody else can buy the units while the customer may still retry.
+    expect(await inventoryOf(database.db, products[0].id)).toBe(0);
+    expect(await orderOf(placed.order.number)).toMatchObject({ status: "pending_payment", holds_stock: 1 });
+    expect(await checkout([{ slug: products[0].slug, quantity: 1 }])).toEqual({ ok: false, problems: { "items.0.quantity": { code: "catalogue_public.errors.sold_out" } } });
     expect((await pay(placed.order.transactionId)).ok).toBe(true);
     expect(await inventoryOf(database.db, products[0].id)).toBe(0);
     expect(await orderOf(placed.order.number)).toMatchObject({ status: "paid", holds_stock: 1 });
   });
 
-  it("keeps a payment that completes after its units were sold, canceling the order and asking staff to refund it", async () => {
+  it("keeps a payment that completes after its hold expired and its units were sold, canceling the order and asking staff to refund it", async () => {
     const { products } = await createTestShop(database.db, { merchantId: shop.merchantId, products: [{ price: 3000, inventory: 1 }] });
     const first = await checkout([{ slug: products[0].slug, quantity: 1 }]);
     if (!first.ok) throw new Error("refused");
     await writeTransaction(database.db, (trx) => transitionTransaction(trx, first.order.transactionId, "attempted", { kind: "attempt_failed", attemptId: "failed-2" }));
+    advanceClock(16 * 60_000);
+    try {
+      await expireUnpaidOrders(database.db);
+    } finally {
+      resetClock();
+    }
     const second = await checkout([{ slug: products[0].slug, quantity: 1 }]);
     expect(second.ok).toBe(true);
     expect((await pay(first.order.transactionId)).ok).toBe(true);

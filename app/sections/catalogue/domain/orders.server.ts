@@ -6,20 +6,34 @@ import { transitionTransaction, type TransitionEvent } from "~/domain/payments/t
 import { nowIso } from "~/lib/clock.server";
 import { money } from "~/lib/outcome";
 import { emptyCartOfOrder } from "./cart.server";
-import { takeDiscountUse, takeUnits } from "./checkout.server";
+import { takeDiscountUse, takeUnits } from "./stock.server";
 
 /*
  * An order's units are reserved when it is placed and settled by its payment (decision 0025):
  * a completed payment keeps them (the order is paid: inventory was decremented once, at checkout);
- * a failed payment, an expired hold or a canceled transaction gives them back, once — only the
- * write that clears `holds_stock` returns them.
+ * an expired hold, a canceled transaction or a voided authorization gives them back, once — only the
+ * write that clears `holds_stock` returns them. A failed attempt keeps them: the link stays payable
+ * until the hold ends, and a retry must not charge for goods that are gone. Only lines whose units
+ * were taken (`reserved`) are given back or taken again, whatever the product's stock became since.
  */
 
+/** The units an order's reserved lines took, by product, in product id order. */
 async function unitsOf(trx: DB, orderId: number) {
-  const lines = await trx.selectFrom("catalogue_order_lines").select(["product_id", "quantity"]).where("order_id", "=", orderId).execute();
+  const lines = await trx.selectFrom("catalogue_order_lines").select(["product_id", "quantity"]).where("order_id", "=", orderId).where("reserved", "=", 1).execute();
   const byProduct = new Map<number, number>();
   for (const line of lines) byProduct.set(line.product_id, (byProduct.get(line.product_id) ?? 0) + line.quantity);
   return [...byProduct].sort(([a], [b]) => a - b);
+}
+
+/**
+ * The units an unpaid order of the merchant still holds, by product id (none when it is paid, ended
+ * or unknown): the visitor who placed it may count them as theirs while checking out again.
+ */
+export async function heldUnitsOf(db: DB, merchantId: number, number: string | null | undefined): Promise<Map<number, number>> {
+  if (!number) return new Map();
+  const order = await db.selectFrom("catalogue_orders").select(["id", "status", "holds_stock"]).where("merchant_id", "=", merchantId).where("number", "=", number).executeTakeFirst();
+  if (!order || order.status !== "pending_payment" || !order.holds_stock) return new Map();
+  return new Map(await unitsOf(db, order.id));
 }
 
 async function giveUnitsBack(trx: DB, units: [number, number][]) {
@@ -33,7 +47,7 @@ async function giveUnitsBack(trx: DB, units: [number, number][]) {
   }
 }
 
-/** Gives an order's units and discount use back, once. */
+/** Gives an order's reserved units and its discount use back, once. */
 export async function releaseOrder(trx: DB, orderId: number) {
   const cleared = await trx.updateTable("catalogue_orders").set({ holds_stock: 0, updated_at: nowIso() }).where("id", "=", orderId).where("holds_stock", "=", 1).executeTakeFirst();
   if (Number(cleared.numUpdatedRows) !== 1) return false;
@@ -45,51 +59,85 @@ export async function releaseOrder(trx: DB, orderId: number) {
 
 /**
  * Takes an order's units and discount use again (a payment that completed after they were given
- * back), all or none: what was taken before one ran out is put back at once.
+ * back), all or none: what was taken before one ran out is put back at once. Only the lines that
+ * checkout reserved are taken again; a product that became unlimited since takes none, and its
+ * lines are no longer reserved (nothing of them is given back later).
  */
 async function retakeOrder(trx: DB, orderId: number) {
   const taken: [number, number][] = [];
+  const nothingTaken: number[] = [];
   for (const [productId, quantity] of await unitsOf(trx, orderId)) {
-    if (!(await takeUnits(trx, productId, quantity)).ok) {
+    const outcome = await takeUnits(trx, productId, quantity);
+    if (!outcome.ok) {
       await giveUnitsBack(trx, taken);
       return false;
     }
-    taken.push([productId, quantity]);
+    if (outcome.taken) taken.push([productId, quantity]);
+    else nothingTaken.push(productId);
   }
   const order = await trx.selectFrom("catalogue_orders").select("discount_id").where("id", "=", orderId).executeTakeFirstOrThrow();
   if (order.discount_id !== null && !(await takeDiscountUse(trx, order.discount_id))) {
     await giveUnitsBack(trx, taken);
     return false;
   }
+  if (nothingTaken.length) await trx.updateTable("catalogue_order_lines").set({ reserved: 0 }).where("order_id", "=", orderId).where("product_id", "in", nothingTaken).execute();
   await trx.updateTable("catalogue_orders").set({ holds_stock: 1 }).where("id", "=", orderId).execute();
   return true;
 }
 
-async function markPaid(trx: DB, order: { id: number; status: CatalogueOrderStatus; number: string; cart_token: string | null }) {
-  await trx.updateTable("catalogue_orders").set({ status: "paid", updated_at: nowIso() }).where("id", "=", order.id).where("status", "=", order.status).execute();
-  // A successful payment clears the cart it was placed from (public spec §4).
-  await emptyCartOfOrder(trx, order.cart_token, order.number);
+/**
+ * Writes what staff read of the order on its transaction's `extra` (its status, whether it was paid
+ * when its units were gone), so that the transaction's details and API show it (transaction-details.server.ts).
+ */
+async function noteOnTransaction(trx: DB, transactionId: string, values: { status: CatalogueOrderStatus; paid_without_stock?: boolean }) {
+  const row = await trx.selectFrom("transactions").select("extra").where("id", "=", transactionId).executeTakeFirst();
+  if (!row?.extra) return;
+  let extra: Record<string, unknown>;
+  try {
+    extra = JSON.parse(row.extra) as Record<string, unknown>;
+  } catch {
+    return;
+  }
+  if (!extra || typeof extra !== "object" || typeof extra.order !== "string") return;
+  await trx
+    .updateTable("transactions")
+    .set({ extra: JSON.stringify({ ...extra, ...values }) })
+    .where("id", "=", transactionId)
+    .execute();
+}
+
+/** Moves an order from the status it was read in to another, telling its transaction; false when someone moved it first. */
+async function moveOrder(trx: DB, order: { id: number; status: CatalogueOrderStatus }, transactionId: string | null, to: CatalogueOrderStatus) {
+  const moved = await trx.updateTable("catalogue_orders").set({ status: to, updated_at: nowIso() }).where("id", "=", order.id).where("status", "=", order.status).executeTakeFirst();
+  if (Number(moved.numUpdatedRows) !== 1) return false;
+  if (transactionId) await noteOnTransaction(trx, transactionId, { status: to });
+  return true;
 }
 
 /**
  * The section's hook on its transactions' changes, inside the same database transaction. A completed
  * payment makes the order paid, keeping its units; one that completes after they were given back
- * takes them again if they are still there, else the order stays canceled and the audit log asks
- * staff to refund it (the hook must not throw for a payment). A failed attempt gives the units back
- * (a retry that pays takes them again); an expired or canceled transaction ends the order and gives
- * them back; a voided authorization does too. A refund keeps them: the goods may have left.
+ * takes them again if they are still there, else the order stays canceled and the audit log and the
+ * transaction's details ask staff to refund it (the hook must not throw for a payment). A failed
+ * attempt changes nothing: the units stay held while the link is payable. An expired or canceled
+ * transaction ends the order and gives them back; a voided authorization does too. A refund keeps
+ * them: the goods may have left.
  */
 export async function onOrderTransition(trx: DB, change: TransitionEvent) {
   const order = await trx.selectFrom("catalogue_orders").select(["id", "merchant_id", "number", "status", "holds_stock", "cart_token"]).where("transaction_id", "=", change.transaction.id).executeTakeFirst();
   if (!order) return;
   const { to, cause } = change;
+  const transactionId = change.transaction.id;
   if (cause.kind === "payment" && (to === "paid" || to === "authorized")) {
     if (order.status === "paid") return;
     if (order.holds_stock || (await retakeOrder(trx, order.id))) {
-      await markPaid(trx, order);
+      await moveOrder(trx, order, transactionId, "paid");
+      // A successful payment clears the cart it was placed from (public spec §4).
+      await emptyCartOfOrder(trx, order.cart_token, order.number);
       return;
     }
     if (order.status === "pending_payment") await trx.updateTable("catalogue_orders").set({ status: "canceled", updated_at: nowIso() }).where("id", "=", order.id).execute();
+    await noteOnTransaction(trx, transactionId, { status: "canceled", paid_without_stock: true });
     await recordAudit(trx, {
       merchantId: order.merchant_id,
       actor: "system",
@@ -100,18 +148,14 @@ export async function onOrderTransition(trx: DB, change: TransitionEvent) {
     });
     return;
   }
-  if (cause.kind === "attempt_failed") {
-    if (order.status === "pending_payment") await releaseOrder(trx, order.id);
-    return;
-  }
+  // A failed attempt keeps the hold: the customer may retry until the link expires.
+  if (cause.kind === "attempt_failed") return;
   if ((to === "expired" || to === "canceled" || to === "failed" || to === "invalid") && order.status === "pending_payment") {
-    await trx.updateTable("catalogue_orders").set({ status: "canceled", updated_at: nowIso() }).where("id", "=", order.id).where("status", "=", "pending_payment").execute();
-    await releaseOrder(trx, order.id);
+    if (await moveOrder(trx, order, transactionId, "canceled")) await releaseOrder(trx, order.id);
     return;
   }
   if (to === "voided" && order.status === "paid") {
-    await trx.updateTable("catalogue_orders").set({ status: "canceled", updated_at: nowIso() }).where("id", "=", order.id).where("status", "=", "paid").execute();
-    await releaseOrder(trx, order.id);
+    if (await moveOrder(trx, order, transactionId, "canceled")) await releaseOrder(trx, order.id);
   }
 }
 
@@ -133,8 +177,7 @@ export async function expireUnpaidOrders(db: DB) {
     await writeTransaction(db, async (trx) => {
       const moved = order.transaction_id ? await transitionTransaction(trx, order.transaction_id, "expired", { kind: "expired" }, { from: PAYABLE_STATES }) : { ok: false };
       if (moved.ok) return;
-      const ended = await trx.updateTable("catalogue_orders").set({ status: "canceled", updated_at: nowIso() }).where("id", "=", order.id).where("status", "=", "pending_payment").executeTakeFirst();
-      if (Number(ended.numUpdatedRows) === 1) await releaseOrder(trx, order.id);
+      if (await moveOrder(trx, { id: order.id, status: "pending_payment" }, order.transaction_id, "canceled")) await releaseOrder(trx, order.id);
     });
   }
   return due.length;

@@ -62,17 +62,24 @@ export function discountOff(discount: Pick<DiscountRow, "discount_type" | "amoun
 
 export type Quote = { lines: PricedLine[]; subtotal: number; discount: number; total: number; discountRow: DiscountRow | null };
 
+/** Units a visitor's own unpaid order holds, by product id: theirs to check out again (heldUnitsOf). */
+export type Held = ReadonlyMap<number, number>;
+
 /**
  * Items priced from the merchant's products now. A line naming no active product, or more units than
  * are left, is a problem of that line (`items.2.quantity`: "Only 3 left"); units asked for in several
- * lines of one product count together. The discount code, when given, must apply.
+ * lines of one product count together. The discount code, when given, must apply. Units the visitor's
+ * own unpaid order holds (`held`) count as left for them: the products come back with that inventory.
  */
-export async function priceItems(db: DB, shop: { merchantId: number; currency: string }, items: readonly ItemInput[], discountCode: string | null): Promise<{ quote: Quote; problems: Problems }> {
+export async function priceItems(db: DB, shop: { merchantId: number; currency: string }, items: readonly ItemInput[], discountCode: string | null, held?: Held): Promise<{ quote: Quote; problems: Problems }> {
   const problems: Problems = {};
-  const products = await productsBySlug(
-    db,
-    shop.merchantId,
-    items.map((item) => item.slug),
+  const products = withHeld(
+    await productsBySlug(
+      db,
+      shop.merchantId,
+      items.map((item) => item.slug),
+    ),
+    held,
   );
   const lines: PricedLine[] = [];
   const asked = new Map<number, number>();
@@ -108,4 +115,24 @@ export async function priceItems(db: DB, shop: { merchantId: number; currency: s
 /** A line asking for more than is left: how many are, or sold out. */
 export function shortProblem(left: number): Problem {
   return left > 0 ? { code: "catalogue_public.errors.only_left", params: { left } } : { code: "catalogue_public.errors.sold_out" };
+}
+
+/** Products as one visitor may buy them: what is left plus what their own unpaid order holds. */
+export function withHeld(products: Map<string, ProductRow>, held: Held | undefined): Map<string, ProductRow> {
+  if (!held?.size) return products;
+  for (const [slug, product] of products) {
+    const own = held.get(product.id);
+    if (own && product.inventory !== null) products.set(slug, { ...product, inventory: product.inventory + own });
+  }
+  return products;
+}
+
+/**
+ * An order must cost something: a total of 0 or less (a discount as large as the subtotal, a product
+ * priced 0) cannot go to the pay page. The problem is the discount code's when one was applied, else
+ * the lines'.
+ */
+export function zeroTotalProblem(quote: Pick<Quote, "total" | "discount" | "lines">): Problems {
+  if (quote.lines.length === 0 || quote.total > 0) return {};
+  return quote.discount > 0 ? { discount_code: { code: "catalogue_public.errors.discount_whole_total" } } : { items: { code: "catalogue_public.errors.zero_total" } };
 }

@@ -13,7 +13,8 @@ export type Shop = { merchantId: number; currency: string; country: string; sett
 
 /**
  * The merchant's shop in one read: its currency (the shop's own, else the merchant's), its country
- * and its settings; undefined when the merchant does not have the catalogue section.
+ * and its settings; undefined when the merchant does not have the catalogue section or is paused
+ * (not active): a paused merchant's shop shows nothing and takes no checkout.
  */
 export async function loadShop(db: DB, merchantId: number): Promise<Shop | undefined> {
   const row = await db
@@ -22,6 +23,7 @@ export async function loadShop(db: DB, merchantId: number): Promise<Shop | undef
     .leftJoin("catalogue_settings", "catalogue_settings.merchant_id", "merchants.id")
     .select(["merchants.id", "merchants.currency_code", "merchants.country_code", "catalogue_settings.data"])
     .where("merchants.id", "=", merchantId)
+    .where("merchants.is_active", "=", 1)
     .executeTakeFirst();
   if (!row) return undefined;
   const settings = parseCatalogueSettings(row.data);
@@ -29,9 +31,15 @@ export async function loadShop(db: DB, merchantId: number): Promise<Shop | undef
   return { merchantId: row.id, currency: own ?? (isSupportedCurrency(row.currency_code) ? row.currency_code : "KWD"), country: row.country_code || "KW", settings };
 }
 
-/** The installation's first merchant with the catalogue section (the shop's pages when none is named). */
+/** The installation's first active merchant with the catalogue section (the shop's pages when none is named). */
 export async function defaultShopMerchant(db: DB): Promise<number | null> {
-  const row = await db.selectFrom("merchant_plugins").select((eb) => eb.fn.min("merchant_id").as("merchant_id")).where("plugin", "=", "catalogue").executeTakeFirst();
+  const row = await db
+    .selectFrom("merchant_plugins")
+    .innerJoin("merchants", "merchants.id", "merchant_plugins.merchant_id")
+    .select((eb) => eb.fn.min("merchant_plugins.merchant_id").as("merchant_id"))
+    .where("merchant_plugins.plugin", "=", "catalogue")
+    .where("merchants.is_active", "=", 1)
+    .executeTakeFirst();
   return row?.merchant_id == null ? null : Number(row.merchant_id);
 }
 

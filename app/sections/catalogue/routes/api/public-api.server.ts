@@ -2,7 +2,7 @@ import type { DB } from "~/db/database.server";
 import { isLanguage, type Language } from "~/lib/i18n";
 import { toDecimalString } from "~/lib/money";
 import { describe } from "~/presentation/texts.server";
-import { apiDetail, apiLanguage } from "~/web/api.server";
+import { apiDetail, apiJson, apiLanguage } from "~/web/api.server";
 import type { Problems } from "../../domain/pricing.server";
 import { defaultShopMerchant, isAvailable, loadShop, productImageUrl, unitPriceOf, type PublicProduct, type Shop } from "../../domain/shop.server";
 
@@ -24,6 +24,11 @@ export async function requireShop(db: DB, request: Request, body?: Record<string
   const shop = merchantId == null ? undefined : await loadShop(db, merchantId);
   if (!shop) throw apiDetail(request, "catalogue_public.errors.shop_not_found", 404);
   return shop;
+}
+
+/** 429 {"detail"} in the caller's language (`?lang=` or Accept-Language): the address tried too often. */
+export function tooMany(request: Request, key: "catalogue_public.errors.throttled" | "catalogue_public.errors.discount_throttled") {
+  return apiJson({ detail: describe(key, undefined, publicApiLanguage(request)) }, 429);
 }
 
 export function notFound(request: Request): never {

@@ -2,13 +2,14 @@ import type { Route } from "./+types/public-invoice";
 import { z } from "zod";
 import { toDecimalString } from "~/lib/money";
 import { apiJson, methodNotAllowed, readBody } from "~/web/api.server";
-import { getDbFrom } from "~/web/request-context.server";
+import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { CheckoutItemSchema, problemsOf } from "../../domain/checkout-schema.server";
 import { shopGateways } from "../../domain/checkout.server";
-import { checkDiscount, discountOff, findDiscount, priceItems } from "../../domain/pricing.server";
+import { checkDiscount, discountOff, findDiscount, priceItems, zeroTotalProblem } from "../../domain/pricing.server";
+import { discountRule, overLimit } from "../../presentation/throttles.server";
 import { isAvailable, productsBySlug, storesCarrying, unitPriceOf } from "../../domain/shop.server";
 import { slugsOf } from "./public-config";
-import { nestedProblems, publicApiLanguage, requireShop } from "./public-api.server";
+import { nestedProblems, publicApiLanguage, requireShop, tooMany } from "./public-api.server";
 
 /**
  * GET invoice/preqs?product_slugs=a,b: what a checkout of those products needs before it is
@@ -55,7 +56,9 @@ const DiscountSchema = z.object({
 /**
  * POST invoice/discount {"code", "items"}: the discount the code gives on those items as the shop
  * prices them {"code", "discount_type", "amount", "subtotal", "discount", "total"}, or 400 with the
- * reason in the caller's language. A use is taken only when an order is placed.
+ * reason in the caller's language (an unknown code and an inactive one alike; a code taking the
+ * whole total is refused, as checkout refuses it). A use is taken only when an order is placed.
+ * Throttled per address with every discount code tried, so codes cannot be guessed.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(request);
@@ -65,6 +68,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const shop = await requireShop(db, request, body);
   const parsed = DiscountSchema.safeParse(body);
   if (!parsed.success) return apiJson(nestedProblems(problemsOf(parsed.error.issues), lang), 400);
+  if (await overLimit(db, [discountRule(context.get(clientAddressContext))])) return tooMany(request, "catalogue_public.errors.discount_throttled");
   const { quote, problems } = await priceItems(db, shop, parsed.data.items ?? [], null);
   if (Object.keys(problems).length) return apiJson(nestedProblems(problems, lang), 400);
   const discount = await findDiscount(db, shop.merchantId, parsed.data.code);
@@ -74,6 +78,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return apiJson(nestedProblems({ code: checked.problem }, lang), 400);
   }
   const off = discountOff(discount!, quote.subtotal);
+  const whole = zeroTotalProblem({ lines: quote.lines, discount: off, total: quote.subtotal - off });
+  if (whole.discount_code) return apiJson(nestedProblems({ code: whole.discount_code }, lang), 400);
   return apiJson({
     code: discount!.code,
     discount_type: discount!.discount_type,

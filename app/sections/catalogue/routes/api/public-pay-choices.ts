@@ -3,11 +3,12 @@ import { defaultChoice, payChoicesFor } from "~/domain/payments/pay-page.server"
 import { translator } from "~/lib/i18n.server";
 import { formatAmount, parseAmount, toDecimalString } from "~/lib/money";
 import { apiJson, methodNotAllowed, readBody } from "~/web/api.server";
-import { getDbFrom } from "~/web/request-context.server";
+import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { CheckoutItemSchema, problemsOf } from "../../domain/checkout-schema.server";
 import { shopGateways } from "../../domain/checkout.server";
 import { priceItems } from "../../domain/pricing.server";
-import { nestedProblems, publicApiLanguage, requireShop } from "./public-api.server";
+import { nestedProblems, publicApiLanguage, requireShop, tooMany } from "./public-api.server";
+import { discountRule, overLimit } from "../../presentation/throttles.server";
 import { z } from "zod";
 
 const ChoicesSchema = z.object({ items: z.array(CheckoutItemSchema).max(50).optional(), discount_code: z.string().trim().max(40).nullable().optional() });
@@ -27,6 +28,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) return apiJson(nestedProblems(problemsOf(parsed.error.issues), lang), 400);
   let amount = 0;
   if (parsed.data.items?.length) {
+    // A discount code priced here is a code tried: counted with the shop's other discount tries.
+    if (parsed.data.discount_code && (await overLimit(db, [discountRule(context.get(clientAddressContext))]))) return tooMany(request, "catalogue_public.errors.discount_throttled");
     const { quote, problems } = await priceItems(db, shop, parsed.data.items, parsed.data.discount_code || null);
     if (Object.keys(problems).length) return apiJson(nestedProblems(problems, lang), 400);
     amount = quote.total;

@@ -8,6 +8,7 @@ import { Alert, Button, Card, LinkButton } from "~/components/pay/ui";
 import { readFormData } from "~/web/form-data.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { fitToStock, priceCart, setQuantity } from "../../domain/cart.server";
+import { MAX_LINE_QUANTITY } from "../../domain/limits";
 import { findOrder } from "../../domain/orders.server";
 import { ShopLayout, Totals } from "../../components/public/shop-layout";
 import { cartLinesView, orderView, totalsView } from "./cart-view.server";
@@ -27,13 +28,14 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const visitor = await loadVisitor(db, url, request.headers.get("Cookie"));
   const { shop } = visitor;
   let cart = visitor.cart;
-  let view = await priceCart(db, cart, shop.currency);
+  // The units the visitor's own unpaid order holds are theirs: they are not "bought down" by it.
+  let view = await priceCart(db, cart, shop.currency, visitor.held);
   // Never more in the cart than is left: a line another customer bought down holds what is left.
   const fitted = fitToStock(cart, view);
   if (fitted.limited.length && visitor.token) {
     cart = fitted.cart;
     await storeCart(visitor, request, cart);
-    view = await priceCart(db, cart, shop.currency);
+    view = await priceCart(db, cart, shop.currency, visitor.held);
   }
   const asked = url.searchParams.get("order") ?? visitor.paidOrder;
   const order = asked ? await findOrder(db, shop.merchantId, asked) : undefined;
@@ -45,6 +47,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     cartCount: view.count,
     notice: url.searchParams.get("notice") === "already_in_cart" ? "already_in_cart" : null,
     limited: Number.isInteger(limited) && limited > 0 ? limited : null,
+    capped: url.searchParams.get("capped") === "1",
     lowered: fitted.limited,
     lines: cartLinesView(cart, view, shop, lang),
     totals: totalsView(view.quote, shop, lang),
@@ -65,9 +68,9 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   const text = String(form.get("quantity") ?? "").trim();
   const quantity = intent === "remove" ? 0 : /^\d{1,4}$/.test(text) ? Number(text) : Number.NaN;
   if ((intent !== "quantity" && intent !== "remove") || !Number.isInteger(quantity)) return redirect(here, 303);
-  const changed = await setQuantity(db, visitor.cart, slug, quantity);
+  const changed = await setQuantity(db, visitor.cart, slug, quantity, visitor.held);
   const headers = await storeCart(visitor, request, changed.cart);
-  return redirect(changed.limitedTo ? `${here}&limited=${changed.limitedTo}` : here, { status: 303, headers });
+  return redirect(changed.limitedTo ? `${here}&limited=${changed.limitedTo}` : changed.capped ? `${here}&capped=1` : here, { status: 303, headers });
 }
 
 export default function Cart() {
@@ -88,6 +91,11 @@ export default function Cart() {
         {page.limited ? (
           <Alert color="orange" role="status">
             {t("catalogue_public.cart.limited", { count: page.limited })}
+          </Alert>
+        ) : null}
+        {page.capped ? (
+          <Alert color="orange" role="status">
+            {t("catalogue_public.cart.capped", { count: MAX_LINE_QUANTITY })}
           </Alert>
         ) : null}
         {page.pending ? (
@@ -122,7 +130,7 @@ export default function Cart() {
                     <form method="post" action={formAction} className="shop-line__actions">
                       <input type="hidden" name="intent" value="quantity" />
                       <input type="hidden" name="slug" value={line.slug} />
-                      <input className="c-input" type="number" name="quantity" inputMode="numeric" min={1} max={Math.max(1, Math.min(999, line.max))} defaultValue={line.quantity} aria-label={t("catalogue_public.cart.quantity_of", { name: line.name })} />
+                      <input className="c-input" type="number" name="quantity" inputMode="numeric" min={1} max={Math.max(1, Math.min(MAX_LINE_QUANTITY, line.max))} defaultValue={line.quantity} aria-label={t("catalogue_public.cart.quantity_of", { name: line.name })} />
                       <Button type="submit" variant="default" size="xs">
                         {t("catalogue_public.cart.update")}
                       </Button>

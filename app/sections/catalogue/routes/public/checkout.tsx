@@ -6,11 +6,13 @@ import type { Route } from "./+types/checkout";
 import { useText } from "~/components/pay/use-text";
 import { Alert, Button, Card, TextField } from "~/components/pay/ui";
 import { readFormData } from "~/web/form-data.server";
-import { getDbFrom } from "~/web/request-context.server";
+import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { priceCart } from "../../domain/cart.server";
 import { CheckoutSchema, problemsOf } from "../../domain/checkout-schema.server";
 import { placeOrder, shopGateways } from "../../domain/checkout.server";
+import { zeroTotalProblem } from "../../domain/pricing.server";
+import { checkoutRule, discountRule, overLimit } from "../../presentation/throttles.server";
 import { nameIn, storesCarrying } from "../../domain/shop.server";
 import { ShopLayout, Totals } from "../../components/public/shop-layout";
 import { cartLinesView, totalsView } from "./cart-view.server";
@@ -28,8 +30,10 @@ const FIELDS = ["customer_name", "customer_email", "customer_phone", "discount_c
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const lang = languageOf(params);
   const db = getDbFrom(context);
-  const { shop, cart } = await loadVisitor(db, new URL(request.url), request.headers.get("Cookie"));
-  const view = await priceCart(db, cart, shop.currency);
+  const { shop, cart, held } = await loadVisitor(db, new URL(request.url), request.headers.get("Cookie"));
+  // The units the visitor's own unpaid order holds are theirs: checking out again ends that order first.
+  const view = await priceCart(db, cart, shop.currency, held);
+  const zero = zeroTotalProblem(view.quote);
   const [unit, gateways, stores] = await Promise.all([
     unitHeader(db, shop.merchantId, lang),
     shopGateways(db, shop, lang),
@@ -49,8 +53,9 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     lines: cartLinesView(cart, view, shop, lang),
     totals: totalsView(view.quote, shop, lang),
     discountCode: cart.discount_code,
-    discountError: messageOf(view.discountProblem, lang),
-    blocked: Object.keys(view.lineProblems).length > 0,
+    discountError: messageOf(view.discountProblem ?? zero.discount_code, lang),
+    totalError: messageOf(zero.items, lang),
+    blocked: Object.keys(view.lineProblems).length > 0 || Object.keys(zero).length > 0,
     gateways,
     storeLabel: (lang === "ar" ? settings.label_store_ar : settings.label_store_en) || null,
     stores: stores.map((store) => ({ id: store.id, name: nameIn(store, lang), address: lang === "ar" ? store.address_ar || store.address_en : store.address_en || store.address_ar })),
@@ -65,16 +70,24 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   const form = await readFormData(request);
   const values: Record<string, string> = {};
   for (const field of FIELDS) values[field] = String(form.get(field) ?? "").slice(0, 300);
-  const here = `/${lang}/catalogue/checkout${shopQuery(visitor.shop)}`;
   const intent = String(form.get("intent") ?? "place");
+  const address = context.get(clientAddressContext);
+  const answer = (status: number, fields: Record<string, string | null> = {}, lines: Record<string, string> = {}, headers?: HeadersInit) => data({ values, fields, lines }, { status, headers });
+  const code = values.discount_code.trim().slice(0, 40);
   if (intent === "discount") {
-    const code = values.discount_code.trim().slice(0, 40);
-    const view = await priceCart(db, { ...visitor.cart, discount_code: code || null }, visitor.shop.currency);
-    if (code && view.discountProblem) return data({ values, fields: { discount_code: messageOf(view.discountProblem, lang) } as Record<string, string | null>, lines: {} as Record<string, string> }, { status: 400 });
+    // Every code tried counts against the address, so codes cannot be guessed.
+    if (code && (await overLimit(db, [discountRule(address)]))) return answer(429, { discount_code: messageOf({ code: "catalogue_public.errors.discount_throttled" }, lang) });
+    const view = await priceCart(db, { ...visitor.cart, discount_code: code || null }, visitor.shop.currency, visitor.held);
+    const problem = code ? (view.discountProblem ?? zeroTotalProblem(view.quote).discount_code) : null;
+    if (problem) return answer(400, { discount_code: messageOf(problem, lang) });
+    // Answered in place (not redirected), so that what the customer typed stays in the form without JavaScript.
     const headers = await storeCart(visitor, request, { ...visitor.cart, discount_code: code || null });
-    return redirect(here, { status: 303, headers });
+    return answer(200, {}, {}, headers);
   }
-  if (intent !== "place") return data({ values, fields: {} as Record<string, string | null>, lines: {} as Record<string, string> }, { status: 400 });
+  if (intent !== "place") return answer(400);
+  // The page's checkouts share the API's bucket: each holds units for 15 minutes.
+  if (await overLimit(db, [checkoutRule(address)])) return answer(429, { non_field_errors: messageOf({ code: "catalogue_public.errors.throttled" }, lang) });
+  if (code && (await overLimit(db, [discountRule(address)]))) return answer(429, { discount_code: messageOf({ code: "catalogue_public.errors.discount_throttled" }, lang) });
   const parsed = CheckoutSchema.safeParse({ ...values, items: visitor.cart.lines });
   if (!parsed.success) return data({ values, fields: messagesOf(problemsOf(parsed.error.issues), lang) as Record<string, string | null>, lines: {} as Record<string, string> }, { status: 400 });
   const placed = await placeOrder(db, {
@@ -85,6 +98,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
     requireTerms: true,
     cartToken: visitor.token,
     previousOrder: visitor.cart.order,
+    clientAddress: address,
   });
   if (!placed.ok) {
     const messages = messagesOf(placed.problems, lang);
@@ -111,7 +125,7 @@ export default function Checkout() {
   const fields: Record<string, string | null> = answer?.fields ?? {};
   const lineErrors: Record<string, string> = answer?.lines ?? {};
   const value = (name: string, fallback = "") => answer?.values?.[name] ?? fallback;
-  const general = ["items", "non_field_errors"].map((key) => fields[key]).filter(Boolean);
+  const general = [...new Set([fields.items, fields.non_field_errors, page.totalError].filter(Boolean))];
   const empty = page.lines.length === 0;
   return (
     <ShopLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} query={page.query} cartCount={page.cartCount} narrow>

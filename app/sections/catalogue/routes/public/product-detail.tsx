@@ -8,6 +8,7 @@ import { Alert, Button, Card, LinkButton, TextField } from "~/components/pay/ui"
 import { readFormData } from "~/web/form-data.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { addToCart } from "../../domain/cart.server";
+import { MAX_LINE_QUANTITY } from "../../domain/limits";
 import { findProduct, isAvailable, nameIn, productImageUrl, unitPriceOf } from "../../domain/shop.server";
 import { ProductPicture, ShopLayout } from "../../components/public/shop-layout";
 import { languageOf, loadVisitor, messageOf, shopMoney, shopQuery, storeCart, unitHeader } from "./shop-page.server";
@@ -62,8 +63,8 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   const form = await readFormData(request);
   const quantityText = String(form.get("quantity") ?? "1").trim();
   const quantity = /^\d{1,4}$/.test(quantityText) ? Number(quantityText) : Number.NaN;
-  if (!Number.isInteger(quantity) || quantity < 1 || quantity > 999) {
-    return data({ errors: { quantity: messageOf({ code: "catalogue_public.errors.quantity" }, lang) }, quantity: quantityText.slice(0, 10) }, { status: 400 });
+  if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_LINE_QUANTITY) {
+    return data({ errors: { quantity: messageOf({ code: "catalogue_public.errors.line_quantity" }, lang) }, quantity: quantityText.slice(0, 10) }, { status: 400 });
   }
   const query = shopQuery(visitor.shop);
   const added = addToCart(visitor.cart, product, quantity);
@@ -117,7 +118,7 @@ export default function ProductDetail() {
           <form method="post" action={`/${page.lang}/catalogue/product-detail/${encodeURIComponent(product.slug)}${page.query}`} className="c-stack">
             {page.inCart ? <p className="c-dimmed">{t("catalogue_public.detail.in_cart", { count: page.inCart })}</p> : null}
             {page.inCart ? null : (
-              <TextField name="quantity" label={t("catalogue_public.detail.quantity")} type="number" inputMode="numeric" min={1} max={product.left ?? 999} required defaultValue={answer?.quantity ?? "1"} error={errors.quantity ?? undefined} />
+              <TextField name="quantity" label={t("catalogue_public.detail.quantity")} type="number" inputMode="numeric" min={1} max={Math.min(product.left ?? MAX_LINE_QUANTITY, MAX_LINE_QUANTITY)} required defaultValue={answer?.quantity ?? "1"} error={errors.quantity ?? undefined} />
             )}
             {page.inCart ? (
               <LinkButton href={`/${page.lang}/catalogue/cart${page.query}`} fullWidth>

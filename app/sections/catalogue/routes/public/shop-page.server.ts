@@ -5,7 +5,8 @@ import { isLanguage, type Language } from "~/lib/i18n";
 import { exponentOf, formatAmount, toDecimalString } from "~/lib/money";
 import { describe } from "~/presentation/texts.server";
 import { emptyCart, loadCart, newCartToken, saveCart, verifyCartToken, type Cart } from "../../domain/cart.server";
-import type { Problem } from "../../domain/pricing.server";
+import { heldUnitsOf } from "../../domain/orders.server";
+import type { Held, Problem } from "../../domain/pricing.server";
 import { defaultShopMerchant, isAvailable, loadShop, nameIn, productImageUrl, unitPriceOf, type PublicProduct, type Shop } from "../../domain/shop.server";
 import { cartCookie, readCartCookie } from "./cart-cookie.server";
 
@@ -25,13 +26,16 @@ export type Visitor = {
   paidOrder: string | null;
   /** The order the cart was checked out as, still waiting for its payment. */
   pendingOrder: { number: string; transactionId: string } | null;
+  /** The units that order holds, by product id: the visitor's own, left for them to check out again. */
+  held: Held;
 };
 
 /**
  * The visitor's cart and the shop the pages show: `?merchant=` when given (a cart of another
  * merchant starts over for it), else the cart's, else the installation's first merchant with the
  * catalogue section; 404 when the merchant does not have it. A cart remembering an order learns its
- * end here: paid, the cart is empty and the visitor is thanked once; ended unpaid, it is forgotten.
+ * end here: paid, the cart is empty and the visitor is thanked once; ended unpaid, it is forgotten;
+ * still waiting, the units it holds are the visitor's (`held`).
  */
 export async function loadVisitor(db: DB, url: URL, cookieHeader: string | null): Promise<Visitor> {
   const token = await verifyCartToken(db, readCartCookie(cookieHeader));
@@ -43,10 +47,13 @@ export async function loadVisitor(db: DB, url: URL, cookieHeader: string | null)
   let cart = stored && stored.merchant_id === shop.merchantId ? stored : emptyCart(shop.merchantId);
   let paidOrder: string | null = null;
   let pendingOrder: Visitor["pendingOrder"] = null;
+  let held: Held = new Map();
   if (token && cart.order) {
     const order = await db.selectFrom("catalogue_orders").select(["status", "transaction_id"]).where("merchant_id", "=", shop.merchantId).where("number", "=", cart.order).executeTakeFirst();
-    if (order?.status === "pending_payment" && order.transaction_id) pendingOrder = { number: cart.order, transactionId: order.transaction_id };
-    else {
+    if (order?.status === "pending_payment" && order.transaction_id) {
+      pendingOrder = { number: cart.order, transactionId: order.transaction_id };
+      held = await heldUnitsOf(db, shop.merchantId, cart.order);
+    } else {
       if (order?.status === "paid") {
         paidOrder = cart.order;
         cart = { ...cart, lines: [], discount_code: null };
@@ -55,7 +62,7 @@ export async function loadVisitor(db: DB, url: URL, cookieHeader: string | null)
       await saveCart(db, token, cart);
     }
   }
-  return { db, token, cart, shop, paidOrder, pendingOrder };
+  return { db, token, cart, shop, paidOrder, pendingOrder, held };
 }
 
 /** Keeps the visitor's cart; answers the Set-Cookie header when the visitor had no cart yet. */
