@@ -24,6 +24,7 @@ import * as customerPayment from "./migrations/0021-customer-payment";
 import * as bulk from "./migrations/0022-bulk";
 import * as catalogueShop from "./migrations/0023-catalogue-shop";
 import * as catalogueAdmin from "./migrations/0024-catalogue-admin";
+import * as collectorSubmissions from "./migrations/0027-collector-submissions";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -53,6 +54,7 @@ const migrations: Record<string, EngineMigration> = {
   "0022-bulk": bulk,
   "0023-catalogue-shop": catalogueShop,
   "0024-catalogue-admin": catalogueAdmin,
+  "0027-collector-submissions": collectorSubmissions,
 };
 
 export async function migrateToLatest(db: DB) {
