@@ -107,7 +107,11 @@ export default function CollectPage() {
                       <input type="hidden" name="currency_code" value={page.defaultCurrency} />
                     )}
                   </div>
-                  {page.currencies.length <= 1 && errors.currency_code ? <p className="c-field__error">{errors.currency_code}</p> : null}
+                  {page.currencies.length <= 1 && errors.currency_code ? (
+                    <p className="c-field__error" id="field-currency_code-error">
+                      {errors.currency_code}
+                    </p>
+                  ) : null}
                 </div>
               </Card>
               {page.fields.length ? (
@@ -139,7 +143,7 @@ export default function CollectPage() {
                 </Card>
               ) : null}
               <Card>
-                <fieldset className="collect-choices">
+                <fieldset className="collect-choices" aria-describedby={errors.gateway_code ? "field-gateway_code-error" : undefined}>
                   <legend>{t("pay.choose_method")}</legend>
                   {page.gateways.map((gateway, index) => (
                     <label key={gateway.code} className="collect-choice">
@@ -149,7 +153,11 @@ export default function CollectPage() {
                       {gateway.currencies.length ? <span className="collect-choice__currencies">{gateway.currencies.join(" · ")}</span> : null}
                     </label>
                   ))}
-                  {errors.gateway_code ? <p className="c-field__error">{errors.gateway_code}</p> : null}
+                  {errors.gateway_code ? (
+                    <p className="c-field__error" id="field-gateway_code-error">
+                      {errors.gateway_code}
+                    </p>
+                  ) : null}
                 </fieldset>
               </Card>
               <Button type="submit" fullWidth size="lg">
