@@ -76,7 +76,9 @@ export async function setTestRestrictions(
  */
 export function qrCodesInPdf(pdf: Buffer): string[] {
   // A CommonJS package: its classes are read from the default export.
-  const { BinaryBitmap, HybridBinarizer, QRCodeReader, RGBLuminanceSource } = zxing;
+  const { BinaryBitmap, DecodeHintType, HybridBinarizer, QRCodeReader, RGBLuminanceSource } = zxing;
+  // As a phone's camera app reads it: trying hard (the quick pass misses some patterns), then as a code alone in its image.
+  const attempts = [new Map([[DecodeHintType.TRY_HARDER, true]]), new Map([[DecodeHintType.PURE_BARCODE, true]])];
   const source = pdf.toString("latin1");
   const found: string[] = [];
   for (const match of source.matchAll(/<<((?:(?!>>)[\s\S])*\/Subtype \/Image(?:(?!>>)[\s\S])*)>>\s*stream\r?\n/g)) {
@@ -89,10 +91,13 @@ export function qrCodesInPdf(pdf: Buffer): string[] {
     const pixels = inflateSync(pdf.subarray(start, start + length));
     const luminance = new Uint8ClampedArray(width * height);
     for (let i = 0; i < width * height; i++) luminance[i] = channels === 1 ? pixels[i] : (pixels[i * 3] + pixels[i * 3 + 1] * 2 + pixels[i * 3 + 2]) >> 2;
-    try {
-      found.push(new QRCodeReader().decode(new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(luminance, width, height)))).getText());
-    } catch {
-      // Not a QR code (a logo, a transparency mask).
+    for (const hints of attempts) {
+      try {
+        found.push(new QRCodeReader().decode(new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(luminance, width, height))), hints).getText());
+        break;
+      } catch {
+        // Not read this way, or not a QR code (a logo, a transparency mask).
+      }
     }
   }
   return found;
