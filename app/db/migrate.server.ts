@@ -26,6 +26,7 @@ import * as catalogueShop from "./migrations/0023-catalogue-shop";
 import * as catalogueAdmin from "./migrations/0024-catalogue-admin";
 import * as catalogueStoreChoice from "./migrations/0025-catalogue-store-choice";
 import * as messageFailures from "./migrations/0026-message-failures";
+import * as collectorSubmissions from "./migrations/0027-collector-submissions";
 import * as catalogueLineReserved from "./migrations/0028-catalogue-line-reserved";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
@@ -58,6 +59,7 @@ const migrations: Record<string, EngineMigration> = {
   "0024-catalogue-admin": catalogueAdmin,
   "0025-catalogue-store-choice": catalogueStoreChoice,
   "0026-message-failures": messageFailures,
+  "0027-collector-submissions": collectorSubmissions,
   "0028-catalogue-line-reserved": catalogueLineReserved,
 };
 

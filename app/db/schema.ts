@@ -1517,4 +1517,6 @@ export interface CustomerPaymentTable {
   amount: number;
   day: string;
   created_at: Timestamp;
+  /** The collector form's submission token with a digest of what it sent: the same submission makes one payment (unique per collector). */
+  submission_token: ColumnType<string | null, string | null | undefined, string | null>;
 }

@@ -47,12 +47,13 @@ export function requestHashOf(scope: string, request: unknown): string {
  */
 export async function once(
   db: DB,
-  input: { merchantId: number; key: string | null; scope: string; request: unknown },
+  input: { merchantId: number; key: string | null; scope: string; request: unknown; keyPrefix?: string },
   work: () => Promise<StoredResponse>,
 ): Promise<IdempotentOutcome> {
   if (!input.key) return { kind: "fresh", response: await work() };
   if (input.key.length > MAX_IDEMPOTENCY_KEY_LENGTH) return { kind: "invalid_key" };
-  const key = { merchantId: input.merchantId, key: input.key };
+  // Keys of callers that must not meet the merchant's own (anonymous ones) are kept under a prefix.
+  const key = { merchantId: input.merchantId, key: `${input.keyPrefix ?? ""}${input.key}` };
   const requestHash = requestHashOf(input.scope, input.request);
   const takenAt = now();
   const lease = addMs(takenAt, IDEMPOTENCY_LEASE_MS).toISOString();
@@ -60,7 +61,7 @@ export async function once(
     .insertInto("idempotency_keys")
     .values({
       merchant_id: input.merchantId,
-      key: input.key,
+      key: key.key,
       scope: input.scope,
       request_hash: requestHash,
       response_status: null,
@@ -75,7 +76,7 @@ export async function once(
       .selectFrom("idempotency_keys")
       .select(["request_hash", "response_status", "response_body", "created_at", "locked_until"])
       .where("merchant_id", "=", input.merchantId)
-      .where("key", "=", input.key)
+      .where("key", "=", key.key)
       .executeTakeFirst();
     // Given back by a request that failed between our insert and this read: the caller may retry.
     if (!existing) return { kind: "in_progress" };
@@ -89,7 +90,7 @@ export async function once(
       .updateTable("idempotency_keys")
       .set({ locked_until: lease })
       .where("merchant_id", "=", input.merchantId)
-      .where("key", "=", input.key)
+      .where("key", "=", key.key)
       .where("response_status", "is", null);
     takeOver = existing.locked_until === null ? takeOver.where("locked_until", "is", null).where("created_at", "=", existing.created_at) : takeOver.where("locked_until", "=", existing.locked_until);
     const taken = await takeOver.executeTakeFirst();
@@ -115,14 +116,15 @@ function heldKey<Q extends { where: (...args: any[]) => Q }>(query: Q, key: { me
 /**
  * The API's answer to a mutation run once per Idempotency-Key: the same key and body answer the
  * first response again (with Idempotent-Replayed), another body with the same key is refused
- * (422), a key still being worked on answers 409 and a key over 255 characters 400.
+ * (422), a key still being worked on answers 409 and a key over 255 characters 400. `keyPrefix`
+ * keeps a kind of caller's keys apart from the merchant's (an anonymous public API's).
  */
 export async function respondOnce(
   request: Request,
-  input: { db: DB; merchantId: number; scope: string; body: unknown },
+  input: { db: DB; merchantId: number; scope: string; body: unknown; keyPrefix?: string },
   work: () => Promise<StoredResponse>,
 ): Promise<Response> {
-  const outcome = await once(input.db, { merchantId: input.merchantId, key: request.headers.get("Idempotency-Key"), scope: input.scope, request: input.body }, work);
+  const outcome = await once(input.db, { merchantId: input.merchantId, key: request.headers.get("Idempotency-Key"), scope: input.scope, request: input.body, keyPrefix: input.keyPrefix }, work);
   switch (outcome.kind) {
     case "invalid_key":
       return apiErrors(request, { non_field_errors: ["api.idempotency_key_too_long"] }, 400);

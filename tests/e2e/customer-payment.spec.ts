@@ -49,17 +49,27 @@ test.describe("customer payment collectors", () => {
     await expect(phone.getByRole("textbox", { name: t("ar", "collect_public.fields.reference") })).toHaveValue("PRK-77");
     await fitsTheScreen(phone);
 
-    // In English: a valid amount, the card, and the pay page.
+    // In English: an amount, the card, and the pay page.
+    const fillTheForm = async (amount: string) => {
+      await phone.getByRole("textbox", { name: t("en", "collect_public.amount") }).fill(amount);
+      await phone.getByRole("textbox", { name: t("en", "collect_public.fields.name") }).fill("Huda Al-Rashed");
+      await phone.getByRole("textbox", { name: t("en", "collect_public.fields.email") }).fill("huda@example.com");
+      await phone.getByRole("textbox", { name: t("en", "collect_public.fields.phone") }).fill("50001234");
+      await phone.getByRole("textbox", { name: t("en", "collect_public.fields.reference") }).fill("PRK-77");
+      await phone.getByRole("textbox", { name: "Car plate" }).fill("12/34567");
+      await phone.getByRole("radio", { name: /Credit Card/ }).check();
+      await phone.getByRole("button", { name: t("en", "collect_public.continue") }).click();
+    };
     await phone.goto(link);
-    await phone.getByRole("textbox", { name: t("en", "collect_public.amount") }).fill("12.500");
-    await phone.getByRole("textbox", { name: t("en", "collect_public.fields.name") }).fill("Huda Al-Rashed");
-    await phone.getByRole("textbox", { name: t("en", "collect_public.fields.email") }).fill("huda@example.com");
-    await phone.getByRole("textbox", { name: t("en", "collect_public.fields.phone") }).fill("50001234");
-    await phone.getByRole("textbox", { name: t("en", "collect_public.fields.reference") }).fill("PRK-77");
-    await phone.getByRole("textbox", { name: "Car plate" }).fill("12/34567");
-    await phone.getByRole("radio", { name: /Credit Card/ }).check();
-    await phone.getByRole("button", { name: t("en", "collect_public.continue") }).click();
+    await fillTheForm("12.000");
     await expect(phone).toHaveURL(/\/en\/pay\/[0-9A-Za-z]{22}$/);
+    await expect(phone.getByText("KWD\u00a012.000", { exact: true })).toBeVisible();
+    const firstLink = phone.url();
+    // Back to correct the amount: a new link, and the abandoned one ends (never counted twice against the daily cap).
+    await phone.goBack();
+    await fillTheForm("12.500");
+    await expect(phone).toHaveURL(/\/en\/pay\/[0-9A-Za-z]{22}$/);
+    expect(phone.url()).not.toBe(firstLink);
     await expect(phone.getByText("KWD\u00a012.500", { exact: true })).toBeVisible();
     await fitsTheScreen(phone);
     await phone.getByRole("button", { name: /Pay Now/ }).click();
@@ -73,8 +83,9 @@ test.describe("customer payment collectors", () => {
     // Staff find it among the section's transactions, paid, with the customer's answers.
     await signIn(page, "admin");
     await page.goto("/en/customer-payment/transactions");
-    const row = page.getByRole("row").filter({ hasText: "huda@example.com" });
-    await expect(row).toContainText("12.500");
-    await expect(row).toContainText(t("en", "states.paid"));
+    const rows = page.getByRole("row").filter({ hasText: "huda@example.com" });
+    await expect(rows.filter({ hasText: "12.500" })).toContainText(t("en", "states.paid"));
+    // The link left for the corrected amount ended unpaid.
+    await expect(rows.filter({ hasText: "12.000" })).toContainText(t("en", "states.expired"));
   });
 });

@@ -3,7 +3,8 @@ import en from "../../locales/en/common.json";
 import ar from "../../locales/ar/common.json";
 import { formatAmount } from "~/lib/money";
 import { createUser, DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
-import { createTestCollector, setTestRestrictions } from "../support/collect-fixtures";
+import { startAttempt } from "~/domain/payments/attempts.server";
+import { createTestCollector, qrCodesInPdf, setTestRestrictions } from "../support/collect-fixtures";
 import { loadApp, type TestApp } from "../support/http-app";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -27,7 +28,12 @@ function text(lang: "en" | "ar", key: string, values: Record<string, string> = {
   return found.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => values[name]);
 }
 
+const addresses = { publicBaseUrl: "http://localhost", internalBaseUrl: "http://localhost" };
 const escape = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const inputValue = (html: string, name: string) => {
+  const tag = new RegExp(`<input[^>]*name="${name.replace(/\./g, "\\.")}"[^>]*>`).exec(html)?.[0];
+  return tag ? (/ value="([^"]*)"/.exec(tag)?.[1] ?? "") : null;
+};
 const errorUnder = (html: string, field: string) => new RegExp(`id="field-${field.replace(/\./g, "\\.")}-error">([^<]*)<`).exec(html)?.[1] ?? null;
 
 beforeAll(async () => {
@@ -89,9 +95,11 @@ describe("the collector page", () => {
 
   it("refuses a currency or a payment method the restrictions do not allow, and a missing required answer, each under its field", async () => {
     const currency = await (await pay({ currency_code: "USD" })).text();
-    expect(currency).toContain(text("en", "collect_public.errors.currency"));
+    expect(errorUnder(currency, "currency_code")).toBe(text("en", "collect_public.errors.currency"));
+    expect(errorUnder(currency, "gateway_code")).toBeNull();
     const method = await (await pay({ gateway_code: "cod" }, "ar")).text();
-    expect(method).toContain(text("ar", "collect_public.errors.gateway"));
+    expect(errorUnder(method, "gateway_code")).toBe(text("ar", "collect_public.errors.gateway"));
+    expect(method).toMatch(/<fieldset[^>]*aria-describedby="field-gateway_code-error"/);
     const missing = await (await pay({ reference: "", customer_phone: "12" })).text();
     expect(errorUnder(missing, "reference")).toBe(text("en", "errors.required"));
     expect(errorUnder(missing, "customer_phone")).toBe(text("en", "errors.invalid_phone"));
@@ -107,11 +115,53 @@ describe("the collector page", () => {
     const payHtml = await payPage.text();
     expect(payHtml).toContain("100.000");
     expect(payHtml).toContain("Student class");
-    // The same customer (the same phone, written another way) has 50 KWD left today.
+    // The customer starts paying it; the same customer (the same phone, written another way) has 50 KWD left today.
+    await startAttempt(database.db, { plugins: ["customer_payment"], transactionId: location.split("/").pop()!, gatewayCode: "knet-sandbox", submissionToken: "cap", lang: "en", addresses });
     const over = await pay({ amount: "60.000", customer_phone: "+965 5000 1234" }, "ar");
     expect(over.status).toBe(400);
     expect(errorUnder(await over.text(), "amount")).toBe(escape(text("ar", "collect_public.errors.daily_cap", { cap: formatAmount(150_000, "KWD", "ar"), left: formatAmount(50_000, "KWD", "ar") })));
     expect((await pay({ amount: "50.000" })).status).toBe(303);
+  });
+
+  it("makes one payment of a form sent twice, and a new one when the customer goes back and corrects the amount", async () => {
+    const form = await (await app.request(page("en"))).text();
+    const token = /name="submission_token" value="([^"]+)"/.exec(form)?.[1];
+    expect(token).toMatch(/^[0-9A-Za-z]{22}$/);
+    // Another showing of the form has another token.
+    expect(await (await app.request(page("en"))).text()).not.toContain(token!);
+    const fields = { amount: "12.000", customer_phone: "97001234", submission_token: token! };
+    const [first, second] = await Promise.all([pay(fields), pay(fields)]);
+    expect(first.status).toBe(303);
+    expect(second.status).toBe(303);
+    expect(second.headers.get("Location")).toBe(first.headers.get("Location"));
+    const made = () => database.db.selectFrom("customer_payments").select("transaction_id").where("customer_key", "=", "+96597001234").execute();
+    expect(await made()).toHaveLength(1);
+    // Back from the pay page, the same form with another amount: a new link, the unpaid one ended.
+    const corrected = await pay({ ...fields, amount: "13.000" });
+    expect(corrected.status).toBe(303);
+    expect(corrected.headers.get("Location")).not.toBe(first.headers.get("Location"));
+    expect(await made()).toHaveLength(2);
+    const earlier = await database.db.selectFrom("transactions").select("state").where("id", "=", first.headers.get("Location")!.split("/").pop()!).executeTakeFirstOrThrow();
+    expect(earlier.state).toBe("expired");
+  });
+
+  it("limits the payments one address makes through one page, not the refusals it is shown nor its other pages", async () => {
+    // Another merchant's pages, so that these payments stay out of the other tests' lists.
+    const busy = await createTestCollector(database.db, { merchantId: beta.merchantId, title_en: "Parking", reference_field: "required" });
+    const other = await createTestCollector(database.db, { merchantId: beta.merchantId, title_en: "Parking", reference_field: "required" });
+    await setTestRestrictions(database.db, { merchantId: beta.merchantId, limits: { KWD: { min: 1_000 } } });
+    const from = (ip: string, fields: Record<string, string>, id = busy.publicId) =>
+      app.request(page("en", id), { ip, form: { amount: "1.000", currency_code: "KWD", gateway_code: "knet-sandbox", customer_name: "Sara Ali", reference: "INV-1", ...fields } });
+    // A customer who gets the amount wrong many times is told so each time.
+    for (let i = 0; i < 70; i++) expect((await from("10.9.9.9", { amount: "0.100", customer_phone: "60001000" })).status).toBe(400);
+    // Thirty payments from one shop's address go through; the next waits.
+    for (let i = 0; i < 30; i++) expect((await from("10.9.9.9", { customer_phone: `6100${String(i).padStart(4, "0")}` })).status).toBe(303);
+    const throttled = await from("10.9.9.9", { customer_phone: "62000000" });
+    expect(throttled.status).toBe(429);
+    expect(await throttled.text()).toContain(escape(text("en", "collect_public.errors.throttled")));
+    // The same address on another page, and another address on this one, still pay.
+    expect((await from("10.9.9.9", { customer_phone: "62000001" }, other.publicId)).status).toBe(303);
+    expect((await from("10.9.9.10", { customer_phone: "62000002" })).status).toBe(303);
   });
 
   it("says a collector outside its days is not accepting payments, and answers 404 for one turned off or unknown", async () => {
@@ -122,7 +172,10 @@ describe("the collector page", () => {
     const html = await response.text();
     expect(html).toContain(text("en", "collect_public.closed"));
     expect(html).not.toContain('name="amount"');
-    expect((await pay({}, "en", closed.publicId)).status).toBe(303);
+    const refused = await pay({}, "en", closed.publicId);
+    expect(refused.status).toBe(303);
+    // Back to the page, which says why.
+    expect(refused.headers.get("Location")).toBe(page("en", closed.publicId));
     expect(await database.db.selectFrom("customer_payments").select("transaction_id").where("collector_id", "=", closed.id).execute()).toEqual([]);
     const off = await createTestCollector(database.db, { merchantId: alpha.merchantId, is_active: false });
     expect((await app.request(page("en", off.publicId))).status).toBe(404);
@@ -179,6 +232,24 @@ describe("the public API", () => {
     expect(JSON.stringify(await details.json())).toContain(`"collector_id":"${collector.publicId}"`);
   });
 
+  it("keeps a caller's Idempotency-Key apart from the merchant's own keys", async () => {
+    // The merchant's own integration used the key "order-7" for something else.
+    await database.db
+      .insertInto("idempotency_keys")
+      .values({ merchant_id: alpha.merchantId, key: "order-7", scope: "payment_request.create", request_hash: "0".repeat(64), response_status: 201, response_body: JSON.stringify({ id: "the merchant's own" }), created_at: new Date().toISOString(), locked_until: null })
+      .execute();
+    const body = { amount: "5.000", gateway_code: "knet-sandbox", customer_name: "Omar", customer_phone: "66009988", reference: "INV-10" };
+    const created = await app.request(`${API}/create/${collector.publicId}`, { json: body, headers: { "Idempotency-Key": "order-7" } });
+    expect(created.status).toBe(201);
+    const answer = (await created.json()) as { id: string };
+    expect(answer.id).toMatch(/^[0-9A-Za-z]{22}$/);
+    const again = await app.request(`${API}/create/${collector.publicId}`, { json: body, headers: { "Idempotency-Key": "order-7" } });
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(((await again.json()) as { id: string }).id).toBe(answer.id);
+    const keys = await database.db.selectFrom("idempotency_keys").select("key").where("merchant_id", "=", alpha.merchantId).where("key", "like", "%order-7").orderBy("key").execute();
+    expect(keys.map((row) => row.key)).toEqual([`collect:${collector.publicId}:order-7`, "order-7"]);
+  });
+
   it("POST pay-choices prices the collector's payment methods for an amount", async () => {
     const response = await app.request(`${API}/pay-choices`, { json: { collector_id: collector.publicId, amount: "10.000" } });
     expect(response.status).toBe(200);
@@ -233,15 +304,40 @@ describe("the dashboard", () => {
     expect(back.currencies[0].max_amount).toBe("100.000");
   });
 
+  it("shows a page without its own restrictions the merchant's, so that saving it keeps their limits", async () => {
+    const cookie = await app.signIn(alpha.admin.username, DEMO_PASSWORD);
+    const fresh = await createTestCollector(database.db, { merchantId: alpha.merchantId });
+    const html = await (await app.request(`/en/customer-payment/payment-restriction?collector=${fresh.id}`, { cookie })).text();
+    expect(html).toContain(escape(text("en", "collectors.restrictions.prefilled_notice")));
+    expect(inputValue(html, "limits.KWD.min")).toBe("1.000");
+    expect(inputValue(html, "limits.KWD.max")).toBe("100.000");
+    expect(inputValue(html, "limits.KWD.daily_cap")).toBe("150.000");
+    expect(html).toMatch(/<input[^>]*value="card-sandbox"[^>]*checked|<input[^>]*checked[^>]*value="card-sandbox"/);
+    // Saved as shown, the page keeps the merchant's limits as its own.
+    const saved = await app.request(`/en/customer-payment/payment-restriction?collector=${fresh.id}`, { cookie, form: { intent: "save", gateways: "knet-sandbox", "limits.KWD.min": "1.000", "limits.KWD.max": "100.000", "limits.KWD.daily_cap": "150.000" } });
+    expect(saved.status).toBe(303);
+    const options = (await (await app.request(`${API}/create/${fresh.publicId}`, { method: "OPTIONS" })).json()) as Record<string, any>;
+    expect(options.currencies).toEqual([{ currency_code: "KWD", min_amount: "1.000", max_amount: "100.000", daily_cap: "150.000" }]);
+    // A page with its own set shows its own.
+    const own = await (await app.request(`/en/customer-payment/payment-restriction?collector=${fresh.id}`, { cookie })).text();
+    expect(own).toContain(escape(text("en", "collectors.restrictions.own_notice")));
+  });
+
   it("serves the QR poster as a PDF holding the collector's link, in English or Arabic", async () => {
     const cookie = await app.signIn(alpha.admin.username, DEMO_PASSWORD);
     for (const lang of ["en", "ar"] as const) {
       const response = await app.request(`/en/customer-payment/collectors/${collector.id}/poster.pdf?language=${lang}`, { cookie });
       expect(response.status).toBe(200);
       expect(response.headers.get("Content-Type")).toBe("application/pdf");
-      const pdf = Buffer.from(await response.arrayBuffer()).toString("latin1");
+      const bytes = Buffer.from(await response.arrayBuffer());
+      const pdf = bytes.toString("latin1");
       expect(pdf.startsWith("%PDF-")).toBe(true);
-      expect(pdf).toContain(`/${lang}/pay/collect/${collector.publicId}`);
+      const { url: link } = (await (await app.request(`${API}/create/${collector.publicId}?lang=${lang}`, { method: "OPTIONS" })).json()) as { url: string };
+      expect(link).toMatch(new RegExp(`/${lang}/pay/collect/${collector.publicId}$`));
+      // The QR code, read as a phone's camera would, opens the page in the poster's language.
+      expect(qrCodesInPdf(bytes)).toEqual([link]);
+      // On a screen the code is also a link to it.
+      expect(pdf).toContain(`/URI (${link})`);
     }
   });
 

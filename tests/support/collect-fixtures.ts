@@ -1,3 +1,5 @@
+import { inflateSync } from "node:zlib";
+import zxing from "@zxing/library";
 import type { DB } from "~/db/database.server";
 import type { CollectorFieldMode } from "~/db/schema";
 import { publicId } from "~/lib/ids.server";
@@ -66,4 +68,37 @@ export async function setTestRestrictions(
       updated_at: new Date().toISOString(),
     })
     .execute();
+}
+
+/**
+ * The texts of the QR codes drawn in a PDF: each image the PDF holds (Flate-compressed grey or RGB
+ * pixels, as pdfkit writes them) read by a QR decoder. An image that is no QR code is skipped.
+ */
+export function qrCodesInPdf(pdf: Buffer): string[] {
+  // A CommonJS package: its classes are read from the default export.
+  const { BinaryBitmap, DecodeHintType, HybridBinarizer, QRCodeReader, RGBLuminanceSource } = zxing;
+  // As a phone's camera app reads it: trying hard (the quick pass misses some patterns), then as a code alone in its image.
+  const attempts = [new Map([[DecodeHintType.TRY_HARDER, true]]), new Map([[DecodeHintType.PURE_BARCODE, true]])];
+  const source = pdf.toString("latin1");
+  const found: string[] = [];
+  for (const match of source.matchAll(/<<((?:(?!>>)[\s\S])*\/Subtype \/Image(?:(?!>>)[\s\S])*)>>\s*stream\r?\n/g)) {
+    const dict = match[1];
+    const number = (name: string) => Number(new RegExp(`/${name} (\\d+)`).exec(dict)?.[1]);
+    const [width, height, length] = [number("Width"), number("Height"), number("Length")];
+    const channels = /\/DeviceRGB/.test(dict) ? 3 : /\/DeviceGray/.test(dict) ? 1 : 0;
+    if (!channels || !width || !height || !length || !/\/FlateDecode/.test(dict) || /\/DecodeParms/.test(dict)) continue;
+    const start = match.index + match[0].length;
+    const pixels = inflateSync(pdf.subarray(start, start + length));
+    const luminance = new Uint8ClampedArray(width * height);
+    for (let i = 0; i < width * height; i++) luminance[i] = channels === 1 ? pixels[i] : (pixels[i * 3] + pixels[i * 3 + 1] * 2 + pixels[i * 3 + 2]) >> 2;
+    for (const hints of attempts) {
+      try {
+        found.push(new QRCodeReader().decode(new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(luminance, width, height))), hints).getText());
+        break;
+      } catch {
+        // Not read this way, or not a QR code (a logo, a transparency mask).
+      }
+    }
+  }
+  return found;
 }

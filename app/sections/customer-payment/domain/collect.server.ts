@@ -1,26 +1,42 @@
 import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/min";
 import { z } from "zod";
-import { writeTransaction, type DB } from "~/db/database.server";
+import { engineOf, lockMerchant, writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import type { FieldErrors } from "~/domain/identity/passwords.server";
 import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
 import { supportsCurrency } from "~/domain/payments/gateway-settings.server";
 import { payUrlOf } from "~/domain/payments/lifecycle.server";
-import { PAYABLE_STATES } from "~/domain/payments/states";
-import { createTransaction } from "~/domain/payments/transaction-state.server";
+import { PAYABLE_STATES, RECEIPTED_STATES } from "~/domain/payments/states";
+import { createTransaction, transitionTransaction } from "~/domain/payments/transaction-state.server";
+import { sha256 } from "~/lib/crypto.server";
 import { addMs, now, nowIso } from "~/lib/clock.server";
 import type { Language } from "~/lib/i18n";
 import { parseAmount } from "~/lib/money";
 import { money, type TextParams } from "~/lib/outcome";
 import { parseTextFields, type FieldMode } from "./collector-schema";
 import type { Collector } from "./collectors.server";
-import { effectiveRestrictions, isWithinDates, kuwaitToday, lockRestrictions, type EffectiveRestrictions } from "./restrictions.server";
+import { effectiveRestrictions, isWithinDates, kuwaitToday, type EffectiveRestrictions } from "./restrictions.server";
 
 /** How long a collector payment waits on the pay page; an abandoned one stops counting towards the daily cap after it. */
 export const COLLECT_PAYMENT_HOLD_MS = 30 * 60_000;
 
-/** The states of a payment that no longer counts towards a customer's day: it ended without money, or gave it all back. */
-const NOT_COUNTED_STATES = ["failed", "canceled", "expired", "invalid", "voided"] as const;
+/**
+ * The states a payment may still be paid from when an attempt started before is completed (the
+ * gateway took the money: a fact, even on a link that expired or was canceled meanwhile).
+ */
+const LATE_PAYABLE_STATES = [...PAYABLE_STATES, "expired", "canceled"] as const;
+
+/**
+ * Attempt states that may still bring money: waiting for the gateway, or recorded as failed,
+ * canceled or in error while the reconciler still asks whether a capture followed (another tab).
+ */
+const OPEN_ATTEMPT_STATES = ["failed", "canceled", "error"] as const;
+
+/** Unpaid and never attempted: the link was made, perhaps opened, and nobody started paying. */
+const UNSTARTED_STATES = ["created", "pending"] as const;
+
+/** A submission token as the form sends it: random letters and digits; anything else is ignored. */
+const SUBMISSION_TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
 
 export type AskedField = {
   /** The form's and the API's name: customer_name, customer_email, customer_phone, reference, extra.<key>. */
@@ -51,8 +67,10 @@ const STANDARD: { kind: "name" | "email" | "phone" | "reference"; name: string; 
 
 /**
  * What a collector's page asks and takes: its fields in order, its restrictions, whether it takes
- * payments today. With a daily cap, customers must be told apart: the phone when the page asks it,
- * else the e-mail when it asks that, else the phone is asked; that field becomes required.
+ * payments today. With a daily cap, customers must be told apart and that field becomes required.
+ * Under the merchant's cap, which counts every page's payments, it is always the phone (asked even
+ * where the page would not), so that one customer is one customer on every page; under a page's own
+ * cap, the phone when the page asks it, else the e-mail when it asks that, else the phone.
  */
 export async function loadCollectForm(db: DB, collector: Collector): Promise<CollectForm> {
   const restrictions = await effectiveRestrictions(db, collector);
@@ -61,7 +79,7 @@ export async function loadCollectForm(db: DB, collector: Collector): Promise<Col
   const modes: Record<string, FieldMode> = { name_field: collector.name_field, email_field: collector.email_field, phone_field: collector.phone_field, reference_field: collector.reference_field };
   let identity: CollectForm["identity"] = null;
   if (capped) {
-    identity = modes.phone_field !== "off" || modes.email_field === "off" ? "customer_phone" : "customer_email";
+    identity = restrictions.scope === "merchant" || modes.phone_field !== "off" || modes.email_field === "off" ? "customer_phone" : "customer_email";
     modes[identity === "customer_phone" ? "phone_field" : "email_field"] = "required";
   }
   const fields: AskedField[] = [
@@ -81,6 +99,8 @@ export const CollectPaymentSchema = z.object({
   customer_phone: z.string().trim().max(30, "errors.too_long").optional(),
   reference: z.string().trim().max(100, "errors.too_long").optional(),
   extra: z.record(z.string().max(40), z.string().trim().max(500, "errors.too_long")).default({}),
+  /** The collector form's hidden token: the same submission sent twice makes one payment. */
+  submission_token: z.string().trim().max(100).optional(),
 });
 export type CollectPaymentInput = z.output<typeof CollectPaymentSchema>;
 
@@ -108,8 +128,11 @@ class CapReached extends Error {
 }
 
 /**
- * The customer's total today through the collectors the cap covers, in one currency: payments not
- * ended without money, an unpaid one only while it can still be paid.
+ * The customer's total today through the collectors the cap covers, in one currency: every payment
+ * that brought money (paid, authorized, cash on delivery, refunded: it was paid that day), an unpaid
+ * one while its link can still be paid, and any payment — past its time, expired or canceled
+ * included — while an attempt started on it may still be completed. Only a payment that can no
+ * longer bring money stops counting.
  */
 export async function customerDayTotal(db: DB, input: { merchantId: number; collectorId: number | null; customerKey: string; currency: string; day: string }) {
   let query = db
@@ -120,19 +143,94 @@ export async function customerDayTotal(db: DB, input: { merchantId: number; coll
     .where("customer_payments.customer_key", "=", input.customerKey)
     .where("customer_payments.day", "=", input.day)
     .where("customer_payments.currency_code", "=", input.currency)
-    .where("transactions.state", "not in", NOT_COUNTED_STATES)
-    .where((eb) => eb.not(eb.and([eb("transactions.state", "in", PAYABLE_STATES), eb("transactions.expiration_time", "<=", nowIso())])));
+    .where((eb) =>
+      eb.or([
+        eb("transactions.state", "in", RECEIPTED_STATES),
+        eb.and([eb("transactions.state", "in", PAYABLE_STATES), eb("transactions.expiration_time", ">", nowIso())]),
+        eb.and([
+          eb("transactions.state", "in", LATE_PAYABLE_STATES),
+          eb.exists(
+            eb
+              .selectFrom("payment_attempts")
+              .select("payment_attempts.id")
+              .whereRef("payment_attempts.transaction_id", "=", "transactions.id")
+              .where((attempt) =>
+                attempt.or([attempt("payment_attempts.state", "=", "pending"), attempt.and([attempt("payment_attempts.state", "in", OPEN_ATTEMPT_STATES), attempt("payment_attempts.next_inquiry_at", "is not", null)])]),
+              ),
+          ),
+        ]),
+      ]),
+    );
   if (input.collectorId !== null) query = query.where("customer_payments.collector_id", "=", input.collectorId);
   const row = await query.executeTakeFirstOrThrow();
   return Number(row.total ?? 0);
 }
 
 /**
+ * What makes a submission the same submission: the form's token with a digest of what it sent. The
+ * same form sent twice (a double tap, a resend) finds the first payment; the same form sent again
+ * after the customer went back and changed the amount is a new payment.
+ */
+function submissionKey(token: string | undefined, sent: { amount: number; currency: string; gateway: string; values: Record<string, string> }) {
+  if (!token || !SUBMISSION_TOKEN.test(token)) return null;
+  return `${token}:${sha256(JSON.stringify(sent)).slice(0, 20)}`;
+}
+
+/** The payment a submission already made through this collector, if any. */
+async function findSubmission(trx: DB, collectorId: number, token: string) {
+  const row = await trx
+    .selectFrom("customer_payments")
+    .innerJoin("transactions", "transactions.id", "customer_payments.transaction_id")
+    .select(["transactions.id", "transactions.order_no", "transactions.amount", "transactions.currency_code"])
+    .where("customer_payments.collector_id", "=", collectorId)
+    .where("customer_payments.submission_token", "=", token)
+    .executeTakeFirst();
+  return row ? { id: row.id, orderNo: Number(row.order_no), amount: Number(row.amount), currency: row.currency_code } : null;
+}
+
+/**
+ * A customer who goes back from the pay page to correct the amount sends the form again: their
+ * earlier payments through this collector that nobody started paying are ended (expired, audited)
+ * so that they do not count against the cap twice. One with an attempt started is left alone: its
+ * money may still come, and it counts.
+ */
+async function replaceUnstartedPayments(trx: DB, input: { collector: Collector; customerKey: string }) {
+  const earlier = await trx
+    .selectFrom("customer_payments")
+    .innerJoin("transactions", "transactions.id", "customer_payments.transaction_id")
+    .select(["transactions.id", "transactions.order_no"])
+    .where("customer_payments.collector_id", "=", input.collector.id)
+    .where("customer_payments.customer_key", "=", input.customerKey)
+    .where("transactions.state", "in", UNSTARTED_STATES)
+    .where("transactions.expiration_time", ">", nowIso())
+    .where((eb) => eb.not(eb.exists(eb.selectFrom("payment_attempts").select("payment_attempts.id").whereRef("payment_attempts.transaction_id", "=", "transactions.id"))))
+    .execute();
+  for (const payment of earlier) {
+    // Locked before looking again: an attempt being started now either is seen, or waits for this
+    // write (its row refers to the transaction's) and then finds the link expired.
+    if (engineOf(trx) === "postgres") await trx.selectFrom("transactions").select("id").where("id", "=", payment.id).forUpdate().execute();
+    const started = await trx.selectFrom("payment_attempts").select("id").where("transaction_id", "=", payment.id).executeTakeFirst();
+    if (started) continue;
+    const moved = await transitionTransaction(trx, payment.id, "expired", { kind: "expired" }, { from: UNSTARTED_STATES });
+    if (!moved.ok) continue;
+    await recordAudit(trx, {
+      merchantId: input.collector.merchant_id,
+      actor: "customer",
+      action: "collector_payment_replaced",
+      params: { orderNo: Number(payment.order_no), title: { en: input.collector.title_en, ar: input.collector.title_ar } },
+      objectType: "transaction",
+      objectId: payment.id,
+    });
+  }
+}
+
+/**
  * A customer's payment through a collector: checked against the page's fields and its restrictions
  * (currency, gateway, amount between the minimum and the maximum, the day), then, in one database
- * transaction that holds the restriction set's lock, against the customer's daily cap, and recorded as
- * a transaction of the section that the customer pays on the pay page. Two tabs at once cannot both
- * pass the cap: the second counts the first.
+ * transaction that holds the merchant's lock, against the customer's daily cap, and recorded as a
+ * transaction of the section that the customer pays on the pay page. Two tabs at once cannot both
+ * pass the cap: the second counts the first. The same form submitted twice answers the first
+ * payment again.
  */
 export async function createCollectorPayment(db: DB, request: { collector: Collector; input: CollectPaymentInput; lang: Language; baseUrl: string }): Promise<CollectOutcome> {
   const { collector, input, lang } = request;
@@ -197,11 +295,21 @@ export async function createCollectorPayment(db: DB, request: { collector: Colle
   const extra: Record<string, string> = { collector: collector.public_id };
   for (const field of form.fields) if (values[field.name] && (field.kind === "reference" || field.kind === "text")) extra[field.kind === "reference" ? "reference" : field.name.slice("extra.".length)] = values[field.name];
 
+  const today = kuwaitToday();
+  const token = submissionKey(input.submission_token, { amount, currency, gateway: gateway.code, values });
   try {
     const made = await writeTransaction(db, async (trx) => {
-      if (limits.dailyCap !== null && customerKey && restrictions.restrictionId !== null) {
-        await lockRestrictions(trx, restrictions.restrictionId);
-        const used = await customerDayTotal(trx, { merchantId: collector.merchant_id, collectorId: restrictions.scope === "collector" ? collector.id : null, customerKey, currency, day: kuwaitToday() });
+      // The merchant's lock first, as every write of the merchant's takes it (createTransaction and
+      // saveRestrictions included): one order of locks, so no deadlock, and one payment at a time
+      // per merchant, so a cap that counts several pages' payments counts them all.
+      await lockMerchant(trx, collector.merchant_id);
+      if (token) {
+        const repeat = await findSubmission(trx, collector.id, token);
+        if (repeat) return repeat;
+      }
+      if (limits.dailyCap !== null && customerKey) {
+        await replaceUnstartedPayments(trx, { collector, customerKey });
+        const used = await customerDayTotal(trx, { merchantId: collector.merchant_id, collectorId: restrictions.scope === "collector" ? collector.id : null, customerKey, currency, day: today });
         if (used + amount > limits.dailyCap) throw new CapReached(Math.max(0, limits.dailyCap - used));
       }
       const transaction = await createTransaction(trx, {
@@ -231,7 +339,7 @@ export async function createCollectorPayment(db: DB, request: { collector: Colle
       });
       await trx
         .insertInto("customer_payments")
-        .values({ transaction_id: transaction.id, merchant_id: collector.merchant_id, collector_id: collector.id, customer_key: customerKey, currency_code: currency, amount: amount!, day: kuwaitToday(), created_at: transaction.createdAt })
+        .values({ transaction_id: transaction.id, merchant_id: collector.merchant_id, collector_id: collector.id, customer_key: customerKey, currency_code: currency, amount: amount!, day: today, created_at: transaction.createdAt, submission_token: token })
         .execute();
       await recordAudit(trx, {
         merchantId: collector.merchant_id,
@@ -241,9 +349,9 @@ export async function createCollectorPayment(db: DB, request: { collector: Colle
         objectType: "transaction",
         objectId: transaction.id,
       });
-      return transaction;
+      return { id: transaction.id, orderNo: transaction.orderNo, amount: amount!, currency };
     });
-    return { ok: true, transaction: { id: made.id, orderNo: made.orderNo, amount: amount!, currency, payUrl: payUrlOf(request.baseUrl, lang, made.id) } };
+    return { ok: true, transaction: { ...made, payUrl: payUrlOf(request.baseUrl, lang, made.id) } };
   } catch (error) {
     if (!(error instanceof CapReached)) throw error;
     return { ok: false, kind: "refused", errors: { amount: ["collect_public.errors.daily_cap"] }, params: { cap: money(limits.dailyCap!, currency), left: money(error.left, currency) } };

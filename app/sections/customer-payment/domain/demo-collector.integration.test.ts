@@ -45,4 +45,42 @@ describe("the demo collector page", () => {
       [payments[1].id, "en"],
     ]);
   });
+
+  it("made again after failing halfway, makes only the payments still missing", async () => {
+    const merchant = await seedMerchant(database.db, "Resume");
+    const payload = { merchantId: merchant.merchantId, userId: merchant.admin.id };
+    // The first run stops after the first payment (the card sandbox is down for the second).
+    let calls = 0;
+    const failing = { baseUrl: "http://localhost", pay: async () => void calls++ };
+    const realCount = async () => (await database.db.selectFrom("customer_payments").select("transaction_id").where("merchant_id", "=", merchant.merchantId).execute()).length;
+    await seedDemoCollector(database.db, payload, failing);
+    const made = await database.db
+      .selectFrom("customer_payments")
+      .innerJoin("transactions", "transactions.id", "customer_payments.transaction_id")
+      .select("customer_payments.transaction_id")
+      .where("customer_payments.merchant_id", "=", merchant.merchantId)
+      .orderBy("transactions.order_no")
+      .execute();
+    // Take the last two back out, as if the run had died after the first.
+    for (const row of made.slice(1)) {
+      await database.db.deleteFrom("customer_payments").where("transaction_id", "=", row.transaction_id).execute();
+      await database.db.deleteFrom("audit_log").where("object_id", "=", row.transaction_id).execute();
+      await database.db.deleteFrom("transactions").where("id", "=", row.transaction_id).execute();
+    }
+    expect(await realCount()).toBe(1);
+    calls = 0;
+    await seedDemoCollector(database.db, payload, failing);
+    expect(await realCount()).toBe(3);
+    // Only the second was paid again: the first had been made (and paid) by the first run.
+    expect(calls).toBe(1);
+    expect(await database.db.selectFrom("customer_payment_collectors").select("id").where("merchant_id", "=", merchant.merchantId).execute()).toHaveLength(1);
+  });
+
+  it("stops with the reason when the merchant's restrictions cannot be saved, and makes no page", async () => {
+    const merchant = await seedMerchant(database.db, "NoCard");
+    await database.db.deleteFrom("gateways").where("merchant_id", "=", merchant.merchantId).where("code", "=", "card-sandbox").execute();
+    const platform = { baseUrl: "http://localhost", pay: async () => undefined };
+    await expect(seedDemoCollector(database.db, { merchantId: merchant.merchantId, userId: merchant.admin.id }, platform)).rejects.toThrow(/demo collector restrictions/);
+    expect(await database.db.selectFrom("customer_payment_collectors").select("id").where("merchant_id", "=", merchant.merchantId).execute()).toEqual([]);
+  });
 });

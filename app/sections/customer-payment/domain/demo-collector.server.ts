@@ -4,8 +4,8 @@ import { loadSessionUser } from "~/domain/identity/users.server";
 import type { z } from "zod";
 import { CollectorSchema } from "./collector-schema";
 import { createCollectorPayment, type CollectPaymentSchema } from "./collect.server";
-import { saveCollector } from "./collectors.server";
-import { saveRestrictions } from "./restrictions.server";
+import { getCollector, saveCollector } from "./collectors.server";
+import { findRestrictions, saveRestrictions } from "./restrictions.server";
 
 /** The job the section declares as its demo data (section.ts `demoJob`), queued by the demo seed. */
 export const DEMO_COLLECTOR_JOB = "collect_demo";
@@ -22,45 +22,54 @@ const PAYMENTS: (z.input<typeof CollectPaymentSchema> & { lang: "en" | "ar"; pay
  * The demo merchant's collector page "Pay your invoice" (an invoice number asked, KNET and card,
  * between 1 and 500 KWD, at most 1,000 KWD a customer a day) and three customers' payments through
  * it, two paid by card on the sandbox's page where the sandboxes run. Made through the section's own
- * rules; run again, it makes nothing twice.
+ * rules; run again (after a failure halfway too), it makes what is missing and nothing twice: the
+ * merchant's restrictions when they have none, the page when it is not there, the payments not yet made.
  */
 export async function seedDemoCollector(db: DB, payload: { merchantId: number; userId: number }, platform: { baseUrl: string; pay: (transactionId: string, lang: "en" | "ar") => Promise<void> }) {
   const user = await loadSessionUser(db, payload.userId);
   if (!user) return;
   const actor = { id: user.id, username: user.username };
-  const exists = await db.selectFrom("customer_payment_collectors").select("id").where("merchant_id", "=", payload.merchantId).where("title_en", "=", TITLE_EN).executeTakeFirst();
-  if (exists) return;
-  await saveRestrictions(db, {
-    merchantId: payload.merchantId,
-    collectorId: null,
-    actor,
-    input: { currencies: ["KWD"], gateways: ["knet-sandbox", "card-sandbox"], limits: { KWD: { min: "1.000", max: "500.000", daily_cap: "1000.000" } } },
-  });
-  const saved = await saveCollector(db, {
-    merchantId: payload.merchantId,
-    actor,
-    input: CollectorSchema.parse({
-      title_en: TITLE_EN,
-      title_ar: "ادفع فاتورتك",
-      description_en: "Settle an invoice from Demo Store: enter the amount on your invoice and its number. Your receipt is e-mailed to you.",
-      description_ar: "سدّد فاتورة من المتجر التجريبي: أدخل المبلغ المذكور في فاتورتك ورقمها. يصلك الإيصال على بريدك الإلكتروني.",
-      name_field: "required",
-      email_field: "optional",
-      phone_field: "required",
-      reference_field: "required",
-      text_fields: [{ label_en: "Notes for us", label_ar: "ملاحظات لنا", required: false }],
-      is_active: "on",
-    }),
-  });
-  if (!saved.ok) throw new Error(`demo collector: ${JSON.stringify(saved.errors)}`);
-  for (const payment of PAYMENTS) {
+  if (!(await findRestrictions(db, payload.merchantId, null))) {
+    const restricted = await saveRestrictions(db, {
+      merchantId: payload.merchantId,
+      collectorId: null,
+      actor,
+      input: { currencies: ["KWD"], gateways: ["knet-sandbox", "card-sandbox"], limits: { KWD: { min: "1.000", max: "500.000", daily_cap: "1000.000" } } },
+    });
+    if (!restricted.ok) throw new Error(`demo collector restrictions: ${JSON.stringify(restricted.errors)}`);
+  }
+  const exists = await db.selectFrom("customer_payment_collectors").select("id").where("merchant_id", "=", payload.merchantId).where("title_en", "=", TITLE_EN).orderBy("id").executeTakeFirst();
+  let collector = exists ? await getCollector(db, payload.merchantId, exists.id) : undefined;
+  if (!collector) {
+    const saved = await saveCollector(db, {
+      merchantId: payload.merchantId,
+      actor,
+      input: CollectorSchema.parse({
+        title_en: TITLE_EN,
+        title_ar: "ادفع فاتورتك",
+        description_en: "Settle an invoice from Demo Store: enter the amount on your invoice and its number. Your receipt is e-mailed to you.",
+        description_ar: "سدّد فاتورة من المتجر التجريبي: أدخل المبلغ المذكور في فاتورتك ورقمها. يصلك الإيصال على بريدك الإلكتروني.",
+        name_field: "required",
+        email_field: "optional",
+        phone_field: "required",
+        reference_field: "required",
+        text_fields: [{ label_en: "Notes for us", label_ar: "ملاحظات لنا", required: false }],
+        is_active: "on",
+      }),
+    });
+    if (!saved.ok) throw new Error(`demo collector: ${JSON.stringify(saved.errors)}`);
+    collector = saved.collector;
+  }
+  // The payments already made are the first ones of the list: made in order, one at a time.
+  const made = await db.selectFrom("customer_payments").select((eb) => eb.fn.countAll<number>().as("count")).where("collector_id", "=", collector.id).executeTakeFirstOrThrow();
+  for (const payment of PAYMENTS.slice(Number(made.count))) {
     const { lang, pay, ...input } = payment;
-    const made = await createCollectorPayment(db, { collector: saved.collector, input: { ...input, amount: input.amount ?? "", extra: input.extra ?? {} }, lang, baseUrl: platform.baseUrl });
-    if (!made.ok) throw new Error(`demo collector payment: ${JSON.stringify(made)}`);
+    const outcome = await createCollectorPayment(db, { collector, input: { ...input, amount: input.amount ?? "", extra: input.extra ?? {} }, lang, baseUrl: platform.baseUrl });
+    if (!outcome.ok) throw new Error(`demo collector payment: ${JSON.stringify(outcome)}`);
     // Paid only where the sandboxes answer: never a real gateway, never a real customer.
     if (pay && demoActivityEnabled()) {
       try {
-        await platform.pay(made.transaction.id, lang);
+        await platform.pay(outcome.transaction.id, lang);
       } catch (error) {
         console.error("demo collector: a payment was left unpaid:", error instanceof Error ? error.message : error);
       }

@@ -1,5 +1,5 @@
 import { DateTime } from "luxon";
-import { engineOf, lockMerchant, writeTransaction, type DB } from "~/db/database.server";
+import { lockMerchant, writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import type { FieldErrors } from "~/domain/identity/passwords.server";
 import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
@@ -223,9 +223,4 @@ export function restrictionFormValues(row: RestrictionRow | undefined) {
     limits[currency] = { min: decimal(set.min), max: decimal(set.max), daily_cap: decimal(set.daily_cap) };
   }
   return { currencies: splitList(row.currencies), gateways: splitList(row.gateways), limits, active_from: row.active_from ?? "", active_to: row.active_to ?? "" };
-}
-
-/** Locks the restriction set whose daily cap a payment counts against (Postgres; SQLite's writer is already alone). */
-export async function lockRestrictions(trx: DB, restrictionId: number) {
-  if (engineOf(trx) === "postgres") await trx.selectFrom("customer_payment_restrictions").select("id").where("id", "=", restrictionId).forUpdate().execute();
 }

@@ -44,6 +44,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const collector = collectorId === null ? undefined : await getCollector(db, merchantId, collectorId);
   if (collectorId !== null && !collector) notFound();
   const row = await findRestrictions(db, merchantId, collectorId);
+  // A page without its own set shows the merchant's, so that saving it keeps their limits unless changed.
+  const merchantRow = collectorId !== null && !row ? await findRestrictions(db, merchantId, null) : undefined;
   const gateways = await listMerchantGateways(db, merchantId, { enabledOnly: true });
   const { currency } = await loadMerchantDefaults(db, merchantId);
   const currencies = [...new Set([currency, ...gateways.flatMap((gateway) => gateway.currencies.split(",").map((code) => code.trim().toUpperCase()))])].filter(isSupportedCurrency);
@@ -53,11 +55,12 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     canChange,
     collectorId,
     hasOwn: collectorId !== null && Boolean(row),
+    prefilled: Boolean(merchantRow),
     defaultCurrency: currency,
     currencies,
     gateways: gateways.map((gateway) => ({ code: gateway.code, name: lang === "ar" ? gateway.name_ar : gateway.name_en, cod: gateway.kind === "cod" })),
     collectors: collectors.map((one) => ({ id: one.id, title: lang === "ar" ? one.title_ar : one.title_en })),
-    values: restrictionFormValues(row),
+    values: restrictionFormValues(row ?? merchantRow),
   };
 }
 
@@ -111,7 +114,7 @@ export default function PaymentRestriction() {
       {page.collectorId !== null ? (
         <Alert color={page.hasOwn ? "orange" : "blue"}>
           <Group justify="space-between" gap="sm">
-            <Text size="sm">{page.hasOwn ? t("collectors.restrictions.own_notice") : t("collectors.restrictions.inherit_notice")}</Text>
+            <Text size="sm">{page.hasOwn ? t("collectors.restrictions.own_notice") : page.prefilled ? t("collectors.restrictions.prefilled_notice") : t("collectors.restrictions.inherit_notice")}</Text>
             {page.hasOwn && page.canChange ? (
               <Form method="post" action={action}>
                 <Button type="submit" name="intent" value="inherit" variant="default" size="xs">

@@ -8,7 +8,7 @@ import { linkBaseUrl } from "~/web/sign-in.server";
 import { CollectPaymentSchema, createCollectorPayment, loadCollectForm } from "../../domain/collect.server";
 import { issuesAsFieldErrors } from "../../domain/collector-schema";
 import { collectorUrl, findPublicCollector } from "../../domain/collectors.server";
-import { collectThrottled } from "../public/collect-view.server";
+import { collectThrottled, countCollectPayment } from "../public/collect-view.server";
 import { apiFieldErrors, collectApiLanguage } from "./collect-api.server";
 
 async function requireCollector(request: Request, db: ReturnType<typeof getDbFrom>, publicId: string | undefined) {
@@ -81,14 +81,17 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const lang = collectApiLanguage(request);
   const collector = await requireCollector(request, db, params.collectorId);
   const body = await readBody(request);
-  if (await collectThrottled(db, context.get(clientAddressContext))) return apiDetail(request, "collect_public.errors.throttled", 429);
-  return respondOnce(request, { db, merchantId: collector.merchant_id, scope: `collect:${collector.public_id}`, body }, async () => {
+  const ip = context.get(clientAddressContext);
+  if (await collectThrottled(db, ip, collector.id)) return apiDetail(request, "collect_public.errors.throttled", 429);
+  // Anonymous callers' Idempotency-Keys live apart from the merchant's own (and each collector's from another's).
+  return respondOnce(request, { db, merchantId: collector.merchant_id, scope: `collect:${collector.public_id}`, body, keyPrefix: `collect:${collector.public_id}:` }, async () => {
     const normalized = { ...body, amount: body.amount === undefined || body.amount === null ? "" : String(body.amount) };
     const parsed = CollectPaymentSchema.safeParse(normalized);
     if (!parsed.success) return { status: 400, body: apiFieldErrors(issuesAsFieldErrors(parsed.error.issues), undefined, lang) };
     const made = await createCollectorPayment(db, { collector, input: parsed.data, lang, baseUrl: linkBaseUrl() });
     if (!made.ok && made.kind === "closed") return { status: 423, body: { detail: translator(lang)("collect_public.closed") } };
     if (!made.ok) return { status: 400, body: apiFieldErrors(made.errors, made.params, lang) };
+    await countCollectPayment(db, ip, collector.id);
     const { id, orderNo, amount, currency, payUrl } = made.transaction;
     return { status: 201, body: { id, order_no: orderNo, amount: toDecimalString(amount, currency), currency_code: currency, state: "created", pay_url: payUrl } };
   });

@@ -4,6 +4,7 @@ import { isThrottled, recordHits } from "~/domain/identity/throttle.server";
 import { loadUnitHeader } from "~/domain/merchants/units.server";
 import { isLanguage, type Language } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
+import { publicId } from "~/lib/ids.server";
 import { formatAmount } from "~/lib/money";
 import type { CollectForm } from "../../domain/collect.server";
 import { findPublicCollector } from "../../domain/collectors.server";
@@ -19,12 +20,24 @@ export async function requireActiveCollector(db: DB, publicId: string | undefine
   return collector;
 }
 
-/** Whether this address has started collector payments too often lately; each call counts as one. */
-export async function collectThrottled(db: DB, ip: string | null) {
-  const rule = { bucket: `collect:${ip ?? "unknown"}`, limit: 60, windowMs: 10 * 60_000 };
-  if (await isThrottled(db, [rule])) return true;
-  await recordHits(db, [rule]);
+/**
+ * The limits on one address: payments made through one collector (a shop's Wi-Fi or a carrier's
+ * shared address pays many customers, each once), and every submission to any collector, refusals
+ * included, so that nobody probes customers' phone numbers against the daily cap or floods the form.
+ */
+const createdRule = (collectorId: number, ip: string | null) => ({ bucket: `collect:${collectorId}:${ip ?? "unknown"}`, limit: 30, windowMs: 10 * 60_000 });
+const triedRule = (ip: string | null) => ({ bucket: `collect-try:${ip ?? "unknown"}`, limit: 200, windowMs: 10 * 60_000 });
+
+/** Whether this address has paid through this collector, or sent collector forms, too often lately; counts this submission. */
+export async function collectThrottled(db: DB, ip: string | null, collectorId: number) {
+  if (await isThrottled(db, [createdRule(collectorId, ip), triedRule(ip)])) return true;
+  await recordHits(db, [triedRule(ip)]);
   return false;
+}
+
+/** Counts a payment this address made through this collector. */
+export async function countCollectPayment(db: DB, ip: string | null, collectorId: number) {
+  await recordHits(db, [createdRule(collectorId, ip)]);
 }
 
 /** A collector's page as it is written out, every word in the page's language. */
@@ -37,6 +50,8 @@ export async function collectPageView(db: DB, form: CollectForm, lang: Language)
     lang,
     unit,
     publicId: collector.public_id,
+    // A new one each time the form is shown: sent twice, one payment.
+    submissionToken: publicId(),
     accepting: form.accepting,
     title: lang === "ar" ? collector.title_ar : collector.title_en,
     description: lang === "ar" ? collector.description_ar : collector.description_en,

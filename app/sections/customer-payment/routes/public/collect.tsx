@@ -11,7 +11,7 @@ import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { CollectPaymentSchema, createCollectorPayment, loadCollectForm } from "../../domain/collect.server";
 import { issuesAsFieldErrors } from "../../domain/collector-schema";
-import { collectPageView, collectThrottled, fieldMessages, languageOf, requireActiveCollector, type CollectPageView } from "./collect-view.server";
+import { collectPageView, collectThrottled, countCollectPayment, fieldMessages, languageOf, requireActiveCollector, type CollectPageView } from "./collect-view.server";
 
 /** Served as plain HTML: no React on the client (docs/decisions/0005); paying is a plain POST. */
 export const handle = { hydrate: false };
@@ -20,7 +20,7 @@ export function meta({ data: page }: Route.MetaArgs) {
   return [{ title: page?.title ?? "Pay" }, { name: "robots", content: "noindex" }];
 }
 
-const STANDARD_FIELDS = ["amount", "currency_code", "gateway_code", "customer_name", "customer_email", "customer_phone", "reference"] as const;
+const STANDARD_FIELDS = ["amount", "currency_code", "gateway_code", "customer_name", "customer_email", "customer_phone", "reference", "submission_token"] as const;
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const lang = languageOf(params);
@@ -41,12 +41,14 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   const extra: Record<string, string> = {};
   for (const [name, value] of form.entries()) if (name.startsWith("extra.") && typeof value === "string") extra[name.slice(6, 46)] = value.slice(0, 600);
   for (const [name, value] of Object.entries(extra)) values[`extra.${name}`] = value;
-  if (await collectThrottled(db, context.get(clientAddressContext))) return data({ values, errors: fieldMessages({ non_field_errors: ["collect_public.errors.throttled"] }, undefined, lang) }, { status: 429 });
+  const ip = context.get(clientAddressContext);
+  if (await collectThrottled(db, ip, collector.id)) return data({ values, errors: fieldMessages({ non_field_errors: ["collect_public.errors.throttled"] }, undefined, lang) }, { status: 429 });
   const parsed = CollectPaymentSchema.safeParse({ ...values, extra });
   if (!parsed.success) return data({ values, errors: fieldMessages(issuesAsFieldErrors(parsed.error.issues), undefined, lang) }, { status: 400 });
   const made = await createCollectorPayment(db, { collector, input: parsed.data, lang, baseUrl: linkBaseUrl() });
   if (!made.ok && made.kind === "closed") return redirect(`/${lang}/pay/collect/${collector.public_id}`, 303);
   if (!made.ok) return data({ values, errors: fieldMessages(made.errors, made.params, lang) }, { status: 400 });
+  await countCollectPayment(db, ip, collector.id);
   return redirect(`/${lang}/pay/${made.transaction.id}`, 303);
 }
 
@@ -76,6 +78,7 @@ export default function CollectPage() {
             </Alert>
           ) : (
             <form method="post" className="c-stack" noValidate={false}>
+              <input type="hidden" name="submission_token" value={value("submission_token", page.submissionToken)} />
               {errors.non_field_errors ? <Alert color="red">{errors.non_field_errors}</Alert> : null}
               <Card>
                 <div className="c-stack">
@@ -104,7 +107,11 @@ export default function CollectPage() {
                       <input type="hidden" name="currency_code" value={page.defaultCurrency} />
                     )}
                   </div>
-                  {page.currencies.length <= 1 && errors.currency_code ? <p className="c-field__error">{errors.currency_code}</p> : null}
+                  {page.currencies.length <= 1 && errors.currency_code ? (
+                    <p className="c-field__error" id="field-currency_code-error">
+                      {errors.currency_code}
+                    </p>
+                  ) : null}
                 </div>
               </Card>
               {page.fields.length ? (
@@ -136,7 +143,7 @@ export default function CollectPage() {
                 </Card>
               ) : null}
               <Card>
-                <fieldset className="collect-choices">
+                <fieldset className="collect-choices" aria-describedby={errors.gateway_code ? "field-gateway_code-error" : undefined}>
                   <legend>{t("pay.choose_method")}</legend>
                   {page.gateways.map((gateway, index) => (
                     <label key={gateway.code} className="collect-choice">
@@ -146,7 +153,11 @@ export default function CollectPage() {
                       {gateway.currencies.length ? <span className="collect-choice__currencies">{gateway.currencies.join(" · ")}</span> : null}
                     </label>
                   ))}
-                  {errors.gateway_code ? <p className="c-field__error">{errors.gateway_code}</p> : null}
+                  {errors.gateway_code ? (
+                    <p className="c-field__error" id="field-gateway_code-error">
+                      {errors.gateway_code}
+                    </p>
+                  ) : null}
                 </fieldset>
               </Card>
               <Button type="submit" fullWidth size="lg">
