@@ -10,63 +10,17 @@
 // database of its own is made there and dropped afterwards. Exits 1 when a step fails or a figure
 // is over the budget. Flags: --rows <n> (10000), --engines sqlite,postgres.
 // `benchBulk(options)` is exported so that another bench script can run it and print its lines.
-import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import pg from "pg";
+import { ensureBuild, freePort, pointAtFreshDatabase, requestText, startChild, stopChild, waitFor200 } from "./lib/load-test.js";
 
 const self = fileURLToPath(import.meta.url);
-const root = path.resolve(path.dirname(self), "..");
 const BUDGET_SECONDS = 60;
-
-function request(url, { method = "GET", headers = {}, body } = {}) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers }, (res) => {
-      const chunks = [];
-      res.on("data", (chunk) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const probe = http.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-
-async function waitFor200(url, child, timeoutMs = 90_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server.js exited (code ${child.exitCode}):\n${child.log}`);
-    const answer = await request(url).catch(() => null);
-    if (answer?.status === 200) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`server.js did not answer 200 at ${url}:\n${child.log}`);
-}
-
-const stopChild = (child) =>
-  new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const force = setTimeout(() => child.kill("SIGKILL"), 3000);
-    child.once("exit", () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill("SIGTERM");
-  });
 
 /** A bulk file of `rows` believable rows; `breakLast` makes its last amount wrong. */
 export function bulkFile(rows, breakLast = false) {
@@ -97,41 +51,19 @@ async function runEngine(engine, rows, postgresUrl) {
   try {
     const port = await freePort();
     const env = { ...process.env, NODE_ENV: "production", PORT: String(port), SEED_DEMO: "1", DEMO_ACTIVITY: "0", WORKER: "off", SANDBOX: "1", UPLOADS_DIR: path.join(tmp, "uploads"), BASE_URL: `http://127.0.0.1:${port}` };
-    delete env.DATABASE_URL;
-    delete env.SQLITE_PATH;
     delete env.ROLE;
-    if (engine === "postgres") {
-      const name = `bench_bulk_${randomBytes(5).toString("hex")}`;
-      const admin = new pg.Client({ connectionString: postgresUrl });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      await admin.end();
-      const url = new URL(postgresUrl);
-      url.pathname = `/${name}`;
-      env.DATABASE_URL = url.toString();
-      env.CREDENTIALS_KEY = randomBytes(32).toString("hex");
-      dropDatabase = async () => {
-        const client = new pg.Client({ connectionString: postgresUrl });
-        await client.connect();
-        await client.query(`drop database if exists ${name} with (force)`);
-        await client.end();
-      };
-    } else env.SQLITE_PATH = path.join(tmp, "bench.sqlite");
-    server = spawn(process.execPath, ["server.js"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-    server.log = "";
-    const keep = (chunk) => (server.log = (server.log + chunk).slice(-4000));
-    server.stdout.on("data", keep);
-    server.stderr.on("data", keep);
+    dropDatabase = await pointAtFreshDatabase(env, engine, { tmp, postgresUrl, prefix: "bench_bulk" });
+    server = startChild(["server.js"], env);
     const base = `http://127.0.0.1:${port}`;
-    await waitFor200(`${base}/healthz`, server);
+    await waitFor200(`${base}/healthz`, server, "server.js", 90_000);
 
-    const signIn = await request(`${base}/api/v1/user/token/`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ username: "admin", password: "Demo@2026!" }) });
+    const signIn = await requestText(`${base}/api/v1/user/token/`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ username: "admin", password: "Demo@2026!" }) });
     if (signIn.status !== 200) throw new Error(`sign-in answered ${signIn.status}: ${signIn.body}`);
     const { access } = JSON.parse(signIn.body);
     const upload = async (text) => {
       const { body, type } = multipart("bench.csv", text);
       const started = performance.now();
-      const answer = await request(`${base}/api/v1/plugins/bulk/upload`, { method: "POST", headers: { Authorization: `Bearer ${access}`, "Content-Type": type, "Content-Length": String(body.length) }, body });
+      const answer = await requestText(`${base}/api/v1/plugins/bulk/upload`, { method: "POST", headers: { Authorization: `Bearer ${access}`, "Content-Type": type, "Content-Length": String(body.length) }, body });
       return { ...answer, seconds: (performance.now() - started) / 1000 };
     };
 
@@ -157,10 +89,7 @@ async function runEngine(engine, rows, postgresUrl) {
 export async function benchBulk({ rows = 10_000, engines, postgresUrl = process.env.TEST_POSTGRES_URL, print = true } = {}) {
   const chosen = engines ?? (postgresUrl ? ["sqlite", "postgres"] : ["sqlite"]);
   if (chosen.includes("postgres") && !postgresUrl) throw new Error("Postgres needs TEST_POSTGRES_URL or --postgres <url>");
-  if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
-    console.log("No build/server/index.js: running `npx react-router build` first.");
-    if (spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "inherit" }).status !== 0) throw new Error("build failed");
-  }
+  await ensureBuild();
   const results = [];
   for (const engine of chosen) results.push(await runEngine(engine, rows, postgresUrl));
   const lines = [`Bulk of ${rows.toLocaleString("en-US")} payment requests (budget ${BUDGET_SECONDS} s for validation and creation):`];

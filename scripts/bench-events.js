@@ -8,85 +8,14 @@
 // database of its own is made there and dropped afterwards. Exits 1 when a step fails or the places
 // sold are not exactly the places there were. Flags: --buyers <n> (1000), --places <n> (100),
 // --engines sqlite,postgres, --pay-seconds <s> (5).
-import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import pg from "pg";
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-
-function request(url, { method = "GET", headers = {}, body, agent } = {}) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers, agent }, (res) => {
-      const chunks = [];
-      res.on("data", (chunk) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
-const freePort = () => new Promise((resolve) => {
-  const probe = http.createServer().listen(0, "127.0.0.1", () => { const { port } = probe.address(); probe.close(() => resolve(port)); });
-});
-
-const children = [];
-function startServer(env) {
-  const child = spawn(process.execPath, ["server.js"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-  child.log = "";
-  const keep = (chunk) => { child.log = (child.log + chunk).slice(-4000); };
-  child.stdout.on("data", keep);
-  child.stderr.on("data", keep);
-  children.push(child);
-  return child;
-}
-
-async function waitFor200(url, child, timeoutMs = 90_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server.js exited (code ${child.exitCode}):\n${child.log}`);
-    const answer = await request(url).catch(() => null);
-    if (answer?.status === 200) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`server.js did not answer 200 at ${url}:\n${child.log}`);
-}
-
-const stopChild = (child) => new Promise((resolve) => {
-  if (child.exitCode !== null || child.signalCode !== null) return resolve();
-  const force = setTimeout(() => child.kill("SIGKILL"), 3000);
-  child.once("exit", () => { clearTimeout(force); resolve(); });
-  child.kill("SIGTERM");
-});
-
-const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
-
-/** `concurrency` keep-alive loops of GETs on one path for `seconds`: requests per second and latency. */
-async function loadPage(port, urlPath, seconds, concurrency = 32) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  const latencies = [];
-  let bad = 0;
-  const stopAt = performance.now() + seconds * 1000;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (performance.now() < stopAt) {
-      const t0 = performance.now();
-      const answer = await request(`http://127.0.0.1:${port}${urlPath}`, { agent }).catch(() => ({ status: 0 }));
-      latencies.push(performance.now() - t0);
-      if (answer.status !== 200) bad++;
-    }
-  }));
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / seconds, p50: quantile(latencies, 0.5), p95: quantile(latencies, 0.95), bad };
-}
+import { ensureBuild, freePort, pointAtFreshDatabase, quantile, requestText, runLoad, startChild, stopChildren, stopChildrenOnInterrupt, waitFor200 } from "./lib/load-test.js";
 
 function nextWeek() {
   const date = new Date(Date.now() + 7 * 86_400_000);
@@ -99,31 +28,13 @@ async function runEngine(engine, flags, postgresUrl) {
   try {
     const port = await freePort();
     const env = { ...process.env, NODE_ENV: "production", PORT: String(port), SEED_DEMO: "1", DEMO_ACTIVITY: "0", WORKER: "off", UPLOADS_DIR: path.join(tmp, "uploads"), TRUST_PROXY: "1", SANDBOX: "1", BASE_URL: `http://127.0.0.1:${port}` };
-    delete env.DATABASE_URL;
-    delete env.SQLITE_PATH;
-    if (engine === "postgres") {
-      const name = `bench_events_${randomBytes(5).toString("hex")}`;
-      const admin = new pg.Client({ connectionString: postgresUrl });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      await admin.end();
-      const url = new URL(postgresUrl);
-      url.pathname = `/${name}`;
-      env.DATABASE_URL = url.toString();
-      env.CREDENTIALS_KEY = randomBytes(32).toString("hex");
-      dropDatabase = async () => {
-        const client = new pg.Client({ connectionString: postgresUrl });
-        await client.connect();
-        await client.query(`drop database if exists ${name} with (force)`);
-        await client.end();
-      };
-    } else env.SQLITE_PATH = path.join(tmp, "bench.sqlite");
-    const server = startServer(env);
+    dropDatabase = await pointAtFreshDatabase(env, engine, { tmp, postgresUrl, prefix: "bench_events" });
+    const server = startChild(["server.js"], env);
     const base = `http://127.0.0.1:${port}`;
-    await waitFor200(`${base}/healthz`, server);
+    await waitFor200(`${base}/healthz`, server, "server.js", 90_000);
 
     const json = { "Content-Type": "application/json", Accept: "application/json" };
-    const signIn = await request(`${base}/api/v1/user/token/`, { method: "POST", headers: json, body: JSON.stringify({ username: "admin", password: "Demo@2026!" }) });
+    const signIn = await requestText(`${base}/api/v1/user/token/`, { method: "POST", headers: json, body: JSON.stringify({ username: "admin", password: "Demo@2026!" }) });
     if (signIn.status !== 200) throw new Error(`sign-in answered ${signIn.status}: ${signIn.body}`);
     const { access } = JSON.parse(signIn.body);
     const slug = `on-sale-${randomBytes(4).toString("hex")}`;
@@ -142,7 +53,7 @@ async function runEngine(engine, flags, postgresUrl) {
       fields: [],
       tickets: [{ name_en: "Standard", name_ar: "عادي", price: "5.000", start_time: "20:00", end_time: "23:00", quantity: flags.places, dates: [date] }],
     };
-    const created = await request(`${base}/api/v1/plugins/event/dashboard/events`, { method: "POST", headers: { ...json, Authorization: `Bearer ${access}` }, body: JSON.stringify(event) });
+    const created = await requestText(`${base}/api/v1/plugins/event/dashboard/events`, { method: "POST", headers: { ...json, Authorization: `Bearer ${access}` }, body: JSON.stringify(event) });
     if (created.status !== 201) throw new Error(`creating the event answered ${created.status}: ${created.body}`);
     const ticketId = JSON.parse(created.body).tickets[0].id;
 
@@ -153,7 +64,7 @@ async function runEngine(engine, flags, postgresUrl) {
       const body = JSON.stringify({ event: slug, ticket: ticketId, event_date: date, quantity: 1, email: `buyer${index}@example.com`, customer_first_name: "Buyer", customer_last_name: String(index), customer_phone: "", extra: {}, gateway_code: "knet-sandbox" });
       const address = `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}`;
       const t0 = performance.now();
-      const answer = await request(`${base}/api/v1/plugins/event/booking`, { method: "POST", headers: { ...json, "X-Forwarded-For": address }, body, agent }).catch((error) => ({ status: 0, body: String(error) }));
+      const answer = await requestText(`${base}/api/v1/plugins/event/booking`, { method: "POST", headers: { ...json, "X-Forwarded-For": address }, body, agent }).catch((error) => ({ status: 0, body: String(error) }));
       return { ...answer, ms: performance.now() - t0 };
     }));
     const seconds = (performance.now() - started) / 1000;
@@ -162,13 +73,14 @@ async function runEngine(engine, flags, postgresUrl) {
     const soldOut = answers.filter((answer) => answer.status === 400 && /quantity/.test(answer.body));
     const other = answers.filter((answer) => answer.status !== 201 && !(answer.status === 400 && /quantity/.test(answer.body)));
     const latencies = answers.map((answer) => answer.ms).sort((a, b) => a - b);
-    const left = await request(`${base}/api/v1/plugins/event/ticket/qty-list`, { method: "POST", headers: json, body: JSON.stringify({ event: slug }) });
+    const left = await requestText(`${base}/api/v1/plugins/event/ticket/qty-list`, { method: "POST", headers: json, body: JSON.stringify({ event: slug }) });
     const remaining = JSON.parse(left.body);
     const tickets = Array.isArray(remaining) ? remaining : (remaining.tickets ?? remaining.results ?? []);
     const placesLeft = tickets[0]?.remaining_qty_per_date?.[date]?.remaining_quantity;
 
     const checkout = new URL(JSON.parse(sold[0]?.body ?? "{}").checkout_url ?? `${base}/`);
-    const pay = await loadPage(port, checkout.pathname, flags.paySeconds);
+    const load = await runLoad({ port, urlPath: checkout.pathname, concurrency: 32, warmupMs: 0, durationMs: flags.paySeconds * 1000 });
+    const pay = { rps: load.rps, p50: load.p50, p95: load.p95, bad: load.not200 + load.errors };
 
     return {
       engine,
@@ -183,7 +95,7 @@ async function runEngine(engine, flags, postgresUrl) {
       pay,
     };
   } finally {
-    await Promise.all(children.splice(0).map(stopChild));
+    await stopChildren();
     if (dropDatabase) await dropDatabase().catch(() => {});
     fs.rmSync(tmp, { recursive: true, force: true });
   }
@@ -195,10 +107,7 @@ async function main() {
   const postgresUrl = values.postgres ?? process.env.TEST_POSTGRES_URL;
   const engines = (values.engines ?? (postgresUrl ? "sqlite,postgres" : "sqlite")).split(",");
   if (engines.includes("postgres") && !postgresUrl) throw new Error("Postgres needs TEST_POSTGRES_URL or --postgres <url>");
-  if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
-    console.log("No build/server/index.js: running `npx react-router build` first.");
-    if (spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "inherit" }).status !== 0) throw new Error("build failed");
-  }
+  await ensureBuild();
   console.log(`On-sale: ${flags.places} places, ${flags.buyers} buyers booking one place each at once; ${os.cpus().length} CPUs.\n`);
   const header = `${"engine".padEnd(10)}${"sold".padStart(6)}${"sold out".padStart(10)}${"other".padStart(7)}${"left".padStart(6)}${"bookings/s".padStart(12)}${"p50 ms".padStart(9)}${"p95 ms".padStart(9)}  |${"pay page req/s".padStart(16)}${"p50 ms".padStart(9)}${"p95 ms".padStart(9)}`;
   console.log(header);
@@ -216,10 +125,7 @@ async function main() {
   if (failures.length) throw new Error(failures.join("\n"));
 }
 
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => {
-  for (const child of children) child.kill("SIGKILL");
-  process.exit(130);
-});
+stopChildrenOnInterrupt();
 try {
   await main();
 } catch (error) {
