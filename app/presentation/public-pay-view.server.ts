@@ -28,6 +28,14 @@ function serializeChoice(choice: PayChoice, lang: Language) {
   };
 }
 
+/**
+ * A pay-choices answer (public spec §4): the choices as the pay API lists them and the default one.
+ * The sections' public APIs answer their own pay-choices with it, so every list reads the same.
+ */
+export function payChoicesBody(choices: PayChoice[], lang: Language) {
+  return { pay_choices: choices.map((choice) => serializeChoice(choice, lang)), default_pay_choice: defaultChoice(choices)?.gateway_code ?? null };
+}
+
 /** The pay-choice list for an amount typed on an editable request (POST pay-choices). */
 export async function publicPayChoices(db: DB, transaction: PublicTransaction, amountText: string | null, lang: Language) {
   const chosen = chosenAmount(transaction, amountText);

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import type { DB } from "~/db/database.server";
 import { nowIso } from "~/lib/clock.server";
-import { hmacSha256, randomToken, safeEqual } from "~/lib/crypto.server";
-import { getAppSecret } from "~/lib/secret.server";
+import { newSignedToken, verifySignedToken } from "~/lib/signed-token.server";
 import { MAX_LINE_QUANTITY } from "./limits";
 import { priceItems, shortProblem, withHeld, type Held, type Problem, type Quote } from "./pricing.server";
 import { productsBySlug, type ProductRow } from "./shop.server";
@@ -28,23 +27,11 @@ export type Cart = z.infer<typeof CartSchema>;
 
 export const emptyCart = (merchantId: number): Cart => ({ merchant_id: merchantId, lines: [], discount_code: null, order: null });
 
-async function signatureOf(db: DB, token: string) {
-  const secret = await getAppSecret(db);
-  return Buffer.from(hmacSha256(`catalogue-cart:${secret}`, token), "hex").subarray(0, 16).toString("base64url");
-}
-
 /** A new cart token and its signed form (what the cookie holds). */
-export async function newCartToken(db: DB) {
-  const token = randomToken(24);
-  return { token, signed: `${token}.${await signatureOf(db, token)}` };
-}
+export const newCartToken = (db: DB) => newSignedToken(db, "catalogue-cart");
 
 /** The token a signed value names, if the signature is ours. */
-export async function verifyCartToken(db: DB, signed: string | null): Promise<string | null> {
-  const match = /^([A-Za-z0-9_-]{16,64})\.([A-Za-z0-9_-]{22})$/.exec(signed ?? "");
-  if (!match) return null;
-  return safeEqual(match[2], await signatureOf(db, match[1])) ? match[1] : null;
-}
+export const verifyCartToken = (db: DB, signed: string | null) => verifySignedToken(db, "catalogue-cart", signed);
 
 /** The cart under this token; a stored cart that cannot be read is discarded (public spec §8). */
 export async function loadCart(db: DB, token: string | null): Promise<Cart | null> {

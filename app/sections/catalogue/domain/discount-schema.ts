@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { amount, flag, optionalAmount, optionalInteger } from "./fields";
+import { amount, flag, optionalAmount, optionalInteger } from "~/lib/field-schemas";
 
 /** A date ("2026-12-31") or a moment (ISO, with or without its offset; Kuwait time without), or null for none. */
 const moment = z.union([z.null(), z.string().trim().max(40, "catalogue_admin.errors.date")]).optional();

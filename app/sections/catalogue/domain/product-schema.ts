@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { amount, flag, idOf, integer, optionalAmount, optionalInteger, position, required, text } from "./fields";
+import { amount, flag, integer, optionalAmount, optionalInteger, required, text } from "~/lib/field-schemas";
+import { idOf, position } from "./fields";
 import { SLUG_MAX } from "./slug";
 
 /** An id sent as a number or digits, or null for none. */

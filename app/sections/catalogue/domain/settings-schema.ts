@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { flag, text } from "./fields";
+import { flag, text } from "~/lib/field-schemas";
 
 /** An address the banner leads to: an https URL or a path of this site, or "" for none. */
 const link = z

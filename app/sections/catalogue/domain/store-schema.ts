@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { flag, position, required, text } from "./fields";
+import { flag, required, text } from "~/lib/field-schemas";
+import { position } from "./fields";
 
 /**
  * A store as the management API (`dashboard/stores`) and the store form send it. `products` is

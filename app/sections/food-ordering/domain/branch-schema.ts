@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { amount, coordinate, flag, idOf, image, integer, required, text } from "./setup-fields";
+import { amount, flag, integer, required, text } from "~/lib/field-schemas";
+import { coordinate, idOf, image } from "./setup-fields";
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 

@@ -3,8 +3,7 @@ import type { DB } from "~/db/database.server";
 import type { FoodDeliveryType } from "~/db/schema";
 import type { FieldErrors } from "~/domain/identity/passwords.server";
 import { nowIso } from "~/lib/clock.server";
-import { hmacSha256, randomToken, safeEqual } from "~/lib/crypto.server";
-import { getAppSecret } from "~/lib/secret.server";
+import { newSignedToken, verifySignedToken } from "~/lib/signed-token.server";
 import type { TextParams } from "~/lib/outcome";
 import { CheckoutLineSchema, type CheckoutLineInput } from "./checkout-schema";
 import { cateringCharges, checkVoucher, findVoucher, loadMenuItems, priceLine, voucherDiscount, type PricedLine } from "./pricing.server";
@@ -41,23 +40,11 @@ export type Cart = z.infer<typeof CartSchema>;
 
 export const emptyCart = (merchantId: number): Cart => ({ merchant_id: merchantId, lines: [], delivery_type: "delivery", branch: null, delivery_area: null, voucher: null, scheduled_for: null });
 
-async function signatureOf(db: DB, token: string) {
-  const secret = await getAppSecret(db);
-  return Buffer.from(hmacSha256(`food-cart:${secret}`, token), "hex").subarray(0, 16).toString("base64url");
-}
-
 /** A new cart token and its signed form (what the cookie holds). */
-export async function newCartToken(db: DB) {
-  const token = randomToken(24);
-  return { token, signed: `${token}.${await signatureOf(db, token)}` };
-}
+export const newCartToken = (db: DB) => newSignedToken(db, "food-cart");
 
 /** The token a signed value names, if the signature is ours. */
-export async function verifyCartToken(db: DB, signed: string | null): Promise<string | null> {
-  const match = /^([A-Za-z0-9_-]{16,64})\.([A-Za-z0-9_-]{22})$/.exec(signed ?? "");
-  if (!match) return null;
-  return safeEqual(match[2], await signatureOf(db, match[1])) ? match[1] : null;
-}
+export const verifyCartToken = (db: DB, signed: string | null) => verifySignedToken(db, "food-cart", signed);
 
 /** The cart under this token; a stored cart that cannot be read is discarded (public spec §8). */
 export async function loadCart(db: DB, token: string | null): Promise<Cart | null> {

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { amount, flag, idOf, image, integer, optionalAmount, optionalInteger, required, text } from "./setup-fields";
+import { amount, flag, integer, optionalAmount, optionalInteger, required, text } from "~/lib/field-schemas";
+import { idOf, image } from "./setup-fields";
 
 /** A menu category as the API (`dashboard/categories`) and the menu editor send it; every field optional for a PATCH. */
 export const CategorySchema = z.object({

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { flag, image, text } from "./setup-fields";
+import { flag, text } from "~/lib/field-schemas";
+import { image } from "./setup-fields";
 
 const BannerSchema = z.object({ image, title_en: text(200), title_ar: text(200) });
 

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/public-pay-choices";
-import { defaultChoice, payChoicesFor } from "~/domain/payments/pay-page.server";
-import { translator } from "~/lib/i18n.server";
-import { formatAmount, parseAmount, toDecimalString } from "~/lib/money";
+import { payChoicesFor } from "~/domain/payments/pay-page.server";
+import { payChoicesBody } from "~/presentation/public-pay-view.server";
+import { parseAmount } from "~/lib/money";
 import { apiJson, methodNotAllowed, readBody } from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { CheckoutItemSchema, problemsOf } from "../../domain/checkout-schema.server";
@@ -40,24 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const gateways = await shopGateways(db, shop, lang);
   const choices = await payChoicesFor(db, { merchant_id: shop.merchantId, pg_codes: gateways.map((gateway) => gateway.code).join(","), currency_code: shop.currency }, amount, lang);
-  const t = translator(lang);
-  const decimal = (minor: number) => toDecimalString(minor, shop.currency);
-  return apiJson({
-    pay_choices: choices.map((choice) => ({
-      gateway: choice.gateway,
-      gateway_code: choice.gateway_code,
-      value: choice.gateway_code,
-      logo_url: choice.logo_url,
-      amount: decimal(choice.amount),
-      base_amount: decimal(choice.base_amount),
-      fee: decimal(choice.fee),
-      fee_description: choice.fee > 0 ? t("pay.fee_line", { fee: formatAmount(choice.fee, choice.currency_code, lang) }) : t("pay.no_fee"),
-      currency_code: choice.currency_code,
-      delivery_charges: null,
-      button_verb: t("pay.pay_now", { amount: "" }).trim(),
-    })),
-    default_pay_choice: defaultChoice(choices)?.gateway_code ?? null,
-  });
+  return apiJson(payChoicesBody(choices, lang));
 }
 
 export function loader({ request }: Route.LoaderArgs) {

@@ -1,7 +1,5 @@
 import type { Route } from "./+types/public-pay-choices";
-import { defaultChoice } from "~/domain/payments/pay-page.server";
-import { translator } from "~/lib/i18n.server";
-import { formatAmount, toDecimalString } from "~/lib/money";
+import { payChoicesBody } from "~/presentation/public-pay-view.server";
 import { apiJson, methodNotAllowed, readBody } from "~/web/api.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { eventPayChoices, publicEventView } from "../../domain/public-events.server";
@@ -22,24 +20,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const ticket = view.tickets.find((one) => String(one.id) === String(body.ticket ?? ""));
   const quantity = /^\d{1,3}$/.test(String(body.quantity ?? "")) ? Math.max(1, Number(body.quantity)) : 1;
   const choices = await eventPayChoices(db, event, ticket ? Number(ticket.price) * quantity : 0, lang);
-  const t = translator(lang);
-  const decimal = (minor: number) => toDecimalString(minor, event.currency_code);
-  return apiJson({
-    pay_choices: choices.map((choice) => ({
-      gateway: choice.gateway,
-      gateway_code: choice.gateway_code,
-      value: choice.gateway_code,
-      logo_url: choice.logo_url,
-      amount: decimal(choice.amount),
-      base_amount: decimal(choice.base_amount),
-      fee: decimal(choice.fee),
-      fee_description: choice.fee > 0 ? t("pay.fee_line", { fee: formatAmount(choice.fee, choice.currency_code, lang) }) : t("pay.no_fee"),
-      currency_code: choice.currency_code,
-      delivery_charges: null,
-      button_verb: t("pay.pay_now", { amount: "" }).trim(),
-    })),
-    default_pay_choice: defaultChoice(choices)?.gateway_code ?? null,
-  });
+  return apiJson(payChoicesBody(choices, lang));
 }
 
 export function loader({ request }: Route.LoaderArgs) {
