@@ -1,6 +1,7 @@
-import { Alert, Button, Card, Group, Input, Loader, NativeSelect, Radio, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Alert, Card, Group, NativeSelect, Radio, SimpleGrid, Stack } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { Form, useNavigation } from "react-router";
+import { Form } from "react-router";
+import { SpreadsheetFileField, UploadButton } from "~/components/uploads/spreadsheet-form";
 import { BULK_MAX_BYTES, BULK_MAX_ROWS } from "../domain/bulk-columns";
 import { formatCount } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
@@ -11,7 +12,6 @@ export type UploadFormErrors = { file?: string[]; channel?: string[]; schedule?:
 /** The upload form: a plain multipart post, so it works without JavaScript; what was chosen is kept after an error. */
 export function UploadForm({ values, errors, lang, uploadToken }: { values: UploadFormValues; errors: UploadFormErrors; lang: Language; uploadToken: string }) {
   const { t } = useTranslation();
-  const busy = useNavigation().state === "submitting";
   const fileError = errors.file?.join(" ");
   const fieldError = (name: "channel" | "schedule" | "language") => (errors[name]?.length ? t(errors[name]![0]) : undefined);
   return (
@@ -19,25 +19,14 @@ export function UploadForm({ values, errors, lang, uploadToken }: { values: Uplo
       <Form method="post" encType="multipart/form-data">
         <input type="hidden" name="upload_token" value={uploadToken} />
         <Stack gap="md">
-          <Input.Wrapper
+          <SpreadsheetFileField
+            id="bulk-file"
             label={t("bulk.file_label")}
             description={t("bulk.file_hint", { megabytes: BULK_MAX_BYTES / 1024 / 1024, rows: formatCount(BULK_MAX_ROWS, lang) })}
             error={fileError}
             errorProps={{ id: "bulk-file-error", role: "alert" }}
-            required
-            id="bulk-file"
-          >
-            <input
-              id="bulk-file"
-              type="file"
-              name="file"
-              required
-              accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-              aria-invalid={fileError ? true : undefined}
-              aria-describedby={fileError ? "bulk-file-error bulk-file-description" : "bulk-file-description"}
-              style={{ display: "block", marginTop: 6, maxWidth: "100%" }}
-            />
-          </Input.Wrapper>
+            inputStyle={{ maxWidth: "100%" }}
+          />
           <Radio.Group name="channel" label={t("bulk.channel_label")} description={t("bulk.channel_hint")} defaultValue={values.channel} error={fieldError("channel")}>
             <Group mt="xs" gap="lg">
               {(["email", "sms", "email_sms", "none"] as const).map((channel) => (
@@ -66,17 +55,7 @@ export function UploadForm({ values, errors, lang, uploadToken }: { values: Uplo
               data={(["none", "weekly", "monthly"] as const).map((schedule) => ({ value: schedule, label: t(`bulk.schedule_choices.${schedule}`) }))}
             />
           </SimpleGrid>
-          <Group>
-            <Button type="submit" loading={busy}>
-              {t("bulk.upload")}
-            </Button>
-            {busy ? (
-              <Group gap="xs" role="status">
-                <Loader size="xs" />
-                <Text size="sm">{t("bulk.uploading")}</Text>
-              </Group>
-            ) : null}
-          </Group>
+          <UploadButton keys={{ upload: "bulk.upload", uploading: "bulk.uploading" }} />
         </Stack>
       </Form>
     </Card>

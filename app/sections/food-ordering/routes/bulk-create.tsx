@@ -1,11 +1,12 @@
-import { Alert, Button, Card, Group, Input, Loader, Stack, Text } from "@mantine/core";
+import { Alert, Card, Stack } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
+import { data, Form, redirect, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/bulk-create";
 import { PageHeader } from "~/components/page-header";
 import { ColumnsHelp } from "~/components/uploads/columns-help";
 import { ExampleFiles } from "~/components/uploads/example-files";
 import { csvReportLink, RowErrors } from "~/components/uploads/row-errors";
+import { SpreadsheetFileField, UploadButton } from "~/components/uploads/spreadsheet-form";
 import { isLanguage } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
 import { readFormData } from "~/web/form-data.server";
@@ -19,6 +20,7 @@ const SHOWN_ERRORS = 200;
 const EXAMPLE_PATH = "/api/v1/plugins/food_ordering/upload/product/example";
 const EXAMPLE_KEYS = { title: "food_bulk.examples_title", hint: "food_bulk.examples_hint", required: "food_bulk.example_required", all: "food_bulk.example_all" };
 const COLUMNS_KEYS = { title: "food_bulk.columns_title", required: "food_bulk.required", columnHelp: "food_bulk.column_help" };
+const UPLOAD_KEYS = { upload: "food_bulk.upload", uploading: "food_bulk.uploading" };
 const ROW_ERRORS_KEYS = {
   title: "food_bulk.rows_title",
   summary: "food_bulk.rows_summary",
@@ -64,7 +66,6 @@ export default function BulkCreate() {
   const { t } = useTranslation();
   const { created, categories } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
   const fileError = answer && "file" in answer ? answer.file?.join(" ") : undefined;
   const rows = answer && "rows" in answer ? answer : null;
   return (
@@ -80,29 +81,8 @@ export default function BulkCreate() {
       <Card withBorder padding="lg">
         <Form method="post" encType="multipart/form-data">
           <Stack gap="md">
-            <Input.Wrapper label={t("food_bulk.file_label")} description={t("food_bulk.file_hint", { megabytes: BULK_MAX_BYTES / 1024 / 1024 })} error={fileError} required id="bulk-file">
-              <input
-                id="bulk-file"
-                type="file"
-                name="file"
-                required
-                accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-                aria-invalid={fileError ? true : undefined}
-                aria-describedby={fileError ? "bulk-file-error bulk-file-description" : "bulk-file-description"}
-                style={{ display: "block", marginTop: 6 }}
-              />
-            </Input.Wrapper>
-            <Group>
-              <Button type="submit" loading={busy}>
-                {t("food_bulk.upload")}
-              </Button>
-              {busy ? (
-                <Group gap="xs" role="status">
-                  <Loader size="xs" />
-                  <Text size="sm">{t("food_bulk.uploading")}</Text>
-                </Group>
-              ) : null}
-            </Group>
+            <SpreadsheetFileField id="bulk-file" label={t("food_bulk.file_label")} description={t("food_bulk.file_hint", { megabytes: BULK_MAX_BYTES / 1024 / 1024 })} error={fileError} />
+            <UploadButton keys={UPLOAD_KEYS} />
           </Stack>
         </Form>
       </Card>

@@ -1,11 +1,12 @@
-import { Alert, Anchor, Button, Card, Group, Input, Loader, Stack, Text } from "@mantine/core";
+import { Alert, Anchor, Card, Stack, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/products-upload";
 import { PageHeader } from "~/components/page-header";
 import { ColumnsHelp } from "~/components/uploads/columns-help";
 import { ExampleFiles } from "~/components/uploads/example-files";
 import { csvReportLink, RowErrors } from "~/components/uploads/row-errors";
+import { SpreadsheetFileField, UploadButton } from "~/components/uploads/spreadsheet-form";
 import { translator } from "~/lib/i18n.server";
 import { ALL_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, REQUIRED_COLUMNS } from "~/sections/catalogue/domain/bulk-columns";
 import { guardCataloguePage } from "~/sections/catalogue/presentation/guard.server";
@@ -23,6 +24,7 @@ const EXAMPLE_KEYS = {
   all: "catalogue_admin.import.example_all",
 };
 const COLUMNS_KEYS = { title: "catalogue_admin.import.columns_title", required: "catalogue_admin.import.required", columnHelp: "catalogue_admin.import.column_help" };
+const UPLOAD_KEYS = { upload: "catalogue_admin.import.upload", uploading: "catalogue_admin.import.uploading" };
 const ROW_ERRORS_KEYS = {
   title: "catalogue_admin.import.rows_title",
   summary: "catalogue_admin.import.rows_summary",
@@ -61,7 +63,6 @@ export default function ProductsUpload() {
   const { t } = useTranslation();
   const { lang, created, updated, megabytes, maxRows } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
   const fileError = answer && "file" in answer ? answer.file?.join(" ") : undefined;
   const rows = answer && "rows" in answer ? answer : null;
   return (
@@ -82,29 +83,8 @@ export default function ProductsUpload() {
       <Card withBorder padding="lg">
         <Form method="post" encType="multipart/form-data">
           <Stack gap="md">
-            <Input.Wrapper label={t("catalogue_admin.import.file_label")} description={t("catalogue_admin.import.file_hint", { megabytes, rows: maxRows })} error={fileError} required id="import-file">
-              <input
-                id="import-file"
-                type="file"
-                name="file"
-                required
-                accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-                aria-invalid={fileError ? true : undefined}
-                aria-describedby={fileError ? "import-file-error import-file-description" : "import-file-description"}
-                style={{ display: "block", marginTop: 6 }}
-              />
-            </Input.Wrapper>
-            <Group>
-              <Button type="submit" loading={busy}>
-                {t("catalogue_admin.import.upload")}
-              </Button>
-              {busy ? (
-                <Group gap="xs" role="status">
-                  <Loader size="xs" />
-                  <Text size="sm">{t("catalogue_admin.import.uploading")}</Text>
-                </Group>
-              ) : null}
-            </Group>
+            <SpreadsheetFileField id="import-file" label={t("catalogue_admin.import.file_label")} description={t("catalogue_admin.import.file_hint", { megabytes, rows: maxRows })} error={fileError} />
+            <UploadButton keys={UPLOAD_KEYS} />
           </Stack>
         </Form>
       </Card>
