@@ -1,18 +1,18 @@
-import { PassThrough } from "node:stream";
 import { z } from "zod";
 import type { DB } from "~/db/database.server";
-import { XlsxWriter } from "~/domain/reporting/xlsx-writer.server";
 import type { Language } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
 import { toCsv } from "~/lib/spreadsheet.server";
+import { checkUploadedFile } from "~/presentation/spreadsheet-uploads.server";
 import { describe } from "~/presentation/texts.server";
 import { BULK_MAX_BYTES, SCHEDULES } from "../domain/bulk-columns";
-import { exampleRows } from "../domain/bulk-examples";
 import { uploadBulk, type RequestRules, type RowError, type UploadChoices } from "../domain/bulk-upload.server";
 import { loadSettingsOf } from "~/web/admin-sections.server";
 
 /** A bad cell in the reader's language, as the page's list and the API's `rows` show it. */
 export type WordedRowError = { row: number; column: string; cell: string; message: string };
+
+const FILE_KEYS = { chooseFile: "bulk.errors.choose_file", emptyFile: "bulk.errors.empty_file", tooLarge: "bulk.errors.too_large", fileType: "bulk.errors.file_type" };
 
 export const CHANNELS = ["email", "sms", "email_sms", "none"] as const;
 
@@ -66,10 +66,9 @@ export async function uploadBulkFile(
   input: { merchantId: number; user: { id: number; username: string }; file: FormDataEntryValue | null; choices: UploadChoices; lang: Language; baseUrl: string; uploadToken?: string },
 ) {
   const t = translator(input.lang);
-  const { file } = input;
-  if (!(file instanceof File) || file.size === 0) return { ok: false as const, file: [t(file instanceof File ? "bulk.errors.empty_file" : "bulk.errors.choose_file")] };
-  if (file.size > BULK_MAX_BYTES) return { ok: false as const, file: [t("bulk.errors.too_large", { max: BULK_MAX_BYTES / 1024 / 1024 })] };
-  if (!/\.(csv|xlsx)$/i.test(file.name) && file.name !== "blob") return { ok: false as const, file: [t("bulk.errors.file_type")] };
+  const checked = checkUploadedFile(input.file, { maxBytes: BULK_MAX_BYTES, keys: FILE_KEYS }, input.lang);
+  if (!checked.ok) return checked;
+  const { file } = checked;
   const outcome = await uploadBulk(db, {
     merchantId: input.merchantId,
     user: input.user,
@@ -96,25 +95,6 @@ export async function uploadBulkFile(
   });
   const report = toCsv([[t("bulk.report.row"), t("bulk.report.column"), t("bulk.report.cell"), t("bulk.report.value"), t("bulk.report.error")], ...rows.map((row) => [String(row.row), row.column, row.cell, row.value, row.message])]);
   return { ok: false as const, rows: rows.map(({ value: _, ...row }) => row), rowsChecked: outcome.rowsChecked, report, fileName: file.name };
-}
-
-export const EXAMPLE_TYPES = ["required_fields", "all_fields"] as const;
-export const EXAMPLE_FORMATS = ["csv", "xlsx"] as const;
-
-/** An example file: its name, content type and bytes. */
-export async function exampleFile(type: (typeof EXAMPLE_TYPES)[number], format: (typeof EXAMPLE_FORMATS)[number]) {
-  const [header, ...rows] = exampleRows(type);
-  const name = `payment-requests-${type.replace("_", "-")}.${format}`;
-  if (format === "csv") return { name, type: "text/csv; charset=utf-8", body: Buffer.from(toCsv([header, ...rows]), "utf8") };
-  const output = new PassThrough();
-  const chunks: Buffer[] = [];
-  output.on("data", (chunk: Buffer) => chunks.push(chunk));
-  const writer = new XlsxWriter(output);
-  await writer.start({ sheetName: "Payment requests", rightToLeft: false, header, widths: header.map((column) => Math.max(14, column.length + 4)) });
-  await writer.writeRows(rows);
-  await writer.finish();
-  output.end();
-  return { name, type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", body: Buffer.concat(chunks) };
 }
 
 /** A transaction log's error in the reader's language: ours are translation keys; a mail relay's words are shown as they came. */

@@ -5,22 +5,38 @@ import { data, Link, redirect, useActionData, useLoaderData } from "react-router
 import type { Route } from "./+types/uploads";
 import { DataTable, ListPagination } from "~/components/data-table";
 import { PageHeader } from "~/components/page-header";
+import { ColumnsHelp } from "~/components/uploads/columns-help";
+import { ExampleFiles } from "~/components/uploads/example-files";
+import { RowErrors } from "~/components/uploads/row-errors";
 import { formatCount, formatListDateTime } from "~/lib/format";
 import { translator } from "~/lib/i18n.server";
 import { flashCookie } from "~/web/flash.server";
 import { readFormData } from "~/web/form-data.server";
 import { platformAddresses } from "~/web/addresses.server";
-import { BULK_MAX_BYTES } from "../domain/bulk-columns";
+import { ALL_COLUMNS, BULK_MAX_BYTES, REQUIRED_COLUMNS } from "../domain/bulk-columns";
 import { listBulks } from "../domain/bulk-queries.server";
 import { requireBulkPage } from "../presentation/bulk-access.server";
 import { keepErrorReport } from "../domain/error-reports.server";
 import { choicesOf, uploadBulkFile, UploadChoicesSchema, UploadTokenSchema } from "../presentation/bulk-upload.server";
 import { ScheduleLabel, SendProgress, useRefreshWhile } from "../components/bulk-parts";
-import { ColumnsHelp, ExampleFiles, RowErrors, UploadFailedNotice, UploadForm, type UploadFormErrors } from "../components/upload-form";
+import { UploadFailedNotice, UploadForm, type UploadFormErrors } from "../components/upload-form";
 
 const PER_PAGE = 20;
 /** Bad cells listed on the page; the error file holds them all. */
 const SHOWN_ERRORS = 200;
+const EXAMPLE_PATH = "/api/v1/plugins/bulk/upload/example";
+const EXAMPLE_KEYS = { title: "bulk.examples_title", hint: "bulk.examples_hint", required: "bulk.example_required", all: "bulk.example_all" };
+const COLUMNS_KEYS = { title: "bulk.columns_title", required: "bulk.required", columnHelp: "bulk.column_help" };
+const ROW_ERRORS_KEYS = {
+  title: "bulk.rows_title",
+  summary: "bulk.rows_summary",
+  download: "bulk.download_report",
+  row: "bulk.report.row",
+  column: "bulk.report.column",
+  cell: "bulk.report.cell",
+  error: "bulk.report.error",
+  moreErrors: "bulk.more_errors",
+};
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "رفع طلبات الدفع" : "Bulk uploads" }];
@@ -85,9 +101,9 @@ export default function BulkUploads() {
   return (
     <Stack maw={1100}>
       <PageHeader title={t("bulk.uploads.title")} description={t("bulk.uploads.description")} />
-      {rows ? <RowErrors rows={rows.rows} errorCount={rows.errorCount} rowsChecked={rows.rowsChecked} reportUrl={rows.reportUrl} /> : null}
+      {rows ? <RowErrors id="bulk-errors" rows={rows.rows} errorCount={rows.errorCount} rowsChecked={rows.rowsChecked} report={{ href: rows.reportUrl }} keys={ROW_ERRORS_KEYS} /> : null}
       {answer && "failed" in answer ? <UploadFailedNotice /> : null}
-      <ExampleFiles />
+      <ExampleFiles path={EXAMPLE_PATH} keys={EXAMPLE_KEYS} />
       <UploadForm values={values} errors={errors} lang={lang} uploadToken={uploadToken} />
       <Title order={2} fz="h3" mt="md">
         {t("bulk.uploads.list_title")}
@@ -129,7 +145,7 @@ export default function BulkUploads() {
         ]}
       />
       <ListPagination page={page} pages={pages} count={t("bulk.uploads.count", { count: formatCount(count, lang) })} />
-      <ColumnsHelp />
+      <ColumnsHelp columns={ALL_COLUMNS} required={REQUIRED_COLUMNS} keys={COLUMNS_KEYS} />
     </Stack>
   );
 }

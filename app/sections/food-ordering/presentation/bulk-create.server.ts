@@ -1,50 +1,20 @@
-import { PassThrough } from "node:stream";
-import { XlsxWriter } from "~/domain/reporting/xlsx-writer.server";
+import type { DB } from "~/db/database.server";
 import type { Language } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
+import { checkUploadedFile, wordRefusedUpload } from "~/presentation/spreadsheet-uploads.server";
 import { BULK_MAX_BYTES } from "../domain/bulk-columns";
-import { bulkCreateItems, errorReportCsv, exampleRows, type BulkOutcome, type RowError } from "../domain/bulk-create.server";
-import type { DB } from "~/db/database.server";
-import { toCsv } from "~/lib/spreadsheet.server";
+import { bulkCreateItems, errorReportCsv, type BulkOutcome } from "../domain/bulk-create.server";
 
-/** A row error in the reader's language, as the page's list and the API's `rows` show it. */
-export type WordedRowError = { row: number; column: string; message: string };
-
-export function wordRowError(error: RowError, lang: Language) {
-  return translator(lang)(error.code, error.params ?? {});
-}
+const FILE_KEYS = { chooseFile: "food_bulk.errors.choose_file", emptyFile: "food_bulk.errors.empty_file", tooLarge: "food_bulk.errors.too_large", fileType: "food_bulk.errors.file_type" };
 
 /**
  * The upload of a form or a multipart API call, checked and created: what the page and the API
  * answer, worded in the reader's language. The error report is the file as CSV with an `error` column.
  */
 export async function uploadMenuItems(db: DB, merchantId: number, file: FormDataEntryValue | null, lang: Language) {
-  const t = translator(lang);
-  if (!(file instanceof File) || file.size === 0) return { ok: false as const, file: [t(file instanceof File ? "food_bulk.errors.empty_file" : "food_bulk.errors.choose_file")] };
-  if (file.size > BULK_MAX_BYTES) return { ok: false as const, file: [t("food_bulk.errors.too_large", { max: BULK_MAX_BYTES / 1024 / 1024 })] };
-  if (!/\.(csv|xlsx)$/i.test(file.name) && file.name !== "blob") return { ok: false as const, file: [t("food_bulk.errors.file_type")] };
-  const outcome: BulkOutcome = await bulkCreateItems(db, { merchantId, bytes: Buffer.from(await file.arrayBuffer()) });
-  if (outcome.ok) return { ok: true as const, created: outcome.created, categoriesCreated: outcome.categoriesCreated, message: t("food_bulk.created", { count: outcome.created }) };
-  if (outcome.kind === "file") return { ok: false as const, file: [t(outcome.code, outcome.params ?? {})] };
-  const rows: WordedRowError[] = outcome.errors.map((error) => ({ row: error.row, column: error.column, message: wordRowError(error, lang) }));
-  return { ok: false as const, rows, rowsChecked: outcome.rowsChecked, report: errorReportCsv(outcome.report, (error) => wordRowError(error, lang)) };
-}
-
-export const EXAMPLE_TYPES = ["required_fields", "all_fields"] as const;
-export const EXAMPLE_FORMATS = ["csv", "xlsx"] as const;
-
-/** An example file: its name, content type and bytes. */
-export async function exampleFile(type: (typeof EXAMPLE_TYPES)[number], format: (typeof EXAMPLE_FORMATS)[number]) {
-  const [header, ...rows] = exampleRows(type);
-  const name = `menu-items-${type.replace("_", "-")}.${format}`;
-  if (format === "csv") return { name, type: "text/csv; charset=utf-8", body: Buffer.from(toCsv([header, ...rows]), "utf8") };
-  const output = new PassThrough();
-  const chunks: Buffer[] = [];
-  output.on("data", (chunk: Buffer) => chunks.push(chunk));
-  const writer = new XlsxWriter(output);
-  await writer.start({ sheetName: "Menu items", rightToLeft: false, header, widths: header.map((column) => Math.max(12, column.length + 4)) });
-  await writer.writeRows(rows);
-  await writer.finish();
-  output.end();
-  return { name, type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", body: Buffer.concat(chunks) };
+  const checked = checkUploadedFile(file, { maxBytes: BULK_MAX_BYTES, keys: FILE_KEYS }, lang);
+  if (!checked.ok) return checked;
+  const outcome: BulkOutcome = await bulkCreateItems(db, { merchantId, bytes: Buffer.from(await checked.file.arrayBuffer()) });
+  if (outcome.ok) return { ok: true as const, created: outcome.created, categoriesCreated: outcome.categoriesCreated, message: translator(lang)("food_bulk.created", { count: outcome.created }) };
+  return wordRefusedUpload(outcome, errorReportCsv, lang);
 }

@@ -1,8 +1,12 @@
-import { Alert, Anchor, Button, Card, Group, Input, List, Loader, Paper, Stack, Table, Text, Title } from "@mantine/core";
+import { Alert, Card, Stack } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
+import { data, Form, redirect, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/bulk-create";
 import { PageHeader } from "~/components/page-header";
+import { ColumnsHelp } from "~/components/uploads/columns-help";
+import { ExampleFiles } from "~/components/uploads/example-files";
+import { csvReportLink, RowErrors } from "~/components/uploads/row-errors";
+import { SpreadsheetFileField, UploadButton } from "~/components/uploads/spreadsheet-form";
 import { isLanguage } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
 import { readFormData } from "~/web/form-data.server";
@@ -14,6 +18,18 @@ import { uploadMenuItems } from "../presentation/bulk-create.server";
 /** Row errors listed on the page; the error report holds them all. */
 const SHOWN_ERRORS = 200;
 const EXAMPLE_PATH = "/api/v1/plugins/food_ordering/upload/product/example";
+const EXAMPLE_KEYS = { title: "food_bulk.examples_title", hint: "food_bulk.examples_hint", required: "food_bulk.example_required", all: "food_bulk.example_all" };
+const COLUMNS_KEYS = { title: "food_bulk.columns_title", required: "food_bulk.required", columnHelp: "food_bulk.column_help" };
+const UPLOAD_KEYS = { upload: "food_bulk.upload", uploading: "food_bulk.uploading" };
+const ROW_ERRORS_KEYS = {
+  title: "food_bulk.rows_title",
+  summary: "food_bulk.rows_summary",
+  download: "food_bulk.download_report",
+  row: "food_bulk.row",
+  column: "food_bulk.column",
+  error: "food_bulk.error",
+  moreErrors: "food_bulk.more_errors",
+};
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "إضافة المنتجات دفعة واحدة" : "Product bulk create" }];
@@ -50,7 +66,6 @@ export default function BulkCreate() {
   const { t } = useTranslation();
   const { created, categories } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
   const fileError = answer && "file" in answer ? answer.file?.join(" ") : undefined;
   const rows = answer && "rows" in answer ? answer : null;
   return (
@@ -61,116 +76,18 @@ export default function BulkCreate() {
           {categories ? t("food_bulk.categories_created", { count: categories }) : null}
         </Alert>
       ) : null}
-      {rows ? <RowErrors rows={rows.rows} errorCount={rows.errorCount} rowsChecked={rows.rowsChecked} report={rows.report} /> : null}
-      <Card withBorder padding="lg">
-        <Title order={2} fz="h4" mb="xs">
-          {t("food_bulk.examples_title")}
-        </Title>
-        <Text size="sm" c="dimmed" mb="sm">
-          {t("food_bulk.examples_hint")}
-        </Text>
-        <Group gap="lg">
-          {(["required_fields", "all_fields"] as const).map((type) => (
-            <Group key={type} gap="xs">
-              <Text size="sm" fw={500}>
-                {t(type === "required_fields" ? "food_bulk.example_required" : "food_bulk.example_all")}:
-              </Text>
-              {(["csv", "xlsx"] as const).map((format) => (
-                <Anchor key={format} href={`${EXAMPLE_PATH}?type=${type}&format=${format}`} download size="sm">
-                  {format.toUpperCase()}
-                </Anchor>
-              ))}
-            </Group>
-          ))}
-        </Group>
-      </Card>
+      {rows ? <RowErrors id="bulk-errors" rows={rows.rows} errorCount={rows.errorCount} rowsChecked={rows.rowsChecked} report={csvReportLink(rows.report, "menu-items-error-report.csv")} keys={ROW_ERRORS_KEYS} /> : null}
+      <ExampleFiles path={EXAMPLE_PATH} keys={EXAMPLE_KEYS} />
       <Card withBorder padding="lg">
         <Form method="post" encType="multipart/form-data">
           <Stack gap="md">
-            <Input.Wrapper label={t("food_bulk.file_label")} description={t("food_bulk.file_hint", { megabytes: BULK_MAX_BYTES / 1024 / 1024 })} error={fileError} required id="bulk-file">
-              <input
-                id="bulk-file"
-                type="file"
-                name="file"
-                required
-                accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-                aria-invalid={fileError ? true : undefined}
-                aria-describedby={fileError ? "bulk-file-error bulk-file-description" : "bulk-file-description"}
-                style={{ display: "block", marginTop: 6 }}
-              />
-            </Input.Wrapper>
-            <Group>
-              <Button type="submit" loading={busy}>
-                {t("food_bulk.upload")}
-              </Button>
-              {busy ? (
-                <Group gap="xs" role="status">
-                  <Loader size="xs" />
-                  <Text size="sm">{t("food_bulk.uploading")}</Text>
-                </Group>
-              ) : null}
-            </Group>
+            <SpreadsheetFileField id="bulk-file" label={t("food_bulk.file_label")} description={t("food_bulk.file_hint", { megabytes: BULK_MAX_BYTES / 1024 / 1024 })} error={fileError} />
+            <UploadButton keys={UPLOAD_KEYS} />
           </Stack>
         </Form>
       </Card>
-      <Card withBorder padding="lg">
-        <Title order={2} fz="h4" mb="xs">
-          {t("food_bulk.columns_title")}
-        </Title>
-        <List size="sm" spacing={4}>
-          {ALL_COLUMNS.map((column) => (
-            <List.Item key={column}>
-              <Text span ff="monospace" size="sm">
-                {column}
-              </Text>
-              {(REQUIRED_COLUMNS as readonly string[]).includes(column) ? ` (${t("food_bulk.required")})` : ""} — {t(`food_bulk.column_help.${column}`)}
-            </List.Item>
-          ))}
-        </List>
-      </Card>
+      <ColumnsHelp columns={ALL_COLUMNS} required={REQUIRED_COLUMNS} keys={COLUMNS_KEYS} />
     </Stack>
   );
 }
 
-/** The rows refused: shown as a dialog on the page (no script needed), with the error report to download. */
-function RowErrors({ rows, errorCount, rowsChecked, report }: { rows: { row: number; column: string; message: string }[]; errorCount: number; rowsChecked: number; report: string }) {
-  const { t } = useTranslation();
-  return (
-    <Paper withBorder p="lg" role="alertdialog" aria-labelledby="bulk-errors-title" aria-describedby="bulk-errors-summary" style={{ borderColor: "var(--mantine-color-red-6)" }}>
-      <Title order={2} fz="h4" id="bulk-errors-title" c="red.8">
-        {t("food_bulk.rows_title")}
-      </Title>
-      <Text size="sm" id="bulk-errors-summary" mb="sm">
-        {t("food_bulk.rows_summary", { errors: errorCount, rows: rowsChecked })}
-      </Text>
-      <Button component="a" href={`data:text/csv;charset=utf-8,${encodeURIComponent(report)}`} download="menu-items-error-report.csv" variant="light" color="red" mb="sm">
-        {t("food_bulk.download_report")}
-      </Button>
-      <Table.ScrollContainer minWidth={480} mah={420}>
-        <Table striped withTableBorder>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t("food_bulk.row")}</Table.Th>
-              <Table.Th>{t("food_bulk.column")}</Table.Th>
-              <Table.Th>{t("food_bulk.error")}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((error, index) => (
-              <Table.Tr key={`${error.row}-${error.column}-${index}`}>
-                <Table.Td>{error.row}</Table.Td>
-                <Table.Td ff="monospace">{error.column}</Table.Td>
-                <Table.Td>{error.message}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      {errorCount > rows.length ? (
-        <Text size="sm" mt="xs">
-          {t("food_bulk.more_errors", { count: errorCount - rows.length })}
-        </Text>
-      ) : null}
-    </Paper>
-  );
-}

@@ -1,23 +1,20 @@
 import type { Route } from "./+types/upload-products-example";
-import { EXAMPLE_FORMATS, EXAMPLE_TYPES, exampleFile } from "~/sections/catalogue/presentation/import.server";
-import { apiErrors, methodNotAllowed } from "~/web/api.server";
+import { exampleRows } from "~/sections/catalogue/domain/bulk-import.server";
+import { methodNotAllowed } from "~/web/api.server";
+import { exampleFileResponse } from "~/web/example-file-response.server";
 
 /**
  * GET dashboard/upload/product/example?type=required_fields|all_fields&format=csv|xlsx: an example
  * product import file (the columns and two believable rows). It holds nothing of any merchant, so it
  * is served to anyone: the dashboard page links to it and a merchant's system may fetch it.
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  const params = new URL(request.url).searchParams;
-  const type = params.get("type") ?? "required_fields";
-  const format = params.get("format") ?? "csv";
-  const errors: Record<string, string[]> = {};
-  if (!(EXAMPLE_TYPES as readonly string[]).includes(type)) errors.type = ["catalogue_admin.import.errors.example_type"];
-  if (!(EXAMPLE_FORMATS as readonly string[]).includes(format)) errors.format = ["catalogue_admin.import.errors.example_format"];
-  if (Object.keys(errors).length) return apiErrors(request, errors);
-  const file = await exampleFile(type as (typeof EXAMPLE_TYPES)[number], format as (typeof EXAMPLE_FORMATS)[number]);
-  return new Response(new Uint8Array(file.body), {
-    headers: { "Content-Type": file.type, "Content-Disposition": `attachment; filename="${file.name}"`, "Cache-Control": "public, max-age=3600" },
+export function loader({ request }: Route.LoaderArgs) {
+  return exampleFileResponse(request, {
+    rows: exampleRows,
+    fileName: "products",
+    sheetName: "Products",
+    minColumnWidth: 12,
+    errors: { type: "catalogue_admin.import.errors.example_type", format: "catalogue_admin.import.errors.example_format" },
   });
 }
 
