@@ -103,7 +103,7 @@ const PUBLIC = [
   ["catalogue-list", "/catalogue/product-list?merchant=1"],
   ["catalogue-detail", "/catalogue/product-detail/saffron-30g?merchant=1"],
   ["catalogue-cart", "/catalogue/cart?merchant=1"],
-  ["collect", "/pay/collect/1"],
+  ["collect", "/pay/collect/{collector}"],
 ];
 
 const freePort = () =>
@@ -277,6 +277,12 @@ async function main() {
       await page.locator('input[name="password"]').fill(PASSWORD);
       await Promise.all([page.waitForURL(`${base}/${lang}`), page.locator('form button[type="submit"]').first().click()]);
       for (const [name, route] of DASHBOARD) await shoot(page, `dashboard-${name}-${lang}`, `${base}/${lang}${fill(route)}`);
+      // The demo collector page's public address, as its list links to it.
+      if (!made.collector) {
+        await page.goto(`${base}/${lang}/customer-payment/collectors`);
+        const link = await page.locator('a[href*="/pay/collect/"]').first().getAttribute("href");
+        made.collector = link?.split("/pay/collect/")[1] ?? "missing";
+      }
       // The account menu, open.
       await page.goto(`${base}/${lang}`, { waitUntil: "networkidle" });
       await page.locator("details.disclosure-menu > summary").first().click();
