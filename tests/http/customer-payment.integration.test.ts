@@ -230,6 +230,10 @@ describe("the public API", () => {
     const details = await app.request(`${API}/transaction/details/${answer.id}`, { headers: { Authorization: `Bearer ${token}` } });
     expect(details.status).toBe(200);
     expect(JSON.stringify(await details.json())).toContain(`"collector_id":"${collector.publicId}"`);
+    // Staff read the collector once, as its labelled row, not again among the transaction's stored details.
+    const page = await (await app.request(`/en/customer-payment/transactions/${answer.id}`, { cookie: await app.signIn(alpha.admin.username, DEMO_PASSWORD) })).text();
+    expect(page).toContain(`>${text("en", "collectors.details.collector_page")}<`);
+    expect(page).not.toContain(">collector<");
   });
 
   it("keeps a caller's Idempotency-Key apart from the merchant's own keys", async () => {

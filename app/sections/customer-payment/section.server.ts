@@ -42,5 +42,7 @@ export const sectionServer: SectionServer = {
   transactions: {
     details: collectorDetails,
     serialize: serializeCollectorPayment,
+    // The collector is its own labelled row (collectorDetails); the answers stay as stored, beside their remarks.
+    extraKeys: ["collector"],
   },
 };

@@ -1,4 +1,4 @@
-import { writeTransaction, type DB } from "~/db/database.server";
+import { lockMerchant, writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { nowIso } from "~/lib/clock.server";
 import { looksLikeZip, parseCsv, readXlsx, SpreadsheetError, toCsv, type SheetRows } from "~/lib/spreadsheet.server";
@@ -158,7 +158,7 @@ export async function importProducts(db: DB, input: { merchantId: number; actor:
 
   if (errors.length) return { ok: false, kind: "rows", errors, report: { header: headerRow, rows, errors }, rowsChecked: rows.length };
   try {
-    return await writeProducts(db, input, products, new Set(bySlug.keys()));
+    return await writeProducts(db, input, products, new Map([...bySlug].map(([slug, row]) => [slug, row.id])), JSON.stringify(money));
   } catch (error) {
     // A product made with one of the file's slugs or SKUs meanwhile: nothing was written; the same file again will say which.
     if (error instanceof ProductsChanged || /unique|duplicate/i.test(String(error))) return { ok: false, kind: "file", code: "catalogue_admin.import.errors.changed" };
@@ -172,10 +172,21 @@ class ProductsChanged extends Error {}
 /** Rows per INSERT: well under SQLite's and Postgres' limits on bound values (14 columns × 500). */
 const BATCH = 500;
 
-async function writeProducts(db: DB, input: { merchantId: number; actor: Actor; ip?: string | null }, products: readonly ParsedProduct[], known: ReadonlySet<string>) {
+async function writeProducts(
+  db: DB,
+  input: { merchantId: number; actor: Actor; ip?: string | null },
+  products: readonly ParsedProduct[],
+  known: ReadonlyMap<string, number>,
+  checkedMoney: string,
+) {
   return writeTransaction(db, async (trx) => {
+    // The merchant's lock first, as checkout and the product form take it: the shop's currency and
+    // decimals the file was read with must still be the shop's, and no checkout runs meanwhile.
+    await lockMerchant(trx, input.merchantId);
+    if (JSON.stringify(await loadShopMoney(trx, input.merchantId)) !== checkedMoney) throw new ProductsChanged();
     const now = nowIso();
-    const updates = products.filter((product) => known.has(product.slug));
+    // Products are changed in id order, the order checkout and payments lock them in (no deadlock on Postgres).
+    const updates = products.filter((product) => known.has(product.slug)).sort((a, b) => known.get(a.slug)! - known.get(b.slug)!);
     const creates = products.filter((product) => !known.has(product.slug));
     for (const product of updates) {
       const { price, discounted_price: discounted } = product.values;
