@@ -52,17 +52,18 @@ describe("the browser's catalogue", () => {
     expect(offenders).toEqual([]);
   });
 
-  // The events section's words come with its dashboard pages (its layout's loader): only its own modules name them.
-  it.each(PAGE_NAMESPACES.event)("only the events section's pages ask for a text under %s.", (namespace) => {
+  // A section's dashboard words come with its pages (its layout's loader): only its own modules name them.
+  const SECTION_FOLDERS: Record<Exclude<keyof typeof PAGE_NAMESPACES, "admin">, string> = {
+    event: "event",
+    food: "food-ordering",
+    catalogue: "catalogue",
+    bulk: "bulk",
+    customer_payment: "customer-payment",
+  };
+  const sectionNamespaces = Object.entries(SECTION_FOLDERS).flatMap(([key, folder]) => PAGE_NAMESPACES[key as keyof typeof SECTION_FOLDERS].map((namespace) => [namespace, folder] as const));
+  it.each(sectionNamespaces)("only its own section's pages ask for a text under %s (sections/%s).", (namespace, folder) => {
     const asking = new RegExp(`["'\`]${namespace}\\.[\\w$]`);
-    const offenders = modules.filter((file) => !file.startsWith("sections/event/") && asking.test(fs.readFileSync(path.join(appDir, file), "utf8")));
-    expect(offenders).toEqual([]);
-  });
-
-  // The food-ordering section's dashboard words come with its pages (its layout's loader): only its own modules name them.
-  it.each(PAGE_NAMESPACES.food)("only the food-ordering section's pages ask for a text under %s.", (namespace) => {
-    const asking = new RegExp(`["'\`]${namespace}\\.[\\w$]`);
-    const offenders = modules.filter((file) => !file.startsWith("sections/food-ordering/") && asking.test(fs.readFileSync(path.join(appDir, file), "utf8")));
+    const offenders = modules.filter((file) => !file.startsWith(`sections/${folder}/`) && asking.test(fs.readFileSync(path.join(appDir, file), "utf8")));
     expect(offenders).toEqual([]);
   });
 });
