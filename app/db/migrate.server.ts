@@ -28,6 +28,7 @@ import * as catalogueStoreChoice from "./migrations/0025-catalogue-store-choice"
 import * as messageFailures from "./migrations/0026-message-failures";
 import * as collectorSubmissions from "./migrations/0027-collector-submissions";
 import * as catalogueLineReserved from "./migrations/0028-catalogue-line-reserved";
+import * as checkoutSessions from "./migrations/0029-checkout-sessions";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -61,6 +62,7 @@ const migrations: Record<string, EngineMigration> = {
   "0026-message-failures": messageFailures,
   "0027-collector-submissions": collectorSubmissions,
   "0028-catalogue-line-reserved": catalogueLineReserved,
+  "0029-checkout-sessions": checkoutSessions,
 };
 
 export async function migrateToLatest(db: DB) {

@@ -1363,6 +1363,7 @@ export interface Database {
   bulk_dispatch_logs: BulkDispatchLogTable;
   bulk_transaction_logs: BulkTransactionLogTable;
   bulk_error_reports: BulkErrorReportTable;
+  checkout_sessions: CheckoutSessionTable;
 }
 
 /** A merchant's upload of payment requests (migration 0022, decision 0027). */
@@ -1519,4 +1520,18 @@ export interface CustomerPaymentTable {
   created_at: Timestamp;
   /** The collector form's submission token with a digest of what it sent: the same submission makes one payment (unique per collector). */
   submission_token: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A merchant's server's checkout session and the transaction that collects it (migration 0029). */
+export interface CheckoutSessionTable {
+  id: string;
+  merchant_id: number;
+  transaction_id: string;
+  type: "e_commerce" | "payment_request";
+  order_no: string | null;
+  redirect_url: string | null;
+  webhook_url: string | null;
+  created_by: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }

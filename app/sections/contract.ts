@@ -21,6 +21,7 @@ import type { AttachmentRenderer } from "~/domain/messaging/mail.server";
 import type { TemplateSpec } from "~/domain/messaging/mail-templates.server";
 import type { JobHandler } from "~/lib/jobs.server";
 import type { Language } from "~/lib/i18n";
+import type { TextParams } from "~/lib/outcome";
 
 /** A route of a section: `file` is relative to app/ (as routes.ts names route modules). */
 export type SectionRoute = { path: string; file: string; id: string };
@@ -112,8 +113,31 @@ export type DirectPage = {
   render: (input: { db: DB; url: URL; cookieHeader: string | null; lang: Language }) => Promise<{ status: number; title: string; body: ReactElement } | null>;
 };
 
+/** A payment request another part of the platform asks for (the point-of-sale counter, a paired code). */
+export type RequestMakerInput = {
+  merchantId: number;
+  /** Who asks: the signed-in person at the counter, or the person who issued a code. */
+  user: { id: number; username: string };
+  /** The fields of the payment request API (amount as a decimal string, currency_code, customer_*, description, ...). */
+  fields: Record<string, unknown>;
+  lang: Language;
+  /** What made it, kept on the transaction's `extra.source` (`pos`, `code_pairing`). */
+  source: string;
+};
+
+export type RequestMakerResult =
+  | { ok: true; transactionId: string; payUrl: string }
+  /** Field errors by the API's field names, as translation keys with their parameters. */
+  | { ok: false; errors: Record<string, string[]>; params: TextParams };
+
 export type SectionServer = {
   key: string;
+  /**
+   * Makes a payment request under the section's own rules and settings for another part of the
+   * platform (the counter's "Create", a code that leads to a payment): the section that owns
+   * payment requests offers it, the others find it through registry.server.ts `requestMaker`.
+   */
+  requestMaker?: (db: DB, input: RequestMakerInput) => Promise<RequestMakerResult>;
   /** Its busiest customer pages, served without the router (the food menu). */
   directPages?: DirectPage[];
   /**

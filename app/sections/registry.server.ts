@@ -49,3 +49,10 @@ export function directPages() {
   if (!loading) throw new Error("directPages: the sections' server parts are not loaded (start the platform through app/boot)");
   return [...servers.values()].flatMap((server) => server.directPages ?? []);
 }
+
+/** The one section's way of making payment requests for the rest of the platform (contract `requestMaker`). */
+export function requestMaker() {
+  if (!loading) throw new Error("requestMaker: the sections' server parts are not loaded (start the platform through app/boot)");
+  for (const server of servers.values()) if (server.requestMaker) return server.requestMaker;
+  throw new Error("requestMaker: no built section makes payment requests");
+}

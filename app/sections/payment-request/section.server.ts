@@ -1,10 +1,32 @@
 import type { SectionServer } from "../contract";
+import { createPaymentRequest } from "./domain/payment-requests.server";
+import { PaymentRequestSchema } from "./domain/payment-request-schema";
+import { linkBaseUrl } from "~/web/sign-in.server";
 import { sendReceiptWhenPaid } from "./domain/receipts.server";
 import { deliveryDetails, deliveryField, serializeDelivery } from "./presentation/delivery.server";
 import { loadPaymentRequestSettings } from "./settings.server";
 
 export const sectionServer: SectionServer = {
   key: "payment_request",
+  requestMaker: async (db, input) => {
+    const parsed = PaymentRequestSchema.safeParse(input.fields);
+    if (!parsed.success) {
+      const errors: Record<string, string[]> = {};
+      for (const issue of parsed.error.issues) (errors[String(issue.path[0] ?? "non_field_errors")] ??= []).push(issue.message);
+      return { ok: false, errors, params: {} };
+    }
+    const created = await createPaymentRequest(db, {
+      merchantId: input.merchantId,
+      user: input.user,
+      request: parsed.data,
+      baseUrl: linkBaseUrl(),
+      lang: input.lang,
+      settings: await loadPaymentRequestSettings(db, input.merchantId),
+      extra: { source: input.source },
+    });
+    if (!created.ok) return { ok: false, errors: created.errors, params: created.params };
+    return { ok: true, transactionId: created.transaction.id, payUrl: created.transaction.payUrl };
+  },
   onTransition: (trx, event) => sendReceiptWhenPaid(trx, event, async () => (await loadPaymentRequestSettings(trx, event.transaction.merchant_id)).emailNotifications),
   transactions: {
     fields: [deliveryField],

@@ -52,6 +52,8 @@ export async function createPaymentRequest(
     baseUrl: string;
     lang: Language;
     settings?: PaymentRequestSettings;
+    /** Kept on the transaction's `extra` (what made it: `{ source: "pos" }`). */
+    extra?: Record<string, unknown>;
   },
 ): Promise<{ ok: true; transaction: CreatedPaymentRequest } | { ok: false; errors: FieldErrors; keptAttachment?: string; params: TextParams }> {
   const { request } = input;
@@ -147,6 +149,7 @@ export async function createPaymentRequest(
       delivery_mode: request.delivery_mode,
       send_email: request.send_email ? 1 : 0,
       send_sms: request.send_sms ? 1 : 0,
+      ...(input.extra ? { extra: JSON.stringify(input.extra) } : {}),
     });
     const link = payUrlOf(input.baseUrl, input.lang, made.id);
     const message = { merchantId: input.merchantId, template: "pay_link", params: { ...linkParams, link }, lang: input.lang };
