@@ -53,7 +53,7 @@ describe("the browser's catalogue", () => {
   });
 
   // A section's dashboard words come with its pages (its layout's loader): only its own modules name them.
-  const SECTION_FOLDERS: Record<Exclude<keyof typeof PAGE_NAMESPACES, "admin">, string> = {
+  const SECTION_FOLDERS: Record<Exclude<keyof typeof PAGE_NAMESPACES, "admin" | "reconciliation" | "mailbox" | "statistics" | "reports">, string> = {
     event: "event",
     food: "food-ordering",
     catalogue: "catalogue",
@@ -64,6 +64,19 @@ describe("the browser's catalogue", () => {
   it.each(sectionNamespaces)("only its own section's pages ask for a text under %s (sections/%s).", (namespace, folder) => {
     const asking = new RegExp(`["'\`]${namespace}\\.[\\w$]`);
     const offenders = modules.filter((file) => !file.startsWith(`sections/${folder}/`) && asking.test(fs.readFileSync(path.join(appDir, file), "utf8")));
+    expect(offenders).toEqual([]);
+  });
+
+  // The statistics home, Generated reports, the superusers' reconciliation report and the sandbox mailbox bring their words with them.
+  const PAGE_FILES = {
+    reconciliation: /^routes\/dashboard\/reconciliation\.tsx$/,
+    mailbox: /^routes\/dashboard\/mailbox(\.message)?\.tsx$/,
+    statistics: /^(routes\/dashboard\/general-info(\.tsx$|\/)|domain\/statistics\/periods\.ts$)/,
+    reports: /^routes\/dashboard\/generated-reports\.tsx$/,
+  } satisfies Record<Exclude<keyof typeof PAGE_NAMESPACES, keyof typeof SECTION_FOLDERS | "admin">, RegExp>;
+  it.each(Object.entries(PAGE_FILES))("only its own pages ask for a text under %s.", (namespace, pages) => {
+    const asking = new RegExp(`["'\`]${namespace}\\.[\\w$]`);
+    const offenders = modules.filter((file) => !pages.test(file) && asking.test(fs.readFileSync(path.join(appDir, file), "utf8")));
     expect(offenders).toEqual([]);
   });
 });

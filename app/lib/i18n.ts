@@ -38,4 +38,4 @@ export const SERVER_ONLY_NAMESPACES = ["audit", "audit_entry", "mail", "sms", "r
  * dashboard does not carry the administration panel's words. browser-catalogue.test.ts checks that
  * no other code the browser runs asks for them.
  */
-export const PAGE_NAMESPACES = { admin: ["admin", "operator", "checkout_fields", "permissions"], event: ["event", "bookings", "checkin", "event_setup"], food: ["food", "food_setup", "food_orders", "food_bulk"], catalogue: ["catalogue_admin"], bulk: ["bulk"], customer_payment: ["collectors"] } as const;
+export const PAGE_NAMESPACES = { admin: ["admin", "operator", "checkout_fields", "permissions"], event: ["event", "bookings", "checkin", "event_setup"], food: ["food", "food_setup", "food_orders", "food_bulk"], catalogue: ["catalogue_admin"], bulk: ["bulk"], customer_payment: ["collectors"], reconciliation: ["reconciliation"], mailbox: ["mailbox"], statistics: ["statistics"], reports: ["reports"] } as const;

@@ -67,7 +67,7 @@ export function SideMenu({ lang, sections, canReadMailbox, canExport = false, ca
         {canExport ? link("/generated-reports", t("shell.generated_reports"), <IconFileReport size={18} />) : null}
         {canReadMailbox ? link("/mailbox", t("shell.mailbox"), <IconMail size={18} />) : null}
         {reconciliation
-          ? link("/reconciliation", t("shell.reconciliation"), <IconScale size={18} />, false, reconciliation.open, "reconciliation.open_count")
+          ? link("/reconciliation", t("shell.reconciliation"), <IconScale size={18} />, false, reconciliation.open, "shell.reconciliation_open_count")
           : null}
         {link("/help", t("shell.help"), <IconHelp size={18} />)}
         {canManageMerchant ? link("/admin", t("shell.administration"), <IconBuildingStore size={18} />) : null}

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { useActionData, useLoaderData, useParams } from "react-router";
 import type { Route } from "./+types/general-info";
 import { PageHeader } from "~/components/page-header";
+import { usePageTexts } from "~/lib/page-texts";
 import { AverageSizeCard, ChartsGrid } from "./general-info/charts";
 import { homeAction, loadHome, type HomeNotice } from "./general-info/home.server";
 import { PeriodBar } from "./general-info/period-bar";
@@ -22,8 +23,9 @@ const NO_SCRIPT_STYLE =
   ".chart-table{position:static!important;width:auto!important;height:auto!important;overflow:visible!important;clip:auto!important;white-space:normal!important}";
 
 export default function GeneralInfo() {
-  const { t } = useTranslation();
   const data = useLoaderData<typeof loader>();
+  usePageTexts(data.lang, data.texts, "statistics.title");
+  const { t } = useTranslation();
   const notice = useActionData<typeof action>() as HomeNotice | undefined;
   const { lang = "en" } = useParams();
   return (

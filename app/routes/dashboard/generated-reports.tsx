@@ -12,7 +12,9 @@ import { takeReportNotices } from "~/presentation/notifications.server";
 import { describeReportFilters } from "~/presentation/report-files.server";
 import { reportFilterDescriber } from "~/sections/registry.server";
 import { requirePermission, requireUser } from "~/web/guards.server";
-import { isLanguage, type Language } from "~/lib/i18n";
+import { isLanguage, PAGE_NAMESPACES, type Language } from "~/lib/i18n";
+import { usePageTexts } from "~/lib/page-texts";
+import { pageTexts } from "~/lib/page-texts.server";
 import { getDbFrom } from "~/web/request-context.server";
 
 const PAGE_SIZE = 20;
@@ -46,6 +48,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   ]);
   return {
     lang,
+    texts: pageTexts(lang, PAGE_NAMESPACES.reports),
     notices,
     page,
     pages: Math.max(1, Math.ceil(count / PAGE_SIZE)),
@@ -71,8 +74,9 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 type Report = Awaited<ReturnType<typeof loader>>["reports"][number];
 
 export default function GeneratedReports() {
+  const { lang, reports, page, pages, highlighted, running, notices, texts } = useLoaderData<typeof loader>();
+  usePageTexts(lang, texts, "reports.title");
   const { t } = useTranslation();
-  const { lang, reports, page, pages, highlighted, running, notices } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
   // Each refresh brings only notices not shown yet: those already showing stay until they close.
   const [shownNotices, setShownNotices] = useState(notices);

@@ -6,7 +6,9 @@ import type { Route } from "./+types/mailbox.message";
 import { attachmentsOf, getMail } from "~/domain/messaging/mail.server";
 import { notFound, requirePermission, requireUser } from "~/web/guards.server";
 import { formatDateTime } from "~/lib/format";
-import { isLanguage } from "~/lib/i18n";
+import { isLanguage, PAGE_NAMESPACES } from "~/lib/i18n";
+import { usePageTexts } from "~/lib/page-texts";
+import { pageTexts } from "~/lib/page-texts.server";
 import { getDbFrom } from "~/web/request-context.server";
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
@@ -19,7 +21,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const lang = isLanguage(params.lang) ? params.lang : "en";
   // The files it carries are made when downloaded, as when the mail is sent.
   const attachments = attachmentsOf(mail.attachments).map((attachment, index) => ({ filename: attachment.filename, url: `/${lang}/mailbox/${mail.id}/attachments/${index}` }));
-  return { ...mail, attachments, created_at: formatDateTime(mail.created_at, lang) };
+  return { ...mail, attachments, created_at: formatDateTime(mail.created_at, lang), pageLang: lang, texts: pageTexts(lang, PAGE_NAMESPACES.mailbox) };
 }
 
 const urlPattern = /(https?:\/\/[^\s]+)/g;
@@ -51,8 +53,9 @@ function HtmlPart({ html, title }: { html: string; title: string }) {
 }
 
 export default function MailboxMessage() {
-  const { t } = useTranslation();
   const mail = useLoaderData<typeof loader>();
+  usePageTexts(mail.pageLang, mail.texts, "mailbox.title");
+  const { t } = useTranslation();
   return (
     <Stack maw={760}>
       <Anchor component={Link} to=".." relative="path">

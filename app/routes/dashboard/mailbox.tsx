@@ -8,7 +8,9 @@ import { listMail } from "~/domain/messaging/mail.server";
 import { listSms } from "~/domain/messaging/sms.server";
 import { requirePermission, requireUser } from "~/web/guards.server";
 import { formatDateTime } from "~/lib/format";
-import { isLanguage } from "~/lib/i18n";
+import { isLanguage, PAGE_NAMESPACES } from "~/lib/i18n";
+import { usePageTexts } from "~/lib/page-texts";
+import { pageTexts } from "~/lib/page-texts.server";
 import { getDbFrom } from "~/web/request-context.server";
 
 const PAGE_SIZE = 20;
@@ -29,6 +31,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   });
   const sms = await listSms(db, auth.user.merchantId, { limit: PAGE_SIZE });
   return {
+    lang,
+    texts: pageTexts(lang, PAGE_NAMESPACES.mailbox),
     sms: sms.map((row) => ({ ...row, created_at: formatDateTime(row.created_at, lang) })),
     page,
     pages: Math.max(1, Math.ceil(count / PAGE_SIZE)),
@@ -37,8 +41,9 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 }
 
 export default function Mailbox() {
+  const { mails, page, pages, sms, lang, texts } = useLoaderData<typeof loader>();
+  usePageTexts(lang, texts, "mailbox.title");
   const { t } = useTranslation();
-  const { mails, page, pages, sms } = useLoaderData<typeof loader>();
   return (
     <Stack>
       <PageHeader title={t("mailbox.title")} description={t("mailbox.subtitle")} />

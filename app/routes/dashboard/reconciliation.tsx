@@ -30,7 +30,9 @@ import {
   settleDifferenceByHand,
 } from "~/domain/payments/reconciliation.server";
 import { formatDateTime } from "~/lib/format";
-import { isLanguage } from "~/lib/i18n";
+import { isLanguage, PAGE_NAMESPACES } from "~/lib/i18n";
+import { usePageTexts } from "~/lib/page-texts";
+import { pageTexts } from "~/lib/page-texts.server";
 import { formatAmount } from "~/lib/money";
 import { flashCookie } from "~/web/flash.server";
 import { readFormData } from "~/web/form-data.server";
@@ -68,6 +70,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const auth = requireUser(context, request);
   requireSuperuser(auth);
   const lang = isLanguage(params.lang) ? params.lang : "en";
+  const texts = pageTexts(lang, PAGE_NAMESPACES.reconciliation);
   const url = new URL(request.url);
   const resolved = url.searchParams.get("status") === "resolved";
   const page = Math.max(
@@ -86,6 +89,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const amount = (value: number | null, currency: string | null) =>
     value === null || !currency ? "—" : formatAmount(value, currency, lang);
   return {
+    texts,
     lang,
     resolved,
     page,
@@ -201,9 +205,10 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 type Difference = Awaited<ReturnType<typeof loader>>["differences"][number];
 
 export default function Reconciliation() {
-  const { t } = useTranslation();
-  const { lang, resolved, page, pages, count, last, differences } =
+  const { lang, resolved, page, pages, count, last, differences, texts } =
     useLoaderData<typeof loader>();
+  usePageTexts(lang, texts, "reconciliation.title");
+  const { t } = useTranslation();
   const busy = useNavigation().state === "submitting";
   return (
     <Stack>

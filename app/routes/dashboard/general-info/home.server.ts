@@ -14,7 +14,8 @@ import { now } from "~/lib/clock.server";
 import { DISPLAY_ZONE, formatCount, formatDateTime } from "~/lib/format";
 import { requireUser } from "~/web/guards.server";
 import { translator } from "~/lib/i18n.server";
-import { isLanguage, type Language } from "~/lib/i18n";
+import { isLanguage, PAGE_NAMESPACES, type Language } from "~/lib/i18n";
+import { pageTexts } from "~/lib/page-texts.server";
 import { formatAmount, toDecimalString } from "~/lib/money";
 import { getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
@@ -76,6 +77,8 @@ function presentStatistics(report: StatisticsReport, lang: Language, sectionPath
   const name = (gateway: { name_en: string; name_ar: string }) => (lang === "ar" ? gateway.name_ar : gateway.name_en);
   const moneyTexts = (amounts: { currency: string; value: number }[]) => amounts.map((amount) => formatAmount(amount.value, amount.currency, lang));
   return {
+    lang,
+    texts: pageTexts(lang, PAGE_NAMESPACES.statistics),
     current: rangeLabel(period.current, lang),
     previous: rangeLabel(period.previous, lang),
     granularity: period.granularity,
@@ -190,6 +193,8 @@ export async function loadHome({ context, request, params }: { context: Context;
   );
   const requested = query.get("period") ?? "day";
   return {
+    lang,
+    texts: pageTexts(lang, PAGE_NAMESPACES.statistics),
     username: auth.user.username,
     canStatistics,
     canOrders,
