@@ -77,6 +77,8 @@ const DASHBOARD = [
   ["collectors", "/customer-payment/collectors"],
   ["collector", "/customer-payment/collectors/1"],
   ["payment-restriction", "/customer-payment/payment-restriction"],
+  ["shopify-settings", "/shopify/settings"],
+  ["shopify-transactions", "/shopify/transactions"],
   ["bulk-uploads", "/bulk/uploads"],
   ["bulk-upload", "/bulk/uploads/1"],
   ["bulk-dispatch-logs", "/bulk/uploads/1/dispatch-logs"],
@@ -104,7 +106,18 @@ const PUBLIC = [
   ["catalogue-detail", "/catalogue/product-detail/saffron-30g?merchant=1"],
   ["catalogue-cart", "/catalogue/cart?merchant=1"],
   ["collect", "/pay/collect/{collector}"],
+  ["spf-options", "/spf/payment-options/{spfOpen}"],
+  ["spf-paid", "/spf/payment-options/{spfPaid}"],
 ];
+
+/** The demo shop's handed-over payments: one still open, one paid. */
+async function shopifyPayments(base, access) {
+  const answer = await fetch(`${base}/api/v1/plugins/shopify/transaction/?page_size=50`, { headers: { Authorization: `Bearer ${access}` } });
+  const body = await answer.json();
+  const rows = Array.isArray(body) ? body : (body.results ?? []);
+  const find = (states) => rows.find((row) => states.includes(row.state))?.id ?? "missing";
+  return { spfOpen: find(["created", "pending"]), spfPaid: find(["paid"]) };
+}
 
 const freePort = () =>
   new Promise((resolve) => {
@@ -254,6 +267,7 @@ async function main() {
       open: await createRequest(base, access, "7.250"),
     };
     Object.assign(made, await createEvents(base, access));
+    Object.assign(made, await shopifyPayments(base, access));
     Object.assign(made, await foodOrder(base));
     made.success = await payWithKnet(browser, base, await createRequest(base, access, "3.000"), "8888880000000001");
     made.failed = await payWithKnet(browser, base, await createRequest(base, access, "4.500"), "8888880000000002");

@@ -1364,6 +1364,9 @@ export interface Database {
   bulk_transaction_logs: BulkTransactionLogTable;
   bulk_error_reports: BulkErrorReportTable;
   checkout_sessions: CheckoutSessionTable;
+  shopify_connections: ShopifyConnectionTable;
+  shopify_payment_sessions: ShopifyPaymentSessionTable;
+  shopify_callbacks: ShopifyCallbackTable;
 }
 
 /** A merchant's upload of payment requests (migration 0022, decision 0027). */
@@ -1534,4 +1537,46 @@ export interface CheckoutSessionTable {
   created_by: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** A merchant's connection to its shop platform (migration 0032, decision 0030). */
+export interface ShopifyConnectionTable {
+  merchant_id: number;
+  shop_domain: string;
+  callback_url: string;
+  /** Sealed (lib/sealed.server). */
+  signing_secret: string;
+  secret_rotated_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A payment session a shop platform handed over, and the transaction that collects it (migration 0032). */
+export interface ShopifyPaymentSessionTable {
+  id: Generated<number>;
+  merchant_id: number;
+  payment_id: string;
+  gid: string;
+  group_id: string;
+  transaction_id: string;
+  kind: "sale" | "authorization";
+  test: number;
+  request_hash: string;
+  cancel_url: string;
+  return_url: string | null;
+  proposed_at: string | null;
+  created_at: Timestamp;
+}
+
+/** One try of telling the shop platform how a payment session ended (migration 0032). */
+export interface ShopifyCallbackTable {
+  id: Generated<number>;
+  merchant_id: number;
+  transaction_id: string;
+  action: "resolve" | "reject";
+  attempt: number;
+  status: "succeeded" | "failed";
+  response_code: number | null;
+  error: string | null;
+  created_at: Timestamp;
 }

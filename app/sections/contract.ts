@@ -192,6 +192,12 @@ export type SectionServer = {
     ticketsUrl?: (db: DB, transactionId: string, lang: Language) => Promise<string | null>;
     /** Where the customer follows what a paid transaction ordered (the result page's "Follow your order"); null for nothing. */
     followUrl?: (db: DB, transactionId: string, lang: Language) => Promise<string | null>;
+    /**
+     * The section's own result page of an attempt on its transactions (the Shopify flow's payment
+     * details, which adds a note and the way back to the shop): the platform's result page, where
+     * every gateway returns the customer, sends them there. Without it the platform's page is the result.
+     */
+    resultUrl?: (attemptId: string, lang: Language) => string;
   };
 };
 

@@ -12,6 +12,7 @@ import { event } from "./event/section";
 import { expressSearch } from "./express-search/section";
 import { foodOrdering } from "./food-ordering/section";
 import { paymentRequest } from "./payment-request/section";
+import { shopify } from "./shopify/section";
 import { ticket } from "./ticket/section";
 
 const DECLARED = [
@@ -22,7 +23,7 @@ const DECLARED = [
   catalogue,
   notBuilt({ key: "e_commerce", path: "e-commerce", features: [...TRANSACTION_FEATURES], permissions: [] }),
   notBuilt({ key: "session", path: "session", features: [], permissions: [] }),
-  notBuilt({ key: "shopify", path: "shopify", features: [...TRANSACTION_FEATURES], permissions: [] }),
+  shopify,
   event,
   foodOrdering,
   ticket,
