@@ -1,0 +1,9 @@
+import type { SectionServer } from "../contract";
+import { DEMO_CODE_PAIRING_JOB, seedDemoCodePairing } from "./domain/demo.server";
+
+export const sectionServer: SectionServer = {
+  key: "code_pairing",
+  jobs: {
+    [DEMO_CODE_PAIRING_JOB]: (db, payload: { merchantId: number; userId: number }) => seedDemoCodePairing(db, payload),
+  },
+};
