@@ -1,7 +1,7 @@
 import type { DB } from "~/db/database.server";
 import { loadSessionUser } from "~/domain/identity/users.server";
 import { IssueCodeSchema, issueCode } from "./codes.server";
-import { pairCode } from "./pairing.server";
+import { pairCode, type MakeRequest } from "./pairing.server";
 import { findSite, saveDefaultLabel, saveSite } from "./sites.server";
 
 /** The job the section declares as its demo data (section.ts `demoJob`), queued by the demo seed. */
@@ -20,7 +20,7 @@ const CODES = [
  * single-use tuition codes (one already used) and a monthly bus code for twelve months. Run again,
  * it adds only what is missing.
  */
-export async function seedDemoCodePairing(db: DB, payload: { merchantId: number; userId: number }) {
+export async function seedDemoCodePairing(db: DB, payload: { merchantId: number; userId: number }, makeRequest: MakeRequest) {
   const user = await loadSessionUser(db, payload.userId);
   if (!user) return;
   const actor = { id: user.id, username: user.username };
@@ -35,6 +35,6 @@ export async function seedDemoCodePairing(db: DB, payload: { merchantId: number;
   for (const entry of CODES) {
     const issued = await issueCode(db, { merchantId: payload.merchantId, actor, values: IssueCodeSchema.parse({ ...entry, currency_code: "KWD" }) });
     if (!issued.ok) continue;
-    if (entry.used) await pairCode(db, { site, code: entry.code, pair: entry.pair, ip: null, lang: "en" });
+    if (entry.used) await pairCode(db, { site, code: entry.code, pair: entry.pair, ip: null, lang: "en", makeRequest });
   }
 }

@@ -34,3 +34,4 @@ export function normalizePair(text: string): string {
 export function displayCode(code: string) {
   return code.length === GENERATED_CODE_LENGTH ? `${code.slice(0, 5)}-${code.slice(5)}` : code;
 }
+export const LABEL_MAX = 60;

@@ -8,7 +8,7 @@ import { safeEqual, sha256 } from "~/lib/crypto.server";
 import type { Language } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
 import { toDecimalString } from "~/lib/money";
-import { requestMaker } from "../../registry.server";
+import type { RequestMakerInput, RequestMakerResult } from "../../contract";
 import { codeLookup, codeState, type CodeState } from "./codes.server";
 import { displayCode, normalizeCode, normalizePair } from "./normalize";
 import { pairLabel, type Site } from "./sites.server";
@@ -52,9 +52,11 @@ const remark = (label: string, value: string) => `${label.replace(/[~:\r\n]+/g, 
  * the code is found by its HMAC, the paired value compared in constant time. A matching pair on a
  * code that can be used claims one use with a conditional update (two tries at once cannot both
  * take the last use, on either engine) and makes that use's payment request through the section
- * that owns them; should that fail, the use is given back.
+ * that owns them (`makeRequest`: the contract's requestMaker); should that fail, the use is given back.
  */
-export async function pairCode(db: DB, input: { site: Site; code: string; pair: string; ip: string | null; lang: Language }): Promise<PairingOutcome> {
+export type MakeRequest = (db: DB, input: RequestMakerInput) => Promise<RequestMakerResult>;
+
+export async function pairCode(db: DB, input: { site: Site; code: string; pair: string; ip: string | null; lang: Language; makeRequest: MakeRequest }): Promise<PairingOutcome> {
   const errors: FieldErrors = {};
   const code = normalizeCode(input.code ?? "");
   const pair = normalizePair(input.pair ?? "");
@@ -106,7 +108,7 @@ export async function pairCode(db: DB, input: { site: Site; code: string; pair: 
     const label = (await pairLabel(db, input.site, input.lang)) ?? t("cpr_public.default_label");
     const gateways = await listMerchantGateways(db, merchantId, { enabledOnly: true });
     const creator = await db.selectFrom("users").select(["id", "username"]).where("id", "=", row.created_by).executeTakeFirst();
-    const request = await requestMaker()(db, {
+    const request = await input.makeRequest(db, {
       merchantId,
       user: creator ?? { id: row.created_by, username: "" },
       fields: {

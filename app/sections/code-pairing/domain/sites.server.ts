@@ -3,10 +3,11 @@ import { recordAudit } from "~/domain/audit/audit-log.server";
 import type { FieldErrors } from "~/domain/identity/passwords.server";
 import type { Language } from "~/lib/i18n";
 import { nowIso } from "~/lib/clock.server";
+import { LABEL_MAX } from "./normalize";
 
 /** The paired field's label when neither the site nor the merchant names it (texts in cpr_public). */
 export const PLATFORM_LABEL = "cpr_public.default_label";
-export const LABEL_MAX = 60;
+export { LABEL_MAX } from "./normalize";
 
 /**
  * The site a Referer (or a `site` parameter, or the API's `referer`) names: its host in lower case,

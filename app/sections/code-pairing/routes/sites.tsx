@@ -8,7 +8,8 @@ import { flashCookie } from "~/web/flash.server";
 import { readFormData } from "~/web/form-data.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { PairingNav } from "../components/pairing-nav";
-import { LABEL_MAX, listSites, loadDefaultLabel, removeSite, saveDefaultLabel, saveSite } from "../domain/sites.server";
+import { LABEL_MAX } from "../domain/normalize";
+import { listSites, loadDefaultLabel, removeSite, saveDefaultLabel, saveSite } from "../domain/sites.server";
 import { fieldMessages, guardPairingPage } from "../presentation/guard.server";
 
 export function meta({ params }: Route.MetaArgs) {

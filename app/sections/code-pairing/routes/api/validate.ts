@@ -2,6 +2,7 @@ import type { Route } from "./+types/validate";
 import { translator } from "~/lib/i18n.server";
 import { apiJson, methodNotAllowed, readBody } from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+import { requestMaker } from "~/web/request-maker.server";
 import { pairCode } from "../../domain/pairing.server";
 import { findSite, siteHost } from "../../domain/sites.server";
 import { apiFieldErrors, cprApiLanguage, refererOf } from "./cpr-api.server";
@@ -25,7 +26,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const site = await findSite(db, siteHost(referer));
   if (!site) return apiJson(apiFieldErrors({ referer: [referer ? "cpr_public.unknown_site" : "errors.required"] }, undefined, lang), 400);
   const text = (value: unknown, max: number) => (typeof value === "string" ? value.slice(0, max) : typeof value === "number" ? String(value) : "");
-  const outcome = await pairCode(db, { site, code: text(body.code, 60), pair: text(body.pair, 80), ip: context.get(clientAddressContext), lang });
+  const outcome = await pairCode(db, { site, code: text(body.code, 60), pair: text(body.pair, 80), ip: context.get(clientAddressContext), lang, makeRequest: requestMaker() });
   if (outcome.ok) return apiJson({ redirect_url: outcome.payUrl, transaction_id: outcome.transactionId });
   if (outcome.kind === "throttled") return apiJson({ detail: translator(lang)("cpr_public.errors.throttled", { minutes: outcome.minutes }) }, 429, { "Retry-After": String(outcome.minutes * 60) });
   return apiJson(apiFieldErrors(outcome.errors, undefined, lang), 400);

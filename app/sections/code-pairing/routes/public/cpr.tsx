@@ -7,6 +7,7 @@ import { Alert, Button, Card, TextField } from "~/components/pay/ui";
 import { useText } from "~/components/pay/use-text";
 import { readFormData } from "~/web/form-data.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+import { requestMaker } from "~/web/request-maker.server";
 import { pairCode } from "../../domain/pairing.server";
 import { cprPageView, fieldMessages, languageOf, siteOfRequest, type CprPageView } from "./cpr-view.server";
 
@@ -33,7 +34,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   const values = { code: text("code", 60), pair: text("pair", 80) };
   const site = await siteOfRequest(db, request, text("site", 300) || new URL(request.url).searchParams.get("site"));
   if (!site) return data({ values, errors: fieldMessages({ non_field_errors: ["cpr_public.unknown_site"] }, undefined, lang) }, { status: 404 });
-  const outcome = await pairCode(db, { site, code: values.code, pair: values.pair, ip: context.get(clientAddressContext), lang });
+  const outcome = await pairCode(db, { site, code: values.code, pair: values.pair, ip: context.get(clientAddressContext), lang, makeRequest: requestMaker() });
   if (outcome.ok) return redirect(`/${lang}/pay/${outcome.transactionId}`, 303);
   if (outcome.kind === "throttled") return data({ values, errors: fieldMessages({ non_field_errors: ["cpr_public.errors.throttled"] }, { minutes: outcome.minutes }, lang) }, { status: 429 });
   return data({ values, errors: fieldMessages(outcome.errors, undefined, lang) }, { status: 400 });
@@ -65,7 +66,8 @@ export default function CodePairingPage() {
         <div className="c-stack">
           <h1 className="c-title">{page.title}</h1>
           <p>{t("cpr_public.intro", { label: page.pairLabel })}</p>
-          <form method="post" className="c-stack">
+          {/* The site stays in the address the form is sent to: the page answering it knows the merchant too. */}
+          <form method="post" action={`/${page.lang}/cpr?site=${encodeURIComponent(page.site)}`} className="c-stack">
             <input type="hidden" name="site" value={page.site} />
             {errors.non_field_errors ? <Alert color="red">{errors.non_field_errors}</Alert> : null}
             <Card>
