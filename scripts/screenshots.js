@@ -77,6 +77,9 @@ const DASHBOARD = [
   ["collectors", "/customer-payment/collectors"],
   ["collector", "/customer-payment/collectors/1"],
   ["payment-restriction", "/customer-payment/payment-restriction"],
+  ["cpr-codes", "/code-pairing/codes"],
+  ["cpr-code-new", "/code-pairing/codes/new"],
+  ["cpr-sites", "/code-pairing/sites"],
   ["bulk-uploads", "/bulk/uploads"],
   ["bulk-upload", "/bulk/uploads/1"],
   ["bulk-dispatch-logs", "/bulk/uploads/1/dispatch-logs"],
@@ -104,6 +107,7 @@ const PUBLIC = [
   ["catalogue-detail", "/catalogue/product-detail/saffron-30g?merchant=1"],
   ["catalogue-cart", "/catalogue/cart?merchant=1"],
   ["collect", "/pay/collect/{collector}"],
+  ["cpr", "/cpr?site=school.demo-store.com.kw"],
 ];
 
 const freePort = () =>
