@@ -79,6 +79,9 @@ const DASHBOARD = [
   ["payment-restriction", "/customer-payment/payment-restriction"],
   ["shopify-settings", "/shopify/settings"],
   ["shopify-transactions", "/shopify/transactions"],
+  ["cpr-codes", "/code-pairing/codes"],
+  ["cpr-code-new", "/code-pairing/codes/new"],
+  ["cpr-sites", "/code-pairing/sites"],
   ["bulk-uploads", "/bulk/uploads"],
   ["bulk-upload", "/bulk/uploads/1"],
   ["bulk-dispatch-logs", "/bulk/uploads/1/dispatch-logs"],
@@ -108,6 +111,7 @@ const PUBLIC = [
   ["collect", "/pay/collect/{collector}"],
   ["spf-options", "/spf/payment-options/{spfOpen}"],
   ["spf-paid", "/spf/payment-options/{spfPaid}"],
+  ["cpr", "/cpr?site=school.demo-store.com.kw"],
 ];
 
 /** The demo shop's handed-over payments: one still open, one paid. */

@@ -30,6 +30,7 @@ import * as collectorSubmissions from "./migrations/0027-collector-submissions";
 import * as catalogueLineReserved from "./migrations/0028-catalogue-line-reserved";
 import * as checkoutSessions from "./migrations/0029-checkout-sessions";
 import * as shopify from "./migrations/0032-shopify";
+import * as codePairing from "./migrations/0033-code-pairing";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -65,6 +66,7 @@ const migrations: Record<string, EngineMigration> = {
   "0028-catalogue-line-reserved": catalogueLineReserved,
   "0029-checkout-sessions": checkoutSessions,
   "0032-shopify": shopify,
+  "0033-code-pairing": codePairing,
 };
 
 export async function migrateToLatest(db: DB) {

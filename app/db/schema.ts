@@ -1367,6 +1367,10 @@ export interface Database {
   shopify_connections: ShopifyConnectionTable;
   shopify_payment_sessions: ShopifyPaymentSessionTable;
   shopify_callbacks: ShopifyCallbackTable;
+  code_pairing_sites: CodePairingSiteTable;
+  code_pairing_settings: CodePairingSettingTable;
+  code_pairing_codes: CodePairingCodeTable;
+  code_pairing_uses: CodePairingUseTable;
 }
 
 /** A merchant's upload of payment requests (migration 0022, decision 0027). */
@@ -1578,5 +1582,53 @@ export interface ShopifyCallbackTable {
   status: "succeeded" | "failed";
   response_code: number | null;
   error: string | null;
+  created_at: Timestamp;
+}
+
+/** A merchant's website that sends customers to /cpr, and the paired field's label there (migration 0033, decision 0031). */
+export interface CodePairingSiteTable {
+  id: Generated<number>;
+  merchant_id: number;
+  host: string;
+  label_en: Defaulted<string>;
+  label_ar: Defaulted<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** The paired field's label where a site has none of its own (migration 0033). */
+export interface CodePairingSettingTable {
+  merchant_id: number;
+  label_en: string;
+  label_ar: string;
+  updated_at: Timestamp;
+}
+
+/** A code the merchant issued with its paired value and what it leads to (migration 0033). */
+export interface CodePairingCodeTable {
+  id: Generated<number>;
+  merchant_id: number;
+  code: string;
+  code_lookup: string;
+  pair: string;
+  pair_normalized: string;
+  amount: ColumnType<number, number, number>;
+  currency_code: string;
+  description: Defaulted<string>;
+  max_uses: number;
+  uses: ColumnType<number, number | undefined, number>;
+  expires_at: Timestamp | null;
+  is_active: Flag;
+  created_by: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One use of a code: the payment request it made (migration 0033). */
+export interface CodePairingUseTable {
+  id: Generated<number>;
+  merchant_id: number;
+  code_id: number;
+  transaction_id: string;
   created_at: Timestamp;
 }

@@ -21,6 +21,7 @@ const SPEC_FLAGS: Record<string, string[]> = {
   e_commerce: [],
   session: [],
   shopify: [],
+  code_pairing: [],
   event: ["transactions", "deleted_transactions", "bookings", "create", "fulfillment"],
   food_ordering: ["transactions", "deleted_transactions", "orders", "product_bulk_create", "branches", "fulfillment"],
   ticket: ["user_permission_changes", "operations_approval"],
@@ -31,6 +32,7 @@ const BEYOND_FLAGS: Record<string, string[]> = {
   catalogue: ["products", "product_upload", "stores", "discounts", "settings"],
   customer_payment: ["collectors"],
   shopify: ["settings"],
+  code_pairing: ["codes", "sites"],
 };
 
 type RouteEntry = { id?: string; path?: string; file: string; children?: RouteEntry[] };

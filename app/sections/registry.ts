@@ -7,6 +7,7 @@ import { CORE_PERMISSIONS, tableHeaderPermission } from "../domain/identity/perm
 import { notBuilt, TRANSACTION_FEATURES, type SectionDeclaration } from "./contract";
 import { bulk } from "./bulk/section";
 import { catalogue } from "./catalogue/section";
+import { codePairing } from "./code-pairing/section";
 import { customerPayment } from "./customer-payment/section";
 import { event } from "./event/section";
 import { expressSearch } from "./express-search/section";
@@ -24,6 +25,7 @@ const DECLARED = [
   notBuilt({ key: "e_commerce", path: "e-commerce", features: [...TRANSACTION_FEATURES], permissions: [] }),
   notBuilt({ key: "session", path: "session", features: [], permissions: [] }),
   shopify,
+  codePairing,
   event,
   foodOrdering,
   ticket,

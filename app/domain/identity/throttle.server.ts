@@ -40,3 +40,20 @@ export async function removeOneHit(db: DB, bucket: string) {
   const newest = await db.selectFrom("throttle_hits").select("id").where("bucket", "=", bucket).orderBy("id", "desc").limit(1).executeTakeFirst();
   if (newest) await db.deleteFrom("throttle_hits").where("id", "=", newest.id).execute();
 }
+
+/**
+ * How long until every rule lets the next try through: 0 when none is at its limit, else the time
+ * until enough of the fullest bucket's hits have left its window (what a "wait N minutes" says).
+ */
+export async function retryAfterMs(db: DB, rules: ThrottleRule[]): Promise<number> {
+  let wait = 0;
+  for (const rule of rules) {
+    const since = addMs(now(), -rule.windowMs).toISOString();
+    const hits = await db.selectFrom("throttle_hits").select("hit_at").where("bucket", "=", rule.bucket).where("hit_at", ">", since).orderBy("hit_at", "desc").limit(rule.limit).execute();
+    if (hits.length < rule.limit) continue;
+    // The oldest of the newest `limit` hits must leave the window before one more fits.
+    const freedAt = new Date(hits[hits.length - 1].hit_at).getTime() + rule.windowMs;
+    wait = Math.max(wait, freedAt - now().getTime());
+  }
+  return Math.max(0, wait);
+}

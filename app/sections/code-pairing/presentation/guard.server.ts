@@ -1,0 +1,27 @@
+import type { RouterContextProvider } from "react-router";
+import { can } from "~/domain/identity/permissions";
+import type { FieldErrors } from "~/domain/identity/passwords.server";
+import { isLanguage, type Language } from "~/lib/i18n";
+import { describe } from "~/presentation/texts.server";
+import { requirePermission, requireSection, requireUser } from "~/web/guards.server";
+
+type Context = Readonly<RouterContextProvider>;
+
+/**
+ * Who may open the section's dashboard pages: the merchant has the feature and the user may view
+ * transactions; issuing and deactivating codes and changing the sites take `add_paymenttransaction`
+ * (what making a payment request takes: each code makes them), asked again by each action.
+ */
+export async function guardPairingPage(context: Context, request: Request, params: { lang?: string }, feature: "codes" | "sites", write = false) {
+  const auth = requireUser(context, request);
+  await requireSection(context, auth, "code_pairing", feature);
+  requirePermission(auth, "view_paymenttransaction");
+  if (write) requirePermission(auth, "add_paymenttransaction");
+  const lang: Language = isLanguage(params.lang) ? params.lang : "en";
+  return { auth, lang, canChange: can(auth.user, "add_paymenttransaction") };
+}
+
+/** Field errors as a page shows them: the first message of each field, in the page's language. */
+export function fieldMessages(errors: FieldErrors, lang: Language): Record<string, string> {
+  return Object.fromEntries(Object.entries(errors).map(([field, [first]]) => [field, describe(first ?? "errors.required", undefined, lang)]));
+}
