@@ -12,6 +12,7 @@ import { event } from "./event/section";
 import { expressSearch } from "./express-search/section";
 import { foodOrdering } from "./food-ordering/section";
 import { paymentRequest } from "./payment-request/section";
+import { pos } from "./pos/section";
 import { ticket } from "./ticket/section";
 
 const DECLARED = [
@@ -26,6 +27,7 @@ const DECLARED = [
   event,
   foodOrdering,
   ticket,
+  pos,
 ] as const satisfies readonly SectionDeclaration[];
 
 export const SECTIONS: readonly SectionDeclaration[] = DECLARED;
