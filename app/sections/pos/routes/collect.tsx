@@ -95,7 +95,7 @@ export default function PosCollect() {
                 <TextInput
                   name="amount"
                   label={t("pos.amount")}
-                  description={collector.ranges.map((range) => [range.text, range.cap].filter(Boolean).join(" · ")).join(" — ")}
+                  aria-describedby="pos-collect-range"
                   inputMode="decimal"
                   autoComplete="off"
                   required
@@ -115,6 +115,9 @@ export default function PosCollect() {
                   </>
                 )}
               </div>
+              <Text id="pos-collect-range" size="sm" c="dimmed" mt={-8}>
+                {collector.ranges.map((range) => [range.text, range.cap].filter(Boolean).join(" · ")).join(" — ")}
+              </Text>
               {collector.fields.length ? (
                 <SimpleGrid cols={{ base: 1, sm: 2 }}>
                   {collector.fields.map((field) =>
