@@ -86,6 +86,16 @@ const DASHBOARD = [
   ["bulk-upload", "/bulk/uploads/1"],
   ["bulk-dispatch-logs", "/bulk/uploads/1/dispatch-logs"],
   ["bulk-transaction-logs", "/bulk/uploads/1/dispatch-logs/1/transaction-logs"],
+  ["pos-pay", "/pos/pay"],
+  ["pos-payment", "/pos/pay/{open}"],
+  ["pos-receipt", "/pos/attempt-detail/{successAttempt}"],
+];
+/** The point-of-sale pages again at a phone's size (the counter's phone or tablet), signed in. */
+const COUNTER = [
+  ["pos-pay", "/pos/pay"],
+  ["pos-collect", "/pos/pay/collect/{collector}"],
+  ["pos-payment", "/pos/pay/{open}"],
+  ["pos-receipt", "/pos/attempt-detail/{successAttempt}"],
 ];
 /** Screens for anyone, at a phone's size. */
 const PUBLIC = [
@@ -275,6 +285,7 @@ async function main() {
     Object.assign(made, await foodOrder(base));
     made.success = await payWithKnet(browser, base, await createRequest(base, access, "3.000"), "8888880000000001");
     made.failed = await payWithKnet(browser, base, await createRequest(base, access, "4.500"), "8888880000000002");
+    made.successAttempt = String(made.success).split("/").pop();
     const fill = (route) => route.replace(/\{(\w+)\}/g, (_, name) => made[name]);
 
     const shoot = async (page, file, url) => {
@@ -301,6 +312,10 @@ async function main() {
         const link = await page.locator('a[href*="/pay/collect/"]').first().getAttribute("href");
         made.collector = link?.split("/pay/collect/")[1] ?? "missing";
       }
+      // The counter's pages on a phone.
+      await page.setViewportSize({ width: 360, height: 740 });
+      for (const [name, route] of COUNTER) await shoot(page, `counter-${name}-${lang}`, `${base}/${lang}${fill(route)}`);
+      await page.setViewportSize({ width: 1366, height: 800 });
       // The account menu, open.
       await page.goto(`${base}/${lang}`, { waitUntil: "networkidle" });
       await page.locator("details.disclosure-menu > summary").first().click();

@@ -61,6 +61,7 @@ describe("the browser's catalogue", () => {
     customer_payment: "customer-payment",
     shopify: "shopify",
     code_pairing: "code-pairing",
+    pos: "pos",
   };
   const sectionNamespaces = Object.entries(SECTION_FOLDERS).flatMap(([key, folder]) => PAGE_NAMESPACES[key as keyof typeof SECTION_FOLDERS].map((namespace) => [namespace, folder] as const));
   it.each(sectionNamespaces)("only its own section's pages ask for a text under %s (sections/%s).", (namespace, folder) => {

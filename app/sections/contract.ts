@@ -130,6 +130,41 @@ export type RequestMakerResult =
   /** Field errors by the API's field names, as translation keys with their parameters. */
   | { ok: false; errors: Record<string, string[]>; params: TextParams };
 
+/** A collector page as the point-of-sale counter shows it, every word in the page's language. */
+export type CounterCollector = {
+  publicId: string;
+  title: string;
+  /** Within its days, with a currency it can take: otherwise the counter says the page is closed. */
+  accepting: boolean;
+  currencies: string[];
+  defaultCurrency: string;
+  /** Each currency's limits as people read them ("Between 1.000 KWD and 50.000 KWD", the daily cap). */
+  ranges: { currency: string; text: string; cap: string | null }[];
+  /** The fields the page asks, by their form names (customer_name, customer_email, customer_phone, reference, extra.<key>). */
+  fields: { name: string; kind: "name" | "email" | "phone" | "reference" | "text"; label: string; required: boolean }[];
+  gateways: { code: string; name: string }[];
+};
+
+export type CollectorPaymentInput = {
+  merchantId: number;
+  /** The signed-in person at the counter: the payment's initiator. */
+  user: { id: number; username: string };
+  /** The collector's public id. */
+  collectorId: string;
+  /** The collector form's fields by name (amount, currency_code, gateway_code, the asked fields, submission_token). */
+  fields: Record<string, string>;
+  lang: Language;
+  /** What made it, kept on the transaction's `extra.source` (`pos`). */
+  source: string;
+};
+
+export type CollectorPaymentResult =
+  | { ok: true; transactionId: string; payUrl: string }
+  /** The collector is closed (deactivated, outside its days): nothing was made. */
+  | { ok: false; closed: true }
+  /** Field errors by the form's field names, as translation keys with their parameters. */
+  | { ok: false; closed: false; errors: Record<string, string[]>; params: TextParams };
+
 export type SectionServer = {
   key: string;
   /**
@@ -138,6 +173,19 @@ export type SectionServer = {
    * payment requests offers it, the others find it through registry.server.ts `requestMaker`.
    */
   requestMaker?: (db: DB, input: RequestMakerInput) => Promise<RequestMakerResult>;
+  /**
+   * Takes a payment through one of the merchant's collector pages for another part of the platform
+   * (the point-of-sale counter), under the page's own rules: its fields, currencies, limits and the
+   * customer's daily cap, as if the customer had sent its form. The section that owns collector pages
+   * offers it, the others find it through registry.server.ts `collectorPayment`. `list` names the
+   * merchant's open pages, `form` describes one (null: not the merchant's, or not open), `make` takes
+   * the payment.
+   */
+  collectorPayment?: {
+    list: (db: DB, input: { merchantId: number; lang: Language }) => Promise<{ publicId: string; title: string }[]>;
+    form: (db: DB, input: { merchantId: number; collectorId: string; lang: Language }) => Promise<CounterCollector | null>;
+    make: (db: DB, input: CollectorPaymentInput) => Promise<CollectorPaymentResult>;
+  };
   /** Its busiest customer pages, served without the router (the food menu). */
   directPages?: DirectPage[];
   /**

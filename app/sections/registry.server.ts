@@ -56,3 +56,13 @@ export function requestMaker() {
   for (const server of servers.values()) if (server.requestMaker) return server.requestMaker;
   throw new Error("requestMaker: no built section makes payment requests");
 }
+
+/**
+ * The one section's way of taking payments through collector pages for the rest of the platform
+ * (contract `collectorPayment`); undefined while no built section offers it.
+ */
+export function collectorPayment() {
+  if (!loading) throw new Error("collectorPayment: the sections' server parts are not loaded (start the platform through app/boot)");
+  for (const server of servers.values()) if (server.collectorPayment) return server.collectorPayment;
+  return undefined;
+}

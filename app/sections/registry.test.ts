@@ -25,14 +25,17 @@ const SPEC_FLAGS: Record<string, string[]> = {
   event: ["transactions", "deleted_transactions", "bookings", "create", "fulfillment"],
   food_ordering: ["transactions", "deleted_transactions", "orders", "product_bulk_create", "branches", "fulfillment"],
   ticket: ["user_permission_changes", "operations_approval"],
+  // The point-of-sale pages (dashboard spec §2 routes, issue 16): not a flag of §6.
+  pos: [],
 };
 
-/** Features a section has beyond §6 because its issue asks for their pages (the catalogue's set-up, decision 0025; the collector pages, decision 0026). */
+/** Features a section has beyond §6 because its issue asks for their pages (the catalogue's set-up, decision 0025; the collector pages, decision 0026; the counter, decision 0032). */
 const BEYOND_FLAGS: Record<string, string[]> = {
   catalogue: ["products", "product_upload", "stores", "discounts", "settings"],
   customer_payment: ["collectors"],
   shopify: ["settings"],
   code_pairing: ["codes", "sites"],
+  pos: ["pay"],
 };
 
 type RouteEntry = { id?: string; path?: string; file: string; children?: RouteEntry[] };

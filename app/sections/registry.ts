@@ -14,6 +14,7 @@ import { expressSearch } from "./express-search/section";
 import { foodOrdering } from "./food-ordering/section";
 import { paymentRequest } from "./payment-request/section";
 import { shopify } from "./shopify/section";
+import { pos } from "./pos/section";
 import { ticket } from "./ticket/section";
 
 const DECLARED = [
@@ -29,6 +30,7 @@ const DECLARED = [
   event,
   foodOrdering,
   ticket,
+  pos,
 ] as const satisfies readonly SectionDeclaration[];
 
 export const SECTIONS: readonly SectionDeclaration[] = DECLARED;

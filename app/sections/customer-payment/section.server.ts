@@ -2,6 +2,7 @@ import type { SectionServer } from "../contract";
 import { queueReceiptMail } from "~/domain/messaging/payment-mail.server";
 import { CARD_TEST_CARDS } from "~/domain/sandbox/test-cards";
 import { backgroundAddresses } from "~/web/addresses.server";
+import { counterForm, listCounterCollectors, makeCounterPayment } from "./presentation/counter.server";
 import { DEMO_COLLECTOR_JOB, seedDemoCollector } from "./domain/demo-collector.server";
 import { collectorDetails, serializeCollectorPayment } from "./presentation/transactions.server";
 
@@ -33,6 +34,7 @@ export const sectionServer: SectionServer = {
     if (!event.transaction.customer_email) return;
     await queueReceiptMail(trx, { attemptId: event.cause.attemptId });
   },
+  collectorPayment: { list: listCounterCollectors, form: counterForm, make: makeCounterPayment },
   jobs: {
     [DEMO_COLLECTOR_JOB]: (db, payload: { merchantId: number; userId: number }) => {
       const addresses = backgroundAddresses();
@@ -43,6 +45,6 @@ export const sectionServer: SectionServer = {
     details: collectorDetails,
     serialize: serializeCollectorPayment,
     // The collector is its own labelled row (collectorDetails); the answers stay as stored, beside their remarks.
-    extraKeys: ["collector"],
+    extraKeys: ["collector", "source"],
   },
 };

@@ -5,6 +5,7 @@ import { linkBaseUrl } from "~/web/sign-in.server";
 import { sendReceiptWhenPaid } from "./domain/receipts.server";
 import { deliveryDetails, deliveryField, serializeDelivery } from "./presentation/delivery.server";
 import { loadPaymentRequestSettings } from "./settings.server";
+import { sourceDetails } from "~/presentation/transaction-sources.server";
 
 export const sectionServer: SectionServer = {
   key: "payment_request",
@@ -30,7 +31,9 @@ export const sectionServer: SectionServer = {
   onTransition: (trx, event) => sendReceiptWhenPaid(trx, event, async () => (await loadPaymentRequestSettings(trx, event.transaction.merchant_id)).emailNotifications),
   transactions: {
     fields: [deliveryField],
-    details: deliveryDetails,
+    details: (row, lang) => [...deliveryDetails(row, lang), ...sourceDetails(row, lang)],
+    // What made the request (the counter) is its own labelled row.
+    extraKeys: ["source"],
     serialize: serializeDelivery,
     refusedActions: async (db, merchantId) => {
       const settings = await loadPaymentRequestSettings(db, merchantId);

@@ -232,7 +232,17 @@ async function replaceUnstartedPayments(trx: DB, input: { collector: Collector; 
  * pass the cap: the second counts the first. The same form submitted twice answers the first
  * payment again.
  */
-export async function createCollectorPayment(db: DB, request: { collector: Collector; input: CollectPaymentInput; lang: Language; baseUrl: string }): Promise<CollectOutcome> {
+export async function createCollectorPayment(
+  db: DB,
+  request: {
+    collector: Collector;
+    input: CollectPaymentInput;
+    lang: Language;
+    baseUrl: string;
+    /** Staff taking the payment for the customer (the point-of-sale counter): its initiator, and what made it. */
+    counter?: { user: { id: number; username: string }; source: string };
+  },
+): Promise<CollectOutcome> {
   const { collector, input, lang } = request;
   if (!collector.is_active) return { ok: false, kind: "closed" };
   const form = await loadCollectForm(db, collector);
@@ -294,6 +304,7 @@ export async function createCollectorPayment(db: DB, request: { collector: Colle
     .join("~");
   const extra: Record<string, string> = { collector: collector.public_id };
   for (const field of form.fields) if (values[field.name] && (field.kind === "reference" || field.kind === "text")) extra[field.kind === "reference" ? "reference" : field.name.slice("extra.".length)] = values[field.name];
+  if (request.counter) extra.source = request.counter.source;
 
   const today = kuwaitToday();
   const token = submissionKey(input.submission_token, { amount, currency, gateway: gateway.code, values });
@@ -330,7 +341,7 @@ export async function createCollectorPayment(db: DB, request: { collector: Colle
         pg_codes: gateway.code,
         expiration_time: addMs(now(), COLLECT_PAYMENT_HOLD_MS).toISOString(),
         next_url: null,
-        initiator_user_id: null,
+        initiator_user_id: request.counter?.user.id ?? null,
         gateway_code: null,
         paid_attempt_id: null,
         send_email: 0,
@@ -343,7 +354,7 @@ export async function createCollectorPayment(db: DB, request: { collector: Colle
         .execute();
       await recordAudit(trx, {
         merchantId: collector.merchant_id,
-        actor: "customer",
+        actor: request.counter?.user ?? "customer",
         action: "collector_payment_created",
         params: { orderNo: transaction.orderNo, amount: money(amount!, currency), title: { en: collector.title_en, ar: collector.title_ar } },
         objectType: "transaction",

@@ -2,6 +2,7 @@ import type { DetailsRow } from "../../contract";
 import type { TransactionRow } from "~/domain/transactions/list.server";
 import type { Language } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
+import { sourceDetails } from "~/presentation/transaction-sources.server";
 
 function collectorExtra(row: Pick<TransactionRow, "extra">): Record<string, string> {
   try {
@@ -16,7 +17,7 @@ function collectorExtra(row: Pick<TransactionRow, "extra">): Record<string, stri
 export function collectorDetails(row: TransactionRow, lang: Language): DetailsRow[] {
   const { collector } = collectorExtra(row);
   if (!collector) return [];
-  return [{ name: "collector", label: translator(lang)("collectors.details.collector_page"), value: `/${lang}/pay/collect/${collector}` }];
+  return [{ name: "collector", label: translator(lang)("collectors.details.collector_page"), value: `/${lang}/pay/collect/${collector}` }, ...sourceDetails(row, lang)];
 }
 
 /** The API's fields of a collector payment: the collector's public id and the reference the customer gave. */
