@@ -58,6 +58,7 @@ describe("the browser's catalogue", () => {
     food: "food-ordering",
     catalogue: "catalogue",
     bulk: "bulk",
+    session: "session",
     customer_payment: "customer-payment",
   };
   const sectionNamespaces = Object.entries(SECTION_FOLDERS).flatMap(([key, folder]) => PAGE_NAMESPACES[key as keyof typeof SECTION_FOLDERS].map((namespace) => [namespace, folder] as const));

@@ -8,10 +8,12 @@ import { notBuilt, TRANSACTION_FEATURES, type SectionDeclaration } from "./contr
 import { bulk } from "./bulk/section";
 import { catalogue } from "./catalogue/section";
 import { customerPayment } from "./customer-payment/section";
+import { eCommerce } from "./e-commerce/section";
 import { event } from "./event/section";
 import { expressSearch } from "./express-search/section";
 import { foodOrdering } from "./food-ordering/section";
 import { paymentRequest } from "./payment-request/section";
+import { session } from "./session/section";
 import { ticket } from "./ticket/section";
 
 const DECLARED = [
@@ -20,8 +22,8 @@ const DECLARED = [
   bulk,
   customerPayment,
   catalogue,
-  notBuilt({ key: "e_commerce", path: "e-commerce", features: [...TRANSACTION_FEATURES], permissions: [] }),
-  notBuilt({ key: "session", path: "session", features: [], permissions: [] }),
+  eCommerce,
+  session,
   notBuilt({ key: "shopify", path: "shopify", features: [...TRANSACTION_FEATURES], permissions: [] }),
   event,
   foodOrdering,

@@ -18,7 +18,7 @@ import { platformAddresses } from "~/web/addresses.server";
 import { isLocalPath } from "~/web/guards.server";
 import { isLanguage } from "~/lib/i18n";
 import { getDbFrom } from "~/web/request-context.server";
-import { transactionExtensions } from "~/sections/registry.server";
+import { customerReturnUrl, transactionExtensions } from "~/sections/registry.server";
 
 /** Served as plain HTML: no React on the client (see docs/decisions/0005). */
 export const handle = { hydrate: false };
@@ -67,6 +67,11 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     attachment: transaction.attachment_name ? { name: transaction.attachment_name, url: `/${lang}/pay/${transaction.id}/attachment` } : null,
     tryAgainUrl: `/${lang}/pay/${transaction.id}`,
     next: safeNext(new URL(request.url).searchParams.get("next"), transaction.next_url),
+    // Where a section sends the customer on once the result is known (a checkout session's merchant site).
+    returnUrl:
+      attempt.state === "pending"
+        ? null
+        : await customerReturnUrl(db, { transactionId: transaction.id, attemptId: attempt.id, result: expired ? "expired" : attempt.state, lang }),
   };
 }
 
@@ -98,7 +103,7 @@ export default function AttemptDetail() {
         : t(`result.reasons.${result.reason}.title`);
   return (
     <div className="pay-page">
-      {result.next ? <meta httpEquiv="refresh" content={`3;url=${result.next}`} /> : null}
+      {result.returnUrl ? <meta httpEquiv="refresh" content={`3;url=${result.returnUrl}`} /> : result.next ? <meta httpEquiv="refresh" content={`3;url=${result.next}`} /> : null}
       {result.unit ? <PublicHeader unit={result.unit} lang={result.lang} path={location.pathname + location.search} /> : null}
       <main className="c-main c-main--narrow">
         <Card padding="xl">
@@ -139,7 +144,12 @@ export default function AttemptDetail() {
               </LinkButton>
             ) : null}
             {result.followUrl ? <LinkButton href={result.followUrl}>{t("result.follow_order")}</LinkButton> : null}
-            {result.next ? <p className="c-dimmed c-small">{t("result.redirecting")}</p> : null}
+            {result.returnUrl ? (
+              <LinkButton href={result.returnUrl} fullWidth>
+                {t("checkout_public.continue")}
+              </LinkButton>
+            ) : null}
+            {result.next || result.returnUrl ? <p className="c-dimmed c-small">{t("result.redirecting")}</p> : null}
             {result.attachment ? (
               <LinkButton variant="subtle" href={result.attachment.url} download={result.attachment.name}>
                 {t("payment_request.download_attachment")}
