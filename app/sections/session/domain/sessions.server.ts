@@ -17,6 +17,7 @@ import { parseAmount, toDecimalString } from "~/lib/money";
 import type { TextParams } from "~/lib/outcome";
 import type { RequestMakerInput, RequestMakerResult } from "~/sections/contract";
 import type { SessionChanges, SessionInput } from "./session-schema";
+import type { SessionFilter } from "./session-filters";
 
 /** How long a session can be paid when its merchant's server names no expiry (as Stripe's default). */
 export const DEFAULT_SESSION_HOURS = 24;
@@ -333,9 +334,6 @@ export async function changeSession(db: DB, input: { merchantId: number; user: A
 
 export const SESSIONS_PAGE_SIZE = 50;
 
-/** The states the sessions list filters by: what a session is to its merchant. */
-export const SESSION_FILTERS = ["created", "pending", "paid", "authorized", "failed", "refunded", "expired", "canceled"] as const;
-export type SessionFilter = (typeof SESSION_FILTERS)[number];
 
 /** The merchant's sessions, newest first, a page at a time; by state and by the merchant's order number. */
 export async function listSessions(db: DB, merchantId: number, filter: { state?: SessionFilter; orderNo?: string; page: number }) {

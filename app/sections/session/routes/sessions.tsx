@@ -11,7 +11,8 @@ import { formatAmount } from "~/lib/money";
 import { requirePermission, requireSection, requireUser } from "~/web/guards.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { lastDeliveries } from "../domain/session-webhooks.server";
-import { listSessions, SESSION_FILTERS, SESSIONS_PAGE_SIZE, sessionState, type SessionFilter } from "../domain/sessions.server";
+import { listSessions, SESSIONS_PAGE_SIZE, sessionState } from "../domain/sessions.server";
+import { SESSION_FILTERS, type SessionFilter } from "../domain/session-filters";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "جلسات الدفع" : "Checkout sessions" }];
