@@ -30,6 +30,7 @@ const SPEC_FLAGS: Record<string, string[]> = {
 const BEYOND_FLAGS: Record<string, string[]> = {
   catalogue: ["products", "product_upload", "stores", "discounts", "settings"],
   customer_payment: ["collectors"],
+  session: ["sessions"],
 };
 
 type RouteEntry = { id?: string; path?: string; file: string; children?: RouteEntry[] };

@@ -139,7 +139,7 @@ describe("checkout sessions", () => {
     // Posted by a job, signed with the merchant's checkout secret (what a manager reads).
     expect(received).toHaveLength(0);
     while ((await runReadyJobs(database.db)) > 0);
-    const paidEvents = received.filter((delivery) => JSON.parse(delivery.body).type === "session.paid");
+    const paidEvents = received.filter((delivery) => JSON.parse(delivery.body).type === "checkout_session.paid");
     expect(paidEvents).toHaveLength(1);
     const secret = (await (await fetch(`${server.url}/api/v1/checkout/v1/signing-secret`, { headers: { Authorization: `Bearer ${alphaToken}` } })).json()).secret;
     expect(secret).toMatch(/^whsec_/);
@@ -147,7 +147,7 @@ describe("checkout sessions", () => {
     expect(header).not.toBeNull();
     expect(header![2]).toBe(createHmac("sha256", secret).update(`${header![1]}.${paidEvents[0].body}`).digest("hex"));
     expect(createHmac("sha256", "whsec_other").update(`${header![1]}.${paidEvents[0].body}`).digest("hex")).not.toBe(header![2]);
-    expect(JSON.parse(paidEvents[0].body)).toMatchObject({ type: "session.paid", data: { session_id: session.session_id, order_no: "WEB-1", state: "paid", paid_amount: "12.850" } });
+    expect(JSON.parse(paidEvents[0].body)).toMatchObject({ type: "checkout_session.paid", data: { session_id: session.session_id, order_no: "WEB-1", state: "paid", paid_amount: "12.850" } });
     // An API key cannot read the secret.
     expect((await fetch(`${server.url}/api/v1/checkout/v1/signing-secret`, { headers: { Authorization: `Api-Key ${alphaKey}` } })).status).toBe(403);
 

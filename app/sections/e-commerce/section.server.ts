@@ -1,4 +1,5 @@
 import type { SectionServer } from "../contract";
+import { queueReceiptMail } from "~/domain/messaging/payment-mail.server";
 import { translator } from "~/lib/i18n.server";
 
 /** What a session's transaction keeps of its session on `extra` (written when the session is made). */
@@ -12,6 +13,12 @@ function sessionExtra(extra: string | null | undefined): { session_id?: string; 
 
 export const sectionServer: SectionServer = {
   key: "e_commerce",
+  // A customer who gave an e-mail gets the receipt of what they paid on the hosted page, written with the payment.
+  onTransition: async (trx, event) => {
+    if (event.cause.kind !== "payment" || (event.to !== "paid" && event.to !== "authorized")) return;
+    if (!event.transaction.customer_email) return;
+    await queueReceiptMail(trx, { attemptId: event.cause.attemptId });
+  },
   transactions: {
     details: (row, lang) => {
       const t = translator(lang);

@@ -22,6 +22,6 @@ export const session = {
       { path: "checkout/api/intl/v1/checkout-page/:sessionId", file: "sections/session/routes/api-checkout-page.ts", id: "api-checkout-page" },
     ],
   },
-  demoJob: "session.demo",
+  demoJob: "checkout_session_demo",
   server: () => import("./section.server"),
 } as const satisfies SectionDeclaration;

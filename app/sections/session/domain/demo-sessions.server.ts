@@ -10,7 +10,7 @@ import { createSession } from "./sessions.server";
 import { SessionSchema } from "./session-schema";
 
 /** The job the section declares as its demo data (section.ts `demoJob`), queued by the demo seed. */
-export const DEMO_SESSIONS_JOB = "session.demo";
+export const DEMO_SESSIONS_JOB = "checkout_session_demo";
 
 type DemoSession = { order_no: string; amount: string; first: string; last: string; email: string; lang: "en" | "ar"; end: "paid" | "open" | "expired" };
 

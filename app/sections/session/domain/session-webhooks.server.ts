@@ -17,18 +17,18 @@ import { findSessionOfTransaction, sessionState } from "./sessions.server";
  * HMAC-SHA256 of "<t>.<body>">`) but with the merchant's checkout signing secret (decision 0028);
  * each try is logged and a failed one is tried again later, as endpoints' are.
  */
-export const SESSION_WEBHOOK_JOB = "session.webhook";
+export const SESSION_WEBHOOK_JOB = "checkout_session_webhook";
 
-export type SessionEventType = "session.paid" | "session.authorized" | "session.failed" | "session.refunded" | "session.expired" | "session.canceled";
+export type SessionEventType = "checkout_session.paid" | "checkout_session.authorized" | "checkout_session.failed" | "checkout_session.refunded" | "checkout_session.expired" | "checkout_session.canceled";
 
 function eventTypeOf(event: TransitionEvent): SessionEventType | null {
   const { cause, to } = event;
-  if (cause.kind === "payment") return to === "authorized" ? "session.authorized" : to === "paid" ? "session.paid" : null;
-  if (cause.kind === "capture" && to === "paid") return "session.paid";
-  if (cause.kind === "attempt_failed") return "session.failed";
-  if (cause.kind === "refund") return "session.refunded";
-  if (cause.kind === "expired") return "session.expired";
-  if (cause.kind === "canceled" || cause.kind === "void") return "session.canceled";
+  if (cause.kind === "payment") return to === "authorized" ? "checkout_session.authorized" : to === "paid" ? "checkout_session.paid" : null;
+  if (cause.kind === "capture" && to === "paid") return "checkout_session.paid";
+  if (cause.kind === "attempt_failed") return "checkout_session.failed";
+  if (cause.kind === "refund") return "checkout_session.refunded";
+  if (cause.kind === "expired") return "checkout_session.expired";
+  if (cause.kind === "canceled" || cause.kind === "void") return "checkout_session.canceled";
   return null;
 }
 
