@@ -75,6 +75,7 @@ const DASHBOARD = [
   ["catalogue-settings", "/catalogue/settings"],
   ["catalogue-transactions", "/catalogue/transactions"],
   ["collectors", "/customer-payment/collectors"],
+  ["sessions", "/session/sessions"],
   ["collector", "/customer-payment/collectors/1"],
   ["payment-restriction", "/customer-payment/payment-restriction"],
   ["bulk-uploads", "/bulk/uploads"],
@@ -104,6 +105,8 @@ const PUBLIC = [
   ["catalogue-detail", "/catalogue/product-detail/saffron-30g?merchant=1"],
   ["catalogue-cart", "/catalogue/cart?merchant=1"],
   ["collect", "/pay/collect/{collector}"],
+  ["checkout", "/checkout/{openSession}"],
+  ["checkout-paid", "/checkout/{paidSession}"],
 ];
 
 const freePort = () =>
@@ -282,6 +285,16 @@ async function main() {
         await page.goto(`${base}/${lang}/customer-payment/collectors`);
         const link = await page.locator('a[href*="/pay/collect/"]').first().getAttribute("href");
         made.collector = link?.split("/pay/collect/")[1] ?? "missing";
+      }
+      // The demo checkout sessions' hosted pages, one still open and one paid, as the sessions list links to them.
+      if (!made.openSession) {
+        const checkoutOf = async (state) => {
+          await page.goto(`${base}/${lang}/session/sessions?state=${state}`);
+          const link = await page.locator('a[href*="/checkout/"]').first().getAttribute("href");
+          return link?.split("/checkout/")[1] ?? "missing";
+        };
+        made.openSession = await checkoutOf("created");
+        made.paidSession = await checkoutOf("paid");
       }
       // The account menu, open.
       await page.goto(`${base}/${lang}`, { waitUntil: "networkidle" });

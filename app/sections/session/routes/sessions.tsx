@@ -45,6 +45,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       amount: formatAmount(row.amount, row.currency_code, lang),
       state: sessionState(row),
       created: formatDateTime(row.created_at, lang),
+      checkoutUrl: `/${lang}/checkout/${row.id}`,
       transactionUrl: `/${lang}/${row.type === "e_commerce" ? "e-commerce" : "payment-request"}/transactions/${row.transaction_id}`,
       webhook: row.webhook_url ? (deliveries.get(row.id) ?? null) : null,
     })),
@@ -99,9 +100,14 @@ export default function Sessions() {
             key: "transaction",
             header: t("sessions.fields.transaction"),
             cell: (row) => (
-              <Anchor component={Link} to={row.transactionUrl} size="sm">
-                {t("sessions.open_transaction")}
-              </Anchor>
+              <Group gap="sm" wrap="nowrap">
+                <Anchor component={Link} to={row.transactionUrl} size="sm">
+                  {t("sessions.open_transaction")}
+                </Anchor>
+                <Anchor href={row.checkoutUrl} target="_blank" rel="noopener" size="sm">
+                  {t("sessions.checkout_page")}
+                </Anchor>
+              </Group>
             ),
             nowrap: true,
           },
