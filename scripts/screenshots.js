@@ -75,6 +75,7 @@ const DASHBOARD = [
   ["catalogue-settings", "/catalogue/settings"],
   ["catalogue-transactions", "/catalogue/transactions"],
   ["collectors", "/customer-payment/collectors"],
+  ["sessions", "/session/sessions"],
   ["collector", "/customer-payment/collectors/1"],
   ["payment-restriction", "/customer-payment/payment-restriction"],
   ["shopify-settings", "/shopify/settings"],
@@ -122,6 +123,8 @@ const PUBLIC = [
   ["spf-options", "/spf/payment-options/{spfOpen}"],
   ["spf-paid", "/spf/payment-options/{spfPaid}"],
   ["cpr", "/cpr?site=school.demo-store.com.kw"],
+  ["checkout", "/checkout/{openSession}"],
+  ["checkout-paid", "/checkout/{paidSession}"],
 ];
 
 /** The demo shop's handed-over payments: one still open, one paid. */
@@ -316,6 +319,16 @@ async function main() {
       await page.setViewportSize({ width: 360, height: 740 });
       for (const [name, route] of COUNTER) await shoot(page, `counter-${name}-${lang}`, `${base}/${lang}${fill(route)}`);
       await page.setViewportSize({ width: 1366, height: 800 });
+      // The demo checkout sessions' hosted pages, one still open and one paid, as the sessions list links to them.
+      if (!made.openSession) {
+        const checkoutOf = async (state) => {
+          await page.goto(`${base}/${lang}/session/sessions?state=${state}`);
+          const link = await page.locator('a[href*="/checkout/"]').first().getAttribute("href");
+          return link?.split("/checkout/")[1] ?? "missing";
+        };
+        made.openSession = await checkoutOf("created");
+        made.paidSession = await checkoutOf("paid");
+      }
       // The account menu, open.
       await page.goto(`${base}/${lang}`, { waitUntil: "networkidle" });
       await page.locator("details.disclosure-menu > summary").first().click();

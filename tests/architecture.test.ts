@@ -70,6 +70,9 @@ for (const file of files) {
     const from = contextOf(file);
     const to = contextOf(target);
     if (from === to) continue;
+    // A declaration's own server part is loaded when the platform starts (app/boot), not by importing
+    // the registry: a section's server part may read the registry (registry.server `requestMaker`).
+    if (path.basename(file) === "section.ts" && target === file.replace(/section\.ts$/, "section.server.ts")) continue;
     if (!edges.has(from)) edges.set(from, new Set());
     edges.get(from)!.add(to);
   }

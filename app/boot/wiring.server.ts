@@ -59,7 +59,10 @@ export function wirePlatform(): Promise<void> {
   wired ??= (async () => {
     connectTexts(platformTexts);
     const servers = await loadSectionServers();
-    connectTransitionHooks((key) => servers.get(key)?.onTransition);
+    connectTransitionHooks(
+      (key) => servers.get(key)?.onTransition,
+      [...servers.values()].flatMap((server) => server.watchTransitions ?? []),
+    );
     const vetoes: [string, ActionVeto][] = [];
     for (const server of servers.values()) if (server.transactions?.refusedActions) vetoes.push([server.key, server.transactions.refusedActions]);
     connectActionVetoes(() => vetoes);

@@ -29,6 +29,7 @@ import * as messageFailures from "./migrations/0026-message-failures";
 import * as collectorSubmissions from "./migrations/0027-collector-submissions";
 import * as catalogueLineReserved from "./migrations/0028-catalogue-line-reserved";
 import * as checkoutSessions from "./migrations/0029-checkout-sessions";
+import * as checkoutSessionWebhooks from "./migrations/0030-checkout-session-webhooks";
 import * as shopify from "./migrations/0032-shopify";
 import * as codePairing from "./migrations/0033-code-pairing";
 
@@ -65,6 +66,7 @@ const migrations: Record<string, EngineMigration> = {
   "0027-collector-submissions": collectorSubmissions,
   "0028-catalogue-line-reserved": catalogueLineReserved,
   "0029-checkout-sessions": checkoutSessions,
+  "0030-checkout-session-webhooks": checkoutSessionWebhooks,
   "0032-shopify": shopify,
   "0033-code-pairing": codePairing,
 };

@@ -1371,6 +1371,9 @@ export interface Database {
   code_pairing_settings: CodePairingSettingTable;
   code_pairing_codes: CodePairingCodeTable;
   code_pairing_uses: CodePairingUseTable;
+  checkout_signing_secrets: CheckoutSigningSecretTable;
+  checkout_session_events: CheckoutSessionEventTable;
+  checkout_session_deliveries: CheckoutSessionDeliveryTable;
 }
 
 /** A merchant's upload of payment requests (migration 0022, decision 0027). */
@@ -1630,5 +1633,36 @@ export interface CodePairingUseTable {
   merchant_id: number;
   code_id: number;
   transaction_id: string;
+  created_at: Timestamp;
+}
+
+/** A merchant's checkout signing secret, sealed (migration 0030): signs what is posted to sessions' webhook_url. */
+export interface CheckoutSigningSecretTable {
+  merchant_id: number;
+  secret: string;
+  created_at: Timestamp;
+}
+
+/** An event told to a checkout session's webhook_url (migration 0030). */
+export interface CheckoutSessionEventTable {
+  id: string;
+  merchant_id: number;
+  session_id: string;
+  type: string;
+  body: string;
+  created_at: Timestamp;
+}
+
+/** One try of delivering a session's event (migration 0030). */
+export interface CheckoutSessionDeliveryTable {
+  id: Generated<number>;
+  merchant_id: number;
+  event_id: string;
+  attempt: number;
+  status: "succeeded" | "failed";
+  response_code: number | null;
+  response_body: string | null;
+  error: string | null;
+  duration_ms: number;
   created_at: Timestamp;
 }

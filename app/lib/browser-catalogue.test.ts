@@ -58,6 +58,7 @@ describe("the browser's catalogue", () => {
     food: "food-ordering",
     catalogue: "catalogue",
     bulk: "bulk",
+    session: "session",
     customer_payment: "customer-payment",
     shopify: "shopify",
     code_pairing: "code-pairing",

@@ -123,6 +123,13 @@ export type RequestMakerInput = {
   lang: Language;
   /** What made it, kept on the transaction's `extra.source` (`pos`, `code_pairing`). */
   source: string;
+  /** More of the transaction's `extra`, beside `source` (a checkout session's id and the merchant's order number). */
+  extra?: Record<string, unknown>;
+  /**
+   * What the caller writes with the request, inside the same database transaction, once it is
+   * made (a checkout session's row): a throw rolls the request back with it.
+   */
+  alongside?: (trx: DB, made: { transactionId: string }) => Promise<void>;
 };
 
 export type RequestMakerResult =
@@ -164,6 +171,8 @@ export type CollectorPaymentResult =
   | { ok: false; closed: true }
   /** Field errors by the form's field names, as translation keys with their parameters. */
   | { ok: false; closed: false; errors: Record<string, string[]>; params: TextParams };
+/** A payment attempt's result as the merchant's site is told it. */
+export type CustomerResult = "success" | "cod" | "failed" | "canceled" | "error" | "expired";
 
 export type SectionServer = {
   key: string;
@@ -197,6 +206,19 @@ export type SectionServer = {
    * payable sends its customer's confirmation (a receipt, tickets, an order) from here.
    */
   onTransition?: (trx: DB, event: TransitionEvent) => Promise<void>;
+  /**
+   * Called for every change of every transaction, whichever section owns it, inside the same
+   * database transaction and after the owner's `onTransition`: for a section that keeps something
+   * of its own around other sections' transactions (a checkout session around a payment request).
+   * Same rules as `onTransition`: it must not throw for a payment.
+   */
+  watchTransitions?: (trx: DB, event: TransitionEvent) => Promise<void>;
+  /**
+   * Where the customer goes on from a payment's result page, when the section holds a place of the
+   * merchant's for it (a checkout session's redirect_url, with the result in its query); null for
+   * none. Asked of every section for any transaction, only once the attempt has its result.
+   */
+  customerReturn?: (db: DB, input: { transactionId: string; attemptId: string; result: CustomerResult; lang: Language }) => Promise<string | null>;
   /** The side menu's badges on its features, by feature key (the Tickets items' pending requests). */
   menuCounts?: (db: DB, viewer: { merchantId: number; user: Actor; features: readonly string[] }) => Promise<Record<string, number>>;
   /** Background jobs of the section, by job type; registered when the platform starts. */

@@ -1,4 +1,6 @@
-import type { SectionServer } from "./contract";
+import type { DB } from "~/db/database.server";
+import type { CustomerResult, SectionServer } from "./contract";
+import type { Language } from "~/lib/i18n";
 import { SECTIONS } from "./registry";
 
 const servers = new Map<string, SectionServer>();
@@ -65,4 +67,14 @@ export function collectorPayment() {
   if (!loading) throw new Error("collectorPayment: the sections' server parts are not loaded (start the platform through app/boot)");
   for (const server of servers.values()) if (server.collectorPayment) return server.collectorPayment;
   return undefined;
+}
+
+/** Where a section sends the customer on from a payment's result page (contract `customerReturn`), if any does. */
+export async function customerReturnUrl(db: DB, input: { transactionId: string; attemptId: string; result: CustomerResult; lang: Language }): Promise<string | null> {
+  if (!loading) throw new Error("customerReturnUrl: the sections' server parts are not loaded (start the platform through app/boot)");
+  for (const server of servers.values()) {
+    const url = await server.customerReturn?.(db, input);
+    if (url) return url;
+  }
+  return null;
 }

@@ -36,6 +36,7 @@ const BEYOND_FLAGS: Record<string, string[]> = {
   shopify: ["settings"],
   code_pairing: ["codes", "sites"],
   pos: ["pay"],
+  session: ["sessions"],
 };
 
 type RouteEntry = { id?: string; path?: string; file: string; children?: RouteEntry[] };

@@ -4,15 +4,17 @@
  * section is one folder and one line here; the others are declared here until they are built.
  */
 import { CORE_PERMISSIONS, tableHeaderPermission } from "../domain/identity/permissions";
-import { notBuilt, TRANSACTION_FEATURES, type SectionDeclaration } from "./contract";
+import type { SectionDeclaration } from "./contract";
 import { bulk } from "./bulk/section";
 import { catalogue } from "./catalogue/section";
 import { codePairing } from "./code-pairing/section";
 import { customerPayment } from "./customer-payment/section";
+import { eCommerce } from "./e-commerce/section";
 import { event } from "./event/section";
 import { expressSearch } from "./express-search/section";
 import { foodOrdering } from "./food-ordering/section";
 import { paymentRequest } from "./payment-request/section";
+import { session } from "./session/section";
 import { shopify } from "./shopify/section";
 import { pos } from "./pos/section";
 import { ticket } from "./ticket/section";
@@ -23,8 +25,8 @@ const DECLARED = [
   bulk,
   customerPayment,
   catalogue,
-  notBuilt({ key: "e_commerce", path: "e-commerce", features: [...TRANSACTION_FEATURES], permissions: [] }),
-  notBuilt({ key: "session", path: "session", features: [], permissions: [] }),
+  eCommerce,
+  session,
   shopify,
   codePairing,
   event,

@@ -7,7 +7,7 @@ import type { Language } from "~/lib/i18n";
 import { formatAmount } from "~/lib/money";
 import { merchantContactView } from "~/presentation/public-pay-view.server";
 import { customerResultRows, failureReasonOf } from "~/presentation/result-rows.server";
-import { transactionExtensions } from "~/sections/registry.server";
+import { customerReturnUrl, transactionExtensions } from "~/sections/registry.server";
 import { platformAddresses } from "./addresses.server";
 import { isLocalPath } from "./guards.server";
 
@@ -54,6 +54,11 @@ export async function attemptResultView(db: DB, input: { attemptId: string; lang
     attachment: transaction.attachment_name ? { name: transaction.attachment_name, url: `/${lang}/pay/${transaction.id}/attachment` } : null,
     tryAgainUrl: `/${lang}/pay/${transaction.id}`,
     next: safeNext(new URL(request.url).searchParams.get("next"), transaction.next_url),
+    // Where a section sends the customer on once the result is known (a checkout session's merchant site).
+    returnUrl:
+      attempt.state === "pending"
+        ? null
+        : await customerReturnUrl(db, { transactionId: transaction.id, attemptId: attempt.id, result: expired ? "expired" : attempt.state, lang }),
     /** A note of the section's under the result (a translation key), and a way back to where the customer came from. */
     note: null as string | null,
     backLink: null as { href: string; label: string } | null,

@@ -38,7 +38,7 @@ export function AttemptResult({ result, path }: { result: AttemptResultData; pat
         : t(`result.reasons.${result.reason}.title`);
   return (
     <div className="pay-page">
-      {result.next ? <meta httpEquiv="refresh" content={`3;url=${result.next}`} /> : null}
+      {result.returnUrl ? <meta httpEquiv="refresh" content={`3;url=${result.returnUrl}`} /> : result.next ? <meta httpEquiv="refresh" content={`3;url=${result.next}`} /> : null}
       {result.unit ? <PublicHeader unit={result.unit} lang={result.lang} path={path} /> : null}
       <main className="c-main c-main--narrow">
         <Card padding="xl">
@@ -89,7 +89,12 @@ export function AttemptResult({ result, path }: { result: AttemptResultData; pat
               </LinkButton>
             ) : null}
             {result.followUrl ? <LinkButton href={result.followUrl}>{t("result.follow_order")}</LinkButton> : null}
-            {result.next ? <p className="c-dimmed c-small">{t("result.redirecting")}</p> : null}
+            {result.returnUrl ? (
+              <LinkButton href={result.returnUrl} fullWidth>
+                {t("checkout_public.continue")}
+              </LinkButton>
+            ) : null}
+            {result.next || result.returnUrl ? <p className="c-dimmed c-small">{t("result.redirecting")}</p> : null}
             {result.attachment ? (
               <LinkButton variant="subtle" href={result.attachment.url} download={result.attachment.name}>
                 {t("payment_request.download_attachment")}

@@ -239,7 +239,23 @@ export function signatureHeader(secret: string, t: number, body: string) {
   return `t=${t},v1=${hmacSha256(secret, `${t}.${body}`)}`;
 }
 
-type Answer = { status: number | null; body: string | null; error: string | null; durationMs: number };
+export type WebhookAnswer = { status: number | null; body: string | null; error: string | null; durationMs: number };
+type Answer = WebhookAnswer;
+
+/**
+ * Posts one event body to a merchant's address, signed with `secret` as every endpoint's events are
+ * (the same headers, the same guard against private addresses, the same deadline): for the
+ * addresses a merchant gives per payment (a checkout session's webhook_url). Never throws.
+ */
+export function postSignedEvent(url: string, secret: string, eventId: string, body: string): Promise<WebhookAnswer> {
+  const t = Math.floor(now().getTime() / 1000);
+  return post(url, body, { "Content-Type": "application/json", "User-Agent": "KuwaitPayments-Webhooks/1", Signature: signatureHeader(secret, t, body), "Idempotency-Key": eventId });
+}
+
+/** How long after the `number`th failed try of an event the next one is made. */
+export function retryDelayMs(number: number) {
+  return RETRY_AFTER_MS[Math.min(number - 1, RETRY_AFTER_MS.length - 1)];
+}
 
 function post(url: string, body: string, headers: Record<string, string>): Promise<Answer> {
   const started = performance.now();

@@ -54,9 +54,15 @@ type HookLookup = (sectionKey: string) => TransitionHook | undefined;
 
 let hookOf: HookLookup | undefined;
 
-/** Where the sections' hooks plug in when the platform starts (app/boot). */
-export function connectTransitionHooks(lookup: HookLookup) {
+let watchers: readonly TransitionHook[] = [];
+
+/**
+ * Where the sections' hooks plug in when the platform starts (app/boot): the owner's by section key,
+ * and the watchers that hear every transaction's changes.
+ */
+export function connectTransitionHooks(lookup: HookLookup, watching: readonly TransitionHook[] = []) {
   hookOf = lookup;
+  watchers = watching;
 }
 
 /** Columns written together with the state (what was paid, by which attempt…); never the state itself. */
@@ -97,6 +103,7 @@ export async function transitionTransaction(
   if (Number(updated.numUpdatedRows) !== 1) return { ...refuse("transition.not_allowed", { params: { from, to } }), state: from };
   const transaction = { ...current, state: to };
   await hookOf(current.plugin)?.(trx, { transaction, from, to, cause });
+  for (const watch of watchers) await watch(trx, { transaction, from, to, cause });
   const event = paymentEventOf(cause, to);
   if (event && "attemptId" in cause) {
     const gateway = await trx

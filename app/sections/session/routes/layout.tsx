@@ -1,0 +1,31 @@
+import { Outlet, useLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/layout";
+import { isLanguage, PAGE_NAMESPACES } from "~/lib/i18n";
+import { i18nFor } from "~/lib/i18n.server";
+import { requireUser } from "~/web/guards.server";
+
+/**
+ * The session section's dashboard pages (the sessions list): their words
+ * come with them, so the rest of the dashboard does not carry them (decision 0020).
+ */
+export function loader({ context, request, params }: Route.LoaderArgs) {
+  requireUser(context, request);
+  const lang = isLanguage(params.lang) ? params.lang : "en";
+  const texts = Object.fromEntries(PAGE_NAMESPACES.session.map((namespace) => [namespace, i18nFor(lang).getResource(lang, "common", namespace) ?? {}]));
+  return { lang, texts };
+}
+
+export default function SessionsLayout() {
+  const { lang, texts } = useLoaderData<typeof loader>();
+  const { i18n } = useTranslation();
+  if (typeof document !== "undefined" && !i18n.exists("sessions.title")) {
+    i18n.addResourceBundle(lang, "common", texts, true, true);
+  }
+  return <Outlet />;
+}
+
+// The texts change only with the language.
+export function shouldRevalidate({ currentParams, nextParams, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return currentParams.lang !== nextParams.lang || defaultShouldRevalidate;
+}
