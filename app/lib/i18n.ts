@@ -30,7 +30,7 @@ export function languageOfPath(pathname: string): Language {
  * messages, receipts, what made a transaction (its details rows) and the customer pages (sent without scripts). The browser's copy of the catalogue leaves them out (vite.config.ts);
  * browser-catalogue.test.ts checks that no code the browser runs asks for one of them.
  */
-export const SERVER_ONLY_NAMESPACES = ["audit", "audit_entry", "mail", "sms", "receipt", "pay", "events_public", "event_tickets", "food_public", "collect_public", "catalogue_public", "shopify_public", "cpr_public", "transaction_sources", "checkout_public", "ecommerce"] as const;
+export const SERVER_ONLY_NAMESPACES = ["audit", "audit_entry", "mail", "sms", "receipt", "pay", "events_public", "event_tickets", "food_public", "collect_public", "catalogue_public", "shopify_public", "cpr_public", "transaction_sources", "checkout_public", "ecommerce", "checkout_operations"] as const;
 
 /**
  * Namespaces only some pages need: the browser's catalogue leaves them out too, and the pages that

@@ -113,25 +113,37 @@ function heldKey<Q extends { where: (...args: any[]) => Q }>(query: Q, key: { me
   return query.where("merchant_id", "=", key.merchantId).where("key", "=", key.key).where("locked_until", "=", lease).where("response_status", "is", null);
 }
 
+/** A header that carries an idempotency key, with the translation keys of its refusals. */
+export type KeyHeader = { name: string; tooLong: string; conflict: string; inProgress: string };
+
+export const IDEMPOTENCY_KEY_HEADER: KeyHeader = {
+  name: "Idempotency-Key",
+  tooLong: "api.idempotency_key_too_long",
+  conflict: "api.idempotency_conflict",
+  inProgress: "api.idempotency_in_progress",
+};
+
 /**
  * The API's answer to a mutation run once per Idempotency-Key: the same key and body answer the
  * first response again (with Idempotent-Replayed), another body with the same key is refused
  * (422), a key still being worked on answers 409 and a key over 255 characters 400. `keyPrefix`
- * keeps a kind of caller's keys apart from the merchant's (an anonymous public API's).
+ * keeps a kind of caller's keys apart from the merchant's (an anonymous public API's); `keyHeader`
+ * names another header that carries the key (the operations API's Tracking-Key).
  */
 export async function respondOnce(
   request: Request,
-  input: { db: DB; merchantId: number; scope: string; body: unknown; keyPrefix?: string },
+  input: { db: DB; merchantId: number; scope: string; body: unknown; keyPrefix?: string; keyHeader?: KeyHeader },
   work: () => Promise<StoredResponse>,
 ): Promise<Response> {
-  const outcome = await once(input.db, { merchantId: input.merchantId, key: request.headers.get("Idempotency-Key"), scope: input.scope, request: input.body, keyPrefix: input.keyPrefix }, work);
+  const header = input.keyHeader ?? IDEMPOTENCY_KEY_HEADER;
+  const outcome = await once(input.db, { merchantId: input.merchantId, key: request.headers.get(header.name), scope: input.scope, request: input.body, keyPrefix: input.keyPrefix }, work);
   switch (outcome.kind) {
     case "invalid_key":
-      return apiErrors(request, { non_field_errors: ["api.idempotency_key_too_long"] }, 400);
+      return apiErrors(request, { non_field_errors: [header.tooLong] }, 400);
     case "conflict":
-      return apiErrors(request, { non_field_errors: ["api.idempotency_conflict"] }, 422);
+      return apiErrors(request, { non_field_errors: [header.conflict] }, 422);
     case "in_progress":
-      return apiErrors(request, { non_field_errors: ["api.idempotency_in_progress"] }, 409);
+      return apiErrors(request, { non_field_errors: [header.inProgress] }, 409);
     default:
       return apiJson(outcome.response.body, outcome.response.status, outcome.kind === "replayed" ? { "Idempotent-Replayed": "true" } : undefined);
   }
@@ -142,8 +154,8 @@ export async function respondOnce(
  * the same for every retry of that request, so a retry after a crash finds the operation the first
  * attempt started instead of making another (money would leave twice). 18 digits, like a track id.
  */
-export function operationReferenceOf(request: Request, merchantId: number, scope: string): string | null {
-  const key = request.headers.get("Idempotency-Key");
+export function operationReferenceOf(request: Request, merchantId: number, scope: string, header = IDEMPOTENCY_KEY_HEADER.name): string | null {
+  const key = request.headers.get(header);
   if (!key || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) return null;
   const digits = BigInt(`0x${sha256(`operation\n${merchantId}\n${scope}\n${key}`)}`) % 10n ** 17n;
   return `9${digits.toString().padStart(17, "0")}`;
