@@ -1,6 +1,7 @@
 import { writeTransaction, type DB } from "~/db/database.server";
 import { createApiKey, parseScopes } from "~/domain/identity/api-keys.server";
 import { createTransaction } from "~/domain/payments/transaction-state.server";
+import { CARD_TEST_CARDS } from "~/domain/sandbox/test-cards";
 import { publicId } from "~/lib/ids.server";
 import { nowIso } from "~/lib/clock.server";
 import { API_KEY_PLUGINS } from "~/web/api.server";
@@ -62,21 +63,25 @@ export async function startCardAttempt(serverUrl: string, transactionId: string)
   return payNow.headers.get("Location")!;
 }
 
+/** The customer answers the card sandbox's page with this card and comes back: the platform checks the payment with the gateway. */
+export async function finishCardAttempt(serverUrl: string, cardPage: string, cardNumber: string) {
+  const answered = await fetch(cardPage, {
+    method: "POST",
+    headers: form(serverUrl),
+    body: new URLSearchParams({ cardNumber, expiry: "12/39", cvv: "123" }),
+    redirect: "manual",
+  });
+  if (answered.status !== 303) throw new Error(`The card page answered ${answered.status}`);
+  await fetch(new URL(answered.headers.get("Location")!, serverUrl), { redirect: "manual" });
+}
+
 /**
  * The session paid like a customer would: Pay Now, the test card 4111111111111111 on the card
  * sandbox's page, and the return, which the platform checks with the gateway. Paid, or authorized
  * when the merchant's card gateway captures by hand.
  */
 export async function payCheckoutSession(db: DB, serverUrl: string, transactionId: string) {
-  const cardPage = await startCardAttempt(serverUrl, transactionId);
-  const paid = await fetch(cardPage, {
-    method: "POST",
-    headers: form(serverUrl),
-    body: new URLSearchParams({ cardNumber: "4111111111111111", expiry: "12/39", cvv: "123" }),
-    redirect: "manual",
-  });
-  if (paid.status !== 303) throw new Error(`The card page answered ${paid.status}`);
-  await fetch(new URL(paid.headers.get("Location")!, serverUrl), { redirect: "manual" });
+  await finishCardAttempt(serverUrl, await startCardAttempt(serverUrl, transactionId), CARD_TEST_CARDS.approved);
   const row = await db.selectFrom("transactions").select(["state"]).where("id", "=", transactionId).executeTakeFirstOrThrow();
   if (row.state !== "paid" && row.state !== "authorized") throw new Error(`The session's transaction is ${row.state}, not paid`);
   return row.state;

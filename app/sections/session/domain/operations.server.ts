@@ -3,10 +3,14 @@ import type { OperationKind, TransactionState } from "~/db/schema";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { can, type Actor, type Permission } from "~/domain/identity/permissions";
 import type { PlatformAddresses } from "~/domain/payments/attempts.server";
+import { reconcilerGraceMs } from "~/domain/payments/attempts.server";
+import { findMerchantGateway } from "~/domain/payments/gateway-settings.server";
+import { GATEWAY_KINDS, gatewaySupports, isGatewayKind } from "~/domain/payments/gateways/registry";
 import { availableAmount, OPERATION_PERMISSIONS } from "~/domain/payments/operations.server";
 import { PAYABLE_STATES } from "~/domain/payments/states";
 import { runRowAction } from "~/domain/payments/transaction-actions.server";
 import { transitionTransaction } from "~/domain/payments/transaction-state.server";
+import { now } from "~/lib/clock.server";
 import type { Language } from "~/lib/i18n";
 import { parseAmount } from "~/lib/money";
 import { money, refuse, word, type Refusal, type TextParams } from "~/lib/outcome";
@@ -35,8 +39,12 @@ export function operationPermission(operation: SessionOperation): Permission {
 /** The session an operation names: its id, or the merchant's own order number (both: they must name the same one). */
 export type SessionReference = { sessionId: string | null; orderNo: string | null };
 
-/** A session with its transaction's money, as an operation reads it and answers it. */
-export async function findOperableSession(db: DB, merchantId: number, reference: SessionReference) {
+/**
+ * A session with its transaction's money, as an operation reads it and answers it. A session whose
+ * transaction the merchant deleted from the list is found only with `deleted` (its `deleted_at`
+ * set): nothing is done to it, but an answer kept for a Tracking-Key is still given.
+ */
+export async function findOperableSession(db: DB, merchantId: number, reference: SessionReference, options: { deleted?: boolean } = {}) {
   if (!reference.sessionId && !reference.orderNo) return undefined;
   let query = db
     .selectFrom("checkout_sessions as s")
@@ -55,10 +63,11 @@ export async function findOperableSession(db: DB, merchantId: number, reference:
       "t.voided_amount",
       "t.gateway_code",
       "t.paid_attempt_id",
+      "t.deleted_at",
     ])
     .where("s.merchant_id", "=", merchantId)
-    .where("t.merchant_id", "=", merchantId)
-    .where("t.deleted_at", "is", null);
+    .where("t.merchant_id", "=", merchantId);
+  if (!options.deleted) query = query.where("t.deleted_at", "is", null);
   if (reference.sessionId) query = query.where("s.id", "=", reference.sessionId);
   if (reference.orderNo) query = query.where("s.order_no", "=", reference.orderNo);
   return query.executeTakeFirst();
@@ -119,8 +128,8 @@ export async function runSessionOperation(
     if (outcome.code === "operations.errors.gateway") {
       return { ok: true, result: "failed", code: outcome.code, params: outcome.params ?? {}, amount: await failedAmount(db, { ...input, operation }), approvalRequestId: null };
     }
-    const now = await findOperableSession(db, input.merchantId, { sessionId: session.session_id, orderNo: null });
-    const available = money(now ? availableAmount(now, operation) : 0, session.currency_code);
+    const current = await findOperableSession(db, input.merchantId, { sessionId: session.session_id, orderNo: null });
+    const available = money(current ? await operableAmount(db, input.merchantId, current, operation) : 0, session.currency_code);
     if (outcome.code === "operations.errors.above_available") {
       return refuse("checkout_operations.errors.above_available", { field: "amount", params: { available, kind: word(`operations.kind_in_sentence.${operation}`) } });
     }
@@ -136,6 +145,17 @@ export async function runSessionOperation(
     amount: await movedAmount(db, input.merchantId, { operationId, requestId }),
     approvalRequestId: requestId,
   };
+}
+
+/**
+ * What an operation could still take: what is available on the payment, when the gateway that took
+ * it is still the merchant's and does that operation; else nothing (a refusal never names an amount
+ * the platform would then refuse too).
+ */
+async function operableAmount(db: DB, merchantId: number, session: OperableSession, operation: OperationKind) {
+  if (!session.gateway_code) return 0;
+  const gateway = await findMerchantGateway(db, merchantId, session.gateway_code);
+  return gateway && gatewaySupports(gateway.kind, operation) ? availableAmount(session, operation) : 0;
 }
 
 /** What an operation done or asked for takes: its own record's amount (the core settled "all that is left" under its lock). */
@@ -179,25 +199,50 @@ async function endUnpaidSession(
 ): Promise<SessionOperationOutcome> {
   const to: TransactionState = input.operation === "cancel" ? "canceled" : "expired";
   return writeTransaction(db, async (trx): Promise<SessionOperationOutcome> => {
-    let locked = trx.selectFrom("transactions").select(["id", "state"]).where("merchant_id", "=", input.merchantId).where("id", "=", input.session.id);
+    let locked = trx
+      .selectFrom("transactions")
+      .select(["id", "order_no", "state"])
+      .where("merchant_id", "=", input.merchantId)
+      .where("id", "=", input.session.id)
+      .where("deleted_at", "is", null);
     if (engineOf(trx) === "postgres") locked = locked.forUpdate();
     const transaction = await locked.executeTakeFirst();
     if (!transaction) return refuse("api.not_found");
     const notOpen = refuse(`checkout_operations.errors.not_open.${input.operation}`, { params: { state: word(`states.${transaction.state}`) } });
     if (!PAYABLE_STATES.includes(transaction.state)) return notOpen;
     const inFlight = await trx.selectFrom("payment_attempts").select("id").where("transaction_id", "=", transaction.id).where("state", "=", "pending").executeTakeFirst();
-    if (inFlight) return refuse("checkout_operations.errors.attempt_in_flight");
+    if (inFlight) return refuse("checkout_operations.errors.attempt_in_flight", { params: { retryAfter: await secondsUntilAttemptsMayEnd(trx, transaction.id) } });
     const cause = input.operation === "cancel" ? ({ kind: "canceled", actor: { id: input.actor.id, username: input.actor.username } } as const) : ({ kind: "expired" } as const);
     const moved = await transitionTransaction(trx, transaction.id, to, cause, { from: PAYABLE_STATES });
     if (!moved.ok) return notOpen;
+    // Canceled as the dashboard cancels a request nobody paid; expired with an entry of its own (the
+    // platform's own expiry has no one to name), both under the transaction's order number.
     await recordAudit(trx, {
       merchantId: input.merchantId,
       actor: { id: input.actor.id, username: input.actor.username },
-      action: `checkout_session_${to}`,
-      params: { session: input.session.session_id, orderNo: input.session.order_no ?? String(input.session.transaction_order_no) },
+      action: input.operation === "cancel" ? "transaction_cancel" : "checkout_session_expired",
+      params: { orderNo: transaction.order_no },
       objectType: "transaction",
       objectId: transaction.id,
     });
     return { ok: true, result: "success", code: `checkout_operations.done.${input.operation}`, params: {}, amount: null, approvalRequestId: null };
   });
+}
+
+/**
+ * When a payment in flight may next end, in whole seconds from now (an answer's Retry-After): the
+ * platform's next inquiry at the gateway, at the latest the end of the gateway's payment session
+ * plus the reconciler's grace, after which the reconciler ends an attempt the gateway has nothing
+ * for. The customer finishing at the gateway ends it sooner.
+ */
+async function secondsUntilAttemptsMayEnd(db: DB, transactionId: string): Promise<number> {
+  const attempts = await db.selectFrom("payment_attempts").select(["gateway_kind", "created_at", "next_inquiry_at"]).where("transaction_id", "=", transactionId).where("state", "=", "pending").execute();
+  const at = now().getTime();
+  const ends = attempts.map((attempt) => {
+    const minutes = isGatewayKind(attempt.gateway_kind) ? (GATEWAY_KINDS[attempt.gateway_kind].sessionMinutes ?? 0) : 0;
+    const sessionEnd = Date.parse(attempt.created_at) + minutes * 60_000 + reconcilerGraceMs();
+    return attempt.next_inquiry_at ? Math.min(Date.parse(attempt.next_inquiry_at), sessionEnd) : sessionEnd;
+  });
+  const soonest = ends.length ? Math.min(...ends) : at;
+  return Math.max(1, Math.ceil((soonest - at) / 1000));
 }
