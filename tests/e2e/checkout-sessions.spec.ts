@@ -39,7 +39,7 @@ test("a shop's server makes a session, the customer pays it in Arabic without Ja
     // The merchant's manager makes the shop's API key and reads the checkout signing secret.
     const token = (await (await request.post(`${BASE_URL}/api/v1/user/token/`, { data: { username: "admin", password: DEMO_PASSWORD } })).json()).access as string;
     const manager = { Authorization: `Bearer ${token}` };
-    const keyAnswer = await request.post(`${BASE_URL}/api/v1/admin/api-keys`, { headers: manager, data: { name: `Shop ${stamp}`, scopes: ["e_commerce:read", "e_commerce:write"], allowed_ips: [], expires_at: null } });
+    const keyAnswer = await request.post(`${BASE_URL}/api/v1/admin/api-keys`, { headers: manager, data: { name: `Shop ${stamp}`, scopes: ["e_commerce:read", "e_commerce:write", "e_commerce:refund"], allowed_ips: [], expires_at: null } });
     expect(keyAnswer.status()).toBe(201);
     const apiKey = { Authorization: `Api-Key ${(await keyAnswer.json()).key}` };
     const secret = (await (await request.get(`${BASE_URL}/api/v1/checkout/v1/signing-secret`, { headers: manager })).json()).secret as string;
@@ -101,7 +101,22 @@ test("a shop's server makes a session, the customer pays it in Arabic without Ja
     expect(read.attempts).toHaveLength(1);
     expect(read.attempts[0]).toMatchObject({ state: "success", gateway: "card-sandbox" });
 
-    // ---- Refund by order_no with a Tracking-Key (POST /api/v1/checkout/v1/operation/) goes here. ----
+    // The shop refunds the whole order by its own number; the same call sent again (a retry after a
+    // lost answer) gets the first answer back, not a second refund.
+    const refund = { operation: "refund", order_no: orderNo };
+    const tracking = { ...apiKey, "Tracking-Key": `refund-${orderNo}` };
+    const first = await request.post(`${BASE_URL}/api/v1/checkout/v1/operation/`, { headers: tracking, data: refund });
+    expect(first.status()).toBe(200);
+    const firstBody = await first.json();
+    expect(firstBody).toMatchObject({ operation: "refund", session_id: session.session_id, order_no: orderNo, result: "success", amount: read.paid_amount });
+    const again = await request.post(`${BASE_URL}/api/v1/checkout/v1/operation/`, { headers: tracking, data: refund });
+    expect(again.status()).toBe(200);
+    expect(await again.json()).toEqual(firstBody);
+    const refunded = await (await request.get(`${BASE_URL}/api/v1/checkout/v1/pymt-txn/${session.session_id}`, { headers: apiKey })).json();
+    expect(refunded).toMatchObject({ state: "refunded", refunded_amount: read.paid_amount });
+    // A second refund with a new key finds nothing left to give back.
+    const more = await request.post(`${BASE_URL}/api/v1/checkout/v1/operation/`, { headers: { ...apiKey, "Tracking-Key": `refund-again-${orderNo}` }, data: { ...refund, amount: "1.000" } });
+    expect(more.status()).toBe(400);
   } finally {
     await new Promise((resolve) => shop.server.close(resolve));
   }

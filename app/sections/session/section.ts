@@ -20,6 +20,7 @@ export const session = {
       { path: "checkout/v1/pymt-txn/:sessionId", file: "sections/session/routes/api-session.ts", id: "api-checkout-session" },
       { path: "checkout/v1/signing-secret", file: "sections/session/routes/api-signing-secret.ts", id: "api-checkout-signing-secret" },
       { path: "checkout/api/intl/v1/checkout-page/:sessionId", file: "sections/session/routes/api-checkout-page.ts", id: "api-checkout-page" },
+      { path: "checkout/v1/operation", file: "sections/session/routes/api-operation.ts", id: "api-checkout-operation" },
     ],
   },
   demoJob: "checkout_session_demo",
