@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "./fixtures";
-import { BASE_URL, DEMO_PASSWORD, t } from "./support";
+import { BASE_URL, DEMO_PASSWORD, signIn, t } from "./support";
 
 /**
  * A merchant's own server (a small HTTP server on loopback, as a shop's back end would be) makes a
@@ -102,19 +102,31 @@ test("a shop's server makes a session, the customer pays it in Arabic without Ja
     expect(read.attempts[0]).toMatchObject({ state: "success", gateway: "card-sandbox" });
 
     // The shop refunds the whole order by its own number; the same call sent again (a retry after a
-    // lost answer) gets the first answer back, not a second refund.
+    // lost answer) gets the first answer back, not a second refund request. The demo merchant has
+    // refunds approved by a second person: the money moves once a checker approves.
     const refund = { operation: "refund", order_no: orderNo };
     const tracking = { ...apiKey, "Tracking-Key": `refund-${orderNo}` };
     const first = await request.post(`${BASE_URL}/api/v1/checkout/v1/operation/`, { headers: tracking, data: refund });
-    expect(first.status()).toBe(200);
+    expect(first.status()).toBe(202);
     const firstBody = await first.json();
-    expect(firstBody).toMatchObject({ operation: "refund", session_id: session.session_id, order_no: orderNo, result: "success", amount: read.paid_amount });
+    expect(firstBody).toMatchObject({ operation: "refund", session_id: session.session_id, order_no: orderNo, result: "pending", amount: read.paid_amount });
     const again = await request.post(`${BASE_URL}/api/v1/checkout/v1/operation/`, { headers: tracking, data: refund });
-    expect(again.status()).toBe(200);
+    expect(again.status()).toBe(202);
     expect(await again.json()).toEqual(firstBody);
+
+    const checker = await (await browser.newContext()).newPage();
+    await signIn(checker, "checker");
+    await checker.goto(`${BASE_URL}/en/ticket/approve-refund-void/${firstBody.approval_request_id}`);
+    await checker.getByRole("button", { name: t("en", "tickets.decisions.approve") }).click();
+    await checker.getByRole("region", { name: /Approve refunding/ }).getByRole("button", { name: t("en", "tickets.confirm.yes") }).click();
+    await expect(checker.getByRole("status").getByText(/refunded/i)).toBeVisible();
+    await checker.context().close();
+
     const refunded = await (await request.get(`${BASE_URL}/api/v1/checkout/v1/pymt-txn/${session.session_id}`, { headers: apiKey })).json();
     expect(refunded).toMatchObject({ state: "refunded", refunded_amount: read.paid_amount });
-    // A second refund with a new key finds nothing left to give back.
+    // The first call's key still answers as it did, and nothing is left to refund under a new key.
+    const third = await request.post(`${BASE_URL}/api/v1/checkout/v1/operation/`, { headers: tracking, data: refund });
+    expect(await third.json()).toEqual(firstBody);
     const more = await request.post(`${BASE_URL}/api/v1/checkout/v1/operation/`, { headers: { ...apiKey, "Tracking-Key": `refund-again-${orderNo}` }, data: { ...refund, amount: "1.000" } });
     expect(more.status()).toBe(400);
   } finally {
