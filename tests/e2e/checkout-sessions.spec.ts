@@ -80,7 +80,7 @@ test("a shop's server makes a session, the customer pays it in Arabic without Ja
     await phone.getByRole("button", { name: "Pay" }).click();
     await expect(phone.getByRole("heading", { name: t("ar", "result.success_title") })).toBeVisible();
     // Back to the shop with the session, its order and the result (the page also forwards by itself).
-    await phone.getByRole("link", { name: t("ar", "checkout_public.continue") }).click();
+    await phone.getByRole("link", { name: t("ar", "result.continue_to_merchant") }).click();
     await expect(phone.getByRole("heading", { name: "Back at the shop" })).toBeVisible();
     const back = new URL(phone.url());
     expect(back.pathname).toBe("/return");

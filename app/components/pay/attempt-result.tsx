@@ -91,7 +91,7 @@ export function AttemptResult({ result, path }: { result: AttemptResultData; pat
             {result.followUrl ? <LinkButton href={result.followUrl}>{t("result.follow_order")}</LinkButton> : null}
             {result.returnUrl ? (
               <LinkButton href={result.returnUrl} fullWidth>
-                {t("checkout_public.continue")}
+                {t("result.continue_to_merchant")}
               </LinkButton>
             ) : null}
             {result.next || result.returnUrl ? <p className="c-dimmed c-small">{t("result.redirecting")}</p> : null}
