@@ -1,7 +1,8 @@
 import type { SectionServer } from "../contract";
 import { CARD_TEST_CARDS } from "~/domain/sandbox/test-cards";
 import { backgroundAddresses } from "~/web/addresses.server";
-import { CALLBACK_JOB, deliverCallback, giveUpCallback, onShopifyTransition } from "./domain/callbacks.server";
+import { CALLBACK_JOB, deliverCallback, expireSession, giveUpCallback, onShopifyTransition } from "./domain/callbacks.server";
+import { EXPIRE_JOB } from "./domain/sessions.server";
 import { DEMO_SHOPIFY_JOB, seedDemoShop } from "./domain/demo.server";
 import { serializeShopPayment, shopDetails } from "./presentation/transactions.server";
 
@@ -31,6 +32,7 @@ export const sectionServer: SectionServer = {
   onTransition: onShopifyTransition,
   jobs: {
     [CALLBACK_JOB]: deliverCallback,
+    [EXPIRE_JOB]: expireSession,
     [DEMO_SHOPIFY_JOB]: (db, payload: { merchantId: number; userId: number }) => {
       const addresses = backgroundAddresses();
       return seedDemoShop(db, payload, { pay: (id, lang) => payByCardSandbox(addresses.internalBaseUrl, id, lang) });
