@@ -31,8 +31,9 @@ export const sectionServer: SectionServer = {
   // The shop platform hears how its payment session ended, from a job written with the change.
   onTransition: onShopifyTransition,
   jobs: {
-    [CALLBACK_JOB]: deliverCallback,
-    [EXPIRE_JOB]: expireSession,
+    // The gateways are asked from the worker, at the platform's own address.
+    [CALLBACK_JOB]: (db, job) => deliverCallback(db, job, backgroundAddresses()),
+    [EXPIRE_JOB]: (db, job) => expireSession(db, job, backgroundAddresses()),
     [DEMO_SHOPIFY_JOB]: (db, payload: { merchantId: number; userId: number }) => {
       const addresses = backgroundAddresses();
       return seedDemoShop(db, payload, { pay: (id, lang) => payByCardSandbox(addresses.internalBaseUrl, id, lang) });

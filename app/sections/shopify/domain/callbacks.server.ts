@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { postToReceiver, RETRY_AFTER_MS, type ReceiverAnswer } from "~/domain/integrations/webhooks.server";
-import { findAttempt, settleByInquiry } from "~/domain/payments/attempts.server";
+import { findAttempt, settleByInquiry, type PlatformAddresses } from "~/domain/payments/attempts.server";
 import { expireTransaction } from "~/domain/payments/pay-page.server";
 import { PAYABLE_STATES } from "~/domain/payments/states";
 import type { TransitionEvent } from "~/domain/payments/transaction-state.server";
@@ -10,7 +10,6 @@ import { addMs, now, nowIso } from "~/lib/clock.server";
 import { enqueueJob } from "~/lib/jobs.server";
 import { toDecimalString } from "~/lib/money";
 import { money } from "~/lib/outcome";
-import { backgroundAddresses } from "~/web/addresses.server";
 import { isShopAddress, loadConnection } from "./connection.server";
 import { EXPIRE_JOB } from "./sessions.server";
 
@@ -177,13 +176,13 @@ const OPEN_ATTEMPT_STATES = ["pending", "failed", "canceled", "error"] as const;
  * payment made at the last minute is found before the shop is told it failed. Answers whether an
  * attempt is still waiting for its gateway.
  */
-export async function settleOpenAttempts(db: DB, transactionId: string) {
+export async function settleOpenAttempts(db: DB, transactionId: string, addresses: PlatformAddresses) {
   const open = await db.selectFrom("payment_attempts").select("id").where("transaction_id", "=", transactionId).where("state", "in", OPEN_ATTEMPT_STATES).execute();
   let waiting = false;
   for (const { id } of open) {
     const attempt = await findAttempt(db, id);
     if (!attempt) continue;
-    const settled = await settleByInquiry(db, attempt, backgroundAddresses(), { late: attempt.state !== "pending" });
+    const settled = await settleByInquiry(db, attempt, addresses, { late: attempt.state !== "pending" });
     if (settled.state === "pending") waiting = true;
   }
   return waiting;
@@ -194,14 +193,14 @@ export async function settleOpenAttempts(db: DB, transactionId: string) {
  * through the one writer of states, whether or not anyone opens its page, so that the shop hears
  * reject. Its open attempts are asked about first: a payment made at the last minute wins.
  */
-export async function expireSession(db: DB, job: { transactionId: string }) {
+export async function expireSession(db: DB, job: { transactionId: string }, addresses: PlatformAddresses) {
   const transaction = await db.selectFrom("transactions").select(["state", "expiration_time"]).where("id", "=", job.transactionId).where("plugin", "=", "shopify").executeTakeFirst();
   if (!transaction || !PAYABLE_STATES.includes(transaction.state)) return;
   if (transaction.expiration_time && Date.parse(transaction.expiration_time) > now().getTime()) {
     await enqueueJob(db, EXPIRE_JOB, job, { runAt: new Date(transaction.expiration_time), maxAttempts: 5 });
     return;
   }
-  await settleOpenAttempts(db, job.transactionId);
+  await settleOpenAttempts(db, job.transactionId, addresses);
   await expireTransaction(db, job.transactionId);
 }
 
@@ -211,11 +210,11 @@ export async function expireSession(db: DB, job: { transactionId: string }) {
  * under its row's lock, if it is still unpaid. A payment that lands first is resolved instead
  * (this answers false); one that lands after is recorded, not resolved.
  */
-async function readyToReject(db: DB, job: CallbackJob) {
+async function readyToReject(db: DB, job: CallbackJob, addresses: PlatformAddresses) {
   const before = await db.selectFrom("transactions").select(["state", "extra"]).where("id", "=", job.transactionId).executeTakeFirst();
   if (!before) return false;
   if (!before.extra.includes('"rejected_at"')) {
-    const waiting = await settleOpenAttempts(db, job.transactionId);
+    const waiting = await settleOpenAttempts(db, job.transactionId, addresses);
     if (waiting && (job.waits ?? 0) < REJECT_MAX_WAITS) {
       await queueCallback(db, { ...job, waits: (job.waits ?? 0) + 1 }, addMs(now(), REJECT_WAIT_MS));
       return false;
@@ -240,7 +239,7 @@ const triesOf = async (db: DB, job: CallbackJob) =>
  * waits (RETRY_AFTER_MS), in the same database transaction as its log row, and the last failed
  * try is given up in the audit log, where the merchant reads it and can send it again.
  */
-export async function deliverCallback(db: DB, job: CallbackJob) {
+export async function deliverCallback(db: DB, job: CallbackJob, addresses: PlatformAddresses) {
   const delivered = await db
     .selectFrom("shopify_callbacks")
     .select("id")
@@ -249,7 +248,7 @@ export async function deliverCallback(db: DB, job: CallbackJob) {
     .where("status", "=", "succeeded")
     .executeTakeFirst();
   if (delivered) return;
-  if (job.action === "reject" && !(await readyToReject(db, job))) return;
+  if (job.action === "reject" && !(await readyToReject(db, job, addresses))) return;
   const made = await callbackBody(db, job);
   if (!made) return;
   const connection = await loadConnection(db, made.merchantId);
