@@ -5,8 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import en from "../../locales/en/common.json";
 import ar from "../../locales/ar/common.json";
 import { advanceClock, resetClock } from "~/lib/clock.server";
+import { resetEnvCache } from "~/lib/env.server";
+import { RETRY_AFTER_MS } from "~/domain/integrations/webhooks.server";
+import { CALLBACK_MAX_ATTEMPTS, REJECT_MAX_WAITS, REJECT_WAIT_MS } from "~/sections/shopify/domain/callbacks.server";
+import { SESSION_HOLD_MS } from "~/sections/shopify/domain/sessions.server";
 import { runReadyJobs } from "~/lib/jobs.server";
-import { loadConnection } from "~/sections/shopify/domain/connection.server";
+import { checkConnection, isShopAddress, loadConnection } from "~/sections/shopify/domain/connection.server";
 import { createApiKey, parseScopes } from "~/domain/identity/api-keys.server";
 import type { DB } from "~/db/database.server";
 import { DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
@@ -30,7 +34,11 @@ let beta: Awaited<ReturnType<typeof seedMerchant>>;
 let alphaKey = "";
 let betaKey = "";
 const received: Received[] = [];
-const answers: { status: number; body?: string }[] = [];
+type ShopAnswer = { status: number; body?: string; stream?: boolean };
+/** What the fake platform answers next, by payment id (else 200 `{}`). */
+const answers = new Map<string, ShopAnswer[]>();
+const answer = (id: string, ...list: ShopAnswer[]) => answers.set(id, [...(answers.get(id) ?? []), ...list]);
+const receivedFor = (id: string) => received.map((delivery) => JSON.parse(delivery.body) as Record<string, any>).filter((body) => body.id === id);
 
 const catalogs = { en, ar } as const;
 
@@ -55,8 +63,21 @@ beforeAll(async () => {
     req.on("data", (chunk) => (body += chunk));
     req.on("end", () => {
       received.push({ headers: req.headers, body });
-      const answer = answers.shift() ?? { status: 200, body: "{}" };
-      res.writeHead(answer.status, { "Content-Type": "application/json" }).end(answer.body ?? "{}");
+      let id = "";
+      try {
+        id = String((JSON.parse(body) as { id?: unknown }).id ?? "");
+      } catch {
+        // not a callback
+      }
+      const next = answers.get(id)?.shift() ?? { status: 200, body: "{}" };
+      if (next.stream) {
+        // An answer that never ends: a kilobyte at a time until the caller hangs up.
+        res.writeHead(200, { "Content-Type": "application/json" });
+        const timer = setInterval(() => res.write(" ".repeat(1024)), 2);
+        res.on("close", () => clearInterval(timer));
+        return;
+      }
+      res.writeHead(next.status, { "Content-Type": "application/json" }).end(next.body ?? "{}");
     });
   });
   await new Promise<void>((resolve) => shop.listen(0, "127.0.0.1", resolve));
@@ -120,11 +141,21 @@ async function handOver(body: unknown, key: string | null = alphaKey, headers: R
   return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> };
 }
 
-/** The customer's way with JavaScript off: the method's Pay button, the card sandbox's page, and every redirect back. */
-async function payOnOptionsPage(transactionId: string, lang: "en" | "ar" = "en") {
+/** The customer presses Pay with the card sandbox on the payment options page (JavaScript off): the card page's address. */
+async function startOnOptionsPage(transactionId: string, lang: "en" | "ar" = "en") {
   const pressed = await fetch(`${server.url}/${lang}/spf/payment-options/${transactionId}`, form({ pay_with: "card-sandbox", submission_token: `t-${transactionId}-${Math.random()}` }));
   expect(pressed.status).toBe(303);
-  const paid = await fetch(pressed.headers.get("Location")!, form({ cardNumber: "4111111111111111", expiry: "12/39", cvv: "123" }));
+  return pressed.headers.get("Location")!;
+}
+
+/** The customer's way with JavaScript off: the method's Pay button, the card sandbox's page, and every redirect back. */
+async function payOnOptionsPage(transactionId: string, lang: "en" | "ar" = "en") {
+  return submitCard(await startOnOptionsPage(transactionId, lang));
+}
+
+/** The card sandbox's page submitted with the approved test card, and every redirect back. */
+async function submitCard(cardPage: string) {
+  const paid = await fetch(cardPage, form({ cardNumber: "4111111111111111", expiry: "12/39", cvv: "123" }));
   expect(paid.status).toBe(303);
   let location = new URL(paid.headers.get("Location")!, server.url).href;
   for (let hops = 0; hops < 5; hops++) {
@@ -209,6 +240,59 @@ describe("handing a payment session over", () => {
     expect(refused.body.currency).toEqual([text("ar", "shopify_public.api.currency")]);
     expect(refused.body.cancel_url).toEqual([text("ar", "shopify_public.api.url")]);
     expect(refused.body["customer.email"]).toEqual([text("ar", "shopify_public.api.email")]);
+    // Every check speaks the caller's language, never the library's own words.
+    const shapes = await handOver(session("bad-2", { gid: 7, customer: { email: `${"a".repeat(250)}@example.com`, billing_address: "Kuwait" }, payment_method: [1] }), alphaKey, { "Accept-Language": "ar" });
+    expect(shapes.status).toBe(400);
+    expect(shapes.body).toEqual({
+      gid: [text("ar", "shopify_public.api.text")],
+      "customer.email": [text("ar", "shopify_public.api.too_long")],
+      "customer.billing_address": [text("ar", "shopify_public.api.object")],
+      payment_method: [text("ar", "shopify_public.api.object")],
+    });
+    expect((await handOver(session("bad-3", { customer: "noura" }))).body).toEqual({ customer: [text("en", "shopify_public.api.object")] });
+    expect((await handOver([1, 2])).status).toBe(400);
+  });
+
+  it("sends the customer back only to the shop: https on the shop's domain or myshopify.com", async () => {
+    const plain = await handOver(session("url-1", { cancel_url: "http://alpha-shop.myshopify.com/c" }));
+    expect(plain.status).toBe(400);
+    expect(plain.body.cancel_url).toEqual([text("en", "shopify_public.api.url")]);
+    const foreign = await handOver(session("url-2", { cancel_url: "https://evil.example/c", return_url: "https://alpha-shop.myshopify.com.evil.example/thanks" }));
+    expect(foreign.status).toBe(400);
+    const message = text("en", "shopify_public.api.shop_url").replace("{{shop}}", "alpha-shop.myshopify.com");
+    expect(foreign.body).toEqual({ cancel_url: [message], return_url: [message] });
+    expect((await handOver(session("url-3", { return_url: "https://checkout.alpha-shop.myshopify.com/thanks" }))).status).toBe(201);
+    expect(isShopAddress("https://www.souq.example/thanks", "souq.example")).toBe(true);
+    expect(isShopAddress("https://souq.example.evil.example/", "souq.example")).toBe(false);
+    expect(isShopAddress("https://evilsouq.example/", "souq.example")).toBe(false);
+    expect(isShopAddress("https://user:pw@souq.example/", "souq.example")).toBe(false);
+    expect(await database.db.selectFrom("shopify_payment_sessions").select("payment_id").where("payment_id", "in", ["url-1", "url-2"]).execute()).toEqual([]);
+  });
+
+  it("refuses an authorization, and a test payment when no payment method is in test mode", async () => {
+    const authorization = await handOver(session("auth-only", { kind: "authorization" }), alphaKey, { "Accept-Language": "ar" });
+    expect(authorization.status).toBe(422);
+    expect(authorization.body).toEqual({ kind: [text("ar", "shopify_public.api.authorization")] });
+    await database.db.updateTable("gateways").set({ mode: "live" }).where("merchant_id", "=", alpha.merchantId).execute();
+    try {
+      const test = await handOver(session("test-on-live", { test: true }));
+      expect(test.status).toBe(422);
+      expect(test.body).toEqual({ test: [text("en", "shopify_public.api.no_test_gateway").replace("{{currency}}", "KWD")] });
+    } finally {
+      await database.db.updateTable("gateways").set({ mode: "test" }).where("merchant_id", "=", alpha.merchantId).execute();
+    }
+    expect(await database.db.selectFrom("shopify_payment_sessions").select("payment_id").where("payment_id", "in", ["auth-only", "test-on-live"]).execute()).toEqual([]);
+    // A test session handed over while a method was in test mode is not paid on it once it is live.
+    const made = await handOver(session("test-later-live", { test: true }));
+    expect(made.status).toBe(201);
+    await database.db.updateTable("gateways").set({ mode: "live" }).where("merchant_id", "=", alpha.merchantId).where("code", "=", "card-sandbox").execute();
+    try {
+      const pressed = await fetch(`${server.url}/en/spf/payment-options/${made.body.transaction_id}`, form({ pay_with: "card-sandbox", submission_token: "test-live" }));
+      expect(pressed.status).toBe(400);
+      expect(await pressed.text()).toContain(text("en", "shopify_public.test_gateway_only"));
+    } finally {
+      await database.db.updateTable("gateways").set({ mode: "test" }).where("merchant_id", "=", alpha.merchantId).execute();
+    }
   });
 
   it("keeps merchants apart: another merchant's key with the same payment id makes its own, and cannot read this one", async () => {
@@ -244,7 +328,7 @@ describe("paying on the payment options page", () => {
     expect(result.page).toContain(`>${text("en", "shopify_public.return_to_shop")}<`);
     expect(result.page).toContain('href="https://alpha-shop.myshopify.com/"');
     expect(received).toHaveLength(0);
-    answers.push({ status: 200, body: JSON.stringify({ redirect_url: "https://alpha-shop.myshopify.com/orders/1001/thank_you" }) });
+    answer("pay-1001", { status: 200, body: JSON.stringify({ redirect_url: "https://alpha-shop.myshopify.com/orders/1001/thank_you" }) });
     await drain();
     expect(received).toHaveLength(1);
     const secret = (await loadConnection(database.db, alpha.merchantId))!.signing_secret;
@@ -309,16 +393,24 @@ describe("paying on the payment options page", () => {
   it("tries the callback again when the shop platform fails, and logs every try", async () => {
     const made = await handOver(session("pay-retry"));
     received.length = 0;
-    answers.push({ status: 500 }, { status: 502 });
+    answer("pay-retry", { status: 500 }, { status: 502 });
     await payOnOptionsPage(made.body.transaction_id, "ar");
     await drain();
     expect(received).toHaveLength(1);
-    advanceClock(2_500);
-    await drain();
-    expect(received).toHaveLength(2);
-    advanceClock(4_500);
-    await drain();
-    expect(received).toHaveLength(3);
+    try {
+      // The webhooks' waits: a minute, then five.
+      advanceClock(59_000);
+      await drain();
+      expect(received).toHaveLength(1);
+      advanceClock(1_000);
+      await drain();
+      expect(received).toHaveLength(2);
+      advanceClock(5 * 60_000);
+      await drain();
+      expect(received).toHaveLength(3);
+    } finally {
+      resetClock();
+    }
     const secret = (await loadConnection(database.db, alpha.merchantId))!.signing_secret;
     expect(received.map((delivery) => verified(delivery, secret).action)).toEqual(["resolve", "resolve", "resolve"]);
     const log = await database.db.selectFrom("shopify_callbacks").select(["attempt", "status", "response_code"]).where("transaction_id", "=", made.body.transaction_id).orderBy("attempt").execute();
@@ -329,5 +421,175 @@ describe("paying on the payment options page", () => {
     ]);
     await drain();
     expect(received).toHaveLength(3);
+  });
+
+  it("stops reading a platform's answer that never ends, and keeps only a shop address it answers for the way back", async () => {
+    const made = await handOver(session("pay-stream"));
+    answer("pay-stream", { status: 200, stream: true });
+    const result = await payOnOptionsPage(made.body.transaction_id);
+    await drain();
+    expect(receivedFor("pay-stream").map((body) => body.action)).toEqual(["resolve"]);
+    const log = await database.db.selectFrom("shopify_callbacks").select(["attempt", "status", "response_code"]).where("transaction_id", "=", made.body.transaction_id).execute();
+    expect(log).toEqual([{ attempt: 1, status: "succeeded", response_code: 200 }]);
+    const other = await handOver(session("pay-foreign"));
+    answer("pay-foreign", { status: 200, body: JSON.stringify({ redirect_url: "https://evil.example/thanks" }) });
+    const paid = await payOnOptionsPage(other.body.transaction_id);
+    await drain();
+    expect(receivedFor("pay-foreign")).toHaveLength(1);
+    const page = await (await fetch(paid.url)).text();
+    expect(page).not.toContain("evil.example");
+    expect(page).toContain('href="https://alpha-shop.myshopify.com/"');
+    expect(result.page).toContain('href="https://alpha-shop.myshopify.com/"');
+  });
+
+  it("refuses a private callback address when saving and when delivering, unless private targets are allowed", async () => {
+    const made = await handOver(session("pay-private"));
+    await payOnOptionsPage(made.body.transaction_id);
+    process.env.WEBHOOK_ALLOW_PRIVATE = "0";
+    resetEnvCache();
+    try {
+      expect(await checkConnection({ shop_domain: "alpha-shop.myshopify.com", callback_url: callbackUrl })).toEqual({ ok: false, errors: { callback_url: ["shopify.errors.callback_private"] } });
+      expect(await checkConnection({ shop_domain: "alpha-shop.myshopify.com", callback_url: "http://localhost:9/cb" })).toEqual({ ok: false, errors: { callback_url: ["shopify.errors.callback_private"] } });
+      await drain();
+    } finally {
+      process.env.WEBHOOK_ALLOW_PRIVATE = "1";
+      resetEnvCache();
+    }
+    expect(receivedFor("pay-private")).toEqual([]);
+    const log = await database.db.selectFrom("shopify_callbacks").select(["attempt", "status", "error"]).where("transaction_id", "=", made.body.transaction_id).execute();
+    expect(log).toEqual([{ attempt: 1, status: "failed", error: expect.stringContaining("private") }]);
+    try {
+      advanceClock(60_000);
+      await drain();
+    } finally {
+      resetClock();
+    }
+    expect(receivedFor("pay-private").map((body) => body.action)).toEqual(["resolve"]);
+  });
+
+  it("resolves once when the customer presses Pay twice at once and pays both card pages", async () => {
+    const made = await handOver(session("pay-twice"));
+    const id = made.body.transaction_id as string;
+    const pages = await Promise.all([startOnOptionsPage(id), startOnOptionsPage(id)]);
+    await Promise.all(pages.map((page) => submitCard(page).catch(() => null)));
+    await drain();
+    expect(receivedFor("pay-twice").map((body) => body.action)).toEqual(["resolve"]);
+    const transaction = await database.db.selectFrom("transactions").select("state").where("id", "=", id).executeTakeFirstOrThrow();
+    expect(transaction.state).toBe("paid");
+  });
+
+  it("ends a session nobody paid when its time is over, without anyone opening its page, and the shop hears reject", async () => {
+    const made = await handOver(session("pay-abandoned"));
+    const id = made.body.transaction_id as string;
+    await drain();
+    expect(receivedFor("pay-abandoned")).toEqual([]);
+    try {
+      advanceClock(SESSION_HOLD_MS + 60_000);
+      await drain();
+    } finally {
+      resetClock();
+    }
+    const transaction = await database.db.selectFrom("transactions").select("state").where("id", "=", id).executeTakeFirstOrThrow();
+    expect(transaction.state).toBe("expired");
+    const secret = (await loadConnection(database.db, alpha.merchantId))!.signing_secret;
+    const delivery = received.find((entry) => JSON.parse(entry.body).id === "pay-abandoned")!;
+    expect(verified(delivery, secret)).toMatchObject({ action: "reject", reason: { code: "PAYMENT_EXPIRED" }, state: "expired" });
+  });
+
+  it("asks the gateway before telling reject: a customer still on the card page when the session ends is resolved, never rejected", async () => {
+    const made = await handOver(session("pay-slow"));
+    const id = made.body.transaction_id as string;
+    const cardPage = await startOnOptionsPage(id);
+    try {
+      advanceClock(SESSION_HOLD_MS + 60_000);
+      await drain();
+      expect((await database.db.selectFrom("transactions").select("state").where("id", "=", id).executeTakeFirstOrThrow()).state).toBe("expired");
+      // The attempt is still open at its gateway: the reject waits for it.
+      expect(receivedFor("pay-slow")).toEqual([]);
+      await submitCard(cardPage);
+      await drain();
+      expect(receivedFor("pay-slow").map((body) => body.action)).toEqual(["resolve"]);
+      for (let wait = 0; wait <= REJECT_MAX_WAITS; wait++) {
+        advanceClock(REJECT_WAIT_MS);
+        await drain();
+      }
+    } finally {
+      resetClock();
+    }
+    expect(receivedFor("pay-slow").map((body) => body.action)).toEqual(["resolve"]);
+    expect((await database.db.selectFrom("transactions").select("state").where("id", "=", id).executeTakeFirstOrThrow()).state).toBe("paid");
+  });
+
+  it("does not resolve a payment that lands after the shop was told reject: the merchant is asked to refund it", async () => {
+    const made = await handOver(session("pay-after-reject"));
+    const id = made.body.transaction_id as string;
+    const cardPage = await startOnOptionsPage(id);
+    try {
+      advanceClock(SESSION_HOLD_MS + 60_000);
+      await drain();
+      for (let wait = 0; wait < REJECT_MAX_WAITS; wait++) {
+        expect(receivedFor("pay-after-reject")).toEqual([]);
+        advanceClock(REJECT_WAIT_MS);
+        await drain();
+      }
+    } finally {
+      resetClock();
+    }
+    expect(receivedFor("pay-after-reject").map((body) => body.action)).toEqual(["reject"]);
+    await submitCard(cardPage);
+    await drain();
+    expect(receivedFor("pay-after-reject").map((body) => body.action)).toEqual(["reject"]);
+    expect((await database.db.selectFrom("transactions").select("state").where("id", "=", id).executeTakeFirstOrThrow()).state).toBe("paid");
+    const audit = await database.db.selectFrom("audit_log").select(["action", "object_id"]).where("action", "=", "shopify_paid_after_reject").execute();
+    expect(audit).toEqual([{ action: "shopify_paid_after_reject", object_id: id }]);
+    const cookie = await signIn(alpha.admin.username);
+    const settings = await (await fetch(`${server.url}/en/shopify/settings`, { headers: { Cookie: cookie } })).text();
+    expect(settings).toContain(text("en", "shopify.settings.to_refund"));
+    expect(settings).toContain(`/en/shopify/transactions/${id}`);
+    const details = await (await fetch(`${server.url}/en/shopify/transactions/${id}`, { headers: { Cookie: cookie } })).text();
+    expect(details).toContain(text("en", "shopify_public.details.refund_it"));
+  });
+
+  it("gives a callback up after its last try, over more than a day, and a manager sends it again from the settings page", async () => {
+    const made = await handOver(session("pay-giveup"));
+    const id = made.body.transaction_id as string;
+    answer("pay-giveup", ...Array.from({ length: CALLBACK_MAX_ATTEMPTS }, () => ({ status: 503 })));
+    await payOnOptionsPage(id);
+    try {
+      await drain();
+      for (const wait of RETRY_AFTER_MS) {
+        expect(await database.db.selectFrom("audit_log").select("id").where("action", "=", "shopify_callback_given_up").where("object_id", "=", id).execute()).toEqual([]);
+        advanceClock(wait);
+        await drain();
+      }
+    } finally {
+      resetClock();
+    }
+    expect(receivedFor("pay-giveup")).toHaveLength(CALLBACK_MAX_ATTEMPTS);
+    expect(RETRY_AFTER_MS.reduce((sum, wait) => sum + wait, 0)).toBeGreaterThan(24 * 3_600_000);
+    expect(await database.db.selectFrom("audit_log").select("action").where("action", "=", "shopify_callback_given_up").where("object_id", "=", id).execute()).toHaveLength(1);
+    const cookie = await signIn(alpha.admin.username);
+    const page = await (await fetch(`${server.url}/en/shopify/settings`, { headers: { Cookie: cookie } })).text();
+    expect(page).toContain(`value="${id}"`);
+    expect(page).toContain(`>${text("en", "shopify.settings.resend")}<`);
+    // Staff cannot; another merchant's manager cannot reach this session.
+    const staff = await signIn(alpha.staff.username);
+    expect((await fetch(`${server.url}/en/shopify/settings`, form({ intent: "resend", transaction_id: id, action: "resolve" }, staff))).status).toBe(403);
+    const other = await signIn(beta.admin.username);
+    await fetch(`${server.url}/en/shopify/settings`, form({ intent: "resend", transaction_id: id, action: "resolve" }, other));
+    await drain();
+    expect(receivedFor("pay-giveup")).toHaveLength(CALLBACK_MAX_ATTEMPTS);
+    const resent = await fetch(`${server.url}/en/shopify/settings`, form({ intent: "resend", transaction_id: id, action: "resolve" }, cookie));
+    expect(resent.status).toBe(302);
+    await drain();
+    expect(receivedFor("pay-giveup")).toHaveLength(CALLBACK_MAX_ATTEMPTS + 1);
+    const last = await database.db.selectFrom("shopify_callbacks").select(["attempt", "status"]).where("transaction_id", "=", id).orderBy("attempt", "desc").executeTakeFirstOrThrow();
+    expect(last).toEqual({ attempt: CALLBACK_MAX_ATTEMPTS + 1, status: "succeeded" });
+    expect(await database.db.selectFrom("audit_log").select("actor_name").where("action", "=", "shopify_callback_resent").where("object_id", "=", id).execute()).toEqual([{ actor_name: alpha.admin.username }]);
+    // Delivered: nothing more to send.
+    const again = await fetch(`${server.url}/en/shopify/settings`, form({ intent: "resend", transaction_id: id, action: "resolve" }, cookie));
+    expect(again.status).toBe(302);
+    await drain();
+    expect(receivedFor("pay-giveup")).toHaveLength(CALLBACK_MAX_ATTEMPTS + 1);
   });
 });

@@ -239,8 +239,9 @@ export function signatureHeader(secret: string, t: number, body: string) {
   return `t=${t},v1=${hmacSha256(secret, `${t}.${body}`)}`;
 }
 
-export type WebhookAnswer = { status: number | null; body: string | null; error: string | null; durationMs: number };
-type Answer = WebhookAnswer;
+export type ReceiverAnswer = { status: number | null; body: string | null; error: string | null; durationMs: number };
+export type WebhookAnswer = ReceiverAnswer;
+type Answer = ReceiverAnswer;
 
 /**
  * Posts one event body to a merchant's address, signed with `secret` as every endpoint's events are
@@ -249,7 +250,7 @@ type Answer = WebhookAnswer;
  */
 export function postSignedEvent(url: string, secret: string, eventId: string, body: string): Promise<WebhookAnswer> {
   const t = Math.floor(now().getTime() / 1000);
-  return post(url, body, { "Content-Type": "application/json", "User-Agent": "KuwaitPayments-Webhooks/1", Signature: signatureHeader(secret, t, body), "Idempotency-Key": eventId });
+  return postToReceiver(url, body, { "Content-Type": "application/json", "User-Agent": "KuwaitPayments-Webhooks/1", Signature: signatureHeader(secret, t, body), "Idempotency-Key": eventId });
 }
 
 /** How long after the `number`th failed try of an event the next one is made. */
@@ -257,7 +258,14 @@ export function retryDelayMs(number: number) {
   return RETRY_AFTER_MS[Math.min(number - 1, RETRY_AFTER_MS.length - 1)];
 }
 
-function post(url: string, body: string, headers: Record<string, string>): Promise<Answer> {
+/**
+ * Posts a body to a merchant's receiver (webhooks, a shop platform's callbacks) with the
+ * protections every outgoing call needs: no private or loopback address (unless allowed), one
+ * deadline for the whole exchange, and the answer read only as far as `keep` bytes (1 KB unless
+ * told). Never throws: a failure is the answer's `error`.
+ */
+export function postToReceiver(url: string, body: string, headers: Record<string, string>, options: { keep?: number } = {}): Promise<Answer> {
+  const keep = options.keep ?? RESPONSE_KEEP;
   const started = performance.now();
   const target = new URL(url);
   const host = target.hostname.replace(/^\[|\]$/g, "");
@@ -278,12 +286,12 @@ function post(url: string, body: string, headers: Record<string, string>): Promi
     const request = client.request(target, { method: "POST", headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) }, lookup: guardedLookup() }, (response) => {
       const chunks: Buffer[] = [];
       let kept = 0;
-      const finish = () => done({ status: response.statusCode ?? null, body: Buffer.concat(chunks).subarray(0, RESPONSE_KEEP).toString("utf8"), error: null });
+      const finish = () => done({ status: response.statusCode ?? null, body: Buffer.concat(chunks).subarray(0, keep).toString("utf8"), error: null });
       response.on("data", (chunk: Buffer) => {
         chunks.push(chunk);
         kept += chunk.length;
-        // The first 1 KB is all the log keeps: the rest is not waited for.
-        if (kept >= RESPONSE_KEEP) {
+        // The first `keep` bytes are all that is kept: the rest is not waited for.
+        if (kept >= keep) {
           finish();
           response.destroy();
         }
@@ -304,7 +312,7 @@ function post(url: string, body: string, headers: Record<string, string>): Promi
 }
 
 /** How long after a failed try the next one is made: the tries of an event span about a day. */
-const RETRY_AFTER_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000, 12 * 3_600_000];
+export const RETRY_AFTER_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000, 12 * 3_600_000];
 
 /** The job of one try; `manual` (Redeliver, Send test event): that one try only. */
 type DeliveryJob = { eventId: string; endpointId: number; manual?: boolean };
@@ -334,7 +342,7 @@ export async function deliverWebhook(db: DB, payload: DeliveryJob) {
     return;
   }
   const t = Math.floor(now().getTime() / 1000);
-  const answer = await post(endpoint.url, event.body, {
+  const answer = await postToReceiver(endpoint.url, event.body, {
     "Content-Type": "application/json",
     "User-Agent": "KuwaitPayments-Webhooks/1",
     Signature: signatureHeader(unseal(endpoint.secret), t, event.body),

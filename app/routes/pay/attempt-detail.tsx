@@ -15,11 +15,21 @@ export function meta({ params }: Route.MetaArgs) {
 
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const lang = isLanguage(params.lang) ? params.lang : "en";
-  const result = await attemptResultView(getDbFrom(context), { attemptId: params.attemptId, lang, request });
-  if (!result.found) return data(result, { status: 404 });
-  // A section with a result page of its own (the gateways return every customer here) shows it there.
-  const own = transactionExtensions(result.plugin)?.resultUrl?.(params.attemptId, lang);
+  const db = getDbFrom(context);
+  // A section with a result page of its own (the gateways return every customer here) shows it
+  // there: looked up first, so the result (and its inquiry of the gateway) is made once, there.
+  const owner = /^[0-9A-Za-z]{22}$/.test(params.attemptId)
+    ? await db
+        .selectFrom("payment_attempts")
+        .innerJoin("transactions", "transactions.id", "payment_attempts.transaction_id")
+        .select("transactions.plugin")
+        .where("payment_attempts.id", "=", params.attemptId)
+        .executeTakeFirst()
+    : undefined;
+  const own = owner ? transactionExtensions(owner.plugin)?.resultUrl?.(params.attemptId, lang) : undefined;
   if (own) throw redirect(own + new URL(request.url).search);
+  const result = await attemptResultView(db, { attemptId: params.attemptId, lang, request });
+  if (!result.found) return data(result, { status: 404 });
   return result;
 }
 

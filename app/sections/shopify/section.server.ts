@@ -1,7 +1,8 @@
 import type { SectionServer } from "../contract";
 import { CARD_TEST_CARDS } from "~/domain/sandbox/test-cards";
 import { backgroundAddresses } from "~/web/addresses.server";
-import { CALLBACK_JOB, deliverCallback, giveUpCallback, onShopifyTransition } from "./domain/callbacks.server";
+import { CALLBACK_JOB, deliverCallback, expireSession, giveUpCallback, onShopifyTransition } from "./domain/callbacks.server";
+import { EXPIRE_JOB } from "./domain/sessions.server";
 import { DEMO_SHOPIFY_JOB, seedDemoShop } from "./domain/demo.server";
 import { serializeShopPayment, shopDetails } from "./presentation/transactions.server";
 
@@ -30,7 +31,9 @@ export const sectionServer: SectionServer = {
   // The shop platform hears how its payment session ended, from a job written with the change.
   onTransition: onShopifyTransition,
   jobs: {
-    [CALLBACK_JOB]: deliverCallback,
+    // The gateways are asked from the worker, at the platform's own address.
+    [CALLBACK_JOB]: (db, job) => deliverCallback(db, job, backgroundAddresses()),
+    [EXPIRE_JOB]: (db, job) => expireSession(db, job, backgroundAddresses()),
     [DEMO_SHOPIFY_JOB]: (db, payload: { merchantId: number; userId: number }) => {
       const addresses = backgroundAddresses();
       return seedDemoShop(db, payload, { pay: (id, lang) => payByCardSandbox(addresses.internalBaseUrl, id, lang) });

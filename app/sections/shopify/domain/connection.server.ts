@@ -25,6 +25,26 @@ export function newSigningSecret() {
   return `spf_${randomToken(32)}`;
 }
 
+/**
+ * Whether an address may be where the customer goes back to the shop (cancel_url, return_url, the
+ * platform's redirect_url): https only, on the connection's shop domain or one of its subdomains,
+ * or on myshopify.com, where Shopify serves every shop's checkout.
+ */
+export function isShopAddress(value: string, shopDomain: string | null) {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== "https:" || url.username || url.password) return false;
+  const host = url.hostname.toLowerCase();
+  if (host.endsWith(".myshopify.com")) return true;
+  if (!shopDomain) return false;
+  const shop = shopDomain.toLowerCase();
+  return host === shop || host.endsWith(`.${shop}`);
+}
+
 /** Checks what the merchant typed: the shop's domain and where the callbacks go (a public http(s) address, as webhooks). */
 export async function checkConnection(values: Record<string, unknown>): Promise<{ ok: true; input: ConnectionInput } | { ok: false; errors: ConnectionErrors }> {
   const errors: ConnectionErrors = {};

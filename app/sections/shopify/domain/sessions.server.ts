@@ -4,26 +4,32 @@ import { recordAudit } from "~/domain/audit/audit-log.server";
 import { isReachable, listMerchantGateways, supportsCurrency } from "~/domain/payments/gateway-settings.server";
 import { createTransaction } from "~/domain/payments/transaction-state.server";
 import { addMs, now, nowIso } from "~/lib/clock.server";
+import { enqueueJob } from "~/lib/jobs.server";
 import { sha256 } from "~/lib/crypto.server";
 import { isSupportedCurrency, parseAmount } from "~/lib/money";
 import { money } from "~/lib/outcome";
+import { isShopAddress } from "./connection.server";
 
 /** How long a handed-over payment can be paid: the shop's checkout waits about as long. */
 export const SESSION_HOLD_MS = 60 * 60_000;
+/** The job that ends a session nobody paid when its time is over, whether or not anyone looks at its page. */
+export const EXPIRE_JOB = "shopify.expire";
 
 const text = (max: number) => z.string({ message: "errors.required" }).trim().min(1, "errors.required").max(max, "shopify_public.api.too_long");
-const optionalText = (max: number) => z.string().trim().max(max, "shopify_public.api.too_long").optional().nullable();
+const optionalText = (max: number) => z.string({ message: "shopify_public.api.text" }).trim().max(max, "shopify_public.api.too_long").optional().nullable();
 const webUrl = z
   .string({ message: "errors.required" })
   .trim()
   .max(2000, "shopify_public.api.too_long")
   .refine((value) => {
     try {
-      return /^https?:$/.test(new URL(value).protocol);
+      return new URL(value).protocol === "https:";
     } catch {
       return false;
     }
   }, "shopify_public.api.url");
+/** A part of the payload that must be an object (customer, billing_address, payment_method). */
+const part = <T extends z.core.$ZodLooseShape>(shape: T) => z.object(shape, { message: "shopify_public.api.object" }).passthrough().optional().nullable();
 
 /**
  * A payment session as a shop platform hands it over (Shopify's Payments App request): its id
@@ -32,7 +38,8 @@ const webUrl = z
  * customer goes back if they cancel. `return_url`, where they go after paying, is ours: without it
  * they go to the shop's front page.
  */
-export const PaymentSessionSchema = z.object({
+export const PaymentSessionSchema = z.object(
+  {
   id: text(255),
   gid: optionalText(500),
   group: text(255),
@@ -40,20 +47,18 @@ export const PaymentSessionSchema = z.object({
   currency: z.string({ message: "errors.required" }).trim().toUpperCase().refine(isSupportedCurrency, "shopify_public.api.currency"),
   test: z.boolean({ message: "shopify_public.api.boolean" }).optional().default(false),
   kind: z.enum(["sale", "authorization"], { message: "shopify_public.api.kind" }).optional().default("sale"),
-  customer: z
-    .object({
-      email: z.string().trim().email("shopify_public.api.email").max(254).optional().nullable(),
-      phone_number: optionalText(30),
-      billing_address: z.object({ given_name: optionalText(100), family_name: optionalText(100) }).passthrough().optional().nullable(),
-    })
-    .passthrough()
-    .optional()
-    .nullable(),
-  payment_method: z.object({ type: optionalText(50) }).passthrough().optional().nullable(),
+  customer: part({
+    email: z.string({ message: "shopify_public.api.email" }).trim().email("shopify_public.api.email").max(254, "shopify_public.api.too_long").optional().nullable(),
+    phone_number: optionalText(30),
+    billing_address: part({ given_name: optionalText(100), family_name: optionalText(100) }),
+  }),
+  payment_method: part({ type: optionalText(50) }),
   proposed_at: optionalText(40),
   cancel_url: webUrl,
   return_url: webUrl.optional().nullable(),
-});
+  },
+  { message: "shopify_public.api.object" },
+);
 
 export type PaymentSessionInput = z.infer<typeof PaymentSessionSchema>;
 
@@ -61,10 +66,17 @@ export type HandOverOutcome =
   | { ok: true; replayed: boolean; session: { paymentId: string; transactionId: string } }
   | { ok: false; status: 400 | 409 | 422; errors: Record<string, string[]>; params?: Record<string, string> };
 
-/** Field errors by the payload's own paths (`customer.email`), as translation keys. */
+/** A message that is one of ours (a translation key), not a library's own sentence. */
+const TEXT_KEY = /^(shopify_public|errors)\.[a-z_.]+$/;
+
+/** Field errors by the payload's own paths (`customer.email`), as translation keys; a check without one of ours reads "invalid". */
 export function sessionErrors(issues: z.core.$ZodIssue[]) {
   const errors: Record<string, string[]> = {};
-  for (const issue of issues) (errors[issue.path.map(String).join(".") || "non_field_errors"] ??= []).push(issue.message);
+  for (const issue of issues) {
+    const list = (errors[issue.path.map(String).join(".") || "non_field_errors"] ??= []);
+    const key = TEXT_KEY.test(issue.message) ? issue.message : "shopify_public.api.invalid";
+    if (!list.includes(key)) list.push(key);
+  }
   return errors;
 }
 
@@ -85,9 +97,19 @@ export async function handOverSession(db: DB, input: { merchantId: number; userI
   if (!parsed.ok || parsed.minor <= 0) return { ok: false, status: 400, errors: { amount: ["shopify_public.api.amount"] } };
   const amount = parsed.minor;
   const hash = requestHashOf(session, amount);
+  // Only sales: the platform collects the amount at once (decision 0030).
+  if (session.kind !== "sale") return { ok: false, status: 422, errors: { kind: ["shopify_public.api.authorization"] } };
   const connection = await db.selectFrom("shopify_connections").select(["shop_domain"]).where("merchant_id", "=", input.merchantId).executeTakeFirst();
   if (!connection) return { ok: false, status: 409, errors: { non_field_errors: ["shopify_public.api.not_connected"] } };
-  const gateways = (await listMerchantGateways(db, input.merchantId, { enabledOnly: true })).filter((gateway) => gateway.kind !== "cod" && isReachable(gateway) && supportsCurrency(gateway, session.currency));
+  // The customer is sent back only to the shop: its own domain (and subdomains) or myshopify.com.
+  const foreign: Record<string, string[]> = {};
+  if (!isShopAddress(session.cancel_url, connection.shop_domain)) foreign.cancel_url = ["shopify_public.api.shop_url"];
+  if (session.return_url && !isShopAddress(session.return_url, connection.shop_domain)) foreign.return_url = ["shopify_public.api.shop_url"];
+  if (Object.keys(foreign).length) return { ok: false, status: 400, errors: foreign, params: { shop: connection.shop_domain } };
+  // A test session is paid only on test (sandbox) gateways: no real money for a test order.
+  const gateways = (await listMerchantGateways(db, input.merchantId, { enabledOnly: true })).filter(
+    (gateway) => gateway.kind !== "cod" && isReachable(gateway) && supportsCurrency(gateway, session.currency) && (!session.test || gateway.mode === "test"),
+  );
   return writeTransaction(db, async (trx): Promise<HandOverOutcome> => {
     await lockMerchant(trx, input.merchantId);
     const existing = await trx
@@ -100,7 +122,11 @@ export async function handOverSession(db: DB, input: { merchantId: number; userI
       if (existing.request_hash !== hash) return { ok: false, status: 422, errors: { id: ["shopify_public.api.id_reused"] } };
       return { ok: true, replayed: true, session: { paymentId: session.id, transactionId: existing.transaction_id } };
     }
-    if (gateways.length === 0) return { ok: false, status: 400, errors: { currency: ["shopify_public.api.no_gateway"] }, params: { currency: session.currency } };
+    if (gateways.length === 0) {
+      if (session.test) return { ok: false, status: 422, errors: { test: ["shopify_public.api.no_test_gateway"] }, params: { currency: session.currency } };
+      return { ok: false, status: 400, errors: { currency: ["shopify_public.api.no_gateway"] }, params: { currency: session.currency } };
+    }
+    const expiresAt = addMs(now(), SESSION_HOLD_MS);
     const customer = session.customer ?? {};
     const billing = customer.billing_address ?? {};
     const transaction = await createTransaction(trx, {
@@ -119,7 +145,7 @@ export async function handOverSession(db: DB, input: { merchantId: number; userI
       attachment_path: null,
       attachment_name: null,
       pg_codes: gateways.map((gateway) => gateway.code).join(","),
-      expiration_time: addMs(now(), SESSION_HOLD_MS).toISOString(),
+      expiration_time: expiresAt.toISOString(),
       next_url: null,
       initiator_user_id: input.userId,
       gateway_code: null,
@@ -145,6 +171,7 @@ export async function handOverSession(db: DB, input: { merchantId: number; userI
         created_at: nowIso(),
       })
       .execute();
+    await enqueueJob(trx, EXPIRE_JOB, { transactionId: transaction.id }, { runAt: expiresAt, maxAttempts: 5 });
     await recordAudit(trx, {
       merchantId: input.merchantId,
       actor: "system",

@@ -1,5 +1,6 @@
 import type { DB } from "~/db/database.server";
 import { startAttempt } from "~/domain/payments/attempts.server";
+import { findMerchantGateway } from "~/domain/payments/gateway-settings.server";
 import type { Language } from "~/lib/i18n";
 import type { TextParams } from "~/lib/outcome";
 import { platformAddresses } from "~/web/addresses.server";
@@ -16,6 +17,16 @@ export type ShopifyStart =
  */
 export async function startShopifyAttempt(db: DB, request: Request, input: { transactionId: string; gatewayCode: string; submissionToken: string; lang: Language }): Promise<ShopifyStart> {
   if (!input.gatewayCode) return { ok: false, status: 400, error: "pay.errors.choose_gateway", field: "gateway_code" };
+  // A test session is paid only on a test gateway, even one switched to live since the hand-over.
+  const session = await db
+    .selectFrom("shopify_payment_sessions")
+    .select(["merchant_id", "test"])
+    .where("transaction_id", "=", input.transactionId)
+    .executeTakeFirst();
+  if (session?.test === 1) {
+    const gateway = await findMerchantGateway(db, session.merchant_id, input.gatewayCode.slice(0, 40));
+    if (gateway && gateway.mode !== "test") return { ok: false, status: 400, error: "shopify_public.test_gateway_only", field: "gateway_code" };
+  }
   const outcome = await startAttempt(db, {
     plugins: ["shopify"],
     transactionId: input.transactionId,

@@ -1,6 +1,6 @@
-import { Badge, Button, Card, Code, Group, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Anchor, Badge, Button, Card, Code, Group, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { data, Form, redirect, useActionData, useLoaderData } from "react-router";
+import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/settings";
 import { FormErrors } from "~/components/forms";
 import { PageHeader } from "~/components/page-header";
@@ -10,7 +10,8 @@ import { flashCookie } from "~/web/flash.server";
 import { readFormData } from "~/web/form-data.server";
 import { requirePermission, requireSection, requireUser } from "~/web/guards.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
-import { recentCallbacks } from "../domain/callbacks.server";
+import { formatAmount } from "~/lib/money";
+import { paidAfterReject, recentCallbacks, resendCallback } from "../domain/callbacks.server";
 import { checkConnection, loadConnection, rotateSecret, saveConnection } from "../domain/connection.server";
 
 export function meta({ params }: Route.MetaArgs) {
@@ -29,7 +30,7 @@ async function guard(context: Route.LoaderArgs["context"], request: Request, par
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { auth, lang } = await guard(context, request, params);
   const db = getDbFrom(context);
-  const [connection, callbacks] = await Promise.all([loadConnection(db, auth.user.merchantId), recentCallbacks(db, auth.user.merchantId)]);
+  const [connection, callbacks, toRefund] = await Promise.all([loadConnection(db, auth.user.merchantId), recentCallbacks(db, auth.user.merchantId), paidAfterReject(db, auth.user.merchantId)]);
   return {
     lang,
     connection: connection
@@ -37,6 +38,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       : null,
     endpoint: `${new URL(request.url).origin}/api/v1/plugins/shopify/payment-session`,
     callbacks: callbacks.map((row) => ({ ...row, created_at: formatDateTime(row.created_at, lang) })),
+    toRefund: toRefund.map((row) => ({ id: row.id, orderNo: row.order_no, payment: row.payment_id, amount: formatAmount(row.amount, row.currency_code, lang), state: row.state, when: formatDateTime(row.created_at, lang) })),
   };
 }
 
@@ -47,6 +49,11 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const manager = { id: auth.user.id, username: auth.user.username };
   const ip = context.get(clientAddressContext);
   const done = (message: string) => redirect(`/${lang}/shopify/settings`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });
+  if (form.get("intent") === "resend") {
+    const sent = await resendCallback(db, { merchantId: auth.user.merchantId, manager, transactionId: String(form.get("transaction_id") ?? "").slice(0, 40), action: String(form.get("action") ?? ""), ip });
+    if (!sent.ok) return redirect(`/${lang}/shopify/settings`, { headers: { "Set-Cookie": flashCookie({ kind: "error", message: sent.error }) } });
+    return done("shopify.flash.resent");
+  }
   if (form.get("intent") === "rotate") {
     if (!(await rotateSecret(db, { merchantId: auth.user.merchantId, manager, ip }))) return data({ values: {}, errors: { non_field_errors: ["shopify.errors.not_connected"] } }, { status: 400 });
     return done("shopify.flash.rotated");
@@ -60,7 +67,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 
 export default function ShopifySettings() {
   const { t } = useTranslation();
-  const { connection, endpoint, callbacks } = useLoaderData<typeof loader>();
+  const { connection, endpoint, callbacks, toRefund, lang } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const values = { shop_domain: connection?.shop_domain ?? "", callback_url: connection?.callback_url ?? "", ...(reply?.values ?? {}) };
   const errors: Record<string, string[] | undefined> = reply?.errors ?? {};
@@ -68,6 +75,20 @@ export default function ShopifySettings() {
   return (
     <Stack gap="md" maw={960}>
       <PageHeader title={t("shopify.settings.title")} description={t("shopify.settings.description")} />
+      {toRefund.length > 0 ? (
+        <Alert color="red" title={t("shopify.settings.to_refund")} data-testid="paid-after-reject">
+          <Stack gap="xs">
+            <Text size="sm">{t("shopify.settings.to_refund_help")}</Text>
+            {toRefund.map((row) => (
+              <Text size="sm" key={row.id}>
+                <Anchor component={Link} to={`/${lang}/shopify/transactions/${row.id}`}>
+                  {t("shopify.settings.to_refund_row", { orderNo: row.orderNo, amount: row.amount, payment: row.payment, date: row.when })}
+                </Anchor>
+              </Text>
+            ))}
+          </Stack>
+        </Alert>
+      ) : null}
       <Card withBorder padding="lg">
         <Form method="post" key={JSON.stringify(values)}>
           <Stack gap="md">
@@ -137,6 +158,7 @@ export default function ShopifySettings() {
                     <Table.Th>{t("shopify.settings.columns.action")}</Table.Th>
                     <Table.Th>{t("shopify.settings.columns.try")}</Table.Th>
                     <Table.Th>{t("shopify.settings.columns.result")}</Table.Th>
+                    <Table.Th />
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
@@ -153,6 +175,18 @@ export default function ShopifySettings() {
                         <Text span size="xs" c="dimmed" dir="ltr">
                           {row.response_code ?? row.error ?? ""}
                         </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        {row.resendable ? (
+                          <Form method="post">
+                            <input type="hidden" name="intent" value="resend" />
+                            <input type="hidden" name="transaction_id" value={row.transaction_id} />
+                            <input type="hidden" name="action" value={row.action} />
+                            <Button type="submit" size="compact-sm" variant="light">
+                              {t("shopify.settings.resend")}
+                            </Button>
+                          </Form>
+                        ) : null}
                       </Table.Td>
                     </Table.Tr>
                   ))}
