@@ -245,4 +245,21 @@ describe("checkout sessions", () => {
     expect(await refused.json()).toHaveProperty("pg_codes");
     expect(await database.db.selectFrom("checkout_sessions").select("id").where("order_no", "=", "INV-10").executeTakeFirst()).toBeUndefined();
   });
+
+  it("refuses to change the amount while an attempt told failed may still settle", async () => {
+    const created = await (await api("POST", "", alphaKey, sessionBody({ order_no: "WEB-5" }))).json();
+    const started = await fetch(local(created.checkout_url), { method: "POST", headers: { ...form, Origin: server.url }, body: new URLSearchParams({ pay_with: "card-sandbox", submission_token: "in-flight" }), redirect: "manual" });
+    expect(started.status).toBe(303);
+    const row = await database.db.selectFrom("checkout_sessions").select("transaction_id").where("id", "=", created.session_id).executeTakeFirstOrThrow();
+    // The gateway said failed, but the reconciler is still to ask it again: a late success would be a fact.
+    await database.db.updateTable("payment_attempts").set({ state: "failed", next_inquiry_at: new Date(Date.now() + 60_000).toISOString() }).where("transaction_id", "=", row.transaction_id).execute();
+    const refused = await api("PATCH", created.session_id, alphaKey, { amount: "1.000" }, { "Accept-Language": "ar" });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).non_field_errors[0]).toBe("هناك عملية دفع جارية لهذه الجلسة: أعد المحاولة بعد ظهور نتيجتها.");
+    // Once the reconciler is done with it, the cart may change.
+    await database.db.updateTable("payment_attempts").set({ next_inquiry_at: null }).where("transaction_id", "=", row.transaction_id).execute();
+    const changed = await api("PATCH", created.session_id, alphaKey, { amount: "1.000" });
+    expect(changed.status).toBe(200);
+    expect((await changed.json()).amount).toBe("1.000");
+  });
 });

@@ -1,4 +1,4 @@
-import { writeTransaction, type DB } from "~/db/database.server";
+import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import type { TransactionState } from "~/db/schema";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { checkWebhookUrl } from "~/domain/integrations/webhook-targets.server";
@@ -273,6 +273,20 @@ export async function serializeSession(db: DB, session: SessionRecord, baseUrl: 
 }
 
 /**
+ * Whether an attempt of the transaction may still settle: one pending, or one told failed, canceled
+ * or in error that the reconciler is still to ask its gateway about (a late success is a fact).
+ */
+export async function attemptInFlight(db: DB, transactionId: string) {
+  const attempt = await db
+    .selectFrom("payment_attempts")
+    .select("id")
+    .where("transaction_id", "=", transactionId)
+    .where((eb) => eb.or([eb("state", "=", "pending"), eb.and([eb("state", "in", ["failed", "canceled", "error"]), eb("next_inquiry_at", "is not", null)])]))
+    .executeTakeFirst();
+  return Boolean(attempt);
+}
+
+/**
  * The cart changed: the same session takes the new amount, customer, methods, expiry or addresses,
  * while it is unpaid and no attempt is being paid. A paid, expired or canceled session is refused.
  */
@@ -299,10 +313,17 @@ export async function changeSession(db: DB, input: { merchantId: number; user: A
   }
   if (Object.keys(errors).length) return { ok: false, errors, params: {} };
   return writeTransaction(db, async (trx) => {
-    const current = await trx.selectFrom("transactions").select(["id", "state", "amount", "currency_code", "plugin", "expiration_time", "created_at"]).where("id", "=", session.transaction_id).executeTakeFirstOrThrow();
+    // The transaction's row lock, as the core's operations take it: an attempt starting or settling waits for this change.
+    const current = await trx
+      .selectFrom("transactions")
+      .select(["id", "state", "amount", "currency_code", "plugin", "expiration_time", "created_at"])
+      .where("id", "=", session.transaction_id)
+      .$if(engineOf(trx) === "postgres", (query) => query.forUpdate())
+      .executeTakeFirstOrThrow();
     if (!PAYABLE_STATES.includes(current.state) || isExpired(current)) return { ok: false as const, errors: { non_field_errors: ["sessions.errors.not_changeable"] }, params: {} };
-    const inFlight = await trx.selectFrom("payment_attempts").select("id").where("transaction_id", "=", current.id).where("state", "=", "pending").executeTakeFirst();
-    if (inFlight) return { ok: false as const, errors: { non_field_errors: ["sessions.errors.attempt_in_flight"] }, params: {} };
+    if (await attemptInFlight(trx, current.id)) {
+      return { ok: false as const, errors: { non_field_errors: ["sessions.errors.attempt_in_flight"] }, params: {} };
+    }
     const set = {
       ...(amount !== undefined ? { amount } : {}),
       ...(changes.pg_codes !== undefined ? { pg_codes: changes.pg_codes.join(",") } : {}),
