@@ -262,4 +262,36 @@ describe("checkout sessions", () => {
     expect(changed.status).toBe(200);
     expect((await changed.json()).amount).toBe("1.000");
   });
+
+  it("are not offered to a merchant without the session section: its API and hosted page answer 404", async () => {
+    const created = await (await api("POST", "", alphaKey, sessionBody({ order_no: "WEB-6" }))).json();
+    const features = await database.db.selectFrom("merchant_features").selectAll().where("merchant_id", "=", alpha.merchantId).where("section", "=", "session").execute();
+    expect(features.length).toBeGreaterThan(0);
+    await database.db.deleteFrom("merchant_features").where("merchant_id", "=", alpha.merchantId).where("section", "=", "session").execute();
+    try {
+      expect((await api("POST", "", alphaKey, sessionBody({ order_no: "WEB-7" }))).status).toBe(404);
+      expect((await api("GET", created.session_id, alphaKey)).status).toBe(404);
+      expect((await api("PATCH", created.session_id, alphaKey, { amount: "2.000" })).status).toBe(404);
+      expect((await fetch(`${server.url}/api/v1/checkout/api/intl/v1/checkout-page/${created.session_id}`)).status).toBe(404);
+      expect((await fetch(local(created.checkout_url))).status).toBe(404);
+      const pay = await fetch(local(created.checkout_url), { method: "POST", headers: { ...form, Origin: server.url }, body: new URLSearchParams({ pay_with: "card-sandbox", submission_token: "no-section" }), redirect: "manual" });
+      expect(pay.status).toBe(404);
+    } finally {
+      await database.db.insertInto("merchant_features").values(features).execute();
+    }
+    expect((await api("GET", created.session_id, alphaKey)).status).toBe(200);
+    expect(await database.db.selectFrom("checkout_sessions").select("id").where("order_no", "=", "WEB-7").executeTakeFirst()).toBeUndefined();
+  });
+
+  it("sends a payment asking for the customer's amount to the pay page, even from a Pay pressed on the hosted page", async () => {
+    const created = await (await api("POST", "", alphaKey, sessionBody({ order_no: "WEB-8" }))).json();
+    const row = await database.db.selectFrom("checkout_sessions").select("transaction_id").where("id", "=", created.session_id).executeTakeFirstOrThrow();
+    await database.db.updateTable("transactions").set({ editable_amount: 1 }).where("id", "=", row.transaction_id).execute();
+    const shown = await fetch(local(created.checkout_url), { redirect: "manual" });
+    expect(shown.headers.get("Location")).toBe(`/en/pay/${row.transaction_id}`);
+    const pay = await fetch(local(created.checkout_url), { method: "POST", headers: { ...form, Origin: server.url }, body: new URLSearchParams({ pay_with: "card-sandbox", submission_token: "asks-more" }), redirect: "manual" });
+    expect(pay.status).toBe(303);
+    expect(pay.headers.get("Location")).toBe(`/en/pay/${row.transaction_id}`);
+    expect(await database.db.selectFrom("payment_attempts").select("id").where("transaction_id", "=", row.transaction_id).executeTakeFirst()).toBeUndefined();
+  });
 });

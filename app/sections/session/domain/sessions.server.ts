@@ -2,7 +2,7 @@ import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import type { TransactionState } from "~/db/schema";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { checkWebhookUrl } from "~/domain/integrations/webhook-targets.server";
-import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
+import { hasFeature, loadAvailableSections, loadMerchantDefaults } from "~/domain/merchants/merchants.server";
 import { attachmentName, isMerchantAttachmentKey } from "~/domain/payments/attachments.server";
 import { listMerchantGateways, supportsCurrency } from "~/domain/payments/gateway-settings.server";
 import { isExpired } from "~/domain/payments/pay-page.server";
@@ -25,6 +25,11 @@ export const DEFAULT_SESSION_HOURS = 24;
 export type FieldErrors = Record<string, string[]>;
 type Failure = { ok: false; errors: FieldErrors; params: TextParams };
 type Author = { id: number; username: string };
+
+/** Whether the merchant has checkout sessions (the section and its list, as the dashboard checks). */
+export async function offersSessions(db: DB, merchantId: number) {
+  return hasFeature(await loadAvailableSections(db, merchantId), "session", "sessions");
+}
 
 /** The hosted checkout page of a session. */
 export function checkoutUrlOf(baseUrl: string, lang: Language, sessionId: string) {

@@ -1,13 +1,13 @@
 import type { Route } from "./+types/api-sessions";
 import { respondOnce } from "~/web/idempotency.server";
-import { apiErrors, apiLanguage, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
+import { apiDetail, apiErrors, apiLanguage, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { describe } from "~/presentation/texts.server";
 import type { TextParams } from "~/lib/outcome";
 import { requireTransactionSection } from "~/routes/api/v1/plugins/transaction-api.server";
 import { requestMaker } from "~/sections/registry.server";
 import { SessionSchema, issuesAsErrors } from "../domain/session-schema";
-import { createSession, findSession, serializeSession } from "../domain/sessions.server";
+import { createSession, findSession, offersSessions, serializeSession } from "../domain/sessions.server";
 
 /**
  * POST: a merchant's server asks for a checkout session (Api-Key or bearer token): `type`
@@ -24,6 +24,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (body.type !== "e_commerce" && body.type !== "payment_request") return apiErrors(request, { type: ["sessions.errors.type"] });
   // The key must be granted the section its session's payment belongs to.
   const { user, db } = await requireTransactionSection(request, context, body.type);
+  if (!(await offersSessions(db, user.merchantId))) throw apiDetail(request, "api.not_found", 404);
   requireApiPermission(request, user, "add_paymenttransaction");
   return respondOnce(request, { db, merchantId: user.merchantId, scope: "checkout_session.create", body }, async () => {
     const parsed = SessionSchema.safeParse(body);
