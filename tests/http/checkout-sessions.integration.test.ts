@@ -2,7 +2,8 @@ import { createHmac } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetClock } from "~/lib/clock.server";
+import { advanceClock, resetClock } from "~/lib/clock.server";
+import { expireLapsedSessions } from "~/sections/session/domain/sessions.server";
 import { runReadyJobs } from "~/lib/jobs.server";
 import { DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
 import { startHttpServer, type TestHttpServer } from "../support/http-server";
@@ -293,5 +294,30 @@ describe("checkout sessions", () => {
     expect(pay.status).toBe(303);
     expect(pay.headers.get("Location")).toBe(`/en/pay/${row.transaction_id}`);
     expect(await database.db.selectFrom("payment_attempts").select("id").where("transaction_id", "=", row.transaction_id).executeTakeFirst()).toBeUndefined();
+  });
+
+  it("expires abandoned sessions in the sweep and tells their webhook_url, but not one whose payment is under way", async () => {
+    const soon = new Date(Date.now() + 3_600_000).toISOString();
+    const abandoned = await (await api("POST", "", alphaKey, sessionBody({ order_no: "WEB-9", expiration_time: soon }))).json();
+    const paying = await (await api("POST", "", alphaKey, sessionBody({ order_no: "WEB-10", expiration_time: soon }))).json();
+    const started = await fetch(local(paying.checkout_url), { method: "POST", headers: { ...form, Origin: server.url }, body: new URLSearchParams({ pay_with: "card-sandbox", submission_token: "under-way" }), redirect: "manual" });
+    expect(started.status).toBe(303);
+    const stateOf = async (sessionId: string) =>
+      (await database.db.selectFrom("checkout_sessions").innerJoin("transactions", "transactions.id", "checkout_sessions.transaction_id").select("transactions.state").where("checkout_sessions.id", "=", sessionId).executeTakeFirstOrThrow()).state;
+    await expireLapsedSessions(database.db);
+    expect(await stateOf(abandoned.session_id)).toBe("created");
+    advanceClock(2 * 3_600_000);
+    try {
+      await expireLapsedSessions(database.db);
+      expect(await stateOf(abandoned.session_id)).toBe("expired");
+      expect(await stateOf(paying.session_id)).toBe("pending");
+      while ((await runReadyJobs(database.db)) > 0);
+      const told = received.map((delivery) => JSON.parse(delivery.body)).filter((event) => event.type === "checkout_session.expired");
+      const sessions = told.map((event) => event.data.session_id);
+      expect(sessions.filter((id) => id === abandoned.session_id)).toHaveLength(1);
+      expect(sessions).not.toContain(paying.session_id);
+    } finally {
+      resetClock();
+    }
   });
 });

@@ -5,7 +5,7 @@ import { checkWebhookUrl } from "~/domain/integrations/webhook-targets.server";
 import { hasFeature, loadAvailableSections, loadMerchantDefaults } from "~/domain/merchants/merchants.server";
 import { attachmentName, isMerchantAttachmentKey } from "~/domain/payments/attachments.server";
 import { listMerchantGateways, supportsCurrency } from "~/domain/payments/gateway-settings.server";
-import { isExpired } from "~/domain/payments/pay-page.server";
+import { expireTransaction, isExpired } from "~/domain/payments/pay-page.server";
 import { normalizePhone, parseExpiration } from "~/domain/payments/request-fields";
 import { PAYABLE_STATES } from "~/domain/payments/states";
 import { createTransaction } from "~/domain/payments/transaction-state.server";
@@ -356,6 +356,30 @@ export async function changeSession(db: DB, input: { merchantId: number; user: A
     await recordAudit(trx, { merchantId: input.merchantId, actor: input.user, action: "checkout_session_changed", params: { orderNo: session.order_no ?? session.id }, objectType: "transaction", objectId: session.transaction_id });
     return { ok: true as const };
   });
+}
+
+/**
+ * The sweep (every 30 seconds): unpaid sessions past their expiry with no attempt that may still
+ * settle end through the core's expiry, each in its own database transaction, so their webhook_url
+ * hears checkout_session.expired for an abandoned cart. Answers how many were expired.
+ */
+export async function expireLapsedSessions(db: DB) {
+  const due = await db
+    .selectFrom("checkout_sessions")
+    .innerJoin("transactions", "transactions.id", "checkout_sessions.transaction_id")
+    .select("transactions.id")
+    .where("transactions.state", "in", PAYABLE_STATES)
+    .where("transactions.expiration_time", "<", nowIso())
+    .where("transactions.deleted_at", "is", null)
+    .orderBy("transactions.expiration_time")
+    .limit(500)
+    .execute();
+  let expired = 0;
+  for (const { id } of due) {
+    if (await attemptInFlight(db, id)) continue;
+    if ((await expireTransaction(db, id)).ok) expired++;
+  }
+  return expired;
 }
 
 export const SESSIONS_PAGE_SIZE = 50;
