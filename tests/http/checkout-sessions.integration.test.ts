@@ -172,7 +172,15 @@ describe("checkout sessions", () => {
     expect((await repeat.json()).session_id).toBe((await first.json()).session_id);
     const other = await api("POST", "", alphaKey, body, { "Idempotency-Key": "order-2b", "Accept-Language": "ar" });
     expect(other.status).toBe(400);
-    expect((await other.json()).order_no[0]).toContain("WEB-2");
+    const refusedBody = await other.json();
+    expect(refusedBody.order_no[0]).toContain("WEB-2");
+    // A lost response is found again: the refusal names the order's session, and the order number reads it.
+    const firstId = (await (await api("POST", "", alphaKey, body, { "Idempotency-Key": "order-2" })).json()).session_id;
+    expect(refusedBody.session_id).toBe(firstId);
+    const byOrder = await api("GET", "?order_no=WEB-2", alphaKey);
+    expect(byOrder.status).toBe(200);
+    expect(await byOrder.json()).toMatchObject({ session_id: firstId, order_no: "WEB-2" });
+    expect((await api("GET", "?order_no=WEB-2", betaKey)).status).toBe(404);
     const count = await database.db.selectFrom("checkout_sessions").select((eb) => eb.fn.countAll<number>().as("n")).where("order_no", "=", "WEB-2").executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);
   });

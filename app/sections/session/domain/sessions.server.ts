@@ -222,6 +222,11 @@ export async function findPublicSession(db: DB, sessionId: string) {
   return sessionsOf(db).where("checkout_sessions.id", "=", sessionId).where("transactions.deleted_at", "is", null).executeTakeFirst();
 }
 
+/** The merchant's session for one of its order numbers (one session per order). */
+export async function findSessionByOrderNo(db: DB, merchantId: number, orderNo: string) {
+  return sessionsOf(db).where("checkout_sessions.merchant_id", "=", merchantId).where("checkout_sessions.order_no", "=", orderNo).executeTakeFirst();
+}
+
 export async function findSessionOfTransaction(db: DB, transactionId: string) {
   return sessionsOf(db).where("checkout_sessions.transaction_id", "=", transactionId).executeTakeFirst();
 }
