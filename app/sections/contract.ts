@@ -210,7 +210,8 @@ export type SectionServer = {
    * Called for every change of every transaction, whichever section owns it, inside the same
    * database transaction and after the owner's `onTransition`: for a section that keeps something
    * of its own around other sections' transactions (a checkout session around a payment request).
-   * Same rules as `onTransition`: it must not throw for a payment.
+   * Each watcher runs in its own savepoint: when it throws, its own writes are undone and the
+   * failure is logged, but the change it heard (a payment the gateway took) is still recorded.
    */
   watchTransitions?: (trx: DB, event: TransitionEvent) => Promise<void>;
   /**

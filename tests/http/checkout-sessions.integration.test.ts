@@ -2,7 +2,8 @@ import { createHmac } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetClock } from "~/lib/clock.server";
+import { advanceClock, resetClock } from "~/lib/clock.server";
+import { expireLapsedSessions } from "~/sections/session/domain/sessions.server";
 import { runReadyJobs } from "~/lib/jobs.server";
 import { DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
 import { startHttpServer, type TestHttpServer } from "../support/http-server";
@@ -171,7 +172,15 @@ describe("checkout sessions", () => {
     expect((await repeat.json()).session_id).toBe((await first.json()).session_id);
     const other = await api("POST", "", alphaKey, body, { "Idempotency-Key": "order-2b", "Accept-Language": "ar" });
     expect(other.status).toBe(400);
-    expect((await other.json()).order_no[0]).toContain("WEB-2");
+    const refusedBody = await other.json();
+    expect(refusedBody.order_no[0]).toContain("WEB-2");
+    // A lost response is found again: the refusal names the order's session, and the order number reads it.
+    const firstId = (await (await api("POST", "", alphaKey, body, { "Idempotency-Key": "order-2" })).json()).session_id;
+    expect(refusedBody.session_id).toBe(firstId);
+    const byOrder = await api("GET", "?order_no=WEB-2", alphaKey);
+    expect(byOrder.status).toBe(200);
+    expect(await byOrder.json()).toMatchObject({ session_id: firstId, order_no: "WEB-2" });
+    expect((await api("GET", "?order_no=WEB-2", betaKey)).status).toBe(404);
     const count = await database.db.selectFrom("checkout_sessions").select((eb) => eb.fn.countAll<number>().as("n")).where("order_no", "=", "WEB-2").executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);
   });
@@ -244,5 +253,79 @@ describe("checkout sessions", () => {
     expect(refused.status).toBe(400);
     expect(await refused.json()).toHaveProperty("pg_codes");
     expect(await database.db.selectFrom("checkout_sessions").select("id").where("order_no", "=", "INV-10").executeTakeFirst()).toBeUndefined();
+  });
+
+  it("refuses to change the amount while an attempt told failed may still settle", async () => {
+    const created = await (await api("POST", "", alphaKey, sessionBody({ order_no: "WEB-5" }))).json();
+    const started = await fetch(local(created.checkout_url), { method: "POST", headers: { ...form, Origin: server.url }, body: new URLSearchParams({ pay_with: "card-sandbox", submission_token: "in-flight" }), redirect: "manual" });
+    expect(started.status).toBe(303);
+    const row = await database.db.selectFrom("checkout_sessions").select("transaction_id").where("id", "=", created.session_id).executeTakeFirstOrThrow();
+    // The gateway said failed, but the reconciler is still to ask it again: a late success would be a fact.
+    await database.db.updateTable("payment_attempts").set({ state: "failed", next_inquiry_at: new Date(Date.now() + 60_000).toISOString() }).where("transaction_id", "=", row.transaction_id).execute();
+    const refused = await api("PATCH", created.session_id, alphaKey, { amount: "1.000" }, { "Accept-Language": "ar" });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).non_field_errors[0]).toBe("هناك عملية دفع جارية لهذه الجلسة: أعد المحاولة بعد ظهور نتيجتها.");
+    // Once the reconciler is done with it, the cart may change.
+    await database.db.updateTable("payment_attempts").set({ next_inquiry_at: null }).where("transaction_id", "=", row.transaction_id).execute();
+    const changed = await api("PATCH", created.session_id, alphaKey, { amount: "1.000" });
+    expect(changed.status).toBe(200);
+    expect((await changed.json()).amount).toBe("1.000");
+  });
+
+  it("are not offered to a merchant without the session section: its API and hosted page answer 404", async () => {
+    const created = await (await api("POST", "", alphaKey, sessionBody({ order_no: "WEB-6" }))).json();
+    const features = await database.db.selectFrom("merchant_features").selectAll().where("merchant_id", "=", alpha.merchantId).where("section", "=", "session").execute();
+    expect(features.length).toBeGreaterThan(0);
+    await database.db.deleteFrom("merchant_features").where("merchant_id", "=", alpha.merchantId).where("section", "=", "session").execute();
+    try {
+      expect((await api("POST", "", alphaKey, sessionBody({ order_no: "WEB-7" }))).status).toBe(404);
+      expect((await api("GET", created.session_id, alphaKey)).status).toBe(404);
+      expect((await api("PATCH", created.session_id, alphaKey, { amount: "2.000" })).status).toBe(404);
+      expect((await fetch(`${server.url}/api/v1/checkout/api/intl/v1/checkout-page/${created.session_id}`)).status).toBe(404);
+      expect((await fetch(local(created.checkout_url))).status).toBe(404);
+      const pay = await fetch(local(created.checkout_url), { method: "POST", headers: { ...form, Origin: server.url }, body: new URLSearchParams({ pay_with: "card-sandbox", submission_token: "no-section" }), redirect: "manual" });
+      expect(pay.status).toBe(404);
+    } finally {
+      await database.db.insertInto("merchant_features").values(features).execute();
+    }
+    expect((await api("GET", created.session_id, alphaKey)).status).toBe(200);
+    expect(await database.db.selectFrom("checkout_sessions").select("id").where("order_no", "=", "WEB-7").executeTakeFirst()).toBeUndefined();
+  });
+
+  it("sends a payment asking for the customer's amount to the pay page, even from a Pay pressed on the hosted page", async () => {
+    const created = await (await api("POST", "", alphaKey, sessionBody({ order_no: "WEB-8" }))).json();
+    const row = await database.db.selectFrom("checkout_sessions").select("transaction_id").where("id", "=", created.session_id).executeTakeFirstOrThrow();
+    await database.db.updateTable("transactions").set({ editable_amount: 1 }).where("id", "=", row.transaction_id).execute();
+    const shown = await fetch(local(created.checkout_url), { redirect: "manual" });
+    expect(shown.headers.get("Location")).toBe(`/en/pay/${row.transaction_id}`);
+    const pay = await fetch(local(created.checkout_url), { method: "POST", headers: { ...form, Origin: server.url }, body: new URLSearchParams({ pay_with: "card-sandbox", submission_token: "asks-more" }), redirect: "manual" });
+    expect(pay.status).toBe(303);
+    expect(pay.headers.get("Location")).toBe(`/en/pay/${row.transaction_id}`);
+    expect(await database.db.selectFrom("payment_attempts").select("id").where("transaction_id", "=", row.transaction_id).executeTakeFirst()).toBeUndefined();
+  });
+
+  it("expires abandoned sessions in the sweep and tells their webhook_url, but not one whose payment is under way", async () => {
+    const soon = new Date(Date.now() + 3_600_000).toISOString();
+    const abandoned = await (await api("POST", "", alphaKey, sessionBody({ order_no: "WEB-9", expiration_time: soon }))).json();
+    const paying = await (await api("POST", "", alphaKey, sessionBody({ order_no: "WEB-10", expiration_time: soon }))).json();
+    const started = await fetch(local(paying.checkout_url), { method: "POST", headers: { ...form, Origin: server.url }, body: new URLSearchParams({ pay_with: "card-sandbox", submission_token: "under-way" }), redirect: "manual" });
+    expect(started.status).toBe(303);
+    const stateOf = async (sessionId: string) =>
+      (await database.db.selectFrom("checkout_sessions").innerJoin("transactions", "transactions.id", "checkout_sessions.transaction_id").select("transactions.state").where("checkout_sessions.id", "=", sessionId).executeTakeFirstOrThrow()).state;
+    await expireLapsedSessions(database.db);
+    expect(await stateOf(abandoned.session_id)).toBe("created");
+    advanceClock(2 * 3_600_000);
+    try {
+      await expireLapsedSessions(database.db);
+      expect(await stateOf(abandoned.session_id)).toBe("expired");
+      expect(await stateOf(paying.session_id)).toBe("pending");
+      while ((await runReadyJobs(database.db)) > 0);
+      const told = received.map((delivery) => JSON.parse(delivery.body)).filter((event) => event.type === "checkout_session.expired");
+      const sessions = told.map((event) => event.data.session_id);
+      expect(sessions.filter((id) => id === abandoned.session_id)).toHaveLength(1);
+      expect(sessions).not.toContain(paying.session_id);
+    } finally {
+      resetClock();
+    }
   });
 });

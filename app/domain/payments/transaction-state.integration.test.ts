@@ -22,6 +22,14 @@ beforeAll(async () => {
           if (event.to === "canceled") throw new Error("the section refuses");
         }
       : servers.get(key)?.onTransition,
+    [
+      // A watcher that fails after writing, for one amount only.
+      async (trx, event) => {
+        if (event.transaction.amount !== 4242) return;
+        await trx.insertInto("outgoing_sms").values({ merchant_id: event.transaction.merchant_id, to_number: "+96550000000", body: `watcher ${event.to}`, status: "stored", created_at: new Date().toISOString() }).execute();
+        throw new Error("the watcher fails");
+      },
+    ],
   );
 });
 afterAll(async () => database?.destroy());
@@ -29,9 +37,9 @@ afterEach(() => {
   heard.length = 0;
 });
 
-async function newTransaction(plugin = "state_test") {
+async function newTransaction(plugin = "state_test", amount = 5000) {
   return writeTransaction(database.db, (trx) =>
-    createTransaction(trx, { merchant_id: shop.merchantId, plugin, amount: 5000, currency_code: "KWD", pg_codes: "knet-sandbox", customer_email: "payer@example.com" }),
+    createTransaction(trx, { merchant_id: shop.merchantId, plugin, amount, currency_code: "KWD", pg_codes: "knet-sandbox", customer_email: "payer@example.com" }),
   );
 }
 
@@ -74,6 +82,16 @@ describe("transitionTransaction", () => {
     ).rejects.toThrow("the section refuses");
     expect(await stateOf(id)).toBe("created");
     expect(await messages()).toEqual(before);
+  });
+
+  it("records a payment even when a watcher fails: only the watcher's own writes are undone", async () => {
+    const { id } = await newTransaction("state_test", 4242);
+    const paid = await writeTransaction(database.db, (trx) => transitionTransaction(trx, id, "paid", { kind: "payment", attemptId: "no-attempt" }));
+    expect(paid).toMatchObject({ ok: true, from: "created" });
+    expect(await stateOf(id)).toBe("paid");
+    const written = await messages();
+    expect(written).toContain("created->paid");
+    expect(written).not.toContain("watcher paid");
   });
 
   it("has the payment-request section send its receipt when a payment request is paid", async () => {

@@ -1,6 +1,6 @@
 import { engineOf, lockMerchant, type DB } from "~/db/database.server";
 import type { TransactionState, TransactionTable } from "~/db/schema";
-import type { Insertable, Updateable } from "kysely";
+import { sql, type Insertable, type Updateable } from "kysely";
 import { nowIso } from "~/lib/clock.server";
 import { refuse, type Refusal } from "~/lib/outcome";
 import { publicId } from "~/lib/ids.server";
@@ -70,6 +70,24 @@ export type StateChanges = Omit<Updateable<TransactionTable>, "state" | "state_c
 
 export type TransitionOutcome = { ok: true; from: TransactionState; transaction: EventTransaction } | (Refusal & { state?: TransactionState });
 
+let savepoints = 0;
+
+/**
+ * Runs a watcher inside its own savepoint: what it wrote stays with the change, but its failure only
+ * undoes its own writes (logged), never the change it heard, so a payment the gateway took is recorded.
+ */
+async function watchApart(trx: DB, watch: TransitionHook, event: TransitionEvent) {
+  const name = sql.raw(`watcher_${++savepoints}`);
+  await sql`savepoint ${name}`.execute(trx);
+  try {
+    await watch(trx, event);
+  } catch (error) {
+    await sql`rollback to savepoint ${name}`.execute(trx);
+    console.error(`transaction ${event.transaction.id}: a watcher of its change to ${event.to} failed:`, error instanceof Error ? error.message : error);
+  }
+  await sql`release savepoint ${name}`.execute(trx);
+}
+
 /**
  * The one place a transaction's state is written. It keeps to the table of allowed changes and
  * their causes (TRANSITIONS), refuses any other with the code transition.not_allowed, writes the columns that
@@ -103,7 +121,7 @@ export async function transitionTransaction(
   if (Number(updated.numUpdatedRows) !== 1) return { ...refuse("transition.not_allowed", { params: { from, to } }), state: from };
   const transaction = { ...current, state: to };
   await hookOf(current.plugin)?.(trx, { transaction, from, to, cause });
-  for (const watch of watchers) await watch(trx, { transaction, from, to, cause });
+  for (const watch of watchers) await watchApart(trx, watch, { transaction, from, to, cause });
   const event = paymentEventOf(cause, to);
   if (event && "attemptId" in cause) {
     const gateway = await trx

@@ -5,6 +5,9 @@ import { requestMaker } from "../registry.server";
 import { DEMO_SESSIONS_JOB, seedDemoSessions } from "./domain/demo-sessions.server";
 import { deliverSessionEvent, SESSION_WEBHOOK_JOB, tellSessionWebhook } from "./domain/session-webhooks.server";
 import { returnUrlOf } from "./domain/session-return.server";
+import { expireLapsedSessions } from "./domain/sessions.server";
+
+export const EXPIRE_SESSIONS_JOB = "checkout_session_expire";
 
 const post = (url: string, origin: string, fields: Record<string, string>) =>
   fetch(url, { method: "POST", headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields), redirect: "manual" });
@@ -32,9 +35,11 @@ export const sectionServer: SectionServer = {
   customerReturn: (db, input) => returnUrlOf(db, input.transactionId, input.result),
   jobs: {
     [SESSION_WEBHOOK_JOB]: deliverSessionEvent,
+    [EXPIRE_SESSIONS_JOB]: async (db) => void (await expireLapsedSessions(db)),
     [DEMO_SESSIONS_JOB]: (db, payload: { merchantId: number; userId: number }) => {
       const addresses = backgroundAddresses();
       return seedDemoSessions(db, payload, { makeRequest: requestMaker(), pay: (id, lang) => payByCardSandbox(addresses.internalBaseUrl, id, lang) });
     },
   },
+  schedules: { expire_sessions: { type: EXPIRE_SESSIONS_JOB, everyMs: 30_000 } },
 };

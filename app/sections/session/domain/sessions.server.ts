@@ -1,11 +1,11 @@
-import { writeTransaction, type DB } from "~/db/database.server";
+import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import type { TransactionState } from "~/db/schema";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { checkWebhookUrl } from "~/domain/integrations/webhook-targets.server";
-import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
+import { hasFeature, loadAvailableSections, loadMerchantDefaults } from "~/domain/merchants/merchants.server";
 import { attachmentName, isMerchantAttachmentKey } from "~/domain/payments/attachments.server";
 import { listMerchantGateways, supportsCurrency } from "~/domain/payments/gateway-settings.server";
-import { isExpired } from "~/domain/payments/pay-page.server";
+import { expireTransaction, isExpired } from "~/domain/payments/pay-page.server";
 import { normalizePhone, parseExpiration } from "~/domain/payments/request-fields";
 import { PAYABLE_STATES } from "~/domain/payments/states";
 import { createTransaction } from "~/domain/payments/transaction-state.server";
@@ -25,6 +25,11 @@ export const DEFAULT_SESSION_HOURS = 24;
 export type FieldErrors = Record<string, string[]>;
 type Failure = { ok: false; errors: FieldErrors; params: TextParams };
 type Author = { id: number; username: string };
+
+/** Whether the merchant has checkout sessions (the section and its list, as the dashboard checks). */
+export async function offersSessions(db: DB, merchantId: number) {
+  return hasFeature(await loadAvailableSections(db, merchantId), "session", "sessions");
+}
 
 /** The hosted checkout page of a session. */
 export function checkoutUrlOf(baseUrl: string, lang: Language, sessionId: string) {
@@ -217,6 +222,11 @@ export async function findPublicSession(db: DB, sessionId: string) {
   return sessionsOf(db).where("checkout_sessions.id", "=", sessionId).where("transactions.deleted_at", "is", null).executeTakeFirst();
 }
 
+/** The merchant's session for one of its order numbers (one session per order). */
+export async function findSessionByOrderNo(db: DB, merchantId: number, orderNo: string) {
+  return sessionsOf(db).where("checkout_sessions.merchant_id", "=", merchantId).where("checkout_sessions.order_no", "=", orderNo).executeTakeFirst();
+}
+
 export async function findSessionOfTransaction(db: DB, transactionId: string) {
   return sessionsOf(db).where("checkout_sessions.transaction_id", "=", transactionId).executeTakeFirst();
 }
@@ -273,6 +283,20 @@ export async function serializeSession(db: DB, session: SessionRecord, baseUrl: 
 }
 
 /**
+ * Whether an attempt of the transaction may still settle: one pending, or one told failed, canceled
+ * or in error that the reconciler is still to ask its gateway about (a late success is a fact).
+ */
+export async function attemptInFlight(db: DB, transactionId: string) {
+  const attempt = await db
+    .selectFrom("payment_attempts")
+    .select("id")
+    .where("transaction_id", "=", transactionId)
+    .where((eb) => eb.or([eb("state", "=", "pending"), eb.and([eb("state", "in", ["failed", "canceled", "error"]), eb("next_inquiry_at", "is not", null)])]))
+    .executeTakeFirst();
+  return Boolean(attempt);
+}
+
+/**
  * The cart changed: the same session takes the new amount, customer, methods, expiry or addresses,
  * while it is unpaid and no attempt is being paid. A paid, expired or canceled session is refused.
  */
@@ -299,10 +323,17 @@ export async function changeSession(db: DB, input: { merchantId: number; user: A
   }
   if (Object.keys(errors).length) return { ok: false, errors, params: {} };
   return writeTransaction(db, async (trx) => {
-    const current = await trx.selectFrom("transactions").select(["id", "state", "amount", "currency_code", "plugin", "expiration_time", "created_at"]).where("id", "=", session.transaction_id).executeTakeFirstOrThrow();
+    // The transaction's row lock, as the core's operations take it: an attempt starting or settling waits for this change.
+    const current = await trx
+      .selectFrom("transactions")
+      .select(["id", "state", "amount", "currency_code", "plugin", "expiration_time", "created_at"])
+      .where("id", "=", session.transaction_id)
+      .$if(engineOf(trx) === "postgres", (query) => query.forUpdate())
+      .executeTakeFirstOrThrow();
     if (!PAYABLE_STATES.includes(current.state) || isExpired(current)) return { ok: false as const, errors: { non_field_errors: ["sessions.errors.not_changeable"] }, params: {} };
-    const inFlight = await trx.selectFrom("payment_attempts").select("id").where("transaction_id", "=", current.id).where("state", "=", "pending").executeTakeFirst();
-    if (inFlight) return { ok: false as const, errors: { non_field_errors: ["sessions.errors.attempt_in_flight"] }, params: {} };
+    if (await attemptInFlight(trx, current.id)) {
+      return { ok: false as const, errors: { non_field_errors: ["sessions.errors.attempt_in_flight"] }, params: {} };
+    }
     const set = {
       ...(amount !== undefined ? { amount } : {}),
       ...(changes.pg_codes !== undefined ? { pg_codes: changes.pg_codes.join(",") } : {}),
@@ -330,6 +361,30 @@ export async function changeSession(db: DB, input: { merchantId: number; user: A
     await recordAudit(trx, { merchantId: input.merchantId, actor: input.user, action: "checkout_session_changed", params: { orderNo: session.order_no ?? session.id }, objectType: "transaction", objectId: session.transaction_id });
     return { ok: true as const };
   });
+}
+
+/**
+ * The sweep (every 30 seconds): unpaid sessions past their expiry with no attempt that may still
+ * settle end through the core's expiry, each in its own database transaction, so their webhook_url
+ * hears checkout_session.expired for an abandoned cart. Answers how many were expired.
+ */
+export async function expireLapsedSessions(db: DB) {
+  const due = await db
+    .selectFrom("checkout_sessions")
+    .innerJoin("transactions", "transactions.id", "checkout_sessions.transaction_id")
+    .select("transactions.id")
+    .where("transactions.state", "in", PAYABLE_STATES)
+    .where("transactions.expiration_time", "<", nowIso())
+    .where("transactions.deleted_at", "is", null)
+    .orderBy("transactions.expiration_time")
+    .limit(500)
+    .execute();
+  let expired = 0;
+  for (const { id } of due) {
+    if (await attemptInFlight(db, id)) continue;
+    if ((await expireTransaction(db, id)).ok) expired++;
+  }
+  return expired;
 }
 
 export const SESSIONS_PAGE_SIZE = 50;

@@ -3,7 +3,7 @@ import { publicPayView } from "~/presentation/public-pay-view.server";
 import { apiDetail, apiJson, apiLanguage, methodNotAllowed } from "~/web/api.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { offersCheckoutFields, PAYABLE_SECTIONS } from "~/sections/registry";
-import { findPublicSession, sessionState } from "../domain/sessions.server";
+import { findPublicSession, offersSessions, sessionState } from "../domain/sessions.server";
 
 /**
  * GET: what the hosted checkout page shows (public spec §7 checkout-page/{id}): the payment as the
@@ -14,7 +14,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const db = getDbFrom(context);
   const lang = apiLanguage(request);
   const session = await findPublicSession(db, params.sessionId);
-  if (!session) return apiDetail(request, "api.not_found", 404);
+  if (!session || !(await offersSessions(db, session.merchant_id))) return apiDetail(request, "api.not_found", 404);
   const view = await publicPayView(db, session.transaction_id, lang, PAYABLE_SECTIONS, { checkoutFields: offersCheckoutFields(session.type) });
   if (!view.ok) return apiDetail(request, view.code, view.code === "pay.paused" ? 423 : 404);
   const current = (await findPublicSession(db, session.id)) ?? session;

@@ -9,7 +9,7 @@ import { respondOnce } from "~/web/idempotency.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { issuesAsErrors, SessionChangesSchema } from "../domain/session-schema";
-import { changeSession, findSession, serializeSession } from "../domain/sessions.server";
+import { changeSession, findSession, offersSessions, serializeSession } from "../domain/sessions.server";
 
 /**
  * The session of the caller's merchant, as the caller may act on it: a key needs the grants of the
@@ -18,7 +18,7 @@ import { changeSession, findSession, serializeSession } from "../domain/sessions
 async function requireSession(request: Request, context: Readonly<RouterContextProvider>, sessionId: string, permission: Permission) {
   const { user: signedIn } = await requireApiUser(request, context, { apiKey: true });
   const db = getDbFrom(context);
-  const session = await findSession(db, signedIn.merchantId, sessionId);
+  const session = (await offersSessions(db, signedIn.merchantId)) ? await findSession(db, signedIn.merchantId, sessionId) : undefined;
   const user = session ? userOnPlugin(signedIn, session.type) : null;
   if (!session || !user || !hasFeature(await loadAvailableSections(db, user.merchantId), session.type, "transactions")) throw apiDetail(request, "api.not_found", 404);
   requireApiPermission(request, user, permission);

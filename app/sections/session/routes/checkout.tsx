@@ -12,11 +12,11 @@ import { useText } from "~/components/pay/use-text";
 import { startAttempt } from "~/domain/payments/attempts.server";
 import { isLanguage } from "~/lib/i18n";
 import { formatParams } from "~/presentation/texts.server";
-import { payPageView } from "~/routes/pay/pay-view.server";
+import { payPageView, type PayPageData } from "~/routes/pay/pay-view.server";
 import { PAYABLE_SECTIONS } from "~/sections/registry";
 import { platformAddresses } from "~/web/addresses.server";
 import { getDbFrom } from "~/web/request-context.server";
-import { findPublicSession } from "../domain/sessions.server";
+import { findPublicSession, offersSessions } from "../domain/sessions.server";
 
 /** Served as plain HTML with no script at all (docs/decisions/0005): paying is a plain POST. */
 export const handle = { hydrate: false };
@@ -31,15 +31,19 @@ export function meta({ data: page }: Route.MetaArgs) {
  * canceled) says so and offers no Pay button. A payment asking more than a method (a delivery
  * address, checkout fields) is paid on the pay page itself.
  */
+/** A payment asking more than a method (a delivery address, checkout fields, an amount of the customer's) is paid on the pay page. */
+function asksMore(view: PayPageData["view"]) {
+  return Boolean(view && (view.delivery || view.checkoutFields.length || view.editable));
+}
+
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const lang = isLanguage(params.lang) ? params.lang : "en";
   const db = getDbFrom(context);
   const session = await findPublicSession(db, params.sessionId);
-  if (!session) throw data(null, { status: 404 });
+  if (!session || !(await offersSessions(db, session.merchant_id))) throw data(null, { status: 404 });
   const result = await payPageView(db, lang, session.transaction_id, new URL(request.url).searchParams);
   if (result.kind === "redirect") return redirect(result.location);
-  const { view } = result.page;
-  if (view && (view.delivery || view.checkoutFields.length || view.editable)) return redirect(`/${lang}/pay/${session.transaction_id}`);
+  if (asksMore(result.page.view)) return redirect(`/${lang}/pay/${session.transaction_id}`);
   return data({ page: result.page, orderNo: session.order_no }, { status: result.httpStatus });
 }
 
@@ -47,7 +51,10 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   const lang = isLanguage(params.lang) ? params.lang : "en";
   const db = getDbFrom(context);
   const session = await findPublicSession(db, params.sessionId);
-  if (!session) throw data(null, { status: 404 });
+  if (!session || !(await offersSessions(db, session.merchant_id))) throw data(null, { status: 404 });
+  // The hosted page offers no field but the method: a payment asking more is paid where those fields are.
+  const result = await payPageView(db, lang, session.transaction_id, new URLSearchParams());
+  if (result.kind === "page" && asksMore(result.page.view)) return redirect(`/${lang}/pay/${session.transaction_id}`, 303);
   const form = await request.formData().catch(() => null);
   if (!form) return data({ error: "pay.errors.unexpected", values: undefined }, { status: 400 });
   const outcome = await startAttempt(db, {
