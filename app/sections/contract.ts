@@ -123,6 +123,13 @@ export type RequestMakerInput = {
   lang: Language;
   /** What made it, kept on the transaction's `extra.source` (`pos`, `code_pairing`). */
   source: string;
+  /** More of the transaction's `extra`, beside `source` (a checkout session's id and the merchant's order number). */
+  extra?: Record<string, unknown>;
+  /**
+   * What the caller writes with the request, inside the same database transaction, once it is
+   * made (a checkout session's row): a throw rolls the request back with it.
+   */
+  alongside?: (trx: DB, made: { transactionId: string }) => Promise<void>;
 };
 
 export type RequestMakerResult =

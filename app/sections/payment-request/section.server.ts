@@ -22,7 +22,8 @@ export const sectionServer: SectionServer = {
       baseUrl: linkBaseUrl(),
       lang: input.lang,
       settings: await loadPaymentRequestSettings(db, input.merchantId),
-      extra: { source: input.source },
+      extra: { ...input.extra, source: input.source },
+      alongside: input.alongside,
     });
     if (!created.ok) return { ok: false, errors: created.errors, params: created.params };
     return { ok: true, transactionId: created.transaction.id, payUrl: created.transaction.payUrl };

@@ -54,6 +54,8 @@ export async function createPaymentRequest(
     settings?: PaymentRequestSettings;
     /** Kept on the transaction's `extra` (what made it: `{ source: "pos" }`). */
     extra?: Record<string, unknown>;
+    /** What the caller writes in the same database transaction as the request (contract `alongside`). */
+    alongside?: (trx: DB, made: { transactionId: string }) => Promise<void>;
   },
 ): Promise<{ ok: true; transaction: CreatedPaymentRequest } | { ok: false; errors: FieldErrors; keptAttachment?: string; params: TextParams }> {
   const { request } = input;
@@ -151,6 +153,7 @@ export async function createPaymentRequest(
       send_sms: request.send_sms ? 1 : 0,
       ...(input.extra ? { extra: JSON.stringify(input.extra) } : {}),
     });
+    await input.alongside?.(trx, { transactionId: made.id });
     const link = payUrlOf(input.baseUrl, input.lang, made.id);
     const message = { merchantId: input.merchantId, template: "pay_link", params: { ...linkParams, link }, lang: input.lang };
     if (request.send_email && request.customer_email) await queueMail(trx, { ...message, to: request.customer_email });
