@@ -6,6 +6,7 @@ import type { FieldErrors } from "~/domain/identity/passwords.server";
 import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
 import { listMerchantGateways, supportsCurrency } from "~/domain/payments/gateway-settings.server";
 import { parseExpiration } from "~/domain/payments/request-fields";
+import { PAYABLE_STATES } from "~/domain/payments/states";
 import { now, nowIso } from "~/lib/clock.server";
 import { hmacSha256 } from "~/lib/crypto.server";
 import { isSupportedCurrency, parseAmount, toDecimalString } from "~/lib/money";
@@ -20,11 +21,11 @@ export const IssueCodeSchema = z.object({
   code: z.string().trim().max(CODE_MAX + 20, "errors.too_long").default(""),
   pair: z.string().trim().max(PAIR_MAX, "errors.too_long").default(""),
   amount: z.string().trim().max(20, "money.too_large").default(""),
-  currency_code: z.string().trim().max(3).default(""),
+  currency_code: z.string().trim().max(3, "code_pairing.errors.currency").default(""),
   description: z.string().trim().max(DESCRIPTION_MAX, "errors.too_long").default(""),
   use: z.enum(["single", "multi"]).catch("single"),
-  max_uses: z.string().trim().max(10).default(""),
-  expires_at: z.string().trim().max(40).default(""),
+  max_uses: z.string().trim().max(10, "code_pairing.errors.max_uses").default(""),
+  expires_at: z.string().trim().max(40, "code_pairing.errors.expiry_format").default(""),
 });
 export type IssueCodeInput = z.input<typeof IssueCodeSchema>;
 
@@ -169,6 +170,17 @@ export function codeState(row: { is_active: number; uses: number; max_uses: numb
 }
 
 const PAID_STATES = ["paid", "authorized", "cod"] as const;
+/**
+ * A use holds its code while its payment can be paid or was paid (also if later refunded or voided);
+ * a use whose payment ended unpaid (expired, canceled, failed, invalid, deleted, past its expiry) is
+ * free again. pairing.server.ts `heldUses` counts by the same rule in SQL.
+ */
+export const SPENT_STATES = ["authorized", "paid", "cod", "refunded", "voided"] as const;
+const OPEN_STATES: readonly string[] = PAYABLE_STATES;
+function holdsCode(payment: { state: string; deleted_at: string | null; expiration_time: string | null }, at: Date) {
+  if ((SPENT_STATES as readonly string[]).includes(payment.state)) return true;
+  return OPEN_STATES.includes(payment.state) && !payment.deleted_at && !(payment.expiration_time && new Date(payment.expiration_time) <= at);
+}
 
 /** The merchant's codes, newest first, each with its uses and what became of the payments they made. */
 export async function listCodes(db: DB, merchantId: number, options: { limit?: number } = {}) {
@@ -185,20 +197,23 @@ export async function listCodes(db: DB, merchantId: number, options: { limit?: n
     ? await db
         .selectFrom("code_pairing_uses")
         .innerJoin("transactions", "transactions.id", "code_pairing_uses.transaction_id")
-        .select(["code_pairing_uses.code_id", "transactions.id", "transactions.order_no", "transactions.state"])
+        .select(["code_pairing_uses.code_id", "transactions.id", "transactions.order_no", "transactions.state", "transactions.deleted_at", "transactions.expiration_time"])
         .where("code_pairing_uses.merchant_id", "=", merchantId)
         .where("code_pairing_uses.code_id", "in", ids)
         .orderBy("code_pairing_uses.id", "desc")
         .execute()
     : [];
+  const at = now();
   return rows.map((row) => {
     const own = payments.filter((payment) => payment.code_id === row.id);
+    // Uses whose payments ended unpaid are free again: they are not counted.
+    const uses = own.filter((payment) => holdsCode(payment, at)).length;
     return {
       ...row,
       amount: Number(row.amount),
-      uses: Number(row.uses),
+      uses,
       max_uses: Number(row.max_uses),
-      state: codeState({ is_active: Number(row.is_active), uses: Number(row.uses), max_uses: Number(row.max_uses), expires_at: row.expires_at }),
+      state: codeState({ is_active: Number(row.is_active), uses, max_uses: Number(row.max_uses), expires_at: row.expires_at }, at),
       paid: own.filter((payment) => (PAID_STATES as readonly string[]).includes(payment.state)).length,
       payments: own.map((payment) => ({ id: payment.id, orderNo: Number(payment.order_no), state: payment.state })),
     };

@@ -2,7 +2,10 @@ import type { DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import type { FieldErrors } from "~/domain/identity/passwords.server";
 import type { Language } from "~/lib/i18n";
+import { isPrivateHost } from "~/domain/integrations/webhook-targets.server";
+import { hasFeature, loadAvailableSections } from "~/domain/merchants/merchants.server";
 import { nowIso } from "~/lib/clock.server";
+import { env } from "~/lib/env.server";
 import { LABEL_MAX } from "./normalize";
 
 /** The paired field's label when neither the site nor the merchant names it (texts in cpr_public). */
@@ -34,6 +37,30 @@ export async function findSite(db: DB, host: string | null): Promise<Site | null
   if (!host) return null;
   const row = await db.selectFrom("code_pairing_sites").selectAll().where("host", "=", host).executeTakeFirst();
   return row ? { id: row.id, merchantId: row.merchant_id, host: row.host, labelEn: row.label_en, labelAr: row.label_ar } : null;
+}
+
+/** Whether a merchant takes codes now: it is active and still has the code pairing section. */
+export async function merchantTakesCodes(db: DB, merchantId: number): Promise<boolean> {
+  const merchant = await db.selectFrom("merchants").select("is_active").where("id", "=", merchantId).executeTakeFirst();
+  if (!merchant || !Number(merchant.is_active)) return false;
+  return hasFeature(await loadAvailableSections(db, merchantId), "code_pairing");
+}
+
+/** The site customers come from, when its merchant takes codes now (else no site: the pages answer 404). */
+export async function findOpenSite(db: DB, host: string | null): Promise<Site | null> {
+  const site = await findSite(db, host);
+  return site && (await merchantTakesCodes(db, site.merchantId)) ? site : null;
+}
+
+/**
+ * A host no merchant may name as its site: this machine (localhost, *.localhost), an address of a
+ * private range, or the platform's own host (its pages are no merchant's site).
+ */
+export function isRefusedHost(host: string, platformUrl = env().BASE_URL ?? ""): boolean {
+  const name = host.replace(/:\d+$/, "");
+  if (isPrivateHost(name)) return true;
+  const own = siteHost(platformUrl);
+  return own !== null && own.replace(/:\d+$/, "") === name;
 }
 
 export async function loadDefaultLabel(db: DB, merchantId: number) {
@@ -86,6 +113,7 @@ export async function saveSite(db: DB, input: { merchantId: number; actor: Actor
   const host = siteHost(input.host);
   if (!(input.host ?? "").trim()) errors.host = ["errors.required"];
   else if (!host) errors.host = ["code_pairing.sites.invalid_host"];
+  else if (isRefusedHost(host)) errors.host = ["code_pairing.sites.refused_host"];
   if (Object.keys(errors).length || !host) return { ok: false, errors };
   const taken = await db.selectFrom("code_pairing_sites").select("id").where("host", "=", host).executeTakeFirst();
   if (taken) return { ok: false, errors: { host: ["code_pairing.sites.taken"] } };

@@ -41,8 +41,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const values = { host: text("host"), label_en: text("label_en"), label_ar: text("label_ar") };
   const done = (message: string) => redirect(`/${lang}/code-pairing/sites`, { status: 303, headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });
   if (intent === "remove" && id !== undefined) {
-    await removeSite(db, { merchantId: auth.user.merchantId, actor, id, ip });
-    return done("code_pairing.sites.removed");
+    if (await removeSite(db, { merchantId: auth.user.merchantId, actor, id, ip })) return done("code_pairing.sites.removed");
+    return redirect(`/${lang}/code-pairing/sites`, { status: 303, headers: { "Set-Cookie": flashCookie({ kind: "error", message: "code_pairing.sites.not_found" }) } });
   }
   const saved =
     intent === "default"
@@ -137,7 +137,7 @@ export default function Sites() {
             <Stack gap="sm">
               <Title order={2} size="h4">{t("code_pairing.sites.add_title")}</Title>
               <FormErrors errors={addState.errors.non_field_errors ? [addState.errors.non_field_errors] : undefined} />
-              <TextInput name="host" label={t("code_pairing.sites.host")} description={t("code_pairing.sites.host_hint")} required placeholder="www.example.com.kw" defaultValue={addState.values.host ?? ""} error={addState.errors.host} maxLength={253} dir="ltr" />
+              <TextInput id="cpr-site-host" name="host" label={t("code_pairing.sites.host")} description={t("code_pairing.sites.host_hint")} required placeholder="www.example.com.kw" defaultValue={addState.values.host ?? ""} error={addState.errors.host} maxLength={253} dir="ltr" />
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
                 <LabelFields values={addState.values} errors={addState.errors} disabled={false} />
               </SimpleGrid>

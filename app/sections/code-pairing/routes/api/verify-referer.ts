@@ -2,7 +2,7 @@ import type { Route } from "./+types/verify-referer";
 import { translator } from "~/lib/i18n.server";
 import { apiJson, methodNotAllowed, readBody } from "~/web/api.server";
 import { getDbFrom } from "~/web/request-context.server";
-import { findSite, pairLabel, siteHost } from "../../domain/sites.server";
+import { findOpenSite, pairLabel, siteHost } from "../../domain/sites.server";
 import { apiFieldErrors, cprApiLanguage, refererOf } from "./cpr-api.server";
 
 export function loader({ request }: Route.LoaderArgs) {
@@ -23,7 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!referer) return apiJson(apiFieldErrors({ referer: ["errors.required"] }, undefined, lang), 400);
   const host = siteHost(referer);
   if (!host) return apiJson(apiFieldErrors({ referer: ["cpr_public.errors.referer"] }, undefined, lang), 400);
-  const site = await findSite(db, host);
+  const site = await findOpenSite(db, host);
   if (!site) return apiJson({ detail: translator(lang)("cpr_public.unknown_site") }, 404);
   return apiJson({ field_label: (await pairLabel(db, site, lang)) ?? translator(lang)("cpr_public.default_label"), site: site.host });
 }

@@ -5,7 +5,7 @@ import { isLanguage, type Language } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
 import type { TextParams } from "~/lib/outcome";
 import { describe } from "~/presentation/texts.server";
-import { findSite, pairLabel, siteHost, type Site } from "../../domain/sites.server";
+import { findOpenSite, pairLabel, siteHost, type Site } from "../../domain/sites.server";
 
 export function languageOf(params: { lang?: string }): Language {
   return isLanguage(params.lang) ? params.lang : "en";
@@ -14,15 +14,16 @@ export function languageOf(params: { lang?: string }): Language {
 /**
  * The merchant's site the customer came from: the `site` the page carries (the merchant's link may
  * name it, `/en/cpr?site=shop.example.com`, and the form keeps it), else the Referer's host when it
- * is not this platform's own.
+ * is not this platform's own. A site whose merchant no longer takes codes (paused, the section
+ * turned off) is no site.
  */
 export async function siteOfRequest(db: DB, request: Request, named: string | null): Promise<Site | null> {
-  if (named) return findSite(db, siteHost(named));
+  if (named) return findOpenSite(db, siteHost(named));
   const referer = request.headers.get("Referer");
   if (!referer) return null;
   const host = siteHost(referer);
   if (!host || host === siteHost(request.url)) return null;
-  return findSite(db, host);
+  return findOpenSite(db, host);
 }
 
 /** The page as it is written out: the merchant's header, the paired field's label, in the page's language. */

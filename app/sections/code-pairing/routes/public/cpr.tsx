@@ -36,6 +36,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   if (!site) return data({ values, errors: fieldMessages({ non_field_errors: ["cpr_public.unknown_site"] }, undefined, lang) }, { status: 404 });
   const outcome = await pairCode(db, { site, code: values.code, pair: values.pair, ip: context.get(clientAddressContext), lang, makeRequest: requestMaker() });
   if (outcome.ok) return redirect(`/${lang}/pay/${outcome.transactionId}`, 303);
+  if (outcome.kind === "closed") return data({ values, errors: fieldMessages({ non_field_errors: ["cpr_public.unknown_site"] }, undefined, lang) }, { status: 404 });
   if (outcome.kind === "throttled") return data({ values, errors: fieldMessages({ non_field_errors: ["cpr_public.errors.throttled"] }, { minutes: outcome.minutes }, lang) }, { status: 429 });
   return data({ values, errors: fieldMessages(outcome.errors, undefined, lang) }, { status: 400 });
 }
