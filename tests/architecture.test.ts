@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
  */
 
 const root = path.resolve(__dirname, "..");
-const SECTION_KEYS = ["payment_request", "bulk", "customer_payment", "catalogue", "e_commerce", "session", "shopify", "event", "food_ordering", "ticket", "express_search"];
+const SECTION_KEYS = ["payment_request", "bulk", "customer_payment", "catalogue", "e_commerce", "session", "shopify", "event", "food_ordering", "ticket", "express_search", "code_pairing", "pos"];
 const appDir = path.join(root, "app");
 
 function sourceFiles(dir: string): string[] {
