@@ -397,7 +397,15 @@ export async function listSessions(db: DB, merchantId: number, filter: { state?:
     .innerJoin("transactions", "transactions.id", "checkout_sessions.transaction_id")
     .where("checkout_sessions.merchant_id", "=", merchantId)
     .where("transactions.deleted_at", "is", null);
-  if (filter.state) query = query.where("transactions.state", "=", filter.state);
+  // A session whose time ran out reads as expired before the sweep has ended it (sessionState).
+  const at = nowIso();
+  if (filter.state === "expired") {
+    query = query.where((eb) =>
+      eb.or([eb("transactions.state", "=", "expired"), eb.and([eb("transactions.state", "in", PAYABLE_STATES), eb("transactions.expiration_time", "is not", null), eb("transactions.expiration_time", "<", at)])]),
+    );
+  } else if (filter.state && PAYABLE_STATES.includes(filter.state)) {
+    query = query.where("transactions.state", "=", filter.state).where((eb) => eb.or([eb("transactions.expiration_time", "is", null), eb("transactions.expiration_time", ">=", at)]));
+  } else if (filter.state) query = query.where("transactions.state", "=", filter.state);
   if (filter.orderNo) query = query.where("checkout_sessions.order_no", "=", filter.orderNo);
   const { count } = await query.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
   const rows = await query

@@ -5,6 +5,7 @@ import type { Route } from "./+types/sessions";
 import { DataTable, ListPagination } from "~/components/data-table";
 import { PageHeader } from "~/components/page-header";
 import { StateBadge } from "~/components/state-badge";
+import { findSection } from "~/sections/registry";
 import { formatDateTime } from "~/lib/format";
 import { isLanguage } from "~/lib/i18n";
 import { formatAmount } from "~/lib/money";
@@ -46,7 +47,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       state: sessionState(row),
       created: formatDateTime(row.created_at, lang),
       checkoutUrl: `/${lang}/checkout/${row.id}`,
-      transactionUrl: `/${lang}/${row.type === "e_commerce" ? "e-commerce" : "payment-request"}/transactions/${row.transaction_id}`,
+      transactionUrl: `/${lang}/${findSection(row.type)?.path ?? ""}/transactions/${row.transaction_id}`,
       webhook: row.webhook_url ? (deliveries.get(row.id) ?? null) : null,
     })),
   };
