@@ -57,7 +57,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     const outcome = await runRowAction(db, { merchantId: auth.user.merchantId, user: auth.user, transactionId: transaction.id, action: "cancel", lang, baseUrl: linkBaseUrl(), addresses: platformAddresses(request) });
     ok = outcome.ok;
     message = outcome.ok ? outcome.code : outcome.code === "actions.not_available" && !can(auth.user, "change_paymenttransaction") ? "pos.errors.cancel_forbidden" : outcome.code;
-  } else if (state.final) message = "pay.errors.not_payable";
+  } else if (state.final) message = "pos.not_payable";
   return redirect(back, { status: 303, headers: { "Set-Cookie": flashCookie({ kind: ok ? "success" : "error", message }) } });
 }
 
