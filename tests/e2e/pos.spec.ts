@@ -63,6 +63,17 @@ test.describe("the point of sale", () => {
     await expect(receipt).toBeVisible();
     const width = await receipt.evaluate((element) => element.getBoundingClientRect().width);
     expect(Math.round(width)).toBe(Math.round((80 / 25.4) * 96));
+    await expect(page).toHaveTitle(t("en", "pos.titles.receipt"));
+    // The printed page: one page of an 80 mm roll, as long as the receipt, not an A4 sheet.
+    const pdf = (await page.pdf({ preferCSSPageSize: true })).toString("latin1");
+    const boxes = [...pdf.matchAll(/\/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]/g)].map((found) => [Number(found[1]), Number(found[2])]);
+    expect(boxes).toHaveLength(1);
+    const [pageWidth, pageHeight] = boxes[0]!;
+    const toMm = (points: number) => (points / 72) * 25.4;
+    expect(Math.round(toMm(pageWidth))).toBe(80);
+    const receiptMm = ((await receipt.evaluate((element) => element.getBoundingClientRect().height)) / 96) * 25.4;
+    expect(toMm(pageHeight)).toBeGreaterThanOrEqual(receiptMm);
+    expect(toMm(pageHeight)).toBeLessThan(200);
   });
 
   test("without JavaScript the counter's page reloads itself until it shows the payment paid", async ({ browser }) => {
@@ -79,6 +90,12 @@ test.describe("the point of sale", () => {
     await payOnThePhone(browser, link.replace("/ar/", "/en/"));
     // The page's own refresh brings the paid state.
     await expect(page.getByRole("heading", { name: t("ar", "pos.paid") })).toBeVisible();
+    // The Arabic receipt's heading keeps its letters joined.
+    await page.getByRole("link", { name: t("ar", "pos.view_receipt") }).click();
+    await expect(page).toHaveTitle(t("ar", "pos.titles.receipt"));
+    const heading = page.locator(".pos-receipt__outcome");
+    await expect(heading).toHaveText(t("ar", "pos.outcomes.paid"));
+    expect(await heading.evaluate((element) => getComputedStyle(element).letterSpacing)).toMatch(/^(normal|0px)$/);
     await counter.close();
   });
 });

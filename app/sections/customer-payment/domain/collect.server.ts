@@ -176,23 +176,41 @@ function submissionKey(token: string | undefined, sent: { amount: number; curren
   return `${token}:${sha256(JSON.stringify(sent)).slice(0, 20)}`;
 }
 
-/** The payment a submission already made through this collector, if any. */
+/**
+ * How long the same submission answers the payment it made: a double tap or a resend comes within
+ * seconds; an old form sent again (back from a paid payment) is a new payment.
+ */
+const SUBMISSION_REPLAY_MS = 2 * 60_000;
+
+/**
+ * The payment a submission already made through this collector while it is still the one to show:
+ * payable, not past its time, made a moment ago. An older one gives the submission up (its token is
+ * cleared, under the merchant's lock) so that the form makes a new payment instead of showing a
+ * finished one.
+ */
 async function findSubmission(trx: DB, collectorId: number, token: string) {
   const row = await trx
     .selectFrom("customer_payments")
     .innerJoin("transactions", "transactions.id", "customer_payments.transaction_id")
-    .select(["transactions.id", "transactions.order_no", "transactions.amount", "transactions.currency_code"])
+    .select(["transactions.id", "transactions.order_no", "transactions.amount", "transactions.currency_code", "transactions.state", "transactions.expiration_time", "transactions.created_at"])
     .where("customer_payments.collector_id", "=", collectorId)
     .where("customer_payments.submission_token", "=", token)
     .executeTakeFirst();
-  return row ? { id: row.id, orderNo: Number(row.order_no), amount: Number(row.amount), currency: row.currency_code } : null;
+  if (!row) return null;
+  const current =
+    PAYABLE_STATES.includes(row.state) && (!row.expiration_time || new Date(row.expiration_time) > now()) && now().getTime() - new Date(row.created_at).getTime() < SUBMISSION_REPLAY_MS;
+  if (!current) {
+    await trx.updateTable("customer_payments").set({ submission_token: null }).where("transaction_id", "=", row.id).execute();
+    return null;
+  }
+  return { id: row.id, orderNo: Number(row.order_no), amount: Number(row.amount), currency: row.currency_code };
 }
 
 /**
  * A customer who goes back from the pay page to correct the amount sends the form again: their
  * earlier payments through this collector that nobody started paying are ended (expired, audited)
  * so that they do not count against the cap twice. One with an attempt started is left alone: its
- * money may still come, and it counts.
+ * money may still come, and it counts. So is one staff made at the counter (it has an initiator).
  */
 async function replaceUnstartedPayments(trx: DB, input: { collector: Collector; customerKey: string }) {
   const earlier = await trx
@@ -201,6 +219,8 @@ async function replaceUnstartedPayments(trx: DB, input: { collector: Collector; 
     .select(["transactions.id", "transactions.order_no"])
     .where("customer_payments.collector_id", "=", input.collector.id)
     .where("customer_payments.customer_key", "=", input.customerKey)
+    // A payment staff made at the counter is another sale, not the customer's earlier try.
+    .where("transactions.initiator_user_id", "is", null)
     .where("transactions.state", "in", UNSTARTED_STATES)
     .where("transactions.expiration_time", ">", nowIso())
     .where((eb) => eb.not(eb.exists(eb.selectFrom("payment_attempts").select("payment_attempts.id").whereRef("payment_attempts.transaction_id", "=", "transactions.id"))))
@@ -319,7 +339,8 @@ export async function createCollectorPayment(
         if (repeat) return repeat;
       }
       if (limits.dailyCap !== null && customerKey) {
-        await replaceUnstartedPayments(trx, { collector, customerKey });
+        // At the counter each payment is a sale of its own: the earlier ones stay, and count.
+        if (!request.counter) await replaceUnstartedPayments(trx, { collector, customerKey });
         const used = await customerDayTotal(trx, { merchantId: collector.merchant_id, collectorId: restrictions.scope === "collector" ? collector.id : null, customerKey, currency, day: today });
         if (used + amount > limits.dailyCap) throw new CapReached(Math.max(0, limits.dailyCap - used));
       }

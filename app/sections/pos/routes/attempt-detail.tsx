@@ -6,12 +6,17 @@ import { Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/attempt-detail";
 import { notFound } from "~/web/guards.server";
 import { getDbFrom } from "~/web/request-context.server";
+import { NO_STORE, posTitle } from "../components/page";
 import { findCounterAttempt, receiptView } from "../presentation/counter.server";
 import { languageOf, requireCounter } from "./guard.server";
 import "../components/pos.css";
 
-export function meta({ params }: Route.MetaArgs) {
-  return [{ title: params.lang === "ar" ? "إيصال الدفع" : "Payment receipt" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return posTitle(matches, "receipt");
+}
+
+export function headers() {
+  return NO_STORE;
 }
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
@@ -34,6 +39,8 @@ export default function PosAttemptDetail() {
   useEffect(() => setScripted(true), []);
   return (
     <Stack className="pos-page" gap="md">
+      {/* An 80 mm roll as long as the receipt: CSS has no "as long as the content" page size. */}
+      <style>{`@media print { @page { size: 80mm ${receipt.paperMm}mm; margin: 0; } }`}</style>
       <section className="pos-receipt" data-outcome={receipt.outcome} aria-labelledby="pos-receipt-title">
         <p className="pos-receipt__merchant" dir="auto">
           {receipt.merchant}

@@ -7,12 +7,17 @@ import { collectorPayment } from "~/sections/registry.server";
 import { readFormData } from "~/web/form-data.server";
 import { notFound } from "~/web/guards.server";
 import { getDbFrom } from "~/web/request-context.server";
+import { NO_STORE, posTitle } from "../components/page";
 import { fieldMessages } from "../presentation/counter.server";
 import { languageOf, requireCounter } from "./guard.server";
 import "../components/pos.css";
 
-export function meta({ data: page }: Route.MetaArgs) {
-  return [{ title: page?.collector.title ?? "Point of sale" }];
+export function meta({ data: page, matches }: Route.MetaArgs) {
+  return page ? posTitle(matches, "collect", { title: page.collector.title }) : posTitle(matches, "section");
+}
+
+export function headers() {
+  return NO_STORE;
 }
 
 const STANDARD = ["amount", "currency_code", "gateway_code", "customer_name", "customer_email", "customer_phone", "reference"] as const;

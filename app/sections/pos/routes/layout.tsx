@@ -4,6 +4,7 @@ import type { Route } from "./+types/layout";
 import { isLanguage, PAGE_NAMESPACES } from "~/lib/i18n";
 import { i18nFor } from "~/lib/i18n.server";
 import { requireUser } from "~/web/guards.server";
+import { NO_STORE } from "../components/page";
 
 /**
  * The point-of-sale pages: their words
@@ -14,6 +15,10 @@ export function loader({ context, request, params }: Route.LoaderArgs) {
   const lang = isLanguage(params.lang) ? params.lang : "en";
   const texts = Object.fromEntries(PAGE_NAMESPACES.pos.map((namespace) => [namespace, i18nFor(lang).getResource(lang, "common", namespace) ?? {}]));
   return { lang, texts };
+}
+
+export function headers() {
+  return NO_STORE;
 }
 
 export default function PosLayout() {

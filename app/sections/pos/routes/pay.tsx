@@ -9,12 +9,17 @@ import { SUPPORTED_CURRENCIES } from "~/lib/money";
 import { collectorPayment, requestMaker } from "~/sections/registry.server";
 import { readFormData } from "~/web/form-data.server";
 import { getDbFrom } from "~/web/request-context.server";
-import { fieldMessages, makeOnce } from "../presentation/counter.server";
+import { NO_STORE, posTitle } from "../components/page";
+import { counterExpiration, fieldMessages, makeOnce } from "../presentation/counter.server";
 import { languageOf, requireCounter } from "./guard.server";
 import "../components/pos.css";
 
-export function meta({ params }: Route.MetaArgs) {
-  return [{ title: params.lang === "ar" ? "نقطة البيع · دفعة جديدة" : "Point of sale · New payment" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return posTitle(matches, "new");
+}
+
+export function headers() {
+  return NO_STORE;
 }
 
 const FIELDS = ["amount", "currency_code", "customer_name", "customer_phone", "customer_email", "description"] as const;
@@ -31,7 +36,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     collectorPayment()?.list(db, { merchantId: auth.user.merchantId, lang }) ?? [],
   ]);
   // Only currencies some enabled payment method takes: a payment in another could never be made.
-  const currencies = SUPPORTED_CURRENCIES.filter((code) => gateways.some((gateway) => supportsCurrency(gateway, code)));
+  const currencies = SUPPORTED_CURRENCIES.filter((code) => gateways.some((gateway) => gateway.kind !== "cod" && supportsCurrency(gateway, code)));
   return {
     lang,
     currencies,
@@ -50,9 +55,10 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const values: Record<string, string> = {};
   for (const name of FIELDS) values[name] = String(form.get(name) ?? "").slice(0, 2100);
   const token = String(form.get("form_token") ?? "");
-  // The customer chooses on their phone among the enabled methods that take the currency.
+  // The customer chooses on their phone among the enabled methods that take the currency; not cash
+  // on delivery: the customer is at the counter, there is nothing to deliver.
   const currency = values.currency_code || (await loadMerchantDefaults(db, auth.user.merchantId)).currency;
-  const gateways = (await listMerchantGateways(db, auth.user.merchantId, { enabledOnly: true })).filter((gateway) => supportsCurrency(gateway, currency.toUpperCase()));
+  const gateways = (await listMerchantGateways(db, auth.user.merchantId, { enabledOnly: true })).filter((gateway) => gateway.kind !== "cod" && supportsCurrency(gateway, currency.toUpperCase()));
   const made = await makeOnce(db, { merchantId: auth.user.merchantId, scope: "pos_pay", token, fields: values }, async () => {
     const result = await requestMaker()(db, {
       merchantId: auth.user.merchantId,
@@ -67,6 +73,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         customer_email: values.customer_email,
         description: values.description,
         pg_codes: gateways.map((gateway) => gateway.code),
+        // A counter link is for the customer in front of it: it stops working soon after.
+        expiration_time: counterExpiration(),
       },
     });
     return result.ok ? { ok: true, transactionId: result.transactionId } : result;

@@ -2,17 +2,27 @@ import { Alert, Badge, Button, Card, Group, Loader, Stack, Text, Title } from "@
 import { IconCircleCheck } from "@tabler/icons-react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useLoaderData } from "react-router";
+import { Form, Link, redirect, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/payment";
 import { CopyField } from "~/components/copy-field";
+import { can } from "~/domain/identity/permissions";
+import { runRowAction } from "~/domain/payments/transaction-actions.server";
+import { platformAddresses } from "~/web/addresses.server";
+import { flashCookie } from "~/web/flash.server";
 import { notFound } from "~/web/guards.server";
 import { getDbFrom } from "~/web/request-context.server";
-import { counterPaymentView, findCounterTransaction } from "../presentation/counter.server";
+import { linkBaseUrl } from "~/web/sign-in.server";
+import { NO_STORE, posTitle } from "../components/page";
+import { counterPaymentView, findCounterTransaction, loadCounterState } from "../presentation/counter.server";
 import { languageOf, requireCounter } from "./guard.server";
 import "../components/pos.css";
 
-export function meta({ data: page }: Route.MetaArgs) {
-  return [{ title: page ? `#${page.orderNo} · ${page.amount}` : "Point of sale" }];
+export function meta({ data: page, matches }: Route.MetaArgs) {
+  return page ? posTitle(matches, "payment", { number: String(page.orderNo), amount: page.amount }) : posTitle(matches, "section");
+}
+
+export function headers() {
+  return NO_STORE;
 }
 
 /** How often the page asks where the payment stands, with JavaScript (milliseconds) and without (seconds). */
@@ -21,12 +31,42 @@ const REFRESH_SECONDS = 3;
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const auth = await requireCounter(context, request, "view");
-  const transaction = await findCounterTransaction(getDbFrom(context), auth.user.merchantId, params.transactionId);
+  const db = getDbFrom(context);
+  const transaction = await findCounterTransaction(db, auth.user.merchantId, params.transactionId);
   if (!transaction) notFound();
-  return counterPaymentView(transaction, languageOf(params));
+  // Cancel is the dashboard's own, under its permission.
+  return { ...(await counterPaymentView(db, transaction, languageOf(params))), mayCancel: can(auth.user, "change_paymenttransaction") };
 }
 
-type Live = { state: string; final: boolean; paid: boolean; attempt_url: string | null };
+/**
+ * Cancel: the payment is withdrawn as the transactions list withdraws one (the core's cancel, its
+ * permission and its audit), while nobody paid it and no attempt of the customer's is in flight
+ * (that money may still come). Back to the page, which then says it can no longer be paid.
+ */
+export async function action({ context, request, params }: Route.ActionArgs) {
+  const auth = await requireCounter(context, request, "view");
+  const db = getDbFrom(context);
+  const lang = languageOf(params);
+  const transaction = await findCounterTransaction(db, auth.user.merchantId, params.transactionId);
+  if (!transaction) notFound();
+  const back = `/${lang}/pos/pay/${transaction.id}`;
+  const state = await loadCounterState(db, transaction);
+  let message = "pos.errors.cancel_in_flight";
+  let ok = false;
+  if (!state.inFlight && !state.final) {
+    const outcome = await runRowAction(db, { merchantId: auth.user.merchantId, user: auth.user, transactionId: transaction.id, action: "cancel", lang, baseUrl: linkBaseUrl(), addresses: platformAddresses(request) });
+    ok = outcome.ok;
+    message = outcome.ok ? outcome.code : outcome.code === "actions.not_available" && !can(auth.user, "change_paymenttransaction") ? "pos.errors.cancel_forbidden" : outcome.code;
+  } else if (state.final) message = "pos.not_payable";
+  return redirect(back, { status: 303, headers: { "Set-Cookie": flashCookie({ kind: ok ? "success" : "error", message }) } });
+}
+
+type Live = { state: string; final: boolean; paid: boolean; in_flight: boolean; attempt_url: string | null };
+
+/** How the page says where a finished payment stands: only `paid` is a paid sale. */
+function finishedTone(state: string) {
+  return state === "paid" ? "green" : state === "authorized" || state === "cod" || state === "refunded" ? "orange" : "red";
+}
 
 export default function PosPayment() {
   const { t } = useTranslation();
@@ -39,11 +79,21 @@ export default function PosPayment() {
     let stopped = false;
     const timer = window.setInterval(async () => {
       try {
-        const answer = await fetch(`/${page.lang}/pos/pay/${page.id}/state`, { headers: { Accept: "application/json" }, cache: "no-store" });
-        if (!answer.ok || stopped) return;
-        setLive((await answer.json()) as Live);
+        // Marked as background: following a payment does not keep an idle session alive.
+        const answer = await fetch(`/${page.lang}/pos/pay/${page.id}/state`, { headers: { Accept: "application/json", "X-Background-Request": "1" }, cache: "no-store" });
+        if (stopped) return;
+        const json = answer.ok && (answer.headers.get("Content-Type") ?? "").includes("application/json") ? ((await answer.json().catch(() => null)) as Live | null) : null;
+        if (!json) {
+          // Signed out, the section gone, or the server's error page: stop asking, and let the page
+          // itself say what happened.
+          stopped = true;
+          window.clearInterval(timer);
+          window.location.reload();
+          return;
+        }
+        setLive(json);
       } catch {
-        // The next tick asks again.
+        // Offline for a moment: the next tick asks again.
       }
     }, POLL_MS);
     return () => {
@@ -51,6 +101,7 @@ export default function PosPayment() {
       window.clearInterval(timer);
     };
   }, [live.final, page.id, page.lang]);
+  const cancelling = useNavigation().state === "submitting";
   const newPayment = (
     <Button component={Link} to={`/${page.lang}/pos/pay`} size="lg" variant={live.final ? "filled" : "default"} fullWidth>
       {t("pos.new_payment")}
@@ -78,7 +129,7 @@ export default function PosPayment() {
             </Text>
           ) : null}
         </div>
-        <Badge size="lg" variant="light" color={live.paid ? "green" : live.final ? "red" : "blue"} data-testid="pos-state" style={{ flexShrink: 0 }}>
+        <Badge size="lg" variant="light" color={live.final ? finishedTone(live.state) : "blue"} data-testid="pos-state" style={{ flexShrink: 0 }}>
           {t(`states.${live.state}`)}
         </Badge>
       </Group>
@@ -98,6 +149,18 @@ export default function PosPayment() {
             {newPayment}
           </Stack>
         </Card>
+      ) : live.final && (live.state === "authorized" || live.state === "cod" || live.state === "refunded") ? (
+        <Stack>
+          <Alert color="orange" role="status" title={t(`pos.finished.${live.state}`)}>
+            {t(`pos.finished.${live.state}_help`)}
+          </Alert>
+          {live.attempt_url ? (
+            <Button component={Link} to={live.attempt_url} size="lg" variant="light" fullWidth>
+              {t("pos.view_receipt")}
+            </Button>
+          ) : null}
+          {newPayment}
+        </Stack>
       ) : live.final ? (
         <Stack>
           <Alert color="red" role="status" title={t("pos.not_payable")}>
@@ -116,13 +179,20 @@ export default function PosPayment() {
               <Group gap="xs" role="status" aria-live="polite">
                 <Loader size="xs" type="dots" aria-hidden />
                 <Text size="sm" c="dimmed">
-                  {t("pos.waiting")}
+                  {t(live.in_flight ? "pos.waiting_attempt" : "pos.waiting")}
                 </Text>
               </Group>
             </Stack>
           </Card>
           <CopyField label={t("pos.link")} value={page.payUrl} />
           {newPayment}
+          {page.mayCancel && !live.in_flight ? (
+            <Form method="post" className="pos-cancel">
+              <Button type="submit" size="md" variant="subtle" color="red" fullWidth loading={cancelling}>
+                {t("pos.cancel")}
+              </Button>
+            </Form>
+          ) : null}
         </>
       )}
     </Stack>
