@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { advanceClock, resetClock } from "~/lib/clock.server";
-import { expireLapsedSessions } from "~/sections/session/domain/sessions.server";
+import { expireLapsedSessions, listSessions } from "~/sections/session/domain/sessions.server";
 import { runReadyJobs } from "~/lib/jobs.server";
 import { DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
 import { startHttpServer, type TestHttpServer } from "../support/http-server";
@@ -233,6 +233,10 @@ describe("checkout sessions", () => {
       const read = await (await api("GET", created.session_id, alphaKey)).json();
       expect(read).toMatchObject({ state: "expired", attempts: [] });
       expect((await api("PATCH", created.session_id, alphaKey, { amount: "1.000" })).status).toBe(400);
+      // The sessions list files it under Expired before the sweep has ended it, and not under Created.
+      const listed = async (state: "expired" | "created") => (await listSessions(database.db, alpha.merchantId, { state, page: 1 })).rows.map((session) => session.order_no);
+      expect(await listed("expired")).toContain("WEB-4");
+      expect(await listed("created")).not.toContain("WEB-4");
     }
   });
 

@@ -77,6 +77,15 @@ let savepoints = 0;
  * undoes its own writes (logged), never the change it heard, so a payment the gateway took is recorded.
  */
 async function watchApart(trx: DB, watch: TransitionHook, event: TransitionEvent) {
+  // Outside a database transaction on Postgres there is nothing to roll back to (nor a savepoint to take).
+  if (engineOf(trx) === "postgres" && !trx.isTransaction) {
+    try {
+      await watch(trx, event);
+    } catch (error) {
+      console.error(`transaction ${event.transaction.id}: a watcher of its change to ${event.to} failed:`, error instanceof Error ? error.message : error);
+    }
+    return;
+  }
   const name = sql.raw(`watcher_${++savepoints}`);
   await sql`savepoint ${name}`.execute(trx);
   try {
