@@ -127,13 +127,18 @@ const PUBLIC = [
   ["checkout-paid", "/checkout/{paidSession}"],
 ];
 
-/** The demo shop's handed-over payments: one still open, one paid. */
+/** The demo shop's handed-over payments: one still open, one paid (the demo's jobs may still be paying them: waits up to a minute). */
 async function shopifyPayments(base, access) {
-  const answer = await fetch(`${base}/api/v1/plugins/shopify/transaction/?page_size=50`, { headers: { Authorization: `Bearer ${access}` } });
-  const body = await answer.json();
-  const rows = Array.isArray(body) ? body : (body.results ?? []);
-  const find = (states) => rows.find((row) => states.includes(row.state))?.id ?? "missing";
-  return { spfOpen: find(["created", "pending"]), spfPaid: find(["paid"]) };
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const answer = await fetch(`${base}/api/v1/plugins/shopify/transaction/?page_size=50`, { headers: { Authorization: `Bearer ${access}` } });
+    const body = await answer.json();
+    const rows = Array.isArray(body) ? body : (body.results ?? []);
+    const find = (states) => rows.find((row) => states.includes(row.state))?.id ?? "missing";
+    const found = { spfOpen: find(["created", "pending"]), spfPaid: find(["paid"]) };
+    if ((found.spfOpen !== "missing" && found.spfPaid !== "missing") || Date.now() > deadline) return found;
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
 }
 
 const freePort = () =>
@@ -322,9 +327,14 @@ async function main() {
       // The demo checkout sessions' hosted pages, one still open and one paid, as the sessions list links to them.
       if (!made.openSession) {
         const checkoutOf = async (state) => {
-          await page.goto(`${base}/${lang}/session/sessions?state=${state}`);
-          const link = await page.locator('a[href*="/checkout/"]').first().getAttribute("href");
-          return link?.split("/checkout/")[1] ?? "missing";
+          const deadline = Date.now() + 60_000;
+          for (;;) {
+            await page.goto(`${base}/${lang}/session/sessions?state=${state}`);
+            const anchor = page.locator('a[href*="/checkout/"]').first();
+            const link = (await anchor.count()) ? await anchor.getAttribute("href") : null;
+            if (link || Date.now() > deadline) return link?.split("/checkout/")[1] ?? "missing";
+            await page.waitForTimeout(2000);
+          }
         };
         made.openSession = await checkoutOf("created");
         made.paidSession = await checkoutOf("paid");
