@@ -50,7 +50,15 @@ export async function enhancePhoneInput(
     number() {
       const typed = input.value.trim();
       if (!typed) return "";
-      return iti.getNumber() || typed;
+      // The number utilities are a chunk of their own: until they have loaded, the number is put
+      // together from the selected dialling code and the digits typed (the server parses it either way).
+      if (intlTelInput.utils) return iti.getNumber() || typed;
+      const country = iti.getSelectedCountry();
+      const latin = typed.replace(/[\u0660-\u0669\u06f0-\u06f9]/g, (digit) => String((digit.charCodeAt(0) & 0xf) % 10));
+      let digits = latin.replace(/\D/g, "");
+      if (latin.startsWith("+") || !country?.dialCode || !digits) return typed;
+      if (country.nationalPrefix && digits.startsWith(country.nationalPrefix)) digits = digits.slice(country.nationalPrefix.length);
+      return `+${country.dialCode}${digits}`;
     },
     country() {
       return (iti.getSelectedCountry()?.iso2 ?? options.country).toUpperCase();

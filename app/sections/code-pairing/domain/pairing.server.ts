@@ -191,7 +191,12 @@ export async function pairCode(db: DB, input: { site: Site; code: string; pair: 
     return { held, state: codeState({ is_active: Number(current.is_active), uses: held, max_uses: Number(current.max_uses), expires_at: current.expires_at }) };
   };
   const { state: before } = await stateNow(db);
-  if (before !== "active") return { ok: false, kind: "refused", errors: { code: [STATE_ERRORS[before]] } };
+  if (before !== "active") {
+    // A try that came at the same time may have taken the last use between the two reads: its payment is this customer's too.
+    const taken = await openPayment(db, row.id);
+    if (taken) return { ok: true, transactionId: taken };
+    return { ok: false, kind: "refused", errors: { code: [STATE_ERRORS[before]] } };
+  }
 
   const gateways = await listMerchantGateways(db, merchantId, { enabledOnly: true });
   const creator = await db.selectFrom("users").select(["id", "username"]).where("id", "=", row.created_by).executeTakeFirst();
