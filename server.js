@@ -2,8 +2,13 @@
 import { createRequestHandler } from "@react-router/express";
 import fs from "node:fs";
 import path from "node:path";
+import { parseArgs } from "node:util";
 import compression from "compression";
 import express from "express";
+
+// `npm run serve -- --role web|worker|all` says what this process runs, as ROLE does (the flag wins).
+const { values: flags } = parseArgs({ options: { role: { type: "string" } }, strict: false });
+if (typeof flags.role === "string") process.env.ROLE = flags.role;
 
 const build = await import("./build/server/index.js");
 const { createLoadContext, bootstrap } = build.entry.module;

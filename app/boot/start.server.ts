@@ -19,26 +19,27 @@ const PREPARE_LOCK = 7_411_001;
  * Migrations and the demo seed, once however many instances start together: on Postgres the first
  * takes an advisory lock and the others wait for it, then find nothing left to do.
  */
-export async function prepareDatabase(db: DB, seedDemo: boolean) {
+export async function prepareDatabase(db: DB, seedDemo: boolean): Promise<string[]> {
   // The slow part of the seed, hashing the demo password, is done before any lock is taken.
   const password = seedDemo ? { hash: await hashPassword(DEMO_PASSWORD) } : undefined;
   if (engineOf(db) === "postgres") {
-    await db.connection().execute(async (connection) => {
+    return db.connection().execute(async (connection) => {
       await sql`select pg_advisory_lock(${PREPARE_LOCK})`.execute(connection);
       try {
-        await migrateToLatest(db);
+        const applied = await migrateToLatest(db);
         if (password) await seedDemoMerchantIfEmpty(db, password);
+        return applied;
       } finally {
         await sql`select pg_advisory_unlock(${PREPARE_LOCK})`.execute(connection);
       }
     });
-    return;
   }
   // One writer at a time on the SQLite file, and DDL is transactional there: a second process waits
   // for the first's migrations and seed, then finds nothing left to do.
-  await writeTransaction(db, async (trx) => {
-    await migrateToLatest(trx);
+  return writeTransaction(db, async (trx) => {
+    const applied = await migrateToLatest(trx);
     if (password) await seedDemoMerchantIfEmpty(trx, password);
+    return applied;
   });
 }
 

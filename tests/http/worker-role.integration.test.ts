@@ -1,7 +1,8 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase } from "~/db/database.server";
@@ -84,6 +85,63 @@ describe("a worker process (ROLE=worker)", () => {
       } finally {
         await db.destroy();
       }
+    } finally {
+      await target.drop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe("the release step and the role flag", () => {
+  it("npm run migrate prepares an empty database once, and then finds nothing to do", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kp-migrate-"));
+    const target = await emptyDatabase(dir);
+    const run = promisify(execFile);
+    const options = { env: { ...process.env, NODE_ENV: "production", ...target.env, SEED_DEMO: "0" }, timeout: 60_000 };
+    try {
+      const first = await run("node", ["scripts/migrate.js"], options);
+      expect(first.stdout).toMatch(/^Migrated .*0001/m);
+      const db = createDatabase(target.env.DATABASE_URL ? { databaseUrl: target.env.DATABASE_URL } : { sqlitePath: target.env.SQLITE_PATH });
+      try {
+        // The schema is there (an empty merchants table), and no demo merchant without SEED_DEMO.
+        expect(await db.selectFrom("merchants").select("id").execute()).toEqual([]);
+      } finally {
+        await db.destroy();
+      }
+      const second = await run("node", ["scripts/migrate.js"], options);
+      expect(second.stdout).toContain("no migration to run");
+    } finally {
+      await target.drop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it("npm run serve -- --role worker runs the worker alone, and an unknown role stops the process with the reason", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kp-role-"));
+    const target = await emptyDatabase(dir);
+    const start = (role: string) =>
+      new Promise<{ output: string; code: number | null }>((resolve) => {
+        const { ROLE: _ignored, ...inherited } = process.env;
+        const child = spawn(process.execPath, ["server.js", "--role", role], {
+          env: { ...inherited, NODE_ENV: "production", ...target.env, SEED_DEMO: "0", PORT: "1" },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        let output = "";
+        child.stdout!.on("data", (chunk) => {
+          output += String(chunk);
+          if (output.includes("Worker running")) child.kill("SIGTERM");
+        });
+        child.stderr!.on("data", (chunk) => (output += String(chunk)));
+        child.on("exit", (code) => resolve({ output, code }));
+      });
+    try {
+      const worker = await start("worker");
+      expect(worker.output).toContain("role: worker");
+      expect(worker.output).toContain("Worker running");
+      const wrong = await start("everything");
+      expect(wrong.code).toBe(1);
+      expect(wrong.output).toContain("must be web, worker or all");
+      expect(wrong.output).not.toContain("Database ready");
     } finally {
       await target.drop();
       fs.rmSync(dir, { recursive: true, force: true });

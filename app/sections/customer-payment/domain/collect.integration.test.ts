@@ -89,6 +89,8 @@ describe("the daily cap per customer", () => {
   });
 
   it("counts a payment whose attempt started before its time ran out, until that attempt can no longer bring money", async () => {
+    // At noon in Kuwait: the half hour below must not cross midnight there, where the daily cap starts again.
+    advanceClock(untilNextKuwaitNoon());
     const made = await createTestCollector(database.db, { merchantId: shop.merchantId, phone_field: "required" });
     await setTestRestrictions(database.db, { merchantId: shop.merchantId, collectorId: made.id, limits: { KWD: { daily_cap: 10_000 } } });
     const collector = await collectorOf(made.publicId);
@@ -273,3 +275,11 @@ describe("a collector payment", () => {
     expect(mails).toHaveLength(1);
   });
 });
+
+/** How far the clock is from the next noon in Kuwait (UTC+3, no daylight saving time): at most a day. */
+function untilNextKuwaitNoon(): number {
+  const noonUtc = new Date();
+  noonUtc.setUTCHours(9, 0, 0, 0);
+  while (noonUtc.getTime() <= Date.now()) noonUtc.setUTCDate(noonUtc.getUTCDate() + 1);
+  return noonUtc.getTime() - Date.now();
+}
