@@ -39,6 +39,8 @@ test.describe("the dashboard shell", () => {
   });
 
   test("the side menu offers only built sections, and none of its links leads to a page not built yet", async ({ page }) => {
+    // It opens every page the menu links to (over forty with every section built), one after another.
+    test.setTimeout(240_000);
     await signIn(page, "admin");
     const menu = page.getByRole("navigation", { name: t("en", "shell.menu") });
     await expect(menu.getByRole("link", { name: t("en", "features.payment_request.create"), exact: true })).toBeVisible();
