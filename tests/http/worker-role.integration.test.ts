@@ -60,24 +60,9 @@ describe("a worker process (ROLE=worker)", () => {
     const target = await emptyDatabase(dir);
     try {
       const started = await Promise.all(
-        [1, 2, 3].map(
-          () =>
-            new Promise<string>((resolve) => {
-              const child = spawn(process.execPath, ["server.js"], {
-                env: { ...process.env, NODE_ENV: "production", ROLE: "worker", ...target.env, SEED_DEMO: "1", DEMO_ACTIVITY: "0", PORT: "1" },
-                stdio: ["ignore", "pipe", "pipe"],
-              });
-              let output = "";
-              child.stdout!.on("data", (chunk) => {
-                output += String(chunk);
-                if (output.includes("Worker running")) child.kill("SIGTERM");
-              });
-              child.stderr!.on("data", (chunk) => (output += String(chunk)));
-              child.on("exit", () => resolve(output));
-            }),
-        ),
+        [1, 2, 3].map(() => startUntilWorkerRuns([], { ...process.env, ROLE: "worker", ...target.env, SEED_DEMO: "1", DEMO_ACTIVITY: "0" })),
       );
-      for (const output of started) expect(output).toContain("Worker running");
+      for (const { output } of started) expect(output).toContain("Worker running");
       const db = createDatabase(target.env.DATABASE_URL ? { databaseUrl: target.env.DATABASE_URL } : { sqlitePath: target.env.SQLITE_PATH });
       try {
         expect(await db.selectFrom("merchants").select("name").execute()).toEqual([{ name: "Demo Store" }]);
@@ -119,21 +104,8 @@ describe("the release step and the role flag", () => {
   it("npm run serve -- --role worker runs the worker alone, and an unknown role stops the process with the reason", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kp-role-"));
     const target = await emptyDatabase(dir);
-    const start = (role: string) =>
-      new Promise<{ output: string; code: number | null }>((resolve) => {
-        const { ROLE: _ignored, ...inherited } = process.env;
-        const child = spawn(process.execPath, ["server.js", "--role", role], {
-          env: { ...inherited, NODE_ENV: "production", ...target.env, SEED_DEMO: "0", PORT: "1" },
-          stdio: ["ignore", "pipe", "pipe"],
-        });
-        let output = "";
-        child.stdout!.on("data", (chunk) => {
-          output += String(chunk);
-          if (output.includes("Worker running")) child.kill("SIGTERM");
-        });
-        child.stderr!.on("data", (chunk) => (output += String(chunk)));
-        child.on("exit", (code) => resolve({ output, code }));
-      });
+    const { ROLE: _ignored, ...inherited } = process.env;
+    const start = (role: string) => startUntilWorkerRuns(["--role", role], { ...inherited, ...target.env, SEED_DEMO: "0" });
     try {
       const worker = await start("worker");
       expect(worker.output).toContain("role: worker");
@@ -148,6 +120,20 @@ describe("the release step and the role flag", () => {
     }
   }, 60_000);
 });
+
+/** Starts `node server.js` in production on no usable port and stops it once its worker runs: what it printed, and its exit code. */
+function startUntilWorkerRuns(args: string[], env: NodeJS.ProcessEnv): Promise<{ output: string; code: number | null }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["server.js", ...args], { env: { ...env, NODE_ENV: "production", PORT: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout!.on("data", (chunk) => {
+      output += String(chunk);
+      if (output.includes("Worker running")) child.kill("SIGTERM");
+    });
+    child.stderr!.on("data", (chunk) => (output += String(chunk)));
+    child.on("exit", (code) => resolve({ output, code }));
+  });
+}
 
 /** A database nothing has touched yet, of this test project's engine. */
 async function emptyDatabase(dir: string): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
