@@ -183,20 +183,17 @@ export async function pairCode(db: DB, input: { site: Site; code: string; pair: 
   await takeBack(db, hits);
 
   if (!Number(row.is_active)) return { ok: false, kind: "refused", errors: { code: [STATE_ERRORS.inactive] } };
-  const open = await openPayment(db, row.id);
-  if (open) return { ok: true, transactionId: open };
   const stateNow = async (at: DB) => {
     const current = await at.selectFrom("code_pairing_codes").select(["is_active", "max_uses", "expires_at"]).where("id", "=", row.id).executeTakeFirstOrThrow();
     const held = await heldUses(at, row.id);
     return { held, state: codeState({ is_active: Number(current.is_active), uses: held, max_uses: Number(current.max_uses), expires_at: current.expires_at }) };
   };
+  // The state is read before the open payment: a try at the same time that took the last use in
+  // between is then seen by the second read, and its payment is this customer's too.
   const { state: before } = await stateNow(db);
-  if (before !== "active") {
-    // A try that came at the same time may have taken the last use between the two reads: its payment is this customer's too.
-    const taken = await openPayment(db, row.id);
-    if (taken) return { ok: true, transactionId: taken };
-    return { ok: false, kind: "refused", errors: { code: [STATE_ERRORS[before]] } };
-  }
+  const open = await openPayment(db, row.id);
+  if (open) return { ok: true, transactionId: open };
+  if (before !== "active") return { ok: false, kind: "refused", errors: { code: [STATE_ERRORS[before]] } };
 
   const gateways = await listMerchantGateways(db, merchantId, { enabledOnly: true });
   const creator = await db.selectFrom("users").select(["id", "username"]).where("id", "=", row.created_by).executeTakeFirst();
