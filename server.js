@@ -96,7 +96,11 @@ if (role === "worker") {
   // recompressing a large CSV would hold a core for the whole download.
   app.use(
     compression({
-      filter: (req, res) => !String(res.getHeader("Content-Disposition") ?? "").startsWith("attachment") && compression.filter(req, res),
+      // A download is sent as it is; a live channel (Server-Sent Events) must reach the browser message by message.
+      filter: (req, res) =>
+        !String(res.getHeader("Content-Disposition") ?? "").startsWith("attachment") &&
+        !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") &&
+        compression.filter(req, res),
     }),
   );
   app.use(removeDrainListenersWhereTheyWent);

@@ -46,6 +46,8 @@ export default [
     route("dashboard/avg_txn_size", "routes/api/v1/dashboard.avg-txn-size.ts", { id: "api-avg-txn-size" }),
     route("user/actions", "routes/api/v1/user.actions.ts", { id: "api-user-actions" }),
     route("config", "routes/api/v1/config.ts", { id: "api-config" }),
+    route("notifications/live", "routes/api/v1/notifications.live.ts", { id: "api-notifications-live" }),
+    route("register-notif-token", "routes/api/v1/register-notif-token.ts", { id: "api-register-notif-token" }),
     route("unit/default", "routes/api/v1/unit.default.ts", { id: "api-unit-default" }),
     route("admin/merchant", "routes/api/v1/admin/merchant.ts", { id: "api-admin-merchant" }),
     route("admin/merchant/logo", "routes/api/v1/admin/merchant-image.ts", { id: "api-admin-merchant-logo" }),

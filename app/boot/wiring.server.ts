@@ -1,4 +1,7 @@
 import { giveUpMail, registerMailAttachment, SEND_MAIL_JOB, sendQueuedMail } from "~/domain/messaging/mail.server";
+import { PRUNE_LIVE_JOB, pruneLiveMessages, publishLive } from "~/lib/live.server";
+import type { TransitionEvent } from "~/domain/payments/transaction-state.server";
+import { PUSH_JOB, sendPushNotification } from "~/domain/messaging/web-push.server";
 import { registerMailTemplate } from "~/domain/messaging/mail-templates.server";
 import { deliverQueuedSms, giveUpSms, SEND_SMS_JOB } from "~/domain/messaging/sms.server";
 import { connectTransitionHooks } from "~/domain/payments/transaction-state.server";
@@ -26,6 +29,8 @@ export const CORE_JOBS = {
   [CARD_NOTIFY_JOB]: deliverCardNotification,
   [RECONCILE_JOB]: async (db: DB) => void (await reconcilePayments(db, backgroundAddresses())),
   [PRUNE_JOBS_JOB]: pruneFinishedJobs,
+  [PRUNE_LIVE_JOB]: pruneLiveMessages,
+  [PUSH_JOB]: sendPushNotification,
   [DEMO_ACTIVITY_JOB]: runDemoActivity,
   [REFUND_MAIL_JOB]: (db: DB, payload: { operationId: number }) => writeTransaction(db, (trx) => queueRefundMail(trx, payload)),
   [DELIVER_JOB]: deliverWebhook,
@@ -44,9 +49,23 @@ const CORE_GIVE_UP: Partial<Record<keyof typeof CORE_JOBS, JobHandler>> = {
 export const CORE_SCHEDULES = {
   reconciler: { type: RECONCILE_JOB, everyMs: RECONCILE_EVERY_MS },
   prune_jobs: { type: PRUNE_JOBS_JOB, everyMs: 3_600_000 },
+  prune_live_messages: { type: PRUNE_LIVE_JOB, everyMs: 3_600_000 },
   // The first comparison waits for the server to be up and a few payments to have settled.
   compare_books: { type: COMPARE_BOOKS_JOB, everyMs: COMPARE_BOOKS_EVERY_MS, startAfterMs: 10 * 60_000 },
 } as const;
+
+/**
+ * Every change of a transaction's state, to the merchant's users who may see transactions: the
+ * transaction's details and the point of sale read it again; a payment completed says so by name.
+ */
+async function tellLiveChannels(trx: DB, event: TransitionEvent) {
+  await publishLive(trx, {
+    merchantId: event.transaction.merchant_id,
+    permission: "view_paymenttransaction",
+    type: event.to === "paid" ? "payment_completed" : "transaction_updated",
+    data: { transaction_id: event.transaction.id, plugin: event.transaction.plugin, state: event.to, from: event.from },
+  });
+}
 
 let wired: Promise<void> | undefined;
 
@@ -61,7 +80,7 @@ export function wirePlatform(): Promise<void> {
     const servers = await loadSectionServers();
     connectTransitionHooks(
       (key) => servers.get(key)?.onTransition,
-      [...servers.values()].flatMap((server) => server.watchTransitions ?? []),
+      [tellLiveChannels, ...[...servers.values()].flatMap((server) => server.watchTransitions ?? [])],
     );
     const vetoes: [string, ActionVeto][] = [];
     for (const server of servers.values()) if (server.transactions?.refusedActions) vetoes.push([server.key, server.transactions.refusedActions]);

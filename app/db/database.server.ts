@@ -15,6 +15,12 @@ pg.types.setTypeParser(1114, (value) => new Date(`${value}Z`).toISOString());
 pg.types.setTypeParser(20, (value) => Number(value));
 
 const engines = new WeakMap<object, Engine>();
+const connectionStrings = new WeakMap<object, string>();
+
+/** The Postgres a database was opened on, for what needs a connection of its own (LISTEN); none on SQLite. */
+export function connectionStringOf(db: Kysely<Database>): string | undefined {
+  return connectionStrings.get(db);
+}
 
 export function createDatabase(options: { databaseUrl?: string; sqlitePath?: string; poolSize?: number }): DB {
   if (options.databaseUrl) {
@@ -26,6 +32,7 @@ export function createDatabase(options: { databaseUrl?: string; sqlitePath?: str
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     engines.set(db, "postgres");
+    connectionStrings.set(db, options.databaseUrl);
     return db;
   }
   const file = options.sqlitePath ?? "./data/platform.sqlite";

@@ -32,6 +32,7 @@ import * as checkoutSessions from "./migrations/0029-checkout-sessions";
 import * as checkoutSessionWebhooks from "./migrations/0030-checkout-session-webhooks";
 import * as shopify from "./migrations/0032-shopify";
 import * as codePairing from "./migrations/0033-code-pairing";
+import * as liveMessages from "./migrations/0034-live-messages";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -69,6 +70,7 @@ const migrations: Record<string, EngineMigration> = {
   "0030-checkout-session-webhooks": checkoutSessionWebhooks,
   "0032-shopify": shopify,
   "0033-code-pairing": codePairing,
+  "0034-live-messages": liveMessages,
 };
 
 export async function migrateToLatest(db: DB) {

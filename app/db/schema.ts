@@ -413,6 +413,27 @@ export interface NotificationTable {
   read_at: Timestamp | null;
 }
 
+export interface LiveMessageTable {
+  id: Generated<number>;
+  merchant_id: number;
+  user_id: number | null;
+  permission: string | null;
+  type: string;
+  data: string;
+  created_at: Timestamp;
+}
+
+export interface PushSubscriptionTable {
+  id: Generated<number>;
+  merchant_id: number;
+  user_id: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  lang: ColumnType<string, string | undefined, string>;
+  created_at: Timestamp;
+}
+
 type Counter = ColumnType<number, number | undefined, number>;
 
 export interface TransactionTotalTable {
@@ -1308,6 +1329,8 @@ export interface Database {
   table_fields: TableFieldTable;
   reports: ReportTable;
   notifications: NotificationTable;
+  live_messages: LiveMessageTable;
+  push_subscriptions: PushSubscriptionTable;
   transaction_totals: TransactionTotalTable;
   transaction_statistics: TransactionStatisticTable;
   reconciliation_runs: ReconciliationRunTable;

@@ -43,7 +43,7 @@ describe("GET /api/v1/config/", () => {
       title_en: "Alpha Store",
       title_ar: "متجر Alpha",
       subheader: "Gifts and flowers",
-      ws_notify_url: null,
+      ws_notify_url: "http://localhost/api/v1/notifications/live",
     });
     const betaConfig = (await (await get("/api/v1/config/", beta.admin.username)).json()) as Record<string, unknown>;
     expect(betaConfig).toMatchObject({ title_en: "Beta Store", subheader: null, admin_url: null });

@@ -1,4 +1,5 @@
 import { engineOf, writeTransaction, type DB } from "~/db/database.server";
+import { publishLive } from "~/lib/live.server";
 import { holdersOf, permissionsOf } from "~/domain/identity/users.server";
 import type { RequestState } from "~/db/schema";
 import { can, type PermissionHolder } from "~/domain/identity/permissions";
@@ -200,6 +201,7 @@ export async function decidePermissionRequest(
       .where("state", "=", "pending")
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) !== 1) return refuse("tickets.errors.decided_meanwhile");
+    await publishLive(trx, { merchantId: input.merchantId, type: "requests_changed", data: { kind: "permission", id: request.id } });
     if (state === "approved") {
       await trx
         .insertInto("user_permissions")

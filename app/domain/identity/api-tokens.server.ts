@@ -1,4 +1,5 @@
 import { jwtVerify, SignJWT } from "jose";
+import { endLiveSessions } from "~/lib/live.server";
 import { writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { randomToken, sha256 } from "~/lib/crypto.server";
@@ -96,6 +97,7 @@ async function endReusedFamily(trx: DB, hash: string) {
   await trx.deleteFrom("retired_refresh_tokens").where("session_id", "=", retired.session_id).execute();
   if (!session) return;
   await trx.deleteFrom("sessions").where("id", "=", session.id).execute();
+  await endLiveSessions(trx, { id: retired.user_id, merchantId: session.merchant_id }, { sessionId: session.id });
   const user = await trx.selectFrom("users").select("username").where("id", "=", retired.user_id).executeTakeFirst();
   await recordAudit(trx, {
     merchantId: session.merchant_id,

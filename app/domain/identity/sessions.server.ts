@@ -4,6 +4,7 @@ import { addMs, now } from "~/lib/clock.server";
 import { randomToken, sha256 } from "~/lib/crypto.server";
 import { recordOwnAction } from "~/domain/audit/audit-log.server";
 import { word } from "~/lib/outcome";
+import { endLiveSessions } from "~/lib/live.server";
 
 export const SESSION_IDLE_MS = 20 * 60_000;
 export const SESSION_ABSOLUTE_MS = 12 * 60 * 60_000;
@@ -67,14 +68,17 @@ export function resumeSession(db: DB, token: string, options: { touch?: boolean 
   return resumeSessionById(db, sha256(token), options);
 }
 
+/** Ends a session: its tokens stop working and its live channels close, on every instance. */
 export async function endSession(db: DB, sessionId: string) {
-  await db.deleteFrom("sessions").where("id", "=", sessionId).execute();
+  const ended = await db.deleteFrom("sessions").where("id", "=", sessionId).returning(["user_id", "merchant_id"]).executeTakeFirst();
+  if (ended) await endLiveSessions(db, { id: ended.user_id, merchantId: ended.merchant_id }, { sessionId });
 }
 
 export async function endUserSessions(db: DB, userId: number, options: { except?: string } = {}) {
   let query = db.deleteFrom("sessions").where("user_id", "=", userId);
   if (options.except) query = query.where("id", "!=", options.except);
-  await query.execute();
+  const ended = await query.returning(["merchant_id"]).execute();
+  if (ended.length > 0) await endLiveSessions(db, { id: userId, merchantId: ended[0].merchant_id }, { exceptSessionId: options.except });
 }
 
 /** Signing out: the session ends (its tokens stop working) and the audit log says so, and why when it was not the user's choice. */

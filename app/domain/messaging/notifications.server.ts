@@ -2,6 +2,9 @@ import type { DB } from "~/db/database.server";
 import { nowIso } from "~/lib/clock.server";
 import type { Language } from "~/lib/i18n";
 import { texts } from "~/lib/texts.server";
+import { enqueueJob } from "~/lib/jobs.server";
+import { publishLiveTo } from "~/lib/live.server";
+import { queuePush } from "./web-push.server";
 
 /** What a dashboard user is told once: 'Report exported', 'New Permission Request', later 'Order created'. */
 export type NotificationKind = "report_exported" | "report_failed" | "permission_request" | "order_created";
@@ -23,7 +26,7 @@ export async function createNotifications(db: DB, notification: NewNotification)
   if (notification.userIds.length === 0) return;
   const title = texts().line(`notifications.${notification.kind}`, {}, notification.lang).slice(0, 200);
   const created = nowIso();
-  await db
+  const rows = await db
     .insertInto("notifications")
     .values(
       notification.userIds.map((userId) => ({
@@ -35,7 +38,23 @@ export async function createNotifications(db: DB, notification: NewNotification)
         created_at: created,
       })),
     )
+    .returning(["id", "user_id"])
     .execute();
+  // Told at once to whoever has a page open; the notice itself is read (and marked seen) as before.
+  const idOf = new Map(rows.map((row) => [row.user_id, row.id]));
+  await publishLiveTo(db, notification.userIds, {
+    merchantId: notification.merchantId,
+    type: notification.kind,
+    data: {},
+    dataFor: (userId) => ({ notification_id: idOf.get(userId) ?? null, title, link: notification.link }),
+  });
+  // And to the browsers that asked for them, for when no tab is open.
+  await queuePush(db, (type, payload) => enqueueJob(db, type, payload), {
+    userIds: notification.userIds,
+    kind: notification.kind,
+    link: notification.link,
+    tag: `${notification.kind}:${notification.link ?? ""}`,
+  });
 }
 
 /** The user's unread notifications, oldest first so they show in the order they happened. */

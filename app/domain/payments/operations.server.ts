@@ -1,4 +1,5 @@
 import { engineOf, writeTransaction, type DB } from "~/db/database.server";
+import { publishLive } from "~/lib/live.server";
 import type { OperationKind, TransactionState } from "~/db/schema";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { can, type Actor, type PermissionHolder } from "~/domain/identity/permissions";
@@ -649,6 +650,7 @@ async function createOperationRequest(db: DB, input: OperationInput): Promise<Op
       objectId: transaction.id,
     });
     await recordReason(trx, input, transaction);
+    await publishLive(trx, { merchantId: input.merchantId, permission: "approve_operations", type: "requests_changed", data: { kind: "operation", id: request.id } });
     return { ok: true, code: "operations.requested", params: { amount: amountParam }, requestId: request.id };
   }).catch((error: unknown) => {
     // Two makers at once: the unique index keeps one pending request per transaction.
@@ -702,6 +704,7 @@ export async function decideOperationRequest(
       .where("state", "=", "pending")
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return { moved: false as const };
+    await publishLive(trx, { merchantId: input.merchantId, permission: "approve_operations", type: "requests_changed", data: { kind: "operation", id: request.id } });
     await recordAudit(trx, {
       merchantId: input.merchantId,
       actor: { id: input.actor.id, username: input.actor.username },

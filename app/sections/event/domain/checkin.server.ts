@@ -1,4 +1,5 @@
 import type { DB } from "~/db/database.server";
+import { publishLive } from "~/lib/live.server";
 import { hmacSha256, safeEqual } from "~/lib/crypto.server";
 import { now, nowIso } from "~/lib/clock.server";
 import { getAppSecret } from "~/lib/secret.server";
@@ -168,6 +169,8 @@ export async function validateScan(
   const admitted = Number(changed.numUpdatedRows) === 1;
   if (admitted) {
     await record("admitted", row.id);
+    // The tiles of booked and attended, on any page that shows them, count again.
+    await publishLive(db, { merchantId: input.merchantId, permission: "view_booking", type: "booking_checked_in", data: { event_id: event.id, member_id: row.id } });
     return { ok: true, place, scannedAt };
   }
   // Another device admitted it between the read and the write.
