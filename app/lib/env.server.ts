@@ -82,6 +82,28 @@ const EnvSchema = z.object({
     .default("10000"),
   /** Where generated reports are kept. */
   REPORTS_DIR: z.string().min(1).default("./data/reports"),
+  /** Set: uploads and reports go to this S3-compatible bucket instead of UPLOADS_DIR and REPORTS_DIR (decision 0034). */
+  S3_BUCKET: z.string().min(1).optional(),
+  /** An S3-compatible service's address (MinIO, R2, Spaces...); unset: AWS S3 in S3_REGION. */
+  S3_ENDPOINT: z
+    .url({ message: "must be an absolute http(s) URL such as https://s3.example.com" })
+    .refine((value) => /^https?:\/\//.test(value), "must start with http:// or https://")
+    .optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  /** Unset, both: the AWS SDK's own credentials (an instance role, AWS_* variables). */
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Bucket in the path rather than the host name; unset: on with S3_ENDPOINT, off for AWS. */
+  S3_FORCE_PATH_STYLE: z
+    .enum(["0", "1", "true", "false"], { message: "must be 1 or 0" })
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value === "1" || value === "true")),
+  /** Where in the bucket this installation's files go, e.g. `pay/production`. */
+  S3_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._\-/]+$/, "must hold only letters, digits, '.', '_', '-' and '/'")
+    .refine((value) => !value.split("/").some((segment) => segment === "." || segment === ".."), "must not hold . or .. segments")
+    .optional(),
   /**
    * The most messages a bulk of payment requests sends a second (a text-message provider's or a
    * mail relay's limit). Unset: as fast as the outbox takes them.
@@ -103,6 +125,15 @@ export function env(): Env {
     // Instances on one Postgres share their sealed secrets: they need the same key, from the environment.
     if (config.DATABASE_URL && !config.CREDENTIALS_KEY) {
       context.addIssue({ code: "custom", path: ["CREDENTIALS_KEY"], message: "must be set when DATABASE_URL is (every instance the same; use: openssl rand -hex 32)" });
+    }
+    // Half a bucket configuration would quietly keep files on this instance's disk.
+    const s3Settings = ["S3_ENDPOINT", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_PREFIX", "S3_FORCE_PATH_STYLE"] as const;
+    const s3Given = s3Settings.filter((name) => config[name] !== undefined);
+    if (!config.S3_BUCKET && s3Given.length > 0) {
+      context.addIssue({ code: "custom", path: ["S3_BUCKET"], message: `must be set when ${s3Given.join(", ")} ${s3Given.length > 1 ? "are" : "is"}` });
+    }
+    if (!config.S3_ACCESS_KEY_ID !== !config.S3_SECRET_ACCESS_KEY) {
+      context.addIssue({ code: "custom", path: [config.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID"], message: "must be set too: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or neither, for the SDK's own credentials)" });
     }
   }).safeParse(source);
   if (!result.success) {

@@ -16,6 +16,7 @@ export type LiveType =
   | "payment_completed"
   | "transaction_updated"
   | "requests_changed"
+  | "orders_changed"
   | "booking_checked_in";
 
 /** Not shown to anyone: tells every instance to close the channels of a session that ended. */

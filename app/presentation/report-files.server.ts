@@ -1,7 +1,5 @@
 import { once } from "node:events";
-import fs from "node:fs";
-import path from "node:path";
-import { finished } from "node:stream/promises";
+import type { Writable } from "node:stream";
 import type { DB } from "~/db/database.server";
 import { DateTime } from "luxon";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
@@ -9,10 +7,7 @@ import {
   exportScopeOf,
   failReport,
   finishReport,
-  partialFilePath,
-  removePartialFiles,
   reportFileOf,
-  reportFilePath,
   reportProgress,
   startReport,
   type ExportConfig,
@@ -26,6 +21,7 @@ import { DISPLAY_ZONE, formatDateTime } from "~/lib/format";
 import { isLanguage, type Language } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
 import { exponentOf, toDecimalString } from "~/lib/money";
+import { storage } from "~/lib/storage.server";
 import { defaultFieldLabels, displayValue, presentTableFields, stateWord, type ExtensionsOf, type TransactionExtensions } from "./transactions.server";
 
 /** Reports as files people open: what can go in one, in their language, and the file itself. */
@@ -84,7 +80,8 @@ export type ReportFileOptions = {
   format: ExportFormat | "xlsx";
   /** The language of states, unit names, the sheet name and its direction. */
   language: Language;
-  filePath: string;
+  /** The storage key the file is written under. */
+  key: string;
   /** Called after every batch with the rows written so far. */
   onProgress?: (rows: number) => void | Promise<void>;
   batchSize?: number;
@@ -168,8 +165,8 @@ function columnWidths(fields: readonly string[], headers: readonly string[]) {
 
 /**
  * Streams the matching transactions into a CSV (UTF-8 with a BOM, so Excel reads Arabic) or an
- * XLSX file, batch by batch: memory stays flat however many rows there are. The file appears
- * under its name only once complete.
+ * XLSX file, batch by batch, into storage: memory stays flat however many rows there are. The
+ * file appears under its key only once complete.
  */
 export async function writeReportFile(db: DB, options: ReportFileOptions): Promise<{ rows: number; bytes: number }> {
   const gateways = await listMerchantGateways(db, options.scope.merchantId);
@@ -177,28 +174,23 @@ export async function writeReportFile(db: DB, options: ReportFileOptions): Promi
   const headers = options.fields.map((name, index) =>
     neutraliseCell(Array.isArray(options.labels) ? (options.labels[index] ?? name) : ((options.labels as Record<string, string>)[name] ?? name)),
   );
-  await fs.promises.mkdir(path.dirname(options.filePath), { recursive: true });
-  const partial = partialFilePath(options.filePath);
-  const output = fs.createWriteStream(partial);
-  // Thrown by the next write or wait (output.errored); an unheard "error" event would end the process.
-  output.on("error", () => {});
   const batches = iterateTransactions(db, options.scope, options.filters, options.batchSize ?? BATCH_SIZE);
   let rows = 0;
   try {
-    if (options.format === "csv") {
-      await write(output, `\uFEFF${headers.map(csvCell).join(",")}\r\n`);
-      for await (const batch of batches) {
-        let chunk = "";
-        for (const row of batch) {
-          chunk += `${readers.map((read) => csvCell(csvText(read(row)))).join(",")}\r\n`;
+    const { bytes } = await storage().putStream(options.key, async (output) => {
+      if (options.format === "csv") {
+        await write(output, `\uFEFF${headers.map(csvCell).join(",")}\r\n`);
+        for await (const batch of batches) {
+          let chunk = "";
+          for (const row of batch) {
+            chunk += `${readers.map((read) => csvCell(csvText(read(row)))).join(",")}\r\n`;
+          }
+          await write(output, chunk);
+          rows += batch.length;
+          await options.onProgress?.(rows);
         }
-        await write(output, chunk);
-        rows += batch.length;
-        await options.onProgress?.(rows);
+        return;
       }
-      output.end();
-      await finished(output);
-    } else {
       const workbook = new XlsxWriter(output);
       await workbook.start({
         sheetName: translator(options.language)("exports.sheet_name"),
@@ -212,21 +204,15 @@ export async function writeReportFile(db: DB, options: ReportFileOptions): Promi
         await options.onProgress?.(rows);
       }
       await workbook.finish();
-      output.end();
-      await finished(output);
-    }
-    await fs.promises.rename(partial, options.filePath);
-    const { size } = await fs.promises.stat(options.filePath);
-    return { rows, bytes: size };
+    });
+    return { rows, bytes };
   } catch (error) {
-    output.destroy();
     await batches.return(undefined);
-    await fs.promises.rm(partial, { force: true });
     throw error;
   }
 }
 
-async function write(output: fs.WriteStream, chunk: string) {
+async function write(output: Writable, chunk: string) {
   if (output.errored) throw output.errored;
   if (!output.write(chunk)) await once(output, "drain");
 }
@@ -240,9 +226,9 @@ export async function runExport(db: DB, reportId: number, extensionsOf: Extensio
   const scope: ListScope = exportScopeOf(report.merchant_id, report.section);
   const filters = parseListQuery(new URLSearchParams(report.query)).filters;
   const fields = report.fields.split(",").filter(Boolean);
-  const { fileName, relativePath } = reportFileOf(report);
+  const { fileName, key } = reportFileOf(report);
   // Taken again after its worker stopped half-way, it starts clean: nobody else holds its job.
-  await removePartialFiles(reportFilePath(relativePath));
+  await storage().removeIncomplete(key);
   const extensions = scope.plugin ? extensionsOf(scope.plugin) : undefined;
   try {
     const config = await exportConfig(db, report.merchant_id, report.section, language, extensions);
@@ -259,14 +245,14 @@ export async function runExport(db: DB, reportId: number, extensionsOf: Extensio
       format: report.file_format,
       language,
       extensions,
-      filePath: reportFilePath(relativePath),
+      key,
       onProgress: async (rows) => {
         if (rows - reported < PROGRESS_EVERY_ROWS) return;
         reported = rows;
         await reportProgress(db, report.id, { rows_done: rows });
       },
     });
-    await finishReport(db, report, { relativePath, fileName, rows: result.rows, bytes: result.bytes });
+    await finishReport(db, report, { key, fileName, rows: result.rows, bytes: result.bytes });
   } catch (error) {
     await failReport(db, report, fileName, String(error instanceof Error ? error.message : error));
   }

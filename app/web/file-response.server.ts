@@ -1,7 +1,6 @@
-import type fs from "node:fs";
 import { Readable } from "node:stream";
 
-export type DownloadFile = { fileName: string; contentType: string; size: number; open: () => fs.ReadStream };
+export type DownloadFile = { fileName: string; contentType: string; size: number; open: () => Readable };
 
 /**
  * The Content-Disposition of a download: the name as plain ASCII, and again as RFC 5987
@@ -13,7 +12,7 @@ export function attachmentDisposition(fileName: string) {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
-/** A stored file as an attachment, streamed from disk, never kept by shared caches. */
+/** A stored file as an attachment, streamed from storage, never kept by shared caches. */
 export function fileResponse(file: DownloadFile) {
   return new Response(Readable.toWeb(file.open()) as ReadableStream<Uint8Array>, {
     headers: {

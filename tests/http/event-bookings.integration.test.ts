@@ -7,7 +7,7 @@ import { createUser, DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
 import { insertEvent, placesTaken, scanPlaces } from "../support/event-fixtures-dash";
 import { loadApp, type TestApp } from "../support/http-app";
 import { createBooking } from "~/sections/event/domain/bookings.server";
-import { reportFilePath } from "~/domain/reporting/exports.server";
+import { localPathOf } from "~/lib/storage.server";
 import { resetEnvCache } from "~/lib/env.server";
 import { runReadyJobs } from "~/lib/jobs.server";
 
@@ -195,7 +195,7 @@ describe("the bookings export", () => {
     await runReadyJobs(database.db);
     const report = await database.db.selectFrom("reports").select(["state", "file_path", "section", "query"]).where("id", "=", Number(location.split("=")[1])).executeTakeFirstOrThrow();
     expect(report).toMatchObject({ state: "done", section: "event_bookings", query: `event=${concert.id}` });
-    const csv = fs.readFileSync(reportFilePath(report.file_path ?? ""), "utf8");
+    const csv = fs.readFileSync(localPathOf(report.file_path ?? ""), "utf8");
     const lines = csv.replace(/^\uFEFF/, "").trim().split("\r\n");
     expect(lines[0]).toBe("Event,Quantity,Full name,Purchase type,Email,Event date,Created,Customer phone,Company,Booking No,Ticket,Paid places,Scanned places");
     expect(lines).toHaveLength(3);

@@ -13,7 +13,8 @@ import { resetEnvCache } from "~/lib/env.server";
 import { advanceClock, resetClock } from "~/lib/clock.server";
 import { runReadyJobs } from "~/lib/jobs.server";
 import { exportConfig, neutraliseCell, runExport, writeReportFile } from "~/presentation/report-files.server";
-import { recoverInterruptedExports, reportFileName, reportFilePath, requestExport } from "./exports.server";
+import { recoverInterruptedExports, reportFileName, requestExport } from "./exports.server";
+import { localPathOf } from "~/lib/storage.server";
 
 let database: TestDatabase;
 let shop: Awaited<ReturnType<typeof seedMerchant>>;
@@ -69,7 +70,8 @@ async function insert(row: Row) {
 const ids: Record<string, string> = {};
 const admin = () => ({ ...shop.admin, is_superuser: 1, permissions: [] as string[] });
 const staff = () => ({ ...shop.staff, is_superuser: 0, permissions: ["view_paymenttransaction", "search_paymenttransaction"] });
-const file = (name: string) => path.join(reportsDir, "direct", name);
+/** A storage key written straight to, and where the local storage keeps it. */
+const file = (name: string) => ({ key: `reports/direct/${name}`, path: path.join(reportsDir, "direct", name) });
 
 beforeAll(async () => {
   reportsDir = fs.mkdtempSync(path.join(os.tmpdir(), "kp-reports-"));
@@ -118,18 +120,18 @@ describe("the file writer", () => {
       labels: ["Order", "Name", "Phone", "Description", "Amount", "State"],
       format: "csv",
       language: "en",
-      filePath: target,
+      key: target.key,
     });
-    const text = fs.readFileSync(target, "utf8");
+    const text = fs.readFileSync(target.path, "utf8");
     expect(text.startsWith("\uFEFF")).toBe(true);
-    expect(result).toEqual({ rows: 2, bytes: fs.statSync(target).size });
+    expect(result).toEqual({ rows: 2, bytes: fs.statSync(target.path).size });
     expect(csvLines(text)).toEqual([
       "Order,Name,Phone,Description,Amount,State",
       `2,'+cmd|' /C calc'!A0,,"'-2+3, ""quoted""\nsecond line",1.500,Paid`,
       `1,"'=HYPERLINK(""http://evil.example"",""x"")",+96555501234,,12.500,Paid`,
       "",
     ]);
-    expect(fs.readdirSync(path.dirname(target)).filter((name) => name.endsWith(".part"))).toEqual([]);
+    expect(fs.readdirSync(path.dirname(target.path)).filter((name) => name.endsWith(".part"))).toEqual([]);
   });
 
   it("writes times in Kuwait time and gateways by their name in the report's language, in CSV", async () => {
@@ -142,9 +144,9 @@ describe("the file writer", () => {
         labels: ["Order", "Created", "Gateway", "Amount"],
         format: "csv",
         language,
-        filePath: target,
+        key: target.key,
       });
-      return csvLines(fs.readFileSync(target, "utf8"));
+      return csvLines(fs.readFileSync(target.path, "utf8"));
     };
     // 21:30:15 UTC is half past midnight the next day in Kuwait (UTC+3).
     expect(await write("en")).toEqual(["Order,Created,Gateway,Amount", "2,2026-03-11 00:30:15,KNET,1.500", "1,2026-03-10 11:00:00,Credit Card,12.500", ""]);
@@ -160,11 +162,11 @@ describe("the file writer", () => {
       labels: { order_no: "رقم الطلب", customer_name: "اسم العميل", state: "الحالة" },
       format: "xls",
       language: "ar",
-      filePath: target,
+      key: target.key,
     });
     expect(result.rows).toBe(4);
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.readFile(target);
+    await workbook.xlsx.readFile(target.path);
     const sheet = workbook.worksheets[0];
     expect(sheet.name).toBe("المعاملات");
     expect(sheet.views[0]?.rightToLeft).toBe(true);
@@ -188,10 +190,10 @@ describe("the file writer", () => {
       labels: ["Order", "Created", "Amount", "Fee", "Gateway", "Expires"],
       format: "xls",
       language: "en",
-      filePath: target,
+      key: target.key,
     });
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.readFile(target);
+    await workbook.xlsx.readFile(target.path);
     const sheet = workbook.worksheets[0];
     expect(sheet.views[0]?.rightToLeft).toBeFalsy();
     const [newest, oldest] = [sheet.getRow(2), sheet.getRow(3)];
@@ -230,10 +232,10 @@ describe("the file writer", () => {
       labels: ["id"],
       format: "csv",
       language: "en",
-      filePath: target,
+      key: target.key,
       batchSize: 7,
     });
-    const rows = csvLines(fs.readFileSync(target, "utf8")).slice(1, -1);
+    const rows = csvLines(fs.readFileSync(target.path, "utf8")).slice(1, -1);
     expect(result.rows).toBe(90);
     expect(new Set(rows).size).toBe(90);
   });
@@ -319,13 +321,13 @@ describe("asking for an export", () => {
     expect(await runReadyJobs(database.db)).toBe(1);
     const done = await database.db.selectFrom("reports").selectAll().where("id", "=", asked.id).executeTakeFirstOrThrow();
     expect(done).toMatchObject({ state: "done", rows_total: 2, rows_done: 2, error: null });
-    expect(csvLines(fs.readFileSync(reportFilePath(done.file_path!), "utf8"))).toEqual([
+    expect(csvLines(fs.readFileSync(localPathOf(done.file_path!), "utf8"))).toEqual([
       "Order no.,Customer email,State,Auth code",
       "2,'@evil.example,Paid,",
       "1,paid@example.com,Paid,",
       "",
     ]);
-    expect(done.file_size).toBe(fs.statSync(reportFilePath(done.file_path!)).size);
+    expect(done.file_size).toBe(fs.statSync(localPathOf(done.file_path!)).size);
 
     const notifications = await listUnreadNotifications(database.db, { merchantId: shop.merchantId, userId: shop.admin.id });
     expect(notifications).toEqual([
@@ -356,7 +358,7 @@ describe("asking for an export", () => {
     const done = await database.db.selectFrom("reports").selectAll().where("id", "=", asked.id).executeTakeFirstOrThrow();
     expect(done.file_name).toMatch(/\.xlsx$/);
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.readFile(reportFilePath(done.file_path!));
+    await workbook.xlsx.readFile(localPathOf(done.file_path!));
     expect((workbook.worksheets[0].getRow(1).values as unknown[]).slice(1)).toEqual([
       "رقم الطلب",
       "تاريخ الإنشاء",
@@ -403,7 +405,7 @@ describe("an export whose worker died", () => {
     const asked = await ask();
     if (!asked.ok) throw new Error("export refused");
     const report = await database.db.selectFrom("reports").select(["id", "file_name"]).where("id", "=", asked.id).executeTakeFirstOrThrow();
-    const finalPath = reportFilePath(path.join(String(shop.merchantId), `${report.id}-${report.file_name}`));
+    const finalPath = localPathOf(`reports/${shop.merchantId}/${report.id}/${report.file_name}`);
     const stale = `${finalPath}.4242.1700000000000.part`;
     fs.mkdirSync(path.dirname(stale), { recursive: true });
     fs.writeFileSync(stale, "\uFEFFOrder no.\r\n1\r\n");
@@ -417,7 +419,7 @@ describe("an export whose worker died", () => {
     return { id: report.id, finalPath, stale };
   }
 
-  const partFiles = () => fs.readdirSync(path.join(reportsDir, String(shop.merchantId))).filter((name) => name.endsWith(".part"));
+  const partFiles = () => fs.readdirSync(path.join(reportsDir, String(shop.merchantId)), { recursive: true, encoding: "utf8" }).filter((name) => name.endsWith(".part"));
   const report = (id: number) => database.db.selectFrom("reports").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 
   afterEach(() => resetClock());
@@ -451,7 +453,7 @@ describe("an export whose worker died", () => {
     const { id, stale } = await interrupted({ attempts: 1 });
     await database.db.updateTable("jobs").set({ status: "failed" }).where("type", "=", "export_report").where("status", "=", "running").execute();
     const done = await database.db.selectFrom("reports").select(["id", "file_path"]).where("state", "=", "done").executeTakeFirstOrThrow();
-    const orphan = `${reportFilePath(done.file_path!)}.4243.1700000000000.part`;
+    const orphan = `${localPathOf(done.file_path!)}.4243.1700000000000.part`;
     fs.writeFileSync(orphan, "partial");
     // And one being made right now by a live worker, which is left alone.
     const live = await interrupted({ attempts: 1 });

@@ -1,5 +1,3 @@
-import fs from "node:fs";
-import path from "node:path";
 import { DateTime } from "luxon";
 import type { DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
@@ -8,10 +6,10 @@ import { hasFeature, loadAvailableSections } from "~/domain/merchants/merchants.
 import { createNotifications } from "~/domain/messaging/notifications.server";
 import { OTHER_FIELDS, loadTableFields } from "~/domain/transactions/fields.server";
 import { nowIso } from "~/lib/clock.server";
-import { env } from "~/lib/env.server";
 import { DISPLAY_ZONE } from "~/lib/format";
 import { isLanguage, type Language } from "~/lib/i18n";
 import { enqueueJob } from "~/lib/jobs.server";
+import { localStorage, REPORTS_PREFIX, storage, type StoredFile } from "~/lib/storage.server";
 import { texts } from "~/lib/texts.server";
 import { word } from "~/lib/outcome";
 
@@ -205,12 +203,18 @@ export const CONTENT_TYPES: Record<ExportFormat, string> = {
   xls: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 };
 
-/** Where a report's file lives: relative paths are kept in the row, under REPORTS_DIR. */
-export function reportFilePath(relative: string) {
-  const root = path.resolve(env().REPORTS_DIR);
-  const target = path.resolve(root, relative);
-  if (!target.startsWith(root + path.sep)) throw new Error("Report path escapes the reports folder");
-  return target;
+/**
+ * A report's file, by the path its row keeps: a storage key (reports/<merchant>/<report>/<file>),
+ * or, for a report made before reports moved to storage, a path under REPORTS_DIR
+ * (<merchant>/<report>-<file>). Those are read from this instance's folder first, then from the
+ * configured storage under reports/, where copying REPORTS_DIR as it is puts them.
+ */
+export async function openReportFile(filePath: string): Promise<StoredFile | null> {
+  if (filePath.startsWith(REPORTS_PREFIX)) return storage().open(filePath);
+  const key = `${REPORTS_PREFIX}${filePath}`;
+  const local = await localStorage.open(key);
+  if (local || storage() === localStorage) return local;
+  return storage().open(key);
 }
 
 // --- Report lifecycle -------------------------------------------------------------------------
@@ -237,10 +241,10 @@ export async function reportProgress(db: DB, reportId: number, progress: { rows_
 }
 
 /** The report's file is written: the report is done, the user who asked is told, and it is audited. */
-export async function finishReport(db: DB, report: ReportToRun, file: { relativePath: string; fileName: string; rows: number; bytes: number }) {
+export async function finishReport(db: DB, report: ReportToRun, file: { key: string; fileName: string; rows: number; bytes: number }) {
   await db
     .updateTable("reports")
-    .set({ state: "done", rows_done: file.rows, rows_total: file.rows, file_path: file.relativePath, file_name: file.fileName, file_size: file.bytes, finished_at: nowIso() })
+    .set({ state: "done", rows_done: file.rows, rows_total: file.rows, file_path: file.key, file_name: file.fileName, file_size: file.bytes, finished_at: nowIso() })
     .where("id", "=", report.id)
     .execute();
   await tell(db, report, "report_exported", { file: file.fileName, rows: file.rows });
@@ -260,33 +264,25 @@ export async function failReport(db: DB, report: ReportToRun, fileName: string, 
 // --- Work a stopped worker left behind ---------------------------------------------------------
 
 /**
- * Where a report's file is written until complete: beside it, named after the writing process, so
- * a half-written file is never served.
+ * A report's file name and its storage key. A report has a folder of its own, so one report's
+ * leftovers are never taken for another's.
  */
-export function partialFilePath(filePath: string) {
-  return `${filePath}.${process.pid}.${Date.now()}.part`;
-}
-
-/** Removes the partial files of a report's file, whichever process wrote them. */
-export async function removePartialFiles(filePath: string) {
-  const folder = path.dirname(filePath);
-  const prefix = `${path.basename(filePath)}.`;
-  const names = await fs.promises.readdir(folder).catch(() => [] as string[]);
-  const partial = names.filter((name) => name.startsWith(prefix) && name.endsWith(".part"));
-  await Promise.all(partial.map((name) => fs.promises.rm(path.join(folder, name), { force: true })));
-}
-
-/** A report's file name and its path under REPORTS_DIR. */
 export function reportFileOf(report: Pick<ReportToRun, "id" | "merchant_id" | "section" | "file_format" | "file_name" | "created_at">) {
   const fileName = report.file_name ?? reportFileName(report.section, report.file_format, report.created_at);
-  return { fileName, relativePath: path.join(String(report.merchant_id), `${report.id}-${fileName}`) };
+  return { fileName, key: `${REPORTS_PREFIX}${report.merchant_id}/${report.id}/${fileName}` };
+}
+
+/** The report a report file's key belongs to, in either layout (<merchant>/<report>/<file>, or <merchant>/<report>-<file> before). */
+function reportIdOfKey(key: string) {
+  const match = /^reports\/\d+\/(\d+)[/-]/.exec(key);
+  return match ? Number(match[1]) : null;
 }
 
 const REPORT_TO_RUN_COLUMNS = ["id", "merchant_id", "user_id", "user_name", "section", "file_format", "language", "query", "fields", "file_name", "created_at"] as const;
 
 async function abandonReport(db: DB, report: ReportToRun) {
-  const { fileName, relativePath } = reportFileOf(report);
-  await removePartialFiles(reportFilePath(relativePath));
+  const { fileName, key } = reportFileOf(report);
+  await storage().removeIncomplete(key);
   const language: Language = isLanguage(report.language) ? report.language : "en";
   await failReport(db, report, fileName, texts().line("reports.worker_stopped", {}, language));
 }
@@ -302,7 +298,8 @@ export async function abandonExport(db: DB, payload: { reportId: number }) {
 
 /**
  * At a worker's start: reports still queued or running that no job will make any more fail, and
- * partial files of reports no longer being made are removed. A report whose job is queued or
+ * partial files of reports no longer being made are removed (also from this instance's folder
+ * when reports have since moved to a bucket). A report whose job is queued or
  * running (on any instance) is left to it; the job clears its own partial files when it starts.
  */
 export async function recoverInterruptedExports(db: DB) {
@@ -313,14 +310,10 @@ export async function recoverInterruptedExports(db: DB) {
   const made = new Set(jobs.map((job) => Number((JSON.parse(job.payload) as { reportId?: unknown }).reportId)));
   for (const report of unfinished) if (!made.has(report.id)) await abandonReport(db, report);
 
-  const root = path.resolve(env().REPORTS_DIR);
-  const folders = await fs.promises.readdir(root, { withFileTypes: true }).catch(() => []);
-  for (const folder of folders) {
-    if (!folder.isDirectory() || !/^\d+$/.test(folder.name)) continue;
-    const names = await fs.promises.readdir(path.join(root, folder.name)).catch(() => [] as string[]);
-    const partial = names.flatMap((name) => {
-      const match = /^(\d+)-.*\.part$/.exec(name);
-      return match ? [{ name, reportId: Number(match[1]) }] : [];
+  for (const files of new Set([storage(), localStorage])) {
+    const partial = (await files.listIncomplete(REPORTS_PREFIX)).flatMap((key) => {
+      const reportId = reportIdOfKey(key);
+      return reportId === null ? [] : [{ key, reportId }];
     });
     if (partial.length === 0) continue;
     const beingMade = await db
@@ -330,9 +323,7 @@ export async function recoverInterruptedExports(db: DB) {
       .where("state", "in", ["queued", "running"])
       .execute();
     const keep = new Set(beingMade.map((report) => report.id));
-    for (const file of partial) {
-      if (!keep.has(file.reportId)) await fs.promises.rm(path.join(root, folder.name, file.name), { force: true });
-    }
+    for (const file of partial) if (!keep.has(file.reportId)) await files.removeIncomplete(file.key);
   }
 }
 
@@ -414,13 +405,8 @@ export async function openReportDownload(db: DB, input: { merchantId: number; us
   if (report.state !== "done" || !report.file_path || !report.file_name) {
     return { ok: false as const, reason: "not_ready" as const, state: report.state, rows_done: report.rows_done, rows_total: report.rows_total };
   }
-  const filePath = reportFilePath(report.file_path);
-  let size: number;
-  try {
-    size = (await fs.promises.stat(filePath)).size;
-  } catch {
-    return { ok: false as const, reason: "not_found" as const };
-  }
+  const file = await openReportFile(report.file_path);
+  if (!file) return { ok: false as const, reason: "not_found" as const };
   await recordAudit(db, {
     merchantId: input.merchantId,
     actor: input.user,
@@ -434,8 +420,8 @@ export async function openReportDownload(db: DB, input: { merchantId: number; us
     ok: true as const,
     fileName: report.file_name,
     contentType: CONTENT_TYPES[report.file_format],
-    size,
-    open: () => fs.createReadStream(filePath),
+    size: file.size,
+    open: file.stream,
   };
 }
 

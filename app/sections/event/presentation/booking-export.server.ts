@@ -1,16 +1,11 @@
 import { once } from "node:events";
-import fs from "node:fs";
-import path from "node:path";
-import { finished } from "node:stream/promises";
+import type { Writable } from "node:stream";
 import { DateTime } from "luxon";
 import type { DB } from "~/db/database.server";
 import {
   failReport,
   finishReport,
-  partialFilePath,
-  removePartialFiles,
   reportFileOf,
-  reportFilePath,
   reportProgress,
   startReport,
 } from "~/domain/reporting/exports.server";
@@ -18,6 +13,7 @@ import { XlsxWriter, type XlsxCell } from "~/domain/reporting/xlsx-writer.server
 import { DISPLAY_ZONE } from "~/lib/format";
 import { isLanguage, type Language } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
+import { storage } from "~/lib/storage.server";
 import { neutraliseCell } from "~/presentation/report-files.server";
 import { BOOKING_LIST_COLUMNS, BOOKING_OTHER_COLUMNS, exportExtraFields } from "../domain/booking-export.server";
 import { countBookings, iterateBookings, parseBookingQuery, type BookingListRow } from "../domain/booking-list.server";
@@ -78,7 +74,7 @@ function xlsxCell(cell: Cell): XlsxCell {
   return { dateTime: { year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute, second: time.second } };
 }
 
-async function write(output: fs.WriteStream, chunk: string) {
+async function write(output: Writable, chunk: string) {
   if (output.errored) throw output.errored;
   if (!output.write(chunk)) await once(output, "drain");
 }
@@ -95,10 +91,8 @@ export async function runBookingExport(db: DB, payload: { reportId: number }) {
   const t = translator(lang);
   const { filters } = parseBookingQuery(new URLSearchParams(report.query));
   const fields = report.fields.split(",").filter(Boolean);
-  const { fileName, relativePath } = reportFileOf(report);
-  const filePath = reportFilePath(relativePath);
-  await removePartialFiles(filePath);
-  const partial = partialFilePath(filePath);
+  const { fileName, key } = reportFileOf(report);
+  await storage().removeIncomplete(key);
   try {
     const extra = new Map((await exportExtraFields(db, report.merchant_id, filters.event)).map((field) => [field.name, field]));
     const known = new Set<string>([...BOOKING_LIST_COLUMNS, ...BOOKING_OTHER_COLUMNS]);
@@ -112,9 +106,6 @@ export async function runBookingExport(db: DB, payload: { reportId: number }) {
     const tickets = await db.selectFrom("event_tickets").select(["id", "name_en", "name_ar"]).where("merchant_id", "=", report.merchant_id).execute();
     const ticketNames = new Map(tickets.map((ticket) => [ticket.id, ticket]));
     await reportProgress(db, report.id, { rows_total: await countBookings(db, report.merchant_id, filters) });
-    await fs.promises.mkdir(path.dirname(filePath), { recursive: true });
-    const output = fs.createWriteStream(partial);
-    output.on("error", () => {});
     let rows = 0;
     let reported = 0;
     const progress = async () => {
@@ -122,14 +113,16 @@ export async function runBookingExport(db: DB, payload: { reportId: number }) {
       reported = rows;
       await reportProgress(db, report.id, { rows_done: rows });
     };
-    if (report.file_format === "csv") {
-      await write(output, `\uFEFF${headers.map((header) => csvCell(header)).join(",")}\r\n`);
-      for await (const batch of iterateBookings(db, report.merchant_id, filters)) {
-        await write(output, batch.map((row) => `${fields.map((field) => csvCell(cellOf(row, field, lang, ticketNames))).join(",")}\r\n`).join(""));
-        rows += batch.length;
-        await progress();
+    const { bytes } = await storage().putStream(key, async (output) => {
+      if (report.file_format === "csv") {
+        await write(output, `\uFEFF${headers.map((header) => csvCell(header)).join(",")}\r\n`);
+        for await (const batch of iterateBookings(db, report.merchant_id, filters)) {
+          await write(output, batch.map((row) => `${fields.map((field) => csvCell(cellOf(row, field, lang, ticketNames))).join(",")}\r\n`).join(""));
+          rows += batch.length;
+          await progress();
+        }
+        return;
       }
-    } else {
       const workbook = new XlsxWriter(output);
       await workbook.start({ sheetName: t("bookings.title"), rightToLeft: lang === "ar", header: headers, widths: headers.map((header) => Math.max(14, header.length + 4)) });
       for await (const batch of iterateBookings(db, report.merchant_id, filters)) {
@@ -138,14 +131,9 @@ export async function runBookingExport(db: DB, payload: { reportId: number }) {
         await progress();
       }
       await workbook.finish();
-    }
-    output.end();
-    await finished(output);
-    await fs.promises.rename(partial, filePath);
-    const { size } = await fs.promises.stat(filePath);
-    await finishReport(db, report, { relativePath, fileName, rows, bytes: size });
+    });
+    await finishReport(db, report, { key, fileName, rows, bytes });
   } catch (error) {
-    await fs.promises.rm(partial, { force: true });
     await failReport(db, report, fileName, String(error instanceof Error ? error.message : error));
   }
 }
