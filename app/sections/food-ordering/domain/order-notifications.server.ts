@@ -2,6 +2,7 @@ import type { DB } from "~/db/database.server";
 import type { MailRow } from "~/domain/messaging/mail-templates.server";
 import { queueMail } from "~/domain/messaging/mail.server";
 import { createNotifications } from "~/domain/messaging/notifications.server";
+import { publishLive } from "~/lib/live.server";
 import { env } from "~/lib/env.server";
 import type { Language } from "~/lib/i18n";
 import { money, word } from "~/lib/outcome";
@@ -32,6 +33,8 @@ export async function notifyOrderCreated(trx: DB, order: { id: number; merchant_
     .where("kind", "=", "person")
     .execute();
   await createNotifications(trx, { merchantId: order.merchant_id, userIds: users.map((user) => user.id), kind: "order_created", lang: "en", link: orderPath("en", order.id) });
+  // Everyone who sees orders has the Orders badge and the list brought up to date, opted in or not.
+  await publishLive(trx, { merchantId: order.merchant_id, permission: "view_order", type: "orders_changed", data: { order_id: order.id } });
 }
 
 /** The customer's order confirmation, in the order's language, with the link to follow it; none without an e-mail address. */
