@@ -33,6 +33,7 @@ import * as checkoutSessionWebhooks from "./migrations/0030-checkout-session-web
 import * as shopify from "./migrations/0032-shopify";
 import * as codePairing from "./migrations/0033-code-pairing";
 import * as liveMessages from "./migrations/0034-live-messages";
+import * as pushSubscriptionSession from "./migrations/0035-push-subscription-session";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -71,6 +72,7 @@ const migrations: Record<string, EngineMigration> = {
   "0032-shopify": shopify,
   "0033-code-pairing": codePairing,
   "0034-live-messages": liveMessages,
+  "0035-push-subscription-session": pushSubscriptionSession,
 };
 
 export async function migrateToLatest(db: DB) {

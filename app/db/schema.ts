@@ -431,6 +431,8 @@ export interface PushSubscriptionTable {
   p256dh: string;
   auth: string;
   lang: ColumnType<string, string | undefined, string>;
+  /** The sign-in that registered this browser; its end (signing out there) forgets the subscription. */
+  session_id: string | null;
   created_at: Timestamp;
 }
 

@@ -72,8 +72,19 @@ export async function publishLiveTo(db: DB, userIds: readonly number[], message:
   );
 }
 
-/** Every channel of the session (or, with `exceptSessionId` or nothing, of the user's other sessions) closes, on every instance. */
+/**
+ * Every channel of the session (or, with `exceptSessionId` or nothing, of the user's other sessions)
+ * closes, on every instance; the browsers those sign-ins registered for push are told nothing more.
+ */
 export async function endLiveSessions(db: DB, user: { id: number; merchantId: number }, session: { sessionId?: string; exceptSessionId?: string }) {
+  if (session.sessionId) {
+    await db.deleteFrom("push_subscriptions").where("session_id", "=", session.sessionId).execute();
+  } else {
+    const except = session.exceptSessionId;
+    let forget = db.deleteFrom("push_subscriptions").where("user_id", "=", user.id);
+    if (except) forget = forget.where((eb) => eb.or([eb("session_id", "is", null), eb("session_id", "!=", except)]));
+    await forget.execute();
+  }
   await publishRows(db, [
     {
       merchant_id: user.merchantId,

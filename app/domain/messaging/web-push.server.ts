@@ -64,8 +64,8 @@ export async function readPushRegistration(value: unknown): Promise<{ ok: true; 
   return { ok: true, registration: { endpoint, p256dh, auth } };
 }
 
-/** Stores (or moves to this user) a browser's subscription. */
-export async function savePushSubscription(db: DB, user: { id: number; merchantId: number }, registration: PushRegistration, lang: Language) {
+/** Stores (or moves to this user and sign-in) a browser's subscription. */
+export async function savePushSubscription(db: DB, user: { id: number; merchantId: number }, registration: PushRegistration, lang: Language, sessionId: string) {
   const row = {
     merchant_id: user.merchantId,
     user_id: user.id,
@@ -73,12 +73,15 @@ export async function savePushSubscription(db: DB, user: { id: number; merchantI
     p256dh: registration.p256dh,
     auth: registration.auth,
     lang,
+    session_id: sessionId || null,
     created_at: nowIso(),
   };
   await db
     .insertInto("push_subscriptions")
     .values(row)
-    .onConflict((conflict) => conflict.column("endpoint").doUpdateSet({ merchant_id: row.merchant_id, user_id: row.user_id, p256dh: row.p256dh, auth: row.auth, lang: row.lang }))
+    .onConflict((conflict) =>
+      conflict.column("endpoint").doUpdateSet({ merchant_id: row.merchant_id, user_id: row.user_id, p256dh: row.p256dh, auth: row.auth, lang: row.lang, session_id: row.session_id }),
+    )
     .execute();
 }
 

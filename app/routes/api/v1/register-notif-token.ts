@@ -11,7 +11,7 @@ import { getDbFrom } from "~/web/request-context.server";
  */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST" && request.method !== "DELETE") return methodNotAllowed(request);
-  const { user } = await requireApiUser(request, context);
+  const { user, sessionId } = await requireApiUser(request, context);
   const body = await readBody(request);
   const type = body.type ?? "web";
   if (type !== "web") return apiErrors(request, { type: ["push.errors.type"] });
@@ -22,7 +22,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await removePushSubscription(db, user, read.registration.endpoint);
     return new Response(null, { status: 204 });
   }
-  await savePushSubscription(db, user, read.registration, apiLanguage(request));
+  await savePushSubscription(db, user, read.registration, apiLanguage(request), sessionId);
   return apiJson({ registration_id: read.registration.endpoint, type: "web", active: true }, 201);
 }
 
