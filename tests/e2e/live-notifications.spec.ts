@@ -133,5 +133,6 @@ test("a new permission request raises the checker's Tickets badge and notice liv
   await expect(notices.getByText(t("en", "notifications.report_exported"))).toBeVisible({ timeout: 30_000 });
   await expect(page).toHaveURL(/\/en\/help$/);
   // The notice leads to the report among the generated reports.
-  await expect(notices.getByRole("link").first()).toHaveAttribute("href", /^\/en\/generated-reports\?id=\d+$/);
+  const reportNotice = notices.locator(".mantine-Notification-root").filter({ hasText: t("en", "notifications.report_exported") });
+  await expect(reportNotice.getByRole("link")).toHaveAttribute("href", /^\/en\/generated-reports\?id=\d+$/);
 });

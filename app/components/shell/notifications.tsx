@@ -83,11 +83,20 @@ export function LiveNotifications({ lang, idleMs, initial = [] }: { lang: string
   useEffect(() => {
     // Several messages in a moment read the page once.
     let pending: ReturnType<typeof setTimeout> | undefined;
+    let waitingForNetwork = false;
+    const readWhenOnline = () => {
+      waitingForNetwork = false;
+      void revalidate.current();
+    };
     const readPageAgain = () => {
-      if (pending) return;
+      if (pending || waitingForNetwork) return;
       pending = setTimeout(() => {
         pending = undefined;
-        void revalidate.current();
+        // Offline, reading the page would fail and replace it with the error page (a door's check-in
+        // works offline): it is read when the network is back.
+        if (navigator.onLine) return void revalidate.current();
+        waitingForNetwork = true;
+        window.addEventListener("online", readWhenOnline, { once: true });
       }, 250);
     };
     const onMessage = (event: LiveEvent) => {
@@ -109,6 +118,7 @@ export function LiveNotifications({ lang, idleMs, initial = [] }: { lang: string
     });
     return () => {
       if (pending) clearTimeout(pending);
+      window.removeEventListener("online", readWhenOnline);
       channel.close();
     };
   }, [poll, idleMs]);
