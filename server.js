@@ -190,7 +190,7 @@ if (role === "worker") {
     }),
   );
 
-  const server = app.listen(port, () => {
+  const server = app.listen({ port, backlog: 4096 }, () => {
     console.log(`Serving on http://localhost:${port}`);
   });
 

@@ -25,9 +25,8 @@
 // It prints each engine's table — the pay page alone and under load (p50, p95, max), the payments and
 // the staff lists under load — and the ratio p95(under load) / p95(alone) against the bar of 3×, then
 // a summary of both engines. Exits 1 when a request fails (a wrong status, a socket error) or a step
-// of the run does; a ratio over the bar is reported, not an error. The server's STAFF_CONCURRENCY and
-// DATABASE_POOL_SIZE come from this process's environment, to measure other values
-// (docs/decisions/0035).
+// of the run does; a ratio over the bar is reported, not an error. Figures and findings:
+// docs/decisions/0035.
 // Flags: --engines sqlite,postgres, --pay <n> (600), --payments <n> (50), --staff <n> (200),
 // --links <n> (100), --transactions <n> (20000), --postgres-url <url> (an admin connection to make the
 // scratch database with: BENCH_POSTGRES_URL, else TEST_POSTGRES_URL, else postgres://postgres@127.0.0.1:5432/test).
@@ -105,8 +104,10 @@ function callOnce(url, { method = "GET", headers = {}, form, json } = {}, throug
 }
 
 function expect(answer, statuses, what) {
-  if (!statuses.includes(answer.status)) throw new Error(`${what} answered ${answer.status}${answer.location ? ` → ${answer.location}` : ""}: ${answer.text.slice(0, 200)}`);
-  return answer;
+  if (statuses.includes(answer.status)) return answer;
+  // A page's error is its alert; anything else, the start of the body.
+  const alert = /role="alert"[^>]*>(.*?)<\/div>/s.exec(answer.text)?.[1]?.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim();
+  throw new Error(`${what} answered ${answer.status}${answer.location ? ` → ${answer.location}` : ""}: ${alert || answer.text.slice(0, 200)}`);
 }
 
 // --- The people ----------------------------------------------------------------------------------
@@ -253,8 +254,6 @@ async function benchEngine(app, engine, flags) {
     const toPay = links.slice(flags.links, flags.links + flags.payments);
     const warmUpPayments = links.slice(flags.links + flags.payments);
     console.log(`${flags.transactions.toLocaleString("en")} transactions; ${links.length} payment links made; server ${base}; ${os.cpus().length} CPUs`);
-    const setting = (name) => `${name}=${env[name] || "(default)"}`;
-    console.log(`Server settings: ${[setting("STAFF_CONCURRENCY"), ...(engine === "postgres" ? [setting("DATABASE_POOL_SIZE")] : [])].join(", ")}`);
 
     const payTasks = () => Array.from({ length: flags.pay }, (_, i) => ({ kind: "pay", run: () => payPageLoad(base, shared[i % shared.length]) }));
     const staffTasks = Array.from({ length: flags.staff }, (_, i) => ({ kind: "staff", run: () => staffList(base, cookies[i % cookies.length], i) }));
