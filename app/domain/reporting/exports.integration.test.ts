@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import ExcelJS from "exceljs";
+import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/test-database";
 import { seedMerchant } from "../../../tests/support/fixtures";
@@ -93,6 +94,22 @@ afterAll(async () => {
   delete process.env.REPORTS_DIR;
   resetEnvCache();
 });
+
+/** Makes every new notification fail to be written (a trigger), or lets them through again. */
+async function refuseNotifications(refuse: boolean) {
+  if (database.engine === "postgres") {
+    if (refuse) {
+      await sql.raw(`create or replace function refuse_notices() returns trigger language plpgsql as $$ begin raise exception 'no notices'; end $$`).execute(database.db);
+      await sql.raw(`create trigger refuse_notices before insert on notifications for each row execute function refuse_notices()`).execute(database.db);
+    } else {
+      await sql.raw(`drop trigger refuse_notices on notifications`).execute(database.db);
+    }
+  } else if (refuse) {
+    await sql.raw(`create trigger refuse_notices before insert on notifications begin select raise(abort, 'no notices'); end`).execute(database.db);
+  } else {
+    await sql.raw(`drop trigger refuse_notices`).execute(database.db);
+  }
+}
 
 function csvLines(text: string) {
   return text.slice(1).split("\r\n");
@@ -372,6 +389,29 @@ describe("asking for an export", () => {
     expect(workbook.worksheets[0].rowCount).toBe(4);
     const [notification] = await listUnreadNotifications(database.db, { merchantId: shop.merchantId, userId: shop.admin.id });
     expect(notification).toMatchObject({ title: "تم تصدير التقرير", link: `/ar/generated-reports?id=${asked.id}` });
+  });
+
+  it("is done only together with its notice: when telling the user fails, the report is not done and the retried job tells them", async () => {
+    const asked = await ask();
+    if (!asked.ok) throw new Error("export refused");
+    await refuseNotifications(true);
+    try {
+      await expect(runExport(database.db, asked.id)).rejects.toThrow(/no notices/);
+    } finally {
+      await refuseNotifications(false);
+    }
+    const unfinished = await database.db.selectFrom("reports").selectAll().where("id", "=", asked.id).executeTakeFirstOrThrow();
+    expect(unfinished.state).toBe("running");
+    expect(unfinished.finished_at).toBeNull();
+    const finishedAudit = () =>
+      database.db.selectFrom("audit_log").select("action").where("object_type", "=", "report").where("object_id", "=", String(asked.id)).where("action", "in", ["export_finished", "export_failed"]).execute();
+    expect(await finishedAudit()).toEqual([]);
+
+    await runExport(database.db, asked.id);
+    expect((await database.db.selectFrom("reports").select("state").where("id", "=", asked.id).executeTakeFirstOrThrow()).state).toBe("done");
+    const notices = await listUnreadNotifications(database.db, { merchantId: shop.merchantId, userId: shop.admin.id });
+    expect(notices.filter((notice) => notice.link === `/en/generated-reports?id=${asked.id}`)).toEqual([expect.objectContaining({ kind: "report_exported" })]);
+    expect(await finishedAudit()).toEqual([{ action: "export_finished" }]);
   });
 
   it("marks a report failed and says so when the file cannot be made", async () => {

@@ -1,5 +1,5 @@
 import { DateTime } from "luxon";
-import type { DB } from "~/db/database.server";
+import { writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { can, type PermissionHolder } from "~/domain/identity/permissions";
 import { hasFeature, loadAvailableSections } from "~/domain/merchants/merchants.server";
@@ -240,25 +240,33 @@ export async function reportProgress(db: DB, reportId: number, progress: { rows_
   await db.updateTable("reports").set(progress).where("id", "=", reportId).execute();
 }
 
-/** The report's file is written: the report is done, the user who asked is told, and it is audited. */
+/**
+ * The report's file is written: the report is done, the user who asked is told, and it is audited,
+ * in one transaction, so nobody ever reads a done report whose notice is not there yet. The live
+ * message goes out once that commits.
+ */
 export async function finishReport(db: DB, report: ReportToRun, file: { key: string; fileName: string; rows: number; bytes: number }) {
-  await db
-    .updateTable("reports")
-    .set({ state: "done", rows_done: file.rows, rows_total: file.rows, file_path: file.key, file_name: file.fileName, file_size: file.bytes, finished_at: nowIso() })
-    .where("id", "=", report.id)
-    .execute();
-  await tell(db, report, "report_exported", { file: file.fileName, rows: file.rows });
+  await writeTransaction(db, async (trx) => {
+    await trx
+      .updateTable("reports")
+      .set({ state: "done", rows_done: file.rows, rows_total: file.rows, file_path: file.key, file_name: file.fileName, file_size: file.bytes, finished_at: nowIso() })
+      .where("id", "=", report.id)
+      .execute();
+    await tell(trx, report, "report_exported", { file: file.fileName, rows: file.rows });
+  });
 }
 
-/** A report still being made is failed, and the user who asked is told; one already finished stays as it is. */
+/** A report still being made is failed, and the user who asked is told, together; one already finished stays as it is. */
 export async function failReport(db: DB, report: ReportToRun, fileName: string, message: string) {
-  const failed = await db
-    .updateTable("reports")
-    .set({ state: "failed", error: message.slice(0, 1000), finished_at: nowIso() })
-    .where("id", "=", report.id)
-    .where("state", "in", ["queued", "running"])
-    .executeTakeFirst();
-  if (Number(failed.numUpdatedRows) === 1) await tell(db, report, "report_failed", { file: fileName, message: message.slice(0, 200) });
+  await writeTransaction(db, async (trx) => {
+    const failed = await trx
+      .updateTable("reports")
+      .set({ state: "failed", error: message.slice(0, 1000), finished_at: nowIso() })
+      .where("id", "=", report.id)
+      .where("state", "in", ["queued", "running"])
+      .executeTakeFirst();
+    if (Number(failed.numUpdatedRows) === 1) await tell(trx, report, "report_failed", { file: fileName, message: message.slice(0, 200) });
+  });
 }
 
 // --- Work a stopped worker left behind ---------------------------------------------------------

@@ -1,5 +1,5 @@
 import { Anchor, Badge, Stack, Text } from "@mantine/core";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLoaderData, useRevalidator } from "react-router";
 import type { Route } from "./+types/generated-reports";
@@ -91,19 +91,6 @@ export default function GeneratedReports() {
     }, REFRESH_MS);
     return () => clearInterval(timer);
   }, [running, revalidator]);
-
-  // A report's notice is written just after the report is marked done: a refresh that saw it done
-  // came too early for its notice, so the page is read once more after the last report finishes.
-  const wasRunning = useRef(running);
-  const revalidate = useRef(revalidator.revalidate);
-  revalidate.current = revalidator.revalidate;
-  useEffect(() => {
-    const finished = wasRunning.current && !running;
-    wasRunning.current = running;
-    if (!finished) return;
-    const timer = setTimeout(() => void revalidate.current(), REFRESH_MS);
-    return () => clearTimeout(timer);
-  }, [running]);
 
   useEffect(() => {
     if (highlighted) document.getElementById(`report-${highlighted}`)?.scrollIntoView({ block: "nearest" });
