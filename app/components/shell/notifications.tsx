@@ -15,6 +15,9 @@ const POLL_MS = 10_000;
 
 /** Messages that come with a notice to show (read from /notifications, marked seen there). */
 const NOTICE_TYPES = new Set(["report_exported", "report_failed", "permission_request", "order_created"]);
+/** A report's notices: on Generated reports the page itself takes them, with the rows they are about. */
+const REPORT_TYPES = new Set(["report_exported", "report_failed"]);
+const onReportsPage = (pathname: string) => pathname.endsWith("/generated-reports");
 /** Messages that change a badge of the menu or the page open: the page's data is read again. */
 const PAGE_TYPES = new Set(["order_created", "orders_changed", "permission_request", "requests_changed", "booking_checked_in"]);
 /** Messages about one transaction: the page that shows it (its details, the point of sale) reads it again. */
@@ -28,7 +31,8 @@ const TRANSACTION_TYPES = new Set(["payment_completed", "transaction_updated"]);
  * Each is shown once: marked seen as soon as it appears, it closes itself after a few seconds and
  * goes when the user moves to another page. Polling stops once the user has been idle for the
  * session's idle time, and its requests say they are background ones, so they never keep a session
- * alive. Without JavaScript, Generated Reports shows the notices of finished reports once.
+ * alive. Generated Reports shows the notices of finished reports itself, once, with JavaScript or
+ * without: there a report's message reads the page again, so the notice and the ready row come together.
  */
 export function LiveNotifications({ lang, idleMs, initial = [] }: { lang: string; idleMs: number; initial?: readonly NoticeItem[] }) {
   const location = useLocation();
@@ -37,6 +41,8 @@ export function LiveNotifications({ lang, idleMs, initial = [] }: { lang: string
   const seen = useRef(new Set<number>(initial.map((item) => item.id)));
   const lastActivity = useRef(0);
   const firstLocation = useRef(location.key);
+  const pathname = useRef(location.pathname);
+  pathname.current = location.pathname;
 
   const poll = useCallback(async () => {
     if (document.hidden || Date.now() - lastActivity.current > idleMs) return;
@@ -44,7 +50,9 @@ export function LiveNotifications({ lang, idleMs, initial = [] }: { lang: string
       const response = await fetch(`/${lang}/notifications`, { headers: { Accept: "application/json", "X-Background-Request": "1" } });
       if (!response.ok) return;
       const body = (await response.json()) as { notifications: NoticeItem[] };
-      const fresh = body.notifications.filter((item) => !seen.current.has(item.id));
+      // On Generated reports a report's notice comes with the page's own data, together with its row.
+      const reportsPage = onReportsPage(pathname.current);
+      const fresh = body.notifications.filter((item) => !seen.current.has(item.id) && !(reportsPage && REPORT_TYPES.has(item.kind)));
       if (fresh.length === 0) return;
       for (const item of fresh) seen.current.add(item.id);
       // A transition: notices the server drew, not hydrated yet, stay on screen meanwhile.
@@ -76,8 +84,6 @@ export function LiveNotifications({ lang, idleMs, initial = [] }: { lang: string
   const revalidator = useRevalidator();
   const revalidate = useRef(revalidator.revalidate);
   revalidate.current = revalidator.revalidate;
-  const pathname = useRef(location.pathname);
-  pathname.current = location.pathname;
   const live = useRef(false);
 
   useEffect(() => {
@@ -101,7 +107,9 @@ export function LiveNotifications({ lang, idleMs, initial = [] }: { lang: string
     };
     const onMessage = (event: LiveEvent) => {
       if (event.type === "order_created") playOrderSound();
-      if (NOTICE_TYPES.has(event.type)) void poll();
+      // On Generated reports, a report's message reads the page again: the row turns ready as its notice appears.
+      if (REPORT_TYPES.has(event.type) && onReportsPage(pathname.current)) readPageAgain();
+      else if (NOTICE_TYPES.has(event.type)) void poll();
       const transactionId = typeof event.data.transaction_id === "string" ? event.data.transaction_id : null;
       if (PAGE_TYPES.has(event.type) || (TRANSACTION_TYPES.has(event.type) && transactionId && pathname.current.includes(transactionId))) readPageAgain();
       window.dispatchEvent(new CustomEvent("live-message", { detail: event }));

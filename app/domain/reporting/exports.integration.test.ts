@@ -16,6 +16,8 @@ import { runReadyJobs } from "~/lib/jobs.server";
 import { exportConfig, neutraliseCell, runExport, writeReportFile } from "~/presentation/report-files.server";
 import { recoverInterruptedExports, reportFileName, requestExport } from "./exports.server";
 import { localPathOf } from "~/lib/storage.server";
+import { openSession } from "~/domain/identity/sessions.server";
+import { takeReportNotices } from "~/presentation/notifications.server";
 
 let database: TestDatabase;
 let shop: Awaited<ReturnType<typeof seedMerchant>>;
@@ -412,6 +414,22 @@ describe("asking for an export", () => {
     const notices = await listUnreadNotifications(database.db, { merchantId: shop.merchantId, userId: shop.admin.id });
     expect(notices.filter((notice) => notice.link === `/en/generated-reports?id=${asked.id}`)).toEqual([expect.objectContaining({ kind: "report_exported" })]);
     expect(await finishedAudit()).toEqual([{ action: "export_finished" }]);
+  });
+
+  it("Generated reports takes a report's notice only beside the report shown finished: one that finished after its row was read waits for the next read", async () => {
+    const { session } = await openSession(database.db, { userId: shop.admin.id, merchantId: shop.merchantId, kind: "web", ip: null, userAgent: null });
+    const reader = { merchantId: shop.merchantId, userId: shop.admin.id, sessionId: session.id };
+    await markNotificationsRead(database.db, reader);
+    const asked = await ask();
+    if (!asked.ok) throw new Error("export refused");
+    // The page read the row while the report was being made; the report finished before the page read its notices.
+    await runReadyJobs(database.db);
+    expect(await takeReportNotices(database.db, reader, "en", new Set([asked.id]))).toEqual([]);
+    // The next read shows the report ready, with its notice, once.
+    expect(await takeReportNotices(database.db, reader, "en")).toEqual([
+      expect.objectContaining({ kind: "report_exported", title: "Report exported", link: `/en/generated-reports?id=${asked.id}` }),
+    ]);
+    expect(await takeReportNotices(database.db, reader, "en")).toEqual([]);
   });
 
   it("marks a report failed and says so when the file cannot be made", async () => {
