@@ -1,5 +1,5 @@
 import type { DB } from "~/db/database.server";
-import { listUnreadNotifications, markNotificationsRead } from "~/domain/messaging/notifications.server";
+import { listUnreadNotifications, takeNotifications } from "~/domain/messaging/notifications.server";
 import { reportFileNames } from "~/domain/reporting/exports.server";
 import type { Language } from "~/lib/i18n";
 import { i18nFor } from "~/lib/i18n.server";
@@ -67,6 +67,7 @@ export async function takeReportNotices(db: DB, reader: NoticeReader, lang: Lang
     return REPORT_KINDS.has(notice.kind) && !(reportId !== null && unfinished.has(reportId));
   });
   if (notices.length === 0) return [];
-  await markNotificationsRead(db, reader, notices.map((notice) => notice.id));
-  return notices;
+  // Only those this read marked: one the shell's poll took meanwhile is already on screen.
+  const taken = new Set(await takeNotifications(db, reader, notices.map((notice) => notice.id)));
+  return notices.filter((notice) => taken.has(notice.id));
 }

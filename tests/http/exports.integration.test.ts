@@ -175,7 +175,10 @@ describe("the Export Transactions form", () => {
     expect((await (await app.request("/en/notifications", { cookie: later })).json()).notifications).toEqual([]);
     // Shown, then marked seen: not shown again.
     const marked = await app.request("/en/notifications", { form: { id: String(notifications[0].id) }, cookie });
-    expect(await marked.json()).toEqual({ ok: true, marked: 1 });
+    expect(await marked.json()).toEqual({ ok: true, marked: 1, taken: [notifications[0].id] });
+    // Taken once: a second reader at the same moment (another tab, the page's own data) is told it has nothing to show.
+    const again = await app.request("/en/notifications", { form: { id: String(notifications[0].id) }, cookie });
+    expect(await again.json()).toEqual({ ok: true, marked: 0, taken: [] });
     expect((await (await app.request("/en/notifications", { cookie })).json()).notifications).toEqual([]);
     expect(noticeOf(await (await app.request(`/en/generated-reports?id=${id}`, { cookie })).text())).toBeNull();
   });

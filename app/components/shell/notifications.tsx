@@ -1,5 +1,5 @@
 import { startTransition, useCallback, useEffect, useRef, useState } from "react";
-import { useLocation, useRevalidator } from "react-router";
+import { useLocation, useNavigation, useRevalidator } from "react-router";
 import { lazySlot } from "~/components/lazy-slot";
 import { openLiveChannel, type LiveEvent } from "./live-channel.client";
 import { playOrderSound } from "./order-sound.client";
@@ -28,8 +28,8 @@ const TRANSACTION_TYPES = new Set(["payment_completed", "transaction_updated"]);
  * to the report), told at once by the live channel (decision 0033) and read at every page change;
  * every ten seconds while the tab is visible when the channel is down. 'Order created' plays a
  * sound; a message that changes a badge or the page open has the page's data read again.
- * Each is shown once: marked seen as soon as it appears, it closes itself after a few seconds and
- * goes when the user moves to another page. Polling stops once the user has been idle for the
+ * Each is shown once: marked seen by whoever shows it (this poll or the page's data), it closes
+ * itself after a few seconds and goes when the user moves to another page. Polling stops once the user has been idle for the
  * session's idle time, and its requests say they are background ones, so they never keep a session
  * alive. Generated Reports shows the notices of finished reports itself, once, with JavaScript or
  * without: there a report's message reads the page again, so the notice and the ready row come together.
@@ -43,6 +43,8 @@ export function LiveNotifications({ lang, idleMs, initial = [] }: { lang: string
   const firstLocation = useRef(location.key);
   const pathname = useRef(location.pathname);
   pathname.current = location.pathname;
+  const navigating = useRef(false);
+  navigating.current = useNavigation().state !== "idle";
 
   const poll = useCallback(async () => {
     if (document.hidden || Date.now() - lastActivity.current > idleMs) return;
@@ -50,17 +52,23 @@ export function LiveNotifications({ lang, idleMs, initial = [] }: { lang: string
       const response = await fetch(`/${lang}/notifications`, { headers: { Accept: "application/json", "X-Background-Request": "1" } });
       if (!response.ok) return;
       const body = (await response.json()) as { notifications: NoticeItem[] };
+      // Moving to another page: that page's data and its own poll take them, so none is lost on the way.
+      if (navigating.current) return;
       // On Generated reports a report's notice comes with the page's own data, together with its row.
       const reportsPage = onReportsPage(pathname.current);
       const fresh = body.notifications.filter((item) => !seen.current.has(item.id) && !(reportsPage && REPORT_TYPES.has(item.kind)));
       if (fresh.length === 0) return;
       for (const item of fresh) seen.current.add(item.id);
-      // A transition: notices the server drew, not hydrated yet, stay on screen meanwhile.
-      startTransition(() => setItems((current) => [...current, ...fresh]));
-      // Shown now, so never again: not on the next page, not in another tab, not at the next sign-in.
+      // Taken to be shown, so never again: not on the next page, not in another tab, not at the next
+      // sign-in. Only those this request took are shown: one the page's data took meanwhile is on it.
       const form = new URLSearchParams();
       for (const item of fresh) form.append("id", String(item.id));
-      void fetch(`/${lang}/notifications`, { method: "POST", body: form }).catch(() => {});
+      const marked = await fetch(`/${lang}/notifications`, { method: "POST", body: form });
+      if (!marked.ok) return;
+      const taken = new Set(((await marked.json()) as { taken?: number[] }).taken ?? []);
+      const shown = fresh.filter((item) => taken.has(item.id));
+      // A transition: notices the server drew, not hydrated yet, stay on screen meanwhile.
+      if (shown.length > 0) startTransition(() => setItems((current) => [...current, ...shown]));
     } catch {
       // Offline or the server restarting: the next round tries again.
     }

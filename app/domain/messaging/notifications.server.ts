@@ -71,6 +71,24 @@ export async function listUnreadNotifications(db: DB, recipient: Recipient, limi
   return newest.reverse();
 }
 
+/**
+ * Marks these of the user's notifications read and answers the ids this call marked: of two readers
+ * at once (the page's data, the shell's poll), only the one that marked a notice shows it.
+ */
+export async function takeNotifications(db: DB, recipient: Recipient, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  const taken = await db
+    .updateTable("notifications")
+    .set({ read_at: nowIso() })
+    .where("merchant_id", "=", recipient.merchantId)
+    .where("user_id", "=", recipient.userId)
+    .where("read_at", "is", null)
+    .where("id", "in", [...ids])
+    .returning("id")
+    .execute();
+  return taken.map((row) => row.id);
+}
+
 /** Marks some (or, without ids, all) of the user's notifications read; another user's ids are ignored. */
 export async function markNotificationsRead(db: DB, recipient: Recipient, ids?: number[]) {
   if (ids && ids.length === 0) return 0;

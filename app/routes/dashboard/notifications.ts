@@ -1,5 +1,5 @@
 import type { Route } from "./+types/notifications";
-import { markNotificationsRead } from "~/domain/messaging/notifications.server";
+import { markNotificationsRead, takeNotifications } from "~/domain/messaging/notifications.server";
 import { unreadNotices } from "~/presentation/notifications.server";
 import { isLanguage } from "~/lib/i18n";
 import { authContext, getDbFrom } from "~/web/request-context.server";
@@ -21,7 +21,11 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   return json({ notifications: notices });
 }
 
-/** POST id (repeated): marks those seen; without an id, all of them. */
+/**
+ * POST id (repeated): marks those seen and answers the ids this request marked (`taken`): the shell
+ * shows only those, so a notice the page's own data took meanwhile is not shown twice. Without an
+ * id, marks all of them.
+ */
 export async function action({ context, request }: Route.ActionArgs) {
   const auth = context.get(authContext);
   if (!auth) return json({ ok: false }, 401);
@@ -32,6 +36,8 @@ export async function action({ context, request }: Route.ActionArgs) {
     .filter((value): value is string => typeof value === "string" && /^\d{1,12}$/.test(value))
     .map(Number)
     .slice(0, 100);
-  const marked = await markNotificationsRead(getDbFrom(context), { merchantId: auth.user.merchantId, userId: auth.user.id }, form.has("id") ? ids : undefined);
-  return json({ ok: true, marked });
+  const recipient = { merchantId: auth.user.merchantId, userId: auth.user.id };
+  if (!form.has("id")) return json({ ok: true, marked: await markNotificationsRead(getDbFrom(context), recipient), taken: [] });
+  const taken = await takeNotifications(getDbFrom(context), recipient, ids);
+  return json({ ok: true, marked: taken.length, taken });
 }
