@@ -135,6 +135,10 @@ if (role === "worker") {
   });
   app.use((req, res, next) => (/\.[a-z0-9]+$/i.test(req.path) ? publicFiles(req, res, next) : next()));
 
+  // Customers before staff: a signed-in request waits while a customer's is in flight (docs/decisions/0035).
+  const customerFirst = build.entry.module.createCustomerFirst();
+  app.use(customerFirst);
+
   // The pay page, the busiest page by far, is rendered without the router (docs/decisions/0011).
   const renderPayPage = build.entry.module.createPayPageHandler(build);
   app.get(build.entry.module.PAY_PAGE_PATH, async (req, res, next) => {
@@ -193,6 +197,8 @@ if (role === "worker") {
   const server = app.listen({ port, backlog: 4096 }, () => {
     console.log(`Serving on http://localhost:${port}`);
   });
+  // Node takes in one connection per turn of its event loop: the gate is told of each.
+  server.on("connection", customerFirst.connected);
 
   for (const signal of ["SIGINT", "SIGTERM"]) {
     process.on(signal, () => {

@@ -77,3 +77,4 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { request
 
 export { createPayPageHandler, PAY_PAGE_PATH } from "./routes/pay/pay-page-handler.server";
 export { createSectionPagesHandler } from "./web/section-pages-handler.server";
+export { createCustomerFirst } from "./web/customer-first.server";

@@ -93,6 +93,17 @@ export function LiveNotifications({ lang, idleMs, initial = [] }: { lang: string
   const revalidate = useRef(revalidator.revalidate);
   revalidate.current = revalidator.revalidate;
   const live = useRef(false);
+  // A read asked for while the page is already being read (a form's answer, a move to another page)
+  // waits for that read to end: started beside it, one of the two would be cut off.
+  const busy = navigating.current || revalidator.state !== "idle";
+  const busyRef = useRef(busy);
+  busyRef.current = busy;
+  const readWhenIdle = useRef(false);
+  useEffect(() => {
+    if (busy || !readWhenIdle.current) return;
+    readWhenIdle.current = false;
+    void revalidate.current();
+  }, [busy]);
 
   useEffect(() => {
     // Several messages in a moment read the page once.
@@ -108,6 +119,10 @@ export function LiveNotifications({ lang, idleMs, initial = [] }: { lang: string
         pending = undefined;
         // Offline, reading the page would fail and replace it with the error page (a door's check-in
         // works offline): it is read when the network is back.
+        if (busyRef.current) {
+          readWhenIdle.current = true;
+          return;
+        }
         if (navigator.onLine) return void revalidate.current();
         waitingForNetwork = true;
         window.addEventListener("online", readWhenOnline, { once: true });
