@@ -8,6 +8,8 @@ export type CustomerFirstOptions = {
   longestWaitMs?: number;
   /** How long a signed-in request holds its turn at most: one still running after that waits on something else (a download to a slow phone, the database), not on this process. */
   staffHoldMs?: number;
+  /** Signed-in requests waiting at most; more are refused with 503 (a session cookie is not checked here, so a flood could carry any). */
+  maxWaiting?: number;
   /** How long, at most, the connections waiting to be accepted are taken in before a signed-in request runs. */
   drainMaxMs?: number;
   /** How long after the last customer's request came or went staff may run freely again. */
@@ -48,6 +50,7 @@ export function createCustomerFirst({
   quietMs = 100,
   drainMaxMs = 200,
   staffHoldMs = 1000,
+  maxWaiting = 1000,
   now = Date.now,
 }: CustomerFirstOptions = {}) {
   let customers = 0;
@@ -103,7 +106,8 @@ export function createCustomerFirst({
       return admit();
     }
     // Woken when customers have been quiet long enough, or when the first in line has waited its longest.
-    const delay = Math.min(customers === 0 ? quietMs - (now() - lastCustomerAt) : Infinity, staff === 0 ? longestWaitMs - (now() - head.since) : Infinity);
+    // (Quiet and every turn taken: the next release asks again.)
+    const delay = Math.min(customers === 0 && !quiet() ? quietMs - (now() - lastCustomerAt) : Infinity, staff === 0 ? longestWaitMs - (now() - head.since) : Infinity);
     if (Number.isFinite(delay)) {
       wakeUp = setTimeout(admit, Math.max(0, delay));
       wakeUp.unref?.();
@@ -150,7 +154,14 @@ export function createCustomerFirst({
       whenDone(res, () => staff--, staffHoldMs);
       next();
     };
+    // A line that long is not staff at work: the request is refused at once, rather than the line grow.
+    if (waiting.length >= maxWaiting) {
+      res.writeHead(503, { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "2" });
+      res.end("Busy: please try again in a moment. / مشغول: يرجى المحاولة بعد لحظة.");
+      return;
+    }
     // Gone before its turn (the tab closed): it never runs.
+    if (req.destroyed) return;
     res.once("close", () => {
       entry.gone = true;
     });

@@ -123,6 +123,38 @@ describe("customers first", () => {
     expect(list.running).toBe(true);
   });
 
+  it("refuses signed-in requests beyond the line's length with 503, at once", () => {
+    const gate = createCustomerFirst({ staffAtOnce: 1, maxWaiting: 2, now: () => Date.now() });
+    send(gate);
+    const waitingLists = [send(gate, { cookie: STAFF }), send(gate, { cookie: STAFF })];
+    const res = Object.assign(new EventEmitter(), { writeHead: vi.fn(), end: vi.fn() });
+    let ran = false;
+    gate({ headers: { cookie: STAFF } } as unknown as IncomingMessage, res as unknown as ServerResponse, () => {
+      ran = true;
+    });
+    expect(ran).toBe(false);
+    expect(res.writeHead).toHaveBeenCalledWith(503, expect.objectContaining({ "Retry-After": "2" }));
+    expect(waitingLists.map((list) => list.running)).toEqual([false, false]);
+    expect(gate.state().waiting).toBe(2);
+  });
+
+  it("arms no timer while customers are quiet and every turn is taken: the next release asks again", () => {
+    const gate = createCustomerFirst({ staffAtOnce: 1, staffHoldMs: 60_000, customerHoldMs: 60_000, now: () => Date.now() });
+    // A customer came and went a while ago.
+    send(gate).answer();
+    vi.advanceTimersByTime(500);
+    const running = send(gate, { cookie: STAFF });
+    turn();
+    expect(running.running).toBe(true);
+    const next = send(gate, { cookie: STAFF });
+    vi.advanceTimersByTime(50);
+    // Only the running request's hold is armed.
+    expect(vi.getTimerCount()).toBe(1);
+    running.answer();
+    turn();
+    expect(next.running).toBe(true);
+  });
+
   it("lets a live channel through without a turn, and forgets a request whose tab closed before its turn", () => {
     const gate = createCustomerFirst({ staffAtOnce: 1, longestWaitMs: 1000, now: () => Date.now() });
     const customer = send(gate);

@@ -58,7 +58,6 @@ export function LiveNotifications({ lang, idleMs, initial = [] }: { lang: string
       const reportsPage = onReportsPage(pathname.current);
       const fresh = body.notifications.filter((item) => !seen.current.has(item.id) && !(reportsPage && REPORT_TYPES.has(item.kind)));
       if (fresh.length === 0) return;
-      for (const item of fresh) seen.current.add(item.id);
       // Taken to be shown, so never again: not on the next page, not in another tab, not at the next
       // sign-in. Only those this request took are shown: one the page's data took meanwhile is on it.
       const form = new URLSearchParams();
@@ -67,6 +66,8 @@ export function LiveNotifications({ lang, idleMs, initial = [] }: { lang: string
       if (!marked.ok) return;
       const taken = new Set(((await marked.json()) as { taken?: number[] }).taken ?? []);
       const shown = fresh.filter((item) => taken.has(item.id));
+      // Only what this poll took is its own: one the page's data took comes with the page, and is shown there.
+      for (const item of shown) seen.current.add(item.id);
       // A transition: notices the server drew, not hydrated yet, stay on screen meanwhile.
       if (shown.length > 0) startTransition(() => setItems((current) => [...current, ...shown]));
     } catch {
