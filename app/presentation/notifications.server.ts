@@ -57,11 +57,17 @@ export async function unreadNotices(db: DB, reader: NoticeReader, lang: Language
 /**
  * The report notices of this session, taken to be shown now (Generated Reports shows them, with
  * or without JavaScript): marked seen at once, so they are shown once and never again.
- * `unfinished`: reports the page read as still being made. A notice is written with its report's
- * end, so one about those came after the page read its rows: it is left for the next read, which
- * shows the report finished beside it.
+ * `shown`: the reports the page read, with their state. A notice is written with its report's end,
+ * so one about a report the page read as still being made came after the page read its rows: it is
+ * left for the next read, which shows the report finished beside it.
  */
-export async function takeReportNotices(db: DB, reader: NoticeReader, lang: Language, unfinished: ReadonlySet<number> = new Set()): Promise<Notice[]> {
+export async function takeReportNotices(
+  db: DB,
+  reader: NoticeReader,
+  lang: Language,
+  shown: readonly { id: number; state: string }[] = [],
+): Promise<Notice[]> {
+  const unfinished = new Set(shown.filter((report) => report.state === "queued" || report.state === "running").map((report) => report.id));
   const notices = (await unreadNotices(db, reader, lang)).filter((notice) => {
     const reportId = REPORT_KINDS.has(notice.kind) ? reportIdOf(notice.link) : null;
     return REPORT_KINDS.has(notice.kind) && !(reportId !== null && unfinished.has(reportId));

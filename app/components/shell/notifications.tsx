@@ -29,9 +29,9 @@ const TRANSACTION_TYPES = new Set(["payment_completed", "transaction_updated"]);
  * every ten seconds while the tab is visible when the channel is down. 'Order created' plays a
  * sound; a message that changes a badge or the page open has the page's data read again.
  * Each is shown once: marked seen by whoever shows it (this poll or the page's data), it closes
- * itself after a few seconds and goes when the user moves to another page. Polling stops once the user has been idle for the
- * session's idle time, and its requests say they are background ones, so they never keep a session
- * alive. Generated Reports shows the notices of finished reports itself, once, with JavaScript or
+ * itself after a few seconds and goes when the user moves to another page. Polling stops once the
+ * user has been idle for the session's idle time, and its requests say they are background ones, so
+ * they never keep a session alive. Generated Reports shows the notices of finished reports itself, once, with JavaScript or
  * without: there a report's message reads the page again, so the notice and the ready row come together.
  */
 export function LiveNotifications({ lang, idleMs, initial = [] }: { lang: string; idleMs: number; initial?: readonly NoticeItem[] }) {

@@ -91,14 +91,13 @@ export async function takeNotifications(db: DB, recipient: Recipient, ids: reado
 
 /** Marks some (or, without ids, all) of the user's notifications read; another user's ids are ignored. */
 export async function markNotificationsRead(db: DB, recipient: Recipient, ids?: number[]) {
-  if (ids && ids.length === 0) return 0;
-  let query = db
+  if (ids) return (await takeNotifications(db, recipient, ids)).length;
+  const result = await db
     .updateTable("notifications")
     .set({ read_at: nowIso() })
     .where("merchant_id", "=", recipient.merchantId)
     .where("user_id", "=", recipient.userId)
-    .where("read_at", "is", null);
-  if (ids) query = query.where("id", "in", ids);
-  const result = await query.executeTakeFirst();
+    .where("read_at", "is", null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

@@ -424,7 +424,7 @@ describe("asking for an export", () => {
     if (!asked.ok) throw new Error("export refused");
     // The page read the row while the report was being made; the report finished before the page read its notices.
     await runReadyJobs(database.db);
-    expect(await takeReportNotices(database.db, reader, "en", new Set([asked.id]))).toEqual([]);
+    expect(await takeReportNotices(database.db, reader, "en", [{ id: asked.id, state: "running" }])).toEqual([]);
     // The next read shows the report ready, with its notice, once.
     expect(await takeReportNotices(database.db, reader, "en")).toEqual([
       expect.objectContaining({ kind: "report_exported", title: "Report exported", link: `/en/generated-reports?id=${asked.id}` }),

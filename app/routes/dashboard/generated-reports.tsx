@@ -45,12 +45,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     describeFiltersOf(db, auth.user.merchantId, rows, lang),
     // The page shows the reports themselves: their notices are shown here, once, and not on the next
     // page; only beside their report shown finished (one that finished since its row was read waits).
-    takeReportNotices(
-      db,
-      { merchantId: auth.user.merchantId, userId: auth.user.id, sessionId: auth.sessionId },
-      lang,
-      new Set(rows.filter((row) => row.state === "queued" || row.state === "running").map((row) => row.id)),
-    ),
+    takeReportNotices(db, { merchantId: auth.user.merchantId, userId: auth.user.id, sessionId: auth.sessionId }, lang, rows),
   ]);
   return {
     lang,
