@@ -14,9 +14,11 @@ const build = await import("./build/server/index.js");
 const { createLoadContext, bootstrap } = build.entry.module;
 
 let role;
+let trustProxy = false;
 try {
   const started = await bootstrap();
   role = started.role;
+  trustProxy = started.trustProxy;
   console.log(`Database ready: ${started.database}; role: ${role}`);
   console.log(
     started.sandbox
@@ -86,11 +88,11 @@ if (role === "worker") {
   for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(0));
 } else {
   const port = Number(process.env.PORT || 3000);
-  const trustProxy = process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true";
   const maxBodyBytes = 20 * 1024 * 1024;
 
   const app = express();
   app.disable("x-powered-by");
+  // A hop count or the proxies' addresses, never `true` (docs/decisions/0036).
   app.set("trust proxy", trustProxy);
   // Downloads (reports, receipts, attachments) go out as they are: an XLSX is already compressed, and
   // recompressing a large CSV would hold a core for the whole download.
@@ -144,7 +146,10 @@ if (role === "worker") {
   app.get(build.entry.module.PAY_PAGE_PATH, async (req, res, next) => {
     let page;
     try {
-      page = await renderPayPage(new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`), req.headers.cookie);
+      page = await renderPayPage(new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`), req.headers.cookie, {
+        method: req.method,
+        headers: new Headers({ "user-agent": req.get("user-agent") ?? "" }),
+      });
     } catch (error) {
       // The router serves the same page, and its error page if the failure repeats there.
       console.error(error);

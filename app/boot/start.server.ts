@@ -72,5 +72,6 @@ export async function bootstrap() {
     database: config.DATABASE_URL ? "postgres" : `sqlite (${config.SQLITE_PATH})`,
     role: roleOf(config),
     sandbox: sandboxEnabled(config),
+    trustProxy: config.TRUST_PROXY,
   };
 }

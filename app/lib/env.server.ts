@@ -1,3 +1,4 @@
+import net from "node:net";
 import { z } from "zod";
 
 const booleanFlag = z
@@ -56,7 +57,21 @@ const EnvSchema = z.object({
   SANDBOX: z.enum(["0", "1", "true", "false"], { message: "must be 1 or 0" }).optional(),
   /** The demo merchant's first payments, made on the sandboxes after the first start (DEMO_ACTIVITY=0: an empty demo). */
   DEMO_ACTIVITY: z.enum(["0", "1", "true", "false"], { message: "must be 1 or 0" }).optional(),
-  TRUST_PROXY: booleanFlag,
+  /**
+   * Which proxies in front may name the client in X-Forwarded-For (docs/decisions/0036): unset or 0,
+   * none; a number, that many hops (1: the rightmost entry, which the one proxy in front appended, is
+   * the client); or a comma-separated list of the proxies' addresses or CIDR ranges. "true" (trust
+   * every entry, the client's own included) is refused.
+   */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      const parsed = parseTrustProxy(value);
+      if (parsed.ok) return parsed.setting;
+      context.addIssue({ code: "custom", message: parsed.message });
+      return z.NEVER;
+    }),
   TEST_CLOCK: booleanFlag,
   /**
    * What this process does: `web` serves HTTP, `worker` runs the background jobs, `all` (the
@@ -173,4 +188,37 @@ export function demoActivityEnabled(config: Env = env()): boolean {
 /** For tests that change the environment between cases. */
 export function resetEnvCache() {
   cached = undefined;
+}
+
+export type TrustProxySetting = false | number | string[];
+
+const TRUST_PROXY_HELP =
+  "must be 0, the number of proxies in front (1 behind one proxy such as fly.io's, Caddy or nginx), or a comma-separated list of the proxies' addresses or CIDR ranges";
+
+/**
+ * TRUST_PROXY as Express's "trust proxy" takes it: false, a hop count, or the proxies' addresses.
+ * Never `true`: with it the leftmost X-Forwarded-For entry, which the client writes itself, becomes
+ * the client's address.
+ */
+export function parseTrustProxy(raw: string | undefined): { ok: true; setting: TrustProxySetting } | { ok: false; message: string } {
+  const value = (raw ?? "").trim();
+  if (value === "" || value === "0" || value === "false") return { ok: true, setting: false };
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 10) return { ok: false, message: TRUST_PROXY_HELP };
+    return { ok: true, setting: hops };
+  }
+  const entries = value.split(",").map((entry) => entry.trim()).filter(Boolean);
+  if (entries.length === 0 || !entries.every(isAddressOrRange)) return { ok: false, message: TRUST_PROXY_HELP };
+  return { ok: true, setting: entries };
+}
+
+function isAddressOrRange(entry: string): boolean {
+  const [address, prefix, ...rest] = entry.split("/");
+  if (rest.length > 0) return false;
+  const family = net.isIP(address);
+  if (family === 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
 }

@@ -170,3 +170,39 @@ describe("GET /:lang/pay/:id without the router", () => {
     expect(stored.next_url).toBe("https://shop.example/%D8%B4%D9%83%D8%B1%D8%A7?ref=1");
   });
 });
+
+describe("who opens a link", () => {
+  const PREVIEWERS = [
+    "WhatsApp/2.24.6.77 A",
+    "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)",
+    "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)",
+    "TelegramBot (like TwitterBot)",
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_11_1) AppleWebKit/601.2.4 (KHTML, like Gecko) Version/9.0.1 Safari/601.2.4 facebookexternalhit/1.1 Facebot Twitterbot/1.0",
+    "Microsoft Office Existence Discovery",
+    "Google-Safety",
+    "curl/8.5.0",
+    "",
+  ];
+  const stateOf = async (id: string) =>
+    (await database.db.selectFrom("transactions").select("state").where("id", "=", id).executeTakeFirstOrThrow()).state;
+
+  it("leaves a request Created while link previewers, mail scanners and scripts fetch it, by either handler", async () => {
+    const { id } = await createRequest();
+    for (const agent of PREVIEWERS) {
+      expect((await app.requestPayPage(`/en/pay/${id}`, agent)).status).toBe(200);
+      expect((await app.request(`/ar/pay/${id}`, { headers: { "User-Agent": agent } })).status).toBe(200);
+      expect(await stateOf(id), agent).toBe("created");
+    }
+    expect((await app.request(`/en/pay/${id}`, { method: "HEAD" })).status).toBe(200);
+    expect(await stateOf(id)).toBe("created");
+  });
+
+  it("marks it Pending when a person's browser opens it", async () => {
+    const direct = await createRequest();
+    await app.requestPayPage(`/en/pay/${direct.id}`);
+    expect(await stateOf(direct.id)).toBe("pending");
+    const routed = await createRequest();
+    await app.request(`/ar/pay/${routed.id}`, { headers: { "User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1" } });
+    expect(await stateOf(routed.id)).toBe("pending");
+  });
+});

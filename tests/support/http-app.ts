@@ -13,6 +13,9 @@ type RequestOptions = {
   ip?: string;
 };
 
+/** A phone's browser, as customers' requests name themselves. */
+export const BROWSER_USER_AGENT = "Mozilla/5.0 (Linux; Android 14; SM-A546E) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
+
 export type TestApp = Awaited<ReturnType<typeof loadApp>>;
 
 /**
@@ -26,7 +29,7 @@ export async function loadApp(env: Record<string, string>) {
     entry: {
       module: {
         createLoadContext: (input: { clientAddress: string | null }) => any;
-        createPayPageHandler: (build: ServerBuild) => (url: URL, cookieHeader?: string | null) => Promise<{ status: number; headers: [string, string][]; body: string } | null>;
+        createPayPageHandler: (build: ServerBuild) => (url: URL, cookieHeader?: string | null, request?: { method: string; headers: Headers }) => Promise<{ status: number; headers: [string, string][]; body: string } | null>;
         createSectionPagesHandler: (build: ServerBuild) => (url: URL, cookieHeader?: string | null) => Promise<{ status: number; headers: [string, string][]; body: string } | null>;
       };
     };
@@ -38,6 +41,8 @@ export async function loadApp(env: Record<string, string>) {
 
   async function request(pathname: string, options: RequestOptions = {}) {
     const headers = new Headers(options.headers);
+    // Like a browser, name one; a test of what a link previewer or a script sends sets its own.
+    if (!headers.has("User-Agent")) headers.set("User-Agent", BROWSER_USER_AGENT);
     if (options.cookie) headers.set("Cookie", options.cookie);
     if (clockCookie) headers.set("Cookie", [headers.get("Cookie"), clockCookie].filter(Boolean).join("; "));
     let body: BodyInit | undefined;
@@ -75,8 +80,8 @@ export async function loadApp(env: Record<string, string>) {
 
   /** The pay page's direct handler, as server.js mounts it in front of the router. */
   const renderPayPage = build.entry.module.createPayPageHandler(build);
-  async function requestPayPage(pathname: string) {
-    const page = await renderPayPage(new URL(pathname, origin), clockCookie);
+  async function requestPayPage(pathname: string, userAgent = BROWSER_USER_AGENT) {
+    const page = await renderPayPage(new URL(pathname, origin), clockCookie, { method: "GET", headers: new Headers({ "User-Agent": userAgent }) });
     if (!page) throw new Error(`The pay page handler does not serve ${pathname}`);
     return new Response(page.body || null, { status: page.status, headers: page.headers });
   }

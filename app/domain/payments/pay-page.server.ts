@@ -139,10 +139,11 @@ export type PayPage =
   | { status: "expired" | "settled" | "closed" | "payable"; transaction: PublicTransaction };
 
 /**
- * What the pay page shows. Opening a new request marks it pending; a request past its
- * expiry becomes expired here, on the server, whatever the page had shown before.
+ * What the pay page shows. A person opening a new request marks it pending (`opens`: false for a
+ * link previewer or a mail scanner fetching it); a request past its expiry becomes expired here, on
+ * the server, whatever the page had shown before.
  */
-export async function loadPayPage(db: DB, id: string, plugins: readonly string[]): Promise<PayPage> {
+export async function loadPayPage(db: DB, id: string, plugins: readonly string[], { opens = true }: { opens?: boolean } = {}): Promise<PayPage> {
   const transaction = await findPublicTransaction(db, id, plugins);
   if (!transaction) return { status: "not_found" };
   const merchant = await db
@@ -158,7 +159,7 @@ export async function loadPayPage(db: DB, id: string, plugins: readonly string[]
     await expireTransaction(db, transaction.id);
     return { status: "expired", transaction: { ...transaction, state: "expired" } };
   }
-  if (transaction.state === "created") {
+  if (opens && transaction.state === "created") {
     const opened = await writeTransaction(db, (trx) => transitionTransaction(trx, transaction.id, "pending", { kind: "opened" }, { from: ["created"] }));
     if (opened.ok) transaction.state = "pending";
   }

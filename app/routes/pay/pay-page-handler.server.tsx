@@ -7,6 +7,7 @@ import { platform } from "~/boot/start.server";
 import { directionOf, isLanguage } from "~/lib/i18n";
 import { i18nFor } from "~/lib/i18n.server";
 import { securityHeaders } from "~/web/security-headers.server";
+import { isPersonVisit } from "~/web/visitors.server";
 import { runOnCallerClock } from "~/web/test-clock-scope.server";
 import { PayPage, payPageTitle } from "./pay";
 import { payPageView } from "./pay-view.server";
@@ -24,11 +25,11 @@ export const PAY_PAGE_PATH = /^\/(en|ar)\/pay\/([0-9A-Za-z]{22})\/?$/;
  */
 export function createPayPageHandler(build: ServerBuild) {
   const stylesheets = ["root", "routes/lang", "routes/pay/pay"].flatMap((id) => build.assets.routes[id]?.css ?? []);
-  const render = async (url: URL): Promise<DirectResponse | null> => {
+  const render = async (url: URL, visit: { opens: boolean }): Promise<DirectResponse | null> => {
     const match = PAY_PAGE_PATH.exec(url.pathname);
     if (!match || !isLanguage(match[1])) return null;
     const lang = match[1];
-    const result = await payPageView(await platform(), lang, match[2]!, url.searchParams);
+    const result = await payPageView(await platform(), lang, match[2]!, url.searchParams, visit);
     const nonce = randomBytes(16).toString("base64");
     const headers = securityHeaders({ url: url.href }, nonce);
     if (result.kind === "redirect") return { status: 302, headers: [...headers, ["Location", result.location]], body: "" };
@@ -56,5 +57,7 @@ export function createPayPageHandler(build: ServerBuild) {
     );
     return { status: result.httpStatus, headers: [...headers, ["Content-Type", "text/html; charset=utf-8"]], body: `<!DOCTYPE html>${html}` };
   };
-  return (url: URL, cookieHeader?: string | null) => runOnCallerClock(cookieHeader, () => render(url));
+  /** `request`: the method and headers, for whether a person is opening the link (decision 0036). */
+  return (url: URL, cookieHeader?: string | null, request: Pick<Request, "method" | "headers"> = { method: "GET", headers: new Headers() }) =>
+    runOnCallerClock(cookieHeader, () => render(url, { opens: isPersonVisit(request) }));
 }

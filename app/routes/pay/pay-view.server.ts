@@ -21,8 +21,8 @@ import { CHECKOUT_FIELD_SECTIONS, PAYABLE_SECTIONS } from "~/sections/registry";
  * What the pay page shows for a link, or where it sends the customer instead. One function for the
  * route's loader and for the pay page's direct handler (pay-page-handler.server).
  */
-export async function payPageView(db: DB, lang: Language, transactionId: string, searchParams: URLSearchParams) {
-  const page = await loadPayPage(db, transactionId, PAYABLE_SECTIONS);
+export async function payPageView(db: DB, lang: Language, transactionId: string, searchParams: URLSearchParams, visit: { opens: boolean }) {
+  const page = await loadPayPage(db, transactionId, PAYABLE_SECTIONS, visit);
   if (page.status === "not_found") return { kind: "page", httpStatus: 404, page: { status: page.status, lang, unit: null, view: null, settledLink: null, contact: null } } as const;
   const { transaction } = page;
   const unit = await loadUnitHeader(db, transaction, lang);

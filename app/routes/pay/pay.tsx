@@ -21,6 +21,7 @@ import { platformAddresses } from "~/web/addresses.server";
 import { formatParams } from "~/presentation/texts.server";
 import { isLanguage } from "~/lib/i18n";
 import { getDbFrom } from "~/web/request-context.server";
+import { isPersonVisit } from "~/web/visitors.server";
 import { CHECKOUT_FIELD_SECTIONS, PAYABLE_SECTIONS } from "~/sections/registry";
 
 /** Served as plain HTML: no React on the client (see docs/decisions/0005). */
@@ -39,7 +40,7 @@ export function payPageTitle(page: PayPageData | undefined) {
 
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const lang = isLanguage(params.lang) ? params.lang : "en";
-  const result = await payPageView(getDbFrom(context), lang, params.transactionId ?? "", new URL(request.url).searchParams);
+  const result = await payPageView(getDbFrom(context), lang, params.transactionId ?? "", new URL(request.url).searchParams, { opens: isPersonVisit(request) });
   if (result.kind === "redirect") return redirect(result.location);
   return data(result.page, { status: result.httpStatus });
 }

@@ -16,6 +16,7 @@ import { payPageView, type PayPageData } from "~/routes/pay/pay-view.server";
 import { PAYABLE_SECTIONS } from "~/sections/registry";
 import { platformAddresses } from "~/web/addresses.server";
 import { getDbFrom } from "~/web/request-context.server";
+import { isPersonVisit } from "~/web/visitors.server";
 import { findPublicSession, offersSessions } from "../domain/sessions.server";
 
 /** Served as plain HTML with no script at all (docs/decisions/0005): paying is a plain POST. */
@@ -41,7 +42,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const db = getDbFrom(context);
   const session = await findPublicSession(db, params.sessionId);
   if (!session || !(await offersSessions(db, session.merchant_id))) throw data(null, { status: 404 });
-  const result = await payPageView(db, lang, session.transaction_id, new URL(request.url).searchParams);
+  const result = await payPageView(db, lang, session.transaction_id, new URL(request.url).searchParams, { opens: isPersonVisit(request) });
   if (result.kind === "redirect") return redirect(result.location);
   if (asksMore(result.page.view)) return redirect(`/${lang}/pay/${session.transaction_id}`);
   return data({ page: result.page, orderNo: session.order_no }, { status: result.httpStatus });
@@ -53,7 +54,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   const session = await findPublicSession(db, params.sessionId);
   if (!session || !(await offersSessions(db, session.merchant_id))) throw data(null, { status: 404 });
   // The hosted page offers no field but the method: a payment asking more is paid where those fields are.
-  const result = await payPageView(db, lang, session.transaction_id, new URLSearchParams());
+  const result = await payPageView(db, lang, session.transaction_id, new URLSearchParams(), { opens: isPersonVisit(request) });
   if (result.kind === "page" && asksMore(result.page.view)) return redirect(`/${lang}/pay/${session.transaction_id}`, 303);
   const form = await request.formData().catch(() => null);
   if (!form) return data({ error: "pay.errors.unexpected", values: undefined }, { status: 400 });

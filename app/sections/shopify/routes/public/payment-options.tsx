@@ -15,6 +15,7 @@ import { isLanguage } from "~/lib/i18n";
 import { formatAmount } from "~/lib/money";
 import { merchantContactView } from "~/presentation/public-pay-view.server";
 import { getDbFrom } from "~/web/request-context.server";
+import { isPersonVisit } from "~/web/visitors.server";
 import { findSession } from "../../domain/sessions.server";
 import { startShopifyAttempt } from "../../presentation/pay.server";
 
@@ -30,10 +31,10 @@ export function meta({ data: page }: Route.MetaArgs) {
  * methods; choosing one starts the payment. A paid or expired session shows what happened and the
  * way back to the shop, never a pay button.
  */
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, context, request }: Route.LoaderArgs) {
   const lang = isLanguage(params.lang) ? params.lang : "en";
   const db = getDbFrom(context);
-  const page = await loadPayPage(db, params.transactionId, ["shopify"]);
+  const page = await loadPayPage(db, params.transactionId, ["shopify"], { opens: isPersonVisit(request) });
   if (page.status === "not_found") return data({ lang, status: page.status, unit: null, view: null, settledLink: null, contact: null, cancelUrl: null }, { status: 404 });
   const { transaction } = page;
   const [unit, session] = await Promise.all([loadUnitHeader(db, transaction, lang), findSession(db, transaction.id)]);
