@@ -154,6 +154,35 @@ describe("merchant webhooks", () => {
     expect(redelivered).toEqual({ actor_name: alpha.admin.username, description: `Sent the event refund.succeeded again to the webhook endpoint ${receiverUrl}` });
   });
 
+  it("ends an event's pending retries at an endpoint once a Redeliver has reached it", async () => {
+    received.length = 0;
+    answers.push(500);
+    const refund = await call("POST", `/api/v1/plugins/payment_request/transaction/actions/${paidId}/refund/`, alphaToken, { amount: "1.000" });
+    expect(refund.status).toBe(200);
+    await drain();
+    expect(received).toHaveLength(1);
+    const eventId = JSON.parse(received[0].body).id;
+    const failed = ((await (await call("GET", `/api/v1/admin/webhooks/${endpoint.id}/deliveries`, alphaToken)).json()) as { id: number; event_id: string; status: string }[]).find(
+      (entry) => entry.event_id === eventId,
+    )!;
+    expect(failed.status).toBe("failed");
+    // The merchant fixes the receiver and presses Redeliver before the automatic retry is due.
+    expect((await call("POST", `/api/v1/admin/webhooks/${endpoint.id}/deliveries/${failed.id}/redeliver`, alphaToken)).status).toBe(202);
+    await drain();
+    expect(received).toHaveLength(2);
+    // The retry queued after the failure is due now, and later ones would be too: none is sent.
+    for (const step of [61_000, 5 * 60_000 + 1_000, 30 * 60_000]) {
+      advanceClock(step);
+      await drain();
+    }
+    expect(received).toHaveLength(2);
+    const log = (await (await call("GET", `/api/v1/admin/webhooks/${endpoint.id}/deliveries`, alphaToken)).json()) as { event_id: string; attempt: number; status: string }[];
+    expect(log.filter((entry) => entry.event_id === eventId).map((entry) => [entry.attempt, entry.status])).toEqual([
+      [2, "succeeded"],
+      [1, "failed"],
+    ]);
+  });
+
   it("sends a test event on request, and nothing to an endpoint turned off", async () => {
     received.length = 0;
     const test = await call("POST", `/api/v1/admin/webhooks/${endpoint.id}/test`, alphaToken);

@@ -314,6 +314,18 @@ export function postToReceiver(url: string, body: string, headers: Record<string
 /** How long after a failed try the next one is made: the tries of an event span about a day. */
 export const RETRY_AFTER_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000, 12 * 3_600_000];
 
+async function reachedEndpoint(db: DB, endpointId: number, eventId: string) {
+  const delivered = await db
+    .selectFrom("webhook_deliveries")
+    .select("id")
+    .where("endpoint_id", "=", endpointId)
+    .where("event_id", "=", eventId)
+    .where("status", "=", "succeeded")
+    .limit(1)
+    .executeTakeFirst();
+  return delivered !== undefined;
+}
+
 /** The job of one try; `manual` (Redeliver, Send test event): that one try only. */
 type DeliveryJob = { eventId: string; endpointId: number; manual?: boolean };
 
@@ -341,6 +353,8 @@ export async function deliverWebhook(db: DB, payload: DeliveryJob) {
     await record(db, await attempt(db), { status: "skipped", response_code: null, response_body: null, error: endpoint.deleted_at ? "The endpoint was deleted" : "The endpoint is turned off", duration_ms: 0 });
     return;
   }
+  // An event that has reached the endpoint (a Redeliver in between, say) ends its scheduled retries there.
+  if (!payload.manual && (await reachedEndpoint(db, endpoint.id, event.id))) return;
   const t = Math.floor(now().getTime() / 1000);
   const answer = await postToReceiver(endpoint.url, event.body, {
     "Content-Type": "application/json",
