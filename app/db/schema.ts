@@ -872,6 +872,8 @@ export interface BookingTable {
   /** The customer's language: their mails and tickets. */
   lang: Defaulted<"en" | "ar">;
   created_by: Defaulted<number | null>;
+  /** The address a customer booked from (migration 0036): one address holds only a few unpaid bookings at once. */
+  client_address: Defaulted<string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -1120,6 +1122,9 @@ export interface FoodOrderTable {
   lang: Defaulted<"en" | "ar">;
   /** Whether its portions are still taken (given back once, when its payment ends unpaid or it is canceled). */
   holds_stock: Flag;
+  /** The address and the device (its cart's token) it was placed from (migration 0036): each holds only a few unpaid orders at once. */
+  client_address: Defaulted<string | null>;
+  device_token: Defaulted<string | null>;
   feedback_rating: Defaulted<number | null>;
   feedback_comment: Defaulted<string | null>;
   seen_at: Defaulted<Timestamp | null>;

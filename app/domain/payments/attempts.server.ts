@@ -253,11 +253,22 @@ export async function startAttempt(
           ),
         })
         .execute();
+      // Read again after the attempt's row holds the transaction (its foreign key's lock on
+      // Postgres, the one writer on SQLite): a checkout's hold may have ended since the page read
+      // it (unpaid-holds.server.ts), and an attempt is never started on what is no longer payable.
+      const current = await trx
+        .selectFrom("transactions")
+        .select("state")
+        .where("id", "=", transaction.id)
+        .executeTakeFirstOrThrow();
+      if (!PAYABLE_STATES.includes(current.state)) throw new NoLongerPayable();
       // What the customer answered stands with the payment it was given for, never with a refused one.
       if (input.answers)
         await keepCheckoutAnswers(trx, transaction.id, input.answers);
     });
   } catch (error) {
+    if (error instanceof NoLongerPayable)
+      return { ok: false, error: "pay.errors.expired_retry" };
     // Two submits of the same form raced: the other one made the attempt.
     const winner = await findSubmittedAttempt(db, transaction.id, token);
     if (winner) return resumeStartedAttempt(db, winner);
@@ -303,6 +314,13 @@ export async function startAttempt(
     .where("id", "=", attemptId)
     .execute();
   return { ok: true, redirectUrl: started.url, attemptId };
+}
+
+/** Thrown inside the attempt's write when its transaction stopped being payable meanwhile. */
+class NoLongerPayable extends Error {
+  constructor() {
+    super("no longer payable");
+  }
 }
 
 function findSubmittedAttempt(

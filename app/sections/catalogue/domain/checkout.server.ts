@@ -6,6 +6,7 @@ import { listMerchantGateways, supportsCurrency } from "~/domain/payments/gatewa
 import { payUrlOf } from "~/domain/payments/lifecycle.server";
 import { PAYABLE_STATES } from "~/domain/payments/states";
 import { createTransaction, transitionTransaction } from "~/domain/payments/transaction-state.server";
+import { MAX_UNPAID_CHECKOUTS } from "~/domain/payments/unpaid-holds.server";
 import { addMs, now, nowIso } from "~/lib/clock.server";
 import type { Language } from "~/lib/i18n";
 import { toDecimalString } from "~/lib/money";
@@ -15,7 +16,10 @@ import { priceItems, shortProblem, zeroTotalProblem, type Held, type Problems, t
 import { loadShop, nameIn, storesCarrying, type PublicStore, type Shop } from "./shop.server";
 import { takeDiscountUse, takeUnits } from "./stock.server";
 
-/** How long an order's units stay reserved while the customer pays. */
+/**
+ * How long an order's units stay reserved while the customer pays, once a payment attempt has
+ * started; before that, only UNPAID_HOLD_MS (the sweep, orders.server.ts).
+ */
 export const PAYMENT_HOLD_MS = 15 * 60_000;
 
 /**
@@ -100,7 +104,8 @@ export type PlacedOrder = { id: number; number: string; transactionId: string; t
  * customer checking out again is never blocked by their own hold, nor holds twice), takes each
  * product's units by conditional updates in product id order and the discount's use (so 30 customers
  * racing for the last 10 units get exactly 10, and a discount is never used more than allowed),
- * refuses an address holding more than MAX_HELD_PER_ADDRESS units, records the order, its lines
+ * refuses an address or a cart already holding MAX_UNPAID_CHECKOUTS unpaid orders, and an address
+ * holding more than MAX_HELD_PER_ADDRESS units, records the order, its lines
  * (each remembering whether it took units) and its transaction of the catalogue section, due when
  * the hold ends. The customer then pays on the platform's pay page; the section's hook settles it.
  */
@@ -132,6 +137,9 @@ export async function placeOrder(
         asked.set(line.product.id, { quantity: (entry?.quantity ?? 0) + line.quantity, index: entry?.index ?? line.index });
       }
       if (input.previousOrder) await endPreviousOrder(trx, input.merchantId, input.previousOrder, [...asked.keys()]);
+      if ((await unpaidOrdersFrom(trx, input.merchantId, input.clientAddress, input.cartToken)) >= MAX_UNPAID_CHECKOUTS) {
+        throw new TakenMeanwhile({ items: { code: "catalogue_public.errors.too_many_unpaid", params: { max: MAX_UNPAID_CHECKOUTS } } });
+      }
       const reserved = new Set<number>();
       for (const [productId, { quantity, index }] of [...asked].sort(([a], [b]) => a - b)) {
         const taken = await takeUnits(trx, productId, quantity);
@@ -235,6 +243,20 @@ export async function placeOrder(
     if (error instanceof TakenMeanwhile) return { ok: false, problems: error.problems };
     throw error;
   }
+}
+
+/** The unpaid orders still holding stock that were placed from an address or from a visitor's cart (its device). */
+async function unpaidOrdersFrom(trx: DB, merchantId: number, address: string | null | undefined, cartToken: string | null | undefined) {
+  if (!address && !cartToken) return 0;
+  const row = await trx
+    .selectFrom("catalogue_orders")
+    .select((eb) => eb.fn.countAll<number | string>().as("orders"))
+    .where("merchant_id", "=", merchantId)
+    .where("status", "=", "pending_payment")
+    .where("holds_stock", "=", 1)
+    .where((eb) => eb.or([...(address ? [eb("client_address", "=", address.slice(0, 100))] : []), ...(cartToken ? [eb("cart_token", "=", cartToken)] : [])]))
+    .executeTakeFirstOrThrow();
+  return Number(row.orders);
 }
 
 /** Units of limited stock the unpaid orders placed from an address hold in the shop now. */

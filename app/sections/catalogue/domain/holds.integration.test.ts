@@ -189,14 +189,16 @@ describe("what an order may be", () => {
   });
 
   it("lets one address hold at most MAX_HELD_PER_ADDRESS units of limited stock at once; others still buy", async () => {
-    const { products } = await createTestShop(database.db, { merchantId: shop.merchantId, products: [{ price: 1000, inventory: 500 }, { price: 1000, inventory: null }] });
+    const { products } = await createTestShop(database.db, { merchantId: shop.merchantId, products: [{ price: 1000, inventory: 500 }, { price: 1000, inventory: null }, { price: 1000, inventory: 500 }] });
     const hoarder = "192.0.2.10";
-    for (let held = 0; held < MAX_HELD_PER_ADDRESS; held += 20) await placed([{ slug: products[0].slug, quantity: 20 }], {}, { clientAddress: hoarder });
+    // Two orders (fewer than MAX_UNPAID_CHECKOUTS) holding MAX_HELD_PER_ADDRESS units between them.
+    await placed([{ slug: products[0].slug, quantity: 20 }, { slug: products[2].slug, quantity: 20 }], {}, { clientAddress: hoarder });
+    await placed([{ slug: products[0].slug, quantity: MAX_HELD_PER_ADDRESS - 40 }], {}, { clientAddress: hoarder });
     expect(await checkout([{ slug: products[0].slug, quantity: 1 }], {}, { clientAddress: hoarder })).toEqual({ ok: false, problems: { items: { code: "catalogue_public.errors.too_many_held", params: { max: MAX_HELD_PER_ADDRESS } } } });
     // Unlimited products hold nothing; another address buys as usual.
     expect((await checkout([{ slug: products[1].slug, quantity: 20 }], {}, { clientAddress: hoarder })).ok).toBe(true);
     expect((await checkout([{ slug: products[0].slug, quantity: 1 }], {}, { clientAddress: "192.0.2.11" })).ok).toBe(true);
-    expect(await inventoryOf(database.db, products[0].id)).toBe(500 - MAX_HELD_PER_ADDRESS - 1);
+    expect(await inventoryOf(database.db, products[0].id)).toBe(500 - (MAX_HELD_PER_ADDRESS - 20) - 1);
   });
 
   it("takes no checkout for a paused merchant", async () => {

@@ -3,6 +3,7 @@ import type { CatalogueOrderStatus } from "~/db/schema";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { PAYABLE_STATES } from "~/domain/payments/states";
 import { transitionTransaction, type TransitionEvent } from "~/domain/payments/transaction-state.server";
+import { expireUnstartedPayment, noAttemptStarted, unstartedHoldsBefore } from "~/domain/payments/unpaid-holds.server";
 import { nowIso } from "~/lib/clock.server";
 import { money } from "~/lib/outcome";
 import { emptyCartOfOrder } from "./cart.server";
@@ -162,7 +163,9 @@ export async function onOrderTransition(trx: DB, change: TransitionEvent) {
 /**
  * The sweep (every 30 seconds): unpaid orders whose hold is over end through their transaction's
  * expiry, each in its own database transaction. An order whose transaction can no longer expire
- * (already ended otherwise) is ended directly, so the sweep never meets it again.
+ * (already ended otherwise) is ended directly, so the sweep never meets it again. An order whose
+ * customer has not started a payment within UNPAID_HOLD_MS ends too, unless an attempt started
+ * meanwhile (expireUnstartedPayment looks again under the transaction's lock).
  */
 export async function expireUnpaidOrders(db: DB) {
   const due = await db
@@ -180,7 +183,44 @@ export async function expireUnpaidOrders(db: DB) {
       if (await moveOrder(trx, { id: order.id, status: "pending_payment" }, order.transaction_id, "canceled")) await releaseOrder(trx, order.id);
     });
   }
-  return due.length;
+  const unstarted = await db
+    .selectFrom("catalogue_orders")
+    .select(["id", "transaction_id"])
+    .where("status", "=", "pending_payment")
+    .where("holds_stock", "=", 1)
+    .where("transaction_id", "is not", null)
+    .where("created_at", "<", unstartedHoldsBefore())
+    .where(noAttemptStarted("catalogue_orders.transaction_id"))
+    .orderBy("id")
+    .limit(500)
+    .execute();
+  for (const order of unstarted) await writeTransaction(db, (trx) => expireUnstartedPayment(trx, order.transaction_id!));
+  return due.length + unstarted.length;
+}
+
+/**
+ * Units of each product sold (paid orders) and held (unpaid orders still reserving them), by product
+ * id: what the products list shows beside the inventory left.
+ */
+export async function soldAndHeldUnits(db: DB, merchantId: number, productIds: number[]): Promise<Map<number, { sold: number; held: number }>> {
+  const counts = new Map<number, { sold: number; held: number }>();
+  if (productIds.length === 0) return counts;
+  const lines = () =>
+    db
+      .selectFrom("catalogue_order_lines")
+      .innerJoin("catalogue_orders", "catalogue_orders.id", "catalogue_order_lines.order_id")
+      .select(["catalogue_order_lines.product_id", (eb) => eb.fn.sum<number | string>("catalogue_order_lines.quantity").as("units")])
+      .where("catalogue_orders.merchant_id", "=", merchantId)
+      .where("catalogue_order_lines.product_id", "in", productIds)
+      .groupBy("catalogue_order_lines.product_id");
+  const [sold, held] = await Promise.all([
+    lines().where("catalogue_orders.status", "=", "paid").execute(),
+    lines().where("catalogue_orders.status", "=", "pending_payment").where("catalogue_orders.holds_stock", "=", 1).where("catalogue_order_lines.reserved", "=", 1).execute(),
+  ]);
+  for (const id of productIds) counts.set(id, { sold: 0, held: 0 });
+  for (const row of sold) counts.get(row.product_id)!.sold = Number(row.units);
+  for (const row of held) counts.get(row.product_id)!.held = Number(row.units);
+  return counts;
 }
 
 export type OrderSummary = {

@@ -13,6 +13,7 @@ import { requestOperation, type OperationOutcome } from "~/domain/payments/opera
 import { PAYABLE_STATES } from "~/domain/payments/states";
 import { createTransaction, transitionTransaction, type TransitionEvent } from "~/domain/payments/transaction-state.server";
 import type { PlatformAddresses } from "~/domain/payments/attempts.server";
+import { expireUnstartedPayment, lockCheckoutsOf, MAX_UNPAID_CHECKOUTS, noAttemptStarted, unstartedHoldsBefore } from "~/domain/payments/unpaid-holds.server";
 import { addMs, now, nowIso } from "~/lib/clock.server";
 import { randomToken } from "~/lib/crypto.server";
 import type { Language } from "~/lib/i18n";
@@ -142,18 +143,40 @@ function lapsedHolds(db: DB, scope: { ticketDateId?: number } = {}) {
   return query.orderBy("id").limit(500).execute();
 }
 
+/**
+ * Customers' holds whose payment never started within UNPAID_HOLD_MS, of one ticket's date when
+ * given: their places go back before the event's own hold time. A booking staff made (and send the
+ * link of) keeps the event's hold time.
+ */
+function unstartedHolds(db: DB, scope: { ticketDateId?: number } = {}) {
+  let query = db
+    .selectFrom("booking_items")
+    .innerJoin("transactions", "transactions.id", "booking_items.transaction_id")
+    .select(["booking_items.id", "booking_items.transaction_id", "booking_items.quantity"])
+    .where("booking_items.status", "=", "pending")
+    .where("booking_items.created_at", "<", unstartedHoldsBefore())
+    .where("transactions.initiator_user_id", "is", null)
+    .where(noAttemptStarted("booking_items.transaction_id"));
+  if (scope.ticketDateId !== undefined) query = query.where("booking_items.ticket_date_id", "=", scope.ticketDateId);
+  return query.orderBy("booking_items.id").limit(500).execute();
+}
+
 /** Ends the holds of a ticket's date whose time is up, in the caller's database transaction (a booking that found the date full). */
 export async function releaseExpiredHolds(trx: DB, scope: { ticketDateId: number }) {
   const lapsed = await lapsedHolds(trx, scope);
   for (const item of lapsed) await endHold(trx, item);
-  return lapsed.length;
+  let ended = lapsed.length;
+  for (const item of await unstartedHolds(trx, scope)) if (await expireUnstartedPayment(trx, item.transaction_id!)) ended += 1;
+  return ended;
 }
 
 /** The hold sweep: every hold whose time is up, each in its own database transaction. */
 export async function releaseAllExpiredHolds(db: DB) {
   const lapsed = await lapsedHolds(db);
   for (const item of lapsed) await writeTransaction(db, (trx) => endHold(trx, item));
-  return lapsed.length;
+  const unstarted = await unstartedHolds(db);
+  for (const item of unstarted) await writeTransaction(db, (trx) => expireUnstartedPayment(trx, item.transaction_id!));
+  return lapsed.length + unstarted.length;
 }
 
 /**
@@ -224,7 +247,7 @@ function shortOf(left: number): { errors: FieldErrors; params: TextParams } {
   return left === 0 ? { errors: { quantity: ["event.errors.sold_out"] }, params: { left } } : { errors: { quantity: ["event.errors.only_left"] }, params: { left } };
 }
 
-/** The places of a ticket's date not taken, counting holds whose time is up as free once the others do not reach `wanted`. */
+/** The places of a ticket's date not taken, counting holds whose time is up (or whose payment never started) as free once the others do not reach `wanted`. */
 async function placesLeft(db: DB, ticketDateId: number, wanted: number) {
   const row = await db.selectFrom("event_ticket_dates").select(["quantity", "taken"]).where("id", "=", ticketDateId).executeTakeFirst();
   if (!row) return 0;
@@ -236,7 +259,8 @@ async function placesLeft(db: DB, ticketDateId: number, wanted: number) {
     .where("status", "=", "pending")
     .where("hold_expires_at", "<", nowIso())
     .executeTakeFirst();
-  return Math.max(0, row.quantity - row.taken + Number(lapsed?.places ?? 0));
+  const unstarted = (await unstartedHolds(db, { ticketDateId })).reduce((sum, item) => sum + item.quantity, 0);
+  return Math.max(0, row.quantity - row.taken + Number(lapsed?.places ?? 0) + unstarted);
 }
 
 /** Takes the places, releasing holds whose time is up on that date first when they do not fit. */
@@ -245,6 +269,19 @@ async function takeOrReleaseAndTake(trx: DB, ticketDateId: number, quantity: num
   if (first.ok) return first;
   if ((await releaseExpiredHolds(trx, { ticketDateId })) === 0) return first;
   return takePlaces(trx, ticketDateId, quantity);
+}
+
+/** The bookings made from an address whose places are still held unpaid. */
+async function unpaidBookingsFrom(trx: DB, merchantId: number, address: string) {
+  const row = await trx
+    .selectFrom("bookings")
+    .select((eb) => eb.fn.count<number | string>("bookings.id").distinct().as("bookings"))
+    .innerJoin("booking_items", "booking_items.booking_id", "bookings.id")
+    .where("bookings.merchant_id", "=", merchantId)
+    .where("bookings.client_address", "=", address)
+    .where("booking_items.status", "=", "pending")
+    .executeTakeFirstOrThrow();
+  return Number(row.bookings);
 }
 
 function paymentDescription(event: EventRow, ticket: TicketDate, quantity: number, date: string, lang: Language) {
@@ -262,7 +299,15 @@ function paymentDescription(event: EventRow, ticket: TicketDate, quantity: numbe
  */
 export async function createBooking(
   db: DB,
-  input: { request: BookingInput; merchantId?: number; actor?: { id: number; username: string } | null; lang: Language; baseUrl: string },
+  input: {
+    request: BookingInput;
+    merchantId?: number;
+    actor?: { id: number; username: string } | null;
+    lang: Language;
+    baseUrl: string;
+    /** A customer's address: it holds only MAX_UNPAID_CHECKOUTS unpaid bookings of the merchant at once. */
+    clientAddress?: string | null;
+  },
 ): Promise<BookingOutcome<{ booking: CreatedBooking }> | BookingRefusal> {
   const { request } = input;
   const event = await findBookableEvent(db, request.event, input.merchantId);
@@ -307,7 +352,15 @@ export async function createBooking(
   const left = await placesLeft(db, ticket.ticketDateId, request.quantity);
   if (left < request.quantity) return { ok: false, ...shortOf(left) };
 
+  const clientAddress = input.actor ? null : input.clientAddress?.slice(0, 100) || null;
   const outcome = await writeTransaction(db, async (trx): Promise<BookingOutcome<{ booking: CreatedBooking }> | BookingRefusal> => {
+    // Checked before anything is taken: a refusal here returns (and commits) nothing.
+    if (clientAddress && !free) {
+      await lockCheckoutsOf(trx, event.merchant_id, clientAddress);
+      if ((await unpaidBookingsFrom(trx, event.merchant_id, clientAddress)) >= MAX_UNPAID_CHECKOUTS) {
+        return { ok: false, errors: { non_field_errors: ["events_public.errors.too_many_unpaid"] }, params: { max: MAX_UNPAID_CHECKOUTS } };
+      }
+    }
     const taken = await takeOrReleaseAndTake(trx, ticket.ticketDateId, request.quantity);
     if (!taken.ok) return { ok: false, ...shortOf(taken.left) };
     const createdAt = nowIso();
@@ -329,6 +382,7 @@ export async function createBooking(
         attachment_name: extra.attachment?.name ?? null,
         lang: input.lang,
         created_by: input.actor?.id ?? null,
+        client_address: clientAddress,
         created_at: createdAt,
         updated_at: createdAt,
       })

@@ -165,10 +165,23 @@ export async function listMerchantEvents(db: DB, merchantId: number, query: { av
     .where("event_tickets.is_active", "=", 1)
     .groupBy("event_ticket_dates.event_id")
     .execute();
+  // Of the places taken, those held by bookings still waiting for their payment.
+  const holds = await db
+    .selectFrom("booking_items")
+    .innerJoin("event_ticket_dates", "event_ticket_dates.id", "booking_items.ticket_date_id")
+    .innerJoin("event_tickets", "event_tickets.id", "event_ticket_dates.ticket_id")
+    .select((eb) => ["event_ticket_dates.event_id", eb.fn.sum<number | string>("booking_items.quantity").as("held")])
+    .where("booking_items.merchant_id", "=", merchantId)
+    .where("booking_items.status", "=", "pending")
+    .where("event_ticket_dates.event_id", "in", rows.map((row) => row.id))
+    .where("event_tickets.is_active", "=", 1)
+    .groupBy("event_ticket_dates.event_id")
+    .execute();
   const byEvent = new Map(places.map((row) => [row.event_id, row]));
+  const heldByEvent = new Map(holds.map((row) => [row.event_id, Number(row.held)]));
   return rows.map((row) => {
     const own = byEvent.get(row.id);
-    return { ...row, first_date: own?.first_date ?? null, last_date: own?.last_date ?? null, taken: Number(own?.taken ?? 0), total: Number(own?.total ?? 0) };
+    return { ...row, first_date: own?.first_date ?? null, last_date: own?.last_date ?? null, taken: Number(own?.taken ?? 0), total: Number(own?.total ?? 0), held: heldByEvent.get(row.id) ?? 0 };
   });
 }
 

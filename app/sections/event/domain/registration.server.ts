@@ -21,7 +21,7 @@ const KEY = /^[a-z_]+(\.[a-z_]+)+$/;
  */
 export async function registerForEvent(
   db: DB,
-  input: { event: PublicEvent; body: Record<string, unknown>; lang: Language; baseUrl: string; termsAccepted?: boolean; namesRequired?: boolean },
+  input: { event: PublicEvent; body: Record<string, unknown>; lang: Language; baseUrl: string; termsAccepted?: boolean; namesRequired?: boolean; clientAddress?: string | null },
 ): Promise<RegistrationOutcome> {
   const { event } = input;
   const errors: FieldErrors = {};
@@ -54,7 +54,7 @@ export async function registerForEvent(
     }
   }
   if (!parsed.success || Object.keys(errors).length) return { ok: false, errors, kept, params: { max: event.max_per_booking } };
-  const outcome = await createBooking(db, { request: parsed.data, lang: input.lang, baseUrl: input.baseUrl });
+  const outcome = await createBooking(db, { request: parsed.data, lang: input.lang, baseUrl: input.baseUrl, clientAddress: input.clientAddress });
   if (!outcome.ok) return { ok: false, errors: outcome.errors, params: outcome.params, kept };
   return { ok: true, booking: outcome.booking };
 }

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, Stack, TextInput } from "@mantine/core";
+import { Anchor, Badge, Button, Group, Stack, Text, TextInput } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/events";
@@ -33,6 +33,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       status: row.status,
       dates: row.first_date ? (row.first_date === row.last_date ? row.first_date : `${row.first_date} – ${row.last_date}`) : null,
       places: `${formatCount(row.taken, lang)} / ${formatCount(row.total, lang)}`,
+      sold: formatCount(Math.max(0, row.taken - row.held), lang),
+      held: formatCount(row.held, lang),
     })),
   };
 }
@@ -86,7 +88,19 @@ export default function Events() {
             nowrap: true,
           },
           { key: "dates", header: t("event_setup.columns.dates"), cell: (row) => <span dir="ltr">{row.dates ?? t("event_setup.no_dates")}</span>, nowrap: true },
-          { key: "places", header: t("event_setup.columns.places"), cell: (row) => <span dir="ltr">{row.places}</span>, nowrap: true },
+          {
+            key: "places",
+            header: t("event_setup.columns.places"),
+            cell: (row) => (
+              <Stack gap={0}>
+                <span dir="ltr">{row.places}</span>
+                <Text span size="xs" c="dimmed">
+                  {t("event_setup.sold_held", { sold: row.sold, held: row.held })}
+                </Text>
+              </Stack>
+            ),
+            nowrap: true,
+          },
         ]}
       />
     </Stack>

@@ -10,6 +10,7 @@ import { listMerchantGateways, supportsCurrency } from "~/domain/payments/gatewa
 import { payUrlOf } from "~/domain/payments/lifecycle.server";
 import { PAYABLE_STATES } from "~/domain/payments/states";
 import { createTransaction, transitionTransaction } from "~/domain/payments/transaction-state.server";
+import { lockCheckoutsOf, MAX_UNPAID_CHECKOUTS } from "~/domain/payments/unpaid-holds.server";
 import { addMs, now, nowIso } from "~/lib/clock.server";
 import type { Language } from "~/lib/i18n";
 import { toDecimalString } from "~/lib/money";
@@ -18,7 +19,10 @@ import type { CheckoutInput } from "./checkout-schema";
 import { isOpenAt, parseScheduled } from "./hours";
 import { cateringCharges, checkVoucher, findVoucher, loadMenuItems, priceLine, voucherDiscount, type PricedLine } from "./pricing.server";
 
-/** How long an order waits for its payment before its portions and voucher go back. */
+/**
+ * How long an order waits for its payment before its portions and voucher go back, once a payment
+ * attempt has started; before that, only UNPAID_HOLD_MS (the sweep, orders.server.ts).
+ */
 export const PAYMENT_HOLD_MS = 15 * 60_000;
 /** How far ahead an order may be scheduled. */
 const SCHEDULE_DAYS = 7;
@@ -209,18 +213,42 @@ export async function takeVoucherUse(trx: DB, voucherId: number, customerKey: st
   return Number(used.numUpdatedRows) === 1 ? null : "food.errors.voucher_used_up";
 }
 
+/** The unpaid orders still holding portions that were placed from an address or a device. */
+async function unpaidOrdersFrom(trx: DB, merchantId: number, address: string | null, device: string | null) {
+  if (!address && !device) return 0;
+  const row = await trx
+    .selectFrom("food_orders")
+    .select((eb) => eb.fn.countAll<number | string>().as("orders"))
+    .where("merchant_id", "=", merchantId)
+    .where("status", "=", "pending_payment")
+    .where("holds_stock", "=", 1)
+    .where((eb) => eb.or([...(address ? [eb("client_address", "=", address)] : []), ...(device ? [eb("device_token", "=", device)] : [])]))
+    .executeTakeFirstOrThrow();
+  return Number(row.orders);
+}
+
 export type PlacedOrder = { id: number; number: string; total: string; total_minor: number; currency_code: string; checkout_url: string | null; status: string };
 
 /**
  * Places an order: quotes it (nothing taken yet), then in one database transaction takes each
  * item's portions and the voucher's use by conditional updates (so 20 customers racing for the last
- * 5 portions get exactly 5, and a single-use voucher discounts one order), records the order and
+ * 5 portions get exactly 5, and a single-use voucher discounts one order), refuses an address or a
+ * device already holding MAX_UNPAID_CHECKOUTS unpaid orders (cash on delivery holds nothing unpaid), records the order and
  * its transaction of the section. A card or KNET order then waits on the pay page for its payment
  * (the section's hook confirms it); cash on delivery is recorded at once and needs no payment page.
  */
 export async function placeOrder(
   db: DB,
-  input: { request: CheckoutInput; lang: Language; baseUrl: string; addresses: PlatformAddresses; merchantId?: number },
+  input: {
+    request: CheckoutInput;
+    lang: Language;
+    baseUrl: string;
+    addresses: PlatformAddresses;
+    merchantId?: number;
+    /** The customer's address and device (their cart's token): each holds only MAX_UNPAID_CHECKOUTS unpaid orders at once. */
+    clientAddress?: string | null;
+    deviceToken?: string | null;
+  },
 ): Promise<{ ok: true; order: PlacedOrder } | CheckoutRefusal> {
   const quoted = await quoteCheckout(db, input.request, { merchantId: input.merchantId });
   if (!quoted.ok) return quoted;
@@ -229,6 +257,11 @@ export async function placeOrder(
   let placed: { id: number; number: string; transactionId: string };
   try {
     placed = await writeTransaction(db, async (trx) => {
+      const clientAddress = input.clientAddress?.slice(0, 100) || null;
+      if (clientAddress) await lockCheckoutsOf(trx, quoted.merchantId, clientAddress);
+      if (!cod && (await unpaidOrdersFrom(trx, quoted.merchantId, clientAddress, input.deviceToken ?? null)) >= MAX_UNPAID_CHECKOUTS) {
+        throw new TakenMeanwhile({ non_field_errors: ["food_public.errors.too_many_unpaid"] }, { max: MAX_UNPAID_CHECKOUTS });
+      }
       const asked = new Map<number, { quantity: number; index: number }>();
       for (const line of quote.lines) {
         const entry = asked.get(line.item.id);
@@ -299,6 +332,8 @@ export async function placeOrder(
           transaction_id: transaction.id,
           lang: input.lang,
           holds_stock: 1,
+          client_address: clientAddress,
+          device_token: input.deviceToken ?? null,
           created_at: at,
           updated_at: at,
         })

@@ -6,6 +6,7 @@ import type { PlatformAddresses } from "~/domain/payments/attempts.server";
 import { requestOperation, type OperationOutcome } from "~/domain/payments/operations.server";
 import { PAYABLE_STATES } from "~/domain/payments/states";
 import { transitionTransaction, type TransitionEvent } from "~/domain/payments/transaction-state.server";
+import { expireUnstartedPayment, noAttemptStarted, unstartedHoldsBefore } from "~/domain/payments/unpaid-holds.server";
 import { nowIso } from "~/lib/clock.server";
 import { money } from "~/lib/outcome";
 
@@ -171,7 +172,42 @@ export async function expireUnpaidOrders(db: DB) {
   for (const order of due) {
     await writeTransaction(db, (trx) => transitionTransaction(trx, order.transaction_id!, "expired", { kind: "expired" }, { from: PAYABLE_STATES }));
   }
-  return due.length;
+  const unstarted = await db
+    .selectFrom("food_orders")
+    .select(["id", "transaction_id"])
+    .where("status", "=", "pending_payment")
+    .where("holds_stock", "=", 1)
+    .where("transaction_id", "is not", null)
+    .where("created_at", "<", unstartedHoldsBefore())
+    .where(noAttemptStarted("food_orders.transaction_id"))
+    .orderBy("id")
+    .limit(500)
+    .execute();
+  for (const order of unstarted) await writeTransaction(db, (trx) => expireUnstartedPayment(trx, order.transaction_id!));
+  return due.length + unstarted.length;
+}
+
+/**
+ * Portions of each dish sold (orders paid or cash on delivery, not canceled) and held (unpaid orders
+ * still taking them), by dish id: the menu page shows them beside what is left.
+ */
+export async function soldAndHeldPortions(db: DB, merchantId: number): Promise<Map<number, { sold: number; held: number }>> {
+  const lines = () =>
+    db
+      .selectFrom("food_order_lines")
+      .innerJoin("food_orders", "food_orders.id", "food_order_lines.order_id")
+      .select(["food_order_lines.item_id", (eb) => eb.fn.sum<number | string>("food_order_lines.quantity").as("portions")])
+      .where("food_orders.merchant_id", "=", merchantId)
+      .groupBy("food_order_lines.item_id");
+  const [sold, held] = await Promise.all([
+    lines().where("food_orders.status", "not in", ["pending_payment", "canceled"]).execute(),
+    lines().where("food_orders.status", "=", "pending_payment").where("food_orders.holds_stock", "=", 1).execute(),
+  ]);
+  const counts = new Map<number, { sold: number; held: number }>();
+  const entry = (id: number) => counts.get(id) ?? counts.set(id, { sold: 0, held: 0 }).get(id)!;
+  for (const row of sold) entry(row.item_id).sold = Number(row.portions);
+  for (const row of held) entry(row.item_id).held = Number(row.portions);
+  return counts;
 }
 
 async function lockOrder(trx: DB, merchantId: number, id: number) {

@@ -7,6 +7,7 @@ import { PageHeader } from "~/components/page-header";
 import { formatAmount } from "~/lib/money";
 import { AdminNav } from "~/sections/catalogue/components/admin/admin-nav";
 import { dashboardProductImageUrl } from "~/sections/catalogue/domain/images.server";
+import { soldAndHeldUnits } from "~/sections/catalogue/domain/orders.server";
 import { listProducts, loadProductImages } from "~/sections/catalogue/domain/products-admin.server";
 import { loadShopMoney } from "~/sections/catalogue/domain/shop-money.server";
 import { guardCataloguePage } from "~/sections/catalogue/presentation/guard.server";
@@ -16,7 +17,7 @@ export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "المنتجات" : "Products" }];
 }
 
-/** The shop's products, 25 a page, found by name, slug or SKU: picture, price, inventory, active. */
+/** The shop's products, 25 a page, found by name, slug or SKU: picture, price, inventory (with units sold and held by unpaid orders), active. */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { auth, lang, canChange } = await guardCataloguePage(context, request, params, { feature: "products", permission: "view_product" });
   const db = getDbFrom(context);
@@ -25,7 +26,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const requested = Number(url.searchParams.get("page") ?? "1");
   const page = Number.isInteger(requested) && requested > 0 && requested < 100_000 ? requested : 1;
   const [money, list] = await Promise.all([loadShopMoney(db, auth.user.merchantId), listProducts(db, auth.user.merchantId, { search, page })]);
-  const images = await loadProductImages(db, list.rows.map((row) => row.id));
+  const ids = list.rows.map((row) => row.id);
+  const [images, units] = await Promise.all([loadProductImages(db, ids), soldAndHeldUnits(db, auth.user.merchantId, ids)]);
   return {
     lang,
     canChange,
@@ -42,6 +44,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       price: formatAmount(Number(row.price), money.currency, lang),
       discounted: row.discounted_price === null ? null : formatAmount(Number(row.discounted_price), money.currency, lang),
       inventory: row.inventory,
+      sold: units.get(row.id)?.sold ?? 0,
+      held: units.get(row.id)?.held ?? 0,
       active: Boolean(row.is_active),
     })),
   };
@@ -122,7 +126,14 @@ export default function Products() {
             key: "inventory",
             header: t("catalogue_admin.products.inventory"),
             nowrap: true,
-            cell: (row) => (row.inventory === null ? t("catalogue_admin.products.unlimited") : <span dir="ltr">{row.inventory}</span>),
+            cell: (row) => (
+              <Stack gap={0}>
+                {row.inventory === null ? t("catalogue_admin.products.unlimited") : <span dir="ltr">{row.inventory}</span>}
+                <Text span size="xs" c="dimmed">
+                  {t("catalogue_admin.products.sold_held", { sold: row.sold, held: row.held })}
+                </Text>
+              </Stack>
+            ),
           },
           {
             key: "active",

@@ -31,7 +31,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   if (await bookingThrottled(db, context.get(clientAddressContext))) return apiDetail(request, "events_public.errors.throttled", 429);
   return respondOnce(request, { db, merchantId: event.merchant_id, scope: `event_booking:${event.id}`, body }, async () => {
-    const outcome = await registerForEvent(db, { event, body: { ...body, event: event.slug }, lang, baseUrl: linkBaseUrl() });
+    const outcome = await registerForEvent(db, { event, body: { ...body, event: event.slug }, lang, baseUrl: linkBaseUrl(), clientAddress: context.get(clientAddressContext) });
     if (!outcome.ok) return { status: 400, body: apiFieldErrors(outcome.errors, outcome.params, lang) };
     if (entryId !== null) await endPass(db, entryId);
     return { status: 201, body: outcome.booking };

@@ -95,6 +95,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
     body: { ...values, extra },
     lang,
     baseUrl: linkBaseUrl(),
+    clientAddress: context.get(clientAddressContext),
     termsAccepted: terms ? form.get("accept_terms") === "on" : undefined,
     namesRequired: true,
   });

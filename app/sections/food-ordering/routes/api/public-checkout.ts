@@ -30,7 +30,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!parsed.success) return { status: 400, body: nestedErrors(issuesAsErrors(parsed.error.issues), undefined, lang) };
     const rules = addressRules(parsed.data.address);
     if (Object.keys(rules).length) return { status: 400, body: nestedErrors(rules, undefined, lang) };
-    const placed = await placeOrder(db, { request: parsed.data, lang, baseUrl: linkBaseUrl(), addresses: platformAddresses(request) });
+    const placed = await placeOrder(db, { request: parsed.data, lang, baseUrl: linkBaseUrl(), addresses: platformAddresses(request), clientAddress: context.get(clientAddressContext) });
     if (!placed.ok) return { status: 400, body: nestedErrors(placed.errors, placed.params, lang) };
     const { id, number, total, checkout_url } = placed.order;
     return { status: 201, body: { id, number, total, checkout_url } };

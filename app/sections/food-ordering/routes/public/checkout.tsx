@@ -8,7 +8,7 @@ import { Alert, Button, Card, LinkButton, SelectField, TextAreaField, TextField 
 import { kuwaitAreaIn } from "~/domain/payments/kuwait-areas";
 import { readFormData } from "~/web/form-data.server";
 import { platformAddresses } from "~/web/addresses.server";
-import { getDbFrom } from "~/web/request-context.server";
+import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { describe } from "~/presentation/texts.server";
 import { addressRules, afterOrder, cartSummary, checkoutLines, setLineQuantity } from "../../domain/cart.server";
@@ -99,7 +99,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   });
   if (!parsed.success) return data({ values, ...splitCheckoutErrors(issuesAsErrors(parsed.error.issues), undefined, lang) }, { status: 400 });
   const rules = addressRules(parsed.data.address);
-  const placed = Object.keys(rules).length ? ({ ok: false, errors: rules, params: {} } as const) : await placeOrder(db, { request: parsed.data, lang, baseUrl: linkBaseUrl(), addresses: platformAddresses(request) });
+  const placed = Object.keys(rules).length ? ({ ok: false, errors: rules, params: {} } as const) : await placeOrder(db, { request: parsed.data, lang, baseUrl: linkBaseUrl(), addresses: platformAddresses(request), clientAddress: context.get(clientAddressContext), deviceToken: visitor.token });
   if (!placed.ok) return data({ values, ...splitCheckoutErrors(placed.errors, placed.params, lang) }, { status: 400 });
   const headers = await storeCart(visitor, request, afterOrder(cart));
   if (placed.order.checkout_url) return redirect(placed.order.checkout_url, { status: 303, headers });

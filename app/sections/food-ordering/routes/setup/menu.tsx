@@ -7,6 +7,7 @@ import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
 import { formatAmount } from "~/lib/money";
 import { SetupNav } from "~/sections/food-ordering/components/setup/setup-nav";
 import { listCategories, listItems } from "~/sections/food-ordering/domain/menu-admin.server";
+import { soldAndHeldPortions } from "~/sections/food-ordering/domain/orders.server";
 import { guardSetupPage } from "~/sections/food-ordering/presentation/setup-guard.server";
 import { getDbFrom } from "~/web/request-context.server";
 
@@ -14,12 +15,12 @@ export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "القائمة" : "Menu" }];
 }
 
-/** The menu editor: the categories with their dishes, links to add and change them. */
+/** The menu editor: the categories with their dishes (a limited dish's portions left, sold and held by unpaid orders), links to add and change them. */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { auth, lang, canSetUp } = await guardSetupPage(context, request, params, { feature: "product_bulk_create", permission: "change_order" });
   const db = getDbFrom(context);
   const { currency } = await loadMerchantDefaults(db, auth.user.merchantId);
-  const [categories, items] = await Promise.all([listCategories(db, auth.user.merchantId), listItems(db, auth.user.merchantId)]);
+  const [categories, items, portions] = await Promise.all([listCategories(db, auth.user.merchantId), listItems(db, auth.user.merchantId), soldAndHeldPortions(db, auth.user.merchantId)]);
   return {
     lang,
     canSetUp,
@@ -37,6 +38,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
           available: Boolean(item.is_available),
           promoted: Boolean(item.is_promoted),
           quantity: item.quantity,
+          sold: portions.get(item.id)?.sold ?? 0,
+          held: portions.get(item.id)?.held ?? 0,
         })),
     })),
   };
@@ -82,6 +85,7 @@ export default function Menu() {
                   {item.promoted ? <Badge color="yellow" variant="light">{t("food_setup.menu.promoted")}</Badge> : null}
                   {item.available ? null : <Badge color="gray" variant="light">{t("food_setup.menu.unavailable")}</Badge>}
                   {item.quantity === null ? null : <Badge color="blue" variant="light">{t("food_setup.menu.left", { left: item.quantity })}</Badge>}
+                  {item.quantity === null ? null : <Badge color="gray" variant="light">{t("food_setup.menu.sold_held", { sold: item.sold, held: item.held })}</Badge>}
                 </Group>
                 <Text dir="ltr">{item.price}</Text>
               </Group>
