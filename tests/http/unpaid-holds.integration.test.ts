@@ -163,6 +163,15 @@ describe("one address's unpaid checkouts", () => {
     await transactionsOf(await checkOutEverywhere(stock, "198.18.11.1"));
   });
 
+  it("counts an IPv6 caller by its /64: walking through one's own block buys no more unpaid checkouts", async () => {
+    const stock = await stockedMerchant("Block");
+    for (let checkout = 0; checkout < MAX_UNPAID_CHECKOUTS; checkout++) await transactionsOf(await checkOutEverywhere(stock, `2001:db8:7:1::${checkout + 1}`));
+    const refused = await checkOutEverywhere(stock, "2001:db8:7:1:ffff:ffff:ffff:ffff");
+    expect([refused.food.status, refused.event.status, refused.shop.status]).toEqual([400, 400, 400]);
+    // The next /64 is another household.
+    await transactionsOf(await checkOutEverywhere(stock, "2001:db8:7:2::1"));
+  });
+
   it("the event's register page refuses the next unpaid booking with the same words", async () => {
     const stock = await stockedMerchant("Paged");
     for (let checkout = 0; checkout < MAX_UNPAID_CHECKOUTS; checkout++) expect((await app.request(EVENT, { json: booking(stock), ip: "198.18.12.1" })).status).toBe(201);

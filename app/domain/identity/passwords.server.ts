@@ -1,4 +1,5 @@
 import { writeTransaction, type DB } from "~/db/database.server";
+import { addressGroup } from "~/domain/identity/throttle.server";
 import { queueMail } from "~/domain/messaging/mail.server";
 import { recordOwnAction } from "~/domain/audit/audit-log.server";
 import { addMs, now, nowIso } from "~/lib/clock.server";
@@ -108,7 +109,7 @@ export async function requestPasswordReset(
 ) {
   const rules = [
     { bucket: `reset:user:${input.username.toLowerCase()}`, limit: 3, windowMs: 60 * 60_000 },
-    ...(input.ip ? [{ bucket: `reset:ip:${input.ip}`, limit: 20, windowMs: 60 * 60_000 }] : []),
+    ...(input.ip ? [{ bucket: `reset:ip:${addressGroup(input.ip)}`, limit: 20, windowMs: 60 * 60_000 }] : []),
   ];
   if (await isThrottled(db, rules)) return;
   await recordHits(db, rules);

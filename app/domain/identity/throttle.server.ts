@@ -1,7 +1,30 @@
+import { isIP } from "node:net";
 import type { DB } from "~/db/database.server";
 import { addMs, now, nowIso } from "~/lib/clock.server";
 
 export type ThrottleRule = { bucket: string; limit: number; windowMs: number };
+
+/**
+ * The client address a limit counts: an IPv4 address as it is, an IPv6 address by its /64 (one
+ * household or one server is given a whole /64, and walking through it must not buy more tries).
+ */
+export function addressGroup(ip: string | null): string {
+  if (!ip) return "unknown";
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1];
+  const address = ip.split("%")[0].toLowerCase();
+  if (isIP(address) !== 6) return ip;
+  const [head, tail] = address.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail === undefined ? [] : tail ? tail.split(":") : [];
+  const width = (groups: string[]) => groups.reduce((sum, group) => sum + (group.includes(".") ? 2 : 1), 0);
+  const groups = [...left, ...Array<string>(Math.max(0, 8 - width(left) - width(right))).fill("0"), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => (group.includes(".") ? "0" : Number.parseInt(group || "0", 16).toString(16)))
+    .join(":")}::/64`;
+}
+
 
 /** True when any rule's bucket already holds its limit of hits inside its window. */
 export async function isThrottled(db: DB, rules: ThrottleRule[]): Promise<boolean> {

@@ -1,4 +1,5 @@
 import { randomInt } from "node:crypto";
+import { addressGroup } from "~/domain/identity/throttle.server";
 import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/min";
 import { engineOf, lockMerchant, writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
@@ -123,6 +124,8 @@ export async function placeOrder(
     clientAddress?: string | null;
   },
 ): Promise<{ ok: true; order: PlacedOrder } | CheckoutRefusal> {
+  // Counted as throttles count an address: an IPv6 address by its /64.
+  input = { ...input, clientAddress: input.clientAddress ? addressGroup(input.clientAddress) : null };
   const held = await heldUnitsOf(db, input.merchantId, input.previousOrder);
   const quoted = await quoteCheckout(db, input.merchantId, input.request, { requireTerms: input.requireTerms, lang: input.lang, held });
   if (!quoted.ok) return quoted;

@@ -1,5 +1,5 @@
 import type { DB } from "~/db/database.server";
-import { isThrottled, recordHits, type ThrottleRule } from "~/domain/identity/throttle.server";
+import { addressGroup, isThrottled, recordHits, type ThrottleRule } from "~/domain/identity/throttle.server";
 
 /*
  * What one address may do to a shop in ten minutes (decision 0025). Checkouts, on the page or the
@@ -9,9 +9,9 @@ import { isThrottled, recordHits, type ThrottleRule } from "~/domain/identity/th
 
 const WINDOW_MS = 10 * 60_000;
 
-export const checkoutRule = (address: string | null): ThrottleRule => ({ bucket: `catalogue-checkout:${address ?? "unknown"}`, limit: 120, windowMs: WINDOW_MS });
+export const checkoutRule = (address: string | null): ThrottleRule => ({ bucket: `catalogue-checkout:${addressGroup(address)}`, limit: 120, windowMs: WINDOW_MS });
 
-export const discountRule = (address: string | null): ThrottleRule => ({ bucket: `catalogue-discount:${address ?? "unknown"}`, limit: 30, windowMs: WINDOW_MS });
+export const discountRule = (address: string | null): ThrottleRule => ({ bucket: `catalogue-discount:${addressGroup(address)}`, limit: 30, windowMs: WINDOW_MS });
 
 /** Counts one more try against each rule; true (and nothing counted) when one is already at its limit. */
 export async function overLimit(db: DB, rules: ThrottleRule[]) {

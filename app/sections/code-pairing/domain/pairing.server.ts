@@ -1,4 +1,3 @@
-import { isIP } from "node:net";
 import { engineOf, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import type { FieldErrors } from "~/domain/identity/passwords.server";
@@ -13,29 +12,11 @@ import type { RequestMakerInput, RequestMakerResult } from "../../contract";
 import { codeLookup, codeState, SPENT_STATES, type CodeState } from "./codes.server";
 import { displayCode, normalizeCode, normalizePair } from "./normalize";
 import { merchantTakesCodes, type Site } from "./sites.server";
+import { addressGroup } from "~/domain/identity/throttle.server";
+
+export { addressGroup };
 
 const WINDOW_MS = 15 * 60_000;
-
-/**
- * The client address a limit counts: an IPv4 address as it is, an IPv6 address by its /64 (one
- * household or one server is given a whole /64, and walking through it must not buy more tries).
- */
-export function addressGroup(ip: string | null): string {
-  if (!ip) return "unknown";
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return mapped[1];
-  const address = ip.split("%")[0].toLowerCase();
-  if (isIP(address) !== 6) return ip;
-  const [head, tail] = address.split("::");
-  const left = head ? head.split(":") : [];
-  const right = tail === undefined ? [] : tail ? tail.split(":") : [];
-  const width = (groups: string[]) => groups.reduce((sum, group) => sum + (group.includes(".") ? 2 : 1), 0);
-  const groups = [...left, ...Array<string>(Math.max(0, 8 - width(left) - width(right))).fill("0"), ...right];
-  return `${groups
-    .slice(0, 4)
-    .map((group) => (group.includes(".") ? "0" : Number.parseInt(group || "0", 16).toString(16)))
-    .join(":")}::/64`;
-}
 
 /**
  * Failed tries are counted three ways: per client address (one person guessing; IPv6 by /64), per

@@ -1,4 +1,5 @@
 import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/min";
+import { addressGroup } from "~/domain/identity/throttle.server";
 import type { Selectable } from "kysely";
 import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import type { BookingItemStatus, EventFieldTable, EventTable } from "~/db/schema";
@@ -352,7 +353,8 @@ export async function createBooking(
   const left = await placesLeft(db, ticket.ticketDateId, request.quantity);
   if (left < request.quantity) return { ok: false, ...shortOf(left) };
 
-  const clientAddress = input.actor ? null : input.clientAddress?.slice(0, 100) || null;
+  // Counted as throttles count an address: an IPv6 address by its /64.
+  const clientAddress = input.actor || !input.clientAddress ? null : addressGroup(input.clientAddress);
   const outcome = await writeTransaction(db, async (trx): Promise<BookingOutcome<{ booking: CreatedBooking }> | BookingRefusal> => {
     // Checked before anything is taken: a refusal here returns (and commits) nothing.
     if (clientAddress && !free) {

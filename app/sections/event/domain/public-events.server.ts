@@ -3,7 +3,7 @@ import type { DB } from "~/db/database.server";
 import type { EventTable } from "~/db/schema";
 import { unitOf } from "~/domain/merchants/units.server";
 import { payChoicesFor } from "~/domain/payments/pay-page.server";
-import { isThrottled, recordHits } from "~/domain/identity/throttle.server";
+import { addressGroup, isThrottled, recordHits } from "~/domain/identity/throttle.server";
 import type { FieldErrors } from "~/domain/identity/passwords.server";
 import { nowIso } from "~/lib/clock.server";
 import type { Language } from "~/lib/i18n";
@@ -189,10 +189,10 @@ export async function eventTerms(db: DB, event: PublicEvent, lang: Language): Pr
   return ((lang === "ar" ? unit?.terms_ar : unit?.terms_en) ?? "").trim();
 }
 
-const FEEDBACK_RULE = (ip: string | null) => ({ bucket: `event-feedback:${ip ?? "unknown"}`, limit: 10, windowMs: 60 * 60_000 });
-const BOOKING_RULE = (ip: string | null) => ({ bucket: `event-booking:${ip ?? "unknown"}`, limit: 60, windowMs: 10 * 60_000 });
+const FEEDBACK_RULE = (ip: string | null) => ({ bucket: `event-feedback:${addressGroup(ip)}`, limit: 10, windowMs: 60 * 60_000 });
+const BOOKING_RULE = (ip: string | null) => ({ bucket: `event-booking:${addressGroup(ip)}`, limit: 60, windowMs: 10 * 60_000 });
 
-const QUEUE_RULE = (ip: string | null) => ({ bucket: `event-queue:${ip ?? "unknown"}`, limit: 20, windowMs: 10 * 60_000 });
+const QUEUE_RULE = (ip: string | null) => ({ bucket: `event-queue:${addressGroup(ip)}`, limit: 20, windowMs: 10 * 60_000 });
 
 /** Whether this address has joined waiting zones too often lately (a place each time); each call counts as one. */
 export async function queueJoinThrottled(db: DB, ip: string | null): Promise<boolean> {

@@ -1,4 +1,5 @@
 import { randomInt } from "node:crypto";
+import { addressGroup } from "~/domain/identity/throttle.server";
 import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/min";
 import { DateTime } from "luxon";
 import { engineOf, writeTransaction, type DB } from "~/db/database.server";
@@ -257,7 +258,8 @@ export async function placeOrder(
   let placed: { id: number; number: string; transactionId: string };
   try {
     placed = await writeTransaction(db, async (trx) => {
-      const clientAddress = input.clientAddress?.slice(0, 100) || null;
+      // Counted as throttles count an address: an IPv6 address by its /64.
+      const clientAddress = input.clientAddress ? addressGroup(input.clientAddress) : null;
       if (clientAddress) await lockCheckoutsOf(trx, quoted.merchantId, clientAddress);
       if (!cod && (await unpaidOrdersFrom(trx, quoted.merchantId, clientAddress, input.deviceToken ?? null)) >= MAX_UNPAID_CHECKOUTS) {
         throw new TakenMeanwhile({ non_field_errors: ["food_public.errors.too_many_unpaid"] }, { max: MAX_UNPAID_CHECKOUTS });

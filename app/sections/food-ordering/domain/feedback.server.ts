@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { DB } from "~/db/database.server";
 import type { FieldErrors } from "~/domain/identity/passwords.server";
-import { isThrottled, recordHits } from "~/domain/identity/throttle.server";
+import { addressGroup, isThrottled, recordHits } from "~/domain/identity/throttle.server";
 import { leaveOrderFeedback, mayLeaveFeedback, type PublicOrder } from "./public-menu.server";
 
 /** A customer's feedback on a handed-over order: a rating of 1 to 5 and an optional comment. */
@@ -15,8 +15,8 @@ export const OrderFeedbackSchema = z.object({
   comment: z.string().trim().max(1000, "errors.too_long").default(""),
 });
 
-const FEEDBACK_RULE = (ip: string | null) => ({ bucket: `food-feedback:${ip ?? "unknown"}`, limit: 10, windowMs: 60 * 60_000 });
-const CHECKOUT_RULE = (ip: string | null) => ({ bucket: `food-checkout:${ip ?? "unknown"}`, limit: 60, windowMs: 10 * 60_000 });
+const FEEDBACK_RULE = (ip: string | null) => ({ bucket: `food-feedback:${addressGroup(ip)}`, limit: 10, windowMs: 60 * 60_000 });
+const CHECKOUT_RULE = (ip: string | null) => ({ bucket: `food-checkout:${addressGroup(ip)}`, limit: 60, windowMs: 10 * 60_000 });
 
 /** Whether this address has placed orders too often lately; each call counts as one. */
 export async function checkoutThrottled(db: DB, ip: string | null) {

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import type { DB } from "~/db/database.server";
-import { isThrottled, recordHits } from "~/domain/identity/throttle.server";
+import { addressGroup, isThrottled, recordHits } from "~/domain/identity/throttle.server";
 import { loadUnitHeader } from "~/domain/merchants/units.server";
 import { isLanguage, type Language } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
@@ -25,8 +25,8 @@ export async function requireActiveCollector(db: DB, publicId: string | undefine
  * shared address pays many customers, each once), and every submission to any collector, refusals
  * included, so that nobody probes customers' phone numbers against the daily cap or floods the form.
  */
-const createdRule = (collectorId: number, ip: string | null) => ({ bucket: `collect:${collectorId}:${ip ?? "unknown"}`, limit: 30, windowMs: 10 * 60_000 });
-const triedRule = (ip: string | null) => ({ bucket: `collect-try:${ip ?? "unknown"}`, limit: 200, windowMs: 10 * 60_000 });
+const createdRule = (collectorId: number, ip: string | null) => ({ bucket: `collect:${collectorId}:${addressGroup(ip)}`, limit: 30, windowMs: 10 * 60_000 });
+const triedRule = (ip: string | null) => ({ bucket: `collect-try:${addressGroup(ip)}`, limit: 200, windowMs: 10 * 60_000 });
 
 /** Whether this address has paid through this collector, or sent collector forms, too often lately; counts this submission. */
 export async function collectThrottled(db: DB, ip: string | null, collectorId: number) {
