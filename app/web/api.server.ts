@@ -3,7 +3,7 @@ import { authenticateAccessToken } from "~/domain/identity/api-tokens.server";
 import { can, type Permission } from "~/domain/identity/permissions";
 import { loadSessionUser, type SessionUser } from "~/domain/identity/users.server";
 import { languageFromHeader, translator, type Language } from "~/lib/i18n.server";
-import { authenticateApiKey, grantsOn } from "~/domain/identity/api-keys.server";
+import { authenticateApiKey, grantsOn, setupGrantsOn, SETUP_AREAS, type ApiKeyGrants, type SetupArea } from "~/domain/identity/api-keys.server";
 import { clientAddressContext, getDbFrom } from "./request-context.server";
 import { TRANSACTION_SECTIONS } from "~/sections/registry";
 
@@ -73,11 +73,25 @@ export async function requireApiUser(request: Request, context: Context, options
 async function requireKeyUser(request: Request, context: Context, key: string, allowed: boolean): Promise<SessionUser> {
   const db = getDbFrom(context);
   const found = await authenticateApiKey(db, key, context.get(clientAddressContext), API_KEY_PLUGINS);
-  if (!found.ok) throw apiDetail(request, found.reason === "address" ? "api.key_address" : "api.key_invalid", found.reason === "address" ? 403 : 401);
+  if (!found.ok) {
+    if (found.reason === "creator") throw apiDetail(request, "api.key_creator_inactive", 403, { code: "api_key_creator_inactive" });
+    throw apiDetail(request, found.reason === "address" ? "api.key_address" : "api.key_invalid", found.reason === "address" ? 403 : 401);
+  }
   if (!allowed) throw apiDetail(request, "api.key_not_here", 403);
   const user = await loadSessionUser(db, found.userId);
   if (!user || user.merchantId !== found.merchantId) throw apiDetail(request, "api.key_invalid", 401);
-  return { ...user, apiKey: { id: found.keyId, grants: found.grants } };
+  const holds = found.creatorHolds;
+  const permissions = holds === "all" ? user.permissions : user.permissions.filter((permission) => holds.includes(permission));
+  return { ...user, permissions, apiKey: { id: found.keyId, grants: found.grants, withdrawn: found.withdrawn } };
+}
+
+/** A key's user with the permissions of one plugin's or area's grants, or null when its scopes name nothing there. */
+function narrowKeyUser(user: SessionUser, granted: (grants: ApiKeyGrants) => string[]): SessionUser | null {
+  if (!user.apiKey) return user;
+  const permissions = granted(user.apiKey.grants);
+  const withdrawn = granted(user.apiKey.withdrawn);
+  if (!permissions.length && !withdrawn.length) return null;
+  return { ...user, permissions, apiKey: { ...user.apiKey, withdrawn: { here: withdrawn } } };
 }
 
 /**
@@ -85,13 +99,30 @@ async function requireKeyUser(request: Request, context: Context, key: string, a
  * scopes grant on that plugin, or null when they grant nothing there (answer as if it did not exist).
  */
 export function userOnPlugin(user: SessionUser, plugin: string): SessionUser | null {
-  if (!user.apiKey) return user;
-  const permissions = grantsOn(user.apiKey.grants, plugin);
-  return permissions.length ? { ...user, permissions } : null;
+  return narrowKeyUser(user, (grants) => grantsOn(grants, plugin));
 }
 
+/**
+ * The user as they may act in a section's management API (products, the food menu, events): an
+ * API key with what its set-up scopes grant there (`menu:write`…), or null when its scopes name
+ * neither the area nor its section.
+ */
+export function userInSetup(user: SessionUser, area: SetupArea): SessionUser | null {
+  if (!user.apiKey) return user;
+  const inArea = narrowKeyUser(user, (grants) => setupGrantsOn(grants, area));
+  return inArea ?? (userOnPlugin(user, SETUP_AREAS[area].plugin) ? { ...user, permissions: [], apiKey: { ...user.apiKey, withdrawn: {} } } : null);
+}
+
+/**
+ * 403 unless the user may. A key refused only because its creator no longer holds the permission
+ * says so (`api_key_creator_lacks_permission`), so the merchant knows why a key that worked stopped.
+ */
 export function requireApiPermission(request: Request, user: SessionUser, permission: Permission) {
-  if (!can(user, permission)) throw apiDetail(request, "api.permission_denied", 403);
+  if (can(user, permission)) return;
+  if (user.apiKey && Object.values(user.apiKey.withdrawn).some((withdrawn) => withdrawn.includes(permission))) {
+    throw apiDetail(request, "api.key_creator_lacks_permission", 403, { code: "api_key_creator_lacks_permission" });
+  }
+  throw apiDetail(request, "api.permission_denied", 403);
 }
 
 export function methodNotAllowed(request: Request) {

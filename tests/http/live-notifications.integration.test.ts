@@ -142,7 +142,14 @@ describe("the live channel", () => {
     expect(seen.body).toMatchObject({ type: "payment_completed", data: { transaction_id: "tx-1" } });
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(staff.events.map((event) => event.body.type)).toEqual(["payment_completed"]);
-    expect(otp.events).toEqual([]);
+    // The other merchant's channel is open and live: its own message, published after alpha's, is
+    // all it gets (a channel that never opened would fail here rather than pass).
+    expect(otp.response.status).toBe(200);
+    await publishLive(database.db, { merchantId: beta.merchantId, permission: "view_paymenttransaction", type: "payment_completed", data: { transaction_id: "beta-own" } });
+    const [own] = await otp.waitFor(1);
+    expect(own.body).toMatchObject({ merchant_id: beta.merchantId, type: "payment_completed", data: { transaction_id: "beta-own" } });
+    expect(otp.events.map((event) => event.body.data)).toEqual([{ transaction_id: "beta-own" }]);
+    expect(otp.events.every((event) => event.body.merchant_id === beta.merchantId)).toBe(true);
     staff.close();
     otp.close();
   });

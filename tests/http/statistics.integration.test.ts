@@ -225,7 +225,24 @@ describe("the other dashboard calls", () => {
     expect(results[1].actions.find((action) => action.value === "delete")?.url).toBe(`/api/v1/plugins/payment_request/transaction/actions/${made.declined}/delete/`);
     const viewer = (await (await call("GET", "/api/v1/dashboard/recent_orders/", tokens.viewer)).json()) as { results: { actions: unknown[] }[] };
     expect(viewer.results.every((row) => row.actions.length === 0)).toBe(true);
-    expect((await call("GET", "/api/v1/dashboard/recent_orders/", tokens.other)).status).toBe(200);
+  });
+
+  it("shows another merchant only its own rows: recent_orders and avg_txn_size never carry the shop's transactions", async () => {
+    const own = await call("POST", "/api/v1/plugins/payment_request/transaction/", tokens.other, { amount: "4.000", pg_codes: ["card-sandbox"], customer_email: "other-own@example.com" });
+    expect(own.status).toBe(201);
+    const ownId = ((await own.json()) as { id: string }).id;
+    const recent = await call("GET", "/api/v1/dashboard/recent_orders/?limit=50", tokens.other);
+    expect(recent.status).toBe(200);
+    const rows = ((await recent.json()) as { results: { id: string; customer_email: string }[] }).results;
+    expect(rows.map((row) => row.id)).toEqual([ownId]);
+    expect(rows.map((row) => row.id).filter((id) => Object.values(made).includes(id))).toEqual([]);
+    // The shop's two paid transactions of this year are in its average; none of them is in the other merchant's.
+    const average = await call("GET", "/api/v1/dashboard/avg_txn_size/", tokens.other);
+    expect(average.status).toBe(200);
+    const body = (await average.json()) as { currencies: string[]; results: { values: { count: number; value: string | null }[] }[] };
+    expect(body.results.flatMap((month) => month.values).reduce((sum, value) => sum + value.count, 0)).toBe(0);
+    const shop = (await (await call("GET", "/api/v1/dashboard/avg_txn_size/")).json()) as typeof body;
+    expect(shop.results.flatMap((month) => month.values).reduce((sum, value) => sum + value.count, 0)).toBe(2);
   });
 
   it("GET user/actions shows the merchant's actions to its statistics users and their own to others", async () => {

@@ -316,6 +316,20 @@ describe("bulk actions and deleted transactions", () => {
     expect((await list()).count).toBe(10);
     expect((await send("POST", `${BASE}/transaction/actions/bulk/refund/`, { ids: [c] })).status).toBe(404);
     expect((await send("POST", `${BASE}/transaction/actions/bulk/cancel/`, { ids: [] })).status).toBe(400);
+
+    // Another merchant sends alpha's ids: nothing canceled, nothing restored, and its answer names none as done.
+    const rowsOf = (rowIds: string[]) => database.db.selectFrom("transactions").select(["id", "state", "deleted_at"]).where("id", "in", rowIds).orderBy("id").execute();
+    const before = await rowsOf([a, b, c]);
+    for (const [action, target] of [["cancel", c], ["restore", a], ["restore", b]] as const) {
+      const response = await send("POST", `${BASE}/transaction/actions/bulk/${action}/`, { ids: [target] }, tokens.beta);
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      const body = (await response.json()) as { results?: { ok: boolean }[] };
+      expect((body.results ?? []).filter((result) => result.ok)).toEqual([]);
+    }
+    expect(await rowsOf([a, b, c])).toEqual(before);
+    expect(before.find((row) => row.id === c)?.deleted_at).toBeNull();
+    expect(before.find((row) => row.id === a)?.deleted_at).not.toBeNull();
+    expect((await list("", tokens.beta, `${BASE}/deleted_transaction`)).count).toBe(0);
   });
 });
 

@@ -19,6 +19,7 @@ let server: TestHttpServer;
 let pushService: http.Server;
 let pushUrl: string;
 let alpha: Awaited<ReturnType<typeof seedMerchant>>;
+let beta: Awaited<ReturnType<typeof seedMerchant>>;
 
 type Delivery = { path: string; headers: http.IncomingHttpHeaders; body: Buffer };
 const deliveries: Delivery[] = [];
@@ -38,6 +39,7 @@ beforeAll(async () => {
   pushUrl = `http://127.0.0.1:${(pushService.address() as AddressInfo).port}`;
   database = await createTestDatabase();
   alpha = await seedMerchant(database.db, "Alpha");
+  beta = await seedMerchant(database.db, "Beta");
   // The push service is on loopback here; in production a private address is refused, as for webhooks.
   server = await startHttpServer({ ...database.env, SEED_DEMO: "0", WEBHOOK_ALLOW_PRIVATE: "1" });
 }, 60_000);
@@ -140,6 +142,34 @@ describe("browser push notifications", () => {
     await createNotifications(database.db, { merchantId: alpha.merchantId, userIds: [alpha.staff.id], kind: "permission_request", lang: "en", link: null });
     await runReadyJobs(database.db);
     expect(deliveries).toEqual([]);
+  });
+
+  it("keeps merchants apart: another merchant's user cannot turn off a browser of alpha's, and alpha's notices never reach a browser now registered to them", async () => {
+    const alphaToken = await tokenOf(alpha.staff.username);
+    const betaToken = await tokenOf(beta.admin.username);
+    const browser = browserSubscription("shared-tablet");
+    expect((await register(alphaToken, { registration_id: browser.json, type: "web" })).status).toBe(201);
+    const ownerOf = async () => (await database.db.selectFrom("push_subscriptions").select(["merchant_id", "user_id"]).where("endpoint", "=", browser.json.endpoint).executeTakeFirst()) ?? null;
+
+    // Beta's DELETE of that browser removes nothing of alpha's.
+    expect((await register(betaToken, { registration_id: browser.json, type: "web" }, "DELETE")).status).toBe(204);
+    expect(await ownerOf()).toEqual({ merchant_id: alpha.merchantId, user_id: alpha.staff.id });
+    await createNotifications(database.db, { merchantId: alpha.merchantId, userIds: [alpha.staff.id], kind: "report_exported", lang: "en", link: "/en/generated-reports?id=3" });
+    await runReadyJobs(database.db);
+    expect(deliveries).toHaveLength(1);
+    expect(browser.read(deliveries[0]!.body)).toMatchObject({ url: "/en/generated-reports?id=3" });
+
+    // The same browser signed in to beta is beta's from then on: alpha's notices stop there, beta's arrive.
+    deliveries.length = 0;
+    expect((await register(betaToken, { registration_id: browser.json, type: "web" })).status).toBe(201);
+    expect(await ownerOf()).toEqual({ merchant_id: beta.merchantId, user_id: beta.admin.id });
+    await createNotifications(database.db, { merchantId: alpha.merchantId, userIds: [alpha.staff.id], kind: "report_exported", lang: "en", link: "/en/generated-reports?id=4" });
+    await runReadyJobs(database.db);
+    expect(deliveries).toEqual([]);
+    await createNotifications(database.db, { merchantId: beta.merchantId, userIds: [beta.admin.id], kind: "report_exported", lang: "en", link: "/en/generated-reports?id=5" });
+    await runReadyJobs(database.db);
+    expect(deliveries).toHaveLength(1);
+    expect(browser.read(deliveries[0]!.body)).toMatchObject({ url: "/en/generated-reports?id=5" });
   });
 
   it("stops at once for a browser whose sign-in ended", async () => {

@@ -4,6 +4,7 @@ import { recordAudit } from "~/domain/audit/audit-log.server";
 import { addMs, now, nowIso } from "~/lib/clock.server";
 import { randomToken, sha256 } from "~/lib/crypto.server";
 import { refuse, type Refusal } from "~/lib/outcome";
+import { permissionsOf } from "./users.server";
 
 /**
  * API keys for merchants' servers (`Authorization: Api-Key <key>`). A key acts as a user of kind
@@ -34,31 +35,68 @@ const LAST_USED_EVERY_MS = 30_000;
 export const API_KEY_NAME_MAX = 100;
 
 /**
+ * Set-up scopes: what a key may do in a section's management API, as that section's own
+ * permissions. `menu` is food ordering's menu, branches, delivery areas and vouchers, `events` the
+ * events on sale; `catalogue` is also a section with transactions, so its `read` and `write` cover
+ * both. The wildcards (`*`, `*:read`, `*:write`) cover them too.
+ */
+export const SETUP_AREAS = {
+  catalogue: { plugin: "catalogue", read: ["view_product"], write: ["change_product"] },
+  menu: { plugin: "food_ordering", read: ["view_order"], write: ["change_order"] },
+  events: { plugin: "event", read: ["view_booking"], write: ["change_booking"] },
+} as const satisfies Record<string, { plugin: string; read: readonly string[]; write: readonly string[] }>;
+
+export type SetupArea = keyof typeof SETUP_AREAS;
+export const SETUP_OPERATIONS = ["read", "write"] as const;
+type SetupOperation = (typeof SETUP_OPERATIONS)[number];
+
+/** The set-up areas whose section is among `known` (a section not built has no management API). */
+export function setupAreasOf(known: readonly string[]): SetupArea[] {
+  return (Object.keys(SETUP_AREAS) as SetupArea[]).filter((area) => known.includes(SETUP_AREAS[area].plugin));
+}
+
+/**
  * Scopes as `plugin:operation` (`payment_request:refund`), `plugin` (every operation on it),
- * `*:operation` or `*`, `known` being the plugins a scope may name (the sections with transactions).
- * Returns the grants, or the scopes it does not know.
+ * `*:operation` or `*`, `known` being the plugins a scope may name (the sections with transactions),
+ * and set-up scopes `area:read`, `area:write` or `area` (SETUP_AREAS). Returns the grants (a set-up
+ * area's under its own name), or the scopes it does not know.
  */
 export function parseScopes(scopes: readonly string[], known: readonly string[]): { ok: true; grants: ApiKeyGrants } | { ok: false; unknown: string[] } {
   const plugins = new Set(known);
+  const areas = setupAreasOf(known);
   const grants: Record<string, Set<string>> = {};
   const unknown: string[] = [];
+  const grant = (name: string, permissions: readonly string[]) => {
+    grants[name] ??= new Set();
+    for (const permission of permissions) grants[name].add(permission);
+  };
   for (const scope of scopes) {
-    const [plugin, operation, extra] = scope.split(":");
-    const operations = operation === undefined ? OPERATIONS : OPERATIONS.includes(operation as ScopeOperation) ? [operation as ScopeOperation] : null;
-    if (extra !== undefined || !operations || (plugin !== "*" && !plugins.has(plugin))) {
+    const [name, operation, extra] = scope.split(":");
+    const onTransactions = name === "*" || plugins.has(name);
+    const scopeAreas = name === "*" ? areas : areas.filter((area) => area === name);
+    const operations = operation === undefined ? OPERATIONS : OPERATIONS.includes(operation as ScopeOperation) ? [operation as ScopeOperation] : [];
+    const setupOperations = operations.filter((op): op is SetupOperation => (SETUP_OPERATIONS as readonly string[]).includes(op));
+    const recognised = onTransactions ? operations.length > 0 : scopeAreas.length > 0 && setupOperations.length > 0;
+    if (extra !== undefined || !recognised) {
       unknown.push(scope);
       continue;
     }
-    grants[plugin] ??= new Set();
-    for (const op of operations) for (const permission of SCOPE_OPERATIONS[op]) grants[plugin].add(permission);
+    if (onTransactions) for (const op of operations) grant(name, SCOPE_OPERATIONS[op]);
+    for (const area of scopeAreas) for (const op of setupOperations) grant(area, SETUP_AREAS[area][op]);
   }
   if (unknown.length) return { ok: false, unknown };
-  return { ok: true, grants: Object.fromEntries(Object.entries(grants).map(([plugin, set]) => [plugin, [...set].sort()])) };
+  return { ok: true, grants: Object.fromEntries(Object.entries(grants).map(([name, set]) => [name, [...set].sort()])) };
 }
 
 /** The permissions a key holds on one plugin; empty when it may not touch it. */
 export function grantsOn(grants: ApiKeyGrants, plugin: string): string[] {
   return [...new Set([...(grants["*"] ?? []), ...(grants[plugin] ?? [])])];
+}
+
+/** The permissions a key holds in a set-up area's management API; empty when its scopes name none there. */
+export function setupGrantsOn(grants: ApiKeyGrants, area: SetupArea): string[] {
+  const own: readonly string[] = [...SETUP_AREAS[area].read, ...SETUP_AREAS[area].write];
+  return (grants[area] ?? []).filter((permission) => own.includes(permission));
 }
 
 function allowList(addresses: readonly string[]) {
@@ -309,12 +347,40 @@ export async function revokeApiKey(db: DB, input: { manager: Manager; id: number
   });
 }
 
-export type KeyAuthentication = { ok: true; userId: number; merchantId: number; keyId: number; grants: ApiKeyGrants } | { ok: false; reason: "invalid" | "address" };
+export type KeyAuthentication =
+  | {
+      ok: true;
+      userId: number;
+      merchantId: number;
+      keyId: number;
+      /** What the key's scopes grant that its creator still holds. */
+      grants: ApiKeyGrants;
+      /** What its scopes grant that its creator no longer holds: refused, and said so. */
+      withdrawn: ApiKeyGrants;
+      /** Every permission its creator holds now ("all" for a superuser). */
+      creatorHolds: string[] | "all";
+    }
+  | { ok: false; reason: "invalid" | "address" | "creator" };
+
+/** Grants split by whether `held` (null: everything) has each permission. */
+function splitGrants(grants: ApiKeyGrants, held: Set<string> | null) {
+  const kept: ApiKeyGrants = {};
+  const withdrawn: ApiKeyGrants = {};
+  for (const [name, permissions] of Object.entries(grants)) {
+    kept[name] = permissions.filter((permission) => !held || held.has(permission));
+    withdrawn[name] = permissions.filter((permission) => held && !held.has(permission));
+  }
+  return { kept, withdrawn };
+}
 
 /**
  * The key behind an `Api-Key` header: live (not revoked, not expired; its previous secret only
  * within its grace period) and used from an allowed address. Notes when and from where it was
  * last used (at most every 30 seconds, so a busy server does not write on every call).
+ *
+ * A key never does more than the person who made it may do now: its creator's permissions are
+ * read on every call, so a permission taken from them is taken from their keys at once, and a key
+ * whose creator was deactivated (or deleted) is refused.
  */
 export async function authenticateApiKey(db: DB, key: string, ip: string | null, plugins: readonly string[]): Promise<KeyAuthentication> {
   if (!/^kp_[\w-]{8}_[\w-]{43}$/.test(key)) return { ok: false, reason: "invalid" };
@@ -322,7 +388,7 @@ export async function authenticateApiKey(db: DB, key: string, ip: string | null,
   const current = now();
   const row = await db
     .selectFrom("api_keys")
-    .select(["id", "merchant_id", "user_id", "key_hash", "previous_valid_until", "scopes", "allowed_ips", "expires_at", "revoked_at", "last_used_at", "last_used_ip"])
+    .select(["id", "merchant_id", "user_id", "created_by", "key_hash", "previous_valid_until", "scopes", "allowed_ips", "expires_at", "revoked_at", "last_used_at", "last_used_ip"])
     .where((eb) => eb.or([eb("key_hash", "=", hash), eb("previous_key_hash", "=", hash)]))
     .executeTakeFirst();
   if (!row || row.revoked_at) return { ok: false, reason: "invalid" };
@@ -333,12 +399,23 @@ export async function authenticateApiKey(db: DB, key: string, ip: string | null,
   if (allowed.length && (!address || !isIP(address) || !allowList(allowed).check(address, isIP(address) === 6 ? "ipv6" : "ipv4"))) {
     return { ok: false, reason: "address" };
   }
+  const creator =
+    row.created_by === null
+      ? undefined
+      : await db.selectFrom("users").select(["id", "merchant_id", "is_active", "is_superuser"]).where("id", "=", row.created_by).executeTakeFirst();
+  if (!creator || !creator.is_active || creator.merchant_id !== row.merchant_id) return { ok: false, reason: "creator" };
   // Scopes naming a section no longer there grant nothing; the others still work.
-  const parsed = parseScopes((JSON.parse(row.scopes) as string[]).filter((scope) => scope.startsWith("*") || plugins.includes(scope.split(":")[0])), plugins);
+  const areas: readonly string[] = setupAreasOf(plugins);
+  const parsed = parseScopes(
+    (JSON.parse(row.scopes) as string[]).filter((scope) => scope.startsWith("*") || plugins.includes(scope.split(":")[0]) || areas.includes(scope.split(":")[0])),
+    plugins,
+  );
   if (!parsed.ok) return { ok: false, reason: "invalid" };
+  const held = creator.is_superuser ? null : new Set(await permissionsOf(db, creator.id));
+  const { kept, withdrawn } = splitGrants(parsed.grants, held);
   const lastUsed = row.last_used_at ? new Date(row.last_used_at as string).getTime() : 0;
   if (current.getTime() - lastUsed > LAST_USED_EVERY_MS || row.last_used_ip !== address) {
     await db.updateTable("api_keys").set({ last_used_at: current.toISOString(), last_used_ip: address }).where("id", "=", row.id).execute();
   }
-  return { ok: true, userId: row.user_id, merchantId: row.merchant_id, keyId: row.id, grants: parsed.grants };
+  return { ok: true, userId: row.user_id, merchantId: row.merchant_id, keyId: row.id, grants: kept, withdrawn, creatorHolds: held ? [...held] : "all" };
 }

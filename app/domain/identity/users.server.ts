@@ -15,8 +15,11 @@ export type SessionUser = {
   /** Creates merchants on this installation (the operator page). */
   isOperator?: boolean;
   permissions: string[];
-  /** Set when an API key acts (web/api.server.ts): the key and what its scopes grant, per plugin. */
-  apiKey?: { id: number; grants: Record<string, string[]> };
+  /**
+   * Set when an API key acts (web/api.server.ts): the key, what its scopes grant per plugin (and
+   * set-up area) that its creator still holds, and what they grant that the creator no longer holds.
+   */
+  apiKey?: { id: number; grants: Record<string, string[]>; withdrawn: Record<string, string[]> };
 };
 
 export async function loadSessionUser(db: DB, userId: number): Promise<SessionUser | undefined> {

@@ -7,7 +7,7 @@ import { CheckboxChoice } from "~/components/choice";
 import { CopyField } from "~/components/copy-field";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { PageHeader } from "~/components/page-header";
-import { checkApiKeyInput, createApiKey, listApiKeys, revokeApiKey, rotateApiKey, SCOPE_OPERATIONS } from "~/domain/identity/api-keys.server";
+import { checkApiKeyInput, createApiKey, listApiKeys, revokeApiKey, rotateApiKey, SCOPE_OPERATIONS, SETUP_OPERATIONS, setupAreasOf } from "~/domain/identity/api-keys.server";
 import { API_KEY_PLUGINS } from "~/web/api.server";
 import { loadAvailableSections } from "~/domain/merchants/merchants.server";
 import { formatDateTime } from "~/lib/format";
@@ -30,7 +30,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   requirePermission(auth, "manage_merchant");
   const db = getDbFrom(context);
   const [keys, available] = await Promise.all([listApiKeys(db, auth.user.merchantId), loadAvailableSections(db, auth.user.merchantId)]);
-  return { keys, plugins: API_KEY_PLUGINS.filter((plugin) => available[plugin]), operations: OPERATIONS };
+  const plugins = API_KEY_PLUGINS.filter((plugin) => available[plugin]);
+  // A set-up area named like its section (the catalogue) is chosen with that section's read and write.
+  const setupAreas = setupAreasOf(plugins).filter((area) => !plugins.includes(area));
+  return { keys, plugins, operations: OPERATIONS, setupAreas, setupOperations: SETUP_OPERATIONS };
 }
 
 type Shown = { name: string; key: string; prefix: string; rotated: boolean };
@@ -80,7 +83,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 export default function ApiKeysPage({ params }: Route.ComponentProps) {
   const { t } = useTranslation();
   const lang = params.lang as Language;
-  const { keys, plugins, operations } = useLoaderData<typeof loader>();
+  const { keys, plugins, operations, setupAreas, setupOperations } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionResult | undefined;
   const busy = useNavigation().state === "submitting";
   const errors = result?.errors ?? {};
@@ -220,6 +223,23 @@ export default function ApiKeysPage({ params }: Route.ComponentProps) {
                     <Group gap="md">
                       {operations.map((operation) => (
                         <CheckboxChoice key={operation} name="scopes" value={`${plugin}:${operation}`} label={t(`admin.api_keys.operations.${operation}`)} />
+                      ))}
+                    </Group>
+                    {plugin === "catalogue" ? (
+                      <Text size="xs" c="dimmed">
+                        {t("admin.api_keys.catalogue_setup_hint")}
+                      </Text>
+                    ) : null}
+                  </Stack>
+                ))}
+                {setupAreas.map((area) => (
+                  <Stack key={area} gap={4}>
+                    <Text size="sm" fw={600}>
+                      {t(`admin.api_keys.areas.${area}`)}
+                    </Text>
+                    <Group gap="md">
+                      {setupOperations.map((operation) => (
+                        <CheckboxChoice key={operation} name="scopes" value={`${area}:${operation}`} label={t(`admin.api_keys.operations.${operation}`)} />
                       ))}
                     </Group>
                   </Stack>

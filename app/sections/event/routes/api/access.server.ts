@@ -1,18 +1,18 @@
 import type { RouterContextProvider } from "react-router";
 import { hasFeature, loadAvailableSections } from "~/domain/merchants/merchants.server";
-import { apiDetail, apiLanguage, requireApiPermission, requireApiUser, userOnPlugin } from "~/web/api.server";
+import { apiDetail, apiLanguage, requireApiPermission, requireApiUser, userInSetup } from "~/web/api.server";
 import { getDbFrom } from "~/web/request-context.server";
 
 type Context = Readonly<RouterContextProvider>;
 
 /**
- * The user of an event API call (a bearer token, or an API key with grants on `event`) who may do
- * `permission`; a merchant without the Bookings feature answers 404, as if it did not exist.
+ * The user of an event API call (a bearer token, or an API key with an `events` scope: `events:read`,
+ * `events:write`) who may do `permission`; a merchant without the Bookings feature answers 404, as if it did not exist.
  */
 export async function requireEventApi(request: Request, context: Context, permission: "view_booking" | "change_booking") {
   const { user: signedIn } = await requireApiUser(request, context, { apiKey: true });
   const db = getDbFrom(context);
-  const user = userOnPlugin(signedIn, "event");
+  const user = userInSetup(signedIn, "events");
   if (!user || !hasFeature(await loadAvailableSections(db, user.merchantId), "event", "bookings")) throw apiDetail(request, "api.not_found", 404);
   requireApiPermission(request, user, permission);
   return { user, db, lang: apiLanguage(request) };

@@ -1,8 +1,7 @@
 import type { Route } from "./+types/payment-session";
-import { can } from "~/domain/identity/permissions";
 import { hasFeature, loadAvailableSections } from "~/domain/merchants/merchants.server";
 import { describe } from "~/presentation/texts.server";
-import { apiDetail, apiJson, apiLanguage, methodNotAllowed, readBody, requireApiUser, userOnPlugin } from "~/web/api.server";
+import { apiDetail, apiJson, apiLanguage, methodNotAllowed, readBody, requireApiPermission, requireApiUser, userOnPlugin } from "~/web/api.server";
 import { platformAddresses } from "~/web/addresses.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { handOverSession, PaymentSessionSchema, sessionErrors } from "../../domain/sessions.server";
@@ -24,7 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const db = getDbFrom(context);
   const user = userOnPlugin(signedIn, "shopify");
   if (!user || !hasFeature(await loadAvailableSections(db, user.merchantId), "shopify")) return apiDetail(request, "api.not_found", 404);
-  if (!can(user, "add_paymenttransaction")) return apiDetail(request, "api.permission_denied", 403);
+  requireApiPermission(request, user, "add_paymenttransaction");
   const lang = apiLanguage(request);
   const parsed = PaymentSessionSchema.safeParse(await readBody(request));
   const translate = (errors: Record<string, string[]>, params?: Record<string, string>) => Object.fromEntries(Object.entries(errors).map(([field, keys]) => [field, keys.map((key) => describe(key, params, lang))]));
