@@ -21,6 +21,7 @@ import { isOffered, kuwaitNow } from "./availability.server";
 import type { BookingInput } from "./booking-schema";
 import { queueBookingMail } from "./booking-mail.server";
 import { newMemberNumber } from "./tickets.server";
+import { PASS_USED, takePass } from "./waiting-zone.server";
 
 export type BookingState = BookingItemStatus;
 
@@ -262,7 +263,7 @@ function paymentDescription(event: EventRow, ticket: TicketDate, quantity: numbe
  */
 export async function createBooking(
   db: DB,
-  input: { request: BookingInput; merchantId?: number; actor?: { id: number; username: string } | null; lang: Language; baseUrl: string },
+  input: { request: BookingInput; merchantId?: number; actor?: { id: number; username: string } | null; lang: Language; baseUrl: string; passEntryId?: number | null },
 ): Promise<BookingOutcome<{ booking: CreatedBooking }> | BookingRefusal> {
   const { request } = input;
   const event = await findBookableEvent(db, request.event, input.merchantId);
@@ -307,9 +308,11 @@ export async function createBooking(
   const left = await placesLeft(db, ticket.ticketDateId, request.quantity);
   if (left < request.quantity) return { ok: false, ...shortOf(left) };
 
-  const outcome = await writeTransaction(db, async (trx): Promise<BookingOutcome<{ booking: CreatedBooking }> | BookingRefusal> => {
+  const booked = writeTransaction(db, async (trx): Promise<BookingOutcome<{ booking: CreatedBooking }> | BookingRefusal> => {
     const taken = await takeOrReleaseAndTake(trx, ticket.ticketDateId, request.quantity);
     if (!taken.ok) return { ok: false, ...shortOf(taken.left) };
+    // A waiting zone's pass is used up with the places, once: a booking that finds it used rolls back.
+    if (input.passEntryId != null && !(await takePass(trx, input.passEntryId))) throw new PassAlreadyUsed();
     const createdAt = nowIso();
     const booking = await trx
       .insertInto("bookings")
@@ -360,8 +363,13 @@ export async function createBooking(
       booking: { id: booking.id, uuid: booking.uuid, state: free ? "paid" : "pending", checkout_url: item.transactionId ? payUrlOf(input.baseUrl, input.lang, item.transactionId) : null },
     };
   });
-  return outcome;
+  return booked.catch((error: unknown) => {
+    if (error instanceof PassAlreadyUsed) return { ok: false, errors: { non_field_errors: [PASS_USED] } };
+    throw error;
+  });
 }
+
+class PassAlreadyUsed extends Error {}
 
 /**
  * Adds an item of places to a booking (its places already taken): paid at once when free, else
