@@ -78,7 +78,7 @@ describe("the door page without JavaScript", () => {
     const door = await app.signIn("gate-door", DEMO_PASSWORD);
     const refused = await (await app.request(path, { cookie: door, form: { event: String(nextWeek.id), qrcode: numbers[0] } })).text();
     expect(refused).toContain(`>This ticket is for ${formatDay(nextWeek.date, "en")}.<`);
-    expect(refused).not.toContain("Admit anyway");
+    expect(refused).not.toMatch(/>Admit anyway</);
     // Without the permission, the choice is refused even when sent.
     expect((await app.request(path, { cookie: door, form: { event: String(nextWeek.id), qrcode: numbers[0], any_date: "1" } })).status).toBe(403);
 
@@ -87,7 +87,7 @@ describe("the door page without JavaScript", () => {
 
     const admin = await app.signIn(shop.admin.username, DEMO_PASSWORD);
     const offered = await (await app.request(path, { cookie: admin, form: { event: String(nextWeek.id), qrcode: numbers[0] } })).text();
-    expect(offered).toMatch(/<button[^>]*name="any_date"[^>]*value="1"[\s\S]*?Admit anyway/);
+    expect(offered).toMatch(/<button[^>]*name="any_date"[^>]*>[\s\S]*?>Admit anyway</);
     const admitted = await (await app.request(path, { cookie: admin, form: { event: String(nextWeek.id), qrcode: numbers[0], any_date: "1" } })).text();
     expect(admitted).toMatch(/>QR code is valid\. Access granted</);
     const audit = await database.db.selectFrom("audit_log").select(["actor_name", "object_type"]).where("action", "=", "checkin_other_date").where("object_type", "=", "booking_member").where("description", "like", `%${numbers[0]}%`).execute();
