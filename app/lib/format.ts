@@ -28,6 +28,13 @@ export function formatListDateTime(iso: string, lang: Language): string {
     .toFormat("dd/MM/yy hh:mm a");
 }
 
+/** A calendar date (yyyy-MM-dd) as a day people read: "Mon 14 Dec", "الاثنين 14 ديسمبر". */
+export function formatDay(date: string, lang: Language): string {
+  return DateTime.fromISO(date, { zone: DISPLAY_ZONE })
+    .setLocale(lang === "ar" ? "ar-KW-u-nu-latn" : "en-GB")
+    .toFormat("ccc d LLL");
+}
+
 /** A masked card as people read it on a receipt: its last four digits, never more. */
 export function cardEnding(cardMasked: string | null): string | null {
   return cardMasked ? `•••• ${cardMasked.slice(-4)}` : null;

@@ -1,16 +1,18 @@
 import path from "node:path";
+import { DateTime } from "luxon";
 import { createDatabase } from "~/db/database.server";
-import { insertCheckinBooking, insertCheckinEvent } from "../support/event-fixtures-checkin";
+import { formatDay } from "~/lib/format";
+import { doorToday, insertCheckinBooking, insertCheckinEvent } from "../support/event-fixtures-checkin";
 import { expect, test } from "./fixtures";
 import { databaseDir, workerIndex } from "./servers";
 import { DEMO_PASSWORD, signIn, t, waitForHydration } from "./support";
 
-/** An event of the demo merchant with one booking of two paid places, inserted into this worker's database. */
-async function eventWithTwoPlaces() {
+/** An event of the demo merchant (today unless told) with one booking of two paid places, inserted into this worker's database. */
+async function eventWithTwoPlaces(date?: string) {
   const db = createDatabase({ sqlitePath: path.join(databaseDir(workerIndex), "e2e.sqlite") });
   try {
     const { merchant_id: merchantId } = await db.selectFrom("users").select("merchant_id").where("username", "=", "admin").executeTakeFirstOrThrow();
-    const event = await insertCheckinEvent(db, merchantId, { title: `Offline door ${Date.now()}` });
+    const event = await insertCheckinEvent(db, merchantId, { title: `Offline door ${Date.now()}`, date });
     const { numbers } = await insertCheckinBooking(db, merchantId, event, { quantity: 2, firstName: "Maryam", lastName: "Al-Kandari" });
     return { event, numbers };
   } finally {
@@ -61,4 +63,35 @@ test("scans made while offline are queued, sent when the network returns, and a 
   await expect(problems.getByRole("listitem")).toContainText("Admitted twice");
   await expect(page.locator('[data-tile="attended"] .stat-value')).toHaveText("2");
   await expect(page.locator('[data-tile="not_attended"] .stat-value')).toHaveText("0");
+});
+
+test("a ticket of another date is refused with its date in the dialog and offline, and a superuser may admit it anyway", async ({ page, context }) => {
+  const date = DateTime.fromISO(doorToday()).plus({ days: 7 }).toFormat("yyyy-MM-dd");
+  const { event, numbers } = await eventWithTwoPlaces(date);
+  const reason = t("en", "checkin.reasons.other_date", { date: formatDay(date, "en") });
+  await signIn(page, "admin");
+  await page.goto(`/en/event/fullfilment?event=${event.id}`);
+  await waitForHydration(page);
+  const network = page.getByTestId("checkin-network");
+  await expect(network.getByText(/Offline list: 2 places/)).toBeVisible();
+  const code = page.getByRole("textbox", { name: t("en", "checkin.code_label") });
+  const dialog = page.getByRole("dialog");
+
+  await code.fill(numbers[0]);
+  await page.getByRole("button", { name: t("en", "checkin.submit") }).click();
+  await expect(dialog.getByText(reason)).toBeVisible();
+  await dialog.getByRole("button", { name: t("en", "checkin.admit_anyway") }).click();
+  await expect(dialog.getByText(t("en", "checkin.granted"))).toBeVisible();
+  await dialog.getByRole("button", { name: t("en", "checkin.close") }).click();
+  await expect(dialog).toBeHidden();
+
+  // Offline, the list refuses it too and queues nothing.
+  await context.setOffline(true);
+  await expect(network.getByText(t("en", "checkin.network.offline"))).toBeVisible();
+  await code.fill(numbers[1]);
+  await page.getByRole("button", { name: t("en", "checkin.submit") }).click();
+  await expect(dialog.getByText(reason)).toBeVisible();
+  await expect(dialog.getByRole("button", { name: t("en", "checkin.admit_anyway") })).toHaveCount(0);
+  await expect(page.getByTestId("checkin-waiting")).toHaveText(t("en", "checkin.network.waiting", { count: "0" }));
+  await context.setOffline(false);
 });

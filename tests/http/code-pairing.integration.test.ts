@@ -5,7 +5,7 @@ import { IssueCodeSchema, issueCode } from "~/sections/code-pairing/domain/codes
 import { addressGroup, pairCode, type MakeRequest } from "~/sections/code-pairing/domain/pairing.server";
 import { findOpenSite, isRefusedHost, saveSite } from "~/sections/code-pairing/domain/sites.server";
 import { sectionServer as paymentRequests } from "~/sections/payment-request/section.server";
-import { DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
+import { createUser, DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
 import { loadApp, type TestApp } from "../support/http-app";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -457,10 +457,67 @@ describe("the dashboard", () => {
   });
 
   it("refuses staff who may only view when they change the sites", async () => {
-    const viewer = await app.signIn(alpha.staff.username, DEMO_PASSWORD);
+    await createUser(database.db, alpha.merchantId, { username: "alpha-sites", email: "sites@alpha.example", firstName: "Site", lastName: "Viewer", permissions: ["view_pairingcode"] });
+    const viewer = await app.signIn("alpha-sites", DEMO_PASSWORD);
     expect((await app.request(`/en/code-pairing/sites`, { cookie: viewer })).status).toBe(200);
     const refused = await app.request(`/en/code-pairing/sites`, { cookie: viewer, form: { intent: "add", host: "viewer.alpha.example", label_en: "", label_ar: "" } });
     expect(refused.status).toBe(403);
     expect(await database.db.selectFrom("code_pairing_sites").select("id").where("host", "=", "viewer.alpha.example").execute()).toEqual([]);
+  });
+});
+
+describe("paired values (civil IDs)", () => {
+  const CIVIL_ID = "287010112345";
+  const MASKED = "••••2345";
+  const bearer = async (username: string) => ({ Authorization: `Bearer ${(await app.apiToken(username, DEMO_PASSWORD)).access}` });
+  const reveals = (action: string) => database.db.selectFrom("audit_log").select(["actor_name", "params"]).where("merchant_id", "=", gamma.merchantId).where("action", "=", action).execute();
+
+  it("are closed to staff who may only view transactions: page, export and API", async () => {
+    await issue(gamma, { code: "CIVILONE", pair: CIVIL_ID });
+    const staff = await app.signIn(gamma.staff.username, DEMO_PASSWORD);
+    expect((await app.request("/en/code-pairing/codes", { cookie: staff })).status).toBe(403);
+    expect((await app.request("/en/code-pairing/sites", { cookie: staff })).status).toBe(403);
+    expect((await app.request("/en/code-pairing/codes/export.csv", { cookie: staff })).status).toBe(403);
+    expect((await app.request(`${API}/codes`, { headers: await bearer(gamma.staff.username) })).status).toBe(403);
+  });
+
+  it("are masked to their last four in the page, the export and the API unless revealed, and only who may reveals them, audited", async () => {
+    await createUser(database.db, gamma.merchantId, { username: "gamma-viewer", email: "viewer@gamma.example", firstName: "Code", lastName: "Viewer", permissions: ["view_pairingcode"] });
+    const viewer = await app.signIn("gamma-viewer", DEMO_PASSWORD);
+    const page = await app.request("/en/code-pairing/codes", { cookie: viewer });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain(`>${MASKED}<`);
+    expect(html).not.toContain(CIVIL_ID);
+    expect(html).not.toContain(">Show<");
+    const csv = await app.request("/en/code-pairing/codes/export.csv", { cookie: viewer });
+    expect(csv.headers.get("Content-Type")).toContain("text/csv");
+    const csvText = await csv.text();
+    expect(csvText).toContain(`CIVILONE,${MASKED},12.500,KWD`);
+    expect(csvText).not.toContain(CIVIL_ID);
+    const api = await app.request(`${API}/codes`, { headers: await bearer("gamma-viewer") });
+    const apiText = await api.text();
+    expect(apiText).not.toContain(CIVIL_ID);
+    expect(JSON.parse(apiText).results).toContainEqual(expect.objectContaining({ code: "CIVILONE", pair: MASKED, amount: "12.500" }));
+    // Asking to reveal without the permission is refused, and nothing is revealed.
+    expect((await app.request("/en/code-pairing/codes/export.csv?reveal=1", { cookie: viewer })).status).toBe(403);
+    expect((await app.request(`${API}/codes?reveal=1`, { headers: await bearer("gamma-viewer") })).status).toBe(403);
+    const id = (await database.db.selectFrom("code_pairing_codes").select("id").where("code", "=", "CIVILONE").executeTakeFirstOrThrow()).id;
+    expect((await app.request("/en/code-pairing/codes", { cookie: viewer, form: { intent: "reveal", id: String(id) } })).status).toBe(403);
+    expect(await reveals("cpr_pair_revealed")).toEqual([]);
+
+    // The superuser sees it masked too, until they ask for it; each reveal is written in the audit log.
+    const admin = await app.signIn(gamma.admin.username, DEMO_PASSWORD);
+    const adminPage = await (await app.request("/en/code-pairing/codes", { cookie: admin })).text();
+    expect(adminPage).not.toContain(CIVIL_ID);
+    expect(adminPage).toContain(">Show<");
+    const revealed = await app.request("/en/code-pairing/codes", { cookie: admin, form: { intent: "reveal", id: String(id) } });
+    expect(revealed.status).toBe(200);
+    expect(await revealed.text()).toContain(`>${CIVIL_ID}<`);
+    expect(await reveals("cpr_pair_revealed")).toEqual([{ actor_name: gamma.admin.username, params: JSON.stringify({ code: "CIVILONE" }) }]);
+    expect(await (await app.request("/en/code-pairing/codes/export.csv?reveal=1", { cookie: admin })).text()).toContain(`CIVILONE,${CIVIL_ID},`);
+    const full = (await (await app.request(`${API}/codes?reveal=1`, { headers: await bearer(gamma.admin.username) })).json()) as { results: { code: string; pair: string }[] };
+    expect(full.results.find((row) => row.code === "CIVILONE")?.pair).toBe(CIVIL_ID);
+    expect((await reveals("cpr_pairs_revealed")).map((row) => JSON.parse(row.params ?? "{}").channel).sort()).toEqual(["api", "export"]);
   });
 });

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
 import { loadApp, type TestApp } from "../support/http-app";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
-import { insertCheckinBooking, insertCheckinEvent } from "../support/event-fixtures-checkin";
+import { DateTime } from "luxon";
+import { doorToday, insertCheckinBooking, insertCheckinEvent } from "../support/event-fixtures-checkin";
+import { formatDay } from "~/lib/format";
 import { qrContentOf } from "~/sections/event/domain/tickets.server";
 
 /**
@@ -27,6 +29,9 @@ beforeAll(async () => {
 });
 afterAll(async () => database?.destroy());
 
+/** A week after today in Kuwait: another date of the event. */
+const inAWeek = () => DateTime.fromISO(doorToday()).plus({ days: 7 }).toFormat("yyyy-MM-dd") as string;
+
 const bearer = async (username: string) => ({ Authorization: `Bearer ${(await app.apiToken(username, DEMO_PASSWORD)).access}` });
 
 describe("the door page without JavaScript", () => {
@@ -49,7 +54,7 @@ describe("the door page without JavaScript", () => {
     expect(html).toMatch(/>QR code is valid\. Access granted</);
     expect(html).toContain(numbers[0]);
     expect(html).toContain("Hessa Al-Mutairi");
-    expect(html).toContain("2026-12-20 18:00–22:00");
+    expect(html).toContain(`${event.date} 18:00–22:00`);
     const after = await (await app.request(path, { cookie })).text();
     expect(after).toMatch(/Attended[\s\S]*?>1</);
 
@@ -66,6 +71,29 @@ describe("the door page without JavaScript", () => {
     expect(html).toContain("هذه التذكرة لفعالية أخرى.");
   });
 
+  it("refuses a ticket of another date with its date, and offers to admit it anyway only to staff who may", async () => {
+    const nextWeek = await insertCheckinEvent(database.db, shop.merchantId, { title: "Encore", date: inAWeek() });
+    const { numbers } = await insertCheckinBooking(database.db, shop.merchantId, nextWeek, { firstName: "Dana" });
+    const path = `/en/event/fullfilment?event=${nextWeek.id}`;
+    const door = await app.signIn("gate-door", DEMO_PASSWORD);
+    const refused = await (await app.request(path, { cookie: door, form: { event: String(nextWeek.id), qrcode: numbers[0] } })).text();
+    expect(refused).toContain(`>This ticket is for ${formatDay(nextWeek.date, "en")}.<`);
+    expect(refused).not.toMatch(/>Admit anyway</);
+    // Without the permission, the choice is refused even when sent.
+    expect((await app.request(path, { cookie: door, form: { event: String(nextWeek.id), qrcode: numbers[0], any_date: "1" } })).status).toBe(403);
+
+    const arabic = await (await app.request(`/ar/event/fullfilment?event=${nextWeek.id}`, { cookie: await app.signIn("gate-door", DEMO_PASSWORD, "ar"), form: { event: String(nextWeek.id), qrcode: numbers[0] } })).text();
+    expect(arabic).toContain(`هذه التذكرة ليوم ${formatDay(nextWeek.date, "ar")}.`);
+
+    const admin = await app.signIn(shop.admin.username, DEMO_PASSWORD);
+    const offered = await (await app.request(path, { cookie: admin, form: { event: String(nextWeek.id), qrcode: numbers[0] } })).text();
+    expect(offered).toMatch(/<button[^>]*name="any_date"[^>]*>[\s\S]*?>Admit anyway</);
+    const admitted = await (await app.request(path, { cookie: admin, form: { event: String(nextWeek.id), qrcode: numbers[0], any_date: "1" } })).text();
+    expect(admitted).toMatch(/>QR code is valid\. Access granted</);
+    const audit = await database.db.selectFrom("audit_log").select(["actor_name", "object_type"]).where("action", "=", "checkin_other_date").where("object_type", "=", "booking_member").where("description", "like", `%${numbers[0]}%`).execute();
+    expect(audit).toEqual([{ actor_name: shop.admin.username, object_type: "booking_member" }]);
+  });
+
   it("is closed to a user without the scan permission", async () => {
     const cookie = await app.signIn(shop.staff.username, DEMO_PASSWORD);
     expect((await app.request("/en/event/fullfilment", { cookie })).status).toBe(403);
@@ -79,7 +107,7 @@ describe("the check-in API", () => {
     const qrcode = await qrContentOf(database.db, event.id, numbers[0]);
     const ok = await app.request("/api/v1/plugins/event/validate_qr_code", { headers, json: { event_id: event.id, qrcode } });
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toMatchObject({ qr_number: numbers[0], customer_first_name: "Ali", customer_last_name: "Hasan", slot: "2026-12-20 18:00–22:00", ticket: "Standing" });
+    expect(await ok.json()).toMatchObject({ qr_number: numbers[0], customer_first_name: "Ali", customer_last_name: "Hasan", slot: `${event.date} 18:00–22:00`, ticket: "Standing" });
 
     const used = await app.request("/api/v1/plugins/event/validate_qr_code", { headers, json: { event_id: event.id, qrcode } });
     expect(used.status).toBe(400);
@@ -93,6 +121,33 @@ describe("the check-in API", () => {
     const missing = await app.request("/api/v1/plugins/event/validate_qr_code", { headers, json: {} });
     expect(missing.status).toBe(400);
     expect(await missing.json()).toEqual({ event_id: ["This field is required"], qrcode: ["This field is required"] });
+  });
+
+  it("refuses a ticket of another date with its date in the caller's language; admit_other_date_booking may let it in, audited", async () => {
+    const nextWeek = await insertCheckinEvent(database.db, shop.merchantId, { date: inAWeek() });
+    const { numbers } = await insertCheckinBooking(database.db, shop.merchantId, nextWeek);
+    const qrcode = await qrContentOf(database.db, nextWeek.id, numbers[0]);
+    const door = await bearer("gate-door");
+    const english = await app.request("/api/v1/plugins/event/validate_qr_code", { headers: door, json: { event_id: nextWeek.id, qrcode } });
+    expect(english.status).toBe(400);
+    const body = (await english.json()) as { code: string; qrcode: string[]; place: { event_date: string } };
+    expect(body).toMatchObject({ code: "other_date", place: { event_date: nextWeek.date } });
+    expect(body.qrcode).toEqual([`This ticket is for ${formatDay(nextWeek.date, "en")}.`]);
+    const arabic = await app.request("/api/v1/plugins/event/validate_qr_code", { headers: { ...door, "Accept-Language": "ar" }, json: { event_id: nextWeek.id, qrcode } });
+    expect(((await arabic.json()) as { qrcode: string[] }).qrcode).toEqual([`هذه التذكرة ليوم ${formatDay(nextWeek.date, "ar")}.`]);
+    expect((await app.request("/api/v1/plugins/event/validate_qr_code", { headers: door, json: { event_id: nextWeek.id, qrcode, allow_other_date: true } })).status).toBe(403);
+
+    await createUser(database.db, shop.merchantId, { username: "gate-chief", email: "chief@gate.example", firstName: "Chief", lastName: "Keeper", permissions: ["scan_booking", "admit_other_date_booking"] });
+    const anyway = await app.request("/api/v1/plugins/event/validate_qr_code", { headers: await bearer("gate-chief"), json: { event_id: nextWeek.id, qrcode, allow_other_date: true } });
+    expect(anyway.status).toBe(200);
+    const audit = await database.db.selectFrom("audit_log").select(["actor_name", "params"]).where("action", "=", "checkin_other_date").where("actor_name", "=", "gate-chief").execute();
+    expect(audit.map((row) => ({ ...row, params: JSON.parse(row.params ?? "{}") }))).toEqual([{ actor_name: "gate-chief", params: { number: numbers[0], date: nextWeek.date, event: nextWeek.title } }]);
+
+    // The offline queue's replay refuses it too, whoever synced it.
+    const { numbers: queued } = await insertCheckinBooking(database.db, shop.merchantId, nextWeek);
+    const synced = await app.request("/api/v1/plugins/event/checkin/sync", { headers: await bearer("gate-chief"), json: { event_id: nextWeek.id, scans: [{ code: queued[0], scanned_at: new Date().toISOString() }] } });
+    expect(await synced.json()).toMatchObject({ results: [{ status: "refused", reason: "other_date", message: `This ticket is for ${formatDay(nextWeek.date, "en")}.` }] });
+    expect((await database.db.selectFrom("booking_members").select("scanned_at").where("number", "=", queued[0]).executeTakeFirstOrThrow()).scanned_at).toBeNull();
   });
 
   it("counts booked, attended and not attended places", async () => {

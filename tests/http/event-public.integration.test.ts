@@ -217,4 +217,19 @@ describe("the waiting zone", () => {
     expect(withPass.status).toBe(201);
     expect(await (await app.request(zone, { cookie: cookieHeader(thirdJar) })).text()).not.toContain("Your place in the queue: 2");
   });
+
+  it("lets one pass make one booking when the same booking is sent many times at once", async () => {
+    const event = await createTestEvent(database.db, { merchantId: merchant.merchantId, isFree: true, queueCapacity: 1, quantity: 50 });
+    const zone = `/en/events/ticketwaitingzone?event=${event.slug}`;
+    const jar = cookiesFrom(await app.request(zone));
+    cookiesFrom(await app.request(zone, { cookie: cookieHeader(jar) }), jar);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, index) => app.request(BOOKING, { json: booking(event, { quantity: 1, email: `rush${index}@example.com` }), cookie: cookieHeader(jar), ip: `10.0.4.${index + 1}` })),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 403, 403, 403, 403, 403]);
+    const refused = (await answers.find((answer) => answer.status === 403)!.json()) as { code: string };
+    expect(refused.code).toBe("waiting_zone");
+    const bookings = await database.db.selectFrom("bookings").select("id").where("event_id", "=", event.id).execute();
+    expect(bookings).toHaveLength(1);
+  });
 });

@@ -1,11 +1,16 @@
 import { randomBytes } from "node:crypto";
+import { DateTime } from "luxon";
 import type { DB } from "~/db/database.server";
+import { now } from "~/lib/clock.server";
 import type { BookingItemStatus } from "~/db/schema";
 import { newMemberNumber } from "~/sections/event/domain/tickets.server";
 
 const stamp = () => new Date().toISOString();
 
-/** A published event of the merchant with one ticket (18:00–22:00) on one date, inserted as rows. */
+/** Today in Kuwait (by the test's clock): a place is admitted only on its own date. */
+export const doorToday = () => DateTime.fromJSDate(now()).setZone("Asia/Kuwait").toFormat("yyyy-MM-dd");
+
+/** A published event of the merchant with one ticket (18:00–22:00) on one date (today unless told), inserted as rows. */
 export async function insertCheckinEvent(db: DB, merchantId: number, options: { title?: string; date?: string; status?: "published" | "draft" | "closed" } = {}) {
   const slug = `door-${randomBytes(4).toString("hex")}`;
   const title = options.title ?? `Door night ${slug}`;
@@ -44,7 +49,7 @@ export async function insertCheckinEvent(db: DB, merchantId: number, options: { 
     .values({ merchant_id: merchantId, event_id: event.id, name_en: "Standing", name_ar: "وقوف", price: 0, start_time: "18:00", end_time: "22:00", quantity: 100, position: 1 })
     .returning("id")
     .executeTakeFirstOrThrow();
-  const date = options.date ?? "2026-12-20";
+  const date = options.date ?? doorToday();
   const ticketDate = await db
     .insertInto("event_ticket_dates")
     .values({ merchant_id: merchantId, event_id: event.id, ticket_id: ticket.id, event_date: date, quantity: 100, taken: 0 })

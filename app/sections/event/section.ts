@@ -14,7 +14,7 @@ export const event = {
     { key: "create", path: "create", permission: "add_booking" },
     { key: "fulfillment", path: "fullfilment", permission: "scan_booking" },
   ],
-  permissions: ["view_booking", "add_booking", "change_booking", "scan_booking"],
+  permissions: ["view_booking", "add_booking", "change_booking", "scan_booking", "admit_other_date_booking"],
   transactions: { payable: true },
   routes: {
     dashboardLayout: { file: "sections/event/routes/layout.tsx", id: "event-layout" },

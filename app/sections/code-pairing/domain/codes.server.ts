@@ -160,6 +160,22 @@ export async function deactivateCode(db: DB, input: { merchantId: number; actor:
   return true;
 }
 
+/**
+ * One code's paired value in full, for staff who may see it (the caller checks reveal_pairingcode):
+ * each reveal is audited, naming the code. Undefined when the merchant has no such code.
+ */
+export async function revealPair(db: DB, input: { merchantId: number; actor: Actor; id: number; ip?: string | null }) {
+  const row = await db.selectFrom("code_pairing_codes").select(["id", "code", "pair"]).where("id", "=", input.id).where("merchant_id", "=", input.merchantId).executeTakeFirst();
+  if (!row) return undefined;
+  await recordAudit(db, { merchantId: input.merchantId, actor: input.actor, action: "cpr_pair_revealed", params: { code: displayCode(row.code) }, objectType: "code_pairing_code", objectId: row.id, ip: input.ip });
+  return { id: row.id, pair: row.pair };
+}
+
+/** The paired values of a whole list given in full (an export or the API asked with reveal): one audit entry, with how many and where. */
+export function recordPairsRevealed(db: DB, input: { merchantId: number; actor: Actor; count: number; channel: "api" | "export"; ip?: string | null }) {
+  return recordAudit(db, { merchantId: input.merchantId, actor: input.actor, action: "cpr_pairs_revealed", params: { count: input.count, channel: input.channel }, objectType: "code_pairing_code", ip: input.ip });
+}
+
 export type CodeState = "active" | "used_up" | "expired" | "inactive";
 
 export function codeState(row: { is_active: number; uses: number; max_uses: number; expires_at: string | null }, at = now()): CodeState {

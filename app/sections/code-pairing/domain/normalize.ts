@@ -30,6 +30,15 @@ export function normalizePair(text: string): string {
   return westernDigits(text.normalize("NFKC")).replace(/[\s\-_./]+/g, "").toUpperCase();
 }
 
+/**
+ * A paired value as staff see it unless they may reveal it: its last four characters (fewer for a
+ * short value, never all of it) behind a mask of fixed width, so neither the value nor its length shows.
+ */
+export function maskPair(pair: string): string {
+  const shown = Math.min(4, Math.floor(pair.length / 2));
+  return `••••${shown ? pair.slice(-shown) : ""}`;
+}
+
 /** A generated code shown in two groups of five (ABCDE-FGHJK); typed with or without the dash. */
 export function displayCode(code: string) {
   return code.length === GENERATED_CODE_LENGTH ? `${code.slice(0, 5)}-${code.slice(5)}` : code;

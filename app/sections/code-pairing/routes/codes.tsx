@@ -1,6 +1,6 @@
 import { Anchor, Badge, Button, Group, Stack, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { Form, Link, redirect, useLoaderData } from "react-router";
+import { Form, Link, redirect, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/codes";
 import { DataTable } from "~/components/data-table";
 import { PageHeader } from "~/components/page-header";
@@ -9,11 +9,12 @@ import { formatDateTime } from "~/lib/format";
 import { formatAmount } from "~/lib/money";
 import { flashCookie } from "~/web/flash.server";
 import { readFormData } from "~/web/form-data.server";
+import { notFound, requirePermission } from "~/web/guards.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { PairingNav } from "../components/pairing-nav";
-import { deactivateCode, listCodes } from "../domain/codes.server";
-import { displayCode } from "../domain/normalize";
-import { guardPairingPage } from "../presentation/guard.server";
+import { deactivateCode, listCodes, revealPair } from "../domain/codes.server";
+import { displayCode, maskPair } from "../domain/normalize";
+import { guardPairingPage, REVEAL_PERMISSION } from "../presentation/guard.server";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "رموز الربط" : "Pairing codes" }];
@@ -21,17 +22,18 @@ export function meta({ params }: Route.MetaArgs) {
 
 const STATE_COLORS = { active: "green", used_up: "gray", expired: "orange", inactive: "red" } as const;
 
-/** The merchant's codes: the code and its paired value, what it leads to, its uses and their payments, its state. */
+/** The merchant's codes: the code and its paired value (masked), what it leads to, its uses and their payments, its state. */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const { auth, lang, canChange } = await guardPairingPage(context, request, params, "codes");
+  const { auth, lang, canChange, canReveal } = await guardPairingPage(context, request, params, "codes");
   const rows = await listCodes(getDbFrom(context), auth.user.merchantId);
   return {
     lang,
     canChange,
+    canReveal,
     rows: rows.map((row) => ({
       id: row.id,
       code: displayCode(row.code),
-      pair: row.pair,
+      pair: maskPair(row.pair),
       amount: formatAmount(row.amount, row.currency_code, lang),
       description: row.description,
       uses: row.uses,
@@ -45,27 +47,46 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   };
 }
 
-/** Deactivate: the code is refused from now on; the payments it made stay. */
+/**
+ * Reveal: one code's paired value in full, for staff who may (audited each time). Deactivate: the
+ * code is refused from now on; the payments it made stay.
+ */
 export async function action({ context, request, params }: Route.ActionArgs) {
-  const { auth, lang } = await guardPairingPage(context, request, params, "codes", true);
+  const { auth, lang } = await guardPairingPage(context, request, params, "codes");
   const form = await readFormData(request);
   const id = /^\d{1,10}$/.test(String(form.get("id") ?? "")) ? Number(form.get("id")) : null;
-  const done = id !== null && form.get("intent") === "deactivate" && (await deactivateCode(getDbFrom(context), { merchantId: auth.user.merchantId, actor: { id: auth.user.id, username: auth.user.username }, id, ip: context.get(clientAddressContext) }));
+  const actor = { id: auth.user.id, username: auth.user.username };
+  const intent = form.get("intent");
+  if (intent === "reveal") {
+    requirePermission(auth, REVEAL_PERMISSION);
+    const revealed = id === null ? undefined : await revealPair(getDbFrom(context), { merchantId: auth.user.merchantId, actor, id, ip: context.get(clientAddressContext) });
+    if (!revealed) notFound();
+    return { revealed };
+  }
+  if (intent !== "deactivate") throw new Response(null, { status: 400 });
+  requirePermission(auth, "add_paymenttransaction");
+  const done = id !== null && (await deactivateCode(getDbFrom(context), { merchantId: auth.user.merchantId, actor, id, ip: context.get(clientAddressContext) }));
   const flash = done ? { kind: "success" as const, message: "code_pairing.codes.deactivated" } : { kind: "error" as const, message: "code_pairing.codes.not_deactivated" };
   return redirect(`/${lang}/code-pairing/codes`, { status: 303, headers: { "Set-Cookie": flashCookie(flash) } });
 }
 
 export default function Codes() {
   const { t } = useTranslation();
-  const { lang, canChange, rows } = useLoaderData<typeof loader>();
+  const { lang, canChange, canReveal, rows } = useLoaderData<typeof loader>();
+  const revealed = useActionData<typeof action>()?.revealed;
   return (
     <Stack gap="md">
       <PageHeader title={t("code_pairing.codes.title")} description={t("code_pairing.codes.intro")}>
-        {canChange ? (
-          <Button component={Link} to={`/${lang}/code-pairing/codes/new`}>
-            {t("code_pairing.codes.new")}
+        <Group gap="sm">
+          <Button component="a" href={`/${lang}/code-pairing/codes/export.csv`} variant="default">
+            {t("code_pairing.codes.export")}
           </Button>
-        ) : null}
+          {canChange ? (
+            <Button component={Link} to={`/${lang}/code-pairing/codes/new`}>
+              {t("code_pairing.codes.new")}
+            </Button>
+          ) : null}
+        </Group>
       </PageHeader>
       <PairingNav lang={lang} current="codes" />
       <DataTable
@@ -75,7 +96,27 @@ export default function Codes() {
         minWidth={980}
         columns={[
           { key: "code", header: t("code_pairing.fields.code"), cell: (row) => <Text size="sm" ff="monospace" dir="ltr">{row.code}</Text>, nowrap: true },
-          { key: "pair", header: t("code_pairing.fields.pair"), cell: (row) => <Text size="sm" dir="ltr">{row.pair}</Text>, nowrap: true },
+          {
+            key: "pair",
+            header: t("code_pairing.fields.pair"),
+            cell: (row) =>
+              revealed?.id === row.id ? (
+                <Text size="sm" dir="ltr" data-revealed="true">{revealed.pair}</Text>
+              ) : (
+                <Group gap={6} wrap="nowrap">
+                  <Text size="sm" dir="ltr">{row.pair}</Text>
+                  {canReveal ? (
+                    <Form method="post">
+                      <input type="hidden" name="id" value={row.id} />
+                      <Button type="submit" name="intent" value="reveal" size="compact-xs" variant="subtle" aria-label={t("code_pairing.codes.reveal_code", { code: row.code })}>
+                        {t("code_pairing.codes.reveal")}
+                      </Button>
+                    </Form>
+                  ) : null}
+                </Group>
+              ),
+            nowrap: true,
+          },
           {
             key: "leads",
             header: t("code_pairing.codes.leads_to"),

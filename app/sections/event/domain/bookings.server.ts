@@ -23,6 +23,7 @@ import { isOffered, kuwaitNow } from "./availability.server";
 import type { BookingInput } from "./booking-schema";
 import { queueBookingMail } from "./booking-mail.server";
 import { newMemberNumber } from "./tickets.server";
+import { PASS_USED, takePass } from "./waiting-zone.server";
 
 export type BookingState = BookingItemStatus;
 
@@ -308,6 +309,8 @@ export async function createBooking(
     baseUrl: string;
     /** A customer's address: it holds only MAX_UNPAID_CHECKOUTS unpaid bookings of the merchant at once. */
     clientAddress?: string | null;
+    /** The waiting zone's pass this booking is made under: used up with the places, once. */
+    passEntryId?: number | null;
   },
 ): Promise<BookingOutcome<{ booking: CreatedBooking }> | BookingRefusal> {
   const { request } = input;
@@ -355,7 +358,7 @@ export async function createBooking(
 
   // Counted as throttles count an address: an IPv6 address by its /64.
   const clientAddress = input.actor || !input.clientAddress ? null : addressGroup(input.clientAddress);
-  const outcome = await writeTransaction(db, async (trx): Promise<BookingOutcome<{ booking: CreatedBooking }> | BookingRefusal> => {
+  const booked = writeTransaction(db, async (trx): Promise<BookingOutcome<{ booking: CreatedBooking }> | BookingRefusal> => {
     // Checked before anything is taken: a refusal here returns (and commits) nothing.
     if (clientAddress && !free) {
       await lockCheckoutsOf(trx, event.merchant_id, clientAddress);
@@ -365,6 +368,8 @@ export async function createBooking(
     }
     const taken = await takeOrReleaseAndTake(trx, ticket.ticketDateId, request.quantity);
     if (!taken.ok) return { ok: false, ...shortOf(taken.left) };
+    // A waiting zone's pass is used up with the places, once: a booking that finds it used rolls back.
+    if (input.passEntryId != null && !(await takePass(trx, input.passEntryId))) throw new PassAlreadyUsed();
     const createdAt = nowIso();
     const booking = await trx
       .insertInto("bookings")
@@ -416,8 +421,13 @@ export async function createBooking(
       booking: { id: booking.id, uuid: booking.uuid, state: free ? "paid" : "pending", checkout_url: item.transactionId ? payUrlOf(input.baseUrl, input.lang, item.transactionId) : null },
     };
   });
-  return outcome;
+  return booked.catch((error: unknown) => {
+    if (error instanceof PassAlreadyUsed) return { ok: false, errors: { non_field_errors: [PASS_USED] } };
+    throw error;
+  });
 }
+
+class PassAlreadyUsed extends Error {}
 
 /**
  * Adds an item of places to a booking (its places already taken): paid at once when free, else

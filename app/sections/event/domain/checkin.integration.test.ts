@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, type DB } from "~/db/database.server";
+import { advanceClock, resetClock } from "~/lib/clock.server";
 import { createTestDatabase, type TestDatabase } from "../../../../tests/support/test-database";
 import { seedMerchant } from "../../../../tests/support/fixtures";
 import { insertCheckinBooking, insertCheckinEvent } from "../../../../tests/support/event-fixtures-checkin";
 import { bookingStatistics, checkinList, isCheckinListGenuine, syncOfflineScans, validateScan } from "./checkin.server";
+import { scanRefusalMessage } from "../presentation/checkin.server";
 import { qrContentOf } from "./tickets.server";
 
 let database: TestDatabase;
@@ -12,16 +14,19 @@ let other: Awaited<ReturnType<typeof seedMerchant>>;
 const extraPools: DB[] = [];
 
 beforeAll(async () => {
+  // The door opens on 20 Dec 2026, 21:00 in Kuwait: the events' tickets are for that day unless a test says otherwise.
+  advanceClock(Date.parse("2026-12-20T18:00:00.000Z") - Date.now());
   database = await createTestDatabase();
   shop = await seedMerchant(database.db, "Door");
   other = await seedMerchant(database.db, "Elsewhere");
 });
 afterAll(async () => {
+  resetClock();
   await Promise.all(extraPools.map((db) => db.destroy()));
   await database?.destroy();
 });
 
-const scan = (eventId: number, code: string, db = database.db) => validateScan(db, { merchantId: shop.merchantId, eventId, code, actor: shop.admin });
+const scan = (eventId: number, code: string, db = database.db, options: { anyDate?: boolean } = {}) => validateScan(db, { merchantId: shop.merchantId, eventId, code, actor: shop.admin, ...options });
 
 /** Other connections to the same database, as other app instances would have. */
 function otherConnections(count: number): DB[] {
@@ -82,6 +87,39 @@ describe("checking a place in at the door", () => {
     expect(await scan(event.id, genuine)).toMatchObject({ ok: true });
   });
 
+  it("refuses a ticket of another date with its date, on the door's day in Kuwait", async () => {
+    const event = await insertCheckinEvent(database.db, shop.merchantId, { date: "2026-12-14" });
+    const { numbers } = await insertCheckinBooking(database.db, shop.merchantId, event);
+    expect(await scan(event.id, await qrContentOf(database.db, event.id, numbers[0]))).toMatchObject({ ok: false, code: "other_date", place: { qr_number: numbers[0], event_date: "2026-12-14" } });
+    const refused = await scan(event.id, numbers[0]);
+    expect(refused).toMatchObject({ ok: false, code: "other_date" });
+    if (refused.ok) throw new Error("admitted");
+    expect(scanRefusalMessage(refused, "en")).toBe("This ticket is for Mon 14 Dec.");
+    expect(scanRefusalMessage(refused, "ar")).toBe("هذه التذكرة ليوم الاثنين 14 ديسمبر.");
+    expect(await bookingStatistics(database.db, shop.merchantId, { eventId: event.id })).toEqual({ booked: 1, attended: 0, not_attended: 1 });
+    const scans = await database.db.selectFrom("event_scans").select("result").where("event_id", "=", event.id).execute();
+    expect(scans.map((row) => row.result)).toEqual(["other_date", "other_date"]);
+    // Offline scans are judged on the day the device made them: the queue's replay refuses tomorrow's ticket too.
+    const tomorrow = await insertCheckinEvent(database.db, shop.merchantId, { date: "2026-12-21" });
+    const { numbers: next } = await insertCheckinBooking(database.db, shop.merchantId, tomorrow);
+    const offline = (scannedAt: string) => syncOfflineScans(database.db, { merchantId: shop.merchantId, eventId: tomorrow.id, actor: shop.staff, scans: [{ code: next[0], scanned_at: scannedAt }] });
+    expect(await offline("2026-12-20T17:59:00.000Z")).toMatchObject({ ok: true, results: [{ status: "refused", reason: "other_date" }] });
+  });
+
+  it("lets staff who may admit a ticket of another date anyway, and audits it", async () => {
+    const event = await insertCheckinEvent(database.db, shop.merchantId, { date: "2026-12-14", title: "Last week" });
+    const { numbers } = await insertCheckinBooking(database.db, shop.merchantId, event);
+    const admitted = await scan(event.id, numbers[0], database.db, { anyDate: true });
+    expect(admitted).toMatchObject({ ok: true, place: { qr_number: numbers[0], event_date: "2026-12-14" } });
+    const audit = await database.db.selectFrom("audit_log").select(["action", "actor_name", "params", "object_type"]).where("merchant_id", "=", shop.merchantId).where("action", "=", "checkin_other_date").execute();
+    expect(audit).toEqual([{ action: "checkin_other_date", actor_name: shop.admin.username, object_type: "booking_member", params: JSON.stringify({ number: numbers[0], date: "2026-12-14", event: "Last week" }) }]);
+    // A ticket of today let in with the same choice is no exception: nothing to audit.
+    const today = await insertCheckinEvent(database.db, shop.merchantId);
+    const { numbers: todays } = await insertCheckinBooking(database.db, shop.merchantId, today);
+    expect(await scan(today.id, todays[0], database.db, { anyDate: true })).toMatchObject({ ok: true });
+    expect(await database.db.selectFrom("audit_log").select("id").where("merchant_id", "=", shop.merchantId).where("action", "=", "checkin_other_date").execute()).toHaveLength(1);
+  });
+
   it("never reaches another merchant's events or places", async () => {
     const theirs = await insertCheckinEvent(database.db, other.merchantId);
     const { numbers } = await insertCheckinBooking(database.db, other.merchantId, theirs);
@@ -113,17 +151,17 @@ describe("checking in offline", () => {
     // Another device, online, admitted the first place before this one synced.
     const online = await scan(event.id, numbers[0]);
     const scans = [
-      { code: numbers[0], scanned_at: "2026-01-10T17:05:00.000Z" },
-      { code: await qrContentOf(database.db, event.id, numbers[1]), scanned_at: "2026-01-10T17:06:00.000Z" },
-      { code: numbers[2], scanned_at: "2026-01-10T17:07:00.000Z" },
-      { code: numbers[2], scanned_at: "2026-01-10T17:09:00.000Z" },
-      { code: "NOTATICKET", scanned_at: "2026-01-10T17:10:00.000Z" },
+      { code: numbers[0], scanned_at: "2026-12-20T17:05:00.000Z" },
+      { code: await qrContentOf(database.db, event.id, numbers[1]), scanned_at: "2026-12-20T17:06:00.000Z" },
+      { code: numbers[2], scanned_at: "2026-12-20T17:07:00.000Z" },
+      { code: numbers[2], scanned_at: "2026-12-20T17:09:00.000Z" },
+      { code: "NOTATICKET", scanned_at: "2026-12-20T17:10:00.000Z" },
     ];
     const synced = await syncOfflineScans(database.db, { merchantId: shop.merchantId, eventId: event.id, actor: shop.staff, scans });
     if (!synced.ok) throw new Error("no event");
     expect(synced.results.map((result) => result.status)).toEqual(["conflict", "admitted", "admitted", "conflict", "refused"]);
-    expect(synced.results[0]).toMatchObject({ first_scanned_at: online.ok && online.scannedAt, scanned_at: "2026-01-10T17:05:00.000Z", first_scanned_by: shop.admin.username });
-    expect(synced.results[3]).toMatchObject({ first_scanned_at: "2026-01-10T17:07:00.000Z", scanned_at: "2026-01-10T17:09:00.000Z", first_scanned_by: shop.staff.username });
+    expect(synced.results[0]).toMatchObject({ first_scanned_at: online.ok && online.scannedAt, scanned_at: "2026-12-20T17:05:00.000Z", first_scanned_by: shop.admin.username });
+    expect(synced.results[3]).toMatchObject({ first_scanned_at: "2026-12-20T17:07:00.000Z", scanned_at: "2026-12-20T17:09:00.000Z", first_scanned_by: shop.staff.username });
     expect(synced.results[4]).toMatchObject({ reason: "unknown" });
     expect(await bookingStatistics(database.db, shop.merchantId, { eventId: event.id })).toEqual({ booked: 3, attended: 3, not_attended: 0 });
 

@@ -1,4 +1,7 @@
+import { DateTime } from "luxon";
 import type { DB } from "~/db/database.server";
+import { recordAudit } from "~/domain/audit/audit-log.server";
+import { DISPLAY_ZONE } from "~/lib/format";
 import { publishLive } from "~/lib/live.server";
 import { hmacSha256, safeEqual } from "~/lib/crypto.server";
 import { now, nowIso } from "~/lib/clock.server";
@@ -7,11 +10,15 @@ import { readCode } from "./tickets.server";
 
 /**
  * Check-in at the door (pretix's check-in lists): a place is admitted once, whoever scans it and
- * however many devices scan it at the same moment; every scan, admitted or refused, is kept.
+ * however many devices scan it at the same moment, and only on its own date; every scan, admitted
+ * or refused, is kept.
  */
 
 /** Why a scan does not admit: each is also the last part of its message's key (checkin.reasons.*). */
-export type ScanRefusalCode = "unknown" | "other_event" | "not_paid" | "already_used";
+export type ScanRefusalCode = "unknown" | "other_event" | "other_date" | "not_paid" | "already_used";
+
+/** Who may let a ticket of another date in (a change of plans the merchant agreed to): each such admission is audited. */
+export const OTHER_DATE_PERMISSION = "admit_other_date_booking";
 
 /** The place a scan is about, as the door and the API show it. */
 export type ScannedPlace = {
@@ -30,7 +37,7 @@ export type ScanOutcome =
   | { ok: false; code: ScanRefusalCode; place?: ScannedPlace; scannedAt?: string; scannedBy?: string | null }
   | { ok: false; code: "no_event" };
 
-type Actor = { id: number };
+type Actor = { id: number; username: string };
 
 /** The merchant's event, whatever its status: a closed event's guests may still be at the door. */
 export function findCheckinEvent(db: DB, merchantId: number, eventId: number) {
@@ -112,15 +119,24 @@ function deviceTime(scannedAt: string | undefined): string | null {
   return new Date(Math.min(time, now().getTime())).toISOString();
 }
 
+/** The day in Kuwait, where the events happen, of a moment: a ticket's event_date is compared with it. */
+function doorDate(at: string): string {
+  return DateTime.fromISO(at, { zone: "utc" }).setZone(DISPLAY_ZONE).toFormat("yyyy-MM-dd");
+}
+
 /**
  * Checks a scanned or typed code at the event's door and admits its place once: one conditional
  * write (scanned_at is still empty) decides, so of ten devices scanning the same ticket at the same
  * moment exactly one admits it and the others hear it was already used, when and by whom. An offline
  * scan (synced later) carries the device's time, which becomes the time of admission.
+ *
+ * A place is admitted only on its own date (in Kuwait; an offline scan on the day the device made
+ * it): a ticket of another date is refused with that date, unless staff who may (`anyDate`, checked by
+ * the caller against OTHER_DATE_PERMISSION) let it in anyway, which the audit log records.
  */
 export async function validateScan(
   db: DB,
-  input: { merchantId: number; eventId: number; code: string; actor: Actor; offline?: { scannedAt: string } },
+  input: { merchantId: number; eventId: number; code: string; actor: Actor; offline?: { scannedAt: string }; anyDate?: boolean; ip?: string | null },
 ): Promise<ScanOutcome> {
   const event = await findCheckinEvent(db, input.merchantId, input.eventId);
   if (!event) return { ok: false, code: "no_event" };
@@ -158,6 +174,11 @@ export async function validateScan(
     return { ok: false, code: "already_used", place, scannedAt: row.scanned_at, scannedBy: row.scanned_by };
   }
   const scannedAt = offlineAt ?? nowIso();
+  const otherDate = row.event_date !== doorDate(scannedAt);
+  if (otherDate && !input.anyDate) {
+    await record("other_date", row.id);
+    return { ok: false, code: "other_date", place };
+  }
   // One statement decides: on both engines only the writer that finds scanned_at still empty changes the row.
   const changed = await db
     .updateTable("booking_members")
@@ -169,6 +190,17 @@ export async function validateScan(
   const admitted = Number(changed.numUpdatedRows) === 1;
   if (admitted) {
     await record("admitted", row.id);
+    if (otherDate) {
+      await recordAudit(db, {
+        merchantId: input.merchantId,
+        actor: input.actor,
+        action: "checkin_other_date",
+        params: { number: row.number, date: row.event_date, event: event.title_en },
+        objectType: "booking_member",
+        objectId: row.id,
+        ip: input.ip,
+      });
+    }
     // The tiles of booked and attended, on any page that shows them, count again.
     await publishLive(db, { merchantId: input.merchantId, permission: "view_booking", type: "booking_checked_in", data: { event_id: event.id, member_id: row.id } });
     return { ok: true, place, scannedAt };

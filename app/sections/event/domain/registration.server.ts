@@ -17,11 +17,12 @@ const KEY = /^[a-z_]+(\.[a-z_]+)+$/;
  * A customer's registration for a published event (the register page and the public API): files
  * of the event's attachment fields are kept first, so whatever else is wrong the customer does not
  * choose them again (`kept`: the stored key by field name, sent back with the next try); the request
- * is read with the booking schema; then the booking is made as any other (createBooking, public).
+ * is read with the booking schema; then the booking is made as any other (createBooking, public),
+ * using up the waiting zone's pass it was made under (`passEntryId`) in the same transaction.
  */
 export async function registerForEvent(
   db: DB,
-  input: { event: PublicEvent; body: Record<string, unknown>; lang: Language; baseUrl: string; termsAccepted?: boolean; namesRequired?: boolean; clientAddress?: string | null },
+  input: { event: PublicEvent; body: Record<string, unknown>; lang: Language; baseUrl: string; termsAccepted?: boolean; namesRequired?: boolean; clientAddress?: string | null; passEntryId?: number | null },
 ): Promise<RegistrationOutcome> {
   const { event } = input;
   const errors: FieldErrors = {};
@@ -54,7 +55,7 @@ export async function registerForEvent(
     }
   }
   if (!parsed.success || Object.keys(errors).length) return { ok: false, errors, kept, params: { max: event.max_per_booking } };
-  const outcome = await createBooking(db, { request: parsed.data, lang: input.lang, baseUrl: input.baseUrl, clientAddress: input.clientAddress });
+  const outcome = await createBooking(db, { request: parsed.data, lang: input.lang, baseUrl: input.baseUrl, clientAddress: input.clientAddress, passEntryId: input.passEntryId });
   if (!outcome.ok) return { ok: false, errors: outcome.errors, params: outcome.params, kept };
   return { ok: true, booking: outcome.booking };
 }

@@ -6,7 +6,7 @@ import { getAppSecret } from "~/lib/secret.server";
 /**
  * The waiting zone of a busy on-sale (decision 0023). An event with `queue_capacity` lets at most
  * that many customers hold a pass to its registration at once; the others wait in `event_queue`,
- * served in the order they arrived. A pass lasts PASS_MS from admission; a booking made ends it.
+ * served in the order they arrived. A pass lasts PASS_MS from admission; the booking made with it uses it up.
  * Admission happens under the merchant's lock, so two requests never both take the last pass.
  */
 export const PASS_MS = 10 * 60_000;
@@ -142,16 +142,18 @@ export function estimateMinutes(position: number, recentAdmissions: number, capa
   return Math.max(1, Math.ceil(position / perMinute));
 }
 
+/** What a booking under a pass that another booking already used is refused with. */
+export const PASS_USED = "events_public.errors.needs_pass";
+
 /**
- * Ends a pass once its holder has booked: its place goes to the next customer. The admission time
- * moves back by a pass's length, so the entry still counts among the recent admissions of the estimate
- * for a while but holds no pass.
+ * Uses a pass up for a booking, inside the booking's own database transaction: one conditional
+ * write (the pass is still active) decides, so of bookings made at once under one pass exactly one
+ * takes it, on either engine, and a booking that rolls back gives it back. Its place goes to the
+ * next customer: the admission time moves back by a pass's length, so the entry still counts among
+ * the recent admissions of the estimate for a while but holds no pass. False when it was no longer active.
  */
-export async function endPass(db: DB, entryId: number) {
-  await db
-    .updateTable("event_queue")
-    .set({ admitted_at: addMs(now(), -PASS_MS).toISOString() })
-    .where("id", "=", entryId)
-    .where("admitted_at", "is not", null)
-    .execute();
+export async function takePass(trx: DB, entryId: number): Promise<boolean> {
+  const ended = addMs(now(), -PASS_MS).toISOString();
+  const taken = await trx.updateTable("event_queue").set({ admitted_at: ended }).where("id", "=", entryId).where("admitted_at", ">", ended).executeTakeFirst();
+  return Number(taken.numUpdatedRows) === 1;
 }

@@ -1,5 +1,5 @@
 import type { Language } from "~/lib/i18n";
-import { formatDateTime } from "~/lib/format";
+import { formatDateTime, formatDay } from "~/lib/format";
 import { translator } from "~/lib/i18n.server";
 import type { ScannedPlace, ScanOutcome, SyncedScan } from "../domain/checkin.server";
 
@@ -22,9 +22,10 @@ export function serializePlace(place: ScannedPlace, lang: Language) {
   };
 }
 
-/** The message of a refused scan: already used (when, by whom), not of this event, not paid, unknown. */
+/** The message of a refused scan: already used (when, by whom), another date's (which), not of this event, not paid, unknown. */
 export function scanRefusalMessage(outcome: Extract<ScanOutcome, { ok: false }>, lang: Language): string {
   const t = translator(lang);
+  if (outcome.code === "other_date" && outcome.place) return t("checkin.reasons.other_date", { date: formatDay(outcome.place.event_date, lang) });
   if (outcome.code === "already_used" && outcome.scannedAt) {
     const when = formatDateTime(outcome.scannedAt, lang);
     return outcome.scannedBy ? t("checkin.reasons.already_used_by", { when, who: outcome.scannedBy }) : t("checkin.reasons.already_used_at", { when });
@@ -59,5 +60,6 @@ export function serializeSyncedScan(result: SyncedScan, lang: Language) {
     });
     return { ...result, place, message };
   }
+  if (result.reason === "other_date" && result.place) return { ...result, place, message: t("checkin.reasons.other_date", { date: formatDay(result.place.event_date, lang) }) };
   return { ...result, place, message: t(`checkin.reasons.${result.reason}`) };
 }

@@ -10,9 +10,10 @@ import { PageHeader } from "~/components/page-header";
 import { isLanguage } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
 import { readFormData } from "~/web/form-data.server";
+import { can } from "~/domain/identity/permissions";
 import { requirePermission, requireSection, requireUser } from "~/web/guards.server";
-import { getDbFrom } from "~/web/request-context.server";
-import { bookingStatistics, findCheckinEvent, listCheckinEvents, validateScan } from "../domain/checkin.server";
+import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
+import { bookingStatistics, findCheckinEvent, listCheckinEvents, OTHER_DATE_PERMISSION, validateScan } from "../domain/checkin.server";
 import { CheckinScanSchema } from "../domain/checkin-schema";
 import { scanRefusalMessage, serializePlace } from "../presentation/checkin.server";
 import { CheckinDoor } from "../components/checkin/checkin-door";
@@ -37,6 +38,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     events: events.map((row) => ({ value: String(row.id), label: lang === "ar" ? row.title_ar : row.title_en })),
     event: event ? { id: event.id, title: lang === "ar" ? event.title_ar : event.title_en } : null,
     statistics: event ? await bookingStatistics(db, auth.user.merchantId, { eventId: event.id }) : null,
+    canAdmitOtherDate: can(auth.user, OTHER_DATE_PERMISSION),
   };
 }
 
@@ -46,17 +48,24 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const lang = isLanguage(params.lang) ? params.lang : "en";
   const submission = parseWithZod(await readFormData(request), { schema: CheckinScanSchema });
   if (submission.status !== "success") return data({ result: submission.reply(), scan: null }, { status: 400 });
-  const outcome = await validateScan(getDbFrom(context), { merchantId: auth.user.merchantId, eventId: submission.value.event, code: submission.value.qrcode, actor: auth.user });
+  const anyDate = submission.value.any_date === "1";
+  if (anyDate) requirePermission(auth, OTHER_DATE_PERMISSION);
+  const outcome = await validateScan(getDbFrom(context), { merchantId: auth.user.merchantId, eventId: submission.value.event, code: submission.value.qrcode, actor: auth.user, anyDate, ip: context.get(clientAddressContext) });
   if (!outcome.ok && outcome.code === "no_event") return data({ result: submission.reply({ formErrors: ["checkin.reasons.no_event"] }), scan: null }, { status: 400 });
   const scan: ScanResultView = outcome.ok
     ? { ok: true, message: translator(lang)("checkin.granted"), place: serializePlace(outcome.place, lang) }
-    : { ok: false, message: scanRefusalMessage(outcome, lang), place: outcome.place ? serializePlace(outcome.place, lang) : null };
+    : {
+        ok: false,
+        message: scanRefusalMessage(outcome, lang),
+        place: outcome.place ? serializePlace(outcome.place, lang) : null,
+        admitAnyway: outcome.code === "other_date" && can(auth.user, OTHER_DATE_PERMISSION) ? submission.value.qrcode : undefined,
+      };
   return { result: submission.reply({ resetForm: true }), scan };
 }
 
 export default function EventFulfillment() {
   const { t } = useTranslation();
-  const { events, event, statistics, lang } = useLoaderData<typeof loader>();
+  const { events, event, statistics, lang, canAdmitOtherDate } = useLoaderData<typeof loader>();
   return (
     <Stack maw={760}>
       <PageHeader title={t("checkin.title")} description={t("checkin.subtitle")} />
@@ -75,7 +84,7 @@ export default function EventFulfillment() {
         </Form>
       </Card>
       {event && statistics ? (
-        <CheckinDoor key={event.id} eventId={event.id} lang={lang} statistics={statistics}>
+        <CheckinDoor key={event.id} eventId={event.id} lang={lang} statistics={statistics} canAdmitOtherDate={canAdmitOtherDate}>
           {(onScan) => <TypedCodeForm eventId={event.id} onScan={onScan} />}
         </CheckinDoor>
       ) : (
@@ -125,9 +134,20 @@ function TypedCodeForm({ eventId, onScan }: { eventId: number; onScan: ((code: s
               {t("checkin.submit")}
             </Button>
           </Group>
-          {actionData?.scan ? <ScanResult result={actionData.scan} /> : null}
+          {actionData?.scan && !actionData.scan.admitAnyway ? <ScanResult result={actionData.scan} /> : null}
         </Stack>
       </Form>
+      {actionData?.scan?.admitAnyway ? (
+        <ScanResult result={actionData.scan}>
+          <Form method="post">
+            <input type="hidden" name="event" value={eventId} />
+            <input type="hidden" name="qrcode" value={actionData.scan.admitAnyway} />
+            <Button type="submit" name="any_date" value="1" color="orange" variant="light">
+              {t("checkin.admit_anyway")}
+            </Button>
+          </Form>
+        </ScanResult>
+      ) : null}
     </Card>
   );
 }

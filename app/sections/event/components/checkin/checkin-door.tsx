@@ -2,6 +2,7 @@ import { Badge, Button, Group, List, Modal, Stack, Text } from "@mantine/core";
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useRevalidator } from "react-router";
+import { formatDay } from "~/lib/format";
 import { CheckinTiles, type CheckinStatistics } from "./checkin-tiles";
 import { checkOffline, loadList, loadProblems, loadQueue, numberOfCode, rememberAdmitted, saveList, saveProblems, saveQueue, type ListPlace, type StoredList, type SyncProblem } from "./offline-store";
 import { ScanResult, type ScanResultPlace, type ScanResultView } from "./scan-result";
@@ -15,6 +16,8 @@ type Props = {
   eventId: number;
   lang: "en" | "ar";
   statistics: CheckinStatistics;
+  /** Whether this user may let a ticket of another date in anyway (audited). */
+  canAdmitOtherDate: boolean;
   /** The typed-code form: with JavaScript its submit is checked here (online or against the list), without it the page's action answers. */
   children: (onScan: ((code: string) => void) | null) => ReactNode;
 };
@@ -23,7 +26,7 @@ type Props = {
  * The door with JavaScript: camera scanning, a result dialog, tiles that follow each scan, and
  * check-in that carries on through a network loss against the event's downloaded, signed list.
  */
-export function CheckinDoor({ eventId, lang, statistics: initialStatistics, children }: Props) {
+export function CheckinDoor({ eventId, lang, statistics: initialStatistics, canAdmitOtherDate, children }: Props) {
   const { t } = useTranslation();
   const revalidator = useRevalidator();
   const [enhanced, setEnhanced] = useState(false);
@@ -145,19 +148,26 @@ export function CheckinDoor({ eventId, lang, statistics: initialStatistics, chil
       setDialog({ ok: true, message: t("checkin.granted"), place: placeOf(checked.place), note: t("checkin.offline.admitted") });
       return true;
     }
-    setDialog({ ok: false, message: t(checked.reason === "unknown" ? "checkin.offline.unknown" : "checkin.offline.used"), place: checked.place ? placeOf(checked.place) : null });
+    const message =
+      checked.reason === "other_date" && checked.place
+        ? t("checkin.reasons.other_date", { date: formatDay(checked.place.event_date, lang) })
+        : t(checked.reason === "unknown" ? "checkin.offline.unknown" : "checkin.offline.used");
+    setDialog({ ok: false, message, place: checked.place ? placeOf(checked.place) : null });
     return false;
   };
 
-  /** Checks a code with the server, or against the list when the network is gone; true when the place is admitted. */
-  const scan = async (code: string): Promise<boolean> => {
+  /**
+   * Checks a code with the server, or against the list when the network is gone; true when the place
+   * is admitted. `anyDate`: staff who may let a ticket of another date in chose to (online only, audited).
+   */
+  const scan = async (code: string, anyDate = false): Promise<boolean> => {
     if (!navigator.onLine) return scanOffline(code);
     let response: Response;
     try {
       response = await fetch(`${API}/validate_qr_code`, {
         method: "POST",
         headers: { ...headers, "Content-Type": "application/json" },
-        body: JSON.stringify({ event_id: eventId, qrcode: code }),
+        body: JSON.stringify({ event_id: eventId, qrcode: code, ...(anyDate ? { allow_other_date: true } : {}) }),
       });
     } catch {
       return scanOffline(code);
@@ -169,7 +179,12 @@ export function CheckinDoor({ eventId, lang, statistics: initialStatistics, chil
       setDialog({ ok: true, message: t("checkin.granted"), place: body as ScanResultPlace });
     } else {
       const reasons = (body.qrcode ?? body.event_id) as string[] | undefined;
-      setDialog({ ok: false, message: reasons?.[0] ?? (typeof body.detail === "string" ? body.detail : t("checkin.reasons.unknown")), place: (body.place as ScanResultPlace | undefined) ?? null });
+      setDialog({
+        ok: false,
+        message: reasons?.[0] ?? (typeof body.detail === "string" ? body.detail : t("checkin.reasons.unknown")),
+        place: (body.place as ScanResultPlace | undefined) ?? null,
+        admitAnyway: body.code === "other_date" && canAdmitOtherDate ? code : undefined,
+      });
     }
     void refreshStatistics();
     void sync();
@@ -278,7 +293,14 @@ export function CheckinDoor({ eventId, lang, statistics: initialStatistics, chil
         {dialog ? (
           <Stack>
             <ScanResult result={dialog} />
-            <Button onClick={closeDialog}>{t("checkin.close")}</Button>
+            <Group>
+              {dialog.admitAnyway ? (
+                <Button color="orange" variant="light" onClick={() => void scan(dialog.admitAnyway!, true)}>
+                  {t("checkin.admit_anyway")}
+                </Button>
+              ) : null}
+              <Button onClick={closeDialog}>{t("checkin.close")}</Button>
+            </Group>
           </Stack>
         ) : null}
       </Modal>

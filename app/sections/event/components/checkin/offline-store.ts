@@ -1,3 +1,6 @@
+import { DateTime } from "luxon";
+import { DISPLAY_ZONE } from "~/lib/format";
+
 /**
  * What the check-in page keeps in the browser so the door keeps working without a network (pretix's
  * offline scanning): the event's signed list of paid places, the places this device admitted,
@@ -59,11 +62,18 @@ export function numberOfCode(code: string, eventId: number): string | null {
   return number || null;
 }
 
-export type LocalCheck = { ok: true; place: ListPlace } | { ok: false; reason: "unknown" | "already_used"; place?: ListPlace };
+export type LocalCheck = { ok: true; place: ListPlace } | { ok: false; reason: "unknown" | "already_used" | "other_date"; place?: ListPlace };
+
+/** The day in Kuwait of a moment, as a ticket's event_date is written. */
+function kuwaitDate(at: string): string {
+  return DateTime.fromISO(at, { zone: "utc" }).setZone(DISPLAY_ZONE).toFormat("yyyy-MM-dd");
+}
 
 /**
  * A scan checked against the downloaded list: a number on it not yet admitted (at the time of the
- * list, or since on this device) is admitted here and queued for the server, which has the last word.
+ * list, or since on this device) and for today's date is admitted here and queued for the server,
+ * which has the last word. A ticket of another date waits for the network: only online can staff
+ * who may let it in anyway.
  */
 export function checkOffline(eventId: number, code: string, at: string): LocalCheck {
   const list = loadList(eventId);
@@ -72,6 +82,7 @@ export function checkOffline(eventId: number, code: string, at: string): LocalCh
   if (!place || !number) return { ok: false, reason: "unknown" };
   const admitted = loadAdmitted(eventId);
   if (place.scanned || admitted.includes(number)) return { ok: false, reason: "already_used", place };
+  if (place.event_date !== kuwaitDate(at)) return { ok: false, reason: "other_date", place };
   saveAdmitted(eventId, [...admitted, number]);
   saveQueue(eventId, [...loadQueue(eventId), { code: code.trim(), scanned_at: at }]);
   return { ok: true, place };

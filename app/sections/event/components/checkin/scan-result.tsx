@@ -1,12 +1,20 @@
 import { Stack, Table, Text } from "@mantine/core";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Callout } from "~/components/callout";
 
 export type ScanResultPlace = { qr_number: string; customer_first_name: string; customer_last_name: string; slot: string; ticket: string };
-export type ScanResultView = { ok: boolean; message: string; place?: ScanResultPlace | null; note?: string };
+export type ScanResultView = {
+  ok: boolean;
+  message: string;
+  place?: ScanResultPlace | null;
+  note?: string;
+  /** A ticket of another date that this user may let in anyway: the code to send again. */
+  admitAnyway?: string;
+};
 
-/** A scan's answer: 'QR code is valid. Access granted' with the place, or the reason it was refused. */
-export function ScanResult({ result }: { result: ScanResultView }) {
+/** A scan's answer: 'QR code is valid. Access granted' with the place, or the reason it was refused (and what staff may do about it). */
+export function ScanResult({ result, children }: { result: ScanResultView; children?: ReactNode }) {
   const { t } = useTranslation();
   const { place } = result;
   return (
@@ -25,6 +33,7 @@ export function ScanResult({ result }: { result: ScanResultView }) {
           </Table.Tbody>
         </Table>
       ) : null}
+      {children}
     </Stack>
   );
 }

@@ -1,5 +1,6 @@
 import type { Route } from "./+types/public-booking";
 import { COUNTRIES } from "~/lib/countries";
+import { translator } from "~/lib/i18n.server";
 import { apiDetail, apiJson, methodNotAllowed, readBody } from "~/web/api.server";
 import { respondOnce } from "~/web/idempotency.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
@@ -7,7 +8,7 @@ import { linkBaseUrl } from "~/web/sign-in.server";
 import { eventFields } from "../../domain/bookings.server";
 import { bookingThrottled, publicEventView, serializeTicket } from "../../domain/public-events.server";
 import { registerForEvent } from "../../domain/registration.server";
-import { endPass, hasWaitingZone, validPassEntry } from "../../domain/waiting-zone.server";
+import { hasWaitingZone, PASS_USED, validPassEntry } from "../../domain/waiting-zone.server";
 import { apiFieldErrors } from "../public/event-page.server";
 import { PASS_HEADER, readPass } from "../public/queue-cookies.server";
 import { publicApiLanguage, requirePublicEvent } from "./public-api.server";
@@ -25,15 +26,17 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const body = await readBody(request);
   const event = await requirePublicEvent(db, request, params.slug ?? body.event);
   let entryId: number | null = null;
+  const needsPass = { detail: translator(lang)(PASS_USED), code: "waiting_zone", waiting_zone_url: `/${lang}/events/ticketwaitingzone?event=${encodeURIComponent(event.slug)}` };
   if (hasWaitingZone(event)) {
     entryId = await validPassEntry(db, event, readPass(request, event.id));
-    if (entryId === null) return apiDetail(request, "events_public.errors.needs_pass", 403, { code: "waiting_zone", waiting_zone_url: `/${lang}/events/ticketwaitingzone?event=${encodeURIComponent(event.slug)}` });
+    if (entryId === null) return apiJson(needsPass, 403);
   }
   if (await bookingThrottled(db, context.get(clientAddressContext))) return apiDetail(request, "events_public.errors.throttled", 429);
   return respondOnce(request, { db, merchantId: event.merchant_id, scope: `event_booking:${event.id}`, body }, async () => {
-    const outcome = await registerForEvent(db, { event, body: { ...body, event: event.slug }, lang, baseUrl: linkBaseUrl(), clientAddress: context.get(clientAddressContext) });
+    const outcome = await registerForEvent(db, { event, body: { ...body, event: event.slug }, lang, baseUrl: linkBaseUrl(), clientAddress: context.get(clientAddressContext), passEntryId: entryId });
+    // Another booking made at the same moment used the pass.
+    if (!outcome.ok && outcome.errors.non_field_errors?.[0] === PASS_USED) return { status: 403, body: needsPass };
     if (!outcome.ok) return { status: 400, body: apiFieldErrors(outcome.errors, outcome.params, lang) };
-    if (entryId !== null) await endPass(db, entryId);
     return { status: 201, body: outcome.booking };
   });
 }

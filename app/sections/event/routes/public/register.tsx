@@ -11,7 +11,6 @@ import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { bookingThrottled, eventPayChoices, eventTerms, publicEventView } from "../../domain/public-events.server";
 import { registerForEvent } from "../../domain/registration.server";
-import { endPass } from "../../domain/waiting-zone.server";
 import { eventFields } from "../../domain/bookings.server";
 import { EventsLayout } from "../../components/public/public-layout";
 import { formatEventDate, formatSlot } from "../../components/public/public-format";
@@ -98,9 +97,9 @@ export async function action({ params, context, request }: Route.ActionArgs) {
     clientAddress: context.get(clientAddressContext),
     termsAccepted: terms ? form.get("accept_terms") === "on" : undefined,
     namesRequired: true,
+    passEntryId: entryId,
   });
   if (!outcome.ok) return data({ errors: fieldMessages(outcome.errors, outcome.params, lang), values, kept: outcome.kept }, { status: 400 });
-  if (entryId !== null) await endPass(db, entryId);
   const headers = entryId !== null ? { "Set-Cookie": clearPassCookie(request, event.id) } : undefined;
   const { booking } = outcome;
   if (booking.checkout_url) return redirect(booking.checkout_url, { status: 303, headers });
