@@ -269,6 +269,13 @@ describe("/api/v1/admin/units", () => {
     expect(await text.json()).toEqual({ file: ["ارفع صورة PNG أو JPEG أو WebP."] });
     const svg = await upload(`/api/v1/admin/units/${riggaeId}/logo`, headers, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), "logo.svg");
     expect(svg.status).toBe(400);
+    // A PNG of a few bytes that says it is 60000×60000 pixels: a browser would try to decode 14 GB.
+    const huge = Buffer.from(PNG);
+    huge.writeUInt32BE(60000, 16);
+    huge.writeUInt32BE(60000, 20);
+    const measured = await upload(`/api/v1/admin/units/${riggaeId}/logo`, headers, huge, "logo.png");
+    expect(measured.status).toBe(400);
+    expect(await measured.json()).toEqual({ file: ["هذه الصورة كبيرة جدًا: الحد الأقصى 8000 بكسل لكل ضلع و40 ميغابكسل إجمالًا."] });
     expect((await unitRow(riggaeId)).logo_url).toBe(unit.logo_url);
     expect((await unitEntries(alpha.merchantId, "unit_logo_changed")).at(-1)!.object_id).toBe(String(riggaeId));
 

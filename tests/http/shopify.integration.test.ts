@@ -450,6 +450,9 @@ describe("paying on the payment options page", () => {
     try {
       expect(await checkConnection({ shop_domain: "alpha-shop.myshopify.com", callback_url: callbackUrl })).toEqual({ ok: false, errors: { callback_url: ["shopify.errors.callback_private"] } });
       expect(await checkConnection({ shop_domain: "alpha-shop.myshopify.com", callback_url: "http://localhost:9/cb" })).toEqual({ ok: false, errors: { callback_url: ["shopify.errors.callback_private"] } });
+      for (const callback_url of ["http://localhost.:9/cb", "http://[::ffff:7f00:1]:9/cb", "http://[2002:7f00:1::]/cb", "http://2130706433/cb", "http://0x7f.1/cb"]) {
+        expect(await checkConnection({ shop_domain: "alpha-shop.myshopify.com", callback_url }), callback_url).toEqual({ ok: false, errors: { callback_url: ["shopify.errors.callback_private"] } });
+      }
       await drain();
     } finally {
       process.env.WEBHOOK_ALLOW_PRIVATE = "1";

@@ -1,6 +1,5 @@
 import http from "node:http";
 import https from "node:https";
-import { isIP } from "node:net";
 import { writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { now, nowIso } from "~/lib/clock.server";
@@ -9,7 +8,7 @@ import { env } from "~/lib/env.server";
 import { enqueueJob } from "~/lib/jobs.server";
 import { refuse, type Refusal, type TextParams } from "~/lib/outcome";
 import { seal, unseal } from "~/lib/sealed.server";
-import { checkWebhookUrl, guardedLookup, isPrivateAddress, privateTargetsAllowed } from "./webhook-targets.server";
+import { checkWebhookUrl, guardedLookup, isPrivateHost, privateTargetsAllowed } from "./webhook-targets.server";
 
 /**
  * Merchant webhooks: the platform tells a merchant's own systems what happened. An event is
@@ -268,8 +267,7 @@ export function postToReceiver(url: string, body: string, headers: Record<string
   const keep = options.keep ?? RESPONSE_KEEP;
   const started = performance.now();
   const target = new URL(url);
-  const host = target.hostname.replace(/^\[|\]$/g, "");
-  if (isIP(host) && !privateTargetsAllowed() && isPrivateAddress(host)) {
+  if (!privateTargetsAllowed() && isPrivateHost(target.hostname)) {
     return Promise.resolve({ status: null, body: null, error: "The address is private or loopback; webhooks may not reach it.", durationMs: 0 });
   }
   const client = target.protocol === "https:" ? https : http;

@@ -2,7 +2,7 @@ import { lockMerchant, writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { randomToken } from "~/lib/crypto.server";
 import { word } from "~/lib/outcome";
-import { ICO, JPEG, PNG, sniff, WEBP, type SniffedType } from "~/lib/file-types";
+import { checkPicture, ICO, JPEG, PNG, sniff, WEBP, type SniffedType } from "~/lib/file-types";
 import { storage } from "~/lib/storage.server";
 
 /**
@@ -24,16 +24,16 @@ export const BRAND_IMAGE_NAME = /^(logo|favicon)-[\w-]{12}\.(png|jpg|webp|ico)$/
 type UploadedFile = { size: number; arrayBuffer(): Promise<ArrayBuffer> };
 
 /**
- * Checks an uploaded image (its size, its type by its first bytes) and stores it under a new name;
+ * Checks an uploaded image (its size, its type by its first bytes, its width and height) and stores it under a new name;
  * answers its public address. Writes nothing in the database: the caller says whose image it is.
  */
 export async function putBrandImage(merchantId: number, image: BrandImage, file: UploadedFile): Promise<{ ok: true; url: string } | { ok: false; error: string }> {
   if (file.size === 0) return { ok: false, error: "admin.images.errors.empty" };
   if (file.size > LIMITS[image]) return { ok: false, error: `admin.images.errors.too_large_${image}` };
   const bytes = new Uint8Array(await file.arrayBuffer());
-  const kind = sniff(bytes, TYPES[image]);
-  if (!kind) return { ok: false, error: `admin.images.errors.type_${image}` };
-  const name = `${image}-${randomToken(9)}.${kind.extension}`;
+  const picture = checkPicture(bytes, TYPES[image]);
+  if (!picture.ok) return { ok: false, error: picture.reason === "dimensions" ? "errors.picture_dimensions" : `admin.images.errors.type_${image}` };
+  const name = `${image}-${randomToken(9)}.${picture.type.extension}`;
   await storage().put(`brand/${merchantId}/${name}`, bytes);
   return { ok: true, url: `/media/brand/${merchantId}/${name}` };
 }

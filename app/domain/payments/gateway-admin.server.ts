@@ -5,7 +5,7 @@ import { sandboxEnabled } from "~/lib/env.server";
 import { isSupportedCurrency, parseAmount, toDecimalString } from "~/lib/money";
 import { list, named, refuse, word, type Refusal, type TextParams } from "~/lib/outcome";
 import { seal, unseal } from "~/lib/sealed.server";
-import { isPrivateHost, privateTargetsAllowed } from "~/domain/integrations/webhook-targets.server";
+import { gatewayTargetsGuarded, isPublicHost } from "~/domain/integrations/webhook-targets.server";
 import { listMerchantGateways, toGatewayConfig, type GatewayRow } from "./gateway-settings.server";
 import { adapterFor, GATEWAY_KINDS, isGatewayKind } from "./gateways/registry";
 
@@ -133,7 +133,7 @@ type Checked = {
  * admin.gateways.errors. Credentials: fields left empty keep what is stored; a new gateway that
  * needs credentials gets all its required ones (or stands on the sandbox).
  */
-export function checkGatewayInput(input: GatewayInput, current?: GatewayRow): { ok: true; checked: Checked } | { ok: false; errors: Record<string, string[]> } {
+export async function checkGatewayInput(input: GatewayInput, current?: GatewayRow): Promise<{ ok: true; checked: Checked } | { ok: false; errors: Record<string, string[]> }> {
   const errors: Record<string, string[]> = {};
   const values: Checked["values"] = {};
   const kind = current?.kind ?? input.kind ?? "";
@@ -199,7 +199,7 @@ export function checkGatewayInput(input: GatewayInput, current?: GatewayRow): { 
         url = new URL(text);
       } catch {}
       if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || text.length > 500) errors.endpoint_url = ["admin.gateways.errors.endpoint"];
-      else if (isPrivateHost(url.hostname) && !privateTargetsAllowed() && !sandboxEnabled()) errors.endpoint_url = ["admin.gateways.errors.private"];
+      else if (gatewayTargetsGuarded() && !(await isPublicHost(url.hostname))) errors.endpoint_url = ["admin.gateways.errors.private"];
       else endpoint = text.replace(/\/+$/, "");
     }
     values.endpoint_url = endpoint;

@@ -75,7 +75,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     mode: text("mode"),
     endpoint_url: text("endpoint_url"),
   };
-  const checked = checkGatewayInput({ ...values, credentials }, row);
+  const checked = await checkGatewayInput({ ...values, credentials }, row);
   // What was typed is sent back for correction, never the credentials.
   if (!checked.ok) return data<ActionResult>({ errors: checked.errors, values }, { status: 400 });
   await updateGateway(db, { manager, id: row.id, checked: checked.checked, sandbox: sandboxCredentialsFor, ip });

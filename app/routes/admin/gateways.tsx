@@ -41,7 +41,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const text = (name: string) => String(form.get(name) ?? "");
   if (intent === "add") {
     const values = { kind: text("kind"), code: text("code").trim().toLowerCase(), name_en: text("name_en"), name_ar: text("name_ar"), currencies: form.getAll("currencies").map(String), endpoint_url: text("endpoint_url") };
-    const checked = checkGatewayInput(values);
+    const checked = await checkGatewayInput(values);
     if (!checked.ok) return data<ActionResult>({ errors: checked.errors, values }, { status: 400 });
     const created = await createGateway(db, { manager, checked: checked.checked, sandbox: sandboxCredentialsFor, ip });
     if (!created.ok) return data<ActionResult>({ errors: { [created.field ?? "non_field_errors"]: [created.code] }, values }, { status: 400 });
@@ -56,7 +56,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   if (id !== null && (intent === "enable" || intent === "disable")) {
     const current = (await listMerchantGateways(db, auth.user.merchantId)).find((row) => row.id === id);
     if (current) {
-      const checked = checkGatewayInput({ enabled: intent === "enable" }, current);
+      const checked = await checkGatewayInput({ enabled: intent === "enable" }, current);
       if (!checked.ok) return data<ActionResult>({ errors: checked.errors }, { status: 400 });
       await updateGateway(db, { manager, id, checked: checked.checked, sandbox: sandboxCredentialsFor, ip });
       return back(intent === "enable" ? "admin.gateways.enabled_done" : "admin.gateways.disabled_done");

@@ -5,6 +5,8 @@
  * `endpoints.browser` and `endpoints.server` are `<base URL>/sandbox/card`.
  */
 import { z } from "zod";
+import { guardedFetch } from "~/domain/integrations/guarded-fetch.server";
+import { gatewayTargetsGuarded } from "~/domain/integrations/webhook-targets.server";
 import { now } from "~/lib/clock.server";
 import type { GatewayAdapter, GatewayConfig, GatewayOutcome, OperationResult, SettlementEntry } from "./gateway";
 import { CARD_SIGNATURE_HEADER, CARD_TIMESTAMP_HEADER, verifyCardSignature } from "./card-signature";
@@ -66,7 +68,7 @@ function base(url: string) {
 
 async function callApi(config: GatewayConfig, method: "GET" | "POST", path: string, body?: unknown, idempotencyKey?: string) {
   const { apiKey } = credentialsOf(config);
-  const response = await fetch(`${base(config.endpoints.server)}/api/payments${path}`, {
+  const response = await guardedFetch(`${base(config.endpoints.server)}/api/payments${path}`, {
     method,
     headers: {
       Authorization: `Bearer ${apiKey}`,
@@ -75,9 +77,8 @@ async function callApi(config: GatewayConfig, method: "GET" | "POST", path: stri
       ...(idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {}),
     },
     body: body === undefined ? undefined : JSON.stringify(body),
-    redirect: "manual",
     signal: AbortSignal.timeout(TIMEOUT_MS),
-  });
+  }, gatewayTargetsGuarded());
   const payload = (await response.json().catch(() => null)) as unknown;
   return { status: response.status, payload };
 }

@@ -5,6 +5,8 @@
  * sandbox, `endpoints.browser` and `endpoints.server` are `<base URL>/sandbox/knet`.
  */
 import { parseAmount, toDecimalString } from "~/lib/money";
+import { guardedFetch } from "~/domain/integrations/guarded-fetch.server";
+import { gatewayTargetsGuarded } from "~/domain/integrations/webhook-targets.server";
 import type { AttemptForGateway, GatewayAdapter, GatewayConfig, GatewayOutcome } from "./gateway";
 import { KNET_ACTIONS, KNET_CURRENCY_KWD, decryptParams, encryptParams, type KnetParams } from "./knet-protocol";
 
@@ -92,13 +94,12 @@ export function verifyKnetReturn(config: GatewayConfig, query: URLSearchParams, 
 async function callTranPipe(config: GatewayConfig, path: "inquiry" | "refund", params: KnetParams): Promise<KnetParams> {
   const { tranportalId, password, resourceKey } = credentialsOf(config);
   const trandata = encryptParams({ id: tranportalId, password, ...params }, resourceKey);
-  const response = await fetch(endpoint(config.endpoints.server, path), {
+  const response = await guardedFetch(endpoint(config.endpoints.server, path), {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
     body: new URLSearchParams({ tranportalId, trandata }),
-    redirect: "manual",
     signal: AbortSignal.timeout(TIMEOUT_MS),
-  });
+  }, gatewayTargetsGuarded());
   const body = (await response.json().catch(() => null)) as { trandata?: unknown; error?: unknown } | null;
   if (!response.ok || typeof body?.trandata !== "string") {
     throw new Error(`KNET ${path} failed: HTTP ${response.status}${body?.error ? ` ${String(body.error)}` : ""}`);
@@ -158,13 +159,12 @@ export const knetAdapter: GatewayAdapter = {
       { id: credentials.tranportalId, password: credentials.password, action: KNET_ACTIONS.inquiry, amt: "0.100", trackid: trackId, transid: trackId, udf5: "TrackID" },
       credentials.resourceKey,
     );
-    const response = await fetch(endpoint(config.endpoints.server, "inquiry"), {
+    const response = await guardedFetch(endpoint(config.endpoints.server, "inquiry"), {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
       body: new URLSearchParams({ tranportalId: credentials.tranportalId, trandata }),
-      redirect: "manual",
       signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
+    }, gatewayTargetsGuarded());
     const body = (await response.json().catch(() => null)) as { trandata?: unknown; error?: unknown } | null;
     if (!response.ok || typeof body?.trandata !== "string") {
       return { ok: false, detail: `KNET refused the inquiry: HTTP ${response.status}${typeof body?.error === "string" ? `, ${body.error.slice(0, 120)}` : ""}` };

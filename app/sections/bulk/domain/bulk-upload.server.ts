@@ -13,7 +13,7 @@ import { DISPLAY_ZONE } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
 import { isSupportedCurrency, parseAmount } from "~/lib/money";
 import { money, type TextParams } from "~/lib/outcome";
-import { looksLikeZip, parseCsv, readXlsx, SpreadsheetError, type SheetRows } from "~/lib/spreadsheet.server";
+import { looksLikeZip, parseCsv, readXlsxApart, SpreadsheetError, type SheetRows } from "~/lib/spreadsheet.server";
 import { ALL_COLUMNS, BULK_MAX_ROWS, REQUIRED_COLUMNS, type BulkColumn, type Schedule } from "./bulk-columns";
 import { startRun } from "./bulk-runs.server";
 import { nextRunAt } from "./schedule";
@@ -83,11 +83,11 @@ function readExpiration(value: string): Date | undefined {
 }
 
 /** The file's rows: XLSX when the bytes are a zip, else CSV (UTF-8). */
-function readSheet(bytes: Buffer): { ok: true; rows: SheetRows } | { ok: false; code: string } {
+async function readSheet(bytes: Buffer): Promise<{ ok: true; rows: SheetRows } | { ok: false; code: string }> {
   if (bytes.length === 0) return { ok: false, code: "bulk.errors.empty_file" };
   if (looksLikeZip(bytes)) {
     try {
-      return { ok: true, rows: readXlsx(bytes) };
+      return { ok: true, rows: await readXlsxApart(bytes) };
     } catch (error) {
       if (error instanceof SpreadsheetError || error instanceof RangeError || (error as { code?: string }).code?.startsWith("Z_")) return { ok: false, code: "bulk.errors.unreadable" };
       throw error;
@@ -113,7 +113,7 @@ export async function readBulkFile(db: DB, input: { merchantId: number; bytes: B
   // The form's channel, against the merchant's settings, before the file is read.
   if (input.choices.sendEmail && !rules.emailNotifications) return { ok: false, kind: "file", code: "payment_request.settings.refused.email_notifications" };
   if (input.choices.sendSms && !rules.smsNotifications) return { ok: false, kind: "file", code: "payment_request.settings.refused.sms_notifications" };
-  const read = readSheet(input.bytes);
+  const read = await readSheet(input.bytes);
   if (!read.ok) return { ok: false, kind: "file", code: read.code };
   const [headerRow = [], ...body] = read.rows;
   const header = headerRow.map((name) => name.trim().toLowerCase());

@@ -1,7 +1,7 @@
 import { lockMerchant, writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { nowIso } from "~/lib/clock.server";
-import { looksLikeZip, parseCsv, readXlsx, SpreadsheetError, toCsv, type SheetRows } from "~/lib/spreadsheet.server";
+import { looksLikeZip, parseCsv, readXlsxApart, SpreadsheetError, toCsv, type SheetRows } from "~/lib/spreadsheet.server";
 import { ALL_COLUMNS, IMPORT_MAX_ROWS, REQUIRED_COLUMNS, type ImportColumn } from "./bulk-columns";
 import type { Actor, FieldErrors } from "./fields";
 import { SLUG_MAX, SLUG_PATTERN } from "./slug";
@@ -45,11 +45,11 @@ const YES = new Set(["1", "yes", "y", "true", "نعم"]);
 const NO = new Set(["0", "no", "n", "false", "لا"]);
 
 /** The file's rows: XLSX when the bytes are a zip, else CSV (UTF-8). */
-export function readSpreadsheet(bytes: Buffer): { ok: true; rows: SheetRows } | { ok: false; code: string } {
+export async function readSpreadsheet(bytes: Buffer): Promise<{ ok: true; rows: SheetRows } | { ok: false; code: string }> {
   if (bytes.length === 0) return { ok: false, code: "catalogue_admin.import.errors.empty_file" };
   if (looksLikeZip(bytes)) {
     try {
-      return { ok: true, rows: readXlsx(bytes) };
+      return { ok: true, rows: await readXlsxApart(bytes) };
     } catch (error) {
       if (error instanceof SpreadsheetError || error instanceof RangeError || (error as { code?: string }).code?.startsWith("Z_")) return { ok: false, code: "catalogue_admin.import.errors.unreadable" };
       throw error;
@@ -62,7 +62,7 @@ export function readSpreadsheet(bytes: Buffer): { ok: true; rows: SheetRows } | 
 
 /** Checks every row of the file and creates or changes all its products, or none. */
 export async function importProducts(db: DB, input: { merchantId: number; actor: Actor; bytes: Buffer; ip?: string | null }): Promise<ImportOutcome> {
-  const read = readSpreadsheet(input.bytes);
+  const read = await readSpreadsheet(input.bytes);
   if (!read.ok) return { ok: false, kind: "file", code: read.code };
   const [headerRow = [], ...body] = read.rows;
   const header = headerRow.map((name) => name.trim().toLowerCase());

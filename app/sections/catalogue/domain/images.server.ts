@@ -1,6 +1,6 @@
 import type { DB } from "~/db/database.server";
 import { randomToken } from "~/lib/crypto.server";
-import { JPEG, PNG, sniff, WEBP } from "~/lib/file-types";
+import { checkPicture, JPEG, PNG, sniff, WEBP } from "~/lib/file-types";
 import { storage } from "~/lib/storage.server";
 
 /**
@@ -28,9 +28,9 @@ export async function putCatalogueImage(merchantId: number, kind: ImageKind, fil
   if (file.size === 0) return { ok: false, error: "catalogue_admin.errors.image_empty" };
   if (file.size > IMAGE_MAX_BYTES) return { ok: false, error: "catalogue_admin.errors.image_too_large" };
   const bytes = new Uint8Array(await file.arrayBuffer());
-  const type = sniff(bytes, TYPES);
-  if (!type) return { ok: false, error: "catalogue_admin.errors.image_type" };
-  const key = `catalogue/${merchantId}/${kind}-${randomToken(9)}.${type.extension}`;
+  const picture = checkPicture(bytes, TYPES);
+  if (!picture.ok) return { ok: false, error: picture.reason === "dimensions" ? "errors.picture_dimensions" : "catalogue_admin.errors.image_type" };
+  const key = `catalogue/${merchantId}/${kind}-${randomToken(9)}.${picture.type.extension}`;
   await storage().put(key, bytes);
   return { ok: true, key };
 }

@@ -6,7 +6,7 @@ import { recordAudit } from "~/domain/audit/audit-log.server";
 import { listMerchantGateways, supportsCurrency } from "~/domain/payments/gateway-settings.server";
 import { nowIso } from "~/lib/clock.server";
 import { randomToken } from "~/lib/crypto.server";
-import { JPEG, PNG, sniff, WEBP } from "~/lib/file-types";
+import { checkPicture, JPEG, PNG, sniff, WEBP } from "~/lib/file-types";
 import type { Language } from "~/lib/i18n";
 import { isSupportedCurrency, parseAmount, toDecimalString } from "~/lib/money";
 import { named, word, type TextParams } from "~/lib/outcome";
@@ -580,7 +580,7 @@ async function writeTickets(trx: DB, merchantId: number, eventId: number, planne
 type UploadedFile = { size: number; arrayBuffer(): Promise<ArrayBuffer> };
 
 /**
- * Checks an event's picture (at most 2 MB; PNG, JPEG or WebP by its first bytes) and stores it under
+ * Checks an event's picture (at most 2 MB; PNG, JPEG or WebP by its first bytes; checkPicture's width and height) and stores it under
  * a new name; answers its storage key. Writes nothing in the database (the editor keeps the key
  * while the rest of the form is corrected).
  */
@@ -588,9 +588,9 @@ export async function putEventImage(merchantId: number, file: UploadedFile): Pro
   if (file.size === 0) return { ok: false, error: "event_setup.errors.image_empty" };
   if (file.size > IMAGE_LIMIT) return { ok: false, error: "event_setup.errors.image_too_large" };
   const bytes = new Uint8Array(await file.arrayBuffer());
-  const kind = sniff(bytes, [PNG, JPEG, WEBP]);
-  if (!kind) return { ok: false, error: "event_setup.errors.image_type" };
-  const key = `event/${merchantId}/event-${randomToken(9)}.${kind.extension}`;
+  const picture = checkPicture(bytes, [PNG, JPEG, WEBP]);
+  if (!picture.ok) return { ok: false, error: picture.reason === "dimensions" ? "errors.picture_dimensions" : "event_setup.errors.image_type" };
+  const key = `event/${merchantId}/event-${randomToken(9)}.${picture.type.extension}`;
   await storage().put(key, bytes);
   return { ok: true, key };
 }

@@ -3,7 +3,7 @@ import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
 import { nowIso } from "~/lib/clock.server";
 import { parseAmount } from "~/lib/money";
 import { ALL_COLUMNS, BULK_MAX_ROWS, REQUIRED_COLUMNS, type BulkColumn } from "./bulk-columns";
-import { looksLikeZip, parseCsv, readXlsx, SpreadsheetError, toCsv, type SheetRows } from "~/lib/spreadsheet.server";
+import { looksLikeZip, parseCsv, readXlsxApart, SpreadsheetError, toCsv, type SheetRows } from "~/lib/spreadsheet.server";
 
 /**
  * Product bulk create (dashboard spec §2 food-ordering tools): one CSV or XLSX of menu items, all or
@@ -47,11 +47,11 @@ const YES = new Set(["1", "yes", "y", "true", "نعم"]);
 const NO = new Set(["0", "no", "n", "false", "لا"]);
 
 /** The file's rows: XLSX when the bytes are a zip, else CSV (UTF-8). */
-export function readSpreadsheet(bytes: Buffer): { ok: true; rows: SheetRows } | { ok: false; code: string } {
+export async function readSpreadsheet(bytes: Buffer): Promise<{ ok: true; rows: SheetRows } | { ok: false; code: string }> {
   if (bytes.length === 0) return { ok: false, code: "food_bulk.errors.empty_file" };
   if (looksLikeZip(bytes)) {
     try {
-      return { ok: true, rows: readXlsx(bytes) };
+      return { ok: true, rows: await readXlsxApart(bytes) };
     } catch (error) {
       if (error instanceof SpreadsheetError || error instanceof RangeError || (error as { code?: string }).code?.startsWith("Z_")) return { ok: false, code: "food_bulk.errors.unreadable" };
       throw error;
@@ -64,7 +64,7 @@ export function readSpreadsheet(bytes: Buffer): { ok: true; rows: SheetRows } | 
 
 /** Checks every row of the upload and creates all its items, or none. */
 export async function bulkCreateItems(db: DB, input: { merchantId: number; bytes: Buffer }): Promise<BulkOutcome> {
-  const read = readSpreadsheet(input.bytes);
+  const read = await readSpreadsheet(input.bytes);
   if (!read.ok) return { ok: false, kind: "file", code: read.code };
   const [headerRow = [], ...body] = read.rows;
   const header = headerRow.map((name) => name.trim().toLowerCase());

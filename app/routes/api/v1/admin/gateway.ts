@@ -44,7 +44,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const input = gatewayInputOf(await readBody(request));
   if (!input.ok) return apiErrors(request, input.errors);
   if (input.value.code !== undefined && input.value.code !== current.code) return apiErrors(request, { code: ["api.read_only_field"] });
-  const checked = checkGatewayInput({ ...input.value, code: undefined }, current);
+  const checked = await checkGatewayInput({ ...input.value, code: undefined }, current);
   if (!checked.ok) return apiErrors(request, checked.errors);
   const updated = await updateGateway(db, { manager, id, checked: checked.checked, sandbox: sandboxCredentialsFor, ip });
   return updated.ok ? apiJson(updated.gateway) : apiDetail(request, "api.not_found", 404);

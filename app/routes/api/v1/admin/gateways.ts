@@ -24,7 +24,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   requireApiPermission(request, user, "manage_merchant");
   const input = gatewayInputOf(await readBody(request));
   if (!input.ok) return apiErrors(request, input.errors);
-  const checked = checkGatewayInput(input.value);
+  const checked = await checkGatewayInput(input.value);
   if (!checked.ok) return apiErrors(request, checked.errors);
   const created = await createGateway(getDbFrom(context), {
     manager: managerOf(user),
