@@ -1,7 +1,7 @@
 import type { Route } from "./+types/public-booking";
 import { COUNTRIES } from "~/lib/countries";
 import { apiDetail, apiJson, methodNotAllowed, readBody } from "~/web/api.server";
-import { respondOnce } from "~/web/idempotency.server";
+import { PUBLIC_CALLER, respondOnce } from "~/web/idempotency.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { eventFields } from "../../domain/bookings.server";
@@ -30,7 +30,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (entryId === null) return apiDetail(request, "events_public.errors.needs_pass", 403, { code: "waiting_zone", waiting_zone_url: `/${lang}/events/ticketwaitingzone?event=${encodeURIComponent(event.slug)}` });
   }
   if (await bookingThrottled(db, context.get(clientAddressContext))) return apiDetail(request, "events_public.errors.throttled", 429);
-  return respondOnce(request, { db, merchantId: event.merchant_id, scope: `event_booking:${event.id}`, body }, async () => {
+  return respondOnce(request, { db, merchantId: event.merchant_id, caller: PUBLIC_CALLER, scope: `event_booking:${event.id}`, body }, async () => {
     const outcome = await registerForEvent(db, { event, body: { ...body, event: event.slug }, lang, baseUrl: linkBaseUrl() });
     if (!outcome.ok) return { status: 400, body: apiFieldErrors(outcome.errors, outcome.params, lang) };
     if (entryId !== null) await endPass(db, entryId);
