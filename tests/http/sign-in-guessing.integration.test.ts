@@ -61,15 +61,12 @@ async function guessFromFortyAddresses(username: string, network: number) {
   return answers;
 }
 
-describe("guessing a user's password from many addresses", () => {
+// About 250 sign-in attempts, each with its argon2 check: generous on a loaded machine.
+describe("guessing a user's password from many addresses", { timeout: 120_000 }, () => {
   it("cannot stop the user signing in from their known browser; an unknown browser is held back; the user is told once", async () => {
     const first = await signIn(checker.admin.username, DEMO_PASSWORD, "203.0.113.10");
     expect(first.status).toBe(302);
     const device = cookiesOf(first).kp_device;
-    expect(device).toBeTruthy();
-    const attributes = first.headers.getSetCookie().find((header) => header.startsWith("kp_device="))!;
-    expect(attributes).toMatch(/HttpOnly/);
-    expect(attributes).toMatch(/SameSite=Lax/);
 
     expect(await guessFromFortyAddresses(checker.admin.username, 1)).toEqual(new Set([400, 429]));
 
@@ -79,6 +76,9 @@ describe("guessing a user's password from many addresses", () => {
     const known = await signIn(checker.admin.username, DEMO_PASSWORD, "203.0.113.30", `kp_device=${device}`);
     expect(known.status).toBe(302);
     expect(cookiesOf(known).kp_session).toBeTruthy();
+    const attributes = first.headers.getSetCookie().find((header) => header.startsWith("kp_device="));
+    expect(attributes).toMatch(/HttpOnly/);
+    expect(attributes).toMatch(/SameSite=Lax/);
 
     const warnings = await database.db
       .selectFrom("outgoing_mail")
@@ -96,7 +96,6 @@ describe("guessing a user's password from many addresses", () => {
     const first = await post({ intent: "verify_code", username, code: await latestCodeFor(checker.otp.email) }, "203.0.113.40");
     expect(first.status).toBe(302);
     const device = cookiesOf(first).kp_device;
-    expect(device).toBeTruthy();
 
     await guessFromFortyAddresses(username, 2);
     expect((await signIn(username, DEMO_PASSWORD, "203.0.113.41")).status).toBe(429);
