@@ -35,6 +35,7 @@ import * as codePairing from "./migrations/0033-code-pairing";
 import * as liveMessages from "./migrations/0034-live-messages";
 import * as pushSubscriptionSession from "./migrations/0035-push-subscription-session";
 import * as unpaidHolds from "./migrations/0036-unpaid-holds";
+import * as userLanguage from "./migrations/0037-user-language";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -75,6 +76,7 @@ const migrations: Record<string, EngineMigration> = {
   "0034-live-messages": liveMessages,
   "0035-push-subscription-session": pushSubscriptionSession,
   "0036-unpaid-holds": unpaidHolds,
+  "0037-user-language": userLanguage,
 };
 
 export async function migrateToLatest(db: DB) {

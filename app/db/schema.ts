@@ -66,6 +66,8 @@ export interface UserTable {
   kind: ColumnType<"person" | "api_key", "person" | "api_key" | undefined, "person" | "api_key">;
   /** A platform operator: creates merchants on this installation (migration 0013); sees no merchant's data for it. */
   is_operator: Flag;
+  /** The language the user last signed in with, for mails that answer nothing they did (migration 0037). */
+  language: ColumnType<string, string | undefined, string>;
 }
 
 export interface UserPermissionTable {

@@ -2,28 +2,31 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../tests/support/test-database";
 import { seedMerchant } from "../../tests/support/fixtures";
 import { advanceClock, resetClock } from "~/lib/clock.server";
-import { once, type StoredResponse } from "./idempotency.server";
+import { once, PUBLIC_CALLER, storedKeyOf, type KeyCaller, type StoredResponse } from "./idempotency.server";
 
 let database: TestDatabase;
 let merchantId: number;
+let admin: KeyCaller;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  merchantId = (await seedMerchant(database.db, "Keys")).merchantId;
+  const merchant = await seedMerchant(database.db, "Keys");
+  merchantId = merchant.merchantId;
+  admin = { kind: "user", userId: merchant.admin.id };
 });
 afterAll(async () => {
   resetClock();
   await database?.destroy();
 });
 
-const call = (key: string, request: unknown, work: () => Promise<StoredResponse>) => once(database.db, { merchantId, key, scope: "test.create", request }, work);
+const call = (key: string, request: unknown, work: () => Promise<StoredResponse>, caller = admin) => once(database.db, { merchantId, caller, key, scope: "test.create", request }, work);
 
 describe("Idempotency-Key", () => {
   it("releases the key of a request that died, after its lease, to exactly one retry", async () => {
     // The first request takes the key and never answers: its process died.
     void call("crashed-1", { amount: "5.000" }, () => new Promise<StoredResponse>(() => {}));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const stored = await database.db.selectFrom("idempotency_keys").select("response_status").where("key", "=", "crashed-1").executeTakeFirstOrThrow();
+    const stored = await database.db.selectFrom("idempotency_keys").select("response_status").where("key", "=", storedKeyOf(admin, "crashed-1", "")).executeTakeFirstOrThrow();
     expect(stored.response_status).toBeNull();
 
     // While the lease runs, a retry is told the request is still being processed.
@@ -75,5 +78,26 @@ describe("Idempotency-Key", () => {
     expect((await call("k".repeat(255), { amount: "1" }, work)).kind).toBe("fresh");
     expect((await call(`${"k".repeat(255)}x`, { amount: "2" }, work)).kind).toBe("invalid_key");
     expect(runs).toBe(1);
+  });
+
+  it("keeps each caller's keys apart: a user's, an API key's, and every public caller's", async () => {
+    let runs = 0;
+    const work = async () => ({ status: 201, body: { run: ++runs } });
+    const otherUser: KeyCaller = { kind: "user", userId: 999_999 };
+    const apiKey: KeyCaller = { kind: "api_key", apiKeyId: 1 };
+    // A customer on a public API takes "K" first, with a body of their own.
+    expect((await call("K", { basket: "customer A" }, work, PUBLIC_CALLER)).kind).toBe("fresh");
+    // Another customer's "K" is their own request, and the merchant's user, another user and an API
+    // key each get theirs: nobody is told the key belongs to another request.
+    expect(await call("K", { basket: "customer B" }, work, PUBLIC_CALLER)).toEqual({ kind: "fresh", response: { status: 201, body: { run: 2 } } });
+    expect(await call("K", { amount: "5.000" }, work)).toEqual({ kind: "fresh", response: { status: 201, body: { run: 3 } } });
+    expect(await call("K", { amount: "5.000" }, work, otherUser)).toEqual({ kind: "fresh", response: { status: 201, body: { run: 4 } } });
+    expect(await call("K", { amount: "5.000" }, work, apiKey)).toEqual({ kind: "fresh", response: { status: 201, body: { run: 5 } } });
+    // Within one caller a key still answers once, and another body with it is still a conflict.
+    expect(await call("K", { basket: "customer A" }, work, PUBLIC_CALLER)).toEqual({ kind: "replayed", response: { status: 201, body: { run: 1 } } });
+    expect(await call("K", { amount: "5.000" }, work)).toEqual({ kind: "replayed", response: { status: 201, body: { run: 3 } } });
+    expect((await call("K", { amount: "6.000" }, work)).kind).toBe("conflict");
+    expect((await call("K", { amount: "6.000" }, work, apiKey)).kind).toBe("conflict");
+    expect(runs).toBe(5);
   });
 });

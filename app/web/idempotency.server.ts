@@ -40,21 +40,51 @@ export function requestHashOf(scope: string, request: unknown): string {
 }
 
 /**
- * Runs `work` once per (merchant, Idempotency-Key). The same key with the same request answers the
+ * Who sent a key (decision 0015, addendum): a merchant's user, one of its API keys, or someone on a
+ * public page or API. Each has its own keys; a key of one never answers, or blocks, another's.
+ */
+export type KeyCaller = { kind: "user"; userId: number } | { kind: "api_key"; apiKeyId: number } | { kind: "public" };
+
+export const PUBLIC_CALLER: KeyCaller = { kind: "public" };
+
+/** The caller a signed-in user or an API key is. */
+export function callerOf(user: { id: number; apiKey?: { id: number } }): KeyCaller {
+  return user.apiKey ? { kind: "api_key", apiKeyId: user.apiKey.id } : { kind: "user", userId: user.id };
+}
+
+/**
+ * The key as stored. A public caller cannot be told from another public caller, so its key is kept
+ * with the request it came with: the same key and body answer once, as for everyone, but a
+ * customer who sends another customer's key with another body makes a request of its own instead
+ * of spoiling theirs (there is no 422 for public callers).
+ */
+export function storedKeyOf(caller: KeyCaller, key: string, requestHash: string): string {
+  switch (caller.kind) {
+    case "user":
+      return `user:${caller.userId}:${key}`;
+    case "api_key":
+      return `api_key:${caller.apiKeyId}:${key}`;
+    case "public":
+      return `public:${sha256(`${requestHash}\n${key}`)}`;
+  }
+}
+
+/**
+ * Runs `work` once per (merchant, caller, Idempotency-Key). The same key with the same request answers the
  * first response again and does nothing new; the same key with another request is a conflict. The
  * key is held for a lease while `work` runs: a retry meanwhile is told the request is in progress,
  * and a retry after a lease that ran out (its request died) takes the key over and runs `work`.
  */
 export async function once(
   db: DB,
-  input: { merchantId: number; key: string | null; scope: string; request: unknown; keyPrefix?: string },
+  input: { merchantId: number; caller: KeyCaller; key: string | null; scope: string; request: unknown; keyPrefix?: string },
   work: () => Promise<StoredResponse>,
 ): Promise<IdempotentOutcome> {
   if (!input.key) return { kind: "fresh", response: await work() };
   if (input.key.length > MAX_IDEMPOTENCY_KEY_LENGTH) return { kind: "invalid_key" };
-  // Keys of callers that must not meet the merchant's own (anonymous ones) are kept under a prefix.
-  const key = { merchantId: input.merchantId, key: `${input.keyPrefix ?? ""}${input.key}` };
   const requestHash = requestHashOf(input.scope, input.request);
+  // `keyPrefix` keeps one kind of request's keys apart within a caller's (a counter's forms, a collector's payments).
+  const key = { merchantId: input.merchantId, key: storedKeyOf(input.caller, `${input.keyPrefix ?? ""}${input.key}`, requestHash) };
   const takenAt = now();
   const lease = addMs(takenAt, IDEMPOTENCY_LEASE_MS).toISOString();
   const inserted = await db
@@ -126,17 +156,18 @@ export const IDEMPOTENCY_KEY_HEADER: KeyHeader = {
 /**
  * The API's answer to a mutation run once per Idempotency-Key: the same key and body answer the
  * first response again (with Idempotent-Replayed), another body with the same key is refused
- * (422), a key still being worked on answers 409 and a key over 255 characters 400. `keyPrefix`
- * keeps a kind of caller's keys apart from the merchant's (an anonymous public API's); `keyHeader`
- * names another header that carries the key (the operations API's Tracking-Key).
+ * (422), a key still being worked on answers 409 and a key over 255 characters 400. Keys are the
+ * caller's own (`callerOf(user)`, or `PUBLIC_CALLER` on an anonymous API); `keyPrefix` keeps a kind
+ * of request's keys apart within them; `keyHeader` names another header that carries the key (the
+ * operations API's Tracking-Key).
  */
 export async function respondOnce(
   request: Request,
-  input: { db: DB; merchantId: number; scope: string; body: unknown; keyPrefix?: string; keyHeader?: KeyHeader },
+  input: { db: DB; merchantId: number; caller: KeyCaller; scope: string; body: unknown; keyPrefix?: string; keyHeader?: KeyHeader },
   work: () => Promise<StoredResponse>,
 ): Promise<Response> {
   const header = input.keyHeader ?? IDEMPOTENCY_KEY_HEADER;
-  const outcome = await once(input.db, { merchantId: input.merchantId, key: request.headers.get(header.name), scope: input.scope, request: input.body, keyPrefix: input.keyPrefix }, work);
+  const outcome = await once(input.db, { merchantId: input.merchantId, caller: input.caller, key: request.headers.get(header.name), scope: input.scope, request: input.body, keyPrefix: input.keyPrefix }, work);
   switch (outcome.kind) {
     case "invalid_key":
       return apiErrors(request, { non_field_errors: [header.tooLong] }, 400);
@@ -153,10 +184,11 @@ export async function respondOnce(
  * The gateway reference of the refund, capture or void a request with this Idempotency-Key makes:
  * the same for every retry of that request, so a retry after a crash finds the operation the first
  * attempt started instead of making another (money would leave twice). 18 digits, like a track id.
+ * Another caller's request with the same key is not a retry of this one, so it gets another reference.
  */
-export function operationReferenceOf(request: Request, merchantId: number, scope: string, header = IDEMPOTENCY_KEY_HEADER.name): string | null {
+export function operationReferenceOf(request: Request, merchantId: number, caller: KeyCaller, scope: string, header = IDEMPOTENCY_KEY_HEADER.name): string | null {
   const key = request.headers.get(header);
   if (!key || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) return null;
-  const digits = BigInt(`0x${sha256(`operation\n${merchantId}\n${scope}\n${key}`)}`) % 10n ** 17n;
+  const digits = BigInt(`0x${sha256(`operation\n${merchantId}\n${storedKeyOf(caller, key, "")}\n${scope}`)}`) % 10n ** 17n;
   return `9${digits.toString().padStart(17, "0")}`;
 }

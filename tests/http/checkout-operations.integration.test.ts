@@ -5,7 +5,7 @@ import { findMerchantGateway, toGatewayConfig } from "~/domain/payments/gateway-
 import { adapterFor } from "~/domain/payments/gateways/registry";
 import { setDeleted } from "~/domain/payments/lifecycle.server";
 import { CARD_TEST_CARDS } from "~/domain/sandbox/test-cards";
-import { operationReferenceOf, requestHashOf } from "~/web/idempotency.server";
+import { operationReferenceOf, requestHashOf, storedKeyOf, type KeyCaller } from "~/web/idempotency.server";
 import { DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 import { startHttpServer, type TestHttpServer } from "../support/http-server";
@@ -274,7 +274,9 @@ describe("refunds by a merchant's server", () => {
     const identity = { operation: "refund", session_id: null, order_no: paid.orderNo, amount: "1.000" };
     // The first call took the key, reserved the refund under the key's reference and sent it; the
     // gateway refunded; the process died before it recorded the answer or the response.
-    const reference = operationReferenceOf(new Request("http://localhost", { headers: { "Tracking-Key": key } }), shop.merchantId, "checkout-operation:checkout.operation", "Tracking-Key")!;
+    const apiKey = await database.db.selectFrom("api_keys").select("id").where("merchant_id", "=", shop.merchantId).where("name", "=", "Shop server payment_request").executeTakeFirstOrThrow();
+    const caller: KeyCaller = { kind: "api_key", apiKeyId: apiKey.id };
+    const reference = operationReferenceOf(new Request("http://localhost", { headers: { "Tracking-Key": key } }), shop.merchantId, caller, "checkout-operation:checkout.operation", "Tracking-Key")!;
     const reserved = await writeTransaction(database.db, (trx) =>
       reserveOperation(trx, { merchantId: shop.merchantId, actor: superuser(shop), transactionId: paid.transactionId, kind: "refund", amount: "1.000", requestId: null, reference }),
     );
@@ -284,7 +286,7 @@ describe("refunds by a merchant's server", () => {
     expect(await adapterFor("card").refund(config, { gatewayReference: attempt.gateway_reference, trackId: attempt.track_id, paymentId: attempt.payment_id }, 1000, reference)).toMatchObject({ ok: true });
     await database.db
       .insertInto("idempotency_keys")
-      .values({ merchant_id: shop.merchantId, key: `checkout-operation:${key}`, scope: "checkout.operation", request_hash: requestHashOf("checkout.operation", identity), response_status: null, response_body: null, created_at: new Date().toISOString() })
+      .values({ merchant_id: shop.merchantId, key: storedKeyOf(caller, `checkout-operation:${key}`, ""), scope: "checkout.operation", request_hash: requestHashOf("checkout.operation", identity), response_status: null, response_body: null, created_at: new Date().toISOString() })
       .execute();
 
     // Before the key's 60 s lease has run out the retry is told to wait; after it, the retry settles the operation begun.

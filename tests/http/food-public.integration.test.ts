@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
-import { seedMerchant } from "../support/fixtures";
+import { DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
 import { loadApp, type TestApp } from "../support/http-app";
 import { createTestMenu, type TestMenu } from "../support/food-fixtures-fpublic";
 
@@ -193,6 +193,27 @@ describe("the cart without JavaScript", () => {
 });
 
 describe("the checkout API", () => {
+  it("keeps a customer's Idempotency-Key from spoiling the merchant's own request with that key, or another customer's", async () => {
+    const menu = await createTestMenu(database.db, { merchantId: merchant.merchantId });
+    const key = { "Idempotency-Key": "order-2026-0001" };
+    const first = await app.request(`${API}/checkout`, { json: checkout(menu, { gateway_code: "cod" }), headers: key, ip: "10.1.0.20" });
+    expect(first.status).toBe(201);
+    // Another customer happens on (or copies) the same key with their own order: it is theirs, not a 422.
+    const second = await app.request(`${API}/checkout`, { json: checkout(menu, { gateway_code: "cod", customer_name: "Huda" }), headers: key, ip: "10.1.0.21" });
+    expect(second.status).toBe(201);
+    expect(second.headers.get("Idempotent-Replayed")).toBeNull();
+    expect(((await second.json()) as { number: string }).number).not.toBe(((await first.json()) as { number: string }).number);
+    // The merchant's own system later sends a payment request with the same key: it is made, not refused.
+    const token = (await app.apiToken(merchant.admin.username, DEMO_PASSWORD)).access;
+    const create = () => app.request("/api/v1/plugins/payment_request/transaction", { json: { amount: "4.000", pg_codes: "cod" }, headers: { ...key, Authorization: `Bearer ${token}` } });
+    const own = await create();
+    expect(own.status, await own.clone().text()).toBe(201);
+    expect(own.headers.get("Idempotent-Replayed")).toBeNull();
+    const again = await create();
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(((await again.json()) as { id: string }).id).toBe(((await own.json()) as { id: string }).id);
+  });
+
   it("answers a KNET delivery order with the pay page to send the customer to", async () => {
     const menu = await createTestMenu(database.db, { merchantId: merchant.merchantId });
     const response = await app.request(`${API}/checkout`, { json: checkout(menu), ip: "10.1.0.1" });

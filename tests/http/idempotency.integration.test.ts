@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 import { DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
 import { loadApp, type TestApp } from "../support/http-app";
+import { storedKeyOf } from "~/web/idempotency.server";
 
 let database: TestDatabase;
 let app: TestApp;
@@ -29,7 +30,7 @@ describe("Idempotency-Key on the API", () => {
       .insertInto("idempotency_keys")
       .values({
         merchant_id: merchant.merchantId,
-        key: "order-crashed",
+        key: storedKeyOf({ kind: "user", userId: merchant.admin.id }, "order-crashed", ""),
         scope: "payment_request.create",
         request_hash: createHash("sha256").update(`payment_request.create\n${JSON.stringify(body)}`).digest("hex"),
         response_status: null,

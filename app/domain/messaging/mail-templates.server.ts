@@ -39,6 +39,7 @@ const TEMPLATES: Record<string, TemplateSpec> = {
   password_reset: { audience: "staff", action: "link", outro: true },
   invitation: { audience: "staff", action: "link", outro: true },
   password_changed: { audience: "staff", outro: true },
+  sign_in_failures: { audience: "staff", outro: true },
   help_request: {
     audience: "support",
     rows: [

@@ -15,7 +15,7 @@ import { adapterFor } from "./gateways/registry";
 import { executeOperation, reserveOperation } from "./operations.server";
 import { reconcilePayments } from "./reconciler.server";
 import { DEMO_PASSWORD } from "../../../tests/support/fixtures";
-import { operationReferenceOf, requestHashOf } from "~/web/idempotency.server";
+import { operationReferenceOf, requestHashOf, storedKeyOf, type KeyCaller } from "~/web/idempotency.server";
 
 /**
  * What a crash leaves behind, and the reconciler that picks it up: a refund reserved but never
@@ -185,7 +185,8 @@ describe("a refund retried with its Idempotency-Key after the process died", () 
     const body = { amount: "1.000", attempt_id: null };
     // The first request took the key, reserved the refund under the key's reference and sent it; the
     // gateway refunded; the process died before it recorded the answer or the response.
-    const reference = operationReferenceOf(new Request("http://localhost", { headers: { "Idempotency-Key": key } }), shop.merchantId, scope)!;
+    const caller: KeyCaller = { kind: "user", userId: shop.admin.id };
+    const reference = operationReferenceOf(new Request("http://localhost", { headers: { "Idempotency-Key": key } }), shop.merchantId, caller, scope)!;
     const reservedOne = await writeTransaction(database.db, (trx) =>
       reserveOperation(trx, { merchantId: shop.merchantId, actor: actor(), transactionId: id, kind: "refund", amount: "1.000", requestId: null, reference }),
     );
@@ -195,7 +196,7 @@ describe("a refund retried with its Idempotency-Key after the process died", () 
     expect(await adapterFor("card").refund(config, { gatewayReference: attempt.gateway_reference, trackId: attempt.track_id, paymentId: attempt.payment_id }, 1000, reference)).toMatchObject({ ok: true });
     await database.db
       .insertInto("idempotency_keys")
-      .values({ merchant_id: shop.merchantId, key, scope, request_hash: requestHashOf(scope, body), response_status: null, response_body: null, created_at: new Date().toISOString() })
+      .values({ merchant_id: shop.merchantId, key: storedKeyOf(caller, key, ""), scope, request_hash: requestHashOf(scope, body), response_status: null, response_body: null, created_at: new Date().toISOString() })
       .execute();
 
     // The client retries once the key's 60 s lease has run out, before the reconciler's grace: the retry
@@ -221,7 +222,7 @@ describe("a refund retried with its Idempotency-Key after the process died", () 
     expect(books.refunded_amount).toBe(1000);
 
     // The key given up (its row gone), the same key for another amount is refused, not taken for the first refund.
-    await database.db.deleteFrom("idempotency_keys").where("merchant_id", "=", shop.merchantId).where("key", "=", key).execute();
+    await database.db.deleteFrom("idempotency_keys").where("merchant_id", "=", shop.merchantId).where("key", "=", storedKeyOf(caller, key, "")).execute();
     const other = await fetch(`${server.url}/api/v1/plugins/payment_request/transaction/actions/${id}/refund/`, {
       method: "POST",
       headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", "Idempotency-Key": key },

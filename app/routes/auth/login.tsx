@@ -14,6 +14,7 @@ import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { getAppSecret } from "~/lib/secret.server";
 import { startWebSession } from "~/web/sign-in.server";
 import { readFormData } from "~/web/form-data.server";
+import { DEVICE_COOKIE, readCookie } from "~/web/session-cookie.server";
 
 const required = { error: "errors.required" };
 
@@ -49,6 +50,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const ip = context.get(clientAddressContext);
   const formData = await readFormData(request);
   const secret = await getAppSecret(db);
+  const deviceToken = readCookie(request, DEVICE_COOKIE);
   const reply = (body: Step, status = 200) => data<Step>(body, { status });
 
   if (formData.get("intent") === "verify_code") {
@@ -56,9 +58,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const redirectTo = String(formData.get("redirectTo") ?? "") || undefined;
     const submission = parseWithZod(formData, { schema: CodeSchema });
     if (submission.status !== "success") return reply({ step: "code", username, redirectTo, result: submission.reply() }, 400);
-    const outcome = await verifyLoginCode(db, { username, code: submission.value.code, ip, secret });
+    const outcome = await verifyLoginCode(db, { username, code: submission.value.code, ip, deviceToken, lang, secret });
     if (outcome.status === "signed_in") {
-      return startWebSession(context, request, outcome.user, safeRedirectPath(redirectTo, `/${lang}`));
+      return startWebSession(context, request, outcome.user, safeRedirectPath(redirectTo, `/${lang}`), outcome.deviceToken);
     }
     if (outcome.status === "wrong_code") {
       const result = submission.reply({ fieldErrors: { code: ["login.wrong_code"] } });
@@ -74,9 +76,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return reply({ step: "credentials", result: submission.reply({ hideFields: ["password"] }) }, 400);
   }
   const { username, password, redirectTo } = submission.value;
-  const outcome = await attemptLogin(db, { username, password, ip, lang, secret });
+  const outcome = await attemptLogin(db, { username, password, ip, deviceToken, lang, secret });
   if (outcome.status === "signed_in") {
-    return startWebSession(context, request, outcome.user, safeRedirectPath(redirectTo, `/${lang}`));
+    return startWebSession(context, request, outcome.user, safeRedirectPath(redirectTo, `/${lang}`), outcome.deviceToken);
   }
   if (outcome.status === "code_required") {
     return reply({ step: "code", username: outcome.user.username, redirectTo, result: null });

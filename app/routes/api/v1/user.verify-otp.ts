@@ -2,7 +2,7 @@ import type { Route } from "./+types/user.verify-otp";
 import { issueApiTokens } from "~/domain/identity/api-tokens.server";
 import { verifyLoginCode } from "~/domain/identity/login.server";
 import { openSession } from "~/domain/identity/sessions.server";
-import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody, str } from "~/web/api.server";
+import { apiDetail, apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, str } from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { getAppSecret } from "~/lib/secret.server";
 
@@ -21,7 +21,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const db = getDbFrom(context);
   const secret = await getAppSecret(db);
   const ip = context.get(clientAddressContext);
-  const outcome = await verifyLoginCode(db, { username, code, ip, secret });
+  const outcome = await verifyLoginCode(db, { username, code, ip, lang: apiLanguage(request), secret });
   switch (outcome.status) {
     case "wrong_code":
       return apiErrors(request, { code: ["login.wrong_code"] });

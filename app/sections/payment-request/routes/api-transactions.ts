@@ -1,5 +1,5 @@
 import type { Route } from "./+types/api-transactions";
-import { respondOnce } from "~/web/idempotency.server";
+import { callerOf, respondOnce } from "~/web/idempotency.server";
 import { PaymentRequestSchema } from "~/sections/payment-request/domain/payment-request-schema";
 import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
 import { findMerchantTransaction } from "~/sections/payment-request/domain/transactions.server";
@@ -24,7 +24,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   requireApiPermission(request, user, "add_paymenttransaction");
   const body = await readBody(request);
   const lang = apiLanguage(request);
-  return respondOnce(request, { db, merchantId: user.merchantId, scope: "payment_request.create", body }, async () => {
+  return respondOnce(request, { db, merchantId: user.merchantId, caller: callerOf(user), scope: "payment_request.create", body }, async () => {
     const parsed = PaymentRequestSchema.safeParse(body);
     if (!parsed.success) {
       const t = translator(lang);

@@ -13,7 +13,7 @@ import { formatAmount } from "~/lib/money";
 import type { TextParams } from "~/lib/outcome";
 import { describe } from "~/presentation/texts.server";
 import { resultRows } from "~/presentation/result-rows.server";
-import { once, type StoredResponse } from "~/web/idempotency.server";
+import { once, type KeyCaller, type StoredResponse } from "~/web/idempotency.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 
 /** A form's one-time token as the counter's pages hand it out: random letters and digits. */
@@ -206,7 +206,7 @@ async function stillTheSameSale(db: DB, merchantId: number, transactionId: strin
  * same form sent again with other values (a corrected amount), or sent again once its payment was
  * paid, withdrawn or a while ago, makes a new one. A form without a valid token is made as it comes.
  */
-export async function makeOnce(db: DB, input: { merchantId: number; scope: string; token: string; fields: Record<string, string> }, make: () => Promise<MadeOutcome>): Promise<MadeOutcome | { ok: false; busy: true }> {
+export async function makeOnce(db: DB, input: { merchantId: number; caller: KeyCaller; scope: string; token: string; fields: Record<string, string> }, make: () => Promise<MadeOutcome>): Promise<MadeOutcome | { ok: false; busy: true }> {
   let key = FORM_TOKEN.test(input.token) ? `${input.token}:${sha256(JSON.stringify(input.fields)).slice(0, 20)}` : null;
   const work = async (): Promise<StoredResponse> => {
     const made = await make();
@@ -214,7 +214,7 @@ export async function makeOnce(db: DB, input: { merchantId: number; scope: strin
   };
   // A second submit while the first is still being made waits for it, briefly, and answers the same.
   for (let tries = 0; tries < 20; tries++) {
-    const outcome = await once(db, { merchantId: input.merchantId, key, scope: input.scope, request: input.fields, keyPrefix: "pos:" }, work);
+    const outcome = await once(db, { merchantId: input.merchantId, caller: input.caller, key, scope: input.scope, request: input.fields, keyPrefix: "pos:" }, work);
     if (outcome.kind === "fresh" || outcome.kind === "replayed") {
       const body = outcome.response.body as { transactionId?: string; errors?: Record<string, string[]>; params?: TextParams };
       if (outcome.kind === "replayed" && body.transactionId && key && !(await stillTheSameSale(db, input.merchantId, body.transactionId))) {

@@ -8,6 +8,7 @@ import { publicId } from "~/lib/ids.server";
 import { SUPPORTED_CURRENCIES } from "~/lib/money";
 import { collectorPayment, requestMaker } from "~/sections/registry.server";
 import { readFormData } from "~/web/form-data.server";
+import { callerOf } from "~/web/idempotency.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { NO_STORE, posTitle } from "../components/page";
 import { counterExpiration, fieldMessages, makeOnce } from "../presentation/counter.server";
@@ -59,7 +60,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   // on delivery: the customer is at the counter, there is nothing to deliver.
   const currency = values.currency_code || (await loadMerchantDefaults(db, auth.user.merchantId)).currency;
   const gateways = (await listMerchantGateways(db, auth.user.merchantId, { enabledOnly: true })).filter((gateway) => gateway.kind !== "cod" && supportsCurrency(gateway, currency.toUpperCase()));
-  const made = await makeOnce(db, { merchantId: auth.user.merchantId, scope: "pos_pay", token, fields: values }, async () => {
+  const made = await makeOnce(db, { merchantId: auth.user.merchantId, caller: callerOf(auth.user), scope: "pos_pay", token, fields: values }, async () => {
     const result = await requestMaker()(db, {
       merchantId: auth.user.merchantId,
       user: { id: auth.user.id, username: auth.user.username },

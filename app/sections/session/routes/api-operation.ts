@@ -4,7 +4,7 @@ import { hasFeature, loadAvailableSections } from "~/domain/merchants/merchants.
 import { toDecimalString } from "~/lib/money";
 import { platformAddresses } from "~/web/addresses.server";
 import { apiDetail, apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, requireApiUser, userOnPlugin } from "~/web/api.server";
-import { IDEMPOTENCY_KEY_HEADER, operationReferenceOf, respondOnce, type KeyHeader } from "~/web/idempotency.server";
+import { callerOf, IDEMPOTENCY_KEY_HEADER, operationReferenceOf, respondOnce, type KeyHeader } from "~/web/idempotency.server";
 import { messageOf, statusOf } from "~/web/outcomes.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
@@ -103,7 +103,7 @@ export async function action({ request, context }: Args) {
   const keyHeader = request.headers.has(TRACKING_KEY_HEADER.name) ? TRACKING_KEY_HEADER : IDEMPOTENCY_KEY_HEADER;
   const identity = { operation, session_id: sessionId ?? null, order_no: orderNo ?? null, amount: amount ?? null };
   try {
-    return await respondOnce(request, { db, merchantId: user.merchantId, scope: SCOPE, body: identity, keyPrefix: KEY_PREFIX, keyHeader }, async () => {
+    return await respondOnce(request, { db, merchantId: user.merchantId, caller: callerOf(user), scope: SCOPE, body: identity, keyPrefix: KEY_PREFIX, keyHeader }, async () => {
       if (session.deleted_at) throw new PassingRefusal(apiDetail(request, "checkout_operations.errors.not_found", 404));
       const outcome = await runSessionOperation(db, {
         merchantId: user.merchantId,
@@ -114,7 +114,7 @@ export async function action({ request, context }: Args) {
         lang,
         baseUrl: linkBaseUrl(),
         addresses: platformAddresses(request),
-        operationReference: operationReferenceOf(request, user.merchantId, `${KEY_PREFIX}${SCOPE}`, keyHeader.name),
+        operationReference: operationReferenceOf(request, user.merchantId, callerOf(user), `${KEY_PREFIX}${SCOPE}`, keyHeader.name),
       });
       if (!outcome.ok) {
         const refused = refusal(outcome, lang, session.currency_code);

@@ -5,7 +5,7 @@ import type { Permission } from "~/domain/identity/permissions";
 import type { TextParams } from "~/lib/outcome";
 import { describe } from "~/presentation/texts.server";
 import { apiDetail, apiJson, apiLanguage, methodNotAllowed, readBody, requireApiPermission, requireApiUser, userOnPlugin } from "~/web/api.server";
-import { respondOnce } from "~/web/idempotency.server";
+import { callerOf, respondOnce } from "~/web/idempotency.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { issuesAsErrors, SessionChangesSchema } from "../domain/session-schema";
@@ -41,7 +41,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const body = await readBody(request);
   const lang = apiLanguage(request);
   const translate = (errors: Record<string, string[]>, params?: TextParams) => Object.fromEntries(Object.entries(errors).map(([field, keys]) => [field, keys.map((key) => describe(key, params, lang))]));
-  return respondOnce(request, { db, merchantId: user.merchantId, scope: `checkout_session.change.${session.id}`, body }, async () => {
+  return respondOnce(request, { db, merchantId: user.merchantId, caller: callerOf(user), scope: `checkout_session.change.${session.id}`, body }, async () => {
     const parsed = SessionChangesSchema.safeParse(body);
     if (!parsed.success) return { status: 400, body: translate(issuesAsErrors(parsed.error.issues)) };
     const changed = await changeSession(db, { merchantId: user.merchantId, user: { id: user.id, username: user.username }, sessionId: session.id, changes: parsed.data });

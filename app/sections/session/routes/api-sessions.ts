@@ -1,5 +1,5 @@
 import type { Route } from "./+types/api-sessions";
-import { respondOnce } from "~/web/idempotency.server";
+import { callerOf, respondOnce } from "~/web/idempotency.server";
 import { apiDetail, apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, requireApiPermission, requireApiUser, userOnPlugin } from "~/web/api.server";
 import { hasFeature, loadAvailableSections } from "~/domain/merchants/merchants.server";
 import { getDbFrom } from "~/web/request-context.server";
@@ -28,7 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { user, db } = await requireTransactionSection(request, context, body.type);
   if (!(await offersSessions(db, user.merchantId))) throw apiDetail(request, "api.not_found", 404);
   requireApiPermission(request, user, "add_paymenttransaction");
-  return respondOnce(request, { db, merchantId: user.merchantId, scope: "checkout_session.create", body }, async () => {
+  return respondOnce(request, { db, merchantId: user.merchantId, caller: callerOf(user), scope: "checkout_session.create", body }, async () => {
     const parsed = SessionSchema.safeParse(body);
     const translate = (errors: Record<string, string[]>, params?: TextParams) =>
       Object.fromEntries(Object.entries(errors).map(([field, keys]) => [field, keys.map((key) => describe(key, params, lang))]));

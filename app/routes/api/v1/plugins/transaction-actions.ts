@@ -6,7 +6,7 @@ import { platformAddresses } from "~/web/addresses.server";
 import { apiDetail, apiJson, methodNotAllowed, readBody, requireApiPermission } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
-import { operationReferenceOf } from "~/web/idempotency.server";
+import { callerOf, operationReferenceOf } from "~/web/idempotency.server";
 import { actionBaseUrl, findSectionRow, requireTransactionSection, respondOnce } from "./transaction-api.server";
 
 /**
@@ -60,7 +60,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const scope = `transaction.action.${params.id}.${name}`;
   // The reason is part of what a key stands for only when one is given: a retry without one is the same request as before.
   const identity = reason === null ? { amount, attempt_id: attemptId } : { amount, attempt_id: attemptId, reason };
-  return respondOnce(request, db, user.merchantId, scope, identity, async () => {
+  return respondOnce(request, db, user, scope, identity, async () => {
     const outcome = await runRowAction(db, {
       merchantId: user.merchantId,
       user,
@@ -72,7 +72,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       addresses: platformAddresses(request),
       plugin: section.key,
       attemptId,
-      operationReference: operationReferenceOf(request, user.merchantId, scope),
+      operationReference: operationReferenceOf(request, user.merchantId, callerOf(user), scope),
       reason,
     });
     const message = messageOf(outcome, lang);

@@ -9,7 +9,7 @@ import { hasFeature, loadAvailableSections } from "~/domain/merchants/merchants.
 import type { SectionDeclaration } from "~/sections/contract";
 import { findSection, isTransactionSection, TRANSACTION_SECTIONS } from "~/sections/registry";
 import { sectionFieldNames, transactionExtensions } from "~/sections/registry.server";
-import { respondOnce as respondIdempotently, type StoredResponse } from "~/web/idempotency.server";
+import { callerOf, respondOnce as respondIdempotently, type StoredResponse } from "~/web/idempotency.server";
 import { payUrlOf } from "~/domain/payments/lifecycle.server";
 import { EXPRESS_SEARCH_LIMIT, findExpressMatches } from "~/domain/transactions/express-search.server";
 import { loadTableFields } from "~/domain/transactions/fields.server";
@@ -179,7 +179,7 @@ export async function respondWithBulkAction(request: Request, context: Context, 
   const body = await readBody(request);
   const ids = idsOf(body);
   if (ids.length === 0) return apiErrors(request, { ids: ["actions.bulk_none_selected"] });
-  return respondOnce(request, db, user.merchantId, `transaction.bulk.${section.key}.${action}`, { ids }, async () => {
+  return respondOnce(request, db, user, `transaction.bulk.${section.key}.${action}`, { ids }, async () => {
     const bulk = await runBulkAction(db, {
       merchantId: user.merchantId,
       user,
@@ -200,12 +200,12 @@ export async function respondWithBulkAction(request: Request, context: Context, 
 export async function respondOnce(
   request: Request,
   db: ReturnType<typeof getDbFrom>,
-  merchantId: number,
+  user: SessionUser,
   scope: string,
   body: unknown,
   work: () => Promise<StoredResponse>,
 ) {
-  return respondIdempotently(request, { db, merchantId, scope, body }, work);
+  return respondIdempotently(request, { db, merchantId: user.merchantId, caller: callerOf(user), scope, body }, work);
 }
 
 /** A JSON body that may be a list (PATCH fields) or an object, at most 64 KB. */

@@ -36,7 +36,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const body = await readJsonBody(request);
   const parsed = FieldChoicesSchema.safeParse(body);
   if (!parsed.success) return apiErrors(request, { fields: ["api.invalid_fields"] });
-  return respondOnce(request, db, user.merchantId, `table_fields.${section.key}`, parsed.data, async () => {
+  return respondOnce(request, db, user, `table_fields.${section.key}`, parsed.data, async () => {
     const saved = await saveTableFields(db, user.merchantId, section.key, parsed.data, { id: user.id, username: user.username }, sectionFieldNames(section.key));
     if (!saved.ok) return { status: 400, body: { fields: [translator(lang)("api.unknown_field", { name: saved.unknown })] } };
     return { status: 200, body: presentTableFields(saved.fields, transactionExtensions(section.key)) };

@@ -40,7 +40,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const body = await readBody(request);
   const parsed = parseChanges(body);
   if (!parsed.ok) return apiErrors(request, parsed.errors);
-  return respondOnce(request, db, user.merchantId, `transaction.partial_update.${params.id}`, body, async () => {
+  return respondOnce(request, db, user, `transaction.partial_update.${params.id}`, body, async () => {
     const outcome = await updateTransactionFields(db, {
       merchantId: user.merchantId,
       plugin: section.key,

@@ -5,7 +5,7 @@ import { requireBulkApi } from "../../presentation/bulk-access.server";
 import { choicesOf, uploadBulkFile, UploadChoicesSchema } from "../../presentation/bulk-upload.server";
 import { apiErrors, methodNotAllowed } from "~/web/api.server";
 import { platformAddresses } from "~/web/addresses.server";
-import { respondOnce } from "~/web/idempotency.server";
+import { callerOf, respondOnce } from "~/web/idempotency.server";
 
 /**
  * POST upload (multipart: `file`, one CSV or XLSX of payment requests; `channel` email, sms,
@@ -33,7 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) return apiErrors(request, Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), [issue.message]])));
   const file = form.get("file");
   const digest = file instanceof File ? createHash("sha256").update(Buffer.from(await file.arrayBuffer())).digest("hex") : null;
-  return respondOnce(request, { db, merchantId: user.merchantId, scope: "bulk.upload", body: { file: digest, ...parsed.data } }, async () => {
+  return respondOnce(request, { db, merchantId: user.merchantId, caller: callerOf(user), scope: "bulk.upload", body: { file: digest, ...parsed.data } }, async () => {
     const outcome = await uploadBulkFile(db, { merchantId: user.merchantId, user: actor, file, choices: choicesOf(parsed.data, lang), lang, baseUrl: platformAddresses(request).publicBaseUrl });
     if (outcome.ok) return { status: 201, body: { id: outcome.bulkId, rows: outcome.rows, created: outcome.created, dispatch_log_id: outcome.dispatchLogId, message: outcome.message } };
     if ("file" in outcome) return { status: 400, body: { file: outcome.file } };

@@ -2,7 +2,7 @@ import type { Route } from "./+types/dashboard-collection";
 import { issuesByField } from "~/sections/catalogue/domain/fields";
 import { fieldErrorMessages } from "~/sections/catalogue/presentation/errors.server";
 import { apiJson, methodNotAllowed, readBody } from "~/web/api.server";
-import { respondOnce } from "~/web/idempotency.server";
+import { callerOf, respondOnce } from "~/web/idempotency.server";
 import { clientAddressContext } from "~/web/request-context.server";
 import { requireResourceApi } from "./access.server";
 
@@ -20,7 +20,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(request);
   const { user, db, name, resource, ctx, actor } = await requireResourceApi(request, context, "change_product");
   const body = await readBody(request);
-  return respondOnce(request, { db, merchantId: user.merchantId, scope: `catalogue.${name}.create`, body }, async () => {
+  return respondOnce(request, { db, merchantId: user.merchantId, caller: callerOf(user), scope: `catalogue.${name}.create`, body }, async () => {
     const parsed = resource.schema.safeParse(body);
     if (!parsed.success) return { status: 400, body: fieldErrorMessages(issuesByField(parsed.error.issues), ctx.lang) };
     const saved = await resource.save(db, { merchantId: user.merchantId, actor, input: parsed.data, ip: context.get(clientAddressContext) });

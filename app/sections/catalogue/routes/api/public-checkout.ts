@@ -1,6 +1,6 @@
 import type { Route } from "./+types/public-checkout";
 import { methodNotAllowed, readBody } from "~/web/api.server";
-import { respondOnce } from "~/web/idempotency.server";
+import { PUBLIC_CALLER, respondOnce } from "~/web/idempotency.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { CheckoutSchema, problemsOf } from "../../domain/checkout-schema.server";
@@ -27,7 +27,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (await overLimit(db, [checkoutRule(address)])) return tooMany(request, "catalogue_public.errors.throttled");
   const code = typeof body.discount_code === "string" ? body.discount_code.trim() : "";
   if (code && (await overLimit(db, [discountRule(address)]))) return tooMany(request, "catalogue_public.errors.discount_throttled");
-  return respondOnce(request, { db, merchantId: shop.merchantId, scope: "catalogue_checkout", body }, async () => {
+  return respondOnce(request, { db, merchantId: shop.merchantId, caller: PUBLIC_CALLER, scope: "catalogue_checkout", body }, async () => {
     const parsed = CheckoutSchema.safeParse(body);
     if (!parsed.success) return { status: 400, body: nestedProblems(problemsOf(parsed.error.issues), lang) };
     const placed = await placeOrder(db, { merchantId: shop.merchantId, request: parsed.data, lang, baseUrl: linkBaseUrl(), clientAddress: address });

@@ -5,7 +5,7 @@ import { requireCatalogueApi } from "~/sections/catalogue/presentation/api-acces
 import { uploadProducts } from "~/sections/catalogue/presentation/import.server";
 import { translator } from "~/lib/i18n.server";
 import { apiErrors, apiJson, methodNotAllowed } from "~/web/api.server";
-import { respondOnce } from "~/web/idempotency.server";
+import { callerOf, respondOnce } from "~/web/idempotency.server";
 import { clientAddressContext } from "~/web/request-context.server";
 
 /**
@@ -25,7 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return apiErrors(request, { file: ["catalogue_admin.import.errors.unreadable"] });
   }
   const digest = file instanceof File ? createHash("sha256").update(Buffer.from(await file.arrayBuffer())).digest("hex") : null;
-  return respondOnce(request, { db, merchantId: user.merchantId, scope: "catalogue.upload_product", body: { file: digest } }, async () => {
+  return respondOnce(request, { db, merchantId: user.merchantId, caller: callerOf(user), scope: "catalogue.upload_product", body: { file: digest } }, async () => {
     const outcome = await uploadProducts(db, { merchantId: user.merchantId, actor, file, lang, ip: context.get(clientAddressContext) });
     if (outcome.ok) return { status: 201, body: { message: outcome.message, created: outcome.created, updated: outcome.updated } };
     if ("file" in outcome) return { status: 400, body: { file: outcome.file } };

@@ -2,7 +2,7 @@ import type { Route } from "./+types/create";
 import { translator } from "~/lib/i18n.server";
 import { toDecimalString } from "~/lib/money";
 import { apiDetail, apiJson, methodNotAllowed, readBody } from "~/web/api.server";
-import { respondOnce } from "~/web/idempotency.server";
+import { PUBLIC_CALLER, respondOnce } from "~/web/idempotency.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { CollectPaymentSchema, createCollectorPayment, loadCollectForm } from "../../domain/collect.server";
@@ -84,7 +84,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const ip = context.get(clientAddressContext);
   if (await collectThrottled(db, ip, collector.id)) return apiDetail(request, "collect_public.errors.throttled", 429);
   // Anonymous callers' Idempotency-Keys live apart from the merchant's own (and each collector's from another's).
-  return respondOnce(request, { db, merchantId: collector.merchant_id, scope: `collect:${collector.public_id}`, body, keyPrefix: `collect:${collector.public_id}:` }, async () => {
+  return respondOnce(request, { db, merchantId: collector.merchant_id, caller: PUBLIC_CALLER, scope: `collect:${collector.public_id}`, body, keyPrefix: `collect:${collector.public_id}:` }, async () => {
     const normalized = { ...body, amount: body.amount === undefined || body.amount === null ? "" : String(body.amount) };
     const parsed = CollectPaymentSchema.safeParse(normalized);
     if (!parsed.success) return { status: 400, body: apiFieldErrors(issuesAsFieldErrors(parsed.error.issues), undefined, lang) };

@@ -3,7 +3,7 @@ import { bookingView, cancelBooking, changeBookingEmail, changeBookingPlaces, se
 import { platformAddresses } from "~/web/addresses.server";
 import { apiDetail, methodNotAllowed, readBody } from "~/web/api.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
-import { respondOnce } from "~/web/idempotency.server";
+import { callerOf, respondOnce } from "~/web/idempotency.server";
 import { BookingEmailSchema, BookingPlacesSchema, cancelNotice, fieldErrorsOf } from "../../presentation/booking-forms";
 import { idOf, refundMessages, refusalAnswer, refusalErrors, requireBookingApi, textOf } from "../../presentation/bookings.server";
 
@@ -20,7 +20,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!id) return apiDetail(request, "api.not_found", 404);
   const body = await readBody(request);
   const actor = { id: user.id, username: user.username };
-  return respondOnce(request, { db, merchantId: user.merchantId, scope: "event.booking.update", body: { id, body } }, async () => {
+  return respondOnce(request, { db, merchantId: user.merchantId, caller: callerOf(user), scope: "event.booking.update", body: { id, body } }, async () => {
     const answer = async (extra: Record<string, unknown>) => {
       const view = await bookingView(db, user.merchantId, id);
       return { status: 200, body: { ...(view ? serializeBooking(view, lang) : {}), ...extra } };

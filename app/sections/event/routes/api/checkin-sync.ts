@@ -3,7 +3,7 @@ import type { Route } from "./+types/checkin-sync";
 import { MAX_OFFLINE_SCANS, syncOfflineScans } from "../../domain/checkin.server";
 import { serializeSyncedScan } from "../../presentation/checkin.server";
 import { translator } from "~/lib/i18n.server";
-import { respondOnce } from "~/web/idempotency.server";
+import { callerOf, respondOnce } from "~/web/idempotency.server";
 import { apiErrors, methodNotAllowed, readBody } from "~/web/api.server";
 import { eventIdOf, requireCheckinApi } from "./checkin-access.server";
 
@@ -23,7 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!eventId || !scans.success) {
     return apiErrors(request, { ...(eventId ? {} : { event_id: ["errors.required"] }), ...(scans.success ? {} : { scans: ["checkin.sync.invalid"] }) });
   }
-  return respondOnce(request, { db, merchantId: user.merchantId, scope: "event.checkin.sync", body: { eventId, scans: scans.data } }, async () => {
+  return respondOnce(request, { db, merchantId: user.merchantId, caller: callerOf(user), scope: "event.checkin.sync", body: { eventId, scans: scans.data } }, async () => {
     const synced = await syncOfflineScans(db, { merchantId: user.merchantId, eventId, actor: user, scans: scans.data });
     if (!synced.ok) return { status: 400, body: { event_id: [translator(lang)("checkin.reasons.no_event")], code: "no_event" } };
     const results = synced.results.map((result) => serializeSyncedScan(result, lang));

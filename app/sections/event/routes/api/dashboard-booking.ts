@@ -3,7 +3,7 @@ import { BookingSchema } from "../../domain/booking-schema";
 import { createBooking } from "../../domain/bookings.server";
 import { bookingOptions } from "../../presentation/booking-create.server";
 import { apiErrors, apiJson, methodNotAllowed, readBody } from "~/web/api.server";
-import { respondOnce } from "~/web/idempotency.server";
+import { callerOf, respondOnce } from "~/web/idempotency.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { idOf, refusalAnswer, refusalErrors, requireBookingApi } from "../../presentation/bookings.server";
 
@@ -17,7 +17,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(request);
   const { user, db, lang } = await requireBookingApi(request, context, "add_booking", "create");
   const body = await readBody(request);
-  return respondOnce(request, { db, merchantId: user.merchantId, scope: "event.booking.create", body }, async () => {
+  return respondOnce(request, { db, merchantId: user.merchantId, caller: callerOf(user), scope: "event.booking.create", body }, async () => {
     const parsed = BookingSchema.safeParse({ ...body, event: typeof body.event === "number" ? String(body.event) : body.event });
     if (!parsed.success) {
       const errors: Record<string, string[]> = {};

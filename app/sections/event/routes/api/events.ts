@@ -3,7 +3,7 @@ import { EventSchema } from "~/sections/event/domain/event-schema";
 import { createEvent, findMerchantEvents, listMerchantEvents, loadEventDetails, serializeEvent } from "~/sections/event/domain/events.server";
 import { eventErrorMessages, issuesByField } from "~/sections/event/presentation/event-errors.server";
 import { apiJson, methodNotAllowed, readBody } from "~/web/api.server";
-import { respondOnce } from "~/web/idempotency.server";
+import { callerOf, respondOnce } from "~/web/idempotency.server";
 import { clientAddressContext } from "~/web/request-context.server";
 import { requireEventApi } from "./access.server";
 
@@ -28,7 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(request);
   const { user, db, lang } = await requireEventApi(request, context, "change_booking");
   const body = await readBody(request);
-  return respondOnce(request, { db, merchantId: user.merchantId, scope: "event.create", body }, async () => {
+  return respondOnce(request, { db, merchantId: user.merchantId, caller: callerOf(user), scope: "event.create", body }, async () => {
     const parsed = EventSchema.safeParse(body);
     if (!parsed.success) return { status: 400, body: eventErrorMessages(issuesByField(parsed.error.issues), lang) };
     const created = await createEvent(db, {

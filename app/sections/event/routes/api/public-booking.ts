@@ -2,7 +2,7 @@ import type { Route } from "./+types/public-booking";
 import { COUNTRIES } from "~/lib/countries";
 import { translator } from "~/lib/i18n.server";
 import { apiDetail, apiJson, methodNotAllowed, readBody } from "~/web/api.server";
-import { respondOnce } from "~/web/idempotency.server";
+import { PUBLIC_CALLER, respondOnce } from "~/web/idempotency.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { eventFields } from "../../domain/bookings.server";
@@ -32,7 +32,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (entryId === null) return apiJson(needsPass, 403);
   }
   if (await bookingThrottled(db, context.get(clientAddressContext))) return apiDetail(request, "events_public.errors.throttled", 429);
-  return respondOnce(request, { db, merchantId: event.merchant_id, scope: `event_booking:${event.id}`, body }, async () => {
+  return respondOnce(request, { db, merchantId: event.merchant_id, caller: PUBLIC_CALLER, scope: `event_booking:${event.id}`, body }, async () => {
     const outcome = await registerForEvent(db, { event, body: { ...body, event: event.slug }, lang, baseUrl: linkBaseUrl(), clientAddress: context.get(clientAddressContext), passEntryId: entryId });
     // Another booking made at the same moment used the pass.
     if (!outcome.ok && outcome.errors.non_field_errors?.[0] === PASS_USED) return { status: 403, body: needsPass };

@@ -7,7 +7,7 @@ import { orderIdOf, refundMessages, requireOrdersApi, serializeOrder } from "../
 import { describe } from "~/presentation/texts.server";
 import { platformAddresses } from "~/web/addresses.server";
 import { apiDetail, methodNotAllowed, readBody } from "~/web/api.server";
-import { respondOnce } from "~/web/idempotency.server";
+import { callerOf, respondOnce } from "~/web/idempotency.server";
 
 /**
  * PATCH order/update/{id} `{"status"}`: the next state of the kitchen's workflow, or `canceled`
@@ -20,7 +20,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const id = orderIdOf(params.id);
   if (!id) return apiDetail(request, "api.not_found", 404);
   const body = await readBody(request);
-  return respondOnce(request, { db, merchantId: user.merchantId, scope: "food_ordering.order.update", body: { id, body } }, async () => {
+  return respondOnce(request, { db, merchantId: user.merchantId, caller: callerOf(user), scope: "food_ordering.order.update", body: { id, body } }, async () => {
     const status = typeof body.status === "string" ? body.status : "";
     if (!(ORDER_STATUSES as readonly string[]).includes(status) || status === "pending_payment") {
       return { status: 400, body: { status: [describe(status ? "food_orders.errors.status" : "errors.required", undefined, lang)] } };

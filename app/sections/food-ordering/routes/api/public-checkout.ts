@@ -1,7 +1,7 @@
 import type { Route } from "./+types/public-checkout";
 import { apiDetail, apiJson, methodNotAllowed, readBody } from "~/web/api.server";
 import { platformAddresses } from "~/web/addresses.server";
-import { respondOnce } from "~/web/idempotency.server";
+import { PUBLIC_CALLER, respondOnce } from "~/web/idempotency.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { addressRules } from "../../domain/cart.server";
@@ -41,7 +41,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const outcome = await run();
     return apiJson(outcome.body, outcome.status);
   }
-  return respondOnce(request, { db, merchantId: branch.merchant_id, scope: catering ? "food_catering_checkout" : "food_checkout", body }, run);
+  return respondOnce(request, { db, merchantId: branch.merchant_id, caller: PUBLIC_CALLER, scope: catering ? "food_catering_checkout" : "food_checkout", body }, run);
 }
 
 export function loader({ request }: Route.LoaderArgs) {

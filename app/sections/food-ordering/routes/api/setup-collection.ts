@@ -2,7 +2,7 @@ import type { Route } from "./+types/setup-collection";
 import { issuesByField } from "~/sections/food-ordering/domain/setup-fields";
 import { setupErrorMessages } from "~/sections/food-ordering/presentation/setup-errors.server";
 import { apiJson, methodNotAllowed, readBody } from "~/web/api.server";
-import { respondOnce } from "~/web/idempotency.server";
+import { callerOf, respondOnce } from "~/web/idempotency.server";
 import { clientAddressContext } from "~/web/request-context.server";
 import { requireSetupApi } from "./setup-access.server";
 
@@ -22,7 +22,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(request);
   const { user, db, name, resource, ctx } = await requireSetupApi(request, context, "change_order");
   const body = await readBody(request);
-  return respondOnce(request, { db, merchantId: user.merchantId, scope: `food_setup.${name}.create`, body }, async () => {
+  return respondOnce(request, { db, merchantId: user.merchantId, caller: callerOf(user), scope: `food_setup.${name}.create`, body }, async () => {
     const parsed = resource.schema.safeParse(body);
     if (!parsed.success) return { status: 400, body: setupErrorMessages(issuesByField(parsed.error.issues), ctx.lang) };
     const saved = await resource.save(db, { merchantId: user.merchantId, actor: { id: user.id, username: user.username }, input: parsed.data, ip: context.get(clientAddressContext) });

@@ -4,7 +4,7 @@ import { BULK_MAX_BYTES } from "../../domain/bulk-columns";
 import { requireBulkCreateApi } from "../../presentation/bulk-access.server";
 import { uploadMenuItems } from "../../presentation/bulk-create.server";
 import { apiErrors, methodNotAllowed } from "~/web/api.server";
-import { respondOnce } from "~/web/idempotency.server";
+import { callerOf, respondOnce } from "~/web/idempotency.server";
 
 /**
  * POST upload/product (multipart, field `file`: one CSV or XLSX of menu items): all rows are
@@ -23,7 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return apiErrors(request, { file: ["food_bulk.errors.unreadable"] });
   }
   const digest = file instanceof File ? createHash("sha256").update(Buffer.from(await file.arrayBuffer())).digest("hex") : null;
-  return respondOnce(request, { db, merchantId: user.merchantId, scope: "food_ordering.upload_product", body: { file: digest } }, async () => {
+  return respondOnce(request, { db, merchantId: user.merchantId, caller: callerOf(user), scope: "food_ordering.upload_product", body: { file: digest } }, async () => {
     const outcome = await uploadMenuItems(db, user.merchantId, file, lang);
     if (outcome.ok) return { status: 201, body: { message: outcome.message, created: outcome.created, categories_created: outcome.categoriesCreated } };
     if ("file" in outcome) return { status: 400, body: { file: outcome.file } };

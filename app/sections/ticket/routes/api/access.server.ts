@@ -1,5 +1,5 @@
 import type { RouterContextProvider } from "react-router";
-import { respondOnce, type StoredResponse } from "~/web/idempotency.server";
+import { respondOnce, type KeyCaller, type StoredResponse } from "~/web/idempotency.server";
 import { hasFeature, loadAvailableSections } from "~/domain/merchants/merchants.server";
 import { apiDetail, apiLanguage, requireApiUser } from "~/web/api.server";
 import { getDbFrom } from "~/web/request-context.server";
@@ -20,7 +20,7 @@ export async function requireTicketApi(request: Request, context: Context, featu
 /** A mutation run once per Idempotency-Key: the same key and body answer the first response again. */
 export async function answerOnce(
   request: Request,
-  input: { db: ReturnType<typeof getDbFrom>; merchantId: number; scope: string; body: unknown },
+  input: { db: ReturnType<typeof getDbFrom>; merchantId: number; caller: KeyCaller; scope: string; body: unknown },
   work: () => Promise<StoredResponse>,
 ) {
   return respondOnce(request, input, work);

@@ -6,6 +6,7 @@ import { decideOperationRequest } from "~/domain/payments/operations.server";
 import { platformAddresses } from "~/web/addresses.server";
 import { apiDetail, methodNotAllowed } from "~/web/api.server";
 import { answerOnce, OPERATIONS_BASE, pathId, requireTicketApi } from "./access.server";
+import { callerOf } from "~/web/idempotency.server";
 
 /**
  * POST processes/operation/{id}/{approve|reject|cancel}/: decides the request; approval runs the
@@ -18,7 +19,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const id = pathId(params.id);
   const decision = params.action;
   if (!id || !isRequestDecision(decision)) return apiDetail(request, "api.not_found", 404);
-  return answerOnce(request, { db, merchantId: user.merchantId, scope: "operation_request.decide", body: { id, decision } }, async () => {
+  return answerOnce(request, { db, merchantId: user.merchantId, caller: callerOf(user), scope: "operation_request.decide", body: { id, decision } }, async () => {
     const outcome = await decideOperationRequest(db, {
       merchantId: user.merchantId,
       actor: user,

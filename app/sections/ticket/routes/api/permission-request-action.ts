@@ -5,6 +5,7 @@ import { messageOf, statusOf } from "~/web/outcomes.server";
 import { serializePermissionRequest } from "../../presentation.server";
 import { apiDetail, methodNotAllowed } from "~/web/api.server";
 import { answerOnce, pathId, PERMISSION_REQUESTS_BASE, requireTicketApi } from "./access.server";
+import { callerOf } from "~/web/idempotency.server";
 
 /**
  * POST permission-requests/{id}/{approve|reject|cancel}/: decides the request; approval grants the
@@ -16,7 +17,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const id = pathId(params.id);
   const decision = params.action;
   if (!id || !isRequestDecision(decision)) return apiDetail(request, "api.not_found", 404);
-  return answerOnce(request, { db, merchantId: user.merchantId, scope: "permission_request.decide", body: { id, decision } }, async () => {
+  return answerOnce(request, { db, merchantId: user.merchantId, caller: callerOf(user), scope: "permission_request.decide", body: { id, decision } }, async () => {
     const outcome = await decidePermissionRequest(db, { merchantId: user.merchantId, actor: user, requestId: id, decision });
     if (!outcome.ok) return { status: statusOf(outcome), body: { detail: messageOf(outcome, lang) } };
     const row = await findPermissionRequest(db, user.merchantId, id);

@@ -13,6 +13,7 @@ import { parseRequestQuery } from "~/domain/approvals/request-filters";
 import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
 import { answerOnce, PERMISSION_REQUESTS_BASE, requireTicketApi } from "./access.server";
+import { callerOf } from "~/web/idempotency.server";
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 100;
@@ -71,7 +72,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(request);
   const { user, db, lang } = await requireTicketApi(request, context, "user_permission_changes");
   const body = await readBody(request);
-  return answerOnce(request, { db, merchantId: user.merchantId, scope: "permission_request.create", body }, async () => {
+  return answerOnce(request, { db, merchantId: user.merchantId, caller: callerOf(user), scope: "permission_request.create", body }, async () => {
     const t = translator(lang);
     const parsed = PermissionGrantSchema.safeParse(body);
     if (!parsed.success) {
