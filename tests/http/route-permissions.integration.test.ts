@@ -49,14 +49,15 @@ const DECLARED: Record<string, string[]> = {
   ),
   ...Object.fromEntries(["products", "product", "stores", "store", "discounts", "discount"].map((name) => [`api-catalogue-dashboard-${name}`, ["change_product"]])),
   "api-catalogue-upload-product": ["change_product"],
-  // Code pairing: issuing and deactivating codes, its sites.
-  "cpr-codes": ["view_paymenttransaction", "add_paymenttransaction"],
-  "cpr-code-new": ["view_paymenttransaction", "add_paymenttransaction"],
-  "cpr-sites": ["view_paymenttransaction", "add_paymenttransaction"],
+  // Code pairing: issuing and deactivating codes, its sites, the paired values read by API (decision 0031).
+  "cpr-codes": ["view_pairingcode", "add_paymenttransaction"],
+  "cpr-code-new": ["view_pairingcode", "add_paymenttransaction"],
+  "cpr-sites": ["view_pairingcode", "add_paymenttransaction"],
+  "api-cpr-codes": ["view_pairingcode"],
 };
 
 /** Route families whose every changing route must be declared above: a new one without a declaration fails. */
-const MUST_DECLARE = [/^routes\/admin\//, /^api-admin-/, /^food-(?!public-)/, /^api-food-dashboard-/, /^event-(?!public-|image$)/, /^api-event-dashboard-/, /^catalogue-(?!public-)/, /^api-catalogue-(dashboard-|upload-product$)/, /^cpr-(?!public$)/];
+const MUST_DECLARE = [/^routes\/admin\//, /^api-admin-/, /^food-(?!public-)/, /^api-food-dashboard-/, /^event-(?!public-|image$)/, /^api-event-dashboard-/, /^catalogue-(?!public-)/, /^api-catalogue-(dashboard-|upload-product$)/, /^cpr-(?!public$)/, /^api-cpr-codes$/];
 
 /**
  * Public by design: routes a stranger may call (customer pages and their APIs, gateways'
