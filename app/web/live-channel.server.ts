@@ -292,6 +292,8 @@ export function openLiveStream(db: DB, reader: LiveReader, options: { resume: Li
       replaying = false;
       for (const row of waiting.splice(0)) send(row);
       if (closed) return;
+      // A comment (EventSource skips it): from here on, every message published reaches this channel.
+      controller.enqueue(encoder.encode(": joined\n\n"));
       timers.push(
         setInterval(() => !closed && controller.enqueue(encoder.encode(": keep-alive\n\n")), HEARTBEAT_MS),
         setInterval(() => void checkSession(), SESSION_CHECK_MS),

@@ -31,6 +31,7 @@ async function openChannel(headers: Record<string, string>) {
   const response = await fetch(`${server.url}/api/v1/notifications/live`, { headers, signal: controller.signal });
   const events: LiveEvent[] = [];
   let ended = false;
+  let joined = false;
   const waiters: (() => void)[] = [];
   if (response.ok && response.body) {
     void (async () => {
@@ -45,6 +46,7 @@ async function openChannel(headers: Record<string, string>) {
           while ((end = buffer.indexOf("\n\n")) >= 0) {
             const block = buffer.slice(0, end);
             buffer = buffer.slice(end + 2);
+            if (block === ": joined") joined = true;
             const id = /^id: (.*)$/m.exec(block)?.[1];
             const data = /^data: (.*)$/m.exec(block)?.[1];
             if (id && data) events.push({ id, body: JSON.parse(data) });
@@ -64,6 +66,26 @@ async function openChannel(headers: Record<string, string>) {
     events,
     get ended() {
       return ended;
+    },
+    /** Waits until the channel says it has joined: every message published from then on reaches it. */
+    async joined(ms = 8_000) {
+      const deadline = Date.now() + ms;
+      while (!joined && !ended && Date.now() < deadline) await Promise.race([changed(), new Promise((resolve) => setTimeout(resolve, 200))]);
+      if (!joined) throw new Error("The live channel did not join");
+    },
+    /**
+     * The events that came before a marker message published now to `userId`, once the marker
+     * itself has come: a channel hears its messages in the order they were published, so nothing
+     * published before the marker can come after it.
+     */
+    async eventsBefore(marker: { merchantId: number; userId: number }) {
+      const tag = `marker-${Math.random()}`;
+      await publishLive(database.db, { merchantId: marker.merchantId, userId: marker.userId, type: "booking_checked_in", data: { marker: tag } });
+      const deadline = Date.now() + 8_000;
+      while (!events.some((event) => event.body.data.marker === tag) && !ended && Date.now() < deadline) await Promise.race([changed(), new Promise((resolve) => setTimeout(resolve, 200))]);
+      const at = events.findIndex((event) => event.body.data.marker === tag);
+      if (at < 0) throw new Error("The marker message did not come");
+      return events.slice(0, at);
     },
     /** Waits until `count` events have come (or the channel ended), at most `ms`. */
     async waitFor(count: number, ms = 8_000) {
@@ -103,8 +125,6 @@ async function cookieOf(username: string) {
   return cookie;
 }
 
-/** Lets a just-opened channel join its hub before something is published. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
 describe("the live channel", () => {
   it("refuses anyone without a session or bearer token with 401, an API key included", async () => {
@@ -120,7 +140,7 @@ describe("the live channel", () => {
     const page = await openChannel({ Cookie: await cookieOf(alpha.admin.username) });
     expect(api.response.status).toBe(200);
     expect(api.response.headers.get("content-type")).toContain("text/event-stream");
-    await settle();
+    await Promise.all([api.joined(), page.joined()]);
     await createNotifications(database.db, { merchantId: alpha.merchantId, userIds: [alpha.admin.id], kind: "report_exported", lang: "en", link: "/en/generated-reports?id=7" });
     for (const channel of [api, page]) {
       const [event] = await channel.waitFor(1);
@@ -134,14 +154,13 @@ describe("the live channel", () => {
   it("shows each user only what is theirs: not another user's notice, not what their permissions hide, never another merchant's", async () => {
     const staff = await openChannel({ Authorization: `Bearer ${await tokenOf(alpha.staff.username)}` });
     const otp = await openChannel({ Cookie: await cookieOf(beta.admin.username) });
-    await settle();
+    await Promise.all([staff.joined(), otp.joined()]);
     await createNotifications(database.db, { merchantId: alpha.merchantId, userIds: [alpha.admin.id], kind: "permission_request", lang: "en", link: null });
     await publishLive(database.db, { merchantId: alpha.merchantId, permission: "approve_operations", type: "requests_changed", data: { kind: "operation", id: 1 } });
     await publishLive(database.db, { merchantId: alpha.merchantId, permission: "view_paymenttransaction", type: "payment_completed", data: { transaction_id: "tx-1" } });
     const [seen] = await staff.waitFor(1);
     expect(seen.body).toMatchObject({ type: "payment_completed", data: { transaction_id: "tx-1" } });
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(staff.events.map((event) => event.body.type)).toEqual(["payment_completed"]);
+    expect((await staff.eventsBefore({ merchantId: alpha.merchantId, userId: alpha.staff.id })).map((event) => event.body.type)).toEqual(["payment_completed"]);
     // The other merchant's channel is open and live: its own message, published after alpha's, is
     // all it gets (a channel that never opened would fail here rather than pass).
     expect(otp.response.status).toBe(200);
@@ -157,18 +176,17 @@ describe("the live channel", () => {
   it("resumes from Last-Event-ID with what it missed, none lost and none repeated", async () => {
     const token = await tokenOf(alpha.admin.username);
     const first = await openChannel({ Authorization: `Bearer ${token}` });
-    await settle();
+    await first.joined();
     await publishLive(database.db, { merchantId: alpha.merchantId, userId: alpha.admin.id, type: "booking_checked_in", data: { n: 1 } });
     const [one] = await first.waitFor(1);
     first.close();
     await publishLive(database.db, { merchantId: alpha.merchantId, userId: alpha.admin.id, type: "booking_checked_in", data: { n: 2 } });
     await publishLive(database.db, { merchantId: alpha.merchantId, userId: alpha.admin.id, type: "booking_checked_in", data: { n: 3 } });
     const again = await openChannel({ Authorization: `Bearer ${token}`, "Last-Event-ID": one.id });
-    await settle();
+    await again.joined();
     await publishLive(database.db, { merchantId: alpha.merchantId, userId: alpha.admin.id, type: "booking_checked_in", data: { n: 4 } });
     await again.waitFor(3);
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
-    expect(again.events.map((event) => event.body.data.n)).toEqual([2, 3, 4]);
+    expect((await again.eventsBefore({ merchantId: alpha.merchantId, userId: alpha.admin.id })).map((event) => event.body.data.n)).toEqual([2, 3, 4]);
     again.close();
   });
 
@@ -176,7 +194,7 @@ describe("the live channel", () => {
     if (database.engine !== "postgres") return; // SQLite has one writer: ids commit in order there.
     const token = await tokenOf(alpha.admin.username);
     const channel = await openChannel({ Authorization: `Bearer ${token}` });
-    await settle();
+    await channel.joined();
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let inserted!: () => void;
@@ -196,8 +214,7 @@ describe("the live channel", () => {
     await slow;
     const resumed = await openChannel({ Authorization: `Bearer ${token}`, "Last-Event-ID": early.id });
     await resumed.waitFor(1);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect(resumed.events.map((event) => event.body.data.n)).toEqual(["late"]);
+    expect((await resumed.eventsBefore({ merchantId: alpha.merchantId, userId: alpha.admin.id })).map((event) => event.body.data.n)).toEqual(["late"]);
     resumed.close();
   });
 
@@ -205,7 +222,7 @@ describe("the live channel", () => {
     const token = await tokenOf(alpha.admin.username);
     const channel = await openChannel({ Authorization: `Bearer ${token}` });
     const other = await openChannel({ Authorization: `Bearer ${await tokenOf(alpha.admin.username)}` });
-    await settle();
+    await Promise.all([channel.joined(), other.joined()]);
     const logout = await fetch(`${server.url}/api/v1/user/logout/`, { method: "POST", headers: { Authorization: `Bearer ${token}` } });
     expect(logout.status).toBe(200);
     expect(await channel.waitForEnd(5_000)).toBe(true);
