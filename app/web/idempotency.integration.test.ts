@@ -24,8 +24,14 @@ const call = (key: string, request: unknown, work: () => Promise<StoredResponse>
 describe("Idempotency-Key", () => {
   it("releases the key of a request that died, after its lease, to exactly one retry", async () => {
     // The first request takes the key and never answers: its process died.
-    void call("crashed-1", { amount: "5.000" }, () => new Promise<StoredResponse>(() => {}));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Its work starts only once the key is taken.
+    let working!: () => void;
+    const taken = new Promise<void>((resolve) => (working = resolve));
+    void call("crashed-1", { amount: "5.000" }, () => {
+      working();
+      return new Promise<StoredResponse>(() => {});
+    });
+    await taken;
     const stored = await database.db.selectFrom("idempotency_keys").select("response_status").where("key", "=", storedKeyOf(admin, "crashed-1", "")).executeTakeFirstOrThrow();
     expect(stored.response_status).toBeNull();
 

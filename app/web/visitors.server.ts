@@ -9,10 +9,12 @@ const isAutomatedFetcher = createIsbotFromList(list.filter((pattern) => !/headle
 
 /**
  * Whether a request for a customer page is a person looking at it, so that it may count as the link
- * being opened (docs/decisions/0036). A HEAD, a missing user agent or a known fetcher is not.
+ * being opened (docs/decisions/0036). A form sent (POST) is someone paying; a HEAD, or a GET with no
+ * user agent or a known fetcher's, is not a person.
  */
 export function isPersonVisit(request: Pick<Request, "method" | "headers">): boolean {
-  if (request.method !== "GET" && request.method !== "POST") return false;
+  if (request.method === "POST") return true;
+  if (request.method !== "GET") return false;
   const agent = request.headers.get("user-agent")?.trim();
   return Boolean(agent) && !isAutomatedFetcher(agent!);
 }
