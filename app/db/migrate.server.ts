@@ -34,6 +34,7 @@ import * as shopify from "./migrations/0032-shopify";
 import * as codePairing from "./migrations/0033-code-pairing";
 import * as liveMessages from "./migrations/0034-live-messages";
 import * as pushSubscriptionSession from "./migrations/0035-push-subscription-session";
+import * as knetResponseLeg from "./migrations/0044-knet-response-leg";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -73,6 +74,7 @@ const migrations: Record<string, EngineMigration> = {
   "0033-code-pairing": codePairing,
   "0034-live-messages": liveMessages,
   "0035-push-subscription-session": pushSubscriptionSession,
+  "0044-knet-response-leg": knetResponseLeg,
 };
 
 export async function migrateToLatest(db: DB) {
