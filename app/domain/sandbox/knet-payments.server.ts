@@ -196,7 +196,7 @@ export async function completeKnetPayment(
 
   const trandata = encryptResult(resultParams({ ...payment, ...decided }), payment.terminal.resource_key);
   const receiptUrl = await postResult(postTo, trandata);
-  if (receiptUrl) return { ok: true, redirectTo: receiptUrl };
+  if (receiptUrl) return { ok: true, redirectTo: asBrowserSees(receiptUrl, postTo, payment.response_url) };
 
   // The merchant did not answer as the manual says: KNET reverses the payment (auto-void).
   await db
@@ -214,6 +214,18 @@ export async function completeKnetPayment(
     ErrorText: "The merchant's response URL did not answer REDIRECT=",
   }).toString();
   return { ok: true, redirectTo: errorUrl.toString() };
+}
+
+/**
+ * A platform reached at its internal address (a demo without BASE_URL) names that address in its
+ * answer; the browser knows the platform by the responseURL's origin.
+ */
+function asBrowserSees(receiptUrl: string, postedTo: string, responseUrl: string) {
+  const receipt = new URL(receiptUrl);
+  const internal = new URL(postedTo).origin;
+  const known = new URL(responseUrl).origin;
+  if (internal === known || receipt.origin !== internal) return receiptUrl;
+  return `${known}${receipt.pathname}${receipt.search}`;
 }
 
 /** KNET's server posting the result, URL-encoded; the receipt URL the answer names, or undefined. */
