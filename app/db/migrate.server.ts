@@ -36,6 +36,7 @@ import * as liveMessages from "./migrations/0034-live-messages";
 import * as pushSubscriptionSession from "./migrations/0035-push-subscription-session";
 import * as unpaidHolds from "./migrations/0036-unpaid-holds";
 import * as userLanguage from "./migrations/0037-user-language";
+import * as knetResponseLeg from "./migrations/0038-knet-response-leg";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -77,6 +78,7 @@ const migrations: Record<string, EngineMigration> = {
   "0035-push-subscription-session": pushSubscriptionSession,
   "0036-unpaid-holds": unpaidHolds,
   "0037-user-language": userLanguage,
+  "0038-knet-response-leg": knetResponseLeg,
 };
 
 export async function migrateToLatest(db: DB) {

@@ -565,6 +565,20 @@ export interface SandboxKnetPaymentTable {
   card_masked: string | null;
   created_at: Timestamp;
   completed_at: Timestamp | null;
+  /** When the sandbox voided a captured payment because the merchant's responseURL did not answer REDIRECT= (migration 0038). */
+  voided_at: Timestamp | null;
+}
+
+/** A result KNET posted to responseURL that decrypted with the terminal's key, as received (migration 0038). */
+export interface KnetResponseTable {
+  id: Generated<number>;
+  attempt_id: string;
+  merchant_id: number;
+  digest: string;
+  encrypted: string;
+  plain: string;
+  refusal: string | null;
+  received_at: Timestamp;
 }
 
 export interface SandboxCardMerchantTable {
@@ -1330,6 +1344,7 @@ export interface Database {
   outgoing_sms: OutgoingSmsTable;
   sandbox_knet_terminals: SandboxKnetTerminalTable;
   sandbox_knet_payments: SandboxKnetPaymentTable;
+  knet_responses: KnetResponseTable;
   sandbox_card_merchants: SandboxCardMerchantTable;
   sandbox_card_payments: SandboxCardPaymentTable;
   transaction_operations: TransactionOperationTable;

@@ -3,7 +3,7 @@ import { createTestDatabase, type TestDatabase } from "../support/test-database"
 import { seedMerchant } from "../support/fixtures";
 import { startHttpServer, type TestHttpServer } from "../support/http-server";
 import { CARD_SIGNATURE_HEADER, CARD_TIMESTAMP_HEADER, signCardPayload } from "~/domain/payments/gateways/card-signature";
-import { encryptParams } from "~/domain/payments/gateways/knet-protocol";
+import { encryptResult } from "~/domain/payments/gateways/knet-protocol";
 import { PaymentRequestSchema } from "~/sections/payment-request/domain/payment-request-schema";
 import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
 import { ensureSandboxAccounts, type SandboxAccounts } from "~/domain/sandbox/accounts.server";
@@ -68,7 +68,7 @@ async function payNow(transactionId: string, gatewayCode: string) {
   return { gatewayUrl: response.headers.get("Location")!, attempt };
 }
 
-/** The customer on the KNET page: Submit with a card, or Cancel. Answers the return URL KNET sends them to. */
+/** The customer on the KNET page: Submit with a card, or Cancel. Answers where KNET sends the browser (its server has posted the result). */
 async function onKnetPage(gatewayUrl: string, card: string | null) {
   const init = await fetch(gatewayUrl, noRedirect);
   const pageUrl = new URL(init.headers.get("Location")!, gatewayUrl).toString();
@@ -95,46 +95,88 @@ async function state(transactionId: string) {
   return { state: transaction.state, paid: transaction.paid_amount, ledger: ledger.length, receipts: receipts.length };
 }
 
-const knetReturnUrl = (attemptId: string, trandata: string) =>
-  `${server.url}/gateway/knet/response/${attemptId}?${new URLSearchParams({ trandata, tranportalId: accounts.knet.tranportalId })}`;
-
-describe("KNET results", () => {
-  it("pays once; replaying the same result changes nothing", async () => {
-    const id = await newRequest();
-    const receiptsBefore = (await state(id)).receipts;
-    const { gatewayUrl } = await payNow(id, "knet-sandbox");
-    const back = await onKnetPage(gatewayUrl, "8888880000000001");
-    for (let replay = 0; replay < 3; replay++) {
-      const response = await fetch(back, noRedirect);
-      expect(response.status).toBe(303);
-      expect(response.headers.get("Location")).toMatch(/^\/en\/pay\/attempt-detail\//);
-    }
-    expect(await state(id)).toMatchObject({ state: "paid", paid: 12500, ledger: 1, receipts: receiptsBefore + 1 });
+/** What KNET's server does with a result: a URL-encoded POST to responseURL. */
+const postToResponseUrl = (attemptId: string, form: Record<string, string>) =>
+  fetch(`${server.url}/gateway/knet/response/${attemptId}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(form),
+    ...noRedirect,
   });
 
-  it("does not believe a success the inquiry does not confirm, whatever the browser brings", async () => {
+async function attemptState(attemptId: string) {
+  return (await database.db.selectFrom("payment_attempts").select("state").where("id", "=", attemptId).executeTakeFirstOrThrow()).state;
+}
+
+describe("KNET results", () => {
+  it("answers KNET's server one REDIRECT= line, text/plain, and pays once however often the result is posted", async () => {
+    const id = await newRequest();
+    const receiptsBefore = (await state(id)).receipts;
+    const { gatewayUrl, attempt } = await payNow(id, "knet-sandbox");
+    const receipt = `${server.url}/en/pay/attempt-detail/${attempt.id}`;
+    // The sandbox's server posted the result and followed our answer: the browser lands on our result page.
+    expect(await onKnetPage(gatewayUrl, "8888880000000001")).toBe(receipt);
+    expect(await state(id)).toMatchObject({ state: "paid", paid: 12500, ledger: 1, receipts: receiptsBefore + 1 });
+    const kept = await database.db.selectFrom("knet_responses").select(["encrypted", "plain", "refusal"]).where("attempt_id", "=", attempt.id).execute();
+    expect(kept).toHaveLength(1);
+    expect(kept[0]!.plain).toMatch(/^paymentid=\d+&result=CAPTURED&/);
+    expect(kept[0]!.refusal).toBeNull();
+
+    // KNET posting the very same result again gets the very same answer and changes nothing.
+    for (let replay = 0; replay < 3; replay++) {
+      const response = await postToResponseUrl(attempt.id, { trandata: kept[0]!.encrypted });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("Content-Type")).toMatch(/^text\/plain/);
+      expect(response.headers.get("Location")).toBeNull();
+      expect(await response.text()).toBe(`REDIRECT=${receipt}`);
+    }
+    expect(await state(id)).toMatchObject({ state: "paid", paid: 12500, ledger: 1, receipts: receiptsBefore + 1 });
+    expect(await database.db.selectFrom("knet_responses").select("id").where("attempt_id", "=", attempt.id).execute()).toHaveLength(1);
+
+    // The browser's GET of the result page (or of responseURL) trusts nothing it carries.
+    const page = await fetch(`${receipt}?result=NOT+CAPTURED`);
+    expect(await page.text()).toContain("KWD\u00a012.500");
+  });
+
+  it("refuses a result it cannot match, so KNET voids it, and records nothing on a browser's or an unencrypted word", async () => {
     const id = await newRequest("3.000");
     const { attempt } = await payNow(id, "knet-sandbox");
     const claim = (fields: Record<string, string>, key: string = accounts.knet.resourceKey) =>
-      encryptParams(
-        { paymentid: "100000000000001", trackid: attempt.track_id, result: "CAPTURED", amt: "3.000", tranid: "1", auth: "1", ref: "1", postdate: "1122", ...fields },
+      encryptResult(
+        { paymentid: "100000000000001", result: "CAPTURED", auth: "1", ref: "1", tranid: "1", postdate: "1122", trackid: attempt.track_id, amt: "3.000", ...fields },
         key,
       );
     const forged = [
-      claim({}), // correctly encrypted and ours, but the customer never paid: the inquiry says otherwise
       claim({}, "WrongKey16Chars!"), // another key
       claim({ trackid: "111111111111111111" }), // another track id
       claim({ amt: "0.001" }), // another amount
       "00ff".repeat(8), // garbage
     ];
     for (const trandata of forged) {
-      const response = await fetch(knetReturnUrl(attempt.id, trandata), noRedirect);
-      expect(response.status).toBe(303);
+      const response = await postToResponseUrl(attempt.id, { trandata });
+      expect(response.status).toBe(400);
+      expect(await response.text()).not.toMatch(/^REDIRECT=/);
     }
-    const attemptRow = await database.db.selectFrom("payment_attempts").select("state").where("id", "=", attempt.id).executeTakeFirstOrThrow();
-    expect(attemptRow.state).toBe("pending");
+    // The two that decrypted are kept as received, with why they were refused.
+    const kept = await database.db.selectFrom("knet_responses").select("refusal").where("attempt_id", "=", attempt.id).orderBy("id").execute();
+    expect(kept.map((row) => row.refusal)).toEqual(["The answer is for another track id", "The answer is for another amount"]);
+
+    // An unencrypted error report is answered (the customer is shown our page) but decides nothing.
+    const reported = await postToResponseUrl(attempt.id, { Error: "IPAY0100013", ErrorText: "Invalid transaction data", trackid: attempt.track_id, amt: "3.000", paymentid: "1" });
+    expect(await reported.text()).toBe(`REDIRECT=${server.url}/en/pay/attempt-detail/${attempt.id}`);
+    // errorURL and responseURL reached by a browser carrying a perfect result: still nothing recorded.
+    for (const path of ["error", "response"]) {
+      const visit = await fetch(`${server.url}/gateway/knet/${path}/${attempt.id}?${new URLSearchParams({ trandata: claim({}) })}`, noRedirect);
+      expect(visit.status).toBe(303);
+      expect(visit.headers.get("Location")).toBe(`${server.url}/en/pay/attempt-detail/${attempt.id}`);
+    }
+    expect(await attemptState(attempt.id)).toBe("pending");
     expect(await state(id)).toMatchObject({ paid: 0, ledger: 0 });
     expect((await state(id)).state).not.toBe("paid");
+    // Unknown to us: not a REDIRECT= either.
+    const unknown = await postToResponseUrl("A".repeat(22), { trandata: claim({}) });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get("Content-Type")).toMatch(/^text\/plain/);
   });
 
   it("takes a verified decline and leaves the request payable", async () => {

@@ -3,7 +3,7 @@ import { seedMerchant } from "../support/fixtures";
 import { startServerProcess, type ServerProcess } from "../support/server-process";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 import { startAttempt } from "~/domain/payments/attempts.server";
-import { encryptParams } from "~/domain/payments/gateways/knet-protocol";
+import { encryptResult } from "~/domain/payments/gateways/knet-protocol";
 import { PaymentRequestSchema } from "~/sections/payment-request/domain/payment-request-schema";
 import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
 
@@ -72,7 +72,11 @@ describe("production mode: the sandboxes off", () => {
   });
 
   it("answers 404 at every sandbox page and API, with any credentials", async () => {
-    const knetForm = { method: "POST", body: new URLSearchParams({ tranportalId: PUBLISHED.knet.tranportalId, trandata: "00" }) };
+    const knetXml = {
+      method: "POST",
+      headers: { "Content-Type": "application/xml" },
+      body: `<id>${PUBLISHED.knet.tranportalId}</id><password>${PUBLISHED.knet.password}</password><action>8</action><transid>1</transid><trackid>1</trackid><udf5>TrackID</udf5>`,
+    };
     const card = (method: string, body?: string) => ({
       method,
       body,
@@ -80,11 +84,10 @@ describe("production mode: the sandboxes off", () => {
     });
     const payment = JSON.stringify({ amount: 100, currency: "KWD", reference: "r", notify_url: "http://169.254.169.254/", return_url: "https://evil.example/" });
     const probes: Array<[string, RequestInit]> = [
-      [`/sandbox/knet/PaymentHTTP.htm?param=paymentInit&tranportalId=${PUBLISHED.knet.tranportalId}&trandata=00`, {}],
+      [`/sandbox/knet/kpg/PaymentHTTP.htm?param=paymentInit&tranportalId=${PUBLISHED.knet.tranportalId}&trandata=00`, {}],
       ["/sandbox/knet/paymentpage.htm?PaymentID=100000000000001&token=00", {}],
       ["/sandbox/knet/paymentpage.htm?PaymentID=100000000000001&token=00", { method: "POST", body: new URLSearchParams({ intent: "cancel" }) }],
-      ["/sandbox/knet/inquiry", knetForm],
-      ["/sandbox/knet/refund", knetForm],
+      ["/sandbox/knet/kpg/tranPipe.htm?param=tranInit", knetXml],
       ["/sandbox/card/pay/pay_x", {}],
       ["/sandbox/card/pay/pay_x", { method: "POST", body: new URLSearchParams({ cardNumber: "4111111111111111" }) }],
       ["/sandbox/card/api/payments", card("POST", payment)],
@@ -109,16 +112,20 @@ describe("production mode: the sandboxes off", () => {
   });
 
   it("refuses KNET results forged with the published resource key, even for an attempt started before", async () => {
-    // A forged capture would be checked by an inquiry anyway; a forged cancel or failure, taken
-    // as it comes once verified, is what a published key would let anyone do.
+    // A result verified with the terminal's key is taken as it comes: a published key would let
+    // anyone post a capture, a cancel or a failure. The published key is no terminal's.
     for (const result of ["CANCELED", "NOT CAPTURED", "CAPTURED"]) {
-      const trandata = encryptParams(
+      const trandata = encryptResult(
         { paymentid: "100000000000001", trackid: knetAttempt.track_id, result, amt: "4.000", tranid: "1", auth: "1", ref: "1", postdate: "1124", udf1: knetAttempt.id },
         PUBLISHED.knet.resourceKey,
       );
-      const query = new URLSearchParams({ trandata, tranportalId: PUBLISHED.knet.tranportalId });
-      const path = result === "CANCELED" ? "error" : "response";
-      await fetch(`${server.url}/gateway/knet/${path}/${knetAttempt.id}?${query}`, noRedirect);
+      const answer = await fetch(`${server.url}/gateway/knet/response/${knetAttempt.id}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ trandata }),
+        ...noRedirect,
+      });
+      expect(answer.status).toBe(400);
     }
     const attempt = await database.db.selectFrom("payment_attempts").select("state").where("id", "=", knetAttempt.id).executeTakeFirstOrThrow();
     const transaction = await database.db.selectFrom("transactions").select("state").where("id", "=", knetAttempt.transaction_id).executeTakeFirstOrThrow();

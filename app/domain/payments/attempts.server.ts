@@ -4,6 +4,7 @@ import { recordAudit } from "~/domain/audit/audit-log.server";
 import { now, nowIso } from "~/lib/clock.server";
 import { env } from "~/lib/env.server";
 import type { Language } from "~/lib/i18n";
+import { sha256 } from "~/lib/crypto.server";
 import { newTrackId, publicId } from "~/lib/ids.server";
 import { priceWithFee } from "~/lib/money";
 import { money, word, type TextParams } from "~/lib/outcome";
@@ -26,7 +27,7 @@ import type {
   GatewayOutcome,
   StartResult,
 } from "./gateways/gateway";
-import { verifyKnetReturn } from "./gateways/knet.server";
+import { verifyKnetResponse } from "./gateways/knet.server";
 import { adapterFor, GATEWAY_KINDS, isGatewayKind } from "./gateways/registry";
 import {
   chosenAmount,
@@ -671,44 +672,77 @@ export async function settleByInquiry(
   return (await findAttempt(db, attempt.id))!;
 }
 
+/** Where KNET sends the customer's browser once we have its result: our result page, absolute. */
+export function knetReceiptUrl(addresses: PlatformAddresses, attempt: Pick<Attempt, "id" | "lang">) {
+  return `${addresses.publicBaseUrl}/${attempt.lang === "ar" ? "ar" : "en"}/pay/attempt-detail/${attempt.id}`;
+}
+
+/** What the response leg answers KNET: a receipt URL for `REDIRECT=`, or a refusal (which makes KNET void). */
+export type KnetResponseAnswer =
+  | { ok: true; receiptUrl: string }
+  | { ok: false; status: 400 | 404; reason: string };
+
 /**
- * The customer's browser back from KNET. Its encrypted result is checked against our track id
- * and amount, but only the server-side inquiry can make a payment final; a verified failure or
- * cancellation is taken as it is. A verified capture of an attempt recorded as canceled or failed
- * (the gateway's page open in two tabs) is asked about again: the inquiry finds the capture.
+ * KNET's server posting the result to responseURL (manual K-064 §5). A result that decrypts with
+ * the terminal's key is kept as received (encrypted and plain); when it names our track id and
+ * amount it is the attempt's result, written once by completeAttempt (KNET posting it again finds
+ * it written and gets the same answer). A result for another track id or amount is refused, so
+ * KNET voids that payment rather than take money we cannot match. An unencrypted error report
+ * proves nothing and records nothing: the result page's inquiry decides.
  */
-export async function handleKnetReturn(
+export async function handleKnetResponse(
   db: DB,
   attemptId: string,
-  query: URLSearchParams,
+  form: URLSearchParams,
   addresses: PlatformAddresses,
-) {
+): Promise<KnetResponseAnswer> {
   const attempt = await findAttempt(db, attemptId);
-  if (!attempt || attempt.gateway_kind !== "knet") return undefined;
-  const late = OVERRIDDEN_BY_CAPTURE.includes(attempt.state);
-  if (attempt.state !== "pending" && !late) return attempt;
+  if (!attempt || attempt.gateway_kind !== "knet")
+    return { ok: false, status: 404, reason: "unknown payment" };
+  const receiptUrl = knetReceiptUrl(addresses, attempt);
   const config = await configForAttempt(db, attempt, addresses);
-  if (!config) return attempt;
-  const verified = verifyKnetReturn(config, query, {
+  if (!config) return { ok: false, status: 400, reason: "gateway removed" };
+  const verified = verifyKnetResponse(config, form, {
     trackId: attempt.track_id,
     total: attempt.total,
     currency: attempt.currency_code,
   });
-  if (late) {
-    if (!verified.ok || verified.outcome.status !== "success") return attempt;
-    return settleByInquiry(db, attempt, addresses, { late: true });
+  if (verified.encrypted !== undefined && verified.plain !== undefined) {
+    await db
+      .insertInto("knet_responses")
+      .values({
+        attempt_id: attempt.id,
+        merchant_id: attempt.merchant_id,
+        digest: sha256(verified.encrypted.toLowerCase()),
+        encrypted: verified.encrypted,
+        plain: verified.plain,
+        refusal: verified.ok ? null : verified.reason,
+        received_at: nowIso(),
+      })
+      .onConflict((conflict) => conflict.columns(["attempt_id", "digest"]).doNothing())
+      .execute();
   }
-  const settled = await settleByInquiry(db, attempt, addresses);
-  if (
-    settled.state === "pending" &&
-    verified.ok &&
-    (verified.outcome.status === "failed" ||
-      verified.outcome.status === "canceled")
-  ) {
+  if (verified.ok) {
     await completeAttempt(db, attempt.id, verified.outcome);
-    return (await findAttempt(db, attempt.id))!;
+    return { ok: true, receiptUrl };
   }
-  return settled;
+  if (!form.has("trandata") && (form.get("ErrorText") || form.get("Error")))
+    return { ok: true, receiptUrl };
+  return { ok: false, status: 400, reason: verified.reason };
+}
+
+/**
+ * The customer's browser at errorURL: KNET could not process the payment or voided it. Nothing
+ * the browser carries is believed; a pending attempt is asked about, server-side.
+ */
+export async function handleKnetError(
+  db: DB,
+  attemptId: string,
+  addresses: PlatformAddresses,
+) {
+  const attempt = await findAttempt(db, attemptId);
+  if (!attempt || attempt.gateway_kind !== "knet") return undefined;
+  return settleByInquiry(db, attempt, addresses);
 }
 
 /** The customer's browser back from the card page: never trusted, the inquiry decides. */

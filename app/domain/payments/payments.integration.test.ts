@@ -153,7 +153,7 @@ describe("paying", () => {
     expect(attempt).toEqual({ state: "error", result_code: "NOT_STARTED" });
     // The link is still payable, from a new form.
     const fresh = await submit("new-form");
-    expect(fresh.ok && fresh.redirectUrl).toMatch(/\/sandbox\/knet\/PaymentHTTP\.htm/);
+    expect(fresh.ok && fresh.redirectUrl).toMatch(/\/sandbox\/knet\/kpg\/PaymentHTTP\.htm/);
   });
 
   it("refuses an amount the customer may not change and a gateway the request does not allow", async () => {

@@ -65,8 +65,16 @@ async function paidButUnheard(gatewayCode: "card-sandbox" | "knet-sandbox", amou
   if (gatewayCode === "knet-sandbox") {
     const init = await fetch(page, { redirect: "manual" });
     page = new URL(init.headers.get("Location")!, server.url).toString();
+    // KNET's server posts the result itself: a capture goes unheard only when that post is lost
+    // (the process that would send it dies after the capture). The sandbox's books say so directly.
+    await database.db
+      .updateTable("sandbox_knet_payments")
+      .set({ result: "CAPTURED", tran_id: "7000000000000002", auth_code: "123456", reference_id: "700000000002", post_date: "0101", completed_at: new Date().toISOString() })
+      .where("payment_id", "=", new URL(page).searchParams.get("PaymentID")!)
+      .execute();
+    return id;
   }
-  const body: Record<string, string> = gatewayCode === "knet-sandbox" ? { intent: "submit", cardNumber: "8888880000000001", pin: "1234" } : { cardNumber: "4111111111111111", expiry: "12/39", cvv: "123" };
+  const body: Record<string, string> = { cardNumber: "4111111111111111", expiry: "12/39", cvv: "123" };
   const submitted = await fetch(page, { method: "POST", headers, body: new URLSearchParams(body), redirect: "manual" });
   expect(submitted.status).toBe(303);
   return id;

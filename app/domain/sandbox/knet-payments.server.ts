@@ -1,20 +1,36 @@
 /**
- * The KNET sandbox: a stand-in for KNET's payment gateway that speaks its protocol (encrypted
- * trandata both ways, a hosted page, a server-to-server inquiry and refund). It keeps its own
- * books in the sandbox_knet_* tables and shares nothing with the platform.
+ * The KNET sandbox: a stand-in for KNET's payment gateway that speaks its protocol as the
+ * Merchant Integration Manual (K-064 v1.4) describes it: encrypted trandata in, a hosted page, the
+ * encrypted result posted from its server to responseURL (whose answer must be one
+ * `REDIRECT=<url>` line, or the payment is voided and the browser sent to errorURL), and raw XML
+ * tranPipe calls for inquiry and refund. It keeps its own books in the sandbox_knet_* tables and
+ * shares nothing with the platform.
  */
 import { randomInt } from "node:crypto";
 import { engineOf, writeTransaction, type DB } from "~/db/database.server";
-import { KNET_ACTIONS, KNET_CURRENCY_KWD, decryptParams, encryptParams, type KnetParams } from "~/domain/payments/gateways/knet-protocol";
+import {
+  KNET_ACTIONS,
+  KNET_CURRENCY_KWD,
+  buildTranPipeXml,
+  decryptTrandata,
+  encryptResult,
+  parsePlainParams,
+  readTranPipeXml,
+  type KnetParams,
+} from "~/domain/payments/gateways/knet-protocol";
 import { now, nowIso } from "~/lib/clock.server";
 import { hmacSha256, randomDigits, safeEqual } from "~/lib/crypto.server";
 import { parseAmount, toDecimalString } from "~/lib/money";
 import { findKnetTerminal } from "./accounts.server";
 import { knetPostDate, knetResultForCard, maskCardNumber } from "./test-cards";
-import { isPlatformReturnAddress } from "./return-addresses.server";
+import { isPlatformReturnAddress, platformServerAddress } from "./return-addresses.server";
 
 const UDF_FIELDS = ["udf1", "udf2", "udf3", "udf4", "udf5"] as const;
-const LANGUAGE_IDS = ["USA", "AR"];
+/** The manual's EN and AR; USA is what older samples send for English. */
+const LANGUAGE_IDS = ["EN", "USA", "AR"];
+/** How long KNET's server waits for the merchant's answer on responseURL before it voids. */
+const RESPONSE_TIMEOUT_MS = 15_000;
+const RESPONSE_MAX_BYTES = 4096;
 
 type Terminal = NonNullable<Awaited<ReturnType<typeof findKnetTerminal>>>;
 
@@ -37,7 +53,8 @@ async function openTrandata(db: DB, tranportalId: string | null, trandata: strin
   if (!terminal) return { ok: false as const, error: "unknown_terminal" as const };
   let params: KnetParams;
   try {
-    params = decryptParams(trandata ?? "", terminal.resource_key);
+    // KNET reads the merchant's string as it is: values are never URL-decoded.
+    params = parsePlainParams(decryptTrandata(trandata ?? "", terminal.resource_key));
   } catch {
     return { ok: false as const, error: "invalid_trandata" as const };
   }
@@ -60,11 +77,12 @@ export async function initKnetPayment(db: DB, query: URLSearchParams, requestOri
     amount.ok &&
     amount.minor > 0 &&
     Boolean(params.trackid) &&
-    params.trackid.length <= 255 &&
+    // The manual: at most 40 characters, letters and digits only.
+    /^[0-9A-Za-z]{1,40}$/.test(params.trackid) &&
     // Only the platform's own return routes (decision 0014): KNET sends the browser nowhere else.
     isPlatformReturnAddress(params.responseURL, "knet/response", requestOrigin) &&
     isPlatformReturnAddress(params.errorURL, "knet/error", requestOrigin) &&
-    LANGUAGE_IDS.includes(params.langid ?? "USA");
+    LANGUAGE_IDS.includes(params.langid ?? "");
   if (!valid || !amount.ok) return { ok: false, error: "invalid_request" };
 
   const paymentId = newPaymentId();
@@ -77,7 +95,7 @@ export async function initKnetPayment(db: DB, query: URLSearchParams, requestOri
       track_id: params.trackid,
       amount: toDecimalString(amount.minor, "KWD"),
       action: params.action,
-      lang: params.langid ?? "USA",
+      lang: params.langid === "AR" ? "AR" : "EN",
       response_url: params.responseURL,
       error_url: params.errorURL,
       udf: JSON.stringify(udf),
@@ -137,12 +155,14 @@ export async function loadKnetPaymentPage(db: DB, paymentId: string, pageToken: 
   };
 }
 
-export type KnetCustomerChoice = { kind: "submit"; cardNumber: string; pin: string } | { kind: "cancel" };
+export type KnetCustomerChoice = { kind: "submit"; cardNumber: string; pin: string; expiry?: string } | { kind: "cancel" };
 
 /**
- * Decides a payment once, from the customer's card or cancel, and answers where KNET sends the
- * browser: responseURL (errorURL when canceled) with the encrypted result. The card number is
- * kept masked; the PIN is never kept.
+ * Decides a payment once, from the customer's card or cancel, then does what KNET's server does:
+ * posts the encrypted result to responseURL and follows the answer. One `REDIRECT=<url>` line sends
+ * the browser there; any other answer (HTML, a redirect, an error, more lines, no answer in time)
+ * voids a captured payment and sends the browser to errorURL. The card number is kept masked; the
+ * PIN is never kept.
  */
 export async function completeKnetPayment(
   db: DB,
@@ -152,10 +172,11 @@ export async function completeKnetPayment(
   if (!payment) return { ok: false, error: "not_found" };
   if (payment.result !== null) return { ok: false, error: "already_processed" };
   const returnsTo = (address: string, route: "knet/response" | "knet/error") => isPlatformReturnAddress(address, route, input.browserOrigin);
-  if (!returnsTo(payment.response_url, "knet/response") || !returnsTo(payment.error_url, "knet/error")) return { ok: false, error: "not_found" };
+  const postTo = platformServerAddress(payment.response_url, "knet/response");
+  if (!postTo || !returnsTo(payment.error_url, "knet/error")) return { ok: false, error: "not_found" };
 
   const { choice } = input;
-  const result = choice.kind === "cancel" ? "CANCELED" : knetResultForCard(choice.cardNumber);
+  const result = choice.kind === "cancel" ? "CANCELED" : knetResultForCard(choice.cardNumber, choice.expiry);
   const decided = {
     result,
     tran_id: result === "CANCELED" ? null : randomDigits(16),
@@ -173,14 +194,90 @@ export async function completeKnetPayment(
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) !== 1) return { ok: false, error: "already_processed" };
 
-  const trandata = encryptParams(
-    resultParams({ ...payment, ...decided }),
-    payment.terminal.resource_key,
-  );
-  const target = new URL(result === "CANCELED" ? payment.error_url : payment.response_url);
-  target.searchParams.set("trandata", trandata);
-  target.searchParams.set("tranportalId", payment.tranportal_id);
-  return { ok: true, redirectTo: target.toString() };
+  const trandata = encryptResult(resultParams({ ...payment, ...decided }), payment.terminal.resource_key);
+  const receiptUrl = await postResult(postTo, trandata);
+  if (receiptUrl) return { ok: true, redirectTo: asBrowserSees(receiptUrl, postTo, payment.response_url) };
+
+  // The merchant did not answer as the manual says: KNET reverses the payment (auto-void).
+  await db
+    .updateTable("sandbox_knet_payments")
+    .set({ result: "VOIDED", voided_at: nowIso() })
+    .where("payment_id", "=", payment.payment_id)
+    .where("result", "=", "CAPTURED")
+    .execute();
+  const errorUrl = new URL(payment.error_url);
+  errorUrl.search = new URLSearchParams({
+    paymentid: payment.payment_id,
+    trackid: payment.track_id,
+    amt: payment.amount,
+    Error: "IPAY0100999",
+    ErrorText: "The merchant's response URL did not answer REDIRECT=",
+  }).toString();
+  return { ok: true, redirectTo: errorUrl.toString() };
+}
+
+/**
+ * A platform reached at its internal address (a demo without BASE_URL) names that address in its
+ * answer; the browser knows the platform by the responseURL's origin.
+ */
+function asBrowserSees(receiptUrl: string, postedTo: string, responseUrl: string) {
+  const receipt = new URL(receiptUrl);
+  const internal = new URL(postedTo).origin;
+  const known = new URL(responseUrl).origin;
+  if (internal === known || receipt.origin !== internal) return receiptUrl;
+  return `${known}${receipt.pathname}${receipt.search}`;
+}
+
+/** KNET's server posting the result, URL-encoded; the receipt URL the answer names, or undefined. */
+async function postResult(responseUrl: string, trandata: string): Promise<string | undefined> {
+  try {
+    const response = await fetch(responseUrl, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ trandata }),
+      redirect: "manual",
+      signal: AbortSignal.timeout(RESPONSE_TIMEOUT_MS),
+    });
+    return receiptUrlOf(response.status, await readAtMost(response, RESPONSE_MAX_BYTES));
+  } catch {
+    return undefined;
+  }
+}
+
+async function readAtMost(response: Response, maxBytes: number): Promise<string | null> {
+  const reader = response.body?.getReader();
+  if (!reader) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * The manual's one acceptable answer (§5, §9.2.1): status 200 and a single line `REDIRECT=<absolute
+ * http(s) URL>` (a final line break allowed). Anything else is no answer.
+ */
+export function receiptUrlOf(status: number, body: string | null): string | undefined {
+  if (status !== 200 || body === null) return undefined;
+  const line = body.replace(/\r?\n$/, "");
+  if (!line.startsWith("REDIRECT=") || /[\r\n]/.test(line)) return undefined;
+  const address = line.slice("REDIRECT=".length);
+  try {
+    const url = new URL(address);
+    if ((url.protocol !== "https:" && url.protocol !== "http:") || url.username || url.password || address !== address.trim()) return undefined;
+    return url.toString();
+  } catch {
+    return undefined;
+  }
 }
 
 type StoredPayment = {
@@ -197,38 +294,69 @@ type StoredPayment = {
 
 function resultParams(payment: StoredPayment): KnetParams {
   const udf = JSON.parse(payment.udf) as Record<string, string>;
+  // The manual's order (§5); a payment the customer has not finished yet is the sandbox's own PENDING.
   return {
     paymentid: payment.payment_id,
-    // A payment the customer has not finished yet: our sandbox's own answer, where KNET's varies.
     result: payment.result ?? "PENDING",
-    postdate: payment.post_date ?? "",
-    tranid: payment.tran_id ?? "",
     auth: payment.auth_code ?? "",
+    avr: "N",
     ref: payment.reference_id ?? "",
+    tranid: payment.tran_id ?? "",
+    postdate: payment.post_date ?? "",
     trackid: payment.track_id,
-    amt: payment.amount,
     ...Object.fromEntries(UDF_FIELDS.map((field) => [field, udf[field] ?? ""])),
+    amt: payment.amount,
+    ...(payment.result === "CAPTURED" || payment.result === "NOT CAPTURED" ? { authRespCode: payment.result === "CAPTURED" ? "00" : "05" } : {}),
   };
 }
 
-/** The encrypted answer, or why there is none (the endpoint says it in the gateway's words). */
-export type KnetServerAnswer = { ok: true; trandata: string } | { ok: false; code: "unknown_terminal" | "invalid_credentials" | "invalid_trandata" | "wrong_action" };
+/** KNET's terminal errors, as tranPipe answers them. */
+const TRANPIPE_ERRORS = {
+  unreadable: ["IPAY0100013", "Invalid transaction data"],
+  unknown_terminal: ["IPAY0100006", "Invalid tranportal ID"],
+  invalid_credentials: ["IPAY0100015", "Invalid tranportal password"],
+  wrong_action: ["IPAY0100020", "Invalid action type"],
+} as const;
+
+function tranPipeError(kind: keyof typeof TRANPIPE_ERRORS): string {
+  const [code, text] = TRANPIPE_ERRORS[kind];
+  return buildTranPipeXml({ result: `!ERROR!-${code}-${text}`, error_code_tag: code, error_text: text });
+}
 
 /**
- * tranPipe's server-to-server calls: inquiry (action 8) and refund (action 2). Both answer
- * encrypted trandata; only a caller with the terminal's password and key gets an answer.
+ * tranPipe.htm?param=tranInit: the raw server-to-server calls, inquiry (action 8) and refund
+ * (action 2), XML in and XML out. Only a caller with the terminal's id and password gets an answer
+ * about its payments; a refusal is KNET's IPAY error, in XML too.
  */
-export async function answerKnetServerRequest(
-  db: DB,
-  form: { tranportalId: string | null; trandata: string | null },
-  expectedAction: typeof KNET_ACTIONS.inquiry | typeof KNET_ACTIONS.refund,
-): Promise<KnetServerAnswer> {
-  const opened = await openTrandata(db, form.tranportalId, form.trandata);
-  if (!opened.ok) return { ok: false, code: opened.error };
-  const { terminal, params } = opened;
-  if (params.action !== expectedAction) return { ok: false, code: "wrong_action" };
-  const answer = expectedAction === KNET_ACTIONS.inquiry ? await inquire(db, terminal, params) : await refund(db, terminal, params);
-  return { ok: true, trandata: encryptParams(answer, terminal.resource_key) };
+export async function answerKnetTranPipe(db: DB, xml: string): Promise<string> {
+  let params: KnetParams;
+  try {
+    params = readTranPipeXml(xml);
+  } catch {
+    return tranPipeError("unreadable");
+  }
+  const terminal = params.id ? await findKnetTerminal(db, params.id) : undefined;
+  if (!terminal) return tranPipeError("unknown_terminal");
+  if (!safeEqual(params.password ?? "", terminal.password)) return tranPipeError("invalid_credentials");
+  if (params.action === KNET_ACTIONS.inquiry) return answerXml(await inquire(db, terminal, params));
+  if (params.action === KNET_ACTIONS.refund) return answerXml(await refund(db, terminal, params));
+  return tranPipeError("wrong_action");
+}
+
+/** KNET's answer elements, in the order of the manual's example. */
+function answerXml(answer: KnetParams): string {
+  const { paymentid, ...rest } = answer;
+  const order = ["result", "payid", "trackid", "udf1", "udf2", "udf3", "udf4", "udf5", "ref", "auth", "postdate", "tranid", "amt", "ErrorText"];
+  const fields: KnetParams = { ...rest, payid: paymentid ?? "" };
+  return buildTranPipeXml(Object.fromEntries(order.filter((name) => fields[name] !== undefined).map((name) => [name, fields[name]!])));
+}
+
+/** Which stored column an inquiry's or refund's `transid` is matched with, by its `udf5`. */
+function transIdColumn(udf5: string | undefined) {
+  if (udf5 === "TrackID") return "track_id" as const;
+  if (udf5 === "PaymentID") return "payment_id" as const;
+  if (udf5 === "SeqNum" || udf5 === "RefID") return "reference_id" as const;
+  return "tran_id" as const;
 }
 
 const STORED_COLUMNS = [
@@ -245,14 +373,14 @@ const STORED_COLUMNS = [
 ] as const;
 
 async function inquire(db: DB, terminal: Terminal, params: KnetParams): Promise<KnetParams> {
-  const byPaymentId = params.udf5 === "PaymentID";
-  const key = byPaymentId ? params.transid : (params.trackid || params.transid);
-  if (!key) return { result: "NOT FOUND", trackid: "", amt: params.amt ?? "" };
+  const column = transIdColumn(params.udf5);
+  const key = params.transid;
+  if (!key) return { result: "NOT FOUND", trackid: params.trackid ?? "", amt: params.amt ?? "" };
   const candidates = await db
     .selectFrom("sandbox_knet_payments")
     .select([...STORED_COLUMNS, "action"])
     .where("tranportal_id", "=", terminal.tranportal_id)
-    .where(byPaymentId ? "payment_id" : "track_id", "=", key)
+    .where(column, "=", key)
     .execute();
   const purchases = candidates.filter((payment) => payment.action === KNET_ACTIONS.purchase);
   // A track id opened twice (a reloaded redirect) answers with its captured payment when there is one.
@@ -261,7 +389,7 @@ async function inquire(db: DB, terminal: Terminal, params: KnetParams): Promise<
     purchases.sort((a, b) => b.created_at.localeCompare(a.created_at))[0] ??
     // A refund sent with a track id of its own is found by it.
     candidates.find((payment) => payment.action === KNET_ACTIONS.refund && payment.track_id === key);
-  if (!chosen) return { result: "NOT FOUND", trackid: byPaymentId ? "" : key, amt: params.amt ?? "" };
+  if (!chosen) return { result: "NOT FOUND", trackid: params.trackid ?? "", amt: params.amt ?? "" };
   return resultParams(chosen);
 }
 
@@ -279,11 +407,11 @@ async function refund(db: DB, terminal: Terminal, params: KnetParams): Promise<K
   return writeTransaction(db, async (trx) => {
     let originalQuery = trx
       .selectFrom("sandbox_knet_payments")
-      .select(["payment_id", "track_id", "amount", "lang"])
+      .select(["payment_id", "track_id", "amount", "lang", "tran_id"])
       .where("tranportal_id", "=", terminal.tranportal_id)
       .where("action", "=", KNET_ACTIONS.purchase)
       .where("result", "=", "CAPTURED")
-      .where("tran_id", "=", params.transid);
+      .where(transIdColumn(params.udf5), "=", params.transid);
     if (engineOf(trx) === "postgres") originalQuery = originalQuery.forUpdate();
     const original = await originalQuery.executeTakeFirst();
     if (!original) return refused("No captured payment with this transid");
@@ -301,17 +429,18 @@ async function refund(db: DB, terminal: Terminal, params: KnetParams): Promise<K
       if (done) return resultParams(done);
     }
 
-    // Refunds name their payment by its tranid (kept in udf), whatever track id they carry.
+    // Refunds keep their payment's tranid (in udf), however the request named the payment.
+    const originalTranId = original.tran_id ?? "";
     const earlier = await trx
       .selectFrom("sandbox_knet_payments")
       .select(["amount", "udf"])
       .where("tranportal_id", "=", terminal.tranportal_id)
       .where("action", "=", KNET_ACTIONS.refund)
       .where("result", "=", "CAPTURED")
-      .where("udf", "like", `%"transid":"${params.transid.replace(/[^0-9A-Za-z]/g, "")}"%`)
+      .where("udf", "like", `%"transid":"${originalTranId.replace(/[^0-9A-Za-z]/g, "")}"%`)
       .execute();
     const refunded = earlier
-      .filter((row) => (JSON.parse(row.udf) as { transid?: string }).transid === params.transid)
+      .filter((row) => (JSON.parse(row.udf) as { transid?: string }).transid === originalTranId)
       .reduce((sum, row) => sum + minorOf(row.amount), 0);
     if (refunded + amount.minor > minorOf(original.amount)) return refused("Refund exceeds the captured amount");
 
@@ -320,7 +449,7 @@ async function refund(db: DB, terminal: Terminal, params: KnetParams): Promise<K
       payment_id: newPaymentId(),
       track_id: ownTrackId ?? original.track_id,
       amount: toDecimalString(amount.minor, "KWD"),
-      udf: JSON.stringify({ transid: params.transid }),
+      udf: JSON.stringify({ transid: originalTranId }),
       result: "CAPTURED",
       tran_id: randomDigits(16),
       auth_code: null,

@@ -15,6 +15,12 @@ export const KnetPaymentFormSchema = z.discriminatedUnion("intent", [
     intent: z.literal("submit"),
     cardNumber,
     pin: z.string(required).regex(/^\d{4}$/, "pin_format"),
+    /** KNET's page asks for the card's expiry; the sandbox's fixed cards need none. */
+    expiry: z
+      .string()
+      .trim()
+      .regex(/^(0[1-9]|1[0-2])\/\d{4}$/, "expiry_format")
+      .optional(),
   }),
   z.object({ intent: z.literal("cancel") }),
 ]);

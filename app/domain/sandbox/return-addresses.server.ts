@@ -42,6 +42,19 @@ export function isPlatformNotifyAddress(value: unknown): value is string {
 }
 
 /**
+ * Where the KNET sandbox's server posts a result to responseURL: the address itself when it is at
+ * an origin of this installation's configuration, else the same route on this server's own
+ * internal address (a demo reached at an address it was not configured with). Never another host.
+ */
+export function platformServerAddress(value: unknown, route: PlatformGatewayRoute): string | undefined {
+  if (!isGatewayRoutePath(value, route)) return undefined;
+  const url = new URL(value);
+  if (configuredOrigins().has(url.origin)) return url.toString();
+  const config = env();
+  return `${(config.INTERNAL_BASE_URL ?? `http://127.0.0.1:${config.PORT}`).replace(/\/$/, "")}${url.pathname}`;
+}
+
+/**
  * Where the sandbox may send a customer's browser back: the platform's return route, at an origin
  * of its configuration or the very origin the browser is on now (a redirect within one site is no
  * open redirect, whatever address the demo is reached at).

@@ -11,6 +11,12 @@ describe("sandbox test cards", () => {
     expect(knetResultForCard("8888880000000001")).toBe("CAPTURED");
     expect(knetResultForCard("8888880000000002")).toBe("NOT CAPTURED");
     expect(knetResultForCard("1234567890123456")).toBe("NOT CAPTURED");
+    // KNET's own test rule for any other card: expiry 09/2021 captures, any other expiry does not.
+    expect(knetResultForCard("1234567890123456", "09/2021")).toBe("CAPTURED");
+    expect(knetResultForCard("1234567890123456", "10/2021")).toBe("NOT CAPTURED");
+    expect(knetResultForCard("1234567890123456", "09/2022")).toBe("NOT CAPTURED");
+    expect(knetResultForCard("8888880000000002", "09/2021")).toBe("NOT CAPTURED");
+    expect(knetResultForCard("8888880000000001", "01/2030")).toBe("CAPTURED");
     expect(cardDecisionFor("4111111111111111")).toBe("approved");
     expect(cardDecisionFor("4000000000000002")).toBe("declined");
     expect(cardDecisionFor("4000000000009995")).toBe("no_answer");

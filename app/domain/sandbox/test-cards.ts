@@ -13,8 +13,17 @@ export function maskCardNumber(cardNumber: string): string {
   return `${cardNumber.slice(0, 6)}${"*".repeat(Math.max(cardNumber.length - 10, 0))}${cardNumber.slice(-4)}`;
 }
 
-export function knetResultForCard(cardNumber: string): "CAPTURED" | "NOT CAPTURED" {
-  return cardNumber === KNET_TEST_CARDS.captured ? "CAPTURED" : "NOT CAPTURED";
+/** KNET's test environment (manual K-064 §4): the test card captures with expiry 09/2021, and only then. */
+export const KNET_CAPTURING_EXPIRY = "09/2021";
+
+/**
+ * The sandbox's two fixed cards decide by number whatever the expiry; any other card follows
+ * KNET's own test rule: expiry 09/2021 is CAPTURED, any other (or none) NOT CAPTURED.
+ */
+export function knetResultForCard(cardNumber: string, expiry?: string): "CAPTURED" | "NOT CAPTURED" {
+  if (cardNumber === KNET_TEST_CARDS.captured) return "CAPTURED";
+  if (cardNumber === KNET_TEST_CARDS.notCaptured) return "NOT CAPTURED";
+  return expiry === KNET_CAPTURING_EXPIRY ? "CAPTURED" : "NOT CAPTURED";
 }
 
 export type CardDecision = "approved" | "declined" | "no_answer";

@@ -14,7 +14,7 @@ const MESSAGES: Record<InitError, string> = {
   invalid_request: "The payment request is incomplete or not supported (purchase in KWD only).",
 };
 
-/** KNET's PaymentHTTP.htm?param=paymentInit: opens the payment, then shows KNET's own page for it. */
+/** KNET's kpg/PaymentHTTP.htm?param=paymentInit: opens the payment, then shows KNET's own page for it. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireSandbox();
   const opened = await initKnetPayment(getDbFrom(context), new URL(request.url).searchParams, new URL(request.url).origin);

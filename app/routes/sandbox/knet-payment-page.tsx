@@ -19,6 +19,7 @@ const LABELS = {
     trackId: "Merchant track ID",
     cardNumber: "Card number",
     pin: "PIN",
+    expiry: "Expiry (MM/YYYY)",
     submit: "Submit",
     cancel: "Cancel",
     processed: "This payment has already been processed.",
@@ -26,6 +27,7 @@ const LABELS = {
       required: "Required",
       card_number_format: "Enter the 16 digits of the card number",
       pin_format: "Enter the 4-digit PIN",
+      expiry_format: "Enter the expiry as MM/YYYY",
     } as Record<string, string>,
   },
   ar: {
@@ -34,6 +36,7 @@ const LABELS = {
     trackId: "رقم التتبع لدى التاجر",
     cardNumber: "رقم البطاقة",
     pin: "الرقم السري",
+    expiry: "تاريخ الانتهاء (شهر/سنة)",
     submit: "إرسال",
     cancel: "إلغاء",
     processed: "تمت معالجة هذه العملية من قبل.",
@@ -41,6 +44,7 @@ const LABELS = {
       required: "مطلوب",
       card_number_format: "أدخل أرقام البطاقة الستة عشر",
       pin_format: "أدخل الرقم السري المكوّن من 4 أرقام",
+      expiry_format: "أدخل تاريخ الانتهاء بالشكل شهر/سنة (MM/YYYY)",
     } as Record<string, string>,
   },
 };
@@ -65,7 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const choice =
     submission.value.intent === "cancel"
       ? ({ kind: "cancel" } as const)
-      : ({ kind: "submit", cardNumber: submission.value.cardNumber, pin: submission.value.pin } as const);
+      : ({ kind: "submit", cardNumber: submission.value.cardNumber, pin: submission.value.pin, expiry: submission.value.expiry } as const);
   const outcome = await completeKnetPayment(getDbFrom(context), { ...pageKey(request), choice, browserOrigin: new URL(request.url).origin });
   // Back to the merchant as a document load, as from any external gateway.
   if (outcome.ok) return redirectDocument(outcome.redirectTo, 303);
@@ -82,6 +86,7 @@ export default function KnetPaymentPage({ loaderData, actionData }: Route.Compon
     constraint: {
       cardNumber: { required: true, pattern: "[0-9 \\-]{16,19}" },
       pin: { required: true, pattern: "[0-9]{4}" },
+      expiry: { pattern: "(0[1-9]|1[0-2])/[0-9]{4}" },
     },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: KnetPaymentFormSchema }),
     shouldValidate: "onBlur",
@@ -93,6 +98,7 @@ export default function KnetPaymentPage({ loaderData, actionData }: Route.Compon
   const processed = loaderData.processed || form.errors?.includes("processed");
   const { key: cardNumberKey, ...cardNumberProps } = getInputProps(fields.cardNumber, { type: "text" });
   const { key: pinKey, ...pinProps } = getInputProps(fields.pin, { type: "password" });
+  const { key: expiryKey, ...expiryProps } = getInputProps(fields.expiry, { type: "text" });
 
   return (
     <SandboxFrame gateway="KNET" lang={loaderData.lang} title={labels.title}>
@@ -121,6 +127,18 @@ export default function KnetPaymentPage({ loaderData, actionData }: Route.Compon
               errorProps={{ id: fields.cardNumber.errorId, role: "alert" }}
               inputMode="numeric"
               autoComplete="cc-number"
+              dir="ltr"
+            />
+            <TextInput
+              key={expiryKey}
+              {...expiryProps}
+              label={labels.expiry}
+              error={errorOf(fields.expiry.errors)}
+              errorProps={{ id: fields.expiry.errorId, role: "alert" }}
+              inputMode="numeric"
+              autoComplete="cc-exp"
+              placeholder="MM/YYYY"
+              maxLength={7}
               dir="ltr"
             />
             <TextInput

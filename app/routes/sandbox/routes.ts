@@ -3,10 +3,9 @@ import { prefix, route, type RouteConfigEntry } from "@react-router/dev/routes";
 /** The sandbox gateways' own pages and endpoints: stand-ins for external services. */
 export const sandboxRoutes: RouteConfigEntry[] = [
   ...prefix("sandbox/knet", [
-    route("PaymentHTTP.htm", "routes/sandbox/knet-payment-init.tsx", { id: "sandbox-knet-payment-init" }),
+    route("kpg/PaymentHTTP.htm", "routes/sandbox/knet-payment-init.tsx", { id: "sandbox-knet-payment-init" }),
     route("paymentpage.htm", "routes/sandbox/knet-payment-page.tsx", { id: "sandbox-knet-payment-page" }),
-    route("inquiry", "routes/sandbox/knet-inquiry.ts", { id: "sandbox-knet-inquiry" }),
-    route("refund", "routes/sandbox/knet-refund.ts", { id: "sandbox-knet-refund" }),
+    route("kpg/tranPipe.htm", "routes/sandbox/knet-tran-pipe.ts", { id: "sandbox-knet-tran-pipe" }),
   ]),
   ...prefix("sandbox/card", [
     route("pay/:id", "routes/sandbox/card-pay.tsx", { id: "sandbox-card-pay" }),
