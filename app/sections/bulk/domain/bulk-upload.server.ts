@@ -13,7 +13,7 @@ import { DISPLAY_ZONE } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
 import { isSupportedCurrency, parseAmount } from "~/lib/money";
 import { money, type TextParams } from "~/lib/outcome";
-import { looksLikeZip, parseCsv, readXlsxApart, SpreadsheetError, type SheetRows } from "~/lib/spreadsheet.server";
+import { decodeCsvBytes, looksLikeZip, parseCsv, readXlsxApart, SpreadsheetError, type SheetRows } from "~/lib/spreadsheet.server";
 import { ALL_COLUMNS, BULK_MAX_ROWS, REQUIRED_COLUMNS, type BulkColumn, type Schedule } from "./bulk-columns";
 import { startRun } from "./bulk-runs.server";
 import { nextRunAt } from "./schedule";
@@ -93,13 +93,8 @@ async function readSheet(bytes: Buffer): Promise<{ ok: true; rows: SheetRows } |
       throw error;
     }
   }
-  let text: string;
-  try {
-    // Strict: a file saved in another encoding (Excel's "CSV" is Windows-1256 on Arabic systems) would lose its Arabic.
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return { ok: false, code: "bulk.errors.not_utf8" };
-  }
+  const text = decodeCsvBytes(bytes);
+  if (text === null) return { ok: false, code: "bulk.errors.not_utf8" };
   if (text.includes("\u0000")) return { ok: false, code: "bulk.errors.unreadable" };
   return { ok: true, rows: parseCsv(text) };
 }

@@ -1,7 +1,7 @@
 import { lockMerchant, writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { nowIso } from "~/lib/clock.server";
-import { looksLikeZip, parseCsv, readXlsxApart, SpreadsheetError, toCsv, type SheetRows } from "~/lib/spreadsheet.server";
+import { decodeCsvBytes, looksLikeZip, parseCsv, readXlsxApart, SpreadsheetError, toCsv, type SheetRows } from "~/lib/spreadsheet.server";
 import { ALL_COLUMNS, IMPORT_MAX_ROWS, REQUIRED_COLUMNS, type ImportColumn } from "./bulk-columns";
 import type { Actor, FieldErrors } from "./fields";
 import { SLUG_MAX, SLUG_PATTERN } from "./slug";
@@ -55,7 +55,8 @@ export async function readSpreadsheet(bytes: Buffer): Promise<{ ok: true; rows: 
       throw error;
     }
   }
-  const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+  const text = decodeCsvBytes(bytes);
+  if (text === null) return { ok: false, code: "catalogue_admin.import.errors.not_utf8" };
   if (text.includes("\u0000")) return { ok: false, code: "catalogue_admin.import.errors.unreadable" };
   return { ok: true, rows: parseCsv(text) };
 }

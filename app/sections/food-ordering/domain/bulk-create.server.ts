@@ -3,7 +3,7 @@ import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
 import { nowIso } from "~/lib/clock.server";
 import { parseAmount } from "~/lib/money";
 import { ALL_COLUMNS, BULK_MAX_ROWS, REQUIRED_COLUMNS, type BulkColumn } from "./bulk-columns";
-import { looksLikeZip, parseCsv, readXlsxApart, SpreadsheetError, toCsv, type SheetRows } from "~/lib/spreadsheet.server";
+import { decodeCsvBytes, looksLikeZip, parseCsv, readXlsxApart, SpreadsheetError, toCsv, type SheetRows } from "~/lib/spreadsheet.server";
 
 /**
  * Product bulk create (dashboard spec §2 food-ordering tools): one CSV or XLSX of menu items, all or
@@ -57,7 +57,8 @@ export async function readSpreadsheet(bytes: Buffer): Promise<{ ok: true; rows: 
       throw error;
     }
   }
-  const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+  const text = decodeCsvBytes(bytes);
+  if (text === null) return { ok: false, code: "food_bulk.errors.not_utf8" };
   if (text.includes("\u0000")) return { ok: false, code: "food_bulk.errors.unreadable" };
   return { ok: true, rows: parseCsv(text) };
 }
