@@ -47,6 +47,11 @@ export type SectionDeclaration = {
   features: SectionFeature[];
   /** Permissions this section adds to the platform's own. */
   permissions: string[];
+  /**
+   * The API-key scope of the section's management API (`<area>:read`, `<area>:write`): what each
+   * operation lets a key do, as the section's own permissions (decision 0022).
+   */
+  apiSetupScope?: { area: string; read: string[]; write: string[] };
   /** What the section adds to the shared transaction list (sections with a transactions feature). */
   transactions?: {
     filters?: SectionListFilter[];

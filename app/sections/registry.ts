@@ -91,6 +91,11 @@ export function sectionsForNewMerchant() {
 }
 
 /** The sections whose transactions customers pay on the platform's pay page (and through the public pay API). */
+/** The sections' management-API scopes for API keys, by area (`menu`, `events`, `catalogue`). */
+export const SETUP_AREAS: Readonly<Record<string, { plugin: string; read: readonly string[]; write: readonly string[] }>> = Object.fromEntries(
+  SECTIONS.flatMap((section) => (section.apiSetupScope ? [[section.apiSetupScope.area, { plugin: section.key, read: section.apiSetupScope.read, write: section.apiSetupScope.write }]] : [])),
+);
+
 export const PAYABLE_SECTIONS: readonly string[] = SECTIONS.filter((section) => section.transactions?.payable).map((section) => section.key);
 
 /** The payable sections whose pay page asks the merchant's checkout fields (their declaration opts in). */

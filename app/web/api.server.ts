@@ -3,7 +3,7 @@ import { authenticateAccessToken } from "~/domain/identity/api-tokens.server";
 import { can, type Permission } from "~/domain/identity/permissions";
 import { loadSessionUser, type SessionUser } from "~/domain/identity/users.server";
 import { languageFromHeader, translator, type Language } from "~/lib/i18n.server";
-import { authenticateApiKey, grantsOn, setupGrantsOn, SETUP_AREAS, type ApiKeyGrants, type SetupArea } from "~/domain/identity/api-keys.server";
+import { authenticateApiKey, grantsOn, setupAreaRule, setupGrantsOn, type ApiKeyGrants, type SetupArea } from "~/domain/identity/api-keys.server";
 import { clientAddressContext, getDbFrom } from "./request-context.server";
 import { TRANSACTION_SECTIONS } from "~/sections/registry";
 
@@ -110,7 +110,7 @@ export function userOnPlugin(user: SessionUser, plugin: string): SessionUser | n
 export function userInSetup(user: SessionUser, area: SetupArea): SessionUser | null {
   if (!user.apiKey) return user;
   const inArea = narrowKeyUser(user, (grants) => setupGrantsOn(grants, area));
-  return inArea ?? (userOnPlugin(user, SETUP_AREAS[area].plugin) ? { ...user, permissions: [], apiKey: { ...user.apiKey, withdrawn: {} } } : null);
+  return inArea ?? (userOnPlugin(user, setupAreaRule(area).plugin) ? { ...user, permissions: [], apiKey: { ...user.apiKey, withdrawn: {} } } : null);
 }
 
 /**

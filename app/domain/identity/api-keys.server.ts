@@ -36,29 +36,38 @@ export const API_KEY_NAME_MAX = 100;
 
 /**
  * Set-up scopes: what a key may do in a section's management API, as that section's own
- * permissions. `menu` is food ordering's menu, branches, delivery areas and vouchers, `events` the
- * events on sale; `catalogue` is also a section with transactions, so its `read` and `write` cover
- * both. The wildcards (`*`, `*:read`, `*:write`) cover them too.
+ * permissions, declared by the section (`apiSetupScope`). `menu` is food ordering's menu, branches,
+ * delivery areas and vouchers, `events` the events on sale; `catalogue` is also a section with
+ * transactions, so its `read` and `write` cover both. The wildcards (`*`, `*:read`, `*:write`) cover them too.
  */
-export const SETUP_AREAS = {
-  catalogue: { plugin: "catalogue", read: ["view_product"], write: ["change_product"] },
-  menu: { plugin: "food_ordering", read: ["view_order"], write: ["change_order"] },
-  events: { plugin: "event", read: ["view_booking"], write: ["change_booking"] },
-} as const satisfies Record<string, { plugin: string; read: readonly string[]; write: readonly string[] }>;
+export type SetupAreaRule = { plugin: string; read: readonly string[]; write: readonly string[] };
+let setupAreas: Readonly<Record<string, SetupAreaRule>> = {};
 
-export type SetupArea = keyof typeof SETUP_AREAS;
+/** Connected at start from the sections' declarations (apiSetupScope). */
+export function connectSetupAreas(areas: Readonly<Record<string, SetupAreaRule>>) {
+  setupAreas = areas;
+}
+
+/** The set-up area's rule: which section it belongs to and what its operations grant. */
+export function setupAreaRule(area: SetupArea): SetupAreaRule {
+  const rule = setupAreas[area];
+  if (!rule) throw new Error(`No section declares the API set-up area ${area}`);
+  return rule;
+}
+
+export type SetupArea = string;
 export const SETUP_OPERATIONS = ["read", "write"] as const;
 type SetupOperation = (typeof SETUP_OPERATIONS)[number];
 
 /** The set-up areas whose section is among `known` (a section not built has no management API). */
 export function setupAreasOf(known: readonly string[]): SetupArea[] {
-  return (Object.keys(SETUP_AREAS) as SetupArea[]).filter((area) => known.includes(SETUP_AREAS[area].plugin));
+  return Object.keys(setupAreas).filter((area) => known.includes(setupAreas[area].plugin));
 }
 
 /**
  * Scopes as `plugin:operation` (`payment_request:refund`), `plugin` (every operation on it),
  * `*:operation` or `*`, `known` being the plugins a scope may name (the sections with transactions),
- * and set-up scopes `area:read`, `area:write` or `area` (SETUP_AREAS). Returns the grants (a set-up
+ * and set-up scopes `area:read`, `area:write` or `area` (connectSetupAreas). Returns the grants (a set-up
  * area's under its own name), or the scopes it does not know.
  */
 export function parseScopes(scopes: readonly string[], known: readonly string[]): { ok: true; grants: ApiKeyGrants } | { ok: false; unknown: string[] } {
@@ -82,7 +91,7 @@ export function parseScopes(scopes: readonly string[], known: readonly string[])
       continue;
     }
     if (onTransactions) for (const op of operations) grant(name, SCOPE_OPERATIONS[op]);
-    for (const area of scopeAreas) for (const op of setupOperations) grant(area, SETUP_AREAS[area][op]);
+    for (const area of scopeAreas) for (const op of setupOperations) grant(area, setupAreaRule(area)[op]);
   }
   if (unknown.length) return { ok: false, unknown };
   return { ok: true, grants: Object.fromEntries(Object.entries(grants).map(([name, set]) => [name, [...set].sort()])) };
@@ -95,7 +104,7 @@ export function grantsOn(grants: ApiKeyGrants, plugin: string): string[] {
 
 /** The permissions a key holds in a set-up area's management API; empty when its scopes name none there. */
 export function setupGrantsOn(grants: ApiKeyGrants, area: SetupArea): string[] {
-  const own: readonly string[] = [...SETUP_AREAS[area].read, ...SETUP_AREAS[area].write];
+  const own: readonly string[] = [...setupAreaRule(area).read, ...setupAreaRule(area).write];
   return (grants[area] ?? []).filter((permission) => own.includes(permission));
 }
 

@@ -680,7 +680,7 @@ export function knetReceiptUrl(addresses: PlatformAddresses, attempt: Pick<Attem
 /** What the response leg answers KNET: a receipt URL for `REDIRECT=`, or a refusal (which makes KNET void). */
 export type KnetResponseAnswer =
   | { ok: true; receiptUrl: string }
-  | { ok: false; status: 400 | 404; reason: string };
+  | { ok: false; code: "unknown_payment" | "refused"; reason: string };
 
 /**
  * KNET's server posting the result to responseURL (manual K-064 §5). A result that decrypts with
@@ -698,10 +698,10 @@ export async function handleKnetResponse(
 ): Promise<KnetResponseAnswer> {
   const attempt = await findAttempt(db, attemptId);
   if (!attempt || attempt.gateway_kind !== "knet")
-    return { ok: false, status: 404, reason: "unknown payment" };
+    return { ok: false, code: "unknown_payment", reason: "unknown payment" };
   const receiptUrl = knetReceiptUrl(addresses, attempt);
   const config = await configForAttempt(db, attempt, addresses);
-  if (!config) return { ok: false, status: 400, reason: "gateway removed" };
+  if (!config) return { ok: false, code: "refused", reason: "gateway removed" };
   const verified = verifyKnetResponse(config, form, {
     trackId: attempt.track_id,
     total: attempt.total,
@@ -728,7 +728,7 @@ export async function handleKnetResponse(
   }
   if (!form.has("trandata") && (form.get("ErrorText") || form.get("Error")))
     return { ok: true, receiptUrl };
-  return { ok: false, status: 400, reason: verified.reason };
+  return { ok: false, code: "refused", reason: verified.reason };
 }
 
 /**

@@ -28,7 +28,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const form = await readForm(request);
   if (!form) return plainText("Unreadable result", 400);
   const answer = await handleKnetResponse(getDbFrom(context), params.attemptId, form, platformAddresses(request));
-  if (!answer.ok) return plainText(answer.reason, answer.status);
+  if (!answer.ok) return plainText(answer.reason, answer.code === "unknown_payment" ? 404 : 400);
   return plainText(knetRedirectLine(answer.receiptUrl), 200);
 }
 

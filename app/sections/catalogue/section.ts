@@ -19,6 +19,7 @@ export const catalogue = {
     { key: "settings", path: "settings", permission: "change_product" },
   ],
   permissions: ["view_product", "change_product"],
+  apiSetupScope: { area: "catalogue", read: ["view_product"], write: ["change_product"] },
   transactions: { payable: true },
   routes: {
     // The merchant's management of the shop.

@@ -15,6 +15,7 @@ export const event = {
     { key: "fulfillment", path: "fullfilment", permission: "scan_booking" },
   ],
   permissions: ["view_booking", "add_booking", "change_booking", "scan_booking", "admit_other_date_booking"],
+  apiSetupScope: { area: "events", read: ["view_booking"], write: ["change_booking"] },
   transactions: { payable: true },
   routes: {
     dashboardLayout: { file: "sections/event/routes/layout.tsx", id: "event-layout" },

@@ -17,6 +17,7 @@ export const foodOrdering = {
     { key: "fulfillment", path: "fulfillment", permission: "scan_order" },
   ],
   permissions: ["view_order", "change_order", "scan_order"],
+  apiSetupScope: { area: "menu", read: ["view_order"], write: ["change_order"] },
   transactions: { payable: true },
   routes: {
     dashboardLayout: { file: "sections/food-ordering/routes/layout.tsx", id: "food-layout" },
