@@ -23,10 +23,7 @@ export default [
   route("vendor/:file", "routes/vendor.ts"),
   route("media/brand/:merchantId/:file", "routes/media/brand-image.ts"),
   ...sandboxRoutes,
-  route("gateway/knet/response/:attemptId", "routes/gateway/knet-response.ts"),
-  route("gateway/knet/error/:attemptId", "routes/gateway/knet-error.ts"),
-  route("gateway/card/response/:attemptId", "routes/gateway/card-return.ts"),
-  route("gateway/card/notify/:attemptId", "routes/gateway/card-notify.ts"),
+  route("gateway/:kind/:leg/:attemptId", "routes/gateway/message.ts"),
   ...routesOf("root"),
 
   // A route's path also matches with a trailing slash (`user/token/`, as DRF clients send it).

@@ -157,6 +157,15 @@ describe("the architecture", () => {
     expect(offending).toEqual([]);
   });
 
+  it("keeps each gateway in its folder behind the gateway port: only the registry imports an adapter", () => {
+    const reaching = fileEdges
+      .map(([from, to]) => [path.relative(appDir, from), path.relative(appDir, to)])
+      .filter(([from, to]) => /^domain\/payments\/gateways\/[^/]+\//.test(to) && from !== "domain/payments/gateways/registry.ts")
+      // A gateway's folder uses its own files; the platform's sandbox of it speaks its protocol.
+      .filter(([from, to]) => !from.startsWith(to.split("/").slice(0, 4).join("/") + "/") && !from.startsWith("domain/sandbox/") && !from.startsWith("routes/sandbox/"));
+    expect(reaching).toEqual([]);
+  });
+
   it("keeps HTTP statuses, translations and section names out of app/domain", () => {
     for (const file of files.filter((candidate) => contextOf(candidate).startsWith("domain/"))) {
       const text = fs.readFileSync(file, "utf8");

@@ -569,13 +569,13 @@ export interface SandboxKnetPaymentTable {
   voided_at: Timestamp | null;
 }
 
-/** A result KNET posted to responseURL that decrypted with the terminal's key, as received (migration 0038). */
-export interface KnetResponseTable {
+/** A gateway message kept as received with what it said (KNET: a result posted to responseURL that decrypted with the terminal's key; migration 0038). */
+export interface GatewayMessageTable {
   id: Generated<number>;
   attempt_id: string;
   merchant_id: number;
   digest: string;
-  encrypted: string;
+  received: string;
   plain: string;
   refusal: string | null;
   received_at: Timestamp;
@@ -1344,7 +1344,7 @@ export interface Database {
   outgoing_sms: OutgoingSmsTable;
   sandbox_knet_terminals: SandboxKnetTerminalTable;
   sandbox_knet_payments: SandboxKnetPaymentTable;
-  knet_responses: KnetResponseTable;
+  gateway_messages: GatewayMessageTable;
   sandbox_card_merchants: SandboxCardMerchantTable;
   sandbox_card_payments: SandboxCardPaymentTable;
   transaction_operations: TransactionOperationTable;

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 import { seedMerchant } from "../support/fixtures";
 import { startHttpServer, type TestHttpServer } from "../support/http-server";
-import { CARD_SIGNATURE_HEADER, CARD_TIMESTAMP_HEADER, signCardPayload } from "~/domain/payments/gateways/card-signature";
-import { encryptResult } from "~/domain/payments/gateways/knet-protocol";
+import { CARD_SIGNATURE_HEADER, CARD_TIMESTAMP_HEADER, signCardPayload } from "~/domain/payments/gateways/card/card-signature";
+import { encryptResult } from "~/domain/payments/gateways/knet/knet-protocol";
 import { PaymentRequestSchema } from "~/sections/payment-request/domain/payment-request-schema";
 import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
 import { ensureSandboxAccounts, type SandboxAccounts } from "~/domain/sandbox/accounts.server";
@@ -117,21 +117,21 @@ describe("KNET results", () => {
     // The sandbox's server posted the result and followed our answer: the browser lands on our result page.
     expect(await onKnetPage(gatewayUrl, "8888880000000001")).toBe(receipt);
     expect(await state(id)).toMatchObject({ state: "paid", paid: 12500, ledger: 1, receipts: receiptsBefore + 1 });
-    const kept = await database.db.selectFrom("knet_responses").select(["encrypted", "plain", "refusal"]).where("attempt_id", "=", attempt.id).execute();
+    const kept = await database.db.selectFrom("gateway_messages").select(["received", "plain", "refusal"]).where("attempt_id", "=", attempt.id).execute();
     expect(kept).toHaveLength(1);
     expect(kept[0]!.plain).toMatch(/^paymentid=\d+&result=CAPTURED&/);
     expect(kept[0]!.refusal).toBeNull();
 
     // KNET posting the very same result again gets the very same answer and changes nothing.
     for (let replay = 0; replay < 3; replay++) {
-      const response = await postToResponseUrl(attempt.id, { trandata: kept[0]!.encrypted });
+      const response = await postToResponseUrl(attempt.id, { trandata: kept[0]!.received });
       expect(response.status).toBe(200);
       expect(response.headers.get("Content-Type")).toMatch(/^text\/plain/);
       expect(response.headers.get("Location")).toBeNull();
       expect(await response.text()).toBe(`REDIRECT=${receipt}`);
     }
     expect(await state(id)).toMatchObject({ state: "paid", paid: 12500, ledger: 1, receipts: receiptsBefore + 1 });
-    expect(await database.db.selectFrom("knet_responses").select("id").where("attempt_id", "=", attempt.id).execute()).toHaveLength(1);
+    expect(await database.db.selectFrom("gateway_messages").select("id").where("attempt_id", "=", attempt.id).execute()).toHaveLength(1);
 
     // The browser's GET of the result page (or of responseURL) trusts nothing it carries.
     const page = await fetch(`${receipt}?result=NOT+CAPTURED`);
@@ -158,7 +158,7 @@ describe("KNET results", () => {
       expect(await response.text()).not.toMatch(/^REDIRECT=/);
     }
     // The two that decrypted are kept as received, with why they were refused.
-    const kept = await database.db.selectFrom("knet_responses").select("refusal").where("attempt_id", "=", attempt.id).orderBy("id").execute();
+    const kept = await database.db.selectFrom("gateway_messages").select("refusal").where("attempt_id", "=", attempt.id).orderBy("id").execute();
     expect(kept.map((row) => row.refusal)).toEqual(["The answer is for another track id", "The answer is for another amount"]);
 
     // An unencrypted error report is answered (the customer is shown our page) but decides nothing.

@@ -3,7 +3,7 @@ import { seedMerchant } from "../support/fixtures";
 import { startServerProcess, type ServerProcess } from "../support/server-process";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 import { startAttempt } from "~/domain/payments/attempts.server";
-import { encryptResult } from "~/domain/payments/gateways/knet-protocol";
+import { encryptResult } from "~/domain/payments/gateways/knet/knet-protocol";
 import { PaymentRequestSchema } from "~/sections/payment-request/domain/payment-request-schema";
 import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
 

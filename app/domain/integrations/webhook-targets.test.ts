@@ -2,7 +2,7 @@ import dns from "node:dns";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { cardAdapter } from "~/domain/payments/gateways/card.server";
+import { cardAdapter } from "~/domain/payments/gateways/card/card.server";
 import type { GatewayConfig } from "~/domain/payments/gateways/gateway";
 import { resetEnvCache } from "~/lib/env.server";
 import { checkWebhookUrl, guardedLookup, isPrivateAddress, isPrivateHost, isPublicHost } from "./webhook-targets.server";

@@ -20,15 +20,16 @@ import {
   isReachable,
   toGatewayConfig,
 } from "./gateway-settings.server";
-import { verifyCardNotification } from "./gateways/card.server";
 import type {
   AttemptForGateway,
   GatewayConfig,
+  GatewayLeg,
+  GatewayMessage,
   GatewayOutcome,
+  LegHandled,
   StartResult,
 } from "./gateways/gateway";
-import { verifyKnetResponse } from "./gateways/knet.server";
-import { adapterFor, GATEWAY_KINDS, isGatewayKind } from "./gateways/registry";
+import { adapterFor, GATEWAY_KINDS, gatewayLeg, isGatewayKind } from "./gateways/registry";
 import {
   chosenAmount,
   expireTransaction,
@@ -658,140 +659,79 @@ export async function settleByInquiry(
     );
     return attempt;
   }
-  if (
-    (outcome.status === "success" || outcome.status === "authorized") &&
-    outcome.amount !== undefined &&
-    outcome.amount !== attempt.total
-  ) {
-    outcome = {
-      status: "error",
-      refs: { ...outcome.refs, resultCode: "AMOUNT_MISMATCH" },
-    };
-  }
-  await completeAttempt(db, attempt.id, outcome);
+  await completeAttempt(db, attempt.id, heldToTotal(outcome, attempt.total));
   return (await findAttempt(db, attempt.id))!;
 }
 
-/** Where KNET sends the customer's browser once we have its result: our result page, absolute. */
-export function knetReceiptUrl(addresses: PlatformAddresses, attempt: Pick<Attempt, "id" | "lang">) {
+/** Our result page for an attempt, absolute: where a gateway sends the customer's browser once it has a result. */
+export function resultPageUrl(addresses: PlatformAddresses, attempt: Pick<Attempt, "id" | "lang">) {
   return `${addresses.publicBaseUrl}/${attempt.lang === "ar" ? "ar" : "en"}/pay/attempt-detail/${attempt.id}`;
 }
 
-/** What the response leg answers KNET: a receipt URL for `REDIRECT=`, or a refusal (which makes KNET void). */
-export type KnetResponseAnswer =
-  | { ok: true; receiptUrl: string }
-  | { ok: false; code: "unknown_payment" | "refused"; reason: string };
+/** A gateway that says it charged another amount than the attempt's is an error, whatever else it says. */
+function heldToTotal(outcome: GatewayOutcome, total: number): GatewayOutcome {
+  const charged = outcome.status === "success" || outcome.status === "authorized";
+  if (!charged || outcome.amount === undefined || outcome.amount === total) return outcome;
+  return { status: "error", refs: { ...outcome.refs, resultCode: "AMOUNT_MISMATCH" } };
+}
+
+/** What became of a message at a gateway address, for the gateway's leg to answer in its words. */
+export type GatewayMessageHandled = { attempt: Attempt | null; leg: GatewayLeg | null; handled: LegHandled };
 
 /**
- * KNET's server posting the result to responseURL (manual K-064 §5). A result that decrypts with
- * the terminal's key is kept as received (encrypted and plain); when it names our track id and
- * amount it is the attempt's result, written once by completeAttempt (KNET posting it again finds
- * it written and gets the same answer). A result for another track id or amount is refused, so
- * KNET voids that payment rather than take money we cannot match. An unencrypted error report
- * proves nothing and records nothing: the result page's inquiry decides.
+ * A message at `/gateway/<kind>/<leg>/<attempt id>`: the attempt's gateway reads it with the leg of
+ * that name; the core holds what it read against the attempt and acts. A result the gateway vouches
+ * for counts only for the attempt's own track id and (when the attempt knows it) the gateway's
+ * payment id, and is written once by completeAttempt, so a gateway sending it again, or the browser
+ * and the gateway racing, change nothing. A message that proves nothing makes the core ask the
+ * gateway, server-side. What the gateway sent is kept as received (`gateway_messages`) when the
+ * adapter gives it as evidence, refused or not.
  */
-export async function handleKnetResponse(
+export async function handleGatewayMessage(
   db: DB,
-  attemptId: string,
-  form: URLSearchParams,
+  input: { kind: string; leg: string; attemptId: string; message: GatewayMessage },
   addresses: PlatformAddresses,
-): Promise<KnetResponseAnswer> {
-  const attempt = await findAttempt(db, attemptId);
-  if (!attempt || attempt.gateway_kind !== "knet")
-    return { ok: false, code: "unknown_payment", reason: "unknown payment" };
-  const receiptUrl = knetReceiptUrl(addresses, attempt);
+): Promise<GatewayMessageHandled> {
+  const unknown = (reason: string): GatewayMessageHandled => ({ attempt: null, leg: null, handled: { accepted: false, unknownPayment: true, reason } });
+  const attempt = await findAttempt(db, input.attemptId);
+  if (!attempt || attempt.gateway_kind !== input.kind || !isGatewayKind(attempt.gateway_kind)) return unknown("unknown payment");
+  const leg = gatewayLeg(attempt.gateway_kind, input.leg);
+  if (!leg || !leg.methods.includes(input.message.method)) return unknown("unknown payment");
+  const resultPage = resultPageUrl(addresses, attempt);
+  const refused = (reason: string): GatewayMessageHandled => ({ attempt, leg, handled: { accepted: false, unknownPayment: false, reason } });
   const config = await configForAttempt(db, attempt, addresses);
-  if (!config) return { ok: false, code: "refused", reason: "gateway removed" };
-  const verified = verifyKnetResponse(config, form, {
-    trackId: attempt.track_id,
-    total: attempt.total,
-    currency: attempt.currency_code,
-  });
-  if (verified.encrypted !== undefined && verified.plain !== undefined) {
+  if (!config) return refused("gateway removed");
+  const reading = leg.read(config, { ...gatewayAttempt(attempt), gatewayReference: attempt.gateway_reference }, input.message);
+  if ((reading.kind === "result" || reading.kind === "refuse") && reading.evidence) {
     await db
-      .insertInto("knet_responses")
+      .insertInto("gateway_messages")
       .values({
         attempt_id: attempt.id,
         merchant_id: attempt.merchant_id,
-        digest: sha256(verified.encrypted.toLowerCase()),
-        encrypted: verified.encrypted,
-        plain: verified.plain,
-        refusal: verified.ok ? null : verified.reason,
+        digest: sha256(reading.evidence.received.toLowerCase()),
+        received: reading.evidence.received,
+        plain: reading.evidence.plain,
+        refusal: reading.kind === "refuse" ? reading.reason : null,
         received_at: nowIso(),
       })
       .onConflict((conflict) => conflict.columns(["attempt_id", "digest"]).doNothing())
       .execute();
   }
-  if (verified.ok) {
-    await completeAttempt(db, attempt.id, verified.outcome);
-    return { ok: true, receiptUrl };
+  switch (reading.kind) {
+    case "refuse":
+      return refused(reading.reason);
+    case "acknowledge":
+      return { attempt, leg, handled: { accepted: true, resultPageUrl: resultPage } };
+    case "ask": {
+      const settled = await settleByInquiry(db, attempt, addresses);
+      return { attempt: settled, leg, handled: { accepted: true, resultPageUrl: resultPage } };
+    }
+    case "result": {
+      if (reading.trackId !== attempt.track_id) return refused("reference mismatch");
+      const paymentId = reading.outcome.refs.paymentId;
+      if (attempt.gateway_reference && paymentId && paymentId !== attempt.gateway_reference) return refused("payment id mismatch");
+      await completeAttempt(db, attempt.id, heldToTotal(reading.outcome, attempt.total));
+      return { attempt: (await findAttempt(db, attempt.id))!, leg, handled: { accepted: true, resultPageUrl: resultPage } };
+    }
   }
-  if (!form.has("trandata") && (form.get("ErrorText") || form.get("Error")))
-    return { ok: true, receiptUrl };
-  return { ok: false, code: "refused", reason: verified.reason };
-}
-
-/**
- * The customer's browser at errorURL: KNET could not process the payment or voided it. Nothing
- * the browser carries is believed; a pending attempt is asked about, server-side.
- */
-export async function handleKnetError(
-  db: DB,
-  attemptId: string,
-  addresses: PlatformAddresses,
-) {
-  const attempt = await findAttempt(db, attemptId);
-  if (!attempt || attempt.gateway_kind !== "knet") return undefined;
-  return settleByInquiry(db, attempt, addresses);
-}
-
-/** The customer's browser back from the card page: never trusted, the inquiry decides. */
-export async function handleCardReturn(
-  db: DB,
-  attemptId: string,
-  addresses: PlatformAddresses,
-) {
-  const attempt = await findAttempt(db, attemptId);
-  if (!attempt || attempt.gateway_kind !== "card") return undefined;
-  return settleByInquiry(db, attempt, addresses);
-}
-
-/** The card gateway's signed server-to-server message. Answers whether it was accepted. */
-export async function handleCardNotification(
-  db: DB,
-  attemptId: string,
-  headers: Headers,
-  rawBody: string,
-  addresses: PlatformAddresses,
-) {
-  const attempt = await findAttempt(db, attemptId);
-  if (!attempt || attempt.gateway_kind !== "card")
-    return { accepted: false as const, reason: "unknown attempt" };
-  const config = await configForAttempt(db, attempt, addresses);
-  if (!config) return { accepted: false as const, reason: "gateway removed" };
-  const verified = verifyCardNotification(config, headers, rawBody);
-  if (!verified.ok)
-    return { accepted: false as const, reason: verified.reason };
-  // The card gateway knows the attempt by our track id, and we know its payment by its own id.
-  if (verified.reference !== attempt.track_id)
-    return { accepted: false as const, reason: "reference mismatch" };
-  if (
-    attempt.gateway_reference &&
-    verified.outcome.refs.paymentId !== attempt.gateway_reference
-  ) {
-    return { accepted: false as const, reason: "payment id mismatch" };
-  }
-  let outcome = verified.outcome;
-  if (
-    (outcome.status === "success" || outcome.status === "authorized") &&
-    outcome.amount !== undefined &&
-    outcome.amount !== attempt.total
-  ) {
-    outcome = {
-      status: "error",
-      refs: { ...outcome.refs, resultCode: "AMOUNT_MISMATCH" },
-    };
-  }
-  await completeAttempt(db, attempt.id, outcome);
-  return { accepted: true as const };
 }

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { DB } from "~/db/database.server";
 import type { Database, SandboxCardPaymentTable } from "~/db/schema";
-import { CARD_SIGNATURE_HEADER, CARD_TIMESTAMP_HEADER, signCardPayload } from "~/domain/payments/gateways/card-signature";
+import { CARD_SIGNATURE_HEADER, CARD_TIMESTAMP_HEADER, signCardPayload } from "~/domain/payments/gateways/card/card-signature";
 import { now } from "~/lib/clock.server";
 import { sandboxEnabled } from "~/lib/env.server";
 import { enqueueJob } from "~/lib/jobs.server";

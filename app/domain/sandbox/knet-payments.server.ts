@@ -17,7 +17,7 @@ import {
   parsePlainParams,
   readTranPipeXml,
   type KnetParams,
-} from "~/domain/payments/gateways/knet-protocol";
+} from "~/domain/payments/gateways/knet/knet-protocol";
 import { now, nowIso } from "~/lib/clock.server";
 import { hmacSha256, randomDigits, safeEqual } from "~/lib/crypto.server";
 import { parseAmount, toDecimalString } from "~/lib/money";

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/knet-tran-pipe";
-import { KNET_XML_MAX_CHARS } from "~/domain/payments/gateways/knet-protocol";
+import { KNET_XML_MAX_CHARS } from "~/domain/payments/gateways/knet/knet-protocol";
 import { answerKnetTranPipe } from "~/domain/sandbox/knet-payments.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { requireSandbox } from "~/web/sandbox-mode.server";

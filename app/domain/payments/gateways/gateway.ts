@@ -29,15 +29,65 @@ export type AttemptForGateway = {
   lang: "en" | "ar";
 };
 
-/** Addresses on this platform the gateway sends the customer or its messages back to. */
+/**
+ * Addresses on this platform the gateway sends the customer or its messages back to, each
+ * `/gateway/<kind>/<leg>/<attempt id>`. What arrives at one is read by the adapter's leg of that
+ * name (`GatewayAdapter.legs`); a kind uses the legs it needs.
+ */
 export type PlatformUrls = {
-  /** KNET responseURL / card return URL: the customer's browser comes back here. */
+  /** Where the result comes back: KNET's responseURL (its server), the hosted page's returnUrl (the browser). */
   response: string;
-  /** KNET errorURL. */
+  /** Where the gateway sends the browser when it could not process the payment (KNET's errorURL). */
   error: string;
-  /** Server-to-server notifications (card). */
+  /** The gateway's own server-to-server notifications. */
   notify: string;
 };
+
+export type LegName = keyof PlatformUrls;
+
+/** A request that reached one of the attempt's gateway addresses, as received. */
+export type GatewayMessage = {
+  method: "GET" | "POST";
+  headers: Headers;
+  query: URLSearchParams;
+  /** The raw body, bounded by the route. */
+  body: string;
+};
+
+/** A gateway's message kept as received (KNET's encrypted result and its plain text) with what we made of it. */
+export type GatewayEvidence = { received: string; plain: string };
+
+/** What an adapter makes of a message, before the payment core holds it against the attempt. */
+export type MessageReading =
+  /** A result the gateway vouches for (decrypted or verified with the terminal's secret). */
+  | { kind: "result"; outcome: GatewayOutcome; trackId: string; evidence?: GatewayEvidence }
+  /** A message that proves nothing (the browser back, an unsigned error report): the gateway is asked, server-side. */
+  | { kind: "ask" }
+  /** A message that proves nothing and needs nothing (an unencrypted error the gateway sends its server to server). */
+  | { kind: "acknowledge" }
+  /** Not the gateway's, or not for this attempt: nothing is recorded but the evidence. */
+  | { kind: "refuse"; reason: string; evidence?: GatewayEvidence };
+
+/** How a leg answers a gateway's server: a body in plain text or JSON; the route gives the status of what the core decided. (A browser is always sent to the result page.) */
+export type LegAnswer = { format: "text" | "json"; body: string };
+
+/** What the core decided of a message, for the leg to answer in its gateway's words. */
+export type LegHandled =
+  | { accepted: true; resultPageUrl: string }
+  | { accepted: false; unknownPayment: boolean; reason: string };
+
+/** One of a gateway's addresses on this platform. */
+export type GatewayLeg = {
+  /** Who calls it: the gateway's own server (answered as the gateway expects) or the customer's browser (sent to the result page). */
+  from: "gateway" | "browser";
+  methods: readonly ("GET" | "POST")[];
+  read(config: GatewayConfig, attempt: AttemptForGateway & { gatewayReference: string | null }, message: GatewayMessage): MessageReading;
+  /** The answer the gateway's server expects (legs `from: "gateway"`). */
+  answer?(handled: LegHandled): LegAnswer;
+};
+
+/** A wallet's payment token (Apple Pay, Google Pay), handed to the gateway as a device payment. */
+export type WalletPayment = { provider: "apple_pay" | "google_pay"; token: string };
 
 export type StartResult = { kind: "redirect"; url: string; gatewayReference?: string } | { kind: "cod" };
 
@@ -84,6 +134,10 @@ export type SettlementEntry = {
 };
 
 export interface GatewayAdapter {
+  /** Its addresses on this platform, by leg; a message to a leg it lacks is not found. */
+  legs?: Partial<Record<LegName, GatewayLeg>>;
+  /** Pays the attempt with a wallet token in one server call (no hosted page); the outcome is still confirmed by `inquire`. */
+  payWithWallet?(config: GatewayConfig, attempt: AttemptForGateway, wallet: WalletPayment): Promise<GatewayOutcome & { gatewayReference?: string }>;
   start(config: GatewayConfig, attempt: AttemptForGateway, urls: PlatformUrls): Promise<StartResult>;
   /** The gateway's own answer, asked from this server; the only thing besides a verified message that decides an outcome. */
   inquire(config: GatewayConfig, attempt: AttemptForGateway & { gatewayReference: string | null }): Promise<GatewayOutcome>;

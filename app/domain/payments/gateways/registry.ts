@@ -1,8 +1,8 @@
 import type { OperationKind } from "~/db/schema";
-import { cardAdapter } from "./card.server";
-import { codAdapter } from "./cod.server";
-import type { GatewayAdapter } from "./gateway";
-import { knetAdapter } from "./knet.server";
+import { cardAdapter } from "./card/card.server";
+import { codAdapter } from "./cod/cod.server";
+import type { GatewayAdapter, GatewayLeg, LegName } from "./gateway";
+import { knetAdapter } from "./knet/knet.server";
 
 /** What the platform knows of a kind of gateway: how to talk to it and what it can do. */
 export type GatewayKindDefinition = {
@@ -53,4 +53,11 @@ export function gatewaySupports(kind: string, operation: OperationKind) {
 /** Whether a gateway of this kind takes any refund, capture or void at all. */
 export function takesOperations(kind: string) {
   return isGatewayKind(kind) && GATEWAY_KINDS[kind].operations.length > 0;
+}
+
+/** The leg of a kind's adapter that answers at `/gateway/<kind>/<leg>/…`, if it has one. */
+export function gatewayLeg(kind: string, leg: string): GatewayLeg | undefined {
+  if (!isGatewayKind(kind)) return undefined;
+  const legs = GATEWAY_KINDS[kind].adapter.legs ?? {};
+  return Object.hasOwn(legs, leg) ? legs[leg as LegName] : undefined;
 }

@@ -1,4 +1,4 @@
-import type { GatewayAdapter } from "./gateway";
+import type { GatewayAdapter } from "../gateway";
 
 /** Cash on delivery: nothing to call. Choosing it completes the attempt at once; money changes hands at the door. */
 export const codAdapter: GatewayAdapter = {

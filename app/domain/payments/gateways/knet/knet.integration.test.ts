@@ -2,11 +2,11 @@ import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startHttpServer, type TestHttpServer } from "../../../../tests/support/http-server";
-import { createTestDatabase, type TestDatabase } from "../../../../tests/support/test-database";
+import { startHttpServer, type TestHttpServer } from "../../../../../tests/support/http-server";
+import { createTestDatabase, type TestDatabase } from "../../../../../tests/support/test-database";
 import { ensureSandboxAccounts, type SandboxAccounts } from "~/domain/sandbox/accounts.server";
 import { knetPostDate } from "~/domain/sandbox/test-cards";
-import type { AttemptForGateway, GatewayConfig } from "./gateway";
+import type { AttemptForGateway, GatewayConfig } from "../gateway";
 import { knetAdapter, verifyKnetResponse } from "./knet.server";
 import { decryptResult, encryptResult, readTranPipeXml } from "./knet-protocol";
 

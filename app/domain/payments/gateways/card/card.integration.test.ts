@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { startHttpServer, type TestHttpServer } from "../../../../tests/support/http-server";
-import { createTestDatabase, type TestDatabase } from "../../../../tests/support/test-database";
+import { startHttpServer, type TestHttpServer } from "../../../../../tests/support/http-server";
+import { createTestDatabase, type TestDatabase } from "../../../../../tests/support/test-database";
 import { ensureSandboxAccounts, type SandboxAccounts } from "~/domain/sandbox/accounts.server";
 import { CARD_NOTIFY_JOB } from "~/domain/sandbox/card-notifications.server";
 import { advanceClock, now, resetClock } from "~/lib/clock.server";
 import { enqueueJob, runReadyJobs } from "~/lib/jobs.server";
-import type { AttemptForGateway, GatewayConfig } from "./gateway";
+import type { AttemptForGateway, GatewayConfig } from "../gateway";
 import { cardAdapter, verifyCardNotification } from "./card.server";
 import { signCardPayload } from "./card-signature";
 

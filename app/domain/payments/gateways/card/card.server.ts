@@ -8,7 +8,7 @@ import { z } from "zod";
 import { guardedFetch } from "~/domain/integrations/guarded-fetch.server";
 import { gatewayTargetsGuarded } from "~/domain/integrations/webhook-targets.server";
 import { now } from "~/lib/clock.server";
-import type { GatewayAdapter, GatewayConfig, GatewayOutcome, OperationResult, SettlementEntry } from "./gateway";
+import type { GatewayAdapter, GatewayConfig, GatewayLeg, GatewayOutcome, OperationResult, SettlementEntry } from "../gateway";
 import { CARD_SIGNATURE_HEADER, CARD_TIMESTAMP_HEADER, verifyCardSignature } from "./card-signature";
 
 const TIMEOUT_MS = 10_000;
@@ -104,7 +104,24 @@ async function operate(config: GatewayConfig, gatewayReference: string | null, o
   throw new Error(`Card ${operation} failed: HTTP ${status}`);
 }
 
+/** The gateway's signed server-to-server message; a refusal (400) makes it send again. */
+const notifyLeg: GatewayLeg = {
+  from: "gateway",
+  methods: ["POST"],
+  read(config, _attempt, message) {
+    const verified = verifyCardNotification(config, message.headers, message.body);
+    if (!verified.ok) return { kind: "refuse", reason: verified.reason };
+    return { kind: "result", outcome: verified.outcome, trackId: verified.reference };
+  },
+  answer(handled) {
+    const body = handled.accepted ? { accepted: true } : { accepted: false, reason: handled.reason };
+    return { format: "json", body: JSON.stringify(body) };
+  },
+};
+
 export const cardAdapter: GatewayAdapter = {
+  /** The customer's browser back from the card page carries nothing to trust: the inquiry decides. */
+  legs: { response: { from: "browser", methods: ["GET"], read: () => ({ kind: "ask" }) }, notify: notifyLeg },
   async start(config, attempt, urls) {
     const { status, payload } = await callApi(config, "POST", "", {
       amount: attempt.total,

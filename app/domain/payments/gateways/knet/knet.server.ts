@@ -7,7 +7,7 @@
 import { parseAmount, toDecimalString } from "~/lib/money";
 import { guardedFetch } from "~/domain/integrations/guarded-fetch.server";
 import { gatewayTargetsGuarded } from "~/domain/integrations/webhook-targets.server";
-import type { AttemptForGateway, GatewayAdapter, GatewayConfig, GatewayOutcome } from "./gateway";
+import type { AttemptForGateway, GatewayAdapter, GatewayConfig, GatewayLeg, GatewayOutcome, LegHandled } from "../gateway";
 import {
   KNET_ACTIONS,
   KNET_CURRENCY_KWD,
@@ -188,7 +188,33 @@ function inquiryFields(by: { kind: KnetTransIdKind; transId: string; trackId: st
   return { action: KNET_ACTIONS.inquiry, amt: amount, transid: by.transId, trackid: by.trackId, udf5: by.kind };
 }
 
+/**
+ * responseURL: KNET's server posts the result (URL-encoded `trandata`, or `ErrorText`/`Error`) and
+ * reads the answer, which is one line `REDIRECT=<receipt URL>` and nothing else: HTML, an HTTP
+ * redirect or an error makes KNET void the payment (manual K-064 §5, §9.2.1). A result we cannot
+ * match is refused in plain text, and KNET voids it rather than take money we cannot place.
+ */
+const responseLeg: GatewayLeg = {
+  from: "gateway",
+  methods: ["POST"],
+  read(config, attempt, message) {
+    const form = new URLSearchParams(message.body);
+    if (!form.has("trandata") && (form.get("ErrorText") || form.get("Error"))) return { kind: "acknowledge" };
+    const verified = verifyKnetResponse(config, form, { trackId: attempt.trackId, total: attempt.total, currency: attempt.currency });
+    const evidence = verified.encrypted !== undefined && verified.plain !== undefined ? { received: verified.encrypted, plain: verified.plain } : undefined;
+    if (!verified.ok) return { kind: "refuse", reason: verified.reason, evidence };
+    return { kind: "result", outcome: verified.outcome, trackId: attempt.trackId, evidence };
+  },
+  answer(handled: LegHandled) {
+    return { format: "text", body: handled.accepted ? knetRedirectLine(handled.resultPageUrl) : handled.reason };
+  },
+};
+
+/** errorURL: KNET sends the customer's browser here when it could not process the payment or voided it. */
+const errorLeg: GatewayLeg = { from: "browser", methods: ["GET", "POST"], read: () => ({ kind: "ask" }) };
+
 export const knetAdapter: GatewayAdapter = {
+  legs: { response: responseLeg, error: errorLeg },
   async start(config, attempt: AttemptForGateway, urls) {
     requireKwd(attempt.currency);
     const { tranportalId, password, resourceKey } = credentialsOf(config);
