@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/test-database";
 import { DEMO_PASSWORD, seedMerchant } from "../../../tests/support/fixtures";
 import { advanceClock, resetClock } from "~/lib/clock.server";
+import { changePassword } from "./passwords.server";
 import { attemptLogin, FAILURE_MAIL_AFTER, USERNAME_ADDRESS_LIMIT, USERNAME_LIMIT, verifyLoginCode } from "./login.server";
 
 let database: TestDatabase;
@@ -98,6 +99,25 @@ describe("guessing from many addresses", () => {
     // Its own ten are spent; as an unknown browser it still has the username's allowance.
     expect((await login(owner.admin.username, "Guess-x", "10.81.1.1", known.deviceToken)).status).toBe("invalid");
     expect((await login(owner.admin.username, DEMO_PASSWORD, "10.81.1.2")).status).toBe("signed_in");
+  });
+
+  it("stops trusting a browser's device token once the user's password changes", async () => {
+    const owner = await seedMerchant(database.db, "Renewed");
+    const known = await login(owner.admin.username, DEMO_PASSWORD, "10.85.0.1");
+    if (known.status !== "signed_in") throw new Error(known.status);
+    for (let address = 0; address < USERNAME_LIMIT; address++) await login(owner.admin.username, `Guess-${address}`, `10.86.0.${address}`);
+    expect((await login(owner.admin.username, DEMO_PASSWORD, "10.85.0.2", known.deviceToken)).status).toBe("signed_in");
+    const changed = await changePassword(database.db, {
+      userId: owner.admin.id,
+      currentPassword: DEMO_PASSWORD,
+      newPassword: "Renewed@Pass-2026",
+      repeatPassword: "Renewed@Pass-2026",
+      lang: "en",
+      ip: "10.85.0.2",
+    });
+    expect(changed).toEqual({ ok: true });
+    // The token was signed for the old password: its browser now waits like any other.
+    expect(await login(owner.admin.username, "Renewed@Pass-2026", "10.85.0.3", known.deviceToken)).toEqual({ status: "throttled" });
   });
 
   it("limits one address's guesses at one username", async () => {

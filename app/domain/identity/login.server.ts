@@ -46,9 +46,9 @@ type Client = { ip: string | null; deviceToken: string | null };
  * address, per username and address, and per username, so that guessing one account from many
  * addresses is slowed to a few tries per window.
  */
-async function rulesFor(db: DB, username: string, user: { id: number } | undefined, client: Client, secret: string): Promise<ThrottleRule[]> {
-  const device = readDeviceToken(secret, client.deviceToken);
-  if (user && device?.userId === user.id) {
+async function rulesFor(db: DB, username: string, user: { id: number; password_hash: string } | undefined, client: Client, secret: string): Promise<ThrottleRule[]> {
+  const device = user ? readDeviceToken(secret, client.deviceToken, user) : null;
+  if (device) {
     const deviceRule = { bucket: `login:device:${device.nonce}`, limit: DEVICE_LIMIT, windowMs: WINDOW_MS };
     if (!(await isThrottled(db, [deviceRule]))) return [deviceRule];
   }
@@ -108,7 +108,7 @@ export async function attemptLogin(
     const sent = await sendLoginCode(db, { ...signedInUser, email: user.email }, input.lang, input.secret);
     return sent ? { status: "code_required", user: signedInUser } : { status: "throttled" };
   }
-  return { status: "signed_in", user: signedInUser, deviceToken: await completeSignIn(db, signedInUser, input, rules) };
+  return { status: "signed_in", user: signedInUser, deviceToken: await completeSignIn(db, { ...signedInUser, password_hash: user.password_hash }, input, rules) };
 }
 
 /**
@@ -229,7 +229,7 @@ export async function verifyLoginCode(
     .executeTakeFirst();
   if (Number(consumed.numUpdatedRows) !== 1) return { status: "no_challenge" };
   const signedInUser = { id: user.id, merchant_id: user.merchant_id, username: user.username };
-  return { status: "signed_in", user: signedInUser, deviceToken: await completeSignIn(db, signedInUser, input, rules) };
+  return { status: "signed_in", user: signedInUser, deviceToken: await completeSignIn(db, { ...signedInUser, password_hash: user.password_hash }, input, rules) };
 }
 
 /**
@@ -237,11 +237,11 @@ export async function verifyLoginCode(
  * address for this username, and of its device token, start again; the per-username count does
  * not, or every sign-in of the real user would give a guesser elsewhere a fresh allowance.
  */
-async function completeSignIn(db: DB, user: LoginUser, input: { ip: string | null; lang: Language; secret: string }, rules: ThrottleRule[]) {
+async function completeSignIn(db: DB, user: LoginUser & { password_hash: string }, input: { ip: string | null; lang: Language; secret: string }, rules: ThrottleRule[]) {
   for (const rule of rules) {
     if (rule.bucket.startsWith("login:user-ip:") || rule.bucket.startsWith("login:device:")) await clearHits(db, rule.bucket);
   }
   await db.updateTable("users").set({ last_login_at: nowIso(), language: input.lang }).where("id", "=", user.id).execute();
-  await recordOwnAction(db, { ...user, merchantId: user.merchant_id }, "sign_in", { ip: input.ip });
-  return issueDeviceToken(input.secret, user.id);
+  await recordOwnAction(db, { id: user.id, username: user.username, merchantId: user.merchant_id }, "sign_in", { ip: input.ip });
+  return issueDeviceToken(input.secret, user);
 }
