@@ -11,7 +11,7 @@ const { values: flags } = parseArgs({ options: { role: { type: "string" } }, str
 if (typeof flags.role === "string") process.env.ROLE = flags.role;
 
 const build = await import("./build/server/index.js");
-const { createLoadContext, bootstrap } = build.entry.module;
+const { createLoadContext, bootstrap, log } = build.entry.module;
 
 let role;
 let trustProxy = false;
@@ -19,13 +19,15 @@ try {
   const started = await bootstrap();
   role = started.role;
   trustProxy = started.trustProxy;
-  console.log(`Database ready: ${started.database}; role: ${role}`);
-  console.log(
+  log.info({ database: started.database, role }, `Database ready: ${started.database}; role: ${role}`);
+  log.info(
+    { sandbox: started.sandbox },
     started.sandbox
       ? "Sandbox gateways: on (demo and test mode; SANDBOX=0 turns them off)"
       : "Sandbox gateways: off (production mode; /sandbox/... answers 404)",
   );
 } catch (error) {
+  // Said to the person starting it, on stderr, before any log is of use.
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
@@ -84,7 +86,7 @@ function sendPrecompressed(dir) {
 
 // A worker process (ROLE=worker) runs the background jobs and serves no HTTP.
 if (role === "worker") {
-  console.log("Worker running");
+  log.info({ role }, "Worker running");
   for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(0));
 } else {
   const port = Number(process.env.PORT || 3000);
@@ -92,6 +94,8 @@ if (role === "worker") {
 
   const app = express();
   app.disable("x-powered-by");
+  // Every request: an id of ours, one log line when it ends, its duration in the metrics (decision 0043).
+  app.use(build.entry.module.createRequestObserver(build));
   // A hop count or the proxies' addresses, never `true` (docs/decisions/0036).
   app.set("trust proxy", trustProxy);
   // Downloads (reports, receipts, attachments) go out as they are: an XLSX is already compressed, and
@@ -120,6 +124,9 @@ if (role === "worker") {
     }
     next();
   });
+
+  // The Prometheus scraper's page: a bearer token, or a loopback caller without a proxy.
+  app.get("/metrics", build.entry.module.createMetricsHandler());
 
   app.use("/assets", sendPrecompressed("build/client/assets"));
   app.use(
@@ -152,7 +159,7 @@ if (role === "worker") {
       });
     } catch (error) {
       // The router serves the same page, and its error page if the failure repeats there.
-      console.error(error);
+      log.error({ error: { message: error instanceof Error ? error.message : String(error) } }, "a fast page failed; the router serves it");
       return next();
     }
     if (!page) return next();
@@ -175,7 +182,7 @@ if (role === "worker") {
       page = await renderSectionPage(new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`), req.headers.cookie);
     } catch (error) {
       // The router serves the same page, and its error page if the failure repeats there.
-      console.error(error);
+      log.error({ error: { message: error instanceof Error ? error.message : String(error) } }, "a fast page failed; the router serves it");
       return next();
     }
     if (!page) return next();
@@ -200,7 +207,7 @@ if (role === "worker") {
   );
 
   const server = app.listen({ port, backlog: 4096 }, () => {
-    console.log(`Serving on http://localhost:${port}`);
+    log.info({ port }, `Serving on http://localhost:${port}`);
   });
   // Node takes in one connection per turn of its event loop: the gate is told of each.
   server.on("connection", customerFirst.connected);

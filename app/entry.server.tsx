@@ -78,3 +78,5 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { request
 export { createPayPageHandler, PAY_PAGE_PATH } from "./routes/pay/pay-page-handler.server";
 export { createSectionPagesHandler } from "./web/section-pages-handler.server";
 export { createCustomerFirst } from "./web/customer-first.server";
+export { createMetricsHandler, createRequestObserver } from "./web/observability.server";
+export { log } from "./lib/log.server";

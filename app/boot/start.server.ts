@@ -1,5 +1,7 @@
+import { errorField, log } from "~/lib/log.server";
 import { sql } from "kysely";
-import { createDatabase, engineOf, writeTransaction, type DB } from "~/db/database.server";
+import { createDatabase, engineOf, poolOf, writeTransaction, type DB } from "~/db/database.server";
+import { registerMetricsCollectors } from "./metrics-collectors.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { demoMode, env, roleOf, sandboxEnabled } from "~/lib/env.server";
 import { startWorker } from "~/lib/jobs.server";
@@ -54,9 +56,10 @@ export function platform(): Promise<DB> {
     await prepareDatabase(database, demoMode(config));
     await prepareSandboxes(database);
     await wirePlatform();
+    registerMetricsCollectors(database, poolOf(database));
     if (roleOf(config) !== "web") {
       // Exports a stopped worker left half-made are settled before this worker takes any job.
-      await recoverInterruptedExports(database).catch((error: unknown) => console.error("worker: recovering exports failed:", error));
+      await recoverInterruptedExports(database).catch((error: unknown) => log.error({ error: errorField(error) }, "worker: recovering exports failed"));
       startWorker(database, { keepAlive: roleOf(config) === "worker" });
     }
     return database;

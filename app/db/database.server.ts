@@ -1,3 +1,4 @@
+import { errorField, log } from "~/lib/log.server";
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
@@ -16,6 +17,12 @@ pg.types.setTypeParser(20, (value) => Number(value));
 
 const engines = new WeakMap<object, Engine>();
 const connectionStrings = new WeakMap<object, string>();
+const pools = new WeakMap<object, pg.Pool>();
+
+/** The Postgres pool a database was opened on (its use is a metric); none on SQLite. */
+export function poolOf(db: Kysely<Database>): pg.Pool | undefined {
+  return pools.get(db);
+}
 
 /** The Postgres a database was opened on, for what needs a connection of its own (LISTEN); none on SQLite. */
 export function connectionStringOf(db: Kysely<Database>): string | undefined {
@@ -28,11 +35,12 @@ export function createDatabase(options: { databaseUrl?: string; sqlitePath?: str
     // An idle connection that the server closes (restart, failover) must not crash the process;
     // the pool replaces it on the next query.
     pool.on("error", (error: Error & { code?: string }) => {
-      if (error.code !== "57P01") console.error("postgres pool:", error.message);
+      if (error.code !== "57P01") log.error({ error: errorField(error) }, "postgres pool");
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     engines.set(db, "postgres");
     connectionStrings.set(db, options.databaseUrl);
+    pools.set(db, pool);
     return db;
   }
   const file = options.sqlitePath ?? "./data/platform.sqlite";

@@ -158,6 +158,8 @@ export interface AuditLogTable {
   object_id: string | null;
   description: string;
   ip: string | null;
+  /** The request (or `job-<id>`) that wrote it, as its log lines name it (migration 0043). */
+  request_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
 }
 

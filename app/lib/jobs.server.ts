@@ -1,3 +1,4 @@
+import { errorField, inRequestScope, log } from "~/lib/log.server";
 import os from "node:os";
 import { sql } from "kysely";
 import { engineOf, writeTransaction, type DB } from "~/db/database.server";
@@ -37,7 +38,7 @@ async function giveUp(db: DB, job: { type: string; payload: string }) {
   try {
     await handler(db, JSON.parse(job.payload));
   } catch (error) {
-    console.error(`worker: giving up ${job.type} failed:`, error);
+    log.error({ job_type: job.type, error: errorField(error) }, "worker: giving up a job failed");
   }
 }
 
@@ -118,7 +119,7 @@ function keepLease(db: DB, jobId: number, everyMs: number) {
         .where("status", "=", "running")
         .where("locked_by", "=", workerId)
         .execute()
-        .catch((error: unknown) => console.error("worker: lease renewal failed:", error));
+        .catch((error: unknown) => log.error({ error: errorField(error) }, "worker: lease renewal failed"));
     });
   }, everyMs);
   timer.unref();
@@ -136,36 +137,47 @@ export async function runReadyJobs(db: DB, options: { heartbeatMs?: number } = {
     const job = await claimJob(db);
     if (!job) return count;
     count++;
-    const handler = handlers.get(job.type);
-    const release = keepLease(db, job.id, options.heartbeatMs ?? HEARTBEAT_MS);
-    try {
-      if (!handler) throw new Error(`No handler for job type ${job.type}`);
-      await handler(db, JSON.parse(job.payload));
-      release();
-      await db
-        .updateTable("jobs")
-        .set({ status: "done", finished_at: nowIso(), locked_by: null })
-        .where("id", "=", job.id)
-        .where("locked_by", "=", workerId)
-        .execute();
-    } catch (error) {
-      release();
-      const finalAttempt = job.attempts >= job.max_attempts;
-      const retryAt = addMs(now(), Math.min(2 ** job.attempts * 1000, 10 * 60_000));
-      await db
-        .updateTable("jobs")
-        .set({
-          status: finalAttempt ? "failed" : "queued",
-          run_at: finalAttempt ? job.run_at : retryAt.toISOString(),
-          last_error: String(error instanceof Error ? error.message : error).slice(0, 2000),
-          finished_at: finalAttempt ? nowIso() : null,
-          locked_by: null,
-        })
-        .where("id", "=", job.id)
-        .where("locked_by", "=", workerId)
-        .execute();
-      if (finalAttempt) await giveUp(db, job);
-    }
+    await inRequestScope({ requestId: `job-${job.id}` }, () => runClaimed(db, job, options.heartbeatMs ?? HEARTBEAT_MS));
+  }
+}
+
+type ClaimedJob = NonNullable<Awaited<ReturnType<typeof claimJob>>>;
+
+/** Runs one claimed job and records what became of it: done, queued again, or failed for good; one log line says which. */
+async function runClaimed(db: DB, job: ClaimedJob, heartbeatMs: number) {
+  const started = performance.now();
+  const line = { job_id: job.id, job_type: job.type, attempt: job.attempts };
+  const handler = handlers.get(job.type);
+  const release = keepLease(db, job.id, heartbeatMs);
+  try {
+    if (!handler) throw new Error(`No handler for job type ${job.type}`);
+    await handler(db, JSON.parse(job.payload));
+    release();
+    await db
+      .updateTable("jobs")
+      .set({ status: "done", finished_at: nowIso(), locked_by: null })
+      .where("id", "=", job.id)
+      .where("locked_by", "=", workerId)
+      .execute();
+    log.info({ ...line, outcome: "done", duration_ms: Math.round(performance.now() - started) }, "job");
+  } catch (error) {
+    release();
+    const finalAttempt = job.attempts >= job.max_attempts;
+    const retryAt = addMs(now(), Math.min(2 ** job.attempts * 1000, 10 * 60_000));
+    await db
+      .updateTable("jobs")
+      .set({
+        status: finalAttempt ? "failed" : "queued",
+        run_at: finalAttempt ? job.run_at : retryAt.toISOString(),
+        last_error: String(error instanceof Error ? error.message : error).slice(0, 2000),
+        finished_at: finalAttempt ? nowIso() : null,
+        locked_by: null,
+      })
+      .where("id", "=", job.id)
+      .where("locked_by", "=", workerId)
+      .execute();
+    log.warn({ ...line, outcome: finalAttempt ? "failed" : "retry", duration_ms: Math.round(performance.now() - started), error: errorField(error) }, "job");
+    if (finalAttempt) await giveUp(db, job);
   }
 }
 
@@ -266,7 +278,7 @@ export function startWorker(db: DB, options: { keepAlive?: boolean } = {}) {
         await runReadyJobs(db);
       } while (again);
     } catch (error) {
-      console.error("worker:", error);
+      log.error({ error: errorField(error) }, "worker");
     } finally {
       running = false;
     }

@@ -1,3 +1,4 @@
+import { noteMerchant } from "~/lib/log.server";
 import type { RouterContextProvider } from "react-router";
 import { authenticateAccessToken } from "~/domain/identity/api-tokens.server";
 import { can, type Permission } from "~/domain/identity/permissions";
@@ -58,7 +59,11 @@ export async function readBody(request: Request): Promise<Record<string, unknown
 export async function requireApiUser(request: Request, context: Context, options: { apiKey?: boolean } = {}): Promise<{ user: SessionUser; sessionId: string }> {
   const header = request.headers.get("Authorization") ?? "";
   const keyMatch = /^Api-Key\s+(\S+)$/i.exec(header);
-  if (keyMatch) return { user: await requireKeyUser(request, context, keyMatch[1], options.apiKey === true), sessionId: "" };
+  if (keyMatch) {
+    const user = await requireKeyUser(request, context, keyMatch[1], options.apiKey === true);
+    noteMerchant(user.merchantId);
+    return { user, sessionId: "" };
+  }
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   if (!match) throw apiDetail(request, "api.not_authenticated", 401, undefined);
   const db = getDbFrom(context);
@@ -67,6 +72,7 @@ export async function requireApiUser(request: Request, context: Context, options
   if (!session || !user || user.merchantId !== session.merchant_id) {
     throw apiDetail(request, "api.token_invalid", 401, { code: "token_not_valid" });
   }
+  noteMerchant(user.merchantId);
   return { user, sessionId: session.id };
 }
 

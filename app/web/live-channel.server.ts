@@ -1,3 +1,4 @@
+import { errorField, log } from "~/lib/log.server";
 import pg from "pg";
 import { connectionStringOf, engineOf, type DB } from "~/db/database.server";
 import { can, type PermissionHolder } from "~/domain/identity/permissions";
@@ -90,7 +91,7 @@ class LiveHub {
       return;
     }
     this.reading = this.read()
-      .catch((error) => console.error("live channel:", error instanceof Error ? error.message : error))
+      .catch((error) => log.error({ error: errorField(error) }, "live channel"))
       .finally(() => {
         this.reading = null;
         if (this.again) {

@@ -1,3 +1,4 @@
+import { noteMerchant } from "~/lib/log.server";
 import { data, redirect, type MiddlewareFunction } from "react-router";
 import { resumeSession } from "~/domain/identity/sessions.server";
 import { loadSessionUser } from "~/domain/identity/users.server";
@@ -75,6 +76,7 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   const user = resumed ? await loadSessionUser(db, resumed.session.user_id) : undefined;
   if (resumed && user && user.merchantId === resumed.session.merchant_id) {
     context.set(authContext, { sessionId: resumed.session.id, sessionToken: token, user });
+    noteMerchant(user.merchantId);
   }
   const response = await next();
   const setsSession = (response.headers.get("Set-Cookie") ?? "").includes(`${SESSION_COOKIE}=`);

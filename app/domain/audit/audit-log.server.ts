@@ -1,3 +1,4 @@
+import { requestScope } from "~/lib/log.server";
 import type { DB } from "~/db/database.server";
 import { nowIso } from "~/lib/clock.server";
 import type { TextParams } from "~/lib/outcome";
@@ -37,6 +38,7 @@ export async function recordAudit(db: DB, entry: AuditEntry) {
       object_type: entry.objectType ?? null,
       object_id: entry.objectId === undefined ? null : String(entry.objectId),
       ip: entry.ip ?? null,
+      request_id: requestScope()?.requestId ?? null,
       created_at: nowIso(),
     })
     .execute();

@@ -6,6 +6,7 @@ import { now, nowIso } from "~/lib/clock.server";
 import { hmacSha256, randomToken } from "~/lib/crypto.server";
 import { env } from "~/lib/env.server";
 import { enqueueJob } from "~/lib/jobs.server";
+import { webhookDeliveries } from "~/lib/metrics.server";
 import { refuse, type Refusal, type TextParams } from "~/lib/outcome";
 import { seal, unseal } from "~/lib/sealed.server";
 import { checkWebhookUrl, guardedLookup, isPrivateHost, privateTargetsAllowed } from "./webhook-targets.server";
@@ -345,8 +346,10 @@ export async function deliverWebhook(db: DB, payload: DeliveryJob) {
   if (!event || event.merchant_id !== endpoint.merchant_id) return;
   const attempt = async (trx: DB) =>
     Number((await trx.selectFrom("webhook_deliveries").select((eb) => eb.fn.countAll<number>().as("n")).where("endpoint_id", "=", endpoint.id).where("event_id", "=", event.id).executeTakeFirstOrThrow()).n) + 1;
-  const record = (trx: DB, number: number, row: { status: "succeeded" | "failed" | "skipped"; response_code: number | null; response_body: string | null; error: string | null; duration_ms: number }) =>
-    trx.insertInto("webhook_deliveries").values({ merchant_id: endpoint.merchant_id, endpoint_id: endpoint.id, event_id: event.id, attempt: number, created_at: nowIso(), ...row }).execute();
+  const record = async (trx: DB, number: number, row: { status: "succeeded" | "failed" | "skipped"; response_code: number | null; response_body: string | null; error: string | null; duration_ms: number }) => {
+    await trx.insertInto("webhook_deliveries").values({ merchant_id: endpoint.merchant_id, endpoint_id: endpoint.id, event_id: event.id, attempt: number, created_at: nowIso(), ...row }).execute();
+    webhookDeliveries.inc({ outcome: row.status });
+  };
   if (endpoint.deleted_at || !endpoint.enabled) {
     await record(db, await attempt(db), { status: "skipped", response_code: null, response_body: null, error: endpoint.deleted_at ? "The endpoint was deleted" : "The endpoint is turned off", duration_ms: 0 });
     return;

@@ -3,6 +3,8 @@ import type { AttemptState, TransactionState } from "~/db/schema";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { now, nowIso } from "~/lib/clock.server";
 import { env } from "~/lib/env.server";
+import { errorField, log } from "~/lib/log.server";
+import { paymentsCompleted, paymentsStarted } from "~/lib/metrics.server";
 import type { Language } from "~/lib/i18n";
 import { sha256 } from "~/lib/crypto.server";
 import { newTrackId, publicId } from "~/lib/ids.server";
@@ -291,12 +293,10 @@ export async function startAttempt(
       status: "error",
       refs: { resultCode: "START_FAILED" },
     });
-    console.error(
-      "gateway start failed:",
-      error instanceof Error ? error.message : error,
-    );
+    log.warn({ attempt_id: attemptId, gateway: gateway.kind, error: errorField(error) }, "gateway start failed");
     return { ok: false, error: "pay.errors.gateway_unavailable" };
   }
+  paymentsStarted.inc({ gateway: gateway.kind });
   const resultUrl = `/${input.lang}/pay/attempt-detail/${attemptId}`;
   if (started.kind === "cod") {
     await completeAttempt(
@@ -428,6 +428,18 @@ export async function completeAttempt(
   attemptId: string,
   outcome: GatewayOutcome,
   options: { cod?: boolean } = {},
+) {
+  const completed = await completeOnce(db, attemptId, outcome, options);
+  // Counted once committed: a rolled-back completion did not happen.
+  if (completed.changed) paymentsCompleted.inc({ gateway: completed.gateway, result: completed.state });
+  return completed;
+}
+
+async function completeOnce(
+  db: DB,
+  attemptId: string,
+  outcome: GatewayOutcome,
+  options: { cod?: boolean },
 ) {
   const next = options.cod ? "cod" : attemptStateFor[outcome.status];
   if (!next) return { changed: false as const };
@@ -611,7 +623,7 @@ export async function completeAttempt(
         objectId: transaction.id,
       });
     }
-    return { changed: true as const, state: next };
+    return { changed: true as const, state: next, gateway: attempt.gateway_kind };
   });
 }
 
@@ -653,10 +665,7 @@ export async function settleByInquiry(
       gatewayAttempt(attempt),
     );
   } catch (error) {
-    console.error(
-      "gateway inquiry failed:",
-      error instanceof Error ? error.message : error,
-    );
+    log.warn({ attempt_id: attempt.id, gateway: attempt.gateway_kind, error: errorField(error) }, "gateway inquiry failed");
     return attempt;
   }
   await completeAttempt(db, attempt.id, heldToTotal(outcome, attempt.total));

@@ -1,3 +1,4 @@
+import { errorField, log } from "~/lib/log.server";
 import { engineOf, lockMerchant, writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { nowIso } from "~/lib/clock.server";
@@ -88,7 +89,7 @@ function storedCredentials(row: Pick<GatewayRow, "credentials" | "code">): Recor
     return JSON.parse(unseal(row.credentials)) as Record<string, string>;
   } catch (error) {
     // Sealed under another key (CREDENTIALS_KEY changed, or the key file lost): shown as not set, to enter again.
-    console.error(`gateway ${row.code}: its credentials cannot be opened with this installation's key:`, error instanceof Error ? error.message : error);
+    log.error({ gateway: row.code, error: errorField(error) }, "a gateway's credentials cannot be opened with this installation's key");
     return {};
   }
 }

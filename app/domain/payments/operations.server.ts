@@ -1,3 +1,4 @@
+import { errorField, log } from "~/lib/log.server";
 import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import { publishLive } from "~/lib/live.server";
 import type { OperationKind, TransactionState } from "~/db/schema";
@@ -351,7 +352,7 @@ export async function sendOperation(db: DB, operationId: number, addresses: Plat
           ? await adapter.capture(found.config, targetOf(operation), operation.amount, reference)
           : await adapter.void(found.config, targetOf(operation), reference);
   } catch (error) {
-    console.error(`operation ${operationId}: no answer from the gateway:`, error instanceof Error ? error.message : error);
+    log.warn({ operation_id: operationId, error: errorField(error) }, "operation: no answer from the gateway");
     return { ok: true, code: `operations.checking.${operation.kind}`, params: { amount: amountParam }, operationId, checking: true };
   }
   await recordOperationResult(db, operationId, result);
@@ -819,7 +820,7 @@ export async function settlePendingOperation(db: DB, operationId: number, addres
         reference: operation.reference,
       });
     } catch (error) {
-      console.error(`operation ${operationId}: the gateway could not say what it did:`, error instanceof Error ? error.message : error);
+      log.warn({ operation_id: operationId, error: errorField(error) }, "operation: the gateway could not say what it did");
     }
   }
   if (answer?.status === "succeeded") {

@@ -1,3 +1,4 @@
+import { errorField, log } from "~/lib/log.server";
 import { sql } from "kysely";
 import { writeTransaction, type DB } from "~/db/database.server";
 import type { DifferenceKind } from "~/db/schema";
@@ -354,7 +355,7 @@ export async function compareBooks(db: DB, addresses: PlatformAddresses, options
           : await compareByInquiry(db, gateway, config, attempts);
       } catch (error) {
         // Its books cannot be read now; what needs no answer from it (operations and attempts left unanswered) is still listed.
-        console.error(`reconciliation: ${gateway.code} of merchant ${merchant.id} could not be compared:`, error instanceof Error ? error.message : error);
+        log.warn({ gateway: gateway.code, merchant_id: merchant.id, error: errorField(error) }, "reconciliation: a gateway could not be compared");
         comparison = { checked: new Set(), found: [], complete: false };
       }
       const unresolved = await unresolvedOf(db, gateway);

@@ -1,3 +1,4 @@
+import { errorField, log } from "~/lib/log.server";
 import { engineOf, lockMerchant, type DB } from "~/db/database.server";
 import type { TransactionState, TransactionTable } from "~/db/schema";
 import { sql, type Insertable, type Updateable } from "kysely";
@@ -82,7 +83,7 @@ async function watchApart(trx: DB, watch: TransitionHook, event: TransitionEvent
     try {
       await watch(trx, event);
     } catch (error) {
-      console.error(`transaction ${event.transaction.id}: a watcher of its change to ${event.to} failed:`, error instanceof Error ? error.message : error);
+      log.error({ transaction_id: event.transaction.id, to: event.to, error: errorField(error) }, "a watcher of a transaction's change failed");
     }
     return;
   }
@@ -92,7 +93,7 @@ async function watchApart(trx: DB, watch: TransitionHook, event: TransitionEvent
     await watch(trx, event);
   } catch (error) {
     await sql`rollback to savepoint ${name}`.execute(trx);
-    console.error(`transaction ${event.transaction.id}: a watcher of its change to ${event.to} failed:`, error instanceof Error ? error.message : error);
+    log.error({ transaction_id: event.transaction.id, to: event.to, error: errorField(error) }, "a watcher of a transaction's change failed");
   }
   await sql`release savepoint ${name}`.execute(trx);
 }

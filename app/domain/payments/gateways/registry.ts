@@ -2,6 +2,7 @@ import type { OperationKind } from "~/db/schema";
 import { cardAdapter } from "./card/card.server";
 import { codAdapter } from "./cod/cod.server";
 import type { GatewayAdapter, GatewayLeg, LegName } from "./gateway";
+import { observed } from "./observed";
 import { knetAdapter } from "./knet/knet.server";
 
 /** What the platform knows of a kind of gateway: how to talk to it and what it can do. */
@@ -42,8 +43,14 @@ export function gatewayKind(kind: string): GatewayKindDefinition {
   return GATEWAY_KINDS[kind];
 }
 
+const observedAdapters = new Map<string, GatewayAdapter>();
+
+/** The kind's adapter, its calls to the gateway timed, counted and logged. */
 export function adapterFor(kind: string): GatewayAdapter {
-  return gatewayKind(kind).adapter;
+  const definition = gatewayKind(kind);
+  let adapter = observedAdapters.get(kind);
+  if (!adapter) observedAdapters.set(kind, (adapter = observed(kind, definition.adapter)));
+  return adapter;
 }
 
 export function gatewaySupports(kind: string, operation: OperationKind) {

@@ -1,3 +1,4 @@
+import { errorField, log as logger } from "~/lib/log.server";
 import { sql } from "kysely";
 import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import type { BulkRunKind, BulkRowTable } from "~/db/schema";
@@ -254,7 +255,7 @@ async function dispatchBatch(trx: DB, dispatchLogId: number, size: number, pace:
       // This message only: what it wrote is undone, it is failed with its error, and the others go out.
       await sql`rollback to savepoint bulk_message`.execute(trx);
       await sql`release savepoint bulk_message`.execute(trx);
-      console.error(`bulk: message ${log.id} of run ${dispatchLogId} could not be written:`, error);
+      logger.error({ message_id: log.id, run_id: dispatchLogId, error: errorField(error) }, "bulk: a message could not be written");
       failed++;
       await trx.updateTable("bulk_transaction_logs").set({ result: "failed", error: "bulk.errors.message_failed" }).where("id", "=", log.id).execute();
       continue;

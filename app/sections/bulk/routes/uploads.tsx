@@ -1,3 +1,4 @@
+import { errorField, log } from "~/lib/log.server";
 import { randomBytes } from "node:crypto";
 import { Anchor, Stack, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
@@ -85,7 +86,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       { status: 400 },
     );
   } catch (error) {
-    console.error("bulk upload failed:", error);
+    log.error({ error: errorField(error) }, "bulk upload failed");
     return data({ values, errors: {}, failed: true }, { status: 500 });
   }
 }

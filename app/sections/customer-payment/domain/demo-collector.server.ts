@@ -1,3 +1,4 @@
+import { errorField, log } from "~/lib/log.server";
 import type { DB } from "~/db/database.server";
 import { demoActivityEnabled } from "~/lib/env.server";
 import { loadSessionUser } from "~/domain/identity/users.server";
@@ -71,7 +72,7 @@ export async function seedDemoCollector(db: DB, payload: { merchantId: number; u
       try {
         await platform.pay(outcome.transaction.id, lang);
       } catch (error) {
-        console.error("demo collector: a payment was left unpaid:", error instanceof Error ? error.message : error);
+        log.warn({ error: errorField(error) }, "demo collector: a payment was left unpaid");
       }
     }
   }

@@ -1,3 +1,4 @@
+import { errorField, log } from "~/lib/log.server";
 import type { DB } from "~/db/database.server";
 import { writeTransaction } from "~/db/database.server";
 import { loadSessionUser } from "~/domain/identity/users.server";
@@ -67,7 +68,7 @@ export async function seedDemoSessions(
       try {
         await platform.pay(made.sessionId, demo.lang);
       } catch (error) {
-        console.error("demo sessions: a session was left unpaid:", error instanceof Error ? error.message : error);
+        log.warn({ error: errorField(error) }, "demo sessions: a session was left unpaid");
       }
     }
   }

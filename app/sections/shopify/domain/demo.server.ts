@@ -1,3 +1,4 @@
+import { errorField, log } from "~/lib/log.server";
 import type { DB } from "~/db/database.server";
 import { loadSessionUser } from "~/domain/identity/users.server";
 import { demoActivityEnabled } from "~/lib/env.server";
@@ -48,7 +49,7 @@ export async function seedDemoShop(db: DB, payload: { merchantId: number; userId
       try {
         await platform.pay(outcome.session.transactionId, demo.lang);
       } catch (error) {
-        console.error("demo shop: a payment was left unpaid:", error instanceof Error ? error.message : error);
+        log.warn({ error: errorField(error) }, "demo shop: a payment was left unpaid");
       }
     }
   }
