@@ -18,6 +18,7 @@ const dashboardRoutesOf = (section: SectionDeclaration) => {
 export default [
   index("routes/root-index.ts"),
   route("healthz", "routes/healthz.ts"),
+  route("readyz", "routes/readyz.ts"),
   route("__test/clock", "routes/test-clock.ts"),
   route("__test/map-style.json", "routes/test-map-style.ts"),
   route("vendor/:file", "routes/vendor.ts"),

@@ -15,7 +15,7 @@ let database: DB | undefined;
 let ready: Promise<DB> | undefined;
 
 /** An arbitrary constant: the Postgres advisory lock under which one instance prepares the database. */
-const PREPARE_LOCK = 7_411_001;
+export const PREPARE_LOCK = 7_411_001;
 
 /**
  * Migrations and the demo seed, once however many instances start together: on Postgres the first

@@ -253,6 +253,28 @@ export async function enqueueDueSchedules(db: DB) {
   }
 }
 
+/** How long work may wait untaken before readiness says no worker is taking jobs. */
+export const WORKER_STALL_MS = 60_000;
+
+/**
+ * Whether some worker, in any process, is taking jobs: no work has waited a minute, or a worker took
+ * a job in the last minute. Work is a queued job that was ready, or a scheduled run that was due (the
+ * reconciler's every 15 s: a worker's every poll moves it, so a dead worker is seen with an empty
+ * queue too). A claim writes the job's locked_at and a running job's lease renews it every 5 s, so a
+ * recent locked_at is a worker at work: a backlog being worked through, or one long job, is no stall.
+ * Nothing is written for it; the second look, which no index serves, runs only when work waits.
+ */
+export async function workerTakesJobs(db: DB): Promise<boolean> {
+  const since = addMs(now(), -WORKER_STALL_MS).toISOString();
+  const waitingJob = await db.selectFrom("jobs").select("id").where("status", "=", "queued").where("run_at", "<=", since).limit(1).executeTakeFirst();
+  const dueSchedule = waitingJob
+    ? undefined
+    : await db.selectFrom("app_settings").select("key").where("key", "like", "schedule:%").where("value", "<=", since).limit(1).executeTakeFirst();
+  if (!waitingJob && !dueSchedule) return true;
+  const taken = await db.selectFrom("jobs").select("id").where("locked_at", ">=", since).limit(1).executeTakeFirst();
+  return taken !== undefined;
+}
+
 let nudge: (() => void) | undefined;
 let started = false;
 

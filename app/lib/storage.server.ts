@@ -127,6 +127,18 @@ export const localStorage: FileStorage = {
   },
 };
 
+/**
+ * Readiness: writes a small file where uploads go and one where reports go (two folders, or one
+ * bucket), and removes them; throws when either cannot be written.
+ */
+export async function probeStorage(): Promise<void> {
+  const store = storage();
+  for (const key of [`readiness-${process.pid}`, `${REPORTS_PREFIX}readiness-${process.pid}`]) {
+    await store.put(key, new Uint8Array([1]));
+    await store.delete(key);
+  }
+}
+
 let s3: { config: Env; storage: FileStorage } | undefined;
 
 /** The configured storage: the bucket when S3_BUCKET is set, otherwise the local folders. */

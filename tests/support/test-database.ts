@@ -14,8 +14,12 @@ export type TestDatabase = {
   destroy: () => Promise<void>;
 };
 
-/** A fresh, migrated database of the engine this test project runs on; destroy() removes it. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh, migrated database of the engine this test project runs on; destroy() removes it.
+ * `upTo`: migrated only up to that migration (an older installation's schema), or not at all (null).
+ */
+export async function createTestDatabase(options: { upTo?: string | null } = {}): Promise<TestDatabase> {
+  const migrate = (db: DB) => (options.upTo === null ? Promise.resolve([]) : migrateToLatest(db, { upTo: options.upTo }));
   const engine = process.env.TEST_DB_ENGINE === "postgres" ? "postgres" : "sqlite";
   if (engine === "postgres") {
     const adminUrl = process.env.TEST_POSTGRES_URL;
@@ -28,7 +32,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     const db = createDatabase({ databaseUrl: url.toString(), poolSize: 5 });
-    await migrateToLatest(db);
+    await migrate(db);
     return {
       db,
       engine,
@@ -45,7 +49,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kp-test-"));
   const file = path.join(dir, "test.sqlite");
   const db = createDatabase({ sqlitePath: file });
-  await migrateToLatest(db);
+  await migrate(db);
   return {
     db,
     engine,
