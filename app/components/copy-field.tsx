@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 
 /** A read-only value with a Copy button; without JavaScript the text is still there to select. */
-export function CopyField({ label, value }: { label: string; value: string }) {
+export function CopyField({ label, value, description }: { label: string; value: string; description?: string }) {
   const { t } = useTranslation();
   const [copied, setCopied] = useState(false);
   const copy = async () => {
@@ -14,7 +14,7 @@ export function CopyField({ label, value }: { label: string; value: string }) {
   return (
     <div>
       <Group gap="xs" align="flex-end" wrap="nowrap">
-        <TextInput label={label} value={value} readOnly onFocus={(event) => event.currentTarget.select()} style={{ flex: 1 }} dir="ltr" />
+        <TextInput label={label} description={description} value={value} readOnly onFocus={(event) => event.currentTarget.select()} style={{ flex: 1 }} dir="ltr" />
         <Button variant="light" onClick={copy}>
           {t("payment_request.copy")}
         </Button>
