@@ -2,7 +2,7 @@ import { Button, Group, Text, TextInput } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 
-/** A read-only value with a Copy button; without JavaScript the text is still there to select. */
+/** A read-only value with a Copy button; without JavaScript the text is still there to select. Its "copied" line is a polite live region, not a status: the page's own status (the flash) stays the one status. */
 export function CopyField({ label, value, description }: { label: string; value: string; description?: string }) {
   const { t } = useTranslation();
   const [copied, setCopied] = useState(false);
@@ -19,7 +19,7 @@ export function CopyField({ label, value, description }: { label: string; value:
           {t("payment_request.copy")}
         </Button>
       </Group>
-      <Text size="sm" c="green" role="status" mih={20} mt={4}>
+      <Text size="sm" c="green" aria-live="polite" mih={20} mt={4}>
         {copied ? t("payment_request.copied") : ""}
       </Text>
     </div>
