@@ -60,6 +60,7 @@ async function runEngine(engine, flags) {
   cleanups.push(cleanup);
   try {
     if (engine === "postgres") database = await createPostgresDatabase(flags.adminUrl);
+    const credentialsKey = randomBytes(32).toString("hex");
     const port = await freePort();
     const env = { ...process.env };
     for (const name of ["BASE_URL", "INTERNAL_BASE_URL", "ROLE", "WORKER", "TEST_CLOCK", "SESSION_SECRET", "SMTP_URL"]) delete env[name];
@@ -68,6 +69,8 @@ async function runEngine(engine, flags) {
       PORT: String(port),
       SQLITE_PATH: sqlitePath,
       DATABASE_URL: database ? database.url : "",
+      // Postgres keeps no key file beside a database: every server of this run seals with one key.
+      ...(database ? { CREDENTIALS_KEY: credentialsKey } : {}),
       SEED_DEMO: "1",
       DEMO_ACTIVITY: "0",
       SANDBOX: "1",

@@ -181,6 +181,51 @@ describe("the architecture", () => {
   });
 });
 
+describe("the payment core names no gateway", () => {
+  /** Every kind a gateway has ever had; a new one joins the list with its folder under gateways/. */
+  const KIND_NAMES = ["knet", "card", "mpgs", "cod"];
+  // "cod" is also a transaction and attempt state: only compared with a gateway's kind is it the gateway.
+  const ONLY_AS_KIND = new Set(["cod"]);
+  const kindExpression = /(^|\.)(kind|gatewayKind|gateway_kind)$/;
+  const comparisons = new Set([ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken]);
+
+  /** Where a file in domain/payments (outside gateways/) compares, keys or names a kind of gateway. */
+  function kindLiterals(source: ts.SourceFile): string[] {
+    const found: string[] = [];
+    const where = (node: ts.Node, text: string) => found.push(`${path.relative(appDir, source.fileName)}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1} ${text}`);
+    const visit = (node: ts.Node) => {
+      if (ts.isStringLiteralLike(node) && KIND_NAMES.includes(node.text)) {
+        const parent = node.parent;
+        const other = ts.isBinaryExpression(parent) && comparisons.has(parent.operatorToken.kind) ? (parent.left === node ? parent.right : parent.left) : ts.isCaseClause(parent) ? parent.parent.parent.expression : undefined;
+        const againstKind = other !== undefined && kindExpression.test(other.getText(source));
+        if (!ONLY_AS_KIND.has(node.text) || againstKind) where(node, node.getText(source));
+      }
+      // `{ knet: … }`, `GATEWAY_KINDS.knet`: a kind as a key.
+      const name = ts.isPropertyAssignment(node) || ts.isPropertyAccessExpression(node) ? node.name : undefined;
+      if (name && ts.isIdentifier(name) && KIND_NAMES.includes(name.text) && !ONLY_AS_KIND.has(name.text)) where(name, name.text);
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+    return found;
+  }
+
+  it("finds a kind compared, keyed or named", () => {
+    const probe = ts.createSourceFile(path.join(appDir, "domain/payments/probe.ts"), 'if (gateway.kind === "cod" || kind !== "knet") use(GATEWAY_KINDS.card, { mpgs: 1 }, "card"); switch (row.kind) { case "cod": }', ts.ScriptTarget.Latest, true);
+    expect(kindLiterals(probe).map((entry) => entry.split(" ")[1])).toEqual(['"cod"', '"knet"', "card", "mpgs", '"card"', '"cod"']);
+    const states = ts.createSourceFile(path.join(appDir, "domain/payments/probe.ts"), 'const next = to === "cod" ? "cod" : state; const map = { cod: [] }; if (started.kind !== "redirect") {}', ts.ScriptTarget.Latest, true);
+    expect(kindLiterals(states)).toEqual([]);
+  });
+
+  it("in app/domain/payments outside gateways/: what a kind of gateway does is asked of the registry", () => {
+    const core = files.filter((file) => {
+      const relative = path.relative(appDir, file).split(path.sep).join("/");
+      return relative.startsWith("domain/payments/") && !relative.startsWith("domain/payments/gateways/");
+    });
+    expect(core.length).toBeGreaterThan(10);
+    expect(core.flatMap((file) => kindLiterals(parsed.get(file)!))).toEqual([]);
+  });
+});
+
 describe("the sandboxes", () => {
   it("are closed in production: every sandbox page and endpoint checks the mode before anything else", () => {
     const handlers = files.filter((file) => file.includes(`${path.sep}routes${path.sep}sandbox${path.sep}`) && /export (async function|const) (loader|action)\b/.test(fs.readFileSync(file, "utf8")));

@@ -103,7 +103,7 @@ describe("gateways in the administration panel", () => {
     expect(await tested.json()).toMatchObject({ result: "connected", message: "Connected: the gateway accepted the credentials." });
 
     // New credentials replace the old: a wrong password is refused by KNET.
-    const changed = await call("PATCH", `/api/v1/admin/gateways/${knetId}`, alphaToken, { credentials: { tranportal_password: "not-the-password" } });
+    const changed = await call("PATCH", `/api/v1/admin/gateways/${knetId}`, alphaToken, { credentials: { tranportal_password: "not-the-pass" } });
     expect(changed.status).toBe(200);
     const refused = await (await call("POST", `/api/v1/admin/gateways/${knetId}/test`, alphaToken, undefined, "ar")).json();
     expect(refused).toMatchObject({ result: "refused", message: "أجابت البوابة لكنها رفضت بيانات الاعتماد." });
@@ -196,6 +196,74 @@ describe("gateways in the administration panel", () => {
     // Customers see it, in that order: the pay choices of a request for KNET.
     const request = await call("POST", "/api/v1/plugins/payment_request/transaction", alphaToken, { amount: "1.000", currency_code: "KWD", pg_codes: ["knet-main"] });
     expect(request.status).toBe(201);
+  });
+
+  it("sets up KNET from the pages without JavaScript: the fields KNET's manual gives, the addresses to give the bank, and Test connection", async () => {
+    const cookie = await signIn(alpha.admin.username);
+    const post = (path: string, body: URLSearchParams) => fetch(`${server.url}${path}`, { method: "POST", headers: { Cookie: cookie, Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" }, body, redirect: "manual" });
+    const added = await post("/en/admin/gateways", new URLSearchParams({ intent: "add", kind: "knet", code: "knet-page", name_en: "KNET page", name_ar: "كي نت", currencies: "KWD", endpoint_url: `${server.url}/sandbox/knet` }));
+    expect(added.status).toBe(302);
+    const page = added.headers.get("Location")!;
+    const id = Number(page.split("/").pop());
+    const row = () => database.db.selectFrom("gateways").select(["name_en", "credentials", "credentials_set_at"]).where("id", "=", id).executeTakeFirstOrThrow();
+
+    // responseURL and errorURL, read-only to copy or select, with the host KNET must allow.
+    const html = await (await fetch(`${server.url}${page}`, { headers: { Cookie: cookie } })).text();
+    const inputs = html.match(/<input[^>]*>/g) ?? [];
+    for (const leg of ["response", "error"]) {
+      expect(inputs.filter((input) => input.includes(`value="${server.url}/gateway/knet/${leg}/"`) && /\sreadonly(=""|\s|>)/i.test(input)), leg).toHaveLength(1);
+    }
+    expect(html).toContain(`KNET must allow this host (${new URL(server.url).host})`);
+    expect(html).toContain("At most 15 characters, as the bank gave it.");
+    const arabic = await (await fetch(`${server.url}${page.replace("/en/", "/ar/")}`, { headers: { Cookie: cookie } })).text();
+    expect(arabic).toContain("عنوان الاستجابة");
+    expect(arabic).toContain(`يجب أن تسمح كي نت بهذا النطاق (${new URL(server.url).host})`);
+
+    const form = (credentials: Record<string, string>, name_en = "KNET page") =>
+      new URLSearchParams({ intent: "save", name_en, name_ar: "كي نت", currencies: "KWD", fee_fixed: "0", fee_percentage: "0", fee_payer: "merchant", mode: "test", endpoint_url: `${server.url}/sandbox/knet`, ...Object.fromEntries(Object.entries(credentials).map(([field, value]) => [`credentials.${field}`, value])) });
+    // A password longer than KNET's 15 characters and a resource key that is not 16: refused by field, in the reader's language, and nothing saved.
+    const before = await row();
+    const bad = { tranportal_id: terminal.tranportal_id, tranportal_password: "sixteen-chars-xx", resource_key: terminal.resource_key.slice(1) };
+    const refused = await post(page, form(bad, "Renamed"));
+    expect(refused.status).toBe(400);
+    const refusedText = await refused.text();
+    expect(refusedText).toContain("A KNET tranportal password has at most 15 characters.");
+    expect(refusedText).toContain("A KNET resource key has 16 characters.");
+    const refusedArabic = await (await post(page.replace("/en/", "/ar/"), form(bad, "Renamed"))).text();
+    expect(refusedArabic).toContain("كلمة مرور طرفية كي نت 15 حرفًا على الأكثر.");
+    expect(refusedArabic).toContain("يتكوّن مفتاح المورد في كي نت من 16 حرفًا.");
+    expect(await row()).toEqual(before);
+    const usd = await post(page, new URLSearchParams([...form({}).entries(), ["currencies", "USD"]]));
+    expect(await usd.text()).toContain("KNET takes Kuwaiti dinars only.");
+
+    const saved = await post(page, form({ tranportal_id: terminal.tranportal_id, tranportal_password: terminal.password, resource_key: terminal.resource_key }));
+    expect(saved.status).toBe(302);
+    expect((await row()).credentials_set_at).toBeTruthy();
+
+    // Test connection: an inquiry for a track id KNET never saw, asked of the sandbox at its address; the answer in the page.
+    const connected = await post(page, new URLSearchParams({ intent: "test" }));
+    expect(connected.status).toBe(200);
+    const connectedText = await connected.text();
+    expect(connectedText).toContain("Connected: the gateway accepted the credentials.");
+    expect(connectedText).toContain("KNET answered an inquiry for a test track id");
+    expect(await (await post(page.replace("/en/", "/ar/"), new URLSearchParams({ intent: "test" }))).text()).toContain("متصل: قبلت البوابة بيانات الاعتماد.");
+    expect((await post(page, form({ tranportal_password: "wrong-password" }))).status).toBe(302);
+    const wrong = await (await post(page.replace("/en/", "/ar/"), new URLSearchParams({ intent: "test" }))).text();
+    expect(wrong).toContain("أجابت البوابة لكنها رفضت بيانات الاعتماد.");
+    expect(wrong).toContain("IPAY0100015");
+  });
+
+  it("the API refuses a tranportal password longer than KNET's 15 characters, and adds nothing", async () => {
+    const refused = await call(
+      "POST",
+      "/api/v1/admin/gateways",
+      alphaToken,
+      { kind: "knet", code: "knet-long", name_en: "K", name_ar: "ك", currencies: ["KWD"], endpoint_url: `${server.url}/sandbox/knet`, credentials: { tranportal_id: "1", tranportal_password: "sixteen-chars-xx", resource_key: "0123456789abcdef" } },
+      "ar",
+    );
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ "credentials.tranportal_password": ["كلمة مرور طرفية كي نت 15 حرفًا على الأكثر."] });
+    expect(await database.db.selectFrom("gateways").select("id").where("code", "=", "knet-long").execute()).toEqual([]);
   });
 
   it("another merchant can read and change nothing of them", async () => {

@@ -298,7 +298,7 @@ export async function startAttempt(
   }
   paymentsStarted.inc({ gateway: gateway.kind });
   const resultUrl = `/${input.lang}/pay/attempt-detail/${attemptId}`;
-  if (started.kind === "cod") {
+  if (started.kind !== "redirect") {
     await completeAttempt(
       db,
       attemptId,

@@ -8,7 +8,9 @@ import { list, named, refuse, word, type Refusal, type TextParams } from "~/lib/
 import { seal, unseal } from "~/lib/sealed.server";
 import { gatewayTargetsGuarded, isPublicHost } from "~/domain/integrations/webhook-targets.server";
 import { listMerchantGateways, toGatewayConfig, type GatewayRow } from "./gateway-settings.server";
-import { adapterFor, GATEWAY_KINDS, isGatewayKind } from "./gateways/registry";
+import { platformUrls } from "./attempts.server";
+import { adapterFor, GATEWAY_KINDS, gatewayKind, isGatewayKind } from "./gateways/registry";
+import type { CredentialField, GatewaySettings } from "./gateways/settings";
 
 /**
  * The administration of a merchant's gateways: which ones customers see and in what order, in
@@ -18,22 +20,42 @@ import { adapterFor, GATEWAY_KINDS, isGatewayKind } from "./gateways/registry";
  * an endpoint of its own stands on this installation's sandbox, whose accounts the platform fills in.
  */
 
-/** The credentials each kind asks for: the API's field name, the adapter's, and whether it is needed. */
-export const CREDENTIAL_FIELDS: Record<string, readonly { field: string; key: string; required: boolean }[]> = {
-  knet: [
-    { field: "tranportal_id", key: "tranportalId", required: true },
-    { field: "tranportal_password", key: "password", required: true },
-    { field: "resource_key", key: "resourceKey", required: true },
-  ],
-  card: [
-    { field: "merchant_id", key: "merchantId", required: false },
-    { field: "api_key", key: "apiKey", required: true },
-    { field: "notification_secret", key: "webhookSecret", required: true },
-  ],
-  cod: [],
-};
-
 export const GATEWAY_KIND_KEYS = Object.keys(GATEWAY_KINDS);
+
+const NO_SETTINGS: GatewaySettings = { credentials: [] };
+
+/** What a kind asks of the merchant (gateways/registry.ts); an unknown kind asks nothing. */
+export function settingsOf(kind: string): GatewaySettings {
+  return isGatewayKind(kind) ? gatewayKind(kind).settings : NO_SETTINGS;
+}
+
+/** The credentials a kind asks for, as a form shows them. */
+export function credentialFieldsOf(kind: string) {
+  return settingsOf(kind).credentials.map(({ field, required, secret, hint }) => ({ field, required, secret, hint: hint ?? null }));
+}
+
+/**
+ * The addresses the merchant gives the bank for a kind: one per leg the bank must know, each
+ * followed by the attempt's id when the platform uses it (attempts.server.ts platformUrls).
+ */
+export function registeredAddresses(kind: string, publicBaseUrl: string): { leg: string; url: string }[] {
+  const legs = settingsOf(kind).registeredLegs ?? [];
+  // The bank calls this installation at its public address, notifications included.
+  const urls = platformUrls({ publicBaseUrl, internalBaseUrl: publicBaseUrl }, "", kind);
+  return legs.map((leg) => ({ leg, url: urls[leg] }));
+}
+
+/** A gateway that calls out stands on the platform's sandbox until it has an address of its own. */
+function standsOnSandbox(kind: string, endpoint: string | null) {
+  return endpoint === null && !settingsOf(kind).offline;
+}
+
+/** The refusal of a typed credential the bank's documents rule out, if any. */
+function credentialRefusal(entry: CredentialField, value: string): string | null {
+  const tooShort = entry.minLength !== undefined && value.length < entry.minLength;
+  const tooLong = entry.maxLength !== undefined && value.length > entry.maxLength;
+  return tooShort || tooLong ? (entry.refusal ?? "admin.gateways.errors.credential_long") : null;
+}
 
 export type GatewayAdminView = {
   id: number;
@@ -78,8 +100,8 @@ export function viewOf(row: GatewayRow): GatewayAdminView {
     endpoint_url: row.endpoint_url,
     enabled: Boolean(row.enabled),
     sort_order: row.sort_order,
-    uses_sandbox: row.endpoint_url === null && row.kind !== "cod",
-    credentials: (CREDENTIAL_FIELDS[row.kind] ?? []).map((entry) => ({ field: entry.field, set: Boolean(stored[entry.key]) })),
+    uses_sandbox: standsOnSandbox(row.kind, row.endpoint_url),
+    credentials: settingsOf(row.kind).credentials.map((entry) => ({ field: entry.field, set: Boolean(stored[entry.key]) })),
     credentials_set_at: row.credentials_set_at ? new Date(row.credentials_set_at as string).toISOString() : null,
   };
 }
@@ -155,11 +177,13 @@ export async function checkGatewayInput(input: GatewayInput, current?: GatewayRo
     if (!trimmed || trimmed.length > 60) errors[field] = ["admin.gateways.errors.name"];
     else values[field] = trimmed;
   }
+  const settings = settingsOf(kind);
+  const only = settings.currencies;
   let currencies = current ? current.currencies.split(",") : [];
   if (input.currencies !== undefined || !current) {
     const chosen = [...new Set((input.currencies ?? []).map((code) => code.trim().toUpperCase()))];
     if (!chosen.length || !chosen.every(isSupportedCurrency)) errors.currencies = ["admin.gateways.errors.currencies"];
-    else if (kind === "knet" && chosen.some((code) => code !== "KWD")) errors.currencies = ["admin.gateways.errors.knet_kwd"];
+    else if (only && chosen.some((code) => !only.only.includes(code))) errors.currencies = [only.refusal];
     else {
       currencies = chosen;
       values.currencies = chosen.join(",");
@@ -206,7 +230,7 @@ export async function checkGatewayInput(input: GatewayInput, current?: GatewayRo
     values.endpoint_url = endpoint;
   }
   const mode = values.mode ?? current?.mode ?? "test";
-  const sandbox = kind !== "cod" && endpoint === null;
+  const sandbox = standsOnSandbox(kind, endpoint);
   if (sandbox && !errors.endpoint_url) {
     if (mode === "live") errors.endpoint_url = ["admin.gateways.errors.live_needs_endpoint"];
     else if (!sandboxEnabled()) errors.endpoint_url = ["admin.gateways.errors.endpoint_required"];
@@ -215,13 +239,16 @@ export async function checkGatewayInput(input: GatewayInput, current?: GatewayRo
 
   // Credentials: what is typed replaces what is stored, field by field.
   let credentials: Record<string, string> | null = null;
-  const fields = CREDENTIAL_FIELDS[kind] ?? [];
+  const fields = settings.credentials;
   const typed = input.credentials ?? {};
   const unknown = Object.keys(typed).filter((name) => !fields.some((entry) => entry.field === name));
   if (unknown.length) errors.credentials = ["admin.gateways.errors.credential_unknown"];
   const entered = fields.filter((entry) => typeof typed[entry.field] === "string" && typed[entry.field].trim() !== "");
   if (entered.some((entry) => typed[entry.field].length > 500)) errors.credentials = ["admin.gateways.errors.credential_long"];
-  if (kind === "knet" && typed.resource_key && typed.resource_key.trim() && typed.resource_key.trim().length !== 16) errors["credentials.resource_key"] = ["admin.gateways.errors.resource_key"];
+  for (const entry of entered) {
+    const refusal = credentialRefusal(entry, typed[entry.field].trim());
+    if (refusal) errors[`credentials.${entry.field}`] = [refusal];
+  }
   if (!sandbox && fields.length) {
     const endpointChanged = values.endpoint_url !== undefined && values.endpoint_url !== (current?.endpoint_url ?? null);
     // Credentials belong to the address they were entered for: a new address takes new ones, so
@@ -262,7 +289,7 @@ export type SandboxCredentials = (db: DB, kind: string) => Promise<Record<string
 
 /** The platform's sandbox credentials for a gateway without an endpoint, sealed; what was typed, sealed, otherwise. */
 async function credentialsToStore(db: DB, sandbox: SandboxCredentials, kind: string, endpoint: string | null, typed: Record<string, string> | null) {
-  if (kind !== "cod" && endpoint === null) return seal(JSON.stringify((await sandbox(db, kind)) ?? {}));
+  if (standsOnSandbox(kind, endpoint)) return seal(JSON.stringify((await sandbox(db, kind)) ?? {}));
   return typed ? seal(JSON.stringify(typed)) : null;
 }
 

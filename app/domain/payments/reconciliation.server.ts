@@ -8,7 +8,7 @@ import { enqueueJob } from "~/lib/jobs.server";
 import { reconcilerGraceMs, type PlatformAddresses } from "./attempts.server";
 import { gatewayNameParam, isReachable, listMerchantGateways, toGatewayConfig, type GatewayRow } from "./gateway-settings.server";
 import type { GatewayConfig, GatewayOutcome, SettlementEntry } from "./gateways/gateway";
-import { adapterFor, GATEWAY_KINDS, isGatewayKind } from "./gateways/registry";
+import { adapterFor, GATEWAY_KINDS, gatewayKind, isGatewayKind } from "./gateways/registry";
 import type { Actor } from "~/domain/identity/permissions";
 import { operationGraceMs, settleOperationByHand } from "./operations.server";
 
@@ -344,7 +344,7 @@ export async function compareBooks(db: DB, addresses: PlatformAddresses, options
     const mine = { checked: 0, found: 0, resolved: 0 };
     const myFailures: string[] = [];
     for (const gateway of await listMerchantGateways(db, merchant.id)) {
-      if (!isGatewayKind(gateway.kind) || gateway.kind === "cod" || !isReachable(gateway)) continue;
+      if (!isGatewayKind(gateway.kind) || gatewayKind(gateway.kind).settings.offline || !isReachable(gateway)) continue;
       const config = toGatewayConfig(gateway, addresses);
       const adapter = adapterFor(gateway.kind);
       const attempts = await attemptsOf(db, gateway, range);

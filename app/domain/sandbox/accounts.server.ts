@@ -18,7 +18,8 @@ const cached = new WeakMap<DB, SandboxAccounts>();
 
 function generate(): SandboxAccounts {
   return {
-    knet: { tranportalId: randomDigits(6), password: randomToken(12), resourceKey: randomToken(12) },
+    // As KNET issues them: a password of at most 15 characters (12 here), a 16-character resource key.
+    knet: { tranportalId: randomDigits(6), password: randomToken(9), resourceKey: randomToken(12) },
     card: { apiKey: `sk_sandbox_${randomToken(16)}`, webhookSecret: `whsec_sandbox_${randomToken(16)}` },
   };
 }

@@ -4,8 +4,9 @@ import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation
 import type { Route } from "./+types/gateway";
 import { CurrencyChoices } from "~/components/admin/currency-choices";
 import { Callout } from "~/components/callout";
+import { CopyField } from "~/components/copy-field";
 import { PageHeader } from "~/components/page-header";
-import { checkGatewayInput, CREDENTIAL_FIELDS, testGatewayConnection, updateGateway, viewOf } from "~/domain/payments/gateway-admin.server";
+import { checkGatewayInput, credentialFieldsOf, registeredAddresses, settingsOf, testGatewayConnection, updateGateway, viewOf } from "~/domain/payments/gateway-admin.server";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
 import { GATEWAY_KINDS } from "~/domain/payments/gateways/registry";
 import { sandboxEnabled } from "~/lib/env.server";
@@ -38,7 +39,9 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const row = await currentGateway(context, auth.user.merchantId, params.id);
   return {
     gateway: viewOf(row),
-    credentialFields: (CREDENTIAL_FIELDS[row.kind] ?? []).map((entry) => ({ field: entry.field, required: entry.required })),
+    credentialFields: credentialFieldsOf(row.kind),
+    addresses: registeredAddresses(row.kind, platformAddresses(request).publicBaseUrl),
+    offline: settingsOf(row.kind).offline ?? false,
     canCapture: (GATEWAY_KINDS as Record<string, { operations: readonly string[] }>)[row.kind]?.operations.includes("capture") ?? false,
     currencies: [...SUPPORTED_CURRENCIES],
     sandbox: sandboxEnabled(),
@@ -63,7 +66,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     if (!tested.ok) notFound();
     return data<ActionResult>({ tested: { result: tested.result, detail: tested.detail } });
   }
-  const credentials = Object.fromEntries((CREDENTIAL_FIELDS[row.kind] ?? []).map((entry) => [entry.field, text(`credentials.${entry.field}`)]));
+  const credentials = Object.fromEntries(credentialFieldsOf(row.kind).map((entry) => [entry.field, text(`credentials.${entry.field}`)]));
   const values = {
     name_en: text("name_en"),
     name_ar: text("name_ar"),
@@ -85,7 +88,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 export default function GatewayPage({ params }: Route.ComponentProps) {
   const { t } = useTranslation();
   const lang = params.lang as Language;
-  const { gateway, credentialFields, canCapture, currencies, sandbox } = useLoaderData<typeof loader>();
+  const { gateway, credentialFields, addresses, offline, canCapture, currencies, sandbox } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionResult | undefined;
   const busy = useNavigation().state === "submitting";
   const errors = result?.errors ?? {};
@@ -175,7 +178,7 @@ export default function GatewayPage({ params }: Route.ComponentProps) {
               </SimpleGrid>
             </Stack>
           </Card>
-          {gateway.kind === "cod" ? null : (
+          {offline ? null : (
             <Card withBorder padding="lg">
               <Stack>
                 <Text fw={600} component="h2" size="lg">
@@ -204,19 +207,22 @@ export default function GatewayPage({ params }: Route.ComponentProps) {
                 <SimpleGrid cols={{ base: 1, sm: 2 }}>
                   {credentialFields.map((entry) => {
                     const set = gateway.credentials.find((stored) => stored.field === entry.field)?.set ?? false;
+                    const state = set ? t("admin.gateways.credential_set") : t(entry.required ? "admin.gateways.credential_not_set" : "admin.gateways.credential_optional");
+                    const Input = entry.secret ? PasswordInput : TextInput;
                     return (
-                      <PasswordInput
+                      <Input
                         key={entry.field}
                         name={`credentials.${entry.field}`}
                         label={t(`admin.gateways.credential.${entry.field}`)}
-                        description={set ? t("admin.gateways.credential_set") : t(entry.required ? "admin.gateways.credential_not_set" : "admin.gateways.credential_optional")}
-                        autoComplete="new-password"
+                        description={entry.hint ? `${t(entry.hint)} ${state}` : state}
+                        autoComplete={entry.secret ? "new-password" : "off"}
                         dir="ltr"
                         error={error(`credentials.${entry.field}`)}
                       />
                     );
                   })}
                 </SimpleGrid>
+                {addresses.length ? <RegisteredAddresses kind={gateway.kind} addresses={addresses} /> : null}
                 {error("credentials") ? (
                   <Text size="sm" c="red">
                     {error("credentials")}
@@ -232,6 +238,25 @@ export default function GatewayPage({ params }: Route.ComponentProps) {
           </Group>
         </Stack>
       </Form>
+    </Stack>
+  );
+}
+
+/** The platform's addresses the bank registers for this gateway, to copy (or select, without JavaScript). */
+function RegisteredAddresses({ kind, addresses }: { kind: string; addresses: { leg: string; url: string }[] }) {
+  const { t } = useTranslation();
+  const host = new URL(addresses[0].url).host;
+  return (
+    <Stack gap="xs">
+      <Text fw={600} component="h3" size="md">
+        {t("admin.gateways.addresses.title")}
+      </Text>
+      <Text size="sm" c="dimmed">
+        {t([`admin.gateways.addresses.note_${kind}`, "admin.gateways.addresses.note"], { host })}
+      </Text>
+      {addresses.map((address) => (
+        <CopyField key={address.leg} label={t(`admin.gateways.addresses.${address.leg}`)} value={address.url} description={t("admin.gateways.addresses.per_attempt")} />
+      ))}
     </Stack>
   );
 }

@@ -1,13 +1,19 @@
 import type { OperationKind } from "~/db/schema";
 import { cardAdapter } from "./card/card.server";
+import { cardSettings } from "./card/settings";
 import { codAdapter } from "./cod/cod.server";
+import { codSettings } from "./cod/settings";
 import type { GatewayAdapter, GatewayLeg, LegName } from "./gateway";
 import { observed } from "./observed";
 import { knetAdapter } from "./knet/knet.server";
+import { knetSettings } from "./knet/settings";
+import type { GatewaySettings } from "./settings";
 
 /** What the platform knows of a kind of gateway: how to talk to it and what it can do. */
 export type GatewayKindDefinition = {
   adapter: GatewayAdapter;
+  /** What a merchant enters to set one up: credentials, currencies, the addresses to give the bank. */
+  settings: GatewaySettings;
   /** Refunds, captures and voids it takes after a payment. */
   operations: readonly OperationKind[];
   /** The path of this platform's own sandbox of it, used when a gateway has no endpoint of its own. */
@@ -25,9 +31,9 @@ export type GatewayKindDefinition = {
 
 /** Every kind of gateway. Adding one is an entry here and its adapter beside it. */
 const KINDS = {
-  knet: { adapter: knetAdapter, operations: ["refund"], sandboxPath: "/sandbox/knet", preferredChoice: true, showsTrackId: true, sessionMinutes: 30 },
-  card: { adapter: cardAdapter, operations: ["refund", "capture", "void"], sandboxPath: "/sandbox/card", sessionMinutes: 60 },
-  cod: { adapter: codAdapter, operations: [] },
+  knet: { adapter: knetAdapter, settings: knetSettings, operations: ["refund"], sandboxPath: "/sandbox/knet", preferredChoice: true, showsTrackId: true, sessionMinutes: 30 },
+  card: { adapter: cardAdapter, settings: cardSettings, operations: ["refund", "capture", "void"], sandboxPath: "/sandbox/card", sessionMinutes: 60 },
+  cod: { adapter: codAdapter, settings: codSettings, operations: [] },
 } as const satisfies Record<string, GatewayKindDefinition>;
 
 export type GatewayKind = keyof typeof KINDS;

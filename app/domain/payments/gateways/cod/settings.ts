@@ -1,0 +1,3 @@
+import type { GatewaySettings } from "../settings";
+
+export const codSettings: GatewaySettings = { credentials: [], offline: true };
