@@ -70,22 +70,22 @@ export const WALLET_ENHANCER = `(function () {
         });
         var success = Apple.STATUS_SUCCESS === undefined ? 0 : Apple.STATUS_SUCCESS;
         var failure = Apple.STATUS_FAILURE === undefined ? 1 : Apple.STATUS_FAILURE;
-        session.addEventListener("validatemerchant", function (event) {
+        session.onvalidatemerchant = function (event) {
           post(config.sessionUrl, { validation_url: event.validationURL }).then(function (answer) {
             if (answer.ok) return session.completeMerchantValidation(answer.body);
             log("apple_pay", "validation_failed", firstError(answer.body));
             session.abort();
           }).catch(function (error) { log("apple_pay", "validation_failed", error); session.abort(); });
-        });
-        session.addEventListener("paymentauthorized", function (event) {
+        };
+        session.onpaymentauthorized = function (event) {
           payment("apple_pay", code, event.payment.token).then(function (answer) {
             session.completePayment(answer.ok && answer.body.state === "success" ? success : failure);
             if (answer.ok) { window.location.assign(answer.body.redirect_url); return; }
             log("apple_pay", "refused", firstError(answer.body));
             message.textContent = firstError(answer.body);
           }).catch(function (error) { session.completePayment(failure); log("apple_pay", "error", error); });
-        });
-        session.addEventListener("cancel", function () { log("apple_pay", "cancel"); });
+        };
+        session.oncancel = function () { log("apple_pay", "cancel"); };
         try { session.begin(); } catch (error) { log("apple_pay", "error", error); }
       });
       show(apple);
