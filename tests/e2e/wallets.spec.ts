@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import { expect, test, type Browser, type Page } from "./fixtures";
@@ -12,17 +13,20 @@ import { IDENTITY_CERTIFICATE, IDENTITY_KEY } from "../support/wallet-fixtures";
  */
 const APPLE_PAY_STUBS = fs.readFileSync(createRequire(import.meta.url).resolve("apple-pay-js-stubs/src/apple-pay-js-stubs.js"), "utf8");
 
-/** A token of Apple's shape (ApplePayPayment.token), as the stubs' payment hands it over. */
-const APPLE_TOKEN = {
-  paymentData: {
-    version: "EC_v1",
-    data: "c3R1YmJlZCBBcHBsZSBQYXkgcGF5bWVudCBkYXRh",
-    signature: "c3R1YmJlZCBzaWduYXR1cmU=",
-    header: { ephemeralPublicKey: "c3R1YmJlZCBrZXk=", publicKeyHash: "c3R1YmJlZCBoYXNo", transactionId: "5f1a1e7cdb1e0d2c" },
-  },
-  paymentMethod: { displayName: "Visa 1111", network: "Visa", type: "debit" },
-  transactionIdentifier: "5F1A1E7CDB1E0D2C",
-};
+/** A token of Apple's shape (ApplePayPayment.token), as the stubs' payment hands it over; each payment's is its own (a token is used once). */
+function appleToken() {
+  const id = randomBytes(16).toString("hex");
+  return {
+    paymentData: {
+      version: "EC_v1",
+      data: Buffer.from(`stubbed Apple Pay payment data ${id}`).toString("base64"),
+      signature: "c3R1YmJlZCBzaWduYXR1cmU=",
+      header: { ephemeralPublicKey: "c3R1YmJlZCBrZXk=", publicKeyHash: "c3R1YmJlZCBoYXNo", transactionId: id },
+    },
+    paymentMethod: { displayName: "Visa 1111", network: "Visa", type: "debit" },
+    transactionIdentifier: id.toUpperCase(),
+  };
+}
 
 /** What the Apple Pay stub does once the merchant is validated: the customer authorizes, or cancels. */
 async function stubApplePay(page: Page, customer: "authorize" | "cancel") {
@@ -49,13 +53,13 @@ async function stubApplePay(page: Page, customer: "authorize" | "cancel") {
         else session.onpaymentauthorized({ payment: { token } });
       };
     },
-    { token: APPLE_TOKEN, customer },
+    { token: appleToken(), customer },
   );
 }
 
 /** The Payment Request API as a browser with Google Pay set up answers it. */
 async function stubGooglePay(page: Page) {
-  await page.addInitScript(() => {
+  await page.addInitScript((id) => {
     class PaymentRequestStub {
       methods: { supportedMethods: string; data: unknown }[];
       details: unknown;
@@ -68,7 +72,7 @@ async function stubGooglePay(page: Page) {
       }
       show() {
         sessionStorage.setItem("googlePayRequest", JSON.stringify({ data: this.methods[0]!.data, details: this.details }));
-        const token = JSON.stringify({ signature: "MEUCIQ-stub", protocolVersion: "ECv2", signedMessage: '{"encryptedMessage":"stub","ephemeralPublicKey":"stub","tag":"stub"}' });
+        const token = JSON.stringify({ signature: "MEUCIQ-stub", protocolVersion: "ECv2", signedMessage: JSON.stringify({ encryptedMessage: `stub-${id}`, ephemeralPublicKey: "stub", tag: "stub" }) });
         return Promise.resolve({
           details: { apiVersion: 2, apiVersionMinor: 0, paymentMethodData: { type: "CARD", description: "Visa •••• 1111", info: { cardNetwork: "VISA", cardDetails: "1111" }, tokenizationData: { type: "PAYMENT_GATEWAY", token } } },
           complete: (result: string) => {
@@ -79,7 +83,7 @@ async function stubGooglePay(page: Page) {
       }
     }
     (window as unknown as { PaymentRequest: unknown }).PaymentRequest = PaymentRequestStub;
-  });
+  }, randomBytes(16).toString("hex"));
 }
 
 /** Signs in as the installation's operator (the demo admin) and sets Apple Pay up on the operator's page. */
@@ -190,8 +194,8 @@ test.describe("wallets with JavaScript off", () => {
     await expect(page.getByRole("button", { name: t("en", "pay.wallet.apple_pay") })).toHaveCount(0);
     await expect(page.getByRole("button", { name: t("en", "pay.wallet.google_pay") })).toHaveCount(0);
     await expect(page.locator(".wallet-button")).toHaveCount(0);
-    await page.getByRole("radio", { name: /KNET/ }).check();
-    await page.getByRole("button", { name: /KNET/ }).click();
+    await expect(page.getByRole("radio", { name: /KNET/ })).toBeChecked();
+    await page.getByRole("button", { name: /Pay Now/ }).click();
     await expect(page.getByText("Card number")).toBeVisible();
     await page.getByRole("textbox", { name: "Card number" }).fill("8888880000000001");
     await page.getByRole("textbox", { name: "PIN" }).fill("1234");
