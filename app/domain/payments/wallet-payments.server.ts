@@ -20,7 +20,7 @@ import { loadPayPage, payChoicesFor } from "./pay-page.server";
 import { applePaySetup, googleMerchantId } from "./wallet-settings.server";
 
 /** A wallet's token is a few kilobytes (Apple's encrypted payment data); anything larger is not one. */
-export const MAX_WALLET_TOKEN = 32 * 1024;
+const MAX_WALLET_TOKEN = 32 * 1024;
 
 /** Whether a gateway takes this wallet on the pay page: its kind offers it, and Apple Pay is set up for Apple Pay. */
 export function offersWallet(gateway: Pick<GatewayRow, "kind">, provider: WalletProvider, applePayReady: boolean) {
