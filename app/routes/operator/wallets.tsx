@@ -12,7 +12,7 @@ import { readFormData } from "~/web/form-data.server";
 import { notFound, requireUser } from "~/web/guards.server";
 import { getDbFrom } from "~/web/request-context.server";
 
-const FIELDS = ["apple_merchant_identifier", "apple_display_name", "apple_domain_association", "apple_certificate", "apple_key", "google_merchant_id"] as const;
+type Field = "apple_merchant_identifier" | "apple_display_name" | "apple_domain_association" | "apple_certificate" | "apple_key" | "google_merchant_id";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "الدفع بالمحافظ الرقمية" : "Wallet payments" }];
@@ -60,7 +60,7 @@ export default function WalletsPage({ params }: Route.ComponentProps) {
   const { settings, domain, associationUrl } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionResult | undefined;
   const busy = useNavigation().state === "submitting";
-  const error = (field: (typeof FIELDS)[number]) => (result?.error.field === field ? t(result.error.code) : undefined);
+  const error = (field: Field) => (result?.error.field === field ? t(result.error.code) : undefined);
   const value = (field: string, stored: string) => result?.values[field] ?? stored;
   return (
     <Stack maw={800}>
