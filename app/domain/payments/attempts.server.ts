@@ -652,7 +652,7 @@ export async function completeAttempt(
   });
 }
 
-export async function configForAttempt(
+async function configForAttempt(
   db: DB,
   attempt: Attempt,
   addresses: PlatformAddresses,
