@@ -23,6 +23,7 @@ export default [
   route("__test/map-style.json", "routes/test-map-style.ts"),
   route("vendor/:file", "routes/vendor.ts"),
   route("media/brand/:merchantId/:file", "routes/media/brand-image.ts"),
+  route(".well-known/apple-developer-merchantid-domain-association", "routes/well-known/apple-pay-domain.ts"),
   ...sandboxRoutes,
   route("gateway/:kind/:leg/:attemptId", "routes/gateway/message.ts"),
   ...routesOf("root"),
@@ -110,6 +111,9 @@ export default [
     route("pay/attempt-detail/:attemptId/receipt.pdf", "routes/pay/receipt.ts"),
     route("pay/:transactionId", "routes/pay/pay.tsx"),
     route("pay/:transactionId/attachment", "routes/pay/attachment.ts"),
+    route("pay/:transactionId/wallet/session", "routes/pay/wallet-session.ts"),
+    route("pay/:transactionId/wallet/pay", "routes/pay/wallet-pay.ts"),
+    route("pay/:transactionId/wallet/log", "routes/pay/wallet-log.ts"),
     ...routesOf("public"),
     layout("routes/dashboard/layout.tsx", [
       index("routes/dashboard/general-info.tsx"),
@@ -127,6 +131,7 @@ export default [
       route("notifications", "routes/dashboard/notifications.ts"),
       layout("routes/admin/layout.tsx", [
         route("operator", "routes/operator/merchants.tsx"),
+        route("operator/wallets", "routes/operator/wallets.tsx"),
         route("admin", "routes/admin/index.ts"),
         route("admin/profile", "routes/admin/profile.tsx"),
         route("admin/profile/images", "routes/admin/profile.images.ts"),

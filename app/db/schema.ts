@@ -200,6 +200,24 @@ export interface AppSettingTable {
   value: string;
 }
 
+/** The installation's wallet settings, one row (id 1; migration 0040, decision 0039). */
+export interface WalletSettingTable {
+  id: number;
+  /** Apple's merchant identifier, `merchant.<reverse domain>`. */
+  apple_merchant_identifier: string | null;
+  /** The name Apple shows on the payment sheet's merchant session. */
+  apple_display_name: string | null;
+  /** The file Apple gives for the domain, served as it is at /.well-known/apple-developer-merchantid-domain-association. */
+  apple_domain_association: string | null;
+  /** PEM, sealed: the merchant identity certificate Apple's merchant validation is called with. */
+  apple_identity_certificate: string | null;
+  /** PEM, sealed: its private key. */
+  apple_identity_key: string | null;
+  /** Google Pay's merchant id (its business console), needed in production. */
+  google_merchant_id: string | null;
+  updated_at: Timestamp;
+}
+
 export interface GatewayTable {
   id: Generated<number>;
   merchant_id: number;
@@ -1338,6 +1356,7 @@ export interface Database {
   outgoing_mail: OutgoingMailTable;
   jobs: JobTable;
   app_settings: AppSettingTable;
+  wallet_settings: WalletSettingTable;
   gateways: GatewayTable;
   transactions: TransactionTable;
   payment_attempts: PaymentAttemptTable;

@@ -9,6 +9,8 @@ import { loadMerchantContact } from "~/domain/merchants/merchants.server";
 import { unitOf } from "~/domain/merchants/units.server";
 import { chosenAmount, defaultChoice, loadPayPage, payChoicesFor, type PayChoice, type PublicTransaction } from "~/domain/payments/pay-page.server";
 import { activeCheckoutFields, customerFieldView } from "~/domain/payments/checkout-fields.server";
+import type { PlatformAddresses } from "~/domain/payments/attempts.server";
+import { walletOffers } from "~/domain/payments/wallet-payments.server";
 
 function serializeChoice(choice: PayChoice, lang: Language) {
   const t = translator(lang);
@@ -41,7 +43,27 @@ export async function publicPayChoices(db: DB, transaction: PublicTransaction, a
   const chosen = chosenAmount(transaction, amountText);
   if (!chosen.ok) return { ok: false as const, error: describe(chosen.error, chosen.params, lang) };
   const choices = await payChoicesFor(db, transaction, chosen.amount, lang);
-  return { ok: true as const, choices: choices.map((choice) => serializeChoice(choice, lang)), default: defaultChoice(choices)?.gateway_code ?? null };
+  return { ok: true as const, choices: choices.map((choice) => serializeChoice(choice, lang)), default: defaultChoice(choices)?.gateway_code ?? null, offered: choices };
+}
+
+/**
+ * Public spec §3's `apple_pay_config`: what a page needs to open Apple's payment sheet (the domain
+ * Apple validates, the name and total on the sheet, the method that charges it); null where no
+ * method of the page takes Apple Pay, or the installation has not set it up.
+ */
+async function applePayConfig(db: DB, transaction: PublicTransaction, choices: PayChoice[], shopName: string, countryCode: string | null, addresses: PlatformAddresses) {
+  const offers = await walletOffers(db, transaction.merchant_id, choices, addresses);
+  const choice = offers.applePay ? choices.find((candidate) => candidate.gateway_code === offers.applePay?.gatewayCode) : undefined;
+  if (!choice) return null;
+  return {
+    domain: new URL(addresses.publicBaseUrl).hostname,
+    shop_name: shopName,
+    amount: toDecimalString(choice.amount, choice.currency_code),
+    currency_code: choice.currency_code,
+    country_code: countryCode ?? "KW",
+    session_id: transaction.id,
+    code: choice.gateway_code,
+  };
 }
 
 /**
@@ -49,7 +71,7 @@ export async function publicPayChoices(db: DB, transaction: PublicTransaction, a
  * its merchant paused. `checkoutFields`: its section's declaration offers checkout fields;
  * `ticketsUrl`: where its section lets the customer download what the payment bought.
  */
-export async function publicPayView(db: DB, id: string, lang: Language, plugins: readonly string[], options: { checkoutFields?: boolean; ticketsUrl?: string | null } = {}): Promise<{ ok: true; body: unknown } | { ok: false; code: "pay.not_found" | "pay.paused" }> {
+export async function publicPayView(db: DB, id: string, lang: Language, plugins: readonly string[], options: { checkoutFields?: boolean; ticketsUrl?: string | null; addresses?: PlatformAddresses } = {}): Promise<{ ok: true; body: unknown } | { ok: false; code: "pay.not_found" | "pay.paused" }> {
   const t = translator(lang);
   const page = await loadPayPage(db, id, plugins);
   if (page.status === "not_found") return { ok: false, code: "pay.not_found" };
@@ -66,6 +88,8 @@ export async function publicPayView(db: DB, id: string, lang: Language, plugins:
     .executeTakeFirstOrThrow();
   const valid = page.status === "payable";
   const priced = valid ? await publicPayChoices(db, transaction, null, lang) : null;
+  const shopName = (lang === "ar" ? unit?.title_ar : unit?.title_en) ?? "";
+  const applePay = priced?.ok && options.addresses ? await applePayConfig(db, transaction, priced.offered, shopName, merchant.country_code, options.addresses) : null;
   const checkoutFields = valid && options.checkoutFields ? await activeCheckoutFields(db, transaction.merchant_id, transaction.plugin) : [];
   const details =
     page.status === "expired"
@@ -111,6 +135,7 @@ export async function publicPayView(db: DB, id: string, lang: Language, plugins:
       disclaimer: true,
       disclaimer_message: merchant.disclaimer ?? t("pay.disclaimer"),
       next_url: transaction.next_url,
+      apple_pay_config: applePay,
       order_description: {
         items: personal.description
           .split("\n")

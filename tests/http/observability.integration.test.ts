@@ -88,6 +88,22 @@ describe("the log", () => {
     expect(lines().find((entry) => entry.msg === "gateway call" && entry.operation === "start")).toMatchObject({ gateway: "knet", outcome: "ok" });
   });
 
+  it("writes what a wallet's payment sheet reports (a cancel), and nothing else of it", async () => {
+    const created = await createPaymentRequest(database.db, {
+      merchantId: shop.merchantId,
+      user: shop.admin,
+      request: PaymentRequestSchema.parse({ amount: "2.000", pg_codes: "knet-sandbox" }),
+      baseUrl: server.url,
+      lang: "en",
+    });
+    if (!created.ok) throw new Error("could not create");
+    const id = created.transaction.id;
+    const logged = await fetch(`${server.url}/en/pay/${id}/wallet/log`, { method: "POST", headers: { "Content-Type": "application/json", Origin: server.url }, body: JSON.stringify({ provider: "apple_pay", event: "cancel", detail: "closed by the payer" }) });
+    expect(logged.status).toBe(204);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(lines().find((entry) => entry.msg === "wallet" && entry.transaction_id === id)).toMatchObject({ level: "info", provider: "apple_pay", event: "cancel", detail: "closed by the payer" });
+  });
+
   it("never carries a password, card number, PIN, token, API key or e-mail address", async () => {
     const token = await fetch(`${server.url}/api/v1/user/token/`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ username: shop.admin.username, password: DEMO_PASSWORD }) });
     const { access } = (await token.json()) as { access: string };

@@ -2,7 +2,7 @@ import { IconChevronLeft, IconChevronRight } from "@tabler/icons-react";
 import { useText } from "~/components/pay/use-text";
 import { Button } from "./ui";
 
-type Choice = { code: string; name: string; logoUrl: string | null; total: string; fee: string | null; feeByMerchant: boolean; cashOnDelivery: boolean };
+type Choice = { code: string; name: string; logoUrl: string | null; total: string; /** The total as a decimal string, for a wallet's payment sheet. */ amount?: string; fee: string | null; feeByMerchant: boolean; cashOnDelivery: boolean };
 
 /**
  * The payment methods as radio cards in a row that scrolls (4 visible, 3 under 600 px), then one
@@ -34,6 +34,7 @@ export function PayChoices({ choices, selected }: { choices: Choice[]; selected:
                 value={choice.code}
                 defaultChecked={choice.code === chosen?.code}
                 data-total={choice.total}
+                data-amount={choice.amount}
                 required
               />
               <span className="pay-choice__card">

@@ -86,6 +86,7 @@ export const PAY_ENHANCER = `(function () {
         if (!card) return;
         var total = money(choice.amount, choice.currency_code);
         card.querySelector("input").setAttribute("data-total", total);
+        card.querySelector("input").setAttribute("data-amount", choice.amount);
         card.querySelector(".pay-choice__total").textContent = total;
         card.querySelector(".pay-choice__fee").textContent = choice.fee_description;
       });

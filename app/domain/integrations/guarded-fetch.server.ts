@@ -5,7 +5,14 @@ import { guardedLookup, isPrivateHost } from "./webhook-targets.server";
 /** The most of an answer kept: a gateway's JSON is a few kilobytes. */
 const MAX_ANSWER = 1024 * 1024;
 
-type GuardedInit = { method: "GET" | "POST"; headers: Record<string, string>; body?: string | URLSearchParams; signal: AbortSignal };
+type GuardedInit = {
+  method: "GET" | "POST";
+  headers: Record<string, string>;
+  body?: string | URLSearchParams;
+  signal: AbortSignal;
+  /** A client certificate and its key (PEM) for mutual TLS (Apple Pay's merchant validation); only on a guarded https call. */
+  clientCertificate?: { cert: string; key: string };
+};
 
 /**
  * `fetch` for a call to an address a merchant entered (a payment gateway's endpoint): when
@@ -14,7 +21,11 @@ type GuardedInit = { method: "GET" | "POST"; headers: Record<string, string>; bo
  * afterwards. Redirects are not followed. Unguarded (the sandboxes on this machine), plain fetch.
  */
 export async function guardedFetch(url: string, init: GuardedInit, guarded: boolean): Promise<Response> {
-  if (!guarded) return fetch(url, { ...init, redirect: "manual" });
+  if (!guarded) {
+    const { clientCertificate, ...plain } = init;
+    if (clientCertificate) throw new Error("A client certificate is presented only on a guarded call");
+    return fetch(url, { ...plain, redirect: "manual" });
+  }
   const target = new URL(url);
   if (!/^https?:$/.test(target.protocol)) throw new TypeError(`${target.protocol} is not an address a gateway is called at`);
   if (isPrivateHost(target.hostname)) throw new Error(`${target.hostname} is a private or loopback address; it may not be reached`);
@@ -28,7 +39,9 @@ export async function guardedFetch(url: string, init: GuardedInit, guarded: bool
   }
   const client = target.protocol === "https:" ? https : http;
   return new Promise<Response>((resolve, reject) => {
-    const request = client.request(target, { method: init.method, headers, lookup: guardedLookup(true), signal: init.signal }, (answer) => {
+    const tls = init.clientCertificate && target.protocol === "https:" ? { cert: init.clientCertificate.cert, key: init.clientCertificate.key } : {};
+    if (init.clientCertificate && target.protocol !== "https:") return reject(new Error("A client certificate is presented only over https"));
+    const request = client.request(target, { method: init.method, headers, lookup: guardedLookup(true), signal: init.signal, ...tls }, (answer) => {
       const chunks: Buffer[] = [];
       let size = 0;
       answer.on("data", (chunk: Buffer) => {

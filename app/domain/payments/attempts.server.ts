@@ -8,7 +8,7 @@ import { paymentsCompleted, paymentsStarted } from "~/lib/metrics.server";
 import type { Language } from "~/lib/i18n";
 import { sha256 } from "~/lib/crypto.server";
 import { newTrackId, publicId } from "~/lib/ids.server";
-import { priceWithFee } from "~/lib/money";
+import { parseAmount, priceWithFee } from "~/lib/money";
 import { money, word, type TextParams } from "~/lib/outcome";
 import {
   keepCheckoutAnswers,
@@ -17,6 +17,7 @@ import {
 import {
   feeRuleOf,
   findMerchantGateway,
+  type GatewayRow,
   gatewayNameParam,
   supportsCurrency,
   isReachable,
@@ -90,7 +91,7 @@ export async function findAttempt(db: DB, id: string) {
 
 export type Attempt = NonNullable<Awaited<ReturnType<typeof findAttempt>>>;
 
-function gatewayAttempt(
+export function gatewayAttempt(
   attempt: Attempt,
 ): AttemptForGateway & { gatewayReference: string | null } {
   return {
@@ -125,25 +126,87 @@ export type StartOutcome =
       params?: TextParams;
     };
 
+type AttemptInput = {
+  transactionId: string;
+  gatewayCode: string;
+  amountText?: string | null;
+  submissionToken: string;
+  lang: Language;
+  addresses: PlatformAddresses;
+  /** The sections whose transactions customers pay on the pay page. */
+  plugins: readonly string[];
+  /** The customer's checked answers to the checkout fields, kept with the attempt (see checkCheckoutValues). */
+  answers?: CheckoutAnswers | null;
+};
+
+type StartRefusal = Extract<StartOutcome, { ok: false }>;
+
 /**
  * Pay Now: creates one attempt per submitted form (a double submit finds the first) and asks the
  * gateway where to send the customer. Cash on delivery completes at once.
  */
-export async function startAttempt(
+export async function startAttempt(db: DB, input: AttemptInput): Promise<StartOutcome> {
+  const opened = await openAttempt(db, input);
+  if (!opened.ok) return opened;
+  if (opened.kind === "submitted") return resumeStartedAttempt(db, opened.attempt);
+  const { attempt, gateway } = opened;
+  const attemptId = attempt.id;
+  const config = toGatewayConfig(gateway, input.addresses);
+  let started: StartResult;
+  try {
+    started = await adapterFor(gateway.kind).start(
+      config,
+      gatewayAttempt(attempt),
+      platformUrls(input.addresses, attemptId, gateway.kind),
+    );
+  } catch (error) {
+    await completeAttempt(db, attemptId, {
+      status: "error",
+      refs: { resultCode: "START_FAILED" },
+    });
+    log.warn({ attempt_id: attemptId, gateway: gateway.kind, error: errorField(error) }, "gateway start failed");
+    return { ok: false, error: "pay.errors.gateway_unavailable" };
+  }
+  paymentsStarted.inc({ gateway: gateway.kind });
+  const resultUrl = `/${input.lang}/pay/attempt-detail/${attemptId}`;
+  if (started.kind !== "redirect") {
+    await completeAttempt(
+      db,
+      attemptId,
+      { status: "success", refs: {} },
+      { cod: true },
+    );
+    return { ok: true, redirectUrl: resultUrl, attemptId };
+  }
+  await db
+    .updateTable("payment_attempts")
+    .set({
+      gateway_reference: started.gatewayReference ?? null,
+      redirect_url: started.url,
+    })
+    .where("id", "=", attemptId)
+    .execute();
+  return { ok: true, redirectUrl: started.url, attemptId };
+}
+
+/**
+ * The checks every way of paying makes, then the attempt's row: the transaction payable, the method
+ * one the pay page offers (and `accepts`), the amount within its bounds. A submission token already
+ * used for this transaction finds its attempt instead.
+ */
+export async function openAttempt(
   db: DB,
-  input: {
-    transactionId: string;
-    gatewayCode: string;
-    amountText?: string | null;
-    submissionToken: string;
-    lang: Language;
-    addresses: PlatformAddresses;
-    /** The sections whose transactions customers pay on the pay page. */
-    plugins: readonly string[];
-    /** The customer's checked answers to the checkout fields, kept with the attempt (see checkCheckoutValues). */
-    answers?: CheckoutAnswers | null;
-  },
-): Promise<StartOutcome> {
+  input: AttemptInput,
+  options: {
+    accepts?: (gateway: GatewayRow) => boolean;
+    /** The total, fee included, the customer approved (a decimal string): another one is refused. */
+    expectedTotal?: string;
+  } = {},
+): Promise<
+  | StartRefusal
+  | { ok: true; kind: "submitted"; attempt: Attempt }
+  | { ok: true; kind: "opened"; attempt: Attempt; gateway: GatewayRow }
+> {
   const transaction = await findPublicTransaction(
     db,
     input.transactionId,
@@ -153,7 +216,7 @@ export async function startAttempt(
   // A repeated submit of the same form goes where the first one went, whatever happened since.
   const token = input.submissionToken.slice(0, 64) || publicId();
   const existing = await findSubmittedAttempt(db, transaction.id, token);
-  if (existing) return resumeStartedAttempt(db, existing);
+  if (existing) return { ok: true, kind: "submitted", attempt: existing };
   const merchant = await db
     .selectFrom("merchants")
     .select("is_active")
@@ -214,11 +277,22 @@ export async function startAttempt(
       params: amount.params,
     };
 
+  if (options.accepts && !options.accepts(gateway)) {
+    return {
+      ok: false,
+      error: "pay.errors.choose_gateway",
+      field: "gateway_code",
+    };
+  }
   const price = priceWithFee(
     amount.amount,
     feeRuleOf(gateway),
     gateway.fee_payer,
   );
+  // What the customer approved (a wallet's payment sheet) must be what is charged.
+  const approved = options.expectedTotal === undefined ? null : parseAmount(options.expectedTotal, transaction.currency_code);
+  if (approved && !(approved.ok && approved.minor === price.gross))
+    return { ok: false, error: "pay.errors.wallet_total_changed", field: "amount" };
   const attemptId = publicId();
   const createdAt = nowIso();
   try {
@@ -275,47 +349,10 @@ export async function startAttempt(
       return { ok: false, error: "pay.errors.expired_retry" };
     // Two submits of the same form raced: the other one made the attempt.
     const winner = await findSubmittedAttempt(db, transaction.id, token);
-    if (winner) return resumeStartedAttempt(db, winner);
+    if (winner) return { ok: true, kind: "submitted", attempt: winner };
     throw error;
   }
-
-  const attempt = (await findAttempt(db, attemptId))!;
-  const config = toGatewayConfig(gateway, input.addresses);
-  let started: StartResult;
-  try {
-    started = await adapterFor(gateway.kind).start(
-      config,
-      gatewayAttempt(attempt),
-      platformUrls(input.addresses, attemptId, gateway.kind),
-    );
-  } catch (error) {
-    await completeAttempt(db, attemptId, {
-      status: "error",
-      refs: { resultCode: "START_FAILED" },
-    });
-    log.warn({ attempt_id: attemptId, gateway: gateway.kind, error: errorField(error) }, "gateway start failed");
-    return { ok: false, error: "pay.errors.gateway_unavailable" };
-  }
-  paymentsStarted.inc({ gateway: gateway.kind });
-  const resultUrl = `/${input.lang}/pay/attempt-detail/${attemptId}`;
-  if (started.kind !== "redirect") {
-    await completeAttempt(
-      db,
-      attemptId,
-      { status: "success", refs: {} },
-      { cod: true },
-    );
-    return { ok: true, redirectUrl: resultUrl, attemptId };
-  }
-  await db
-    .updateTable("payment_attempts")
-    .set({
-      gateway_reference: started.gatewayReference ?? null,
-      redirect_url: started.url,
-    })
-    .where("id", "=", attemptId)
-    .execute();
-  return { ok: true, redirectUrl: started.url, attemptId };
+  return { ok: true, kind: "opened", attempt: (await findAttempt(db, attemptId))!, gateway };
 }
 
 /** Thrown inside the attempt's write when its transaction stopped being payable meanwhile. */
@@ -678,7 +715,7 @@ export function resultPageUrl(addresses: PlatformAddresses, attempt: Pick<Attemp
 }
 
 /** A gateway that says it charged another amount than the attempt's is an error, whatever else it says. */
-function heldToTotal(outcome: GatewayOutcome, total: number): GatewayOutcome {
+export function heldToTotal(outcome: GatewayOutcome, total: number): GatewayOutcome {
   const charged = outcome.status === "success" || outcome.status === "authorized";
   if (!charged || outcome.amount === undefined || outcome.amount === total) return outcome;
   return { status: "error", refs: { ...outcome.refs, resultCode: "AMOUNT_MISMATCH" } };

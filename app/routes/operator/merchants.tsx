@@ -1,6 +1,6 @@
-import { Badge, Button, Card, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from "@mantine/core";
+import { Anchor, Badge, Button, Card, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/merchants";
 import { CheckboxChoice } from "~/components/choice";
 import { DataTable, type DataColumn } from "~/components/data-table";
@@ -91,6 +91,9 @@ export default function OperatorPage({ params }: Route.ComponentProps) {
   return (
     <Stack maw={1000}>
       <PageHeader title={t("operator.title")} description={t("operator.subtitle")} />
+      <Anchor component={Link} to={`/${lang}/operator/wallets`} size="sm">
+        {t("operator.wallets_link")}
+      </Anchor>
       <DataTable rows={merchants} rowKey={(merchant) => merchant.id} empty="—" minWidth={640} hover={false} columns={columns} />
       <Card withBorder padding="lg">
         <Form method="post" noValidate>

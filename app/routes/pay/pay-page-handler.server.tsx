@@ -6,6 +6,7 @@ import { NonceProvider } from "~/components/nonce";
 import { platform } from "~/boot/start.server";
 import { directionOf, isLanguage } from "~/lib/i18n";
 import { i18nFor } from "~/lib/i18n.server";
+import { platformAddresses } from "~/web/addresses.server";
 import { securityHeaders } from "~/web/security-headers.server";
 import { isPersonVisit } from "~/web/visitors.server";
 import { runOnCallerClock } from "~/web/test-clock-scope.server";
@@ -29,7 +30,7 @@ export function createPayPageHandler(build: ServerBuild) {
     const match = PAY_PAGE_PATH.exec(url.pathname);
     if (!match || !isLanguage(match[1])) return null;
     const lang = match[1];
-    const result = await payPageView(await platform(), lang, match[2]!, url.searchParams, visit);
+    const result = await payPageView(await platform(), lang, match[2]!, url.searchParams, visit, platformAddresses(new Request(url)));
     const nonce = randomBytes(16).toString("base64");
     const headers = securityHeaders({ url: url.href }, nonce);
     if (result.kind === "redirect") return { status: 302, headers: [...headers, ["Location", result.location]], body: "" };

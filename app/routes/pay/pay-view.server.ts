@@ -6,10 +6,12 @@ import { KUWAIT_AREAS_AR, KUWAIT_AREAS_EN } from "~/domain/payments/kuwait-areas
 import { chosenAmount, defaultChoice, loadPayPage, payChoicesFor } from "~/domain/payments/pay-page.server";
 import { loadUnitHeader } from "~/domain/merchants/units.server";
 import { randomToken } from "~/lib/crypto.server";
-import { env } from "~/lib/env.server";
+import { env, sandboxEnabled } from "~/lib/env.server";
 import { formatDateTime } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
-import { formatAmount } from "~/lib/money";
+import { formatAmount, toDecimalString } from "~/lib/money";
+import type { PlatformAddresses } from "~/domain/payments/attempts.server";
+import { walletOffers, type WalletOffers } from "~/domain/payments/wallet-payments.server";
 import { boundsOf, decimalBoundsOf } from "~/domain/payments/amount-bounds.server";
 import { formatParams } from "~/presentation/texts.server";
 import { merchantContactView } from "~/presentation/public-pay-view.server";
@@ -21,7 +23,7 @@ import { CHECKOUT_FIELD_SECTIONS, PAYABLE_SECTIONS } from "~/sections/registry";
  * What the pay page shows for a link, or where it sends the customer instead. One function for the
  * route's loader and for the pay page's direct handler (pay-page-handler.server).
  */
-export async function payPageView(db: DB, lang: Language, transactionId: string, searchParams: URLSearchParams, visit: { opens: boolean }) {
+export async function payPageView(db: DB, lang: Language, transactionId: string, searchParams: URLSearchParams, visit: { opens: boolean }, addresses?: PlatformAddresses) {
   const page = await loadPayPage(db, transactionId, PAYABLE_SECTIONS, visit);
   if (page.status === "not_found") return { kind: "page", httpStatus: 404, page: { status: page.status, lang, unit: null, view: null, settledLink: null, contact: null } } as const;
   const { transaction } = page;
@@ -46,6 +48,9 @@ export async function payPageView(db: DB, lang: Language, transactionId: string,
     payChoicesFor(db, transaction, amount, lang),
     !asking && CHECKOUT_FIELD_SECTIONS.includes(transaction.plugin) ? activeCheckoutFields(db, transaction.merchant_id, transaction.plugin) : [],
   ]);
+  // The wallets go with the payment methods too, and only to a page that can run the wallet's script.
+  const offers = !asking && addresses && choices.length ? await walletOffers(db, transaction.merchant_id, choices, addresses) : null;
+  const country = offers?.applePay || offers?.googlePay ? (await db.selectFrom("merchants").select("country_code").where("id", "=", transaction.merchant_id).executeTakeFirst())?.country_code : null;
   const requested = choices.find((choice) => choice.gateway_code === searchParams.get("gateway"));
   const selected = requested ?? defaultChoice(choices);
   const money = (minor: number) => formatAmount(minor, transaction.currency_code, lang);
@@ -89,6 +94,7 @@ export async function payPageView(db: DB, lang: Language, transactionId: string,
           name: choice.gateway,
           logoUrl: choice.logo_url,
           total: money(choice.amount),
+          amount: toDecimalString(choice.amount, choice.currency_code),
           fee: choice.fee > 0 ? money(choice.fee) : null,
           cashOnDelivery: choice.kind === "cod",
           feeByMerchant: choice.fee_payer === "merchant",
@@ -96,8 +102,33 @@ export async function payPageView(db: DB, lang: Language, transactionId: string,
         selected: selected?.gateway_code ?? null,
         checkoutFields: checkoutFields.map((field) => customerFieldView(field, lang)),
         submissionToken: randomToken(16),
+        wallets: offers && (offers.applePay || offers.googlePay) ? walletsView(offers, transaction, { shopName: unit?.title ?? "", country: country ?? "KW" }, lang) : null,
       },
     },
+  };
+}
+
+/** What the pay page's wallet script needs to open Apple's or Google's payment sheet (pay/wallet-*.ts take the result). */
+function walletsView(offers: WalletOffers, transaction: PublicTransaction, merchant: { shopName: string; country: string }, lang: Language) {
+  const base = `/${lang}/pay/${transaction.id}/wallet`;
+  return {
+    sessionUrl: `${base}/session`,
+    payUrl: `${base}/pay`,
+    logUrl: `${base}/log`,
+    label: merchant.shopName || String(transaction.order_no),
+    currency: transaction.currency_code,
+    country: merchant.country,
+    applePay: offers.applePay ? { code: offers.applePay.gatewayCode } : null,
+    googlePay: offers.googlePay
+      ? {
+          code: offers.googlePay.gatewayCode,
+          gateway: offers.googlePay.gateway,
+          gatewayMerchantId: offers.googlePay.gatewayMerchantId,
+          merchantId: offers.googlePay.googleMerchantId,
+          // Google's TEST environment charges nothing: the sandboxes and an installation without Google's merchant id.
+          environment: (offers.googlePay.googleMerchantId && !sandboxEnabled() ? "PRODUCTION" : "TEST") as "PRODUCTION" | "TEST",
+        }
+      : null,
   };
 }
 

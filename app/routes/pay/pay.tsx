@@ -8,6 +8,7 @@ import { AmountForm } from "~/components/pay/amount-form";
 import { DeliverySteps } from "~/components/pay/delivery-steps";
 import { PAY_ENHANCER } from "~/components/pay/pay-enhancer";
 import { PayChoices } from "~/components/pay/pay-choices";
+import { WalletPay } from "~/components/pay/wallet-pay";
 import { PayStatus } from "~/components/pay/pay-status";
 import { PublicHeader } from "~/components/pay/public-header";
 import { PaySummary } from "~/components/pay/pay-summary";
@@ -40,7 +41,7 @@ export function payPageTitle(page: PayPageData | undefined) {
 
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const lang = isLanguage(params.lang) ? params.lang : "en";
-  const result = await payPageView(getDbFrom(context), lang, params.transactionId ?? "", new URL(request.url).searchParams, { opens: isPersonVisit(request) });
+  const result = await payPageView(getDbFrom(context), lang, params.transactionId ?? "", new URL(request.url).searchParams, { opens: isPersonVisit(request) }, platformAddresses(request));
   if (result.kind === "redirect") return redirect(result.location);
   return data(result.page, { status: result.httpStatus });
 }
@@ -127,6 +128,7 @@ export function PayPage({ page, actionData, path }: { page: PayPageData; actionD
                   ) : null}
                   <CheckoutFields fields={view.checkoutFields} actionData={actionData} />
                   <PayChoices choices={view.choices} selected={view.selected} />
+                  {view.wallets ? <WalletPay wallets={view.wallets} /> : null}
                 </div>
               </form>
             )}

@@ -14,4 +14,5 @@ export const sandboxRoutes: RouteConfigEntry[] = [
     route("api/payments/:id/:operation", "routes/sandbox/card-api-operation.ts", { id: "sandbox-card-api-operation" }),
     route("api/payments/:id/operations/:reference", "routes/sandbox/card-api-operation-inquiry.ts", { id: "sandbox-card-api-operation-inquiry" }),
   ]),
+  route("sandbox/apple-pay/paymentservices/paymentSession", "routes/sandbox/apple-pay-session.ts", { id: "sandbox-apple-pay-session" }),
 ];

@@ -136,7 +136,12 @@ export type SettlementEntry = {
 export interface GatewayAdapter {
   /** Its addresses on this platform, by leg; a message to a leg it lacks is not found. */
   legs?: Partial<Record<LegName, GatewayLeg>>;
-  /** Pays the attempt with a wallet token in one server call (no hosted page); the outcome is still confirmed by `inquire`. */
+  /**
+   * Pays the attempt with a wallet token in one server call (no hosted page). Its answer is the
+   * gateway's own, asked from this server, and settles the attempt (held to its total); when it
+   * throws, the outcome is unknown and `inquire` decides. The token is the wallet's as the page
+   * received it: Apple Pay's `ApplePayPayment.token` as JSON, Google Pay's `tokenizationData.token`.
+   */
   payWithWallet?(config: GatewayConfig, attempt: AttemptForGateway, wallet: WalletPayment): Promise<GatewayOutcome & { gatewayReference?: string }>;
   start(config: GatewayConfig, attempt: AttemptForGateway, urls: PlatformUrls): Promise<StartResult>;
   /** The gateway's own answer, asked from this server; the only thing besides a verified message that decides an outcome. */

@@ -3,7 +3,7 @@ import { cardAdapter } from "./card/card.server";
 import { cardSettings } from "./card/settings";
 import { codAdapter } from "./cod/cod.server";
 import { codSettings } from "./cod/settings";
-import type { GatewayAdapter, GatewayLeg, LegName } from "./gateway";
+import type { GatewayAdapter, GatewayLeg, LegName, WalletPayment } from "./gateway";
 import { observed } from "./observed";
 import { knetAdapter } from "./knet/knet.server";
 import { knetSettings } from "./knet/settings";
@@ -27,7 +27,16 @@ export type GatewayKindDefinition = {
    * reconciler asks about an attempt, pending or recorded as failed, until then (none: nothing to ask).
    */
   sessionMinutes?: number;
+  /** The wallets its customers may pay with on the pay page; offered only when its adapter has payWithWallet (decision 0039). */
+  wallets?: readonly WalletProvider[];
+  /**
+   * How Google Pay names this gateway in a payment request's tokenization (`gateway`), and which of
+   * a merchant's credentials is the merchant's id at the gateway (`gatewayMerchantId`).
+   */
+  googlePay?: { gateway: string; merchantIdCredential: string };
 };
+
+export type WalletProvider = WalletPayment["provider"];
 
 /** Every kind of gateway. Adding one is an entry here and its adapter beside it. */
 const KINDS = {
@@ -66,6 +75,15 @@ export function gatewaySupports(kind: string, operation: OperationKind) {
 /** Whether a gateway of this kind takes any refund, capture or void at all. */
 export function takesOperations(kind: string) {
   return isGatewayKind(kind) && GATEWAY_KINDS[kind].operations.length > 0;
+}
+
+/** The wallets a kind of gateway takes: those its entry offers, when its adapter can pay with a wallet's token. */
+export function walletsOf(kind: string): readonly WalletProvider[] {
+  if (!isGatewayKind(kind)) return [];
+  const definition: GatewayKindDefinition = GATEWAY_KINDS[kind];
+  if (!definition.adapter.payWithWallet) return [];
+  // Google Pay also needs to know the gateway's name in Google's tokenization.
+  return (definition.wallets ?? []).filter((wallet) => wallet !== "google_pay" || definition.googlePay);
 }
 
 /** The leg of a kind's adapter that answers at `/gateway/<kind>/<leg>/…`, if it has one. */

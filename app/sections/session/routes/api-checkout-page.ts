@@ -2,6 +2,7 @@ import type { Route } from "./+types/api-checkout-page";
 import { publicPayView } from "~/presentation/public-pay-view.server";
 import { apiDetail, apiJson, apiLanguage, methodNotAllowed } from "~/web/api.server";
 import { getDbFrom } from "~/web/request-context.server";
+import { platformAddresses } from "~/web/addresses.server";
 import { offersCheckoutFields, PAYABLE_SECTIONS } from "~/sections/registry";
 import { findPublicSession, offersSessions, sessionState } from "../domain/sessions.server";
 
@@ -15,7 +16,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const lang = apiLanguage(request);
   const session = await findPublicSession(db, params.sessionId);
   if (!session || !(await offersSessions(db, session.merchant_id))) return apiDetail(request, "api.not_found", 404);
-  const view = await publicPayView(db, session.transaction_id, lang, PAYABLE_SECTIONS, { checkoutFields: offersCheckoutFields(session.type) });
+  const view = await publicPayView(db, session.transaction_id, lang, PAYABLE_SECTIONS, { checkoutFields: offersCheckoutFields(session.type), addresses: platformAddresses(request) });
   if (!view.ok) return apiDetail(request, view.code, view.code === "pay.paused" ? 423 : 404);
   const current = (await findPublicSession(db, session.id)) ?? session;
   return apiJson({

@@ -46,7 +46,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const db = getDbFrom(context);
   // What a paid transaction bought, when its section gives it to download (an event's tickets).
   const ticketsUrl = (await transactionExtensions(params.plugin)?.ticketsUrl?.(db, params.id, lang)) ?? null;
-  const view = await publicPayView(db, params.id, lang, [params.plugin], { checkoutFields: offersCheckoutFields(params.plugin), ticketsUrl });
+  const view = await publicPayView(db, params.id, lang, [params.plugin], { checkoutFields: offersCheckoutFields(params.plugin), ticketsUrl, addresses: platformAddresses(request) });
   if (!view.ok) return apiDetail(request, view.code, view.code === "pay.paused" ? 423 : 404);
   return apiJson(view.body);
 }
