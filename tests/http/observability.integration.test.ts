@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
 import { startServerProcess, type ServerProcess } from "../support/server-process";
@@ -130,6 +132,11 @@ describe("/metrics", () => {
     expect(text).toMatch(/kp_reconciliation_open_differences \d+/);
     expect(text).toMatch(/kp_webhook_oldest_undelivered_seconds \d+/);
     expect((await fetch(`${server.url}/metrics`, { headers: { "X-Forwarded-For": "127.0.0.1" } })).status).toBe(403);
+    // The dashboard in the repository draws only what is exported.
+    const dashboard = fs.readFileSync(path.join(process.cwd(), "ops/grafana/platform-dashboard.json"), "utf8");
+    const drawn = new Set([...dashboard.matchAll(/\bkp_[a-z_]+/g)].map(([name]) => name.replace(/_(bucket|count|sum)$/, "")));
+    expect(drawn.size).toBeGreaterThan(8);
+    for (const name of drawn) expect(text, name).toContain(`# TYPE ${name} `);
   });
 
   it("answers only the bearer of METRICS_TOKEN when it is set", async () => {
