@@ -37,6 +37,7 @@ import * as pushSubscriptionSession from "./migrations/0035-push-subscription-se
 import * as unpaidHolds from "./migrations/0036-unpaid-holds";
 import * as userLanguage from "./migrations/0037-user-language";
 import * as knetResponseLeg from "./migrations/0038-knet-response-leg";
+import * as mastercardGateway from "./migrations/0039-mastercard-gateway";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -79,6 +80,7 @@ const migrations: Record<string, EngineMigration> = {
   "0036-unpaid-holds": unpaidHolds,
   "0037-user-language": userLanguage,
   "0038-knet-response-leg": knetResponseLeg,
+  "0039-mastercard-gateway": mastercardGateway,
 };
 
 export async function migrateToLatest(db: DB) {

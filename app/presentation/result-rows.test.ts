@@ -30,7 +30,7 @@ describe("the result page's rows", () => {
   });
 
   it("shows a card's last four digits, never the rest of the number", () => {
-    const card = { ...knetAttempt, gateway_kind: "card", gateway_code: "card-sandbox", post_date: null, card_masked: "411111******1111" };
+    const card = { ...knetAttempt, gateway_kind: "card", gateway_code: "mpgs-sandbox", post_date: null, card_masked: "411111******1111" };
     const rows = customerResultRows(card, 8, { name_en: "Credit Card", name_ar: "بطاقة ائتمان" }, "en");
     expect(rows).toContainEqual(["result.card", "•••• 1111"]);
     expect(JSON.stringify(rows)).not.toContain("411111");

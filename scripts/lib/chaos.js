@@ -14,8 +14,8 @@ import pg from "pg";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const DEFAULT_ADMIN_URL = "postgres://postgres@127.0.0.1:5432/test";
 export const DEMO = { username: "admin", password: "Demo@2026!" };
-export const CARDS = { knetCaptured: "8888880000000001", knetDeclined: "8888880000000002", cardApproved: "4111111111111111", cardDeclined: "4000000000000002" };
-export const GATEWAYS = { knet: { code: "knet-sandbox", label: "KNET" }, card: { code: "card-sandbox", label: "Card" } };
+export const CARDS = { knetCaptured: "8888880000000001", knetDeclined: "8888880000000002", cardApproved: "5123450000000008", cardDeclined: "4000000000000002" };
+export const GATEWAYS = { knet: { code: "knet-sandbox", label: "KNET" }, card: { code: "mpgs-sandbox", label: "Card" } };
 export const OPEN_ATTEMPT_STATES = ["pending", "failed", "canceled", "error"];
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -332,7 +332,7 @@ export async function payAtGateway(ctx, id, kind, gatewayUrl, decline) {
     const submitted = await persist(
       "card pay",
       stats,
-      () => call(gatewayUrl, { method: "POST", headers: { Origin: new URL(gatewayUrl).origin }, form: { cardNumber: card, expiry: "12/39", cvv: "123" } }),
+      () => call(gatewayUrl, { method: "POST", headers: { Origin: new URL(gatewayUrl).origin }, form: { cardNumber: card, expiry: "01/39", cvv: "123" } }),
       (a) => {
         if (a.status === 303 && a.location) return true;
         throw new Abandoned(`card pay [HTTP ${a.status}]`);

@@ -449,7 +449,7 @@ const CONTEXT_SQL = {
 /** Cash on delivery and the two sandboxes, as the demo merchant has them, when a merchant has no gateway. */
 const FALLBACK_GATEWAYS = [
   { code: "knet-sandbox", kind: "knet", currencies: "KWD", fee_fixed: 0, fee_basis_points: 0, fee_payer: "merchant" },
-  { code: "card-sandbox", kind: "card", currencies: "KWD,USD", fee_fixed: 100, fee_basis_points: 200, fee_payer: "customer" },
+  { code: "mpgs-sandbox", kind: "card", currencies: "KWD,USD", fee_fixed: 100, fee_basis_points: 200, fee_payer: "customer" },
   { code: "cod", kind: "cod", currencies: "KWD", fee_fixed: 0, fee_basis_points: 0, fee_payer: "merchant" },
 ];
 

@@ -125,7 +125,7 @@ test.describe("paying a payment request with JavaScript off", () => {
     await expect(page.getByRole("button", { name: /Pay Now/ })).toHaveText("Pay Now KWD\u00a010.300", { useInnerText: true });
     await page.getByRole("button", { name: /Pay Now/ }).click();
     await expect(page.getByText("KWD\u00a010.300")).toBeVisible();
-    await page.getByRole("textbox", { name: "Card number" }).fill("4111111111111111");
+    await page.getByRole("textbox", { name: "Card number" }).fill("5123450000000008");
     await page.getByRole("textbox", { name: "Expiry" }).fill("12/30");
     await page.getByRole("textbox", { name: "CVV" }).fill("123");
     await page.getByRole("button", { name: "Pay" }).click();
@@ -186,7 +186,7 @@ test.describe("paying with JavaScript on", () => {
     await page.locator("label.pay-choice", { hasText: "Credit Card" }).click();
     await expect(page.getByRole("button", { name: /Pay Now KWD\s10\.300/ })).toBeVisible();
     await page.getByRole("button", { name: /Pay Now/ }).click();
-    await page.getByRole("textbox", { name: "Card number" }).fill("4111111111111111");
+    await page.getByRole("textbox", { name: "Card number" }).fill("5123450000000008");
     await page.getByRole("textbox", { name: "Expiry" }).fill("12/30");
     await page.getByRole("textbox", { name: "CVV" }).fill("123");
     await page.getByRole("button", { name: "Pay" }).click();

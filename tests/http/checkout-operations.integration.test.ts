@@ -79,8 +79,8 @@ beforeAll(async () => {
   careful = await seedMerchant(database.db, "Careful");
   gone = await seedMerchant(database.db, "Gone");
   // The merchant bears the card fee: the customer pays the session's amount, and that is what comes back.
-  await database.db.updateTable("gateways").set({ fee_payer: "merchant" }).where("code", "=", "card-sandbox").execute();
-  await database.db.updateTable("gateways").set({ capture_mode: "manual" }).where("merchant_id", "=", manual.merchantId).where("code", "=", "card-sandbox").execute();
+  await database.db.updateTable("gateways").set({ fee_payer: "merchant" }).where("code", "=", "mpgs-sandbox").execute();
+  await database.db.updateTable("gateways").set({ capture_mode: "manual" }).where("merchant_id", "=", manual.merchantId).where("code", "=", "mpgs-sandbox").execute();
   await database.db.updateTable("merchants").set({ operations_approval: 1 }).where("id", "=", careful.merchantId).execute();
   server = await startHttpServer({ ...database.env, SEED_DEMO: "0" });
   keys.shop = await apiKeyWith(database.db, { ...shop.admin, merchantId: shop.merchantId }, ["payment_request"]);
@@ -260,7 +260,7 @@ describe("refunds by a merchant's server", () => {
 
   it("names nothing available when the merchant's gateway that took the payment is gone", async () => {
     const paid = await session(gone, 2_000);
-    await database.db.deleteFrom("gateways").where("merchant_id", "=", gone.merchantId).where("code", "=", "card-sandbox").execute();
+    await database.db.deleteFrom("gateways").where("merchant_id", "=", gone.merchantId).where("code", "=", "mpgs-sandbox").execute();
     const refused = await answer(await operate(keys.gone, { operation: "refund", session_id: paid.sessionId }));
     expect(refused.status).toBe(400);
     expect(refused.body.available_amount).toBe("0.000");
@@ -282,7 +282,7 @@ describe("refunds by a merchant's server", () => {
     );
     expect(reserved.ok).toBe(true);
     const attempt = await database.db.selectFrom("payment_attempts").select(["gateway_reference", "track_id", "payment_id"]).where("transaction_id", "=", paid.transactionId).where("state", "=", "success").executeTakeFirstOrThrow();
-    const config = toGatewayConfig((await findMerchantGateway(database.db, shop.merchantId, "card-sandbox"))!, addresses());
+    const config = toGatewayConfig((await findMerchantGateway(database.db, shop.merchantId, "mpgs-sandbox"))!, addresses());
     expect(await adapterFor("card").refund(config, { gatewayReference: attempt.gateway_reference, trackId: attempt.track_id, paymentId: attempt.payment_id }, 1000, reference)).toMatchObject({ ok: true });
     await database.db
       .insertInto("idempotency_keys")

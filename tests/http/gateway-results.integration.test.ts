@@ -40,7 +40,7 @@ async function newRequest(amount = "12.500") {
   const created = await createPaymentRequest(database.db, {
     merchantId: shop.merchantId,
     user: shop.admin,
-    request: PaymentRequestSchema.parse({ amount, pg_codes: "knet-sandbox,card-sandbox", customer_email: "payer@example.com" }),
+    request: PaymentRequestSchema.parse({ amount, pg_codes: "knet-sandbox,mpgs-sandbox", customer_email: "payer@example.com" }),
     baseUrl: server.url,
     lang: "en",
   });
@@ -240,8 +240,8 @@ describe("card notifications", () => {
 
   it("refuses a bad signature, another secret, an old timestamp and another attempt's message", async () => {
     const id = await newRequest("5.000");
-    const { attempt } = await payNow(id, "card-sandbox");
-    const other = await payNow(await newRequest("5.000"), "card-sandbox");
+    const { attempt } = await payNow(id, "mpgs-sandbox");
+    const other = await payNow(await newRequest("5.000"), "mpgs-sandbox");
     const tampered = await fetch(`${server.url}/gateway/card/notify/${attempt.id}`, {
       method: "POST",
       headers: { [CARD_TIMESTAMP_HEADER]: String(Math.floor(Date.now() / 1000)), [CARD_SIGNATURE_HEADER]: "ab".repeat(32) },
@@ -256,7 +256,7 @@ describe("card notifications", () => {
 
   it("does not pay on a signed message for a different amount", async () => {
     const id = await newRequest("6.000");
-    const { attempt } = await payNow(id, "card-sandbox");
+    const { attempt } = await payNow(id, "mpgs-sandbox");
     expect((await notify(attempt.id, captured(attempt, attempt.total - 1))).status).toBe(200);
     expect(await state(id)).toMatchObject({ paid: 0, ledger: 0 });
     const row = await database.db.selectFrom("payment_attempts").select(["state", "result_code"]).where("id", "=", attempt.id).executeTakeFirstOrThrow();
@@ -269,7 +269,7 @@ describe("card notifications", () => {
 
   it("gives 20 concurrent notifications one paid transition, one ledger entry and one receipt", async () => {
     const id = await newRequest("10.000");
-    const { attempt } = await payNow(id, "card-sandbox");
+    const { attempt } = await payNow(id, "mpgs-sandbox");
     const before = await state(id);
     const answers = await Promise.all(Array.from({ length: 20 }, () => notify(attempt.id, captured(attempt))));
     expect(answers.every((answer) => answer.status === 200)).toBe(true);
@@ -288,11 +288,11 @@ describe("card notifications", () => {
 describe("the card gateway's own notification", () => {
   it("settles the payment when the customer never comes back", async () => {
     const id = await newRequest("4.000");
-    const { gatewayUrl, attempt } = await payNow(id, "card-sandbox");
+    const { gatewayUrl, attempt } = await payNow(id, "mpgs-sandbox");
     const paid = await fetch(gatewayUrl, {
       method: "POST",
       headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ cardNumber: "4111111111111111", expiry: "12/39", cvv: "123" }),
+      body: new URLSearchParams({ cardNumber: "5123450000000008", expiry: "01/39", cvv: "123" }),
       ...noRedirect,
     });
     expect(paid.status).toBe(303);
@@ -335,6 +335,6 @@ describe("card data", () => {
     const dump: string[] = [];
     for (const table of tables) dump.push(JSON.stringify(await database.db.selectFrom(table).selectAll().execute()));
     const everything = dump.join("\n") + logged.join("\n");
-    for (const card of ["8888880000000001", "8888880000000002", "4111111111111111"]) expect(everything).not.toContain(card);
+    for (const card of ["8888880000000001", "8888880000000002", "5123450000000008"]) expect(everything).not.toContain(card);
   });
 });

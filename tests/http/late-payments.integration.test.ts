@@ -47,7 +47,7 @@ async function newRequest(amount: string) {
   const created = await createPaymentRequest(database.db, {
     merchantId: shop.merchantId,
     user: shop.admin,
-    request: PaymentRequestSchema.parse({ amount, pg_codes: "knet-sandbox,card-sandbox", customer_email: "late@example.com" }),
+    request: PaymentRequestSchema.parse({ amount, pg_codes: "knet-sandbox,mpgs-sandbox", customer_email: "late@example.com" }),
     baseUrl: server.url,
     lang: "en",
   });
@@ -95,7 +95,7 @@ async function payByCard(gatewayUrl: string) {
   const paid = await fetch(gatewayUrl, {
     method: "POST",
     headers: { Origin: server.url, ...form },
-    body: new URLSearchParams({ cardNumber: "4111111111111111", expiry: "12/39", cvv: "123" }),
+    body: new URLSearchParams({ cardNumber: "5123450000000008", expiry: "01/39", cvv: "123" }),
     ...noRedirect,
   });
   expect(paid.status).toBe(303);
@@ -176,7 +176,7 @@ describe("a request paid twice", () => {
   it("keeps both payments, shows the duplicate on the details page and refunds it from there", async () => {
     const id = await newRequest("3.500");
     const first = await payNow(id, "knet-sandbox");
-    const second = await payNow(id, "card-sandbox");
+    const second = await payNow(id, "mpgs-sandbox");
     await fetch(await onKnetTab(await openKnetTab(first.gatewayUrl), "8888880000000001"), noRedirect);
     await fetch(new URL(await payByCard(second.gatewayUrl), server.url), noRedirect);
     const paid = await books(id);

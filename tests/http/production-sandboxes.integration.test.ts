@@ -89,7 +89,7 @@ describe("production mode: the sandboxes off", () => {
       ["/sandbox/knet/paymentpage.htm?PaymentID=100000000000001&token=00", { method: "POST", body: new URLSearchParams({ intent: "cancel" }) }],
       ["/sandbox/knet/kpg/tranPipe.htm?param=tranInit", knetXml],
       ["/sandbox/card/pay/pay_x", {}],
-      ["/sandbox/card/pay/pay_x", { method: "POST", body: new URLSearchParams({ cardNumber: "4111111111111111" }) }],
+      ["/sandbox/card/pay/pay_x", { method: "POST", body: new URLSearchParams({ cardNumber: "5123450000000008" }) }],
       ["/sandbox/card/api/payments", card("POST", payment)],
       ["/sandbox/card/api/payments", card("GET")],
       ["/sandbox/card/api/payments/pay_x", card("GET")],
@@ -135,11 +135,11 @@ describe("production mode: the sandboxes off", () => {
   });
 
   it("offers customers only the gateways that do not stand on the sandboxes, and refuses Pay Now on the others", async () => {
-    const id = await newRequest("knet-sandbox,card-sandbox,cod");
+    const id = await newRequest("knet-sandbox,mpgs-sandbox,cod");
     const page = await (await fetch(`${server.url}/en/pay/${id}`)).text();
     expect(page).toContain("Cash on delivery");
     expect(page).not.toContain('value="knet-sandbox"');
-    expect(page).not.toContain('value="card-sandbox"');
+    expect(page).not.toContain('value="mpgs-sandbox"');
     const payNow = await fetch(`${server.url}/en/pay/${id}`, {
       method: "POST",
       headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },

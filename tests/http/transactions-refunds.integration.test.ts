@@ -37,13 +37,13 @@ const call = (base: string, method: string, path: string, token: string, json?: 
 
 /** A payment request paid with the sandbox's test card 4111 1111 1111 1111, the customer coming back. */
 async function paidRequest(amount: string) {
-  const created = await call(server.url, "POST", "/api/v1/plugins/payment_request/transaction/", tokens.admin, { amount, pg_codes: ["card-sandbox"] });
+  const created = await call(server.url, "POST", "/api/v1/plugins/payment_request/transaction/", tokens.admin, { amount, pg_codes: ["mpgs-sandbox"] });
   expect(created.status).toBe(201);
   const id = ((await created.json()) as { id: string }).id;
   const pay = await fetch(`${server.url}/en/pay/${id}`, {
     method: "POST",
     headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ gateway_code: "card-sandbox", submission_token: `pay-${id}` }),
+    body: new URLSearchParams({ gateway_code: "mpgs-sandbox", submission_token: `pay-${id}` }),
     ...noRedirect,
   });
   expect(pay.status).toBe(303);
@@ -51,7 +51,7 @@ async function paidRequest(amount: string) {
   const card = await fetch(gatewayUrl, {
     method: "POST",
     headers: { Origin: new URL(gatewayUrl).origin, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ cardNumber: "4111111111111111", expiry: "12/39", cvv: "123" }),
+    body: new URLSearchParams({ cardNumber: "5123450000000008", expiry: "01/39", cvv: "123" }),
     ...noRedirect,
   });
   expect(card.status).toBe(303);

@@ -5,7 +5,7 @@ import { guardedLookup, isPrivateHost } from "./webhook-targets.server";
 /** The most of an answer kept: a gateway's JSON is a few kilobytes. */
 const MAX_ANSWER = 1024 * 1024;
 
-type GuardedInit = { method: "GET" | "POST"; headers: Record<string, string>; body?: string | URLSearchParams; signal: AbortSignal };
+type GuardedInit = { method: "GET" | "POST" | "PUT"; headers: Record<string, string>; body?: string | URLSearchParams; signal: AbortSignal };
 
 /**
  * `fetch` for a call to an address a merchant entered (a payment gateway's endpoint): when

@@ -27,6 +27,7 @@ import type {
   GatewayMessage,
   GatewayOutcome,
   LegHandled,
+  StartedAttempt,
   StartResult,
 } from "./gateways/gateway";
 import { adapterFor, GATEWAY_KINDS, gatewayLeg, isGatewayKind } from "./gateways/registry";
@@ -72,6 +73,8 @@ const attemptColumns = [
   "post_date",
   "result_code",
   "card_masked",
+  "return_secret",
+  "authentication_status",
   "authorized_only",
   "created_at",
   "completed_at",
@@ -88,9 +91,7 @@ export async function findAttempt(db: DB, id: string) {
 
 export type Attempt = NonNullable<Awaited<ReturnType<typeof findAttempt>>>;
 
-function gatewayAttempt(
-  attempt: Attempt,
-): AttemptForGateway & { gatewayReference: string | null } {
+function gatewayAttempt(attempt: Attempt): StartedAttempt {
   return {
     id: attempt.id,
     trackId: attempt.track_id,
@@ -98,6 +99,7 @@ function gatewayAttempt(
     currency: attempt.currency_code,
     lang: attempt.lang === "ar" ? "ar" : "en",
     gatewayReference: attempt.gateway_reference,
+    returnSecret: attempt.return_secret,
   };
 }
 
@@ -154,7 +156,7 @@ export async function startAttempt(
   if (existing) return resumeStartedAttempt(db, existing);
   const merchant = await db
     .selectFrom("merchants")
-    .select("is_active")
+    .select(["is_active", "name", "logo_url"])
     .where("id", "=", transaction.merchant_id)
     .executeTakeFirstOrThrow();
   if (!merchant.is_active) return { ok: false, error: "pay.paused" };
@@ -283,7 +285,11 @@ export async function startAttempt(
   try {
     started = await adapterFor(gateway.kind).start(
       config,
-      gatewayAttempt(attempt),
+      {
+        ...gatewayAttempt(attempt),
+        merchant: { name: merchant.name, logoUrl: merchant.logo_url },
+        description: transaction.order_no === null ? undefined : String(transaction.order_no),
+      },
       platformUrls(input.addresses, attemptId, gateway.kind),
     );
   } catch (error) {
@@ -311,6 +317,7 @@ export async function startAttempt(
     .updateTable("payment_attempts")
     .set({
       gateway_reference: started.gatewayReference ?? null,
+      return_secret: started.returnSecret ?? null,
       redirect_url: started.url,
     })
     .where("id", "=", attemptId)
@@ -502,6 +509,7 @@ export async function completeAttempt(
         reference_id: outcome.refs.referenceId ?? attempt.reference_id,
         post_date: outcome.refs.postDate ?? attempt.post_date,
         card_masked: outcome.refs.cardMasked ?? attempt.card_masked,
+        authentication_status: outcome.refs.authentication ?? attempt.authentication_status,
         result_code:
           (next === "success" && !open
             ? "DUPLICATE"
@@ -701,7 +709,7 @@ export async function handleGatewayMessage(
   const refused = (reason: string): GatewayMessageHandled => ({ attempt, leg, handled: { accepted: false, unknownPayment: false, reason } });
   const config = await configForAttempt(db, attempt, addresses);
   if (!config) return refused("gateway removed");
-  const reading = leg.read(config, { ...gatewayAttempt(attempt), gatewayReference: attempt.gateway_reference }, input.message);
+  const reading = leg.read(config, gatewayAttempt(attempt), input.message);
   if ((reading.kind === "result" || reading.kind === "refuse") && reading.evidence) {
     await db
       .insertInto("gateway_messages")

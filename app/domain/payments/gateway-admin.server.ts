@@ -24,10 +24,10 @@ export const CREDENTIAL_FIELDS: Record<string, readonly { field: string; key: st
     { field: "tranportal_password", key: "password", required: true },
     { field: "resource_key", key: "resourceKey", required: true },
   ],
-  card: [
-    { field: "merchant_id", key: "merchantId", required: false },
-    { field: "api_key", key: "apiKey", required: true },
-    { field: "notification_secret", key: "webhookSecret", required: true },
+  mpgs: [
+    { field: "merchant_id", key: "merchantId", required: true },
+    { field: "api_password", key: "apiPassword", required: true },
+    { field: "notification_secret", key: "notificationSecret", required: true },
   ],
   cod: [],
 };

@@ -97,7 +97,7 @@ describe("a refund interrupted by a crash", () => {
       .select(["payment_attempts.gateway_reference", "payment_attempts.track_id", "payment_attempts.payment_id"])
       .where("transactions.id", "=", id)
       .executeTakeFirstOrThrow();
-    const gateway = (await findMerchantGateway(database.db, shop.merchantId, "card-sandbox"))!;
+    const gateway = (await findMerchantGateway(database.db, shop.merchantId, "mpgs-sandbox"))!;
     const config = toGatewayConfig(gateway, addresses());
     const target = { gatewayReference: attempt.gateway_reference, trackId: attempt.track_id, paymentId: attempt.payment_id };
     expect(await adapterFor("card").refund(config, target, 2500, operation.reference!)).toMatchObject({ ok: true });
@@ -156,7 +156,7 @@ describe("a refund interrupted by a crash", () => {
 
   it("sent to a gateway that never answers: kept reserved (202, being checked), then handed to a person", async () => {
     const id = await paid("9.000");
-    await database.db.updateTable("gateways").set({ endpoint_url: silentUrl }).where("merchant_id", "=", shop.merchantId).where("code", "=", "card-sandbox").execute();
+    await database.db.updateTable("gateways").set({ endpoint_url: silentUrl }).where("merchant_id", "=", shop.merchantId).where("code", "=", "mpgs-sandbox").execute();
     try {
       const outcome = await executeOperation(database.db, { merchantId: shop.merchantId, actor: actor(), transactionId: id, kind: "refund", amount: "3.000", addresses: addresses(), requestId: null });
       expect(outcome).toMatchObject({ ok: true, checking: true, code: "operations.checking.refund" });
@@ -172,7 +172,7 @@ describe("a refund interrupted by a crash", () => {
       expect((await operationState(operation.id)).state).toBe("attention");
       expect(await money(id)).toMatchObject({ refunded_amount: 3000, ledgerRefunds: [] });
     } finally {
-      await database.db.updateTable("gateways").set({ endpoint_url: null }).where("merchant_id", "=", shop.merchantId).where("code", "=", "card-sandbox").execute();
+      await database.db.updateTable("gateways").set({ endpoint_url: null }).where("merchant_id", "=", shop.merchantId).where("code", "=", "mpgs-sandbox").execute();
     }
   });
 });
@@ -192,7 +192,7 @@ describe("a refund retried with its Idempotency-Key after the process died", () 
     );
     expect(reservedOne.ok).toBe(true);
     const attempt = await database.db.selectFrom("payment_attempts").select(["gateway_reference", "track_id", "payment_id"]).where("transaction_id", "=", id).executeTakeFirstOrThrow();
-    const config = toGatewayConfig((await findMerchantGateway(database.db, shop.merchantId, "card-sandbox"))!, addresses());
+    const config = toGatewayConfig((await findMerchantGateway(database.db, shop.merchantId, "mpgs-sandbox"))!, addresses());
     expect(await adapterFor("card").refund(config, { gatewayReference: attempt.gateway_reference, trackId: attempt.track_id, paymentId: attempt.payment_id }, 1000, reference)).toMatchObject({ ok: true });
     await database.db
       .insertInto("idempotency_keys")
@@ -238,7 +238,7 @@ describe("a payment nobody heard of", () => {
     const created = await createPaymentRequest(database.db, {
       merchantId: shop.merchantId,
       user: shop.admin,
-      request: PaymentRequestSchema.parse({ amount: "5.000", pg_codes: "card-sandbox" }),
+      request: PaymentRequestSchema.parse({ amount: "5.000", pg_codes: "mpgs-sandbox" }),
       baseUrl: server.url,
       lang: "en",
     });
@@ -247,13 +247,13 @@ describe("a payment nobody heard of", () => {
     const pay = await fetch(`${server.url}/en/pay/${id}`, {
       method: "POST",
       headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ gateway_code: "card-sandbox", submission_token: `lost-${id}` }),
+      body: new URLSearchParams({ gateway_code: "mpgs-sandbox", submission_token: `lost-${id}` }),
       redirect: "manual",
     });
     const card = await fetch(pay.headers.get("Location")!, {
       method: "POST",
       headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ cardNumber: "4111111111111111", expiry: "12/39", cvv: "123" }),
+      body: new URLSearchParams({ cardNumber: "5123450000000008", expiry: "01/39", cvv: "123" }),
       redirect: "manual",
     });
     expect(card.status).toBe(303);
@@ -270,7 +270,7 @@ describe("a payment nobody heard of", () => {
     const created = await createPaymentRequest(database.db, {
       merchantId: shop.merchantId,
       user: shop.admin,
-      request: PaymentRequestSchema.parse({ amount: "1.000", pg_codes: "card-sandbox" }),
+      request: PaymentRequestSchema.parse({ amount: "1.000", pg_codes: "mpgs-sandbox" }),
       baseUrl: server.url,
       lang: "en",
     });
@@ -278,7 +278,7 @@ describe("a payment nobody heard of", () => {
     await fetch(`${server.url}/en/pay/${created.transaction.id}`, {
       method: "POST",
       headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ gateway_code: "card-sandbox", submission_token: `gone-${created.transaction.id}` }),
+      body: new URLSearchParams({ gateway_code: "mpgs-sandbox", submission_token: `gone-${created.transaction.id}` }),
       redirect: "manual",
     });
     for (let step = 0; step < 12; step++) {

@@ -49,7 +49,7 @@ async function attemptOf(transactionId: string) {
 }
 
 /** Pay Now and the gateway's page, but the customer never comes back and nothing is notified: the gateway has the money, the platform does not know. */
-async function paidButUnheard(gatewayCode: "card-sandbox" | "knet-sandbox", amount: string) {
+async function paidButUnheard(gatewayCode: "mpgs-sandbox" | "knet-sandbox", amount: string) {
   const created = await createPaymentRequest(database.db, {
     merchantId: shop.merchantId,
     user: shop.admin,
@@ -74,7 +74,7 @@ async function paidButUnheard(gatewayCode: "card-sandbox" | "knet-sandbox", amou
       .execute();
     return id;
   }
-  const body: Record<string, string> = { cardNumber: "4111111111111111", expiry: "12/39", cvv: "123" };
+  const body: Record<string, string> = { cardNumber: "5123450000000008", expiry: "01/39", cvv: "123" };
   const submitted = await fetch(page, { method: "POST", headers, body: new URLSearchParams(body), redirect: "manual" });
   expect(submitted.status).toBe(303);
   return id;
@@ -91,7 +91,7 @@ const kinds = (rows: Array<{ kind: DifferenceKind; transaction_id: string | null
 describe("the reconciliation report", () => {
   it("reports each kind of difference once, and closes each when it is gone or a person resolves it", async () => {
     // 1. Captured by the card gateway, never heard of (and, an hour on, still pending past the session).
-    const unheardCard = await paidButUnheard("card-sandbox", "5.000");
+    const unheardCard = await paidButUnheard("mpgs-sandbox", "5.000");
     // 2. Captured by KNET, never heard of.
     const unheardKnet = await paidButUnheard("knet-sandbox", "6.000");
     // 3. Recorded as paid; the gateway's books say otherwise (declined), and another of another amount.
@@ -102,7 +102,7 @@ describe("the reconciliation report", () => {
     // 4. A refund the gateway made that the platform never recorded, and one recorded that the gateway lost.
     const refundedElsewhere = (await payByCard(database.db, server.url, { merchantId: shop.merchantId, user: shop.admin, amount: "9.000" })).id;
     const attempt = await attemptOf(refundedElsewhere);
-    const config = toGatewayConfig((await findMerchantGateway(database.db, shop.merchantId, "card-sandbox"))!, addresses());
+    const config = toGatewayConfig((await findMerchantGateway(database.db, shop.merchantId, "mpgs-sandbox"))!, addresses());
     expect(await adapterFor("card").refund(config, { gatewayReference: attempt.gateway_reference, trackId: attempt.track_id, paymentId: attempt.payment_id }, 2000, "made-outside")).toMatchObject({ ok: true });
     const refundLost = (await payByCard(database.db, server.url, { merchantId: shop.merchantId, user: shop.admin, amount: "4.000" })).id;
     expect(await executeOperation(database.db, { merchantId: shop.merchantId, actor: actor(), transactionId: refundLost, kind: "refund", amount: "1.000", addresses: addresses(), requestId: null })).toMatchObject({ ok: true });
@@ -130,7 +130,7 @@ describe("the reconciliation report", () => {
     expect(kinds(rows, refundLost)).toEqual(["missing_refund"]);
     expect(kinds(rows, interrupted)).toEqual(["operation_unresolved"]);
     const mismatch = rows.find((row) => row.transaction_id === otherAmount)!;
-    expect(mismatch).toMatchObject({ platform_amount: 8000 + 100 + 160, gateway_amount: 7900, currency_code: "KWD", gateway_code: "card-sandbox" });
+    expect(mismatch).toMatchObject({ platform_amount: 8000 + 100 + 160, gateway_amount: 7900, currency_code: "KWD", gateway_code: "mpgs-sandbox" });
     expect(await countOpenDifferences(database.db, shop.merchantId)).toBe(rows.length);
 
     // Compared again, the same differences are not reported twice.
@@ -169,14 +169,14 @@ describe("the reconciliation report", () => {
   });
 
   it("does not report a voided authorization, a partial capture or a refund still being sent", async () => {
-    await database.db.updateTable("gateways").set({ capture_mode: "manual" }).where("merchant_id", "=", shop.merchantId).where("code", "=", "card-sandbox").execute();
+    await database.db.updateTable("gateways").set({ capture_mode: "manual" }).where("merchant_id", "=", shop.merchantId).where("code", "=", "mpgs-sandbox").execute();
     let voided: string;
     let partlyCaptured: string;
     try {
       voided = await authorizedByCard("6.000");
       partlyCaptured = await authorizedByCard("8.000");
     } finally {
-      await database.db.updateTable("gateways").set({ capture_mode: "auto" }).where("merchant_id", "=", shop.merchantId).where("code", "=", "card-sandbox").execute();
+      await database.db.updateTable("gateways").set({ capture_mode: "auto" }).where("merchant_id", "=", shop.merchantId).where("code", "=", "mpgs-sandbox").execute();
     }
     const operate = (transactionId: string, kind: "void" | "capture" | "refund", amount?: string) =>
       executeOperation(database.db, { merchantId: shop.merchantId, actor: actor(), transactionId, kind, amount, addresses: addresses(), requestId: null });
@@ -192,7 +192,7 @@ describe("the reconciliation report", () => {
     if (!reserved.ok) throw new Error(reserved.code);
     const operation = await database.db.selectFrom("transaction_operations").select("reference").where("id", "=", reserved.operationId).executeTakeFirstOrThrow();
     const attempt = await attemptOf(refunding);
-    const config = toGatewayConfig((await findMerchantGateway(database.db, shop.merchantId, "card-sandbox"))!, addresses());
+    const config = toGatewayConfig((await findMerchantGateway(database.db, shop.merchantId, "mpgs-sandbox"))!, addresses());
     expect(await adapterFor("card").refund(config, { gatewayReference: attempt.gateway_reference, trackId: attempt.track_id, paymentId: attempt.payment_id }, 1000, operation.reference!)).toMatchObject({ ok: true });
 
     const run = await compareBooks(database.db, addresses());
@@ -237,7 +237,7 @@ describe("an operation the gateway never answered for", () => {
     expect(await money()).toMatchObject({ refunded_amount: 2000 });
     // The other one the gateway did make: its statement shows it.
     const attempt = await attemptOf(id);
-    const config = toGatewayConfig((await findMerchantGateway(database.db, shop.merchantId, "card-sandbox"))!, addresses());
+    const config = toGatewayConfig((await findMerchantGateway(database.db, shop.merchantId, "mpgs-sandbox"))!, addresses());
     const { reference } = await database.db.selectFrom("transaction_operations").select("reference").where("id", "=", done).executeTakeFirstOrThrow();
     expect(await adapterFor("card").refund(config, { gatewayReference: attempt.gateway_reference, trackId: attempt.track_id, paymentId: attempt.payment_id }, 2000, reference!)).toMatchObject({ ok: true });
     // From the report, as the page does: the operation is settled and its difference closes with the note.
@@ -270,15 +270,15 @@ async function authorizedByCard(amount: string) {
   const created = await createPaymentRequest(database.db, {
     merchantId: shop.merchantId,
     user: shop.admin,
-    request: PaymentRequestSchema.parse({ amount, pg_codes: "card-sandbox" }),
+    request: PaymentRequestSchema.parse({ amount, pg_codes: "mpgs-sandbox" }),
     baseUrl: server.url,
     lang: "en",
   });
   if (!created.ok) throw new Error("could not create");
   const id = created.transaction.id;
   const headers = { ...form, Origin: server.url };
-  const pay = await fetch(`${server.url}/en/pay/${id}`, { method: "POST", headers, body: new URLSearchParams({ gateway_code: "card-sandbox", submission_token: `auth-${id}` }), redirect: "manual" });
-  const paid = await fetch(pay.headers.get("Location")!, { method: "POST", headers, body: new URLSearchParams({ cardNumber: "4111111111111111", expiry: "12/39", cvv: "123" }), redirect: "manual" });
+  const pay = await fetch(`${server.url}/en/pay/${id}`, { method: "POST", headers, body: new URLSearchParams({ gateway_code: "mpgs-sandbox", submission_token: `auth-${id}` }), redirect: "manual" });
+  const paid = await fetch(pay.headers.get("Location")!, { method: "POST", headers, body: new URLSearchParams({ cardNumber: "5123450000000008", expiry: "01/39", cvv: "123" }), redirect: "manual" });
   await fetch(new URL(paid.headers.get("Location")!, server.url), { redirect: "manual" });
   const row = await database.db.selectFrom("transactions").select("state").where("id", "=", id).executeTakeFirstOrThrow();
   expect(row.state).toBe("authorized");

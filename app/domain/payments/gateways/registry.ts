@@ -1,8 +1,8 @@
 import type { OperationKind } from "~/db/schema";
-import { cardAdapter } from "./card/card.server";
 import { codAdapter } from "./cod/cod.server";
 import type { GatewayAdapter, GatewayLeg, LegName } from "./gateway";
 import { knetAdapter } from "./knet/knet.server";
+import { mpgsAdapter } from "./mpgs/mpgs.server";
 
 /** What the platform knows of a kind of gateway: how to talk to it and what it can do. */
 export type GatewayKindDefinition = {
@@ -25,7 +25,7 @@ export type GatewayKindDefinition = {
 /** Every kind of gateway. Adding one is an entry here and its adapter beside it. */
 const KINDS = {
   knet: { adapter: knetAdapter, operations: ["refund"], sandboxPath: "/sandbox/knet", preferredChoice: true, showsTrackId: true, sessionMinutes: 30 },
-  card: { adapter: cardAdapter, operations: ["refund", "capture", "void"], sandboxPath: "/sandbox/card", sessionMinutes: 60 },
+  mpgs: { adapter: mpgsAdapter, operations: ["refund", "capture", "void"], sandboxPath: "/sandbox/mpgs", sessionMinutes: 60 },
   cod: { adapter: codAdapter, operations: [] },
 } as const satisfies Record<string, GatewayKindDefinition>;
 
