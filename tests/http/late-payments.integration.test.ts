@@ -208,8 +208,8 @@ describe("a request paid twice", () => {
     const after = await books(id);
     expect(after).toMatchObject({ state: "paid", paid_amount: 3500 });
     expect(after.ledger.at(-1)).toEqual({ kind: "refund", amount: second.attempt.total });
-    const gateway = await database.db.selectFrom("sandbox_card_payments").select(["status", "refunded_amount"]).where("reference", "=", second.attempt.track_id).executeTakeFirstOrThrow();
-    expect(gateway).toEqual({ status: "refunded", refunded_amount: second.attempt.total });
+    const gateway = await database.db.selectFrom("sandbox_mpgs_orders").select(["status", "total_refunded"]).where("order_id", "=", second.attempt.track_id).executeTakeFirstOrThrow();
+    expect(gateway).toEqual({ status: "REFUNDED", total_refunded: second.attempt.total });
     // Nothing is left to give back, and the transaction's own payment is untouched.
     expect((await post("review")).status).toBe(400);
     const own = await database.db.selectFrom("transactions").select(["refunded_amount", "captured_amount"]).where("id", "=", id).executeTakeFirstOrThrow();

@@ -71,8 +71,10 @@ async function books(id: string) {
     .executeTakeFirstOrThrow();
   const ledger = await database.db.selectFrom("ledger_entries").select(["amount"]).where("transaction_id", "=", id).where("kind", "=", "refund").execute();
   const operations = await database.db.selectFrom("transaction_operations").select(["amount", "state"]).where("transaction_id", "=", id).where("kind", "=", "refund").execute();
-  const attempt = await database.db.selectFrom("payment_attempts").select("gateway_reference").where("id", "=", transaction.paid_attempt_id!).executeTakeFirstOrThrow();
-  const gateway = await database.db.selectFrom("sandbox_card_payments").select(["status", "refunded_amount"]).where("id", "=", attempt.gateway_reference!).executeTakeFirstOrThrow();
+  const attempt = await database.db.selectFrom("payment_attempts").select("track_id").where("id", "=", transaction.paid_attempt_id!).executeTakeFirstOrThrow();
+  const order = await database.db.selectFrom("sandbox_mpgs_orders").select(["status", "total_refunded"]).where("order_id", "=", attempt.track_id).executeTakeFirstOrThrow();
+  // The gateway's order.status, in the words the assertions below use.
+  const gateway = { status: order.status.toLowerCase(), refunded_amount: order.total_refunded };
   const sum = (rows: { amount: number }[]) => rows.reduce((total, row) => total + Number(row.amount), 0);
   return {
     state: transaction.state,

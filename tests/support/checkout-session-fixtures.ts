@@ -1,7 +1,7 @@
 import { writeTransaction, type DB } from "~/db/database.server";
 import { createApiKey, parseScopes } from "~/domain/identity/api-keys.server";
 import { createTransaction } from "~/domain/payments/transaction-state.server";
-import { CARD_TEST_CARDS } from "~/domain/sandbox/test-cards";
+import { MPGS_TEST_CARDS } from "~/domain/sandbox/test-cards";
 import { publicId } from "~/lib/ids.server";
 import { nowIso } from "~/lib/clock.server";
 import { API_KEY_PLUGINS } from "~/web/api.server";
@@ -81,7 +81,7 @@ export async function finishCardAttempt(serverUrl: string, cardPage: string, car
  * when the merchant's card gateway captures by hand.
  */
 export async function payCheckoutSession(db: DB, serverUrl: string, transactionId: string) {
-  await finishCardAttempt(serverUrl, await startCardAttempt(serverUrl, transactionId), CARD_TEST_CARDS.approved);
+  await finishCardAttempt(serverUrl, await startCardAttempt(serverUrl, transactionId), MPGS_TEST_CARDS.mastercard);
   const row = await db.selectFrom("transactions").select(["state"]).where("id", "=", transactionId).executeTakeFirstOrThrow();
   if (row.state !== "paid" && row.state !== "authorized") throw new Error(`The session's transaction is ${row.state}, not paid`);
   return row.state;

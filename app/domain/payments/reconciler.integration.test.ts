@@ -100,15 +100,15 @@ describe("a refund interrupted by a crash", () => {
     const gateway = (await findMerchantGateway(database.db, shop.merchantId, "mpgs-sandbox"))!;
     const config = toGatewayConfig(gateway, addresses());
     const target = { gatewayReference: attempt.gateway_reference, trackId: attempt.track_id, paymentId: attempt.payment_id };
-    expect(await adapterFor("card").refund(config, target, 2500, operation.reference!)).toMatchObject({ ok: true });
+    expect(await adapterFor("mpgs").refund(config, target, 2500, operation.reference!)).toMatchObject({ ok: true });
     // Sent again under the same reference, the gateway refunds once.
-    expect(await adapterFor("card").refund(config, target, 2500, operation.reference!)).toMatchObject({ ok: true });
+    expect(await adapterFor("mpgs").refund(config, target, 2500, operation.reference!)).toMatchObject({ ok: true });
 
     advanceClock(3 * 60_000);
     await reconcilePayments(database.db, addresses());
     expect((await operationState(operation.id)).state).toBe("succeeded");
     expect(await money(id)).toMatchObject({ state: "paid", refunded_amount: 2500, ledgerRefunds: [2500] });
-    const books = await database.db.selectFrom("sandbox_card_payments").select("refunded_amount").where("id", "=", attempt.gateway_reference!).executeTakeFirstOrThrow();
+    const books = await database.db.selectFrom("sandbox_mpgs_orders").select("total_refunded as refunded_amount").where("order_id", "=", attempt.track_id).executeTakeFirstOrThrow();
     expect(books.refunded_amount).toBe(2500);
   });
 
@@ -193,7 +193,7 @@ describe("a refund retried with its Idempotency-Key after the process died", () 
     expect(reservedOne.ok).toBe(true);
     const attempt = await database.db.selectFrom("payment_attempts").select(["gateway_reference", "track_id", "payment_id"]).where("transaction_id", "=", id).executeTakeFirstOrThrow();
     const config = toGatewayConfig((await findMerchantGateway(database.db, shop.merchantId, "mpgs-sandbox"))!, addresses());
-    expect(await adapterFor("card").refund(config, { gatewayReference: attempt.gateway_reference, trackId: attempt.track_id, paymentId: attempt.payment_id }, 1000, reference)).toMatchObject({ ok: true });
+    expect(await adapterFor("mpgs").refund(config, { gatewayReference: attempt.gateway_reference, trackId: attempt.track_id, paymentId: attempt.payment_id }, 1000, reference)).toMatchObject({ ok: true });
     await database.db
       .insertInto("idempotency_keys")
       .values({ merchant_id: shop.merchantId, key: storedKeyOf(caller, key, ""), scope, request_hash: requestHashOf(scope, body), response_status: null, response_body: null, created_at: new Date().toISOString() })
@@ -218,7 +218,7 @@ describe("a refund retried with its Idempotency-Key after the process died", () 
     const operations = await database.db.selectFrom("transaction_operations").select(["state", "amount"]).where("transaction_id", "=", id).execute();
     expect(operations).toEqual([{ state: "succeeded", amount: 1000 }]);
     expect(await money(id)).toMatchObject({ refunded_amount: 1000, ledgerRefunds: [1000] });
-    const books = await database.db.selectFrom("sandbox_card_payments").select("refunded_amount").where("id", "=", attempt.gateway_reference!).executeTakeFirstOrThrow();
+    const books = await database.db.selectFrom("sandbox_mpgs_orders").select("total_refunded as refunded_amount").where("order_id", "=", attempt.track_id).executeTakeFirstOrThrow();
     expect(books.refunded_amount).toBe(1000);
 
     // The key given up (its row gone), the same key for another amount is refused, not taken for the first refund.
@@ -258,7 +258,7 @@ describe("a payment nobody heard of", () => {
     });
     expect(card.status).toBe(303);
     // The customer closes the tab, and the acquirer's notification never arrives (the job is lost with its worker).
-    await database.db.deleteFrom("jobs").where("type", "=", "sandbox_card_notify").execute();
+    await database.db.deleteFrom("jobs").where("type", "=", "sandbox_mpgs_notify").execute();
     expect((await money(id)).state).not.toBe("paid");
 
     advanceClock(3 * 60_000);

@@ -280,7 +280,7 @@ describe("the Mastercard Gateway sandbox and adapter", () => {
     const attempt = newAttempt();
     const paid = await mpgsAdapter.payWithWallet!(config, attempt, { provider: "apple_pay", token: JSON.stringify({ paymentData: { version: "EC_v1" } }) });
     expect(paid).toMatchObject({ status: "success", amount: 10250, refs: { cardMasked: "512345******0008" } });
-    expect(await mpgsAdapter.inquire(config, { ...attempt, gatewayReference: null, returnSecret: null })).toMatchObject({ status: "success", amount: 10250 });
+    expect(await mpgsAdapter.inquire(config, { ...attempt, gatewayReference: null })).toMatchObject({ status: "success", amount: 10250 });
     const transaction = await api(config, "GET", `/order/${attempt.trackId}/transaction/1`);
     expect(transaction.body).toMatchObject({ order: { walletProvider: "APPLE_PAY" }, transaction: { type: "PAYMENT" } });
 
