@@ -331,12 +331,16 @@ describe("the Mastercard Gateway's Hosted Payment Page", () => {
   it("records a decline from the return, and a forged indicator pays nothing", async () => {
     const id = await newRequest("3.000");
     const unpaid = await payNow(id, "mpgs-sandbox");
-    await fetch(`${server.url}/gateway/mpgs/response/${unpaid.attempt.id}?resultIndicator=forged`, noRedirect);
+    const forged = await fetch(`${server.url}/gateway/mpgs/response/${unpaid.attempt.id}?resultIndicator=forged`, noRedirect);
+    await fetch(forged.headers.get("Location")!, noRedirect);
     expect(await attemptState(unpaid.attempt.id)).toBe("pending");
 
     const { gatewayUrl, attempt } = await payNow(id, "mpgs-sandbox");
     const declined = await payOnPage(gatewayUrl, { cardNumber: "5123450000000008", expiry: "05/39", cvv: "100" });
-    await fetch(declined.headers.get("Location")!, noRedirect);
+    // The indicator is not the session's: the return decides nothing, the result page asks the gateway.
+    const back = await fetch(declined.headers.get("Location")!, noRedirect);
+    expect(await attemptState(attempt.id)).toBe("pending");
+    await fetch(back.headers.get("Location")!, noRedirect);
     expect(await attemptState(attempt.id)).toBe("failed");
     expect(await state(id)).toMatchObject({ paid: 0, ledger: 0 });
   });
@@ -345,7 +349,7 @@ describe("the Mastercard Gateway's Hosted Payment Page", () => {
     const id = await newRequest("2.000");
     const { attempt } = await payNow(id, "mpgs-sandbox");
     const row = await database.db.selectFrom("payment_attempts").selectAll().where("id", "=", attempt.id).executeTakeFirstOrThrow();
-    const historic = "Card0000000000000000001";
+    const historic = "Card" + "0".repeat(17) + "1";
     await database.db
       .insertInto("payment_attempts")
       .values({ ...row, id: historic, gateway_kind: "card", track_id: `old-${row.track_id}`, submission_token: "historic", gateway_reference: "pay_old", return_secret: null, next_inquiry_at: new Date(0).toISOString() })
