@@ -9,7 +9,7 @@
 import { safeEqual } from "~/lib/crypto.server";
 import { guardedFetch } from "~/domain/integrations/guarded-fetch.server";
 import { gatewayTargetsGuarded } from "~/domain/integrations/webhook-targets.server";
-import type { GatewayAdapter, GatewayConfig, GatewayLeg, GatewayOutcome, OperationResult, OperationTarget, StartedAttempt } from "../gateway";
+import type { GatewayAdapter, GatewayConfig, GatewayLeg, GatewayOutcome, OperationResult, OperationTarget } from "../gateway";
 import {
   ErrorAnswerSchema,
   MPGS_API_VERSION,
@@ -76,13 +76,14 @@ function describeError(answer: Answer) {
 }
 
 /**
- * order.status as an outcome. Money taken stays a success whatever was refunded since; an
- * authorization not (or not fully) captured is authorized; a cancelled order was voided. Anything
+ * order.status as an outcome. Money taken stays a success whatever was refunded since, and counts
+ * what was captured (part of an authorization, perhaps); an authorization not captured is authorized; a cancelled order was voided. Anything
  * before a result (a session, an authentication under way) is still open.
  */
 function statusOf(status: string): GatewayOutcome["status"] {
   switch (status) {
     case "CAPTURED":
+    case "PARTIALLY_CAPTURED":
     case "PARTIALLY_REFUNDED":
     case "REFUNDED":
     case "REFUND_REQUESTED":
@@ -91,7 +92,6 @@ function statusOf(status: string): GatewayOutcome["status"] {
     case "CHARGEBACK_PROCESSED":
       return "success";
     case "AUTHORIZED":
-    case "PARTIALLY_CAPTURED":
       return "authorized";
     case "CANCELLED":
       return "canceled";
@@ -182,16 +182,17 @@ async function operate(config: GatewayConfig, target: OperationTarget, reference
 }
 
 /**
- * interaction.returnUrl: the payer's browser, back with a resultIndicator. Only one equal to the
- * session's successIndicator says the payer finished successfully, and even then only RETRIEVE_ORDER
- * decides; any other is refused and changes nothing (the result page still asks the gateway).
+ * interaction.returnUrl: the payer's browser, back with a resultIndicator. The indicator is the
+ * browser's word: equal to the session's successIndicator (kept with the attempt as what the gateway
+ * promised a successful return would carry) it says the payer finished, any other that they did not;
+ * either way only RETRIEVE_ORDER decides, so a forged or replayed indicator pays nothing. A request
+ * without one did not come from the Hosted Payment Page and is refused (the result page still asks).
  */
 const responseLeg: GatewayLeg = {
   from: "browser",
   methods: ["GET"],
-  read(_config, attempt: StartedAttempt, message) {
-    const indicator = message.query.get("resultIndicator") ?? "";
-    if (!attempt.returnSecret || !indicator || !safeEqual(indicator, attempt.returnSecret)) return { kind: "refuse", reason: "resultIndicator is not this session's successIndicator" };
+  read(_config, _attempt, message) {
+    if (!message.query.get("resultIndicator")) return { kind: "refuse", reason: "No resultIndicator: not a return from the Hosted Payment Page" };
     return { kind: "ask" };
   },
 };
