@@ -124,7 +124,7 @@ describe("checkout sessions", () => {
 
     const page = await (await fetch(`${server.url}/api/v1/checkout/api/intl/v1/checkout-page/${session.session_id}`)).json();
     expect(page).toMatchObject({ order_no: "WEB-1", amount: "12.500", currency_code: "KWD", valid_for_payment: true, redirect_url: "https://shop.example.com/return?from=checkout" });
-    expect(page.pay_choices.map((choice: { gateway_code: string }) => choice.gateway_code).sort()).toEqual(["mpgs-sandbox", "knet-sandbox"]);
+    expect(page.pay_choices.map((choice: { gateway_code: string }) => choice.gateway_code).sort()).toEqual(["knet-sandbox", "mpgs-sandbox"]);
 
     const result = await payOnHostedPage(local(session.checkout_url));
     const back = `https://shop.example.com/return?from=checkout&amp;session_id=${session.session_id}&amp;order_no=WEB-1&amp;result=success`;
