@@ -25,7 +25,7 @@ async function payByCard(page: Page, id: string) {
   await page.locator("label.pay-choice", { hasText: "Credit Card" }).click();
   await page.getByRole("button", { name: /Pay Now/ }).click();
   await page.getByRole("textbox", { name: "Card number" }).fill("5123450000000008");
-  await page.getByRole("textbox", { name: "Expiry" }).fill("12/30");
+  await page.getByRole("textbox", { name: "Expiry" }).fill("01/39");
   await page.getByRole("textbox", { name: "CVV" }).fill("123");
   await page.getByRole("button", { name: "Pay" }).click();
   await expect(page.getByRole("heading", { name: t("en", "result.success_title") })).toBeVisible();

@@ -30,7 +30,7 @@ async function payByCard(page: Page, payPath: string) {
   await page.locator("label.pay-choice", { hasText: "Credit Card" }).click();
   await page.getByRole("button", { name: /Pay Now/ }).click();
   await page.getByRole("textbox", { name: "Card number" }).fill("5123450000000008");
-  await page.getByRole("textbox", { name: "Expiry" }).fill("12/30");
+  await page.getByRole("textbox", { name: "Expiry" }).fill("01/39");
   await page.getByRole("textbox", { name: "CVV" }).fill("123");
   await page.getByRole("button", { name: "Pay" }).click();
   await expect(page.getByRole("heading", { name: t("en", "result.success_title") })).toBeVisible();
@@ -315,7 +315,7 @@ test("capture an authorization of a manual-capture card gateway", async ({ page,
   await page.goto(payPath);
   await page.getByRole("button", { name: /Pay Now/ }).click();
   await page.getByRole("textbox", { name: "Card number" }).fill("5123450000000008");
-  await page.getByRole("textbox", { name: "Expiry" }).fill("12/30");
+  await page.getByRole("textbox", { name: "Expiry" }).fill("01/39");
   await page.getByRole("textbox", { name: "CVV" }).fill("123");
   await page.getByRole("button", { name: "Pay" }).click();
   await expect(page.getByRole("heading", { name: t("en", "result.success_title") })).toBeVisible();
