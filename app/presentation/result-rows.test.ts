@@ -58,6 +58,10 @@ describe("why a payment did not go through", () => {
   it("reads the gateway's answer", () => {
     expect(failureReasonOf({ state: "failed", result_code: "NOT CAPTURED" })).toBe("declined");
     expect(failureReasonOf({ state: "failed", result_code: "declined" })).toBe("declined");
+    // The Mastercard Gateway's words.
+    expect(failureReasonOf({ state: "failed", result_code: "EXPIRED_CARD" })).toBe("declined");
+    expect(failureReasonOf({ state: "failed", result_code: "AUTHENTICATION_UNSUCCESSFUL" })).toBe("declined");
+    expect(failureReasonOf({ state: "error", result_code: "TIMED_OUT" })).toBe("timed_out");
     expect(failureReasonOf({ state: "canceled", result_code: "CANCELED" })).toBe("canceled");
     expect(failureReasonOf({ state: "canceled", result_code: "voided" })).toBe("canceled");
     expect(failureReasonOf({ state: "canceled", result_code: null })).toBe("canceled");

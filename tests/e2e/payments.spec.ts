@@ -289,10 +289,11 @@ test("in Arabic with JavaScript on, a declined card comes back to the Arabic res
   await page.goto(payUrl.replace("/en/", "/ar/"));
   await page.locator("label.pay-choice", { hasText: "بطاقة ائتمان" }).click();
   await page.getByRole("button", { name: /ادفع الآن/ }).click();
-  await page.getByRole("textbox", { name: "Card number" }).fill("4000000000000002");
-  await page.getByRole("textbox", { name: "Expiry" }).fill("01/39");
+  // The Hosted Payment Page speaks the session's locale: Arabic.
+  await page.getByRole("textbox", { name: "رقم البطاقة" }).fill("5123450000000008");
+  await page.getByRole("textbox", { name: "تاريخ الانتهاء" }).fill("05/39");
   await page.getByRole("textbox", { name: "CVV" }).fill("123");
-  await page.getByRole("button", { name: "Pay" }).click();
+  await page.getByRole("button", { name: "ادفع", exact: true }).click();
   await expect(page.getByRole("heading", { name: t("ar", "result.reasons.declined.title") })).toBeVisible();
   await expect(page.getByText(t("ar", "result.failed_title"))).toBeVisible();
   // 7.250 with the card's fee (0.100 + 2 %).
