@@ -21,7 +21,6 @@ import {
   toGatewayConfig,
 } from "./gateway-settings.server";
 import type {
-  AttemptForGateway,
   GatewayConfig,
   GatewayLeg,
   GatewayMessage,
