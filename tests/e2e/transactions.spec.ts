@@ -304,7 +304,7 @@ test("capture an authorization of a manual-capture card gateway", async ({ page,
     const card = db.prepare("select * from gateways where code = 'mpgs-sandbox'").get() as Record<string, unknown>;
     db.prepare(
       `insert into gateways (merchant_id, code, kind, name_en, name_ar, logo_url, currencies, endpoint_url, credentials, fee_fixed, fee_basis_points, fee_payer, capture_mode, enabled, sort_order, created_at)
-       select merchant_id, 'card-manual', 'card', 'Card (authorize)', 'بطاقة (تفويض)', logo_url, 'USD', endpoint_url, credentials, 0, 0, 'merchant', 'manual', 1, 9, created_at
+       select merchant_id, 'card-manual', 'mpgs', 'Card (authorize)', 'بطاقة (تفويض)', logo_url, 'USD', endpoint_url, credentials, 0, 0, 'merchant', 'manual', 1, 9, created_at
        from gateways where id = ? and not exists (select 1 from gateways where code = 'card-manual')`,
     ).run(card.id);
   } finally {
