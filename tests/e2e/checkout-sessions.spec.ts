@@ -74,10 +74,10 @@ test("a shop's server makes a session, the customer pays it in Arabic without Ja
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await phone.locator('label.pay-choice[data-gateway="mpgs-sandbox"]').click();
     await phone.locator('button[name="pay_with"][value="mpgs-sandbox"]').click();
-    await phone.getByRole("textbox", { name: "Card number" }).fill("5123450000000008");
-    await phone.getByRole("textbox", { name: "Expiry" }).fill("01/39");
+    await phone.getByRole("textbox", { name: /Card number|رقم البطاقة/ }).fill("5123450000000008");
+    await phone.getByRole("textbox", { name: /Expiry|تاريخ الانتهاء/ }).fill("01/39");
     await phone.getByRole("textbox", { name: "CVV" }).fill("123");
-    await phone.getByRole("button", { name: "Pay" }).click();
+    await phone.getByRole("button", { name: /^(Pay|ادفع)$/ }).click();
     await expect(phone.getByRole("heading", { name: t("ar", "result.success_title") })).toBeVisible();
     // Back to the shop with the session, its order and the result (the page also forwards by itself).
     await phone.getByRole("link", { name: t("ar", "result.continue_to_merchant") }).click();
