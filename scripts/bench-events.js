@@ -48,7 +48,7 @@ async function runEngine(engine, flags, postgresUrl) {
       currency_code: "KWD",
       is_free: false,
       status: "published",
-      gateway_codes: ["knet-sandbox", "card-sandbox"],
+      gateway_codes: ["knet-sandbox", "mpgs-sandbox"],
       max_per_booking: 10,
       fields: [],
       tickets: [{ name_en: "Standard", name_ar: "عادي", price: "5.000", start_time: "20:00", end_time: "23:00", quantity: flags.places, dates: [date] }],

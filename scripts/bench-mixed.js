@@ -43,7 +43,7 @@ import { loadApp, seedVolume } from "./lib/volume.js";
 
 const DEMO = { username: "admin", password: "Demo@2026!" };
 const BAR = 3;
-const CARDS = { knet: "8888880000000001", card: "4111111111111111" };
+const CARDS = { knet: "8888880000000001", card: "5123450000000008" };
 const STAFF_QUERIES = ["", "?state=paid", "?state=created,pending,attempted", "?q=saud", "?page=2", "?page=3", "?state=refunded,partially_refunded", "?page=10"];
 
 // --- HTTP --------------------------------------------------------------------------------------
@@ -134,7 +134,7 @@ async function createLinks(base, token, count) {
       await call(`${base}/api/v1/plugins/payment_request/transaction/`, {
         method: "POST",
         headers: { Authorization: `Bearer ${token}`, Accept: "application/json" },
-        json: { amount, currency_code: "KWD", pg_codes: ["knet-sandbox", "card-sandbox"], description: `Mixed-load order ${index + 1}`, customer_email: "customer@example.com" },
+        json: { amount, currency_code: "KWD", pg_codes: ["knet-sandbox", "mpgs-sandbox"], description: `Mixed-load order ${index + 1}`, customer_email: "customer@example.com" },
       }),
       [201],
       "creating a payment request",
@@ -183,7 +183,7 @@ async function payment(base, payPath, kind) {
     back = new URL(submitted.location, knetPage).toString();
   } else {
     expect(await call(gatewayUrl), [200], "card page");
-    const submitted = expect(await call(gatewayUrl, { method: "POST", headers: { Origin: new URL(gatewayUrl).origin }, form: { cardNumber: CARDS.card, expiry: "12/39", cvv: "123" } }), [303], "card pay");
+    const submitted = expect(await call(gatewayUrl, { method: "POST", headers: { Origin: new URL(gatewayUrl).origin }, form: { cardNumber: CARDS.card, expiry: "01/39", cvv: "123" } }), [303], "card pay");
     back = new URL(submitted.location, gatewayUrl).toString();
   }
   const returned = expect(await call(back), [200, 302, 303], "return from the gateway");

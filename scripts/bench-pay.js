@@ -19,7 +19,7 @@ async function measurePayPage(flags, tmp) {
   const signIn = await request(`${base}/api/v1/user/token/`, { method: "POST", headers: json, body: JSON.stringify({ username: "admin", password: "Demo@2026!" }) });
   if (signIn.status !== 200) throw new Error(`sign-in answered ${signIn.status}: ${signIn.body}`);
   const { access } = JSON.parse(signIn.body);
-  const order = { amount: "12.500", currency_code: "KWD", pg_codes: ["knet-sandbox", "card-sandbox", "cod"], description: "Benchmark order" };
+  const order = { amount: "12.500", currency_code: "KWD", pg_codes: ["knet-sandbox", "mpgs-sandbox", "cod"], description: "Benchmark order" };
   const created = await request(`${base}/api/v1/plugins/payment_request/transaction`, { method: "POST", headers: { ...json, Authorization: `Bearer ${access}` }, body: JSON.stringify(order) });
   if (created.status !== 201) throw new Error(`payment request answered ${created.status}: ${created.body}`);
   const checkout = new URL(JSON.parse(created.body).checkout_url);

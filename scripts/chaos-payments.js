@@ -1,14 +1,14 @@
 // `npm run chaos:payments`: proves that killing the server at any moment loses no money. Starts the
 // built server (`node server.js`, production, in-process worker) on loopback with the demo merchant and
 // the sandbox gateways, then at once: simulated customers pay payment links (payment request created
-// through the merchant API, pay page, KNET or card sandbox page with a test card, return), staff refund
+// through the merchant API, pay page, KNET or Mastercard Gateway sandbox page with a test card, return), staff refund
 // paid ones in part or in full through the API, and the server is killed with SIGKILL at random moments
 // (--kills times, every 0.3–1.5 s of uptime) and restarted each time. Requests that fail while it is
 // down are retried for a while, then abandoned, as a customer would. Then the server runs until the
 // reconciler has settled everything (no operation pending, no open attempt overdue for an inquiry, the
 // books agree; at most --settle seconds), and the script compares, reading the database directly, what
 // each sandbox gateway captured and refunded (its own books: sandbox_knet_payments,
-// sandbox_card_payments, sandbox_card_operations) with what the platform recorded (payment attempts,
+// sandbox_mpgs_orders, sandbox_mpgs_transactions) with what the platform recorded (payment attempts,
 // ledger entries, transaction operations, transaction totals). It prints a table per gateway and every
 // difference left; exit code 1 when there is one (or when a step of the run itself failed).
 // Flags: --engine sqlite|postgres|both (both when a Postgres answers at TEST_POSTGRES_URL or
@@ -84,8 +84,8 @@ async function runEngine(engine, flags) {
 
     const stats = {
       requests: 0,
-      attempts: { knet: 0, card: 0 },
-      submitted: { knet: 0, card: 0 },
+      attempts: { knet: 0, mpgs: 0 },
+      submitted: { knet: 0, mpgs: 0 },
       closedTab: 0,
       cameBack: 0,
       twoTabs: 0,
@@ -138,7 +138,7 @@ async function runEngine(engine, flags) {
           const down = Date.now();
           await server.start();
           downtimes.push(Date.now() - down);
-          if (kill % 10 === 0 || kill === flags.kills) process.stdout.write(`  ${kill} kills, ${stats.requests} links, ${stats.submitted.knet + stats.submitted.card} paid at a gateway, ${stats.refunds.asked} refunds asked\n`);
+          if (kill % 10 === 0 || kill === flags.kills) process.stdout.write(`  ${kill} kills, ${stats.requests} links, ${stats.submitted.knet + stats.submitted.mpgs} paid at a gateway, ${stats.refunds.asked} refunds asked\n`);
         }
       } finally {
         chaosOver = true;
@@ -149,7 +149,7 @@ async function runEngine(engine, flags) {
     const chaosSeconds = (Date.now() - started) / 1000;
     const averageDown = downtimes.reduce((a, b) => a + b, 0) / Math.max(1, downtimes.length);
     console.log(`  chaos: ${chaosSeconds.toFixed(0)} s, ${flags.kills} SIGKILLs (down ${(averageDown / 1000).toFixed(1)} s on average until answering again), ${stats.retries} requests retried`);
-    console.log(`  customers: ${stats.requests} links created; attempts KNET ${stats.attempts.knet}, card ${stats.attempts.card}; card details submitted KNET ${stats.submitted.knet}, card ${stats.submitted.card}; ${stats.closedTab} closed the tab after paying, ${stats.cameBack} came back to the link after a failed page, ${stats.twoTabs} paid in two tabs`);
+    console.log(`  customers: ${stats.requests} links created; attempts KNET ${stats.attempts.knet}, MPGS ${stats.attempts.mpgs}; card details submitted KNET ${stats.submitted.knet}, MPGS ${stats.submitted.mpgs}; ${stats.closedTab} closed the tab after paying, ${stats.cameBack} came back to the link after a failed page, ${stats.twoTabs} paid in two tabs`);
     console.log(`  outcomes: ${Object.entries(stats.flows).map(([k, v]) => `${k} ${v}`).join(", ")}`);
     if (Object.keys(stats.abandoned).length) console.log(`  abandoned at: ${Object.entries(stats.abandoned).map(([k, v]) => `${k} ${v}`).join(", ")}`);
     const r = stats.refunds;

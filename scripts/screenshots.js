@@ -163,7 +163,7 @@ async function createRequest(base, token, amount) {
   const answer = await fetch(`${base}/api/v1/plugins/payment_request/transaction/`, {
     method: "POST",
     headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ amount, currency_code: "KWD", pg_codes: ["knet-sandbox", "card-sandbox", "cod"], customer_email: "fatima@example.com", description: "2 × Abaya, gift wrapped" }),
+    body: JSON.stringify({ amount, currency_code: "KWD", pg_codes: ["knet-sandbox", "mpgs-sandbox", "cod"], customer_email: "fatima@example.com", description: "2 × Abaya, gift wrapped" }),
   });
   if (answer.status !== 201) throw new Error(`creating a payment request answered ${answer.status}: ${await answer.text()}`);
   return (await answer.json()).id;
@@ -195,7 +195,7 @@ async function createEvents(base, token) {
     ...event,
     slug: "winter-oud-concert",
     is_free: false,
-    gateway_codes: ["knet-sandbox", "card-sandbox"],
+    gateway_codes: ["knet-sandbox", "mpgs-sandbox"],
     tickets: [
       { name_en: "Standard", name_ar: "عادي", price: "7.500", start_time: "19:00", end_time: "22:00", quantity: 120, dates: [day(7), day(8)] },
       { name_en: "Front rows", name_ar: "الصفوف الأمامية", price: "15.000", start_time: "19:00", end_time: "22:00", quantity: 20, dates: [day(7), day(8)] },

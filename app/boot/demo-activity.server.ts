@@ -1,7 +1,7 @@
 import type { DB } from "~/db/database.server";
 import { requestOperation } from "~/domain/payments/operations.server";
 import { loadSessionUser } from "~/domain/identity/users.server";
-import { CARD_TEST_CARDS, KNET_TEST_CARDS } from "~/domain/sandbox/test-cards";
+import { KNET_TEST_CARDS, MPGS_TEST_CARDS, MPGS_TEST_EXPIRIES } from "~/domain/sandbox/test-cards";
 import { PaymentRequestSchema } from "~/sections/payment-request/domain/payment-request-schema";
 import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
 import { backgroundAddresses } from "~/web/addresses.server";
@@ -49,7 +49,7 @@ async function post(url: string, origin: string, fields: Record<string, string>)
 
 /** Pay Now on the pay page with a gateway, the sandbox's page, and the way back to the platform. */
 async function payOnGateway(base: string, transactionId: string, lang: "en" | "ar", sale: Sale) {
-  const gateway = sale.outcome === "knet" || sale.outcome === "canceled" ? "knet-sandbox" : "card-sandbox";
+  const gateway = sale.outcome === "knet" || sale.outcome === "canceled" ? "knet-sandbox" : "mpgs-sandbox";
   const payNow = await post(`${base}/${lang}/pay/${transactionId}`, base, { gateway_code: gateway, submission_token: `demo-${transactionId}` });
   if (payNow.status !== 303 || !payNow.location) throw new Error(`Pay Now answered ${payNow.status}`);
   // The gateway's entry point sends the browser on to its payment page.
@@ -65,7 +65,7 @@ async function payOnGateway(base: string, transactionId: string, lang: "en" | "a
       ? sale.outcome === "canceled"
         ? { intent: "cancel" }
         : { intent: "submit", cardNumber: KNET_TEST_CARDS.captured, pin: "1234" }
-      : { cardNumber: sale.outcome === "declined" ? CARD_TEST_CARDS.declined : CARD_TEST_CARDS.approved, expiry: "12/39", cvv: "123" };
+      : { cardNumber: MPGS_TEST_CARDS.mastercard, expiry: sale.outcome === "declined" ? MPGS_TEST_EXPIRIES.declined : MPGS_TEST_EXPIRIES.approved, cvv: "100" };
   const submitted = await post(page.href, page.origin, fields);
   if (submitted.status !== 303 || !submitted.location) throw new Error(`the ${gateway} page answered ${submitted.status}`);
   await fetch(submitted.location, { redirect: "manual" });
@@ -87,7 +87,7 @@ export async function runDemoActivity(db: DB, payload: { merchantId: number; use
       user,
       request: PaymentRequestSchema.parse({
         amount: sale.amount,
-        pg_codes: "knet-sandbox,card-sandbox",
+        pg_codes: "knet-sandbox,mpgs-sandbox",
         customer_first_name: sale.customer.first,
         customer_last_name: sale.customer.last,
         customer_email: sale.customer.email,

@@ -7,7 +7,7 @@ import { deliverQueuedSms, giveUpSms, SEND_SMS_JOB } from "~/domain/messaging/sm
 import { connectTransitionHooks } from "~/domain/payments/transaction-state.server";
 import { connectActionVetoes, type ActionVeto } from "~/domain/payments/transaction-actions.server";
 import { abandonExport, EXPORT_JOB } from "~/domain/reporting/exports.server";
-import { CARD_NOTIFY_JOB, deliverCardNotification } from "~/domain/sandbox/card-notifications.server";
+import { deliverMpgsNotification, MPGS_NOTIFY_JOB } from "~/domain/sandbox/mpgs-notifications.server";
 import { PRUNE_JOBS_JOB, pruneFinishedJobs, registerJobHandler, registerSchedule, type JobHandler } from "~/lib/jobs.server";
 import { reconcilePayments, RECONCILE_EVERY_MS, RECONCILE_JOB } from "~/domain/payments/reconciler.server";
 import { compareBooks, COMPARE_BOOKS_EVERY_MS, COMPARE_BOOKS_JOB } from "~/domain/payments/reconciliation.server";
@@ -28,7 +28,7 @@ export const CORE_JOBS = {
   [SEND_MAIL_JOB]: sendQueuedMail,
   [SEND_SMS_JOB]: deliverQueuedSms,
   [EXPORT_JOB]: (db: DB, payload: { reportId: number }) => runExport(db, payload.reportId, transactionExtensions),
-  [CARD_NOTIFY_JOB]: deliverCardNotification,
+  [MPGS_NOTIFY_JOB]: deliverMpgsNotification,
   [RECONCILE_JOB]: async (db: DB) => void (await reconcilePayments(db, backgroundAddresses())),
   [PRUNE_JOBS_JOB]: pruneFinishedJobs,
   [PRUNE_LIVE_JOB]: pruneLiveMessages,

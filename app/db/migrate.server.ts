@@ -37,6 +37,7 @@ import * as pushSubscriptionSession from "./migrations/0035-push-subscription-se
 import * as unpaidHolds from "./migrations/0036-unpaid-holds";
 import * as userLanguage from "./migrations/0037-user-language";
 import * as knetResponseLeg from "./migrations/0038-knet-response-leg";
+import * as mastercardGateway from "./migrations/0039-mastercard-gateway";
 import * as walletSettings from "./migrations/0040-wallet-settings";
 import * as auditRequestId from "./migrations/0043-audit-request-id";
 
@@ -81,6 +82,7 @@ const migrations: Record<string, EngineMigration> = {
   "0036-unpaid-holds": unpaidHolds,
   "0037-user-language": userLanguage,
   "0038-knet-response-leg": knetResponseLeg,
+  "0039-mastercard-gateway": mastercardGateway,
   "0040-wallet-settings": walletSettings,
   "0043-audit-request-id": auditRequestId,
 };

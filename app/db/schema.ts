@@ -519,6 +519,10 @@ export interface PaymentAttemptTable {
   result_code: string | null;
   /** The card as the acquirer masks it: first six and last four digits. */
   card_masked: string | null;
+  /** What the gateway's return must carry to be the payer's success (MPGS's successIndicator); never shown. */
+  return_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The 3-D Secure outcome as the gateway reported it (MPGS's authenticationStatus). */
+  authentication_status: ColumnType<string | null, string | null | undefined, string | null>;
   authorized_only: Flag;
   created_at: Timestamp;
   completed_at: Timestamp | null;
@@ -601,26 +605,55 @@ export interface GatewayMessageTable {
   received_at: Timestamp;
 }
 
-export interface SandboxCardMerchantTable {
-  api_key: string;
-  webhook_secret: string;
+/** The MPGS sandbox's merchants: the merchant id and API password of Basic auth, the webhook secret (migration 0039). */
+export interface SandboxMpgsMerchantTable {
+  merchant_id: string;
+  api_password: string;
+  notification_secret: string;
 }
 
-export interface SandboxCardPaymentTable {
-  id: string;
-  api_key: string;
-  reference: string;
+/** An order of the MPGS sandbox, opened by INITIATE_CHECKOUT; amounts in minor units. */
+export interface SandboxMpgsOrderTable {
+  merchant_id: string;
+  order_id: string;
+  session_id: string | null;
+  success_indicator: string | null;
+  operation: "PURCHASE" | "AUTHORIZE";
   amount: number;
   currency: string;
-  capture: "auto" | "manual";
-  status: "pending" | "authorized" | "captured" | "declined" | "voided" | "refunded" | "partially_refunded";
-  captured_amount: ColumnType<number, number | undefined, number>;
-  refunded_amount: ColumnType<number, number | undefined, number>;
+  description: string | null;
+  merchant_name: string | null;
+  locale: string;
+  return_url: string | null;
+  notification_url: string | null;
+  /** order.status: INITIATED, AUTHENTICATION_INITIATED, AUTHORIZED, CAPTURED, PARTIALLY_REFUNDED, REFUNDED, CANCELLED, FAILED… */
+  status: string;
+  authentication_status: string | null;
   card_masked: string | null;
-  notify_url: string;
-  return_url: string;
+  card_expiry: string | null;
+  total_authorized: ColumnType<number, number | undefined, number>;
+  total_captured: ColumnType<number, number | undefined, number>;
+  total_refunded: ColumnType<number, number | undefined, number>;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** A transaction of an MPGS sandbox order, identified by the merchant's own transaction id. */
+export interface SandboxMpgsTransactionTable {
+  merchant_id: string;
+  order_id: string;
+  transaction_id: string;
+  /** transaction.type: AUTHORIZATION, PAYMENT, CAPTURE, REFUND, VOID_AUTHORIZATION… */
+  type: string;
+  amount: number;
+  currency: string;
+  result: "SUCCESS" | "FAILURE" | "PENDING";
+  gateway_code: string;
+  target_transaction_id: string | null;
+  authorization_code: string | null;
+  receipt: string | null;
+  wallet_provider: string | null;
+  created_at: Timestamp;
 }
 
 export interface ReconciliationRunTable {
@@ -664,18 +697,6 @@ export interface ReconciliationDifferenceTable {
   /** `auto` when a later comparison no longer found it, else the user who marked it resolved. */
   resolved_by: string | null;
   note: string | null;
-}
-
-export interface SandboxCardOperationTable {
-  id: Generated<number>;
-  api_key: string;
-  payment_id: string;
-  reference: string;
-  kind: "capture" | "refund" | "void";
-  amount: number;
-  status: "succeeded" | "failed";
-  error: string | null;
-  created_at: Timestamp;
 }
 
 export interface ApiKeyTable {
@@ -1366,8 +1387,9 @@ export interface Database {
   sandbox_knet_terminals: SandboxKnetTerminalTable;
   sandbox_knet_payments: SandboxKnetPaymentTable;
   gateway_messages: GatewayMessageTable;
-  sandbox_card_merchants: SandboxCardMerchantTable;
-  sandbox_card_payments: SandboxCardPaymentTable;
+  sandbox_mpgs_merchants: SandboxMpgsMerchantTable;
+  sandbox_mpgs_orders: SandboxMpgsOrderTable;
+  sandbox_mpgs_transactions: SandboxMpgsTransactionTable;
   transaction_operations: TransactionOperationTable;
   operation_requests: OperationRequestTable;
   permission_requests: PermissionRequestTable;
@@ -1380,7 +1402,6 @@ export interface Database {
   transaction_statistics: TransactionStatisticTable;
   reconciliation_runs: ReconciliationRunTable;
   reconciliation_differences: ReconciliationDifferenceTable;
-  sandbox_card_operations: SandboxCardOperationTable;
   api_keys: ApiKeyTable;
   roles: RoleTable;
   role_permissions: RolePermissionTable;

@@ -40,7 +40,7 @@ describe("upgrading an older installation", () => {
     const paid = await createPaymentRequest(db, {
       merchantId,
       user: shop.admin,
-      request: PaymentRequestSchema.parse({ amount: "30.250", pg_codes: "knet-sandbox,card-sandbox", customer_first_name: "Fatima", description: "Before the upgrade" }),
+      request: PaymentRequestSchema.parse({ amount: "30.250", pg_codes: "knet-sandbox,mpgs-sandbox", customer_first_name: "Fatima", description: "Before the upgrade" }),
       baseUrl: "http://localhost",
       lang: "en",
     });

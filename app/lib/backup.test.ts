@@ -75,7 +75,7 @@ describe("a backup under write load", () => {
     const made = await createPaymentRequest(db, {
       merchantId: shop.merchantId,
       user: shop.admin,
-      request: PaymentRequestSchema.parse({ amount: "12.500", pg_codes: "knet-sandbox,card-sandbox", customer_first_name: "Noura", description: "Before the backup" }),
+      request: PaymentRequestSchema.parse({ amount: "12.500", pg_codes: "knet-sandbox,mpgs-sandbox", customer_first_name: "Noura", description: "Before the backup" }),
       baseUrl: "http://localhost",
       lang: "en",
     });

@@ -105,8 +105,12 @@ const REASONS_BY_RESULT: Record<string, FailureReason> = {
   CANCELED: "canceled",
   VOIDED: "canceled",
   "HOST TIMEOUT": "timed_out",
-  // The card gateway
+  // The Mastercard Gateway (response.gatewayCode, or the order's status when no payment was made)
   DECLINED: "declined",
+  EXPIRED_CARD: "declined",
+  INSUFFICIENT_FUNDS: "declined",
+  AUTHENTICATION_UNSUCCESSFUL: "declined",
+  TIMED_OUT: "timed_out",
   // The platform's own
   TIMEOUT: "timed_out",
   START_FAILED: "unavailable",

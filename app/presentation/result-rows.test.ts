@@ -30,7 +30,7 @@ describe("the result page's rows", () => {
   });
 
   it("shows a card's last four digits, never the rest of the number", () => {
-    const card = { ...knetAttempt, gateway_kind: "card", gateway_code: "card-sandbox", post_date: null, card_masked: "411111******1111" };
+    const card = { ...knetAttempt, gateway_kind: "card", gateway_code: "mpgs-sandbox", post_date: null, card_masked: "411111******1111" };
     const rows = customerResultRows(card, 8, { name_en: "Credit Card", name_ar: "بطاقة ائتمان" }, "en");
     expect(rows).toContainEqual(["result.card", "•••• 1111"]);
     expect(JSON.stringify(rows)).not.toContain("411111");
@@ -58,6 +58,10 @@ describe("why a payment did not go through", () => {
   it("reads the gateway's answer", () => {
     expect(failureReasonOf({ state: "failed", result_code: "NOT CAPTURED" })).toBe("declined");
     expect(failureReasonOf({ state: "failed", result_code: "declined" })).toBe("declined");
+    // The Mastercard Gateway's words.
+    expect(failureReasonOf({ state: "failed", result_code: "EXPIRED_CARD" })).toBe("declined");
+    expect(failureReasonOf({ state: "failed", result_code: "AUTHENTICATION_UNSUCCESSFUL" })).toBe("declined");
+    expect(failureReasonOf({ state: "error", result_code: "TIMED_OUT" })).toBe("timed_out");
     expect(failureReasonOf({ state: "canceled", result_code: "CANCELED" })).toBe("canceled");
     expect(failureReasonOf({ state: "canceled", result_code: "voided" })).toBe("canceled");
     expect(failureReasonOf({ state: "canceled", result_code: null })).toBe("canceled");

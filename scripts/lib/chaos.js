@@ -14,8 +14,10 @@ import pg from "pg";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const DEFAULT_ADMIN_URL = "postgres://postgres@127.0.0.1:5432/test";
 export const DEMO = { username: "admin", password: "Demo@2026!" };
-export const CARDS = { knetCaptured: "8888880000000001", knetDeclined: "8888880000000002", cardApproved: "4111111111111111", cardDeclined: "4000000000000002" };
-export const GATEWAYS = { knet: { code: "knet-sandbox", label: "KNET" }, card: { code: "card-sandbox", label: "Card" } };
+export const CARDS = { knetCaptured: "8888880000000001", knetDeclined: "8888880000000002", cardApproved: "5123450000000008", cardDeclined: "5123450000000008" };
+/** The Mastercard Gateway test card's outcome is set by its expiry. */
+export const EXPIRIES = { approved: "01/39", declined: "05/39" };
+export const GATEWAYS = { knet: { code: "knet-sandbox", label: "KNET" }, mpgs: { code: "mpgs-sandbox", label: "MPGS" } };
 export const OPEN_ATTEMPT_STATES = ["pending", "failed", "canceled", "error"];
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -219,7 +221,7 @@ export async function customerFlow(ctx) {
       merchant.api("/api/v1/plugins/payment_request/transaction/", {
         method: "POST",
         headers: { "Idempotency-Key": key },
-        json: { amount, currency_code: "KWD", pg_codes: [GATEWAYS.knet.code, GATEWAYS.card.code], description: "Chaos order", customer_email: "chaos@example.com" },
+        json: { amount, currency_code: "KWD", pg_codes: [GATEWAYS.knet.code, GATEWAYS.mpgs.code], description: "Chaos order", customer_email: "chaos@example.com" },
       }),
     (a) => {
       if (a.status === 201) return true;
@@ -260,7 +262,7 @@ export async function payOnce(ctx, id, payPage) {
     const page = await persist("open the pay page", stats, () => call(`${base}${payPage}`), (a) => a.status === 200);
     if (!page.text.includes('name="gateway_code"')) return "settled"; // paid meanwhile (the reconciler, a notification)
     const token = /name="submission_token"\s+value="([^"]+)"/.exec(page.text)?.[1] ?? randomUUID();
-    started.push({ token, kind: chance(0.5) ? "knet" : "card", decline: chance(0.08) });
+    started.push({ token, kind: chance(0.5) ? "knet" : "mpgs", decline: chance(0.08) });
   }
   if (tabs === 2) {
     stats.twoTabs++;
@@ -332,7 +334,7 @@ export async function payAtGateway(ctx, id, kind, gatewayUrl, decline) {
     const submitted = await persist(
       "card pay",
       stats,
-      () => call(gatewayUrl, { method: "POST", headers: { Origin: new URL(gatewayUrl).origin }, form: { cardNumber: card, expiry: "12/39", cvv: "123" } }),
+      () => call(gatewayUrl, { method: "POST", headers: { Origin: new URL(gatewayUrl).origin }, form: { cardNumber: card, expiry: decline ? EXPIRIES.declined : EXPIRIES.approved, cvv: "123" } }),
       (a) => {
         if (a.status === 303 && a.location) return true;
         throw new Abandoned(`card pay [HTTP ${a.status}]`);
@@ -438,8 +440,8 @@ export async function readBooks(reader) {
     rows("select o.id, o.transaction_id, o.attempt_id, o.kind, o.state, o.amount, o.reference, o.gateway_code, o.message, o.created_at, o.completed_at, g.kind as gateway_kind from transaction_operations o left join gateways g on g.merchant_id = o.merchant_id and g.code = o.gateway_code"),
     rows("select id, order_no, state, paid_amount, captured_amount, refunded_amount, voided_amount, paid_attempt_id from transactions"),
     rows("select payment_id, track_id, amount, action, udf, result, tran_id from sandbox_knet_payments"),
-    rows("select id, reference, amount, status, captured_amount, refunded_amount from sandbox_card_payments"),
-    rows("select payment_id, reference, kind, amount, status from sandbox_card_operations"),
+    rows("select order_id as id, order_id as reference, amount, status, total_captured as captured_amount, total_refunded as refunded_amount from sandbox_mpgs_orders"),
+    rows("select order_id as payment_id, transaction_id as reference, case type when 'REFUND' then 'refund' when 'CAPTURE' then 'capture' else 'void' end as kind, amount, case result when 'SUCCESS' then 'succeeded' else 'failed' end as status from sandbox_mpgs_transactions where type in ('REFUND', 'CAPTURE', 'VOID_AUTHORIZATION')"),
   ]);
   for (const list of [attempts, ledger, operations, transactions, cardPayments, cardOperations]) {
     for (const row of list) for (const column of ["total", "amount", "paid_amount", "captured_amount", "refunded_amount", "voided_amount"]) if (column in row) row[column] = num(row[column]);
@@ -475,7 +477,7 @@ export function compare(books) {
   };
 
   // Captures at the gateways, by our track id.
-  const captures = { knet: new Map(), card: new Map() };
+  const captures = { knet: new Map(), mpgs: new Map() };
   const knetPurchaseByTranId = new Map();
   for (const payment of books.knet) {
     if (payment.action !== "1") continue;
@@ -489,10 +491,10 @@ export function compare(books) {
   }
   for (const payment of books.cardPayments) {
     if (!(payment.captured_amount > 0)) continue;
-    add(summary.card.captured, payment.captured_amount);
-    const list = captures.card.get(payment.reference) ?? [];
+    add(summary.mpgs.captured, payment.captured_amount);
+    const list = captures.mpgs.get(payment.reference) ?? [];
     list.push({ amount: payment.captured_amount, ref: payment.id });
-    captures.card.set(payment.reference, list);
+    captures.mpgs.set(payment.reference, list);
   }
 
   for (const gateway of Object.keys(captures)) {
@@ -541,14 +543,14 @@ export function compare(books) {
   const cardRefundedByPayment = new Map();
   for (const operation of books.cardOperations) {
     if (operation.kind !== "refund" || operation.status !== "succeeded") continue;
-    add(summary.card.refundedAtGateway, operation.amount);
+    add(summary.mpgs.refundedAtGateway, operation.amount);
     cardRefundedByPayment.set(operation.payment_id, (cardRefundedByPayment.get(operation.payment_id) ?? 0) + operation.amount);
-    gatewayRefunds.set(operation.reference, { gateway: "card", amount: operation.amount, count: 1, paymentTrack: cardPaymentsById.get(operation.payment_id)?.reference ?? null, ref: `card refund ${operation.reference}` });
+    gatewayRefunds.set(operation.reference, { gateway: "mpgs", amount: operation.amount, count: 1, paymentTrack: cardPaymentsById.get(operation.payment_id)?.reference ?? null, ref: `MPGS refund ${operation.reference}` });
   }
   // The card sandbox's own total per payment must be the sum of its refunds (none sent without a reference).
   for (const payment of books.cardPayments) {
     const byOperations = cardRefundedByPayment.get(payment.id) ?? 0;
-    if (payment.refunded_amount !== byOperations) differ("card", `card payment ${payment.id} shows ${toDecimal(payment.refunded_amount)} refunded, its refund operations ${toDecimal(byOperations)}`);
+    if (payment.refunded_amount !== byOperations) differ("mpgs", `MPGS order ${payment.id} shows ${toDecimal(payment.refunded_amount)} refunded, its refund operations ${toDecimal(byOperations)}`);
   }
 
   const operationsByReference = new Map(books.operations.filter((o) => o.reference).map((o) => [o.reference, o]));

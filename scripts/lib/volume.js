@@ -313,7 +313,7 @@ function rowMaker({ merchantId, count, now, seed, lastOrderNo, lastBulkId, unitI
         const price = priceWithFee(amount, { fixed: gateway.fee_fixed, basisPoints: gateway.fee_basis_points }, gateway.fee_payer);
         const knet = gateway.kind === "knet";
         const success = attemptState === "success";
-        const cardId = gateway.kind === "card" ? `cp_${r.publicId()}` : null;
+        const cardId = gateway.kind === "mpgs" ? `SESSION0002${r.digits(18)}` : null;
         const row = {
           id: r.publicId(),
           transaction_id: id,
@@ -330,7 +330,7 @@ function rowMaker({ merchantId, count, now, seed, lastOrderNo, lastBulkId, unitI
           submission_token: r.publicId(),
           lang: r.next() < 0.35 ? "ar" : "en",
           gateway_reference: cardId,
-          payment_id: knet ? r.digits(18) : cardId,
+          payment_id: knet ? r.digits(18) : null,
           tran_id: knet && success ? r.digits(15) : null,
           auth_code: success && gateway.kind !== "cod" ? r.digits(6) : null,
           reference_id: knet && attemptState !== "cod" ? r.digits(12) : null,
@@ -348,7 +348,7 @@ function rowMaker({ merchantId, count, now, seed, lastOrderNo, lastBulkId, unitI
       if (st === "paid" || st === "authorized" || st === "refunded" || st === "voided") {
         const eligible = online(pgCodes.length ? pgCodes : choices);
         const gateway = st === "authorized" || st === "voided"
-          ? (eligible.find((g) => g.kind === "card") ?? eligible[0] ?? choices[0])
+          ? (eligible.find((g) => g.kind === "mpgs") ?? eligible[0] ?? choices[0])
           : r.pick(eligible.length ? eligible : choices);
         const authorizedOnly = st === "authorized" || st === "voided";
         const { row, price } = attempt(gateway, "success", paidMs, authorizedOnly ? { authorized_only: 1, result_code: gateway.kind === "knet" ? "APPROVED" : "authorized" } : {});
@@ -449,7 +449,7 @@ const CONTEXT_SQL = {
 /** Cash on delivery and the two sandboxes, as the demo merchant has them, when a merchant has no gateway. */
 const FALLBACK_GATEWAYS = [
   { code: "knet-sandbox", kind: "knet", currencies: "KWD", fee_fixed: 0, fee_basis_points: 0, fee_payer: "merchant" },
-  { code: "card-sandbox", kind: "card", currencies: "KWD,USD", fee_fixed: 100, fee_basis_points: 200, fee_payer: "customer" },
+  { code: "mpgs-sandbox", kind: "mpgs", currencies: "KWD,USD", fee_fixed: 100, fee_basis_points: 200, fee_payer: "customer" },
   { code: "cod", kind: "cod", currencies: "KWD", fee_fixed: 0, fee_basis_points: 0, fee_payer: "merchant" },
 ];
 

@@ -51,7 +51,7 @@ test("a shop's server makes a session, the customer pays it in Arabic without Ja
         type: "e_commerce",
         amount: "23.750",
         currency_code: "KWD",
-        pg_codes: ["knet-sandbox", "card-sandbox"],
+        pg_codes: ["knet-sandbox", "mpgs-sandbox"],
         order_no: orderNo,
         customer_first_name: "مريم",
         customer_email: "maryam@example.com",
@@ -72,12 +72,12 @@ test("a shop's server makes a session, the customer pays it in Arabic without Ja
     await expect(phone.getByText(orderNo)).toBeVisible();
     await expect(phone.getByText("23.750").first()).toBeVisible();
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-    await phone.locator('label.pay-choice[data-gateway="card-sandbox"]').click();
-    await phone.locator('button[name="pay_with"][value="card-sandbox"]').click();
-    await phone.getByRole("textbox", { name: "Card number" }).fill("4111111111111111");
-    await phone.getByRole("textbox", { name: "Expiry" }).fill("12/39");
+    await phone.locator('label.pay-choice[data-gateway="mpgs-sandbox"]').click();
+    await phone.locator('button[name="pay_with"][value="mpgs-sandbox"]').click();
+    await phone.getByRole("textbox", { name: /Card number|رقم البطاقة/ }).fill("5123450000000008");
+    await phone.getByRole("textbox", { name: /Expiry|تاريخ الانتهاء/ }).fill("01/39");
     await phone.getByRole("textbox", { name: "CVV" }).fill("123");
-    await phone.getByRole("button", { name: "Pay" }).click();
+    await phone.getByRole("button", { name: /^(Pay|ادفع)$/ }).click();
     await expect(phone.getByRole("heading", { name: t("ar", "result.success_title") })).toBeVisible();
     // Back to the shop with the session, its order and the result (the page also forwards by itself).
     await phone.getByRole("link", { name: t("ar", "result.continue_to_merchant") }).click();
@@ -99,7 +99,7 @@ test("a shop's server makes a session, the customer pays it in Arabic without Ja
     const read = await (await request.get(`${BASE_URL}/api/v1/checkout/v1/pymt-txn/${session.session_id}`, { headers: apiKey })).json();
     expect(read).toMatchObject({ state: "paid", order_no: orderNo, amount: "23.750" });
     expect(read.attempts).toHaveLength(1);
-    expect(read.attempts[0]).toMatchObject({ state: "success", gateway: "card-sandbox" });
+    expect(read.attempts[0]).toMatchObject({ state: "success", gateway: "mpgs-sandbox" });
 
     // The shop refunds the whole order by its own number; the same call sent again (a retry after a
     // lost answer) gets the first answer back, not a second refund request. The demo merchant has

@@ -73,8 +73,8 @@ test.describe("customer payment collectors", () => {
     await expect(phone.getByText("KWD\u00a012.500", { exact: true })).toBeVisible();
     await fitsTheScreen(phone);
     await phone.getByRole("button", { name: /Pay Now/ }).click();
-    await phone.getByRole("textbox", { name: "Card number" }).fill("4111111111111111");
-    await phone.getByRole("textbox", { name: "Expiry" }).fill("12/39");
+    await phone.getByRole("textbox", { name: "Card number" }).fill("5123450000000008");
+    await phone.getByRole("textbox", { name: "Expiry" }).fill("01/39");
     await phone.getByRole("textbox", { name: "CVV" }).fill("123");
     await phone.getByRole("button", { name: "Pay" }).click();
     await expect(phone.getByRole("heading", { name: t("en", "result.success_title") })).toBeVisible();

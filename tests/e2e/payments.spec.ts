@@ -125,8 +125,8 @@ test.describe("paying a payment request with JavaScript off", () => {
     await expect(page.getByRole("button", { name: /Pay Now/ })).toHaveText("Pay Now KWD\u00a010.300", { useInnerText: true });
     await page.getByRole("button", { name: /Pay Now/ }).click();
     await expect(page.getByText("KWD\u00a010.300")).toBeVisible();
-    await page.getByRole("textbox", { name: "Card number" }).fill("4111111111111111");
-    await page.getByRole("textbox", { name: "Expiry" }).fill("12/30");
+    await page.getByRole("textbox", { name: "Card number" }).fill("5123450000000008");
+    await page.getByRole("textbox", { name: "Expiry" }).fill("01/39");
     await page.getByRole("textbox", { name: "CVV" }).fill("123");
     await page.getByRole("button", { name: "Pay" }).click();
     await expect(page.getByRole("heading", { name: t("en", "result.success_title") })).toBeVisible();
@@ -179,15 +179,15 @@ test.describe("paying a payment request with JavaScript off", () => {
 });
 
 test.describe("paying with JavaScript on", () => {
-  test("the card page pays with 4111 1111 1111 1111, fee included", async ({ page, browser }) => {
+  test("the card page pays with 5123 4500 0000 0008, fee included", async ({ page, browser }) => {
     const { payUrl, detailsUrl } = await createRequest(browser, { amount: "10.000", email: "buyer@example.com" });
     await page.goto(payUrl);
     await page.getByText(t("en", "pay.choose_method")).waitFor();
     await page.locator("label.pay-choice", { hasText: "Credit Card" }).click();
     await expect(page.getByRole("button", { name: /Pay Now KWD\s10\.300/ })).toBeVisible();
     await page.getByRole("button", { name: /Pay Now/ }).click();
-    await page.getByRole("textbox", { name: "Card number" }).fill("4111111111111111");
-    await page.getByRole("textbox", { name: "Expiry" }).fill("12/30");
+    await page.getByRole("textbox", { name: "Card number" }).fill("5123450000000008");
+    await page.getByRole("textbox", { name: "Expiry" }).fill("01/39");
     await page.getByRole("textbox", { name: "CVV" }).fill("123");
     await page.getByRole("button", { name: "Pay" }).click();
     await expect(page.getByRole("heading", { name: t("en", "result.success_title") })).toBeVisible();
@@ -200,8 +200,9 @@ test.describe("paying with JavaScript on", () => {
     await page.goto(payUrl);
     await page.locator("label.pay-choice", { hasText: "Credit Card" }).click();
     await page.getByRole("button", { name: /Pay Now/ }).click();
-    await page.getByRole("textbox", { name: "Card number" }).fill("4000000000009995");
-    await page.getByRole("textbox", { name: "Expiry" }).fill("12/30");
+    // The Mastercard Gateway's test card with expiry 08/28: the issuer never answers.
+    await page.getByRole("textbox", { name: "Card number" }).fill("5123450000000008");
+    await page.getByRole("textbox", { name: "Expiry" }).fill("08/28");
     await page.getByRole("textbox", { name: "CVV" }).fill("123");
     await page.getByRole("button", { name: "Pay" }).click();
     await expect(page.getByRole("heading", { name: t("en", "result.pending_title") })).toBeVisible();
@@ -288,10 +289,11 @@ test("in Arabic with JavaScript on, a declined card comes back to the Arabic res
   await page.goto(payUrl.replace("/en/", "/ar/"));
   await page.locator("label.pay-choice", { hasText: "بطاقة ائتمان" }).click();
   await page.getByRole("button", { name: /ادفع الآن/ }).click();
-  await page.getByRole("textbox", { name: "Card number" }).fill("4000000000000002");
-  await page.getByRole("textbox", { name: "Expiry" }).fill("12/30");
+  // The Hosted Payment Page speaks the session's locale: Arabic.
+  await page.getByRole("textbox", { name: "رقم البطاقة" }).fill("5123450000000008");
+  await page.getByRole("textbox", { name: "تاريخ الانتهاء" }).fill("05/39");
   await page.getByRole("textbox", { name: "CVV" }).fill("123");
-  await page.getByRole("button", { name: "Pay" }).click();
+  await page.getByRole("button", { name: "ادفع", exact: true }).click();
   await expect(page.getByRole("heading", { name: t("ar", "result.reasons.declined.title") })).toBeVisible();
   await expect(page.getByText(t("ar", "result.failed_title"))).toBeVisible();
   // 7.250 with the card's fee (0.100 + 2 %).

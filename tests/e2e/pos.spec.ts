@@ -12,8 +12,8 @@ async function payOnThePhone(browser: Browser, link: string) {
   await phone.goto(link);
   await phone.getByRole("radio", { name: /Credit Card/ }).check();
   await phone.getByRole("button", { name: /Pay Now/ }).click();
-  await phone.getByRole("textbox", { name: "Card number" }).fill("4111111111111111");
-  await phone.getByRole("textbox", { name: "Expiry" }).fill("12/39");
+  await phone.getByRole("textbox", { name: "Card number" }).fill("5123450000000008");
+  await phone.getByRole("textbox", { name: "Expiry" }).fill("01/39");
   await phone.getByRole("textbox", { name: "CVV" }).fill("123");
   await phone.getByRole("button", { name: "Pay" }).click();
   await expect(phone.getByRole("heading", { name: t("en", "result.success_title") })).toBeVisible();

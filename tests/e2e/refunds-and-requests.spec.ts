@@ -14,7 +14,7 @@ async function tokenOf(request: APIRequestContext, username = "admin") {
 async function createRequest(request: APIRequestContext, body: Record<string, unknown>) {
   const answer = await request.post("/api/v1/plugins/payment_request/transaction/", {
     headers: { Authorization: `Bearer ${await tokenOf(request)}` },
-    data: { currency_code: "KWD", pg_codes: ["knet-sandbox", "card-sandbox", "cod"], ...body },
+    data: { currency_code: "KWD", pg_codes: ["knet-sandbox", "mpgs-sandbox", "cod"], ...body },
   });
   expect(answer.status(), await answer.text()).toBe(201);
   return ((await answer.json()) as { id: string }).id;
@@ -24,8 +24,8 @@ async function payByCard(page: Page, id: string) {
   await page.goto(`/en/pay/${id}`);
   await page.locator("label.pay-choice", { hasText: "Credit Card" }).click();
   await page.getByRole("button", { name: /Pay Now/ }).click();
-  await page.getByRole("textbox", { name: "Card number" }).fill("4111111111111111");
-  await page.getByRole("textbox", { name: "Expiry" }).fill("12/30");
+  await page.getByRole("textbox", { name: "Card number" }).fill("5123450000000008");
+  await page.getByRole("textbox", { name: "Expiry" }).fill("01/39");
   await page.getByRole("textbox", { name: "CVV" }).fill("123");
   await page.getByRole("button", { name: "Pay" }).click();
   await expect(page.getByRole("heading", { name: t("en", "result.success_title") })).toBeVisible();

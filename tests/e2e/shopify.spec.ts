@@ -77,11 +77,11 @@ test("a shop hands a payment over; the customer pays with JavaScript off, reads 
   await expect(phone.getByText("checkout-e2e-77")).toBeVisible();
   expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await phone.getByRole("radio", { name: /Credit Card|بطاقة/ }).check();
-  await phone.locator('button[name="pay_with"][value="card-sandbox"]').click();
-  await phone.getByRole("textbox", { name: "Card number" }).fill("4111111111111111");
-  await phone.getByRole("textbox", { name: "Expiry" }).fill("12/39");
+  await phone.locator('button[name="pay_with"][value="mpgs-sandbox"]').click();
+  await phone.getByRole("textbox", { name: /Card number|رقم البطاقة/ }).fill("5123450000000008");
+  await phone.getByRole("textbox", { name: /Expiry|تاريخ الانتهاء/ }).fill("01/39");
   await phone.getByRole("textbox", { name: "CVV" }).fill("123");
-  await phone.getByRole("button", { name: "Pay" }).click();
+  await phone.getByRole("button", { name: /^(Pay|ادفع)$/ }).click();
   await expect(phone).toHaveURL(/\/ar\/spf\/payment-details\/[0-9A-Za-z]{22}$/);
   await expect(phone.getByRole("heading", { name: t("ar", "result.success_title") })).toBeVisible();
   await expect(phone.getByText(t("ar", "shopify_public.do_not_pay_again"))).toBeVisible();

@@ -17,7 +17,7 @@ async function tokenOf(request: APIRequestContext, username = "admin") {
 async function createRequest(request: APIRequestContext, token: string, body: Record<string, unknown>) {
   const answer = await request.post("/api/v1/plugins/payment_request/transaction/", {
     headers: { Authorization: `Bearer ${token}` },
-    data: { currency_code: "KWD", pg_codes: ["knet-sandbox", "card-sandbox", "cod"], ...body },
+    data: { currency_code: "KWD", pg_codes: ["knet-sandbox", "mpgs-sandbox", "cod"], ...body },
   });
   expect(answer.status(), await answer.text()).toBe(201);
   const created = (await answer.json()) as { id: string };
@@ -29,8 +29,8 @@ async function payByCard(page: Page, payPath: string) {
   await page.goto(payPath);
   await page.locator("label.pay-choice", { hasText: "Credit Card" }).click();
   await page.getByRole("button", { name: /Pay Now/ }).click();
-  await page.getByRole("textbox", { name: "Card number" }).fill("4111111111111111");
-  await page.getByRole("textbox", { name: "Expiry" }).fill("12/30");
+  await page.getByRole("textbox", { name: "Card number" }).fill("5123450000000008");
+  await page.getByRole("textbox", { name: "Expiry" }).fill("01/39");
   await page.getByRole("textbox", { name: "CVV" }).fill("123");
   await page.getByRole("button", { name: "Pay" }).click();
   await expect(page.getByRole("heading", { name: t("en", "result.success_title") })).toBeVisible();
@@ -301,10 +301,10 @@ test("capture an authorization of a manual-capture card gateway", async ({ page,
   // The demo gateways capture at once; a merchant's manual-capture gateway is set up here.
   const db = new Database(path.join(databaseDir(workerIndex), "e2e.sqlite"));
   try {
-    const card = db.prepare("select * from gateways where code = 'card-sandbox'").get() as Record<string, unknown>;
+    const card = db.prepare("select * from gateways where code = 'mpgs-sandbox'").get() as Record<string, unknown>;
     db.prepare(
       `insert into gateways (merchant_id, code, kind, name_en, name_ar, logo_url, currencies, endpoint_url, credentials, fee_fixed, fee_basis_points, fee_payer, capture_mode, enabled, sort_order, created_at)
-       select merchant_id, 'card-manual', 'card', 'Card (authorize)', 'بطاقة (تفويض)', logo_url, 'USD', endpoint_url, credentials, 0, 0, 'merchant', 'manual', 1, 9, created_at
+       select merchant_id, 'card-manual', 'mpgs', 'Card (authorize)', 'بطاقة (تفويض)', logo_url, 'USD', endpoint_url, credentials, 0, 0, 'merchant', 'manual', 1, 9, created_at
        from gateways where id = ? and not exists (select 1 from gateways where code = 'card-manual')`,
     ).run(card.id);
   } finally {
@@ -314,8 +314,8 @@ test("capture an authorization of a manual-capture card gateway", async ({ page,
   const { payPath } = await createRequest(request, token, { amount: "25.00", currency_code: "USD", pg_codes: ["card-manual"], customer_email: "capture-me@example.com" });
   await page.goto(payPath);
   await page.getByRole("button", { name: /Pay Now/ }).click();
-  await page.getByRole("textbox", { name: "Card number" }).fill("4111111111111111");
-  await page.getByRole("textbox", { name: "Expiry" }).fill("12/30");
+  await page.getByRole("textbox", { name: "Card number" }).fill("5123450000000008");
+  await page.getByRole("textbox", { name: "Expiry" }).fill("01/39");
   await page.getByRole("textbox", { name: "CVV" }).fill("123");
   await page.getByRole("button", { name: "Pay" }).click();
   await expect(page.getByRole("heading", { name: t("en", "result.success_title") })).toBeVisible();

@@ -5,7 +5,7 @@ import { sessionCookieFrom } from "../support/http-app";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
 /**
- * Gateways in the administration panel, against this installation's own KNET and card sandboxes
+ * Gateways in the administration panel, against this installation's own KNET and Mastercard Gateway sandboxes
  * reached at their addresses as a real gateway would be: credentials entered once, sealed, never
  * shown again; Test connection; the order customers see.
  */
@@ -16,7 +16,7 @@ let beta: Awaited<ReturnType<typeof seedMerchant>>;
 let alphaToken = "";
 let betaToken = "";
 let terminal: { tranportal_id: string; password: string; resource_key: string };
-let card: { api_key: string; webhook_secret: string };
+let mpgs: { merchant_id: string; api_password: string; notification_secret: string };
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -26,7 +26,7 @@ beforeAll(async () => {
   alphaToken = await tokenOf(alpha.admin.username);
   betaToken = await tokenOf(beta.admin.username);
   terminal = await database.db.selectFrom("sandbox_knet_terminals").selectAll().executeTakeFirstOrThrow();
-  card = await database.db.selectFrom("sandbox_card_merchants").selectAll().executeTakeFirstOrThrow();
+  mpgs = await database.db.selectFrom("sandbox_mpgs_merchants").selectAll().executeTakeFirstOrThrow();
 });
 afterAll(async () => {
   await server?.close();
@@ -117,13 +117,13 @@ describe("gateways in the administration panel", () => {
     expect((await (await call("POST", `/api/v1/admin/gateways/${knetId}/test`, alphaToken)).json()).result).toBe("connected");
 
     const nowhere = await call("POST", "/api/v1/admin/gateways", alphaToken, {
-      kind: "card",
+      kind: "mpgs",
       code: "card-nowhere",
       name_en: "Card",
       name_ar: "بطاقة",
       currencies: ["KWD", "USD"],
       endpoint_url: "http://127.0.0.1:9/acquirer",
-      credentials: { api_key: "sk_x", notification_secret: "whsec_x" },
+      credentials: { merchant_id: "TEST1", api_password: "x", notification_secret: "y" },
     });
     const id = (await nowhere.json()).id;
     expect((await (await call("POST", `/api/v1/admin/gateways/${id}/test`, alphaToken)).json()).result).toBe("unreachable");
@@ -137,21 +137,21 @@ describe("gateways in the administration panel", () => {
     ]);
   });
 
-  it("a card acquirer's API key is checked the same way", async () => {
+  it("the Mastercard Gateway's merchant id and API password are checked the same way", async () => {
     const created = await call("POST", "/api/v1/admin/gateways", alphaToken, {
-      kind: "card",
+      kind: "mpgs",
       code: "card-main",
       name_en: "Visa / Mastercard",
       name_ar: "فيزا / ماستركارد",
       currencies: ["KWD"],
       capture_mode: "manual",
-      endpoint_url: `${server.url}/sandbox/card`,
-      credentials: { merchant_id: "M-1", api_key: card.api_key, notification_secret: card.webhook_secret },
+      endpoint_url: `${server.url}/sandbox/mpgs`,
+      credentials: { merchant_id: mpgs.merchant_id, api_password: mpgs.api_password, notification_secret: mpgs.notification_secret },
     });
     expect(created.status).toBe(201);
     const id = (await created.json()).id;
     expect((await (await call("POST", `/api/v1/admin/gateways/${id}/test`, alphaToken)).json()).result).toBe("connected");
-    await call("PATCH", `/api/v1/admin/gateways/${id}`, alphaToken, { credentials: { api_key: "sk_wrong" } });
+    await call("PATCH", `/api/v1/admin/gateways/${id}`, alphaToken, { credentials: { api_password: "wrong" } });
     expect((await (await call("POST", `/api/v1/admin/gateways/${id}/test`, alphaToken)).json()).result).toBe("refused");
   });
 

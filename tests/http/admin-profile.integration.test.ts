@@ -156,7 +156,7 @@ describe("the merchant's country, currency and disclaimer, and a request's unit"
   let gamma: Awaited<ReturnType<typeof seedMerchant>>;
   let token: string;
   const createRequest = (body: Record<string, unknown>, lang = "en") =>
-    app.request("/api/v1/plugins/payment_request/transaction", { json: { amount: "4.000", pg_codes: ["card-sandbox"], ...body }, headers: { Authorization: `Bearer ${token}`, "Accept-Language": lang } });
+    app.request("/api/v1/plugins/payment_request/transaction", { json: { amount: "4.000", pg_codes: ["mpgs-sandbox"], ...body }, headers: { Authorization: `Bearer ${token}`, "Accept-Language": lang } });
 
   beforeAll(async () => {
     gamma = await seedMerchant(database.db, "Gamma");
@@ -231,7 +231,7 @@ describe("the merchant's country, currency and disclaimer, and a request's unit"
     const page = await (await app.request("/en/payment-request/create", { cookie })).text();
     expect(page).toContain('name="unit"');
     expect(page).toContain("Airport kiosk");
-    const posted = await app.request("/en/payment-request/create", { cookie, form: { amount: "2.500", currency_code: "KWD", pg_codes: "card-sandbox", delivery_mode: "none", unit: String(kiosk) } });
+    const posted = await app.request("/en/payment-request/create", { cookie, form: { amount: "2.500", currency_code: "KWD", pg_codes: "mpgs-sandbox", delivery_mode: "none", unit: String(kiosk) } });
     expect(posted.status).toBe(302);
     const madeId = posted.headers.get("Location")!.split("/").pop()!;
     expect((await database.db.selectFrom("transactions").select("unit_id").where("id", "=", madeId).executeTakeFirstOrThrow()).unit_id).toBe(kiosk);

@@ -69,11 +69,11 @@ describe("POST /api/v1/plugins/payment_request/transaction", () => {
 
 describe("public pay calls", () => {
   it("reads the transaction, re-prices choices and pays cash on delivery once", async () => {
-    const created = await (await create({ amount: "10.000", pg_codes: ["card-sandbox", "cod"], editable_amount: true })).json();
+    const created = await (await create({ amount: "10.000", pg_codes: ["mpgs-sandbox", "cod"], editable_amount: true })).json();
     const view = await (await app.request(`/api/v1/plugins/payment_request/transaction/pay/${created.id}`)).json();
     expect(view).toMatchObject({ amount: "10.000", currency: "KWD", valid_for_payment: true, has_editable_amount: true });
     expect(view.pay_choices.map((choice: { gateway_code: string; amount: string; fee: string }) => [choice.gateway_code, choice.amount, choice.fee])).toEqual([
-      ["card-sandbox", "10.300", "0.300"],
+      ["mpgs-sandbox", "10.300", "0.300"],
       ["cod", "10.000", "0.000"],
     ]);
     const repriced = await app.request(`/api/v1/plugins/payment_request/transaction/pay-choices/${created.id}`, { json: { amount: "20" } });

@@ -47,20 +47,20 @@ beforeAll(async () => {
   const created = await fetch(`${server.url}/api/v1/plugins/payment_request/transaction/`, {
     method: "POST",
     headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ amount: "12.500", pg_codes: ["card-sandbox"], customer_email: "noura@example.com" }),
+    body: JSON.stringify({ amount: "12.500", pg_codes: ["mpgs-sandbox"], customer_email: "noura@example.com" }),
   });
   const id = ((await created.json()) as { id: string }).id;
   const start = await fetch(`${server.url}/ar/pay/${id}`, {
     method: "POST",
     headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ gateway_code: "card-sandbox", submission_token: `pay-${id}` }),
+    body: new URLSearchParams({ gateway_code: "mpgs-sandbox", submission_token: `pay-${id}` }),
     ...noRedirect,
   });
   const gatewayUrl = start.headers.get("Location")!;
   const page = await fetch(gatewayUrl, {
     method: "POST",
     headers: { Origin: new URL(gatewayUrl).origin, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ cardNumber: "4111111111111111", expiry: "12/39", cvv: "123" }),
+    body: new URLSearchParams({ cardNumber: "5123450000000008", expiry: "01/39", cvv: "123" }),
     ...noRedirect,
   });
   await fetch(new URL(page.headers.get("Location")!, gatewayUrl), noRedirect);
@@ -81,7 +81,7 @@ describe("the audit log in the reader's language", () => {
     expect(paid?.description).toContain("بطاقة ائتمان");
     for (const entry of entries) {
       expect(entry.actor).not.toBe("anonymous");
-      expect(entry.description).not.toContain("card-sandbox");
+      expect(entry.description).not.toContain("mpgs-sandbox");
     }
   });
 

@@ -62,9 +62,9 @@ const locationOf = (response: Response) => new URL(response.headers.get("Locatio
 
 /** The pay page's Pay Now with the card sandbox, the card on its hosted page, and the return; the result page's HTML. */
 async function payByCard(customer: ReturnType<typeof browser>, payPath: string, card: string) {
-  const payNow = await customer.post(payPath, { gateway_code: "card-sandbox", submission_token: `${payPath}-${Math.random()}` });
+  const payNow = await customer.post(payPath, { gateway_code: "mpgs-sandbox", submission_token: `${payPath}-${Math.random()}` });
   expect(payNow.status).toBe(303);
-  const cardPage = await fetch(locationOf(payNow), { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ cardNumber: card, expiry: "12/39", cvv: "123" }), redirect: "manual" });
+  const cardPage = await fetch(locationOf(payNow), { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ cardNumber: card, expiry: "01/39", cvv: "123" }), redirect: "manual" });
   expect(cardPage.status).toBe(303);
   let response = await customer.get(locationOf(cardPage).toString());
   for (let hops = 0; response.status >= 300 && response.status < 400 && hops < 5; hops++) response = await customer.get(locationOf(response).toString());
@@ -123,12 +123,12 @@ describe("the catalogue shop, with JavaScript off", () => {
     const checkoutPage = await (await customer.get(`/en/catalogue/checkout${q()}`)).text();
     expect(checkoutPage).toContain("Returns within 7 days.");
     expect(checkoutPage).toContain(`value="${shop.storeId}"`);
-    const wrong = await customer.post(`/en/catalogue/checkout${q()}`, { intent: "place", customer_name: "Noura", customer_email: "not-an-email", customer_phone: "", gateway_code: "card-sandbox", discount_code: "" });
+    const wrong = await customer.post(`/en/catalogue/checkout${q()}`, { intent: "place", customer_name: "Noura", customer_email: "not-an-email", customer_phone: "", gateway_code: "mpgs-sandbox", discount_code: "" });
     expect(wrong.status).toBe(400);
     const wrongHtml = await wrong.text();
     expect(wrongHtml).toContain("Enter valid email address");
     expect(wrongHtml).toContain('value="Noura"');
-    const noTerms = await customer.post(`/en/catalogue/checkout${q()}`, { intent: "place", customer_name: "Noura", customer_email: "noura@example.com", gateway_code: "card-sandbox", discount_code: "WRONG" });
+    const noTerms = await customer.post(`/en/catalogue/checkout${q()}`, { intent: "place", customer_name: "Noura", customer_email: "noura@example.com", gateway_code: "mpgs-sandbox", discount_code: "WRONG" });
     expect(noTerms.status).toBe(400);
     const noTermsHtml = await noTerms.text();
     expect(noTermsHtml).toContain("This discount code does not exist.");
@@ -138,7 +138,7 @@ describe("the catalogue shop, with JavaScript off", () => {
     // 2 × 18.500 + 9.750 = 46.750; 10 % off = 42.075.
     expect(await (await customer.get(`/en/catalogue/checkout${q()}`)).text()).toContain("42.075");
 
-    const placed = await customer.post(`/en/catalogue/checkout${q()}`, { intent: "place", customer_name: "Noura", customer_email: "noura@example.com", customer_phone: "50001234", gateway_code: "card-sandbox", discount_code: "welcome10", store: String(shop.storeId), accept_terms: "on", total: "0.001" });
+    const placed = await customer.post(`/en/catalogue/checkout${q()}`, { intent: "place", customer_name: "Noura", customer_email: "noura@example.com", customer_phone: "50001234", gateway_code: "mpgs-sandbox", discount_code: "welcome10", store: String(shop.storeId), accept_terms: "on", total: "0.001" });
     expect(placed.status).toBe(303);
     const payPath = locationOf(placed).pathname;
     expect(payPath).toMatch(/^\/en\/pay\/[A-Za-z0-9_-]+$/);
@@ -150,7 +150,7 @@ describe("the catalogue shop, with JavaScript off", () => {
     expect(waiting).toContain("is waiting for its payment");
     expect(waiting).toContain("2 × Brass dallah");
 
-    const result = await payByCard(customer, payPath, "4111111111111111");
+    const result = await payByCard(customer, payPath, "5123450000000008");
     expect(result).toContain("/en/catalogue/cart?merchant=");
     expect(await inventoryOf(database.db, dallah.id)).toBe(3);
     const order = await database.db.selectFrom("catalogue_orders").select(["number", "status"]).where("transaction_id", "=", transactionId).executeTakeFirstOrThrow();
@@ -177,7 +177,7 @@ describe("the catalogue shop, with JavaScript off", () => {
     const dallah = shop.products[0];
     const before = await inventoryOf(database.db, dallah.id);
     await customer.post(`/en/catalogue/product-detail/brass-dallah${q()}`, { quantity: "2" });
-    const placed = await customer.post(`/en/catalogue/checkout${q()}`, { intent: "place", customer_name: "Fahad", customer_email: "fahad@example.com", gateway_code: "card-sandbox", accept_terms: "on" });
+    const placed = await customer.post(`/en/catalogue/checkout${q()}`, { intent: "place", customer_name: "Fahad", customer_email: "fahad@example.com", gateway_code: "mpgs-sandbox", accept_terms: "on" });
     expect(placed.status).toBe(303);
     expect(await inventoryOf(database.db, dallah.id)).toBe(before! - 2);
     await payByCard(customer, locationOf(placed).pathname, "4000000000000002");
@@ -186,7 +186,7 @@ describe("the catalogue shop, with JavaScript off", () => {
     const cart = await (await customer.get(`/en/catalogue/cart${q()}`)).text();
     expect(cart).toContain("2 × Brass dallah");
     expect(cart).toContain("is waiting for its payment");
-    await payByCard(customer, locationOf(placed).pathname, "4111111111111111");
+    await payByCard(customer, locationOf(placed).pathname, "5123450000000008");
     expect(await inventoryOf(database.db, dallah.id)).toBe(before! - 2);
     const transactionId = locationOf(placed).pathname.split("/").pop()!;
     expect(await database.db.selectFrom("catalogue_orders").select("status").where("transaction_id", "=", transactionId).executeTakeFirstOrThrow()).toEqual({ status: "paid" });

@@ -4,7 +4,6 @@ import { decideOperationRequest, reserveOperation } from "~/domain/payments/oper
 import { findMerchantGateway, toGatewayConfig } from "~/domain/payments/gateway-settings.server";
 import { adapterFor } from "~/domain/payments/gateways/registry";
 import { setDeleted } from "~/domain/payments/lifecycle.server";
-import { CARD_TEST_CARDS } from "~/domain/sandbox/test-cards";
 import { operationReferenceOf, requestHashOf, storedKeyOf, type KeyCaller } from "~/web/idempotency.server";
 import { DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
@@ -79,8 +78,8 @@ beforeAll(async () => {
   careful = await seedMerchant(database.db, "Careful");
   gone = await seedMerchant(database.db, "Gone");
   // The merchant bears the card fee: the customer pays the session's amount, and that is what comes back.
-  await database.db.updateTable("gateways").set({ fee_payer: "merchant" }).where("code", "=", "card-sandbox").execute();
-  await database.db.updateTable("gateways").set({ capture_mode: "manual" }).where("merchant_id", "=", manual.merchantId).where("code", "=", "card-sandbox").execute();
+  await database.db.updateTable("gateways").set({ fee_payer: "merchant" }).where("code", "=", "mpgs-sandbox").execute();
+  await database.db.updateTable("gateways").set({ capture_mode: "manual" }).where("merchant_id", "=", manual.merchantId).where("code", "=", "mpgs-sandbox").execute();
   await database.db.updateTable("merchants").set({ operations_approval: 1 }).where("id", "=", careful.merchantId).execute();
   server = await startHttpServer({ ...database.env, SEED_DEMO: "0" });
   keys.shop = await apiKeyWith(database.db, { ...shop.admin, merchantId: shop.merchantId }, ["payment_request"]);
@@ -242,15 +241,15 @@ describe("refunds by a merchant's server", () => {
   it("a refund the gateway refuses answers 200 with result failed and the gateway's words; its key answers the same again", async () => {
     const paid = await session(shop, 4_000);
     // Refunded at the acquirer by other means: it refuses the platform's refund.
-    const attempt = await database.db.selectFrom("payment_attempts").select("gateway_reference").where("transaction_id", "=", paid.transactionId).where("state", "=", "success").executeTakeFirstOrThrow();
-    await database.db.updateTable("sandbox_card_payments").set({ status: "refunded", refunded_amount: 4_000 }).where("id", "=", attempt.gateway_reference!).execute();
+    const attempt = await database.db.selectFrom("payment_attempts").select(["track_id", "total"]).where("transaction_id", "=", paid.transactionId).where("state", "=", "success").executeTakeFirstOrThrow();
+    await database.db.updateTable("sandbox_mpgs_orders").set({ status: "REFUNDED", total_refunded: attempt.total }).where("order_id", "=", attempt.track_id).execute();
     const failed = await answer(await operate(keys.shop, { operation: "refund", session_id: paid.sessionId, amount: "1.000" }, { "Tracking-Key": "refused-at-gateway" }));
     expect(failed).toMatchObject({ status: 200, body: { result: "failed", amount: "1.000", state: "paid", refunded_amount: "0.000", paid_amount: "4.000" } });
-    expect(failed.body.detail).toContain("Cannot refund a refunded payment");
+    expect(failed.body.detail).toContain("exceeds the amount available for refund");
     const arabic = await answer(await operate(keys.shop, { operation: "refund", session_id: paid.sessionId, amount: "1.000" }, { "Tracking-Key": "refused-at-gateway-ar", "Accept-Language": "ar" }));
     expect(arabic).toMatchObject({ status: 200, body: { result: "failed" } });
     expect(arabic.body.detail).not.toBe(failed.body.detail);
-    expect(arabic.body.detail).toContain("Cannot refund a refunded payment");
+    expect(arabic.body.detail).toContain("exceeds the amount available for refund");
     const replay = await answer(await operate(keys.shop, { operation: "refund", session_id: paid.sessionId, amount: "1.000" }, { "Tracking-Key": "refused-at-gateway" }));
     expect(replay).toEqual({ ...failed, replayed: "true" });
     const money = await books(paid.transactionId);
@@ -260,7 +259,7 @@ describe("refunds by a merchant's server", () => {
 
   it("names nothing available when the merchant's gateway that took the payment is gone", async () => {
     const paid = await session(gone, 2_000);
-    await database.db.deleteFrom("gateways").where("merchant_id", "=", gone.merchantId).where("code", "=", "card-sandbox").execute();
+    await database.db.deleteFrom("gateways").where("merchant_id", "=", gone.merchantId).where("code", "=", "mpgs-sandbox").execute();
     const refused = await answer(await operate(keys.gone, { operation: "refund", session_id: paid.sessionId }));
     expect(refused.status).toBe(400);
     expect(refused.body.available_amount).toBe("0.000");
@@ -282,8 +281,8 @@ describe("refunds by a merchant's server", () => {
     );
     expect(reserved.ok).toBe(true);
     const attempt = await database.db.selectFrom("payment_attempts").select(["gateway_reference", "track_id", "payment_id"]).where("transaction_id", "=", paid.transactionId).where("state", "=", "success").executeTakeFirstOrThrow();
-    const config = toGatewayConfig((await findMerchantGateway(database.db, shop.merchantId, "card-sandbox"))!, addresses());
-    expect(await adapterFor("card").refund(config, { gatewayReference: attempt.gateway_reference, trackId: attempt.track_id, paymentId: attempt.payment_id }, 1000, reference)).toMatchObject({ ok: true });
+    const config = toGatewayConfig((await findMerchantGateway(database.db, shop.merchantId, "mpgs-sandbox"))!, addresses());
+    expect(await adapterFor("mpgs").refund(config, { gatewayReference: attempt.gateway_reference, trackId: attempt.track_id, paymentId: attempt.payment_id }, 1000, reference)).toMatchObject({ ok: true });
     await database.db
       .insertInto("idempotency_keys")
       .values({ merchant_id: shop.merchantId, key: storedKeyOf(caller, `checkout-operation:${key}`, ""), scope: "checkout.operation", request_hash: requestHashOf("checkout.operation", identity), response_status: null, response_body: null, created_at: new Date().toISOString() })
@@ -300,7 +299,7 @@ describe("refunds by a merchant's server", () => {
     const money = await books(paid.transactionId);
     expect(money.operations).toEqual([{ kind: "refund", amount: 1000, state: "succeeded" }]);
     expect(money.refunded_amount).toBe(1000);
-    const atGateway = await database.db.selectFrom("sandbox_card_payments").select("refunded_amount").where("id", "=", attempt.gateway_reference!).executeTakeFirstOrThrow();
+    const atGateway = await database.db.selectFrom("sandbox_mpgs_orders").select("total_refunded as refunded_amount").where("order_id", "=", attempt.track_id).executeTakeFirstOrThrow();
     expect(atGateway.refunded_amount).toBe(1000);
   });
 });
@@ -373,7 +372,7 @@ describe("cancel and expire", () => {
     expect(again.headers.get("Idempotent-Replayed")).toBeNull();
 
     // The customer's card is declined: nothing is in flight any more, and the same key now expires the session.
-    await finishCardAttempt(server.url, cardPage, CARD_TEST_CARDS.declined);
+    await finishCardAttempt(server.url, cardPage, "5555555555554444");
     const expired = await answer(await operate(keys.shop, { operation: "expire", order_no: paying.orderNo }, { "Tracking-Key": "expire-later" }));
     expect(expired).toMatchObject({ status: 200, replayed: null, body: { result: "success", state: "expired" } });
     expect((await books(paying.transactionId)).state).toBe("expired");

@@ -81,7 +81,7 @@ const sessionBody = (fields: Record<string, unknown> = {}) => ({
   type: "e_commerce",
   amount: "12.500",
   currency_code: "KWD",
-  pg_codes: ["card-sandbox", "knet-sandbox"],
+  pg_codes: ["mpgs-sandbox", "knet-sandbox"],
   customer_first_name: "Noura",
   customer_email: "noura@example.com",
   order_no: `ORD-${++orders}`,
@@ -93,10 +93,10 @@ const sessionBody = (fields: Record<string, unknown> = {}) => ({
 const form = { Origin: "", "Content-Type": "application/x-www-form-urlencoded" };
 
 /** The customer pays the session on the hosted page with the card sandbox; answers where the result page sends them. */
-async function payOnHostedPage(checkoutUrl: string, card = "4111111111111111") {
-  const pay = await fetch(checkoutUrl, { method: "POST", headers: { ...form, Origin: server.url }, body: new URLSearchParams({ pay_with: "card-sandbox", submission_token: `t-${Math.random()}` }), redirect: "manual" });
+async function payOnHostedPage(checkoutUrl: string, card = "5123450000000008") {
+  const pay = await fetch(checkoutUrl, { method: "POST", headers: { ...form, Origin: server.url }, body: new URLSearchParams({ pay_with: "mpgs-sandbox", submission_token: `t-${Math.random()}` }), redirect: "manual" });
   expect(pay.status).toBe(303);
-  const paid = await fetch(pay.headers.get("Location")!, { method: "POST", headers: { ...form, Origin: server.url }, body: new URLSearchParams({ cardNumber: card, expiry: "12/39", cvv: "123" }), redirect: "manual" });
+  const paid = await fetch(pay.headers.get("Location")!, { method: "POST", headers: { ...form, Origin: server.url }, body: new URLSearchParams({ cardNumber: card, expiry: "01/39", cvv: "123" }), redirect: "manual" });
   expect(paid.status).toBe(303);
   const result = await fetch(new URL(paid.headers.get("Location")!, server.url), { redirect: "manual" });
   let page = result;
@@ -111,7 +111,7 @@ describe("checkout sessions", () => {
     const created = await api("POST", "", alphaKey, sessionBody({ order_no: "WEB-1" }));
     expect(created.status).toBe(201);
     const session = await created.json();
-    expect(session).toMatchObject({ state: "created", amount: "12.500", currency_code: "KWD", order_no: "WEB-1", type: "e_commerce", pg_codes: ["card-sandbox", "knet-sandbox"], paid_amount: "0.000", attempts: [] });
+    expect(session).toMatchObject({ state: "created", amount: "12.500", currency_code: "KWD", order_no: "WEB-1", type: "e_commerce", pg_codes: ["mpgs-sandbox", "knet-sandbox"], paid_amount: "0.000", attempts: [] });
     expect(session.session_id).toMatch(/^[0-9A-Za-z]{22}$/);
     expect(session.checkout_url).toMatch(new RegExp(`/en/checkout/${session.session_id}$`));
     expect(new Date(session.expiration_time).getTime()).toBeGreaterThan(Date.now());
@@ -124,7 +124,7 @@ describe("checkout sessions", () => {
 
     const page = await (await fetch(`${server.url}/api/v1/checkout/api/intl/v1/checkout-page/${session.session_id}`)).json();
     expect(page).toMatchObject({ order_no: "WEB-1", amount: "12.500", currency_code: "KWD", valid_for_payment: true, redirect_url: "https://shop.example.com/return?from=checkout" });
-    expect(page.pay_choices.map((choice: { gateway_code: string }) => choice.gateway_code).sort()).toEqual(["card-sandbox", "knet-sandbox"]);
+    expect(page.pay_choices.map((choice: { gateway_code: string }) => choice.gateway_code).sort()).toEqual(["knet-sandbox", "mpgs-sandbox"]);
 
     const result = await payOnHostedPage(local(session.checkout_url));
     const back = `https://shop.example.com/return?from=checkout&amp;session_id=${session.session_id}&amp;order_no=WEB-1&amp;result=success`;
@@ -135,7 +135,7 @@ describe("checkout sessions", () => {
     // The card sandbox's fee is the customer's here: what was paid is the amount and the fee.
     expect(read).toMatchObject({ state: "paid", amount: "12.500", paid_amount: "12.850", refunded_amount: "0.000" });
     expect(read.attempts).toHaveLength(1);
-    expect(read.attempts[0]).toMatchObject({ state: "success", gateway: "card-sandbox", amount: "12.850" });
+    expect(read.attempts[0]).toMatchObject({ state: "success", gateway: "mpgs-sandbox", amount: "12.850" });
 
     // Posted by a job, signed with the merchant's checkout secret (what a manager reads).
     expect(received).toHaveLength(0);
@@ -155,7 +155,7 @@ describe("checkout sessions", () => {
     // Paid: no second payment, no change.
     const again = await fetch(local(session.checkout_url));
     expect(await again.text()).not.toContain('name="pay_with"');
-    const second = await fetch(local(session.checkout_url), { method: "POST", headers: { ...form, Origin: server.url }, body: new URLSearchParams({ pay_with: "card-sandbox", submission_token: "another" }), redirect: "manual" });
+    const second = await fetch(local(session.checkout_url), { method: "POST", headers: { ...form, Origin: server.url }, body: new URLSearchParams({ pay_with: "mpgs-sandbox", submission_token: "another" }), redirect: "manual" });
     expect(second.status).toBe(400);
     const patched = await api("PATCH", session.session_id, alphaKey, { amount: "1.000" });
     expect(patched.status).toBe(400);
@@ -226,7 +226,7 @@ describe("checkout sessions", () => {
     const row = await database.db.selectFrom("checkout_sessions").select("transaction_id").where("id", "=", created.session_id).executeTakeFirstOrThrow();
     await database.db.updateTable("transactions").set({ expiration_time: new Date(Date.now() - 1000).toISOString() }).where("id", "=", row.transaction_id).execute();
     {
-      const late = await fetch(local(created.checkout_url), { method: "POST", headers: { ...form, Origin: server.url }, body: new URLSearchParams({ pay_with: "card-sandbox", submission_token: "late" }), redirect: "manual" });
+      const late = await fetch(local(created.checkout_url), { method: "POST", headers: { ...form, Origin: server.url }, body: new URLSearchParams({ pay_with: "mpgs-sandbox", submission_token: "late" }), redirect: "manual" });
       expect(late.status).toBe(400);
       const page = await (await fetch(local(created.checkout_url))).text();
       expect(page).not.toContain('name="pay_with"');
@@ -261,7 +261,7 @@ describe("checkout sessions", () => {
 
   it("refuses to change the amount while an attempt told failed may still settle", async () => {
     const created = await (await api("POST", "", alphaKey, sessionBody({ order_no: "WEB-5" }))).json();
-    const started = await fetch(local(created.checkout_url), { method: "POST", headers: { ...form, Origin: server.url }, body: new URLSearchParams({ pay_with: "card-sandbox", submission_token: "in-flight" }), redirect: "manual" });
+    const started = await fetch(local(created.checkout_url), { method: "POST", headers: { ...form, Origin: server.url }, body: new URLSearchParams({ pay_with: "mpgs-sandbox", submission_token: "in-flight" }), redirect: "manual" });
     expect(started.status).toBe(303);
     const row = await database.db.selectFrom("checkout_sessions").select("transaction_id").where("id", "=", created.session_id).executeTakeFirstOrThrow();
     // The gateway said failed, but the reconciler is still to ask it again: a late success would be a fact.
@@ -287,7 +287,7 @@ describe("checkout sessions", () => {
       expect((await api("PATCH", created.session_id, alphaKey, { amount: "2.000" })).status).toBe(404);
       expect((await fetch(`${server.url}/api/v1/checkout/api/intl/v1/checkout-page/${created.session_id}`)).status).toBe(404);
       expect((await fetch(local(created.checkout_url))).status).toBe(404);
-      const pay = await fetch(local(created.checkout_url), { method: "POST", headers: { ...form, Origin: server.url }, body: new URLSearchParams({ pay_with: "card-sandbox", submission_token: "no-section" }), redirect: "manual" });
+      const pay = await fetch(local(created.checkout_url), { method: "POST", headers: { ...form, Origin: server.url }, body: new URLSearchParams({ pay_with: "mpgs-sandbox", submission_token: "no-section" }), redirect: "manual" });
       expect(pay.status).toBe(404);
     } finally {
       await database.db.insertInto("merchant_features").values(features).execute();
@@ -302,7 +302,7 @@ describe("checkout sessions", () => {
     await database.db.updateTable("transactions").set({ editable_amount: 1 }).where("id", "=", row.transaction_id).execute();
     const shown = await fetch(local(created.checkout_url), { redirect: "manual" });
     expect(shown.headers.get("Location")).toBe(`/en/pay/${row.transaction_id}`);
-    const pay = await fetch(local(created.checkout_url), { method: "POST", headers: { ...form, Origin: server.url }, body: new URLSearchParams({ pay_with: "card-sandbox", submission_token: "asks-more" }), redirect: "manual" });
+    const pay = await fetch(local(created.checkout_url), { method: "POST", headers: { ...form, Origin: server.url }, body: new URLSearchParams({ pay_with: "mpgs-sandbox", submission_token: "asks-more" }), redirect: "manual" });
     expect(pay.status).toBe(303);
     expect(pay.headers.get("Location")).toBe(`/en/pay/${row.transaction_id}`);
     expect(await database.db.selectFrom("payment_attempts").select("id").where("transaction_id", "=", row.transaction_id).executeTakeFirst()).toBeUndefined();
@@ -312,7 +312,7 @@ describe("checkout sessions", () => {
     const soon = new Date(Date.now() + 3_600_000).toISOString();
     const abandoned = await (await api("POST", "", alphaKey, sessionBody({ order_no: "WEB-9", expiration_time: soon }))).json();
     const paying = await (await api("POST", "", alphaKey, sessionBody({ order_no: "WEB-10", expiration_time: soon }))).json();
-    const started = await fetch(local(paying.checkout_url), { method: "POST", headers: { ...form, Origin: server.url }, body: new URLSearchParams({ pay_with: "card-sandbox", submission_token: "under-way" }), redirect: "manual" });
+    const started = await fetch(local(paying.checkout_url), { method: "POST", headers: { ...form, Origin: server.url }, body: new URLSearchParams({ pay_with: "mpgs-sandbox", submission_token: "under-way" }), redirect: "manual" });
     expect(started.status).toBe(303);
     const stateOf = async (sessionId: string) =>
       (await database.db.selectFrom("checkout_sessions").innerJoin("transactions", "transactions.id", "checkout_sessions.transaction_id").select("transactions.state").where("checkout_sessions.id", "=", sessionId).executeTakeFirstOrThrow()).state;

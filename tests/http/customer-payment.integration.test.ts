@@ -47,7 +47,7 @@ beforeAll(async () => {
     reference_field: "required",
     text_fields: [{ name: "fclass", label_en: "Student class", label_ar: "الصف الدراسي", required: false }],
   });
-  await setTestRestrictions(database.db, { merchantId: alpha.merchantId, gateways: ["knet-sandbox", "card-sandbox"], limits: { KWD: { min: 1_000, max: 100_000, daily_cap: 150_000 } } });
+  await setTestRestrictions(database.db, { merchantId: alpha.merchantId, gateways: ["knet-sandbox", "mpgs-sandbox"], limits: { KWD: { min: 1_000, max: 100_000, daily_cap: 150_000 } } });
   app = await loadApp({ ...database.env, SEED_DEMO: "0" });
 });
 afterAll(async () => database?.destroy());
@@ -205,12 +205,12 @@ describe("the public API", () => {
       { name: "reference", type: "reference", label_en: "Reference", label_ar: "الرقم المرجعي", required: true },
       { name: "extra.fclass", type: "text", label_en: "Student class", label_ar: "الصف الدراسي", required: false },
     ]);
-    expect(body.gateways.map((gateway: { gateway_code: string }) => gateway.gateway_code)).toEqual(["knet-sandbox", "card-sandbox"]);
+    expect(body.gateways.map((gateway: { gateway_code: string }) => gateway.gateway_code)).toEqual(["knet-sandbox", "mpgs-sandbox"]);
     expect((await app.request(`${API}/create/${"B".repeat(22)}`, { method: "OPTIONS" })).status).toBe(404);
   });
 
   it("POST create/{collector_id} answers 201 with the pay URL, or 400 with the fields' errors in the caller's language", async () => {
-    const body = { amount: "20.000", gateway_code: "card-sandbox", customer_name: "Omar", customer_phone: "66001122", reference: "INV-9", extra: { fclass: "3A" } };
+    const body = { amount: "20.000", gateway_code: "mpgs-sandbox", customer_name: "Omar", customer_phone: "66001122", reference: "INV-9", extra: { fclass: "3A" } };
     const created = await app.request(`${API}/create/${collector.publicId}`, { json: body, headers: { "Idempotency-Key": "collect-1" } });
     expect(created.status).toBe(201);
     const answer = (await created.json()) as Record<string, any>;
@@ -259,7 +259,7 @@ describe("the public API", () => {
     const response = await app.request(`${API}/pay-choices`, { json: { collector_id: collector.publicId, amount: "10.000" } });
     expect(response.status).toBe(200);
     const body = (await response.json()) as { pay_choices: { gateway_code: string; amount: string; base_amount: string }[]; default_pay_choice: string };
-    expect(body.pay_choices.map((choice) => choice.gateway_code)).toEqual(["knet-sandbox", "card-sandbox"]);
+    expect(body.pay_choices.map((choice) => choice.gateway_code)).toEqual(["knet-sandbox", "mpgs-sandbox"]);
     expect(body.pay_choices.every((choice) => choice.base_amount === "10.000")).toBe(true);
     expect(body.default_pay_choice).toBe("knet-sandbox");
     expect((await app.request(`${API}/pay-choices`, { json: { collector_id: collector.publicId, currency_code: "EUR" } })).status).toBe(400);
@@ -317,7 +317,7 @@ describe("the dashboard", () => {
     expect(inputValue(html, "limits.KWD.min")).toBe("1.000");
     expect(inputValue(html, "limits.KWD.max")).toBe("100.000");
     expect(inputValue(html, "limits.KWD.daily_cap")).toBe("150.000");
-    expect(html).toMatch(/<input[^>]*value="card-sandbox"[^>]*checked|<input[^>]*checked[^>]*value="card-sandbox"/);
+    expect(html).toMatch(/<input[^>]*value="mpgs-sandbox"[^>]*checked|<input[^>]*checked[^>]*value="mpgs-sandbox"/);
     // Saved as shown, the page keeps the merchant's limits as its own.
     const saved = await app.request(`/en/customer-payment/payment-restriction?collector=${fresh.id}`, { cookie, form: { intent: "save", gateways: "knet-sandbox", "limits.KWD.min": "1.000", "limits.KWD.max": "100.000", "limits.KWD.daily_cap": "150.000" } });
     expect(saved.status).toBe(303);

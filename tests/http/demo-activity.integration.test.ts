@@ -60,9 +60,9 @@ describe("the demo merchant's first payments", () => {
       .execute();
     expect(ledger.filter((entry) => entry.kind === "payment")).toHaveLength(11);
     // The card acquirer names the card it charged, masked; the platform keeps that and nothing more.
-    const cards = await database.db.selectFrom("payment_attempts").select("card_masked").where("gateway_code", "=", "card-sandbox").where("state", "=", "success").execute();
+    const cards = await database.db.selectFrom("payment_attempts").select("card_masked").where("gateway_code", "=", "mpgs-sandbox").where("state", "=", "success").execute();
     expect(cards.length).toBeGreaterThan(0);
-    expect(cards.every((attempt) => attempt.card_masked === "411111******1111")).toBe(true);
+    expect(cards.every((attempt) => attempt.card_masked === "512345******0008")).toBe(true);
   }, 100_000);
 
   it("leave no difference between the platform's books and the gateways'", async () => {

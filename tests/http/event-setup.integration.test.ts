@@ -32,7 +32,7 @@ const concert = (changes: Record<string, unknown> = {}) => ({
   currency_code: "KWD",
   is_free: false,
   status: "published",
-  gateway_codes: ["knet-sandbox", "card-sandbox"],
+  gateway_codes: ["knet-sandbox", "mpgs-sandbox"],
   fields: [{ name: "civil_id", label_en: "Civil ID", label_ar: "الرقم المدني", type: "text", required: true }],
   tickets: [{ name_en: "Standard", name_ar: "عادي", price: "5.000", start_time: "18:00", end_time: "22:00", quantity: 10, dates: ["2026-12-20", "2026-12-21"] }],
   ...changes,
@@ -64,7 +64,7 @@ describe("creating an event by API", () => {
     const { status, body } = await create(concert());
     expect(status).toBe(201);
     expect(body.id).toEqual(expect.any(Number));
-    expect(body).toMatchObject({ slug: "winter-concert", title: "Winter concert", title_ar: "حفل الشتاء", currency_code: "KWD", is_free: false, status: "published", gateway_codes: ["knet-sandbox", "card-sandbox"] });
+    expect(body).toMatchObject({ slug: "winter-concert", title: "Winter concert", title_ar: "حفل الشتاء", currency_code: "KWD", is_free: false, status: "published", gateway_codes: ["knet-sandbox", "mpgs-sandbox"] });
     expect(body.fields).toEqual([{ name: "civil_id", label_en: "Civil ID", label_ar: "الرقم المدني", type: "text", required: true }]);
     expect(body.tickets).toHaveLength(1);
     expect(body.tickets[0]).toMatchObject({ id: expect.any(Number), name_en: "Standard", price: "5.000", start_time: "18:00", end_time: "22:00", quantity: 10, dates: ["2026-12-20", "2026-12-21"] });
@@ -303,7 +303,7 @@ describe("the demo merchant's events", () => {
     await seedDemoEvents(database.db, { merchantId: beta.merchantId, userId: beta.admin.id });
     const events = await database.db.selectFrom("events").select(["id", "slug", "status", "is_free", "gateway_codes"]).where("merchant_id", "=", beta.merchantId).orderBy("id").execute();
     expect(events.map((event) => [event.slug, event.status, event.is_free, event.gateway_codes])).toEqual([
-      ["gulf-jazz-night", "published", 0, "knet-sandbox,card-sandbox"],
+      ["gulf-jazz-night", "published", 0, "knet-sandbox,mpgs-sandbox"],
       ["pearl-diving-talk", "published", 1, ""],
     ]);
     const taken = await database.db.selectFrom("event_ticket_dates").select((eb) => eb.fn.sum<number>("taken").as("taken")).where("event_id", "=", events[1].id).executeTakeFirstOrThrow();

@@ -61,7 +61,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   alpha = await seedMerchant(database.db, "Alpha");
   beta = await seedMerchant(database.db, "Beta");
-  await insert(alpha.merchantId, 1, "paid", "2026-03-10T08:00:00.000Z", "card-sandbox");
+  await insert(alpha.merchantId, 1, "paid", "2026-03-10T08:00:00.000Z", "mpgs-sandbox");
   await insert(alpha.merchantId, 2, "paid", "2026-03-10T09:00:00.000Z", "knet-sandbox");
   await insert(alpha.merchantId, 3, "created", "2026-03-10T10:00:00.000Z");
   app = await loadApp({ ...database.env, SEED_DEMO: "0", REPORTS_DIR: reportsDir });

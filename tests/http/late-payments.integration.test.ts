@@ -47,7 +47,7 @@ async function newRequest(amount: string) {
   const created = await createPaymentRequest(database.db, {
     merchantId: shop.merchantId,
     user: shop.admin,
-    request: PaymentRequestSchema.parse({ amount, pg_codes: "knet-sandbox,card-sandbox", customer_email: "late@example.com" }),
+    request: PaymentRequestSchema.parse({ amount, pg_codes: "knet-sandbox,mpgs-sandbox", customer_email: "late@example.com" }),
     baseUrl: server.url,
     lang: "en",
   });
@@ -95,7 +95,7 @@ async function payByCard(gatewayUrl: string) {
   const paid = await fetch(gatewayUrl, {
     method: "POST",
     headers: { Origin: server.url, ...form },
-    body: new URLSearchParams({ cardNumber: "4111111111111111", expiry: "12/39", cvv: "123" }),
+    body: new URLSearchParams({ cardNumber: "5123450000000008", expiry: "01/39", cvv: "123" }),
     ...noRedirect,
   });
   expect(paid.status).toBe(303);
@@ -176,7 +176,7 @@ describe("a request paid twice", () => {
   it("keeps both payments, shows the duplicate on the details page and refunds it from there", async () => {
     const id = await newRequest("3.500");
     const first = await payNow(id, "knet-sandbox");
-    const second = await payNow(id, "card-sandbox");
+    const second = await payNow(id, "mpgs-sandbox");
     await fetch(await onKnetTab(await openKnetTab(first.gatewayUrl), "8888880000000001"), noRedirect);
     await fetch(new URL(await payByCard(second.gatewayUrl), server.url), noRedirect);
     const paid = await books(id);
@@ -208,8 +208,8 @@ describe("a request paid twice", () => {
     const after = await books(id);
     expect(after).toMatchObject({ state: "paid", paid_amount: 3500 });
     expect(after.ledger.at(-1)).toEqual({ kind: "refund", amount: second.attempt.total });
-    const gateway = await database.db.selectFrom("sandbox_card_payments").select(["status", "refunded_amount"]).where("reference", "=", second.attempt.track_id).executeTakeFirstOrThrow();
-    expect(gateway).toEqual({ status: "refunded", refunded_amount: second.attempt.total });
+    const gateway = await database.db.selectFrom("sandbox_mpgs_orders").select(["status", "total_refunded"]).where("order_id", "=", second.attempt.track_id).executeTakeFirstOrThrow();
+    expect(gateway).toEqual({ status: "REFUNDED", total_refunded: second.attempt.total });
     // Nothing is left to give back, and the transaction's own payment is untouched.
     expect((await post("review")).status).toBe(400);
     const own = await database.db.selectFrom("transactions").select(["refunded_amount", "captured_amount"]).where("id", "=", id).executeTakeFirstOrThrow();

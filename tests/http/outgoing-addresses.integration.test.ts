@@ -99,13 +99,13 @@ describe("an address the platform will call", () => {
     resolveInward();
     for (const endpoint_url of INWARD) {
       const answer = await api("POST", "/api/v1/admin/gateways", {
-        kind: "card",
+        kind: "mpgs",
         code: "card-inward",
         name_en: "Card",
         name_ar: "بطاقة",
         currencies: ["KWD"],
         endpoint_url,
-        credentials: { api_key: "sk_x", notification_secret: "whsec_x" },
+        credentials: { merchant_id: "TEST1", api_password: "x", notification_secret: "y" },
       });
       expect(answer.status, endpoint_url).toBe(400);
       expect((await answer.json()).endpoint_url, endpoint_url).toEqual(["هذا العنوان على شبكة خاصة أو على هذا الجهاز؛ أدخل العنوان العام للبوابة."]);

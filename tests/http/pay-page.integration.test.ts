@@ -88,16 +88,16 @@ describe("GET /:lang/pay/:id without the router", () => {
   });
 
   it("pays only with a method the page offers: one that no longer takes the link's currency is refused", async () => {
-    const { id } = await createRequest({ pg_codes: ["knet-sandbox", "card-sandbox"] });
-    await database.db.updateTable("gateways").set({ currencies: "USD" }).where("merchant_id", "=", alpha.merchantId).where("code", "=", "card-sandbox").execute();
+    const { id } = await createRequest({ pg_codes: ["knet-sandbox", "mpgs-sandbox"] });
+    await database.db.updateTable("gateways").set({ currencies: "USD" }).where("merchant_id", "=", alpha.merchantId).where("code", "=", "mpgs-sandbox").execute();
     try {
       const page = await (await app.request(`/en/pay/${id}`)).text();
-      expect(page).not.toContain('value="card-sandbox"');
-      const forged = await app.request(`/en/pay/${id}`, { method: "POST", form: { submission_token: "forged", gateway_code: "knet-sandbox", pay_with: "card-sandbox" } });
+      expect(page).not.toContain('value="mpgs-sandbox"');
+      const forged = await app.request(`/en/pay/${id}`, { method: "POST", form: { submission_token: "forged", gateway_code: "knet-sandbox", pay_with: "mpgs-sandbox" } });
       expect(forged.status).toBe(400);
       expect(await database.db.selectFrom("payment_attempts").select("id").where("transaction_id", "=", id).execute()).toEqual([]);
     } finally {
-      await database.db.updateTable("gateways").set({ currencies: "KWD,USD" }).where("merchant_id", "=", alpha.merchantId).where("code", "=", "card-sandbox").execute();
+      await database.db.updateTable("gateways").set({ currencies: "KWD,USD" }).where("merchant_id", "=", alpha.merchantId).where("code", "=", "mpgs-sandbox").execute();
     }
   });
 

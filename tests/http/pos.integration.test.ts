@@ -48,7 +48,7 @@ beforeAll(async () => {
   await createUser(database.db, alpha.merchantId, { username: "alpha-cashier", email: "cashier@alpha.example", firstName: "Cash", lastName: "Ier", permissions: ["add_paymenttransaction", "view_paymenttransaction"] });
   await createUser(database.db, alpha.merchantId, { username: "alpha-adder", email: "adder@alpha.example", firstName: "Add", lastName: "Only", permissions: ["add_paymenttransaction"] });
   collector = await createTestCollector(database.db, { merchantId: alpha.merchantId, name_field: "optional", phone_field: "optional", reference_field: "required" });
-  await setTestRestrictions(database.db, { merchantId: alpha.merchantId, gateways: ["knet-sandbox", "card-sandbox"], limits: { KWD: { min: 1_000, max: 100_000, daily_cap: 150_000 } } });
+  await setTestRestrictions(database.db, { merchantId: alpha.merchantId, gateways: ["knet-sandbox", "mpgs-sandbox"], limits: { KWD: { min: 1_000, max: 100_000, daily_cap: 150_000 } } });
   app = await loadApp({ ...database.env, SEED_DEMO: "0" });
   adminCookie = await app.signIn(alpha.admin.username, DEMO_PASSWORD);
 });

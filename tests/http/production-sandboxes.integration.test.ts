@@ -14,7 +14,6 @@ import { createPaymentRequest } from "~/sections/payment-request/domain/payment-
  */
 const PUBLISHED = {
   knet: { tranportalId: "110100", password: "SandboxKnet#2026", resourceKey: "SandboxKey2026KW" },
-  card: { apiKey: "sk_sandbox_demo_0123456789abcdef", webhookSecret: "whsec_sandbox_demo_0123456789abcdef" },
 };
 
 let database: TestDatabase;
@@ -41,10 +40,7 @@ beforeAll(async () => {
   // What an earlier version left behind: the published accounts in the sandboxes' books, and the
   // merchant's sandbox gateways configured with them.
   await database.db.insertInto("sandbox_knet_terminals").values({ tranportal_id: PUBLISHED.knet.tranportalId, password: PUBLISHED.knet.password, resource_key: PUBLISHED.knet.resourceKey }).execute();
-  await database.db.insertInto("sandbox_card_merchants").values({ api_key: PUBLISHED.card.apiKey, webhook_secret: PUBLISHED.card.webhookSecret }).execute();
-  for (const kind of ["knet", "card"] as const) {
-    await database.db.updateTable("gateways").set({ credentials: JSON.stringify(PUBLISHED[kind]) }).where("merchant_id", "=", shop.merchantId).where("kind", "=", kind).execute();
-  }
+  await database.db.updateTable("gateways").set({ credentials: JSON.stringify(PUBLISHED.knet) }).where("merchant_id", "=", shop.merchantId).where("kind", "=", "knet").execute();
   // A KNET payment started back then, its customer still on the gateway's page.
   const id = await newRequest("knet-sandbox,cod");
   const started = await startAttempt(database.db, {
@@ -77,24 +73,29 @@ describe("production mode: the sandboxes off", () => {
       headers: { "Content-Type": "application/xml" },
       body: `<id>${PUBLISHED.knet.tranportalId}</id><password>${PUBLISHED.knet.password}</password><action>8</action><transid>1</transid><trackid>1</trackid><udf5>TrackID</udf5>`,
     };
-    const card = (method: string, body?: string) => ({
+    const mpgsApi = "/sandbox/mpgs/api/rest/version/100/merchant/TEST1";
+    const mpgs = (method: string, body?: string) => ({
       method,
       body,
-      headers: { Authorization: `Bearer ${PUBLISHED.card.apiKey}`, "Content-Type": "application/json" },
+      headers: { Authorization: `Basic ${Buffer.from("merchant.TEST1:password").toString("base64")}`, "Content-Type": "application/json" },
     });
-    const payment = JSON.stringify({ amount: 100, currency: "KWD", reference: "r", notify_url: "http://169.254.169.254/", return_url: "https://evil.example/" });
+    const checkout = JSON.stringify({
+      apiOperation: "INITIATE_CHECKOUT",
+      interaction: { operation: "PURCHASE", returnUrl: "https://evil.example/" },
+      order: { id: "x", amount: "1.000", currency: "KWD", notificationUrl: "http://169.254.169.254/" },
+    });
     const probes: Array<[string, RequestInit]> = [
       [`/sandbox/knet/kpg/PaymentHTTP.htm?param=paymentInit&tranportalId=${PUBLISHED.knet.tranportalId}&trandata=00`, {}],
       ["/sandbox/knet/paymentpage.htm?PaymentID=100000000000001&token=00", {}],
       ["/sandbox/knet/paymentpage.htm?PaymentID=100000000000001&token=00", { method: "POST", body: new URLSearchParams({ intent: "cancel" }) }],
       ["/sandbox/knet/kpg/tranPipe.htm?param=tranInit", knetXml],
-      ["/sandbox/card/pay/pay_x", {}],
-      ["/sandbox/card/pay/pay_x", { method: "POST", body: new URLSearchParams({ cardNumber: "4111111111111111" }) }],
-      ["/sandbox/card/api/payments", card("POST", payment)],
-      ["/sandbox/card/api/payments", card("GET")],
-      ["/sandbox/card/api/payments/pay_x", card("GET")],
-      ["/sandbox/card/api/payments/pay_x/refund", card("POST", "{}")],
-      ["/sandbox/card/api/payments/pay_x/operations/ref", card("GET")],
+      ["/sandbox/mpgs/checkout/pay/SESSION0002x", {}],
+      ["/sandbox/mpgs/checkout/pay/SESSION0002x", { method: "POST", body: new URLSearchParams({ cardNumber: "5123450000000008" }) }],
+      ["/sandbox/mpgs/checkout/pay/SESSION0002x/authenticate", { method: "POST", body: new URLSearchParams({ intent: "authenticate", code: "1234" }) }],
+      [`${mpgsApi}/session`, mpgs("POST", checkout)],
+      [`${mpgsApi}/order/x`, mpgs("GET")],
+      [`${mpgsApi}/order/x/transaction/1`, mpgs("GET")],
+      [`${mpgsApi}/order/x/transaction/1`, mpgs("PUT", JSON.stringify({ apiOperation: "REFUND", transaction: { amount: "1.000", currency: "KWD" } }))],
     ];
     for (const [path, init] of probes) {
       const response = await fetch(`${server.url}${path}`, { ...init, headers: { Origin: server.url, ...(init.headers ?? {}) }, ...noRedirect });
@@ -104,11 +105,9 @@ describe("production mode: the sandboxes off", () => {
 
   it("keeps no published secret: not in the sandboxes' books, not in any gateway", async () => {
     const terminals = await database.db.selectFrom("sandbox_knet_terminals").select("tranportal_id").execute();
-    const merchants = await database.db.selectFrom("sandbox_card_merchants").select("api_key").execute();
     expect(terminals.map((row) => row.tranportal_id)).not.toContain(PUBLISHED.knet.tranportalId);
-    expect(merchants.map((row) => row.api_key)).not.toContain(PUBLISHED.card.apiKey);
     const gateways = JSON.stringify(await database.db.selectFrom("gateways").select("credentials").execute());
-    for (const secret of [...Object.values(PUBLISHED.knet), ...Object.values(PUBLISHED.card)]) expect(gateways).not.toContain(secret);
+    for (const secret of Object.values(PUBLISHED.knet)) expect(gateways).not.toContain(secret);
   });
 
   it("refuses KNET results forged with the published resource key, even for an attempt started before", async () => {
@@ -135,11 +134,11 @@ describe("production mode: the sandboxes off", () => {
   });
 
   it("offers customers only the gateways that do not stand on the sandboxes, and refuses Pay Now on the others", async () => {
-    const id = await newRequest("knet-sandbox,card-sandbox,cod");
+    const id = await newRequest("knet-sandbox,mpgs-sandbox,cod");
     const page = await (await fetch(`${server.url}/en/pay/${id}`)).text();
     expect(page).toContain("Cash on delivery");
     expect(page).not.toContain('value="knet-sandbox"');
-    expect(page).not.toContain('value="card-sandbox"');
+    expect(page).not.toContain('value="mpgs-sandbox"');
     const payNow = await fetch(`${server.url}/en/pay/${id}`, {
       method: "POST",
       headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },

@@ -17,7 +17,7 @@ async function difference(merchantId: number, reference: string) {
     .insertInto("reconciliation_differences")
     .values({
       merchant_id: merchantId,
-      gateway_code: "card-sandbox",
+      gateway_code: "mpgs-sandbox",
       kind: "unknown_refund",
       reference,
       transaction_id: null,

@@ -143,7 +143,7 @@ async function handOver(body: unknown, key: string | null = alphaKey, headers: R
 
 /** The customer presses Pay with the card sandbox on the payment options page (JavaScript off): the card page's address. */
 async function startOnOptionsPage(transactionId: string, lang: "en" | "ar" = "en") {
-  const pressed = await fetch(`${server.url}/${lang}/spf/payment-options/${transactionId}`, form({ pay_with: "card-sandbox", submission_token: `t-${transactionId}-${Math.random()}` }));
+  const pressed = await fetch(`${server.url}/${lang}/spf/payment-options/${transactionId}`, form({ pay_with: "mpgs-sandbox", submission_token: `t-${transactionId}-${Math.random()}` }));
   expect(pressed.status).toBe(303);
   return pressed.headers.get("Location")!;
 }
@@ -155,7 +155,7 @@ async function payOnOptionsPage(transactionId: string, lang: "en" | "ar" = "en")
 
 /** The card sandbox's page submitted with the approved test card, and every redirect back. */
 async function submitCard(cardPage: string) {
-  const paid = await fetch(cardPage, form({ cardNumber: "4111111111111111", expiry: "12/39", cvv: "123" }));
+  const paid = await fetch(cardPage, form({ cardNumber: "5123450000000008", expiry: "01/39", cvv: "123" }));
   expect(paid.status).toBe(303);
   let location = new URL(paid.headers.get("Location")!, server.url).href;
   for (let hops = 0; hops < 5; hops++) {
@@ -285,9 +285,9 @@ describe("handing a payment session over", () => {
     // A test session handed over while a method was in test mode is not paid on it once it is live.
     const made = await handOver(session("test-later-live", { test: true }));
     expect(made.status).toBe(201);
-    await database.db.updateTable("gateways").set({ mode: "live" }).where("merchant_id", "=", alpha.merchantId).where("code", "=", "card-sandbox").execute();
+    await database.db.updateTable("gateways").set({ mode: "live" }).where("merchant_id", "=", alpha.merchantId).where("code", "=", "mpgs-sandbox").execute();
     try {
-      const pressed = await fetch(`${server.url}/en/spf/payment-options/${made.body.transaction_id}`, form({ pay_with: "card-sandbox", submission_token: "test-live" }));
+      const pressed = await fetch(`${server.url}/en/spf/payment-options/${made.body.transaction_id}`, form({ pay_with: "mpgs-sandbox", submission_token: "test-live" }));
       expect(pressed.status).toBe(400);
       expect(await pressed.text()).toContain(text("en", "shopify_public.test_gateway_only"));
     } finally {
@@ -348,10 +348,10 @@ describe("paying on the payment options page", () => {
     const page = await (await fetch(`${server.url}/en/spf/payment-options/${firstTransaction}`)).text();
     expect(page).not.toContain('name="pay_with"');
     expect(page).toContain(`>${text("en", "pay.settled_title")}<`);
-    const pressed = await fetch(`${server.url}/en/spf/payment-options/${firstTransaction}`, form({ pay_with: "card-sandbox", submission_token: "second-try" }));
+    const pressed = await fetch(`${server.url}/en/spf/payment-options/${firstTransaction}`, form({ pay_with: "mpgs-sandbox", submission_token: "second-try" }));
     expect(pressed.status).toBe(400);
     expect(await pressed.text()).toContain(text("en", "pay.errors.not_payable"));
-    const api = await fetch(`${server.url}/api/v1/shopify/transaction/pay/${firstTransaction}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ gateway_code: "card-sandbox" }) });
+    const api = await fetch(`${server.url}/api/v1/shopify/transaction/pay/${firstTransaction}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ gateway_code: "mpgs-sandbox" }) });
     expect(api.status).toBe(400);
     expect(await api.json()).toEqual({ non_field_errors: [text("en", "pay.errors.not_payable")] });
     const attempts = await database.db.selectFrom("payment_attempts").select("state").where("transaction_id", "=", firstTransaction).execute();
@@ -364,13 +364,13 @@ describe("paying on the payment options page", () => {
     const missing = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
     expect(missing.status).toBe(400);
     expect(await missing.json()).toEqual({ gateway_code: [text("en", "pay.errors.choose_gateway")] });
-    const started = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", "Idempotency-Key": "k-1" }, body: JSON.stringify({ gateway_code: "card-sandbox" }) });
+    const started = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", "Idempotency-Key": "k-1" }, body: JSON.stringify({ gateway_code: "mpgs-sandbox" }) });
     expect(started.status).toBe(200);
     const body = (await started.json()) as { redirect_url: string; attempt_id: string };
     expect(body.redirect_url).toMatch(/^http/);
-    const repeated = (await (await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", "Idempotency-Key": "k-1" }, body: JSON.stringify({ gateway_code: "card-sandbox" }) })).json()) as { attempt_id: string };
+    const repeated = (await (await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", "Idempotency-Key": "k-1" }, body: JSON.stringify({ gateway_code: "mpgs-sandbox" }) })).json()) as { attempt_id: string };
     expect(repeated.attempt_id).toBe(body.attempt_id);
-    expect((await fetch(`${server.url}/api/v1/shopify/transaction/pay/AAAAAAAAAAAAAAAAAAAAAA`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ gateway_code: "card-sandbox" }) })).status).toBe(404);
+    expect((await fetch(`${server.url}/api/v1/shopify/transaction/pay/AAAAAAAAAAAAAAAAAAAAAA`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ gateway_code: "mpgs-sandbox" }) })).status).toBe(404);
   });
 
   it("refuses an expired session: no pay button, the way back to the shop, and the shop hears reject", async () => {
@@ -381,7 +381,7 @@ describe("paying on the payment options page", () => {
     expect(page).not.toContain('name="pay_with"');
     expect(page).toContain(`>${text("en", "pay.expired")}<`);
     expect(page).toContain(`>${text("en", "shopify_public.back_to_shop")}<`);
-    const pressed = await fetch(`${server.url}/en/spf/payment-options/${id}`, form({ pay_with: "card-sandbox", submission_token: "late" }));
+    const pressed = await fetch(`${server.url}/en/spf/payment-options/${id}`, form({ pay_with: "mpgs-sandbox", submission_token: "late" }));
     expect(pressed.status).toBe(400);
     expect(await database.db.selectFrom("payment_attempts").select("id").where("transaction_id", "=", id).execute()).toEqual([]);
     received.length = 0;

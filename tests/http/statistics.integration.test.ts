@@ -54,14 +54,14 @@ const statistics = async (query = AROUND_NOW(), token = tokens.admin, headers: R
 };
 
 /** A payment request of `amount` KWD paid on the card sandbox with `card` (the approved test card by default). */
-async function pay(key: string, amount: string, card = "4111111111111111") {
-  const created = await call("POST", "/api/v1/plugins/payment_request/transaction/", tokens.admin, { amount, pg_codes: ["card-sandbox"], customer_email: `${key}@example.com` });
+async function pay(key: string, amount: string, card = "5123450000000008") {
+  const created = await call("POST", "/api/v1/plugins/payment_request/transaction/", tokens.admin, { amount, pg_codes: ["mpgs-sandbox"], customer_email: `${key}@example.com` });
   expect(created.status).toBe(201);
   const id = ((await created.json()) as { id: string }).id;
   const start = await fetch(`${server.url}/en/pay/${id}`, {
     method: "POST",
     headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ gateway_code: "card-sandbox", submission_token: `pay-${id}-${card}` }),
+    body: new URLSearchParams({ gateway_code: "mpgs-sandbox", submission_token: `pay-${id}-${card}` }),
     ...noRedirect,
   });
   expect(start.status).toBe(303);
@@ -69,7 +69,7 @@ async function pay(key: string, amount: string, card = "4111111111111111") {
   const page = await fetch(gatewayUrl, {
     method: "POST",
     headers: { Origin: new URL(gatewayUrl).origin, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ cardNumber: card, expiry: "12/39", cvv: "123" }),
+    body: new URLSearchParams({ cardNumber: card, expiry: "01/39", cvv: "123" }),
     ...noRedirect,
   });
   expect(page.status).toBe(303);
@@ -137,9 +137,9 @@ describe("GET dashboard/statistics", () => {
     expect(figures.total_amount_paid).toEqual([{ currency_code: "KWD", value: "15.500", previous: "0.000", growth: null, chart: expect.any(Array) }]);
     expect(figures.success_rate).toMatchObject({ value: 67, completed: 3, succeeded: 2 });
     expect(figures.paid_per_gateway).toEqual([
-      { code: "card-sandbox", name: "Credit Card", logo: expect.stringMatching(/^https?:\/\/[^/]+\/gateways\/card\.svg$/), value: 2, amounts: [{ currency_code: "KWD", value: "15.500" }] },
+      { code: "mpgs-sandbox", name: "Credit Card", logo: expect.stringMatching(/^https?:\/\/[^/]+\/gateways\/card\.svg$/), value: 2, amounts: [{ currency_code: "KWD", value: "15.500" }] },
     ]);
-    expect(figures.success_rate_per_gateway).toEqual([expect.objectContaining({ code: "card-sandbox", value: 67, completed: 3, succeeded: 2 })]);
+    expect(figures.success_rate_per_gateway).toEqual([expect.objectContaining({ code: "mpgs-sandbox", value: 67, completed: 3, succeeded: 2 })]);
     expect(figures.product_wise_sales).toEqual([{ product: "payment_request", name: "Payment requests", value: 2, amounts: [{ currency_code: "KWD", value: "15.500" }] }]);
     const arabic = await statistics(AROUND_NOW(), tokens.admin, { "Accept-Language": "ar" });
     expect(arabic.paid_per_gateway[0].name).toBe("بطاقة ائتمان");
@@ -156,7 +156,7 @@ describe("GET dashboard/statistics", () => {
   });
 
   it("counts an authorized payment once it is captured", async () => {
-    await database.db.updateTable("gateways").set({ capture_mode: "manual" }).where("merchant_id", "=", shop.merchantId).where("code", "=", "card-sandbox").execute();
+    await database.db.updateTable("gateways").set({ capture_mode: "manual" }).where("merchant_id", "=", shop.merchantId).where("code", "=", "mpgs-sandbox").execute();
     // 2.000 → 2.140 with the fee.
     const id = await pay("gamma", "2.000");
     expect((await database.db.selectFrom("transactions").select("state").where("id", "=", id).executeTakeFirstOrThrow()).state).toBe("authorized");
@@ -228,7 +228,7 @@ describe("the other dashboard calls", () => {
   });
 
   it("shows another merchant only its own rows: recent_orders and avg_txn_size never carry the shop's transactions", async () => {
-    const own = await call("POST", "/api/v1/plugins/payment_request/transaction/", tokens.other, { amount: "4.000", pg_codes: ["card-sandbox"], customer_email: "other-own@example.com" });
+    const own = await call("POST", "/api/v1/plugins/payment_request/transaction/", tokens.other, { amount: "4.000", pg_codes: ["mpgs-sandbox"], customer_email: "other-own@example.com" });
     expect(own.status).toBe(201);
     const ownId = ((await own.json()) as { id: string }).id;
     const recent = await call("GET", "/api/v1/dashboard/recent_orders/?limit=50", tokens.other);

@@ -47,7 +47,7 @@ beforeAll(async () => {
   tokens.beta = (await app.apiToken(beta.admin.username, DEMO_PASSWORD)).access;
   for (let index = 1; index <= 12; index++) {
     const email = `buyer${String(index).padStart(2, "0")}@shop.example`;
-    const body = { amount: `${index}.000`, pg_codes: ["card-sandbox", "cod"], customer_email: email, ...(index === 12 ? { currency_code: "USD", pg_codes: ["card-sandbox"] } : {}) };
+    const body = { amount: `${index}.000`, pg_codes: ["mpgs-sandbox", "cod"], customer_email: email, ...(index === 12 ? { currency_code: "USD", pg_codes: ["mpgs-sandbox"] } : {}) };
     const response = await send("POST", `${BASE}/transaction`, body);
     expect(response.status).toBe(201);
     made.push({ id: (await response.json()).id, email });
@@ -80,7 +80,7 @@ describe("GET plugins/{plugin}/transaction", () => {
       currency_code: "KWD",
       gateway_code: null,
       gateway_name: null,
-      pg_codes: ["card-sandbox", "cod"],
+      pg_codes: ["mpgs-sandbox", "cod"],
       unit: "Alpha Store",
       initiator: { username: alpha.admin.username },
       delivery_location: null,
@@ -146,7 +146,7 @@ describe("OPTIONS plugins/{plugin}/transaction", () => {
     expect(response.status).toBe(200);
     const config = await response.json();
     expect(config.filters_data.states.map((state: { value: string }) => state.value)).toContain("paid");
-    expect(config.filters_data.gateways.map((gateway: { code: string }) => gateway.code)).toEqual(["knet-sandbox", "card-sandbox", "cod"]);
+    expect(config.filters_data.gateways.map((gateway: { code: string }) => gateway.code)).toEqual(["knet-sandbox", "mpgs-sandbox", "cod"]);
     expect(config.filters_data.currencies).toEqual(["KWD", "USD"]);
     expect(config.filters_data.created_by.map((user: { username: string }) => user.username)).toContain(alpha.admin.username);
     expect(config.filters_data.created_by.map((user: { username: string }) => user.username)).not.toContain(beta.admin.username);

@@ -37,13 +37,13 @@ const call = (base: string, method: string, path: string, token: string, json?: 
 
 /** A payment request paid with the sandbox's test card 4111 1111 1111 1111, the customer coming back. */
 async function paidRequest(amount: string) {
-  const created = await call(server.url, "POST", "/api/v1/plugins/payment_request/transaction/", tokens.admin, { amount, pg_codes: ["card-sandbox"] });
+  const created = await call(server.url, "POST", "/api/v1/plugins/payment_request/transaction/", tokens.admin, { amount, pg_codes: ["mpgs-sandbox"] });
   expect(created.status).toBe(201);
   const id = ((await created.json()) as { id: string }).id;
   const pay = await fetch(`${server.url}/en/pay/${id}`, {
     method: "POST",
     headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ gateway_code: "card-sandbox", submission_token: `pay-${id}` }),
+    body: new URLSearchParams({ gateway_code: "mpgs-sandbox", submission_token: `pay-${id}` }),
     ...noRedirect,
   });
   expect(pay.status).toBe(303);
@@ -51,7 +51,7 @@ async function paidRequest(amount: string) {
   const card = await fetch(gatewayUrl, {
     method: "POST",
     headers: { Origin: new URL(gatewayUrl).origin, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ cardNumber: "4111111111111111", expiry: "12/39", cvv: "123" }),
+    body: new URLSearchParams({ cardNumber: "5123450000000008", expiry: "01/39", cvv: "123" }),
     ...noRedirect,
   });
   expect(card.status).toBe(303);
@@ -71,8 +71,10 @@ async function books(id: string) {
     .executeTakeFirstOrThrow();
   const ledger = await database.db.selectFrom("ledger_entries").select(["amount"]).where("transaction_id", "=", id).where("kind", "=", "refund").execute();
   const operations = await database.db.selectFrom("transaction_operations").select(["amount", "state"]).where("transaction_id", "=", id).where("kind", "=", "refund").execute();
-  const attempt = await database.db.selectFrom("payment_attempts").select("gateway_reference").where("id", "=", transaction.paid_attempt_id!).executeTakeFirstOrThrow();
-  const gateway = await database.db.selectFrom("sandbox_card_payments").select(["status", "refunded_amount"]).where("id", "=", attempt.gateway_reference!).executeTakeFirstOrThrow();
+  const attempt = await database.db.selectFrom("payment_attempts").select("track_id").where("id", "=", transaction.paid_attempt_id!).executeTakeFirstOrThrow();
+  const order = await database.db.selectFrom("sandbox_mpgs_orders").select(["status", "total_refunded"]).where("order_id", "=", attempt.track_id).executeTakeFirstOrThrow();
+  // The gateway's order.status, in the words the assertions below use.
+  const gateway = { status: order.status.toLowerCase(), refunded_amount: order.total_refunded };
   const sum = (rows: { amount: number }[]) => rows.reduce((total, row) => total + Number(row.amount), 0);
   return {
     state: transaction.state,

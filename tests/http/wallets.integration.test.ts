@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(async () => database?.destroy());
 
-async function createRequest(pgCodes: string[] = ["knet-sandbox", "card-sandbox"]) {
+async function createRequest(pgCodes: string[] = ["knet-sandbox", "mpgs-sandbox"]) {
   const response = await app.request("/api/v1/plugins/payment_request/transaction", {
     json: { amount: "12.500", currency_code: "KWD", customer_first_name: "Fatima", pg_codes: pgCodes },
     headers: { Authorization: `Bearer ${token}` },
@@ -112,12 +112,12 @@ describe("the pay page's wallet endpoints, for a link whose methods take no wall
 
   it("refuse to pay with a token through a gateway without wallets, or an unknown wallet, starting no attempt", async () => {
     const { id } = await createRequest();
-    const paid = await app.request(`/en/pay/${id}/wallet/pay`, { json: { provider: "apple_pay", gateway_code: "card-sandbox", token: { paymentData: {} }, total: "12.850" } });
+    const paid = await app.request(`/en/pay/${id}/wallet/pay`, { json: { provider: "apple_pay", gateway_code: "knet-sandbox", token: { paymentData: {} }, total: "12.850" } });
     expect(paid.status).toBe(400);
     expect(await paid.json()).toEqual({ gateway_code: ["Choose a payment method"] });
-    const unknown = await app.request(`/en/pay/${id}/wallet/pay`, { json: { provider: "samsung_pay", gateway_code: "card-sandbox", token: "x", total: "12.850" } });
+    const unknown = await app.request(`/en/pay/${id}/wallet/pay`, { json: { provider: "samsung_pay", gateway_code: "knet-sandbox", token: "x", total: "12.850" } });
     expect(unknown.status).toBe(400);
-    const missing = await app.request(`/en/pay/0000000000000000000000/wallet/pay`, { json: { provider: "apple_pay", gateway_code: "card-sandbox", token: "x", total: "12.850" } });
+    const missing = await app.request(`/en/pay/0000000000000000000000/wallet/pay`, { json: { provider: "apple_pay", gateway_code: "knet-sandbox", token: "x", total: "12.850" } });
     expect(missing.status).toBe(404);
     const attempts = await database.db.selectFrom("payment_attempts").select("id").where("transaction_id", "=", id).execute();
     expect(attempts).toEqual([]);

@@ -6,14 +6,14 @@ const form = (origin: string) => ({ Origin: origin, "Content-Type": "application
 
 /**
  * A payment request paid like a customer would: Pay Now with the card sandbox, the test card
- * 4111111111111111 on its hosted page, and the return to the platform, which asks the gateway
+ * 5123450000000008 on its hosted page, and the return to the platform, which asks the gateway
  * before it believes anything. Needs the app behind a real HTTP server (tests/support/http-server).
  */
 export async function payByCard(db: DB, serverUrl: string, input: { merchantId: number; user: { id: number; username: string }; amount: string }) {
   const created = await createPaymentRequest(db, {
     merchantId: input.merchantId,
     user: input.user,
-    request: PaymentRequestSchema.parse({ amount: input.amount, pg_codes: "card-sandbox", customer_email: "buyer@example.com" }),
+    request: PaymentRequestSchema.parse({ amount: input.amount, pg_codes: "mpgs-sandbox", customer_email: "buyer@example.com" }),
     baseUrl: serverUrl,
     lang: "en",
   });
@@ -22,14 +22,14 @@ export async function payByCard(db: DB, serverUrl: string, input: { merchantId: 
   const payNow = await fetch(`${serverUrl}/en/pay/${id}`, {
     method: "POST",
     headers: form(serverUrl),
-    body: new URLSearchParams({ gateway_code: "card-sandbox", submission_token: `${id}-${Math.random()}` }),
+    body: new URLSearchParams({ gateway_code: "mpgs-sandbox", submission_token: `${id}-${Math.random()}` }),
     redirect: "manual",
   });
   if (payNow.status !== 303) throw new Error(`Pay Now answered ${payNow.status}`);
   const paid = await fetch(payNow.headers.get("Location")!, {
     method: "POST",
     headers: form(serverUrl),
-    body: new URLSearchParams({ cardNumber: "4111111111111111", expiry: "12/39", cvv: "123" }),
+    body: new URLSearchParams({ cardNumber: "5123450000000008", expiry: "01/39", cvv: "123" }),
     redirect: "manual",
   });
   if (paid.status !== 303) throw new Error(`The card page answered ${paid.status}`);

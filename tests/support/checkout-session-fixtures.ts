@@ -1,7 +1,7 @@
 import { writeTransaction, type DB } from "~/db/database.server";
 import { createApiKey, parseScopes } from "~/domain/identity/api-keys.server";
 import { createTransaction } from "~/domain/payments/transaction-state.server";
-import { CARD_TEST_CARDS } from "~/domain/sandbox/test-cards";
+import { MPGS_TEST_CARDS } from "~/domain/sandbox/test-cards";
 import { publicId } from "~/lib/ids.server";
 import { nowIso } from "~/lib/clock.server";
 import { API_KEY_PLUGINS } from "~/web/api.server";
@@ -31,7 +31,7 @@ export async function createCheckoutSession(db: DB, input: { merchantId: number;
       remarks: null,
       attachment_path: null,
       attachment_name: null,
-      pg_codes: "card-sandbox",
+      pg_codes: "mpgs-sandbox",
       expiration_time: null,
       next_url: null,
       initiator_user_id: input.userId,
@@ -56,7 +56,7 @@ export async function startCardAttempt(serverUrl: string, transactionId: string)
   const payNow = await fetch(`${serverUrl}/en/pay/${transactionId}`, {
     method: "POST",
     headers: form(serverUrl),
-    body: new URLSearchParams({ gateway_code: "card-sandbox", submission_token: `${transactionId}-${Math.random()}` }),
+    body: new URLSearchParams({ gateway_code: "mpgs-sandbox", submission_token: `${transactionId}-${Math.random()}` }),
     redirect: "manual",
   });
   if (payNow.status !== 303) throw new Error(`Pay Now answered ${payNow.status}`);
@@ -68,7 +68,7 @@ export async function finishCardAttempt(serverUrl: string, cardPage: string, car
   const answered = await fetch(cardPage, {
     method: "POST",
     headers: form(serverUrl),
-    body: new URLSearchParams({ cardNumber, expiry: "12/39", cvv: "123" }),
+    body: new URLSearchParams({ cardNumber, expiry: "01/39", cvv: "123" }),
     redirect: "manual",
   });
   if (answered.status !== 303) throw new Error(`The card page answered ${answered.status}`);
@@ -76,12 +76,12 @@ export async function finishCardAttempt(serverUrl: string, cardPage: string, car
 }
 
 /**
- * The session paid like a customer would: Pay Now, the test card 4111111111111111 on the card
+ * The session paid like a customer would: Pay Now, the test card 5123450000000008 on the card
  * sandbox's page, and the return, which the platform checks with the gateway. Paid, or authorized
  * when the merchant's card gateway captures by hand.
  */
 export async function payCheckoutSession(db: DB, serverUrl: string, transactionId: string) {
-  await finishCardAttempt(serverUrl, await startCardAttempt(serverUrl, transactionId), CARD_TEST_CARDS.approved);
+  await finishCardAttempt(serverUrl, await startCardAttempt(serverUrl, transactionId), MPGS_TEST_CARDS.mastercard);
   const row = await db.selectFrom("transactions").select(["state"]).where("id", "=", transactionId).executeTakeFirstOrThrow();
   if (row.state !== "paid" && row.state !== "authorized") throw new Error(`The session's transaction is ${row.state}, not paid`);
   return row.state;

@@ -43,7 +43,7 @@ export async function createTestEvent(db: DB, input: TestEventInput) {
       terms_en: input.termsEn ?? "",
       terms_ar: input.termsEn ? "الشروط" : "",
       status: input.status ?? "published",
-      gateway_codes: (input.gatewayCodes ?? ["knet-sandbox", "card-sandbox"]).join(","),
+      gateway_codes: (input.gatewayCodes ?? ["knet-sandbox", "mpgs-sandbox"]).join(","),
       hold_minutes: 15,
       max_per_booking: 10,
       queue_capacity: input.queueCapacity ?? null,

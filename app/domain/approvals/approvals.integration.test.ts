@@ -216,7 +216,7 @@ describe("Operations Requests", () => {
     expect((await list("status=NEW")).rows.every((row) => row.state === "pending")).toBe(true);
     expect((await list("type=void")).count).toBe(0);
     expect((await list("type=refund")).count).toBe(all.count);
-    expect((await list("gateway_code=card-sandbox&currency_code=kwd")).count).toBe(all.count);
+    expect((await list("gateway_code=mpgs-sandbox&currency_code=kwd")).count).toBe(all.count);
     expect((await list("gateway_code=knet-sandbox")).count).toBe(0);
     expect((await list("currency_code=USD")).count).toBe(0);
     expect((await list("created_after=2000-01-01&created_before=2000-01-02")).count).toBe(0);

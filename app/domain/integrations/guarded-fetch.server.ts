@@ -6,7 +6,7 @@ import { guardedLookup, isPrivateHost } from "./webhook-targets.server";
 const MAX_ANSWER = 1024 * 1024;
 
 type GuardedInit = {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PUT";
   headers: Record<string, string>;
   body?: string | URLSearchParams;
   signal: AbortSignal;

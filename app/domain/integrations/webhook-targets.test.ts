@@ -2,7 +2,7 @@ import dns from "node:dns";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { cardAdapter } from "~/domain/payments/gateways/card/card.server";
+import { mpgsAdapter } from "~/domain/payments/gateways/mpgs/mpgs.server";
 import type { GatewayConfig } from "~/domain/payments/gateways/gateway";
 import { resetEnvCache } from "~/lib/env.server";
 import { checkWebhookUrl, guardedLookup, isPrivateAddress, isPrivateHost, isPublicHost } from "./webhook-targets.server";
@@ -167,13 +167,13 @@ describe("with private targets not allowed", () => {
 
   it("calls a gateway only at a public address, whatever the name answers at the call", async () => {
     const config = (server: string): GatewayConfig =>
-      ({ code: "card-x", kind: "card", credentials: { apiKey: "sk_x", webhookSecret: "whsec_x" }, captureMode: "auto", endpoints: { browser: server, server } }) as GatewayConfig;
+      ({ code: "mpgs-x", kind: "mpgs", credentials: { merchantId: "TEST1", apiPassword: "x", notificationSecret: "y" }, captureMode: "auto", endpoints: { browser: server, server } }) as GatewayConfig;
     // Saved while it was allowed (or a form the old check missed): not reached now.
-    await expect(cardAdapter.testConnection!(config(`http://[::ffff:7f00:1]:${port}/acquirer`))).rejects.toThrow(/private/);
-    await expect(cardAdapter.testConnection!(config(`http://localhost.:${port}/acquirer`))).rejects.toThrow(/private/);
+    await expect(mpgsAdapter.testConnection!(config(`http://[::ffff:7f00:1]:${port}/acquirer`))).rejects.toThrow(/private/);
+    await expect(mpgsAdapter.testConnection!(config(`http://localhost.:${port}/acquirer`))).rejects.toThrow(/private/);
     rebindingResolver();
     expect(await isPublicHost("rebind.example.com")).toBe(true);
-    await expect(cardAdapter.testConnection!(config(`http://rebind.example.com:${port}/acquirer`))).rejects.toThrow(/private/);
+    await expect(mpgsAdapter.testConnection!(config(`http://rebind.example.com:${port}/acquirer`))).rejects.toThrow(/private/);
     expect(reached).toEqual([]);
   });
 

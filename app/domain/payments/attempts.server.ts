@@ -24,12 +24,12 @@ import {
   toGatewayConfig,
 } from "./gateway-settings.server";
 import type {
-  AttemptForGateway,
   GatewayConfig,
   GatewayLeg,
   GatewayMessage,
   GatewayOutcome,
   LegHandled,
+  StartedAttempt,
   StartResult,
 } from "./gateways/gateway";
 import { adapterFor, GATEWAY_KINDS, gatewayLeg, isGatewayKind } from "./gateways/registry";
@@ -75,6 +75,8 @@ const attemptColumns = [
   "post_date",
   "result_code",
   "card_masked",
+  "return_secret",
+  "authentication_status",
   "authorized_only",
   "created_at",
   "completed_at",
@@ -91,9 +93,7 @@ export async function findAttempt(db: DB, id: string) {
 
 export type Attempt = NonNullable<Awaited<ReturnType<typeof findAttempt>>>;
 
-export function gatewayAttempt(
-  attempt: Attempt,
-): AttemptForGateway & { gatewayReference: string | null } {
+export function gatewayAttempt(attempt: Attempt): StartedAttempt {
   return {
     id: attempt.id,
     trackId: attempt.track_id,
@@ -101,9 +101,15 @@ export function gatewayAttempt(
     currency: attempt.currency_code,
     lang: attempt.lang === "ar" ? "ar" : "en",
     gatewayReference: attempt.gateway_reference,
+    returnSecret: attempt.return_secret,
   };
 }
 
+/**
+ * The attempt's addresses on this platform, all public: the gateway's servers reach them from
+ * outside as the customer's browser does (the platform's own sandboxes reach them at the internal
+ * address instead, return-addresses.server.ts).
+ */
 export function platformUrls(
   addresses: PlatformAddresses,
   attemptId: string,
@@ -113,7 +119,7 @@ export function platformUrls(
   return {
     response: `${base}/response/${attemptId}`,
     error: `${base}/error/${attemptId}`,
-    notify: `${addresses.internalBaseUrl}/gateway/${kind}/notify/${attemptId}`,
+    notify: `${base}/notify/${attemptId}`,
   };
 }
 
@@ -149,14 +155,14 @@ export async function startAttempt(db: DB, input: AttemptInput): Promise<StartOu
   const opened = await openAttempt(db, input);
   if (!opened.ok) return opened;
   if (opened.kind === "submitted") return resumeStartedAttempt(db, opened.attempt);
-  const { attempt, gateway } = opened;
+  const { attempt, gateway, merchant, description } = opened;
   const attemptId = attempt.id;
   const config = toGatewayConfig(gateway, input.addresses);
   let started: StartResult;
   try {
     started = await adapterFor(gateway.kind).start(
       config,
-      gatewayAttempt(attempt),
+      { ...gatewayAttempt(attempt), merchant, description },
       platformUrls(input.addresses, attemptId, gateway.kind),
     );
   } catch (error) {
@@ -182,6 +188,7 @@ export async function startAttempt(db: DB, input: AttemptInput): Promise<StartOu
     .updateTable("payment_attempts")
     .set({
       gateway_reference: started.gatewayReference ?? null,
+      return_secret: started.returnSecret ?? null,
       redirect_url: started.url,
     })
     .where("id", "=", attemptId)
@@ -205,7 +212,7 @@ export async function openAttempt(
 ): Promise<
   | StartRefusal
   | { ok: true; kind: "submitted"; attempt: Attempt }
-  | { ok: true; kind: "opened"; attempt: Attempt; gateway: GatewayRow }
+  | { ok: true; kind: "opened"; attempt: Attempt; gateway: GatewayRow; merchant: { name: string; logoUrl: string | null }; description?: string }
 > {
   const transaction = await findPublicTransaction(
     db,
@@ -219,7 +226,7 @@ export async function openAttempt(
   if (existing) return { ok: true, kind: "submitted", attempt: existing };
   const merchant = await db
     .selectFrom("merchants")
-    .select("is_active")
+    .select(["is_active", "name", "logo_url"])
     .where("id", "=", transaction.merchant_id)
     .executeTakeFirstOrThrow();
   if (!merchant.is_active) return { ok: false, error: "pay.paused" };
@@ -352,7 +359,14 @@ export async function openAttempt(
     if (winner) return { ok: true, kind: "submitted", attempt: winner };
     throw error;
   }
-  return { ok: true, kind: "opened", attempt: (await findAttempt(db, attemptId))!, gateway };
+  return {
+    ok: true,
+    kind: "opened",
+    attempt: (await findAttempt(db, attemptId))!,
+    gateway,
+    merchant: { name: merchant.name, logoUrl: merchant.logo_url },
+    description: transaction.order_no === null ? undefined : String(transaction.order_no),
+  };
 }
 
 /** Thrown inside the attempt's write when its transaction stopped being payable meanwhile. */
@@ -551,6 +565,7 @@ async function completeOnce(
         reference_id: outcome.refs.referenceId ?? attempt.reference_id,
         post_date: outcome.refs.postDate ?? attempt.post_date,
         card_masked: outcome.refs.cardMasked ?? attempt.card_masked,
+        authentication_status: outcome.refs.authentication ?? attempt.authentication_status,
         result_code:
           (next === "success" && !open
             ? "DUPLICATE"
@@ -747,7 +762,7 @@ export async function handleGatewayMessage(
   const refused = (reason: string): GatewayMessageHandled => ({ attempt, leg, handled: { accepted: false, unknownPayment: false, reason } });
   const config = await configForAttempt(db, attempt, addresses);
   if (!config) return refused("gateway removed");
-  const reading = leg.read(config, { ...gatewayAttempt(attempt), gatewayReference: attempt.gateway_reference }, input.message);
+  const reading = leg.read(config, gatewayAttempt(attempt), input.message);
   if ((reading.kind === "result" || reading.kind === "refuse") && reading.evidence) {
     await db
       .insertInto("gateway_messages")

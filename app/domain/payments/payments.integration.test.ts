@@ -20,7 +20,7 @@ afterAll(async () => database?.destroy());
 afterEach(() => resetClock());
 
 function request(fields: Record<string, unknown>): PaymentRequestInput {
-  return PaymentRequestSchema.parse({ amount: "12.500", pg_codes: ["knet-sandbox", "card-sandbox", "cod"], ...fields });
+  return PaymentRequestSchema.parse({ amount: "12.500", pg_codes: ["knet-sandbox", "mpgs-sandbox", "cod"], ...fields });
 }
 
 async function create(fields: Record<string, unknown> = {}) {
@@ -108,10 +108,10 @@ describe("the pay page", () => {
   });
 
   it("prices each choice with its fee, the customer paying the card fee", async () => {
-    const choices = await payChoicesFor(database.db, { merchant_id: shop.merchantId, pg_codes: "knet-sandbox,card-sandbox,cod", currency_code: "KWD" }, 12500, "en");
+    const choices = await payChoicesFor(database.db, { merchant_id: shop.merchantId, pg_codes: "knet-sandbox,mpgs-sandbox,cod", currency_code: "KWD" }, 12500, "en");
     expect(choices.map((choice) => [choice.gateway_code, choice.amount, choice.fee])).toEqual([
       ["knet-sandbox", 12500, 0],
-      ["card-sandbox", 12850, 350],
+      ["mpgs-sandbox", 12850, 350],
       ["cod", 12500, 0],
     ]);
   });

@@ -97,18 +97,18 @@ describe("a refund interrupted by a crash", () => {
       .select(["payment_attempts.gateway_reference", "payment_attempts.track_id", "payment_attempts.payment_id"])
       .where("transactions.id", "=", id)
       .executeTakeFirstOrThrow();
-    const gateway = (await findMerchantGateway(database.db, shop.merchantId, "card-sandbox"))!;
+    const gateway = (await findMerchantGateway(database.db, shop.merchantId, "mpgs-sandbox"))!;
     const config = toGatewayConfig(gateway, addresses());
     const target = { gatewayReference: attempt.gateway_reference, trackId: attempt.track_id, paymentId: attempt.payment_id };
-    expect(await adapterFor("card").refund(config, target, 2500, operation.reference!)).toMatchObject({ ok: true });
+    expect(await adapterFor("mpgs").refund(config, target, 2500, operation.reference!)).toMatchObject({ ok: true });
     // Sent again under the same reference, the gateway refunds once.
-    expect(await adapterFor("card").refund(config, target, 2500, operation.reference!)).toMatchObject({ ok: true });
+    expect(await adapterFor("mpgs").refund(config, target, 2500, operation.reference!)).toMatchObject({ ok: true });
 
     advanceClock(3 * 60_000);
     await reconcilePayments(database.db, addresses());
     expect((await operationState(operation.id)).state).toBe("succeeded");
     expect(await money(id)).toMatchObject({ state: "paid", refunded_amount: 2500, ledgerRefunds: [2500] });
-    const books = await database.db.selectFrom("sandbox_card_payments").select("refunded_amount").where("id", "=", attempt.gateway_reference!).executeTakeFirstOrThrow();
+    const books = await database.db.selectFrom("sandbox_mpgs_orders").select("total_refunded as refunded_amount").where("order_id", "=", attempt.track_id).executeTakeFirstOrThrow();
     expect(books.refunded_amount).toBe(2500);
   });
 
@@ -156,7 +156,7 @@ describe("a refund interrupted by a crash", () => {
 
   it("sent to a gateway that never answers: kept reserved (202, being checked), then handed to a person", async () => {
     const id = await paid("9.000");
-    await database.db.updateTable("gateways").set({ endpoint_url: silentUrl }).where("merchant_id", "=", shop.merchantId).where("code", "=", "card-sandbox").execute();
+    await database.db.updateTable("gateways").set({ endpoint_url: silentUrl }).where("merchant_id", "=", shop.merchantId).where("code", "=", "mpgs-sandbox").execute();
     try {
       const outcome = await executeOperation(database.db, { merchantId: shop.merchantId, actor: actor(), transactionId: id, kind: "refund", amount: "3.000", addresses: addresses(), requestId: null });
       expect(outcome).toMatchObject({ ok: true, checking: true, code: "operations.checking.refund" });
@@ -172,7 +172,7 @@ describe("a refund interrupted by a crash", () => {
       expect((await operationState(operation.id)).state).toBe("attention");
       expect(await money(id)).toMatchObject({ refunded_amount: 3000, ledgerRefunds: [] });
     } finally {
-      await database.db.updateTable("gateways").set({ endpoint_url: null }).where("merchant_id", "=", shop.merchantId).where("code", "=", "card-sandbox").execute();
+      await database.db.updateTable("gateways").set({ endpoint_url: null }).where("merchant_id", "=", shop.merchantId).where("code", "=", "mpgs-sandbox").execute();
     }
   });
 });
@@ -192,8 +192,8 @@ describe("a refund retried with its Idempotency-Key after the process died", () 
     );
     expect(reservedOne.ok).toBe(true);
     const attempt = await database.db.selectFrom("payment_attempts").select(["gateway_reference", "track_id", "payment_id"]).where("transaction_id", "=", id).executeTakeFirstOrThrow();
-    const config = toGatewayConfig((await findMerchantGateway(database.db, shop.merchantId, "card-sandbox"))!, addresses());
-    expect(await adapterFor("card").refund(config, { gatewayReference: attempt.gateway_reference, trackId: attempt.track_id, paymentId: attempt.payment_id }, 1000, reference)).toMatchObject({ ok: true });
+    const config = toGatewayConfig((await findMerchantGateway(database.db, shop.merchantId, "mpgs-sandbox"))!, addresses());
+    expect(await adapterFor("mpgs").refund(config, { gatewayReference: attempt.gateway_reference, trackId: attempt.track_id, paymentId: attempt.payment_id }, 1000, reference)).toMatchObject({ ok: true });
     await database.db
       .insertInto("idempotency_keys")
       .values({ merchant_id: shop.merchantId, key: storedKeyOf(caller, key, ""), scope, request_hash: requestHashOf(scope, body), response_status: null, response_body: null, created_at: new Date().toISOString() })
@@ -218,7 +218,7 @@ describe("a refund retried with its Idempotency-Key after the process died", () 
     const operations = await database.db.selectFrom("transaction_operations").select(["state", "amount"]).where("transaction_id", "=", id).execute();
     expect(operations).toEqual([{ state: "succeeded", amount: 1000 }]);
     expect(await money(id)).toMatchObject({ refunded_amount: 1000, ledgerRefunds: [1000] });
-    const books = await database.db.selectFrom("sandbox_card_payments").select("refunded_amount").where("id", "=", attempt.gateway_reference!).executeTakeFirstOrThrow();
+    const books = await database.db.selectFrom("sandbox_mpgs_orders").select("total_refunded as refunded_amount").where("order_id", "=", attempt.track_id).executeTakeFirstOrThrow();
     expect(books.refunded_amount).toBe(1000);
 
     // The key given up (its row gone), the same key for another amount is refused, not taken for the first refund.
@@ -238,7 +238,7 @@ describe("a payment nobody heard of", () => {
     const created = await createPaymentRequest(database.db, {
       merchantId: shop.merchantId,
       user: shop.admin,
-      request: PaymentRequestSchema.parse({ amount: "5.000", pg_codes: "card-sandbox" }),
+      request: PaymentRequestSchema.parse({ amount: "5.000", pg_codes: "mpgs-sandbox" }),
       baseUrl: server.url,
       lang: "en",
     });
@@ -247,18 +247,18 @@ describe("a payment nobody heard of", () => {
     const pay = await fetch(`${server.url}/en/pay/${id}`, {
       method: "POST",
       headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ gateway_code: "card-sandbox", submission_token: `lost-${id}` }),
+      body: new URLSearchParams({ gateway_code: "mpgs-sandbox", submission_token: `lost-${id}` }),
       redirect: "manual",
     });
     const card = await fetch(pay.headers.get("Location")!, {
       method: "POST",
       headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ cardNumber: "4111111111111111", expiry: "12/39", cvv: "123" }),
+      body: new URLSearchParams({ cardNumber: "5123450000000008", expiry: "01/39", cvv: "123" }),
       redirect: "manual",
     });
     expect(card.status).toBe(303);
     // The customer closes the tab, and the acquirer's notification never arrives (the job is lost with its worker).
-    await database.db.deleteFrom("jobs").where("type", "=", "sandbox_card_notify").execute();
+    await database.db.deleteFrom("jobs").where("type", "=", "sandbox_mpgs_notify").execute();
     expect((await money(id)).state).not.toBe("paid");
 
     advanceClock(3 * 60_000);
@@ -270,7 +270,7 @@ describe("a payment nobody heard of", () => {
     const created = await createPaymentRequest(database.db, {
       merchantId: shop.merchantId,
       user: shop.admin,
-      request: PaymentRequestSchema.parse({ amount: "1.000", pg_codes: "card-sandbox" }),
+      request: PaymentRequestSchema.parse({ amount: "1.000", pg_codes: "mpgs-sandbox" }),
       baseUrl: server.url,
       lang: "en",
     });
@@ -278,7 +278,7 @@ describe("a payment nobody heard of", () => {
     await fetch(`${server.url}/en/pay/${created.transaction.id}`, {
       method: "POST",
       headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ gateway_code: "card-sandbox", submission_token: `gone-${created.transaction.id}` }),
+      body: new URLSearchParams({ gateway_code: "mpgs-sandbox", submission_token: `gone-${created.transaction.id}` }),
       redirect: "manual",
     });
     for (let step = 0; step < 12; step++) {

@@ -277,9 +277,9 @@ describe("paying with a wallet's token", () => {
     expect(await pay(paid.id)).toMatchObject({ ok: false, error: "pay.errors.not_payable" });
     const knetOnly = await create({ pg_codes: ["knet-sandbox"] });
     expect(await pay(knetOnly.id)).toMatchObject({ ok: false, error: "pay.errors.choose_gateway" });
-    const transaction = await create({ pg_codes: ["knet-sandbox", "card-sandbox", "wallet-gateway"] });
+    const transaction = await create({ pg_codes: ["knet-sandbox", "mpgs-sandbox", "wallet-gateway"] });
     expect(await pay(transaction.id, { gatewayCode: "knet-sandbox", total: "12.500" })).toMatchObject({ ok: false, error: "pay.errors.choose_gateway", field: "gateway_code" });
-    expect(await pay(transaction.id, { gatewayCode: "card-sandbox", total: "12.950" })).toMatchObject({ ok: false, error: "pay.errors.choose_gateway" });
+    expect(await pay(transaction.id, { gatewayCode: "knet-sandbox", total: "12.500" })).toMatchObject({ ok: false, error: "pay.errors.choose_gateway" });
     expect(await pay(transaction.id, { token: "" })).toMatchObject({ ok: false, error: "pay.errors.wallet_token" });
     await database.db.deleteFrom("wallet_settings").execute();
     expect(await pay(transaction.id)).toMatchObject({ ok: false, error: "pay.errors.choose_gateway" });

@@ -83,7 +83,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   shop = await seedMerchant(database.db, "Exports");
   other = await seedMerchant(database.db, "Elsewhere");
-  ids.paid = await insert({ created: "2026-03-10T08:00:00.000Z", state: "paid", amount: 12500, gateway: "card-sandbox", email: "paid@example.com", phone: "+96555501234", firstName: "=HYPERLINK(\"http://evil.example\",\"x\")" });
+  ids.paid = await insert({ created: "2026-03-10T08:00:00.000Z", state: "paid", amount: 12500, gateway: "mpgs-sandbox", email: "paid@example.com", phone: "+96555501234", firstName: "=HYPERLINK(\"http://evil.example\",\"x\")" });
   ids.formulas = await insert({ created: "2026-03-10T21:30:15.000Z", state: "paid", gateway: "knet-sandbox", email: "@evil.example", firstName: "+cmd|' /C calc'!A0", description: "-2+3, \"quoted\"\nsecond line" });
   ids.tab = await insert({ created: "2026-03-10T10:00:00.000Z", state: "failed", firstName: "\t=1+1", description: "Bell\u0007 <b>&amp;</b>" });
   ids.shop = await insert({ created: "2026-03-10T11:00:00.000Z", state: "paid", plugin: "e_commerce", email: "shop@example.com" });

@@ -10,7 +10,7 @@ import { randomDigits, randomToken } from "~/lib/crypto.server";
  */
 export type SandboxAccounts = {
   knet: { tranportalId: string; password: string; resourceKey: string };
-  card: { apiKey: string; webhookSecret: string };
+  mpgs: { merchantId: string; apiPassword: string; notificationSecret: string };
 };
 
 const SETTING = "sandbox_accounts";
@@ -20,8 +20,13 @@ function generate(): SandboxAccounts {
   return {
     // As KNET issues them: a password of at most 15 characters (12 here), a 16-character resource key.
     knet: { tranportalId: randomDigits(6), password: randomToken(9), resourceKey: randomToken(12) },
-    card: { apiKey: `sk_sandbox_${randomToken(16)}`, webhookSecret: `whsec_sandbox_${randomToken(16)}` },
+    mpgs: generateMpgs(),
   };
+}
+
+/** Like the gateway's test merchants (TEST…), with a 32-character API password and notification secret. */
+function generateMpgs(): SandboxAccounts["mpgs"] {
+  return { merchantId: `TEST${randomDigits(9)}`, apiPassword: randomToken(24), notificationSecret: randomToken(24) };
 }
 
 /**
@@ -37,7 +42,13 @@ export async function ensureSandboxAccounts(db: DB): Promise<SandboxAccounts> {
     .values({ key: SETTING, value: JSON.stringify(generate()) })
     .onConflict((conflict) => conflict.column("key").doNothing())
     .execute();
-  const stored = await db.selectFrom("app_settings").select("value").where("key", "=", SETTING).executeTakeFirstOrThrow();
+  let stored = await db.selectFrom("app_settings").select("value").where("key", "=", SETTING).executeTakeFirstOrThrow();
+  // Accounts written before the Mastercard Gateway sandbox have none for it: added once, the first writer winning.
+  if (!(JSON.parse(stored.value) as Partial<SandboxAccounts>).mpgs) {
+    const { knet } = JSON.parse(stored.value) as SandboxAccounts;
+    await db.updateTable("app_settings").set({ value: JSON.stringify({ knet, mpgs: generateMpgs() }) }).where("key", "=", SETTING).where("value", "=", stored.value).execute();
+    stored = await db.selectFrom("app_settings").select("value").where("key", "=", SETTING).executeTakeFirstOrThrow();
+  }
   const accounts = JSON.parse(stored.value) as SandboxAccounts;
   await db
     .insertInto("sandbox_knet_terminals")
@@ -45,9 +56,9 @@ export async function ensureSandboxAccounts(db: DB): Promise<SandboxAccounts> {
     .onConflict((conflict) => conflict.column("tranportal_id").doNothing())
     .execute();
   await db
-    .insertInto("sandbox_card_merchants")
-    .values({ api_key: accounts.card.apiKey, webhook_secret: accounts.card.webhookSecret })
-    .onConflict((conflict) => conflict.column("api_key").doNothing())
+    .insertInto("sandbox_mpgs_merchants")
+    .values({ merchant_id: accounts.mpgs.merchantId, api_password: accounts.mpgs.apiPassword, notification_secret: accounts.mpgs.notificationSecret })
+    .onConflict((conflict) => conflict.column("merchant_id").doNothing())
     .execute();
   if (!db.isTransaction) cached.set(db, accounts);
   return accounts;
@@ -57,7 +68,7 @@ export async function ensureSandboxAccounts(db: DB): Promise<SandboxAccounts> {
 export async function sandboxCredentialsFor(db: DB, kind: string): Promise<Record<string, string> | undefined> {
   const accounts = await ensureSandboxAccounts(db);
   if (kind === "knet") return { ...accounts.knet };
-  if (kind === "card") return { ...accounts.card };
+  if (kind === "mpgs") return { ...accounts.mpgs };
   return undefined;
 }
 
@@ -69,17 +80,16 @@ export async function findKnetTerminal(db: DB, tranportalId: string) {
     .executeTakeFirst();
 }
 
-export async function findCardMerchant(db: DB, apiKey: string) {
+export async function findMpgsMerchant(db: DB, merchantId: string) {
   return db
-    .selectFrom("sandbox_card_merchants")
-    .select(["api_key", "webhook_secret"])
-    .where("api_key", "=", apiKey)
+    .selectFrom("sandbox_mpgs_merchants")
+    .select(["merchant_id", "api_password", "notification_secret"])
+    .where("merchant_id", "=", merchantId)
     .executeTakeFirst();
 }
 
 /** The demo accounts earlier versions published; whoever read them must find they work nowhere. */
 const PUBLISHED_KNET_TERMINALS = ["110100"];
-const PUBLISHED_CARD_KEYS = ["sk_sandbox_demo_0123456789abcdef"];
 
 /**
  * At every start, whatever the mode: the published demo accounts are removed from the sandboxes,
@@ -89,7 +99,6 @@ const PUBLISHED_CARD_KEYS = ["sk_sandbox_demo_0123456789abcdef"];
  */
 export async function prepareSandboxes(db: DB) {
   await db.deleteFrom("sandbox_knet_terminals").where("tranportal_id", "in", PUBLISHED_KNET_TERMINALS).execute();
-  await db.deleteFrom("sandbox_card_merchants").where("api_key", "in", PUBLISHED_CARD_KEYS).execute();
   await connectSandboxGateways(db);
 }
 
@@ -99,7 +108,7 @@ export async function prepareSandboxes(db: DB) {
  */
 export async function connectSandboxGateways(db: DB) {
   const accounts = await ensureSandboxAccounts(db);
-  for (const [kind, credentials] of Object.entries(accounts)) {
+  for (const [kind, credentials] of [["knet", accounts.knet], ["mpgs", accounts.mpgs]] as const) {
     const wanted = JSON.stringify(credentials);
     const rows = await db.selectFrom("gateways").select(["id", "credentials"]).where("kind", "=", kind).where("endpoint_url", "is", null).execute();
     for (const row of rows) {

@@ -4,7 +4,7 @@ import { nowIso } from "~/lib/clock.server";
 import { seal } from "~/lib/sealed.server";
 
 /**
- * The demo merchant's gateways: the platform's own KNET and card sandboxes (no endpoint of their
+ * The demo merchant's gateways: the platform's own KNET and Mastercard Gateway sandboxes (no endpoint of their
  * own, so they are reached at the platform's address, with this installation's sandbox accounts)
  * and cash on delivery, all for KWD. The card gateway carries a small customer-paid fee so fees
  * show on the pay page.
@@ -35,14 +35,14 @@ export async function seedDemoGateways(db: DB, merchantId: number) {
       },
       {
         merchant_id: merchantId,
-        code: "card-sandbox",
-        kind: "card",
+        code: "mpgs-sandbox",
+        kind: "mpgs",
         name_en: "Credit Card",
         name_ar: "بطاقة ائتمان",
         logo_url: "/gateways/card.svg",
         currencies: "KWD,USD",
         endpoint_url: null,
-        credentials: seal(JSON.stringify(accounts.card)),
+        credentials: seal(JSON.stringify(accounts.mpgs)),
         fee_fixed: 100,
         fee_basis_points: 200,
         fee_payer: "customer",

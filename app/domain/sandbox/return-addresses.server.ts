@@ -1,7 +1,7 @@
 import { env } from "~/lib/env.server";
 
 /** The platform's own gateway routes, the only places a sandbox sends a browser or a notification. */
-export type PlatformGatewayRoute = "card/notify" | "card/response" | "knet/response" | "knet/error";
+export type PlatformGatewayRoute = "mpgs/notify" | "mpgs/response" | "knet/response" | "knet/error";
 
 /**
  * The origins this installation is known by, from its configuration alone: BASE_URL,
@@ -38,7 +38,7 @@ export function isGatewayRoutePath(value: unknown, route: PlatformGatewayRoute):
  * a request to another host (checked when the payment is opened and again at each delivery).
  */
 export function isPlatformNotifyAddress(value: unknown): value is string {
-  return isGatewayRoutePath(value, "card/notify") && configuredOrigins().has(new URL(value).origin);
+  return isGatewayRoutePath(value, "mpgs/notify") && configuredOrigins().has(new URL(value).origin);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cardDecisionFor, isExpiryCurrent, knetPostDate, knetResultForCard, maskCardNumber } from "./test-cards";
+import { isExpiryCurrent, mpgsGatewayCodeFor, knetPostDate, knetResultForCard, maskCardNumber } from "./test-cards";
 
 describe("sandbox test cards", () => {
   it("keeps only the first six and last four digits", () => {
@@ -7,7 +7,7 @@ describe("sandbox test cards", () => {
     expect(maskCardNumber("4111111111111111")).toBe("411111******1111");
   });
 
-  it("decides KNET and card outcomes by card number", () => {
+  it("decides KNET outcomes by card number", () => {
     expect(knetResultForCard("8888880000000001")).toBe("CAPTURED");
     expect(knetResultForCard("8888880000000002")).toBe("NOT CAPTURED");
     expect(knetResultForCard("1234567890123456")).toBe("NOT CAPTURED");
@@ -17,10 +17,16 @@ describe("sandbox test cards", () => {
     expect(knetResultForCard("1234567890123456", "09/2022")).toBe("NOT CAPTURED");
     expect(knetResultForCard("8888880000000002", "09/2021")).toBe("NOT CAPTURED");
     expect(knetResultForCard("8888880000000001", "01/2030")).toBe("CAPTURED");
-    expect(cardDecisionFor("4111111111111111")).toBe("approved");
-    expect(cardDecisionFor("4000000000000002")).toBe("declined");
-    expect(cardDecisionFor("4000000000009995")).toBe("no_answer");
-    expect(cardDecisionFor("5555555555554444")).toBe("declined");
+  });
+
+  it("decides the Mastercard Gateway's test cards by expiry, as its test environment does", () => {
+    expect(mpgsGatewayCodeFor("5123450000000008", "01/39")).toBe("APPROVED");
+    expect(mpgsGatewayCodeFor("4508750015741019", "01/39")).toBe("APPROVED");
+    expect(mpgsGatewayCodeFor("5123450000000008", "05/39")).toBe("DECLINED");
+    expect(mpgsGatewayCodeFor("5123450000000008", "04/27")).toBe("EXPIRED_CARD");
+    expect(mpgsGatewayCodeFor("5123450000000008", "08/28")).toBe("TIMED_OUT");
+    expect(mpgsGatewayCodeFor("5123450000000008", "12/39")).toBe("DECLINED");
+    expect(mpgsGatewayCodeFor("5555555555554444", "01/39")).toBe("DECLINED");
   });
 
   it("dates KNET's post date in Kuwait (UTC+3)", () => {

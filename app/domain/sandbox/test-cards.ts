@@ -2,11 +2,26 @@
 
 export const KNET_TEST_CARDS = { captured: "8888880000000001", notCaptured: "8888880000000002" } as const;
 
-export const CARD_TEST_CARDS = {
-  approved: "4111111111111111",
-  declined: "4000000000000002",
-  noAnswer: "4000000000009995",
+/**
+ * The Mastercard Gateway's published test cards (Test Card Numbers by Brand), whose outcome its
+ * test environment sets by the expiry date; and one of them taken by the sandbox for a 3-D Secure
+ * challenge.
+ */
+export const MPGS_TEST_CARDS = {
+  mastercard: "5123450000000008",
+  visa: "4508750015741019",
+  /** The sandbox asks the payer to authenticate with this one (code 1234), then decides by expiry. */
+  challenge: "5111111111111118",
 } as const;
+
+/** The expiry that decides the test card's outcome, as in the gateway's test environment. */
+export const MPGS_TEST_EXPIRIES = { approved: "01/39", declined: "05/39", expired: "04/27", timedOut: "08/28" } as const;
+
+/** The code the sandbox's 3-D Secure challenge accepts. */
+export const MPGS_CHALLENGE_CODE = "1234";
+
+/** Wallet tokens (Apple Pay, Google Pay) are JSON; the sandbox declines one that says {"sandbox":"declined"}. */
+export const MPGS_DECLINED_WALLET_TOKEN = JSON.stringify({ sandbox: "declined" });
 
 /** The most of a card number anything may keep: first six and last four. */
 export function maskCardNumber(cardNumber: string): string {
@@ -26,12 +41,15 @@ export function knetResultForCard(cardNumber: string, expiry?: string): "CAPTURE
   return expiry === KNET_CAPTURING_EXPIRY ? "CAPTURED" : "NOT CAPTURED";
 }
 
-export type CardDecision = "approved" | "declined" | "no_answer";
+/** response.gatewayCode for a test card: APPROVED, DECLINED, EXPIRED_CARD, or TIMED_OUT (the issuer never answers: left pending). */
+export type MpgsGatewayCode = "APPROVED" | "DECLINED" | "EXPIRED_CARD" | "TIMED_OUT";
 
-export function cardDecisionFor(cardNumber: string): CardDecision {
-  if (cardNumber === CARD_TEST_CARDS.approved) return "approved";
-  if (cardNumber === CARD_TEST_CARDS.noAnswer) return "no_answer";
-  return "declined";
+export function mpgsGatewayCodeFor(cardNumber: string, expiry: string): MpgsGatewayCode {
+  if (!(Object.values(MPGS_TEST_CARDS) as string[]).includes(cardNumber)) return "DECLINED";
+  if (expiry === MPGS_TEST_EXPIRIES.approved) return "APPROVED";
+  if (expiry === MPGS_TEST_EXPIRIES.expired) return "EXPIRED_CARD";
+  if (expiry === MPGS_TEST_EXPIRIES.timedOut) return "TIMED_OUT";
+  return "DECLINED";
 }
 
 const KUWAIT = "Asia/Kuwait";

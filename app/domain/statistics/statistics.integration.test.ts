@@ -21,7 +21,7 @@ let other: Awaited<ReturnType<typeof seedMerchant>>;
 let serial = 0;
 const ids: Record<string, string> = {};
 
-const GATEWAY_KIND = { "knet-sandbox": "knet", "card-sandbox": "card", cod: "cod" } as const;
+const GATEWAY_KIND = { "knet-sandbox": "knet", "mpgs-sandbox": "card", cod: "cod" } as const;
 type Gateway = keyof typeof GATEWAY_KIND;
 type Outcome = "success" | "authorized" | "failed" | "canceled" | "error" | "cod";
 
@@ -55,7 +55,7 @@ async function transaction(input: { key: string; at: string; amount: number; cur
       remarks: null,
       attachment_path: null,
       attachment_name: null,
-      pg_codes: "knet-sandbox,card-sandbox,cod",
+      pg_codes: "knet-sandbox,mpgs-sandbox,cod",
       expiration_time: null,
       next_url: null,
       initiator_user_id: null,
@@ -120,24 +120,24 @@ beforeAll(async () => {
   other = await seedMerchant(database.db, "Elsewhere");
   // Today, Wednesday 11 March (Kuwait).
   await transaction({ key: "T1", at: "2026-03-11 00:00", amount: 10_000, attempts: [["knet-sandbox", "failed"], ["knet-sandbox", "success"]] });
-  await transaction({ key: "T2", at: "2026-03-11 09:15", amount: 5_500, plugin: "e_commerce", attempts: [["card-sandbox", "success"]] });
-  await transaction({ key: "T3", at: "2026-03-11 11:00", amount: 2_000, currency: "USD", plugin: "e_commerce", attempts: [["card-sandbox", "success"]] });
-  await transaction({ key: "T4", at: "2026-03-11 10:05", amount: 3_000, attempts: [["card-sandbox", "error"], ["knet-sandbox", "canceled"]] });
+  await transaction({ key: "T2", at: "2026-03-11 09:15", amount: 5_500, plugin: "e_commerce", attempts: [["mpgs-sandbox", "success"]] });
+  await transaction({ key: "T3", at: "2026-03-11 11:00", amount: 2_000, currency: "USD", plugin: "e_commerce", attempts: [["mpgs-sandbox", "success"]] });
+  await transaction({ key: "T4", at: "2026-03-11 10:05", amount: 3_000, attempts: [["mpgs-sandbox", "error"], ["knet-sandbox", "canceled"]] });
   await transaction({ key: "T5", at: "2026-03-11 12:00", amount: 7_000, plugin: "catalogue", attempts: [["cod", "cod"]] });
-  await transaction({ key: "T6", at: "2026-03-11 12:29", amount: 4_000, attempts: [["card-sandbox", "authorized"]] });
+  await transaction({ key: "T6", at: "2026-03-11 12:29", amount: 4_000, attempts: [["mpgs-sandbox", "authorized"]] });
   await transaction({ key: "T7", at: "2026-03-11 08:00", amount: 1_000, attempts: [["knet-sandbox", "failed"]] });
   // Yesterday: 23:59:59 is yesterday, and after 12:30, so not in the day's previous span.
   await transaction({ key: "Y1", at: "2026-03-10 23:59:59", amount: 8_000, attempts: [["knet-sandbox", "success"]] });
   await transaction({ key: "Y2", at: "2026-03-10 10:00", amount: 2_000, attempts: [["knet-sandbox", "success"]] });
-  await transaction({ key: "Y3", at: "2026-03-10 12:00", amount: 6_000, plugin: "e_commerce", attempts: [["card-sandbox", "failed"]] });
+  await transaction({ key: "Y3", at: "2026-03-10 12:00", amount: 6_000, plugin: "e_commerce", attempts: [["mpgs-sandbox", "failed"]] });
   // This week began on Sunday 8 March; the previous week's span is Sunday 1 March to Wednesday 4 March, 12:30.
   await transaction({ key: "W1", at: "2026-03-08 09:00", amount: 12_000, plugin: "shopify", attempts: [["knet-sandbox", "success"]] });
   await transaction({ key: "W2", at: "2026-03-08 12:00", amount: 2_500, attempts: [["knet-sandbox", "failed"]] });
   await transaction({ key: "P1", at: "2026-03-04 12:00", amount: 9_000, attempts: [["knet-sandbox", "success"]] });
   await transaction({ key: "P2", at: "2026-03-04 13:00", amount: 1_500, attempts: [["knet-sandbox", "success"]] });
   // February: the previous month's span ends on 11 February, 12:30.
-  await transaction({ key: "F1", at: "2026-02-10 10:00", amount: 3_000, currency: "USD", plugin: "e_commerce", attempts: [["card-sandbox", "success"]] });
-  await transaction({ key: "F2", at: "2026-02-20 10:00", amount: 50_000, plugin: "catalogue", attempts: [["card-sandbox", "success"]] });
+  await transaction({ key: "F1", at: "2026-02-10 10:00", amount: 3_000, currency: "USD", plugin: "e_commerce", attempts: [["mpgs-sandbox", "success"]] });
+  await transaction({ key: "F2", at: "2026-02-20 10:00", amount: 50_000, plugin: "catalogue", attempts: [["mpgs-sandbox", "success"]] });
   // Last year: the previous year's span ends on 11 March 2025, 12:30.
   await transaction({ key: "L1", at: "2025-03-11 12:00", amount: 100_000, attempts: [["knet-sandbox", "success"]] });
   await transaction({ key: "L2", at: "2025-03-11 13:00", amount: 40_000, attempts: [["knet-sandbox", "success"]] });
@@ -177,14 +177,14 @@ describe("the statistics of today (period=day)", () => {
     expect(report.successRate.chart).toEqual([50, null, null, null, null, null, null, null, null, 100, 0, 100, 100]);
     expect(report.successRatePerGateway.map(({ code, value, completed, succeeded, name_en, logo_url }) => ({ code, value, completed, succeeded, name_en, logo_url }))).toEqual([
       { code: "knet-sandbox", value: 33, completed: 3, succeeded: 1, name_en: "KNET", logo_url: "/gateways/knet.svg" },
-      { code: "card-sandbox", value: 75, completed: 4, succeeded: 3, name_en: "Credit Card", logo_url: "/gateways/card.svg" },
+      { code: "mpgs-sandbox", value: 75, completed: 4, succeeded: 3, name_en: "Credit Card", logo_url: "/gateways/card.svg" },
     ]);
   });
 
   it("splits the paid ones by gateway and by section", async () => {
     const report = await statistics({ period: "day" });
     expect(report.paidPerGateway.map(({ code, value, amounts }) => ({ code, value, amounts }))).toEqual([
-      { code: "card-sandbox", value: 2, amounts: [{ currency: "KWD", value: 5_500 }, { currency: "USD", value: 2_000 }] },
+      { code: "mpgs-sandbox", value: 2, amounts: [{ currency: "KWD", value: 5_500 }, { currency: "USD", value: 2_000 }] },
       { code: "knet-sandbox", value: 1, amounts: [{ currency: "KWD", value: 10_000 }] },
     ]);
     expect(report.productWiseSales).toEqual([

@@ -7,12 +7,14 @@ export const sandboxRoutes: RouteConfigEntry[] = [
     route("paymentpage.htm", "routes/sandbox/knet-payment-page.tsx", { id: "sandbox-knet-payment-page" }),
     route("kpg/tranPipe.htm", "routes/sandbox/knet-tran-pipe.ts", { id: "sandbox-knet-tran-pipe" }),
   ]),
-  ...prefix("sandbox/card", [
-    route("pay/:id", "routes/sandbox/card-pay.tsx", { id: "sandbox-card-pay" }),
-    route("api/payments", "routes/sandbox/card-api-payments.ts", { id: "sandbox-card-api-payments" }),
-    route("api/payments/:id", "routes/sandbox/card-api-payment.ts", { id: "sandbox-card-api-payment" }),
-    route("api/payments/:id/:operation", "routes/sandbox/card-api-operation.ts", { id: "sandbox-card-api-operation" }),
-    route("api/payments/:id/operations/:reference", "routes/sandbox/card-api-operation-inquiry.ts", { id: "sandbox-card-api-operation-inquiry" }),
+  ...prefix("sandbox/mpgs", [
+    route("checkout/pay/:sessionId", "routes/sandbox/mpgs-checkout-pay.tsx", { id: "sandbox-mpgs-checkout-pay" }),
+    route("checkout/pay/:sessionId/authenticate", "routes/sandbox/mpgs-checkout-authenticate.tsx", { id: "sandbox-mpgs-checkout-authenticate" }),
+    ...prefix("api/rest/version/100/merchant/:merchantId", [
+      route("session", "routes/sandbox/mpgs-api-session.ts", { id: "sandbox-mpgs-api-session" }),
+      route("order/:orderId", "routes/sandbox/mpgs-api-order.ts", { id: "sandbox-mpgs-api-order" }),
+      route("order/:orderId/transaction/:transactionId", "routes/sandbox/mpgs-api-transaction.ts", { id: "sandbox-mpgs-api-transaction" }),
+    ]),
   ]),
   route("sandbox/apple-pay/paymentservices/paymentSession", "routes/sandbox/apple-pay-session.ts", { id: "sandbox-apple-pay-session" }),
 ];

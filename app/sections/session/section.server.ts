@@ -1,5 +1,5 @@
 import type { SectionServer } from "../contract";
-import { CARD_TEST_CARDS } from "~/domain/sandbox/test-cards";
+import { MPGS_TEST_CARDS, MPGS_TEST_EXPIRIES } from "~/domain/sandbox/test-cards";
 import { backgroundAddresses } from "~/web/addresses.server";
 import { requestMaker } from "../registry.server";
 import { DEMO_SESSIONS_JOB, seedDemoSessions } from "./domain/demo-sessions.server";
@@ -14,7 +14,7 @@ const post = (url: string, origin: string, fields: Record<string, string>) =>
 
 /** Pays a session as its customer would: the card sandbox chosen on the hosted page, the test card on its page, and the way back. */
 async function payByCardSandbox(base: string, sessionId: string, lang: "en" | "ar") {
-  const payNow = await post(`${base}/${lang}/checkout/${sessionId}`, base, { pay_with: "card-sandbox", submission_token: `demo-${sessionId}` });
+  const payNow = await post(`${base}/${lang}/checkout/${sessionId}`, base, { pay_with: "mpgs-sandbox", submission_token: `demo-${sessionId}` });
   const location = payNow.headers.get("Location");
   if (payNow.status !== 303 || !location) throw new Error(`Pay answered ${payNow.status}`);
   let page = new URL(location, base);
@@ -23,7 +23,7 @@ async function payByCardSandbox(base: string, sessionId: string, lang: "en" | "a
     if (!next) break;
     page = new URL(next, page);
   }
-  const submitted = await post(page.href, page.origin, { cardNumber: CARD_TEST_CARDS.approved, expiry: "12/39", cvv: "123" });
+  const submitted = await post(page.href, page.origin, { cardNumber: MPGS_TEST_CARDS.mastercard, expiry: MPGS_TEST_EXPIRIES.approved, cvv: "100" });
   const back = submitted.headers.get("Location");
   if (submitted.status !== 303 || !back) throw new Error(`the card page answered ${submitted.status}`);
   await fetch(new URL(back, page), { redirect: "manual" });

@@ -27,6 +27,17 @@ export type AttemptForGateway = {
   total: number;
   currency: string;
   lang: "en" | "ar";
+  /** Shown by a hosted payment page that names the merchant (MPGS's interaction.merchant), when known. */
+  merchant?: { name: string; logoUrl: string | null };
+  /** What the customer pays for (the order number), when known. */
+  description?: string;
+};
+
+/** An attempt as started at its gateway: what the gateway answered at start, kept with it. */
+export type StartedAttempt = AttemptForGateway & {
+  gatewayReference: string | null;
+  /** What a return must carry to be the payer's success, when the gateway gave one at start (MPGS's successIndicator). */
+  returnSecret: string | null;
 };
 
 /**
@@ -81,7 +92,7 @@ export type GatewayLeg = {
   /** Who calls it: the gateway's own server (answered as the gateway expects) or the customer's browser (sent to the result page). */
   from: "gateway" | "browser";
   methods: readonly ("GET" | "POST")[];
-  read(config: GatewayConfig, attempt: AttemptForGateway & { gatewayReference: string | null }, message: GatewayMessage): MessageReading;
+  read(config: GatewayConfig, attempt: StartedAttempt, message: GatewayMessage): MessageReading;
   /** The answer the gateway's server expects (legs `from: "gateway"`). */
   answer?(handled: LegHandled): LegAnswer;
 };
@@ -89,7 +100,7 @@ export type GatewayLeg = {
 /** A wallet's payment token (Apple Pay, Google Pay), handed to the gateway as a device payment. */
 export type WalletPayment = { provider: "apple_pay" | "google_pay"; token: string };
 
-export type StartResult = { kind: "redirect"; url: string; gatewayReference?: string } | { kind: "cod" };
+export type StartResult = { kind: "redirect"; url: string; gatewayReference?: string; returnSecret?: string } | { kind: "cod" };
 
 export type GatewayReferences = {
   paymentId?: string;
@@ -100,6 +111,8 @@ export type GatewayReferences = {
   resultCode?: string;
   /** The card as the acquirer masks it; anything that is not first six, stars, last four is not kept. */
   cardMasked?: string;
+  /** The 3-D Secure outcome as the gateway reports it (e.g. MPGS's AUTHENTICATION_SUCCESSFUL). */
+  authentication?: string;
 };
 
 export type GatewayOutcome = {

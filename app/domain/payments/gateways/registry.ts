@@ -1,12 +1,12 @@
 import type { OperationKind } from "~/db/schema";
-import { cardAdapter } from "./card/card.server";
-import { cardSettings } from "./card/settings";
 import { codAdapter } from "./cod/cod.server";
 import { codSettings } from "./cod/settings";
 import type { GatewayAdapter, GatewayLeg, LegName, WalletPayment } from "./gateway";
 import { observed } from "./observed";
 import { knetAdapter } from "./knet/knet.server";
 import { knetSettings } from "./knet/settings";
+import { mpgsAdapter } from "./mpgs/mpgs.server";
+import { mpgsSettings } from "./mpgs/settings";
 import type { GatewaySettings } from "./settings";
 
 /** What the platform knows of a kind of gateway: how to talk to it and what it can do. */
@@ -41,7 +41,7 @@ export type WalletProvider = WalletPayment["provider"];
 /** Every kind of gateway. Adding one is an entry here and its adapter beside it. */
 const KINDS = {
   knet: { adapter: knetAdapter, settings: knetSettings, operations: ["refund"], sandboxPath: "/sandbox/knet", preferredChoice: true, showsTrackId: true, sessionMinutes: 30 },
-  card: { adapter: cardAdapter, settings: cardSettings, operations: ["refund", "capture", "void"], sandboxPath: "/sandbox/card", sessionMinutes: 60 },
+  mpgs: { adapter: mpgsAdapter, settings: mpgsSettings, operations: ["refund", "capture", "void"], sandboxPath: "/sandbox/mpgs", sessionMinutes: 60, wallets: ["apple_pay", "google_pay"], googlePay: { gateway: "mpgs", merchantIdCredential: "merchantId" } },
   cod: { adapter: codAdapter, settings: codSettings, operations: [] },
 } as const satisfies Record<string, GatewayKindDefinition>;
 

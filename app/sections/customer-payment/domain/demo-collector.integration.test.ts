@@ -26,7 +26,7 @@ describe("the demo collector page", () => {
     const collectors = await database.db.selectFrom("customer_payment_collectors").select(["id", "title_en", "title_ar", "reference_field", "is_active"]).where("merchant_id", "=", shop.merchantId).execute();
     expect(collectors).toEqual([{ id: expect.any(Number), title_en: "Pay your invoice", title_ar: "ادفع فاتورتك", reference_field: "required", is_active: 1 }]);
     const restrictions = await database.db.selectFrom("customer_payment_restrictions").select(["collector_id", "gateways", "limits"]).where("merchant_id", "=", shop.merchantId).execute();
-    expect(restrictions).toEqual([{ collector_id: null, gateways: "knet-sandbox,card-sandbox", limits: JSON.stringify({ KWD: { min: 1000, max: 500000, daily_cap: 1000000 } }) }]);
+    expect(restrictions).toEqual([{ collector_id: null, gateways: "knet-sandbox,mpgs-sandbox", limits: JSON.stringify({ KWD: { min: 1000, max: 500000, daily_cap: 1000000 } }) }]);
     const payments = await database.db
       .selectFrom("customer_payments")
       .innerJoin("transactions", "transactions.id", "customer_payments.transaction_id")
@@ -78,7 +78,7 @@ describe("the demo collector page", () => {
 
   it("stops with the reason when the merchant's restrictions cannot be saved, and makes no page", async () => {
     const merchant = await seedMerchant(database.db, "NoCard");
-    await database.db.deleteFrom("gateways").where("merchant_id", "=", merchant.merchantId).where("code", "=", "card-sandbox").execute();
+    await database.db.deleteFrom("gateways").where("merchant_id", "=", merchant.merchantId).where("code", "=", "mpgs-sandbox").execute();
     const platform = { baseUrl: "http://localhost", pay: async () => undefined };
     await expect(seedDemoCollector(database.db, { merchantId: merchant.merchantId, userId: merchant.admin.id }, platform)).rejects.toThrow(/demo collector restrictions/);
     expect(await database.db.selectFrom("customer_payment_collectors").select("id").where("merchant_id", "=", merchant.merchantId).execute()).toEqual([]);

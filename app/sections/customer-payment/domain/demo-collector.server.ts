@@ -14,8 +14,8 @@ export const DEMO_COLLECTOR_JOB = "collect_demo";
 const TITLE_EN = "Pay your invoice";
 
 const PAYMENTS: (z.input<typeof CollectPaymentSchema> & { lang: "en" | "ar"; pay: boolean })[] = [
-  { lang: "ar", pay: true, amount: "35.000", gateway_code: "card-sandbox", customer_name: "منيرة الفضلي", customer_phone: "55011223", customer_email: "munira@example.com", reference: "INV-2041", extra: {} },
-  { lang: "en", pay: true, amount: "120.750", gateway_code: "card-sandbox", customer_name: "Jassim Al-Kandari", customer_phone: "66022334", reference: "INV-2042", extra: {} },
+  { lang: "ar", pay: true, amount: "35.000", gateway_code: "mpgs-sandbox", customer_name: "منيرة الفضلي", customer_phone: "55011223", customer_email: "munira@example.com", reference: "INV-2041", extra: {} },
+  { lang: "en", pay: true, amount: "120.750", gateway_code: "mpgs-sandbox", customer_name: "Jassim Al-Kandari", customer_phone: "66022334", reference: "INV-2042", extra: {} },
   { lang: "en", pay: false, amount: "18.500", gateway_code: "knet-sandbox", customer_name: "Layla Haddad", customer_phone: "99033445", customer_email: "layla.h@example.com", reference: "INV-2043", extra: {} },
 ];
 
@@ -35,7 +35,7 @@ export async function seedDemoCollector(db: DB, payload: { merchantId: number; u
       merchantId: payload.merchantId,
       collectorId: null,
       actor,
-      input: { currencies: ["KWD"], gateways: ["knet-sandbox", "card-sandbox"], limits: { KWD: { min: "1.000", max: "500.000", daily_cap: "1000.000" } } },
+      input: { currencies: ["KWD"], gateways: ["knet-sandbox", "mpgs-sandbox"], limits: { KWD: { min: "1.000", max: "500.000", daily_cap: "1000.000" } } },
     });
     if (!restricted.ok) throw new Error(`demo collector restrictions: ${JSON.stringify(restricted.errors)}`);
   }

@@ -39,7 +39,7 @@ async function makeEvent(db: DB, input: { places: number; price?: number; dates?
       currency_code: "KWD",
       is_free: input.free ? 1 : 0,
       status: "published",
-      gateway_codes: "knet-sandbox,card-sandbox",
+      gateway_codes: "knet-sandbox,mpgs-sandbox",
       hold_minutes: input.holdMinutes ?? 15,
       max_per_booking: 10,
       created_at: at,

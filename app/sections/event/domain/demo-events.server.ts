@@ -39,7 +39,7 @@ export async function seedDemoEvents(db: DB, input: { merchantId: number; userId
       terms_en: "Tickets are not refundable less than 48 hours before the show. Children under 12 must be accompanied by an adult.",
       terms_ar: "لا تُسترد التذاكر قبل أقل من 48 ساعة من العرض. يجب أن يرافق الأطفال دون 12 عاماً شخص بالغ.",
       status: "published",
-      gateway_codes: ["knet-sandbox", "card-sandbox"],
+      gateway_codes: ["knet-sandbox", "mpgs-sandbox"],
       hold_minutes: 15,
       max_per_booking: 6,
       fields: [{ name: "civil_id", label_en: "Civil ID", label_ar: "الرقم المدني", type: "text", required: true }],

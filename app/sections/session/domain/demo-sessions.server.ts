@@ -46,7 +46,7 @@ export async function seedDemoSessions(
         type: "e_commerce",
         amount: demo.amount,
         currency_code: "KWD",
-        pg_codes: ["knet-sandbox", "card-sandbox"],
+        pg_codes: ["knet-sandbox", "mpgs-sandbox"],
         order_no: demo.order_no,
         customer_first_name: demo.first,
         customer_last_name: demo.last,
