@@ -15,10 +15,11 @@ import { createTestDatabase, type TestDatabase } from "../../tests/support/test-
 import { MIGRATION_NAMES, migrateToLatest } from "./migrate.server";
 
 /**
- * An installation at an older schema (the last migration before the newest ones), with data in every
- * section, upgraded to the newest: every row of every table it had is still there, as it was.
+ * An installation at an older schema, with data in every section, upgraded to the newest: every row
+ * of every table it had is still there, as it was. The data is written by today's code, so the older
+ * schema is the oldest today's seeding can write to (the Mastercard Gateway sandbox's books, 0039).
  */
-const OLDER = "0035-push-subscription-session";
+const OLDER = "0039-mastercard-gateway";
 let database: TestDatabase;
 afterAll(async () => database?.destroy());
 

@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(async () => database?.destroy());
 
-async function createRequest(pgCodes: string[] = ["knet-sandbox", "mpgs-sandbox"]) {
+async function createRequest(pgCodes: string[] = ["knet-sandbox"]) {
   const response = await app.request("/api/v1/plugins/payment_request/transaction", {
     json: { amount: "12.500", currency_code: "KWD", customer_first_name: "Fatima", pg_codes: pgCodes },
     headers: { Authorization: `Bearer ${token}` },

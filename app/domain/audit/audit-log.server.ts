@@ -38,7 +38,8 @@ export async function recordAudit(db: DB, entry: AuditEntry) {
       object_type: entry.objectType ?? null,
       object_id: entry.objectId === undefined ? null : String(entry.objectId),
       ip: entry.ip ?? null,
-      request_id: requestScope()?.requestId ?? null,
+      // Outside a request or job (a script, the seed) there is none, and the column is left out.
+      request_id: requestScope()?.requestId,
       created_at: nowIso(),
     })
     .execute();
