@@ -1,10 +1,12 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { DEMO_PASSWORD, signIn, t, waitForHydration, type Lang } from "./support";
+import { DEMO_PASSWORD, refundInFull, t, type Lang } from "./support";
 
 // A payment and its refund, in each language, through each gateway as its real protocol runs:
-// KNET's server posts the result to our responseURL and follows our REDIRECT= line; the refund
-// goes to KNET's tranPipe as XML.
+// KNET's server posts the result to our responseURL and follows our REDIRECT= line, the refund
+// goes to KNET's tranPipe as XML; the Mastercard Gateway's Hosted Payment Page (3-D Secure
+// included) sends the browser back with a resultIndicator, the platform retrieves the order, and
+// the refund is a PUT of our own transaction id.
 
 async function createRequest(request: APIRequestContext, gateway: string) {
   const token = await request.post("/api/v1/user/token/", { data: { username: "admin", password: DEMO_PASSWORD } });
@@ -15,22 +17,6 @@ async function createRequest(request: APIRequestContext, gateway: string) {
   });
   expect(answer.status(), await answer.text()).toBe(201);
   return ((await answer.json()) as { id: string }).id;
-}
-
-/** The whole amount back, from the dashboard in the given language. */
-async function refundInFull(page: Page, id: string, lang: Lang) {
-  await signIn(page, "admin", DEMO_PASSWORD, lang);
-  await page.goto(`/${lang}/payment-request/transactions/${id}`);
-  await waitForHydration(page);
-  await page.getByRole("link", { name: t(lang, "actions.refund"), exact: true }).click();
-  const dialog = page.getByRole("dialog");
-  await expect(dialog.getByRole("textbox", { name: t(lang, "operations.amount", { currency: "KWD" }) })).toHaveValue("7.250");
-  await dialog.getByRole("button", { name: t(lang, "actions.refund"), exact: true }).click();
-  await dialog.getByRole("textbox", { name: t(lang, "operations.reason") }).fill("Order not delivered");
-  await dialog.getByRole("button", { name: t(lang, "operations.yes") }).click();
-  await expect(dialog.getByText(t(lang, "operations.success.refund"))).toBeVisible();
-  await dialog.getByRole("link", { name: t(lang, "operations.ok") }).click();
-  await expect(page.getByText(t(lang, "states.refunded"), { exact: true }).first()).toBeVisible();
 }
 
 const KNET_LABELS = {
@@ -58,8 +44,60 @@ for (const lang of ["en", "ar"] as const) {
       await expect(page.locator("html")).toHaveAttribute("dir", lang === "ar" ? "rtl" : "ltr");
 
       const staff = await browser.newContext({ javaScriptEnabled: true });
-      await refundInFull(await staff.newPage(), id, lang);
+      await refundInFull(await staff.newPage(), id, lang, "7.250");
       await staff.close();
     });
   });
 }
+
+const MPGS_LABELS = {
+  en: { cardNumber: "Card number", expiry: "Expiry (MM/YY)", cvv: "Security code (CVV)", pay: "Pay", code: "One-time code", authenticate: "Authenticate" },
+  ar: { cardNumber: "رقم البطاقة", expiry: "تاريخ الانتهاء (شهر/سنة)", cvv: "رمز الأمان (CVV)", pay: "ادفع", code: "الرمز لمرة واحدة", authenticate: "تحقّق" },
+};
+
+/** Pay Now with the Mastercard Gateway, then the card on its hosted page (in the customer's language). */
+async function payOnHostedPage(page: Page, id: string, lang: Lang, card: string, expiry: string) {
+  await page.goto(`/${lang}/pay/${id}`);
+  await page.getByRole("button", { name: new RegExp(t(lang, "pay.pay_now", { amount: "" }).trim()) }).click();
+  const labels = MPGS_LABELS[lang];
+  await page.getByRole("textbox", { name: labels.cardNumber }).fill(card);
+  await page.getByRole("textbox", { name: labels.expiry }).fill(expiry);
+  await page.getByRole("textbox", { name: labels.cvv }).fill("123");
+  await page.getByRole("button", { name: labels.pay, exact: true }).click();
+}
+
+test.describe("the Mastercard Gateway, JavaScript off", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("approved in English, then refunded in full (7.250 + the card's fee)", async ({ page, browser, request }) => {
+    const id = await createRequest(request, "mpgs-sandbox");
+    await payOnHostedPage(page, id, "en", "5123450000000008", "01/39");
+    await expect(page).toHaveURL(/\/en\/pay\/attempt-detail\//);
+    await expect(page.getByRole("heading", { name: t("en", "result.success_title") })).toBeVisible();
+    const staff = await browser.newContext({ javaScriptEnabled: true });
+    await refundInFull(await staff.newPage(), id, "en", "7.495");
+    await staff.close();
+  });
+
+  test("a 3-D Secure challenge in Arabic: the code authenticates, the payment is made, then refunded", async ({ page, browser, request }) => {
+    const id = await createRequest(request, "mpgs-sandbox");
+    await payOnHostedPage(page, id, "ar", "5111111111111118", "01/39");
+    await page.getByRole("textbox", { name: MPGS_LABELS.ar.code }).fill("1234");
+    await page.getByRole("button", { name: MPGS_LABELS.ar.authenticate }).click();
+    await expect(page).toHaveURL(/\/ar\/pay\/attempt-detail\//);
+    await expect(page.getByRole("heading", { name: t("ar", "result.success_title") })).toBeVisible();
+    await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+    const staff = await browser.newContext({ javaScriptEnabled: true });
+    await refundInFull(await staff.newPage(), id, "ar", "7.495");
+    await staff.close();
+  });
+
+  test("declined in Arabic: the failed view, nothing to refund, and the link can still be paid", async ({ page, request }) => {
+    const id = await createRequest(request, "mpgs-sandbox");
+    await payOnHostedPage(page, id, "ar", "4508750015741019", "05/39");
+    await expect(page).toHaveURL(/\/ar\/pay\/attempt-detail\//);
+    await expect(page.getByRole("heading", { name: t("ar", "result.reasons.declined.title") })).toBeVisible();
+    await page.goto(`/ar/pay/${id}`);
+    await expect(page.getByRole("button", { name: new RegExp(t("ar", "pay.pay_now", { amount: "" }).trim()) })).toBeVisible();
+  });
+});

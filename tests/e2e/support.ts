@@ -128,3 +128,19 @@ export async function pickKuwaitDateTime(page: Page, label: string, date: Date) 
   await dropdown.locator("select").selectOption(hour < 12 ? "AM" : "PM");
   await dropdown.getByRole("button").last().click();
 }
+
+/** The whole amount back, from the dashboard in the given language. */
+export async function refundInFull(page: Page, id: string, lang: Lang, amount: string) {
+  await signIn(page, "admin", DEMO_PASSWORD, lang);
+  await page.goto(`/${lang}/payment-request/transactions/${id}`);
+  await waitForHydration(page);
+  await page.getByRole("link", { name: t(lang, "actions.refund"), exact: true }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByRole("textbox", { name: t(lang, "operations.amount", { currency: "KWD" }) })).toHaveValue(amount);
+  await dialog.getByRole("button", { name: t(lang, "actions.refund"), exact: true }).click();
+  await dialog.getByRole("textbox", { name: t(lang, "operations.reason") }).fill("Order not delivered");
+  await dialog.getByRole("button", { name: t(lang, "operations.yes") }).click();
+  await expect(dialog.getByText(t(lang, "operations.success.refund"))).toBeVisible();
+  await dialog.getByRole("link", { name: t(lang, "operations.ok") }).click();
+  await expect(page.getByText(t(lang, "states.refunded"), { exact: true }).first()).toBeVisible();
+}

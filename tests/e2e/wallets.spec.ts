@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import { expect, test, type Browser, type Page } from "./fixtures";
-import { signIn, t, type Lang } from "./support";
+import { refundInFull, signIn, t, type Lang } from "./support";
 import { IDENTITY_CERTIFICATE, IDENTITY_KEY } from "../support/wallet-fixtures";
 
 /**
@@ -136,7 +136,7 @@ test.describe("wallets on the pay page", () => {
   });
 
   for (const lang of ["en", "ar"] as const satisfies readonly Lang[]) {
-    test(`pays with Apple Pay (${lang}): merchant validated through the server, token paid, result page`, async ({ browser, page }) => {
+    test(`pays with Apple Pay (${lang}): merchant validated through the server, token paid, result page, refunded in full`, async ({ browser, page }) => {
       const { payUrl, config } = await createRequest(browser);
       await stubApplePay(page, "authorize");
       await page.goto(payUrl.replace("/en/", `/${lang}/`));
@@ -145,6 +145,10 @@ test.describe("wallets on the pay page", () => {
       expect(await page.evaluate(() => sessionStorage.getItem("merchantSession"))).toMatch(/^SSH[0-9A-F]{32}$/);
       expect(await page.evaluate(() => sessionStorage.getItem("applePayStatus"))).toBe("0");
       expect(JSON.parse((await page.evaluate(() => sessionStorage.getItem("applePayTotal")))!)).toMatchObject({ amount: config.amount });
+      // The wallet's payment is the gateway's like any other: refunded from the dashboard.
+      const staff = await browser.newContext();
+      await refundInFull(await staff.newPage(), payUrl.split("/").pop()!, lang, config.amount);
+      await staff.close();
     });
   }
 
