@@ -39,7 +39,7 @@ import * as userLanguage from "./migrations/0037-user-language";
 import * as knetResponseLeg from "./migrations/0038-knet-response-leg";
 import * as mastercardGateway from "./migrations/0039-mastercard-gateway";
 import * as walletSettings from "./migrations/0040-wallet-settings";
-import * as auditRequestId from "./migrations/0043-audit-request-id";
+import * as auditRequestId from "./migrations/0041-audit-request-id";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -84,7 +84,7 @@ const migrations: Record<string, EngineMigration> = {
   "0038-knet-response-leg": knetResponseLeg,
   "0039-mastercard-gateway": mastercardGateway,
   "0040-wallet-settings": walletSettings,
-  "0043-audit-request-id": auditRequestId,
+  "0041-audit-request-id": auditRequestId,
 };
 
 /** The migrations' names, oldest first: the newest is the schema this code expects. */

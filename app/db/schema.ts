@@ -158,7 +158,7 @@ export interface AuditLogTable {
   object_id: string | null;
   description: string;
   ip: string | null;
-  /** The request (or `job-<id>`) that wrote it, as its log lines name it (migration 0043). */
+  /** The request (or `job-<id>`) that wrote it, as its log lines name it (migration 0041). */
   request_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
 }

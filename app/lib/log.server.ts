@@ -35,6 +35,8 @@ const SECRET_FIELDS = [
   "password", "currentPassword", "newPassword", "pin", "cvv", "cvc", "card", "cardNumber", "card_number", "pan",
   "token", "accessToken", "refreshToken", "apiKey", "api_key", "secret", "authorization", "cookie",
   "civil_id", "civilId", "email", "customer_email", "trandata", "paymentToken",
+  "apiPassword", "api_password", "notificationSecret", "notification_secret", "webhookSecret",
+  "resourceKey", "resource_key", "tranportal_password", "phone", "mobile", "customer_phone",
 ];
 
 export const REDACTED_PATHS = SECRET_FIELDS.flatMap((field) => [field, `*.${field}`, `*.*.${field}`]);

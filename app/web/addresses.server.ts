@@ -7,16 +7,13 @@ import { publicBaseUrl } from "./sign-in.server";
  * platform reaches itself server-to-server (its own sandboxes, for instance).
  */
 export function platformAddresses(request: Request): PlatformAddresses {
-  const config = env();
-  return {
-    publicBaseUrl: publicBaseUrl(request),
-    internalBaseUrl: (config.INTERNAL_BASE_URL ?? `http://127.0.0.1:${config.PORT}`).replace(/\/$/, ""),
-  };
+  return { ...backgroundAddresses(), publicBaseUrl: publicBaseUrl(request) };
 }
 
-/** The same for work done outside a request (the reconciler): BASE_URL, else the server's own address. */
+/** The same for work done outside a request (the reconciler): BASE_URL, else the server's own address; and the configured address a gateway's server is given. */
 export function backgroundAddresses(): PlatformAddresses {
   const config = env();
   const internalBaseUrl = (config.INTERNAL_BASE_URL ?? `http://127.0.0.1:${config.PORT}`).replace(/\/$/, "");
-  return { publicBaseUrl: (config.BASE_URL ?? internalBaseUrl).replace(/\/$/, ""), internalBaseUrl };
+  const configuredBaseUrl = (config.BASE_URL ?? internalBaseUrl).replace(/\/$/, "");
+  return { publicBaseUrl: configuredBaseUrl, internalBaseUrl, configuredBaseUrl };
 }

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 import { seedMerchant } from "../support/fixtures";
 import { startHttpServer, type TestHttpServer } from "../support/http-server";
+import { platformUrls } from "~/domain/payments/attempts.server";
+import { platformAddresses } from "~/web/addresses.server";
 import { PaymentRequestSchema } from "~/sections/payment-request/domain/payment-request-schema";
 import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
 
@@ -94,5 +96,18 @@ describe("the gateway route family", () => {
     expect(back.headers.get("Location")).toBe(`${server.url}/ar/pay/attempt-detail/${attempt.id}`);
     // KNET's books have no payment for this track id yet: the attempt is still pending, not paid.
     expect(await stateOf(attempt.id)).toBe("pending");
+  });
+});
+
+describe("the addresses a gateway is given", () => {
+  it("never take the notification address from the Host header the payer writes", () => {
+    // A request as the server sees one whose Host the payer forged (no BASE_URL configured).
+    const addresses = platformAddresses(new Request("http://attacker.example/en/pay/abc", { method: "POST" }));
+    const urls = platformUrls(addresses, "attempt-1", "mpgs");
+    // The browser goes back where it came from (its own business); the gateway's server, which
+    // carries the notification secret, is sent only to this installation's configured address.
+    expect(urls.response).toBe("http://attacker.example/gateway/mpgs/response/attempt-1");
+    expect(urls.notify).not.toContain("attacker.example");
+    expect(urls.notify).toBe(`${addresses.internalBaseUrl}/gateway/mpgs/notify/attempt-1`);
   });
 });

@@ -48,8 +48,16 @@ import {
 import { transitionTransaction } from "./transaction-state.server";
 
 export type PlatformAddresses = {
+  /** Where browsers reach the platform (BASE_URL, else the request's own address). */
   publicBaseUrl: string;
+  /** Where the platform reaches itself (its own sandboxes). */
   internalBaseUrl: string;
+  /**
+   * Where a gateway's server sends its notifications: from the configuration alone (BASE_URL, else
+   * the internal address), never a request's Host header, which the payer writes and which would
+   * send the gateway's notification secret to a host of their choosing. Absent: the internal address.
+   */
+  configuredBaseUrl?: string;
 };
 
 const attemptColumns = [
@@ -106,9 +114,10 @@ export function gatewayAttempt(attempt: Attempt): StartedAttempt {
 }
 
 /**
- * The attempt's addresses on this platform, all public: the gateway's servers reach them from
- * outside as the customer's browser does (the platform's own sandboxes reach them at the internal
- * address instead, return-addresses.server.ts).
+ * The attempt's addresses on this platform. The browser's (and KNET's responseURL, which leads the
+ * browser on) are where the payer reached us; the notification address comes from the configuration
+ * only (`configuredBaseUrl`): a live gateway needs BASE_URL to reach it, and the platform's own
+ * sandboxes reach it at the internal address (return-addresses.server.ts).
  */
 export function platformUrls(
   addresses: PlatformAddresses,
@@ -119,7 +128,7 @@ export function platformUrls(
   return {
     response: `${base}/response/${attemptId}`,
     error: `${base}/error/${attemptId}`,
-    notify: `${base}/notify/${attemptId}`,
+    notify: `${addresses.configuredBaseUrl ?? addresses.internalBaseUrl}/gateway/${kind}/notify/${attemptId}`,
   };
 }
 

@@ -41,7 +41,7 @@ export function credentialFieldsOf(kind: string) {
 export function registeredAddresses(kind: string, publicBaseUrl: string): { leg: string; url: string }[] {
   const legs = settingsOf(kind).registeredLegs ?? [];
   // The bank calls this installation at its public address, notifications included.
-  const urls = platformUrls({ publicBaseUrl, internalBaseUrl: publicBaseUrl }, "", kind);
+  const urls = platformUrls({ publicBaseUrl, internalBaseUrl: publicBaseUrl, configuredBaseUrl: publicBaseUrl }, "", kind);
   return legs.map((leg) => ({ leg, url: urls[leg] }));
 }
 

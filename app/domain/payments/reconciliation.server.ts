@@ -74,6 +74,8 @@ async function attemptsOf(db: DB, gateway: GatewayRow, range: { from: string; to
     .select(["id", "transaction_id", "state", "total", "currency_code", "track_id", "payment_id", "gateway_reference", "gateway_kind", "created_at", "lang", "authorized_only"])
     .where("merchant_id", "=", gateway.merchant_id)
     .where("gateway_code", "=", gateway.code)
+    // Made through this gateway as it is now: attempts of a kind it no longer speaks (the old card gateway's) are history.
+    .where("gateway_kind", "=", gateway.kind)
     .where("created_at", ">=", range.from)
     .where("created_at", "<", range.to)
     .execute() as Promise<PlatformAttempt[]>;
