@@ -72,6 +72,11 @@ export async function up(db: Kysely<any>, engine: Engine) {
   await db.schema.dropTable("sandbox_card_payments").execute();
   await db.schema.dropTable("sandbox_card_merchants").execute();
 
+  await convertCardGateways(db);
+}
+
+/** Card gateways become MPGS ones (a real acquirer's, with an endpoint of its own, off until it has MPGS credentials); their attempts stay as history. */
+export async function convertCardGateways(db: Kysely<any>) {
   await db.updateTable("gateways").set({ enabled: 0 }).where("kind", "=", "card").where("endpoint_url", "is not", null).execute();
   await db.updateTable("gateways").set({ kind: "mpgs" }).where("kind", "=", "card").execute();
   await db.updateTable("payment_attempts").set({ next_inquiry_at: null }).where("gateway_kind", "=", "card").execute();
