@@ -6,7 +6,7 @@ import { readBody, str } from "~/web/api.server";
  * POST {provider, event, detail?}: a wallet's payment sheet canceled or failed on the customer's
  * device (public spec §8: only logged). Nothing changes; the page stays as it was.
  */
-export async function action({ request, params }: Route.ActionArgs) {
+export async function action({ request }: Route.ActionArgs) {
   if (request.method !== "POST") return new Response(null, { status: 405 });
   const body = await readBody(request);
   const provider = str(body.provider, 20).replace(/[^a-z_]/g, "");
