@@ -111,9 +111,9 @@ export default [
     route("pay/attempt-detail/:attemptId/receipt.pdf", "routes/pay/receipt.ts"),
     route("pay/:transactionId", "routes/pay/pay.tsx"),
     route("pay/:transactionId/attachment", "routes/pay/attachment.ts"),
-    route("pay/:transactionId/wallet/session", "routes/pay/wallet-session.ts"),
-    route("pay/:transactionId/wallet/pay", "routes/pay/wallet-pay.ts"),
-    route("pay/:transactionId/wallet/log", "routes/pay/wallet-log.ts"),
+    route("pay/:transactionId/wallet/session", "routes/pay/api-wallet-session.ts"),
+    route("pay/:transactionId/wallet/pay", "routes/pay/api-wallet-pay.ts"),
+    route("pay/:transactionId/wallet/log", "routes/pay/api-wallet-log.ts"),
     ...routesOf("public"),
     layout("routes/dashboard/layout.tsx", [
       index("routes/dashboard/general-info.tsx"),

@@ -44,11 +44,11 @@ describe("the browser's catalogue", () => {
   });
 
   // Words the administration pages bring with them: only those pages, their components, the profile's
-  // and the units' schemas, the checkout fields' rules and the sections' declared settings (shown on
-  // the panel's Sections pages) name them.
+  // and the units' schemas, the checkout fields' rules, the sections' declared settings (shown on
+  // the panel's Sections pages) and what each gateway asks of the merchant (its Gateways page) name them.
   it.each(PAGE_NAMESPACES.admin)("only the administration pages ask for a text under %s.", (namespace) => {
     const asking = new RegExp(`["'\`]${namespace}\\.[\\w$]`);
-    const offenders = modules.filter((file) => !/^(routes\/admin\/|routes\/operator\/|components\/admin\/|domain\/merchants\/(profile|unit)-schema\.ts$|domain\/payments\/checkout-fields\.ts$|sections\/[\w-]+\/section\.ts$)/.test(file) && asking.test(fs.readFileSync(path.join(appDir, file), "utf8")));
+    const offenders = modules.filter((file) => !/^(routes\/admin\/|routes\/operator\/|components\/admin\/|domain\/merchants\/(profile|unit)-schema\.ts$|domain\/payments\/checkout-fields\.ts$|domain\/payments\/gateways\/[\w-]+\/settings\.ts$|sections\/[\w-]+\/section\.ts$)/.test(file) && asking.test(fs.readFileSync(path.join(appDir, file), "utf8")));
     expect(offenders).toEqual([]);
   });
 

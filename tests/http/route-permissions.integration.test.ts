@@ -68,7 +68,7 @@ const PUBLIC: RegExp[] = [
   /^routes\/test-clock$/, /^sandbox-/, /^knet-(response|error)$/, /^routes\/gateway\//,
   /^api-(token|verify-otp|refresh|logout|forgot|reset)$/,
   /^routes\/auth\/(login|forget-password|reset-password|logout)$/,
-  /^routes\/pay\/pay$/, /^routes\/pay\/wallet-(session|pay|log)$/, /^collect-public$/, /^checkout-page$/, /^shopify-payment-options$/, /^cpr-public$/,
+  /^routes\/pay\/pay$/, /^routes\/pay\/api-wallet-(session|pay|log)$/, /^collect-public$/, /^checkout-page$/, /^shopify-payment-options$/, /^cpr-public$/,
   /^catalogue-public-/, /^event-public-/, /^food-public-/,
   /^api-food-public-/, /^api-event-public-/, /^api-catalogue-(?!dashboard-|upload-product$)/,
   // A customer pays a transaction by its id (POST); reading it (GET) is the merchant's.

@@ -2,8 +2,8 @@
  * The pay page's wallet script (decision 0039). It adds a wallet's button only where the browser
  * can pay with it: Apple Pay where `ApplePaySession.canMakePayments()`, Google Pay where the Payment
  * Request API says it can (`canMakePayment()` for `https://google.com/pay`). Apple's merchant
- * validation goes through this platform's server (pay/wallet-session.ts); the authorized token is
- * sent to pay/wallet-pay.ts, which pays and answers the result page the browser then goes to. A
+ * validation goes through this platform's server (routes/pay/api-wallet-session.ts); the authorized token is
+ * sent to routes/pay/api-wallet-pay.ts, which pays and answers the result page the browser then goes to. A
  * canceled sheet or a wallet's error is only logged (public spec §8): the page stays as it was.
  */
 export const WALLET_ENHANCER = `(function () {

@@ -1,4 +1,4 @@
-import type { Route } from "./+types/wallet-pay";
+import type { Route } from "./+types/api-wallet-pay";
 import { checkCheckoutValues } from "~/domain/payments/checkout-fields.server";
 import { payAttemptWithWallet } from "~/domain/payments/wallet-payments.server";
 import { isLanguage } from "~/lib/i18n";

@@ -1,5 +1,5 @@
 import { log } from "~/lib/log.server";
-import type { Route } from "./+types/wallet-log";
+import type { Route } from "./+types/api-wallet-log";
 import { readBody, str } from "~/web/api.server";
 
 /**

@@ -1,4 +1,4 @@
-import type { Route } from "./+types/wallet-session";
+import type { Route } from "./+types/api-wallet-session";
 import { walletOffersFor } from "~/domain/payments/wallet-payments.server";
 import { requestMerchantSession } from "~/domain/payments/wallet-settings.server";
 import { describe } from "~/presentation/texts.server";
