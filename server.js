@@ -57,7 +57,12 @@ function removeDrainListenersWhereTheyWent(req, res, next) {
   next();
 }
 
-const CONTENT_TYPES = { ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".json": "application/json" };
+const CONTENT_TYPES = {
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".json": "application/json",
+};
 
 /**
  * The build writes a Brotli and a gzip copy beside each script and stylesheet (vite.config.ts): a
@@ -153,13 +158,20 @@ if (role === "worker") {
   app.get(build.entry.module.PAY_PAGE_PATH, async (req, res, next) => {
     let page;
     try {
-      page = await renderPayPage(new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`), req.headers.cookie, {
-        method: req.method,
-        headers: new Headers({ "user-agent": req.get("user-agent") ?? "" }),
-      });
+      page = await renderPayPage(
+        new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`),
+        req.headers.cookie,
+        {
+          method: req.method,
+          headers: new Headers({ "user-agent": req.get("user-agent") ?? "" }),
+        },
+      );
     } catch (error) {
       // The router serves the same page, and its error page if the failure repeats there.
-      log.error({ error: { message: error instanceof Error ? error.message : String(error) } }, "a fast page failed; the router serves it");
+      log.error(
+        { error: { message: error instanceof Error ? error.message : String(error) } },
+        "a fast page failed; the router serves it",
+      );
       return next();
     }
     if (!page) return next();
@@ -179,10 +191,16 @@ if (role === "worker") {
   app.get(/^\/(en|ar)\//, async (req, res, next) => {
     let page;
     try {
-      page = await renderSectionPage(new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`), req.headers.cookie);
+      page = await renderSectionPage(
+        new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`),
+        req.headers.cookie,
+      );
     } catch (error) {
       // The router serves the same page, and its error page if the failure repeats there.
-      log.error({ error: { message: error instanceof Error ? error.message : String(error) } }, "a fast page failed; the router serves it");
+      log.error(
+        { error: { message: error instanceof Error ? error.message : String(error) } },
+        "a fast page failed; the router serves it",
+      );
       return next();
     }
     if (!page) return next();

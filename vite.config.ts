@@ -30,7 +30,8 @@ function browserCatalogues(): Plugin {
     transform(code, id, options) {
       if (options?.ssr || !/[\\/]locales[\\/][a-z]{2}[\\/]common\.json$/.test(id)) return null;
       const catalogue = JSON.parse(code) as Record<string, unknown>;
-      for (const namespace of [...SERVER_ONLY_NAMESPACES, ...Object.values(PAGE_NAMESPACES).flat()]) delete catalogue[namespace];
+      for (const namespace of [...SERVER_ONLY_NAMESPACES, ...Object.values(PAGE_NAMESPACES).flat()])
+        delete catalogue[namespace];
       return { code: JSON.stringify(catalogue), map: null };
     },
   };
@@ -48,8 +49,13 @@ function slimMantineImports(): Plugin {
     resolveId(source, importer, options) {
       if (options?.ssr || !importer) return null;
       const from = importer.replaceAll("\\", "/");
-      if (source === "@floating-ui/react" && from.includes("/@mantine/core/esm/components/ScrollArea/")) return replacement;
-      if (source === "../ScrollArea/ScrollArea.mjs" && from.endsWith("/@mantine/core/esm/components/Table/TableScrollContainer.mjs")) return replacement;
+      if (source === "@floating-ui/react" && from.includes("/@mantine/core/esm/components/ScrollArea/"))
+        return replacement;
+      if (
+        source === "../ScrollArea/ScrollArea.mjs" &&
+        from.endsWith("/@mantine/core/esm/components/Table/TableScrollContainer.mjs")
+      )
+        return replacement;
       return null;
     },
   };
@@ -78,7 +84,10 @@ function precompressAssets(): Plugin {
         files.map(async (name) => {
           const file = path.join(output.dir!, name);
           const content = await fs.readFile(file);
-          const params = { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: content.length };
+          const params = {
+            [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
+            [zlib.constants.BROTLI_PARAM_SIZE_HINT]: content.length,
+          };
           // Small files too (a page loads dozens of them), as long as the copy is smaller.
           const [br, gz] = await Promise.all([brotli(content, { params }), gzip(content, { level: 9 })]);
           if (br.length < content.length) await fs.writeFile(`${file}.br`, br);

@@ -43,7 +43,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const auth = context.get(authContext);
   const { flash: stored, clear } = readFlash(request);
   // Written out here: its words may belong to a page's own texts (app/lib/i18n.ts PAGE_NAMESPACES).
-  const flash = stored && { ...stored, text: translator(languageOfPath(new URL(request.url).pathname))(stored.message) };
+  const flash = stored && {
+    ...stored,
+    text: translator(languageOfPath(new URL(request.url).pathname))(stored.message),
+  };
   const branding = auth ? await loadMerchantBranding(getDbFrom(context), auth.user.merchantId) : null;
   return data(
     {
@@ -104,7 +107,13 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       );
     }
     if (error.status === 400 && (error.data as { reason?: string } | undefined)?.reason === "unreadable_form") {
-      return <ErrorPage status={400} title={t("errors.unreadable_form_title")} message={t("errors.unreadable_form_message")} />;
+      return (
+        <ErrorPage
+          status={400}
+          title={t("errors.unreadable_form_title")}
+          message={t("errors.unreadable_form_message")}
+        />
+      );
     }
     if (error.status === 413) return <ErrorPage status={413} title={t("errors.too_large")} />;
   }

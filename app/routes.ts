@@ -6,11 +6,15 @@ import { sandboxRoutes } from "./routes/sandbox/routes";
 
 const sections = SECTIONS;
 const routesOf = (kind: "public" | "api" | "root") =>
-  sections.flatMap((section) => (section.routes?.[kind] ?? []).map((entry: SectionRoute) => route(entry.path, entry.file, { id: entry.id })));
+  sections.flatMap((section) =>
+    (section.routes?.[kind] ?? []).map((entry: SectionRoute) => route(entry.path, entry.file, { id: entry.id })),
+  );
 
 /** A section's dashboard pages under its path, inside its own layout when it declares one. */
 const dashboardRoutesOf = (section: SectionDeclaration) => {
-  const pages = (section.routes?.dashboard ?? []).map((entry: SectionRoute) => route([section.path, entry.path].filter(Boolean).join("/"), entry.file, { id: entry.id }));
+  const pages = (section.routes?.dashboard ?? []).map((entry: SectionRoute) =>
+    route([section.path, entry.path].filter(Boolean).join("/"), entry.file, { id: entry.id }),
+  );
   const wrapper = section.routes?.dashboardLayout;
   return wrapper && pages.length ? [layout(wrapper.file, { id: wrapper.id }, pages)] : pages;
 };
@@ -69,34 +73,78 @@ export default [
     route("admin/webhooks", "routes/api/v1/admin/webhooks.ts", { id: "api-admin-webhooks" }),
     route("admin/webhooks/:id", "routes/api/v1/admin/webhook.ts", { id: "api-admin-webhook" }),
     route("admin/webhooks/:id/test", "routes/api/v1/admin/webhook.ts", { id: "api-admin-webhook-test" }),
-    route("admin/webhooks/:id/deliveries", "routes/api/v1/admin/webhook-deliveries.ts", { id: "api-admin-webhook-deliveries" }),
-    route("admin/webhooks/:id/deliveries/:deliveryId/redeliver", "routes/api/v1/admin/webhook-deliveries.ts", { id: "api-admin-webhook-redeliver" }),
+    route("admin/webhooks/:id/deliveries", "routes/api/v1/admin/webhook-deliveries.ts", {
+      id: "api-admin-webhook-deliveries",
+    }),
+    route("admin/webhooks/:id/deliveries/:deliveryId/redeliver", "routes/api/v1/admin/webhook-deliveries.ts", {
+      id: "api-admin-webhook-redeliver",
+    }),
     route("admin/sections", "routes/api/v1/admin/sections.ts", { id: "api-admin-sections" }),
     route("admin/sections/:key/install", "routes/api/v1/admin/section-change.ts", { id: "api-admin-section-install" }),
-    route("admin/sections/:key/uninstall", "routes/api/v1/admin/section-change.ts", { id: "api-admin-section-uninstall" }),
-    route("admin/sections/:key/settings", "routes/api/v1/admin/section-settings.ts", { id: "api-admin-section-settings" }),
-    route("admin/sections/:key/checkout-fields", "routes/api/v1/admin/checkout-fields.ts", { id: "api-admin-checkout-fields" }),
-    route("admin/sections/:key/checkout-fields/:id", "routes/api/v1/admin/checkout-field.ts", { id: "api-admin-checkout-field" }),
+    route("admin/sections/:key/uninstall", "routes/api/v1/admin/section-change.ts", {
+      id: "api-admin-section-uninstall",
+    }),
+    route("admin/sections/:key/settings", "routes/api/v1/admin/section-settings.ts", {
+      id: "api-admin-section-settings",
+    }),
+    route("admin/sections/:key/checkout-fields", "routes/api/v1/admin/checkout-fields.ts", {
+      id: "api-admin-checkout-fields",
+    }),
+    route("admin/sections/:key/checkout-fields/:id", "routes/api/v1/admin/checkout-field.ts", {
+      id: "api-admin-checkout-field",
+    }),
     route("plugins/installed", "routes/api/v1/plugins/installed.ts", { id: "api-plugins-installed" }),
-    route("admin/notification-templates", "routes/api/v1/admin/notification-templates.ts", { id: "api-admin-notification-templates" }),
-    route("admin/notification-templates/:template/:channel/:lang", "routes/api/v1/admin/notification-template.ts", { id: "api-admin-notification-template" }),
-    route("admin/notification-templates/:template/:channel/:lang/preview", "routes/api/v1/admin/notification-template.ts", { id: "api-admin-notification-template-preview" }),
-    route("plugins/:plugin/transaction/details/:id", "routes/api/v1/plugins/transaction-details.ts", { id: "api-tx-details" }),
-    route("plugins/:plugin/transaction/actions/bulk/:action", "routes/api/v1/plugins/transaction-bulk-action.ts", { id: "api-tx-bulk" }),
-    route("plugins/:plugin/transaction/actions/:id", "routes/api/v1/plugins/transaction-actions.ts", { id: "api-actions" }),
-    route("plugins/:plugin/transaction/actions/:id/:action", "routes/api/v1/plugins/transaction-actions.ts", { id: "api-action-run" }),
+    route("admin/notification-templates", "routes/api/v1/admin/notification-templates.ts", {
+      id: "api-admin-notification-templates",
+    }),
+    route("admin/notification-templates/:template/:channel/:lang", "routes/api/v1/admin/notification-template.ts", {
+      id: "api-admin-notification-template",
+    }),
+    route(
+      "admin/notification-templates/:template/:channel/:lang/preview",
+      "routes/api/v1/admin/notification-template.ts",
+      { id: "api-admin-notification-template-preview" },
+    ),
+    route("plugins/:plugin/transaction/details/:id", "routes/api/v1/plugins/transaction-details.ts", {
+      id: "api-tx-details",
+    }),
+    route("plugins/:plugin/transaction/actions/bulk/:action", "routes/api/v1/plugins/transaction-bulk-action.ts", {
+      id: "api-tx-bulk",
+    }),
+    route("plugins/:plugin/transaction/actions/:id", "routes/api/v1/plugins/transaction-actions.ts", {
+      id: "api-actions",
+    }),
+    route("plugins/:plugin/transaction/actions/:id/:action", "routes/api/v1/plugins/transaction-actions.ts", {
+      id: "api-action-run",
+    }),
     route("plugins/:plugin/transaction/pay/:id", "routes/api/v1/plugins/transaction-pay.ts", { id: "api-pay" }),
-    route("plugins/:plugin/transaction/pay-choices/:id", "routes/api/v1/plugins/transaction-pay-choices.ts", { id: "api-pay-choices" }),
+    route("plugins/:plugin/transaction/pay-choices/:id", "routes/api/v1/plugins/transaction-pay-choices.ts", {
+      id: "api-pay-choices",
+    }),
     route("plugins/:plugin/transaction/export", "routes/api/v1/plugins/transaction-export.ts", { id: "api-export" }),
-    route("plugins/transaction-fields", "routes/api/v1/plugins/transaction-fields-overview.ts", { id: "api-tx-fields-all" }),
-    route("plugins/transaction-fields/check/:section", "routes/api/v1/plugins/transaction-fields-overview.ts", { id: "api-tx-fields-check" }),
+    route("plugins/transaction-fields", "routes/api/v1/plugins/transaction-fields-overview.ts", {
+      id: "api-tx-fields-all",
+    }),
+    route("plugins/transaction-fields/check/:section", "routes/api/v1/plugins/transaction-fields-overview.ts", {
+      id: "api-tx-fields-check",
+    }),
     route("plugins/:plugin/transaction", "routes/api/v1/plugins/transactions.ts", { id: "api-tx-list" }),
     route("plugins/:plugin/transaction/fields", "routes/api/v1/plugins/transaction-fields.ts", { id: "api-tx-fields" }),
-    route("plugins/:plugin/transaction/partial-update/:id", "routes/api/v1/plugins/transaction-partial-update.ts", { id: "api-tx-partial-update" }),
-    route("plugins/:plugin/deleted_transaction", "routes/api/v1/plugins/transactions.ts", { id: "api-tx-deleted-list" }),
-    route("plugins/:plugin/deleted_transaction/:id", "routes/api/v1/plugins/transaction-details.ts", { id: "api-tx-deleted-details" }),
-    route("plugins/:plugin/deleted_transaction/details/:id", "routes/api/v1/plugins/transaction-details.ts", { id: "api-tx-deleted-details-long" }),
-    route("plugins/:plugin/currency_statistics", "routes/api/v1/plugins/currency-statistics.ts", { id: "api-tx-statistics" }),
+    route("plugins/:plugin/transaction/partial-update/:id", "routes/api/v1/plugins/transaction-partial-update.ts", {
+      id: "api-tx-partial-update",
+    }),
+    route("plugins/:plugin/deleted_transaction", "routes/api/v1/plugins/transactions.ts", {
+      id: "api-tx-deleted-list",
+    }),
+    route("plugins/:plugin/deleted_transaction/:id", "routes/api/v1/plugins/transaction-details.ts", {
+      id: "api-tx-deleted-details",
+    }),
+    route("plugins/:plugin/deleted_transaction/details/:id", "routes/api/v1/plugins/transaction-details.ts", {
+      id: "api-tx-deleted-details-long",
+    }),
+    route("plugins/:plugin/currency_statistics", "routes/api/v1/plugins/currency-statistics.ts", {
+      id: "api-tx-statistics",
+    }),
     route("plugins/:plugin/transaction/:id", "routes/api/v1/plugins/transaction-pay.ts", { id: "api-transaction" }),
     ...routesOf("api"),
     route("*", "routes/api/v1/not-found.ts"),
@@ -155,7 +203,9 @@ export default [
       ]),
       ...sections.flatMap(dashboardRoutesOf),
       // A section's pages not built yet say so; its unknown pages answer 404.
-      ...sections.map((section) => route(`${section.path}/*`, "routes/dashboard/not-built.tsx", { id: `section-${section.key}` })),
+      ...sections.map((section) =>
+        route(`${section.path}/*`, "routes/dashboard/not-built.tsx", { id: `section-${section.key}` }),
+      ),
     ]),
     route("*", "routes/not-found.tsx"),
   ]),

@@ -17,17 +17,31 @@ try {
   const { env } = await app.load("/app/lib/env.server.ts");
   const { backup } = await app.load("/app/lib/backup.server.ts");
   const config = env();
-  if (config.DATABASE_URL) throw new Error("DATABASE_URL is set: back Postgres up with pg_dump -Fc (README, \"Backups\")");
+  if (config.DATABASE_URL)
+    throw new Error('DATABASE_URL is set: back Postgres up with pg_dump -Fc (README, "Backups")');
   const started = Date.now();
   const result = await backup(
-    { sqlitePath: config.SQLITE_PATH, folders: config.S3_BUCKET ? undefined : { uploads: config.UPLOADS_DIR, reports: config.REPORTS_DIR } },
+    {
+      sqlitePath: config.SQLITE_PATH,
+      folders: config.S3_BUCKET ? undefined : { uploads: config.UPLOADS_DIR, reports: config.REPORTS_DIR },
+    },
     target,
   );
-  console.log(`Database ${config.SQLITE_PATH} → ${result.file}: ${result.pages} pages, ${result.bytes} bytes, integrity ok.`);
-  if (result.files) console.log(`Stored files (${config.UPLOADS_DIR}, ${config.REPORTS_DIR}) → ${result.files.folder}: ${result.files.count} files.`);
-  else console.log(`Stored files are in the bucket ${config.S3_BUCKET}: its versioning or replication keeps their copies.`);
+  console.log(
+    `Database ${config.SQLITE_PATH} → ${result.file}: ${result.pages} pages, ${result.bytes} bytes, integrity ok.`,
+  );
+  if (result.files)
+    console.log(
+      `Stored files (${config.UPLOADS_DIR}, ${config.REPORTS_DIR}) → ${result.files.folder}: ${result.files.count} files.`,
+    );
+  else
+    console.log(
+      `Stored files are in the bucket ${config.S3_BUCKET}: its versioning or replication keeps their copies.`,
+    );
   // The key that seals the gateways' credentials stays out of the backup, as it stays out of the database (app/lib/sealed.server.ts).
-  const key = config.CREDENTIALS_KEY ? "CREDENTIALS_KEY" : path.join(path.dirname(path.resolve(config.SQLITE_PATH)), "credentials.key");
+  const key = config.CREDENTIALS_KEY
+    ? "CREDENTIALS_KEY"
+    : path.join(path.dirname(path.resolve(config.SQLITE_PATH)), "credentials.key");
   console.log(`Not copied: the sealing key (${key}). Keep one copy of it apart from the backups; a restore needs it.`);
   console.log(`Done in ${Date.now() - started} ms.`);
 } catch (error) {

@@ -16,14 +16,26 @@ import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { benchBulk } from "./bench-bulk.js";
 import { waitForRow } from "./lib/demo-rows.js";
-import { compareWithBare, fetchPageAndServeBare, kb, runPageBench, startDemoServer, stopChild } from "./lib/load-test.js";
+import {
+  compareWithBare,
+  fetchPageAndServeBare,
+  kb,
+  runPageBench,
+  startDemoServer,
+  stopChild,
+} from "./lib/load-test.js";
 import { assetsLoadedBy, endsWith, htmlSizes, measureAsset, sumOf } from "./lib/page-assets.js";
 
 const self = fileURLToPath(import.meta.url);
 
 /** The demo merchant's id once its demo job has made the shop (WELCOME10 is its discount). */
 async function waitForDemoShop(file, app) {
-  const row = await waitForRow(file, app, "select merchant_id from catalogue_discounts where code_lc = 'welcome10' limit 1", "the demo shop (job catalogue_demo_shop)");
+  const row = await waitForRow(
+    file,
+    app,
+    "select merchant_id from catalogue_discounts where code_lc = 'welcome10' limit 1",
+    "the demo shop (job catalogue_demo_shop)",
+  );
   return row.merchant_id;
 }
 
@@ -32,7 +44,9 @@ function addProducts(file, merchantId, total) {
   const db = new Database(file, { fileMustExist: true });
   db.pragma("busy_timeout = 5000");
   try {
-    const { count } = db.prepare("select count(*) as count from catalogue_products where merchant_id = ?").get(merchantId);
+    const { count } = db
+      .prepare("select count(*) as count from catalogue_products where merchant_id = ?")
+      .get(merchantId);
     const insert = db.prepare(
       "insert into catalogue_products (merchant_id, slug, sku, name_en, name_ar, description_en, description_ar, price, discounted_price, inventory, is_active, position, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)",
     );
@@ -40,7 +54,21 @@ function addProducts(file, merchantId, total) {
     db.transaction(() => {
       for (let index = count + 1; index <= total; index++) {
         const price = 1500 + index * 250;
-        insert.run(merchantId, `bench-gift-${index}`, `BN-${index}`, `Gift box no. ${index}`, `صندوق هدية رقم ${index}`, "A gift box from the bench.", "صندوق هدية للقياس.", price, index % 4 === 0 ? price - 500 : null, index % 3 === 0 ? 20 : null, 100 + index, at, at);
+        insert.run(
+          merchantId,
+          `bench-gift-${index}`,
+          `BN-${index}`,
+          `Gift box no. ${index}`,
+          `صندوق هدية رقم ${index}`,
+          "A gift box from the bench.",
+          "صندوق هدية للقياس.",
+          price,
+          index % 4 === 0 ? price - 500 : null,
+          index % 3 === 0 ? 20 : null,
+          100 + index,
+          at,
+          at,
+        );
       }
     })();
   } finally {
@@ -52,22 +80,40 @@ function addProducts(file, merchantId, total) {
 async function productListPart({ tmp, base, appPort, merchantId, flags, failures }) {
   const urlPath = `/en/catalogue/product-list?merchant=${merchantId}`;
   const mustShow = { text: "Brass dallah coffee pot", what: "the demo shop" };
-  const { page, html, bare } = await fetchPageAndServeBare({ base, urlPath, name: "the product list", tmp, fileName: "product-list.html", mustShow });
+  const { page, html, bare } = await fetchPageAndServeBare({
+    base,
+    urlPath,
+    name: "the product list",
+    tmp,
+    fileName: "product-list.html",
+    mustShow,
+  });
 
   const assets = [];
-  for (const url of assetsLoadedBy(html)) if (endsWith(url, base, ".js", ".css")) assets.push(await measureAsset(base, url, failures));
+  for (const url of assetsLoadedBy(html))
+    if (endsWith(url, base, ".js", ".css")) assets.push(await measureAsset(base, url, failures));
 
   const products = (html.match(/class="c-card shop-card"/g) ?? []).length;
   console.log(`Product list ${urlPath}: ${products} products on the page, ${htmlSizes(page.body)}`);
-  const appIdentity = await compareWithBare({ appPort, barePort: bare.port, urlPath, flags, failures, targetRps: 1000 });
+  const appIdentity = await compareWithBare({
+    appPort,
+    barePort: bare.port,
+    urlPath,
+    flags,
+    failures,
+    targetRps: 1000,
+  });
   await stopChild(bare.child);
   // A missed target fails the run (exit 1), as a broken page does.
-  if (!(appIdentity.rps >= 1000)) failures.push(`the product list served ${appIdentity.rps.toFixed(0)} requests/s, under the 1,000 targeted`);
+  if (!(appIdentity.rps >= 1000))
+    failures.push(`the product list served ${appIdentity.rps.toFixed(0)} requests/s, under the 1,000 targeted`);
 
   const jsFiles = assets.filter((f) => endsWith(f.url, base, ".js"));
   const cssFiles = assets.filter((f) => endsWith(f.url, base, ".css"));
   console.log(`CSS loaded by the page: ${cssFiles.length} files, ${kb(sumOf(cssFiles, "gz"))} KB gzipped (-9)`);
-  console.log(`Target: 0 KB of JavaScript (the list is plain HTML): ${kb(sumOf(jsFiles, "gz"))} KB in ${jsFiles.length} files, ${jsFiles.length === 0 ? "met" : "not met"}\n`);
+  console.log(
+    `Target: 0 KB of JavaScript (the list is plain HTML): ${kb(sumOf(jsFiles, "gz"))} KB in ${jsFiles.length} files, ${jsFiles.length === 0 ? "met" : "not met"}\n`,
+  );
   if (jsFiles.length) failures.push(`the product list loads JavaScript: ${jsFiles.length} files`);
 }
 

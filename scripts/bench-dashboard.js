@@ -23,9 +23,18 @@ const PAGES = [
   { name: "statistics home", path: "", budget: 200 * KB },
   { name: "transactions list", path: "/transactions", budget: 150 * KB },
 ];
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic"];
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-quic",
+];
 
-const { values: flags } = parseArgs({ options: { lang: { type: "string", default: "en" }, verbose: { type: "boolean", default: false } } });
+const { values: flags } = parseArgs({
+  options: { lang: { type: "string", default: "en" }, verbose: { type: "boolean", default: false } },
+});
 const kb = (bytes) => `${(bytes / KB).toFixed(1)} KB`;
 
 const freePort = () =>
@@ -40,7 +49,10 @@ async function waitForHealth(base, child) {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server.js exited (code ${child.exitCode}):\n${child.log}`);
-    const ok = await fetch(`${base}/healthz`).then((answer) => answer.ok, () => false);
+    const ok = await fetch(`${base}/healthz`).then(
+      (answer) => answer.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -55,11 +67,18 @@ async function measure(browser, storageState, url) {
     const cdp = await context.newCDPSession(page);
     await cdp.send("Network.enable");
     const requests = new Map();
-    cdp.on("Network.requestWillBeSent", ({ requestId, request }) => requests.set(requestId, { url: request.url, type: null, headerBytes: 0, bytes: 0, status: 0 }));
+    cdp.on("Network.requestWillBeSent", ({ requestId, request }) =>
+      requests.set(requestId, { url: request.url, type: null, headerBytes: 0, bytes: 0, status: 0 }),
+    );
     cdp.on("Network.responseReceived", ({ requestId, type, response }) => {
       const entry = requests.get(requestId);
       if (!entry) return;
-      Object.assign(entry, { type, status: response.status, headerBytes: response.encodedDataLength ?? 0, encoding: response.headers["content-encoding"] ?? response.headers["Content-Encoding"] ?? "" });
+      Object.assign(entry, {
+        type,
+        status: response.status,
+        headerBytes: response.encodedDataLength ?? 0,
+        encoding: response.headers["content-encoding"] ?? response.headers["Content-Encoding"] ?? "",
+      });
     });
     cdp.on("Network.loadingFinished", ({ requestId, encodedDataLength }) => {
       const entry = requests.get(requestId);
@@ -87,7 +106,16 @@ async function main() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "bench-dashboard-"));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, NODE_ENV: "production", PORT: String(port), SQLITE_PATH: path.join(tmp, "bench.sqlite"), SEED_DEMO: "1", WORKER: "off", UPLOADS_DIR: path.join(tmp, "uploads"), REPORTS_DIR: path.join(tmp, "reports") };
+  const env = {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: String(port),
+    SQLITE_PATH: path.join(tmp, "bench.sqlite"),
+    SEED_DEMO: "1",
+    WORKER: "off",
+    UPLOADS_DIR: path.join(tmp, "uploads"),
+    REPORTS_DIR: path.join(tmp, "reports"),
+  };
   delete env.DATABASE_URL;
   const server = spawn(process.execPath, ["server.js"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   server.log = "";
@@ -97,7 +125,10 @@ async function main() {
   let browser;
   try {
     await waitForHealth(base, server);
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: CHROMIUM_ARGS,
+    });
 
     // Sign in through the sign-in page, as a person would; only the session cookie is kept.
     const signInContext = await browser.newContext();
@@ -105,12 +136,19 @@ async function main() {
     await signInPage.goto(`${base}/${flags.lang}/login`);
     await signInPage.locator('input[name="username"]').fill("admin");
     await signInPage.locator('input[name="password"]').fill("Demo@2026!");
-    await Promise.all([signInPage.waitForURL(`${base}/${flags.lang}`), signInPage.locator('form button[type="submit"]').first().click()]);
+    await Promise.all([
+      signInPage.waitForURL(`${base}/${flags.lang}`),
+      signInPage.locator('form button[type="submit"]').first().click(),
+    ]);
     const storageState = await signInContext.storageState();
     await signInContext.close();
 
-    console.log(`Dashboard pages in Chromium, fresh cache, language ${flags.lang}: JavaScript as sent over the wire (compressed)\n`);
-    console.log(`${"page".padEnd(20)}${"JS".padStart(11)}${"budget".padStart(11)}${"JS requests".padStart(13)}${"all requests".padStart(14)}  verdict`);
+    console.log(
+      `Dashboard pages in Chromium, fresh cache, language ${flags.lang}: JavaScript as sent over the wire (compressed)\n`,
+    );
+    console.log(
+      `${"page".padEnd(20)}${"JS".padStart(11)}${"budget".padStart(11)}${"JS requests".padStart(13)}${"all requests".padStart(14)}  verdict`,
+    );
     let over = false;
     for (const entry of PAGES) {
       const figures = await measure(browser, storageState, `${base}/${flags.lang}${entry.path}`);
@@ -123,7 +161,11 @@ async function main() {
         over = true;
         for (const failed of figures.failed) console.log(`  failed: ${failed.status} ${failed.url}`);
       }
-      if (flags.verbose) for (const script of figures.scripts) console.log(`    ${kb(script.bytes).padStart(9)} ${script.encoding.padEnd(5)} ${new URL(script.url).pathname}`);
+      if (flags.verbose)
+        for (const script of figures.scripts)
+          console.log(
+            `    ${kb(script.bytes).padStart(9)} ${script.encoding.padEnd(5)} ${new URL(script.url).pathname}`,
+          );
     }
     if (over) {
       console.log("\nOver budget: see which scripts with --verbose, and the build's output.");

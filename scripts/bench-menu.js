@@ -13,7 +13,12 @@ import { assetsLoadedBy, endsWith, htmlSizes, measureAsset, printAssetSizes, sum
 
 /** The demo merchant's id once its demo job has made the menu (the voucher WELCOME10 is its last row). */
 async function waitForDemoMenu(file, app) {
-  const row = await waitForRow(file, app, "select merchant_id from food_vouchers where code_lc = 'welcome10' limit 1", "the demo menu (job food_demo_menu)");
+  const row = await waitForRow(
+    file,
+    app,
+    "select merchant_id from food_vouchers where code_lc = 'welcome10' limit 1",
+    "the demo menu (job food_demo_menu)",
+  );
   return row.merchant_id;
 }
 
@@ -26,13 +31,25 @@ async function measureMenuPage(flags, tmp) {
 
   // 2. The menu page once: its bytes for the bare server, its assets for the size report.
   const mustShow = { text: "Machboos", what: "the demo menu" };
-  const { page, html, bare } = await fetchPageAndServeBare({ base, urlPath, name: "the menu page", tmp, fileName: "menu.html", mustShow });
+  const { page, html, bare } = await fetchPageAndServeBare({
+    base,
+    urlPath,
+    name: "the menu page",
+    tmp,
+    fileName: "menu.html",
+    mustShow,
+  });
 
   // 3. The JS and CSS the page loads, and its inline scripts.
   const failures = [];
-  const inlineScripts = [...html.matchAll(/<script\b(?![^>]*\bsrc=)(?![^>]*type="application\/(?:ld\+)?json")[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1]).filter((code) => code.trim() !== "");
+  const inlineScripts = [
+    ...html.matchAll(/<script\b(?![^>]*\bsrc=)(?![^>]*type="application\/(?:ld\+)?json")[^>]*>([\s\S]*?)<\/script>/g),
+  ]
+    .map((match) => match[1])
+    .filter((code) => code.trim() !== "");
   const assets = [];
-  for (const url of assetsLoadedBy(html)) if (endsWith(url, base, ".js", ".css")) assets.push(await measureAsset(base, url, failures));
+  for (const url of assetsLoadedBy(html))
+    if (endsWith(url, base, ".js", ".css")) assets.push(await measureAsset(base, url, failures));
 
   // 4. Load: the app, then the bare server, per encoding.
   console.log(`Menu page ${urlPath}: ${htmlSizes(page.body)}`);
@@ -45,8 +62,11 @@ async function measureMenuPage(flags, tmp) {
   // The root writes Mantine's colour-scheme snippet inline on every page: counted apart, it loads nothing.
   console.log(`Inline scripts (not files; the colour-scheme snippet): ${inlineScripts.length}, ${kb(inlineBytes)} KB`);
   const jsTotal = sumOf(jsFiles, "gz");
-  console.log(`Target: 0 KB of JavaScript (the menu is plain HTML): ${kb(jsTotal)} KB in ${jsFiles.length} files, ${jsFiles.length === 0 ? "met" : "not met"}`);
-  if (jsFiles.length) failures.push(`the menu page loads JavaScript: ${jsFiles.length} files, ${kb(jsTotal)} KB gzipped`);
+  console.log(
+    `Target: 0 KB of JavaScript (the menu is plain HTML): ${kb(jsTotal)} KB in ${jsFiles.length} files, ${jsFiles.length === 0 ? "met" : "not met"}`,
+  );
+  if (jsFiles.length)
+    failures.push(`the menu page loads JavaScript: ${jsFiles.length} files, ${kb(jsTotal)} KB gzipped`);
   if (failures.length) throw new Error(`Failures:\n  ${failures.join("\n  ")}`);
 }
 

@@ -38,13 +38,30 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { ensureBuild } from "./ensure-build.js";
-import { freePort, pointAtFreshDatabase, quantile, startChild, stopChild, stopChildrenOnInterrupt, waitFor200 } from "./lib/load-test.js";
+import {
+  freePort,
+  pointAtFreshDatabase,
+  quantile,
+  startChild,
+  stopChild,
+  stopChildrenOnInterrupt,
+  waitFor200,
+} from "./lib/load-test.js";
 import { loadApp, seedVolume } from "./lib/volume.js";
 
 const DEMO = { username: "admin", password: "Demo@2026!" };
 const BAR = 3;
 const CARDS = { knet: "8888880000000001", card: "5123450000000008" };
-const STAFF_QUERIES = ["", "?state=paid", "?state=created,pending,attempted", "?q=saud", "?page=2", "?page=3", "?state=refunded,partially_refunded", "?page=10"];
+const STAFF_QUERIES = [
+  "",
+  "?state=paid",
+  "?state=created,pending,attempted",
+  "?q=saud",
+  "?page=2",
+  "?page=3",
+  "?state=refunded,partially_refunded",
+  "?page=10",
+];
 
 // --- HTTP --------------------------------------------------------------------------------------
 
@@ -106,8 +123,14 @@ function callOnce(url, { method = "GET", headers = {}, form, json } = {}, throug
 function expect(answer, statuses, what) {
   if (statuses.includes(answer.status)) return answer;
   // A page's error is its alert; anything else, the start of the body.
-  const alert = /role="alert"[^>]*>(.*?)<\/div>/s.exec(answer.text)?.[1]?.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim();
-  throw new Error(`${what} answered ${answer.status}${answer.location ? ` → ${answer.location}` : ""}: ${alert || answer.text.slice(0, 200)}`);
+  const alert = /role="alert"[^>]*>(.*?)<\/div>/s
+    .exec(answer.text)?.[1]
+    ?.replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  throw new Error(
+    `${what} answered ${answer.status}${answer.location ? ` → ${answer.location}` : ""}: ${alert || answer.text.slice(0, 200)}`,
+  );
 }
 
 // --- The people ----------------------------------------------------------------------------------
@@ -119,7 +142,11 @@ async function apiToken(base) {
 
 /** Signs in on the dashboard's sign-in page, as staff do: the session cookie. */
 async function dashboardCookie(base) {
-  const answer = await call(`${base}/en/login`, { method: "POST", headers: { Origin: base }, form: { intent: "login", ...DEMO } });
+  const answer = await call(`${base}/en/login`, {
+    method: "POST",
+    headers: { Origin: base },
+    form: { intent: "login", ...DEMO },
+  });
   const cookie = answer.cookies.map((header) => /^(kp_session=[^;]+)/.exec(header)?.[1]).find(Boolean);
   if (!cookie) throw new Error(`dashboard sign-in answered ${answer.status} without a session cookie`);
   return cookie;
@@ -134,14 +161,21 @@ async function createLinks(base, token, count) {
       await call(`${base}/api/v1/plugins/payment_request/transaction/`, {
         method: "POST",
         headers: { Authorization: `Bearer ${token}`, Accept: "application/json" },
-        json: { amount, currency_code: "KWD", pg_codes: ["knet-sandbox", "mpgs-sandbox"], description: `Mixed-load order ${index + 1}`, customer_email: "customer@example.com" },
+        json: {
+          amount,
+          currency_code: "KWD",
+          pg_codes: ["knet-sandbox", "mpgs-sandbox"],
+          description: `Mixed-load order ${index + 1}`,
+          customer_email: "customer@example.com",
+        },
       }),
       [201],
       "creating a payment request",
     );
     paths.push(new URL(JSON.parse(answer.text).checkout_url).pathname);
   };
-  for (let next = 0; next < count; next += 4) await Promise.all(Array.from({ length: Math.min(4, count - next) }, (_, i) => one(next + i)));
+  for (let next = 0; next < count; next += 4)
+    await Promise.all(Array.from({ length: Math.min(4, count - next) }, (_, i) => one(next + i)));
   return paths;
 }
 
@@ -169,7 +203,11 @@ async function payment(base, payPath, kind) {
   const token = /name="submission_token"\s+value="([^"]+)"/.exec(page.text)?.[1];
   if (!token) throw new Error(`pay page ${payPath} has no submission token`);
   const payNow = expect(
-    await call(base + payPath, { method: "POST", headers: { Origin: base }, form: { gateway_code: `${kind}-sandbox`, submission_token: token } }),
+    await call(base + payPath, {
+      method: "POST",
+      headers: { Origin: base },
+      form: { gateway_code: `${kind}-sandbox`, submission_token: token },
+    }),
     [303],
     "Pay Now",
   );
@@ -179,11 +217,27 @@ async function payment(base, payPath, kind) {
     const init = expect(await call(gatewayUrl), [303], "KNET init");
     const knetPage = new URL(init.location, gatewayUrl).toString();
     expect(await call(knetPage), [200], "KNET page");
-    const submitted = expect(await call(knetPage, { method: "POST", headers: { Origin: base }, form: { intent: "submit", cardNumber: CARDS.knet, pin: "1234" } }), [303], "KNET submit");
+    const submitted = expect(
+      await call(knetPage, {
+        method: "POST",
+        headers: { Origin: base },
+        form: { intent: "submit", cardNumber: CARDS.knet, pin: "1234" },
+      }),
+      [303],
+      "KNET submit",
+    );
     back = new URL(submitted.location, knetPage).toString();
   } else {
     expect(await call(gatewayUrl), [200], "card page");
-    const submitted = expect(await call(gatewayUrl, { method: "POST", headers: { Origin: new URL(gatewayUrl).origin }, form: { cardNumber: CARDS.card, expiry: "01/39", cvv: "123" } }), [303], "card pay");
+    const submitted = expect(
+      await call(gatewayUrl, {
+        method: "POST",
+        headers: { Origin: new URL(gatewayUrl).origin },
+        form: { cardNumber: CARDS.card, expiry: "01/39", cvv: "123" },
+      }),
+      [303],
+      "card pay",
+    );
     back = new URL(submitted.location, gatewayUrl).toString();
   }
   const returned = expect(await call(back), [200, 302, 303], "return from the gateway");
@@ -213,7 +267,11 @@ async function atOnce(tasks) {
     }),
   );
   const wall = performance.now() - started;
-  return { wall, failures, ...Object.fromEntries(Object.entries(times).map(([kind, samples]) => [kind, summary(samples)])) };
+  return {
+    wall,
+    failures,
+    ...Object.fromEntries(Object.entries(times).map(([kind, samples]) => [kind, summary(samples)])),
+  };
 }
 
 /** A deterministic shuffle (the same order every run), so that no kind of request is sent first. */
@@ -232,17 +290,31 @@ async function benchEngine(app, engine, flags) {
   const label = engine === "sqlite" ? "SQLite" : "Postgres";
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `bench-mixed-${engine}-`));
   const env = { ...process.env };
-  for (const name of ["BASE_URL", "INTERNAL_BASE_URL", "ROLE", "WORKER", "TEST_CLOCK", "SESSION_SECRET", "SMTP_URL"]) delete env[name];
+  for (const name of ["BASE_URL", "INTERNAL_BASE_URL", "ROLE", "WORKER", "TEST_CLOCK", "SESSION_SECRET", "SMTP_URL"])
+    delete env[name];
   let dropDatabase = async () => {};
   let server;
   try {
-    dropDatabase = await pointAtFreshDatabase(env, engine, { tmp, postgresUrl: flags.postgresUrl, prefix: "bench_mixed" });
+    dropDatabase = await pointAtFreshDatabase(env, engine, {
+      tmp,
+      postgresUrl: flags.postgresUrl,
+      prefix: "bench_mixed",
+    });
     console.log(`\n== ${label}`);
-    const target = engine === "sqlite" ? { engine, sqlitePath: env.SQLITE_PATH } : { engine, databaseUrl: env.DATABASE_URL };
+    const target =
+      engine === "sqlite" ? { engine, sqlitePath: env.SQLITE_PATH } : { engine, databaseUrl: env.DATABASE_URL };
     await seedVolume(app, target, { transactions: flags.transactions, seed: "mixed", log: () => {} });
 
     const port = await freePort();
-    Object.assign(env, { NODE_ENV: "production", PORT: String(port), SEED_DEMO: "1", DEMO_ACTIVITY: "0", SANDBOX: "1", UPLOADS_DIR: path.join(tmp, "uploads"), REPORTS_DIR: path.join(tmp, "reports") });
+    Object.assign(env, {
+      NODE_ENV: "production",
+      PORT: String(port),
+      SEED_DEMO: "1",
+      DEMO_ACTIVITY: "0",
+      SANDBOX: "1",
+      UPLOADS_DIR: path.join(tmp, "uploads"),
+      REPORTS_DIR: path.join(tmp, "reports"),
+    });
     const base = `http://127.0.0.1:${port}`;
     server = startChild(["server.js"], env);
     await waitFor200(`${base}/healthz`, server, "server.js");
@@ -253,17 +325,32 @@ async function benchEngine(app, engine, flags) {
     const shared = links.slice(0, flags.links);
     const toPay = links.slice(flags.links, flags.links + flags.payments);
     const warmUpPayments = links.slice(flags.links + flags.payments);
-    console.log(`${flags.transactions.toLocaleString("en")} transactions; ${links.length} payment links made; server ${base}; ${os.cpus().length} CPUs`);
+    console.log(
+      `${flags.transactions.toLocaleString("en")} transactions; ${links.length} payment links made; server ${base}; ${os.cpus().length} CPUs`,
+    );
 
-    const payTasks = () => Array.from({ length: flags.pay }, (_, i) => ({ kind: "pay", run: () => payPageLoad(base, shared[i % shared.length]) }));
-    const staffTasks = Array.from({ length: flags.staff }, (_, i) => ({ kind: "staff", run: () => staffList(base, cookies[i % cookies.length], i) }));
-    const paymentTasks = toPay.map((payPath, i) => ({ kind: "payments", run: () => payment(base, payPath, i % 2 ? "card" : "knet") }));
+    const payTasks = () =>
+      Array.from({ length: flags.pay }, (_, i) => ({
+        kind: "pay",
+        run: () => payPageLoad(base, shared[i % shared.length]),
+      }));
+    const staffTasks = Array.from({ length: flags.staff }, (_, i) => ({
+      kind: "staff",
+      run: () => staffList(base, cookies[i % cookies.length], i),
+    }));
+    const paymentTasks = toPay.map((payPath, i) => ({
+      kind: "payments",
+      run: () => payment(base, payPath, i % 2 ? "card" : "knet"),
+    }));
 
     // Warm-up, not counted: every kind of request a few times, so that neither measure pays for the first.
     const warm = await atOnce([
       ...payTasks().slice(0, 100),
       ...staffTasks.slice(0, STAFF_QUERIES.length),
-      ...warmUpPayments.map((payPath, i) => ({ kind: "payments", run: () => payment(base, payPath, i % 2 ? "card" : "knet") })),
+      ...warmUpPayments.map((payPath, i) => ({
+        kind: "payments",
+        run: () => payment(base, payPath, i % 2 ? "card" : "knet"),
+      })),
     ]);
     if (warm.failures.length) throw new Error(`warm-up failed:\n  ${warm.failures.slice(0, 5).join("\n  ")}`);
 
@@ -272,18 +359,32 @@ async function benchEngine(app, engine, flags) {
     const mixed = await atOnce(shuffled([...payTasks(), ...paymentTasks, ...staffTasks]));
     const failures = [...alone.failures, ...mixed.failures];
 
-    const row = (name, s) => `${name.padEnd(34)}${String(s?.n ?? 0).padStart(6)}${ms(s?.p50).padStart(10)}${ms(s?.p95).padStart(10)}${ms(s?.max).padStart(10)}`;
-    console.log(`\n${"".padEnd(34)}${"n".padStart(6)}${"p50 ms".padStart(10)}${"p95 ms".padStart(10)}${"max ms".padStart(10)}`);
+    const row = (name, s) =>
+      `${name.padEnd(34)}${String(s?.n ?? 0).padStart(6)}${ms(s?.p50).padStart(10)}${ms(s?.p95).padStart(10)}${ms(s?.max).padStart(10)}`;
+    console.log(
+      `\n${"".padEnd(34)}${"n".padStart(6)}${"p50 ms".padStart(10)}${"p95 ms".padStart(10)}${"max ms".padStart(10)}`,
+    );
     console.log(row("pay page, alone", alone.pay));
     console.log(row("pay page, under mixed load", mixed.pay));
     console.log(row("  payments (whole flow)", mixed.payments));
     console.log(row("  staff lists", mixed.staff));
     const ratio = (mixed.pay?.p95 ?? NaN) / (alone.pay?.p95 ?? NaN);
     console.log(`Wall time: alone ${ms(alone.wall)} ms, mixed ${ms(mixed.wall)} ms`);
-    if (resent) console.log(`Sent again after the server closed the kept-alive connection under them: ${resent} requests`);
-    console.log(`Pay page p95 under load / alone: ${ratio.toFixed(2)}× (bar: within ${BAR}×): ${ratio <= BAR ? "met" : "not met"}`);
+    if (resent)
+      console.log(`Sent again after the server closed the kept-alive connection under them: ${resent} requests`);
+    console.log(
+      `Pay page p95 under load / alone: ${ratio.toFixed(2)}× (bar: within ${BAR}×): ${ratio <= BAR ? "met" : "not met"}`,
+    );
     if (failures.length) console.log(`Failures (${failures.length}):\n  ${failures.slice(0, 10).join("\n  ")}`);
-    return { label, alone: alone.pay, mixed: mixed.pay, payments: mixed.payments, staff: mixed.staff, ratio, failures: failures.length };
+    return {
+      label,
+      alone: alone.pay,
+      mixed: mixed.pay,
+      payments: mixed.payments,
+      staff: mixed.staff,
+      ratio,
+      failures: failures.length,
+    };
   } finally {
     if (server) await stopChild(server);
     await dropDatabase().catch((error) => console.error(`could not drop the scratch database: ${error.message}`));
@@ -313,7 +414,9 @@ async function main(flags) {
   try {
     for (const engine of flags.engines) {
       if (engine === "postgres" && !(await postgresAnswers(flags.postgresUrl))) {
-        console.log(`\n== Postgres: skipped, nothing answers at ${flags.postgresUrl.replace(/\/\/([^:@/]+):[^@/]*@/, "//$1:***@")}`);
+        console.log(
+          `\n== Postgres: skipped, nothing answers at ${flags.postgresUrl.replace(/\/\/([^:@/]+):[^@/]*@/, "//$1:***@")}`,
+        );
         continue;
       }
       results.push(await benchEngine(app, engine, flags));
@@ -322,10 +425,16 @@ async function main(flags) {
     await app.close();
     agent.destroy();
   }
-  console.log(`\n== Summary: ${flags.pay} pay-page loads alone, then with ${flags.payments} payments and ${flags.staff} staff lists, all at once`);
-  console.log(`${"".padEnd(12)}${"alone p50/p95 ms".padStart(20)}${"under load p50/p95 ms".padStart(24)}${"ratio p95".padStart(12)}  within ${BAR}×`);
+  console.log(
+    `\n== Summary: ${flags.pay} pay-page loads alone, then with ${flags.payments} payments and ${flags.staff} staff lists, all at once`,
+  );
+  console.log(
+    `${"".padEnd(12)}${"alone p50/p95 ms".padStart(20)}${"under load p50/p95 ms".padStart(24)}${"ratio p95".padStart(12)}  within ${BAR}×`,
+  );
   for (const r of results) {
-    console.log(`${r.label.padEnd(12)}${`${ms(r.alone?.p50)} / ${ms(r.alone?.p95)}`.padStart(20)}${`${ms(r.mixed?.p50)} / ${ms(r.mixed?.p95)}`.padStart(24)}${`${r.ratio.toFixed(2)}×`.padStart(12)}  ${r.ratio <= BAR ? "yes" : "no"}`);
+    console.log(
+      `${r.label.padEnd(12)}${`${ms(r.alone?.p50)} / ${ms(r.alone?.p95)}`.padStart(20)}${`${ms(r.mixed?.p50)} / ${ms(r.mixed?.p95)}`.padStart(24)}${`${r.ratio.toFixed(2)}×`.padStart(12)}  ${r.ratio <= BAR ? "yes" : "no"}`,
+    );
   }
   if (results.some((r) => r.failures > 0)) throw new Error("some requests failed (listed above)");
 }
@@ -338,11 +447,18 @@ const { values } = parseArgs({
     staff: { type: "string", default: "200" },
     links: { type: "string", default: "100" },
     transactions: { type: "string", default: "20000" },
-    "postgres-url": { type: "string", default: process.env.BENCH_POSTGRES_URL || process.env.TEST_POSTGRES_URL || "postgres://postgres@127.0.0.1:5432/test" },
+    "postgres-url": {
+      type: "string",
+      default:
+        process.env.BENCH_POSTGRES_URL || process.env.TEST_POSTGRES_URL || "postgres://postgres@127.0.0.1:5432/test",
+    },
   },
 });
 const flags = {
-  engines: values.engines.split(",").map((name) => name.trim()).filter(Boolean),
+  engines: values.engines
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean),
   pay: Number(values.pay),
   payments: Number(values.payments),
   staff: Number(values.staff),
@@ -351,8 +467,17 @@ const flags = {
   postgresUrl: values["postgres-url"],
 };
 const counts = [flags.pay, flags.payments, flags.staff, flags.transactions];
-if (!(counts.every((n) => Number.isSafeInteger(n) && n >= 0) && flags.pay > 0 && flags.links > 0 && flags.transactions > 0 && flags.engines.length && flags.engines.every((name) => name === "sqlite" || name === "postgres"))) {
-  console.error("Usage: node scripts/bench-mixed.js [--engines sqlite,postgres] [--pay n] [--payments n] [--staff n] [--links n] [--transactions n] [--postgres-url url]");
+if (!(
+  counts.every((n) => Number.isSafeInteger(n) && n >= 0) &&
+  flags.pay > 0 &&
+  flags.links > 0 &&
+  flags.transactions > 0 &&
+  flags.engines.length &&
+  flags.engines.every((name) => name === "sqlite" || name === "postgres")
+)) {
+  console.error(
+    "Usage: node scripts/bench-mixed.js [--engines sqlite,postgres] [--pay n] [--payments n] [--staff n] [--links n] [--transactions n] [--postgres-url url]",
+  );
   process.exit(2);
 }
 stopChildrenOnInterrupt();

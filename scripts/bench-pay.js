@@ -16,17 +16,36 @@ async function measurePayPage(flags, tmp) {
 
   // 2. One payment request through the API.
   const json = { "Content-Type": "application/json", Accept: "application/json" };
-  const signIn = await request(`${base}/api/v1/user/token/`, { method: "POST", headers: json, body: JSON.stringify({ username: "admin", password: "Demo@2026!" }) });
+  const signIn = await request(`${base}/api/v1/user/token/`, {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ username: "admin", password: "Demo@2026!" }),
+  });
   if (signIn.status !== 200) throw new Error(`sign-in answered ${signIn.status}: ${signIn.body}`);
   const { access } = JSON.parse(signIn.body);
-  const order = { amount: "12.500", currency_code: "KWD", pg_codes: ["knet-sandbox", "mpgs-sandbox", "cod"], description: "Benchmark order" };
-  const created = await request(`${base}/api/v1/plugins/payment_request/transaction`, { method: "POST", headers: { ...json, Authorization: `Bearer ${access}` }, body: JSON.stringify(order) });
+  const order = {
+    amount: "12.500",
+    currency_code: "KWD",
+    pg_codes: ["knet-sandbox", "mpgs-sandbox", "cod"],
+    description: "Benchmark order",
+  };
+  const created = await request(`${base}/api/v1/plugins/payment_request/transaction`, {
+    method: "POST",
+    headers: { ...json, Authorization: `Bearer ${access}` },
+    body: JSON.stringify(order),
+  });
   if (created.status !== 201) throw new Error(`payment request answered ${created.status}: ${created.body}`);
   const checkout = new URL(JSON.parse(created.body).checkout_url);
   const urlPath = checkout.pathname + checkout.search;
 
   // 3. The pay page once: its bytes for the bare server, its assets for the size report.
-  const { page, html, bare } = await fetchPageAndServeBare({ base, urlPath, name: "pay page", tmp, fileName: "pay.html" });
+  const { page, html, bare } = await fetchPageAndServeBare({
+    base,
+    urlPath,
+    name: "pay page",
+    tmp,
+    fileName: "pay.html",
+  });
 
   // 4. The JS and CSS the page loads, fetched now (before a concurrent rebuild can replace them). The
   //    inline route manifest also names other routes' chunks (lazy route discovery): those are not
@@ -34,9 +53,11 @@ async function measurePayPage(flags, tmp) {
   const failures = [];
   const loaded = assetsLoadedBy(html);
   const assets = [];
-  for (const url of loaded) if (endsWith(url, base, ".js", ".css")) assets.push(await measureAsset(base, url, failures));
+  for (const url of loaded)
+    if (endsWith(url, base, ".js", ".css")) assets.push(await measureAsset(base, url, failures));
   const unloaded = [];
-  for (const url of new Set(html.match(/\/assets\/[\w.-]+\.js\b/g))) if (!loaded.has(url)) unloaded.push(await measureAsset(base, url, failures));
+  for (const url of new Set(html.match(/\/assets\/[\w.-]+\.js\b/g)))
+    if (!loaded.has(url)) unloaded.push(await measureAsset(base, url, failures));
 
   // 5. Load: the app, then the bare server, per encoding.
   console.log(`Pay page ${urlPath}: ${htmlSizes(page.body)}`);
@@ -44,11 +65,16 @@ async function measurePayPage(flags, tmp) {
 
   // 6. Sizes.
   printAssetSizes(assets, base);
-  const jsTotal = sumOf(assets.filter((f) => endsWith(f.url, base, ".js")), "gz");
+  const jsTotal = sumOf(
+    assets.filter((f) => endsWith(f.url, base, ".js")),
+    "gz",
+  );
   console.log(`Target: at most 120 KB of gzipped JS: ${kb(jsTotal)} KB, ${jsTotal <= 120 * 1024 ? "met" : "not met"}`);
   if (unloaded.length) {
     const names = unloaded.map((f) => path.basename(f.url)).join(", ");
-    console.log(`(Named only in the inline route manifest, not loaded: ${unloaded.length} files, ${kb(sumOf(unloaded, "gz"))} KB gzipped: ${names})`);
+    console.log(
+      `(Named only in the inline route manifest, not loaded: ${unloaded.length} files, ${kb(sumOf(unloaded, "gz"))} KB gzipped: ${names})`,
+    );
   }
   if (failures.length) throw new Error(`Failures:\n  ${failures.join("\n  ")}`);
 }

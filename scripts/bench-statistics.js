@@ -30,7 +30,8 @@ function sqliteTarget(count) {
 
 /** The demo merchant's rows in an existing bench database, or null when there is none. */
 async function existingRows(target) {
-  const sql = "select count(*) as n from transactions where merchant_id = (select id from merchants where name = 'Demo Store')";
+  const sql =
+    "select count(*) as n from transactions where merchant_id = (select id from merchants where name = 'Demo Store')";
   try {
     if (target.engine === "sqlite") {
       if (!fs.existsSync(target.sqlitePath)) return null;
@@ -60,7 +61,8 @@ async function emptyDatabase(target) {
   }
   const url = new URL(target.databaseUrl);
   const name = decodeURIComponent(url.pathname.slice(1));
-  if (!/bench/i.test(name)) throw new Error(`refusing to drop the database "${name}": a bench database's name contains "bench"`);
+  if (!/bench/i.test(name))
+    throw new Error(`refusing to drop the database "${name}": a bench database's name contains "bench"`);
   url.pathname = "/postgres";
   const client = new pg.Client({ connectionString: url.toString() });
   await client.connect();
@@ -109,27 +111,49 @@ async function benchEngine(app, modules, target, flags) {
   } else {
     if (target.engine === "sqlite") fs.mkdirSync(path.dirname(target.sqlitePath), { recursive: true });
     await emptyDatabase(target);
-    const seeded = await seedVolume(app, target, { transactions: flags.transactions, seed: "bench", log: (line) => console.log(`  ${line}`) });
+    const seeded = await seedVolume(app, target, {
+      transactions: flags.transactions,
+      seed: "bench",
+      log: (line) => console.log(`  ${line}`),
+    });
     seedSeconds = seeded.seconds;
     fresh = true;
   }
 
-  const db = app.database.createDatabase(target.engine === "postgres" ? { databaseUrl: target.databaseUrl, poolSize: 10 } : { sqlitePath: target.sqlitePath });
+  const db = app.database.createDatabase(
+    target.engine === "postgres"
+      ? { databaseUrl: target.databaseUrl, poolSize: 10 }
+      : { sqlitePath: target.sqlitePath },
+  );
   const results = [];
   let rebuildSeconds = null;
   try {
-    const merchantId = (await db.selectFrom("merchants").select("id").where("name", "=", "Demo Store").executeTakeFirstOrThrow()).id;
+    const merchantId = (
+      await db.selectFrom("merchants").select("id").where("name", "=", "Demo Store").executeTakeFirstOrThrow()
+    ).id;
     if (fresh) {
       const started = performance.now();
       await addAuditEntries(db, merchantId);
-      console.log(`  audit log: one entry per completed attempt in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      console.log(
+        `  audit log: one entry per completed attempt in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
     }
     // The rollup rebuilt once more, timed: what a full rebuild after a bulk load costs.
     const started = performance.now();
     await modules.rollup.rebuildStatisticsRollup(db, merchantId);
     rebuildSeconds = (performance.now() - started) / 1000;
-    const rollupRows = Number((await db.selectFrom("transaction_statistics").select((eb) => eb.fn.countAll().as("n")).where("merchant_id", "=", merchantId).executeTakeFirstOrThrow()).n);
-    console.log(`  statistics rollup rebuilt in ${rebuildSeconds.toFixed(1)} s: ${rollupRows.toLocaleString("en")} rows`);
+    const rollupRows = Number(
+      (
+        await db
+          .selectFrom("transaction_statistics")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .where("merchant_id", "=", merchantId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    console.log(
+      `  statistics rollup rebuilt in ${rebuildSeconds.toFixed(1)} s: ${rollupRows.toLocaleString("en")} rows`,
+    );
 
     const user = { id: 0, is_superuser: 1, permissions: [] };
     const now = () => new Date();
@@ -147,8 +171,16 @@ async function benchEngine(app, modules, target, flags) {
       ["statistics, this week", () => statistics({ period: "week" }), (r) => r.totalPaid.value],
       ["statistics, this month", () => statistics({ period: "month" }), (r) => r.totalPaid.value],
       ["statistics, this year (by month)", () => statistics({ period: "year" }), (r) => r.totalPaid.value],
-      [`statistics, custom ${twoYearsAgo}..${today}`, () => statistics({ period: "custom", date_after: twoYearsAgo, date_before: today }), (r) => r.totalPaid.value],
-      [`average size, ${year}`, () => modules.statistics.averageTransactionSize(db, merchantId, year), (r) => r.months.reduce((sum, m) => sum + Object.values(m.values).reduce((s, v) => s + v.count, 0), 0)],
+      [
+        `statistics, custom ${twoYearsAgo}..${today}`,
+        () => statistics({ period: "custom", date_after: twoYearsAgo, date_before: today }),
+        (r) => r.totalPaid.value,
+      ],
+      [
+        `average size, ${year}`,
+        () => modules.statistics.averageTransactionSize(db, merchantId, year),
+        (r) => r.months.reduce((sum, m) => sum + Object.values(m.values).reduce((s, v) => s + v.count, 0), 0),
+      ],
       ["recent orders (10)", () => modules.statistics.listRecentOrders(db, merchantId, user, 10), (r) => r.length],
       ["recent actions (10)", () => modules.statistics.listRecentActions(db, merchantId, user, 10), (r) => r.length],
     ];
@@ -160,20 +192,32 @@ async function benchEngine(app, modules, target, flags) {
         modules.statistics.listRecentOrders(db, merchantId, user, 10),
         modules.statistics.listRecentActions(db, merchantId, user, 10),
         modules.users.loadAvailableSections(db, merchantId),
-        db.selectFrom("gateways").select(["code", "name_en", "name_ar"]).where("merchant_id", "=", merchantId).execute(),
+        db
+          .selectFrom("gateways")
+          .select(["code", "name_en", "name_ar"])
+          .where("merchant_id", "=", merchantId)
+          .execute(),
       ]);
     cases.push(["WHOLE PAGE, today (default)", page({ period: "day" }), (r) => r[0].totalPaid.value]);
     cases.push(["WHOLE PAGE, this year", page({ period: "year" }), (r) => r[0].totalPaid.value]);
     for (const [name, work, count] of cases) {
       const measured = await time(flags.runs, work);
-      results.push({ name, count: count(measured.result), p50: measured.p50, p95: measured.p95, page: name.startsWith("WHOLE") });
+      results.push({
+        name,
+        count: count(measured.result),
+        p50: measured.p50,
+        p95: measured.p95,
+        page: name.startsWith("WHOLE"),
+      });
     }
   } finally {
     await db.destroy();
   }
   console.log(`\n${"case".padEnd(48)}${"figure".padStart(10)}${"p50 ms".padStart(9)}${"p95 ms".padStart(9)}`);
   for (const r of results) {
-    console.log(`${r.name.padEnd(48)}${r.count.toLocaleString("en").padStart(10)}${ms(r.p50).padStart(9)}${ms(r.p95).padStart(9)}${r.page && r.p95 > PAGE_TARGET_MS ? "  > target" : ""}`);
+    console.log(
+      `${r.name.padEnd(48)}${r.count.toLocaleString("en").padStart(10)}${ms(r.p50).padStart(9)}${ms(r.p95).padStart(9)}${r.page && r.p95 > PAGE_TARGET_MS ? "  > target" : ""}`,
+    );
   }
   return { label, seedSeconds, rebuildSeconds, results };
 }
@@ -191,21 +235,30 @@ async function main(flags) {
   const summaries = [];
   try {
     for (const engine of flags.engines) {
-      const target = engine === "sqlite" ? sqliteTarget(flags.transactions) : { engine: "postgres", databaseUrl: flags.postgresUrl };
+      const target =
+        engine === "sqlite" ? sqliteTarget(flags.transactions) : { engine: "postgres", databaseUrl: flags.postgresUrl };
       summaries.push(await benchEngine(app, modules, target, flags));
     }
   } finally {
     await app.close();
   }
-  console.log(`\n== Summary: ${flags.transactions.toLocaleString("en")} transactions, ${flags.runs} runs per case, ${os.cpus().length} CPUs`);
+  console.log(
+    `\n== Summary: ${flags.transactions.toLocaleString("en")} transactions, ${flags.runs} runs per case, ${os.cpus().length} CPUs`,
+  );
   console.log(`${"".padEnd(48)}${summaries.map((s) => `${s.label} p50/p95 ms`.padStart(24)).join("")}`);
   for (const [index, r] of summaries[0].results.entries()) {
-    console.log(`${r.name.padEnd(48)}${summaries.map((s) => `${ms(s.results[index].p50)} / ${ms(s.results[index].p95)}`.padStart(24)).join("")}`);
+    console.log(
+      `${r.name.padEnd(48)}${summaries.map((s) => `${ms(s.results[index].p50)} / ${ms(s.results[index].p95)}`.padStart(24)).join("")}`,
+    );
   }
   const worst = Math.max(...summaries.flatMap((s) => s.results.filter((r) => r.page).map((r) => r.p95)));
-  console.log(`Target: the whole page's data p95 under ${PAGE_TARGET_MS} ms: worst ${ms(worst)} ms, ${worst < PAGE_TARGET_MS ? "met" : "not met"}`);
+  console.log(
+    `Target: the whole page's data p95 under ${PAGE_TARGET_MS} ms: worst ${ms(worst)} ms, ${worst < PAGE_TARGET_MS ? "met" : "not met"}`,
+  );
   for (const s of summaries) {
-    console.log(`${s.label}: ${s.seedSeconds === null ? "reused" : `seeded in ${s.seedSeconds.toFixed(1)} s`}; rollup rebuild ${s.rebuildSeconds.toFixed(1)} s`);
+    console.log(
+      `${s.label}: ${s.seedSeconds === null ? "reused" : `seeded in ${s.seedSeconds.toFixed(1)} s`}; rollup rebuild ${s.rebuildSeconds.toFixed(1)} s`,
+    );
   }
 }
 
@@ -215,18 +268,33 @@ const { values } = parseArgs({
     engines: { type: "string", default: "sqlite,postgres" },
     runs: { type: "string", default: "50" },
     keep: { type: "boolean", default: false },
-    "postgres-url": { type: "string", default: process.env.BENCH_STATISTICS_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/kp_bench_statistics" },
+    "postgres-url": {
+      type: "string",
+      default: process.env.BENCH_STATISTICS_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/kp_bench_statistics",
+    },
   },
 });
 const flags = {
   transactions: Number(values.transactions),
-  engines: values.engines.split(",").map((name) => name.trim()).filter(Boolean),
+  engines: values.engines
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean),
   runs: Number(values.runs),
   keep: values.keep,
   postgresUrl: values["postgres-url"],
 };
-if (!(Number.isSafeInteger(flags.transactions) && flags.transactions > 0 && Number.isSafeInteger(flags.runs) && flags.runs > 0 && flags.engines.length && flags.engines.every((name) => name === "sqlite" || name === "postgres"))) {
-  console.error("Usage: node scripts/bench-statistics.js [--transactions n] [--engines sqlite,postgres] [--runs n] [--keep] [--postgres-url url]");
+if (!(
+  Number.isSafeInteger(flags.transactions) &&
+  flags.transactions > 0 &&
+  Number.isSafeInteger(flags.runs) &&
+  flags.runs > 0 &&
+  flags.engines.length &&
+  flags.engines.every((name) => name === "sqlite" || name === "postgres")
+)) {
+  console.error(
+    "Usage: node scripts/bench-statistics.js [--transactions n] [--engines sqlite,postgres] [--runs n] [--keep] [--postgres-url url]",
+  );
   process.exit(2);
 }
 try {

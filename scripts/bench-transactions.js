@@ -25,7 +25,9 @@ import pg from "pg";
 import { loadApp, redact, root, seedVolume } from "./lib/volume.js";
 
 const self = fileURLToPath(import.meta.url);
-const PAGE_TARGET_MS = 50, EXPORT_TARGET_S = 60, EXPORT_TARGET_MB = 300;
+const PAGE_TARGET_MS = 50,
+  EXPORT_TARGET_S = 60,
+  EXPORT_TARGET_MB = 300;
 const EXPORT_MODULE = path.join(root, "app/presentation/report-files.server.ts");
 const ms = (value) => (Number.isFinite(value) ? value.toFixed(1) : "-");
 
@@ -45,7 +47,11 @@ async function existingRows(target) {
       if (!fs.existsSync(target.sqlitePath)) return null;
       const db = new SQLite(target.sqlitePath, { fileMustExist: true });
       try {
-        return db.prepare("select count(*) as n from transactions where merchant_id = (select id from merchants where name = 'Demo Store')").get().n;
+        return db
+          .prepare(
+            "select count(*) as n from transactions where merchant_id = (select id from merchants where name = 'Demo Store')",
+          )
+          .get().n;
       } finally {
         db.close();
       }
@@ -53,7 +59,9 @@ async function existingRows(target) {
     const client = new pg.Client({ connectionString: target.databaseUrl });
     await client.connect();
     try {
-      const { rows } = await client.query("select count(*)::int as n from transactions where merchant_id = (select id from merchants where name = 'Demo Store')");
+      const { rows } = await client.query(
+        "select count(*)::int as n from transactions where merchant_id = (select id from merchants where name = 'Demo Store')",
+      );
       return rows[0].n;
     } finally {
       await client.end();
@@ -70,7 +78,8 @@ async function emptyDatabase(target) {
   }
   const url = new URL(target.databaseUrl);
   const name = decodeURIComponent(url.pathname.slice(1));
-  if (!/bench/i.test(name)) throw new Error(`refusing to drop the database "${name}": a bench database's name contains "bench"`);
+  if (!/bench/i.test(name))
+    throw new Error(`refusing to drop the database "${name}": a bench database's name contains "bench"`);
   url.pathname = "/postgres";
   const client = new pg.Client({ connectionString: url.toString() });
   await client.connect();
@@ -107,7 +116,11 @@ function lastMonth() {
 
 /** Search terms taken from the data: a payment request halfway through, its e-mail and a paid attempt's track id. */
 async function searchTerms(db, merchantId) {
-  const bounds = await db.selectFrom("transactions").select((eb) => [eb.fn.min("order_no").as("low"), eb.fn.max("order_no").as("high")]).where("merchant_id", "=", merchantId).executeTakeFirstOrThrow();
+  const bounds = await db
+    .selectFrom("transactions")
+    .select((eb) => [eb.fn.min("order_no").as("low"), eb.fn.max("order_no").as("high")])
+    .where("merchant_id", "=", merchantId)
+    .executeTakeFirstOrThrow();
   const middle = Math.floor((Number(bounds.low) + Number(bounds.high)) / 2);
   const row = await db
     .selectFrom("transactions")
@@ -142,8 +155,14 @@ async function benchEngine(app, target, flags) {
   const have = await existingRows(target);
   let seedSeconds = null;
   if (flags.keep && have === flags.transactions) {
-    console.log(`Reusing the bench database: ${have.toLocaleString("en")} transactions (--keep); migrating it to the app's schema`);
-    const migrating = app.database.createDatabase(target.engine === "postgres" ? { databaseUrl: target.databaseUrl, poolSize: 1 } : { sqlitePath: target.sqlitePath });
+    console.log(
+      `Reusing the bench database: ${have.toLocaleString("en")} transactions (--keep); migrating it to the app's schema`,
+    );
+    const migrating = app.database.createDatabase(
+      target.engine === "postgres"
+        ? { databaseUrl: target.databaseUrl, poolSize: 1 }
+        : { sqlitePath: target.sqlitePath },
+    );
     try {
       const applied = await app.migrate.migrateToLatest(migrating);
       if (applied.length) console.log(`  migrations applied: ${applied.join(", ")}`);
@@ -151,17 +170,28 @@ async function benchEngine(app, target, flags) {
       await migrating.destroy();
     }
   } else {
-    if (flags.keep) console.log(`--keep: the bench database has ${have === null ? "no" : have.toLocaleString("en")} demo transactions, not ${flags.transactions.toLocaleString("en")}: seeding it again`);
+    if (flags.keep)
+      console.log(
+        `--keep: the bench database has ${have === null ? "no" : have.toLocaleString("en")} demo transactions, not ${flags.transactions.toLocaleString("en")}: seeding it again`,
+      );
     await emptyDatabase(target);
-    const seeded = await seedVolume(app, target, { transactions: flags.transactions, seed: "bench", log: (line) => console.log(`  ${line}`) });
+    const seeded = await seedVolume(app, target, {
+      transactions: flags.transactions,
+      seed: "bench",
+      log: (line) => console.log(`  ${line}`),
+    });
     seedSeconds = seeded.seconds;
   }
 
-  const db = app.database.createDatabase(target.engine === "postgres" ? { databaseUrl: target.databaseUrl, poolSize: 4 } : { sqlitePath: target.sqlitePath });
+  const db = app.database.createDatabase(
+    target.engine === "postgres" ? { databaseUrl: target.databaseUrl, poolSize: 4 } : { sqlitePath: target.sqlitePath },
+  );
   const results = [];
   let merchantId;
   try {
-    merchantId = (await db.selectFrom("merchants").select("id").where("name", "=", "Demo Store").executeTakeFirstOrThrow()).id;
+    merchantId = (
+      await db.selectFrom("merchants").select("id").where("name", "=", "Demo Store").executeTakeFirstOrThrow()
+    ).id;
     const terms = await searchTerms(db, merchantId);
     const [from, to] = lastMonth();
     const pages = [
@@ -183,23 +213,45 @@ async function benchEngine(app, target, flags) {
       ["tab Pending", "state=created,pending,attempted"],
       ["tab Refunded", "state=refunded,partially_refunded"],
     ];
-    for (const [scopeName, plugin] of [["all transactions", undefined], ["payment requests", "payment_request"]]) {
+    for (const [scopeName, plugin] of [
+      ["all transactions", undefined],
+      ["payment requests", "payment_request"],
+    ]) {
       const scope = { merchantId, plugin, deleted: false };
       for (const [name, search] of pages) {
         // As the dashboard's list asks: counting stops at its limit (the API counts exactly).
         const query = app.filters.parseListQuery(new URLSearchParams(search));
-        const measured = await time(flags.runs, () => app.list.listTransactions(db, scope, query, { countLimit: app.list.countLimitFor(query.filters) }));
-        results.push({ scope: scopeName, name, count: measured.result.count, capped: measured.result.countCapped, rows: measured.result.rows.length, ...measured });
+        const measured = await time(flags.runs, () =>
+          app.list.listTransactions(db, scope, query, { countLimit: app.list.countLimitFor(query.filters) }),
+        );
+        results.push({
+          scope: scopeName,
+          name,
+          count: measured.result.count,
+          capped: measured.result.countCapped,
+          rows: measured.result.rows.length,
+          ...measured,
+        });
       }
       const strip = await time(flags.runs, () => app.totals.listStatistics(db, merchantId, plugin));
-      results.push({ scope: scopeName, name: "statistics strip", count: null, rows: strip.result.generated.length, ...strip });
+      results.push({
+        scope: scopeName,
+        name: "statistics strip",
+        count: null,
+        rows: strip.result.generated.length,
+        ...strip,
+      });
     }
   } finally {
     await db.destroy();
   }
-  console.log(`\n${"list".padEnd(18)}${"case".padEnd(34)}${"matches".padStart(10)}${"p50 ms".padStart(9)}${"p95 ms".padStart(9)}`);
+  console.log(
+    `\n${"list".padEnd(18)}${"case".padEnd(34)}${"matches".padStart(10)}${"p50 ms".padStart(9)}${"p95 ms".padStart(9)}`,
+  );
   for (const r of results) {
-    console.log(`${r.scope.padEnd(18)}${r.name.padEnd(34)}${(r.count === null ? `${r.rows} cur.` : `${r.capped ? ">" : ""}${(r.capped ? r.count - 1 : r.count).toLocaleString("en")}`).padStart(10)}${ms(r.p50).padStart(9)}${ms(r.p95).padStart(9)}${r.p95 > PAGE_TARGET_MS ? "  > target" : ""}`);
+    console.log(
+      `${r.scope.padEnd(18)}${r.name.padEnd(34)}${(r.count === null ? `${r.rows} cur.` : `${r.capped ? ">" : ""}${(r.capped ? r.count - 1 : r.count).toLocaleString("en")}`).padStart(10)}${ms(r.p50).padStart(9)}${ms(r.p95).padStart(9)}${r.p95 > PAGE_TARGET_MS ? "  > target" : ""}`,
+    );
   }
 
   let exported = null;
@@ -246,7 +298,10 @@ async function benchExport(target, merchantId) {
   const dir = await exportBundle();
   const file = path.join(os.tmpdir(), "kp-bench", `export-${process.pid}.csv`);
   const job = JSON.stringify({ dir, target, merchantId, file });
-  const child = spawn(process.execPath, [self, "--export-child", job], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [self, "--export-child", job], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   exportChildProcess = child;
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
@@ -279,7 +334,9 @@ async function exportChild(job) {
   const { dir, target, merchantId, file } = JSON.parse(job);
   const database = await import(path.join(dir, "database.js"));
   const exports = await import(path.join(dir, "exports.js"));
-  const db = database.createDatabase(target.engine === "postgres" ? { databaseUrl: target.databaseUrl, poolSize: 2 } : { sqlitePath: target.sqlitePath });
+  const db = database.createDatabase(
+    target.engine === "postgres" ? { databaseUrl: target.databaseUrl, poolSize: 2 } : { sqlitePath: target.sqlitePath },
+  );
   try {
     const config = await exports.exportConfig(db, merchantId, "all", "en");
     const labels = Object.fromEntries(config.builtin_fields.map((field) => [field.name, field.label]));
@@ -309,7 +366,8 @@ async function main(flags) {
   const summaries = [];
   try {
     for (const engine of flags.engines) {
-      const target = engine === "sqlite" ? sqliteTarget(flags.transactions) : { engine: "postgres", databaseUrl: flags.postgresUrl };
+      const target =
+        engine === "sqlite" ? sqliteTarget(flags.transactions) : { engine: "postgres", databaseUrl: flags.postgresUrl };
       summaries.push(await benchEngine(app, target, flags));
     }
   } finally {
@@ -317,14 +375,18 @@ async function main(flags) {
     if (bundleDir) fs.rmSync(bundleDir, { recursive: true, force: true });
   }
 
-  console.log(`\n== Summary: ${flags.transactions.toLocaleString("en")} transactions, ${flags.runs} runs per case, ${os.cpus().length} CPUs`);
+  console.log(
+    `\n== Summary: ${flags.transactions.toLocaleString("en")} transactions, ${flags.runs} runs per case, ${os.cpus().length} CPUs`,
+  );
   console.log(`${"".padEnd(52)}${summaries.map((s) => `${s.label} p50/p95 ms`.padStart(24)).join("")}`);
   for (const [index, r] of summaries[0].results.entries()) {
     const cells = summaries.map((s) => `${ms(s.results[index].p50)} / ${ms(s.results[index].p95)}`.padStart(24));
     console.log(`${`${r.scope}: ${r.name}`.padEnd(52)}${cells.join("")}`);
   }
   const worst = Math.max(...summaries.flatMap((s) => s.results.map((r) => r.p95)));
-  console.log(`Target: every page query p95 under ${PAGE_TARGET_MS} ms: worst ${ms(worst)} ms, ${worst < PAGE_TARGET_MS ? "met" : "not met"}`);
+  console.log(
+    `Target: every page query p95 under ${PAGE_TARGET_MS} ms: worst ${ms(worst)} ms, ${worst < PAGE_TARGET_MS ? "met" : "not met"}`,
+  );
   for (const s of summaries) {
     const seed = s.seedSeconds === null ? "reused" : `seeded in ${s.seedSeconds.toFixed(1)} s`;
     const exp = s.exported
@@ -344,19 +406,34 @@ if (process.argv[2] === "--export-child") {
       runs: { type: "string", default: "50" },
       keep: { type: "boolean", default: false },
       "skip-export": { type: "boolean", default: false },
-      "postgres-url": { type: "string", default: process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/kp_bench" },
+      "postgres-url": {
+        type: "string",
+        default: process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/kp_bench",
+      },
     },
   });
   const flags = {
     transactions: Number(values.transactions),
-    engines: values.engines.split(",").map((name) => name.trim()).filter(Boolean),
+    engines: values.engines
+      .split(",")
+      .map((name) => name.trim())
+      .filter(Boolean),
     runs: Number(values.runs),
     keep: values.keep,
     skipExport: values["skip-export"],
     postgresUrl: values["postgres-url"],
   };
-  if (!(Number.isSafeInteger(flags.transactions) && flags.transactions > 0 && Number.isSafeInteger(flags.runs) && flags.runs > 0 && flags.engines.length && flags.engines.every((name) => name === "sqlite" || name === "postgres"))) {
-    console.error("Usage: node scripts/bench-transactions.js [--transactions n] [--engines sqlite,postgres] [--runs n] [--keep] [--skip-export] [--postgres-url url]");
+  if (!(
+    Number.isSafeInteger(flags.transactions) &&
+    flags.transactions > 0 &&
+    Number.isSafeInteger(flags.runs) &&
+    flags.runs > 0 &&
+    flags.engines.length &&
+    flags.engines.every((name) => name === "sqlite" || name === "postgres")
+  )) {
+    console.error(
+      "Usage: node scripts/bench-transactions.js [--transactions n] [--engines sqlite,postgres] [--runs n] [--keep] [--skip-export] [--postgres-url url]",
+    );
     process.exit(2);
   }
   for (const signal of ["SIGINT", "SIGTERM"]) {

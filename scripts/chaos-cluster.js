@@ -80,7 +80,14 @@ async function startProxy(backends) {
       const backend = backends[(start + i) % backends.length];
       const outcome = await new Promise((resolve) => {
         const upstream = http.request(
-          { host: "127.0.0.1", port: backend.port, method: req.method, path: req.url, headers: { ...req.headers, "x-forwarded-for": "127.0.0.1" }, agent },
+          {
+            host: "127.0.0.1",
+            port: backend.port,
+            method: req.method,
+            path: req.url,
+            headers: { ...req.headers, "x-forwarded-for": "127.0.0.1" },
+            agent,
+          },
           (answer) => {
             backend.served++;
             res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -106,7 +113,16 @@ async function startProxy(backends) {
   server.keepAliveTimeout = 65_000;
   const port = await freePort();
   await new Promise((resolve) => server.listen(port, "127.0.0.1", resolve));
-  return { port, base: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); agent.destroy(); }) };
+  return {
+    port,
+    base: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(resolve);
+        agent.destroy();
+      }),
+  };
 }
 
 // --- The live channel, as a dashboard tab holds it ------------------------------------------------
@@ -137,7 +153,11 @@ class LiveListener {
         const controller = (this.controller = new AbortController());
         const moveOn = setTimeout(() => controller.abort(), between(2000, 6000));
         const response = await fetch(`${this.base}/api/v1/notifications/live`, {
-          headers: { Authorization: `Bearer ${this.merchant.token}`, Accept: "text/event-stream", "Last-Event-ID": this.position },
+          headers: {
+            Authorization: `Bearer ${this.merchant.token}`,
+            Accept: "text/event-stream",
+            "Last-Event-ID": this.position,
+          },
           signal: this.controller.signal,
         });
         if (response.status === 401) {
@@ -195,10 +215,15 @@ async function staffExport(ctx) {
   const { merchant, stats } = ctx;
   await sleep(between(1500, 3500));
   const query = `file_format=${chance(0.5) ? "csv" : "xls"}&export_type=default&language=${chance(0.5) ? "en" : "ar"}`;
-  const answer = await persist("export", stats, () => merchant.api(`/api/v1/plugins/payment_request/transaction/export?${query}`), (a) => {
-    if (a.status === 201) return true;
-    throw new Abandoned(`export [HTTP ${a.status}]: ${a.text.slice(0, 200)}`);
-  });
+  const answer = await persist(
+    "export",
+    stats,
+    () => merchant.api(`/api/v1/plugins/payment_request/transaction/export?${query}`),
+    (a) => {
+      if (a.status === 201) return true;
+      throw new Abandoned(`export [HTTP ${a.status}]: ${a.text.slice(0, 200)}`);
+    },
+  );
   stats.exports++;
   ctx.reports.add(JSON.parse(answer.text).id);
   return "export asked";
@@ -209,24 +234,41 @@ async function staffExport(ctx) {
 /** Jobs and reports: what is left, what was given up, what was made more than once. */
 async function checkJobs(reader, since) {
   const differences = [];
-  const jobs = await reader.all("select id, type, status, attempts, max_attempts, last_error from jobs where created_at >= ?", [since]);
+  const jobs = await reader.all(
+    "select id, type, status, attempts, max_attempts, last_error from jobs where created_at >= ?",
+    [since],
+  );
   const byStatus = {};
   for (const job of jobs) byStatus[job.status] = (byStatus[job.status] ?? 0) + 1;
   // A scheduled run (one attempt) cut by a kill is not run again: the schedule's next run does its work.
   const redone = [];
   for (const job of jobs.filter((j) => j.status === "failed")) {
     const scheduled = Number(job.max_attempts) === 1 && job.last_error === "Its worker stopped while running it";
-    const next = scheduled && jobs.find((later) => later.type === job.type && later.status === "done" && Number(later.id) > Number(job.id));
+    const next =
+      scheduled &&
+      jobs.find((later) => later.type === job.type && later.status === "done" && Number(later.id) > Number(job.id));
     if (next) redone.push(`${job.type} run ${job.id} cut by a kill, its work done by the next run ${next.id}`);
     else differences.push(`job ${job.id} (${job.type}) was given up after ${job.attempts} attempts: ${job.last_error}`);
   }
   const left = jobs.filter((j) => j.status === "running");
-  if (left.length) differences.push(`${left.length} jobs still running at the end: ${left.map((j) => `${j.id} (${j.type})`).join(", ")}`);
+  if (left.length)
+    differences.push(
+      `${left.length} jobs still running at the end: ${left.map((j) => `${j.id} (${j.type})`).join(", ")}`,
+    );
   const again = jobs.filter((j) => j.status === "done" && Number(j.attempts) > 1);
 
-  const reports = await reader.all("select id, state, file_path, file_name, file_size from reports where created_at >= ?", [since]);
-  const audits = await reader.all("select object_id, count(*) as n from audit_log where object_type = 'report' and action = 'export_finished' and created_at >= ? group by object_id", [since]);
-  const notices = await reader.all("select link, count(*) as n from notifications where kind = 'report_exported' and created_at >= ? group by link", [since]);
+  const reports = await reader.all(
+    "select id, state, file_path, file_name, file_size from reports where created_at >= ?",
+    [since],
+  );
+  const audits = await reader.all(
+    "select object_id, count(*) as n from audit_log where object_type = 'report' and action = 'export_finished' and created_at >= ? group by object_id",
+    [since],
+  );
+  const notices = await reader.all(
+    "select link, count(*) as n from notifications where kind = 'report_exported' and created_at >= ? group by link",
+    [since],
+  );
   const auditsOf = new Map(audits.map((row) => [String(row.object_id), Number(row.n)]));
   const noticesOf = new Map(notices.map((row) => [/[?&]id=(\d+)/.exec(row.link ?? "")?.[1], Number(row.n)]));
   for (const report of reports) {
@@ -271,10 +313,17 @@ async function checkDownloads(reports, instances, token) {
   for (const report of reports.filter((r) => r.state === "done")) {
     const digests = [];
     for (const instance of instances) {
-      const response = await fetch(`${instance.base}/api/v1/plugins/payment_request/transaction/export?id=${report.id}`, { headers: { Authorization: `Bearer ${token}` } });
+      const response = await fetch(
+        `${instance.base}/api/v1/plugins/payment_request/transaction/export?id=${report.id}`,
+        { headers: { Authorization: `Bearer ${token}` } },
+      );
       const body = Buffer.from(await response.arrayBuffer());
-      if (response.status !== 200) differences.push(`report ${report.id} from ${instance.name}: HTTP ${response.status}`);
-      else if (body.length !== Number(report.file_size)) differences.push(`report ${report.id} from ${instance.name}: ${body.length} bytes, ${report.file_size} recorded`);
+      if (response.status !== 200)
+        differences.push(`report ${report.id} from ${instance.name}: HTTP ${response.status}`);
+      else if (body.length !== Number(report.file_size))
+        differences.push(
+          `report ${report.id} from ${instance.name}: ${body.length} bytes, ${report.file_size} recorded`,
+        );
       digests.push(createHash("sha256").update(body).digest("hex"));
       bytes += body.length;
     }
@@ -292,7 +341,13 @@ async function run(flags) {
   let failed = false;
   try {
     database = await createPostgresDatabase(flags.adminUrl);
-    const s3 = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: path.join(tmp, "bucket"), configureBuckets: [{ name: BUCKET, configs: [] }] });
+    const s3 = new S3rver({
+      address: "127.0.0.1",
+      port: 0,
+      silent: true,
+      directory: path.join(tmp, "bucket"),
+      configureBuckets: [{ name: BUCKET, configs: [] }],
+    });
     const { port: s3Port } = await s3.run();
     stopAll.push(() => s3.close());
 
@@ -305,7 +360,18 @@ async function run(flags) {
     stopAll.push(() => proxy.close());
 
     const env = { ...process.env };
-    for (const name of ["ROLE", "WORKER", "TEST_CLOCK", "SMTP_URL", "SQLITE_PATH", "S3_PREFIX", "S3_REGION", "S3_FORCE_PATH_STYLE", "DATABASE_POOL_SIZE"]) delete env[name];
+    for (const name of [
+      "ROLE",
+      "WORKER",
+      "TEST_CLOCK",
+      "SMTP_URL",
+      "SQLITE_PATH",
+      "S3_PREFIX",
+      "S3_REGION",
+      "S3_FORCE_PATH_STYLE",
+      "DATABASE_POOL_SIZE",
+    ])
+      delete env[name];
     Object.assign(env, {
       NODE_ENV: "production",
       DATABASE_URL: database.url,
@@ -325,16 +391,44 @@ async function run(flags) {
       UPLOADS_DIR: path.join(tmp, "uploads"),
       REPORTS_DIR: path.join(tmp, "reports"),
     });
-    console.log(`Postgres database ${database.name}; bucket ${BUCKET} on s3rver :${s3Port}; proxy ${proxy.base} → :${portA}, :${portB}`);
+    console.log(
+      `Postgres database ${database.name}; bucket ${BUCKET} on s3rver :${s3Port}; proxy ${proxy.base} → :${portA}, :${portB}`,
+    );
 
     const migrate = spawnSync(process.execPath, ["scripts/migrate.js"], { cwd: root, env, encoding: "utf8" });
     if (migrate.status !== 0) throw new Error(`npm run migrate failed:\n${migrate.stdout}${migrate.stderr}`);
     console.log(`migrate: ${migrate.stdout.trim().split("\n").at(-1)}`);
 
     const logOf = (name) => path.join(tmp, `${name}.log`);
-    const webA = new Server({ env: { ...env, PORT: String(portA), UPLOADS_DIR: path.join(tmp, "a/uploads"), REPORTS_DIR: path.join(tmp, "a/reports") }, logFile: logOf("web-a"), args: ["server.js", "--role", "web"], name: "web A" });
-    const webB = new Server({ env: { ...env, PORT: String(portB), UPLOADS_DIR: path.join(tmp, "b/uploads"), REPORTS_DIR: path.join(tmp, "b/reports") }, logFile: logOf("web-b"), args: ["server.js", "--role", "web"], name: "web B" });
-    const worker = new Server({ env: { ...env, UPLOADS_DIR: path.join(tmp, "w/uploads"), REPORTS_DIR: path.join(tmp, "w/reports") }, logFile: logOf("worker"), args: ["server.js", "--role", "worker"], name: "worker", readyLine: "Worker running" });
+    const webA = new Server({
+      env: {
+        ...env,
+        PORT: String(portA),
+        UPLOADS_DIR: path.join(tmp, "a/uploads"),
+        REPORTS_DIR: path.join(tmp, "a/reports"),
+      },
+      logFile: logOf("web-a"),
+      args: ["server.js", "--role", "web"],
+      name: "web A",
+    });
+    const webB = new Server({
+      env: {
+        ...env,
+        PORT: String(portB),
+        UPLOADS_DIR: path.join(tmp, "b/uploads"),
+        REPORTS_DIR: path.join(tmp, "b/reports"),
+      },
+      logFile: logOf("web-b"),
+      args: ["server.js", "--role", "web"],
+      name: "web B",
+    });
+    const worker = new Server({
+      env: { ...env, UPLOADS_DIR: path.join(tmp, "w/uploads"), REPORTS_DIR: path.join(tmp, "w/reports") },
+      logFile: logOf("worker"),
+      args: ["server.js", "--role", "worker"],
+      name: "worker",
+      readyLine: "Worker running",
+    });
     stopAll.push(() => Promise.all([webA, webB, worker].map((server) => server.stop())));
     await Promise.all([webA.start(), webB.start(), worker.start()]);
 
@@ -362,7 +456,10 @@ async function run(flags) {
     stopAll.push(() => reader.close());
     const [admin] = await reader.all("select id, merchant_id from users where username = 'admin'");
     const [{ newest }] = await reader.all("select coalesce(max(id), 0) as newest from live_messages");
-    const listeners = Array.from({ length: flags.readers }, () => new LiveListener(proxy.base, new Merchant(front, stats), Number(newest)));
+    const listeners = Array.from(
+      { length: flags.readers },
+      () => new LiveListener(proxy.base, new Merchant(front, stats), Number(newest)),
+    );
     const listening = listeners.map((listener) => listener.run());
 
     let over = false;
@@ -404,36 +501,67 @@ async function run(flags) {
         await sleep(between(1000, 3000));
         await Promise.all([webB.start(), worker.start()]);
         downtimes.push(Date.now() - down);
-        console.log(`  round ${round}: web B and the worker killed (SIGKILL) and started again after ${((Date.now() - down) / 1000).toFixed(1)} s; ${stats.requests} links, ${stats.submitted.knet + stats.submitted.card} paid at a gateway, ${stats.refunds.asked} refunds asked, ${stats.exports} exports asked`);
+        console.log(
+          `  round ${round}: web B and the worker killed (SIGKILL) and started again after ${((Date.now() - down) / 1000).toFixed(1)} s; ${stats.requests} links, ${stats.submitted.knet + stats.submitted.card} paid at a gateway, ${stats.refunds.asked} refunds asked, ${stats.exports} exports asked`,
+        );
       }
       await sleep(3000);
     } finally {
       over = true;
     }
     await Promise.all(people);
-    console.log(`  chaos: ${((Date.now() - started) / 1000).toFixed(0)} s; requests through the proxy: web A ${backends[0].served}, web B ${backends[1].served}; ${stats.retries} retried`);
-    console.log(`  customers: ${stats.requests} links; card details submitted KNET ${stats.submitted.knet}, card ${stats.submitted.card}; outcomes: ${Object.entries(stats.flows).map(([k, v]) => `${k} ${v}`).join(", ")}`);
-    if (Object.keys(stats.abandoned).length) console.log(`  abandoned at: ${Object.entries(stats.abandoned).map(([k, v]) => `${k} ${v}`).join(", ")}`);
+    console.log(
+      `  chaos: ${((Date.now() - started) / 1000).toFixed(0)} s; requests through the proxy: web A ${backends[0].served}, web B ${backends[1].served}; ${stats.retries} retried`,
+    );
+    console.log(
+      `  customers: ${stats.requests} links; card details submitted KNET ${stats.submitted.knet}, card ${stats.submitted.card}; outcomes: ${Object.entries(
+        stats.flows,
+      )
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")}`,
+    );
+    if (Object.keys(stats.abandoned).length)
+      console.log(
+        `  abandoned at: ${Object.entries(stats.abandoned)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(", ")}`,
+      );
 
     // Settling: the worker's reconciler and jobs catch up.
     const settleStarted = Date.now();
     let books;
     for (;;) {
       const waiting = await backlog(reader);
-      const [{ n: jobsWaiting }] = await reader.all("select count(*) as n from jobs where status = 'running' or (status = 'queued' and run_at < ?)", [new Date(Date.now() - 5000).toISOString()]);
-      const [{ n: reportsWaiting }] = await reader.all("select count(*) as n from reports where state in ('queued', 'running')");
+      const [{ n: jobsWaiting }] = await reader.all(
+        "select count(*) as n from jobs where status = 'running' or (status = 'queued' and run_at < ?)",
+        [new Date(Date.now() - 5000).toISOString()],
+      );
+      const [{ n: reportsWaiting }] = await reader.all(
+        "select count(*) as n from reports where state in ('queued', 'running')",
+      );
       // A scheduled run cut by a kill waits for the schedule's next run.
       const [{ n: runsCut }] = await reader.all(
         "select count(*) as n from jobs j where j.status = 'failed' and j.max_attempts = 1 and j.created_at >= ? and not exists (select 1 from jobs later where later.type = j.type and later.status = 'done' and later.id > j.id)",
         [since],
       );
       books = compare(await readBooks(reader));
-      if (waiting.operations === 0 && waiting.attempts === 0 && Number(jobsWaiting) === 0 && Number(reportsWaiting) === 0 && Number(runsCut) === 0 && books.differences.length === 0) break;
+      if (
+        waiting.operations === 0 &&
+        waiting.attempts === 0 &&
+        Number(jobsWaiting) === 0 &&
+        Number(reportsWaiting) === 0 &&
+        Number(runsCut) === 0 &&
+        books.differences.length === 0
+      )
+        break;
       if (Date.now() - settleStarted > flags.settle * 1000) {
-        console.log(`  not settled after ${flags.settle} s: ${waiting.operations} operations pending, ${waiting.attempts} attempts overdue, ${jobsWaiting} jobs waiting, ${runsCut} scheduled runs cut and not run since, ${reportsWaiting} reports being made`);
+        console.log(
+          `  not settled after ${flags.settle} s: ${waiting.operations} operations pending, ${waiting.attempts} attempts overdue, ${jobsWaiting} jobs waiting, ${runsCut} scheduled runs cut and not run since, ${reportsWaiting} reports being made`,
+        );
         break;
       }
-      for (const server of [webA, webB, worker]) if (!server.running) throw new Error(`${server.name} stopped while settling:\n${server.tail}`);
+      for (const server of [webA, webB, worker])
+        if (!server.running) throw new Error(`${server.name} stopped while settling:\n${server.tail}`);
       await sleep(2000);
     }
     console.log(`  settled in ${((Date.now() - settleStarted) / 1000).toFixed(0)} s`);
@@ -446,48 +574,99 @@ async function run(flags) {
     printReport("Payments and refunds, 2 web instances + worker on Postgres", books.summary, books.differences);
 
     const jobs = await checkJobs(reader, since);
-    console.log(`\nJobs: ${jobs.jobs} queued during the run; ${Object.entries(jobs.byStatus).map(([status, n]) => `${status} ${n}`).join(", ")}; ${jobs.again.length} taken again after their worker died (${[...new Set(jobs.again.map((j) => j.type))].join(", ") || "none"})`);
-    console.log(`Reports: ${jobs.reports.length} asked (${stats.exports} answered 201), ${jobs.reports.filter((r) => r.state === "done").length} made, each once: ${jobs.differences.length === 0 ? "yes" : "no"}`);
+    console.log(
+      `\nJobs: ${jobs.jobs} queued during the run; ${Object.entries(jobs.byStatus)
+        .map(([status, n]) => `${status} ${n}`)
+        .join(
+          ", ",
+        )}; ${jobs.again.length} taken again after their worker died (${[...new Set(jobs.again.map((j) => j.type))].join(", ") || "none"})`,
+    );
+    console.log(
+      `Reports: ${jobs.reports.length} asked (${stats.exports} answered 201), ${jobs.reports.filter((r) => r.state === "done").length} made, each once: ${jobs.differences.length === 0 ? "yes" : "no"}`,
+    );
     for (const line of jobs.redone) console.log(`  scheduled: ${line}`);
     for (const difference of jobs.differences) console.log(`  - ${difference}`);
 
-    const live = await checkLive(reader, listeners, { userId: admin.id, merchantId: admin.merchant_id, floor: Number(newest) });
+    const live = await checkLive(reader, listeners, {
+      userId: admin.id,
+      merchantId: admin.merchant_id,
+      floor: Number(newest),
+    });
     console.log(`\nLive channels (${listeners.length}, each its own sign-in of admin, through the proxy):`);
-    console.log(`${"".padEnd(12)}${"connections".padStart(12)}${"cut by a kill".padStart(15)}${"written".padStart(9)}${"received".padStart(10)}${"lost".padStart(6)}${"repeated".padStart(10)}`);
+    console.log(
+      `${"".padEnd(12)}${"connections".padStart(12)}${"cut by a kill".padStart(15)}${"written".padStart(9)}${"received".padStart(10)}${"lost".padStart(6)}${"repeated".padStart(10)}`,
+    );
     const liveDifferences = [];
     live.forEach((one, index) => {
-      console.log(`${`channel ${index + 1}`.padEnd(12)}${String(one.connections).padStart(12)}${String(one.cut).padStart(15)}${String(one.expected).padStart(9)}${String(one.received).padStart(10)}${String(one.lost.length).padStart(6)}${String(one.repeated).padStart(10)}`);
-      if (one.lost.length) liveDifferences.push(`channel ${index + 1} lost ${one.lost.length} messages: ${one.lost.slice(0, 10).join(", ")}`);
+      console.log(
+        `${`channel ${index + 1}`.padEnd(12)}${String(one.connections).padStart(12)}${String(one.cut).padStart(15)}${String(one.expected).padStart(9)}${String(one.received).padStart(10)}${String(one.lost.length).padStart(6)}${String(one.repeated).padStart(10)}`,
+      );
+      if (one.lost.length)
+        liveDifferences.push(
+          `channel ${index + 1} lost ${one.lost.length} messages: ${one.lost.slice(0, 10).join(", ")}`,
+        );
       if (one.repeated) liveDifferences.push(`channel ${index + 1} received ${one.repeated} messages twice`);
-      if (one.unexpected.length) liveDifferences.push(`channel ${index + 1} received ${one.unexpected.length} messages not written for its user: ${one.unexpected.slice(0, 10).join(", ")}`);
+      if (one.unexpected.length)
+        liveDifferences.push(
+          `channel ${index + 1} received ${one.unexpected.length} messages not written for its user: ${one.unexpected.slice(0, 10).join(", ")}`,
+        );
 
-      if (one.refusals.length) liveDifferences.push(`channel ${index + 1} was refused: ${[...new Set(one.refusals)].join(", ")}`);
+      if (one.refusals.length)
+        liveDifferences.push(`channel ${index + 1} was refused: ${[...new Set(one.refusals)].join(", ")}`);
       if (one.expected === 0) liveDifferences.push("no live message was written during the run");
     });
-    if (live.every((one) => one.cut === 0)) liveDifferences.push("no channel was open on an instance when it was killed: nothing proves a resume across a restart");
+    if (live.every((one) => one.cut === 0))
+      liveDifferences.push(
+        "no channel was open on an instance when it was killed: nothing proves a resume across a restart",
+      );
     for (const difference of liveDifferences) console.log(`  - ${difference}`);
 
     const downloads = await checkDownloads(jobs.reports, [webA, webB], merchant.token);
-    const onDisk = ["a", "b", "w"].flatMap((name) => ["uploads", "reports"].flatMap((folder) => {
-      const dir = path.join(tmp, name, folder);
-      return fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).filter((entry) => fs.statSync(path.join(dir, entry)).isFile()).map((entry) => `${name}/${folder}/${entry}`) : [];
-    }));
-    if (onDisk.length) downloads.differences.push(`files on an instance's own disk instead of the bucket: ${onDisk.slice(0, 5).join(", ")}`);
-    console.log(`\nReports downloaded from web A and from web B: ${jobs.reports.filter((r) => r.state === "done").length * 2} downloads, ${(downloads.bytes / 1024).toFixed(0)} KB, the same bytes from both: ${downloads.differences.length === 0 ? "yes" : "no"}`);
+    const onDisk = ["a", "b", "w"].flatMap((name) =>
+      ["uploads", "reports"].flatMap((folder) => {
+        const dir = path.join(tmp, name, folder);
+        return fs.existsSync(dir)
+          ? fs
+              .readdirSync(dir, { recursive: true })
+              .filter((entry) => fs.statSync(path.join(dir, entry)).isFile())
+              .map((entry) => `${name}/${folder}/${entry}`)
+          : [];
+      }),
+    );
+    if (onDisk.length)
+      downloads.differences.push(
+        `files on an instance's own disk instead of the bucket: ${onDisk.slice(0, 5).join(", ")}`,
+      );
+    console.log(
+      `\nReports downloaded from web A and from web B: ${jobs.reports.filter((r) => r.state === "done").length * 2} downloads, ${(downloads.bytes / 1024).toFixed(0)} KB, the same bytes from both: ${downloads.differences.length === 0 ? "yes" : "no"}`,
+    );
     for (const difference of downloads.differences) console.log(`  - ${difference}`);
 
     if (stats.failures.length) {
       console.log(`\nThe run itself failed ${stats.failures.length} times:`);
-      for (const failure of stats.failures.slice(0, 5)) console.log(`  ${failure.split("\n").slice(0, 3).join("\n  ")}`);
+      for (const failure of stats.failures.slice(0, 5))
+        console.log(`  ${failure.split("\n").slice(0, 3).join("\n  ")}`);
     }
-    const differences = books.differences.length + jobs.differences.length + liveDifferences.length + downloads.differences.length + stats.failures.length;
+    const differences =
+      books.differences.length +
+      jobs.differences.length +
+      liveDifferences.length +
+      downloads.differences.length +
+      stats.failures.length;
     failed = differences > 0;
-    console.log(differences === 0 ? "\nNo differences: the gateways' books match the platform's, every job ran once, no live message was lost or repeated, every report downloads from either instance." : `\n${differences} differences (above).`);
+    console.log(
+      differences === 0
+        ? "\nNo differences: the gateways' books match the platform's, every job ran once, no live message was lost or repeated, every report downloads from either instance."
+        : `\n${differences} differences (above).`,
+    );
     if (flags.keep) console.log(`kept: ${tmp} (logs, bucket), database ${database.url}`);
   } finally {
     for (const stop of stopAll.reverse()) await Promise.resolve(stop()).catch(() => undefined);
     if (!flags.keep) {
-      if (database) await dropPostgresDatabase(flags.adminUrl, database.name).catch((error) => console.error(`could not drop ${database.name}: ${error.message}`));
+      if (database)
+        await dropPostgresDatabase(flags.adminUrl, database.name).catch((error) =>
+          console.error(`could not drop ${database.name}: ${error.message}`),
+        );
       fs.rmSync(tmp, { recursive: true, force: true });
     }
   }
@@ -514,8 +693,13 @@ const flags = {
   keep: values.keep,
   adminUrl: process.env.TEST_POSTGRES_URL || DEFAULT_ADMIN_URL,
 };
-if (!([flags.rounds, flags.customers, flags.staff, flags.readers].every((n) => Number.isInteger(n) && n >= 1) && flags.settle > 0)) {
-  console.error("Usage: npm run chaos:cluster -- [--rounds n] [--customers n] [--staff n] [--readers n] [--settle s] [--seed n] [--keep]");
+if (!(
+  [flags.rounds, flags.customers, flags.staff, flags.readers].every((n) => Number.isInteger(n) && n >= 1) &&
+  flags.settle > 0
+)) {
+  console.error(
+    "Usage: npm run chaos:cluster -- [--rounds n] [--customers n] [--staff n] [--readers n] [--settle s] [--seed n] [--keep]",
+  );
   process.exit(2);
 }
 if (!(await postgresReachable(flags.adminUrl))) {

@@ -43,7 +43,6 @@ import {
 } from "./lib/chaos.js";
 import { ensureBuild } from "./ensure-build.js";
 
-
 const cleanups = [];
 
 async function runEngine(engine, flags) {
@@ -54,7 +53,10 @@ async function runEngine(engine, flags) {
   const cleanup = async () => {
     await server?.stop().catch(() => undefined);
     if (flags.keep) return;
-    if (database) await dropPostgresDatabase(flags.adminUrl, database.name).catch((error) => console.error(`could not drop ${database.name}: ${error.message}`));
+    if (database)
+      await dropPostgresDatabase(flags.adminUrl, database.name).catch((error) =>
+        console.error(`could not drop ${database.name}: ${error.message}`),
+      );
     fs.rmSync(tmp, { recursive: true, force: true });
   };
   cleanups.push(cleanup);
@@ -63,7 +65,8 @@ async function runEngine(engine, flags) {
     const credentialsKey = randomBytes(32).toString("hex");
     const port = await freePort();
     const env = { ...process.env };
-    for (const name of ["BASE_URL", "INTERNAL_BASE_URL", "ROLE", "WORKER", "TEST_CLOCK", "SESSION_SECRET", "SMTP_URL"]) delete env[name];
+    for (const name of ["BASE_URL", "INTERNAL_BASE_URL", "ROLE", "WORKER", "TEST_CLOCK", "SESSION_SECRET", "SMTP_URL"])
+      delete env[name];
     Object.assign(env, {
       NODE_ENV: "production",
       PORT: String(port),
@@ -79,7 +82,9 @@ async function runEngine(engine, flags) {
       REPORTS_DIR: path.join(tmp, "reports"),
     });
     server = new Server({ env, logFile: path.join(tmp, "server.log") });
-    console.log(`\n== ${engine}: ${database ? `database ${database.name}` : sqlitePath}; server on ${server.base}; ${flags.kills} kills`);
+    console.log(
+      `\n== ${engine}: ${database ? `database ${database.name}` : sqlitePath}; server on ${server.base}; ${flags.kills} kills`,
+    );
     await server.start();
 
     const stats = {
@@ -112,7 +117,7 @@ async function runEngine(engine, flags) {
             const reason = error.message.replace(/:.*/s, "");
             stats.abandoned[reason] = (stats.abandoned[reason] ?? 0) + 1;
           } else {
-            stats.failures.push(error instanceof Error ? error.stack ?? error.message : String(error));
+            stats.failures.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
             if (stats.failures.length > 20) throw error;
             await sleep(500);
           }
@@ -138,7 +143,10 @@ async function runEngine(engine, flags) {
           const down = Date.now();
           await server.start();
           downtimes.push(Date.now() - down);
-          if (kill % 10 === 0 || kill === flags.kills) process.stdout.write(`  ${kill} kills, ${stats.requests} links, ${stats.submitted.knet + stats.submitted.mpgs} paid at a gateway, ${stats.refunds.asked} refunds asked\n`);
+          if (kill % 10 === 0 || kill === flags.kills)
+            process.stdout.write(
+              `  ${kill} kills, ${stats.requests} links, ${stats.submitted.knet + stats.submitted.mpgs} paid at a gateway, ${stats.refunds.asked} refunds asked\n`,
+            );
         }
       } finally {
         chaosOver = true;
@@ -148,12 +156,27 @@ async function runEngine(engine, flags) {
     await Promise.all(people);
     const chaosSeconds = (Date.now() - started) / 1000;
     const averageDown = downtimes.reduce((a, b) => a + b, 0) / Math.max(1, downtimes.length);
-    console.log(`  chaos: ${chaosSeconds.toFixed(0)} s, ${flags.kills} SIGKILLs (down ${(averageDown / 1000).toFixed(1)} s on average until answering again), ${stats.retries} requests retried`);
-    console.log(`  customers: ${stats.requests} links created; attempts KNET ${stats.attempts.knet}, MPGS ${stats.attempts.mpgs}; card details submitted KNET ${stats.submitted.knet}, MPGS ${stats.submitted.mpgs}; ${stats.closedTab} closed the tab after paying, ${stats.cameBack} came back to the link after a failed page, ${stats.twoTabs} paid in two tabs`);
-    console.log(`  outcomes: ${Object.entries(stats.flows).map(([k, v]) => `${k} ${v}`).join(", ")}`);
-    if (Object.keys(stats.abandoned).length) console.log(`  abandoned at: ${Object.entries(stats.abandoned).map(([k, v]) => `${k} ${v}`).join(", ")}`);
+    console.log(
+      `  chaos: ${chaosSeconds.toFixed(0)} s, ${flags.kills} SIGKILLs (down ${(averageDown / 1000).toFixed(1)} s on average until answering again), ${stats.retries} requests retried`,
+    );
+    console.log(
+      `  customers: ${stats.requests} links created; attempts KNET ${stats.attempts.knet}, MPGS ${stats.attempts.mpgs}; card details submitted KNET ${stats.submitted.knet}, MPGS ${stats.submitted.mpgs}; ${stats.closedTab} closed the tab after paying, ${stats.cameBack} came back to the link after a failed page, ${stats.twoTabs} paid in two tabs`,
+    );
+    console.log(
+      `  outcomes: ${Object.entries(stats.flows)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")}`,
+    );
+    if (Object.keys(stats.abandoned).length)
+      console.log(
+        `  abandoned at: ${Object.entries(stats.abandoned)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(", ")}`,
+      );
     const r = stats.refunds;
-    console.log(`  staff refunds: ${r.asked} asked (${r.duplicates} of duplicate payments); ${r.done} done, ${r.checking} being checked (202), ${r.refused} refused (400), ${r.abandoned} abandoned, ${r.other} other`);
+    console.log(
+      `  staff refunds: ${r.asked} asked (${r.duplicates} of duplicate payments); ${r.done} done, ${r.checking} being checked (202), ${r.refused} refused (400), ${r.abandoned} abandoned, ${r.other} other`,
+    );
 
     // Let the reconciler settle everything, then compare.
     const reader = await openReader(engine, { sqlitePath, databaseUrl: database?.url });
@@ -168,14 +191,19 @@ async function runEngine(engine, flags) {
         const elapsed = Date.now() - settleStarted;
         if (caughtUp && result.differences.length === 0) break;
         if (elapsed > flags.settle * 1000) {
-          console.log(`  not settled after ${flags.settle} s: ${waiting.operations} operations pending, ${waiting.attempts} attempts overdue for an inquiry`);
+          console.log(
+            `  not settled after ${flags.settle} s: ${waiting.operations} operations pending, ${waiting.attempts} attempts overdue for an inquiry`,
+          );
           break;
         }
         if (elapsed - lastShown >= 15_000) {
           lastShown = elapsed;
-          console.log(`  settling (${(elapsed / 1000).toFixed(0)} s): ${waiting.operations} operations pending, ${waiting.attempts} attempts overdue, ${result.differences.length} differences`);
+          console.log(
+            `  settling (${(elapsed / 1000).toFixed(0)} s): ${waiting.operations} operations pending, ${waiting.attempts} attempts overdue, ${result.differences.length} differences`,
+          );
         }
-        if (server.child.exitCode !== null || server.child.signalCode !== null) throw new Error(`server.js stopped while settling:\n${server.tail}`);
+        if (server.child.exitCode !== null || server.child.signalCode !== null)
+          throw new Error(`server.js stopped while settling:\n${server.tail}`);
         await sleep(2000);
       }
       console.log(`  settled in ${((Date.now() - settleStarted) / 1000).toFixed(0)} s`);
@@ -185,11 +213,14 @@ async function runEngine(engine, flags) {
       await reader.close();
     }
     const late = result.late;
-    console.log(`  refunds settled 30 s or more after they were asked (by the reconciler, their request having died): ${late.succeeded} made, ${late.released} released as never received by the gateway`);
+    console.log(
+      `  refunds settled 30 s or more after they were asked (by the reconciler, their request having died): ${late.succeeded} made, ${late.released} released as never received by the gateway`,
+    );
     printReport(engine, result.summary, result.differences);
     if (stats.failures.length) {
       console.log(`  the run itself failed ${stats.failures.length} times:`);
-      for (const failure of stats.failures.slice(0, 5)) console.log(`    ${failure.split("\n").slice(0, 3).join("\n    ")}`);
+      for (const failure of stats.failures.slice(0, 5))
+        console.log(`    ${failure.split("\n").slice(0, 3).join("\n    ")}`);
     }
     if (flags.keep) console.log(`  kept: ${tmp} (server.log)${database ? `, database ${database.url}` : ""}`);
     return result.differences.length === 0 && stats.failures.length === 0;
@@ -198,7 +229,6 @@ async function runEngine(engine, flags) {
     cleanups.splice(cleanups.indexOf(cleanup), 1);
   }
 }
-
 
 async function main() {
   const { values } = parseArgs({
@@ -234,8 +264,18 @@ async function main() {
     keep: values.keep,
     adminUrl: process.env.TEST_POSTGRES_URL || DEFAULT_ADMIN_URL,
   };
-  const usage = "Usage: npm run chaos:payments -- [--engine sqlite|postgres|both] [--kills n] [--customers n] [--staff n] [--settle s] [--seed n] [--keep] [--books db]";
-  if (!(Number.isInteger(flags.kills) && flags.kills >= 0 && flags.customers >= 1 && flags.staff >= 0 && flags.settle > 0) || (values.engine && !["sqlite", "postgres", "both"].includes(values.engine))) {
+  const usage =
+    "Usage: npm run chaos:payments -- [--engine sqlite|postgres|both] [--kills n] [--customers n] [--staff n] [--settle s] [--seed n] [--keep] [--books db]";
+  if (
+    !(
+      Number.isInteger(flags.kills) &&
+      flags.kills >= 0 &&
+      flags.customers >= 1 &&
+      flags.staff >= 0 &&
+      flags.settle > 0
+    ) ||
+    (values.engine && !["sqlite", "postgres", "both"].includes(values.engine))
+  ) {
     console.error(usage);
     process.exit(2);
   }
@@ -258,7 +298,11 @@ async function main() {
       console.error(`\n${one}: the run failed: ${error instanceof Error ? error.message : error}`);
     }
   }
-  console.log(clean ? "\nNo differences: every payment and refund the gateways made is recorded, and nothing else." : "\nDifferences found (see above).");
+  console.log(
+    clean
+      ? "\nNo differences: every payment and refund the gateways made is recorded, and nothing else."
+      : "\nDifferences found (see above).",
+  );
   process.exitCode = clean ? 0 : 1;
 }
 

@@ -8,7 +8,16 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const inputs = ["app", "locales", "public", "vite.config.ts", "react-router.config.ts", "postcss.config.cjs", "tsconfig.json", "package-lock.json"];
+const inputs = [
+  "app",
+  "locales",
+  "public",
+  "vite.config.ts",
+  "react-router.config.ts",
+  "postcss.config.cjs",
+  "tsconfig.json",
+  "package-lock.json",
+];
 const serverEntry = path.join(root, "build/server/index.js");
 const stamp = path.join(root, "build/.source-hash");
 
@@ -16,18 +25,23 @@ function filesUnder(relative) {
   const absolute = path.join(root, relative);
   if (!fs.existsSync(absolute)) return [];
   if (!fs.statSync(absolute).isDirectory()) return [relative];
-  return fs
-    .readdirSync(absolute, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)))
-    // Test files next to the code never reach the build; editing one should not rebuild it.
-    .filter((file) => !/\.test\.tsx?$/.test(file));
+  return (
+    fs
+      .readdirSync(absolute, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)))
+      // Test files next to the code never reach the build; editing one should not rebuild it.
+      .filter((file) => !/\.test\.tsx?$/.test(file))
+  );
 }
 
 /** A hash of every file the build is made from, names included. */
 export function sourceHash() {
   const hash = createHash("sha256");
-  const files = inputs.flatMap(filesUnder).map((file) => file.split(path.sep).join("/")).sort();
+  const files = inputs
+    .flatMap(filesUnder)
+    .map((file) => file.split(path.sep).join("/"))
+    .sort();
   for (const file of files) {
     hash.update(`${file}\0`);
     hash.update(fs.readFileSync(path.join(root, file)));
@@ -39,7 +53,8 @@ export function sourceHash() {
 /** Runs `react-router build` when build/ is missing or was made from other source; true when it built. */
 export function ensureBuild() {
   const hash = sourceHash();
-  if (fs.existsSync(serverEntry) && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8").trim() === hash) return false;
+  if (fs.existsSync(serverEntry) && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8").trim() === hash)
+    return false;
   // A build that fails halfway must not keep an earlier stamp that the source might match again.
   fs.rmSync(stamp, { force: true });
   console.log("Building the app: build/ does not match the source.");

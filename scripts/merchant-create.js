@@ -23,7 +23,9 @@ const { values } = parseArgs({
 });
 
 function usage(message) {
-  console.error(`${message}\nUsage: npm run merchant:create -- --name <name> --admin-email <e-mail> [--admin-username u] [--title-en t] [--title-ar t] [--sections a,b] [--lang en|ar] [--base-url https://…]`);
+  console.error(
+    `${message}\nUsage: npm run merchant:create -- --name <name> --admin-email <e-mail> [--admin-username u] [--title-en t] [--title-ar t] [--sections a,b] [--lang en|ar] [--base-url https://…]`,
+  );
   process.exit(2);
 }
 
@@ -41,9 +43,15 @@ try {
   const db = createDatabase({ databaseUrl: config.DATABASE_URL, sqlitePath: config.SQLITE_PATH });
   await app.migrate.migrateToLatest(db);
   await wirePlatform();
-  const wanted = values.sections.split(",").map((key) => key.trim()).filter(Boolean);
+  const wanted = values.sections
+    .split(",")
+    .map((key) => key.trim())
+    .filter(Boolean);
   const unknown = wanted.filter((key) => !MENU_SECTIONS.some((section) => section.key === key));
-  if (unknown.length) usage(`Unknown sections: ${unknown.join(", ")}. Built sections: ${MENU_SECTIONS.map((section) => section.key).join(", ")}.`);
+  if (unknown.length)
+    usage(
+      `Unknown sections: ${unknown.join(", ")}. Built sections: ${MENU_SECTIONS.map((section) => section.key).join(", ")}.`,
+    );
   const email = values["admin-email"].trim();
   const checked = checkNewMerchant({
     name: values.name,
@@ -56,13 +64,18 @@ try {
   if (problems.length) usage(problems.map(([field, keys]) => `${field}: ${keys.join(", ")}`).join("\n"));
   const created = await createMerchantWithAdmin(db, {
     ...checked.value,
-    sections: MENU_SECTIONS.filter((section) => wanted.includes(section.key)).map((section) => ({ key: section.key, features: section.features.map((feature) => feature.key) })),
+    sections: MENU_SECTIONS.filter((section) => wanted.includes(section.key)).map((section) => ({
+      key: section.key,
+      features: section.features.map((feature) => feature.key),
+    })),
     actor: "system",
     baseUrl: (values["base-url"] ?? config.BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, ""),
     lang: values.lang,
   });
   if (!created.ok) usage(`Refused: ${created.code}${created.field ? ` (${created.field})` : ""}`);
-  console.log(`Merchant ${created.merchantId} "${checked.value.name}" created; ${checked.value.adminUsername} <${checked.value.adminEmail}> was invited to choose a password.`);
+  console.log(
+    `Merchant ${created.merchantId} "${checked.value.name}" created; ${checked.value.adminUsername} <${checked.value.adminEmail}> was invited to choose a password.`,
+  );
   await db.destroy();
 } catch (error) {
   console.error(`merchant:create failed: ${error instanceof Error ? error.message : error}`);

@@ -14,7 +14,11 @@ try {
   try {
     const applied = await prepareDatabase(db, demoMode(config));
     const where = config.DATABASE_URL ? "postgres" : `sqlite (${config.SQLITE_PATH})`;
-    console.log(applied.length ? `Migrated ${where}: ${applied.join(", ")}` : `Database ${where} is up to date: no migration to run.`);
+    console.log(
+      applied.length
+        ? `Migrated ${where}: ${applied.join(", ")}`
+        : `Database ${where} is up to date: no migration to run.`,
+    );
   } finally {
     await db.destroy();
   }

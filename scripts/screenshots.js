@@ -17,7 +17,14 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const outDir = path.resolve(process.argv[2] ?? path.join(root, "screenshots"));
 const LANGS = ["en", "ar"];
 const PASSWORD = "Demo@2026!";
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic"];
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-quic",
+];
 
 /** Dashboard screens: a file name and a path under /:lang ({transaction} is filled in). */
 const DASHBOARD = [
@@ -131,7 +138,9 @@ const PUBLIC = [
 async function shopifyPayments(base, access) {
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const answer = await fetch(`${base}/api/v1/plugins/shopify/transaction/?page_size=50`, { headers: { Authorization: `Bearer ${access}` } });
+    const answer = await fetch(`${base}/api/v1/plugins/shopify/transaction/?page_size=50`, {
+      headers: { Authorization: `Bearer ${access}` },
+    });
     const body = await answer.json();
     const rows = Array.isArray(body) ? body : (body.results ?? []);
     const find = (states) => rows.find((row) => states.includes(row.state))?.id ?? "missing";
@@ -153,7 +162,13 @@ async function waitForHealth(base, child) {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server.js exited (code ${child.exitCode}):\n${child.log}`);
-    if (await fetch(`${base}/healthz`).then((answer) => answer.ok, () => false)) return;
+    if (
+      await fetch(`${base}/healthz`).then(
+        (answer) => answer.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`server.js did not answer /healthz within 60 s:\n${child.log}`);
@@ -163,9 +178,16 @@ async function createRequest(base, token, amount) {
   const answer = await fetch(`${base}/api/v1/plugins/payment_request/transaction/`, {
     method: "POST",
     headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ amount, currency_code: "KWD", pg_codes: ["knet-sandbox", "mpgs-sandbox", "cod"], customer_email: "fatima@example.com", description: "2 × Abaya, gift wrapped" }),
+    body: JSON.stringify({
+      amount,
+      currency_code: "KWD",
+      pg_codes: ["knet-sandbox", "mpgs-sandbox", "cod"],
+      customer_email: "fatima@example.com",
+      description: "2 × Abaya, gift wrapped",
+    }),
   });
-  if (answer.status !== 201) throw new Error(`creating a payment request answered ${answer.status}: ${await answer.text()}`);
+  if (answer.status !== 201)
+    throw new Error(`creating a payment request answered ${answer.status}: ${await answer.text()}`);
   return (await answer.json()).id;
 }
 
@@ -173,7 +195,11 @@ async function createRequest(base, token, amount) {
 async function createEvents(base, token) {
   const day = (days) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
   const post = async (url, body, headers = {}) => {
-    const answer = await fetch(`${base}${url}`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) });
+    const answer = await fetch(`${base}${url}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
     if (answer.status !== 201) throw new Error(`${url} answered ${answer.status}: ${await answer.text()}`);
     return answer.json();
   };
@@ -191,26 +217,68 @@ async function createEvents(base, token) {
     status: "published",
     fields: [{ name: "civil_id", label_en: "Civil ID", label_ar: "الرقم المدني", type: "text", required: false }],
   };
-  const paid = await post("/api/v1/plugins/event/dashboard/events", {
-    ...event,
-    slug: "winter-oud-concert",
-    is_free: false,
-    gateway_codes: ["knet-sandbox", "mpgs-sandbox"],
-    tickets: [
-      { name_en: "Standard", name_ar: "عادي", price: "7.500", start_time: "19:00", end_time: "22:00", quantity: 120, dates: [day(7), day(8)] },
-      { name_en: "Front rows", name_ar: "الصفوف الأمامية", price: "15.000", start_time: "19:00", end_time: "22:00", quantity: 20, dates: [day(7), day(8)] },
-    ],
-  }, auth);
-  const free = await post("/api/v1/plugins/event/dashboard/events", {
-    ...event,
-    slug: "oud-open-rehearsal",
-    title_en: "Open rehearsal",
-    title_ar: "بروفة مفتوحة",
-    is_free: true,
-    tickets: [{ name_en: "Entry", name_ar: "دخول", price: "0", start_time: "17:00", end_time: "18:30", quantity: 60, dates: [day(6)] }],
-  }, auth);
+  const paid = await post(
+    "/api/v1/plugins/event/dashboard/events",
+    {
+      ...event,
+      slug: "winter-oud-concert",
+      is_free: false,
+      gateway_codes: ["knet-sandbox", "mpgs-sandbox"],
+      tickets: [
+        {
+          name_en: "Standard",
+          name_ar: "عادي",
+          price: "7.500",
+          start_time: "19:00",
+          end_time: "22:00",
+          quantity: 120,
+          dates: [day(7), day(8)],
+        },
+        {
+          name_en: "Front rows",
+          name_ar: "الصفوف الأمامية",
+          price: "15.000",
+          start_time: "19:00",
+          end_time: "22:00",
+          quantity: 20,
+          dates: [day(7), day(8)],
+        },
+      ],
+    },
+    auth,
+  );
+  const free = await post(
+    "/api/v1/plugins/event/dashboard/events",
+    {
+      ...event,
+      slug: "oud-open-rehearsal",
+      title_en: "Open rehearsal",
+      title_ar: "بروفة مفتوحة",
+      is_free: true,
+      tickets: [
+        {
+          name_en: "Entry",
+          name_ar: "دخول",
+          price: "0",
+          start_time: "17:00",
+          end_time: "18:30",
+          quantity: 60,
+          dates: [day(6)],
+        },
+      ],
+    },
+    auth,
+  );
   const booking = await post("/api/v1/plugins/event/booking", {
-    event: free.slug, ticket: free.tickets[0].id, event_date: day(6), quantity: 2, email: "noura@example.com", customer_first_name: "Noura", customer_last_name: "Al-Sabah", customer_phone: "50001234", extra: { civil_id: "290010112345" },
+    event: free.slug,
+    ticket: free.tickets[0].id,
+    event_date: day(6),
+    quantity: 2,
+    email: "noura@example.com",
+    customer_first_name: "Noura",
+    customer_last_name: "Al-Sabah",
+    customer_phone: "50001234",
+    extra: { civil_id: "290010112345" },
   });
   return { slug: paid.slug, eventId: free.id, booking: booking.id, uuid: booking.uuid };
 }
@@ -223,26 +291,54 @@ async function foodOrder(base) {
   const deadline = Date.now() + 60_000;
   let branches = [];
   while (Date.now() < deadline) {
-    branches = await fetch(`${base}/api/v1/plugins/food_ordering/branches?merchant=1`).then((answer) => (answer.ok ? answer.json() : []), () => []);
+    branches = await fetch(`${base}/api/v1/plugins/food_ordering/branches?merchant=1`).then(
+      (answer) => (answer.ok ? answer.json() : []),
+      () => [],
+    );
     if (Array.isArray(branches) ? branches.length : branches.results?.length) break;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  const list = Array.isArray(branches) ? branches : branches.results ?? [];
+  const list = Array.isArray(branches) ? branches : (branches.results ?? []);
   if (!list.length) throw new Error("the demo restaurant was not made within 60 s");
   const branch = list[0];
-  const categories = await fetch(`${base}/api/v1/plugins/food_ordering/product_categories?merchant=1`).then((answer) => answer.json());
-  const category = (Array.isArray(categories) ? categories : categories.results).find((one) => !one.is_catering) ?? (Array.isArray(categories) ? categories : categories.results)[0];
-  const items = await fetch(`${base}/api/v1/plugins/food_ordering/menu-items?category=${category.id}&merchant=1`).then((answer) => answer.json());
-  const item = (Array.isArray(items) ? items : items.results).find((one) => !(one.sizes?.length) && !(one.options?.length) && !(one.option_groups?.length)) ?? (Array.isArray(items) ? items : items.results)[0];
+  const categories = await fetch(`${base}/api/v1/plugins/food_ordering/product_categories?merchant=1`).then((answer) =>
+    answer.json(),
+  );
+  const category =
+    (Array.isArray(categories) ? categories : categories.results).find((one) => !one.is_catering) ??
+    (Array.isArray(categories) ? categories : categories.results)[0];
+  const items = await fetch(`${base}/api/v1/plugins/food_ordering/menu-items?category=${category.id}&merchant=1`).then(
+    (answer) => answer.json(),
+  );
+  const item =
+    (Array.isArray(items) ? items : items.results).find(
+      (one) => !one.sizes?.length && !one.options?.length && !one.option_groups?.length,
+    ) ?? (Array.isArray(items) ? items : items.results)[0];
   const answer = await fetch(`${base}/api/v1/plugins/food_ordering/checkout`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     // Scheduled for noon tomorrow (Kuwait): the demo branches may be closed when the screenshots are taken.
-    body: JSON.stringify({ delivery_type: "pickup", branch: branch.id, scheduled_for: `${new Date(Date.now() + 3 * 3_600_000 + 86_400_000).toISOString().slice(0, 10)}T12:00`, customer_name: "Maryam", customer_phone: "50001234", gateway_code: "cod", lines: [{ menu_item: item.id, category_id: category.id, quantity: 4, special_instructions: "Extra lemon, please" }] }),
+    body: JSON.stringify({
+      delivery_type: "pickup",
+      branch: branch.id,
+      scheduled_for: `${new Date(Date.now() + 3 * 3_600_000 + 86_400_000).toISOString().slice(0, 10)}T12:00`,
+      customer_name: "Maryam",
+      customer_phone: "50001234",
+      gateway_code: "cod",
+      lines: [
+        { menu_item: item.id, category_id: category.id, quantity: 4, special_instructions: "Extra lemon, please" },
+      ],
+    }),
   });
   if (answer.status !== 201) throw new Error(`placing a food order answered ${answer.status}: ${await answer.text()}`);
   const order = await answer.json();
-  return { foodOrderId: order.id, foodOrderNumber: order.number, foodBranchId: branch.id, foodCategoryId: category.id, foodItemId: item.id };
+  return {
+    foodOrderId: order.id,
+    foodOrderNumber: order.number,
+    foodBranchId: branch.id,
+    foodCategoryId: category.id,
+    foodItemId: item.id,
+  };
 }
 
 /** Pays request `id` with KNET `card` without JavaScript; the path of the result page, without its language. */
@@ -268,7 +364,19 @@ async function main() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "screenshots-"));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, NODE_ENV: "production", PORT: String(port), SQLITE_PATH: path.join(tmp, "demo.sqlite"), SEED_DEMO: "1", SANDBOX: "1", WORKER: "on", DEMO_ACTIVITY: "0", UPLOADS_DIR: path.join(tmp, "uploads"), REPORTS_DIR: path.join(tmp, "reports"), BASE_URL: base };
+  const env = {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: String(port),
+    SQLITE_PATH: path.join(tmp, "demo.sqlite"),
+    SEED_DEMO: "1",
+    SANDBOX: "1",
+    WORKER: "on",
+    DEMO_ACTIVITY: "0",
+    UPLOADS_DIR: path.join(tmp, "uploads"),
+    REPORTS_DIR: path.join(tmp, "reports"),
+    BASE_URL: base,
+  };
   delete env.DATABASE_URL;
   const server = spawn(process.execPath, ["server.js"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   server.log = "";
@@ -280,9 +388,16 @@ async function main() {
   const failures = [];
   try {
     await waitForHealth(base, server);
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: CHROMIUM_ARGS,
+    });
 
-    const signIn = await fetch(`${base}/api/v1/user/token/`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ username: "admin", password: PASSWORD }) });
+    const signIn = await fetch(`${base}/api/v1/user/token/`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ username: "admin", password: PASSWORD }),
+    });
     const { access } = await signIn.json();
     const made = {
       transaction: await createRequest(base, access, "12.500"),
@@ -312,8 +427,12 @@ async function main() {
       await page.goto(`${base}/${lang}/login`);
       await page.locator('input[name="username"]').fill("admin");
       await page.locator('input[name="password"]').fill(PASSWORD);
-      await Promise.all([page.waitForURL(`${base}/${lang}`), page.locator('form button[type="submit"]').first().click()]);
-      for (const [name, route] of DASHBOARD) await shoot(page, `dashboard-${name}-${lang}`, `${base}/${lang}${fill(route)}`);
+      await Promise.all([
+        page.waitForURL(`${base}/${lang}`),
+        page.locator('form button[type="submit"]').first().click(),
+      ]);
+      for (const [name, route] of DASHBOARD)
+        await shoot(page, `dashboard-${name}-${lang}`, `${base}/${lang}${fill(route)}`);
       // The demo collector page's public address, as its list links to it.
       if (!made.collector) {
         await page.goto(`${base}/${lang}/customer-payment/collectors`);
@@ -322,7 +441,8 @@ async function main() {
       }
       // The counter's pages on a phone.
       await page.setViewportSize({ width: 360, height: 740 });
-      for (const [name, route] of COUNTER) await shoot(page, `counter-${name}-${lang}`, `${base}/${lang}${fill(route)}`);
+      for (const [name, route] of COUNTER)
+        await shoot(page, `counter-${name}-${lang}`, `${base}/${lang}${fill(route)}`);
       await page.setViewportSize({ width: 1366, height: 800 });
       // The demo checkout sessions' hosted pages, one still open and one paid, as the sessions list links to them.
       if (!made.openSession) {
@@ -349,9 +469,19 @@ async function main() {
 
       // Customer pages (and sign-in), at a phone's size, with JavaScript on and off.
       for (const javaScriptEnabled of [true, false]) {
-        const phone = await browser.newContext({ viewport: { width: 360, height: 740 }, javaScriptEnabled, isMobile: true, hasTouch: true });
+        const phone = await browser.newContext({
+          viewport: { width: 360, height: 740 },
+          javaScriptEnabled,
+          isMobile: true,
+          hasTouch: true,
+        });
         const phonePage = await phone.newPage();
-        for (const [name, route] of PUBLIC) await shoot(phonePage, `public-${name}-${lang}-js-${javaScriptEnabled ? "on" : "off"}`, `${base}/${lang}${fill(route)}`);
+        for (const [name, route] of PUBLIC)
+          await shoot(
+            phonePage,
+            `public-${name}-${lang}-js-${javaScriptEnabled ? "on" : "off"}`,
+            `${base}/${lang}${fill(route)}`,
+          );
         await phone.close();
       }
     }

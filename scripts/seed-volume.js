@@ -23,7 +23,9 @@ const { values } = parseArgs({
 });
 const transactions = Number(values.transactions);
 if (!Number.isSafeInteger(transactions) || transactions < 1 || (values["database-url"] && values["sqlite-path"])) {
-  console.error("Usage: node scripts/seed-volume.js [--transactions n] [--database-url postgres://… | --sqlite-path file] [--merchant id|name] [--seed text]");
+  console.error(
+    "Usage: node scripts/seed-volume.js [--transactions n] [--database-url postgres://… | --sqlite-path file] [--merchant id|name] [--seed text]",
+  );
   process.exit(2);
 }
 if (values["database-url"] && !/^postgres(ql)?:\/\//.test(values["database-url"])) {

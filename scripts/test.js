@@ -1,4 +1,4 @@
-// `npm test`: type check, lint, production build, unit + integration tests (SQLite, and Postgres when
+// `npm test`: type check, lint, format check (Prettier), production build, unit + integration tests (SQLite, and Postgres when
 // TEST_POSTGRES_URL is set), then the end-to-end tests in Chromium. Stops at the first failing step.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -43,6 +43,7 @@ function finish(ok) {
 
 if (!run("Type check", bin("react-router"), ["typegen"]) || !run("Type check", bin("tsc"), [])) finish(false);
 if (!run("Lint", bin("eslint"), ["."])) finish(false);
+if (!run("Format", bin("prettier"), ["--check", "--log-level=warn", "**/*.{ts,tsx,js,cjs,mjs,css}"])) finish(false);
 console.log("\n▶ Production build");
 try {
   if (!ensureBuild()) console.log("build/ matches the source.");

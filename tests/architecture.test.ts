@@ -10,7 +10,21 @@ import { describe, expect, it } from "vitest";
  */
 
 const root = path.resolve(__dirname, "..");
-const SECTION_KEYS = ["payment_request", "bulk", "customer_payment", "catalogue", "e_commerce", "session", "shopify", "event", "food_ordering", "ticket", "express_search", "code_pairing", "pos"];
+const SECTION_KEYS = [
+  "payment_request",
+  "bulk",
+  "customer_payment",
+  "catalogue",
+  "e_commerce",
+  "session",
+  "shopify",
+  "event",
+  "food_ordering",
+  "ticket",
+  "express_search",
+  "code_pairing",
+  "pos",
+];
 const appDir = path.join(root, "app");
 
 function sourceFiles(dir: string): string[] {
@@ -22,12 +36,19 @@ function sourceFiles(dir: string): string[] {
 }
 
 const files = sourceFiles(appDir);
-const parsed = new Map(files.map((file) => [file, ts.createSourceFile(file, fs.readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true)]));
+const parsed = new Map(
+  files.map((file) => [file, ts.createSourceFile(file, fs.readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true)]),
+);
 
 function resolve(from: string, specifier: string): string | undefined {
-  const base = specifier.startsWith("~/") ? path.join(appDir, specifier.slice(2)) : specifier.startsWith(".") ? path.resolve(path.dirname(from), specifier) : undefined;
+  const base = specifier.startsWith("~/")
+    ? path.join(appDir, specifier.slice(2))
+    : specifier.startsWith(".")
+      ? path.resolve(path.dirname(from), specifier)
+      : undefined;
   if (!base) return undefined;
-  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, path.join(base, "index.ts")]) if (parsed.has(candidate)) return candidate;
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, path.join(base, "index.ts")])
+    if (parsed.has(candidate)) return candidate;
   return undefined;
 }
 
@@ -37,11 +58,25 @@ function runtimeImports(file: string): string[] {
   const visit = (node: ts.Node) => {
     if (ts.isImportDeclaration(node) && !node.importClause?.isTypeOnly && ts.isStringLiteral(node.moduleSpecifier)) {
       const bindings = node.importClause?.namedBindings;
-      const onlyTypes = bindings && ts.isNamedImports(bindings) && !node.importClause?.name && bindings.elements.length > 0 && bindings.elements.every((element) => element.isTypeOnly);
+      const onlyTypes =
+        bindings &&
+        ts.isNamedImports(bindings) &&
+        !node.importClause?.name &&
+        bindings.elements.length > 0 &&
+        bindings.elements.every((element) => element.isTypeOnly);
       if (!onlyTypes) found.push(node.moduleSpecifier.text);
-    } else if (ts.isExportDeclaration(node) && !node.isTypeOnly && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    } else if (
+      ts.isExportDeclaration(node) &&
+      !node.isTypeOnly &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       found.push(node.moduleSpecifier.text);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && ts.isStringLiteral(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
       found.push(node.arguments[0].text);
     }
     ts.forEachChild(node, visit);
@@ -58,7 +93,10 @@ function runtimeImports(file: string): string[] {
 function contextOf(file: string): string {
   const parts = path.relative(appDir, file).split(path.sep);
   if (parts[0] === "domain") return `domain/${parts[1]}`;
-  if (parts[0] === "sections") return parts.length === 2 || (parts.length === 3 && parts[2] === "section.ts") ? "sections:index" : `sections/${parts[1]}`;
+  if (parts[0] === "sections")
+    return parts.length === 2 || (parts.length === 3 && parts[2] === "section.ts")
+      ? "sections:index"
+      : `sections/${parts[1]}`;
   return parts[0];
 }
 
@@ -124,9 +162,14 @@ describe("the architecture", () => {
     const declarations = files.filter((file) => path.basename(file) === "section.ts");
     expect(declarations.length).toBeGreaterThan(0);
     for (const file of declarations) {
-      const imports = runtimeImports(file).map((target) => path.relative(appDir, target)).filter((target) => target !== "sections/contract.ts");
+      const imports = runtimeImports(file)
+        .map((target) => path.relative(appDir, target))
+        .filter((target) => target !== "sections/contract.ts");
       // The server part is loaded lazily, when the platform starts.
-      expect(imports.filter((target) => target !== path.relative(appDir, file).replace("section.ts", "section.server.ts")), path.relative(appDir, file)).toEqual([]);
+      expect(
+        imports.filter((target) => target !== path.relative(appDir, file).replace("section.ts", "section.server.ts")),
+        path.relative(appDir, file),
+      ).toEqual([]);
     }
   });
 
@@ -149,9 +192,11 @@ describe("the architecture", () => {
     const offending = fileEdges
       .map(([from, to]) => [path.relative(appDir, from), path.relative(appDir, to)])
       .filter(([from, to]) => {
-        if (from.startsWith("lib/") || from.startsWith("db/")) return /^(domain|routes|web|presentation|sections|boot|components)\//.test(to);
+        if (from.startsWith("lib/") || from.startsWith("db/"))
+          return /^(domain|routes|web|presentation|sections|boot|components)\//.test(to);
         if (from.startsWith("presentation/")) return /^(routes|web|sections|boot)\//.test(to);
-        if (/^sections\/[^/]+\/domain\//.test(from)) return !/^(domain|lib|db)\//.test(to) && !to.startsWith(from.split("/").slice(0, 3).join("/"));
+        if (/^sections\/[^/]+\/domain\//.test(from))
+          return !/^(domain|lib|db)\//.test(to) && !to.startsWith(from.split("/").slice(0, 3).join("/"));
         return false;
       });
     expect(offending).toEqual([]);
@@ -160,9 +205,17 @@ describe("the architecture", () => {
   it("keeps each gateway in its folder behind the gateway port: only the registry imports an adapter", () => {
     const reaching = fileEdges
       .map(([from, to]) => [path.relative(appDir, from), path.relative(appDir, to)])
-      .filter(([from, to]) => /^domain\/payments\/gateways\/[^/]+\//.test(to) && from !== "domain/payments/gateways/registry.ts")
+      .filter(
+        ([from, to]) =>
+          /^domain\/payments\/gateways\/[^/]+\//.test(to) && from !== "domain/payments/gateways/registry.ts",
+      )
       // A gateway's folder uses its own files; the platform's sandbox of it speaks its protocol.
-      .filter(([from, to]) => !from.startsWith(to.split("/").slice(0, 4).join("/") + "/") && !from.startsWith("domain/sandbox/") && !from.startsWith("routes/sandbox/"));
+      .filter(
+        ([from, to]) =>
+          !from.startsWith(to.split("/").slice(0, 4).join("/") + "/") &&
+          !from.startsWith("domain/sandbox/") &&
+          !from.startsWith("routes/sandbox/"),
+      );
     expect(reaching).toEqual([]);
   });
 
@@ -175,7 +228,9 @@ describe("the architecture", () => {
       expect(text, name).not.toMatch(/(plugin|section|sectionKey)\)? *[!=]==? *["'][a-z_]+["']/);
       // A section's key compared, assigned as a plugin or asked of the merchant's features in the core: its rules belong in its module.
       for (const section of SECTION_KEYS) {
-        expect(text, `${name} names ${section}`).not.toMatch(new RegExp(`(===|!==|plugin:|hasFeature\\([^)]*,)\\s*["'\`]${section}["'\`]`));
+        expect(text, `${name} names ${section}`).not.toMatch(
+          new RegExp(`(===|!==|plugin:|hasFeature\\([^)]*,)\\s*["'\`]${section}["'\`]`),
+        );
       }
     }
   });
@@ -187,22 +242,38 @@ describe("the payment core names no gateway", () => {
   // "cod" is also a transaction and attempt state: only compared with a gateway's kind is it the gateway.
   const ONLY_AS_KIND = new Set(["cod"]);
   const kindExpression = /(^|\.)(kind|gatewayKind|gateway_kind)$/;
-  const comparisons = new Set([ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken]);
+  const comparisons = new Set([
+    ts.SyntaxKind.EqualsEqualsEqualsToken,
+    ts.SyntaxKind.ExclamationEqualsEqualsToken,
+    ts.SyntaxKind.EqualsEqualsToken,
+    ts.SyntaxKind.ExclamationEqualsToken,
+  ]);
 
   /** Where a file in domain/payments (outside gateways/) compares, keys or names a kind of gateway. */
   function kindLiterals(source: ts.SourceFile): string[] {
     const found: string[] = [];
-    const where = (node: ts.Node, text: string) => found.push(`${path.relative(appDir, source.fileName)}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1} ${text}`);
+    const where = (node: ts.Node, text: string) =>
+      found.push(
+        `${path.relative(appDir, source.fileName)}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1} ${text}`,
+      );
     const visit = (node: ts.Node) => {
       if (ts.isStringLiteralLike(node) && KIND_NAMES.includes(node.text)) {
         const parent = node.parent;
-        const other = ts.isBinaryExpression(parent) && comparisons.has(parent.operatorToken.kind) ? (parent.left === node ? parent.right : parent.left) : ts.isCaseClause(parent) ? parent.parent.parent.expression : undefined;
+        const other =
+          ts.isBinaryExpression(parent) && comparisons.has(parent.operatorToken.kind)
+            ? parent.left === node
+              ? parent.right
+              : parent.left
+            : ts.isCaseClause(parent)
+              ? parent.parent.parent.expression
+              : undefined;
         const againstKind = other !== undefined && kindExpression.test(other.getText(source));
         if (!ONLY_AS_KIND.has(node.text) || againstKind) where(node, node.getText(source));
       }
       // `{ knet: … }`, `GATEWAY_KINDS.knet`: a kind as a key.
       const name = ts.isPropertyAssignment(node) || ts.isPropertyAccessExpression(node) ? node.name : undefined;
-      if (name && ts.isIdentifier(name) && KIND_NAMES.includes(name.text) && !ONLY_AS_KIND.has(name.text)) where(name, name.text);
+      if (name && ts.isIdentifier(name) && KIND_NAMES.includes(name.text) && !ONLY_AS_KIND.has(name.text))
+        where(name, name.text);
       ts.forEachChild(node, visit);
     };
     visit(source);
@@ -210,9 +281,26 @@ describe("the payment core names no gateway", () => {
   }
 
   it("finds a kind compared, keyed or named", () => {
-    const probe = ts.createSourceFile(path.join(appDir, "domain/payments/probe.ts"), 'if (gateway.kind === "cod" || kind !== "knet") use(GATEWAY_KINDS.card, { mpgs: 1 }, "card"); switch (row.kind) { case "cod": }', ts.ScriptTarget.Latest, true);
-    expect(kindLiterals(probe).map((entry) => entry.split(" ")[1])).toEqual(['"cod"', '"knet"', "card", "mpgs", '"card"', '"cod"']);
-    const states = ts.createSourceFile(path.join(appDir, "domain/payments/probe.ts"), 'const next = to === "cod" ? "cod" : state; const map = { cod: [] }; if (started.kind !== "redirect") {}', ts.ScriptTarget.Latest, true);
+    const probe = ts.createSourceFile(
+      path.join(appDir, "domain/payments/probe.ts"),
+      'if (gateway.kind === "cod" || kind !== "knet") use(GATEWAY_KINDS.card, { mpgs: 1 }, "card"); switch (row.kind) { case "cod": }',
+      ts.ScriptTarget.Latest,
+      true,
+    );
+    expect(kindLiterals(probe).map((entry) => entry.split(" ")[1])).toEqual([
+      '"cod"',
+      '"knet"',
+      "card",
+      "mpgs",
+      '"card"',
+      '"cod"',
+    ]);
+    const states = ts.createSourceFile(
+      path.join(appDir, "domain/payments/probe.ts"),
+      'const next = to === "cod" ? "cod" : state; const map = { cod: [] }; if (started.kind !== "redirect") {}',
+      ts.ScriptTarget.Latest,
+      true,
+    );
     expect(kindLiterals(states)).toEqual([]);
   });
 
@@ -228,7 +316,11 @@ describe("the payment core names no gateway", () => {
 
 describe("the sandboxes", () => {
   it("are closed in production: every sandbox page and endpoint checks the mode before anything else", () => {
-    const handlers = files.filter((file) => file.includes(`${path.sep}routes${path.sep}sandbox${path.sep}`) && /export (async function|const) (loader|action)\b/.test(fs.readFileSync(file, "utf8")));
+    const handlers = files.filter(
+      (file) =>
+        file.includes(`${path.sep}routes${path.sep}sandbox${path.sep}`) &&
+        /export (async function|const) (loader|action)\b/.test(fs.readFileSync(file, "utf8")),
+    );
     expect(handlers.length).toBeGreaterThan(5);
     for (const file of handlers) {
       const source = fs.readFileSync(file, "utf8");
@@ -253,7 +345,10 @@ describe("one writer of a transaction's state", () => {
             if (/(^|[\s{,])state\s*[:,}]/.test(text)) writers.add(path.relative(appDir, file));
           }
         }
-        if ((ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node) || ts.isStringLiteral(node)) && /update\s+transactions\s+set[\s\S]*\bstate\s*=/i.test(node.getText(source))) {
+        if (
+          (ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node) || ts.isStringLiteral(node)) &&
+          /update\s+transactions\s+set[\s\S]*\bstate\s*=/i.test(node.getText(source))
+        ) {
           writers.add(path.relative(appDir, file));
         }
         ts.forEachChild(node, visit);

@@ -49,7 +49,8 @@ describe("translations", () => {
         else if (/\.(ts|tsx)$/.test(entry.name) && !entry.name.endsWith(".test.ts")) {
           const source = fs.readFileSync(full, "utf8");
           for (const match of source.matchAll(/\bt\(\s*"([a-z_]+(?:\.[a-z0-9_]+)+)"/g)) used.add(match[1]);
-          for (const match of source.matchAll(/"((?:errors|login|reset|password|forgot|session|api)\.[a-z_]+)"/g)) used.add(match[1]);
+          for (const match of source.matchAll(/"((?:errors|login|reset|password|forgot|session|api)\.[a-z_]+)"/g))
+            used.add(match[1]);
         }
       }
     };

@@ -11,7 +11,14 @@ import { SECTIONS, sectionsForNewMerchant } from "~/sections/registry";
 export const DEMO_PASSWORD = "Demo@2026!";
 
 export const DEMO_USERS: NewUserInput[] = [
-  { username: "admin", email: "admin@demo-store.example", firstName: "Demo", lastName: "Admin", superuser: true, permissions: [] },
+  {
+    username: "admin",
+    email: "admin@demo-store.example",
+    firstName: "Demo",
+    lastName: "Admin",
+    superuser: true,
+    permissions: [],
+  },
   {
     username: "staff",
     email: "staff@demo-store.example",
@@ -66,7 +73,11 @@ export async function seedDemoMerchantIfEmpty(db: DB, password: string | { hash:
   if (existing) {
     // Demo databases made before a demo user was added get it too.
     if (existing.name === "Demo Store") {
-      const names = new Set((await db.selectFrom("users").select("username").where("merchant_id", "=", existing.id).execute()).map((row) => row.username));
+      const names = new Set(
+        (await db.selectFrom("users").select("username").where("merchant_id", "=", existing.id).execute()).map(
+          (row) => row.username,
+        ),
+      );
       for (const user of DEMO_USERS) if (!names.has(user.username)) await createUser(db, existing.id, user, password);
     }
     return false;
@@ -91,7 +102,10 @@ export async function seedDemoMerchantIfEmpty(db: DB, password: string | { hash:
       .values({ merchant_id: merchantId, name: username === "checker" ? "Checker" : "Maker", created_at: nowIso() })
       .returning("id")
       .executeTakeFirstOrThrow();
-    await db.insertInto("role_permissions").values(DEMO_USERS[index].permissions.map((permission) => ({ role_id: role.id, permission }))).execute();
+    await db
+      .insertInto("role_permissions")
+      .values(DEMO_USERS[index].permissions.map((permission) => ({ role_id: role.id, permission })))
+      .execute();
     await db.insertInto("user_roles").values({ user_id: userIds[index], role_id: role.id }).execute();
   }
   await seedDemoGateways(db, merchantId);
@@ -131,13 +145,18 @@ export async function seedDemoMerchantIfEmpty(db: DB, password: string | { hash:
       facebook_url: null,
       show_unit_title: 1,
       is_default: 0,
-      terms_en: "Orders are prepared fresh once the payment is confirmed and can be collected at the counter in Salmiya. Paid orders cannot be canceled once preparation has started.",
-      terms_ar: "تُحضَّر الطلبات طازجة بعد تأكيد الدفع ويمكن استلامها من الكاونتر في السالمية. لا يمكن إلغاء الطلبات المدفوعة بعد بدء تحضيرها.",
+      terms_en:
+        "Orders are prepared fresh once the payment is confirmed and can be collected at the counter in Salmiya. Paid orders cannot be canceled once preparation has started.",
+      terms_ar:
+        "تُحضَّر الطلبات طازجة بعد تأكيد الدفع ويمكن استلامها من الكاونتر في السالمية. لا يمكن إلغاء الطلبات المدفوعة بعد بدء تحضيرها.",
       created_at: nowIso(),
     })
     .execute();
   // Each section's own demo data (the events section's paid and free events), made through its own rules once the platform is wired.
-  for (const section of SECTIONS) if (section.built && section.demoJob) await enqueueJob(db, section.demoJob, { merchantId, userId: userIds[0] }, { maxAttempts: 3 });
-  if (demoActivityEnabled()) await enqueueJob(db, DEMO_ACTIVITY_JOB, { merchantId, userId: userIds[0] }, { maxAttempts: 3 });
+  for (const section of SECTIONS)
+    if (section.built && section.demoJob)
+      await enqueueJob(db, section.demoJob, { merchantId, userId: userIds[0] }, { maxAttempts: 3 });
+  if (demoActivityEnabled())
+    await enqueueJob(db, DEMO_ACTIVITY_JOB, { merchantId, userId: userIds[0] }, { maxAttempts: 3 });
   return true;
 }

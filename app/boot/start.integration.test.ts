@@ -17,7 +17,12 @@ afterAll(async () => {
 describe("starting several instances at once", () => {
   it("migrates and seeds the demo merchant once", async () => {
     // Three instances, each with connections of its own, prepare the same empty database together.
-    const instances = [database.db, ...[1, 2].map(() => createDatabase({ databaseUrl: database.env.DATABASE_URL, sqlitePath: database.env.SQLITE_PATH, poolSize: 2 }))];
+    const instances = [
+      database.db,
+      ...[1, 2].map(() =>
+        createDatabase({ databaseUrl: database.env.DATABASE_URL, sqlitePath: database.env.SQLITE_PATH, poolSize: 2 }),
+      ),
+    ];
     others.push(...instances.slice(1));
     await Promise.all(instances.map((db) => prepareDatabase(db, true)));
     const merchants = await database.db.selectFrom("merchants").select("name").execute();

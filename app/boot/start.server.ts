@@ -59,7 +59,9 @@ export function platform(): Promise<DB> {
     registerMetricsCollectors(database, poolOf(database));
     if (roleOf(config) !== "web") {
       // Exports a stopped worker left half-made are settled before this worker takes any job.
-      await recoverInterruptedExports(database).catch((error: unknown) => log.error({ error: errorField(error) }, "worker: recovering exports failed"));
+      await recoverInterruptedExports(database).catch((error: unknown) =>
+        log.error({ error: errorField(error) }, "worker: recovering exports failed"),
+      );
       startWorker(database, { keepAlive: roleOf(config) === "worker" });
     }
     return database;

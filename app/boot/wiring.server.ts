@@ -8,7 +8,13 @@ import { connectTransitionHooks } from "~/domain/payments/transaction-state.serv
 import { connectActionVetoes, type ActionVeto } from "~/domain/payments/transaction-actions.server";
 import { abandonExport, EXPORT_JOB } from "~/domain/reporting/exports.server";
 import { deliverMpgsNotification, MPGS_NOTIFY_JOB } from "~/domain/sandbox/mpgs-notifications.server";
-import { PRUNE_JOBS_JOB, pruneFinishedJobs, registerJobHandler, registerSchedule, type JobHandler } from "~/lib/jobs.server";
+import {
+  PRUNE_JOBS_JOB,
+  pruneFinishedJobs,
+  registerJobHandler,
+  registerSchedule,
+  type JobHandler,
+} from "~/lib/jobs.server";
 import { reconcilePayments, RECONCILE_EVERY_MS, RECONCILE_JOB } from "~/domain/payments/reconciler.server";
 import { compareBooks, COMPARE_BOOKS_EVERY_MS, COMPARE_BOOKS_JOB } from "~/domain/payments/reconciliation.server";
 import { backgroundAddresses } from "~/web/addresses.server";
@@ -34,9 +40,11 @@ export const CORE_JOBS = {
   [PRUNE_LIVE_JOB]: pruneLiveMessages,
   [PUSH_JOB]: sendPushNotification,
   [DEMO_ACTIVITY_JOB]: runDemoActivity,
-  [REFUND_MAIL_JOB]: (db: DB, payload: { operationId: number }) => writeTransaction(db, (trx) => queueRefundMail(trx, payload)),
+  [REFUND_MAIL_JOB]: (db: DB, payload: { operationId: number }) =>
+    writeTransaction(db, (trx) => queueRefundMail(trx, payload)),
   [DELIVER_JOB]: deliverWebhook,
-  [COMPARE_BOOKS_JOB]: async (db: DB, payload?: { merchantId?: number }) => void (await compareBooks(db, backgroundAddresses(), { merchantId: payload?.merchantId })),
+  [COMPARE_BOOKS_JOB]: async (db: DB, payload?: { merchantId?: number }) =>
+    void (await compareBooks(db, backgroundAddresses(), { merchantId: payload?.merchantId })),
 } as const;
 
 /** What is done when one of the core's jobs is given up. */
@@ -86,15 +94,18 @@ export function wirePlatform(): Promise<void> {
       [tellLiveChannels, ...[...servers.values()].flatMap((server) => server.watchTransitions ?? [])],
     );
     const vetoes: [string, ActionVeto][] = [];
-    for (const server of servers.values()) if (server.transactions?.refusedActions) vetoes.push([server.key, server.transactions.refusedActions]);
+    for (const server of servers.values())
+      if (server.transactions?.refusedActions) vetoes.push([server.key, server.transactions.refusedActions]);
     connectActionVetoes(() => vetoes);
     for (const [type, handler] of Object.entries(CORE_JOBS)) {
       registerJobHandler(type, handler, { onGiveUp: CORE_GIVE_UP[type as keyof typeof CORE_JOBS] });
     }
     for (const [name, schedule] of Object.entries(CORE_SCHEDULES)) registerSchedule(name, schedule);
     for (const server of servers.values()) {
-      for (const [type, handler] of Object.entries(server.jobs ?? {})) registerJobHandler(type, handler, { onGiveUp: server.onGiveUp?.[type] });
-      for (const [name, schedule] of Object.entries(server.schedules ?? {})) registerSchedule(`${server.key}:${name}`, schedule);
+      for (const [type, handler] of Object.entries(server.jobs ?? {}))
+        registerJobHandler(type, handler, { onGiveUp: server.onGiveUp?.[type] });
+      for (const [name, schedule] of Object.entries(server.schedules ?? {}))
+        registerSchedule(`${server.key}:${name}`, schedule);
       for (const [template, spec] of Object.entries(server.mailTemplates ?? {})) registerMailTemplate(template, spec);
       for (const [type, render] of Object.entries(server.mailAttachments ?? {})) registerMailAttachment(type, render);
     }

@@ -5,7 +5,15 @@ import { FlashNotice } from "./flash-notice";
 import { LanguageSwitch } from "./language-switch";
 
 /** The frame of the signed-out pages: product name, language switch, one card. */
-export function AuthCard({ title, subtitle, children }: { title: string; subtitle?: string; children: React.ReactNode }) {
+export function AuthCard({
+  title,
+  subtitle,
+  children,
+}: {
+  title: string;
+  subtitle?: string;
+  children: React.ReactNode;
+}) {
   const { t } = useTranslation();
   return (
     <Center mih="100vh" p="md" component="main">

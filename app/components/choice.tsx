@@ -1,6 +1,9 @@
 import type { InputHTMLAttributes, ReactNode } from "react";
 
-type ChoiceProps = Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "size"> & { label?: ReactNode; size?: "xs" | "sm" };
+type ChoiceProps = Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "size"> & {
+  label?: ReactNode;
+  size?: "xs" | "sm";
+};
 
 /**
  * A checkbox or a radio button as the browser draws it, in the brand colour, with its label beside

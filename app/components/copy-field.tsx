@@ -14,7 +14,15 @@ export function CopyField({ label, value, description }: { label: string; value:
   return (
     <div>
       <Group gap="xs" align="flex-end" wrap="nowrap">
-        <TextInput label={label} description={description} value={value} readOnly onFocus={(event) => event.currentTarget.select()} style={{ flex: 1 }} dir="ltr" />
+        <TextInput
+          label={label}
+          description={description}
+          value={value}
+          readOnly
+          onFocus={(event) => event.currentTarget.select()}
+          style={{ flex: 1 }}
+          dir="ltr"
+        />
         <Button variant="light" onClick={copy}>
           {t("payment_request.copy")}
         </Button>

@@ -46,7 +46,10 @@ export function DataTable<Row>({
               {rows.map((row) => (
                 <Table.Tr key={rowKey(row)} {...rowProps?.(row)}>
                   {columns.map((column) => (
-                    <Table.Td key={column.key} style={column.nowrap ? { whiteSpace: "nowrap" } : { overflowWrap: "anywhere" }}>
+                    <Table.Td
+                      key={column.key}
+                      style={column.nowrap ? { whiteSpace: "nowrap" } : { overflowWrap: "anywhere" }}
+                    >
                       {column.cell(row)}
                     </Table.Td>
                   ))}
@@ -88,7 +91,14 @@ export function ListPagination({ page, pages, count }: { page: number; pages: nu
           onChange={(value) => navigate(pageHref(search, value))}
           getItemProps={(value) => ({ component: "a", href: pageHref(search, value) })}
           getControlProps={(control) => {
-            const target = control === "first" ? 1 : control === "last" ? pages : control === "previous" ? Math.max(1, page - 1) : Math.min(pages, page + 1);
+            const target =
+              control === "first"
+                ? 1
+                : control === "last"
+                  ? pages
+                  : control === "previous"
+                    ? Math.max(1, page - 1)
+                    : Math.min(pages, page + 1);
             return { component: "a", href: pageHref(search, target) };
           }}
         />

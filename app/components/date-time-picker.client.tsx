@@ -11,7 +11,16 @@ import { IconCalendar } from "@tabler/icons-react";
 /** "YYYY-MM-DD HH:mm:ss" now on Kuwait's clock (the picker's values are wall-clock times of Kuwait). */
 function kuwaitNow() {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-GB", { timeZone: "Asia/Kuwait", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" })
+    new Intl.DateTimeFormat("en-GB", {
+      timeZone: "Asia/Kuwait",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+    })
       .formatToParts(new Date())
       .map((part) => [part.type, part.value]),
   );
@@ -19,7 +28,8 @@ function kuwaitNow() {
 }
 
 /** A datetime-local value ("YYYY-MM-DDTHH:mm") as the picker's, and back. */
-const toPicker = (value: string) => (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) ? `${value.slice(0, 10)} ${value.slice(11, 16)}:00` : null);
+const toPicker = (value: string) =>
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) ? `${value.slice(0, 10)} ${value.slice(11, 16)}:00` : null;
 const toLocal = (value: string | null) => (value ? `${value.slice(0, 10)}T${value.slice(11, 16)}` : "");
 
 export default function KuwaitDateTimePicker(props: {

@@ -24,7 +24,12 @@ function useFieldError(errors: string[] | undefined, values?: Record<string, str
 
 type FieldProps<Input> = { field: FieldMetadata<any, any, string[]>; label: string } & Omit<Input, "name" | "error">;
 
-export function TextField({ field, label, errorValues, ...rest }: FieldProps<ComponentProps<typeof TextInput>> & { errorValues?: Record<string, string> }) {
+export function TextField({
+  field,
+  label,
+  errorValues,
+  ...rest
+}: FieldProps<ComponentProps<typeof TextInput>> & { errorValues?: Record<string, string> }) {
   const error = useFieldError(field.errors, errorValues);
   const { key, ...inputProps } = getInputProps(field, { type: "text" });
   return (
@@ -214,7 +219,17 @@ export function PhoneField({
  * A date and time in Kuwait. Without JavaScript: the native datetime-local input. With JavaScript:
  * Mantine's DateTimePicker (loaded only here), posting the same "YYYY-MM-DDTHH:mm" value.
  */
-export function DateTimeField({ field, label, description, lang }: { field: FieldMetadata<any, any, string[]>; label: string; description?: string; lang: "en" | "ar" }) {
+export function DateTimeField({
+  field,
+  label,
+  description,
+  lang,
+}: {
+  field: FieldMetadata<any, any, string[]>;
+  label: string;
+  description?: string;
+  lang: "en" | "ar";
+}) {
   const { t } = useTranslation();
   const error = useFieldError(field.errors);
   const enhanced = useEnhanced();
@@ -267,7 +282,13 @@ export function FileField({
   children?: React.ReactNode;
 }) {
   return (
-    <Input.Wrapper label={label} description={description} error={error} errorProps={{ id: field.errorId, role: "alert" }} id={field.id}>
+    <Input.Wrapper
+      label={label}
+      description={description}
+      error={error}
+      errorProps={{ id: field.errorId, role: "alert" }}
+      id={field.id}
+    >
       <Input
         component="input"
         type="file"

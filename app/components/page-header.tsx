@@ -1,6 +1,14 @@
 import { Group, Text, Title } from "@mantine/core";
 
-export function PageHeader({ title, description, children }: { title: string; description?: string; children?: React.ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description?: string;
+  children?: React.ReactNode;
+}) {
   return (
     <Group justify="space-between" align="flex-end" mb="lg">
       <div>

@@ -18,7 +18,10 @@ export async function enhancePhoneInput(
   options: { country: string; lang: "en" | "ar"; onChange: () => void },
 ): Promise<PhoneEnhancer> {
   // The locale's types describe the whole set; one language's module answers its texts as default.
-  const uiTranslations = options.lang === "ar" ? ((await import("intl-tel-input/locale/ar")) as unknown as { default: Record<string, unknown> }).default : undefined;
+  const uiTranslations =
+    options.lang === "ar"
+      ? ((await import("intl-tel-input/locale/ar")) as unknown as { default: Record<string, unknown> }).default
+      : undefined;
   const iti = intlTelInput(input, {
     initialCountry: options.country.toLowerCase() as never,
     countryOrder: ["kw", "us"],
@@ -36,7 +39,8 @@ export async function enhancePhoneInput(
     const dialCode = button?.querySelector(".iti__selected-dial-code")?.textContent?.trim();
     const label = button?.getAttribute("aria-label") ?? "";
     // It leads with it, as the eye reads the button, in either language.
-    if (button && dialCode && !label.startsWith(dialCode)) button.setAttribute("aria-label", `${dialCode} ${label}`.trim());
+    if (button && dialCode && !label.startsWith(dialCode))
+      button.setAttribute("aria-label", `${dialCode} ${label}`.trim());
   };
   nameTheCountryButton();
   void iti.promise?.then(nameTheCountryButton);
@@ -57,7 +61,8 @@ export async function enhancePhoneInput(
       const latin = typed.replace(/[\u0660-\u0669\u06f0-\u06f9]/g, (digit) => String((digit.charCodeAt(0) & 0xf) % 10));
       let digits = latin.replace(/\D/g, "");
       if (latin.startsWith("+") || !country?.dialCode || !digits) return typed;
-      if (country.nationalPrefix && digits.startsWith(country.nationalPrefix)) digits = digits.slice(country.nationalPrefix.length);
+      if (country.nationalPrefix && digits.startsWith(country.nationalPrefix))
+        digits = digits.slice(country.nationalPrefix.length);
       return `+${country.dialCode}${digits}`;
     },
     country() {

@@ -29,7 +29,12 @@ export function stateColor(state: string): string {
 export function StateBadge({ state }: { state: string }) {
   const { t, i18n } = useTranslation();
   return (
-    <Badge color={stateColor(state)} variant="light" style={{ flexShrink: 0, maxWidth: "none", overflow: "visible" }} styles={{ label: { overflow: "visible" } }}>
+    <Badge
+      color={stateColor(state)}
+      variant="light"
+      style={{ flexShrink: 0, maxWidth: "none", overflow: "visible" }}
+      styles={{ label: { overflow: "visible" } }}
+    >
       {i18n.exists(`states.${state}`) ? t(`states.${state}`) : state}
     </Badge>
   );

@@ -104,7 +104,8 @@ export function engineOf(db: Kysely<Database> | Transaction<Database>): Engine {
  * name) are taken one at a time. SQLite's BEGIN IMMEDIATE already takes them one at a time.
  */
 export async function lockMerchant(trx: DB, merchantId: number): Promise<void> {
-  if (engineOf(trx) === "postgres") await trx.selectFrom("merchants").select("id").where("id", "=", merchantId).forUpdate().execute();
+  if (engineOf(trx) === "postgres")
+    await trx.selectFrom("merchants").select("id").where("id", "=", merchantId).forUpdate().execute();
 }
 
 /**

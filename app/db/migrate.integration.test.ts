@@ -20,12 +20,22 @@ const anotherInstance = (test: TestDatabase) => {
   others.push(db);
   return db;
 };
-const recorded = async (db: DB) => (await db.selectFrom("kysely_migration" as any).select("name").execute()).map((row: { name: string }) => row.name).sort();
+const recorded = async (db: DB) =>
+  (
+    await db
+      .selectFrom("kysely_migration" as any)
+      .select("name")
+      .execute()
+  )
+    .map((row: { name: string }) => row.name)
+    .sort();
 
 describe("migrations", () => {
   it("stop at a given migration and go on from there to the newest", async () => {
     database = await createTestDatabase({ upTo: "0010-transaction-search" });
-    expect(await pendingMigrations(database.db)).toEqual(MIGRATION_NAMES.slice(MIGRATION_NAMES.indexOf("0010-transaction-search") + 1));
+    expect(await pendingMigrations(database.db)).toEqual(
+      MIGRATION_NAMES.slice(MIGRATION_NAMES.indexOf("0010-transaction-search") + 1),
+    );
     expect(await migrateToLatest(database.db)).toEqual(MIGRATION_NAMES.slice(10));
     expect(await pendingMigrations(database.db)).toEqual([]);
   });
@@ -33,11 +43,18 @@ describe("migrations", () => {
   it("run once when two instances start on an empty database together: each migration is applied by one of them", async () => {
     database = await createTestDatabase({ upTo: null });
     if (database.engine === "postgres") {
-      const [first, second] = await Promise.all([prepareDatabase(database.db, false), prepareDatabase(anotherInstance(database), false)]);
+      const [first, second] = await Promise.all([
+        prepareDatabase(database.db, false),
+        prepareDatabase(anotherInstance(database), false),
+      ]);
       expect([...first, ...second].sort()).toEqual([...MIGRATION_NAMES].sort());
     } else {
       // better-sqlite3 waits for a lock synchronously, so two instances on one file are two processes: two servers starting together.
-      const env = { ...database.env, UPLOADS_DIR: `${database.env.SQLITE_PATH}.uploads`, REPORTS_DIR: `${database.env.SQLITE_PATH}.reports` };
+      const env = {
+        ...database.env,
+        UPLOADS_DIR: `${database.env.SQLITE_PATH}.uploads`,
+        REPORTS_DIR: `${database.env.SQLITE_PATH}.reports`,
+      };
       const servers = await Promise.allSettled([startServerProcess(env), startServerProcess(env)]);
       for (const server of servers) if (server.status === "fulfilled") server.value.child.kill("SIGKILL");
       expect(servers.map((server) => server.status)).toEqual(["fulfilled", "fulfilled"]);
@@ -57,7 +74,9 @@ describe("migrations", () => {
         await holder.query("select pg_advisory_lock($1)", [PREPARE_LOCK]);
         const run = prepareDatabase(db, false);
         for (;;) {
-          const waiting = await holder.query("select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted");
+          const waiting = await holder.query(
+            "select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted",
+          );
           if (waiting.rows[0].n === 1) break;
           await new Promise((resolve) => setTimeout(resolve, 20));
         }

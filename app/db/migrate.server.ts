@@ -110,9 +110,11 @@ function migratorOf(db: DB) {
  * upgrades from it); answers the names it applied.
  */
 export async function migrateToLatest(db: DB, options: { upTo?: string } = {}) {
-  if (options.upTo !== undefined && !MIGRATION_NAMES.includes(options.upTo)) throw new Error(`No migration ${options.upTo}`);
+  if (options.upTo !== undefined && !MIGRATION_NAMES.includes(options.upTo))
+    throw new Error(`No migration ${options.upTo}`);
   const migrator = migratorOf(db);
-  const { error, results } = options.upTo === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(options.upTo);
+  const { error, results } =
+    options.upTo === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(options.upTo);
   if (error) {
     const failed = results?.find((result) => result.status === "Error");
     throw new Error(`Migration ${failed?.migrationName ?? "?"} failed: ${String(error)}`, { cause: error });

@@ -297,7 +297,11 @@ export interface TransactionTable {
   send_email: Flag;
   send_sms: Flag;
   /** What the customer is asked before paying: nothing, an address, or an address and a map location. */
-  delivery_mode: ColumnType<"none" | "address" | "address_location", "none" | "address" | "address_location" | undefined, "none" | "address" | "address_location">;
+  delivery_mode: ColumnType<
+    "none" | "address" | "address_location",
+    "none" | "address" | "address_location" | undefined,
+    "none" | "address" | "address_location"
+  >;
   /** JSON of the customer's delivery address (public spec §3 customer address info). */
   delivery_address: ColumnType<string | null, string | null | undefined, string | null>;
   delivery_lat: ColumnType<number | null, number | null | undefined, number | null>;
@@ -315,7 +319,11 @@ export interface TransactionTable {
   voided_amount: ColumnType<number, number | undefined, number>;
   customer_email_lc: ColumnType<string | null, string | null | undefined, string | null>;
   /** Paid after it was canceled or deleted: `canceled` or `deleted` (null otherwise). */
-  paid_late: ColumnType<"canceled" | "deleted" | null, "canceled" | "deleted" | null | undefined, "canceled" | "deleted" | null>;
+  paid_late: ColumnType<
+    "canceled" | "deleted" | null,
+    "canceled" | "deleted" | null | undefined,
+    "canceled" | "deleted" | null
+  >;
 }
 
 export type OperationKind = "refund" | "capture" | "void";
@@ -1001,7 +1009,16 @@ export interface EventQueueTable {
 }
 
 export type FoodDeliveryType = "pickup" | "delivery" | "catering";
-export type FoodOrderStatus = "pending_payment" | "new" | "accepted" | "preparing" | "ready" | "out_for_delivery" | "picked_up" | "delivered" | "canceled";
+export type FoodOrderStatus =
+  | "pending_payment"
+  | "new"
+  | "accepted"
+  | "preparing"
+  | "ready"
+  | "out_for_delivery"
+  | "picked_up"
+  | "delivered"
+  | "canceled";
 
 /** A menu category of the food-ordering section (migration 0019); a catering one asks a minimum of plates. */
 export interface FoodCategoryTable {

@@ -27,7 +27,8 @@ afterAll(async () => database?.destroy());
 async function snapshot(db: Kysely<any>) {
   const tables = (await db.introspection.getTables()).map((table) => table.name).sort();
   const rows: Record<string, Record<string, unknown>[]> = {};
-  for (const table of tables) rows[table] = (await sql<Record<string, unknown>>`select * from ${sql.table(table)} order by 1`.execute(db)).rows;
+  for (const table of tables)
+    rows[table] = (await sql<Record<string, unknown>>`select * from ${sql.table(table)} order by 1`.execute(db)).rows;
   return rows;
 }
 
@@ -41,7 +42,12 @@ describe("upgrading an older installation", () => {
     const paid = await createPaymentRequest(db, {
       merchantId,
       user: shop.admin,
-      request: PaymentRequestSchema.parse({ amount: "30.250", pg_codes: "knet-sandbox,mpgs-sandbox", customer_first_name: "Fatima", description: "Before the upgrade" }),
+      request: PaymentRequestSchema.parse({
+        amount: "30.250",
+        pg_codes: "knet-sandbox,mpgs-sandbox",
+        customer_first_name: "Fatima",
+        description: "Before the upgrade",
+      }),
       baseUrl: "http://localhost",
       lang: "en",
     });
@@ -58,7 +64,17 @@ describe("upgrading an older installation", () => {
 
     const before = await snapshot(db);
     // Each section's own tables hold rows, not only the core's.
-    for (const table of ["transactions", "events", "bookings", "food_items", "food_orders", "catalogue_products", "catalogue_orders", "customer_payment_collectors", "checkout_sessions"]) {
+    for (const table of [
+      "transactions",
+      "events",
+      "bookings",
+      "food_items",
+      "food_orders",
+      "catalogue_products",
+      "catalogue_orders",
+      "customer_payment_collectors",
+      "checkout_sessions",
+    ]) {
       expect(before[table].length, table).toBeGreaterThan(0);
     }
 
@@ -66,10 +82,16 @@ describe("upgrading an older installation", () => {
     const after = await snapshot(db);
     for (const [table, rows] of Object.entries(before)) {
       // A newer migration may add columns; the ones the rows had keep their values.
-      const kept = after[table].map((row) => Object.fromEntries(Object.keys(rows[0] ?? {}).map((column) => [column, row[column]])));
+      const kept = after[table].map((row) =>
+        Object.fromEntries(Object.keys(rows[0] ?? {}).map((column) => [column, row[column]])),
+      );
       expect(kept, table).toEqual(rows);
     }
-    const payment = await db.selectFrom("transactions").select(["amount", "state", "merchant_id"]).where("id", "=", paid.transaction.id).executeTakeFirstOrThrow();
+    const payment = await db
+      .selectFrom("transactions")
+      .select(["amount", "state", "merchant_id"])
+      .where("id", "=", paid.transaction.id)
+      .executeTakeFirstOrThrow();
     expect(payment).toEqual({ amount: 30_250, state: "created", merchant_id: merchantId });
   }, 60_000);
 });

@@ -65,7 +65,8 @@ function startWriter(template: string) {
     }
   });
   /** Resolves once the writer has committed `count` payments in all. */
-  const until = (count: number) => new Promise<void>((resolve) => (committed >= count ? resolve() : waiting.push({ count, resolve })));
+  const until = (count: number) =>
+    new Promise<void>((resolve) => (committed >= count ? resolve() : waiting.push({ count, resolve })));
   return { child, until, committed: () => committed };
 }
 
@@ -75,7 +76,12 @@ describe("a backup under write load", () => {
     const made = await createPaymentRequest(db, {
       merchantId: shop.merchantId,
       user: shop.admin,
-      request: PaymentRequestSchema.parse({ amount: "12.500", pg_codes: "knet-sandbox,mpgs-sandbox", customer_first_name: "Noura", description: "Before the backup" }),
+      request: PaymentRequestSchema.parse({
+        amount: "12.500",
+        pg_codes: "knet-sandbox,mpgs-sandbox",
+        customer_first_name: "Noura",
+        description: "Before the backup",
+      }),
       baseUrl: "http://localhost",
       lang: "en",
     });
@@ -101,8 +107,12 @@ describe("a backup under write load", () => {
 
     expect(result).toMatchObject({ file: target, files: { folder: `${target}.files`, count: 2 } });
     expect(fs.readdirSync(path.dirname(target)).sort()).toEqual(["platform.sqlite", "platform.sqlite.files"]);
-    expect(fs.readFileSync(path.join(`${target}.files`, "uploads", "brand", String(shop.merchantId), "logo.png"), "utf8")).toBe("logo bytes");
-    expect(fs.readdirSync(path.join(`${target}.files`, "reports", String(shop.merchantId)))).toEqual(["transactions.csv"]);
+    expect(
+      fs.readFileSync(path.join(`${target}.files`, "uploads", "brand", String(shop.merchantId), "logo.png"), "utf8"),
+    ).toBe("logo bytes");
+    expect(fs.readdirSync(path.join(`${target}.files`, "reports", String(shop.merchantId)))).toEqual([
+      "transactions.csv",
+    ]);
 
     // The restore (README, "Backups"): the app stopped, the backup and its files put in place of the live ones.
     await db.destroy();
@@ -120,7 +130,11 @@ describe("a backup under write load", () => {
     const restored = new Set((await db.selectFrom("transactions").select("id").execute()).map((row) => row.id));
     expect(before.filter((id) => !restored.has(id))).toEqual([]);
     expect(restored.size).toBeGreaterThanOrEqual(before.length);
-    const first = await db.selectFrom("transactions").select(["amount", "state"]).where("id", "=", made.transaction.id).executeTakeFirstOrThrow();
+    const first = await db
+      .selectFrom("transactions")
+      .select(["amount", "state"])
+      .where("id", "=", made.transaction.id)
+      .executeTakeFirstOrThrow();
     expect(first).toEqual({ amount: 12_500, state: "created" });
 
     server = await startServerProcess({ SQLITE_PATH: live, UPLOADS_DIR: uploads, REPORTS_DIR: reports });

@@ -16,10 +16,21 @@ function browserModules(dir = appDir): string[] {
     const file = path.join(dir, entry.name);
     const relative = path.relative(appDir, file).replaceAll("\\", "/");
     if (entry.isDirectory()) {
-      if (relative === "components/pay" || relative === "db" || /(^|\/)api$/.test(relative) || /^sections\/[\w-]+\/components\/public$/.test(relative)) return [];
+      if (
+        relative === "components/pay" ||
+        relative === "db" ||
+        /(^|\/)api$/.test(relative) ||
+        /^sections\/[\w-]+\/components\/public$/.test(relative)
+      )
+        return [];
       return browserModules(file);
     }
-    if (!/\.tsx?$/.test(entry.name) || /\.(server|test|integration\.test)\.tsx?$/.test(entry.name) || entry.name.startsWith("api-")) return [];
+    if (
+      !/\.tsx?$/.test(entry.name) ||
+      /\.(server|test|integration\.test)\.tsx?$/.test(entry.name) ||
+      entry.name.startsWith("api-")
+    )
+      return [];
     const source = fs.readFileSync(file, "utf8");
     if (/hydrate:\s*false/.test(source)) return [];
     return [relative];
@@ -48,12 +59,20 @@ describe("the browser's catalogue", () => {
   // the panel's Sections pages) and what each gateway asks of the merchant (its Gateways page) name them.
   it.each(PAGE_NAMESPACES.admin)("only the administration pages ask for a text under %s.", (namespace) => {
     const asking = new RegExp(`["'\`]${namespace}\\.[\\w$]`);
-    const offenders = modules.filter((file) => !/^(routes\/admin\/|routes\/operator\/|components\/admin\/|domain\/merchants\/(profile|unit)-schema\.ts$|domain\/payments\/checkout-fields\.ts$|domain\/payments\/gateways\/[\w-]+\/settings\.ts$|sections\/[\w-]+\/section\.ts$)/.test(file) && asking.test(fs.readFileSync(path.join(appDir, file), "utf8")));
+    const offenders = modules.filter(
+      (file) =>
+        !/^(routes\/admin\/|routes\/operator\/|components\/admin\/|domain\/merchants\/(profile|unit)-schema\.ts$|domain\/payments\/checkout-fields\.ts$|domain\/payments\/gateways\/[\w-]+\/settings\.ts$|sections\/[\w-]+\/section\.ts$)/.test(
+          file,
+        ) && asking.test(fs.readFileSync(path.join(appDir, file), "utf8")),
+    );
     expect(offenders).toEqual([]);
   });
 
   // A section's dashboard words come with its pages (its layout's loader): only its own modules name them.
-  const SECTION_FOLDERS: Record<Exclude<keyof typeof PAGE_NAMESPACES, "admin" | "reconciliation" | "mailbox" | "statistics" | "reports">, string> = {
+  const SECTION_FOLDERS: Record<
+    Exclude<keyof typeof PAGE_NAMESPACES, "admin" | "reconciliation" | "mailbox" | "statistics" | "reports">,
+    string
+  > = {
     event: "event",
     food: "food-ordering",
     catalogue: "catalogue",
@@ -64,12 +83,20 @@ describe("the browser's catalogue", () => {
     code_pairing: "code-pairing",
     pos: "pos",
   };
-  const sectionNamespaces = Object.entries(SECTION_FOLDERS).flatMap(([key, folder]) => PAGE_NAMESPACES[key as keyof typeof SECTION_FOLDERS].map((namespace) => [namespace, folder] as const));
-  it.each(sectionNamespaces)("only its own section's pages ask for a text under %s (sections/%s).", (namespace, folder) => {
-    const asking = new RegExp(`["'\`]${namespace}\\.[\\w$]`);
-    const offenders = modules.filter((file) => !file.startsWith(`sections/${folder}/`) && asking.test(fs.readFileSync(path.join(appDir, file), "utf8")));
-    expect(offenders).toEqual([]);
-  });
+  const sectionNamespaces = Object.entries(SECTION_FOLDERS).flatMap(([key, folder]) =>
+    PAGE_NAMESPACES[key as keyof typeof SECTION_FOLDERS].map((namespace) => [namespace, folder] as const),
+  );
+  it.each(sectionNamespaces)(
+    "only its own section's pages ask for a text under %s (sections/%s).",
+    (namespace, folder) => {
+      const asking = new RegExp(`["'\`]${namespace}\\.[\\w$]`);
+      const offenders = modules.filter(
+        (file) =>
+          !file.startsWith(`sections/${folder}/`) && asking.test(fs.readFileSync(path.join(appDir, file), "utf8")),
+      );
+      expect(offenders).toEqual([]);
+    },
+  );
 
   // The statistics home, Generated reports, the superusers' reconciliation report and the sandbox mailbox bring their words with them.
   const PAGE_FILES = {
@@ -80,7 +107,9 @@ describe("the browser's catalogue", () => {
   } satisfies Record<Exclude<keyof typeof PAGE_NAMESPACES, keyof typeof SECTION_FOLDERS | "admin">, RegExp>;
   it.each(Object.entries(PAGE_FILES))("only its own pages ask for a text under %s.", (namespace, pages) => {
     const asking = new RegExp(`["'\`]${namespace}\\.[\\w$]`);
-    const offenders = modules.filter((file) => !pages.test(file) && asking.test(fs.readFileSync(path.join(appDir, file), "utf8")));
+    const offenders = modules.filter(
+      (file) => !pages.test(file) && asking.test(fs.readFileSync(path.join(appDir, file), "utf8")),
+    );
     expect(offenders).toEqual([]);
   });
 });

@@ -15,14 +15,25 @@ function* textsOf(catalogue: Catalogue, prefix = ""): Generator<[string, string]
 
 async function both(lang: "en" | "ar", common: Catalogue) {
   const reference = i18next.createInstance();
-  await reference.init({ lng: lang, fallbackLng: false, resources: { [lang]: { common } }, ns: ["common"], defaultNS: "common", interpolation: { escapeValue: false }, returnNull: false });
+  await reference.init({
+    lng: lang,
+    fallbackLng: false,
+    resources: { [lang]: { common } },
+    ns: ["common"],
+    defaultNS: "common",
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
   const browser = new BrowserI18n();
   await browser.init({ lng: lang, resources: { [lang]: { common } }, defaultNS: "common" });
   return { reference, browser };
 }
 
 describe("the browser's translator writes every text as the server's i18next does", () => {
-  for (const [lang, catalogue] of [["en", en], ["ar", ar]] as const) {
+  for (const [lang, catalogue] of [
+    ["en", en],
+    ["ar", ar],
+  ] as const) {
     it(`every key of locales/${lang}/common.json, with and without its values`, async () => {
       const { reference, browser } = await both(lang, catalogue as Catalogue);
       let compared = 0;
@@ -31,7 +42,8 @@ describe("the browser's translator writes every text as the server's i18next doe
         const values = Object.fromEntries(names.map((name, index) => [name, index % 2 ? 1234.5 : `«${name}»`]));
         expect(browser.t(key, values), key).toBe(reference.t(key, values));
         expect(browser.t(key), key).toBe(reference.t(key));
-        if (names.length) expect(browser.t(key, { [names[0]]: null }), key).toBe(reference.t(key, { [names[0]]: null }));
+        if (names.length)
+          expect(browser.t(key, { [names[0]]: null }), key).toBe(reference.t(key, { [names[0]]: null }));
         compared++;
       }
       expect(compared).toBeGreaterThan(500);
@@ -46,7 +58,9 @@ describe("the browser's translator writes every text as the server's i18next doe
       ["login.title", { unused: null }],
       ["login.title", { count: 3 }],
     ] as const) {
-      expect(browser.t(key, values as Record<string, unknown> | undefined)).toBe(reference.t(key, values as Record<string, unknown> | undefined));
+      expect(browser.t(key, values as Record<string, unknown> | undefined)).toBe(
+        reference.t(key, values as Record<string, unknown> | undefined),
+      );
     }
     expect(browser.t(["no.such.key", "login.title"])).toBe(reference.t(["no.such.key", "login.title"]));
     expect(browser.exists("login.title")).toBe(true);

@@ -93,7 +93,15 @@ export const initReactI18next = {
 
 export const I18nContext = createContext<{ i18n?: BrowserI18n; defaultNS?: string }>({});
 
-export function I18nextProvider({ i18n, defaultNS, children }: { i18n: BrowserI18n; defaultNS?: string; children?: ReactNode }) {
+export function I18nextProvider({
+  i18n,
+  defaultNS,
+  children,
+}: {
+  i18n: BrowserI18n;
+  defaultNS?: string;
+  children?: ReactNode;
+}) {
   return createElement(I18nContext.Provider, { value: { i18n, defaultNS } }, children);
 }
 

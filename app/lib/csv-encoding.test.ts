@@ -15,6 +15,9 @@ describe("a CSV file's encoding", () => {
   it("is refused when not UTF-8 by the menu and product imports, rather than imported garbled", async () => {
     expect(decodeCsvBytes(WINDOWS_1256)).toBeNull();
     expect(await readMenuFile(WINDOWS_1256)).toEqual({ ok: false, code: "food_bulk.errors.not_utf8" });
-    expect(await readCatalogueFile(WINDOWS_1256)).toEqual({ ok: false, code: "catalogue_admin.import.errors.not_utf8" });
+    expect(await readCatalogueFile(WINDOWS_1256)).toEqual({
+      ok: false,
+      code: "catalogue_admin.import.errors.not_utf8",
+    });
   });
 });

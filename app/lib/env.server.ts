@@ -23,18 +23,12 @@ const EnvSchema = z.object({
   SQLITE_PATH: z.string().min(1).default("./data/platform.sqlite"),
   /** How this server reaches itself (its sandbox gateways); default http://127.0.0.1:PORT. */
   INTERNAL_BASE_URL: z.url({ message: "must be an absolute http(s) URL" }).optional(),
-  SESSION_SECRET: z
-    .string()
-    .min(32, "must be at least 32 characters (use: openssl rand -hex 32)")
-    .optional(),
+  SESSION_SECRET: z.string().min(32, "must be at least 32 characters (use: openssl rand -hex 32)").optional(),
   /**
    * The key that seals gateway credentials and webhook secrets at rest (lib/sealed.server.ts).
    * Unset: a key file beside the SQLite file (credentials.key), made on first use.
    */
-  CREDENTIALS_KEY: z
-    .string()
-    .min(32, "must be at least 32 characters (use: openssl rand -hex 32)")
-    .optional(),
+  CREDENTIALS_KEY: z.string().min(32, "must be at least 32 characters (use: openssl rand -hex 32)").optional(),
   /** Lets webhook endpoints point at loopback and private addresses (tests, a receiver on the same network). */
   WEBHOOK_ALLOW_PRIVATE: booleanFlag,
   /** How many times a webhook event is tried on an endpoint before it is given up. */
@@ -80,12 +74,22 @@ const EnvSchema = z.object({
   ROLE: z.enum(["web", "worker", "all"], { message: "must be web, worker or all" }).optional(),
   WORKER: z.enum(["on", "off"]).default("on"),
   /** How long a maker's refund, capture or void waits for a checker before it expires. */
-  OPERATION_REQUEST_TTL_HOURS: z.coerce.number({ message: "must be a number of hours" }).int().min(1).max(24 * 90).default(48),
+  OPERATION_REQUEST_TTL_HOURS: z.coerce
+    .number({ message: "must be a number of hours" })
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(48),
   /**
    * How long the reconciler leaves a payment attempt to its customer and gateway, and a refund,
    * capture or void to the request that sent it, before asking the gateway itself.
    */
-  RECONCILER_GRACE_SECONDS: z.coerce.number({ message: "must be a number of seconds" }).int().min(1).max(3600).default(120),
+  RECONCILER_GRACE_SECONDS: z.coerce
+    .number({ message: "must be a number of seconds" })
+    .int()
+    .min(1)
+    .max(3600)
+    .default(120),
   /**
    * The most a customer may be asked to pay on a request with an editable amount, in whole units of
    * the request's currency (10000: KWD 10,000.000); a request's maximum is never above it.
@@ -117,13 +121,21 @@ const EnvSchema = z.object({
   S3_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9._\-/]+$/, "must hold only letters, digits, '.', '_', '-' and '/'")
-    .refine((value) => !value.split("/").some((segment) => segment === "." || segment === ".."), "must not hold . or .. segments")
+    .refine(
+      (value) => !value.split("/").some((segment) => segment === "." || segment === ".."),
+      "must not hold . or .. segments",
+    )
     .optional(),
   /**
    * The most messages a bulk of payment requests sends a second (a text-message provider's or a
    * mail relay's limit). Unset: as fast as the outbox takes them.
    */
-  BULK_SEND_PER_SECOND: z.coerce.number({ message: "must be a number of messages a second" }).int().min(1).max(100_000).optional(),
+  BULK_SEND_PER_SECOND: z.coerce
+    .number({ message: "must be a number of messages a second" })
+    .int()
+    .min(1)
+    .max(100_000)
+    .optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -139,16 +151,35 @@ export function env(): Env {
   const result = EnvSchema.superRefine((config, context) => {
     // Instances on one Postgres share their sealed secrets: they need the same key, from the environment.
     if (config.DATABASE_URL && !config.CREDENTIALS_KEY) {
-      context.addIssue({ code: "custom", path: ["CREDENTIALS_KEY"], message: "must be set when DATABASE_URL is (every instance the same; use: openssl rand -hex 32)" });
+      context.addIssue({
+        code: "custom",
+        path: ["CREDENTIALS_KEY"],
+        message: "must be set when DATABASE_URL is (every instance the same; use: openssl rand -hex 32)",
+      });
     }
     // Half a bucket configuration would quietly keep files on this instance's disk.
-    const s3Settings = ["S3_ENDPOINT", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_PREFIX", "S3_FORCE_PATH_STYLE"] as const;
+    const s3Settings = [
+      "S3_ENDPOINT",
+      "S3_ACCESS_KEY_ID",
+      "S3_SECRET_ACCESS_KEY",
+      "S3_PREFIX",
+      "S3_FORCE_PATH_STYLE",
+    ] as const;
     const s3Given = s3Settings.filter((name) => config[name] !== undefined);
     if (!config.S3_BUCKET && s3Given.length > 0) {
-      context.addIssue({ code: "custom", path: ["S3_BUCKET"], message: `must be set when ${s3Given.join(", ")} ${s3Given.length > 1 ? "are" : "is"}` });
+      context.addIssue({
+        code: "custom",
+        path: ["S3_BUCKET"],
+        message: `must be set when ${s3Given.join(", ")} ${s3Given.length > 1 ? "are" : "is"}`,
+      });
     }
     if (!config.S3_ACCESS_KEY_ID !== !config.S3_SECRET_ACCESS_KEY) {
-      context.addIssue({ code: "custom", path: [config.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID"], message: "must be set too: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or neither, for the SDK's own credentials)" });
+      context.addIssue({
+        code: "custom",
+        path: [config.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID"],
+        message:
+          "must be set too: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or neither, for the SDK's own credentials)",
+      });
     }
   }).safeParse(source);
   if (!result.success) {
@@ -200,7 +231,9 @@ const TRUST_PROXY_HELP =
  * Never `true`: with it the leftmost X-Forwarded-For entry, which the client writes itself, becomes
  * the client's address.
  */
-export function parseTrustProxy(raw: string | undefined): { ok: true; setting: TrustProxySetting } | { ok: false; message: string } {
+export function parseTrustProxy(
+  raw: string | undefined,
+): { ok: true; setting: TrustProxySetting } | { ok: false; message: string } {
   const value = (raw ?? "").trim();
   if (value === "" || value === "0" || value === "false") return { ok: true, setting: false };
   if (/^\d+$/.test(value)) {
@@ -208,7 +241,10 @@ export function parseTrustProxy(raw: string | undefined): { ok: true; setting: T
     if (hops > 10) return { ok: false, message: TRUST_PROXY_HELP };
     return { ok: true, setting: hops };
   }
-  const entries = value.split(",").map((entry) => entry.trim()).filter(Boolean);
+  const entries = value
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   if (entries.length === 0 || !entries.every(isAddressOrRange)) return { ok: false, message: TRUST_PROXY_HELP };
   return { ok: true, setting: entries };
 }

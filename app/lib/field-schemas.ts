@@ -9,7 +9,8 @@ import { z } from "zod";
 export const text = (max: number) => z.string().trim().max(max, "errors.too_long").optional();
 
 /** A required text (1 to `max` characters). */
-export const required = (max: number) => z.string({ error: "errors.required" }).trim().min(1, "errors.required").max(max, "errors.too_long");
+export const required = (max: number) =>
+  z.string({ error: "errors.required" }).trim().min(1, "errors.required").max(max, "errors.too_long");
 
 /** A checkbox as a form sends it ("on", or nothing) or a yes/no as JSON sends it. */
 export const flag = z
@@ -43,4 +44,6 @@ export const optionalInteger = (min: number, max: number, error: string) =>
 export const amount = z.union([z.string().trim().max(20, "money.invalid"), z.number().transform(String)]).optional();
 
 /** A decimal amount or null (none). */
-export const optionalAmount = z.union([z.null(), z.string().trim().max(20, "money.invalid"), z.number().transform(String)]).optional();
+export const optionalAmount = z
+  .union([z.null(), z.string().trim().max(20, "money.invalid"), z.number().transform(String)])
+  .optional();

@@ -19,7 +19,27 @@ function png(width: number, height: number) {
 function jpeg(width: number, height: number, sof = 0xc0) {
   const app0 = Buffer.from([0xff, 0xe0, 0x00, 0x10, ...Buffer.from("JFIF\0"), 1, 1, 0, 0, 1, 0, 1, 0, 0]);
   const dht = Buffer.from([0xff, 0xc4, 0x00, 0x05, 0x00, 0x00, 0x00]);
-  const frame = Buffer.from([0xff, sof, 0x00, 0x11, 8, height >> 8, height & 0xff, width >> 8, width & 0xff, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]);
+  const frame = Buffer.from([
+    0xff,
+    sof,
+    0x00,
+    0x11,
+    8,
+    height >> 8,
+    height & 0xff,
+    width >> 8,
+    width & 0xff,
+    3,
+    1,
+    0x22,
+    0,
+    2,
+    0x11,
+    1,
+    3,
+    0x11,
+    1,
+  ]);
   return Buffer.concat([Buffer.from([0xff, 0xd8]), app0, dht, frame, Buffer.from([0xff, 0xd9])]);
 }
 
@@ -94,7 +114,11 @@ describe("pictureSize", () => {
 
 describe("checkPicture", () => {
   it("takes pictures up to 8000 px a side and 40 megapixels", () => {
-    expect(checkPicture(png(8000, 5000), RASTER)).toMatchObject({ ok: true, type: PNG, size: { width: 8000, height: 5000 } });
+    expect(checkPicture(png(8000, 5000), RASTER)).toMatchObject({
+      ok: true,
+      type: PNG,
+      size: { width: 8000, height: 5000 },
+    });
     expect(checkPicture(jpeg(6000, 6000), RASTER)).toMatchObject({ ok: true, type: JPEG });
     expect(checkPicture(webpLossy(4000, 3000), RASTER)).toMatchObject({ ok: true, type: WEBP });
   });
@@ -113,8 +137,14 @@ describe("checkPicture", () => {
   });
 
   it("refuses SVG, HTML, GIF where not taken, and a header that cannot be read", () => {
-    expect(checkPicture(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'), RASTER)).toEqual({ ok: false, reason: "type" });
-    expect(checkPicture(Buffer.from("<!doctype html><script>alert(1)</script>"), RASTER)).toEqual({ ok: false, reason: "type" });
+    expect(checkPicture(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'), RASTER)).toEqual({
+      ok: false,
+      reason: "type",
+    });
+    expect(checkPicture(Buffer.from("<!doctype html><script>alert(1)</script>"), RASTER)).toEqual({
+      ok: false,
+      reason: "type",
+    });
     expect(checkPicture(gif(10, 10), RASTER)).toEqual({ ok: false, reason: "type" });
     expect(checkPicture(png(10, 10).subarray(0, 16), RASTER)).toEqual({ ok: false, reason: "type" });
   });

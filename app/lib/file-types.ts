@@ -8,15 +8,32 @@ function startsWith(bytes: Uint8Array, signature: number[]) {
   return signature.every((byte, index) => bytes[index] === byte);
 }
 
-export const PDF: SniffedType = { type: "application/pdf", extension: "pdf", matches: (bytes) => startsWith(bytes, [0x25, 0x50, 0x44, 0x46]) };
-export const PNG: SniffedType = { type: "image/png", extension: "png", matches: (bytes) => startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) };
-export const JPEG: SniffedType = { type: "image/jpeg", extension: "jpg", matches: (bytes) => startsWith(bytes, [0xff, 0xd8, 0xff]) };
+export const PDF: SniffedType = {
+  type: "application/pdf",
+  extension: "pdf",
+  matches: (bytes) => startsWith(bytes, [0x25, 0x50, 0x44, 0x46]),
+};
+export const PNG: SniffedType = {
+  type: "image/png",
+  extension: "png",
+  matches: (bytes) => startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+};
+export const JPEG: SniffedType = {
+  type: "image/jpeg",
+  extension: "jpg",
+  matches: (bytes) => startsWith(bytes, [0xff, 0xd8, 0xff]),
+};
 export const WEBP: SniffedType = {
   type: "image/webp",
   extension: "webp",
-  matches: (bytes) => startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && String.fromCharCode(...bytes.slice(8, 12)) === "WEBP",
+  matches: (bytes) =>
+    startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && String.fromCharCode(...bytes.slice(8, 12)) === "WEBP",
 };
-export const ICO: SniffedType = { type: "image/x-icon", extension: "ico", matches: (bytes) => startsWith(bytes, [0x00, 0x00, 0x01, 0x00]) };
+export const ICO: SniffedType = {
+  type: "image/x-icon",
+  extension: "ico",
+  matches: (bytes) => startsWith(bytes, [0x00, 0x00, 0x01, 0x00]),
+};
 
 /** The first of `types` the bytes are, if any. */
 export function sniff(bytes: Uint8Array, types: readonly SniffedType[]) {
@@ -34,7 +51,9 @@ function uint16BE(bytes: Uint8Array, at: number) {
 }
 
 function uint32BE(bytes: Uint8Array, at: number) {
-  return at + 4 <= bytes.length ? bytes[at] * 0x1000000 + ((bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]) : -1;
+  return at + 4 <= bytes.length
+    ? bytes[at] * 0x1000000 + ((bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3])
+    : -1;
 }
 
 function uint24LE(bytes: Uint8Array, at: number) {
@@ -114,8 +133,11 @@ function icoSize(bytes: Uint8Array): PictureSize | null {
   for (let index = 0; index < count; index++) {
     const entry = 6 + index * 16;
     if (entry + 16 > bytes.length) return null;
-    const offset = (bytes[entry + 12] | (bytes[entry + 13] << 8) | (bytes[entry + 14] << 16) | (bytes[entry + 15] << 24)) >>> 0;
-    const embedded = PNG.matches(bytes.subarray(offset)) ? pngSize(bytes, offset) : { width: bytes[entry] || 256, height: bytes[entry + 1] || 256 };
+    const offset =
+      (bytes[entry + 12] | (bytes[entry + 13] << 8) | (bytes[entry + 14] << 16) | (bytes[entry + 15] << 24)) >>> 0;
+    const embedded = PNG.matches(bytes.subarray(offset))
+      ? pngSize(bytes, offset)
+      : { width: bytes[entry] || 256, height: bytes[entry + 1] || 256 };
     if (!embedded) return null;
     if (!largest || embedded.width * embedded.height > largest.width * largest.height) largest = embedded;
   }
@@ -138,11 +160,15 @@ export function pictureSize(bytes: Uint8Array): PictureSize | null {
  * PICTURE_MAX_SIDE a side and PICTURE_MAX_PIXELS in all (a tiny file can claim a size that takes
  * gigabytes to decode).
  */
-export function checkPicture(bytes: Uint8Array, types: readonly SniffedType[]): { ok: true; type: SniffedType; size: PictureSize } | { ok: false; reason: "type" | "dimensions" } {
+export function checkPicture(
+  bytes: Uint8Array,
+  types: readonly SniffedType[],
+): { ok: true; type: SniffedType; size: PictureSize } | { ok: false; reason: "type" | "dimensions" } {
   const type = sniff(bytes, types);
   if (!type) return { ok: false, reason: "type" };
   const size = pictureSize(bytes);
   if (!size) return { ok: false, reason: "type" };
-  if (size.width > PICTURE_MAX_SIDE || size.height > PICTURE_MAX_SIDE || size.width * size.height > PICTURE_MAX_PIXELS) return { ok: false, reason: "dimensions" };
+  if (size.width > PICTURE_MAX_SIDE || size.height > PICTURE_MAX_SIDE || size.width * size.height > PICTURE_MAX_PIXELS)
+    return { ok: false, reason: "dimensions" };
   return { ok: true, type, size };
 }

@@ -31,7 +31,11 @@ describe("a posted form as nested values", () => {
       ["images[1].remove", "on"],
       ["limits.KWD.min", "1.000"],
     ]);
-    expect(values).toEqual({ name_en: "Oud", images: [{ id: "4", position: "2" }, { remove: "on" }], limits: { KWD: { min: "1.000" } } });
+    expect(values).toEqual({
+      name_en: "Oud",
+      images: [{ id: "4", position: "2" }, { remove: "on" }],
+      limits: { KWD: { min: "1.000" } },
+    });
     expect(Object.getPrototypeOf(values)).toBe(Object.prototype);
     expect(Object.getPrototypeOf(values.limits)).toBe(Object.prototype);
   });
@@ -56,21 +60,51 @@ describe("a posted form as nested values", () => {
   });
 
   it("takes only indices into a list, and never goes through a value given as text", () => {
-    expect(() => read([["images[0].id", "1"], ["images.length", "99999999999"], ["images.push.x", "1"]])).not.toThrow();
-    expect(read([["images[0].id", "1"], ["images.length", "9"], ["images.push.x", "1"]])).toEqual({ images: [{ id: "1" }] });
+    expect(() =>
+      read([
+        ["images[0].id", "1"],
+        ["images.length", "99999999999"],
+        ["images.push.x", "1"],
+      ]),
+    ).not.toThrow();
+    expect(
+      read([
+        ["images[0].id", "1"],
+        ["images.length", "9"],
+        ["images.push.x", "1"],
+      ]),
+    ).toEqual({ images: [{ id: "1" }] });
     expect(([] as unknown as Record<string, unknown>).x).toBeUndefined();
-    expect(read([["a", "1"], ["a[b]", "2"]])).toEqual({ a: "1" });
-    expect(read([["a[b]", "2"], ["a", "1"]])).toEqual({ a: { b: "2" } });
+    expect(
+      read([
+        ["a", "1"],
+        ["a[b]", "2"],
+      ]),
+    ).toEqual({ a: "1" });
+    expect(
+      read([
+        ["a[b]", "2"],
+        ["a", "1"],
+      ]),
+    ).toEqual({ a: { b: "2" } });
   });
 
   it("leaves out files, names deeper than allowed, and what the page says to skip", () => {
-    const body = form([["a.b.c", "deep"], ["_pending", "key"], ["ok", "1"]]);
+    const body = form([
+      ["a.b.c", "deep"],
+      ["_pending", "key"],
+      ["ok", "1"],
+    ]);
     body.append("picture", new File(["x"], "x.png"));
-    expect(nestedFormValues(body, { maxDepth: 2, indexDigits: 2, skip: (name) => name.startsWith("_") })).toEqual({ ok: "1" });
+    expect(nestedFormValues(body, { maxDepth: 2, indexDigits: 2, skip: (name) => name.startsWith("_") })).toEqual({
+      ok: "1",
+    });
   });
 
   it("drops the rows of a list left blank", () => {
-    expect(dropBlankRows({ sizes: [{ name: "S" }, { name: " " }, undefined, { name: "L" }] })).toEqual({ sizes: [{ name: "S" }, { name: "L" }] });
+    expect(dropBlankRows({ sizes: [{ name: "S" }, { name: " " }, undefined, { name: "L" }] })).toEqual({
+      sizes: [{ name: "S" }, { name: "L" }],
+    });
   });
 
   it("is what the catalogue's, the food set-up's and the collectors' forms read, hostile names ignored", () => {
@@ -82,7 +116,10 @@ describe("a posted form as nested values", () => {
     ];
     expect(catalogueForm(form(hostile))).toEqual({ name_en: "Oud" });
     expect(foodForm(form(hostile))).toEqual({ name_en: "Oud" });
-    expect(collectorForm(form([...hostile, ["currencies", "KWD"]]), ["currencies"])).toEqual({ name_en: "Oud", currencies: ["KWD"] });
+    expect(collectorForm(form([...hostile, ["currencies", "KWD"]]), ["currencies"])).toEqual({
+      name_en: "Oud",
+      currencies: ["KWD"],
+    });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

@@ -11,7 +11,10 @@
  *
  * Files and names `skip` refuses are left out, as are names deeper than `maxDepth` steps.
  */
-export function nestedFormValues(form: FormData, options: { maxDepth: number; indexDigits: number; skip?: (name: string) => boolean }): Record<string, unknown> {
+export function nestedFormValues(
+  form: FormData,
+  options: { maxDepth: number; indexDigits: number; skip?: (name: string) => boolean },
+): Record<string, unknown> {
   const root: Record<string, unknown> = Object.create(null);
   const index = new RegExp(`^\\d{1,${options.indexDigits}}$`);
   for (const [name, value] of form.entries()) {
@@ -43,7 +46,8 @@ function placeAt(root: Record<string, unknown>, path: readonly string[], value: 
       const child: Record<string, unknown> | unknown[] = index.test(path[at + 1]) ? [] : Object.create(null);
       slot[key as string] = child;
       node = child;
-    } else if (existing !== null && typeof existing === "object") node = existing as Record<string, unknown> | unknown[];
+    } else if (existing !== null && typeof existing === "object")
+      node = existing as Record<string, unknown> | unknown[];
     else return;
   }
 }
@@ -56,7 +60,8 @@ function plain(value: unknown): unknown {
     out.length = value.length;
     return out;
   }
-  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, plain(inner)]));
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, plain(inner)]));
   return value;
 }
 
@@ -69,8 +74,12 @@ function blank(value: unknown): boolean {
 
 /** Rows of lists left blank (a new row not filled in, a row cleared to take it away) dropped, at every depth. */
 export function dropBlankRows(value: unknown): unknown {
-  if (Array.isArray(value)) return value.filter((row) => row !== undefined && !(row && typeof row === "object" && blank(row))).map(dropBlankRows);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, dropBlankRows(inner)]));
+  if (Array.isArray(value))
+    return value
+      .filter((row) => row !== undefined && !(row && typeof row === "object" && blank(row)))
+      .map(dropBlankRows);
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, dropBlankRows(inner)]));
   return value;
 }
 

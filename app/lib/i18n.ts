@@ -30,7 +30,25 @@ export function languageOfPath(pathname: string): Language {
  * messages, receipts, what made a transaction (its details rows) and the customer pages (sent without scripts). The browser's copy of the catalogue leaves them out (vite.config.ts);
  * browser-catalogue.test.ts checks that no code the browser runs asks for one of them.
  */
-export const SERVER_ONLY_NAMESPACES = ["audit", "audit_entry", "mail", "sms", "receipt", "pay", "events_public", "event_tickets", "food_public", "collect_public", "catalogue_public", "shopify_public", "cpr_public", "transaction_sources", "checkout_public", "ecommerce", "checkout_operations"] as const;
+export const SERVER_ONLY_NAMESPACES = [
+  "audit",
+  "audit_entry",
+  "mail",
+  "sms",
+  "receipt",
+  "pay",
+  "events_public",
+  "event_tickets",
+  "food_public",
+  "collect_public",
+  "catalogue_public",
+  "shopify_public",
+  "cpr_public",
+  "transaction_sources",
+  "checkout_public",
+  "ecommerce",
+  "checkout_operations",
+] as const;
 
 /**
  * Namespaces only some pages need: the browser's catalogue leaves them out too, and the pages that
@@ -38,4 +56,19 @@ export const SERVER_ONLY_NAMESPACES = ["audit", "audit_entry", "mail", "sms", "r
  * dashboard does not carry the administration panel's words. browser-catalogue.test.ts checks that
  * no other code the browser runs asks for them.
  */
-export const PAGE_NAMESPACES = { admin: ["admin", "operator", "checkout_fields", "permissions"], event: ["event", "bookings", "checkin", "event_setup"], food: ["food", "food_setup", "food_orders", "food_bulk"], catalogue: ["catalogue_admin"], bulk: ["bulk"], customer_payment: ["collectors"], session: ["sessions"], shopify: ["shopify"], code_pairing: ["code_pairing"], pos: ["pos"], reconciliation: ["reconciliation"], mailbox: ["mailbox"], statistics: ["statistics"], reports: ["reports"] } as const;
+export const PAGE_NAMESPACES = {
+  admin: ["admin", "operator", "checkout_fields", "permissions"],
+  event: ["event", "bookings", "checkin", "event_setup"],
+  food: ["food", "food_setup", "food_orders", "food_bulk"],
+  catalogue: ["catalogue_admin"],
+  bulk: ["bulk"],
+  customer_payment: ["collectors"],
+  session: ["sessions"],
+  shopify: ["shopify"],
+  code_pairing: ["code_pairing"],
+  pos: ["pos"],
+  reconciliation: ["reconciliation"],
+  mailbox: ["mailbox"],
+  statistics: ["statistics"],
+  reports: ["reports"],
+} as const;

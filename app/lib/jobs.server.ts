@@ -137,7 +137,9 @@ export async function runReadyJobs(db: DB, options: { heartbeatMs?: number } = {
     const job = await claimJob(db);
     if (!job) return count;
     count++;
-    await inRequestScope({ requestId: `job-${job.id}` }, () => runClaimed(db, job, options.heartbeatMs ?? HEARTBEAT_MS));
+    await inRequestScope({ requestId: `job-${job.id}` }, () =>
+      runClaimed(db, job, options.heartbeatMs ?? HEARTBEAT_MS),
+    );
   }
 }
 
@@ -176,7 +178,15 @@ async function runClaimed(db: DB, job: ClaimedJob, heartbeatMs: number) {
       .where("id", "=", job.id)
       .where("locked_by", "=", workerId)
       .execute();
-    log.warn({ ...line, outcome: finalAttempt ? "failed" : "retry", duration_ms: Math.round(performance.now() - started), error: errorField(error) }, "job");
+    log.warn(
+      {
+        ...line,
+        outcome: finalAttempt ? "failed" : "retry",
+        duration_ms: Math.round(performance.now() - started),
+        error: errorField(error),
+      },
+      "job",
+    );
     if (finalAttempt) await giveUp(db, job);
   }
 }
@@ -195,7 +205,12 @@ export async function requeueStaleJobs(db: DB) {
     // Conditional, so that of several workers looking at once one gives it up.
     const failed = await db
       .updateTable("jobs")
-      .set({ status: "failed", locked_by: null, finished_at: nowIso(), last_error: "Its worker stopped while running it" })
+      .set({
+        status: "failed",
+        locked_by: null,
+        finished_at: nowIso(),
+        last_error: "Its worker stopped while running it",
+      })
       .where("id", "=", job.id)
       .where("status", "=", "running")
       .where("locked_at", "<", stale)
@@ -216,8 +231,16 @@ export const PRUNE_JOBS_JOB = "prune_jobs";
 
 /** Done jobs are kept three days (to look into), failed ones thirty; the scheduled ones would otherwise pile up. */
 export async function pruneFinishedJobs(db: DB) {
-  await db.deleteFrom("jobs").where("status", "=", "done").where("finished_at", "<", addMs(now(), -3 * 86_400_000).toISOString()).execute();
-  await db.deleteFrom("jobs").where("status", "=", "failed").where("finished_at", "<", addMs(now(), -30 * 86_400_000).toISOString()).execute();
+  await db
+    .deleteFrom("jobs")
+    .where("status", "=", "done")
+    .where("finished_at", "<", addMs(now(), -3 * 86_400_000).toISOString())
+    .execute();
+  await db
+    .deleteFrom("jobs")
+    .where("status", "=", "failed")
+    .where("finished_at", "<", addMs(now(), -30 * 86_400_000).toISOString())
+    .execute();
 }
 
 /** `startAfterMs`: the first run waits this long after the first start instead of running at once. */
@@ -242,11 +265,20 @@ export async function enqueueDueSchedules(db: DB) {
     let won: boolean;
     if (!row) {
       const first = schedule.startAfterMs === undefined ? next : addMs(current, schedule.startAfterMs).toISOString();
-      const inserted = await db.insertInto("app_settings").values({ key, value: first }).onConflict((conflict) => conflict.column("key").doNothing()).executeTakeFirst();
+      const inserted = await db
+        .insertInto("app_settings")
+        .values({ key, value: first })
+        .onConflict((conflict) => conflict.column("key").doNothing())
+        .executeTakeFirst();
       won = schedule.startAfterMs === undefined && Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
     } else {
       if (row.value > current.toISOString()) continue;
-      const moved = await db.updateTable("app_settings").set({ value: next }).where("key", "=", key).where("value", "=", row.value).executeTakeFirst();
+      const moved = await db
+        .updateTable("app_settings")
+        .set({ value: next })
+        .where("key", "=", key)
+        .where("value", "=", row.value)
+        .executeTakeFirst();
       won = Number(moved.numUpdatedRows) === 1;
     }
     if (won) await enqueueJob(db, schedule.type, {}, { maxAttempts: 1 });
@@ -266,10 +298,22 @@ export const WORKER_STALL_MS = 60_000;
  */
 export async function workerTakesJobs(db: DB): Promise<boolean> {
   const since = addMs(now(), -WORKER_STALL_MS).toISOString();
-  const waitingJob = await db.selectFrom("jobs").select("id").where("status", "=", "queued").where("run_at", "<=", since).limit(1).executeTakeFirst();
+  const waitingJob = await db
+    .selectFrom("jobs")
+    .select("id")
+    .where("status", "=", "queued")
+    .where("run_at", "<=", since)
+    .limit(1)
+    .executeTakeFirst();
   const dueSchedule = waitingJob
     ? undefined
-    : await db.selectFrom("app_settings").select("key").where("key", "like", "schedule:%").where("value", "<=", since).limit(1).executeTakeFirst();
+    : await db
+        .selectFrom("app_settings")
+        .select("key")
+        .where("key", "like", "schedule:%")
+        .where("value", "<=", since)
+        .limit(1)
+        .executeTakeFirst();
   if (!waitingJob && !dueSchedule) return true;
   const taken = await db.selectFrom("jobs").select("id").where("locked_at", ">=", since).limit(1).executeTakeFirst();
   return taken !== undefined;

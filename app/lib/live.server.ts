@@ -56,7 +56,11 @@ export async function publishLive(db: DB, message: LiveMessage): Promise<void> {
 }
 
 /** The same message for several recipients. */
-export async function publishLiveTo(db: DB, userIds: readonly number[], message: Omit<LiveMessage, "userId" | "permission"> & { dataFor?: (userId: number) => Record<string, unknown> }) {
+export async function publishLiveTo(
+  db: DB,
+  userIds: readonly number[],
+  message: Omit<LiveMessage, "userId" | "permission"> & { dataFor?: (userId: number) => Record<string, unknown> },
+) {
   if (userIds.length === 0) return;
   const created = nowIso();
   await publishRows(
@@ -76,7 +80,11 @@ export async function publishLiveTo(db: DB, userIds: readonly number[], message:
  * Every channel of the session (or, with `exceptSessionId` or nothing, of the user's other sessions)
  * closes, on every instance; the browsers those sign-ins registered for push are told nothing more.
  */
-export async function endLiveSessions(db: DB, user: { id: number; merchantId: number }, session: { sessionId?: string; exceptSessionId?: string }) {
+export async function endLiveSessions(
+  db: DB,
+  user: { id: number; merchantId: number },
+  session: { sessionId?: string; exceptSessionId?: string },
+) {
   if (session.sessionId) {
     await db.deleteFrom("push_subscriptions").where("session_id", "=", session.sessionId).execute();
   } else {

@@ -32,11 +32,41 @@ export function noteMerchant(merchantId: number) {
 }
 
 const SECRET_FIELDS = [
-  "password", "currentPassword", "newPassword", "pin", "cvv", "cvc", "card", "cardNumber", "card_number", "pan",
-  "token", "accessToken", "refreshToken", "apiKey", "api_key", "secret", "authorization", "cookie",
-  "civil_id", "civilId", "email", "customer_email", "trandata", "paymentToken",
-  "apiPassword", "api_password", "notificationSecret", "notification_secret", "webhookSecret",
-  "resourceKey", "resource_key", "tranportal_password", "phone", "mobile", "customer_phone",
+  "password",
+  "currentPassword",
+  "newPassword",
+  "pin",
+  "cvv",
+  "cvc",
+  "card",
+  "cardNumber",
+  "card_number",
+  "pan",
+  "token",
+  "accessToken",
+  "refreshToken",
+  "apiKey",
+  "api_key",
+  "secret",
+  "authorization",
+  "cookie",
+  "civil_id",
+  "civilId",
+  "email",
+  "customer_email",
+  "trandata",
+  "paymentToken",
+  "apiPassword",
+  "api_password",
+  "notificationSecret",
+  "notification_secret",
+  "webhookSecret",
+  "resourceKey",
+  "resource_key",
+  "tranportal_password",
+  "phone",
+  "mobile",
+  "customer_phone",
 ];
 
 export const REDACTED_PATHS = SECRET_FIELDS.flatMap((field) => [field, `*.${field}`, `*.*.${field}`]);
@@ -61,13 +91,18 @@ export const log = pino({
   redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
   mixin() {
     const scope = scopes.getStore();
-    return scope ? { request_id: scope.requestId, ...(scope.merchantId !== undefined && { merchant_id: scope.merchantId }) } : {};
+    return scope
+      ? { request_id: scope.requestId, ...(scope.merchantId !== undefined && { merchant_id: scope.merchantId }) }
+      : {};
   },
-  ...(pretty() && { transport: { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" } } }),
+  ...(pretty() && {
+    transport: { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" } },
+  }),
 });
 
 /** An error as a log field: its message (and, below warn, its stack), never the objects it carries. */
 export function errorField(error: unknown) {
-  if (error instanceof Error) return { message: error.message, ...(log.isLevelEnabled("debug") && { stack: error.stack }) };
+  if (error instanceof Error)
+    return { message: error.message, ...(log.isLevelEnabled("debug") && { stack: error.stack }) };
   return { message: String(error) };
 }

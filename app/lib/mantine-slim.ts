@@ -14,10 +14,26 @@ export function useMergeRefs<T>(refs: Ref<T>[]) {
   return useMergedRef<T>(...refs);
 }
 
-type ScrollAreaOnlyProps = { offsetScrollbars?: unknown; scrollbarSize?: unknown; type?: unknown; scrollbars?: unknown; scrollHideDelay?: unknown };
+type ScrollAreaOnlyProps = {
+  offsetScrollbars?: unknown;
+  scrollbarSize?: unknown;
+  type?: unknown;
+  scrollbars?: unknown;
+  scrollHideDelay?: unknown;
+};
 
 /** What Table.ScrollContainer would draw for `type="scrollarea"`: a div that scrolls natively. */
-export const ScrollArea = forwardRef<HTMLDivElement, HTMLAttributes<HTMLDivElement> & ScrollAreaOnlyProps>(function NativeScrollArea(props, ref) {
-  const { offsetScrollbars: _offset, scrollbarSize: _size, type: _type, scrollbars: _scrollbars, scrollHideDelay: _delay, style, ...rest } = props;
-  return createElement("div", { ...rest, ref, style: { overflow: "auto", ...(style as CSSProperties | undefined) } });
-});
+export const ScrollArea = forwardRef<HTMLDivElement, HTMLAttributes<HTMLDivElement> & ScrollAreaOnlyProps>(
+  function NativeScrollArea(props, ref) {
+    const {
+      offsetScrollbars: _offset,
+      scrollbarSize: _size,
+      type: _type,
+      scrollbars: _scrollbars,
+      scrollHideDelay: _delay,
+      style,
+      ...rest
+    } = props;
+    return createElement("div", { ...rest, ref, style: { overflow: "auto", ...(style as CSSProperties | undefined) } });
+  },
+);

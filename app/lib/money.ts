@@ -4,11 +4,39 @@
  */
 
 const EXPONENTS: Record<string, number> = {
-  KWD: 3, BHD: 3, OMR: 3, JOD: 3, IQD: 3, LYD: 3, TND: 3,
-  JPY: 0, KRW: 0, CLP: 0, ISK: 0, VND: 0, XAF: 0, XOF: 0, UGX: 0, PYG: 0, RWF: 0,
+  KWD: 3,
+  BHD: 3,
+  OMR: 3,
+  JOD: 3,
+  IQD: 3,
+  LYD: 3,
+  TND: 3,
+  JPY: 0,
+  KRW: 0,
+  CLP: 0,
+  ISK: 0,
+  VND: 0,
+  XAF: 0,
+  XOF: 0,
+  UGX: 0,
+  PYG: 0,
+  RWF: 0,
 };
 
-export const SUPPORTED_CURRENCIES = ["KWD", "USD", "EUR", "GBP", "SAR", "AED", "QAR", "BHD", "OMR", "EGP", "JOD", "JPY"] as const;
+export const SUPPORTED_CURRENCIES = [
+  "KWD",
+  "USD",
+  "EUR",
+  "GBP",
+  "SAR",
+  "AED",
+  "QAR",
+  "BHD",
+  "OMR",
+  "EGP",
+  "JOD",
+  "JPY",
+] as const;
 
 export type SupportedCurrency = (typeof SUPPORTED_CURRENCIES)[number];
 
@@ -93,7 +121,8 @@ export type FeeRule = { fixed: number; basisPoints: number };
 export function computeFee(amount: number, rule: FeeRule): number {
   assertMinor(amount);
   assertMinor(rule.fixed);
-  if (!Number.isSafeInteger(rule.basisPoints) || rule.basisPoints < 0) throw new RangeError("basisPoints must be a non-negative integer");
+  if (!Number.isSafeInteger(rule.basisPoints) || rule.basisPoints < 0)
+    throw new RangeError("basisPoints must be a non-negative integer");
   const product = BigInt(amount) * BigInt(rule.basisPoints);
   const percentage = (product + 5000n) / 10000n;
   return rule.fixed + Number(percentage);

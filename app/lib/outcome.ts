@@ -16,7 +16,10 @@ export type NameParam = { en: string; ar: string };
 /** Several words or names, joined the reader's way ("a, b" / "a، b"). */
 export type ListParam = { list: (string | WordParam | NameParam)[] };
 
-export type TextParams = Record<string, string | number | MoneyParam | WordParam | NameParam | ListParam | null | undefined>;
+export type TextParams = Record<
+  string,
+  string | number | MoneyParam | WordParam | NameParam | ListParam | null | undefined
+>;
 
 export type Refusal = { ok: false; code: string; field?: string; params?: TextParams };
 

@@ -6,5 +6,7 @@ import { i18nFor } from "./i18n.server";
  * the page: the browser's catalogue leaves them out (decision 0020).
  */
 export function pageTexts(lang: Language, namespaces: readonly string[]): Record<string, unknown> {
-  return Object.fromEntries(namespaces.map((namespace) => [namespace, i18nFor(lang).getResource(lang, "common", namespace) ?? {}]));
+  return Object.fromEntries(
+    namespaces.map((namespace) => [namespace, i18nFor(lang).getResource(lang, "common", namespace) ?? {}]),
+  );
 }

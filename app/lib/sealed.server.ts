@@ -34,7 +34,8 @@ function sealingKey(): Buffer {
     }
   }
   const material = fs.readFileSync(file, "utf8").trim();
-  if (!/^[0-9a-f]{64}$/.test(material)) throw new Error(`${file} does not hold a key (64 hexadecimal digits): restore it, or set CREDENTIALS_KEY`);
+  if (!/^[0-9a-f]{64}$/.test(material))
+    throw new Error(`${file} does not hold a key (64 hexadecimal digits): restore it, or set CREDENTIALS_KEY`);
   return remember(source, material);
 }
 
@@ -49,7 +50,12 @@ export function seal(plain: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", sealingKey(), iv);
   const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
-  return [VERSION, iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), body.toString("base64url")].join(":");
+  return [
+    VERSION,
+    iv.toString("base64url"),
+    cipher.getAuthTag().toString("base64url"),
+    body.toString("base64url"),
+  ].join(":");
 }
 
 export function isSealed(value: string) {

@@ -15,7 +15,11 @@ function useKeyFileBeside(dir: string) {
 }
 
 afterEach(() => {
-  for (const [name, value] of [["CREDENTIALS_KEY", saved.key], ["SQLITE_PATH", saved.sqlite], ["DATABASE_URL", saved.database]] as const) {
+  for (const [name, value] of [
+    ["CREDENTIALS_KEY", saved.key],
+    ["SQLITE_PATH", saved.sqlite],
+    ["DATABASE_URL", saved.database],
+  ] as const) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }

@@ -20,6 +20,10 @@ export async function getAppSecret(db: DB): Promise<string> {
     .values({ key: "secret", value: secret })
     .onConflict((conflict) => conflict.column("key").doNothing())
     .execute();
-  const stored = await db.selectFrom("app_settings").select("value").where("key", "=", "secret").executeTakeFirstOrThrow();
+  const stored = await db
+    .selectFrom("app_settings")
+    .select("value")
+    .where("key", "=", "secret")
+    .executeTakeFirstOrThrow();
   return (cached = stored.value);
 }

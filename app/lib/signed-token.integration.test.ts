@@ -34,7 +34,9 @@ describe("signed tokens", () => {
   it("reads the cookies handed out before: 16 bytes of the HMAC keyed by purpose and secret", async () => {
     const secret = await getAppSecret(database.db);
     const token = "a".repeat(32);
-    const signature = Buffer.from(hmacSha256(`food-cart:${secret}`, token), "hex").subarray(0, 16).toString("base64url");
+    const signature = Buffer.from(hmacSha256(`food-cart:${secret}`, token), "hex")
+      .subarray(0, 16)
+      .toString("base64url");
     expect(await verifySignedToken(database.db, "food-cart", `${token}.${signature}`)).toBe(token);
   });
 });

@@ -11,7 +11,9 @@ import { getAppSecret } from "./secret.server";
 
 async function signatureOf(db: DB, purpose: string, token: string) {
   const secret = await getAppSecret(db);
-  return Buffer.from(hmacSha256(`${purpose}:${secret}`, token), "hex").subarray(0, 16).toString("base64url");
+  return Buffer.from(hmacSha256(`${purpose}:${secret}`, token), "hex")
+    .subarray(0, 16)
+    .toString("base64url");
 }
 
 /** A new token and its signed form (what the cookie holds). */

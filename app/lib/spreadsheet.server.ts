@@ -123,9 +123,16 @@ export function readXlsxApart(file: Buffer, deadlineMs = READ_DEADLINE_MS): Prom
     } catch (error) {
       parentPort.postMessage({ error: String(error && error.message || error) });
     }
-  `.replace("workbook.buffer, workbook.byteOffset, workbook.byteLength", "workerData.file.buffer, workerData.file.byteOffset, workerData.file.byteLength");
+  `.replace(
+    "workbook.buffer, workbook.byteOffset, workbook.byteLength",
+    "workerData.file.buffer, workerData.file.byteOffset, workerData.file.byteLength",
+  );
   return new Promise((resolve, reject) => {
-    const worker = new Worker(source, { eval: true, workerData: { file, maxInflated: MAX_INFLATED }, resourceLimits: { maxOldGenerationSizeMb: 512 } });
+    const worker = new Worker(source, {
+      eval: true,
+      workerData: { file, maxInflated: MAX_INFLATED },
+      resourceLimits: { maxOldGenerationSizeMb: 512 },
+    });
     let settled = false;
     const settle = (outcome: () => void) => {
       if (settled) return;
@@ -134,8 +141,15 @@ export function readXlsxApart(file: Buffer, deadlineMs = READ_DEADLINE_MS): Prom
       void worker.terminate();
       outcome();
     };
-    const deadline = setTimeout(() => settle(() => reject(new SpreadsheetError(`not read within ${deadlineMs / 1000} s`))), deadlineMs);
-    worker.on("message", (message: { rows?: SheetRows; error?: string }) => settle(() => (message.rows ? resolve(message.rows) : reject(new SpreadsheetError(message.error ?? "unreadable")))));
+    const deadline = setTimeout(
+      () => settle(() => reject(new SpreadsheetError(`not read within ${deadlineMs / 1000} s`))),
+      deadlineMs,
+    );
+    worker.on("message", (message: { rows?: SheetRows; error?: string }) =>
+      settle(() =>
+        message.rows ? resolve(message.rows) : reject(new SpreadsheetError(message.error ?? "unreadable")),
+      ),
+    );
     worker.on("error", (error) => settle(() => reject(new SpreadsheetError(error.message))));
     worker.on("exit", (code) => settle(() => reject(new SpreadsheetError(`the reader stopped (${code})`))));
   });
@@ -148,7 +162,11 @@ export function readXlsxApart(file: Buffer, deadlineMs = READ_DEADLINE_MS): Prom
  * either; no pattern ever scans ahead for a closing tag, which is what made a small file of
  * unclosed tags take minutes.
  */
-function readWorkbook(file: Uint8Array, inflateRaw: (data: Uint8Array, limit: number) => Uint8Array, maxInflated: number): string[][] {
+function readWorkbook(
+  file: Uint8Array,
+  inflateRaw: (data: Uint8Array, limit: number) => Uint8Array,
+  maxInflated: number,
+): string[][] {
   const MAX_COLUMNS = 64;
   const MAX_ROWS = 20_000;
   const zip = Buffer.from(file.buffer, file.byteOffset, file.byteLength);
@@ -172,7 +190,12 @@ function readWorkbook(file: Uint8Array, inflateRaw: (data: Uint8Array, limit: nu
     if (at + 46 > zip.length || zip.readUInt32LE(at) !== 0x02014b50) fail("broken central directory");
     const nameLength = zip.readUInt16LE(at + 28);
     const name = zip.toString("utf8", at + 46, at + 46 + nameLength);
-    entries.set(name, { name, method: zip.readUInt16LE(at + 10), compressedSize: zip.readUInt32LE(at + 20), localOffset: zip.readUInt32LE(at + 42) });
+    entries.set(name, {
+      name,
+      method: zip.readUInt16LE(at + 10),
+      compressedSize: zip.readUInt32LE(at + 20),
+      localOffset: zip.readUInt32LE(at + 42),
+    });
     at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
   }
   const readEntry = (entry: { method: number; compressedSize: number; localOffset: number }) => {
@@ -270,12 +293,16 @@ function readWorkbook(file: Uint8Array, inflateRaw: (data: Uint8Array, limit: nu
   const decimalText = (value: number) => {
     const text = String(value);
     if (!/e/i.test(text)) return text;
-    return value.toFixed(Math.min(20, Math.max(0, -Math.floor(Math.log10(Math.abs(value))) + 15))).replace(/\.?0+$/, "");
+    return value
+      .toFixed(Math.min(20, Math.max(0, -Math.floor(Math.log10(Math.abs(value))) + 15)))
+      .replace(/\.?0+$/, "");
   };
 
   const sheetEntry =
     entries.get("xl/worksheets/sheet1.xml") ??
-    [...entries.values()].filter((entry) => /^xl\/worksheets\/sheet\d+\.xml$/.test(entry.name)).sort((a, b) => a.name.localeCompare(b.name, "en", { numeric: true }))[0];
+    [...entries.values()]
+      .filter((entry) => /^xl\/worksheets\/sheet\d+\.xml$/.test(entry.name))
+      .sort((a, b) => a.name.localeCompare(b.name, "en", { numeric: true }))[0];
   if (!sheetEntry) fail("no worksheet");
   const sharedEntry = entries.get("xl/sharedStrings.xml");
   const shared: string[] = [];
@@ -300,7 +327,8 @@ function readWorkbook(file: Uint8Array, inflateRaw: (data: Uint8Array, limit: nu
       else if (type === "inlineStr") {
         value = runsText(firstElement(content, "is")?.content ?? "");
       } else if (type === "b") value = raw === "1" ? "TRUE" : raw === undefined ? "" : "FALSE";
-      else if (type === "n" && raw !== undefined && raw.trim() !== "" && Number.isFinite(Number(raw))) value = decimalText(Number(raw));
+      else if (type === "n" && raw !== undefined && raw.trim() !== "" && Number.isFinite(Number(raw)))
+        value = decimalText(Number(raw));
       else value = unescapeXml(raw ?? "");
       while (cells.length < index) cells.push("");
       cells[index] = value;

@@ -31,7 +31,9 @@ describe("readXlsx", () => {
 
   it("refuses what is not a workbook, and a sheet claiming more rows than an import takes", () => {
     expect(() => readXlsx(Buffer.from("PK\u0003\u0004 not really"))).toThrow(SpreadsheetError);
-    expect(() => readXlsx(zipOf({ "xl/worksheets/sheet1.xml": '<worksheet><sheetData><row r="50000"/></sheetData></worksheet>' }))).toThrow(SpreadsheetError);
+    expect(() =>
+      readXlsx(zipOf({ "xl/worksheets/sheet1.xml": '<worksheet><sheetData><row r="50000"/></sheetData></worksheet>' })),
+    ).toThrow(SpreadsheetError);
   });
 });
 
@@ -44,6 +46,8 @@ describe("readXlsxApart", () => {
 
   it("refuses a workbook it cannot read, and one not read before its deadline", async () => {
     await expect(readXlsxApart(Buffer.from("PK\u0003\u0004 not really"))).rejects.toBeInstanceOf(SpreadsheetError);
-    await expect(readXlsxApart(zipOf({ "xl/sharedStrings.xml": SHARED, "xl/worksheets/sheet1.xml": SHEET }), 0)).rejects.toThrow(/not read within/);
+    await expect(
+      readXlsxApart(zipOf({ "xl/sharedStrings.xml": SHARED, "xl/worksheets/sheet1.xml": SHEET }), 0),
+    ).rejects.toThrow(/not read within/);
   });
 });

@@ -4,8 +4,11 @@
  * slash, a backslash, control characters.
  */
 export function checkStorageKey(key: string) {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
-  const invalid = key === "" || /[\\\u0000-\u001f\u007f]/.test(key) || key.split("/").some((segment) => segment === "" || segment === "." || segment === "..");
+  const invalid =
+    key === "" ||
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+    /[\\\u0000-\u001f\u007f]/.test(key) ||
+    key.split("/").some((segment) => segment === "" || segment === "." || segment === "..");
   if (invalid) throw new Error("Invalid storage key");
   return key;
 }

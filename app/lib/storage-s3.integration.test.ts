@@ -21,13 +21,27 @@ let uploadsDir: string;
 let database: TestDatabase;
 let shop: Awaited<ReturnType<typeof seedMerchant>>;
 
-const S3_ENV = ["S3_BUCKET", "S3_ENDPOINT", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_PREFIX", "REPORTS_DIR", "UPLOADS_DIR"];
+const S3_ENV = [
+  "S3_BUCKET",
+  "S3_ENDPOINT",
+  "S3_ACCESS_KEY_ID",
+  "S3_SECRET_ACCESS_KEY",
+  "S3_PREFIX",
+  "REPORTS_DIR",
+  "UPLOADS_DIR",
+];
 
 beforeAll(async () => {
   bucketDir = fs.mkdtempSync(path.join(os.tmpdir(), "kp-s3-"));
   reportsDir = fs.mkdtempSync(path.join(os.tmpdir(), "kp-s3-reports-"));
   uploadsDir = fs.mkdtempSync(path.join(os.tmpdir(), "kp-s3-uploads-"));
-  server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: bucketDir, configureBuckets: [{ name: "pay-files", configs: [] }] });
+  server = new S3rver({
+    address: "127.0.0.1",
+    port: 0,
+    silent: true,
+    directory: bucketDir,
+    configureBuckets: [{ name: "pay-files", configs: [] }],
+  });
   const address = await server.run();
   endpoint = `http://127.0.0.1:${address.port}`;
   Object.assign(process.env, {
@@ -58,7 +72,12 @@ function objectsInBucket() {
   return fs
     .readdirSync(root, { recursive: true, encoding: "utf8" })
     .filter((name) => name.endsWith("._S3rver_object"))
-    .map((name) => name.replace(/\._S3rver_object$/, "").split(path.sep).join("/"))
+    .map((name) =>
+      name
+        .replace(/\._S3rver_object$/, "")
+        .split(path.sep)
+        .join("/"),
+    )
     .sort();
 }
 
@@ -138,7 +157,11 @@ describe("a report on an installation with a bucket", () => {
     });
     if (!asked.ok) throw new Error("export refused");
     expect(await runReadyJobs(database.db)).toBe(1);
-    const report = await database.db.selectFrom("reports").selectAll().where("id", "=", asked.id).executeTakeFirstOrThrow();
+    const report = await database.db
+      .selectFrom("reports")
+      .selectAll()
+      .where("id", "=", asked.id)
+      .executeTakeFirstOrThrow();
     expect(report.state).toBe("done");
     expect(report.file_path).toBe(`reports/${shop.merchantId}/${asked.id}/${report.file_name}`);
     expect(objectsInBucket()).toContain(`kw/production/${report.file_path}`);

@@ -77,7 +77,9 @@ export function createS3Storage(options: S3StorageOptions): FileStorage {
   return {
     async put(key, data) {
       const { PutObjectCommand } = await loadSdk();
-      await (await connect()).send(new PutObjectCommand({ ...target(key), Body: data, ContentLength: data.byteLength }));
+      await (
+        await connect()
+      ).send(new PutObjectCommand({ ...target(key), Body: data, ContentLength: data.byteLength }));
     },
     async get(key) {
       const { GetObjectCommand } = await loadSdk();
@@ -181,7 +183,9 @@ class UploadStream extends Writable {
     const uploadId = this.uploadId;
     this.uploadId = undefined;
     if (!uploadId) return;
-    await this.s3.send(new this.sdk.AbortMultipartUploadCommand({ ...this.object, UploadId: uploadId })).catch(() => {});
+    await this.s3
+      .send(new this.sdk.AbortMultipartUploadCommand({ ...this.object, UploadId: uploadId }))
+      .catch(() => {});
   }
 
   private take() {
@@ -200,7 +204,13 @@ class UploadStream extends Writable {
     const body = this.take();
     const PartNumber = this.parts.length + 1;
     const sent = await this.s3.send(
-      new this.sdk.UploadPartCommand({ ...this.object, UploadId: this.uploadId, PartNumber, Body: body, ContentLength: body.length }),
+      new this.sdk.UploadPartCommand({
+        ...this.object,
+        UploadId: this.uploadId,
+        PartNumber,
+        Body: body,
+        ContentLength: body.length,
+      }),
     );
     if (!sent.ETag) throw new Error("The storage service gave no ETag for an uploaded part");
     this.parts.push({ ETag: sent.ETag, PartNumber });
@@ -214,7 +224,11 @@ class UploadStream extends Writable {
     }
     if (this.pendingBytes > 0) await this.sendPart();
     await this.s3.send(
-      new this.sdk.CompleteMultipartUploadCommand({ ...this.object, UploadId: this.uploadId, MultipartUpload: { Parts: this.parts } }),
+      new this.sdk.CompleteMultipartUploadCommand({
+        ...this.object,
+        UploadId: this.uploadId,
+        MultipartUpload: { Parts: this.parts },
+      }),
     );
     this.uploadId = undefined;
   }

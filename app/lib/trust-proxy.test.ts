@@ -3,7 +3,8 @@ import { parseTrustProxy } from "./env.server";
 
 describe("TRUST_PROXY", () => {
   it("is off unset, empty, 0 or false", () => {
-    for (const value of [undefined, "", "0", "false"]) expect(parseTrustProxy(value)).toEqual({ ok: true, setting: false });
+    for (const value of [undefined, "", "0", "false"])
+      expect(parseTrustProxy(value)).toEqual({ ok: true, setting: false });
   });
 
   it("takes a number of hops, so the entry the nearest proxy appended names the client", () => {

@@ -26,5 +26,7 @@ export function auditActor(entry: Pick<AuditRow, "actor_name" | "action">, lang:
 /** The actions the platform records, by code, with their titles in the reader's language (the audit viewer's filter and export). */
 export function auditActionTitles(lang: Language): Map<string, string> {
   const titles = (i18nFor(lang).getResource(lang, "common", "audit") ?? {}) as Record<string, unknown>;
-  return new Map(Object.entries(titles).flatMap(([code, title]) => (typeof title === "string" ? [[code, title] as const] : [])));
+  return new Map(
+    Object.entries(titles).flatMap(([code, title]) => (typeof title === "string" ? [[code, title] as const] : [])),
+  );
 }

@@ -13,7 +13,10 @@ export type NoticeReader = { merchantId: number; userId: number; sessionId: stri
 const REPORT_KINDS = new Set(["report_exported", "report_failed"]);
 
 /** A notification as the user reads it now: its title and link in the language of the page they have open. */
-export function presentNotification<T extends { kind: string; title: string; link: string | null }>(notification: T, lang: Language): T {
+export function presentNotification<T extends { kind: string; title: string; link: string | null }>(
+  notification: T,
+  lang: Language,
+): T {
   const key = `notifications.${notification.kind}`;
   return {
     ...notification,
@@ -41,16 +44,26 @@ export async function unreadNotices(db: DB, reader: NoticeReader, lang: Language
     .where("user_id", "=", reader.userId)
     .executeTakeFirst();
   if (!session) return [];
-  const unread = (await listUnreadNotifications(db, reader)).filter((notification) => notification.created_at >= session.created_at);
+  const unread = (await listUnreadNotifications(db, reader)).filter(
+    (notification) => notification.created_at >= session.created_at,
+  );
   const files = await reportFileNames(
     db,
     reader.merchantId,
-    unread.flatMap((notification) => (REPORT_KINDS.has(notification.kind) ? (reportIdOf(notification.link) ?? []) : [])),
+    unread.flatMap((notification) =>
+      REPORT_KINDS.has(notification.kind) ? (reportIdOf(notification.link) ?? []) : [],
+    ),
   );
   return unread.map((notification) => {
     const presented = presentNotification(notification, lang);
     const reportId = REPORT_KINDS.has(notification.kind) ? reportIdOf(notification.link) : null;
-    return { id: presented.id, kind: presented.kind, title: presented.title, link: presented.link, file: reportId === null ? null : (files.get(reportId) ?? null) };
+    return {
+      id: presented.id,
+      kind: presented.kind,
+      title: presented.title,
+      link: presented.link,
+      file: reportId === null ? null : (files.get(reportId) ?? null),
+    };
   });
 }
 
@@ -67,13 +80,21 @@ export async function takeReportNotices(
   lang: Language,
   shown: readonly { id: number; state: string }[] = [],
 ): Promise<Notice[]> {
-  const unfinished = new Set(shown.filter((report) => report.state === "queued" || report.state === "running").map((report) => report.id));
+  const unfinished = new Set(
+    shown.filter((report) => report.state === "queued" || report.state === "running").map((report) => report.id),
+  );
   const notices = (await unreadNotices(db, reader, lang)).filter((notice) => {
     const reportId = REPORT_KINDS.has(notice.kind) ? reportIdOf(notice.link) : null;
     return REPORT_KINDS.has(notice.kind) && !(reportId !== null && unfinished.has(reportId));
   });
   if (notices.length === 0) return [];
   // Only those this read marked: one the shell's poll took meanwhile is already on screen.
-  const taken = new Set(await takeNotifications(db, reader, notices.map((notice) => notice.id)));
+  const taken = new Set(
+    await takeNotifications(
+      db,
+      reader,
+      notices.map((notice) => notice.id),
+    ),
+  );
   return notices.filter((notice) => taken.has(notice.id));
 }

@@ -94,7 +94,10 @@ export function fontPaths(): Fonts {
   const url = new URL("../../assets/fonts/", import.meta.url);
   const local = url.protocol === "file:" ? fileURLToPath(url) : "";
   const folder = local && fs.existsSync(local) ? local : path.resolve(process.cwd(), "app/assets/fonts");
-  const inFolder = ({ latin, arabic }: Fonts[Weight]) => ({ latin: path.join(folder, latin), arabic: path.join(folder, arabic) });
+  const inFolder = ({ latin, arabic }: Fonts[Weight]) => ({
+    latin: path.join(folder, latin),
+    arabic: path.join(folder, arabic),
+  });
   return { regular: inFolder(FONT_FILES.regular), bold: inFolder(FONT_FILES.bold) };
 }
 
@@ -108,22 +111,34 @@ export function textOn(color: string) {
  * The merchant's header across the top of the first page, as on its pay page: its colour, its logo
  * at the reading start and its name beside it. Answers where the page's content starts.
  */
-export function drawHeader(doc: PDFKit.PDFDocument, content: PdfHeader, typeset: (text: string, style: Style, maxWidth: number) => Line[]) {
+export function drawHeader(
+  doc: PDFKit.PDFDocument,
+  content: PdfHeader,
+  typeset: (text: string, style: Style, maxWidth: number) => Line[],
+) {
   const rtl = content.lang === "ar";
   const color = /^#[0-9a-f]{6}$/i.test(content.headerColor) ? content.headerColor : "#ffffff";
   const height = 92;
   const left = PAGE.margin;
   const width = PAGE.width - 2 * PAGE.margin;
   doc.rect(0, 0, PAGE.width, height).fill(color);
-  if (color.toLowerCase() === "#ffffff") doc.moveTo(0, height).lineTo(PAGE.width, height).lineWidth(0.75).strokeColor(COLORS.rule).stroke();
+  if (color.toLowerCase() === "#ffffff")
+    doc.moveTo(0, height).lineTo(PAGE.width, height).lineWidth(0.75).strokeColor(COLORS.rule).stroke();
   let logoWidth = 0;
   if (content.logo) {
     try {
       // openImage (in PDFKit, not in its types) gives the size, to set the name beside the logo.
-      const image = (doc as unknown as { openImage(source: Buffer): { width: number; height: number } }).openImage(content.logo);
+      const image = (doc as unknown as { openImage(source: Buffer): { width: number; height: number } }).openImage(
+        content.logo,
+      );
       const scale = Math.min(140 / image.width, 52 / image.height);
       logoWidth = image.width * scale;
-      doc.image(image as unknown as Buffer, rtl ? left + width - logoWidth : left, (height - image.height * scale) / 2, { width: logoWidth });
+      doc.image(
+        image as unknown as Buffer,
+        rtl ? left + width - logoWidth : left,
+        (height - image.height * scale) / 2,
+        { width: logoWidth },
+      );
     } catch {
       // A file PDFKit cannot read leaves the name alone in the header.
       logoWidth = 0;
@@ -166,7 +181,7 @@ export function typesetText(
     const fontAt = (index: number) => fonts[style.weight][fontOf(paragraph[index], levels.levels[index] % 2 === 1)];
     const widthOf = (start: number, end: number) => {
       let width = 0;
-      for (let from = start; from < end; ) {
+      for (let from = start; from < end;) {
         let to = from + 1;
         while (to < end && fontAt(to) === fontAt(from)) to++;
         width += measure(doc, paragraph.slice(from, to).replace(BIDI_CONTROLS, ""), fontAt(from), style.size);

@@ -7,7 +7,14 @@ import { parsePhoneNumberFromString } from "libphonenumber-js";
 import type { ContactView } from "~/components/pay/contact-merchant";
 import { loadMerchantContact } from "~/domain/merchants/merchants.server";
 import { unitOf } from "~/domain/merchants/units.server";
-import { chosenAmount, defaultChoice, loadPayPage, payChoicesFor, type PayChoice, type PublicTransaction } from "~/domain/payments/pay-page.server";
+import {
+  chosenAmount,
+  defaultChoice,
+  loadPayPage,
+  payChoicesFor,
+  type PayChoice,
+  type PublicTransaction,
+} from "~/domain/payments/pay-page.server";
 import { activeCheckoutFields, customerFieldView } from "~/domain/payments/checkout-fields.server";
 import type { PlatformAddresses } from "~/domain/payments/attempts.server";
 import { walletOffers } from "~/domain/payments/wallet-payments.server";
@@ -23,7 +30,10 @@ function serializeChoice(choice: PayChoice, lang: Language) {
     amount: money(choice.amount),
     base_amount: money(choice.base_amount),
     fee: money(choice.fee),
-    fee_description: choice.fee > 0 ? t("pay.fee_line", { fee: formatAmount(choice.fee, choice.currency_code, lang) }) : t("pay.no_fee"),
+    fee_description:
+      choice.fee > 0
+        ? t("pay.fee_line", { fee: formatAmount(choice.fee, choice.currency_code, lang) })
+        : t("pay.no_fee"),
     currency_code: choice.currency_code,
     delivery_charges: null,
     button_verb: t("pay.pay_now", { amount: "" }).trim(),
@@ -35,15 +45,28 @@ function serializeChoice(choice: PayChoice, lang: Language) {
  * The sections' public APIs answer their own pay-choices with it, so every list reads the same.
  */
 export function payChoicesBody(choices: PayChoice[], lang: Language) {
-  return { pay_choices: choices.map((choice) => serializeChoice(choice, lang)), default_pay_choice: defaultChoice(choices)?.gateway_code ?? null };
+  return {
+    pay_choices: choices.map((choice) => serializeChoice(choice, lang)),
+    default_pay_choice: defaultChoice(choices)?.gateway_code ?? null,
+  };
 }
 
 /** The pay-choice list for an amount typed on an editable request (POST pay-choices). */
-export async function publicPayChoices(db: DB, transaction: PublicTransaction, amountText: string | null, lang: Language) {
+export async function publicPayChoices(
+  db: DB,
+  transaction: PublicTransaction,
+  amountText: string | null,
+  lang: Language,
+) {
   const chosen = chosenAmount(transaction, amountText);
   if (!chosen.ok) return { ok: false as const, error: describe(chosen.error, chosen.params, lang) };
   const choices = await payChoicesFor(db, transaction, chosen.amount, lang);
-  return { ok: true as const, choices: choices.map((choice) => serializeChoice(choice, lang)), default: defaultChoice(choices)?.gateway_code ?? null, offered: choices };
+  return {
+    ok: true as const,
+    choices: choices.map((choice) => serializeChoice(choice, lang)),
+    default: defaultChoice(choices)?.gateway_code ?? null,
+    offered: choices,
+  };
 }
 
 /**
@@ -51,9 +74,18 @@ export async function publicPayChoices(db: DB, transaction: PublicTransaction, a
  * Apple validates, the name and total on the sheet, the method that charges it); null where no
  * method of the page takes Apple Pay, or the installation has not set it up.
  */
-async function applePayConfig(db: DB, transaction: PublicTransaction, choices: PayChoice[], shopName: string, countryCode: string | null, addresses: PlatformAddresses) {
+async function applePayConfig(
+  db: DB,
+  transaction: PublicTransaction,
+  choices: PayChoice[],
+  shopName: string,
+  countryCode: string | null,
+  addresses: PlatformAddresses,
+) {
   const offers = await walletOffers(db, transaction.merchant_id, choices, addresses);
-  const choice = offers.applePay ? choices.find((candidate) => candidate.gateway_code === offers.applePay?.gatewayCode) : undefined;
+  const choice = offers.applePay
+    ? choices.find((candidate) => candidate.gateway_code === offers.applePay?.gatewayCode)
+    : undefined;
   if (!choice) return null;
   return {
     domain: new URL(addresses.publicBaseUrl).hostname,
@@ -71,7 +103,13 @@ async function applePayConfig(db: DB, transaction: PublicTransaction, choices: P
  * its merchant paused. `checkoutFields`: its section's declaration offers checkout fields;
  * `ticketsUrl`: where its section lets the customer download what the payment bought.
  */
-export async function publicPayView(db: DB, id: string, lang: Language, plugins: readonly string[], options: { checkoutFields?: boolean; ticketsUrl?: string | null; addresses?: PlatformAddresses } = {}): Promise<{ ok: true; body: unknown } | { ok: false; code: "pay.not_found" | "pay.paused" }> {
+export async function publicPayView(
+  db: DB,
+  id: string,
+  lang: Language,
+  plugins: readonly string[],
+  options: { checkoutFields?: boolean; ticketsUrl?: string | null; addresses?: PlatformAddresses } = {},
+): Promise<{ ok: true; body: unknown } | { ok: false; code: "pay.not_found" | "pay.paused" }> {
   const t = translator(lang);
   const page = await loadPayPage(db, id, plugins);
   if (page.status === "not_found") return { ok: false, code: "pay.not_found" };
@@ -79,7 +117,19 @@ export async function publicPayView(db: DB, id: string, lang: Language, plugins:
   const { transaction } = page;
   // The transaction's unit, as the HTML pay page shows it.
   const unit = await unitOf(db, transaction.merchant_id, transaction.unit_id)
-    .select(["logo_url", "title_en", "title_ar", "website", "twitter_url", "instagram_url", "facebook_url", "show_unit_title", "header_color", "terms_en", "terms_ar"])
+    .select([
+      "logo_url",
+      "title_en",
+      "title_ar",
+      "website",
+      "twitter_url",
+      "instagram_url",
+      "facebook_url",
+      "show_unit_title",
+      "header_color",
+      "terms_en",
+      "terms_ar",
+    ])
     .executeTakeFirst();
   const merchant = await db
     .selectFrom("merchants")
@@ -89,8 +139,12 @@ export async function publicPayView(db: DB, id: string, lang: Language, plugins:
   const valid = page.status === "payable";
   const priced = valid ? await publicPayChoices(db, transaction, null, lang) : null;
   const shopName = (lang === "ar" ? unit?.title_ar : unit?.title_en) ?? "";
-  const applePay = priced?.ok && options.addresses ? await applePayConfig(db, transaction, priced.offered, shopName, merchant.country_code, options.addresses) : null;
-  const checkoutFields = valid && options.checkoutFields ? await activeCheckoutFields(db, transaction.merchant_id, transaction.plugin) : [];
+  const applePay =
+    priced?.ok && options.addresses
+      ? await applePayConfig(db, transaction, priced.offered, shopName, merchant.country_code, options.addresses)
+      : null;
+  const checkoutFields =
+    valid && options.checkoutFields ? await activeCheckoutFields(db, transaction.merchant_id, transaction.plugin) : [];
   const details =
     page.status === "expired"
       ? { title: t("pay.expired"), message: t("pay.errors.expired_retry") }
@@ -103,7 +157,11 @@ export async function publicPayView(db: DB, id: string, lang: Language, plugins:
   // What the customer wrote down for the merchant is shown only while it is being paid, as on the
   // pay page: a link that was paid, canceled or has expired can be passed around, and says no more.
   const personal = valid
-    ? { customer_email: transaction.customer_email, remarks: transaction.remarks, description: transaction.description ?? "" }
+    ? {
+        customer_email: transaction.customer_email,
+        remarks: transaction.remarks,
+        description: transaction.description ?? "",
+      }
     : { customer_email: null, remarks: null, description: "" };
   return {
     ok: true,
@@ -152,13 +210,23 @@ export async function publicPayView(db: DB, id: string, lang: Language, plugins:
  * How a customer reaches the merchant, as the pages that cannot take a payment show it: the phone
  * written the international way, the website without its scheme. Read only for those pages.
  */
-export async function merchantContactView(db: DB, merchantId: number, unit: { title: string; website: string | null } | null): Promise<ContactView> {
+export async function merchantContactView(
+  db: DB,
+  merchantId: number,
+  unit: { title: string; website: string | null } | null,
+): Promise<ContactView> {
   const contact = await loadMerchantContact(db, merchantId, unit?.website ?? null);
   const phone = contact.phone ? parsePhoneNumberFromString(contact.phone, "KW") : undefined;
   return {
     merchant: unit?.title ?? null,
     email: contact.email,
-    phone: contact.phone ? (phone?.isValid() ? { href: phone.number, text: phone.formatInternational() } : { href: contact.phone.replace(/[^+\d]/g, ""), text: contact.phone }) : null,
-    website: contact.website ? { href: contact.website, text: contact.website.replace(/^https?:\/\//, "").replace(/\/$/, "") } : null,
+    phone: contact.phone
+      ? phone?.isValid()
+        ? { href: phone.number, text: phone.formatInternational() }
+        : { href: contact.phone.replace(/[^+\d]/g, ""), text: contact.phone }
+      : null,
+    website: contact.website
+      ? { href: contact.website, text: contact.website.replace(/^https?:\/\//, "").replace(/\/$/, "") }
+      : null,
   };
 }

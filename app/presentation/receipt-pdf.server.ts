@@ -10,7 +10,18 @@ import type { MailRow } from "~/domain/messaging/mail-templates.server";
 import { amountRows, customerName, paymentMethodName } from "~/domain/messaging/payment-mail.server";
 import { findPublicTransaction } from "~/domain/payments/pay-page.server";
 import { loadUnitHeader } from "~/domain/merchants/units.server";
-import { COLORS, LINE_HEIGHT, PAGE, drawHeader, drawLine, openPdf, rasterLogo, typesetText, type Line, type Style } from "./pdf-typesetting.server";
+import {
+  COLORS,
+  LINE_HEIGHT,
+  PAGE,
+  drawHeader,
+  drawLine,
+  openPdf,
+  rasterLogo,
+  typesetText,
+  type Line,
+  type Style,
+} from "./pdf-typesetting.server";
 
 type ReceiptContent = {
   lang: Language;
@@ -42,7 +53,13 @@ export async function createReceipt(db: DB, attemptId: string, lang: Language) {
 }
 
 /** Gateway references shown after the receipt's own rows, as on the result page (the track id is its Reference No). */
-const REFERENCE_ROWS = new Set(["result.post_date", "result.transaction_id", "result.auth_code", "result.reference_id", "result.payment_id"]);
+const REFERENCE_ROWS = new Set([
+  "result.post_date",
+  "result.transaction_id",
+  "result.auth_code",
+  "result.reference_id",
+  "result.payment_id",
+]);
 
 function rowValue(value: MailRow[1], lang: Language) {
   if (typeof value === "string" || typeof value === "number") return String(value);
@@ -88,7 +105,11 @@ function drawReceipt(content: ReceiptContent): Promise<Uint8Array> {
   const rtl = content.lang === "ar";
   const direction = rtl ? "rtl" : "ltr";
   const title = t(content.confirmation ? "receipt.cod_title" : "receipt.title");
-  const { doc, fonts, finished } = openPdf({ lang: content.lang, title: `${title} ${content.orderNo}`, author: content.merchant });
+  const { doc, fonts, finished } = openPdf({
+    lang: content.lang,
+    title: `${title} ${content.orderNo}`,
+    author: content.merchant,
+  });
 
   const left = PAGE.margin;
   const width = PAGE.width - 2 * PAGE.margin;
@@ -112,7 +133,12 @@ function drawReceipt(content: ReceiptContent): Promise<Uint8Array> {
     }
   };
   const rule = (thickness: number, color: string) => {
-    doc.moveTo(left, y).lineTo(left + width, y).lineWidth(thickness).strokeColor(color).stroke();
+    doc
+      .moveTo(left, y)
+      .lineTo(left + width, y)
+      .lineWidth(thickness)
+      .strokeColor(color)
+      .stroke();
   };
 
   y = drawHeader(doc, content, (text, style, maxWidth) => typeset(text, style, maxWidth));
@@ -134,8 +160,12 @@ function drawReceipt(content: ReceiptContent): Promise<Uint8Array> {
     makeRoom(height);
     const labelX = rtl ? left + width - labelWidth : left;
     const valueX = rtl ? left : left + labelWidth + gap;
-    labelLines.forEach((line, index) => draw(line, label, labelX, y + padding + index * label.size * LINE_HEIGHT, labelWidth));
-    valueLines.forEach((line, index) => draw(line, value, valueX, y + padding + index * value.size * LINE_HEIGHT, valueWidth));
+    labelLines.forEach((line, index) =>
+      draw(line, label, labelX, y + padding + index * label.size * LINE_HEIGHT, labelWidth),
+    );
+    valueLines.forEach((line, index) =>
+      draw(line, value, valueX, y + padding + index * value.size * LINE_HEIGHT, valueWidth),
+    );
     y += height;
     rule(0.75, COLORS.rule);
   }

@@ -14,15 +14,33 @@ import {
   type ExportFormat,
 } from "~/domain/reporting/exports.server";
 import { XlsxWriter, type XlsxCell } from "~/domain/reporting/xlsx-writer.server";
-import { isFieldName, loadTableFields, OTHER_FIELDS, plainValue, type FieldName } from "~/domain/transactions/fields.server";
+import {
+  isFieldName,
+  loadTableFields,
+  OTHER_FIELDS,
+  plainValue,
+  type FieldName,
+} from "~/domain/transactions/fields.server";
 import { parseListQuery, type TransactionFilters } from "~/domain/transactions/filters";
-import { countTransactions, iterateTransactions, type ListScope, type TransactionRow } from "~/domain/transactions/list.server";
+import {
+  countTransactions,
+  iterateTransactions,
+  type ListScope,
+  type TransactionRow,
+} from "~/domain/transactions/list.server";
 import { DISPLAY_ZONE, formatDateTime } from "~/lib/format";
 import { isLanguage, type Language } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
 import { exponentOf, toDecimalString } from "~/lib/money";
 import { storage } from "~/lib/storage.server";
-import { defaultFieldLabels, displayValue, presentTableFields, stateWord, type ExtensionsOf, type TransactionExtensions } from "./transactions.server";
+import {
+  defaultFieldLabels,
+  displayValue,
+  presentTableFields,
+  stateWord,
+  type ExtensionsOf,
+  type TransactionExtensions,
+} from "./transactions.server";
 
 /** Reports as files people open: what can go in one, in their language, and the file itself. */
 
@@ -37,11 +55,21 @@ const BATCH_SIZE = 500;
  * and reading them off the rows would mean scanning every row, so the list is empty and `extra`
  * (in other fields) exports the whole map.
  */
-export async function exportConfig(db: DB, merchantId: number, section: string, lang: Language, extensions?: TransactionExtensions): Promise<ExportConfig> {
+export async function exportConfig(
+  db: DB,
+  merchantId: number,
+  section: string,
+  lang: Language,
+  extensions?: TransactionExtensions,
+): Promise<ExportConfig> {
   const sectionFields = (extensions?.fields ?? []).map((field) => field.name);
   const tableFields = presentTableFields(await loadTableFields(db, merchantId, section, sectionFields), extensions);
   const label = (labels: { label_en: string; label_ar: string }) => (lang === "ar" ? labels.label_ar : labels.label_en);
-  const builtin = tableFields.map((field) => ({ name: field.name, label_en: field.label_en, label_ar: field.label_ar }));
+  const builtin = tableFields.map((field) => ({
+    name: field.name,
+    label_en: field.label_en,
+    label_ar: field.label_ar,
+  }));
   const other = OTHER_FIELDS.map((name) => ({ name, ...defaultFieldLabels(name) }));
   return {
     builtin_fields: builtin.map((field) => ({ ...field, label: label(field) })),
@@ -50,7 +78,6 @@ export async function exportConfig(db: DB, merchantId: number, section: string, 
     default: tableFields.filter((field) => field.is_active).map((field) => field.name),
   };
 }
-
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 const PLAIN_NUMBER = /^[+-]?\d+(?:\.\d+)?$/;
@@ -113,7 +140,12 @@ const MOMENT: Record<string, (row: TransactionRow) => string | null> = {
   expiration_time: (row) => row.expiration_time,
 };
 
-function cellReaders(fields: readonly string[], language: Language, gatewayNames: Map<string, { name_en: string; name_ar: string }>, extensions?: TransactionExtensions): CellReader[] {
+function cellReaders(
+  fields: readonly string[],
+  language: Language,
+  gatewayNames: Map<string, { name_en: string; name_ar: string }>,
+  extensions?: TransactionExtensions,
+): CellReader[] {
   return fields.map((name): CellReader => {
     const own = extensions?.fields?.find((field) => field.name === name);
     if (own) return (row) => own.display(row, language);
@@ -121,7 +153,10 @@ function cellReaders(fields: readonly string[], language: Language, gatewayNames
     if (name === "order_no") return (row) => ({ number: String(row.order_no), decimals: 0 });
     if (AMOUNT_FIELDS.has(name)) {
       const minor = MINOR_AMOUNT[name];
-      return (row) => ({ number: toDecimalString(minor(row), row.currency_code), decimals: exponentOf(row.currency_code) });
+      return (row) => ({
+        number: toDecimalString(minor(row), row.currency_code),
+        decimals: exponentOf(row.currency_code),
+      });
     }
     if (MOMENT_FIELDS.has(name)) {
       const moment = MOMENT[name];
@@ -151,14 +186,29 @@ function xlsxCell(cell: Cell): XlsxCell {
   if (typeof cell === "string") return neutraliseCell(cell);
   if ("number" in cell) return cell;
   const time = kuwaitTime(cell.moment);
-  return { dateTime: { year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute, second: time.second } };
+  return {
+    dateTime: {
+      year: time.year,
+      month: time.month,
+      day: time.day,
+      hour: time.hour,
+      minute: time.minute,
+      second: time.second,
+    },
+  };
 }
 
 /** Column widths in characters: wide enough for a date and time, an email, the header. */
 function columnWidths(fields: readonly string[], headers: readonly string[]) {
   return fields.map((name, index) => {
     const header = headers[index]?.length ?? 0;
-    const content = MOMENT_FIELDS.has(name) ? 20 : AMOUNT_FIELDS.has(name) ? 12 : name === "customer_email" || name === "description" || name === "extra" ? 30 : 14;
+    const content = MOMENT_FIELDS.has(name)
+      ? 20
+      : AMOUNT_FIELDS.has(name)
+        ? 12
+        : name === "customer_email" || name === "description" || name === "extra"
+          ? 30
+          : 14;
     return Math.max(content, header + 4);
   });
 }
@@ -170,9 +220,18 @@ function columnWidths(fields: readonly string[], headers: readonly string[]) {
  */
 export async function writeReportFile(db: DB, options: ReportFileOptions): Promise<{ rows: number; bytes: number }> {
   const gateways = await listMerchantGateways(db, options.scope.merchantId);
-  const readers = cellReaders(options.fields, options.language, new Map(gateways.map((gateway) => [gateway.code, gateway])), options.extensions);
+  const readers = cellReaders(
+    options.fields,
+    options.language,
+    new Map(gateways.map((gateway) => [gateway.code, gateway])),
+    options.extensions,
+  );
   const headers = options.fields.map((name, index) =>
-    neutraliseCell(Array.isArray(options.labels) ? (options.labels[index] ?? name) : ((options.labels as Record<string, string>)[name] ?? name)),
+    neutraliseCell(
+      Array.isArray(options.labels)
+        ? (options.labels[index] ?? name)
+        : ((options.labels as Record<string, string>)[name] ?? name),
+    ),
   );
   const batches = iterateTransactions(db, options.scope, options.filters, options.batchSize ?? BATCH_SIZE);
   let rows = 0;
@@ -217,7 +276,6 @@ async function write(output: Writable, chunk: string) {
   if (!output.write(chunk)) await once(output, "drain");
 }
 
-
 /** Builds a queued report's file, keeping its progress up to date, then tells the user who asked (the export_report job). */
 export async function runExport(db: DB, reportId: number, extensionsOf: ExtensionsOf = () => undefined) {
   const report = await startReport(db, reportId);
@@ -233,7 +291,10 @@ export async function runExport(db: DB, reportId: number, extensionsOf: Extensio
   try {
     const config = await exportConfig(db, report.merchant_id, report.section, language, extensions);
     const labels = Object.fromEntries(
-      [...config.builtin_fields, ...config.custom_fields, ...config.other_fields].map((field) => [field.name, field.label]),
+      [...config.builtin_fields, ...config.custom_fields, ...config.other_fields].map((field) => [
+        field.name,
+        field.label,
+      ]),
     );
     await reportProgress(db, report.id, { rows_total: await countTransactions(db, scope, filters) });
     let reported = 0;
@@ -265,7 +326,12 @@ export type ReportFilter = { label: string; value: string };
  * "Created: 01 Nov 2026 – 24 Nov 2026", gateways by name, people by username. The choices are
  * read once for all the reports of a page.
  */
-export async function describeReportFilters(db: DB, merchantId: number, queries: readonly string[], lang: Language): Promise<ReportFilter[][]> {
+export async function describeReportFilters(
+  db: DB,
+  merchantId: number,
+  queries: readonly string[],
+  lang: Language,
+): Promise<ReportFilter[][]> {
   if (queries.every((query) => query === "")) return queries.map(() => []);
   const [gateways, users, units] = await Promise.all([
     listMerchantGateways(db, merchantId),
@@ -273,22 +339,30 @@ export async function describeReportFilters(db: DB, merchantId: number, queries:
     db.selectFrom("units").select(["id", "title_en", "title_ar"]).where("merchant_id", "=", merchantId).execute(),
   ]);
   const t = translator(lang);
-  const gatewayName = new Map(gateways.map((gateway) => [gateway.code, lang === "ar" ? gateway.name_ar : gateway.name_en]));
+  const gatewayName = new Map(
+    gateways.map((gateway) => [gateway.code, lang === "ar" ? gateway.name_ar : gateway.name_en]),
+  );
   const username = new Map(users.map((user) => [user.id, user.username]));
   const unitName = new Map(units.map((unit) => [unit.id, lang === "ar" ? unit.title_ar : unit.title_en]));
   const yesNo = (value: boolean) => t(value ? "transactions.filters.yes" : "transactions.filters.no");
   const list = (values: readonly string[]) => values.join(lang === "ar" ? "، " : ", ");
   const moment = (iso: string | undefined, end: boolean) => {
     if (!iso) return "";
-    const time = DateTime.fromISO(iso, { zone: "utc" }).setZone(DISPLAY_ZONE).setLocale(lang === "ar" ? "ar-KW-u-nu-latn" : "en-US");
+    const time = DateTime.fromISO(iso, { zone: "utc" })
+      .setZone(DISPLAY_ZONE)
+      .setLocale(lang === "ar" ? "ar-KW-u-nu-latn" : "en-US");
     // A bound the date filter made (the start or the end of a Kuwait day) is that day; any other instant keeps its time.
-    const wholeDay = end ? time.toFormat("HH:mm:ss.SSS") === "23:59:59.999" : time.toFormat("HH:mm:ss.SSS") === "00:00:00.000";
+    const wholeDay = end
+      ? time.toFormat("HH:mm:ss.SSS") === "23:59:59.999"
+      : time.toFormat("HH:mm:ss.SSS") === "00:00:00.000";
     return wholeDay ? time.toFormat("dd LLL yyyy") : formatDateTime(iso, lang);
   };
   const range = (after: string | undefined, before: string | undefined) => {
     if (!after && !before) return null;
     if (after && before) return `${moment(after, false)} – ${moment(before, true)}`;
-    return after ? `${t("transactions.filters.from")} ${moment(after, false)}` : `${t("transactions.filters.to")} ${moment(before, true)}`;
+    return after
+      ? `${t("transactions.filters.from")} ${moment(after, false)}`
+      : `${t("transactions.filters.to")} ${moment(before, true)}`;
   };
 
   return queries.map((query) => {
@@ -301,10 +375,19 @@ export async function describeReportFilters(db: DB, merchantId: number, queries:
     add("transactions.search", filters.q ? (lang === "ar" ? `«${filters.q}»` : `“${filters.q}”`) : null);
     add("transactions.filters.state", filters.state && list(filters.state.map((state) => stateWord(state, lang))));
     add("transactions.filters.created", range(filters.created_after, filters.created_before));
-    add("transactions.filters.state_changed_at", range(filters.state_changed_at_after, filters.state_changed_at_before));
-    add("transactions.filters.gateway_code", filters.gateway_code && list(filters.gateway_code.map((code) => gatewayName.get(code) ?? code)));
+    add(
+      "transactions.filters.state_changed_at",
+      range(filters.state_changed_at_after, filters.state_changed_at_before),
+    );
+    add(
+      "transactions.filters.gateway_code",
+      filters.gateway_code && list(filters.gateway_code.map((code) => gatewayName.get(code) ?? code)),
+    );
     add("transactions.filters.currency_code", filters.currency_code && list(filters.currency_code));
-    add("transactions.filters.initiator", filters.initiator ? (username.get(filters.initiator) ?? `#${filters.initiator}`) : null);
+    add(
+      "transactions.filters.initiator",
+      filters.initiator ? (username.get(filters.initiator) ?? `#${filters.initiator}`) : null,
+    );
     add("transactions.filters.unit", filters.unit ? (unitName.get(filters.unit) ?? `#${filters.unit}`) : null);
     add("transactions.filters.product_type", filters.product_type);
     add("transactions.filters.bulk", filters.bulk ? `#${filters.bulk}` : null);

@@ -9,7 +9,19 @@ import type { GatewayRow } from "~/domain/payments/gateway-settings.server";
 
 type ResultAttempt = Pick<
   Attempt,
-  "state" | "total" | "currency_code" | "track_id" | "gateway_code" | "gateway_kind" | "completed_at" | "post_date" | "tran_id" | "auth_code" | "reference_id" | "payment_id" | "card_masked"
+  | "state"
+  | "total"
+  | "currency_code"
+  | "track_id"
+  | "gateway_code"
+  | "gateway_kind"
+  | "completed_at"
+  | "post_date"
+  | "tran_id"
+  | "auth_code"
+  | "reference_id"
+  | "payment_id"
+  | "card_masked"
 >;
 
 function showsTrackId(attempt: Pick<Attempt, "gateway_kind">) {
@@ -29,10 +41,14 @@ export function readablePostDate(postDate: string | null, completedAt: string | 
   if (!match) return postDate || null;
   const day = kuwaitDay(completedAt ?? new Date().toISOString());
   const candidates = [day.year - 1, day.year, day.year + 1]
-    .map((year) => DateTime.fromObject({ year, month: Number(match[1]), day: Number(match[2]) }, { zone: DISPLAY_ZONE }))
+    .map((year) =>
+      DateTime.fromObject({ year, month: Number(match[1]), day: Number(match[2]) }, { zone: DISPLAY_ZONE }),
+    )
     .filter((date) => date.isValid);
   if (!candidates.length) return postDate;
-  const nearest = candidates.reduce((best, date) => (Math.abs(date.diff(day).toMillis()) < Math.abs(best.diff(day).toMillis()) ? date : best));
+  const nearest = candidates.reduce((best, date) =>
+    Math.abs(date.diff(day).toMillis()) < Math.abs(best.diff(day).toMillis()) ? date : best,
+  );
   if (completedAt && nearest.hasSame(day, "day")) return null;
   return nearest.setLocale(lang === "ar" ? "ar-KW-u-nu-latn" : "en-GB").toFormat("d LLL yyyy");
 }

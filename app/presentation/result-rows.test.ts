@@ -30,7 +30,13 @@ describe("the result page's rows", () => {
   });
 
   it("shows a card's last four digits, never the rest of the number", () => {
-    const card = { ...knetAttempt, gateway_kind: "card", gateway_code: "mpgs-sandbox", post_date: null, card_masked: "411111******1111" };
+    const card = {
+      ...knetAttempt,
+      gateway_kind: "card",
+      gateway_code: "mpgs-sandbox",
+      post_date: null,
+      card_masked: "411111******1111",
+    };
     const rows = customerResultRows(card, 8, { name_en: "Credit Card", name_ar: "بطاقة ائتمان" }, "en");
     expect(rows).toContainEqual(["result.card", "•••• 1111"]);
     expect(JSON.stringify(rows)).not.toContain("411111");
@@ -45,12 +51,25 @@ describe("the result page's rows", () => {
   });
 
   it("leaves a gateway named like the status out, and keeps the receipt's rows with their keys", () => {
-    const cod = { ...knetAttempt, state: "cod" as const, gateway_kind: "cod", gateway_code: "cod", post_date: null, tran_id: null, auth_code: null, reference_id: null, payment_id: null };
+    const cod = {
+      ...knetAttempt,
+      state: "cod" as const,
+      gateway_kind: "cod",
+      gateway_code: "cod",
+      post_date: null,
+      tran_id: null,
+      auth_code: null,
+      reference_id: null,
+      payment_id: null,
+    };
     const rows = customerResultRows(cod, 3, { name_en: "Cash on delivery", name_ar: "الدفع عند الاستلام" }, "ar");
     expect(rows).toContainEqual(["result.status", "الدفع عند الاستلام"]);
     expect(rows.map(([label]) => label)).not.toContain("result.gateway");
     expect(rows).toContainEqual(["result.reference_no", knetAttempt.track_id]);
-    expect(resultRows(cod, 3, { name_en: "Cash on delivery", name_ar: "الدفع عند الاستلام" }, "en")).toContainEqual(["result.status", "result.states.cod"]);
+    expect(resultRows(cod, 3, { name_en: "Cash on delivery", name_ar: "الدفع عند الاستلام" }, "en")).toContainEqual([
+      "result.status",
+      "result.states.cod",
+    ]);
   });
 });
 

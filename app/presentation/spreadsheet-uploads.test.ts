@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { checkUploadedFile, exampleFile, wordRefusedUpload } from "./spreadsheet-uploads.server";
 
-const rules = { maxBytes: 1024 * 1024, keys: { chooseFile: "food_bulk.errors.choose_file", emptyFile: "food_bulk.errors.empty_file", tooLarge: "food_bulk.errors.too_large", fileType: "food_bulk.errors.file_type" } };
+const rules = {
+  maxBytes: 1024 * 1024,
+  keys: {
+    chooseFile: "food_bulk.errors.choose_file",
+    emptyFile: "food_bulk.errors.empty_file",
+    tooLarge: "food_bulk.errors.too_large",
+    fileType: "food_bulk.errors.file_type",
+  },
+};
 
 describe("checkUploadedFile", () => {
   it("asks for a file when none came, and refuses an empty one, a large one and one of another type in the reader's language", () => {
@@ -16,14 +24,19 @@ describe("checkUploadedFile", () => {
   });
 
   it("takes a CSV or XLSX file, and a multipart call's unnamed file to be read by its content", () => {
-    for (const name of ["menu.csv", "MENU.XLSX", "blob"]) expect(checkUploadedFile(new File(["name"], name), rules, "en").ok).toBe(true);
+    for (const name of ["menu.csv", "MENU.XLSX", "blob"])
+      expect(checkUploadedFile(new File(["name"], name), rules, "en").ok).toBe(true);
   });
 });
 
 describe("wordRefusedUpload", () => {
   it("words each refused row and gives the same words to the section's error report", () => {
     const errors = [{ row: 2, column: "price", code: "food_bulk.errors.file_type" }];
-    const answer = wordRefusedUpload({ kind: "rows", errors, report: "the file", rowsChecked: 5 }, (report, word) => `${report}: ${errors.map(word).join()}`, "en");
+    const answer = wordRefusedUpload(
+      { kind: "rows", errors, report: "the file", rowsChecked: 5 },
+      (report, word) => `${report}: ${errors.map(word).join()}`,
+      "en",
+    );
     expect(answer).toMatchObject({ ok: false, rowsChecked: 5, rows: [{ row: 2, column: "price" }] });
     const message = answer.rows?.[0]?.message;
     expect(message).not.toBe("food_bulk.errors.file_type");
@@ -31,12 +44,26 @@ describe("wordRefusedUpload", () => {
   });
 
   it("words a refusal of the whole file as one message under the field", () => {
-    expect(wordRefusedUpload({ kind: "file", code: "food_bulk.errors.file_type" }, () => "", "en")).toEqual({ ok: false, file: [expect.not.stringMatching(/^food_bulk/)] });
+    expect(wordRefusedUpload({ kind: "file", code: "food_bulk.errors.file_type" }, () => "", "en")).toEqual({
+      ok: false,
+      file: [expect.not.stringMatching(/^food_bulk/)],
+    });
   });
 });
 
 describe("exampleFile", () => {
-  const example = { rows: (type: string) => (type === "all_fields" ? [["name", "note"], ["Tea", "hot"]] : [["name"], ["Tea"]]), fileName: "menu-items", sheetName: "Menu items", minColumnWidth: 12 };
+  const example = {
+    rows: (type: string) =>
+      type === "all_fields"
+        ? [
+            ["name", "note"],
+            ["Tea", "hot"],
+          ]
+        : [["name"], ["Tea"]],
+    fileName: "menu-items",
+    sheetName: "Menu items",
+    minColumnWidth: 12,
+  };
 
   it("writes the section's rows as CSV under the section's name", async () => {
     const file = await exampleFile(example, "all_fields", "csv");

@@ -1,7 +1,15 @@
 import type { Language } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
 import { formatAmount } from "~/lib/money";
-import { isListParam, isMoneyParam, isNameParam, isWordParam, type NameParam, type TextParams, type WordParam } from "~/lib/outcome";
+import {
+  isListParam,
+  isMoneyParam,
+  isNameParam,
+  isWordParam,
+  type NameParam,
+  type TextParams,
+  type WordParam,
+} from "~/lib/outcome";
 import type { Texts } from "~/lib/texts.server";
 
 /** Parameters as a message shows them in `lang`: amounts with their currency, the rest as text. */
@@ -11,14 +19,18 @@ export function formatParams(params: TextParams | undefined, lang: Language): Re
     if (value === null || value === undefined) values[name] = "";
     else if (isMoneyParam(value)) values[name] = formatAmount(value.minor, value.currency, lang);
     else if (isWordParam(value) || isNameParam(value)) values[name] = wordOrName(value, lang);
-    else if (isListParam(value)) values[name] = value.list.map((item) => (typeof item === "string" ? item : wordOrName(item, lang))).join(lang === "ar" ? "، " : ", ");
+    else if (isListParam(value))
+      values[name] = value.list
+        .map((item) => (typeof item === "string" ? item : wordOrName(item, lang)))
+        .join(lang === "ar" ? "، " : ", ");
     else values[name] = String(value);
   }
   return values;
 }
 
 function wordOrName(value: WordParam | NameParam, lang: Language): string {
-  if (isWordParam(value)) return translator(lang)(value.word, value.otherwise === undefined ? undefined : { defaultValue: value.otherwise });
+  if (isWordParam(value))
+    return translator(lang)(value.word, value.otherwise === undefined ? undefined : { defaultValue: value.otherwise });
   return value[lang] || value.en;
 }
 

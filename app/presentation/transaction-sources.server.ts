@@ -12,7 +12,10 @@ export function sourceName(source: string, lang: Language): string {
 }
 
 /** The details row naming what made the transaction (stored as `extra.source`); none when nothing did. */
-export function sourceDetails(row: { extra: string }, lang: Language): { name: string; label: string; value: string }[] {
+export function sourceDetails(
+  row: { extra: string },
+  lang: Language,
+): { name: string; label: string; value: string }[] {
   let source: unknown;
   try {
     source = (JSON.parse(row.extra) as Record<string, unknown> | null)?.source;

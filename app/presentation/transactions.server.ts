@@ -5,7 +5,13 @@ import { decimalBoundsOf } from "~/domain/payments/amount-bounds.server";
 import { labelledCheckoutValues } from "~/domain/payments/checkout-fields.server";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
 import { availableAmount } from "~/domain/payments/operations.server";
-import { actionContextOf, rowActions, type ActionableRow, type ActionContext, type RowActionName } from "~/domain/payments/transaction-actions.server";
+import {
+  actionContextOf,
+  rowActions,
+  type ActionableRow,
+  type ActionContext,
+  type RowActionName,
+} from "~/domain/payments/transaction-actions.server";
 import { BUILTIN_FIELDS, plainValue, type FieldName, type TableField } from "~/domain/transactions/fields.server";
 import type { ChildOperation, TransactionRow } from "~/domain/transactions/list.server";
 import { displayStateOf } from "~/domain/transactions/display-state";
@@ -43,7 +49,10 @@ export async function loadSerializeContext(
   db: DB,
   input: Omit<SerializeContext, "gatewayNames" | "actionContext"> & { merchantId: number },
 ): Promise<SerializeContext> {
-  const [gateways, actionContext] = await Promise.all([listMerchantGateways(db, input.merchantId), actionContextOf(db, input.merchantId)]);
+  const [gateways, actionContext] = await Promise.all([
+    listMerchantGateways(db, input.merchantId),
+    actionContextOf(db, input.merchantId),
+  ]);
   return {
     lang: input.lang,
     user: input.user,
@@ -80,7 +89,17 @@ export function serializeOperation(operation: ChildOperation, lang: Language) {
 }
 
 /** A captured payment of a transaction besides the one that paid it: what it still has to give back, and how (`refund` or `void` with its attempt_id). */
-export function serializeDuplicatePayment(duplicate: { id: string; total: number; currency_code: string; gateway_code: string; completed_at: string | null; kind: string; available: number; payment_id: string | null; track_id: string }) {
+export function serializeDuplicatePayment(duplicate: {
+  id: string;
+  total: number;
+  currency_code: string;
+  gateway_code: string;
+  completed_at: string | null;
+  kind: string;
+  available: number;
+  payment_id: string | null;
+  track_id: string;
+}) {
   return {
     attempt_id: duplicate.id,
     amount: toDecimalString(duplicate.total, duplicate.currency_code),
@@ -109,11 +128,16 @@ function parseObject(json: string | null): Record<string, unknown> | null {
  * the currency, times as UTC ISO instants, the actions this user may take now and the child
  * operations. `operations` may hold other rows' operations; only this row's are kept.
  */
-export function serializeTransaction(row: TransactionRow, context: SerializeContext, operations: readonly ChildOperation[]) {
+export function serializeTransaction(
+  row: TransactionRow,
+  context: SerializeContext,
+  operations: readonly ChildOperation[],
+) {
   const money = (minor: number) => toDecimalString(minor, row.currency_code);
   const gateway = row.gateway_code ? context.gatewayNames.get(row.gateway_code) : undefined;
   const actions = rowActions(row, context.user, context.actionContext);
-  const location = row.delivery_lat !== null && row.delivery_lng !== null ? { lat: row.delivery_lat, lng: row.delivery_lng } : null;
+  const location =
+    row.delivery_lat !== null && row.delivery_lng !== null ? { lat: row.delivery_lat, lng: row.delivery_lng } : null;
   return {
     id: row.id,
     order_no: row.order_no,
@@ -160,7 +184,9 @@ export function serializeTransaction(row: TransactionRow, context: SerializeCont
     attachment: row.attachment_name,
     checkout_url: context.payUrl(row.id),
     actions: actions.map((action) => describeRowAction(action, row, context.lang, context.actionUrl(row, action))),
-    txns: operations.filter((operation) => operation.transaction_id === row.id).map((operation) => serializeOperation(operation, context.lang)),
+    txns: operations
+      .filter((operation) => operation.transaction_id === row.id)
+      .map((operation) => serializeOperation(operation, context.lang)),
     ...context.extensionsOf(row.plugin)?.serialize?.(row),
   };
 }
@@ -169,9 +195,16 @@ export function serializeTransaction(row: TransactionRow, context: SerializeCont
  * The transaction's QR code as an SVG document, holding what its section chooses (the pay link
  * unless the section says otherwise); null when the section shows none.
  */
-export async function qrCodeSvg(db: DB, row: TransactionRow, payUrl: string, extensions: TransactionExtensions | undefined): Promise<string | null> {
+export async function qrCodeSvg(
+  db: DB,
+  row: TransactionRow,
+  payUrl: string,
+  extensions: TransactionExtensions | undefined,
+): Promise<string | null> {
   const content = extensions?.qrContent ? await extensions.qrContent(db, row, payUrl) : payUrl;
-  return content === null ? null : QRCode.toString(content, { type: "svg", margin: 1, width: 220, errorCorrectionLevel: "M" });
+  return content === null
+    ? null
+    : QRCode.toString(content, { type: "svg", margin: 1, width: 220, errorCorrectionLevel: "M" });
 }
 
 /**
@@ -179,17 +212,28 @@ export async function qrCodeSvg(db: DB, row: TransactionRow, payUrl: string, ext
  * (label and value rows in the asked language, never empty) and `qr_code` (its QR code, see
  * qrCodeSvg, as an SVG data URL, or null).
  */
-export async function serializeTransactionDetails(db: DB, row: TransactionRow, context: SerializeContext, operations: readonly ChildOperation[]) {
+export async function serializeTransactionDetails(
+  db: DB,
+  row: TransactionRow,
+  context: SerializeContext,
+  operations: readonly ChildOperation[],
+) {
   const t = translator(context.lang);
   const details: { name: string; label: string; value: string }[] = [];
   for (const name of BUILTIN_FIELDS) {
     if (!plainValue(row, name)) continue;
-    details.push({ name, label: t(`fields.${name}`), value: displayValue(row, name, context.lang, context.gatewayNames) });
+    details.push({
+      name,
+      label: t(`fields.${name}`),
+      value: displayValue(row, name, context.lang, context.gatewayNames),
+    });
   }
   if (row.remarks) details.push({ name: "remarks", label: t("payment_request.remarks"), value: row.remarks });
-  if (row.attachment_name) details.push({ name: "attachment", label: t("payment_request.attachment"), value: row.attachment_name });
+  if (row.attachment_name)
+    details.push({ name: "attachment", label: t("payment_request.attachment"), value: row.attachment_name });
   details.push(...(context.extensionsOf(row.plugin)?.details?.(row, context.lang) ?? []));
-  for (const answer of await labelledCheckoutValues(db, row)) details.push({ name: answer.name, label: answer.label[context.lang], value: answer.value });
+  for (const answer of await labelledCheckoutValues(db, row))
+    details.push({ name: answer.name, label: answer.label[context.lang], value: answer.value });
   const svg = await qrCodeSvg(db, row, context.payUrl(row.id), context.extensionsOf(row.plugin));
   return {
     ...serializeTransaction(row, context, operations),
@@ -198,9 +242,14 @@ export async function serializeTransactionDetails(db: DB, row: TransactionRow, c
   };
 }
 
-
 /** A cell as people read it, in the page's language; `short` times for a list's narrow columns. */
-export function displayValue(row: TransactionRow, name: FieldName, lang: Language, gatewayNames: Map<string, { name_en: string; name_ar: string }>, options: { short?: boolean } = {}): string {
+export function displayValue(
+  row: TransactionRow,
+  name: FieldName,
+  lang: Language,
+  gatewayNames: Map<string, { name_en: string; name_ar: string }>,
+  options: { short?: boolean } = {},
+): string {
   const t = translator(lang);
   const money = (minor: number) => formatAmount(minor, row.currency_code, lang);
   const time = options.short ? formatListDateTime : formatDateTime;
@@ -234,7 +283,6 @@ export function displayValue(row: TransactionRow, name: FieldName, lang: Languag
   }
 }
 
-
 /** The platform's own wording of a column, in both languages; a section's column names its translation key. */
 export function defaultFieldLabels(name: string, sectionLabel?: string) {
   const key = sectionLabel ?? `fields.${name}`;
@@ -244,7 +292,10 @@ export function defaultFieldLabels(name: string, sectionLabel?: string) {
 /** Columns with their labels filled in: the merchant's, else the platform's (the API's configured table field). */
 export function presentTableFields(fields: readonly TableField[], extensions?: TransactionExtensions) {
   return fields.map((field) => {
-    const defaults = defaultFieldLabels(field.name, extensions?.fields?.find((candidate) => candidate.name === field.name)?.label);
+    const defaults = defaultFieldLabels(
+      field.name,
+      extensions?.fields?.find((candidate) => candidate.name === field.name)?.label,
+    );
     return {
       name: field.name,
       verbose_name: defaults.label_en,
@@ -257,7 +308,13 @@ export function presentTableFields(fields: readonly TableField[], extensions?: T
 }
 
 /** A list cell in the reader's language: a built-in column (times short), or one the row's section adds. */
-export function cellValue(row: TransactionRow, name: string, lang: Language, gatewayNames: Map<string, { name_en: string; name_ar: string }>, extensions?: TransactionExtensions) {
+export function cellValue(
+  row: TransactionRow,
+  name: string,
+  lang: Language,
+  gatewayNames: Map<string, { name_en: string; name_ar: string }>,
+  extensions?: TransactionExtensions,
+) {
   const own = extensions?.fields?.find((field) => field.name === name);
   if (own) return own.display(row, lang);
   return displayValue(row, name as FieldName, lang, gatewayNames, { short: true });
@@ -295,7 +352,6 @@ export function describeRowAction(action: RowActionName, row: ActionableRow, lan
       : {}),
   };
 }
-
 
 /** A transaction state's word in the reader's language (a display state too: `partially_refunded`, see displayStateOf). */
 export function stateWord(state: string, lang: Language) {

@@ -8,7 +8,9 @@ import { getDbFrom } from "~/web/request-context.server";
  */
 export async function loader({ context }: Route.LoaderArgs) {
   const { ready, checks } = await readiness(getDbFrom(context));
-  const failed = Object.entries(checks).filter(([, value]) => value !== "ok").map(([name]) => name);
+  const failed = Object.entries(checks)
+    .filter(([, value]) => value !== "ok")
+    .map(([name]) => name);
   return Response.json(ready ? { status: "ready", checks } : { status: "not ready", failed, checks }, {
     status: ready ? 200 : 503,
     headers: { "Cache-Control": "no-store" },

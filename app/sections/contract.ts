@@ -115,7 +115,12 @@ export type SectionField = {
 export type DirectPage = {
   path: RegExp;
   routeId: string;
-  render: (input: { db: DB; url: URL; cookieHeader: string | null; lang: Language }) => Promise<{ status: number; title: string; body: ReactElement } | null>;
+  render: (input: {
+    db: DB;
+    url: URL;
+    cookieHeader: string | null;
+    lang: Language;
+  }) => Promise<{ status: number; title: string; body: ReactElement } | null>;
 };
 
 /** A payment request another part of the platform asks for (the point-of-sale counter, a paired code). */
@@ -197,7 +202,10 @@ export type SectionServer = {
    */
   collectorPayment?: {
     list: (db: DB, input: { merchantId: number; lang: Language }) => Promise<{ publicId: string; title: string }[]>;
-    form: (db: DB, input: { merchantId: number; collectorId: string; lang: Language }) => Promise<CounterCollector | null>;
+    form: (
+      db: DB,
+      input: { merchantId: number; collectorId: string; lang: Language },
+    ) => Promise<CounterCollector | null>;
     make: (db: DB, input: CollectorPaymentInput) => Promise<CollectorPaymentResult>;
   };
   /** Its busiest customer pages, served without the router (the food menu). */
@@ -224,9 +232,15 @@ export type SectionServer = {
    * merchant's for it (a checkout session's redirect_url, with the result in its query); null for
    * none. Asked of every section for any transaction, only once the attempt has its result.
    */
-  customerReturn?: (db: DB, input: { transactionId: string; attemptId: string; result: CustomerResult; lang: Language }) => Promise<string | null>;
+  customerReturn?: (
+    db: DB,
+    input: { transactionId: string; attemptId: string; result: CustomerResult; lang: Language },
+  ) => Promise<string | null>;
   /** The side menu's badges on its features, by feature key (the Tickets items' pending requests). */
-  menuCounts?: (db: DB, viewer: { merchantId: number; user: Actor; features: readonly string[] }) => Promise<Record<string, number>>;
+  menuCounts?: (
+    db: DB,
+    viewer: { merchantId: number; user: Actor; features: readonly string[] },
+  ) => Promise<Record<string, number>>;
   /** Background jobs of the section, by job type; registered when the platform starts. */
   jobs?: Record<string, JobHandler>;
   /**
@@ -242,7 +256,10 @@ export type SectionServer = {
    * How Generated reports states the filters of the section's own reports (a bookings export), by
    * the report's `section`: label and value pairs in the reader's language.
    */
-  reportFilters?: Record<string, (db: DB, merchantId: number, query: string, lang: Language) => Promise<{ label: string; value: string }[]>>;
+  reportFilters?: Record<
+    string,
+    (db: DB, merchantId: number, query: string, lang: Language) => Promise<{ label: string; value: string }[]>
+  >;
   /** Files its mails carry, made when a mail is sent or read (a booking's tickets), by attachment type. */
   mailAttachments?: Record<string, AttachmentRenderer>;
   transactions?: {

@@ -12,7 +12,8 @@ export function loadSectionServers(): Promise<ReadonlyMap<string, SectionServer>
     for (const section of SECTIONS) {
       if (!section.server) continue;
       const { sectionServer } = await section.server();
-      if (sectionServer.key !== section.key) throw new Error(`The server part of ${section.key} names itself ${sectionServer.key}`);
+      if (sectionServer.key !== section.key)
+        throw new Error(`The server part of ${section.key} names itself ${sectionServer.key}`);
       servers.set(section.key, sectionServer);
     }
     return servers;
@@ -22,7 +23,8 @@ export function loadSectionServers(): Promise<ReadonlyMap<string, SectionServer>
 
 /** A section's server part, once loaded; undefined for a section without one. */
 export function sectionServer(key: string): SectionServer | undefined {
-  if (!loading) throw new Error("sectionServer: the sections' server parts are not loaded (start the platform through app/boot)");
+  if (!loading)
+    throw new Error("sectionServer: the sections' server parts are not loaded (start the platform through app/boot)");
   return servers.get(key);
 }
 
@@ -38,7 +40,10 @@ export function sectionFieldNames(key: string): string[] {
 
 /** The section that describes the filters of reports named `reportSection` (its own exports), if any. */
 export function reportFilterDescriber(reportSection: string) {
-  if (!loading) throw new Error("reportFilterDescriber: the sections' server parts are not loaded (start the platform through app/boot)");
+  if (!loading)
+    throw new Error(
+      "reportFilterDescriber: the sections' server parts are not loaded (start the platform through app/boot)",
+    );
   for (const server of servers.values()) {
     const describe = server.reportFilters?.[reportSection];
     if (describe) return describe;
@@ -48,13 +53,15 @@ export function reportFilterDescriber(reportSection: string) {
 
 /** The sections' pages served without the router, once their server parts are loaded. */
 export function directPages() {
-  if (!loading) throw new Error("directPages: the sections' server parts are not loaded (start the platform through app/boot)");
+  if (!loading)
+    throw new Error("directPages: the sections' server parts are not loaded (start the platform through app/boot)");
   return [...servers.values()].flatMap((server) => server.directPages ?? []);
 }
 
 /** The one section's way of making payment requests for the rest of the platform (contract `requestMaker`). */
 export function requestMaker() {
-  if (!loading) throw new Error("requestMaker: the sections' server parts are not loaded (start the platform through app/boot)");
+  if (!loading)
+    throw new Error("requestMaker: the sections' server parts are not loaded (start the platform through app/boot)");
   for (const server of servers.values()) if (server.requestMaker) return server.requestMaker;
   throw new Error("requestMaker: no built section makes payment requests");
 }
@@ -64,14 +71,23 @@ export function requestMaker() {
  * (contract `collectorPayment`); undefined while no built section offers it.
  */
 export function collectorPayment() {
-  if (!loading) throw new Error("collectorPayment: the sections' server parts are not loaded (start the platform through app/boot)");
+  if (!loading)
+    throw new Error(
+      "collectorPayment: the sections' server parts are not loaded (start the platform through app/boot)",
+    );
   for (const server of servers.values()) if (server.collectorPayment) return server.collectorPayment;
   return undefined;
 }
 
 /** Where a section sends the customer on from a payment's result page (contract `customerReturn`), if any does. */
-export async function customerReturnUrl(db: DB, input: { transactionId: string; attemptId: string; result: CustomerResult; lang: Language }): Promise<string | null> {
-  if (!loading) throw new Error("customerReturnUrl: the sections' server parts are not loaded (start the platform through app/boot)");
+export async function customerReturnUrl(
+  db: DB,
+  input: { transactionId: string; attemptId: string; result: CustomerResult; lang: Language },
+): Promise<string | null> {
+  if (!loading)
+    throw new Error(
+      "customerReturnUrl: the sections' server parts are not loaded (start the platform through app/boot)",
+    );
   for (const server of servers.values()) {
     const url = await server.customerReturn?.(db, input);
     if (url) return url;

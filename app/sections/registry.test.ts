@@ -62,7 +62,8 @@ describe("the section registry", () => {
       const features = section.features.map((feature) => feature.key);
       for (const flag of SPEC_FLAGS[section.key]) expect(features, `${section.key}.${flag}`).toContain(flag);
       // Beyond §6, only the transaction lists that §2 routes for catalogue, e-commerce and shopify, and the pages an issue asks for.
-      for (const feature of features.filter((key) => !SPEC_FLAGS[section.key].includes(key))) expect(["transactions", "deleted_transactions", ...(BEYOND_FLAGS[section.key] ?? [])]).toContain(feature);
+      for (const feature of features.filter((key) => !SPEC_FLAGS[section.key].includes(key)))
+        expect(["transactions", "deleted_transactions", ...(BEYOND_FLAGS[section.key] ?? [])]).toContain(feature);
     }
     expect(new Set(SECTIONS.map((section) => section.path)).size).toBe(SECTIONS.length);
   });
@@ -72,8 +73,14 @@ describe("the section registry", () => {
       for (const kind of ["dashboard", "public", "api", "root"] as const) {
         for (const route of section.routes?.[kind] ?? []) {
           expect(fs.existsSync(path.join(appDir, route.file)), `${section.key}: ${route.file}`).toBe(true);
-          expect(route.file.startsWith(`sections/${section.path.split("/")[0]}`) || route.file.startsWith("sections/"), route.file).toBe(true);
-          expect(configured.filter((entry) => entry.id === route.id), `${section.key}: route ${route.id}`).toHaveLength(1);
+          expect(
+            route.file.startsWith(`sections/${section.path.split("/")[0]}`) || route.file.startsWith("sections/"),
+            route.file,
+          ).toBe(true);
+          expect(
+            configured.filter((entry) => entry.id === route.id),
+            `${section.key}: route ${route.id}`,
+          ).toHaveLength(1);
         }
       }
       // A built section lives in its own folder; one not built yet has none and no routes of its own.
@@ -88,20 +95,35 @@ describe("the section registry", () => {
   it("routes each listing section's workspace pages, and finds the page again from its route's pattern", () => {
     for (const section of SECTIONS.filter(hasTransactions)) {
       for (const page of TRANSACTION_PAGES.filter((candidate) => candidate.sectionKey === section.key)) {
-        expect(configured.some((entry) => entry.id === page.id && entry.path === `:lang/${page.path}`), page.id).toBe(true);
+        expect(
+          configured.some((entry) => entry.id === page.id && entry.path === `:lang/${page.path}`),
+          page.id,
+        ).toBe(true);
         expect(transactionPageOf(`:lang/${page.path}`)).toBe(page);
       }
     }
-    expect(transactionPageOf(":lang/payment-request/transactions")).toMatchObject({ sectionKey: "payment_request", kind: "list", deleted: false });
-    expect(transactionPageOf("/:lang/event/deleted-transactions/:transactionId")).toMatchObject({ sectionKey: "event", kind: "details", deleted: true });
+    expect(transactionPageOf(":lang/payment-request/transactions")).toMatchObject({
+      sectionKey: "payment_request",
+      kind: "list",
+      deleted: false,
+    });
+    expect(transactionPageOf("/:lang/event/deleted-transactions/:transactionId")).toMatchObject({
+      sectionKey: "event",
+      kind: "details",
+      deleted: true,
+    });
   });
 
   it("offers in the side menu only built sections, each feature of which has a page of its own", () => {
-    expect(MENU_SECTIONS.map((section) => section.key)).toEqual(SECTIONS.filter((section) => section.built).map((section) => section.key));
+    expect(MENU_SECTIONS.map((section) => section.key)).toEqual(
+      SECTIONS.filter((section) => section.built).map((section) => section.key),
+    );
     expect(MENU_SECTIONS.map((section) => section.key)).toEqual(expect.arrayContaining(["payment_request", "ticket"]));
     const notBuiltPage = "routes/dashboard/not-built.tsx";
     for (const section of MENU_SECTIONS) {
-      const targets = section.features.length ? section.features.map((feature) => `:lang/${section.path}/${feature.path}`) : [`:lang/${section.path}`];
+      const targets = section.features.length
+        ? section.features.map((feature) => `:lang/${section.path}/${feature.path}`)
+        : [`:lang/${section.path}`];
       for (const target of targets) {
         const page = configured.find((entry) => entry.path === target);
         expect(page?.file, target).toBeDefined();
@@ -112,7 +134,9 @@ describe("the section registry", () => {
 
   it("leaves alone only the first segments of routes outside /:lang", () => {
     const roots = new Set([...CORE_ROOT_SEGMENTS, ...sectionRootSegments()]);
-    const outside = configured.filter((entry) => entry.path && !entry.path.startsWith(":lang")).map((entry) => entry.path.split("/")[0]);
+    const outside = configured
+      .filter((entry) => entry.path && !entry.path.startsWith(":lang"))
+      .map((entry) => entry.path.split("/")[0]);
     for (const segment of outside) expect(roots.has(segment), segment).toBe(true);
   });
 
@@ -130,14 +154,19 @@ describe("the section registry", () => {
 
   it("knows every permission a feature or the code asks for", () => {
     const known = new Set(allPermissions());
-    for (const section of SECTIONS) for (const feature of section.features) if (feature.permission) expect(known.has(feature.permission), feature.permission).toBe(true);
+    for (const section of SECTIONS)
+      for (const feature of section.features)
+        if (feature.permission) expect(known.has(feature.permission), feature.permission).toBe(true);
     const asked = new Set<string>();
     const walk = (dir: string) => {
       for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
         const file = path.join(dir, entry.name);
         if (entry.isDirectory()) walk(file);
         else if (/\.tsx?$/.test(entry.name) && !entry.name.includes(".test.")) {
-          for (const match of fs.readFileSync(file, "utf8").matchAll(/(?:can|requirePermission|requireApiPermission)\([^()]*?"([a-z_]+)"\)/g)) asked.add(match[1]);
+          for (const match of fs
+            .readFileSync(file, "utf8")
+            .matchAll(/(?:can|requirePermission|requireApiPermission)\([^()]*?"([a-z_]+)"\)/g))
+            asked.add(match[1]);
         }
       }
     };
@@ -148,10 +177,14 @@ describe("the section registry", () => {
 
   it("has a handler for every job type of the platform and of each section once the platform is wired", async () => {
     const servers = await loadSectionServers();
-    const types = [...Object.keys(CORE_JOBS), ...[...servers.values()].flatMap((server) => Object.keys(server.jobs ?? {}))];
+    const types = [
+      ...Object.keys(CORE_JOBS),
+      ...[...servers.values()].flatMap((server) => Object.keys(server.jobs ?? {})),
+    ];
     for (const type of types) expect(hasJobHandler(type), type).toBe(true);
     // A section's declared demo data is one of its own jobs.
-    for (const section of SECTIONS.filter((one) => one.demoJob)) expect(Object.keys(servers.get(section.key)?.jobs ?? {}), section.key).toContain(section.demoJob);
+    for (const section of SECTIONS.filter((one) => one.demoJob))
+      expect(Object.keys(servers.get(section.key)?.jobs ?? {}), section.key).toContain(section.demoJob);
     // Every job type the code names (an exported *_JOB constant) is among them.
     const named = new Set<string>();
     const walk = (dir: string) => {
@@ -159,7 +192,8 @@ describe("the section registry", () => {
         const file = path.join(dir, entry.name);
         if (entry.isDirectory()) walk(file);
         else if (/\.tsx?$/.test(entry.name) && !entry.name.includes(".test.")) {
-          for (const match of fs.readFileSync(file, "utf8").matchAll(/export const [A-Z_]+_JOB = "([a-z_]+)"/g)) named.add(match[1]);
+          for (const match of fs.readFileSync(file, "utf8").matchAll(/export const [A-Z_]+_JOB = "([a-z_]+)"/g))
+            named.add(match[1]);
         }
       }
     };

@@ -67,7 +67,11 @@ export function sectionPermissions(): string[] {
 
 /** Every named permission there is: the platform's, the sections', and each listing section's table headers. */
 export function allPermissions(): string[] {
-  return [...CORE_PERMISSIONS, ...sectionPermissions(), ...TRANSACTION_SECTIONS.map((section) => tableHeaderPermission(section.key))];
+  return [
+    ...CORE_PERMISSIONS,
+    ...sectionPermissions(),
+    ...TRANSACTION_SECTIONS.map((section) => tableHeaderPermission(section.key)),
+  ];
 }
 
 /** The permissions of the platform and of its built sections: what a role can hold (the others do nothing yet). */
@@ -92,14 +96,29 @@ export function sectionsForNewMerchant() {
 
 /** The sections whose transactions customers pay on the platform's pay page (and through the public pay API). */
 /** The sections' management-API scopes for API keys, by area (`menu`, `events`, `catalogue`). */
-export const SETUP_AREAS: Readonly<Record<string, { plugin: string; read: readonly string[]; write: readonly string[] }>> = Object.fromEntries(
-  SECTIONS.flatMap((section) => (section.apiSetupScope ? [[section.apiSetupScope.area, { plugin: section.key, read: section.apiSetupScope.read, write: section.apiSetupScope.write }]] : [])),
+export const SETUP_AREAS: Readonly<
+  Record<string, { plugin: string; read: readonly string[]; write: readonly string[] }>
+> = Object.fromEntries(
+  SECTIONS.flatMap((section) =>
+    section.apiSetupScope
+      ? [
+          [
+            section.apiSetupScope.area,
+            { plugin: section.key, read: section.apiSetupScope.read, write: section.apiSetupScope.write },
+          ],
+        ]
+      : [],
+  ),
 );
 
-export const PAYABLE_SECTIONS: readonly string[] = SECTIONS.filter((section) => section.transactions?.payable).map((section) => section.key);
+export const PAYABLE_SECTIONS: readonly string[] = SECTIONS.filter((section) => section.transactions?.payable).map(
+  (section) => section.key,
+);
 
 /** The payable sections whose pay page asks the merchant's checkout fields (their declaration opts in). */
-export const CHECKOUT_FIELD_SECTIONS: readonly string[] = SECTIONS.filter((section) => section.transactions?.payable && section.transactions.checkoutFields).map((section) => section.key);
+export const CHECKOUT_FIELD_SECTIONS: readonly string[] = SECTIONS.filter(
+  (section) => section.transactions?.payable && section.transactions.checkoutFields,
+).map((section) => section.key);
 
 export function offersCheckoutFields(key: string | undefined) {
   return key !== undefined && CHECKOUT_FIELD_SECTIONS.includes(key);

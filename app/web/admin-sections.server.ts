@@ -4,7 +4,11 @@
  * the merchant's settings of a section as its own pages and hooks read them.
  */
 import type { DB } from "~/db/database.server";
-import { loadSectionSettings, type InstallableSection, type SettingValues } from "~/domain/merchants/sections-admin.server";
+import {
+  loadSectionSettings,
+  type InstallableSection,
+  type SettingValues,
+} from "~/domain/merchants/sections-admin.server";
 import { translator } from "~/lib/i18n.server";
 import { named } from "~/lib/outcome";
 import type { SectionDeclaration } from "~/sections/contract";

@@ -4,12 +4,21 @@ import { authenticateAccessToken } from "~/domain/identity/api-tokens.server";
 import { can, type Permission } from "~/domain/identity/permissions";
 import { loadSessionUser, type SessionUser } from "~/domain/identity/users.server";
 import { languageFromHeader, translator, type Language } from "~/lib/i18n.server";
-import { authenticateApiKey, grantsOn, setupAreaRule, setupGrantsOn, type ApiKeyGrants, type SetupArea } from "~/domain/identity/api-keys.server";
+import {
+  authenticateApiKey,
+  grantsOn,
+  setupAreaRule,
+  setupGrantsOn,
+  type ApiKeyGrants,
+  type SetupArea,
+} from "~/domain/identity/api-keys.server";
 import { clientAddressContext, getDbFrom } from "./request-context.server";
 import { TRANSACTION_SECTIONS } from "~/sections/registry";
 
 /** The plugins an API key's scopes may name: the built sections that list transactions. */
-export const API_KEY_PLUGINS: readonly string[] = TRANSACTION_SECTIONS.filter((section) => section.built).map((section) => section.key);
+export const API_KEY_PLUGINS: readonly string[] = TRANSACTION_SECTIONS.filter((section) => section.built).map(
+  (section) => section.key,
+);
 import { getAppSecret } from "~/lib/secret.server";
 
 type Context = Readonly<RouterContextProvider>;
@@ -56,7 +65,11 @@ export async function readBody(request: Request): Promise<Record<string, unknown
  * server may call (`apiKey: true`) also take `Authorization: Api-Key <key>`: the key's own user,
  * with the key's grants; elsewhere a key is refused with 403.
  */
-export async function requireApiUser(request: Request, context: Context, options: { apiKey?: boolean } = {}): Promise<{ user: SessionUser; sessionId: string }> {
+export async function requireApiUser(
+  request: Request,
+  context: Context,
+  options: { apiKey?: boolean } = {},
+): Promise<{ user: SessionUser; sessionId: string }> {
   const header = request.headers.get("Authorization") ?? "";
   const keyMatch = /^Api-Key\s+(\S+)$/i.exec(header);
   if (keyMatch) {
@@ -80,14 +93,20 @@ async function requireKeyUser(request: Request, context: Context, key: string, a
   const db = getDbFrom(context);
   const found = await authenticateApiKey(db, key, context.get(clientAddressContext), API_KEY_PLUGINS);
   if (!found.ok) {
-    if (found.reason === "creator") throw apiDetail(request, "api.key_creator_inactive", 403, { code: "api_key_creator_inactive" });
-    throw apiDetail(request, found.reason === "address" ? "api.key_address" : "api.key_invalid", found.reason === "address" ? 403 : 401);
+    if (found.reason === "creator")
+      throw apiDetail(request, "api.key_creator_inactive", 403, { code: "api_key_creator_inactive" });
+    throw apiDetail(
+      request,
+      found.reason === "address" ? "api.key_address" : "api.key_invalid",
+      found.reason === "address" ? 403 : 401,
+    );
   }
   if (!allowed) throw apiDetail(request, "api.key_not_here", 403);
   const user = await loadSessionUser(db, found.userId);
   if (!user || user.merchantId !== found.merchantId) throw apiDetail(request, "api.key_invalid", 401);
   const holds = found.creatorHolds;
-  const permissions = holds === "all" ? user.permissions : user.permissions.filter((permission) => holds.includes(permission));
+  const permissions =
+    holds === "all" ? user.permissions : user.permissions.filter((permission) => holds.includes(permission));
   return { ...user, permissions, apiKey: { id: found.keyId, grants: found.grants, withdrawn: found.withdrawn } };
 }
 
@@ -116,7 +135,12 @@ export function userOnPlugin(user: SessionUser, plugin: string): SessionUser | n
 export function userInSetup(user: SessionUser, area: SetupArea): SessionUser | null {
   if (!user.apiKey) return user;
   const inArea = narrowKeyUser(user, (grants) => setupGrantsOn(grants, area));
-  return inArea ?? (userOnPlugin(user, setupAreaRule(area).plugin) ? { ...user, permissions: [], apiKey: { ...user.apiKey, withdrawn: {} } } : null);
+  return (
+    inArea ??
+    (userOnPlugin(user, setupAreaRule(area).plugin)
+      ? { ...user, permissions: [], apiKey: { ...user.apiKey, withdrawn: {} } }
+      : null)
+  );
 }
 
 /**
@@ -136,5 +160,9 @@ export function methodNotAllowed(request: Request) {
 }
 
 export function str(value: unknown, max = 500): string {
-  return typeof value === "string" ? value.slice(0, max) : value === undefined || value === null ? "" : String(value).slice(0, max);
+  return typeof value === "string"
+    ? value.slice(0, max)
+    : value === undefined || value === null
+      ? ""
+      : String(value).slice(0, max);
 }

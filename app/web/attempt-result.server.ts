@@ -23,14 +23,20 @@ function safeNext(value: string | null, merchantNext: string | null) {
  * platform's page (routes/pay/attempt-detail) and a section's own result page (the Shopify flow's
  * payment details) read the same view. `plugins` limits the attempts found to those sections'.
  */
-export async function attemptResultView(db: DB, input: { attemptId: string; lang: Language; request: Request; plugins?: readonly string[] }) {
+export async function attemptResultView(
+  db: DB,
+  input: { attemptId: string; lang: Language; request: Request; plugins?: readonly string[] },
+) {
   const { lang, request } = input;
   let attempt = await findAttempt(db, input.attemptId);
   const transaction = attempt ? await findPublicTransaction(db, attempt.transaction_id, input.plugins) : undefined;
   if (!attempt || !transaction) return { found: false as const, lang };
   // A result still open is asked of the gateway again, from this server, each time the page loads.
   if (attempt.state === "pending") attempt = await settleByInquiry(db, attempt, platformAddresses(request));
-  const [unit, gateway] = await Promise.all([loadUnitHeader(db, transaction, lang), findMerchantGateway(db, attempt.merchant_id, attempt.gateway_code)]);
+  const [unit, gateway] = await Promise.all([
+    loadUnitHeader(db, transaction, lang),
+    findMerchantGateway(db, attempt.merchant_id, attempt.gateway_code),
+  ]);
   const failedOrOpen = attempt.state !== "success" && attempt.state !== "cod";
   const expired = failedOrOpen && (transaction.state === "expired" || isExpired(transaction));
   return {
@@ -40,7 +46,10 @@ export async function attemptResultView(db: DB, input: { attemptId: string; lang
     transactionId: transaction.id,
     unit,
     state: attempt.state,
-    reason: attempt.state === "success" || attempt.state === "cod" || attempt.state === "pending" ? null : failureReasonOf(attempt),
+    reason:
+      attempt.state === "success" || attempt.state === "cod" || attempt.state === "pending"
+        ? null
+        : failureReasonOf(attempt),
     expired,
     contact: expired ? await merchantContactView(db, attempt.merchant_id, unit) : null,
     amount: formatAmount(attempt.total, attempt.currency_code, lang),
@@ -48,17 +57,30 @@ export async function attemptResultView(db: DB, input: { attemptId: string; lang
     description: transaction.description,
     receiptUrl: failedOrOpen ? null : `/${lang}/pay/attempt-detail/${attempt.id}/receipt.pdf`,
     // What the payment bought, when its section gives it to download (an event's tickets).
-    ticketsUrl: attempt.state === "success" ? ((await transactionExtensions(transaction.plugin)?.ticketsUrl?.(db, transaction.id, lang)) ?? null) : null,
+    ticketsUrl:
+      attempt.state === "success"
+        ? ((await transactionExtensions(transaction.plugin)?.ticketsUrl?.(db, transaction.id, lang)) ?? null)
+        : null,
     // Where the customer follows what the payment ordered (a restaurant order's state).
-    followUrl: attempt.state === "success" || attempt.state === "cod" ? ((await transactionExtensions(transaction.plugin)?.followUrl?.(db, transaction.id, lang)) ?? null) : null,
-    attachment: transaction.attachment_name ? { name: transaction.attachment_name, url: `/${lang}/pay/${transaction.id}/attachment` } : null,
+    followUrl:
+      attempt.state === "success" || attempt.state === "cod"
+        ? ((await transactionExtensions(transaction.plugin)?.followUrl?.(db, transaction.id, lang)) ?? null)
+        : null,
+    attachment: transaction.attachment_name
+      ? { name: transaction.attachment_name, url: `/${lang}/pay/${transaction.id}/attachment` }
+      : null,
     tryAgainUrl: `/${lang}/pay/${transaction.id}`,
     next: safeNext(new URL(request.url).searchParams.get("next"), transaction.next_url),
     // Where a section sends the customer on once the result is known (a checkout session's merchant site).
     returnUrl:
       attempt.state === "pending"
         ? null
-        : await customerReturnUrl(db, { transactionId: transaction.id, attemptId: attempt.id, result: expired ? "expired" : attempt.state, lang }),
+        : await customerReturnUrl(db, {
+            transactionId: transaction.id,
+            attemptId: attempt.id,
+            result: expired ? "expired" : attempt.state,
+            lang,
+          }),
     /** A note of the section's under the result (a translation key), and a way back to where the customer came from. */
     note: null as string | null,
     backLink: null as { href: string; label: string } | null,

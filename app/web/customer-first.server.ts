@@ -107,7 +107,10 @@ export function createCustomerFirst({
     }
     // Woken when customers have been quiet long enough, or when the first in line has waited its longest.
     // (Quiet and every turn taken: the next release asks again.)
-    const delay = Math.min(customers === 0 && !quiet() ? quietMs - (now() - lastCustomerAt) : Infinity, staff === 0 ? longestWaitMs - (now() - head.since) : Infinity);
+    const delay = Math.min(
+      customers === 0 && !quiet() ? quietMs - (now() - lastCustomerAt) : Infinity,
+      staff === 0 ? longestWaitMs - (now() - head.since) : Infinity,
+    );
     if (Number.isFinite(delay)) {
       wakeUp = setTimeout(admit, Math.max(0, delay));
       wakeUp.unref?.();

@@ -61,7 +61,12 @@ describe("customers first", () => {
   });
 
   it("runs a signed-in request that waited long enough behind customers, one at a time", () => {
-    const gate = createCustomerFirst({ staffAtOnce: 4, longestWaitMs: 1000, customerHoldMs: 60_000, now: () => Date.now() });
+    const gate = createCustomerFirst({
+      staffAtOnce: 4,
+      longestWaitMs: 1000,
+      customerHoldMs: 60_000,
+      now: () => Date.now(),
+    });
     send(gate); // a customer whose page takes long
     const lists = [send(gate, { cookie: STAFF }), send(gate, { cookie: STAFF })];
     vi.advanceTimersByTime(999);
@@ -76,7 +81,12 @@ describe("customers first", () => {
   });
 
   it("counts a customer's open request for a while only: a slow upload does not hold staff back", () => {
-    const gate = createCustomerFirst({ staffAtOnce: 4, longestWaitMs: 5000, customerHoldMs: 2000, now: () => Date.now() });
+    const gate = createCustomerFirst({
+      staffAtOnce: 4,
+      longestWaitMs: 5000,
+      customerHoldMs: 2000,
+      now: () => Date.now(),
+    });
     send(gate);
     const list = send(gate, { cookie: STAFF });
     vi.advanceTimersByTime(2100);
@@ -86,7 +96,13 @@ describe("customers first", () => {
   });
 
   it("takes in the connections waiting before a signed-in request runs: a customer among them goes first", () => {
-    const gate = createCustomerFirst({ staffAtOnce: 4, longestWaitMs: 1000, quietMs: 100, drainMaxMs: 200, now: () => Date.now() });
+    const gate = createCustomerFirst({
+      staffAtOnce: 4,
+      longestWaitMs: 1000,
+      quietMs: 100,
+      drainMaxMs: 200,
+      now: () => Date.now(),
+    });
     const list = send(gate, { cookie: STAFF });
     // Staff alone: the list runs after one turn of the loop that brought nothing new.
     turn();
@@ -139,7 +155,12 @@ describe("customers first", () => {
   });
 
   it("arms no timer while customers are quiet and every turn is taken: the next release asks again", () => {
-    const gate = createCustomerFirst({ staffAtOnce: 1, staffHoldMs: 60_000, customerHoldMs: 60_000, now: () => Date.now() });
+    const gate = createCustomerFirst({
+      staffAtOnce: 1,
+      staffHoldMs: 60_000,
+      customerHoldMs: 60_000,
+      now: () => Date.now(),
+    });
     // A customer came and went a while ago.
     send(gate).answer();
     vi.advanceTimersByTime(500);

@@ -8,7 +8,10 @@ export type DownloadFile = { fileName: string; contentType: string; size: number
  */
 export function attachmentDisposition(fileName: string) {
   const ascii = fileName.replace(/[^\w.-]/g, "_");
-  const encoded = encodeURIComponent(fileName).replace(/['()*!]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*!]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 

@@ -19,7 +19,11 @@ export function readFlash(request: Request): { flash: Flash | null; clear: strin
   try {
     const parsed = JSON.parse(raw);
     // Only translation keys are ever shown, so a forged cookie can at most pick another message.
-    if (allowedKinds.has(parsed.kind) && typeof parsed.message === "string" && /^[a-z0-9_.]{1,80}$/.test(parsed.message)) {
+    if (
+      allowedKinds.has(parsed.kind) &&
+      typeof parsed.message === "string" &&
+      /^[a-z0-9_.]{1,80}$/.test(parsed.message)
+    ) {
       return { flash: { kind: parsed.kind, message: parsed.message }, clear };
     }
   } catch {}

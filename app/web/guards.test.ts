@@ -8,7 +8,18 @@ describe("redirect targets", () => {
   });
 
   it("refuses anything a browser would take to another host", () => {
-    for (const value of ["//evil.example", "/\t/evil.example", "/\\evil.example", "\\\\evil.example", "https://evil.example", "/%09/evil.example", " /en", "", null, 42]) {
+    for (const value of [
+      "//evil.example",
+      "/\t/evil.example",
+      "/\\evil.example",
+      "\\\\evil.example",
+      "https://evil.example",
+      "/%09/evil.example",
+      " /en",
+      "",
+      null,
+      42,
+    ]) {
       expect(isLocalPath(value), JSON.stringify(value)).toBe(false);
     }
     expect(safeRedirectPath("/\n/evil.example", "/en")).toBe("/en");

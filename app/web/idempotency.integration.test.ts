@@ -19,7 +19,8 @@ afterAll(async () => {
   await database?.destroy();
 });
 
-const call = (key: string, request: unknown, work: () => Promise<StoredResponse>, caller = admin) => once(database.db, { merchantId, caller, key, scope: "test.create", request }, work);
+const call = (key: string, request: unknown, work: () => Promise<StoredResponse>, caller = admin) =>
+  once(database.db, { merchantId, caller, key, scope: "test.create", request }, work);
 
 describe("Idempotency-Key", () => {
   it("releases the key of a request that died, after its lease, to exactly one retry", async () => {
@@ -32,7 +33,11 @@ describe("Idempotency-Key", () => {
       return new Promise<StoredResponse>(() => {});
     });
     await taken;
-    const stored = await database.db.selectFrom("idempotency_keys").select("response_status").where("key", "=", storedKeyOf(admin, "crashed-1", "")).executeTakeFirstOrThrow();
+    const stored = await database.db
+      .selectFrom("idempotency_keys")
+      .select("response_status")
+      .where("key", "=", storedKeyOf(admin, "crashed-1", ""))
+      .executeTakeFirstOrThrow();
     expect(stored.response_status).toBeNull();
 
     // While the lease runs, a retry is told the request is still being processed.
@@ -53,7 +58,10 @@ describe("Idempotency-Key", () => {
       await gate;
       return work();
     };
-    const retries = [call("crashed-1", { amount: "5.000" }, heldWork), call("crashed-1", { amount: "5.000" }, heldWork)];
+    const retries = [
+      call("crashed-1", { amount: "5.000" }, heldWork),
+      call("crashed-1", { amount: "5.000" }, heldWork),
+    ];
     expect((await Promise.race(retries)).kind).toBe("in_progress");
     release();
     const outcomes = await Promise.all(retries);
@@ -69,12 +77,28 @@ describe("Idempotency-Key", () => {
   it("replays the same body with its fields in another order, at any depth", async () => {
     let runs = 0;
     const work = async () => ({ status: 201, body: { run: ++runs } });
-    const first = await call("reordered-1", { amount: "5.000", pg_codes: ["knet", "cod"], customer: { first: "A", last: "B" } }, work);
-    const again = await call("reordered-1", { customer: { last: "B", first: "A" }, pg_codes: ["knet", "cod"], amount: "5.000" }, work);
+    const first = await call(
+      "reordered-1",
+      { amount: "5.000", pg_codes: ["knet", "cod"], customer: { first: "A", last: "B" } },
+      work,
+    );
+    const again = await call(
+      "reordered-1",
+      { customer: { last: "B", first: "A" }, pg_codes: ["knet", "cod"], amount: "5.000" },
+      work,
+    );
     expect(first.kind).toBe("fresh");
     expect(again).toEqual({ kind: "replayed", response: { status: 201, body: { run: 1 } } });
     // The order of a list is part of the request.
-    expect((await call("reordered-1", { amount: "5.000", pg_codes: ["cod", "knet"], customer: { first: "A", last: "B" } }, work)).kind).toBe("conflict");
+    expect(
+      (
+        await call(
+          "reordered-1",
+          { amount: "5.000", pg_codes: ["cod", "knet"], customer: { first: "A", last: "B" } },
+          work,
+        )
+      ).kind,
+    ).toBe("conflict");
     expect(runs).toBe(1);
   });
 
@@ -95,13 +119,31 @@ describe("Idempotency-Key", () => {
     expect((await call("K", { basket: "customer A" }, work, PUBLIC_CALLER)).kind).toBe("fresh");
     // Another customer's "K" is their own request, and the merchant's user, another user and an API
     // key each get theirs: nobody is told the key belongs to another request.
-    expect(await call("K", { basket: "customer B" }, work, PUBLIC_CALLER)).toEqual({ kind: "fresh", response: { status: 201, body: { run: 2 } } });
-    expect(await call("K", { amount: "5.000" }, work)).toEqual({ kind: "fresh", response: { status: 201, body: { run: 3 } } });
-    expect(await call("K", { amount: "5.000" }, work, otherUser)).toEqual({ kind: "fresh", response: { status: 201, body: { run: 4 } } });
-    expect(await call("K", { amount: "5.000" }, work, apiKey)).toEqual({ kind: "fresh", response: { status: 201, body: { run: 5 } } });
+    expect(await call("K", { basket: "customer B" }, work, PUBLIC_CALLER)).toEqual({
+      kind: "fresh",
+      response: { status: 201, body: { run: 2 } },
+    });
+    expect(await call("K", { amount: "5.000" }, work)).toEqual({
+      kind: "fresh",
+      response: { status: 201, body: { run: 3 } },
+    });
+    expect(await call("K", { amount: "5.000" }, work, otherUser)).toEqual({
+      kind: "fresh",
+      response: { status: 201, body: { run: 4 } },
+    });
+    expect(await call("K", { amount: "5.000" }, work, apiKey)).toEqual({
+      kind: "fresh",
+      response: { status: 201, body: { run: 5 } },
+    });
     // Within one caller a key still answers once, and another body with it is still a conflict.
-    expect(await call("K", { basket: "customer A" }, work, PUBLIC_CALLER)).toEqual({ kind: "replayed", response: { status: 201, body: { run: 1 } } });
-    expect(await call("K", { amount: "5.000" }, work)).toEqual({ kind: "replayed", response: { status: 201, body: { run: 3 } } });
+    expect(await call("K", { basket: "customer A" }, work, PUBLIC_CALLER)).toEqual({
+      kind: "replayed",
+      response: { status: 201, body: { run: 1 } },
+    });
+    expect(await call("K", { amount: "5.000" }, work)).toEqual({
+      kind: "replayed",
+      response: { status: 201, body: { run: 3 } },
+    });
     expect((await call("K", { amount: "6.000" }, work)).kind).toBe("conflict");
     expect((await call("K", { amount: "6.000" }, work, apiKey)).kind).toBe("conflict");
     expect(runs).toBe(5);

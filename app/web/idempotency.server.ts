@@ -77,14 +77,24 @@ export function storedKeyOf(caller: KeyCaller, key: string, requestHash: string)
  */
 export async function once(
   db: DB,
-  input: { merchantId: number; caller: KeyCaller; key: string | null; scope: string; request: unknown; keyPrefix?: string },
+  input: {
+    merchantId: number;
+    caller: KeyCaller;
+    key: string | null;
+    scope: string;
+    request: unknown;
+    keyPrefix?: string;
+  },
   work: () => Promise<StoredResponse>,
 ): Promise<IdempotentOutcome> {
   if (!input.key) return { kind: "fresh", response: await work() };
   if (input.key.length > MAX_IDEMPOTENCY_KEY_LENGTH) return { kind: "invalid_key" };
   const requestHash = requestHashOf(input.scope, input.request);
   // `keyPrefix` keeps one kind of request's keys apart within a caller's (a counter's forms, a collector's payments).
-  const key = { merchantId: input.merchantId, key: storedKeyOf(input.caller, `${input.keyPrefix ?? ""}${input.key}`, requestHash) };
+  const key = {
+    merchantId: input.merchantId,
+    key: storedKeyOf(input.caller, `${input.keyPrefix ?? ""}${input.key}`, requestHash),
+  };
   const takenAt = now();
   const lease = addMs(takenAt, IDEMPOTENCY_LEASE_MS).toISOString();
   const inserted = await db
@@ -111,7 +121,11 @@ export async function once(
     // Given back by a request that failed between our insert and this read: the caller may retry.
     if (!existing) return { kind: "in_progress" };
     if (existing.request_hash !== requestHash) return { kind: "conflict" };
-    if (existing.response_status !== null) return { kind: "replayed", response: { status: existing.response_status, body: JSON.parse(existing.response_body ?? "null") } };
+    if (existing.response_status !== null)
+      return {
+        kind: "replayed",
+        response: { status: existing.response_status, body: JSON.parse(existing.response_body ?? "null") },
+      };
     // A row from before leases has none: its lease is counted from when it was taken.
     const leaseEnd = existing.locked_until ?? addMs(new Date(existing.created_at), IDEMPOTENCY_LEASE_MS).toISOString();
     if (new Date(leaseEnd) > takenAt) return { kind: "in_progress" };
@@ -122,7 +136,10 @@ export async function once(
       .where("merchant_id", "=", input.merchantId)
       .where("key", "=", key.key)
       .where("response_status", "is", null);
-    takeOver = existing.locked_until === null ? takeOver.where("locked_until", "is", null).where("created_at", "=", existing.created_at) : takeOver.where("locked_until", "=", existing.locked_until);
+    takeOver =
+      existing.locked_until === null
+        ? takeOver.where("locked_until", "is", null).where("created_at", "=", existing.created_at)
+        : takeOver.where("locked_until", "=", existing.locked_until);
     const taken = await takeOver.executeTakeFirst();
     if (Number(taken.numUpdatedRows) !== 1) return { kind: "in_progress" };
   }
@@ -134,13 +151,27 @@ export async function once(
     throw error;
   }
   // Kept only while the key is still ours; past the lease, a retry that took it over answers for it.
-  await heldKey(db.updateTable("idempotency_keys").set({ response_status: response.status, response_body: JSON.stringify(response.body), locked_until: null }), key, lease).execute();
+  await heldKey(
+    db
+      .updateTable("idempotency_keys")
+      .set({ response_status: response.status, response_body: JSON.stringify(response.body), locked_until: null }),
+    key,
+    lease,
+  ).execute();
   return { kind: "fresh", response };
 }
 
 /** The key's row, while the lease `lease` holds it. */
-function heldKey<Q extends { where: (...args: any[]) => Q }>(query: Q, key: { merchantId: number; key: string }, lease: string): Q {
-  return query.where("merchant_id", "=", key.merchantId).where("key", "=", key.key).where("locked_until", "=", lease).where("response_status", "is", null);
+function heldKey<Q extends { where: (...args: any[]) => Q }>(
+  query: Q,
+  key: { merchantId: number; key: string },
+  lease: string,
+): Q {
+  return query
+    .where("merchant_id", "=", key.merchantId)
+    .where("key", "=", key.key)
+    .where("locked_until", "=", lease)
+    .where("response_status", "is", null);
 }
 
 /** A header that carries an idempotency key, with the translation keys of its refusals. */
@@ -163,11 +194,30 @@ export const IDEMPOTENCY_KEY_HEADER: KeyHeader = {
  */
 export async function respondOnce(
   request: Request,
-  input: { db: DB; merchantId: number; caller: KeyCaller; scope: string; body: unknown; keyPrefix?: string; keyHeader?: KeyHeader },
+  input: {
+    db: DB;
+    merchantId: number;
+    caller: KeyCaller;
+    scope: string;
+    body: unknown;
+    keyPrefix?: string;
+    keyHeader?: KeyHeader;
+  },
   work: () => Promise<StoredResponse>,
 ): Promise<Response> {
   const header = input.keyHeader ?? IDEMPOTENCY_KEY_HEADER;
-  const outcome = await once(input.db, { merchantId: input.merchantId, caller: input.caller, key: request.headers.get(header.name), scope: input.scope, request: input.body, keyPrefix: input.keyPrefix }, work);
+  const outcome = await once(
+    input.db,
+    {
+      merchantId: input.merchantId,
+      caller: input.caller,
+      key: request.headers.get(header.name),
+      scope: input.scope,
+      request: input.body,
+      keyPrefix: input.keyPrefix,
+    },
+    work,
+  );
   switch (outcome.kind) {
     case "invalid_key":
       return apiErrors(request, { non_field_errors: [header.tooLong] }, 400);
@@ -176,7 +226,11 @@ export async function respondOnce(
     case "in_progress":
       return apiErrors(request, { non_field_errors: [header.inProgress] }, 409);
     default:
-      return apiJson(outcome.response.body, outcome.response.status, outcome.kind === "replayed" ? { "Idempotent-Replayed": "true" } : undefined);
+      return apiJson(
+        outcome.response.body,
+        outcome.response.status,
+        outcome.kind === "replayed" ? { "Idempotent-Replayed": "true" } : undefined,
+      );
   }
 }
 
@@ -186,9 +240,16 @@ export async function respondOnce(
  * attempt started instead of making another (money would leave twice). 18 digits, like a track id.
  * Another caller's request with the same key is not a retry of this one, so it gets another reference.
  */
-export function operationReferenceOf(request: Request, merchantId: number, caller: KeyCaller, scope: string, header = IDEMPOTENCY_KEY_HEADER.name): string | null {
+export function operationReferenceOf(
+  request: Request,
+  merchantId: number,
+  caller: KeyCaller,
+  scope: string,
+  header = IDEMPOTENCY_KEY_HEADER.name,
+): string | null {
   const key = request.headers.get(header);
   if (!key || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) return null;
-  const digits = BigInt(`0x${sha256(`operation\n${merchantId}\n${storedKeyOf(caller, key, "")}\n${scope}`)}`) % 10n ** 17n;
+  const digits =
+    BigInt(`0x${sha256(`operation\n${merchantId}\n${storedKeyOf(caller, key, "")}\n${scope}`)}`) % 10n ** 17n;
   return `9${digits.toString().padStart(17, "0")}`;
 }

@@ -21,7 +21,8 @@ function visibleTo(row: Row, reader: LiveReader) {
 }
 
 function endsSession(row: Row, subscriber: Subscriber) {
-  if (row.type !== SESSION_ENDED || row.user_id !== subscriber.userId || row.merchant_id !== subscriber.merchantId) return false;
+  if (row.type !== SESSION_ENDED || row.user_id !== subscriber.userId || row.merchant_id !== subscriber.merchantId)
+    return false;
   const data = JSON.parse(row.data) as { session_id: string | null; except: string | null };
   return data.session_id ? data.session_id === subscriber.sessionId : subscriber.sessionId !== data.except;
 }
@@ -59,7 +60,10 @@ class LiveHub {
   /** Adds a channel; answers the newest id read so far (what came before is the channel's to replay). */
   async add(subscriber: Subscriber) {
     if (this.floor === null) {
-      const newest = await this.db.selectFrom("live_messages").select((eb) => eb.fn.max("id").as("id")).executeTakeFirst();
+      const newest = await this.db
+        .selectFrom("live_messages")
+        .select((eb) => eb.fn.max("id").as("id"))
+        .executeTakeFirst();
       if (this.floor === null) {
         this.floor = Number(newest?.id ?? 0);
         this.newest = this.floor;
@@ -112,13 +116,25 @@ class LiveHub {
     if (this.floor === null || this.subscribers.size === 0) return;
     const missing = [...this.missingSince.keys()].slice(0, 200);
     if (missing.length > 0) {
-      const late = await this.db.selectFrom("live_messages").selectAll().where("id", "in", missing).orderBy("id").execute();
+      const late = await this.db
+        .selectFrom("live_messages")
+        .selectAll()
+        .where("id", "in", missing)
+        .orderBy("id")
+        .execute();
       for (const row of late) this.hand(row);
     }
     for (;;) {
-      const rows = await this.db.selectFrom("live_messages").selectAll().where("id", ">", this.newest).orderBy("id").limit(500).execute();
+      const rows = await this.db
+        .selectFrom("live_messages")
+        .selectAll()
+        .where("id", ">", this.newest)
+        .orderBy("id")
+        .limit(500)
+        .execute();
       for (const row of rows) {
-        for (let id = this.newest + 1; id < row.id; id++) if (!this.above.has(id)) this.missingSince.set(id, Date.now());
+        for (let id = this.newest + 1; id < row.id; id++)
+          if (!this.above.has(id)) this.missingSince.set(id, Date.now());
         this.newest = Math.max(this.newest, row.id);
         this.hand(row);
       }
@@ -234,7 +250,11 @@ const encoder = new TextEncoder();
  * the session ends (signed out anywhere, idle, over age): at once when an instance says so, and by a
  * check every ten seconds in any case. Reading it never keeps a session alive.
  */
-export function openLiveStream(db: DB, reader: LiveReader, options: { resume: LivePosition | null; signal: AbortSignal }): ReadableStream<Uint8Array> {
+export function openLiveStream(
+  db: DB,
+  reader: LiveReader,
+  options: { resume: LivePosition | null; signal: AbortSignal },
+): ReadableStream<Uint8Array> {
   const hub = hubFor(db);
   let closed = false;
   let timers: NodeJS.Timeout[] = [];
@@ -256,7 +276,13 @@ export function openLiveStream(db: DB, reader: LiveReader, options: { resume: Li
         sent.add(row.id);
         const floor = Math.min(floorOf(), upTo);
         for (const id of sent) if (id <= floor) sent.delete(id);
-        const body = { id: row.id, merchant_id: row.merchant_id, type: row.type, data: JSON.parse(row.data) as unknown, created_at: row.created_at };
+        const body = {
+          id: row.id,
+          merchant_id: row.merchant_id,
+          type: row.type,
+          data: JSON.parse(row.data) as unknown,
+          created_at: row.created_at,
+        };
         controller.enqueue(encoder.encode(`id: ${eventId(floor, sent)}\ndata: ${JSON.stringify(body)}\n\n`));
       };
       const end = () => {

@@ -19,7 +19,12 @@ function routeNamer(build: ServerBuild) {
   for (const route of Object.values(build.routes)) {
     if (!route) continue;
     const list = children.get(route.parentId) ?? [];
-    list.push({ id: route.id, path: route.path, index: route.index, caseSensitive: route.caseSensitive } as RouteObject);
+    list.push({
+      id: route.id,
+      path: route.path,
+      index: route.index,
+      caseSensitive: route.caseSensitive,
+    } as RouteObject);
     children.set(route.parentId, list);
   }
   const attach = (route: RouteObject): RouteObject => {
@@ -78,7 +83,10 @@ export function metricsAllowed(req: IncomingMessage, token: string | undefined) 
     const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "");
     return match !== null && sameSecret(match[1], token);
   }
-  const forwarded = req.headers["x-forwarded-for"] !== undefined || req.headers.forwarded !== undefined || req.headers["x-real-ip"] !== undefined;
+  const forwarded =
+    req.headers["x-forwarded-for"] !== undefined ||
+    req.headers.forwarded !== undefined ||
+    req.headers["x-real-ip"] !== undefined;
   return !forwarded && LOOPBACK.has(req.socket.remoteAddress ?? "");
 }
 

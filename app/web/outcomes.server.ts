@@ -50,6 +50,13 @@ export function doneStatusOf(outcome: { requestId?: number; checking?: true }): 
 }
 
 /** An outcome as the pages and the API answer it: its HTTP status, its message's key and its message in `lang`. */
-export function answerOf<T extends { ok: boolean; code: string; params?: TextParams; requestId?: number; checking?: true }>(outcome: T, lang: Language) {
-  return { ...outcome, status: outcome.ok ? doneStatusOf(outcome) : statusOf(outcome), key: keyOf(outcome), message: messageOf(outcome, lang) };
+export function answerOf<
+  T extends { ok: boolean; code: string; params?: TextParams; requestId?: number; checking?: true },
+>(outcome: T, lang: Language) {
+  return {
+    ...outcome,
+    status: outcome.ok ? doneStatusOf(outcome) : statusOf(outcome),
+    key: keyOf(outcome),
+    message: messageOf(outcome, lang),
+  };
 }

@@ -54,7 +54,12 @@ export function createSectionPagesHandler(build: ServerBuild) {
       </NonceProvider>,
     );
     const headers = securityHeaders({ url: url.href }, nonce);
-    return { status: result.status, headers: [...headers, ["Content-Type", "text/html; charset=utf-8"]], body: `<!DOCTYPE html>${html}` };
+    return {
+      status: result.status,
+      headers: [...headers, ["Content-Type", "text/html; charset=utf-8"]],
+      body: `<!DOCTYPE html>${html}`,
+    };
   };
-  return (url: URL, cookieHeader?: string | null) => runOnCallerClock(cookieHeader, () => render(url, cookieHeader ?? null));
+  return (url: URL, cookieHeader?: string | null) =>
+    runOnCallerClock(cookieHeader, () => render(url, cookieHeader ?? null));
 }

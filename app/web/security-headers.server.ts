@@ -17,7 +17,9 @@ export function securityHeaders(request: Pick<Request, "url">, nonce: string | n
   // the delivery map fetches its style and tiles and runs its own worker.
   const formAction = payPage ? "form-action 'self' https:" : "form-action 'self'";
   const mapStyle = env().MAP_STYLE_URL;
-  const connect = payPage ? `connect-src 'self' https:${mapStyle ? ` ${new URL(mapStyle).origin}` : ""}` : "connect-src 'self'";
+  const connect = payPage
+    ? `connect-src 'self' https:${mapStyle ? ` ${new URL(mapStyle).origin}` : ""}`
+    : "connect-src 'self'";
   if (https) headers.push(["Strict-Transport-Security", "max-age=31536000; includeSubDomains"]);
   if (nonce) {
     headers.push([

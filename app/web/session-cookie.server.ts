@@ -25,7 +25,13 @@ const DEVICE_COOKIE_MAX_AGE_S = 365 * 86_400;
 
 /** The browser's device token (decision 0003): it outlives sessions, and only our server reads it. */
 export function deviceCookie(request: Request, token: string) {
-  const parts = [`${DEVICE_COOKIE}=${token}`, "Path=/", "HttpOnly", "SameSite=Lax", `Max-Age=${DEVICE_COOKIE_MAX_AGE_S}`];
+  const parts = [
+    `${DEVICE_COOKIE}=${token}`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Lax",
+    `Max-Age=${DEVICE_COOKIE_MAX_AGE_S}`,
+  ];
   if (isSecure(request)) parts.push("Secure");
   return parts.join("; ");
 }

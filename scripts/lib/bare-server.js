@@ -7,14 +7,21 @@ import zlib from "node:zlib";
 
 const [port, bodyFile, status, contentType] = process.argv.slice(2);
 const body = fs.readFileSync(bodyFile);
-http.createServer((req, res) => {
-  if (/\bgzip\b/.test(req.headers["accept-encoding"] ?? "")) {
-    zlib.gzip(body, (error, zipped) => {
-      res.writeHead(Number(status), { "Content-Type": contentType, "Content-Encoding": "gzip", Vary: "Accept-Encoding", "Content-Length": zipped.length });
-      res.end(zipped);
-    });
-  } else {
-    res.writeHead(Number(status), { "Content-Type": contentType, "Content-Length": body.length });
-    res.end(body);
-  }
-}).listen(Number(port), "127.0.0.1", () => console.log("ready"));
+http
+  .createServer((req, res) => {
+    if (/\bgzip\b/.test(req.headers["accept-encoding"] ?? "")) {
+      zlib.gzip(body, (error, zipped) => {
+        res.writeHead(Number(status), {
+          "Content-Type": contentType,
+          "Content-Encoding": "gzip",
+          Vary: "Accept-Encoding",
+          "Content-Length": zipped.length,
+        });
+        res.end(zipped);
+      });
+    } else {
+      res.writeHead(Number(status), { "Content-Type": contentType, "Content-Length": body.length });
+      res.end(body);
+    }
+  })
+  .listen(Number(port), "127.0.0.1", () => console.log("ready"));

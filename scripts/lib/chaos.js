@@ -14,10 +14,18 @@ import pg from "pg";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const DEFAULT_ADMIN_URL = "postgres://postgres@127.0.0.1:5432/test";
 export const DEMO = { username: "admin", password: "Demo@2026!" };
-export const CARDS = { knetCaptured: "8888880000000001", knetDeclined: "8888880000000002", cardApproved: "5123450000000008", cardDeclined: "5123450000000008" };
+export const CARDS = {
+  knetCaptured: "8888880000000001",
+  knetDeclined: "8888880000000002",
+  cardApproved: "5123450000000008",
+  cardDeclined: "5123450000000008",
+};
 /** The Mastercard Gateway test card's outcome is set by its expiry. */
 export const EXPIRIES = { approved: "01/39", declined: "05/39" };
-export const GATEWAYS = { knet: { code: "knet-sandbox", label: "KNET" }, mpgs: { code: "mpgs-sandbox", label: "MPGS" } };
+export const GATEWAYS = {
+  knet: { code: "knet-sandbox", label: "KNET" },
+  mpgs: { code: "mpgs-sandbox", label: "MPGS" },
+};
 export const OPEN_ATTEMPT_STATES = ["pending", "failed", "canceled", "error"];
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -97,7 +105,8 @@ export class Server {
     this.child = child;
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${this.name} exited (code ${child.exitCode}):\n${this.tail}`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`${this.name} exited (code ${child.exitCode}):\n${this.tail}`);
       const ok = this.readyLine
         ? output.includes(this.readyLine)
         : await fetch(`${this.base}/healthz`, { signal: AbortSignal.timeout(2000) }).then(
@@ -173,7 +182,8 @@ export async function persist(what, stats, attempt, accept, patienceMs = 20_000)
       seen.add(error?.cause?.code ?? error?.name ?? String(error));
     }
     stats.retries++;
-    if (Date.now() > deadline) throw new Abandoned(`${what} [${[...seen].join(", ")}]: gave up after ${tries + 1} tries`);
+    if (Date.now() > deadline)
+      throw new Abandoned(`${what} [${[...seen].join(", ")}]: gave up after ${tries + 1} tries`);
     await sleep(between(250, 700));
   }
 }
@@ -188,17 +198,29 @@ export class Merchant {
   }
 
   async signIn() {
-    const answer = await persist("sign-in", this.stats, () => call(`${this.server.base}/api/v1/user/token/`, { method: "POST", json: DEMO }), (a) => a.status === 200, 60_000);
+    const answer = await persist(
+      "sign-in",
+      this.stats,
+      () => call(`${this.server.base}/api/v1/user/token/`, { method: "POST", json: DEMO }),
+      (a) => a.status === 200,
+      60_000,
+    );
     this.token = JSON.parse(answer.text).access;
   }
 
   /** An API call with the bearer token, signing in again when it has expired. */
   async api(pathname, options = {}) {
     if (!this.token) await this.signIn();
-    const answer = await call(`${this.server.base}${pathname}`, { ...options, headers: { ...options.headers, Authorization: `Bearer ${this.token}` } });
+    const answer = await call(`${this.server.base}${pathname}`, {
+      ...options,
+      headers: { ...options.headers, Authorization: `Bearer ${this.token}` },
+    });
     if (answer.status === 401) {
       await this.signIn();
-      return call(`${this.server.base}${pathname}`, { ...options, headers: { ...options.headers, Authorization: `Bearer ${this.token}` } });
+      return call(`${this.server.base}${pathname}`, {
+        ...options,
+        headers: { ...options.headers, Authorization: `Bearer ${this.token}` },
+      });
     }
     return answer;
   }
@@ -221,7 +243,13 @@ export async function customerFlow(ctx) {
       merchant.api("/api/v1/plugins/payment_request/transaction/", {
         method: "POST",
         headers: { "Idempotency-Key": key },
-        json: { amount, currency_code: "KWD", pg_codes: [GATEWAYS.knet.code, GATEWAYS.mpgs.code], description: "Chaos order", customer_email: "chaos@example.com" },
+        json: {
+          amount,
+          currency_code: "KWD",
+          pg_codes: [GATEWAYS.knet.code, GATEWAYS.mpgs.code],
+          description: "Chaos order",
+          customer_email: "chaos@example.com",
+        },
       }),
     (a) => {
       if (a.status === 201) return true;
@@ -259,7 +287,12 @@ export async function payOnce(ctx, id, payPage) {
   const tabs = chance(0.06) ? 2 : 1;
   const started = [];
   for (let tab = 0; tab < tabs; tab++) {
-    const page = await persist("open the pay page", stats, () => call(`${base}${payPage}`), (a) => a.status === 200);
+    const page = await persist(
+      "open the pay page",
+      stats,
+      () => call(`${base}${payPage}`),
+      (a) => a.status === 200,
+    );
     if (!page.text.includes('name="gateway_code"')) return "settled"; // paid meanwhile (the reconciler, a notification)
     const token = /name="submission_token"\s+value="([^"]+)"/.exec(page.text)?.[1] ?? randomUUID();
     started.push({ token, kind: chance(0.5) ? "knet" : "mpgs", decline: chance(0.08) });
@@ -276,7 +309,12 @@ export async function payOnce(ctx, id, payPage) {
     const payNow = await persist(
       "Pay Now",
       stats,
-      () => call(`${base}${payPage}`, { method: "POST", headers: { Origin: base }, form: { gateway_code: GATEWAYS[kind].code, submission_token: token } }),
+      () =>
+        call(`${base}${payPage}`, {
+          method: "POST",
+          headers: { Origin: base },
+          form: { gateway_code: GATEWAYS[kind].code, submission_token: token },
+        }),
       (a) => {
         if (a.status === 303 && a.location) return true;
         throw new Abandoned(`Pay Now [HTTP ${a.status}]`); // the page again, with an error
@@ -287,7 +325,8 @@ export async function payOnce(ctx, id, payPage) {
     gateways.push({ kind, gatewayUrl, decline });
   }
   const backs = [];
-  for (const { kind, gatewayUrl, decline } of gateways) backs.push({ back: await payAtGateway(ctx, id, kind, gatewayUrl, decline), decline });
+  for (const { kind, gatewayUrl, decline } of gateways)
+    backs.push({ back: await payAtGateway(ctx, id, kind, gatewayUrl, decline), decline });
   // Some customers close the tab as soon as the gateway has taken the money: only the gateway's
   // notification (card) or the reconciler's inquiry can tell the platform.
   if (chance(0.15)) {
@@ -295,10 +334,15 @@ export async function payOnce(ctx, id, payPage) {
     return "closed tab";
   }
   for (const { back } of backs) {
-    const result = await persist("return from the gateway", stats, () => call(back), (a) => {
-      if (a.status === 303 || a.status === 302 || a.status === 200) return true;
-      throw new Abandoned(`return [HTTP ${a.status}]`);
-    });
+    const result = await persist(
+      "return from the gateway",
+      stats,
+      () => call(back),
+      (a) => {
+        if (a.status === 303 || a.status === 302 || a.status === 200) return true;
+        throw new Abandoned(`return [HTTP ${a.status}]`);
+      },
+    );
     if (result.location) await call(new URL(result.location, base).toString()).catch(() => undefined);
   }
   return backs.every((b) => b.decline) ? "declined" : tabs === 2 ? "paid in two tabs" : "paid";
@@ -310,17 +354,27 @@ export async function payAtGateway(ctx, id, kind, gatewayUrl, decline) {
   let back;
   if (kind === "knet") {
     // KNET's init opens its hosted page (each opening is a new KNET payment for the same track id).
-    const init = await persist("KNET init", stats, () => call(gatewayUrl), (a) => {
-      if (a.status === 303 && a.location) return true;
-      throw new Abandoned(`KNET init [HTTP ${a.status}]`);
-    });
+    const init = await persist(
+      "KNET init",
+      stats,
+      () => call(gatewayUrl),
+      (a) => {
+        if (a.status === 303 && a.location) return true;
+        throw new Abandoned(`KNET init [HTTP ${a.status}]`);
+      },
+    );
     const knetPage = new URL(init.location, gatewayUrl).toString();
     const card = decline ? CARDS.knetDeclined : CARDS.knetCaptured;
     if (!decline) paid.add(id);
     const submitted = await persist(
       "KNET submit",
       stats,
-      () => call(knetPage, { method: "POST", headers: { Origin: server.base }, form: { intent: "submit", cardNumber: card, pin: "1234" } }),
+      () =>
+        call(knetPage, {
+          method: "POST",
+          headers: { Origin: server.base },
+          form: { intent: "submit", cardNumber: card, pin: "1234" },
+        }),
       (a) => {
         if (a.status === 303 && a.location) return true;
         // Processed by a try whose answer was lost: the customer has no way back from this page.
@@ -334,7 +388,12 @@ export async function payAtGateway(ctx, id, kind, gatewayUrl, decline) {
     const submitted = await persist(
       "card pay",
       stats,
-      () => call(gatewayUrl, { method: "POST", headers: { Origin: new URL(gatewayUrl).origin }, form: { cardNumber: card, expiry: decline ? EXPIRIES.declined : EXPIRIES.approved, cvv: "123" } }),
+      () =>
+        call(gatewayUrl, {
+          method: "POST",
+          headers: { Origin: new URL(gatewayUrl).origin },
+          form: { cardNumber: card, expiry: decline ? EXPIRIES.declined : EXPIRIES.approved, cvv: "123" },
+        }),
       (a) => {
         if (a.status === 303 && a.location) return true;
         throw new Abandoned(`card pay [HTTP ${a.status}]`);
@@ -360,9 +419,16 @@ export async function staffRefund(ctx) {
     if (!(error instanceof Abandoned)) throw error;
     return null;
   };
-  const details = await persist("details", stats, () => merchant.api(`/api/v1/plugins/payment_request/transaction/details/${id}/`), (a) => a.status === 200).catch(giveUp);
+  const details = await persist(
+    "details",
+    stats,
+    () => merchant.api(`/api/v1/plugins/payment_request/transaction/details/${id}/`),
+    (a) => a.status === 200,
+  ).catch(giveUp);
   if (!details) return "no details";
-  const duplicates = (JSON.parse(details.text).duplicate_payments ?? []).filter((d) => toMinor(d.refundable_amount) > 0);
+  const duplicates = (JSON.parse(details.text).duplicate_payments ?? []).filter(
+    (d) => toMinor(d.refundable_amount) > 0,
+  );
   const actionPath = `/api/v1/plugins/payment_request/transaction/actions/${id}/refund/`;
   let available;
   let attemptId = null;
@@ -371,11 +437,16 @@ export async function staffRefund(ctx) {
     attemptId = duplicate.attempt_id;
     available = toMinor(duplicate.refundable_amount);
   } else {
-    const offered = await persist("refund action", stats, () => merchant.api(actionPath), (a) => {
-      if (a.status === 200) return true;
-      if (a.status === 404) throw new Abandoned("not refundable");
-      return false;
-    }).catch(giveUp);
+    const offered = await persist(
+      "refund action",
+      stats,
+      () => merchant.api(actionPath),
+      (a) => {
+        if (a.status === 200) return true;
+        if (a.status === 404) throw new Abandoned("not refundable");
+        return false;
+      },
+    ).catch(giveUp);
     if (!offered) return "not refundable";
     available = toMinor(JSON.parse(offered.text).available_amount);
   }
@@ -388,7 +459,12 @@ export async function staffRefund(ctx) {
   const answer = await persist(
     "refund",
     stats,
-    () => merchant.api(actionPath, { method: "POST", headers: { "Idempotency-Key": key }, json: attemptId ? { amount, attempt_id: attemptId } : { amount } }),
+    () =>
+      merchant.api(actionPath, {
+        method: "POST",
+        headers: { "Idempotency-Key": key },
+        json: attemptId ? { amount, attempt_id: attemptId } : { amount },
+      }),
     (a) => {
       if ([200, 201, 202, 400].includes(a.status)) return true;
       if (a.status === 409) return false; // the first try with this key is still running, or was cut short
@@ -424,7 +500,12 @@ export async function openReader(engine, { sqlitePath, databaseUrl }) {
   return {
     all: async (sqlText, params = []) => {
       let n = 0;
-      return (await pool.query(sqlText.replace(/\?/g, () => `$${++n}`), params)).rows;
+      return (
+        await pool.query(
+          sqlText.replace(/\?/g, () => `$${++n}`),
+          params,
+        )
+      ).rows;
     },
     close: () => pool.end(),
   };
@@ -433,18 +514,33 @@ export async function openReader(engine, { sqlitePath, databaseUrl }) {
 export const num = (value) => (value === null || value === undefined ? value : Number(value));
 
 export async function readBooks(reader) {
-  const rows = async (sqlText, params) => (await reader.all(sqlText, params)).map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === "bigint" ? Number(v) : v])));
+  const rows = async (sqlText, params) =>
+    (await reader.all(sqlText, params)).map((row) =>
+      Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === "bigint" ? Number(v) : v])),
+    );
   const [attempts, ledger, operations, transactions, knet, cardPayments, cardOperations] = await Promise.all([
-    rows("select id, transaction_id, gateway_kind, state, total, track_id, gateway_reference, payment_id, tran_id, authorized_only, result_code from payment_attempts"),
+    rows(
+      "select id, transaction_id, gateway_kind, state, total, track_id, gateway_reference, payment_id, tran_id, authorized_only, result_code from payment_attempts",
+    ),
     rows("select transaction_id, attempt_id, kind, amount from ledger_entries"),
-    rows("select o.id, o.transaction_id, o.attempt_id, o.kind, o.state, o.amount, o.reference, o.gateway_code, o.message, o.created_at, o.completed_at, g.kind as gateway_kind from transaction_operations o left join gateways g on g.merchant_id = o.merchant_id and g.code = o.gateway_code"),
-    rows("select id, order_no, state, paid_amount, captured_amount, refunded_amount, voided_amount, paid_attempt_id from transactions"),
+    rows(
+      "select o.id, o.transaction_id, o.attempt_id, o.kind, o.state, o.amount, o.reference, o.gateway_code, o.message, o.created_at, o.completed_at, g.kind as gateway_kind from transaction_operations o left join gateways g on g.merchant_id = o.merchant_id and g.code = o.gateway_code",
+    ),
+    rows(
+      "select id, order_no, state, paid_amount, captured_amount, refunded_amount, voided_amount, paid_attempt_id from transactions",
+    ),
     rows("select payment_id, track_id, amount, action, udf, result, tran_id from sandbox_knet_payments"),
-    rows("select order_id as id, order_id as reference, amount, status, total_captured as captured_amount, total_refunded as refunded_amount from sandbox_mpgs_orders"),
-    rows("select order_id as payment_id, transaction_id as reference, case type when 'REFUND' then 'refund' when 'CAPTURE' then 'capture' else 'void' end as kind, amount, case result when 'SUCCESS' then 'succeeded' else 'failed' end as status from sandbox_mpgs_transactions where type in ('REFUND', 'CAPTURE', 'VOID_AUTHORIZATION')"),
+    rows(
+      "select order_id as id, order_id as reference, amount, status, total_captured as captured_amount, total_refunded as refunded_amount from sandbox_mpgs_orders",
+    ),
+    rows(
+      "select order_id as payment_id, transaction_id as reference, case type when 'REFUND' then 'refund' when 'CAPTURE' then 'capture' else 'void' end as kind, amount, case result when 'SUCCESS' then 'succeeded' else 'failed' end as status from sandbox_mpgs_transactions where type in ('REFUND', 'CAPTURE', 'VOID_AUTHORIZATION')",
+    ),
   ]);
   for (const list of [attempts, ledger, operations, transactions, cardPayments, cardOperations]) {
-    for (const row of list) for (const column of ["total", "amount", "paid_amount", "captured_amount", "refunded_amount", "voided_amount"]) if (column in row) row[column] = num(row[column]);
+    for (const row of list)
+      for (const column of ["total", "amount", "paid_amount", "captured_amount", "refunded_amount", "voided_amount"])
+        if (column in row) row[column] = num(row[column]);
   }
   return { attempts, ledger, operations, transactions, knet, cardPayments, cardOperations };
 }
@@ -470,7 +566,8 @@ export function compare(books) {
   const ledgerKey = (attemptId, kind) => `${attemptId}\u0000${kind}`;
   const ledger = new Map(books.ledger.map((entry) => [ledgerKey(entry.attempt_id, entry.kind), entry]));
   const summary = {};
-  for (const gateway of Object.keys(GATEWAYS)) summary[gateway] = { captured: [0, 0], recorded: [0, 0], refundedAtGateway: [0, 0], refundsRecorded: [0, 0] };
+  for (const gateway of Object.keys(GATEWAYS))
+    summary[gateway] = { captured: [0, 0], recorded: [0, 0], refundedAtGateway: [0, 0], refundsRecorded: [0, 0] };
   const add = (pair, amount) => {
     pair[0]++;
     pair[1] += amount;
@@ -500,11 +597,23 @@ export function compare(books) {
   for (const gateway of Object.keys(captures)) {
     for (const [trackId, list] of captures[gateway]) {
       const attempt = attemptsByTrack.get(trackId);
-      if (list.length > 1) differ(gateway, `track id ${trackId} captured ${list.length} times at the gateway (${list.map((c) => `${c.ref} ${toDecimal(c.amount)}`).join(", ")})`);
+      if (list.length > 1)
+        differ(
+          gateway,
+          `track id ${trackId} captured ${list.length} times at the gateway (${list.map((c) => `${c.ref} ${toDecimal(c.amount)}`).join(", ")})`,
+        );
       const captured = list.reduce((sum, c) => sum + c.amount, 0);
       if (!attempt) differ(gateway, `capture of ${toDecimal(captured)} for track id ${trackId} that no attempt has`);
-      else if (attempt.state !== "success") differ(gateway, `capture of ${toDecimal(captured)} (track id ${trackId}) not recorded: attempt ${attempt.id} is ${attempt.state}${attempt.result_code ? ` (${attempt.result_code})` : ""}, transaction ${attempt.transaction_id} is ${transactionsById.get(attempt.transaction_id)?.state}`);
-      else if (attempt.total !== captured) differ(gateway, `attempt ${attempt.id} recorded ${toDecimal(attempt.total)}, the gateway captured ${toDecimal(captured)}`);
+      else if (attempt.state !== "success")
+        differ(
+          gateway,
+          `capture of ${toDecimal(captured)} (track id ${trackId}) not recorded: attempt ${attempt.id} is ${attempt.state}${attempt.result_code ? ` (${attempt.result_code})` : ""}, transaction ${attempt.transaction_id} is ${transactionsById.get(attempt.transaction_id)?.state}`,
+        );
+      else if (attempt.total !== captured)
+        differ(
+          gateway,
+          `attempt ${attempt.id} recorded ${toDecimal(attempt.total)}, the gateway captured ${toDecimal(captured)}`,
+        );
     }
   }
 
@@ -513,13 +622,25 @@ export function compare(books) {
     if (!(attempt.gateway_kind in GATEWAYS)) continue;
     const entry = ledger.get(ledgerKey(attempt.id, attempt.authorized_only ? "authorization" : "payment"));
     if (attempt.state !== "success") {
-      if (entry) differ(attempt.gateway_kind, `ledger payment of ${toDecimal(entry.amount)} for attempt ${attempt.id}, which is ${attempt.state}`);
+      if (entry)
+        differ(
+          attempt.gateway_kind,
+          `ledger payment of ${toDecimal(entry.amount)} for attempt ${attempt.id}, which is ${attempt.state}`,
+        );
       continue;
     }
     add(summary[attempt.gateway_kind].recorded, attempt.total);
-    if (!captures[attempt.gateway_kind].has(attempt.track_id)) differ(attempt.gateway_kind, `recorded payment of ${toDecimal(attempt.total)} (attempt ${attempt.id}, track id ${attempt.track_id}) that the gateway does not have`);
+    if (!captures[attempt.gateway_kind].has(attempt.track_id))
+      differ(
+        attempt.gateway_kind,
+        `recorded payment of ${toDecimal(attempt.total)} (attempt ${attempt.id}, track id ${attempt.track_id}) that the gateway does not have`,
+      );
     if (!entry) differ(attempt.gateway_kind, `paid attempt ${attempt.id} has no ledger entry`);
-    else if (entry.amount !== attempt.total) differ(attempt.gateway_kind, `ledger entry of attempt ${attempt.id} is ${toDecimal(entry.amount)}, the attempt ${toDecimal(attempt.total)}`);
+    else if (entry.amount !== attempt.total)
+      differ(
+        attempt.gateway_kind,
+        `ledger entry of attempt ${attempt.id} is ${toDecimal(entry.amount)}, the attempt ${toDecimal(attempt.total)}`,
+      );
   }
 
   // Refunds at the gateways, by the operation's reference, with the payment they came out of.
@@ -537,29 +658,62 @@ export function compare(books) {
     const original = transid ? knetPurchaseByTranId.get(transid) : undefined;
     const entry = gatewayRefunds.get(payment.track_id);
     if (entry) entry.count++;
-    else gatewayRefunds.set(payment.track_id, { gateway: "knet", amount, count: 1, paymentTrack: original?.track_id ?? null, ref: `KNET refund ${payment.payment_id}` });
+    else
+      gatewayRefunds.set(payment.track_id, {
+        gateway: "knet",
+        amount,
+        count: 1,
+        paymentTrack: original?.track_id ?? null,
+        ref: `KNET refund ${payment.payment_id}`,
+      });
   }
   const cardPaymentsById = new Map(books.cardPayments.map((p) => [p.id, p]));
   const cardRefundedByPayment = new Map();
   for (const operation of books.cardOperations) {
     if (operation.kind !== "refund" || operation.status !== "succeeded") continue;
     add(summary.mpgs.refundedAtGateway, operation.amount);
-    cardRefundedByPayment.set(operation.payment_id, (cardRefundedByPayment.get(operation.payment_id) ?? 0) + operation.amount);
-    gatewayRefunds.set(operation.reference, { gateway: "mpgs", amount: operation.amount, count: 1, paymentTrack: cardPaymentsById.get(operation.payment_id)?.reference ?? null, ref: `MPGS refund ${operation.reference}` });
+    cardRefundedByPayment.set(
+      operation.payment_id,
+      (cardRefundedByPayment.get(operation.payment_id) ?? 0) + operation.amount,
+    );
+    gatewayRefunds.set(operation.reference, {
+      gateway: "mpgs",
+      amount: operation.amount,
+      count: 1,
+      paymentTrack: cardPaymentsById.get(operation.payment_id)?.reference ?? null,
+      ref: `MPGS refund ${operation.reference}`,
+    });
   }
   // The card sandbox's own total per payment must be the sum of its refunds (none sent without a reference).
   for (const payment of books.cardPayments) {
     const byOperations = cardRefundedByPayment.get(payment.id) ?? 0;
-    if (payment.refunded_amount !== byOperations) differ("mpgs", `MPGS order ${payment.id} shows ${toDecimal(payment.refunded_amount)} refunded, its refund operations ${toDecimal(byOperations)}`);
+    if (payment.refunded_amount !== byOperations)
+      differ(
+        "mpgs",
+        `MPGS order ${payment.id} shows ${toDecimal(payment.refunded_amount)} refunded, its refund operations ${toDecimal(byOperations)}`,
+      );
   }
 
   const operationsByReference = new Map(books.operations.filter((o) => o.reference).map((o) => [o.reference, o]));
   for (const [reference, refund] of gatewayRefunds) {
     const operation = operationsByReference.get(reference);
-    if (refund.count > 1) differ(refund.gateway, `refund reference ${reference} done ${refund.count} times at the gateway`);
-    if (!operation) differ(refund.gateway, `${refund.ref} of ${toDecimal(refund.amount)} (reference ${reference}) that no operation has`);
-    else if (operation.state !== "succeeded") differ(refund.gateway, `${refund.ref} of ${toDecimal(refund.amount)} made at the gateway; the platform's operation ${operation.id} is ${operation.state}${operation.message ? ` (${operation.message})` : ""}`);
-    else if (operation.amount !== refund.amount) differ(refund.gateway, `operation ${operation.id} recorded a refund of ${toDecimal(operation.amount)}, the gateway refunded ${toDecimal(refund.amount)}`);
+    if (refund.count > 1)
+      differ(refund.gateway, `refund reference ${reference} done ${refund.count} times at the gateway`);
+    if (!operation)
+      differ(
+        refund.gateway,
+        `${refund.ref} of ${toDecimal(refund.amount)} (reference ${reference}) that no operation has`,
+      );
+    else if (operation.state !== "succeeded")
+      differ(
+        refund.gateway,
+        `${refund.ref} of ${toDecimal(refund.amount)} made at the gateway; the platform's operation ${operation.id} is ${operation.state}${operation.message ? ` (${operation.message})` : ""}`,
+      );
+    else if (operation.amount !== refund.amount)
+      differ(
+        refund.gateway,
+        `operation ${operation.id} recorded a refund of ${toDecimal(operation.amount)}, the gateway refunded ${toDecimal(refund.amount)}`,
+      );
   }
 
   // Refunds recorded by the platform, and operations left open.
@@ -567,7 +721,10 @@ export function compare(books) {
   for (const operation of books.operations) {
     const gateway = operation.gateway_kind;
     if (operation.state === "pending" || operation.state === "attention") {
-      differ(gateway, `operation ${operation.id} (${operation.kind} of ${toDecimal(operation.amount)}, transaction ${operation.transaction_id}) still ${operation.state}${operation.message ? `: ${operation.message}` : ""}`);
+      differ(
+        gateway,
+        `operation ${operation.id} (${operation.kind} of ${toDecimal(operation.amount)}, transaction ${operation.transaction_id}) still ${operation.state}${operation.message ? `: ${operation.message}` : ""}`,
+      );
     }
     if (operation.kind !== "refund" || operation.state !== "succeeded") continue;
     if (gateway in summary) add(summary[gateway].refundsRecorded, operation.amount);
@@ -575,18 +732,32 @@ export function compare(books) {
     const attemptId = operation.attempt_id ?? transaction?.paid_attempt_id;
     const attempt = attemptsById.get(attemptId);
     const refund = gatewayRefunds.get(operation.reference);
-    if (!refund) differ(gateway, `recorded refund ${operation.id} of ${toDecimal(operation.amount)} (reference ${operation.reference}) that the gateway does not have`);
-    else if (attempt && refund.paymentTrack && refund.paymentTrack !== attempt.track_id) differ(gateway, `refund ${operation.id} was made at the gateway on track id ${refund.paymentTrack}, recorded on ${attempt.track_id}`);
+    if (!refund)
+      differ(
+        gateway,
+        `recorded refund ${operation.id} of ${toDecimal(operation.amount)} (reference ${operation.reference}) that the gateway does not have`,
+      );
+    else if (attempt && refund.paymentTrack && refund.paymentTrack !== attempt.track_id)
+      differ(
+        gateway,
+        `refund ${operation.id} was made at the gateway on track id ${refund.paymentTrack}, recorded on ${attempt.track_id}`,
+      );
     const entry = ledger.get(ledgerKey(`operation-${operation.id}`, "refund"));
     if (!entry) differ(gateway, `recorded refund ${operation.id} has no ledger entry`);
-    else if (entry.amount !== operation.amount) differ(gateway, `ledger entry of refund ${operation.id} is ${toDecimal(entry.amount)}, the operation ${toDecimal(operation.amount)}`);
-    if (transaction && (!operation.attempt_id || operation.attempt_id === transaction.paid_attempt_id)) ownRefunds.set(transaction.id, (ownRefunds.get(transaction.id) ?? 0) + operation.amount);
+    else if (entry.amount !== operation.amount)
+      differ(
+        gateway,
+        `ledger entry of refund ${operation.id} is ${toDecimal(entry.amount)}, the operation ${toDecimal(operation.amount)}`,
+      );
+    if (transaction && (!operation.attempt_id || operation.attempt_id === transaction.paid_attempt_id))
+      ownRefunds.set(transaction.id, (ownRefunds.get(transaction.id) ?? 0) + operation.amount);
   }
   const reservedRefunds = new Map();
   for (const operation of books.operations) {
     if (operation.kind !== "refund" || !["pending", "attention"].includes(operation.state)) continue;
     const transaction = transactionsById.get(operation.transaction_id);
-    if (transaction && (!operation.attempt_id || operation.attempt_id === transaction.paid_attempt_id)) reservedRefunds.set(transaction.id, (reservedRefunds.get(transaction.id) ?? 0) + operation.amount);
+    if (transaction && (!operation.attempt_id || operation.attempt_id === transaction.paid_attempt_id))
+      reservedRefunds.set(transaction.id, (reservedRefunds.get(transaction.id) ?? 0) + operation.amount);
   }
 
   // Each transaction's totals against its own payment and refunds.
@@ -595,18 +766,40 @@ export function compare(books) {
     if (!attempt || !(attempt.gateway_kind in GATEWAYS)) continue;
     const gateway = attempt.gateway_kind;
     const where = `transaction ${transaction.id} (order ${transaction.order_no}, ${transaction.state})`;
-    if (attempt.state !== "success") differ(gateway, `${where} is paid by attempt ${attempt.id}, which is ${attempt.state}`);
-    if (transaction.captured_amount !== attempt.total) differ(gateway, `${where} shows ${toDecimal(transaction.captured_amount)} captured, its payment ${toDecimal(attempt.total)}`);
+    if (attempt.state !== "success")
+      differ(gateway, `${where} is paid by attempt ${attempt.id}, which is ${attempt.state}`);
+    if (transaction.captured_amount !== attempt.total)
+      differ(
+        gateway,
+        `${where} shows ${toDecimal(transaction.captured_amount)} captured, its payment ${toDecimal(attempt.total)}`,
+      );
     const refunded = (ownRefunds.get(transaction.id) ?? 0) + (reservedRefunds.get(transaction.id) ?? 0);
-    if (transaction.refunded_amount !== refunded) differ(gateway, `${where} shows ${toDecimal(transaction.refunded_amount)} refunded, its refund operations ${toDecimal(refunded)}`);
-    if (refunded > transaction.captured_amount) differ(gateway, `${where} refunded ${toDecimal(refunded)}, more than the ${toDecimal(transaction.captured_amount)} captured`);
-    const fullyRefunded = (ownRefunds.get(transaction.id) ?? 0) >= transaction.captured_amount && transaction.captured_amount > 0;
-    if (fullyRefunded !== (transaction.state === "refunded")) differ(gateway, `${where}: refunds ${toDecimal(ownRefunds.get(transaction.id) ?? 0)} of ${toDecimal(transaction.captured_amount)}, state ${transaction.state}`);
+    if (transaction.refunded_amount !== refunded)
+      differ(
+        gateway,
+        `${where} shows ${toDecimal(transaction.refunded_amount)} refunded, its refund operations ${toDecimal(refunded)}`,
+      );
+    if (refunded > transaction.captured_amount)
+      differ(
+        gateway,
+        `${where} refunded ${toDecimal(refunded)}, more than the ${toDecimal(transaction.captured_amount)} captured`,
+      );
+    const fullyRefunded =
+      (ownRefunds.get(transaction.id) ?? 0) >= transaction.captured_amount && transaction.captured_amount > 0;
+    if (fullyRefunded !== (transaction.state === "refunded"))
+      differ(
+        gateway,
+        `${where}: refunds ${toDecimal(ownRefunds.get(transaction.id) ?? 0)} of ${toDecimal(transaction.captured_amount)}, state ${transaction.state}`,
+      );
   }
   // Refunds the reconciler settled: a request finishes within seconds, the reconciler's grace is 30 s.
   const late = { succeeded: 0, released: 0 };
   for (const operation of books.operations) {
-    if (!operation.completed_at || new Date(operation.completed_at).getTime() - new Date(operation.created_at).getTime() < 29_000) continue;
+    if (
+      !operation.completed_at ||
+      new Date(operation.completed_at).getTime() - new Date(operation.created_at).getTime() < 29_000
+    )
+      continue;
     if (operation.state === "succeeded") late.succeeded++;
     else if (operation.state === "failed") late.released++;
   }
@@ -620,12 +813,13 @@ export function printReport(engine, summary, differences) {
   console.log(`${"".padEnd(8)}${head.map((h) => h.padStart(19)).join("  ")}`);
   for (const gateway of Object.keys(GATEWAYS)) {
     const s = summary[gateway];
-    console.log(`${GATEWAYS[gateway].label.padEnd(8)}${[s.captured, s.recorded, s.refundedAtGateway, s.refundsRecorded].map((pair) => cell(pair).padStart(19)).join("  ")}`);
+    console.log(
+      `${GATEWAYS[gateway].label.padEnd(8)}${[s.captured, s.recorded, s.refundedAtGateway, s.refundsRecorded].map((pair) => cell(pair).padStart(19)).join("  ")}`,
+    );
   }
   console.log(`differences left: ${differences.length}`);
   for (const difference of differences) console.log(`  - ${difference}`);
 }
-
 
 export async function createPostgresDatabase(adminUrl) {
   const name = `chaos_${randomBytes(6).toString("hex")}`;
@@ -651,7 +845,6 @@ export async function dropPostgresDatabase(adminUrl, name) {
   }
 }
 
-
 export async function postgresReachable(url) {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   try {
@@ -664,4 +857,3 @@ export async function postgresReachable(url) {
     await client.end().catch(() => undefined);
   }
 }
-

@@ -21,7 +21,8 @@ const loadGenerator = new URL("./load-generator.js", import.meta.url);
 export const kb = (bytes) => (bytes / 1024).toFixed(1);
 
 /** The value at quantile `q` of ascending `sorted` (NaN when empty). */
-export const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
+export const quantile = (sorted, q) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
 
 /** One GET/POST with node:http; resolves { status, headers, body } with the raw (undecoded) body. */
 export function request(url, { method = "GET", headers = {}, body, agent } = {}) {
@@ -43,9 +44,13 @@ export async function requestText(url, options) {
   return { ...answer, body: answer.body.toString("utf8") };
 }
 
-export const freePort = () => new Promise((resolve) => {
-  const probe = http.createServer().listen(0, "127.0.0.1", () => { const { port } = probe.address(); probe.close(() => resolve(port)); });
-});
+export const freePort = () =>
+  new Promise((resolve) => {
+    const probe = http.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
 
 /**
  * Builds the app when build/server/index.js is missing. `graceSeconds`: a missing build may be
@@ -53,10 +58,12 @@ export const freePort = () => new Promise((resolve) => {
  */
 export async function ensureBuild({ graceSeconds = 0 } = {}) {
   const built = () => fs.existsSync(path.join(root, "build/server/index.js"));
-  for (let waited = 0; !built() && waited < graceSeconds; waited++) await new Promise((resolve) => setTimeout(resolve, 1000));
+  for (let waited = 0; !built() && waited < graceSeconds; waited++)
+    await new Promise((resolve) => setTimeout(resolve, 1000));
   if (!built()) {
     console.log("No build/server/index.js: running `npx react-router build` first.");
-    if (spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "inherit" }).status !== 0) throw new Error("build failed");
+    if (spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "inherit" }).status !== 0)
+      throw new Error("build failed");
   }
 }
 
@@ -67,7 +74,9 @@ const children = [];
 export function startChild(args, env) {
   const child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   child.log = "";
-  const keep = (chunk) => { child.log = (child.log + chunk).slice(-4000); };
+  const keep = (chunk) => {
+    child.log = (child.log + chunk).slice(-4000);
+  };
   child.stdout.on("data", keep);
   child.stderr.on("data", keep);
   children.push(child);
@@ -75,23 +84,28 @@ export function startChild(args, env) {
 }
 
 /** SIGTERM, then SIGKILL after 3 s; resolves once the child has exited. */
-export const stopChild = (child) => new Promise((resolve) => {
-  if (child.exitCode !== null || child.signalCode !== null) return resolve();
-  const force = setTimeout(() => child.kill("SIGKILL"), 3000);
-  child.once("exit", () => { clearTimeout(force); resolve(); });
-  child.kill("SIGTERM");
-});
+export const stopChild = (child) =>
+  new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const force = setTimeout(() => child.kill("SIGKILL"), 3000);
+    child.once("exit", () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
 
 /** Stops every child started so far. */
 export const stopChildren = () => Promise.all(children.splice(0).map(stopChild));
 
 /** On SIGINT or SIGTERM: kill every child, run `cleanUp`, exit 130. */
 export function stopChildrenOnInterrupt(cleanUp = () => {}) {
-  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => {
-    for (const child of children) child.kill("SIGKILL");
-    cleanUp();
-    process.exit(130);
-  });
+  for (const signal of ["SIGINT", "SIGTERM"])
+    process.on(signal, () => {
+      for (const child of children) child.kill("SIGKILL");
+      cleanUp();
+      process.exit(130);
+    });
 }
 
 /** Resolves once `url` answers 200; throws with the child's output when it exits or `timeoutMs` passes. */
@@ -141,7 +155,9 @@ export async function pointAtFreshDatabase(env, engine, { tmp, postgresUrl, pref
  */
 export function runLoad({ port, urlPath, concurrency, warmupMs, durationMs, encoding = "identity" }) {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(loadGenerator, { workerData: { port, urlPath, concurrency, warmupMs, durationMs, encoding } });
+    const worker = new Worker(loadGenerator, {
+      workerData: { port, urlPath, concurrency, warmupMs, durationMs, encoding },
+    });
     worker.once("message", resolve);
     worker.once("error", reject);
   });
@@ -164,7 +180,8 @@ export async function fetchPageAndServeBare({ base, urlPath, name, tmp, fileName
   const page = await request(base + urlPath, { headers: { "Accept-Encoding": "identity" } });
   if (page.status !== 200) throw new Error(`${name} ${urlPath} answered ${page.status}`);
   const html = page.body.toString("utf8");
-  if (mustShow && !html.includes(mustShow.text)) throw new Error(`${name} ${urlPath} does not show ${mustShow.what} (no "${mustShow.text}")`);
+  if (mustShow && !html.includes(mustShow.text))
+    throw new Error(`${name} ${urlPath} does not show ${mustShow.what} (no "${mustShow.text}")`);
   const bodyFile = path.join(tmp, fileName);
   fs.writeFileSync(bodyFile, page.body);
   const bare = await startBareServer(bodyFile, page.status, page.headers["content-type"]);
@@ -177,18 +194,37 @@ export async function fetchPageAndServeBare({ base, urlPath, name, tmp, fileName
  * `failures`. Prints the target line and answers the app's identity figures.
  */
 export async function compareWithBare({ appPort, barePort, urlPath, flags, failures, targetRps }) {
-  console.log(`Load: ${flags.duration} s after a ${flags.warmup} s warm-up, concurrency ${flags.concurrency}, ${os.cpus().length} CPUs\n`);
-  console.log(`${"".padEnd(30)}${"req/s".padStart(9)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"non-2xx".padStart(9)}${"errors".padStart(8)}${"MB/s".padStart(8)}`);
+  console.log(
+    `Load: ${flags.duration} s after a ${flags.warmup} s warm-up, concurrency ${flags.concurrency}, ${os.cpus().length} CPUs\n`,
+  );
+  console.log(
+    `${"".padEnd(30)}${"req/s".padStart(9)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"non-2xx".padStart(9)}${"errors".padStart(8)}${"MB/s".padStart(8)}`,
+  );
   let appIdentity;
   for (const encoding of flags.gzip ? ["identity", "gzip"] : ["identity"]) {
-    for (const [name, port] of [["app (server.js)", appPort], ["bare node:http", barePort]]) {
-      const r = await runLoad({ port, urlPath, encoding, concurrency: flags.concurrency, warmupMs: flags.warmup * 1000, durationMs: flags.duration * 1000 });
+    for (const [name, port] of [
+      ["app (server.js)", appPort],
+      ["bare node:http", barePort],
+    ]) {
+      const r = await runLoad({
+        port,
+        urlPath,
+        encoding,
+        concurrency: flags.concurrency,
+        warmupMs: flags.warmup * 1000,
+        durationMs: flags.duration * 1000,
+      });
       if (name.startsWith("app") && encoding === "identity") appIdentity = r;
-      console.log(`${`${encoding.padEnd(9)} ${name}`.padEnd(30)}${r.rps.toFixed(0).padStart(9)}${r.p50.toFixed(1).padStart(9)}${r.p99.toFixed(1).padStart(9)}${String(r.non2xx).padStart(9)}${String(r.errors).padStart(8)}${r.mbps.toFixed(1).padStart(8)}`);
-      if (r.non2xx || r.errors) failures.push(`${name} (${encoding}): ${r.non2xx} non-2xx, ${r.errors} errors ${r.lastError}`);
+      console.log(
+        `${`${encoding.padEnd(9)} ${name}`.padEnd(30)}${r.rps.toFixed(0).padStart(9)}${r.p50.toFixed(1).padStart(9)}${r.p99.toFixed(1).padStart(9)}${String(r.non2xx).padStart(9)}${String(r.errors).padStart(8)}${r.mbps.toFixed(1).padStart(8)}`,
+      );
+      if (r.non2xx || r.errors)
+        failures.push(`${name} (${encoding}): ${r.non2xx} non-2xx, ${r.errors} errors ${r.lastError}`);
     }
   }
-  console.log(`Target: at least ${targetRps.toLocaleString("en-US")} requests/s (app, identity): ${appIdentity.rps.toFixed(0)}, ${appIdentity.rps >= targetRps ? "met" : "not met"}\n`);
+  console.log(
+    `Target: at least ${targetRps.toLocaleString("en-US")} requests/s (app, identity): ${appIdentity.rps.toFixed(0)}, ${appIdentity.rps >= targetRps ? "met" : "not met"}\n`,
+  );
   return appIdentity;
 }
 
@@ -199,7 +235,16 @@ export async function compareWithBare({ appPort, barePort, urlPath, flags, failu
 export async function startDemoServer(tmp, { worker }) {
   const appPort = await freePort();
   const sqlitePath = path.join(tmp, "bench.sqlite");
-  const env = { ...process.env, NODE_ENV: "production", PORT: String(appPort), SQLITE_PATH: sqlitePath, SEED_DEMO: "1", DEMO_ACTIVITY: "0", WORKER: worker, UPLOADS_DIR: path.join(tmp, "uploads") };
+  const env = {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: String(appPort),
+    SQLITE_PATH: sqlitePath,
+    SEED_DEMO: "1",
+    DEMO_ACTIVITY: "0",
+    WORKER: worker,
+    UPLOADS_DIR: path.join(tmp, "uploads"),
+  };
   delete env.DATABASE_URL;
   delete env.ROLE;
   const app = startChild(["server.js"], env);
@@ -216,14 +261,28 @@ export async function startDemoServer(tmp, { worker }) {
  * `bench:<name> failed: …` and sets exit code 1.
  */
 export async function runPageBench(name, measure, { afterwards } = {}) {
-  const { values } = parseArgs({ options: { duration: { type: "string", default: "10" }, concurrency: { type: "string", default: "32" }, warmup: { type: "string", default: "2" }, "no-gzip": { type: "boolean", default: false } } });
-  const flags = { duration: Number(values.duration), concurrency: Number(values.concurrency), warmup: Number(values.warmup), gzip: !values["no-gzip"] };
+  const { values } = parseArgs({
+    options: {
+      duration: { type: "string", default: "10" },
+      concurrency: { type: "string", default: "32" },
+      warmup: { type: "string", default: "2" },
+      "no-gzip": { type: "boolean", default: false },
+    },
+  });
+  const flags = {
+    duration: Number(values.duration),
+    concurrency: Number(values.concurrency),
+    warmup: Number(values.warmup),
+    gzip: !values["no-gzip"],
+  };
   if (!(flags.duration > 0 && flags.concurrency >= 1 && flags.warmup >= 0)) {
     console.error(`Usage: node scripts/bench-${name}.js [--duration s] [--concurrency n] [--warmup s] [--no-gzip]`);
     process.exit(2);
   }
   let tmp;
-  stopChildrenOnInterrupt(() => { if (tmp) fs.rmSync(tmp, { recursive: true, force: true }); });
+  stopChildrenOnInterrupt(() => {
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  });
   try {
     await ensureBuild({ graceSeconds: 30 });
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`));

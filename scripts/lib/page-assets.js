@@ -12,15 +12,18 @@ export function assetsLoadedBy(html) {
   const loaded = new Set();
   for (const [, src] of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)) loaded.add(src);
   for (const [tag] of html.matchAll(/<link\b[^>]*>/g)) {
-    const rel = tag.match(/\brel="([^"]+)"/)?.[1], href = tag.match(/\bhref="([^"]+)"/)?.[1];
+    const rel = tag.match(/\brel="([^"]+)"/)?.[1],
+      href = tag.match(/\bhref="([^"]+)"/)?.[1];
     if (href && (rel === "modulepreload" || rel === "stylesheet")) loaded.add(href);
   }
-  for (const [, src] of html.matchAll(/\bimport\s*(?:\(\s*)?(?:[\w*{}\s,$]+\bfrom\s*)?["'](\/[^"'\s]+)["']/g)) loaded.add(src);
+  for (const [, src] of html.matchAll(/\bimport\s*(?:\(\s*)?(?:[\w*{}\s,$]+\bfrom\s*)?["'](\/[^"'\s]+)["']/g))
+    loaded.add(src);
   return loaded;
 }
 
 /** Whether `url` (relative to `base`) names a file with one of these endings (".js", ".css"). */
-export const endsWith = (url, base, ...endings) => endings.some((ending) => new URL(url, base).pathname.endsWith(ending));
+export const endsWith = (url, base, ...endings) =>
+  endings.some((ending) => new URL(url, base).pathname.endsWith(ending));
 
 /** One asset fetched from `base`: { url, raw, gz } in bytes; a non-200 answer goes into `failures`. */
 export async function measureAsset(base, url, failures) {
@@ -33,7 +36,10 @@ export const sumOf = (files, key) => files.reduce((total, f) => total + f[key], 
 
 /** Per kind (JavaScript, then CSS): each file loaded, largest gzipped first, and the total. */
 export function printAssetSizes(assets, base) {
-  for (const [ext, label] of [[".js", "JavaScript"], [".css", "CSS"]]) {
+  for (const [ext, label] of [
+    [".js", "JavaScript"],
+    [".css", "CSS"],
+  ]) {
     const files = assets.filter((f) => endsWith(f.url, base, ext)).sort((x, y) => y.gz - x.gz);
     console.log(`${label} loaded by the page (${files.length} files; KB gzipped -9, KB raw):`);
     for (const f of files) console.log(`${kb(f.gz).padStart(8)} ${kb(f.raw).padStart(8)}  ${f.url}`);

@@ -50,7 +50,10 @@ export function resolveTarget({ databaseUrl, sqlitePath } = {}) {
 // Deterministic randomness: sfc32 seeded by a cyrb128 hash of a string.
 
 function cyrb128(text) {
-  let h1 = 1779033703, h2 = 3144134277, h3 = 1013904242, h4 = 2773480762;
+  let h1 = 1779033703,
+    h2 = 3144134277,
+    h3 = 1013904242,
+    h4 = 2773480762;
   for (let i = 0; i < text.length; i++) {
     const k = text.charCodeAt(i);
     h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
@@ -68,7 +71,10 @@ function cyrb128(text) {
 export function prng(seedText) {
   let [a, b, c, d] = cyrb128(String(seedText));
   const next = () => {
-    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+    a >>>= 0;
+    b >>>= 0;
+    c >>>= 0;
+    d >>>= 0;
     const t = (((a + b) | 0) + d) | 0;
     d = (d + 1) | 0;
     a = b ^ (b >>> 9);
@@ -111,12 +117,28 @@ export function prng(seedText) {
 // What the rows look like.
 
 const PLUGINS = [
-  ["payment_request", 40], ["e_commerce", 17], ["customer_payment", 12], ["catalogue", 8],
-  ["shopify", 8], ["food_ordering", 6], ["event", 5], ["bulk", 4],
+  ["payment_request", 40],
+  ["e_commerce", 17],
+  ["customer_payment", 12],
+  ["catalogue", 8],
+  ["shopify", 8],
+  ["food_ordering", 6],
+  ["event", 5],
+  ["bulk", 4],
 ];
 const STATES = [
-  ["paid", 46], ["created", 11], ["expired", 10], ["failed", 8], ["canceled", 6], ["attempted", 5.5],
-  ["pending", 3], ["authorized", 2.5], ["cod", 3], ["refunded", 3], ["voided", 1], ["invalid", 1],
+  ["paid", 46],
+  ["created", 11],
+  ["expired", 10],
+  ["failed", 8],
+  ["canceled", 6],
+  ["attempted", 5.5],
+  ["pending", 3],
+  ["authorized", 2.5],
+  ["cod", 3],
+  ["refunded", 3],
+  ["voided", 1],
+  ["invalid", 1],
 ];
 const DELETABLE = new Set(["created", "pending", "attempted", "failed", "canceled", "expired", "invalid"]);
 /** Relative volume by Kuwait hour of day: quiet nights, a late-morning and an evening peak. */
@@ -127,43 +149,211 @@ const HOURS = [3, 1.5, 0.8, 0.4, 0.3, 0.4, 0.9, 2, 4, 6, 8, 9, 9, 8, 7, 7, 7.5, 
  * script (their e-mail keeps the Latin spelling).
  */
 const ARABIC_NAMES = {
-  Ahmad: ["أحمد", "احمد"], Mohammad: ["محمد", "مُحمّد"], Abdullah: ["عبدالله", "عبد الله"], Fahad: ["فهد"], Khaled: ["خالد"],
-  Yousef: ["يوسف"], Ali: ["علي", "على"], Hamad: ["حمد"], Salem: ["سالم"], Nasser: ["ناصر"], Bader: ["بدر"], Faisal: ["فيصل"],
-  Meshari: ["مشاري"], Talal: ["طلال"], Omar: ["عمر"], Hussain: ["حسين"], Jassim: ["جاسم"], Saud: ["سعود"], Ibrahim: ["إبراهيم", "ابراهيم"],
-  Mubarak: ["مبارك"], Fatima: ["فاطمة", "فاطمه"], Noura: ["نورة", "نوره"], Maryam: ["مريم"], Sara: ["سارة", "ساره"], Dana: ["دانة", "دانه"],
-  Hessa: ["حصة"], Lulwa: ["لولوة"], Shaikha: ["شيخة"], Reem: ["ريم"], Aisha: ["عائشة", "عايشه"], Latifa: ["لطيفة"], Dalal: ["دلال"],
-  Ghadeer: ["غدير"], Haya: ["هيا"], Manar: ["منار"], Zainab: ["زينب"], Asma: ["أسماء", "اسماء"], Anwar: ["أنوار"], Rawan: ["روان"],
-  Nada: ["ندى", "ندي"], Ahmed: ["أحمد"], Hassan: ["حسن"], Mansour: ["منصور"],
-  "Al-Sabah": ["الصباح"], "Al-Ghanim": ["الغانم"], "Al-Mutairi": ["المطيري"], "Al-Azmi": ["العازمي"], "Al-Enezi": ["العنزي"],
-  "Al-Rashidi": ["الرشيدي"], "Al-Ajmi": ["العجمي"], "Al-Hajri": ["الهاجري"], "Al-Shammari": ["الشمري"], "Al-Otaibi": ["العتيبي"],
-  "Al-Kandari": ["الكندري"], "Al-Awadhi": ["العوضي"], Behbehani: ["بهبهاني"], "Al-Mulla": ["الملا"], "Al-Qattan": ["القطان"],
-  "Al-Bahar": ["البحر"], "Al-Saleh": ["الصالح"], "Al-Fares": ["الفارس"], "Al-Khaled": ["الخالد"], Dashti: ["دشتي"],
-  Ashkanani: ["أشكناني"], Hayat: ["حيات"], Marafi: ["معرفي"], "Al-Jassim": ["الجاسم"], "Al-Roumi": ["الرومي"], "Al-Shatti": ["الشطي"],
-  Boodai: ["بودي"], "Al-Kharafi": ["الخرافي"], "Al-Sager": ["الصقر"], "Al-Duwaisan": ["الدويسان"], "Al-Hamad": ["الحمد"],
+  Ahmad: ["أحمد", "احمد"],
+  Mohammad: ["محمد", "مُحمّد"],
+  Abdullah: ["عبدالله", "عبد الله"],
+  Fahad: ["فهد"],
+  Khaled: ["خالد"],
+  Yousef: ["يوسف"],
+  Ali: ["علي", "على"],
+  Hamad: ["حمد"],
+  Salem: ["سالم"],
+  Nasser: ["ناصر"],
+  Bader: ["بدر"],
+  Faisal: ["فيصل"],
+  Meshari: ["مشاري"],
+  Talal: ["طلال"],
+  Omar: ["عمر"],
+  Hussain: ["حسين"],
+  Jassim: ["جاسم"],
+  Saud: ["سعود"],
+  Ibrahim: ["إبراهيم", "ابراهيم"],
+  Mubarak: ["مبارك"],
+  Fatima: ["فاطمة", "فاطمه"],
+  Noura: ["نورة", "نوره"],
+  Maryam: ["مريم"],
+  Sara: ["سارة", "ساره"],
+  Dana: ["دانة", "دانه"],
+  Hessa: ["حصة"],
+  Lulwa: ["لولوة"],
+  Shaikha: ["شيخة"],
+  Reem: ["ريم"],
+  Aisha: ["عائشة", "عايشه"],
+  Latifa: ["لطيفة"],
+  Dalal: ["دلال"],
+  Ghadeer: ["غدير"],
+  Haya: ["هيا"],
+  Manar: ["منار"],
+  Zainab: ["زينب"],
+  Asma: ["أسماء", "اسماء"],
+  Anwar: ["أنوار"],
+  Rawan: ["روان"],
+  Nada: ["ندى", "ندي"],
+  Ahmed: ["أحمد"],
+  Hassan: ["حسن"],
+  Mansour: ["منصور"],
+  "Al-Sabah": ["الصباح"],
+  "Al-Ghanim": ["الغانم"],
+  "Al-Mutairi": ["المطيري"],
+  "Al-Azmi": ["العازمي"],
+  "Al-Enezi": ["العنزي"],
+  "Al-Rashidi": ["الرشيدي"],
+  "Al-Ajmi": ["العجمي"],
+  "Al-Hajri": ["الهاجري"],
+  "Al-Shammari": ["الشمري"],
+  "Al-Otaibi": ["العتيبي"],
+  "Al-Kandari": ["الكندري"],
+  "Al-Awadhi": ["العوضي"],
+  Behbehani: ["بهبهاني"],
+  "Al-Mulla": ["الملا"],
+  "Al-Qattan": ["القطان"],
+  "Al-Bahar": ["البحر"],
+  "Al-Saleh": ["الصالح"],
+  "Al-Fares": ["الفارس"],
+  "Al-Khaled": ["الخالد"],
+  Dashti: ["دشتي"],
+  Ashkanani: ["أشكناني"],
+  Hayat: ["حيات"],
+  Marafi: ["معرفي"],
+  "Al-Jassim": ["الجاسم"],
+  "Al-Roumi": ["الرومي"],
+  "Al-Shatti": ["الشطي"],
+  Boodai: ["بودي"],
+  "Al-Kharafi": ["الخرافي"],
+  "Al-Sager": ["الصقر"],
+  "Al-Duwaisan": ["الدويسان"],
+  "Al-Hamad": ["الحمد"],
   "Al-Failakawi": ["الفيلكاوي"],
 };
 const FIRST_NAMES = [
-  "Ahmad", "Mohammad", "Abdullah", "Fahad", "Khaled", "Yousef", "Ali", "Hamad", "Salem", "Nasser", "Bader",
-  "Faisal", "Meshari", "Talal", "Omar", "Hussain", "Jassim", "Saud", "Ibrahim", "Mubarak", "Fatima", "Noura",
-  "Maryam", "Sara", "Dana", "Hessa", "Lulwa", "Shaikha", "Reem", "Aisha", "Latifa", "Dalal", "Ghadeer",
-  "Haya", "Manar", "Zainab", "Asma", "Anwar", "Rawan", "Nada", "John", "Priya", "Rahul", "Maria", "Joseph",
-  "Anil", "Grace", "Ramesh", "Elena", "Ahmed",
+  "Ahmad",
+  "Mohammad",
+  "Abdullah",
+  "Fahad",
+  "Khaled",
+  "Yousef",
+  "Ali",
+  "Hamad",
+  "Salem",
+  "Nasser",
+  "Bader",
+  "Faisal",
+  "Meshari",
+  "Talal",
+  "Omar",
+  "Hussain",
+  "Jassim",
+  "Saud",
+  "Ibrahim",
+  "Mubarak",
+  "Fatima",
+  "Noura",
+  "Maryam",
+  "Sara",
+  "Dana",
+  "Hessa",
+  "Lulwa",
+  "Shaikha",
+  "Reem",
+  "Aisha",
+  "Latifa",
+  "Dalal",
+  "Ghadeer",
+  "Haya",
+  "Manar",
+  "Zainab",
+  "Asma",
+  "Anwar",
+  "Rawan",
+  "Nada",
+  "John",
+  "Priya",
+  "Rahul",
+  "Maria",
+  "Joseph",
+  "Anil",
+  "Grace",
+  "Ramesh",
+  "Elena",
+  "Ahmed",
 ];
 const LAST_NAMES = [
-  "Al-Sabah", "Al-Ghanim", "Al-Mutairi", "Al-Azmi", "Al-Enezi", "Al-Rashidi", "Al-Ajmi", "Al-Hajri",
-  "Al-Shammari", "Al-Otaibi", "Al-Kandari", "Al-Awadhi", "Behbehani", "Al-Mulla", "Al-Qattan", "Al-Bahar",
-  "Al-Saleh", "Al-Fares", "Al-Khaled", "Dashti", "Ashkanani", "Hayat", "Marafi", "Al-Jassim", "Al-Roumi",
-  "Al-Shatti", "Boodai", "Al-Kharafi", "Al-Sager", "Al-Duwaisan", "Al-Hamad", "Al-Failakawi", "Kumar",
-  "Fernandes", "Khan", "Santos", "Thomas", "Nair", "Hassan", "Mansour",
+  "Al-Sabah",
+  "Al-Ghanim",
+  "Al-Mutairi",
+  "Al-Azmi",
+  "Al-Enezi",
+  "Al-Rashidi",
+  "Al-Ajmi",
+  "Al-Hajri",
+  "Al-Shammari",
+  "Al-Otaibi",
+  "Al-Kandari",
+  "Al-Awadhi",
+  "Behbehani",
+  "Al-Mulla",
+  "Al-Qattan",
+  "Al-Bahar",
+  "Al-Saleh",
+  "Al-Fares",
+  "Al-Khaled",
+  "Dashti",
+  "Ashkanani",
+  "Hayat",
+  "Marafi",
+  "Al-Jassim",
+  "Al-Roumi",
+  "Al-Shatti",
+  "Boodai",
+  "Al-Kharafi",
+  "Al-Sager",
+  "Al-Duwaisan",
+  "Al-Hamad",
+  "Al-Failakawi",
+  "Kumar",
+  "Fernandes",
+  "Khan",
+  "Santos",
+  "Thomas",
+  "Nair",
+  "Hassan",
+  "Mansour",
 ];
 const DOMAINS = [
-  ["gmail.com", 40], ["hotmail.com", 14], ["outlook.com", 9], ["yahoo.com", 7], ["icloud.com", 9],
-  ["live.com", 4], ["kfh.com", 2], ["nbk.com", 2], ["zain.com", 2], ["ooredoo.com.kw", 2], ["kpc.com.kw", 2],
-  ["gulfbank.com", 2], ["moe.edu.kw", 2], ["ku.edu.kw", 3],
+  ["gmail.com", 40],
+  ["hotmail.com", 14],
+  ["outlook.com", 9],
+  ["yahoo.com", 7],
+  ["icloud.com", 9],
+  ["live.com", 4],
+  ["kfh.com", 2],
+  ["nbk.com", 2],
+  ["zain.com", 2],
+  ["ooredoo.com.kw", 2],
+  ["kpc.com.kw", 2],
+  ["gulfbank.com", 2],
+  ["moe.edu.kw", 2],
+  ["ku.edu.kw", 3],
 ];
-const EVENTS = ["Kuwait Jazz Night", "Marina Run 10K", "Comedy Evening", "Science Club Workshop", "Ramadan Ghabga", "Padel Open"];
+const EVENTS = [
+  "Kuwait Jazz Night",
+  "Marina Run 10K",
+  "Comedy Evening",
+  "Science Club Workshop",
+  "Ramadan Ghabga",
+  "Padel Open",
+];
 const BRANCHES = ["Salmiya", "Hawalli", "Jabriya", "Kuwait City", "Fintas", "Jahra", "Mangaf", "Shuwaikh"];
-const REQUEST_NOTES = ["Consultation fee", "Deposit", "Balance payment", "Monthly subscription", "Tuition installment", "Maintenance visit", "Custom order", "Annual membership"];
+const REQUEST_NOTES = [
+  "Consultation fee",
+  "Deposit",
+  "Balance payment",
+  "Monthly subscription",
+  "Tuition installment",
+  "Maintenance visit",
+  "Custom order",
+  "Annual membership",
+];
 
 /**
  * Inserts `count` transactions (with their payment attempts) for one merchant, newest at the end,
@@ -171,18 +361,22 @@ const REQUEST_NOTES = ["Consultation fee", "Deposit", "Balance payment", "Monthl
  * `progress(done)` is called after every batch.
  */
 export async function loadTransactions(target, { merchantId, count, seed, progress, now = Date.now() }) {
-  const writer = target.engine === "sqlite" ? sqliteWriter(target.sqlitePath) : await postgresWriter(target.databaseUrl);
+  const writer =
+    target.engine === "sqlite" ? sqliteWriter(target.sqlitePath) : await postgresWriter(target.databaseUrl);
   try {
     const context = await writer.context(merchantId);
     const rows = rowMaker({ ...context, merchantId, count, now, seed: `${seed}:${merchantId}:${context.lastOrderNo}` });
-    let made = 0, done = 0, attempts = 0;
+    let made = 0,
+      done = 0,
+      attempts = 0;
     const batchSize = target.engine === "sqlite" ? 20_000 : 2_000;
     // Postgres: batches are made while the server writes earlier ones, on `writer.lanes` connections.
     // SQLite writes synchronously, one batch at a time.
     const writing = new Set();
     while (made < count) {
       const size = Math.min(batchSize, count - made);
-      const transactions = [], paymentAttempts = [];
+      const transactions = [],
+        paymentAttempts = [];
       for (let i = 0; i < size; i++) rows.next(transactions, paymentAttempts);
       made += size;
       while (writing.size >= writer.lanes) await Promise.race(writing);
@@ -202,7 +396,18 @@ export async function loadTransactions(target, { merchantId, count, seed, progre
 }
 
 /** The row generator: timestamps drawn up front and sorted, so order numbers follow creation time. */
-function rowMaker({ merchantId, count, now, seed, lastOrderNo, lastBulkId, unitId, initiators, gateways, priceWithFee }) {
+function rowMaker({
+  merchantId,
+  count,
+  now,
+  seed,
+  lastOrderNo,
+  lastBulkId,
+  unitId,
+  initiators,
+  gateways,
+  priceWithFee,
+}) {
   const r = prng(seed);
   const plugin = r.weighted(PLUGINS);
   const state = r.weighted(STATES);
@@ -230,7 +435,9 @@ function rowMaker({ merchantId, count, now, seed, lastOrderNo, lastBulkId, unitI
   const kwd = gateways.filter((gateway) => gateway.currencies.split(",").includes("KWD"));
   const usd = gateways.filter((gateway) => gateway.currencies.split(",").includes("USD"));
   const online = (list) => list.filter((gateway) => gateway.kind !== "cod");
-  let index = 0, bulkId = lastBulkId, bulkLeft = 0;
+  let index = 0,
+    bulkId = lastBulkId,
+    bulkLeft = 0;
   const iso = (ms) => new Date(ms).toISOString();
 
   function amountOf(currency) {
@@ -242,21 +449,31 @@ function rowMaker({ merchantId, count, now, seed, lastOrderNo, lastBulkId, unitI
     }
     const value = Math.min(500, Math.max(1, Math.exp(Math.log(18) + 1.05 * r.normal())));
     const roll = r.next();
-    const fils = roll < 0.45 ? Math.round(value) * 1000 : roll < 0.8 ? Math.round(value * 4) * 250 : Math.round(value * 200) * 5;
+    const fils =
+      roll < 0.45 ? Math.round(value) * 1000 : roll < 0.8 ? Math.round(value * 4) * 250 : Math.round(value * 200) * 5;
     return Math.min(500_000, Math.max(1000, fils));
   }
 
   function description(section, orderNo) {
     switch (section) {
       case "payment_request":
-        return r.next() < 0.5 ? `Invoice INV-${new Date(times[index]).getUTCFullYear()}-${String(orderNo).padStart(6, "0")}` : r.pick(REQUEST_NOTES);
-      case "e_commerce": return `Web order #W${100000 + orderNo}`;
-      case "shopify": return `Shopify order #${1000 + Math.floor(orderNo / 3)}`;
-      case "catalogue": return `Catalogue order: ${r.int(1, 6)} items`;
-      case "event": return `${r.pick(EVENTS)} × ${r.int(1, 4)}`;
-      case "food_ordering": return `Delivery from ${r.pick(BRANCHES)} branch`;
-      case "bulk": return `Bulk request ${bulkId}`;
-      default: return r.next() < 0.3 ? "Customer payment" : null;
+        return r.next() < 0.5
+          ? `Invoice INV-${new Date(times[index]).getUTCFullYear()}-${String(orderNo).padStart(6, "0")}`
+          : r.pick(REQUEST_NOTES);
+      case "e_commerce":
+        return `Web order #W${100000 + orderNo}`;
+      case "shopify":
+        return `Shopify order #${1000 + Math.floor(orderNo / 3)}`;
+      case "catalogue":
+        return `Catalogue order: ${r.int(1, 6)} items`;
+      case "event":
+        return `${r.pick(EVENTS)} × ${r.int(1, 4)}`;
+      case "food_ordering":
+        return `Delivery from ${r.pick(BRANCHES)} branch`;
+      case "bulk":
+        return `Bulk request ${bulkId}`;
+      default:
+        return r.next() < 0.3 ? "Customer payment" : null;
     }
   }
 
@@ -270,23 +487,37 @@ function rowMaker({ merchantId, count, now, seed, lastOrderNo, lastBulkId, unitI
       let st = state();
       if (st === "cod" && !choices.some((gateway) => gateway.kind === "cod")) st = "paid";
       const amount = amountOf(currency);
-      const first = r.pick(FIRST_NAMES), last = r.pick(LAST_NAMES);
+      const first = r.pick(FIRST_NAMES),
+        last = r.pick(LAST_NAMES);
       const arabic = ARABIC_NAMES[first] && ARABIC_NAMES[last] && r.next() < 0.4;
-      const shownFirst = arabic ? r.pick(ARABIC_NAMES[first]) : first, shownLast = arabic ? r.pick(ARABIC_NAMES[last]) : last;
+      const shownFirst = arabic ? r.pick(ARABIC_NAMES[first]) : first,
+        shownLast = arabic ? r.pick(ARABIC_NAMES[last]) : last;
       let email = null;
       if (r.next() < 0.85) {
-        const f = first.toLowerCase(), l = last.toLowerCase().replace(/^al-/, "al").replace(/-/g, "");
+        const f = first.toLowerCase(),
+          l = last.toLowerCase().replace(/^al-/, "al").replace(/-/g, "");
         const style = r.int(0, 3);
-        const local = style === 0 ? `${f}.${l}` : style === 1 ? `${f}${l}${r.int(1, 999)}` : style === 2 ? `${f[0]}${l}` : `${f}_${r.int(70, 2009)}`;
+        const local =
+          style === 0
+            ? `${f}.${l}`
+            : style === 1
+              ? `${f}${l}${r.int(1, 999)}`
+              : style === 2
+                ? `${f[0]}${l}`
+                : `${f}_${r.int(70, 2009)}`;
         email = `${local}@${domain()}`;
         if (r.next() < 0.15) email = email[0].toUpperCase() + email.slice(1);
       }
       const phone = r.next() < 0.9 ? `+965${r.pick(["5", "6", "9"])}${r.digits(7).slice(0, 7)}` : null;
-      if (section === "bulk" && bulkLeft-- <= 0) { bulkId++; bulkLeft = r.int(20, 300); }
+      if (section === "bulk" && bulkLeft-- <= 0) {
+        bulkId++;
+        bulkLeft = r.int(20, 300);
+      }
 
       // What happened after creation.
       const elapsed = now - createdMs;
-      let changedMs = createdMs, expirationMs = null;
+      let changedMs = createdMs,
+        expirationMs = null;
       const settleDelay = Math.min(elapsed - 1000, 20_000 + Math.floor(-Math.log(1 - r.next()) * 1_800_000));
       if (st === "expired") {
         expirationMs = createdMs + r.int(1, 7) * 86_400_000;
@@ -295,7 +526,8 @@ function rowMaker({ merchantId, count, now, seed, lastOrderNo, lastBulkId, unitI
       } else if (st !== "created" && st !== "invalid") {
         changedMs = createdMs + Math.max(1000, settleDelay);
       }
-      if ((st === "created" || st === "pending") && expirationMs === null && r.next() < 0.3) expirationMs = createdMs + r.int(1, 14) * 86_400_000;
+      if ((st === "created" || st === "pending") && expirationMs === null && r.next() < 0.3)
+        expirationMs = createdMs + r.int(1, 14) * 86_400_000;
       let paidMs = changedMs;
       if (st === "refunded" || st === "voided") {
         // Given back some days after the payment.
@@ -304,13 +536,28 @@ function rowMaker({ merchantId, count, now, seed, lastOrderNo, lastBulkId, unitI
         if (changedMs <= paidMs) paidMs = Math.max(createdMs, changedMs - 1000);
       }
 
-      const pgCodes = currency === "USD" ? choices : r.next() < 0.7 ? choices : choices.filter((gateway) => r.next() < 0.6 || gateway.kind === "knet");
+      const pgCodes =
+        currency === "USD"
+          ? choices
+          : r.next() < 0.7
+            ? choices
+            : choices.filter((gateway) => r.next() < 0.6 || gateway.kind === "knet");
       const pgCodeText = (pgCodes.length ? pgCodes : choices).map((gateway) => gateway.code).join(",");
       const id = r.publicId();
-      let paidAmount = 0, fee = 0, captured = 0, refunded = 0, voided = 0, gatewayCode = null, paidAttemptId = null;
+      let paidAmount = 0,
+        fee = 0,
+        captured = 0,
+        refunded = 0,
+        voided = 0,
+        gatewayCode = null,
+        paidAttemptId = null;
 
       const attempt = (gateway, attemptState, settledMs, extra = {}) => {
-        const price = priceWithFee(amount, { fixed: gateway.fee_fixed, basisPoints: gateway.fee_basis_points }, gateway.fee_payer);
+        const price = priceWithFee(
+          amount,
+          { fixed: gateway.fee_fixed, basisPoints: gateway.fee_basis_points },
+          gateway.fee_payer,
+        );
         const knet = gateway.kind === "knet";
         const success = attemptState === "success";
         const cardId = gateway.kind === "mpgs" ? `SESSION0002${r.digits(18)}` : null;
@@ -334,8 +581,19 @@ function rowMaker({ merchantId, count, now, seed, lastOrderNo, lastBulkId, unitI
           tran_id: knet && success ? r.digits(15) : null,
           auth_code: success && gateway.kind !== "cod" ? r.digits(6) : null,
           reference_id: knet && attemptState !== "cod" ? r.digits(12) : null,
-          post_date: knet && success ? new Date(settledMs + 3 * 3600_000).toISOString().slice(5, 10).replace("-", "") : null,
-          result_code: knet ? (success ? "CAPTURED" : attemptState === "canceled" ? "CANCELED" : "NOT CAPTURED") : success ? "captured" : attemptState === "cod" ? null : "declined",
+          post_date:
+            knet && success ? new Date(settledMs + 3 * 3600_000).toISOString().slice(5, 10).replace("-", "") : null,
+          result_code: knet
+            ? success
+              ? "CAPTURED"
+              : attemptState === "canceled"
+                ? "CANCELED"
+                : "NOT CAPTURED"
+            : success
+              ? "captured"
+              : attemptState === "cod"
+                ? null
+                : "declined",
           authorized_only: 0,
           created_at: iso(settledMs - r.int(15_000, 240_000)),
           completed_at: iso(settledMs),
@@ -347,11 +605,19 @@ function rowMaker({ merchantId, count, now, seed, lastOrderNo, lastBulkId, unitI
 
       if (st === "paid" || st === "authorized" || st === "refunded" || st === "voided") {
         const eligible = online(pgCodes.length ? pgCodes : choices);
-        const gateway = st === "authorized" || st === "voided"
-          ? (eligible.find((g) => g.kind === "mpgs") ?? eligible[0] ?? choices[0])
-          : r.pick(eligible.length ? eligible : choices);
+        const gateway =
+          st === "authorized" || st === "voided"
+            ? (eligible.find((g) => g.kind === "mpgs") ?? eligible[0] ?? choices[0])
+            : r.pick(eligible.length ? eligible : choices);
         const authorizedOnly = st === "authorized" || st === "voided";
-        const { row, price } = attempt(gateway, "success", paidMs, authorizedOnly ? { authorized_only: 1, result_code: gateway.kind === "knet" ? "APPROVED" : "authorized" } : {});
+        const { row, price } = attempt(
+          gateway,
+          "success",
+          paidMs,
+          authorizedOnly
+            ? { authorized_only: 1, result_code: gateway.kind === "knet" ? "APPROVED" : "authorized" }
+            : {},
+        );
         paidAmount = price.gross;
         fee = price.fee;
         gatewayCode = gateway.code;
@@ -374,7 +640,10 @@ function rowMaker({ merchantId, count, now, seed, lastOrderNo, lastBulkId, unitI
         }
       }
 
-      const deleted = DELETABLE.has(st) && r.next() < 0.04 ? iso(Math.min(now - 1000, changedMs + r.int(60_000, 30 * 86_400_000))) : null;
+      const deleted =
+        DELETABLE.has(st) && r.next() < 0.04
+          ? iso(Math.min(now - 1000, changedMs + r.int(60_000, 30 * 86_400_000)))
+          : null;
       const recent = elapsed < 3 * 86_400_000;
       const initiated = section === "payment_request" || section === "bulk";
       transactions.push({
@@ -410,7 +679,16 @@ function rowMaker({ merchantId, count, now, seed, lastOrderNo, lastBulkId, unitI
         deleted_at: deleted,
         seen: recent ? (r.next() < 0.4 ? 1 : 0) : r.next() < 0.97 ? 1 : 0,
         email_seen: email && st === "paid" && r.next() < 0.6 ? 1 : 0,
-        product_type: section === "event" ? "ticket" : section === "food_ordering" ? "food" : section === "catalogue" || section === "e_commerce" || section === "shopify" ? (r.next() < 0.85 ? "physical" : "digital") : null,
+        product_type:
+          section === "event"
+            ? "ticket"
+            : section === "food_ordering"
+              ? "food"
+              : section === "catalogue" || section === "e_commerce" || section === "shopify"
+                ? r.next() < 0.85
+                  ? "physical"
+                  : "digital"
+                : null,
         bulk_id: section === "bulk" ? bulkId : null,
         customer_email_lc: email ? email.toLowerCase() : null,
       });
@@ -420,22 +698,67 @@ function rowMaker({ merchantId, count, now, seed, lastOrderNo, lastBulkId, unitI
 }
 
 const TRANSACTION_COLUMNS = [
-  ["id", "text"], ["merchant_id", "int"], ["unit_id", "int"], ["plugin", "text"], ["order_no", "int"], ["state", "text"],
-  ["amount", "bigint"], ["currency_code", "text"], ["editable_amount", "int"], ["customer_email", "text"],
-  ["customer_phone", "text"], ["customer_first_name", "text"], ["customer_last_name", "text"], ["description", "text"],
-  ["remarks", "text"], ["pg_codes", "text"], ["expiration_time", "timestamptz"], ["initiator_user_id", "int"],
-  ["paid_amount", "bigint"], ["fee", "bigint"], ["captured_amount", "bigint"], ["refunded_amount", "bigint"],
-  ["voided_amount", "bigint"], ["gateway_code", "text"], ["paid_attempt_id", "text"], ["send_email", "int"],
-  ["send_sms", "int"], ["created_at", "timestamptz"], ["state_changed_at", "timestamptz"], ["deleted_at", "timestamptz"],
-  ["seen", "int"], ["email_seen", "int"], ["product_type", "text"], ["bulk_id", "int"], ["customer_email_lc", "text"],
+  ["id", "text"],
+  ["merchant_id", "int"],
+  ["unit_id", "int"],
+  ["plugin", "text"],
+  ["order_no", "int"],
+  ["state", "text"],
+  ["amount", "bigint"],
+  ["currency_code", "text"],
+  ["editable_amount", "int"],
+  ["customer_email", "text"],
+  ["customer_phone", "text"],
+  ["customer_first_name", "text"],
+  ["customer_last_name", "text"],
+  ["description", "text"],
+  ["remarks", "text"],
+  ["pg_codes", "text"],
+  ["expiration_time", "timestamptz"],
+  ["initiator_user_id", "int"],
+  ["paid_amount", "bigint"],
+  ["fee", "bigint"],
+  ["captured_amount", "bigint"],
+  ["refunded_amount", "bigint"],
+  ["voided_amount", "bigint"],
+  ["gateway_code", "text"],
+  ["paid_attempt_id", "text"],
+  ["send_email", "int"],
+  ["send_sms", "int"],
+  ["created_at", "timestamptz"],
+  ["state_changed_at", "timestamptz"],
+  ["deleted_at", "timestamptz"],
+  ["seen", "int"],
+  ["email_seen", "int"],
+  ["product_type", "text"],
+  ["bulk_id", "int"],
+  ["customer_email_lc", "text"],
 ];
 const ATTEMPT_COLUMNS = [
-  ["id", "text"], ["transaction_id", "text"], ["merchant_id", "int"], ["gateway_code", "text"], ["gateway_kind", "text"],
-  ["state", "text"], ["amount", "bigint"], ["fee", "bigint"], ["total", "bigint"], ["fee_payer", "text"],
-  ["currency_code", "text"], ["track_id", "text"], ["submission_token", "text"], ["lang", "text"],
-  ["gateway_reference", "text"], ["payment_id", "text"], ["tran_id", "text"], ["auth_code", "text"],
-  ["reference_id", "text"], ["post_date", "text"], ["result_code", "text"], ["authorized_only", "int"],
-  ["created_at", "timestamptz"], ["completed_at", "timestamptz"],
+  ["id", "text"],
+  ["transaction_id", "text"],
+  ["merchant_id", "int"],
+  ["gateway_code", "text"],
+  ["gateway_kind", "text"],
+  ["state", "text"],
+  ["amount", "bigint"],
+  ["fee", "bigint"],
+  ["total", "bigint"],
+  ["fee_payer", "text"],
+  ["currency_code", "text"],
+  ["track_id", "text"],
+  ["submission_token", "text"],
+  ["lang", "text"],
+  ["gateway_reference", "text"],
+  ["payment_id", "text"],
+  ["tran_id", "text"],
+  ["auth_code", "text"],
+  ["reference_id", "text"],
+  ["post_date", "text"],
+  ["result_code", "text"],
+  ["authorized_only", "int"],
+  ["created_at", "timestamptz"],
+  ["completed_at", "timestamptz"],
 ];
 
 const CONTEXT_SQL = {
@@ -443,13 +766,21 @@ const CONTEXT_SQL = {
   lastBulkId: "select coalesce(max(bulk_id), 0) as value from transactions where merchant_id = $1",
   unit: "select id from units where merchant_id = $1 order by is_default desc, id limit 1",
   initiators: "select id from users where merchant_id = $1 and is_active = 1 order by id",
-  gateways: "select code, kind, currencies, fee_fixed, fee_basis_points, fee_payer from gateways where merchant_id = $1 and enabled = 1 order by sort_order, id",
+  gateways:
+    "select code, kind, currencies, fee_fixed, fee_basis_points, fee_payer from gateways where merchant_id = $1 and enabled = 1 order by sort_order, id",
 };
 
 /** Cash on delivery and the two sandboxes, as the demo merchant has them, when a merchant has no gateway. */
 const FALLBACK_GATEWAYS = [
   { code: "knet-sandbox", kind: "knet", currencies: "KWD", fee_fixed: 0, fee_basis_points: 0, fee_payer: "merchant" },
-  { code: "mpgs-sandbox", kind: "mpgs", currencies: "KWD,USD", fee_fixed: 100, fee_basis_points: 200, fee_payer: "customer" },
+  {
+    code: "mpgs-sandbox",
+    kind: "mpgs",
+    currencies: "KWD,USD",
+    fee_fixed: 100,
+    fee_basis_points: 200,
+    fee_payer: "customer",
+  },
   { code: "cod", kind: "cod", currencies: "KWD", fee_fixed: 0, fee_basis_points: 0, fee_payer: "merchant" },
 ];
 
@@ -461,8 +792,11 @@ export function setPricing(fn) {
 
 function makeContext(values) {
   if (!priceWithFee) throw new Error("setPricing(money.priceWithFee) first");
-  const gateways = values.gateways.length ? values.gateways.map((g) => ({ ...g, fee_fixed: Number(g.fee_fixed) })) : FALLBACK_GATEWAYS;
-  if (!gateways.some((g) => g.currencies.split(",").includes("KWD"))) throw new Error("the merchant has no KWD gateway");
+  const gateways = values.gateways.length
+    ? values.gateways.map((g) => ({ ...g, fee_fixed: Number(g.fee_fixed) }))
+    : FALLBACK_GATEWAYS;
+  if (!gateways.some((g) => g.currencies.split(",").includes("KWD")))
+    throw new Error("the merchant has no KWD gateway");
   return { ...values, gateways, priceWithFee };
 }
 
@@ -474,7 +808,9 @@ function sqliteWriter(file) {
   db.pragma("cache_size = -262144");
   const insert = (table, columns) => {
     const names = columns.map(([name]) => name);
-    return db.prepare(`insert into ${table} (${names.join(", ")}) values (${names.map((name) => `@${name}`).join(", ")})`);
+    return db.prepare(
+      `insert into ${table} (${names.join(", ")}) values (${names.map((name) => `@${name}`).join(", ")})`,
+    );
   };
   const transactionInsert = insert("transactions", TRANSACTION_COLUMNS);
   const attemptInsert = insert("payment_attempts", ATTEMPT_COLUMNS);
@@ -490,7 +826,9 @@ function sqliteWriter(file) {
         lastOrderNo: q(CONTEXT_SQL.lastOrderNo).get(merchantId).value,
         lastBulkId: q(CONTEXT_SQL.lastBulkId).get(merchantId).value,
         unitId: q(CONTEXT_SQL.unit).get(merchantId)?.id ?? null,
-        initiators: q(CONTEXT_SQL.initiators).all(merchantId).map((row) => row.id),
+        initiators: q(CONTEXT_SQL.initiators)
+          .all(merchantId)
+          .map((row) => row.id),
         gateways: q(CONTEXT_SQL.gateways).all(merchantId),
       });
     },
@@ -563,7 +901,8 @@ async function postgresWriter(databaseUrl, lanes = 2) {
  */
 export async function rebuildTotals(target, merchantId) {
   const postgres = target.engine === "postgres";
-  const day = (column) => (postgres ? `to_char(${column} at time zone 'Asia/Kuwait', 'YYYY-MM-DD')` : `date(${column}, '+3 hours')`);
+  const day = (column) =>
+    postgres ? `to_char(${column} at time zone 'Asia/Kuwait', 'YYYY-MM-DD')` : `date(${column}, '+3 hours')`;
   const statements = [
     `delete from transaction_totals where merchant_id = $1`,
     `insert into transaction_totals (merchant_id, plugin, currency_code, day, generated_count, generated_amount, deleted_count, deleted_amount)
@@ -633,21 +972,27 @@ const STATISTICS_ROLLUP = "app/domain/payments/statistics-rollup.server.ts";
 export async function seedVolume(app, target, { transactions, merchant, seed = "1", log = console.log }) {
   const started = performance.now();
   if (target.engine === "sqlite") fs.mkdirSync(path.dirname(target.sqlitePath), { recursive: true });
-  const db = app.database.createDatabase(target.engine === "postgres" ? { databaseUrl: target.databaseUrl, poolSize: 2 } : { sqlitePath: target.sqlitePath });
+  const db = app.database.createDatabase(
+    target.engine === "postgres" ? { databaseUrl: target.databaseUrl, poolSize: 2 } : { sqlitePath: target.sqlitePath },
+  );
   let merchantRow;
   try {
     await app.migrate.migrateToLatest(db);
     if (merchant === undefined) await app.seed.seedDemoMerchantIfEmpty(db);
     const wanted = merchant ?? "Demo Store";
     let query = db.selectFrom("merchants").select(["id", "name"]);
-    query = /^\d+$/.test(String(wanted)) ? query.where("id", "=", Number(wanted)) : query.where("name", "=", String(wanted));
+    query = /^\d+$/.test(String(wanted))
+      ? query.where("id", "=", Number(wanted))
+      : query.where("name", "=", String(wanted));
     merchantRow = await query.orderBy("id").executeTakeFirst();
   } finally {
     await db.destroy();
   }
   if (!merchantRow) throw new Error(`no merchant ${JSON.stringify(merchant ?? "Demo Store")} in this database`);
   setPricing(app.money.priceWithFee);
-  log(`Seeding ${transactions.toLocaleString("en")} transactions for merchant ${merchantRow.id} (${merchantRow.name}) on ${target.engine === "postgres" ? redact(target.databaseUrl) : target.sqlitePath}, seed ${seed}`);
+  log(
+    `Seeding ${transactions.toLocaleString("en")} transactions for merchant ${merchantRow.id} (${merchantRow.name}) on ${target.engine === "postgres" ? redact(target.databaseUrl) : target.sqlitePath}, seed ${seed}`,
+  );
   let lastReport = performance.now();
   const loaded = await loadTransactions(target, {
     merchantId: merchantRow.id,
@@ -658,7 +1003,9 @@ export async function seedVolume(app, target, { transactions, merchant, seed = "
       if (at - lastReport > 5000 || done === transactions) {
         lastReport = at;
         const seconds = (at - started) / 1000;
-        log(`  ${done.toLocaleString("en")} rows, ${seconds.toFixed(1)} s (${Math.round(done / seconds).toLocaleString("en")} rows/s)`);
+        log(
+          `  ${done.toLocaleString("en")} rows, ${seconds.toFixed(1)} s (${Math.round(done / seconds).toLocaleString("en")} rows/s)`,
+        );
       }
     },
   });
@@ -667,7 +1014,11 @@ export async function seedVolume(app, target, { transactions, merchant, seed = "
   // The statistics home's rollup, when the app has one: rebuilt by its own code.
   let rollup = "";
   if (fs.existsSync(path.join(root, STATISTICS_ROLLUP))) {
-    const rollupDb = app.database.createDatabase(target.engine === "postgres" ? { databaseUrl: target.databaseUrl, poolSize: 1 } : { sqlitePath: target.sqlitePath });
+    const rollupDb = app.database.createDatabase(
+      target.engine === "postgres"
+        ? { databaseUrl: target.databaseUrl, poolSize: 1 }
+        : { sqlitePath: target.sqlitePath },
+    );
     try {
       const { rebuildStatisticsRollup } = await app.load(`/${STATISTICS_ROLLUP}`);
       await rebuildStatisticsRollup(rollupDb, merchantRow.id);
@@ -680,7 +1031,9 @@ export async function seedVolume(app, target, { transactions, merchant, seed = "
   }
   await analyze(target);
   const seconds = (performance.now() - started) / 1000;
-  log(`  ${loaded.attempts.toLocaleString("en")} payment attempts; totals${rollup} and ANALYZE in ${((performance.now() - totalsStarted) / 1000).toFixed(1)} s`);
+  log(
+    `  ${loaded.attempts.toLocaleString("en")} payment attempts; totals${rollup} and ANALYZE in ${((performance.now() - totalsStarted) / 1000).toFixed(1)} s`,
+  );
   log(`Done in ${seconds.toFixed(1)} s`);
   return { merchantId: merchantRow.id, seconds, ...loaded };
 }

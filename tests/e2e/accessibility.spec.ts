@@ -15,10 +15,21 @@ type AxeResult = { violations: { id: string; impact: string | null; help: string
 
 async function seriousViolations(page: Page) {
   await page.addScriptTag({ path: AXE });
-  const result = await page.evaluate(() => (window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResult> } }).axe.run(document, { resultTypes: ["violations"] }));
+  const result = await page.evaluate(() =>
+    (window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResult> } }).axe.run(
+      document,
+      { resultTypes: ["violations"] },
+    ),
+  );
   return result.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.impact} ${violation.id}: ${violation.help}\n      ${violation.nodes.slice(0, 6).map((node) => node.target.join(" ")).join("\n      ")}`);
+    .map(
+      (violation) =>
+        `${violation.impact} ${violation.id}: ${violation.help}\n      ${violation.nodes
+          .slice(0, 6)
+          .map((node) => node.target.join(" "))
+          .join("\n      ")}`,
+    );
 }
 
 async function expectAccessible(page: Page, path: string) {
@@ -33,7 +44,9 @@ async function expectAccessible(page: Page, path: string) {
 
 /** The API's token for admin. */
 async function apiToken(page: Page) {
-  const answer = await page.request.post("/api/v1/user/token/", { data: { username: "admin", password: DEMO_PASSWORD } });
+  const answer = await page.request.post("/api/v1/user/token/", {
+    data: { username: "admin", password: DEMO_PASSWORD },
+  });
   expect(answer.status()).toBe(200);
   return ((await answer.json()) as { access: string }).access;
 }
@@ -42,7 +55,14 @@ async function apiToken(page: Page) {
 async function createRequest(page: Page, token: string, amount: string, extra: Record<string, string> = {}) {
   const created = await page.request.post("/api/v1/plugins/payment_request/transaction/", {
     headers: { Authorization: `Bearer ${token}` },
-    data: { amount, currency_code: "KWD", pg_codes: ["knet-sandbox"], customer_email: `a11y-${Date.now()}@example.com`, description: "Accessibility check", ...extra },
+    data: {
+      amount,
+      currency_code: "KWD",
+      pg_codes: ["knet-sandbox"],
+      customer_email: `a11y-${Date.now()}@example.com`,
+      description: "Accessibility check",
+      ...extra,
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   return ((await created.json()) as { id: string }).id;
@@ -136,10 +156,15 @@ for (const lang of LANGS) {
 
 test("the expired result, in English and Arabic", async ({ page, browser }) => {
   const token = await apiToken(page);
-  const id = await createRequest(page, token, "4.000", { expiration_time: new Date(Date.now() + 24 * 60 * 60_000).toISOString() });
+  const id = await createRequest(page, token, "4.000", {
+    expiration_time: new Date(Date.now() + 24 * 60 * 60_000).toISOString(),
+  });
   // The customer's own clock (the test clock is kept per browser) moves past the request's expiry.
   const customer = await browser.newPage({ baseURL: BASE_URL, bypassCSP: true });
-  const moved = await customer.request.post("/__test/clock", { data: { ms: 2 * 24 * 60 * 60_000 }, headers: { Origin: BASE_URL } });
+  const moved = await customer.request.post("/__test/clock", {
+    data: { ms: 2 * 24 * 60 * 60_000 },
+    headers: { Origin: BASE_URL },
+  });
   expect(moved.status()).toBe(200);
   for (const lang of LANGS) {
     await customer.goto(`/${lang}/pay/${id}`);

@@ -31,7 +31,9 @@ async function invitationLink(address: string) {
     .poll(() => {
       const db = database();
       try {
-        return (db.prepare("select count(*) as n from outgoing_mail where to_address = ?").get(address) as { n: number }).n;
+        return (
+          db.prepare("select count(*) as n from outgoing_mail where to_address = ?").get(address) as { n: number }
+        ).n;
       } finally {
         db.close();
       }
@@ -39,7 +41,9 @@ async function invitationLink(address: string) {
     .toBeGreaterThan(0);
   const db = database();
   try {
-    const mail = db.prepare("select text_body from outgoing_mail where to_address = ? order by id desc limit 1").get(address) as { text_body: string };
+    const mail = db
+      .prepare("select text_body from outgoing_mail where to_address = ? order by id desc limit 1")
+      .get(address) as { text_body: string };
     const link = new URL(/(http\S+reset-password\?token=[\w-]+)/.exec(mail.text_body)![1]);
     return `${link.pathname}${link.search}`;
   } finally {
@@ -72,7 +76,9 @@ async function signedIn(browser: Browser, username: string, lang: "en" | "ar") {
 /** A link of the side menu (`shell.*`) or of the administration panel's own navigation (`admin.nav.*`). */
 function adminLink(page: Page, lang: "en" | "ar", key: string) {
   const menu = key.startsWith("admin.nav.") ? t(lang, "admin.nav.label") : t(lang, "shell.menu");
-  return page.getByRole("navigation", { name: menu, exact: true }).getByRole("link", { name: t(lang, key), exact: true });
+  return page
+    .getByRole("navigation", { name: menu, exact: true })
+    .getByRole("link", { name: t(lang, key), exact: true });
 }
 
 test("a merchant goes live without a developer", async ({ page, browser, request }) => {
@@ -96,7 +102,9 @@ test("a merchant goes live without a developer", async ({ page, browser, request
     await page.getByRole("textbox", { name: t("en", "operator.fields.name"), exact: true }).fill(merchantName);
     await page.getByRole("textbox", { name: t("en", "operator.fields.title_ar"), exact: true }).fill("زهور القرين");
     await page.getByRole("textbox", { name: t("en", "operator.fields.admin_username"), exact: true }).fill(owner);
-    await page.getByRole("textbox", { name: t("en", "operator.fields.admin_email"), exact: true }).fill(`${owner}@qurain.example`);
+    await page
+      .getByRole("textbox", { name: t("en", "operator.fields.admin_email"), exact: true })
+      .fill(`${owner}@qurain.example`);
     await page.getByRole("combobox", { name: t("en", "operator.fields.lang"), exact: true }).selectOption("ar");
     await page.getByRole("button", { name: t("en", "operator.create"), exact: true }).click();
     await expect(page.getByRole("status")).toHaveText(t("en", "operator.created_done"));
@@ -109,26 +117,40 @@ test("a merchant goes live without a developer", async ({ page, browser, request
     // 3. Branding.
     await adminLink(admin, "ar", "shell.administration").click();
     await expect(adminLink(admin, "ar", "admin.nav.profile")).toHaveAttribute("aria-current", "page");
-    await admin.getByRole("textbox", { name: t("ar", "admin.profile.fields.unit_title_ar"), exact: true }).fill("زهور القرين");
-    await admin.getByRole("textbox", { name: t("ar", "admin.profile.fields.header_color"), exact: true }).fill("#7a1f5c");
+    await admin
+      .getByRole("textbox", { name: t("ar", "admin.profile.fields.unit_title_ar"), exact: true })
+      .fill("زهور القرين");
+    await admin
+      .getByRole("textbox", { name: t("ar", "admin.profile.fields.header_color"), exact: true })
+      .fill("#7a1f5c");
     await admin.getByRole("button", { name: t("ar", "admin.profile.save"), exact: true }).click();
     await expect(admin.getByRole("status")).toHaveText(t("ar", "admin.profile.saved"));
 
     // 4. KNET on the sandbox terminal, its connection tested, then turned on.
     const db = database();
-    const terminal = db.prepare("select tranportal_id, password, resource_key from sandbox_knet_terminals limit 1").get() as { tranportal_id: string; password: string; resource_key: string };
+    const terminal = db
+      .prepare("select tranportal_id, password, resource_key from sandbox_knet_terminals limit 1")
+      .get() as { tranportal_id: string; password: string; resource_key: string };
     db.close();
     await adminLink(admin, "ar", "admin.nav.gateways").click();
     await admin.getByRole("combobox", { name: t("ar", "admin.gateways.kind"), exact: true }).selectOption("knet");
     await admin.getByRole("textbox", { name: t("ar", "admin.gateways.code"), exact: true }).fill("knet-main");
     await admin.getByRole("textbox", { name: t("ar", "admin.gateways.fields.name_en"), exact: true }).fill("KNET");
     await admin.getByRole("textbox", { name: t("ar", "admin.gateways.fields.name_ar"), exact: true }).fill("كي نت");
-    await admin.getByRole("textbox", { name: t("ar", "admin.gateways.fields.endpoint_url"), exact: true }).fill(`${BASE_URL}/sandbox/knet`);
+    await admin
+      .getByRole("textbox", { name: t("ar", "admin.gateways.fields.endpoint_url"), exact: true })
+      .fill(`${BASE_URL}/sandbox/knet`);
     await admin.getByRole("button", { name: t("ar", "admin.gateways.add"), exact: true }).click();
     await expect(admin.getByRole("status")).toHaveText(t("ar", "admin.gateways.added"));
-    await admin.getByLabel(t("ar", "admin.gateways.credential.tranportal_id"), { exact: true }).fill(terminal.tranportal_id);
-    await admin.getByLabel(t("ar", "admin.gateways.credential.tranportal_password"), { exact: true }).fill(terminal.password);
-    await admin.getByLabel(t("ar", "admin.gateways.credential.resource_key"), { exact: true }).fill(terminal.resource_key);
+    await admin
+      .getByLabel(t("ar", "admin.gateways.credential.tranportal_id"), { exact: true })
+      .fill(terminal.tranportal_id);
+    await admin
+      .getByLabel(t("ar", "admin.gateways.credential.tranportal_password"), { exact: true })
+      .fill(terminal.password);
+    await admin
+      .getByLabel(t("ar", "admin.gateways.credential.resource_key"), { exact: true })
+      .fill(terminal.resource_key);
     await admin.getByRole("button", { name: t("ar", "admin.gateways.save"), exact: true }).click();
     await expect(admin.getByRole("status")).toHaveText(t("ar", "admin.gateways.saved"));
     // Entered once, never shown again.
@@ -141,7 +163,12 @@ test("a merchant goes live without a developer", async ({ page, browser, request
 
     // 5. Payment requests installed.
     await adminLink(admin, "ar", "admin.nav.sections").click();
-    await admin.getByRole("button", { name: t("ar", "admin.sections.install_section", { section: t("ar", "sections.payment_request") }), exact: true }).click();
+    await admin
+      .getByRole("button", {
+        name: t("ar", "admin.sections.install_section", { section: t("ar", "sections.payment_request") }),
+        exact: true,
+      })
+      .click();
     await expect(admin.getByRole("status")).toHaveText(t("ar", "admin.sections.done.installed"));
 
     // 6. A Maker role, and a user invited with it.
@@ -163,7 +190,9 @@ test("a merchant goes live without a developer", async ({ page, browser, request
     await adminLink(admin, "ar", "admin.nav.webhooks").click();
     await admin.getByRole("textbox", { name: t("ar", "admin.webhooks.url"), exact: true }).fill(receiverUrl);
     await admin.getByRole("button", { name: t("ar", "admin.webhooks.create"), exact: true }).click();
-    const secret = await admin.getByRole("textbox", { name: t("ar", "admin.webhooks.secret"), exact: true }).inputValue();
+    const secret = await admin
+      .getByRole("textbox", { name: t("ar", "admin.webhooks.secret"), exact: true })
+      .inputValue();
     expect(secret).toMatch(/^whsec_/);
 
     // 8. The maker accepts, signs in and creates a request, which a customer pays with KNET.
@@ -174,7 +203,9 @@ test("a merchant goes live without a developer", async ({ page, browser, request
     await makerPage.getByRole("textbox", { name: t("en", "payment_request.first_name"), exact: true }).fill("Hessa");
     await makerPage.getByRole("button", { name: t("en", "payment_request.submit"), exact: true }).click();
     await expect(makerPage.getByText(t("en", "payment_request.created"))).toBeVisible();
-    const payUrl = new URL(await makerPage.getByRole("textbox", { name: t("en", "payment_request.payment_url"), exact: true }).inputValue()).pathname;
+    const payUrl = new URL(
+      await makerPage.getByRole("textbox", { name: t("en", "payment_request.payment_url"), exact: true }).inputValue(),
+    ).pathname;
     const transactionId = payUrl.split("/").pop()!;
 
     const customer = await (await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled: false })).newPage();
@@ -194,21 +225,32 @@ test("a merchant goes live without a developer", async ({ page, browser, request
     expect(signature).not.toBeNull();
     expect(signature![2]).toBe(createHmac("sha256", secret).update(`${signature![1]}.${delivery.body}`).digest("hex"));
     const event = JSON.parse(delivery.body);
-    expect(event).toMatchObject({ type: "payment.succeeded", data: { transaction: { id: transactionId, amount: "18.750", state: "paid" } } });
+    expect(event).toMatchObject({
+      type: "payment.succeeded",
+      data: { transaction: { id: transactionId, amount: "18.750", state: "paid" } },
+    });
     expect(delivery.headers["idempotency-key"]).toBe(event.id);
 
     // 10. An API key for the merchant's server, rotated; the old one works for its grace period only.
     await admin.goto("/en/admin/api-keys");
     await waitForHydration(admin);
     await admin.getByRole("textbox", { name: t("en", "admin.api_keys.name"), exact: true }).fill("Shop server");
-    await admin.getByRole("checkbox", { name: t("en", "admin.api_keys.operations.read") }).first().check();
+    await admin
+      .getByRole("checkbox", { name: t("en", "admin.api_keys.operations.read") })
+      .first()
+      .check();
     await admin.getByRole("button", { name: t("en", "admin.api_keys.create"), exact: true }).click();
     const oldKey = await admin.getByRole("textbox", { name: t("en", "admin.api_keys.key"), exact: true }).inputValue();
-    const list = (key: string) => request.get("/api/v1/plugins/payment_request/transaction/", { headers: { Authorization: `Api-Key ${key}` } });
+    const list = (key: string) =>
+      request.get("/api/v1/plugins/payment_request/transaction/", { headers: { Authorization: `Api-Key ${key}` } });
     const listed = await list(oldKey);
     expect(listed.status()).toBe(200);
-    expect(((await listed.json()) as { results: { id: string }[] }).results.map((row) => row.id)).toContain(transactionId);
-    await admin.getByRole("button", { name: t("en", "admin.api_keys.rotate_key", { name: "Shop server" }), exact: true }).click();
+    expect(((await listed.json()) as { results: { id: string }[] }).results.map((row) => row.id)).toContain(
+      transactionId,
+    );
+    await admin
+      .getByRole("button", { name: t("en", "admin.api_keys.rotate_key", { name: "Shop server" }), exact: true })
+      .click();
     await expect(admin.getByText(t("en", "admin.api_keys.rotated", { name: "Shop server" }))).toBeVisible();
     const newKey = await admin.getByRole("textbox", { name: t("en", "admin.api_keys.key"), exact: true }).inputValue();
     expect(newKey).not.toBe(oldKey);

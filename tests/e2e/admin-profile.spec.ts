@@ -6,11 +6,17 @@ import { DEMO_PASSWORD, signIn, t, waitForHydration } from "./support";
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("the administrator renames the shop and sets the header colour; the pay page follows", async ({ page, request }) => {
+  test("the administrator renames the shop and sets the header colour; the pay page follows", async ({
+    page,
+    request,
+  }) => {
     const token = await request.post("/api/v1/user/token/", { data: { username: "admin", password: DEMO_PASSWORD } });
     const headers = { Authorization: `Bearer ${((await token.json()) as { access: string }).access}` };
     // The demo merchant is shared with the other tests of this server: its branding is put back after.
-    const original = (await (await request.get("/api/v1/admin/merchant", { headers })).json()) as { unit_title_ar: string; header_color: string };
+    const original = (await (await request.get("/api/v1/admin/merchant", { headers })).json()) as {
+      unit_title_ar: string;
+      header_color: string;
+    };
     try {
       await signIn(page, "admin", undefined, "ar");
       await page.locator("details.disclosure-menu summary").first().click();
@@ -27,7 +33,9 @@ test.describe("without JavaScript", () => {
       await color.fill("#0a3d62");
       await page.getByRole("button", { name: t("ar", "admin.profile.save") }).click();
       await expect(page.getByRole("status")).toHaveText(t("ar", "admin.profile.saved"));
-      await expect(page.getByRole("textbox", { name: t("ar", "admin.profile.fields.unit_title_ar") })).toHaveValue("متجر الورود");
+      await expect(page.getByRole("textbox", { name: t("ar", "admin.profile.fields.unit_title_ar") })).toHaveValue(
+        "متجر الورود",
+      );
 
       // A customer's pay page shows the new Arabic name on the new colour.
       const created = await request.post("/api/v1/plugins/payment_request/transaction/", {
@@ -40,13 +48,18 @@ test.describe("without JavaScript", () => {
       await expect(header).toContainText("متجر الورود");
       await expect(header).toHaveCSS("background-color", "rgb(10, 61, 98)");
     } finally {
-      const restored = await request.patch("/api/v1/admin/merchant", { headers, data: { unit_title_ar: original.unit_title_ar, header_color: original.header_color } });
+      const restored = await request.patch("/api/v1/admin/merchant", {
+        headers,
+        data: { unit_title_ar: original.unit_title_ar, header_color: original.header_color },
+      });
       expect(restored.status()).toBe(200);
     }
   });
 });
 
-test("with JavaScript, the side menu's Administration entry opens the profile, and the panel's navigation its pages", async ({ page }) => {
+test("with JavaScript, the side menu's Administration entry opens the profile, and the panel's navigation its pages", async ({
+  page,
+}) => {
   await signIn(page, "admin");
   await waitForHydration(page);
   const menu = page.getByRole("navigation", { name: t("en", "shell.menu") });

@@ -40,7 +40,11 @@ test.describe("the catalogue shop", () => {
       await page.getByRole("spinbutton", { name: t("ar", "catalogue_public.detail.quantity") }).fill("2");
       await page.getByRole("button", { name: t("ar", "catalogue_public.detail.add_to_cart"), exact: true }).click();
       await expect(page.getByText(t("ar", "catalogue_public.detail.added"))).toBeVisible();
-      await page.getByRole("main").getByRole("link", { name: t("ar", "catalogue_public.detail.view_cart"), exact: true }).first().click();
+      await page
+        .getByRole("main")
+        .getByRole("link", { name: t("ar", "catalogue_public.detail.view_cart"), exact: true })
+        .first()
+        .click();
 
       // The cart: two tins at 9.750 each.
       await expect(page.getByRole("heading", { level: 1, name: t("ar", "catalogue_public.cart.title") })).toBeVisible();
@@ -50,20 +54,32 @@ test.describe("the catalogue shop", () => {
       await page.getByRole("link", { name: t("ar", "catalogue_public.cart.checkout"), exact: true }).click();
 
       // Checkout: the name typed, then the discount code (10 % off: 17.550), which keeps the name, then the rest.
-      await expect(page.getByRole("heading", { level: 1, name: t("ar", "catalogue_public.checkout.title") })).toBeVisible();
-      await page.getByRole("textbox", { name: t("ar", "catalogue_public.checkout.name"), exact: true }).fill(customer.name);
+      await expect(
+        page.getByRole("heading", { level: 1, name: t("ar", "catalogue_public.checkout.title") }),
+      ).toBeVisible();
+      await page
+        .getByRole("textbox", { name: t("ar", "catalogue_public.checkout.name"), exact: true })
+        .fill(customer.name);
       await page.getByRole("textbox", { name: t("ar", "catalogue_public.checkout.discount_code") }).fill("WELCOME10");
       await page.getByRole("button", { name: t("ar", "catalogue_public.checkout.apply"), exact: true }).click();
       await expect(page.locator("dl.shop-totals")).toContainText(t("ar", "catalogue_public.totals.discount"));
       await expect(page.locator("dl.shop-totals dd.shop-totals__total")).toContainText("17.550");
-      await expect(page.getByRole("textbox", { name: t("ar", "catalogue_public.checkout.name"), exact: true })).toHaveValue(customer.name);
+      await expect(
+        page.getByRole("textbox", { name: t("ar", "catalogue_public.checkout.name"), exact: true }),
+      ).toHaveValue(customer.name);
       await fitsTheScreen(page);
-      await page.getByRole("textbox", { name: t("ar", "catalogue_public.checkout.email"), exact: true }).fill(customer.email);
-      await page.getByRole("textbox", { name: t("ar", "catalogue_public.checkout.phone"), exact: true }).fill(customer.phone);
+      await page
+        .getByRole("textbox", { name: t("ar", "catalogue_public.checkout.email"), exact: true })
+        .fill(customer.email);
+      await page
+        .getByRole("textbox", { name: t("ar", "catalogue_public.checkout.phone"), exact: true })
+        .fill(customer.phone);
       await expect(page.getByRole("group", { name: "متجر الاستلام" }).getByRole("radio")).toBeChecked();
       await page.getByRole("radio", { name: "كي نت" }).check();
       await page.getByRole("checkbox", { name: t("ar", "catalogue_public.checkout.accept_terms") }).check();
-      await page.getByRole("button", { name: new RegExp(`^${t("ar", "catalogue_public.checkout.pay", { total: "" }).trim()}`) }).click();
+      await page
+        .getByRole("button", { name: new RegExp(`^${t("ar", "catalogue_public.checkout.pay", { total: "" }).trim()}`) })
+        .click();
 
       // The pay page, then KNET's sandbox.
       await expect(page).toHaveURL(/\/ar\/pay\/[^/?]+$/);
@@ -90,20 +106,28 @@ test.describe("the catalogue shop", () => {
       // On the next visit too.
       await page.goto("/ar/catalogue/cart");
       await expect(page.getByText(t("ar", "catalogue_public.cart.empty"))).toBeVisible();
-      await expect(page.getByRole("link", { name: t("ar", "catalogue_public.nav.cart", { count: "0" }) })).toBeVisible();
+      await expect(
+        page.getByRole("link", { name: t("ar", "catalogue_public.nav.cart", { count: "0" }) }),
+      ).toBeVisible();
     });
   });
 
-  test("staff find the paid order among the catalogue's transactions, with its lines, its status and the store to collect from", async ({ page }) => {
+  test("staff find the paid order among the catalogue's transactions, with its lines, its status and the store to collect from", async ({
+    page,
+  }) => {
     await signIn(page, "admin");
     await page.goto(`/en/catalogue/transactions/${transactionId}`);
     await expect(page.getByText(orderNumber).first()).toBeVisible();
     await expect(page.getByText("Mubarakiya shop — Souq Al-Mubarakiya, Kuwait City").first()).toBeVisible();
     await expect(page.getByText(t("en", "catalogue_public.details.status")).first()).toBeVisible();
-    await expect(page.getByText(t("en", "catalogue_public.details.states.paid"), { exact: true }).first()).toBeVisible();
+    await expect(
+      page.getByText(t("en", "catalogue_public.details.states.paid"), { exact: true }).first(),
+    ).toBeVisible();
     await expect(page.getByText(new RegExp(`2 × ${saffron.en}`)).first()).toBeVisible();
     await expect(page.getByText("WELCOME10", { exact: false }).first()).toBeVisible();
     await page.goto("/en/catalogue/transactions");
-    await expect(page.getByRole("row").filter({ hasText: customer.email }).getByText(t("en", "states.paid"), { exact: true })).toBeVisible();
+    await expect(
+      page.getByRole("row").filter({ hasText: customer.email }).getByText(t("en", "states.paid"), { exact: true }),
+    ).toBeVisible();
   });
 });

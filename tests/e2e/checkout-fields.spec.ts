@@ -6,7 +6,9 @@ const CIVIL_ID = "289010112348";
 const MISTYPED = "289010112349";
 
 async function apiToken(page: Page) {
-  const answer = await page.request.post("/api/v1/user/token/", { data: { username: "admin", password: DEMO_PASSWORD } });
+  const answer = await page.request.post("/api/v1/user/token/", {
+    data: { username: "admin", password: DEMO_PASSWORD },
+  });
   expect(answer.status()).toBe(200);
   return ((await answer.json()) as { access: string }).access;
 }
@@ -14,20 +16,34 @@ async function apiToken(page: Page) {
 test.describe("a checkout field on a phone with JavaScript off, in Arabic", () => {
   test.use({ javaScriptEnabled: false, viewport: { width: 360, height: 740 } });
 
-  test("the customer is told a mistyped civil ID under the field, keeps what was typed, then pays with KNET; staff read it under its label", async ({ page, browser }) => {
+  test("the customer is told a mistyped civil ID under the field, keeps what was typed, then pays with KNET; staff read it under its label", async ({
+    page,
+    browser,
+  }) => {
     const token = await apiToken(page);
     const headers = { Authorization: `Bearer ${token}` };
     const fields = "/api/v1/admin/sections/payment_request/checkout-fields";
     const added = await page.request.post(fields, {
       headers,
-      data: { name: `civil_id_${Date.now() % 100000}`, label_en: "Civil ID", label_ar: "الرقم المدني", placeholder_ar: "١٢ رقمًا", validator: "civil_id" },
+      data: {
+        name: `civil_id_${Date.now() % 100000}`,
+        label_en: "Civil ID",
+        label_ar: "الرقم المدني",
+        placeholder_ar: "١٢ رقمًا",
+        validator: "civil_id",
+      },
     });
     expect(added.status(), await added.text()).toBe(201);
     const field = (await added.json()) as { id: number; name: string };
     try {
       const created = await page.request.post("/api/v1/plugins/payment_request/transaction/", {
         headers,
-        data: { amount: "3.250", pg_codes: ["knet-sandbox"], customer_first_name: "Noura", description: "Abaya alteration" },
+        data: {
+          amount: "3.250",
+          pg_codes: ["knet-sandbox"],
+          customer_first_name: "Noura",
+          description: "Abaya alteration",
+        },
       });
       expect(created.status()).toBe(201);
       const { id } = (await created.json()) as { id: string };

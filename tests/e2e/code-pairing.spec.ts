@@ -3,7 +3,10 @@ import { signIn, t, waitForHydration } from "./support";
 
 const stamp = Date.now().toString(36);
 const host = `fees-${stamp}.school.example`;
-const code = `E2E${stamp}`.toUpperCase().replace(/[^A-Z0-9]/g, "").slice(0, 20);
+const code = `E2E${stamp}`
+  .toUpperCase()
+  .replace(/[^A-Z0-9]/g, "")
+  .slice(0, 20);
 const description = `Third term tuition ${stamp}`;
 
 async function fitsTheScreen(page: Page) {
@@ -18,7 +21,9 @@ test.describe("code pairing", () => {
     await page.goto("/en/code-pairing/sites");
     await waitForHydration(page);
     await page.getByRole("textbox", { name: t("en", "code_pairing.sites.host") }).fill(`https://${host}/pay`);
-    const add = page.locator("form").filter({ has: page.getByRole("button", { name: t("en", "code_pairing.sites.add") }) });
+    const add = page
+      .locator("form")
+      .filter({ has: page.getByRole("button", { name: t("en", "code_pairing.sites.add") }) });
     await add.getByRole("textbox", { name: t("en", "code_pairing.sites.label_en") }).fill("Civil ID");
     await add.getByRole("textbox", { name: t("en", "code_pairing.sites.label_ar") }).fill("الرقم المدني");
     await add.getByRole("button", { name: t("en", "code_pairing.sites.add") }).click();
@@ -37,10 +42,15 @@ test.describe("code pairing", () => {
     await expect(page.getByRole("cell", { name: code, exact: true })).toBeVisible();
   });
 
-  test("a customer types the code and the Civil ID and lands on its pay page, in English and in Arabic without JavaScript", async ({ browser }) => {
+  test("a customer types the code and the Civil ID and lands on its pay page, in English and in Arabic without JavaScript", async ({
+    browser,
+  }) => {
     const landed: string[] = [];
     for (const lang of ["en", "ar"] as const) {
-      const customer = await browser.newContext({ viewport: { width: 360, height: 740 }, javaScriptEnabled: lang === "en" });
+      const customer = await browser.newContext({
+        viewport: { width: 360, height: 740 },
+        javaScriptEnabled: lang === "en",
+      });
       const phone = await customer.newPage();
       // The school's site links here: the page learns the merchant from the Referer.
       await phone.goto(`/${lang}/cpr`, { referer: `https://${host}/fees` });
@@ -67,7 +77,10 @@ test.describe("code pairing", () => {
     expect(landed[1]).toBe(landed[0]);
   });
 
-  test("the merchant sees the one use and its payment; a wrong Civil ID is still refused", async ({ page, browser }) => {
+  test("the merchant sees the one use and its payment; a wrong Civil ID is still refused", async ({
+    page,
+    browser,
+  }) => {
     await signIn(page, "admin");
     await page.goto("/en/code-pairing/codes");
     const row = page.getByRole("row").filter({ has: page.getByRole("cell", { name: code, exact: true }) });

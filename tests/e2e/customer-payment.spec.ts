@@ -12,7 +12,9 @@ async function fitsTheScreen(page: Page) {
 test.describe.configure({ mode: "serial" });
 
 test.describe("customer payment collectors", () => {
-  test("staff publish a collector page with a question of their own; the demo merchant already has one", async ({ page }) => {
+  test("staff publish a collector page with a question of their own; the demo merchant already has one", async ({
+    page,
+  }) => {
     await signIn(page, "admin");
     await page.goto("/en/customer-payment/collectors");
     await expect(page.getByRole("heading", { level: 1, name: t("en", "collectors.title") })).toBeVisible();
@@ -30,7 +32,10 @@ test.describe("customer payment collectors", () => {
     expect(link).toMatch(/\/en\/pay\/collect\/[0-9A-Za-z]{22}$/);
   });
 
-  test("a customer on a phone is told the minimum under the amount, then pays by card; staff see the payment", async ({ browser, page }) => {
+  test("a customer on a phone is told the minimum under the amount, then pays by card; staff see the payment", async ({
+    browser,
+    page,
+  }) => {
     const customer = await browser.newContext({ viewport: { width: 360, height: 740 }, javaScriptEnabled: false });
     const phone = await customer.newPage();
     // In Arabic first: an amount below the merchant's minimum (1 KWD) is refused under the field, what was typed kept.
@@ -45,8 +50,12 @@ test.describe("customer payment collectors", () => {
     await phone.getByRole("textbox", { name: t("ar", "collect_public.fields.reference") }).fill("PRK-77");
     await phone.getByRole("textbox", { name: "رقم اللوحة" }).fill("12/34567");
     await phone.getByRole("button", { name: t("ar", "collect_public.continue") }).click();
-    await expect(phone.locator("#field-amount-error")).toContainText(t("ar", "collect_public.errors.below_min", { min: "" }).replace(/\.$/, "").trim());
-    await expect(phone.getByRole("textbox", { name: t("ar", "collect_public.fields.reference") })).toHaveValue("PRK-77");
+    await expect(phone.locator("#field-amount-error")).toContainText(
+      t("ar", "collect_public.errors.below_min", { min: "" }).replace(/\.$/, "").trim(),
+    );
+    await expect(phone.getByRole("textbox", { name: t("ar", "collect_public.fields.reference") })).toHaveValue(
+      "PRK-77",
+    );
     await fitsTheScreen(phone);
 
     // In English: an amount, the card, and the pay page.

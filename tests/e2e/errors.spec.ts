@@ -19,7 +19,9 @@ test.describe("error pages", () => {
 
   test("staff is denied the mailbox and creating payment requests (403)", async ({ page }) => {
     await signIn(page, "staff");
-    await expect(page.getByRole("navigation", { name: t("en", "shell.menu") }).getByRole("link", { name: "Mailbox" })).toHaveCount(0);
+    await expect(
+      page.getByRole("navigation", { name: t("en", "shell.menu") }).getByRole("link", { name: "Mailbox" }),
+    ).toHaveCount(0);
 
     for (const path of ["/en/mailbox", "/en/payment-request/create"]) {
       const response = await page.goto(path);

@@ -11,16 +11,28 @@ import { DEMO_PASSWORD, signIn, t, waitForHydration } from "./support";
 async function eventWithTwoPlaces(date?: string) {
   const db = createDatabase({ sqlitePath: path.join(databaseDir(workerIndex), "e2e.sqlite") });
   try {
-    const { merchant_id: merchantId } = await db.selectFrom("users").select("merchant_id").where("username", "=", "admin").executeTakeFirstOrThrow();
+    const { merchant_id: merchantId } = await db
+      .selectFrom("users")
+      .select("merchant_id")
+      .where("username", "=", "admin")
+      .executeTakeFirstOrThrow();
     const event = await insertCheckinEvent(db, merchantId, { title: `Offline door ${Date.now()}`, date });
-    const { numbers } = await insertCheckinBooking(db, merchantId, event, { quantity: 2, firstName: "Maryam", lastName: "Al-Kandari" });
+    const { numbers } = await insertCheckinBooking(db, merchantId, event, {
+      quantity: 2,
+      firstName: "Maryam",
+      lastName: "Al-Kandari",
+    });
     return { event, numbers };
   } finally {
     await db.destroy();
   }
 }
 
-test("scans made while offline are queued, sent when the network returns, and a place admitted twice is reported", async ({ page, context, request }) => {
+test("scans made while offline are queued, sent when the network returns, and a place admitted twice is reported", async ({
+  page,
+  context,
+  request,
+}) => {
   const { event, numbers } = await eventWithTwoPlaces();
   await signIn(page, "admin");
   await page.goto("/en/event/fullfilment");
@@ -34,8 +46,13 @@ test("scans made while offline are queued, sent when the network returns, and a 
   await expect(network.getByText(/Offline list: 2 places/)).toBeVisible();
 
   // Meanwhile another device, online, admits the second place.
-  const token = (await (await request.post("/api/v1/user/token/", { data: { username: "admin", password: DEMO_PASSWORD } })).json()) as { access: string };
-  const other = await request.post("/api/v1/plugins/event/validate_qr_code", { headers: { Authorization: `Bearer ${token.access}` }, data: { event_id: event.id, qrcode: numbers[1] } });
+  const token = (await (
+    await request.post("/api/v1/user/token/", { data: { username: "admin", password: DEMO_PASSWORD } })
+  ).json()) as { access: string };
+  const other = await request.post("/api/v1/plugins/event/validate_qr_code", {
+    headers: { Authorization: `Bearer ${token.access}` },
+    data: { event_id: event.id, qrcode: numbers[1] },
+  });
   expect(other.status()).toBe(200);
 
   await context.setOffline(true);
@@ -65,7 +82,10 @@ test("scans made while offline are queued, sent when the network returns, and a 
   await expect(page.locator('[data-tile="not_attended"] .stat-value')).toHaveText("0");
 });
 
-test("a ticket of another date is refused with its date in the dialog and offline, and a superuser may admit it anyway", async ({ page, context }) => {
+test("a ticket of another date is refused with its date in the dialog and offline, and a superuser may admit it anyway", async ({
+  page,
+  context,
+}) => {
   const date = DateTime.fromISO(doorToday()).plus({ days: 7 }).toFormat("yyyy-MM-dd");
   const { event, numbers } = await eventWithTwoPlaces(date);
   const reason = t("en", "checkin.reasons.other_date", { date: formatDay(date, "en") });

@@ -4,7 +4,12 @@ import { BASE_URL, DEMO_PASSWORD, signIn, t, urlPath, waitForHydration } from ".
 
 /** A day `offset` days from today in Kuwait, as YYYY-MM-DD. */
 function kuwaitDay(offset: number) {
-  return new Intl.DateTimeFormat("sv-SE", { timeZone: "Asia/Kuwait", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(Date.now() + offset * 86_400_000));
+  return new Intl.DateTimeFormat("sv-SE", {
+    timeZone: "Asia/Kuwait",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(new Date(Date.now() + offset * 86_400_000));
 }
 
 const stamp = Date.now().toString(36);
@@ -24,7 +29,13 @@ const freeEvent = {
   title_ar: `اليوم المفتوح ${stamp}`,
 };
 
-const customer = { firstName: "مريم", lastName: "الكندري", email: `maryam-${stamp}@example.com`, phone: "55512345", civilId: "290010112345" };
+const customer = {
+  firstName: "مريم",
+  lastName: "الكندري",
+  email: `maryam-${stamp}@example.com`,
+  phone: "55512345",
+  civilId: "290010112345",
+};
 
 /** What the customer's paid booking turned out to be, for the staff's tests that follow it. */
 const booked = { id: 0, ticketsPath: "", numbers: [] as string[] };
@@ -37,7 +48,10 @@ async function adminToken(request: APIRequestContext) {
 }
 
 async function createEvent(request: APIRequestContext, token: string, body: Record<string, unknown>) {
-  const answer = await request.post("/api/v1/plugins/event/dashboard/events", { headers: { Authorization: `Bearer ${token}` }, data: body });
+  const answer = await request.post("/api/v1/plugins/event/dashboard/events", {
+    headers: { Authorization: `Bearer ${token}` },
+    data: body,
+  });
   expect(answer.status(), await answer.text()).toBe(201);
   return (await answer.json()) as { id: number; tickets: { id: number }[] };
 }
@@ -46,8 +60,12 @@ async function createEvent(request: APIRequestContext, token: string, body: Reco
 async function placesLeft(request: APIRequestContext, slug: string) {
   const answer = await request.post("/api/v1/plugins/event/ticket/qty-list", { data: { event: slug } });
   expect(answer.status(), await answer.text()).toBe(200);
-  const [ticket] = (await answer.json()) as { remaining_qty_per_date: Record<string, { remaining_quantity: number }> }[];
-  return Object.fromEntries(Object.entries(ticket.remaining_qty_per_date).map(([date, left]) => [date, left.remaining_quantity]));
+  const [ticket] = (await answer.json()) as {
+    remaining_qty_per_date: Record<string, { remaining_quantity: number }>;
+  }[];
+  return Object.fromEntries(
+    Object.entries(ticket.remaining_qty_per_date).map(([date, left]) => [date, left.remaining_quantity]),
+  );
 }
 
 /** A new signed-in admin page of its own (JavaScript on), closed by the caller through its context. */
@@ -91,7 +109,17 @@ test.describe("events: a paid booking from the customer's phone to the door", ()
       terms_en: "Tickets are not refundable after the event.",
       terms_ar: "لا تسترد التذاكر بعد الحدث.",
       fields: [{ name: "civil_id", label_en: "Civil ID", label_ar: "الرقم المدني", type: "text", required: true }],
-      tickets: [{ name_en: paidEvent.ticket_en, name_ar: paidEvent.ticket_ar, price: "5.000", start_time: "18:00", end_time: "22:00", quantity: 10, dates: paidDates }],
+      tickets: [
+        {
+          name_en: paidEvent.ticket_en,
+          name_ar: paidEvent.ticket_ar,
+          price: "5.000",
+          start_time: "18:00",
+          end_time: "22:00",
+          quantity: 10,
+          dates: paidDates,
+        },
+      ],
     });
     paidEventId = created.id;
   });
@@ -100,7 +128,8 @@ test.describe("events: a paid booking from the customer's phone to the door", ()
     test.use({ javaScriptEnabled: false, viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
 
     test("registers for two tickets, pays with KNET and gets the Ticket button", async ({ page }) => {
-      const fitsTheScreen = async () => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      const fitsTheScreen = async () =>
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 
       await page.goto(`/ar/events/${paidEvent.slug}`);
       await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
@@ -112,15 +141,25 @@ test.describe("events: a paid booking from the customer's phone to the door", ()
       await expect(page.getByRole("heading", { level: 1, name: paidEvent.title_ar })).toBeVisible();
       await fitsTheScreen();
 
-      await page.getByRole("group", { name: t("ar", "events_public.register.date") }).getByRole("radio").first().check();
+      await page
+        .getByRole("group", { name: t("ar", "events_public.register.date") })
+        .getByRole("radio")
+        .first()
+        .check();
       await page.getByRole("radio", { name: new RegExp(paidEvent.ticket_ar) }).check();
       await page.getByRole("spinbutton", { name: t("ar", "events_public.register.quantity") }).fill("2");
       await page.getByRole("textbox", { name: t("ar", "events_public.register.first_name") }).fill(customer.firstName);
       await page.getByRole("textbox", { name: t("ar", "events_public.register.last_name") }).fill(customer.lastName);
       await page.getByRole("textbox", { name: t("ar", "events_public.register.email") }).fill(customer.email);
-      await page.getByRole("textbox", { name: t("ar", "events_public.register.phone"), exact: true }).fill(customer.phone);
+      await page
+        .getByRole("textbox", { name: t("ar", "events_public.register.phone"), exact: true })
+        .fill(customer.phone);
       await page.getByRole("textbox", { name: "الرقم المدني" }).fill(customer.civilId);
-      await expect(page.getByRole("group", { name: t("ar", "events_public.register.pay_with") }).getByRole("radio", { name: "كي نت" })).toBeChecked();
+      await expect(
+        page
+          .getByRole("group", { name: t("ar", "events_public.register.pay_with") })
+          .getByRole("radio", { name: "كي نت" }),
+      ).toBeChecked();
       await page.getByRole("checkbox", { name: new RegExp(t("ar", "events_public.register.accept_terms")) }).check();
       await page.getByRole("button", { name: t("ar", "events_public.register.submit_pay"), exact: true }).click();
 
@@ -231,7 +270,9 @@ test.describe("events: a paid booking from the customer's phone to the door", ()
     // The same place again: refused, saying it was used.
     await code.fill(booked.numbers[0]);
     await page.getByRole("button", { name: t("en", "checkin.submit"), exact: true }).click();
-    await expect(dialog.getByText(new RegExp(`^${t("en", "checkin.reasons.already_used").replace(/\.$/, "")} on `))).toBeVisible();
+    await expect(
+      dialog.getByText(new RegExp(`^${t("en", "checkin.reasons.already_used").replace(/\.$/, "")} on `)),
+    ).toBeVisible();
     await expect(dialog.getByText(t("en", "checkin.granted"))).toHaveCount(0);
     await dialog.getByRole("button", { name: t("en", "checkin.close") }).click();
     await expect(tile("attended")).toHaveText("1");
@@ -248,10 +289,14 @@ test.describe("events: a paid booking from the customer's phone to the door", ()
     await page.goto("/en/event/bookings");
     await waitForHydration(page);
     const filters = page.getByRole("search", { name: t("en", "bookings.filters.title") });
-    await filters.getByLabel(t("en", "bookings.filters.event"), { exact: true }).selectOption({ label: paidEvent.title_en });
+    await filters
+      .getByLabel(t("en", "bookings.filters.event"), { exact: true })
+      .selectOption({ label: paidEvent.title_en });
     await filters.getByRole("button", { name: t("en", "bookings.filters.apply") }).click();
     await expect(page).toHaveURL(new RegExp(`[?&]event=${paidEventId}(&|$)`));
-    await filters.getByLabel(t("en", "bookings.filters.attendance"), { exact: true }).selectOption({ label: t("en", "bookings.attendance.partial_attended") });
+    await filters
+      .getByLabel(t("en", "bookings.filters.attendance"), { exact: true })
+      .selectOption({ label: t("en", "bookings.attendance.partial_attended") });
     await filters.getByRole("button", { name: t("en", "bookings.filters.apply") }).click();
     await expect(page).toHaveURL(/[?&]attendance=partial_attended(&|$)/);
     await expect(page.getByText(t("en", "bookings.count", { total: "1" }))).toBeVisible();
@@ -273,7 +318,16 @@ test.describe("events: a paid booking from the customer's phone to the door", ()
     const csv = fs.readFileSync(await download.path(), "utf8");
     expect(csv.startsWith("\uFEFF")).toBe(true);
     const [header, ...rows] = csv.slice(1).trimEnd().split("\r\n");
-    const columns = ["event", "quantity", "full_name", "purchase_type", "email", "event_date", "created", "customer_phone"].map((name) => t("en", `bookings.columns.${name}`));
+    const columns = [
+      "event",
+      "quantity",
+      "full_name",
+      "purchase_type",
+      "email",
+      "event_date",
+      "created",
+      "customer_phone",
+    ].map((name) => t("en", `bookings.columns.${name}`));
     const others = ["id", "ticket", "paid_places", "scanned_places"].map((name) => t("en", `bookings.columns.${name}`));
     expect(header).toBe([...columns, "Civil ID", ...others].join(","));
     // Only the booking the filters leave: one place of two scanned.
@@ -298,11 +352,18 @@ test.describe("events: a paid booking from the customer's phone to the door", ()
     await expect(row.getByText(t("en", "reports.states.done"), { exact: true })).toBeVisible({ timeout: 30_000 });
     await expect(row.locator("bdi").first()).toHaveText(/^event-bookings_.*\.xlsx$/);
     await expect(row).not.toContainText(t("en", "reports.no_filters"));
-    await expect(row).toContainText(`${t("en", "reports.filter", { label: t("en", "bookings.filters.event") })} ${paidEvent.title_en}`);
-    await expect(row).toContainText(`${t("en", "reports.filter", { label: t("en", "bookings.filters.email") })} ${customer.email}`);
+    await expect(row).toContainText(
+      `${t("en", "reports.filter", { label: t("en", "bookings.filters.event") })} ${paidEvent.title_en}`,
+    );
+    await expect(row).toContainText(
+      `${t("en", "reports.filter", { label: t("en", "bookings.filters.email") })} ${customer.email}`,
+    );
   });
 
-  test("staff change the e-mail with the booking sent again, and send it again from the list", async ({ page, browser }) => {
+  test("staff change the e-mail with the booking sent again, and send it again from the list", async ({
+    page,
+    browser,
+  }) => {
     const newEmail = `maryam.alkandari-${stamp}@example.com`;
     await signIn(page, "admin");
     await page.goto(`/en/event/bookings?email=${encodeURIComponent(customer.email)}`);
@@ -310,12 +371,17 @@ test.describe("events: a paid booking from the customer's phone to the door", ()
     await expect(row).toHaveCount(1);
     await row.getByRole("link", { name: paidEvent.title_en }).click();
     await expect(page).toHaveURL(urlPath(`/en/event/bookings/${booked.id}`));
-    await expect(page.getByRole("heading", { level: 1, name: t("en", "bookings.details_title", { id: String(booked.id) }) })).toBeVisible();
+    await expect(
+      page.getByRole("heading", { level: 1, name: t("en", "bookings.details_title", { id: String(booked.id) }) }),
+    ).toBeVisible();
     // Both places are paid; the first is scanned.
     await expect(page.getByRole("cell", { name: t("en", "bookings.states.paid"), exact: true })).toBeVisible();
-    for (const number of booked.numbers) await expect(page.getByRole("cell", { name: number, exact: true })).toBeVisible();
+    for (const number of booked.numbers)
+      await expect(page.getByRole("cell", { name: number, exact: true })).toBeVisible();
 
-    const emailForm = page.locator("form").filter({ has: page.getByRole("button", { name: t("en", "bookings.save_email") }) });
+    const emailForm = page
+      .locator("form")
+      .filter({ has: page.getByRole("button", { name: t("en", "bookings.save_email") }) });
     await emailForm.getByRole("textbox", { name: t("en", "bookings.columns.email") }).fill(newEmail);
     await expect(emailForm.getByRole("checkbox", { name: t("en", "bookings.resend_email") })).toBeChecked();
     await emailForm.getByRole("button", { name: t("en", "bookings.save_email") }).click();
@@ -360,7 +426,17 @@ test.describe("events: staff edit and cancel a free booking", () => {
       currency_code: "KWD",
       is_free: true,
       status: "published",
-      tickets: [{ name_en: "Visitor", name_ar: "زائر", price: "0", start_time: "10:00", end_time: "13:00", quantity: 10, dates: freeDates }],
+      tickets: [
+        {
+          name_en: "Visitor",
+          name_ar: "زائر",
+          price: "0",
+          start_time: "10:00",
+          end_time: "13:00",
+          quantity: 10,
+          dates: freeDates,
+        },
+      ],
     });
     // A customer books one place through the public API: free, so confirmed at once.
     const answer = await request.post("/api/v1/plugins/event/booking", {
@@ -387,7 +463,9 @@ test.describe("events: staff edit and cancel a free booking", () => {
     expect(await placesLeft(request, freeEvent.slug)).toEqual({ [freeDates[0]]: 9, [freeDates[1]]: 10 });
     await signIn(page, "admin");
     await page.goto(`/en/event/bookings/${freeBooking}`);
-    const edit = page.locator("form").filter({ has: page.getByRole("button", { name: t("en", "bookings.edit_form.submit") }) });
+    const edit = page
+      .locator("form")
+      .filter({ has: page.getByRole("button", { name: t("en", "bookings.edit_form.submit") }) });
     await edit.getByRole("textbox", { name: t("en", "bookings.edit_form.quantity") }).fill("1");
     await edit.getByRole("button", { name: t("en", "bookings.edit_form.submit") }).click();
     await expect(page.getByText(t("en", "bookings.changed"))).toBeVisible();
@@ -405,7 +483,9 @@ test.describe("events: staff edit and cancel a free booking", () => {
     await expect(page.getByRole("table").last().getByRole("row")).toHaveCount(3);
 
     // The list shows the booking on its new date with its two places, as a free one.
-    await page.goto(`/en/event/bookings?event=${freeEventId}&event_date=${freeDates[1]}&q=${encodeURIComponent(visitorEmail)}`);
+    await page.goto(
+      `/en/event/bookings?event=${freeEventId}&event_date=${freeDates[1]}&q=${encodeURIComponent(visitorEmail)}`,
+    );
     const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: freeEvent.title_en }) });
     await expect(row).toHaveCount(1);
     await expect(row.getByRole("cell", { name: freeDates[1] })).toBeVisible();
@@ -434,7 +514,9 @@ test.describe("events: staff edit and cancel a free booking", () => {
     await expect(page.getByText(t("en", "events_public.places_left", { count: "10" }))).toHaveCount(2);
     // The booking shows its places canceled, and can no more be canceled.
     await page.goto(`/en/event/bookings/${freeBooking}`);
-    await expect(page.getByRole("cell", { name: t("en", "bookings.states.cancel"), exact: true }).first()).toBeVisible();
+    await expect(
+      page.getByRole("cell", { name: t("en", "bookings.states.cancel"), exact: true }).first(),
+    ).toBeVisible();
     await expect(page.getByRole("link", { name: t("en", "bookings.cancel"), exact: true })).toHaveCount(0);
   });
 });

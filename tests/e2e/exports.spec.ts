@@ -36,8 +36,12 @@ async function exportFromList(page: Page, lang: Lang, email: string) {
 async function rowStateWhenNoticeShows(page: Page, lang: Lang, reportId: string) {
   const handle = await page.waitForFunction(
     ({ regionName, noticeTitle, reportId }) => {
-      const region = [...document.querySelectorAll('[role="region"]')].find((element) => element.getAttribute("aria-label") === regionName);
-      const notice = [...(region?.querySelectorAll("*") ?? [])].find((element) => element.childElementCount === 0 && element.textContent?.trim() === noticeTitle);
+      const region = [...document.querySelectorAll('[role="region"]')].find(
+        (element) => element.getAttribute("aria-label") === regionName,
+      );
+      const notice = [...(region?.querySelectorAll("*") ?? [])].find(
+        (element) => element.childElementCount === 0 && element.textContent?.trim() === noticeTitle,
+      );
       if (!notice || !notice.checkVisibility()) return false;
       return document.getElementById(`report-${reportId}`)?.textContent ?? "(no row)";
     },
@@ -49,7 +53,10 @@ async function rowStateWhenNoticeShows(page: Page, lang: Lang, reportId: string)
 
 const notices = (page: Page, lang: Lang) => page.getByRole("region", { name: t(lang, "notifications.region") });
 
-test("the notice of an exported report names the file, closes itself and is not shown again", async ({ page, request }) => {
+test("the notice of an exported report names the file, closes itself and is not shown again", async ({
+  page,
+  request,
+}) => {
   const email = "export-notice@example.com";
   await createRequests(request, email);
   await signIn(page, "admin");
@@ -75,14 +82,19 @@ test("the notice of an exported report names the file, closes itself and is not 
   await page.goto(`/en/payment-request/transactions?q=${encodeURIComponent(email)}`);
   await waitForHydration(page);
   // The shell checks for notices at every page change: its answer is in before the page is looked at.
-  const polled = page.waitForResponse((response) => response.url() === `${BASE_URL}/en/notifications` && response.request().method() === "GET");
+  const polled = page.waitForResponse(
+    (response) => response.url() === `${BASE_URL}/en/notifications` && response.request().method() === "GET",
+  );
   await page.goto(`/en/generated-reports?id=${id}`);
   await polled;
   await expect(page.locator(`#report-${id}`)).toBeVisible();
   await expect(notices(page, "en")).toHaveCount(0);
 });
 
-test("in Arabic: the notice reads in Arabic, the filters too, and the notice stays on its page", async ({ page, request }) => {
+test("in Arabic: the notice reads in Arabic, the filters too, and the notice stays on its page", async ({
+  page,
+  request,
+}) => {
   const email = "export-arabic@example.com";
   await createRequests(request, email);
   await signIn(page, "admin", DEMO_PASSWORD, "ar");

@@ -15,7 +15,9 @@ const watched = new WeakSet<BrowserContext>();
 function watch(context: BrowserContext, errors: string[]) {
   if (watched.has(context)) return context;
   watched.add(context);
-  context.on("weberror", (error) => errors.push(`${error.page()?.url() ?? "?"}: ${error.error().message.split("\n")[0]}`));
+  context.on("weberror", (error) =>
+    errors.push(`${error.page()?.url() ?? "?"}: ${error.error().message.split("\n")[0]}`),
+  );
   return context;
 }
 

@@ -27,7 +27,10 @@ async function adminToken(request: APIRequestContext) {
 }
 
 async function create(request: APIRequestContext, token: string, resource: string, body: Record<string, unknown>) {
-  const answer = await request.post(`${API}/dashboard/${resource}`, { headers: { Authorization: `Bearer ${token}` }, data: body });
+  const answer = await request.post(`${API}/dashboard/${resource}`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: body,
+  });
   expect(answer.status(), await answer.text()).toBe(201);
   return (await answer.json()) as { id: number } & Record<string, unknown>;
 }
@@ -47,7 +50,12 @@ async function itemsNamed(request: APIRequestContext, names: string[]) {
 
 /** A time `days` from now in Kuwait at `hour`:00, as a datetime-local value. */
 function kuwaitLocal(days: number, hour: number) {
-  const day = new Intl.DateTimeFormat("sv-SE", { timeZone: "Asia/Kuwait", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(Date.now() + days * 86_400_000));
+  const day = new Intl.DateTimeFormat("sv-SE", {
+    timeZone: "Asia/Kuwait",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(new Date(Date.now() + days * 86_400_000));
   return `${day}T${String(hour).padStart(2, "0")}:00`;
 }
 
@@ -59,7 +67,11 @@ function writeCsv(name: string, lines: string[]) {
 
 /** A pickup order of two regular grills with garlic sauce, paid on delivery, through the public checkout API. */
 async function placeApiOrder(request: APIRequestContext, customerName: string) {
-  const product = await apiGet<{ sizes: { id: number }[]; options: { id: number; choices: { id: number }[] }[] }>(request, await adminToken(request), `${API}/products/${made.dish}`);
+  const product = await apiGet<{ sizes: { id: number }[]; options: { id: number; choices: { id: number }[] }[] }>(
+    request,
+    await adminToken(request),
+    `${API}/products/${made.dish}`,
+  );
   const placed = await request.post(`${API}/checkout`, {
     data: {
       delivery_type: "pickup",
@@ -67,7 +79,17 @@ async function placeApiOrder(request: APIRequestContext, customerName: string) {
       customer_name: customerName,
       customer_phone: "55598765",
       gateway_code: "cod",
-      lines: [{ menu_item: made.dish, category_id: made.grillsCategory, quantity: 2, size: product.sizes[0].id, add_ons: [], options: { [String(product.options[0].id)]: product.options[0].choices[0].id }, special_instructions: "" }],
+      lines: [
+        {
+          menu_item: made.dish,
+          category_id: made.grillsCategory,
+          quantity: 2,
+          size: product.sizes[0].id,
+          add_ons: [],
+          options: { [String(product.options[0].id)]: product.options[0].choices[0].id },
+          special_instructions: "",
+        },
+      ],
     },
   });
   expect(placed.status(), await placed.text()).toBe(201);
@@ -99,8 +121,16 @@ test.beforeAll(async ({ request }) => {
     hours: everyDay,
   });
   made.branch = branch.id;
-  await create(request, token, "delivery-areas", { branch: branch.id, area: "Salmiya", charge: "0.500", min_order: "2.000", is_active: true });
-  made.grillsCategory = (await create(request, token, "categories", { name_en: grills.en, name_ar: grills.ar, is_active: true })).id;
+  await create(request, token, "delivery-areas", {
+    branch: branch.id,
+    area: "Salmiya",
+    charge: "0.500",
+    min_order: "2.000",
+    is_active: true,
+  });
+  made.grillsCategory = (
+    await create(request, token, "categories", { name_en: grills.en, name_ar: grills.ar, is_active: true })
+  ).id;
   made.dish = (
     await create(request, token, "menu-items", {
       category: made.grillsCategory,
@@ -130,11 +160,37 @@ test.beforeAll(async ({ request }) => {
       ],
     })
   ).id;
-  made.trayCategory = (await create(request, token, "categories", { name_en: trays.en, name_ar: trays.ar, is_active: true, is_catering: true, min_plates: 10, service_charge: "2.000" })).id;
-  await create(request, token, "menu-items", { category: made.trayCategory, name_en: tray.en, name_ar: tray.ar, price: "1.500", quantity: null, is_available: true });
+  made.trayCategory = (
+    await create(request, token, "categories", {
+      name_en: trays.en,
+      name_ar: trays.ar,
+      is_active: true,
+      is_catering: true,
+      min_plates: 10,
+      service_charge: "2.000",
+    })
+  ).id;
+  await create(request, token, "menu-items", {
+    category: made.trayCategory,
+    name_en: tray.en,
+    name_ar: tray.ar,
+    price: "1.500",
+    quantity: null,
+    is_available: true,
+  });
   const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
   const nextMonth = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
-  await create(request, token, "vouchers", { code: voucherCode, discount_type: "percentage", amount: "10", valid_from: yesterday, valid_to: nextMonth, min_total: "1.000", max_uses: 5, max_uses_per_customer: 1, is_active: true });
+  await create(request, token, "vouchers", {
+    code: voucherCode,
+    discount_type: "percentage",
+    amount: "10",
+    valid_from: yesterday,
+    valid_to: nextMonth,
+    min_total: "1.000",
+    max_uses: 5,
+    max_uses_per_customer: 1,
+    is_active: true,
+  });
   // The public pages take the merchant's id: the one whose public branches list holds the new branch.
   for (let id = 1; id <= 20 && !merchantId; id++) {
     const answer = await request.get(`${API}/branches?merchant=${id}`);
@@ -159,17 +215,24 @@ test.describe("food ordering: a delivery order from the customer's phone to the 
 
       // Delivery from the test's branch, then its area (offered once the branch is chosen).
       await page.getByRole("radio", { name: t("ar", "food_public.delivery_types.delivery"), exact: true }).check();
-      await page.getByLabel(t("ar", "food_public.menu.branch"), { exact: true }).selectOption({ label: branchNames.ar });
+      await page
+        .getByLabel(t("ar", "food_public.menu.branch"), { exact: true })
+        .selectOption({ label: branchNames.ar });
       await page.getByRole("button", { name: t("ar", "food_public.menu.apply"), exact: true }).click();
       const areaField = page.getByLabel(t("ar", "food_public.menu.area"), { exact: true });
       await areaField.selectOption({ label: "السالمية" });
       await page.getByRole("button", { name: t("ar", "food_public.menu.apply"), exact: true }).click();
-      await expect(page.getByRole("radio", { name: t("ar", "food_public.delivery_types.delivery"), exact: true })).toBeChecked();
+      await expect(
+        page.getByRole("radio", { name: t("ar", "food_public.delivery_types.delivery"), exact: true }),
+      ).toBeChecked();
       await expect(areaField).toHaveValue(/\d+/);
       await fitsTheScreen(page);
 
       // The dish's details: a size, an add-on and a sauce.
-      await page.getByRole("link", { name: new RegExp(dish.ar) }).first().click();
+      await page
+        .getByRole("link", { name: new RegExp(dish.ar) })
+        .first()
+        .click();
       await expect(page).toHaveURL(urlPath(`/ar/new-menu/category/${made.grillsCategory}/food-details/${made.dish}`));
       await expect(page.getByRole("heading", { level: 1, name: dish.ar })).toBeVisible();
       await fitsTheScreen(page);
@@ -199,13 +262,25 @@ test.describe("food ordering: a delivery order from the customer's phone to the 
       await expect(totals.locator("dd.food-totals__total")).toContainText("4.865");
 
       await page.getByRole("textbox", { name: t("ar", "food_public.checkout.name"), exact: true }).fill(customer.name);
-      await page.getByRole("textbox", { name: t("ar", "food_public.checkout.phone"), exact: true }).fill(customer.phone);
-      await expect(page.getByRole("textbox", { name: t("ar", "food_public.address.area"), exact: true })).toHaveValue("السالمية");
+      await page
+        .getByRole("textbox", { name: t("ar", "food_public.checkout.phone"), exact: true })
+        .fill(customer.phone);
+      await expect(page.getByRole("textbox", { name: t("ar", "food_public.address.area"), exact: true })).toHaveValue(
+        "السالمية",
+      );
       await page.getByRole("textbox", { name: t("ar", "food_public.address.block"), exact: true }).fill(customer.block);
-      await page.getByRole("textbox", { name: t("ar", "food_public.address.street"), exact: true }).fill(customer.street);
-      await page.getByRole("textbox", { name: t("ar", "food_public.address.house_no"), exact: true }).fill(customer.house);
+      await page
+        .getByRole("textbox", { name: t("ar", "food_public.address.street"), exact: true })
+        .fill(customer.street);
+      await page
+        .getByRole("textbox", { name: t("ar", "food_public.address.house_no"), exact: true })
+        .fill(customer.house);
       await page.getByRole("radio", { name: "كي نت" }).check();
-      await page.getByRole("button", { name: new RegExp(t("ar", "food_public.checkout.place_order", { total: "" }).replace(/[·\s]+$/, "")) }).click();
+      await page
+        .getByRole("button", {
+          name: new RegExp(t("ar", "food_public.checkout.place_order", { total: "" }).replace(/[·\s]+$/, "")),
+        })
+        .click();
 
       // The pay page of the order, then KNET's sandbox.
       await expect(page).toHaveURL(/\/ar\/pay\/[^/?]+$/);
@@ -223,26 +298,36 @@ test.describe("food ordering: a delivery order from the customer's phone to the 
 
       // The order, as the merchant's API finds it by the customer's name.
       const token = await adminToken(request);
-      const list = await apiGet<{ count: number; results: { id: number; number: string; status: string; total: string }[] }>(request, token, `${API}/order?q=${encodeURIComponent(customer.name)}`);
+      const list = await apiGet<{
+        count: number;
+        results: { id: number; number: string; status: string; total: string }[];
+      }>(request, token, `${API}/order?q=${encodeURIComponent(customer.name)}`);
       expect(list.count).toBe(1);
       expect(list.results[0]).toMatchObject({ status: "new", total: "4.865" });
       Object.assign(ordered, { id: list.results[0].id, number: list.results[0].number });
 
       // Its confirmation page, in Arabic: paid, so new.
       await page.goto(`/ar/new-menu/order-confirmation/${ordered.number}`);
-      await expect(page.getByRole("heading", { level: 1, name: t("ar", "food_public.order.title", { number: ordered.number }) })).toBeVisible();
+      await expect(
+        page.getByRole("heading", { level: 1, name: t("ar", "food_public.order.title", { number: ordered.number }) }),
+      ).toBeVisible();
       await expect(page.locator(".food-state")).toHaveText(t("ar", "food_public.states.new"));
       await expect(page.getByText(`1 × ${dish.ar}`)).toBeVisible();
       await fitsTheScreen(page);
     });
   });
 
-  test("staff see the new order highlighted, and the list brings in the next one by itself", async ({ page, request }) => {
+  test("staff see the new order highlighted, and the list brings in the next one by itself", async ({
+    page,
+    request,
+  }) => {
     await signIn(page, "admin");
     await page.goto("/en/food-ordering/orders");
     await expect(page.getByRole("heading", { level: 1, name: t("en", "food_orders.title") })).toBeVisible();
     await waitForHydration(page);
-    const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: `#${ordered.id} ${ordered.number}` }) });
+    const row = page
+      .getByRole("row")
+      .filter({ has: page.getByRole("link", { name: `#${ordered.id} ${ordered.number}` }) });
     await expect(row).toHaveAttribute("data-new", "true");
     // Its state and the new badge both read "New".
     expect(t("en", "food_orders.new_badge")).toBe(t("en", "food_orders.statuses.new"));
@@ -252,7 +337,10 @@ test.describe("food ordering: a delivery order from the customer's phone to the 
     // admin opts in to order notifications (their own setting, through the API).
     const token = await adminToken(request);
     const me = await apiGet<{ id: number }>(request, token, "/api/v1/user/details");
-    const optIn = await request.patch(`/api/v1/user/update-user/${me.id}`, { headers: { Authorization: `Bearer ${token}` }, data: { receive_order_notification: true } });
+    const optIn = await request.patch(`/api/v1/user/update-user/${me.id}`, {
+      headers: { Authorization: `Bearer ${token}` },
+      data: { receive_order_notification: true },
+    });
     expect(optIn.status(), await optIn.text()).toBe(200);
 
     // An order placed meanwhile (through the public API, paid on delivery) appears without a reload.
@@ -262,15 +350,28 @@ test.describe("food ordering: a delivery order from the customer's phone to the 
     // Paid on delivery: no pay link.
     expect(apiOrder.checkout_url ?? null).toBeNull();
     // The 'Order created' alert for staff who opted in, then the row, both without a reload.
-    await expect(page.getByRole("region", { name: t("en", "notifications.region") }).getByText(t("en", "notifications.order_created"))).toBeVisible({ timeout: 15_000 });
+    await expect(
+      page
+        .getByRole("region", { name: t("en", "notifications.region") })
+        .getByText(t("en", "notifications.order_created")),
+    ).toBeVisible({ timeout: 15_000 });
     const apiRow = page.getByRole("row").filter({ hasText: apiCustomer });
     await expect(apiRow).toBeVisible({ timeout: 15_000 });
     await expect(apiRow).toHaveAttribute("data-new", "true");
     expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
   });
 
-  test("staff move the order through its states and the customer's page follows in Arabic", async ({ page, browser }) => {
-    const customerContext = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled: false, viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+  test("staff move the order through its states and the customer's page follows in Arabic", async ({
+    page,
+    browser,
+  }) => {
+    const customerContext = await browser.newContext({
+      baseURL: BASE_URL,
+      javaScriptEnabled: false,
+      viewport: { width: 360, height: 740 },
+      isMobile: true,
+      hasTouch: true,
+    });
     const customerPage = await customerContext.newPage();
     const confirmation = `/ar/new-menu/order-confirmation/${ordered.number}`;
     const customerSees = async (status: string) => {
@@ -282,12 +383,16 @@ test.describe("food ordering: a delivery order from the customer's phone to the 
     await page.goto("/en/food-ordering/orders");
     await page.getByRole("link", { name: `#${ordered.id} ${ordered.number}` }).click();
     await expect(page).toHaveURL(urlPath(`/en/food-ordering/orders/${ordered.id}`));
-    await expect(page.getByRole("heading", { level: 1, name: t("en", "food_orders.order_title", { id: String(ordered.id) }) })).toBeVisible();
+    await expect(
+      page.getByRole("heading", { level: 1, name: t("en", "food_orders.order_title", { id: String(ordered.id) }) }),
+    ).toBeVisible();
     await expect(page.getByText(customer.name).first()).toBeVisible();
     await waitForHydration(page);
 
     // The order's Status field (its label, then its value).
-    const statusField = page.locator("main").locator(`xpath=.//p[normalize-space()="${t("en", "food_orders.status")}"]/following-sibling::p[1]`);
+    const statusField = page
+      .locator("main")
+      .locator(`xpath=.//p[normalize-space()="${t("en", "food_orders.status")}"]/following-sibling::p[1]`);
     await expect(statusField).toHaveText(t("en", "food_orders.statuses.new"));
     for (const status of ["accepted", "preparing", "ready", "out_for_delivery", "delivered"]) {
       await page.getByRole("button", { name: t("en", `food_orders.move_to.${status}`), exact: true }).click();
@@ -300,7 +405,9 @@ test.describe("food ordering: a delivery order from the customer's phone to the 
 
     // Once opened, the order is no longer highlighted as new.
     await page.goto("/en/food-ordering/orders");
-    const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: `#${ordered.id} ${ordered.number}` }) });
+    const row = page
+      .getByRole("row")
+      .filter({ has: page.getByRole("link", { name: `#${ordered.id} ${ordered.number}` }) });
     await expect(row.getByText(t("en", "food_orders.statuses.delivered"), { exact: true })).toBeVisible();
     await expect(row).not.toHaveAttribute("data-new", "true");
   });
@@ -316,7 +423,9 @@ test.describe("food ordering: a delivery order from the customer's phone to the 
   test("scanning the order's QR code (typed) opens its details; a forged code is refused", async ({ page }) => {
     await signIn(page, "admin");
     await page.goto(`/en/food-ordering/orders/${ordered.id}`);
-    await expect(page.getByRole("img", { name: t("en", "food_orders.qr_alt", { id: String(ordered.id) }) })).toBeVisible();
+    await expect(
+      page.getByRole("img", { name: t("en", "food_orders.qr_alt", { id: String(ordered.id) }) }),
+    ).toBeVisible();
     const code = (await page.getByTestId("order-qr-code").innerText()).trim();
     expect(code.length).toBeGreaterThan(8);
 
@@ -327,7 +436,9 @@ test.describe("food ordering: a delivery order from the customer's phone to the 
     await field.fill(code);
     await page.getByRole("button", { name: t("en", "food_orders.fulfillment.submit"), exact: true }).click();
     await expect(page).toHaveURL(urlPath(`/en/food-ordering/orders/${ordered.id}`));
-    await expect(page.getByRole("heading", { level: 1, name: t("en", "food_orders.order_title", { id: String(ordered.id) }) })).toBeVisible();
+    await expect(
+      page.getByRole("heading", { level: 1, name: t("en", "food_orders.order_title", { id: String(ordered.id) }) }),
+    ).toBeVisible();
 
     // The same code with its last character changed.
     const forged = code.slice(0, -1) + (code.endsWith("A") ? "B" : "A");
@@ -341,11 +452,19 @@ test.describe("food ordering: a delivery order from the customer's phone to the 
 });
 
 test.describe("food ordering: the menu's bulk create", () => {
-  test("a file with one bad row creates nothing and offers the report; a good file creates its items", async ({ page, request }) => {
+  test("a file with one bad row creates nothing and offers the report; a good file creates its items", async ({
+    page,
+    request,
+  }) => {
     const category = `Bulk ${stamp}`;
     const good = [`Falafel wrap ${stamp}`, `Halloumi wrap ${stamp}`];
     const bad = `Broken wrap ${stamp}`;
-    const badFile = writeCsv("menu-with-error.csv", ["category,name_en,name_ar,price", `${category},${good[0]},لفافة فلافل,0.750`, `${category},${good[1]},لفافة حلوم,1.250`, `${category},${bad},لفافة مكسورة,abc`]);
+    const badFile = writeCsv("menu-with-error.csv", [
+      "category,name_en,name_ar,price",
+      `${category},${good[0]},لفافة فلافل,0.750`,
+      `${category},${good[1]},لفافة حلوم,1.250`,
+      `${category},${bad},لفافة مكسورة,abc`,
+    ]);
 
     await signIn(page, "admin");
     await page.goto("/en/food-ordering/bulk-create");
@@ -363,7 +482,9 @@ test.describe("food ordering: the menu's bulk create", () => {
     const report = dialog.getByRole("link", { name: t("en", "food_bulk.download_report") });
     await expect(report).toBeVisible();
     await expect(report).toHaveAttribute("download", "menu-items-error-report.csv");
-    const reportText = decodeURIComponent((await report.getAttribute("href"))!.replace(/^data:text\/csv;charset=utf-8,/, ""));
+    const reportText = decodeURIComponent(
+      (await report.getAttribute("href"))!.replace(/^data:text\/csv;charset=utf-8,/, ""),
+    );
     expect(reportText.split(/\r?\n/)[0]).toMatch(/error/);
     expect(reportText).toContain(bad);
     expect(reportText).toContain("abc");
@@ -371,10 +492,16 @@ test.describe("food ordering: the menu's bulk create", () => {
     // Nothing was created, not even the good rows.
     expect(await itemsNamed(request, [...good, bad])).toEqual([]);
 
-    const goodFile = writeCsv("menu.csv", ["category,name_en,name_ar,price", `${category},${good[0]},لفافة فلافل,0.750`, `${category},${good[1]},لفافة حلوم,1.250`]);
+    const goodFile = writeCsv("menu.csv", [
+      "category,name_en,name_ar,price",
+      `${category},${good[0]},لفافة فلافل,0.750`,
+      `${category},${good[1]},لفافة حلوم,1.250`,
+    ]);
     await page.getByLabel(t("en", "food_bulk.file_label")).setInputFiles(goodFile);
     await page.getByRole("button", { name: t("en", "food_bulk.upload"), exact: true }).click();
-    await expect(page.getByRole("status").filter({ hasText: t("en", "food_bulk.created", { count: "2" }) })).toBeVisible();
+    await expect(
+      page.getByRole("status").filter({ hasText: t("en", "food_bulk.created", { count: "2" }) }),
+    ).toBeVisible();
     await expect(page.getByText(t("en", "food_bulk.categories_created", { count: "1" }))).toBeVisible();
     await expect(dialog).toHaveCount(0);
     expect((await itemsNamed(request, [...good, bad])).sort()).toEqual([...good].sort());
@@ -384,18 +511,30 @@ test.describe("food ordering: the menu's bulk create", () => {
 test.describe("food ordering: catering, with JavaScript off", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("a catering order under the category's minimum plates is refused, naming it; with enough plates it is placed", async ({ page, request }) => {
+  test("a catering order under the category's minimum plates is refused, naming it; with enough plates it is placed", async ({
+    page,
+    request,
+  }) => {
     const token = await adminToken(request);
-    const me = await apiGet<{ results: { id: number; name_en: string; category: number }[] }>(request, token, `${API}/dashboard/menu-items?category=${made.trayCategory}`);
+    const me = await apiGet<{ results: { id: number; name_en: string; category: number }[] }>(
+      request,
+      token,
+      `${API}/dashboard/menu-items?category=${made.trayCategory}`,
+    );
     expect(me.results.map((item) => item.name_en)).toEqual([tray.en]);
 
     await page.goto(`/en/new-menu?merchant=${merchantId}`);
     await page.getByRole("radio", { name: t("en", "food_public.delivery_types.catering"), exact: true }).check();
     await page.getByLabel(t("en", "food_public.menu.branch"), { exact: true }).selectOption({ label: branchNames.en });
     await page.getByRole("button", { name: t("en", "food_public.menu.apply"), exact: true }).click();
-    await expect(page.getByRole("radio", { name: t("en", "food_public.delivery_types.catering"), exact: true })).toBeChecked();
+    await expect(
+      page.getByRole("radio", { name: t("en", "food_public.delivery_types.catering"), exact: true }),
+    ).toBeChecked();
 
-    await page.getByRole("link", { name: new RegExp(tray.en) }).first().click();
+    await page
+      .getByRole("link", { name: new RegExp(tray.en) })
+      .first()
+      .click();
     await expect(page.getByRole("heading", { level: 1, name: tray.en })).toBeVisible();
     await page.getByRole("spinbutton", { name: t("en", "food_public.details.quantity") }).fill("4");
     await page.getByRole("button", { name: t("en", "food_public.details.add_to_cart"), exact: true }).click();
@@ -404,14 +543,28 @@ test.describe("food ordering: catering, with JavaScript off", () => {
 
     const placeOrder = async () => {
       await page.getByLabel(t("en", "food_public.checkout.scheduled_for")).fill(kuwaitLocal(2, 13));
-      await page.getByRole("textbox", { name: t("en", "food_public.checkout.name"), exact: true }).fill(`Catering guest ${stamp}`);
+      await page
+        .getByRole("textbox", { name: t("en", "food_public.checkout.name"), exact: true })
+        .fill(`Catering guest ${stamp}`);
       await page.getByRole("textbox", { name: t("en", "food_public.checkout.phone"), exact: true }).fill("55511122");
       await page.getByRole("radio", { name: /Cash on delivery/ }).check();
-      await page.getByRole("button", { name: new RegExp(`^${t("en", "food_public.checkout.place_order", { total: "" }).replace(/[·\s]+$/, "")}`) }).click();
+      await page
+        .getByRole("button", {
+          name: new RegExp(`^${t("en", "food_public.checkout.place_order", { total: "" }).replace(/[·\s]+$/, "")}`),
+        })
+        .click();
     };
     await placeOrder();
     await expect(page).toHaveURL(urlPath("/en/new-menu/checkout"));
-    await expect(page.getByRole("alert").filter({ hasText: t("en", "food.errors.catering_minimum", { category: `${trays.en} / ${trays.ar}`, minimum: "10", plates: "4" }) })).toBeVisible();
+    await expect(
+      page.getByRole("alert").filter({
+        hasText: t("en", "food.errors.catering_minimum", {
+          category: `${trays.en} / ${trays.ar}`,
+          minimum: "10",
+          plates: "4",
+        }),
+      }),
+    ).toBeVisible();
 
     // Ten plates: placed, paid on delivery, with the category's service charge.
     await page.getByRole("spinbutton", { name: t("en", "food_public.details.quantity") }).fill("10");
@@ -421,7 +574,9 @@ test.describe("food ordering: catering, with JavaScript off", () => {
     await placeOrder();
     await expect(page).toHaveURL(/\/en\/new-menu\/order-confirmation\/[^/?]+$/);
     const number = decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!);
-    await expect(page.getByRole("heading", { level: 1, name: t("en", "food_public.order.title", { number }) })).toBeVisible();
+    await expect(
+      page.getByRole("heading", { level: 1, name: t("en", "food_public.order.title", { number }) }),
+    ).toBeVisible();
     await expect(page.getByText(`10 × ${tray.en}`)).toBeVisible();
     const totals = page.locator("dl.food-totals");
     await expect(totals).toContainText(t("en", "food_public.totals.service_charge"));

@@ -15,7 +15,10 @@ async function tokenOf(request: APIRequestContext, username: string) {
 }
 
 async function create(request: APIRequestContext, token: string, resource: string, body: Record<string, unknown>) {
-  const answer = await request.post(`${API}/dashboard/${resource}`, { headers: { Authorization: `Bearer ${token}` }, data: body });
+  const answer = await request.post(`${API}/dashboard/${resource}`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: body,
+  });
   expect(answer.status(), await answer.text()).toBe(201);
   return (await answer.json()) as { id: number };
 }
@@ -32,11 +35,17 @@ async function countSounds(page: Page) {
   });
 }
 
-const sounds = (page: Page) => page.evaluate(() => (window as unknown as { __sounds: { count: number } }).__sounds.count);
+const sounds = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __sounds: { count: number } }).__sounds.count);
 
 /** The badge on a side-menu item, 0 without one. */
 async function badgeOf(page: Page, label: string) {
-  const text = await page.getByRole("navigation").getByRole("link", { name: new RegExp(label) }).locator(".mantine-Badge-root").textContent({ timeout: 1_000 }).catch(() => null);
+  const text = await page
+    .getByRole("navigation")
+    .getByRole("link", { name: new RegExp(label) })
+    .locator(".mantine-Badge-root")
+    .textContent({ timeout: 1_000 })
+    .catch(() => null);
   return text ? Number(text) : 0;
 }
 
@@ -45,11 +54,19 @@ async function liveOpen(page: Page) {
   await expect(page.locator("html[data-live=open]")).toHaveCount(1, { timeout: 15_000 });
 }
 
-test("a customer's food order appears on the staff's orders page, with its sound and the Orders badge, without a reload", async ({ page, request }) => {
+test("a customer's food order appears on the staff's orders page, with its sound and the Orders badge, without a reload", async ({
+  page,
+  request,
+}) => {
   const token = await tokenOf(request, "admin");
   // The admin asks for order notifications (their account page's setting, through the API here).
-  const me = (await (await request.get("/api/v1/user/details/", { headers: { Authorization: `Bearer ${token}` } })).json()) as { id: number };
-  const opted = await request.patch(`/api/v1/user/update-user/${me.id}/`, { headers: { Authorization: `Bearer ${token}` }, data: { receive_order_notification: true } });
+  const me = (await (
+    await request.get("/api/v1/user/details/", { headers: { Authorization: `Bearer ${token}` } })
+  ).json()) as { id: number };
+  const opted = await request.patch(`/api/v1/user/update-user/${me.id}/`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { receive_order_notification: true },
+  });
   expect(opted.status(), await opted.text()).toBe(200);
   const everyDay = [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, opens: "00:00", closes: "23:59" }));
   const branch = await create(request, token, "branches", {
@@ -68,8 +85,19 @@ test("a customer's food order appears on the staff's orders page, with its sound
     is_active: true,
     hours: everyDay,
   });
-  const category = await create(request, token, "categories", { name_en: `Sandwiches ${stamp}`, name_ar: `سندويشات ${stamp}`, is_active: true });
-  const item = await create(request, token, "menu-items", { category: category.id, name_en: `Falafel wrap ${stamp}`, name_ar: `لفة فلافل ${stamp}`, price: "1.250", quantity: null, is_available: true });
+  const category = await create(request, token, "categories", {
+    name_en: `Sandwiches ${stamp}`,
+    name_ar: `سندويشات ${stamp}`,
+    is_active: true,
+  });
+  const item = await create(request, token, "menu-items", {
+    category: category.id,
+    name_en: `Falafel wrap ${stamp}`,
+    name_ar: `لفة فلافل ${stamp}`,
+    price: "1.250",
+    quantity: null,
+    is_available: true,
+  });
 
   await countSounds(page);
   await signIn(page, "admin");
@@ -86,7 +114,16 @@ test("a customer's food order appears on the staff's orders page, with its sound
       customer_name: customerName,
       customer_phone: "55598765",
       gateway_code: "cod",
-      lines: [{ menu_item: item.id, category_id: category.id, quantity: 1, add_ons: [], options: {}, special_instructions: "" }],
+      lines: [
+        {
+          menu_item: item.id,
+          category_id: category.id,
+          quantity: 1,
+          add_ons: [],
+          options: {},
+          special_instructions: "",
+        },
+      ],
     },
   });
   expect(placed.status(), await placed.text()).toBe(201);
@@ -95,13 +132,20 @@ test("a customer's food order appears on the staff's orders page, with its sound
   const navigations: string[] = [];
   page.on("framenavigated", (frame) => frame === page.mainFrame() && navigations.push(frame.url()));
   await expect(page.getByText(customerName)).toBeVisible({ timeout: 10_000 });
-  await expect(page.getByRole("region", { name: t("en", "notifications.region") }).getByText(t("en", "notifications.order_created"))).toBeVisible();
+  await expect(
+    page
+      .getByRole("region", { name: t("en", "notifications.region") })
+      .getByText(t("en", "notifications.order_created")),
+  ).toBeVisible();
   await expect.poll(() => sounds(page)).toBe(1);
   await expect.poll(() => badgeOf(page, t("en", "features.food_ordering.orders"))).toBe(badgeBefore + 1);
   expect(navigations).toEqual([]);
 });
 
-test("a new permission request raises the checker's Tickets badge and notice live; an exported report's notice appears on any page", async ({ page, request }) => {
+test("a new permission request raises the checker's Tickets badge and notice live; an exported report's notice appears on any page", async ({
+  page,
+  request,
+}) => {
   const admin = await tokenOf(request, "admin");
   await signIn(page, "checker");
   await page.goto("/en/help");
@@ -110,29 +154,48 @@ test("a new permission request raises the checker's Tickets badge and notice liv
   const before = await badgeOf(page, label);
 
   // The administrator asks for rights for a colleague; whichever pair is not pending already.
-  const options = (await (await request.fetch("/api/v1/plugins/ticket/permission-requests/", { method: "OPTIONS", headers: { Authorization: `Bearer ${admin}` } })).json()) as {
+  const options = (await (
+    await request.fetch("/api/v1/plugins/ticket/permission-requests/", {
+      method: "OPTIONS",
+      headers: { Authorization: `Bearer ${admin}` },
+    })
+  ).json()) as {
     actions: { POST: { user: { choices: { value: number; display_name: string }[] } } };
   };
   let created = false;
-  for (const candidate of options.actions.POST.user.choices.filter((choice) => !["checker", "admin"].includes(choice.display_name))) {
+  for (const candidate of options.actions.POST.user.choices.filter(
+    (choice) => !["checker", "admin"].includes(choice.display_name),
+  )) {
     for (const permission of ["refund_paymenttransaction", "void_paymenttransaction"]) {
       if (created) break;
-      const answer = await request.post("/api/v1/plugins/ticket/permission-requests/", { headers: { Authorization: `Bearer ${admin}` }, data: { user: candidate.value, permission } });
+      const answer = await request.post("/api/v1/plugins/ticket/permission-requests/", {
+        headers: { Authorization: `Bearer ${admin}` },
+        data: { user: candidate.value, permission },
+      });
       created = answer.status() === 201;
     }
   }
   expect(created).toBe(true);
-  await expect(page.getByRole("region", { name: t("en", "notifications.region") }).getByText(t("en", "notifications.permission_request"))).toBeVisible({ timeout: 10_000 });
+  await expect(
+    page
+      .getByRole("region", { name: t("en", "notifications.region") })
+      .getByText(t("en", "notifications.permission_request")),
+  ).toBeVisible({ timeout: 10_000 });
   await expect.poll(() => badgeOf(page, label)).toBe(before + 1);
 
   // The checker exports the payment requests from the API; the notice reaches the page open.
   const checker = await tokenOf(request, "checker");
-  const exported = await request.get(`/api/v1/plugins/payment_request/transaction/export?file_format=csv&export_type=default&language=en`, { headers: { Authorization: `Bearer ${checker}` } });
+  const exported = await request.get(
+    `/api/v1/plugins/payment_request/transaction/export?file_format=csv&export_type=default&language=en`,
+    { headers: { Authorization: `Bearer ${checker}` } },
+  );
   expect(exported.status(), await exported.text()).toBeLessThan(300);
   const notices = page.getByRole("region", { name: t("en", "notifications.region") });
   await expect(notices.getByText(t("en", "notifications.report_exported"))).toBeVisible({ timeout: 30_000 });
   await expect(page).toHaveURL(/\/en\/help$/);
   // The notice leads to the report among the generated reports.
-  const reportNotice = notices.locator(".mantine-Notification-root").filter({ hasText: t("en", "notifications.report_exported") });
+  const reportNotice = notices
+    .locator(".mantine-Notification-root")
+    .filter({ hasText: t("en", "notifications.report_exported") });
   await expect(reportNotice.getByRole("link")).toHaveAttribute("href", /^\/en\/generated-reports\?id=\d+$/);
 });

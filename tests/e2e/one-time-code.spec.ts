@@ -24,5 +24,7 @@ test("otpuser signs in with the one-time code from the email, after a wrong code
   await codeField.fill(code!);
   await verify.click();
   await expect(page).toHaveURL(urlPath("/en"));
-  await expect(page.getByRole("heading", { level: 1, name: t("en", "home.title", { username: "otpuser" }) })).toBeVisible();
+  await expect(
+    page.getByRole("heading", { level: 1, name: t("en", "home.title", { username: "otpuser" }) }),
+  ).toBeVisible();
 });

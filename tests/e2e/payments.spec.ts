@@ -2,7 +2,10 @@ import { expect, test, type Browser, type Page } from "./fixtures";
 import { signIn, t, type Lang } from "./support";
 
 /** Signs in as admin (JS on), creates a payment request through the form and returns its pay URL. */
-async function createRequest(browser: Browser, fields: { amount: string; email?: string; editable?: boolean } = { amount: "12.500" }) {
+async function createRequest(
+  browser: Browser,
+  fields: { amount: string; email?: string; editable?: boolean } = { amount: "12.500" },
+) {
   const context = await browser.newContext();
   const page = await context.newPage();
   try {
@@ -10,7 +13,8 @@ async function createRequest(browser: Browser, fields: { amount: string; email?:
     await page.goto("/en/payment-request/create");
     await page.getByRole("textbox", { name: t("en", "payment_request.amount"), exact: true }).fill(fields.amount);
     await page.getByRole("textbox", { name: t("en", "payment_request.first_name") }).fill("Fatima");
-    if (fields.email) await page.getByRole("textbox", { name: t("en", "payment_request.customer_email") }).fill(fields.email);
+    if (fields.email)
+      await page.getByRole("textbox", { name: t("en", "payment_request.customer_email") }).fill(fields.email);
     await page.getByRole("textbox", { name: t("en", "payment_request.description") }).fill("2 × Abaya, gift wrapped");
     if (fields.editable) await page.getByRole("checkbox", { name: t("en", "payment_request.editable_amount") }).check();
     await page.getByRole("button", { name: t("en", "payment_request.submit") }).click();
@@ -35,7 +39,15 @@ async function dashboardState(browser: Browser, detailsUrl: string) {
 /** A stored time as the result page writes it in Kuwait: "24 Nov 2026, 02:05 PM". */
 function kuwaitTime(at: Date) {
   const part = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", { timeZone: "Asia/Kuwait", year: "numeric", month: "short", day: "2-digit", hour: "2-digit", minute: "2-digit", hour12: true })
+    new Intl.DateTimeFormat("en-US", {
+      timeZone: "Asia/Kuwait",
+      year: "numeric",
+      month: "short",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hour12: true,
+    })
       .formatToParts(at)
       .map((item) => [item.type, item.value]),
   );
@@ -45,7 +57,8 @@ function kuwaitTime(at: Date) {
 /** Every minute from `from` to `to` as kuwaitTime writes it. */
 function kuwaitMinutes(from: Date, to: Date) {
   const minutes: string[] = [];
-  for (let at = from.getTime() - 60_000; at <= to.getTime() + 60_000; at += 60_000) minutes.push(kuwaitTime(new Date(at)));
+  for (let at = from.getTime() - 60_000; at <= to.getTime() + 60_000; at += 60_000)
+    minutes.push(kuwaitTime(new Date(at)));
   return minutes;
 }
 
@@ -53,7 +66,8 @@ function kuwaitMinutes(from: Date, to: Date) {
 async function resultTable(page: Page) {
   const rows = page.locator(".result-references tr");
   const entries: [string, string][] = [];
-  for (const row of await rows.all()) entries.push([(await row.locator("th").innerText()).trim(), (await row.locator("td").innerText()).trim()]);
+  for (const row of await rows.all())
+    entries.push([(await row.locator("th").innerText()).trim(), (await row.locator("td").innerText()).trim()]);
   return entries;
 }
 
@@ -81,7 +95,14 @@ test.describe("paying a payment request with JavaScript off", () => {
     await payWithKnet(page, "8888880000000001");
     await expect(page.getByRole("heading", { name: t("en", "result.success_title") })).toBeVisible();
     const after = new Date();
-    for (const label of ["result.track_id", "result.transaction_id", "result.auth_code", "result.reference_id", "result.payment_id", "result.date_kuwait"]) {
+    for (const label of [
+      "result.track_id",
+      "result.transaction_id",
+      "result.auth_code",
+      "result.reference_id",
+      "result.payment_id",
+      "result.date_kuwait",
+    ]) {
       await expect(page.getByRole("rowheader", { name: t("en", label), exact: true })).toBeVisible();
     }
     await expect(page.getByText("KWD\u00a012.500", { exact: true })).toBeVisible();
@@ -104,11 +125,16 @@ test.describe("paying a payment request with JavaScript off", () => {
     await expect(page.getByRole("heading", { name: t("en", "pay.settled_title") })).toBeVisible();
   });
 
-  test("each method's Pay button states its own total, and the card page charges what it said", async ({ page, browser }) => {
+  test("each method's Pay button states its own total, and the card page charges what it said", async ({
+    page,
+    browser,
+  }) => {
     const { payUrl } = await createRequest(browser, { amount: "10.000" });
     for (const lang of ["ar", "en"] as const) {
       await page.goto(payUrl.replace("/en/", `/${lang}/`));
-      const payButtons = page.getByRole("button", { name: new RegExp(`^(${t(lang, "pay.pay_now", { amount: "" }).trim()}|${t(lang, "pay.confirm_order")})`) });
+      const payButtons = page.getByRole("button", {
+        name: new RegExp(`^(${t(lang, "pay.pay_now", { amount: "" }).trim()}|${t(lang, "pay.confirm_order")})`),
+      });
       const expected: [RegExp, RegExp][] = [
         [lang === "ar" ? /كي نت|KNET/ : /KNET/, /10\.000/],
         [lang === "ar" ? /بطاقة ائتمان/ : /Credit Card/, /10\.300/],
@@ -122,7 +148,9 @@ test.describe("paying a payment request with JavaScript off", () => {
       }
     }
     await page.getByRole("radio", { name: /Credit Card/ }).check();
-    await expect(page.getByRole("button", { name: /Pay Now/ })).toHaveText("Pay Now KWD\u00a010.300", { useInnerText: true });
+    await expect(page.getByRole("button", { name: /Pay Now/ })).toHaveText("Pay Now KWD\u00a010.300", {
+      useInnerText: true,
+    });
     await page.getByRole("button", { name: /Pay Now/ }).click();
     await expect(page.getByText("KWD\u00a010.300")).toBeVisible();
     await page.getByRole("textbox", { name: "Card number" }).fill("5123450000000008");
@@ -170,7 +198,9 @@ test.describe("paying a payment request with JavaScript off", () => {
     await page.getByRole("button", { name: t("ar", "pay.confirm_order"), exact: true }).click();
     await expect(page.getByRole("heading", { name: t("ar", "result.cod_title") })).toBeVisible();
     // A confirmation, not a receipt: nothing has been paid yet.
-    await expect(page.getByText(new RegExp(`7\\.000.*${t("ar", "result.cod_amount", { amount: "" }).trim()}`))).toBeVisible();
+    await expect(
+      page.getByText(new RegExp(`7\\.000.*${t("ar", "result.cod_amount", { amount: "" }).trim()}`)),
+    ).toBeVisible();
     await expect(page.locator("summary", { hasText: t("ar", "result.confirmation_details") })).toBeVisible();
     await expect(page.getByRole("link", { name: t("ar", "result.download_receipt") })).toHaveCount(0);
     await expect(page.getByRole("link", { name: t("ar", "result.download_confirmation") })).toBeVisible();
@@ -234,7 +264,9 @@ test.describe("attachments on the create page, JavaScript off", () => {
     await page.getByRole("textbox", { name: t("en", "payment_request.amount"), exact: true }).fill("8.000");
     await page.getByRole("button", { name: t("en", "payment_request.submit") }).click();
     await expect(page.getByText(t("en", "payment_request.created"))).toBeVisible();
-    const payUrl = new URL(await page.getByRole("textbox", { name: t("en", "payment_request.payment_url") }).inputValue()).pathname;
+    const payUrl = new URL(
+      await page.getByRole("textbox", { name: t("en", "payment_request.payment_url") }).inputValue(),
+    ).pathname;
 
     const customer = await browser.newContext({ javaScriptEnabled: false });
     const pay = await customer.newPage();
@@ -274,9 +306,13 @@ test.describe("an amount the customer may change", () => {
       await page.getByRole("textbox", { name: t("en", "pay.amount_to_pay") }).fill("20");
       await page.getByRole("button", { name: t("en", "pay.update") }).click();
       await expect(page.locator("label.pay-choice", { hasText: "Credit Card" })).toContainText("KWD\u00a020.500");
-      await expect(page.getByRole("button", { name: /Pay Now/ })).toHaveText("Pay Now KWD\u00a020.000", { useInnerText: true });
+      await expect(page.getByRole("button", { name: /Pay Now/ })).toHaveText("Pay Now KWD\u00a020.000", {
+        useInnerText: true,
+      });
       await page.getByRole("radio", { name: /Credit Card/ }).check();
-      await expect(page.getByRole("button", { name: /Pay Now/ })).toHaveText("Pay Now KWD\u00a020.500", { useInnerText: true });
+      await expect(page.getByRole("button", { name: /Pay Now/ })).toHaveText("Pay Now KWD\u00a020.500", {
+        useInnerText: true,
+      });
       await page.getByRole("radio", { name: /Cash on delivery/ }).check();
       await page.getByRole("button", { name: t("en", "pay.confirm_order") }).click();
       await expect(page.getByText(t("en", "result.cod_amount", { amount: "KWD\u00a020.000" }))).toBeVisible();
@@ -284,7 +320,10 @@ test.describe("an amount the customer may change", () => {
   });
 });
 
-test("in Arabic with JavaScript on, a declined card comes back to the Arabic result page", async ({ page, browser }) => {
+test("in Arabic with JavaScript on, a declined card comes back to the Arabic result page", async ({
+  page,
+  browser,
+}) => {
   const { payUrl } = await createRequest(browser, { amount: "7.250" });
   await page.goto(payUrl.replace("/en/", "/ar/"));
   await page.locator("label.pay-choice", { hasText: "بطاقة ائتمان" }).click();
@@ -328,7 +367,9 @@ test.describe("delivery details before paying, JavaScript off", () => {
     await admin.getByRole("textbox", { name: t("en", "payment_request.amount"), exact: true }).fill("9.000");
     await admin.getByLabel(t("en", "payment_request.delivery_mode")).selectOption("address_location");
     await admin.getByRole("button", { name: t("en", "payment_request.submit") }).click();
-    const payUrl = new URL(await admin.getByRole("textbox", { name: t("en", "payment_request.payment_url") }).inputValue()).pathname;
+    const payUrl = new URL(
+      await admin.getByRole("textbox", { name: t("en", "payment_request.payment_url") }).inputValue(),
+    ).pathname;
     const detailsUrl = new URL(admin.url()).pathname;
 
     await page.goto(payUrl.replace("/en/", "/ar/"));
@@ -356,7 +397,10 @@ test.describe("delivery details before paying, JavaScript off", () => {
 
     await admin.goto(detailsUrl);
     await expect(admin.getByText(/Salmiya|السالمية/)).toBeVisible();
-    await expect(admin.getByRole("link", { name: t("en", "delivery.view_on_map") })).toHaveAttribute("href", "https://www.google.com/maps?q=29.334,48.076");
+    await expect(admin.getByRole("link", { name: t("en", "delivery.view_on_map") })).toHaveAttribute(
+      "href",
+      "https://www.google.com/maps?q=29.334,48.076",
+    );
     await context.close();
   });
 });
@@ -369,7 +413,9 @@ test("the delivery map: tap to edit, place the pin, confirm, save (JavaScript on
   await admin.getByRole("textbox", { name: t("en", "payment_request.amount"), exact: true }).fill("6.000");
   await admin.getByLabel(t("en", "payment_request.delivery_mode")).selectOption("address_location");
   await admin.getByRole("button", { name: t("en", "payment_request.submit") }).click();
-  const payUrl = new URL(await admin.getByRole("textbox", { name: t("en", "payment_request.payment_url") }).inputValue()).pathname;
+  const payUrl = new URL(
+    await admin.getByRole("textbox", { name: t("en", "payment_request.payment_url") }).inputValue(),
+  ).pathname;
   await context.close();
 
   await page.goto(`${payUrl}?step=address`);

@@ -21,7 +21,10 @@ async function payOnThePhone(browser: Browser, link: string) {
 }
 
 test.describe("the point of sale", () => {
-  test("staff on a phone make a payment, the customer pays it on theirs, and the counter shows it paid without a reload", async ({ browser, page }) => {
+  test("staff on a phone make a payment, the customer pays it on theirs, and the counter shows it paid without a reload", async ({
+    browser,
+    page,
+  }) => {
     await page.setViewportSize({ width: 360, height: 740 });
     await signIn(page, "admin");
     await page.goto("/en/pos/pay");
@@ -66,7 +69,10 @@ test.describe("the point of sale", () => {
     await expect(page).toHaveTitle(t("en", "pos.titles.receipt"));
     // The printed page: one page of an 80 mm roll, as long as the receipt, not an A4 sheet.
     const pdf = (await page.pdf({ preferCSSPageSize: true })).toString("latin1");
-    const boxes = [...pdf.matchAll(/\/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]/g)].map((found) => [Number(found[1]), Number(found[2])]);
+    const boxes = [...pdf.matchAll(/\/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]/g)].map((found) => [
+      Number(found[1]),
+      Number(found[2]),
+    ]);
     expect(boxes).toHaveLength(1);
     const [pageWidth, pageHeight] = boxes[0]!;
     const toMm = (points: number) => (points / 72) * 25.4;

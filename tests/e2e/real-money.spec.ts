@@ -28,7 +28,11 @@ for (const lang of ["en", "ar"] as const) {
   test.describe(`KNET in ${lang === "en" ? "English" : "Arabic"}, JavaScript off`, () => {
     test.use({ javaScriptEnabled: false });
 
-    test("pays on KNET's page in the customer's language, lands on our result page, and is refunded in full", async ({ page, browser, request }) => {
+    test("pays on KNET's page in the customer's language, lands on our result page, and is refunded in full", async ({
+      page,
+      browser,
+      request,
+    }) => {
       const id = await createRequest(request, "knet-sandbox");
       await page.goto(`/${lang}/pay/${id}`);
       await page.getByRole("button", { name: new RegExp(t(lang, "pay.pay_now", { amount: "" }).trim()) }).click();
@@ -51,8 +55,22 @@ for (const lang of ["en", "ar"] as const) {
 }
 
 const MPGS_LABELS = {
-  en: { cardNumber: "Card number", expiry: "Expiry (MM/YY)", cvv: "Security code (CVV)", pay: "Pay", code: "One-time code", authenticate: "Authenticate" },
-  ar: { cardNumber: "رقم البطاقة", expiry: "تاريخ الانتهاء (شهر/سنة)", cvv: "رمز الأمان (CVV)", pay: "ادفع", code: "الرمز لمرة واحدة", authenticate: "تحقّق" },
+  en: {
+    cardNumber: "Card number",
+    expiry: "Expiry (MM/YY)",
+    cvv: "Security code (CVV)",
+    pay: "Pay",
+    code: "One-time code",
+    authenticate: "Authenticate",
+  },
+  ar: {
+    cardNumber: "رقم البطاقة",
+    expiry: "تاريخ الانتهاء (شهر/سنة)",
+    cvv: "رمز الأمان (CVV)",
+    pay: "ادفع",
+    code: "الرمز لمرة واحدة",
+    authenticate: "تحقّق",
+  },
 };
 
 /** Pay Now with the Mastercard Gateway, then the card on its hosted page (in the customer's language). */
@@ -79,7 +97,11 @@ test.describe("the Mastercard Gateway, JavaScript off", () => {
     await staff.close();
   });
 
-  test("a 3-D Secure challenge in Arabic: the code authenticates, the payment is made, then refunded", async ({ page, browser, request }) => {
+  test("a 3-D Secure challenge in Arabic: the code authenticates, the payment is made, then refunded", async ({
+    page,
+    browser,
+    request,
+  }) => {
     const id = await createRequest(request, "mpgs-sandbox");
     await payOnHostedPage(page, id, "ar", "5111111111111118", "01/39");
     await page.getByRole("textbox", { name: MPGS_LABELS.ar.code }).fill("1234");
@@ -92,12 +114,17 @@ test.describe("the Mastercard Gateway, JavaScript off", () => {
     await staff.close();
   });
 
-  test("declined in Arabic: the failed view, nothing to refund, and the link can still be paid", async ({ page, request }) => {
+  test("declined in Arabic: the failed view, nothing to refund, and the link can still be paid", async ({
+    page,
+    request,
+  }) => {
     const id = await createRequest(request, "mpgs-sandbox");
     await payOnHostedPage(page, id, "ar", "4508750015741019", "05/39");
     await expect(page).toHaveURL(/\/ar\/pay\/attempt-detail\//);
     await expect(page.getByRole("heading", { name: t("ar", "result.reasons.declined.title") })).toBeVisible();
     await page.goto(`/ar/pay/${id}`);
-    await expect(page.getByRole("button", { name: new RegExp(t("ar", "pay.pay_now", { amount: "" }).trim()) })).toBeVisible();
+    await expect(
+      page.getByRole("button", { name: new RegExp(t("ar", "pay.pay_now", { amount: "" }).trim()) }),
+    ).toBeVisible();
   });
 });

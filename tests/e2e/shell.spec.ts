@@ -38,12 +38,16 @@ test.describe("the dashboard shell", () => {
     await expect(page.getByRole("heading", { level: 1, name: t("en", "login.title") })).toBeVisible();
   });
 
-  test("the side menu offers only built sections, and none of its links leads to a page not built yet", async ({ page }) => {
+  test("the side menu offers only built sections, and none of its links leads to a page not built yet", async ({
+    page,
+  }) => {
     // It opens every page the menu links to (over forty with every section built), one after another.
     test.setTimeout(240_000);
     await signIn(page, "admin");
     const menu = page.getByRole("navigation", { name: t("en", "shell.menu") });
-    await expect(menu.getByRole("link", { name: t("en", "features.payment_request.create"), exact: true })).toBeVisible();
+    await expect(
+      menu.getByRole("link", { name: t("en", "features.payment_request.create"), exact: true }),
+    ).toBeVisible();
     await expect(menu.getByText(t("en", "sections.ticket"), { exact: true })).toBeVisible();
     await expect(menu.getByText(t("en", "sections.event"), { exact: true })).toBeVisible();
     await expect(menu.getByText(t("en", "sections.food_ordering"), { exact: true })).toBeVisible();
@@ -51,7 +55,9 @@ test.describe("the dashboard shell", () => {
     await expect(menu.getByText(t("en", "sections.bulk"), { exact: true })).toBeVisible();
     await expect(menu.getByText(t("en", "sections.customer_payment"), { exact: true })).toBeVisible();
     await expect(menu.getByText(t("en", "sections.shopify"), { exact: true })).toBeVisible();
-    const hrefs = await menu.getByRole("link").evaluateAll((links) => links.map((link) => link.getAttribute("href") ?? ""));
+    const hrefs = await menu
+      .getByRole("link")
+      .evaluateAll((links) => links.map((link) => link.getAttribute("href") ?? ""));
     expect(hrefs.length).toBeGreaterThan(8);
     for (const href of hrefs) {
       await page.goto(href);

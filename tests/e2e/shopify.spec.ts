@@ -30,7 +30,11 @@ test.afterAll(async () => {
 
 test.describe.configure({ mode: "serial" });
 
-test("a shop hands a payment over; the customer pays with JavaScript off, reads the note and returns to the shop; the shop hears resolve, signed", async ({ page, browser, request }) => {
+test("a shop hands a payment over; the customer pays with JavaScript off, reads the note and returns to the shop; the shop hears resolve, signed", async ({
+  page,
+  browser,
+  request,
+}) => {
   // The manager points the shop connection at the shop's callback address and reads the signing secret.
   await signIn(page, "admin");
   await page.goto("/en/shopify/settings");
@@ -44,8 +48,19 @@ test("a shop hands a payment over; the customer pays with JavaScript off, reads 
   expect(secret).toMatch(/^spf_[0-9A-Za-z_-]{43}$/);
 
   // The shop's payments app holds an API key of the merchant's with the shopify:write scope.
-  const token = ((await (await request.post("/api/v1/user/token/", { data: { username: "admin", password: DEMO_PASSWORD } })).json()) as { access: string }).access;
-  const key = ((await (await request.post("/api/v1/admin/api-keys", { headers: { Authorization: `Bearer ${token}` }, data: { name: "Shop payments app", scopes: ["shopify:write"] } })).json()) as { key: string }).key;
+  const token = (
+    (await (
+      await request.post("/api/v1/user/token/", { data: { username: "admin", password: DEMO_PASSWORD } })
+    ).json()) as { access: string }
+  ).access;
+  const key = (
+    (await (
+      await request.post("/api/v1/admin/api-keys", {
+        headers: { Authorization: `Bearer ${token}` },
+        data: { name: "Shop payments app", scopes: ["shopify:write"] },
+      })
+    ).json()) as { key: string }
+  ).key;
   const paymentId = `e2e-${Date.now().toString(36)}`;
   const session = {
     id: paymentId,
@@ -55,18 +70,31 @@ test("a shop hands a payment over; the customer pays with JavaScript off, reads 
     currency: "KWD",
     test: true,
     kind: "sale",
-    customer: { email: "reem@example.com", phone_number: "+96555112233", billing_address: { given_name: "Reem", family_name: "Al-Ali" } },
+    customer: {
+      email: "reem@example.com",
+      phone_number: "+96555112233",
+      billing_address: { given_name: "Reem", family_name: "Al-Ali" },
+    },
     payment_method: { type: "offsite" },
     proposed_at: new Date().toISOString(),
     cancel_url: "https://e2e-shop.myshopify.com/checkouts/77?canceled=1",
     return_url: "https://e2e-shop.myshopify.com/checkouts/77/thank_you",
   };
-  const handedOver = await request.post("/api/v1/plugins/shopify/payment-session", { headers: { Authorization: `Api-Key ${key}`, "Accept-Language": "ar" }, data: session });
+  const handedOver = await request.post("/api/v1/plugins/shopify/payment-session", {
+    headers: { Authorization: `Api-Key ${key}`, "Accept-Language": "ar" },
+    data: session,
+  });
   expect(handedOver.status()).toBe(201);
-  const { redirect_url: redirectUrl, transaction_id: transactionId } = (await handedOver.json()) as { redirect_url: string; transaction_id: string };
+  const { redirect_url: redirectUrl, transaction_id: transactionId } = (await handedOver.json()) as {
+    redirect_url: string;
+    transaction_id: string;
+  };
   expect(redirectUrl).toMatch(/\/ar\/spf\/payment-options\/[0-9A-Za-z]{22}$/);
   // The platform retries: the same answer.
-  const retried = await request.post("/api/v1/plugins/shopify/payment-session", { headers: { Authorization: `Api-Key ${key}`, "Accept-Language": "ar" }, data: session });
+  const retried = await request.post("/api/v1/plugins/shopify/payment-session", {
+    headers: { Authorization: `Api-Key ${key}`, "Accept-Language": "ar" },
+    data: session,
+  });
   expect(((await retried.json()) as { transaction_id: string }).transaction_id).toBe(transactionId);
 
   // The customer, on a phone, with JavaScript off, in Arabic.
@@ -96,10 +124,20 @@ test("a shop hands a payment over; the customer pays with JavaScript off, reads 
   await customer.close();
 
   // The shop platform receives resolve, signed with the connection's secret.
-  await expect.poll(() => received.filter((entry) => JSON.parse(entry.body).id === paymentId).length, { timeout: 20_000 }).toBe(1);
+  await expect
+    .poll(() => received.filter((entry) => JSON.parse(entry.body).id === paymentId).length, { timeout: 20_000 })
+    .toBe(1);
   const delivery = received.find((entry) => JSON.parse(entry.body).id === paymentId)!;
   expect(delivery.signature).toBe(createHmac("sha256", secret).update(delivery.body).digest("base64"));
-  expect(JSON.parse(delivery.body)).toMatchObject({ action: "resolve", id: paymentId, group: "checkout-e2e-77", amount: "9.750", currency: "KWD", transaction_id: transactionId, state: "paid" });
+  expect(JSON.parse(delivery.body)).toMatchObject({
+    action: "resolve",
+    id: paymentId,
+    group: "checkout-e2e-77",
+    amount: "9.750",
+    currency: "KWD",
+    transaction_id: transactionId,
+    state: "paid",
+  });
 
   // Staff find it among the section's transactions, paid.
   await page.goto("/en/shopify/transactions");

@@ -19,13 +19,17 @@ type Figures = {
 
 /** The visible text of an element, without the bidi isolates around numbers and with plain spaces. */
 const textOf = async (page: Page, name: string, lang: Lang) =>
-  ((await page.getByRole("region", { name: t(lang, name), exact: true }).innerText()) ?? "").replace(/[\u2066-\u2069]/g, "").replace(/\s+/g, " ");
+  ((await page.getByRole("region", { name: t(lang, name), exact: true }).innerText()) ?? "")
+    .replace(/[\u2066-\u2069]/g, "")
+    .replace(/\s+/g, " ");
 
 const heightOf = async (locator: Locator) => (await locator.boundingBox())?.height ?? 0;
-const count = (value: number, lang: Lang) => new Intl.NumberFormat(lang === "ar" ? "ar-KW-u-nu-latn" : "en-GB").format(value);
+const count = (value: number, lang: Lang) =>
+  new Intl.NumberFormat(lang === "ar" ? "ar-KW-u-nu-latn" : "en-GB").format(value);
 /** "1234.500" → "1,234.500", as the page groups an amount's digits. */
 const grouped = (decimal: string) => decimal.replace(/^(\d+)/, (whole) => Number(whole).toLocaleString("en-GB"));
-const shiftDate = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+const shiftDate = (date: string, days: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 async function tokenOf(request: APIRequestContext) {
   const answer = await request.post("/api/v1/user/token/", { data: { username: "admin", password: DEMO_PASSWORD } });
@@ -34,7 +38,9 @@ async function tokenOf(request: APIRequestContext) {
 }
 
 async function figuresOf(request: APIRequestContext, token: string, query: string, lang: Lang = "en") {
-  const answer = await request.get(`/api/v1/dashboard/statistics/?${query}`, { headers: { Authorization: `Bearer ${token}`, "Accept-Language": lang } });
+  const answer = await request.get(`/api/v1/dashboard/statistics/?${query}`, {
+    headers: { Authorization: `Bearer ${token}`, "Accept-Language": lang },
+  });
   expect(answer.status()).toBe(200);
   return (await answer.json()) as Figures;
 }
@@ -58,7 +64,10 @@ async function payWithKnet(page: Page, request: APIRequestContext, token: string
 test.describe("the statistics home with JavaScript off", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("a payment shows in every tile, chart table and recent order, in English and Arabic", async ({ page, request }) => {
+  test("a payment shows in every tile, chart table and recent order, in English and Arabic", async ({
+    page,
+    request,
+  }) => {
     const token = await tokenOf(request);
     const email = `statistics-${Date.now()}@example.com`;
     await payWithKnet(page, request, token, email);
@@ -73,27 +82,44 @@ test.describe("the statistics home with JavaScript off", () => {
       await page.goto(`/${lang}?${around}`);
 
       const paid = page.getByRole("region", { name: t(lang, "statistics.total_paid"), exact: true });
-      await expect(paid.getByRole("link", { name: t(lang, "statistics.view_paid_count", { value: count(expected.total_paid.value, lang) }) })).toBeVisible();
+      await expect(
+        paid.getByRole("link", {
+          name: t(lang, "statistics.view_paid_count", { value: count(expected.total_paid.value, lang) }),
+        }),
+      ).toBeVisible();
       const gmv = await textOf(page, "statistics.gmv", lang);
       for (const amount of expected.total_amount_paid) expect(gmv).toContain(grouped(amount.value));
       expect(await textOf(page, "statistics.success_rate", lang)).toContain(`${expected.success_rate.value}%`);
       expect(await textOf(page, "statistics.success_rate", lang)).toContain(
-        t(lang, "statistics.attempts_detail", { succeeded: count(expected.success_rate.succeeded, lang), completed: count(expected.success_rate.completed, lang) }),
+        t(lang, "statistics.attempts_detail", {
+          succeeded: count(expected.success_rate.succeeded, lang),
+          completed: count(expected.success_rate.completed, lang),
+        }),
       );
 
       // The charts are drawn on the server, and their numbers are shown as tables too (not only to screen readers).
       await expect(page.locator(".chart-box svg").first()).toBeVisible();
       await expect(page.getByRole("region", { name: t(lang, "statistics.trend_title.day") })).toBeVisible();
-      expect(await heightOf(page.getByRole("region", { name: t(lang, "statistics.trend_title.day") }))).toBeGreaterThan(100);
-      expect(await heightOf(page.getByRole("table", { name: new RegExp(t(lang, "statistics.average_caption", { year: "\\d{4}" })) }))).toBeGreaterThan(200);
+      expect(await heightOf(page.getByRole("region", { name: t(lang, "statistics.trend_title.day") }))).toBeGreaterThan(
+        100,
+      );
+      expect(
+        await heightOf(
+          page.getByRole("table", { name: new RegExp(t(lang, "statistics.average_caption", { year: "\\d{4}" })) }),
+        ),
+      ).toBeGreaterThan(200);
       const gateways = await textOf(page, "statistics.paid_per_gateway", lang);
-      for (const gateway of expected.paid_per_gateway) expect(gateways).toContain(`${gateway.name} ${count(gateway.value, lang)}`);
+      for (const gateway of expected.paid_per_gateway)
+        expect(gateways).toContain(`${gateway.name} ${count(gateway.value, lang)}`);
       const rates = await textOf(page, "statistics.success_per_gateway", lang);
-      for (const gateway of expected.success_rate_per_gateway) expect(rates).toContain(`${gateway.name} ${gateway.value}%`);
+      for (const gateway of expected.success_rate_per_gateway)
+        expect(rates).toContain(`${gateway.name} ${gateway.value}%`);
       const products = await textOf(page, "statistics.product_sales", lang);
       for (const product of expected.product_wise_sales) expect(products).toContain(product.name);
 
-      const order = page.getByRole("region", { name: t(lang, "statistics.recent_orders") }).getByRole("row", { name: new RegExp(email) });
+      const order = page
+        .getByRole("region", { name: t(lang, "statistics.recent_orders") })
+        .getByRole("row", { name: new RegExp(email) });
       await expect(order).toContainText("7.250");
       await expect(order).toContainText(t(lang, "states.paid"));
     }
@@ -102,14 +128,25 @@ test.describe("the statistics home with JavaScript off", () => {
     const expected = await figuresOf(request, token, around);
     await page.goto(`/en?${around}`);
     await page.getByRole("link", { name: t("en", "statistics.view_paid"), exact: true }).click();
-    await expect(page).toHaveURL(new RegExp(`/en/transactions\\?state=paid&created_after=${shiftDate(today, -1)}&created_before=${shiftDate(today, 1)}$`));
-    await expect(page.getByText(t("en", "transactions.count", { total: expected.total_paid.value.toLocaleString("en-US") }), { exact: true })).toBeVisible();
+    await expect(page).toHaveURL(
+      new RegExp(
+        `/en/transactions\\?state=paid&created_after=${shiftDate(today, -1)}&created_before=${shiftDate(today, 1)}$`,
+      ),
+    );
+    await expect(
+      page.getByText(t("en", "transactions.count", { total: expected.total_paid.value.toLocaleString("en-US") }), {
+        exact: true,
+      }),
+    ).toBeVisible();
   });
 
   test("periods are links, a custom period waits for both dates, and the year is a form", async ({ page }) => {
     await signIn(page, "admin");
     const periods = page.getByRole("navigation", { name: t("en", "statistics.period") });
-    await expect(periods.getByRole("link", { name: t("en", "statistics.periods.day") })).toHaveAttribute("aria-current", "page");
+    await expect(periods.getByRole("link", { name: t("en", "statistics.periods.day") })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
 
     await periods.getByRole("link", { name: t("en", "statistics.periods.custom") }).click();
     await expect(page.getByText(t("en", "statistics.choose_dates"))).toBeVisible();
@@ -121,7 +158,9 @@ test.describe("the statistics home with JavaScript off", () => {
     await page.getByRole("button", { name: t("en", "statistics.apply") }).click();
     await expect(page).toHaveURL(/period=custom&date_after=2026-01-01&date_before=2026-01-31/);
     await expect(page.getByText(/^01 Jan 2026 – 31 Jan 2026, compared with 01 Dec 2025 – 31 Dec 2025$/)).toBeVisible();
-    await expect(page.getByRole("region", { name: t("en", "statistics.trend_title.day") }).getByRole("row")).toHaveCount(32);
+    await expect(
+      page.getByRole("region", { name: t("en", "statistics.trend_title.day") }).getByRole("row"),
+    ).toHaveCount(32);
 
     // Leaving custom drops its dates.
     await periods.getByRole("link", { name: t("en", "statistics.periods.week") }).click();

@@ -17,7 +17,10 @@ const catalogs = new Map<Lang, Record<string, unknown>>();
 function catalog(lang: Lang): Record<string, unknown> {
   let messages = catalogs.get(lang);
   if (!messages) {
-    messages = JSON.parse(fs.readFileSync(path.join(localesDir, lang, "common.json"), "utf8")) as Record<string, unknown>;
+    messages = JSON.parse(fs.readFileSync(path.join(localesDir, lang, "common.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
     catalogs.set(lang, messages);
   }
   return messages;
@@ -108,12 +111,28 @@ export async function openAccountMenu(page: Page, username: string, lang: Lang =
  */
 export async function pickKuwaitDateTime(page: Page, label: string, date: Date) {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-GB", { timeZone: "Asia/Kuwait", year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+    new Intl.DateTimeFormat("en-GB", {
+      timeZone: "Asia/Kuwait",
+      year: "numeric",
+      month: "long",
+      day: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    })
       .formatToParts(date)
       .map((part) => [part.type, part.value]),
   );
   if (!(await page.evaluate(() => "__reactRouterContext" in window))) {
-    const local = new Intl.DateTimeFormat("sv-SE", { timeZone: "Asia/Kuwait", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(date);
+    const local = new Intl.DateTimeFormat("sv-SE", {
+      timeZone: "Asia/Kuwait",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    }).format(date);
     await page.getByLabel(label, { exact: true }).fill(local.replace(" ", "T"));
     return;
   }
@@ -136,7 +155,9 @@ export async function refundInFull(page: Page, id: string, lang: Lang, amount: s
   await waitForHydration(page);
   await page.getByRole("link", { name: t(lang, "actions.refund"), exact: true }).click();
   const dialog = page.getByRole("dialog");
-  await expect(dialog.getByRole("textbox", { name: t(lang, "operations.amount", { currency: "KWD" }) })).toHaveValue(amount);
+  await expect(dialog.getByRole("textbox", { name: t(lang, "operations.amount", { currency: "KWD" }) })).toHaveValue(
+    amount,
+  );
   await dialog.getByRole("button", { name: t(lang, "actions.refund"), exact: true }).click();
   await dialog.getByRole("textbox", { name: t(lang, "operations.reason") }).fill("Order not delivered");
   await dialog.getByRole("button", { name: t(lang, "operations.yes") }).click();

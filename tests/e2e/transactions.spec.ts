@@ -44,16 +44,25 @@ function listFor(email: string, section = "payment-request") {
 /** Opens the first row's Actions menu (a menu with JavaScript, a disclosure without) and picks an entry. */
 async function pickRowAction(page: Page, action: string) {
   await waitForHydration(page);
-  await page.locator("tbody").getByLabel(new RegExp(`^${t("en", "transactions.row_actions", { orderNo: "\\d+" })}$`)).first().click();
+  await page
+    .locator("tbody")
+    .getByLabel(new RegExp(`^${t("en", "transactions.row_actions", { orderNo: "\\d+" })}$`))
+    .first()
+    .click();
   const name = t("en", `actions.${action}`);
-  await page.getByRole("menuitem", { name, exact: true }).or(page.getByRole("link", { name, exact: true })).click();
+  await page
+    .getByRole("menuitem", { name, exact: true })
+    .or(page.getByRole("link", { name, exact: true }))
+    .click();
 }
 
 /** Opens the row's Actions menu and picks an operation, then goes through the two steps of the amount dialog. */
 async function operate(page: Page, kind: "refund" | "capture", amount: string | null) {
   await pickRowAction(page, kind);
   const dialog = page.getByRole("dialog");
-  await expect(dialog.getByRole("heading", { name: new RegExp(t("en", `operations.title.${kind}`, { orderNo: "\\d+" })) })).toBeVisible();
+  await expect(
+    dialog.getByRole("heading", { name: new RegExp(t("en", `operations.title.${kind}`, { orderNo: "\\d+" })) }),
+  ).toBeVisible();
   const input = dialog.locator('input[name="amount"]');
   if (amount !== null) await input.fill(amount);
   await dialog.getByRole("button", { name: t("en", `actions.${kind}`), exact: true }).click();
@@ -66,7 +75,10 @@ test.describe("the transaction list without JavaScript", () => {
   test("search, paginate and filter through plain links and forms", async ({ page, request }) => {
     const token = await tokenOf(request);
     for (let index = 1; index <= 12; index++) {
-      await createRequest(request, token, { amount: `${index}.000`, customer_email: `listing-${String(index).padStart(2, "0")}@example.com` });
+      await createRequest(request, token, {
+        amount: `${index}.000`,
+        customer_email: `listing-${String(index).padStart(2, "0")}@example.com`,
+      });
     }
     await signIn(page, "admin");
     await page.goto("/en/payment-request/transactions");
@@ -76,7 +88,10 @@ test.describe("the transaction list without JavaScript", () => {
     await expect(page.getByText(t("en", "transactions.count", { total: "12" }))).toBeVisible();
     await expect(page.locator("tbody tr")).toHaveCount(10);
 
-    await page.getByRole("navigation", { name: t("en", "transactions.pagination") }).getByRole("link", { name: "2", exact: true }).click();
+    await page
+      .getByRole("navigation", { name: t("en", "transactions.pagination") })
+      .getByRole("link", { name: "2", exact: true })
+      .click();
     await expect(page).toHaveURL(/page=2/);
     await expect(page.locator("tbody tr")).toHaveCount(2);
     await expect(page.getByRole("cell", { name: "listing-01@example.com" })).toBeVisible();
@@ -96,10 +111,16 @@ test.describe("the transaction list without JavaScript", () => {
   });
 });
 
-test("the search box applies on blur and rows per page come from the query string (JavaScript on)", async ({ page, request }) => {
+test("the search box applies on blur and rows per page come from the query string (JavaScript on)", async ({
+  page,
+  request,
+}) => {
   const token = await tokenOf(request);
   for (let index = 1; index <= 11; index++) {
-    await createRequest(request, token, { amount: "1.500", customer_email: `blur-${String(index).padStart(2, "0")}@example.com` });
+    await createRequest(request, token, {
+      amount: "1.500",
+      customer_email: `blur-${String(index).padStart(2, "0")}@example.com`,
+    });
   }
   await signIn(page, "admin");
   await page.goto("/en/payment-request/transactions");
@@ -126,13 +147,19 @@ test("the search box applies on blur and rows per page come from the query strin
   await expect(page).toHaveURL(/state=created/);
   await expect(page).toHaveURL(/q=blur-/);
   await expect(page.getByText(t("en", "transactions.count", { total: "11" }))).toBeVisible();
-  await page.getByRole("navigation", { name: t("en", "transactions.pagination") }).getByRole("link", { name: "2", exact: true }).click();
+  await page
+    .getByRole("navigation", { name: t("en", "transactions.pagination") })
+    .getByRole("link", { name: "2", exact: true })
+    .click();
   await expect(page).toHaveURL(/page=2/);
   await expect(page.locator("tbody tr")).toHaveCount(1);
   await expect(page.getByRole("cell", { name: "blur-01@example.com" })).toBeVisible();
 });
 
-test("a row's action asks first; a bulk action that works on some rows says 'Applied partially'", async ({ page, request }) => {
+test("a row's action asks first; a bulk action that works on some rows says 'Applied partially'", async ({
+  page,
+  request,
+}) => {
   const token = await tokenOf(request);
   await createRequest(request, token, { amount: "2.000", customer_email: "bulk-a@example.com" });
   await createRequest(request, token, { amount: "2.000", customer_email: "bulk-b@example.com" });
@@ -154,20 +181,37 @@ test("a row's action asks first; a bulk action that works on some rows says 'App
   await page.getByRole("combobox", { name: t("en", "transactions.bulk_actions") }).selectOption("cancel");
   await page.getByRole("button", { name: t("en", "transactions.apply"), exact: true }).click();
   await expect(page.getByText(t("en", "actions.applied_partially"))).toBeVisible();
-  await expect(page.getByText(new RegExp(t("en", "transactions.partial_row", { orderNo: "\\d+", message: t("en", "actions.not_available") })))).toBeVisible();
+  await expect(
+    page.getByText(
+      new RegExp(t("en", "transactions.partial_row", { orderNo: "\\d+", message: t("en", "actions.not_available") })),
+    ),
+  ).toBeVisible();
   await expect(page.locator("tbody").getByText(t("en", "states.canceled"), { exact: true })).toHaveCount(2);
 });
 
 test("table headers: choose, rename and order the columns of a section", async ({ page, request }) => {
   const token = await tokenOf(request);
-  await createRequest(request, token, { amount: "3.000", customer_email: "columns@example.com", customer_phone: "55512345" });
+  await createRequest(request, token, {
+    amount: "3.000",
+    customer_email: "columns@example.com",
+    customer_phone: "55512345",
+  });
   await signIn(page, "admin");
   await page.goto("/en/payment-request/transactions");
-  await page.locator("main").getByRole("link", { name: t("en", "transactions.table_headers") }).click();
+  await page
+    .locator("main")
+    .getByRole("link", { name: t("en", "transactions.table_headers") })
+    .click();
   await expect(page).toHaveURL(urlPath("/en/payment-request/table-headers"));
-  await page.getByRole("checkbox", { name: t("en", "table_headers.show_field", { field: t("en", "fields.initiator") }) }).uncheck();
-  await page.getByRole("checkbox", { name: t("en", "table_headers.show_field", { field: t("en", "fields.customer_phone") }) }).check();
-  await page.getByRole("textbox", { name: `${t("en", "table_headers.label_en")}: ${t("en", "fields.customer_email")}` }).fill("Buyer email");
+  await page
+    .getByRole("checkbox", { name: t("en", "table_headers.show_field", { field: t("en", "fields.initiator") }) })
+    .uncheck();
+  await page
+    .getByRole("checkbox", { name: t("en", "table_headers.show_field", { field: t("en", "fields.customer_phone") }) })
+    .check();
+  await page
+    .getByRole("textbox", { name: `${t("en", "table_headers.label_en")}: ${t("en", "fields.customer_email")}` })
+    .fill("Buyer email");
   await page.getByRole("button", { name: t("en", "table_headers.save") }).click();
   await expect(page.getByText(t("en", "table_headers.saved"))).toBeVisible();
 
@@ -184,7 +228,10 @@ test("table headers: choose, rename and order the columns of a section", async (
 
 test("refund part of a paid card payment, then the rest; the child rows show both", async ({ page, request }) => {
   const token = await tokenOf(request);
-  const { payPath } = await createRequest(request, token, { amount: "10.000", customer_email: "refund-me@example.com" });
+  const { payPath } = await createRequest(request, token, {
+    amount: "10.000",
+    customer_email: "refund-me@example.com",
+  });
   await payByCard(page, payPath);
 
   await signIn(page, "admin");
@@ -202,7 +249,10 @@ test("refund part of a paid card payment, then the rest; the child rows show bot
   await expect(dialog.locator('input[name="amount"]')).toHaveAttribute("readonly", "");
   await dialog.getByRole("button", { name: t("en", "operations.yes") }).click();
   await expect(page.getByRole("dialog").getByText(t("en", "operations.success.refund"))).toBeVisible();
-  await page.getByRole("dialog").getByRole("link", { name: t("en", "operations.ok") }).click();
+  await page
+    .getByRole("dialog")
+    .getByRole("link", { name: t("en", "operations.ok") })
+    .click();
   // Part of it given back: the list says so, and the state filter finds it.
   await expect(page.locator("tbody").getByText(t("en", "states.partially_refunded"), { exact: true })).toBeVisible();
   await page.goto(`${listFor("refund-me@example.com")}&state=partially_refunded`);
@@ -215,7 +265,10 @@ test("refund part of a paid card payment, then the rest; the child rows show bot
   await expect(dialog.locator('input[name="amount"]')).toHaveValue("6.300");
   await dialog.getByRole("button", { name: t("en", "operations.yes") }).click();
   await expect(page.getByRole("dialog").getByText(t("en", "operations.success.refund"))).toBeVisible();
-  await page.getByRole("dialog").getByRole("link", { name: t("en", "operations.ok") }).click();
+  await page
+    .getByRole("dialog")
+    .getByRole("link", { name: t("en", "operations.ok") })
+    .click();
 
   await expect(page.locator("tbody").getByText(t("en", "states.refunded"), { exact: true })).toBeVisible();
   await page.getByRole("button", { name: t("en", "transactions.children", { count: "2" }) }).click();
@@ -232,18 +285,27 @@ async function expectFitsWithActions(page: Page, lang: "en" | "ar") {
   const widths = await page.evaluate(() => {
     const table = document.querySelector("table.transactions-table");
     const container = table?.parentElement;
-    return { page: [document.documentElement.scrollWidth, document.documentElement.clientWidth], table: [container?.scrollWidth ?? 0, container?.clientWidth ?? 0] };
+    return {
+      page: [document.documentElement.scrollWidth, document.documentElement.clientWidth],
+      table: [container?.scrollWidth ?? 0, container?.clientWidth ?? 0],
+    };
   });
   expect(widths.page[0]).toBeLessThanOrEqual(widths.page[1]);
   expect(widths.table[0]).toBeLessThanOrEqual(widths.table[1]);
-  const trigger = page.locator("tbody").getByLabel(new RegExp(`^${t(lang, "transactions.row_actions", { orderNo: "\\d+" })}$`)).first();
+  const trigger = page
+    .locator("tbody")
+    .getByLabel(new RegExp(`^${t(lang, "transactions.row_actions", { orderNo: "\\d+" })}$`))
+    .first();
   await expect(trigger).toBeInViewport();
   const box = (await trigger.boundingBox())!;
   expect(box.x).toBeGreaterThanOrEqual(0);
   expect(box.x + box.width).toBeLessThanOrEqual(1366);
 }
 
-test("status tabs, name search in Arabic and English, and a list that fits 1366 px after a refund", async ({ page, request }) => {
+test("status tabs, name search in Arabic and English, and a list that fits 1366 px after a refund", async ({
+  page,
+  request,
+}) => {
   const token = await tokenOf(request);
   const tag = String(Date.now()).slice(-7);
   const paid = await createRequest(request, token, {
@@ -252,7 +314,12 @@ test("status tabs, name search in Arabic and English, and a list that fits 1366 
     customer_last_name: `الصباح${tag}`,
     customer_email: `a.very.long.customer.address.${tag}@subdomain.example.com`,
   });
-  await createRequest(request, token, { amount: "3.000", customer_first_name: "Fatima", customer_last_name: `Kw${tag}`, customer_email: `fk${tag}@example.com` });
+  await createRequest(request, token, {
+    amount: "3.000",
+    customer_first_name: "Fatima",
+    customer_last_name: `Kw${tag}`,
+    customer_email: `fk${tag}@example.com`,
+  });
   await payByCard(page, paid.payPath);
 
   await page.setViewportSize({ width: 1366, height: 800 });
@@ -270,21 +337,40 @@ test("status tabs, name search in Arabic and English, and a list that fits 1366 
   const search = `?q=${encodeURIComponent(`فاطمه`)}`;
   await page.goto(`/en/payment-request/transactions${search}`);
   const tabs = page.getByRole("navigation", { name: t("en", "transactions.tabs.label") });
-  await expect(tabs.getByRole("link", { name: t("en", "transactions.tabs.all") })).toHaveAttribute("aria-current", "page");
+  await expect(tabs.getByRole("link", { name: t("en", "transactions.tabs.all") })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
   await tabs.getByRole("link", { name: t("en", "transactions.tabs.pending") }).click();
   await expect(page).toHaveURL(/state=created%2Cpending%2Cattempted/);
   await expect(page).toHaveURL(/q=/);
-  await expect(tabs.getByRole("link", { name: t("en", "transactions.tabs.pending") })).toHaveAttribute("aria-current", "page");
-  await expect(page.getByRole("cell", { name: `a.very.long.customer.address.${tag}@subdomain.example.com` })).toHaveCount(0);
+  await expect(tabs.getByRole("link", { name: t("en", "transactions.tabs.pending") })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
+  await expect(
+    page.getByRole("cell", { name: `a.very.long.customer.address.${tag}@subdomain.example.com` }),
+  ).toHaveCount(0);
   await tabs.getByRole("link", { name: t("en", "transactions.tabs.paid") }).click();
-  await expect(page.getByRole("cell", { name: `a.very.long.customer.address.${tag}@subdomain.example.com` })).toBeVisible();
-  await expect(tabs.getByRole("link", { name: t("en", "transactions.tabs.all") })).not.toHaveAttribute("aria-current", "page");
+  await expect(
+    page.getByRole("cell", { name: `a.very.long.customer.address.${tag}@subdomain.example.com` }),
+  ).toBeVisible();
+  await expect(tabs.getByRole("link", { name: t("en", "transactions.tabs.all") })).not.toHaveAttribute(
+    "aria-current",
+    "page",
+  );
 
   // A partial refund: the row reads Partially refunded, is on the Refunded tab, and the list still fits.
   await page.goto(`/en/payment-request/transactions?q=${encodeURIComponent(`فاطمه الصباح${tag}`)}`);
   await operate(page, "refund", "2.000");
-  await page.getByRole("dialog").getByRole("button", { name: t("en", "operations.yes") }).click();
-  await page.getByRole("dialog").getByRole("link", { name: t("en", "operations.ok") }).click();
+  await page
+    .getByRole("dialog")
+    .getByRole("button", { name: t("en", "operations.yes") })
+    .click();
+  await page
+    .getByRole("dialog")
+    .getByRole("link", { name: t("en", "operations.ok") })
+    .click();
   await tabs.getByRole("link", { name: t("en", "transactions.tabs.refunded") }).click();
   await expect(page.locator("tbody").getByText(t("en", "states.partially_refunded"), { exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: t("en", "transactions.children", { count: "1" }) })).toBeVisible();
@@ -311,7 +397,12 @@ test("capture an authorization of a manual-capture card gateway", async ({ page,
     db.close();
   }
   const token = await tokenOf(request);
-  const { payPath } = await createRequest(request, token, { amount: "25.00", currency_code: "USD", pg_codes: ["card-manual"], customer_email: "capture-me@example.com" });
+  const { payPath } = await createRequest(request, token, {
+    amount: "25.00",
+    currency_code: "USD",
+    pg_codes: ["card-manual"],
+    customer_email: "capture-me@example.com",
+  });
   await page.goto(payPath);
   await page.getByRole("button", { name: /Pay Now/ }).click();
   await page.getByRole("textbox", { name: "Card number" }).fill("5123450000000008");
@@ -327,7 +418,10 @@ test("capture an authorization of a manual-capture card gateway", async ({ page,
   await expect(dialog.getByText(t("en", "operations.are_you_sure"))).toBeVisible();
   await dialog.getByRole("button", { name: t("en", "operations.yes") }).click();
   await expect(page.getByRole("dialog").getByText(t("en", "operations.success.capture"))).toBeVisible();
-  await page.getByRole("dialog").getByRole("link", { name: t("en", "operations.ok") }).click();
+  await page
+    .getByRole("dialog")
+    .getByRole("link", { name: t("en", "operations.ok") })
+    .click();
   await expect(page.locator("tbody").getByText(t("en", "states.paid"), { exact: true })).toBeVisible();
   await page.getByRole("button", { name: t("en", "transactions.children", { count: "1" }) }).click();
   await expect(page.locator("tr.child-row")).toContainText("USD\u00a020.00");
@@ -335,7 +429,10 @@ test("capture an authorization of a manual-capture card gateway", async ({ page,
 
 test("a maker's refund waits for the checker and runs once approved", async ({ browser, request }) => {
   const token = await tokenOf(request);
-  const { payPath } = await createRequest(request, token, { amount: "8.000", customer_email: "maker-flow@example.com" });
+  const { payPath } = await createRequest(request, token, {
+    amount: "8.000",
+    customer_email: "maker-flow@example.com",
+  });
   const customer = await browser.newPage();
   await payByCard(customer, payPath);
   await customer.close();
@@ -346,7 +443,10 @@ test("a maker's refund waits for the checker and runs once approved", async ({ b
   const dialog = await operate(makerPage, "refund", "2.000");
   await dialog.getByRole("button", { name: t("en", "operations.yes") }).click();
   await expect(makerPage.getByRole("dialog").getByText(t("en", "operations.success.requested"))).toBeVisible();
-  await makerPage.getByRole("dialog").getByRole("link", { name: t("en", "operations.ok") }).click();
+  await makerPage
+    .getByRole("dialog")
+    .getByRole("link", { name: t("en", "operations.ok") })
+    .click();
   // Nothing moved yet.
   await expect(makerPage.locator("tbody").getByText(t("en", "states.paid"), { exact: true })).toBeVisible();
   await expect(makerPage.locator("tr.child-row")).toHaveCount(0);
@@ -354,13 +454,18 @@ test("a maker's refund waits for the checker and runs once approved", async ({ b
   const checkerPage = await (await browser.newContext()).newPage();
   await signIn(checkerPage, "checker");
   await checkerPage.goto("/en/ticket/approve-refund-void?state=pending");
-  await checkerPage.getByRole("link", { name: /^#\d+$/ }).first().waitFor();
+  await checkerPage
+    .getByRole("link", { name: /^#\d+$/ })
+    .first()
+    .waitFor();
   const row = checkerPage.locator("tbody tr", { hasText: "maker" }).first();
   await row.getByRole("link", { name: new RegExp(t("en", "tickets.open_request", { id: "\\d+" })) }).click();
   await checkerPage.getByRole("button", { name: t("en", "tickets.decisions.approve") }).click();
   // Approve asks first, showing what will move; money moves on Yes.
   await checkerPage.getByRole("button", { name: t("en", "tickets.confirm.yes") }).click();
-  await expect(checkerPage.getByRole("status").getByText(t("en", "operations.done.refund", { amount: "KWD\u00a02.000" }))).toBeVisible();
+  await expect(
+    checkerPage.getByRole("status").getByText(t("en", "operations.done.refund", { amount: "KWD\u00a02.000" })),
+  ).toBeVisible();
   // Approving again does nothing more.
   await expect(checkerPage.getByRole("button", { name: t("en", "tickets.decisions.approve") })).toHaveCount(0);
 
@@ -384,10 +489,17 @@ async function downloadReport(page: Page, lang: "en" | "ar") {
   return fs.readFileSync((await download.path())!);
 }
 
-test("a CSV in Arabic and an XLSX in English with chosen fields arrive in Generated reports", async ({ page, request }) => {
+test("a CSV in Arabic and an XLSX in English with chosen fields arrive in Generated reports", async ({
+  page,
+  request,
+}) => {
   const token = await tokenOf(request);
   await createRequest(request, token, { amount: "7.250", customer_email: "columns-export-a@example.com" });
-  await createRequest(request, token, { amount: "9.500", customer_email: "columns-export-b@example.com", description: "=HYPERLINK(\"x\")" });
+  await createRequest(request, token, {
+    amount: "9.500",
+    customer_email: "columns-export-b@example.com",
+    description: '=HYPERLINK("x")',
+  });
   await signIn(page, "admin");
 
   // XLSX, selected fields, English labels, from the all-transactions list.
@@ -406,11 +518,14 @@ test("a CSV in Arabic and an XLSX in English with chosen fields arrive in Genera
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.load(xlsx as unknown as ArrayBuffer);
   const sheet = workbook.worksheets[0];
-  const rows = sheet.getSheetValues().filter(Boolean).map((row) => (row as unknown[]).slice(1).map(String));
+  const rows = sheet
+    .getSheetValues()
+    .filter(Boolean)
+    .map((row) => (row as unknown[]).slice(1).map(String));
   expect(rows[0]).toEqual([t("en", "fields.customer_email"), t("en", "fields.amount"), t("en", "fields.description")]);
   // Amounts are numbers Excel can add up, shown with the currency's three decimals.
   expect(rows.slice(1)).toEqual([
-    ["columns-export-b@example.com", "9.5", "'=HYPERLINK(\"x\")"],
+    ["columns-export-b@example.com", "9.5", '\'=HYPERLINK("x")'],
     ["columns-export-a@example.com", "7.25"],
   ]);
   expect(sheet.getCell("B2").numFmt).toBe("0.000");

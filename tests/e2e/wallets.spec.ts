@@ -11,7 +11,10 @@ import { IDENTITY_CERTIFICATE, IDENTITY_KEY } from "../support/wallet-fixtures";
  * merchant validation is answered by the platform's stand-in (sandbox mode), and the token is paid
  * through the demo merchant's gateway that takes wallets (the Mastercard Gateway's sandbox).
  */
-const APPLE_PAY_STUBS = fs.readFileSync(createRequire(import.meta.url).resolve("apple-pay-js-stubs/src/apple-pay-js-stubs.js"), "utf8");
+const APPLE_PAY_STUBS = fs.readFileSync(
+  createRequire(import.meta.url).resolve("apple-pay-js-stubs/src/apple-pay-js-stubs.js"),
+  "utf8",
+);
 
 /** A token of Apple's shape (ApplePayPayment.token), as the stubs' payment hands it over; each payment's is its own (a token is used once). */
 function appleToken() {
@@ -38,7 +41,9 @@ async function stubApplePay(page: Page, customer: "authorize" | "cancel") {
       Session.STATUS_SUCCESS = 0;
       Session.STATUS_FAILURE = 1;
       const validated = Session.prototype.completeMerchantValidation;
-      Session.prototype.completeMerchantValidation = function (merchantSession: { merchantSessionIdentifier?: string }) {
+      Session.prototype.completeMerchantValidation = function (merchantSession: {
+        merchantSessionIdentifier?: string;
+      }) {
         sessionStorage.setItem("merchantSession", merchantSession.merchantSessionIdentifier ?? "");
         return validated.call(this, merchantSession);
       };
@@ -71,10 +76,26 @@ async function stubGooglePay(page: Page) {
         return Promise.resolve(this.methods.some((method) => method.supportedMethods === "https://google.com/pay"));
       }
       show() {
-        sessionStorage.setItem("googlePayRequest", JSON.stringify({ data: this.methods[0]!.data, details: this.details }));
-        const token = JSON.stringify({ signature: "MEUCIQ-stub", protocolVersion: "ECv2", signedMessage: JSON.stringify({ encryptedMessage: `stub-${id}`, ephemeralPublicKey: "stub", tag: "stub" }) });
+        sessionStorage.setItem(
+          "googlePayRequest",
+          JSON.stringify({ data: this.methods[0]!.data, details: this.details }),
+        );
+        const token = JSON.stringify({
+          signature: "MEUCIQ-stub",
+          protocolVersion: "ECv2",
+          signedMessage: JSON.stringify({ encryptedMessage: `stub-${id}`, ephemeralPublicKey: "stub", tag: "stub" }),
+        });
         return Promise.resolve({
-          details: { apiVersion: 2, apiVersionMinor: 0, paymentMethodData: { type: "CARD", description: "Visa •••• 1111", info: { cardNetwork: "VISA", cardDetails: "1111" }, tokenizationData: { type: "PAYMENT_GATEWAY", token } } },
+          details: {
+            apiVersion: 2,
+            apiVersionMinor: 0,
+            paymentMethodData: {
+              type: "CARD",
+              description: "Visa •••• 1111",
+              info: { cardNetwork: "VISA", cardDetails: "1111" },
+              tokenizationData: { type: "PAYMENT_GATEWAY", token },
+            },
+          },
           complete: (result: string) => {
             sessionStorage.setItem("googlePayResult", result);
             return Promise.resolve();
@@ -93,10 +114,16 @@ async function setUpApplePay(browser: Browser) {
   try {
     await signIn(page, "admin");
     await page.goto("/en/operator/wallets");
-    await page.getByRole("textbox", { name: t("en", "operator.wallets.fields.merchant_identifier") }).fill("merchant.com.example.pay");
+    await page
+      .getByRole("textbox", { name: t("en", "operator.wallets.fields.merchant_identifier") })
+      .fill("merchant.com.example.pay");
     await page.getByRole("textbox", { name: t("en", "operator.wallets.fields.display_name") }).fill("Example Pay");
-    await page.getByRole("textbox", { name: t("en", "operator.wallets.fields.domain_association") }).fill("7B227073704964223A22");
-    await page.getByRole("textbox", { name: t("en", "operator.wallets.fields.certificate") }).fill(IDENTITY_CERTIFICATE);
+    await page
+      .getByRole("textbox", { name: t("en", "operator.wallets.fields.domain_association") })
+      .fill("7B227073704964223A22");
+    await page
+      .getByRole("textbox", { name: t("en", "operator.wallets.fields.certificate") })
+      .fill(IDENTITY_CERTIFICATE);
     await page.getByRole("textbox", { name: t("en", "operator.wallets.fields.key") }).fill(IDENTITY_KEY);
     await page.getByRole("button", { name: t("en", "operator.wallets.save") }).click();
     await expect(page.getByText(t("en", "operator.wallets.saved"))).toBeVisible();
@@ -116,11 +143,16 @@ async function createRequest(browser: Browser, amount = "12.500") {
     await page.getByRole("textbox", { name: t("en", "payment_request.first_name") }).fill("Fatima");
     await page.getByRole("button", { name: t("en", "payment_request.submit") }).click();
     await expect(page.getByText(t("en", "payment_request.created"))).toBeVisible();
-    const payUrl = new URL(await page.getByRole("textbox", { name: t("en", "payment_request.payment_url") }).inputValue()).pathname;
+    const payUrl = new URL(
+      await page.getByRole("textbox", { name: t("en", "payment_request.payment_url") }).inputValue(),
+    ).pathname;
     const id = payUrl.split("/").pop()!;
     const api = await (await page.request.get(`/api/v1/plugins/payment_request/transaction/pay/${id}`)).json();
     const config = api.apple_pay_config as { code: string; amount: string } | null;
-    expect(config, "a gateway of the demo merchant takes Apple Pay (the Mastercard Gateway's sandbox, its registry entry's wallets)").not.toBeNull();
+    expect(
+      config,
+      "a gateway of the demo merchant takes Apple Pay (the Mastercard Gateway's sandbox, its registry entry's wallets)",
+    ).not.toBeNull();
     return { payUrl, config: config! };
   } finally {
     await context.close();
@@ -136,7 +168,10 @@ test.describe("wallets on the pay page", () => {
   });
 
   for (const lang of ["en", "ar"] as const satisfies readonly Lang[]) {
-    test(`pays with Apple Pay (${lang}): merchant validated through the server, token paid, result page, refunded in full`, async ({ browser, page }) => {
+    test(`pays with Apple Pay (${lang}): merchant validated through the server, token paid, result page, refunded in full`, async ({
+      browser,
+      page,
+    }) => {
       const { payUrl, config } = await createRequest(browser);
       await stubApplePay(page, "authorize");
       await page.goto(payUrl.replace("/en/", `/${lang}/`));
@@ -144,7 +179,9 @@ test.describe("wallets on the pay page", () => {
       await expect(page.getByRole("heading", { name: t(lang, "result.success_title") })).toBeVisible();
       expect(await page.evaluate(() => sessionStorage.getItem("merchantSession"))).toMatch(/^SSH[0-9A-F]{32}$/);
       expect(await page.evaluate(() => sessionStorage.getItem("applePayStatus"))).toBe("0");
-      expect(JSON.parse((await page.evaluate(() => sessionStorage.getItem("applePayTotal")))!)).toMatchObject({ amount: config.amount });
+      expect(JSON.parse((await page.evaluate(() => sessionStorage.getItem("applePayTotal")))!)).toMatchObject({
+        amount: config.amount,
+      });
       // The wallet's payment is the gateway's like any other: refunded from the dashboard.
       const staff = await browser.newContext();
       await refundInFull(await staff.newPage(), payUrl.split("/").pop()!, lang, config.amount);
@@ -156,7 +193,9 @@ test.describe("wallets on the pay page", () => {
     const { payUrl } = await createRequest(browser, "4.000");
     await stubApplePay(page, "cancel");
     await page.goto(payUrl);
-    const logged = page.waitForRequest((request) => request.url().endsWith("/wallet/log") && request.method() === "POST");
+    const logged = page.waitForRequest(
+      (request) => request.url().endsWith("/wallet/log") && request.method() === "POST",
+    );
     await page.getByRole("button", { name: t("en", "pay.wallet.apple_pay") }).click();
     expect((await logged).postDataJSON()).toMatchObject({ provider: "apple_pay", event: "cancel" });
     await expect(page).toHaveURL(new RegExp(`${payUrl}$`));

@@ -21,15 +21,27 @@ const bearer = (access: string) => ({ Authorization: `Bearer ${access}` });
 
 /** A user of its own, so each test changes a password nobody else relies on. */
 async function freshUser(username: string) {
-  const id = await createUser(database.db, shop.merchantId, { username, email: `${username}@safe.example`, firstName: "Test", lastName: "User", permissions: [] });
+  const id = await createUser(database.db, shop.merchantId, {
+    username,
+    email: `${username}@safe.example`,
+    firstName: "Test",
+    lastName: "User",
+    permissions: [],
+  });
   return { id, username, email: `${username}@safe.example` };
 }
 
 const mailsTo = (email: string) =>
-  database.db.selectFrom("outgoing_mail").select(["subject", "text_body"]).where("to_address", "=", email).orderBy("id").execute();
+  database.db
+    .selectFrom("outgoing_mail")
+    .select(["subject", "text_body"])
+    .where("to_address", "=", email)
+    .orderBy("id")
+    .execute();
 
 const passwordHash = async (id: number) =>
-  (await database.db.selectFrom("users").select("password_hash").where("id", "=", id).executeTakeFirstOrThrow()).password_hash;
+  (await database.db.selectFrom("users").select("password_hash").where("id", "=", id).executeTakeFirstOrThrow())
+    .password_hash;
 
 describe("changing one's password through the API", () => {
   it("needs the current password, refuses a wrong one in the reader's language and changes nothing", async () => {
@@ -92,7 +104,9 @@ describe("the change-password page", () => {
     });
     expect(response.status).toBe(400);
     const html = await response.text();
-    expect(html).toMatch(/id="[^"]*old_password[^"]*"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*id="[^"]*old_password/);
+    expect(html).toMatch(
+      /id="[^"]*old_password[^"]*"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*id="[^"]*old_password/,
+    );
     expect(html).toContain("كلمة المرور الحالية غير صحيحة.");
     expect(await passwordHash(user.id)).toBe(before);
     expect((await app.request("/ar/user", { cookie })).status).toBe(200);
@@ -145,13 +159,21 @@ describe("a refresh token used twice", () => {
 
 describe("a dashboard form sent something that is not a form", () => {
   const brokenMultipart = () => {
-    const body = "--xyz\r\nContent-Disposition: form-data; name=\"amount\"\r\n\r\n12"; // never closed
+    const body = '--xyz\r\nContent-Disposition: form-data; name="amount"\r\n\r\n12'; // never closed
     return { body, headers: { "Content-Type": "multipart/form-data; boundary=xyz" } };
   };
 
   it("answers 400 with a translated page to a JSON body", async () => {
     const cookie = await app.signIn(shop.admin.username, DEMO_PASSWORD);
-    for (const path of ["/en/user/password", "/en/user", "/en/help", "/en/payment-request/create", "/en/payment-request/transactions", "/en/notifications", "/en/transactions/export"]) {
+    for (const path of [
+      "/en/user/password",
+      "/en/user",
+      "/en/help",
+      "/en/payment-request/create",
+      "/en/payment-request/transactions",
+      "/en/notifications",
+      "/en/transactions/export",
+    ]) {
       const response = await app.request(path, { cookie, json: { new_password: "x" } });
       expect(response.status, path).toBe(400);
     }
@@ -179,14 +201,19 @@ describe("a dashboard form sent something that is not a form", () => {
 describe("an amount written with a comma", () => {
   const create = async (body: Record<string, unknown>, lang = "en") => {
     const { access } = await app.apiToken(shop.admin.username, DEMO_PASSWORD);
-    return app.request("/api/v1/plugins/payment_request/transaction", { json: body, headers: { ...bearer(access), "Accept-Language": lang } });
+    return app.request("/api/v1/plugins/payment_request/transaction", {
+      json: body,
+      headers: { ...bearer(access), "Accept-Language": lang },
+    });
   };
 
   it("is refused when a payment request is made, in the reader's language, and nothing is created", async () => {
     const before = await database.db.selectFrom("transactions").select("id").execute();
     const english = await create({ amount: "1,000", pg_codes: "cod" });
     expect(english.status).toBe(400);
-    expect(await english.json()).toEqual({ amount: ["Write the amount without commas or thousands separators, for example 1000.500"] });
+    expect(await english.json()).toEqual({
+      amount: ["Write the amount without commas or thousands separators, for example 1000.500"],
+    });
     const arabic = await create({ amount: "١٬٠٠٠", pg_codes: "cod" }, "ar");
     expect(arabic.status).toBe(400);
     expect(await arabic.json()).toEqual({ amount: ["اكتب المبلغ دون فواصل ودون فاصل الآلاف، مثلًا 1000.500"] });
@@ -195,9 +222,13 @@ describe("an amount written with a comma", () => {
 
   it("is refused when a customer types it on an editable request", async () => {
     const created = await (await create({ amount: "10.000", pg_codes: "cod", editable_amount: true })).json();
-    const response = await app.request(`/api/v1/plugins/payment_request/transaction/pay-choices/${created.id}`, { json: { amount: "1,000" } });
+    const response = await app.request(`/api/v1/plugins/payment_request/transaction/pay-choices/${created.id}`, {
+      json: { amount: "1,000" },
+    });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ amount: ["Write the amount without commas or thousands separators, for example 1000.500"] });
+    expect(await response.json()).toEqual({
+      amount: ["Write the amount without commas or thousands separators, for example 1000.500"],
+    });
     const page = await app.request(`/ar/pay/${created.id}?amount=${encodeURIComponent("1,000")}`);
     expect(await page.text()).toContain("اكتب المبلغ دون فواصل ودون فاصل الآلاف، مثلًا 1000.500");
   });
@@ -207,20 +238,36 @@ describe("the public pay API of a request no longer payable", () => {
   it("shows the customer's email, remarks and description while payable, and none of them once paid or canceled", async () => {
     const { access } = await app.apiToken(shop.admin.username, DEMO_PASSWORD);
     const made = await app.request("/api/v1/plugins/payment_request/transaction", {
-      json: { amount: "3.000", pg_codes: "cod", customer_email: "private@customer.example", remarks: "Flat: 12~Gate code: 4455", description: "Private order notes" },
+      json: {
+        amount: "3.000",
+        pg_codes: "cod",
+        customer_email: "private@customer.example",
+        remarks: "Flat: 12~Gate code: 4455",
+        description: "Private order notes",
+      },
       headers: bearer(access),
     });
     const { id } = (await made.json()) as { id: string };
     const read = async () => (await app.request(`/api/v1/plugins/payment_request/transaction/pay/${id}`)).json();
 
     const payable = await read();
-    expect(payable).toMatchObject({ valid_for_payment: true, customer_email: "private@customer.example", remarks: "Flat: 12~Gate code: 4455" });
+    expect(payable).toMatchObject({
+      valid_for_payment: true,
+      customer_email: "private@customer.example",
+      remarks: "Flat: 12~Gate code: 4455",
+    });
     expect(payable.order_description.items).toHaveLength(1);
 
     for (const state of ["paid", "canceled"] as const) {
       await database.db.updateTable("transactions").set({ state }).where("id", "=", id).execute();
       const closed = await read();
-      expect(closed, state).toMatchObject({ state, valid_for_payment: false, customer_email: null, remarks: null, order_description: { items: [] } });
+      expect(closed, state).toMatchObject({
+        state,
+        valid_for_payment: false,
+        customer_email: null,
+        remarks: null,
+        order_description: { items: [] },
+      });
       expect(JSON.stringify(closed), state).not.toMatch(/private@customer|Gate code|Private order/);
     }
   });
@@ -228,7 +275,20 @@ describe("the public pay API of a request no longer payable", () => {
 
 describe("an upload named with bidirectional control characters", () => {
   const pdf = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x34, 0x0a, 0x25, 0x25, 0x45, 0x4f, 0x46]);
-  const controls = ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069", "\u200e", "\u200f", "\u061c"];
+  const controls = [
+    "\u202a",
+    "\u202b",
+    "\u202c",
+    "\u202d",
+    "\u202e",
+    "\u2066",
+    "\u2067",
+    "\u2068",
+    "\u2069",
+    "\u200e",
+    "\u200f",
+    "\u061c",
+  ];
   const anyControl = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]|%E2%80%A[A-E]|%E2%81%A[6-9]|%E2%80%8[EF]|%D8%9C/i;
 
   it("is stored, shown and downloaded without them", async () => {
@@ -236,16 +296,27 @@ describe("an upload named with bidirectional control characters", () => {
     const form = new FormData();
     // Shown as "invoice-exe.pdf" by a right-to-left override, while it really ends in "fdp.exe".
     form.set("file", new File([pdf], `invoice-\u202Efdp.exe${controls.join("")}.pdf`));
-    const uploaded = await app.request("/api/v1/plugins/payment_request/attachment/upload", { method: "POST", headers: bearer(access), body: form });
+    const uploaded = await app.request("/api/v1/plugins/payment_request/attachment/upload", {
+      method: "POST",
+      headers: bearer(access),
+      body: form,
+    });
     expect(uploaded.status).toBe(201);
     const { file_url, original_filename } = await uploaded.json();
     expect(original_filename).toBe("invoice-fdp.exe.pdf");
     expect(file_url).not.toMatch(anyControl);
 
     const created = await (
-      await app.request("/api/v1/plugins/payment_request/transaction", { json: { amount: "1", pg_codes: "cod", attachment: file_url }, headers: bearer(access) })
+      await app.request("/api/v1/plugins/payment_request/transaction", {
+        json: { amount: "1", pg_codes: "cod", attachment: file_url },
+        headers: bearer(access),
+      })
     ).json();
-    const row = await database.db.selectFrom("transactions").select(["attachment_name", "attachment_path"]).where("id", "=", created.id).executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom("transactions")
+      .select(["attachment_name", "attachment_path"])
+      .where("id", "=", created.id)
+      .executeTakeFirstOrThrow();
     expect(row.attachment_name).toBe("invoice-fdp.exe.pdf");
     const download = await app.request(`/en/pay/${created.id}/attachment`);
     expect(download.status).toBe(200);
@@ -256,9 +327,18 @@ describe("an upload named with bidirectional control characters", () => {
     const { access } = await app.apiToken(shop.admin.username, DEMO_PASSWORD);
     const form = new FormData();
     form.set("file", new File([pdf], "old.pdf"));
-    const { file_url } = await (await app.request("/api/v1/plugins/payment_request/attachment/upload", { method: "POST", headers: bearer(access), body: form })).json();
+    const { file_url } = await (
+      await app.request("/api/v1/plugins/payment_request/attachment/upload", {
+        method: "POST",
+        headers: bearer(access),
+        body: form,
+      })
+    ).json();
     const created = await (
-      await app.request("/api/v1/plugins/payment_request/transaction", { json: { amount: "1", pg_codes: "cod", attachment: file_url }, headers: bearer(access) })
+      await app.request("/api/v1/plugins/payment_request/transaction", {
+        json: { amount: "1", pg_codes: "cod", attachment: file_url },
+        headers: bearer(access),
+      })
     ).json();
     // A key kept from before: the same bytes under a name with an override in it.
     const fs = await import("node:fs/promises");
@@ -266,7 +346,11 @@ describe("an upload named with bidirectional control characters", () => {
     const oldKey = (file_url as string).replace(/old\.pdf$/, "\u202Efdp.exe.pdf");
     const uploads = process.env.UPLOADS_DIR ?? "./data/uploads";
     await fs.copyFile(path.resolve(uploads, file_url), path.resolve(uploads, oldKey));
-    await database.db.updateTable("transactions").set({ attachment_path: oldKey, attachment_name: "\u202Efdp.exe.pdf" }).where("id", "=", created.id).execute();
+    await database.db
+      .updateTable("transactions")
+      .set({ attachment_path: oldKey, attachment_name: "\u202Efdp.exe.pdf" })
+      .where("id", "=", created.id)
+      .execute();
     const download = await app.request(`/en/pay/${created.id}/attachment`);
     expect(download.status).toBe(200);
     const disposition = download.headers.get("Content-Disposition") ?? "";

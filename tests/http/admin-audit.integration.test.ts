@@ -12,7 +12,14 @@ let manager: { id: number; username: string };
 let managerCookie: string;
 let managerHeaders: Record<string, string>;
 
-type Entry = { actor?: { id: number; username: string } | string; action: string; params?: Record<string, string> | null; description?: string; ip?: string | null; at: string };
+type Entry = {
+  actor?: { id: number; username: string } | string;
+  action: string;
+  params?: Record<string, string> | null;
+  description?: string;
+  ip?: string | null;
+  at: string;
+};
 
 /** An entry as the platform stores it; a string actor is stored as it is (an older entry's name). */
 async function addEntry(merchantId: number, entry: Entry) {
@@ -41,24 +48,80 @@ beforeAll(async () => {
   database = await createTestDatabase();
   alpha = await seedMerchant(database.db, "Alpha");
   beta = await seedMerchant(database.db, "Beta");
-  const id = await createUser(database.db, alpha.merchantId, { username: "alpha-auditor", email: "auditor@alpha.example", firstName: "Amal", lastName: "Auditor", permissions: ["manage_merchant"] });
+  const id = await createUser(database.db, alpha.merchantId, {
+    username: "alpha-auditor",
+    email: "auditor@alpha.example",
+    firstName: "Amal",
+    lastName: "Auditor",
+    permissions: ["manage_merchant"],
+  });
   manager = { id, username: "alpha-auditor" };
   app = await loadApp({ ...database.env, SEED_DEMO: "0" });
 
   // Kuwait is UTC+3: 20:30Z is 23:30 on the 14th there, 21:30Z already 00:30 on the 15th.
-  await addEntry(alpha.merchantId, { actor: manager, action: "user_reactivated", params: { username: "returning-clerk" }, ip: "192.0.2.1", at: "2025-01-14T20:30:00.000Z" });
-  await addEntry(alpha.merchantId, { actor: manager, action: "user_deactivated", params: { username: "leaving-clerk" }, ip: "203.0.113.9", at: "2025-01-14T21:30:00.000Z" });
-  await addEntry(alpha.merchantId, { actor: alpha.admin, action: "operations_approval_on", ip: "192.0.2.3", at: "2025-01-15T20:59:00.000Z" });
-  await addEntry(alpha.merchantId, { actor: alpha.admin, action: "operations_approval_off", ip: "192.0.2.4", at: "2025-01-15T21:00:00.000Z" });
+  await addEntry(alpha.merchantId, {
+    actor: manager,
+    action: "user_reactivated",
+    params: { username: "returning-clerk" },
+    ip: "192.0.2.1",
+    at: "2025-01-14T20:30:00.000Z",
+  });
+  await addEntry(alpha.merchantId, {
+    actor: manager,
+    action: "user_deactivated",
+    params: { username: "leaving-clerk" },
+    ip: "203.0.113.9",
+    at: "2025-01-14T21:30:00.000Z",
+  });
+  await addEntry(alpha.merchantId, {
+    actor: alpha.admin,
+    action: "operations_approval_on",
+    ip: "192.0.2.3",
+    at: "2025-01-15T20:59:00.000Z",
+  });
+  await addEntry(alpha.merchantId, {
+    actor: alpha.admin,
+    action: "operations_approval_off",
+    ip: "192.0.2.4",
+    at: "2025-01-15T21:00:00.000Z",
+  });
   // What a spreadsheet would run: a name and a text that start with @, = and +, an address with -.
-  await addEntry(alpha.merchantId, { actor: "@attacker", action: "legacy_note", params: null, description: '=HYPERLINK("http://evil.example","open")', ip: "-1+2", at: "2025-02-01T09:00:00.000Z" });
-  await addEntry(alpha.merchantId, { actor: manager, action: "legacy_note", params: null, description: "+SUM(A1:A2), then a \"quote\"", at: "2025-02-01T09:05:00.000Z" });
+  await addEntry(alpha.merchantId, {
+    actor: "@attacker",
+    action: "legacy_note",
+    params: null,
+    description: '=HYPERLINK("http://evil.example","open")',
+    ip: "-1+2",
+    at: "2025-02-01T09:00:00.000Z",
+  });
+  await addEntry(alpha.merchantId, {
+    actor: manager,
+    action: "legacy_note",
+    params: null,
+    description: '+SUM(A1:A2), then a "quote"',
+    at: "2025-02-01T09:05:00.000Z",
+  });
   for (let i = 0; i < BULK; i++) {
-    await addEntry(alpha.merchantId, { actor: alpha.staff, action: "order_notifications_on", at: new Date(Date.UTC(2024, 5, 1, 8, 0, Math.floor(i / 3))).toISOString() });
+    await addEntry(alpha.merchantId, {
+      actor: alpha.staff,
+      action: "order_notifications_on",
+      at: new Date(Date.UTC(2024, 5, 1, 8, 0, Math.floor(i / 3))).toISOString(),
+    });
   }
   // Another merchant's entries, on the same days and by the same kinds of action.
-  await addEntry(beta.merchantId, { actor: beta.admin, action: "user_deactivated", params: { username: "beta-secret-user" }, ip: "198.51.100.66", at: "2025-01-15T10:00:00.000Z" });
-  await addEntry(beta.merchantId, { actor: beta.staff, action: "order_notifications_on", ip: "198.51.100.66", at: "2024-06-01T08:00:30.000Z" });
+  await addEntry(beta.merchantId, {
+    actor: beta.admin,
+    action: "user_deactivated",
+    params: { username: "beta-secret-user" },
+    ip: "198.51.100.66",
+    at: "2025-01-15T10:00:00.000Z",
+  });
+  await addEntry(beta.merchantId, {
+    actor: beta.staff,
+    action: "order_notifications_on",
+    ip: "198.51.100.66",
+    at: "2024-06-01T08:00:30.000Z",
+  });
 
   managerCookie = await app.signIn(manager.username, DEMO_PASSWORD);
   managerHeaders = bearer((await app.apiToken(manager.username, DEMO_PASSWORD)).access);
@@ -76,8 +139,14 @@ const page = async (search: string, lang = "en", cookie = managerCookie) => {
   return response.text();
 };
 
-type ApiPage = { count: number; next: number | null; previous: number | null; results: { id: number; created: string; actor: string; action: string; text: string; ip: string | null }[] };
-const api = async (search: string, headers: Record<string, string> = managerHeaders) => app.request(`/api/v1/admin/audit-log${search}`, { headers });
+type ApiPage = {
+  count: number;
+  next: number | null;
+  previous: number | null;
+  results: { id: number; created: string; actor: string; action: string; text: string; ip: string | null }[];
+};
+const api = async (search: string, headers: Record<string, string> = managerHeaders) =>
+  app.request(`/api/v1/admin/audit-log${search}`, { headers });
 const apiPage = async (search: string, headers?: Record<string, string>) => {
   const response = await api(search, headers);
   expect(response.status).toBe(200);
@@ -151,7 +220,11 @@ describe("the audit page", () => {
 describe("GET /api/v1/admin/audit-log", () => {
   it("answers the merchant's entries, filtered, in pages of 50", async () => {
     const all = await apiPage("");
-    const stored = await database.db.selectFrom("audit_log").select("id").where("merchant_id", "=", alpha.merchantId).execute();
+    const stored = await database.db
+      .selectFrom("audit_log")
+      .select("id")
+      .where("merchant_id", "=", alpha.merchantId)
+      .execute();
     expect(all.count).toBe(stored.length);
     expect(all.results).toHaveLength(50);
     expect(all.previous).toBeNull();
@@ -162,7 +235,16 @@ describe("GET /api/v1/admin/audit-log", () => {
       count: 1,
       next: null,
       previous: null,
-      results: [{ id: expect.any(Number), created: "2025-01-14T21:30:00.000Z", actor: "alpha-auditor", action: "user_deactivated", text: "Deactivated leaving-clerk and ended their sessions", ip: "203.0.113.9" }],
+      results: [
+        {
+          id: expect.any(Number),
+          created: "2025-01-14T21:30:00.000Z",
+          actor: "alpha-auditor",
+          action: "user_deactivated",
+          text: "Deactivated leaving-clerk and ended their sessions",
+          ip: "203.0.113.9",
+        },
+      ],
     });
 
     const byUserAndDay = await apiPage(`?user=${alpha.admin.id}&created_after=2025-01-16&created_before=2025-01-16`);
@@ -172,12 +254,18 @@ describe("GET /api/v1/admin/audit-log", () => {
     expect(third).toMatchObject({ count: BULK, next: null, previous: 2 });
     expect(third.results).toHaveLength(BULK - 100);
     // A page past the end answers the last page.
-    expect((await apiPage("?action=order_notifications_on&page=9")).results.map((entry) => entry.id)).toEqual(third.results.map((entry) => entry.id));
+    expect((await apiPage("?action=order_notifications_on&page=9")).results.map((entry) => entry.id)).toEqual(
+      third.results.map((entry) => entry.id),
+    );
   });
 
   it("never answers another merchant's entries, on any page", async () => {
-    const ids = new Set((await database.db.selectFrom("audit_log").select("id").where("merchant_id", "=", alpha.merchantId).execute()).map((row) => row.id));
-    for (let number: number | null = 1; number !== null; ) {
+    const ids = new Set(
+      (
+        await database.db.selectFrom("audit_log").select("id").where("merchant_id", "=", alpha.merchantId).execute()
+      ).map((row) => row.id),
+    );
+    for (let number: number | null = 1; number !== null;) {
       const answer = await apiPage(`?page=${number}`);
       for (const entry of answer.results) expect(ids.has(entry.id)).toBe(true);
       expect(JSON.stringify(answer)).not.toContain("198.51.100.66");
@@ -188,7 +276,9 @@ describe("GET /api/v1/admin/audit-log", () => {
   });
 
   it("refuses bad values field by field, DRF style, in the caller's language", async () => {
-    const refused = await api(`?user=${beta.staff.id}&action=DROP%20TABLE&created_after=2025-13-01&created_before=15-01-2025&page=0`);
+    const refused = await api(
+      `?user=${beta.staff.id}&action=DROP%20TABLE&created_after=2025-13-01&created_before=15-01-2025&page=0`,
+    );
     expect(refused.status).toBe(400);
     expect(await refused.json()).toEqual({
       user: ["Select a valid choice. That user is not one of this merchant's users."],
@@ -197,7 +287,10 @@ describe("GET /api/v1/admin/audit-log", () => {
       created_before: ["Enter a valid date as YYYY-MM-DD."],
       page: ["Enter a page number of 1 or more."],
     });
-    const reversed = await app.request("/api/v1/admin/audit-log?created_after=2025-01-16&created_before=2025-01-15&user=abc", { headers: { ...managerHeaders, "Accept-Language": "ar" } });
+    const reversed = await app.request(
+      "/api/v1/admin/audit-log?created_after=2025-01-16&created_before=2025-01-15&user=abc",
+      { headers: { ...managerHeaders, "Accept-Language": "ar" } },
+    );
     expect(reversed.status).toBe(400);
     expect(await reversed.json()).toEqual({
       user: ["اختر قيمة صحيحة. هذا المستخدم ليس من مستخدمي هذا التاجر."],
@@ -216,7 +309,9 @@ describe("the CSV export", () => {
     const response = await app.request(`/${lang}/admin/audit/export.csv${search}`, { cookie: managerCookie });
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
-    expect(response.headers.get("Content-Disposition")).toMatch(/^attachment; filename="audit-log-\d{4}-\d{2}-\d{2}\.csv"/);
+    expect(response.headers.get("Content-Disposition")).toMatch(
+      /^attachment; filename="audit-log-\d{4}-\d{2}-\d{2}\.csv"/,
+    );
     return new Uint8Array(await response.arrayBuffer());
   };
   const text = (bytes: Uint8Array) => new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
@@ -235,7 +330,11 @@ describe("the CSV export", () => {
 
   it("holds every matching entry of the merchant and none of another's", async () => {
     const all = text(await csv(""));
-    const stored = await database.db.selectFrom("audit_log").select("id").where("merchant_id", "=", alpha.merchantId).execute();
+    const stored = await database.db
+      .selectFrom("audit_log")
+      .select("id")
+      .where("merchant_id", "=", alpha.merchantId)
+      .execute();
     expect(all.slice(1).split("\r\n").filter(Boolean)).toHaveLength(stored.length + 1);
     expect(all).not.toContain("beta-secret-user");
     expect(all).not.toContain("198.51.100.66");
@@ -245,7 +344,11 @@ describe("the CSV export", () => {
       `2025-01-15 23:59:00,${alpha.admin.username},Turned operations approval on,"Turned operations approval on: refunds, captures and voids by makers wait for a checker",192.0.2.3`,
       "2025-01-15 00:30:00,alpha-auditor,Deactivated a user,Deactivated leaving-clerk and ended their sessions,203.0.113.9",
     ]);
-    expect(text(await csv(`?user=${alpha.staff.id}`)).split("\r\n").filter(Boolean)).toHaveLength(BULK + 1);
+    expect(
+      text(await csv(`?user=${alpha.staff.id}`))
+        .split("\r\n")
+        .filter(Boolean),
+    ).toHaveLength(BULK + 1);
   });
 
   it("is written in Arabic at /ar", async () => {
@@ -258,7 +361,13 @@ describe("the CSV export", () => {
     const paged = [1, 2, 3].map((number) => apiPage(`?action=order_notifications_on&page=${number}`));
     const expected = (await Promise.all(paged)).flatMap((answer) => answer.results.map((entry) => entry.id));
     const read: number[] = [];
-    for await (const batch of iterateAuditEntries(database.db, alpha.merchantId, { action: "order_notifications_on" }, 7)) read.push(...batch.map((entry) => entry.id));
+    for await (const batch of iterateAuditEntries(
+      database.db,
+      alpha.merchantId,
+      { action: "order_notifications_on" },
+      7,
+    ))
+      read.push(...batch.map((entry) => entry.id));
     expect(read).toEqual(expected);
     expect(new Set(read).size).toBe(BULK);
   });
@@ -284,7 +393,11 @@ describe("who may read the audit log", () => {
   it("is open to a superuser, who holds every permission, for their own merchant only", async () => {
     const headers = bearer((await app.apiToken(beta.admin.username, DEMO_PASSWORD)).access);
     const answer = await apiPage("", headers);
-    const stored = await database.db.selectFrom("audit_log").select("id").where("merchant_id", "=", beta.merchantId).execute();
+    const stored = await database.db
+      .selectFrom("audit_log")
+      .select("id")
+      .where("merchant_id", "=", beta.merchantId)
+      .execute();
     expect(answer.count).toBe(stored.length);
     expect(JSON.stringify(answer)).toContain("beta-secret-user");
     expect(JSON.stringify(answer)).not.toContain("leaving-clerk");

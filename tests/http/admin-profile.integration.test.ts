@@ -13,7 +13,13 @@ beforeAll(async () => {
   database = await createTestDatabase();
   alpha = await seedMerchant(database.db, "Alpha");
   beta = await seedMerchant(database.db, "Beta");
-  const id = await createUser(database.db, alpha.merchantId, { username: "alpha-manager", email: "manager@alpha.example", firstName: "Maha", lastName: "Manager", permissions: ["manage_merchant"] });
+  const id = await createUser(database.db, alpha.merchantId, {
+    username: "alpha-manager",
+    email: "manager@alpha.example",
+    firstName: "Maha",
+    lastName: "Manager",
+    permissions: ["manage_merchant"],
+  });
   manager = { id, username: "alpha-manager" };
   app = await loadApp({ ...database.env, SEED_DEMO: "0" });
 });
@@ -43,10 +49,18 @@ const fullForm = (changes: Record<string, string> = {}) => ({
   ...changes,
 });
 
-const merchantRow = (id: number) => database.db.selectFrom("merchants").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-const unitRow = (id: number) => database.db.selectFrom("units").selectAll().where("merchant_id", "=", id).executeTakeFirstOrThrow();
+const merchantRow = (id: number) =>
+  database.db.selectFrom("merchants").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+const unitRow = (id: number) =>
+  database.db.selectFrom("units").selectAll().where("merchant_id", "=", id).executeTakeFirstOrThrow();
 const profileEntries = (merchantId: number) =>
-  database.db.selectFrom("audit_log").select(["actor_name", "description", "params"]).where("merchant_id", "=", merchantId).where("action", "=", "merchant_profile_changed").orderBy("id").execute();
+  database.db
+    .selectFrom("audit_log")
+    .select(["actor_name", "description", "params"])
+    .where("merchant_id", "=", merchantId)
+    .where("action", "=", "merchant_profile_changed")
+    .orderBy("id")
+    .execute();
 
 describe("the merchant profile page (/:lang/admin/profile)", () => {
   it("is only for users who may manage the merchant", async () => {
@@ -77,7 +91,13 @@ describe("the merchant profile page (/:lang/admin/profile)", () => {
       contact_email: "hello@alpha.example",
       contact_phone: "+965 2222 3333",
     });
-    expect(await unitRow(alpha.merchantId)).toMatchObject({ title_ar: "زهور ألفا", header_color: "#0a3d62", show_unit_title: 1, instagram_url: "https://instagram.com/alphaflowers", terms_en: "Flowers are delivered the same day." });
+    expect(await unitRow(alpha.merchantId)).toMatchObject({
+      title_ar: "زهور ألفا",
+      header_color: "#0a3d62",
+      show_unit_title: 1,
+      instagram_url: "https://instagram.com/alphaflowers",
+      terms_en: "Flowers are delivered the same day.",
+    });
     const [entry] = await profileEntries(alpha.merchantId);
     expect(entry.actor_name).toBe("alpha-manager");
     expect(entry.description).toContain("Name (English)");
@@ -103,7 +123,13 @@ describe("the merchant profile page (/:lang/admin/profile)", () => {
     const before = await merchantRow(alpha.merchantId);
     const refused = await app.request("/ar/admin/profile", {
       cookie,
-      form: fullForm({ title_en: "", website_url: "javascript:alert(1)", header_color: "red", contact_email: "not-an-email", subheader: "Kept as typed" }),
+      form: fullForm({
+        title_en: "",
+        website_url: "javascript:alert(1)",
+        header_color: "red",
+        contact_email: "not-an-email",
+        subheader: "Kept as typed",
+      }),
     });
     expect(refused.status).toBe(400);
     const html = await refused.text();
@@ -116,16 +142,26 @@ describe("the merchant profile page (/:lang/admin/profile)", () => {
 });
 
 describe("GET and PATCH /api/v1/admin/merchant", () => {
-  const bearer = async (username: string) => ({ Authorization: `Bearer ${(await app.apiToken(username, DEMO_PASSWORD)).access}` });
+  const bearer = async (username: string) => ({
+    Authorization: `Bearer ${(await app.apiToken(username, DEMO_PASSWORD)).access}`,
+  });
 
   it("answers and changes only the caller's merchant, and only what it is sent", async () => {
     const headers = await bearer(beta.admin.username);
     const read = await app.request("/api/v1/admin/merchant", { headers });
     expect(read.status).toBe(200);
     expect(await read.json()).toMatchObject({ title_en: "Beta Store", header_color: "#ffffff", show_unit_title: true });
-    const patched = await app.request("/api/v1/admin/merchant", { method: "PATCH", headers, json: { header_color: "transparent", contact_phone: "+96599998888" } });
+    const patched = await app.request("/api/v1/admin/merchant", {
+      method: "PATCH",
+      headers,
+      json: { header_color: "transparent", contact_phone: "+96599998888" },
+    });
     expect(patched.status).toBe(200);
-    expect(await patched.json()).toMatchObject({ title_en: "Beta Store", header_color: "transparent", contact_phone: "+96599998888" });
+    expect(await patched.json()).toMatchObject({
+      title_en: "Beta Store",
+      header_color: "transparent",
+      contact_phone: "+96599998888",
+    });
     expect((await unitRow(beta.merchantId)).header_color).toBe("transparent");
     // Alpha's profile is untouched by Beta's administrator.
     expect((await unitRow(alpha.merchantId)).header_color).toBe("#0a3d62");
@@ -134,7 +170,11 @@ describe("GET and PATCH /api/v1/admin/merchant", () => {
   it("refuses bad fields DRF-style in the caller's language, unknown fields too, and changes nothing", async () => {
     const headers = { ...(await bearer(beta.admin.username)), "Accept-Language": "ar" };
     const before = await merchantRow(beta.merchantId);
-    const refused = await app.request("/api/v1/admin/merchant", { method: "PATCH", headers, json: { title_ar: "", twitter_url: "ftp://x.example", is_active: false } });
+    const refused = await app.request("/api/v1/admin/merchant", {
+      method: "PATCH",
+      headers,
+      json: { title_ar: "", twitter_url: "ftp://x.example", is_active: false },
+    });
     expect(refused.status).toBe(400);
     const body = (await refused.json()) as Record<string, string[]>;
     expect(body.title_ar).toEqual(["هذا الحقل مطلوب"]);
@@ -146,7 +186,10 @@ describe("GET and PATCH /api/v1/admin/merchant", () => {
   it("is refused to users without manage_merchant and to callers without a token", async () => {
     const staff = await bearer(beta.staff.username);
     expect((await app.request("/api/v1/admin/merchant", { headers: staff })).status).toBe(403);
-    expect((await app.request("/api/v1/admin/merchant", { method: "PATCH", headers: staff, json: { title_en: "Taken" } })).status).toBe(403);
+    expect(
+      (await app.request("/api/v1/admin/merchant", { method: "PATCH", headers: staff, json: { title_en: "Taken" } }))
+        .status,
+    ).toBe(403);
     expect((await app.request("/api/v1/admin/merchant")).status).toBe(401);
     expect((await merchantRow(beta.merchantId)).title_en).toBe("Beta Store");
   });
@@ -156,7 +199,10 @@ describe("the merchant's country, currency and disclaimer, and a request's unit"
   let gamma: Awaited<ReturnType<typeof seedMerchant>>;
   let token: string;
   const createRequest = (body: Record<string, unknown>, lang = "en") =>
-    app.request("/api/v1/plugins/payment_request/transaction", { json: { amount: "4.000", pg_codes: ["mpgs-sandbox"], ...body }, headers: { Authorization: `Bearer ${token}`, "Accept-Language": lang } });
+    app.request("/api/v1/plugins/payment_request/transaction", {
+      json: { amount: "4.000", pg_codes: ["mpgs-sandbox"], ...body },
+      headers: { Authorization: `Bearer ${token}`, "Accept-Language": lang },
+    });
 
   beforeAll(async () => {
     gamma = await seedMerchant(database.db, "Gamma");
@@ -165,15 +211,27 @@ describe("the merchant's country, currency and disclaimer, and a request's unit"
 
   it("are saved from the page; new requests take the currency and the phone's country, and customers read the merchant's own disclaimer", async () => {
     const cookie = await app.signIn(gamma.admin.username, DEMO_PASSWORD, "ar");
-    const refused = await app.request("/ar/admin/profile", { cookie, form: fullForm({ country_code: "XX", currency_code: "BTC" }) });
+    const refused = await app.request("/ar/admin/profile", {
+      cookie,
+      form: fullForm({ country_code: "XX", currency_code: "BTC" }),
+    });
     expect(refused.status).toBe(400);
     const refusedText = await refused.text();
     expect(refusedText).toContain("اختر دولة من القائمة");
     expect(refusedText).toContain("اختر عملة من القائمة");
 
-    const form = fullForm({ country_code: "SA", currency_code: "USD", disclaimer_en: "Payments are settled by Gamma Pay.", disclaimer_ar: "تُسوّى المدفوعات عبر جاما باي." });
+    const form = fullForm({
+      country_code: "SA",
+      currency_code: "USD",
+      disclaimer_en: "Payments are settled by Gamma Pay.",
+      disclaimer_ar: "تُسوّى المدفوعات عبر جاما باي.",
+    });
     expect((await app.request("/ar/admin/profile", { cookie, form })).status).toBe(302);
-    expect(await merchantRow(gamma.merchantId)).toMatchObject({ country_code: "SA", currency_code: "USD", disclaimer_en: "Payments are settled by Gamma Pay." });
+    expect(await merchantRow(gamma.merchantId)).toMatchObject({
+      country_code: "SA",
+      currency_code: "USD",
+      disclaimer_en: "Payments are settled by Gamma Pay.",
+    });
     const page = await (await app.request("/en/admin/profile", { cookie })).text();
     expect(page).toContain("Saudi Arabia");
 
@@ -181,20 +239,33 @@ describe("the merchant's country, currency and disclaimer, and a request's unit"
     const created = await createRequest({ customer_phone: "501234567" });
     expect(created.status).toBe(201);
     const { id } = await created.json();
-    expect(await database.db.selectFrom("transactions").select(["currency_code", "customer_phone"]).where("id", "=", id).executeTakeFirstOrThrow()).toEqual({ currency_code: "USD", customer_phone: "+966501234567" });
-    const createPage = await (await app.request("/en/payment-request/create", { cookie: await app.signIn(gamma.admin.username, DEMO_PASSWORD) })).text();
+    expect(
+      await database.db
+        .selectFrom("transactions")
+        .select(["currency_code", "customer_phone"])
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ currency_code: "USD", customer_phone: "+966501234567" });
+    const createPage = await (
+      await app.request("/en/payment-request/create", { cookie: await app.signIn(gamma.admin.username, DEMO_PASSWORD) })
+    ).text();
     expect(createPage).toMatch(/<option[^>]*value="USD"[^>]*selected|<option[^>]*selected[^>]*value="USD"/);
 
     expect(await (await app.requestPayPage(`/en/pay/${id}`)).text()).toContain("Payments are settled by Gamma Pay.");
     expect(await (await app.requestPayPage(`/ar/pay/${id}`)).text()).toContain("تُسوّى المدفوعات عبر جاما باي.");
-    const view = await (await app.request(`/api/v1/plugins/payment_request/transaction/pay/${id}`, { headers: { "Accept-Language": "ar" } })).json();
+    const view = await (
+      await app.request(`/api/v1/plugins/payment_request/transaction/pay/${id}`, {
+        headers: { "Accept-Language": "ar" },
+      })
+    ).json();
     expect(view).toMatchObject({ country_code: "SA", disclaimer_message: "تُسوّى المدفوعات عبر جاما باي." });
 
     // Cleared, the platform's own words come back.
     await app.request("/ar/admin/profile", { cookie, form: { ...form, disclaimer_en: "", disclaimer_ar: "" } });
     const cleared = await (await app.requestPayPage(`/en/pay/${id}`)).text();
     expect(cleared).not.toContain("Gamma Pay");
-    const platformWords = (await (await app.request(`/api/v1/plugins/payment_request/transaction/pay/${id}`)).json()).disclaimer_message;
+    const platformWords = (await (await app.request(`/api/v1/plugins/payment_request/transaction/pay/${id}`)).json())
+      .disclaimer_message;
     expect(platformWords).toContain("never reach this merchant");
     expect(cleared).toContain("never reach this merchant");
   });
@@ -203,7 +274,23 @@ describe("the merchant's country, currency and disclaimer, and a request's unit"
     const now = new Date().toISOString();
     const { id: kiosk } = await database.db
       .insertInto("units")
-      .values({ merchant_id: gamma.merchantId, name: "Airport kiosk", title_en: "Gamma Airport", title_ar: "جاما المطار", logo_url: null, header_color: "#ffffff", website: null, instagram_url: null, twitter_url: null, facebook_url: null, show_unit_title: 1, is_default: 0, terms_en: null, terms_ar: null, created_at: now })
+      .values({
+        merchant_id: gamma.merchantId,
+        name: "Airport kiosk",
+        title_en: "Gamma Airport",
+        title_ar: "جاما المطار",
+        logo_url: null,
+        header_color: "#ffffff",
+        website: null,
+        instagram_url: null,
+        twitter_url: null,
+        facebook_url: null,
+        show_unit_title: 1,
+        is_default: 0,
+        terms_en: null,
+        terms_ar: null,
+        created_at: now,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     const betaUnit = await unitRow(beta.merchantId);
@@ -219,11 +306,24 @@ describe("the merchant's country, currency and disclaimer, and a request's unit"
     }
 
     const { id } = await (await createRequest({ unit: kiosk })).json();
-    expect((await database.db.selectFrom("transactions").select("unit_id").where("id", "=", id).executeTakeFirstOrThrow()).unit_id).toBe(kiosk);
+    expect(
+      (await database.db.selectFrom("transactions").select("unit_id").where("id", "=", id).executeTakeFirstOrThrow())
+        .unit_id,
+    ).toBe(kiosk);
     expect(await (await app.requestPayPage(`/en/pay/${id}`)).text()).toContain("Gamma Airport");
     const { id: plain } = await (await createRequest({})).json();
-    expect((await database.db.selectFrom("transactions").select("unit_id").where("id", "=", plain).executeTakeFirstOrThrow()).unit_id).toBe(
-      (await database.db.selectFrom("units").select("id").where("merchant_id", "=", gamma.merchantId).where("is_default", "=", 1).executeTakeFirstOrThrow()).id,
+    expect(
+      (await database.db.selectFrom("transactions").select("unit_id").where("id", "=", plain).executeTakeFirstOrThrow())
+        .unit_id,
+    ).toBe(
+      (
+        await database.db
+          .selectFrom("units")
+          .select("id")
+          .where("merchant_id", "=", gamma.merchantId)
+          .where("is_default", "=", 1)
+          .executeTakeFirstOrThrow()
+      ).id,
     );
 
     // From the page, without JavaScript.
@@ -231,9 +331,26 @@ describe("the merchant's country, currency and disclaimer, and a request's unit"
     const page = await (await app.request("/en/payment-request/create", { cookie })).text();
     expect(page).toContain('name="unit"');
     expect(page).toContain("Airport kiosk");
-    const posted = await app.request("/en/payment-request/create", { cookie, form: { amount: "2.500", currency_code: "KWD", pg_codes: "mpgs-sandbox", delivery_mode: "none", unit: String(kiosk) } });
+    const posted = await app.request("/en/payment-request/create", {
+      cookie,
+      form: {
+        amount: "2.500",
+        currency_code: "KWD",
+        pg_codes: "mpgs-sandbox",
+        delivery_mode: "none",
+        unit: String(kiosk),
+      },
+    });
     expect(posted.status).toBe(302);
     const madeId = posted.headers.get("Location")!.split("/").pop()!;
-    expect((await database.db.selectFrom("transactions").select("unit_id").where("id", "=", madeId).executeTakeFirstOrThrow()).unit_id).toBe(kiosk);
+    expect(
+      (
+        await database.db
+          .selectFrom("transactions")
+          .select("unit_id")
+          .where("id", "=", madeId)
+          .executeTakeFirstOrThrow()
+      ).unit_id,
+    ).toBe(kiosk);
   });
 });

@@ -57,14 +57,21 @@ afterAll(async () => {
 });
 
 async function tokenOf(username: string) {
-  const response = await fetch(`${server.url}/api/v1/user/token/`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ username, password: DEMO_PASSWORD }) });
+  const response = await fetch(`${server.url}/api/v1/user/token/`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ username, password: DEMO_PASSWORD }),
+  });
   return ((await response.json()) as { access: string }).access;
 }
 
 const call = (method: string, path: string, token: string, json?: unknown) =>
   fetch(`${server.url}${path}`, {
     method,
-    headers: { Authorization: `Bearer ${token}`, ...(json === undefined ? {} : { "Content-Type": "application/json" }) },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(json === undefined ? {} : { "Content-Type": "application/json" }),
+    },
     body: json === undefined ? undefined : JSON.stringify(json),
   });
 
@@ -89,23 +96,39 @@ let paidId = "";
 
 describe("merchant webhooks", () => {
   it("a real payment reaches the receiver, signed, and the log shows the try", async () => {
-    const created = await call("POST", "/api/v1/admin/webhooks", alphaToken, { url: receiverUrl, events: ["payment.succeeded", "refund.succeeded"] });
+    const created = await call("POST", "/api/v1/admin/webhooks", alphaToken, {
+      url: receiverUrl,
+      events: ["payment.succeeded", "refund.succeeded"],
+    });
     expect(created.status).toBe(201);
     endpoint = await created.json();
     expect(endpoint.secret).toMatch(/^whsec_/);
-    const stored = await database.db.selectFrom("webhook_endpoints").select("secret").where("id", "=", endpoint.id).executeTakeFirstOrThrow();
+    const stored = await database.db
+      .selectFrom("webhook_endpoints")
+      .select("secret")
+      .where("id", "=", endpoint.id)
+      .executeTakeFirstOrThrow();
     expect(stored.secret).not.toContain(endpoint.secret);
     const read = await (await call("GET", `/api/v1/admin/webhooks/${endpoint.id}`, alphaToken)).text();
     expect(read).not.toContain(endpoint.secret);
 
-    const paid = await payByCard(database.db, server.url, { merchantId: alpha.merchantId, user: { id: alpha.admin.id, username: alpha.admin.username }, amount: "7.500" });
+    const paid = await payByCard(database.db, server.url, {
+      merchantId: alpha.merchantId,
+      user: { id: alpha.admin.id, username: alpha.admin.username },
+      amount: "7.500",
+    });
     paidId = paid.id;
     // Nothing is sent during the payment itself: the delivery is a job.
     expect(received).toHaveLength(0);
     await drain();
     expect(received).toHaveLength(1);
     const body = verify(received[0], endpoint.secret);
-    expect(body).toMatchObject({ type: "payment.succeeded", data: { transaction: { id: paid.id, state: "paid", amount: "7.500", currency_code: "KWD", plugin: "payment_request" } } });
+    expect(body).toMatchObject({
+      type: "payment.succeeded",
+      data: {
+        transaction: { id: paid.id, state: "paid", amount: "7.500", currency_code: "KWD", plugin: "payment_request" },
+      },
+    });
     expect(typeof body.created).toBe("number");
 
     const log = await (await call("GET", `/api/v1/admin/webhooks/${endpoint.id}/deliveries`, alphaToken)).json();
@@ -117,7 +140,12 @@ describe("merchant webhooks", () => {
   it("a receiver answering 500 twice gets the event a third time, and the log shows all three tries", async () => {
     received.length = 0;
     answers.push(500, 500);
-    const refund = await call("POST", `/api/v1/plugins/payment_request/transaction/actions/${paidId}/refund/`, alphaToken, { amount: "2.000" });
+    const refund = await call(
+      "POST",
+      `/api/v1/plugins/payment_request/transaction/actions/${paidId}/refund/`,
+      alphaToken,
+      { amount: "2.000" },
+    );
     expect(refund.status).toBe(200);
     await drain();
     expect(received).toHaveLength(1);
@@ -133,9 +161,19 @@ describe("merchant webhooks", () => {
     expect(received).toHaveLength(3);
     const ids = received.map((delivery) => verify(delivery, endpoint.secret).id);
     expect(new Set(ids).size).toBe(1);
-    expect(JSON.parse(received[2].body)).toMatchObject({ type: "refund.succeeded", data: { operation: { kind: "refund", amount: "2.000" } } });
+    expect(JSON.parse(received[2].body)).toMatchObject({
+      type: "refund.succeeded",
+      data: { operation: { kind: "refund", amount: "2.000" } },
+    });
 
-    const log = (await (await call("GET", `/api/v1/admin/webhooks/${endpoint.id}/deliveries`, alphaToken)).json()) as { event: string; status: string; response_code: number; attempt: number; response_body: string; id: number }[];
+    const log = (await (await call("GET", `/api/v1/admin/webhooks/${endpoint.id}/deliveries`, alphaToken)).json()) as {
+      event: string;
+      status: string;
+      response_code: number;
+      attempt: number;
+      response_body: string;
+      id: number;
+    }[];
     const refunds = log.filter((entry) => entry.event === "refund.succeeded");
     expect(refunds.map((entry) => [entry.attempt, entry.status, entry.response_code])).toEqual([
       [3, "succeeded", 200],
@@ -145,29 +183,52 @@ describe("merchant webhooks", () => {
     expect(refunds[1].response_body).toHaveLength(1024);
 
     // Redeliver: the event once more, as a fourth try.
-    const again = await call("POST", `/api/v1/admin/webhooks/${endpoint.id}/deliveries/${refunds[0].id}/redeliver`, alphaToken);
+    const again = await call(
+      "POST",
+      `/api/v1/admin/webhooks/${endpoint.id}/deliveries/${refunds[0].id}/redeliver`,
+      alphaToken,
+    );
     expect(again.status).toBe(202);
     await drain();
     expect(received).toHaveLength(4);
     expect(JSON.parse(received[3].body).id).toBe(ids[0]);
-    const redelivered = await database.db.selectFrom("audit_log").select(["actor_name", "description"]).where("action", "=", "webhook_redelivered").executeTakeFirstOrThrow();
-    expect(redelivered).toEqual({ actor_name: alpha.admin.username, description: `Sent the event refund.succeeded again to the webhook endpoint ${receiverUrl}` });
+    const redelivered = await database.db
+      .selectFrom("audit_log")
+      .select(["actor_name", "description"])
+      .where("action", "=", "webhook_redelivered")
+      .executeTakeFirstOrThrow();
+    expect(redelivered).toEqual({
+      actor_name: alpha.admin.username,
+      description: `Sent the event refund.succeeded again to the webhook endpoint ${receiverUrl}`,
+    });
   });
 
   it("ends an event's pending retries at an endpoint once a Redeliver has reached it", async () => {
     received.length = 0;
     answers.push(500);
-    const refund = await call("POST", `/api/v1/plugins/payment_request/transaction/actions/${paidId}/refund/`, alphaToken, { amount: "1.000" });
+    const refund = await call(
+      "POST",
+      `/api/v1/plugins/payment_request/transaction/actions/${paidId}/refund/`,
+      alphaToken,
+      { amount: "1.000" },
+    );
     expect(refund.status).toBe(200);
     await drain();
     expect(received).toHaveLength(1);
     const eventId = JSON.parse(received[0].body).id;
-    const failed = ((await (await call("GET", `/api/v1/admin/webhooks/${endpoint.id}/deliveries`, alphaToken)).json()) as { id: number; event_id: string; status: string }[]).find(
-      (entry) => entry.event_id === eventId,
-    )!;
+    const failed = (
+      (await (await call("GET", `/api/v1/admin/webhooks/${endpoint.id}/deliveries`, alphaToken)).json()) as {
+        id: number;
+        event_id: string;
+        status: string;
+      }[]
+    ).find((entry) => entry.event_id === eventId)!;
     expect(failed.status).toBe("failed");
     // The merchant fixes the receiver and presses Redeliver before the automatic retry is due.
-    expect((await call("POST", `/api/v1/admin/webhooks/${endpoint.id}/deliveries/${failed.id}/redeliver`, alphaToken)).status).toBe(202);
+    expect(
+      (await call("POST", `/api/v1/admin/webhooks/${endpoint.id}/deliveries/${failed.id}/redeliver`, alphaToken))
+        .status,
+    ).toBe(202);
     await drain();
     expect(received).toHaveLength(2);
     // The retry queued after the failure is due now, and later ones would be too: none is sent.
@@ -176,7 +237,11 @@ describe("merchant webhooks", () => {
       await drain();
     }
     expect(received).toHaveLength(2);
-    const log = (await (await call("GET", `/api/v1/admin/webhooks/${endpoint.id}/deliveries`, alphaToken)).json()) as { event_id: string; attempt: number; status: string }[];
+    const log = (await (await call("GET", `/api/v1/admin/webhooks/${endpoint.id}/deliveries`, alphaToken)).json()) as {
+      event_id: string;
+      attempt: number;
+      status: string;
+    }[];
     expect(log.filter((entry) => entry.event_id === eventId).map((entry) => [entry.attempt, entry.status])).toEqual([
       [2, "succeeded"],
       [1, "failed"],
@@ -190,12 +255,24 @@ describe("merchant webhooks", () => {
     await drain();
     expect(received).toHaveLength(1);
     expect(verify(received[0], endpoint.secret).type).toBe("webhook.test");
-    expect((await database.db.selectFrom("audit_log").select("description").where("action", "=", "webhook_test_sent").executeTakeFirstOrThrow()).description).toBe(`Sent a test event to the webhook endpoint ${receiverUrl}`);
+    expect(
+      (
+        await database.db
+          .selectFrom("audit_log")
+          .select("description")
+          .where("action", "=", "webhook_test_sent")
+          .executeTakeFirstOrThrow()
+      ).description,
+    ).toBe(`Sent a test event to the webhook endpoint ${receiverUrl}`);
 
     const off = await call("PATCH", `/api/v1/admin/webhooks/${endpoint.id}`, alphaToken, { enabled: false });
     expect(await off.json()).toMatchObject({ enabled: false });
     expect((await call("POST", `/api/v1/admin/webhooks/${endpoint.id}/test`, alphaToken)).status).toBe(409);
-    await payByCard(database.db, server.url, { merchantId: alpha.merchantId, user: { id: alpha.admin.id, username: alpha.admin.username }, amount: "1.000" });
+    await payByCard(database.db, server.url, {
+      merchantId: alpha.merchantId,
+      user: { id: alpha.admin.id, username: alpha.admin.username },
+      amount: "1.000",
+    });
     await drain();
     expect(received).toHaveLength(1);
     await call("PATCH", `/api/v1/admin/webhooks/${endpoint.id}`, alphaToken, { enabled: true });
@@ -205,12 +282,18 @@ describe("merchant webhooks", () => {
     expect(await (await call("GET", "/api/v1/admin/webhooks", betaToken)).json()).toEqual([]);
     expect((await call("GET", `/api/v1/admin/webhooks/${endpoint.id}`, betaToken)).status).toBe(404);
     expect((await call("GET", `/api/v1/admin/webhooks/${endpoint.id}/deliveries`, betaToken)).status).toBe(404);
-    expect((await call("PATCH", `/api/v1/admin/webhooks/${endpoint.id}`, betaToken, { enabled: false })).status).toBe(404);
+    expect((await call("PATCH", `/api/v1/admin/webhooks/${endpoint.id}`, betaToken, { enabled: false })).status).toBe(
+      404,
+    );
     expect((await call("POST", `/api/v1/admin/webhooks/${endpoint.id}/test`, betaToken)).status).toBe(404);
     expect((await call("DELETE", `/api/v1/admin/webhooks/${endpoint.id}`, betaToken)).status).toBe(404);
     // A payment of Beta's is not told to Alpha's endpoint.
     received.length = 0;
-    await payByCard(database.db, server.url, { merchantId: beta.merchantId, user: { id: beta.admin.id, username: beta.admin.username }, amount: "1.000" });
+    await payByCard(database.db, server.url, {
+      merchantId: beta.merchantId,
+      user: { id: beta.admin.id, username: beta.admin.username },
+      amount: "1.000",
+    });
     await drain();
     expect(received).toHaveLength(0);
   });
@@ -231,7 +314,15 @@ describe("merchant webhooks", () => {
     process.env.WEBHOOK_ALLOW_PRIVATE = "0";
     resetEnvCache();
     try {
-      for (const url of ["http://127.0.0.1:8080/x", "http://localhost/x", "http://[::1]/x", "http://10.1.2.3/x", "http://169.254.169.254/latest", "http://192.168.1.10/", "http://[::ffff:127.0.0.1]/"]) {
+      for (const url of [
+        "http://127.0.0.1:8080/x",
+        "http://localhost/x",
+        "http://[::1]/x",
+        "http://10.1.2.3/x",
+        "http://169.254.169.254/latest",
+        "http://192.168.1.10/",
+        "http://[::ffff:127.0.0.1]/",
+      ]) {
         expect(await checkWebhookUrl(url), url).toBe("admin.webhooks.errors.private");
       }
       expect(await checkWebhookUrl("https://93.184.216.34/hooks")).toBeNull();
@@ -240,7 +331,9 @@ describe("merchant webhooks", () => {
       await call("POST", `/api/v1/admin/webhooks/${endpoint.id}/test`, alphaToken);
       await drain();
       expect(received).toHaveLength(0);
-      const log = (await (await call("GET", `/api/v1/admin/webhooks/${endpoint.id}/deliveries`, alphaToken)).json()) as { event: string; status: string; error: string | null }[];
+      const log = (await (
+        await call("GET", `/api/v1/admin/webhooks/${endpoint.id}/deliveries`, alphaToken)
+      ).json()) as { event: string; status: string; error: string | null }[];
       expect(log[0]).toMatchObject({ event: "webhook.test", status: "failed" });
       expect(log[0].error).toContain("private");
     } finally {
@@ -259,13 +352,19 @@ describe("a receiver that answers slowly", () => {
     });
     await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
     try {
-      const created = await call("POST", "/api/v1/admin/webhooks", alphaToken, { url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/drip`, events: ["payment.succeeded"] });
+      const created = await call("POST", "/api/v1/admin/webhooks", alphaToken, {
+        url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/drip`,
+        events: ["payment.succeeded"],
+      });
       const { id } = await created.json();
       await call("POST", `/api/v1/admin/webhooks/${id}/test`, alphaToken);
       const started = Date.now();
       await drain();
       expect(Date.now() - started).toBeLessThan(20_000);
-      const log = (await (await call("GET", `/api/v1/admin/webhooks/${id}/deliveries`, alphaToken)).json()) as { status: string; error: string }[];
+      const log = (await (await call("GET", `/api/v1/admin/webhooks/${id}/deliveries`, alphaToken)).json()) as {
+        status: string;
+        error: string;
+      }[];
       expect(log[0]).toMatchObject({ status: "failed" });
       expect(log[0].error).toContain("10 seconds");
     } finally {

@@ -36,8 +36,12 @@ async function createRequest(body: Record<string, unknown> = {}) {
 }
 
 const payApi = (id: string, amount: string, headers: Record<string, string> = {}) =>
-  app.request(`/api/v1/plugins/payment_request/transaction/pay/${id}`, { json: { gateway_code: "cod", amount }, headers });
-const priceApi = (id: string, amount: string) => app.request(`/api/v1/plugins/payment_request/transaction/pay-choices/${id}`, { json: { amount } });
+  app.request(`/api/v1/plugins/payment_request/transaction/pay/${id}`, {
+    json: { gateway_code: "cod", amount },
+    headers,
+  });
+const priceApi = (id: string, amount: string) =>
+  app.request(`/api/v1/plugins/payment_request/transaction/pay-choices/${id}`, { json: { amount } });
 
 describe("bounds of an editable amount", () => {
   it("refuses on the pay API an amount below the merchant's minimum or above the maximum", async () => {
@@ -50,12 +54,18 @@ describe("bounds of an editable amount", () => {
     }
     const arabic = await payApi(id, "0.001", { "Accept-Language": "ar" });
     expect((await arabic.json()).amount[0]).toContain("1.000");
-    expect(await database.db.selectFrom("payment_attempts").select("id").where("transaction_id", "=", id).execute()).toHaveLength(0);
+    expect(
+      await database.db.selectFrom("payment_attempts").select("id").where("transaction_id", "=", id).execute(),
+    ).toHaveLength(0);
     expect([min_amount, max_amount]).toEqual(["1.000", "20.000"]);
     expect((await priceApi(id, "20.000")).status).toBe(200);
     const paid = await payApi(id, "1.000");
     expect(paid.status).toBe(200);
-    const attempt = await database.db.selectFrom("payment_attempts").select("amount").where("transaction_id", "=", id).executeTakeFirstOrThrow();
+    const attempt = await database.db
+      .selectFrom("payment_attempts")
+      .select("amount")
+      .where("transaction_id", "=", id)
+      .executeTakeFirstOrThrow();
     expect(attempt.amount).toBe(1000);
   });
 
@@ -113,10 +123,16 @@ describe("bounds of an editable amount", () => {
     const typed = plain(await (await app.requestPayPage(`/en/pay/${id}?amount=9`)).text());
     expect(typed).toMatch(/<p id="amount-error"[^>]*>Enter an amount between KWD 2.000 and KWD 8.000.<\/p>/);
 
-    const submitted = await app.request(`/en/pay/${id}`, { form: { gateway_code: "cod", amount: "0.001", submission_token: "bounds-form-1" } });
+    const submitted = await app.request(`/en/pay/${id}`, {
+      form: { gateway_code: "cod", amount: "0.001", submission_token: "bounds-form-1" },
+    });
     expect(submitted.status).toBe(400);
-    expect(plain(await submitted.text())).toMatch(/<p id="amount-error"[^>]*>Enter an amount between KWD 2.000 and KWD 8.000.<\/p>/);
-    expect(await database.db.selectFrom("payment_attempts").select("id").where("transaction_id", "=", id).execute()).toHaveLength(0);
+    expect(plain(await submitted.text())).toMatch(
+      /<p id="amount-error"[^>]*>Enter an amount between KWD 2.000 and KWD 8.000.<\/p>/,
+    );
+    expect(
+      await database.db.selectFrom("payment_attempts").select("id").where("transaction_id", "=", id).execute(),
+    ).toHaveLength(0);
   });
 });
 
@@ -128,12 +144,24 @@ describe("bounds on the dashboard", () => {
     expect(form).toContain('name="max_amount"');
     expect(form).toContain("Minimum the customer may pay");
 
-    const fields = { amount: "5.000", currency_code: "KWD", pg_codes: "cod", delivery_mode: "none", editable_amount: "on" };
-    const refused = await app.request("/en/payment-request/create", { form: { ...fields, min_amount: "4.000", max_amount: "3.000" }, cookie });
+    const fields = {
+      amount: "5.000",
+      currency_code: "KWD",
+      pg_codes: "cod",
+      delivery_mode: "none",
+      editable_amount: "on",
+    };
+    const refused = await app.request("/en/payment-request/create", {
+      form: { ...fields, min_amount: "4.000", max_amount: "3.000" },
+      cookie,
+    });
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain("The minimum cannot be above the maximum.");
 
-    const created = await app.request("/en/payment-request/create", { form: { ...fields, min_amount: "1.500", max_amount: "7.000" }, cookie });
+    const created = await app.request("/en/payment-request/create", {
+      form: { ...fields, min_amount: "1.500", max_amount: "7.000" },
+      cookie,
+    });
     expect(created.status).toBe(302);
     const details = plain(await (await app.request(created.headers.get("Location")!, { cookie })).text());
     expect(details).toContain("KWD 1.500 – KWD 7.000");

@@ -72,7 +72,9 @@ describe("POST /api/v1/user/token/", () => {
     expect(body.access).toBeUndefined();
     expect(body.message).toBeTruthy();
 
-    const wrong = await app.request("/api/v1/user/verify_otp/", { json: { username: alpha.otp.username, code: "000000" } });
+    const wrong = await app.request("/api/v1/user/verify_otp/", {
+      json: { username: alpha.otp.username, code: "000000" },
+    });
     const code = await latestCodeFor(alpha.otp.email);
     if (code !== "000000") {
       expect(wrong.status).toBe(400);
@@ -120,7 +122,9 @@ describe("bearer tokens", () => {
     const next = await refreshed.json();
     expect(next.refresh).not.toBe(tokens.refresh);
     // A second use of the old refresh token would end the session (tests/http/account-safety).
-    expect((await app.request("/api/v1/user/logout/", { method: "POST", headers: bearer(next.access) })).status).toBe(200);
+    expect((await app.request("/api/v1/user/logout/", { method: "POST", headers: bearer(next.access) })).status).toBe(
+      200,
+    );
     expect((await app.request("/api/v1/user/details", { headers: bearer(next.access) })).status).toBe(401);
     expect((await app.request("/api/v1/user/token/refresh/", { json: { refresh: next.refresh } })).status).toBe(401);
   });
@@ -133,7 +137,9 @@ describe("bearer tokens", () => {
       headers: bearer(current.access),
     });
     expect(weak.status).toBe(400);
-    expect((await weak.json()).new_password).toContain("This password is too short. It must contain at least 8 characters.");
+    expect((await weak.json()).new_password).toContain(
+      "This password is too short. It must contain at least 8 characters.",
+    );
 
     const changed = await app.request("/api/v1/user/change_password", {
       json: { old_password: DEMO_PASSWORD, new_password: "Kuwait#Pay7Z", repeat_password: "Kuwait#Pay7Z" },
@@ -171,7 +177,9 @@ describe("bearer tokens", () => {
 
 describe("merchant isolation", () => {
   it("never shows one merchant's rows to another merchant's user", async () => {
-    const betaCookie = await app.signIn(beta.admin.username, DEMO_PASSWORD).catch(() => app.signIn(beta.admin.username, "Kuwait#Pay7Z"));
+    const betaCookie = await app
+      .signIn(beta.admin.username, DEMO_PASSWORD)
+      .catch(() => app.signIn(beta.admin.username, "Kuwait#Pay7Z"));
     await app.request("/en/help", {
       cookie: betaCookie,
       form: { email: "owner@beta.example", subject: "support_request", email_message: "Beta secret" },
@@ -198,11 +206,9 @@ describe("help", () => {
     const { access } = await app.apiToken(alpha.staff.username, DEMO_PASSWORD);
     const options = await app.request("/api/v1/dashboard/help", { method: "OPTIONS", headers: bearer(access) });
     const described = await options.json();
-    expect(described.actions.POST.subject.choices.map((choice: { display_name: string }) => choice.display_name)).toEqual([
-      "Support request",
-      "Suggestion",
-      "Feedback",
-    ]);
+    expect(
+      described.actions.POST.subject.choices.map((choice: { display_name: string }) => choice.display_name),
+    ).toEqual(["Support request", "Suggestion", "Feedback"]);
     const invalid = await app.request("/api/v1/dashboard/help", { json: { email: "nope" }, headers: bearer(access) });
     expect(invalid.status).toBe(400);
     expect(await invalid.json()).toEqual({ email: ["Enter valid email address"], subject: ["This field is required"] });

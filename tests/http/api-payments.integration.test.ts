@@ -24,10 +24,21 @@ const create = (body: unknown, headers: Record<string, string> = {}, token = alp
 
 describe("POST /api/v1/plugins/payment_request/transaction", () => {
   it("creates a request and answers its id, state and checkout_url", async () => {
-    const response = await create({ amount: "12.500", currency_code: "KWD", customer_email: "c@example.com", pg_codes: ["knet-sandbox", "cod"] });
+    const response = await create({
+      amount: "12.500",
+      currency_code: "KWD",
+      customer_email: "c@example.com",
+      pg_codes: ["knet-sandbox", "cod"],
+    });
     expect(response.status).toBe(201);
     const body = await response.json();
-    expect(body).toMatchObject({ state: "created", amount: "12.500", currency_code: "KWD", customer_email: "c@example.com", pg_codes: ["knet-sandbox", "cod"] });
+    expect(body).toMatchObject({
+      state: "created",
+      amount: "12.500",
+      currency_code: "KWD",
+      customer_email: "c@example.com",
+      pg_codes: ["knet-sandbox", "cod"],
+    });
     expect(body.checkout_url).toBe(`http://localhost:3000/en/pay/${body.id}`);
   });
 
@@ -59,26 +70,47 @@ describe("POST /api/v1/plugins/payment_request/transaction", () => {
     const staffToken = (await app.apiToken(alpha.staff.username, DEMO_PASSWORD)).access;
     expect((await create({ amount: "1", pg_codes: "cod" }, {}, staffToken)).status).toBe(403);
     const created = await (await create({ amount: "2", pg_codes: "cod" })).json();
-    const own = await app.request(`/api/v1/plugins/payment_request/transaction/details/${created.id}`, { headers: auth(alphaToken) });
+    const own = await app.request(`/api/v1/plugins/payment_request/transaction/details/${created.id}`, {
+      headers: auth(alphaToken),
+    });
     expect(own.status).toBe(200);
     const betaToken = (await app.apiToken(beta.admin.username, DEMO_PASSWORD)).access;
-    const foreign = await app.request(`/api/v1/plugins/payment_request/transaction/details/${created.id}`, { headers: auth(betaToken) });
+    const foreign = await app.request(`/api/v1/plugins/payment_request/transaction/details/${created.id}`, {
+      headers: auth(betaToken),
+    });
     expect(foreign.status).toBe(404);
   });
 });
 
 describe("public pay calls", () => {
   it("reads the transaction, re-prices choices and pays cash on delivery once", async () => {
-    const created = await (await create({ amount: "10.000", pg_codes: ["mpgs-sandbox", "cod"], editable_amount: true })).json();
+    const created = await (
+      await create({ amount: "10.000", pg_codes: ["mpgs-sandbox", "cod"], editable_amount: true })
+    ).json();
     const view = await (await app.request(`/api/v1/plugins/payment_request/transaction/pay/${created.id}`)).json();
-    expect(view).toMatchObject({ amount: "10.000", currency: "KWD", valid_for_payment: true, has_editable_amount: true });
-    expect(view.pay_choices.map((choice: { gateway_code: string; amount: string; fee: string }) => [choice.gateway_code, choice.amount, choice.fee])).toEqual([
+    expect(view).toMatchObject({
+      amount: "10.000",
+      currency: "KWD",
+      valid_for_payment: true,
+      has_editable_amount: true,
+    });
+    expect(
+      view.pay_choices.map((choice: { gateway_code: string; amount: string; fee: string }) => [
+        choice.gateway_code,
+        choice.amount,
+        choice.fee,
+      ]),
+    ).toEqual([
       ["mpgs-sandbox", "10.300", "0.300"],
       ["cod", "10.000", "0.000"],
     ]);
-    const repriced = await app.request(`/api/v1/plugins/payment_request/transaction/pay-choices/${created.id}`, { json: { amount: "20" } });
+    const repriced = await app.request(`/api/v1/plugins/payment_request/transaction/pay-choices/${created.id}`, {
+      json: { amount: "20" },
+    });
     expect((await repriced.json()).pay_choices[0]).toMatchObject({ amount: "20.500", base_amount: "20.000" });
-    const invalid = await app.request(`/api/v1/plugins/payment_request/transaction/pay-choices/${created.id}`, { json: { amount: "0" } });
+    const invalid = await app.request(`/api/v1/plugins/payment_request/transaction/pay-choices/${created.id}`, {
+      json: { amount: "0" },
+    });
     expect(await invalid.json()).toEqual({ amount: ["Must be valid positive number"] });
 
     const pay = () =>
@@ -139,18 +171,29 @@ describe("transaction actions", () => {
   it("offers resend and cancel to those allowed, runs them, and only delete once closed", async () => {
     const created = await (await create({ amount: "3", pg_codes: "cod", customer_email: "again@example.com" })).json();
     const list = async (token: string) =>
-      (await app.request(`/api/v1/plugins/payment_request/transaction/actions/${created.id}/`, { headers: auth(token) })).json();
+      (
+        await app.request(`/api/v1/plugins/payment_request/transaction/actions/${created.id}/`, {
+          headers: auth(token),
+        })
+      ).json();
     const actions = await list(alphaToken);
     expect(actions.map((action: { value: string }) => action.value)).toEqual(["email", "cancel", "delete"]);
-    expect(actions[0]).toMatchObject({ display_name: "Resend email", url: `/api/v1/plugins/payment_request/transaction/actions/${created.id}/email/` });
+    expect(actions[0]).toMatchObject({
+      display_name: "Resend email",
+      url: `/api/v1/plugins/payment_request/transaction/actions/${created.id}/email/`,
+    });
 
     const staffToken = (await app.apiToken(alpha.staff.username, DEMO_PASSWORD)).access;
     expect(await list(staffToken)).toEqual([]);
     expect((await app.request(actions[1].url, { method: "POST", headers: auth(staffToken) })).status).toBe(403);
 
-    const mailsBefore = (await database.db.selectFrom("outgoing_mail").select("id").where("to_address", "=", "again@example.com").execute()).length;
+    const mailsBefore = (
+      await database.db.selectFrom("outgoing_mail").select("id").where("to_address", "=", "again@example.com").execute()
+    ).length;
     expect((await app.request(actions[0].url, { method: "POST", headers: auth(alphaToken) })).status).toBe(200);
-    const mailsAfter = (await database.db.selectFrom("outgoing_mail").select("id").where("to_address", "=", "again@example.com").execute()).length;
+    const mailsAfter = (
+      await database.db.selectFrom("outgoing_mail").select("id").where("to_address", "=", "again@example.com").execute()
+    ).length;
     expect(mailsAfter).toBe(mailsBefore + 1);
 
     const canceled = await app.request(actions[1].url, { method: "POST", headers: auth(alphaToken) });
@@ -161,6 +204,12 @@ describe("transaction actions", () => {
     expect(view).toMatchObject({ state: "canceled", valid_for_payment: false });
 
     const betaToken = (await app.apiToken(beta.admin.username, DEMO_PASSWORD)).access;
-    expect((await app.request(`/api/v1/plugins/payment_request/transaction/actions/${created.id}/`, { headers: auth(betaToken) })).status).toBe(404);
+    expect(
+      (
+        await app.request(`/api/v1/plugins/payment_request/transaction/actions/${created.id}/`, {
+          headers: auth(betaToken),
+        })
+      ).status,
+    ).toBe(404);
   });
 });

@@ -17,7 +17,12 @@ let server: TestHttpServer;
 let shop: Awaited<ReturnType<typeof seedMerchant>>;
 let other: Awaited<ReturnType<typeof seedMerchant>>;
 const ids = { checker: 0, maker: 0, target: 0 };
-const OPERATOR: Permission[] = ["view_paymenttransaction", "refund_paymenttransaction", "capture_paymenttransaction", "void_paymenttransaction"];
+const OPERATOR: Permission[] = [
+  "view_paymenttransaction",
+  "refund_paymenttransaction",
+  "capture_paymenttransaction",
+  "void_paymenttransaction",
+];
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -25,7 +30,13 @@ beforeAll(async () => {
   other = await seedMerchant(database.db, "Tx");
   await database.db.updateTable("merchants").set({ operations_approval: 1 }).execute();
   const user = (username: string, permissions: Permission[]) =>
-    createUser(database.db, shop.merchantId, { username, email: `${username}@tk.example`, firstName: "Test", lastName: "User", permissions });
+    createUser(database.db, shop.merchantId, {
+      username,
+      email: `${username}@tk.example`,
+      firstName: "Test",
+      lastName: "User",
+      permissions,
+    });
   ids.checker = await user("tk-checker", [...OPERATOR, "approve_operations", "approve_permission_requests"]);
   ids.maker = await user("tk-maker", OPERATOR);
   ids.target = await user("tk-target", ["view_paymenttransaction"]);
@@ -61,23 +72,37 @@ async function token(username: string) {
 function page(path: string, cookie: string, form?: Record<string, string>) {
   return fetch(`${server.url}${path}`, {
     method: form ? "POST" : "GET",
-    headers: form ? { Cookie: cookie, Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" } : { Cookie: cookie },
+    headers: form
+      ? { Cookie: cookie, Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" }
+      : { Cookie: cookie },
     body: form ? new URLSearchParams(form) : undefined,
     redirect: "manual",
   });
 }
 
-function api(path: string, access: string, options: { method?: string; json?: unknown; headers?: Record<string, string> } = {}) {
+function api(
+  path: string,
+  access: string,
+  options: { method?: string; json?: unknown; headers?: Record<string, string> } = {},
+) {
   return fetch(`${server.url}/api/v1/${path}`, {
     method: options.method ?? (options.json === undefined ? "GET" : "POST"),
-    headers: { Authorization: `Bearer ${access}`, ...(options.json === undefined ? {} : { "Content-Type": "application/json" }), ...options.headers },
+    headers: {
+      Authorization: `Bearer ${access}`,
+      ...(options.json === undefined ? {} : { "Content-Type": "application/json" }),
+      ...options.headers,
+    },
     body: options.json === undefined ? undefined : JSON.stringify(options.json),
   });
 }
 
 /** A paid transaction and the maker's pending refund request for it. */
 async function pendingRefund(amount = "2.000") {
-  const { id, orderNo } = await payByCard(database.db, server.url, { merchantId: shop.merchantId, user: shop.admin, amount: "10.000" });
+  const { id, orderNo } = await payByCard(database.db, server.url, {
+    merchantId: shop.merchantId,
+    user: shop.admin,
+    amount: "10.000",
+  });
   const maker = (await loadSessionUser(database.db, ids.maker))!;
   const outcome = await requestOperation(database.db, {
     merchantId: shop.merchantId,
@@ -92,7 +117,11 @@ async function pendingRefund(amount = "2.000") {
 }
 
 async function succeededOperations(transactionId: string) {
-  const rows = await database.db.selectFrom("transaction_operations").select("state").where("transaction_id", "=", transactionId).execute();
+  const rows = await database.db
+    .selectFrom("transaction_operations")
+    .select("state")
+    .where("transaction_id", "=", transactionId)
+    .execute();
   return rows.filter((row) => row.state === "succeeded").length;
 }
 
@@ -110,7 +139,9 @@ describe("the Operations Requests pages", () => {
     expect(html).toMatch(/title="Pending requests: \d+"/);
     const approvedOnly = await (await page("/en/ticket/approve-refund-void?state=approved", cookie)).text();
     expect(approvedOnly).not.toContain(`/en/ticket/approve-refund-void/${requestId}"`);
-    const badDates = await (await page("/en/ticket/approve-refund-void?created_after=2026-05-02&created_before=2026-05-01", cookie)).text();
+    const badDates = await (
+      await page("/en/ticket/approve-refund-void?created_after=2026-05-02&created_before=2026-05-01", cookie)
+    ).text();
     expect(badDates).toContain("To cannot be before From.");
     const arabic = await (await page("/ar/ticket/approve-refund-void", cookie)).text();
     expect(arabic).toContain("قيد الانتظار");
@@ -159,12 +190,20 @@ describe("the Operations Requests pages", () => {
     expect(details).toContain(`href="/en/ticket/approve-refund-void/${requestId}"`);
     expect(details).toContain("A request for this transaction is already waiting for approval.");
     expect(details).not.toContain('name="amount"');
-    const review = await page(`/en/transactions/${transactionId}`, makerCookie, { intent: "operation", id: transactionId, kind: "refund", amount: "1.000", step: "review" });
+    const review = await page(`/en/transactions/${transactionId}`, makerCookie, {
+      intent: "operation",
+      id: transactionId,
+      kind: "refund",
+      amount: "1.000",
+      step: "review",
+    });
     expect(review.status).toBe(409);
     expect(await review.text()).not.toContain("Are you sure?");
 
     // The checker sees the waiting request too, and may still refund directly.
-    const checkerView = await (await page(`/ar/transactions/${transactionId}?operation=refund`, await signIn("tk-checker"))).text();
+    const checkerView = await (
+      await page(`/ar/transactions/${transactionId}?operation=refund`, await signIn("tk-checker"))
+    ).text();
     expect(checkerView).toContain("بانتظار الموافقة");
     expect(checkerView).toContain('name="amount"');
   });
@@ -176,8 +215,12 @@ describe("the Operations Requests pages", () => {
     expect((await page("/en/ticket/approve-permissions", staff)).status).toBe(403);
     const stranger = await signIn(other.admin.username);
     expect((await page(`/en/ticket/approve-refund-void/${requestId}`, stranger)).status).toBe(404);
-    expect((await page(`/en/ticket/approve-refund-void/${requestId}`, stranger, { intent: "approve" })).status).toBe(404);
-    expect(await (await page("/en/ticket/approve-refund-void", stranger)).text()).not.toContain(`/en/ticket/approve-refund-void/${requestId}"`);
+    expect((await page(`/en/ticket/approve-refund-void/${requestId}`, stranger, { intent: "approve" })).status).toBe(
+      404,
+    );
+    expect(await (await page("/en/ticket/approve-refund-void", stranger)).text()).not.toContain(
+      `/en/ticket/approve-refund-void/${requestId}"`,
+    );
   });
 });
 
@@ -187,18 +230,26 @@ describe("the Permissions Requests pages", () => {
     const list = await (await page("/en/ticket/approve-permissions", admin)).text();
     expect(list).toContain("Request permission");
     expect(list).toContain(`<option value="${ids.target}">tk-target`);
-    const asked = await page("/en/ticket/approve-permissions", admin, { user: String(ids.target), permission: "refund_paymenttransaction" });
+    const asked = await page("/en/ticket/approve-permissions", admin, {
+      user: String(ids.target),
+      permission: "refund_paymenttransaction",
+    });
     expect(asked.status).toBe(303);
     const location = asked.headers.get("Location")!;
     expect(location).toMatch(/^\/en\/ticket\/approve-permissions\/\d+$/);
-    const duplicate = await page("/en/ticket/approve-permissions", admin, { user: String(ids.target), permission: "refund_paymenttransaction" });
+    const duplicate = await page("/en/ticket/approve-permissions", admin, {
+      user: String(ids.target),
+      permission: "refund_paymenttransaction",
+    });
     expect(duplicate.status).toBe(409);
     expect(await duplicate.text()).toContain("A request for these rights is already waiting for approval.");
     const missing = await page("/en/ticket/approve-permissions", admin, { user: "", permission: "approve_operations" });
     expect(missing.status).toBe(400);
 
     const checker = await signIn("tk-checker");
-    expect(await (await page("/en/ticket/approve-permissions?status=NEW", checker)).text()).toContain(`href="${location}"`);
+    expect(await (await page("/en/ticket/approve-permissions?status=NEW", checker)).text()).toContain(
+      `href="${location}"`,
+    );
     const approved = await page(location, checker, { intent: "approve" });
     expect(approved.status).toBe(200);
     expect(await approved.text()).toContain("Request approved.");
@@ -214,13 +265,28 @@ describe("the Operations service (API v1 plugins/c/oa)", () => {
     const access = await token("tk-checker");
     const list = await api("plugins/c/oa/processes/operation/?state=pending&type=refund&per_page=50", access);
     expect(list.status).toBe(200);
-    const body = (await list.json()) as { count: number; results: { id: number; status: string; amount: string; transaction: { id: string } }[] };
-    expect(body.results.find((row) => row.id === requestId)).toMatchObject({ status: "NEW", amount: "1.500", transaction: { id: transactionId } });
+    const body = (await list.json()) as {
+      count: number;
+      results: { id: number; status: string; amount: string; transaction: { id: string } }[];
+    };
+    expect(body.results.find((row) => row.id === requestId)).toMatchObject({
+      status: "NEW",
+      amount: "1.500",
+      transaction: { id: transactionId },
+    });
     const options = await api("plugins/c/oa/processes/operation/", access, { method: "OPTIONS" });
-    expect(await options.json()).toMatchObject({ filters_data: { types: [{ value: "refund" }, { value: "capture" }, { value: "void" }] } });
+    expect(await options.json()).toMatchObject({
+      filters_data: { types: [{ value: "refund" }, { value: "capture" }, { value: "void" }] },
+    });
     const details = await (await api(`plugins/c/oa/processes/operation/${requestId}/`, access)).json();
-    expect(details).toMatchObject({ id: requestId, maker: { username: "tk-maker" }, transaction: { customer_email: "buyer@example.com" } });
-    const tasks = (await (await api(`plugins/c/oa/tasks/operation/?process_id=${requestId}&task_list=ACTIVE`, access)).json()) as {
+    expect(details).toMatchObject({
+      id: requestId,
+      maker: { username: "tk-maker" },
+      transaction: { customer_email: "buyer@example.com" },
+    });
+    const tasks = (await (
+      await api(`plugins/c/oa/tasks/operation/?process_id=${requestId}&task_list=ACTIVE`, access)
+    ).json()) as {
       count: number;
       results: { actions: { value: string; url: string }[] }[];
     };
@@ -231,7 +297,11 @@ describe("the Operations service (API v1 plugins/c/oa)", () => {
     ]);
     const counter = (await (await api("plugins/c/oa/counter", access)).json()) as { count: number };
     expect(counter.count).toBeGreaterThanOrEqual(1);
-    const bad = await api("plugins/c/oa/processes/operation/?created_after=2026-05-02&created_before=2026-05-01", access, { headers: { "Accept-Language": "ar" } });
+    const bad = await api(
+      "plugins/c/oa/processes/operation/?created_after=2026-05-02&created_before=2026-05-01",
+      access,
+      { headers: { "Accept-Language": "ar" } },
+    );
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ created_before: ['لا يمكن أن يكون تاريخ "إلى" قبل تاريخ "من".'] });
   });
@@ -260,17 +330,26 @@ describe("the Operations service (API v1 plugins/c/oa)", () => {
   it("refuses the maker's own approval, staff, and another merchant, in the caller's language", async () => {
     const { requestId } = await pendingRefund();
     const maker = await token("tk-maker");
-    const own = await api(`plugins/c/oa/processes/operation/${requestId}/approve/`, maker, { json: {}, headers: { "Accept-Language": "ar" } });
+    const own = await api(`plugins/c/oa/processes/operation/${requestId}/approve/`, maker, {
+      json: {},
+      headers: { "Accept-Language": "ar" },
+    });
     expect(own.status).toBe(403);
     expect(await own.json()).toMatchObject({ detail: "ليست لديك صلاحية لهذه العملية." });
     expect((await (await api(`plugins/c/oa/processes/operation/${requestId}/`, maker)).json()).actions).toEqual([
-      { value: "cancel", display_name: "Cancel request", url: `/api/v1/plugins/c/oa/processes/operation/${requestId}/cancel/` },
+      {
+        value: "cancel",
+        display_name: "Cancel request",
+        url: `/api/v1/plugins/c/oa/processes/operation/${requestId}/cancel/`,
+      },
     ]);
     const staff = await token(shop.staff.username);
     expect((await api("plugins/c/oa/processes/operation/", staff)).status).toBe(403);
     const stranger = await token(other.admin.username);
     expect((await api(`plugins/c/oa/processes/operation/${requestId}/`, stranger)).status).toBe(404);
-    expect((await api(`plugins/c/oa/processes/operation/${requestId}/approve/`, stranger, { json: {} })).status).toBe(404);
+    expect((await api(`plugins/c/oa/processes/operation/${requestId}/approve/`, stranger, { json: {} })).status).toBe(
+      404,
+    );
     expect((await api(`plugins/c/oa/tasks/operation/?process_id=${requestId}`, stranger)).status).toBe(404);
     const strangerList = (await (await api("plugins/c/oa/processes/operation/", stranger)).json()) as { count: number };
     expect(strangerList.count).toBe(0);
@@ -294,16 +373,28 @@ describe("the Permission request service (API v1 plugins/ticket/permission-reque
       headers: { "Idempotency-Key": "grant-void-1" },
     });
     expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
-    const duplicate = await api("plugins/ticket/permission-requests/", admin, { json: { user: ids.target, permission: "void_paymenttransaction" } });
+    const duplicate = await api("plugins/ticket/permission-requests/", admin, {
+      json: { user: ids.target, permission: "void_paymenttransaction" },
+    });
     expect(duplicate.status).toBe(409);
-    const invalid = await api("plugins/ticket/permission-requests/", admin, { json: { user: ids.target, permission: "approve_operations" } });
+    const invalid = await api("plugins/ticket/permission-requests/", admin, {
+      json: { user: ids.target, permission: "approve_operations" },
+    });
     expect(await invalid.json()).toEqual({ permission: ["Choose Refund or Void rights."] });
 
     const checker = await token("tk-checker");
-    const list = (await (await api("plugins/ticket/permission-requests/?status=NEW&limit=100", checker)).json()) as { results: { id: number }[] };
+    const list = (await (await api("plugins/ticket/permission-requests/?status=NEW&limit=100", checker)).json()) as {
+      results: { id: number }[];
+    };
     expect(list.results.map((row) => row.id)).toContain(request.id);
     const options = await (await api("plugins/ticket/permission-requests/", checker, { method: "OPTIONS" })).json();
-    expect(options).toMatchObject({ actions: { POST: { permission: { choices: [{ value: "refund_paymenttransaction" }, { value: "void_paymenttransaction" }] } } } });
+    expect(options).toMatchObject({
+      actions: {
+        POST: {
+          permission: { choices: [{ value: "refund_paymenttransaction" }, { value: "void_paymenttransaction" }] },
+        },
+      },
+    });
     expect(await (await api(`plugins/ticket/permission-requests/${request.id}/`, checker)).json()).toMatchObject({
       id: request.id,
       user: { username: "tk-target" },
@@ -311,10 +402,14 @@ describe("the Permission request service (API v1 plugins/ticket/permission-reque
     });
 
     const staff = await token(shop.staff.username);
-    expect((await api(`plugins/ticket/permission-requests/${request.id}/approve/`, staff, { json: {} })).status).toBe(403);
+    expect((await api(`plugins/ticket/permission-requests/${request.id}/approve/`, staff, { json: {} })).status).toBe(
+      403,
+    );
     const stranger = await token(other.admin.username);
     expect((await api(`plugins/ticket/permission-requests/${request.id}/`, stranger)).status).toBe(404);
-    expect((await api(`plugins/ticket/permission-requests/${request.id}/approve/`, stranger, { json: {} })).status).toBe(404);
+    expect(
+      (await api(`plugins/ticket/permission-requests/${request.id}/approve/`, stranger, { json: {} })).status,
+    ).toBe(404);
 
     const approved = await api(`plugins/ticket/permission-requests/${request.id}/approve/`, checker, { json: {} });
     expect(approved.status).toBe(200);
@@ -325,14 +420,30 @@ describe("the Permission request service (API v1 plugins/ticket/permission-reque
 
 describe("a maker's reason and the confirmation before money moves", () => {
   it("takes the refund with its reason through the details page's dialog without JavaScript; the checker sees paid, refunded and the reason", async () => {
-    const { id, orderNo } = await payByCard(database.db, server.url, { merchantId: shop.merchantId, user: shop.admin, amount: "10.000" });
+    const { id, orderNo } = await payByCard(database.db, server.url, {
+      merchantId: shop.merchantId,
+      user: shop.admin,
+      amount: "10.000",
+    });
     const maker = await signIn("tk-maker");
     const path = `/en/transactions/${id}?operation=refund`;
     // The first step checks the amount; an amount above what is available keeps the error, a good one clears it.
-    const above = await page(path, maker, { intent: "operation", id, kind: "refund", step: "review", amount: "99.000" });
+    const above = await page(path, maker, {
+      intent: "operation",
+      id,
+      kind: "refund",
+      step: "review",
+      amount: "99.000",
+    });
     expect(above.status).toBe(400);
     expect(await above.text()).toContain("The amount cannot be greater than the available amount.");
-    const review = await page(path, maker, { intent: "operation", id, kind: "refund", step: "review", amount: "3.000" });
+    const review = await page(path, maker, {
+      intent: "operation",
+      id,
+      kind: "refund",
+      step: "review",
+      amount: "3.000",
+    });
     expect(review.status).toBe(200);
     const reviewHtml = await review.text();
     expect(reviewHtml).not.toContain("The amount cannot be greater than the available amount.");
@@ -340,15 +451,29 @@ describe("a maker's reason and the confirmation before money moves", () => {
     expect(reviewHtml).toContain("buyer@example.com");
     expect(reviewHtml).toMatch(new RegExp(`#(<!-- -->)?${orderNo}<`));
     expect(reviewHtml).toContain('name="reason"');
-    const sent = await page(path, maker, { intent: "operation", id, kind: "refund", step: "confirm", amount: "3.000", reason: "Damaged on delivery" });
+    const sent = await page(path, maker, {
+      intent: "operation",
+      id,
+      kind: "refund",
+      step: "confirm",
+      amount: "3.000",
+      reason: "Damaged on delivery",
+    });
     expect(sent.status).toBe(302);
     expect(sent.headers.get("Location")).toContain("done=requested");
-    const request = await database.db.selectFrom("operation_requests").select(["id", "note", "amount"]).where("transaction_id", "=", id).executeTakeFirstOrThrow();
+    const request = await database.db
+      .selectFrom("operation_requests")
+      .select(["id", "note", "amount"])
+      .where("transaction_id", "=", id)
+      .executeTakeFirstOrThrow();
     expect(request).toMatchObject({ note: "Damaged on delivery", amount: 3000 });
 
     const checker = await signIn("tk-checker");
     const requestPath = `/en/ticket/approve-refund-void/${request.id}`;
-    for (const html of [await (await page(requestPath, checker)).text(), await (await page(`${requestPath}?confirm=approve`, checker)).text()]) {
+    for (const html of [
+      await (await page(requestPath, checker)).text(),
+      await (await page(`${requestPath}?confirm=approve`, checker)).text(),
+    ]) {
       expect(html).toContain("Damaged on delivery");
       expect(html).toMatch(/Paid<\/th><td[^>]*><span dir="ltr">KWD.10\.\d{3}/);
       expect(html).toMatch(/Already refunded<\/th><td[^>]*><span dir="ltr">KWD.0\.000/);
@@ -359,7 +484,12 @@ describe("a maker's reason and the confirmation before money moves", () => {
     expect(await succeededOperations(id)).toBe(0);
     expect((await page(requestPath, checker, { intent: "approve", confirmed: "yes" })).status).toBe(200);
     expect(await succeededOperations(id)).toBe(1);
-    const trail = await database.db.selectFrom("audit_log").select("description").where("object_id", "=", id).where("action", "=", "operation_reason").execute();
+    const trail = await database.db
+      .selectFrom("audit_log")
+      .select("description")
+      .where("object_id", "=", id)
+      .where("action", "=", "operation_reason")
+      .execute();
     expect(trail.map((row) => row.description)).toEqual([expect.stringContaining("Damaged on delivery")]);
   });
 });
@@ -374,7 +504,10 @@ describe("expiry", () => {
       body: JSON.stringify({ ms: 48 * 3600_000 + 60_000 }),
     });
     const access = await token("tk-checker");
-    const details = (await (await api(`plugins/c/oa/processes/operation/${requestId}/`, access)).json()) as { status: string; actions: unknown[] };
+    const details = (await (await api(`plugins/c/oa/processes/operation/${requestId}/`, access)).json()) as {
+      status: string;
+      actions: unknown[];
+    };
     expect(details).toMatchObject({ status: "EXPIRED", actions: [] });
     const approve = await api(`plugins/c/oa/processes/operation/${requestId}/approve/`, access, { json: {} });
     expect(approve.status).toBe(400);

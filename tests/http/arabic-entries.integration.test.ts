@@ -17,7 +17,9 @@ const noRedirect = { redirect: "manual" as const };
 type Action = { actor: string; action: string; display_name: string; description: string };
 
 const actions = async (lang: "en" | "ar") => {
-  const response = await fetch(`${server.url}/api/v1/user/actions/?limit=50`, { headers: { Authorization: `Bearer ${token}`, "Accept-Language": lang } });
+  const response = await fetch(`${server.url}/api/v1/user/actions/?limit=50`, {
+    headers: { Authorization: `Bearer ${token}`, "Accept-Language": lang },
+  });
   expect(response.status).toBe(200);
   return ((await response.json()) as { results: Action[] }).results;
 };
@@ -95,7 +97,10 @@ describe("the audit log in the reader's language", () => {
 
   it("writes the home page's dates with the Arabic comma", async () => {
     const response = await signIn(shop.admin.username, DEMO_PASSWORD, "ar");
-    const cookie = response.headers.getSetCookie().map((header) => /^(kp_session=[^;]+)/.exec(header)?.[1]).find(Boolean)!;
+    const cookie = response.headers
+      .getSetCookie()
+      .map((header) => /^(kp_session=[^;]+)/.exec(header)?.[1])
+      .find(Boolean)!;
     const html = await (await fetch(`${server.url}/ar`, { headers: { Cookie: cookie } })).text();
     expect(html).toContain("زائر (لم يسجّل الدخول)");
     expect(html).toMatch(/\d{4}، \d{2}:\d{2}/);

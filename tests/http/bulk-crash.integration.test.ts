@@ -22,7 +22,16 @@ afterAll(async () => {
 function startWorker(perSecond: number) {
   const output: string[] = [];
   const worker = spawn(process.execPath, ["server.js"], {
-    env: { ...process.env, ...database.env, NODE_ENV: "production", ROLE: "worker", SEED_DEMO: "0", PORT: "1", TEST_CLOCK: "0", BULK_SEND_PER_SECOND: String(perSecond) },
+    env: {
+      ...process.env,
+      ...database.env,
+      NODE_ENV: "production",
+      ROLE: "worker",
+      SEED_DEMO: "0",
+      PORT: "1",
+      TEST_CLOCK: "0",
+      BULK_SEND_PER_SECOND: String(perSecond),
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   worker.stdout!.on("data", (chunk) => output.push(String(chunk)));
@@ -32,7 +41,11 @@ function startWorker(perSecond: number) {
 }
 
 async function runOf(dispatchLogId: number) {
-  return database.db.selectFrom("bulk_dispatch_logs").select(["status", "sent", "failed", "total"]).where("id", "=", dispatchLogId).executeTakeFirstOrThrow();
+  return database.db
+    .selectFrom("bulk_dispatch_logs")
+    .select(["status", "sent", "failed", "total"])
+    .where("id", "=", dispatchLogId)
+    .executeTakeFirstOrThrow();
 }
 
 async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, output: string[], timeoutMs = 60_000) {
@@ -59,7 +72,11 @@ describe("a bulk of 1,000 rows and a worker killed half-way", () => {
 
     // 400 a second: the run takes about 2.5 s, and the worker is killed (SIGKILL, no goodbye) a few batches in.
     const first = startWorker(400);
-    await waitFor(() => runOf(outcome.dispatchLogId), (run) => run.sent >= 200, first.output);
+    await waitFor(
+      () => runOf(outcome.dispatchLogId),
+      (run) => run.sent >= 200,
+      first.output,
+    );
     first.worker.kill("SIGKILL");
     await new Promise((resolve) => first.worker.once("exit", resolve));
 
@@ -70,13 +87,27 @@ describe("a bulk of 1,000 rows and a worker killed half-way", () => {
     // What the killed worker committed, whole: a mail for each message marked sent, none for the others.
     const mailsThen = await mailsByRecipient(database.db, shop.merchantId);
     expect(mailsThen.size).toBe(halfway.sent);
-    const marked = await database.db.selectFrom("bulk_transaction_logs").select((eb) => eb.fn.countAll<number>().as("n")).where("dispatch_log_id", "=", outcome.dispatchLogId).where("result", "<>", "queued").executeTakeFirstOrThrow();
+    const marked = await database.db
+      .selectFrom("bulk_transaction_logs")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("dispatch_log_id", "=", outcome.dispatchLogId)
+      .where("result", "<>", "queued")
+      .executeTakeFirstOrThrow();
     expect(Number(marked.n)).toBe(halfway.sent);
 
     // Its job's lease runs out (30 s without a heartbeat): as if that time had passed, then another worker starts.
-    await database.db.updateTable("jobs").set({ locked_at: new Date(Date.now() - 60_000).toISOString() }).where("type", "=", "bulk_dispatch").where("status", "=", "running").execute();
+    await database.db
+      .updateTable("jobs")
+      .set({ locked_at: new Date(Date.now() - 60_000).toISOString() })
+      .where("type", "=", "bulk_dispatch")
+      .where("status", "=", "running")
+      .execute();
     const second = startWorker(100_000);
-    const finished = await waitFor(() => runOf(outcome.dispatchLogId), (run) => run.status === "finished", second.output);
+    const finished = await waitFor(
+      () => runOf(outcome.dispatchLogId),
+      (run) => run.status === "finished",
+      second.output,
+    );
     second.worker.kill("SIGTERM");
 
     expect(finished).toEqual({ status: "finished", sent: 1000, failed: 0, total: 1000 });

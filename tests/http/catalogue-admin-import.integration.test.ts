@@ -23,7 +23,11 @@ const HEADER = "slug,name_en,name_ar,price,description_en,description_ar,discoun
 function upload(user: string, file: Blob, name: string, headers: Record<string, string> = {}) {
   const body = new FormData();
   body.set("file", file, name);
-  return app.request(UPLOAD, { method: "POST", body, headers: { Authorization: `Bearer ${tokens[user]}`, ...headers } });
+  return app.request(UPLOAD, {
+    method: "POST",
+    body,
+    headers: { Authorization: `Bearer ${tokens[user]}`, ...headers },
+  });
 }
 
 const csv = (text: string) => new Blob([text], { type: "text/csv" });
@@ -42,7 +46,17 @@ async function xlsx(header: string[], rows: XlsxCell[][]) {
 const productsOf = (merchantId: number) =>
   database.db
     .selectFrom("catalogue_products")
-    .select(["slug", "name_en", "name_ar", "description_en", "price", "discounted_price", "inventory", "sku", "is_active"])
+    .select([
+      "slug",
+      "name_en",
+      "name_ar",
+      "description_en",
+      "price",
+      "discounted_price",
+      "inventory",
+      "sku",
+      "is_active",
+    ])
     .where("merchant_id", "=", merchantId)
     .orderBy("slug")
     .execute();
@@ -51,7 +65,12 @@ beforeAll(async () => {
   database = await createTestDatabase();
   alpha = await seedMerchant(database.db, "Alpha");
   beta = await seedMerchant(database.db, "Beta");
-  await insertCatalogueProduct(database.db, beta.merchantId, { slug: "oud-perfume", price: 15000, sku: "OUD-1", inventory: 4 });
+  await insertCatalogueProduct(database.db, beta.merchantId, {
+    slug: "oud-perfume",
+    price: 15000,
+    sku: "OUD-1",
+    inventory: 4,
+  });
   await insertCatalogueProduct(database.db, beta.merchantId, { slug: "musk", price: 5000, sku: "MSK-1" });
   app = await loadApp({ ...database.env, SEED_DEMO: "0" });
   for (const user of [alpha.admin.username, beta.admin.username, beta.staff.username]) {
@@ -74,38 +93,101 @@ describe("importing a good file", () => {
     expect(await response.json()).toMatchObject({ created: 1, updated: 1 });
     const products = await productsOf(beta.merchantId);
     expect(products).toEqual([
-      { slug: "dates-box", name_en: "Dates box", name_ar: "علبة تمر", description_en: "", price: 7250, discounted_price: null, inventory: 12, sku: null, is_active: 1 },
-      { slug: "musk", name_en: "Product musk", name_ar: "منتج musk", description_en: "", price: 5000, discounted_price: null, inventory: null, sku: "MSK-1", is_active: 1 },
+      {
+        slug: "dates-box",
+        name_en: "Dates box",
+        name_ar: "علبة تمر",
+        description_en: "",
+        price: 7250,
+        discounted_price: null,
+        inventory: 12,
+        sku: null,
+        is_active: 1,
+      },
+      {
+        slug: "musk",
+        name_en: "Product musk",
+        name_ar: "منتج musk",
+        description_en: "",
+        price: 5000,
+        discounted_price: null,
+        inventory: null,
+        sku: "MSK-1",
+        is_active: 1,
+      },
       // Changed: a blank inventory is unlimited; its SKU, not in the file, is kept.
-      { slug: "oud-perfume", name_en: "Oud perfume 50 ml", name_ar: "عطر عود ٥٠ مل", description_en: "", price: 18500, discounted_price: null, inventory: null, sku: "OUD-1", is_active: 1 },
+      {
+        slug: "oud-perfume",
+        name_en: "Oud perfume 50 ml",
+        name_ar: "عطر عود ٥٠ مل",
+        description_en: "",
+        price: 18500,
+        discounted_price: null,
+        inventory: null,
+        sku: "OUD-1",
+        is_active: 1,
+      },
     ]);
-    const audit = await database.db.selectFrom("audit_log").select("description").where("merchant_id", "=", beta.merchantId).where("action", "=", "catalogue_products_imported").execute();
+    const audit = await database.db
+      .selectFrom("audit_log")
+      .select("description")
+      .where("merchant_id", "=", beta.merchantId)
+      .where("action", "=", "catalogue_products_imported")
+      .execute();
     expect(audit).toEqual([{ description: "Imported products: 1 created, 1 changed" }]);
   });
 
   it("reads an XLSX, numbers and texts alike, every column", async () => {
     const file = await xlsx(HEADER.split(","), [
-      ["rose-water", "Rose water", "ماء ورد", { number: "2.5", decimals: 3 }, "Taif roses", "ورد طائفي", "2", { number: "30", decimals: 0 }, "RW-1", "no"],
+      [
+        "rose-water",
+        "Rose water",
+        "ماء ورد",
+        { number: "2.5", decimals: 3 },
+        "Taif roses",
+        "ورد طائفي",
+        "2",
+        { number: "30", decimals: 0 },
+        "RW-1",
+        "no",
+      ],
       ["incense", "Incense", "بخور", "4.000", "", "", "", "", "", "yes"],
     ]);
     const response = await upload(alpha.admin.username, file, "products.xlsx");
     expect(response.status).toBe(201);
     const products = await productsOf(alpha.merchantId);
-    expect(products.find((product) => product.slug === "rose-water")).toMatchObject({ description_en: "Taif roses", price: 2500, discounted_price: 2000, inventory: 30, sku: "RW-1", is_active: 0 });
-    expect(products.find((product) => product.slug === "incense")).toMatchObject({ price: 4000, inventory: null, is_active: 1 });
+    expect(products.find((product) => product.slug === "rose-water")).toMatchObject({
+      description_en: "Taif roses",
+      price: 2500,
+      discounted_price: 2000,
+      inventory: 30,
+      sku: "RW-1",
+      is_active: 0,
+    });
+    expect(products.find((product) => product.slug === "incense")).toMatchObject({
+      price: 4000,
+      inventory: null,
+      is_active: 1,
+    });
   });
 
   it("imports 5,000 rows at once", async () => {
     const merchant = await seedMerchant(database.db, "Delta");
     const token = (await app.apiToken(merchant.admin.username, DEMO_PASSWORD)).access;
     const lines = [HEADER];
-    for (let index = 0; index < 5000; index++) lines.push(`item-${index},Item ${index},صنف ${index},${(index % 9) + 1}.250,,,,${index % 50},SKU-${index},yes`);
+    for (let index = 0; index < 5000; index++)
+      lines.push(`item-${index},Item ${index},صنف ${index},${(index % 9) + 1}.250,,,,${index % 50},SKU-${index},yes`);
     const body = new FormData();
     body.set("file", csv(lines.join("\n")), "big.csv");
     const response = await app.request(UPLOAD, { method: "POST", body, headers: { Authorization: `Bearer ${token}` } });
     expect(response.status).toBe(201);
     expect(await response.json()).toMatchObject({ created: 5000, updated: 0 });
-    const row = await database.db.selectFrom("catalogue_products").select(["price", "inventory"]).where("merchant_id", "=", merchant.merchantId).where("slug", "=", "item-4321").executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom("catalogue_products")
+      .select(["price", "inventory"])
+      .where("merchant_id", "=", merchant.merchantId)
+      .where("slug", "=", "item-4321")
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ price: 2250, inventory: 21 });
   });
 });
@@ -124,9 +206,23 @@ describe("importing a file with a bad cell", () => {
     expect(response.status).toBe(400);
     const answer = await response.json();
     const errors = answer.rows as { row: number; column: string; message: string }[];
-    expect(errors.map((error) => `${error.row}:${error.column}`)).toEqual(["3:price", "3:inventory", "3:sku", "3:active", "4:slug", "4:name_ar", "4:discounted_price", "5:slug", "5:sku"]);
-    expect(errors.find((error) => error.row === 3 && error.column === "sku")?.message).toBe("رمز المنتج هذا مستخدم لمنتج آخر من منتجاتك.");
-    expect(errors.find((error) => error.row === 5 && error.column === "slug")?.message).toBe("هذا المعرّف موجود في الصف 2.");
+    expect(errors.map((error) => `${error.row}:${error.column}`)).toEqual([
+      "3:price",
+      "3:inventory",
+      "3:sku",
+      "3:active",
+      "4:slug",
+      "4:name_ar",
+      "4:discounted_price",
+      "5:slug",
+      "5:sku",
+    ]);
+    expect(errors.find((error) => error.row === 3 && error.column === "sku")?.message).toBe(
+      "رمز المنتج هذا مستخدم لمنتج آخر من منتجاتك.",
+    );
+    expect(errors.find((error) => error.row === 5 && error.column === "slug")?.message).toBe(
+      "هذا المعرّف موجود في الصف 2.",
+    );
     expect(answer.rows_checked).toBe(4);
     const report = parseCsv(answer.error_report);
     expect(report[0]).toEqual([...HEADER.split(","), "error"]);
@@ -141,20 +237,30 @@ describe("importing a file with a bad cell", () => {
   it("shows the errors on the page after a form upload, with the report to download, and writes nothing", async () => {
     const body = new FormData();
     body.set("file", csv([HEADER, "lamp,Lamp,مصباح,1.500,,,1.750,,,"].join("\n")), "products.csv");
-    const page = await app.request("/en/catalogue/products/upload", { method: "POST", body, cookie: cookies[alpha.admin.username] });
+    const page = await app.request("/en/catalogue/products/upload", {
+      method: "POST",
+      body,
+      cookie: cookies[alpha.admin.username],
+    });
     expect(page.status).toBe(400);
     const html = await page.text();
     expect(html).toContain("Nothing was imported");
     expect(html).toContain("The discounted price cannot be above the price.");
     expect(html).toContain('download="products-error-report.csv"');
-    expect(await database.db.selectFrom("catalogue_products").select("id").where("slug", "=", "lamp").execute()).toEqual([]);
+    expect(
+      await database.db.selectFrom("catalogue_products").select("id").where("slug", "=", "lamp").execute(),
+    ).toEqual([]);
   });
 
   it("refuses a file without the required columns, one that is not a spreadsheet, and one too long", async () => {
     const missing = await upload(alpha.admin.username, csv("name_en,price\nTea,0.250\n"), "products.csv");
     expect(missing.status).toBe(400);
     expect(await missing.json()).toEqual({ file: ["The file lacks the columns: slug, name_ar"] });
-    const broken = await upload(alpha.admin.username, new Blob([Buffer.from([0x50, 0x4b, 0x03, 0x04, 1, 2, 3])]), "products.xlsx");
+    const broken = await upload(
+      alpha.admin.username,
+      new Blob([Buffer.from([0x50, 0x4b, 0x03, 0x04, 1, 2, 3])]),
+      "products.xlsx",
+    );
     expect(await broken.json()).toEqual({ file: ["The file cannot be read as CSV or XLSX."] });
     const lines = [HEADER, ...Array.from({ length: 10_001 }, (_, index) => `p-${index},P,ب,1,,,,,,`)];
     const tooLong = await upload(alpha.admin.username, csv(lines.join("\n")), "products.csv");
@@ -166,31 +272,45 @@ describe("the page, its permissions and the example files", () => {
   it("imports from the page's form and says how many products were created and changed", async () => {
     const body = new FormData();
     body.set("file", csv([HEADER, "musk,Musk,مسك,5.500,,,,,,"].join("\n")), "products.csv");
-    const posted = await app.request("/en/catalogue/products/upload", { method: "POST", body, cookie: cookies[beta.admin.username] });
+    const posted = await app.request("/en/catalogue/products/upload", {
+      method: "POST",
+      body,
+      cookie: cookies[beta.admin.username],
+    });
     expect(posted.status).toBe(303);
     const location = posted.headers.get("Location")!;
     expect(location).toBe("/en/catalogue/products/upload?created=0&updated=1");
     const page = await (await app.request(location, { cookie: cookies[beta.admin.username] })).text();
     expect(page).toContain("Products created: 0; changed: 1.");
-    const arabic = await (await app.request(location.replace("/en/", "/ar/"), { cookie: cookies[beta.admin.username] })).text();
+    const arabic = await (
+      await app.request(location.replace("/en/", "/ar/"), { cookie: cookies[beta.admin.username] })
+    ).text();
     expect(arabic).toContain("المنتجات المُنشأة: 0؛ المعدّلة: 1.");
   });
 
   it("is refused without change_product and hidden from a merchant without the feature", async () => {
-    expect((await app.request("/en/catalogue/products/upload", { cookie: cookies[beta.staff.username] })).status).toBe(403);
+    expect((await app.request("/en/catalogue/products/upload", { cookie: cookies[beta.staff.username] })).status).toBe(
+      403,
+    );
     expect((await upload(beta.staff.username, csv(HEADER), "products.csv")).status).toBe(403);
     await removeCatalogueFeature(database.db, alpha.merchantId, "product_upload");
-    expect((await app.request("/en/catalogue/products/upload", { cookie: cookies[alpha.admin.username] })).status).toBe(404);
+    expect((await app.request("/en/catalogue/products/upload", { cookie: cookies[alpha.admin.username] })).status).toBe(
+      404,
+    );
     expect((await upload(alpha.admin.username, csv(HEADER), "products.csv")).status).toBe(404);
   });
 
   it("downloads the example files as CSV and XLSX, both accepted by the import", async () => {
-    const required = await app.request("/api/v1/plugins/catalogue/dashboard/upload/product/example?type=required_fields&format=csv");
+    const required = await app.request(
+      "/api/v1/plugins/catalogue/dashboard/upload/product/example?type=required_fields&format=csv",
+    );
     expect(required.status).toBe(200);
     expect(required.headers.get("Content-Disposition")).toContain("products-required-fields.csv");
     const requiredText = await required.text();
     expect(parseCsv(requiredText)[0]).toEqual(["slug", "name_en", "name_ar", "price"]);
-    const all = await app.request("/api/v1/plugins/catalogue/dashboard/upload/product/example?type=all_fields&format=xlsx");
+    const all = await app.request(
+      "/api/v1/plugins/catalogue/dashboard/upload/product/example?type=all_fields&format=xlsx",
+    );
     const bytes = Buffer.from(await all.arrayBuffer());
     expect(readXlsx(bytes)[0]).toEqual(HEADER.split(","));
     const merchant = await seedMerchant(database.db, "Echo");
@@ -199,6 +319,9 @@ describe("the page, its permissions and the example files", () => {
     expect((await upload("echo", csv(requiredText), "example.csv")).status).toBe(201);
     expect(await productsOf(merchant.merchantId)).toHaveLength(2);
     const wrong = await app.request("/api/v1/plugins/catalogue/dashboard/upload/product/example?type=some&format=pdf");
-    expect(await wrong.json()).toEqual({ type: ["Choose required_fields or all_fields."], format: ["Choose csv or xlsx."] });
+    expect(await wrong.json()).toEqual({
+      type: ["Choose required_fields or all_fields."],
+      format: ["Choose csv or xlsx."],
+    });
   });
 });

@@ -33,8 +33,15 @@ function text(lang: "en" | "ar", key: string, values: Record<string, string | nu
   if (typeof found !== "string") throw new Error(`no text ${key}`);
   return found.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(values[name]));
 }
-const escape = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-const errorUnder = (html: string, field: string) => new RegExp(`id="field-${field}-error">([^<]*)<`).exec(html)?.[1] ?? null;
+const escape = (value: string) =>
+  value
+    .replace(/&/g, "&amp;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#x27;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;");
+const errorUnder = (html: string, field: string) =>
+  new RegExp(`id="field-${field}-error">([^<]*)<`).exec(html)?.[1] ?? null;
 /** The error a dashboard form shows under its site host field. */
 const hostError = (html: string) => /id="cpr-site-host-error"[^>]*>([^<]*)</.exec(html)?.[1] ?? null;
 
@@ -42,22 +49,42 @@ let ipCounter = 0;
 /** A fresh client address, so that one test's failed tries do not hold back another's. */
 const freshIp = () => `10.9.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
 
-async function issue(merchant: { merchantId: number; admin: { id: number; username: string } }, values: Record<string, string>) {
-  const issued = await issueCode(database.db, { merchantId: merchant.merchantId, actor: merchant.admin, values: IssueCodeSchema.parse({ amount: "12.500", currency_code: "KWD", ...values }) });
+async function issue(
+  merchant: { merchantId: number; admin: { id: number; username: string } },
+  values: Record<string, string>,
+) {
+  const issued = await issueCode(database.db, {
+    merchantId: merchant.merchantId,
+    actor: merchant.admin,
+    values: IssueCodeSchema.parse({ amount: "12.500", currency_code: "KWD", ...values }),
+  });
   if (!issued.ok) throw new Error(JSON.stringify(issued.errors));
   return issued.code;
 }
 
 const validate = (body: Record<string, unknown>, options: { ip?: string; lang?: "en" | "ar" } = {}) =>
-  app.request(`${API}/validate`, { json: { referer: `https://${ALPHA_SITE}/fees`, ...body }, ip: options.ip ?? freshIp(), headers: { "Accept-Language": options.lang ?? "en" } });
+  app.request(`${API}/validate`, {
+    json: { referer: `https://${ALPHA_SITE}/fees`, ...body },
+    ip: options.ip ?? freshIp(),
+    headers: { "Accept-Language": options.lang ?? "en" },
+  });
 
 const usesOf = async (code: string) =>
-  (await database.db.selectFrom("code_pairing_uses").innerJoin("code_pairing_codes", "code_pairing_codes.id", "code_pairing_uses.code_id").select("code_pairing_uses.transaction_id").where("code_pairing_codes.code", "=", code).execute()).map((row) => row.transaction_id);
+  (
+    await database.db
+      .selectFrom("code_pairing_uses")
+      .innerJoin("code_pairing_codes", "code_pairing_codes.id", "code_pairing_uses.code_id")
+      .select("code_pairing_uses.transaction_id")
+      .where("code_pairing_codes.code", "=", code)
+      .execute()
+  ).map((row) => row.transaction_id);
 
 /** What the gateway's answer or the expiry would have made of the payment. */
-const setState = (id: string, state: "paid" | "expired" | "canceled" | "attempted" | "failed") => database.db.updateTable("transactions").set({ state }).where("id", "=", id).execute();
+const setState = (id: string, state: "paid" | "expired" | "canceled" | "attempted" | "failed") =>
+  database.db.updateTable("transactions").set({ state }).where("id", "=", id).execute();
 
-const transactionOf = (id: string) => database.db.selectFrom("transactions").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+const transactionOf = (id: string) =>
+  database.db.selectFrom("transactions").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -71,7 +98,13 @@ beforeAll(async () => {
     [gamma, GAMMA_SITE, "Civil ID", "الرقم المدني"],
     [delta, DELTA_SITE, "Member number", "رقم العضوية"],
   ] as const) {
-    const saved = await saveSite(database.db, { merchantId: merchant.merchantId, actor: merchant.admin, host, label_en, label_ar });
+    const saved = await saveSite(database.db, {
+      merchantId: merchant.merchantId,
+      actor: merchant.admin,
+      host,
+      label_en,
+      label_ar,
+    });
     if (!saved.ok) throw new Error(JSON.stringify(saved.errors));
   }
   app = await loadApp({ ...database.env, SEED_DEMO: "0" });
@@ -80,10 +113,16 @@ afterAll(async () => database?.destroy());
 
 describe("verify-referer", () => {
   it("answers the site's paired field label in the caller's language, and 404 for a site no merchant has", async () => {
-    const english = await app.request(`${API}/verify-referer`, { json: { referer: `https://www.${ALPHA_SITE}/pay?x=1` }, headers: { "Accept-Language": "en" } });
+    const english = await app.request(`${API}/verify-referer`, {
+      json: { referer: `https://www.${ALPHA_SITE}/pay?x=1` },
+      headers: { "Accept-Language": "en" },
+    });
     expect(english.status).toBe(200);
     expect((await english.json()).field_label).toBe("Civil ID");
-    const arabic = await app.request(`${API}/verify-referer`, { json: { referer: `https://${ALPHA_SITE}/` }, headers: { "Accept-Language": "ar" } });
+    const arabic = await app.request(`${API}/verify-referer`, {
+      json: { referer: `https://${ALPHA_SITE}/` },
+      headers: { "Accept-Language": "ar" },
+    });
     expect((await arabic.json()).field_label).toBe("الرقم المدني");
     const unknown = await app.request(`${API}/verify-referer`, { json: { referer: "https://nobody.example/" } });
     expect(unknown.status).toBe(404);
@@ -133,28 +172,47 @@ describe("validate", () => {
   it("asks for both fields, under each", async () => {
     const response = await validate({ code: " ", pair: "" });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ code: [text("en", "errors.required")], pair: [text("en", "errors.required")] });
+    expect(await response.json()).toEqual({
+      code: [text("en", "errors.required")],
+      pair: [text("en", "errors.required")],
+    });
   });
 
   it("refuses a code of merchant A on merchant B's site", async () => {
     await issue(alpha, { code: "ALPHA-ONLY", pair: "555" });
-    const onBeta = await app.request(`${API}/validate`, { json: { referer: `https://${BETA_SITE}/`, code: "ALPHA-ONLY", pair: "555" }, ip: freshIp() });
+    const onBeta = await app.request(`${API}/validate`, {
+      json: { referer: `https://${BETA_SITE}/`, code: "ALPHA-ONLY", pair: "555" },
+      ip: freshIp(),
+    });
     expect(onBeta.status).toBe(400);
     expect(await onBeta.json()).toEqual({ code: [text("en", "cpr_public.errors.no_match")] });
-    const unknownSite = await app.request(`${API}/validate`, { json: { referer: "https://nobody.example/", code: "ALPHA-ONLY", pair: "555" }, ip: freshIp() });
+    const unknownSite = await app.request(`${API}/validate`, {
+      json: { referer: "https://nobody.example/", code: "ALPHA-ONLY", pair: "555" },
+      ip: freshIp(),
+    });
     expect(unknownSite.status).toBe(400);
     expect(Object.keys(await unknownSite.json())).toEqual(["referer"]);
   });
 
   it("refuses an expired or deactivated code once the pair is right", async () => {
     await issue(alpha, { code: "OLD-CODE", pair: "777" });
-    await database.db.updateTable("code_pairing_codes").set({ expires_at: new Date(Date.now() - 60_000).toISOString() }).where("code", "=", "OLDCODE").execute();
-    expect(await (await validate({ code: "OLD-CODE", pair: "777" })).json()).toEqual({ code: [text("en", "cpr_public.errors.expired")] });
+    await database.db
+      .updateTable("code_pairing_codes")
+      .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
+      .where("code", "=", "OLDCODE")
+      .execute();
+    expect(await (await validate({ code: "OLD-CODE", pair: "777" })).json()).toEqual({
+      code: [text("en", "cpr_public.errors.expired")],
+    });
     await issue(alpha, { code: "STOPPED", pair: "778" });
     await database.db.updateTable("code_pairing_codes").set({ is_active: 0 }).where("code", "=", "STOPPED").execute();
-    expect(await (await validate({ code: "STOPPED", pair: "778" })).json()).toEqual({ code: [text("en", "cpr_public.errors.inactive")] });
+    expect(await (await validate({ code: "STOPPED", pair: "778" })).json()).toEqual({
+      code: [text("en", "cpr_public.errors.inactive")],
+    });
     // The wrong pair on them still reads as any wrong pair.
-    expect(await (await validate({ code: "STOPPED", pair: "779" })).json()).toEqual({ code: [text("en", "cpr_public.errors.no_match")] });
+    expect(await (await validate({ code: "STOPPED", pair: "779" })).json()).toEqual({
+      code: [text("en", "cpr_public.errors.no_match")],
+    });
   });
 
   it("lets a single-use code through once when five tries come at once, every one of them sent to its one payment", async () => {
@@ -174,9 +232,15 @@ describe("validate", () => {
 
   it("sends a second click, a refresh or a customer back from a failed attempt to the same pay page, without taking another use", async () => {
     await issue(alpha, { code: "DOUBLE-CLICK", pair: "3030" });
-    const first = await app.request(`/en/cpr?site=${ALPHA_SITE}`, { form: { site: ALPHA_SITE, code: "DOUBLE-CLICK", pair: "3030" }, ip: freshIp() });
+    const first = await app.request(`/en/cpr?site=${ALPHA_SITE}`, {
+      form: { site: ALPHA_SITE, code: "DOUBLE-CLICK", pair: "3030" },
+      ip: freshIp(),
+    });
     expect(first.status).toBe(303);
-    const second = await app.request(`/en/cpr?site=${ALPHA_SITE}`, { form: { site: ALPHA_SITE, code: "double-click", pair: "3030" }, ip: freshIp() });
+    const second = await app.request(`/en/cpr?site=${ALPHA_SITE}`, {
+      form: { site: ALPHA_SITE, code: "double-click", pair: "3030" },
+      ip: freshIp(),
+    });
     expect(second.status).toBe(303);
     expect(second.headers.get("Location")).toBe(first.headers.get("Location"));
     const id = first.headers.get("Location")!.split("/").pop()!;
@@ -187,7 +251,8 @@ describe("validate", () => {
 
   it("frees a use whose payment expired, was canceled or failed unpaid, and not one that was paid", async () => {
     await issue(alpha, { code: "SECOND-CHANCE", pair: "5050" });
-    const take = async () => (await (await validate({ code: "SECOND-CHANCE", pair: "5050" })).json()).transaction_id as string;
+    const take = async () =>
+      (await (await validate({ code: "SECOND-CHANCE", pair: "5050" })).json()).transaction_id as string;
     const first = await take();
     await setState(first, "expired");
     const second = await take();
@@ -195,11 +260,17 @@ describe("validate", () => {
     await setState(second, "canceled");
     const third = await take();
     // A payment past its expiry time frees its use even before anyone opened its page.
-    await database.db.updateTable("transactions").set({ expiration_time: new Date(Date.now() - 60_000).toISOString() }).where("id", "=", third).execute();
+    await database.db
+      .updateTable("transactions")
+      .set({ expiration_time: new Date(Date.now() - 60_000).toISOString() })
+      .where("id", "=", third)
+      .execute();
     const fourth = await take();
     expect(new Set([first, second, third, fourth]).size).toBe(4);
     await setState(fourth, "paid");
-    expect(await (await validate({ code: "SECOND-CHANCE", pair: "5050" })).json()).toEqual({ code: [text("en", "cpr_public.errors.used")] });
+    expect(await (await validate({ code: "SECOND-CHANCE", pair: "5050" })).json()).toEqual({
+      code: [text("en", "cpr_public.errors.used")],
+    });
     // The codes page counts the use that holds the code, not the ones given back.
     const cookie = await app.signIn(alpha.admin.username, DEMO_PASSWORD);
     const list = await (await app.request(`/en/code-pairing/codes`, { cookie })).text();
@@ -213,7 +284,9 @@ describe("validate", () => {
     for (let round = 0; round < 3; round++) {
       const responses = await Promise.all(Array.from({ length: 5 }, () => validate({ code: "BUS-2026", pair: "900" })));
       expect(responses.map((response) => response.status)).toEqual(Array(5).fill(200));
-      const ids = new Set((await Promise.all(responses.map((response) => response.json()))).map((body) => body.transaction_id as string));
+      const ids = new Set(
+        (await Promise.all(responses.map((response) => response.json()))).map((body) => body.transaction_id as string),
+      );
       expect(ids.size).toBe(1);
       made.push(...ids);
       await setState(made[made.length - 1], "paid");
@@ -229,16 +302,23 @@ describe("throttling", () => {
   it("stops an address after ten failed tries, on the page and the API alike, saying how long to wait", async () => {
     await issue(alpha, { code: "GUESS-ME", pair: "31337" });
     const ip = freshIp();
-    for (let attempt = 0; attempt < 6; attempt++) expect((await validate({ code: `WRONG${attempt}X`, pair: "1" }, { ip })).status).toBe(400);
+    for (let attempt = 0; attempt < 6; attempt++)
+      expect((await validate({ code: `WRONG${attempt}X`, pair: "1" }, { ip })).status).toBe(400);
     for (let attempt = 0; attempt < 4; attempt++) {
-      const page = await app.request(`/en/cpr?site=${ALPHA_SITE}`, { form: { site: ALPHA_SITE, code: `NOPE${attempt}X`, pair: "1" }, ip });
+      const page = await app.request(`/en/cpr?site=${ALPHA_SITE}`, {
+        form: { site: ALPHA_SITE, code: `NOPE${attempt}X`, pair: "1" },
+        ip,
+      });
       expect(page.status).toBe(400);
     }
     // Even the right pair is held back now, on both.
     const api = await validate({ code: "GUESS-ME", pair: "31337" }, { ip });
     expect(api.status).toBe(429);
     expect((await api.json()).detail).toBe(text("en", "cpr_public.errors.throttled", { minutes: 15 }));
-    const page = await app.request(`/ar/cpr?site=${ALPHA_SITE}`, { form: { site: ALPHA_SITE, code: "GUESS-ME", pair: "31337" }, ip });
+    const page = await app.request(`/ar/cpr?site=${ALPHA_SITE}`, {
+      form: { site: ALPHA_SITE, code: "GUESS-ME", pair: "31337" },
+      ip,
+    });
     expect(page.status).toBe(429);
     expect(await page.text()).toContain(escape(text("ar", "cpr_public.errors.throttled", { minutes: 15 })));
     // Another address is not held back.
@@ -247,7 +327,9 @@ describe("throttling", () => {
 
   it("holds when forty wrong tries from one address come at once", async () => {
     const ip = freshIp();
-    const responses = await Promise.all(Array.from({ length: 40 }, (_, index) => validate({ code: `BURST${index}X`, pair: "1" }, { ip })));
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, index) => validate({ code: `BURST${index}X`, pair: "1" }, { ip })),
+    );
     const statuses = responses.map((response) => response.status);
     expect(statuses.every((status) => status === 400 || status === 429)).toBe(true);
     const answered = statuses.filter((status) => status === 400).length;
@@ -263,7 +345,9 @@ describe("throttling", () => {
 
   it("holds when twenty wrong paired values of one code come at once from many addresses", async () => {
     await issue(alpha, { code: "TARGET-2", pair: "654321" });
-    const responses = await Promise.all(Array.from({ length: 20 }, (_, index) => validate({ code: "TARGET-2", pair: `1000${index}` })));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => validate({ code: "TARGET-2", pair: `1000${index}` })),
+    );
     const statuses = responses.map((response) => response.status);
     expect(statuses.every((status) => status === 400 || status === 429)).toBe(true);
     const answered = statuses.filter((status) => status === 400).length;
@@ -276,8 +360,14 @@ describe("throttling", () => {
 
   it("counts the addresses of one IPv6 /64 as one", async () => {
     await issue(alpha, { code: "SIX-FOUR", pair: "6464" });
-    for (let attempt = 1; attempt <= 10; attempt++) expect((await validate({ code: `V6WRONG${attempt}`, pair: "1" }, { ip: `2001:db8:77:1::${attempt.toString(16)}` })).status).toBe(400);
-    expect((await validate({ code: "SIX-FOUR", pair: "6464" }, { ip: "2001:db8:77:1:ffff:ffff:ffff:1" })).status).toBe(429);
+    for (let attempt = 1; attempt <= 10; attempt++)
+      expect(
+        (await validate({ code: `V6WRONG${attempt}`, pair: "1" }, { ip: `2001:db8:77:1::${attempt.toString(16)}` }))
+          .status,
+      ).toBe(400);
+    expect((await validate({ code: "SIX-FOUR", pair: "6464" }, { ip: "2001:db8:77:1:ffff:ffff:ffff:1" })).status).toBe(
+      429,
+    );
     expect((await validate({ code: "SIX-FOUR", pair: "6464" }, { ip: "2001:db8:77:2::1" })).status).toBe(200);
     expect(addressGroup("2001:0db8:0077:0001:0000:0000:0000:0009")).toBe(addressGroup("2001:db8:77:1::abcd"));
     expect(addressGroup("::ffff:10.1.2.3")).toBe("10.1.2.3");
@@ -288,8 +378,12 @@ describe("throttling", () => {
     await issue(gamma, { code: "GAMMA-OK", pair: "1111" });
     await issue(gamma, { code: "GAMMA-TWO", pair: "2222" });
     const hitAt = new Date().toISOString();
-    await database.db.insertInto("throttle_hits").values(Array.from({ length: 300 }, () => ({ bucket: `cpr:merchant:${gamma.merchantId}`, hit_at: hitAt }))).execute();
-    const onGamma = (body: Record<string, unknown>) => app.request(`${API}/validate`, { json: { referer: `https://${GAMMA_SITE}/`, ...body }, ip: freshIp() });
+    await database.db
+      .insertInto("throttle_hits")
+      .values(Array.from({ length: 300 }, () => ({ bucket: `cpr:merchant:${gamma.merchantId}`, hit_at: hitAt })))
+      .execute();
+    const onGamma = (body: Record<string, unknown>) =>
+      app.request(`${API}/validate`, { json: { referer: `https://${GAMMA_SITE}/`, ...body }, ip: freshIp() });
     const guess = await onGamma({ code: "GAMMA-NOPE", pair: "1111" });
     expect(guess.status).toBe(429);
     expect(guess.headers.get("Retry-After")).toMatch(/^\d+$/);
@@ -302,7 +396,8 @@ describe("throttling", () => {
 
   it("stops guessing one code's paired value from many addresses after five failures", async () => {
     await issue(alpha, { code: "TARGET-1", pair: "123456" });
-    for (let attempt = 0; attempt < 5; attempt++) expect((await validate({ code: "TARGET-1", pair: `00000${attempt}` })).status).toBe(400);
+    for (let attempt = 0; attempt < 5; attempt++)
+      expect((await validate({ code: "TARGET-1", pair: `00000${attempt}` })).status).toBe(400);
     expect((await validate({ code: "TARGET-1", pair: "123456" })).status).toBe(429);
   });
 });
@@ -310,11 +405,24 @@ describe("throttling", () => {
 describe("a merchant that no longer takes codes", () => {
   it("answers 404 on /cpr and the API once paused or once the section is turned off, and pairs again when back", async () => {
     await issue(delta, { code: "DELTA-1", pair: "4444" });
-    const onDelta = () => app.request(`${API}/validate`, { json: { referer: `https://${DELTA_SITE}/`, code: "DELTA-1", pair: "4444" }, ip: freshIp() });
+    const onDelta = () =>
+      app.request(`${API}/validate`, {
+        json: { referer: `https://${DELTA_SITE}/`, code: "DELTA-1", pair: "4444" },
+        ip: freshIp(),
+      });
     const closed = async () => {
       expect((await app.request(`/en/cpr?site=${DELTA_SITE}`)).status).toBe(404);
-      expect((await app.request(`/en/cpr?site=${DELTA_SITE}`, { form: { site: DELTA_SITE, code: "DELTA-1", pair: "4444" }, ip: freshIp() })).status).toBe(404);
-      expect((await app.request(`${API}/verify-referer`, { json: { referer: `https://${DELTA_SITE}/` } })).status).toBe(404);
+      expect(
+        (
+          await app.request(`/en/cpr?site=${DELTA_SITE}`, {
+            form: { site: DELTA_SITE, code: "DELTA-1", pair: "4444" },
+            ip: freshIp(),
+          })
+        ).status,
+      ).toBe(404);
+      expect((await app.request(`${API}/verify-referer`, { json: { referer: `https://${DELTA_SITE}/` } })).status).toBe(
+        404,
+      );
       const refused = await onDelta();
       expect(refused.status).toBe(400);
       expect(Object.keys(await refused.json())).toEqual(["referer"]);
@@ -322,9 +430,18 @@ describe("a merchant that no longer takes codes", () => {
     await database.db.updateTable("merchants").set({ is_active: 0 }).where("id", "=", delta.merchantId).execute();
     await closed();
     await database.db.updateTable("merchants").set({ is_active: 1 }).where("id", "=", delta.merchantId).execute();
-    const features = await database.db.selectFrom("merchant_features").selectAll().where("merchant_id", "=", delta.merchantId).where("section", "=", "code_pairing").execute();
+    const features = await database.db
+      .selectFrom("merchant_features")
+      .selectAll()
+      .where("merchant_id", "=", delta.merchantId)
+      .where("section", "=", "code_pairing")
+      .execute();
     expect(features.length).toBeGreaterThan(0);
-    await database.db.deleteFrom("merchant_features").where("merchant_id", "=", delta.merchantId).where("section", "=", "code_pairing").execute();
+    await database.db
+      .deleteFrom("merchant_features")
+      .where("merchant_id", "=", delta.merchantId)
+      .where("section", "=", "code_pairing")
+      .execute();
     await closed();
     await database.db.insertInto("merchant_features").values(features).execute();
     expect((await onDelta()).status).toBe(200);
@@ -335,21 +452,58 @@ describe("a merchant that no longer takes codes", () => {
 describe("the use and its payment request", () => {
   it("takes no use when the payment request cannot be made, and pairs once it can", async () => {
     await issue(delta, { code: "NO-GATEWAY", pair: "9090" });
-    const enabled = await database.db.selectFrom("gateways").select("id").where("merchant_id", "=", delta.merchantId).where("enabled", "=", 1).execute();
+    const enabled = await database.db
+      .selectFrom("gateways")
+      .select("id")
+      .where("merchant_id", "=", delta.merchantId)
+      .where("enabled", "=", 1)
+      .execute();
     await database.db.updateTable("gateways").set({ enabled: 0 }).where("merchant_id", "=", delta.merchantId).execute();
-    const refused = await app.request(`${API}/validate`, { json: { referer: `https://${DELTA_SITE}/`, code: "NO-GATEWAY", pair: "9090" }, ip: freshIp() });
+    const refused = await app.request(`${API}/validate`, {
+      json: { referer: `https://${DELTA_SITE}/`, code: "NO-GATEWAY", pair: "9090" },
+      ip: freshIp(),
+    });
     expect(refused.status).toBe(400);
     expect(await refused.json()).toEqual({ non_field_errors: [text("en", "cpr_public.errors.unavailable")] });
     expect(await usesOf("NOGATEWAY")).toEqual([]);
-    expect(Number((await database.db.selectFrom("code_pairing_codes").select("uses").where("code", "=", "NOGATEWAY").executeTakeFirstOrThrow()).uses)).toBe(0);
-    await database.db.updateTable("gateways").set({ enabled: 1 }).where("id", "in", enabled.map((row) => row.id)).execute();
-    expect((await app.request(`${API}/validate`, { json: { referer: `https://${DELTA_SITE}/`, code: "NO-GATEWAY", pair: "9090" }, ip: freshIp() })).status).toBe(200);
+    expect(
+      Number(
+        (
+          await database.db
+            .selectFrom("code_pairing_codes")
+            .select("uses")
+            .where("code", "=", "NOGATEWAY")
+            .executeTakeFirstOrThrow()
+        ).uses,
+      ),
+    ).toBe(0);
+    await database.db
+      .updateTable("gateways")
+      .set({ enabled: 1 })
+      .where(
+        "id",
+        "in",
+        enabled.map((row) => row.id),
+      )
+      .execute();
+    expect(
+      (
+        await app.request(`${API}/validate`, {
+          json: { referer: `https://${DELTA_SITE}/`, code: "NO-GATEWAY", pair: "9090" },
+          ip: freshIp(),
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("leaves neither a payment request nor a use behind when writing the use fails half way", async () => {
     await issue(delta, { code: "HALF-WAY", pair: "7070" });
     const site = await findOpenSite(database.db, DELTA_SITE);
-    const before = await database.db.selectFrom("transactions").select((eb) => eb.fn.countAll<number>().as("count")).where("merchant_id", "=", delta.merchantId).executeTakeFirstOrThrow();
+    const before = await database.db
+      .selectFrom("transactions")
+      .select((eb) => eb.fn.countAll<number>().as("count"))
+      .where("merchant_id", "=", delta.merchantId)
+      .executeTakeFirstOrThrow();
     const crashing: MakeRequest = (db, input) =>
       paymentRequests.requestMaker!(db, {
         ...input,
@@ -358,12 +512,42 @@ describe("the use and its payment request", () => {
           throw new Error("the machine stopped");
         },
       });
-    await expect(pairCode(database.db, { site: site!, code: "HALF-WAY", pair: "7070", ip: freshIp(), lang: "en", makeRequest: crashing })).rejects.toThrow("the machine stopped");
-    const after = await database.db.selectFrom("transactions").select((eb) => eb.fn.countAll<number>().as("count")).where("merchant_id", "=", delta.merchantId).executeTakeFirstOrThrow();
+    await expect(
+      pairCode(database.db, {
+        site: site!,
+        code: "HALF-WAY",
+        pair: "7070",
+        ip: freshIp(),
+        lang: "en",
+        makeRequest: crashing,
+      }),
+    ).rejects.toThrow("the machine stopped");
+    const after = await database.db
+      .selectFrom("transactions")
+      .select((eb) => eb.fn.countAll<number>().as("count"))
+      .where("merchant_id", "=", delta.merchantId)
+      .executeTakeFirstOrThrow();
     expect(Number(after.count)).toBe(Number(before.count));
     expect(await usesOf("HALFWAY")).toEqual([]);
-    expect(Number((await database.db.selectFrom("code_pairing_codes").select("uses").where("code", "=", "HALFWAY").executeTakeFirstOrThrow()).uses)).toBe(0);
-    const paired = await pairCode(database.db, { site: site!, code: "HALF-WAY", pair: "7070", ip: freshIp(), lang: "en", makeRequest: paymentRequests.requestMaker! });
+    expect(
+      Number(
+        (
+          await database.db
+            .selectFrom("code_pairing_codes")
+            .select("uses")
+            .where("code", "=", "HALFWAY")
+            .executeTakeFirstOrThrow()
+        ).uses,
+      ),
+    ).toBe(0);
+    const paired = await pairCode(database.db, {
+      site: site!,
+      code: "HALF-WAY",
+      pair: "7070",
+      ip: freshIp(),
+      lang: "en",
+      makeRequest: paymentRequests.requestMaker!,
+    });
     expect(paired.ok).toBe(true);
     expect(await usesOf("HALFWAY")).toHaveLength(1);
   });
@@ -387,12 +571,18 @@ describe("the /cpr page", () => {
 
   it("says what is missing under each field, keeps what was typed, and sends the right pair to the pay page", async () => {
     await issue(alpha, { code: "PAGE-CODE", pair: "246810" });
-    const empty = await app.request(`/ar/cpr?site=${ALPHA_SITE}`, { form: { site: ALPHA_SITE, code: "PAGE-CODE", pair: "" }, ip: freshIp() });
+    const empty = await app.request(`/ar/cpr?site=${ALPHA_SITE}`, {
+      form: { site: ALPHA_SITE, code: "PAGE-CODE", pair: "" },
+      ip: freshIp(),
+    });
     expect(empty.status).toBe(400);
     const html = await empty.text();
     expect(errorUnder(html, "pair")).toBe(escape(text("ar", "errors.required")));
     expect(html).toContain('value="PAGE-CODE"');
-    const done = await app.request(`/ar/cpr?site=${ALPHA_SITE}`, { form: { site: ALPHA_SITE, code: "page-code", pair: "246 810" }, ip: freshIp() });
+    const done = await app.request(`/ar/cpr?site=${ALPHA_SITE}`, {
+      form: { site: ALPHA_SITE, code: "page-code", pair: "246 810" },
+      ip: freshIp(),
+    });
     expect(done.status).toBe(303);
     const location = done.headers.get("Location")!;
     const id = /^\/ar\/pay\/([\w-]+)$/.exec(location)?.[1];
@@ -404,11 +594,24 @@ describe("the /cpr page", () => {
 describe("the dashboard", () => {
   it("issues a code with a plain form, errors under the fields, and lists it with its uses", async () => {
     const cookie = await app.signIn(alpha.admin.username, DEMO_PASSWORD);
-    const refused = await app.request(`/en/code-pairing/codes/new`, { cookie, form: { code: "", pair: "", amount: "abc", currency_code: "KWD", use: "multi", max_uses: "1" } });
+    const refused = await app.request(`/en/code-pairing/codes/new`, {
+      cookie,
+      form: { code: "", pair: "", amount: "abc", currency_code: "KWD", use: "multi", max_uses: "1" },
+    });
     expect(refused.status).toBe(400);
     const form = await refused.text();
     expect(form).toContain(escape(text("en", "code_pairing.errors.max_uses")));
-    const issued = await app.request(`/en/code-pairing/codes/new`, { cookie, form: { code: "DASH-7", pair: "5551234", amount: "7.250", currency_code: "KWD", use: "single", description: "Dashboard code" } });
+    const issued = await app.request(`/en/code-pairing/codes/new`, {
+      cookie,
+      form: {
+        code: "DASH-7",
+        pair: "5551234",
+        amount: "7.250",
+        currency_code: "KWD",
+        use: "single",
+        description: "Dashboard code",
+      },
+    });
     expect(issued.status).toBe(303);
     expect((await validate({ code: "DASH7", pair: "5551234" })).status).toBe(200);
     const list = await (await app.request(`/en/code-pairing/codes`, { cookie })).text();
@@ -419,37 +622,90 @@ describe("the dashboard", () => {
     expect(await (await app.request(`/en/code-pairing/codes`, { cookie: betaCookie })).text()).not.toContain(">DASH7<");
     // Staff who may only view are refused the form.
     const viewer = await app.signIn(alpha.staff.username, DEMO_PASSWORD);
-    expect((await app.request(`/en/code-pairing/codes/new`, { cookie: viewer, form: { code: "X1234", pair: "1", amount: "1.000", use: "single" } })).status).toBe(403);
+    expect(
+      (
+        await app.request(`/en/code-pairing/codes/new`, {
+          cookie: viewer,
+          form: { code: "X1234", pair: "1", amount: "1.000", use: "single" },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it("keeps each merchant's codes and sites its own: another merchant can neither deactivate nor change nor remove them by id", async () => {
     const code = await issue(alpha, { code: "KEEP-MINE", pair: "1212" });
-    const site = await database.db.selectFrom("code_pairing_sites").select(["id", "label_en"]).where("host", "=", ALPHA_SITE).executeTakeFirstOrThrow();
+    const site = await database.db
+      .selectFrom("code_pairing_sites")
+      .select(["id", "label_en"])
+      .where("host", "=", ALPHA_SITE)
+      .executeTakeFirstOrThrow();
     const betaCookie = await app.signIn(beta.admin.username, DEMO_PASSWORD);
-    const deactivate = await app.request(`/en/code-pairing/codes`, { cookie: betaCookie, form: { intent: "deactivate", id: String(code.id) } });
+    const deactivate = await app.request(`/en/code-pairing/codes`, {
+      cookie: betaCookie,
+      form: { intent: "deactivate", id: String(code.id) },
+    });
     expect(deactivate.status).toBe(303);
-    expect(Number((await database.db.selectFrom("code_pairing_codes").select("is_active").where("id", "=", code.id).executeTakeFirstOrThrow()).is_active)).toBe(1);
-    const change = await app.request(`/en/code-pairing/sites`, { cookie: betaCookie, form: { intent: "save", id: String(site.id), label_en: "Stolen", label_ar: "مسروق" } });
+    expect(
+      Number(
+        (
+          await database.db
+            .selectFrom("code_pairing_codes")
+            .select("is_active")
+            .where("id", "=", code.id)
+            .executeTakeFirstOrThrow()
+        ).is_active,
+      ),
+    ).toBe(1);
+    const change = await app.request(`/en/code-pairing/sites`, {
+      cookie: betaCookie,
+      form: { intent: "save", id: String(site.id), label_en: "Stolen", label_ar: "مسروق" },
+    });
     expect(change.status).toBe(400);
-    await app.request(`/en/code-pairing/sites`, { cookie: betaCookie, form: { intent: "remove", id: String(site.id) } });
-    const still = await database.db.selectFrom("code_pairing_sites").select(["merchant_id", "label_en"]).where("id", "=", site.id).executeTakeFirstOrThrow();
+    await app.request(`/en/code-pairing/sites`, {
+      cookie: betaCookie,
+      form: { intent: "remove", id: String(site.id) },
+    });
+    const still = await database.db
+      .selectFrom("code_pairing_sites")
+      .select(["merchant_id", "label_en"])
+      .where("id", "=", site.id)
+      .executeTakeFirstOrThrow();
     expect(still).toEqual({ merchant_id: alpha.merchantId, label_en: site.label_en });
     expect((await validate({ code: "KEEP-MINE", pair: "1212" })).status).toBe(200);
   });
 
   it("says under the host field that a host is taken or cannot be a merchant's site", async () => {
     const betaCookie = await app.signIn(beta.admin.username, DEMO_PASSWORD);
-    const taken = await app.request(`/ar/code-pairing/sites`, { cookie: betaCookie, form: { intent: "add", host: `https://www.${ALPHA_SITE}/x`, label_en: "Civil ID", label_ar: "الرقم المدني" } });
+    const taken = await app.request(`/ar/code-pairing/sites`, {
+      cookie: betaCookie,
+      form: { intent: "add", host: `https://www.${ALPHA_SITE}/x`, label_en: "Civil ID", label_ar: "الرقم المدني" },
+    });
     expect(taken.status).toBe(400);
     const html = await taken.text();
     expect(hostError(html)).toBe(escape(text("ar", "code_pairing.sites.taken")));
     expect(html).toContain('value="الرقم المدني"');
-    for (const host of ["localhost:3000", "pay.localhost", "10.0.0.5", "192.168.1.20:8080", "127.0.0.1", "169.254.169.254"]) {
-      const refused = await app.request(`/en/code-pairing/sites`, { cookie: betaCookie, form: { intent: "add", host, label_en: "", label_ar: "" } });
+    for (const host of [
+      "localhost:3000",
+      "pay.localhost",
+      "10.0.0.5",
+      "192.168.1.20:8080",
+      "127.0.0.1",
+      "169.254.169.254",
+    ]) {
+      const refused = await app.request(`/en/code-pairing/sites`, {
+        cookie: betaCookie,
+        form: { intent: "add", host, label_en: "", label_ar: "" },
+      });
       expect(refused.status).toBe(400);
       expect(hostError(await refused.text())).toBe(escape(text("en", "code_pairing.sites.refused_host")));
     }
-    expect(await database.db.selectFrom("code_pairing_sites").select("host").where("merchant_id", "=", beta.merchantId).execute()).toEqual([{ host: BETA_SITE }]);
+    expect(
+      await database.db
+        .selectFrom("code_pairing_sites")
+        .select("host")
+        .where("merchant_id", "=", beta.merchantId)
+        .execute(),
+    ).toEqual([{ host: BETA_SITE }]);
     // The platform's own host is no merchant's site either.
     expect(isRefusedHost("pay.platform.example", "https://pay.platform.example")).toBe(true);
     expect(isRefusedHost("pay.platform.example:8443", "https://pay.platform.example")).toBe(true);
@@ -457,20 +713,43 @@ describe("the dashboard", () => {
   });
 
   it("refuses staff who may only view when they change the sites", async () => {
-    await createUser(database.db, alpha.merchantId, { username: "alpha-sites", email: "sites@alpha.example", firstName: "Site", lastName: "Viewer", permissions: ["view_pairingcode"] });
+    await createUser(database.db, alpha.merchantId, {
+      username: "alpha-sites",
+      email: "sites@alpha.example",
+      firstName: "Site",
+      lastName: "Viewer",
+      permissions: ["view_pairingcode"],
+    });
     const viewer = await app.signIn("alpha-sites", DEMO_PASSWORD);
     expect((await app.request(`/en/code-pairing/sites`, { cookie: viewer })).status).toBe(200);
-    const refused = await app.request(`/en/code-pairing/sites`, { cookie: viewer, form: { intent: "add", host: "viewer.alpha.example", label_en: "", label_ar: "" } });
+    const refused = await app.request(`/en/code-pairing/sites`, {
+      cookie: viewer,
+      form: { intent: "add", host: "viewer.alpha.example", label_en: "", label_ar: "" },
+    });
     expect(refused.status).toBe(403);
-    expect(await database.db.selectFrom("code_pairing_sites").select("id").where("host", "=", "viewer.alpha.example").execute()).toEqual([]);
+    expect(
+      await database.db
+        .selectFrom("code_pairing_sites")
+        .select("id")
+        .where("host", "=", "viewer.alpha.example")
+        .execute(),
+    ).toEqual([]);
   });
 });
 
 describe("paired values (civil IDs)", () => {
   const CIVIL_ID = "287010112345";
   const MASKED = "••••2345";
-  const bearer = async (username: string) => ({ Authorization: `Bearer ${(await app.apiToken(username, DEMO_PASSWORD)).access}` });
-  const reveals = (action: string) => database.db.selectFrom("audit_log").select(["actor_name", "params"]).where("merchant_id", "=", gamma.merchantId).where("action", "=", action).execute();
+  const bearer = async (username: string) => ({
+    Authorization: `Bearer ${(await app.apiToken(username, DEMO_PASSWORD)).access}`,
+  });
+  const reveals = (action: string) =>
+    database.db
+      .selectFrom("audit_log")
+      .select(["actor_name", "params"])
+      .where("merchant_id", "=", gamma.merchantId)
+      .where("action", "=", action)
+      .execute();
 
   it("are closed to staff who may only view transactions: page, export and API", async () => {
     await issue(gamma, { code: "CIVILONE", pair: CIVIL_ID });
@@ -482,7 +761,13 @@ describe("paired values (civil IDs)", () => {
   });
 
   it("are masked to their last four in the page, the export and the API unless revealed, and only who may reveals them, audited", async () => {
-    await createUser(database.db, gamma.merchantId, { username: "gamma-viewer", email: "viewer@gamma.example", firstName: "Code", lastName: "Viewer", permissions: ["view_pairingcode"] });
+    await createUser(database.db, gamma.merchantId, {
+      username: "gamma-viewer",
+      email: "viewer@gamma.example",
+      firstName: "Code",
+      lastName: "Viewer",
+      permissions: ["view_pairingcode"],
+    });
     const viewer = await app.signIn("gamma-viewer", DEMO_PASSWORD);
     const page = await app.request("/en/code-pairing/codes", { cookie: viewer });
     expect(page.status).toBe(200);
@@ -498,12 +783,23 @@ describe("paired values (civil IDs)", () => {
     const api = await app.request(`${API}/codes`, { headers: await bearer("gamma-viewer") });
     const apiText = await api.text();
     expect(apiText).not.toContain(CIVIL_ID);
-    expect(JSON.parse(apiText).results).toContainEqual(expect.objectContaining({ code: "CIVILONE", pair: MASKED, amount: "12.500" }));
+    expect(JSON.parse(apiText).results).toContainEqual(
+      expect.objectContaining({ code: "CIVILONE", pair: MASKED, amount: "12.500" }),
+    );
     // Asking to reveal without the permission is refused, and nothing is revealed.
     expect((await app.request("/en/code-pairing/codes/export.csv?reveal=1", { cookie: viewer })).status).toBe(403);
     expect((await app.request(`${API}/codes?reveal=1`, { headers: await bearer("gamma-viewer") })).status).toBe(403);
-    const id = (await database.db.selectFrom("code_pairing_codes").select("id").where("code", "=", "CIVILONE").executeTakeFirstOrThrow()).id;
-    expect((await app.request("/en/code-pairing/codes", { cookie: viewer, form: { intent: "reveal", id: String(id) } })).status).toBe(403);
+    const id = (
+      await database.db
+        .selectFrom("code_pairing_codes")
+        .select("id")
+        .where("code", "=", "CIVILONE")
+        .executeTakeFirstOrThrow()
+    ).id;
+    expect(
+      (await app.request("/en/code-pairing/codes", { cookie: viewer, form: { intent: "reveal", id: String(id) } }))
+        .status,
+    ).toBe(403);
     expect(await reveals("cpr_pair_revealed")).toEqual([]);
 
     // The superuser sees it masked too, until they ask for it; each reveal is written in the audit log.
@@ -511,13 +807,25 @@ describe("paired values (civil IDs)", () => {
     const adminPage = await (await app.request("/en/code-pairing/codes", { cookie: admin })).text();
     expect(adminPage).not.toContain(CIVIL_ID);
     expect(adminPage).toContain(">Show<");
-    const revealed = await app.request("/en/code-pairing/codes", { cookie: admin, form: { intent: "reveal", id: String(id) } });
+    const revealed = await app.request("/en/code-pairing/codes", {
+      cookie: admin,
+      form: { intent: "reveal", id: String(id) },
+    });
     expect(revealed.status).toBe(200);
     expect(await revealed.text()).toContain(`>${CIVIL_ID}<`);
-    expect(await reveals("cpr_pair_revealed")).toEqual([{ actor_name: gamma.admin.username, params: JSON.stringify({ code: "CIVILONE" }) }]);
-    expect(await (await app.request("/en/code-pairing/codes/export.csv?reveal=1", { cookie: admin })).text()).toContain(`CIVILONE,${CIVIL_ID},`);
-    const full = (await (await app.request(`${API}/codes?reveal=1`, { headers: await bearer(gamma.admin.username) })).json()) as { results: { code: string; pair: string }[] };
+    expect(await reveals("cpr_pair_revealed")).toEqual([
+      { actor_name: gamma.admin.username, params: JSON.stringify({ code: "CIVILONE" }) },
+    ]);
+    expect(await (await app.request("/en/code-pairing/codes/export.csv?reveal=1", { cookie: admin })).text()).toContain(
+      `CIVILONE,${CIVIL_ID},`,
+    );
+    const full = (await (
+      await app.request(`${API}/codes?reveal=1`, { headers: await bearer(gamma.admin.username) })
+    ).json()) as { results: { code: string; pair: string }[] };
     expect(full.results.find((row) => row.code === "CIVILONE")?.pair).toBe(CIVIL_ID);
-    expect((await reveals("cpr_pairs_revealed")).map((row) => JSON.parse(row.params ?? "{}").channel).sort()).toEqual(["api", "export"]);
+    expect((await reveals("cpr_pairs_revealed")).map((row) => JSON.parse(row.params ?? "{}").channel).sort()).toEqual([
+      "api",
+      "export",
+    ]);
   });
 });

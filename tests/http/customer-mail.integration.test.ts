@@ -49,8 +49,17 @@ beforeAll(async () => {
   database = await createTestDatabase();
   shop = await seedMerchant(database.db, "Mail");
   // The customer pays a fixed fee of 0.900 on top, and the unit has a dark header.
-  await database.db.updateTable("gateways").set({ fee_fixed: 900, fee_basis_points: 0, fee_payer: "customer" }).where("merchant_id", "=", shop.merchantId).where("code", "=", "knet-sandbox").execute();
-  await database.db.updateTable("units").set({ header_color: "#1f2a44" }).where("merchant_id", "=", shop.merchantId).execute();
+  await database.db
+    .updateTable("gateways")
+    .set({ fee_fixed: 900, fee_basis_points: 0, fee_payer: "customer" })
+    .where("merchant_id", "=", shop.merchantId)
+    .where("code", "=", "knet-sandbox")
+    .execute();
+  await database.db
+    .updateTable("units")
+    .set({ header_color: "#1f2a44" })
+    .where("merchant_id", "=", shop.merchantId)
+    .execute();
 });
 
 afterAll(async () => {
@@ -80,9 +89,20 @@ async function paidRequest(lang: Language, email: string, cardMasked?: string) {
     lang,
   });
   if (!created.ok) throw new Error(JSON.stringify(created.errors));
-  const started = await startAttempt(database.db, { plugins: PAYABLE_SECTIONS, transactionId: created.transaction.id, gatewayCode: "knet-sandbox", submissionToken: "form", lang, addresses });
+  const started = await startAttempt(database.db, {
+    plugins: PAYABLE_SECTIONS,
+    transactionId: created.transaction.id,
+    gatewayCode: "knet-sandbox",
+    submissionToken: "form",
+    lang,
+    addresses,
+  });
   if (!started.ok) throw new Error(started.error);
-  await completeAttempt(database.db, started.attemptId, { status: "success", amount: 40900, refs: { paymentId: "P1", tranId: "T1", cardMasked } });
+  await completeAttempt(database.db, started.attemptId, {
+    status: "success",
+    amount: 40900,
+    refs: { paymentId: "P1", tranId: "T1", cardMasked },
+  });
   return { transactionId: created.transaction.id, orderNo: String(created.transaction.orderNo) };
 }
 
@@ -96,7 +116,14 @@ const occurrences = (text: string, part: string) => text.split(part).length - 1;
 
 async function refund(transactionId: string, amount: string) {
   const reserved = await writeTransaction(database.db, (trx) =>
-    reserveOperation(trx, { merchantId: shop.merchantId, actor: { ...shop.admin, is_superuser: 1, permissions: [] }, transactionId, kind: "refund", amount, requestId: null }),
+    reserveOperation(trx, {
+      merchantId: shop.merchantId,
+      actor: { ...shop.admin, is_superuser: 1, permissions: [] },
+      transactionId,
+      kind: "refund",
+      amount,
+      requestId: null,
+    }),
   );
   if (!reserved.ok) throw new Error(reserved.code);
   return reserved.operationId;
@@ -170,8 +197,12 @@ describe("the refund e-mail", () => {
     const { transactionId, orderNo } = await paidRequest("ar", "refund-ar@example.com");
     const operationId = await refund(transactionId, "10.000");
     expect(await recordOperationResult(database.db, operationId, { ok: true, reference: "R1" })).toBe(true);
-    expect(await recordOperationResult(database.db, operationId, { ok: true, reference: "R1" }, { by: "reconciler" })).toBe(false);
-    const refunds = (await deliveredTo("refund-ar@example.com")).filter((mail) => mail.subject === `استرداد مبلغ للطلب رقم ${orderNo}`);
+    expect(
+      await recordOperationResult(database.db, operationId, { ok: true, reference: "R1" }, { by: "reconciler" }),
+    ).toBe(false);
+    const refunds = (await deliveredTo("refund-ar@example.com")).filter(
+      (mail) => mail.subject === `استرداد مبلغ للطلب رقم ${orderNo}`,
+    );
     expect(refunds).toHaveLength(1);
     const { html, text } = expectBothParts(refunds[0]);
     expect(html).toContain('<html lang="ar" dir="rtl">');
@@ -194,7 +225,9 @@ describe("the refund e-mail", () => {
     await recordOperationResult(database.db, refused, { ok: false, message: "Declined" });
     const second = await refund(transactionId, "20.000");
     await recordOperationResult(database.db, second, { ok: true });
-    const refunds = (await deliveredTo("refund-en@example.com")).filter((mail) => mail.subject === `Refund for order #${orderNo}`);
+    const refunds = (await deliveredTo("refund-en@example.com")).filter(
+      (mail) => mail.subject === `Refund for order #${orderNo}`,
+    );
     expect(refunds).toHaveLength(2);
     const { html, text } = expectBothParts(refunds[1]);
     expect(html).toContain('<html lang="en" dir="ltr">');

@@ -14,7 +14,13 @@ let server: ServerProcess;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  server = await startServerProcess({ ...database.env, SEED_DEMO: "1", SANDBOX: "1", DEMO_ACTIVITY: "1", WORKER: "on" });
+  server = await startServerProcess({
+    ...database.env,
+    SEED_DEMO: "1",
+    SANDBOX: "1",
+    DEMO_ACTIVITY: "1",
+    WORKER: "on",
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -24,7 +30,11 @@ afterAll(async () => {
 
 async function activityDone() {
   for (let waited = 0; waited < 90_000; waited += 250) {
-    const job = await database.db.selectFrom("jobs").select(["status", "last_error"]).where("type", "=", "demo_activity").executeTakeFirst();
+    const job = await database.db
+      .selectFrom("jobs")
+      .select(["status", "last_error"])
+      .where("type", "=", "demo_activity")
+      .executeTakeFirst();
     if (job?.status === "done") return job;
     if (job?.status === "failed") throw new Error(`demo activity failed: ${job.last_error}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -60,7 +70,12 @@ describe("the demo merchant's first payments", () => {
       .execute();
     expect(ledger.filter((entry) => entry.kind === "payment")).toHaveLength(11);
     // The card acquirer names the card it charged, masked; the platform keeps that and nothing more.
-    const cards = await database.db.selectFrom("payment_attempts").select("card_masked").where("gateway_code", "=", "mpgs-sandbox").where("state", "=", "success").execute();
+    const cards = await database.db
+      .selectFrom("payment_attempts")
+      .select("card_masked")
+      .where("gateway_code", "=", "mpgs-sandbox")
+      .where("state", "=", "success")
+      .execute();
     expect(cards.length).toBeGreaterThan(0);
     expect(cards.every((attempt) => attempt.card_masked === "512345******0008")).toBe(true);
   }, 100_000);
@@ -68,8 +83,14 @@ describe("the demo merchant's first payments", () => {
   it("leave no difference between the platform's books and the gateways'", async () => {
     advanceClock(65 * 60_000);
     const merchant = await database.db.selectFrom("merchants").select("id").executeTakeFirstOrThrow();
-    const result = await compareBooks(database.db, { publicBaseUrl: server.url, internalBaseUrl: server.url }, { merchantId: merchant.id });
+    const result = await compareBooks(
+      database.db,
+      { publicBaseUrl: server.url, internalBaseUrl: server.url },
+      { merchantId: merchant.id },
+    );
     expect(result.failedGateways).toEqual([]);
-    expect((await listDifferences(database.db, merchant.id, { resolved: false, limit: 50, offset: 0 })).rows).toEqual([]);
+    expect((await listDifferences(database.db, merchant.id, { resolved: false, limit: 50, offset: 0 })).rows).toEqual(
+      [],
+    );
   });
 });

@@ -56,20 +56,31 @@ describe("the public events API", () => {
     const body = (await response.json()) as { id: number; uuid: string; state: string; checkout_url: string | null };
     expect(body.state).toBe("paid");
     expect(body.checkout_url).toBeNull();
-    const members = await database.db.selectFrom("booking_members").select("number").where("booking_id", "=", body.id).execute();
+    const members = await database.db
+      .selectFrom("booking_members")
+      .select("number")
+      .where("booking_id", "=", body.id)
+      .execute();
     expect(members).toHaveLength(2);
 
     const tickets = await app.request(`/api/v1/plugins/event/tickets_for_booking/${body.id}/uuid/${body.uuid}`);
     expect(tickets.status).toBe(200);
-    const places = (await tickets.json()) as { tickets: { number: string; is_purchased: boolean; qr_code: string | null }[] };
+    const places = (await tickets.json()) as {
+      tickets: { number: string; is_purchased: boolean; qr_code: string | null }[];
+    };
     expect(places.tickets.map((place) => place.number).sort()).toEqual(members.map((member) => member.number).sort());
     expect(places.tickets.every((place) => place.is_purchased && place.qr_code?.startsWith("EVT1."))).toBe(true);
-    expect((await app.request(`/api/v1/plugins/event/tickets_for_booking/${body.id}/uuid/not-the-uuid`)).status).toBe(404);
+    expect((await app.request(`/api/v1/plugins/event/tickets_for_booking/${body.id}/uuid/not-the-uuid`)).status).toBe(
+      404,
+    );
   });
 
   it("holds a paid booking's places while the customer pays on the pay page", async () => {
     const event = await createTestEvent(database.db, { merchantId: merchant.merchantId, price: 5000 });
-    const response = await app.request(BOOKING, { json: booking(event, { gateway_code: "knet-sandbox" }), ip: "10.0.0.2" });
+    const response = await app.request(BOOKING, {
+      json: booking(event, { gateway_code: "knet-sandbox" }),
+      ip: "10.0.0.2",
+    });
     expect(response.status).toBe(201);
     const body = (await response.json()) as { state: string; checkout_url: string };
     expect(body.state).toBe("pending");
@@ -91,16 +102,26 @@ describe("the public events API", () => {
     expect(await soldOut.json()).toEqual({ quantity: ["نفدت التذاكر: لم يتبق أي مقعد في هذا التاريخ."] });
 
     const list = await app.request("/api/v1/plugins/event/ticket/qty-list", { json: { event: event.slug } });
-    const tickets = (await list.json()) as { id: number; remaining_qty_per_date: Record<string, { status: string; remaining_quantity: number }> }[];
+    const tickets = (await list.json()) as {
+      id: number;
+      remaining_qty_per_date: Record<string, { status: string; remaining_quantity: number }>;
+    }[];
     expect(tickets[0].remaining_qty_per_date["2030-12-20"]).toEqual({ status: "soldOut", remaining_quantity: 0 });
   });
 
   it("refuses a date that has passed and offers only dates to come", async () => {
-    const event = await createTestEvent(database.db, { merchantId: merchant.merchantId, isFree: true, dates: ["2020-01-05", "2030-12-20"] });
+    const event = await createTestEvent(database.db, {
+      merchantId: merchant.merchantId,
+      isFree: true,
+      dates: ["2020-01-05", "2030-12-20"],
+    });
     const response = await app.request(BOOKING, { json: booking(event, { event_date: "2020-01-05" }), ip: "10.0.0.4" });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ event_date: ["This date has passed; choose a later one."] });
-    const details = (await (await app.request(`/api/v1/plugins/event/events/${event.slug}`)).json()) as { available_dates: string[]; tickets: { dates: string[] }[] };
+    const details = (await (await app.request(`/api/v1/plugins/event/events/${event.slug}`)).json()) as {
+      available_dates: string[];
+      tickets: { dates: string[] }[];
+    };
     expect(details.available_dates).toEqual(["2030-12-20"]);
     expect(details.tickets[0].dates).toEqual(["2020-01-05", "2030-12-20"]);
     const page = await (await app.request(`/en/events/register/${event.slug}`)).text();
@@ -108,17 +129,25 @@ describe("the public events API", () => {
   });
 
   it("answers the registration form's fields, and lists published events only", async () => {
-    const event = await createTestEvent(database.db, { merchantId: merchant.merchantId, fields: [{ name: "civil_id", label_en: "Civil ID", label_ar: "الرقم المدني", type: "text", required: true }] });
+    const event = await createTestEvent(database.db, {
+      merchantId: merchant.merchantId,
+      fields: [{ name: "civil_id", label_en: "Civil ID", label_ar: "الرقم المدني", type: "text", required: true }],
+    });
     const draft = await createTestEvent(database.db, { merchantId: merchant.merchantId, status: "draft" });
     const options = await app.request(`/api/v1/plugins/event/registration/${event.slug}`, { method: "OPTIONS" });
     expect(options.status).toBe(200);
     const form = (await options.json()) as { extra_fields: { name: string; required: boolean }[]; dates: string[] };
     expect(form.extra_fields).toEqual([expect.objectContaining({ name: "civil_id", required: true })]);
-    const missing = await app.request(`/api/v1/plugins/event/registration/${event.slug}`, { json: booking(event, { gateway_code: "knet-sandbox" }), ip: "10.0.0.5" });
+    const missing = await app.request(`/api/v1/plugins/event/registration/${event.slug}`, {
+      json: booking(event, { gateway_code: "knet-sandbox" }),
+      ip: "10.0.0.5",
+    });
     expect(missing.status).toBe(400);
     expect(await missing.json()).toEqual({ civil_id: ["This field is required"] });
 
-    const list = (await (await app.request(`/api/v1/plugins/event/events?merchant=${merchant.merchantId}`)).json()) as { results: { slug: string }[] };
+    const list = (await (await app.request(`/api/v1/plugins/event/events?merchant=${merchant.merchantId}`)).json()) as {
+      results: { slug: string }[];
+    };
     expect(list.results.map((one) => one.slug)).toContain(event.slug);
     expect(list.results.map((one) => one.slug)).not.toContain(draft.slug);
     expect((await app.request(`/api/v1/plugins/event/events/${draft.slug}`)).status).toBe(404);
@@ -131,7 +160,11 @@ describe("the public events API", () => {
 
 describe("the customer pages, with JavaScript off", () => {
   it("registers through the plain form, keeping what was typed when something is wrong", async () => {
-    const event = await createTestEvent(database.db, { merchantId: merchant.merchantId, isFree: true, termsEn: "No refunds." });
+    const event = await createTestEvent(database.db, {
+      merchantId: merchant.merchantId,
+      isFree: true,
+      termsEn: "No refunds.",
+    });
     const path = `/en/events/register/${event.slug}`;
     const page = await app.request(path);
     expect(page.status).toBe(200);
@@ -142,7 +175,16 @@ describe("the customer pages, with JavaScript off", () => {
     expect(arabic).toContain('dir="rtl"');
     expect(arabic).toContain("الاسم الأول");
 
-    const fields = { event_date: "2030-12-20", ticket: String(event.ticketId), quantity: "1", customer_first_name: "Sara", customer_last_name: "Ali", email: "", customer_phone_country: "KW", customer_phone: "50001234" };
+    const fields = {
+      event_date: "2030-12-20",
+      ticket: String(event.ticketId),
+      quantity: "1",
+      customer_first_name: "Sara",
+      customer_last_name: "Ali",
+      email: "",
+      customer_phone_country: "KW",
+      customer_phone: "50001234",
+    };
     const refused = await app.request(path, { form: fields, ip: "10.0.1.1" });
     expect(refused.status).toBe(400);
     const refusedHtml = await refused.text();
@@ -151,7 +193,8 @@ describe("the customer pages, with JavaScript off", () => {
     expect(refusedHtml).toContain('value="Sara"');
 
     const form = new FormData();
-    for (const [name, value] of Object.entries({ ...fields, email: "sara@example.com", accept_terms: "on" })) form.append(name, value);
+    for (const [name, value] of Object.entries({ ...fields, email: "sara@example.com", accept_terms: "on" }))
+      form.append(name, value);
     const booked = await app.request(path, { body: form, ip: "10.0.1.1" });
     expect(booked.status).toBe(303);
     const location = booked.headers.get("Location")!;
@@ -165,17 +208,28 @@ describe("the customer pages, with JavaScript off", () => {
     const event = await createTestEvent(database.db, { merchantId: merchant.merchantId, isFree: true });
     const path = `/en/events/leave-feedback/${event.slug}`;
     expect((await app.request(path, { form: { rating: "9", name: "" }, ip: "10.0.2.1" })).status).toBe(400);
-    const sent = await app.request(path, { form: { rating: "4", comment: "Lovely evening", name: "Sara", email: "" }, ip: "10.0.2.1" });
+    const sent = await app.request(path, {
+      form: { rating: "4", comment: "Lovely evening", name: "Sara", email: "" },
+      ip: "10.0.2.1",
+    });
     expect(sent.status).toBe(303);
     expect(sent.headers.get("Location")).toBe(`${path}/thanks`);
-    const rows = await database.db.selectFrom("event_feedback").select(["rating", "comment", "merchant_id"]).where("event_id", "=", event.id).execute();
+    const rows = await database.db
+      .selectFrom("event_feedback")
+      .select(["rating", "comment", "merchant_id"])
+      .where("event_id", "=", event.id)
+      .execute();
     expect(rows).toEqual([{ rating: 4, comment: "Lovely evening", merchant_id: merchant.merchantId }]);
   });
 });
 
 describe("the waiting zone", () => {
   it("lets customers in in the order they came, and nobody in without a pass", async () => {
-    const event = await createTestEvent(database.db, { merchantId: merchant.merchantId, isFree: true, queueCapacity: 1 });
+    const event = await createTestEvent(database.db, {
+      merchantId: merchant.merchantId,
+      isFree: true,
+      queueCapacity: 1,
+    });
     const register = `/en/events/register/${event.slug}`;
     const zone = `/en/events/ticketwaitingzone?event=${event.slug}`;
     const direct = await app.request(register);
@@ -202,7 +256,16 @@ describe("the waiting zone", () => {
     expect((await app.request(register, { cookie: cookieHeader(secondJar) })).status).toBe(303);
     expect((await app.request(register, { cookie: cookieHeader(first) })).status).toBe(200);
     const form = new FormData();
-    for (const [name, value] of Object.entries({ event_date: "2030-12-20", ticket: String(event.ticketId), quantity: "1", customer_first_name: "Sara", customer_last_name: "Ali", email: "first@example.com", accept_terms: "on" })) form.append(name, value);
+    for (const [name, value] of Object.entries({
+      event_date: "2030-12-20",
+      ticket: String(event.ticketId),
+      quantity: "1",
+      customer_first_name: "Sara",
+      customer_last_name: "Ali",
+      email: "first@example.com",
+      accept_terms: "on",
+    }))
+      form.append(name, value);
     const booked = await app.request(register, { body: form, cookie: cookieHeader(first), ip: "10.0.3.1" });
     expect(booked.status).toBe(303);
     // The pass ended with the booking: the next in the queue is let in, the one after waits first.
@@ -213,18 +276,35 @@ describe("the waiting zone", () => {
     const secondIn = await app.request(zone, { cookie: cookieHeader(secondJar) });
     expect(secondIn.status).toBe(303);
     cookiesFrom(secondIn, secondJar);
-    const withPass = await app.request(BOOKING, { json: booking(event, { quantity: 1 }), cookie: cookieHeader(secondJar), ip: "10.0.3.2" });
+    const withPass = await app.request(BOOKING, {
+      json: booking(event, { quantity: 1 }),
+      cookie: cookieHeader(secondJar),
+      ip: "10.0.3.2",
+    });
     expect(withPass.status).toBe(201);
-    expect(await (await app.request(zone, { cookie: cookieHeader(thirdJar) })).text()).not.toContain("Your place in the queue: 2");
+    expect(await (await app.request(zone, { cookie: cookieHeader(thirdJar) })).text()).not.toContain(
+      "Your place in the queue: 2",
+    );
   });
 
   it("lets one pass make one booking when the same booking is sent many times at once", async () => {
-    const event = await createTestEvent(database.db, { merchantId: merchant.merchantId, isFree: true, queueCapacity: 1, quantity: 50 });
+    const event = await createTestEvent(database.db, {
+      merchantId: merchant.merchantId,
+      isFree: true,
+      queueCapacity: 1,
+      quantity: 50,
+    });
     const zone = `/en/events/ticketwaitingzone?event=${event.slug}`;
     const jar = cookiesFrom(await app.request(zone));
     cookiesFrom(await app.request(zone, { cookie: cookieHeader(jar) }), jar);
     const answers = await Promise.all(
-      Array.from({ length: 6 }, (_, index) => app.request(BOOKING, { json: booking(event, { quantity: 1, email: `rush${index}@example.com` }), cookie: cookieHeader(jar), ip: `10.0.4.${index + 1}` })),
+      Array.from({ length: 6 }, (_, index) =>
+        app.request(BOOKING, {
+          json: booking(event, { quantity: 1, email: `rush${index}@example.com` }),
+          cookie: cookieHeader(jar),
+          ip: `10.0.4.${index + 1}`,
+        }),
+      ),
     );
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 403, 403, 403, 403, 403]);
     const refused = (await answers.find((answer) => answer.status === 403)!.json()) as { code: string };

@@ -21,10 +21,18 @@ beforeAll(async () => {
 });
 afterAll(async () => database?.destroy());
 
-const pageCount = (pdf: ArrayBuffer) => Buffer.from(pdf).toString("latin1").match(/\/Type \/Page\b/g)?.length ?? 0;
+const pageCount = (pdf: ArrayBuffer) =>
+  Buffer.from(pdf)
+    .toString("latin1")
+    .match(/\/Type \/Page\b/g)?.length ?? 0;
 
 function numbersOf(bookingId: number) {
-  return database.db.selectFrom("booking_members").select("number").where("booking_id", "=", bookingId).orderBy("position").execute();
+  return database.db
+    .selectFrom("booking_members")
+    .select("number")
+    .where("booking_id", "=", bookingId)
+    .orderBy("position")
+    .execute();
 }
 
 describe("the customer's tickets page", () => {
@@ -71,14 +79,20 @@ describe("the customer's tickets page", () => {
     const response = await app.request(`/en/events/tickets/${booking.id}/${booking.uuid}/tickets.pdf`);
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("application/pdf");
-    expect(response.headers.get("Content-Disposition")).toMatch(new RegExp(`^attachment; filename="tickets-${booking.id}\\.pdf"`));
+    expect(response.headers.get("Content-Disposition")).toMatch(
+      new RegExp(`^attachment; filename="tickets-${booking.id}\\.pdf"`),
+    );
     expect(pageCount(await response.arrayBuffer())).toBe(3);
   });
 
   it("says which places still wait for payment, with the link to pay them", async () => {
     const event = await insertTicketedEvent(database.db, shop.merchantId, { free: false });
     const booking = await bookPlaces(database.db, event, { quantity: 2 });
-    const item = await database.db.selectFrom("booking_items").select("transaction_id").where("booking_id", "=", booking.id).executeTakeFirstOrThrow();
+    const item = await database.db
+      .selectFrom("booking_items")
+      .select("transaction_id")
+      .where("booking_id", "=", booking.id)
+      .executeTakeFirstOrThrow();
     const html = await (await app.request(`/en/events/tickets/${booking.id}/${booking.uuid}`)).text();
     expect(html).toContain("Places waiting for payment: 2");
     expect(html).toContain(`href="/en/pay/${item.transaction_id}"`);
@@ -91,7 +105,11 @@ describe("the booking mail's tickets in the mailbox", () => {
   it("lists the tickets attachment and downloads it as the PDF, for the merchant's staff only", async () => {
     const event = await insertTicketedEvent(database.db, shop.merchantId, { free: true });
     const booking = await bookPlaces(database.db, event, { quantity: 2, email: "mailbox-guest@example.com" });
-    const mail = await database.db.selectFrom("outgoing_mail").select("id").where("to_address", "=", "mailbox-guest@example.com").executeTakeFirstOrThrow();
+    const mail = await database.db
+      .selectFrom("outgoing_mail")
+      .select("id")
+      .where("to_address", "=", "mailbox-guest@example.com")
+      .executeTakeFirstOrThrow();
     const cookie = await app.signIn(shop.admin.username, DEMO_PASSWORD);
     const page = await (await app.request(`/en/mailbox/${mail.id}`, { cookie })).text();
     expect(page).toContain(`tickets-${booking.id}.pdf`);
@@ -110,13 +128,32 @@ describe("the result page of a paid booking", () => {
   it("shows the Ticket button once the payment confirmed the places, and the API answers tickets_url", async () => {
     const event = await insertTicketedEvent(database.db, shop.merchantId, { free: false });
     const booking = await bookPlaces(database.db, event, { quantity: 1 });
-    const { transaction_id: transactionId } = await database.db.selectFrom("booking_items").select("transaction_id").where("booking_id", "=", booking.id).executeTakeFirstOrThrow();
-    const started = await startAttempt(database.db, { plugins: PAYABLE_SECTIONS, transactionId: transactionId!, gatewayCode: "knet-sandbox", submissionToken: "tickets", lang: "en", addresses });
+    const { transaction_id: transactionId } = await database.db
+      .selectFrom("booking_items")
+      .select("transaction_id")
+      .where("booking_id", "=", booking.id)
+      .executeTakeFirstOrThrow();
+    const started = await startAttempt(database.db, {
+      plugins: PAYABLE_SECTIONS,
+      transactionId: transactionId!,
+      gatewayCode: "knet-sandbox",
+      submissionToken: "tickets",
+      lang: "en",
+      addresses,
+    });
     if (!started.ok) throw new Error(started.error);
     const before = await (await app.request(`/api/v1/plugins/event/transaction/pay/${transactionId}`)).json();
     expect(before.tickets_url).toBeNull();
-    const { total } = await database.db.selectFrom("payment_attempts").select("total").where("id", "=", started.attemptId).executeTakeFirstOrThrow();
-    await completeAttempt(database.db, started.attemptId, { status: "success", amount: total, refs: { paymentId: "P1", tranId: "T1" } });
+    const { total } = await database.db
+      .selectFrom("payment_attempts")
+      .select("total")
+      .where("id", "=", started.attemptId)
+      .executeTakeFirstOrThrow();
+    await completeAttempt(database.db, started.attemptId, {
+      status: "success",
+      amount: total,
+      refs: { paymentId: "P1", tranId: "T1" },
+    });
 
     const ticketsPath = `/en/events/tickets/${booking.id}/${booking.uuid}`;
     const html = await (await app.request(`/en/pay/attempt-detail/${started.attemptId}`)).text();

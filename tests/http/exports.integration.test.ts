@@ -19,7 +19,13 @@ let reportsDir: string;
 const cookies: Record<string, string> = {};
 const tokens: Record<string, string> = {};
 
-async function insert(merchantId: number, orderNo: number, state: "paid" | "created", created: string, gateway: string | null = null) {
+async function insert(
+  merchantId: number,
+  orderNo: number,
+  state: "paid" | "created",
+  created: string,
+  gateway: string | null = null,
+) {
   await database.db
     .insertInto("transactions")
     .values({
@@ -53,7 +59,11 @@ async function insert(merchantId: number, orderNo: number, state: "paid" | "crea
       deleted_at: null,
     })
     .execute();
-  await bumpTotals(database.db, { merchantId, plugin: "payment_request", currency: "KWD", at: created }, { generated_count: 1, generated_amount: 2500 });
+  await bumpTotals(
+    database.db,
+    { merchantId, plugin: "payment_request", currency: "KWD", at: created },
+    { generated_count: 1, generated_amount: 2500 },
+  );
 }
 
 beforeAll(async () => {
@@ -89,20 +99,29 @@ const exportForm = (overrides: Record<string, string> = {}) => ({
 
 describe("the Export Transactions form", () => {
   it("refuses staff without view_export_settings", async () => {
-    const response = await app.request("/en/transactions/export", { form: exportForm(), cookie: cookies[alpha.staff.username] });
+    const response = await app.request("/en/transactions/export", {
+      form: exportForm(),
+      cookie: cookies[alpha.staff.username],
+    });
     expect(response.status).toBe(403);
     expect(await database.db.selectFrom("reports").select("id").execute()).toEqual([]);
   });
 
   it("sends a refused request back to the list with the reason", async () => {
-    const response = await app.request("/en/transactions/export", { form: exportForm({ fields: "" }), cookie: cookies[alpha.admin.username] });
+    const response = await app.request("/en/transactions/export", {
+      form: exportForm({ fields: "" }),
+      cookie: cookies[alpha.admin.username],
+    });
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/en/payment-request/transactions?state=paid&export_error=no_fields");
   });
 
   it("opens Generated Reports on the new report, which a job builds and the user downloads", async () => {
     const cookie = cookies[alpha.admin.username];
-    const response = await app.request("/en/transactions/export", { form: exportForm({ query: "state=paid&created_after=2026-03-01&created_before=2026-03-31" }), cookie });
+    const response = await app.request("/en/transactions/export", {
+      form: exportForm({ query: "state=paid&created_after=2026-03-01&created_before=2026-03-31" }),
+      cookie,
+    });
     expect(response.status).toBe(302);
     const location = response.headers.get("Location") ?? "";
     expect(location).toMatch(/^\/en\/generated-reports\?id=\d+$/);
@@ -132,14 +151,24 @@ describe("the Export Transactions form", () => {
     const download = await app.request(`/en/generated-reports/${id}/download`, { cookie });
     expect(download.status).toBe(200);
     expect(download.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
-    expect(download.headers.get("Content-Disposition")).toBe(`attachment; filename="${fileName}"; filename*=UTF-8''${fileName}`);
+    expect(download.headers.get("Content-Disposition")).toBe(
+      `attachment; filename="${fileName}"; filename*=UTF-8''${fileName}`,
+    );
     // A byte-order mark first, so Excel reads the file as UTF-8 (and Arabic text as Arabic).
-    expect(Buffer.from(await download.arrayBuffer()).toString("utf8")).toBe("\uFEFFOrder no.,Customer name,State\r\n2,'=cmd(),Paid\r\n1,,Paid\r\n");
+    expect(Buffer.from(await download.arrayBuffer()).toString("utf8")).toBe(
+      "\uFEFFOrder no.,Customer name,State\r\n2,'=cmd(),Paid\r\n1,,Paid\r\n",
+    );
 
-    expect((await app.request(`/en/generated-reports/${id}/download`, { cookie: cookies[alpha.staff.username] })).status).toBe(403);
-    expect((await app.request(`/en/generated-reports/${id}/download`, { cookie: cookies[beta.admin.username] })).status).toBe(404);
+    expect(
+      (await app.request(`/en/generated-reports/${id}/download`, { cookie: cookies[alpha.staff.username] })).status,
+    ).toBe(403);
+    expect(
+      (await app.request(`/en/generated-reports/${id}/download`, { cookie: cookies[beta.admin.username] })).status,
+    ).toBe(404);
     expect((await app.request("/en/generated-reports", { cookie: cookies[alpha.staff.username] })).status).toBe(403);
-    expect(await (await app.request("/en/generated-reports", { cookie: cookies[beta.admin.username] })).text()).not.toContain(`report-${id}`);
+    expect(
+      await (await app.request("/en/generated-reports", { cookie: cookies[beta.admin.username] })).text(),
+    ).not.toContain(`report-${id}`);
   });
 
   it("says each report's filters in the page's language, and a report of the whole list says so", async () => {
@@ -155,20 +184,38 @@ describe("the Export Transactions form", () => {
 
   it("tells the user the report is exported, naming the file, in this session only, until it is seen", async () => {
     const cookie = cookies[alpha.admin.username];
-    const asked = await app.request("/en/transactions/export", { form: exportForm({ query: "state=created", file_format: "xls" }), cookie });
+    const asked = await app.request("/en/transactions/export", {
+      form: exportForm({ query: "state=created", file_format: "xls" }),
+      cookie,
+    });
     const id = Number((asked.headers.get("Location") ?? "").split("=")[1]);
     await runReadyJobs(database.db);
 
     const unread = await app.request("/en/notifications", { cookie });
     expect(unread.status).toBe(200);
-    const { notifications } = (await unread.json()) as { notifications: { id: number; title: string; link: string; file: string }[] };
+    const { notifications } = (await unread.json()) as {
+      notifications: { id: number; title: string; link: string; file: string }[];
+    };
     expect(notifications).toEqual([
-      expect.objectContaining({ title: "Report exported", link: `/en/generated-reports?id=${id}`, file: expect.stringMatching(/^payment-request_created_\d{8}-\d{4}\.xlsx$/) }),
+      expect.objectContaining({
+        title: "Report exported",
+        link: `/en/generated-reports?id=${id}`,
+        file: expect.stringMatching(/^payment-request_created_\d{8}-\d{4}\.xlsx$/),
+      }),
     ]);
     // The same notice read from an Arabic page reads in Arabic and links to the Arabic page.
     const arabic = (await (await app.request("/ar/notifications", { cookie })).json()).notifications;
-    expect(arabic).toEqual([expect.objectContaining({ id: notifications[0].id, title: "تم تصدير التقرير", link: `/ar/generated-reports?id=${id}`, file: notifications[0].file })]);
-    expect((await (await app.request("/en/notifications", { cookie: cookies[alpha.staff.username] })).json()).notifications).toEqual([]);
+    expect(arabic).toEqual([
+      expect.objectContaining({
+        id: notifications[0].id,
+        title: "تم تصدير التقرير",
+        link: `/ar/generated-reports?id=${id}`,
+        file: notifications[0].file,
+      }),
+    ]);
+    expect(
+      (await (await app.request("/en/notifications", { cookie: cookies[alpha.staff.username] })).json()).notifications,
+    ).toEqual([]);
     expect((await app.request("/en/notifications")).status).toBe(401);
     // A new sign-in is not greeted by what arrived before it: the report is in Generated Reports.
     const later = await app.signIn(alpha.admin.username, DEMO_PASSWORD);
@@ -219,7 +266,12 @@ describe("GET /api/v1/plugins/{plugin}/transaction/export", () => {
     const body = await response.json();
     expect(body.builtin_fields[0]).toEqual({ name: "order_no", label_en: "Order no.", label_ar: "رقم الطلب" });
     expect(body.custom_fields).toEqual([]);
-    expect(body.other_fields.map((field: { name: string }) => field.name)).toEqual(["extra", "auth_code", "card_type", "ref_number"]);
+    expect(body.other_fields.map((field: { name: string }) => field.name)).toEqual([
+      "extra",
+      "auth_code",
+      "card_type",
+      "ref_number",
+    ]);
   });
 
   it("needs view_export_settings and an available section", async () => {
@@ -227,23 +279,40 @@ describe("GET /api/v1/plugins/{plugin}/transaction/export", () => {
     expect((await app.request(`${url}?file_format=csv`, { headers: bearer(alpha.staff.username) })).status).toBe(403);
     expect((await app.request(`${url}?auth_token=${tokens[alpha.staff.username]}`)).status).toBe(403);
     expect((await app.request(url)).status).toBe(401);
-    expect((await app.request("/api/v1/plugins/nowhere/transaction/export/", { headers: bearer(alpha.admin.username) })).status).toBe(404);
+    expect(
+      (await app.request("/api/v1/plugins/nowhere/transaction/export/", { headers: bearer(alpha.admin.username) }))
+        .status,
+    ).toBe(404);
   });
 
   it("answers field errors in DRF's shape", async () => {
-    const response = await app.request(`${url}?export_type=selected&fields=order_no,password`, { headers: bearer(alpha.admin.username) });
+    const response = await app.request(`${url}?export_type=selected&fields=order_no,password`, {
+      headers: bearer(alpha.admin.username),
+    });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ fields: ["One of the chosen fields does not exist."] });
   });
 
   it("creates an export with the list filters, answers its progress, then the file with auth_token", async () => {
-    const created = await app.request(`${url}?state=created&file_format=xls&export_type=selected&fields=order_no,customer_email&language=ar`, {
-      headers: bearer(alpha.admin.username),
-    });
+    const created = await app.request(
+      `${url}?state=created&file_format=xls&export_type=selected&fields=order_no,customer_email&language=ar`,
+      {
+        headers: bearer(alpha.admin.username),
+      },
+    );
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: number };
-    const report = await database.db.selectFrom("reports").select(["query", "fields", "file_format", "language"]).where("id", "=", id).executeTakeFirstOrThrow();
-    expect(report).toEqual({ query: "state=created", fields: "order_no,customer_email", file_format: "xls", language: "ar" });
+    const report = await database.db
+      .selectFrom("reports")
+      .select(["query", "fields", "file_format", "language"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(report).toEqual({
+      query: "state=created",
+      fields: "order_no,customer_email",
+      file_format: "xls",
+      language: "ar",
+    });
 
     const fetchFile = () => app.request(`${url}?auth_token=${tokens[alpha.admin.username]}&id=${id}`);
     const pending = await fetchFile();
@@ -257,13 +326,19 @@ describe("GET /api/v1/plugins/{plugin}/transaction/export", () => {
     const bytes = new Uint8Array(await ready.arrayBuffer());
     expect([...bytes.slice(0, 2)]).toEqual([0x50, 0x4b]);
 
-    expect((await app.request(`${url}?id=${id}`, { headers: { Authorization: `Bearer ${tokens[beta.admin.username]}` } })).status).toBe(404);
+    expect(
+      (await app.request(`${url}?id=${id}`, { headers: { Authorization: `Bearer ${tokens[beta.admin.username]}` } }))
+        .status,
+    ).toBe(404);
   });
 
   it("makes an XLSX an accountant can use: Arabic headers right to left, number cells with 3 decimals, Kuwait dates, gateway names", async () => {
-    const created = await app.request(`${url}?state=paid&file_format=xls&export_type=selected&fields=order_no,created,amount,gateway_name,state&language=ar`, {
-      headers: bearer(alpha.admin.username),
-    });
+    const created = await app.request(
+      `${url}?state=paid&file_format=xls&export_type=selected&fields=order_no,created,amount,gateway_name,state&language=ar`,
+      {
+        headers: bearer(alpha.admin.username),
+      },
+    );
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: number };
     await runReadyJobs(database.db);
@@ -278,7 +353,13 @@ describe("GET /api/v1/plugins/{plugin}/transaction/export", () => {
     await workbook.xlsx.load(await ready.arrayBuffer());
     const sheet = workbook.worksheets[0];
     expect(sheet.views[0]?.rightToLeft).toBe(true);
-    expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(["رقم الطلب", "تاريخ الإنشاء", "المبلغ", "طريقة الدفع", "الحالة"]);
+    expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual([
+      "رقم الطلب",
+      "تاريخ الإنشاء",
+      "المبلغ",
+      "طريقة الدفع",
+      "الحالة",
+    ]);
     const rows = [sheet.getRow(2), sheet.getRow(3)];
     expect(rows.map((row) => row.getCell(1).value)).toEqual([2, 1]);
     for (const row of rows) {
@@ -288,7 +369,10 @@ describe("GET /api/v1/plugins/{plugin}/transaction/export", () => {
       expect(row.getCell(2).type).toBe(ExcelJS.ValueType.Date);
     }
     // 09:00 and 08:00 UTC are noon and 11:00 in Kuwait.
-    expect(rows.map((row) => row.getCell(2).value)).toEqual([new Date("2026-03-10T12:00:00.000Z"), new Date("2026-03-10T11:00:00.000Z")]);
+    expect(rows.map((row) => row.getCell(2).value)).toEqual([
+      new Date("2026-03-10T12:00:00.000Z"),
+      new Date("2026-03-10T11:00:00.000Z"),
+    ]);
     expect(rows.map((row) => row.getCell(4).value)).toEqual(["كي نت", "بطاقة ائتمان"]);
     expect(rows.map((row) => row.getCell(5).value)).toEqual(["مدفوع", "مدفوع"]);
   });

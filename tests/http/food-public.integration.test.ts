@@ -73,20 +73,34 @@ describe("the public menu", () => {
     expect(arabic).toContain("برجر");
     expect(arabic).toContain("نفدت الكمية");
 
-    const categories = (await (await app.request(`${API}/product_categories?merchant=${merchant.merchantId}`)).json()) as { id: number }[];
+    const categories = (await (
+      await app.request(`${API}/product_categories?merchant=${merchant.merchantId}`)
+    ).json()) as { id: number }[];
     expect(categories.map((category) => category.id)).toContain(menu.categoryId);
-    const items = (await (await app.request(`${API}/menu-items?category=${menu.categoryId}&merchant=${merchant.merchantId}`)).json()) as { name_en: string; price: string; discounted_price: string | null; is_sold_out: boolean }[];
+    const items = (await (
+      await app.request(`${API}/menu-items?category=${menu.categoryId}&merchant=${merchant.merchantId}`)
+    ).json()) as { name_en: string; price: string; discounted_price: string | null; is_sold_out: boolean }[];
     expect(items).toEqual([
       expect.objectContaining({ name_en: "Burger", price: "2.500", is_sold_out: true }),
       expect.objectContaining({ name_en: "Salad", price: "2.000", discounted_price: "1.500", is_sold_out: false }),
     ]);
-    const burger = (await (await app.request(`${API}/products/${menu.burgerId}`)).json()) as { sizes: { price: string }[]; options: { min_choices: number }[] };
+    const burger = (await (await app.request(`${API}/products/${menu.burgerId}`)).json()) as {
+      sizes: { price: string }[];
+      options: { min_choices: number }[];
+    };
     expect(burger.sizes.map((size) => size.price)).toEqual(["2.500", "3.500"]);
     expect(burger.options[0].min_choices).toBe(1);
-    const branch = (await (await app.request(`${API}/branches/${menu.branchId}`)).json()) as { is_open: boolean; working_hours: unknown[]; minimum_order_sum: string };
+    const branch = (await (await app.request(`${API}/branches/${menu.branchId}`)).json()) as {
+      is_open: boolean;
+      working_hours: unknown[];
+      minimum_order_sum: string;
+    };
     expect(branch.is_open).toBe(true);
     expect(branch.working_hours).toHaveLength(7);
-    const areas = (await (await app.request(`${API}/delivery_areas/${menu.branchId}`)).json()) as { name_ar: string; delivery_charges: string }[];
+    const areas = (await (await app.request(`${API}/delivery_areas/${menu.branchId}`)).json()) as {
+      name_ar: string;
+      delivery_charges: string;
+    }[];
     expect(areas).toEqual([expect.objectContaining({ name_ar: "السالمية", delivery_charges: "0.500" })]);
     expect((await app.request(`${API}/products/99999999`)).status).toBe(404);
   });
@@ -104,7 +118,12 @@ describe("the public menu", () => {
       const viaHandler = body(await direct.text());
       expect(viaHandler).toContain(lang === "ar" ? "برجر" : "Burger");
       // The same page either way: the visible words of the menu, in order.
-      const words = (html: string) => html.replace(/<style[\s\S]*?<\/style>/g, " ").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim();
+      const words = (html: string) =>
+        html
+          .replace(/<style[\s\S]*?<\/style>/g, " ")
+          .replace(/<[^>]+>/g, " ")
+          .replace(/\s+/g, " ")
+          .trim();
       expect(words(viaHandler)).toBe(words(viaRouter));
     }
     // Other pages stay the router's.
@@ -123,7 +142,13 @@ describe("the cart without JavaScript", () => {
       cookiesFrom(response, jar);
       return response;
     };
-    const burger = { size: String(menu.smallId), add_ons: String(menu.cheeseId), [`option.${menu.groupId}`]: String(menu.friesId), quantity: "1", special_instructions: "" };
+    const burger = {
+      size: String(menu.smallId),
+      add_ons: String(menu.cheeseId),
+      [`option.${menu.groupId}`]: String(menu.friesId),
+      quantity: "1",
+      special_instructions: "",
+    };
     const first = await add(burger);
     expect(first.status).toBe(303);
     await add({ ...burger, quantity: "2" });
@@ -132,23 +157,33 @@ describe("the cart without JavaScript", () => {
     expect(missing.status).toBe(400);
     expect(await missing.text()).toContain("Choose the number of options each group asks for.");
 
-    const cart = await (await app.request(`/en/new-menu/checkout?merchant=${merchant.merchantId}`, { cookie: cookieHeader(jar) })).text();
+    const cart = await (
+      await app.request(`/en/new-menu/checkout?merchant=${merchant.merchantId}`, { cookie: cookieHeader(jar) })
+    ).text();
     expect(cart).toContain("3 × Burger");
     expect(cart).toContain("1 × Burger");
     expect(cart).toContain("No onions");
 
-    const change = await app.request(`/en/new-menu?merchant=${merchant.merchantId}`, { form: { intent: "location", delivery_type: "pickup", branch: String(menu.branchId) }, cookie: cookieHeader(jar) });
+    const change = await app.request(`/en/new-menu?merchant=${merchant.merchantId}`, {
+      form: { intent: "location", delivery_type: "pickup", branch: String(menu.branchId) },
+      cookie: cookieHeader(jar),
+    });
     expect(change.status).toBe(303);
     const confirm = change.headers.get("Location")!;
     expect(confirm).toContain("confirm=1");
     const ask = await (await app.request(confirm, { cookie: cookieHeader(jar) })).text();
     expect(ask).toContain("Clear the cart?");
     // No: the menu as it was, the cart and its order type kept.
-    const kept = await (await app.request(`/en/new-menu?merchant=${merchant.merchantId}`, { cookie: cookieHeader(jar) })).text();
+    const kept = await (
+      await app.request(`/en/new-menu?merchant=${merchant.merchantId}`, { cookie: cookieHeader(jar) })
+    ).text();
     expect(kept).toContain("Cart: 4 items");
     expect(kept).toMatch(/checked="" value="delivery"/);
     // Yes: emptied, the new order type applied.
-    const yes = await app.request(`/en/new-menu?merchant=${merchant.merchantId}`, { form: { intent: "confirm_clear", delivery_type: "pickup", branch: String(menu.branchId), delivery_area: "" }, cookie: cookieHeader(jar) });
+    const yes = await app.request(`/en/new-menu?merchant=${merchant.merchantId}`, {
+      form: { intent: "confirm_clear", delivery_type: "pickup", branch: String(menu.branchId), delivery_area: "" },
+      cookie: cookieHeader(jar),
+    });
     expect(yes.status).toBe(303);
     const after = await (await app.request(yes.headers.get("Location")!, { cookie: cookieHeader(jar) })).text();
     expect(after).toContain("Cart: 0 items");
@@ -158,7 +193,12 @@ describe("the cart without JavaScript", () => {
   it("discards a stored cart that cannot be read", async () => {
     await createTestMenu(database.db, { merchantId: merchant.merchantId });
     const jar: Record<string, string> = {};
-    cookiesFrom(await app.request(`/en/new-menu?merchant=${merchant.merchantId}`, { form: { intent: "location", delivery_type: "pickup", branch: "" } }), jar);
+    cookiesFrom(
+      await app.request(`/en/new-menu?merchant=${merchant.merchantId}`, {
+        form: { intent: "location", delivery_type: "pickup", branch: "" },
+      }),
+      jar,
+    );
     await database.db.updateTable("food_carts").set({ data: "{not json" }).execute();
     const page = await app.request(`/en/new-menu?merchant=${merchant.merchantId}`, { cookie: cookieHeader(jar) });
     expect(page.status).toBe(200);
@@ -173,22 +213,40 @@ describe("the cart without JavaScript", () => {
       cookiesFrom(response, jar);
       return response;
     };
-    await post(`/en/new-menu?merchant=${merchant.merchantId}`, { intent: "location", delivery_type: "pickup", branch: String(menu.branchId) });
+    await post(`/en/new-menu?merchant=${merchant.merchantId}`, {
+      intent: "location",
+      delivery_type: "pickup",
+      branch: String(menu.branchId),
+    });
     await post(`/en/new-menu/category/${menu.categoryId}/food-details/${menu.saladId}`, { quantity: "2" });
     const checkoutPath = `/en/new-menu/checkout?merchant=${merchant.merchantId}`;
-    const refused = await post(checkoutPath, { intent: "place", customer_name: "Sara", customer_phone: "123", gateway_code: "cod", voucher: "" });
+    const refused = await post(checkoutPath, {
+      intent: "place",
+      customer_name: "Sara",
+      customer_phone: "123",
+      gateway_code: "cod",
+      voucher: "",
+    });
     expect(refused.status).toBe(400);
     const refusedHtml = await refused.text();
     expect(refusedHtml).toContain("Enter a valid phone number");
     expect(refusedHtml).toContain('value="Sara"');
-    const placed = await post(checkoutPath, { intent: "place", customer_name: "Sara", customer_phone: "50001234", gateway_code: "cod", voucher: "" });
+    const placed = await post(checkoutPath, {
+      intent: "place",
+      customer_name: "Sara",
+      customer_phone: "50001234",
+      gateway_code: "cod",
+      voucher: "",
+    });
     expect(placed.status).toBe(303);
     const confirmation = placed.headers.get("Location")!;
     expect(confirmation).toMatch(/^\/en\/new-menu\/order-confirmation\/[0-9A-Z]{20}$/);
     const html = await (await app.request(confirmation)).text();
     expect(html).toContain("New");
     expect(html).toContain('http-equiv="refresh"');
-    expect(await (await app.request(checkoutPath, { cookie: cookieHeader(jar) })).text()).toContain("Your cart is empty.");
+    expect(await (await app.request(checkoutPath, { cookie: cookieHeader(jar) })).text()).toContain(
+      "Your cart is empty.",
+    );
   });
 });
 
@@ -196,16 +254,30 @@ describe("the checkout API", () => {
   it("keeps a customer's Idempotency-Key from spoiling the merchant's own request with that key, or another customer's", async () => {
     const menu = await createTestMenu(database.db, { merchantId: merchant.merchantId });
     const key = { "Idempotency-Key": "order-2026-0001" };
-    const first = await app.request(`${API}/checkout`, { json: checkout(menu, { gateway_code: "cod" }), headers: key, ip: "10.1.0.20" });
+    const first = await app.request(`${API}/checkout`, {
+      json: checkout(menu, { gateway_code: "cod" }),
+      headers: key,
+      ip: "10.1.0.20",
+    });
     expect(first.status).toBe(201);
     // Another customer happens on (or copies) the same key with their own order: it is theirs, not a 422.
-    const second = await app.request(`${API}/checkout`, { json: checkout(menu, { gateway_code: "cod", customer_name: "Huda" }), headers: key, ip: "10.1.0.21" });
+    const second = await app.request(`${API}/checkout`, {
+      json: checkout(menu, { gateway_code: "cod", customer_name: "Huda" }),
+      headers: key,
+      ip: "10.1.0.21",
+    });
     expect(second.status).toBe(201);
     expect(second.headers.get("Idempotent-Replayed")).toBeNull();
-    expect(((await second.json()) as { number: string }).number).not.toBe(((await first.json()) as { number: string }).number);
+    expect(((await second.json()) as { number: string }).number).not.toBe(
+      ((await first.json()) as { number: string }).number,
+    );
     // The merchant's own system later sends a payment request with the same key: it is made, not refused.
     const token = (await app.apiToken(merchant.admin.username, DEMO_PASSWORD)).access;
-    const create = () => app.request("/api/v1/plugins/payment_request/transaction", { json: { amount: "4.000", pg_codes: "cod" }, headers: { ...key, Authorization: `Bearer ${token}` } });
+    const create = () =>
+      app.request("/api/v1/plugins/payment_request/transaction", {
+        json: { amount: "4.000", pg_codes: "cod" },
+        headers: { ...key, Authorization: `Bearer ${token}` },
+      });
     const own = await create();
     expect(own.status, await own.clone().text()).toBe(201);
     expect(own.headers.get("Idempotent-Replayed")).toBeNull();
@@ -230,13 +302,19 @@ describe("the checkout API", () => {
 
   it("records a cash-on-delivery order at once, with no pay page, and shows its state by number", async () => {
     const menu = await createTestMenu(database.db, { merchantId: merchant.merchantId });
-    const response = await app.request(`${API}/checkout`, { json: checkout(menu, { gateway_code: "cod", voucher: menu.voucher }), ip: "10.1.0.2" });
+    const response = await app.request(`${API}/checkout`, {
+      json: checkout(menu, { gateway_code: "cod", voucher: menu.voucher }),
+      ip: "10.1.0.2",
+    });
     expect(response.status).toBe(201);
     const body = (await response.json()) as { number: string; total: string; checkout_url: string | null };
     expect(body.checkout_url).toBeNull();
     // 10% off the 5.750 subtotal (0.575), then 0.500 delivery.
     expect(body.total).toBe("5.675");
-    const details = (await (await app.request(`${API}/order/details/${body.number}`)).json()) as { status: string; lines: unknown[] };
+    const details = (await (await app.request(`${API}/order/details/${body.number}`)).json()) as {
+      status: string;
+      lines: unknown[];
+    };
     expect(details.status).toBe("new");
     expect(details.lines).toHaveLength(2);
     const page = await app.request(`/ar/new-menu/order-confirmation/${body.number}`);
@@ -244,28 +322,44 @@ describe("the checkout API", () => {
     expect(await page.clone().text()).toContain("جديد");
     // Once delivered, the page stops refreshing and takes one rating.
     expect(await page.clone().text()).toContain('http-equiv="refresh"');
-    await database.db.updateTable("food_orders").set({ status: "delivered" }).where("number", "=", body.number).execute();
+    await database.db
+      .updateTable("food_orders")
+      .set({ status: "delivered" })
+      .where("number", "=", body.number)
+      .execute();
     const delivered = await (await app.request(`/en/new-menu/order-confirmation/${body.number}`)).text();
     expect(delivered).not.toContain('http-equiv="refresh"');
     expect(delivered).toContain("How was your order?");
-    const rated = await app.request(`/en/new-menu/order-confirmation/${body.number}`, { form: { rating: "5", comment: "Hot and quick" }, ip: "10.1.0.9" });
+    const rated = await app.request(`/en/new-menu/order-confirmation/${body.number}`, {
+      form: { rating: "5", comment: "Hot and quick" },
+      ip: "10.1.0.9",
+    });
     expect(rated.status).toBe(303);
-    expect(await (await app.request(`/en/new-menu/order-confirmation/${body.number}`)).text()).toContain("Thank you for your feedback.");
-    expect((await app.request(`${API}/order-feedback/${body.number}`, { json: { rating: 4 }, ip: "10.1.0.9" })).status).toBe(400);
+    expect(await (await app.request(`/en/new-menu/order-confirmation/${body.number}`)).text()).toContain(
+      "Thank you for your feedback.",
+    );
+    expect(
+      (await app.request(`${API}/order-feedback/${body.number}`, { json: { rating: 4 }, ip: "10.1.0.9" })).status,
+    ).toBe(400);
     expect((await app.request("/en/new-menu/order-confirmation/ZZZZZZZZZZ")).status).toBe(404);
     expect((await app.request(`${API}/order/state/ZZZZZZZZZZ`)).status).toBe(404);
   });
 
   it("refuses an area the branch does not deliver to, a closed branch, a sold-out line and an unknown voucher", async () => {
     const menu = await createTestMenu(database.db, { merchantId: merchant.merchantId });
-    const outside = await app.request(`${API}/checkout`, { json: checkout(menu, { delivery_area: menu.farAreaId }), ip: "10.1.0.3" });
+    const outside = await app.request(`${API}/checkout`, {
+      json: checkout(menu, { delivery_area: menu.farAreaId }),
+      ip: "10.1.0.3",
+    });
     expect(outside.status).toBe(400);
     expect(await outside.json()).toEqual({ delivery_area: ["This branch does not deliver to this area."] });
 
     const closed = await createTestMenu(database.db, { merchantId: merchant.merchantId, hours: [] });
     const shut = await app.request(`${API}/checkout`, { json: checkout(closed), ip: "10.1.0.3" });
     expect(shut.status).toBe(400);
-    expect(await shut.json()).toEqual({ branch: ["The branch is closed now; schedule the order for its working hours."] });
+    expect(await shut.json()).toEqual({
+      branch: ["The branch is closed now; schedule the order for its working hours."],
+    });
 
     const soldOut = await createTestMenu(database.db, { merchantId: merchant.merchantId, burgerQuantity: 0 });
     const lines = [{ menu_item: soldOut.saladId, category_id: soldOut.categoryId, quantity: 1 }, burgerLine(soldOut)];
@@ -273,16 +367,25 @@ describe("the checkout API", () => {
     expect(gone.status).toBe(400);
     expect(await gone.json()).toEqual({ lines: [{}, { quantity: ["Sold out."] }] });
 
-    const voucher = await app.request(`${API}/checkout?lang=ar`, { json: checkout(menu, { voucher: "NOPE" }), ip: "10.1.0.3" });
+    const voucher = await app.request(`${API}/checkout?lang=ar`, {
+      json: checkout(menu, { voucher: "NOPE" }),
+      ip: "10.1.0.3",
+    });
     expect(voucher.status).toBe(400);
     const refused = (await voucher.json()) as { voucher: string[] };
     expect(Object.keys(refused)).toEqual(["voucher"]);
     expect(refused.voucher[0]).not.toBe("This voucher code is not valid.");
 
-    const activate = await app.request(`${API}/voucher/activate/`, { json: { code: "NOPE", branch: menu.branchId, total: "10.000" } });
+    const activate = await app.request(`${API}/voucher/activate/`, {
+      json: { code: "NOPE", branch: menu.branchId, total: "10.000" },
+    });
     expect(activate.status).toBe(400);
     expect(await activate.json()).toEqual({ code: ["This voucher code is not valid."] });
-    const good = await app.request(`${API}/voucher/activate/`, { json: { code: menu.voucher.toLowerCase(), branch: menu.branchId, total: "10.000" } });
-    expect(await good.json()).toEqual(expect.objectContaining({ code: menu.voucher, discount_type: "percentage", amount: "10.00", discount: "1.000" }));
+    const good = await app.request(`${API}/voucher/activate/`, {
+      json: { code: menu.voucher.toLowerCase(), branch: menu.branchId, total: "10.000" },
+    });
+    expect(await good.json()).toEqual(
+      expect.objectContaining({ code: menu.voucher, discount_type: "percentage", amount: "10.00", discount: "1.000" }),
+    );
   });
 });

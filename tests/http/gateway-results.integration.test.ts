@@ -38,7 +38,11 @@ async function newRequest(amount = "12.500") {
   const created = await createPaymentRequest(database.db, {
     merchantId: shop.merchantId,
     user: shop.admin,
-    request: PaymentRequestSchema.parse({ amount, pg_codes: "knet-sandbox,mpgs-sandbox", customer_email: "payer@example.com" }),
+    request: PaymentRequestSchema.parse({
+      amount,
+      pg_codes: "knet-sandbox,mpgs-sandbox",
+      customer_email: "payer@example.com",
+    }),
     baseUrl: server.url,
     lang: "en",
   });
@@ -53,7 +57,10 @@ async function payNow(transactionId: string, gatewayCode: string) {
   const response = await fetch(`${server.url}/en/pay/${transactionId}`, {
     method: "POST",
     headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ gateway_code: gatewayCode, submission_token: `${transactionId}-${gatewayCode}-${Math.random()}` }),
+    body: new URLSearchParams({
+      gateway_code: gatewayCode,
+      submission_token: `${transactionId}-${gatewayCode}-${Math.random()}`,
+    }),
     ...noRedirect,
   });
   expect(response.status).toBe(303);
@@ -70,7 +77,9 @@ async function payNow(transactionId: string, gatewayCode: string) {
 async function onKnetPage(gatewayUrl: string, card: string | null) {
   const init = await fetch(gatewayUrl, noRedirect);
   const pageUrl = new URL(init.headers.get("Location")!, gatewayUrl).toString();
-  const form: Record<string, string> = card ? { intent: "submit", cardNumber: card, pin: "1234" } : { intent: "cancel" };
+  const form: Record<string, string> = card
+    ? { intent: "submit", cardNumber: card, pin: "1234" }
+    : { intent: "cancel" };
   const submitted = await fetch(pageUrl, {
     method: "POST",
     headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
@@ -82,8 +91,16 @@ async function onKnetPage(gatewayUrl: string, card: string | null) {
 }
 
 async function state(transactionId: string) {
-  const transaction = await database.db.selectFrom("transactions").select(["state", "paid_amount"]).where("id", "=", transactionId).executeTakeFirstOrThrow();
-  const ledger = await database.db.selectFrom("ledger_entries").select("kind").where("transaction_id", "=", transactionId).execute();
+  const transaction = await database.db
+    .selectFrom("transactions")
+    .select(["state", "paid_amount"])
+    .where("id", "=", transactionId)
+    .executeTakeFirstOrThrow();
+  const ledger = await database.db
+    .selectFrom("ledger_entries")
+    .select("kind")
+    .where("transaction_id", "=", transactionId)
+    .execute();
   const receipts = await database.db
     .selectFrom("outgoing_mail")
     .select("id")
@@ -103,7 +120,13 @@ const postToResponseUrl = (attemptId: string, form: Record<string, string>) =>
   });
 
 async function attemptState(attemptId: string) {
-  return (await database.db.selectFrom("payment_attempts").select("state").where("id", "=", attemptId).executeTakeFirstOrThrow()).state;
+  return (
+    await database.db
+      .selectFrom("payment_attempts")
+      .select("state")
+      .where("id", "=", attemptId)
+      .executeTakeFirstOrThrow()
+  ).state;
 }
 
 describe("KNET results", () => {
@@ -115,7 +138,11 @@ describe("KNET results", () => {
     // The sandbox's server posted the result and followed our answer: the browser lands on our result page.
     expect(await onKnetPage(gatewayUrl, "8888880000000001")).toBe(receipt);
     expect(await state(id)).toMatchObject({ state: "paid", paid: 12500, ledger: 1, receipts: receiptsBefore + 1 });
-    const kept = await database.db.selectFrom("gateway_messages").select(["received", "plain", "refusal"]).where("attempt_id", "=", attempt.id).execute();
+    const kept = await database.db
+      .selectFrom("gateway_messages")
+      .select(["received", "plain", "refusal"])
+      .where("attempt_id", "=", attempt.id)
+      .execute();
     expect(kept).toHaveLength(1);
     expect(kept[0]!.plain).toMatch(/^paymentid=\d+&result=CAPTURED&/);
     expect(kept[0]!.refusal).toBeNull();
@@ -129,7 +156,9 @@ describe("KNET results", () => {
       expect(await response.text()).toBe(`REDIRECT=${receipt}`);
     }
     expect(await state(id)).toMatchObject({ state: "paid", paid: 12500, ledger: 1, receipts: receiptsBefore + 1 });
-    expect(await database.db.selectFrom("gateway_messages").select("id").where("attempt_id", "=", attempt.id).execute()).toHaveLength(1);
+    expect(
+      await database.db.selectFrom("gateway_messages").select("id").where("attempt_id", "=", attempt.id).execute(),
+    ).toHaveLength(1);
 
     // The browser's GET of the result page (or of responseURL) trusts nothing it carries.
     const page = await fetch(`${receipt}?result=NOT+CAPTURED`);
@@ -141,7 +170,17 @@ describe("KNET results", () => {
     const { attempt } = await payNow(id, "knet-sandbox");
     const claim = (fields: Record<string, string>, key: string = accounts.knet.resourceKey) =>
       encryptResult(
-        { paymentid: "100000000000001", result: "CAPTURED", auth: "1", ref: "1", tranid: "1", postdate: "1122", trackid: attempt.track_id, amt: "3.000", ...fields },
+        {
+          paymentid: "100000000000001",
+          result: "CAPTURED",
+          auth: "1",
+          ref: "1",
+          tranid: "1",
+          postdate: "1122",
+          trackid: attempt.track_id,
+          amt: "3.000",
+          ...fields,
+        },
         key,
       );
     const forged = [
@@ -156,15 +195,32 @@ describe("KNET results", () => {
       expect(await response.text()).not.toMatch(/^REDIRECT=/);
     }
     // The two that decrypted are kept as received, with why they were refused.
-    const kept = await database.db.selectFrom("gateway_messages").select("refusal").where("attempt_id", "=", attempt.id).orderBy("id").execute();
-    expect(kept.map((row) => row.refusal)).toEqual(["The answer is for another track id", "The answer is for another amount"]);
+    const kept = await database.db
+      .selectFrom("gateway_messages")
+      .select("refusal")
+      .where("attempt_id", "=", attempt.id)
+      .orderBy("id")
+      .execute();
+    expect(kept.map((row) => row.refusal)).toEqual([
+      "The answer is for another track id",
+      "The answer is for another amount",
+    ]);
 
     // An unencrypted error report is answered (the customer is shown our page) but decides nothing.
-    const reported = await postToResponseUrl(attempt.id, { Error: "IPAY0100013", ErrorText: "Invalid transaction data", trackid: attempt.track_id, amt: "3.000", paymentid: "1" });
+    const reported = await postToResponseUrl(attempt.id, {
+      Error: "IPAY0100013",
+      ErrorText: "Invalid transaction data",
+      trackid: attempt.track_id,
+      amt: "3.000",
+      paymentid: "1",
+    });
     expect(await reported.text()).toBe(`REDIRECT=${server.url}/en/pay/attempt-detail/${attempt.id}`);
     // errorURL and responseURL reached by a browser carrying a perfect result: still nothing recorded.
     for (const path of ["error", "response"]) {
-      const visit = await fetch(`${server.url}/gateway/knet/${path}/${attempt.id}?${new URLSearchParams({ trandata: claim({}) })}`, noRedirect);
+      const visit = await fetch(
+        `${server.url}/gateway/knet/${path}/${attempt.id}?${new URLSearchParams({ trandata: claim({}) })}`,
+        noRedirect,
+      );
       expect(visit.status).toBe(303);
       expect(visit.headers.get("Location")).toBe(`${server.url}/en/pay/attempt-detail/${attempt.id}`);
     }
@@ -184,11 +240,20 @@ describe("KNET results", () => {
     expect(await state(id)).toMatchObject({ state: "attempted", ledger: 0 });
     const { gatewayUrl: again } = await payNow(id, "knet-sandbox");
     await fetch(await onKnetPage(again, null), noRedirect);
-    const attempts = await database.db.selectFrom("payment_attempts").select(["id", "state"]).where("transaction_id", "=", id).orderBy("created_at").execute();
+    const attempts = await database.db
+      .selectFrom("payment_attempts")
+      .select(["id", "state"])
+      .where("transaction_id", "=", id)
+      .orderBy("created_at")
+      .execute();
     expect(attempts.map((row) => row.state)).toEqual(["failed", "canceled"]);
 
     // Each result page says what happened in plain words, then the spec's line, the amount, Try again and the references.
-    const [declined, canceled] = await Promise.all(attempts.map(async ({ id: attemptId }) => (await fetch(`${server.url}/en/pay/attempt-detail/${attemptId}`)).text()));
+    const [declined, canceled] = await Promise.all(
+      attempts.map(async ({ id: attemptId }) =>
+        (await fetch(`${server.url}/en/pay/attempt-detail/${attemptId}`)).text(),
+      ),
+    );
     expect(declined).toContain("Your bank declined the payment</h1>");
     expect(canceled).toContain("The payment was canceled</h1>");
     for (const page of [declined, canceled]) {
@@ -225,8 +290,23 @@ describe("Mastercard Gateway webhooks", () => {
     merchant: accounts.mpgs.merchantId,
     result: "SUCCESS",
     response: { gatewayCode: "APPROVED" },
-    transaction: { id: "1", type: "PAYMENT", amount: amount / 1000, currency: "KWD", authorizationCode: "123456", receipt: "612345678901" },
-    order: { id: attempt.track_id, amount: attempt.total / 1000, currency: "KWD", status: "CAPTURED", totalAuthorizedAmount: amount / 1000, totalCapturedAmount: amount / 1000, totalRefundedAmount: 0 },
+    transaction: {
+      id: "1",
+      type: "PAYMENT",
+      amount: amount / 1000,
+      currency: "KWD",
+      authorizationCode: "123456",
+      receipt: "612345678901",
+    },
+    order: {
+      id: attempt.track_id,
+      amount: attempt.total / 1000,
+      currency: "KWD",
+      status: "CAPTURED",
+      totalAuthorizedAmount: amount / 1000,
+      totalCapturedAmount: amount / 1000,
+      totalRefundedAmount: 0,
+    },
     sourceOfFunds: { type: "CARD", provided: { card: { number: "512345xxxxxx0008" } } },
   });
 
@@ -237,7 +317,11 @@ describe("Mastercard Gateway webhooks", () => {
     expect((await notify(attempt.id, captured(attempt), { secret: null })).status).toBe(400);
     expect((await notify(attempt.id, captured(attempt), { secret: "someone-else" })).status).toBe(400);
     expect((await notify(attempt.id, captured(other.attempt))).status).toBe(400);
-    const wrongKind = await fetch(`${server.url}/gateway/mpgs/notify/${attempt.id}`, { method: "POST", headers: { "X-Notification-Secret": accounts.mpgs.notificationSecret }, body: "not json" });
+    const wrongKind = await fetch(`${server.url}/gateway/mpgs/notify/${attempt.id}`, {
+      method: "POST",
+      headers: { "X-Notification-Secret": accounts.mpgs.notificationSecret },
+      body: "not json",
+    });
     expect(wrongKind.status).toBe(400);
     expect(await state(id)).toMatchObject({ paid: 0, ledger: 0 });
   });
@@ -251,7 +335,11 @@ describe("Mastercard Gateway webhooks", () => {
     expect(await state(id)).toMatchObject({ state: "paid", paid: attempt.total, ledger: 1 });
     expect((await notify(attempt.id, captured(attempt))).status).toBe(200);
     expect(await state(id)).toMatchObject({ state: "paid", paid: attempt.total, ledger: 1 });
-    const row = await database.db.selectFrom("payment_attempts").select(["card_masked", "auth_code", "tran_id"]).where("id", "=", attempt.id).executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom("payment_attempts")
+      .select(["card_masked", "auth_code", "tran_id"])
+      .where("id", "=", attempt.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ card_masked: "512345******0008", auth_code: "123456", tran_id: "1" });
   });
 
@@ -260,7 +348,11 @@ describe("Mastercard Gateway webhooks", () => {
     const { attempt } = await payNow(id, "mpgs-sandbox");
     expect((await notify(attempt.id, captured(attempt, attempt.total - 1))).status).toBe(200);
     expect(await state(id)).toMatchObject({ paid: 0, ledger: 0 });
-    const row = await database.db.selectFrom("payment_attempts").select(["state", "result_code"]).where("id", "=", attempt.id).executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom("payment_attempts")
+      .select(["state", "result_code"])
+      .where("id", "=", attempt.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ state: "error", result_code: "AMOUNT_MISMATCH" });
     // The customer is not told that no money was taken: the bank's answer says something was.
     const page = await (await fetch(`${server.url}/en/pay/attempt-detail/${attempt.id}`)).text();
@@ -306,34 +398,57 @@ describe("the Mastercard Gateway sandbox's own webhook", () => {
 
 describe("the Mastercard Gateway's Hosted Payment Page", () => {
   const payOnPage = (gatewayUrl: string, fields: Record<string, string>) =>
-    fetch(gatewayUrl, { method: "POST", headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields), ...noRedirect });
+    fetch(gatewayUrl, {
+      method: "POST",
+      headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields),
+      ...noRedirect,
+    });
 
   it("pays a link through the hosted page, 3-D Secure and the return, which the platform checks with the gateway", async () => {
     const id = await newRequest("7.250");
     const { gatewayUrl, attempt } = await payNow(id, "mpgs-sandbox");
-    expect(gatewayUrl).toBe(`${server.url}/sandbox/mpgs/checkout/pay/${attempt.gateway_reference}?checkoutVersion=1.0.0`);
+    expect(gatewayUrl).toBe(
+      `${server.url}/sandbox/mpgs/checkout/pay/${attempt.gateway_reference}?checkoutVersion=1.0.0`,
+    );
     const challenge = await payOnPage(gatewayUrl, { cardNumber: "5111111111111118", expiry: "01/39", cvv: "100" });
     expect(challenge.status).toBe(303);
-    const authenticated = await payOnPage(new URL(challenge.headers.get("Location")!, server.url).href, { intent: "authenticate", code: "1234" });
+    const authenticated = await payOnPage(new URL(challenge.headers.get("Location")!, server.url).href, {
+      intent: "authenticate",
+      code: "1234",
+    });
     const back = authenticated.headers.get("Location")!;
     expect(back).toContain(`/gateway/mpgs/response/${attempt.id}?resultIndicator=`);
     const result = await fetch(back, noRedirect);
     expect(result.status).toBe(303);
     expect(result.headers.get("Location")).toBe(`${server.url}/en/pay/attempt-detail/${attempt.id}`);
     expect(await state(id)).toMatchObject({ state: "paid", paid: attempt.total, ledger: 1 });
-    const row = await database.db.selectFrom("payment_attempts").select(["card_masked", "authentication_status", "return_secret"]).where("id", "=", attempt.id).executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom("payment_attempts")
+      .select(["card_masked", "authentication_status", "return_secret"])
+      .where("id", "=", attempt.id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ card_masked: "511111******1118", authentication_status: "AUTHENTICATION_SUCCESSFUL" });
     expect(new URL(back).searchParams.get("resultIndicator")).toBe(row.return_secret);
     // The secret of the return is never shown to the customer.
-    expect(await (await fetch(`${server.url}/en/pay/attempt-detail/${attempt.id}`)).text()).not.toContain(row.return_secret!);
+    expect(await (await fetch(`${server.url}/en/pay/attempt-detail/${attempt.id}`)).text()).not.toContain(
+      row.return_secret!,
+    );
   });
 
   it("records a decline from the return, and a forged indicator pays nothing", async () => {
     const id = await newRequest("3.000");
     const unpaid = await payNow(id, "mpgs-sandbox");
-    const row = await database.db.selectFrom("payment_attempts").select("return_secret").where("id", "=", unpaid.attempt.id).executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom("payment_attempts")
+      .select("return_secret")
+      .where("id", "=", unpaid.attempt.id)
+      .executeTakeFirstOrThrow();
     for (const indicator of ["forged", row.return_secret!]) {
-      const forged = await fetch(`${server.url}/gateway/mpgs/response/${unpaid.attempt.id}?resultIndicator=${indicator}`, noRedirect);
+      const forged = await fetch(
+        `${server.url}/gateway/mpgs/response/${unpaid.attempt.id}?resultIndicator=${indicator}`,
+        noRedirect,
+      );
       expect(forged.status).toBe(303);
       expect(await attemptState(unpaid.attempt.id)).toBe("pending");
     }
@@ -349,11 +464,24 @@ describe("the Mastercard Gateway's Hosted Payment Page", () => {
   it("keeps attempts of the former card gateway readable: the result page and the reconciler pass them by", async () => {
     const id = await newRequest("2.000");
     const { attempt } = await payNow(id, "mpgs-sandbox");
-    const row = await database.db.selectFrom("payment_attempts").selectAll().where("id", "=", attempt.id).executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom("payment_attempts")
+      .selectAll()
+      .where("id", "=", attempt.id)
+      .executeTakeFirstOrThrow();
     const historic = "Card" + "0".repeat(17) + "1";
     await database.db
       .insertInto("payment_attempts")
-      .values({ ...row, id: historic, gateway_kind: "card", track_id: `old-${row.track_id}`, submission_token: "historic", gateway_reference: "pay_old", return_secret: null, next_inquiry_at: new Date(0).toISOString() })
+      .values({
+        ...row,
+        id: historic,
+        gateway_kind: "card",
+        track_id: `old-${row.track_id}`,
+        submission_token: "historic",
+        gateway_reference: "pay_old",
+        return_secret: null,
+        next_inquiry_at: new Date(0).toISOString(),
+      })
       .execute();
     const page = await fetch(`${server.url}/en/pay/attempt-detail/${historic}`);
     expect(page.status).toBe(200);
@@ -380,9 +508,18 @@ describe("late and duplicate payments", () => {
     await fetch(await onKnetPage(first.gatewayUrl, "8888880000000001"), noRedirect);
     await fetch(await onKnetPage(second.gatewayUrl, "8888880000000001"), noRedirect);
     expect(await state(id)).toMatchObject({ state: "paid", ledger: 2 });
-    const duplicate = await database.db.selectFrom("payment_attempts").select(["state", "result_code"]).where("id", "=", second.attempt.id).executeTakeFirstOrThrow();
+    const duplicate = await database.db
+      .selectFrom("payment_attempts")
+      .select(["state", "result_code"])
+      .where("id", "=", second.attempt.id)
+      .executeTakeFirstOrThrow();
     expect(duplicate).toEqual({ state: "success", result_code: "DUPLICATE" });
-    const flagged = await database.db.selectFrom("audit_log").select("action").where("object_id", "=", id).where("action", "=", "payment_duplicate").execute();
+    const flagged = await database.db
+      .selectFrom("audit_log")
+      .select("action")
+      .where("object_id", "=", id)
+      .where("action", "=", "payment_duplicate")
+      .execute();
     expect(flagged).toHaveLength(1);
   });
 });
@@ -392,10 +529,21 @@ describe("card data", () => {
     const id = await newRequest("1.000");
     const { gatewayUrl } = await payNow(id, "knet-sandbox");
     await fetch(await onKnetPage(gatewayUrl, "8888880000000001"), noRedirect);
-    const tables = ["transactions", "payment_attempts", "ledger_entries", "outgoing_mail", "audit_log", "jobs", "sandbox_knet_payments", "sandbox_mpgs_orders", "sandbox_mpgs_transactions"] as const;
+    const tables = [
+      "transactions",
+      "payment_attempts",
+      "ledger_entries",
+      "outgoing_mail",
+      "audit_log",
+      "jobs",
+      "sandbox_knet_payments",
+      "sandbox_mpgs_orders",
+      "sandbox_mpgs_transactions",
+    ] as const;
     const dump: string[] = [];
     for (const table of tables) dump.push(JSON.stringify(await database.db.selectFrom(table).selectAll().execute()));
     const everything = dump.join("\n") + logged.join("\n");
-    for (const card of ["8888880000000001", "8888880000000002", "5123450000000008"]) expect(everything).not.toContain(card);
+    for (const card of ["8888880000000001", "8888880000000002", "5123450000000008"])
+      expect(everything).not.toContain(card);
   });
 });

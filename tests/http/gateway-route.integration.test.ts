@@ -34,7 +34,11 @@ async function pendingKnetAttempt() {
   const created = await createPaymentRequest(database.db, {
     merchantId: shop.merchantId,
     user: shop.admin,
-    request: PaymentRequestSchema.parse({ amount: "3.250", pg_codes: "knet-sandbox", customer_email: "route@example.com" }),
+    request: PaymentRequestSchema.parse({
+      amount: "3.250",
+      pg_codes: "knet-sandbox",
+      customer_email: "route@example.com",
+    }),
     baseUrl: server.url,
     lang: "ar",
   });
@@ -47,16 +51,32 @@ async function pendingKnetAttempt() {
     ...manual,
   });
   expect(started.status).toBe(303);
-  return database.db.selectFrom("payment_attempts").select(["id", "state", "lang"]).where("transaction_id", "=", id).executeTakeFirstOrThrow();
+  return database.db
+    .selectFrom("payment_attempts")
+    .select(["id", "state", "lang"])
+    .where("transaction_id", "=", id)
+    .executeTakeFirstOrThrow();
 }
 
 const stateOf = async (attemptId: string) =>
-  (await database.db.selectFrom("payment_attempts").select("state").where("id", "=", attemptId).executeTakeFirstOrThrow()).state;
+  (
+    await database.db
+      .selectFrom("payment_attempts")
+      .select("state")
+      .where("id", "=", attemptId)
+      .executeTakeFirstOrThrow()
+  ).state;
 
 describe("the gateway route family", () => {
   it("answers only the legs the attempt's own gateway has", async () => {
     const attempt = await pendingKnetAttempt();
-    const post = (path: string) => fetch(`${server.url}${path}`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "ErrorText=x", ...manual });
+    const post = (path: string) =>
+      fetch(`${server.url}${path}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: "ErrorText=x",
+        ...manual,
+      });
     // KNET has no notification leg; no kind is called "paypal"; the attempt is KNET's, not cash's.
     expect((await post(`/gateway/knet/notify/${attempt.id}`)).status).toBe(404);
     expect((await post(`/gateway/paypal/response/${attempt.id}`)).status).toBe(404);

@@ -19,8 +19,12 @@ beforeAll(async () => {
 afterAll(async () => database?.destroy());
 
 const create = (body: unknown, headers: Record<string, string> = {}) =>
-  app.request("/api/v1/plugins/payment_request/transaction", { json: body, headers: { Authorization: `Bearer ${token}`, ...headers } });
-const countWithAmount = async (minor: number) => (await database.db.selectFrom("transactions").select("id").where("amount", "=", minor).execute()).length;
+  app.request("/api/v1/plugins/payment_request/transaction", {
+    json: body,
+    headers: { Authorization: `Bearer ${token}`, ...headers },
+  });
+const countWithAmount = async (minor: number) =>
+  (await database.db.selectFrom("transactions").select("id").where("amount", "=", minor).execute()).length;
 
 describe("Idempotency-Key on the API", () => {
   it("gives the key of a request that died to one retry once its lease has run out", async () => {
@@ -32,7 +36,9 @@ describe("Idempotency-Key on the API", () => {
         merchant_id: merchant.merchantId,
         key: storedKeyOf({ kind: "user", userId: merchant.admin.id }, "order-crashed", ""),
         scope: "payment_request.create",
-        request_hash: createHash("sha256").update(`payment_request.create\n${JSON.stringify(body)}`).digest("hex"),
+        request_hash: createHash("sha256")
+          .update(`payment_request.create\n${JSON.stringify(body)}`)
+          .digest("hex"),
         response_status: null,
         response_body: null,
         created_at: new Date().toISOString(),
@@ -40,13 +46,20 @@ describe("Idempotency-Key on the API", () => {
       .execute();
     const early = await create(body, { "Idempotency-Key": "order-crashed" });
     expect(early.status).toBe(409);
-    expect(await early.json()).toEqual({ non_field_errors: ["A request with this Idempotency-Key is still being processed."] });
+    expect(await early.json()).toEqual({
+      non_field_errors: ["A request with this Idempotency-Key is still being processed."],
+    });
 
     await app.request("/__test/clock", { json: { ms: 2 * 60_000 } });
     // Two retries together: one takes the key over and creates; the other finds it still held (409)
     // or, if it came after the first had answered, replays that answer.
-    const retries = await Promise.all([create(body, { "Idempotency-Key": "order-crashed" }), create(body, { "Idempotency-Key": "order-crashed" })]);
-    const created = retries.filter((response) => response.status === 201 && response.headers.get("Idempotent-Replayed") === null);
+    const retries = await Promise.all([
+      create(body, { "Idempotency-Key": "order-crashed" }),
+      create(body, { "Idempotency-Key": "order-crashed" }),
+    ]);
+    const created = retries.filter(
+      (response) => response.status === 201 && response.headers.get("Idempotent-Replayed") === null,
+    );
     expect(created).toHaveLength(1);
     expect(retries.every((response) => response.status === 201 || response.status === 409)).toBe(true);
     const made = await created[0].json();
@@ -58,8 +71,14 @@ describe("Idempotency-Key on the API", () => {
   });
 
   it("replays a body whose fields come in another order", async () => {
-    const first = await create({ amount: "8.000", pg_codes: ["cod"], customer_email: "c@example.com" }, { "Idempotency-Key": "order-reordered" });
-    const again = await create({ customer_email: "c@example.com", pg_codes: ["cod"], amount: "8.000" }, { "Idempotency-Key": "order-reordered" });
+    const first = await create(
+      { amount: "8.000", pg_codes: ["cod"], customer_email: "c@example.com" },
+      { "Idempotency-Key": "order-reordered" },
+    );
+    const again = await create(
+      { customer_email: "c@example.com", pg_codes: ["cod"], amount: "8.000" },
+      { "Idempotency-Key": "order-reordered" },
+    );
     expect(first.status).toBe(201);
     expect(again.status).toBe(201);
     expect(again.headers.get("Idempotent-Replayed")).toBe("true");
@@ -68,11 +87,18 @@ describe("Idempotency-Key on the API", () => {
   });
 
   it("refuses a key longer than 255 characters, in the caller's language, and creates nothing", async () => {
-    expect((await create({ amount: "9.000", pg_codes: "cod" }, { "Idempotency-Key": "k".repeat(255) })).status).toBe(201);
+    expect((await create({ amount: "9.000", pg_codes: "cod" }, { "Idempotency-Key": "k".repeat(255) })).status).toBe(
+      201,
+    );
     const tooLong = await create({ amount: "9.500", pg_codes: "cod" }, { "Idempotency-Key": "k".repeat(256) });
     expect(tooLong.status).toBe(400);
-    expect(await tooLong.json()).toEqual({ non_field_errors: ["An Idempotency-Key can be at most 255 characters long."] });
-    const arabic = await create({ amount: "9.500", pg_codes: "cod" }, { "Idempotency-Key": "k".repeat(256), "Accept-Language": "ar" });
+    expect(await tooLong.json()).toEqual({
+      non_field_errors: ["An Idempotency-Key can be at most 255 characters long."],
+    });
+    const arabic = await create(
+      { amount: "9.500", pg_codes: "cod" },
+      { "Idempotency-Key": "k".repeat(256), "Accept-Language": "ar" },
+    );
     expect(arabic.status).toBe(400);
     expect((await arabic.json()).non_field_errors[0]).toMatch(/255/);
     expect(await countWithAmount(9500)).toBe(0);
@@ -81,7 +107,10 @@ describe("Idempotency-Key on the API", () => {
   it("keeps long keys apart on the public pay call and refuses one over 255 characters", async () => {
     const created = await (await create({ amount: "3.000", pg_codes: ["knet-sandbox"] })).json();
     const pay = (key: string) =>
-      app.request(`/api/v1/plugins/payment_request/transaction/pay/${created.id}`, { json: { gateway_code: "knet-sandbox" }, headers: { "Idempotency-Key": key } });
+      app.request(`/api/v1/plugins/payment_request/transaction/pay/${created.id}`, {
+        json: { gateway_code: "knet-sandbox" },
+        headers: { "Idempotency-Key": key },
+      });
     const prefix = "p".repeat(64);
     const firstResponse = await pay(`${prefix}-first`);
     const first = await firstResponse.json();
@@ -92,6 +121,8 @@ describe("Idempotency-Key on the API", () => {
     expect(second.attempt_id).not.toBe(first.attempt_id);
     const tooLong = await pay("p".repeat(256));
     expect(tooLong.status).toBe(400);
-    expect(await tooLong.json()).toEqual({ non_field_errors: ["An Idempotency-Key can be at most 255 characters long."] });
+    expect(await tooLong.json()).toEqual({
+      non_field_errors: ["An Idempotency-Key can be at most 255 characters long."],
+    });
   });
 });

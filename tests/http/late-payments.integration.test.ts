@@ -47,7 +47,11 @@ async function newRequest(amount: string) {
   const created = await createPaymentRequest(database.db, {
     merchantId: shop.merchantId,
     user: shop.admin,
-    request: PaymentRequestSchema.parse({ amount, pg_codes: "knet-sandbox,mpgs-sandbox", customer_email: "late@example.com" }),
+    request: PaymentRequestSchema.parse({
+      amount,
+      pg_codes: "knet-sandbox,mpgs-sandbox",
+      customer_email: "late@example.com",
+    }),
     baseUrl: server.url,
     lang: "en",
   });
@@ -108,13 +112,24 @@ async function books(transactionId: string) {
     .select(["state", "paid_amount", "deleted_at", "paid_late", "paid_attempt_id"])
     .where("id", "=", transactionId)
     .executeTakeFirstOrThrow();
-  const ledger = await database.db.selectFrom("ledger_entries").select(["kind", "amount"]).where("transaction_id", "=", transactionId).orderBy("id").execute();
-  const receipts = await database.db.selectFrom("outgoing_mail").select("id").where("to_address", "=", "late@example.com").where("subject", "like", "Payment received%").execute();
+  const ledger = await database.db
+    .selectFrom("ledger_entries")
+    .select(["kind", "amount"])
+    .where("transaction_id", "=", transactionId)
+    .orderBy("id")
+    .execute();
+  const receipts = await database.db
+    .selectFrom("outgoing_mail")
+    .select("id")
+    .where("to_address", "=", "late@example.com")
+    .where("subject", "like", "Payment received%")
+    .execute();
   return { ...transaction, ledger, receipts: receipts.length };
 }
 
 const attemptState = async (id: string) =>
-  (await database.db.selectFrom("payment_attempts").select("state").where("id", "=", id).executeTakeFirstOrThrow()).state;
+  (await database.db.selectFrom("payment_attempts").select("state").where("id", "=", id).executeTakeFirstOrThrow())
+    .state;
 
 describe("a capture after a cancel of the same attempt (the gateway's page in two tabs)", () => {
   it("is recorded when the second tab comes back: ledger, paid, receipt, and no Pay Now again", async () => {
@@ -131,7 +146,13 @@ describe("a capture after a cancel of the same attempt (the gateway's page in tw
     const back = await onKnetTab(second, "8888880000000001");
     expect(back).toBe(`${server.url}/en/pay/attempt-detail/${attempt.id}`);
     expect(await attemptState(attempt.id)).toBe("success");
-    expect(await books(id)).toMatchObject({ state: "paid", paid_amount: 8000, paid_attempt_id: attempt.id, ledger: [{ kind: "payment", amount: 8000 }], receipts: receiptsBefore + 1 });
+    expect(await books(id)).toMatchObject({
+      state: "paid",
+      paid_amount: 8000,
+      paid_attempt_id: attempt.id,
+      ledger: [{ kind: "payment", amount: 8000 }],
+      receipts: receiptsBefore + 1,
+    });
     const page = await (await fetch(`${server.url}/en/pay/${id}`)).text();
     expect(page).not.toContain('name="gateway_code"');
   });
@@ -146,7 +167,14 @@ describe("a capture after a cancel of the same attempt (the gateway's page in tw
     // process that would have sent it (a crash between KNET's capture and its delivery).
     await database.db
       .updateTable("sandbox_knet_payments")
-      .set({ result: "CAPTURED", tran_id: "7000000000000001", auth_code: "123456", reference_id: "700000000001", post_date: "0101", completed_at: new Date().toISOString() })
+      .set({
+        result: "CAPTURED",
+        tran_id: "7000000000000001",
+        auth_code: "123456",
+        reference_id: "700000000001",
+        post_date: "0101",
+        completed_at: new Date().toISOString(),
+      })
       .where("payment_id", "=", new URL(second).searchParams.get("PaymentID")!)
       .execute();
     expect(await attemptState(attempt.id)).toBe("canceled");
@@ -156,7 +184,11 @@ describe("a capture after a cancel of the same attempt (the gateway's page in tw
     advanceClock(3 * 60_000);
     await reconcilePayments(database.db, addresses());
     expect(await attemptState(attempt.id)).toBe("success");
-    expect(await books(id)).toMatchObject({ state: "paid", paid_amount: 6000, ledger: [{ kind: "payment", amount: 6000 }] });
+    expect(await books(id)).toMatchObject({
+      state: "paid",
+      paid_amount: 6000,
+      ledger: [{ kind: "payment", amount: 6000 }],
+    });
   });
 });
 
@@ -199,7 +231,14 @@ describe("a request paid twice", () => {
       fetch(dialogUrl, {
         method: "POST",
         headers: { Origin: server.url, Cookie: cookie, ...form },
-        body: new URLSearchParams({ intent: "operation", id, kind: "refund", attempt: second.attempt.id, amount: "", step }),
+        body: new URLSearchParams({
+          intent: "operation",
+          id,
+          kind: "refund",
+          attempt: second.attempt.id,
+          amount: "",
+          step,
+        }),
         ...noRedirect,
       });
     expect((await post("review")).status).toBe(200);
@@ -208,11 +247,19 @@ describe("a request paid twice", () => {
     const after = await books(id);
     expect(after).toMatchObject({ state: "paid", paid_amount: 3500 });
     expect(after.ledger.at(-1)).toEqual({ kind: "refund", amount: second.attempt.total });
-    const gateway = await database.db.selectFrom("sandbox_mpgs_orders").select(["status", "total_refunded"]).where("order_id", "=", second.attempt.track_id).executeTakeFirstOrThrow();
+    const gateway = await database.db
+      .selectFrom("sandbox_mpgs_orders")
+      .select(["status", "total_refunded"])
+      .where("order_id", "=", second.attempt.track_id)
+      .executeTakeFirstOrThrow();
     expect(gateway).toEqual({ status: "REFUNDED", total_refunded: second.attempt.total });
     // Nothing is left to give back, and the transaction's own payment is untouched.
     expect((await post("review")).status).toBe(400);
-    const own = await database.db.selectFrom("transactions").select(["refunded_amount", "captured_amount"]).where("id", "=", id).executeTakeFirstOrThrow();
+    const own = await database.db
+      .selectFrom("transactions")
+      .select(["refunded_amount", "captured_amount"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
     expect(own).toEqual({ refunded_amount: 0, captured_amount: 3500 });
   });
 
@@ -222,9 +269,15 @@ describe("a request paid twice", () => {
     const second = await payNow(id, "knet-sandbox");
     await fetch(await onKnetTab(await openKnetTab(first.gatewayUrl), "8888880000000001"), noRedirect);
     await fetch(await onKnetTab(await openKnetTab(second.gatewayUrl), "8888880000000001"), noRedirect);
-    const detailsResponse = await fetch(`${server.url}/api/v1/plugins/payment_request/transaction/details/${id}/`, { headers: { Authorization: `Bearer ${adminToken}` } });
-    const detailsBody = (await detailsResponse.json()) as { duplicate_payments: { attempt_id: string; refundable_amount: string }[] };
-    expect(detailsBody.duplicate_payments).toEqual([expect.objectContaining({ attempt_id: second.attempt.id, refundable_amount: "2.250" })]);
+    const detailsResponse = await fetch(`${server.url}/api/v1/plugins/payment_request/transaction/details/${id}/`, {
+      headers: { Authorization: `Bearer ${adminToken}` },
+    });
+    const detailsBody = (await detailsResponse.json()) as {
+      duplicate_payments: { attempt_id: string; refundable_amount: string }[];
+    };
+    expect(detailsBody.duplicate_payments).toEqual([
+      expect.objectContaining({ attempt_id: second.attempt.id, refundable_amount: "2.250" }),
+    ]);
 
     const refund = await fetch(`${server.url}/api/v1/plugins/payment_request/transaction/actions/${id}/refund/`, {
       method: "POST",
@@ -232,9 +285,18 @@ describe("a request paid twice", () => {
       body: JSON.stringify({ amount: "1.000", attempt_id: second.attempt.id }),
     });
     expect(refund.status).toBe(200);
-    const refunds = await database.db.selectFrom("transaction_operations").select(["attempt_id", "amount", "state"]).where("transaction_id", "=", id).execute();
+    const refunds = await database.db
+      .selectFrom("transaction_operations")
+      .select(["attempt_id", "amount", "state"])
+      .where("transaction_id", "=", id)
+      .execute();
     expect(refunds).toEqual([{ attempt_id: second.attempt.id, amount: 1000, state: "succeeded" }]);
-    const knetRefunds = await database.db.selectFrom("sandbox_knet_payments").select(["amount"]).where("action", "=", "2").where("udf", "like", "%transid%").execute();
+    const knetRefunds = await database.db
+      .selectFrom("sandbox_knet_payments")
+      .select(["amount"])
+      .where("action", "=", "2")
+      .where("udf", "like", "%transid%")
+      .execute();
     expect(knetRefunds.map((row) => row.amount)).toContain("1.000");
   });
 });
@@ -252,8 +314,16 @@ describe("a payment after the link was canceled or deleted", () => {
     expect(cancel.status).toBe(200);
     expect((await books(id)).state).toBe("canceled");
     await fetch(await onKnetTab(tab, "8888880000000001"), noRedirect);
-    expect(await books(id)).toMatchObject({ state: "paid", paid_late: "canceled", ledger: [{ kind: "payment", amount: 4000 }] });
-    const actions = (await (await fetch(`${server.url}/api/v1/plugins/payment_request/transaction/actions/${id}/`, { headers: { Authorization: `Bearer ${adminToken}` } })).json()) as { value: string }[];
+    expect(await books(id)).toMatchObject({
+      state: "paid",
+      paid_late: "canceled",
+      ledger: [{ kind: "payment", amount: 4000 }],
+    });
+    const actions = (await (
+      await fetch(`${server.url}/api/v1/plugins/payment_request/transaction/actions/${id}/`, {
+        headers: { Authorization: `Bearer ${adminToken}` },
+      })
+    ).json()) as { value: string }[];
     expect(actions.map((action) => action.value)).toContain("refund");
   });
 
@@ -270,7 +340,11 @@ describe("a payment after the link was canceled or deleted", () => {
     expect((await books(id)).deleted_at).not.toBeNull();
     await fetch(await onKnetTab(tab, "8888880000000001"), noRedirect);
     expect(await books(id)).toMatchObject({ state: "paid", deleted_at: null, paid_late: "deleted" });
-    const list = (await (await fetch(`${server.url}/api/v1/plugins/payment_request/transaction/?per_page=100`, { headers: { Authorization: `Bearer ${adminToken}` } })).json()) as {
+    const list = (await (
+      await fetch(`${server.url}/api/v1/plugins/payment_request/transaction/?per_page=100`, {
+        headers: { Authorization: `Bearer ${adminToken}` },
+      })
+    ).json()) as {
       results: { id: string; paid_late: string | null }[];
     };
     expect(list.results.find((row) => row.id === id)).toMatchObject({ paid_late: "deleted" });

@@ -70,7 +70,8 @@ async function openChannel(headers: Record<string, string>) {
     /** Waits until the channel says it has joined: every message published from then on reaches it. */
     async joined(ms = 8_000) {
       const deadline = Date.now() + ms;
-      while (!joined && !ended && Date.now() < deadline) await Promise.race([changed(), new Promise((resolve) => setTimeout(resolve, 200))]);
+      while (!joined && !ended && Date.now() < deadline)
+        await Promise.race([changed(), new Promise((resolve) => setTimeout(resolve, 200))]);
       if (!joined) throw new Error("The live channel did not join");
     },
     /**
@@ -80,9 +81,15 @@ async function openChannel(headers: Record<string, string>) {
      */
     async eventsBefore(marker: { merchantId: number; userId: number }) {
       const tag = `marker-${Math.random()}`;
-      await publishLive(database.db, { merchantId: marker.merchantId, userId: marker.userId, type: "booking_checked_in", data: { marker: tag } });
+      await publishLive(database.db, {
+        merchantId: marker.merchantId,
+        userId: marker.userId,
+        type: "booking_checked_in",
+        data: { marker: tag },
+      });
       const deadline = Date.now() + 8_000;
-      while (!events.some((event) => event.body.data.marker === tag) && !ended && Date.now() < deadline) await Promise.race([changed(), new Promise((resolve) => setTimeout(resolve, 200))]);
+      while (!events.some((event) => event.body.data.marker === tag) && !ended && Date.now() < deadline)
+        await Promise.race([changed(), new Promise((resolve) => setTimeout(resolve, 200))]);
       const at = events.findIndex((event) => event.body.data.marker === tag);
       if (at < 0) throw new Error("The marker message did not come");
       return events.slice(0, at);
@@ -97,7 +104,8 @@ async function openChannel(headers: Record<string, string>) {
     },
     async waitForEnd(ms = 15_000) {
       const deadline = Date.now() + ms;
-      while (!ended && Date.now() < deadline) await Promise.race([changed(), new Promise((resolve) => setTimeout(resolve, 200))]);
+      while (!ended && Date.now() < deadline)
+        await Promise.race([changed(), new Promise((resolve) => setTimeout(resolve, 200))]);
       return ended;
     },
     close: () => controller.abort(),
@@ -120,15 +128,22 @@ async function cookieOf(username: string) {
     body: new URLSearchParams({ intent: "login", username, password: DEMO_PASSWORD }),
     redirect: "manual",
   });
-  const cookie = response.headers.getSetCookie().map((header) => /^(kp_session=[^;]+)/.exec(header)?.[1]).find((value) => value && value !== "kp_session=");
+  const cookie = response.headers
+    .getSetCookie()
+    .map((header) => /^(kp_session=[^;]+)/.exec(header)?.[1])
+    .find((value) => value && value !== "kp_session=");
   if (!cookie) throw new Error(`sign-in failed for ${username}`);
   return cookie;
 }
 
-
 describe("the live channel", () => {
   it("refuses anyone without a session or bearer token with 401, an API key included", async () => {
-    const callers: Record<string, string>[] = [{}, { Authorization: "Bearer nonsense" }, { Authorization: "Api-Key abc.def" }, { Cookie: "kp_session=forged" }];
+    const callers: Record<string, string>[] = [
+      {},
+      { Authorization: "Bearer nonsense" },
+      { Authorization: "Api-Key abc.def" },
+      { Cookie: "kp_session=forged" },
+    ];
     for (const headers of callers) {
       const channel = await openChannel(headers);
       expect(channel.response.status).toBe(401);
@@ -141,10 +156,20 @@ describe("the live channel", () => {
     expect(api.response.status).toBe(200);
     expect(api.response.headers.get("content-type")).toContain("text/event-stream");
     await Promise.all([api.joined(), page.joined()]);
-    await createNotifications(database.db, { merchantId: alpha.merchantId, userIds: [alpha.admin.id], kind: "report_exported", lang: "en", link: "/en/generated-reports?id=7" });
+    await createNotifications(database.db, {
+      merchantId: alpha.merchantId,
+      userIds: [alpha.admin.id],
+      kind: "report_exported",
+      lang: "en",
+      link: "/en/generated-reports?id=7",
+    });
     for (const channel of [api, page]) {
       const [event] = await channel.waitFor(1);
-      expect(event.body).toMatchObject({ merchant_id: alpha.merchantId, type: "report_exported", data: { title: "Report exported", link: "/en/generated-reports?id=7" } });
+      expect(event.body).toMatchObject({
+        merchant_id: alpha.merchantId,
+        type: "report_exported",
+        data: { title: "Report exported", link: "/en/generated-reports?id=7" },
+      });
       expect(typeof event.body.data.notification_id).toBe("number");
     }
     api.close();
@@ -155,18 +180,47 @@ describe("the live channel", () => {
     const staff = await openChannel({ Authorization: `Bearer ${await tokenOf(alpha.staff.username)}` });
     const otp = await openChannel({ Cookie: await cookieOf(beta.admin.username) });
     await Promise.all([staff.joined(), otp.joined()]);
-    await createNotifications(database.db, { merchantId: alpha.merchantId, userIds: [alpha.admin.id], kind: "permission_request", lang: "en", link: null });
-    await publishLive(database.db, { merchantId: alpha.merchantId, permission: "approve_operations", type: "requests_changed", data: { kind: "operation", id: 1 } });
-    await publishLive(database.db, { merchantId: alpha.merchantId, permission: "view_paymenttransaction", type: "payment_completed", data: { transaction_id: "tx-1" } });
+    await createNotifications(database.db, {
+      merchantId: alpha.merchantId,
+      userIds: [alpha.admin.id],
+      kind: "permission_request",
+      lang: "en",
+      link: null,
+    });
+    await publishLive(database.db, {
+      merchantId: alpha.merchantId,
+      permission: "approve_operations",
+      type: "requests_changed",
+      data: { kind: "operation", id: 1 },
+    });
+    await publishLive(database.db, {
+      merchantId: alpha.merchantId,
+      permission: "view_paymenttransaction",
+      type: "payment_completed",
+      data: { transaction_id: "tx-1" },
+    });
     const [seen] = await staff.waitFor(1);
     expect(seen.body).toMatchObject({ type: "payment_completed", data: { transaction_id: "tx-1" } });
-    expect((await staff.eventsBefore({ merchantId: alpha.merchantId, userId: alpha.staff.id })).map((event) => event.body.type)).toEqual(["payment_completed"]);
+    expect(
+      (await staff.eventsBefore({ merchantId: alpha.merchantId, userId: alpha.staff.id })).map(
+        (event) => event.body.type,
+      ),
+    ).toEqual(["payment_completed"]);
     // The other merchant's channel is open and live: its own message, published after alpha's, is
     // all it gets (a channel that never opened would fail here rather than pass).
     expect(otp.response.status).toBe(200);
-    await publishLive(database.db, { merchantId: beta.merchantId, permission: "view_paymenttransaction", type: "payment_completed", data: { transaction_id: "beta-own" } });
+    await publishLive(database.db, {
+      merchantId: beta.merchantId,
+      permission: "view_paymenttransaction",
+      type: "payment_completed",
+      data: { transaction_id: "beta-own" },
+    });
     const [own] = await otp.waitFor(1);
-    expect(own.body).toMatchObject({ merchant_id: beta.merchantId, type: "payment_completed", data: { transaction_id: "beta-own" } });
+    expect(own.body).toMatchObject({
+      merchant_id: beta.merchantId,
+      type: "payment_completed",
+      data: { transaction_id: "beta-own" },
+    });
     expect(otp.events.map((event) => event.body.data)).toEqual([{ transaction_id: "beta-own" }]);
     expect(otp.events.every((event) => event.body.merchant_id === beta.merchantId)).toBe(true);
     staff.close();
@@ -177,16 +231,40 @@ describe("the live channel", () => {
     const token = await tokenOf(alpha.admin.username);
     const first = await openChannel({ Authorization: `Bearer ${token}` });
     await first.joined();
-    await publishLive(database.db, { merchantId: alpha.merchantId, userId: alpha.admin.id, type: "booking_checked_in", data: { n: 1 } });
+    await publishLive(database.db, {
+      merchantId: alpha.merchantId,
+      userId: alpha.admin.id,
+      type: "booking_checked_in",
+      data: { n: 1 },
+    });
     const [one] = await first.waitFor(1);
     first.close();
-    await publishLive(database.db, { merchantId: alpha.merchantId, userId: alpha.admin.id, type: "booking_checked_in", data: { n: 2 } });
-    await publishLive(database.db, { merchantId: alpha.merchantId, userId: alpha.admin.id, type: "booking_checked_in", data: { n: 3 } });
+    await publishLive(database.db, {
+      merchantId: alpha.merchantId,
+      userId: alpha.admin.id,
+      type: "booking_checked_in",
+      data: { n: 2 },
+    });
+    await publishLive(database.db, {
+      merchantId: alpha.merchantId,
+      userId: alpha.admin.id,
+      type: "booking_checked_in",
+      data: { n: 3 },
+    });
     const again = await openChannel({ Authorization: `Bearer ${token}`, "Last-Event-ID": one.id });
     await again.joined();
-    await publishLive(database.db, { merchantId: alpha.merchantId, userId: alpha.admin.id, type: "booking_checked_in", data: { n: 4 } });
+    await publishLive(database.db, {
+      merchantId: alpha.merchantId,
+      userId: alpha.admin.id,
+      type: "booking_checked_in",
+      data: { n: 4 },
+    });
     await again.waitFor(3);
-    expect((await again.eventsBefore({ merchantId: alpha.merchantId, userId: alpha.admin.id })).map((event) => event.body.data.n)).toEqual([2, 3, 4]);
+    expect(
+      (await again.eventsBefore({ merchantId: alpha.merchantId, userId: alpha.admin.id })).map(
+        (event) => event.body.data.n,
+      ),
+    ).toEqual([2, 3, 4]);
     again.close();
   });
 
@@ -200,12 +278,22 @@ describe("the live channel", () => {
     let inserted!: () => void;
     const insertedYet = new Promise<void>((resolve) => (inserted = resolve));
     const slow = writeTransaction(database.db, async (trx) => {
-      await publishLive(trx, { merchantId: alpha.merchantId, userId: alpha.admin.id, type: "booking_checked_in", data: { n: "late" } });
+      await publishLive(trx, {
+        merchantId: alpha.merchantId,
+        userId: alpha.admin.id,
+        type: "booking_checked_in",
+        data: { n: "late" },
+      });
       inserted();
       await held;
     });
     await insertedYet;
-    await publishLive(database.db, { merchantId: alpha.merchantId, userId: alpha.admin.id, type: "booking_checked_in", data: { n: "early" } });
+    await publishLive(database.db, {
+      merchantId: alpha.merchantId,
+      userId: alpha.admin.id,
+      type: "booking_checked_in",
+      data: { n: "early" },
+    });
     const [early] = await channel.waitFor(1);
     expect(early.body.data.n).toBe("early");
     // The browser goes away holding the early one's id; the late one commits meanwhile.
@@ -214,7 +302,11 @@ describe("the live channel", () => {
     await slow;
     const resumed = await openChannel({ Authorization: `Bearer ${token}`, "Last-Event-ID": early.id });
     await resumed.waitFor(1);
-    expect((await resumed.eventsBefore({ merchantId: alpha.merchantId, userId: alpha.admin.id })).map((event) => event.body.data.n)).toEqual(["late"]);
+    expect(
+      (await resumed.eventsBefore({ merchantId: alpha.merchantId, userId: alpha.admin.id })).map(
+        (event) => event.body.data.n,
+      ),
+    ).toEqual(["late"]);
     resumed.close();
   });
 
@@ -223,12 +315,20 @@ describe("the live channel", () => {
     const channel = await openChannel({ Authorization: `Bearer ${token}` });
     const other = await openChannel({ Authorization: `Bearer ${await tokenOf(alpha.admin.username)}` });
     await Promise.all([channel.joined(), other.joined()]);
-    const logout = await fetch(`${server.url}/api/v1/user/logout/`, { method: "POST", headers: { Authorization: `Bearer ${token}` } });
+    const logout = await fetch(`${server.url}/api/v1/user/logout/`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}` },
+    });
     expect(logout.status).toBe(200);
     expect(await channel.waitForEnd(5_000)).toBe(true);
     // Another session of the same user stays open, and still hears what is meant for the user.
     expect(other.ended).toBe(false);
-    await publishLive(database.db, { merchantId: alpha.merchantId, userId: alpha.admin.id, type: "booking_checked_in", data: { n: "after" } });
+    await publishLive(database.db, {
+      merchantId: alpha.merchantId,
+      userId: alpha.admin.id,
+      type: "booking_checked_in",
+      data: { n: "after" },
+    });
     const [after] = await other.waitFor(1);
     expect(after.body.data.n).toBe("after");
     other.close();

@@ -12,7 +12,11 @@ beforeAll(async () => {
   database = await createTestDatabase();
   alpha = await seedMerchant(database.db, "Alpha");
   beta = await seedMerchant(database.db, "Beta");
-  await database.db.updateTable("merchants").set({ subheader: "Gifts and flowers", admin_url: "https://admin.alpha.example" }).where("id", "=", alpha.merchantId).execute();
+  await database.db
+    .updateTable("merchants")
+    .set({ subheader: "Gifts and flowers", admin_url: "https://admin.alpha.example" })
+    .where("id", "=", alpha.merchantId)
+    .execute();
   await database.db
     .updateTable("units")
     .set({ header_color: "#0a3d62", instagram_url: "https://instagram.com/beta", show_unit_title: 0 })
@@ -71,7 +75,10 @@ describe("GET /api/v1/unit/default", () => {
       is_default: true,
     });
     expect(typeof unit.terms_en).toBe("string");
-    const alphaUnit = (await (await get("/api/v1/unit/default", alpha.staff.username)).json()) as Record<string, unknown>;
+    const alphaUnit = (await (await get("/api/v1/unit/default", alpha.staff.username)).json()) as Record<
+      string,
+      unknown
+    >;
     expect(alphaUnit).toMatchObject({ title_en: "Alpha Store", header_color: "#ffffff", show_unit_title: true });
   });
 

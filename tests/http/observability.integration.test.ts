@@ -36,7 +36,12 @@ afterAll(async () => {
 
 const manual = { redirect: "manual" as const };
 const form = (url: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
-  fetch(url, { method: "POST", headers: { Origin: new URL(url).origin, "Content-Type": "application/x-www-form-urlencoded", ...headers }, body: new URLSearchParams(fields), ...manual });
+  fetch(url, {
+    method: "POST",
+    headers: { Origin: new URL(url).origin, "Content-Type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams(fields),
+    ...manual,
+  });
 
 /** The log lines printed so far, parsed (stdout's; what Node itself says on stderr is left aside). */
 function lines() {
@@ -67,17 +72,28 @@ async function payWithKnet() {
   });
   if (!created.ok) throw new Error("could not create");
   const id = created.transaction.id;
-  const started = await form(`${server.url}/en/pay/${id}`, { gateway_code: "knet-sandbox", submission_token: `${id}-watch` });
+  const started = await form(`${server.url}/en/pay/${id}`, {
+    gateway_code: "knet-sandbox",
+    submission_token: `${id}-watch`,
+  });
   const init = await fetch(started.headers.get("Location")!, manual);
   const page = new URL(init.headers.get("Location")!, started.headers.get("Location")!).toString();
-  const submitted = await form(page, { intent: "submit", cardNumber: CARD, expiry: "09/2021", pin: PIN }, { Origin: new URL(page).origin });
+  const submitted = await form(
+    page,
+    { intent: "submit", cardNumber: CARD, expiry: "09/2021", pin: PIN },
+    { Origin: new URL(page).origin },
+  );
   expect(submitted.status).toBe(303);
   return id;
 }
 
 describe("the log", () => {
   it("writes one JSON line per request, named by the id sent back and kept on the audit entry", async () => {
-    const signedIn = await form(`${server.url}/en/login`, { intent: "login", username: shop.admin.username, password: DEMO_PASSWORD });
+    const signedIn = await form(`${server.url}/en/login`, {
+      intent: "login",
+      username: shop.admin.username,
+      password: DEMO_PASSWORD,
+    });
     expect(signedIn.status).toBe(302);
     const requestId = signedIn.headers.get("X-Request-Id");
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
@@ -85,17 +101,33 @@ describe("the log", () => {
     expect(line).toMatchObject({ level: "info", method: "POST", route: "routes/auth/login", status: 302 });
     expect(typeof line!.time).toBe("string");
     expect(typeof line!.duration_ms).toBe("number");
-    const audit = await database.db.selectFrom("audit_log").select(["action", "request_id"]).where("action", "=", "sign_in").orderBy("id", "desc").executeTakeFirstOrThrow();
+    const audit = await database.db
+      .selectFrom("audit_log")
+      .select(["action", "request_id"])
+      .where("action", "=", "sign_in")
+      .orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
     expect(audit.request_id).toBe(requestId);
   });
 
   it("names the merchant a request acted for, and each call to a gateway with its outcome and time", async () => {
-    const token = await fetch(`${server.url}/api/v1/user/token/`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ username: shop.admin.username, password: DEMO_PASSWORD }) });
+    const token = await fetch(`${server.url}/api/v1/user/token/`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ username: shop.admin.username, password: DEMO_PASSWORD }),
+    });
     const { access } = (await token.json()) as { access: string };
-    const listed = await fetch(`${server.url}/api/v1/plugins/payment_request/transaction/`, { headers: { Authorization: `Bearer ${access}` } });
+    const listed = await fetch(`${server.url}/api/v1/plugins/payment_request/transaction/`, {
+      headers: { Authorization: `Bearer ${access}` },
+    });
     await payWithKnet();
-    expect(await lineWhere((entry) => entry.request_id === listed.headers.get("X-Request-Id") && entry.msg === "request")).toMatchObject({ merchant_id: shop.merchantId, status: 200 });
-    expect(await lineWhere((entry) => entry.msg === "gateway call" && entry.operation === "start")).toMatchObject({ gateway: "knet", outcome: "ok" });
+    expect(
+      await lineWhere((entry) => entry.request_id === listed.headers.get("X-Request-Id") && entry.msg === "request"),
+    ).toMatchObject({ merchant_id: shop.merchantId, status: 200 });
+    expect(await lineWhere((entry) => entry.msg === "gateway call" && entry.operation === "start")).toMatchObject({
+      gateway: "knet",
+      outcome: "ok",
+    });
   });
 
   it("writes what a wallet's payment sheet reports (a cancel), without the pay link", async () => {
@@ -108,24 +140,52 @@ describe("the log", () => {
     });
     if (!created.ok) throw new Error("could not create");
     const id = created.transaction.id;
-    const logged = await fetch(`${server.url}/en/pay/${id}/wallet/log`, { method: "POST", headers: { "Content-Type": "application/json", Origin: server.url }, body: JSON.stringify({ provider: "apple_pay", event: "cancel", detail: `closed by the payer ${id.slice(0, 6)}` }) });
+    const logged = await fetch(`${server.url}/en/pay/${id}/wallet/log`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: server.url },
+      body: JSON.stringify({ provider: "apple_pay", event: "cancel", detail: `closed by the payer ${id.slice(0, 6)}` }),
+    });
     expect(logged.status).toBe(204);
-    const line = await lineWhere((entry) => entry.msg === "wallet" && entry.detail === `closed by the payer ${id.slice(0, 6)}`);
+    const line = await lineWhere(
+      (entry) => entry.msg === "wallet" && entry.detail === `closed by the payer ${id.slice(0, 6)}`,
+    );
     expect(line).toMatchObject({ level: "info", provider: "apple_pay", event: "cancel" });
     // The pay link's id opens the customer's page: never written.
     expect(server.output.join("")).not.toContain(id);
   });
 
   it("never carries a password, card number, PIN, token, API key or e-mail address", async () => {
-    const token = await fetch(`${server.url}/api/v1/user/token/`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ username: shop.admin.username, password: DEMO_PASSWORD }) });
+    const token = await fetch(`${server.url}/api/v1/user/token/`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ username: shop.admin.username, password: DEMO_PASSWORD }),
+    });
     const { access } = (await token.json()) as { access: string };
-    await fetch(`${server.url}/api/v1/plugins/payment_request/transaction/`, { headers: { Authorization: "Api-Key kp_live_abcdefghijklmnopqrstuvwxyz012345" } });
-    await form(`${server.url}/en/login`, { intent: "login", username: shop.admin.username, password: "Wrong-Secret-Pass!9" });
+    await fetch(`${server.url}/api/v1/plugins/payment_request/transaction/`, {
+      headers: { Authorization: "Api-Key kp_live_abcdefghijklmnopqrstuvwxyz012345" },
+    });
+    await form(`${server.url}/en/login`, {
+      intent: "login",
+      username: shop.admin.username,
+      password: "Wrong-Secret-Pass!9",
+    });
     await payWithKnet();
     // Once the last request's line is out, everything before it is too.
-    await lineWhere((entry) => entry.msg === "request" && entry.route === "sandbox-knet-payment-page" && entry.method === "POST");
+    await lineWhere(
+      (entry) => entry.msg === "request" && entry.route === "sandbox-knet-payment-page" && entry.method === "POST",
+    );
     const text = server.output.join("");
-    for (const secret of [DEMO_PASSWORD, "Wrong-Secret-Pass!9", CARD, `pin=${PIN}`, access, "kp_live_abcdefghijklmnopqrstuvwxyz012345", EMAIL, "trandata="]) expect(text).not.toContain(secret);
+    for (const secret of [
+      DEMO_PASSWORD,
+      "Wrong-Secret-Pass!9",
+      CARD,
+      `pin=${PIN}`,
+      access,
+      "kp_live_abcdefghijklmnopqrstuvwxyz012345",
+      EMAIL,
+      "trandata=",
+    ])
+      expect(text).not.toContain(secret);
     expect(lines().length).toBeGreaterThan(5);
   });
 });
@@ -135,17 +195,23 @@ describe("/metrics", () => {
     const scraped = await fetch(`${server.url}/metrics`);
     expect(scraped.status).toBe(200);
     const text = await scraped.text();
-    expect(text).toMatch(/kp_http_request_duration_seconds_count\{route="routes\/auth\/login",method="POST",status="302"\} \d+/);
+    expect(text).toMatch(
+      /kp_http_request_duration_seconds_count\{route="routes\/auth\/login",method="POST",status="302"\} \d+/,
+    );
     expect(text).toMatch(/kp_payments_started_total\{gateway="knet"\} [1-9]/);
     expect(text).toMatch(/kp_payments_completed_total\{gateway="knet",result="success"\} [1-9]/);
-    expect(text).toMatch(/kp_gateway_call_duration_seconds_count\{gateway="knet",operation="start",outcome="ok"\} [1-9]/);
+    expect(text).toMatch(
+      /kp_gateway_call_duration_seconds_count\{gateway="knet",operation="start",outcome="ok"\} [1-9]/,
+    );
     expect(text).toMatch(/kp_jobs_waiting/);
     expect(text).toMatch(/kp_reconciliation_open_differences \d+/);
     expect(text).toMatch(/kp_webhook_oldest_undelivered_seconds \d+/);
     expect((await fetch(`${server.url}/metrics`, { headers: { "X-Forwarded-For": "127.0.0.1" } })).status).toBe(403);
     // The dashboard in the repository draws only what is exported.
     const dashboard = fs.readFileSync(path.join(process.cwd(), "ops/grafana/platform-dashboard.json"), "utf8");
-    const drawn = new Set([...dashboard.matchAll(/\bkp_[a-z_]+/g)].map(([name]) => name.replace(/_(bucket|count|sum)$/, "")));
+    const drawn = new Set(
+      [...dashboard.matchAll(/\bkp_[a-z_]+/g)].map(([name]) => name.replace(/_(bucket|count|sum)$/, "")),
+    );
     expect(drawn.size).toBeGreaterThan(8);
     // Postgres's pool is exported where there is one.
     if (!database.env.DATABASE_URL) drawn.delete("kp_db_pool_connections");
@@ -154,7 +220,9 @@ describe("/metrics", () => {
 
   it("answers only the bearer of METRICS_TOKEN when it is set", async () => {
     expect((await fetch(`${guarded.url}/metrics`)).status).toBe(401);
-    expect((await fetch(`${guarded.url}/metrics`, { headers: { Authorization: "Bearer wrong-token" } })).status).toBe(401);
+    expect((await fetch(`${guarded.url}/metrics`, { headers: { Authorization: "Bearer wrong-token" } })).status).toBe(
+      401,
+    );
     const scraped = await fetch(`${guarded.url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(scraped.status).toBe(200);
     expect(scraped.headers.get("Content-Type")).toMatch(/^text\/plain; version=0\.0\.4/);

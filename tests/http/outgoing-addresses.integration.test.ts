@@ -35,7 +35,11 @@ beforeAll(async () => {
   database = await createTestDatabase();
   alpha = await seedMerchant(database.db, "Alpha");
   server = await startHttpServer({ ...database.env, SEED_DEMO: "0", WEBHOOK_ALLOW_PRIVATE: "0", SANDBOX: "0" });
-  const response = await fetch(`${server.url}/api/v1/user/token/`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ username: alpha.admin.username, password: DEMO_PASSWORD }) });
+  const response = await fetch(`${server.url}/api/v1/user/token/`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ username: alpha.admin.username, password: DEMO_PASSWORD }),
+  });
   token = ((await response.json()) as { access: string }).access;
 });
 
@@ -51,13 +55,21 @@ afterAll(async () => {
 /** The one name in these tests that resolves: to a private address. */
 function resolveInward() {
   return vi.spyOn(dns.promises, "lookup").mockImplementation((async (name: string) => {
-    if (name === "inward.example.com") return [{ address: "93.184.216.34", family: 4 }, { address: "10.0.0.5", family: 4 }];
+    if (name === "inward.example.com")
+      return [
+        { address: "93.184.216.34", family: 4 },
+        { address: "10.0.0.5", family: 4 },
+      ];
     throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${name}`), { code: "ENOTFOUND" });
   }) as unknown as typeof dns.promises.lookup);
 }
 
 const api = (method: string, path: string, json: unknown) =>
-  fetch(`${server.url}${path}`, { method, headers: { Authorization: `Bearer ${token}`, "Accept-Language": "ar", "Content-Type": "application/json" }, body: JSON.stringify(json) });
+  fetch(`${server.url}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, "Accept-Language": "ar", "Content-Type": "application/json" },
+    body: JSON.stringify(json),
+  });
 
 async function signIn() {
   const response = await fetch(`${server.url}/en/login`, {
@@ -75,7 +87,9 @@ describe("an address the platform will call", () => {
     for (const url of INWARD) {
       const answer = await api("POST", "/api/v1/admin/webhooks", { url, events: ["payment.succeeded"] });
       expect(answer.status, url).toBe(400);
-      expect(await answer.json(), url).toEqual({ url: ["هذا العنوان على شبكة خاصة أو على هذا الجهاز؛ تُرسل الإشعارات إلى عناوين عامة فقط."] });
+      expect(await answer.json(), url).toEqual({
+        url: ["هذا العنوان على شبكة خاصة أو على هذا الجهاز؛ تُرسل الإشعارات إلى عناوين عامة فقط."],
+      });
     }
     expect(resolver).toHaveBeenCalledWith("inward.example.com", expect.anything());
     const cookie = await signIn();
@@ -88,10 +102,21 @@ describe("an address the platform will call", () => {
       ]),
     });
     expect(page.status).toBe(400);
-    expect(await page.text()).toContain("This address is on a private network or this machine; webhooks go to public addresses only.");
-    expect(await database.db.selectFrom("webhook_endpoints").select("id").where("merchant_id", "=", alpha.merchantId).execute()).toEqual([]);
+    expect(await page.text()).toContain(
+      "This address is on a private network or this machine; webhooks go to public addresses only.",
+    );
+    expect(
+      await database.db
+        .selectFrom("webhook_endpoints")
+        .select("id")
+        .where("merchant_id", "=", alpha.merchantId)
+        .execute(),
+    ).toEqual([]);
 
-    const publicAddress = await api("POST", "/api/v1/admin/webhooks", { url: "https://93.184.216.34/hooks", events: ["payment.succeeded"] });
+    const publicAddress = await api("POST", "/api/v1/admin/webhooks", {
+      url: "https://93.184.216.34/hooks",
+      events: ["payment.succeeded"],
+    });
     expect(publicAddress.status).toBe(201);
   });
 
@@ -108,8 +133,12 @@ describe("an address the platform will call", () => {
         credentials: { merchant_id: "TEST1", api_password: "x", notification_secret: "y" },
       });
       expect(answer.status, endpoint_url).toBe(400);
-      expect((await answer.json()).endpoint_url, endpoint_url).toEqual(["هذا العنوان على شبكة خاصة أو على هذا الجهاز؛ أدخل العنوان العام للبوابة."]);
+      expect((await answer.json()).endpoint_url, endpoint_url).toEqual([
+        "هذا العنوان على شبكة خاصة أو على هذا الجهاز؛ أدخل العنوان العام للبوابة.",
+      ]);
     }
-    expect(await database.db.selectFrom("gateways").select("id").where("code", "=", "card-inward").execute()).toEqual([]);
+    expect(await database.db.selectFrom("gateways").select("id").where("code", "=", "card-inward").execute()).toEqual(
+      [],
+    );
   });
 });

@@ -40,7 +40,9 @@ async function createRequest(body: Record<string, unknown> = {}) {
 /** The page's <main>, without what differs on every render (CSP nonce, double-submit token). */
 function mainOf(html: string) {
   const main = /<main[\s\S]*<\/main>/.exec(html)?.[0] ?? "";
-  return main.replace(/nonce="[^"]*"/g, 'nonce=""').replace(/name="submission_token" value="[^"]*"/g, 'name="submission_token" value=""');
+  return main
+    .replace(/nonce="[^"]*"/g, 'nonce=""')
+    .replace(/name="submission_token" value="[^"]*"/g, 'name="submission_token" value=""');
 }
 
 describe("GET /:lang/pay/:id without the router", () => {
@@ -62,7 +64,9 @@ describe("GET /:lang/pay/:id without the router", () => {
     const checked = [...chosen.matchAll(/<input type="radio"[^>]*>/g)].filter(([tag]) => tag.includes("checked"));
     expect(checked.map(([tag]) => /value="([^"]+)"/.exec(tag)?.[1])).toEqual(["cod"]);
     // One Pay button per method, each with its own total; cash on delivery confirms the order.
-    const buttons = [...chosen.matchAll(/<button([^>]*name="pay_with"[^>]*)><span class="pay-now__label">([^<]*)<\/span>/g)].map((match) => [/value="([^"]+)"/.exec(match[1])?.[1], match[2]]);
+    const buttons = [
+      ...chosen.matchAll(/<button([^>]*name="pay_with"[^>]*)><span class="pay-now__label">([^<]*)<\/span>/g),
+    ].map((match) => [/value="([^"]+)"/.exec(match[1])?.[1], match[2]]);
     expect(buttons).toEqual([
       ["knet-sandbox", "Pay Now KWD\u00a020.000"],
       ["cod", "Confirm order"],
@@ -77,38 +81,76 @@ describe("GET /:lang/pay/:id without the router", () => {
     const pressed = await post({ gateway_code: "knet-sandbox", pay_with: "cod" });
     expect(pressed.status).toBe(303);
     expect(pressed.headers.get("Location")).toMatch(/^\/en\/pay\/attempt-detail\//);
-    const attempts = await database.db.selectFrom("payment_attempts").select("gateway_code").where("transaction_id", "=", id).execute();
+    const attempts = await database.db
+      .selectFrom("payment_attempts")
+      .select("gateway_code")
+      .where("transaction_id", "=", id)
+      .execute();
     expect(attempts.map((row) => row.gateway_code)).toEqual(["cod"]);
     // Enter presses the form's default button, which names no method: the chosen radio is paid.
     const other = await createRequest();
-    const entered = await app.request(`/en/pay/${other.id}`, { method: "POST", form: { submission_token: "enter", gateway_code: "cod" } });
+    const entered = await app.request(`/en/pay/${other.id}`, {
+      method: "POST",
+      form: { submission_token: "enter", gateway_code: "cod" },
+    });
     expect(entered.status).toBe(303);
-    const enteredAttempts = await database.db.selectFrom("payment_attempts").select("gateway_code").where("transaction_id", "=", other.id).execute();
+    const enteredAttempts = await database.db
+      .selectFrom("payment_attempts")
+      .select("gateway_code")
+      .where("transaction_id", "=", other.id)
+      .execute();
     expect(enteredAttempts.map((row) => row.gateway_code)).toEqual(["cod"]);
   });
 
   it("pays only with a method the page offers: one that no longer takes the link's currency is refused", async () => {
     const { id } = await createRequest({ pg_codes: ["knet-sandbox", "mpgs-sandbox"] });
-    await database.db.updateTable("gateways").set({ currencies: "USD" }).where("merchant_id", "=", alpha.merchantId).where("code", "=", "mpgs-sandbox").execute();
+    await database.db
+      .updateTable("gateways")
+      .set({ currencies: "USD" })
+      .where("merchant_id", "=", alpha.merchantId)
+      .where("code", "=", "mpgs-sandbox")
+      .execute();
     try {
       const page = await (await app.request(`/en/pay/${id}`)).text();
       expect(page).not.toContain('value="mpgs-sandbox"');
-      const forged = await app.request(`/en/pay/${id}`, { method: "POST", form: { submission_token: "forged", gateway_code: "knet-sandbox", pay_with: "mpgs-sandbox" } });
+      const forged = await app.request(`/en/pay/${id}`, {
+        method: "POST",
+        form: { submission_token: "forged", gateway_code: "knet-sandbox", pay_with: "mpgs-sandbox" },
+      });
       expect(forged.status).toBe(400);
-      expect(await database.db.selectFrom("payment_attempts").select("id").where("transaction_id", "=", id).execute()).toEqual([]);
+      expect(
+        await database.db.selectFrom("payment_attempts").select("id").where("transaction_id", "=", id).execute(),
+      ).toEqual([]);
     } finally {
-      await database.db.updateTable("gateways").set({ currencies: "KWD,USD" }).where("merchant_id", "=", alpha.merchantId).where("code", "=", "mpgs-sandbox").execute();
+      await database.db
+        .updateTable("gateways")
+        .set({ currencies: "KWD,USD" })
+        .where("merchant_id", "=", alpha.merchantId)
+        .where("code", "=", "mpgs-sandbox")
+        .execute();
     }
   });
 
   it("tells the customer of an expired link how to reach the merchant, with what the merchant has set", async () => {
     const { id } = await createRequest();
-    await database.db.updateTable("transactions").set({ expiration_time: "2020-01-01T00:00:00.000Z" }).where("id", "=", id).execute();
+    await database.db
+      .updateTable("transactions")
+      .set({ expiration_time: "2020-01-01T00:00:00.000Z" })
+      .where("id", "=", id)
+      .execute();
     const none = await (await app.requestPayPage(`/en/pay/${id}`)).text();
     expect(none).toContain("Transaction cannot be paid as it is expired");
     expect(none).not.toContain("mailto:");
-    await database.db.updateTable("merchants").set({ contact_email: "desk@alpha.example", contact_phone: "+965 2200 1122" }).where("id", "=", alpha.merchantId).execute();
-    await database.db.updateTable("units").set({ website: "https://alpha.example/shop" }).where("merchant_id", "=", alpha.merchantId).execute();
+    await database.db
+      .updateTable("merchants")
+      .set({ contact_email: "desk@alpha.example", contact_phone: "+965 2200 1122" })
+      .where("id", "=", alpha.merchantId)
+      .execute();
+    await database.db
+      .updateTable("units")
+      .set({ website: "https://alpha.example/shop" })
+      .where("merchant_id", "=", alpha.merchantId)
+      .execute();
     try {
       for (const lang of ["en", "ar"]) {
         const html = await (await app.requestPayPage(`/${lang}/pay/${id}`)).text();
@@ -120,8 +162,16 @@ describe("GET /:lang/pay/:id without the router", () => {
         expect(html).toContain('desk@</span><wbr/><span class="email-address__part">alpha.example');
       }
     } finally {
-      await database.db.updateTable("merchants").set({ contact_email: null, contact_phone: null }).where("id", "=", alpha.merchantId).execute();
-      await database.db.updateTable("units").set({ website: null }).where("merchant_id", "=", alpha.merchantId).execute();
+      await database.db
+        .updateTable("merchants")
+        .set({ contact_email: null, contact_phone: null })
+        .where("id", "=", alpha.merchantId)
+        .execute();
+      await database.db
+        .updateTable("units")
+        .set({ website: null })
+        .where("merchant_id", "=", alpha.merchantId)
+        .execute();
     }
   });
 
@@ -161,12 +211,20 @@ describe("GET /:lang/pay/:id without the router", () => {
     expect((await app.request(`/en/pay/${id}`)).headers.get("Location")).toBe("https://shop.example/thanks");
 
     // An address with Arabic in it is sent on percent-encoded, as a Location header must be.
-    await database.db.updateTable("transactions").set({ next_url: "https://shop.example/شكرا" }).where("id", "=", id).execute();
+    await database.db
+      .updateTable("transactions")
+      .set({ next_url: "https://shop.example/شكرا" })
+      .where("id", "=", id)
+      .execute();
     const arabic = await app.requestPayPage(`/ar/pay/${id}`);
     expect(arabic.status).toBe(302);
     expect(arabic.headers.get("Location")).toBe("https://shop.example/%D8%B4%D9%83%D8%B1%D8%A7");
     const created = await createRequest({ next_url: "https://shop.example/شكرا?ref=1" });
-    const stored = await database.db.selectFrom("transactions").select("next_url").where("id", "=", created.id).executeTakeFirstOrThrow();
+    const stored = await database.db
+      .selectFrom("transactions")
+      .select("next_url")
+      .where("id", "=", created.id)
+      .executeTakeFirstOrThrow();
     expect(stored.next_url).toBe("https://shop.example/%D8%B4%D9%83%D8%B1%D8%A7?ref=1");
   });
 });
@@ -202,7 +260,12 @@ describe("who opens a link", () => {
     await app.requestPayPage(`/en/pay/${direct.id}`);
     expect(await stateOf(direct.id)).toBe("pending");
     const routed = await createRequest();
-    await app.request(`/ar/pay/${routed.id}`, { headers: { "User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1" } });
+    await app.request(`/ar/pay/${routed.id}`, {
+      headers: {
+        "User-Agent":
+          "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1",
+      },
+    });
     expect(await stateOf(routed.id)).toBe("pending");
   });
 });

@@ -27,7 +27,13 @@ function text(lang: "en" | "ar", key: string, values: Record<string, string> = {
   if (typeof found !== "string") throw new Error(`no text ${key}`);
   return found.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => values[name]);
 }
-const escape = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const escape = (value: string) =>
+  value
+    .replace(/&/g, "&amp;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#x27;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;");
 const tokenOf = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(html)?.[1] ?? "";
 /** The error Mantine writes under a field: the element its input's aria-describedby names. */
 function errorUnder(html: string, name: string) {
@@ -44,11 +50,38 @@ beforeAll(async () => {
   database = await createTestDatabase();
   alpha = await seedMerchant(database.db, "Alpha");
   beta = await seedMerchant(database.db, "Beta");
-  await createUser(database.db, alpha.merchantId, { username: "alpha-viewer", email: "viewer@alpha.example", firstName: "View", lastName: "Er", permissions: ["view_paymenttransaction"] });
-  await createUser(database.db, alpha.merchantId, { username: "alpha-cashier", email: "cashier@alpha.example", firstName: "Cash", lastName: "Ier", permissions: ["add_paymenttransaction", "view_paymenttransaction"] });
-  await createUser(database.db, alpha.merchantId, { username: "alpha-adder", email: "adder@alpha.example", firstName: "Add", lastName: "Only", permissions: ["add_paymenttransaction"] });
-  collector = await createTestCollector(database.db, { merchantId: alpha.merchantId, name_field: "optional", phone_field: "optional", reference_field: "required" });
-  await setTestRestrictions(database.db, { merchantId: alpha.merchantId, gateways: ["knet-sandbox", "mpgs-sandbox"], limits: { KWD: { min: 1_000, max: 100_000, daily_cap: 150_000 } } });
+  await createUser(database.db, alpha.merchantId, {
+    username: "alpha-viewer",
+    email: "viewer@alpha.example",
+    firstName: "View",
+    lastName: "Er",
+    permissions: ["view_paymenttransaction"],
+  });
+  await createUser(database.db, alpha.merchantId, {
+    username: "alpha-cashier",
+    email: "cashier@alpha.example",
+    firstName: "Cash",
+    lastName: "Ier",
+    permissions: ["add_paymenttransaction", "view_paymenttransaction"],
+  });
+  await createUser(database.db, alpha.merchantId, {
+    username: "alpha-adder",
+    email: "adder@alpha.example",
+    firstName: "Add",
+    lastName: "Only",
+    permissions: ["add_paymenttransaction"],
+  });
+  collector = await createTestCollector(database.db, {
+    merchantId: alpha.merchantId,
+    name_field: "optional",
+    phone_field: "optional",
+    reference_field: "required",
+  });
+  await setTestRestrictions(database.db, {
+    merchantId: alpha.merchantId,
+    gateways: ["knet-sandbox", "mpgs-sandbox"],
+    limits: { KWD: { min: 1_000, max: 100_000, daily_cap: 150_000 } },
+  });
   app = await loadApp({ ...database.env, SEED_DEMO: "0" });
   adminCookie = await app.signIn(alpha.admin.username, DEMO_PASSWORD);
 });
@@ -60,13 +93,20 @@ async function formOf(path: string, cookie = adminCookie) {
   return page.text();
 }
 
-async function create(fields: Record<string, string>, options: { lang?: "en" | "ar"; cookie?: string; token?: string } = {}) {
+async function create(
+  fields: Record<string, string>,
+  options: { lang?: "en" | "ar"; cookie?: string; token?: string } = {},
+) {
   const lang = options.lang ?? "en";
   const token = options.token ?? tokenOf(await formOf(`/${lang}/pos/pay`, options.cookie), "form_token");
-  return app.request(`/${lang}/pos/pay`, { cookie: options.cookie ?? adminCookie, form: { form_token: token, amount: "12.500", currency_code: "KWD", ...fields } });
+  return app.request(`/${lang}/pos/pay`, {
+    cookie: options.cookie ?? adminCookie,
+    form: { form_token: token, amount: "12.500", currency_code: "KWD", ...fields },
+  });
 }
 
-const transactionOf = (id: string) => database.db.selectFrom("transactions").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+const transactionOf = (id: string) =>
+  database.db.selectFrom("transactions").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 
 describe("a payment made at the counter", () => {
   it("is a payment request made at the counter, and the form leads to its payment page", async () => {
@@ -78,7 +118,15 @@ describe("a payment made at the counter", () => {
     const location = made.headers.get("Location")!;
     expect(location).toMatch(/^\/en\/pos\/pay\/[0-9A-Za-z]{22}$/);
     const row = await transactionOf(location.split("/").pop()!);
-    expect(row).toMatchObject({ merchant_id: alpha.merchantId, plugin: "payment_request", amount: 12_500, currency_code: "KWD", customer_first_name: "Sara Ali", description: "Two coffees", initiator_user_id: alpha.admin.id });
+    expect(row).toMatchObject({
+      merchant_id: alpha.merchantId,
+      plugin: "payment_request",
+      amount: 12_500,
+      currency_code: "KWD",
+      customer_first_name: "Sara Ali",
+      description: "Two coffees",
+      initiator_user_id: alpha.admin.id,
+    });
     expect(JSON.parse(row.extra)).toMatchObject({ source: "pos" });
     expect(row.customer_phone).toContain("50001234");
 
@@ -96,7 +144,11 @@ describe("a payment made at the counter", () => {
   });
 
   it("refuses what is wrong under its field, in English and Arabic, keeping what was typed, and makes nothing", async () => {
-    const before = await database.db.selectFrom("transactions").select((eb) => eb.fn.countAll<number>().as("n")).where("merchant_id", "=", alpha.merchantId).executeTakeFirstOrThrow();
+    const before = await database.db
+      .selectFrom("transactions")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("merchant_id", "=", alpha.merchantId)
+      .executeTakeFirstOrThrow();
     for (const lang of ["en", "ar"] as const) {
       const missing = await create({ amount: "", customer_name: "نورة" }, { lang });
       expect(missing.status).toBe(400);
@@ -108,20 +160,29 @@ describe("a payment made at the counter", () => {
       expect(email).toContain('value="not-an-address"');
       expect(email).toContain('value="12.500"');
     }
-    const after = await database.db.selectFrom("transactions").select((eb) => eb.fn.countAll<number>().as("n")).where("merchant_id", "=", alpha.merchantId).executeTakeFirstOrThrow();
+    const after = await database.db
+      .selectFrom("transactions")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("merchant_id", "=", alpha.merchantId)
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
   it("makes one payment when the same form is sent twice, and a new one when it is sent again with another amount", async () => {
     const token = tokenOf(await formOf("/en/pos/pay"), "form_token");
     const first = await create({ amount: "3.250" }, { token });
-        const second = await create({ amount: "3.250" }, { token });
+    const second = await create({ amount: "3.250" }, { token });
     expect(first.status).toBe(303);
     expect(second.headers.get("Location")).toBe(first.headers.get("Location"));
     const corrected = await create({ amount: "3.500" }, { token });
     expect(corrected.status).toBe(303);
     expect(corrected.headers.get("Location")).not.toBe(first.headers.get("Location"));
-    const made = await database.db.selectFrom("transactions").select("amount").where("merchant_id", "=", alpha.merchantId).where("amount", "in", [3_250, 3_500]).execute();
+    const made = await database.db
+      .selectFrom("transactions")
+      .select("amount")
+      .where("merchant_id", "=", alpha.merchantId)
+      .where("amount", "in", [3_250, 3_500])
+      .execute();
     expect(made.map((row) => row.amount).sort()).toEqual([3_250, 3_500]);
   });
 });
@@ -130,16 +191,48 @@ describe("who may use the counter", () => {
   it("refuses making a payment to a user without add_paymenttransaction, page and form post alike", async () => {
     const viewer = await app.signIn("alpha-viewer", DEMO_PASSWORD);
     expect((await app.request("/en/pos/pay", { cookie: viewer })).status).toBe(403);
-    const posted = await app.request("/en/pos/pay", { cookie: viewer, form: { form_token: "x".repeat(22), amount: "5.000", currency_code: "KWD" } });
+    const posted = await app.request("/en/pos/pay", {
+      cookie: viewer,
+      form: { form_token: "x".repeat(22), amount: "5.000", currency_code: "KWD" },
+    });
     expect(posted.status).toBe(403);
     expect((await app.request(`/en/pos/pay/collect/${collector.publicId}`, { cookie: viewer })).status).toBe(403);
-    const collected = await app.request(`/en/pos/pay/collect/${collector.publicId}`, { cookie: viewer, form: { amount: "5.000", currency_code: "KWD", gateway_code: "knet-sandbox", reference: "R-1", submission_token: "v".repeat(22) } });
+    const collected = await app.request(`/en/pos/pay/collect/${collector.publicId}`, {
+      cookie: viewer,
+      form: {
+        amount: "5.000",
+        currency_code: "KWD",
+        gateway_code: "knet-sandbox",
+        reference: "R-1",
+        submission_token: "v".repeat(22),
+      },
+    });
     expect(collected.status).toBe(403);
     // A user who may add payments but not see them would make one they cannot follow: refused too.
     const adder = await app.signIn("alpha-adder", DEMO_PASSWORD);
     expect((await app.request("/en/pos/pay", { cookie: adder })).status).toBe(403);
-    expect((await app.request("/en/pos/pay", { cookie: adder, form: { form_token: "y".repeat(22), amount: "5.000", currency_code: "KWD" } })).status).toBe(403);
-    expect((await app.request(`/en/pos/pay/collect/${collector.publicId}`, { cookie: adder, form: { amount: "5.000", currency_code: "KWD", gateway_code: "knet-sandbox", reference: "R-1", submission_token: "a".repeat(22) } })).status).toBe(403);
+    expect(
+      (
+        await app.request("/en/pos/pay", {
+          cookie: adder,
+          form: { form_token: "y".repeat(22), amount: "5.000", currency_code: "KWD" },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await app.request(`/en/pos/pay/collect/${collector.publicId}`, {
+          cookie: adder,
+          form: {
+            amount: "5.000",
+            currency_code: "KWD",
+            gateway_code: "knet-sandbox",
+            reference: "R-1",
+            submission_token: "a".repeat(22),
+          },
+        })
+      ).status,
+    ).toBe(403);
     expect(await database.db.selectFrom("transactions").select("id").where("amount", "=", 5_000).execute()).toEqual([]);
     // Signed out: to the sign-in page.
     const anonymous = await app.request("/en/pos/pay");
@@ -167,12 +260,29 @@ describe("the payment's state", () => {
     const open = await app.request(`/en/pos/pay/${id}/state`, { cookie: adminCookie });
     expect(open.status).toBe(200);
     expect(open.headers.get("Cache-Control")).toBe("no-store");
-    expect(await open.json()).toEqual({ state: "created", final: false, paid: false, in_flight: false, attempt_id: null, attempt_url: null });
+    expect(await open.json()).toEqual({
+      state: "created",
+      final: false,
+      paid: false,
+      in_flight: false,
+      attempt_id: null,
+      attempt_url: null,
+    });
 
     // The customer pays it with the sandbox card (as the gateway would report it).
     const attemptId = await payWithSandbox(id);
-    const paid = (await (await app.request(`/ar/pos/pay/${id}/state`, { cookie: adminCookie })).json()) as Record<string, unknown>;
-    expect(paid).toEqual({ state: "paid", final: true, paid: true, in_flight: false, attempt_id: attemptId, attempt_url: `/ar/pos/attempt-detail/${attemptId}` });
+    const paid = (await (await app.request(`/ar/pos/pay/${id}/state`, { cookie: adminCookie })).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(paid).toEqual({
+      state: "paid",
+      final: true,
+      paid: true,
+      in_flight: false,
+      attempt_id: attemptId,
+      attempt_url: `/ar/pos/attempt-detail/${attemptId}`,
+    });
 
     const page = await formOf(`/en/pos/pay/${id}`);
     expect(page).toContain(`>${text("en", "pos.paid")}<`);
@@ -195,7 +305,16 @@ describe("a collector page at the counter", () => {
   const collect = (fields: Record<string, string>, lang: "en" | "ar" = "en") =>
     app.request(`/${lang}/pos/pay/collect/${collector.publicId}`, {
       cookie: adminCookie,
-      form: { amount: "10.000", currency_code: "KWD", gateway_code: "knet-sandbox", customer_name: "Sara Ali", customer_phone: "50009876", reference: "INV-7", submission_token: `t${Math.random().toString(36).slice(2)}xxxxxxxxxxxxxxxx`, ...fields },
+      form: {
+        amount: "10.000",
+        currency_code: "KWD",
+        gateway_code: "knet-sandbox",
+        customer_name: "Sara Ali",
+        customer_phone: "50009876",
+        reference: "INV-7",
+        submission_token: `t${Math.random().toString(36).slice(2)}xxxxxxxxxxxxxxxx`,
+        ...fields,
+      },
     });
 
   it("is offered on the counter's page and asks the page's fields", async () => {
@@ -204,7 +323,12 @@ describe("a collector page at the counter", () => {
     const page = await formOf(`/ar/pos/pay/collect/${collector.publicId}`);
     expect(page).toContain("ادفع فاتورتك");
     expect(page).toContain('name="reference"');
-    expect(page).toContain(text("ar", "collect_public.range", { min: formatAmount(1_000, "KWD", "ar"), max: formatAmount(100_000, "KWD", "ar") }));
+    expect(page).toContain(
+      text("ar", "collect_public.range", {
+        min: formatAmount(1_000, "KWD", "ar"),
+        max: formatAmount(100_000, "KWD", "ar"),
+      }),
+    );
   });
 
   it("applies the page's restrictions, under the fields, and takes a payment within them as made at the counter", async () => {
@@ -212,7 +336,9 @@ describe("a collector page at the counter", () => {
       const below = await collect({ amount: "0.500" }, lang);
       expect(below.status).toBe(400);
       const html = await below.text();
-      expect(errorUnder(html, "amount")).toBe(escape(text(lang, "collect_public.errors.below_min", { min: formatAmount(1_000, "KWD", lang) })));
+      expect(errorUnder(html, "amount")).toBe(
+        escape(text(lang, "collect_public.errors.below_min", { min: formatAmount(1_000, "KWD", lang) })),
+      );
       expect(html).toContain('value="INV-7"');
       const missing = await (await collect({ reference: "" }, lang)).text();
       expect(errorUnder(missing, "reference")).toBe(escape(text(lang, "errors.required")));
@@ -224,10 +350,24 @@ describe("a collector page at the counter", () => {
     expect(row).toMatchObject({ plugin: "customer_payment", amount: 100_000, initiator_user_id: alpha.admin.id });
     expect(JSON.parse(row.extra)).toMatchObject({ collector: collector.publicId, source: "pos", reference: "INV-7" });
     // The customer starts paying it; the same customer's day has 50 KWD left under the 150 KWD cap.
-    await startAttempt(database.db, { plugins: ["customer_payment"], transactionId: id, gatewayCode: "knet-sandbox", submissionToken: "cap", lang: "en", addresses: { publicBaseUrl: "http://localhost", internalBaseUrl: "http://localhost" } });
+    await startAttempt(database.db, {
+      plugins: ["customer_payment"],
+      transactionId: id,
+      gatewayCode: "knet-sandbox",
+      submissionToken: "cap",
+      lang: "en",
+      addresses: { publicBaseUrl: "http://localhost", internalBaseUrl: "http://localhost" },
+    });
     const over = await collect({ amount: "60.000", customer_phone: "+965 5000 9876" }, "ar");
     expect(over.status).toBe(400);
-    expect(errorUnder(await over.text(), "amount")).toBe(escape(text("ar", "collect_public.errors.daily_cap", { cap: formatAmount(150_000, "KWD", "ar"), left: formatAmount(50_000, "KWD", "ar") })));
+    expect(errorUnder(await over.text(), "amount")).toBe(
+      escape(
+        text("ar", "collect_public.errors.daily_cap", {
+          cap: formatAmount(150_000, "KWD", "ar"),
+          left: formatAmount(50_000, "KWD", "ar"),
+        }),
+      ),
+    );
   });
 
   it("does not open a deactivated page or another merchant's", async () => {
@@ -239,10 +379,18 @@ describe("a collector page at the counter", () => {
 });
 
 const idOf = (response: Response) => response.headers.get("Location")!.split("/").pop()!;
-const stateOf = async (id: string) => (await (await app.request(`/en/pos/pay/${id}/state`, { cookie: adminCookie })).json()) as Record<string, unknown>;
+const stateOf = async (id: string) =>
+  (await (await app.request(`/en/pos/pay/${id}/state`, { cookie: adminCookie })).json()) as Record<string, unknown>;
 /** Starts the customer's payment on the gateway: an attempt waiting for its answer. */
 const startPaying = (id: string, plugin = "payment_request") =>
-  startAttempt(database.db, { plugins: [plugin], transactionId: id, gatewayCode: "knet-sandbox", submissionToken: `start-${id}`, lang: "en", addresses: { publicBaseUrl: "http://localhost", internalBaseUrl: "http://localhost" } });
+  startAttempt(database.db, {
+    plugins: [plugin],
+    transactionId: id,
+    gatewayCode: "knet-sandbox",
+    submissionToken: `start-${id}`,
+    lang: "en",
+    addresses: { publicBaseUrl: "http://localhost", internalBaseUrl: "http://localhost" },
+  });
 
 describe("what the counter says of a payment", () => {
   it("offers the customer no cash on delivery, and the link stops working half an hour after it is made", async () => {
@@ -281,14 +429,25 @@ describe("what the counter says of a payment", () => {
     const id = idOf(await create({ amount: "6.600" }));
     const started = await startPaying(id);
     expect(started.ok).toBe(true);
-    const moved = await transitionTransaction(database.db, id, "expired", { kind: "expired" }, { from: PAYABLE_STATES });
+    const moved = await transitionTransaction(
+      database.db,
+      id,
+      "expired",
+      { kind: "expired" },
+      { from: PAYABLE_STATES },
+    );
     expect(moved.ok).toBe(true);
     expect(await stateOf(id)).toMatchObject({ state: "expired", final: false, paid: false, in_flight: true });
     const page = await formOf(`/en/pos/pay/${id}`);
     expect(page).toContain('http-equiv="refresh"');
     expect(page).not.toContain(`>${text("en", "pos.cancel")}<`);
     // Its money comes: paid after all.
-    if (started.ok) await completeAttempt(database.db, started.attemptId, { status: "success", amount: 6_600, refs: { paymentId: "P1", tranId: "T1" } });
+    if (started.ok)
+      await completeAttempt(database.db, started.attemptId, {
+        status: "success",
+        amount: 6_600,
+        refs: { paymentId: "P1", tranId: "T1" },
+      });
     expect(await stateOf(id)).toMatchObject({ state: "paid", final: true, paid: true, in_flight: false });
   });
 
@@ -300,7 +459,12 @@ describe("what the counter says of a payment", () => {
     expect(canceled.headers.get("Location")).toBe(`/en/pos/pay/${id}`);
     expect((await transactionOf(id)).state).toBe("canceled");
     expect(await stateOf(id)).toMatchObject({ state: "canceled", final: true, paid: false });
-    const audit = await database.db.selectFrom("audit_log").select(["action", "actor_user_id"]).where("object_id", "=", id).where("action", "=", "transaction_cancel").executeTakeFirst();
+    const audit = await database.db
+      .selectFrom("audit_log")
+      .select(["action", "actor_user_id"])
+      .where("object_id", "=", id)
+      .where("action", "=", "transaction_cancel")
+      .executeTakeFirst();
     expect(audit).toEqual({ action: "transaction_cancel", actor_user_id: alpha.admin.id });
 
     const paying = idOf(await create({ amount: "8.900" }));
@@ -334,11 +498,19 @@ describe("an old form sent again", () => {
 
   it("makes one payment when the same form arrives twice at the same moment", async () => {
     const token = tokenOf(await formOf("/en/pos/pay"), "form_token");
-    const [one, two] = await Promise.all([create({ amount: "1.234" }, { token }), create({ amount: "1.234" }, { token })]);
+    const [one, two] = await Promise.all([
+      create({ amount: "1.234" }, { token }),
+      create({ amount: "1.234" }, { token }),
+    ]);
     expect(one.status).toBe(303);
     expect(two.status).toBe(303);
     expect(one.headers.get("Location")).toBe(two.headers.get("Location"));
-    const made = await database.db.selectFrom("transactions").select("id").where("merchant_id", "=", alpha.merchantId).where("amount", "=", 1_234).execute();
+    const made = await database.db
+      .selectFrom("transactions")
+      .select("id")
+      .where("merchant_id", "=", alpha.merchantId)
+      .where("amount", "=", 1_234)
+      .execute();
     expect(made).toHaveLength(1);
   });
 });
@@ -347,7 +519,15 @@ describe("collector payments at the counter, sale after sale", () => {
   const collectAs = (fields: Record<string, string>) =>
     app.request(`/en/pos/pay/collect/${collector.publicId}`, {
       cookie: adminCookie,
-      form: { amount: "10.000", currency_code: "KWD", gateway_code: "knet-sandbox", customer_phone: "50007777", reference: "INV-9", submission_token: `s${Math.random().toString(36).slice(2)}yyyyyyyyyyyyyyyy`, ...fields },
+      form: {
+        amount: "10.000",
+        currency_code: "KWD",
+        gateway_code: "knet-sandbox",
+        customer_phone: "50007777",
+        reference: "INV-9",
+        submission_token: `s${Math.random().toString(36).slice(2)}yyyyyyyyyyyyyyyy`,
+        ...fields,
+      },
     });
 
   it("keeps the earlier sale to the same customer, and records both as the counter's", async () => {
@@ -355,18 +535,30 @@ describe("collector payments at the counter, sale after sale", () => {
     const second = idOf(await collectAs({ amount: "12.000" }));
     expect(second).not.toBe(first);
     expect((await transactionOf(first)).state).toBe("created");
-    const audits = await database.db.selectFrom("audit_log").select(["action", "actor_user_id", "object_id"]).where("object_id", "in", [first, second]).execute();
+    const audits = await database.db
+      .selectFrom("audit_log")
+      .select(["action", "actor_user_id", "object_id"])
+      .where("object_id", "in", [first, second])
+      .execute();
     expect(audits.filter((entry) => entry.action === "collector_payment_replaced")).toEqual([]);
-    expect(audits.filter((entry) => entry.action === "collector_payment_created").map((entry) => entry.actor_user_id)).toEqual([alpha.admin.id, alpha.admin.id]);
+    expect(
+      audits.filter((entry) => entry.action === "collector_payment_created").map((entry) => entry.actor_user_id),
+    ).toEqual([alpha.admin.id, alpha.admin.id]);
   });
 
   it("makes a new payment when the same form is sent again after its payment was paid", async () => {
     const token = `r${"z".repeat(21)}`;
     const first = idOf(await collectAs({ amount: "13.000", customer_phone: "50006666", submission_token: token }));
-    expect(idOf(await collectAs({ amount: "13.000", customer_phone: "50006666", submission_token: token }))).toBe(first);
+    expect(idOf(await collectAs({ amount: "13.000", customer_phone: "50006666", submission_token: token }))).toBe(
+      first,
+    );
     const started = await startPaying(first, "customer_payment");
     if (!started.ok) throw new Error("not started");
-    await completeAttempt(database.db, started.attemptId, { status: "success", amount: 13_000, refs: { paymentId: "P7", tranId: "T7" } });
+    await completeAttempt(database.db, started.attemptId, {
+      status: "success",
+      amount: 13_000,
+      refs: { paymentId: "P7", tranId: "T7" },
+    });
     expect((await transactionOf(first)).state).toBe("paid");
     const again = await collectAs({ amount: "13.000", customer_phone: "50006666", submission_token: token });
     expect(again.status).toBe(303);
@@ -375,18 +567,39 @@ describe("collector payments at the counter, sale after sale", () => {
 
   it("lets only one of two sales at the same moment pass the customer's daily cap", async () => {
     // 150 KWD a day: 80 + 80 cannot both be made.
-    const [one, two] = await Promise.all([collectAs({ amount: "80.000", customer_phone: "50005555" }), collectAs({ amount: "80.000", customer_phone: "50005555" })]);
+    const [one, two] = await Promise.all([
+      collectAs({ amount: "80.000", customer_phone: "50005555" }),
+      collectAs({ amount: "80.000", customer_phone: "50005555" }),
+    ]);
     expect([one.status, two.status].sort()).toEqual([303, 400]);
     const refused = one.status === 400 ? one : two;
-    expect(errorUnder(await refused.text(), "amount")).toBe(escape(text("en", "collect_public.errors.daily_cap", { cap: formatAmount(150_000, "KWD", "en"), left: formatAmount(70_000, "KWD", "en") })));
+    expect(errorUnder(await refused.text(), "amount")).toBe(
+      escape(
+        text("en", "collect_public.errors.daily_cap", {
+          cap: formatAmount(150_000, "KWD", "en"),
+          left: formatAmount(70_000, "KWD", "en"),
+        }),
+      ),
+    );
   });
 });
 
 /** The customer pays on their phone: an attempt started on the pay page, and the gateway's verified success. */
 async function payWithSandbox(transactionId: string) {
-  const started = await startAttempt(database.db, { plugins: ["payment_request"], transactionId, gatewayCode: "knet-sandbox", submissionToken: `pos-${transactionId}`, lang: "en", addresses: { publicBaseUrl: "http://localhost", internalBaseUrl: "http://localhost" } });
+  const started = await startAttempt(database.db, {
+    plugins: ["payment_request"],
+    transactionId,
+    gatewayCode: "knet-sandbox",
+    submissionToken: `pos-${transactionId}`,
+    lang: "en",
+    addresses: { publicBaseUrl: "http://localhost", internalBaseUrl: "http://localhost" },
+  });
   if (!started.ok) throw new Error(`could not start: ${JSON.stringify(started)}`);
-  await completeAttempt(database.db, started.attemptId, { status: "success", amount: (await transactionOf(transactionId)).amount, refs: { paymentId: "P100", tranId: "T200" } });
+  await completeAttempt(database.db, started.attemptId, {
+    status: "success",
+    amount: (await transactionOf(transactionId)).amount,
+    refs: { paymentId: "P100", tranId: "T200" },
+  });
   const row = await transactionOf(transactionId);
   expect(row.state).toBe("paid");
   return row.paid_attempt_id!;

@@ -39,8 +39,20 @@ beforeAll(async () => {
   shop = await seedMerchant(database.db, "Prod");
   // What an earlier version left behind: the published accounts in the sandboxes' books, and the
   // merchant's sandbox gateways configured with them.
-  await database.db.insertInto("sandbox_knet_terminals").values({ tranportal_id: PUBLISHED.knet.tranportalId, password: PUBLISHED.knet.password, resource_key: PUBLISHED.knet.resourceKey }).execute();
-  await database.db.updateTable("gateways").set({ credentials: JSON.stringify(PUBLISHED.knet) }).where("merchant_id", "=", shop.merchantId).where("kind", "=", "knet").execute();
+  await database.db
+    .insertInto("sandbox_knet_terminals")
+    .values({
+      tranportal_id: PUBLISHED.knet.tranportalId,
+      password: PUBLISHED.knet.password,
+      resource_key: PUBLISHED.knet.resourceKey,
+    })
+    .execute();
+  await database.db
+    .updateTable("gateways")
+    .set({ credentials: JSON.stringify(PUBLISHED.knet) })
+    .where("merchant_id", "=", shop.merchantId)
+    .where("kind", "=", "knet")
+    .execute();
   // A KNET payment started back then, its customer still on the gateway's page.
   const id = await newRequest("knet-sandbox,cod");
   const started = await startAttempt(database.db, {
@@ -52,7 +64,11 @@ beforeAll(async () => {
     plugins: ["payment_request"],
   });
   if (!started.ok) throw new Error(started.error);
-  knetAttempt = await database.db.selectFrom("payment_attempts").select(["id", "track_id", "transaction_id"]).where("id", "=", started.attemptId).executeTakeFirstOrThrow();
+  knetAttempt = await database.db
+    .selectFrom("payment_attempts")
+    .select(["id", "track_id", "transaction_id"])
+    .where("id", "=", started.attemptId)
+    .executeTakeFirstOrThrow();
 
   server = await startServerProcess({ ...database.env, SANDBOX: "0" });
 });
@@ -77,7 +93,10 @@ describe("production mode: the sandboxes off", () => {
     const mpgs = (method: string, body?: string) => ({
       method,
       body,
-      headers: { Authorization: `Basic ${Buffer.from("merchant.TEST1:password").toString("base64")}`, "Content-Type": "application/json" },
+      headers: {
+        Authorization: `Basic ${Buffer.from("merchant.TEST1:password").toString("base64")}`,
+        "Content-Type": "application/json",
+      },
     });
     const checkout = JSON.stringify({
       apiOperation: "INITIATE_CHECKOUT",
@@ -85,20 +104,39 @@ describe("production mode: the sandboxes off", () => {
       order: { id: "x", amount: "1.000", currency: "KWD", notificationUrl: "http://169.254.169.254/" },
     });
     const probes: Array<[string, RequestInit]> = [
-      [`/sandbox/knet/kpg/PaymentHTTP.htm?param=paymentInit&tranportalId=${PUBLISHED.knet.tranportalId}&trandata=00`, {}],
+      [
+        `/sandbox/knet/kpg/PaymentHTTP.htm?param=paymentInit&tranportalId=${PUBLISHED.knet.tranportalId}&trandata=00`,
+        {},
+      ],
       ["/sandbox/knet/paymentpage.htm?PaymentID=100000000000001&token=00", {}],
-      ["/sandbox/knet/paymentpage.htm?PaymentID=100000000000001&token=00", { method: "POST", body: new URLSearchParams({ intent: "cancel" }) }],
+      [
+        "/sandbox/knet/paymentpage.htm?PaymentID=100000000000001&token=00",
+        { method: "POST", body: new URLSearchParams({ intent: "cancel" }) },
+      ],
       ["/sandbox/knet/kpg/tranPipe.htm?param=tranInit", knetXml],
       ["/sandbox/mpgs/checkout/pay/SESSION0002x", {}],
-      ["/sandbox/mpgs/checkout/pay/SESSION0002x", { method: "POST", body: new URLSearchParams({ cardNumber: "5123450000000008" }) }],
-      ["/sandbox/mpgs/checkout/pay/SESSION0002x/authenticate", { method: "POST", body: new URLSearchParams({ intent: "authenticate", code: "1234" }) }],
+      [
+        "/sandbox/mpgs/checkout/pay/SESSION0002x",
+        { method: "POST", body: new URLSearchParams({ cardNumber: "5123450000000008" }) },
+      ],
+      [
+        "/sandbox/mpgs/checkout/pay/SESSION0002x/authenticate",
+        { method: "POST", body: new URLSearchParams({ intent: "authenticate", code: "1234" }) },
+      ],
       [`${mpgsApi}/session`, mpgs("POST", checkout)],
       [`${mpgsApi}/order/x`, mpgs("GET")],
       [`${mpgsApi}/order/x/transaction/1`, mpgs("GET")],
-      [`${mpgsApi}/order/x/transaction/1`, mpgs("PUT", JSON.stringify({ apiOperation: "REFUND", transaction: { amount: "1.000", currency: "KWD" } }))],
+      [
+        `${mpgsApi}/order/x/transaction/1`,
+        mpgs("PUT", JSON.stringify({ apiOperation: "REFUND", transaction: { amount: "1.000", currency: "KWD" } })),
+      ],
     ];
     for (const [path, init] of probes) {
-      const response = await fetch(`${server.url}${path}`, { ...init, headers: { Origin: server.url, ...(init.headers ?? {}) }, ...noRedirect });
+      const response = await fetch(`${server.url}${path}`, {
+        ...init,
+        headers: { Origin: server.url, ...(init.headers ?? {}) },
+        ...noRedirect,
+      });
       expect(response.status, `${init.method ?? "GET"} ${path}`).toBe(404);
     }
   });
@@ -115,7 +153,17 @@ describe("production mode: the sandboxes off", () => {
     // anyone post a capture, a cancel or a failure. The published key is no terminal's.
     for (const result of ["CANCELED", "NOT CAPTURED", "CAPTURED"]) {
       const trandata = encryptResult(
-        { paymentid: "100000000000001", trackid: knetAttempt.track_id, result, amt: "4.000", tranid: "1", auth: "1", ref: "1", postdate: "1124", udf1: knetAttempt.id },
+        {
+          paymentid: "100000000000001",
+          trackid: knetAttempt.track_id,
+          result,
+          amt: "4.000",
+          tranid: "1",
+          auth: "1",
+          ref: "1",
+          postdate: "1124",
+          udf1: knetAttempt.id,
+        },
         PUBLISHED.knet.resourceKey,
       );
       const answer = await fetch(`${server.url}/gateway/knet/response/${knetAttempt.id}`, {
@@ -126,11 +174,25 @@ describe("production mode: the sandboxes off", () => {
       });
       expect(answer.status).toBe(400);
     }
-    const attempt = await database.db.selectFrom("payment_attempts").select("state").where("id", "=", knetAttempt.id).executeTakeFirstOrThrow();
-    const transaction = await database.db.selectFrom("transactions").select("state").where("id", "=", knetAttempt.transaction_id).executeTakeFirstOrThrow();
+    const attempt = await database.db
+      .selectFrom("payment_attempts")
+      .select("state")
+      .where("id", "=", knetAttempt.id)
+      .executeTakeFirstOrThrow();
+    const transaction = await database.db
+      .selectFrom("transactions")
+      .select("state")
+      .where("id", "=", knetAttempt.transaction_id)
+      .executeTakeFirstOrThrow();
     expect(attempt.state).toBe("pending");
     expect(transaction.state).not.toBe("paid");
-    expect(await database.db.selectFrom("ledger_entries").select("id").where("transaction_id", "=", knetAttempt.transaction_id).execute()).toEqual([]);
+    expect(
+      await database.db
+        .selectFrom("ledger_entries")
+        .select("id")
+        .where("transaction_id", "=", knetAttempt.transaction_id)
+        .execute(),
+    ).toEqual([]);
   });
 
   it("offers customers only the gateways that do not stand on the sandboxes, and refuses Pay Now on the others", async () => {
@@ -146,6 +208,8 @@ describe("production mode: the sandboxes off", () => {
       ...noRedirect,
     });
     expect(payNow.headers.get("Location") ?? "").not.toContain("/sandbox/");
-    expect(await database.db.selectFrom("payment_attempts").select("id").where("transaction_id", "=", id).execute()).toEqual([]);
+    expect(
+      await database.db.selectFrom("payment_attempts").select("id").where("transaction_id", "=", id).execute(),
+    ).toEqual([]);
   });
 });

@@ -14,7 +14,12 @@ const storageRoot = path.join(files, "storage");
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  app = await loadApp({ ...database.env, SEED_DEMO: "0", UPLOADS_DIR: path.join(storageRoot, "uploads"), REPORTS_DIR: path.join(storageRoot, "reports") });
+  app = await loadApp({
+    ...database.env,
+    SEED_DEMO: "0",
+    UPLOADS_DIR: path.join(storageRoot, "uploads"),
+    REPORTS_DIR: path.join(storageRoot, "reports"),
+  });
 });
 afterAll(async () => {
   await database?.destroy();
@@ -36,13 +41,23 @@ async function readiness() {
 async function queueJob(values: { status: "queued" | "done" | "running"; run_at: string; locked_at?: string }) {
   await database.db
     .insertInto("jobs")
-    .values({ type: "send_mail", payload: "{}", max_attempts: 5, created_at: values.run_at, locked_at: values.locked_at ?? null, ...values })
+    .values({
+      type: "send_mail",
+      payload: "{}",
+      max_attempts: 5,
+      created_at: values.run_at,
+      locked_at: values.locked_at ?? null,
+      ...values,
+    })
     .execute();
 }
 
 describe("readiness", () => {
   it("answers 200 with each check when the database, the storage and the worker are fine", async () => {
-    expect(await readiness()).toEqual({ status: 200, body: { status: "ready", checks: { database: "ok", storage: "ok", worker: "ok" } } });
+    expect(await readiness()).toEqual({
+      status: 200,
+      body: { status: "ready", checks: { database: "ok", storage: "ok", worker: "ok" } },
+    });
     // Its probe leaves nothing in the storage.
     expect(fs.readdirSync(path.join(storageRoot, "uploads"))).toEqual([]);
     expect(fs.readdirSync(path.join(storageRoot, "reports"))).toEqual([]);
@@ -50,15 +65,29 @@ describe("readiness", () => {
 
   it("answers 503 when the database is behind the code's newest migration", async () => {
     const newest = MIGRATION_NAMES.at(-1)!;
-    const row = await database.db.selectFrom("kysely_migration" as any).selectAll().where("name", "=", newest).executeTakeFirstOrThrow();
-    await database.db.deleteFrom("kysely_migration" as any).where("name", "=", newest).execute();
+    const row = await database.db
+      .selectFrom("kysely_migration" as any)
+      .selectAll()
+      .where("name", "=", newest)
+      .executeTakeFirstOrThrow();
+    await database.db
+      .deleteFrom("kysely_migration" as any)
+      .where("name", "=", newest)
+      .execute();
     try {
       expect(await readiness()).toEqual({
         status: 503,
-        body: { status: "not ready", failed: ["database"], checks: { database: "migrations pending", storage: "ok", worker: "ok" } },
+        body: {
+          status: "not ready",
+          failed: ["database"],
+          checks: { database: "migrations pending", storage: "ok", worker: "ok" },
+        },
       });
     } finally {
-      await database.db.insertInto("kysely_migration" as any).values(row).execute();
+      await database.db
+        .insertInto("kysely_migration" as any)
+        .values(row)
+        .execute();
     }
     expect((await readiness()).status).toBe(200);
   });
@@ -70,7 +99,11 @@ describe("readiness", () => {
     try {
       const { status, body } = await readiness();
       expect(status).toBe(503);
-      expect(body).toEqual({ status: "not ready", failed: ["storage"], checks: { database: "ok", storage: "not writable", worker: "ok" } });
+      expect(body).toEqual({
+        status: "not ready",
+        failed: ["storage"],
+        checks: { database: "ok", storage: "not writable", worker: "ok" },
+      });
     } finally {
       fs.rmSync(storageRoot, { force: true });
     }
@@ -84,20 +117,34 @@ describe("readiness", () => {
     await queueJob({ status: "queued", run_at: minutesAgo(2) });
     expect(await readiness()).toEqual({
       status: 503,
-      body: { status: "not ready", failed: ["worker"], checks: { database: "ok", storage: "ok", worker: "jobs waiting" } },
+      body: {
+        status: "not ready",
+        failed: ["worker"],
+        checks: { database: "ok", storage: "ok", worker: "jobs waiting" },
+      },
     });
     // A job taken two minutes ago is no sign of a worker now.
     await queueJob({ status: "done", run_at: minutesAgo(3), locked_at: minutesAgo(2) });
     expect((await readiness()).status).toBe(503);
     // A worker took one just now: it is working through the queue.
     await queueJob({ status: "running", run_at: minutesAgo(1), locked_at: minutesAgo(0.1) });
-    expect(await readiness()).toEqual({ status: 200, body: { status: "ready", checks: { database: "ok", storage: "ok", worker: "ok" } } });
+    expect(await readiness()).toEqual({
+      status: 200,
+      body: { status: "ready", checks: { database: "ok", storage: "ok", worker: "ok" } },
+    });
   });
 
   it("answers 503 when a scheduled run has been due a minute with no worker to queue it, the queue being empty", async () => {
-    await database.db.insertInto("app_settings").values({ key: "schedule:reconciler", value: minutesAgo(0.5) }).execute();
+    await database.db
+      .insertInto("app_settings")
+      .values({ key: "schedule:reconciler", value: minutesAgo(0.5) })
+      .execute();
     expect((await readiness()).status).toBe(200);
-    await database.db.updateTable("app_settings").set({ value: minutesAgo(2) }).where("key", "=", "schedule:reconciler").execute();
+    await database.db
+      .updateTable("app_settings")
+      .set({ value: minutesAgo(2) })
+      .where("key", "=", "schedule:reconciler")
+      .execute();
     expect(await readiness()).toMatchObject({ status: 503, body: { failed: ["worker"] } });
   });
 });

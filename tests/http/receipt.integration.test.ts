@@ -19,12 +19,21 @@ beforeAll(async () => {
   database = await createTestDatabase();
   shop = await seedMerchant(database.db, "Receipt");
   // KNET payments carry a fee of 0.900 the customer pays on top.
-  await database.db.updateTable("gateways").set({ fee_fixed: 900, fee_basis_points: 0, fee_payer: "customer" }).where("merchant_id", "=", shop.merchantId).where("code", "=", "knet-sandbox").execute();
+  await database.db
+    .updateTable("gateways")
+    .set({ fee_fixed: 900, fee_basis_points: 0, fee_payer: "customer" })
+    .where("merchant_id", "=", shop.merchantId)
+    .where("code", "=", "knet-sandbox")
+    .execute();
   app = await loadApp({ ...database.env, SEED_DEMO: "0" });
 });
 afterAll(async () => database?.destroy());
 
-async function startPayment(gatewayCode: "cod" | "knet-sandbox", description = "Blue shirt, size L", customer: { customer_first_name?: string; customer_last_name?: string } = {}) {
+async function startPayment(
+  gatewayCode: "cod" | "knet-sandbox",
+  description = "Blue shirt, size L",
+  customer: { customer_first_name?: string; customer_last_name?: string } = {},
+) {
   const created = await createPaymentRequest(database.db, {
     merchantId: shop.merchantId,
     user: shop.admin,
@@ -33,7 +42,14 @@ async function startPayment(gatewayCode: "cod" | "knet-sandbox", description = "
     lang: "en",
   });
   if (!created.ok) throw new Error(JSON.stringify(created.errors));
-  const started = await startAttempt(database.db, { plugins: PAYABLE_SECTIONS, transactionId: created.transaction.id, gatewayCode, submissionToken: "form", lang: "en", addresses });
+  const started = await startAttempt(database.db, {
+    plugins: PAYABLE_SECTIONS,
+    transactionId: created.transaction.id,
+    gatewayCode,
+    submissionToken: "form",
+    lang: "en",
+    addresses,
+  });
   if (!started.ok) throw new Error(started.error);
   return { attemptId: started.attemptId, orderNo: String(created.transaction.orderNo) };
 }
@@ -68,9 +84,15 @@ function shownRuns(pdf: Uint8Array): string[][] {
     const cmapId = /\/ToUnicode (\d+) 0 R/.exec(dict)?.[1];
     if (!cmapId) continue;
     const map = new Map<number, string>();
-    for (const [, first, list] of objects.get(cmapId)!.data!.toString().matchAll(/<([0-9a-f]{4})> <[0-9a-f]{4}> \[([^\]]*)\]/g)) {
+    for (const [, first, list] of objects
+      .get(cmapId)!
+      .data!.toString()
+      .matchAll(/<([0-9a-f]{4})> <[0-9a-f]{4}> \[([^\]]*)\]/g)) {
       [...list.matchAll(/<([0-9a-f ]+)>/g)].forEach(([, utf16], offset) => {
-        map.set(parseInt(first, 16) + offset, Buffer.from(utf16.replaceAll(" ", ""), "hex").swap16().toString("utf16le"));
+        map.set(
+          parseInt(first, 16) + offset,
+          Buffer.from(utf16.replaceAll(" ", ""), "hex").swap16().toString("utf16le"),
+        );
       });
     }
     toUnicode.set(id, map);
@@ -82,9 +104,16 @@ function shownRuns(pdf: Uint8Array): string[][] {
   const runs: string[][] = [];
   for (const { data } of objects.values()) {
     let font = new Map<number, string>();
-    for (const [, fontName, shown] of (data?.toString("latin1") ?? "").matchAll(/\/(F\d+) [\d.]+ Tf|\[([^\]]*)\] TJ/g)) {
+    for (const [, fontName, shown] of (data?.toString("latin1") ?? "").matchAll(
+      /\/(F\d+) [\d.]+ Tf|\[([^\]]*)\] TJ/g,
+    )) {
       if (fontName) font = toUnicode.get(fontIds.get(fontName)!)!;
-      else runs.push([...shown.matchAll(/<([0-9a-f]+)>/g)].flatMap(([, hex]) => hex.match(/.{4}/g)!.map((glyph) => font.get(parseInt(glyph, 16)) ?? "?")));
+      else
+        runs.push(
+          [...shown.matchAll(/<([0-9a-f]+)>/g)].flatMap(([, hex]) =>
+            hex.match(/.{4}/g)!.map((glyph) => font.get(parseInt(glyph, 16)) ?? "?"),
+          ),
+        );
     }
   }
   return runs;
@@ -93,13 +122,28 @@ function shownRuns(pdf: Uint8Array): string[][] {
 const shownTexts = (pdf: Uint8Array) => shownRuns(pdf).map((glyphs) => glyphs.join(""));
 /** Arabic runs are drawn in display order: read back glyph by glyph in reading order. */
 const readTexts = (pdf: Uint8Array) =>
-  shownRuns(pdf).map((glyphs) => (glyphs.some((glyph) => /\p{Script=Arabic}/u.test(glyph)) ? [...glyphs].reverse() : glyphs).join("").trim());
+  shownRuns(pdf).map((glyphs) =>
+    (glyphs.some((glyph) => /\p{Script=Arabic}/u.test(glyph)) ? [...glyphs].reverse() : glyphs).join("").trim(),
+  );
 
 describe("renderReceiptPdf", () => {
   it("renders a paid receipt in English: the merchant's header, the customer, the fee split, the method and Kuwait time", async () => {
-    const { attemptId, orderNo } = await startPayment("knet-sandbox", "Blue shirt, size L", { customer_first_name: "Noura", customer_last_name: "Al-Sabah" });
-    await completeAttempt(database.db, attemptId, { status: "success", amount: 13400, refs: { paymentId: "P100", tranId: "T200" } });
-    const completedAt = (await database.db.selectFrom("payment_attempts").select("completed_at").where("id", "=", attemptId).executeTakeFirstOrThrow()).completed_at!;
+    const { attemptId, orderNo } = await startPayment("knet-sandbox", "Blue shirt, size L", {
+      customer_first_name: "Noura",
+      customer_last_name: "Al-Sabah",
+    });
+    await completeAttempt(database.db, attemptId, {
+      status: "success",
+      amount: 13400,
+      refs: { paymentId: "P100", tranId: "T200" },
+    });
+    const completedAt = (
+      await database.db
+        .selectFrom("payment_attempts")
+        .select("completed_at")
+        .where("id", "=", attemptId)
+        .executeTakeFirstOrThrow()
+    ).completed_at!;
     const pdf = await renderReceiptPdf(database.db, attemptId, "en");
     expect(Buffer.from(pdf!.subarray(0, 5)).toString()).toBe("%PDF-");
     const texts = shownTexts(pdf!);
@@ -135,7 +179,18 @@ describe("renderReceiptPdf", () => {
     const { attemptId, orderNo } = await startPayment("cod");
     const pdf = await renderReceiptPdf(database.db, attemptId, "en");
     const texts = shownTexts(pdf!);
-    expect(texts).toEqual(expect.arrayContaining(["Receipt Store", "Order confirmation", "Order No", orderNo, "Amount to pay on delivery", "KWD\u00a012.500", "Cash on delivery", "Blue shirt, size L"]));
+    expect(texts).toEqual(
+      expect.arrayContaining([
+        "Receipt Store",
+        "Order confirmation",
+        "Order No",
+        orderNo,
+        "Amount to pay on delivery",
+        "KWD\u00a012.500",
+        "Cash on delivery",
+        "Blue shirt, size L",
+      ]),
+    );
     expect(texts).not.toContain("Receipt");
     expect(texts.join(" ")).toContain("It is not a receipt");
   });
@@ -146,7 +201,18 @@ describe("renderReceiptPdf", () => {
     expect(Buffer.from(pdf!.subarray(0, 5)).toString()).toBe("%PDF-");
     expect(Buffer.from(pdf!).toString("latin1")).toMatch(/\/BaseFont \/[A-Z]{6}\+NotoSansArabic-Regular/);
     const texts = readTexts(pdf!);
-    expect(texts).toEqual(expect.arrayContaining(["تأكيد الطلب", "رقم الطلب", orderNo, "المبلغ المستحق عند الاستلام", "12.500", "الدفع عند الاستلام", "قميص أزرق، مقاس", "L"]));
+    expect(texts).toEqual(
+      expect.arrayContaining([
+        "تأكيد الطلب",
+        "رقم الطلب",
+        orderNo,
+        "المبلغ المستحق عند الاستلام",
+        "12.500",
+        "الدفع عند الاستلام",
+        "قميص أزرق، مقاس",
+        "L",
+      ]),
+    );
     // Right to left: the currency follows the number in reading order, so it is drawn to its left.
     expect(texts.indexOf("12.500")).toBeGreaterThan(texts.findIndex((text) => text.includes("د.ك")));
   });
@@ -169,7 +235,9 @@ describe("GET /:lang/pay/attempt-detail/:attemptId/receipt.pdf", () => {
     const response = await app.request(`/ar/pay/attempt-detail/${attemptId}/receipt.pdf`);
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("application/pdf");
-    expect(response.headers.get("Content-Disposition")).toBe(`attachment; filename="order-confirmation-${orderNo}.pdf"`);
+    expect(response.headers.get("Content-Disposition")).toBe(
+      `attachment; filename="order-confirmation-${orderNo}.pdf"`,
+    );
     const body = new Uint8Array(await response.arrayBuffer());
     expect(shownTexts(body)).toContain(orderNo);
   });

@@ -54,7 +54,16 @@ describe("the reconciliation page", () => {
     await difference(other.merchantId, "T-ELSEWHERE");
     const admin = await app.signIn(shop.admin.username, DEMO_PASSWORD);
     const english = await (await app.request("/en/reconciliation", { cookie: admin })).text();
-    for (const text of ["Reconciliation", "Refund not recorded", "T-RECON-1", "2.000", "Mark resolved", "Compare now", "Open differences: 1"]) expect(english).toContain(text);
+    for (const text of [
+      "Reconciliation",
+      "Refund not recorded",
+      "T-RECON-1",
+      "2.000",
+      "Mark resolved",
+      "Compare now",
+      "Open differences: 1",
+    ])
+      expect(english).toContain(text);
     expect(english).not.toContain("T-ELSEWHERE");
     expect(english).toMatch(/href="\/en\/reconciliation"[^>]*>[\s\S]*?1<\/span>/);
     const arabic = await (await app.request("/ar/reconciliation", { cookie: admin })).text();
@@ -62,27 +71,62 @@ describe("the reconciliation page", () => {
     for (const text of ["مطابقة الحسابات", "استرداد غير مسجل", "تم الحل"]) expect(arabic).toContain(text);
 
     // Without a note nothing is resolved, and the page says why under the field.
-    const refused = await app.request("/en/reconciliation", { cookie: admin, form: { intent: "resolve", id: String(id), note: " " } });
+    const refused = await app.request("/en/reconciliation", {
+      cookie: admin,
+      form: { intent: "resolve", id: String(id), note: " " },
+    });
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain("Say what was done about it.");
     // Another merchant's difference cannot be resolved from here.
-    const foreign = await database.db.selectFrom("reconciliation_differences").select("id").where("reference", "=", "T-ELSEWHERE").executeTakeFirstOrThrow();
-    await app.request("/en/reconciliation", { cookie: admin, form: { intent: "resolve", id: String(foreign.id), note: "mine now" } });
-    expect((await database.db.selectFrom("reconciliation_differences").select("resolved_at").where("id", "=", foreign.id).executeTakeFirstOrThrow()).resolved_at).toBeNull();
+    const foreign = await database.db
+      .selectFrom("reconciliation_differences")
+      .select("id")
+      .where("reference", "=", "T-ELSEWHERE")
+      .executeTakeFirstOrThrow();
+    await app.request("/en/reconciliation", {
+      cookie: admin,
+      form: { intent: "resolve", id: String(foreign.id), note: "mine now" },
+    });
+    expect(
+      (
+        await database.db
+          .selectFrom("reconciliation_differences")
+          .select("resolved_at")
+          .where("id", "=", foreign.id)
+          .executeTakeFirstOrThrow()
+      ).resolved_at,
+    ).toBeNull();
 
-    const resolved = await app.request("/en/reconciliation", { cookie: admin, form: { intent: "resolve", id: String(id), note: "Refunded at the bank's counter" } });
+    const resolved = await app.request("/en/reconciliation", {
+      cookie: admin,
+      form: { intent: "resolve", id: String(id), note: "Refunded at the bank's counter" },
+    });
     expect(resolved.status).toBe(302);
     const after = await (await app.request("/en/reconciliation", { cookie: admin })).text();
     expect(after).toContain("No open differences");
     const history = await (await app.request("/en/reconciliation?status=resolved", { cookie: admin })).text();
-    for (const text of ["T-RECON-1", "Refunded at the bank&#x27;s counter", `Marked resolved by ${shop.admin.username}`]) expect(history).toContain(text);
+    for (const text of [
+      "T-RECON-1",
+      "Refunded at the bank&#x27;s counter",
+      `Marked resolved by ${shop.admin.username}`,
+    ])
+      expect(history).toContain(text);
   });
 
   it("queues a comparison with Compare now, which the worker runs", async () => {
     const admin = await app.signIn(shop.admin.username, DEMO_PASSWORD);
     const response = await app.request("/en/reconciliation", { cookie: admin, form: { intent: "compare" } });
     expect(response.status).toBe(302);
-    expect((await database.db.selectFrom("jobs").select("type").where("type", "=", "compare_books").where("status", "=", "queued").execute()).length).toBe(1);
+    expect(
+      (
+        await database.db
+          .selectFrom("jobs")
+          .select("type")
+          .where("type", "=", "compare_books")
+          .where("status", "=", "queued")
+          .execute()
+      ).length,
+    ).toBe(1);
     await runReadyJobs(database.db);
     const runs = await database.db.selectFrom("reconciliation_runs").select(["finished_at"]).execute();
     expect(runs.length).toBeGreaterThan(0);

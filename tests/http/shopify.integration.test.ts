@@ -38,7 +38,8 @@ type ShopAnswer = { status: number; body?: string; stream?: boolean };
 /** What the fake platform answers next, by payment id (else 200 `{}`). */
 const answers = new Map<string, ShopAnswer[]>();
 const answer = (id: string, ...list: ShopAnswer[]) => answers.set(id, [...(answers.get(id) ?? []), ...list]);
-const receivedFor = (id: string) => received.map((delivery) => JSON.parse(delivery.body) as Record<string, any>).filter((body) => body.id === id);
+const receivedFor = (id: string) =>
+  received.map((delivery) => JSON.parse(delivery.body) as Record<string, any>).filter((body) => body.id === id);
 
 const catalogs = { en, ar } as const;
 
@@ -46,7 +47,10 @@ const catalogs = { en, ar } as const;
 async function apiKey(db: DB, merchantId: number, manager: { id: number; username: string }, scopes: string[]) {
   const parsed = parseScopes(scopes, ["shopify", "payment_request"]);
   if (!parsed.ok) throw new Error(`Unknown scopes ${parsed.unknown.join(", ")}`);
-  const created = await createApiKey(db, { manager: { ...manager, merchantId, is_superuser: true }, key: { name: `Key ${scopes.join(" ")}`, scopes, grants: parsed.grants, allowedIps: [], expiresAt: null } });
+  const created = await createApiKey(db, {
+    manager: { ...manager, merchantId, is_superuser: true },
+    key: { name: `Key ${scopes.join(" ")}`, scopes, grants: parsed.grants, allowedIps: [], expiresAt: null },
+  });
   if (!created.ok) throw new Error(created.code);
   return created.key;
 }
@@ -103,7 +107,11 @@ const drain = async () => {
 
 const form = (fields: Record<string, string>, cookie?: string) => ({
   method: "POST",
-  headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded", ...(cookie ? { Cookie: cookie } : {}) },
+  headers: {
+    Origin: server.url,
+    "Content-Type": "application/x-www-form-urlencoded",
+    ...(cookie ? { Cookie: cookie } : {}),
+  },
   body: new URLSearchParams(fields),
   redirect: "manual" as const,
 });
@@ -124,7 +132,11 @@ function session(id: string, overrides: Record<string, unknown> = {}) {
     currency: "KWD",
     test: false,
     kind: "sale",
-    customer: { email: "noura@example.com", phone_number: "+96555000111", billing_address: { given_name: "Noura", family_name: "Al-Sabah" } },
+    customer: {
+      email: "noura@example.com",
+      phone_number: "+96555000111",
+      billing_address: { given_name: "Noura", family_name: "Al-Sabah" },
+    },
     payment_method: { type: "offsite" },
     proposed_at: "2026-03-01T10:00:00Z",
     cancel_url: "https://alpha-shop.myshopify.com/checkouts/c1?canceled=1",
@@ -143,7 +155,10 @@ async function handOver(body: unknown, key: string | null = alphaKey, headers: R
 
 /** The customer presses Pay with the card sandbox on the payment options page (JavaScript off): the card page's address. */
 async function startOnOptionsPage(transactionId: string, lang: "en" | "ar" = "en") {
-  const pressed = await fetch(`${server.url}/${lang}/spf/payment-options/${transactionId}`, form({ pay_with: "mpgs-sandbox", submission_token: `t-${transactionId}-${Math.random()}` }));
+  const pressed = await fetch(
+    `${server.url}/${lang}/spf/payment-options/${transactionId}`,
+    form({ pay_with: "mpgs-sandbox", submission_token: `t-${transactionId}-${Math.random()}` }),
+  );
   expect(pressed.status).toBe(303);
   return pressed.headers.get("Location")!;
 }
@@ -183,7 +198,9 @@ describe("handing a payment session over", () => {
     expect((await handOver(session("auth-1"), other)).status).toBe(404);
     const reader = await apiKey(database.db, alpha.merchantId, alpha.admin, ["shopify:read"]);
     expect((await handOver(session("auth-1"), reader)).status).toBe(403);
-    expect(await database.db.selectFrom("transactions").select("id").where("plugin", "=", "shopify").execute()).toEqual([]);
+    expect(await database.db.selectFrom("transactions").select("id").where("plugin", "=", "shopify").execute()).toEqual(
+      [],
+    );
   });
 
   it("is refused until the shop is connected; a manager connects it on the settings page with a plain form, and the audit log says so", async () => {
@@ -191,32 +208,53 @@ describe("handing a payment session over", () => {
     expect(refused.status).toBe(409);
     expect(refused.body.non_field_errors[0]).toBe(text("en", "shopify_public.api.not_connected"));
     const cookie = await signIn(alpha.admin.username);
-    const wrong = await fetch(`${server.url}/en/shopify/settings`, form({ intent: "save", shop_domain: "not a domain", callback_url: "ftp://x" }, cookie));
+    const wrong = await fetch(
+      `${server.url}/en/shopify/settings`,
+      form({ intent: "save", shop_domain: "not a domain", callback_url: "ftp://x" }, cookie),
+    );
     expect(wrong.status).toBe(400);
     const page = await wrong.text();
     expect(page).toContain(text("en", "shopify.errors.shop_domain"));
     expect(page).toContain(text("en", "shopify.errors.callback_url"));
     expect(page).toContain('value="not a domain"');
-    const saved = await fetch(`${server.url}/en/shopify/settings`, form({ intent: "save", shop_domain: "https://Alpha-Shop.myshopify.com/", callback_url: callbackUrl }, cookie));
+    const saved = await fetch(
+      `${server.url}/en/shopify/settings`,
+      form({ intent: "save", shop_domain: "https://Alpha-Shop.myshopify.com/", callback_url: callbackUrl }, cookie),
+    );
     expect(saved.status).toBe(302);
     const connection = await loadConnection(database.db, alpha.merchantId);
     expect(connection).toMatchObject({ shop_domain: "alpha-shop.myshopify.com", callback_url: callbackUrl });
     expect(connection!.signing_secret).toMatch(/^spf_/);
-    const stored = await database.db.selectFrom("shopify_connections").select("signing_secret").where("merchant_id", "=", alpha.merchantId).executeTakeFirstOrThrow();
+    const stored = await database.db
+      .selectFrom("shopify_connections")
+      .select("signing_secret")
+      .where("merchant_id", "=", alpha.merchantId)
+      .executeTakeFirstOrThrow();
     expect(stored.signing_secret).not.toContain(connection!.signing_secret);
     const shown = await (await fetch(`${server.url}/en/shopify/settings`, { headers: { Cookie: cookie } })).text();
     expect(shown).toContain(connection!.signing_secret);
-    const audit = await database.db.selectFrom("audit_log").select(["action", "description"]).where("merchant_id", "=", alpha.merchantId).where("action", "=", "shopify_connected").execute();
+    const audit = await database.db
+      .selectFrom("audit_log")
+      .select(["action", "description"])
+      .where("merchant_id", "=", alpha.merchantId)
+      .where("action", "=", "shopify_connected")
+      .execute();
     expect(audit).toHaveLength(1);
     // Staff without manage_merchant do not reach the page.
     const staff = await signIn(alpha.staff.username);
-    expect((await fetch(`${server.url}/en/shopify/settings`, { headers: { Cookie: staff }, redirect: "manual" })).status).toBe(403);
+    expect(
+      (await fetch(`${server.url}/en/shopify/settings`, { headers: { Cookie: staff }, redirect: "manual" })).status,
+    ).toBe(403);
   });
 
   it("answers the payment options address and makes one transaction per payment id, however often and however at once the platform retries", async () => {
     const first = await handOver(session("pay-1001"));
     expect(first.status).toBe(201);
-    expect(first.body).toEqual({ id: "pay-1001", transaction_id: expect.stringMatching(/^[0-9A-Za-z]{22}$/), redirect_url: `${server.url}/en/spf/payment-options/${first.body.transaction_id}` });
+    expect(first.body).toEqual({
+      id: "pay-1001",
+      transaction_id: expect.stringMatching(/^[0-9A-Za-z]{22}$/),
+      redirect_url: `${server.url}/en/spf/payment-options/${first.body.transaction_id}`,
+    });
     firstTransaction = first.body.transaction_id;
     const again = await handOver(session("pay-1001"));
     expect(again.status).toBe(200);
@@ -225,9 +263,19 @@ describe("handing a payment session over", () => {
     const racing = await Promise.all([1, 2, 3, 4].map(() => handOver(session("pay-1002"))));
     expect(new Set(racing.map((answer) => answer.body.transaction_id)).size).toBe(1);
     expect(racing.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 201]);
-    const rows = await database.db.selectFrom("transactions").select(["id", "amount", "currency_code", "customer_email", "customer_first_name"]).where("plugin", "=", "shopify").where("merchant_id", "=", alpha.merchantId).execute();
+    const rows = await database.db
+      .selectFrom("transactions")
+      .select(["id", "amount", "currency_code", "customer_email", "customer_first_name"])
+      .where("plugin", "=", "shopify")
+      .where("merchant_id", "=", alpha.merchantId)
+      .execute();
     expect(rows).toHaveLength(2);
-    expect(rows.find((row) => row.id === firstTransaction)).toMatchObject({ amount: 12_500, currency_code: "KWD", customer_email: "noura@example.com", customer_first_name: "Noura" });
+    expect(rows.find((row) => row.id === firstTransaction)).toMatchObject({
+      amount: 12_500,
+      currency_code: "KWD",
+      customer_email: "noura@example.com",
+      customer_first_name: "Noura",
+    });
     // The same id with another payment is not the same session.
     const reused = await handOver(session("pay-1001", { amount: "13.000" }));
     expect(reused.status).toBe(422);
@@ -235,13 +283,30 @@ describe("handing a payment session over", () => {
   });
 
   it("says what is wrong with a payload under its field, in the caller's language", async () => {
-    const refused = await handOver(session("bad-1", { amount: "1.2345", currency: "XYZ", cancel_url: "javascript:alert(1)", customer: { email: "not-mail" } }), alphaKey, { "Accept-Language": "ar" });
+    const refused = await handOver(
+      session("bad-1", {
+        amount: "1.2345",
+        currency: "XYZ",
+        cancel_url: "javascript:alert(1)",
+        customer: { email: "not-mail" },
+      }),
+      alphaKey,
+      { "Accept-Language": "ar" },
+    );
     expect(refused.status).toBe(400);
     expect(refused.body.currency).toEqual([text("ar", "shopify_public.api.currency")]);
     expect(refused.body.cancel_url).toEqual([text("ar", "shopify_public.api.url")]);
     expect(refused.body["customer.email"]).toEqual([text("ar", "shopify_public.api.email")]);
     // Every check speaks the caller's language, never the library's own words.
-    const shapes = await handOver(session("bad-2", { gid: 7, customer: { email: `${"a".repeat(250)}@example.com`, billing_address: "Kuwait" }, payment_method: [1] }), alphaKey, { "Accept-Language": "ar" });
+    const shapes = await handOver(
+      session("bad-2", {
+        gid: 7,
+        customer: { email: `${"a".repeat(250)}@example.com`, billing_address: "Kuwait" },
+        payment_method: [1],
+      }),
+      alphaKey,
+      { "Accept-Language": "ar" },
+    );
     expect(shapes.status).toBe(400);
     expect(shapes.body).toEqual({
       gid: [text("ar", "shopify_public.api.text")],
@@ -249,7 +314,9 @@ describe("handing a payment session over", () => {
       "customer.billing_address": [text("ar", "shopify_public.api.object")],
       payment_method: [text("ar", "shopify_public.api.object")],
     });
-    expect((await handOver(session("bad-3", { customer: "noura" }))).body).toEqual({ customer: [text("en", "shopify_public.api.object")] });
+    expect((await handOver(session("bad-3", { customer: "noura" }))).body).toEqual({
+      customer: [text("en", "shopify_public.api.object")],
+    });
     expect((await handOver([1, 2])).status).toBe(400);
   });
 
@@ -257,52 +324,108 @@ describe("handing a payment session over", () => {
     const plain = await handOver(session("url-1", { cancel_url: "http://alpha-shop.myshopify.com/c" }));
     expect(plain.status).toBe(400);
     expect(plain.body.cancel_url).toEqual([text("en", "shopify_public.api.url")]);
-    const foreign = await handOver(session("url-2", { cancel_url: "https://evil.example/c", return_url: "https://alpha-shop.myshopify.com.evil.example/thanks" }));
+    const foreign = await handOver(
+      session("url-2", {
+        cancel_url: "https://evil.example/c",
+        return_url: "https://alpha-shop.myshopify.com.evil.example/thanks",
+      }),
+    );
     expect(foreign.status).toBe(400);
     const message = text("en", "shopify_public.api.shop_url").replace("{{shop}}", "alpha-shop.myshopify.com");
     expect(foreign.body).toEqual({ cancel_url: [message], return_url: [message] });
-    expect((await handOver(session("url-3", { return_url: "https://checkout.alpha-shop.myshopify.com/thanks" }))).status).toBe(201);
+    expect(
+      (await handOver(session("url-3", { return_url: "https://checkout.alpha-shop.myshopify.com/thanks" }))).status,
+    ).toBe(201);
     expect(isShopAddress("https://www.souq.example/thanks", "souq.example")).toBe(true);
     expect(isShopAddress("https://souq.example.evil.example/", "souq.example")).toBe(false);
     expect(isShopAddress("https://evilsouq.example/", "souq.example")).toBe(false);
     expect(isShopAddress("https://user:pw@souq.example/", "souq.example")).toBe(false);
-    expect(await database.db.selectFrom("shopify_payment_sessions").select("payment_id").where("payment_id", "in", ["url-1", "url-2"]).execute()).toEqual([]);
+    expect(
+      await database.db
+        .selectFrom("shopify_payment_sessions")
+        .select("payment_id")
+        .where("payment_id", "in", ["url-1", "url-2"])
+        .execute(),
+    ).toEqual([]);
   });
 
   it("refuses an authorization, and a test payment when no payment method is in test mode", async () => {
-    const authorization = await handOver(session("auth-only", { kind: "authorization" }), alphaKey, { "Accept-Language": "ar" });
+    const authorization = await handOver(session("auth-only", { kind: "authorization" }), alphaKey, {
+      "Accept-Language": "ar",
+    });
     expect(authorization.status).toBe(422);
     expect(authorization.body).toEqual({ kind: [text("ar", "shopify_public.api.authorization")] });
-    await database.db.updateTable("gateways").set({ mode: "live" }).where("merchant_id", "=", alpha.merchantId).execute();
+    await database.db
+      .updateTable("gateways")
+      .set({ mode: "live" })
+      .where("merchant_id", "=", alpha.merchantId)
+      .execute();
     try {
       const test = await handOver(session("test-on-live", { test: true }));
       expect(test.status).toBe(422);
-      expect(test.body).toEqual({ test: [text("en", "shopify_public.api.no_test_gateway").replace("{{currency}}", "KWD")] });
+      expect(test.body).toEqual({
+        test: [text("en", "shopify_public.api.no_test_gateway").replace("{{currency}}", "KWD")],
+      });
     } finally {
-      await database.db.updateTable("gateways").set({ mode: "test" }).where("merchant_id", "=", alpha.merchantId).execute();
+      await database.db
+        .updateTable("gateways")
+        .set({ mode: "test" })
+        .where("merchant_id", "=", alpha.merchantId)
+        .execute();
     }
-    expect(await database.db.selectFrom("shopify_payment_sessions").select("payment_id").where("payment_id", "in", ["auth-only", "test-on-live"]).execute()).toEqual([]);
+    expect(
+      await database.db
+        .selectFrom("shopify_payment_sessions")
+        .select("payment_id")
+        .where("payment_id", "in", ["auth-only", "test-on-live"])
+        .execute(),
+    ).toEqual([]);
     // A test session handed over while a method was in test mode is not paid on it once it is live.
     const made = await handOver(session("test-later-live", { test: true }));
     expect(made.status).toBe(201);
-    await database.db.updateTable("gateways").set({ mode: "live" }).where("merchant_id", "=", alpha.merchantId).where("code", "=", "mpgs-sandbox").execute();
+    await database.db
+      .updateTable("gateways")
+      .set({ mode: "live" })
+      .where("merchant_id", "=", alpha.merchantId)
+      .where("code", "=", "mpgs-sandbox")
+      .execute();
     try {
-      const pressed = await fetch(`${server.url}/en/spf/payment-options/${made.body.transaction_id}`, form({ pay_with: "mpgs-sandbox", submission_token: "test-live" }));
+      const pressed = await fetch(
+        `${server.url}/en/spf/payment-options/${made.body.transaction_id}`,
+        form({ pay_with: "mpgs-sandbox", submission_token: "test-live" }),
+      );
       expect(pressed.status).toBe(400);
       expect(await pressed.text()).toContain(text("en", "shopify_public.test_gateway_only"));
     } finally {
-      await database.db.updateTable("gateways").set({ mode: "test" }).where("merchant_id", "=", alpha.merchantId).execute();
+      await database.db
+        .updateTable("gateways")
+        .set({ mode: "test" })
+        .where("merchant_id", "=", alpha.merchantId)
+        .execute();
     }
   });
 
   it("keeps merchants apart: another merchant's key with the same payment id makes its own, and cannot read this one", async () => {
     const cookie = await signIn(beta.admin.username);
-    await fetch(`${server.url}/en/shopify/settings`, form({ intent: "save", shop_domain: "beta.myshopify.com", callback_url: callbackUrl }, cookie));
+    await fetch(
+      `${server.url}/en/shopify/settings`,
+      form({ intent: "save", shop_domain: "beta.myshopify.com", callback_url: callbackUrl }, cookie),
+    );
     const theirs = await handOver(session("pay-1001"), betaKey);
     expect(theirs.status).toBe(201);
     expect(theirs.body.transaction_id).not.toBe(firstTransaction);
-    const token = ((await (await fetch(`${server.url}/api/v1/user/token/`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ username: beta.admin.username, password: DEMO_PASSWORD }) })).json()) as { access: string }).access;
-    const read = await fetch(`${server.url}/api/v1/plugins/shopify/transaction/details/${firstTransaction}`, { headers: { Authorization: `Bearer ${token}` } });
+    const token = (
+      (await (
+        await fetch(`${server.url}/api/v1/user/token/`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ username: beta.admin.username, password: DEMO_PASSWORD }),
+        })
+      ).json()) as { access: string }
+    ).access;
+    const read = await fetch(`${server.url}/api/v1/plugins/shopify/transaction/details/${firstTransaction}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
     expect(read.status).toBe(404);
   });
 });
@@ -328,19 +451,37 @@ describe("paying on the payment options page", () => {
     expect(result.page).toContain(`>${text("en", "shopify_public.return_to_shop")}<`);
     expect(result.page).toContain('href="https://alpha-shop.myshopify.com/"');
     expect(received).toHaveLength(0);
-    answer("pay-1001", { status: 200, body: JSON.stringify({ redirect_url: "https://alpha-shop.myshopify.com/orders/1001/thank_you" }) });
+    answer("pay-1001", {
+      status: 200,
+      body: JSON.stringify({ redirect_url: "https://alpha-shop.myshopify.com/orders/1001/thank_you" }),
+    });
     await drain();
     expect(received).toHaveLength(1);
     const secret = (await loadConnection(database.db, alpha.merchantId))!.signing_secret;
     const body = verified(received[0], secret);
-    expect(body).toMatchObject({ action: "resolve", id: "pay-1001", group: "checkout-pay-1001", amount: "12.500", currency: "KWD", transaction_id: firstTransaction, state: "paid", kind: "sale" });
+    expect(body).toMatchObject({
+      action: "resolve",
+      id: "pay-1001",
+      group: "checkout-pay-1001",
+      amount: "12.500",
+      currency: "KWD",
+      transaction_id: firstTransaction,
+      state: "paid",
+      kind: "sale",
+    });
     expect(received[0].headers["idempotency-key"]).toBe("pay-1001:resolve");
     // A signature made with another secret does not match.
-    expect(createHmac("sha256", "another").update(received[0].body).digest("base64")).not.toBe(received[0].headers["x-shopify-hmac-sha256"]);
+    expect(createHmac("sha256", "another").update(received[0].body).digest("base64")).not.toBe(
+      received[0].headers["x-shopify-hmac-sha256"],
+    );
     // The address the platform answered is where the customer now returns.
     const again = await (await fetch(result.url)).text();
     expect(again).toContain('href="https://alpha-shop.myshopify.com/orders/1001/thank_you"');
-    const log = await database.db.selectFrom("shopify_callbacks").select(["action", "attempt", "status", "response_code"]).where("transaction_id", "=", firstTransaction).execute();
+    const log = await database.db
+      .selectFrom("shopify_callbacks")
+      .select(["action", "attempt", "status", "response_code"])
+      .where("transaction_id", "=", firstTransaction)
+      .execute();
     expect(log).toEqual([{ action: "resolve", attempt: 1, status: "succeeded", response_code: 200 }]);
   });
 
@@ -348,13 +489,24 @@ describe("paying on the payment options page", () => {
     const page = await (await fetch(`${server.url}/en/spf/payment-options/${firstTransaction}`)).text();
     expect(page).not.toContain('name="pay_with"');
     expect(page).toContain(`>${text("en", "pay.settled_title")}<`);
-    const pressed = await fetch(`${server.url}/en/spf/payment-options/${firstTransaction}`, form({ pay_with: "mpgs-sandbox", submission_token: "second-try" }));
+    const pressed = await fetch(
+      `${server.url}/en/spf/payment-options/${firstTransaction}`,
+      form({ pay_with: "mpgs-sandbox", submission_token: "second-try" }),
+    );
     expect(pressed.status).toBe(400);
     expect(await pressed.text()).toContain(text("en", "pay.errors.not_payable"));
-    const api = await fetch(`${server.url}/api/v1/shopify/transaction/pay/${firstTransaction}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ gateway_code: "mpgs-sandbox" }) });
+    const api = await fetch(`${server.url}/api/v1/shopify/transaction/pay/${firstTransaction}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ gateway_code: "mpgs-sandbox" }),
+    });
     expect(api.status).toBe(400);
     expect(await api.json()).toEqual({ non_field_errors: [text("en", "pay.errors.not_payable")] });
-    const attempts = await database.db.selectFrom("payment_attempts").select("state").where("transaction_id", "=", firstTransaction).execute();
+    const attempts = await database.db
+      .selectFrom("payment_attempts")
+      .select("state")
+      .where("transaction_id", "=", firstTransaction)
+      .execute();
     expect(attempts).toEqual([{ state: "success" }]);
   });
 
@@ -364,30 +516,59 @@ describe("paying on the payment options page", () => {
     const missing = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
     expect(missing.status).toBe(400);
     expect(await missing.json()).toEqual({ gateway_code: [text("en", "pay.errors.choose_gateway")] });
-    const started = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", "Idempotency-Key": "k-1" }, body: JSON.stringify({ gateway_code: "mpgs-sandbox" }) });
+    const started = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Idempotency-Key": "k-1" },
+      body: JSON.stringify({ gateway_code: "mpgs-sandbox" }),
+    });
     expect(started.status).toBe(200);
     const body = (await started.json()) as { redirect_url: string; attempt_id: string };
     expect(body.redirect_url).toMatch(/^http/);
-    const repeated = (await (await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", "Idempotency-Key": "k-1" }, body: JSON.stringify({ gateway_code: "mpgs-sandbox" }) })).json()) as { attempt_id: string };
+    const repeated = (await (
+      await fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Idempotency-Key": "k-1" },
+        body: JSON.stringify({ gateway_code: "mpgs-sandbox" }),
+      })
+    ).json()) as { attempt_id: string };
     expect(repeated.attempt_id).toBe(body.attempt_id);
-    expect((await fetch(`${server.url}/api/v1/shopify/transaction/pay/AAAAAAAAAAAAAAAAAAAAAA`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ gateway_code: "mpgs-sandbox" }) })).status).toBe(404);
+    expect(
+      (
+        await fetch(`${server.url}/api/v1/shopify/transaction/pay/AAAAAAAAAAAAAAAAAAAAAA`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ gateway_code: "mpgs-sandbox" }),
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it("refuses an expired session: no pay button, the way back to the shop, and the shop hears reject", async () => {
     const made = await handOver(session("pay-late"));
     const id = made.body.transaction_id as string;
-    await database.db.updateTable("transactions").set({ expiration_time: "2000-01-01T00:00:00.000Z" }).where("id", "=", id).execute();
+    await database.db
+      .updateTable("transactions")
+      .set({ expiration_time: "2000-01-01T00:00:00.000Z" })
+      .where("id", "=", id)
+      .execute();
     const page = await (await fetch(`${server.url}/en/spf/payment-options/${id}`)).text();
     expect(page).not.toContain('name="pay_with"');
     expect(page).toContain(`>${text("en", "pay.expired")}<`);
     expect(page).toContain(`>${text("en", "shopify_public.back_to_shop")}<`);
-    const pressed = await fetch(`${server.url}/en/spf/payment-options/${id}`, form({ pay_with: "mpgs-sandbox", submission_token: "late" }));
+    const pressed = await fetch(
+      `${server.url}/en/spf/payment-options/${id}`,
+      form({ pay_with: "mpgs-sandbox", submission_token: "late" }),
+    );
     expect(pressed.status).toBe(400);
-    expect(await database.db.selectFrom("payment_attempts").select("id").where("transaction_id", "=", id).execute()).toEqual([]);
+    expect(
+      await database.db.selectFrom("payment_attempts").select("id").where("transaction_id", "=", id).execute(),
+    ).toEqual([]);
     received.length = 0;
     await drain();
     const rejects = received.map((delivery) => JSON.parse(delivery.body)).filter((body) => body.id === "pay-late");
-    expect(rejects).toEqual([expect.objectContaining({ action: "reject", reason: expect.objectContaining({ code: "PAYMENT_EXPIRED" }) })]);
+    expect(rejects).toEqual([
+      expect.objectContaining({ action: "reject", reason: expect.objectContaining({ code: "PAYMENT_EXPIRED" }) }),
+    ]);
   });
 
   it("tries the callback again when the shop platform fails, and logs every try", async () => {
@@ -413,7 +594,12 @@ describe("paying on the payment options page", () => {
     }
     const secret = (await loadConnection(database.db, alpha.merchantId))!.signing_secret;
     expect(received.map((delivery) => verified(delivery, secret).action)).toEqual(["resolve", "resolve", "resolve"]);
-    const log = await database.db.selectFrom("shopify_callbacks").select(["attempt", "status", "response_code"]).where("transaction_id", "=", made.body.transaction_id).orderBy("attempt").execute();
+    const log = await database.db
+      .selectFrom("shopify_callbacks")
+      .select(["attempt", "status", "response_code"])
+      .where("transaction_id", "=", made.body.transaction_id)
+      .orderBy("attempt")
+      .execute();
     expect(log).toEqual([
       { attempt: 1, status: "failed", response_code: 500 },
       { attempt: 2, status: "failed", response_code: 502 },
@@ -429,7 +615,11 @@ describe("paying on the payment options page", () => {
     const result = await payOnOptionsPage(made.body.transaction_id);
     await drain();
     expect(receivedFor("pay-stream").map((body) => body.action)).toEqual(["resolve"]);
-    const log = await database.db.selectFrom("shopify_callbacks").select(["attempt", "status", "response_code"]).where("transaction_id", "=", made.body.transaction_id).execute();
+    const log = await database.db
+      .selectFrom("shopify_callbacks")
+      .select(["attempt", "status", "response_code"])
+      .where("transaction_id", "=", made.body.transaction_id)
+      .execute();
     expect(log).toEqual([{ attempt: 1, status: "succeeded", response_code: 200 }]);
     const other = await handOver(session("pay-foreign"));
     answer("pay-foreign", { status: 200, body: JSON.stringify({ redirect_url: "https://evil.example/thanks" }) });
@@ -448,10 +638,24 @@ describe("paying on the payment options page", () => {
     process.env.WEBHOOK_ALLOW_PRIVATE = "0";
     resetEnvCache();
     try {
-      expect(await checkConnection({ shop_domain: "alpha-shop.myshopify.com", callback_url: callbackUrl })).toEqual({ ok: false, errors: { callback_url: ["shopify.errors.callback_private"] } });
-      expect(await checkConnection({ shop_domain: "alpha-shop.myshopify.com", callback_url: "http://localhost:9/cb" })).toEqual({ ok: false, errors: { callback_url: ["shopify.errors.callback_private"] } });
-      for (const callback_url of ["http://localhost.:9/cb", "http://[::ffff:7f00:1]:9/cb", "http://[2002:7f00:1::]/cb", "http://2130706433/cb", "http://0x7f.1/cb"]) {
-        expect(await checkConnection({ shop_domain: "alpha-shop.myshopify.com", callback_url }), callback_url).toEqual({ ok: false, errors: { callback_url: ["shopify.errors.callback_private"] } });
+      expect(await checkConnection({ shop_domain: "alpha-shop.myshopify.com", callback_url: callbackUrl })).toEqual({
+        ok: false,
+        errors: { callback_url: ["shopify.errors.callback_private"] },
+      });
+      expect(
+        await checkConnection({ shop_domain: "alpha-shop.myshopify.com", callback_url: "http://localhost:9/cb" }),
+      ).toEqual({ ok: false, errors: { callback_url: ["shopify.errors.callback_private"] } });
+      for (const callback_url of [
+        "http://localhost.:9/cb",
+        "http://[::ffff:7f00:1]:9/cb",
+        "http://[2002:7f00:1::]/cb",
+        "http://2130706433/cb",
+        "http://0x7f.1/cb",
+      ]) {
+        expect(await checkConnection({ shop_domain: "alpha-shop.myshopify.com", callback_url }), callback_url).toEqual({
+          ok: false,
+          errors: { callback_url: ["shopify.errors.callback_private"] },
+        });
       }
       await drain();
     } finally {
@@ -459,7 +663,11 @@ describe("paying on the payment options page", () => {
       resetEnvCache();
     }
     expect(receivedFor("pay-private")).toEqual([]);
-    const log = await database.db.selectFrom("shopify_callbacks").select(["attempt", "status", "error"]).where("transaction_id", "=", made.body.transaction_id).execute();
+    const log = await database.db
+      .selectFrom("shopify_callbacks")
+      .select(["attempt", "status", "error"])
+      .where("transaction_id", "=", made.body.transaction_id)
+      .execute();
     expect(log).toEqual([{ attempt: 1, status: "failed", error: expect.stringContaining("private") }]);
     try {
       advanceClock(60_000);
@@ -477,7 +685,11 @@ describe("paying on the payment options page", () => {
     await Promise.all(pages.map((page) => submitCard(page).catch(() => null)));
     await drain();
     expect(receivedFor("pay-twice").map((body) => body.action)).toEqual(["resolve"]);
-    const transaction = await database.db.selectFrom("transactions").select("state").where("id", "=", id).executeTakeFirstOrThrow();
+    const transaction = await database.db
+      .selectFrom("transactions")
+      .select("state")
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
     expect(transaction.state).toBe("paid");
   });
 
@@ -492,11 +704,19 @@ describe("paying on the payment options page", () => {
     } finally {
       resetClock();
     }
-    const transaction = await database.db.selectFrom("transactions").select("state").where("id", "=", id).executeTakeFirstOrThrow();
+    const transaction = await database.db
+      .selectFrom("transactions")
+      .select("state")
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
     expect(transaction.state).toBe("expired");
     const secret = (await loadConnection(database.db, alpha.merchantId))!.signing_secret;
     const delivery = received.find((entry) => JSON.parse(entry.body).id === "pay-abandoned")!;
-    expect(verified(delivery, secret)).toMatchObject({ action: "reject", reason: { code: "PAYMENT_EXPIRED" }, state: "expired" });
+    expect(verified(delivery, secret)).toMatchObject({
+      action: "reject",
+      reason: { code: "PAYMENT_EXPIRED" },
+      state: "expired",
+    });
   });
 
   it("asks the gateway before telling reject: a customer still on the card page when the session ends is resolved, never rejected", async () => {
@@ -506,7 +726,10 @@ describe("paying on the payment options page", () => {
     try {
       advanceClock(SESSION_HOLD_MS + 60_000);
       await drain();
-      expect((await database.db.selectFrom("transactions").select("state").where("id", "=", id).executeTakeFirstOrThrow()).state).toBe("expired");
+      expect(
+        (await database.db.selectFrom("transactions").select("state").where("id", "=", id).executeTakeFirstOrThrow())
+          .state,
+      ).toBe("expired");
       // The attempt is still open at its gateway: the reject waits for it.
       expect(receivedFor("pay-slow")).toEqual([]);
       await submitCard(cardPage);
@@ -520,7 +743,10 @@ describe("paying on the payment options page", () => {
       resetClock();
     }
     expect(receivedFor("pay-slow").map((body) => body.action)).toEqual(["resolve"]);
-    expect((await database.db.selectFrom("transactions").select("state").where("id", "=", id).executeTakeFirstOrThrow()).state).toBe("paid");
+    expect(
+      (await database.db.selectFrom("transactions").select("state").where("id", "=", id).executeTakeFirstOrThrow())
+        .state,
+    ).toBe("paid");
   });
 
   it("does not resolve a payment that lands after the shop was told reject: the merchant is asked to refund it", async () => {
@@ -542,14 +768,23 @@ describe("paying on the payment options page", () => {
     await submitCard(cardPage);
     await drain();
     expect(receivedFor("pay-after-reject").map((body) => body.action)).toEqual(["reject"]);
-    expect((await database.db.selectFrom("transactions").select("state").where("id", "=", id).executeTakeFirstOrThrow()).state).toBe("paid");
-    const audit = await database.db.selectFrom("audit_log").select(["action", "object_id"]).where("action", "=", "shopify_paid_after_reject").execute();
+    expect(
+      (await database.db.selectFrom("transactions").select("state").where("id", "=", id).executeTakeFirstOrThrow())
+        .state,
+    ).toBe("paid");
+    const audit = await database.db
+      .selectFrom("audit_log")
+      .select(["action", "object_id"])
+      .where("action", "=", "shopify_paid_after_reject")
+      .execute();
     expect(audit).toEqual([{ action: "shopify_paid_after_reject", object_id: id }]);
     const cookie = await signIn(alpha.admin.username);
     const settings = await (await fetch(`${server.url}/en/shopify/settings`, { headers: { Cookie: cookie } })).text();
     expect(settings).toContain(text("en", "shopify.settings.to_refund"));
     expect(settings).toContain(`/en/shopify/transactions/${id}`);
-    const details = await (await fetch(`${server.url}/en/shopify/transactions/${id}`, { headers: { Cookie: cookie } })).text();
+    const details = await (
+      await fetch(`${server.url}/en/shopify/transactions/${id}`, { headers: { Cookie: cookie } })
+    ).text();
     expect(details).toContain(text("en", "shopify_public.details.refund_it"));
   });
 
@@ -561,7 +796,14 @@ describe("paying on the payment options page", () => {
     try {
       await drain();
       for (const wait of RETRY_AFTER_MS) {
-        expect(await database.db.selectFrom("audit_log").select("id").where("action", "=", "shopify_callback_given_up").where("object_id", "=", id).execute()).toEqual([]);
+        expect(
+          await database.db
+            .selectFrom("audit_log")
+            .select("id")
+            .where("action", "=", "shopify_callback_given_up")
+            .where("object_id", "=", id)
+            .execute(),
+        ).toEqual([]);
         advanceClock(wait);
         await drain();
       }
@@ -570,27 +812,62 @@ describe("paying on the payment options page", () => {
     }
     expect(receivedFor("pay-giveup")).toHaveLength(CALLBACK_MAX_ATTEMPTS);
     expect(RETRY_AFTER_MS.reduce((sum, wait) => sum + wait, 0)).toBeGreaterThan(24 * 3_600_000);
-    expect(await database.db.selectFrom("audit_log").select("action").where("action", "=", "shopify_callback_given_up").where("object_id", "=", id).execute()).toHaveLength(1);
+    expect(
+      await database.db
+        .selectFrom("audit_log")
+        .select("action")
+        .where("action", "=", "shopify_callback_given_up")
+        .where("object_id", "=", id)
+        .execute(),
+    ).toHaveLength(1);
     const cookie = await signIn(alpha.admin.username);
     const page = await (await fetch(`${server.url}/en/shopify/settings`, { headers: { Cookie: cookie } })).text();
     expect(page).toContain(`value="${id}"`);
     expect(page).toContain(`>${text("en", "shopify.settings.resend")}<`);
     // Staff cannot; another merchant's manager cannot reach this session.
     const staff = await signIn(alpha.staff.username);
-    expect((await fetch(`${server.url}/en/shopify/settings`, form({ intent: "resend", transaction_id: id, action: "resolve" }, staff))).status).toBe(403);
+    expect(
+      (
+        await fetch(
+          `${server.url}/en/shopify/settings`,
+          form({ intent: "resend", transaction_id: id, action: "resolve" }, staff),
+        )
+      ).status,
+    ).toBe(403);
     const other = await signIn(beta.admin.username);
-    await fetch(`${server.url}/en/shopify/settings`, form({ intent: "resend", transaction_id: id, action: "resolve" }, other));
+    await fetch(
+      `${server.url}/en/shopify/settings`,
+      form({ intent: "resend", transaction_id: id, action: "resolve" }, other),
+    );
     await drain();
     expect(receivedFor("pay-giveup")).toHaveLength(CALLBACK_MAX_ATTEMPTS);
-    const resent = await fetch(`${server.url}/en/shopify/settings`, form({ intent: "resend", transaction_id: id, action: "resolve" }, cookie));
+    const resent = await fetch(
+      `${server.url}/en/shopify/settings`,
+      form({ intent: "resend", transaction_id: id, action: "resolve" }, cookie),
+    );
     expect(resent.status).toBe(302);
     await drain();
     expect(receivedFor("pay-giveup")).toHaveLength(CALLBACK_MAX_ATTEMPTS + 1);
-    const last = await database.db.selectFrom("shopify_callbacks").select(["attempt", "status"]).where("transaction_id", "=", id).orderBy("attempt", "desc").executeTakeFirstOrThrow();
+    const last = await database.db
+      .selectFrom("shopify_callbacks")
+      .select(["attempt", "status"])
+      .where("transaction_id", "=", id)
+      .orderBy("attempt", "desc")
+      .executeTakeFirstOrThrow();
     expect(last).toEqual({ attempt: CALLBACK_MAX_ATTEMPTS + 1, status: "succeeded" });
-    expect(await database.db.selectFrom("audit_log").select("actor_name").where("action", "=", "shopify_callback_resent").where("object_id", "=", id).execute()).toEqual([{ actor_name: alpha.admin.username }]);
+    expect(
+      await database.db
+        .selectFrom("audit_log")
+        .select("actor_name")
+        .where("action", "=", "shopify_callback_resent")
+        .where("object_id", "=", id)
+        .execute(),
+    ).toEqual([{ actor_name: alpha.admin.username }]);
     // Delivered: nothing more to send.
-    const again = await fetch(`${server.url}/en/shopify/settings`, form({ intent: "resend", transaction_id: id, action: "resolve" }, cookie));
+    const again = await fetch(
+      `${server.url}/en/shopify/settings`,
+      form({ intent: "resend", transaction_id: id, action: "resolve" }, cookie),
+    );
     expect(again.status).toBe(302);
     await drain();
     expect(receivedFor("pay-giveup")).toHaveLength(CALLBACK_MAX_ATTEMPTS + 1);

@@ -40,15 +40,27 @@ function cookiesOf(response: Response): Record<string, string> {
 function post(form: Record<string, string>, address: string, cookie?: string) {
   return fetch(`${server.url}/en/login`, {
     method: "POST",
-    headers: { Origin: server.url, "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": address, ...(cookie ? { Cookie: cookie } : {}) },
+    headers: {
+      Origin: server.url,
+      "Content-Type": "application/x-www-form-urlencoded",
+      "X-Forwarded-For": address,
+      ...(cookie ? { Cookie: cookie } : {}),
+    },
     body: new URLSearchParams(form),
     redirect: "manual",
   });
 }
-const signIn = (username: string, password: string, address: string, cookie?: string) => post({ intent: "login", username, password }, address, cookie);
+const signIn = (username: string, password: string, address: string, cookie?: string) =>
+  post({ intent: "login", username, password }, address, cookie);
 
 async function latestCodeFor(email: string) {
-  const mail = await database.db.selectFrom("outgoing_mail").select("text_body").where("to_address", "=", email).where("subject", "=", "Your sign-in code").orderBy("id", "desc").executeTakeFirstOrThrow();
+  const mail = await database.db
+    .selectFrom("outgoing_mail")
+    .select("text_body")
+    .where("to_address", "=", email)
+    .where("subject", "=", "Your sign-in code")
+    .orderBy("id", "desc")
+    .executeTakeFirstOrThrow();
   return /\b(\d{6})\b/.exec(mail.text_body)![1];
 }
 
@@ -56,7 +68,8 @@ async function latestCodeFor(email: string) {
 async function guessFromFortyAddresses(username: string, network: number) {
   const answers = new Set<number>();
   for (let address = 1; address <= 40; address++) {
-    for (let guess = 0; guess < 2; guess++) answers.add((await signIn(username, `Wrong-${address}-${guess}!`, `198.18.${network}.${address}`)).status);
+    for (let guess = 0; guess < 2; guess++)
+      answers.add((await signIn(username, `Wrong-${address}-${guess}!`, `198.18.${network}.${address}`)).status);
   }
   return answers;
 }
@@ -93,7 +106,10 @@ describe("guessing a user's password from many addresses", { timeout: 120_000 },
     const username = checker.otp.username;
     const withPassword = await signIn(username, DEMO_PASSWORD, "203.0.113.40");
     expect(withPassword.status).toBe(200);
-    const first = await post({ intent: "verify_code", username, code: await latestCodeFor(checker.otp.email) }, "203.0.113.40");
+    const first = await post(
+      { intent: "verify_code", username, code: await latestCodeFor(checker.otp.email) },
+      "203.0.113.40",
+    );
     expect(first.status).toBe(302);
     const device = cookiesOf(first).kp_device;
 
@@ -102,13 +118,18 @@ describe("guessing a user's password from many addresses", { timeout: 120_000 },
 
     const again = await signIn(username, DEMO_PASSWORD, "203.0.113.42", `kp_device=${device}`);
     expect(again.status).toBe(200);
-    const signedIn = await post({ intent: "verify_code", username, code: await latestCodeFor(checker.otp.email) }, "203.0.113.42", `kp_device=${device}`);
+    const signedIn = await post(
+      { intent: "verify_code", username, code: await latestCodeFor(checker.otp.email) },
+      "203.0.113.42",
+      `kp_device=${device}`,
+    );
     expect(signedIn.status).toBe(302);
     expect(cookiesOf(signedIn).kp_session).toBeTruthy();
   });
 
   it("still holds back one address that guesses across many usernames", async () => {
-    for (let attempt = 0; attempt < 50; attempt++) expect((await signIn(`nobody-${attempt}`, "Wrong-1!", "192.0.2.77")).status).toBe(400);
+    for (let attempt = 0; attempt < 50; attempt++)
+      expect((await signIn(`nobody-${attempt}`, "Wrong-1!", "192.0.2.77")).status).toBe(400);
     expect((await signIn(checker.staff.username, DEMO_PASSWORD, "192.0.2.77")).status).toBe(429);
     expect((await signIn(checker.staff.username, DEMO_PASSWORD, "192.0.2.78")).status).toBe(302);
   });

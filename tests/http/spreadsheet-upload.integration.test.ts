@@ -17,7 +17,11 @@ beforeAll(async () => {
   database = await createTestDatabase();
   const alpha = await seedMerchant(database.db, "Alpha");
   server = await startHttpServer({ ...database.env, SEED_DEMO: "0" });
-  const response = await fetch(`${server.url}/api/v1/user/token/`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ username: alpha.admin.username, password: DEMO_PASSWORD }) });
+  const response = await fetch(`${server.url}/api/v1/user/token/`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ username: alpha.admin.username, password: DEMO_PASSWORD }),
+  });
   token = ((await response.json()) as { access: string }).access;
 });
 
@@ -44,7 +48,11 @@ describe("a workbook of unclosed tags", () => {
     const body = new FormData();
     body.set("file", new Blob([new Uint8Array(file)]), "menu.xlsx");
     let settled = false;
-    const upload = fetch(`${server.url}/api/v1/plugins/food_ordering/upload/product`, { method: "POST", body, headers: { Authorization: `Bearer ${token}`, "Accept-Language": "en" } }).finally(() => (settled = true));
+    const upload = fetch(`${server.url}/api/v1/plugins/food_ordering/upload/product`, {
+      method: "POST",
+      body,
+      headers: { Authorization: `Bearer ${token}`, "Accept-Language": "en" },
+    }).finally(() => (settled = true));
     // The health check, asked again and again for as long as the upload is being read.
     const during: number[] = [];
     do during.push(await healthCheck());
@@ -55,6 +63,9 @@ describe("a workbook of unclosed tags", () => {
     // Read on the requests' thread, the file held every request for more than 30 s. Read apart, the
     // health check answers as fast as when idle (within 100 ms of it on a quiet machine); the margin
     // here is for a loaded one (the test files run side by side on two cores).
-    expect(Math.max(...during), `idle ${idle.map(Math.round).join(", ")}; during ${during.map(Math.round).join(", ")}`).toBeLessThan(Math.max(...idle) + 1_000);
+    expect(
+      Math.max(...during),
+      `idle ${idle.map(Math.round).join(", ")}; during ${during.map(Math.round).join(", ")}`,
+    ).toBeLessThan(Math.max(...idle) + 1_000);
   });
 });

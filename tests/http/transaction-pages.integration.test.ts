@@ -81,7 +81,12 @@ async function paidRow(merchantId: number, email: string, amount = 5000, state: 
     })
     .execute();
   const key = { merchantId, plugin: "payment_request", currency: "KWD", at: created };
-  await bumpTotals(database.db, key, { generated_count: 1, generated_amount: amount, received_count: 1, received_amount: amount });
+  await bumpTotals(database.db, key, {
+    generated_count: 1,
+    generated_amount: amount,
+    received_count: 1,
+    received_amount: amount,
+  });
   return id;
 }
 
@@ -155,19 +160,32 @@ describe("the transaction pages", () => {
     expect(list).toContain('name="bulk_action"');
     // The row's Delete is a link to a question, not a button that deletes at once.
     expect(list).toContain(`confirm=delete&amp;id=${unpaid}`);
-    const asked = await (await app.request(`/en/payment-request/transactions?confirm=delete&id=${unpaid}`, { cookie: admin })).text();
+    const asked = await (
+      await app.request(`/en/payment-request/transactions?confirm=delete&id=${unpaid}`, { cookie: admin })
+    ).text();
     expect(asked).toContain("Delete this transaction? It moves to Deleted transactions, where it can be restored.");
     expect(asked).toContain(`value="delete:${unpaid}"`);
     // Nothing to ask about a row that cannot be deleted, nor for staff.
-    const paid = await (await app.request(`/en/payment-request/transactions?confirm=delete&id=${alphaRow}`, { cookie: admin })).text();
+    const paid = await (
+      await app.request(`/en/payment-request/transactions?confirm=delete&id=${alphaRow}`, { cookie: admin })
+    ).text();
     expect(paid).not.toContain("Delete this transaction?");
-    const staffAsked = await (await app.request(`/en/payment-request/transactions?confirm=delete&id=${unpaid}`, { cookie: staff })).text();
+    const staffAsked = await (
+      await app.request(`/en/payment-request/transactions?confirm=delete&id=${unpaid}`, { cookie: staff })
+    ).text();
     expect(staffAsked).not.toContain("Delete this transaction?");
-    const arabic = await (await app.request(`/ar/payment-request/transactions?confirm=delete&id=${unpaid}`, { cookie: admin })).text();
+    const arabic = await (
+      await app.request(`/ar/payment-request/transactions?confirm=delete&id=${unpaid}`, { cookie: admin })
+    ).text();
     expect(arabic).toContain("حذف هذه المعاملة؟");
 
     // Deleting both: the paid row stays, the unpaid one goes — 207, 'Applied partially', naming the row left.
-    const form = new URLSearchParams([["intent", "bulk"], ["bulk_action", "delete"], ["ids", alphaRow], ["ids", unpaid]]);
+    const form = new URLSearchParams([
+      ["intent", "bulk"],
+      ["bulk_action", "delete"],
+      ["ids", alphaRow],
+      ["ids", unpaid],
+    ]);
     const bulk = await app.request("/en/payment-request/transactions", {
       cookie: admin,
       body: form,
@@ -176,9 +194,16 @@ describe("the transaction pages", () => {
     expect(bulk.status).toBe(207);
     const html = await bulk.text();
     expect(html).toContain("Applied partially");
-    expect(html).toMatch(/Order #(<!-- -->)?1001(<!-- -->)?: (<!-- -->)?This action is not available for this transaction\./);
-    expect(await (await app.request("/en/payment-request/deleted-transactions", { cookie: admin })).text()).toContain("confirm-me@example.com");
-    await app.request(`/en/payment-request/deleted-transactions/${unpaid}`, { cookie: admin, form: { row_command: `restore:${unpaid}` } });
+    expect(html).toMatch(
+      /Order #(<!-- -->)?1001(<!-- -->)?: (<!-- -->)?This action is not available for this transaction\./,
+    );
+    expect(await (await app.request("/en/payment-request/deleted-transactions", { cookie: admin })).text()).toContain(
+      "confirm-me@example.com",
+    );
+    await app.request(`/en/payment-request/deleted-transactions/${unpaid}`, {
+      cookie: admin,
+      form: { row_command: `restore:${unpaid}` },
+    });
   });
 
   it("find a row from express search by e-mail, order number or id, never another merchant's; only with the search right", async () => {
@@ -193,7 +218,13 @@ describe("the transaction pages", () => {
     const arabic = await (await app.request("/ar/search/express?q=alpha-buyer", { cookie })).text();
     expect(arabic).toContain(`href="/ar/payment-request/transactions/${alphaRow}?type=payment_request"`);
 
-    await createUser(database.db, alpha.merchantId, { username: "alpha-viewer", email: "viewer@alpha.example", firstName: "V", lastName: "U", permissions: ["view_paymenttransaction"] });
+    await createUser(database.db, alpha.merchantId, {
+      username: "alpha-viewer",
+      email: "viewer@alpha.example",
+      firstName: "V",
+      lastName: "U",
+      permissions: ["view_paymenttransaction"],
+    });
     const viewer = await app.signIn("alpha-viewer", DEMO_PASSWORD);
     expect((await app.request("/en/search/express?q=alpha-buyer", { cookie: viewer })).status).toBe(403);
     // The menu offers express search only to those who may search.
@@ -203,7 +234,11 @@ describe("the transaction pages", () => {
 
   it("show the filter error and keep the rows when To precedes From", async () => {
     const cookie = await app.signIn(alpha.admin.username, DEMO_PASSWORD);
-    const html = await (await app.request("/en/payment-request/transactions?created_after=2026-06-05&created_before=2026-06-01", { cookie })).text();
+    const html = await (
+      await app.request("/en/payment-request/transactions?created_after=2026-06-05&created_before=2026-06-01", {
+        cookie,
+      })
+    ).text();
     expect(html).toContain("To cannot precede From.");
     expect(html).toContain("alpha-buyer@example.com");
     const none = await (await app.request("/en/payment-request/transactions?state=failed", { cookie })).text();
@@ -213,18 +248,29 @@ describe("the transaction pages", () => {
   it("delete an unpaid request from its details page, then restore it from the deleted list's details", async () => {
     const unpaid = await paidRow(alpha.merchantId, "unpaid@example.com", 2000, "created");
     const cookie = await app.signIn(alpha.admin.username, DEMO_PASSWORD);
-    const deleted = await app.request(`/en/payment-request/transactions/${unpaid}`, { cookie, form: { row_command: `delete:${unpaid}` } });
+    const deleted = await app.request(`/en/payment-request/transactions/${unpaid}`, {
+      cookie,
+      form: { row_command: `delete:${unpaid}` },
+    });
     expect(deleted.status).toBe(302);
     expect(deleted.headers.get("Location")).toBe("/en/payment-request/transactions");
     expect((await app.request(`/en/payment-request/transactions/${unpaid}`, { cookie })).status).toBe(404);
-    expect(await (await app.request("/en/payment-request/deleted-transactions", { cookie })).text()).toContain("unpaid@example.com");
+    expect(await (await app.request("/en/payment-request/deleted-transactions", { cookie })).text()).toContain(
+      "unpaid@example.com",
+    );
 
-    const restored = await app.request(`/en/payment-request/deleted-transactions/${unpaid}`, { cookie, form: { row_command: `restore:${unpaid}` } });
+    const restored = await app.request(`/en/payment-request/deleted-transactions/${unpaid}`, {
+      cookie,
+      form: { row_command: `restore:${unpaid}` },
+    });
     expect(restored.status).toBe(302);
     expect(restored.headers.get("Location")).toBe("/en/payment-request/deleted-transactions");
     expect((await app.request(`/en/payment-request/transactions/${unpaid}`, { cookie })).status).toBe(200);
     // A paid one cannot be deleted.
-    const refused = await app.request(`/en/payment-request/transactions/${alphaRow}`, { cookie, form: { row_command: `delete:${alphaRow}` } });
+    const refused = await app.request(`/en/payment-request/transactions/${alphaRow}`, {
+      cookie,
+      form: { row_command: `delete:${alphaRow}` },
+    });
     expect(refused.status).toBe(403);
     expect((await app.request(`/en/payment-request/transactions/${alphaRow}`, { cookie })).status).toBe(200);
   });

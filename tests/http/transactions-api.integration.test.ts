@@ -19,9 +19,21 @@ const made: { id: string; email: string }[] = [];
 const BASE = "/api/v1/plugins/payment_request";
 const auth = (token: string, extra: Record<string, string> = {}) => ({ Authorization: `Bearer ${token}`, ...extra });
 const get = (path: string, token = tokens.admin) => app.request(path, { headers: auth(token) });
-const send = (method: string, path: string, json: unknown, token = tokens.admin, headers: Record<string, string> = {}) =>
-  app.request(path, { method, json, headers: auth(token, headers) });
-type Listed = { count: number; page: number; page_count: number; next: number | null; previous: number | null; results: Record<string, unknown>[] };
+const send = (
+  method: string,
+  path: string,
+  json: unknown,
+  token = tokens.admin,
+  headers: Record<string, string> = {},
+) => app.request(path, { method, json, headers: auth(token, headers) });
+type Listed = {
+  count: number;
+  page: number;
+  page_count: number;
+  next: number | null;
+  previous: number | null;
+  results: Record<string, unknown>[];
+};
 const list = async (query = "", token = tokens.admin, base = `${BASE}/transaction`) => {
   const response = await get(`${base}${query}`, token);
   expect(response.status).toBe(200);
@@ -47,12 +59,22 @@ beforeAll(async () => {
   tokens.beta = (await app.apiToken(beta.admin.username, DEMO_PASSWORD)).access;
   for (let index = 1; index <= 12; index++) {
     const email = `buyer${String(index).padStart(2, "0")}@shop.example`;
-    const body = { amount: `${index}.000`, pg_codes: ["mpgs-sandbox", "cod"], customer_email: email, ...(index === 12 ? { currency_code: "USD", pg_codes: ["mpgs-sandbox"] } : {}) };
+    const body = {
+      amount: `${index}.000`,
+      pg_codes: ["mpgs-sandbox", "cod"],
+      customer_email: email,
+      ...(index === 12 ? { currency_code: "USD", pg_codes: ["mpgs-sandbox"] } : {}),
+    };
     const response = await send("POST", `${BASE}/transaction`, body);
     expect(response.status).toBe(201);
     made.push({ id: (await response.json()).id, email });
   }
-  await send("POST", `${BASE}/transaction`, { amount: "99.000", pg_codes: "cod", customer_email: "secret@beta.example" }, tokens.beta);
+  await send(
+    "POST",
+    `${BASE}/transaction`,
+    { amount: "99.000", pg_codes: "cod", customer_email: "secret@beta.example" },
+    tokens.beta,
+  );
 });
 afterAll(async () => database?.destroy());
 
@@ -60,7 +82,12 @@ describe("GET plugins/{plugin}/transaction", () => {
   it("answers count and results page by page, newest first, with every field of a transaction", async () => {
     const first = await list();
     expect(first).toMatchObject({ count: 12, page: 1, page_count: 2, next: 2, previous: null });
-    expect(ids(first)).toEqual(made.slice(2).reverse().map((row) => row.id));
+    expect(ids(first)).toEqual(
+      made
+        .slice(2)
+        .reverse()
+        .map((row) => row.id),
+    );
     const second = await list("?page=2");
     expect(second).toMatchObject({ count: 12, page: 2, next: null, previous: 1 });
     expect(ids(second)).toEqual([made[1].id, made[0].id]);
@@ -87,7 +114,9 @@ describe("GET plugins/{plugin}/transaction", () => {
       extra: {},
       txns: [],
     });
-    expect(Object.keys(row)).toEqual(expect.arrayContaining(["created", "state_changed_at", "actions", "order_no", "checkout_url"]));
+    expect(Object.keys(row)).toEqual(
+      expect.arrayContaining(["created", "state_changed_at", "actions", "order_no", "checkout_url"]),
+    );
     expect((row.actions as { value: string }[]).map((action) => action.value)).toEqual(["email", "cancel", "delete"]);
     expect((row.actions as Record<string, unknown>[])[0]).toMatchObject({
       url: `${BASE}/transaction/actions/${made[4].id}/email/`,
@@ -134,8 +163,13 @@ describe("GET plugins/{plugin}/transaction", () => {
     expect(theirs.results[0]).toMatchObject({ customer_email: "secret@beta.example" });
     expect((await list(`?q=${made[0].id}`, tokens.beta)).count).toBe(0);
     expect((await list("", tokens.admin, "/api/v1/plugins/catalogue/transaction")).count).toBe(0);
-    for (const plugin of ["ticket", "session", "nope"]) expect((await get(`/api/v1/plugins/${plugin}/transaction`)).status).toBe(404);
-    await database.db.deleteFrom("merchant_features").where("merchant_id", "=", alpha.merchantId).where("section", "=", "shopify").execute();
+    for (const plugin of ["ticket", "session", "nope"])
+      expect((await get(`/api/v1/plugins/${plugin}/transaction`)).status).toBe(404);
+    await database.db
+      .deleteFrom("merchant_features")
+      .where("merchant_id", "=", alpha.merchantId)
+      .where("section", "=", "shopify")
+      .execute();
     expect((await get("/api/v1/plugins/shopify/transaction")).status).toBe(404);
   });
 });
@@ -146,23 +180,42 @@ describe("OPTIONS plugins/{plugin}/transaction", () => {
     expect(response.status).toBe(200);
     const config = await response.json();
     expect(config.filters_data.states.map((state: { value: string }) => state.value)).toContain("paid");
-    expect(config.filters_data.gateways.map((gateway: { code: string }) => gateway.code)).toEqual(["knet-sandbox", "mpgs-sandbox", "cod"]);
+    expect(config.filters_data.gateways.map((gateway: { code: string }) => gateway.code)).toEqual([
+      "knet-sandbox",
+      "mpgs-sandbox",
+      "cod",
+    ]);
     expect(config.filters_data.currencies).toEqual(["KWD", "USD"]);
-    expect(config.filters_data.created_by.map((user: { username: string }) => user.username)).toContain(alpha.admin.username);
-    expect(config.filters_data.created_by.map((user: { username: string }) => user.username)).not.toContain(beta.admin.username);
+    expect(config.filters_data.created_by.map((user: { username: string }) => user.username)).toContain(
+      alpha.admin.username,
+    );
+    expect(config.filters_data.created_by.map((user: { username: string }) => user.username)).not.toContain(
+      beta.admin.username,
+    );
     expect(config.filters_data.units).toEqual([expect.objectContaining({ title: "Alpha Store" })]);
     expect(config.filters_data).toMatchObject({ bulks: [], product_types: [] });
-    expect(config.actions.map((action: { value: string }) => action.value)).toEqual(["email", "sms", "cancel", "delete"]);
+    expect(config.actions.map((action: { value: string }) => action.value)).toEqual([
+      "email",
+      "sms",
+      "cancel",
+      "delete",
+    ]);
     expect(config.actions.at(-1)).toMatchObject({ method: "DELETE", url: `${BASE}/transaction` });
-    const active = config.fields.filter((field: { is_active: boolean }) => field.is_active).map((field: { name: string }) => field.name);
+    const active = config.fields
+      .filter((field: { is_active: boolean }) => field.is_active)
+      .map((field: { name: string }) => field.name);
     expect(config.export).toEqual({ default: active });
     expect(config.fields[0]).toMatchObject({ name: "order_no", label_en: "Order no.", is_active: true, order: 1 });
     expect(config.enable_editable_amount).toBe(true);
     expect(config.plugins.payment_request.units).toHaveLength(1);
 
-    const staff = await (await app.request(`${BASE}/transaction`, { method: "OPTIONS", headers: auth(tokens.staff) })).json();
+    const staff = await (
+      await app.request(`${BASE}/transaction`, { method: "OPTIONS", headers: auth(tokens.staff) })
+    ).json();
     expect(staff.actions).toEqual([]);
-    const deleted = await (await app.request(`${BASE}/deleted_transaction`, { method: "OPTIONS", headers: auth(tokens.admin) })).json();
+    const deleted = await (
+      await app.request(`${BASE}/deleted_transaction`, { method: "OPTIONS", headers: auth(tokens.admin) })
+    ).json();
     expect(deleted.actions.map((action: { value: string }) => action.value)).toEqual(["restore"]);
   });
 });
@@ -172,11 +225,22 @@ describe("details", () => {
     const response = await get(`${BASE}/transaction/details/${made[2].id}/`);
     expect(response.status).toBe(200);
     const details = await response.json();
-    expect(details).toMatchObject({ id: made[2].id, amount: "3.000", has_editable_amount: false, checkout_url: `http://localhost:3000/en/pay/${made[2].id}` });
-    expect(details.details).toEqual(expect.arrayContaining([{ name: "amount", label: "Amount", value: expect.stringMatching(/^KWD\s3\.000$/) }]));
+    expect(details).toMatchObject({
+      id: made[2].id,
+      amount: "3.000",
+      has_editable_amount: false,
+      checkout_url: `http://localhost:3000/en/pay/${made[2].id}`,
+    });
+    expect(details.details).toEqual(
+      expect.arrayContaining([{ name: "amount", label: "Amount", value: expect.stringMatching(/^KWD\s3\.000$/) }]),
+    );
     expect(details.qr_code).toMatch(/^data:image\/svg\+xml;base64,/);
     expect(Buffer.from(details.qr_code.split(",")[1], "base64").toString()).toContain("<svg");
-    const arabic = await (await app.request(`${BASE}/transaction/details/${made[2].id}`, { headers: auth(tokens.admin, { "Accept-Language": "ar" }) })).json();
+    const arabic = await (
+      await app.request(`${BASE}/transaction/details/${made[2].id}`, {
+        headers: auth(tokens.admin, { "Accept-Language": "ar" }),
+      })
+    ).json();
     expect(arabic.details.find((row: { name: string }) => row.name === "amount").label).not.toBe("Amount");
 
     expect((await get(`${BASE}/transaction/details/${made[2].id}`, tokens.beta)).status).toBe(404);
@@ -200,8 +264,19 @@ describe("table fields", () => {
     expect(saved.status).toBe(200);
     const after = await saved.json();
     // Order 2 comes after the column already second; the orders are then numbered again.
-    expect(after.slice(0, 4).map((field: { name: string }) => field.name)).toEqual(["order_no", "created", "customer_phone", "customer_email"]);
-    expect(after[2]).toMatchObject({ name: "customer_phone", label_en: "Mobile", label_ar: "الجوال", is_active: true, order: 3 });
+    expect(after.slice(0, 4).map((field: { name: string }) => field.name)).toEqual([
+      "order_no",
+      "created",
+      "customer_phone",
+      "customer_email",
+    ]);
+    expect(after[2]).toMatchObject({
+      name: "customer_phone",
+      label_en: "Mobile",
+      label_ar: "الجوال",
+      is_active: true,
+      order: 3,
+    });
     expect(after.find((field: { name: string }) => field.name === "initiator").is_active).toBe(false);
     // A setting change through the API is audited like one made on the page.
     const audit = await database.db
@@ -214,7 +289,9 @@ describe("table fields", () => {
     expect(audit).toEqual([expect.objectContaining({ actor_name: alpha.admin.username })]);
     // The columns by their names, not their codes.
     expect(audit[0].description).toContain("Mobile");
-    const config = await (await app.request(`${BASE}/transaction`, { method: "OPTIONS", headers: auth(tokens.admin) })).json();
+    const config = await (
+      await app.request(`${BASE}/transaction`, { method: "OPTIONS", headers: auth(tokens.admin) })
+    ).json();
     expect(config.export.default).toContain("customer_phone");
     expect(config.export.default).not.toContain("initiator");
     // Another section and another merchant keep their own.
@@ -230,9 +307,12 @@ describe("table fields", () => {
 
   it("lists every section's columns and tells who may edit a section's headers", async () => {
     const all = await (await get("/api/v1/plugins/transaction-fields")).json();
-    expect(all.map((entry: { section: string }) => entry.section)).toEqual(expect.arrayContaining(["payment_request", "catalogue", "food_ordering"]));
+    expect(all.map((entry: { section: string }) => entry.section)).toEqual(
+      expect.arrayContaining(["payment_request", "catalogue", "food_ordering"]),
+    );
     expect(all.every((entry: { enabled: boolean }) => entry.enabled)).toBe(true);
-    const check = async (section: string, token = tokens.admin) => (await (await get(`/api/v1/plugins/transaction-fields/check/${section}/`, token)).json()).enabled;
+    const check = async (section: string, token = tokens.admin) =>
+      (await (await get(`/api/v1/plugins/transaction-fields/check/${section}/`, token)).json()).enabled;
     expect(await check("payment_request")).toBe(true);
     expect(await check("payment_request", tokens.staff)).toBe(false);
     expect(await check("ticket")).toBe(false);
@@ -256,7 +336,9 @@ describe("GET plugins/{plugin}/currency_statistics", () => {
     ]);
     expect(statistics.balance).toHaveLength(2);
     expect((await get(`${BASE}/currency_statistics`, tokens.staff)).status).toBe(403);
-    expect((await (await get(`${BASE}/currency_statistics`, tokens.beta)).json()).generated).toEqual([{ currency_code: "KWD", value: "99.000" }]);
+    expect((await (await get(`${BASE}/currency_statistics`, tokens.beta)).json()).generated).toEqual([
+      { currency_code: "KWD", value: "99.000" },
+    ]);
   });
 });
 
@@ -268,9 +350,16 @@ describe("PATCH plugins/{plugin}/transaction/partial-update/{id}", () => {
     expect(await first.json()).toMatchObject({ id: made[3].id, seen: true });
     const again = await send("PATCH", path, { seen: true }, tokens.admin, { "Idempotency-Key": "seen-1" });
     expect(again.headers.get("Idempotent-Replayed")).toBe("true");
-    expect((await send("PATCH", path, { seen: false }, tokens.admin, { "Idempotency-Key": "seen-1" })).status).toBe(422);
+    expect((await send("PATCH", path, { seen: false }, tokens.admin, { "Idempotency-Key": "seen-1" })).status).toBe(
+      422,
+    );
     expect(ids(await list("?seen=true"))).toEqual([made[3].id]);
-    const audit = await database.db.selectFrom("audit_log").select("description").where("action", "=", "transaction_update").where("object_id", "=", made[3].id).execute();
+    const audit = await database.db
+      .selectFrom("audit_log")
+      .select("description")
+      .where("action", "=", "transaction_update")
+      .where("object_id", "=", made[3].id)
+      .execute();
     expect(audit).toHaveLength(1);
 
     const readOnly = await send("PATCH", path, { amount: "1.000", seen: "yes" });
@@ -278,7 +367,10 @@ describe("PATCH plugins/{plugin}/transaction/partial-update/{id}", () => {
     expect(Object.keys(await readOnly.json()).sort()).toEqual(["amount", "seen"]);
     expect((await send("PATCH", path, { seen: true }, tokens.staff)).status).toBe(403);
     expect((await send("PATCH", path, { seen: true }, tokens.beta)).status).toBe(404);
-    expect((await send("PATCH", `/api/v1/plugins/catalogue/transaction/partial-update/${made[3].id}`, { seen: true })).status).toBe(404);
+    expect(
+      (await send("PATCH", `/api/v1/plugins/catalogue/transaction/partial-update/${made[3].id}`, { seen: true }))
+        .status,
+    ).toBe(404);
     expect((await send("PATCH", path, { attachment: "1/not-mine/file.pdf" })).status).toBe(400);
   });
 });
@@ -318,10 +410,25 @@ describe("bulk actions and deleted transactions", () => {
     expect((await send("POST", `${BASE}/transaction/actions/bulk/cancel/`, { ids: [] })).status).toBe(400);
 
     // Another merchant sends alpha's ids: nothing canceled, nothing restored, and its answer names none as done.
-    const rowsOf = (rowIds: string[]) => database.db.selectFrom("transactions").select(["id", "state", "deleted_at"]).where("id", "in", rowIds).orderBy("id").execute();
+    const rowsOf = (rowIds: string[]) =>
+      database.db
+        .selectFrom("transactions")
+        .select(["id", "state", "deleted_at"])
+        .where("id", "in", rowIds)
+        .orderBy("id")
+        .execute();
     const before = await rowsOf([a, b, c]);
-    for (const [action, target] of [["cancel", c], ["restore", a], ["restore", b]] as const) {
-      const response = await send("POST", `${BASE}/transaction/actions/bulk/${action}/`, { ids: [target] }, tokens.beta);
+    for (const [action, target] of [
+      ["cancel", c],
+      ["restore", a],
+      ["restore", b],
+    ] as const) {
+      const response = await send(
+        "POST",
+        `${BASE}/transaction/actions/bulk/${action}/`,
+        { ids: [target] },
+        tokens.beta,
+      );
       expect(response.status).toBeGreaterThanOrEqual(400);
       const body = (await response.json()) as { results?: { ok: boolean }[] };
       expect((body.results ?? []).filter((result) => result.ok)).toEqual([]);
@@ -340,12 +447,24 @@ describe("GET search/express", () => {
     expect(byEmail.status).toBe(200);
     const found = (await byEmail.json()) as { count: number; results: Record<string, unknown>[] };
     expect(found.count).toBe(1);
-    expect(found.results[0]).toMatchObject({ id: target.id, customer_email: target.email, amount: "4.000", currency_code: "KWD" });
+    expect(found.results[0]).toMatchObject({
+      id: target.id,
+      customer_email: target.email,
+      amount: "4.000",
+      currency_code: "KWD",
+    });
     const byId = (await (await get(`/api/v1/search/express/?q=${target.id}`)).json()) as { results: { id: string }[] };
     expect(byId.results.map((row) => row.id)).toEqual([target.id]);
-    const prefix = (await (await get("/api/v1/search/express?q=buyer1")).json()) as { count: number; results: { customer_email: string }[] };
+    const prefix = (await (await get("/api/v1/search/express?q=buyer1")).json()) as {
+      count: number;
+      results: { customer_email: string }[];
+    };
     expect(prefix.count).toBe(3);
-    expect(prefix.results.map((row) => row.customer_email)).toEqual(["buyer12@shop.example", "buyer11@shop.example", "buyer10@shop.example"]);
+    expect(prefix.results.map((row) => row.customer_email)).toEqual([
+      "buyer12@shop.example",
+      "buyer11@shop.example",
+      "buyer10@shop.example",
+    ]);
     const theirs = (await (await get("/api/v1/search/express?q=secret@beta.example")).json()) as { count: number };
     expect(theirs.count).toBe(0);
   });
@@ -355,25 +474,42 @@ describe("GET search/express", () => {
     expect(missing.status).toBe(400);
     expect(await missing.json()).toEqual({ q: ["This field is required"] });
     expect((await get("/api/v1/search/express?q=buyer", tokens.viewer)).status).toBe(403);
-    const options = await app.request("/api/v1/search/express", { method: "OPTIONS", headers: auth(tokens.admin, { "Accept-Language": "ar" }) });
+    const options = await app.request("/api/v1/search/express", {
+      method: "OPTIONS",
+      headers: auth(tokens.admin, { "Accept-Language": "ar" }),
+    });
     expect(options.status).toBe(200);
-    expect(await options.json()).toMatchObject({ name: "البحث السريع", actions: { GET: { q: { required: true, max_length: 100 } } } });
+    expect(await options.json()).toMatchObject({
+      name: "البحث السريع",
+      actions: { GET: { q: { required: true, max_length: 100 } } },
+    });
   });
 });
 
 // Last: it adds a row the counts above do not expect.
 describe("partial refunds and names", () => {
   it("keeps the stored state, adds the display state of a partial refund, and finds customers by name", async () => {
-    const created = await send("POST", `${BASE}/transaction`, { amount: "8.000", pg_codes: ["cod"], customer_first_name: "فاطمة", customer_last_name: "Al-Sager", customer_email: "partial@shop.example" });
+    const created = await send("POST", `${BASE}/transaction`, {
+      amount: "8.000",
+      pg_codes: ["cod"],
+      customer_first_name: "فاطمة",
+      customer_last_name: "Al-Sager",
+      customer_email: "partial@shop.example",
+    });
     expect(created.status).toBe(201);
     const id = (await created.json()).id as string;
     // Paid by card with 3.000 of it given back, as the books would hold it.
-    await database.db.updateTable("transactions").set({ state: "paid", captured_amount: 8000, paid_amount: 8000, refunded_amount: 3000 }).where("id", "=", id).execute();
+    await database.db
+      .updateTable("transactions")
+      .set({ state: "paid", captured_amount: 8000, paid_amount: 8000, refunded_amount: 3000 })
+      .where("id", "=", id)
+      .execute();
     const found = await list(`?q=${encodeURIComponent("فاطمه al-sag")}`);
     expect(ids(found)).toEqual([id]);
     expect(found.results[0]).toMatchObject({ state: "paid", display_state: "partially_refunded" });
     expect(ids(await list("?state=partially_refunded"))).toEqual([id]);
     expect(ids(await list("?state=paid"))).toEqual([id]);
-    for (const row of (await list("?per_page=100")).results) if (row.id !== id) expect(row.display_state).toBe(row.state);
+    for (const row of (await list("?per_page=100")).results)
+      if (row.id !== id) expect(row.display_state).toBe(row.state);
   });
 });

@@ -25,7 +25,13 @@ beforeAll(async () => {
   proxy = http.createServer((req, res) => {
     const forwarded = [req.headers["x-forwarded-for"], req.socket.remoteAddress].filter(Boolean).join(", ");
     const upstream = http.request(
-      { host: backend.hostname, port: backend.port, method: req.method, path: req.url, headers: { ...req.headers, "x-forwarded-for": forwarded } },
+      {
+        host: backend.hostname,
+        port: backend.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, "x-forwarded-for": forwarded },
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
@@ -53,10 +59,14 @@ async function newKey(allowedIps: string[]) {
   const created = await fetch(`${server.url}/api/v1/admin/api-keys`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Authorization: `Bearer ${token.access}` },
-    body: JSON.stringify({ name: `Office ${allowedIps.join(" ")}`, scopes: ["payment_request"], allowed_ips: allowedIps }),
+    body: JSON.stringify({
+      name: `Office ${allowedIps.join(" ")}`,
+      scopes: ["payment_request"],
+      allowed_ips: allowedIps,
+    }),
   });
   expect(created.status).toBe(201);
-  return ((await created.json()) as { id: number; key: string });
+  return (await created.json()) as { id: number; key: string };
 }
 
 const listThroughProxy = (key: string, forwardedFor?: string) =>
@@ -76,7 +86,11 @@ describe("TRUST_PROXY=1 behind one proxy", () => {
     // The address the proxy saw (loopback here) is the client's, whatever the client wrote before it.
     const loopback = await newKey(["127.0.0.1"]);
     expect((await listThroughProxy(loopback.key, "203.0.113.7")).status).toBe(200);
-    const used = await database.db.selectFrom("api_keys").select("last_used_ip").where("id", "=", loopback.id).executeTakeFirstOrThrow();
+    const used = await database.db
+      .selectFrom("api_keys")
+      .select("last_used_ip")
+      .where("id", "=", loopback.id)
+      .executeTakeFirstOrThrow();
     expect(used.last_used_ip).toBe("127.0.0.1");
   });
 });
@@ -85,7 +99,15 @@ describe("TRUST_PROXY values", () => {
   for (const value of ["true", "yes", "1.2.3.4/40", "10.0.0.0/8, not-an-address"]) {
     it(`refuses ${JSON.stringify(value)} at start with the reason`, () => {
       const started = spawnSync(process.execPath, ["server.js"], {
-        env: { ...process.env, ...database.env, NODE_ENV: "production", WORKER: "off", SEED_DEMO: "0", PORT: "0", TRUST_PROXY: value },
+        env: {
+          ...process.env,
+          ...database.env,
+          NODE_ENV: "production",
+          WORKER: "off",
+          SEED_DEMO: "0",
+          PORT: "0",
+          TRUST_PROXY: value,
+        },
         encoding: "utf8",
         timeout: 30_000,
       });

@@ -37,14 +37,28 @@ const EVENT = "/api/v1/plugins/event/booking";
 const SHOP = "/api/v1/plugins/catalogue/invoice/checkout";
 const ADDRESSES = { publicBaseUrl: "http://localhost", internalBaseUrl: "http://127.0.0.1:1" };
 
-type Stock = { merchant: Awaited<ReturnType<typeof seedMerchant>>; menu: TestMenu; event: Awaited<ReturnType<typeof createTestEvent>>; productId: number; slug: string };
+type Stock = {
+  merchant: Awaited<ReturnType<typeof seedMerchant>>;
+  menu: TestMenu;
+  event: Awaited<ReturnType<typeof createTestEvent>>;
+  productId: number;
+  slug: string;
+};
 
 /** A merchant selling 200 burgers, 200 places of one event date and 200 units of one product. */
 async function stockedMerchant(name: string): Promise<Stock> {
   const merchant = await seedMerchant(database.db, name);
   const menu = await createTestMenu(database.db, { merchantId: merchant.merchantId, burgerQuantity: 200 });
-  const event = await createTestEvent(database.db, { merchantId: merchant.merchantId, price: 5000, quantity: 200, dates: ["2030-12-20"] });
-  const { products } = await createTestShop(database.db, { merchantId: merchant.merchantId, products: [{ slug: `attar-${name.toLowerCase()}`, name_en: "Attar", name_ar: "عطر", price: 2500, inventory: 200 }] });
+  const event = await createTestEvent(database.db, {
+    merchantId: merchant.merchantId,
+    price: 5000,
+    quantity: 200,
+    dates: ["2030-12-20"],
+  });
+  const { products } = await createTestShop(database.db, {
+    merchantId: merchant.merchantId,
+    products: [{ slug: `attar-${name.toLowerCase()}`, name_en: "Attar", name_ar: "عطر", price: 2500, inventory: 200 }],
+  });
   return { merchant, menu, event, productId: products[0].id, slug: `attar-${name.toLowerCase()}` };
 }
 
@@ -55,10 +69,35 @@ const foodOrder = (stock: Stock) => ({
   customer_email: "sara@example.com",
   customer_phone: "50001234",
   gateway_code: "knet-sandbox",
-  lines: [{ menu_item: stock.menu.burgerId, category_id: stock.menu.categoryId, quantity: 1, size: stock.menu.smallId, add_ons: [], options: { [String(stock.menu.groupId)]: stock.menu.friesId } }],
+  lines: [
+    {
+      menu_item: stock.menu.burgerId,
+      category_id: stock.menu.categoryId,
+      quantity: 1,
+      size: stock.menu.smallId,
+      add_ons: [],
+      options: { [String(stock.menu.groupId)]: stock.menu.friesId },
+    },
+  ],
 });
-const booking = (stock: Stock) => ({ event: stock.event.slug, ticket: stock.event.ticketId, event_date: "2030-12-20", quantity: 2, email: "guest@example.com", customer_first_name: "Sara", customer_last_name: "Ali", gateway_code: "knet-sandbox", extra: {} });
-const shopOrder = (stock: Stock) => ({ merchant: stock.merchant.merchantId, items: [{ slug: stock.slug, quantity: 1 }], customer_name: "Noura", customer_email: "noura@example.com", gateway_code: "knet-sandbox" });
+const booking = (stock: Stock) => ({
+  event: stock.event.slug,
+  ticket: stock.event.ticketId,
+  event_date: "2030-12-20",
+  quantity: 2,
+  email: "guest@example.com",
+  customer_first_name: "Sara",
+  customer_last_name: "Ali",
+  gateway_code: "knet-sandbox",
+  extra: {},
+});
+const shopOrder = (stock: Stock) => ({
+  merchant: stock.merchant.merchantId,
+  items: [{ slug: stock.slug, quantity: 1 }],
+  customer_name: "Noura",
+  customer_email: "noura@example.com",
+  gateway_code: "knet-sandbox",
+});
 
 /** One checkout in each section from `ip`: the three transactions to pay. */
 async function checkOutEverywhere(stock: Stock, ip: string) {
@@ -78,9 +117,21 @@ async function transactionsOf(responses: Awaited<ReturnType<typeof checkOutEvery
 }
 
 async function stockLeft(stock: Stock) {
-  const burger = await database.db.selectFrom("food_items").select("quantity").where("id", "=", stock.menu.burgerId).executeTakeFirstOrThrow();
-  const places = await database.db.selectFrom("event_ticket_dates").select("taken").where("ticket_id", "=", stock.event.ticketId).executeTakeFirstOrThrow();
-  return { portions: burger.quantity, placesTaken: places.taken, units: await inventoryOf(database.db, stock.productId) };
+  const burger = await database.db
+    .selectFrom("food_items")
+    .select("quantity")
+    .where("id", "=", stock.menu.burgerId)
+    .executeTakeFirstOrThrow();
+  const places = await database.db
+    .selectFrom("event_ticket_dates")
+    .select("taken")
+    .where("ticket_id", "=", stock.event.ticketId)
+    .executeTakeFirstOrThrow();
+  return {
+    portions: burger.quantity,
+    placesTaken: places.taken,
+    units: await inventoryOf(database.db, stock.productId),
+  };
 }
 
 const sweep = async () => {
@@ -90,7 +141,14 @@ const sweep = async () => {
 };
 
 const payWithKnet = (transactionId: string, plugin: string, token: string) =>
-  startAttempt(database.db, { transactionId, gatewayCode: "knet-sandbox", submissionToken: token, lang: "en", addresses: ADDRESSES, plugins: [plugin] });
+  startAttempt(database.db, {
+    transactionId,
+    gatewayCode: "knet-sandbox",
+    submissionToken: token,
+    lang: "en",
+    addresses: ADDRESSES,
+    plugins: [plugin],
+  });
 const PLUGINS = ["food_ordering", "event", "catalogue"];
 
 /** What the merchant's pages say is sold and held: the menu's dish, the events list, the products list. */
@@ -101,13 +159,18 @@ async function merchantSees(stock: Stock) {
     expect(response.status).toBe(200);
     return (await response.text()).replace(/<!-- -->/g, "");
   };
-  return { menu: await read("/en/food-ordering/menu"), events: await read("/en/event/events"), products: await read("/en/catalogue/products") };
+  return {
+    menu: await read("/en/food-ordering/menu"),
+    events: await read("/en/event/events"),
+    products: await read("/en/catalogue/products"),
+  };
 }
 
 describe("a checkout nobody pays", () => {
   it("50 buyers from 50 addresses who never pay keep nothing held past the short hold; a buyer who reached the gateway keeps theirs", async () => {
     const stock = await stockedMerchant("Crowd");
-    for (let buyer = 0; buyer < 50; buyer++) await transactionsOf(await checkOutEverywhere(stock, `198.18.7.${buyer + 1}`));
+    for (let buyer = 0; buyer < 50; buyer++)
+      await transactionsOf(await checkOutEverywhere(stock, `198.18.7.${buyer + 1}`));
     const patient = await transactionsOf(await checkOutEverywhere(stock, "198.18.9.1"));
     expect(await stockLeft(stock)).toEqual({ portions: 149, placesTaken: 102, units: 149 });
     const before = await merchantSees(stock);
@@ -116,7 +179,8 @@ describe("a checkout nobody pays", () => {
     expect(before.products).toContain("Sold 0 · Held 51");
 
     // The patient buyer reaches the gateway's page in time: the full payment hold applies to them.
-    for (const [index, transactionId] of patient.entries()) expect((await payWithKnet(transactionId, PLUGINS[index], `patient-${index}`)).ok).toBe(true);
+    for (const [index, transactionId] of patient.entries())
+      expect((await payWithKnet(transactionId, PLUGINS[index], `patient-${index}`)).ok).toBe(true);
     advanceClock(UNPAID_HOLD_MS + 1_000);
     await sweep();
     expect(await stockLeft(stock)).toEqual({ portions: 199, placesTaken: 2, units: 199 });
@@ -132,8 +196,17 @@ describe("a checkout nobody pays", () => {
     advanceClock(UNPAID_HOLD_MS + 1_000);
     await sweep();
     for (const [index, transactionId] of late.entries()) {
-      expect(await payWithKnet(transactionId, PLUGINS[index], `late-${index}`)).toEqual({ ok: false, error: "pay.errors.expired_retry" });
-      expect(await database.db.selectFrom("payment_attempts").select("id").where("transaction_id", "=", transactionId).execute()).toEqual([]);
+      expect(await payWithKnet(transactionId, PLUGINS[index], `late-${index}`)).toEqual({
+        ok: false,
+        error: "pay.errors.expired_retry",
+      });
+      expect(
+        await database.db
+          .selectFrom("payment_attempts")
+          .select("id")
+          .where("transaction_id", "=", transactionId)
+          .execute(),
+      ).toEqual([]);
     }
     expect(await stockLeft(stock)).toEqual({ portions: 200, placesTaken: 0, units: 200 });
   });
@@ -142,16 +215,31 @@ describe("a checkout nobody pays", () => {
 describe("one address's unpaid checkouts", () => {
   it(`one address holds at most ${MAX_UNPAID_CHECKOUTS} unpaid checkouts of a merchant in each section; the next is refused on the API, changing nothing`, async () => {
     const stock = await stockedMerchant("Capped");
-    for (let checkout = 0; checkout < MAX_UNPAID_CHECKOUTS; checkout++) await transactionsOf(await checkOutEverywhere(stock, "198.18.11.1"));
+    for (let checkout = 0; checkout < MAX_UNPAID_CHECKOUTS; checkout++)
+      await transactionsOf(await checkOutEverywhere(stock, "198.18.11.1"));
     const held = await stockLeft(stock);
-    const orders = await database.db.selectFrom("transactions").select((eb) => eb.fn.countAll<number>().as("count")).where("merchant_id", "=", stock.merchant.merchantId).executeTakeFirstOrThrow();
+    const orders = await database.db
+      .selectFrom("transactions")
+      .select((eb) => eb.fn.countAll<number>().as("count"))
+      .where("merchant_id", "=", stock.merchant.merchantId)
+      .executeTakeFirstOrThrow();
     const refused = await checkOutEverywhere(stock, "198.18.11.1");
     expect([refused.food.status, refused.event.status, refused.shop.status]).toEqual([400, 400, 400]);
-    expect(JSON.stringify(await refused.food.json())).toContain(`You already have ${MAX_UNPAID_CHECKOUTS} orders waiting for payment here`);
-    expect(JSON.stringify(await refused.event.json())).toContain(`You already have ${MAX_UNPAID_CHECKOUTS} bookings waiting for payment here`);
-    expect(JSON.stringify(await refused.shop.json())).toContain(`You already have ${MAX_UNPAID_CHECKOUTS} orders waiting for payment here`);
+    expect(JSON.stringify(await refused.food.json())).toContain(
+      `You already have ${MAX_UNPAID_CHECKOUTS} orders waiting for payment here`,
+    );
+    expect(JSON.stringify(await refused.event.json())).toContain(
+      `You already have ${MAX_UNPAID_CHECKOUTS} bookings waiting for payment here`,
+    );
+    expect(JSON.stringify(await refused.shop.json())).toContain(
+      `You already have ${MAX_UNPAID_CHECKOUTS} orders waiting for payment here`,
+    );
     expect(await stockLeft(stock)).toEqual(held);
-    const after = await database.db.selectFrom("transactions").select((eb) => eb.fn.countAll<number>().as("count")).where("merchant_id", "=", stock.merchant.merchantId).executeTakeFirstOrThrow();
+    const after = await database.db
+      .selectFrom("transactions")
+      .select((eb) => eb.fn.countAll<number>().as("count"))
+      .where("merchant_id", "=", stock.merchant.merchantId)
+      .executeTakeFirstOrThrow();
     expect(Number(after.count)).toBe(Number(orders.count));
     // In Arabic too, and another address is not held back by this one.
     const arabic = await app.request(`${SHOP}?lang=ar`, { json: shopOrder(stock), ip: "198.18.11.1" });
@@ -165,7 +253,8 @@ describe("one address's unpaid checkouts", () => {
 
   it("counts an IPv6 caller by its /64: walking through one's own block buys no more unpaid checkouts", async () => {
     const stock = await stockedMerchant("Block");
-    for (let checkout = 0; checkout < MAX_UNPAID_CHECKOUTS; checkout++) await transactionsOf(await checkOutEverywhere(stock, `2001:db8:7:1::${checkout + 1}`));
+    for (let checkout = 0; checkout < MAX_UNPAID_CHECKOUTS; checkout++)
+      await transactionsOf(await checkOutEverywhere(stock, `2001:db8:7:1::${checkout + 1}`));
     const refused = await checkOutEverywhere(stock, "2001:db8:7:1:ffff:ffff:ffff:ffff");
     expect([refused.food.status, refused.event.status, refused.shop.status]).toEqual([400, 400, 400]);
     // The next /64 is another household.
@@ -174,12 +263,24 @@ describe("one address's unpaid checkouts", () => {
 
   it("the event's register page refuses the next unpaid booking with the same words", async () => {
     const stock = await stockedMerchant("Paged");
-    for (let checkout = 0; checkout < MAX_UNPAID_CHECKOUTS; checkout++) expect((await app.request(EVENT, { json: booking(stock), ip: "198.18.12.1" })).status).toBe(201);
+    for (let checkout = 0; checkout < MAX_UNPAID_CHECKOUTS; checkout++)
+      expect((await app.request(EVENT, { json: booking(stock), ip: "198.18.12.1" })).status).toBe(201);
     const taken = (await stockLeft(stock)).placesTaken;
-    const form = { ticket: String(stock.event.ticketId), event_date: "2030-12-20", quantity: "1", email: "guest@example.com", customer_first_name: "Sara", customer_last_name: "Ali", gateway_code: "knet-sandbox", accept_terms: "on" };
+    const form = {
+      ticket: String(stock.event.ticketId),
+      event_date: "2030-12-20",
+      quantity: "1",
+      email: "guest@example.com",
+      customer_first_name: "Sara",
+      customer_last_name: "Ali",
+      gateway_code: "knet-sandbox",
+      accept_terms: "on",
+    };
     const page = await app.request(`/en/events/register/${stock.event.slug}`, { form, ip: "198.18.12.1" });
     expect(page.status).toBe(400);
-    expect((await page.text()).replace(/<!-- -->/g, "")).toContain(`You already have ${MAX_UNPAID_CHECKOUTS} bookings waiting for payment here`);
+    expect((await page.text()).replace(/<!-- -->/g, "")).toContain(
+      `You already have ${MAX_UNPAID_CHECKOUTS} bookings waiting for payment here`,
+    );
     expect((await stockLeft(stock)).placesTaken).toBe(taken);
   });
 });

@@ -63,28 +63,54 @@ describe("the operator's wallet settings and Apple's domain association file", (
   it("is the operator's alone, and refuses a wrong field with its message in the page's language, changing nothing", async () => {
     const staff = await app.signIn(alpha.staff.username, DEMO_PASSWORD);
     expect((await app.request("/en/operator/wallets", { cookie: staff })).status).toBe(404);
-    expect((await app.request("/en/operator/wallets", { cookie: staff, form: settingsForm({ apple_domain_association: "stolen" }) })).status).toBe(404);
+    expect(
+      (
+        await app.request("/en/operator/wallets", {
+          cookie: staff,
+          form: settingsForm({ apple_domain_association: "stolen" }),
+        })
+      ).status,
+    ).toBe(404);
     const operator = await app.signIn(alpha.admin.username, DEMO_PASSWORD);
-    const refused = await app.request("/ar/operator/wallets", { cookie: operator, form: settingsForm({ apple_merchant_identifier: "com.example", apple_domain_association: "changed" }) });
+    const refused = await app.request("/ar/operator/wallets", {
+      cookie: operator,
+      form: settingsForm({ apple_merchant_identifier: "com.example", apple_domain_association: "changed" }),
+    });
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain("أدخل معرّفًا يبدأ بـ merchant.");
-    expect(await (await app.request("/.well-known/apple-developer-merchantid-domain-association")).text()).toBe(ASSOCIATION);
+    expect(await (await app.request("/.well-known/apple-developer-merchantid-domain-association")).text()).toBe(
+      ASSOCIATION,
+    );
   });
 });
 
 describe("the stand-in for Apple's merchant validation (sandbox mode)", () => {
   it("answers a merchant session for the merchant identifier, display name, initiative web and the domain", async () => {
     const response = await app.request("/sandbox/apple-pay/paymentservices/paymentSession", {
-      json: { merchantIdentifier: "merchant.com.example.pay", displayName: "Example Pay", initiative: "web", initiativeContext: "pay.example" },
+      json: {
+        merchantIdentifier: "merchant.com.example.pay",
+        displayName: "Example Pay",
+        initiative: "web",
+        initiativeContext: "pay.example",
+      },
     });
     expect(response.status).toBe(200);
     const session = await response.json();
-    expect(session).toMatchObject({ domainName: "pay.example", displayName: "Example Pay", merchantSessionIdentifier: expect.stringMatching(/^SSH[0-9A-F]{32}$/) });
+    expect(session).toMatchObject({
+      domainName: "pay.example",
+      displayName: "Example Pay",
+      merchantSessionIdentifier: expect.stringMatching(/^SSH[0-9A-F]{32}$/),
+    });
   });
 
   it("refuses what Apple refuses: another initiative, no domain", async () => {
     for (const json of [
-      { merchantIdentifier: "merchant.com.example.pay", displayName: "Example Pay", initiative: "messaging", initiativeContext: "pay.example" },
+      {
+        merchantIdentifier: "merchant.com.example.pay",
+        displayName: "Example Pay",
+        initiative: "messaging",
+        initiativeContext: "pay.example",
+      },
       { merchantIdentifier: "merchant.com.example.pay", displayName: "Example Pay", initiative: "web" },
     ]) {
       expect((await app.request("/sandbox/apple-pay/paymentservices/paymentSession", { json })).status).toBe(400);
@@ -105,21 +131,35 @@ describe("the pay page's wallet endpoints, for a link whose methods take no wall
 
   it("refuse a merchant session, even for Apple's own URL", async () => {
     const { id } = await createRequest();
-    const response = await app.request(`/ar/pay/${id}/wallet/session`, { json: { validation_url: "https://apple-pay-gateway.apple.com/paymentservices/paymentSession" } });
+    const response = await app.request(`/ar/pay/${id}/wallet/session`, {
+      json: { validation_url: "https://apple-pay-gateway.apple.com/paymentservices/paymentSession" },
+    });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ non_field_errors: ["لا يمكن استخدام هذه المحفظة لهذه الدفعة. اختر طريقة أخرى."] });
+    expect(await response.json()).toEqual({
+      non_field_errors: ["لا يمكن استخدام هذه المحفظة لهذه الدفعة. اختر طريقة أخرى."],
+    });
   });
 
   it("refuse to pay with a token through a gateway without wallets, or an unknown wallet, starting no attempt", async () => {
     const { id } = await createRequest();
-    const paid = await app.request(`/en/pay/${id}/wallet/pay`, { json: { provider: "apple_pay", gateway_code: "knet-sandbox", token: { paymentData: {} }, total: "12.850" } });
+    const paid = await app.request(`/en/pay/${id}/wallet/pay`, {
+      json: { provider: "apple_pay", gateway_code: "knet-sandbox", token: { paymentData: {} }, total: "12.850" },
+    });
     expect(paid.status).toBe(400);
     expect(await paid.json()).toEqual({ gateway_code: ["Choose a payment method"] });
-    const unknown = await app.request(`/en/pay/${id}/wallet/pay`, { json: { provider: "samsung_pay", gateway_code: "knet-sandbox", token: "x", total: "12.850" } });
+    const unknown = await app.request(`/en/pay/${id}/wallet/pay`, {
+      json: { provider: "samsung_pay", gateway_code: "knet-sandbox", token: "x", total: "12.850" },
+    });
     expect(unknown.status).toBe(400);
-    const missing = await app.request(`/en/pay/0000000000000000000000/wallet/pay`, { json: { provider: "apple_pay", gateway_code: "knet-sandbox", token: "x", total: "12.850" } });
+    const missing = await app.request(`/en/pay/0000000000000000000000/wallet/pay`, {
+      json: { provider: "apple_pay", gateway_code: "knet-sandbox", token: "x", total: "12.850" },
+    });
     expect(missing.status).toBe(404);
-    const attempts = await database.db.selectFrom("payment_attempts").select("id").where("transaction_id", "=", id).execute();
+    const attempts = await database.db
+      .selectFrom("payment_attempts")
+      .select("id")
+      .where("transaction_id", "=", id)
+      .execute();
     expect(attempts).toEqual([]);
   });
 
@@ -128,7 +168,11 @@ describe("the pay page's wallet endpoints, for a link whose methods take no wall
     const logged = await app.request(`/en/pay/${id}/wallet/log`, { json: { provider: "apple_pay", event: "cancel" } });
     expect(logged.status).toBe(204);
     // The line it writes is read in tests/http/observability.integration.test.ts, from the server's output.
-    const row = await database.db.selectFrom("transactions").select("state").where("id", "=", id).executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom("transactions")
+      .select("state")
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
     expect(row.state).toBe("created");
   });
 });

@@ -66,7 +66,13 @@ function browserSubscription(name: string) {
     expirationTime: null,
     keys: { p256dh: keys.getPublicKey().toString("base64url"), auth: auth.toString("base64url") },
   };
-  return { json, keys, auth, read: (body: Buffer) => JSON.parse(ece.decrypt(body, { version: "aes128gcm", privateKey: keys, authSecret: auth }).toString("utf8")) };
+  return {
+    json,
+    keys,
+    auth,
+    read: (body: Buffer) =>
+      JSON.parse(ece.decrypt(body, { version: "aes128gcm", privateKey: keys, authSecret: auth }).toString("utf8")),
+  };
 }
 
 async function tokenOf(username: string) {
@@ -88,7 +94,11 @@ function register(token: string, body: unknown, method = "POST", lang = "en") {
 
 describe("browser push notifications", () => {
   it("refuses a caller without a token, and what is not a browser's push subscription, with a translated error", async () => {
-    const anonymous = await fetch(`${server.url}/api/v1/register-notif-token/`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    const anonymous = await fetch(`${server.url}/api/v1/register-notif-token/`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{}",
+    });
     expect(anonymous.status).toBe(401);
     const token = await tokenOf(alpha.admin.username);
     const broken = await register(token, { registration_id: "not a subscription", type: "web" }, "POST", "ar");
@@ -104,42 +114,86 @@ describe("browser push notifications", () => {
     const browser = browserSubscription("admin-phone");
     const saved = await register(token, { registration_id: JSON.stringify(browser.json), type: "web" }, "POST", "ar");
     expect(saved.status).toBe(201);
-    const vapid = (await (await fetch(`${server.url}/api/v1/register-notif-token/`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { vapid_public_key: string };
+    const vapid = (await (
+      await fetch(`${server.url}/api/v1/register-notif-token/`, { headers: { Authorization: `Bearer ${token}` } })
+    ).json()) as { vapid_public_key: string };
     expect(vapid.vapid_public_key).toMatch(/^[A-Za-z0-9_-]{80,90}$/);
 
     // Another user's notice goes nowhere near this browser.
-    await createNotifications(database.db, { merchantId: alpha.merchantId, userIds: [alpha.staff.id], kind: "report_exported", lang: "en", link: "/en/generated-reports?id=3" });
-    await createNotifications(database.db, { merchantId: alpha.merchantId, userIds: [alpha.admin.id], kind: "report_exported", lang: "en", link: "/en/generated-reports?id=4" });
+    await createNotifications(database.db, {
+      merchantId: alpha.merchantId,
+      userIds: [alpha.staff.id],
+      kind: "report_exported",
+      lang: "en",
+      link: "/en/generated-reports?id=3",
+    });
+    await createNotifications(database.db, {
+      merchantId: alpha.merchantId,
+      userIds: [alpha.admin.id],
+      kind: "report_exported",
+      lang: "en",
+      link: "/en/generated-reports?id=4",
+    });
     await runReadyJobs(database.db);
 
     expect(deliveries.map((delivery) => delivery.path)).toEqual(["/push/admin-phone"]);
     const [delivery] = deliveries;
     expect(delivery.headers["content-encoding"]).toBe("aes128gcm");
     expect(Number(delivery.headers.ttl)).toBeGreaterThan(0);
-    expect(delivery.headers.authorization).toMatch(new RegExp(`^vapid t=[\\w-]+\\.[\\w-]+\\.[\\w-]+, k=${vapid.vapid_public_key}$`));
+    expect(delivery.headers.authorization).toMatch(
+      new RegExp(`^vapid t=[\\w-]+\\.[\\w-]+\\.[\\w-]+, k=${vapid.vapid_public_key}$`),
+    );
     // The JWT names the push service as its audience, as RFC 8292 asks.
-    const claims = JSON.parse(Buffer.from(String(delivery.headers.authorization).split(/[ ,]/)[1].slice(2).split(".")[1], "base64url").toString("utf8")) as { aud: string; exp: number };
+    const claims = JSON.parse(
+      Buffer.from(String(delivery.headers.authorization).split(/[ ,]/)[1].slice(2).split(".")[1], "base64url").toString(
+        "utf8",
+      ),
+    ) as { aud: string; exp: number };
     expect(claims.aud).toBe(pushUrl);
     // Only this browser can read it: in Arabic, the language it subscribed in, with the report's page.
-    expect(browser.read(delivery.body)).toMatchObject({ title: "تم تصدير التقرير", url: "/ar/generated-reports?id=4", lang: "ar", dir: "rtl" });
+    expect(browser.read(delivery.body)).toMatchObject({
+      title: "تم تصدير التقرير",
+      url: "/ar/generated-reports?id=4",
+      lang: "ar",
+      dir: "rtl",
+    });
   });
 
   it("forgets a browser the push service no longer knows (410), and one the user turned off", async () => {
     const token = await tokenOf(alpha.staff.username);
     const gone = browserSubscription("staff-laptop");
     const kept = browserSubscription("staff-phone");
-    for (const browser of [gone, kept]) expect((await register(token, { registration_id: browser.json, type: "web" })).status).toBe(201);
+    for (const browser of [gone, kept])
+      expect((await register(token, { registration_id: browser.json, type: "web" })).status).toBe(201);
     answer = 410;
-    await createNotifications(database.db, { merchantId: alpha.merchantId, userIds: [alpha.staff.id], kind: "permission_request", lang: "en", link: null });
+    await createNotifications(database.db, {
+      merchantId: alpha.merchantId,
+      userIds: [alpha.staff.id],
+      kind: "permission_request",
+      lang: "en",
+      link: null,
+    });
     await runReadyJobs(database.db);
     expect(deliveries).toHaveLength(2);
-    expect(await database.db.selectFrom("push_subscriptions").select("endpoint").where("user_id", "=", alpha.staff.id).execute()).toEqual([]);
+    expect(
+      await database.db
+        .selectFrom("push_subscriptions")
+        .select("endpoint")
+        .where("user_id", "=", alpha.staff.id)
+        .execute(),
+    ).toEqual([]);
 
     answer = 201;
     deliveries.length = 0;
     expect((await register(token, { registration_id: kept.json, type: "web" })).status).toBe(201);
     expect((await register(token, { registration_id: kept.json, type: "web" }, "DELETE")).status).toBe(204);
-    await createNotifications(database.db, { merchantId: alpha.merchantId, userIds: [alpha.staff.id], kind: "permission_request", lang: "en", link: null });
+    await createNotifications(database.db, {
+      merchantId: alpha.merchantId,
+      userIds: [alpha.staff.id],
+      kind: "permission_request",
+      lang: "en",
+      link: null,
+    });
     await runReadyJobs(database.db);
     expect(deliveries).toEqual([]);
   });
@@ -149,12 +203,23 @@ describe("browser push notifications", () => {
     const betaToken = await tokenOf(beta.admin.username);
     const browser = browserSubscription("shared-tablet");
     expect((await register(alphaToken, { registration_id: browser.json, type: "web" })).status).toBe(201);
-    const ownerOf = async () => (await database.db.selectFrom("push_subscriptions").select(["merchant_id", "user_id"]).where("endpoint", "=", browser.json.endpoint).executeTakeFirst()) ?? null;
+    const ownerOf = async () =>
+      (await database.db
+        .selectFrom("push_subscriptions")
+        .select(["merchant_id", "user_id"])
+        .where("endpoint", "=", browser.json.endpoint)
+        .executeTakeFirst()) ?? null;
 
     // Beta's DELETE of that browser removes nothing of alpha's.
     expect((await register(betaToken, { registration_id: browser.json, type: "web" }, "DELETE")).status).toBe(204);
     expect(await ownerOf()).toEqual({ merchant_id: alpha.merchantId, user_id: alpha.staff.id });
-    await createNotifications(database.db, { merchantId: alpha.merchantId, userIds: [alpha.staff.id], kind: "report_exported", lang: "en", link: "/en/generated-reports?id=3" });
+    await createNotifications(database.db, {
+      merchantId: alpha.merchantId,
+      userIds: [alpha.staff.id],
+      kind: "report_exported",
+      lang: "en",
+      link: "/en/generated-reports?id=3",
+    });
     await runReadyJobs(database.db);
     expect(deliveries).toHaveLength(1);
     expect(browser.read(deliveries[0]!.body)).toMatchObject({ url: "/en/generated-reports?id=3" });
@@ -163,10 +228,22 @@ describe("browser push notifications", () => {
     deliveries.length = 0;
     expect((await register(betaToken, { registration_id: browser.json, type: "web" })).status).toBe(201);
     expect(await ownerOf()).toEqual({ merchant_id: beta.merchantId, user_id: beta.admin.id });
-    await createNotifications(database.db, { merchantId: alpha.merchantId, userIds: [alpha.staff.id], kind: "report_exported", lang: "en", link: "/en/generated-reports?id=4" });
+    await createNotifications(database.db, {
+      merchantId: alpha.merchantId,
+      userIds: [alpha.staff.id],
+      kind: "report_exported",
+      lang: "en",
+      link: "/en/generated-reports?id=4",
+    });
     await runReadyJobs(database.db);
     expect(deliveries).toEqual([]);
-    await createNotifications(database.db, { merchantId: beta.merchantId, userIds: [beta.admin.id], kind: "report_exported", lang: "en", link: "/en/generated-reports?id=5" });
+    await createNotifications(database.db, {
+      merchantId: beta.merchantId,
+      userIds: [beta.admin.id],
+      kind: "report_exported",
+      lang: "en",
+      link: "/en/generated-reports?id=5",
+    });
     await runReadyJobs(database.db);
     expect(deliveries).toHaveLength(1);
     expect(browser.read(deliveries[0]!.body)).toMatchObject({ url: "/en/generated-reports?id=5" });
@@ -176,9 +253,19 @@ describe("browser push notifications", () => {
     const token = await tokenOf(alpha.staff.username);
     const browser = browserSubscription("counter-pc");
     expect((await register(token, { registration_id: browser.json, type: "web" })).status).toBe(201);
-    const logout = await fetch(`${server.url}/api/v1/user/logout/`, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: "{}" });
+    const logout = await fetch(`${server.url}/api/v1/user/logout/`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: "{}",
+    });
     expect(logout.status).toBeLessThan(300);
-    await createNotifications(database.db, { merchantId: alpha.merchantId, userIds: [alpha.staff.id], kind: "report_exported", lang: "en", link: "/en/generated-reports?id=9" });
+    await createNotifications(database.db, {
+      merchantId: alpha.merchantId,
+      userIds: [alpha.staff.id],
+      kind: "report_exported",
+      lang: "en",
+      link: "/en/generated-reports?id=9",
+    });
     await runReadyJobs(database.db);
     expect(deliveries).toEqual([]);
   });

@@ -39,14 +39,26 @@ describe("a worker process (ROLE=worker)", () => {
     if (!asked.ok) throw new Error("export refused");
     const output: string[] = [];
     worker = spawn(process.execPath, ["server.js"], {
-      env: { ...process.env, ...database.env, NODE_ENV: "production", ROLE: "worker", SEED_DEMO: "0", REPORTS_DIR: reportsDir, PORT: "1" },
+      env: {
+        ...process.env,
+        ...database.env,
+        NODE_ENV: "production",
+        ROLE: "worker",
+        SEED_DEMO: "0",
+        REPORTS_DIR: reportsDir,
+        PORT: "1",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     worker.stdout!.on("data", (chunk) => output.push(String(chunk)));
     worker.stderr!.on("data", (chunk) => output.push(String(chunk)));
     let report: { state: string; error: string | null } | undefined;
     for (let waited = 0; waited < 200; waited++) {
-      report = await database.db.selectFrom("reports").select(["state", "error"]).where("id", "=", asked.id).executeTakeFirstOrThrow();
+      report = await database.db
+        .selectFrom("reports")
+        .select(["state", "error"])
+        .where("id", "=", asked.id)
+        .executeTakeFirstOrThrow();
       if (report.state === "done" || report.state === "failed") break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -60,10 +72,20 @@ describe("a worker process (ROLE=worker)", () => {
     const target = await emptyDatabase(dir);
     try {
       const started = await Promise.all(
-        [1, 2, 3].map(() => startUntilWorkerRuns([], { ...process.env, ROLE: "worker", ...target.env, SEED_DEMO: "1", DEMO_ACTIVITY: "0" })),
+        [1, 2, 3].map(() =>
+          startUntilWorkerRuns([], {
+            ...process.env,
+            ROLE: "worker",
+            ...target.env,
+            SEED_DEMO: "1",
+            DEMO_ACTIVITY: "0",
+          }),
+        ),
       );
       for (const { output } of started) expect(output).toContain("Worker running");
-      const db = createDatabase(target.env.DATABASE_URL ? { databaseUrl: target.env.DATABASE_URL } : { sqlitePath: target.env.SQLITE_PATH });
+      const db = createDatabase(
+        target.env.DATABASE_URL ? { databaseUrl: target.env.DATABASE_URL } : { sqlitePath: target.env.SQLITE_PATH },
+      );
       try {
         expect(await db.selectFrom("merchants").select("name").execute()).toEqual([{ name: "Demo Store" }]);
         expect(await db.selectFrom("users").select("id").execute()).toHaveLength(5);
@@ -86,7 +108,9 @@ describe("the release step and the role flag", () => {
     try {
       const first = await run("node", ["scripts/migrate.js"], options);
       expect(first.stdout).toMatch(/^Migrated .*0001/m);
-      const db = createDatabase(target.env.DATABASE_URL ? { databaseUrl: target.env.DATABASE_URL } : { sqlitePath: target.env.SQLITE_PATH });
+      const db = createDatabase(
+        target.env.DATABASE_URL ? { databaseUrl: target.env.DATABASE_URL } : { sqlitePath: target.env.SQLITE_PATH },
+      );
       try {
         // The schema is there (an empty merchants table), and no demo merchant without SEED_DEMO.
         expect(await db.selectFrom("merchants").select("id").execute()).toEqual([]);
@@ -105,7 +129,8 @@ describe("the release step and the role flag", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kp-role-"));
     const target = await emptyDatabase(dir);
     const { ROLE: _ignored, ...inherited } = process.env;
-    const start = (role: string) => startUntilWorkerRuns(["--role", role], { ...inherited, ...target.env, SEED_DEMO: "0" });
+    const start = (role: string) =>
+      startUntilWorkerRuns(["--role", role], { ...inherited, ...target.env, SEED_DEMO: "0" });
     try {
       const worker = await start("worker");
       expect(worker.output).toContain("role: worker");
@@ -122,9 +147,15 @@ describe("the release step and the role flag", () => {
 });
 
 /** Starts `node server.js` in production on no usable port and stops it once its worker runs: what it printed, and its exit code. */
-function startUntilWorkerRuns(args: string[], env: NodeJS.ProcessEnv): Promise<{ output: string; code: number | null }> {
+function startUntilWorkerRuns(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ output: string; code: number | null }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["server.js", ...args], { env: { ...env, NODE_ENV: "production", PORT: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["server.js", ...args], {
+      env: { ...env, NODE_ENV: "production", PORT: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout!.on("data", (chunk) => {
       output += String(chunk);
@@ -138,7 +169,8 @@ function startUntilWorkerRuns(args: string[], env: NodeJS.ProcessEnv): Promise<{
 /** A database nothing has touched yet, of this test project's engine. */
 async function emptyDatabase(dir: string): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_POSTGRES_URL;
-  if (process.env.TEST_DB_ENGINE !== "postgres" || !adminUrl) return { env: { SQLITE_PATH: path.join(dir, "fresh.sqlite"), DATABASE_URL: "" }, drop: async () => {} };
+  if (process.env.TEST_DB_ENGINE !== "postgres" || !adminUrl)
+    return { env: { SQLITE_PATH: path.join(dir, "fresh.sqlite"), DATABASE_URL: "" }, drop: async () => {} };
   const name = `kp_boot_${Date.now()}_${process.pid}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

@@ -9,11 +9,19 @@ const form = (origin: string) => ({ Origin: origin, "Content-Type": "application
  * 5123450000000008 on its hosted page, and the return to the platform, which asks the gateway
  * before it believes anything. Needs the app behind a real HTTP server (tests/support/http-server).
  */
-export async function payByCard(db: DB, serverUrl: string, input: { merchantId: number; user: { id: number; username: string }; amount: string }) {
+export async function payByCard(
+  db: DB,
+  serverUrl: string,
+  input: { merchantId: number; user: { id: number; username: string }; amount: string },
+) {
   const created = await createPaymentRequest(db, {
     merchantId: input.merchantId,
     user: input.user,
-    request: PaymentRequestSchema.parse({ amount: input.amount, pg_codes: "mpgs-sandbox", customer_email: "buyer@example.com" }),
+    request: PaymentRequestSchema.parse({
+      amount: input.amount,
+      pg_codes: "mpgs-sandbox",
+      customer_email: "buyer@example.com",
+    }),
     baseUrl: serverUrl,
     lang: "en",
   });
@@ -34,7 +42,11 @@ export async function payByCard(db: DB, serverUrl: string, input: { merchantId: 
   });
   if (paid.status !== 303) throw new Error(`The card page answered ${paid.status}`);
   await fetch(new URL(paid.headers.get("Location")!, serverUrl), { redirect: "manual" });
-  const row = await db.selectFrom("transactions").select(["state", "order_no"]).where("id", "=", id).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("transactions")
+    .select(["state", "order_no"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
   if (row.state !== "paid") throw new Error(`The transaction is ${row.state}, not paid`);
   return { id, orderNo: row.order_no };
 }

@@ -12,7 +12,16 @@ const form = (origin: string) => ({ Origin: origin, "Content-Type": "application
  * A checkout session as a merchant's server makes one: a transaction of the `payment_request`
  * (or `e_commerce`) section and the session row that names it with the merchant's order number.
  */
-export async function createCheckoutSession(db: DB, input: { merchantId: number; userId: number; amount: number; orderNo: string; type?: "payment_request" | "e_commerce" }) {
+export async function createCheckoutSession(
+  db: DB,
+  input: {
+    merchantId: number;
+    userId: number;
+    amount: number;
+    orderNo: string;
+    type?: "payment_request" | "e_commerce";
+  },
+) {
   const type = input.type ?? "payment_request";
   return writeTransaction(db, async (trx) => {
     const made = await createTransaction(trx, {
@@ -45,7 +54,18 @@ export async function createCheckoutSession(db: DB, input: { merchantId: number;
     const at = nowIso();
     await trx
       .insertInto("checkout_sessions")
-      .values({ id: sessionId, merchant_id: input.merchantId, transaction_id: made.id, type, order_no: input.orderNo, redirect_url: null, webhook_url: null, created_by: input.userId, created_at: at, updated_at: at })
+      .values({
+        id: sessionId,
+        merchant_id: input.merchantId,
+        transaction_id: made.id,
+        type,
+        order_no: input.orderNo,
+        redirect_url: null,
+        webhook_url: null,
+        created_by: input.userId,
+        created_at: at,
+        updated_at: at,
+      })
       .execute();
     return { sessionId, transactionId: made.id, orderNo: input.orderNo };
   });
@@ -82,13 +102,22 @@ export async function finishCardAttempt(serverUrl: string, cardPage: string, car
  */
 export async function payCheckoutSession(db: DB, serverUrl: string, transactionId: string) {
   await finishCardAttempt(serverUrl, await startCardAttempt(serverUrl, transactionId), MPGS_TEST_CARDS.mastercard);
-  const row = await db.selectFrom("transactions").select(["state"]).where("id", "=", transactionId).executeTakeFirstOrThrow();
-  if (row.state !== "paid" && row.state !== "authorized") throw new Error(`The session's transaction is ${row.state}, not paid`);
+  const row = await db
+    .selectFrom("transactions")
+    .select(["state"])
+    .where("id", "=", transactionId)
+    .executeTakeFirstOrThrow();
+  if (row.state !== "paid" && row.state !== "authorized")
+    throw new Error(`The session's transaction is ${row.state}, not paid`);
   return row.state;
 }
 
 /** An API key of the merchant, made by its superuser, with these scopes; answers the secret. */
-export async function apiKeyWith(db: DB, manager: { merchantId: number; id: number; username: string }, scopes: string[]) {
+export async function apiKeyWith(
+  db: DB,
+  manager: { merchantId: number; id: number; username: string },
+  scopes: string[],
+) {
   const parsed = parseScopes(scopes, API_KEY_PLUGINS);
   if (!parsed.ok) throw new Error(`unknown scopes ${parsed.unknown.join(", ")}`);
   const made = await createApiKey(db, {

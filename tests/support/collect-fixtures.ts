@@ -49,11 +49,20 @@ export async function createTestCollector(db: DB, input: TestCollectorInput) {
  */
 export async function setTestRestrictions(
   db: DB,
-  input: { merchantId: number; collectorId?: number | null; currencies?: string[]; gateways?: string[]; limits?: Record<string, { min?: number; max?: number; daily_cap?: number }>; active_from?: string | null; active_to?: string | null },
+  input: {
+    merchantId: number;
+    collectorId?: number | null;
+    currencies?: string[];
+    gateways?: string[];
+    limits?: Record<string, { min?: number; max?: number; daily_cap?: number }>;
+    active_from?: string | null;
+    active_to?: string | null;
+  },
 ) {
   const collectorId = input.collectorId ?? null;
   let remove = db.deleteFrom("customer_payment_restrictions").where("merchant_id", "=", input.merchantId);
-  remove = collectorId === null ? remove.where("collector_id", "is", null) : remove.where("collector_id", "=", collectorId);
+  remove =
+    collectorId === null ? remove.where("collector_id", "is", null) : remove.where("collector_id", "=", collectorId);
   await remove.execute();
   await db
     .insertInto("customer_payment_restrictions")
@@ -86,14 +95,20 @@ export function qrCodesInPdf(pdf: Buffer): string[] {
     const number = (name: string) => Number(new RegExp(`/${name} (\\d+)`).exec(dict)?.[1]);
     const [width, height, length] = [number("Width"), number("Height"), number("Length")];
     const channels = /\/DeviceRGB/.test(dict) ? 3 : /\/DeviceGray/.test(dict) ? 1 : 0;
-    if (!channels || !width || !height || !length || !/\/FlateDecode/.test(dict) || /\/DecodeParms/.test(dict)) continue;
+    if (!channels || !width || !height || !length || !/\/FlateDecode/.test(dict) || /\/DecodeParms/.test(dict))
+      continue;
     const start = match.index + match[0].length;
     const pixels = inflateSync(pdf.subarray(start, start + length));
     const luminance = new Uint8ClampedArray(width * height);
-    for (let i = 0; i < width * height; i++) luminance[i] = channels === 1 ? pixels[i] : (pixels[i * 3] + pixels[i * 3 + 1] * 2 + pixels[i * 3 + 2]) >> 2;
+    for (let i = 0; i < width * height; i++)
+      luminance[i] = channels === 1 ? pixels[i] : (pixels[i * 3] + pixels[i * 3 + 1] * 2 + pixels[i * 3 + 2]) >> 2;
     for (const hints of attempts) {
       try {
-        found.push(new QRCodeReader().decode(new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(luminance, width, height))), hints).getText());
+        found.push(
+          new QRCodeReader()
+            .decode(new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(luminance, width, height))), hints)
+            .getText(),
+        );
         break;
       } catch {
         // Not read this way, or not a QR code (a logo, a transparency mask).

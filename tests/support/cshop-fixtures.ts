@@ -2,7 +2,16 @@ import type { DB } from "~/db/database.server";
 
 let counter = 0;
 
-export type TestProduct = { slug?: string; name_en?: string; name_ar?: string; price: number; discounted_price?: number | null; inventory?: number | null; sku?: string | null; is_active?: number };
+export type TestProduct = {
+  slug?: string;
+  name_en?: string;
+  name_ar?: string;
+  price: number;
+  discounted_price?: number | null;
+  inventory?: number | null;
+  sku?: string | null;
+  is_active?: number;
+};
 
 /**
  * A shop written straight into the catalogue's tables as the merchant's pages would: products (each
@@ -13,7 +22,15 @@ export async function createTestShop(
   input: {
     merchantId: number;
     products: TestProduct[];
-    discount?: { code?: string; discount_type?: "percentage" | "fixed"; amount: number; max_uses?: number | null; min_total?: number; valid_from?: string | null; valid_to?: string | null };
+    discount?: {
+      code?: string;
+      discount_type?: "percentage" | "fixed";
+      amount: number;
+      max_uses?: number | null;
+      min_total?: number;
+      valid_from?: string | null;
+      valid_to?: string | null;
+    };
     store?: boolean;
     settings?: Record<string, unknown>;
   },
@@ -71,16 +88,30 @@ export async function createTestShop(
     storeId = (
       await db
         .insertInto("catalogue_stores")
-        .values({ merchant_id: input.merchantId, name_en: `Store ${counter}`, name_ar: `متجر ${counter}`, address_en: "Salmiya", address_ar: "السالمية", is_active: 1, created_at: at, updated_at: at })
+        .values({
+          merchant_id: input.merchantId,
+          name_en: `Store ${counter}`,
+          name_ar: `متجر ${counter}`,
+          address_en: "Salmiya",
+          address_ar: "السالمية",
+          is_active: 1,
+          created_at: at,
+          updated_at: at,
+        })
         .returning("id")
         .executeTakeFirstOrThrow()
     ).id;
   }
   if (input.settings) {
     await db.deleteFrom("catalogue_settings").where("merchant_id", "=", input.merchantId).execute();
-    await db.insertInto("catalogue_settings").values({ merchant_id: input.merchantId, data: JSON.stringify(input.settings), updated_at: at }).execute();
+    await db
+      .insertInto("catalogue_settings")
+      .values({ merchant_id: input.merchantId, data: JSON.stringify(input.settings), updated_at: at })
+      .execute();
   }
   return { products, discountCode, storeId };
 }
 
-export const inventoryOf = async (db: DB, productId: number) => (await db.selectFrom("catalogue_products").select("inventory").where("id", "=", productId).executeTakeFirstOrThrow()).inventory;
+export const inventoryOf = async (db: DB, productId: number) =>
+  (await db.selectFrom("catalogue_products").select("inventory").where("id", "=", productId).executeTakeFirstOrThrow())
+    .inventory;

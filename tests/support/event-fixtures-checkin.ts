@@ -11,7 +11,11 @@ const stamp = () => new Date().toISOString();
 export const doorToday = () => DateTime.fromJSDate(now()).setZone("Asia/Kuwait").toFormat("yyyy-MM-dd");
 
 /** A published event of the merchant with one ticket (18:00–22:00) on one date (today unless told), inserted as rows. */
-export async function insertCheckinEvent(db: DB, merchantId: number, options: { title?: string; date?: string; status?: "published" | "draft" | "closed" } = {}) {
+export async function insertCheckinEvent(
+  db: DB,
+  merchantId: number,
+  options: { title?: string; date?: string; status?: "published" | "draft" | "closed" } = {},
+) {
   const slug = `door-${randomBytes(4).toString("hex")}`;
   const title = options.title ?? `Door night ${slug}`;
   const event = await db
@@ -46,13 +50,30 @@ export async function insertCheckinEvent(db: DB, merchantId: number, options: { 
     .executeTakeFirstOrThrow();
   const ticket = await db
     .insertInto("event_tickets")
-    .values({ merchant_id: merchantId, event_id: event.id, name_en: "Standing", name_ar: "وقوف", price: 0, start_time: "18:00", end_time: "22:00", quantity: 100, position: 1 })
+    .values({
+      merchant_id: merchantId,
+      event_id: event.id,
+      name_en: "Standing",
+      name_ar: "وقوف",
+      price: 0,
+      start_time: "18:00",
+      end_time: "22:00",
+      quantity: 100,
+      position: 1,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   const date = options.date ?? doorToday();
   const ticketDate = await db
     .insertInto("event_ticket_dates")
-    .values({ merchant_id: merchantId, event_id: event.id, ticket_id: ticket.id, event_date: date, quantity: 100, taken: 0 })
+    .values({
+      merchant_id: merchantId,
+      event_id: event.id,
+      ticket_id: ticket.id,
+      event_date: date,
+      quantity: 100,
+      taken: 0,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   return { id: event.id, slug, title, ticketId: ticket.id, ticketDateId: ticketDate.id, date };
@@ -91,14 +112,36 @@ export async function insertCheckinBooking(
     .executeTakeFirstOrThrow();
   const item = await db
     .insertInto("booking_items")
-    .values({ merchant_id: merchantId, booking_id: booking.id, ticket_date_id: event.ticketDateId, quantity, amount: 0, status: options.status ?? "paid", created_at: stamp(), updated_at: stamp() })
+    .values({
+      merchant_id: merchantId,
+      booking_id: booking.id,
+      ticket_date_id: event.ticketDateId,
+      quantity,
+      amount: 0,
+      status: options.status ?? "paid",
+      created_at: stamp(),
+      updated_at: stamp(),
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   const numbers = Array.from({ length: quantity }, () => newMemberNumber());
   await db
     .insertInto("booking_members")
-    .values(numbers.map((number, index) => ({ merchant_id: merchantId, event_id: event.id, booking_id: booking.id, item_id: item.id, number, position: index + 1 })))
+    .values(
+      numbers.map((number, index) => ({
+        merchant_id: merchantId,
+        event_id: event.id,
+        booking_id: booking.id,
+        item_id: item.id,
+        number,
+        position: index + 1,
+      })),
+    )
     .execute();
-  await db.updateTable("event_ticket_dates").set((eb) => ({ taken: eb("taken", "+", quantity) })).where("id", "=", event.ticketDateId).execute();
+  await db
+    .updateTable("event_ticket_dates")
+    .set((eb) => ({ taken: eb("taken", "+", quantity) }))
+    .where("id", "=", event.ticketDateId)
+    .execute();
   return { bookingId: booking.id, numbers };
 }

@@ -10,7 +10,19 @@ type TicketSpec = { name?: string; price?: number; start?: string; end?: string;
 export async function insertEvent(
   db: DB,
   merchantId: number,
-  input: { slug: string; title?: string; isFree?: boolean; tickets: TicketSpec[]; fields?: { name: string; label_en: string; label_ar: string; type?: "text" | "phone" | "attachment"; required?: boolean }[] },
+  input: {
+    slug: string;
+    title?: string;
+    isFree?: boolean;
+    tickets: TicketSpec[];
+    fields?: {
+      name: string;
+      label_en: string;
+      label_ar: string;
+      type?: "text" | "phone" | "attachment";
+      required?: boolean;
+    }[];
+  },
 ) {
   const at = nowIso();
   const event = await db
@@ -75,7 +87,16 @@ export async function insertEvent(
   for (const [position, field] of (input.fields ?? []).entries()) {
     await db
       .insertInto("event_fields")
-      .values({ merchant_id: merchantId, event_id: event.id, name: field.name, label_en: field.label_en, label_ar: field.label_ar, type: field.type ?? "text", required: field.required ? 1 : 0, position })
+      .values({
+        merchant_id: merchantId,
+        event_id: event.id,
+        name: field.name,
+        label_en: field.label_en,
+        label_ar: field.label_ar,
+        type: field.type ?? "text",
+        required: field.required ? 1 : 0,
+        position,
+      })
       .execute();
   }
   return { id: event.id, slug: input.slug, tickets };
@@ -83,13 +104,32 @@ export async function insertEvent(
 
 /** Marks some of a booking's places scanned at the door. */
 export async function scanPlaces(db: DB, bookingId: number, count: number) {
-  const members = await db.selectFrom("booking_members").select("id").where("booking_id", "=", bookingId).where("scanned_at", "is", null).orderBy("position").limit(count).execute();
+  const members = await db
+    .selectFrom("booking_members")
+    .select("id")
+    .where("booking_id", "=", bookingId)
+    .where("scanned_at", "is", null)
+    .orderBy("position")
+    .limit(count)
+    .execute();
   if (members.length === 0) return;
-  await db.updateTable("booking_members").set({ scanned_at: nowIso() }).where("id", "in", members.map((member) => member.id)).execute();
+  await db
+    .updateTable("booking_members")
+    .set({ scanned_at: nowIso() })
+    .where(
+      "id",
+      "in",
+      members.map((member) => member.id),
+    )
+    .execute();
 }
 
 /** Places taken of a ticket's date. */
 export async function placesTaken(db: DB, ticketDateId: number) {
-  const row = await db.selectFrom("event_ticket_dates").select("taken").where("id", "=", ticketDateId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("event_ticket_dates")
+    .select("taken")
+    .where("id", "=", ticketDateId)
+    .executeTakeFirstOrThrow();
   return row.taken;
 }

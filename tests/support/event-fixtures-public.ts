@@ -15,7 +15,13 @@ export type TestEventInput = {
   queueCapacity?: number | null;
   gatewayCodes?: string[];
   termsEn?: string;
-  fields?: { name: string; label_en: string; label_ar: string; type: "text" | "phone" | "attachment"; required?: boolean }[];
+  fields?: {
+    name: string;
+    label_en: string;
+    label_ar: string;
+    type: "text" | "phone" | "attachment";
+    required?: boolean;
+  }[];
 };
 
 /** An event with one ticket on its dates, written straight into the tables as the event editor would. */
@@ -72,13 +78,29 @@ export async function createTestEvent(db: DB, input: TestEventInput) {
   for (const date of input.dates ?? ["2030-12-20"]) {
     await db
       .insertInto("event_ticket_dates")
-      .values({ merchant_id: input.merchantId, event_id: event.id, ticket_id: ticket.id, event_date: date, quantity: input.quantity ?? 10, taken: 0 })
+      .values({
+        merchant_id: input.merchantId,
+        event_id: event.id,
+        ticket_id: ticket.id,
+        event_date: date,
+        quantity: input.quantity ?? 10,
+        taken: 0,
+      })
       .execute();
   }
   for (const [position, field] of (input.fields ?? []).entries()) {
     await db
       .insertInto("event_fields")
-      .values({ merchant_id: input.merchantId, event_id: event.id, name: field.name, label_en: field.label_en, label_ar: field.label_ar, type: field.type, required: field.required ? 1 : 0, position })
+      .values({
+        merchant_id: input.merchantId,
+        event_id: event.id,
+        name: field.name,
+        label_en: field.label_en,
+        label_ar: field.label_ar,
+        type: field.type,
+        required: field.required ? 1 : 0,
+        position,
+      })
       .execute();
   }
   return { id: event.id, slug, ticketId: ticket.id };

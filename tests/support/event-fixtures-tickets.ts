@@ -9,12 +9,21 @@ let made = 0;
  * A published event of the merchant with one ticket (18:00–22:00) on one date far ahead, free or
  * paid (5.000 KWD a place, through the KNET sandbox), written as rows, as the event editor would.
  */
-export async function insertTicketedEvent(db: DB, merchantId: number, options: { free: boolean; places?: number; date?: string }) {
+export async function insertTicketedEvent(
+  db: DB,
+  merchantId: number,
+  options: { free: boolean; places?: number; date?: string },
+) {
   made += 1;
   const at = new Date().toISOString();
   const date = options.date ?? "2031-12-20";
   const places = options.places ?? 20;
-  const unit = await db.selectFrom("units").select("id").where("merchant_id", "=", merchantId).orderBy("id").executeTakeFirst();
+  const unit = await db
+    .selectFrom("units")
+    .select("id")
+    .where("merchant_id", "=", merchantId)
+    .orderBy("id")
+    .executeTakeFirst();
   const event = await db
     .insertInto("events")
     .values({
@@ -61,13 +70,28 @@ export async function insertTicketedEvent(db: DB, merchantId: number, options: {
     })
     .returning("id")
     .executeTakeFirstOrThrow();
-  await db.insertInto("event_ticket_dates").values({ merchant_id: merchantId, event_id: event.id, ticket_id: ticket.id, event_date: date, quantity: places, taken: 0 }).execute();
+  await db
+    .insertInto("event_ticket_dates")
+    .values({
+      merchant_id: merchantId,
+      event_id: event.id,
+      ticket_id: ticket.id,
+      event_date: date,
+      quantity: places,
+      taken: 0,
+    })
+    .execute();
   return { eventId: event.id, ticketId: ticket.id, date };
 }
 
 /** A customer's booking of `quantity` places, as the public booking API makes it. */
-export async function bookPlaces(db: DB, event: { eventId: number; ticketId: number; date: string }, input: { quantity: number; lang?: Language; email?: string }) {
-  const slug = (await db.selectFrom("events").select("slug").where("id", "=", event.eventId).executeTakeFirstOrThrow()).slug;
+export async function bookPlaces(
+  db: DB,
+  event: { eventId: number; ticketId: number; date: string },
+  input: { quantity: number; lang?: Language; email?: string },
+) {
+  const slug = (await db.selectFrom("events").select("slug").where("id", "=", event.eventId).executeTakeFirstOrThrow())
+    .slug;
   const outcome = await createBooking(db, {
     request: BookingSchema.parse({
       event: slug,

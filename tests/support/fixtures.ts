@@ -15,8 +15,16 @@ export function createUser(db: DB, merchantId: number, user: NewUserInput, passw
 
 /** A merchant with a superuser, a staff user and an OTP user, named after `prefix`. */
 export async function seedMerchant(db: DB, prefix: string) {
-  const merchantId = await createMerchant(db, { name: `${prefix} Store`, titleEn: `${prefix} Store`, titleAr: `متجر ${prefix}`, sections: sectionsForNewMerchant() });
-  const user = (username: string, extra: { superuser?: boolean; requiresOtp?: boolean; permissions?: Permission[] } = {}) =>
+  const merchantId = await createMerchant(db, {
+    name: `${prefix} Store`,
+    titleEn: `${prefix} Store`,
+    titleAr: `متجر ${prefix}`,
+    sections: sectionsForNewMerchant(),
+  });
+  const user = (
+    username: string,
+    extra: { superuser?: boolean; requiresOtp?: boolean; permissions?: Permission[] } = {},
+  ) =>
     createUser(db, merchantId, {
       username,
       email: `${username}@${prefix.toLowerCase()}.example`,
@@ -27,7 +35,9 @@ export async function seedMerchant(db: DB, prefix: string) {
       permissions: extra.permissions ?? [],
     });
   const adminId = await user(`${prefix}-admin`, { superuser: true });
-  const staffId = await user(`${prefix}-staff`, { permissions: ["view_paymenttransaction", "search_paymenttransaction"] });
+  const staffId = await user(`${prefix}-staff`, {
+    permissions: ["view_paymenttransaction", "search_paymenttransaction"],
+  });
   const otpId = await user(`${prefix}-otp`, { requiresOtp: true });
   await seedDemoGateways(db, merchantId);
   return {

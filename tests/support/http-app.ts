@@ -14,7 +14,8 @@ type RequestOptions = {
 };
 
 /** A phone's browser, as customers' requests name themselves. */
-export const BROWSER_USER_AGENT = "Mozilla/5.0 (Linux; Android 14; SM-A546E) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
+export const BROWSER_USER_AGENT =
+  "Mozilla/5.0 (Linux; Android 14; SM-A546E) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
 
 export type TestApp = Awaited<ReturnType<typeof loadApp>>;
 
@@ -29,8 +30,19 @@ export async function loadApp(env: Record<string, string>) {
     entry: {
       module: {
         createLoadContext: (input: { clientAddress: string | null }) => any;
-        createPayPageHandler: (build: ServerBuild) => (url: URL, cookieHeader?: string | null, request?: { method: string; headers: Headers }) => Promise<{ status: number; headers: [string, string][]; body: string } | null>;
-        createSectionPagesHandler: (build: ServerBuild) => (url: URL, cookieHeader?: string | null) => Promise<{ status: number; headers: [string, string][]; body: string } | null>;
+        createPayPageHandler: (
+          build: ServerBuild,
+        ) => (
+          url: URL,
+          cookieHeader?: string | null,
+          request?: { method: string; headers: Headers },
+        ) => Promise<{ status: number; headers: [string, string][]; body: string } | null>;
+        createSectionPagesHandler: (
+          build: ServerBuild,
+        ) => (
+          url: URL,
+          cookieHeader?: string | null,
+        ) => Promise<{ status: number; headers: [string, string][]; body: string } | null>;
       };
     };
   };
@@ -60,7 +72,10 @@ export async function loadApp(env: Record<string, string>) {
     if (method !== "GET" && !headers.has("Origin") && !pathname.startsWith("/api/")) headers.set("Origin", origin);
     if (headers.get("Origin") === "") headers.delete("Origin");
     const req = new Request(`${origin}${pathname}`, { method, headers, body, redirect: "manual" });
-    const response = await handler(req, build.entry.module.createLoadContext({ clientAddress: options.ip ?? "127.0.0.1" }));
+    const response = await handler(
+      req,
+      build.entry.module.createLoadContext({ clientAddress: options.ip ?? "127.0.0.1" }),
+    );
     clockCookie = testClockCookieFrom(response.headers.getSetCookie()) ?? clockCookie;
     return response;
   }
@@ -81,7 +96,10 @@ export async function loadApp(env: Record<string, string>) {
   /** The pay page's direct handler, as server.js mounts it in front of the router. */
   const renderPayPage = build.entry.module.createPayPageHandler(build);
   async function requestPayPage(pathname: string, userAgent = BROWSER_USER_AGENT) {
-    const page = await renderPayPage(new URL(pathname, origin), clockCookie, { method: "GET", headers: new Headers({ "User-Agent": userAgent }) });
+    const page = await renderPayPage(new URL(pathname, origin), clockCookie, {
+      method: "GET",
+      headers: new Headers({ "User-Agent": userAgent }),
+    });
     if (!page) throw new Error(`The pay page handler does not serve ${pathname}`);
     return new Response(page.body || null, { status: page.status, headers: page.headers });
   }
@@ -89,7 +107,10 @@ export async function loadApp(env: Record<string, string>) {
   /** The sections' direct pages (the food menu), as server.js mounts them in front of the router. */
   const renderSectionPage = build.entry.module.createSectionPagesHandler(build);
   async function requestSectionPage(pathname: string, cookie?: string) {
-    const page = await renderSectionPage(new URL(pathname, origin), [clockCookie, cookie].filter(Boolean).join("; ") || null);
+    const page = await renderSectionPage(
+      new URL(pathname, origin),
+      [clockCookie, cookie].filter(Boolean).join("; ") || null,
+    );
     if (!page) return null;
     return new Response(page.body || null, { status: page.status, headers: page.headers });
   }

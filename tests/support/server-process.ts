@@ -21,7 +21,15 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   const output: string[] = [];
   const child = spawn(process.execPath, ["server.js"], {
     cwd: process.cwd(),
-    env: { ...process.env, NODE_ENV: "production", WORKER: "off", TEST_CLOCK: "1", SEED_DEMO: "0", ...env, PORT: String(port) },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      WORKER: "off",
+      TEST_CLOCK: "1",
+      SEED_DEMO: "0",
+      ...env,
+      PORT: String(port),
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout!.on("data", (chunk) => output.push(String(chunk)));
@@ -30,7 +38,13 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`The server exited: ${output.join("")}`);
-    if (await fetch(`${url}/healthz`).then((response) => response.ok, () => false)) return { url, child, output };
+    if (
+      await fetch(`${url}/healthz`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      return { url, child, output };
     if (Date.now() > deadline) throw new Error(`The server did not start: ${output.join("")}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -19,7 +19,8 @@ export type TestDatabase = {
  * `upTo`: migrated only up to that migration (an older installation's schema), or not at all (null).
  */
 export async function createTestDatabase(options: { upTo?: string | null } = {}): Promise<TestDatabase> {
-  const migrate = (db: DB) => (options.upTo === null ? Promise.resolve([]) : migrateToLatest(db, { upTo: options.upTo }));
+  const migrate = (db: DB) =>
+    options.upTo === null ? Promise.resolve([]) : migrateToLatest(db, { upTo: options.upTo });
   const engine = process.env.TEST_DB_ENGINE === "postgres" ? "postgres" : "sqlite";
   if (engine === "postgres") {
     const adminUrl = process.env.TEST_POSTGRES_URL;

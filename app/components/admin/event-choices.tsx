@@ -3,7 +3,15 @@ import { useTranslation } from "react-i18next";
 import { CheckboxChoice } from "~/components/choice";
 
 /** The event types as checkboxes (`events`), shared by the new endpoint form and an endpoint's page. */
-export function EventChoices({ events, chosen, error }: { events: readonly string[]; chosen: readonly string[]; error?: string }) {
+export function EventChoices({
+  events,
+  chosen,
+  error,
+}: {
+  events: readonly string[];
+  chosen: readonly string[];
+  error?: string;
+}) {
   const { t } = useTranslation();
   return (
     <fieldset className="plain-fieldset" aria-describedby={error ? "events-error" : undefined}>

@@ -38,7 +38,11 @@ export function AttemptResult({ result, path }: { result: AttemptResultData; pat
         : t(`result.reasons.${result.reason}.title`);
   return (
     <div className="pay-page">
-      {result.returnUrl ? <meta httpEquiv="refresh" content={`3;url=${result.returnUrl}`} /> : result.next ? <meta httpEquiv="refresh" content={`3;url=${result.next}`} /> : null}
+      {result.returnUrl ? (
+        <meta httpEquiv="refresh" content={`3;url=${result.returnUrl}`} />
+      ) : result.next ? (
+        <meta httpEquiv="refresh" content={`3;url=${result.next}`} />
+      ) : null}
       {result.unit ? <PublicHeader unit={result.unit} lang={result.lang} path={path} /> : null}
       <main className="c-main c-main--narrow">
         <Card padding="xl">
@@ -58,7 +62,9 @@ export function AttemptResult({ result, path }: { result: AttemptResultData; pat
               </>
             ) : null}
             {result.expired ? null : (
-              <p className={cod ? "result-amount result-amount--on-delivery" : "result-amount"}>{cod ? t("result.cod_amount", { amount: result.amount }) : result.amount}</p>
+              <p className={cod ? "result-amount result-amount--on-delivery" : "result-amount"}>
+                {cod ? t("result.cod_amount", { amount: result.amount }) : result.amount}
+              </p>
             )}
             {result.contact ? <ContactMerchant contact={result.contact} /> : null}
             {pending ? (

@@ -23,7 +23,11 @@ export function ContactMerchant({ contact }: { contact: ContactView }) {
           {contact.email ? (
             <li>
               <IconMail size={18} aria-hidden />
-              <a className="c-link" href={`mailto:${contact.email}`} aria-label={`${t("pay.contact_email")}: ${contact.email}`}>
+              <a
+                className="c-link"
+                href={`mailto:${contact.email}`}
+                aria-label={`${t("pay.contact_email")}: ${contact.email}`}
+              >
                 <EmailAddress value={contact.email} />
               </a>
             </li>
@@ -31,7 +35,12 @@ export function ContactMerchant({ contact }: { contact: ContactView }) {
           {contact.phone ? (
             <li>
               <IconPhone size={18} aria-hidden />
-              <a className="c-link" href={`tel:${contact.phone.href}`} dir="ltr" aria-label={`${t("pay.contact_phone")}: ${contact.phone.text}`}>
+              <a
+                className="c-link"
+                href={`tel:${contact.phone.href}`}
+                dir="ltr"
+                aria-label={`${t("pay.contact_phone")}: ${contact.phone.text}`}
+              >
                 {contact.phone.text}
               </a>
             </li>
@@ -39,7 +48,14 @@ export function ContactMerchant({ contact }: { contact: ContactView }) {
           {contact.website ? (
             <li>
               <IconWorld size={18} aria-hidden />
-              <a className="c-link" href={contact.website.href} dir="ltr" rel="noopener noreferrer" target="_blank" aria-label={`${t("pay.website")}: ${contact.website.text}`}>
+              <a
+                className="c-link"
+                href={contact.website.href}
+                dir="ltr"
+                rel="noopener noreferrer"
+                target="_blank"
+                aria-label={`${t("pay.website")}: ${contact.website.text}`}
+              >
                 {contact.website.text}
               </a>
             </li>

@@ -74,13 +74,19 @@ function AddressForm({ view }: { view: DeliveryView }) {
               ))}
             </div>
           </fieldset>
-          {input("custom_address", t("delivery.custom_address"), { maxLength: 15, description: t("delivery.custom_address_help") })}
+          {input("custom_address", t("delivery.custom_address"), {
+            maxLength: 15,
+            description: t("delivery.custom_address_help"),
+          })}
           {view.areas ? (
             <SelectField
               name="area"
               label={t("delivery.area")}
               defaultValue={value("area")}
-              options={[{ value: "", label: t("delivery.choose_area") }, ...view.areas.map((area) => ({ value: area, label: area }))]}
+              options={[
+                { value: "", label: t("delivery.choose_area") },
+                ...view.areas.map((area) => ({ value: area, label: area })),
+              ]}
               error={fieldError(view, "area", t)}
               required
             />
@@ -153,10 +159,30 @@ function LocationForm({ view }: { view: DeliveryView }) {
             <details className="location-edit" open={Boolean(view.errors)}>
               <summary>{t("delivery.enter_coordinates")}</summary>
               <div className="c-grid c-grid--2" style={{ marginTop: "var(--mantine-spacing-sm)" }}>
-                <TextField name="lat" label={t("delivery.latitude")} defaultValue={String(point.lat)} inputMode="decimal" error={fieldError(view, "lat", t)} dir="ltr" />
-                <TextField name="lng" label={t("delivery.longitude")} defaultValue={String(point.lng)} inputMode="decimal" error={fieldError(view, "lng", t)} dir="ltr" />
+                <TextField
+                  name="lat"
+                  label={t("delivery.latitude")}
+                  defaultValue={String(point.lat)}
+                  inputMode="decimal"
+                  error={fieldError(view, "lat", t)}
+                  dir="ltr"
+                />
+                <TextField
+                  name="lng"
+                  label={t("delivery.longitude")}
+                  defaultValue={String(point.lng)}
+                  inputMode="decimal"
+                  error={fieldError(view, "lng", t)}
+                  dir="ltr"
+                />
               </div>
-              <Button type="button" variant="subtle" style={{ marginTop: "var(--mantine-spacing-xs)" }} data-use-my-location hidden>
+              <Button
+                type="button"
+                variant="subtle"
+                style={{ marginTop: "var(--mantine-spacing-xs)" }}
+                data-use-my-location
+                hidden
+              >
                 {t("delivery.use_my_location")}
               </Button>
             </details>
@@ -181,12 +207,24 @@ function ConfirmStep({ view }: { view: DeliveryView }) {
   const t = useText();
   const address = view.address ?? {};
   const lines = [
-    address.address === "Custom" ? address.custom_address : address.address ? t(`delivery.types.${address.address}`) : null,
+    address.address === "Custom"
+      ? address.custom_address
+      : address.address
+        ? t(`delivery.types.${address.address}`)
+        : null,
     address.area,
-    [address.block && `${t("delivery.block")} ${address.block}`, address.street && `${t("delivery.street")} ${address.street}`, address.avenue && `${t("delivery.avenue")} ${address.avenue}`]
+    [
+      address.block && `${t("delivery.block")} ${address.block}`,
+      address.street && `${t("delivery.street")} ${address.street}`,
+      address.avenue && `${t("delivery.avenue")} ${address.avenue}`,
+    ]
       .filter(Boolean)
       .join("، "),
-    [address.house_no && `${t("delivery.house_no")} ${address.house_no}`, address.floor && `${t("delivery.floor")} ${address.floor}`, address.office_no && `${t("delivery.office_no")} ${address.office_no}`]
+    [
+      address.house_no && `${t("delivery.house_no")} ${address.house_no}`,
+      address.floor && `${t("delivery.floor")} ${address.floor}`,
+      address.office_no && `${t("delivery.office_no")} ${address.office_no}`,
+    ]
       .filter(Boolean)
       .join("، "),
     address.paci_no ? `${t("delivery.paci_no")} ${address.paci_no}` : null,
@@ -206,7 +244,11 @@ function ConfirmStep({ view }: { view: DeliveryView }) {
             </p>
           ))}
           {view.location ? (
-            <a href={`https://www.google.com/maps?q=${view.location.lat},${view.location.lng}`} target="_blank" rel="noopener noreferrer">
+            <a
+              href={`https://www.google.com/maps?q=${view.location.lat},${view.location.lng}`}
+              target="_blank"
+              rel="noopener noreferrer"
+            >
               {t("delivery.view_on_map")}
             </a>
           ) : null}

@@ -4,7 +4,12 @@
  */
 export function EmailAddress({ value }: { value: string }) {
   const at = value.lastIndexOf("@");
-  if (at <= 0) return <span className="email-address__part" title={value}>{value}</span>;
+  if (at <= 0)
+    return (
+      <span className="email-address__part" title={value}>
+        {value}
+      </span>
+    );
   return (
     <span className="email-address" dir="ltr" title={value}>
       <span className="email-address__part">{value.slice(0, at + 1)}</span>

@@ -17,7 +17,10 @@ export function OrderDescription({ items }: { items: string[] }) {
       <h3 className="pay-details__heading">{t("pay.order_description")}</h3>
       <ul className="order-items">
         {items.map((item, index) => (
-          <li key={index} className={Array.from(item).length > LONG_ITEM_LENGTH ? "order-item order-item--long" : "order-item"}>
+          <li
+            key={index}
+            className={Array.from(item).length > LONG_ITEM_LENGTH ? "order-item order-item--long" : "order-item"}
+          >
             {item}
           </li>
         ))}

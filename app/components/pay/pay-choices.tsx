@@ -2,7 +2,16 @@ import { IconChevronLeft, IconChevronRight } from "@tabler/icons-react";
 import { useText } from "~/components/pay/use-text";
 import { Button } from "./ui";
 
-type Choice = { code: string; name: string; logoUrl: string | null; total: string; /** The total as a decimal string, for a wallet's payment sheet. */ amount?: string; fee: string | null; feeByMerchant: boolean; cashOnDelivery: boolean };
+type Choice = {
+  code: string;
+  name: string;
+  logoUrl: string | null;
+  total: string;
+  /** The total as a decimal string, for a wallet's payment sheet. */ amount?: string;
+  fee: string | null;
+  feeByMerchant: boolean;
+  cashOnDelivery: boolean;
+};
 
 /**
  * The payment methods as radio cards in a row that scrolls (4 visible, 3 under 600 px), then one
@@ -22,7 +31,13 @@ export function PayChoices({ choices, selected }: { choices: Choice[]; selected:
         <span className="c-strong">{t("pay.choose_method")}</span>
       </legend>
       <div className="pay-choices-row">
-        <Button variant="default" className="c-icon-button" data-scroll="previous" aria-label={t("pay.previous")} hidden>
+        <Button
+          variant="default"
+          className="c-icon-button"
+          data-scroll="previous"
+          aria-label={t("pay.previous")}
+          hidden
+        >
           <IconChevronLeft size={18} className="flip-rtl" />
         </Button>
         <div className="pay-choices">
@@ -41,7 +56,9 @@ export function PayChoices({ choices, selected }: { choices: Choice[]; selected:
                 {choice.logoUrl ? <img src={choice.logoUrl} alt="" width={72} height={36} /> : null}
                 <span className="pay-choice__name">{choice.name}</span>
                 <span className="pay-choice__total">{choice.total}</span>
-                <span className="pay-choice__fee">{choice.fee ? t("pay.fee_line", { fee: choice.fee }) : t("pay.no_fee")}</span>
+                <span className="pay-choice__fee">
+                  {choice.fee ? t("pay.fee_line", { fee: choice.fee }) : t("pay.no_fee")}
+                </span>
               </span>
             </label>
           ))}
@@ -65,7 +82,9 @@ export function PayChoices({ choices, selected }: { choices: Choice[]; selected:
             data-pay-now={choice.code}
             data-template={choice.cashOnDelivery ? undefined : template}
           >
-            <span className="pay-now__label">{choice.cashOnDelivery ? t("pay.confirm_order") : template.replace("{amount}", choice.total).trim()}</span>
+            <span className="pay-now__label">
+              {choice.cashOnDelivery ? t("pay.confirm_order") : template.replace("{amount}", choice.total).trim()}
+            </span>
             <span className="pay-now__method"> · {choice.name}</span>
           </Button>
         ))}

@@ -13,7 +13,15 @@ const texts: Record<Exclude<Status, "payable">, { title: string; message?: strin
 };
 
 /** Every state of a pay link in which there is nothing to pay. */
-export function PayStatus({ status, settledLink, contact }: { status: Status; settledLink: string | null; contact: ContactView | null }) {
+export function PayStatus({
+  status,
+  settledLink,
+  contact,
+}: {
+  status: Status;
+  settledLink: string | null;
+  contact: ContactView | null;
+}) {
   const t = useText();
   if (status === "payable") return null;
   const text = texts[status];

@@ -24,9 +24,11 @@ type SummaryView = {
 export function PaySummary({ view, merchant }: { view: SummaryView; merchant: string | null }) {
   const t = useText();
   const items = descriptionItems(view.description);
-  const parts = [items.length ? t("pay.order_description") : null, view.remarks.length ? t("pay.remarks") : null, view.attachment ? t("pay.attachment") : null].filter(
-    (part): part is string => Boolean(part),
-  );
+  const parts = [
+    items.length ? t("pay.order_description") : null,
+    view.remarks.length ? t("pay.remarks") : null,
+    view.attachment ? t("pay.attachment") : null,
+  ].filter((part): part is string => Boolean(part));
   return (
     <Card className="pay-summary">
       <div className="pay-summary__head">

@@ -39,7 +39,9 @@ export function PublicHeader({ unit, lang, path }: { unit: UnitHeader; lang: Lan
     <header className="public-header" style={{ background: transparent ? "transparent" : unit.headerColor, color }}>
       <div className="public-header__bar">
         <div className="public-header__brand">
-          {unit.logoUrl ? <img className="public-header__logo" src={unit.logoUrl} alt={unit.title} height={70} /> : null}
+          {unit.logoUrl ? (
+            <img className="public-header__logo" src={unit.logoUrl} alt={unit.title} height={70} />
+          ) : null}
           {unit.showTitle && !transparent ? <p className="public-header__title">{unit.title}</p> : null}
         </div>
         <div className="public-header__links">

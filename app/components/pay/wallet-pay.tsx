@@ -10,7 +10,13 @@ type WalletsView = {
   currency: string;
   country: string;
   applePay: { code: string } | null;
-  googlePay: { code: string; gateway: string; gatewayMerchantId: string; merchantId: string | null; environment: "TEST" | "PRODUCTION" } | null;
+  googlePay: {
+    code: string;
+    gateway: string;
+    gatewayMerchantId: string;
+    merchantId: string | null;
+    environment: "TEST" | "PRODUCTION";
+  } | null;
 };
 
 /**

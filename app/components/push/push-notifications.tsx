@@ -17,7 +17,9 @@ function keyBytes(base64: string) {
 }
 
 function supported() {
-  return typeof window !== "undefined" && "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
+  return (
+    typeof window !== "undefined" && "serviceWorker" in navigator && "PushManager" in window && "Notification" in window
+  );
 }
 
 async function currentSubscription() {
@@ -72,7 +74,10 @@ export function PushNotifications({ vapidPublicKey, username }: { vapidPublicKey
       await navigator.serviceWorker.ready;
       const subscription =
         (await registration.pushManager.getSubscription()) ??
-        (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(vapidPublicKey) }));
+        (await registration.pushManager.subscribe({
+          userVisibleOnly: true,
+          applicationServerKey: keyBytes(vapidPublicKey),
+        }));
       fetcher.submit({ intent: "push_on", subscription: JSON.stringify(subscription.toJSON()) }, { method: "post" });
       localStorage.setItem(OWNER_KEY, username);
       setState("on");

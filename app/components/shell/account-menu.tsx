@@ -9,7 +9,15 @@ import { otherLanguage, switchLanguagePath, type Language } from "~/lib/i18n";
  * The top-bar menu. A <details> disclosure, so it opens and its logout form posts
  * without JavaScript; with JavaScript it also closes on an outside click or Escape.
  */
-export function AccountMenu({ lang, username, adminUrl }: { lang: Language; username: string; adminUrl: string | null }) {
+export function AccountMenu({
+  lang,
+  username,
+  adminUrl,
+}: {
+  lang: Language;
+  username: string;
+  adminUrl: string | null;
+}) {
   const { t } = useTranslation();
   const location = useLocation();
   const ref = useRef<HTMLDetailsElement>(null);
@@ -53,7 +61,10 @@ export function AccountMenu({ lang, username, adminUrl }: { lang: Language; user
               {t("shell.admin_panel")}
             </MenuLink>
           ) : null}
-          <MenuLink href={switchLanguagePath(location.pathname, location.search, target)} icon={<IconLanguage size={16} />}>
+          <MenuLink
+            href={switchLanguagePath(location.pathname, location.search, target)}
+            icon={<IconLanguage size={16} />}
+          >
             {t("shell.switch_language")}
           </MenuLink>
           <UnstyledButton component={Link} to={`/${lang}/user`} className="menu-item">
@@ -64,7 +75,14 @@ export function AccountMenu({ lang, username, adminUrl }: { lang: Language; user
           </UnstyledButton>
           <Divider my={4} />
           <Form method="post" action={`/${lang}/logout`}>
-            <Button type="submit" variant="subtle" color="red" fullWidth justify="flex-start" leftSection={<IconLogout size={16} />}>
+            <Button
+              type="submit"
+              variant="subtle"
+              color="red"
+              fullWidth
+              justify="flex-start"
+              leftSection={<IconLogout size={16} />}
+            >
               {t("shell.logout")}
             </Button>
           </Form>

@@ -1,5 +1,11 @@
 /** A message of the live channel, as the server sends it (decision 0033). */
-export type LiveEvent = { id: number; merchant_id: number; type: string; data: Record<string, unknown>; created_at: string };
+export type LiveEvent = {
+  id: number;
+  merchant_id: number;
+  type: string;
+  data: Record<string, unknown>;
+  created_at: string;
+};
 
 const URL_PATH = "/api/v1/notifications/live";
 /** Where the last position is kept, so a page loaded anew resumes where the last one stopped. */
@@ -11,7 +17,11 @@ const POSITION_KEY = "kp-live-position";
  * the tab is hidden for long or the user idle past the session's time (the channel never keeps a
  * session alive, and an ended session closes it from the server's side: 401, no more reconnects).
  */
-export function openLiveChannel(options: { onMessage: (event: LiveEvent) => void; onState: (open: boolean) => void; idleMs: number }) {
+export function openLiveChannel(options: {
+  onMessage: (event: LiveEvent) => void;
+  onState: (open: boolean) => void;
+  idleMs: number;
+}) {
   if (typeof EventSource === "undefined") return { close() {} };
   let source: EventSource | null = null;
   let lastActivity = Date.now();

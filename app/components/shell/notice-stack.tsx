@@ -14,7 +14,15 @@ const SHOWN_MS = 8_000;
  * when closed); without JavaScript they are part of the page they were delivered with.
  * `showLinks`: false where the link would lead to the page already open.
  */
-export function NoticeStack({ items, onClose, showLinks = true }: { items: readonly NoticeItem[]; onClose?: (id: number) => void; showLinks?: boolean }) {
+export function NoticeStack({
+  items,
+  onClose,
+  showLinks = true,
+}: {
+  items: readonly NoticeItem[];
+  onClose?: (id: number) => void;
+  showLinks?: boolean;
+}) {
   const { t } = useTranslation();
   const [closed, setClosed] = useState<ReadonlySet<number>>(new Set());
   const close = useCallback(
@@ -32,7 +40,14 @@ export function NoticeStack({ items, onClose, showLinks = true }: { items: reado
       role="region"
       aria-label={t("notifications.region")}
       aria-live="polite"
-      style={{ position: "fixed", bottom: 16, insetInlineEnd: 16, zIndex: 400, width: 360, maxWidth: "calc(100vw - 32px)" }}
+      style={{
+        position: "fixed",
+        bottom: 16,
+        insetInlineEnd: 16,
+        zIndex: 400,
+        width: 360,
+        maxWidth: "calc(100vw - 32px)",
+      }}
     >
       {open.map((item) => (
         <Notice key={item.id} item={item} onClose={close} showLink={showLinks} />

@@ -19,7 +19,13 @@ const NOTICE_TYPES = new Set(["report_exported", "report_failed", "permission_re
 const REPORT_TYPES = new Set(["report_exported", "report_failed"]);
 const onReportsPage = (pathname: string) => pathname.endsWith("/generated-reports");
 /** Messages that change a badge of the menu or the page open: the page's data is read again. */
-const PAGE_TYPES = new Set(["order_created", "orders_changed", "permission_request", "requests_changed", "booking_checked_in"]);
+const PAGE_TYPES = new Set([
+  "order_created",
+  "orders_changed",
+  "permission_request",
+  "requests_changed",
+  "booking_checked_in",
+]);
 /** Messages about one transaction: the page that shows it (its details, the point of sale) reads it again. */
 const TRANSACTION_TYPES = new Set(["payment_completed", "transaction_updated"]);
 
@@ -34,7 +40,15 @@ const TRANSACTION_TYPES = new Set(["payment_completed", "transaction_updated"]);
  * they never keep a session alive. Generated Reports shows the notices of finished reports itself, once, with JavaScript or
  * without: there a report's message reads the page again, so the notice and the ready row come together.
  */
-export function LiveNotifications({ lang, idleMs, initial = [] }: { lang: string; idleMs: number; initial?: readonly NoticeItem[] }) {
+export function LiveNotifications({
+  lang,
+  idleMs,
+  initial = [],
+}: {
+  lang: string;
+  idleMs: number;
+  initial?: readonly NoticeItem[];
+}) {
   const location = useLocation();
   // Notices the page came with (already marked seen by the server): shown now, without JavaScript too.
   const [items, setItems] = useState<NoticeItem[]>(() => [...initial]);
@@ -49,14 +63,18 @@ export function LiveNotifications({ lang, idleMs, initial = [] }: { lang: string
   const poll = useCallback(async () => {
     if (document.hidden || Date.now() - lastActivity.current > idleMs) return;
     try {
-      const response = await fetch(`/${lang}/notifications`, { headers: { Accept: "application/json", "X-Background-Request": "1" } });
+      const response = await fetch(`/${lang}/notifications`, {
+        headers: { Accept: "application/json", "X-Background-Request": "1" },
+      });
       if (!response.ok) return;
       const body = (await response.json()) as { notifications: NoticeItem[] };
       // Moving to another page: that page's data and its own poll take them, so none is lost on the way.
       if (navigating.current) return;
       // On Generated reports a report's notice comes with the page's own data, together with its row.
       const reportsPage = onReportsPage(pathname.current);
-      const fresh = body.notifications.filter((item) => !seen.current.has(item.id) && !(reportsPage && REPORT_TYPES.has(item.kind)));
+      const fresh = body.notifications.filter(
+        (item) => !seen.current.has(item.id) && !(reportsPage && REPORT_TYPES.has(item.kind)),
+      );
       if (fresh.length === 0) return;
       // Taken to be shown, so never again: not on the next page, not in another tab, not at the next
       // sign-in. Only those this request took are shown: one the page's data took meanwhile is on it.
@@ -135,7 +153,11 @@ export function LiveNotifications({ lang, idleMs, initial = [] }: { lang: string
       if (REPORT_TYPES.has(event.type) && onReportsPage(pathname.current)) readPageAgain();
       else if (NOTICE_TYPES.has(event.type)) void poll();
       const transactionId = typeof event.data.transaction_id === "string" ? event.data.transaction_id : null;
-      if (PAGE_TYPES.has(event.type) || (TRANSACTION_TYPES.has(event.type) && transactionId && pathname.current.includes(transactionId))) readPageAgain();
+      if (
+        PAGE_TYPES.has(event.type) ||
+        (TRANSACTION_TYPES.has(event.type) && transactionId && pathname.current.includes(transactionId))
+      )
+        readPageAgain();
       window.dispatchEvent(new CustomEvent("live-message", { detail: event }));
     };
     const channel = openLiveChannel({

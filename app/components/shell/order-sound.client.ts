@@ -16,7 +16,8 @@ function chime(): string {
     }
   }
   const buffer = new DataView(new ArrayBuffer(44 + samples.length * 2));
-  const text = (offset: number, value: string) => [...value].forEach((char, i) => buffer.setUint8(offset + i, char.charCodeAt(0)));
+  const text = (offset: number, value: string) =>
+    [...value].forEach((char, i) => buffer.setUint8(offset + i, char.charCodeAt(0)));
   text(0, "RIFF");
   buffer.setUint32(4, 36 + samples.length * 2, true);
   text(8, "WAVEfmt ");

@@ -6,7 +6,15 @@ import { Form } from "react-router";
 export default function SessionExpiredDialog({ lang }: { lang: string }) {
   const { t } = useTranslation();
   return (
-    <Modal opened onClose={() => {}} withCloseButton={false} closeOnClickOutside={false} closeOnEscape={false} centered title={t("session.expired_title")}>
+    <Modal
+      opened
+      onClose={() => {}}
+      withCloseButton={false}
+      closeOnClickOutside={false}
+      closeOnEscape={false}
+      centered
+      title={t("session.expired_title")}
+    >
       <Stack>
         <Text>{t("session.expired_message")}</Text>
         <Form method="post" action={`/${lang}/logout`} reloadDocument>

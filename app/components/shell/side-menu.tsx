@@ -1,5 +1,13 @@
 import { Badge, Stack, Text } from "@mantine/core";
-import { IconBuildingStore, IconFileReport, IconHelp, IconHome, IconListDetails, IconMail, IconScale } from "@tabler/icons-react";
+import {
+  IconBuildingStore,
+  IconFileReport,
+  IconHelp,
+  IconHome,
+  IconListDetails,
+  IconMail,
+  IconScale,
+} from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { NavLink as RouterNavLink } from "react-router";
 
@@ -31,9 +39,24 @@ type Props = {
  * Sections and sub-items appear only when the merchant has them; every item is a plain link, the
  * current page's marked (aria-current, styled by app.css .side-link).
  */
-export function SideMenu({ lang, sections, canReadMailbox, canExport = false, canManageMerchant = false, isOperator = false, reconciliation = null }: Props) {
+export function SideMenu({
+  lang,
+  sections,
+  canReadMailbox,
+  canExport = false,
+  canManageMerchant = false,
+  isOperator = false,
+  reconciliation = null,
+}: Props) {
   const { t } = useTranslation();
-  const link = (to: string, label: string, icon?: React.ReactNode, end = false, count?: number, countTitle = "tickets.pending_count") => (
+  const link = (
+    to: string,
+    label: string,
+    icon?: React.ReactNode,
+    end = false,
+    count?: number,
+    countTitle = "tickets.pending_count",
+  ) => (
     <RouterNavLink key={to} to={`/${lang}${to}`} end={end} className="side-link">
       {icon ? <span className="side-link__icon">{icon}</span> : null}
       <span className="side-link__label">{label}</span>
@@ -67,7 +90,14 @@ export function SideMenu({ lang, sections, canReadMailbox, canExport = false, ca
         {canExport ? link("/generated-reports", t("shell.generated_reports"), <IconFileReport size={18} />) : null}
         {canReadMailbox ? link("/mailbox", t("shell.mailbox"), <IconMail size={18} />) : null}
         {reconciliation
-          ? link("/reconciliation", t("shell.reconciliation"), <IconScale size={18} />, false, reconciliation.open, "shell.reconciliation_open_count")
+          ? link(
+              "/reconciliation",
+              t("shell.reconciliation"),
+              <IconScale size={18} />,
+              false,
+              reconciliation.open,
+              "shell.reconciliation_open_count",
+            )
           : null}
         {link("/help", t("shell.help"), <IconHelp size={18} />)}
         {canManageMerchant ? link("/admin", t("shell.administration"), <IconBuildingStore size={18} />) : null}

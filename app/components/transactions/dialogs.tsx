@@ -25,9 +25,17 @@ export type OperationDialogData = {
   reasonMaxLength?: number;
 };
 
-export type DialogResult = { dialogError: string; amount?: string; reason?: string } | { review: { amount: string; formatted?: string }; reason?: string; reasonError?: string };
+export type DialogResult =
+  | { dialogError: string; amount?: string; reason?: string }
+  | { review: { amount: string; formatted?: string }; reason?: string; reasonError?: string };
 
-type Outcome = Partial<{ review: { amount: string; formatted?: string }; dialogError: string; amount: string; reason: string; reasonError: string }>;
+type Outcome = Partial<{
+  review: { amount: string; formatted?: string };
+  dialogError: string;
+  amount: string;
+  reason: string;
+  reasonError: string;
+}>;
 
 /** Minor units of a typed amount with at most `decimals` places; null when it is not one. */
 function minorOf(text: string, decimals: number): number | null {
@@ -69,7 +77,10 @@ export function OperationDialog({ dialog, result }: { dialog: OperationDialogDat
     if (serverError && (typed === undefined || value === typed)) return serverError;
     if (review || dialog.kind === "void" || value.trim() === "") return null;
     const minor = minorOf(value, dialog.decimals);
-    if (minor === null || minor <= 0) return t(minor === null && /^\s*\d+[.]\d+\s*$/.test(value) ? "operations.errors.decimals" : "operations.errors.amount");
+    if (minor === null || minor <= 0)
+      return t(
+        minor === null && /^\s*\d+[.]\d+\s*$/.test(value) ? "operations.errors.decimals" : "operations.errors.amount",
+      );
     if (minor > dialog.availableMinor) return t("operations.errors.above_available");
     return null;
   })();
@@ -77,10 +88,20 @@ export function OperationDialog({ dialog, result }: { dialog: OperationDialogDat
   const amountText = review?.formatted ?? `${review?.amount ?? ""} ${dialog.currency}`;
   return (
     <div className="dialog-backdrop">
-      <Paper role="dialog" aria-modal="true" aria-labelledby="operation-title" withBorder shadow="xl" p="lg" className="dialog-card">
+      <Paper
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="operation-title"
+        withBorder
+        shadow="xl"
+        p="lg"
+        className="dialog-card"
+      >
         <Stack gap="sm">
           <Title order={2} fz="h4" id="operation-title">
-            {t(dialog.attemptId ? `operations.title_duplicate.${dialog.kind}` : `operations.title.${dialog.kind}`, { orderNo: dialog.orderNo })}
+            {t(dialog.attemptId ? `operations.title_duplicate.${dialog.kind}` : `operations.title.${dialog.kind}`, {
+              orderNo: dialog.orderNo,
+            })}
           </Title>
           {dialog.availableMinor <= 0 || dialog.blocked ? (
             <>
@@ -101,9 +122,7 @@ export function OperationDialog({ dialog, result }: { dialog: OperationDialogDat
               {dialog.attemptId ? <input type="hidden" name="attempt" value={dialog.attemptId} /> : null}
               <input type="hidden" name="step" value={review ? "confirm" : "review"} />
               <Stack gap="sm">
-                <Text size="sm">
-                  {t("operations.available", { amount: dialog.availableText })}
-                </Text>
+                <Text size="sm">{t("operations.available", { amount: dialog.availableText })}</Text>
                 <TextInput
                   ref={field}
                   name="amount"
@@ -125,7 +144,9 @@ export function OperationDialog({ dialog, result }: { dialog: OperationDialogDat
                         <Table.Tbody>
                           <Table.Tr>
                             <Table.Th w={150}>{t(`operations.confirm.amount.${dialog.kind}`)}</Table.Th>
-                            <Table.Td fw={700}><span dir="ltr">{amountText}</span></Table.Td>
+                            <Table.Td fw={700}>
+                              <span dir="ltr">{amountText}</span>
+                            </Table.Td>
                           </Table.Tr>
                           <Table.Tr>
                             <Table.Th>{t("operations.confirm.order")}</Table.Th>
@@ -133,16 +154,22 @@ export function OperationDialog({ dialog, result }: { dialog: OperationDialogDat
                           </Table.Tr>
                           <Table.Tr>
                             <Table.Th>{t("operations.confirm.customer")}</Table.Th>
-                            <Table.Td style={{ overflowWrap: "anywhere" }}>{dialog.confirmation.customer ?? t("operations.confirm.no_customer")}</Table.Td>
+                            <Table.Td style={{ overflowWrap: "anywhere" }}>
+                              {dialog.confirmation.customer ?? t("operations.confirm.no_customer")}
+                            </Table.Td>
                           </Table.Tr>
                           <Table.Tr>
                             <Table.Th>{t("operations.confirm.paid")}</Table.Th>
-                            <Table.Td><span dir="ltr">{dialog.confirmation.paid}</span></Table.Td>
+                            <Table.Td>
+                              <span dir="ltr">{dialog.confirmation.paid}</span>
+                            </Table.Td>
                           </Table.Tr>
                           {dialog.kind === "refund" ? (
                             <Table.Tr>
                               <Table.Th>{t("operations.confirm.refunded")}</Table.Th>
-                              <Table.Td><span dir="ltr">{dialog.confirmation.refunded}</span></Table.Td>
+                              <Table.Td>
+                                <span dir="ltr">{dialog.confirmation.refunded}</span>
+                              </Table.Td>
                             </Table.Tr>
                           ) : null}
                         </Table.Tbody>
@@ -193,7 +220,15 @@ export function DoneDialog({ done }: { done: string }) {
   const location = useLocation();
   return (
     <div className="dialog-backdrop">
-      <Paper role="dialog" aria-modal="true" aria-labelledby="done-title" withBorder shadow="xl" p="lg" className="dialog-card">
+      <Paper
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="done-title"
+        withBorder
+        shadow="xl"
+        p="lg"
+        className="dialog-card"
+      >
         <Stack gap="sm">
           <Title order={2} fz="h4" id="done-title" c={done === "checking" ? "orange.8" : "green.8"}>
             {t(done === "checking" ? "operations.checking_title" : "operations.success_title")}
@@ -210,19 +245,30 @@ export function DoneDialog({ done }: { done: string }) {
   );
 }
 
-
 /**
  * Asks before a row action that is not an operation (resend email or SMS, cancel, delete,
  * restore): a link opened it, Yes posts the row's command, No goes back to the list.
  */
-export function ConfirmDialog({ confirm }: { confirm: { action: string; id: string; orderNo: number; message: string } }) {
+export function ConfirmDialog({
+  confirm,
+}: {
+  confirm: { action: string; id: string; orderNo: number; message: string };
+}) {
   const { t } = useTranslation();
   const location = useLocation();
   const navigation = useNavigation();
   const close = `${location.pathname}${withParams(location.search, { confirm: null, id: null })}`;
   return (
     <div className="dialog-backdrop">
-      <Paper role="dialog" aria-modal="true" aria-labelledby="confirm-title" withBorder shadow="xl" p="lg" className="dialog-card">
+      <Paper
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="confirm-title"
+        withBorder
+        shadow="xl"
+        p="lg"
+        className="dialog-card"
+      >
         <Stack gap="sm">
           <Title order={2} fz="h4" id="confirm-title">
             {t("transactions.confirm.title", { orderNo: confirm.orderNo })}
@@ -230,7 +276,13 @@ export function ConfirmDialog({ confirm }: { confirm: { action: string; id: stri
           <Text>{confirm.message}</Text>
           <Form method="post">
             <Group>
-              <Button type="submit" name="row_command" value={`${confirm.action}:${confirm.id}`} color={confirm.action === "delete" || confirm.action === "cancel" ? "red" : undefined} loading={navigation.state === "submitting"}>
+              <Button
+                type="submit"
+                name="row_command"
+                value={`${confirm.action}:${confirm.id}`}
+                color={confirm.action === "delete" || confirm.action === "cancel" ? "red" : undefined}
+                loading={navigation.state === "submitting"}
+              >
                 {t("operations.yes")}
               </Button>
               <Anchor component={Link} to={close}>

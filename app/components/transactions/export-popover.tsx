@@ -31,19 +31,32 @@ const ERROR_KEYS = new Set([
  * list's filters applied. A <details> disclosure, so it opens and posts without JavaScript; a
  * refused request comes back with export_error and the panel opens on the reason.
  */
-export function ExportPopover({ section, query, config, lang }: { section: string; query: string; config: ExportPopoverConfig; lang: Language }) {
+export function ExportPopover({
+  section,
+  query,
+  config,
+  lang,
+}: {
+  section: string;
+  query: string;
+  config: ExportPopoverConfig;
+  lang: Language;
+}) {
   const { t } = useTranslation();
   const [searchParams] = useSearchParams();
   const errorKey = searchParams.get("export_error");
   const error = errorKey && ERROR_KEYS.has(errorKey) ? errorKey : null;
-  const [exportType, setExportType] = useState(error === "no_fields" || error === "unknown_field" ? "selected" : "default");
+  const [exportType, setExportType] = useState(
+    error === "no_fields" || error === "unknown_field" ? "selected" : "default",
+  );
   const ref = useRef<HTMLDetailsElement>(null);
 
   useEffect(() => {
     const close = (event: Event) => {
       const details = ref.current;
       if (!details?.open) return;
-      if (event instanceof KeyboardEvent ? event.key === "Escape" : !details.contains(event.target as Node)) details.open = false;
+      if (event instanceof KeyboardEvent ? event.key === "Escape" : !details.contains(event.target as Node))
+        details.open = false;
     };
     document.addEventListener("click", close);
     document.addEventListener("keydown", close);
@@ -66,7 +79,12 @@ export function ExportPopover({ section, query, config, lang }: { section: strin
   return (
     <details className="disclosure-menu" ref={ref} open={error ? true : undefined}>
       <summary>
-        <Button component="span" variant="default" leftSection={<IconDownload size={16} aria-hidden />} rightSection={<IconChevronDown size={14} aria-hidden />}>
+        <Button
+          component="span"
+          variant="default"
+          leftSection={<IconDownload size={16} aria-hidden />}
+          rightSection={<IconChevronDown size={14} aria-hidden />}
+        >
           {t("exports.button")}
         </Button>
       </summary>
@@ -90,8 +108,20 @@ export function ExportPopover({ section, query, config, lang }: { section: strin
             </RadioChoices>
             <RadioChoices legend={t("exports.export_type")}>
               <Stack gap={6}>
-                <RadioChoice name="export_type" value="default" checked={exportType === "default"} onChange={() => setExportType("default")} label={t("exports.type_default")} />
-                <RadioChoice name="export_type" value="selected" checked={exportType === "selected"} onChange={() => setExportType("selected")} label={t("exports.type_selected")} />
+                <RadioChoice
+                  name="export_type"
+                  value="default"
+                  checked={exportType === "default"}
+                  onChange={() => setExportType("default")}
+                  label={t("exports.type_default")}
+                />
+                <RadioChoice
+                  name="export_type"
+                  value="selected"
+                  checked={exportType === "selected"}
+                  onChange={() => setExportType("selected")}
+                  label={t("exports.type_selected")}
+                />
               </Stack>
             </RadioChoices>
             <div className="export-fields" tabIndex={0} role="group" aria-label={t("exports.field_list")}>

@@ -145,7 +145,8 @@ function place(button: HTMLElement, menu: HTMLElement) {
   const rtl = getComputedStyle(button).direction === "rtl";
   const left = rtl ? at.left : at.right - width;
   const below = at.bottom + GAP;
-  const top = below + height > window.innerHeight - EDGE && at.top - GAP - height >= EDGE ? at.top - GAP - height : below;
+  const top =
+    below + height > window.innerHeight - EDGE && at.top - GAP - height >= EDGE ? at.top - GAP - height : below;
   menu.style.left = `${Math.max(EDGE, Math.min(left, window.innerWidth - width - EDGE))}px`;
   menu.style.top = `${Math.max(EDGE, top)}px`;
 }

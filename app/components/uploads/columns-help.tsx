@@ -5,7 +5,17 @@ import { useTranslation } from "react-i18next";
 export type ColumnsHelpKeys = { title: string; required: string; columnHelp: string };
 
 /** What each column of a spreadsheet upload holds, the required ones marked; `children` stand between the title and the list. */
-export function ColumnsHelp({ columns, required, keys, children }: { columns: readonly string[]; required: readonly string[]; keys: ColumnsHelpKeys; children?: React.ReactNode }) {
+export function ColumnsHelp({
+  columns,
+  required,
+  keys,
+  children,
+}: {
+  columns: readonly string[];
+  required: readonly string[];
+  keys: ColumnsHelpKeys;
+  children?: React.ReactNode;
+}) {
   const { t } = useTranslation();
   return (
     <Card withBorder padding="lg">

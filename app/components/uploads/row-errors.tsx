@@ -5,7 +5,16 @@ import { useTranslation } from "react-i18next";
 export type ListedRowError = { row: number; column: string; cell?: string; message: string };
 
 /** The words of one section's list: translation keys; `cell` adds the column of spreadsheet references. */
-export type RowErrorsKeys = { title: string; summary: string; download: string; row: string; column: string; cell?: string; error: string; moreErrors: string };
+export type RowErrorsKeys = {
+  title: string;
+  summary: string;
+  download: string;
+  row: string;
+  column: string;
+  cell?: string;
+  error: string;
+  moreErrors: string;
+};
 
 /** An error report made on the page: the CSV itself as the link, so it downloads without another request. */
 export function csvReportLink(csv: string, fileName: string) {
@@ -34,7 +43,14 @@ export function RowErrors({
 }) {
   const { t } = useTranslation();
   return (
-    <Paper withBorder p="lg" role="alertdialog" aria-labelledby={`${id}-title`} aria-describedby={`${id}-summary`} style={{ borderColor: "var(--mantine-color-red-6)" }}>
+    <Paper
+      withBorder
+      p="lg"
+      role="alertdialog"
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-summary`}
+      style={{ borderColor: "var(--mantine-color-red-6)" }}
+    >
       <Title order={2} fz="h4" id={`${id}-title`} c="red.8">
         {t(keys.title)}
       </Title>

@@ -11,7 +11,10 @@ export function SpreadsheetFileField({
   error,
   inputStyle,
   ...wrapper
-}: { id: string; error?: string; inputStyle?: React.CSSProperties } & Pick<InputWrapperProps, "label" | "description" | "errorProps">) {
+}: { id: string; error?: string; inputStyle?: React.CSSProperties } & Pick<
+  InputWrapperProps,
+  "label" | "description" | "errorProps"
+>) {
   return (
     <Input.Wrapper {...wrapper} error={error} required id={id}>
       <input

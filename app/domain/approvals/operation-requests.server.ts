@@ -60,7 +60,9 @@ function visible(db: DB, merchantId: number, viewer: Actor) {
     .selectFrom("operation_requests")
     .innerJoin("transactions", "transactions.id", "operation_requests.transaction_id")
     .leftJoin("gateways", (join) =>
-      join.onRef("gateways.code", "=", "operation_requests.gateway_code").onRef("gateways.merchant_id", "=", "operation_requests.merchant_id"),
+      join
+        .onRef("gateways.code", "=", "operation_requests.gateway_code")
+        .onRef("gateways.merchant_id", "=", "operation_requests.merchant_id"),
     )
     .where("operation_requests.merchant_id", "=", merchantId);
   if (operationRequestScope(viewer) !== "all") query = query.where("operation_requests.maker_id", "=", viewer.id);
@@ -100,7 +102,10 @@ export async function listOperationRequests(
 export async function findOperationRequest(db: DB, merchantId: number, viewer: Actor, requestId: number) {
   if (!Number.isSafeInteger(requestId) || requestId <= 0) return undefined;
   await expireOperationRequests(db, merchantId);
-  return visible(db, merchantId, viewer).select(COLUMNS).where("operation_requests.id", "=", requestId).executeTakeFirst();
+  return visible(db, merchantId, viewer)
+    .select(COLUMNS)
+    .where("operation_requests.id", "=", requestId)
+    .executeTakeFirst();
 }
 
 /** Pending requests the viewer may act on or follow; ones past their time do not count. */
@@ -119,7 +124,13 @@ export async function countPendingOperationRequests(db: DB, merchantId: number, 
 export async function pendingOperationRequestsOf(db: DB, merchantId: number, viewer: Actor, transactionId: string) {
   if (!operationRequestScope(viewer)) return [];
   return visible(db, merchantId, viewer)
-    .select(["operation_requests.id", "operation_requests.kind", "operation_requests.amount", "operation_requests.currency_code", "operation_requests.maker_name"])
+    .select([
+      "operation_requests.id",
+      "operation_requests.kind",
+      "operation_requests.amount",
+      "operation_requests.currency_code",
+      "operation_requests.maker_name",
+    ])
     .where("operation_requests.transaction_id", "=", transactionId)
     .where("operation_requests.state", "=", "pending")
     .where("operation_requests.expires_at", ">", nowIso())
@@ -128,7 +139,10 @@ export async function pendingOperationRequestsOf(db: DB, merchantId: number, vie
 }
 
 /** What the viewer may do with a request now: a checker approves or rejects another's; the maker cancels their own. */
-export function operationRequestDecisions(request: { state: RequestState; maker_id: number | null }, viewer: Actor): RequestDecision[] {
+export function operationRequestDecisions(
+  request: { state: RequestState; maker_id: number | null },
+  viewer: Actor,
+): RequestDecision[] {
   if (request.state !== "pending") return [];
   const decisions: RequestDecision[] = [];
   if (can(viewer, "approve_operations") && request.maker_id !== viewer.id) decisions.push("approve", "reject");

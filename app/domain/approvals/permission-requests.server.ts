@@ -55,7 +55,10 @@ export async function listGrantCandidates(db: DB, merchantId: number) {
         .where("role_permissions.permission", "in", [...GRANTABLE_PERMISSIONS]),
     )
     .execute();
-  return users.map((user) => ({ ...user, permissions: held.filter((row) => row.user_id === user.id).map((row) => row.permission) }));
+  return users.map((user) => ({
+    ...user,
+    permissions: held.filter((row) => row.user_id === user.id).map((row) => row.permission),
+  }));
 }
 
 /**
@@ -142,14 +145,7 @@ async function checkersOf(db: DB, merchantId: number) {
     .where("users.merchant_id", "=", merchantId)
     .where("users.is_active", "=", 1)
     .where((eb) =>
-      eb.or([
-        eb("users.is_superuser", "=", 1),
-        eb(
-          "users.id",
-          "in",
-          holdersOf(db, "approve_permission_requests"),
-        ),
-      ]),
+      eb.or([eb("users.is_superuser", "=", 1), eb("users.id", "in", holdersOf(db, "approve_permission_requests"))]),
     )
     .orderBy("users.id")
     .execute();
@@ -189,9 +185,11 @@ export async function decidePermissionRequest(
       if (request.requested_by !== input.actor.id && !checker) return refuse("tickets.errors.forbidden");
     } else {
       if (!checker) return refuse("tickets.errors.forbidden");
-      if (request.requested_by === input.actor.id || request.user_id === input.actor.id) return refuse("tickets.errors.own_request");
+      if (request.requested_by === input.actor.id || request.user_id === input.actor.id)
+        return refuse("tickets.errors.own_request");
     }
-    if (request.state !== "pending") return refuse("tickets.errors.decided", { params: { state: word(`requests.states.${request.state}`) } });
+    if (request.state !== "pending")
+      return refuse("tickets.errors.decided", { params: { state: word(`requests.states.${request.state}`) } });
     const state = input.decision === "approve" ? "approved" : input.decision === "reject" ? "rejected" : "canceled";
     if (state === "approved" && !request.is_active) return refuse("tickets.errors.user");
     const moved = await trx
@@ -201,7 +199,11 @@ export async function decidePermissionRequest(
       .where("state", "=", "pending")
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) !== 1) return refuse("tickets.errors.decided_meanwhile");
-    await publishLive(trx, { merchantId: input.merchantId, type: "requests_changed", data: { kind: "permission", id: request.id } });
+    await publishLive(trx, {
+      merchantId: input.merchantId,
+      type: "requests_changed",
+      data: { kind: "permission", id: request.id },
+    });
     if (state === "approved") {
       await trx
         .insertInto("user_permissions")
@@ -213,7 +215,11 @@ export async function decidePermissionRequest(
       merchantId: input.merchantId,
       actor: { id: input.actor.id, username: input.actor.username },
       action: `permission_request_${state}`,
-      params: { id: request.id, permission: word(`tickets.permission_names.${request.permission}`), username: request.username },
+      params: {
+        id: request.id,
+        permission: word(`tickets.permission_names.${request.permission}`),
+        username: request.username,
+      },
       objectType: "user",
       objectId: request.user_id,
     });
@@ -248,7 +254,10 @@ function merchantRequests(db: DB, merchantId: number) {
 export type PermissionRequestRow = NonNullable<Awaited<ReturnType<typeof findPermissionRequest>>>;
 
 /** A page of the merchant's permission requests, newest first. */
-export async function listPermissionRequests(db: DB, input: { merchantId: number; filters: RequestFilters; limit: number; offset: number }) {
+export async function listPermissionRequests(
+  db: DB,
+  input: { merchantId: number; filters: RequestFilters; limit: number; offset: number },
+) {
   let query = merchantRequests(db, input.merchantId);
   const { filters } = input;
   if (filters.state) query = query.where("permission_requests.state", "in", filters.state);
@@ -270,7 +279,10 @@ export async function listPermissionRequests(db: DB, input: { merchantId: number
 
 export async function findPermissionRequest(db: DB, merchantId: number, requestId: number) {
   if (!Number.isSafeInteger(requestId) || requestId <= 0) return undefined;
-  return merchantRequests(db, merchantId).select(COLUMNS).where("permission_requests.id", "=", requestId).executeTakeFirst();
+  return merchantRequests(db, merchantId)
+    .select(COLUMNS)
+    .where("permission_requests.id", "=", requestId)
+    .executeTakeFirst();
 }
 
 export async function countPendingPermissionRequests(db: DB, merchantId: number) {

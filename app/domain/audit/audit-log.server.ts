@@ -63,7 +63,17 @@ export function recordOwnAction(
   });
 }
 
-const ENTRY_COLUMNS = ["id", "actor_user_id", "actor_name", "action", "params", "description", "object_type", "object_id", "created_at"] as const;
+const ENTRY_COLUMNS = [
+  "id",
+  "actor_user_id",
+  "actor_name",
+  "action",
+  "params",
+  "description",
+  "object_type",
+  "object_id",
+  "created_at",
+] as const;
 
 /** The newest entries of a merchant; `actorUserId` narrows them to one user's own actions, `object` to one record's. */
 export async function listAuditEntries(
@@ -73,7 +83,8 @@ export async function listAuditEntries(
 ) {
   let query = db.selectFrom("audit_log").select(ENTRY_COLUMNS).where("merchant_id", "=", merchantId);
   if (options.actorUserId !== undefined) query = query.where("actor_user_id", "=", options.actorUserId);
-  if (options.object) query = query.where("object_type", "=", options.object.type).where("object_id", "=", options.object.id);
+  if (options.object)
+    query = query.where("object_type", "=", options.object.type).where("object_id", "=", options.object.id);
   return query.orderBy("id", "desc").limit(options.limit).execute();
 }
 

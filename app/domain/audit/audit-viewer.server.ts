@@ -59,7 +59,15 @@ export async function readAuditQuery(db: DB, merchantId: number, params: URLSear
 
   if (raw.user !== undefined) {
     const id = /^[1-9]\d{0,8}$/.test(raw.user) ? Number(raw.user) : null;
-    const found = id === null ? undefined : await db.selectFrom("users").select("id").where("id", "=", id).where("merchant_id", "=", merchantId).executeTakeFirst();
+    const found =
+      id === null
+        ? undefined
+        : await db
+            .selectFrom("users")
+            .select("id")
+            .where("id", "=", id)
+            .where("merchant_id", "=", merchantId)
+            .executeTakeFirst();
     if (found) filters.actorUserId = found.id;
     else errors.user = "admin.audit.errors.user";
   }
@@ -101,7 +109,16 @@ export function auditFilterSearch(query: AuditQuery): string {
   return text ? `?${text}` : "";
 }
 
-const ENTRY_COLUMNS = ["id", "actor_user_id", "actor_name", "action", "params", "description", "ip", "created_at"] as const;
+const ENTRY_COLUMNS = [
+  "id",
+  "actor_user_id",
+  "actor_name",
+  "action",
+  "params",
+  "description",
+  "ip",
+  "created_at",
+] as const;
 
 function filtered(db: DB, merchantId: number, filters: AuditFilters) {
   let query = db.selectFrom("audit_log").where("merchant_id", "=", merchantId);
@@ -139,7 +156,12 @@ export type AuditViewerRow = Awaited<ReturnType<typeof listAuditPage>>["rows"][n
  * Every matching entry, newest first, batch by batch: each batch starts after the last one's final
  * entry, so memory stays flat however long the log is and entries written meanwhile are not repeated.
  */
-export async function* iterateAuditEntries(db: DB, merchantId: number, filters: AuditFilters, batchSize = EXPORT_BATCH_SIZE): AsyncGenerator<AuditViewerRow[]> {
+export async function* iterateAuditEntries(
+  db: DB,
+  merchantId: number,
+  filters: AuditFilters,
+  batchSize = EXPORT_BATCH_SIZE,
+): AsyncGenerator<AuditViewerRow[]> {
   let last: { created_at: string; id: number } | null = null;
   for (;;) {
     let query = filtered(db, merchantId, filters).select(ENTRY_COLUMNS);

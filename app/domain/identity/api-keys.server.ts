@@ -70,7 +70,10 @@ export function setupAreasOf(known: readonly string[]): SetupArea[] {
  * and set-up scopes `area:read`, `area:write` or `area` (connectSetupAreas). Returns the grants (a set-up
  * area's under its own name), or the scopes it does not know.
  */
-export function parseScopes(scopes: readonly string[], known: readonly string[]): { ok: true; grants: ApiKeyGrants } | { ok: false; unknown: string[] } {
+export function parseScopes(
+  scopes: readonly string[],
+  known: readonly string[],
+): { ok: true; grants: ApiKeyGrants } | { ok: false; unknown: string[] } {
   const plugins = new Set(known);
   const areas = setupAreasOf(known);
   const grants: Record<string, Set<string>> = {};
@@ -83,8 +86,15 @@ export function parseScopes(scopes: readonly string[], known: readonly string[])
     const [name, operation, extra] = scope.split(":");
     const onTransactions = name === "*" || plugins.has(name);
     const scopeAreas = name === "*" ? areas : areas.filter((area) => area === name);
-    const operations = operation === undefined ? OPERATIONS : OPERATIONS.includes(operation as ScopeOperation) ? [operation as ScopeOperation] : [];
-    const setupOperations = operations.filter((op): op is SetupOperation => (SETUP_OPERATIONS as readonly string[]).includes(op));
+    const operations =
+      operation === undefined
+        ? OPERATIONS
+        : OPERATIONS.includes(operation as ScopeOperation)
+          ? [operation as ScopeOperation]
+          : [];
+    const setupOperations = operations.filter((op): op is SetupOperation =>
+      (SETUP_OPERATIONS as readonly string[]).includes(op),
+    );
     const recognised = onTransactions ? operations.length > 0 : scopeAreas.length > 0 && setupOperations.length > 0;
     if (extra !== undefined || !recognised) {
       unknown.push(scope);
@@ -154,7 +164,8 @@ export type ApiKeyView = {
   is_active: boolean;
 };
 
-const iso = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string).toISOString());
+const iso = (value: unknown) =>
+  value === null || value === undefined ? null : new Date(value as string).toISOString();
 
 const keysOf = (db: DB, merchantId: number) =>
   db
@@ -208,33 +219,59 @@ export async function findApiKey(db: DB, merchantId: number, id: number): Promis
   return row && view(row);
 }
 
-export type ApiKeyInput = { name: string; scopes: string[]; grants: ApiKeyGrants; allowedIps: string[]; expiresAt: Date | null };
-type Manager = { id: number; username: string; merchantId: number; is_superuser?: number | boolean; permissions?: readonly string[] };
+export type ApiKeyInput = {
+  name: string;
+  scopes: string[];
+  grants: ApiKeyGrants;
+  allowedIps: string[];
+  expiresAt: Date | null;
+};
+type Manager = {
+  id: number;
+  username: string;
+  merchantId: number;
+  is_superuser?: number | boolean;
+  permissions?: readonly string[];
+};
 
 /** Checks a key's fields; the codes are translation keys under admin.api_keys.errors. */
-export function checkApiKeyInput(input: { name: unknown; scopes: unknown; allowed_ips?: unknown; expires_at?: unknown }, plugins: readonly string[]):
-  | { ok: true; value: ApiKeyInput }
-  | { ok: false; errors: Record<string, string[]> } {
+export function checkApiKeyInput(
+  input: { name: unknown; scopes: unknown; allowed_ips?: unknown; expires_at?: unknown },
+  plugins: readonly string[],
+): { ok: true; value: ApiKeyInput } | { ok: false; errors: Record<string, string[]> } {
   const errors: Record<string, string[]> = {};
   const name = typeof input.name === "string" ? input.name.trim() : "";
   if (!name) errors.name = ["admin.api_keys.errors.name"];
   else if (name.length > API_KEY_NAME_MAX) errors.name = ["admin.api_keys.errors.name_long"];
-  const scopes = Array.isArray(input.scopes) && input.scopes.every((scope) => typeof scope === "string") ? [...new Set(input.scopes as string[])] : null;
+  const scopes =
+    Array.isArray(input.scopes) && input.scopes.every((scope) => typeof scope === "string")
+      ? [...new Set(input.scopes as string[])]
+      : null;
   if (!scopes || scopes.length === 0 || scopes.length > MAX_SCOPES) errors.scopes = ["admin.api_keys.errors.scopes"];
   else if (!parseScopes(scopes, plugins).ok) errors.scopes = ["admin.api_keys.errors.scope_unknown"];
   const rawIps = input.allowed_ips ?? [];
-  const allowedIps = Array.isArray(rawIps) && rawIps.every((entry) => typeof entry === "string") ? [...new Set((rawIps as string[]).map((entry) => entry.trim()).filter(Boolean))] : null;
-  if (!allowedIps || allowedIps.length > MAX_ADDRESSES || !allowedIps.every(isAddressEntry)) errors.allowed_ips = ["admin.api_keys.errors.allowed_ips"];
+  const allowedIps =
+    Array.isArray(rawIps) && rawIps.every((entry) => typeof entry === "string")
+      ? [...new Set((rawIps as string[]).map((entry) => entry.trim()).filter(Boolean))]
+      : null;
+  if (!allowedIps || allowedIps.length > MAX_ADDRESSES || !allowedIps.every(isAddressEntry))
+    errors.allowed_ips = ["admin.api_keys.errors.allowed_ips"];
   let expiresAt: Date | null = null;
   if (input.expires_at !== undefined && input.expires_at !== null && input.expires_at !== "") {
-    const parsed = typeof input.expires_at === "string" && /^\d{4}-\d{2}-\d{2}/.test(input.expires_at) ? new Date(input.expires_at) : null;
+    const parsed =
+      typeof input.expires_at === "string" && /^\d{4}-\d{2}-\d{2}/.test(input.expires_at)
+        ? new Date(input.expires_at)
+        : null;
     if (!parsed || Number.isNaN(parsed.getTime())) errors.expires_at = ["admin.api_keys.errors.expires_at"];
     else if (parsed <= now()) errors.expires_at = ["admin.api_keys.errors.expires_past"];
     else expiresAt = parsed;
   }
   if (Object.keys(errors).length) return { ok: false, errors };
   const parsed = parseScopes(scopes!, plugins);
-  return { ok: true, value: { name, scopes: scopes!, grants: parsed.ok ? parsed.grants : {}, allowedIps: allowedIps!, expiresAt } };
+  return {
+    ok: true,
+    value: { name, scopes: scopes!, grants: parsed.ok ? parsed.grants : {}, allowedIps: allowedIps!, expiresAt },
+  };
 }
 
 /** The permissions of every plugin a key is granted, as its user holds them. */
@@ -250,8 +287,12 @@ function mayGrantKey(manager: Manager, grants: ApiKeyGrants) {
 }
 
 /** A new key, returned once with its secret; refused when it would do more than its creator may. */
-export async function createApiKey(db: DB, input: { manager: Manager; key: ApiKeyInput; ip?: string | null }): Promise<{ ok: true; id: number; key: string; prefix: string } | Refusal> {
-  if (!mayGrantKey(input.manager, input.key.grants)) return refuse("admin.api_keys.errors.scopes_held", { field: "scopes" });
+export async function createApiKey(
+  db: DB,
+  input: { manager: Manager; key: ApiKeyInput; ip?: string | null },
+): Promise<{ ok: true; id: number; key: string; prefix: string } | Refusal> {
+  if (!mayGrantKey(input.manager, input.key.grants))
+    return refuse("admin.api_keys.errors.scopes_held", { field: "scopes" });
   const { prefix, key } = newKey();
   const created = nowIso();
   return writeTransaction(db, async (trx) => {
@@ -271,7 +312,11 @@ export async function createApiKey(db: DB, input: { manager: Manager; key: ApiKe
       .returning("id")
       .executeTakeFirstOrThrow();
     const permissions = unionOf(input.key.grants);
-    if (permissions.length) await trx.insertInto("user_permissions").values(permissions.map((permission) => ({ user_id: user.id, permission }))).execute();
+    if (permissions.length)
+      await trx
+        .insertInto("user_permissions")
+        .values(permissions.map((permission) => ({ user_id: user.id, permission })))
+        .execute();
     const row = await trx
       .insertInto("api_keys")
       .values({
@@ -293,7 +338,14 @@ export async function createApiKey(db: DB, input: { manager: Manager; key: ApiKe
   });
 }
 
-function audit(db: DB, manager: Manager, action: string, id: number, params: { name: string; prefix: string }, ip?: string | null) {
+function audit(
+  db: DB,
+  manager: Manager,
+  action: string,
+  id: number,
+  params: { name: string; prefix: string },
+  ip?: string | null,
+) {
   return recordAudit(db, {
     merchantId: manager.merchantId,
     actor: { id: manager.id, username: manager.username },
@@ -329,7 +381,12 @@ export async function rotateApiKey(
     const until = grace > 0 ? addMs(now(), grace * 1000).toISOString() : null;
     await trx
       .updateTable("api_keys")
-      .set({ key_hash: sha256(key), previous_key_hash: grace > 0 ? row.key_hash : null, previous_valid_until: until, rotated_at: nowIso() })
+      .set({
+        key_hash: sha256(key),
+        previous_key_hash: grace > 0 ? row.key_hash : null,
+        previous_valid_until: until,
+        rotated_at: nowIso(),
+      })
       .where("id", "=", row.id)
       .execute();
     await audit(trx, input.manager, "api_key_rotated", row.id, { name: row.name, prefix: row.prefix }, input.ip);
@@ -338,7 +395,10 @@ export async function rotateApiKey(
 }
 
 /** Revokes a key: refused from the next request on, old and new secret alike. */
-export async function revokeApiKey(db: DB, input: { manager: Manager; id: number; ip?: string | null }): Promise<{ ok: true } | Refusal> {
+export async function revokeApiKey(
+  db: DB,
+  input: { manager: Manager; id: number; ip?: string | null },
+): Promise<{ ok: true } | Refusal> {
   return writeTransaction(db, async (trx) => {
     const row = await trx
       .selectFrom("api_keys")
@@ -349,7 +409,11 @@ export async function revokeApiKey(db: DB, input: { manager: Manager; id: number
       .executeTakeFirst();
     if (!row) return refuse("admin.api_keys.errors.not_found");
     if (row.revoked_at) return { ok: true as const };
-    await trx.updateTable("api_keys").set({ revoked_at: nowIso(), previous_key_hash: null, previous_valid_until: null }).where("id", "=", row.id).execute();
+    await trx
+      .updateTable("api_keys")
+      .set({ revoked_at: nowIso(), previous_key_hash: null, previous_valid_until: null })
+      .where("id", "=", row.id)
+      .execute();
     await trx.updateTable("users").set({ is_active: 0 }).where("id", "=", row.user_id).execute();
     await audit(trx, input.manager, "api_key_revoked", row.id, { name: row.name, prefix: row.prefix }, input.ip);
     return { ok: true as const };
@@ -391,32 +455,61 @@ function splitGrants(grants: ApiKeyGrants, held: Set<string> | null) {
  * read on every call, so a permission taken from them is taken from their keys at once, and a key
  * whose creator was deactivated (or deleted) is refused.
  */
-export async function authenticateApiKey(db: DB, key: string, ip: string | null, plugins: readonly string[]): Promise<KeyAuthentication> {
+export async function authenticateApiKey(
+  db: DB,
+  key: string,
+  ip: string | null,
+  plugins: readonly string[],
+): Promise<KeyAuthentication> {
   if (!/^kp_[\w-]{8}_[\w-]{43}$/.test(key)) return { ok: false, reason: "invalid" };
   const hash = sha256(key);
   const current = now();
   const row = await db
     .selectFrom("api_keys")
-    .select(["id", "merchant_id", "user_id", "created_by", "key_hash", "previous_valid_until", "scopes", "allowed_ips", "expires_at", "revoked_at", "last_used_at", "last_used_ip"])
+    .select([
+      "id",
+      "merchant_id",
+      "user_id",
+      "created_by",
+      "key_hash",
+      "previous_valid_until",
+      "scopes",
+      "allowed_ips",
+      "expires_at",
+      "revoked_at",
+      "last_used_at",
+      "last_used_ip",
+    ])
     .where((eb) => eb.or([eb("key_hash", "=", hash), eb("previous_key_hash", "=", hash)]))
     .executeTakeFirst();
   if (!row || row.revoked_at) return { ok: false, reason: "invalid" };
   if (row.expires_at && new Date(row.expires_at as string) <= current) return { ok: false, reason: "invalid" };
-  if (row.key_hash !== hash && !(row.previous_valid_until && new Date(row.previous_valid_until as string) > current)) return { ok: false, reason: "invalid" };
+  if (row.key_hash !== hash && !(row.previous_valid_until && new Date(row.previous_valid_until as string) > current))
+    return { ok: false, reason: "invalid" };
   const allowed: string[] = JSON.parse(row.allowed_ips);
   const address = ip ? normalAddress(ip) : null;
-  if (allowed.length && (!address || !isIP(address) || !allowList(allowed).check(address, isIP(address) === 6 ? "ipv6" : "ipv4"))) {
+  if (
+    allowed.length &&
+    (!address || !isIP(address) || !allowList(allowed).check(address, isIP(address) === 6 ? "ipv6" : "ipv4"))
+  ) {
     return { ok: false, reason: "address" };
   }
   const creator =
     row.created_by === null
       ? undefined
-      : await db.selectFrom("users").select(["id", "merchant_id", "is_active", "is_superuser"]).where("id", "=", row.created_by).executeTakeFirst();
-  if (!creator || !creator.is_active || creator.merchant_id !== row.merchant_id) return { ok: false, reason: "creator" };
+      : await db
+          .selectFrom("users")
+          .select(["id", "merchant_id", "is_active", "is_superuser"])
+          .where("id", "=", row.created_by)
+          .executeTakeFirst();
+  if (!creator || !creator.is_active || creator.merchant_id !== row.merchant_id)
+    return { ok: false, reason: "creator" };
   // Scopes naming a section no longer there grant nothing; the others still work.
   const areas: readonly string[] = setupAreasOf(plugins);
   const parsed = parseScopes(
-    (JSON.parse(row.scopes) as string[]).filter((scope) => scope.startsWith("*") || plugins.includes(scope.split(":")[0]) || areas.includes(scope.split(":")[0])),
+    (JSON.parse(row.scopes) as string[]).filter(
+      (scope) => scope.startsWith("*") || plugins.includes(scope.split(":")[0]) || areas.includes(scope.split(":")[0]),
+    ),
     plugins,
   );
   if (!parsed.ok) return { ok: false, reason: "invalid" };
@@ -424,7 +517,19 @@ export async function authenticateApiKey(db: DB, key: string, ip: string | null,
   const { kept, withdrawn } = splitGrants(parsed.grants, held);
   const lastUsed = row.last_used_at ? new Date(row.last_used_at as string).getTime() : 0;
   if (current.getTime() - lastUsed > LAST_USED_EVERY_MS || row.last_used_ip !== address) {
-    await db.updateTable("api_keys").set({ last_used_at: current.toISOString(), last_used_ip: address }).where("id", "=", row.id).execute();
+    await db
+      .updateTable("api_keys")
+      .set({ last_used_at: current.toISOString(), last_used_ip: address })
+      .where("id", "=", row.id)
+      .execute();
   }
-  return { ok: true, userId: row.user_id, merchantId: row.merchant_id, keyId: row.id, grants: kept, withdrawn, creatorHolds: held ? [...held] : "all" };
+  return {
+    ok: true,
+    userId: row.user_id,
+    merchantId: row.merchant_id,
+    keyId: row.id,
+    grants: kept,
+    withdrawn,
+    creatorHolds: held ? [...held] : "all",
+  };
 }

@@ -82,7 +82,13 @@ export async function refreshApiTokens(db: DB, refresh: string, secret: string) 
     await trx.deleteFrom("retired_refresh_tokens").where("expires_at", "<", current.toISOString()).execute();
     await trx
       .insertInto("retired_refresh_tokens")
-      .values({ token_hash: hash, session_id: session.id, user_id: session.user_id, retired_at: current.toISOString(), expires_at: session.expires_at })
+      .values({
+        token_hash: hash,
+        session_id: session.id,
+        user_id: session.user_id,
+        retired_at: current.toISOString(),
+        expires_at: session.expires_at,
+      })
       .execute();
     return session;
   });
@@ -91,9 +97,17 @@ export async function refreshApiTokens(db: DB, refresh: string, secret: string) 
 }
 
 async function endReusedFamily(trx: DB, hash: string) {
-  const retired = await trx.selectFrom("retired_refresh_tokens").select(["session_id", "user_id"]).where("token_hash", "=", hash).executeTakeFirst();
+  const retired = await trx
+    .selectFrom("retired_refresh_tokens")
+    .select(["session_id", "user_id"])
+    .where("token_hash", "=", hash)
+    .executeTakeFirst();
   if (!retired) return;
-  const session = await trx.selectFrom("sessions").select(["id", "merchant_id"]).where("id", "=", retired.session_id).executeTakeFirst();
+  const session = await trx
+    .selectFrom("sessions")
+    .select(["id", "merchant_id"])
+    .where("id", "=", retired.session_id)
+    .executeTakeFirst();
   await trx.deleteFrom("retired_refresh_tokens").where("session_id", "=", retired.session_id).execute();
   if (!session) return;
   await trx.deleteFrom("sessions").where("id", "=", session.id).execute();

@@ -3,7 +3,13 @@ import { createTestDatabase, type TestDatabase } from "../../../tests/support/te
 import { DEMO_PASSWORD, seedMerchant } from "../../../tests/support/fixtures";
 import { advanceClock, resetClock } from "~/lib/clock.server";
 import { changePassword } from "./passwords.server";
-import { attemptLogin, FAILURE_MAIL_AFTER, USERNAME_ADDRESS_LIMIT, USERNAME_LIMIT, verifyLoginCode } from "./login.server";
+import {
+  attemptLogin,
+  FAILURE_MAIL_AFTER,
+  USERNAME_ADDRESS_LIMIT,
+  USERNAME_LIMIT,
+  verifyLoginCode,
+} from "./login.server";
 
 let database: TestDatabase;
 let shop: Awaited<ReturnType<typeof seedMerchant>>;
@@ -73,19 +79,37 @@ describe("guessing from many addresses", () => {
     if (known.status !== "signed_in") throw new Error(known.status);
     // 40 addresses guess the password, two tries each.
     for (let address = 0; address < 40; address++) {
-      for (let guess = 0; guess < 2; guess++) expect((await login(checker.admin.username, `Guess-${address}-${guess}`, `10.60.0.${address}`)).status).toMatch(/invalid|throttled/);
+      for (let guess = 0; guess < 2; guess++)
+        expect((await login(checker.admin.username, `Guess-${address}-${guess}`, `10.60.0.${address}`)).status).toMatch(
+          /invalid|throttled/,
+        );
     }
     // A browser that never signed in as them is held back; theirs is not, from any address.
     expect(await login(checker.admin.username, DEMO_PASSWORD, "10.70.0.1")).toEqual({ status: "throttled" });
-    expect((await login(checker.admin.username, DEMO_PASSWORD, "10.70.0.2", known.deviceToken)).status).toBe("signed_in");
+    expect((await login(checker.admin.username, DEMO_PASSWORD, "10.70.0.2", known.deviceToken)).status).toBe(
+      "signed_in",
+    );
     // A token of another user, or one we did not sign, counts for nothing.
     const other = await login(shop.staff.username, DEMO_PASSWORD, "10.50.0.2");
     if (other.status !== "signed_in") throw new Error(other.status);
-    expect(await login(checker.admin.username, DEMO_PASSWORD, "10.70.0.3", other.deviceToken)).toEqual({ status: "throttled" });
-    expect(await login(checker.admin.username, DEMO_PASSWORD, "10.70.0.3", `${known.deviceToken.slice(0, -1)}${known.deviceToken.endsWith("0") ? "1" : "0"}`)).toEqual({ status: "throttled" });
+    expect(await login(checker.admin.username, DEMO_PASSWORD, "10.70.0.3", other.deviceToken)).toEqual({
+      status: "throttled",
+    });
+    expect(
+      await login(
+        checker.admin.username,
+        DEMO_PASSWORD,
+        "10.70.0.3",
+        `${known.deviceToken.slice(0, -1)}${known.deviceToken.endsWith("0") ? "1" : "0"}`,
+      ),
+    ).toEqual({ status: "throttled" });
 
     // One mail, in the language they last signed in with, however many failures followed.
-    const mails = await database.db.selectFrom("outgoing_mail").select(["subject", "text_body"]).where("to_address", "=", `${checker.admin.username}@lockout.example`).execute();
+    const mails = await database.db
+      .selectFrom("outgoing_mail")
+      .select(["subject", "text_body"])
+      .where("to_address", "=", `${checker.admin.username}@lockout.example`)
+      .execute();
     const warnings = mails.filter((mail) => mail.subject === "Failed sign-ins to your account");
     expect(warnings).toHaveLength(1);
     expect(warnings[0].text_body).toContain(`${FAILURE_MAIL_AFTER} failed attempts`);
@@ -95,7 +119,10 @@ describe("guessing from many addresses", () => {
     const owner = await seedMerchant(database.db, "Stolen");
     const known = await login(owner.admin.username, DEMO_PASSWORD, "10.80.0.1");
     if (known.status !== "signed_in") throw new Error(known.status);
-    for (let guess = 0; guess < 10; guess++) expect((await login(owner.admin.username, `Guess-${guess}`, `10.81.0.${guess}`, known.deviceToken)).status).toBe("invalid");
+    for (let guess = 0; guess < 10; guess++)
+      expect((await login(owner.admin.username, `Guess-${guess}`, `10.81.0.${guess}`, known.deviceToken)).status).toBe(
+        "invalid",
+      );
     // Its own ten are spent; as an unknown browser it still has the username's allowance.
     expect((await login(owner.admin.username, "Guess-x", "10.81.1.1", known.deviceToken)).status).toBe("invalid");
     expect((await login(owner.admin.username, DEMO_PASSWORD, "10.81.1.2")).status).toBe("signed_in");
@@ -105,7 +132,8 @@ describe("guessing from many addresses", () => {
     const owner = await seedMerchant(database.db, "Renewed");
     const known = await login(owner.admin.username, DEMO_PASSWORD, "10.85.0.1");
     if (known.status !== "signed_in") throw new Error(known.status);
-    for (let address = 0; address < USERNAME_LIMIT; address++) await login(owner.admin.username, `Guess-${address}`, `10.86.0.${address}`);
+    for (let address = 0; address < USERNAME_LIMIT; address++)
+      await login(owner.admin.username, `Guess-${address}`, `10.86.0.${address}`);
     expect((await login(owner.admin.username, DEMO_PASSWORD, "10.85.0.2", known.deviceToken)).status).toBe("signed_in");
     const changed = await changePassword(database.db, {
       userId: owner.admin.id,
@@ -117,12 +145,15 @@ describe("guessing from many addresses", () => {
     });
     expect(changed).toEqual({ ok: true });
     // The token was signed for the old password: its browser now waits like any other.
-    expect(await login(owner.admin.username, "Renewed@Pass-2026", "10.85.0.3", known.deviceToken)).toEqual({ status: "throttled" });
+    expect(await login(owner.admin.username, "Renewed@Pass-2026", "10.85.0.3", known.deviceToken)).toEqual({
+      status: "throttled",
+    });
   });
 
   it("limits one address's guesses at one username", async () => {
     const target = await seedMerchant(database.db, "PerPair");
-    for (let guess = 0; guess < USERNAME_ADDRESS_LIMIT; guess++) await login(target.admin.username, `Guess-${guess}`, "10.90.0.1");
+    for (let guess = 0; guess < USERNAME_ADDRESS_LIMIT; guess++)
+      await login(target.admin.username, `Guess-${guess}`, "10.90.0.1");
     expect(await login(target.admin.username, DEMO_PASSWORD, "10.90.0.1")).toEqual({ status: "throttled" });
     expect((await login(target.admin.username, DEMO_PASSWORD, "10.90.0.2")).status).toBe("signed_in");
   });
@@ -132,7 +163,8 @@ describe("one-time codes", () => {
   it("sends a 6-digit code by email that works once", async () => {
     expect((await login(shop.otp.username, DEMO_PASSWORD)).status).toBe("code_required");
     const code = await latestCode();
-    const verify = () => verifyLoginCode(database.db, { username: shop.otp.username, code, ip: "10.0.0.1", lang: "en", secret });
+    const verify = () =>
+      verifyLoginCode(database.db, { username: shop.otp.username, code, ip: "10.0.0.1", lang: "en", secret });
     expect((await verify()).status).toBe("signed_in");
     expect((await verify()).status).toBe("no_challenge");
   });
@@ -142,25 +174,43 @@ describe("one-time codes", () => {
     const code = await latestCode();
     const wrong = code === "111111" ? "222222" : "111111";
     for (let attempt = 0; attempt < 4; attempt++) {
-      expect((await verifyLoginCode(database.db, { username: shop.otp.username, code: wrong, ip: "10.0.0.1", lang: "en", secret })).status).toBe(
-        "wrong_code",
-      );
+      expect(
+        (
+          await verifyLoginCode(database.db, {
+            username: shop.otp.username,
+            code: wrong,
+            ip: "10.0.0.1",
+            lang: "en",
+            secret,
+          })
+        ).status,
+      ).toBe("wrong_code");
     }
-    expect((await verifyLoginCode(database.db, { username: shop.otp.username, code: wrong, ip: "10.0.0.1", lang: "en", secret })).status).toBe(
-      "no_challenge",
-    );
-    expect((await verifyLoginCode(database.db, { username: shop.otp.username, code, ip: "10.0.0.1", lang: "en", secret })).status).toBe(
-      "no_challenge",
-    );
+    expect(
+      (
+        await verifyLoginCode(database.db, {
+          username: shop.otp.username,
+          code: wrong,
+          ip: "10.0.0.1",
+          lang: "en",
+          secret,
+        })
+      ).status,
+    ).toBe("no_challenge");
+    expect(
+      (await verifyLoginCode(database.db, { username: shop.otp.username, code, ip: "10.0.0.1", lang: "en", secret }))
+        .status,
+    ).toBe("no_challenge");
   });
 
   it("expires a code after ten minutes", async () => {
     await login(shop.otp.username, DEMO_PASSWORD, "10.0.0.2");
     const code = await latestCode();
     advanceClock(10 * 60_000 + 1000);
-    expect((await verifyLoginCode(database.db, { username: shop.otp.username, code, ip: "10.0.0.2", lang: "en", secret })).status).toBe(
-      "no_challenge",
-    );
+    expect(
+      (await verifyLoginCode(database.db, { username: shop.otp.username, code, ip: "10.0.0.2", lang: "en", secret }))
+        .status,
+    ).toBe("no_challenge");
   });
 
   it("keeps only the newest code valid", async () => {
@@ -169,13 +219,29 @@ describe("one-time codes", () => {
     await login(shop.otp.username, DEMO_PASSWORD, "10.0.0.3");
     const second = await latestCode();
     if (first !== second) {
-      expect((await verifyLoginCode(database.db, { username: shop.otp.username, code: first, ip: "10.0.0.3", lang: "en", secret })).status).toBe(
-        "wrong_code",
-      );
+      expect(
+        (
+          await verifyLoginCode(database.db, {
+            username: shop.otp.username,
+            code: first,
+            ip: "10.0.0.3",
+            lang: "en",
+            secret,
+          })
+        ).status,
+      ).toBe("wrong_code");
     }
-    expect((await verifyLoginCode(database.db, { username: shop.otp.username, code: second, ip: "10.0.0.3", lang: "en", secret })).status).toBe(
-      "signed_in",
-    );
+    expect(
+      (
+        await verifyLoginCode(database.db, {
+          username: shop.otp.username,
+          code: second,
+          ip: "10.0.0.3",
+          lang: "en",
+          secret,
+        })
+      ).status,
+    ).toBe("signed_in");
   });
 
   it("never stores the code itself", async () => {

@@ -46,7 +46,13 @@ type Client = { ip: string | null; deviceToken: string | null };
  * address, per username and address, and per username, so that guessing one account from many
  * addresses is slowed to a few tries per window.
  */
-async function rulesFor(db: DB, username: string, user: { id: number; password_hash: string } | undefined, client: Client, secret: string): Promise<ThrottleRule[]> {
+async function rulesFor(
+  db: DB,
+  username: string,
+  user: { id: number; password_hash: string } | undefined,
+  client: Client,
+  secret: string,
+): Promise<ThrottleRule[]> {
   const device = user ? readDeviceToken(secret, client.deviceToken, user) : null;
   if (device) {
     const deviceRule = { bucket: `login:device:${device.nonce}`, limit: DEVICE_LIMIT, windowMs: WINDOW_MS };
@@ -77,16 +83,31 @@ function findPerson(db: DB, username: string) {
  */
 export async function attemptLogin(
   db: DB,
-  input: { username: string; password: string; ip: string | null; deviceToken?: string | null; lang: Language; secret: string },
+  input: {
+    username: string;
+    password: string;
+    ip: string | null;
+    deviceToken?: string | null;
+    lang: Language;
+    secret: string;
+  },
 ): Promise<LoginOutcome> {
   const user = await findPerson(db, input.username);
-  const rules = await rulesFor(db, input.username, user, { ip: input.ip, deviceToken: input.deviceToken ?? null }, input.secret);
+  const rules = await rulesFor(
+    db,
+    input.username,
+    user,
+    { ip: input.ip, deviceToken: input.deviceToken ?? null },
+    input.secret,
+  );
   if (await isThrottled(db, rules)) return { status: "throttled" };
   // Counted before the slow password check, so parallel guesses cannot all slip under the limit;
   // a successful sign-in takes its own hits back.
   await recordHits(db, rules);
 
-  const passwordOk = user ? await verifyPassword(user.password_hash, input.password) : (await verifyAgainstDummy(input.password), false);
+  const passwordOk = user
+    ? await verifyPassword(user.password_hash, input.password)
+    : (await verifyAgainstDummy(input.password), false);
 
   if (!user || !passwordOk || !user.is_active) {
     await recordAudit(db, {
@@ -108,7 +129,11 @@ export async function attemptLogin(
     const sent = await sendLoginCode(db, { ...signedInUser, email: user.email }, input.lang, input.secret);
     return sent ? { status: "code_required", user: signedInUser } : { status: "throttled" };
   }
-  return { status: "signed_in", user: signedInUser, deviceToken: await completeSignIn(db, { ...signedInUser, password_hash: user.password_hash }, input, rules) };
+  return {
+    status: "signed_in",
+    user: signedInUser,
+    deviceToken: await completeSignIn(db, { ...signedInUser, password_hash: user.password_hash }, input, rules),
+  };
 }
 
 /**
@@ -134,7 +159,12 @@ async function countFailure(db: DB, user: LoginUser & { email: string; language:
     merchantId: user.merchant_id,
     to: user.email,
     template: "sign_in_failures",
-    params: { username: user.username, count: Number(count), minutes: WINDOW_MS / 60_000, time: formatDateTime(nowIso(), lang) },
+    params: {
+      username: user.username,
+      count: Number(count),
+      minutes: WINDOW_MS / 60_000,
+      time: formatDateTime(nowIso(), lang),
+    },
     lang,
   });
 }
@@ -181,10 +211,23 @@ async function sendLoginCode(
 /** Second step: the one-time code sent by email. Single use, valid ten minutes, five tries. */
 export async function verifyLoginCode(
   db: DB,
-  input: { username: string; code: string; ip: string | null; deviceToken?: string | null; lang: Language; secret: string },
+  input: {
+    username: string;
+    code: string;
+    ip: string | null;
+    deviceToken?: string | null;
+    lang: Language;
+    secret: string;
+  },
 ): Promise<CodeOutcome> {
   const user = await findPerson(db, input.username);
-  const rules = await rulesFor(db, input.username, user, { ip: input.ip, deviceToken: input.deviceToken ?? null }, input.secret);
+  const rules = await rulesFor(
+    db,
+    input.username,
+    user,
+    { ip: input.ip, deviceToken: input.deviceToken ?? null },
+    input.secret,
+  );
   if (await isThrottled(db, rules)) return { status: "throttled" };
   const challenge = user
     ? await db
@@ -229,7 +272,11 @@ export async function verifyLoginCode(
     .executeTakeFirst();
   if (Number(consumed.numUpdatedRows) !== 1) return { status: "no_challenge" };
   const signedInUser = { id: user.id, merchant_id: user.merchant_id, username: user.username };
-  return { status: "signed_in", user: signedInUser, deviceToken: await completeSignIn(db, { ...signedInUser, password_hash: user.password_hash }, input, rules) };
+  return {
+    status: "signed_in",
+    user: signedInUser,
+    deviceToken: await completeSignIn(db, { ...signedInUser, password_hash: user.password_hash }, input, rules),
+  };
 }
 
 /**
@@ -237,11 +284,23 @@ export async function verifyLoginCode(
  * address for this username, and of its device token, start again; the per-username count does
  * not, or every sign-in of the real user would give a guesser elsewhere a fresh allowance.
  */
-async function completeSignIn(db: DB, user: LoginUser & { password_hash: string }, input: { ip: string | null; lang: Language; secret: string }, rules: ThrottleRule[]) {
+async function completeSignIn(
+  db: DB,
+  user: LoginUser & { password_hash: string },
+  input: { ip: string | null; lang: Language; secret: string },
+  rules: ThrottleRule[],
+) {
   for (const rule of rules) {
-    if (rule.bucket.startsWith("login:user-ip:") || rule.bucket.startsWith("login:device:")) await clearHits(db, rule.bucket);
+    if (rule.bucket.startsWith("login:user-ip:") || rule.bucket.startsWith("login:device:"))
+      await clearHits(db, rule.bucket);
   }
-  await db.updateTable("users").set({ last_login_at: nowIso(), language: input.lang }).where("id", "=", user.id).execute();
-  await recordOwnAction(db, { id: user.id, username: user.username, merchantId: user.merchant_id }, "sign_in", { ip: input.ip });
+  await db
+    .updateTable("users")
+    .set({ last_login_at: nowIso(), language: input.lang })
+    .where("id", "=", user.id)
+    .execute();
+  await recordOwnAction(db, { id: user.id, username: user.username, merchantId: user.merchant_id }, "sign_in", {
+    ip: input.ip,
+  });
   return issueDeviceToken(input.secret, user);
 }

@@ -24,7 +24,13 @@ export type NewMerchantInput = {
   sections: readonly MerchantSection[];
 };
 
-export function checkNewMerchant(input: { name: unknown; title_en?: unknown; title_ar?: unknown; admin_username: unknown; admin_email: unknown }) {
+export function checkNewMerchant(input: {
+  name: unknown;
+  title_en?: unknown;
+  title_ar?: unknown;
+  admin_username: unknown;
+  admin_email: unknown;
+}) {
   const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
   const errors: Record<string, string[]> = {};
   const name = text(input.name);
@@ -36,22 +42,53 @@ export function checkNewMerchant(input: { name: unknown; title_en?: unknown; tit
   const admin = checkInvitation({ username: input.admin_username, email: input.admin_email });
   if (admin.errors.username) errors.admin_username = admin.errors.username;
   if (admin.errors.email) errors.admin_email = admin.errors.email;
-  return { errors, value: { name, titleEn, titleAr, adminUsername: admin.value.username, adminEmail: admin.value.email } };
+  return {
+    errors,
+    value: { name, titleEn, titleAr, adminUsername: admin.value.username, adminEmail: admin.value.email },
+  };
 }
 
 export async function createMerchantWithAdmin(
   db: DB,
-  input: NewMerchantInput & { actor: { id: number; username: string } | "system"; baseUrl: string; lang: Language; ip?: string | null },
+  input: NewMerchantInput & {
+    actor: { id: number; username: string } | "system";
+    baseUrl: string;
+    lang: Language;
+    ip?: string | null;
+  },
 ): Promise<{ ok: true; merchantId: number; userId: number } | Refusal> {
   return writeTransaction(db, async (trx) => {
-    const taken = await trx.selectFrom("users").select("id").where(sql<boolean>`lower(username) = ${input.adminUsername.toLowerCase()}`).executeTakeFirst();
+    const taken = await trx
+      .selectFrom("users")
+      .select("id")
+      .where(sql<boolean>`lower(username) = ${input.adminUsername.toLowerCase()}`)
+      .executeTakeFirst();
     if (taken) return refuse("admin.users.errors.username_taken", { field: "admin_username" });
-    const sameName = await trx.selectFrom("merchants").select("id").where(sql<boolean>`lower(name) = ${input.name.toLowerCase()}`).executeTakeFirst();
+    const sameName = await trx
+      .selectFrom("merchants")
+      .select("id")
+      .where(sql<boolean>`lower(name) = ${input.name.toLowerCase()}`)
+      .executeTakeFirst();
     if (sameName) return refuse("operator.errors.name_taken", { field: "name" });
-    const merchantId = await createMerchant(trx, { name: input.name, titleEn: input.titleEn, titleAr: input.titleAr, sections: input.sections, demoBranding: false });
+    const merchantId = await createMerchant(trx, {
+      name: input.name,
+      titleEn: input.titleEn,
+      titleAr: input.titleAr,
+      sections: input.sections,
+      demoBranding: false,
+    });
     const user = await trx
       .insertInto("users")
-      .values({ merchant_id: merchantId, username: input.adminUsername, email: input.adminEmail, first_name: "", last_name: "", password_hash: "!", is_superuser: 1, created_at: nowIso() })
+      .values({
+        merchant_id: merchantId,
+        username: input.adminUsername,
+        email: input.adminEmail,
+        first_name: "",
+        last_name: "",
+        password_hash: "!",
+        is_superuser: 1,
+        created_at: nowIso(),
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     const token = await createInvitationLink(trx, user.id);
@@ -62,20 +99,37 @@ export async function createMerchantWithAdmin(
       params: {
         username: input.adminUsername,
         merchant: input.lang === "ar" ? input.titleAr : input.titleEn,
-        inviter: typeof input.actor === "string" ? input.lang === "ar" ? "مشغّل المنصة" : "The platform's operator" : input.actor.username,
+        inviter:
+          typeof input.actor === "string"
+            ? input.lang === "ar"
+              ? "مشغّل المنصة"
+              : "The platform's operator"
+            : input.actor.username,
         link: `${input.baseUrl}/${input.lang}/reset-password?token=${token}`,
         days: INVITATION_TTL_MS / 86_400_000,
       },
       lang: input.lang,
     });
-    await recordAudit(trx, { merchantId, actor: input.actor, action: "merchant_created", params: { merchant: input.name, username: input.adminUsername }, objectType: "merchant", objectId: merchantId, ip: input.ip ?? null });
+    await recordAudit(trx, {
+      merchantId,
+      actor: input.actor,
+      action: "merchant_created",
+      params: { merchant: input.name, username: input.adminUsername },
+      objectType: "merchant",
+      objectId: merchantId,
+      ip: input.ip ?? null,
+    });
     return { ok: true as const, merchantId, userId: user.id };
   });
 }
 
 /** The installation's merchants as the operator sees them: names and counts, none of their data. */
 export async function listMerchantsForOperator(db: DB) {
-  const merchants = await db.selectFrom("merchants").select(["id", "name", "title_en", "title_ar", "is_active", "created_at"]).orderBy("id").execute();
+  const merchants = await db
+    .selectFrom("merchants")
+    .select(["id", "name", "title_en", "title_ar", "is_active", "created_at"])
+    .orderBy("id")
+    .execute();
   const users = await db
     .selectFrom("users")
     .select(["merchant_id", (eb) => eb.fn.countAll<number>().as("n")])

@@ -35,9 +35,7 @@ function loadCommonPasswords(): Set<string> {
     const url = new URL("./common-passwords.txt", import.meta.url);
     const local = url.protocol === "file:" ? fileURLToPath(url) : "";
     const file =
-      local && fs.existsSync(local)
-        ? local
-        : path.resolve(process.cwd(), "app/domain/identity/common-passwords.txt");
+      local && fs.existsSync(local) ? local : path.resolve(process.cwd(), "app/domain/identity/common-passwords.txt");
     const lines = fs.readFileSync(file, "utf8").split("\n");
     commonPasswords = new Set(lines.map((line) => line.trim()).filter(Boolean));
   }
@@ -65,11 +63,7 @@ export function quickRatio(a: string, b: string): number {
   return ratioAgainst(countChars(aChars), aChars.length, Array.from(b));
 }
 
-export function exceedsMaximumLengthRatio(
-  password: string,
-  maxSimilarity: number,
-  value: string,
-): boolean {
+export function exceedsMaximumLengthRatio(password: string, maxSimilarity: number, value: string): boolean {
   return exceedsLengthRatio(Array.from(password).length, maxSimilarity, Array.from(value).length);
 }
 
@@ -98,10 +92,7 @@ function isTooSimilar(password: string, user: PasswordUserAttributes): boolean {
   return false;
 }
 
-export function validatePassword(
-  password: string,
-  user: PasswordUserAttributes,
-): PasswordRuleError[] {
+export function validatePassword(password: string, user: PasswordUserAttributes): PasswordRuleError[] {
   const errors: PasswordRuleError[] = [];
   if (Array.from(password).length < PASSWORD_MIN_LENGTH) errors.push("password.too_short");
   if (isTooSimilar(password, user)) errors.push("password.too_similar");

@@ -17,7 +17,11 @@ afterAll(async () => database?.destroy());
 afterEach(() => resetClock());
 
 async function passwordWorks(userId: number, password: string) {
-  const user = await database.db.selectFrom("users").select("password_hash").where("id", "=", userId).executeTakeFirstOrThrow();
+  const user = await database.db
+    .selectFrom("users")
+    .select("password_hash")
+    .where("id", "=", userId)
+    .executeTakeFirstOrThrow();
   return verifyPassword(user.password_hash, password);
 }
 
@@ -50,11 +54,23 @@ describe("password reset", () => {
   it("sets the new password once, ends the user's sessions and refuses a second use", async () => {
     const { token } = await requestLink(shop.staff.username);
     const open = await session(shop.staff.id);
-    const input = { token, username: shop.staff.username, newPassword: "Fresh#Start42", passwordConfirmation: "Fresh#Start42", ip: null };
+    const input = {
+      token,
+      username: shop.staff.username,
+      newPassword: "Fresh#Start42",
+      passwordConfirmation: "Fresh#Start42",
+      ip: null,
+    };
     expect(await resetPassword(database.db, input)).toEqual({ ok: true });
     expect(await passwordWorks(shop.staff.id, "Fresh#Start42")).toBe(true);
     expect(await resumeSession(database.db, open.token)).toBeUndefined();
-    expect(await resetPassword(database.db, { ...input, newPassword: "Other#Start42", passwordConfirmation: "Other#Start42" })).toEqual({
+    expect(
+      await resetPassword(database.db, {
+        ...input,
+        newPassword: "Other#Start42",
+        passwordConfirmation: "Other#Start42",
+      }),
+    ).toEqual({
       ok: false,
       errors: { non_field_errors: ["reset.invalid_link"] },
     });
@@ -63,20 +79,41 @@ describe("password reset", () => {
   it("refuses another user's username, a weak password and an expired link", async () => {
     const { token } = await requestLink(shop.otp.username);
     const base = { token, username: shop.otp.username, ip: null };
-    expect(await resetPassword(database.db, { ...base, username: shop.admin.username, newPassword: "Fresh#Start42", passwordConfirmation: "Fresh#Start42" })).toEqual({
+    expect(
+      await resetPassword(database.db, {
+        ...base,
+        username: shop.admin.username,
+        newPassword: "Fresh#Start42",
+        passwordConfirmation: "Fresh#Start42",
+      }),
+    ).toEqual({
       ok: false,
       errors: { username: ["reset.wrong_username"] },
     });
-    const weak = await resetPassword(database.db, { ...base, newPassword: "12345678", passwordConfirmation: "12345679" });
+    const weak = await resetPassword(database.db, {
+      ...base,
+      newPassword: "12345678",
+      passwordConfirmation: "12345679",
+    });
     expect(weak).toEqual({
       ok: false,
       errors: {
-        new_password: expect.arrayContaining(["password.too_common", "password.entirely_numeric", "password.needs_upper"]),
+        new_password: expect.arrayContaining([
+          "password.too_common",
+          "password.entirely_numeric",
+          "password.needs_upper",
+        ]),
         password_confirmation: ["password.mismatch"],
       },
     });
     advanceClock(61 * 60_000);
-    expect(await resetPassword(database.db, { ...base, newPassword: "Fresh#Start42", passwordConfirmation: "Fresh#Start42" })).toEqual({
+    expect(
+      await resetPassword(database.db, {
+        ...base,
+        newPassword: "Fresh#Start42",
+        passwordConfirmation: "Fresh#Start42",
+      }),
+    ).toEqual({
       ok: false,
       errors: { non_field_errors: ["reset.invalid_link"] },
     });
@@ -86,7 +123,11 @@ describe("password reset", () => {
 
 describe("password change", () => {
   const latestMail = () =>
-    database.db.selectFrom("outgoing_mail").select(["id", "to_address", "subject", "text_body"]).orderBy("id", "desc").executeTakeFirst();
+    database.db
+      .selectFrom("outgoing_mail")
+      .select(["id", "to_address", "subject", "text_body"])
+      .orderBy("id", "desc")
+      .executeTakeFirst();
 
   it("refuses a password similar to the username", async () => {
     const outcome = await changePassword(database.db, {
@@ -103,7 +144,8 @@ describe("password change", () => {
   it("refuses a wrong current password and changes nothing", async () => {
     const open = await session(shop.staff.id);
     const mailBefore = await latestMail();
-    const hash = () => database.db.selectFrom("users").select("password_hash").where("id", "=", shop.staff.id).executeTakeFirstOrThrow();
+    const hash = () =>
+      database.db.selectFrom("users").select("password_hash").where("id", "=", shop.staff.id).executeTakeFirstOrThrow();
     const hashBefore = await hash();
     const outcome = await changePassword(database.db, {
       userId: shop.staff.id,
@@ -121,8 +163,19 @@ describe("password change", () => {
 
   it("stops guessing the current password after ten wrong tries, as sign-in does", async () => {
     const attempt = (currentPassword: string) =>
-      changePassword(database.db, { userId: shop.otp.id, currentPassword, newPassword: "Gulf#Harbour88", repeatPassword: "Gulf#Harbour88", lang: "en", ip: null });
-    for (let i = 0; i < 10; i++) expect(await attempt(`Wrong#Guess${i}`)).toEqual({ ok: false, errors: { old_password: ["password.wrong_current"] } });
+      changePassword(database.db, {
+        userId: shop.otp.id,
+        currentPassword,
+        newPassword: "Gulf#Harbour88",
+        repeatPassword: "Gulf#Harbour88",
+        lang: "en",
+        ip: null,
+      });
+    for (let i = 0; i < 10; i++)
+      expect(await attempt(`Wrong#Guess${i}`)).toEqual({
+        ok: false,
+        errors: { old_password: ["password.wrong_current"] },
+      });
     expect(await attempt(DEMO_PASSWORD)).toEqual({ ok: false, errors: { old_password: ["login.throttled"] } });
     expect(await passwordWorks(shop.otp.id, DEMO_PASSWORD)).toBe(true);
     advanceClock(16 * 60_000);

@@ -47,7 +47,11 @@ async function storePassword(db: DB, userId: number, password: string) {
 }
 
 /** Guesses at the current password are limited as sign-in's are: 10 per user per 15 minutes. */
-const currentPasswordRule = (userId: number) => ({ bucket: `password-change:user:${userId}`, limit: 10, windowMs: 15 * 60_000 });
+const currentPasswordRule = (userId: number) => ({
+  bucket: `password-change:user:${userId}`,
+  limit: 10,
+  windowMs: 15 * 60_000,
+});
 
 /**
  * Changes a signed-in user's password once they have given the current one, ends every session of
@@ -190,14 +194,23 @@ export async function resetPassword(
   }
   await storePassword(db, reset.id, input.newPassword);
   await endUserSessions(db, reset.id);
-  await recordOwnAction(db, { ...reset, merchantId: reset.merchant_id }, reset.purpose === "invitation" ? "invitation_accepted" : "password_reset", { ip: input.ip });
+  await recordOwnAction(
+    db,
+    { ...reset, merchantId: reset.merchant_id },
+    reset.purpose === "invitation" ? "invitation_accepted" : "password_reset",
+    { ip: input.ip },
+  );
   return { ok: true };
 }
 
 /** What a password link is for (a forgotten password or an invitation), while it can still be used. */
 export async function passwordLinkPurpose(db: DB, token: string): Promise<"reset" | "invitation" | null> {
   if (!token || token.length > 200) return null;
-  const link = await db.selectFrom("password_resets").select(["purpose", "expires_at", "used_at"]).where("token_hash", "=", sha256(token)).executeTakeFirst();
+  const link = await db
+    .selectFrom("password_resets")
+    .select(["purpose", "expires_at", "used_at"])
+    .where("token_hash", "=", sha256(token))
+    .executeTakeFirst();
   if (!link || link.used_at || new Date(link.expires_at) <= now()) return null;
   return link.purpose;
 }
@@ -208,7 +221,14 @@ export async function createInvitationLink(db: DB, userId: number) {
   const created = now();
   await db
     .insertInto("password_resets")
-    .values({ token_hash: sha256(token), user_id: userId, purpose: "invitation", created_at: created.toISOString(), expires_at: addMs(created, INVITATION_TTL_MS).toISOString(), used_at: null })
+    .values({
+      token_hash: sha256(token),
+      user_id: userId,
+      purpose: "invitation",
+      created_at: created.toISOString(),
+      expires_at: addMs(created, INVITATION_TTL_MS).toISOString(),
+      used_at: null,
+    })
     .execute();
   return token;
 }

@@ -12,13 +12,28 @@ import { refuse, type Refusal } from "~/lib/outcome";
 export type RoleView = { id: number; name: string; permissions: string[]; users: number };
 
 /** Who manages roles: what they may give is what they hold themselves (a superuser holds everything). */
-type Manager = { id: number; username: string; merchantId: number; is_superuser: number | boolean; permissions?: readonly string[] };
+type Manager = {
+  id: number;
+  username: string;
+  merchantId: number;
+  is_superuser: number | boolean;
+  permissions?: readonly string[];
+};
 
 export async function listRoles(db: DB, merchantId: number): Promise<RoleView[]> {
-  const roles = await db.selectFrom("roles").select(["id", "name"]).where("merchant_id", "=", merchantId).orderBy("name").execute();
+  const roles = await db
+    .selectFrom("roles")
+    .select(["id", "name"])
+    .where("merchant_id", "=", merchantId)
+    .orderBy("name")
+    .execute();
   if (!roles.length) return [];
   const ids = roles.map((role) => role.id);
-  const permissions = await db.selectFrom("role_permissions").select(["role_id", "permission"]).where("role_id", "in", ids).execute();
+  const permissions = await db
+    .selectFrom("role_permissions")
+    .select(["role_id", "permission"])
+    .where("role_id", "in", ids)
+    .execute();
   const holders = await db
     .selectFrom("user_roles")
     .innerJoin("users", "users.id", "user_roles.user_id")
@@ -29,26 +44,44 @@ export async function listRoles(db: DB, merchantId: number): Promise<RoleView[]>
     .execute();
   return roles.map((role) => ({
     ...role,
-    permissions: permissions.filter((row) => row.role_id === role.id).map((row) => row.permission).sort(),
+    permissions: permissions
+      .filter((row) => row.role_id === role.id)
+      .map((row) => row.permission)
+      .sort(),
     users: Number(holders.find((row) => row.role_id === role.id)?.n ?? 0),
   }));
 }
 
 /** A role's name and permissions, checked; codes are translation keys under admin.roles.errors. */
-export function checkRoleInput(input: { name: unknown; permissions: unknown }, every: readonly string[]): { ok: true; name: string; permissions: string[] } | { ok: false; errors: Record<string, string[]> } {
+export function checkRoleInput(
+  input: { name: unknown; permissions: unknown },
+  every: readonly string[],
+): { ok: true; name: string; permissions: string[] } | { ok: false; errors: Record<string, string[]> } {
   const errors: Record<string, string[]> = {};
   const name = typeof input.name === "string" ? input.name.trim() : "";
   if (!name || name.length > 60) errors.name = ["admin.roles.errors.name"];
   const known = new Set(every);
-  const permissions = Array.isArray(input.permissions) && input.permissions.every((entry) => typeof entry === "string") ? [...new Set(input.permissions as string[])] : null;
+  const permissions =
+    Array.isArray(input.permissions) && input.permissions.every((entry) => typeof entry === "string")
+      ? [...new Set(input.permissions as string[])]
+      : null;
   if (!permissions || permissions.length === 0) errors.permissions = ["admin.roles.errors.permissions"];
-  else if (!permissions.every((permission) => known.has(permission))) errors.permissions = ["admin.roles.errors.permission_unknown"];
+  else if (!permissions.every((permission) => known.has(permission)))
+    errors.permissions = ["admin.roles.errors.permission_unknown"];
   if (Object.keys(errors).length) return { ok: false, errors };
   return { ok: true, name, permissions: permissions!.sort() };
 }
 
 function audit(db: DB, manager: Manager, action: string, role: { id: number; name: string }, ip?: string | null) {
-  return recordAudit(db, { merchantId: manager.merchantId, actor: { id: manager.id, username: manager.username }, action, params: { role: role.name }, objectType: "role", objectId: role.id, ip: ip ?? null });
+  return recordAudit(db, {
+    merchantId: manager.merchantId,
+    actor: { id: manager.id, username: manager.username },
+    action,
+    params: { role: role.name },
+    objectType: "role",
+    objectId: role.id,
+    ip: ip ?? null,
+  });
 }
 
 async function nameTaken(db: DB, merchantId: number, name: string, except?: number) {
@@ -68,15 +101,30 @@ export function mayGrant(manager: Pick<Manager, "is_superuser" | "permissions">,
   return permissions.every((permission) => permission !== "manage_merchant" && held.has(permission));
 }
 
-export async function createRole(db: DB, input: { manager: Manager; name: string; permissions: string[]; ip?: string | null }): Promise<{ ok: true; role: RoleView } | Refusal> {
-  if (!mayGrant(input.manager, input.permissions)) return refuse("admin.roles.errors.superuser_only", { field: "permissions" });
+export async function createRole(
+  db: DB,
+  input: { manager: Manager; name: string; permissions: string[]; ip?: string | null },
+): Promise<{ ok: true; role: RoleView } | Refusal> {
+  if (!mayGrant(input.manager, input.permissions))
+    return refuse("admin.roles.errors.superuser_only", { field: "permissions" });
   return writeTransaction(db, async (trx) => {
     await lockMerchant(trx, input.manager.merchantId);
-    if (await nameTaken(trx, input.manager.merchantId, input.name)) return refuse("admin.roles.errors.name_taken", { field: "name" });
-    const row = await trx.insertInto("roles").values({ merchant_id: input.manager.merchantId, name: input.name, created_at: nowIso() }).returning("id").executeTakeFirstOrThrow();
-    await trx.insertInto("role_permissions").values(input.permissions.map((permission) => ({ role_id: row.id, permission }))).execute();
+    if (await nameTaken(trx, input.manager.merchantId, input.name))
+      return refuse("admin.roles.errors.name_taken", { field: "name" });
+    const row = await trx
+      .insertInto("roles")
+      .values({ merchant_id: input.manager.merchantId, name: input.name, created_at: nowIso() })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto("role_permissions")
+      .values(input.permissions.map((permission) => ({ role_id: row.id, permission })))
+      .execute();
     await audit(trx, input.manager, "role_created", { id: row.id, name: input.name }, input.ip);
-    return { ok: true as const, role: (await listRoles(trx, input.manager.merchantId)).find((role) => role.id === row.id)! };
+    return {
+      ok: true as const,
+      role: (await listRoles(trx, input.manager.merchantId)).find((role) => role.id === row.id)!,
+    };
   });
 }
 
@@ -87,17 +135,28 @@ export async function updateRole(
   return writeTransaction(db, async (trx) => {
     const current = (await listRoles(trx, input.manager.merchantId)).find((role) => role.id === input.id);
     if (!current) return refuse("admin.roles.errors.not_found");
-    if (!mayGrant(input.manager, [...input.permissions, ...current.permissions])) return refuse("admin.roles.errors.superuser_only", { field: "permissions" });
-    if (await nameTaken(trx, input.manager.merchantId, input.name, current.id)) return refuse("admin.roles.errors.name_taken", { field: "name" });
+    if (!mayGrant(input.manager, [...input.permissions, ...current.permissions]))
+      return refuse("admin.roles.errors.superuser_only", { field: "permissions" });
+    if (await nameTaken(trx, input.manager.merchantId, input.name, current.id))
+      return refuse("admin.roles.errors.name_taken", { field: "name" });
     await trx.updateTable("roles").set({ name: input.name }).where("id", "=", current.id).execute();
     await trx.deleteFrom("role_permissions").where("role_id", "=", current.id).execute();
-    await trx.insertInto("role_permissions").values(input.permissions.map((permission) => ({ role_id: current.id, permission }))).execute();
+    await trx
+      .insertInto("role_permissions")
+      .values(input.permissions.map((permission) => ({ role_id: current.id, permission })))
+      .execute();
     await audit(trx, input.manager, "role_changed", { id: current.id, name: input.name }, input.ip);
-    return { ok: true as const, role: (await listRoles(trx, input.manager.merchantId)).find((role) => role.id === current.id)! };
+    return {
+      ok: true as const,
+      role: (await listRoles(trx, input.manager.merchantId)).find((role) => role.id === current.id)!,
+    };
   });
 }
 
-export async function deleteRole(db: DB, input: { manager: Manager; id: number; ip?: string | null }): Promise<{ ok: true } | Refusal> {
+export async function deleteRole(
+  db: DB,
+  input: { manager: Manager; id: number; ip?: string | null },
+): Promise<{ ok: true } | Refusal> {
   return writeTransaction(db, async (trx) => {
     const current = (await listRoles(trx, input.manager.merchantId)).find((role) => role.id === input.id);
     if (!current) return refuse("admin.roles.errors.not_found");
@@ -116,7 +175,11 @@ export async function resolveRoles(db: DB, merchantId: number, wanted: readonly 
   const found: RoleView[] = [];
   const unknown: string[] = [];
   for (const entry of wanted) {
-    const role = roles.find((candidate) => (typeof entry === "number" ? candidate.id === entry : candidate.name.toLowerCase() === entry.trim().toLowerCase() || String(candidate.id) === entry));
+    const role = roles.find((candidate) =>
+      typeof entry === "number"
+        ? candidate.id === entry
+        : candidate.name.toLowerCase() === entry.trim().toLowerCase() || String(candidate.id) === entry,
+    );
     if (role) found.push(role);
     else unknown.push(String(entry));
   }
@@ -125,7 +188,13 @@ export async function resolveRoles(db: DB, merchantId: number, wanted: readonly 
 
 export async function rolesOfUsers(db: DB, userIds: readonly number[]) {
   if (!userIds.length) return new Map<number, { id: number; name: string }[]>();
-  const rows = await db.selectFrom("user_roles").innerJoin("roles", "roles.id", "user_roles.role_id").select(["user_roles.user_id", "roles.id", "roles.name"]).where("user_roles.user_id", "in", userIds).orderBy("roles.name").execute();
+  const rows = await db
+    .selectFrom("user_roles")
+    .innerJoin("roles", "roles.id", "user_roles.role_id")
+    .select(["user_roles.user_id", "roles.id", "roles.name"])
+    .where("user_roles.user_id", "in", userIds)
+    .orderBy("roles.name")
+    .execute();
   const byUser = new Map<number, { id: number; name: string }[]>();
   for (const row of rows) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), { id: row.id, name: row.name }]);
   return byUser;

@@ -14,7 +14,14 @@ beforeAll(async () => {
 afterAll(async () => database?.destroy());
 afterEach(() => resetClock());
 
-const open = () => openSession(database.db, { userId: shop.admin.id, merchantId: shop.merchantId, kind: "web", ip: "10.0.0.1", userAgent: "test" });
+const open = () =>
+  openSession(database.db, {
+    userId: shop.admin.id,
+    merchantId: shop.merchantId,
+    kind: "web",
+    ip: "10.0.0.1",
+    userAgent: "test",
+  });
 
 describe("sessions", () => {
   it("keeps only a hash of the id in the database", async () => {

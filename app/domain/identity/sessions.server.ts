@@ -70,7 +70,11 @@ export function resumeSession(db: DB, token: string, options: { touch?: boolean 
 
 /** Ends a session: its tokens stop working and its live channels close, on every instance. */
 export async function endSession(db: DB, sessionId: string) {
-  const ended = await db.deleteFrom("sessions").where("id", "=", sessionId).returning(["user_id", "merchant_id"]).executeTakeFirst();
+  const ended = await db
+    .deleteFrom("sessions")
+    .where("id", "=", sessionId)
+    .returning(["user_id", "merchant_id"])
+    .executeTakeFirst();
   if (ended) await endLiveSessions(db, { id: ended.user_id, merchantId: ended.merchant_id }, { sessionId });
 }
 
@@ -78,11 +82,23 @@ export async function endUserSessions(db: DB, userId: number, options: { except?
   let query = db.deleteFrom("sessions").where("user_id", "=", userId);
   if (options.except) query = query.where("id", "!=", options.except);
   const ended = await query.returning(["merchant_id"]).execute();
-  if (ended.length > 0) await endLiveSessions(db, { id: userId, merchantId: ended[0].merchant_id }, { exceptSessionId: options.except });
+  if (ended.length > 0)
+    await endLiveSessions(db, { id: userId, merchantId: ended[0].merchant_id }, { exceptSessionId: options.except });
 }
 
 /** Signing out: the session ends (its tokens stop working) and the audit log says so, and why when it was not the user's choice. */
-export async function signOut(db: DB, input: { user: { id: number; username: string; merchantId: number }; sessionId: string; ip: string | null; expired?: boolean }) {
+export async function signOut(
+  db: DB,
+  input: {
+    user: { id: number; username: string; merchantId: number };
+    sessionId: string;
+    ip: string | null;
+    expired?: boolean;
+  },
+) {
   await endSession(db, input.sessionId);
-  await recordOwnAction(db, input.user, "sign_out", { ip: input.ip, params: { reason: input.expired ? word("audit_entry.reasons.session_expired") : "" } });
+  await recordOwnAction(db, input.user, "sign_out", {
+    ip: input.ip,
+    params: { reason: input.expired ? word("audit_entry.reasons.session_expired") : "" },
+  });
 }

@@ -25,7 +25,6 @@ export function addressGroup(ip: string | null): string {
     .join(":")}::/64`;
 }
 
-
 /** True when any rule's bucket already holds its limit of hits inside its window. */
 export async function isThrottled(db: DB, rules: ThrottleRule[]): Promise<boolean> {
   for (const rule of rules) {
@@ -60,7 +59,13 @@ export async function clearHits(db: DB, bucket: string) {
 
 /** Takes back one hit, e.g. the one counted for an attempt that turned out legitimate. */
 export async function removeOneHit(db: DB, bucket: string) {
-  const newest = await db.selectFrom("throttle_hits").select("id").where("bucket", "=", bucket).orderBy("id", "desc").limit(1).executeTakeFirst();
+  const newest = await db
+    .selectFrom("throttle_hits")
+    .select("id")
+    .where("bucket", "=", bucket)
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
   if (newest) await db.deleteFrom("throttle_hits").where("id", "=", newest.id).execute();
 }
 
@@ -72,7 +77,14 @@ export async function retryAfterMs(db: DB, rules: ThrottleRule[]): Promise<numbe
   let wait = 0;
   for (const rule of rules) {
     const since = addMs(now(), -rule.windowMs).toISOString();
-    const hits = await db.selectFrom("throttle_hits").select("hit_at").where("bucket", "=", rule.bucket).where("hit_at", ">", since).orderBy("hit_at", "desc").limit(rule.limit).execute();
+    const hits = await db
+      .selectFrom("throttle_hits")
+      .select("hit_at")
+      .where("bucket", "=", rule.bucket)
+      .where("hit_at", ">", since)
+      .orderBy("hit_at", "desc")
+      .limit(rule.limit)
+      .execute();
     if (hits.length < rule.limit) continue;
     // The oldest of the newest `limit` hits must leave the window before one more fits.
     const freedAt = new Date(hits[hits.length - 1].hit_at).getTime() + rule.windowMs;

@@ -22,8 +22,14 @@ export function issueDeviceToken(secret: string, user: { id: number; password_ha
 }
 
 /** The token's nonce when we signed it for this user and their current password; null for anything else. */
-export function readDeviceToken(secret: string, value: string | null, user: { id: number; password_hash: string }): DeviceToken | null {
+export function readDeviceToken(
+  secret: string,
+  value: string | null,
+  user: { id: number; password_hash: string },
+): DeviceToken | null {
   const match = value ? TOKEN.exec(value) : null;
   if (!match || Number(match[1]) !== user.id) return null;
-  return safeEqual(signatureOf(secret, user.id, match[2], user.password_hash), match[3]) ? { userId: user.id, nonce: match[2] } : null;
+  return safeEqual(signatureOf(secret, user.id, match[2], user.password_hash), match[3])
+    ? { userId: user.id, nonce: match[2] }
+    : null;
 }

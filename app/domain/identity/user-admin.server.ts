@@ -27,7 +27,17 @@ export type ManagedUser = {
 const usersOf = (db: DB, merchantId: number) =>
   db
     .selectFrom("users")
-    .select(["id", "username", "email", "first_name", "last_name", "is_superuser", "is_active", "requires_otp", "password_hash"])
+    .select([
+      "id",
+      "username",
+      "email",
+      "first_name",
+      "last_name",
+      "is_superuser",
+      "is_active",
+      "requires_otp",
+      "password_hash",
+    ])
     .where("merchant_id", "=", merchantId)
     .where("kind", "=", "person");
 
@@ -44,7 +54,13 @@ function withRoles(rows: UserRow[], roles: Map<number, { id: number; name: strin
 }
 
 async function managedUsers(db: DB, rows: UserRow[]) {
-  return withRoles(rows, await rolesOfUsers(db, rows.map((row) => row.id)));
+  return withRoles(
+    rows,
+    await rolesOfUsers(
+      db,
+      rows.map((row) => row.id),
+    ),
+  );
 }
 
 async function managed(db: DB, row: UserRow): Promise<ManagedUser> {
@@ -58,7 +74,13 @@ export async function listMerchantUsers(db: DB, merchantId: number): Promise<Man
 
 export type UserAccessChanges = { is_active?: boolean; requires_otp?: boolean };
 
-type Manager = { id: number; username: string; merchantId: number; is_superuser: number | boolean; permissions?: readonly string[] };
+type Manager = {
+  id: number;
+  username: string;
+  merchantId: number;
+  is_superuser: number | boolean;
+  permissions?: readonly string[];
+};
 
 /**
  * Turns a user's access on or off, or their one-time code at sign-in. A deactivated user's
@@ -75,9 +97,19 @@ export async function changeUserAccess(
     // Both rows locked (SQLite's BEGIN IMMEDIATE locks everything): two managers deactivating each
     // other at once are taken one at a time, and the second finds itself deactivated.
     if (engineOf(trx) === "postgres") {
-      await trx.selectFrom("users").select("id").where("id", "in", [input.manager.id, input.userId]).orderBy("id").forUpdate().execute();
+      await trx
+        .selectFrom("users")
+        .select("id")
+        .where("id", "in", [input.manager.id, input.userId])
+        .orderBy("id")
+        .forUpdate()
+        .execute();
     }
-    const manager = await trx.selectFrom("users").select("is_active").where("id", "=", input.manager.id).executeTakeFirst();
+    const manager = await trx
+      .selectFrom("users")
+      .select("is_active")
+      .where("id", "=", input.manager.id)
+      .executeTakeFirst();
     if (!manager?.is_active) return refuse("admin.users.errors.not_found");
     const user = await trx
       .selectFrom("users")
@@ -88,15 +120,24 @@ export async function changeUserAccess(
       .executeTakeFirst();
     if (!user) return refuse("admin.users.errors.not_found");
     if (user.is_superuser && !input.manager.is_superuser) return refuse("admin.users.errors.superuser_only");
-    if (input.changes.is_active === false && user.id === input.manager.id) return refuse("admin.users.errors.self", { field: "is_active" });
+    if (input.changes.is_active === false && user.id === input.manager.id)
+      return refuse("admin.users.errors.self", { field: "is_active" });
     const entries: string[] = [];
     if (input.changes.is_active !== undefined && input.changes.is_active !== Boolean(user.is_active)) {
-      await trx.updateTable("users").set({ is_active: input.changes.is_active ? 1 : 0 }).where("id", "=", user.id).execute();
+      await trx
+        .updateTable("users")
+        .set({ is_active: input.changes.is_active ? 1 : 0 })
+        .where("id", "=", user.id)
+        .execute();
       if (!input.changes.is_active) await endUserSessions(trx, user.id);
       entries.push(input.changes.is_active ? "user_reactivated" : "user_deactivated");
     }
     if (input.changes.requires_otp !== undefined && input.changes.requires_otp !== Boolean(user.requires_otp)) {
-      await trx.updateTable("users").set({ requires_otp: input.changes.requires_otp ? 1 : 0 }).where("id", "=", user.id).execute();
+      await trx
+        .updateTable("users")
+        .set({ requires_otp: input.changes.requires_otp ? 1 : 0 })
+        .where("id", "=", user.id)
+        .execute();
       entries.push(input.changes.requires_otp ? "user_otp_required" : "user_otp_not_required");
     }
     for (const action of entries) {
@@ -110,13 +151,23 @@ export async function changeUserAccess(
         ip: input.ip ?? null,
       });
     }
-    return { ok: true as const, user: await managed(trx, await usersOf(trx, input.manager.merchantId).where("id", "=", user.id).executeTakeFirstOrThrow()) };
+    return {
+      ok: true as const,
+      user: await managed(
+        trx,
+        await usersOf(trx, input.manager.merchantId).where("id", "=", user.id).executeTakeFirstOrThrow(),
+      ),
+    };
   });
 }
 
 /** Whether refunds, captures and voids wait for a checker, and who the checkers are (active users who may approve them). */
 export async function loadOperationsApproval(db: DB, merchantId: number) {
-  const merchant = await db.selectFrom("merchants").select("operations_approval").where("id", "=", merchantId).executeTakeFirstOrThrow();
+  const merchant = await db
+    .selectFrom("merchants")
+    .select("operations_approval")
+    .where("id", "=", merchantId)
+    .executeTakeFirstOrThrow();
   const checkers = await db
     .selectFrom("users")
     .select("username")
@@ -133,7 +184,10 @@ export async function loadOperationsApproval(db: DB, merchantId: number) {
  * not approve operations waits for a checker (maker-checker). Requests already waiting stay
  * waiting for a decision either way. Audited when it changes.
  */
-export async function setOperationsApproval(db: DB, input: { merchantId: number; actor: { id: number; username: string }; on: boolean; ip?: string | null }) {
+export async function setOperationsApproval(
+  db: DB,
+  input: { merchantId: number; actor: { id: number; username: string }; on: boolean; ip?: string | null },
+) {
   return writeTransaction(db, async (trx) => {
     const changed = await trx
       .updateTable("merchants")
@@ -159,10 +213,22 @@ export async function setOperationsApproval(db: DB, input: { merchantId: number;
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.@+-]{1,150}$/;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export type InvitationInput = { username: string; email: string; firstName: string; lastName: string; roleIds: number[]; superuser: boolean };
+export type InvitationInput = {
+  username: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  roleIds: number[];
+  superuser: boolean;
+};
 
 /** Checks an invitation's fields; codes are translation keys under admin.users.errors. */
-export function checkInvitation(input: { username: unknown; email: unknown; first_name?: unknown; last_name?: unknown }) {
+export function checkInvitation(input: {
+  username: unknown;
+  email: unknown;
+  first_name?: unknown;
+  last_name?: unknown;
+}) {
   const errors: Record<string, string[]> = {};
   const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
   const username = text(input.username);
@@ -184,13 +250,24 @@ export async function inviteUser(
   input: { manager: Manager; invitation: InvitationInput; baseUrl: string; lang: Language; ip?: string | null },
 ): Promise<{ ok: true; user: ManagedUser } | Refusal> {
   const { invitation } = input;
-  if (invitation.superuser && !input.manager.is_superuser) return refuse("admin.users.errors.superuser_only", { field: "is_superuser" });
+  if (invitation.superuser && !input.manager.is_superuser)
+    return refuse("admin.users.errors.superuser_only", { field: "is_superuser" });
   return writeTransaction(db, async (trx) => {
-    if (!(await ownRoles(trx, input.manager.merchantId, invitation.roleIds))) return refuse("admin.users.errors.roles", { field: "roles" });
-    if (!(await rolesWithin(trx, input.manager, invitation.roleIds))) return refuse("admin.roles.errors.superuser_only", { field: "roles" });
-    const taken = await trx.selectFrom("users").select("id").where(sql<boolean>`lower(username) = ${invitation.username.toLowerCase()}`).executeTakeFirst();
+    if (!(await ownRoles(trx, input.manager.merchantId, invitation.roleIds)))
+      return refuse("admin.users.errors.roles", { field: "roles" });
+    if (!(await rolesWithin(trx, input.manager, invitation.roleIds)))
+      return refuse("admin.roles.errors.superuser_only", { field: "roles" });
+    const taken = await trx
+      .selectFrom("users")
+      .select("id")
+      .where(sql<boolean>`lower(username) = ${invitation.username.toLowerCase()}`)
+      .executeTakeFirst();
     if (taken) return refuse("admin.users.errors.username_taken", { field: "username" });
-    const merchant = await trx.selectFrom("merchants").select(["title_en", "title_ar"]).where("id", "=", input.manager.merchantId).executeTakeFirstOrThrow();
+    const merchant = await trx
+      .selectFrom("merchants")
+      .select(["title_en", "title_ar"])
+      .where("id", "=", input.manager.merchantId)
+      .executeTakeFirstOrThrow();
     const created = await trx
       .insertInto("users")
       .values({
@@ -206,7 +283,11 @@ export async function inviteUser(
       })
       .returning("id")
       .executeTakeFirstOrThrow();
-    if (invitation.roleIds.length) await trx.insertInto("user_roles").values(invitation.roleIds.map((roleId) => ({ user_id: created.id, role_id: roleId }))).execute();
+    if (invitation.roleIds.length)
+      await trx
+        .insertInto("user_roles")
+        .values(invitation.roleIds.map((roleId) => ({ user_id: created.id, role_id: roleId })))
+        .execute();
     const token = await createInvitationLink(trx, created.id);
     await queueMail(trx, {
       merchantId: input.manager.merchantId,
@@ -230,28 +311,54 @@ export async function inviteUser(
       objectId: created.id,
       ip: input.ip ?? null,
     });
-    return { ok: true as const, user: await managed(trx, await usersOf(trx, input.manager.merchantId).where("id", "=", created.id).executeTakeFirstOrThrow()) };
+    return {
+      ok: true as const,
+      user: await managed(
+        trx,
+        await usersOf(trx, input.manager.merchantId).where("id", "=", created.id).executeTakeFirstOrThrow(),
+      ),
+    };
   });
 }
 
 /** Gives a user exactly these roles; audited when they change. A superuser's roles are changed by a superuser only. */
-export async function setUserRoles(db: DB, input: { manager: Manager; userId: number; roleIds: number[]; ip?: string | null }): Promise<{ ok: true } | Refusal> {
+export async function setUserRoles(
+  db: DB,
+  input: { manager: Manager; userId: number; roleIds: number[]; ip?: string | null },
+): Promise<{ ok: true } | Refusal> {
   return writeTransaction(db, async (trx) => {
-    const user = await trx.selectFrom("users").select(["id", "username", "is_superuser"]).where("id", "=", input.userId).where("merchant_id", "=", input.manager.merchantId).where("kind", "=", "person").executeTakeFirst();
+    const user = await trx
+      .selectFrom("users")
+      .select(["id", "username", "is_superuser"])
+      .where("id", "=", input.userId)
+      .where("merchant_id", "=", input.manager.merchantId)
+      .where("kind", "=", "person")
+      .executeTakeFirst();
     if (!user) return refuse("admin.users.errors.not_found");
     if (user.is_superuser && !input.manager.is_superuser) return refuse("admin.users.errors.superuser_only");
     // Nobody changes their own rights.
     if (user.id === input.manager.id) return refuse("admin.users.errors.own_roles");
-    const before = (await trx.selectFrom("user_roles").select("role_id").where("user_id", "=", user.id).execute()).map((row) => row.role_id).sort();
+    const before = (await trx.selectFrom("user_roles").select("role_id").where("user_id", "=", user.id).execute())
+      .map((row) => row.role_id)
+      .sort();
     const after = [...new Set(input.roleIds)].sort();
-    if (!(await ownRoles(trx, input.manager.merchantId, after))) return refuse("admin.users.errors.roles", { field: "roles" });
+    if (!(await ownRoles(trx, input.manager.merchantId, after)))
+      return refuse("admin.users.errors.roles", { field: "roles" });
     if (before.join() === after.join()) return { ok: true as const };
     // Given or taken away, a role is handed by someone who holds all it grants.
     const changed = [...before.filter((id) => !after.includes(id)), ...after.filter((id) => !before.includes(id))];
     if (!(await rolesWithin(trx, input.manager, changed))) return refuse("admin.roles.errors.superuser_only");
     await trx.deleteFrom("user_roles").where("user_id", "=", user.id).execute();
-    if (after.length) await trx.insertInto("user_roles").values(after.map((roleId) => ({ user_id: user.id, role_id: roleId }))).execute();
-    const names = after.length ? (await trx.selectFrom("roles").select("name").where("id", "in", after).orderBy("name").execute()).map((row) => row.name).join(", ") : "—";
+    if (after.length)
+      await trx
+        .insertInto("user_roles")
+        .values(after.map((roleId) => ({ user_id: user.id, role_id: roleId })))
+        .execute();
+    const names = after.length
+      ? (await trx.selectFrom("roles").select("name").where("id", "in", after).orderBy("name").execute())
+          .map((row) => row.name)
+          .join(", ")
+      : "—";
     await recordAudit(trx, {
       merchantId: input.manager.merchantId,
       actor: { id: input.manager.id, username: input.manager.username },
@@ -275,12 +382,20 @@ async function rolesWithin(db: DB, manager: Manager, roleIds: readonly number[])
     .where("roles.merchant_id", "=", manager.merchantId)
     .where("role_permissions.role_id", "in", [...roleIds])
     .execute();
-  return mayGrant(manager, granted.map((row) => row.permission));
+  return mayGrant(
+    manager,
+    granted.map((row) => row.permission),
+  );
 }
 
 /** Whether every one of these roles is the merchant's own. */
 async function ownRoles(db: DB, merchantId: number, roleIds: readonly number[]) {
   if (roleIds.length === 0) return true;
-  const found = await db.selectFrom("roles").select("id").where("merchant_id", "=", merchantId).where("id", "in", [...new Set(roleIds)]).execute();
+  const found = await db
+    .selectFrom("roles")
+    .select("id")
+    .where("merchant_id", "=", merchantId)
+    .where("id", "in", [...new Set(roleIds)])
+    .execute();
   return found.length === new Set(roleIds).size;
 }

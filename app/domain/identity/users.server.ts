@@ -61,7 +61,13 @@ export async function permissionsOf(db: DB, userId: number): Promise<string[]> {
     .selectFrom("user_permissions")
     .select("permission")
     .where("user_id", "=", userId)
-    .union(db.selectFrom("user_roles").innerJoin("role_permissions", "role_permissions.role_id", "user_roles.role_id").select("role_permissions.permission").where("user_roles.user_id", "=", userId))
+    .union(
+      db
+        .selectFrom("user_roles")
+        .innerJoin("role_permissions", "role_permissions.role_id", "user_roles.role_id")
+        .select("role_permissions.permission")
+        .where("user_roles.user_id", "=", userId),
+    )
     .execute();
   return [...new Set(rows.map((row) => row.permission))].sort();
 }
@@ -72,7 +78,13 @@ export function holdersOf(db: DB, permission: string) {
     .selectFrom("user_permissions")
     .select("user_permissions.user_id")
     .where("user_permissions.permission", "=", permission)
-    .union(db.selectFrom("user_roles").innerJoin("role_permissions", "role_permissions.role_id", "user_roles.role_id").select("user_roles.user_id").where("role_permissions.permission", "=", permission));
+    .union(
+      db
+        .selectFrom("user_roles")
+        .innerJoin("role_permissions", "role_permissions.role_id", "user_roles.role_id")
+        .select("user_roles.user_id")
+        .where("role_permissions.permission", "=", permission),
+    );
 }
 
 export async function setOrderNotification(db: DB, user: { id: number; merchantId: number }, receive: boolean) {
@@ -83,7 +95,6 @@ export async function setOrderNotification(db: DB, user: { id: number; merchantI
     .where("merchant_id", "=", user.merchantId)
     .execute();
 }
-
 
 export type NewUserInput = {
   username: string;
@@ -122,8 +133,20 @@ export async function createUser(db: DB, merchantId: number, user: NewUserInput,
 }
 
 /** Someone managing the merchant (the administration panel): who they are and what they hold, which bounds what they may give. */
-export type Manager = { id: number; username: string; merchantId: number; is_superuser: number | boolean; permissions: readonly string[] };
+export type Manager = {
+  id: number;
+  username: string;
+  merchantId: number;
+  is_superuser: number | boolean;
+  permissions: readonly string[];
+};
 
 export function managerOf(user: SessionUser): Manager {
-  return { id: user.id, username: user.username, merchantId: user.merchantId, is_superuser: user.is_superuser, permissions: user.permissions };
+  return {
+    id: user.id,
+    username: user.username,
+    merchantId: user.merchantId,
+    is_superuser: user.is_superuser,
+    permissions: user.permissions,
+  };
 }

@@ -27,39 +27,58 @@ export async function guardedFetch(url: string, init: GuardedInit, guarded: bool
     return fetch(url, { ...plain, redirect: "manual" });
   }
   const target = new URL(url);
-  if (!/^https?:$/.test(target.protocol)) throw new TypeError(`${target.protocol} is not an address a gateway is called at`);
-  if (isPrivateHost(target.hostname)) throw new Error(`${target.hostname} is a private or loopback address; it may not be reached`);
+  if (!/^https?:$/.test(target.protocol))
+    throw new TypeError(`${target.protocol} is not an address a gateway is called at`);
+  if (isPrivateHost(target.hostname))
+    throw new Error(`${target.hostname} is a private or loopback address; it may not be reached`);
   const body = init.body === undefined ? undefined : Buffer.from(String(init.body));
   const headers: Record<string, string> = { ...init.headers };
   if (body) {
     headers["Content-Length"] = String(body.length);
-    if (init.body instanceof URLSearchParams && !Object.keys(headers).some((name) => name.toLowerCase() === "content-type")) {
+    if (
+      init.body instanceof URLSearchParams &&
+      !Object.keys(headers).some((name) => name.toLowerCase() === "content-type")
+    ) {
       headers["Content-Type"] = "application/x-www-form-urlencoded;charset=UTF-8";
     }
   }
   const client = target.protocol === "https:" ? https : http;
   return new Promise<Response>((resolve, reject) => {
-    const tls = init.clientCertificate && target.protocol === "https:" ? { cert: init.clientCertificate.cert, key: init.clientCertificate.key } : {};
-    if (init.clientCertificate && target.protocol !== "https:") return reject(new Error("A client certificate is presented only over https"));
-    const request = client.request(target, { method: init.method, headers, lookup: guardedLookup(true), signal: init.signal, ...tls }, (answer) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      answer.on("data", (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_ANSWER) return answer.destroy(new Error("The answer is too large"));
-        chunks.push(chunk);
-      });
-      answer.on("error", reject);
-      answer.on("end", () => {
-        const responseHeaders = new Headers();
-        for (const [name, value] of Object.entries(answer.headers)) {
-          if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(", ") : value);
-        }
-        const status = answer.statusCode ?? 502;
-        const nullBody = status === 204 || status === 205 || status === 304;
-        resolve(new Response(nullBody ? null : Buffer.concat(chunks), { status, statusText: answer.statusMessage, headers: responseHeaders }));
-      });
-    });
+    const tls =
+      init.clientCertificate && target.protocol === "https:"
+        ? { cert: init.clientCertificate.cert, key: init.clientCertificate.key }
+        : {};
+    if (init.clientCertificate && target.protocol !== "https:")
+      return reject(new Error("A client certificate is presented only over https"));
+    const request = client.request(
+      target,
+      { method: init.method, headers, lookup: guardedLookup(true), signal: init.signal, ...tls },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        answer.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_ANSWER) return answer.destroy(new Error("The answer is too large"));
+          chunks.push(chunk);
+        });
+        answer.on("error", reject);
+        answer.on("end", () => {
+          const responseHeaders = new Headers();
+          for (const [name, value] of Object.entries(answer.headers)) {
+            if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(", ") : value);
+          }
+          const status = answer.statusCode ?? 502;
+          const nullBody = status === 204 || status === 205 || status === 304;
+          resolve(
+            new Response(nullBody ? null : Buffer.concat(chunks), {
+              status,
+              statusText: answer.statusMessage,
+              headers: responseHeaders,
+            }),
+          );
+        });
+      },
+    );
     request.on("error", reject);
     request.end(body);
   });

@@ -151,7 +151,8 @@ export async function checkWebhookUrl(value: string): Promise<string | null> {
   } catch {
     return "admin.webhooks.errors.url";
   }
-  if (!/^https?:$/.test(url.protocol) || !url.hostname || url.username || url.password || value.length > 2000) return "admin.webhooks.errors.url";
+  if (!/^https?:$/.test(url.protocol) || !url.hostname || url.username || url.password || value.length > 2000)
+    return "admin.webhooks.errors.url";
   if (privateTargetsAllowed()) return null;
   return (await isPublicHost(url.hostname)) ? null : "admin.webhooks.errors.private";
 }
@@ -168,9 +169,15 @@ export function gatewayTargetsGuarded() {
  */
 export function guardedLookup(guarded = !privateTargetsAllowed()): typeof dns.lookup | undefined {
   if (!guarded) return undefined;
-  const lookup = (hostname: string, options: dns.LookupOptions, callback: (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void) => {
+  const lookup = (
+    hostname: string,
+    options: dns.LookupOptions,
+    callback: (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void,
+  ) => {
     const refuse = () => {
-      const blocked: NodeJS.ErrnoException = new Error(`${hostname} is a private or loopback address; it may not be reached`);
+      const blocked: NodeJS.ErrnoException = new Error(
+        `${hostname} is a private or loopback address; it may not be reached`,
+      );
       blocked.code = "EWEBHOOKPRIVATE";
       callback(blocked, "", 0);
     };

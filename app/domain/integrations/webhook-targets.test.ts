@@ -5,7 +5,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { mpgsAdapter } from "~/domain/payments/gateways/mpgs/mpgs.server";
 import type { GatewayConfig } from "~/domain/payments/gateways/gateway";
 import { resetEnvCache } from "~/lib/env.server";
-import { checkWebhookUrl, guardedLookup, isPrivateAddress, isPrivateHost, isPublicHost } from "./webhook-targets.server";
+import {
+  checkWebhookUrl,
+  guardedLookup,
+  isPrivateAddress,
+  isPrivateHost,
+  isPublicHost,
+} from "./webhook-targets.server";
 import { postToReceiver } from "./webhooks.server";
 
 const INWARD = [
@@ -56,7 +62,17 @@ const INWARD = [
   "[2001:db8::1]",
 ];
 
-const PUBLIC = ["example.com", "hooks.example.com.", "93.184.216.34", "8.8.8.8", "[2606:4700:4700::1111]", "[::ffff:93.184.216.34]", "[::ffff:5db8:d822]", "[2002:5db8:d822::1]", "[64:ff9b::808:808]"];
+const PUBLIC = [
+  "example.com",
+  "hooks.example.com.",
+  "93.184.216.34",
+  "8.8.8.8",
+  "[2606:4700:4700::1111]",
+  "[::ffff:93.184.216.34]",
+  "[::ffff:5db8:d822]",
+  "[2002:5db8:d822::1]",
+  "[64:ff9b::808:808]",
+];
 
 describe("which hosts an outgoing call may reach", () => {
   it.each(INWARD)("refuses %s", (host) => {
@@ -86,11 +102,19 @@ describe("which hosts an outgoing call may reach", () => {
 function rebindingResolver() {
   let asked = 0;
   const answer = () => (asked++ === 0 ? { address: "93.184.216.34", family: 4 } : { address: "127.0.0.1", family: 4 });
-  vi.spyOn(dns.promises, "lookup").mockImplementation((async () => [answer()]) as unknown as typeof dns.promises.lookup);
-  vi.spyOn(dns, "lookup").mockImplementation(((_host: string, options: dns.LookupOptions | ((...args: unknown[]) => void), callback?: (...args: unknown[]) => void) => {
+  vi.spyOn(dns.promises, "lookup").mockImplementation((async () => [
+    answer(),
+  ]) as unknown as typeof dns.promises.lookup);
+  vi.spyOn(dns, "lookup").mockImplementation(((
+    _host: string,
+    options: dns.LookupOptions | ((...args: unknown[]) => void),
+    callback?: (...args: unknown[]) => void,
+  ) => {
     const done = (typeof options === "function" ? options : callback)!;
     const entry = answer();
-    process.nextTick(() => (typeof options === "object" && options.all ? done(null, [entry]) : done(null, entry.address, entry.family)));
+    process.nextTick(() =>
+      typeof options === "object" && options.all ? done(null, [entry]) : done(null, entry.address, entry.family),
+    );
   }) as unknown as typeof dns.lookup);
   return { times: () => asked };
 }
@@ -167,23 +191,42 @@ describe("with private targets not allowed", () => {
 
   it("calls a gateway only at a public address, whatever the name answers at the call", async () => {
     const config = (server: string): GatewayConfig =>
-      ({ code: "mpgs-x", kind: "mpgs", credentials: { merchantId: "TEST1", apiPassword: "x", notificationSecret: "y" }, captureMode: "auto", endpoints: { browser: server, server } }) as GatewayConfig;
+      ({
+        code: "mpgs-x",
+        kind: "mpgs",
+        credentials: { merchantId: "TEST1", apiPassword: "x", notificationSecret: "y" },
+        captureMode: "auto",
+        endpoints: { browser: server, server },
+      }) as GatewayConfig;
     // Saved while it was allowed (or a form the old check missed): not reached now.
-    await expect(mpgsAdapter.testConnection!(config(`http://[::ffff:7f00:1]:${port}/acquirer`))).rejects.toThrow(/private/);
+    await expect(mpgsAdapter.testConnection!(config(`http://[::ffff:7f00:1]:${port}/acquirer`))).rejects.toThrow(
+      /private/,
+    );
     await expect(mpgsAdapter.testConnection!(config(`http://localhost.:${port}/acquirer`))).rejects.toThrow(/private/);
     rebindingResolver();
     expect(await isPublicHost("rebind.example.com")).toBe(true);
-    await expect(mpgsAdapter.testConnection!(config(`http://rebind.example.com:${port}/acquirer`))).rejects.toThrow(/private/);
+    await expect(mpgsAdapter.testConnection!(config(`http://rebind.example.com:${port}/acquirer`))).rejects.toThrow(
+      /private/,
+    );
     expect(reached).toEqual([]);
   });
 
   it("hands the connection exactly the addresses it checked", async () => {
-    vi.spyOn(dns, "lookup").mockImplementation(((_host: string, _options: dns.LookupOptions, done: (...args: unknown[]) => void) =>
+    vi.spyOn(dns, "lookup").mockImplementation(((
+      _host: string,
+      _options: dns.LookupOptions,
+      done: (...args: unknown[]) => void,
+    ) =>
       process.nextTick(() => done(null, [{ address: "93.184.216.34", family: 4 }]))) as unknown as typeof dns.lookup);
     const lookup = guardedLookup(true)!;
-    const answered = await new Promise((resolve) => (lookup as unknown as (host: string, options: dns.LookupOptions, done: (...args: unknown[]) => void) => void)("pay.example.com", { all: true }, (...args) => resolve(args)));
+    const answered = await new Promise((resolve) =>
+      (lookup as unknown as (host: string, options: dns.LookupOptions, done: (...args: unknown[]) => void) => void)(
+        "pay.example.com",
+        { all: true },
+        (...args) => resolve(args),
+      ),
+    );
     expect(answered).toEqual([null, [{ address: "93.184.216.34", family: 4 }]]);
     expect(dns.lookup).toHaveBeenCalledTimes(1);
   });
 });
-

@@ -38,7 +38,14 @@ const MAX_ENDPOINTS = 20;
 
 type Manager = { id: number; username: string; merchantId: number };
 
-export type WebhookView = { id: number; url: string; events: string[]; enabled: boolean; created: string; created_by: string | null };
+export type WebhookView = {
+  id: number;
+  url: string;
+  events: string[];
+  enabled: boolean;
+  created: string;
+  created_by: string | null;
+};
 
 const iso = (value: unknown) => new Date(value as string).toISOString();
 
@@ -46,7 +53,14 @@ const endpointsOf = (db: DB, merchantId: number) =>
   db
     .selectFrom("webhook_endpoints")
     .leftJoin("users as creator", "creator.id", "webhook_endpoints.created_by")
-    .select(["webhook_endpoints.id", "webhook_endpoints.url", "webhook_endpoints.events", "webhook_endpoints.enabled", "webhook_endpoints.created_at", "creator.username as creator"])
+    .select([
+      "webhook_endpoints.id",
+      "webhook_endpoints.url",
+      "webhook_endpoints.events",
+      "webhook_endpoints.enabled",
+      "webhook_endpoints.created_at",
+      "creator.username as creator",
+    ])
     .where("webhook_endpoints.merchant_id", "=", merchantId)
     .where("webhook_endpoints.deleted_at", "is", null);
 
@@ -70,31 +84,71 @@ export async function findWebhook(db: DB, merchantId: number, id: number) {
 }
 
 /** Checks an endpoint's fields; the codes are translation keys. */
-export async function checkWebhookInput(input: { url: unknown; events: unknown }): Promise<{ ok: true; url: string; events: string[] } | { ok: false; errors: Record<string, string[]> }> {
+export async function checkWebhookInput(input: {
+  url: unknown;
+  events: unknown;
+}): Promise<{ ok: true; url: string; events: string[] } | { ok: false; errors: Record<string, string[]> }> {
   const errors: Record<string, string[]> = {};
   const url = typeof input.url === "string" ? input.url.trim() : "";
   const urlError = url ? await checkWebhookUrl(url) : "admin.webhooks.errors.url";
   if (urlError) errors.url = [urlError];
-  const events = Array.isArray(input.events) && input.events.every((event) => typeof event === "string") ? [...new Set(input.events as string[])] : null;
+  const events =
+    Array.isArray(input.events) && input.events.every((event) => typeof event === "string")
+      ? [...new Set(input.events as string[])]
+      : null;
   if (!events || events.length === 0) errors.events = ["admin.webhooks.errors.events"];
-  else if (!events.every((event) => (WEBHOOK_EVENTS as readonly string[]).includes(event))) errors.events = ["admin.webhooks.errors.event_unknown"];
+  else if (!events.every((event) => (WEBHOOK_EVENTS as readonly string[]).includes(event)))
+    errors.events = ["admin.webhooks.errors.event_unknown"];
   if (Object.keys(errors).length) return { ok: false, errors };
   return { ok: true, url, events: WEBHOOK_EVENTS.filter((event) => events!.includes(event)) };
 }
 
-function audit(db: DB, manager: Manager, action: string, id: number, url: string, ip?: string | null, params: TextParams = {}) {
-  return recordAudit(db, { merchantId: manager.merchantId, actor: { id: manager.id, username: manager.username }, action, params: { url, ...params }, objectType: "webhook", objectId: id, ip: ip ?? null });
+function audit(
+  db: DB,
+  manager: Manager,
+  action: string,
+  id: number,
+  url: string,
+  ip?: string | null,
+  params: TextParams = {},
+) {
+  return recordAudit(db, {
+    merchantId: manager.merchantId,
+    actor: { id: manager.id, username: manager.username },
+    action,
+    params: { url, ...params },
+    objectType: "webhook",
+    objectId: id,
+    ip: ip ?? null,
+  });
 }
 
 /** A new endpoint and its signing secret, returned once (kept sealed; it is needed to sign). */
-export async function createWebhook(db: DB, input: { manager: Manager; url: string; events: string[]; ip?: string | null }): Promise<{ ok: true; id: number; secret: string } | Refusal> {
+export async function createWebhook(
+  db: DB,
+  input: { manager: Manager; url: string; events: string[]; ip?: string | null },
+): Promise<{ ok: true; id: number; secret: string } | Refusal> {
   const secret = `whsec_${randomToken(32)}`;
   return writeTransaction(db, async (trx) => {
-    const count = await trx.selectFrom("webhook_endpoints").select((eb) => eb.fn.countAll<number>().as("n")).where("merchant_id", "=", input.manager.merchantId).where("deleted_at", "is", null).executeTakeFirstOrThrow();
-    if (Number(count.n) >= MAX_ENDPOINTS) return refuse("admin.webhooks.errors.too_many", { params: { count: MAX_ENDPOINTS } });
+    const count = await trx
+      .selectFrom("webhook_endpoints")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("merchant_id", "=", input.manager.merchantId)
+      .where("deleted_at", "is", null)
+      .executeTakeFirstOrThrow();
+    if (Number(count.n) >= MAX_ENDPOINTS)
+      return refuse("admin.webhooks.errors.too_many", { params: { count: MAX_ENDPOINTS } });
     const row = await trx
       .insertInto("webhook_endpoints")
-      .values({ merchant_id: input.manager.merchantId, url: input.url, events: JSON.stringify(input.events), secret: seal(secret), enabled: 1, created_by: input.manager.id, created_at: nowIso() })
+      .values({
+        merchant_id: input.manager.merchantId,
+        url: input.url,
+        events: JSON.stringify(input.events),
+        secret: seal(secret),
+        enabled: 1,
+        created_by: input.manager.id,
+        created_at: nowIso(),
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     await audit(trx, input.manager, "webhook_created", row.id, input.url, input.ip);
@@ -105,7 +159,12 @@ export async function createWebhook(db: DB, input: { manager: Manager; url: stri
 /** Changes an endpoint's URL, events or whether it is on. */
 export async function updateWebhook(
   db: DB,
-  input: { manager: Manager; id: number; changes: { url?: string; events?: string[]; enabled?: boolean }; ip?: string | null },
+  input: {
+    manager: Manager;
+    id: number;
+    changes: { url?: string; events?: string[]; enabled?: boolean };
+    ip?: string | null;
+  },
 ): Promise<{ ok: true; webhook: WebhookView } | Refusal> {
   return writeTransaction(db, async (trx) => {
     const current = await findWebhook(trx, input.manager.merchantId, input.id);
@@ -113,21 +172,36 @@ export async function updateWebhook(
     const set: { url?: string; events?: string; enabled?: number } = {};
     if (input.changes.url !== undefined && input.changes.url !== current.url) set.url = input.changes.url;
     if (input.changes.events !== undefined) set.events = JSON.stringify(input.changes.events);
-    if (input.changes.enabled !== undefined && input.changes.enabled !== current.enabled) set.enabled = input.changes.enabled ? 1 : 0;
+    if (input.changes.enabled !== undefined && input.changes.enabled !== current.enabled)
+      set.enabled = input.changes.enabled ? 1 : 0;
     if (Object.keys(set).length) {
       await trx.updateTable("webhook_endpoints").set(set).where("id", "=", current.id).execute();
-      await audit(trx, input.manager, set.enabled === undefined ? "webhook_changed" : set.enabled ? "webhook_enabled" : "webhook_disabled", current.id, set.url ?? current.url, input.ip);
+      await audit(
+        trx,
+        input.manager,
+        set.enabled === undefined ? "webhook_changed" : set.enabled ? "webhook_enabled" : "webhook_disabled",
+        current.id,
+        set.url ?? current.url,
+        input.ip,
+      );
     }
     return { ok: true as const, webhook: (await findWebhook(trx, input.manager.merchantId, input.id))! };
   });
 }
 
 /** Deletes an endpoint: nothing more is sent to it; its delivery log stays for the record. */
-export async function deleteWebhook(db: DB, input: { manager: Manager; id: number; ip?: string | null }): Promise<{ ok: true } | Refusal> {
+export async function deleteWebhook(
+  db: DB,
+  input: { manager: Manager; id: number; ip?: string | null },
+): Promise<{ ok: true } | Refusal> {
   return writeTransaction(db, async (trx) => {
     const current = await findWebhook(trx, input.manager.merchantId, input.id);
     if (!current) return refuse("admin.webhooks.errors.not_found");
-    await trx.updateTable("webhook_endpoints").set({ deleted_at: nowIso(), enabled: 0 }).where("id", "=", current.id).execute();
+    await trx
+      .updateTable("webhook_endpoints")
+      .set({ deleted_at: nowIso(), enabled: 0 })
+      .where("id", "=", current.id)
+      .execute();
     await audit(trx, input.manager, "webhook_deleted", current.id, current.url, input.ip);
     return { ok: true as const };
   });
@@ -141,7 +215,10 @@ async function storeEvent(trx: DB, merchantId: number, type: WebhookEventType, d
   const id = eventId();
   const created = now();
   const body = JSON.stringify({ id, type, created: Math.floor(created.getTime() / 1000), data });
-  await trx.insertInto("webhook_events").values({ id, merchant_id: merchantId, type, body, created_at: created.toISOString() }).execute();
+  await trx
+    .insertInto("webhook_events")
+    .values({ id, merchant_id: merchantId, type, body, created_at: created.toISOString() })
+    .execute();
   return id;
 }
 
@@ -150,7 +227,12 @@ async function storeEvent(trx: DB, merchantId: number, type: WebhookEventType, d
  * Call it inside the transaction of the change it reports: no event without the change, no
  * change without its event. Nothing is written when no endpoint wants it.
  */
-export async function emitWebhookEvent(trx: DB, merchantId: number, type: (typeof WEBHOOK_EVENTS)[number], data: Record<string, unknown>) {
+export async function emitWebhookEvent(
+  trx: DB,
+  merchantId: number,
+  type: (typeof WEBHOOK_EVENTS)[number],
+  data: Record<string, unknown>,
+) {
   const endpoints = await trx
     .selectFrom("webhook_endpoints")
     .select(["id", "events"])
@@ -165,12 +247,19 @@ export async function emitWebhookEvent(trx: DB, merchantId: number, type: (typeo
 }
 
 /** "Send test event": a `webhook.test` event to this endpoint alone, tried once. */
-export async function sendTestEvent(db: DB, input: { manager: Manager; id: number; ip?: string | null }): Promise<{ ok: true; eventId: string } | Refusal> {
+export async function sendTestEvent(
+  db: DB,
+  input: { manager: Manager; id: number; ip?: string | null },
+): Promise<{ ok: true; eventId: string } | Refusal> {
   return writeTransaction(db, async (trx) => {
     const current = await findWebhook(trx, input.manager.merchantId, input.id);
     if (!current) return refuse("admin.webhooks.errors.not_found");
     if (!current.enabled) return refuse("admin.webhooks.errors.disabled");
-    const id = await storeEvent(trx, input.manager.merchantId, "webhook.test", { message: "A test event sent from the administration panel.", endpoint_id: current.id, sent_by: input.manager.username });
+    const id = await storeEvent(trx, input.manager.merchantId, "webhook.test", {
+      message: "A test event sent from the administration panel.",
+      endpoint_id: current.id,
+      sent_by: input.manager.username,
+    });
     await queueTry(trx, { eventId: id, endpointId: current.id, manual: true });
     await audit(trx, input.manager, "webhook_test_sent", current.id, current.url, input.ip);
     return { ok: true as const, eventId: id };
@@ -178,7 +267,10 @@ export async function sendTestEvent(db: DB, input: { manager: Manager; id: numbe
 }
 
 /** Sends an event again to an endpoint, once, as a new numbered try in its log. */
-export async function redeliver(db: DB, input: { manager: Manager; endpointId: number; deliveryId: number; ip?: string | null }): Promise<{ ok: true } | Refusal> {
+export async function redeliver(
+  db: DB,
+  input: { manager: Manager; endpointId: number; deliveryId: number; ip?: string | null },
+): Promise<{ ok: true } | Refusal> {
   return writeTransaction(db, async (trx) => {
     const delivery = await trx
       .selectFrom("webhook_deliveries")
@@ -192,14 +284,32 @@ export async function redeliver(db: DB, input: { manager: Manager; endpointId: n
     if (!delivery || !endpoint) return refuse("admin.webhooks.errors.not_found");
     if (!endpoint.enabled) return refuse("admin.webhooks.errors.disabled");
     await queueTry(trx, { eventId: delivery.event_id, endpointId: input.endpointId, manual: true });
-    await audit(trx, input.manager, "webhook_redelivered", endpoint.id, endpoint.url, input.ip, { event: delivery.type });
+    await audit(trx, input.manager, "webhook_redelivered", endpoint.id, endpoint.url, input.ip, {
+      event: delivery.type,
+    });
     return { ok: true as const };
   });
 }
 
-export type DeliveryView = { id: number; event_id: string; event: string; attempt: number; status: string; response_code: number | null; response_body: string | null; error: string | null; duration_ms: number; created: string };
+export type DeliveryView = {
+  id: number;
+  event_id: string;
+  event: string;
+  attempt: number;
+  status: string;
+  response_code: number | null;
+  response_body: string | null;
+  error: string | null;
+  duration_ms: number;
+  created: string;
+};
 
-export async function listDeliveries(db: DB, merchantId: number, endpointId: number, limit = 100): Promise<DeliveryView[]> {
+export async function listDeliveries(
+  db: DB,
+  merchantId: number,
+  endpointId: number,
+  limit = 100,
+): Promise<DeliveryView[]> {
   const rows = await db
     .selectFrom("webhook_deliveries")
     .innerJoin("webhook_events", "webhook_events.id", "webhook_deliveries.event_id")
@@ -250,7 +360,12 @@ type Answer = ReceiverAnswer;
  */
 export function postSignedEvent(url: string, secret: string, eventId: string, body: string): Promise<WebhookAnswer> {
   const t = Math.floor(now().getTime() / 1000);
-  return postToReceiver(url, body, { "Content-Type": "application/json", "User-Agent": "KuwaitPayments-Webhooks/1", Signature: signatureHeader(secret, t, body), "Idempotency-Key": eventId });
+  return postToReceiver(url, body, {
+    "Content-Type": "application/json",
+    "User-Agent": "KuwaitPayments-Webhooks/1",
+    Signature: signatureHeader(secret, t, body),
+    "Idempotency-Key": eventId,
+  });
 }
 
 /** How long after the `number`th failed try of an event the next one is made. */
@@ -264,12 +379,22 @@ export function retryDelayMs(number: number) {
  * deadline for the whole exchange, and the answer read only as far as `keep` bytes (1 KB unless
  * told). Never throws: a failure is the answer's `error`.
  */
-export function postToReceiver(url: string, body: string, headers: Record<string, string>, options: { keep?: number } = {}): Promise<Answer> {
+export function postToReceiver(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  options: { keep?: number } = {},
+): Promise<Answer> {
   const keep = options.keep ?? RESPONSE_KEEP;
   const started = performance.now();
   const target = new URL(url);
   if (!privateTargetsAllowed() && isPrivateHost(target.hostname)) {
-    return Promise.resolve({ status: null, body: null, error: "The address is private or loopback; webhooks may not reach it.", durationMs: 0 });
+    return Promise.resolve({
+      status: null,
+      body: null,
+      error: "The address is private or loopback; webhooks may not reach it.",
+      durationMs: 0,
+    });
   }
   const client = target.protocol === "https:" ? https : http;
   const late = `No complete answer within ${TIMEOUT_MS / 1000} seconds`;
@@ -282,24 +407,42 @@ export function postToReceiver(url: string, body: string, headers: Record<string
       clearTimeout(deadline);
       resolve({ ...answer, durationMs: Math.round(performance.now() - started) });
     };
-    const request = client.request(target, { method: "POST", headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) }, lookup: guardedLookup() }, (response) => {
-      const chunks: Buffer[] = [];
-      let kept = 0;
-      const finish = () => done({ status: response.statusCode ?? null, body: Buffer.concat(chunks).subarray(0, keep).toString("utf8"), error: null });
-      response.on("data", (chunk: Buffer) => {
-        chunks.push(chunk);
-        kept += chunk.length;
-        // The first `keep` bytes are all that is kept: the rest is not waited for.
-        if (kept >= keep) {
-          finish();
-          response.destroy();
-        }
-      });
-      response.on("end", finish);
-      const cutOff = (error?: Error) => done({ status: response.statusCode ?? null, body: null, error: timedOut ? late : (error?.message ?? "The answer was cut off") });
-      response.on("error", cutOff);
-      response.on("aborted", () => cutOff());
-    });
+    const request = client.request(
+      target,
+      {
+        method: "POST",
+        headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) },
+        lookup: guardedLookup(),
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        const finish = () =>
+          done({
+            status: response.statusCode ?? null,
+            body: Buffer.concat(chunks).subarray(0, keep).toString("utf8"),
+            error: null,
+          });
+        response.on("data", (chunk: Buffer) => {
+          chunks.push(chunk);
+          kept += chunk.length;
+          // The first `keep` bytes are all that is kept: the rest is not waited for.
+          if (kept >= keep) {
+            finish();
+            response.destroy();
+          }
+        });
+        response.on("end", finish);
+        const cutOff = (error?: Error) =>
+          done({
+            status: response.statusCode ?? null,
+            body: null,
+            error: timedOut ? late : (error?.message ?? "The answer was cut off"),
+          });
+        response.on("error", cutOff);
+        response.on("aborted", () => cutOff());
+      },
+    );
     // One deadline for the whole exchange: a receiver that answers a byte at a time is cut off too.
     const deadline = setTimeout(() => {
       timedOut = true;
@@ -311,7 +454,16 @@ export function postToReceiver(url: string, body: string, headers: Record<string
 }
 
 /** How long after a failed try the next one is made: the tries of an event span about a day. */
-export const RETRY_AFTER_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000, 12 * 3_600_000];
+export const RETRY_AFTER_MS = [
+  60_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3_600_000,
+  5 * 3_600_000,
+  10 * 3_600_000,
+  10 * 3_600_000,
+  12 * 3_600_000,
+];
 
 async function reachedEndpoint(db: DB, endpointId: number, eventId: string) {
   const delivered = await db
@@ -340,18 +492,61 @@ function queueTry(db: DB, job: DeliveryJob, runAt?: Date) {
  * says so.
  */
 export async function deliverWebhook(db: DB, payload: DeliveryJob) {
-  const endpoint = await db.selectFrom("webhook_endpoints").select(["id", "merchant_id", "url", "secret", "enabled", "deleted_at"]).where("id", "=", payload.endpointId).executeTakeFirst();
+  const endpoint = await db
+    .selectFrom("webhook_endpoints")
+    .select(["id", "merchant_id", "url", "secret", "enabled", "deleted_at"])
+    .where("id", "=", payload.endpointId)
+    .executeTakeFirst();
   if (!endpoint) return;
-  const event = await db.selectFrom("webhook_events").select(["id", "merchant_id", "body"]).where("id", "=", payload.eventId).executeTakeFirst();
+  const event = await db
+    .selectFrom("webhook_events")
+    .select(["id", "merchant_id", "body"])
+    .where("id", "=", payload.eventId)
+    .executeTakeFirst();
   if (!event || event.merchant_id !== endpoint.merchant_id) return;
   const attempt = async (trx: DB) =>
-    Number((await trx.selectFrom("webhook_deliveries").select((eb) => eb.fn.countAll<number>().as("n")).where("endpoint_id", "=", endpoint.id).where("event_id", "=", event.id).executeTakeFirstOrThrow()).n) + 1;
-  const record = async (trx: DB, number: number, row: { status: "succeeded" | "failed" | "skipped"; response_code: number | null; response_body: string | null; error: string | null; duration_ms: number }) => {
-    await trx.insertInto("webhook_deliveries").values({ merchant_id: endpoint.merchant_id, endpoint_id: endpoint.id, event_id: event.id, attempt: number, created_at: nowIso(), ...row }).execute();
+    Number(
+      (
+        await trx
+          .selectFrom("webhook_deliveries")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("endpoint_id", "=", endpoint.id)
+          .where("event_id", "=", event.id)
+          .executeTakeFirstOrThrow()
+      ).n,
+    ) + 1;
+  const record = async (
+    trx: DB,
+    number: number,
+    row: {
+      status: "succeeded" | "failed" | "skipped";
+      response_code: number | null;
+      response_body: string | null;
+      error: string | null;
+      duration_ms: number;
+    },
+  ) => {
+    await trx
+      .insertInto("webhook_deliveries")
+      .values({
+        merchant_id: endpoint.merchant_id,
+        endpoint_id: endpoint.id,
+        event_id: event.id,
+        attempt: number,
+        created_at: nowIso(),
+        ...row,
+      })
+      .execute();
     webhookDeliveries.inc({ outcome: row.status });
   };
   if (endpoint.deleted_at || !endpoint.enabled) {
-    await record(db, await attempt(db), { status: "skipped", response_code: null, response_body: null, error: endpoint.deleted_at ? "The endpoint was deleted" : "The endpoint is turned off", duration_ms: 0 });
+    await record(db, await attempt(db), {
+      status: "skipped",
+      response_code: null,
+      response_body: null,
+      error: endpoint.deleted_at ? "The endpoint was deleted" : "The endpoint is turned off",
+      duration_ms: 0,
+    });
     return;
   }
   // An event that has reached the endpoint (a Redeliver in between, say) ends its scheduled retries there.
@@ -367,9 +562,19 @@ export async function deliverWebhook(db: DB, payload: DeliveryJob) {
   const succeeded = answer.error === null && answer.status !== null && answer.status >= 200 && answer.status < 300;
   await writeTransaction(db, async (trx) => {
     const number = await attempt(trx);
-    await record(trx, number, { status: succeeded ? "succeeded" : "failed", response_code: answer.status, response_body: answer.body, error: answer.error, duration_ms: answer.durationMs });
+    await record(trx, number, {
+      status: succeeded ? "succeeded" : "failed",
+      response_code: answer.status,
+      response_body: answer.body,
+      error: answer.error,
+      duration_ms: answer.durationMs,
+    });
     if (!succeeded && !payload.manual && number < env().WEBHOOK_MAX_ATTEMPTS) {
-      await queueTry(trx, { eventId: event.id, endpointId: endpoint.id }, new Date(now().getTime() + RETRY_AFTER_MS[Math.min(number - 1, RETRY_AFTER_MS.length - 1)]));
+      await queueTry(
+        trx,
+        { eventId: event.id, endpointId: endpoint.id },
+        new Date(now().getTime() + RETRY_AFTER_MS[Math.min(number - 1, RETRY_AFTER_MS.length - 1)]),
+      );
     }
   });
 }

@@ -27,12 +27,20 @@ type UploadedFile = { size: number; arrayBuffer(): Promise<ArrayBuffer> };
  * Checks an uploaded image (its size, its type by its first bytes, its width and height) and stores it under a new name;
  * answers its public address. Writes nothing in the database: the caller says whose image it is.
  */
-export async function putBrandImage(merchantId: number, image: BrandImage, file: UploadedFile): Promise<{ ok: true; url: string } | { ok: false; error: string }> {
+export async function putBrandImage(
+  merchantId: number,
+  image: BrandImage,
+  file: UploadedFile,
+): Promise<{ ok: true; url: string } | { ok: false; error: string }> {
   if (file.size === 0) return { ok: false, error: "admin.images.errors.empty" };
   if (file.size > LIMITS[image]) return { ok: false, error: `admin.images.errors.too_large_${image}` };
   const bytes = new Uint8Array(await file.arrayBuffer());
   const picture = checkPicture(bytes, TYPES[image]);
-  if (!picture.ok) return { ok: false, error: picture.reason === "dimensions" ? "errors.picture_dimensions" : `admin.images.errors.type_${image}` };
+  if (!picture.ok)
+    return {
+      ok: false,
+      error: picture.reason === "dimensions" ? "errors.picture_dimensions" : `admin.images.errors.type_${image}`,
+    };
   const name = `${image}-${randomToken(9)}.${picture.type.extension}`;
   await storage().put(`brand/${merchantId}/${name}`, bytes);
   return { ok: true, url: `/media/brand/${merchantId}/${name}` };
@@ -40,7 +48,13 @@ export async function putBrandImage(merchantId: number, image: BrandImage, file:
 
 export async function storeBrandImage(
   db: DB,
-  input: { merchantId: number; actor: { id: number; username: string }; image: BrandImage; file: UploadedFile; ip?: string | null },
+  input: {
+    merchantId: number;
+    actor: { id: number; username: string };
+    image: BrandImage;
+    file: UploadedFile;
+    ip?: string | null;
+  },
 ): Promise<{ ok: true; url: string } | { ok: false; error: string }> {
   const stored = await putBrandImage(input.merchantId, input.image, input.file);
   if (!stored.ok) return stored;
@@ -50,7 +64,12 @@ export async function storeBrandImage(
     await lockMerchant(trx, input.merchantId);
     if (input.image === "logo") {
       await trx.updateTable("merchants").set({ logo_url: url }).where("id", "=", input.merchantId).execute();
-      await trx.updateTable("units").set({ logo_url: url }).where("merchant_id", "=", input.merchantId).where("is_default", "=", 1).execute();
+      await trx
+        .updateTable("units")
+        .set({ logo_url: url })
+        .where("merchant_id", "=", input.merchantId)
+        .where("is_default", "=", 1)
+        .execute();
     } else {
       await trx.updateTable("merchants").set({ favicon_url: url }).where("id", "=", input.merchantId).execute();
     }

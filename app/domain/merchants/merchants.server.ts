@@ -77,7 +77,11 @@ export async function createMerchant(
     ...section.features.map((feature) => ({ merchant_id: merchant.id, section: section.key, feature })),
   ]);
   if (features.length) await db.insertInto("merchant_features").values(features).execute();
-  const plugins = input.sections.map((section) => ({ merchant_id: merchant.id, plugin: section.key, installed_at: created }));
+  const plugins = input.sections.map((section) => ({
+    merchant_id: merchant.id,
+    plugin: section.key,
+    installed_at: created,
+  }));
   if (plugins.length) await db.insertInto("merchant_plugins").values(plugins).execute();
   return merchant.id;
 }
@@ -88,7 +92,11 @@ export type MerchantContact = { email: string | null; phone: string | null; webs
  * How a customer reaches the merchant, for a link that can no longer be paid: the merchant's
  * e-mail and phone, and the unit's website (else the merchant's). Only what is set.
  */
-export async function loadMerchantContact(db: DB, merchantId: number, unitWebsite: string | null): Promise<MerchantContact> {
+export async function loadMerchantContact(
+  db: DB,
+  merchantId: number,
+  unitWebsite: string | null,
+): Promise<MerchantContact> {
   const merchant = await db
     .selectFrom("merchants")
     .select(["contact_email", "contact_phone", "website_url"])
@@ -125,9 +133,19 @@ export async function loadMerchantBranding(db: DB, merchantId: number) {
  * naming no currency is in, and where a phone typed without its code belongs. KWD and Kuwait when
  * a stored value is not one the platform offers.
  */
-export async function loadMerchantDefaults(db: DB, merchantId: number): Promise<{ currency: SupportedCurrency; country: CountryCode }> {
-  const row = await db.selectFrom("merchants").select(["currency_code", "country_code"]).where("id", "=", merchantId).executeTakeFirstOrThrow();
-  return { currency: isSupportedCurrency(row.currency_code) ? row.currency_code : "KWD", country: isCountry(row.country_code) ? row.country_code : "KW" };
+export async function loadMerchantDefaults(
+  db: DB,
+  merchantId: number,
+): Promise<{ currency: SupportedCurrency; country: CountryCode }> {
+  const row = await db
+    .selectFrom("merchants")
+    .select(["currency_code", "country_code"])
+    .where("id", "=", merchantId)
+    .executeTakeFirstOrThrow();
+  return {
+    currency: isSupportedCurrency(row.currency_code) ? row.currency_code : "KWD",
+    country: isCountry(row.country_code) ? row.country_code : "KW",
+  };
 }
 
 export async function loadAvailableSections(db: DB, merchantId: number): Promise<AvailableSections> {

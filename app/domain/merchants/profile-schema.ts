@@ -36,10 +36,16 @@ export const MerchantProfileSchema = z
     title_ar: title,
     subheader: clearable(200),
     website_url: link,
-    contact_email: clearable(254).refine((value) => value === null || z.email().safeParse(value).success, "errors.invalid_email"),
+    contact_email: clearable(254).refine(
+      (value) => value === null || z.email().safeParse(value).success,
+      "errors.invalid_email",
+    ),
     country_code: z.enum(COUNTRIES, { error: "admin.errors.country" }),
     currency_code: z.enum(SUPPORTED_CURRENCIES, { error: "admin.errors.currency" }),
-    contact_phone: clearable(20).refine((value) => value === null || /^\+?[0-9][0-9 ()-]{5,19}$/.test(value), "admin.errors.phone"),
+    contact_phone: clearable(20).refine(
+      (value) => value === null || /^\+?[0-9][0-9 ()-]{5,19}$/.test(value),
+      "admin.errors.phone",
+    ),
     header_color: z
       .string({ error: "errors.required" })
       .trim()

@@ -29,17 +29,32 @@ export type SectionState = { key: string; installed: boolean; features: string[]
 type Actor = { id: number; username: string };
 
 /** Whether the merchant has each of these sections, and which of its features. */
-export async function listSectionStates(db: DB, merchantId: number, sections: readonly Pick<InstallableSection, "key">[]): Promise<SectionState[]> {
+export async function listSectionStates(
+  db: DB,
+  merchantId: number,
+  sections: readonly Pick<InstallableSection, "key">[],
+): Promise<SectionState[]> {
   if (!sections.length) return [];
   const rows = await db
     .selectFrom("merchant_features")
     .select(["section", "feature"])
     .where("merchant_id", "=", merchantId)
-    .where("section", "in", sections.map((section) => section.key))
+    .where(
+      "section",
+      "in",
+      sections.map((section) => section.key),
+    )
     .execute();
   return sections.map((section) => {
     const own = rows.filter((row) => row.section === section.key);
-    return { key: section.key, installed: own.some((row) => row.feature === ""), features: own.map((row) => row.feature).filter(Boolean).sort() };
+    return {
+      key: section.key,
+      installed: own.some((row) => row.feature === ""),
+      features: own
+        .map((row) => row.feature)
+        .filter(Boolean)
+        .sort(),
+    };
   });
 }
 
@@ -48,12 +63,19 @@ export async function listSectionStates(db: DB, merchantId: number, sections: re
  * installed is left as it is. Nothing else is written: its transactions, table headers and
  * settings never left.
  */
-export async function installSection(db: DB, input: { merchantId: number; actor: Actor; section: InstallableSection; ip?: string | null }) {
+export async function installSection(
+  db: DB,
+  input: { merchantId: number; actor: Actor; section: InstallableSection; ip?: string | null },
+) {
   return writeTransaction(db, async (trx) => {
     await lockMerchant(trx, input.merchantId);
     const [before] = await listSectionStates(trx, input.merchantId, [input.section]);
     if (before.installed) return { changed: false, state: before };
-    const rows = ["", ...input.section.features].map((feature) => ({ merchant_id: input.merchantId, section: input.section.key, feature }));
+    const rows = ["", ...input.section.features].map((feature) => ({
+      merchant_id: input.merchantId,
+      section: input.section.key,
+      feature,
+    }));
     await trx
       .insertInto("merchant_features")
       .values(rows)
@@ -83,11 +105,22 @@ export async function installSection(db: DB, input: { merchantId: number; actor:
  * the merchant's sections (menu, pages, API, exports) stops offering it. Its transactions, table
  * headers and settings stay in the database for a reinstall; public pay links do not depend on it.
  */
-export async function uninstallSection(db: DB, input: { merchantId: number; actor: Actor; section: InstallableSection; ip?: string | null }) {
+export async function uninstallSection(
+  db: DB,
+  input: { merchantId: number; actor: Actor; section: InstallableSection; ip?: string | null },
+) {
   return writeTransaction(db, async (trx) => {
     await lockMerchant(trx, input.merchantId);
-    const removed = await trx.deleteFrom("merchant_features").where("merchant_id", "=", input.merchantId).where("section", "=", input.section.key).executeTakeFirst();
-    await trx.deleteFrom("merchant_plugins").where("merchant_id", "=", input.merchantId).where("plugin", "=", input.section.key).execute();
+    const removed = await trx
+      .deleteFrom("merchant_features")
+      .where("merchant_id", "=", input.merchantId)
+      .where("section", "=", input.section.key)
+      .executeTakeFirst();
+    await trx
+      .deleteFrom("merchant_plugins")
+      .where("merchant_id", "=", input.merchantId)
+      .where("plugin", "=", input.section.key)
+      .execute();
     const changed = Number(removed.numDeletedRows) > 0;
     if (changed) {
       await recordAudit(trx, {
@@ -116,15 +149,28 @@ function defaultsOf(fields: readonly SectionSetting[]): SettingValues {
 
 /** A stored value still valid for its field, else undefined (a field whose rules changed falls back to its default). */
 function validStored(field: SectionSetting, value: unknown): SettingValue | undefined {
-  if (field.type === "boolean") return typeof value === "boolean" && (!field.fixed || value === field.default) ? value : undefined;
-  if (field.type === "hours") return value === null || (Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_HOURS) ? (value as number | null) : undefined;
+  if (field.type === "boolean")
+    return typeof value === "boolean" && (!field.fixed || value === field.default) ? value : undefined;
+  if (field.type === "hours")
+    return value === null || (Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_HOURS)
+      ? (value as number | null)
+      : undefined;
   return field.choices.some((choice) => choice.value === value) ? (value as string) : undefined;
 }
 
 /** The merchant's settings of a section: what they chose, and each field's default for the rest. */
-export async function loadSectionSettings(db: DB, merchantId: number, section: { key: string; settings?: readonly SectionSetting[] }): Promise<SettingValues> {
+export async function loadSectionSettings(
+  db: DB,
+  merchantId: number,
+  section: { key: string; settings?: readonly SectionSetting[] },
+): Promise<SettingValues> {
   const fields = section.settings ?? [];
-  const row = await db.selectFrom("section_settings").select("settings").where("merchant_id", "=", merchantId).where("section", "=", section.key).executeTakeFirst();
+  const row = await db
+    .selectFrom("section_settings")
+    .select("settings")
+    .where("merchant_id", "=", merchantId)
+    .where("section", "=", section.key)
+    .executeTakeFirst();
   let stored: Record<string, unknown> = {};
   try {
     const parsed: unknown = row ? JSON.parse(row.settings) : {};
@@ -155,7 +201,8 @@ export function checkSectionSettings(
   const errors: Record<string, string[]> = {};
   const changes: SettingValues = {};
   const known = new Map(fields.map((field) => [field.name, field]));
-  for (const name of Object.keys(input)) if (!known.has(name) && from === "json") errors[name] = ["api.read_only_field"];
+  for (const name of Object.keys(input))
+    if (!known.has(name) && from === "json") errors[name] = ["api.read_only_field"];
   for (const field of fields) {
     const sent = field.name in input;
     if (!sent && (from === "json" || field.type !== "boolean" || field.fixed)) continue;
@@ -167,9 +214,11 @@ export function checkSectionSettings(
       else if (field.fixed && value !== field.default) errors[field.name] = ["admin.sections.errors.fixed"];
       else changes[field.name] = value;
     } else if (field.type === "hours") {
-      const text = typeof raw === "number" ? String(raw) : typeof raw === "string" ? raw.trim() : raw === null ? "" : undefined;
+      const text =
+        typeof raw === "number" ? String(raw) : typeof raw === "string" ? raw.trim() : raw === null ? "" : undefined;
       if (text === "") changes[field.name] = null;
-      else if (text !== undefined && /^\d{1,4}$/.test(text) && Number(text) >= 1 && Number(text) <= MAX_HOURS) changes[field.name] = Number(text);
+      else if (text !== undefined && /^\d{1,4}$/.test(text) && Number(text) >= 1 && Number(text) <= MAX_HOURS)
+        changes[field.name] = Number(text);
       else errors[field.name] = ["admin.sections.errors.hours"];
     } else if (typeof raw === "string" && field.choices.some((choice) => choice.value === raw)) {
       changes[field.name] = raw;
@@ -186,19 +235,36 @@ export function checkSectionSettings(
  */
 export async function updateSectionSettings(
   db: DB,
-  input: { merchantId: number; actor: Actor; section: { key: string; name: NameParam; settings: readonly SectionSetting[] }; changes: SettingValues; ip?: string | null },
+  input: {
+    merchantId: number;
+    actor: Actor;
+    section: { key: string; name: NameParam; settings: readonly SectionSetting[] };
+    changes: SettingValues;
+    ip?: string | null;
+  },
 ): Promise<{ changed: boolean; settings: SettingValues }> {
   return writeTransaction(db, async (trx) => {
     await lockMerchant(trx, input.merchantId);
     const before = await loadSectionSettings(trx, input.merchantId, input.section);
-    const changed = input.section.settings.filter((field) => field.name in input.changes && input.changes[field.name] !== before[field.name]);
+    const changed = input.section.settings.filter(
+      (field) => field.name in input.changes && input.changes[field.name] !== before[field.name],
+    );
     if (!changed.length) return { changed: false, settings: before };
     const after = { ...before, ...Object.fromEntries(changed.map((field) => [field.name, input.changes[field.name]])) };
     const updatedAt = nowIso();
     await trx
       .insertInto("section_settings")
-      .values({ merchant_id: input.merchantId, section: input.section.key, settings: JSON.stringify(after), updated_at: updatedAt })
-      .onConflict((conflict) => conflict.columns(["merchant_id", "section"]).doUpdateSet({ settings: JSON.stringify(after), updated_at: updatedAt }))
+      .values({
+        merchant_id: input.merchantId,
+        section: input.section.key,
+        settings: JSON.stringify(after),
+        updated_at: updatedAt,
+      })
+      .onConflict((conflict) =>
+        conflict
+          .columns(["merchant_id", "section"])
+          .doUpdateSet({ settings: JSON.stringify(after), updated_at: updatedAt }),
+      )
       .execute();
     await recordAudit(trx, {
       merchantId: input.merchantId,

@@ -32,9 +32,25 @@ export type UnitView = {
 type Actor = { id: number; username: string };
 type Change = { merchantId: number; actor: Actor; ip?: string | null };
 
-const COLUMNS = ["id", "name", "title_en", "title_ar", "header_color", "show_unit_title", "website", "instagram_url", "twitter_url", "facebook_url", "terms_en", "terms_ar", "logo_url", "is_default"] as const;
+const COLUMNS = [
+  "id",
+  "name",
+  "title_en",
+  "title_ar",
+  "header_color",
+  "show_unit_title",
+  "website",
+  "instagram_url",
+  "twitter_url",
+  "facebook_url",
+  "terms_en",
+  "terms_ar",
+  "logo_url",
+  "is_default",
+] as const;
 
-const unitsOf = (db: DB, merchantId: number) => db.selectFrom("units").select(COLUMNS).where("merchant_id", "=", merchantId);
+const unitsOf = (db: DB, merchantId: number) =>
+  db.selectFrom("units").select(COLUMNS).where("merchant_id", "=", merchantId);
 
 function viewOf(row: Awaited<ReturnType<ReturnType<typeof unitsOf>["executeTakeFirstOrThrow"]>>): UnitView {
   return { ...row, show_unit_title: Boolean(row.show_unit_title), is_default: Boolean(row.is_default) };
@@ -73,11 +89,15 @@ function audit(trx: DB, input: Change, action: string, unit: { id: number; name:
 const fieldWords = (fields: readonly UnitField[]) => list(fields.map((field) => word(`admin.units.fields.${field}`)));
 
 /** Adds a unit (never the default: making it so is its own step). */
-export async function createUnit(db: DB, input: Change & { unit: NewUnit }): Promise<{ ok: true; unit: UnitView } | Refusal> {
+export async function createUnit(
+  db: DB,
+  input: Change & { unit: NewUnit },
+): Promise<{ ok: true; unit: UnitView } | Refusal> {
   const unit = input.unit;
   return writeTransaction(db, async (trx) => {
     await lockMerchant(trx, input.merchantId);
-    if (await nameTaken(trx, input.merchantId, unit.name)) return refuse("admin.units.errors.name_taken", { field: "name" });
+    if (await nameTaken(trx, input.merchantId, unit.name))
+      return refuse("admin.units.errors.name_taken", { field: "name" });
     const row = await trx
       .insertInto("units")
       .values({
@@ -108,12 +128,17 @@ export async function createUnit(db: DB, input: Change & { unit: NewUnit }): Pro
  * Changes the fields given that differ from what is stored; one audit entry names them (not their
  * values). Answers the unit and the fields that changed (none: nothing written).
  */
-export async function updateUnit(db: DB, input: Change & { id: number; changes: UnitChanges }): Promise<{ ok: true; unit: UnitView; changed: UnitField[] } | Refusal> {
+export async function updateUnit(
+  db: DB,
+  input: Change & { id: number; changes: UnitChanges },
+): Promise<{ ok: true; unit: UnitView; changed: UnitField[] } | Refusal> {
   return writeTransaction(db, async (trx) => {
     await lockMerchant(trx, input.merchantId);
     const current = await loadUnit(trx, input.merchantId, input.id);
     if (!current) return refuse("admin.units.errors.not_found");
-    const changed = UNIT_FIELDS.filter((field) => input.changes[field] !== undefined && input.changes[field] !== current[field]);
+    const changed = UNIT_FIELDS.filter(
+      (field) => input.changes[field] !== undefined && input.changes[field] !== current[field],
+    );
     if (changed.length === 0) return { ok: true as const, unit: current, changed };
     const name = input.changes.name;
     if (changed.includes("name") && name !== undefined && (await nameTaken(trx, input.merchantId, name, current.id))) {
@@ -124,8 +149,19 @@ export async function updateUnit(db: DB, input: Change & { id: number; changes: 
       const value = input.changes[field]!;
       values[field] = typeof value === "boolean" ? (value ? 1 : 0) : value;
     }
-    await trx.updateTable("units").set(values).where("id", "=", current.id).where("merchant_id", "=", input.merchantId).execute();
-    await audit(trx, input, "unit_changed", { id: current.id, name: name ?? current.name }, { fields: fieldWords(changed) });
+    await trx
+      .updateTable("units")
+      .set(values)
+      .where("id", "=", current.id)
+      .where("merchant_id", "=", input.merchantId)
+      .execute();
+    await audit(
+      trx,
+      input,
+      "unit_changed",
+      { id: current.id, name: name ?? current.name },
+      { fields: fieldWords(changed) },
+    );
     return { ok: true as const, unit: (await loadUnit(trx, input.merchantId, current.id))!, changed };
   });
 }
@@ -135,12 +171,20 @@ export async function updateUnit(db: DB, input: Change & { id: number; changes: 
  * merchant's lock, so that whatever runs at the same time, exactly one unit is the default.
  * The merchant's logo follows its default unit's (the profile shows and uploads them as one).
  */
-export async function makeDefault(db: DB, input: Change & { id: number }): Promise<{ ok: true; unit: UnitView; changed: boolean } | Refusal> {
+export async function makeDefault(
+  db: DB,
+  input: Change & { id: number },
+): Promise<{ ok: true; unit: UnitView; changed: boolean } | Refusal> {
   return writeTransaction(db, async (trx) => {
     await lockMerchant(trx, input.merchantId);
     const unit = await loadUnit(trx, input.merchantId, input.id);
     if (!unit) return refuse("admin.units.errors.not_found");
-    const defaults = await trx.selectFrom("units").select("id").where("merchant_id", "=", input.merchantId).where("is_default", "=", 1).execute();
+    const defaults = await trx
+      .selectFrom("units")
+      .select("id")
+      .where("merchant_id", "=", input.merchantId)
+      .where("is_default", "=", 1)
+      .execute();
     if (unit.is_default && defaults.length === 1) return { ok: true as const, unit, changed: false };
     await trx
       .updateTable("units")
@@ -172,7 +216,8 @@ export async function setUnitLogo(
     const unit = await loadUnit(trx, input.merchantId, input.id);
     if (!unit) return refuse("admin.units.errors.not_found");
     await trx.updateTable("units").set({ logo_url: url }).where("id", "=", unit.id).execute();
-    if (unit.is_default) await trx.updateTable("merchants").set({ logo_url: url }).where("id", "=", input.merchantId).execute();
+    if (unit.is_default)
+      await trx.updateTable("merchants").set({ logo_url: url }).where("id", "=", input.merchantId).execute();
     await audit(trx, input, "unit_logo_changed", unit);
     return { ok: true as const, unit: { ...unit, logo_url: url } };
   });

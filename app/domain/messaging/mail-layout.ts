@@ -25,7 +25,14 @@ export type MailContent = {
   branding: MailBranding;
 };
 
-const COLORS = { page: "#f1f3f5", card: "#ffffff", text: "#212529", muted: "#5c636a", rule: "#dee2e6", button: "#1c7ed6" };
+const COLORS = {
+  page: "#f1f3f5",
+  card: "#ffffff",
+  text: "#212529",
+  muted: "#5c636a",
+  rule: "#dee2e6",
+  button: "#1c7ed6",
+};
 const FONT = "-apple-system,'Segoe UI',Tahoma,Arial,'Noto Sans','Noto Sans Arabic',sans-serif";
 
 export function escapeHtml(value: string): string {
@@ -51,7 +58,10 @@ function safeUrl(url: string): string | null {
 
 const paragraphsHtml = (paragraphs: string[], align: string) =>
   paragraphs
-    .map((text) => `<p style="margin:0 0 14px;font-size:15px;line-height:1.6;text-align:${align};">${escapeHtml(text).replace(/\n/g, "<br>")}</p>`)
+    .map(
+      (text) =>
+        `<p style="margin:0 0 14px;font-size:15px;line-height:1.6;text-align:${align};">${escapeHtml(text).replace(/\n/g, "<br>")}</p>`,
+    )
     .join("");
 
 /**
@@ -81,12 +91,16 @@ export function mailHtml(content: MailContent): string {
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:${COLORS.page};"><tr><td align="center" style="padding:24px 12px;">`,
     `<table role="presentation" width="600" cellpadding="0" cellspacing="0" border="0" dir="${dir}" style="width:100%;max-width:600px;background:${COLORS.card};border:1px solid ${COLORS.rule};border-radius:8px;border-collapse:separate;">`,
     `<tr><td style="background:${header};color:${textOn(header)};padding:18px 24px;border-radius:8px 8px 0 0;text-align:${start};border-bottom:1px solid ${COLORS.rule};">`,
-    logo ? `<img src="${escapeHtml(logo)}" alt="" height="48" style="height:48px;max-width:200px;vertical-align:middle;border:0;">&nbsp;&nbsp;` : "",
+    logo
+      ? `<img src="${escapeHtml(logo)}" alt="" height="48" style="height:48px;max-width:200px;vertical-align:middle;border:0;">&nbsp;&nbsp;`
+      : "",
     `<span style="font-size:18px;font-weight:bold;vertical-align:middle;">${escapeHtml(content.branding.name)}</span></td></tr>`,
     `<tr><td style="padding:24px;text-align:${start};">`,
     `<h1 style="margin:0 0 16px;font-size:22px;line-height:1.3;text-align:${start};">${escapeHtml(content.heading)}</h1>`,
     paragraphsHtml(content.intro, start),
-    rows ? `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" dir="${dir}" style="margin:8px 0 18px;border-collapse:collapse;">${rows}</table>` : "",
+    rows
+      ? `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" dir="${dir}" style="margin:8px 0 18px;border-collapse:collapse;">${rows}</table>`
+      : "",
     action
       ? `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 18px;"><tr><td style="background:${COLORS.button};border-radius:6px;">` +
         `<a href="${escapeHtml(action.url)}" style="display:inline-block;padding:12px 22px;color:#ffffff;font-size:15px;font-weight:bold;text-decoration:none;">${escapeHtml(action.label)}</a></td></tr></table>` +
@@ -104,7 +118,9 @@ export function mailText(content: MailContent): string {
   const width = Math.max(0, ...content.rows.map(([label]) => label.length));
   const blocks = [
     ...content.intro,
-    content.rows.map(([label, value]) => `${`${label}:`.padEnd(width + 2)}${value.replace(/\n/g, `\n${" ".repeat(width + 2)}`)}`).join("\n"),
+    content.rows
+      .map(([label, value]) => `${`${label}:`.padEnd(width + 2)}${value.replace(/\n/g, `\n${" ".repeat(width + 2)}`)}`)
+      .join("\n"),
     content.action ? `${content.action.label}:\n${content.action.url}` : "",
     ...content.outro,
     `--\n${content.footer}`,

@@ -53,7 +53,8 @@ const TEMPLATES: Record<string, TemplateSpec> = {
 
 /** A section's own mails (its server part's `mailTemplates`), added when the platform starts. */
 export function registerMailTemplate(template: string, spec: TemplateSpec) {
-  if (TEMPLATES[template] && TEMPLATES[template] !== spec) throw new Error(`Mail template ${template} is registered twice`);
+  if (TEMPLATES[template] && TEMPLATES[template] !== spec)
+    throw new Error(`Mail template ${template} is registered twice`);
   TEMPLATES[template] = spec;
 }
 
@@ -65,7 +66,13 @@ export function isMailTemplate(template: string) {
 export function merchantMailTemplates() {
   return Object.entries(TEMPLATES)
     .filter(([, spec]) => spec.audience !== "support")
-    .map(([template, spec]) => ({ template, audience: spec.audience as "customer" | "staff", action: Boolean(spec.action), outro: Boolean(spec.outro), named: Boolean(spec.named) }));
+    .map(([template, spec]) => ({
+      template,
+      audience: spec.audience as "customer" | "staff",
+      action: Boolean(spec.action),
+      outro: Boolean(spec.outro),
+      named: Boolean(spec.named),
+    }));
 }
 
 /** A logo a mail reader can load: an absolute address, or the platform's own path under BASE_URL. */
@@ -76,16 +83,30 @@ function absoluteLogo(url: string | null): string | null {
   return base && url.startsWith("/") && !url.startsWith("//") ? `${base.replace(/\/$/, "")}${url}` : null;
 }
 
-async function brandingFor(db: DB, audience: Audience, merchantId: number | null, unitId: number | null, lang: Language): Promise<MailBranding> {
+async function brandingFor(
+  db: DB,
+  audience: Audience,
+  merchantId: number | null,
+  unitId: number | null,
+  lang: Language,
+): Promise<MailBranding> {
   const platform = { name: texts().line("app.name", {}, lang), logoUrl: null, headerColor: "#ffffff" };
   if (audience === "support" || merchantId === null) return platform;
   if (audience === "customer") {
     const unit = await loadUnitHeader(db, { merchant_id: merchantId, unit_id: unitId }, lang);
     if (unit) return { name: unit.title, logoUrl: absoluteLogo(unit.logoUrl), headerColor: unit.headerColor };
   }
-  const merchant = await db.selectFrom("merchants").select(["title_en", "title_ar", "logo_url"]).where("id", "=", merchantId).executeTakeFirst();
+  const merchant = await db
+    .selectFrom("merchants")
+    .select(["title_en", "title_ar", "logo_url"])
+    .where("id", "=", merchantId)
+    .executeTakeFirst();
   if (!merchant) return platform;
-  return { name: lang === "ar" ? merchant.title_ar : merchant.title_en, logoUrl: absoluteLogo(merchant.logo_url), headerColor: "#ffffff" };
+  return {
+    name: lang === "ar" ? merchant.title_ar : merchant.title_en,
+    logoUrl: absoluteLogo(merchant.logo_url),
+    headerColor: "#ffffff",
+  };
 }
 
 /** What a row's value reads as: through the same port as every other message, so amounts look alike everywhere. */
@@ -122,9 +143,15 @@ export async function composeMail(
         : await loadMailWording(db, { merchantId: input.merchantId, template: input.template, lang: input.lang });
   const line = (key: string) => {
     const text = own?.[key as keyof MailWording];
-    return text ? fillPlaceholders(text, params, input.lang) : words.line(`mail.${input.template}.${key}`, params, input.lang);
+    return text
+      ? fillPlaceholders(text, params, input.lang)
+      : words.line(`mail.${input.template}.${key}`, params, input.lang);
   };
-  const paragraphs = (text: string) => text.split(/\n\s*\n/).map((part) => part.trim()).filter(Boolean);
+  const paragraphs = (text: string) =>
+    text
+      .split(/\n\s*\n/)
+      .map((part) => part.trim())
+      .filter(Boolean);
   const fromParams: MailRow[] = (spec.rows ?? [])
     .filter(([, name]) => params[name] !== null && params[name] !== undefined && params[name] !== "")
     .map(([label, name]) => [label, params[name] as MailRow[1]]);
@@ -135,7 +162,10 @@ export async function composeMail(
     heading: line("heading"),
     // The merchant's one intro serves both: without a name, its {{name}} is left out.
     intro: paragraphs(line(spec.named && !params[spec.named] && !own?.intro ? "intro_anonymous" : "intro")),
-    rows: [...fromParams, ...(input.rows ?? [])].map(([label, value]) => [words.line(label, {}, input.lang), valueOf(value, input.lang)]),
+    rows: [...fromParams, ...(input.rows ?? [])].map(([label, value]) => [
+      words.line(label, {}, input.lang),
+      valueOf(value, input.lang),
+    ]),
     action: typeof link === "string" && link ? { label: line("action"), url: link } : null,
     outro: spec.outro ? paragraphs(line("outro")) : [],
     footer: words.line(`mail.footer.${spec.audience}`, params, input.lang),

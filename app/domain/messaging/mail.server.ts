@@ -43,7 +43,12 @@ export function attachmentsOf(value: string | null): MailAttachment[] {
   if (!value) return [];
   try {
     const parsed = JSON.parse(value) as unknown;
-    return Array.isArray(parsed) ? parsed.filter((entry): entry is MailAttachment => typeof entry?.type === "string" && typeof entry?.ref === "string" && typeof entry?.filename === "string") : [];
+    return Array.isArray(parsed)
+      ? parsed.filter(
+          (entry): entry is MailAttachment =>
+            typeof entry?.type === "string" && typeof entry?.ref === "string" && typeof entry?.filename === "string",
+        )
+      : [];
   } catch {
     return [];
   }
@@ -163,7 +168,19 @@ export async function listMail(db: DB, merchantId: number, options: { limit: num
 export async function getMail(db: DB, merchantId: number, id: number) {
   return db
     .selectFrom("outgoing_mail")
-    .select(["id", "to_address", "reply_to", "subject", "text_body", "html_body", "status", "created_at", "sent_at", "error", "attachments"])
+    .select([
+      "id",
+      "to_address",
+      "reply_to",
+      "subject",
+      "text_body",
+      "html_body",
+      "status",
+      "created_at",
+      "sent_at",
+      "error",
+      "attachments",
+    ])
     .where("merchant_id", "=", merchantId)
     .where("id", "=", id)
     .executeTakeFirst();

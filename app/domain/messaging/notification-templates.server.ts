@@ -47,23 +47,34 @@ export function mayWord(manager: Pick<Manager, "is_superuser">, entry: Pick<Edit
 
 const NOT_YOURS: TemplateErrors = { non_field_errors: [{ code: "admin.templates.errors.staff_superuser" }] };
 
-const MAX_LENGTH: Record<TemplatePart, number> = { subject: 200, heading: 200, action: 60, intro: 4000, outro: 4000, body: 480 };
+const MAX_LENGTH: Record<TemplatePart, number> = {
+  subject: 200,
+  heading: 200,
+  action: 60,
+  intro: 4000,
+  outro: 4000,
+  body: 480,
+};
 const ONE_LINE: readonly TemplatePart[] = ["subject", "heading", "action"];
 /** What the reader cannot do without — the sign-in code, a text message's link: where the default has it, the merchant's words keep it. */
 const ESSENTIAL_PLACEHOLDERS = ["code", "link"];
 
 /** Every message a merchant may word: its mails (not the support desk's) and its text messages, which go to customers. */
 export function editableTemplates(): EditableTemplate[] {
-  const mails = merchantMailTemplates().map(
-    (mail): EditableTemplate => ({
-      template: mail.template,
-      channel: "mail",
-      audience: mail.audience,
-      parts: MAIL_PARTS.filter((part) => (part !== "action" || mail.action) && (part !== "outro" || mail.outro)),
-      named: mail.named,
-    }),
-  );
-  const sms = SMS_TEMPLATES.map((template): EditableTemplate => ({ template, channel: "sms", audience: "customer", parts: ["body"], named: false }));
+  const mails = merchantMailTemplates().map((mail): EditableTemplate => ({
+    template: mail.template,
+    channel: "mail",
+    audience: mail.audience,
+    parts: MAIL_PARTS.filter((part) => (part !== "action" || mail.action) && (part !== "outro" || mail.outro)),
+    named: mail.named,
+  }));
+  const sms = SMS_TEMPLATES.map((template): EditableTemplate => ({
+    template,
+    channel: "sms",
+    audience: "customer",
+    parts: ["body"],
+    named: false,
+  }));
   return [...mails, ...sms];
 }
 
@@ -91,7 +102,10 @@ export function placeholdersOf(entry: EditableTemplate): string[] {
 }
 
 /** The placeholders the merchant's words must keep (see ESSENTIAL_PLACEHOLDERS), with the part whose default has each. */
-export function essentialPlaceholders(entry: EditableTemplate, lang: Language): { placeholder: string; part: TemplatePart }[] {
+export function essentialPlaceholders(
+  entry: EditableTemplate,
+  lang: Language,
+): { placeholder: string; part: TemplatePart }[] {
   const defaults = defaultWording(entry, lang);
   return ESSENTIAL_PLACEHOLDERS.flatMap((placeholder) => {
     const part = entry.parts.find((candidate) => placeholdersIn(defaults[candidate]).includes(placeholder));
@@ -111,9 +125,14 @@ function cleanText(value: string, oneLine: boolean) {
  * for the default; at most so long, on one line where the part is a line, using only the message's
  * placeholders, and keeping the essential ones. A part as the default has it is stored as null.
  */
-export function checkWording(entry: EditableTemplate, lang: Language, input: Record<string, unknown>): { ok: true; wording: Wording } | { ok: false; errors: TemplateErrors } {
+export function checkWording(
+  entry: EditableTemplate,
+  lang: Language,
+  input: Record<string, unknown>,
+): { ok: true; wording: Wording } | { ok: false; errors: TemplateErrors } {
   const errors: TemplateErrors = {};
-  const refuse = (part: string, code: string, params?: Record<string, string | number>) => (errors[part] ??= []).push({ code, params });
+  const refuse = (part: string, code: string, params?: Record<string, string | number>) =>
+    (errors[part] ??= []).push({ code, params });
   const defaults = defaultWording(entry, lang);
   const known = new Set(placeholdersOf(entry));
   const wording: Wording = {};
@@ -129,12 +148,16 @@ export function checkWording(entry: EditableTemplate, lang: Language, input: Rec
     if (text.length > MAX_LENGTH[part]) refuse(part, "admin.templates.errors.too_long", { max: MAX_LENGTH[part] });
     if (ONE_LINE.includes(part) && /\n/.test(text)) refuse(part, "admin.templates.errors.one_line");
     for (const name of new Set(placeholdersIn(text))) {
-      if (!known.has(name)) refuse(part, "admin.templates.errors.unknown_placeholder", { placeholder: `{{${name.slice(0, 40)}}}` });
+      if (!known.has(name))
+        refuse(part, "admin.templates.errors.unknown_placeholder", { placeholder: `{{${name.slice(0, 40)}}}` });
     }
   }
   for (const { placeholder, part } of essentialPlaceholders(entry, lang)) {
-    const used = entry.parts.some((candidate) => placeholdersIn(wording[candidate] ?? defaults[candidate]).includes(placeholder));
-    if (!used && !errors[part]) refuse(part, "admin.templates.errors.placeholder_needed", { placeholder: `{{${placeholder}}}` });
+    const used = entry.parts.some((candidate) =>
+      placeholdersIn(wording[candidate] ?? defaults[candidate]).includes(placeholder),
+    );
+    if (!used && !errors[part])
+      refuse(part, "admin.templates.errors.placeholder_needed", { placeholder: `{{${placeholder}}}` });
   }
   return Object.keys(errors).length ? { ok: false, errors } : { ok: true, wording };
 }
@@ -143,13 +166,20 @@ const iso = (value: unknown) => new Date(value as string).toISOString();
 
 /** Each message with, per language, whether the merchant words it itself. */
 export async function listNotificationTemplates(db: DB, merchantId: number) {
-  const rows = await db.selectFrom("notification_templates").select(["template", "channel", "lang", "updated_at"]).where("merchant_id", "=", merchantId).execute();
+  const rows = await db
+    .selectFrom("notification_templates")
+    .select(["template", "channel", "lang", "updated_at"])
+    .where("merchant_id", "=", merchantId)
+    .execute();
   return editableTemplates().map((entry) => ({
     template: entry.template,
     channel: entry.channel,
     audience: entry.audience,
     languages: LANGUAGES.map((lang) => {
-      const row = rows.find((candidate) => candidate.template === entry.template && candidate.channel === entry.channel && candidate.lang === lang);
+      const row = rows.find(
+        (candidate) =>
+          candidate.template === entry.template && candidate.channel === entry.channel && candidate.lang === lang,
+      );
       return { lang, customised: Boolean(row), updated_at: row ? iso(row.updated_at) : null };
     }),
   }));
@@ -175,7 +205,10 @@ export async function loadNotificationTemplate(db: DB, merchantId: number, key: 
     placeholders: placeholdersOf(entry),
     essential: essentialPlaceholders(entry, key.lang).map((essential) => essential.placeholder),
     defaults: defaultWording(entry, key.lang),
-    wording: Object.fromEntries(entry.parts.map((part) => [part, row?.[part] ?? null])) as Record<string, string | null>,
+    wording: Object.fromEntries(entry.parts.map((part) => [part, row?.[part] ?? null])) as Record<
+      string,
+      string | null
+    >,
     customised: Boolean(row),
     updated_at: row ? iso(row.updated_at) : null,
     updated_by: row?.username ?? null,
@@ -203,7 +236,8 @@ async function deleteRow(db: DB, merchantId: number, key: TemplateKey) {
   return Number(deleted.numDeletedRows) > 0;
 }
 
-const sameWording = (parts: TemplatePart[], a: Wording, b: Wording) => parts.every((part) => (a[part] ?? null) === (b[part] ?? null));
+const sameWording = (parts: TemplatePart[], a: Wording, b: Wording) =>
+  parts.every((part) => (a[part] ?? null) === (b[part] ?? null));
 
 /**
  * Saves the merchant's words for one message in one language, audited in the same transaction.
@@ -238,7 +272,13 @@ export async function saveNotificationTemplate(
       const written = { ...parts, updated_at: nowIso(), updated_by: manager.id };
       await trx
         .insertInto("notification_templates")
-        .values({ merchant_id: manager.merchantId, template: key.template, channel: key.channel, lang: key.lang, ...written })
+        .values({
+          merchant_id: manager.merchantId,
+          template: key.template,
+          channel: key.channel,
+          lang: key.lang,
+          ...written,
+        })
         .onConflict((conflict) => conflict.columns(["merchant_id", "template", "channel", "lang"]).doUpdateSet(written))
         .execute();
     }
@@ -256,7 +296,10 @@ export async function saveNotificationTemplate(
 }
 
 /** The default words again for one message in one language (its row goes); audited when there was something to reset. */
-export async function resetNotificationTemplate(db: DB, input: { manager: Manager; key: TemplateKey; ip?: string | null }) {
+export async function resetNotificationTemplate(
+  db: DB,
+  input: { manager: Manager; key: TemplateKey; ip?: string | null },
+) {
   const { manager, key } = input;
   const entry = findEditableTemplate(key.template, key.channel);
   if (!entry || !mayWord(manager, entry)) return false;
@@ -277,7 +320,8 @@ export async function resetNotificationTemplate(db: DB, input: { manager: Manage
   });
 }
 
-export type NotificationPreview = { channel: "mail"; subject: string; html: string; text: string } | { channel: "sms"; text: string };
+export type NotificationPreview =
+  { channel: "mail"; subject: string; html: string; text: string } | { channel: "sms"; text: string };
 
 /**
  * The message as it will be sent — through the same composition, layout and escaping — with sample
@@ -291,7 +335,11 @@ export async function previewNotificationTemplate(
   const { key } = input;
   const entry = findEditableTemplate(key.template, key.channel);
   if (!entry) throw new Error(`Not an editable message: ${key.template}/${key.channel}`);
-  const merchant = await db.selectFrom("merchants").select(["title_en", "title_ar", "currency_code"]).where("id", "=", input.merchantId).executeTakeFirstOrThrow();
+  const merchant = await db
+    .selectFrom("merchants")
+    .select(["title_en", "title_ar", "currency_code"])
+    .where("id", "=", input.merchantId)
+    .executeTakeFirstOrThrow();
   const base = input.baseUrl.replace(/\/$/, "");
   const amount = (minor: number) => money(minor, merchant.currency_code);
   const date = formatDateTime(nowIso(), key.lang);
@@ -305,14 +353,22 @@ export async function previewNotificationTemplate(
     minutes: 10,
     days: 7,
     time: date,
-    link: key.template === "pay_link" ? `${base}/${key.lang}/pay/sample` : `${base}/${key.lang}/reset-password?token=sample`,
+    link:
+      key.template === "pay_link"
+        ? `${base}/${key.lang}/pay/sample`
+        : `${base}/${key.lang}/reset-password?token=sample`,
   };
   // A placeholder without a sample shows its name, so the preview still tells where it goes.
-  const params: TextParams = Object.fromEntries(placeholdersOf(entry).map((name) => [name, samples[name] ?? `[${name}]`]));
+  const params: TextParams = Object.fromEntries(
+    placeholdersOf(entry).map((name) => [name, samples[name] ?? `[${name}]`]),
+  );
   if (key.channel === "sms") {
     params.merchant = key.lang === "ar" ? merchant.title_ar : merchant.title_en;
     const body = input.wording ? (input.wording.body ?? null) : undefined;
-    return { channel: "sms", text: await smsText(db, { merchantId: input.merchantId, template: key.template, params, lang: key.lang, body }) };
+    return {
+      channel: "sms",
+      text: await smsText(db, { merchantId: input.merchantId, template: key.template, params, lang: key.lang, body }),
+    };
   }
   // The merchant's name is the one the mail's look carries, as when it is sent.
   delete params.merchant;
@@ -336,8 +392,21 @@ export async function previewNotificationTemplate(
     ],
   };
   const wording: MailWording | undefined = input.wording
-    ? { subject: input.wording.subject ?? null, heading: input.wording.heading ?? null, intro: input.wording.intro ?? null, action: input.wording.action ?? null, outro: input.wording.outro ?? null }
+    ? {
+        subject: input.wording.subject ?? null,
+        heading: input.wording.heading ?? null,
+        intro: input.wording.intro ?? null,
+        action: input.wording.action ?? null,
+        outro: input.wording.outro ?? null,
+      }
     : undefined;
-  const content = await composeMail(db, { merchantId: input.merchantId, template: key.template, params, rows: sampleRows[key.template], lang: key.lang, wording });
+  const content = await composeMail(db, {
+    merchantId: input.merchantId,
+    template: key.template,
+    params,
+    rows: sampleRows[key.template],
+    lang: key.lang,
+    wording,
+  });
   return { channel: "mail", subject: content.subject, html: mailHtml(content), text: mailText(content) };
 }

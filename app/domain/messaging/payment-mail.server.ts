@@ -25,7 +25,10 @@ type PaidAttempt = {
 
 /** The customer's full name, or null when the request has none. */
 export function customerName(transaction: { customer_first_name: string | null; customer_last_name: string | null }) {
-  const name = [transaction.customer_first_name, transaction.customer_last_name].map((part) => part?.trim()).filter(Boolean).join(" ");
+  const name = [transaction.customer_first_name, transaction.customer_last_name]
+    .map((part) => part?.trim())
+    .filter(Boolean)
+    .join(" ");
   return name || null;
 }
 
@@ -47,7 +50,13 @@ export function amountRows(attempt: PaidAttempt): MailRow[] {
 }
 
 /** The gateway's name in the reader's language (its code when the merchant has removed it). */
-export async function paymentMethodName(db: DB, merchantId: number, gatewayCode: string, lang: Language, cardMasked: string | null = null) {
+export async function paymentMethodName(
+  db: DB,
+  merchantId: number,
+  gatewayCode: string,
+  lang: Language,
+  cardMasked: string | null = null,
+) {
   // Read here rather than through payments: payments calls into messaging, never the other way.
   const gateway = await db
     .selectFrom("gateways")
@@ -146,7 +155,11 @@ export async function queueRefundMail(db: DB, input: { operationId: number }) {
   if (!operation || operation.kind !== "refund" || operation.state !== "succeeded" || !operation.customer_email) return;
   const attemptId = operation.attempt_id ?? operation.paid_attempt_id;
   const attempt = attemptId
-    ? await db.selectFrom("payment_attempts").select(["total", "track_id", "lang"]).where("id", "=", attemptId).executeTakeFirst()
+    ? await db
+        .selectFrom("payment_attempts")
+        .select(["total", "track_id", "lang"])
+        .where("id", "=", attemptId)
+        .executeTakeFirst()
     : undefined;
   // A refund of the transaction's payment counts with the others of it; one of a second, duplicate payment with that payment's.
   const ofPaidAttempt = !operation.attempt_id || operation.attempt_id === operation.paid_attempt_id;
@@ -157,7 +170,11 @@ export async function queueRefundMail(db: DB, input: { operationId: number }) {
     .where("kind", "=", "refund")
     .where("state", "=", "succeeded");
   refunds = ofPaidAttempt
-    ? refunds.where((eb) => (operation.paid_attempt_id ? eb.or([eb("attempt_id", "is", null), eb("attempt_id", "=", operation.paid_attempt_id)]) : eb("attempt_id", "is", null)))
+    ? refunds.where((eb) =>
+        operation.paid_attempt_id
+          ? eb.or([eb("attempt_id", "is", null), eb("attempt_id", "=", operation.paid_attempt_id)])
+          : eb("attempt_id", "is", null),
+      )
     : refunds.where("attempt_id", "=", operation.attempt_id);
   const refunded = Number((await refunds.executeTakeFirst())?.total ?? 0);
   const paid = ofPaidAttempt ? operation.captured_amount : (attempt?.total ?? operation.amount);

@@ -15,7 +15,13 @@ beforeAll(async () => {
 afterAll(async () => database?.destroy());
 afterEach(() => setSmsProvider(undefined));
 
-const message = (to: string) => ({ merchantId: shop.merchantId, to, template: "pay_link", params: { merchant: "Sms Store", amount: "1.000 KWD", link: "https://pay.example/x" }, lang: "en" as const });
+const message = (to: string) => ({
+  merchantId: shop.merchantId,
+  to,
+  template: "pay_link",
+  params: { merchant: "Sms Store", amount: "1.000 KWD", link: "https://pay.example/x" },
+  lang: "en" as const,
+});
 const rows = () => database.db.selectFrom("outgoing_sms").select(["to_number", "status"]).orderBy("id").execute();
 
 describe("text messages", () => {

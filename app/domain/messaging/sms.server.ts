@@ -27,8 +27,15 @@ type SmsMessage = { merchantId: number | null; template: string; params: TextPar
  * given: those, as a preview), the default's otherwise.
  */
 export async function smsText(db: DB, message: SmsMessage & { body?: string | null }) {
-  const own = message.body !== undefined ? message.body : message.merchantId === null ? null : await loadSmsWording(db, { merchantId: message.merchantId, template: message.template, lang: message.lang });
-  return own ? fillPlaceholders(own, message.params, message.lang) : texts().line(`sms.${message.template}`, message.params, message.lang);
+  const own =
+    message.body !== undefined
+      ? message.body
+      : message.merchantId === null
+        ? null
+        : await loadSmsWording(db, { merchantId: message.merchantId, template: message.template, lang: message.lang });
+  return own
+    ? fillPlaceholders(own, message.params, message.lang)
+    : texts().line(`sms.${message.template}`, message.params, message.lang);
 }
 
 /**
@@ -58,7 +65,11 @@ export async function sendSms(db: DB, message: SmsMessage & { to: string; sendAt
  * message (`error`) and the job tries again; when it gives up the message is `failed`.
  */
 export async function deliverQueuedSms(db: DB, payload: { smsId: number }) {
-  const message = await db.selectFrom("outgoing_sms").select(["id", "to_number", "body", "status"]).where("id", "=", payload.smsId).executeTakeFirst();
+  const message = await db
+    .selectFrom("outgoing_sms")
+    .select(["id", "to_number", "body", "status"])
+    .where("id", "=", payload.smsId)
+    .executeTakeFirst();
   if (!message || message.status !== "queued" || !provider) return;
   try {
     await provider.deliver({ to: message.to_number, body: message.body });

@@ -11,14 +11,23 @@ import { texts } from "~/lib/texts.server";
 export type NotificationChannel = "mail" | "sms";
 
 /** A mail's parts in the merchant's words; null keeps the default's part. */
-export type MailWording = { subject: string | null; heading: string | null; intro: string | null; action: string | null; outro: string | null };
+export type MailWording = {
+  subject: string | null;
+  heading: string | null;
+  intro: string | null;
+  action: string | null;
+  outro: string | null;
+};
 
 export const MAIL_PARTS = ["subject", "heading", "intro", "action", "outro"] as const;
 
 /** `{{name}}`, as the default words write a placeholder (spaces inside allowed). */
 export const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
-export async function loadMailWording(db: DB, key: { merchantId: number; template: string; lang: Language }): Promise<MailWording | null> {
+export async function loadMailWording(
+  db: DB,
+  key: { merchantId: number; template: string; lang: Language },
+): Promise<MailWording | null> {
   const row = await db
     .selectFrom("notification_templates")
     .select(["subject", "heading", "intro", "action", "outro"])
@@ -30,7 +39,10 @@ export async function loadMailWording(db: DB, key: { merchantId: number; templat
   return row ?? null;
 }
 
-export async function loadSmsWording(db: DB, key: { merchantId: number; template: string; lang: Language }): Promise<string | null> {
+export async function loadSmsWording(
+  db: DB,
+  key: { merchantId: number; template: string; lang: Language },
+): Promise<string | null> {
   const row = await db
     .selectFrom("notification_templates")
     .select("body")

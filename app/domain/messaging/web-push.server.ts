@@ -44,7 +44,9 @@ const KEY = /^[A-Za-z0-9_-]{16,200}={0,2}$/;
  * as an object or its JSON text; the error is a translation key. Its endpoint is a public address,
  * as a webhook's is: an address inside the network is refused.
  */
-export async function readPushRegistration(value: unknown): Promise<{ ok: true; registration: PushRegistration } | { ok: false; error: string }> {
+export async function readPushRegistration(
+  value: unknown,
+): Promise<{ ok: true; registration: PushRegistration } | { ok: false; error: string }> {
   let parsed: unknown = value;
   if (typeof value === "string") {
     try {
@@ -57,7 +59,13 @@ export async function readPushRegistration(value: unknown): Promise<{ ok: true; 
   const endpoint = candidate?.endpoint;
   const p256dh = candidate?.keys?.p256dh;
   const auth = candidate?.keys?.auth;
-  if (typeof endpoint !== "string" || typeof p256dh !== "string" || typeof auth !== "string" || !KEY.test(p256dh) || !KEY.test(auth)) {
+  if (
+    typeof endpoint !== "string" ||
+    typeof p256dh !== "string" ||
+    typeof auth !== "string" ||
+    !KEY.test(p256dh) ||
+    !KEY.test(auth)
+  ) {
     return { ok: false, error: "push.errors.registration" };
   }
   if ((await checkWebhookUrl(endpoint)) !== null) return { ok: false, error: "push.errors.endpoint" };
@@ -65,7 +73,13 @@ export async function readPushRegistration(value: unknown): Promise<{ ok: true; 
 }
 
 /** Stores (or moves to this user and sign-in) a browser's subscription. */
-export async function savePushSubscription(db: DB, user: { id: number; merchantId: number }, registration: PushRegistration, lang: Language, sessionId: string) {
+export async function savePushSubscription(
+  db: DB,
+  user: { id: number; merchantId: number },
+  registration: PushRegistration,
+  lang: Language,
+  sessionId: string,
+) {
   const row = {
     merchant_id: user.merchantId,
     user_id: user.id,
@@ -80,7 +94,14 @@ export async function savePushSubscription(db: DB, user: { id: number; merchantI
     .insertInto("push_subscriptions")
     .values(row)
     .onConflict((conflict) =>
-      conflict.column("endpoint").doUpdateSet({ merchant_id: row.merchant_id, user_id: row.user_id, p256dh: row.p256dh, auth: row.auth, lang: row.lang, session_id: row.session_id }),
+      conflict.column("endpoint").doUpdateSet({
+        merchant_id: row.merchant_id,
+        user_id: row.user_id,
+        p256dh: row.p256dh,
+        auth: row.auth,
+        lang: row.lang,
+        session_id: row.session_id,
+      }),
     )
     .execute();
 }
@@ -91,16 +112,27 @@ export async function removePushSubscription(db: DB, user: { id: number }, endpo
 }
 
 export async function hasPushSubscription(db: DB, userId: number) {
-  return Boolean(await db.selectFrom("push_subscriptions").select("id").where("user_id", "=", userId).limit(1).executeTakeFirst());
+  return Boolean(
+    await db.selectFrom("push_subscriptions").select("id").where("user_id", "=", userId).limit(1).executeTakeFirst(),
+  );
 }
 
 type PushPayload = { subscriptionId: number; kind: string; link: string | null; tag: string };
 
 /** Queues a push to each subscription of the recipients, in the caller's transaction: one job a browser, so a retry repeats none. */
-export async function queuePush(db: DB, enqueue: (type: string, payload: PushPayload) => Promise<void>, notice: { userIds: readonly number[]; kind: string; link: string | null; tag: string }) {
+export async function queuePush(
+  db: DB,
+  enqueue: (type: string, payload: PushPayload) => Promise<void>,
+  notice: { userIds: readonly number[]; kind: string; link: string | null; tag: string },
+) {
   if (notice.userIds.length === 0) return;
-  const subscriptions = await db.selectFrom("push_subscriptions").select("id").where("user_id", "in", [...notice.userIds]).execute();
-  for (const { id } of subscriptions) await enqueue(PUSH_JOB, { subscriptionId: id, kind: notice.kind, link: notice.link, tag: notice.tag });
+  const subscriptions = await db
+    .selectFrom("push_subscriptions")
+    .select("id")
+    .where("user_id", "in", [...notice.userIds])
+    .execute();
+  for (const { id } of subscriptions)
+    await enqueue(PUSH_JOB, { subscriptionId: id, kind: notice.kind, link: notice.link, tag: notice.tag });
 }
 
 /** Who the push services may contact about this installation's pushes: its address. */
@@ -116,10 +148,14 @@ function post(endpoint: string, headers: Record<string, string | number>, body: 
   const url = new URL(endpoint);
   const client = url.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
-    const request = client.request(url, { method: "POST", headers, lookup: guardedLookup(), timeout: 10_000 }, (response) => {
-      response.resume();
-      response.on("end", () => resolve({ status: response.statusCode ?? 0 }));
-    });
+    const request = client.request(
+      url,
+      { method: "POST", headers, lookup: guardedLookup(), timeout: 10_000 },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve({ status: response.statusCode ?? 0 }));
+      },
+    );
     request.on("timeout", () => request.destroy(new Error("push service timed out")));
     request.on("error", reject);
     request.end(body);
@@ -131,7 +167,11 @@ function post(endpoint: string, headers: Record<string, string | number>, body: 
  * service no longer knows is forgotten; another failure is retried.
  */
 export async function sendPushNotification(db: DB, payload: PushPayload) {
-  const subscription = await db.selectFrom("push_subscriptions").selectAll().where("id", "=", payload.subscriptionId).executeTakeFirst();
+  const subscription = await db
+    .selectFrom("push_subscriptions")
+    .selectAll()
+    .where("id", "=", payload.subscriptionId)
+    .executeTakeFirst();
   if (!subscription) return;
   const keys = await vapidKeys(db);
   const lang: Language = isLanguage(subscription.lang) ? subscription.lang : "en";
@@ -145,12 +185,21 @@ export async function sendPushNotification(db: DB, payload: PushPayload) {
   const details = webpush.generateRequestDetails(
     { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
     JSON.stringify(message),
-    { vapidDetails: { subject: vapidSubject(), publicKey: keys.publicKey, privateKey: keys.privateKey }, TTL: 3600, urgency: "high" },
+    {
+      vapidDetails: { subject: vapidSubject(), publicKey: keys.publicKey, privateKey: keys.privateKey },
+      TTL: 3600,
+      urgency: "high",
+    },
   );
-  const delivery = await post(details.endpoint, details.headers as Record<string, string | number>, details.body as Buffer);
+  const delivery = await post(
+    details.endpoint,
+    details.headers as Record<string, string | number>,
+    details.body as Buffer,
+  );
   if (delivery.status === 404 || delivery.status === 410) {
     await db.deleteFrom("push_subscriptions").where("id", "=", subscription.id).execute();
     return;
   }
-  if (delivery.status < 200 || delivery.status > 299) throw new Error(`push service ${new URL(subscription.endpoint).host} answered ${delivery.status}`);
+  if (delivery.status < 200 || delivery.status > 299)
+    throw new Error(`push service ${new URL(subscription.endpoint).host} answered ${delivery.status}`);
 }

@@ -21,7 +21,12 @@ export function defaultBounds(amount: number, cap: number): AmountBounds {
 }
 
 /** A request's bounds: those it was made with, or the defaults for one made before there were bounds. */
-export function boundsOf(transaction: { amount: number; currency_code: string; min_amount: number | null; max_amount: number | null }): AmountBounds {
+export function boundsOf(transaction: {
+  amount: number;
+  currency_code: string;
+  min_amount: number | null;
+  max_amount: number | null;
+}): AmountBounds {
   const defaults = defaultBounds(transaction.amount, editableAmountCap(transaction.currency_code));
   return { min: transaction.min_amount ?? defaults.min, max: transaction.max_amount ?? defaults.max };
 }
@@ -32,11 +37,17 @@ export type BoundsRefusal = { field: "amount" | "min_amount" | "max_amount"; cod
  * The bounds a merchant asks for on an editable amount (decimal strings, blank for the defaults),
  * checked: within the cap, the minimum not above the maximum, the requested amount between them.
  */
-export function checkBounds(input: { amount: number; currency: string; min?: string; max?: string }): { ok: true; bounds: AmountBounds } | { ok: false; refusals: BoundsRefusal[] } {
+export function checkBounds(input: {
+  amount: number;
+  currency: string;
+  min?: string;
+  max?: string;
+}): { ok: true; bounds: AmountBounds } | { ok: false; refusals: BoundsRefusal[] } {
   const cap = editableAmountCap(input.currency);
   const capParams = { cap: money(cap, input.currency) };
   const refusals: BoundsRefusal[] = [];
-  if (input.amount > cap) refusals.push({ field: "amount", code: "payment_request.errors.above_cap", params: capParams });
+  if (input.amount > cap)
+    refusals.push({ field: "amount", code: "payment_request.errors.above_cap", params: capParams });
   const defaults = defaultBounds(input.amount, cap);
   const parse = (field: "min_amount" | "max_amount", text: string | undefined, fallback: number) => {
     if (!text) return fallback;
@@ -49,18 +60,30 @@ export function checkBounds(input: { amount: number; currency: string; min?: str
   };
   const min = parse("min_amount", input.min, defaults.min);
   const max = parse("max_amount", input.max, defaults.max);
-  if (min !== null && max !== null && min > max) refusals.push({ field: "min_amount", code: "payment_request.errors.min_above_max" });
+  if (min !== null && max !== null && min > max)
+    refusals.push({ field: "min_amount", code: "payment_request.errors.min_above_max" });
   else if (input.amount <= cap) {
-    if (min !== null && min > input.amount) refusals.push({ field: "min_amount", code: "payment_request.errors.min_above_amount" });
-    if (max !== null && max < input.amount) refusals.push({ field: "max_amount", code: "payment_request.errors.max_below_amount" });
+    if (min !== null && min > input.amount)
+      refusals.push({ field: "min_amount", code: "payment_request.errors.min_above_amount" });
+    if (max !== null && max < input.amount)
+      refusals.push({ field: "max_amount", code: "payment_request.errors.max_below_amount" });
   }
   if (refusals.length || min === null || max === null) return { ok: false, refusals };
   return { ok: true, bounds: { min, max } };
 }
 
 /** What the customer may type on an editable amount, as decimal strings; null when the amount is fixed. */
-export function decimalBoundsOf(transaction: { amount: number; currency_code: string; editable_amount: number; min_amount: number | null; max_amount: number | null }) {
+export function decimalBoundsOf(transaction: {
+  amount: number;
+  currency_code: string;
+  editable_amount: number;
+  min_amount: number | null;
+  max_amount: number | null;
+}) {
   if (!transaction.editable_amount) return { min_amount: null, max_amount: null };
   const bounds = boundsOf(transaction);
-  return { min_amount: toDecimalString(bounds.min, transaction.currency_code), max_amount: toDecimalString(bounds.max, transaction.currency_code) };
+  return {
+    min_amount: toDecimalString(bounds.min, transaction.currency_code),
+    max_amount: toDecimalString(bounds.max, transaction.currency_code),
+  };
 }

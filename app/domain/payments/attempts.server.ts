@@ -10,10 +10,7 @@ import { sha256 } from "~/lib/crypto.server";
 import { newTrackId, publicId } from "~/lib/ids.server";
 import { parseAmount, priceWithFee } from "~/lib/money";
 import { money, word, type TextParams } from "~/lib/outcome";
-import {
-  keepCheckoutAnswers,
-  type CheckoutAnswers,
-} from "./checkout-fields.server";
+import { keepCheckoutAnswers, type CheckoutAnswers } from "./checkout-fields.server";
 import {
   feeRuleOf,
   findMerchantGateway,
@@ -33,18 +30,10 @@ import type {
   StartResult,
 } from "./gateways/gateway";
 import { adapterFor, GATEWAY_KINDS, gatewayLeg, isGatewayKind } from "./gateways/registry";
-import {
-  chosenAmount,
-  expireTransaction,
-  findPublicTransaction,
-  isExpired,
-} from "./pay-page.server";
+import { chosenAmount, expireTransaction, findPublicTransaction, isExpired } from "./pay-page.server";
 import { bumpTotals } from "./running-totals.server";
 import { allowsTransition, PAYABLE_STATES } from "./states";
-import {
-  recordAttemptStatistics,
-  recordDeletedStatistics,
-} from "./statistics-rollup.server";
+import { recordAttemptStatistics, recordDeletedStatistics } from "./statistics-rollup.server";
 import { transitionTransaction } from "./transaction-state.server";
 
 export type PlatformAddresses = {
@@ -92,11 +81,7 @@ const attemptColumns = [
 
 export async function findAttempt(db: DB, id: string) {
   if (!/^[0-9A-Za-z]{22}$/.test(id)) return undefined;
-  return db
-    .selectFrom("payment_attempts")
-    .select(attemptColumns)
-    .where("id", "=", id)
-    .executeTakeFirst();
+  return db.selectFrom("payment_attempts").select(attemptColumns).where("id", "=", id).executeTakeFirst();
 }
 
 export type Attempt = NonNullable<Awaited<ReturnType<typeof findAttempt>>>;
@@ -119,11 +104,7 @@ export function gatewayAttempt(attempt: Attempt): StartedAttempt {
  * only (`configuredBaseUrl`): a live gateway needs BASE_URL to reach it, and the platform's own
  * sandboxes reach it at the internal address (return-addresses.server.ts).
  */
-export function platformUrls(
-  addresses: PlatformAddresses,
-  attemptId: string,
-  kind: string,
-) {
+export function platformUrls(addresses: PlatformAddresses, attemptId: string, kind: string) {
   const base = `${addresses.publicBaseUrl}/gateway/${kind}`;
   return {
     response: `${base}/response/${attemptId}`,
@@ -185,12 +166,7 @@ export async function startAttempt(db: DB, input: AttemptInput): Promise<StartOu
   paymentsStarted.inc({ gateway: gateway.kind });
   const resultUrl = `/${input.lang}/pay/attempt-detail/${attemptId}`;
   if (started.kind !== "redirect") {
-    await completeAttempt(
-      db,
-      attemptId,
-      { status: "success", refs: {} },
-      { cod: true },
-    );
+    await completeAttempt(db, attemptId, { status: "success", refs: {} }, { cod: true });
     return { ok: true, redirectUrl: resultUrl, attemptId };
   }
   await db
@@ -221,13 +197,16 @@ export async function openAttempt(
 ): Promise<
   | StartRefusal
   | { ok: true; kind: "submitted"; attempt: Attempt }
-  | { ok: true; kind: "opened"; attempt: Attempt; gateway: GatewayRow; merchant: { name: string; logoUrl: string | null }; description?: string }
+  | {
+      ok: true;
+      kind: "opened";
+      attempt: Attempt;
+      gateway: GatewayRow;
+      merchant: { name: string; logoUrl: string | null };
+      description?: string;
+    }
 > {
-  const transaction = await findPublicTransaction(
-    db,
-    input.transactionId,
-    input.plugins,
-  );
+  const transaction = await findPublicTransaction(db, input.transactionId, input.plugins);
   if (!transaction) return { ok: false, error: "pay.errors.not_found" };
   // A repeated submit of the same form goes where the first one went, whatever happened since.
   const token = input.submissionToken.slice(0, 64) || publicId();
@@ -242,10 +221,7 @@ export async function openAttempt(
   if (!PAYABLE_STATES.includes(transaction.state)) {
     return {
       ok: false,
-      error:
-        transaction.state === "expired"
-          ? "pay.errors.expired_retry"
-          : "pay.errors.not_payable",
+      error: transaction.state === "expired" ? "pay.errors.expired_retry" : "pay.errors.not_payable",
     };
   }
   if (isExpired(transaction)) {
@@ -266,18 +242,9 @@ export async function openAttempt(
       field: "gateway_code",
     };
   }
-  const gateway = await findMerchantGateway(
-    db,
-    transaction.merchant_id,
-    input.gatewayCode,
-  );
+  const gateway = await findMerchantGateway(db, transaction.merchant_id, input.gatewayCode);
   // Only a method the pay page offers: one of the link's, enabled, reachable, taking its currency.
-  if (
-    !gateway ||
-    !gateway.enabled ||
-    !isReachable(gateway) ||
-    !supportsCurrency(gateway, transaction.currency_code)
-  ) {
+  if (!gateway || !gateway.enabled || !isReachable(gateway) || !supportsCurrency(gateway, transaction.currency_code)) {
     return {
       ok: false,
       error: "pay.errors.choose_gateway",
@@ -300,13 +267,10 @@ export async function openAttempt(
       field: "gateway_code",
     };
   }
-  const price = priceWithFee(
-    amount.amount,
-    feeRuleOf(gateway),
-    gateway.fee_payer,
-  );
+  const price = priceWithFee(amount.amount, feeRuleOf(gateway), gateway.fee_payer);
   // What the customer approved (a wallet's payment sheet) must be what is charged.
-  const approved = options.expectedTotal === undefined ? null : parseAmount(options.expectedTotal, transaction.currency_code);
+  const approved =
+    options.expectedTotal === undefined ? null : parseAmount(options.expectedTotal, transaction.currency_code);
   if (approved && !(approved.ok && approved.minor === price.gross))
     return { ok: false, error: "pay.errors.wallet_total_changed", field: "amount" };
   const attemptId = publicId();
@@ -341,10 +305,7 @@ export async function openAttempt(
           authorized_only: 0,
           created_at: createdAt,
           completed_at: null,
-          next_inquiry_at: firstInquiryAt(
-            { gateway_kind: gateway.kind, created_at: createdAt },
-            createdAt,
-          ),
+          next_inquiry_at: firstInquiryAt({ gateway_kind: gateway.kind, created_at: createdAt }, createdAt),
         })
         .execute();
       // Read again after the attempt's row holds the transaction (its foreign key's lock on
@@ -357,12 +318,10 @@ export async function openAttempt(
         .executeTakeFirstOrThrow();
       if (!PAYABLE_STATES.includes(current.state)) throw new NoLongerPayable();
       // What the customer answered stands with the payment it was given for, never with a refused one.
-      if (input.answers)
-        await keepCheckoutAnswers(trx, transaction.id, input.answers);
+      if (input.answers) await keepCheckoutAnswers(trx, transaction.id, input.answers);
     });
   } catch (error) {
-    if (error instanceof NoLongerPayable)
-      return { ok: false, error: "pay.errors.expired_retry" };
+    if (error instanceof NoLongerPayable) return { ok: false, error: "pay.errors.expired_retry" };
     // Two submits of the same form raced: the other one made the attempt.
     const winner = await findSubmittedAttempt(db, transaction.id, token);
     if (winner) return { ok: true, kind: "submitted", attempt: winner };
@@ -385,11 +344,7 @@ class NoLongerPayable extends Error {
   }
 }
 
-function findSubmittedAttempt(
-  db: DB,
-  transactionId: string,
-  submissionToken: string,
-) {
+function findSubmittedAttempt(db: DB, transactionId: string, submissionToken: string) {
   return db
     .selectFrom("payment_attempts")
     .select(attemptColumns)
@@ -407,16 +362,9 @@ const START_ABANDONED_MS = 20_000;
  * attempt can never be paid: it ends as an error (NOT_STARTED) and the customer sees the result
  * page, which lets them pay again, instead of waiting on a page that will not come.
  */
-async function resumeStartedAttempt(
-  db: DB,
-  first: Attempt,
-): Promise<StartOutcome> {
+async function resumeStartedAttempt(db: DB, first: Attempt): Promise<StartOutcome> {
   let attempt = first;
-  for (
-    let wait = 0;
-    attempt.state === "pending" && !attempt.redirect_url && wait < 25;
-    wait++
-  ) {
+  for (let wait = 0; attempt.state === "pending" && !attempt.redirect_url && wait < 25; wait++) {
     if (now().getTime() - Date.parse(attempt.created_at) > START_ABANDONED_MS) {
       await completeAttempt(db, attempt.id, {
         status: "error",
@@ -448,18 +396,11 @@ const attemptStateFor: Record<GatewayOutcome["status"], AttemptState | null> = {
 };
 
 /** When the reconciler first asks about an attempt not (yet) paid, within its gateway's session lifetime; null: never. */
-export function firstInquiryAt(
-  attempt: { gateway_kind: string; created_at: string },
-  from: string,
-): string | null {
-  const minutes = isGatewayKind(attempt.gateway_kind)
-    ? GATEWAY_KINDS[attempt.gateway_kind].sessionMinutes
-    : undefined;
+export function firstInquiryAt(attempt: { gateway_kind: string; created_at: string }, from: string): string | null {
+  const minutes = isGatewayKind(attempt.gateway_kind) ? GATEWAY_KINDS[attempt.gateway_kind].sessionMinutes : undefined;
   if (!minutes) return null;
   const first = Date.parse(from) + reconcilerGraceMs();
-  return first <= Date.parse(attempt.created_at) + minutes * 60_000
-    ? new Date(first).toISOString()
-    : null;
+  return first <= Date.parse(attempt.created_at) + minutes * 60_000 ? new Date(first).toISOString() : null;
 }
 
 /** How long the reconciler leaves an attempt to its customer and its gateway before asking (RECONCILER_GRACE_SECONDS). */
@@ -468,11 +409,7 @@ export function reconcilerGraceMs() {
 }
 
 /** An attempt's earlier outcome that a verified capture still overrides: the gateway took the money after all. */
-const OVERRIDDEN_BY_CAPTURE: readonly AttemptState[] = [
-  "failed",
-  "canceled",
-  "error",
-];
+const OVERRIDDEN_BY_CAPTURE: readonly AttemptState[] = ["failed", "canceled", "error"];
 
 /**
  * The one place an attempt's outcome is written. Exactly once: whichever of the browser return,
@@ -495,54 +432,31 @@ export async function completeAttempt(
   return completed;
 }
 
-async function completeOnce(
-  db: DB,
-  attemptId: string,
-  outcome: GatewayOutcome,
-  options: { cod?: boolean },
-) {
+async function completeOnce(db: DB, attemptId: string, outcome: GatewayOutcome, options: { cod?: boolean }) {
   const next = options.cod ? "cod" : attemptStateFor[outcome.status];
   if (!next) return { changed: false as const };
   return writeTransaction(db, async (trx) => {
-    let query = trx
-      .selectFrom("payment_attempts")
-      .select(attemptColumns)
-      .where("id", "=", attemptId);
+    let query = trx.selectFrom("payment_attempts").select(attemptColumns).where("id", "=", attemptId);
     if (engineOf(trx) === "postgres") query = query.forUpdate();
     const attempt = await query.executeTakeFirst();
     if (!attempt) return { changed: false as const };
     const previous = attempt.state;
-    if (
-      previous !== "pending" &&
-      !(next === "success" && OVERRIDDEN_BY_CAPTURE.includes(previous))
-    )
+    if (previous !== "pending" && !(next === "success" && OVERRIDDEN_BY_CAPTURE.includes(previous)))
       return { changed: false as const };
 
     let transactionQuery = trx
       .selectFrom("transactions")
-      .select([
-        "id",
-        "state",
-        "order_no",
-        "merchant_id",
-        "plugin",
-        "currency_code",
-        "created_at",
-        "deleted_at",
-      ])
+      .select(["id", "state", "order_no", "merchant_id", "plugin", "currency_code", "created_at", "deleted_at"])
       .where("id", "=", attempt.transaction_id);
-    if (engineOf(trx) === "postgres")
-      transactionQuery = transactionQuery.forUpdate();
+    if (engineOf(trx) === "postgres") transactionQuery = transactionQuery.forUpdate();
     const transaction = await transactionQuery.executeTakeFirstOrThrow();
     const completedAt = nowIso();
     const authorizedOnly = outcome.status === "authorized";
     const settled = next === "success" || next === "cod";
-    const target: TransactionState =
-      next === "cod" ? "cod" : authorizedOnly ? "authorized" : "paid";
+    const target: TransactionState = next === "cod" ? "cod" : authorizedOnly ? "authorized" : "paid";
     // Whether this attempt settles the transaction is the table of allowed changes' to say (an
     // expired or canceled link still takes a payment started before).
-    const open =
-      settled && allowsTransition(transaction.state, target, "payment");
+    const open = settled && allowsTransition(transaction.state, target, "payment");
     const audits: { action: string; params?: Record<string, unknown> }[] = [];
 
     // Money taken for a deleted transaction brings it back to the list: the merchant must see it.
@@ -553,12 +467,7 @@ async function completeOnce(
         .set({ deleted_at: null, paid_late: "deleted" })
         .where("id", "=", transaction.id)
         .execute();
-      await recordDeletedStatistics(
-        trx,
-        transaction.merchant_id,
-        transaction.id,
-        1,
-      );
+      await recordDeletedStatistics(trx, transaction.merchant_id, transaction.id, 1);
       deletedAt = null;
       audits.push({ action: "transaction_restored_by_payment" });
     }
@@ -575,10 +484,7 @@ async function completeOnce(
         post_date: outcome.refs.postDate ?? attempt.post_date,
         card_masked: outcome.refs.cardMasked ?? attempt.card_masked,
         authentication_status: outcome.refs.authentication ?? attempt.authentication_status,
-        result_code:
-          (next === "success" && !open
-            ? "DUPLICATE"
-            : outcome.refs.resultCode) ?? null,
+        result_code: (next === "success" && !open ? "DUPLICATE" : outcome.refs.resultCode) ?? null,
         completed_at: completedAt,
         // A failure or cancel may still be followed by a capture (another tab): the reconciler asks again.
         next_inquiry_at: settled ? null : firstInquiryAt(attempt, completedAt),
@@ -603,8 +509,7 @@ async function completeOnce(
         })
         .execute();
     }
-    let action: string =
-      previous === "pending" ? `payment_${next}` : "payment_success_late";
+    let action: string = previous === "pending" ? `payment_${next}` : "payment_success_late";
     if (open) {
       const moved = await transitionTransaction(
         trx,
@@ -614,22 +519,17 @@ async function completeOnce(
         {
           changes: {
             paid_amount: next === "cod" ? 0 : attempt.total,
-            captured_amount:
-              next === "success" && !authorizedOnly ? attempt.total : 0,
+            captured_amount: next === "success" && !authorizedOnly ? attempt.total : 0,
             fee: attempt.fee,
             gateway_code: attempt.gateway_code,
             paid_attempt_id: attempt.id,
-            ...(transaction.state === "canceled"
-              ? { paid_late: "canceled" as const }
-              : {}),
+            ...(transaction.state === "canceled" ? { paid_late: "canceled" as const } : {}),
           },
         },
       );
       // The row is locked and the table allows the change: a refusal here is a bug, and nothing of the payment is kept without it.
       if (!moved.ok)
-        throw new Error(
-          `completeAttempt: ${transaction.id} could not move from ${transaction.state} to ${target}`,
-        );
+        throw new Error(`completeAttempt: ${transaction.id} could not move from ${transaction.state} to ${target}`);
       if (next === "success" && !authorizedOnly) {
         await bumpTotals(
           trx,
@@ -660,11 +560,7 @@ async function completeOnce(
       { gateway_code: attempt.gateway_code, state: next, previous },
       next === "success" && !authorizedOnly && open ? attempt.total : null,
     );
-    const gateway = await gatewayNameParam(
-      trx,
-      attempt.merchant_id,
-      attempt.gateway_code,
-    );
+    const gateway = await gatewayNameParam(trx, attempt.merchant_id, attempt.gateway_code);
     const params = {
       orderNo: transaction.order_no,
       gateway,
@@ -693,11 +589,7 @@ async function configForAttempt(
   attempt: Attempt,
   addresses: PlatformAddresses,
 ): Promise<GatewayConfig | undefined> {
-  const gateway = await findMerchantGateway(
-    db,
-    attempt.merchant_id,
-    attempt.gateway_code,
-  );
+  const gateway = await findMerchantGateway(db, attempt.merchant_id, attempt.gateway_code);
   return gateway ? toGatewayConfig(gateway, addresses) : undefined;
 }
 
@@ -714,19 +606,18 @@ export async function settleByInquiry(
   options: { late?: boolean } = {},
 ) {
   const askable =
-    attempt.state === "pending" ||
-    (options.late === true && OVERRIDDEN_BY_CAPTURE.includes(attempt.state));
+    attempt.state === "pending" || (options.late === true && OVERRIDDEN_BY_CAPTURE.includes(attempt.state));
   if (!askable) return attempt;
   const config = await configForAttempt(db, attempt, addresses);
   if (!config) return attempt;
   let outcome: GatewayOutcome;
   try {
-    outcome = await adapterFor(attempt.gateway_kind).inquire(
-      config,
-      gatewayAttempt(attempt),
-    );
+    outcome = await adapterFor(attempt.gateway_kind).inquire(config, gatewayAttempt(attempt));
   } catch (error) {
-    log.warn({ attempt_id: attempt.id, gateway: attempt.gateway_kind, error: errorField(error) }, "gateway inquiry failed");
+    log.warn(
+      { attempt_id: attempt.id, gateway: attempt.gateway_kind, error: errorField(error) },
+      "gateway inquiry failed",
+    );
     return attempt;
   }
   await completeAttempt(db, attempt.id, heldToTotal(outcome, attempt.total));
@@ -762,13 +653,22 @@ export async function handleGatewayMessage(
   input: { kind: string; leg: string; attemptId: string; message: GatewayMessage },
   addresses: PlatformAddresses,
 ): Promise<GatewayMessageHandled> {
-  const unknown = (reason: string): GatewayMessageHandled => ({ attempt: null, leg: null, handled: { accepted: false, unknownPayment: true, reason } });
+  const unknown = (reason: string): GatewayMessageHandled => ({
+    attempt: null,
+    leg: null,
+    handled: { accepted: false, unknownPayment: true, reason },
+  });
   const attempt = await findAttempt(db, input.attemptId);
-  if (!attempt || attempt.gateway_kind !== input.kind || !isGatewayKind(attempt.gateway_kind)) return unknown("unknown payment");
+  if (!attempt || attempt.gateway_kind !== input.kind || !isGatewayKind(attempt.gateway_kind))
+    return unknown("unknown payment");
   const leg = gatewayLeg(attempt.gateway_kind, input.leg);
   if (!leg || !leg.methods.includes(input.message.method)) return unknown("unknown payment");
   const resultPage = resultPageUrl(addresses, attempt);
-  const refused = (reason: string): GatewayMessageHandled => ({ attempt, leg, handled: { accepted: false, unknownPayment: false, reason } });
+  const refused = (reason: string): GatewayMessageHandled => ({
+    attempt,
+    leg,
+    handled: { accepted: false, unknownPayment: false, reason },
+  });
   const config = await configForAttempt(db, attempt, addresses);
   if (!config) return refused("gateway removed");
   const reading = leg.read(config, gatewayAttempt(attempt), input.message);
@@ -799,9 +699,14 @@ export async function handleGatewayMessage(
     case "result": {
       if (reading.trackId !== attempt.track_id) return refused("reference mismatch");
       const paymentId = reading.outcome.refs.paymentId;
-      if (attempt.gateway_reference && paymentId && paymentId !== attempt.gateway_reference) return refused("payment id mismatch");
+      if (attempt.gateway_reference && paymentId && paymentId !== attempt.gateway_reference)
+        return refused("payment id mismatch");
       await completeAttempt(db, attempt.id, heldToTotal(reading.outcome, attempt.total));
-      return { attempt: (await findAttempt(db, attempt.id))!, leg, handled: { accepted: true, resultPageUrl: resultPage } };
+      return {
+        attempt: (await findAttempt(db, attempt.id))!,
+        leg,
+        handled: { accepted: true, resultPageUrl: resultPage },
+      };
     }
   }
 }

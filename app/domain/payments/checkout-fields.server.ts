@@ -33,7 +33,11 @@ type Actor = { id: number; username: string };
 export type FieldSection = { key: string; name: NameParam };
 
 function ownFields(db: DB, merchantId: number, section: string) {
-  return db.selectFrom("checkout_fields").select(FIELD_COLUMNS).where("merchant_id", "=", merchantId).where("section", "=", section);
+  return db
+    .selectFrom("checkout_fields")
+    .select(FIELD_COLUMNS)
+    .where("merchant_id", "=", merchantId)
+    .where("section", "=", section);
 }
 
 function viewOf(row: Awaited<ReturnType<ReturnType<typeof ownFields>["executeTakeFirstOrThrow"]>>) {
@@ -62,7 +66,12 @@ export async function listCheckoutFields(db: DB, merchantId: number, section: st
   return (await ownFields(db, merchantId, section).orderBy("position").orderBy("id").execute()).map(viewOf);
 }
 
-export async function findCheckoutField(db: DB, merchantId: number, section: string, id: number): Promise<CheckoutField | undefined> {
+export async function findCheckoutField(
+  db: DB,
+  merchantId: number,
+  section: string,
+  id: number,
+): Promise<CheckoutField | undefined> {
   const row = await ownFields(db, merchantId, section).where("id", "=", id).executeTakeFirst();
   return row && viewOf(row);
 }
@@ -98,13 +107,23 @@ const fieldName = (field: { label_en: string; label_ar: string }) => named(field
  * Puts `field` at `position` (1 is first; past the end is last) among the section's fields, in
  * their order, renumbering them 1, 2, 3…; the place it took, or null when nothing moved.
  */
-async function placeField(trx: DB, fields: readonly { id: number; position: number }[], field: { id: number; position: number }, position: number): Promise<number | null> {
+async function placeField(
+  trx: DB,
+  fields: readonly { id: number; position: number }[],
+  field: { id: number; position: number },
+  position: number,
+): Promise<number | null> {
   const order = fields.filter((row) => row.id !== field.id);
   const index = Math.min(Math.max(position, 1), order.length + 1) - 1;
   order.splice(index, 0, field);
   if (!order.some((row, rank) => row.position !== rank + 1)) return null;
   for (const [rank, row] of order.entries()) {
-    if (row.position !== rank + 1) await trx.updateTable("checkout_fields").set({ position: rank + 1 }).where("id", "=", row.id).execute();
+    if (row.position !== rank + 1)
+      await trx
+        .updateTable("checkout_fields")
+        .set({ position: rank + 1 })
+        .where("id", "=", row.id)
+        .execute();
   }
   return index + 1;
 }
@@ -114,12 +133,18 @@ export async function createCheckoutField(
   db: DB,
   input: { merchantId: number; actor: Actor; section: FieldSection; settings: FieldChanges; ip?: string | null },
 ): Promise<{ ok: true; field: CheckoutField } | Refusal> {
-  const { name, label_en, label_ar, validator, max_length, placeholder_en, placeholder_ar, required, is_active } = input.settings;
-  if (!name || !label_en || !label_ar || !validator || max_length === undefined) throw new Error("createCheckoutField: the settings were not checked");
+  const { name, label_en, label_ar, validator, max_length, placeholder_en, placeholder_ar, required, is_active } =
+    input.settings;
+  if (!name || !label_en || !label_ar || !validator || max_length === undefined)
+    throw new Error("createCheckoutField: the settings were not checked");
   return writeTransaction(db, async (trx) => {
     await lockMerchant(trx, input.merchantId);
-    const existing = await ownFields(trx, input.merchantId, input.section.key).orderBy("position").orderBy("id").execute();
-    if (existing.some((row) => row.name === name)) return refuse("checkout_fields.errors.name_taken", { field: "name" });
+    const existing = await ownFields(trx, input.merchantId, input.section.key)
+      .orderBy("position")
+      .orderBy("id")
+      .execute();
+    if (existing.some((row) => row.name === name))
+      return refuse("checkout_fields.errors.name_taken", { field: "name" });
     const at = nowIso();
     const last = Math.max(0, ...existing.map((row) => row.position)) + 1;
     const { id } = await trx
@@ -142,7 +167,8 @@ export async function createCheckoutField(
       })
       .returning("id")
       .executeTakeFirstOrThrow();
-    if (input.settings.position !== undefined) await placeField(trx, [...existing, { id, position: last }], { id, position: last }, input.settings.position);
+    if (input.settings.position !== undefined)
+      await placeField(trx, [...existing, { id, position: last }], { id, position: last }, input.settings.position);
     await recordAudit(trx, {
       merchantId: input.merchantId,
       actor: input.actor,
@@ -175,11 +201,21 @@ const SETTING_LABELS = {
  */
 export async function updateCheckoutField(
   db: DB,
-  input: { merchantId: number; actor: Actor; section: FieldSection; id: number; changes: FieldChanges; ip?: string | null },
+  input: {
+    merchantId: number;
+    actor: Actor;
+    section: FieldSection;
+    id: number;
+    changes: FieldChanges;
+    ip?: string | null;
+  },
 ): Promise<{ ok: true; field: CheckoutField; changed: boolean } | Refusal> {
   return writeTransaction(db, async (trx) => {
     await lockMerchant(trx, input.merchantId);
-    const fields = await ownFields(trx, input.merchantId, input.section.key).orderBy("position").orderBy("id").execute();
+    const fields = await ownFields(trx, input.merchantId, input.section.key)
+      .orderBy("position")
+      .orderBy("id")
+      .execute();
     const current = fields.find((row) => row.id === input.id);
     if (!current) return refuse("checkout_fields.errors.not_found");
     const { position, is_active: active } = input.changes;
@@ -188,8 +224,13 @@ export async function updateCheckoutField(
       const value = input.changes[key];
       if (value !== undefined) stored[key] = typeof value === "boolean" ? Number(value) : value;
     }
-    const changed = (Object.keys(stored) as (keyof typeof SETTING_LABELS)[]).filter((key) => stored[key] !== current[key]);
-    const after = { label_en: input.changes.label_en ?? current.label_en, label_ar: input.changes.label_ar ?? current.label_ar };
+    const changed = (Object.keys(stored) as (keyof typeof SETTING_LABELS)[]).filter(
+      (key) => stored[key] !== current[key],
+    );
+    const after = {
+      label_en: input.changes.label_en ?? current.label_en,
+      label_ar: input.changes.label_ar ?? current.label_ar,
+    };
     const audit = (action: string, params: TextParams = {}) =>
       recordAudit(trx, {
         merchantId: input.merchantId,
@@ -213,7 +254,11 @@ export async function updateCheckoutField(
       anything = true;
     }
     if (active !== undefined && Number(active) !== current.is_active) {
-      await trx.updateTable("checkout_fields").set({ is_active: active ? 1 : 0, updated_at: at }).where("id", "=", current.id).execute();
+      await trx
+        .updateTable("checkout_fields")
+        .set({ is_active: active ? 1 : 0, updated_at: at })
+        .where("id", "=", current.id)
+        .execute();
       await audit(active ? "checkout_field_activated" : "checkout_field_deactivated");
       anything = true;
     }
@@ -222,14 +267,25 @@ export async function updateCheckoutField(
       await audit("checkout_field_moved", { position: placed });
       anything = true;
     }
-    return { ok: true as const, field: (await findCheckoutField(trx, input.merchantId, input.section.key, current.id))!, changed: anything };
+    return {
+      ok: true as const,
+      field: (await findCheckoutField(trx, input.merchantId, input.section.key, current.id))!,
+      changed: anything,
+    };
   });
 }
 
 /** One step up or down the order (the page's arrows); nothing at the end it is already at. */
 export async function moveCheckoutField(
   db: DB,
-  input: { merchantId: number; actor: Actor; section: FieldSection; id: number; direction: "up" | "down"; ip?: string | null },
+  input: {
+    merchantId: number;
+    actor: Actor;
+    section: FieldSection;
+    id: number;
+    direction: "up" | "down";
+    ip?: string | null;
+  },
 ) {
   const field = await findCheckoutField(db, input.merchantId, input.section.key, input.id);
   if (!field) return refuse("checkout_fields.errors.not_found");
@@ -259,7 +315,12 @@ export type CheckoutAnswers = Extract<CheckedValues, { ok: true }>;
  */
 export async function checkCheckoutValues(
   db: DB,
-  input: { transactionId: string; sections: readonly string[]; values: Record<string, unknown>; refuseUnknown: boolean },
+  input: {
+    transactionId: string;
+    sections: readonly string[];
+    values: Record<string, unknown>;
+    refuseUnknown: boolean;
+  },
 ): Promise<{ ok: true; answers: CheckoutAnswers | null } | { ok: false; errors: Record<string, ValueError[]> }> {
   const transaction = await findPublicTransaction(db, input.transactionId, input.sections);
   if (!transaction) return { ok: true, answers: null };
@@ -280,7 +341,8 @@ export async function keepCheckoutAnswers(trx: DB, transactionId: string, answer
   const next = { ...parsedExtra(row.extra), ...answers.values };
   for (const name of answers.cleared) delete next[name];
   const json = JSON.stringify(next);
-  if (json !== row.extra) await trx.updateTable("transactions").set({ extra: json }).where("id", "=", transactionId).execute();
+  if (json !== row.extra)
+    await trx.updateTable("transactions").set({ extra: json }).where("id", "=", transactionId).execute();
 }
 
 /**
@@ -288,7 +350,10 @@ export async function keepCheckoutAnswers(trx: DB, transactionId: string, answer
  * (a field turned off since keeps its label), in the fields' order. Keys of `extra` that name no
  * field of the section are left to whoever reads `extra` itself.
  */
-export async function labelledCheckoutValues(db: DB, transaction: { merchant_id: number; plugin: string; extra: string }) {
+export async function labelledCheckoutValues(
+  db: DB,
+  transaction: { merchant_id: number; plugin: string; extra: string },
+) {
   const extra = parsedExtra(transaction.extra);
   const names = Object.keys(extra);
   if (!names.length) return [];
@@ -303,6 +368,10 @@ export async function labelledCheckoutValues(db: DB, transaction: { merchant_id:
     .execute();
   return fields.map((field) => {
     const value = extra[field.name];
-    return { name: field.name, label: fieldName(field), value: typeof value === "string" ? value : JSON.stringify(value) };
+    return {
+      name: field.name,
+      label: fieldName(field),
+      value: typeof value === "string" ? value : JSON.stringify(value),
+    };
   });
 }

@@ -7,7 +7,14 @@ import type { TextParams } from "~/lib/outcome";
  * and api.*); the adapters write them out.
  */
 
-export const CHECKOUT_VALIDATORS = ["text", "email", "phone", "digits", "civil_id", "number"] as const satisfies readonly CheckoutValidator[];
+export const CHECKOUT_VALIDATORS = [
+  "text",
+  "email",
+  "phone",
+  "digits",
+  "civil_id",
+  "number",
+] as const satisfies readonly CheckoutValidator[];
 
 /** The longest value a field may allow. */
 export const MAX_FIELD_LENGTH = 256;
@@ -44,7 +51,8 @@ const RESERVED_NAMES = new Set([
   "card_type",
   "ref_number",
 ]);
-export const isReservedName = (name: string) => RESERVED_NAMES.has(name) || name.startsWith("delivery") || name.startsWith("customer_");
+export const isReservedName = (name: string) =>
+  RESERVED_NAMES.has(name) || name.startsWith("delivery") || name.startsWith("customer_");
 
 /** A value of this kind cannot be shorter than this: a field allowing less could never be filled in. */
 const SHORTEST: Partial<Record<CheckoutValidator, number>> = { civil_id: 12, phone: 8 };
@@ -59,7 +67,12 @@ export function isCheckoutValidator(value: unknown): value is CheckoutValidator 
 }
 
 /** What the pay page and the pay API need of a field. */
-export type CheckoutFieldRule = { name: string; validator: CheckoutValidator; required: boolean | number; max_length: number };
+export type CheckoutFieldRule = {
+  name: string;
+  validator: CheckoutValidator;
+  required: boolean | number;
+  max_length: number;
+};
 
 export type ValueError = { code: string; params?: TextParams };
 
@@ -87,41 +100,64 @@ export function isValidCivilId(value: string) {
  * ID without spaces; its length is the field's at most), `null` for an empty optional field, or
  * why it is refused.
  */
-export function checkValue(field: CheckoutFieldRule, raw: unknown): { ok: true; value: string | null } | { ok: false; error: ValueError } {
-  if (raw !== undefined && raw !== null && typeof raw !== "string" && typeof raw !== "number") return { ok: false, error: { code: "checkout_fields.errors.invalid" } };
+export function checkValue(
+  field: CheckoutFieldRule,
+  raw: unknown,
+): { ok: true; value: string | null } | { ok: false; error: ValueError } {
+  if (raw !== undefined && raw !== null && typeof raw !== "string" && typeof raw !== "number")
+    return { ok: false, error: { code: "checkout_fields.errors.invalid" } };
   // Control characters (a pasted line break) are spaces.
-  // eslint-disable-next-line no-control-regex -- control characters are what is being replaced
-  const text = String(raw ?? "").replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
-  if (!text) return field.required ? { ok: false, error: { code: "checkout_fields.errors.required" } } : { ok: true, value: null };
+  const text = String(raw ?? "")
+    // eslint-disable-next-line no-control-regex -- control characters are what is being replaced
+    .replace(/[\u0000-\u001f\u007f]+/g, " ")
+    .trim();
+  if (!text)
+    return field.required
+      ? { ok: false, error: { code: "checkout_fields.errors.required" } }
+      : { ok: true, value: null };
   const normalised = normalise(field.validator, text);
   if (!normalised.ok) return normalised;
-  if (Array.from(normalised.value).length > field.max_length) return { ok: false, error: { code: "checkout_fields.errors.too_long", params: { max: field.max_length } } };
+  if (Array.from(normalised.value).length > field.max_length)
+    return { ok: false, error: { code: "checkout_fields.errors.too_long", params: { max: field.max_length } } };
   return normalised;
 }
 
 /** A value as its kind is stored, or why it is not of that kind. */
-function normalise(validator: CheckoutValidator, text: string): { ok: true; value: string } | { ok: false; error: ValueError } {
+function normalise(
+  validator: CheckoutValidator,
+  text: string,
+): { ok: true; value: string } | { ok: false; error: ValueError } {
   switch (validator) {
     case "text":
       return { ok: true, value: text };
     case "email":
-      return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text) ? { ok: true, value: text } : { ok: false, error: { code: "checkout_fields.errors.email" } };
+      return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text)
+        ? { ok: true, value: text }
+        : { ok: false, error: { code: "checkout_fields.errors.email" } };
     case "phone": {
       const compact = asciiDigits(text).replace(/[\s\-().]/g, "");
       // A Kuwaiti number of 8 digits, or any number with its country code.
-      return /^\d{8}$/.test(compact) || /^\+\d{8,15}$/.test(compact) ? { ok: true, value: compact } : { ok: false, error: { code: "checkout_fields.errors.phone" } };
+      return /^\d{8}$/.test(compact) || /^\+\d{8,15}$/.test(compact)
+        ? { ok: true, value: compact }
+        : { ok: false, error: { code: "checkout_fields.errors.phone" } };
     }
     case "digits": {
       const digits = asciiDigits(text);
-      return /^\d+$/.test(digits) ? { ok: true, value: digits } : { ok: false, error: { code: "checkout_fields.errors.digits" } };
+      return /^\d+$/.test(digits)
+        ? { ok: true, value: digits }
+        : { ok: false, error: { code: "checkout_fields.errors.digits" } };
     }
     case "civil_id": {
       const digits = asciiDigits(text).replace(/[\s-]/g, "");
-      return isValidCivilId(digits) ? { ok: true, value: digits } : { ok: false, error: { code: "checkout_fields.errors.civil_id" } };
+      return isValidCivilId(digits)
+        ? { ok: true, value: digits }
+        : { ok: false, error: { code: "checkout_fields.errors.civil_id" } };
     }
     case "number": {
       const number = asciiDigits(text);
-      return /^[+-]?\d+(\.\d+)?$/.test(number) ? { ok: true, value: number } : { ok: false, error: { code: "checkout_fields.errors.number" } };
+      return /^[+-]?\d+(\.\d+)?$/.test(number)
+        ? { ok: true, value: number }
+        : { ok: false, error: { code: "checkout_fields.errors.number" } };
     }
   }
 }
@@ -140,14 +176,19 @@ export type CheckedValues =
  * A customer's values for the active fields. `refuseUnknown` (the API) refuses a name that is no
  * active field; a page reads only the fields it shows.
  */
-export function checkValues(fields: readonly CheckoutFieldRule[], input: Record<string, unknown>, options: { refuseUnknown: boolean }): CheckedValues {
+export function checkValues(
+  fields: readonly CheckoutFieldRule[],
+  input: Record<string, unknown>,
+  options: { refuseUnknown: boolean },
+): CheckedValues {
   // Keyed by what a customer sends: objects without a prototype, so no name ("__proto__") is special.
   const errors: Record<string, ValueError[]> = Object.create(null);
   const values: Record<string, string> = Object.create(null);
   const cleared: string[] = [];
   if (options.refuseUnknown) {
     const known = new Set(fields.map((field) => field.name));
-    for (const name of Object.keys(input)) if (!known.has(name)) errors[name] = [{ code: "checkout_fields.errors.unknown" }];
+    for (const name of Object.keys(input))
+      if (!known.has(name)) errors[name] = [{ code: "checkout_fields.errors.unknown" }];
   }
   for (const field of fields) {
     const checked = checkValue(field, Object.hasOwn(input, field.name) ? input[field.name] : undefined);
@@ -176,7 +217,18 @@ export type CheckoutFieldSettings = {
 export type FieldChanges = Partial<CheckoutFieldSettings>;
 
 const TRUE_WORDS = ["on", "true", "1"];
-const EDITABLE = ["name", "label_en", "label_ar", "placeholder_en", "placeholder_ar", "validator", "required", "max_length", "is_active", "position"] as const;
+const EDITABLE = [
+  "name",
+  "label_en",
+  "label_ar",
+  "placeholder_en",
+  "placeholder_ar",
+  "validator",
+  "required",
+  "max_length",
+  "is_active",
+  "position",
+] as const;
 
 /**
  * Checks a new field (`current` undefined) or changes to one. `json` is the API's body (only what
@@ -191,7 +243,9 @@ export function checkFieldSettings(
   const errors: Record<string, string[]> = {};
   const changes: FieldChanges = {};
   const sent = (name: string) => name in input && input[name] !== undefined;
-  if (from === "json") for (const name of Object.keys(input)) if (!(EDITABLE as readonly string[]).includes(name)) errors[name] = ["api.read_only_field"];
+  if (from === "json")
+    for (const name of Object.keys(input))
+      if (!(EDITABLE as readonly string[]).includes(name)) errors[name] = ["api.read_only_field"];
   const text = (name: string) => {
     const value = input[name];
     return typeof value === "string" ? value.trim() : value === null ? "" : undefined;
@@ -213,7 +267,8 @@ export function checkFieldSettings(
   for (const field of ["placeholder_en", "placeholder_ar"] as const) {
     if (!sent(field)) continue;
     const value = text(field);
-    if (value === undefined || Array.from(value).length > MAX_LABEL_LENGTH) errors[field] = ["checkout_fields.errors.placeholder"];
+    if (value === undefined || Array.from(value).length > MAX_LABEL_LENGTH)
+      errors[field] = ["checkout_fields.errors.placeholder"];
     else changes[field] = value || null;
   }
   if (sent("validator") || !current) {
@@ -236,7 +291,8 @@ export function checkFieldSettings(
   };
   if (sent("max_length") && !(from === "form" && text("max_length") === "")) {
     const value = whole("max_length");
-    if (value === null || value < 1 || value > MAX_FIELD_LENGTH) errors.max_length = ["checkout_fields.errors.max_length"];
+    if (value === null || value < 1 || value > MAX_FIELD_LENGTH)
+      errors.max_length = ["checkout_fields.errors.max_length"];
     else changes.max_length = value;
   }
   const validator = changes.validator ?? current?.validator ?? "text";

@@ -9,7 +9,8 @@ const text = (max: number, message = "errors.too_long") =>
     .max(max, message)
     .optional()
     .transform((value) => value || undefined);
-const required = (max: number) => z.string({ error: "errors.required" }).trim().min(1, "errors.required").max(max, "errors.too_long");
+const required = (max: number) =>
+  z.string({ error: "errors.required" }).trim().min(1, "errors.required").max(max, "errors.too_long");
 
 /** The delivery address of public spec §2 (multi-step pay page), with its limits. */
 export const DeliveryAddressSchema = z
@@ -40,8 +41,14 @@ export const DeliveryAddressSchema = z
 export type DeliveryAddress = z.output<typeof DeliveryAddressSchema>;
 
 export const DeliveryLocationSchema = z.object({
-  lat: z.coerce.number({ error: "delivery.errors.coordinates" }).min(-90, "delivery.errors.coordinates").max(90, "delivery.errors.coordinates"),
-  lng: z.coerce.number({ error: "delivery.errors.coordinates" }).min(-180, "delivery.errors.coordinates").max(180, "delivery.errors.coordinates"),
+  lat: z.coerce
+    .number({ error: "delivery.errors.coordinates" })
+    .min(-90, "delivery.errors.coordinates")
+    .max(90, "delivery.errors.coordinates"),
+  lng: z.coerce
+    .number({ error: "delivery.errors.coordinates" })
+    .min(-180, "delivery.errors.coordinates")
+    .max(180, "delivery.errors.coordinates"),
 });
 
 export const DEFAULT_MAP_CENTER = { lat: 29.3759, lng: 47.9774, zoom: 14 };

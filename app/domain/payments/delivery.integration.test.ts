@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/test-database";
 import { seedMerchant } from "../../../tests/support/fixtures";
 import { startAttempt } from "./attempts.server";
-import { confirmDelivery, deliveryStateOf, deliveryStepFor, saveDeliveryAddress, saveDeliveryLocation } from "./delivery.server";
+import {
+  confirmDelivery,
+  deliveryStateOf,
+  deliveryStepFor,
+  saveDeliveryAddress,
+  saveDeliveryLocation,
+} from "./delivery.server";
 import { PaymentRequestSchema } from "~/sections/payment-request/domain/payment-request-schema";
 import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
 import { PAYABLE_SECTIONS } from "~/sections/registry";
@@ -37,7 +43,14 @@ describe("delivery details", () => {
     const outcome = await saveDeliveryAddress(
       database.db,
       id,
-      { address: "Custom", custom_address: "x".repeat(16), area: "Atlantis", block: "", paci_no: "12a", special_instructions: "y".repeat(257) },
+      {
+        address: "Custom",
+        custom_address: "x".repeat(16),
+        area: "Atlantis",
+        block: "",
+        paci_no: "12a",
+        special_instructions: "y".repeat(257),
+      },
       "KW",
     );
     expect(outcome).toEqual({
@@ -51,17 +64,37 @@ describe("delivery details", () => {
         special_instructions: ["delivery.errors.special_instructions_length"],
       },
     });
-    expect(await saveDeliveryAddress(database.db, id, { ...good, area: "Atlantis" }, "KW")).toEqual({ ok: false, errors: { area: ["delivery.errors.area"] } });
-    expect(await saveDeliveryAddress(database.db, id, { ...good, area: "Atlantis" }, "SA")).toEqual({ ok: true, needsLocation: false });
+    expect(await saveDeliveryAddress(database.db, id, { ...good, area: "Atlantis" }, "KW")).toEqual({
+      ok: false,
+      errors: { area: ["delivery.errors.area"] },
+    });
+    expect(await saveDeliveryAddress(database.db, id, { ...good, area: "Atlantis" }, "SA")).toEqual({
+      ok: true,
+      needsLocation: false,
+    });
   });
 
   it("opens the payment methods only after the customer confirms", async () => {
     const id = await request("address_location");
-    const pay = () => startAttempt(database.db, { plugins: PAYABLE_SECTIONS, transactionId: id, gatewayCode: "cod", submissionToken: `t-${Math.random()}`, lang: "en", addresses });
+    const pay = () =>
+      startAttempt(database.db, {
+        plugins: PAYABLE_SECTIONS,
+        transactionId: id,
+        gatewayCode: "cod",
+        submissionToken: `t-${Math.random()}`,
+        lang: "en",
+        addresses,
+      });
     expect(deliveryStepFor(await deliveryStateOf(database.db, id), null)).toBe("welcome");
     expect(await pay()).toEqual({ ok: false, error: "pay.errors.delivery_required" });
-    expect(await saveDeliveryAddress(database.db, id, { ...good, area: "السالمية" }, "KW")).toEqual({ ok: true, needsLocation: true });
-    expect(await saveDeliveryLocation(database.db, id, { lat: "95", lng: "48" })).toEqual({ ok: false, errors: { lat: ["delivery.errors.coordinates"] } });
+    expect(await saveDeliveryAddress(database.db, id, { ...good, area: "السالمية" }, "KW")).toEqual({
+      ok: true,
+      needsLocation: true,
+    });
+    expect(await saveDeliveryLocation(database.db, id, { lat: "95", lng: "48" })).toEqual({
+      ok: false,
+      errors: { lat: ["delivery.errors.coordinates"] },
+    });
     expect(await saveDeliveryLocation(database.db, id, { lat: "29.334", lng: "48.076" })).toEqual({ ok: true });
     expect(deliveryStepFor(await deliveryStateOf(database.db, id), null)).toBe("confirm");
     expect(await pay()).toEqual({ ok: false, error: "pay.errors.delivery_required" });
@@ -70,6 +103,9 @@ describe("delivery details", () => {
     expect((await pay()).ok).toBe(true);
     // Paid: the details cannot be changed any more.
     expect((await saveDeliveryAddress(database.db, id, good, "KW")).ok).toBe(false);
-    expect(await deliveryStateOf(database.db, id)).toMatchObject({ location: { lat: 29.334, lng: 48.076 }, confirmed: true });
+    expect(await deliveryStateOf(database.db, id)).toMatchObject({
+      location: { lat: 29.334, lng: 48.076 },
+      confirmed: true,
+    });
   });
 });

@@ -22,7 +22,8 @@ export async function deliveryStateOf(db: DB, transactionId: string): Promise<De
   return {
     mode: row.delivery_mode,
     address: row.delivery_address ? (JSON.parse(row.delivery_address) as DeliveryAddress) : null,
-    location: row.delivery_lat !== null && row.delivery_lng !== null ? { lat: row.delivery_lat, lng: row.delivery_lng } : null,
+    location:
+      row.delivery_lat !== null && row.delivery_lng !== null ? { lat: row.delivery_lat, lng: row.delivery_lng } : null,
     confirmed: row.delivery_confirmed_at !== null,
   };
 }
@@ -42,12 +43,18 @@ function issuesToErrors(issues: { path: PropertyKey[]; message: string }[]): Fie
 }
 
 /** Step 2: the address. In Kuwait the area must be one of the known areas (in either language). */
-export async function saveDeliveryAddress(db: DB, transactionId: string, input: Record<string, unknown>, countryCode: string) {
+export async function saveDeliveryAddress(
+  db: DB,
+  transactionId: string,
+  input: Record<string, unknown>,
+  countryCode: string,
+) {
   const open = await openForDelivery(db, transactionId);
   if (!open) return { ok: false as const, errors: { non_field_errors: ["pay.errors.not_payable"] } };
   const parsed = DeliveryAddressSchema.safeParse(input);
   if (!parsed.success) return { ok: false as const, errors: issuesToErrors(parsed.error.issues) };
-  if (countryCode === "KW" && !isKuwaitArea(parsed.data.area)) return { ok: false as const, errors: { area: ["delivery.errors.area"] } };
+  if (countryCode === "KW" && !isKuwaitArea(parsed.data.area))
+    return { ok: false as const, errors: { area: ["delivery.errors.area"] } };
   await db
     .updateTable("transactions")
     .set({ delivery_address: JSON.stringify(parsed.data), delivery_confirmed_at: null })
@@ -61,7 +68,11 @@ export async function saveDeliveryLocation(db: DB, transactionId: string, input:
   const open = await openForDelivery(db, transactionId);
   if (!open) return { ok: false as const, errors: { non_field_errors: ["pay.errors.not_payable"] } };
   if (input === null) {
-    await db.updateTable("transactions").set({ delivery_lat: null, delivery_lng: null }).where("id", "=", transactionId).execute();
+    await db
+      .updateTable("transactions")
+      .set({ delivery_lat: null, delivery_lng: null })
+      .where("id", "=", transactionId)
+      .execute();
     return { ok: true as const };
   }
   const parsed = DeliveryLocationSchema.safeParse(input);
@@ -78,12 +89,19 @@ export async function saveDeliveryLocation(db: DB, transactionId: string, input:
 export async function confirmDelivery(db: DB, transactionId: string) {
   const open = await openForDelivery(db, transactionId);
   if (!open || !open.state.address) return false;
-  await db.updateTable("transactions").set({ delivery_confirmed_at: nowIso() }).where("id", "=", transactionId).execute();
+  await db
+    .updateTable("transactions")
+    .set({ delivery_confirmed_at: nowIso() })
+    .where("id", "=", transactionId)
+    .execute();
   return true;
 }
 
 /** Which step the pay page shows, from the one asked for in the URL and what is already known. */
-export function deliveryStepFor(state: DeliveryState, asked: string | null): "welcome" | "address" | "location" | "confirm" | null {
+export function deliveryStepFor(
+  state: DeliveryState,
+  asked: string | null,
+): "welcome" | "address" | "location" | "confirm" | null {
   if (state.mode === "none") return null;
   if (asked === "address" || asked === "welcome") return asked;
   if (asked === "location" && state.mode === "address_location" && state.address) return "location";

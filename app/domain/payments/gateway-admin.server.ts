@@ -31,7 +31,12 @@ export function settingsOf(kind: string): GatewaySettings {
 
 /** The credentials a kind asks for, as a form shows them. */
 export function credentialFieldsOf(kind: string) {
-  return settingsOf(kind).credentials.map(({ field, required, secret, hint }) => ({ field, required, secret, hint: hint ?? null }));
+  return settingsOf(kind).credentials.map(({ field, required, secret, hint }) => ({
+    field,
+    required,
+    secret,
+    hint: hint ?? null,
+  }));
 }
 
 /**
@@ -41,7 +46,11 @@ export function credentialFieldsOf(kind: string) {
 export function registeredAddresses(kind: string, publicBaseUrl: string): { leg: string; url: string }[] {
   const legs = settingsOf(kind).registeredLegs ?? [];
   // The bank calls this installation at its public address, notifications included.
-  const urls = platformUrls({ publicBaseUrl, internalBaseUrl: publicBaseUrl, configuredBaseUrl: publicBaseUrl }, "", kind);
+  const urls = platformUrls(
+    { publicBaseUrl, internalBaseUrl: publicBaseUrl, configuredBaseUrl: publicBaseUrl },
+    "",
+    kind,
+  );
   return legs.map((leg) => ({ leg, url: urls[leg] }));
 }
 
@@ -83,7 +92,10 @@ function percentageOf(basisPoints: number) {
 }
 
 export function viewOf(row: GatewayRow): GatewayAdminView {
-  const currencies = row.currencies.split(",").map((code) => code.trim()).filter(Boolean);
+  const currencies = row.currencies
+    .split(",")
+    .map((code) => code.trim())
+    .filter(Boolean);
   const stored = storedCredentials(row);
   return {
     id: row.id,
@@ -101,7 +113,10 @@ export function viewOf(row: GatewayRow): GatewayAdminView {
     enabled: Boolean(row.enabled),
     sort_order: row.sort_order,
     uses_sandbox: standsOnSandbox(row.kind, row.endpoint_url),
-    credentials: settingsOf(row.kind).credentials.map((entry) => ({ field: entry.field, set: Boolean(stored[entry.key]) })),
+    credentials: settingsOf(row.kind).credentials.map((entry) => ({
+      field: entry.field,
+      set: Boolean(stored[entry.key]),
+    })),
     credentials_set_at: row.credentials_set_at ? new Date(row.credentials_set_at as string).toISOString() : null,
   };
 }
@@ -111,7 +126,10 @@ function storedCredentials(row: Pick<GatewayRow, "credentials" | "code">): Recor
     return JSON.parse(unseal(row.credentials)) as Record<string, string>;
   } catch (error) {
     // Sealed under another key (CREDENTIALS_KEY changed, or the key file lost): shown as not set, to enter again.
-    log.error({ gateway: row.code, error: errorField(error) }, "a gateway's credentials cannot be opened with this installation's key");
+    log.error(
+      { gateway: row.code, error: errorField(error) },
+      "a gateway's credentials cannot be opened with this installation's key",
+    );
     return {};
   }
 }
@@ -147,7 +165,9 @@ export type GatewayInput = Partial<{
 }>;
 
 type Checked = {
-  values: Partial<Omit<GatewayRow, "id" | "merchant_id" | "created_at" | "credentials" | "credentials_set_at" | "sort_order">>;
+  values: Partial<
+    Omit<GatewayRow, "id" | "merchant_id" | "created_at" | "credentials" | "credentials_set_at" | "sort_order">
+  >;
   credentials: Record<string, string> | null;
 };
 
@@ -156,7 +176,10 @@ type Checked = {
  * admin.gateways.errors. Credentials: fields left empty keep what is stored; a new gateway that
  * needs credentials gets all its required ones (or stands on the sandbox).
  */
-export async function checkGatewayInput(input: GatewayInput, current?: GatewayRow): Promise<{ ok: true; checked: Checked } | { ok: false; errors: Record<string, string[]> }> {
+export async function checkGatewayInput(
+  input: GatewayInput,
+  current?: GatewayRow,
+): Promise<{ ok: true; checked: Checked } | { ok: false; errors: Record<string, string[]> }> {
   const errors: Record<string, string[]> = {};
   const values: Checked["values"] = {};
   const kind = current?.kind ?? input.kind ?? "";
@@ -166,7 +189,8 @@ export async function checkGatewayInput(input: GatewayInput, current?: GatewayRo
     const code = (input.code ?? "").trim();
     if (!/^[a-z0-9][a-z0-9-]{1,39}$/.test(code)) errors.code = ["admin.gateways.errors.code"];
     else values.code = code;
-  } else if (input.kind !== undefined && input.kind !== current.kind) errors.kind = ["admin.gateways.errors.kind_fixed"];
+  } else if (input.kind !== undefined && input.kind !== current.kind)
+    errors.kind = ["admin.gateways.errors.kind_fixed"];
   for (const field of ["name_en", "name_ar"] as const) {
     const value = input[field];
     if (value === undefined) {
@@ -202,12 +226,18 @@ export async function checkGatewayInput(input: GatewayInput, current?: GatewayRo
     else values.fee_basis_points = basisPoints;
   }
   if (input.fee_payer !== undefined) {
-    if (input.fee_payer !== "customer" && input.fee_payer !== "merchant") errors.fee_payer = ["admin.gateways.errors.choice"];
+    if (input.fee_payer !== "customer" && input.fee_payer !== "merchant")
+      errors.fee_payer = ["admin.gateways.errors.choice"];
     else values.fee_payer = input.fee_payer;
   }
   if (input.capture_mode !== undefined) {
-    if (input.capture_mode !== "auto" && input.capture_mode !== "manual") errors.capture_mode = ["admin.gateways.errors.choice"];
-    else if (input.capture_mode === "manual" && !(GATEWAY_KINDS as Record<string, { operations: readonly string[] }>)[kind]?.operations.includes("capture")) errors.capture_mode = ["admin.gateways.errors.no_capture"];
+    if (input.capture_mode !== "auto" && input.capture_mode !== "manual")
+      errors.capture_mode = ["admin.gateways.errors.choice"];
+    else if (
+      input.capture_mode === "manual" &&
+      !(GATEWAY_KINDS as Record<string, { operations: readonly string[] }>)[kind]?.operations.includes("capture")
+    )
+      errors.capture_mode = ["admin.gateways.errors.no_capture"];
     else values.capture_mode = input.capture_mode;
   }
   if (input.mode !== undefined) {
@@ -223,8 +253,10 @@ export async function checkGatewayInput(input: GatewayInput, current?: GatewayRo
       try {
         url = new URL(text);
       } catch {}
-      if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || text.length > 500) errors.endpoint_url = ["admin.gateways.errors.endpoint"];
-      else if (gatewayTargetsGuarded() && !(await isPublicHost(url.hostname))) errors.endpoint_url = ["admin.gateways.errors.private"];
+      if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || text.length > 500)
+        errors.endpoint_url = ["admin.gateways.errors.endpoint"];
+      else if (gatewayTargetsGuarded() && !(await isPublicHost(url.hostname)))
+        errors.endpoint_url = ["admin.gateways.errors.private"];
       else endpoint = text.replace(/\/+$/, "");
     }
     values.endpoint_url = endpoint;
@@ -244,13 +276,15 @@ export async function checkGatewayInput(input: GatewayInput, current?: GatewayRo
   const unknown = Object.keys(typed).filter((name) => !fields.some((entry) => entry.field === name));
   if (unknown.length) errors.credentials = ["admin.gateways.errors.credential_unknown"];
   const entered = fields.filter((entry) => typeof typed[entry.field] === "string" && typed[entry.field].trim() !== "");
-  if (entered.some((entry) => typed[entry.field].length > 500)) errors.credentials = ["admin.gateways.errors.credential_long"];
+  if (entered.some((entry) => typed[entry.field].length > 500))
+    errors.credentials = ["admin.gateways.errors.credential_long"];
   for (const entry of entered) {
     const refusal = credentialRefusal(entry, typed[entry.field].trim());
     if (refusal) errors[`credentials.${entry.field}`] = [refusal];
   }
   if (!sandbox && fields.length) {
-    const endpointChanged = values.endpoint_url !== undefined && values.endpoint_url !== (current?.endpoint_url ?? null);
+    const endpointChanged =
+      values.endpoint_url !== undefined && values.endpoint_url !== (current?.endpoint_url ?? null);
     // Credentials belong to the address they were entered for: a new address takes new ones, so
     // stored secrets (or the installation's sandbox accounts) are never sent anywhere else.
     const stored = current && !endpointChanged ? storedCredentials(current) : {};
@@ -263,7 +297,8 @@ export async function checkGatewayInput(input: GatewayInput, current?: GatewayRo
       for (const entry of missing) errors[`credentials.${entry.field}`] = ["admin.gateways.errors.credential_required"];
     }
     const turningOn = input.enabled === true || (input.enabled === undefined && Boolean(current?.enabled));
-    if (missing.length && turningOn && !Object.keys(errors).some((key) => key.startsWith("credentials."))) errors.enabled = ["admin.gateways.errors.credentials_first"];
+    if (missing.length && turningOn && !Object.keys(errors).some((key) => key.startsWith("credentials.")))
+      errors.enabled = ["admin.gateways.errors.credentials_first"];
     if (entered.length || endpointChanged) credentials = merged;
   }
   if (Object.keys(errors).length) return { ok: false, errors };
@@ -272,7 +307,14 @@ export async function checkGatewayInput(input: GatewayInput, current?: GatewayRo
 
 type Manager = { id: number; username: string; merchantId: number };
 
-function audit(db: DB, manager: Manager, action: string, gateway: { id: number; name_en: string; name_ar: string }, params: TextParams = {}, ip?: string | null) {
+function audit(
+  db: DB,
+  manager: Manager,
+  action: string,
+  gateway: { id: number; name_en: string; name_ar: string },
+  params: TextParams = {},
+  ip?: string | null,
+) {
   return recordAudit(db, {
     merchantId: manager.merchantId,
     actor: { id: manager.id, username: manager.username },
@@ -288,20 +330,38 @@ function audit(db: DB, manager: Manager, action: string, gateway: { id: number; 
 export type SandboxCredentials = (db: DB, kind: string) => Promise<Record<string, string> | undefined>;
 
 /** The platform's sandbox credentials for a gateway without an endpoint, sealed; what was typed, sealed, otherwise. */
-async function credentialsToStore(db: DB, sandbox: SandboxCredentials, kind: string, endpoint: string | null, typed: Record<string, string> | null) {
+async function credentialsToStore(
+  db: DB,
+  sandbox: SandboxCredentials,
+  kind: string,
+  endpoint: string | null,
+  typed: Record<string, string> | null,
+) {
   if (standsOnSandbox(kind, endpoint)) return seal(JSON.stringify((await sandbox(db, kind)) ?? {}));
   return typed ? seal(JSON.stringify(typed)) : null;
 }
 
-export async function createGateway(db: DB, input: { manager: Manager; checked: Checked; sandbox: SandboxCredentials; ip?: string | null }): Promise<{ ok: true; gateway: GatewayAdminView } | Refusal> {
+export async function createGateway(
+  db: DB,
+  input: { manager: Manager; checked: Checked; sandbox: SandboxCredentials; ip?: string | null },
+): Promise<{ ok: true; gateway: GatewayAdminView } | Refusal> {
   const values = input.checked.values;
   const kind = values.kind!;
   const endpoint = values.endpoint_url ?? null;
   const sealed = await credentialsToStore(db, input.sandbox, kind, endpoint, input.checked.credentials);
   return writeTransaction(db, async (trx) => {
-    const taken = await trx.selectFrom("gateways").select("id").where("merchant_id", "=", input.manager.merchantId).where("code", "=", values.code!).executeTakeFirst();
+    const taken = await trx
+      .selectFrom("gateways")
+      .select("id")
+      .where("merchant_id", "=", input.manager.merchantId)
+      .where("code", "=", values.code!)
+      .executeTakeFirst();
     if (taken) return refuse("admin.gateways.errors.code_taken", { field: "code" });
-    const last = await trx.selectFrom("gateways").select((eb) => eb.fn.max("sort_order").as("last")).where("merchant_id", "=", input.manager.merchantId).executeTakeFirst();
+    const last = await trx
+      .selectFrom("gateways")
+      .select((eb) => eb.fn.max("sort_order").as("last"))
+      .where("merchant_id", "=", input.manager.merchantId)
+      .executeTakeFirst();
     const created = nowIso();
     const row = await trx
       .insertInto("gateways")
@@ -328,8 +388,23 @@ export async function createGateway(db: DB, input: { manager: Manager; checked: 
       })
       .returning("id")
       .executeTakeFirstOrThrow();
-    await audit(trx, input.manager, "gateway_created", { id: row.id, name_en: values.name_en!, name_ar: values.name_ar! }, {}, input.ip);
-    if (input.checked.credentials) await audit(trx, input.manager, "gateway_credentials_set", { id: row.id, name_en: values.name_en!, name_ar: values.name_ar! }, {}, input.ip);
+    await audit(
+      trx,
+      input.manager,
+      "gateway_created",
+      { id: row.id, name_en: values.name_en!, name_ar: values.name_ar! },
+      {},
+      input.ip,
+    );
+    if (input.checked.credentials)
+      await audit(
+        trx,
+        input.manager,
+        "gateway_credentials_set",
+        { id: row.id, name_en: values.name_en!, name_ar: values.name_ar! },
+        {},
+        input.ip,
+      );
     return { ok: true as const, gateway: viewOf((await gatewayRow(trx, input.manager.merchantId, row.id))!) };
   });
 }
@@ -347,14 +422,22 @@ const FIELD_LABELS: Record<string, string> = {
 };
 
 /** Writes the changes that differ; one audit entry names the changed fields, another says credentials were entered (never which values). */
-export async function updateGateway(db: DB, input: { manager: Manager; id: number; checked: Checked; sandbox: SandboxCredentials; ip?: string | null }): Promise<{ ok: true; gateway: GatewayAdminView; changed: string[] } | Refusal> {
+export async function updateGateway(
+  db: DB,
+  input: { manager: Manager; id: number; checked: Checked; sandbox: SandboxCredentials; ip?: string | null },
+): Promise<{ ok: true; gateway: GatewayAdminView; changed: string[] } | Refusal> {
   const current = await gatewayRow(db, input.manager.merchantId, input.id);
   if (!current) return refuse("admin.gateways.errors.not_found");
-  const endpoint = input.checked.values.endpoint_url !== undefined ? input.checked.values.endpoint_url : current.endpoint_url;
+  const endpoint =
+    input.checked.values.endpoint_url !== undefined ? input.checked.values.endpoint_url : current.endpoint_url;
   const endpointChanged = endpoint !== current.endpoint_url;
-  const sealed = input.checked.credentials || (endpointChanged && endpoint === null) ? await credentialsToStore(db, input.sandbox, current.kind, endpoint, input.checked.credentials) : null;
+  const sealed =
+    input.checked.credentials || (endpointChanged && endpoint === null)
+      ? await credentialsToStore(db, input.sandbox, current.kind, endpoint, input.checked.credentials)
+      : null;
   return writeTransaction(db, async (trx) => {
-    if (engineOf(trx) === "postgres") await trx.selectFrom("gateways").select("id").where("id", "=", current.id).forUpdate().execute();
+    if (engineOf(trx) === "postgres")
+      await trx.selectFrom("gateways").select("id").where("id", "=", current.id).forUpdate().execute();
     const set: Record<string, unknown> = {};
     const changed: string[] = [];
     for (const [column, value] of Object.entries(input.checked.values)) {
@@ -368,18 +451,39 @@ export async function updateGateway(db: DB, input: { manager: Manager; id: numbe
       set.credentials = sealed;
       if (input.checked.credentials) set.credentials_set_at = nowIso();
     }
-    if (input.checked.values.enabled !== undefined && input.checked.values.enabled !== current.enabled) set.enabled = input.checked.values.enabled;
+    if (input.checked.values.enabled !== undefined && input.checked.values.enabled !== current.enabled)
+      set.enabled = input.checked.values.enabled;
     if (Object.keys(set).length) await trx.updateTable("gateways").set(set).where("id", "=", current.id).execute();
-    const names = { id: current.id, name_en: (set.name_en as string) ?? current.name_en, name_ar: (set.name_ar as string) ?? current.name_ar };
-    if (changed.length) await audit(trx, input.manager, "gateway_changed", names, { fields: list(changed.map((field) => word(`admin.gateways.fields.${field}`))) }, input.ip);
+    const names = {
+      id: current.id,
+      name_en: (set.name_en as string) ?? current.name_en,
+      name_ar: (set.name_ar as string) ?? current.name_ar,
+    };
+    if (changed.length)
+      await audit(
+        trx,
+        input.manager,
+        "gateway_changed",
+        names,
+        { fields: list(changed.map((field) => word(`admin.gateways.fields.${field}`))) },
+        input.ip,
+      );
     if (input.checked.credentials) await audit(trx, input.manager, "gateway_credentials_set", names, {}, input.ip);
-    if (set.enabled !== undefined) await audit(trx, input.manager, set.enabled ? "gateway_enabled" : "gateway_disabled", names, {}, input.ip);
-    return { ok: true as const, gateway: viewOf((await gatewayRow(trx, input.manager.merchantId, current.id))!), changed };
+    if (set.enabled !== undefined)
+      await audit(trx, input.manager, set.enabled ? "gateway_enabled" : "gateway_disabled", names, {}, input.ip);
+    return {
+      ok: true as const,
+      gateway: viewOf((await gatewayRow(trx, input.manager.merchantId, current.id))!),
+      changed,
+    };
   });
 }
 
 /** Moves a gateway one place up or down in the order customers see them. */
-export async function moveGateway(db: DB, input: { manager: Manager; id: number; direction: "up" | "down"; ip?: string | null }): Promise<{ ok: true } | Refusal> {
+export async function moveGateway(
+  db: DB,
+  input: { manager: Manager; id: number; direction: "up" | "down"; ip?: string | null },
+): Promise<{ ok: true } | Refusal> {
   return writeTransaction(db, async (trx) => {
     await lockMerchant(trx, input.manager.merchantId);
     const rows = await listMerchantGateways(trx, input.manager.merchantId);
@@ -389,7 +493,12 @@ export async function moveGateway(db: DB, input: { manager: Manager; id: number;
     if (other < 0 || other >= rows.length) return { ok: true as const };
     const order = rows.map((row) => row.id);
     [order[index], order[other]] = [order[other], order[index]];
-    for (const [position, id] of order.entries()) await trx.updateTable("gateways").set({ sort_order: position + 1 }).where("id", "=", id).execute();
+    for (const [position, id] of order.entries())
+      await trx
+        .updateTable("gateways")
+        .set({ sort_order: position + 1 })
+        .where("id", "=", id)
+        .execute();
     await audit(trx, input.manager, "gateway_reordered", rows[index], {}, input.ip);
     return { ok: true as const };
   });
@@ -401,8 +510,15 @@ export async function moveGateway(db: DB, input: { manager: Manager; id: number;
  */
 export async function testGatewayConnection(
   db: DB,
-  input: { manager: Manager; id: number; platform: { publicBaseUrl: string; internalBaseUrl: string }; ip?: string | null },
-): Promise<{ ok: true; result: "connected" | "refused" | "unreachable" | "nothing_to_test"; detail: string } | Refusal> {
+  input: {
+    manager: Manager;
+    id: number;
+    platform: { publicBaseUrl: string; internalBaseUrl: string };
+    ip?: string | null;
+  },
+): Promise<
+  { ok: true; result: "connected" | "refused" | "unreachable" | "nothing_to_test"; detail: string } | Refusal
+> {
   const row = await gatewayRow(db, input.manager.merchantId, input.id);
   if (!row) return refuse("admin.gateways.errors.not_found");
   const adapter = adapterFor(row.kind);

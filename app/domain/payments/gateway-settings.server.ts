@@ -58,7 +58,10 @@ export async function findMerchantGateway(db: DB, merchantId: number, code: stri
 }
 
 export function supportsCurrency(gateway: Pick<GatewayRow, "currencies">, currency: string) {
-  return gateway.currencies.split(",").map((code) => code.trim().toUpperCase()).includes(currency.toUpperCase());
+  return gateway.currencies
+    .split(",")
+    .map((code) => code.trim().toUpperCase())
+    .includes(currency.toUpperCase());
 }
 
 export function feeRuleOf(gateway: Pick<GatewayRow, "fee_fixed" | "fee_basis_points">): FeeRule {
@@ -75,7 +78,10 @@ export { computeFee };
  * The adapter's view of a gateway: secrets parsed, endpoints resolved. A gateway without an
  * endpoint of its own is this platform's sandbox, reached at the platform's own addresses.
  */
-export function toGatewayConfig(gateway: GatewayRow, platform: { publicBaseUrl: string; internalBaseUrl: string }): GatewayConfig {
+export function toGatewayConfig(
+  gateway: GatewayRow,
+  platform: { publicBaseUrl: string; internalBaseUrl: string },
+): GatewayConfig {
   const sandboxPath = gatewayKind(gateway.kind).sandboxPath ?? "";
   return {
     code: gateway.code,

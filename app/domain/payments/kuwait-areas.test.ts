@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  isKuwaitArea,
-  KUWAIT_AREAS,
-  KUWAIT_AREAS_AR,
-  KUWAIT_AREAS_EN,
-} from "./kuwait-areas";
+import { isKuwaitArea, KUWAIT_AREAS, KUWAIT_AREAS_AR, KUWAIT_AREAS_EN } from "./kuwait-areas";
 
 describe("kuwait areas", () => {
   it("has at least 80 areas, with matching English and Arabic lists", () => {
@@ -20,9 +15,7 @@ describe("kuwait areas", () => {
 
   it("writes every Arabic name in Arabic letters, spaces and hyphens only", () => {
     for (const name of KUWAIT_AREAS_AR) {
-      expect(name, name).toMatch(
-        /^[\u0621-\u063A\u0641-\u064A]+(?:[ -][\u0621-\u063A\u0641-\u064A]+)*$/,
-      );
+      expect(name, name).toMatch(/^[\u0621-\u063A\u0641-\u064A]+(?:[ -][\u0621-\u063A\u0641-\u064A]+)*$/);
     }
   });
 

@@ -2,13 +2,7 @@
 export const KUWAIT_AREAS: readonly {
   en: string;
   ar: string;
-  governorate:
-    | "capital"
-    | "hawalli"
-    | "farwaniya"
-    | "mubarak_al_kabeer"
-    | "ahmadi"
-    | "jahra";
+  governorate: "capital" | "hawalli" | "farwaniya" | "mubarak_al_kabeer" | "ahmadi" | "jahra";
 }[] = [
   // Capital (العاصمة)
   { en: "Abdullah Al-Salem", ar: "عبدالله السالم", governorate: "capital" },
@@ -144,10 +138,7 @@ export const KUWAIT_AREAS_EN: readonly string[] = KUWAIT_AREAS.map((a) => a.en);
 
 export const KUWAIT_AREAS_AR: readonly string[] = KUWAIT_AREAS.map((a) => a.ar);
 
-const ALL_NAMES: ReadonlySet<string> = new Set([
-  ...KUWAIT_AREAS_EN,
-  ...KUWAIT_AREAS_AR,
-]);
+const ALL_NAMES: ReadonlySet<string> = new Set([...KUWAIT_AREAS_EN, ...KUWAIT_AREAS_AR]);
 
 /** True when `value` is exactly one of the English or Arabic area names. */
 export function isKuwaitArea(value: string): boolean {

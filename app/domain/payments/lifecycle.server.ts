@@ -34,15 +34,33 @@ async function findTransaction(db: DB, merchantId: number, id: string) {
 }
 
 /** The message with the link to pay (mail.pay_link, sms.pay_link), in the merchant's name. */
-export async function payLinkParams(db: DB, input: { merchantId: number; amount: number; currency: string; link: string; lang: Language }) {
-  const merchant = await db.selectFrom("merchants").select(["title_en", "title_ar"]).where("id", "=", input.merchantId).executeTakeFirstOrThrow();
-  return { merchant: input.lang === "ar" ? merchant.title_ar : merchant.title_en, amount: money(input.amount, input.currency), link: input.link };
+export async function payLinkParams(
+  db: DB,
+  input: { merchantId: number; amount: number; currency: string; link: string; lang: Language },
+) {
+  const merchant = await db
+    .selectFrom("merchants")
+    .select(["title_en", "title_ar"])
+    .where("id", "=", input.merchantId)
+    .executeTakeFirstOrThrow();
+  return {
+    merchant: input.lang === "ar" ? merchant.title_ar : merchant.title_en,
+    amount: money(input.amount, input.currency),
+    link: input.link,
+  };
 }
 
 /** Sends the customer the link to pay a transaction that is still payable, by e-mail or SMS. */
 export async function sendPayLink(
   db: DB,
-  input: { merchantId: number; actor: Actor; transactionId: string; channel: "email" | "sms"; baseUrl: string; lang: Language },
+  input: {
+    merchantId: number;
+    actor: Actor;
+    transactionId: string;
+    channel: "email" | "sms";
+    baseUrl: string;
+    lang: Language;
+  },
 ): Promise<LifecycleOutcome> {
   const transaction = await findTransaction(db, input.merchantId, input.transactionId);
   if (!transaction) return refuse("api.not_found");
@@ -56,7 +74,8 @@ export async function sendPayLink(
     lang: input.lang,
   });
   await writeTransaction(db, async (trx) => {
-    if (input.channel === "email") await queueMail(trx, { merchantId: input.merchantId, to, template: "pay_link", params, lang: input.lang });
+    if (input.channel === "email")
+      await queueMail(trx, { merchantId: input.merchantId, to, template: "pay_link", params, lang: input.lang });
     else await sendSms(trx, { merchantId: input.merchantId, to, template: "pay_link", params, lang: input.lang });
     await recordAudit(trx, {
       merchantId: input.merchantId,
@@ -71,11 +90,20 @@ export async function sendPayLink(
 }
 
 /** The merchant withdraws a request nobody has paid: the customer can no longer pay it. */
-export async function cancelTransaction(db: DB, input: { merchantId: number; actor: Actor; transactionId: string }): Promise<LifecycleOutcome> {
+export async function cancelTransaction(
+  db: DB,
+  input: { merchantId: number; actor: Actor; transactionId: string },
+): Promise<LifecycleOutcome> {
   return writeTransaction(db, async (trx): Promise<LifecycleOutcome> => {
     const transaction = await findTransaction(trx, input.merchantId, input.transactionId);
     if (!transaction) return refuse("api.not_found");
-    const moved = await transitionTransaction(trx, transaction.id, "canceled", { kind: "canceled", actor: input.actor }, { from: PAYABLE_STATES });
+    const moved = await transitionTransaction(
+      trx,
+      transaction.id,
+      "canceled",
+      { kind: "canceled", actor: input.actor },
+      { from: PAYABLE_STATES },
+    );
     if (!moved.ok) return refuse("pay.errors.not_payable");
     await recordAudit(trx, {
       merchantId: input.merchantId,
@@ -93,7 +121,10 @@ export async function cancelTransaction(db: DB, input: { merchantId: number; act
  * Deletes a transaction nobody paid from the list, or restores a deleted one; the list's totals
  * and the statistics follow in the same database transaction.
  */
-export async function setDeleted(db: DB, input: { merchantId: number; actor: Actor; transactionId: string; deleted: boolean }): Promise<LifecycleOutcome> {
+export async function setDeleted(
+  db: DB,
+  input: { merchantId: number; actor: Actor; transactionId: string; deleted: boolean },
+): Promise<LifecycleOutcome> {
   return writeTransaction(db, async (trx): Promise<LifecycleOutcome> => {
     const row = await trx
       .selectFrom("transactions")
@@ -102,11 +133,20 @@ export async function setDeleted(db: DB, input: { merchantId: number; actor: Act
       .where("id", "=", input.transactionId)
       .executeTakeFirst();
     if (!row) return refuse("api.not_found");
-    if (input.deleted && (row.deleted_at || !DELETABLE_STATES.includes(row.state))) return refuse("actions.not_applicable");
+    if (input.deleted && (row.deleted_at || !DELETABLE_STATES.includes(row.state)))
+      return refuse("actions.not_applicable");
     if (!input.deleted && !row.deleted_at) return refuse("actions.not_applicable");
-    await trx.updateTable("transactions").set({ deleted_at: input.deleted ? nowIso() : null }).where("id", "=", row.id).execute();
+    await trx
+      .updateTable("transactions")
+      .set({ deleted_at: input.deleted ? nowIso() : null })
+      .where("id", "=", row.id)
+      .execute();
     const sign = input.deleted ? 1 : -1;
-    await bumpTotals(trx, { merchantId: input.merchantId, plugin: row.plugin, currency: row.currency_code, at: row.created_at }, { deleted_count: sign, deleted_amount: sign * row.amount });
+    await bumpTotals(
+      trx,
+      { merchantId: input.merchantId, plugin: row.plugin, currency: row.currency_code, at: row.created_at },
+      { deleted_count: sign, deleted_amount: sign * row.amount },
+    );
     await recordDeletedStatistics(trx, input.merchantId, row.id, input.deleted ? -1 : 1);
     const action = input.deleted ? "delete" : "restore";
     await recordAudit(trx, {

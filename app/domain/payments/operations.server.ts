@@ -88,11 +88,25 @@ async function duplicateAvailable(db: DB, attempt: DuplicateAttempt, kind: Opera
 
 /** The captured attempts of a transaction besides the one that paid it, with what each may still give back. */
 export async function duplicatePayments(db: DB, merchantId: number, transactionId: string) {
-  const transaction = await db.selectFrom("transactions").select(["paid_attempt_id"]).where("merchant_id", "=", merchantId).where("id", "=", transactionId).executeTakeFirst();
+  const transaction = await db
+    .selectFrom("transactions")
+    .select(["paid_attempt_id"])
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", transactionId)
+    .executeTakeFirst();
   if (!transaction) return [];
   let query = db
     .selectFrom("payment_attempts")
-    .select(["id", "total", "authorized_only", "gateway_code", "currency_code", "completed_at", "track_id", "payment_id"])
+    .select([
+      "id",
+      "total",
+      "authorized_only",
+      "gateway_code",
+      "currency_code",
+      "completed_at",
+      "track_id",
+      "payment_id",
+    ])
     .where("merchant_id", "=", merchantId)
     .where("transaction_id", "=", transactionId)
     .where("state", "=", "success");
@@ -111,7 +125,8 @@ export async function duplicatePayments(db: DB, merchantId: number, transactionI
  * `requestId`), or was sent but the gateway's answer is not known yet (202, `checking`: the
  * reconciler finds it out); the code is the message's translation key, `params` what it says.
  */
-export type OperationOutcome = { ok: true; code: string; params: TextParams; operationId?: number; requestId?: number; checking?: true } | Refusal;
+export type OperationOutcome =
+  { ok: true; code: string; params: TextParams; operationId?: number; requestId?: number; checking?: true } | Refusal;
 
 const TRANSACTION_COLUMNS = [
   "id",
@@ -130,7 +145,11 @@ const TRANSACTION_COLUMNS = [
 ] as const;
 
 async function lockTransaction(trx: DB, merchantId: number, id: string, options: { deleted?: boolean } = {}) {
-  let query = trx.selectFrom("transactions").select(TRANSACTION_COLUMNS).where("merchant_id", "=", merchantId).where("id", "=", id);
+  let query = trx
+    .selectFrom("transactions")
+    .select(TRANSACTION_COLUMNS)
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", id);
   if (!options.deleted) query = query.where("deleted_at", "is", null);
   if (engineOf(trx) === "postgres") query = query.forUpdate();
   return query.executeTakeFirst();
@@ -139,12 +158,23 @@ async function lockTransaction(trx: DB, merchantId: number, id: string, options:
 type LockedTransaction = NonNullable<Awaited<ReturnType<typeof lockTransaction>>>;
 
 /** The amount asked for, checked against what is available; blank means all of it. Void always takes it all. */
-function checkAmount(kind: OperationKind, text: string | null | undefined, currency: string, available: number): { ok: true; minor: number } | Refusal {
+function checkAmount(
+  kind: OperationKind,
+  text: string | null | undefined,
+  currency: string,
+  available: number,
+): { ok: true; minor: number } | Refusal {
   if (available <= 0) return refuse("operations.errors.not_available");
-  if (kind === "void" || text === null || text === undefined || String(text).trim() === "") return { ok: true, minor: available };
+  if (kind === "void" || text === null || text === undefined || String(text).trim() === "")
+    return { ok: true, minor: available };
   const parsed = parseAmount(String(text), currency);
   if (!parsed.ok) {
-    const code = parsed.error === "money.too_many_decimals" ? "operations.errors.decimals" : parsed.error === "money.thousands_separator" ? parsed.error : "operations.errors.amount";
+    const code =
+      parsed.error === "money.too_many_decimals"
+        ? "operations.errors.decimals"
+        : parsed.error === "money.thousands_separator"
+          ? parsed.error
+          : "operations.errors.amount";
     return refuse(code, { field: "amount" });
   }
   if (parsed.minor <= 0) return refuse("operations.errors.amount", { field: "amount" });
@@ -155,10 +185,21 @@ function checkAmount(kind: OperationKind, text: string | null | undefined, curre
 /** Which payment of the transaction an operation takes money from: its own, or a duplicate one. */
 type Source = { ok: true; attemptId: string; duplicate: boolean; gatewayCode: string; available: number };
 
-async function sourceOf(trx: DB, transaction: LockedTransaction, kind: OperationKind, attemptId: string | null | undefined): Promise<Source | Refusal> {
+async function sourceOf(
+  trx: DB,
+  transaction: LockedTransaction,
+  kind: OperationKind,
+  attemptId: string | null | undefined,
+): Promise<Source | Refusal> {
   if (!attemptId || attemptId === transaction.paid_attempt_id) {
     if (!transaction.paid_attempt_id || !transaction.gateway_code) return refuse("operations.errors.not_available");
-    return { ok: true, attemptId: transaction.paid_attempt_id, duplicate: false, gatewayCode: transaction.gateway_code, available: availableAmount(transaction, kind) };
+    return {
+      ok: true,
+      attemptId: transaction.paid_attempt_id,
+      duplicate: false,
+      gatewayCode: transaction.gateway_code,
+      available: availableAmount(transaction, kind),
+    };
   }
   const attempt = await trx
     .selectFrom("payment_attempts")
@@ -168,7 +209,13 @@ async function sourceOf(trx: DB, transaction: LockedTransaction, kind: Operation
     .where("state", "=", "success")
     .executeTakeFirst();
   if (!attempt) return refuse("operations.errors.not_available");
-  return { ok: true, attemptId: attempt.id, duplicate: true, gatewayCode: attempt.gateway_code, available: await duplicateAvailable(trx, attempt, kind) };
+  return {
+    ok: true,
+    attemptId: attempt.id,
+    duplicate: true,
+    gatewayCode: attempt.gateway_code,
+    available: await duplicateAvailable(trx, attempt, kind),
+  };
 }
 
 const RESERVED_COLUMN = { refund: "refunded_amount", capture: "captured_amount", void: "voided_amount" } as const;
@@ -213,7 +260,11 @@ async function recordReason(trx: DB, input: OperationInput, transaction: { id: s
     merchantId: input.merchantId,
     actor: { id: input.actor.id, username: input.actor.username },
     action: "operation_reason",
-    params: { kind: word(`operations.kind_in_sentence.${input.kind}`), orderNo: transaction.order_no, reason: input.reason },
+    params: {
+      kind: word(`operations.kind_in_sentence.${input.kind}`),
+      orderNo: transaction.order_no,
+      reason: input.reason,
+    },
     objectType: "transaction",
     objectId: transaction.id,
   });
@@ -243,7 +294,10 @@ async function lockedOperationCheck(trx: DB, input: OperationInput) {
  * settle); run inside writeTransaction. The transaction's own payment reserves on its
  * columns; a duplicate payment's reservation is the pending operation itself.
  */
-export async function reserveOperation(trx: DB, input: OperationInput & { requestId: number | null }): Promise<{ ok: true; operationId: number } | Refusal> {
+export async function reserveOperation(
+  trx: DB,
+  input: OperationInput & { requestId: number | null },
+): Promise<{ ok: true; operationId: number } | Refusal> {
   const checked = await lockedOperationCheck(trx, input);
   if (!checked.ok) return checked;
   const { transaction, attemptId, duplicate, gateway, amount } = checked;
@@ -288,7 +342,9 @@ async function loadOperation(db: DB, operationId: number) {
   return db
     .selectFrom("transaction_operations as op")
     .innerJoin("transactions as t", "t.id", "op.transaction_id")
-    .leftJoin("payment_attempts as a", (join) => join.on((eb) => eb("a.id", "=", eb.fn.coalesce("op.attempt_id", "t.paid_attempt_id"))))
+    .leftJoin("payment_attempts as a", (join) =>
+      join.on((eb) => eb("a.id", "=", eb.fn.coalesce("op.attempt_id", "t.paid_attempt_id"))),
+    )
     .leftJoin("users as u", "u.id", "op.requested_by")
     .select([
       "op.id",
@@ -319,7 +375,11 @@ async function loadOperation(db: DB, operationId: number) {
 export type LoadedOperation = NonNullable<Awaited<ReturnType<typeof loadOperation>>>;
 
 function targetOf(operation: LoadedOperation) {
-  return { gatewayReference: operation.gateway_reference ?? null, trackId: operation.track_id ?? "", paymentId: operation.payment_id ?? null };
+  return {
+    gatewayReference: operation.gateway_reference ?? null,
+    trackId: operation.track_id ?? "",
+    paymentId: operation.payment_id ?? null,
+  };
 }
 
 async function gatewayConfigOf(db: DB, operation: LoadedOperation, addresses: PlatformAddresses) {
@@ -332,7 +392,11 @@ async function gatewayConfigOf(db: DB, operation: LoadedOperation, addresses: Pl
  * releases the reservation; no answer (a timeout, a dropped connection) leaves it pending for the
  * reconciler, which asks the gateway what it did: the money is never released on a guess.
  */
-export async function sendOperation(db: DB, operationId: number, addresses: PlatformAddresses): Promise<OperationOutcome> {
+export async function sendOperation(
+  db: DB,
+  operationId: number,
+  addresses: PlatformAddresses,
+): Promise<OperationOutcome> {
   const operation = await loadOperation(db, operationId);
   if (!operation) return refuse("api.not_found");
   const amountParam = money(operation.amount, operation.currency_code);
@@ -353,7 +417,13 @@ export async function sendOperation(db: DB, operationId: number, addresses: Plat
           : await adapter.void(found.config, targetOf(operation), reference);
   } catch (error) {
     log.warn({ operation_id: operationId, error: errorField(error) }, "operation: no answer from the gateway");
-    return { ok: true, code: `operations.checking.${operation.kind}`, params: { amount: amountParam }, operationId, checking: true };
+    return {
+      ok: true,
+      code: `operations.checking.${operation.kind}`,
+      params: { amount: amountParam },
+      operationId,
+      checking: true,
+    };
   }
   await recordOperationResult(db, operationId, result);
   if (!result.ok) return refuse("operations.errors.gateway", { params: { message: messageParam(result.message) } });
@@ -370,23 +440,54 @@ export async function sendOperation(db: DB, operationId: number, addresses: Plat
  */
 export async function resumeOperation(
   db: DB,
-  input: { merchantId: number; transactionId: string; kind: OperationKind; amount?: string | null; attemptId?: string | null; reference: string; addresses: PlatformAddresses },
+  input: {
+    merchantId: number;
+    transactionId: string;
+    kind: OperationKind;
+    amount?: string | null;
+    attemptId?: string | null;
+    reference: string;
+    addresses: PlatformAddresses;
+  },
 ): Promise<OperationOutcome | null> {
   const operation = await db
     .selectFrom("transaction_operations as op")
     .innerJoin("transactions as t", "t.id", "op.transaction_id")
-    .select(["op.id", "op.transaction_id", "op.kind", "op.state", "op.amount", "op.currency_code", "op.message", "op.attempt_id", "op.next_check_at", "t.paid_attempt_id"])
+    .select([
+      "op.id",
+      "op.transaction_id",
+      "op.kind",
+      "op.state",
+      "op.amount",
+      "op.currency_code",
+      "op.message",
+      "op.attempt_id",
+      "op.next_check_at",
+      "t.paid_attempt_id",
+    ])
     .where("op.merchant_id", "=", input.merchantId)
     .where("op.reference", "=", input.reference)
     .executeTakeFirst();
   if (!operation) return null;
   const asked = input.amount ? parseAmount(input.amount, operation.currency_code) : null;
-  const sameAttempt = (input.attemptId ?? operation.paid_attempt_id) === (operation.attempt_id ?? operation.paid_attempt_id);
-  if (operation.transaction_id !== input.transactionId || operation.kind !== input.kind || !sameAttempt || (asked && (!asked.ok || asked.minor !== operation.amount))) {
+  const sameAttempt =
+    (input.attemptId ?? operation.paid_attempt_id) === (operation.attempt_id ?? operation.paid_attempt_id);
+  if (
+    operation.transaction_id !== input.transactionId ||
+    operation.kind !== input.kind ||
+    !sameAttempt ||
+    (asked && (!asked.ok || asked.minor !== operation.amount))
+  ) {
     return refuse("operations.errors.other_request");
   }
   const amount = money(operation.amount, operation.currency_code);
-  const checking: OperationOutcome = { ok: true, code: `operations.checking.${operation.kind}`, params: { amount }, operationId: operation.id, checking: true };
+  const checking: OperationOutcome = {
+    ok: true,
+    code: `operations.checking.${operation.kind}`,
+    params: { amount },
+    operationId: operation.id,
+    checking: true,
+  };
   if (operation.state === "pending") {
     const claimed = await db
       .updateTable("transaction_operations")
@@ -398,7 +499,8 @@ export async function resumeOperation(
       .executeTakeFirst();
     return Number(claimed.numUpdatedRows) === 1 ? sendOperation(db, operation.id, input.addresses) : checking;
   }
-  if (operation.state === "succeeded") return { ok: true, code: `operations.done.${operation.kind}`, params: { amount }, operationId: operation.id };
+  if (operation.state === "succeeded")
+    return { ok: true, code: `operations.done.${operation.kind}`, params: { amount }, operationId: operation.id };
   if (operation.state === "attention") return checking;
   return refuse("operations.errors.gateway", { params: { message: messageParam(operation.message ?? "") } });
 }
@@ -427,7 +529,12 @@ export async function recordOperationResult(
       .updateTable("transaction_operations")
       .set(
         result.ok
-          ? { state: "succeeded", gateway_reference: result.reference ?? null, completed_at: completed, next_check_at: null }
+          ? {
+              state: "succeeded",
+              gateway_reference: result.reference ?? null,
+              completed_at: completed,
+              next_check_at: null,
+            }
           : { state: "failed", message: result.message.slice(0, 500), completed_at: completed, next_check_at: null },
       )
       .where("id", "=", operationId)
@@ -453,7 +560,13 @@ export async function recordOperationResult(
       if (!result.ok) return false;
       const late = await trx
         .updateTable("transaction_operations")
-        .set({ state: "succeeded", gateway_reference: result.reference ?? null, message: null, completed_at: completed, next_check_at: null })
+        .set({
+          state: "succeeded",
+          gateway_reference: result.reference ?? null,
+          message: null,
+          completed_at: completed,
+          next_check_at: null,
+        })
         .where("id", "=", operationId)
         .where("state", "=", "failed")
         .executeTakeFirst();
@@ -467,8 +580,17 @@ export async function recordOperationResult(
       }
     }
     const amountParam = money(operation.amount, operation.currency_code);
-    const actor = options.actor ?? (operation.requested_by && operation.username ? { id: operation.requested_by, username: operation.username } : null);
-    const audit = { merchantId: operation.merchant_id, actor: actor ? { id: actor.id, username: actor.username } : ("system" as const), objectType: "transaction", objectId: current.id };
+    const actor =
+      options.actor ??
+      (operation.requested_by && operation.username
+        ? { id: operation.requested_by, username: operation.username }
+        : null);
+    const audit = {
+      merchantId: operation.merchant_id,
+      actor: actor ? { id: actor.id, username: actor.username } : ("system" as const),
+      objectType: "transaction",
+      objectId: current.id,
+    };
     const suffix = duplicate ? "_duplicate" : "";
     if (!result.ok) {
       // The gateway refused, or never had it: the reservation is given back.
@@ -479,7 +601,11 @@ export async function recordOperationResult(
           .where("id", "=", current.id)
           .execute();
       }
-      await recordAudit(trx, { ...audit, action: `transaction_${operation.kind}${suffix}_failed`, params: { amount: amountParam, orderNo: current.order_no, message: messageParam(result.message) } });
+      await recordAudit(trx, {
+        ...audit,
+        action: `transaction_${operation.kind}${suffix}_failed`,
+        params: { amount: amountParam, orderNo: current.order_no, message: messageParam(result.message) },
+      });
       return true;
     }
     await trx
@@ -495,13 +621,27 @@ export async function recordOperationResult(
         created_at: completed,
       })
       .execute();
-    await recordAudit(trx, { ...audit, action: `transaction_${operation.kind}${suffix}`, params: { amount: amountParam, orderNo: current.order_no } });
+    await recordAudit(trx, {
+      ...audit,
+      action: `transaction_${operation.kind}${suffix}`,
+      params: { amount: amountParam, orderNo: current.order_no },
+    });
     // Told to the merchant's systems once the transaction's state reflects it (below).
     const tell = async () => {
-      const transaction = await trx.selectFrom("transactions").select(["id", "order_no", "plugin", "state", "amount", "currency_code", "customer_email"]).where("id", "=", current.id).executeTakeFirstOrThrow();
+      const transaction = await trx
+        .selectFrom("transactions")
+        .select(["id", "order_no", "plugin", "state", "amount", "currency_code", "customer_email"])
+        .where("id", "=", current.id)
+        .executeTakeFirstOrThrow();
       await emitWebhookEvent(trx, operation.merchant_id, `${operation.kind}.succeeded`, {
         transaction: webhookTransaction(transaction),
-        operation: { id: operationId, kind: operation.kind, amount: toDecimalString(operation.amount, operation.currency_code), currency_code: operation.currency_code, duplicate_payment: duplicate },
+        operation: {
+          id: operationId,
+          kind: operation.kind,
+          amount: toDecimalString(operation.amount, operation.currency_code),
+          currency_code: operation.currency_code,
+          duplicate_payment: duplicate,
+        },
       });
     };
     // The customer's mail is written by a job: nothing about a mail can undo the record of the money.
@@ -510,7 +650,12 @@ export async function recordOperationResult(
       await tell();
       return true;
     }
-    const key = { merchantId: operation.merchant_id, plugin: current.plugin, currency: operation.currency_code, at: completed };
+    const key = {
+      merchantId: operation.merchant_id,
+      plugin: current.plugin,
+      currency: operation.currency_code,
+      at: completed,
+    };
     const cause = { kind: operation.kind, operationId };
     if (operation.kind === "capture") {
       const paid = await transitionTransaction(trx, current.id, "paid", cause);
@@ -533,13 +678,25 @@ export async function recordOperationResult(
       const total = await done.executeTakeFirst();
       if (Number(total?.total ?? 0) >= current.captured_amount) {
         const refunded = await transitionTransaction(trx, current.id, "refunded", cause);
-        if (refunded.ok && refunded.from === "paid") await recordPaidStatistics(trx, { ...current, deleted_at: null }, -1, current.captured_amount);
+        if (refunded.ok && refunded.from === "paid")
+          await recordPaidStatistics(trx, { ...current, deleted_at: null }, -1, current.captured_amount);
       }
     }
     await tell();
     return true;
   });
-  if (changed && operation.approval_request_id !== null) await recordRequestResult(db, operation.approval_request_id, result.ok ? { ok: true, code: `operations.done.${operation.kind}`, params: { amount: money(operation.amount, operation.currency_code) } } : refuse("operations.errors.gateway", { params: { message: messageParam(result.message) } }));
+  if (changed && operation.approval_request_id !== null)
+    await recordRequestResult(
+      db,
+      operation.approval_request_id,
+      result.ok
+        ? {
+            ok: true,
+            code: `operations.done.${operation.kind}`,
+            params: { amount: money(operation.amount, operation.currency_code) },
+          }
+        : refuse("operations.errors.gateway", { params: { message: messageParam(result.message) } }),
+    );
   return changed;
 }
 
@@ -547,16 +704,24 @@ export async function recordOperationResult(
  * A refund, capture or void asked by a user. With operations approval on, a maker's request
  * waits for a checker (Operations Requests); superusers and checkers execute directly.
  */
-export async function requestOperation(db: DB, input: OperationInput & { addresses: PlatformAddresses }): Promise<OperationOutcome> {
+export async function requestOperation(
+  db: DB,
+  input: OperationInput & { addresses: PlatformAddresses },
+): Promise<OperationOutcome> {
   if (!can(input.actor, OPERATION_PERMISSIONS[input.kind])) return refuse("operations.errors.forbidden");
-  if (!(await needsApproval(db, input.merchantId, input.actor))) return executeOperation(db, { ...input, requestId: null });
+  if (!(await needsApproval(db, input.merchantId, input.actor)))
+    return executeOperation(db, { ...input, requestId: null });
   return createOperationRequest(db, input);
 }
 
 /** Whether this user's refund, capture or void waits for a checker: operations approval on, and they are not one. */
 async function needsApproval(db: DB, merchantId: number, actor: PermissionHolder) {
   if (can(actor, "approve_operations")) return false;
-  const merchant = await db.selectFrom("merchants").select("operations_approval").where("id", "=", merchantId).executeTakeFirstOrThrow();
+  const merchant = await db
+    .selectFrom("merchants")
+    .select("operations_approval")
+    .where("id", "=", merchantId)
+    .executeTakeFirstOrThrow();
   return Boolean(merchant.operations_approval);
 }
 
@@ -572,7 +737,10 @@ function findPendingRequest(db: DB, merchantId: number, transactionId: string) {
 }
 
 /** Reserves the amount, asks the gateway, then records the outcome; never holds a database lock while the gateway answers. */
-export async function executeOperation(db: DB, input: OperationInput & { addresses: PlatformAddresses; requestId: number | null }): Promise<OperationOutcome> {
+export async function executeOperation(
+  db: DB,
+  input: OperationInput & { addresses: PlatformAddresses; requestId: number | null },
+): Promise<OperationOutcome> {
   const reserved = await writeTransaction(db, (trx) => reserveOperation(trx, input));
   if (!reserved.ok) return reserved;
   return sendOperation(db, reserved.operationId, input.addresses);
@@ -584,7 +752,10 @@ export async function executeOperation(db: DB, input: OperationInput & { address
  * back. For superusers, from the reconciliation page, with what they checked (the bank's statement,
  * the acquirer's portal) in the audit log.
  */
-export async function settleOperationByHand(db: DB, input: { merchantId: number; operationId: number; actor: Actor; done: boolean; note: string }) {
+export async function settleOperationByHand(
+  db: DB,
+  input: { merchantId: number; operationId: number; actor: Actor; done: boolean; note: string },
+) {
   const operation = await db
     .selectFrom("transaction_operations")
     .select(["id", "state"])
@@ -615,7 +786,8 @@ async function createOperationRequest(db: DB, input: OperationInput): Promise<Op
     const checked = await lockedOperationCheck(trx, input);
     if (!checked.ok) return checked;
     const { transaction, attemptId, duplicate, gateway, amount } = checked;
-    if (await findPendingRequest(trx, input.merchantId, transaction.id)) return refuse("operations.errors.request_pending");
+    if (await findPendingRequest(trx, input.merchantId, transaction.id))
+      return refuse("operations.errors.request_pending");
     const created = nowIso();
     const expires = new Date(Date.parse(created) + env().OPERATION_REQUEST_TTL_HOURS * 3600_000).toISOString();
     const request = await trx
@@ -646,12 +818,21 @@ async function createOperationRequest(db: DB, input: OperationInput): Promise<Op
       merchantId: input.merchantId,
       actor: { id: input.actor.id, username: input.actor.username },
       action: "operation_requested",
-      params: { kind: word(`operations.kind_in_sentence.${input.kind}`), amount: amountParam, orderNo: transaction.order_no },
+      params: {
+        kind: word(`operations.kind_in_sentence.${input.kind}`),
+        amount: amountParam,
+        orderNo: transaction.order_no,
+      },
       objectType: "transaction",
       objectId: transaction.id,
     });
     await recordReason(trx, input, transaction);
-    await publishLive(trx, { merchantId: input.merchantId, permission: "approve_operations", type: "requests_changed", data: { kind: "operation", id: request.id } });
+    await publishLive(trx, {
+      merchantId: input.merchantId,
+      permission: "approve_operations",
+      type: "requests_changed",
+      data: { kind: "operation", id: request.id },
+    });
     return { ok: true, code: "operations.requested", params: { amount: amountParam }, requestId: request.id };
   }).catch((error: unknown) => {
     // Two makers at once: the unique index keeps one pending request per transaction.
@@ -666,7 +847,10 @@ async function recordRequestResult(db: DB, requestId: number, outcome: Operation
   const result = { code: outcome.code, params: outcome.params ?? {} };
   await db
     .updateTable("operation_requests")
-    .set({ result: JSON.stringify(result), result_message: texts().line(result.code, result.params, "en").slice(0, 500) })
+    .set({
+      result: JSON.stringify(result),
+      result_message: texts().line(result.code, result.params, "en").slice(0, 500),
+    })
     .where("id", "=", requestId)
     .execute();
 }
@@ -679,7 +863,13 @@ async function recordRequestResult(db: DB, requestId: number, outcome: Operation
  */
 export async function decideOperationRequest(
   db: DB,
-  input: { merchantId: number; actor: Actor; requestId: number; decision: "approve" | "reject" | "cancel"; addresses: PlatformAddresses },
+  input: {
+    merchantId: number;
+    actor: Actor;
+    requestId: number;
+    decision: "approve" | "reject" | "cancel";
+    addresses: PlatformAddresses;
+  },
 ): Promise<OperationOutcome> {
   await expireOperationRequests(db, input.merchantId);
   const request = await db
@@ -690,12 +880,14 @@ export async function decideOperationRequest(
     .executeTakeFirst();
   if (!request) return refuse("api.not_found");
   if (input.decision === "cancel") {
-    if (request.maker_id !== input.actor.id && !can(input.actor, "approve_operations")) return refuse("operations.errors.forbidden");
+    if (request.maker_id !== input.actor.id && !can(input.actor, "approve_operations"))
+      return refuse("operations.errors.forbidden");
   } else {
     if (!can(input.actor, "approve_operations")) return refuse("operations.errors.forbidden");
     if (request.maker_id === input.actor.id) return refuse("operations.errors.own_request");
   }
-  if (request.state !== "pending") return refuse("operations.errors.decided", { params: { state: word(`requests.states.${request.state}`) } });
+  if (request.state !== "pending")
+    return refuse("operations.errors.decided", { params: { state: word(`requests.states.${request.state}`) } });
   const state = input.decision === "approve" ? "approved" : input.decision === "reject" ? "rejected" : "canceled";
   const decided = await writeTransaction(db, async (trx) => {
     const updated = await trx
@@ -705,7 +897,12 @@ export async function decideOperationRequest(
       .where("state", "=", "pending")
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return { moved: false as const };
-    await publishLive(trx, { merchantId: input.merchantId, permission: "approve_operations", type: "requests_changed", data: { kind: "operation", id: request.id } });
+    await publishLive(trx, {
+      merchantId: input.merchantId,
+      permission: "approve_operations",
+      type: "requests_changed",
+      data: { kind: "operation", id: request.id },
+    });
     await recordAudit(trx, {
       merchantId: input.merchantId,
       actor: { id: input.actor.id, username: input.actor.username },
@@ -730,7 +927,10 @@ export async function decideOperationRequest(
       const result = { code: reserved.code, params: reserved.params ?? {} };
       await trx
         .updateTable("operation_requests")
-        .set({ result: JSON.stringify(result), result_message: texts().line(result.code, result.params, "en").slice(0, 500) })
+        .set({
+          result: JSON.stringify(result),
+          result_message: texts().line(result.code, result.params, "en").slice(0, 500),
+        })
         .where("id", "=", request.id)
         .execute();
     }
@@ -753,11 +953,29 @@ export async function decideOperationRequest(
  */
 export async function previewOperation(
   db: DB,
-  input: { merchantId: number; transactionId: string; kind: OperationKind; amount?: string | null; actor?: PermissionHolder; attemptId?: string | null },
+  input: {
+    merchantId: number;
+    transactionId: string;
+    kind: OperationKind;
+    amount?: string | null;
+    actor?: PermissionHolder;
+    attemptId?: string | null;
+  },
 ) {
   const transaction = await db
     .selectFrom("transactions")
-    .select(["id", "order_no", "state", "currency_code", "paid_amount", "captured_amount", "refunded_amount", "voided_amount", "gateway_code", "paid_attempt_id"])
+    .select([
+      "id",
+      "order_no",
+      "state",
+      "currency_code",
+      "paid_amount",
+      "captured_amount",
+      "refunded_amount",
+      "voided_amount",
+      "gateway_code",
+      "paid_attempt_id",
+    ])
     .where("merchant_id", "=", input.merchantId)
     .where("id", "=", input.transactionId)
     .where("deleted_at", "is", null)
@@ -766,7 +984,9 @@ export async function previewOperation(
   let available = 0;
   let attemptId: string | null = null;
   if (input.attemptId && input.attemptId !== transaction.paid_attempt_id) {
-    const duplicate = (await duplicatePayments(db, input.merchantId, transaction.id)).find((attempt) => attempt.id === input.attemptId);
+    const duplicate = (await duplicatePayments(db, input.merchantId, transaction.id)).find(
+      (attempt) => attempt.id === input.attemptId,
+    );
     if (duplicate && duplicate.kind === input.kind) {
       available = duplicate.available;
       attemptId = duplicate.id;
@@ -774,11 +994,13 @@ export async function previewOperation(
   } else {
     available = availableAmount(transaction, input.kind);
   }
-  const checked = input.amount === undefined ? null : checkAmount(input.kind, input.amount, transaction.currency_code, available);
+  const checked =
+    input.amount === undefined ? null : checkAmount(input.kind, input.amount, transaction.currency_code, available);
   let blocked: Refusal | null = null;
   if (input.actor && (await needsApproval(db, input.merchantId, input.actor))) {
     await expireOperationRequests(db, input.merchantId, transaction.id);
-    if (await findPendingRequest(db, input.merchantId, transaction.id)) blocked = refuse("operations.errors.request_pending");
+    if (await findPendingRequest(db, input.merchantId, transaction.id))
+      blocked = refuse("operations.errors.request_pending");
   }
   return {
     orderNo: transaction.order_no,
@@ -790,7 +1012,9 @@ export async function previewOperation(
     attemptId,
     available: toDecimalString(available, transaction.currency_code),
     availableMinor: available,
-    checked: checked && (checked.ok ? { ok: true as const, amount: toDecimalString(checked.minor, transaction.currency_code) } : checked),
+    checked:
+      checked &&
+      (checked.ok ? { ok: true as const, amount: toDecimalString(checked.minor, transaction.currency_code) } : checked),
   };
 }
 
@@ -807,7 +1031,11 @@ const ATTENTION_AFTER_MS = 24 * 3_600_000;
  * answer): asks the gateway by the operation's reference and settles it, releases it, or, when the
  * gateway cannot say for long, marks it for a person (its amount stays reserved).
  */
-export async function settlePendingOperation(db: DB, operationId: number, addresses: PlatformAddresses): Promise<"succeeded" | "failed" | "waiting" | "attention"> {
+export async function settlePendingOperation(
+  db: DB,
+  operationId: number,
+  addresses: PlatformAddresses,
+): Promise<"succeeded" | "failed" | "waiting" | "attention"> {
   const operation = await loadOperation(db, operationId);
   if (!operation || !(RESERVING as readonly string[]).includes(operation.state)) return "waiting";
   const found = await gatewayConfigOf(db, operation, addresses);
@@ -820,7 +1048,10 @@ export async function settlePendingOperation(db: DB, operationId: number, addres
         reference: operation.reference,
       });
     } catch (error) {
-      log.warn({ operation_id: operationId, error: errorField(error) }, "operation: the gateway could not say what it did");
+      log.warn(
+        { operation_id: operationId, error: errorField(error) },
+        "operation: the gateway could not say what it did",
+      );
     }
   }
   if (answer?.status === "succeeded") {
@@ -833,7 +1064,8 @@ export async function settlePendingOperation(db: DB, operationId: number, addres
     return "failed";
   }
   const checks = operation.checks + 1;
-  const attention = now().getTime() - Date.parse(operation.created_at) >= ATTENTION_AFTER_MS || !found || !operation.reference;
+  const attention =
+    now().getTime() - Date.parse(operation.created_at) >= ATTENTION_AFTER_MS || !found || !operation.reference;
   await db
     .updateTable("transaction_operations")
     .set({

@@ -56,7 +56,11 @@ const transactionColumns = [
 /** A live transaction by its public id; `plugins`, when given, the sections whose transactions the caller serves. */
 export async function findPublicTransaction(db: DB, id: string, plugins?: readonly string[]) {
   if (!/^[0-9A-Za-z]{22}$/.test(id) || plugins?.length === 0) return undefined;
-  let query = db.selectFrom("transactions").select(transactionColumns).where("id", "=", id).where("deleted_at", "is", null);
+  let query = db
+    .selectFrom("transactions")
+    .select(transactionColumns)
+    .where("id", "=", id)
+    .where("deleted_at", "is", null);
   if (plugins) query = query.where("plugin", "in", plugins);
   return query.executeTakeFirst();
 }
@@ -69,7 +73,9 @@ export function isExpired(transaction: Pick<PublicTransaction, "expiration_time"
 
 /** A payable transaction past its expiry becomes expired, on the server, whatever a page had shown before. */
 export async function expireTransaction(db: DB, id: string) {
-  return writeTransaction(db, (trx) => transitionTransaction(trx, id, "expired", { kind: "expired" }, { from: PAYABLE_STATES }));
+  return writeTransaction(db, (trx) =>
+    transitionTransaction(trx, id, "expired", { kind: "expired" }, { from: PAYABLE_STATES }),
+  );
 }
 
 /**
@@ -108,7 +114,9 @@ export async function payChoicesFor(
  */
 export function defaultChoice(choices: PayChoice[]): PayChoice | undefined {
   if (choices.length <= 1) return choices[0];
-  const preferred = choices.find((choice) => isGatewayKind(choice.kind) && GATEWAY_KINDS[choice.kind].preferredChoice === true);
+  const preferred = choices.find(
+    (choice) => isGatewayKind(choice.kind) && GATEWAY_KINDS[choice.kind].preferredChoice === true,
+  );
   if (choices.some((choice) => choice.fee > 0)) {
     return preferred ?? choices.reduce((lowest, choice) => (choice.fee < lowest.fee ? choice : lowest));
   }
@@ -126,8 +134,15 @@ export function chosenAmount(
   if (!transaction.editable_amount || !typed?.trim()) return { ok: true, amount: transaction.amount };
   const parsed = parseAmount(typed, transaction.currency_code);
   const bounds = boundsOf(transaction);
-  const outside = { ok: false as const, error: "pay.errors.amount_out_of_range", params: { min: money(bounds.min, transaction.currency_code), max: money(bounds.max, transaction.currency_code) } };
-  if (!parsed.ok) return parsed.error === "money.too_large" ? outside : { ok: false, error: parsed.error === "money.invalid" ? "pay.errors.positive_number" : parsed.error };
+  const outside = {
+    ok: false as const,
+    error: "pay.errors.amount_out_of_range",
+    params: { min: money(bounds.min, transaction.currency_code), max: money(bounds.max, transaction.currency_code) },
+  };
+  if (!parsed.ok)
+    return parsed.error === "money.too_large"
+      ? outside
+      : { ok: false, error: parsed.error === "money.invalid" ? "pay.errors.positive_number" : parsed.error };
   if (parsed.minor <= 0) return { ok: false, error: "pay.errors.positive_number" };
   if (parsed.minor < bounds.min || parsed.minor > bounds.max) return outside;
   return { ok: true, amount: parsed.minor };
@@ -143,7 +158,12 @@ export type PayPage =
  * link previewer or a mail scanner fetching it); a request past its expiry becomes expired here, on
  * the server, whatever the page had shown before.
  */
-export async function loadPayPage(db: DB, id: string, plugins: readonly string[], { opens = true }: { opens?: boolean } = {}): Promise<PayPage> {
+export async function loadPayPage(
+  db: DB,
+  id: string,
+  plugins: readonly string[],
+  { opens = true }: { opens?: boolean } = {},
+): Promise<PayPage> {
   const transaction = await findPublicTransaction(db, id, plugins);
   if (!transaction) return { status: "not_found" };
   const merchant = await db
@@ -160,7 +180,9 @@ export async function loadPayPage(db: DB, id: string, plugins: readonly string[]
     return { status: "expired", transaction: { ...transaction, state: "expired" } };
   }
   if (opens && transaction.state === "created") {
-    const opened = await writeTransaction(db, (trx) => transitionTransaction(trx, transaction.id, "pending", { kind: "opened" }, { from: ["created"] }));
+    const opened = await writeTransaction(db, (trx) =>
+      transitionTransaction(trx, transaction.id, "pending", { kind: "opened" }, { from: ["created"] }),
+    );
     if (opened.ok) transaction.state = "pending";
   }
   return { status: "payable", transaction };

@@ -58,20 +58,44 @@ async function paid(amount: string) {
 /** The first half of a refund, as a process that died right after it would have left it. */
 async function reserved(transactionId: string, amount: string) {
   const outcome = await writeTransaction(database.db, (trx) =>
-    reserveOperation(trx, { merchantId: shop.merchantId, actor: actor(), transactionId, kind: "refund", amount, requestId: null }),
+    reserveOperation(trx, {
+      merchantId: shop.merchantId,
+      actor: actor(),
+      transactionId,
+      kind: "refund",
+      amount,
+      requestId: null,
+    }),
   );
   if (!outcome.ok) throw new Error(outcome.code);
-  return database.db.selectFrom("transaction_operations").selectAll().where("id", "=", outcome.operationId).executeTakeFirstOrThrow();
+  return database.db
+    .selectFrom("transaction_operations")
+    .selectAll()
+    .where("id", "=", outcome.operationId)
+    .executeTakeFirstOrThrow();
 }
 
 async function money(transactionId: string) {
-  const transaction = await database.db.selectFrom("transactions").select(["state", "refunded_amount", "captured_amount"]).where("id", "=", transactionId).executeTakeFirstOrThrow();
-  const refunds = await database.db.selectFrom("ledger_entries").select("amount").where("transaction_id", "=", transactionId).where("kind", "=", "refund").execute();
+  const transaction = await database.db
+    .selectFrom("transactions")
+    .select(["state", "refunded_amount", "captured_amount"])
+    .where("id", "=", transactionId)
+    .executeTakeFirstOrThrow();
+  const refunds = await database.db
+    .selectFrom("ledger_entries")
+    .select("amount")
+    .where("transaction_id", "=", transactionId)
+    .where("kind", "=", "refund")
+    .execute();
   return { ...transaction, ledgerRefunds: refunds.map((row) => row.amount) };
 }
 
 const operationState = async (id: number) =>
-  database.db.selectFrom("transaction_operations").select(["state", "message"]).where("id", "=", id).executeTakeFirstOrThrow();
+  database.db
+    .selectFrom("transaction_operations")
+    .select(["state", "message"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
 
 describe("a refund interrupted by a crash", () => {
   it("reserved but never sent: the reconciler finds the gateway never had it and releases the amount", async () => {
@@ -99,7 +123,11 @@ describe("a refund interrupted by a crash", () => {
       .executeTakeFirstOrThrow();
     const gateway = (await findMerchantGateway(database.db, shop.merchantId, "mpgs-sandbox"))!;
     const config = toGatewayConfig(gateway, addresses());
-    const target = { gatewayReference: attempt.gateway_reference, trackId: attempt.track_id, paymentId: attempt.payment_id };
+    const target = {
+      gatewayReference: attempt.gateway_reference,
+      trackId: attempt.track_id,
+      paymentId: attempt.payment_id,
+    };
     expect(await adapterFor("mpgs").refund(config, target, 2500, operation.reference!)).toMatchObject({ ok: true });
     // Sent again under the same reference, the gateway refunds once.
     expect(await adapterFor("mpgs").refund(config, target, 2500, operation.reference!)).toMatchObject({ ok: true });
@@ -108,7 +136,11 @@ describe("a refund interrupted by a crash", () => {
     await reconcilePayments(database.db, addresses());
     expect((await operationState(operation.id)).state).toBe("succeeded");
     expect(await money(id)).toMatchObject({ state: "paid", refunded_amount: 2500, ledgerRefunds: [2500] });
-    const books = await database.db.selectFrom("sandbox_mpgs_orders").select("total_refunded as refunded_amount").where("order_id", "=", attempt.track_id).executeTakeFirstOrThrow();
+    const books = await database.db
+      .selectFrom("sandbox_mpgs_orders")
+      .select("total_refunded as refunded_amount")
+      .where("order_id", "=", attempt.track_id)
+      .executeTakeFirstOrThrow();
     expect(books.refunded_amount).toBe(2500);
   });
 
@@ -140,12 +172,27 @@ describe("a refund interrupted by a crash", () => {
     expect((await money(id)).state).toBe("paid");
 
     const operation = await reserved(id, "7.000");
-    const attempt = await database.db.selectFrom("payment_attempts").select(["gateway_reference", "track_id", "payment_id"]).where("transaction_id", "=", id).executeTakeFirstOrThrow();
-    const config = toGatewayConfig((await findMerchantGateway(database.db, shop.merchantId, "knet-sandbox"))!, addresses());
-    const target = { gatewayReference: attempt.gateway_reference, trackId: attempt.track_id, paymentId: attempt.payment_id };
+    const attempt = await database.db
+      .selectFrom("payment_attempts")
+      .select(["gateway_reference", "track_id", "payment_id"])
+      .where("transaction_id", "=", id)
+      .executeTakeFirstOrThrow();
+    const config = toGatewayConfig(
+      (await findMerchantGateway(database.db, shop.merchantId, "knet-sandbox"))!,
+      addresses(),
+    );
+    const target = {
+      gatewayReference: attempt.gateway_reference,
+      trackId: attempt.track_id,
+      paymentId: attempt.payment_id,
+    };
     expect(await adapterFor("knet").refund(config, target, 7000, operation.reference!)).toMatchObject({ ok: true });
     expect(await adapterFor("knet").refund(config, target, 7000, operation.reference!)).toMatchObject({ ok: true });
-    const refundsAtKnet = await database.db.selectFrom("sandbox_knet_payments").select("amount").where("track_id", "=", operation.reference!).execute();
+    const refundsAtKnet = await database.db
+      .selectFrom("sandbox_knet_payments")
+      .select("amount")
+      .where("track_id", "=", operation.reference!)
+      .execute();
     expect(refundsAtKnet).toEqual([{ amount: "7.000" }]);
 
     advanceClock(3 * 60_000);
@@ -156,11 +203,28 @@ describe("a refund interrupted by a crash", () => {
 
   it("sent to a gateway that never answers: kept reserved (202, being checked), then handed to a person", async () => {
     const id = await paid("9.000");
-    await database.db.updateTable("gateways").set({ endpoint_url: silentUrl }).where("merchant_id", "=", shop.merchantId).where("code", "=", "mpgs-sandbox").execute();
+    await database.db
+      .updateTable("gateways")
+      .set({ endpoint_url: silentUrl })
+      .where("merchant_id", "=", shop.merchantId)
+      .where("code", "=", "mpgs-sandbox")
+      .execute();
     try {
-      const outcome = await executeOperation(database.db, { merchantId: shop.merchantId, actor: actor(), transactionId: id, kind: "refund", amount: "3.000", addresses: addresses(), requestId: null });
+      const outcome = await executeOperation(database.db, {
+        merchantId: shop.merchantId,
+        actor: actor(),
+        transactionId: id,
+        kind: "refund",
+        amount: "3.000",
+        addresses: addresses(),
+        requestId: null,
+      });
       expect(outcome).toMatchObject({ ok: true, checking: true, code: "operations.checking.refund" });
-      const [operation] = await database.db.selectFrom("transaction_operations").select(["id", "state"]).where("transaction_id", "=", id).execute();
+      const [operation] = await database.db
+        .selectFrom("transaction_operations")
+        .select(["id", "state"])
+        .where("transaction_id", "=", id)
+        .execute();
       expect(operation.state).toBe("pending");
       expect(await money(id)).toMatchObject({ refunded_amount: 3000, ledgerRefunds: [] });
 
@@ -172,7 +236,12 @@ describe("a refund interrupted by a crash", () => {
       expect((await operationState(operation.id)).state).toBe("attention");
       expect(await money(id)).toMatchObject({ refunded_amount: 3000, ledgerRefunds: [] });
     } finally {
-      await database.db.updateTable("gateways").set({ endpoint_url: null }).where("merchant_id", "=", shop.merchantId).where("code", "=", "mpgs-sandbox").execute();
+      await database.db
+        .updateTable("gateways")
+        .set({ endpoint_url: null })
+        .where("merchant_id", "=", shop.merchantId)
+        .where("code", "=", "mpgs-sandbox")
+        .execute();
     }
   });
 });
@@ -186,22 +255,62 @@ describe("a refund retried with its Idempotency-Key after the process died", () 
     // The first request took the key, reserved the refund under the key's reference and sent it; the
     // gateway refunded; the process died before it recorded the answer or the response.
     const caller: KeyCaller = { kind: "user", userId: shop.admin.id };
-    const reference = operationReferenceOf(new Request("http://localhost", { headers: { "Idempotency-Key": key } }), shop.merchantId, caller, scope)!;
+    const reference = operationReferenceOf(
+      new Request("http://localhost", { headers: { "Idempotency-Key": key } }),
+      shop.merchantId,
+      caller,
+      scope,
+    )!;
     const reservedOne = await writeTransaction(database.db, (trx) =>
-      reserveOperation(trx, { merchantId: shop.merchantId, actor: actor(), transactionId: id, kind: "refund", amount: "1.000", requestId: null, reference }),
+      reserveOperation(trx, {
+        merchantId: shop.merchantId,
+        actor: actor(),
+        transactionId: id,
+        kind: "refund",
+        amount: "1.000",
+        requestId: null,
+        reference,
+      }),
     );
     expect(reservedOne.ok).toBe(true);
-    const attempt = await database.db.selectFrom("payment_attempts").select(["gateway_reference", "track_id", "payment_id"]).where("transaction_id", "=", id).executeTakeFirstOrThrow();
-    const config = toGatewayConfig((await findMerchantGateway(database.db, shop.merchantId, "mpgs-sandbox"))!, addresses());
-    expect(await adapterFor("mpgs").refund(config, { gatewayReference: attempt.gateway_reference, trackId: attempt.track_id, paymentId: attempt.payment_id }, 1000, reference)).toMatchObject({ ok: true });
+    const attempt = await database.db
+      .selectFrom("payment_attempts")
+      .select(["gateway_reference", "track_id", "payment_id"])
+      .where("transaction_id", "=", id)
+      .executeTakeFirstOrThrow();
+    const config = toGatewayConfig(
+      (await findMerchantGateway(database.db, shop.merchantId, "mpgs-sandbox"))!,
+      addresses(),
+    );
+    expect(
+      await adapterFor("mpgs").refund(
+        config,
+        { gatewayReference: attempt.gateway_reference, trackId: attempt.track_id, paymentId: attempt.payment_id },
+        1000,
+        reference,
+      ),
+    ).toMatchObject({ ok: true });
     await database.db
       .insertInto("idempotency_keys")
-      .values({ merchant_id: shop.merchantId, key: storedKeyOf(caller, key, ""), scope, request_hash: requestHashOf(scope, body), response_status: null, response_body: null, created_at: new Date().toISOString() })
+      .values({
+        merchant_id: shop.merchantId,
+        key: storedKeyOf(caller, key, ""),
+        scope,
+        request_hash: requestHashOf(scope, body),
+        response_status: null,
+        response_body: null,
+        created_at: new Date().toISOString(),
+      })
       .execute();
 
     // The client retries once the key's 60 s lease has run out, before the reconciler's grace: the retry
     // claims the operation and sends it again (after the grace it would answer 202 and leave it to the reconciler).
-    const moveServerClock = (ms: number) => fetch(`${server.url}/__test/clock`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ ms }) });
+    const moveServerClock = (ms: number) =>
+      fetch(`${server.url}/__test/clock`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ ms }),
+      });
     await moveServerClock(70_000);
     onTestFinished(async () => void (await moveServerClock(-70_000)));
     const token = await fetch(`${server.url}/api/v1/user/token/`, {
@@ -215,14 +324,26 @@ describe("a refund retried with its Idempotency-Key after the process died", () 
       body: JSON.stringify(body),
     });
     expect(retry.status).toBe(200);
-    const operations = await database.db.selectFrom("transaction_operations").select(["state", "amount"]).where("transaction_id", "=", id).execute();
+    const operations = await database.db
+      .selectFrom("transaction_operations")
+      .select(["state", "amount"])
+      .where("transaction_id", "=", id)
+      .execute();
     expect(operations).toEqual([{ state: "succeeded", amount: 1000 }]);
     expect(await money(id)).toMatchObject({ refunded_amount: 1000, ledgerRefunds: [1000] });
-    const books = await database.db.selectFrom("sandbox_mpgs_orders").select("total_refunded as refunded_amount").where("order_id", "=", attempt.track_id).executeTakeFirstOrThrow();
+    const books = await database.db
+      .selectFrom("sandbox_mpgs_orders")
+      .select("total_refunded as refunded_amount")
+      .where("order_id", "=", attempt.track_id)
+      .executeTakeFirstOrThrow();
     expect(books.refunded_amount).toBe(1000);
 
     // The key given up (its row gone), the same key for another amount is refused, not taken for the first refund.
-    await database.db.deleteFrom("idempotency_keys").where("merchant_id", "=", shop.merchantId).where("key", "=", storedKeyOf(caller, key, "")).execute();
+    await database.db
+      .deleteFrom("idempotency_keys")
+      .where("merchant_id", "=", shop.merchantId)
+      .where("key", "=", storedKeyOf(caller, key, ""))
+      .execute();
     const other = await fetch(`${server.url}/api/v1/plugins/payment_request/transaction/actions/${id}/refund/`, {
       method: "POST",
       headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", "Idempotency-Key": key },
@@ -285,7 +406,11 @@ describe("a payment nobody heard of", () => {
       advanceClock(10 * 60_000);
       await reconcilePayments(database.db, addresses());
     }
-    const attempt = await database.db.selectFrom("payment_attempts").select(["state", "result_code", "next_inquiry_at"]).where("transaction_id", "=", created.transaction.id).executeTakeFirstOrThrow();
+    const attempt = await database.db
+      .selectFrom("payment_attempts")
+      .select(["state", "result_code", "next_inquiry_at"])
+      .where("transaction_id", "=", created.transaction.id)
+      .executeTakeFirstOrThrow();
     expect(attempt).toEqual({ state: "error", result_code: "TIMEOUT", next_inquiry_at: null });
   });
 });
@@ -296,7 +421,11 @@ describe("a job whose worker died", () => {
     registerJobHandler("test_retaken", async (_db, payload: { name: string }) => void ran.push(payload.name));
     await enqueueJob(database.db, "test_retaken", { name: "orphan" });
     // A worker claimed it and died: the row stays running with its last heartbeat.
-    await database.db.updateTable("jobs").set({ status: "running", locked_by: "gone:1", locked_at: new Date().toISOString(), attempts: 1 }).where("type", "=", "test_retaken").execute();
+    await database.db
+      .updateTable("jobs")
+      .set({ status: "running", locked_by: "gone:1", locked_at: new Date().toISOString(), attempts: 1 })
+      .where("type", "=", "test_retaken")
+      .execute();
     await runReadyJobs(database.db);
     expect(ran).toEqual([]);
     advanceClock(40_000);
@@ -318,10 +447,17 @@ describe("a job whose worker died", () => {
     advanceClock(40_000);
     await new Promise((resolve) => setTimeout(resolve, 150));
     await requeueStaleJobs(database.db);
-    const job = await database.db.selectFrom("jobs").select(["status"]).where("type", "=", "test_long").executeTakeFirstOrThrow();
+    const job = await database.db
+      .selectFrom("jobs")
+      .select(["status"])
+      .where("type", "=", "test_long")
+      .executeTakeFirstOrThrow();
     expect(job.status).toBe("running");
     finish();
     await running;
-    expect((await database.db.selectFrom("jobs").select("status").where("type", "=", "test_long").executeTakeFirstOrThrow()).status).toBe("done");
+    expect(
+      (await database.db.selectFrom("jobs").select("status").where("type", "=", "test_long").executeTakeFirstOrThrow())
+        .status,
+    ).toBe("done");
   });
 });

@@ -1,6 +1,12 @@
 import type { DB } from "~/db/database.server";
 import { addMs, now, nowIso } from "~/lib/clock.server";
-import { completeAttempt, findAttempt, reconcilerGraceMs, settleByInquiry, type PlatformAddresses } from "./attempts.server";
+import {
+  completeAttempt,
+  findAttempt,
+  reconcilerGraceMs,
+  settleByInquiry,
+  type PlatformAddresses,
+} from "./attempts.server";
 import { GATEWAY_KINDS, isGatewayKind } from "./gateways/registry";
 import { dueOperations, settlePendingOperation } from "./operations.server";
 
@@ -32,14 +38,22 @@ export async function settleDueAttempt(db: DB, attemptId: string, addresses: Pla
   if (!attempt || !(OPEN_ATTEMPT_STATES as readonly string[]).includes(attempt.state)) return "settled";
   const settled = await settleByInquiry(db, attempt, addresses, { late: attempt.state !== "pending" });
   if (settled.state === "success" || settled.state === "cod") return "settled";
-  const row = await db.selectFrom("payment_attempts").select(["inquiries", "created_at", "gateway_kind", "state"]).where("id", "=", attemptId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("payment_attempts")
+    .select(["inquiries", "created_at", "gateway_kind", "state"])
+    .where("id", "=", attemptId)
+    .executeTakeFirstOrThrow();
   const inquiries = row.inquiries + 1;
   const sessionOver = now().getTime() >= sessionEndOf(row) + reconcilerGraceMs();
   if (row.state === "pending" && sessionOver) {
     await completeAttempt(db, attemptId, { status: "error", refs: { resultCode: "TIMEOUT" } });
   }
   const next = sessionOver ? null : addMs(now(), nextInquiryDelay(inquiries)).toISOString();
-  await db.updateTable("payment_attempts").set({ inquiries, next_inquiry_at: next }).where("id", "=", attemptId).execute();
+  await db
+    .updateTable("payment_attempts")
+    .set({ inquiries, next_inquiry_at: next })
+    .where("id", "=", attemptId)
+    .execute();
   return row.state === "pending" && !sessionOver ? "waiting" : "closed";
 }
 
@@ -63,7 +77,11 @@ export type ReconcilerPass = { operations: Record<string, number>; attempts: Rec
  * and asks about payment attempts nobody has heard of (a notification lost, a customer who never
  * came back). Safe to run in several workers at once: every outcome is written once.
  */
-export async function reconcilePayments(db: DB, addresses: PlatformAddresses, options: { limit?: number } = {}): Promise<ReconcilerPass> {
+export async function reconcilePayments(
+  db: DB,
+  addresses: PlatformAddresses,
+  options: { limit?: number } = {},
+): Promise<ReconcilerPass> {
   const limit = options.limit ?? 100;
   const pass: ReconcilerPass = { operations: {}, attempts: {} };
   for (const { id } of await dueOperations(db, limit)) {

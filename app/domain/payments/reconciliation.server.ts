@@ -6,7 +6,13 @@ import { recordAudit } from "~/domain/audit/audit-log.server";
 import { addMs, now, nowIso } from "~/lib/clock.server";
 import { enqueueJob } from "~/lib/jobs.server";
 import { reconcilerGraceMs, type PlatformAddresses } from "./attempts.server";
-import { gatewayNameParam, isReachable, listMerchantGateways, toGatewayConfig, type GatewayRow } from "./gateway-settings.server";
+import {
+  gatewayNameParam,
+  isReachable,
+  listMerchantGateways,
+  toGatewayConfig,
+  type GatewayRow,
+} from "./gateway-settings.server";
 import type { GatewayConfig, GatewayOutcome, SettlementEntry } from "./gateways/gateway";
 import { adapterFor, GATEWAY_KINDS, gatewayKind, isGatewayKind } from "./gateways/registry";
 import type { Actor } from "~/domain/identity/permissions";
@@ -69,16 +75,31 @@ type GatewayComparison = { checked: Set<string>; found: FoundDifference[]; compl
 const CAPTURED = new Set(["success"]);
 
 async function attemptsOf(db: DB, gateway: GatewayRow, range: { from: string; to: string }) {
-  return db
-    .selectFrom("payment_attempts")
-    .select(["id", "transaction_id", "state", "total", "currency_code", "track_id", "payment_id", "gateway_reference", "gateway_kind", "created_at", "lang", "authorized_only"])
-    .where("merchant_id", "=", gateway.merchant_id)
-    .where("gateway_code", "=", gateway.code)
-    // Made through this gateway as it is now: attempts of a kind it no longer speaks (the old card gateway's) are history.
-    .where("gateway_kind", "=", gateway.kind)
-    .where("created_at", ">=", range.from)
-    .where("created_at", "<", range.to)
-    .execute() as Promise<PlatformAttempt[]>;
+  return (
+    db
+      .selectFrom("payment_attempts")
+      .select([
+        "id",
+        "transaction_id",
+        "state",
+        "total",
+        "currency_code",
+        "track_id",
+        "payment_id",
+        "gateway_reference",
+        "gateway_kind",
+        "created_at",
+        "lang",
+        "authorized_only",
+      ])
+      .where("merchant_id", "=", gateway.merchant_id)
+      .where("gateway_code", "=", gateway.code)
+      // Made through this gateway as it is now: attempts of a kind it no longer speaks (the old card gateway's) are history.
+      .where("gateway_kind", "=", gateway.kind)
+      .where("created_at", ">=", range.from)
+      .where("created_at", "<", range.to)
+      .execute() as Promise<PlatformAttempt[]>
+  );
 }
 
 /** The refunds, captures and voids of these attempts, whatever became of them (an operation older than its attempt column counts against the transaction's paid attempt). */
@@ -104,7 +125,10 @@ async function operationsOf(db: DB, attempts: PlatformAttempt[]): Promise<Platfo
 /** What the platform's books say of one attempt: voided, the amount the gateway should hold, refunded, and refunds still being sent. */
 function booksOf(operations: PlatformOperation[], attempt: PlatformAttempt) {
   const own = operations.filter((operation) => operation.attempt_id === attempt.id);
-  const sum = (kind: string, states: string[]) => own.filter((operation) => operation.kind === kind && states.includes(operation.state)).reduce((total, operation) => total + operation.amount, 0);
+  const sum = (kind: string, states: string[]) =>
+    own
+      .filter((operation) => operation.kind === kind && states.includes(operation.state))
+      .reduce((total, operation) => total + operation.amount, 0);
   const captured = sum("capture", ["succeeded"]);
   return {
     voided: own.some((operation) => operation.kind === "void" && operation.state === "succeeded"),
@@ -162,7 +186,12 @@ async function unresolvedOf(db: DB, gateway: GatewayRow): Promise<FoundDifferenc
   ];
 }
 
-const differenceOf = (gateway: GatewayRow, kind: DifferenceKind, attempt: PlatformAttempt | undefined, fields: Partial<FoundDifference> & { reference: string }): FoundDifference => ({
+const differenceOf = (
+  gateway: GatewayRow,
+  kind: DifferenceKind,
+  attempt: PlatformAttempt | undefined,
+  fields: Partial<FoundDifference> & { reference: string },
+): FoundDifference => ({
   merchantId: gateway.merchant_id,
   gatewayCode: gateway.code,
   kind,
@@ -173,7 +202,13 @@ const differenceOf = (gateway: GatewayRow, kind: DifferenceKind, attempt: Platfo
 });
 
 /** The payments a gateway lists in its settlement report, set against the attempts and refunds the platform recorded. */
-async function compareWithSettlements(db: DB, gateway: GatewayRow, entries: SettlementEntry[], attempts: PlatformAttempt[], before: string): Promise<GatewayComparison> {
+async function compareWithSettlements(
+  db: DB,
+  gateway: GatewayRow,
+  entries: SettlementEntry[],
+  attempts: PlatformAttempt[],
+  before: string,
+): Promise<GatewayComparison> {
   const found: FoundDifference[] = [];
   const checked = new Set<string>();
   const byTrack = new Map(attempts.map((attempt) => [attempt.track_id, attempt]));
@@ -187,7 +222,20 @@ async function compareWithSettlements(db: DB, gateway: GatewayRow, entries: Sett
       byTrack.get(entry.reference) ??
       ((await db
         .selectFrom("payment_attempts")
-        .select(["id", "transaction_id", "state", "total", "currency_code", "track_id", "payment_id", "gateway_reference", "gateway_kind", "created_at", "lang", "authorized_only"])
+        .select([
+          "id",
+          "transaction_id",
+          "state",
+          "total",
+          "currency_code",
+          "track_id",
+          "payment_id",
+          "gateway_reference",
+          "gateway_kind",
+          "created_at",
+          "lang",
+          "authorized_only",
+        ])
         .where("merchant_id", "=", gateway.merchant_id)
         .where("track_id", "=", entry.reference)
         .executeTakeFirst()) as PlatformAttempt | undefined);
@@ -195,29 +243,68 @@ async function compareWithSettlements(db: DB, gateway: GatewayRow, entries: Sett
     if ((attempt?.created_at ?? entry.createdAt) >= before) continue;
     checked.add(entry.reference);
     if (!attempt || !CAPTURED.has(attempt.state)) {
-      if (entry.status !== "other") found.push(differenceOf(gateway, "missing_payment", attempt, { reference: entry.reference, gatewayAmount: entry.amount, platformAmount: 0, currency: entry.currency }));
+      if (entry.status !== "other")
+        found.push(
+          differenceOf(gateway, "missing_payment", attempt, {
+            reference: entry.reference,
+            gatewayAmount: entry.amount,
+            platformAmount: 0,
+            currency: entry.currency,
+          }),
+        );
       continue;
     }
     const books = booksOf(byTrack.has(entry.reference) ? operations : await operationsOf(db, [attempt]), attempt);
     if (entry.status !== "other" && entry.amount !== books.held) {
-      found.push(differenceOf(gateway, "amount_mismatch", attempt, { reference: entry.reference, gatewayAmount: entry.amount, platformAmount: books.held }));
+      found.push(
+        differenceOf(gateway, "amount_mismatch", attempt, {
+          reference: entry.reference,
+          gatewayAmount: entry.amount,
+          platformAmount: books.held,
+        }),
+      );
     }
     // A refund still being sent may already be at the gateway: not a difference until the reconciler has settled it.
-    if (entry.refunded > books.refunded + books.refunding) found.push(differenceOf(gateway, "unknown_refund", attempt, { reference: entry.reference, gatewayAmount: entry.refunded, platformAmount: books.refunded }));
-    if (entry.refunded < books.refunded) found.push(differenceOf(gateway, "missing_refund", attempt, { reference: entry.reference, gatewayAmount: entry.refunded, platformAmount: books.refunded }));
+    if (entry.refunded > books.refunded + books.refunding)
+      found.push(
+        differenceOf(gateway, "unknown_refund", attempt, {
+          reference: entry.reference,
+          gatewayAmount: entry.refunded,
+          platformAmount: books.refunded,
+        }),
+      );
+    if (entry.refunded < books.refunded)
+      found.push(
+        differenceOf(gateway, "missing_refund", attempt, {
+          reference: entry.reference,
+          gatewayAmount: entry.refunded,
+          platformAmount: books.refunded,
+        }),
+      );
   }
   for (const attempt of attempts) {
     checked.add(attempt.track_id);
     // A voided authorization is in neither side's money.
     if (CAPTURED.has(attempt.state) && !listed.has(attempt.track_id) && !booksOf(operations, attempt).voided) {
-      found.push(differenceOf(gateway, "unknown_payment", attempt, { reference: attempt.track_id, platformAmount: attempt.total, gatewayAmount: 0 }));
+      found.push(
+        differenceOf(gateway, "unknown_payment", attempt, {
+          reference: attempt.track_id,
+          platformAmount: attempt.total,
+          gatewayAmount: 0,
+        }),
+      );
     }
   }
   return { checked, found, complete: true };
 }
 
 /** Without a settlement report (KNET): each attempt is asked about, and each refund by its own reference. */
-async function compareByInquiry(db: DB, gateway: GatewayRow, config: GatewayConfig, attempts: PlatformAttempt[]): Promise<GatewayComparison> {
+async function compareByInquiry(
+  db: DB,
+  gateway: GatewayRow,
+  config: GatewayConfig,
+  attempts: PlatformAttempt[],
+): Promise<GatewayComparison> {
   const adapter = adapterFor(gateway.kind);
   const found: FoundDifference[] = [];
   const checked = new Set<string>();
@@ -243,10 +330,30 @@ async function compareByInquiry(db: DB, gateway: GatewayRow, config: GatewayConf
     const captured = outcome.status === "success" || outcome.status === "authorized";
     const books = booksOf(operations, attempt);
     const recorded = CAPTURED.has(attempt.state) && !books.voided;
-    if (captured && !recorded) found.push(differenceOf(gateway, "missing_payment", attempt, { reference: attempt.track_id, gatewayAmount: outcome.amount ?? attempt.total, platformAmount: 0 }));
-    if (!captured && recorded) found.push(differenceOf(gateway, "unknown_payment", attempt, { reference: attempt.track_id, platformAmount: books.held, gatewayAmount: 0 }));
+    if (captured && !recorded)
+      found.push(
+        differenceOf(gateway, "missing_payment", attempt, {
+          reference: attempt.track_id,
+          gatewayAmount: outcome.amount ?? attempt.total,
+          platformAmount: 0,
+        }),
+      );
+    if (!captured && recorded)
+      found.push(
+        differenceOf(gateway, "unknown_payment", attempt, {
+          reference: attempt.track_id,
+          platformAmount: books.held,
+          gatewayAmount: 0,
+        }),
+      );
     if (captured && recorded && outcome.amount !== undefined && outcome.amount !== books.held) {
-      found.push(differenceOf(gateway, "amount_mismatch", attempt, { reference: attempt.track_id, gatewayAmount: outcome.amount, platformAmount: books.held }));
+      found.push(
+        differenceOf(gateway, "amount_mismatch", attempt, {
+          reference: attempt.track_id,
+          gatewayAmount: outcome.amount,
+          platformAmount: books.held,
+        }),
+      );
     }
   }
   for (const refund of refunds) {
@@ -254,7 +361,15 @@ async function compareByInquiry(db: DB, gateway: GatewayRow, config: GatewayConf
     const attempt = attempts.find((candidate) => candidate.id === refund.attempt_id);
     let answer;
     try {
-      answer = await adapter.inquireOperation(config, { gatewayReference: attempt?.gateway_reference ?? null, trackId: attempt?.track_id ?? "", paymentId: attempt?.payment_id ?? null }, { kind: "refund", amount: refund.amount, reference: refund.reference });
+      answer = await adapter.inquireOperation(
+        config,
+        {
+          gatewayReference: attempt?.gateway_reference ?? null,
+          trackId: attempt?.track_id ?? "",
+          paymentId: attempt?.payment_id ?? null,
+        },
+        { kind: "refund", amount: refund.amount, reference: refund.reference },
+      );
     } catch {
       complete = false;
       continue;
@@ -262,8 +377,22 @@ async function compareByInquiry(db: DB, gateway: GatewayRow, config: GatewayConf
     checked.add(refund.reference);
     const atGateway = answer.status === "succeeded";
     const fields = { reference: refund.reference, operationId: refund.id, currency: refund.currency_code };
-    if (refund.state === "succeeded" && !atGateway) found.push(differenceOf(gateway, "missing_refund", attempt, { ...fields, platformAmount: refund.amount, gatewayAmount: 0 }));
-    if (refund.state !== "succeeded" && atGateway) found.push(differenceOf(gateway, "unknown_refund", attempt, { ...fields, platformAmount: 0, gatewayAmount: refund.amount }));
+    if (refund.state === "succeeded" && !atGateway)
+      found.push(
+        differenceOf(gateway, "missing_refund", attempt, {
+          ...fields,
+          platformAmount: refund.amount,
+          gatewayAmount: 0,
+        }),
+      );
+    if (refund.state !== "succeeded" && atGateway)
+      found.push(
+        differenceOf(gateway, "unknown_refund", attempt, {
+          ...fields,
+          platformAmount: 0,
+          gatewayAmount: refund.amount,
+        }),
+      );
   }
   return { checked, found, complete };
 }
@@ -279,7 +408,11 @@ async function keepDifference(db: DB, difference: FoundDifference, seenAt: strin
     .where("reference", "=", difference.reference)
     .where("resolved_at", "is", null)
     .executeTakeFirst();
-  const amounts = { platform_amount: difference.platformAmount ?? null, gateway_amount: difference.gatewayAmount ?? null, last_seen_at: seenAt };
+  const amounts = {
+    platform_amount: difference.platformAmount ?? null,
+    gateway_amount: difference.gatewayAmount ?? null,
+    last_seen_at: seenAt,
+  };
   if (!open && difference.kind !== "operation_unresolved" && difference.kind !== "attempt_unresolved") {
     // A person resolved this very difference (the bank refunded by hand, say): it is not raised again
     // while the amounts stay as they were when it was resolved.
@@ -291,8 +424,16 @@ async function keepDifference(db: DB, difference: FoundDifference, seenAt: strin
       .where("kind", "=", difference.kind)
       .where("reference", "=", difference.reference)
       .where("resolved_by", "!=", "auto")
-      .where((eb) => (amounts.platform_amount === null ? eb("platform_amount", "is", null) : eb("platform_amount", "=", amounts.platform_amount)))
-      .where((eb) => (amounts.gateway_amount === null ? eb("gateway_amount", "is", null) : eb("gateway_amount", "=", amounts.gateway_amount)))
+      .where((eb) =>
+        amounts.platform_amount === null
+          ? eb("platform_amount", "is", null)
+          : eb("platform_amount", "=", amounts.platform_amount),
+      )
+      .where((eb) =>
+        amounts.gateway_amount === null
+          ? eb("gateway_amount", "is", null)
+          : eb("gateway_amount", "=", amounts.gateway_amount),
+      )
       .executeTakeFirst();
     if (settled) return false;
   }
@@ -329,7 +470,11 @@ export type ComparisonRun = { checked: number; found: number; resolved: number; 
  * the reconciler's grace, so nothing still in flight is flagged), records each difference once,
  * and closes those a comparison no longer finds. A gateway that cannot answer is left as it was.
  */
-export async function compareBooks(db: DB, addresses: PlatformAddresses, options: { merchantId?: number } = {}): Promise<ComparisonRun> {
+export async function compareBooks(
+  db: DB,
+  addresses: PlatformAddresses,
+  options: { merchantId?: number } = {},
+): Promise<ComparisonRun> {
   const startedAt = nowIso();
   const to = addMs(now(), -reconcilerGraceMs());
   const range = { from: addMs(to, -WINDOW_MS).toISOString(), to: to.toISOString() };
@@ -340,7 +485,13 @@ export async function compareBooks(db: DB, addresses: PlatformAddresses, options
   for (const merchant of await merchants.execute()) {
     const run = await db
       .insertInto("reconciliation_runs")
-      .values({ merchant_id: merchant.id, started_at: startedAt, finished_at: null, day: startedAt.slice(0, 10), error: null })
+      .values({
+        merchant_id: merchant.id,
+        started_at: startedAt,
+        finished_at: null,
+        day: startedAt.slice(0, 10),
+        error: null,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     const mine = { checked: 0, found: 0, resolved: 0 };
@@ -353,11 +504,23 @@ export async function compareBooks(db: DB, addresses: PlatformAddresses, options
       let comparison: GatewayComparison;
       try {
         comparison = adapter.listSettlements
-          ? await compareWithSettlements(db, gateway, await adapter.listSettlements(config, { from: addMs(new Date(range.from), -CLOCK_SLACK_MS).toISOString(), to: addMs(now(), CLOCK_SLACK_MS).toISOString() }), attempts, range.to)
+          ? await compareWithSettlements(
+              db,
+              gateway,
+              await adapter.listSettlements(config, {
+                from: addMs(new Date(range.from), -CLOCK_SLACK_MS).toISOString(),
+                to: addMs(now(), CLOCK_SLACK_MS).toISOString(),
+              }),
+              attempts,
+              range.to,
+            )
           : await compareByInquiry(db, gateway, config, attempts);
       } catch (error) {
         // Its books cannot be read now; what needs no answer from it (operations and attempts left unanswered) is still listed.
-        log.warn({ gateway: gateway.code, merchant_id: merchant.id, error: errorField(error) }, "reconciliation: a gateway could not be compared");
+        log.warn(
+          { gateway: gateway.code, merchant_id: merchant.id, error: errorField(error) },
+          "reconciliation: a gateway could not be compared",
+        );
         comparison = { checked: new Set(), found: [], complete: false };
       }
       const unresolved = await unresolvedOf(db, gateway);
@@ -377,13 +540,19 @@ export async function compareBooks(db: DB, addresses: PlatformAddresses, options
       const gone = open.filter(
         (row) =>
           !stillOpen.has(`${row.kind}\n${row.reference}`) &&
-          (row.kind === "operation_unresolved" || row.kind === "attempt_unresolved" || comparison.checked.has(row.reference)),
+          (row.kind === "operation_unresolved" ||
+            row.kind === "attempt_unresolved" ||
+            comparison.checked.has(row.reference)),
       );
       if (gone.length) {
         await db
           .updateTable("reconciliation_differences")
           .set({ resolved_at: startedAt, resolved_by: "auto" })
-          .where("id", "in", gone.map((row) => row.id))
+          .where(
+            "id",
+            "in",
+            gone.map((row) => row.id),
+          )
           .where("resolved_at", "is", null)
           .execute();
         mine.resolved += gone.length;
@@ -391,7 +560,11 @@ export async function compareBooks(db: DB, addresses: PlatformAddresses, options
     }
     await db
       .updateTable("reconciliation_runs")
-      .set({ finished_at: nowIso(), ...mine, error: myFailures.length ? `not compared: ${myFailures.join(", ")}` : null })
+      .set({
+        finished_at: nowIso(),
+        ...mine,
+        error: myFailures.length ? `not compared: ${myFailures.join(", ")}` : null,
+      })
       .where("id", "=", run.id)
       .execute();
     for (const key of ["checked", "found", "resolved"] as const) totals[key] += mine[key];
@@ -424,7 +597,11 @@ export async function countOpenDifferences(db: DB, merchantId: number) {
   return Number(row.count);
 }
 
-export async function listDifferences(db: DB, merchantId: number, options: { resolved: boolean; limit: number; offset: number }) {
+export async function listDifferences(
+  db: DB,
+  merchantId: number,
+  options: { resolved: boolean; limit: number; offset: number },
+) {
   let query = db
     .selectFrom("reconciliation_differences as d")
     .leftJoin("transactions as t", "t.id", "d.transaction_id")
@@ -490,7 +667,8 @@ export async function resolveDifference(
     .where("d.resolved_at", "is", null)
     .executeTakeFirst();
   if (!row) return "gone";
-  if (row.kind === "operation_unresolved" && (row.operation_state === "pending" || row.operation_state === "attention")) return "settle_instead";
+  if (row.kind === "operation_unresolved" && (row.operation_state === "pending" || row.operation_state === "attention"))
+    return "settle_instead";
   const done = await writeTransaction(db, async (trx) => {
     const updated = await trx
       .updateTable("reconciliation_differences")
@@ -503,7 +681,11 @@ export async function resolveDifference(
       merchantId: input.merchantId,
       actor: input.actor,
       action: "reconciliation_difference_resolved",
-      params: { reference: row.reference, gateway: await gatewayNameParam(trx, input.merchantId, row.gateway_code), note: input.note.slice(0, 500) },
+      params: {
+        reference: row.reference,
+        gateway: await gatewayNameParam(trx, input.merchantId, row.gateway_code),
+        note: input.note.slice(0, 500),
+      },
       objectType: "reconciliation_difference",
       objectId: row.id,
       ip: input.ip ?? null,
@@ -518,7 +700,10 @@ export async function resolveDifference(
  * settled by the person (operations.server.ts settleOperationByHand: only while it still waits for
  * them) and the difference closes with their note. False: nothing waits for a person any more.
  */
-export async function settleDifferenceByHand(db: DB, input: { merchantId: number; id: number; actor: Actor; done: boolean; note: string }) {
+export async function settleDifferenceByHand(
+  db: DB,
+  input: { merchantId: number; id: number; actor: Actor; done: boolean; note: string },
+) {
   const row = await db
     .selectFrom("reconciliation_differences")
     .select("operation_id")
@@ -527,7 +712,16 @@ export async function settleDifferenceByHand(db: DB, input: { merchantId: number
     .where("resolved_at", "is", null)
     .executeTakeFirst();
   if (!row?.operation_id) return false;
-  if (!(await settleOperationByHand(db, { merchantId: input.merchantId, operationId: row.operation_id, actor: input.actor, done: input.done, note: input.note }))) return false;
+  if (
+    !(await settleOperationByHand(db, {
+      merchantId: input.merchantId,
+      operationId: row.operation_id,
+      actor: input.actor,
+      done: input.done,
+      note: input.note,
+    }))
+  )
+    return false;
   await db
     .updateTable("reconciliation_differences")
     .set({ resolved_at: nowIso(), resolved_by: input.actor.username, note: input.note })

@@ -36,7 +36,13 @@ export async function bumpTotals(
   };
   await db
     .insertInto("transaction_totals")
-    .values({ merchant_id: key.merchantId, plugin: key.plugin, currency_code: key.currency, day: kuwaitDay(key.at), ...values })
+    .values({
+      merchant_id: key.merchantId,
+      plugin: key.plugin,
+      currency_code: key.currency,
+      day: kuwaitDay(key.at),
+      ...values,
+    })
     .onConflict((conflict) =>
       conflict.columns(["merchant_id", "plugin", "currency_code", "day"]).doUpdateSet((eb) =>
         Object.fromEntries(

@@ -13,7 +13,12 @@ import { kuwaitDay } from "./running-totals.server";
 /** Attempts that ended with a gateway's answer: the success rate's denominator. Cash on delivery is a choice, not an answer. */
 export const COMPLETED_ATTEMPT_STATES = ["success", "failed", "canceled", "error"] as const;
 
-type Deltas = Partial<{ paid_count: number; paid_amount: number; attempts_completed: number; attempts_succeeded: number }>;
+type Deltas = Partial<{
+  paid_count: number;
+  paid_amount: number;
+  attempts_completed: number;
+  attempts_succeeded: number;
+}>;
 
 /** What the rollup needs to know of a transaction to file it. */
 export type StatisticsTransaction = {
@@ -24,7 +29,12 @@ export type StatisticsTransaction = {
   deleted_at: string | null;
 };
 
-async function bumpStatistics(db: Kysely<Database>, transaction: StatisticsTransaction, gatewayCode: string, deltas: Deltas) {
+async function bumpStatistics(
+  db: Kysely<Database>,
+  transaction: StatisticsTransaction,
+  gatewayCode: string,
+  deltas: Deltas,
+) {
   const changed = Object.entries(deltas).filter(([, value]) => value !== 0) as [keyof Deltas, number][];
   if (changed.length === 0) return;
   await db
@@ -44,7 +54,11 @@ async function bumpStatistics(db: Kysely<Database>, transaction: StatisticsTrans
     .onConflict((conflict) =>
       conflict
         .columns(["merchant_id", "day", "plugin", "currency_code", "gateway_code"])
-        .doUpdateSet((eb) => Object.fromEntries(changed.map(([name]) => [name, eb(`transaction_statistics.${name}`, "+", eb.ref(`excluded.${name}`))]))),
+        .doUpdateSet((eb) =>
+          Object.fromEntries(
+            changed.map(([name]) => [name, eb(`transaction_statistics.${name}`, "+", eb.ref(`excluded.${name}`))]),
+          ),
+        ),
     )
     .execute();
 }
@@ -60,7 +74,8 @@ export async function recordAttemptStatistics(
   paidAmount: number | null,
 ) {
   if (transaction.deleted_at) return;
-  const isCompleted = (state: string | undefined) => state !== undefined && (COMPLETED_ATTEMPT_STATES as readonly string[]).includes(state);
+  const isCompleted = (state: string | undefined) =>
+    state !== undefined && (COMPLETED_ATTEMPT_STATES as readonly string[]).includes(state);
   // A late capture of an attempt counted already (as canceled, failed…) changes its outcome, not the count.
   const completed = isCompleted(attempt.state) && !isCompleted(attempt.previous);
   await bumpStatistics(db, transaction, attempt.gateway_code, {
@@ -82,14 +97,22 @@ export async function recordPaidStatistics(
   capturedAmount: number,
 ) {
   if (transaction.deleted_at) return;
-  await bumpStatistics(db, transaction, transaction.gateway_code ?? "", { paid_count: sign, paid_amount: sign * capturedAmount });
+  await bumpStatistics(db, transaction, transaction.gateway_code ?? "", {
+    paid_count: sign,
+    paid_amount: sign * capturedAmount,
+  });
 }
 
 /**
  * A transaction deleted (sign -1) or restored (sign 1): everything it counts for leaves or comes back.
  * Called after the row is updated, so the row is locked against a payment completing meanwhile.
  */
-export async function recordDeletedStatistics(db: Kysely<Database>, merchantId: number, transactionId: string, sign: 1 | -1) {
+export async function recordDeletedStatistics(
+  db: Kysely<Database>,
+  merchantId: number,
+  transactionId: string,
+  sign: 1 | -1,
+) {
   const transaction = await db
     .selectFrom("transactions")
     .select(["merchant_id", "created_at", "plugin", "currency_code", "state", "captured_amount", "gateway_code"])
@@ -98,7 +121,11 @@ export async function recordDeletedStatistics(db: Kysely<Database>, merchantId: 
     .executeTakeFirst();
   if (!transaction) return;
   const filed = { ...transaction, deleted_at: null };
-  if (transaction.state === "paid") await bumpStatistics(db, filed, transaction.gateway_code ?? "", { paid_count: sign, paid_amount: sign * transaction.captured_amount });
+  if (transaction.state === "paid")
+    await bumpStatistics(db, filed, transaction.gateway_code ?? "", {
+      paid_count: sign,
+      paid_amount: sign * transaction.captured_amount,
+    });
   const attempts = await db
     .selectFrom("payment_attempts")
     .select((eb) => [
@@ -111,7 +138,10 @@ export async function recordDeletedStatistics(db: Kysely<Database>, merchantId: 
     .groupBy("gateway_code")
     .execute();
   for (const row of attempts) {
-    await bumpStatistics(db, filed, row.gateway_code, { attempts_completed: sign * Number(row.completed), attempts_succeeded: sign * Number(row.succeeded) });
+    await bumpStatistics(db, filed, row.gateway_code, {
+      attempts_completed: sign * Number(row.completed),
+      attempts_succeeded: sign * Number(row.succeeded),
+    });
   }
 }
 
@@ -121,7 +151,9 @@ export async function recordDeletedStatistics(db: Kysely<Database>, merchantId: 
  */
 export async function rebuildStatisticsRollup(db: DB, merchantId?: number) {
   const day = (column: string) =>
-    engineOf(db) === "postgres" ? sql.raw(`to_char(${column} at time zone 'Asia/Kuwait', 'YYYY-MM-DD')`) : sql.raw(`date(${column}, '+3 hours')`);
+    engineOf(db) === "postgres"
+      ? sql.raw(`to_char(${column} at time zone 'Asia/Kuwait', 'YYYY-MM-DD')`)
+      : sql.raw(`date(${column}, '+3 hours')`);
   const only = (column: string) => (merchantId === undefined ? sql`` : sql`and ${sql.ref(column)} = ${merchantId}`);
   const rebuild = async (trx: Kysely<Database>) => {
     let removal = trx.deleteFrom("transaction_statistics");
@@ -140,7 +172,9 @@ export async function rebuildStatisticsRollup(db: DB, merchantId?: number) {
       where t.deleted_at is null and a.state in ('success', 'failed', 'canceled', 'error') ${only("t.merchant_id")}
       group by t.merchant_id, ${day("t.created_at")}, t.plugin, t.currency_code, a.gateway_code
       on conflict (merchant_id, day, plugin, currency_code, gateway_code) do update set
-        attempts_completed = excluded.attempts_completed, attempts_succeeded = excluded.attempts_succeeded`.execute(trx);
+        attempts_completed = excluded.attempts_completed, attempts_succeeded = excluded.attempts_succeeded`.execute(
+      trx,
+    );
   };
   await db.transaction().execute(rebuild);
 }

@@ -52,10 +52,13 @@ export function connectActionVetoes(lookup: () => Iterable<readonly [string, Act
 /** The context rowActions needs for the merchant's rows: every page, API and action reads it here. */
 export async function actionContextOf(db: DB, merchantId: number): Promise<ActionContext> {
   // Unconnected, a section's refusal would silently not apply: refuse to guess, as transitions do.
-  if (!vetoes) throw new Error("actionContextOf: the sections' refusals are not connected (start the platform through app/boot)");
+  if (!vetoes)
+    throw new Error("actionContextOf: the sections' refusals are not connected (start the platform through app/boot)");
   const [gatewayKinds, refusals] = await Promise.all([
     gatewayKindsOf(db, merchantId),
-    Promise.all([...vetoes()].map(async ([plugin, veto]) => [plugin, new Set<string>(await veto(db, merchantId))] as const)),
+    Promise.all(
+      [...vetoes()].map(async ([plugin, veto]) => [plugin, new Set<string>(await veto(db, merchantId))] as const),
+    ),
   ]);
   return { gatewayKinds, refused: new Map(refusals.filter(([, refused]) => refused.size > 0)) };
 }
@@ -66,8 +69,11 @@ export const REASON_MAX_LENGTH = 500;
 /** A reason as typed: trimmed, without control characters, at most REASON_MAX_LENGTH; null when blank. */
 export function reasonOf(value: unknown): string | null {
   if (typeof value !== "string") return null;
-  // eslint-disable-next-line no-control-regex
-  const text = value.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "").trim().slice(0, REASON_MAX_LENGTH);
+  const text = value
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "")
+    .trim()
+    .slice(0, REASON_MAX_LENGTH);
   return text === "" ? null : text;
 }
 
@@ -85,7 +91,13 @@ export function rowActions(row: ActionableRow, user: PermissionHolder, context: 
   const actions: RowActionName[] = [];
   const kind = row.gateway_code ? context.gatewayKinds.get(row.gateway_code) : undefined;
   for (const operation of OPERATION_ACTIONS) {
-    if (kind && gatewaySupports(kind, operation) && can(user, OPERATION_PERMISSIONS[operation]) && availableAmount(row, operation) > 0) actions.push(operation);
+    if (
+      kind &&
+      gatewaySupports(kind, operation) &&
+      can(user, OPERATION_PERMISSIONS[operation]) &&
+      availableAmount(row, operation) > 0
+    )
+      actions.push(operation);
   }
   if (PAYABLE_STATES.includes(row.state)) {
     if (can(user, "change_paymenttransaction") || can(user, "add_paymenttransaction")) {
@@ -103,7 +115,8 @@ export function rowActions(row: ActionableRow, user: PermissionHolder, context: 
  * What an action did: its message's code and parameters; `requestId` when a refund, capture or
  * void became a request waiting for a checker.
  */
-export type ActionOutcome = { ok: true; code: string; params?: TextParams; requestId?: number; checking?: true } | Refusal;
+export type ActionOutcome =
+  { ok: true; code: string; params?: TextParams; requestId?: number; checking?: true } | Refusal;
 
 /** Runs one action on one row of the user's merchant, if it is available to them now. */
 export async function runRowAction(
@@ -165,27 +178,56 @@ async function runLoadedRowAction(
   const reason = reasonOf(input.reason);
   if (input.attemptId && input.attemptId !== row.paid_attempt_id) {
     // A duplicate payment has its own money to give back, whatever the row's own payment allows.
-    if (row.deleted_at || (input.action !== "refund" && input.action !== "void")) return refuse("actions.not_available");
+    if (row.deleted_at || (input.action !== "refund" && input.action !== "void"))
+      return refuse("actions.not_available");
     if (!can(input.user, OPERATION_PERMISSIONS[input.action])) return refuse("operations.errors.forbidden");
-    return requestOperation(db, { merchantId: input.merchantId, actor: input.user, transactionId: row.id, kind: input.action, amount: input.amount, attemptId: input.attemptId, addresses: input.addresses, reference, reason });
+    return requestOperation(db, {
+      merchantId: input.merchantId,
+      actor: input.user,
+      transactionId: row.id,
+      kind: input.action,
+      amount: input.amount,
+      attemptId: input.attemptId,
+      addresses: input.addresses,
+      reference,
+      reason,
+    });
   }
-  if (!isRowAction(input.action) || !rowActions(row, input.user, input.context ?? (await actionContextOf(db, input.merchantId))).includes(input.action)) {
+  if (
+    !isRowAction(input.action) ||
+    !rowActions(row, input.user, input.context ?? (await actionContextOf(db, input.merchantId))).includes(input.action)
+  ) {
     if (!isOperation(input.action)) return refuse("actions.not_available");
     if (!can(input.user, OPERATION_PERMISSIONS[input.action])) return refuse("operations.errors.forbidden");
     return refuse("operations.errors.not_available");
   }
   const action = input.action;
   const target = { merchantId: input.merchantId, actor: input.user, transactionId: row.id };
-  if (isOperation(action)) return requestOperation(db, { ...target, kind: action, amount: input.amount, addresses: input.addresses, reference, reason });
+  if (isOperation(action))
+    return requestOperation(db, {
+      ...target,
+      kind: action,
+      amount: input.amount,
+      addresses: input.addresses,
+      reference,
+      reason,
+    });
   if (action === "delete" || action === "restore") return setDeleted(db, { ...target, deleted: action === "delete" });
   if (action === "cancel") return cancelTransaction(db, target);
   return sendPayLink(db, { ...target, channel: action, baseUrl: input.baseUrl, lang: input.lang });
 }
 
-export type BulkOutcome = { outcome: "all" | "some" | "none"; code: string; results: { id: string; outcome: ActionOutcome }[] };
+export type BulkOutcome = {
+  outcome: "all" | "some" | "none";
+  code: string;
+  results: { id: string; outcome: ActionOutcome }[];
+};
 
 /** One action on many rows: all succeed ('Applied successfully'), some do ('Applied partially') or none. */
-export async function runBulkAction(db: DB, input: Omit<Parameters<typeof runRowAction>[1], "transactionId" | "amount"> & { ids: string[] }): Promise<BulkOutcome> {
+export async function runBulkAction(
+  db: DB,
+  input: Omit<Parameters<typeof runRowAction>[1], "transactionId" | "amount"> & { ids: string[] },
+): Promise<BulkOutcome> {
   const ids = [...new Set(input.ids)].slice(0, 500);
   if (!BULK_ACTIONS.includes(input.action as RowActionName) || ids.length === 0) {
     return { outcome: "none", code: "actions.bulk_none_selected", results: [] };
@@ -199,7 +241,12 @@ export async function runBulkAction(db: DB, input: Omit<Parameters<typeof runRow
   return { outcome: "none", code: results[0]?.outcome.code ?? "actions.not_available", results };
 }
 
-export async function loadActionableRow(db: DB, merchantId: number, id: string, plugin?: string): Promise<(ActionableRow & { order_no: number }) | undefined> {
+export async function loadActionableRow(
+  db: DB,
+  merchantId: number,
+  id: string,
+  plugin?: string,
+): Promise<(ActionableRow & { order_no: number }) | undefined> {
   let query = db
     .selectFrom("transactions")
     .select([

@@ -21,20 +21,48 @@ export type TransitionCause = (
   | { kind: "canceled"; actor: { id: number; username: string } }
 ) & { kind: TransitionKind };
 
-const EVENT_COLUMNS = ["id", "merchant_id", "plugin", "order_no", "state", "amount", "currency_code", "customer_email", "created_at", "deleted_at"] as const;
+const EVENT_COLUMNS = [
+  "id",
+  "merchant_id",
+  "plugin",
+  "order_no",
+  "state",
+  "amount",
+  "currency_code",
+  "customer_email",
+  "created_at",
+  "deleted_at",
+] as const;
 
-type EventTransaction = { id: string; merchant_id: number; plugin: string; order_no: number; state: TransactionState; amount: number; currency_code: string; customer_email: string | null; created_at: string; deleted_at: string | null };
+type EventTransaction = {
+  id: string;
+  merchant_id: number;
+  plugin: string;
+  order_no: number;
+  state: TransactionState;
+  amount: number;
+  currency_code: string;
+  customer_email: string | null;
+  created_at: string;
+  deleted_at: string | null;
+};
 
 /** The merchant webhook event a payment's change of state is (refunds, captures and voids are told by operations.server). */
 function paymentEventOf(cause: TransitionCause, to: TransactionState): (typeof WEBHOOK_EVENTS)[number] | null {
   // Cash on delivery is an order not yet paid: nothing to tell as a payment.
-  if (cause.kind === "payment") return to === "authorized" ? "payment.authorized" : to === "cod" ? null : "payment.succeeded";
+  if (cause.kind === "payment")
+    return to === "authorized" ? "payment.authorized" : to === "cod" ? null : "payment.succeeded";
   if (cause.kind === "attempt_failed") return "payment.failed";
   return null;
 }
 
 /** A transaction as merchant webhooks carry it. */
-export function webhookTransaction(transaction: Pick<EventTransaction, "id" | "order_no" | "plugin" | "state" | "amount" | "currency_code" | "customer_email">) {
+export function webhookTransaction(
+  transaction: Pick<
+    EventTransaction,
+    "id" | "order_no" | "plugin" | "state" | "amount" | "currency_code" | "customer_email"
+  >,
+) {
   return {
     id: transaction.id,
     order_no: transaction.order_no,
@@ -47,7 +75,12 @@ export function webhookTransaction(transaction: Pick<EventTransaction, "id" | "o
 }
 
 /** What a section hears: which of its transactions changed, from what to what, and why. */
-export type TransitionEvent = { transaction: EventTransaction; from: TransactionState; to: TransactionState; cause: TransitionCause };
+export type TransitionEvent = {
+  transaction: EventTransaction;
+  from: TransactionState;
+  to: TransactionState;
+  cause: TransitionCause;
+};
 
 export type TransitionHook = (trx: DB, event: TransitionEvent) => Promise<void>;
 
@@ -67,9 +100,13 @@ export function connectTransitionHooks(lookup: HookLookup, watching: readonly Tr
 }
 
 /** Columns written together with the state (what was paid, by which attempt…); never the state itself. */
-export type StateChanges = Omit<Updateable<TransactionTable>, "state" | "state_changed_at" | "id" | "merchant_id" | "plugin">;
+export type StateChanges = Omit<
+  Updateable<TransactionTable>,
+  "state" | "state_changed_at" | "id" | "merchant_id" | "plugin"
+>;
 
-export type TransitionOutcome = { ok: true; from: TransactionState; transaction: EventTransaction } | (Refusal & { state?: TransactionState });
+export type TransitionOutcome =
+  { ok: true; from: TransactionState; transaction: EventTransaction } | (Refusal & { state?: TransactionState });
 
 let savepoints = 0;
 
@@ -83,7 +120,10 @@ async function watchApart(trx: DB, watch: TransitionHook, event: TransitionEvent
     try {
       await watch(trx, event);
     } catch (error) {
-      log.error({ transaction_id: event.transaction.id, to: event.to, error: errorField(error) }, "a watcher of a transaction's change failed");
+      log.error(
+        { transaction_id: event.transaction.id, to: event.to, error: errorField(error) },
+        "a watcher of a transaction's change failed",
+      );
     }
     return;
   }
@@ -93,7 +133,10 @@ async function watchApart(trx: DB, watch: TransitionHook, event: TransitionEvent
     await watch(trx, event);
   } catch (error) {
     await sql`rollback to savepoint ${name}`.execute(trx);
-    log.error({ transaction_id: event.transaction.id, to: event.to, error: errorField(error) }, "a watcher of a transaction's change failed");
+    log.error(
+      { transaction_id: event.transaction.id, to: event.to, error: errorField(error) },
+      "a watcher of a transaction's change failed",
+    );
   }
   await sql`release savepoint ${name}`.execute(trx);
 }
@@ -112,7 +155,10 @@ export async function transitionTransaction(
   cause: TransitionCause,
   options: { from?: readonly TransactionState[]; changes?: StateChanges } = {},
 ): Promise<TransitionOutcome> {
-  if (!hookOf) throw new Error("transitionTransaction: the sections' hooks are not connected (start the platform through app/boot)");
+  if (!hookOf)
+    throw new Error(
+      "transitionTransaction: the sections' hooks are not connected (start the platform through app/boot)",
+    );
   let query = trx.selectFrom("transactions").select(EVENT_COLUMNS).where("id", "=", id);
   if (engineOf(trx) === "postgres") query = query.forUpdate();
   const current = await query.executeTakeFirst();
@@ -128,7 +174,8 @@ export async function transitionTransaction(
     .where("id", "=", id)
     .where("state", "=", from)
     .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) return { ...refuse("transition.not_allowed", { params: { from, to } }), state: from };
+  if (Number(updated.numUpdatedRows) !== 1)
+    return { ...refuse("transition.not_allowed", { params: { from, to } }), state: from };
   const transaction = { ...current, state: to };
   await hookOf(current.plugin)?.(trx, { transaction, from, to, cause });
   for (const watch of watchers) await watchApart(trx, watch, { transaction, from, to, cause });
@@ -136,7 +183,11 @@ export async function transitionTransaction(
   if (event && "attemptId" in cause) {
     const gateway = await trx
       .selectFrom("payment_attempts")
-      .innerJoin("gateways", (join) => join.onRef("gateways.code", "=", "payment_attempts.gateway_code").on("gateways.merchant_id", "=", current.merchant_id))
+      .innerJoin("gateways", (join) =>
+        join
+          .onRef("gateways.code", "=", "payment_attempts.gateway_code")
+          .on("gateways.merchant_id", "=", current.merchant_id),
+      )
       .select(["gateways.code", "gateways.mode"])
       .where("payment_attempts.id", "=", cause.attemptId)
       .executeTakeFirst();
@@ -155,7 +206,10 @@ export async function transitionTransaction(
  * What a section says of a new transaction; the core adds its id, order number, state and times,
  * and its unit when the section names none (the merchant's default).
  */
-export type NewTransaction = Omit<Insertable<TransactionTable>, "id" | "order_no" | "unit_id" | "state" | "created_at" | "state_changed_at" | "deleted_at" | "customer_email_lc"> & {
+export type NewTransaction = Omit<
+  Insertable<TransactionTable>,
+  "id" | "order_no" | "unit_id" | "state" | "created_at" | "state_changed_at" | "deleted_at" | "customer_email_lc"
+> & {
   /** One of the merchant's units (another merchant's is refused by a throw: the section checks it first). */
   unit_id?: number | null;
 };
@@ -165,7 +219,10 @@ export type NewTransaction = Omit<Insertable<TransactionTable>, "id" | "order_no
  * next order number (taken under the merchant's lock), its unit (the default unless named), and its place in the
  * running totals. Run it inside writeTransaction.
  */
-export async function createTransaction(trx: DB, values: NewTransaction): Promise<{ id: string; orderNo: number; createdAt: string }> {
+export async function createTransaction(
+  trx: DB,
+  values: NewTransaction,
+): Promise<{ id: string; orderNo: number; createdAt: string }> {
   await lockMerchant(trx, values.merchant_id);
   const { last } = await trx
     .selectFrom("transactions")
@@ -173,7 +230,9 @@ export async function createTransaction(trx: DB, values: NewTransaction): Promis
     .where("merchant_id", "=", values.merchant_id)
     .executeTakeFirstOrThrow();
   const orderNo = Number(last ?? 0) + 1;
-  const unit = await unitOf(trx, values.merchant_id, values.unit_id ?? null).select("id").executeTakeFirst();
+  const unit = await unitOf(trx, values.merchant_id, values.unit_id ?? null)
+    .select("id")
+    .executeTakeFirst();
   if (values.unit_id && !unit) throw new Error(`unit ${values.unit_id} is not merchant ${values.merchant_id}'s`);
   const id = publicId();
   const createdAt = nowIso();
@@ -191,7 +250,11 @@ export async function createTransaction(trx: DB, values: NewTransaction): Promis
       deleted_at: null,
     })
     .execute();
-  await bumpTotals(trx, { merchantId: values.merchant_id, plugin: values.plugin, currency: values.currency_code, at: createdAt }, { generated_count: 1, generated_amount: values.amount });
+  await bumpTotals(
+    trx,
+    { merchantId: values.merchant_id, plugin: values.plugin, currency: values.currency_code, at: createdAt },
+    { generated_count: 1, generated_amount: values.amount },
+  );
   return { id, orderNo, createdAt };
 }
 
@@ -204,7 +267,11 @@ const CREATE_BATCH = 400;
  * default unit, the running totals — with one read of each and the rows inserted in batches.
  * Answers their ids and order numbers in the order given. Run it inside writeTransaction.
  */
-export async function createTransactions(trx: DB, merchantId: number, rows: readonly Omit<NewTransaction, "merchant_id" | "unit_id">[]): Promise<{ id: string; orderNo: number; createdAt: string }[]> {
+export async function createTransactions(
+  trx: DB,
+  merchantId: number,
+  rows: readonly Omit<NewTransaction, "merchant_id" | "unit_id">[],
+): Promise<{ id: string; orderNo: number; createdAt: string }[]> {
   if (rows.length === 0) return [];
   await lockMerchant(trx, merchantId);
   const { last } = await trx
@@ -244,7 +311,11 @@ export async function createTransactions(trx: DB, merchantId: number, rows: read
     totals.set(key, total);
   }
   for (const total of totals.values()) {
-    await bumpTotals(trx, { merchantId, plugin: total.plugin, currency: total.currency, at: createdAt }, { generated_count: total.count, generated_amount: total.amount });
+    await bumpTotals(
+      trx,
+      { merchantId, plugin: total.plugin, currency: total.currency, at: createdAt },
+      { generated_count: total.count, generated_amount: total.amount },
+    );
   }
   return made;
 }

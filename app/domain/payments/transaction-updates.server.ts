@@ -51,7 +51,12 @@ export async function updateTransactionFields(
     if (input.plugin) query = query.where("plugin", "=", input.plugin);
     const updated = await query.returning("order_no").executeTakeFirst();
     if (!updated) return refuse("api.not_found");
-    const audit = { merchantId: input.merchantId, actor: input.actor, objectType: "transaction", objectId: input.transactionId };
+    const audit = {
+      merchantId: input.merchantId,
+      actor: input.actor,
+      objectType: "transaction",
+      objectId: input.transactionId,
+    };
     if (input.auditAs === "attachment" && changes.attachment !== undefined) {
       await recordAudit(trx, {
         ...audit,
@@ -61,10 +66,18 @@ export async function updateTransactionFields(
     } else {
       const described = list(
         Object.entries(changes).map(([name, value]) =>
-          name === "seen" ? word(value ? "audit_entry.changes.seen" : "audit_entry.changes.unseen") : value === null ? word(`audit_entry.changes.${name}_cleared`, `${name}: —`) : `${attachmentName(String(value))}`,
+          name === "seen"
+            ? word(value ? "audit_entry.changes.seen" : "audit_entry.changes.unseen")
+            : value === null
+              ? word(`audit_entry.changes.${name}_cleared`, `${name}: —`)
+              : `${attachmentName(String(value))}`,
         ),
       );
-      await recordAudit(trx, { ...audit, action: "transaction_update", params: { orderNo: updated.order_no, changes: described } });
+      await recordAudit(trx, {
+        ...audit,
+        action: "transaction_update",
+        params: { orderNo: updated.order_no, changes: described },
+      });
     }
     return { ok: true };
   });

@@ -40,9 +40,20 @@ export async function expireUnstartedPayment(trx: DB, transactionId: string) {
   if (engineOf(trx) === "postgres") query = query.forUpdate();
   const row = await query.executeTakeFirst();
   if (!row || !PAYABLE_STATES.includes(row.state)) return false;
-  const attempt = await trx.selectFrom("payment_attempts").select("id").where("transaction_id", "=", transactionId).limit(1).executeTakeFirst();
+  const attempt = await trx
+    .selectFrom("payment_attempts")
+    .select("id")
+    .where("transaction_id", "=", transactionId)
+    .limit(1)
+    .executeTakeFirst();
   if (attempt) return false;
-  const moved = await transitionTransaction(trx, transactionId, "expired", { kind: "expired" }, { from: PAYABLE_STATES });
+  const moved = await transitionTransaction(
+    trx,
+    transactionId,
+    "expired",
+    { kind: "expired" },
+    { from: PAYABLE_STATES },
+  );
   return moved.ok;
 }
 
@@ -51,5 +62,6 @@ export async function expireUnstartedPayment(trx: DB, transactionId: string) {
  * two of them racing both count the other's hold. Taken first in the checkout's write.
  */
 export async function lockCheckoutsOf(trx: DB, merchantId: number, key: string) {
-  if (engineOf(trx) === "postgres") await sql`select pg_advisory_xact_lock(${merchantId}, hashtext(${key}))`.execute(trx);
+  if (engineOf(trx) === "postgres")
+    await sql`select pg_advisory_xact_lock(${merchantId}, hashtext(${key}))`.execute(trx);
 }

@@ -11,7 +11,14 @@ import { PAYABLE_SECTIONS } from "~/sections/registry";
 import type { AttemptForGateway, GatewayAdapter, GatewayOutcome, WalletPayment } from "./gateways/gateway";
 import { GATEWAY_KINDS, walletsOf, type GatewayKindDefinition } from "./gateways/registry";
 import { payAttemptWithWallet } from "./wallet-payments.server";
-import { applePaySetup, domainAssociationFile, isApplePayValidationUrl, requestMerchantSession, saveWalletSettings, walletSettingsView } from "./wallet-settings.server";
+import {
+  applePaySetup,
+  domainAssociationFile,
+  isApplePayValidationUrl,
+  requestMerchantSession,
+  saveWalletSettings,
+  walletSettingsView,
+} from "./wallet-settings.server";
 
 let database: TestDatabase;
 let shop: Awaited<ReturnType<typeof seedMerchant>>;
@@ -20,7 +27,12 @@ const addresses = { publicBaseUrl: "https://pay.example", internalBaseUrl: "http
 /** What the fake gateway was asked, and what it answers next. */
 const calls: { attempt: AttemptForGateway; wallet: WalletPayment }[] = [];
 type Answer = (attempt: AttemptForGateway) => GatewayOutcome & { gatewayReference?: string };
-const approve: Answer = (attempt) => ({ status: "success", amount: attempt.total, refs: { paymentId: `PAY-${attempt.trackId}` }, gatewayReference: `ORDER-${attempt.id}` });
+const approve: Answer = (attempt) => ({
+  status: "success",
+  amount: attempt.total,
+  refs: { paymentId: `PAY-${attempt.trackId}` },
+  gatewayReference: `ORDER-${attempt.id}`,
+});
 let answer = approve;
 
 /** A gateway kind that takes wallets, standing in for a real one behind the port. */
@@ -45,7 +57,14 @@ const kinds = GATEWAY_KINDS as Record<string, GatewayKindDefinition>;
 beforeAll(async () => {
   database = await createTestDatabase();
   shop = await seedMerchant(database.db, "Wallet");
-  kinds.wallet_test = { adapter: walletGateway, settings: { credentials: [{ field: "merchant_id", key: "merchantId", required: true, secret: false }] }, operations: ["refund"], wallets: ["apple_pay", "google_pay"], googlePay: { gateway: "examplegateway", merchantIdCredential: "merchant_id" }, sessionMinutes: 30 };
+  kinds.wallet_test = {
+    adapter: walletGateway,
+    settings: { credentials: [{ field: "merchant_id", key: "merchantId", required: true, secret: false }] },
+    operations: ["refund"],
+    wallets: ["apple_pay", "google_pay"],
+    googlePay: { gateway: "examplegateway", merchantIdCredential: "merchant_id" },
+    sessionMinutes: 30,
+  };
   await database.db
     .insertInto("gateways")
     .values({
@@ -106,11 +125,19 @@ function pay(transactionId: string, input: Partial<Parameters<typeof payAttemptW
 }
 
 async function transactionRow(id: string) {
-  return database.db.selectFrom("transactions").select(["state", "paid_amount", "paid_attempt_id"]).where("id", "=", id).executeTakeFirstOrThrow();
+  return database.db
+    .selectFrom("transactions")
+    .select(["state", "paid_amount", "paid_attempt_id"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
 }
 
 async function attemptsOf(transactionId: string) {
-  return database.db.selectFrom("payment_attempts").select(["id", "state", "total", "result_code", "gateway_reference"]).where("transaction_id", "=", transactionId).execute();
+  return database.db
+    .selectFrom("payment_attempts")
+    .select(["id", "state", "total", "result_code", "gateway_reference"])
+    .where("transaction_id", "=", transactionId)
+    .execute();
 }
 
 async function setUpApplePay() {
@@ -127,15 +154,48 @@ async function setUpApplePay() {
 
 describe("the installation's wallet settings", () => {
   it("refuse a wrong identifier, a certificate without its key or with another's, and an expired one, changing nothing", async () => {
-    const base = { appleMerchantIdentifier: "merchant.com.example.pay", appleDisplayName: "Example Pay", appleDomainAssociation: "", appleCertificate: IDENTITY_CERTIFICATE, appleKey: IDENTITY_KEY, googleMerchantId: "" };
-    expect(await saveWalletSettings(database.db, { ...base, appleMerchantIdentifier: "com.example.pay" })).toMatchObject({ ok: false, code: "operator.wallets.errors.merchant_identifier", field: "apple_merchant_identifier" });
-    expect(await saveWalletSettings(database.db, { ...base, appleKey: "" })).toMatchObject({ ok: false, code: "operator.wallets.errors.certificate_pair", field: "apple_key" });
-    expect(await saveWalletSettings(database.db, { ...base, appleKey: OTHER_KEY })).toMatchObject({ ok: false, code: "operator.wallets.errors.certificate_pair", field: "apple_key" });
-    expect(await saveWalletSettings(database.db, { ...base, appleCertificate: "not a certificate" })).toMatchObject({ ok: false, code: "operator.wallets.errors.certificate" });
-    expect(await saveWalletSettings(database.db, { ...base, appleCertificate: "", appleKey: "" })).toMatchObject({ ok: false, code: "operator.wallets.errors.certificate_missing" });
-    expect(await saveWalletSettings(database.db, { ...base, googleMerchantId: "BCR2 DN4T" })).toMatchObject({ ok: false, field: "google_merchant_id" });
+    const base = {
+      appleMerchantIdentifier: "merchant.com.example.pay",
+      appleDisplayName: "Example Pay",
+      appleDomainAssociation: "",
+      appleCertificate: IDENTITY_CERTIFICATE,
+      appleKey: IDENTITY_KEY,
+      googleMerchantId: "",
+    };
+    expect(
+      await saveWalletSettings(database.db, { ...base, appleMerchantIdentifier: "com.example.pay" }),
+    ).toMatchObject({
+      ok: false,
+      code: "operator.wallets.errors.merchant_identifier",
+      field: "apple_merchant_identifier",
+    });
+    expect(await saveWalletSettings(database.db, { ...base, appleKey: "" })).toMatchObject({
+      ok: false,
+      code: "operator.wallets.errors.certificate_pair",
+      field: "apple_key",
+    });
+    expect(await saveWalletSettings(database.db, { ...base, appleKey: OTHER_KEY })).toMatchObject({
+      ok: false,
+      code: "operator.wallets.errors.certificate_pair",
+      field: "apple_key",
+    });
+    expect(await saveWalletSettings(database.db, { ...base, appleCertificate: "not a certificate" })).toMatchObject({
+      ok: false,
+      code: "operator.wallets.errors.certificate",
+    });
+    expect(await saveWalletSettings(database.db, { ...base, appleCertificate: "", appleKey: "" })).toMatchObject({
+      ok: false,
+      code: "operator.wallets.errors.certificate_missing",
+    });
+    expect(await saveWalletSettings(database.db, { ...base, googleMerchantId: "BCR2 DN4T" })).toMatchObject({
+      ok: false,
+      field: "google_merchant_id",
+    });
     advanceClock(101 * 366 * 24 * 3600 * 1000);
-    expect(await saveWalletSettings(database.db, base)).toMatchObject({ ok: false, code: "operator.wallets.errors.certificate_expired" });
+    expect(await saveWalletSettings(database.db, base)).toMatchObject({
+      ok: false,
+      code: "operator.wallets.errors.certificate_expired",
+    });
     resetClock();
     expect(await applePaySetup(database.db)).toBeNull();
     expect(await domainAssociationFile(database.db)).toBeNull();
@@ -143,15 +203,35 @@ describe("the installation's wallet settings", () => {
 
   it("keep the certificate and key sealed, and keep them and the association file when saved again without them", async () => {
     await setUpApplePay();
-    const row = await database.db.selectFrom("wallet_settings").select(["apple_identity_certificate", "apple_identity_key"]).executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom("wallet_settings")
+      .select(["apple_identity_certificate", "apple_identity_key"])
+      .executeTakeFirstOrThrow();
     expect(row.apple_identity_key).not.toContain("PRIVATE KEY");
     expect(row.apple_identity_certificate).not.toContain("CERTIFICATE");
     expect(unseal(row.apple_identity_key!)).toBe(IDENTITY_KEY);
-    expect(await saveWalletSettings(database.db, { appleMerchantIdentifier: "merchant.com.example.pay", appleDisplayName: "Example Pay Kuwait", appleDomainAssociation: "", appleCertificate: "", appleKey: "", googleMerchantId: "BCR2DN4T" })).toEqual({ ok: true });
-    expect(await applePaySetup(database.db)).toMatchObject({ displayName: "Example Pay Kuwait", certificate: IDENTITY_CERTIFICATE, key: IDENTITY_KEY });
+    expect(
+      await saveWalletSettings(database.db, {
+        appleMerchantIdentifier: "merchant.com.example.pay",
+        appleDisplayName: "Example Pay Kuwait",
+        appleDomainAssociation: "",
+        appleCertificate: "",
+        appleKey: "",
+        googleMerchantId: "BCR2DN4T",
+      }),
+    ).toEqual({ ok: true });
+    expect(await applePaySetup(database.db)).toMatchObject({
+      displayName: "Example Pay Kuwait",
+      certificate: IDENTITY_CERTIFICATE,
+      key: IDENTITY_KEY,
+    });
     expect(await domainAssociationFile(database.db)).toBe("7B2270737049...");
     const view = await walletSettingsView(database.db);
-    expect(view).toMatchObject({ appleMerchantIdentifier: "merchant.com.example.pay", hasDomainAssociation: true, googleMerchantId: "BCR2DN4T" });
+    expect(view).toMatchObject({
+      appleMerchantIdentifier: "merchant.com.example.pay",
+      hasDomainAssociation: true,
+      googleMerchantId: "BCR2DN4T",
+    });
     expect(JSON.stringify(view)).not.toContain("PRIVATE KEY");
   });
 });
@@ -185,7 +265,12 @@ describe("Apple Pay's merchant validation", () => {
     await setUpApplePay();
     const fetching = vi.spyOn(globalThis, "fetch");
     try {
-      const outcome = await requestMerchantSession(database.db, { validationUrl: "https://169.254.169.254/latest/meta-data", domain: "pay.example", sandboxOrigins: ["https://pay.example"], internalBaseUrl: addresses.internalBaseUrl });
+      const outcome = await requestMerchantSession(database.db, {
+        validationUrl: "https://169.254.169.254/latest/meta-data",
+        domain: "pay.example",
+        sandboxOrigins: ["https://pay.example"],
+        internalBaseUrl: addresses.internalBaseUrl,
+      });
       expect(outcome).toMatchObject({ ok: false, code: "pay.errors.wallet_validation_url", field: "validation_url" });
       expect(fetching).not.toHaveBeenCalled();
     } finally {
@@ -195,13 +280,25 @@ describe("Apple Pay's merchant validation", () => {
 
   it("in sandbox mode asks the stand-in with the merchant identifier, display name, initiative web and the domain, and answers its session", async () => {
     await setUpApplePay();
-    const fetching = vi.spyOn(globalThis, "fetch").mockResolvedValue(Response.json({ merchantSessionIdentifier: "SSH1", domainName: "pay.example" }));
+    const fetching = vi
+      .spyOn(globalThis, "fetch")
+      .mockResolvedValue(Response.json({ merchantSessionIdentifier: "SSH1", domainName: "pay.example" }));
     try {
-      const outcome = await requestMerchantSession(database.db, { validationUrl: "https://apple-pay-gateway-cert.apple.com/paymentservices/startSession", domain: "pay.example", sandboxOrigins: ["https://pay.example"], internalBaseUrl: addresses.internalBaseUrl });
+      const outcome = await requestMerchantSession(database.db, {
+        validationUrl: "https://apple-pay-gateway-cert.apple.com/paymentservices/startSession",
+        domain: "pay.example",
+        sandboxOrigins: ["https://pay.example"],
+        internalBaseUrl: addresses.internalBaseUrl,
+      });
       expect(outcome).toEqual({ ok: true, session: { merchantSessionIdentifier: "SSH1", domainName: "pay.example" } });
       const [url, init] = fetching.mock.calls[0]!;
       expect(String(url)).toBe("http://127.0.0.1:9/sandbox/apple-pay/paymentservices/paymentSession");
-      expect(JSON.parse(String(init?.body))).toEqual({ merchantIdentifier: "merchant.com.example.pay", displayName: "Example Pay", initiative: "web", initiativeContext: "pay.example" });
+      expect(JSON.parse(String(init?.body))).toEqual({
+        merchantIdentifier: "merchant.com.example.pay",
+        displayName: "Example Pay",
+        initiative: "web",
+        initiativeContext: "pay.example",
+      });
     } finally {
       fetching.mockRestore();
     }
@@ -215,14 +312,20 @@ describe("paying with a wallet's token", () => {
     const token = JSON.stringify({ paymentData: { data: "encrypted-1" }, transactionIdentifier: "T1" });
     const outcome = await pay(transaction.id, { token });
     expect(outcome).toMatchObject({ ok: true, state: "success" });
-    expect(outcome.ok && outcome.resultUrl).toBe(`https://pay.example/en/pay/attempt-detail/${outcome.ok && outcome.attemptId}`);
+    expect(outcome.ok && outcome.resultUrl).toBe(
+      `https://pay.example/en/pay/attempt-detail/${outcome.ok && outcome.attemptId}`,
+    );
     expect(calls).toHaveLength(1);
     expect(calls[0]!.wallet).toEqual({ provider: "apple_pay", token });
     expect(calls[0]!.attempt.total).toBe(12600);
     expect(await transactionRow(transaction.id)).toMatchObject({ state: "paid", paid_amount: 12600 });
     const [attempt] = await attemptsOf(transaction.id);
     expect(attempt).toMatchObject({ state: "success", gateway_reference: `ORDER-${attempt!.id}` });
-    const ledger = await database.db.selectFrom("ledger_entries").select("amount").where("transaction_id", "=", transaction.id).execute();
+    const ledger = await database.db
+      .selectFrom("ledger_entries")
+      .select("amount")
+      .where("transaction_id", "=", transaction.id)
+      .execute();
     expect(ledger).toEqual([{ amount: 12600 }]);
   });
 
@@ -244,7 +347,11 @@ describe("paying with a wallet's token", () => {
     expect(calls).toHaveLength(1);
     expect(await attemptsOf(transaction.id)).toHaveLength(1);
     const other = await create();
-    expect(await pay(other.id, { token })).toMatchObject({ ok: false, error: "pay.errors.wallet_token", field: "token" });
+    expect(await pay(other.id, { token })).toMatchObject({
+      ok: false,
+      error: "pay.errors.wallet_token",
+      field: "token",
+    });
     expect(await attemptsOf(other.id)).toEqual([]);
     expect(calls).toHaveLength(1);
   });
@@ -252,8 +359,15 @@ describe("paying with a wallet's token", () => {
   it("refuses a total other than the one charged before any attempt, and records a gateway's other amount as an error, once", async () => {
     await setUpApplePay();
     const transaction = await create();
-    expect(await pay(transaction.id, { total: "12.500" })).toMatchObject({ ok: false, error: "pay.errors.wallet_total_changed", field: "amount" });
-    expect(await pay(transaction.id, { total: "twelve" })).toMatchObject({ ok: false, error: "pay.errors.wallet_total_changed" });
+    expect(await pay(transaction.id, { total: "12.500" })).toMatchObject({
+      ok: false,
+      error: "pay.errors.wallet_total_changed",
+      field: "amount",
+    });
+    expect(await pay(transaction.id, { total: "twelve" })).toMatchObject({
+      ok: false,
+      error: "pay.errors.wallet_total_changed",
+    });
     expect(await attemptsOf(transaction.id)).toEqual([]);
     expect(calls).toHaveLength(0);
     answer = (attempt) => ({ status: "success", amount: attempt.total - 100, refs: {} });
@@ -265,7 +379,10 @@ describe("paying with a wallet's token", () => {
   it("pays a typed amount on an editable request at the total the sheet showed", async () => {
     await setUpApplePay();
     const transaction = await create({ editable_amount: "on", min_amount: "1", max_amount: "100" });
-    expect(await pay(transaction.id, { amountText: "20", total: "20.100" })).toMatchObject({ ok: true, state: "success" });
+    expect(await pay(transaction.id, { amountText: "20", total: "20.100" })).toMatchObject({
+      ok: true,
+      state: "success",
+    });
     expect(calls[0]!.attempt.total).toBe(20100);
   });
 
@@ -278,13 +395,23 @@ describe("paying with a wallet's token", () => {
     const knetOnly = await create({ pg_codes: ["knet-sandbox"] });
     expect(await pay(knetOnly.id)).toMatchObject({ ok: false, error: "pay.errors.choose_gateway" });
     const transaction = await create({ pg_codes: ["knet-sandbox", "mpgs-sandbox", "wallet-gateway"] });
-    expect(await pay(transaction.id, { gatewayCode: "knet-sandbox", total: "12.500" })).toMatchObject({ ok: false, error: "pay.errors.choose_gateway", field: "gateway_code" });
-    expect(await pay(transaction.id, { gatewayCode: "knet-sandbox", total: "12.500" })).toMatchObject({ ok: false, error: "pay.errors.choose_gateway" });
+    expect(await pay(transaction.id, { gatewayCode: "knet-sandbox", total: "12.500" })).toMatchObject({
+      ok: false,
+      error: "pay.errors.choose_gateway",
+      field: "gateway_code",
+    });
+    expect(await pay(transaction.id, { gatewayCode: "knet-sandbox", total: "12.500" })).toMatchObject({
+      ok: false,
+      error: "pay.errors.choose_gateway",
+    });
     expect(await pay(transaction.id, { token: "" })).toMatchObject({ ok: false, error: "pay.errors.wallet_token" });
     await database.db.deleteFrom("wallet_settings").execute();
     expect(await pay(transaction.id)).toMatchObject({ ok: false, error: "pay.errors.choose_gateway" });
     // Google Pay needs no Apple settings.
-    expect(await pay(transaction.id, { provider: "google_pay", token: "google-token" })).toMatchObject({ ok: true, state: "success" });
+    expect(await pay(transaction.id, { provider: "google_pay", token: "google-token" })).toMatchObject({
+      ok: true,
+      state: "success",
+    });
     expect(await attemptsOf(knetOnly.id)).toEqual([]);
     expect(calls.map((call) => call.wallet.provider)).toEqual(["apple_pay", "google_pay"]);
   });

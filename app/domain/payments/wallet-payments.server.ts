@@ -59,18 +59,38 @@ export async function payAttemptWithWallet(
     answers?: CheckoutAnswers | null;
   },
 ): Promise<WalletPayOutcome> {
-  if (!input.token || input.token.length > MAX_WALLET_TOKEN) return { ok: false, error: "pay.errors.wallet_token", field: "token" };
+  if (!input.token || input.token.length > MAX_WALLET_TOKEN)
+    return { ok: false, error: "pay.errors.wallet_token", field: "token" };
   const submissionToken = sha256(`wallet:${input.provider}:${input.token}`);
-  const used = await db.selectFrom("payment_attempts").select(["transaction_id"]).where("submission_token", "=", submissionToken).executeTakeFirst();
-  if (used && used.transaction_id !== input.transactionId) return { ok: false, error: "pay.errors.wallet_token", field: "token" };
+  const used = await db
+    .selectFrom("payment_attempts")
+    .select(["transaction_id"])
+    .where("submission_token", "=", submissionToken)
+    .executeTakeFirst();
+  if (used && used.transaction_id !== input.transactionId)
+    return { ok: false, error: "pay.errors.wallet_token", field: "token" };
   const applePayReady = input.provider === "apple_pay" ? (await applePaySetup(db)) !== null : false;
   const opened = await openAttempt(
     db,
-    { transactionId: input.transactionId, gatewayCode: input.gatewayCode, amountText: input.amountText, submissionToken, lang: input.lang, addresses: input.addresses, plugins: input.plugins, answers: input.answers },
+    {
+      transactionId: input.transactionId,
+      gatewayCode: input.gatewayCode,
+      amountText: input.amountText,
+      submissionToken,
+      lang: input.lang,
+      addresses: input.addresses,
+      plugins: input.plugins,
+      answers: input.answers,
+    },
     { accepts: (gateway) => offersWallet(gateway, input.provider, applePayReady), expectedTotal: input.total },
   );
   if (!opened.ok) return opened;
-  const result = (attempt: { id: string; lang: string; state: string }) => ({ ok: true as const, attemptId: attempt.id, state: attempt.state, resultUrl: resultPageUrl(input.addresses, attempt) });
+  const result = (attempt: { id: string; lang: string; state: string }) => ({
+    ok: true as const,
+    attemptId: attempt.id,
+    state: attempt.state,
+    resultUrl: resultPageUrl(input.addresses, attempt),
+  });
   // The same token again: what became of it, without asking the gateway to take it twice.
   if (opened.kind === "submitted") return result(opened.attempt);
   const { attempt, gateway } = opened;
@@ -78,14 +98,22 @@ export async function payAttemptWithWallet(
   let outcome: GatewayOutcome & { gatewayReference?: string };
   try {
     if (!adapter.payWithWallet) throw new Error(`${gateway.kind} takes no wallet`);
-    outcome = await adapter.payWithWallet(toGatewayConfig(gateway, input.addresses), gatewayAttempt(attempt), { provider: input.provider, token: input.token });
+    outcome = await adapter.payWithWallet(toGatewayConfig(gateway, input.addresses), gatewayAttempt(attempt), {
+      provider: input.provider,
+      token: input.token,
+    });
   } catch (error) {
     // The gateway may have taken the money: only it can say, when asked.
     log.warn({ error: errorField(error) }, "wallet payment failed");
     return result(await settleByInquiry(db, attempt, input.addresses));
   }
   if (outcome.gatewayReference) {
-    await db.updateTable("payment_attempts").set({ gateway_reference: outcome.gatewayReference }).where("id", "=", attempt.id).where("gateway_reference", "is", null).execute();
+    await db
+      .updateTable("payment_attempts")
+      .set({ gateway_reference: outcome.gatewayReference })
+      .where("id", "=", attempt.id)
+      .where("gateway_reference", "is", null)
+      .execute();
   }
   await completeAttempt(db, attempt.id, heldToTotal(outcome, attempt.total));
   return result((await findAttempt(db, attempt.id))!);
@@ -95,11 +123,21 @@ export type WalletOffers = {
   /** The method Apple Pay pays with: the first of the page's choices whose gateway takes it, once Apple Pay is set up. */
   applePay: { gatewayCode: string; merchantIdentifier: string } | null;
   /** Google Pay's request: the gateway's name in Google's tokenization and the merchant's id at it. */
-  googlePay: { gatewayCode: string; gateway: string; gatewayMerchantId: string; googleMerchantId: string | null } | null;
+  googlePay: {
+    gatewayCode: string;
+    gateway: string;
+    gatewayMerchantId: string;
+    googleMerchantId: string | null;
+  } | null;
 };
 
 /** Which wallets a pay page offers, and through which of its methods. */
-export async function walletOffers(db: DB, merchantId: number, choices: readonly { gateway_code: string; kind: string }[], addresses: PlatformAddresses): Promise<WalletOffers> {
+export async function walletOffers(
+  db: DB,
+  merchantId: number,
+  choices: readonly { gateway_code: string; kind: string }[],
+  addresses: PlatformAddresses,
+): Promise<WalletOffers> {
   const offered = choices.filter((choice) => walletsOf(choice.kind).length > 0);
   if (!offered.length) return { applePay: null, googlePay: null };
   const apple = await applePaySetup(db);
@@ -110,13 +148,30 @@ export async function walletOffers(db: DB, merchantId: number, choices: readonly
   const gateway = googleChoice ? await findMerchantGateway(db, merchantId, googleChoice.gateway_code) : undefined;
   if (googleChoice && tokenization && gateway) {
     const gatewayMerchantId = toGatewayConfig(gateway, addresses).credentials[tokenization.merchantIdCredential];
-    if (gatewayMerchantId) googlePay = { gatewayCode: googleChoice.gateway_code, gateway: tokenization.gateway, gatewayMerchantId, googleMerchantId: await googleMerchantId(db) };
+    if (gatewayMerchantId)
+      googlePay = {
+        gatewayCode: googleChoice.gateway_code,
+        gateway: tokenization.gateway,
+        gatewayMerchantId,
+        googleMerchantId: await googleMerchantId(db),
+      };
   }
-  return { applePay: appleChoice && apple ? { gatewayCode: appleChoice.gateway_code, merchantIdentifier: apple.merchantIdentifier } : null, googlePay };
+  return {
+    applePay:
+      appleChoice && apple
+        ? { gatewayCode: appleChoice.gateway_code, merchantIdentifier: apple.merchantIdentifier }
+        : null,
+    googlePay,
+  };
 }
 
 /** The wallets a transaction's pay page offers now; none when it cannot be paid. (Reading it does not count as the customer opening the link.) */
-export async function walletOffersFor(db: DB, transactionId: string, plugins: readonly string[], addresses: PlatformAddresses): Promise<WalletOffers> {
+export async function walletOffersFor(
+  db: DB,
+  transactionId: string,
+  plugins: readonly string[],
+  addresses: PlatformAddresses,
+): Promise<WalletOffers> {
   const page = await loadPayPage(db, transactionId, plugins, { opens: false });
   if (page.status !== "payable") return { applePay: null, googlePay: null };
   const choices = await payChoicesFor(db, page.transaction, page.transaction.amount, "en");

@@ -27,7 +27,14 @@ export type WalletSettingsView = {
 async function readRow(db: DB) {
   return db
     .selectFrom("wallet_settings")
-    .select(["apple_merchant_identifier", "apple_display_name", "apple_domain_association", "apple_identity_certificate", "apple_identity_key", "google_merchant_id"])
+    .select([
+      "apple_merchant_identifier",
+      "apple_display_name",
+      "apple_domain_association",
+      "apple_identity_certificate",
+      "apple_identity_key",
+      "google_merchant_id",
+    ])
     .where("id", "=", SETTINGS_ID)
     .executeTakeFirst();
 }
@@ -35,12 +42,16 @@ async function readRow(db: DB) {
 /** What the operator's page shows. */
 export async function walletSettingsView(db: DB): Promise<WalletSettingsView> {
   const row = await readRow(db);
-  const certificate = row?.apple_identity_certificate ? new X509Certificate(unseal(row.apple_identity_certificate)) : null;
+  const certificate = row?.apple_identity_certificate
+    ? new X509Certificate(unseal(row.apple_identity_certificate))
+    : null;
   return {
     appleMerchantIdentifier: row?.apple_merchant_identifier ?? "",
     appleDisplayName: row?.apple_display_name ?? "",
     hasDomainAssociation: Boolean(row?.apple_domain_association),
-    certificate: certificate ? { subject: certificate.subject.replace(/\n/g, ", "), validTo: new Date(certificate.validTo).toISOString() } : null,
+    certificate: certificate
+      ? { subject: certificate.subject.replace(/\n/g, ", "), validTo: new Date(certificate.validTo).toISOString() }
+      : null,
     googleMerchantId: row?.google_merchant_id ?? "",
   };
 }
@@ -50,7 +61,13 @@ export type ApplePaySetup = { merchantIdentifier: string; displayName: string; c
 
 export async function applePaySetup(db: DB): Promise<ApplePaySetup | null> {
   const row = await readRow(db);
-  if (!row?.apple_merchant_identifier || !row.apple_display_name || !row.apple_identity_certificate || !row.apple_identity_key) return null;
+  if (
+    !row?.apple_merchant_identifier ||
+    !row.apple_display_name ||
+    !row.apple_identity_certificate ||
+    !row.apple_identity_key
+  )
+    return null;
   return {
     merchantIdentifier: row.apple_merchant_identifier,
     displayName: row.apple_display_name,
@@ -97,25 +114,38 @@ export async function saveWalletSettings(db: DB, input: WalletSettingsInput): Pr
   const identifier = input.appleMerchantIdentifier.trim();
   const displayName = input.appleDisplayName.trim();
   const google = input.googleMerchantId.trim();
-  if (identifier && !MERCHANT_IDENTIFIER.test(identifier)) return refuse("operator.wallets.errors.merchant_identifier", { field: "apple_merchant_identifier" });
-  if (Array.from(displayName).length > 64) return refuse("operator.wallets.errors.display_name", { field: "apple_display_name" });
-  if (identifier && !displayName) return refuse("operator.wallets.errors.display_name", { field: "apple_display_name" });
+  if (identifier && !MERCHANT_IDENTIFIER.test(identifier))
+    return refuse("operator.wallets.errors.merchant_identifier", { field: "apple_merchant_identifier" });
+  if (Array.from(displayName).length > 64)
+    return refuse("operator.wallets.errors.display_name", { field: "apple_display_name" });
+  if (identifier && !displayName)
+    return refuse("operator.wallets.errors.display_name", { field: "apple_display_name" });
   const association = input.appleDomainAssociation.trim();
-  if (association.length > MAX_ASSOCIATION) return refuse("operator.wallets.errors.association", { field: "apple_domain_association" });
-  if (google && !GOOGLE_MERCHANT_ID.test(google)) return refuse("operator.wallets.errors.google_merchant_id", { field: "google_merchant_id" });
+  if (association.length > MAX_ASSOCIATION)
+    return refuse("operator.wallets.errors.association", { field: "apple_domain_association" });
+  if (google && !GOOGLE_MERCHANT_ID.test(google))
+    return refuse("operator.wallets.errors.google_merchant_id", { field: "google_merchant_id" });
   const certificate = input.appleCertificate.trim();
   const key = input.appleKey.trim();
-  if (Boolean(certificate) !== Boolean(key)) return refuse("operator.wallets.errors.certificate_pair", { field: certificate ? "apple_key" : "apple_certificate" });
+  if (Boolean(certificate) !== Boolean(key))
+    return refuse("operator.wallets.errors.certificate_pair", {
+      field: certificate ? "apple_key" : "apple_certificate",
+    });
   if (certificate) {
     const checked = checkIdentity(certificate, key);
     if (checked) return refuse(checked.code, { field: checked.field });
   }
   const existing = await readRow(db);
-  if (identifier && !certificate && !existing?.apple_identity_certificate) return refuse("operator.wallets.errors.certificate_missing", { field: "apple_certificate" });
+  if (identifier && !certificate && !existing?.apple_identity_certificate)
+    return refuse("operator.wallets.errors.certificate_missing", { field: "apple_certificate" });
   const values = {
     apple_merchant_identifier: identifier || null,
     apple_display_name: displayName || null,
-    apple_domain_association: input.removeDomainAssociation ? null : association ? input.appleDomainAssociation : (existing?.apple_domain_association ?? null),
+    apple_domain_association: input.removeDomainAssociation
+      ? null
+      : association
+        ? input.appleDomainAssociation
+        : (existing?.apple_domain_association ?? null),
     apple_identity_certificate: certificate ? seal(certificate) : (existing?.apple_identity_certificate ?? null),
     apple_identity_key: key ? seal(key) : (existing?.apple_identity_key ?? null),
     google_merchant_id: google || null,
@@ -130,7 +160,8 @@ export async function saveWalletSettings(db: DB, input: WalletSettingsInput): Pr
 }
 
 function checkIdentity(certificatePem: string, keyPem: string): { code: string; field: string } | null {
-  if (certificatePem.length > MAX_PEM || keyPem.length > MAX_PEM) return { code: "operator.wallets.errors.certificate", field: "apple_certificate" };
+  if (certificatePem.length > MAX_PEM || keyPem.length > MAX_PEM)
+    return { code: "operator.wallets.errors.certificate", field: "apple_certificate" };
   let certificate: X509Certificate;
   try {
     certificate = new X509Certificate(certificatePem);
@@ -143,8 +174,10 @@ function checkIdentity(certificatePem: string, keyPem: string): { code: string; 
   } catch {
     return { code: "operator.wallets.errors.key", field: "apple_key" };
   }
-  if (!certificate.checkPrivateKey(key)) return { code: "operator.wallets.errors.certificate_pair", field: "apple_key" };
-  if (Date.parse(certificate.validTo) <= now().getTime()) return { code: "operator.wallets.errors.certificate_expired", field: "apple_certificate" };
+  if (!certificate.checkPrivateKey(key))
+    return { code: "operator.wallets.errors.certificate_pair", field: "apple_key" };
+  if (Date.parse(certificate.validTo) <= now().getTime())
+    return { code: "operator.wallets.errors.certificate_expired", field: "apple_certificate" };
   return null;
 }
 
@@ -186,18 +219,39 @@ export async function requestMerchantSession(
   db: DB,
   input: { validationUrl: string; domain: string; sandboxOrigins: readonly string[]; internalBaseUrl: string },
 ): Promise<MerchantSessionOutcome> {
-  if (!isApplePayValidationUrl(input.validationUrl, input.sandboxOrigins)) return refuse("pay.errors.wallet_validation_url", { field: "validation_url" });
+  if (!isApplePayValidationUrl(input.validationUrl, input.sandboxOrigins))
+    return refuse("pay.errors.wallet_validation_url", { field: "validation_url" });
   const setup = await applePaySetup(db);
   if (!setup) return refuse("pay.errors.wallet_unavailable");
-  const body = JSON.stringify({ merchantIdentifier: setup.merchantIdentifier, displayName: setup.displayName, initiative: "web", initiativeContext: input.domain });
+  const body = JSON.stringify({
+    merchantIdentifier: setup.merchantIdentifier,
+    displayName: setup.displayName,
+    initiative: "web",
+    initiativeContext: input.domain,
+  });
   const sandbox = sandboxEnabled();
   let response: Response;
   try {
     response = sandbox
-      ? await guardedFetch(`${input.internalBaseUrl}${APPLE_SANDBOX_PATH}`, { method: "POST", headers: { "Content-Type": "application/json" }, body, signal: AbortSignal.timeout(10_000) }, false)
+      ? await guardedFetch(
+          `${input.internalBaseUrl}${APPLE_SANDBOX_PATH}`,
+          {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body,
+            signal: AbortSignal.timeout(10_000),
+          },
+          false,
+        )
       : await guardedFetch(
           input.validationUrl,
-          { method: "POST", headers: { "Content-Type": "application/json" }, body, signal: AbortSignal.timeout(10_000), clientCertificate: { cert: setup.certificate, key: setup.key } },
+          {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body,
+            signal: AbortSignal.timeout(10_000),
+            clientCertificate: { cert: setup.certificate, key: setup.key },
+          },
           true,
         );
   } catch (error) {

@@ -25,7 +25,18 @@ let other: Awaited<ReturnType<typeof seedMerchant>>;
 let reportsDir: string;
 let orderNo = 0;
 
-type Row = { state?: TransactionState; plugin?: string; amount?: number; email?: string; phone?: string; firstName?: string; description?: string; created: string; merchantId?: number; gateway?: string };
+type Row = {
+  state?: TransactionState;
+  plugin?: string;
+  amount?: number;
+  email?: string;
+  phone?: string;
+  firstName?: string;
+  description?: string;
+  created: string;
+  merchantId?: number;
+  gateway?: string;
+};
 
 async function insert(row: Row) {
   const merchantId = row.merchantId ?? shop.merchantId;
@@ -66,13 +77,21 @@ async function insert(row: Row) {
       deleted_at: null,
     })
     .execute();
-  await bumpTotals(database.db, { merchantId, plugin, currency: "KWD", at: row.created }, { generated_count: 1, generated_amount: amount });
+  await bumpTotals(
+    database.db,
+    { merchantId, plugin, currency: "KWD", at: row.created },
+    { generated_count: 1, generated_amount: amount },
+  );
   return id;
 }
 
 const ids: Record<string, string> = {};
 const admin = () => ({ ...shop.admin, is_superuser: 1, permissions: [] as string[] });
-const staff = () => ({ ...shop.staff, is_superuser: 0, permissions: ["view_paymenttransaction", "search_paymenttransaction"] });
+const staff = () => ({
+  ...shop.staff,
+  is_superuser: 0,
+  permissions: ["view_paymenttransaction", "search_paymenttransaction"],
+});
 /** A storage key written straight to, and where the local storage keeps it. */
 const file = (name: string) => ({ key: `reports/direct/${name}`, path: path.join(reportsDir, "direct", name) });
 
@@ -83,11 +102,41 @@ beforeAll(async () => {
   database = await createTestDatabase();
   shop = await seedMerchant(database.db, "Exports");
   other = await seedMerchant(database.db, "Elsewhere");
-  ids.paid = await insert({ created: "2026-03-10T08:00:00.000Z", state: "paid", amount: 12500, gateway: "mpgs-sandbox", email: "paid@example.com", phone: "+96555501234", firstName: "=HYPERLINK(\"http://evil.example\",\"x\")" });
-  ids.formulas = await insert({ created: "2026-03-10T21:30:15.000Z", state: "paid", gateway: "knet-sandbox", email: "@evil.example", firstName: "+cmd|' /C calc'!A0", description: "-2+3, \"quoted\"\nsecond line" });
-  ids.tab = await insert({ created: "2026-03-10T10:00:00.000Z", state: "failed", firstName: "\t=1+1", description: "Bell\u0007 <b>&amp;</b>" });
-  ids.shop = await insert({ created: "2026-03-10T11:00:00.000Z", state: "paid", plugin: "e_commerce", email: "shop@example.com" });
-  ids.foreign = await insert({ created: "2026-03-10T12:00:00.000Z", state: "paid", merchantId: other.merchantId, email: "foreign@example.com" });
+  ids.paid = await insert({
+    created: "2026-03-10T08:00:00.000Z",
+    state: "paid",
+    amount: 12500,
+    gateway: "mpgs-sandbox",
+    email: "paid@example.com",
+    phone: "+96555501234",
+    firstName: '=HYPERLINK("http://evil.example","x")',
+  });
+  ids.formulas = await insert({
+    created: "2026-03-10T21:30:15.000Z",
+    state: "paid",
+    gateway: "knet-sandbox",
+    email: "@evil.example",
+    firstName: "+cmd|' /C calc'!A0",
+    description: '-2+3, "quoted"\nsecond line',
+  });
+  ids.tab = await insert({
+    created: "2026-03-10T10:00:00.000Z",
+    state: "failed",
+    firstName: "\t=1+1",
+    description: "Bell\u0007 <b>&amp;</b>",
+  });
+  ids.shop = await insert({
+    created: "2026-03-10T11:00:00.000Z",
+    state: "paid",
+    plugin: "e_commerce",
+    email: "shop@example.com",
+  });
+  ids.foreign = await insert({
+    created: "2026-03-10T12:00:00.000Z",
+    state: "paid",
+    merchantId: other.merchantId,
+    email: "foreign@example.com",
+  });
 });
 
 afterAll(async () => {
@@ -101,13 +150,23 @@ afterAll(async () => {
 async function refuseNotifications(refuse: boolean) {
   if (database.engine === "postgres") {
     if (refuse) {
-      await sql.raw(`create or replace function refuse_notices() returns trigger language plpgsql as $$ begin raise exception 'no notices'; end $$`).execute(database.db);
-      await sql.raw(`create trigger refuse_notices before insert on notifications for each row execute function refuse_notices()`).execute(database.db);
+      await sql
+        .raw(
+          `create or replace function refuse_notices() returns trigger language plpgsql as $$ begin raise exception 'no notices'; end $$`,
+        )
+        .execute(database.db);
+      await sql
+        .raw(
+          `create trigger refuse_notices before insert on notifications for each row execute function refuse_notices()`,
+        )
+        .execute(database.db);
     } else {
       await sql.raw(`drop trigger refuse_notices on notifications`).execute(database.db);
     }
   } else if (refuse) {
-    await sql.raw(`create trigger refuse_notices before insert on notifications begin select raise(abort, 'no notices'); end`).execute(database.db);
+    await sql
+      .raw(`create trigger refuse_notices before insert on notifications begin select raise(abort, 'no notices'); end`)
+      .execute(database.db);
   } else {
     await sql.raw(`drop trigger refuse_notices`).execute(database.db);
   }
@@ -120,10 +179,24 @@ function csvLines(text: string) {
 describe("the export config", () => {
   it("offers the built-in fields with the merchant's labels, no custom fields, and the other fields, in both languages", async () => {
     const config = await exportConfig(database.db, shop.merchantId, "payment_request", "ar");
-    expect(config.builtin_fields.find((field) => field.name === "amount")).toEqual({ name: "amount", label: "المبلغ", label_en: "Amount", label_ar: "المبلغ" });
+    expect(config.builtin_fields.find((field) => field.name === "amount")).toEqual({
+      name: "amount",
+      label: "المبلغ",
+      label_en: "Amount",
+      label_ar: "المبلغ",
+    });
     expect(config.custom_fields).toEqual([]);
     expect(config.other_fields.map((field) => field.name)).toEqual(["extra", "auth_code", "card_type", "ref_number"]);
-    expect(config.default).toEqual(["order_no", "created", "customer_email", "amount", "currency_code", "state", "gateway_name", "initiator"]);
+    expect(config.default).toEqual([
+      "order_no",
+      "created",
+      "customer_email",
+      "amount",
+      "currency_code",
+      "state",
+      "gateway_name",
+      "initiator",
+    ]);
   });
 });
 
@@ -168,8 +241,16 @@ describe("the file writer", () => {
       return csvLines(fs.readFileSync(target.path, "utf8"));
     };
     // 21:30:15 UTC is half past midnight the next day in Kuwait (UTC+3).
-    expect(await write("en")).toEqual(["Order,Created,Gateway,Amount", "2,2026-03-11 00:30:15,KNET,1.500", "1,2026-03-10 11:00:00,Credit Card,12.500", ""]);
-    expect((await write("ar")).slice(1, 3)).toEqual(["2,2026-03-11 00:30:15,كي نت,1.500", "1,2026-03-10 11:00:00,بطاقة ائتمان,12.500"]);
+    expect(await write("en")).toEqual([
+      "Order,Created,Gateway,Amount",
+      "2,2026-03-11 00:30:15,KNET,1.500",
+      "1,2026-03-10 11:00:00,Credit Card,12.500",
+      "",
+    ]);
+    expect((await write("ar")).slice(1, 3)).toEqual([
+      "2,2026-03-11 00:30:15,كي نت,1.500",
+      "1,2026-03-10 11:00:00,بطاقة ائتمان,12.500",
+    ]);
   });
 
   it("writes an XLSX that Excel's format readers open, with Arabic labels, translated states and neutralised cells", async () => {
@@ -189,14 +270,31 @@ describe("the file writer", () => {
     const sheet = workbook.worksheets[0];
     expect(sheet.name).toBe("المعاملات");
     expect(sheet.views[0]?.rightToLeft).toBe(true);
-    const values = (row: number) => Array.from({ length: 7 }, (_, index) => sheet.getRow(row).getCell(index + 1).value ?? "");
-    expect(values(1)).toEqual(["رقم الطلب", "اسم العميل", "customer_phone", "description", "amount", "الحالة", "customer_email"]);
+    const values = (row: number) =>
+      Array.from({ length: 7 }, (_, index) => sheet.getRow(row).getCell(index + 1).value ?? "");
+    expect(values(1)).toEqual([
+      "رقم الطلب",
+      "اسم العميل",
+      "customer_phone",
+      "description",
+      "amount",
+      "الحالة",
+      "customer_email",
+    ]);
     expect(sheet.rowCount).toBe(5);
     // Newest first: the formulas row (21:30 UTC), the e-commerce one, the failed one, the first paid one.
-    expect(values(2)).toEqual([2, "'+cmd|' /C calc'!A0", "", "'-2+3, \"quoted\"\nsecond line", 1.5, "مدفوع", "'@evil.example"]);
+    expect(values(2)).toEqual([
+      2,
+      "'+cmd|' /C calc'!A0",
+      "",
+      '\'-2+3, "quoted"\nsecond line',
+      1.5,
+      "مدفوع",
+      "'@evil.example",
+    ]);
     expect(values(3)).toEqual([4, "", "", "", 1.5, "مدفوع", "shop@example.com"]);
     expect(values(4)).toEqual([3, "'\t=1+1", "", "Bell <b>&amp;</b>", 1.5, "فشل", ""]);
-    expect(values(5)[1]).toBe("'=HYPERLINK(\"http://evil.example\",\"x\")");
+    expect(values(5)[1]).toBe('\'=HYPERLINK("http://evil.example","x")');
     expect(values(5)[4]).toBe(12.5);
   });
 
@@ -260,32 +358,26 @@ describe("the file writer", () => {
   });
 
   it("neutralises formula starts but leaves plain signed numbers alone", () => {
-    expect(["=1", "+A1", "-A1", "@SUM(A1)", "\t=1", "\r=1", "+96555501234", "-12.5", "plain"].map(neutraliseCell)).toEqual([
-      "'=1",
-      "'+A1",
-      "'-A1",
-      "'@SUM(A1)",
-      "'\t=1",
-      "'\r=1",
-      "+96555501234",
-      "-12.5",
-      "plain",
-    ]);
+    expect(
+      ["=1", "+A1", "-A1", "@SUM(A1)", "\t=1", "\r=1", "+96555501234", "-12.5", "plain"].map(neutraliseCell),
+    ).toEqual(["'=1", "'+A1", "'-A1", "'@SUM(A1)", "'\t=1", "'\r=1", "+96555501234", "-12.5", "plain"]);
   });
 });
 
 describe("a report's file name", () => {
   it("says the list, its filters and when it was asked for, in Kuwait time, in ASCII only", () => {
     const at = "2026-11-24T11:05:00.000Z";
-    expect(reportFileName("payment_request", "xls", at, "state=paid&created_after=2026-11-01&created_before=2026-11-24")).toBe(
-      "payment-request_paid_2026-11-01_2026-11-24_20261124-1405.xlsx",
-    );
+    expect(
+      reportFileName("payment_request", "xls", at, "state=paid&created_after=2026-11-01&created_before=2026-11-24"),
+    ).toBe("payment-request_paid_2026-11-01_2026-11-24_20261124-1405.xlsx");
     expect(reportFileName("all", "csv", at, "")).toBe("transactions_20261124-1405.csv");
-    expect(reportFileName("e_commerce", "csv", at, "state=paid,failed&gateway_code=knet-sandbox&currency_code=KWD")).toBe("e-commerce_paid-failed_knet-sandbox_kwd_20261124-1405.csv");
+    expect(
+      reportFileName("e_commerce", "csv", at, "state=paid,failed&gateway_code=knet-sandbox&currency_code=KWD"),
+    ).toBe("e-commerce_paid-failed_knet-sandbox_kwd_20261124-1405.csv");
     // A search or any other filter is named, not spelled out: a customer's email stays out of file names.
-    expect(reportFileName("payment_request", "csv", at, "q=%D8%A3%D8%AD%D9%85%D8%AF%40example.com&created_after=2026-11-01")).toBe(
-      "payment-request_from-2026-11-01_filtered_20261124-1405.csv",
-    );
+    expect(
+      reportFileName("payment_request", "csv", at, "q=%D8%A3%D8%AD%D9%85%D8%AF%40example.com&created_after=2026-11-01"),
+    ).toBe("payment-request_from-2026-11-01_filtered_20261124-1405.csv");
     // Just after midnight in Kuwait is still the day before in UTC.
     expect(reportFileName("bulk", "csv", "2026-11-23T21:30:00.000Z", "")).toBe("bulk_20261124-0030.csv");
   });
@@ -306,8 +398,16 @@ describe("asking for an export", () => {
     });
 
   it("refuses unknown fields, an empty selection, unknown formats and sections", async () => {
-    expect(await ask({ fields: ["order_no", "password"] })).toEqual({ ok: false, error: "invalid", errors: { fields: "exports.errors.unknown_field" } });
-    expect(await ask({ fields: [] })).toEqual({ ok: false, error: "invalid", errors: { fields: "exports.errors.no_fields" } });
+    expect(await ask({ fields: ["order_no", "password"] })).toEqual({
+      ok: false,
+      error: "invalid",
+      errors: { fields: "exports.errors.unknown_field" },
+    });
+    expect(await ask({ fields: [] })).toEqual({
+      ok: false,
+      error: "invalid",
+      errors: { fields: "exports.errors.no_fields" },
+    });
     expect(await ask({ fileFormat: "pdf", section: "nowhere" })).toEqual({
       ok: false,
       error: "invalid",
@@ -317,14 +417,25 @@ describe("asking for an export", () => {
 
   it("refuses staff without view_export_settings", async () => {
     expect(await ask({ user: staff() })).toEqual({ ok: false, error: "forbidden" });
-    expect(await ask({ user: { ...staff(), permissions: ["view_export_settings"] } })).toEqual({ ok: false, error: "forbidden" });
+    expect(await ask({ user: { ...staff(), permissions: ["view_export_settings"] } })).toEqual({
+      ok: false,
+      error: "forbidden",
+    });
   });
 
   it("leaves the list's filters out for a user who may export but not search, as the list does", async () => {
-    const exporter = { ...shop.staff, is_superuser: 0, permissions: ["view_paymenttransaction", "view_export_settings"] };
+    const exporter = {
+      ...shop.staff,
+      is_superuser: 0,
+      permissions: ["view_paymenttransaction", "view_export_settings"],
+    };
     const asked = await ask({ user: exporter });
     if (!asked.ok) throw new Error("export refused");
-    const queued = await database.db.selectFrom("reports").select(["query"]).where("id", "=", asked.id).executeTakeFirstOrThrow();
+    const queued = await database.db
+      .selectFrom("reports")
+      .select(["query"])
+      .where("id", "=", asked.id)
+      .executeTakeFirstOrThrow();
     expect(queued.query).toBe("");
     await database.db.deleteFrom("jobs").execute();
     await database.db.deleteFrom("reports").where("id", "=", asked.id).execute();
@@ -333,12 +444,25 @@ describe("asking for an export", () => {
   it("queues a report that a job builds, then tells the user it is exported, with an audit trail", async () => {
     const asked = await ask();
     if (!asked.ok) throw new Error("export refused");
-    const queued = await database.db.selectFrom("reports").selectAll().where("id", "=", asked.id).executeTakeFirstOrThrow();
-    expect(queued).toMatchObject({ state: "queued", query: "state=paid", fields: "order_no,customer_email,state,auth_code", user_name: shop.admin.username });
+    const queued = await database.db
+      .selectFrom("reports")
+      .selectAll()
+      .where("id", "=", asked.id)
+      .executeTakeFirstOrThrow();
+    expect(queued).toMatchObject({
+      state: "queued",
+      query: "state=paid",
+      fields: "order_no,customer_email,state,auth_code",
+      user_name: shop.admin.username,
+    });
     expect(queued.file_name).toMatch(/^payment-request_paid_\d{8}-\d{4}\.csv$/);
 
     expect(await runReadyJobs(database.db)).toBe(1);
-    const done = await database.db.selectFrom("reports").selectAll().where("id", "=", asked.id).executeTakeFirstOrThrow();
+    const done = await database.db
+      .selectFrom("reports")
+      .selectAll()
+      .where("id", "=", asked.id)
+      .executeTakeFirstOrThrow();
     expect(done).toMatchObject({ state: "done", rows_total: 2, rows_done: 2, error: null });
     expect(csvLines(fs.readFileSync(localPathOf(done.file_path!), "utf8"))).toEqual([
       "Order no.,Customer email,State,Auth code",
@@ -348,14 +472,33 @@ describe("asking for an export", () => {
     ]);
     expect(done.file_size).toBe(fs.statSync(localPathOf(done.file_path!)).size);
 
-    const notifications = await listUnreadNotifications(database.db, { merchantId: shop.merchantId, userId: shop.admin.id });
+    const notifications = await listUnreadNotifications(database.db, {
+      merchantId: shop.merchantId,
+      userId: shop.admin.id,
+    });
     expect(notifications).toEqual([
-      expect.objectContaining({ kind: "report_exported", title: "Report exported", link: `/en/generated-reports?id=${asked.id}` }),
+      expect.objectContaining({
+        kind: "report_exported",
+        title: "Report exported",
+        link: `/en/generated-reports?id=${asked.id}`,
+      }),
     ]);
-    expect(await listUnreadNotifications(database.db, { merchantId: shop.merchantId, userId: shop.staff.id })).toEqual([]);
-    expect(await markNotificationsRead(database.db, { merchantId: shop.merchantId, userId: shop.staff.id }, [notifications[0].id])).toBe(0);
-    expect(await markNotificationsRead(database.db, { merchantId: shop.merchantId, userId: shop.admin.id }, [notifications[0].id])).toBe(1);
-    expect(await listUnreadNotifications(database.db, { merchantId: shop.merchantId, userId: shop.admin.id })).toEqual([]);
+    expect(await listUnreadNotifications(database.db, { merchantId: shop.merchantId, userId: shop.staff.id })).toEqual(
+      [],
+    );
+    expect(
+      await markNotificationsRead(database.db, { merchantId: shop.merchantId, userId: shop.staff.id }, [
+        notifications[0].id,
+      ]),
+    ).toBe(0);
+    expect(
+      await markNotificationsRead(database.db, { merchantId: shop.merchantId, userId: shop.admin.id }, [
+        notifications[0].id,
+      ]),
+    ).toBe(1);
+    expect(await listUnreadNotifications(database.db, { merchantId: shop.merchantId, userId: shop.admin.id })).toEqual(
+      [],
+    );
 
     const audit = await database.db
       .selectFrom("audit_log")
@@ -374,7 +517,11 @@ describe("asking for an export", () => {
     const asked = await ask({ exportType: "default", fields: undefined, fileFormat: "xls", language: "ar", query: "" });
     if (!asked.ok) throw new Error("export refused");
     await runReadyJobs(database.db);
-    const done = await database.db.selectFrom("reports").selectAll().where("id", "=", asked.id).executeTakeFirstOrThrow();
+    const done = await database.db
+      .selectFrom("reports")
+      .selectAll()
+      .where("id", "=", asked.id)
+      .executeTakeFirstOrThrow();
     expect(done.file_name).toMatch(/\.xlsx$/);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.readFile(localPathOf(done.file_path!));
@@ -389,7 +536,10 @@ describe("asking for an export", () => {
       "أنشأها",
     ]);
     expect(workbook.worksheets[0].rowCount).toBe(4);
-    const [notification] = await listUnreadNotifications(database.db, { merchantId: shop.merchantId, userId: shop.admin.id });
+    const [notification] = await listUnreadNotifications(database.db, {
+      merchantId: shop.merchantId,
+      userId: shop.admin.id,
+    });
     expect(notification).toMatchObject({ title: "تم تصدير التقرير", link: `/ar/generated-reports?id=${asked.id}` });
   });
 
@@ -402,22 +552,43 @@ describe("asking for an export", () => {
     } finally {
       await refuseNotifications(false);
     }
-    const unfinished = await database.db.selectFrom("reports").selectAll().where("id", "=", asked.id).executeTakeFirstOrThrow();
+    const unfinished = await database.db
+      .selectFrom("reports")
+      .selectAll()
+      .where("id", "=", asked.id)
+      .executeTakeFirstOrThrow();
     expect(unfinished.state).toBe("running");
     expect(unfinished.finished_at).toBeNull();
     const finishedAudit = () =>
-      database.db.selectFrom("audit_log").select("action").where("object_type", "=", "report").where("object_id", "=", String(asked.id)).where("action", "in", ["export_finished", "export_failed"]).execute();
+      database.db
+        .selectFrom("audit_log")
+        .select("action")
+        .where("object_type", "=", "report")
+        .where("object_id", "=", String(asked.id))
+        .where("action", "in", ["export_finished", "export_failed"])
+        .execute();
     expect(await finishedAudit()).toEqual([]);
 
     await runExport(database.db, asked.id);
-    expect((await database.db.selectFrom("reports").select("state").where("id", "=", asked.id).executeTakeFirstOrThrow()).state).toBe("done");
+    expect(
+      (await database.db.selectFrom("reports").select("state").where("id", "=", asked.id).executeTakeFirstOrThrow())
+        .state,
+    ).toBe("done");
     const notices = await listUnreadNotifications(database.db, { merchantId: shop.merchantId, userId: shop.admin.id });
-    expect(notices.filter((notice) => notice.link === `/en/generated-reports?id=${asked.id}`)).toEqual([expect.objectContaining({ kind: "report_exported" })]);
+    expect(notices.filter((notice) => notice.link === `/en/generated-reports?id=${asked.id}`)).toEqual([
+      expect.objectContaining({ kind: "report_exported" }),
+    ]);
     expect(await finishedAudit()).toEqual([{ action: "export_finished" }]);
   });
 
   it("Generated reports takes a report's notice only beside the report shown finished: one that finished after its row was read waits for the next read", async () => {
-    const { session } = await openSession(database.db, { userId: shop.admin.id, merchantId: shop.merchantId, kind: "web", ip: null, userAgent: null });
+    const { session } = await openSession(database.db, {
+      userId: shop.admin.id,
+      merchantId: shop.merchantId,
+      kind: "web",
+      ip: null,
+      userAgent: null,
+    });
     const reader = { merchantId: shop.merchantId, userId: shop.admin.id, sessionId: session.id };
     await markNotificationsRead(database.db, reader);
     const asked = await ask();
@@ -427,7 +598,11 @@ describe("asking for an export", () => {
     expect(await takeReportNotices(database.db, reader, "en", [{ id: asked.id, state: "running" }])).toEqual([]);
     // The next read shows the report ready, with its notice, once.
     expect(await takeReportNotices(database.db, reader, "en")).toEqual([
-      expect.objectContaining({ kind: "report_exported", title: "Report exported", link: `/en/generated-reports?id=${asked.id}` }),
+      expect.objectContaining({
+        kind: "report_exported",
+        title: "Report exported",
+        link: `/en/generated-reports?id=${asked.id}`,
+      }),
     ]);
     expect(await takeReportNotices(database.db, reader, "en")).toEqual([]);
   });
@@ -435,12 +610,23 @@ describe("asking for an export", () => {
   it("marks a report failed and says so when the file cannot be made", async () => {
     const asked = await ask();
     if (!asked.ok) throw new Error("export refused");
-    await database.db.updateTable("reports").set({ fields: "order_no,not_a_field" }).where("id", "=", asked.id).execute();
+    await database.db
+      .updateTable("reports")
+      .set({ fields: "order_no,not_a_field" })
+      .where("id", "=", asked.id)
+      .execute();
     await runExport(database.db, asked.id);
-    const failed = await database.db.selectFrom("reports").selectAll().where("id", "=", asked.id).executeTakeFirstOrThrow();
+    const failed = await database.db
+      .selectFrom("reports")
+      .selectAll()
+      .where("id", "=", asked.id)
+      .executeTakeFirstOrThrow();
     expect(failed).toMatchObject({ state: "failed", file_path: null });
     expect(failed.error).toContain("not_a_field");
-    const notifications = await listUnreadNotifications(database.db, { merchantId: shop.merchantId, userId: shop.admin.id });
+    const notifications = await listUnreadNotifications(database.db, {
+      merchantId: shop.merchantId,
+      userId: shop.admin.id,
+    });
     expect(notifications.at(-1)).toMatchObject({ kind: "report_failed", title: "Report export failed" });
   });
 });
@@ -462,23 +648,40 @@ describe("an export whose worker died", () => {
   async function interrupted(options: { attempts: number }) {
     const asked = await ask();
     if (!asked.ok) throw new Error("export refused");
-    const report = await database.db.selectFrom("reports").select(["id", "file_name"]).where("id", "=", asked.id).executeTakeFirstOrThrow();
+    const report = await database.db
+      .selectFrom("reports")
+      .select(["id", "file_name"])
+      .where("id", "=", asked.id)
+      .executeTakeFirstOrThrow();
     const finalPath = localPathOf(`reports/${shop.merchantId}/${report.id}/${report.file_name}`);
     const stale = `${finalPath}.4242.1700000000000.part`;
     fs.mkdirSync(path.dirname(stale), { recursive: true });
     fs.writeFileSync(stale, "\uFEFFOrder no.\r\n1\r\n");
-    await database.db.updateTable("reports").set({ state: "running", rows_total: 2, rows_done: 1 }).where("id", "=", report.id).execute();
+    await database.db
+      .updateTable("reports")
+      .set({ state: "running", rows_total: 2, rows_done: 1 })
+      .where("id", "=", report.id)
+      .execute();
     await database.db
       .updateTable("jobs")
-      .set({ status: "running", locked_by: "gone:1", locked_at: new Date(Date.now()).toISOString(), attempts: options.attempts })
+      .set({
+        status: "running",
+        locked_by: "gone:1",
+        locked_at: new Date(Date.now()).toISOString(),
+        attempts: options.attempts,
+      })
       .where("type", "=", "export_report")
       .where("status", "=", "queued")
       .execute();
     return { id: report.id, finalPath, stale };
   }
 
-  const partFiles = () => fs.readdirSync(path.join(reportsDir, String(shop.merchantId)), { recursive: true, encoding: "utf8" }).filter((name) => name.endsWith(".part"));
-  const report = (id: number) => database.db.selectFrom("reports").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+  const partFiles = () =>
+    fs
+      .readdirSync(path.join(reportsDir, String(shop.merchantId)), { recursive: true, encoding: "utf8" })
+      .filter((name) => name.endsWith(".part"));
+  const report = (id: number) =>
+    database.db.selectFrom("reports").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 
   afterEach(() => resetClock());
 
@@ -502,15 +705,27 @@ describe("an export whose worker died", () => {
     expect(failed).toMatchObject({ state: "failed", file_path: null });
     expect(failed.error).toBe("توقف التصدير قبل اكتماله. اطلبه مرة أخرى.");
     expect(fs.existsSync(stale)).toBe(false);
-    const notifications = await listUnreadNotifications(database.db, { merchantId: shop.merchantId, userId: shop.admin.id });
+    const notifications = await listUnreadNotifications(database.db, {
+      merchantId: shop.merchantId,
+      userId: shop.admin.id,
+    });
     expect(notifications.at(-1)).toMatchObject({ kind: "report_failed", link: `/ar/generated-reports?id=${id}` });
   });
 
   it("left over from before a restart is failed at start, and .part files of reports no longer being made are removed", async () => {
     // A report running with no job left to make it, and an orphan .part of a finished report.
     const { id, stale } = await interrupted({ attempts: 1 });
-    await database.db.updateTable("jobs").set({ status: "failed" }).where("type", "=", "export_report").where("status", "=", "running").execute();
-    const done = await database.db.selectFrom("reports").select(["id", "file_path"]).where("state", "=", "done").executeTakeFirstOrThrow();
+    await database.db
+      .updateTable("jobs")
+      .set({ status: "failed" })
+      .where("type", "=", "export_report")
+      .where("status", "=", "running")
+      .execute();
+    const done = await database.db
+      .selectFrom("reports")
+      .select(["id", "file_path"])
+      .where("state", "=", "done")
+      .executeTakeFirstOrThrow();
     const orphan = `${localPathOf(done.file_path!)}.4243.1700000000000.part`;
     fs.writeFileSync(orphan, "partial");
     // And one being made right now by a live worker, which is left alone.

@@ -42,7 +42,12 @@ export function exportScopeOf(merchantId: number, section: string) {
  * The fields a section's export may hold, by name: its columns (built-in, then the section's own)
  * and the other fields; and those of a "default" export, its active columns in their order.
  */
-export async function exportFieldNames(db: DB, merchantId: number, section: string, sectionFields: readonly string[] = []) {
+export async function exportFieldNames(
+  db: DB,
+  merchantId: number,
+  section: string,
+  sectionFields: readonly string[] = [],
+) {
   const columns = await loadTableFields(db, merchantId, section, sectionFields);
   return {
     known: [...columns.map((field) => field.name), ...OTHER_FIELDS],
@@ -85,7 +90,14 @@ function exportQuery(query: string) {
 
 /** Several names given repeated or comma-joined. */
 export function splitFieldNames(values: readonly string[]) {
-  return [...new Set(values.flatMap((value) => value.split(",")).map((value) => value.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      values
+        .flatMap((value) => value.split(","))
+        .map((value) => value.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /**
@@ -95,11 +107,16 @@ export function splitFieldNames(values: readonly string[]) {
 export async function requestExport(db: DB, request: ExportRequest): Promise<ExportRequestResult> {
   if (!canExport(request.user)) return { ok: false, error: "forbidden" };
   const errors: Record<string, string> = {};
-  if (request.section !== ALL_SECTIONS && !hasFeature(await loadAvailableSections(db, request.merchantId), request.section, "transactions")) {
+  if (
+    request.section !== ALL_SECTIONS &&
+    !hasFeature(await loadAvailableSections(db, request.merchantId), request.section, "transactions")
+  ) {
     errors.section = "exports.errors.unknown_section";
   }
-  if (!(EXPORT_FORMATS as readonly string[]).includes(request.fileFormat)) errors.file_format = "exports.errors.unknown_format";
-  if (!(EXPORT_TYPES as readonly string[]).includes(request.exportType)) errors.export_type = "exports.errors.unknown_type";
+  if (!(EXPORT_FORMATS as readonly string[]).includes(request.fileFormat))
+    errors.file_format = "exports.errors.unknown_format";
+  if (!(EXPORT_TYPES as readonly string[]).includes(request.exportType))
+    errors.export_type = "exports.errors.unknown_type";
   if (!isLanguage(request.language)) errors.language = "exports.errors.unknown_language";
   if (request.query.length > MAX_QUERY_LENGTH) errors.query = "exports.errors.query_too_long";
   if (Object.keys(errors).length > 0) return { ok: false, error: "invalid", errors };
@@ -109,12 +126,14 @@ export async function requestExport(db: DB, request: ExportRequest): Promise<Exp
   let fields: string[];
   if (request.exportType === "default") {
     fields = names.default;
-    if (fields.length === 0) return { ok: false, error: "invalid", errors: { fields: "exports.errors.no_default_fields" } };
+    if (fields.length === 0)
+      return { ok: false, error: "invalid", errors: { fields: "exports.errors.no_default_fields" } };
   } else {
     fields = splitFieldNames(request.fields ?? []);
     const known = new Set(names.known);
     if (fields.length === 0) return { ok: false, error: "invalid", errors: { fields: "exports.errors.no_fields" } };
-    if (fields.some((name) => !known.has(name))) return { ok: false, error: "invalid", errors: { fields: "exports.errors.unknown_field" } };
+    if (fields.some((name) => !known.has(name)))
+      return { ok: false, error: "invalid", errors: { fields: "exports.errors.unknown_field" } };
   }
 
   const format = request.fileFormat as ExportFormat;
@@ -144,7 +163,12 @@ export async function requestExport(db: DB, request: ExportRequest): Promise<Exp
       merchantId: request.merchantId,
       actor: request.user,
       action: "export_requested",
-      params: { section: word(request.section === ALL_SECTIONS ? "shell.all_transactions" : `sections.${request.section}`), format: format === "csv" ? "CSV" : "XLSX", fields: fields.join(", "), filters: query ? ` (${query})` : "" },
+      params: {
+        section: word(request.section === ALL_SECTIONS ? "shell.all_transactions" : `sections.${request.section}`),
+        format: format === "csv" ? "CSV" : "XLSX",
+        fields: fields.join(", "),
+        filters: query ? ` (${query})` : "",
+      },
       objectType: "report",
       objectId: report.id,
       ip: request.ip,
@@ -171,15 +195,26 @@ export function reportFileName(section: string, format: ExportFormat, createdAt:
 /** The filters a file name carries: states, gateways, currencies and the created dates; any other filter as "filtered". */
 function fileNameFilters(query: string) {
   const params = new URLSearchParams(query);
-  const values = (name: string) => params.getAll(name).flatMap((value) => value.split(",")).map((value) => value.trim()).filter(Boolean);
+  const values = (name: string) =>
+    params
+      .getAll(name)
+      .flatMap((value) => value.split(","))
+      .map((value) => value.trim())
+      .filter(Boolean);
   // A bare date is a Kuwait day already; an instant is shown as the Kuwait day it falls on.
   const day = (value: string | null) => {
     const text = value?.trim();
     if (!text) return null;
-    const time = /^\d{4}-\d{2}-\d{2}$/.test(text) ? DateTime.fromISO(text, { zone: DISPLAY_ZONE }) : DateTime.fromISO(text, { setZone: true }).setZone(DISPLAY_ZONE);
+    const time = /^\d{4}-\d{2}-\d{2}$/.test(text)
+      ? DateTime.fromISO(text, { zone: DISPLAY_ZONE })
+      : DateTime.fromISO(text, { setZone: true }).setZone(DISPLAY_ZONE);
     return time.isValid ? time.toFormat("yyyy-LL-dd") : null;
   };
-  const parts = [values("state").join("-"), values("gateway_code").join("-"), values("currency_code").join("-").toLowerCase()];
+  const parts = [
+    values("state").join("-"),
+    values("gateway_code").join("-"),
+    values("currency_code").join("-").toLowerCase(),
+  ];
   const from = day(params.get("created_after"));
   const to = day(params.get("created_before"));
   if (from && to) parts.push(from, to);
@@ -219,7 +254,19 @@ export async function openReportFile(filePath: string): Promise<StoredFile | nul
 
 // --- Report lifecycle -------------------------------------------------------------------------
 
-export type ReportToRun = { id: number; merchant_id: number; user_id: number | null; user_name: string; section: string; file_format: ExportFormat; language: string; query: string; fields: string; file_name: string | null; created_at: string };
+export type ReportToRun = {
+  id: number;
+  merchant_id: number;
+  user_id: number | null;
+  user_name: string;
+  section: string;
+  file_format: ExportFormat;
+  language: string;
+  query: string;
+  fields: string;
+  file_name: string | null;
+  created_at: string;
+};
 
 /**
  * Takes a queued report to build: marks it running from the start. Done or failed: a repeated job
@@ -228,11 +275,28 @@ export type ReportToRun = { id: number; merchant_id: number; user_id: number | n
 export async function startReport(db: DB, reportId: number): Promise<ReportToRun | undefined> {
   const report = await db
     .selectFrom("reports")
-    .select(["id", "merchant_id", "user_id", "user_name", "section", "file_format", "language", "query", "fields", "state", "file_name", "created_at"])
+    .select([
+      "id",
+      "merchant_id",
+      "user_id",
+      "user_name",
+      "section",
+      "file_format",
+      "language",
+      "query",
+      "fields",
+      "state",
+      "file_name",
+      "created_at",
+    ])
     .where("id", "=", reportId)
     .executeTakeFirst();
   if (!report || report.state === "done" || report.state === "failed") return undefined;
-  await db.updateTable("reports").set({ state: "running", rows_done: 0, rows_total: null, error: null }).where("id", "=", report.id).execute();
+  await db
+    .updateTable("reports")
+    .set({ state: "running", rows_done: 0, rows_total: null, error: null })
+    .where("id", "=", report.id)
+    .execute();
   return report;
 }
 
@@ -245,11 +309,23 @@ export async function reportProgress(db: DB, reportId: number, progress: { rows_
  * in one transaction, so nobody ever reads a done report whose notice is not there yet. The live
  * message goes out once that commits.
  */
-export async function finishReport(db: DB, report: ReportToRun, file: { key: string; fileName: string; rows: number; bytes: number }) {
+export async function finishReport(
+  db: DB,
+  report: ReportToRun,
+  file: { key: string; fileName: string; rows: number; bytes: number },
+) {
   await writeTransaction(db, async (trx) => {
     await trx
       .updateTable("reports")
-      .set({ state: "done", rows_done: file.rows, rows_total: file.rows, file_path: file.key, file_name: file.fileName, file_size: file.bytes, finished_at: nowIso() })
+      .set({
+        state: "done",
+        rows_done: file.rows,
+        rows_total: file.rows,
+        file_path: file.key,
+        file_name: file.fileName,
+        file_size: file.bytes,
+        finished_at: nowIso(),
+      })
       .where("id", "=", report.id)
       .execute();
     await tell(trx, report, "report_exported", { file: file.fileName, rows: file.rows });
@@ -265,7 +341,8 @@ export async function failReport(db: DB, report: ReportToRun, fileName: string, 
       .where("id", "=", report.id)
       .where("state", "in", ["queued", "running"])
       .executeTakeFirst();
-    if (Number(failed.numUpdatedRows) === 1) await tell(trx, report, "report_failed", { file: fileName, message: message.slice(0, 200) });
+    if (Number(failed.numUpdatedRows) === 1)
+      await tell(trx, report, "report_failed", { file: fileName, message: message.slice(0, 200) });
   });
 }
 
@@ -275,7 +352,9 @@ export async function failReport(db: DB, report: ReportToRun, fileName: string, 
  * A report's file name and its storage key. A report has a folder of its own, so one report's
  * leftovers are never taken for another's.
  */
-export function reportFileOf(report: Pick<ReportToRun, "id" | "merchant_id" | "section" | "file_format" | "file_name" | "created_at">) {
+export function reportFileOf(
+  report: Pick<ReportToRun, "id" | "merchant_id" | "section" | "file_format" | "file_name" | "created_at">,
+) {
   const fileName = report.file_name ?? reportFileName(report.section, report.file_format, report.created_at);
   return { fileName, key: `${REPORTS_PREFIX}${report.merchant_id}/${report.id}/${fileName}` };
 }
@@ -286,7 +365,19 @@ function reportIdOfKey(key: string) {
   return match ? Number(match[1]) : null;
 }
 
-const REPORT_TO_RUN_COLUMNS = ["id", "merchant_id", "user_id", "user_name", "section", "file_format", "language", "query", "fields", "file_name", "created_at"] as const;
+const REPORT_TO_RUN_COLUMNS = [
+  "id",
+  "merchant_id",
+  "user_id",
+  "user_name",
+  "section",
+  "file_format",
+  "language",
+  "query",
+  "fields",
+  "file_name",
+  "created_at",
+] as const;
 
 async function abandonReport(db: DB, report: ReportToRun) {
   const { fileName, key } = reportFileOf(report);
@@ -300,7 +391,12 @@ async function abandonReport(db: DB, report: ReportToRun) {
  * its last attempt): the report fails at once, rather than show "running" for ever.
  */
 export async function abandonExport(db: DB, payload: { reportId: number }) {
-  const report = await db.selectFrom("reports").select(REPORT_TO_RUN_COLUMNS).where("id", "=", payload.reportId).where("state", "in", ["queued", "running"]).executeTakeFirst();
+  const report = await db
+    .selectFrom("reports")
+    .select(REPORT_TO_RUN_COLUMNS)
+    .where("id", "=", payload.reportId)
+    .where("state", "in", ["queued", "running"])
+    .executeTakeFirst();
   if (report) await abandonReport(db, report);
 }
 
@@ -312,9 +408,18 @@ export async function abandonExport(db: DB, payload: { reportId: number }) {
  */
 export async function recoverInterruptedExports(db: DB) {
   // Reports first, then jobs: a report asked for in between is not among them (its job comes with it).
-  const unfinished = await db.selectFrom("reports").select(REPORT_TO_RUN_COLUMNS).where("state", "in", ["queued", "running"]).execute();
+  const unfinished = await db
+    .selectFrom("reports")
+    .select(REPORT_TO_RUN_COLUMNS)
+    .where("state", "in", ["queued", "running"])
+    .execute();
   // Any job still to run that makes a report: the transaction exports' and the sections' own (a bookings export).
-  const jobs = await db.selectFrom("jobs").select("payload").where("status", "in", ["queued", "running"]).where("payload", "like", '%"reportId"%').execute();
+  const jobs = await db
+    .selectFrom("jobs")
+    .select("payload")
+    .where("status", "in", ["queued", "running"])
+    .where("payload", "like", '%"reportId"%')
+    .execute();
   const made = new Set(jobs.map((job) => Number((JSON.parse(job.payload) as { reportId?: unknown }).reportId)));
   for (const report of unfinished) if (!made.has(report.id)) await abandonReport(db, report);
 
@@ -335,7 +440,12 @@ export async function recoverInterruptedExports(db: DB) {
   }
 }
 
-async function tell(db: DB, report: ReportToRun, kind: "report_exported" | "report_failed", params: { file: string; rows?: number; message?: string }) {
+async function tell(
+  db: DB,
+  report: ReportToRun,
+  kind: "report_exported" | "report_failed",
+  params: { file: string; rows?: number; message?: string },
+) {
   const language: Language = isLanguage(report.language) ? report.language : "en";
   await recordAudit(db, {
     merchantId: report.merchant_id,
@@ -396,13 +506,21 @@ export async function listReports(db: DB, merchantId: number, options: { limit: 
 export type ReportSummary = Awaited<ReturnType<typeof listReports>>["rows"][number];
 
 export async function findReport(db: DB, merchantId: number, id: number) {
-  return db.selectFrom("reports").select(REPORT_COLUMNS).where("merchant_id", "=", merchantId).where("id", "=", id).executeTakeFirst();
+  return db
+    .selectFrom("reports")
+    .select(REPORT_COLUMNS)
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", id)
+    .executeTakeFirst();
 }
 
 /**
  * A finished report's file to send, or why not. Every download is written to the audit log.
  */
-export async function openReportDownload(db: DB, input: { merchantId: number; user: { id: number; username: string }; id: number; ip?: string | null }) {
+export async function openReportDownload(
+  db: DB,
+  input: { merchantId: number; user: { id: number; username: string }; id: number; ip?: string | null },
+) {
   const report = await db
     .selectFrom("reports")
     .select(["id", "state", "file_format", "file_path", "file_name", "file_size", "rows_total", "rows_done"])
@@ -411,7 +529,13 @@ export async function openReportDownload(db: DB, input: { merchantId: number; us
     .executeTakeFirst();
   if (!report) return { ok: false as const, reason: "not_found" as const };
   if (report.state !== "done" || !report.file_path || !report.file_name) {
-    return { ok: false as const, reason: "not_ready" as const, state: report.state, rows_done: report.rows_done, rows_total: report.rows_total };
+    return {
+      ok: false as const,
+      reason: "not_ready" as const,
+      state: report.state,
+      rows_done: report.rows_done,
+      rows_total: report.rows_total,
+    };
   }
   const file = await openReportFile(report.file_path);
   if (!file) return { ok: false as const, reason: "not_found" as const };

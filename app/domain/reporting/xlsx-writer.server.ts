@@ -7,7 +7,10 @@ import zlib from "node:zlib";
  * moment shown as a date and time. A number comes as its decimal text ("12.500"), so what Excel
  * reads is exactly what was stored; a moment as the wall-clock time it should show.
  */
-export type XlsxCell = string | { number: string; decimals: number } | { dateTime: { year: number; month: number; day: number; hour: number; minute: number; second: number } };
+export type XlsxCell =
+  | string
+  | { number: string; decimals: number }
+  | { dateTime: { year: number; month: number; day: number; hour: number; minute: number; second: number } };
 
 /** Decimals a number cell can be shown with, each a format of its own ("0", "0.0", … "0.0000"). */
 const MAX_DECIMALS = 4;
@@ -37,11 +40,19 @@ export class XlsxWriter {
   }
 
   /** `widths`: each column's width in characters (dates and long texts need more than the default). */
-  async start(options: { sheetName: string; rightToLeft: boolean; header: readonly string[]; widths?: readonly number[] }) {
+  async start(options: {
+    sheetName: string;
+    rightToLeft: boolean;
+    header: readonly string[];
+    widths?: readonly number[];
+  }) {
     const sheetName = escapeXml(options.sheetName.replace(/[\\/?*:[\]]/g, " ").slice(0, 31) || "Sheet1");
     await this.zip.addFile("[Content_Types].xml", CONTENT_TYPES);
     await this.zip.addFile("_rels/.rels", ROOT_RELS);
-    await this.zip.addFile("xl/workbook.xml", `${XML_HEAD}<workbook xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><sheets><sheet name="${sheetName}" sheetId="1" r:id="rId1"/></sheets></workbook>`);
+    await this.zip.addFile(
+      "xl/workbook.xml",
+      `${XML_HEAD}<workbook xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><sheets><sheet name="${sheetName}" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    );
     await this.zip.addFile("xl/_rels/workbook.xml.rels", WORKBOOK_RELS);
     await this.zip.addFile("xl/styles.xml", STYLES);
     this.columnNames = options.header.map((_, index) => columnName(index));
@@ -88,7 +99,10 @@ export class XlsxWriter {
 }
 
 function colsXml(widths: readonly number[]) {
-  const cols = widths.map((width, index) => `<col min="${index + 1}" max="${index + 1}" width="${Math.max(4, Math.min(80, Math.round(width)))}" customWidth="1"/>`);
+  const cols = widths.map(
+    (width, index) =>
+      `<col min="${index + 1}" max="${index + 1}" width="${Math.max(4, Math.min(80, Math.round(width)))}" customWidth="1"/>`,
+  );
   return cols.length ? `<cols>${cols.join("")}</cols>` : "";
 }
 
@@ -127,11 +141,15 @@ const WORKBOOK_RELS =
   `${XML_HEAD}<Relationships xmlns="${PACKAGE_REL_NS}">` +
   `<Relationship Id="rId1" Type="${REL_NS}/worksheet" Target="worksheets/sheet1.xml"/>` +
   `<Relationship Id="rId2" Type="${REL_NS}/styles" Target="styles.xml"/></Relationships>`;
-const NUMBER_FORMATS = Array.from({ length: MAX_DECIMALS + 1 }, (_, decimals) => (decimals === 0 ? "0" : `0.${"0".repeat(decimals)}`));
+const NUMBER_FORMATS = Array.from({ length: MAX_DECIMALS + 1 }, (_, decimals) =>
+  decimals === 0 ? "0" : `0.${"0".repeat(decimals)}`,
+);
 const STYLES =
   `${XML_HEAD}<styleSheet xmlns="${MAIN_NS}">` +
   `<numFmts count="${NUMBER_FORMATS.length + 1}"><numFmt numFmtId="${FIRST_CUSTOM_FORMAT}" formatCode="${DATE_TIME_FORMAT}"/>` +
-  NUMBER_FORMATS.map((code, index) => `<numFmt numFmtId="${FIRST_CUSTOM_FORMAT + 1 + index}" formatCode="${code}"/>`).join("") +
+  NUMBER_FORMATS.map(
+    (code, index) => `<numFmt numFmtId="${FIRST_CUSTOM_FORMAT + 1 + index}" formatCode="${code}"/>`,
+  ).join("") +
   "</numFmts>" +
   '<fonts count="2"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font></fonts>' +
   '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
@@ -141,7 +159,10 @@ const STYLES =
   '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>' +
   '<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/>' +
   `<xf numFmtId="${FIRST_CUSTOM_FORMAT}" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>` +
-  NUMBER_FORMATS.map((_, index) => `<xf numFmtId="${FIRST_CUSTOM_FORMAT + 1 + index}" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>`).join("") +
+  NUMBER_FORMATS.map(
+    (_, index) =>
+      `<xf numFmtId="${FIRST_CUSTOM_FORMAT + 1 + index}" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>`,
+  ).join("") +
   "</cellXfs>" +
   '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>';
 
@@ -154,8 +175,9 @@ function columnName(index: number) {
 
 const XML_SPECIAL = /[&<>"]/g;
 // Characters XML 1.0 cannot hold (controls other than tab and line breaks, lone surrogates, U+FFFE/FFFF).
-// eslint-disable-next-line no-control-regex -- control characters are what is being removed
-const XML_INVALID = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const XML_INVALID =
+  // eslint-disable-next-line no-control-regex -- control characters are what is being removed
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
 
 // eslint-disable-next-line no-control-regex -- see XML_INVALID
@@ -209,7 +231,9 @@ class ZipWriter {
     header.writeUInt16LE(nameBytes.length, 26);
     const offset = this.offset;
     await this.raw(Buffer.concat([header, nameBytes]));
-    return new ZipEntry(this, (crc, compressed, size) => this.entries.push({ name: nameBytes, crc, compressed, size, offset }));
+    return new ZipEntry(this, (crc, compressed, size) =>
+      this.entries.push({ name: nameBytes, crc, compressed, size, offset }),
+    );
   }
 
   async raw(bytes: Buffer) {

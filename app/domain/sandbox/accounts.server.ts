@@ -46,18 +46,31 @@ export async function ensureSandboxAccounts(db: DB): Promise<SandboxAccounts> {
   // Accounts written before the Mastercard Gateway sandbox have none for it: added once, the first writer winning.
   if (!(JSON.parse(stored.value) as Partial<SandboxAccounts>).mpgs) {
     const { knet } = JSON.parse(stored.value) as SandboxAccounts;
-    await db.updateTable("app_settings").set({ value: JSON.stringify({ knet, mpgs: generateMpgs() }) }).where("key", "=", SETTING).where("value", "=", stored.value).execute();
+    await db
+      .updateTable("app_settings")
+      .set({ value: JSON.stringify({ knet, mpgs: generateMpgs() }) })
+      .where("key", "=", SETTING)
+      .where("value", "=", stored.value)
+      .execute();
     stored = await db.selectFrom("app_settings").select("value").where("key", "=", SETTING).executeTakeFirstOrThrow();
   }
   const accounts = JSON.parse(stored.value) as SandboxAccounts;
   await db
     .insertInto("sandbox_knet_terminals")
-    .values({ tranportal_id: accounts.knet.tranportalId, password: accounts.knet.password, resource_key: accounts.knet.resourceKey })
+    .values({
+      tranportal_id: accounts.knet.tranportalId,
+      password: accounts.knet.password,
+      resource_key: accounts.knet.resourceKey,
+    })
     .onConflict((conflict) => conflict.column("tranportal_id").doNothing())
     .execute();
   await db
     .insertInto("sandbox_mpgs_merchants")
-    .values({ merchant_id: accounts.mpgs.merchantId, api_password: accounts.mpgs.apiPassword, notification_secret: accounts.mpgs.notificationSecret })
+    .values({
+      merchant_id: accounts.mpgs.merchantId,
+      api_password: accounts.mpgs.apiPassword,
+      notification_secret: accounts.mpgs.notificationSecret,
+    })
     .onConflict((conflict) => conflict.column("merchant_id").doNothing())
     .execute();
   if (!db.isTransaction) cached.set(db, accounts);
@@ -108,17 +121,38 @@ export async function prepareSandboxes(db: DB) {
  */
 export async function connectSandboxGateways(db: DB) {
   const accounts = await ensureSandboxAccounts(db);
-  for (const [kind, credentials] of [["knet", accounts.knet], ["mpgs", accounts.mpgs]] as const) {
+  for (const [kind, credentials] of [
+    ["knet", accounts.knet],
+    ["mpgs", accounts.mpgs],
+  ] as const) {
     const wanted = JSON.stringify(credentials);
-    const rows = await db.selectFrom("gateways").select(["id", "credentials"]).where("kind", "=", kind).where("endpoint_url", "is", null).execute();
+    const rows = await db
+      .selectFrom("gateways")
+      .select(["id", "credentials"])
+      .where("kind", "=", kind)
+      .where("endpoint_url", "is", null)
+      .execute();
     for (const row of rows) {
       if (isSealed(row.credentials) && unsealedOrNull(row.credentials) === wanted) continue;
-      await db.updateTable("gateways").set({ credentials: seal(wanted) }).where("id", "=", row.id).execute();
+      await db
+        .updateTable("gateways")
+        .set({ credentials: seal(wanted) })
+        .where("id", "=", row.id)
+        .execute();
     }
   }
   // Credentials written before they were sealed (and any a gateway of its own holds) are sealed now.
-  const plain = await db.selectFrom("gateways").select(["id", "credentials"]).where("credentials", "not like", "sealed:%").execute();
-  for (const row of plain) await db.updateTable("gateways").set({ credentials: seal(row.credentials) }).where("id", "=", row.id).execute();
+  const plain = await db
+    .selectFrom("gateways")
+    .select(["id", "credentials"])
+    .where("credentials", "not like", "sealed:%")
+    .execute();
+  for (const row of plain)
+    await db
+      .updateTable("gateways")
+      .set({ credentials: seal(row.credentials) })
+      .where("id", "=", row.id)
+      .execute();
 }
 
 /** A sealed value's text, or null when this key cannot open it (sealed under a key since lost). */

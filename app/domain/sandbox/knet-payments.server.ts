@@ -127,7 +127,11 @@ async function findPaymentForPage(db: DB, paymentId: string, pageToken: string) 
     .where("sandbox_knet_payments.action", "=", KNET_ACTIONS.purchase)
     .executeTakeFirst();
   if (!payment) return undefined;
-  const terminal = { tranportal_id: payment.tranportal_id, password: payment.password, resource_key: payment.resource_key };
+  const terminal = {
+    tranportal_id: payment.tranportal_id,
+    password: payment.password,
+    resource_key: payment.resource_key,
+  };
   if (!safeEqual(pageToken, pageTokenFor(terminal, paymentId))) return undefined;
   return { ...payment, terminal };
 }
@@ -142,7 +146,11 @@ export type KnetPaymentPage = {
 };
 
 /** What the hosted page shows; undefined for an unknown payment or a wrong page token. */
-export async function loadKnetPaymentPage(db: DB, paymentId: string, pageToken: string): Promise<KnetPaymentPage | undefined> {
+export async function loadKnetPaymentPage(
+  db: DB,
+  paymentId: string,
+  pageToken: string,
+): Promise<KnetPaymentPage | undefined> {
   const payment = await findPaymentForPage(db, paymentId, pageToken);
   if (!payment) return undefined;
   const amount = parseAmount(payment.amount, "KWD");
@@ -155,7 +163,8 @@ export async function loadKnetPaymentPage(db: DB, paymentId: string, pageToken: 
   };
 }
 
-export type KnetCustomerChoice = { kind: "submit"; cardNumber: string; pin: string; expiry?: string } | { kind: "cancel" };
+export type KnetCustomerChoice =
+  { kind: "submit"; cardNumber: string; pin: string; expiry?: string } | { kind: "cancel" };
 
 /**
  * Decides a payment once, from the customer's card or cancel, then does what KNET's server does:
@@ -171,7 +180,8 @@ export async function completeKnetPayment(
   const payment = await findPaymentForPage(db, input.paymentId, input.pageToken);
   if (!payment) return { ok: false, error: "not_found" };
   if (payment.result !== null) return { ok: false, error: "already_processed" };
-  const returnsTo = (address: string, route: "knet/response" | "knet/error") => isPlatformReturnAddress(address, route, input.browserOrigin);
+  const returnsTo = (address: string, route: "knet/response" | "knet/error") =>
+    isPlatformReturnAddress(address, route, input.browserOrigin);
   const postTo = platformServerAddress(payment.response_url, "knet/response");
   if (!postTo || !returnsTo(payment.error_url, "knet/error")) return { ok: false, error: "not_found" };
 
@@ -273,7 +283,13 @@ export function receiptUrlOf(status: number, body: string | null): string | unde
   const address = line.slice("REDIRECT=".length);
   try {
     const url = new URL(address);
-    if ((url.protocol !== "https:" && url.protocol !== "http:") || url.username || url.password || address !== address.trim()) return undefined;
+    if (
+      (url.protocol !== "https:" && url.protocol !== "http:") ||
+      url.username ||
+      url.password ||
+      address !== address.trim()
+    )
+      return undefined;
     return url.toString();
   } catch {
     return undefined;
@@ -306,7 +322,9 @@ function resultParams(payment: StoredPayment): KnetParams {
     trackid: payment.track_id,
     ...Object.fromEntries(UDF_FIELDS.map((field) => [field, udf[field] ?? ""])),
     amt: payment.amount,
-    ...(payment.result === "CAPTURED" || payment.result === "NOT CAPTURED" ? { authRespCode: payment.result === "CAPTURED" ? "00" : "05" } : {}),
+    ...(payment.result === "CAPTURED" || payment.result === "NOT CAPTURED"
+      ? { authRespCode: payment.result === "CAPTURED" ? "00" : "05" }
+      : {}),
   };
 }
 
@@ -346,9 +364,26 @@ export async function answerKnetTranPipe(db: DB, xml: string): Promise<string> {
 /** KNET's answer elements, in the order of the manual's example. */
 function answerXml(answer: KnetParams): string {
   const { paymentid, ...rest } = answer;
-  const order = ["result", "payid", "trackid", "udf1", "udf2", "udf3", "udf4", "udf5", "ref", "auth", "postdate", "tranid", "amt", "ErrorText"];
+  const order = [
+    "result",
+    "payid",
+    "trackid",
+    "udf1",
+    "udf2",
+    "udf3",
+    "udf4",
+    "udf5",
+    "ref",
+    "auth",
+    "postdate",
+    "tranid",
+    "amt",
+    "ErrorText",
+  ];
   const fields: KnetParams = { ...rest, payid: paymentid ?? "" };
-  return buildTranPipeXml(Object.fromEntries(order.filter((name) => fields[name] !== undefined).map((name) => [name, fields[name]!])));
+  return buildTranPipeXml(
+    Object.fromEntries(order.filter((name) => fields[name] !== undefined).map((name) => [name, fields[name]!])),
+  );
 }
 
 /** Which stored column an inquiry's or refund's `transid` is matched with, by its `udf5`. */

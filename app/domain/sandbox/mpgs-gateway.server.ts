@@ -16,20 +16,39 @@ import { findMpgsMerchant } from "./accounts.server";
 import { queueMpgsNotification } from "./mpgs-notifications.server";
 import type { CardPaymentForm } from "./payment-forms";
 import { isPlatformNotifyAddress, isPlatformReturnAddress } from "./return-addresses.server";
-import { MPGS_CHALLENGE_CODE, MPGS_TEST_CARDS, maskCardNumber, mpgsGatewayCodeFor, type MpgsGatewayCode } from "./test-cards";
+import {
+  MPGS_CHALLENGE_CODE,
+  MPGS_TEST_CARDS,
+  maskCardNumber,
+  mpgsGatewayCodeFor,
+  type MpgsGatewayCode,
+} from "./test-cards";
 
 export type MpgsMerchant = NonNullable<Awaited<ReturnType<typeof findMpgsMerchant>>>;
 type Order = Selectable<SandboxMpgsOrderTable>;
 type Transaction = Selectable<SandboxMpgsTransactionTable>;
 
 /** The gateway's answer: a document, or its error document (`unauthorized` for a wrong merchant or password). */
-export type MpgsAnswer = { ok: true; body: unknown; created?: true } | { ok: false; reason: "invalid" | "unauthorized"; body: unknown };
+export type MpgsAnswer =
+  { ok: true; body: unknown; created?: true } | { ok: false; reason: "invalid" | "unauthorized"; body: unknown };
 
-function error(cause: "INVALID_REQUEST" | "REQUEST_REJECTED" | "SERVER_BUSY", explanation: string, field?: string): MpgsAnswer {
-  return { ok: false, reason: "invalid", body: { error: { cause, explanation, ...(field ? { field, validationType: "INVALID" } : {}) }, result: "ERROR" } };
+function error(
+  cause: "INVALID_REQUEST" | "REQUEST_REJECTED" | "SERVER_BUSY",
+  explanation: string,
+  field?: string,
+): MpgsAnswer {
+  return {
+    ok: false,
+    reason: "invalid",
+    body: { error: { cause, explanation, ...(field ? { field, validationType: "INVALID" } : {}) }, result: "ERROR" },
+  };
 }
 
-export const MPGS_UNAUTHORIZED: MpgsAnswer = { ok: false, reason: "unauthorized", body: { error: { cause: "INVALID_REQUEST", explanation: "Invalid credentials." }, result: "ERROR" } };
+export const MPGS_UNAUTHORIZED: MpgsAnswer = {
+  ok: false,
+  reason: "unauthorized",
+  body: { error: { cause: "INVALID_REQUEST", explanation: "Invalid credentials." }, result: "ERROR" },
+};
 
 /** `Authorization: Basic merchant.<merchant id in the path>:<API password>`. */
 export async function authenticateMpgsMerchant(db: DB, merchantId: string, authorization: string | null) {
@@ -88,7 +107,17 @@ function sourceOfFunds(order: Order) {
   if (!order.card_masked) return undefined;
   const [month, year] = (order.card_expiry ?? "/").split("/");
   const number = order.card_masked.replace(/\*/g, "x");
-  return { type: "CARD", provided: { card: { number, brand: number.startsWith("4") ? "VISA" : "MASTERCARD", expiry: { month, year }, fundingMethod: "CREDIT" } } };
+  return {
+    type: "CARD",
+    provided: {
+      card: {
+        number,
+        brand: number.startsWith("4") ? "VISA" : "MASTERCARD",
+        expiry: { month, year },
+        fundingMethod: "CREDIT",
+      },
+    },
+  };
 }
 
 function orderCore(order: Order) {
@@ -129,7 +158,10 @@ function transactionDocument(order: Order, transaction: Transaction) {
   return {
     ...transactionCore(transaction),
     merchant: order.merchant_id,
-    order: { ...orderCore(order), ...(transaction.wallet_provider ? { walletProvider: transaction.wallet_provider } : {}) },
+    order: {
+      ...orderCore(order),
+      ...(transaction.wallet_provider ? { walletProvider: transaction.wallet_provider } : {}),
+    },
     sourceOfFunds: sourceOfFunds(order),
     version: "100",
   };
@@ -177,7 +209,12 @@ function minorOf(amount: string, currency: string) {
 }
 
 /** POST …/session with INITIATE_CHECKOUT: a session for the Hosted Payment Page, and the successIndicator the return will carry on success. */
-export async function initiateCheckout(db: DB, merchant: MpgsMerchant, input: unknown, origin: string): Promise<MpgsAnswer> {
+export async function initiateCheckout(
+  db: DB,
+  merchant: MpgsMerchant,
+  input: unknown,
+  origin: string,
+): Promise<MpgsAnswer> {
   const parsed = InitiateCheckoutSchema(origin).safeParse(input);
   if (!parsed.success) return invalidField(parsed.error.issues);
   const { interaction, order } = parsed.data;
@@ -205,23 +242,44 @@ export async function initiateCheckout(db: DB, merchant: MpgsMerchant, input: un
       updated_at: created,
     };
     if (existing) {
-      await trx.updateTable("sandbox_mpgs_orders").set(values).where("merchant_id", "=", merchant.merchant_id).where("order_id", "=", order.id).execute();
+      await trx
+        .updateTable("sandbox_mpgs_orders")
+        .set(values)
+        .where("merchant_id", "=", merchant.merchant_id)
+        .where("order_id", "=", order.id)
+        .execute();
     } else {
       await trx
         .insertInto("sandbox_mpgs_orders")
-        .values({ ...values, merchant_id: merchant.merchant_id, order_id: order.id, status: "INITIATED", created_at: created })
+        .values({
+          ...values,
+          merchant_id: merchant.merchant_id,
+          order_id: order.id,
+          status: "INITIATED",
+          created_at: created,
+        })
         .execute();
     }
     return {
       ok: true as const,
       created: true as const,
-      body: { checkoutMode: "WEBSITE", merchant: merchant.merchant_id, result: "SUCCESS", session: { id: sessionId, updateStatus: "SUCCESS", version: randomToken(6) }, successIndicator },
+      body: {
+        checkoutMode: "WEBSITE",
+        merchant: merchant.merchant_id,
+        result: "SUCCESS",
+        session: { id: sessionId, updateStatus: "SUCCESS", version: randomToken(6) },
+        successIndicator,
+      },
     };
   });
 }
 
 async function lockOrder(trx: Kysely<Database>, merchantId: string, orderId: string) {
-  let query = trx.selectFrom("sandbox_mpgs_orders").select(ORDER_COLUMNS).where("merchant_id", "=", merchantId).where("order_id", "=", orderId);
+  let query = trx
+    .selectFrom("sandbox_mpgs_orders")
+    .select(ORDER_COLUMNS)
+    .where("merchant_id", "=", merchantId)
+    .where("order_id", "=", orderId);
   if (engineOf(trx) === "postgres") query = query.forUpdate();
   return query.executeTakeFirst();
 }
@@ -241,7 +299,12 @@ const ORDER_NOT_FOUND = () => error("INVALID_REQUEST", "Unable to find order for
 
 /** An order the payer has not yet paid is not one yet: the gateway knows only its session. */
 async function visibleOrder(db: Kysely<Database>, merchantId: string, orderId: string) {
-  const order = await db.selectFrom("sandbox_mpgs_orders").select(ORDER_COLUMNS).where("merchant_id", "=", merchantId).where("order_id", "=", orderId).executeTakeFirst();
+  const order = await db
+    .selectFrom("sandbox_mpgs_orders")
+    .select(ORDER_COLUMNS)
+    .where("merchant_id", "=", merchantId)
+    .where("order_id", "=", orderId)
+    .executeTakeFirst();
   if (!order) return undefined;
   const transactions = await transactionsOf(db, order);
   return order.status === "INITIATED" && transactions.length === 0 ? undefined : { order, transactions };
@@ -254,45 +317,74 @@ export async function retrieveOrder(db: DB, merchant: MpgsMerchant, orderId: str
 }
 
 /** GET …/order/{orderId}/transaction/{transactionId}: RETRIEVE_TRANSACTION. */
-export async function retrieveTransaction(db: DB, merchant: MpgsMerchant, orderId: string, transactionId: string): Promise<MpgsAnswer> {
+export async function retrieveTransaction(
+  db: DB,
+  merchant: MpgsMerchant,
+  orderId: string,
+  transactionId: string,
+): Promise<MpgsAnswer> {
   const found = await visibleOrder(db, merchant.merchant_id, orderId);
   const transaction = found?.transactions.find((entry) => entry.transaction_id === transactionId);
   if (!found || !transaction) return error("INVALID_REQUEST", "Unable to find transaction for order", "transactionId");
   return { ok: true, body: transactionDocument(found.order, transaction) };
 }
 
-const TYPES = { CAPTURE: "CAPTURE", REFUND: "REFUND", VOID: "VOID_AUTHORIZATION", PAY: "PAYMENT", AUTHORIZE: "AUTHORIZATION" } as const;
+const TYPES = {
+  CAPTURE: "CAPTURE",
+  REFUND: "REFUND",
+  VOID: "VOID_AUTHORIZATION",
+  PAY: "PAYMENT",
+  AUTHORIZE: "AUTHORIZATION",
+} as const;
 
-const AmountSchema = z.object({ amount: z.string().regex(/^\d{1,12}(\.\d{1,3})?$/), currency: z.string().regex(/^[A-Z]{3}$/) });
+const AmountSchema = z.object({
+  amount: z.string().regex(/^\d{1,12}(\.\d{1,3})?$/),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+});
 
 const TransactionRequestSchema = z.discriminatedUnion("apiOperation", [
   z.object({ apiOperation: z.literal("CAPTURE"), transaction: AmountSchema }),
   z.object({ apiOperation: z.literal("REFUND"), transaction: AmountSchema }),
-  z.object({ apiOperation: z.literal("VOID"), transaction: z.object({ targetTransactionId: z.string().min(1).max(40) }) }),
   z.object({
-      apiOperation: z.enum(["PAY", "AUTHORIZE"]),
-      order: z.object({
-        amount: z.string().regex(/^\d{1,12}(\.\d{1,3})?$/),
-        currency: z.string().regex(/^[A-Z]{3}$/),
-        walletProvider: z.enum(["APPLE_PAY", "GOOGLE_PAY"]),
-        notificationUrl: z.string().refine(isPlatformNotifyAddress).optional(),
+    apiOperation: z.literal("VOID"),
+    transaction: z.object({ targetTransactionId: z.string().min(1).max(40) }),
+  }),
+  z.object({
+    apiOperation: z.enum(["PAY", "AUTHORIZE"]),
+    order: z.object({
+      amount: z.string().regex(/^\d{1,12}(\.\d{1,3})?$/),
+      currency: z.string().regex(/^[A-Z]{3}$/),
+      walletProvider: z.enum(["APPLE_PAY", "GOOGLE_PAY"]),
+      notificationUrl: z.string().refine(isPlatformNotifyAddress).optional(),
+    }),
+    sourceOfFunds: z.object({
+      type: z.literal("CARD").optional(),
+      provided: z.object({
+        card: z.object({ devicePayment: z.object({ paymentToken: z.string().min(1).max(20_000) }) }),
       }),
-      sourceOfFunds: z.object({
-        type: z.literal("CARD").optional(),
-        provided: z.object({ card: z.object({ devicePayment: z.object({ paymentToken: z.string().min(1).max(20_000) }) }) }),
-      }),
+    }),
   }),
 ]);
 
 type TransactionRequest = z.infer<typeof TransactionRequestSchema>;
-type Change = { order: Partial<Order>; transaction: Pick<Transaction, "amount" | "result" | "gateway_code"> & Partial<Transaction> };
+type Change = {
+  order: Partial<Order>;
+  transaction: Pick<Transaction, "amount" | "result" | "gateway_code"> & Partial<Transaction>;
+};
 
 /**
  * PUT …/order/{orderId}/transaction/{transactionId}. The transaction id is the merchant's: the same
  * PUT again answers the transaction already made, once; the id used for another operation is refused.
  */
-export async function putTransaction(db: DB, merchant: MpgsMerchant, orderId: string, transactionId: string, input: unknown): Promise<MpgsAnswer> {
-  if (!ORDER_ID.safeParse(orderId).success || !ORDER_ID.safeParse(transactionId).success) return error("INVALID_REQUEST", "Invalid order or transaction id", "transactionId");
+export async function putTransaction(
+  db: DB,
+  merchant: MpgsMerchant,
+  orderId: string,
+  transactionId: string,
+  input: unknown,
+): Promise<MpgsAnswer> {
+  if (!ORDER_ID.safeParse(orderId).success || !ORDER_ID.safeParse(transactionId).success)
+    return error("INVALID_REQUEST", "Invalid order or transaction id", "transactionId");
   const parsed = TransactionRequestSchema.safeParse(input);
   if (!parsed.success) return invalidField(parsed.error.issues);
   const request = parsed.data;
@@ -301,7 +393,12 @@ export async function putTransaction(db: DB, merchant: MpgsMerchant, orderId: st
     const transactions = order ? await transactionsOf(trx, order) : [];
     const earlier = transactions.find((entry) => entry.transaction_id === transactionId);
     if (order && earlier) {
-      if (earlier.type !== TYPES[request.apiOperation]) return error("INVALID_REQUEST", "A transaction with this id already exists for another operation", "transactionId");
+      if (earlier.type !== TYPES[request.apiOperation])
+        return error(
+          "INVALID_REQUEST",
+          "A transaction with this id already exists for another operation",
+          "transactionId",
+        );
       return { ok: true, body: transactionDocument(order, earlier) };
     }
     if ("order" in request) {
@@ -344,9 +441,14 @@ async function openWalletOrder(
   transactions: Transaction[],
   request: Extract<TransactionRequest, { apiOperation: "PAY" | "AUTHORIZE" }>,
 ): Promise<{ ok: true; order: Order } | { ok: false; answer: MpgsAnswer }> {
-  if (existing && (existing.status !== "INITIATED" || transactions.length > 0)) return { ok: false, answer: error("INVALID_REQUEST", "An order with this id has already been processed", "order.id") };
+  if (existing && (existing.status !== "INITIATED" || transactions.length > 0))
+    return {
+      ok: false,
+      answer: error("INVALID_REQUEST", "An order with this id has already been processed", "order.id"),
+    };
   const amount = minorOf(request.order.amount, request.order.currency);
-  if (!amount) return { ok: false, answer: error("INVALID_REQUEST", "Value for field 'order.amount' is invalid", "order.amount") };
+  if (!amount)
+    return { ok: false, answer: error("INVALID_REQUEST", "Value for field 'order.amount' is invalid", "order.amount") };
   let token: unknown;
   try {
     token = JSON.parse(request.sourceOfFunds.provided.card.devicePayment.paymentToken);
@@ -354,7 +456,14 @@ async function openWalletOrder(
     token = null;
   }
   if (!token || typeof token !== "object") {
-    return { ok: false, answer: error("INVALID_REQUEST", "Value for field 'sourceOfFunds.provided.card.devicePayment.paymentToken' is invalid", "sourceOfFunds.provided.card.devicePayment.paymentToken") };
+    return {
+      ok: false,
+      answer: error(
+        "INVALID_REQUEST",
+        "Value for field 'sourceOfFunds.provided.card.devicePayment.paymentToken' is invalid",
+        "sourceOfFunds.provided.card.devicePayment.paymentToken",
+      ),
+    };
   }
   const at = nowIso();
   const order: Order = {
@@ -381,40 +490,65 @@ async function openWalletOrder(
     created_at: existing?.created_at ?? at,
     updated_at: at,
   };
-  if (existing) await trx.deleteFrom("sandbox_mpgs_orders").where("merchant_id", "=", merchant.merchant_id).where("order_id", "=", orderId).execute();
+  if (existing)
+    await trx
+      .deleteFrom("sandbox_mpgs_orders")
+      .where("merchant_id", "=", merchant.merchant_id)
+      .where("order_id", "=", orderId)
+      .execute();
   await trx.insertInto("sandbox_mpgs_orders").values(order).execute();
-  return { ok: true, order: { ...order, status: (token as { sandbox?: unknown }).sandbox === "declined" ? "WALLET_DECLINED" : "WALLET" } };
+  return {
+    ok: true,
+    order: { ...order, status: (token as { sandbox?: unknown }).sandbox === "declined" ? "WALLET_DECLINED" : "WALLET" },
+  };
 }
 
 /** What a transaction does to its order, or the gateway's refusal. */
-function decide(order: Order, transactions: Transaction[], request: TransactionRequest): Change | { answer: MpgsAnswer } {
+function decide(
+  order: Order,
+  transactions: Transaction[],
+  request: TransactionRequest,
+): Change | { answer: MpgsAnswer } {
   const refuse = (explanation: string, field?: string) => ({ answer: error("INVALID_REQUEST", explanation, field) });
   if ("order" in request) {
     return payment(order, order.status === "WALLET_DECLINED" ? "DECLINED" : "APPROVED", request.apiOperation === "PAY");
   }
   if (request.apiOperation === "VOID") {
     const target = transactions.find((entry) => entry.transaction_id === request.transaction.targetTransactionId);
-    if (!target || target.type !== "AUTHORIZATION" || target.result !== "SUCCESS") return refuse("Target transaction is not a successful authorization", "transaction.targetTransactionId");
+    if (!target || target.type !== "AUTHORIZATION" || target.result !== "SUCCESS")
+      return refuse("Target transaction is not a successful authorization", "transaction.targetTransactionId");
     if (order.status !== "AUTHORIZED") return refuse(`Cannot void an order that is ${order.status}`);
     return {
       order: { status: "CANCELLED", total_authorized: 0 },
-      transaction: { amount: target.amount, result: "SUCCESS", gateway_code: "APPROVED", target_transaction_id: target.transaction_id },
+      transaction: {
+        amount: target.amount,
+        result: "SUCCESS",
+        gateway_code: "APPROVED",
+        target_transaction_id: target.transaction_id,
+      },
     };
   }
-  if (request.transaction.currency !== order.currency) return refuse("Currency does not match the order", "transaction.currency");
+  if (request.transaction.currency !== order.currency)
+    return refuse("Currency does not match the order", "transaction.currency");
   const amount = minorOf(request.transaction.amount, order.currency);
   if (!amount) return refuse("Value for field 'transaction.amount' is invalid", "transaction.amount");
   if (request.apiOperation === "CAPTURE") {
-    if (order.status !== "AUTHORIZED" && order.status !== "PARTIALLY_CAPTURED") return refuse(`Cannot capture an order that is ${order.status}`);
-    if (order.total_captured + amount > order.total_authorized) return refuse("Requested capture amount exceeds the authorized amount", "transaction.amount");
+    if (order.status !== "AUTHORIZED" && order.status !== "PARTIALLY_CAPTURED")
+      return refuse(`Cannot capture an order that is ${order.status}`);
+    if (order.total_captured + amount > order.total_authorized)
+      return refuse("Requested capture amount exceeds the authorized amount", "transaction.amount");
     const captured = order.total_captured + amount;
     return {
-      order: { status: captured === order.total_authorized ? "CAPTURED" : "PARTIALLY_CAPTURED", total_captured: captured },
+      order: {
+        status: captured === order.total_authorized ? "CAPTURED" : "PARTIALLY_CAPTURED",
+        total_captured: captured,
+      },
       transaction: { amount, result: "SUCCESS", gateway_code: "APPROVED" },
     };
   }
   if (order.total_captured === 0) return refuse(`Cannot refund an order that is ${order.status}`);
-  if (order.total_refunded + amount > order.total_captured) return refuse("Requested refund amount exceeds the amount available for refund", "transaction.amount");
+  if (order.total_refunded + amount > order.total_captured)
+    return refuse("Requested refund amount exceeds the amount available for refund", "transaction.amount");
   const refunded = order.total_refunded + amount;
   return {
     order: { status: refunded === order.total_captured ? "REFUNDED" : "PARTIALLY_REFUNDED", total_refunded: refunded },
@@ -424,11 +558,28 @@ function decide(order: Order, transactions: Transaction[], request: TransactionR
 
 /** The payer's payment (hosted page or wallet) by the issuer's answer: captured at once for a purchase. */
 function payment(order: Order, code: MpgsGatewayCode, purchase: boolean): Change {
-  if (code === "TIMED_OUT") return { order: { status: "INITIATED" }, transaction: { amount: order.amount, result: "PENDING", gateway_code: "TIMED_OUT" } };
-  if (code !== "APPROVED") return { order: { status: "FAILED" }, transaction: { amount: order.amount, result: "FAILURE", gateway_code: code } };
+  if (code === "TIMED_OUT")
+    return {
+      order: { status: "INITIATED" },
+      transaction: { amount: order.amount, result: "PENDING", gateway_code: "TIMED_OUT" },
+    };
+  if (code !== "APPROVED")
+    return {
+      order: { status: "FAILED" },
+      transaction: { amount: order.amount, result: "FAILURE", gateway_code: code },
+    };
   return {
-    order: { status: purchase ? "CAPTURED" : "AUTHORIZED", total_authorized: order.amount, total_captured: purchase ? order.amount : 0 },
-    transaction: { amount: order.amount, result: "SUCCESS", gateway_code: "APPROVED", authorization_code: randomDigits(6) },
+    order: {
+      status: purchase ? "CAPTURED" : "AUTHORIZED",
+      total_authorized: order.amount,
+      total_captured: purchase ? order.amount : 0,
+    },
+    transaction: {
+      amount: order.amount,
+      result: "SUCCESS",
+      gateway_code: "APPROVED",
+      authorization_code: randomDigits(6),
+    },
   };
 }
 
@@ -472,7 +623,12 @@ async function orderBySession(db: Kysely<Database>, sessionId: string, lock = fa
 export async function loadCheckoutPage(db: DB, sessionId: string): Promise<MpgsCheckoutPage | undefined> {
   const order = await orderBySession(db, sessionId);
   if (!order) return undefined;
-  const stage = order.status === "INITIATED" && !order.card_masked ? "open" : order.status === "AUTHENTICATION_INITIATED" ? "challenge" : "closed";
+  const stage =
+    order.status === "INITIATED" && !order.card_masked
+      ? "open"
+      : order.status === "AUTHENTICATION_INITIATED"
+        ? "challenge"
+        : "closed";
   return {
     sessionId,
     orderId: order.order_id,
@@ -485,7 +641,11 @@ export async function loadCheckoutPage(db: DB, sessionId: string): Promise<MpgsC
   };
 }
 
-export type CheckoutOutcome = { kind: "returned"; redirectTo: string } | { kind: "challenge" } | { kind: "not_found" } | { kind: "already_processed" };
+export type CheckoutOutcome =
+  | { kind: "returned"; redirectTo: string }
+  | { kind: "challenge" }
+  | { kind: "not_found" }
+  | { kind: "already_processed" };
 
 /**
  * The payer submits the card, once. The challenge card first asks for the 3-D Secure code; any
@@ -493,15 +653,29 @@ export type CheckoutOutcome = { kind: "returned"; redirectTo: string } | { kind:
  * returnUrl with a resultIndicator (the successIndicator only on success). TIMED_OUT leaves the
  * order pending and silent. Only the masked number is kept; the CVV never is.
  */
-export async function payCheckout(db: DB, sessionId: string, card: CardPaymentForm, browserOrigin: string): Promise<CheckoutOutcome> {
+export async function payCheckout(
+  db: DB,
+  sessionId: string,
+  card: CardPaymentForm,
+  browserOrigin: string,
+): Promise<CheckoutOutcome> {
   return writeTransaction(db, async (trx) => {
     const order = await orderBySession(trx, sessionId, true);
     if (!order || !order.return_url) return { kind: "not_found" };
     if (order.status !== "INITIATED" || order.card_masked) return { kind: "already_processed" };
     if (!isPlatformReturnAddress(order.return_url, "mpgs/response", browserOrigin)) return { kind: "not_found" };
-    const withCard = { ...order, card_masked: maskCardNumber(card.cardNumber), card_expiry: card.expiry, updated_at: nowIso() };
+    const withCard = {
+      ...order,
+      card_masked: maskCardNumber(card.cardNumber),
+      card_expiry: card.expiry,
+      updated_at: nowIso(),
+    };
     if (card.cardNumber === MPGS_TEST_CARDS.challenge) {
-      await saveOrder(trx, { ...withCard, status: "AUTHENTICATION_INITIATED", authentication_status: "AUTHENTICATION_PENDING" });
+      await saveOrder(trx, {
+        ...withCard,
+        status: "AUTHENTICATION_INITIATED",
+        authentication_status: "AUTHENTICATION_PENDING",
+      });
       return { kind: "challenge" };
     }
     return settlePayment(trx, withCard, mpgsGatewayCodeFor(card.cardNumber, card.expiry));
@@ -509,14 +683,23 @@ export async function payCheckout(db: DB, sessionId: string, card: CardPaymentFo
 }
 
 /** The 3-D Secure challenge answered: the right code authenticates and the card is then decided; a wrong one or a cancel fails the order. */
-export async function authenticateCheckout(db: DB, sessionId: string, answer: { code: string } | "cancel"): Promise<CheckoutOutcome> {
+export async function authenticateCheckout(
+  db: DB,
+  sessionId: string,
+  answer: { code: string } | "cancel",
+): Promise<CheckoutOutcome> {
   return writeTransaction(db, async (trx) => {
     const order = await orderBySession(trx, sessionId, true);
     if (!order || !order.return_url) return { kind: "not_found" };
     if (order.status !== "AUTHENTICATION_INITIATED") return { kind: "already_processed" };
     const at = nowIso();
     if (answer === "cancel" || answer.code !== MPGS_CHALLENGE_CODE) {
-      const failed = { ...order, status: "AUTHENTICATION_UNSUCCESSFUL", authentication_status: "AUTHENTICATION_FAILED", updated_at: at };
+      const failed = {
+        ...order,
+        status: "AUTHENTICATION_UNSUCCESSFUL",
+        authentication_status: "AUTHENTICATION_FAILED",
+        updated_at: at,
+      };
       await saveOrder(trx, failed);
       return { kind: "returned", redirectTo: backTo(failed, false) };
     }
@@ -545,7 +728,13 @@ async function settlePayment(trx: Kysely<Database>, order: Order, code: MpgsGate
   const updated = { ...order, ...change.order };
   await saveOrder(trx, updated);
   // The issuer never answered: the payer goes back, the merchant hears nothing.
-  if (transaction.result !== "PENDING") await queueMpgsNotification(trx, order.merchant_id, order.notification_url, transactionDocument(updated, transaction));
+  if (transaction.result !== "PENDING")
+    await queueMpgsNotification(
+      trx,
+      order.merchant_id,
+      order.notification_url,
+      transactionDocument(updated, transaction),
+    );
   return { kind: "returned", redirectTo: backTo(updated, transaction.result === "SUCCESS") };
 }
 

@@ -15,7 +15,12 @@ type NotificationJob = { merchantId: string; notifyUrl: string; body: string };
  * Queues the webhook of a transaction (the RETRIEVE_TRANSACTION document at this moment) to the
  * order's notificationUrl; call it inside the transaction that changed the order.
  */
-export async function queueMpgsNotification(trx: Kysely<Database>, merchantId: string, notifyUrl: string | null, document: unknown) {
+export async function queueMpgsNotification(
+  trx: Kysely<Database>,
+  merchantId: string,
+  notifyUrl: string | null,
+  document: unknown,
+) {
   if (!notifyUrl) return;
   const job: NotificationJob = { merchantId, notifyUrl, body: JSON.stringify(document) };
   await enqueueJob(trx, MPGS_NOTIFY_JOB, job, { maxAttempts: DELIVERY_ATTEMPTS });
@@ -32,7 +37,11 @@ export async function deliverMpgsNotification(db: DB, job: NotificationJob) {
     log.warn("MPGS sandbox notification dropped: the sandboxes are off or the address is not the platform's");
     return;
   }
-  const merchant = await db.selectFrom("sandbox_mpgs_merchants").select("notification_secret").where("merchant_id", "=", job.merchantId).executeTakeFirst();
+  const merchant = await db
+    .selectFrom("sandbox_mpgs_merchants")
+    .select("notification_secret")
+    .where("merchant_id", "=", job.merchantId)
+    .executeTakeFirst();
   if (!merchant) throw new Error("The MPGS sandbox merchant of this notification no longer exists");
   // This installation's own route, reached at its internal address as KNET's sandbox reaches responseURL.
   const response = await fetch(platformServerAddress(job.notifyUrl, "mpgs/notify") ?? job.notifyUrl, {

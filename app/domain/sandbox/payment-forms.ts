@@ -8,7 +8,10 @@ import { isExpiryCurrent } from "./test-cards";
 
 const required = { error: "required" };
 const digitsOnly = (value: string) => value.replace(/[\s-]/g, "");
-const cardNumber = z.string(required).transform(digitsOnly).pipe(z.string().regex(/^\d{16}$/, "card_number_format"));
+const cardNumber = z
+  .string(required)
+  .transform(digitsOnly)
+  .pipe(z.string().regex(/^\d{16}$/, "card_number_format"));
 
 export const KnetPaymentFormSchema = z.discriminatedUnion("intent", [
   z.object({

@@ -10,7 +10,11 @@ export type PlatformGatewayRoute = "mpgs/notify" | "mpgs/response" | "knet/respo
  */
 function configuredOrigins(): Set<string> {
   const config = env();
-  const origins = new Set([`http://127.0.0.1:${config.PORT}`, `http://localhost:${config.PORT}`, `http://[::1]:${config.PORT}`]);
+  const origins = new Set([
+    `http://127.0.0.1:${config.PORT}`,
+    `http://localhost:${config.PORT}`,
+    `http://[::1]:${config.PORT}`,
+  ]);
   for (const address of [config.BASE_URL, config.INTERNAL_BASE_URL]) if (address) origins.add(new URL(address).origin);
   return origins;
 }
@@ -19,7 +23,8 @@ function parse(value: unknown): URL | undefined {
   if (typeof value !== "string" || value.length > 2000) return undefined;
   try {
     const url = new URL(value);
-    if (!["http:", "https:"].includes(url.protocol) || url.username || url.password || url.search || url.hash) return undefined;
+    if (!["http:", "https:"].includes(url.protocol) || url.username || url.password || url.search || url.hash)
+      return undefined;
     return url;
   } catch {
     return undefined;
@@ -59,7 +64,11 @@ export function platformServerAddress(value: unknown, route: PlatformGatewayRout
  * of its configuration or the very origin the browser is on now (a redirect within one site is no
  * open redirect, whatever address the demo is reached at).
  */
-export function isPlatformReturnAddress(value: unknown, route: PlatformGatewayRoute, browserOrigin: string): value is string {
+export function isPlatformReturnAddress(
+  value: unknown,
+  route: PlatformGatewayRoute,
+  browserOrigin: string,
+): value is string {
   if (!isGatewayRoutePath(value, route)) return false;
   const origin = new URL(value).origin;
   return origin === browserOrigin || configuredOrigins().has(origin);

@@ -15,7 +15,12 @@ export const MPGS_TEST_CARDS = {
 } as const;
 
 /** The expiry that decides the test card's outcome, as in the gateway's test environment. */
-export const MPGS_TEST_EXPIRIES = { approved: "01/39", declined: "05/39", expired: "04/27", timedOut: "08/28" } as const;
+export const MPGS_TEST_EXPIRIES = {
+  approved: "01/39",
+  declined: "05/39",
+  expired: "04/27",
+  timedOut: "08/28",
+} as const;
 
 /** The code the sandbox's 3-D Secure challenge accepts. */
 export const MPGS_CHALLENGE_CODE = "1234";
@@ -55,7 +60,12 @@ export function mpgsGatewayCodeFor(cardNumber: string, expiry: string): MpgsGate
 const KUWAIT = "Asia/Kuwait";
 
 function kuwaitParts(at: Date) {
-  const parts = new Intl.DateTimeFormat("en-GB", { timeZone: KUWAIT, year: "numeric", month: "2-digit", day: "2-digit" })
+  const parts = new Intl.DateTimeFormat("en-GB", {
+    timeZone: KUWAIT,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  })
     .formatToParts(at)
     .reduce<Record<string, string>>((all, part) => ({ ...all, [part.type]: part.value }), {});
   return { year: Number(parts.year), month: parts.month, day: parts.day };

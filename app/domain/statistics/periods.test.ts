@@ -12,7 +12,12 @@ describe("the calendar periods, in Kuwait time", () => {
   it("starts today at Kuwait midnight, 21:00 UTC the day before", () => {
     // 22:30 UTC on the 10th is already 01:30 on the 11th in Kuwait.
     const day = resolved({}, "2026-03-10T22:30:00.000Z");
-    expect(day).toMatchObject({ period: "day", dateAfter: "2026-03-11", dateBefore: "2026-03-11", granularity: "hour" });
+    expect(day).toMatchObject({
+      period: "day",
+      dateAfter: "2026-03-11",
+      dateBefore: "2026-03-11",
+      granularity: "hour",
+    });
     expect(day.current).toEqual({ from: "2026-03-10T21:00:00.000Z", to: "2026-03-10T22:30:00.000Z" });
     expect(day.previous).toEqual({ from: "2026-03-09T21:00:00.000Z", to: "2026-03-09T22:30:00.000Z" });
   });
@@ -42,7 +47,11 @@ describe("the calendar periods, in Kuwait time", () => {
   });
 
   it("refuses an unknown period", () => {
-    expect(resolvePeriod({ period: "decade" }, at("2026-03-10T10:00:00.000Z"))).toEqual({ ok: false, incomplete: false, errors: { period: "api.invalid_choice" } });
+    expect(resolvePeriod({ period: "decade" }, at("2026-03-10T10:00:00.000Z"))).toEqual({
+      ok: false,
+      incomplete: false,
+      errors: { period: "api.invalid_choice" },
+    });
   });
 });
 
@@ -50,15 +59,32 @@ describe("a custom period", () => {
   const now = "2026-03-11T09:30:00.000Z";
 
   it("is not loaded until both dates are set", () => {
-    expect(resolvePeriod({ period: "custom" }, at(now))).toEqual({ ok: false, incomplete: true, errors: { date_after: "errors.required", date_before: "errors.required" } });
-    expect(resolvePeriod({ period: "custom", date_after: "2026-03-01" }, at(now))).toMatchObject({ ok: false, incomplete: true });
+    expect(resolvePeriod({ period: "custom" }, at(now))).toEqual({
+      ok: false,
+      incomplete: true,
+      errors: { date_after: "errors.required", date_before: "errors.required" },
+    });
+    expect(resolvePeriod({ period: "custom", date_after: "2026-03-01" }, at(now))).toMatchObject({
+      ok: false,
+      incomplete: true,
+    });
   });
 
   it("refuses bad dates, To before From and more than ten years", () => {
-    expect(resolvePeriod({ period: "custom", date_after: "2026-02-30", date_before: "2026-03-01" }, at(now))).toEqual({ ok: false, incomplete: false, errors: { date_after: "statistics.errors.bad_date" } });
-    expect(resolvePeriod({ period: "custom", date_after: "2026-03-05", date_before: "2026-03-01" }, at(now))).toMatchObject({ errors: { date_before: "statistics.errors.to_before_from" } });
-    expect(resolvePeriod({ period: "custom", date_after: "2006-01-01", date_before: "2026-03-01" }, at(now))).toMatchObject({ errors: { date_before: "statistics.errors.too_long" } });
-    expect(resolvePeriod({ period: "custom", date_after: "1999-12-31", date_before: "2000-01-02" }, at(now))).toMatchObject({ errors: { date_after: "statistics.errors.bad_date" } });
+    expect(resolvePeriod({ period: "custom", date_after: "2026-02-30", date_before: "2026-03-01" }, at(now))).toEqual({
+      ok: false,
+      incomplete: false,
+      errors: { date_after: "statistics.errors.bad_date" },
+    });
+    expect(
+      resolvePeriod({ period: "custom", date_after: "2026-03-05", date_before: "2026-03-01" }, at(now)),
+    ).toMatchObject({ errors: { date_before: "statistics.errors.to_before_from" } });
+    expect(
+      resolvePeriod({ period: "custom", date_after: "2006-01-01", date_before: "2026-03-01" }, at(now)),
+    ).toMatchObject({ errors: { date_before: "statistics.errors.too_long" } });
+    expect(
+      resolvePeriod({ period: "custom", date_after: "1999-12-31", date_before: "2000-01-02" }, at(now)),
+    ).toMatchObject({ errors: { date_after: "statistics.errors.bad_date" } });
   });
 
   it("covers whole Kuwait days up to now, compared with the equal span before", () => {
@@ -66,9 +92,15 @@ describe("a custom period", () => {
     expect(past.current).toEqual({ from: "2026-02-28T21:00:00.000Z", to: "2026-03-07T21:00:00.000Z" });
     expect(past.previous).toEqual({ from: "2026-02-21T21:00:00.000Z", to: "2026-02-28T21:00:00.000Z" });
     expect(past.granularity).toBe("day");
-    expect(resolved({ period: "custom", date_after: "2026-03-11", date_before: "2026-03-20" }, now).current.to).toBe(now);
-    expect(resolved({ period: "custom", date_after: "2026-03-05", date_before: "2026-03-05" }, now).granularity).toBe("hour");
-    expect(resolved({ period: "custom", date_after: "2025-01-01", date_before: "2026-03-05" }, now).granularity).toBe("month");
+    expect(resolved({ period: "custom", date_after: "2026-03-11", date_before: "2026-03-20" }, now).current.to).toBe(
+      now,
+    );
+    expect(resolved({ period: "custom", date_after: "2026-03-05", date_before: "2026-03-05" }, now).granularity).toBe(
+      "hour",
+    );
+    expect(resolved({ period: "custom", date_after: "2025-01-01", date_before: "2026-03-05" }, now).granularity).toBe(
+      "month",
+    );
     // Entirely in the future: empty, and so is the span before it.
     const future = resolved({ period: "custom", date_after: "2026-04-01", date_before: "2026-04-02" }, now);
     expect(future.current.from).toBe(future.current.to);
@@ -78,9 +110,20 @@ describe("a custom period", () => {
 
 describe("buckets and reading plans", () => {
   it("labels hours, days and months in Kuwait time", () => {
-    expect(bucketsOf({ from: "2026-03-10T21:00:00.000Z", to: "2026-03-10T23:10:00.000Z" }, "hour")).toEqual(["2026-03-11T00", "2026-03-11T01", "2026-03-11T02"]);
-    expect(bucketsOf({ from: "2026-02-27T21:00:00.000Z", to: "2026-03-01T21:00:00.000Z" }, "day")).toEqual(["2026-02-28", "2026-03-01"]);
-    expect(bucketsOf({ from: "2025-12-31T21:00:00.000Z", to: "2026-03-11T09:30:00.000Z" }, "month")).toEqual(["2026-01", "2026-02", "2026-03"]);
+    expect(bucketsOf({ from: "2026-03-10T21:00:00.000Z", to: "2026-03-10T23:10:00.000Z" }, "hour")).toEqual([
+      "2026-03-11T00",
+      "2026-03-11T01",
+      "2026-03-11T02",
+    ]);
+    expect(bucketsOf({ from: "2026-02-27T21:00:00.000Z", to: "2026-03-01T21:00:00.000Z" }, "day")).toEqual([
+      "2026-02-28",
+      "2026-03-01",
+    ]);
+    expect(bucketsOf({ from: "2025-12-31T21:00:00.000Z", to: "2026-03-11T09:30:00.000Z" }, "month")).toEqual([
+      "2026-01",
+      "2026-02",
+      "2026-03",
+    ]);
     expect(bucketsOf({ from: "2026-03-01T00:00:00.000Z", to: "2026-03-01T00:00:00.000Z" }, "day")).toEqual([]);
   });
 
@@ -92,7 +135,10 @@ describe("buckets and reading plans", () => {
       days: { first: "2026-03-01", last: "2026-03-03" },
     });
     // Up to now: today is whole as far as the rollup goes.
-    expect(splitRange({ from: "2026-03-07T21:00:00.000Z", to: "2026-03-11T09:30:00.000Z" }, now)).toEqual({ raw: [], days: { first: "2026-03-08", last: "2026-03-11" } });
+    expect(splitRange({ from: "2026-03-07T21:00:00.000Z", to: "2026-03-11T09:30:00.000Z" }, now)).toEqual({
+      raw: [],
+      days: { first: "2026-03-08", last: "2026-03-11" },
+    });
     // Starting mid-day: that day's end from the rows.
     expect(splitRange({ from: "2026-03-08T08:30:00.000Z", to: "2026-03-09T21:00:00.000Z" }, now)).toEqual({
       raw: [{ from: "2026-03-08T08:30:00.000Z", to: "2026-03-08T21:00:00.000Z" }],
@@ -104,6 +150,8 @@ describe("buckets and reading plans", () => {
   });
 
   it("offers this Kuwait year and the nine before", () => {
-    expect(averageSizeYears(at("2026-12-31T21:30:00.000Z"))).toEqual([2027, 2026, 2025, 2024, 2023, 2022, 2021, 2020, 2019, 2018]);
+    expect(averageSizeYears(at("2026-12-31T21:30:00.000Z"))).toEqual([
+      2027, 2026, 2025, 2024, 2023, 2022, 2021, 2020, 2019, 2018,
+    ]);
   });
 });

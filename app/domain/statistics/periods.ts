@@ -91,7 +91,10 @@ export function isPeriod(value: unknown): value is StatisticsPeriod {
  * previous period (cut at the current one's start when that is shorter, as February is). A custom
  * period runs over whole Kuwait days (up to now) and is compared with the equal span just before it.
  */
-export function resolvePeriod(input: { period?: string | null; date_after?: string | null; date_before?: string | null }, now: Date): PeriodOutcome {
+export function resolvePeriod(
+  input: { period?: string | null; date_after?: string | null; date_before?: string | null },
+  now: Date,
+): PeriodOutcome {
   const period = input.period || DEFAULT_PERIOD;
   if (!isPeriod(period)) return { ok: false, incomplete: false, errors: { period: "api.invalid_choice" } };
   const nowMs = now.getTime();
@@ -155,7 +158,8 @@ export function bucketsOf(range: TimeRange, granularity: Granularity): string[] 
   if (granularity === "all") return [""];
   if (granularity === "hour") {
     const labels: string[] = [];
-    for (let hour = Math.floor(from / HOUR) * HOUR; hour <= last; hour += HOUR) labels.push(iso(hour + OFFSET).slice(0, 13));
+    for (let hour = Math.floor(from / HOUR) * HOUR; hour <= last; hour += HOUR)
+      labels.push(iso(hour + OFFSET).slice(0, 13));
     return labels;
   }
   const labels: string[] = [];
@@ -171,7 +175,10 @@ export function bucketsOf(range: TimeRange, granularity: Granularity): string[] 
  * from the rows themselves. A last day that runs to now is whole as far as the rollup knows: no row
  * is created after now.
  */
-export function splitRange(range: TimeRange, now: Date): { raw: TimeRange[]; days: { first: string; last: string } | null } {
+export function splitRange(
+  range: TimeRange,
+  now: Date,
+): { raw: TimeRange[]; days: { first: string; last: string } | null } {
   const from = Date.parse(range.from);
   const to = Date.parse(range.to);
   if (to <= from) return { raw: [], days: null };

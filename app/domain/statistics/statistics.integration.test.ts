@@ -27,10 +27,19 @@ type Outcome = "success" | "authorized" | "failed" | "canceled" | "error" | "cod
 
 const id22 = (prefix: string) => `${prefix}${String(++serial).padStart(22 - prefix.length, "0")}`;
 /** "2026-03-11 09:15" (or with seconds) in Kuwait → the UTC instant the app stores. */
-const kuwait = (text: string) => new Date(Date.parse(`${text.replace(" ", "T")}${text.length === 16 ? ":00" : ""}+03:00`)).toISOString();
+const kuwait = (text: string) =>
+  new Date(Date.parse(`${text.replace(" ", "T")}${text.length === 16 ? ":00" : ""}+03:00`)).toISOString();
 
 /** A transaction created at a Kuwait time, then its payment attempts completed one after another by the app. */
-async function transaction(input: { key: string; at: string; amount: number; currency?: string; plugin?: string; attempts: [Gateway, Outcome][]; merchantId?: number }) {
+async function transaction(input: {
+  key: string;
+  at: string;
+  amount: number;
+  currency?: string;
+  plugin?: string;
+  attempts: [Gateway, Outcome][];
+  merchantId?: number;
+}) {
   const merchantId = input.merchantId ?? shop.merchantId;
   const id = id22("T");
   const created = kuwait(input.at);
@@ -99,14 +108,20 @@ async function transaction(input: { key: string; at: string; amount: number; cur
         completed_at: null,
       })
       .execute();
-    if (outcome === "cod") await completeAttempt(database.db, attemptId, { status: "success", refs: {} }, { cod: true });
+    if (outcome === "cod")
+      await completeAttempt(database.db, attemptId, { status: "success", refs: {} }, { cod: true });
     else await completeAttempt(database.db, attemptId, { status: outcome, refs: {} });
   }
   ids[input.key] = id;
   return id;
 }
 
-const actor = () => ({ id: shop.admin.id, username: shop.admin.username, is_superuser: 1, permissions: [] as string[] });
+const actor = () => ({
+  id: shop.admin.id,
+  username: shop.admin.username,
+  is_superuser: 1,
+  permissions: [] as string[],
+});
 const period = (query: Record<string, string>): ResolvedPeriod => {
   const resolved = resolvePeriod(query, NOW);
   if (!resolved.ok) throw new Error(JSON.stringify(resolved.errors));
@@ -119,44 +134,125 @@ beforeAll(async () => {
   shop = await seedMerchant(database.db, "Stats");
   other = await seedMerchant(database.db, "Elsewhere");
   // Today, Wednesday 11 March (Kuwait).
-  await transaction({ key: "T1", at: "2026-03-11 00:00", amount: 10_000, attempts: [["knet-sandbox", "failed"], ["knet-sandbox", "success"]] });
-  await transaction({ key: "T2", at: "2026-03-11 09:15", amount: 5_500, plugin: "e_commerce", attempts: [["mpgs-sandbox", "success"]] });
-  await transaction({ key: "T3", at: "2026-03-11 11:00", amount: 2_000, currency: "USD", plugin: "e_commerce", attempts: [["mpgs-sandbox", "success"]] });
-  await transaction({ key: "T4", at: "2026-03-11 10:05", amount: 3_000, attempts: [["mpgs-sandbox", "error"], ["knet-sandbox", "canceled"]] });
-  await transaction({ key: "T5", at: "2026-03-11 12:00", amount: 7_000, plugin: "catalogue", attempts: [["cod", "cod"]] });
+  await transaction({
+    key: "T1",
+    at: "2026-03-11 00:00",
+    amount: 10_000,
+    attempts: [
+      ["knet-sandbox", "failed"],
+      ["knet-sandbox", "success"],
+    ],
+  });
+  await transaction({
+    key: "T2",
+    at: "2026-03-11 09:15",
+    amount: 5_500,
+    plugin: "e_commerce",
+    attempts: [["mpgs-sandbox", "success"]],
+  });
+  await transaction({
+    key: "T3",
+    at: "2026-03-11 11:00",
+    amount: 2_000,
+    currency: "USD",
+    plugin: "e_commerce",
+    attempts: [["mpgs-sandbox", "success"]],
+  });
+  await transaction({
+    key: "T4",
+    at: "2026-03-11 10:05",
+    amount: 3_000,
+    attempts: [
+      ["mpgs-sandbox", "error"],
+      ["knet-sandbox", "canceled"],
+    ],
+  });
+  await transaction({
+    key: "T5",
+    at: "2026-03-11 12:00",
+    amount: 7_000,
+    plugin: "catalogue",
+    attempts: [["cod", "cod"]],
+  });
   await transaction({ key: "T6", at: "2026-03-11 12:29", amount: 4_000, attempts: [["mpgs-sandbox", "authorized"]] });
   await transaction({ key: "T7", at: "2026-03-11 08:00", amount: 1_000, attempts: [["knet-sandbox", "failed"]] });
   // Yesterday: 23:59:59 is yesterday, and after 12:30, so not in the day's previous span.
   await transaction({ key: "Y1", at: "2026-03-10 23:59:59", amount: 8_000, attempts: [["knet-sandbox", "success"]] });
   await transaction({ key: "Y2", at: "2026-03-10 10:00", amount: 2_000, attempts: [["knet-sandbox", "success"]] });
-  await transaction({ key: "Y3", at: "2026-03-10 12:00", amount: 6_000, plugin: "e_commerce", attempts: [["mpgs-sandbox", "failed"]] });
+  await transaction({
+    key: "Y3",
+    at: "2026-03-10 12:00",
+    amount: 6_000,
+    plugin: "e_commerce",
+    attempts: [["mpgs-sandbox", "failed"]],
+  });
   // This week began on Sunday 8 March; the previous week's span is Sunday 1 March to Wednesday 4 March, 12:30.
-  await transaction({ key: "W1", at: "2026-03-08 09:00", amount: 12_000, plugin: "shopify", attempts: [["knet-sandbox", "success"]] });
+  await transaction({
+    key: "W1",
+    at: "2026-03-08 09:00",
+    amount: 12_000,
+    plugin: "shopify",
+    attempts: [["knet-sandbox", "success"]],
+  });
   await transaction({ key: "W2", at: "2026-03-08 12:00", amount: 2_500, attempts: [["knet-sandbox", "failed"]] });
   await transaction({ key: "P1", at: "2026-03-04 12:00", amount: 9_000, attempts: [["knet-sandbox", "success"]] });
   await transaction({ key: "P2", at: "2026-03-04 13:00", amount: 1_500, attempts: [["knet-sandbox", "success"]] });
   // February: the previous month's span ends on 11 February, 12:30.
-  await transaction({ key: "F1", at: "2026-02-10 10:00", amount: 3_000, currency: "USD", plugin: "e_commerce", attempts: [["mpgs-sandbox", "success"]] });
-  await transaction({ key: "F2", at: "2026-02-20 10:00", amount: 50_000, plugin: "catalogue", attempts: [["mpgs-sandbox", "success"]] });
+  await transaction({
+    key: "F1",
+    at: "2026-02-10 10:00",
+    amount: 3_000,
+    currency: "USD",
+    plugin: "e_commerce",
+    attempts: [["mpgs-sandbox", "success"]],
+  });
+  await transaction({
+    key: "F2",
+    at: "2026-02-20 10:00",
+    amount: 50_000,
+    plugin: "catalogue",
+    attempts: [["mpgs-sandbox", "success"]],
+  });
   // Last year: the previous year's span ends on 11 March 2025, 12:30.
   await transaction({ key: "L1", at: "2025-03-11 12:00", amount: 100_000, attempts: [["knet-sandbox", "success"]] });
   await transaction({ key: "L2", at: "2025-03-11 13:00", amount: 40_000, attempts: [["knet-sandbox", "success"]] });
   // Another merchant's payment never shows.
-  await transaction({ key: "O1", at: "2026-03-11 09:00", amount: 99_000, merchantId: other.merchantId, attempts: [["knet-sandbox", "success"]] });
+  await transaction({
+    key: "O1",
+    at: "2026-03-11 09:00",
+    amount: 99_000,
+    merchantId: other.merchantId,
+    attempts: [["knet-sandbox", "success"]],
+  });
   // A deleted transaction counts for nothing.
-  const common = { merchantId: shop.merchantId, user: actor(), lang: "en" as const, baseUrl: "https://pay.example", addresses: { publicBaseUrl: "https://pay.example", internalBaseUrl: "http://127.0.0.1:9" } };
-  expect(await runRowAction(database.db, { ...common, transactionId: ids.T7, action: "delete" })).toMatchObject({ ok: true });
+  const common = {
+    merchantId: shop.merchantId,
+    user: actor(),
+    lang: "en" as const,
+    baseUrl: "https://pay.example",
+    addresses: { publicBaseUrl: "https://pay.example", internalBaseUrl: "http://127.0.0.1:9" },
+  };
+  expect(await runRowAction(database.db, { ...common, transactionId: ids.T7, action: "delete" })).toMatchObject({
+    ok: true,
+  });
 });
 afterAll(async () => database?.destroy());
 
 describe("the statistics of today (period=day)", () => {
   it("counts today's paid transactions against the same hours of yesterday", async () => {
     const report = await statistics({});
-    expect(report.period).toMatchObject({ period: "day", dateAfter: "2026-03-11", dateBefore: "2026-03-11", granularity: "hour" });
+    expect(report.period).toMatchObject({
+      period: "day",
+      dateAfter: "2026-03-11",
+      dateBefore: "2026-03-11",
+      granularity: "hour",
+    });
     expect(report.period.previous).toEqual({ from: "2026-03-09T21:00:00.000Z", to: "2026-03-10T09:30:00.000Z" });
     // T1, T2, T3 today; yesterday before 12:30 only Y2.
     expect(report.totalPaid).toMatchObject({ value: 3, previous: 1, growth: 200 });
-    expect(report.buckets).toEqual(Array.from({ length: 13 }, (_, hour) => `2026-03-11T${String(hour).padStart(2, "0")}`));
+    expect(report.buckets).toEqual(
+      Array.from({ length: 13 }, (_, hour) => `2026-03-11T${String(hour).padStart(2, "0")}`),
+    );
     expect(report.totalPaid.chart).toEqual([1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0]);
   });
 
@@ -175,20 +271,50 @@ describe("the statistics of today (period=day)", () => {
     // T1 2 (1 success), T2 1/1, T3 1/1, T4 2/0, T6 1/1 (authorized): 4 of 7 = 57.1 %; yesterday Y2 1/1, Y3 1/0: 50 %.
     expect(report.successRate).toMatchObject({ value: 57, previous: 50, growth: 7.1, completed: 7, succeeded: 4 });
     expect(report.successRate.chart).toEqual([50, null, null, null, null, null, null, null, null, 100, 0, 100, 100]);
-    expect(report.successRatePerGateway.map(({ code, value, completed, succeeded, name_en, logo_url }) => ({ code, value, completed, succeeded, name_en, logo_url }))).toEqual([
+    expect(
+      report.successRatePerGateway.map(({ code, value, completed, succeeded, name_en, logo_url }) => ({
+        code,
+        value,
+        completed,
+        succeeded,
+        name_en,
+        logo_url,
+      })),
+    ).toEqual([
       { code: "knet-sandbox", value: 33, completed: 3, succeeded: 1, name_en: "KNET", logo_url: "/gateways/knet.svg" },
-      { code: "mpgs-sandbox", value: 75, completed: 4, succeeded: 3, name_en: "Credit Card", logo_url: "/gateways/card.svg" },
+      {
+        code: "mpgs-sandbox",
+        value: 75,
+        completed: 4,
+        succeeded: 3,
+        name_en: "Credit Card",
+        logo_url: "/gateways/card.svg",
+      },
     ]);
   });
 
   it("splits the paid ones by gateway and by section", async () => {
     const report = await statistics({ period: "day" });
     expect(report.paidPerGateway.map(({ code, value, amounts }) => ({ code, value, amounts }))).toEqual([
-      { code: "mpgs-sandbox", value: 2, amounts: [{ currency: "KWD", value: 5_500 }, { currency: "USD", value: 2_000 }] },
+      {
+        code: "mpgs-sandbox",
+        value: 2,
+        amounts: [
+          { currency: "KWD", value: 5_500 },
+          { currency: "USD", value: 2_000 },
+        ],
+      },
       { code: "knet-sandbox", value: 1, amounts: [{ currency: "KWD", value: 10_000 }] },
     ]);
     expect(report.productWiseSales).toEqual([
-      { plugin: "e_commerce", count: 2, amounts: [{ currency: "KWD", value: 5_500 }, { currency: "USD", value: 2_000 }] },
+      {
+        plugin: "e_commerce",
+        count: 2,
+        amounts: [
+          { currency: "KWD", value: 5_500 },
+          { currency: "USD", value: 2_000 },
+        ],
+      },
       { plugin: "payment_request", count: 1, amounts: [{ currency: "KWD", value: 10_000 }] },
     ]);
   });
@@ -202,7 +328,9 @@ describe("longer periods", () => {
     // W1, Y1, Y2 and today's three; last week P1 (12:00) but not P2 (13:00).
     expect(report.buckets).toEqual(["2026-03-08", "2026-03-09", "2026-03-10", "2026-03-11"]);
     expect(report.totalPaid).toEqual({ value: 6, previous: 1, growth: 500, chart: [1, 0, 2, 3] });
-    expect(report.amountPaid.map(({ currency, value, previous, growth }) => ({ currency, value, previous, growth }))).toEqual([
+    expect(
+      report.amountPaid.map(({ currency, value, previous, growth }) => ({ currency, value, previous, growth })),
+    ).toEqual([
       { currency: "KWD", value: 37_500, previous: 9_000, growth: 316.7 },
       { currency: "USD", value: 2_000, previous: 0, growth: null },
     ]);
@@ -215,7 +343,9 @@ describe("longer periods", () => {
     const report = await statistics({ period: "month" });
     expect(report.period.previous).toEqual({ from: "2026-01-31T21:00:00.000Z", to: "2026-02-11T09:30:00.000Z" });
     expect(report.totalPaid).toMatchObject({ value: 8, previous: 1, growth: 700 });
-    expect(report.amountPaid.map(({ currency, value, previous, growth }) => ({ currency, value, previous, growth }))).toEqual([
+    expect(
+      report.amountPaid.map(({ currency, value, previous, growth }) => ({ currency, value, previous, growth })),
+    ).toEqual([
       { currency: "KWD", value: 48_000, previous: 0, growth: null },
       { currency: "USD", value: 2_000, previous: 3_000, growth: -33.3 },
     ]);
@@ -229,7 +359,15 @@ describe("longer periods", () => {
     expect(report.period.previous).toEqual({ from: "2024-12-31T21:00:00.000Z", to: "2025-03-11T09:30:00.000Z" });
     expect(report.buckets).toEqual(["2026-01", "2026-02", "2026-03"]);
     expect(report.totalPaid).toEqual({ value: 10, previous: 1, growth: 900, chart: [0, 2, 8] });
-    expect(report.amountPaid.map(({ currency, value, previous, growth, chart }) => ({ currency, value, previous, growth, chart }))).toEqual([
+    expect(
+      report.amountPaid.map(({ currency, value, previous, growth, chart }) => ({
+        currency,
+        value,
+        previous,
+        growth,
+        chart,
+      })),
+    ).toEqual([
       { currency: "KWD", value: 98_000, previous: 100_000, growth: -2, chart: [0, 50_000, 48_000] },
       { currency: "USD", value: 5_000, previous: 0, growth: null, chart: [0, 3_000, 2_000] },
     ]);
@@ -277,10 +415,19 @@ describe("the average transaction size", () => {
     const average = await averageTransactionSize(database.db, shop.merchantId, 2026);
     expect(average.currencies).toEqual(["KWD", "USD"]);
     expect(average.months).toHaveLength(12);
-    expect(average.months[0].values).toEqual({ KWD: { count: 0, amount: 0, average: null }, USD: { count: 0, amount: 0, average: null } });
-    expect(average.months[1].values).toEqual({ KWD: { count: 1, amount: 50_000, average: 50_000 }, USD: { count: 1, amount: 3_000, average: 3_000 } });
+    expect(average.months[0].values).toEqual({
+      KWD: { count: 0, amount: 0, average: null },
+      USD: { count: 0, amount: 0, average: null },
+    });
+    expect(average.months[1].values).toEqual({
+      KWD: { count: 1, amount: 50_000, average: 50_000 },
+      USD: { count: 1, amount: 3_000, average: 3_000 },
+    });
     // T1, T2, Y1, Y2, W1, P1, P2: 48.000 over 7 = 6.857142… → 6.857.
-    expect(average.months[2].values).toEqual({ KWD: { count: 7, amount: 48_000, average: 6_857 }, USD: { count: 1, amount: 2_000, average: 2_000 } });
+    expect(average.months[2].values).toEqual({
+      KWD: { count: 7, amount: 48_000, average: 6_857 },
+      USD: { count: 1, amount: 2_000, average: 2_000 },
+    });
     const last = await averageTransactionSize(database.db, shop.merchantId, 2025);
     expect(last.months[2].values).toEqual({ KWD: { count: 2, amount: 140_000, average: 70_000 } });
   });
@@ -292,7 +439,12 @@ describe("recent orders", () => {
     expect(orders.map((order) => order.row.id)).toEqual([ids.T6, ids.T5, ids.T3, ids.T4, ids.T2]);
     expect(orders[0].actions).toEqual(expect.arrayContaining(["capture", "void"]));
     expect(orders[3].actions).toEqual(expect.arrayContaining(["email", "cancel", "delete"]));
-    const viewer = await listRecentOrders(database.db, shop.merchantId, { is_superuser: 0, permissions: ["view_paymenttransaction"] }, 5);
+    const viewer = await listRecentOrders(
+      database.db,
+      shop.merchantId,
+      { is_superuser: 0, permissions: ["view_paymenttransaction"] },
+      5,
+    );
     expect(viewer.every((order) => order.actions.length === 0)).toBe(true);
   });
 });
@@ -300,7 +452,17 @@ describe("recent orders", () => {
 describe("the rollup", () => {
   it("kept by the app's writes equals the one rebuilt from the rows", async () => {
     const read = async () =>
-      (await database.db.selectFrom("transaction_statistics").selectAll().orderBy("merchant_id").orderBy("day").orderBy("plugin").orderBy("currency_code").orderBy("gateway_code").execute())
+      (
+        await database.db
+          .selectFrom("transaction_statistics")
+          .selectAll()
+          .orderBy("merchant_id")
+          .orderBy("day")
+          .orderBy("plugin")
+          .orderBy("currency_code")
+          .orderBy("gateway_code")
+          .execute()
+      )
         .filter((row) => row.paid_count || row.paid_amount || row.attempts_completed || row.attempts_succeeded)
         .map((row) => ({ ...row, paid_amount: Number(row.paid_amount) }));
     const running = await read();
@@ -312,14 +474,28 @@ describe("the rollup", () => {
   });
 
   it("takes a deleted transaction out and a restored one back", async () => {
-    const common = { merchantId: shop.merchantId, user: actor(), lang: "en" as const, baseUrl: "https://pay.example", addresses: { publicBaseUrl: "https://pay.example", internalBaseUrl: "http://127.0.0.1:9" } };
+    const common = {
+      merchantId: shop.merchantId,
+      user: actor(),
+      lang: "en" as const,
+      baseUrl: "https://pay.example",
+      addresses: { publicBaseUrl: "https://pay.example", internalBaseUrl: "http://127.0.0.1:9" },
+    };
     expect((await statistics({})).successRate).toMatchObject({ completed: 7, succeeded: 4 });
-    expect(await runRowAction(database.db, { ...common, transactionId: ids.T7, action: "restore" })).toMatchObject({ ok: true });
+    expect(await runRowAction(database.db, { ...common, transactionId: ids.T7, action: "restore" })).toMatchObject({
+      ok: true,
+    });
     expect((await statistics({})).successRate).toMatchObject({ completed: 8, succeeded: 4 });
-    expect(await runRowAction(database.db, { ...common, transactionId: ids.T4, action: "delete" })).toMatchObject({ ok: true });
+    expect(await runRowAction(database.db, { ...common, transactionId: ids.T4, action: "delete" })).toMatchObject({
+      ok: true,
+    });
     expect((await statistics({})).successRate).toMatchObject({ completed: 6, succeeded: 4 });
-    expect(await runRowAction(database.db, { ...common, transactionId: ids.T4, action: "restore" })).toMatchObject({ ok: true });
-    expect(await runRowAction(database.db, { ...common, transactionId: ids.T7, action: "delete" })).toMatchObject({ ok: true });
+    expect(await runRowAction(database.db, { ...common, transactionId: ids.T4, action: "restore" })).toMatchObject({
+      ok: true,
+    });
+    expect(await runRowAction(database.db, { ...common, transactionId: ids.T7, action: "delete" })).toMatchObject({
+      ok: true,
+    });
     expect((await statistics({})).successRate).toMatchObject({ completed: 7, succeeded: 4 });
   });
 });

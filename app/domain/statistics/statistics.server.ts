@@ -48,7 +48,12 @@ function instantBucket(db: DB, column: string, granularity: Granularity): RawBui
 /** Postgres refuses a constant in GROUP BY: the single bucket of "all" is not grouped by. */
 const grouped = (bucket: RawBuilder<string>, granularity: Granularity) => (granularity === "all" ? [] : [bucket]);
 
-async function rollupCells(db: DB, merchantId: number, days: { first: string; last: string }, granularity: CellGranularity): Promise<Cell[]> {
+async function rollupCells(
+  db: DB,
+  merchantId: number,
+  days: { first: string; last: string },
+  granularity: CellGranularity,
+): Promise<Cell[]> {
   const bucket = rollupBucket(granularity);
   const rows = await db
     .selectFrom("transaction_statistics")
@@ -123,13 +128,35 @@ async function rawCells(db: DB, merchantId: number, range: TimeRange, granularit
   ]);
   const empty = { paidCount: 0, paidAmount: 0, completed: 0, succeeded: 0 };
   return [
-    ...paid.map((row) => ({ ...empty, bucket: row.bucket, plugin: row.plugin, currency: row.currency_code, gateway: row.gateway_code, paidCount: Number(row.paid_count), paidAmount: Number(row.paid_amount) })),
-    ...attempts.map((row) => ({ ...empty, bucket: row.bucket, plugin: row.plugin, currency: row.currency_code, gateway: row.gateway_code, completed: Number(row.completed), succeeded: Number(row.succeeded) })),
+    ...paid.map((row) => ({
+      ...empty,
+      bucket: row.bucket,
+      plugin: row.plugin,
+      currency: row.currency_code,
+      gateway: row.gateway_code,
+      paidCount: Number(row.paid_count),
+      paidAmount: Number(row.paid_amount),
+    })),
+    ...attempts.map((row) => ({
+      ...empty,
+      bucket: row.bucket,
+      plugin: row.plugin,
+      currency: row.currency_code,
+      gateway: row.gateway_code,
+      completed: Number(row.completed),
+      succeeded: Number(row.succeeded),
+    })),
   ];
 }
 
 /** Every figure of a range by bucket, section, currency and gateway. Hourly buckets come from the rows alone. */
-async function cellsOf(db: DB, merchantId: number, range: TimeRange, granularity: Granularity, now: Date): Promise<Cell[]> {
+async function cellsOf(
+  db: DB,
+  merchantId: number,
+  range: TimeRange,
+  granularity: Granularity,
+  now: Date,
+): Promise<Cell[]> {
   if (granularity === "hour") return rawCells(db, merchantId, range, "hour");
   const { raw, days } = splitRange(range, now);
   const parts = await Promise.all([
@@ -150,7 +177,8 @@ function sumCells(cells: Cell[], keyOf: (cell: Cell) => string): Map<string, Sum
     sums.paidCount += cell.paidCount;
     sums.completed += cell.completed;
     sums.succeeded += cell.succeeded;
-    if (cell.paidAmount !== 0 || cell.paidCount !== 0) sums.amounts.set(cell.currency, (sums.amounts.get(cell.currency) ?? 0) + cell.paidAmount);
+    if (cell.paidAmount !== 0 || cell.paidCount !== 0)
+      sums.amounts.set(cell.currency, (sums.amounts.get(cell.currency) ?? 0) + cell.paidAmount);
   }
   return groups;
 }
@@ -188,7 +216,14 @@ export type StatisticsReport = {
   buckets: string[];
   totalPaid: { value: number; previous: number; growth: number | null; chart: number[] };
   amountPaid: { currency: string; value: number; previous: number; growth: number | null; chart: number[] }[];
-  successRate: { value: number | null; previous: number | null; growth: number | null; completed: number; succeeded: number; chart: (number | null)[] };
+  successRate: {
+    value: number | null;
+    previous: number | null;
+    growth: number | null;
+    completed: number;
+    succeeded: number;
+    chart: (number | null)[];
+  };
   paidPerGateway: (GatewayInfo & { value: number; amounts: MoneyFigure[] })[];
   successRatePerGateway: (GatewayInfo & { value: number | null; completed: number; succeeded: number })[];
   productWiseSales: { plugin: string; count: number; amounts: MoneyFigure[] }[];
@@ -203,7 +238,12 @@ function moneyFigures(amounts: Map<string, number>, order: (a: string, b: string
   return [...amounts.entries()].sort(([a], [b]) => order(a, b)).map(([currency, value]) => ({ currency, value }));
 }
 
-export async function loadStatistics(db: DB, merchantId: number, period: ResolvedPeriod, now: Date): Promise<StatisticsReport> {
+export async function loadStatistics(
+  db: DB,
+  merchantId: number,
+  period: ResolvedPeriod,
+  now: Date,
+): Promise<StatisticsReport> {
   const [current, previous, gateways, merchant] = await Promise.all([
     cellsOf(db, merchantId, period.current, period.granularity, now),
     cellsOf(db, merchantId, period.previous, "all", now),
@@ -221,9 +261,15 @@ export async function loadStatistics(db: DB, merchantId: number, period: Resolve
   const known = new Map(gateways.map((gateway) => [gateway.code, gateway]));
   const gatewayInfo = (code: string): GatewayInfo => {
     const gateway = known.get(code);
-    return { code, name_en: gateway?.name_en ?? code, name_ar: gateway?.name_ar ?? code, logo_url: gateway?.logo_url ?? null };
+    return {
+      code,
+      name_en: gateway?.name_en ?? code,
+      name_ar: gateway?.name_ar ?? code,
+      logo_url: gateway?.logo_url ?? null,
+    };
   };
-  const gatewayRank = (code: string) => (known.has(code) ? gateways.findIndex((gateway) => gateway.code === code) : gateways.length);
+  const gatewayRank = (code: string) =>
+    known.has(code) ? gateways.findIndex((gateway) => gateway.code === code) : gateways.length;
   const byGateway = [...sumCells(current, (cell) => cell.gateway).entries()];
 
   return {
@@ -238,7 +284,13 @@ export async function loadStatistics(db: DB, merchantId: number, period: Resolve
     amountPaid: currencies.map((currency) => {
       const value = total.amounts.get(currency) ?? 0;
       const earlier = before.amounts.get(currency) ?? 0;
-      return { currency, value, previous: earlier, growth: growthPercent(value, earlier), chart: buckets.map((bucket) => inBucket(bucket).amounts.get(currency) ?? 0) };
+      return {
+        currency,
+        value,
+        previous: earlier,
+        growth: growthPercent(value, earlier),
+        chart: buckets.map((bucket) => inBucket(bucket).amounts.get(currency) ?? 0),
+      };
     }),
     successRate: {
       value: successPercent(total.succeeded, total.completed),
@@ -251,11 +303,20 @@ export async function loadStatistics(db: DB, merchantId: number, period: Resolve
     paidPerGateway: byGateway
       .filter(([, sums]) => sums.paidCount > 0)
       .sort(([a, x], [b, y]) => y.paidCount - x.paidCount || gatewayRank(a) - gatewayRank(b))
-      .map(([code, sums]) => ({ ...gatewayInfo(code), value: sums.paidCount, amounts: moneyFigures(sums.amounts, order) })),
+      .map(([code, sums]) => ({
+        ...gatewayInfo(code),
+        value: sums.paidCount,
+        amounts: moneyFigures(sums.amounts, order),
+      })),
     successRatePerGateway: byGateway
       .filter(([, sums]) => sums.completed > 0)
       .sort(([a], [b]) => gatewayRank(a) - gatewayRank(b) || a.localeCompare(b))
-      .map(([code, sums]) => ({ ...gatewayInfo(code), value: successPercent(sums.succeeded, sums.completed), completed: sums.completed, succeeded: sums.succeeded })),
+      .map(([code, sums]) => ({
+        ...gatewayInfo(code),
+        value: successPercent(sums.succeeded, sums.completed),
+        completed: sums.completed,
+        succeeded: sums.succeeded,
+      })),
     productWiseSales: [...sumCells(current, (cell) => cell.plugin).entries()]
       .filter(([, sums]) => sums.paidCount > 0)
       .sort(([a, x], [b, y]) => y.paidCount - x.paidCount || a.localeCompare(b))
@@ -276,7 +337,12 @@ export async function averageTransactionSize(db: DB, merchantId: number, year: n
   const [rows, merchant] = await Promise.all([
     db
       .selectFrom("transaction_statistics")
-      .select((eb) => [month.as("month"), "currency_code", eb.fn.sum<number>("paid_count").as("count"), eb.fn.sum<number>("paid_amount").as("amount")])
+      .select((eb) => [
+        month.as("month"),
+        "currency_code",
+        eb.fn.sum<number>("paid_count").as("count"),
+        eb.fn.sum<number>("paid_amount").as("amount"),
+      ])
       .where("merchant_id", "=", merchantId)
       .where("day", ">=", `${year}-01-01`)
       .where("day", "<=", `${year}-12-31`)
@@ -305,7 +371,12 @@ export async function averageTransactionSize(db: DB, merchantId: number, year: n
 }
 
 /** The merchant's newest live transactions with the actions this user may take on each now. */
-export async function listRecentOrders(db: DB, merchantId: number, user: PermissionHolder, limit = 10): Promise<{ row: TransactionRow; actions: RowActionName[] }[]> {
+export async function listRecentOrders(
+  db: DB,
+  merchantId: number,
+  user: PermissionHolder,
+  limit = 10,
+): Promise<{ row: TransactionRow; actions: RowActionName[] }[]> {
   const [page, actionContext] = await Promise.all([
     listTransactions(db, { merchantId, deleted: false }, { filters: {}, page: 1, perPage: limit }),
     actionContextOf(db, merchantId),
@@ -317,7 +388,12 @@ export async function listRecentOrders(db: DB, merchantId: number, user: Permiss
  * The recent actions of the home page and of GET user/actions: the merchant's whole activity for
  * those who see its statistics, their own actions for everyone else.
  */
-export async function listRecentActions(db: DB, merchantId: number, user: PermissionHolder & { id: number }, limit = 10) {
+export async function listRecentActions(
+  db: DB,
+  merchantId: number,
+  user: PermissionHolder & { id: number },
+  limit = 10,
+) {
   const merchantWide = can(user, "view_paymenttransaction_statistics");
   return listAuditEntries(db, merchantId, { limit, actorUserId: merchantWide ? undefined : user.id });
 }

@@ -11,7 +11,9 @@ export type DisplayState = TransactionState | "partially_refunded";
 export const PARTIALLY_REFUNDED = "partially_refunded" as const;
 
 /** Every state a list can show and filter by, in the order the filter offers them. */
-export const DISPLAY_STATES: readonly DisplayState[] = TRANSACTION_STATES.flatMap((state): DisplayState[] => (state === "paid" ? [state, PARTIALLY_REFUNDED] : [state]));
+export const DISPLAY_STATES: readonly DisplayState[] = TRANSACTION_STATES.flatMap((state): DisplayState[] =>
+  state === "paid" ? [state, PARTIALLY_REFUNDED] : [state],
+);
 
 export function displayStateOf(row: { state: TransactionState; refunded_amount: number }): DisplayState {
   return row.state === "paid" && Number(row.refunded_amount) > 0 ? PARTIALLY_REFUNDED : row.state;

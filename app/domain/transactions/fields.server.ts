@@ -58,7 +58,12 @@ export function isFieldName(name: string): name is FieldName {
 export type TableField = { name: string; label_en: string; label_ar: string; is_active: boolean; order: number };
 
 /** The section's columns in the merchant's order: saved choices first, then any field not configured yet. */
-export async function loadTableFields(db: DB, merchantId: number, section: string, sectionFields: readonly string[] = []): Promise<TableField[]> {
+export async function loadTableFields(
+  db: DB,
+  merchantId: number,
+  section: string,
+  sectionFields: readonly string[] = [],
+): Promise<TableField[]> {
   const known: readonly string[] = [...BUILTIN_FIELDS, ...sectionFields];
   const saved = await db
     .selectFrom("table_fields")
@@ -70,12 +75,24 @@ export async function loadTableFields(db: DB, merchantId: number, section: strin
   const fields: TableField[] = [];
   for (const row of saved) {
     if (!known.includes(row.name)) continue;
-    fields.push({ name: row.name, label_en: row.label_en, label_ar: row.label_ar, is_active: Boolean(row.is_active), order: fields.length + 1 });
+    fields.push({
+      name: row.name,
+      label_en: row.label_en,
+      label_ar: row.label_ar,
+      is_active: Boolean(row.is_active),
+      order: fields.length + 1,
+    });
   }
   const configured = new Set(fields.map((field) => field.name));
   const missing = known.filter((name) => !configured.has(name)).sort((a, b) => rank(a, known) - rank(b, known));
   for (const name of missing) {
-    fields.push({ name, label_en: "", label_ar: "", is_active: saved.length === 0 && (DEFAULT_ACTIVE_FIELDS as readonly string[]).includes(name), order: fields.length + 1 });
+    fields.push({
+      name,
+      label_en: "",
+      label_ar: "",
+      is_active: saved.length === 0 && (DEFAULT_ACTIVE_FIELDS as readonly string[]).includes(name),
+      order: fields.length + 1,
+    });
   }
   return fields;
 }
@@ -138,7 +155,11 @@ export async function saveTableFields(
         columns: list(
           ordered
             .filter((field) => field.is_active)
-            .map((field) => (field.label_en && field.label_ar ? named(field.label_en, field.label_ar) : word(`fields.${field.name}`, field.name))),
+            .map((field) =>
+              field.label_en && field.label_ar
+                ? named(field.label_en, field.label_ar)
+                : word(`fields.${field.name}`, field.name),
+            ),
         ),
       },
       objectType: "section",

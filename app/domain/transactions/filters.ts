@@ -139,7 +139,11 @@ export function parseListQuery(params: URLSearchParams): ListQuery {
   const page = positiveInt(params.get("page")) ?? 1;
   const perPageRaw = params.get("per_page");
   const perPage =
-    perPageRaw === "all" ? "all" : (PAGE_SIZES as readonly number[]).includes(Number(perPageRaw)) ? Number(perPageRaw) : PAGE_SIZES[0];
+    perPageRaw === "all"
+      ? "all"
+      : (PAGE_SIZES as readonly number[]).includes(Number(perPageRaw))
+        ? Number(perPageRaw)
+        : PAGE_SIZES[0];
   return { filters, page, perPage, errors, raw };
 }
 

@@ -13,7 +13,17 @@ let shop: Awaited<ReturnType<typeof seedMerchant>>;
 let other: Awaited<ReturnType<typeof seedMerchant>>;
 let orderNo = 0;
 
-type Row = { plugin?: string; state?: TransactionState; amount?: number; currency?: string; email?: string; phone?: string; created: string; captured?: number; merchantId?: number };
+type Row = {
+  plugin?: string;
+  state?: TransactionState;
+  amount?: number;
+  currency?: string;
+  email?: string;
+  phone?: string;
+  created: string;
+  captured?: number;
+  merchantId?: number;
+};
 
 /** Inserts a transaction as the app would, with its running totals. */
 async function insert(row: Row) {
@@ -58,8 +68,17 @@ async function insert(row: Row) {
       deleted_at: null,
     })
     .execute();
-  await bumpTotals(database.db, { merchantId, plugin, currency, at: row.created }, { generated_count: 1, generated_amount: amount });
-  if (row.captured) await bumpTotals(database.db, { merchantId, plugin, currency, at: row.created }, { received_count: 1, received_amount: row.captured });
+  await bumpTotals(
+    database.db,
+    { merchantId, plugin, currency, at: row.created },
+    { generated_count: 1, generated_amount: amount },
+  );
+  if (row.captured)
+    await bumpTotals(
+      database.db,
+      { merchantId, plugin, currency, at: row.created },
+      { received_count: 1, received_amount: row.captured },
+    );
   return id;
 }
 
@@ -70,11 +89,37 @@ beforeAll(async () => {
   shop = await seedMerchant(database.db, "Lists");
   other = await seedMerchant(database.db, "Others");
   // Both sides of a Kuwait midnight: 20:59 UTC is 23:59 on the 9th in Kuwait, 21:00 UTC is 00:00 on the 10th.
-  ids.lateNinth = await insert({ created: "2026-03-09T20:59:00.000Z", email: "Late@Example.com", state: "paid", captured: 5000, amount: 5000 });
-  ids.earlyTenth = await insert({ created: "2026-03-09T21:00:00.000Z", email: "early@example.com", phone: "+96555501234" });
-  ids.usd = await insert({ created: "2026-03-11T10:00:00.000Z", currency: "USD", amount: 2500, state: "paid", captured: 2500, email: "dollar@example.com" });
-  ids.shop = await insert({ created: "2026-03-12T10:00:00.000Z", plugin: "e_commerce", state: "failed", email: "shopper@example.com" });
-  ids.foreign = await insert({ created: "2026-03-12T11:00:00.000Z", merchantId: other.merchantId, email: "early@example.com" });
+  ids.lateNinth = await insert({
+    created: "2026-03-09T20:59:00.000Z",
+    email: "Late@Example.com",
+    state: "paid",
+    captured: 5000,
+    amount: 5000,
+  });
+  ids.earlyTenth = await insert({
+    created: "2026-03-09T21:00:00.000Z",
+    email: "early@example.com",
+    phone: "+96555501234",
+  });
+  ids.usd = await insert({
+    created: "2026-03-11T10:00:00.000Z",
+    currency: "USD",
+    amount: 2500,
+    state: "paid",
+    captured: 2500,
+    email: "dollar@example.com",
+  });
+  ids.shop = await insert({
+    created: "2026-03-12T10:00:00.000Z",
+    plugin: "e_commerce",
+    state: "failed",
+    email: "shopper@example.com",
+  });
+  ids.foreign = await insert({
+    created: "2026-03-12T11:00:00.000Z",
+    merchantId: other.merchantId,
+    email: "early@example.com",
+  });
 });
 afterAll(async () => database?.destroy());
 
@@ -95,7 +140,11 @@ describe("the transaction list", () => {
   });
 
   it("reads From and To as Kuwait days", async () => {
-    const tenth = await listTransactions(database.db, scope(), query("created_after=2026-03-10&created_before=2026-03-10"));
+    const tenth = await listTransactions(
+      database.db,
+      scope(),
+      query("created_after=2026-03-10&created_before=2026-03-10"),
+    );
     expect(tenth.rows.map((row) => row.id)).toEqual([ids.earlyTenth]);
     const ninth = await listTransactions(database.db, scope(), query("created_before=2026-03-09"));
     expect(ninth.rows.map((row) => row.id)).toEqual([ids.lateNinth]);
@@ -114,7 +163,8 @@ describe("the transaction list", () => {
   });
 
   it("searches by e-mail start (any case), phone, order number and id, never another merchant's", async () => {
-    const find = async (q: string) => (await listTransactions(database.db, scope(), query(`q=${encodeURIComponent(q)}`))).rows.map((row) => row.id);
+    const find = async (q: string) =>
+      (await listTransactions(database.db, scope(), query(`q=${encodeURIComponent(q)}`))).rows.map((row) => row.id);
     expect(await find("LATE@")).toEqual([ids.lateNinth]);
     expect(await find("early@example.com")).toEqual([ids.earlyTenth]);
     expect(await find("55501234")).toEqual([ids.earlyTenth]);
@@ -132,7 +182,8 @@ describe("the transaction list", () => {
 
   it("iterates every matching row in batches by keyset", async () => {
     const seen: string[] = [];
-    for await (const batch of iterateTransactions(database.db, scope(), {}, 3)) seen.push(...batch.map((row) => row.id));
+    for await (const batch of iterateTransactions(database.db, scope(), {}, 3))
+      seen.push(...batch.map((row) => row.id));
     expect(seen).toEqual([ids.shop, ids.usd, ids.earlyTenth, ids.lateNinth]);
   });
 
@@ -150,13 +201,28 @@ describe("the transaction list", () => {
 
   it("moves a deleted row to the deleted list and back, keeping counts and totals right", async () => {
     const actor = { id: shop.admin.id, username: shop.admin.username, is_superuser: 1, permissions: [] };
-    const common = { merchantId: shop.merchantId, user: actor, lang: "en" as const, baseUrl: "https://pay.example", addresses: { publicBaseUrl: "https://pay.example", internalBaseUrl: "http://127.0.0.1:9" } };
-    expect(await runRowAction(database.db, { ...common, transactionId: ids.lateNinth, action: "delete" })).toMatchObject({ ok: false });
-    expect(await runRowAction(database.db, { ...common, transactionId: ids.earlyTenth, action: "delete" })).toMatchObject({ ok: true });
+    const common = {
+      merchantId: shop.merchantId,
+      user: actor,
+      lang: "en" as const,
+      baseUrl: "https://pay.example",
+      addresses: { publicBaseUrl: "https://pay.example", internalBaseUrl: "http://127.0.0.1:9" },
+    };
+    expect(
+      await runRowAction(database.db, { ...common, transactionId: ids.lateNinth, action: "delete" }),
+    ).toMatchObject({ ok: false });
+    expect(
+      await runRowAction(database.db, { ...common, transactionId: ids.earlyTenth, action: "delete" }),
+    ).toMatchObject({ ok: true });
     expect(await countTransactions(database.db, scope(), {})).toBe(3);
     expect(await countTransactions(database.db, { ...scope(), deleted: true }, {})).toBe(1);
-    expect((await listStatistics(database.db, shop.merchantId)).generated[0]).toEqual({ currency_code: "KWD", value: 6000 });
-    expect(await runRowAction(database.db, { ...common, transactionId: ids.earlyTenth, action: "restore" })).toMatchObject({ ok: true });
+    expect((await listStatistics(database.db, shop.merchantId)).generated[0]).toEqual({
+      currency_code: "KWD",
+      value: 6000,
+    });
+    expect(
+      await runRowAction(database.db, { ...common, transactionId: ids.earlyTenth, action: "restore" }),
+    ).toMatchObject({ ok: true });
     expect(await countTransactions(database.db, scope(), {})).toBe(4);
     expect(await countTransactions(database.db, scope(), { state: ["created"] })).toBe(1);
   });

@@ -27,7 +27,14 @@ function engineFor(db: DB): Engine {
 }
 
 /** The search's table (migration 0010): a transaction's name from each word on, and its e-mail. */
-type SearchTermTable = { transaction_id: string; term: string; merchant_id: number; plugin: string; live: number; created_at: string };
+type SearchTermTable = {
+  transaction_id: string;
+  term: string;
+  merchant_id: number;
+  plugin: string;
+  live: number;
+  created_at: string;
+};
 type SearchDB = Kysely<Database & { transaction_search_terms: SearchTermTable }>;
 
 /** What a search box text can be: the prefixes it looks for among the terms, and the exact values it may equal. */
@@ -59,7 +66,10 @@ function termMatches(db: DB, scope: ListScope, plan: SearchPlan) {
     .where((eb) =>
       eb.or(
         plan.prefixes.map((prefix) =>
-          eb.and([eb("transaction_search_terms.term", ">=", prefix), eb("transaction_search_terms.term", "<", `${prefix}\uffff`)]),
+          eb.and([
+            eb("transaction_search_terms.term", ">=", prefix),
+            eb("transaction_search_terms.term", "<", `${prefix}\uffff`),
+          ]),
         ),
       ),
     );
@@ -69,7 +79,12 @@ function termMatches(db: DB, scope: ListScope, plan: SearchPlan) {
  * The exact branches of the search: the transaction id, an order number, a gateway reference
  * (track id, payment id, reference id) or a phone number. Each is answered by an index.
  */
-function exactCondition(eb: ExpressionBuilder<Database, "transactions">, merchantId: number, plan: SearchPlan, engine: Engine) {
+function exactCondition(
+  eb: ExpressionBuilder<Database, "transactions">,
+  merchantId: number,
+  plan: SearchPlan,
+  engine: Engine,
+) {
   const { text } = plan;
   const byReference = eb
     .selectFrom("payment_attempts")
@@ -99,12 +114,20 @@ function exactCondition(eb: ExpressionBuilder<Database, "transactions">, merchan
  * Search (dashboard spec §3 filter q), as a condition on the list's rows: an exact branch, or a
  * term (the customer's name from any word on, or the e-mail address) starting with the text.
  */
-function searchCondition(eb: ExpressionBuilder<Database, "transactions">, db: DB, scope: ListScope, q: string, engine: Engine) {
+function searchCondition(
+  eb: ExpressionBuilder<Database, "transactions">,
+  db: DB,
+  scope: ListScope,
+  q: string,
+  engine: Engine,
+) {
   const plan = planSearch(q);
   const byTerm = termMatches(db, scope, plan).select("transaction_search_terms.transaction_id");
   return eb.or([
     exactCondition(eb, scope.merchantId, plan, engine),
-    engine === "postgres" ? sql<boolean>`${eb.ref("transactions.id")} = any(array(${byTerm}))` : eb("transactions.id", "in", byTerm),
+    engine === "postgres"
+      ? sql<boolean>`${eb.ref("transactions.id")} = any(array(${byTerm}))`
+      : eb("transactions.id", "in", byTerm),
   ]);
 }
 
@@ -113,7 +136,8 @@ function stateCondition(eb: ExpressionBuilder<Database, "transactions">, states:
   const stored = states.filter((state) => state !== PARTIALLY_REFUNDED) as TransactionState[];
   const branches = [];
   if (stored.length) branches.push(eb("transactions.state", "in", stored));
-  if (states.includes(PARTIALLY_REFUNDED)) branches.push(eb.and([eb("transactions.state", "=", "paid"), eb("transactions.refunded_amount", ">", 0)]));
+  if (states.includes(PARTIALLY_REFUNDED))
+    branches.push(eb.and([eb("transactions.state", "=", "paid"), eb("transactions.refunded_amount", ">", 0)]));
   return eb.or(branches);
 }
 
@@ -140,8 +164,10 @@ function applyFilters(db: DB, query: From, scope: ListScope, filters: Transactio
   }
   if (filters.created_after) next = next.where("transactions.created_at", ">=", filters.created_after);
   if (filters.created_before) next = next.where("transactions.created_at", "<=", filters.created_before);
-  if (filters.state_changed_at_after) next = next.where("transactions.state_changed_at", ">=", filters.state_changed_at_after);
-  if (filters.state_changed_at_before) next = next.where("transactions.state_changed_at", "<=", filters.state_changed_at_before);
+  if (filters.state_changed_at_after)
+    next = next.where("transactions.state_changed_at", ">=", filters.state_changed_at_after);
+  if (filters.state_changed_at_before)
+    next = next.where("transactions.state_changed_at", "<=", filters.state_changed_at_before);
   return next;
 }
 
@@ -247,7 +273,11 @@ type Part = SelectQueryBuilder<Database, "transactions", Match>;
  * tab: one part per state). Parts may share rows only for a search. Other views: null, and the
  * general query with every filter as a condition.
  */
-function viewParts(db: DB, scope: ListScope, filters: TransactionFilters): { parts: Part[]; overlapping: boolean } | null {
+function viewParts(
+  db: DB,
+  scope: ListScope,
+  filters: TransactionFilters,
+): { parts: Part[]; overlapping: boolean } | null {
   const keys = Object.keys(filters);
   if (keys.length !== 1) return null;
   const columns = ["transactions.id", "transactions.created_at"] as const;
@@ -257,7 +287,10 @@ function viewParts(db: DB, scope: ListScope, filters: TransactionFilters): { par
     const exact = scoped(db, scope)
       .select(columns)
       .where((eb) => exactCondition(eb, scope.merchantId, plan, engine));
-    const byTerm = termMatches(db, scope, plan).select(["transaction_search_terms.transaction_id as id", "transaction_search_terms.created_at"]);
+    const byTerm = termMatches(db, scope, plan).select([
+      "transaction_search_terms.transaction_id as id",
+      "transaction_search_terms.created_at",
+    ]);
     return { parts: [byTerm as unknown as Part, exact], overlapping: true };
   }
   if (filters.state) {
@@ -266,8 +299,13 @@ function viewParts(db: DB, scope: ListScope, filters: TransactionFilters): { par
     if (states.has("paid")) states.delete(PARTIALLY_REFUNDED);
     const parts = [...states].map((state) =>
       state === PARTIALLY_REFUNDED
-        ? scoped(db, scope).select(columns).where("transactions.state", "=", "paid").where("transactions.refunded_amount", ">", 0)
-        : scoped(db, scope).select(columns).where("transactions.state", "=", state as TransactionState),
+        ? scoped(db, scope)
+            .select(columns)
+            .where("transactions.state", "=", "paid")
+            .where("transactions.refunded_amount", ">", 0)
+        : scoped(db, scope)
+            .select(columns)
+            .where("transactions.state", "=", state as TransactionState),
     );
     return { parts, overlapping: false };
   }
@@ -278,9 +316,17 @@ function viewParts(db: DB, scope: ListScope, filters: TransactionFilters): { par
 async function countParts(db: DB, view: { parts: Part[]; overlapping: boolean }, limit: number | undefined) {
   const bounded = (query: Part) => (limit === undefined ? query : query.limit(limit + 1));
   const countOf = async (query: Part) =>
-    Number((await db.selectFrom(query.as("matches")).select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow()).count);
+    Number(
+      (
+        await db
+          .selectFrom(query.as("matches"))
+          .select((eb) => eb.fn.countAll<number>().as("count"))
+          .executeTakeFirstOrThrow()
+      ).count,
+    );
   // A row found by several parts of a search is one row: their union (of id and creation time) counts it once.
-  if (view.overlapping) return countOf(bounded(view.parts.slice(1).reduce((all, part) => all.union(part), view.parts[0])));
+  if (view.overlapping)
+    return countOf(bounded(view.parts.slice(1).reduce((all, part) => all.union(part), view.parts[0])));
   const counts = await Promise.all(view.parts.map((part) => countOf(bounded(part))));
   const total = counts.reduce((sum, count) => sum + count, 0);
   return limit === undefined ? total : Math.min(total, limit + 1);
@@ -293,11 +339,16 @@ async function countParts(db: DB, view: { parts: Part[]; overlapping: boolean },
  */
 async function pageOfParts(parts: Part[], offset: number, size: number) {
   for (let limit = offset + size; ; limit *= 2) {
-    const read = await Promise.all(parts.map((part) => part.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute()));
+    const read = await Promise.all(
+      parts.map((part) => part.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute()),
+    );
     const seen = new Map<string, Match>();
     for (const row of read.flat()) seen.set(row.id, row);
-    const merged = [...seen.values()].sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1));
-    if (merged.length >= offset + size || read.every((rows) => rows.length < limit)) return merged.slice(offset, offset + size).map((row) => row.id);
+    const merged = [...seen.values()].sort((a, b) =>
+      a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1,
+    );
+    if (merged.length >= offset + size || read.every((rows) => rows.length < limit))
+      return merged.slice(offset, offset + size).map((row) => row.id);
   }
 }
 
@@ -311,7 +362,12 @@ export async function countTransactions(db: DB, scope: ListScope, filters: Trans
     limit === undefined
       ? await filtered.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow()
       : await db
-          .selectFrom(filtered.select("transactions.id").limit(limit + 1).as("matches"))
+          .selectFrom(
+            filtered
+              .select("transactions.id")
+              .limit(limit + 1)
+              .as("matches"),
+          )
           .select((eb) => eb.fn.countAll<number>().as("count"))
           .executeTakeFirstOrThrow();
   return Number(row.count);
@@ -373,7 +429,11 @@ export async function* iterateTransactions(db: DB, scope: ListScope, filters: Tr
         .where("transactions.created_at", "<=", created_at)
         .where((eb) => eb.or([eb("transactions.created_at", "<", created_at), eb("transactions.id", "<", id)]));
     }
-    const batch = await query.orderBy("transactions.created_at", "desc").orderBy("transactions.id", "desc").limit(batchSize).execute();
+    const batch = await query
+      .orderBy("transactions.created_at", "desc")
+      .orderBy("transactions.id", "desc")
+      .limit(batchSize)
+      .execute();
     if (batch.length === 0) return;
     yield batch;
     if (batch.length < batchSize) return;

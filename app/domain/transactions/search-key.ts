@@ -60,6 +60,9 @@ const ARABIC_LETTER = /^[\u0621-\u064A]/;
 export function nameSearchPrefixes(text: string): string[] {
   const key = nameSearchKey(text);
   if (!ARABIC_LETTER.test(key)) return key ? [key] : [];
-  if (key.startsWith(ARTICLE)) return key.length > ARTICLE.length + 1 && ARABIC_LETTER.test(key.slice(ARTICLE.length)) ? [key, key.slice(ARTICLE.length)] : [key];
+  if (key.startsWith(ARTICLE))
+    return key.length > ARTICLE.length + 1 && ARABIC_LETTER.test(key.slice(ARTICLE.length))
+      ? [key, key.slice(ARTICLE.length)]
+      : [key];
   return [key, ARTICLE + key];
 }

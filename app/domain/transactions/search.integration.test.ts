@@ -15,7 +15,15 @@ let other: Awaited<ReturnType<typeof seedMerchant>>;
 let orderNo = 0;
 let minute = 0;
 
-type Row = { first?: string | null; last?: string | null; email?: string; plugin?: string; state?: TransactionState; refunded?: number; merchantId?: number };
+type Row = {
+  first?: string | null;
+  last?: string | null;
+  email?: string;
+  plugin?: string;
+  state?: TransactionState;
+  refunded?: number;
+  merchantId?: number;
+};
 
 /** A transaction as the app writes it (the search's terms come from the database's triggers). */
 async function insert(row: Row) {
@@ -63,7 +71,11 @@ async function insert(row: Row) {
 }
 
 const ids: Record<string, string> = {};
-const scope = (extra: { plugin?: string; deleted?: boolean } = {}) => ({ merchantId: shop.merchantId, deleted: false, ...extra });
+const scope = (extra: { plugin?: string; deleted?: boolean } = {}) => ({
+  merchantId: shop.merchantId,
+  deleted: false,
+  ...extra,
+});
 const query = (text: string) => parseListQuery(new URLSearchParams(text));
 async function find(q: string, extra: { plugin?: string; deleted?: boolean } = {}, more = "") {
   const page = await listTransactions(database.db, scope(extra), query(`q=${encodeURIComponent(q)}${more}`));
@@ -81,7 +93,12 @@ beforeAll(async () => {
   ids.fatimahEmail = await insert({ email: "fatimah_1990@example.com" });
   ids.ahmad = await insert({ first: "أحمد", last: null, state: "failed" });
   ids.noura = await insert({ first: "Noura", last: "Abdul Rahman Al-Sager" });
-  ids.foreign = await insert({ first: "محمد", last: "الصباح", email: "m.sabah@example.com", merchantId: other.merchantId });
+  ids.foreign = await insert({
+    first: "محمد",
+    last: "الصباح",
+    email: "m.sabah@example.com",
+    merchantId: other.merchantId,
+  });
 });
 afterAll(async () => database?.destroy());
 
@@ -116,7 +133,9 @@ describe("search by customer name", () => {
   });
 
   it("finds an order number typed in Arabic-Indic digits", async () => {
-    const orderNoOf = async (id: string) => (await database.db.selectFrom("transactions").select("order_no").where("id", "=", id).executeTakeFirstOrThrow()).order_no;
+    const orderNoOf = async (id: string) =>
+      (await database.db.selectFrom("transactions").select("order_no").where("id", "=", id).executeTakeFirstOrThrow())
+        .order_no;
     const number = String(await orderNoOf(ids.ahmad));
     const arabic = [...number].map((digit) => String.fromCharCode(0x660 + Number(digit))).join("");
     expect((await find(arabic)).ids).toContain(ids.ahmad);
@@ -127,11 +146,21 @@ describe("search by customer name", () => {
     expect((await find("محمد", {}, "&state=paid")).ids).toEqual([ids.mohammad]);
     expect(await find("Noura", { deleted: true })).toEqual({ ids: [], count: 0 });
     const actor = { id: shop.admin.id, username: shop.admin.username, is_superuser: 1, permissions: [] };
-    const common = { merchantId: shop.merchantId, user: actor, lang: "en" as const, baseUrl: "https://pay.example", addresses: { publicBaseUrl: "https://pay.example", internalBaseUrl: "http://127.0.0.1:9" } };
-    expect(await runRowAction(database.db, { ...common, transactionId: ids.noura, action: "delete" })).toMatchObject({ ok: true });
+    const common = {
+      merchantId: shop.merchantId,
+      user: actor,
+      lang: "en" as const,
+      baseUrl: "https://pay.example",
+      addresses: { publicBaseUrl: "https://pay.example", internalBaseUrl: "http://127.0.0.1:9" },
+    };
+    expect(await runRowAction(database.db, { ...common, transactionId: ids.noura, action: "delete" })).toMatchObject({
+      ok: true,
+    });
     expect(await find("Noura")).toEqual({ ids: [], count: 0 });
     expect(await find("Noura", { deleted: true })).toEqual({ ids: [ids.noura], count: 1 });
-    expect(await runRowAction(database.db, { ...common, transactionId: ids.noura, action: "restore" })).toMatchObject({ ok: true });
+    expect(await runRowAction(database.db, { ...common, transactionId: ids.noura, action: "restore" })).toMatchObject({
+      ok: true,
+    });
     expect((await find("Noura")).ids).toEqual([ids.noura]);
   });
 
@@ -143,20 +172,35 @@ describe("search by customer name", () => {
   });
 
   it("shows a row matched by two words once, and stops counting at the limit it is given", async () => {
-    const twice = [await insert({ first: "Abdullah", last: "Abdullah" }), await insert({ first: "Abdullah", last: "Abdullah" }), await insert({ first: "Abdullah", last: "Abdullah" })];
+    const twice = [
+      await insert({ first: "Abdullah", last: "Abdullah" }),
+      await insert({ first: "Abdullah", last: "Abdullah" }),
+      await insert({ first: "Abdullah", last: "Abdullah" }),
+    ];
     const page = await listTransactions(database.db, scope(), { filters: { q: "abdullah" }, page: 1, perPage: 10 });
     expect(page.rows.map((row) => row.id)).toEqual([...twice].reverse());
     expect(page.count).toBe(3);
-    const capped = await listTransactions(database.db, scope(), { filters: { q: "abdullah" }, page: 2, perPage: 10 }, { countLimit: 2 });
+    const capped = await listTransactions(
+      database.db,
+      scope(),
+      { filters: { q: "abdullah" }, page: 2, perPage: 10 },
+      { countLimit: 2 },
+    );
     expect(capped).toMatchObject({ count: 3, countCapped: true, page: 1 });
     expect(capped.rows).toHaveLength(3);
-    const tab = await listTransactions(database.db, scope(), { filters: { state: ["created"] }, page: 1, perPage: 10 }, { countLimit: 2 });
+    const tab = await listTransactions(
+      database.db,
+      scope(),
+      { filters: { state: ["created"] }, page: 1, perPage: 10 },
+      { countLimit: 2 },
+    );
     expect(tab).toMatchObject({ count: 3, countCapped: true });
   });
 
   it("exports the same matches as the list shows", async () => {
     const exported: string[] = [];
-    for await (const batch of iterateTransactions(database.db, scope(), { q: "محمد" }, 1)) exported.push(...batch.map((row) => row.id));
+    for await (const batch of iterateTransactions(database.db, scope(), { q: "محمد" }, 1))
+      exported.push(...batch.map((row) => row.id));
     expect(exported).toEqual([ids.mohammadVowelled, ids.mohammad]);
   });
 
@@ -164,7 +208,9 @@ describe("search by customer name", () => {
     const names = ["  ʿAbd-Allah  O'Neil ", "عبد الله\tالصّباح", "آمنة ـ الرشيدي", "Élise DUPONT", "ئ ؤ ى ی ک ٱ"];
     for (const name of names) {
       const id = await insert({ first: name });
-      const { rows } = await sql<{ term: string }>`select term from transaction_search_terms where transaction_id = ${id}`.execute(database.db);
+      const { rows } = await sql<{
+        term: string;
+      }>`select term from transaction_search_terms where transaction_id = ${id}`.execute(database.db);
       const key = nameSearchKey(`${name} `);
       const words = key.split(" ");
       const expected = words.map((_, index) => words.slice(index).join(" "));

@@ -23,9 +23,15 @@ export async function listStatistics(db: DB, merchantId: number, plugin?: string
   if (plugin) query = query.where("plugin", "=", plugin);
   const rows = await query.execute();
   return {
-    generated: rows.map((row) => ({ currency_code: row.currency_code, value: Number(row.generated) - Number(row.deleted) })),
+    generated: rows.map((row) => ({
+      currency_code: row.currency_code,
+      value: Number(row.generated) - Number(row.deleted),
+    })),
     received: rows.map((row) => ({ currency_code: row.currency_code, value: Number(row.received) })),
-    balance: rows.map((row) => ({ currency_code: row.currency_code, value: Number(row.received) - Number(row.refunded) })),
+    balance: rows.map((row) => ({
+      currency_code: row.currency_code,
+      value: Number(row.received) - Number(row.refunded),
+    })),
   };
 }
 
@@ -33,7 +39,10 @@ export async function listStatistics(db: DB, merchantId: number, plugin?: string
 export async function unfilteredCount(db: DB, merchantId: number, plugin: string | undefined, deleted: boolean) {
   let query = db
     .selectFrom("transaction_totals")
-    .select((eb) => [eb.fn.sum<number>("generated_count").as("generated"), eb.fn.sum<number>("deleted_count").as("deleted")])
+    .select((eb) => [
+      eb.fn.sum<number>("generated_count").as("generated"),
+      eb.fn.sum<number>("deleted_count").as("deleted"),
+    ])
     .where("merchant_id", "=", merchantId);
   if (plugin) query = query.where("plugin", "=", plugin);
   const row = await query.executeTakeFirst();

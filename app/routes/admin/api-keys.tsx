@@ -7,7 +7,16 @@ import { CheckboxChoice } from "~/components/choice";
 import { CopyField } from "~/components/copy-field";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { PageHeader } from "~/components/page-header";
-import { checkApiKeyInput, createApiKey, listApiKeys, revokeApiKey, rotateApiKey, SCOPE_OPERATIONS, SETUP_OPERATIONS, setupAreasOf } from "~/domain/identity/api-keys.server";
+import {
+  checkApiKeyInput,
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
+  rotateApiKey,
+  SCOPE_OPERATIONS,
+  SETUP_OPERATIONS,
+  setupAreasOf,
+} from "~/domain/identity/api-keys.server";
 import { API_KEY_PLUGINS } from "~/web/api.server";
 import { loadAvailableSections } from "~/domain/merchants/merchants.server";
 import { formatDateTime } from "~/lib/format";
@@ -29,7 +38,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const auth = requireUser(context, request);
   requirePermission(auth, "manage_merchant");
   const db = getDbFrom(context);
-  const [keys, available] = await Promise.all([listApiKeys(db, auth.user.merchantId), loadAvailableSections(db, auth.user.merchantId)]);
+  const [keys, available] = await Promise.all([
+    listApiKeys(db, auth.user.merchantId),
+    loadAvailableSections(db, auth.user.merchantId),
+  ]);
   const plugins = API_KEY_PLUGINS.filter((plugin) => available[plugin]);
   // A set-up area named like its section (the catalogue) is chosen with that section's read and write.
   const setupAreas = setupAreasOf(plugins).filter((area) => !plugins.includes(area));
@@ -50,32 +62,54 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const intent = String(form.get("intent") ?? "");
   const noStore = { "Cache-Control": "no-store" };
   if (intent === "create") {
-    const values = { name: String(form.get("name") ?? ""), allowed_ips: String(form.get("allowed_ips") ?? ""), expires_at: String(form.get("expires_at") ?? "") };
-    const checked = checkApiKeyInput({
-      name: values.name,
-      scopes: form.getAll("scopes").map(String),
-      allowed_ips: values.allowed_ips.split(/[\s,]+/).filter(Boolean),
-      // A date picked on the page: the key works until the end of that day (Kuwait time).
-      expires_at: values.expires_at ? `${values.expires_at}T23:59:59+03:00` : null,
-    }, API_KEY_PLUGINS);
+    const values = {
+      name: String(form.get("name") ?? ""),
+      allowed_ips: String(form.get("allowed_ips") ?? ""),
+      expires_at: String(form.get("expires_at") ?? ""),
+    };
+    const checked = checkApiKeyInput(
+      {
+        name: values.name,
+        scopes: form.getAll("scopes").map(String),
+        allowed_ips: values.allowed_ips.split(/[\s,]+/).filter(Boolean),
+        // A date picked on the page: the key works until the end of that day (Kuwait time).
+        expires_at: values.expires_at ? `${values.expires_at}T23:59:59+03:00` : null,
+      },
+      API_KEY_PLUGINS,
+    );
     if (!checked.ok) return data<ActionResult>({ errors: checked.errors, values }, { status: 400 });
     const created = await createApiKey(db, { manager, key: checked.value, ip });
-    if (!created.ok) return data<ActionResult>({ errors: { [created.field ?? "scopes"]: [created.code] }, values }, { status: 403 });
-    return data<ActionResult>({ shown: { name: checked.value.name, key: created.key, prefix: created.prefix, rotated: false } }, { status: 201, headers: noStore });
+    if (!created.ok)
+      return data<ActionResult>({ errors: { [created.field ?? "scopes"]: [created.code] }, values }, { status: 403 });
+    return data<ActionResult>(
+      { shown: { name: checked.value.name, key: created.key, prefix: created.prefix, rotated: false } },
+      { status: 201, headers: noStore },
+    );
   }
   const id = /^\d{1,9}$/.test(String(form.get("id") ?? "")) ? Number(form.get("id")) : null;
-  if (id === null) return data<ActionResult>({ errors: { non_field_errors: ["admin.api_keys.errors.not_found"] } }, { status: 404 });
+  if (id === null)
+    return data<ActionResult>({ errors: { non_field_errors: ["admin.api_keys.errors.not_found"] } }, { status: 404 });
   if (intent === "rotate") {
     const grace = String(form.get("grace_seconds") ?? "0");
-    const outcome = await rotateApiKey(db, { manager, id, graceSeconds: (GRACE_CHOICES as readonly string[]).includes(grace) ? Number(grace) : 0, ip });
+    const outcome = await rotateApiKey(db, {
+      manager,
+      id,
+      graceSeconds: (GRACE_CHOICES as readonly string[]).includes(grace) ? Number(grace) : 0,
+      ip,
+    });
     if (!outcome.ok) return data<ActionResult>({ errors: { non_field_errors: [outcome.code] } }, { status: 400 });
     const name = (await listApiKeys(db, auth.user.merchantId)).find((key) => key.id === id)?.name ?? "";
-    return data<ActionResult>({ shown: { name, key: outcome.key, prefix: outcome.prefix, rotated: true } }, { headers: noStore });
+    return data<ActionResult>(
+      { shown: { name, key: outcome.key, prefix: outcome.prefix, rotated: true } },
+      { headers: noStore },
+    );
   }
   if (intent === "revoke") {
     const outcome = await revokeApiKey(db, { manager, id, ip });
     if (!outcome.ok) return data<ActionResult>({ errors: { non_field_errors: [outcome.code] } }, { status: 404 });
-    return redirect(`/${params.lang}/admin/api-keys`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: "admin.api_keys.revoked" }) } });
+    return redirect(`/${params.lang}/admin/api-keys`, {
+      headers: { "Set-Cookie": flashCookie({ kind: "success", message: "admin.api_keys.revoked" }) },
+    });
   }
   return data<ActionResult>({ errors: { non_field_errors: ["admin.api_keys.errors.not_found"] } }, { status: 400 });
 }
@@ -111,12 +145,22 @@ export default function ApiKeysPage({ params }: Route.ComponentProps) {
       nowrap: true,
       cell: (key) => (
         <Badge color={key.is_active ? "green" : "gray"} variant="light">
-          {t(key.revoked_at ? "admin.api_keys.state_revoked" : key.is_active ? "admin.api_keys.state_active" : "admin.api_keys.state_expired")}
+          {t(
+            key.revoked_at
+              ? "admin.api_keys.state_revoked"
+              : key.is_active
+                ? "admin.api_keys.state_active"
+                : "admin.api_keys.state_expired",
+          )}
         </Badge>
       ),
     },
     { key: "scopes", header: t("admin.api_keys.scopes"), cell: (key) => <bdi dir="ltr">{key.scopes.join(", ")}</bdi> },
-    { key: "allowed_ips", header: t("admin.api_keys.allowed_ips"), cell: (key) => <bdi dir="ltr">{key.allowed_ips.join(", ") || t("admin.api_keys.any_address")}</bdi> },
+    {
+      key: "allowed_ips",
+      header: t("admin.api_keys.allowed_ips"),
+      cell: (key) => <bdi dir="ltr">{key.allowed_ips.join(", ") || t("admin.api_keys.any_address")}</bdi>,
+    },
     {
       key: "used",
       header: t("admin.api_keys.last_used"),
@@ -134,8 +178,12 @@ export default function ApiKeysPage({ params }: Route.ComponentProps) {
       header: t("admin.api_keys.dates"),
       cell: (key) => (
         <Stack gap={0}>
-          <Text size="sm">{t("admin.api_keys.created_on", { date: when(key.created), user: key.created_by ?? "—" })}</Text>
-          {key.expires_at ? <Text size="sm">{t("admin.api_keys.expires_on", { date: when(key.expires_at) })}</Text> : null}
+          <Text size="sm">
+            {t("admin.api_keys.created_on", { date: when(key.created), user: key.created_by ?? "—" })}
+          </Text>
+          {key.expires_at ? (
+            <Text size="sm">{t("admin.api_keys.expires_on", { date: when(key.expires_at) })}</Text>
+          ) : null}
           {key.previous_valid_until && new Date(key.previous_valid_until) > new Date() ? (
             <Text size="sm">{t("admin.api_keys.old_until", { date: when(key.previous_valid_until) })}</Text>
           ) : null}
@@ -160,7 +208,15 @@ export default function ApiKeysPage({ params }: Route.ComponentProps) {
                   allowDeselect={false}
                   data={GRACE_CHOICES.map((value) => ({ value, label: t(`admin.api_keys.grace_${value}`) }))}
                 />
-                <Button type="submit" name="intent" value="rotate" size="xs" variant="default" disabled={busy} aria-label={t("admin.api_keys.rotate_key", { name: key.name })}>
+                <Button
+                  type="submit"
+                  name="intent"
+                  value="rotate"
+                  size="xs"
+                  variant="default"
+                  disabled={busy}
+                  aria-label={t("admin.api_keys.rotate_key", { name: key.name })}
+                >
                   {t("admin.api_keys.rotate")}
                 </Button>
               </Group>
@@ -172,7 +228,15 @@ export default function ApiKeysPage({ params }: Route.ComponentProps) {
                 <Text size="sm" my={6}>
                   {t("admin.api_keys.revoke_confirm", { name: key.name })}
                 </Text>
-                <Button type="submit" name="intent" value="revoke" size="xs" color="red" disabled={busy} aria-label={t("admin.api_keys.revoke_key", { name: key.name })}>
+                <Button
+                  type="submit"
+                  name="intent"
+                  value="revoke"
+                  size="xs"
+                  color="red"
+                  disabled={busy}
+                  aria-label={t("admin.api_keys.revoke_key", { name: key.name })}
+                >
                   {t("admin.api_keys.revoke_now")}
                 </Button>
               </Form>
@@ -187,7 +251,11 @@ export default function ApiKeysPage({ params }: Route.ComponentProps) {
       {result?.shown ? (
         <Callout color="green" role="status">
           <Stack gap="xs">
-            <Text fw={600}>{t(result.shown.rotated ? "admin.api_keys.rotated" : "admin.api_keys.created", { name: result.shown.name })}</Text>
+            <Text fw={600}>
+              {t(result.shown.rotated ? "admin.api_keys.rotated" : "admin.api_keys.created", {
+                name: result.shown.name,
+              })}
+            </Text>
             <CopyField label={t("admin.api_keys.key")} value={result.shown.key} />
             <Text size="sm">{t("admin.api_keys.shown_once")}</Text>
             <Text size="sm" dir="ltr" ff="monospace">
@@ -201,14 +269,28 @@ export default function ApiKeysPage({ params }: Route.ComponentProps) {
           {error("non_field_errors")}
         </Callout>
       ) : null}
-      <DataTable rows={keys} rowKey={(key) => key.id} empty={t("admin.api_keys.none")} minWidth={1000} hover={false} columns={columns} />
+      <DataTable
+        rows={keys}
+        rowKey={(key) => key.id}
+        empty={t("admin.api_keys.none")}
+        minWidth={1000}
+        hover={false}
+        columns={columns}
+      />
       <Card withBorder padding="lg">
         <Form method="post" noValidate>
           <Stack>
             <Text fw={600} component="h2" size="lg">
               {t("admin.api_keys.new")}
             </Text>
-            <TextInput name="name" label={t("admin.api_keys.name")} required maxLength={100} defaultValue={result?.values?.name} error={error("name")} />
+            <TextInput
+              name="name"
+              label={t("admin.api_keys.name")}
+              required
+              maxLength={100}
+              defaultValue={result?.values?.name}
+              error={error("name")}
+            />
             <fieldset className="plain-fieldset" aria-describedby={errors.scopes ? "scopes-error" : undefined}>
               <legend className="choice-legend">{t("admin.api_keys.scopes")}</legend>
               <Text size="sm" c="dimmed" mb={6}>
@@ -222,7 +304,12 @@ export default function ApiKeysPage({ params }: Route.ComponentProps) {
                     </Text>
                     <Group gap="md">
                       {operations.map((operation) => (
-                        <CheckboxChoice key={operation} name="scopes" value={`${plugin}:${operation}`} label={t(`admin.api_keys.operations.${operation}`)} />
+                        <CheckboxChoice
+                          key={operation}
+                          name="scopes"
+                          value={`${plugin}:${operation}`}
+                          label={t(`admin.api_keys.operations.${operation}`)}
+                        />
                       ))}
                     </Group>
                     {plugin === "catalogue" ? (
@@ -239,7 +326,12 @@ export default function ApiKeysPage({ params }: Route.ComponentProps) {
                     </Text>
                     <Group gap="md">
                       {setupOperations.map((operation) => (
-                        <CheckboxChoice key={operation} name="scopes" value={`${area}:${operation}`} label={t(`admin.api_keys.operations.${operation}`)} />
+                        <CheckboxChoice
+                          key={operation}
+                          name="scopes"
+                          value={`${area}:${operation}`}
+                          label={t(`admin.api_keys.operations.${operation}`)}
+                        />
                       ))}
                     </Group>
                   </Stack>

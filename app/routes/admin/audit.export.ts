@@ -24,9 +24,17 @@ function csvLine(cells: readonly string[]) {
 }
 
 function entryLine(entry: AuditViewerRow, lang: Language, titles: Map<string, string>) {
-  const time = DateTime.fromISO(entry.created_at, { zone: "utc" }).setZone(DISPLAY_ZONE).toFormat("yyyy-LL-dd HH:mm:ss");
+  const time = DateTime.fromISO(entry.created_at, { zone: "utc" })
+    .setZone(DISPLAY_ZONE)
+    .toFormat("yyyy-LL-dd HH:mm:ss");
   // An older entry's code without a title is written as the code, not as its text a second time.
-  return csvLine([time, auditActor(entry, lang), titles.get(entry.action) ?? entry.action, describeAuditEntry(entry, lang), entry.ip ?? ""]);
+  return csvLine([
+    time,
+    auditActor(entry, lang),
+    titles.get(entry.action) ?? entry.action,
+    describeAuditEntry(entry, lang),
+    entry.ip ?? "",
+  ]);
 }
 
 /**
@@ -44,7 +52,10 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const refused = Object.values(query.errors);
   // A file with fewer filters than were asked for would pass for the entries that were asked for.
   if (refused.length) {
-    return new Response(`${refused.map((key) => t(key)).join("\n")}\n`, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+    return new Response(`${refused.map((key) => t(key)).join("\n")}\n`, {
+      status: 400,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
   }
 
   const titles = actionTitles(lang);
@@ -55,7 +66,9 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     async pull(controller) {
       if (!headerSent) {
         headerSent = true;
-        controller.enqueue(encoder.encode(`\uFEFF${csvLine(COLUMNS.map((column) => t(`admin.audit.columns.${column}`)))}`));
+        controller.enqueue(
+          encoder.encode(`\uFEFF${csvLine(COLUMNS.map((column) => t(`admin.audit.columns.${column}`)))}`),
+        );
         return;
       }
       const next = await batches.next();

@@ -5,7 +5,14 @@ import { Form, Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/audit";
 import { DataTable, ListPagination, type DataColumn } from "~/components/data-table";
 import { PageHeader } from "~/components/page-header";
-import { AUDIT_PAGE_SIZE, auditFilterSearch, listAuditActors, listAuditPage, readAuditQuery, type AuditQuery } from "~/domain/audit/audit-viewer.server";
+import {
+  AUDIT_PAGE_SIZE,
+  auditFilterSearch,
+  listAuditActors,
+  listAuditPage,
+  readAuditQuery,
+  type AuditQuery,
+} from "~/domain/audit/audit-viewer.server";
 import { formatCount, formatDateTime } from "~/lib/format";
 import { isLanguage, type Language } from "~/lib/i18n";
 import { auditActionTitles as actionTitles, auditActor, describeAuditEntry } from "~/presentation/audit.server";
@@ -32,7 +39,10 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const db = getDbFrom(context);
   const merchantId = auth.user.merchantId;
   const query = await readAuditQuery(db, merchantId, new URL(request.url).searchParams);
-  const [page, actors] = await Promise.all([listAuditPage(db, merchantId, query.filters, query.page), listAuditActors(db, merchantId, query.filters.actorUserId)]);
+  const [page, actors] = await Promise.all([
+    listAuditPage(db, merchantId, query.filters, query.page),
+    listAuditActors(db, merchantId, query.filters.actorUserId),
+  ]);
   const first = (page.page - 1) * AUDIT_PAGE_SIZE + 1;
   const titles = actionTitles(lang);
   return {
@@ -43,7 +53,13 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     exportHref: `/${lang}/admin/audit/export.csv${auditFilterSearch(query)}`,
     page: page.page,
     pages: page.pageCount,
-    range: page.count ? { from: formatCount(first, lang), to: formatCount(first + page.rows.length - 1, lang), count: formatCount(page.count, lang) } : null,
+    range: page.count
+      ? {
+          from: formatCount(first, lang),
+          to: formatCount(first + page.rows.length - 1, lang),
+          count: formatCount(page.count, lang),
+        }
+      : null,
     entries: page.rows.map((entry) => ({
       id: entry.id,
       at: formatDateTime(entry.created_at, lang),
@@ -65,7 +81,12 @@ export default function AuditLogPage() {
     { key: "user", header: t("admin.audit.columns.user"), cell: (entry) => <bdi>{entry.actor}</bdi> },
     { key: "action", header: t("admin.audit.columns.action"), cell: (entry) => entry.title },
     { key: "text", header: t("admin.audit.columns.text"), cell: (entry) => entry.text },
-    { key: "ip", header: t("admin.audit.columns.ip"), nowrap: true, cell: (entry) => (entry.ip ? <bdi dir="ltr">{entry.ip}</bdi> : "—") },
+    {
+      key: "ip",
+      header: t("admin.audit.columns.ip"),
+      nowrap: true,
+      cell: (entry) => (entry.ip ? <bdi dir="ltr">{entry.ip}</bdi> : "—"),
+    },
   ];
   return (
     <Stack maw={1200}>
@@ -75,7 +96,14 @@ export default function AuditLogPage() {
         </Button>
       </PageHeader>
       <AuditFilterForm raw={raw} errors={errors} users={users} actions={actions} />
-      <DataTable rows={entries} rowKey={(entry) => entry.id} empty={t("admin.audit.empty")} minWidth={900} hover={false} columns={columns} />
+      <DataTable
+        rows={entries}
+        rowKey={(entry) => entry.id}
+        empty={t("admin.audit.empty")}
+        minWidth={900}
+        hover={false}
+        columns={columns}
+      />
       <ListPagination page={page} pages={pages} count={range ? t("admin.audit.range", range) : undefined} />
       <Text size="sm" c="dimmed">
         {t("admin.audit.note")}
@@ -85,7 +113,17 @@ export default function AuditLogPage() {
 }
 
 /** The filters as a GET form: every value lands in the query string, with or without JavaScript. */
-function AuditFilterForm({ raw, errors, users, actions }: { raw: AuditQuery["raw"]; errors: AuditQuery["errors"]; users: Choice[]; actions: Choice[] }) {
+function AuditFilterForm({
+  raw,
+  errors,
+  users,
+  actions,
+}: {
+  raw: AuditQuery["raw"];
+  errors: AuditQuery["errors"];
+  users: Choice[];
+  actions: Choice[];
+}) {
   const { t } = useTranslation();
   const errorOf = (name: keyof AuditQuery["errors"]) => (errors[name] ? t(errors[name]) : undefined);
   const date = (name: "created_after" | "created_before", label: string) => (

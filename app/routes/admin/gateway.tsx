@@ -1,4 +1,16 @@
-import { Anchor, Badge, Button, Card, Group, NativeSelect, PasswordInput, SimpleGrid, Stack, Text, TextInput } from "@mantine/core";
+import {
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  NativeSelect,
+  PasswordInput,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+} from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/gateway";
@@ -6,7 +18,15 @@ import { CurrencyChoices } from "~/components/admin/currency-choices";
 import { Callout } from "~/components/callout";
 import { CopyField } from "~/components/copy-field";
 import { PageHeader } from "~/components/page-header";
-import { checkGatewayInput, credentialFieldsOf, registeredAddresses, settingsOf, testGatewayConnection, updateGateway, viewOf } from "~/domain/payments/gateway-admin.server";
+import {
+  checkGatewayInput,
+  credentialFieldsOf,
+  registeredAddresses,
+  settingsOf,
+  testGatewayConnection,
+  updateGateway,
+  viewOf,
+} from "~/domain/payments/gateway-admin.server";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
 import { GATEWAY_KINDS } from "~/domain/payments/gateways/registry";
 import { sandboxEnabled } from "~/lib/env.server";
@@ -28,7 +48,10 @@ export function meta({ params }: Route.MetaArgs) {
 
 async function currentGateway(context: Route.LoaderArgs["context"], merchantId: number, id: string | undefined) {
   const wanted = recordId(id);
-  const row = wanted === null ? undefined : (await listMerchantGateways(getDbFrom(context), merchantId)).find((gateway) => gateway.id === wanted);
+  const row =
+    wanted === null
+      ? undefined
+      : (await listMerchantGateways(getDbFrom(context), merchantId)).find((gateway) => gateway.id === wanted);
   if (!row) notFound();
   return row;
 }
@@ -42,13 +65,19 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     credentialFields: credentialFieldsOf(row.kind),
     addresses: registeredAddresses(row.kind, platformAddresses(request).publicBaseUrl),
     offline: settingsOf(row.kind).offline ?? false,
-    canCapture: (GATEWAY_KINDS as Record<string, { operations: readonly string[] }>)[row.kind]?.operations.includes("capture") ?? false,
+    canCapture:
+      (GATEWAY_KINDS as Record<string, { operations: readonly string[] }>)[row.kind]?.operations.includes("capture") ??
+      false,
     currencies: [...SUPPORTED_CURRENCIES],
     sandbox: sandboxEnabled(),
   };
 }
 
-type ActionResult = { errors?: Record<string, string[]>; values?: Record<string, string | string[]>; tested?: { result: string; detail: string } };
+type ActionResult = {
+  errors?: Record<string, string[]>;
+  values?: Record<string, string | string[]>;
+  tested?: { result: string; detail: string };
+};
 
 /** `intent`: save (every field; credential fields typed replace the stored ones) or test (Test connection). */
 export async function action({ context, request, params }: Route.ActionArgs) {
@@ -66,7 +95,9 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     if (!tested.ok) notFound();
     return data<ActionResult>({ tested: { result: tested.result, detail: tested.detail } });
   }
-  const credentials = Object.fromEntries(credentialFieldsOf(row.kind).map((entry) => [entry.field, text(`credentials.${entry.field}`)]));
+  const credentials = Object.fromEntries(
+    credentialFieldsOf(row.kind).map((entry) => [entry.field, text(`credentials.${entry.field}`)]),
+  );
   const values = {
     name_en: text("name_en"),
     name_ar: text("name_ar"),
@@ -82,25 +113,33 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   // What was typed is sent back for correction, never the credentials.
   if (!checked.ok) return data<ActionResult>({ errors: checked.errors, values }, { status: 400 });
   await updateGateway(db, { manager, id: row.id, checked: checked.checked, sandbox: sandboxCredentialsFor, ip });
-  return redirect(`/${params.lang}/admin/gateways/${row.id}`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: "admin.gateways.saved" }) } });
+  return redirect(`/${params.lang}/admin/gateways/${row.id}`, {
+    headers: { "Set-Cookie": flashCookie({ kind: "success", message: "admin.gateways.saved" }) },
+  });
 }
 
 export default function GatewayPage({ params }: Route.ComponentProps) {
   const { t } = useTranslation();
   const lang = params.lang as Language;
-  const { gateway, credentialFields, addresses, offline, canCapture, currencies, sandbox } = useLoaderData<typeof loader>();
+  const { gateway, credentialFields, addresses, offline, canCapture, currencies, sandbox } =
+    useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionResult | undefined;
   const busy = useNavigation().state === "submitting";
   const errors = result?.errors ?? {};
   const error = (field: string) => errors[field]?.map((key) => t(key)).join(" ") || undefined;
-  const value = (field: keyof typeof gateway & string) => (result?.values?.[field] as string | undefined) ?? (gateway[field] as string | null) ?? "";
-  const testedColor = result?.tested?.result === "connected" ? "green" : result?.tested?.result === "nothing_to_test" ? "blue" : "red";
+  const value = (field: keyof typeof gateway & string) =>
+    (result?.values?.[field] as string | undefined) ?? (gateway[field] as string | null) ?? "";
+  const testedColor =
+    result?.tested?.result === "connected" ? "green" : result?.tested?.result === "nothing_to_test" ? "blue" : "red";
   return (
     <Stack maw={900}>
       <Anchor component={Link} to={`/${params.lang}/admin/gateways`} size="sm">
         {t("admin.gateways.back")}
       </Anchor>
-      <PageHeader title={lang === "ar" ? gateway.name_ar : gateway.name_en} description={`${t(`admin.gateways.kinds.${gateway.kind}`)} · ${gateway.code}`} />
+      <PageHeader
+        title={lang === "ar" ? gateway.name_ar : gateway.name_en}
+        description={`${t(`admin.gateways.kinds.${gateway.kind}`)} · ${gateway.code}`}
+      />
       <Group gap="xs">
         <Badge color={gateway.enabled ? "green" : "gray"} variant="light">
           {t(gateway.enabled ? "admin.gateways.enabled" : "admin.gateways.disabled")}
@@ -134,13 +173,48 @@ export default function GatewayPage({ params }: Route.ComponentProps) {
           <Card withBorder padding="lg">
             <Stack>
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <TextInput name="name_en" label={t("admin.gateways.fields.name_en")} required maxLength={60} defaultValue={value("name_en")} error={error("name_en")} />
-                <TextInput name="name_ar" label={t("admin.gateways.fields.name_ar")} required maxLength={60} dir="rtl" defaultValue={value("name_ar")} error={error("name_ar")} />
+                <TextInput
+                  name="name_en"
+                  label={t("admin.gateways.fields.name_en")}
+                  required
+                  maxLength={60}
+                  defaultValue={value("name_en")}
+                  error={error("name_en")}
+                />
+                <TextInput
+                  name="name_ar"
+                  label={t("admin.gateways.fields.name_ar")}
+                  required
+                  maxLength={60}
+                  dir="rtl"
+                  defaultValue={value("name_ar")}
+                  error={error("name_ar")}
+                />
               </SimpleGrid>
-              <CurrencyChoices currencies={currencies} chosen={(result?.values?.currencies as string[] | undefined) ?? gateway.currencies} error={error("currencies")} />
+              <CurrencyChoices
+                currencies={currencies}
+                chosen={(result?.values?.currencies as string[] | undefined) ?? gateway.currencies}
+                error={error("currencies")}
+              />
               <SimpleGrid cols={{ base: 1, sm: 3 }}>
-                <TextInput name="fee_fixed" label={t("admin.gateways.fields.fee_fixed")} description={t("admin.gateways.fee_fixed_hint", { currency: gateway.currencies[0] ?? "KWD" })} inputMode="decimal" dir="ltr" defaultValue={value("fee_fixed")} error={error("fee_fixed")} />
-                <TextInput name="fee_percentage" label={t("admin.gateways.fields.fee_percentage")} description={t("admin.gateways.fee_percentage_hint")} inputMode="decimal" dir="ltr" defaultValue={value("fee_percentage")} error={error("fee_percentage")} />
+                <TextInput
+                  name="fee_fixed"
+                  label={t("admin.gateways.fields.fee_fixed")}
+                  description={t("admin.gateways.fee_fixed_hint", { currency: gateway.currencies[0] ?? "KWD" })}
+                  inputMode="decimal"
+                  dir="ltr"
+                  defaultValue={value("fee_fixed")}
+                  error={error("fee_fixed")}
+                />
+                <TextInput
+                  name="fee_percentage"
+                  label={t("admin.gateways.fields.fee_percentage")}
+                  description={t("admin.gateways.fee_percentage_hint")}
+                  inputMode="decimal"
+                  dir="ltr"
+                  defaultValue={value("fee_percentage")}
+                  error={error("fee_percentage")}
+                />
                 <NativeSelect
                   name="fee_payer"
                   label={t("admin.gateways.fields.fee_payer")}
@@ -200,14 +274,18 @@ export default function GatewayPage({ params }: Route.ComponentProps) {
                 ) : (
                   <Text size="sm" c="dimmed">
                     {gateway.credentials_set_at
-                      ? t("admin.gateways.credentials_set_at", { date: formatDateTime(gateway.credentials_set_at, lang) })
+                      ? t("admin.gateways.credentials_set_at", {
+                          date: formatDateTime(gateway.credentials_set_at, lang),
+                        })
                       : t("admin.gateways.credentials_note")}
                   </Text>
                 )}
                 <SimpleGrid cols={{ base: 1, sm: 2 }}>
                   {credentialFields.map((entry) => {
                     const set = gateway.credentials.find((stored) => stored.field === entry.field)?.set ?? false;
-                    const state = set ? t("admin.gateways.credential_set") : t(entry.required ? "admin.gateways.credential_not_set" : "admin.gateways.credential_optional");
+                    const state = set
+                      ? t("admin.gateways.credential_set")
+                      : t(entry.required ? "admin.gateways.credential_not_set" : "admin.gateways.credential_optional");
                     const Input = entry.secret ? PasswordInput : TextInput;
                     return (
                       <Input
@@ -255,7 +333,12 @@ function RegisteredAddresses({ kind, addresses }: { kind: string; addresses: { l
         {t([`admin.gateways.addresses.note_${kind}`, "admin.gateways.addresses.note"], { host })}
       </Text>
       {addresses.map((address) => (
-        <CopyField key={address.leg} label={t(`admin.gateways.addresses.${address.leg}`)} value={address.url} description={t("admin.gateways.addresses.per_attempt")} />
+        <CopyField
+          key={address.leg}
+          label={t(`admin.gateways.addresses.${address.leg}`)}
+          value={address.url}
+          description={t("admin.gateways.addresses.per_attempt")}
+        />
       ))}
     </Stack>
   );

@@ -6,7 +6,14 @@ import { CurrencyChoices } from "~/components/admin/currency-choices";
 import { Callout } from "~/components/callout";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { PageHeader } from "~/components/page-header";
-import { checkGatewayInput, createGateway, GATEWAY_KIND_KEYS, listGatewaysForAdmin, moveGateway, updateGateway } from "~/domain/payments/gateway-admin.server";
+import {
+  checkGatewayInput,
+  createGateway,
+  GATEWAY_KIND_KEYS,
+  listGatewaysForAdmin,
+  moveGateway,
+  updateGateway,
+} from "~/domain/payments/gateway-admin.server";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
 import { sandboxEnabled } from "~/lib/env.server";
 import { SUPPORTED_CURRENCIES } from "~/lib/money";
@@ -24,7 +31,12 @@ export function meta({ params }: Route.MetaArgs) {
 export async function loader({ context, request }: Route.LoaderArgs) {
   const auth = requireUser(context, request);
   requirePermission(auth, "manage_merchant");
-  return { gateways: await listGatewaysForAdmin(getDbFrom(context), auth.user.merchantId), kinds: GATEWAY_KIND_KEYS, currencies: [...SUPPORTED_CURRENCIES], sandbox: sandboxEnabled() };
+  return {
+    gateways: await listGatewaysForAdmin(getDbFrom(context), auth.user.merchantId),
+    kinds: GATEWAY_KIND_KEYS,
+    currencies: [...SUPPORTED_CURRENCIES],
+    sandbox: sandboxEnabled(),
+  };
 }
 
 type ActionResult = { errors?: Record<string, string[]>; values?: Record<string, string | string[]> };
@@ -40,15 +52,31 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const intent = String(form.get("intent") ?? "");
   const text = (name: string) => String(form.get(name) ?? "");
   if (intent === "add") {
-    const values = { kind: text("kind"), code: text("code").trim().toLowerCase(), name_en: text("name_en"), name_ar: text("name_ar"), currencies: form.getAll("currencies").map(String), endpoint_url: text("endpoint_url") };
+    const values = {
+      kind: text("kind"),
+      code: text("code").trim().toLowerCase(),
+      name_en: text("name_en"),
+      name_ar: text("name_ar"),
+      currencies: form.getAll("currencies").map(String),
+      endpoint_url: text("endpoint_url"),
+    };
     const checked = await checkGatewayInput(values);
     if (!checked.ok) return data<ActionResult>({ errors: checked.errors, values }, { status: 400 });
     const created = await createGateway(db, { manager, checked: checked.checked, sandbox: sandboxCredentialsFor, ip });
-    if (!created.ok) return data<ActionResult>({ errors: { [created.field ?? "non_field_errors"]: [created.code] }, values }, { status: 400 });
-    return redirect(`/${params.lang}/admin/gateways/${created.gateway.id}`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: "admin.gateways.added" }) } });
+    if (!created.ok)
+      return data<ActionResult>(
+        { errors: { [created.field ?? "non_field_errors"]: [created.code] }, values },
+        { status: 400 },
+      );
+    return redirect(`/${params.lang}/admin/gateways/${created.gateway.id}`, {
+      headers: { "Set-Cookie": flashCookie({ kind: "success", message: "admin.gateways.added" }) },
+    });
   }
   const id = /^\d{1,9}$/.test(text("id")) ? Number(text("id")) : null;
-  const back = (message: string) => redirect(`/${params.lang}/admin/gateways`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });
+  const back = (message: string) =>
+    redirect(`/${params.lang}/admin/gateways`, {
+      headers: { "Set-Cookie": flashCookie({ kind: "success", message }) },
+    });
   if (id !== null && (intent === "up" || intent === "down")) {
     const moved = await moveGateway(db, { manager, id, direction: intent, ip });
     if (moved.ok) return back("admin.gateways.reordered");
@@ -83,10 +111,30 @@ export default function GatewaysPage({ params }: Route.ComponentProps) {
         <Form method="post">
           <input type="hidden" name="id" value={gateway.id} />
           <Group gap={4} wrap="nowrap">
-            <Button type="submit" name="intent" value="up" size="compact-xs" variant="default" disabled={busy || gateways.indexOf(gateway) === 0} aria-label={t("admin.gateways.move_up", { name: params.lang === "ar" ? gateway.name_ar : gateway.name_en })}>
+            <Button
+              type="submit"
+              name="intent"
+              value="up"
+              size="compact-xs"
+              variant="default"
+              disabled={busy || gateways.indexOf(gateway) === 0}
+              aria-label={t("admin.gateways.move_up", {
+                name: params.lang === "ar" ? gateway.name_ar : gateway.name_en,
+              })}
+            >
               ↑
             </Button>
-            <Button type="submit" name="intent" value="down" size="compact-xs" variant="default" disabled={busy || gateways.indexOf(gateway) === gateways.length - 1} aria-label={t("admin.gateways.move_down", { name: params.lang === "ar" ? gateway.name_ar : gateway.name_en })}>
+            <Button
+              type="submit"
+              name="intent"
+              value="down"
+              size="compact-xs"
+              variant="default"
+              disabled={busy || gateways.indexOf(gateway) === gateways.length - 1}
+              aria-label={t("admin.gateways.move_down", {
+                name: params.lang === "ar" ? gateway.name_ar : gateway.name_en,
+              })}
+            >
               ↓
             </Button>
           </Group>
@@ -108,7 +156,11 @@ export default function GatewaysPage({ params }: Route.ComponentProps) {
       ),
     },
     { key: "kind", header: t("admin.gateways.kind"), cell: (gateway) => t(`admin.gateways.kinds.${gateway.kind}`) },
-    { key: "currencies", header: t("admin.gateways.currencies"), cell: (gateway) => <bdi dir="ltr">{gateway.currencies.join(", ")}</bdi> },
+    {
+      key: "currencies",
+      header: t("admin.gateways.currencies"),
+      cell: (gateway) => <bdi dir="ltr">{gateway.currencies.join(", ")}</bdi>,
+    },
     {
       key: "mode",
       header: t("admin.gateways.mode"),
@@ -128,7 +180,11 @@ export default function GatewaysPage({ params }: Route.ComponentProps) {
           : gateway.credentials.length === 0
             ? "—"
             : gateway.credentials_set_at
-              ? t("admin.gateways.set_on", { date: new Date(gateway.credentials_set_at).toLocaleDateString(params.lang === "ar" ? "ar-KW" : "en-GB") })
+              ? t("admin.gateways.set_on", {
+                  date: new Date(gateway.credentials_set_at).toLocaleDateString(
+                    params.lang === "ar" ? "ar-KW" : "en-GB",
+                  ),
+                })
               : gateway.credentials.every((entry) => entry.set)
                 ? t("admin.gateways.set")
                 : t("admin.gateways.not_set"),
@@ -144,7 +200,14 @@ export default function GatewaysPage({ params }: Route.ComponentProps) {
             <Badge color={gateway.enabled ? "green" : "gray"} variant="light">
               {t(gateway.enabled ? "admin.gateways.enabled" : "admin.gateways.disabled")}
             </Badge>
-            <Button type="submit" name="intent" value={gateway.enabled ? "disable" : "enable"} size="compact-sm" variant="default" disabled={busy}>
+            <Button
+              type="submit"
+              name="intent"
+              value={gateway.enabled ? "disable" : "enable"}
+              size="compact-sm"
+              variant="default"
+              disabled={busy}
+            >
               {t(gateway.enabled ? "admin.gateways.disable" : "admin.gateways.enable")}
             </Button>
           </Group>
@@ -160,7 +223,14 @@ export default function GatewaysPage({ params }: Route.ComponentProps) {
           {error("non_field_errors") ?? error("enabled")}
         </Callout>
       ) : null}
-      <DataTable rows={gateways} rowKey={(gateway) => gateway.id} empty={t("admin.gateways.none")} minWidth={900} hover={false} columns={columns} />
+      <DataTable
+        rows={gateways}
+        rowKey={(gateway) => gateway.id}
+        empty={t("admin.gateways.none")}
+        minWidth={900}
+        hover={false}
+        columns={columns}
+      />
       <Card withBorder padding="lg">
         <Form method="post" noValidate>
           <Stack>
@@ -168,12 +238,46 @@ export default function GatewaysPage({ params }: Route.ComponentProps) {
               {t("admin.gateways.new")}
             </Text>
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <NativeSelect name="kind" label={t("admin.gateways.kind")} defaultValue={value("kind") ?? "knet"} data={kinds.map((kind) => ({ value: kind, label: t(`admin.gateways.kinds.${kind}`) }))} error={error("kind")} />
-              <TextInput name="code" label={t("admin.gateways.code")} description={t("admin.gateways.code_hint")} required dir="ltr" maxLength={40} defaultValue={value("code")} error={error("code")} />
-              <TextInput name="name_en" label={t("admin.gateways.fields.name_en")} required maxLength={60} defaultValue={value("name_en")} error={error("name_en")} />
-              <TextInput name="name_ar" label={t("admin.gateways.fields.name_ar")} required maxLength={60} dir="rtl" defaultValue={value("name_ar")} error={error("name_ar")} />
+              <NativeSelect
+                name="kind"
+                label={t("admin.gateways.kind")}
+                defaultValue={value("kind") ?? "knet"}
+                data={kinds.map((kind) => ({ value: kind, label: t(`admin.gateways.kinds.${kind}`) }))}
+                error={error("kind")}
+              />
+              <TextInput
+                name="code"
+                label={t("admin.gateways.code")}
+                description={t("admin.gateways.code_hint")}
+                required
+                dir="ltr"
+                maxLength={40}
+                defaultValue={value("code")}
+                error={error("code")}
+              />
+              <TextInput
+                name="name_en"
+                label={t("admin.gateways.fields.name_en")}
+                required
+                maxLength={60}
+                defaultValue={value("name_en")}
+                error={error("name_en")}
+              />
+              <TextInput
+                name="name_ar"
+                label={t("admin.gateways.fields.name_ar")}
+                required
+                maxLength={60}
+                dir="rtl"
+                defaultValue={value("name_ar")}
+                error={error("name_ar")}
+              />
             </SimpleGrid>
-            <CurrencyChoices currencies={currencies} chosen={(result?.values?.currencies as string[] | undefined) ?? ["KWD"]} error={error("currencies")} />
+            <CurrencyChoices
+              currencies={currencies}
+              chosen={(result?.values?.currencies as string[] | undefined) ?? ["KWD"]}
+              error={error("currencies")}
+            />
             <TextInput
               name="endpoint_url"
               type="url"

@@ -32,7 +32,12 @@ export function meta({ params }: Route.MetaArgs) {
 /** The message the address names, or 404 for one nobody may word. */
 function keyOf(params: Route.LoaderArgs["params"]): TemplateKey {
   const { template, channel, templateLang } = params;
-  if (!isLanguage(templateLang) || (channel !== "mail" && channel !== "sms") || !findEditableTemplate(template, channel)) notFound();
+  if (
+    !isLanguage(templateLang) ||
+    (channel !== "mail" && channel !== "sms") ||
+    !findEditableTemplate(template, channel)
+  )
+    notFound();
   return { template, channel, lang: templateLang };
 }
 
@@ -43,7 +48,12 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const db = getDbFrom(context);
   const view = await loadNotificationTemplate(db, auth.user.merchantId, key);
   if (!view) notFound();
-  const preview = await previewNotificationTemplate(db, { merchantId: auth.user.merchantId, viewer: auth.user, key, baseUrl: linkBaseUrl() });
+  const preview = await previewNotificationTemplate(db, {
+    merchantId: auth.user.merchantId,
+    viewer: auth.user,
+    key,
+    baseUrl: linkBaseUrl(),
+  });
   const lang = isLanguage(params.lang) ? params.lang : "en";
   return { view, preview, updated: view.updated_at ? formatDateTime(view.updated_at, lang) : null };
 }
@@ -61,11 +71,15 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const manager = managerOf(auth.user);
   const ip = context.get(clientAddressContext);
   const here = `/${params.lang}/admin/notifications/${key.template}/${key.channel}/${key.lang}`;
-  const done = (message: string) => redirect(here, { headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });
+  const done = (message: string) =>
+    redirect(here, { headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });
   const values = Object.fromEntries(entry.parts.map((part) => [part, String(form.get(part) ?? "")]));
   const intent = String(form.get("intent") ?? "");
   if ((intent === "save" || intent === "reset") && !mayWord(auth.user, entry)) {
-    return data<ActionResult>({ errors: { non_field_errors: [{ code: "admin.templates.errors.staff_superuser" }] }, values }, { status: 403 });
+    return data<ActionResult>(
+      { errors: { non_field_errors: [{ code: "admin.templates.errors.staff_superuser" }] }, values },
+      { status: 403 },
+    );
   }
   if (intent === "save") {
     const saved = await saveNotificationTemplate(db, { manager, key, wording: values, ip });
@@ -75,18 +89,34 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   if (intent === "preview") {
     const checked = checkWording(entry, key.lang, values);
     if (!checked.ok) return data<ActionResult>({ errors: checked.errors, values }, { status: 400 });
-    const preview = await previewNotificationTemplate(db, { merchantId: manager.merchantId, viewer: manager, key, wording: checked.wording, baseUrl: linkBaseUrl() });
+    const preview = await previewNotificationTemplate(db, {
+      merchantId: manager.merchantId,
+      viewer: manager,
+      key,
+      wording: checked.wording,
+      baseUrl: linkBaseUrl(),
+    });
     return data<ActionResult>({ values, preview });
   }
   if (intent === "reset") {
     await resetNotificationTemplate(db, { manager, key, ip });
     return done("admin.templates.reset_done");
   }
-  return data<ActionResult>({ errors: { non_field_errors: [{ code: "admin.templates.errors.unknown_intent" }] } }, { status: 400 });
+  return data<ActionResult>(
+    { errors: { non_field_errors: [{ code: "admin.templates.errors.unknown_intent" }] } },
+    { status: 400 },
+  );
 }
 
 const MULTI_LINE = new Set(["intro", "outro", "body"]);
-const MAX_LENGTH: Record<string, number> = { subject: 200, heading: 200, action: 60, intro: 4000, outro: 4000, body: 480 };
+const MAX_LENGTH: Record<string, number> = {
+  subject: 200,
+  heading: 200,
+  action: 60,
+  intro: 4000,
+  outro: 4000,
+  body: 480,
+};
 
 export default function NotificationTemplatePage({ params }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -94,7 +124,8 @@ export default function NotificationTemplatePage({ params }: Route.ComponentProp
   const result = useActionData<typeof action>() as ActionResult | undefined;
   const busy = useNavigation().state === "submitting";
   const errors = result?.errors ?? {};
-  const error = (field: string) => errors[field]?.map((refusal) => t(refusal.code, refusal.params)).join(" ") || undefined;
+  const error = (field: string) =>
+    errors[field]?.map((refusal) => t(refusal.code, refusal.params)).join(" ") || undefined;
   const lang = view.lang as Language;
   const name = t(`admin.templates.names.${view.template}`, { defaultValue: view.template });
   const base = `/${params.lang}/admin/notifications`;
@@ -105,13 +136,21 @@ export default function NotificationTemplatePage({ params }: Route.ComponentProp
       </Anchor>
       <PageHeader
         title={name}
-        description={[t(`admin.templates.channel_labels.${view.channel}`), t(`admin.templates.languages.${lang}`), t(`admin.templates.audiences.${view.audience}`)].join(" · ")}
+        description={[
+          t(`admin.templates.channel_labels.${view.channel}`),
+          t(`admin.templates.languages.${lang}`),
+          t(`admin.templates.audiences.${view.audience}`),
+        ].join(" · ")}
       />
       <Group gap="sm">
         <Badge variant="light" color={view.customised ? "blue" : "gray"}>
           {t(view.customised ? "admin.templates.customised" : "admin.templates.default")}
         </Badge>
-        {updated ? <Text size="sm" c="dimmed">{t("admin.templates.changed_by", { username: view.updated_by ?? "—", date: updated })}</Text> : null}
+        {updated ? (
+          <Text size="sm" c="dimmed">
+            {t("admin.templates.changed_by", { username: view.updated_by ?? "—", date: updated })}
+          </Text>
+        ) : null}
         <Anchor component={Link} to={`${base}/${view.template}/${view.channel}/${otherLanguage(lang)}`} size="sm">
           {t("admin.templates.other_language", { language: t(`admin.templates.languages.${otherLanguage(lang)}`) })}
         </Anchor>
@@ -138,7 +177,12 @@ export default function NotificationTemplatePage({ params }: Route.ComponentProp
                 dir: lang === "ar" ? "rtl" : "ltr",
               } as const;
               return MULTI_LINE.has(part) ? (
-                <Textarea key={part} {...props} rows={part === "body" ? 4 : 6} description={t(part === "body" ? "admin.templates.sms_hint" : "admin.templates.paragraphs_hint")} />
+                <Textarea
+                  key={part}
+                  {...props}
+                  rows={part === "body" ? 4 : 6}
+                  description={t(part === "body" ? "admin.templates.sms_hint" : "admin.templates.paragraphs_hint")}
+                />
               ) : (
                 <TextInput key={part} {...props} />
               );

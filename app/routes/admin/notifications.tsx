@@ -37,8 +37,18 @@ export default function NotificationTemplatesPage({ params }: Route.ComponentPro
         </Stack>
       ),
     },
-    { key: "channel", header: t("admin.templates.channel"), nowrap: true, cell: (row) => t(`admin.templates.channel_labels.${row.channel}`) },
-    { key: "audience", header: t("admin.templates.audience"), nowrap: true, cell: (row) => t(`admin.templates.audiences.${row.audience}`) },
+    {
+      key: "channel",
+      header: t("admin.templates.channel"),
+      nowrap: true,
+      cell: (row) => t(`admin.templates.channel_labels.${row.channel}`),
+    },
+    {
+      key: "audience",
+      header: t("admin.templates.audience"),
+      nowrap: true,
+      cell: (row) => t(`admin.templates.audiences.${row.audience}`),
+    },
     {
       key: "languages",
       header: t("admin.templates.languages_column"),
@@ -71,7 +81,14 @@ export default function NotificationTemplatesPage({ params }: Route.ComponentPro
   return (
     <Stack maw={1100}>
       <PageHeader title={t("admin.templates.title")} description={t("admin.templates.subtitle")} />
-      <DataTable rows={templates} rowKey={(row) => `${row.template}/${row.channel}`} empty={t("admin.templates.none")} minWidth={720} hover={false} columns={columns} />
+      <DataTable
+        rows={templates}
+        rowKey={(row) => `${row.template}/${row.channel}`}
+        empty={t("admin.templates.none")}
+        minWidth={720}
+        hover={false}
+        columns={columns}
+      />
     </Stack>
   );
 }

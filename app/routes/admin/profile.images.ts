@@ -13,7 +13,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const form = await readFormData(request);
   const image = form.get("image") === "favicon" ? "favicon" : ("logo" satisfies BrandImage);
   const file = form.get("file");
-  const back = (kind: "success" | "error", message: string) => redirect(`/${params.lang}/admin/profile`, { headers: { "Set-Cookie": flashCookie({ kind, message }) } });
+  const back = (kind: "success" | "error", message: string) =>
+    redirect(`/${params.lang}/admin/profile`, { headers: { "Set-Cookie": flashCookie({ kind, message }) } });
   if (!(file instanceof File)) return back("error", "admin.images.errors.empty");
   const stored = await storeBrandImage(getDbFrom(context), {
     merchantId: auth.user.merchantId,

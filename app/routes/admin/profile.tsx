@@ -19,7 +19,12 @@ import { requirePermission, requireUser } from "~/web/guards.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 
 /** The page sends every field; a box left unticked is not sent at all. */
-const PageSchema = MerchantProfileSchema.extend({ show_unit_title: z.string().optional().transform((value) => value === "on") });
+const PageSchema = MerchantProfileSchema.extend({
+  show_unit_title: z
+    .string()
+    .optional()
+    .transform((value) => value === "on"),
+});
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "ملف التاجر" : "Merchant profile" }];
@@ -31,7 +36,11 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const db = getDbFrom(context);
   const [profile, images] = await Promise.all([
     loadMerchantProfile(db, auth.user.merchantId),
-    db.selectFrom("merchants").select(["logo_url", "favicon_url"]).where("id", "=", auth.user.merchantId).executeTakeFirstOrThrow(),
+    db
+      .selectFrom("merchants")
+      .select(["logo_url", "favicon_url"])
+      .where("id", "=", auth.user.merchantId)
+      .executeTakeFirstOrThrow(),
   ]);
   const lang = isLanguage(params.lang) ? params.lang : "en";
   const countries = COUNTRIES.map((code) => ({ value: code, label: countryName(code, lang) }));
@@ -51,7 +60,9 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     ip: context.get(clientAddressContext),
   });
   const message = changed.length ? "admin.profile.saved" : "admin.profile.unchanged";
-  return redirect(`/${params.lang}/admin/profile`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });
+  return redirect(`/${params.lang}/admin/profile`, {
+    headers: { "Set-Cookie": flashCookie({ kind: "success", message }) },
+  });
 }
 
 export default function MerchantProfilePage({ params }: Route.ComponentProps) {
@@ -86,16 +97,48 @@ export default function MerchantProfilePage({ params }: Route.ComponentProps) {
               </SimpleGrid>
               <TextField field={fields.subheader} label={label("subheader")} maxLength={200} />
               <SimpleGrid cols={{ base: 1, sm: 3 }}>
-                <TextField field={fields.website_url} label={label("website_url")} type="url" maxLength={300} dir="ltr" placeholder="https://" />
-                <TextField field={fields.contact_email} label={label("contact_email")} type="email" maxLength={254} dir="ltr" />
-                <TextField field={fields.contact_phone} label={label("contact_phone")} type="tel" maxLength={20} dir="ltr" placeholder="+965 2222 3333" />
+                <TextField
+                  field={fields.website_url}
+                  label={label("website_url")}
+                  type="url"
+                  maxLength={300}
+                  dir="ltr"
+                  placeholder="https://"
+                />
+                <TextField
+                  field={fields.contact_email}
+                  label={label("contact_email")}
+                  type="email"
+                  maxLength={254}
+                  dir="ltr"
+                />
+                <TextField
+                  field={fields.contact_phone}
+                  label={label("contact_phone")}
+                  type="tel"
+                  maxLength={20}
+                  dir="ltr"
+                  placeholder="+965 2222 3333"
+                />
               </SimpleGrid>
               <Text size="sm" c="dimmed">
                 {t("admin.profile.contact_note")}
               </Text>
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <SelectField field={fields.country_code} label={label("country_code")} description={t("admin.profile.country_hint")} options={countries} required />
-                <SelectField field={fields.currency_code} label={label("currency_code")} description={t("admin.profile.currency_hint")} options={currencies.map((code) => ({ value: code, label: code }))} required />
+                <SelectField
+                  field={fields.country_code}
+                  label={label("country_code")}
+                  description={t("admin.profile.country_hint")}
+                  options={countries}
+                  required
+                />
+                <SelectField
+                  field={fields.currency_code}
+                  label={label("currency_code")}
+                  description={t("admin.profile.currency_hint")}
+                  options={currencies.map((code) => ({ value: code, label: code }))}
+                  required
+                />
               </SimpleGrid>
             </Stack>
           </Card>
@@ -108,12 +151,39 @@ export default function MerchantProfilePage({ params }: Route.ComponentProps) {
                 {t("admin.profile.branding_note")}
               </Text>
               <BrandingFields
-                fields={{ titleEn: fields.unit_title_en, titleAr: fields.unit_title_ar, headerColor: fields.header_color, website: fields.unit_website, showTitle: fields.show_unit_title, instagram: fields.instagram_url, twitter: fields.twitter_url, facebook: fields.facebook_url, termsEn: fields.terms_en, termsAr: fields.terms_ar }}
+                fields={{
+                  titleEn: fields.unit_title_en,
+                  titleAr: fields.unit_title_ar,
+                  headerColor: fields.header_color,
+                  website: fields.unit_website,
+                  showTitle: fields.show_unit_title,
+                  instagram: fields.instagram_url,
+                  twitter: fields.twitter_url,
+                  facebook: fields.facebook_url,
+                  termsEn: fields.terms_en,
+                  termsAr: fields.terms_ar,
+                }}
                 label={label}
               />
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <TextareaField field={fields.disclaimer_en} label={label("disclaimer_en")} description={t("admin.profile.disclaimer_hint")} maxLength={500} autosize minRows={2} dir="ltr" />
-                <TextareaField field={fields.disclaimer_ar} label={label("disclaimer_ar")} description={t("admin.profile.disclaimer_hint")} maxLength={500} autosize minRows={2} dir="rtl" />
+                <TextareaField
+                  field={fields.disclaimer_en}
+                  label={label("disclaimer_en")}
+                  description={t("admin.profile.disclaimer_hint")}
+                  maxLength={500}
+                  autosize
+                  minRows={2}
+                  dir="ltr"
+                />
+                <TextareaField
+                  field={fields.disclaimer_ar}
+                  label={label("disclaimer_ar")}
+                  description={t("admin.profile.disclaimer_hint")}
+                  maxLength={500}
+                  autosize
+                  minRows={2}
+                  dir="rtl"
+                />
               </SimpleGrid>
             </Stack>
           </Card>
@@ -134,16 +204,37 @@ export default function MerchantProfilePage({ params }: Route.ComponentProps) {
           </Text>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             {(["logo", "favicon"] as const).map((image) => (
-              <Form key={image} method="post" action={`/${lang}/admin/profile/images`} encType="multipart/form-data" reloadDocument>
+              <Form
+                key={image}
+                method="post"
+                action={`/${lang}/admin/profile/images`}
+                encType="multipart/form-data"
+                reloadDocument
+              >
                 <input type="hidden" name="image" value={image} />
                 <Stack gap="xs">
                   <Text fw={600} size="sm">
                     {t(`admin.images.${image}`)}
                   </Text>
-                  {images[`${image}_url`] ? <img src={images[`${image}_url`]!} alt={t(`admin.images.current_${image}`)} className="brand-image-preview" /> : null}
+                  {images[`${image}_url`] ? (
+                    <img
+                      src={images[`${image}_url`]!}
+                      alt={t(`admin.images.current_${image}`)}
+                      className="brand-image-preview"
+                    />
+                  ) : null}
                   <label className="file-label">
                     <span>{t(`admin.images.choose_${image}`)}</span>
-                    <input type="file" name="file" accept={image === "favicon" ? "image/png,image/x-icon,image/vnd.microsoft.icon,image/jpeg,image/webp" : "image/png,image/jpeg,image/webp"} required />
+                    <input
+                      type="file"
+                      name="file"
+                      accept={
+                        image === "favicon"
+                          ? "image/png,image/x-icon,image/vnd.microsoft.icon,image/jpeg,image/webp"
+                          : "image/png,image/jpeg,image/webp"
+                      }
+                      required
+                    />
                   </label>
                   <Text size="xs" c="dimmed">
                     {t(`admin.images.hint_${image}`)}

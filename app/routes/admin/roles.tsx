@@ -23,7 +23,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { roles: await listRoles(getDbFrom(context), auth.user.merchantId), permissions: builtPermissions() };
 }
 
-type ActionResult = { role?: string; errors?: Record<string, string[]>; values?: { name: string; permissions: string[] } };
+type ActionResult = {
+  role?: string;
+  errors?: Record<string, string[]>;
+  values?: { name: string; permissions: string[] };
+};
 
 /** `intent`: create, save (id) or delete (id). */
 export async function action({ context, request, params }: Route.ActionArgs) {
@@ -35,11 +39,13 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const ip = context.get(clientAddressContext);
   const intent = String(form.get("intent") ?? "");
   const id = /^\d{1,9}$/.test(String(form.get("id") ?? "")) ? Number(form.get("id")) : null;
-  const done = (message: string) => redirect(`/${params.lang}/admin/roles`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });
+  const done = (message: string) =>
+    redirect(`/${params.lang}/admin/roles`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });
   const which = id === null ? "new" : String(id);
   if (intent === "delete" && id !== null) {
     const deleted = await deleteRole(db, { manager, id, ip });
-    if (!deleted.ok) return data<ActionResult>({ role: which, errors: { non_field_errors: [deleted.code] } }, { status: 400 });
+    if (!deleted.ok)
+      return data<ActionResult>({ role: which, errors: { non_field_errors: [deleted.code] } }, { status: 400 });
     return done("admin.roles.deleted");
   }
   const values = { name: String(form.get("name") ?? ""), permissions: form.getAll("permissions").map(String) };
@@ -49,7 +55,11 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     intent === "save" && id !== null
       ? await updateRole(db, { manager, id, name: checked.name, permissions: checked.permissions, ip })
       : await createRole(db, { manager, name: checked.name, permissions: checked.permissions, ip });
-  if (!outcome.ok) return data<ActionResult>({ role: which, errors: { [outcome.field ?? "non_field_errors"]: [outcome.code] }, values }, { status: 400 });
+  if (!outcome.ok)
+    return data<ActionResult>(
+      { role: which, errors: { [outcome.field ?? "non_field_errors"]: [outcome.code] }, values },
+      { status: 400 },
+    );
   return done(intent === "save" ? "admin.roles.saved" : "admin.roles.created");
 }
 
@@ -59,7 +69,8 @@ export default function RolesPage() {
   const result = useActionData<typeof action>() as ActionResult | undefined;
   const busy = useNavigation().state === "submitting";
   const errorsFor = (role: string) => (result?.role === role ? (result.errors ?? {}) : {});
-  const message = (errors: Record<string, string[]>, field: string) => errors[field]?.map((key) => t(key)).join(" ") || undefined;
+  const message = (errors: Record<string, string[]>, field: string) =>
+    errors[field]?.map((key) => t(key)).join(" ") || undefined;
   return (
     <Stack maw={1000}>
       <PageHeader title={t("admin.roles.title")} description={t("admin.roles.subtitle")} />
@@ -78,19 +89,35 @@ export default function RolesPage() {
                   {t("admin.roles.holders", { count: role.users })}
                 </Text>
               </Group>
-              <Text size="sm">{role.permissions.map((permission) => t(`permissions.${permission}`)).join(t("common.list_separator"))}</Text>
+              <Text size="sm">
+                {role.permissions.map((permission) => t(`permissions.${permission}`)).join(t("common.list_separator"))}
+              </Text>
               {errors.non_field_errors ? (
                 <Callout color="red" role="alert">
                   {message(errors, "non_field_errors")}
                 </Callout>
               ) : null}
               <details open={Boolean(errors.name || errors.permissions)}>
-                <summary className="link-summary link-summary--plain">{t("admin.roles.edit", { name: role.name })}</summary>
+                <summary className="link-summary link-summary--plain">
+                  {t("admin.roles.edit", { name: role.name })}
+                </summary>
                 <Form method="post">
                   <input type="hidden" name="id" value={role.id} />
                   <Stack mt="sm">
-                    <TextInput name="name" label={t("admin.roles.name")} required maxLength={60} defaultValue={result?.role === String(role.id) ? result.values?.name : role.name} error={message(errors, "name")} />
-                    <PermissionChoices permissions={permissions} chosen={chosen} error={message(errors, "permissions")} idPrefix={`role-${role.id}`} />
+                    <TextInput
+                      name="name"
+                      label={t("admin.roles.name")}
+                      required
+                      maxLength={60}
+                      defaultValue={result?.role === String(role.id) ? result.values?.name : role.name}
+                      error={message(errors, "name")}
+                    />
+                    <PermissionChoices
+                      permissions={permissions}
+                      chosen={chosen}
+                      error={message(errors, "permissions")}
+                      idPrefix={`role-${role.id}`}
+                    />
                     <Group>
                       <Button type="submit" name="intent" value="save" disabled={busy}>
                         {t("admin.roles.save")}
@@ -112,8 +139,21 @@ export default function RolesPage() {
             <Text fw={600} component="h2" size="lg">
               {t("admin.roles.new")}
             </Text>
-            <TextInput name="name" label={t("admin.roles.name")} description={t("admin.roles.name_hint")} required maxLength={60} defaultValue={result?.role === "new" ? result.values?.name : undefined} error={message(errorsFor("new"), "name")} />
-            <PermissionChoices permissions={permissions} chosen={result?.role === "new" ? (result.values?.permissions ?? []) : []} error={message(errorsFor("new"), "permissions")} idPrefix="new" />
+            <TextInput
+              name="name"
+              label={t("admin.roles.name")}
+              description={t("admin.roles.name_hint")}
+              required
+              maxLength={60}
+              defaultValue={result?.role === "new" ? result.values?.name : undefined}
+              error={message(errorsFor("new"), "name")}
+            />
+            <PermissionChoices
+              permissions={permissions}
+              chosen={result?.role === "new" ? (result.values?.permissions ?? []) : []}
+              error={message(errorsFor("new"), "permissions")}
+              idPrefix="new"
+            />
             {errorsFor("new").non_field_errors ? (
               <Callout color="red" role="alert">
                 {message(errorsFor("new"), "non_field_errors")}

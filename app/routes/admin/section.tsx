@@ -4,7 +4,13 @@ import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation
 import type { Route } from "./+types/section";
 import { Callout } from "~/components/callout";
 import { PageHeader } from "~/components/page-header";
-import { checkSectionSettings, listSectionStates, loadSectionSettings, MAX_HOURS, updateSectionSettings } from "~/domain/merchants/sections-admin.server";
+import {
+  checkSectionSettings,
+  listSectionStates,
+  loadSectionSettings,
+  MAX_HOURS,
+  updateSectionSettings,
+} from "~/domain/merchants/sections-admin.server";
 import { offersCheckoutFields } from "~/sections/registry";
 import { findConfigurableSection } from "~/web/admin-sections.server";
 import { flashCookie } from "~/web/flash.server";
@@ -16,7 +22,15 @@ export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "إعدادات القسم" : "Section settings" }];
 }
 
-function guard({ context, request, params }: { context: Route.LoaderArgs["context"]; request: Request; params: Route.LoaderArgs["params"] }) {
+function guard({
+  context,
+  request,
+  params,
+}: {
+  context: Route.LoaderArgs["context"];
+  request: Request;
+  params: Route.LoaderArgs["params"];
+}) {
   const auth = requireUser(context, request);
   requirePermission(auth, "manage_merchant");
   const section = findConfigurableSection(params.key);
@@ -27,10 +41,20 @@ function guard({ context, request, params }: { context: Route.LoaderArgs["contex
 export async function loader(args: Route.LoaderArgs) {
   const { auth, section } = guard(args);
   const db = getDbFrom(args.context);
-  const [values, [state]] = await Promise.all([loadSectionSettings(db, auth.user.merchantId, section), listSectionStates(db, auth.user.merchantId, [section])]);
+  const [values, [state]] = await Promise.all([
+    loadSectionSettings(db, auth.user.merchantId, section),
+    listSectionStates(db, auth.user.merchantId, [section]),
+  ]);
   // Its checkout fields have a page of their own, for a section whose declaration offers them.
   const checkoutFields = offersCheckoutFields(section.key);
-  return { key: section.key, installed: state.installed, fields: section.settings, values, maxHours: MAX_HOURS, checkoutFields };
+  return {
+    key: section.key,
+    installed: state.installed,
+    fields: section.settings,
+    values,
+    maxHours: MAX_HOURS,
+    checkoutFields,
+  };
 }
 
 type ActionResult = { errors: Record<string, string[]>; values: Record<string, string> };
@@ -39,7 +63,9 @@ type ActionResult = { errors: Record<string, string[]>; values: Record<string, s
 export async function action(args: Route.ActionArgs) {
   const { auth, section } = guard(args);
   const form = await readFormData(args.request);
-  const sent = Object.fromEntries([...form.entries()].filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+  const sent = Object.fromEntries(
+    [...form.entries()].filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+  );
   const checked = checkSectionSettings(section.settings, sent, "form");
   if (!checked.ok) return data<ActionResult>({ errors: checked.errors, values: sent }, { status: 400 });
   await updateSectionSettings(getDbFrom(args.context), {
@@ -49,7 +75,9 @@ export async function action(args: Route.ActionArgs) {
     changes: checked.changes,
     ip: args.context.get(clientAddressContext),
   });
-  return redirect(`/${args.params.lang}/admin/sections/${section.key}`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: "admin.sections.done.saved" }) } });
+  return redirect(`/${args.params.lang}/admin/sections/${section.key}`, {
+    headers: { "Set-Cookie": flashCookie({ kind: "success", message: "admin.sections.done.saved" }) },
+  });
 }
 
 export default function SectionSettingsPage({ params }: Route.ComponentProps) {
@@ -65,7 +93,10 @@ export default function SectionSettingsPage({ params }: Route.ComponentProps) {
       <Anchor component={Link} to={`/${params.lang}/admin/sections`} size="sm">
         {t("admin.sections.back")}
       </Anchor>
-      <PageHeader title={t("admin.sections.settings_title", { section: t(`sections.${key}`) })} description={t("admin.sections.settings_subtitle")} />
+      <PageHeader
+        title={t("admin.sections.settings_title", { section: t(`sections.${key}`) })}
+        description={t("admin.sections.settings_subtitle")}
+      />
       <Group>
         <Badge color={installed ? "green" : "gray"} variant="light">
           {t(installed ? "admin.sections.installed" : "admin.sections.not_installed")}
@@ -85,11 +116,28 @@ export default function SectionSettingsPage({ params }: Route.ComponentProps) {
         <Form method="post" noValidate>
           <Stack>
             {fields.map((field) => {
-              const common = { label: t(field.label), description: field.hint ? t(field.hint) : undefined, error: error(field.name) };
+              const common = {
+                label: t(field.label),
+                description: field.hint ? t(field.hint) : undefined,
+                error: error(field.name),
+              };
               if (field.type === "boolean") {
-                const on = field.fixed ? field.default : result ? shown(field.name) === "on" : shown(field.name) === true;
+                const on = field.fixed
+                  ? field.default
+                  : result
+                    ? shown(field.name) === "on"
+                    : shown(field.name) === true;
                 // A fixed setting is shown as it is and never sent.
-                return <Checkbox key={field.name} name={field.fixed ? undefined : field.name} value="on" defaultChecked={on} disabled={field.fixed} {...common} />;
+                return (
+                  <Checkbox
+                    key={field.name}
+                    name={field.fixed ? undefined : field.name}
+                    value="on"
+                    defaultChecked={on}
+                    disabled={field.fixed}
+                    {...common}
+                  />
+                );
               }
               if (field.type === "hours") {
                 const value = shown(field.name);

@@ -48,7 +48,9 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const install = match[2] === "install";
   await (install ? installSection : uninstallSection)(getDbFrom(context), input);
   const message = install ? "admin.sections.done.installed" : "admin.sections.done.uninstalled";
-  return redirect(`/${params.lang}/admin/sections`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });
+  return redirect(`/${params.lang}/admin/sections`, {
+    headers: { "Set-Cookie": flashCookie({ kind: "success", message }) },
+  });
 }
 
 export default function SectionsPage({ params }: Route.ComponentProps) {
@@ -69,7 +71,9 @@ export default function SectionsPage({ params }: Route.ComponentProps) {
           </Text>
           {section.features.length ? (
             <Text size="xs" c="dimmed">
-              {section.features.map((feature) => t(`features.${section.key}.${feature}`)).join(t("common.list_separator"))}
+              {section.features
+                .map((feature) => t(`features.${section.key}.${feature}`))
+                .join(t("common.list_separator"))}
             </Text>
           ) : null}
         </Stack>
@@ -97,7 +101,14 @@ export default function SectionsPage({ params }: Route.ComponentProps) {
                 {t("admin.sections.uninstall_confirm", { section: name(section) })}
                 {section.hasTransactions ? ` ${t("admin.sections.uninstall_keeps_transactions")}` : null}
               </Text>
-              <Button type="submit" name="change" value={`${section.key}:uninstall`} size="xs" color="red" disabled={busy}>
+              <Button
+                type="submit"
+                name="change"
+                value={`${section.key}:uninstall`}
+                size="xs"
+                color="red"
+                disabled={busy}
+              >
                 {t("admin.sections.uninstall_now", { section: name(section) })}
               </Button>
             </Form>
@@ -124,7 +135,12 @@ export default function SectionsPage({ params }: Route.ComponentProps) {
       nowrap: true,
       cell: (section) =>
         section.hasSettings ? (
-          <Anchor component={Link} to={`/${params.lang}/admin/sections/${section.key}`} size="sm" aria-label={t("admin.sections.open_settings", { section: name(section) })}>
+          <Anchor
+            component={Link}
+            to={`/${params.lang}/admin/sections/${section.key}`}
+            size="sm"
+            aria-label={t("admin.sections.open_settings", { section: name(section) })}
+          >
             {t("admin.sections.settings")}
           </Anchor>
         ) : (
@@ -142,7 +158,14 @@ export default function SectionsPage({ params }: Route.ComponentProps) {
           {t(result.error)}
         </Callout>
       ) : null}
-      <DataTable rows={sections} rowKey={(section) => section.key} empty="—" minWidth={760} hover={false} columns={columns} />
+      <DataTable
+        rows={sections}
+        rowKey={(section) => section.key}
+        empty="—"
+        minWidth={760}
+        hover={false}
+        columns={columns}
+      />
       <Text size="sm" c="dimmed">
         {t("admin.sections.note")}
       </Text>

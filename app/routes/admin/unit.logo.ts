@@ -15,7 +15,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   if (id === null) notFound();
   const form = await readFormData(request);
   const file = form.get("file");
-  const back = (kind: "success" | "error", message: string) => redirect(`/${params.lang}/admin/units/${id}`, { headers: { "Set-Cookie": flashCookie({ kind, message }) } });
+  const back = (kind: "success" | "error", message: string) =>
+    redirect(`/${params.lang}/admin/units/${id}`, { headers: { "Set-Cookie": flashCookie({ kind, message }) } });
   if (!(file instanceof File)) return back("error", "admin.images.errors.empty");
   const stored = await setUnitLogo(getDbFrom(context), {
     merchantId: auth.user.merchantId,

@@ -17,7 +17,12 @@ import { recordId } from "~/web/record-id";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 
 /** The page sends every field; a box left unticked is not sent at all. */
-const PageSchema = UnitSchema.extend({ show_unit_title: z.string().optional().transform((value) => value === "on") });
+const PageSchema = UnitSchema.extend({
+  show_unit_title: z
+    .string()
+    .optional()
+    .transform((value) => value === "on"),
+});
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "الوحدة" : "Unit" }];
@@ -40,9 +45,15 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   if (id === null) notFound();
   const form = await readFormData(request);
   const db = getDbFrom(context);
-  const change = { merchantId: auth.user.merchantId, actor: { id: auth.user.id, username: auth.user.username }, ip: context.get(clientAddressContext), id };
+  const change = {
+    merchantId: auth.user.merchantId,
+    actor: { id: auth.user.id, username: auth.user.username },
+    ip: context.get(clientAddressContext),
+    id,
+  };
   const here = `/${params.lang}/admin/units/${id}`;
-  const done = (message: string) => redirect(here, { headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });
+  const done = (message: string) =>
+    redirect(here, { headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });
   const intent = String(form.get("intent") ?? "");
   if (intent === "save") {
     // Raw strings: an emptied field is sent as "" and clears it.
@@ -50,7 +61,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     if (submission.status !== "success") return data(submission.reply(), { status: 400 });
     const saved = await updateUnit(db, { ...change, changes: submission.value });
     if (!saved.ok && saved.code === "admin.units.errors.not_found") notFound();
-    if (!saved.ok) return data(submission.reply({ fieldErrors: { [saved.field ?? ""]: [saved.code] } }), { status: 400 });
+    if (!saved.ok)
+      return data(submission.reply({ fieldErrors: { [saved.field ?? ""]: [saved.code] } }), { status: 400 });
     return done(saved.changed.length ? "admin.units.saved" : "admin.units.unchanged");
   }
   if (intent === "default") {
@@ -110,9 +122,26 @@ export default function UnitPage({ params }: Route.ComponentProps) {
           <FormErrors errors={form.errors} id={form.errorId} />
           <Card withBorder padding="lg">
             <Stack gap="md">
-              <TextField field={fields.name} label={label("name")} description={t("admin.units.name_hint")} required maxLength={60} />
+              <TextField
+                field={fields.name}
+                label={label("name")}
+                description={t("admin.units.name_hint")}
+                required
+                maxLength={60}
+              />
               <BrandingFields
-                fields={{ titleEn: fields.title_en, titleAr: fields.title_ar, headerColor: fields.header_color, website: fields.website, showTitle: fields.show_unit_title, instagram: fields.instagram_url, twitter: fields.twitter_url, facebook: fields.facebook_url, termsEn: fields.terms_en, termsAr: fields.terms_ar }}
+                fields={{
+                  titleEn: fields.title_en,
+                  titleAr: fields.title_ar,
+                  headerColor: fields.header_color,
+                  website: fields.website,
+                  showTitle: fields.show_unit_title,
+                  instagram: fields.instagram_url,
+                  twitter: fields.twitter_url,
+                  facebook: fields.facebook_url,
+                  termsEn: fields.terms_en,
+                  termsAr: fields.terms_ar,
+                }}
                 label={label}
               />
             </Stack>
@@ -125,7 +154,12 @@ export default function UnitPage({ params }: Route.ComponentProps) {
         </Stack>
       </Form>
       <Card withBorder padding="lg">
-        <Form method="post" action={`/${lang}/admin/units/${unit.id}/logo`} encType="multipart/form-data" reloadDocument>
+        <Form
+          method="post"
+          action={`/${lang}/admin/units/${unit.id}/logo`}
+          encType="multipart/form-data"
+          reloadDocument
+        >
           <Stack gap="xs">
             <Title order={2} fz="h4">
               {t("admin.units.logo")}
@@ -133,7 +167,9 @@ export default function UnitPage({ params }: Route.ComponentProps) {
             <Text size="sm" c="dimmed">
               {t(unit.is_default ? "admin.units.logo_note_default" : "admin.units.logo_note")}
             </Text>
-            {unit.logo_url ? <img src={unit.logo_url} alt={t("admin.images.current_logo")} className="brand-image-preview" /> : null}
+            {unit.logo_url ? (
+              <img src={unit.logo_url} alt={t("admin.images.current_logo")} className="brand-image-preview" />
+            ) : null}
             <label className="file-label">
               <span>{t("admin.images.choose_logo")}</span>
               <input type="file" name="file" accept="image/png,image/jpeg,image/webp" required />

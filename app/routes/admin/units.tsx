@@ -31,21 +31,30 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   requirePermission(auth, "manage_merchant");
   const form = await readFormData(request);
   const db = getDbFrom(context);
-  const change = { merchantId: auth.user.merchantId, actor: { id: auth.user.id, username: auth.user.username }, ip: context.get(clientAddressContext) };
+  const change = {
+    merchantId: auth.user.merchantId,
+    actor: { id: auth.user.id, username: auth.user.username },
+    ip: context.get(clientAddressContext),
+  };
   const intent = String(form.get("intent") ?? "");
   if (intent === "add") {
     // Raw strings: an empty field is "" and is refused or cleared by the schema, never coerced.
     const submission = parseWithZod(form, { schema: NewUnitSchema, disableAutoCoercion: true });
     if (submission.status !== "success") return data(submission.reply(), { status: 400 });
     const created = await createUnit(db, { ...change, unit: submission.value });
-    if (!created.ok) return data(submission.reply({ fieldErrors: { [created.field ?? ""]: [created.code] } }), { status: 400 });
-    return redirect(`/${params.lang}/admin/units/${created.unit.id}`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: "admin.units.added" }) } });
+    if (!created.ok)
+      return data(submission.reply({ fieldErrors: { [created.field ?? ""]: [created.code] } }), { status: 400 });
+    return redirect(`/${params.lang}/admin/units/${created.unit.id}`, {
+      headers: { "Set-Cookie": flashCookie({ kind: "success", message: "admin.units.added" }) },
+    });
   }
   if (intent === "default") {
     const id = recordId(String(form.get("id") ?? ""));
     const made = id === null ? null : await makeDefault(db, { ...change, id });
     if (!made?.ok) notFound();
-    return redirect(`/${params.lang}/admin/units`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: "admin.units.made_default" }) } });
+    return redirect(`/${params.lang}/admin/units`, {
+      headers: { "Set-Cookie": flashCookie({ kind: "success", message: "admin.units.made_default" }) },
+    });
   }
   throw data({ reason: "unreadable_form" }, { status: 400 });
 }
@@ -88,7 +97,15 @@ export default function UnitsPage({ params }: Route.ComponentProps) {
         ) : (
           <Form method="post">
             <input type="hidden" name="id" value={unit.id} />
-            <Button type="submit" name="intent" value="default" size="compact-sm" variant="default" disabled={busy} aria-label={t("admin.units.make_default_named", { name: unit.name })}>
+            <Button
+              type="submit"
+              name="intent"
+              value="default"
+              size="compact-sm"
+              variant="default"
+              disabled={busy}
+              aria-label={t("admin.units.make_default_named", { name: unit.name })}
+            >
               {t("admin.units.make_default")}
             </Button>
           </Form>
@@ -98,7 +115,14 @@ export default function UnitsPage({ params }: Route.ComponentProps) {
   return (
     <Stack maw={1000}>
       <PageHeader title={t("admin.units.title")} description={t("admin.units.subtitle")} />
-      <DataTable rows={units} rowKey={(unit) => unit.id} empty={t("admin.units.none")} minWidth={640} hover={false} columns={columns} />
+      <DataTable
+        rows={units}
+        rowKey={(unit) => unit.id}
+        empty={t("admin.units.none")}
+        minWidth={640}
+        hover={false}
+        columns={columns}
+      />
       <Card withBorder padding="lg">
         <Form method="post" {...getFormProps(form)}>
           <input type="hidden" name="intent" value="add" />
@@ -107,12 +131,37 @@ export default function UnitsPage({ params }: Route.ComponentProps) {
               {t("admin.units.new")}
             </Title>
             <FormErrors errors={form.errors} id={form.errorId} />
-            <TextField field={fields.name} label={t("admin.units.fields.name")} description={t("admin.units.name_hint")} required maxLength={60} />
+            <TextField
+              field={fields.name}
+              label={t("admin.units.fields.name")}
+              description={t("admin.units.name_hint")}
+              required
+              maxLength={60}
+            />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextField field={fields.title_en} label={t("admin.units.fields.title_en")} required maxLength={120} dir="ltr" />
-              <TextField field={fields.title_ar} label={t("admin.units.fields.title_ar")} required maxLength={120} dir="rtl" />
+              <TextField
+                field={fields.title_en}
+                label={t("admin.units.fields.title_en")}
+                required
+                maxLength={120}
+                dir="ltr"
+              />
+              <TextField
+                field={fields.title_ar}
+                label={t("admin.units.fields.title_ar")}
+                required
+                maxLength={120}
+                dir="rtl"
+              />
             </SimpleGrid>
-            <TextField field={fields.header_color} label={t("admin.units.fields.header_color")} description={t("admin.profile.header_color_hint")} required maxLength={11} dir="ltr" />
+            <TextField
+              field={fields.header_color}
+              label={t("admin.units.fields.header_color")}
+              description={t("admin.profile.header_color_hint")}
+              required
+              maxLength={11}
+              dir="ltr"
+            />
             <Text size="sm" c="dimmed">
               {t("admin.units.new_note")}
             </Text>

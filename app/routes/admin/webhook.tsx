@@ -6,7 +6,16 @@ import { EventChoices } from "~/components/admin/event-choices";
 import { Callout } from "~/components/callout";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { PageHeader } from "~/components/page-header";
-import { checkWebhookInput, deleteWebhook, findWebhook, listDeliveries, redeliver, sendTestEvent, updateWebhook, WEBHOOK_EVENTS } from "~/domain/integrations/webhooks.server";
+import {
+  checkWebhookInput,
+  deleteWebhook,
+  findWebhook,
+  listDeliveries,
+  redeliver,
+  sendTestEvent,
+  updateWebhook,
+  WEBHOOK_EVENTS,
+} from "~/domain/integrations/webhooks.server";
 import { formatDateTime } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
 import { flashCookie } from "~/web/flash.server";
@@ -27,7 +36,11 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const db = getDbFrom(context);
   const webhook = id === null ? undefined : await findWebhook(db, auth.user.merchantId, id);
   if (!webhook) notFound();
-  return { webhook, deliveries: await listDeliveries(db, auth.user.merchantId, webhook.id), events: [...WEBHOOK_EVENTS] };
+  return {
+    webhook,
+    deliveries: await listDeliveries(db, auth.user.merchantId, webhook.id),
+    events: [...WEBHOOK_EVENTS],
+  };
 }
 
 type ActionResult = { errors?: Record<string, string[]>; values?: { url: string; events: string[] } };
@@ -43,7 +56,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const manager = managerOf(auth.user);
   const ip = context.get(clientAddressContext);
   const here = `/${params.lang}/admin/webhooks/${id}`;
-  const done = (message: string, to = here) => redirect(to, { headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });
+  const done = (message: string, to = here) =>
+    redirect(to, { headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });
   const intent = String(form.get("intent") ?? "");
   if (intent === "save") {
     const values = { url: String(form.get("url") ?? ""), events: form.getAll("events").map(String) };
@@ -60,14 +74,16 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   }
   if (intent === "test") {
     const sent = await sendTestEvent(db, { manager, id, ip });
-    if (!sent.ok && sent.code === "admin.webhooks.errors.disabled") return data<ActionResult>({ errors: { non_field_errors: [sent.code] } }, { status: 409 });
+    if (!sent.ok && sent.code === "admin.webhooks.errors.disabled")
+      return data<ActionResult>({ errors: { non_field_errors: [sent.code] } }, { status: 409 });
     if (!sent.ok) notFound();
     return done("admin.webhooks.test_sent");
   }
   if (intent === "redeliver") {
     const deliveryId = recordId(String(form.get("delivery") ?? ""));
     const queued = deliveryId === null ? null : await redeliver(db, { manager, endpointId: id, deliveryId, ip });
-    if (queued && !queued.ok && queued.code === "admin.webhooks.errors.disabled") return data<ActionResult>({ errors: { non_field_errors: [queued.code] } }, { status: 409 });
+    if (queued && !queued.ok && queued.code === "admin.webhooks.errors.disabled")
+      return data<ActionResult>({ errors: { non_field_errors: [queued.code] } }, { status: 409 });
     if (!queued?.ok) notFound();
     return done("admin.webhooks.redelivered");
   }
@@ -89,7 +105,12 @@ export default function WebhookPage({ params }: Route.ComponentProps) {
   const error = (field: string) => errors[field]?.map((key) => t(key)).join(" ") || undefined;
   type Delivery = (typeof deliveries)[number];
   const columns: DataColumn<Delivery>[] = [
-    { key: "created", header: t("admin.webhooks.time"), nowrap: true, cell: (delivery) => formatDateTime(delivery.created, lang) },
+    {
+      key: "created",
+      header: t("admin.webhooks.time"),
+      nowrap: true,
+      cell: (delivery) => formatDateTime(delivery.created, lang),
+    },
     {
       key: "event",
       header: t("admin.webhooks.event"),
@@ -110,12 +131,20 @@ export default function WebhookPage({ params }: Route.ComponentProps) {
       header: t("admin.webhooks.status"),
       nowrap: true,
       cell: (delivery) => (
-        <Badge color={delivery.status === "succeeded" ? "green" : delivery.status === "skipped" ? "gray" : "red"} variant="light">
+        <Badge
+          color={delivery.status === "succeeded" ? "green" : delivery.status === "skipped" ? "gray" : "red"}
+          variant="light"
+        >
           {t(`admin.webhooks.${delivery.status === "succeeded" ? "delivered" : delivery.status}`)}
         </Badge>
       ),
     },
-    { key: "code", header: t("admin.webhooks.response_code"), nowrap: true, cell: (delivery) => delivery.response_code ?? "—" },
+    {
+      key: "code",
+      header: t("admin.webhooks.response_code"),
+      nowrap: true,
+      cell: (delivery) => delivery.response_code ?? "—",
+    },
     {
       key: "answer",
       header: t("admin.webhooks.answer"),
@@ -125,7 +154,12 @@ export default function WebhookPage({ params }: Route.ComponentProps) {
         </Text>
       ),
     },
-    { key: "duration", header: t("admin.webhooks.duration"), nowrap: true, cell: (delivery) => t("admin.webhooks.ms", { ms: delivery.duration_ms }) },
+    {
+      key: "duration",
+      header: t("admin.webhooks.duration"),
+      nowrap: true,
+      cell: (delivery) => t("admin.webhooks.ms", { ms: delivery.duration_ms }),
+    },
     {
       key: "redeliver",
       header: t("admin.webhooks.actions"),
@@ -133,7 +167,14 @@ export default function WebhookPage({ params }: Route.ComponentProps) {
       cell: (delivery) => (
         <Form method="post">
           <input type="hidden" name="delivery" value={delivery.id} />
-          <Button type="submit" name="intent" value="redeliver" size="compact-sm" variant="default" disabled={busy || !webhook.enabled}>
+          <Button
+            type="submit"
+            name="intent"
+            value="redeliver"
+            size="compact-sm"
+            variant="default"
+            disabled={busy || !webhook.enabled}
+          >
             {t("admin.webhooks.redeliver")}
           </Button>
         </Form>
@@ -158,10 +199,24 @@ export default function WebhookPage({ params }: Route.ComponentProps) {
           </Badge>
           <Form method="post">
             <Group gap="xs">
-              <Button type="submit" name="intent" value="test" variant="light" size="sm" disabled={busy || !webhook.enabled}>
+              <Button
+                type="submit"
+                name="intent"
+                value="test"
+                variant="light"
+                size="sm"
+                disabled={busy || !webhook.enabled}
+              >
                 {t("admin.webhooks.send_test")}
               </Button>
-              <Button type="submit" name="intent" value={webhook.enabled ? "disable" : "enable"} variant="default" size="sm" disabled={busy}>
+              <Button
+                type="submit"
+                name="intent"
+                value={webhook.enabled ? "disable" : "enable"}
+                variant="default"
+                size="sm"
+                disabled={busy}
+              >
                 {t(webhook.enabled ? "admin.webhooks.disable" : "admin.webhooks.enable")}
               </Button>
             </Group>
@@ -171,7 +226,15 @@ export default function WebhookPage({ params }: Route.ComponentProps) {
       <Card withBorder padding="lg">
         <Form method="post" noValidate>
           <Stack>
-            <TextInput name="url" type="url" label={t("admin.webhooks.url")} required dir="ltr" defaultValue={result?.values?.url ?? webhook.url} error={error("url")} />
+            <TextInput
+              name="url"
+              type="url"
+              label={t("admin.webhooks.url")}
+              required
+              dir="ltr"
+              defaultValue={result?.values?.url ?? webhook.url}
+              error={error("url")}
+            />
             <EventChoices events={events} chosen={result?.values?.events ?? webhook.events} error={error("events")} />
             <Group>
               <Button type="submit" name="intent" value="save" disabled={busy}>
@@ -184,7 +247,14 @@ export default function WebhookPage({ params }: Route.ComponentProps) {
       <Text fw={600} component="h2" size="lg">
         {t("admin.webhooks.deliveries")}
       </Text>
-      <DataTable rows={deliveries} rowKey={(delivery) => delivery.id} empty={t("admin.webhooks.no_deliveries")} minWidth={1000} hover={false} columns={columns} />
+      <DataTable
+        rows={deliveries}
+        rowKey={(delivery) => delivery.id}
+        empty={t("admin.webhooks.no_deliveries")}
+        minWidth={1000}
+        hover={false}
+        columns={columns}
+      />
       <details>
         <summary className="link-summary">{t("admin.webhooks.delete")}</summary>
         <Form method="post">

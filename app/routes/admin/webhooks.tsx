@@ -23,7 +23,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { webhooks: await listWebhooks(getDbFrom(context), auth.user.merchantId), events: [...WEBHOOK_EVENTS] };
 }
 
-type ActionResult = { created?: { id: number; url: string; secret: string }; errors?: Record<string, string[]>; values?: { url: string; events: string[] } };
+type ActionResult = {
+  created?: { id: number; url: string; secret: string };
+  errors?: Record<string, string[]>;
+  values?: { url: string; events: string[] };
+};
 
 /** Adds an endpoint; its signing secret is shown in the answer, once. */
 export async function action({ context, request }: Route.ActionArgs) {
@@ -40,7 +44,10 @@ export async function action({ context, request }: Route.ActionArgs) {
     ip: context.get(clientAddressContext),
   });
   if (!created.ok) return data<ActionResult>({ errors: { non_field_errors: [created.code] }, values }, { status: 400 });
-  return data<ActionResult>({ created: { id: created.id, url: checked.url, secret: created.secret } }, { status: 201, headers: { "Cache-Control": "no-store" } });
+  return data<ActionResult>(
+    { created: { id: created.id, url: checked.url, secret: created.secret } },
+    { status: 201, headers: { "Cache-Control": "no-store" } },
+  );
 }
 
 export default function WebhooksPage({ params }: Route.ComponentProps) {
@@ -56,7 +63,13 @@ export default function WebhooksPage({ params }: Route.ComponentProps) {
       key: "url",
       header: t("admin.webhooks.url"),
       cell: (webhook) => (
-        <Anchor component={Link} to={`/${params.lang}/admin/webhooks/${webhook.id}`} dir="ltr" size="sm" style={{ wordBreak: "break-all" }}>
+        <Anchor
+          component={Link}
+          to={`/${params.lang}/admin/webhooks/${webhook.id}`}
+          dir="ltr"
+          size="sm"
+          style={{ wordBreak: "break-all" }}
+        >
           {webhook.url}
         </Anchor>
       ),
@@ -71,7 +84,14 @@ export default function WebhooksPage({ params }: Route.ComponentProps) {
         </Badge>
       ),
     },
-    { key: "events", header: t("admin.webhooks.events"), cell: (webhook) => webhook.events.map((event) => t(`admin.webhooks.event_names.${event.replace(".", "_")}`)).join(t("common.list_separator")) },
+    {
+      key: "events",
+      header: t("admin.webhooks.events"),
+      cell: (webhook) =>
+        webhook.events
+          .map((event) => t(`admin.webhooks.event_names.${event.replace(".", "_")}`))
+          .join(t("common.list_separator")),
+    },
   ];
   return (
     <Stack maw={1100}>
@@ -93,14 +113,30 @@ export default function WebhooksPage({ params }: Route.ComponentProps) {
           {error("non_field_errors")}
         </Callout>
       ) : null}
-      <DataTable rows={webhooks} rowKey={(webhook) => webhook.id} empty={t("admin.webhooks.none")} minWidth={700} hover={false} columns={columns} />
+      <DataTable
+        rows={webhooks}
+        rowKey={(webhook) => webhook.id}
+        empty={t("admin.webhooks.none")}
+        minWidth={700}
+        hover={false}
+        columns={columns}
+      />
       <Card withBorder padding="lg">
         <Form method="post" noValidate>
           <Stack>
             <Text fw={600} component="h2" size="lg">
               {t("admin.webhooks.new")}
             </Text>
-            <TextInput name="url" type="url" label={t("admin.webhooks.url")} description={t("admin.webhooks.url_hint")} required dir="ltr" defaultValue={result?.values?.url} error={error("url")} />
+            <TextInput
+              name="url"
+              type="url"
+              label={t("admin.webhooks.url")}
+              description={t("admin.webhooks.url_hint")}
+              required
+              dir="ltr"
+              defaultValue={result?.values?.url}
+              error={error("url")}
+            />
             <EventChoices events={events} chosen={result?.values?.events ?? [...events]} error={error("events")} />
             <Group>
               <Button type="submit" loading={busy}>

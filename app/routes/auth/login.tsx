@@ -26,7 +26,10 @@ const LoginSchema = z.object({
 
 const CodeSchema = z.object({
   username: z.string(required).max(150),
-  code: z.string(required).trim().regex(/^\d{6}$/, "login.code_format"),
+  code: z
+    .string(required)
+    .trim()
+    .regex(/^\d{6}$/, "login.code_format"),
   redirectTo: z.string().max(500).optional(),
 });
 
@@ -57,10 +60,17 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const username = String(formData.get("username") ?? "").slice(0, 150);
     const redirectTo = String(formData.get("redirectTo") ?? "") || undefined;
     const submission = parseWithZod(formData, { schema: CodeSchema });
-    if (submission.status !== "success") return reply({ step: "code", username, redirectTo, result: submission.reply() }, 400);
+    if (submission.status !== "success")
+      return reply({ step: "code", username, redirectTo, result: submission.reply() }, 400);
     const outcome = await verifyLoginCode(db, { username, code: submission.value.code, ip, deviceToken, lang, secret });
     if (outcome.status === "signed_in") {
-      return startWebSession(context, request, outcome.user, safeRedirectPath(redirectTo, `/${lang}`), outcome.deviceToken);
+      return startWebSession(
+        context,
+        request,
+        outcome.user,
+        safeRedirectPath(redirectTo, `/${lang}`),
+        outcome.deviceToken,
+      );
     }
     if (outcome.status === "wrong_code") {
       const result = submission.reply({ fieldErrors: { code: ["login.wrong_code"] } });
@@ -78,7 +88,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const { username, password, redirectTo } = submission.value;
   const outcome = await attemptLogin(db, { username, password, ip, deviceToken, lang, secret });
   if (outcome.status === "signed_in") {
-    return startWebSession(context, request, outcome.user, safeRedirectPath(redirectTo, `/${lang}`), outcome.deviceToken);
+    return startWebSession(
+      context,
+      request,
+      outcome.user,
+      safeRedirectPath(redirectTo, `/${lang}`),
+      outcome.deviceToken,
+    );
   }
   if (outcome.status === "code_required") {
     return reply({ step: "code", username: outcome.user.username, redirectTo, result: null });
@@ -92,7 +108,12 @@ export default function Login() {
   const actionData = useActionData<typeof action>();
   if (actionData?.step === "code") {
     return (
-      <CodeStep key="code" username={actionData.username} redirectTo={actionData.redirectTo} lastResult={actionData.result} />
+      <CodeStep
+        key="code"
+        username={actionData.username}
+        redirectTo={actionData.redirectTo}
+        lastResult={actionData.result}
+      />
     );
   }
   return <CredentialsStep key="credentials" lastResult={actionData?.result ?? null} />;

@@ -16,7 +16,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   const headers = new Headers();
   headers.append("Set-Cookie", clearSessionCookie(request));
-  headers.append("Set-Cookie", flashCookie({ kind: "info", message: expired ? "session.expired" : "session.signed_out" }));
+  headers.append(
+    "Set-Cookie",
+    flashCookie({ kind: "info", message: expired ? "session.expired" : "session.signed_out" }),
+  );
   return redirect(`/${params.lang}/login`, { headers });
 }
 

@@ -49,10 +49,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   });
   if (!outcome.ok) {
     const { non_field_errors: formErrors, ...fieldErrors } = outcome.errors;
-    return data(
-      submission.reply({ formErrors, fieldErrors, hideFields: ["new_password", "password_confirmation"] }),
-      { status: 400 },
-    );
+    return data(submission.reply({ formErrors, fieldErrors, hideFields: ["new_password", "password_confirmation"] }), {
+      status: 400,
+    });
   }
   return redirect(`/${params.lang}/login`, {
     headers: { "Set-Cookie": flashCookie({ kind: "success", message: "reset.done" }) },
@@ -77,7 +76,10 @@ export default function ResetPassword() {
     shouldRevalidate: "onInput",
   });
   return (
-    <AuthCard title={t(invitation ? "reset.invitation_title" : "reset.title")} subtitle={t(invitation ? "reset.invitation_subtitle" : "reset.subtitle")}>
+    <AuthCard
+      title={t(invitation ? "reset.invitation_title" : "reset.title")}
+      subtitle={t(invitation ? "reset.invitation_subtitle" : "reset.subtitle")}
+    >
       <Form method="post" {...getFormProps(form)}>
         <Stack gap="md">
           <FormErrors errors={form.errors} id={form.errorId} />

@@ -33,7 +33,10 @@ export default function GeneralInfo() {
       <noscript>
         <style>{NO_SCRIPT_STYLE}</style>
       </noscript>
-      <PageHeader title={t("home.title", { username: data.username })} description={t(data.canStatistics ? "statistics.subtitle" : "home.subtitle")} />
+      <PageHeader
+        title={t("home.title", { username: data.username })}
+        description={t(data.canStatistics ? "statistics.subtitle" : "home.subtitle")}
+      />
       {notice ? (
         <Alert color={notice.color} role={notice.color === "red" ? "alert" : "status"} variant="light">
           {notice.message}

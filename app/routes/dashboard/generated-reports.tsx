@@ -26,9 +26,19 @@ export function meta({ params }: Route.MetaArgs) {
 }
 
 /** Each report's filters in the reader's words: a section's own reports (a bookings export) by the section, the others as transaction lists. */
-async function describeFiltersOf(db: ReturnType<typeof getDbFrom>, merchantId: number, rows: readonly { section: string; query: string }[], lang: Language) {
+async function describeFiltersOf(
+  db: ReturnType<typeof getDbFrom>,
+  merchantId: number,
+  rows: readonly { section: string; query: string }[],
+  lang: Language,
+) {
   const own = rows.map((row) => reportFilterDescriber(row.section));
-  const described = await describeReportFilters(db, merchantId, rows.map((row, index) => (own[index] ? "" : row.query)), lang);
+  const described = await describeReportFilters(
+    db,
+    merchantId,
+    rows.map((row, index) => (own[index] ? "" : row.query)),
+    lang,
+  );
   return Promise.all(rows.map((row, index) => own[index]?.(db, merchantId, row.query, lang) ?? described[index]));
 }
 
@@ -40,12 +50,20 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const page = Math.max(1, Math.min(10_000, Number(url.searchParams.get("page")) || 1));
   const highlighted = Number(url.searchParams.get("id")) || null;
   const db = getDbFrom(context);
-  const { rows, count } = await listReports(db, auth.user.merchantId, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+  const { rows, count } = await listReports(db, auth.user.merchantId, {
+    limit: PAGE_SIZE,
+    offset: (page - 1) * PAGE_SIZE,
+  });
   const [filters, notices] = await Promise.all([
     describeFiltersOf(db, auth.user.merchantId, rows, lang),
     // The page shows the reports themselves: their notices are shown here, once, and not on the next
     // page; only beside their report shown finished (one that finished since its row was read waits).
-    takeReportNotices(db, { merchantId: auth.user.merchantId, userId: auth.user.id, sessionId: auth.sessionId }, lang, rows),
+    takeReportNotices(
+      db,
+      { merchantId: auth.user.merchantId, userId: auth.user.id, sessionId: auth.sessionId },
+      lang,
+      rows,
+    ),
   ]);
   return {
     lang,
@@ -82,7 +100,11 @@ export default function GeneratedReports() {
   // Each refresh brings only notices not shown yet: those already showing stay until they close.
   const [shownNotices, setShownNotices] = useState(notices);
   useEffect(() => {
-    if (notices.length > 0) setShownNotices((current) => [...current, ...notices.filter((notice) => !current.some((shown) => shown.id === notice.id))]);
+    if (notices.length > 0)
+      setShownNotices((current) => [
+        ...current,
+        ...notices.filter((notice) => !current.some((shown) => shown.id === notice.id)),
+      ]);
   }, [notices]);
 
   useEffect(() => {
@@ -190,7 +212,11 @@ function ReportTable({ reports, lang, highlighted }: { reports: Report[]; lang: 
           header: t("reports.state"),
           cell: (report) => (
             <Stack gap={2}>
-              <Badge variant="light" color={stateColors[report.state]} styles={{ root: { maxWidth: "none", overflow: "visible" }, label: { overflow: "visible" } }}>
+              <Badge
+                variant="light"
+                color={stateColors[report.state]}
+                styles={{ root: { maxWidth: "none", overflow: "visible" }, label: { overflow: "visible" } }}
+              >
                 {t(`reports.states.${report.state}`)}
               </Badge>
               {report.state === "running" && report.rowsTotal !== null ? (
@@ -211,7 +237,12 @@ function ReportTable({ reports, lang, highlighted }: { reports: Report[]; lang: 
             </Stack>
           ),
         },
-        { key: "size", header: t("reports.size"), cell: (report) => (report.size === null ? "—" : size(report.size)), nowrap: true },
+        {
+          key: "size",
+          header: t("reports.size"),
+          cell: (report) => (report.size === null ? "—" : size(report.size)),
+          nowrap: true,
+        },
         {
           key: "download",
           nowrap: true,

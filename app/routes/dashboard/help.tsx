@@ -38,7 +38,9 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     subject: submission.value.subject,
     message: submission.value.email_message ?? "",
   });
-  return redirect(`/${params.lang}/help`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: "help.sent" }) } });
+  return redirect(`/${params.lang}/help`, {
+    headers: { "Set-Cookie": flashCookie({ kind: "success", message: "help.sent" }) },
+  });
 }
 
 export default function Help() {
@@ -50,7 +52,11 @@ export default function Help() {
     id: "help",
     lastResult,
     defaultValue: { email },
-    constraint: { email: { required: true, maxLength: 254 }, subject: { required: true }, email_message: { maxLength: 5000 } },
+    constraint: {
+      email: { required: true, maxLength: 254 },
+      subject: { required: true },
+      email_message: { maxLength: 5000 },
+    },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: HelpSchema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",

@@ -18,7 +18,11 @@ import type { SessionUser } from "~/domain/identity/users.server";
 import type { DB } from "~/db/database.server";
 import { hasTransactions, MENU_SECTIONS, SECTIONS } from "~/sections/registry";
 import { sectionServer } from "~/sections/registry.server";
-import { loadAvailableSections, loadMerchantBranding, type AvailableSections } from "~/domain/merchants/merchants.server";
+import {
+  loadAvailableSections,
+  loadMerchantBranding,
+  type AvailableSections,
+} from "~/domain/merchants/merchants.server";
 import { requireUser } from "~/web/guards.server";
 import { isLanguage, type Language } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
@@ -43,8 +47,16 @@ function menuOf(sections: AvailableSections, counts: Record<string, number>, use
     if (section.features.length === 0) return { key: section.key, title, path: section.path, items: [] };
     const items: MenuSection["items"] = section.features
       .filter((feature) => sections[section.key].includes(feature.key))
-      .map((feature) => ({ path: `${section.path}/${feature.path}`, title: `features.${section.key}.${feature.key}`, count: counts[`${section.key}.${feature.key}`] }));
-    if (hasTransactions(section) && sections[section.key].includes("transactions") && can(user, tableHeaderPermission(section.key))) {
+      .map((feature) => ({
+        path: `${section.path}/${feature.path}`,
+        title: `features.${section.key}.${feature.key}`,
+        count: counts[`${section.key}.${feature.key}`],
+      }));
+    if (
+      hasTransactions(section) &&
+      sections[section.key].includes("transactions") &&
+      can(user, tableHeaderPermission(section.key))
+    ) {
       items.push({ path: `${section.path}/table-headers`, title: "transactions.table_headers" });
     }
     return { key: section.key, title, items };
@@ -62,7 +74,10 @@ function pageTitlesOf(lang: Language, menu: MenuSection[]): [string, string][] {
     ...menu.flatMap((section): [string, string][] =>
       section.path !== undefined
         ? [[`/${lang}/${section.path}`, t(section.title)]]
-        : section.items.map((item): [string, string] => [`/${lang}/${item.path}`, `${t(item.title)} · ${t(section.title)}`]),
+        : section.items.map((item): [string, string] => [
+            `/${lang}/${item.path}`,
+            `${t(item.title)} · ${t(section.title)}`,
+          ]),
     ),
   ];
 }
@@ -74,7 +89,10 @@ async function menuCountsOf(db: DB, user: SessionUser, sections: AvailableSectio
     const features = sections[section.key];
     const menuCounts = features ? sectionServer(section.key)?.menuCounts : undefined;
     if (!menuCounts) continue;
-    for (const [feature, count] of Object.entries(await menuCounts(db, { merchantId: user.merchantId, user, features }))) counts[`${section.key}.${feature}`] = count;
+    for (const [feature, count] of Object.entries(
+      await menuCounts(db, { merchantId: user.merchantId, user, features }),
+    ))
+      counts[`${section.key}.${feature}`] = count;
   }
   return counts;
 }
@@ -95,7 +113,11 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   // JavaScript). Generated reports shows the reports themselves, and takes their notices there.
   const notices = new URL(request.url).pathname.endsWith("/generated-reports")
     ? []
-    : await takeReportNotices(db, { merchantId: auth.user.merchantId, userId: auth.user.id, sessionId: auth.sessionId }, lang);
+    : await takeReportNotices(
+        db,
+        { merchantId: auth.user.merchantId, userId: auth.user.id, sessionId: auth.sessionId },
+        lang,
+      );
   const menu = menuOf(menuSections(sections, auth.user), ticketCounts, auth.user);
   return {
     lang,
@@ -135,7 +157,19 @@ export function meta({ loaderData, location }: Route.MetaArgs) {
  */
 export default function DashboardLayout() {
   const { t } = useTranslation();
-  const { lang, username, branding, menu, canReadMailbox, canExport, canManageMerchant, isOperator, reconciliation, idleMs, notices } = useLoaderData<typeof loader>();
+  const {
+    lang,
+    username,
+    branding,
+    menu,
+    canReadMailbox,
+    canExport,
+    canManageMerchant,
+    isOperator,
+    reconciliation,
+    idleMs,
+    notices,
+  } = useLoaderData<typeof loader>();
   const [opened, setOpened] = useState(false);
   const location = useLocation();
   // The menu on a phone closes once a link in it has been followed.
@@ -189,7 +223,15 @@ export default function DashboardLayout() {
         <AccountMenu lang={lang} username={username} adminUrl={branding.adminUrl} />
       </header>
       <div className="shell__navbar" id="main-menu">
-        <SideMenu lang={lang} sections={menu} canReadMailbox={canReadMailbox} canExport={canExport} canManageMerchant={canManageMerchant} isOperator={isOperator} reconciliation={reconciliation} />
+        <SideMenu
+          lang={lang}
+          sections={menu}
+          canReadMailbox={canReadMailbox}
+          canExport={canExport}
+          canManageMerchant={canManageMerchant}
+          isOperator={isOperator}
+          reconciliation={reconciliation}
+        />
       </div>
       <main className="shell__main">
         <Box maw={1200} mx="auto">

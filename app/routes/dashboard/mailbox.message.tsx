@@ -20,8 +20,17 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   if (!mail) notFound();
   const lang = isLanguage(params.lang) ? params.lang : "en";
   // The files it carries are made when downloaded, as when the mail is sent.
-  const attachments = attachmentsOf(mail.attachments).map((attachment, index) => ({ filename: attachment.filename, url: `/${lang}/mailbox/${mail.id}/attachments/${index}` }));
-  return { ...mail, attachments, created_at: formatDateTime(mail.created_at, lang), pageLang: lang, texts: pageTexts(lang, PAGE_NAMESPACES.mailbox) };
+  const attachments = attachmentsOf(mail.attachments).map((attachment, index) => ({
+    filename: attachment.filename,
+    url: `/${lang}/mailbox/${mail.id}/attachments/${index}`,
+  }));
+  return {
+    ...mail,
+    attachments,
+    created_at: formatDateTime(mail.created_at, lang),
+    pageLang: lang,
+    texts: pageTexts(lang, PAGE_NAMESPACES.mailbox),
+  };
 }
 
 const urlPattern = /(https?:\/\/[^\s]+)/g;
@@ -49,7 +58,14 @@ function LinkifiedText({ text }: { text: string }) {
  */
 function HtmlPart({ html, title }: { html: string; title: string }) {
   const framed = html.replace("<head>", '<head><base target="_blank">');
-  return <iframe title={title} srcDoc={framed} sandbox="allow-popups allow-popups-to-escape-sandbox" style={{ width: "100%", height: 640, border: 0, background: "#f1f3f5" }} />;
+  return (
+    <iframe
+      title={title}
+      srcDoc={framed}
+      sandbox="allow-popups allow-popups-to-escape-sandbox"
+      style={{ width: "100%", height: 640, border: 0, background: "#f1f3f5" }}
+    />
+  );
 }
 
 export default function MailboxMessage() {

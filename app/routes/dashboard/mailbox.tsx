@@ -86,7 +86,12 @@ export default function Mailbox() {
         minWidth={640}
         hover={false}
         columns={[
-          { key: "to", header: t("mailbox.to"), cell: (message) => <span dir="ltr">{message.to_number}</span>, nowrap: true },
+          {
+            key: "to",
+            header: t("mailbox.to"),
+            cell: (message) => <span dir="ltr">{message.to_number}</span>,
+            nowrap: true,
+          },
           { key: "message", header: t("mailbox.message"), cell: (message) => message.body },
           { key: "date", header: t("mailbox.date"), cell: (message) => message.created_at, nowrap: true },
         ]}

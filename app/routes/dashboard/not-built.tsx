@@ -18,7 +18,9 @@ export async function loader({ context, request, params, pattern }: Route.Loader
   const section = SECTIONS.find((candidate) => pattern.replace(/^\/+/, "") === `:lang/${candidate.path}/*`);
   if (!section) notFound();
   const rest = params["*"] ?? "";
-  const feature = rest ? section.features.find((candidate) => rest === candidate.path || rest.startsWith(`${candidate.path}/`)) : undefined;
+  const feature = rest
+    ? section.features.find((candidate) => rest === candidate.path || rest.startsWith(`${candidate.path}/`))
+    : undefined;
   if (rest && !feature) notFound();
   await requireSection(context, auth, section.key, feature?.key);
   if (feature?.permission) requirePermission(auth, feature.permission as Permission);

@@ -17,7 +17,11 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const auth = context.get(authContext);
   if (!auth) return json({ notifications: [] }, 401);
   const lang = isLanguage(params.lang) ? params.lang : "en";
-  const notices = await unreadNotices(getDbFrom(context), { merchantId: auth.user.merchantId, userId: auth.user.id, sessionId: auth.sessionId }, lang);
+  const notices = await unreadNotices(
+    getDbFrom(context),
+    { merchantId: auth.user.merchantId, userId: auth.user.id, sessionId: auth.sessionId },
+    lang,
+  );
   return json({ notifications: notices });
 }
 
@@ -37,7 +41,8 @@ export async function action({ context, request }: Route.ActionArgs) {
     .map(Number)
     .slice(0, 100);
   const recipient = { merchantId: auth.user.merchantId, userId: auth.user.id };
-  if (!form.has("id")) return json({ ok: true, marked: await markNotificationsRead(getDbFrom(context), recipient), taken: [] });
+  if (!form.has("id"))
+    return json({ ok: true, marked: await markNotificationsRead(getDbFrom(context), recipient), taken: [] });
   const taken = await takeNotifications(getDbFrom(context), recipient, ids);
   return json({ ok: true, marked: taken.length, taken });
 }

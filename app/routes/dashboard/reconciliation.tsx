@@ -1,23 +1,6 @@
-import {
-  Anchor,
-  Badge,
-  Button,
-  Group,
-  Stack,
-  Tabs,
-  Text,
-  Textarea,
-} from "@mantine/core";
+import { Anchor, Badge, Button, Group, Stack, Tabs, Text, Textarea } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import {
-  data,
-  Form,
-  Link,
-  redirect,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-} from "react-router";
+import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/reconciliation";
 import { DataTable, ListPagination } from "~/components/data-table";
@@ -43,11 +26,7 @@ const PAGE_SIZE = 25;
 
 const Resolution = {
   id: z.coerce.number().int().positive(),
-  note: z
-    .string()
-    .trim()
-    .min(1, "reconciliation.errors.note_required")
-    .max(500, "reconciliation.errors.note_long"),
+  note: z.string().trim().min(1, "reconciliation.errors.note_required").max(500, "reconciliation.errors.note_long"),
 };
 
 const ActionSchema = z.discriminatedUnion("intent", [
@@ -61,9 +40,7 @@ const ActionSchema = z.discriminatedUnion("intent", [
 ]);
 
 export function meta({ params }: Route.MetaArgs) {
-  return [
-    { title: params.lang === "ar" ? "مطابقة الحسابات" : "Reconciliation" },
-  ];
+  return [{ title: params.lang === "ar" ? "مطابقة الحسابات" : "Reconciliation" }];
 }
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
@@ -73,10 +50,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const texts = pageTexts(lang, PAGE_NAMESPACES.reconciliation);
   const url = new URL(request.url);
   const resolved = url.searchParams.get("status") === "resolved";
-  const page = Math.max(
-    1,
-    Math.min(10_000, Number(url.searchParams.get("page")) || 1),
-  );
+  const page = Math.max(1, Math.min(10_000, Number(url.searchParams.get("page")) || 1));
   const db = getDbFrom(context);
   const [{ rows, count }, last] = await Promise.all([
     listDifferences(db, auth.user.merchantId, {
@@ -115,19 +89,13 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       atGateway: amount(row.gateway_amount, row.currency_code),
       firstSeen: formatDateTime(row.first_seen_at, lang),
       lastSeen: formatDateTime(row.last_seen_at, lang),
-      resolvedAt: row.resolved_at
-        ? formatDateTime(row.resolved_at, lang)
-        : null,
+      resolvedAt: row.resolved_at ? formatDateTime(row.resolved_at, lang) : null,
       resolvedBy: row.resolved_by,
       note: row.note,
       /** A person can say what the gateway could not: done or not. */
-      settleable:
-        row.kind === "operation_unresolved" &&
-        row.operation_state === "attention",
+      settleable: row.kind === "operation_unresolved" && row.operation_state === "attention",
       /** Still being asked of the gateway: nothing for a person to do yet. */
-      checking:
-        row.kind === "operation_unresolved" &&
-        row.operation_state === "pending",
+      checking: row.kind === "operation_unresolved" && row.operation_state === "pending",
     })),
   };
 }
@@ -144,9 +112,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     return data(
       {
         id: Number(form.id),
-        error: message.startsWith("reconciliation.")
-          ? message
-          : "reconciliation.errors.invalid",
+        error: message.startsWith("reconciliation.") ? message : "reconciliation.errors.invalid",
       },
       { status: 400 },
     );
@@ -158,9 +124,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       headers: {
         "Set-Cookie": flashCookie({
           kind: "success",
-          message: queued
-            ? "reconciliation.compare_queued"
-            : "reconciliation.compare_waiting",
+          message: queued ? "reconciliation.compare_queued" : "reconciliation.compare_waiting",
         }),
       },
     });
@@ -178,8 +142,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       note,
       ip: context.get(clientAddressContext),
     });
-    if (resolved === "settle_instead")
-      return flash("error", "reconciliation.errors.settle_instead");
+    if (resolved === "settle_instead") return flash("error", "reconciliation.errors.settle_instead");
     return resolved === "resolved"
       ? flash("success", "reconciliation.resolved_done")
       : flash("error", "reconciliation.errors.gone");
@@ -196,26 +159,19 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   ) {
     return flash("error", "reconciliation.errors.gone");
   }
-  return flash(
-    "success",
-    done ? "reconciliation.settled_done" : "reconciliation.settled_not_done",
-  );
+  return flash("success", done ? "reconciliation.settled_done" : "reconciliation.settled_not_done");
 }
 
 type Difference = Awaited<ReturnType<typeof loader>>["differences"][number];
 
 export default function Reconciliation() {
-  const { lang, resolved, page, pages, count, last, differences, texts } =
-    useLoaderData<typeof loader>();
+  const { lang, resolved, page, pages, count, last, differences, texts } = useLoaderData<typeof loader>();
   usePageTexts(lang, texts, "reconciliation.title");
   const { t } = useTranslation();
   const busy = useNavigation().state === "submitting";
   return (
     <Stack>
-      <PageHeader
-        title={t("reconciliation.title")}
-        description={t("reconciliation.subtitle")}
-      >
+      <PageHeader title={t("reconciliation.title")} description={t("reconciliation.subtitle")}>
         <Form method="post">
           <input type="hidden" name="intent" value="compare" />
           <Button type="submit" variant="light" loading={busy}>
@@ -237,37 +193,21 @@ export default function Reconciliation() {
       </Text>
       <Tabs value={resolved ? "resolved" : "open"}>
         <Tabs.List>
-          <Tabs.Tab
-            value="open"
-            renderRoot={(props) => (
-              <Link {...props} to={`/${lang}/reconciliation`} />
-            )}
-          >
+          <Tabs.Tab value="open" renderRoot={(props) => <Link {...props} to={`/${lang}/reconciliation`} />}>
             {t("reconciliation.tab_open")}
           </Tabs.Tab>
           <Tabs.Tab
             value="resolved"
-            renderRoot={(props) => (
-              <Link {...props} to={`/${lang}/reconciliation?status=resolved`} />
-            )}
+            renderRoot={(props) => <Link {...props} to={`/${lang}/reconciliation?status=resolved`} />}
           >
             {t("reconciliation.tab_resolved")}
           </Tabs.Tab>
         </Tabs.List>
       </Tabs>
       <Text size="sm">
-        {t(
-          resolved
-            ? "reconciliation.count_resolved"
-            : "reconciliation.count_open",
-          { total: count },
-        )}
+        {t(resolved ? "reconciliation.count_resolved" : "reconciliation.count_open", { total: count })}
       </Text>
-      <DifferenceTable
-        differences={differences}
-        lang={lang}
-        resolved={resolved}
-      />
+      <DifferenceTable differences={differences} lang={lang} resolved={resolved} />
       <ListPagination page={page} pages={pages} />
     </Stack>
   );
@@ -289,9 +229,7 @@ function DifferenceTable({
     <DataTable
       rows={differences}
       rowKey={(row) => row.id}
-      empty={t(
-        resolved ? "reconciliation.empty_resolved" : "reconciliation.empty",
-      )}
+      empty={t(resolved ? "reconciliation.empty_resolved" : "reconciliation.empty")}
       minWidth={1000}
       columns={[
         {
@@ -339,10 +277,7 @@ function DifferenceTable({
           header: t("reconciliation.transaction"),
           cell: (row) =>
             row.transactionId ? (
-              <Anchor
-                component={Link}
-                to={`/${lang}/transactions/${row.transactionId}`}
-              >
+              <Anchor component={Link} to={`/${lang}/transactions/${row.transactionId}`}>
                 {row.orderNo ?? row.transactionId}
               </Anchor>
             ) : (
@@ -401,42 +336,20 @@ function DifferenceTable({
                         maxLength={500}
                         aria-label={t("reconciliation.note")}
                         placeholder={t("reconciliation.note")}
-                        error={
-                          failed && "id" in failed && failed.id === row.id
-                            ? t(failed.error)
-                            : undefined
-                        }
+                        error={failed && "id" in failed && failed.id === row.id ? t(failed.error) : undefined}
                       />
                       <Group gap="xs">
                         {row.settleable ? (
                           <>
-                            <Button
-                              type="submit"
-                              size="xs"
-                              variant="default"
-                              name="intent"
-                              value="settle_done"
-                            >
+                            <Button type="submit" size="xs" variant="default" name="intent" value="settle_done">
                               {t("reconciliation.settle_done")}
                             </Button>
-                            <Button
-                              type="submit"
-                              size="xs"
-                              variant="default"
-                              name="intent"
-                              value="settle_not_done"
-                            >
+                            <Button type="submit" size="xs" variant="default" name="intent" value="settle_not_done">
                               {t("reconciliation.settle_not_done")}
                             </Button>
                           </>
                         ) : (
-                          <Button
-                            type="submit"
-                            size="xs"
-                            variant="default"
-                            name="intent"
-                            value="resolve"
-                          >
+                          <Button type="submit" size="xs" variant="default" name="intent" value="resolve">
                             {t("reconciliation.mark_resolved")}
                           </Button>
                         )}

@@ -46,7 +46,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     query,
     fileFormat: text(form, "file_format", 16),
     exportType: text(form, "export_type", 16),
-    fields: form.getAll("fields").filter((value): value is string => typeof value === "string").slice(0, 100),
+    fields: form
+      .getAll("fields")
+      .filter((value): value is string => typeof value === "string")
+      .slice(0, 100),
     language: text(form, "language", 8) || lang,
     ip: context.get(clientAddressContext),
   });

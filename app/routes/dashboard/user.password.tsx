@@ -52,7 +52,12 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     return data(submission.reply({ formErrors, fieldErrors, hideFields }), { status: 400 });
   }
   // Every session of the user has ended, this one included; this browser continues on a new one.
-  const response = await startWebSession(context, request, { id: auth.user.id, merchant_id: auth.user.merchantId }, `/${params.lang}/user`);
+  const response = await startWebSession(
+    context,
+    request,
+    { id: auth.user.id, merchant_id: auth.user.merchantId },
+    `/${params.lang}/user`,
+  );
   response.headers.append("Set-Cookie", flashCookie({ kind: "success", message: "password.changed" }));
   return response;
 }
@@ -80,9 +85,17 @@ export default function ChangePassword() {
         <Form method="post" {...getFormProps(form)}>
           <Stack gap="md">
             <FormErrors errors={form.errors} id={form.errorId} />
-            <PasswordField field={fields.old_password} label={t("password.old_password")} autoComplete="current-password" />
+            <PasswordField
+              field={fields.old_password}
+              label={t("password.old_password")}
+              autoComplete="current-password"
+            />
             <PasswordField field={fields.new_password} label={t("password.new_password")} autoComplete="new-password" />
-            <PasswordField field={fields.repeat_password} label={t("password.repeat_password")} autoComplete="new-password" />
+            <PasswordField
+              field={fields.repeat_password}
+              label={t("password.repeat_password")}
+              autoComplete="new-password"
+            />
             <PasswordRules />
             <Group>
               <Button type="submit" loading={busy}>

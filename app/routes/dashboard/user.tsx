@@ -6,7 +6,12 @@ import { PageHeader } from "~/components/page-header";
 import { PushNotifications } from "~/components/push/push-notifications";
 import { setOrderNotification } from "~/domain/identity/users.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
-import { readPushRegistration, removePushSubscription, savePushSubscription, vapidKeys } from "~/domain/messaging/web-push.server";
+import {
+  readPushRegistration,
+  removePushSubscription,
+  savePushSubscription,
+  vapidKeys,
+} from "~/domain/messaging/web-push.server";
 import { isLanguage } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
 import { flashCookie } from "~/web/flash.server";
@@ -21,7 +26,12 @@ export function meta({ params }: Route.MetaArgs) {
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { user } = requireUser(context, request);
   const { publicKey } = await vapidKeys(getDbFrom(context));
-  return { username: user.username, email: user.email, receiveOrderNotification: user.receiveOrderNotification, vapidPublicKey: publicKey };
+  return {
+    username: user.username,
+    email: user.email,
+    receiveOrderNotification: user.receiveOrderNotification,
+    vapidPublicKey: publicKey,
+  };
 }
 
 export async function action({ context, request, params }: Route.ActionArgs) {

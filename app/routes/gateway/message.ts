@@ -31,17 +31,24 @@ async function handle(request: Request, context: Route.LoaderArgs["context"], pa
   const addresses = platformAddresses(request);
   const method = request.method === "GET" || request.method === "HEAD" ? "GET" : "POST";
   if (!leg.methods.includes(method)) {
-    if (method === "POST") return new Response("Method Not Allowed", { status: 405, headers: { Allow: leg.methods.join(", ") } });
+    if (method === "POST")
+      return new Response("Method Not Allowed", { status: 405, headers: { Allow: leg.methods.join(", ") } });
     const attempt = await findAttempt(db, params.attemptId);
     if (!attempt || attempt.gateway_kind !== params.kind) notFound();
     return redirectDocument(resultPageUrl(addresses, attempt), 303);
   }
   const body = await readBody(request);
-  if (body === null && leg.from === "gateway") return gatewayAnswer(leg, { accepted: false, unknownPayment: false, reason: "Unreadable message" }, 413);
+  if (body === null && leg.from === "gateway")
+    return gatewayAnswer(leg, { accepted: false, unknownPayment: false, reason: "Unreadable message" }, 413);
   const url = new URL(request.url);
   const { attempt, handled } = await handleGatewayMessage(
     db,
-    { kind: params.kind, leg: params.leg, attemptId: params.attemptId, message: { method, headers: request.headers, query: url.searchParams, body: body ?? "" } },
+    {
+      kind: params.kind,
+      leg: params.leg,
+      attemptId: params.attemptId,
+      message: { method, headers: request.headers, query: url.searchParams, body: body ?? "" },
+    },
     addresses,
   );
   if (leg.from === "browser") {

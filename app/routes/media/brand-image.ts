@@ -5,7 +5,8 @@ import { readBrandImage } from "~/domain/merchants/brand-images.server";
 export async function loader({ params }: Route.LoaderArgs) {
   const merchantId = /^\d{1,9}$/.test(params.merchantId) ? Number(params.merchantId) : null;
   const image = merchantId === null ? null : await readBrandImage(merchantId, params.file);
-  if (!image) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (!image)
+    return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   return new Response(Buffer.from(image.bytes), {
     headers: {
       "Content-Type": image.type,

@@ -5,7 +5,11 @@ import type { Route } from "./+types/merchants";
 import { CheckboxChoice } from "~/components/choice";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { PageHeader } from "~/components/page-header";
-import { checkNewMerchant, createMerchantWithAdmin, listMerchantsForOperator } from "~/domain/identity/onboarding.server";
+import {
+  checkNewMerchant,
+  createMerchantWithAdmin,
+  listMerchantsForOperator,
+} from "~/domain/identity/onboarding.server";
 import { formatDateTime } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
 import { MENU_SECTIONS } from "~/sections/registry";
@@ -16,7 +20,10 @@ import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 
 /** The sections a new merchant can start with: the built ones, all their features. */
-const OFFERED = MENU_SECTIONS.map((section) => ({ key: section.key, features: section.features.map((feature) => feature.key) }));
+const OFFERED = MENU_SECTIONS.map((section) => ({
+  key: section.key,
+  features: section.features.map((feature) => feature.key),
+}));
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "التجار على المنصة" : "Merchants on the platform" }];
@@ -31,7 +38,10 @@ function requireOperator(context: Route.LoaderArgs["context"], request: Request)
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireOperator(context, request);
-  return { merchants: await listMerchantsForOperator(getDbFrom(context)), sections: OFFERED.map((section) => section.key) };
+  return {
+    merchants: await listMerchantsForOperator(getDbFrom(context)),
+    sections: OFFERED.map((section) => section.key),
+  };
 }
 
 type ActionResult = { errors?: Record<string, string[]>; values?: Record<string, string | string[]> };
@@ -40,9 +50,18 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const auth = requireOperator(context, request);
   const form = await readFormData(request);
   const text = (name: string) => String(form.get(name) ?? "");
-  const values = { name: text("name"), title_en: text("title_en"), title_ar: text("title_ar"), admin_username: text("admin_username"), admin_email: text("admin_email"), lang: text("lang"), sections: form.getAll("sections").map(String) };
+  const values = {
+    name: text("name"),
+    title_en: text("title_en"),
+    title_ar: text("title_ar"),
+    admin_username: text("admin_username"),
+    admin_email: text("admin_email"),
+    lang: text("lang"),
+    sections: form.getAll("sections").map(String),
+  };
   const checked = checkNewMerchant(values);
-  if (Object.keys(checked.errors).length) return data<ActionResult>({ errors: checked.errors, values }, { status: 400 });
+  if (Object.keys(checked.errors).length)
+    return data<ActionResult>({ errors: checked.errors, values }, { status: 400 });
   const created = await createMerchantWithAdmin(getDbFrom(context), {
     ...checked.value,
     sections: OFFERED.filter((section) => values.sections.includes(section.key)),
@@ -51,8 +70,11 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     lang: values.lang === "ar" ? "ar" : "en",
     ip: context.get(clientAddressContext),
   });
-  if (!created.ok) return data<ActionResult>({ errors: { [created.field ?? "name"]: [created.code] }, values }, { status: 400 });
-  return redirect(`/${params.lang}/operator`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: "operator.created_done" }) } });
+  if (!created.ok)
+    return data<ActionResult>({ errors: { [created.field ?? "name"]: [created.code] }, values }, { status: 400 });
+  return redirect(`/${params.lang}/operator`, {
+    headers: { "Set-Cookie": flashCookie({ kind: "success", message: "operator.created_done" }) },
+  });
 }
 
 export default function OperatorPage({ params }: Route.ComponentProps) {
@@ -76,7 +98,12 @@ export default function OperatorPage({ params }: Route.ComponentProps) {
     },
     { key: "id", header: t("operator.id"), nowrap: true, cell: (merchant) => merchant.id },
     { key: "users", header: t("operator.users"), nowrap: true, cell: (merchant) => merchant.users },
-    { key: "created", header: t("operator.created"), nowrap: true, cell: (merchant) => formatDateTime(merchant.created_at, lang) },
+    {
+      key: "created",
+      header: t("operator.created"),
+      nowrap: true,
+      cell: (merchant) => formatDateTime(merchant.created_at, lang),
+    },
     {
       key: "state",
       header: t("operator.state"),
@@ -94,7 +121,14 @@ export default function OperatorPage({ params }: Route.ComponentProps) {
       <Anchor component={Link} to={`/${lang}/operator/wallets`} size="sm">
         {t("operator.wallets_link")}
       </Anchor>
-      <DataTable rows={merchants} rowKey={(merchant) => merchant.id} empty="—" minWidth={640} hover={false} columns={columns} />
+      <DataTable
+        rows={merchants}
+        rowKey={(merchant) => merchant.id}
+        empty="—"
+        minWidth={640}
+        hover={false}
+        columns={columns}
+      />
       <Card withBorder padding="lg">
         <Form method="post" noValidate>
           <Stack>
@@ -102,11 +136,48 @@ export default function OperatorPage({ params }: Route.ComponentProps) {
               {t("operator.new")}
             </Text>
             <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              <TextInput name="name" label={t("operator.fields.name")} required maxLength={100} defaultValue={value("name")} error={error("name")} />
-              <TextInput name="title_en" label={t("operator.fields.title_en")} maxLength={100} defaultValue={value("title_en")} error={error("title_en")} />
-              <TextInput name="title_ar" label={t("operator.fields.title_ar")} maxLength={100} dir="rtl" defaultValue={value("title_ar")} error={error("title_ar")} />
-              <TextInput name="admin_username" label={t("operator.fields.admin_username")} required dir="ltr" maxLength={150} defaultValue={value("admin_username")} error={error("admin_username")} />
-              <TextInput name="admin_email" type="email" label={t("operator.fields.admin_email")} required dir="ltr" maxLength={254} defaultValue={value("admin_email")} error={error("admin_email")} />
+              <TextInput
+                name="name"
+                label={t("operator.fields.name")}
+                required
+                maxLength={100}
+                defaultValue={value("name")}
+                error={error("name")}
+              />
+              <TextInput
+                name="title_en"
+                label={t("operator.fields.title_en")}
+                maxLength={100}
+                defaultValue={value("title_en")}
+                error={error("title_en")}
+              />
+              <TextInput
+                name="title_ar"
+                label={t("operator.fields.title_ar")}
+                maxLength={100}
+                dir="rtl"
+                defaultValue={value("title_ar")}
+                error={error("title_ar")}
+              />
+              <TextInput
+                name="admin_username"
+                label={t("operator.fields.admin_username")}
+                required
+                dir="ltr"
+                maxLength={150}
+                defaultValue={value("admin_username")}
+                error={error("admin_username")}
+              />
+              <TextInput
+                name="admin_email"
+                type="email"
+                label={t("operator.fields.admin_email")}
+                required
+                dir="ltr"
+                maxLength={254}
+                defaultValue={value("admin_email")}
+                error={error("admin_email")}
+              />
               <NativeSelect
                 name="lang"
                 label={t("operator.fields.lang")}
@@ -121,7 +192,13 @@ export default function OperatorPage({ params }: Route.ComponentProps) {
               <legend className="choice-legend">{t("operator.fields.sections")}</legend>
               <Group gap="md">
                 {sections.map((key) => (
-                  <CheckboxChoice key={key} name="sections" value={key} defaultChecked={(result?.values?.sections as string[] | undefined)?.includes(key)} label={t(`sections.${key}`)} />
+                  <CheckboxChoice
+                    key={key}
+                    name="sections"
+                    value={key}
+                    defaultChecked={(result?.values?.sections as string[] | undefined)?.includes(key)}
+                    label={t(`sections.${key}`)}
+                  />
                 ))}
               </Group>
             </fieldset>

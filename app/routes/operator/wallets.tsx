@@ -12,7 +12,13 @@ import { readFormData } from "~/web/form-data.server";
 import { notFound, requireUser } from "~/web/guards.server";
 import { getDbFrom } from "~/web/request-context.server";
 
-type Field = "apple_merchant_identifier" | "apple_display_name" | "apple_domain_association" | "apple_certificate" | "apple_key" | "google_merchant_id";
+type Field =
+  | "apple_merchant_identifier"
+  | "apple_display_name"
+  | "apple_domain_association"
+  | "apple_certificate"
+  | "apple_key"
+  | "google_merchant_id";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "الدفع بالمحافظ الرقمية" : "Wallet payments" }];
@@ -28,7 +34,11 @@ function requireOperator(context: Route.LoaderArgs["context"], request: Request)
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireOperator(context, request);
   const base = platformAddresses(request).publicBaseUrl;
-  return { settings: await walletSettingsView(getDbFrom(context)), domain: new URL(base).hostname, associationUrl: `${base}/.well-known/apple-developer-merchantid-domain-association` };
+  return {
+    settings: await walletSettingsView(getDbFrom(context)),
+    domain: new URL(base).hostname,
+    associationUrl: `${base}/.well-known/apple-developer-merchantid-domain-association`,
+  };
 }
 
 type ActionResult = { error: { field: string; code: string }; values: Record<string, string> };
@@ -48,10 +58,19 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   });
   if (!saved.ok) {
     // The key is never sent back to the browser.
-    const values = { apple_merchant_identifier: text("apple_merchant_identifier"), apple_display_name: text("apple_display_name"), google_merchant_id: text("google_merchant_id") };
-    return data<ActionResult>({ error: { field: saved.field ?? "apple_merchant_identifier", code: saved.code }, values }, { status: 400 });
+    const values = {
+      apple_merchant_identifier: text("apple_merchant_identifier"),
+      apple_display_name: text("apple_display_name"),
+      google_merchant_id: text("google_merchant_id"),
+    };
+    return data<ActionResult>(
+      { error: { field: saved.field ?? "apple_merchant_identifier", code: saved.code }, values },
+      { status: 400 },
+    );
   }
-  return redirect(`/${params.lang}/operator/wallets`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: "operator.wallets.saved" }) } });
+  return redirect(`/${params.lang}/operator/wallets`, {
+    headers: { "Set-Cookie": flashCookie({ kind: "success", message: "operator.wallets.saved" }) },
+  });
 }
 
 export default function WalletsPage({ params }: Route.ComponentProps) {
@@ -72,23 +91,50 @@ export default function WalletsPage({ params }: Route.ComponentProps) {
               <Text fw={600} component="h2" size="lg">
                 {t("operator.wallets.apple_pay")}
               </Text>
-              <TextInput name="apple_merchant_identifier" label={t("operator.wallets.fields.merchant_identifier")} description={t("operator.wallets.hints.merchant_identifier")} dir="ltr" maxLength={130} defaultValue={value("apple_merchant_identifier", settings.appleMerchantIdentifier)} error={error("apple_merchant_identifier")} />
-              <TextInput name="apple_display_name" label={t("operator.wallets.fields.display_name")} maxLength={64} defaultValue={value("apple_display_name", settings.appleDisplayName)} error={error("apple_display_name")} />
+              <TextInput
+                name="apple_merchant_identifier"
+                label={t("operator.wallets.fields.merchant_identifier")}
+                description={t("operator.wallets.hints.merchant_identifier")}
+                dir="ltr"
+                maxLength={130}
+                defaultValue={value("apple_merchant_identifier", settings.appleMerchantIdentifier)}
+                error={error("apple_merchant_identifier")}
+              />
+              <TextInput
+                name="apple_display_name"
+                label={t("operator.wallets.fields.display_name")}
+                maxLength={64}
+                defaultValue={value("apple_display_name", settings.appleDisplayName)}
+                error={error("apple_display_name")}
+              />
               <Textarea
                 name="apple_domain_association"
                 label={t("operator.wallets.fields.domain_association")}
-                description={settings.hasDomainAssociation ? t("operator.wallets.hints.association_kept", { url: associationUrl }) : t("operator.wallets.hints.association", { url: associationUrl })}
+                description={
+                  settings.hasDomainAssociation
+                    ? t("operator.wallets.hints.association_kept", { url: associationUrl })
+                    : t("operator.wallets.hints.association", { url: associationUrl })
+                }
                 dir="ltr"
                 autosize
                 minRows={2}
                 maxRows={6}
                 error={error("apple_domain_association")}
               />
-              {settings.hasDomainAssociation ? <Checkbox name="remove_domain_association" label={t("operator.wallets.fields.remove_association")} /> : null}
+              {settings.hasDomainAssociation ? (
+                <Checkbox name="remove_domain_association" label={t("operator.wallets.fields.remove_association")} />
+              ) : null}
               <Textarea
                 name="apple_certificate"
                 label={t("operator.wallets.fields.certificate")}
-                description={settings.certificate ? t("operator.wallets.hints.certificate_kept", { subject: settings.certificate.subject, date: formatDateTime(settings.certificate.validTo, lang) }) : t("operator.wallets.hints.certificate")}
+                description={
+                  settings.certificate
+                    ? t("operator.wallets.hints.certificate_kept", {
+                        subject: settings.certificate.subject,
+                        date: formatDateTime(settings.certificate.validTo, lang),
+                      })
+                    : t("operator.wallets.hints.certificate")
+                }
                 dir="ltr"
                 autosize
                 minRows={2}
@@ -96,7 +142,18 @@ export default function WalletsPage({ params }: Route.ComponentProps) {
                 placeholder="-----BEGIN CERTIFICATE-----"
                 error={error("apple_certificate")}
               />
-              <Textarea name="apple_key" label={t("operator.wallets.fields.key")} description={t("operator.wallets.hints.key")} dir="ltr" autosize minRows={2} maxRows={6} placeholder="-----BEGIN PRIVATE KEY-----" autoComplete="off" error={error("apple_key")} />
+              <Textarea
+                name="apple_key"
+                label={t("operator.wallets.fields.key")}
+                description={t("operator.wallets.hints.key")}
+                dir="ltr"
+                autosize
+                minRows={2}
+                maxRows={6}
+                placeholder="-----BEGIN PRIVATE KEY-----"
+                autoComplete="off"
+                error={error("apple_key")}
+              />
             </Stack>
           </Card>
           <Card withBorder padding="lg">
@@ -104,7 +161,15 @@ export default function WalletsPage({ params }: Route.ComponentProps) {
               <Text fw={600} component="h2" size="lg">
                 {t("operator.wallets.google_pay")}
               </Text>
-              <TextInput name="google_merchant_id" label={t("operator.wallets.fields.google_merchant_id")} description={t("operator.wallets.hints.google_merchant_id")} dir="ltr" maxLength={40} defaultValue={value("google_merchant_id", settings.googleMerchantId)} error={error("google_merchant_id")} />
+              <TextInput
+                name="google_merchant_id"
+                label={t("operator.wallets.fields.google_merchant_id")}
+                description={t("operator.wallets.hints.google_merchant_id")}
+                dir="ltr"
+                maxLength={40}
+                defaultValue={value("google_merchant_id", settings.googleMerchantId)}
+                error={error("google_merchant_id")}
+              />
             </Stack>
           </Card>
           <Text size="sm" c="dimmed">

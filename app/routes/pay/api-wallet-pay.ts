@@ -24,11 +24,24 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const refused = (field: string, code: string) => apiJson({ [field]: [describe(code, undefined, lang)] }, 400);
   if (!provider) return refused("provider", "pay.errors.wallet_unavailable");
   const extra = body.extra ?? {};
-  if (typeof extra !== "object" || Array.isArray(extra)) return refused("extra", "checkout_fields.errors.not_an_object");
-  const values = Object.fromEntries(Object.entries(extra as Record<string, unknown>).map(([name, value]) => [name, str(value, 1000)]));
-  const recorded = await checkCheckoutValues(db, { transactionId: params.transactionId, sections: CHECKOUT_FIELD_SECTIONS, values, refuseUnknown: false });
+  if (typeof extra !== "object" || Array.isArray(extra))
+    return refused("extra", "checkout_fields.errors.not_an_object");
+  const values = Object.fromEntries(
+    Object.entries(extra as Record<string, unknown>).map(([name, value]) => [name, str(value, 1000)]),
+  );
+  const recorded = await checkCheckoutValues(db, {
+    transactionId: params.transactionId,
+    sections: CHECKOUT_FIELD_SECTIONS,
+    values,
+    refuseUnknown: false,
+  });
   if (!recorded.ok) {
-    const errors = Object.fromEntries(Object.entries(recorded.errors).map(([name, list]) => [name, list.map((error) => describe(error.code, error.params, lang))]));
+    const errors = Object.fromEntries(
+      Object.entries(recorded.errors).map(([name, list]) => [
+        name,
+        list.map((error) => describe(error.code, error.params, lang)),
+      ]),
+    );
     return apiJson({ extra: errors }, 400);
   }
   const outcome = await payAttemptWithWallet(db, {
@@ -36,7 +49,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     gatewayCode: str(body.gateway_code, 40),
     provider,
     // A wallet's token is an object (Apple's) or a string (Google's): the gateway is given it as text.
-    token: typeof body.token === "string" ? body.token : body.token && typeof body.token === "object" ? JSON.stringify(body.token) : "",
+    token:
+      typeof body.token === "string"
+        ? body.token
+        : body.token && typeof body.token === "object"
+          ? JSON.stringify(body.token)
+          : "",
     total: str(body.total, 20),
     amountText: body.amount === undefined || body.amount === null ? null : str(body.amount, 20),
     lang,
@@ -45,7 +63,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     answers: recorded.answers,
   });
   if (!outcome.ok) {
-    if (outcome.error === "pay.errors.not_found") return apiJson({ detail: describe("pay.not_found", undefined, lang) }, 404);
+    if (outcome.error === "pay.errors.not_found")
+      return apiJson({ detail: describe("pay.not_found", undefined, lang) }, 404);
     return apiJson({ [outcome.field ?? "non_field_errors"]: [describe(outcome.error, outcome.params, lang)] }, 400);
   }
   return apiJson({ redirect_url: outcome.resultUrl, attempt_id: outcome.attemptId, state: outcome.state });

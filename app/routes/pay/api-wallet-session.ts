@@ -20,13 +20,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const addresses = platformAddresses(request);
   const body = await readBody(request);
   const offers = await walletOffersFor(db, params.transactionId, PAYABLE_SECTIONS, addresses);
-  if (!offers.applePay) return apiJson({ non_field_errors: [describe("pay.errors.wallet_unavailable", undefined, lang)] }, 400);
+  if (!offers.applePay)
+    return apiJson({ non_field_errors: [describe("pay.errors.wallet_unavailable", undefined, lang)] }, 400);
   const outcome = await requestMerchantSession(db, {
     validationUrl: str(body.validation_url, 2000),
     domain: new URL(addresses.publicBaseUrl).hostname,
     sandboxOrigins: [new URL(addresses.publicBaseUrl).origin, new URL(addresses.internalBaseUrl).origin],
     internalBaseUrl: addresses.internalBaseUrl,
   });
-  if (!outcome.ok) return apiJson({ [outcome.field ?? "non_field_errors"]: [describe(outcome.code, outcome.params, lang)] }, outcome.field ? 400 : 502);
+  if (!outcome.ok)
+    return apiJson(
+      { [outcome.field ?? "non_field_errors"]: [describe(outcome.code, outcome.params, lang)] },
+      outcome.field ? 400 : 502,
+    );
   return apiJson(outcome.session);
 }

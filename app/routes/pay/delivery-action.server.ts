@@ -4,17 +4,21 @@ import { confirmDelivery, saveDeliveryAddress, saveDeliveryLocation } from "~/do
 
 /** The delivery steps' form posts on the pay page: save, then on to the next step (303). */
 export async function deliveryAction(db: DB, transactionId: string, intent: string, form: FormData) {
-  const fields = Object.fromEntries([...form].filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+  const fields = Object.fromEntries(
+    [...form].filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+  );
   switch (intent) {
     case "save_address": {
       const saved = await saveDeliveryAddress(db, transactionId, fields, "KW");
-      if (!saved.ok) return data({ deliveryErrors: saved.errors, values: fields, error: null, field: null }, { status: 400 });
+      if (!saved.ok)
+        return data({ deliveryErrors: saved.errors, values: fields, error: null, field: null }, { status: 400 });
       return redirect(saved.needsLocation ? "?step=location" : "?step=confirm", 303);
     }
     case "save_location":
     case "skip_location": {
       const saved = await saveDeliveryLocation(db, transactionId, intent === "skip_location" ? null : fields);
-      if (!saved.ok) return data({ deliveryErrors: saved.errors, values: fields, error: null, field: null }, { status: 400 });
+      if (!saved.ok)
+        return data({ deliveryErrors: saved.errors, values: fields, error: null, field: null }, { status: 400 });
       return redirect("?step=confirm", 303);
     }
     case "confirm_delivery":

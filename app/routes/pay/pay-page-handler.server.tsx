@@ -30,10 +30,18 @@ export function createPayPageHandler(build: ServerBuild) {
     const match = PAY_PAGE_PATH.exec(url.pathname);
     if (!match || !isLanguage(match[1])) return null;
     const lang = match[1];
-    const result = await payPageView(await platform(), lang, match[2]!, url.searchParams, visit, platformAddresses(new Request(url)));
+    const result = await payPageView(
+      await platform(),
+      lang,
+      match[2]!,
+      url.searchParams,
+      visit,
+      platformAddresses(new Request(url)),
+    );
     const nonce = randomBytes(16).toString("base64");
     const headers = securityHeaders({ url: url.href }, nonce);
-    if (result.kind === "redirect") return { status: 302, headers: [...headers, ["Location", result.location]], body: "" };
+    if (result.kind === "redirect")
+      return { status: 302, headers: [...headers, ["Location", result.location]], body: "" };
     const page = result.page;
     const html = renderToString(
       <NonceProvider value={nonce}>
@@ -56,9 +64,16 @@ export function createPayPageHandler(build: ServerBuild) {
         </I18nextProvider>
       </NonceProvider>,
     );
-    return { status: result.httpStatus, headers: [...headers, ["Content-Type", "text/html; charset=utf-8"]], body: `<!DOCTYPE html>${html}` };
+    return {
+      status: result.httpStatus,
+      headers: [...headers, ["Content-Type", "text/html; charset=utf-8"]],
+      body: `<!DOCTYPE html>${html}`,
+    };
   };
   /** `request`: the method and headers, for whether a person is opening the link (decision 0036). */
-  return (url: URL, cookieHeader?: string | null, request: Pick<Request, "method" | "headers"> = { method: "GET", headers: new Headers() }) =>
-    runOnCallerClock(cookieHeader, () => render(url, { opens: isPersonVisit(request) }));
+  return (
+    url: URL,
+    cookieHeader?: string | null,
+    request: Pick<Request, "method" | "headers"> = { method: "GET", headers: new Headers() },
+  ) => runOnCallerClock(cookieHeader, () => render(url, { opens: isPersonVisit(request) }));
 }

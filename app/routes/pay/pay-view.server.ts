@@ -23,19 +23,42 @@ import { CHECKOUT_FIELD_SECTIONS, PAYABLE_SECTIONS } from "~/sections/registry";
  * What the pay page shows for a link, or where it sends the customer instead. One function for the
  * route's loader and for the pay page's direct handler (pay-page-handler.server).
  */
-export async function payPageView(db: DB, lang: Language, transactionId: string, searchParams: URLSearchParams, visit: { opens: boolean }, addresses?: PlatformAddresses) {
+export async function payPageView(
+  db: DB,
+  lang: Language,
+  transactionId: string,
+  searchParams: URLSearchParams,
+  visit: { opens: boolean },
+  addresses?: PlatformAddresses,
+) {
   const page = await loadPayPage(db, transactionId, PAYABLE_SECTIONS, visit);
-  if (page.status === "not_found") return { kind: "page", httpStatus: 404, page: { status: page.status, lang, unit: null, view: null, settledLink: null, contact: null } } as const;
+  if (page.status === "not_found")
+    return {
+      kind: "page",
+      httpStatus: 404,
+      page: { status: page.status, lang, unit: null, view: null, settledLink: null, contact: null },
+    } as const;
   const { transaction } = page;
   const unit = await loadUnitHeader(db, transaction, lang);
   const httpStatus = page.status === "paused" ? 423 : 200;
   // A link that cannot be paid any more sends the customer on to the merchant's next_url, if any.
-  if (page.status !== "payable" && page.status !== "paused" && transaction.next_url) return { kind: "redirect", location: new URL(transaction.next_url).href } as const;
+  if (page.status !== "payable" && page.status !== "paused" && transaction.next_url)
+    return { kind: "redirect", location: new URL(transaction.next_url).href } as const;
   if (page.status !== "payable") {
-    const settledLink = page.status === "settled" && transaction.paid_attempt_id ? `/${lang}/pay/attempt-detail/${transaction.paid_attempt_id}` : null;
+    const settledLink =
+      page.status === "settled" && transaction.paid_attempt_id
+        ? `/${lang}/pay/attempt-detail/${transaction.paid_attempt_id}`
+        : null;
     // Only a link that can no longer be paid tells the customer how to reach the merchant.
-    const contact = page.status === "expired" || page.status === "closed" ? await merchantContactView(db, transaction.merchant_id, unit) : null;
-    return { kind: "page", httpStatus, page: { status: page.status, lang, unit, view: null, settledLink, contact } } as const;
+    const contact =
+      page.status === "expired" || page.status === "closed"
+        ? await merchantContactView(db, transaction.merchant_id, unit)
+        : null;
+    return {
+      kind: "page",
+      httpStatus,
+      page: { status: page.status, lang, unit, view: null, settledLink, contact },
+    } as const;
   }
   const delivery = await deliveryStateOf(db, transaction.id);
   const step = deliveryStepFor(delivery, searchParams.get("step"));
@@ -46,11 +69,23 @@ export async function payPageView(db: DB, lang: Language, transactionId: string,
   // The fields go with the payment methods: none while a delivery step is shown instead.
   const [choices, checkoutFields] = await Promise.all([
     payChoicesFor(db, transaction, amount, lang),
-    !asking && CHECKOUT_FIELD_SECTIONS.includes(transaction.plugin) ? activeCheckoutFields(db, transaction.merchant_id, transaction.plugin) : [],
+    !asking && CHECKOUT_FIELD_SECTIONS.includes(transaction.plugin)
+      ? activeCheckoutFields(db, transaction.merchant_id, transaction.plugin)
+      : [],
   ]);
   // The wallets go with the payment methods too, and only to a page that can run the wallet's script.
-  const offers = !asking && addresses && choices.length ? await walletOffers(db, transaction.merchant_id, choices, addresses) : null;
-  const country = offers?.applePay || offers?.googlePay ? (await db.selectFrom("merchants").select("country_code").where("id", "=", transaction.merchant_id).executeTakeFirst())?.country_code : null;
+  const offers =
+    !asking && addresses && choices.length ? await walletOffers(db, transaction.merchant_id, choices, addresses) : null;
+  const country =
+    offers?.applePay || offers?.googlePay
+      ? (
+          await db
+            .selectFrom("merchants")
+            .select("country_code")
+            .where("id", "=", transaction.merchant_id)
+            .executeTakeFirst()
+        )?.country_code
+      : null;
   const requested = choices.find((choice) => choice.gateway_code === searchParams.get("gateway"));
   const selected = requested ?? defaultChoice(choices);
   const money = (minor: number) => formatAmount(minor, transaction.currency_code, lang);
@@ -83,7 +118,9 @@ export async function payPageView(db: DB, lang: Language, transactionId: string,
         customerEmail: transaction.customer_email,
         description: transaction.description,
         remarks: remarkRows(transaction.remarks),
-        attachment: transaction.attachment_name ? { name: transaction.attachment_name, url: `/${lang}/pay/${transaction.id}/attachment` } : null,
+        attachment: transaction.attachment_name
+          ? { name: transaction.attachment_name, url: `/${lang}/pay/${transaction.id}/attachment` }
+          : null,
         amount: money(amount),
         editable: transaction.editable_amount ? amountFieldOf(transaction, lang) : null,
         typedAmount: typed,
@@ -102,14 +139,22 @@ export async function payPageView(db: DB, lang: Language, transactionId: string,
         selected: selected?.gateway_code ?? null,
         checkoutFields: checkoutFields.map((field) => customerFieldView(field, lang)),
         submissionToken: randomToken(16),
-        wallets: offers && (offers.applePay || offers.googlePay) ? walletsView(offers, transaction, { shopName: unit?.title ?? "", country: country ?? "KW" }, lang) : null,
+        wallets:
+          offers && (offers.applePay || offers.googlePay)
+            ? walletsView(offers, transaction, { shopName: unit?.title ?? "", country: country ?? "KW" }, lang)
+            : null,
       },
     },
   };
 }
 
 /** What the pay page's wallet script needs to open Apple's or Google's payment sheet (pay/wallet-*.ts take the result). */
-function walletsView(offers: WalletOffers, transaction: PublicTransaction, merchant: { shopName: string; country: string }, lang: Language) {
+function walletsView(
+  offers: WalletOffers,
+  transaction: PublicTransaction,
+  merchant: { shopName: string; country: string },
+  lang: Language,
+) {
   const base = `/${lang}/pay/${transaction.id}/wallet`;
   return {
     sessionUrl: `${base}/session`,
@@ -126,7 +171,8 @@ function walletsView(offers: WalletOffers, transaction: PublicTransaction, merch
           gatewayMerchantId: offers.googlePay.gatewayMerchantId,
           merchantId: offers.googlePay.googleMerchantId,
           // Google's TEST environment charges nothing: the sandboxes and an installation without Google's merchant id.
-          environment: (offers.googlePay.googleMerchantId && !sandboxEnabled() ? "PRODUCTION" : "TEST") as "PRODUCTION" | "TEST",
+          environment: (offers.googlePay.googleMerchantId && !sandboxEnabled() ? "PRODUCTION" : "TEST") as
+            "PRODUCTION" | "TEST",
         }
       : null,
   };
@@ -139,7 +185,10 @@ function amountFieldOf(transaction: PublicTransaction, lang: Language) {
   return {
     min: decimals.min_amount ?? "",
     max: decimals.max_amount ?? "",
-    range: { min: formatAmount(bounds.min, transaction.currency_code, lang), max: formatAmount(bounds.max, transaction.currency_code, lang) },
+    range: {
+      min: formatAmount(bounds.min, transaction.currency_code, lang),
+      max: formatAmount(bounds.max, transaction.currency_code, lang),
+    },
   };
 }
 

@@ -41,7 +41,14 @@ export function payPageTitle(page: PayPageData | undefined) {
 
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const lang = isLanguage(params.lang) ? params.lang : "en";
-  const result = await payPageView(getDbFrom(context), lang, params.transactionId ?? "", new URL(request.url).searchParams, { opens: isPersonVisit(request) }, platformAddresses(request));
+  const result = await payPageView(
+    getDbFrom(context),
+    lang,
+    params.transactionId ?? "",
+    new URL(request.url).searchParams,
+    { opens: isPersonVisit(request) },
+    platformAddresses(request),
+  );
   if (result.kind === "redirect") return redirect(result.location);
   return data(result.page, { status: result.httpStatus });
 }
@@ -54,12 +61,27 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   if (intent && intent !== "pay") return deliveryAction(getDbFrom(context), params.transactionId, String(intent), form);
   // The checkout fields are checked before any attempt starts (refused, none starts) and kept with the attempt.
   const checkoutValues = Object.fromEntries(
-    [...form].filter((entry): entry is [string, string] => entry[0].startsWith(EXTRA_PREFIX) && typeof entry[1] === "string").map(([name, value]) => [name.slice(EXTRA_PREFIX.length), value.slice(0, 1000)]),
+    [...form]
+      .filter((entry): entry is [string, string] => entry[0].startsWith(EXTRA_PREFIX) && typeof entry[1] === "string")
+      .map(([name, value]) => [name.slice(EXTRA_PREFIX.length), value.slice(0, 1000)]),
   );
-  const recorded = await checkCheckoutValues(getDbFrom(context), { transactionId: params.transactionId, sections: CHECKOUT_FIELD_SECTIONS, values: checkoutValues, refuseUnknown: false });
+  const recorded = await checkCheckoutValues(getDbFrom(context), {
+    transactionId: params.transactionId,
+    sections: CHECKOUT_FIELD_SECTIONS,
+    values: checkoutValues,
+    refuseUnknown: false,
+  });
   if (!recorded.ok) {
-    const checkoutErrors = Object.fromEntries(Object.entries(recorded.errors).map(([name, [first]]) => [name, { key: first?.code ?? "checkout_fields.errors.invalid", values: formatParams(first?.params, lang) }]));
-    return data({ error: "checkout_fields.errors.summary", field: "checkout", checkoutErrors, checkoutValues }, { status: 400 });
+    const checkoutErrors = Object.fromEntries(
+      Object.entries(recorded.errors).map(([name, [first]]) => [
+        name,
+        { key: first?.code ?? "checkout_fields.errors.invalid", values: formatParams(first?.params, lang) },
+      ]),
+    );
+    return data(
+      { error: "checkout_fields.errors.summary", field: "checkout", checkoutErrors, checkoutValues },
+      { status: 400 },
+    );
   }
   const outcome = await startAttempt(getDbFrom(context), {
     plugins: PAYABLE_SECTIONS,
@@ -72,17 +94,40 @@ export async function action({ params, context, request }: Route.ActionArgs) {
     addresses: platformAddresses(request),
     answers: recorded.answers,
   });
-  if (!outcome.ok) return data({ error: outcome.error, field: outcome.field ?? null, values: formatParams(outcome.params, lang), checkoutValues }, { status: 400 });
+  if (!outcome.ok)
+    return data(
+      {
+        error: outcome.error,
+        field: outcome.field ?? null,
+        values: formatParams(outcome.params, lang),
+        checkoutValues,
+      },
+      { status: 400 },
+    );
   return redirect(outcome.redirectUrl, 303);
 }
 
 export default function Pay() {
   const location = useLocation();
-  return <PayPage page={useLoaderData<typeof loader>() as PayPageData} actionData={useActionData<typeof action>()} path={location.pathname + location.search} />;
+  return (
+    <PayPage
+      page={useLoaderData<typeof loader>() as PayPageData}
+      actionData={useActionData<typeof action>()}
+      path={location.pathname + location.search}
+    />
+  );
 }
 
 /** The page itself, from its loader's data: rendered here and by the pay page's direct handler (pay-page-handler.server). */
-export function PayPage({ page, actionData, path }: { page: PayPageData; actionData?: ReturnType<typeof useActionData<typeof action>>; path: string }) {
+export function PayPage({
+  page,
+  actionData,
+  path,
+}: {
+  page: PayPageData;
+  actionData?: ReturnType<typeof useActionData<typeof action>>;
+  path: string;
+}) {
   const t = useText();
   const { status, lang, unit, view, settledLink } = page;
   const nonce = useNonce();
@@ -92,7 +137,11 @@ export function PayPage({ page, actionData, path }: { page: PayPageData; actionD
       <main className="c-main">
         {status !== "payable" || !view ? (
           <>
-            {actionData?.error ? <Alert color="red" role="alert">{t(actionData.error)}</Alert> : null}
+            {actionData?.error ? (
+              <Alert color="red" role="alert">
+                {t(actionData.error)}
+              </Alert>
+            ) : null}
             <PayStatus status={status} settledLink={settledLink ?? null} contact={page.contact ?? null} />
           </>
         ) : (
@@ -104,7 +153,12 @@ export function PayPage({ page, actionData, path }: { page: PayPageData; actionD
                   typedAmount={view.typedAmount}
                   selected={view.selected}
                   field={view.editable}
-                  error={view.amountError ?? (actionData?.field === "amount" ? { key: actionData.error, values: "values" in actionData ? actionData.values : undefined } : null)}
+                  error={
+                    view.amountError ??
+                    (actionData?.field === "amount"
+                      ? { key: actionData.error, values: "values" in actionData ? actionData.values : undefined }
+                      : null)
+                  }
                 />
               </Card>
             ) : null}
@@ -119,12 +173,18 @@ export function PayPage({ page, actionData, path }: { page: PayPageData; actionD
             ) : view.choices.length === 0 ? (
               <Alert color="orange">{t("pay.no_methods")}</Alert>
             ) : (
-              <form method="post" data-pay-form data-choices-url={`/api/v1/plugins/payment_request/transaction/pay-choices/${view.id}`}>
+              <form
+                method="post"
+                data-pay-form
+                data-choices-url={`/api/v1/plugins/payment_request/transaction/pay-choices/${view.id}`}
+              >
                 <input type="hidden" name="submission_token" value={view.submissionToken} />
                 <input type="hidden" name="amount" value={view.typedAmount} />
                 <div className="c-stack">
                   {actionData?.error && actionData.field !== "amount" ? (
-                    <Alert color="red" role="alert">{t(actionData.error)}</Alert>
+                    <Alert color="red" role="alert">
+                      {t(actionData.error)}
+                    </Alert>
                   ) : null}
                   <CheckoutFields fields={view.checkoutFields} actionData={actionData} />
                   <PayChoices choices={view.choices} selected={view.selected} />
@@ -133,7 +193,9 @@ export function PayPage({ page, actionData, path }: { page: PayPageData; actionD
               </form>
             )}
             {unit?.terms ? <Terms text={unit.terms} /> : null}
-            <p className="c-dimmed c-xs" style={{ textAlign: "center" }}>{unit?.disclaimer ?? t("pay.disclaimer")}</p>
+            <p className="c-dimmed c-xs" style={{ textAlign: "center" }}>
+              {unit?.disclaimer ?? t("pay.disclaimer")}
+            </p>
             <script nonce={nonce} dangerouslySetInnerHTML={{ __html: PAY_ENHANCER }} />
           </>
         )}
@@ -143,7 +205,10 @@ export function PayPage({ page, actionData, path }: { page: PayPageData; actionD
 }
 
 /** How each kind of value is typed on a phone: the keyboard it brings up, and what a browser may fill in. */
-const INPUTS: Record<string, { type: string; inputMode?: "text" | "email" | "tel" | "numeric" | "decimal"; autoComplete?: string }> = {
+const INPUTS: Record<
+  string,
+  { type: string; inputMode?: "text" | "email" | "tel" | "numeric" | "decimal"; autoComplete?: string }
+> = {
   text: { type: "text" },
   email: { type: "email", inputMode: "email", autoComplete: "email" },
   phone: { type: "tel", inputMode: "tel", autoComplete: "tel" },
@@ -156,7 +221,13 @@ const INPUTS: Record<string, { type: string; inputMode?: "text" | "email" | "tel
  * The merchant's checkout fields, inside the pay form: sent with whichever Pay button is pressed.
  * After a refused payment, what the customer typed is shown again with the error under its field.
  */
-function CheckoutFields({ fields, actionData }: { fields: NonNullable<PayPageData["view"]>["checkoutFields"]; actionData?: ReturnType<typeof useActionData<typeof action>> }) {
+function CheckoutFields({
+  fields,
+  actionData,
+}: {
+  fields: NonNullable<PayPageData["view"]>["checkoutFields"];
+  actionData?: ReturnType<typeof useActionData<typeof action>>;
+}) {
   const t = useText();
   if (!fields.length) return null;
   const values = actionData && "checkoutValues" in actionData ? actionData.checkoutValues : undefined;

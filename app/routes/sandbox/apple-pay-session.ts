@@ -15,8 +15,16 @@ export async function action({ request }: Route.ActionArgs) {
   if (request.method !== "POST") return new Response(null, { status: 405 });
   const body = (await request.json().catch(() => null)) as Record<string, unknown> | null;
   const text = (name: string) => (body && typeof body[name] === "string" ? (body[name] as string) : "");
-  if (!text("merchantIdentifier").startsWith("merchant.") || !text("displayName") || text("initiative") !== "web" || !text("initiativeContext")) {
-    return Response.json({ statusMessage: "Payment Services Exception merchantId or domain not registered", statusCode: "400" }, { status: 400 });
+  if (
+    !text("merchantIdentifier").startsWith("merchant.") ||
+    !text("displayName") ||
+    text("initiative") !== "web" ||
+    !text("initiativeContext")
+  ) {
+    return Response.json(
+      { statusMessage: "Payment Services Exception merchantId or domain not registered", statusCode: "400" },
+      { status: 400 },
+    );
   }
   const issued = now().getTime();
   return Response.json({

@@ -17,7 +17,11 @@ const MESSAGES: Record<InitError, string> = {
 /** KNET's kpg/PaymentHTTP.htm?param=paymentInit: opens the payment, then shows KNET's own page for it. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireSandbox();
-  const opened = await initKnetPayment(getDbFrom(context), new URL(request.url).searchParams, new URL(request.url).origin);
+  const opened = await initKnetPayment(
+    getDbFrom(context),
+    new URL(request.url).searchParams,
+    new URL(request.url).origin,
+  );
   if (!opened.ok) return data({ error: opened.error }, { status: 400, headers: { "Cache-Control": "no-store" } });
   const page = new URLSearchParams({ PaymentID: opened.paymentId, token: opened.pageToken });
   return redirect(`/sandbox/knet/paymentpage.htm?${page}`, 303);

@@ -65,16 +65,29 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   requireSandbox();
   const submission = parseWithZod(await readFormData(request), { schema: KnetPaymentFormSchema });
-  if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["pin"] }) }, { status: 400 });
+  if (submission.status !== "success")
+    return data({ result: submission.reply({ hideFields: ["pin"] }) }, { status: 400 });
   const choice =
     submission.value.intent === "cancel"
       ? ({ kind: "cancel" } as const)
-      : ({ kind: "submit", cardNumber: submission.value.cardNumber, pin: submission.value.pin, expiry: submission.value.expiry } as const);
-  const outcome = await completeKnetPayment(getDbFrom(context), { ...pageKey(request), choice, browserOrigin: new URL(request.url).origin });
+      : ({
+          kind: "submit",
+          cardNumber: submission.value.cardNumber,
+          pin: submission.value.pin,
+          expiry: submission.value.expiry,
+        } as const);
+  const outcome = await completeKnetPayment(getDbFrom(context), {
+    ...pageKey(request),
+    choice,
+    browserOrigin: new URL(request.url).origin,
+  });
   // Back to the merchant as a document load, as from any external gateway.
   if (outcome.ok) return redirectDocument(outcome.redirectTo, 303);
   if (outcome.error === "not_found") throw data({ reason: "not_found" }, { status: 404 });
-  return data({ result: submission.reply({ formErrors: ["processed"], hideFields: ["pin", "cardNumber"] }) }, { status: 409 });
+  return data(
+    { result: submission.reply({ formErrors: ["processed"], hideFields: ["pin", "cardNumber"] }) },
+    { status: 409 },
+  );
 }
 
 export default function KnetPaymentPage({ loaderData, actionData }: Route.ComponentProps) {

@@ -16,9 +16,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 /** PUT: CAPTURE, REFUND, VOID, or a wallet's PAY/AUTHORIZE, under the merchant's own transaction id. */
 export async function action({ request, params, context }: Route.ActionArgs) {
   requireSandbox();
-  if (request.method !== "PUT") return Response.json({ error: { cause: "INVALID_REQUEST", explanation: "Unsupported method" }, result: "ERROR" }, { status: 405 });
+  if (request.method !== "PUT")
+    return Response.json(
+      { error: { cause: "INVALID_REQUEST", explanation: "Unsupported method" }, result: "ERROR" },
+      { status: 405 },
+    );
   const db = getDbFrom(context);
   const found = await mpgsMerchantOf(db, request, params.merchantId);
   if ("refused" in found) return found.refused;
-  return mpgsApiResponse(await putTransaction(db, found.merchant, params.orderId, params.transactionId, await jsonBody(request)));
+  return mpgsApiResponse(
+    await putTransaction(db, found.merchant, params.orderId, params.transactionId, await jsonBody(request)),
+  );
 }

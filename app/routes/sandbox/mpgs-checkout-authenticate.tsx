@@ -11,7 +11,13 @@ import { requireSandbox } from "~/web/sandbox-mode.server";
 import { readFormData } from "~/web/form-data.server";
 
 const ChallengeSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("authenticate"), code: z.string().trim().regex(/^\d{4,8}$/) }),
+  z.object({
+    intent: z.literal("authenticate"),
+    code: z
+      .string()
+      .trim()
+      .regex(/^\d{4,8}$/),
+  }),
   z.object({ intent: z.literal("cancel") }),
 ]);
 
@@ -50,7 +56,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   requireSandbox();
   const parsed = ChallengeSchema.safeParse(Object.fromEntries(await readFormData(request)));
   if (!parsed.success) return data({ invalid: true }, { status: 400 });
-  const outcome = await authenticateCheckout(getDbFrom(context), params.sessionId, parsed.data.intent === "cancel" ? "cancel" : { code: parsed.data.code });
+  const outcome = await authenticateCheckout(
+    getDbFrom(context),
+    params.sessionId,
+    parsed.data.intent === "cancel" ? "cancel" : { code: parsed.data.code },
+  );
   if (outcome.kind === "returned") return redirectDocument(outcome.redirectTo, 303);
   if (outcome.kind === "not_found") throw data({ reason: "not_found" }, { status: 404 });
   return data({ invalid: false }, { status: 409 });
@@ -106,7 +116,12 @@ export function meta() {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   return (
-    <SandboxFrame gateway="3-D Secure" lang="en" title={notFound ? "Session not found" : "Something went wrong"} tone="error">
+    <SandboxFrame
+      gateway="3-D Secure"
+      lang="en"
+      title={notFound ? "Session not found" : "Something went wrong"}
+      tone="error"
+    >
       {notFound ? "This checkout session does not exist." : "Please try again."}
     </SandboxFrame>
   );

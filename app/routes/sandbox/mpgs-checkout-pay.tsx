@@ -26,7 +26,10 @@ const LABELS = {
     pay: "Pay",
     testCards: "Test cards",
     testRows: [
-      [`${MPGS_TEST_CARDS.mastercard} / ${MPGS_TEST_CARDS.visa}`, `${MPGS_TEST_EXPIRIES.approved}: approved · ${MPGS_TEST_EXPIRIES.declined}: declined · ${MPGS_TEST_EXPIRIES.expired}: expired card · ${MPGS_TEST_EXPIRIES.timedOut}: no answer (left pending)`],
+      [
+        `${MPGS_TEST_CARDS.mastercard} / ${MPGS_TEST_CARDS.visa}`,
+        `${MPGS_TEST_EXPIRIES.approved}: approved · ${MPGS_TEST_EXPIRIES.declined}: declined · ${MPGS_TEST_EXPIRIES.expired}: expired card · ${MPGS_TEST_EXPIRIES.timedOut}: no answer (left pending)`,
+      ],
       [MPGS_TEST_CARDS.challenge, `3-D Secure challenge (code ${MPGS_CHALLENGE_CODE}), then by expiry as above`],
     ],
     processing: "Your payment is being processed. You may close this page; the merchant will be informed.",
@@ -51,7 +54,10 @@ const LABELS = {
     pay: "ادفع",
     testCards: "بطاقات الاختبار",
     testRows: [
-      [`${MPGS_TEST_CARDS.mastercard} / ${MPGS_TEST_CARDS.visa}`, `${MPGS_TEST_EXPIRIES.approved}: مقبولة · ${MPGS_TEST_EXPIRIES.declined}: مرفوضة · ${MPGS_TEST_EXPIRIES.expired}: بطاقة منتهية · ${MPGS_TEST_EXPIRIES.timedOut}: بلا رد (تبقى معلّقة)`],
+      [
+        `${MPGS_TEST_CARDS.mastercard} / ${MPGS_TEST_CARDS.visa}`,
+        `${MPGS_TEST_EXPIRIES.approved}: مقبولة · ${MPGS_TEST_EXPIRIES.declined}: مرفوضة · ${MPGS_TEST_EXPIRIES.expired}: بطاقة منتهية · ${MPGS_TEST_EXPIRIES.timedOut}: بلا رد (تبقى معلّقة)`,
+      ],
       [MPGS_TEST_CARDS.challenge, `تحقق 3-D Secure (الرمز ${MPGS_CHALLENGE_CODE})، ثم حسب تاريخ الانتهاء كما أعلاه`],
     ],
     processing: "دفعتك قيد المعالجة. يمكنك إغلاق هذه الصفحة؛ سيُبلَّغ التاجر.",
@@ -72,20 +78,31 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const page = await loadCheckoutPage(getDbFrom(context), params.sessionId);
   if (!page) throw data({ reason: "not_found" }, { status: 404 });
   // The payer who left for the 3-D Secure challenge comes back to it.
-  if (page.stage === "challenge") return redirectDocument(`/sandbox/mpgs/checkout/pay/${encodeURIComponent(page.sessionId)}/authenticate`, 303);
+  if (page.stage === "challenge")
+    return redirectDocument(`/sandbox/mpgs/checkout/pay/${encodeURIComponent(page.sessionId)}/authenticate`, 303);
   return data(page, { headers: { "Cache-Control": "no-store" } });
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   requireSandbox();
   const submission = parseWithZod(await readFormData(request), { schema: cardPaymentFormSchema(now()) });
-  if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["cvv"] }) }, { status: 400 });
-  const outcome = await payCheckout(getDbFrom(context), params.sessionId, submission.value, new URL(request.url).origin);
+  if (submission.status !== "success")
+    return data({ result: submission.reply({ hideFields: ["cvv"] }) }, { status: 400 });
+  const outcome = await payCheckout(
+    getDbFrom(context),
+    params.sessionId,
+    submission.value,
+    new URL(request.url).origin,
+  );
   // Back to the merchant as a document load, as from any external gateway.
   if (outcome.kind === "returned") return redirectDocument(outcome.redirectTo, 303);
-  if (outcome.kind === "challenge") return redirectDocument(`/sandbox/mpgs/checkout/pay/${encodeURIComponent(params.sessionId)}/authenticate`, 303);
+  if (outcome.kind === "challenge")
+    return redirectDocument(`/sandbox/mpgs/checkout/pay/${encodeURIComponent(params.sessionId)}/authenticate`, 303);
   if (outcome.kind === "not_found") throw data({ reason: "not_found" }, { status: 404 });
-  return data({ result: submission.reply({ formErrors: ["processed"], hideFields: ["cvv", "cardNumber"] }) }, { status: 409 });
+  return data(
+    { result: submission.reply({ formErrors: ["processed"], hideFields: ["cvv", "cardNumber"] }) },
+    { status: 409 },
+  );
 }
 
 export default function MpgsCheckoutPay({ loaderData, actionData }: Route.ComponentProps) {
@@ -195,7 +212,12 @@ export function meta() {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   return (
-    <SandboxFrame gateway="Mastercard Gateway" lang="en" title={notFound ? "Session not found" : "Something went wrong"} tone="error">
+    <SandboxFrame
+      gateway="Mastercard Gateway"
+      lang="en"
+      title={notFound ? "Session not found" : "Something went wrong"}
+      tone="error"
+    >
       {notFound ? "This checkout session does not exist." : "Please try again."}
     </SandboxFrame>
   );

@@ -9,12 +9,18 @@ export const sandboxRoutes: RouteConfigEntry[] = [
   ]),
   ...prefix("sandbox/mpgs", [
     route("checkout/pay/:sessionId", "routes/sandbox/mpgs-checkout-pay.tsx", { id: "sandbox-mpgs-checkout-pay" }),
-    route("checkout/pay/:sessionId/authenticate", "routes/sandbox/mpgs-checkout-authenticate.tsx", { id: "sandbox-mpgs-checkout-authenticate" }),
+    route("checkout/pay/:sessionId/authenticate", "routes/sandbox/mpgs-checkout-authenticate.tsx", {
+      id: "sandbox-mpgs-checkout-authenticate",
+    }),
     ...prefix("api/rest/version/100/merchant/:merchantId", [
       route("session", "routes/sandbox/mpgs-api-session.ts", { id: "sandbox-mpgs-api-session" }),
       route("order/:orderId", "routes/sandbox/mpgs-api-order.ts", { id: "sandbox-mpgs-api-order" }),
-      route("order/:orderId/transaction/:transactionId", "routes/sandbox/mpgs-api-transaction.ts", { id: "sandbox-mpgs-api-transaction" }),
+      route("order/:orderId/transaction/:transactionId", "routes/sandbox/mpgs-api-transaction.ts", {
+        id: "sandbox-mpgs-api-transaction",
+      }),
     ]),
   ]),
-  route("sandbox/apple-pay/paymentservices/paymentSession", "routes/sandbox/apple-pay-session.ts", { id: "sandbox-apple-pay-session" }),
+  route("sandbox/apple-pay/paymentservices/paymentSession", "routes/sandbox/apple-pay-session.ts", {
+    id: "sandbox-apple-pay-session",
+  }),
 ];

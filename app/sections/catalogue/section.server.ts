@@ -22,7 +22,11 @@ export const sectionServer: SectionServer = {
       routeId: "catalogue-public-list",
       render: async ({ db, url, cookieHeader, lang }) => {
         const page = await listPageView(db, url, cookieHeader, lang);
-        return { status: 200, title: lang === "ar" ? "المنتجات" : "Products", body: createElement(ProductListPage, { page, path: url.pathname + url.search }) };
+        return {
+          status: 200,
+          title: lang === "ar" ? "المنتجات" : "Products",
+          body: createElement(ProductListPage, { page, path: url.pathname + url.search }),
+        };
       },
     },
   ],
@@ -32,14 +36,21 @@ export const sectionServer: SectionServer = {
     [REMOVE_STALE_CARTS_JOB]: (db) => removeStaleCarts(db, addMs(now(), -CART_LIFETIME_MS).toISOString()),
     [DEMO_SHOP_JOB]: (db, payload: { merchantId: number }) => seedDemoShop(db, payload),
   },
-  schedules: { expire_unpaid_orders: { type: EXPIRE_ORDERS_JOB, everyMs: 30_000 }, remove_stale_carts: { type: REMOVE_STALE_CARTS_JOB, everyMs: 86_400_000 } },
+  schedules: {
+    expire_unpaid_orders: { type: EXPIRE_ORDERS_JOB, everyMs: 30_000 },
+    remove_stale_carts: { type: REMOVE_STALE_CARTS_JOB, everyMs: 86_400_000 },
+  },
   transactions: {
     details: orderDetails,
     serialize: serializeOrder,
     extraKeys: ORDER_EXTRA_KEYS,
     // The result page's "Follow your order": the order's confirmation above the (now empty) cart.
     followUrl: async (db, transactionId, lang) => {
-      const order = await db.selectFrom("catalogue_orders").select(["number", "merchant_id", "status"]).where("transaction_id", "=", transactionId).executeTakeFirst();
+      const order = await db
+        .selectFrom("catalogue_orders")
+        .select(["number", "merchant_id", "status"])
+        .where("transaction_id", "=", transactionId)
+        .executeTakeFirst();
       return order ? `/${lang}/catalogue/cart?merchant=${order.merchant_id}&order=${order.number}` : null;
     },
   },

@@ -24,8 +24,16 @@ export const codePairing = {
     ],
     public: [{ path: "cpr", file: "sections/code-pairing/routes/public/cpr.tsx", id: "cpr-public" }],
     api: [
-      { path: "plugins/code_pairing/verify-referer", file: "sections/code-pairing/routes/api/verify-referer.ts", id: "api-cpr-verify-referer" },
-      { path: "plugins/code_pairing/validate", file: "sections/code-pairing/routes/api/validate.ts", id: "api-cpr-validate" },
+      {
+        path: "plugins/code_pairing/verify-referer",
+        file: "sections/code-pairing/routes/api/verify-referer.ts",
+        id: "api-cpr-verify-referer",
+      },
+      {
+        path: "plugins/code_pairing/validate",
+        file: "sections/code-pairing/routes/api/validate.ts",
+        id: "api-cpr-validate",
+      },
       { path: "plugins/code_pairing/codes", file: "sections/code-pairing/routes/api/codes.ts", id: "api-cpr-codes" },
     ],
   },

@@ -7,11 +7,19 @@ import { DEMO_COLLECTOR_JOB, seedDemoCollector } from "./domain/demo-collector.s
 import { collectorDetails, serializeCollectorPayment } from "./presentation/transactions.server";
 
 const post = (url: string, origin: string, fields: Record<string, string>) =>
-  fetch(url, { method: "POST", headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields), redirect: "manual" });
+  fetch(url, {
+    method: "POST",
+    headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields),
+    redirect: "manual",
+  });
 
 /** Pays a transaction as its customer would: Pay Now with the card sandbox, the test card on its page, and the way back. */
 async function payByCardSandbox(base: string, transactionId: string, lang: "en" | "ar") {
-  const payNow = await post(`${base}/${lang}/pay/${transactionId}`, base, { gateway_code: "mpgs-sandbox", submission_token: `demo-${transactionId}` });
+  const payNow = await post(`${base}/${lang}/pay/${transactionId}`, base, {
+    gateway_code: "mpgs-sandbox",
+    submission_token: `demo-${transactionId}`,
+  });
   const location = payNow.headers.get("Location");
   if (payNow.status !== 303 || !location) throw new Error(`Pay Now answered ${payNow.status}`);
   let page = new URL(location, base);
@@ -20,7 +28,11 @@ async function payByCardSandbox(base: string, transactionId: string, lang: "en" 
     if (!next) break;
     page = new URL(next, page);
   }
-  const submitted = await post(page.href, page.origin, { cardNumber: MPGS_TEST_CARDS.mastercard, expiry: MPGS_TEST_EXPIRIES.approved, cvv: "100" });
+  const submitted = await post(page.href, page.origin, {
+    cardNumber: MPGS_TEST_CARDS.mastercard,
+    expiry: MPGS_TEST_EXPIRIES.approved,
+    cvv: "100",
+  });
   const back = submitted.headers.get("Location");
   if (submitted.status !== 303 || !back) throw new Error(`the card page answered ${submitted.status}`);
   await fetch(new URL(back, page), { redirect: "manual" });
@@ -38,7 +50,10 @@ export const sectionServer: SectionServer = {
   jobs: {
     [DEMO_COLLECTOR_JOB]: (db, payload: { merchantId: number; userId: number }) => {
       const addresses = backgroundAddresses();
-      return seedDemoCollector(db, payload, { baseUrl: addresses.publicBaseUrl, pay: (id, lang) => payByCardSandbox(addresses.internalBaseUrl, id, lang) });
+      return seedDemoCollector(db, payload, {
+        baseUrl: addresses.publicBaseUrl,
+        pay: (id, lang) => payByCardSandbox(addresses.internalBaseUrl, id, lang),
+      });
     },
   },
   transactions: {

@@ -22,12 +22,30 @@ export const customerPayment = {
       { path: "collectors/new", file: "sections/customer-payment/routes/collector.tsx", id: "collect-collector-new" },
       { path: "collectors/:id", file: "sections/customer-payment/routes/collector.tsx", id: "collect-collector" },
       { path: "collectors/:id/poster.pdf", file: "sections/customer-payment/routes/poster.ts", id: "collect-poster" },
-      { path: "payment-restriction", file: "sections/customer-payment/routes/payment-restriction.tsx", id: "collect-payment-restriction" },
+      {
+        path: "payment-restriction",
+        file: "sections/customer-payment/routes/payment-restriction.tsx",
+        id: "collect-payment-restriction",
+      },
     ],
-    public: [{ path: "pay/collect/:collectorId", file: "sections/customer-payment/routes/public/collect.tsx", id: "collect-public" }],
+    public: [
+      {
+        path: "pay/collect/:collectorId",
+        file: "sections/customer-payment/routes/public/collect.tsx",
+        id: "collect-public",
+      },
+    ],
     api: [
-      { path: "plugins/customer_payment/create/:collectorId", file: "sections/customer-payment/routes/api/create.ts", id: "api-collect-create" },
-      { path: "plugins/customer_payment/pay-choices", file: "sections/customer-payment/routes/api/pay-choices.ts", id: "api-collect-pay-choices" },
+      {
+        path: "plugins/customer_payment/create/:collectorId",
+        file: "sections/customer-payment/routes/api/create.ts",
+        id: "api-collect-create",
+      },
+      {
+        path: "plugins/customer_payment/pay-choices",
+        file: "sections/customer-payment/routes/api/pay-choices.ts",
+        id: "api-collect-pay-choices",
+      },
     ],
   },
   demoJob: "collect_demo",

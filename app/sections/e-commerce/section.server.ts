@@ -24,8 +24,12 @@ export const sectionServer: SectionServer = {
       const t = translator(lang);
       const extra = sessionExtra(row.extra);
       return [
-        ...(extra.merchant_order_no ? [{ name: "merchant_order_no", label: t("ecommerce.merchant_order_no"), value: extra.merchant_order_no }] : []),
-        ...(extra.session_id ? [{ name: "session_id", label: t("ecommerce.session_id"), value: extra.session_id }] : []),
+        ...(extra.merchant_order_no
+          ? [{ name: "merchant_order_no", label: t("ecommerce.merchant_order_no"), value: extra.merchant_order_no }]
+          : []),
+        ...(extra.session_id
+          ? [{ name: "session_id", label: t("ecommerce.session_id"), value: extra.session_id }]
+          : []),
       ];
     },
     serialize: (row) => {

@@ -15,11 +15,17 @@ import { findSection } from "../registry";
  * to its section's details page, or to the all-transactions details when the merchant does not
  * have that section's list.
  */
-export async function expressSearch(db: DB, input: { merchantId: number; q: string; lang: Language; available: AvailableSections }) {
+export async function expressSearch(
+  db: DB,
+  input: { merchantId: number; q: string; lang: Language; available: AvailableSections },
+) {
   const page = await findExpressMatches(db, input.merchantId, input.q);
   const rows = page.rows.map((row) => {
     const section = findSection(row.plugin);
-    const base = section && hasFeature(input.available, section.key, "transactions") ? `/${input.lang}/${section.path}/transactions` : `/${input.lang}/transactions`;
+    const base =
+      section && hasFeature(input.available, section.key, "transactions")
+        ? `/${input.lang}/${section.path}/transactions`
+        : `/${input.lang}/transactions`;
     return {
       id: row.id,
       orderNo: row.order_no,
@@ -34,4 +40,3 @@ export async function expressSearch(db: DB, input: { merchantId: number; q: stri
   });
   return { rows, total: page.count };
 }
-

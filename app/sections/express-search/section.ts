@@ -9,6 +9,12 @@ export const expressSearch = {
   permissions: [],
   routes: {
     dashboard: [{ path: "", file: "sections/express-search/routes/express-search.tsx", id: "express-search" }],
-    api: [{ path: "search/express", file: "sections/express-search/routes/api-express-search.ts", id: "api-express-search" }],
+    api: [
+      {
+        path: "search/express",
+        file: "sections/express-search/routes/api-express-search.ts",
+        id: "api-express-search",
+      },
+    ],
   },
 } as const satisfies SectionDeclaration;

@@ -28,7 +28,11 @@ export const sectionServer: SectionServer = {
       render: async ({ db, url, cookieHeader, lang }) => {
         const request = new Request(url, { headers: cookieHeader ? { Cookie: cookieHeader } : {} });
         const page = await menuPageView(db, request, lang);
-        return { status: 200, title: lang === "ar" ? "القائمة" : "Menu", body: createElement(MenuPage, { page, path: url.pathname + url.search }) };
+        return {
+          status: 200,
+          title: lang === "ar" ? "القائمة" : "Menu",
+          body: createElement(MenuPage, { page, path: url.pathname + url.search }),
+        };
       },
     },
   ],
@@ -38,11 +42,18 @@ export const sectionServer: SectionServer = {
     [REMOVE_STALE_CARTS_JOB]: (db) => removeStaleCarts(db, addMs(now(), -CART_LIFETIME_MS).toISOString()),
     [DEMO_FOOD_JOB]: (db, payload: { merchantId: number }) => seedDemoFood(db, payload),
   },
-  schedules: { expire_unpaid_orders: { type: EXPIRE_ORDERS_JOB, everyMs: 30_000 }, remove_stale_carts: { type: REMOVE_STALE_CARTS_JOB, everyMs: 86_400_000 } },
+  schedules: {
+    expire_unpaid_orders: { type: EXPIRE_ORDERS_JOB, everyMs: 30_000 },
+    remove_stale_carts: { type: REMOVE_STALE_CARTS_JOB, everyMs: 86_400_000 },
+  },
   transactions: {
     // The result page's "Follow your order": the order's confirmation and state page.
     followUrl: async (db, transactionId, lang) => {
-      const order = await db.selectFrom("food_orders").select("number").where("transaction_id", "=", transactionId).executeTakeFirst();
+      const order = await db
+        .selectFrom("food_orders")
+        .select("number")
+        .where("transaction_id", "=", transactionId)
+        .executeTakeFirst();
       return order ? `/${lang}/new-menu/order-confirmation/${order.number}` : null;
     },
   },

@@ -13,7 +13,8 @@ export const sectionServer: SectionServer = {
     const parsed = PaymentRequestSchema.safeParse(input.fields);
     if (!parsed.success) {
       const errors: Record<string, string[]> = {};
-      for (const issue of parsed.error.issues) (errors[String(issue.path[0] ?? "non_field_errors")] ??= []).push(issue.message);
+      for (const issue of parsed.error.issues)
+        (errors[String(issue.path[0] ?? "non_field_errors")] ??= []).push(issue.message);
       return { ok: false, errors, params: {} };
     }
     const created = await createPaymentRequest(db, {
@@ -29,7 +30,12 @@ export const sectionServer: SectionServer = {
     if (!created.ok) return { ok: false, errors: created.errors, params: created.params };
     return { ok: true, transactionId: created.transaction.id, payUrl: created.transaction.payUrl };
   },
-  onTransition: (trx, event) => sendReceiptWhenPaid(trx, event, async () => (await loadPaymentRequestSettings(trx, event.transaction.merchant_id)).emailNotifications),
+  onTransition: (trx, event) =>
+    sendReceiptWhenPaid(
+      trx,
+      event,
+      async () => (await loadPaymentRequestSettings(trx, event.transaction.merchant_id)).emailNotifications,
+    ),
   transactions: {
     fields: [deliveryField],
     details: (row, lang) => [...deliveryDetails(row, lang), ...sourceDetails(row, lang)],
@@ -38,7 +44,10 @@ export const sectionServer: SectionServer = {
     serialize: serializeDelivery,
     refusedActions: async (db, merchantId) => {
       const settings = await loadPaymentRequestSettings(db, merchantId);
-      return [...(settings.emailNotifications ? [] : (["email"] as const)), ...(settings.smsNotifications ? [] : (["sms"] as const))];
+      return [
+        ...(settings.emailNotifications ? [] : (["email"] as const)),
+        ...(settings.smsNotifications ? [] : (["sms"] as const)),
+      ];
     },
     qrContent: async (db, row, payUrl) => {
       const { qrCodeType } = await loadPaymentRequestSettings(db, row.merchant_id);

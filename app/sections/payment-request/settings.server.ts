@@ -11,6 +11,7 @@ export async function loadPaymentRequestSettings(db: DB, merchantId: number): Pr
     emailNotifications: values.email_notifications !== false,
     smsNotifications: values.sms_notifications !== false,
     multiStepCheckout: values.multi_step_checkout !== false,
-    qrCodeType: values.qr_code_type === "transaction_id" || values.qr_code_type === "none" ? values.qr_code_type : "payment_link",
+    qrCodeType:
+      values.qr_code_type === "transaction_id" || values.qr_code_type === "none" ? values.qr_code_type : "payment_link",
   };
 }

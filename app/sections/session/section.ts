@@ -17,9 +17,21 @@ export const session = {
     public: [{ path: "checkout/:sessionId", file: "sections/session/routes/checkout.tsx", id: "checkout-page" }],
     api: [
       { path: "checkout/v1/pymt-txn", file: "sections/session/routes/api-sessions.ts", id: "api-checkout-sessions" },
-      { path: "checkout/v1/pymt-txn/:sessionId", file: "sections/session/routes/api-session.ts", id: "api-checkout-session" },
-      { path: "checkout/v1/signing-secret", file: "sections/session/routes/api-signing-secret.ts", id: "api-checkout-signing-secret" },
-      { path: "checkout/api/intl/v1/checkout-page/:sessionId", file: "sections/session/routes/api-checkout-page.ts", id: "api-checkout-page" },
+      {
+        path: "checkout/v1/pymt-txn/:sessionId",
+        file: "sections/session/routes/api-session.ts",
+        id: "api-checkout-session",
+      },
+      {
+        path: "checkout/v1/signing-secret",
+        file: "sections/session/routes/api-signing-secret.ts",
+        id: "api-checkout-signing-secret",
+      },
+      {
+        path: "checkout/api/intl/v1/checkout-page/:sessionId",
+        file: "sections/session/routes/api-checkout-page.ts",
+        id: "api-checkout-page",
+      },
       { path: "checkout/v1/operation", file: "sections/session/routes/api-operation.ts", id: "api-checkout-operation" },
     ],
   },

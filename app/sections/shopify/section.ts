@@ -16,11 +16,23 @@ export const shopify = {
     dashboardLayout: { file: "sections/shopify/routes/layout.tsx", id: "shopify-layout" },
     dashboard: [{ path: "settings", file: "sections/shopify/routes/settings.tsx", id: "shopify-settings" }],
     public: [
-      { path: "spf/payment-options/:transactionId", file: "sections/shopify/routes/public/payment-options.tsx", id: "shopify-payment-options" },
-      { path: "spf/payment-details/:attemptId", file: "sections/shopify/routes/public/payment-details.tsx", id: "shopify-payment-details" },
+      {
+        path: "spf/payment-options/:transactionId",
+        file: "sections/shopify/routes/public/payment-options.tsx",
+        id: "shopify-payment-options",
+      },
+      {
+        path: "spf/payment-details/:attemptId",
+        file: "sections/shopify/routes/public/payment-details.tsx",
+        id: "shopify-payment-details",
+      },
     ],
     api: [
-      { path: "plugins/shopify/payment-session", file: "sections/shopify/routes/api/payment-session.ts", id: "api-shopify-payment-session" },
+      {
+        path: "plugins/shopify/payment-session",
+        file: "sections/shopify/routes/api/payment-session.ts",
+        id: "api-shopify-payment-session",
+      },
       { path: "shopify/transaction/pay/:id", file: "sections/shopify/routes/api/pay.ts", id: "api-shopify-pay" },
     ],
   },

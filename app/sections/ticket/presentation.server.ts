@@ -1,6 +1,11 @@
 import type { DB } from "~/db/database.server";
 import type { Actor } from "~/domain/identity/permissions";
-import { OPERATION_KINDS, operationRequestDecisions, specStatusOf, type OperationRequestRow } from "~/domain/approvals/operation-requests.server";
+import {
+  OPERATION_KINDS,
+  operationRequestDecisions,
+  specStatusOf,
+  type OperationRequestRow,
+} from "~/domain/approvals/operation-requests.server";
 import { permissionRequestDecisions, type PermissionRequestRow } from "~/domain/approvals/permission-requests.server";
 import { GRANTABLE_PERMISSIONS } from "~/domain/approvals/permission-grant-schema";
 import { REQUEST_STATES } from "~/domain/approvals/request-filters";
@@ -15,7 +20,10 @@ import { describe } from "~/presentation/texts.server";
 /** The two approval lists as the API answers them, in the reader's language. */
 
 /** What running an approved request answered, in the reader's language. */
-export function resultMessage(row: Pick<OperationRequestRow, "result" | "result_message">, lang: Language): string | null {
+export function resultMessage(
+  row: Pick<OperationRequestRow, "result" | "result_message">,
+  lang: Language,
+): string | null {
   if (!row.result) return row.result_message;
   const result = JSON.parse(row.result) as { code: string; params?: TextParams };
   return describe(result.code, result.params, lang);
@@ -25,7 +33,9 @@ export function resultMessage(row: Pick<OperationRequestRow, "result" | "result_
 export async function operationRequestFilterChoices(db: DB, merchantId: number, lang: Language) {
   const t = translator(lang);
   const gateways = await listMerchantGateways(db, merchantId);
-  const currencies = [...new Set(gateways.flatMap((gateway) => gateway.currencies.split(",").map((code) => code.trim().toUpperCase())))].filter(Boolean);
+  const currencies = [
+    ...new Set(gateways.flatMap((gateway) => gateway.currencies.split(",").map((code) => code.trim().toUpperCase()))),
+  ].filter(Boolean);
   return {
     states: REQUEST_STATES.map((value) => ({ value, display_name: t(`requests.states.${value}`) })),
     types: OPERATION_KINDS.map((value) => ({ value, display_name: t(`tickets.types.${value}`) })),
@@ -93,7 +103,13 @@ export function serializePermissionRequest(row: PermissionRequestRow, viewer: Ac
     state_display: t(`requests.states.${row.state}`),
     permission: row.permission,
     permission_display: t(`tickets.permission_names.${row.permission}`),
-    user: { id: row.user_id, username: row.username, first_name: row.first_name, last_name: row.last_name, email: row.email },
+    user: {
+      id: row.user_id,
+      username: row.username,
+      first_name: row.first_name,
+      last_name: row.last_name,
+      email: row.email,
+    },
     requested_by: row.requested_by === null ? null : { id: row.requested_by, username: row.requested_by_name },
     checker: row.checker_id === null ? null : { id: row.checker_id, username: row.checker_name },
     created: row.created_at,

@@ -84,8 +84,7 @@ export type LegAnswer = { format: "text" | "json"; body: string };
 
 /** What the core decided of a message, for the leg to answer in its gateway's words. */
 export type LegHandled =
-  | { accepted: true; resultPageUrl: string }
-  | { accepted: false; unknownPayment: boolean; reason: string };
+  { accepted: true; resultPageUrl: string } | { accepted: false; unknownPayment: boolean; reason: string };
 
 /** One of a gateway's addresses on this platform. */
 export type GatewayLeg = {
@@ -100,7 +99,8 @@ export type GatewayLeg = {
 /** A wallet's payment token (Apple Pay, Google Pay), handed to the gateway as a device payment. */
 export type WalletPayment = { provider: "apple_pay" | "google_pay"; token: string };
 
-export type StartResult = { kind: "redirect"; url: string; gatewayReference?: string; returnSecret?: string } | { kind: "cod" };
+export type StartResult =
+  { kind: "redirect"; url: string; gatewayReference?: string; returnSecret?: string } | { kind: "cod" };
 
 export type GatewayReferences = {
   paymentId?: string;
@@ -131,7 +131,8 @@ export type OperationTarget = { gatewayReference: string | null; trackId: string
 export type GatewayOperation = { kind: "refund" | "capture" | "void"; amount: number; reference: string };
 
 /** What the gateway says of an operation we sent (or meant to send) under our reference. */
-export type OperationInquiry = { status: "succeeded"; reference?: string } | { status: "failed"; message: string } | { status: "not_found" };
+export type OperationInquiry =
+  { status: "succeeded"; reference?: string } | { status: "failed"; message: string } | { status: "not_found" };
 
 /** One payment in the gateway's books (its settlement list), with the refunds taken from it. */
 export type SettlementEntry = {
@@ -155,20 +156,36 @@ export interface GatewayAdapter {
    * throws, the outcome is unknown and `inquire` decides. The token is the wallet's as the page
    * received it: Apple Pay's `ApplePayPayment.token` as JSON, Google Pay's `tokenizationData.token`.
    */
-  payWithWallet?(config: GatewayConfig, attempt: AttemptForGateway, wallet: WalletPayment): Promise<GatewayOutcome & { gatewayReference?: string }>;
+  payWithWallet?(
+    config: GatewayConfig,
+    attempt: AttemptForGateway,
+    wallet: WalletPayment,
+  ): Promise<GatewayOutcome & { gatewayReference?: string }>;
   start(config: GatewayConfig, attempt: AttemptForGateway, urls: PlatformUrls): Promise<StartResult>;
   /** The gateway's own answer, asked from this server; the only thing besides a verified message that decides an outcome. */
-  inquire(config: GatewayConfig, attempt: AttemptForGateway & { gatewayReference: string | null }): Promise<GatewayOutcome>;
+  inquire(
+    config: GatewayConfig,
+    attempt: AttemptForGateway & { gatewayReference: string | null },
+  ): Promise<GatewayOutcome>;
   /**
    * Refund, capture and void. Given `reference`, the gateway does the operation once however often
    * it is sent, and `inquireOperation` finds it by that reference. Refusals are answers; a transport
    * failure or an unexpected answer throws (the outcome is unknown).
    */
-  capture(config: GatewayConfig, attempt: OperationTarget, amount: number, reference?: string): Promise<OperationResult>;
+  capture(
+    config: GatewayConfig,
+    attempt: OperationTarget,
+    amount: number,
+    reference?: string,
+  ): Promise<OperationResult>;
   refund(config: GatewayConfig, attempt: OperationTarget, amount: number, reference?: string): Promise<OperationResult>;
   void(config: GatewayConfig, attempt: OperationTarget, reference?: string): Promise<OperationResult>;
   /** What became of an operation sent under our reference: done, refused, or never received. Throws when the gateway cannot say. */
-  inquireOperation(config: GatewayConfig, attempt: OperationTarget, operation: GatewayOperation): Promise<OperationInquiry>;
+  inquireOperation(
+    config: GatewayConfig,
+    attempt: OperationTarget,
+    operation: GatewayOperation,
+  ): Promise<OperationInquiry>;
   /** The gateway's books for payments created in [from, to), when it publishes them; without, reconciliation asks per attempt. */
   listSettlements?(config: GatewayConfig, range: { from: string; to: string }): Promise<SettlementEntry[]>;
   /**

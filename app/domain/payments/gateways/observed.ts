@@ -3,7 +3,17 @@ import { gatewayCallDuration, gatewayCallErrors } from "~/lib/metrics.server";
 import type { GatewayAdapter } from "./gateway";
 
 /** The adapter's calls to its gateway, each timed, counted and logged (gateway, operation, outcome, duration; never what was sent). */
-const CALLS = ["start", "inquire", "capture", "refund", "void", "inquireOperation", "listSettlements", "testConnection", "payWithWallet"] as const;
+const CALLS = [
+  "start",
+  "inquire",
+  "capture",
+  "refund",
+  "void",
+  "inquireOperation",
+  "listSettlements",
+  "testConnection",
+  "payWithWallet",
+] as const;
 
 /** A refusal is an answer (`ok: false`); a throw is an error: unreachable, timed out, or an answer that could not be read. */
 function outcomeOf(result: unknown) {
@@ -29,7 +39,16 @@ export function observed(kind: string, adapter: GatewayAdapter): GatewayAdapter 
         const duration = seconds();
         gatewayCallDuration.observe({ gateway: kind, operation, outcome: "error" }, duration);
         gatewayCallErrors.inc({ gateway: kind, operation });
-        log.warn({ gateway: kind, operation, outcome: "error", duration_ms: Math.round(duration * 1000), error: errorField(error) }, "gateway call failed");
+        log.warn(
+          {
+            gateway: kind,
+            operation,
+            outcome: "error",
+            duration_ms: Math.round(duration * 1000),
+            error: errorField(error),
+          },
+          "gateway call failed",
+        );
         throw error;
       }
     };

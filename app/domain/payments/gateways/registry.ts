@@ -40,8 +40,24 @@ export type WalletProvider = WalletPayment["provider"];
 
 /** Every kind of gateway. Adding one is an entry here and its adapter beside it. */
 const KINDS = {
-  knet: { adapter: knetAdapter, settings: knetSettings, operations: ["refund"], sandboxPath: "/sandbox/knet", preferredChoice: true, showsTrackId: true, sessionMinutes: 30 },
-  mpgs: { adapter: mpgsAdapter, settings: mpgsSettings, operations: ["refund", "capture", "void"], sandboxPath: "/sandbox/mpgs", sessionMinutes: 60, wallets: ["apple_pay", "google_pay"], googlePay: { gateway: "mpgs", merchantIdCredential: "merchantId" } },
+  knet: {
+    adapter: knetAdapter,
+    settings: knetSettings,
+    operations: ["refund"],
+    sandboxPath: "/sandbox/knet",
+    preferredChoice: true,
+    showsTrackId: true,
+    sessionMinutes: 30,
+  },
+  mpgs: {
+    adapter: mpgsAdapter,
+    settings: mpgsSettings,
+    operations: ["refund", "capture", "void"],
+    sandboxPath: "/sandbox/mpgs",
+    sessionMinutes: 60,
+    wallets: ["apple_pay", "google_pay"],
+    googlePay: { gateway: "mpgs", merchantIdCredential: "merchantId" },
+  },
   cod: { adapter: codAdapter, settings: codSettings, operations: [] },
 } as const satisfies Record<string, GatewayKindDefinition>;
 

@@ -27,7 +27,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       month: month.month,
       values: average.currencies.map((currency) => {
         const figure = month.values[currency];
-        return { currency_code: currency, value: figure.average === null ? null : toDecimalString(figure.average, currency), count: figure.count };
+        return {
+          currency_code: currency,
+          value: figure.average === null ? null : toDecimalString(figure.average, currency),
+          count: figure.count,
+        };
       }),
     })),
   });

@@ -35,7 +35,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = HelpSchema.safeParse(await readBody(request));
   if (!parsed.success) {
     const errors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues) (errors[String(issue.path[0] ?? "non_field_errors")] ??= []).push(issue.message);
+    for (const issue of parsed.error.issues)
+      (errors[String(issue.path[0] ?? "non_field_errors")] ??= []).push(issue.message);
     return apiErrors(request, errors);
   }
   const db = getDbFrom(context);

@@ -27,7 +27,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       currency_code: row.currency_code,
       state: row.state,
       created: row.created_at,
-      actions: actions.map((name) => describeRowAction(name, row, lang, `/api/v1/plugins/${row.plugin}/transaction/actions/${row.id}/${name}/`)),
+      actions: actions.map((name) =>
+        describeRowAction(name, row, lang, `/api/v1/plugins/${row.plugin}/transaction/actions/${row.id}/${name}/`),
+      ),
     })),
   });
 }

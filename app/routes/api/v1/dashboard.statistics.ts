@@ -1,7 +1,14 @@
 import type { Route } from "./+types/dashboard.statistics";
 import { averageSizeYears, PERIOD_CHOICES, resolvePeriod } from "~/domain/statistics/periods";
 import { loadStatistics, type GatewayInfo, type MoneyFigure } from "~/domain/statistics/statistics.server";
-import { apiErrors, apiJson, apiLanguage, methodNotAllowed, requireApiPermission, requireApiUser } from "~/web/api.server";
+import {
+  apiErrors,
+  apiJson,
+  apiLanguage,
+  methodNotAllowed,
+  requireApiPermission,
+  requireApiUser,
+} from "~/web/api.server";
 import { now } from "~/lib/clock.server";
 import { translator } from "~/lib/i18n.server";
 import type { Language } from "~/lib/i18n";
@@ -33,8 +40,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
             label: t("statistics.period"),
             choices: PERIOD_CHOICES.map((value) => ({ value, display_name: t(`statistics.periods.${value}`) })),
           },
-          date_after: { type: "date", required: false, label: t("statistics.from"), help_text: t("statistics.custom_help") },
-          date_before: { type: "date", required: false, label: t("statistics.to"), help_text: t("statistics.custom_help") },
+          date_after: {
+            type: "date",
+            required: false,
+            label: t("statistics.from"),
+            help_text: t("statistics.custom_help"),
+          },
+          date_before: {
+            type: "date",
+            required: false,
+            label: t("statistics.to"),
+            help_text: t("statistics.custom_help"),
+          },
         },
       },
       txn_avg_size_years: averageSizeYears(now()),
@@ -43,11 +60,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (request.method !== "GET" && request.method !== "HEAD") return methodNotAllowed(request);
   const params = new URL(request.url).searchParams;
   const at = now();
-  const period = resolvePeriod({ period: params.get("period"), date_after: params.get("date_after"), date_before: params.get("date_before") }, at);
-  if (!period.ok) return apiErrors(request, Object.fromEntries(Object.entries(period.errors).map(([field, key]) => [field, [key]])));
+  const period = resolvePeriod(
+    { period: params.get("period"), date_after: params.get("date_after"), date_before: params.get("date_before") },
+    at,
+  );
+  if (!period.ok)
+    return apiErrors(request, Object.fromEntries(Object.entries(period.errors).map(([field, key]) => [field, [key]])));
   const report = await loadStatistics(getDbFrom(context), user.merchantId, period.value, at);
-  const money = (figure: MoneyFigure) => ({ currency_code: figure.currency, value: toDecimalString(figure.value, figure.currency) });
-  const chart = <T,>(values: T[]) => values.map((value, index) => ({ label: report.buckets[index], value }));
+  const money = (figure: MoneyFigure) => ({
+    currency_code: figure.currency,
+    value: toDecimalString(figure.value, figure.currency),
+  });
+  const chart = <T>(values: T[]) => values.map((value, index) => ({ label: report.buckets[index], value }));
   const { value: resolved } = period;
   return apiJson({
     period: resolved.period,
@@ -69,7 +93,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       chart: chart(figure.chart.map((value) => toDecimalString(value, figure.currency))),
     })),
     success_rate: { ...report.successRate, chart: chart(report.successRate.chart) },
-    paid_per_gateway: report.paidPerGateway.map((gateway) => ({ ...describeGateway(gateway, lang), value: gateway.value, amounts: gateway.amounts.map(money) })),
+    paid_per_gateway: report.paidPerGateway.map((gateway) => ({
+      ...describeGateway(gateway, lang),
+      value: gateway.value,
+      amounts: gateway.amounts.map(money),
+    })),
     success_rate_per_gateway: report.successRatePerGateway.map((gateway) => ({
       ...describeGateway(gateway, lang),
       value: gateway.value,
@@ -86,7 +114,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 function describeGateway(gateway: GatewayInfo, lang: Language) {
-  const logo = gateway.logo_url && gateway.logo_url.startsWith("/") ? `${linkBaseUrl()}${gateway.logo_url}` : gateway.logo_url;
+  const logo =
+    gateway.logo_url && gateway.logo_url.startsWith("/") ? `${linkBaseUrl()}${gateway.logo_url}` : gateway.logo_url;
   return { code: gateway.code, name: lang === "ar" ? gateway.name_ar : gateway.name_en, logo };
 }
 

@@ -1,5 +1,10 @@
 import type { Route } from "./+types/register-notif-token";
-import { readPushRegistration, removePushSubscription, savePushSubscription, vapidKeys } from "~/domain/messaging/web-push.server";
+import {
+  readPushRegistration,
+  removePushSubscription,
+  savePushSubscription,
+  vapidKeys,
+} from "~/domain/messaging/web-push.server";
 import { apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, requireApiUser } from "~/web/api.server";
 import { getDbFrom } from "~/web/request-context.server";
 

@@ -1,4 +1,17 @@
-import { Anchor, Box, Button, Card, Group, NativeSelect, Progress, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
+import {
+  Anchor,
+  Box,
+  Button,
+  Card,
+  Group,
+  NativeSelect,
+  Progress,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from "@mantine/core";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useSubmit } from "react-router";
@@ -8,7 +21,15 @@ import { colorOf, DonutPlot, LinePlot } from "./svg-charts";
 /** The charts' colours, the brand's orange first. */
 export const CHART_COLORS = ["brand.6", "blue.6", "teal.6", "grape.6", "yellow.6", "cyan.6", "pink.6", "indigo.6"];
 
-function ChartCard({ title, action, children }: { title: string; action?: React.ReactNode; children: React.ReactNode }) {
+function ChartCard({
+  title,
+  action,
+  children,
+}: {
+  title: string;
+  action?: React.ReactNode;
+  children: React.ReactNode;
+}) {
   return (
     <Card withBorder padding="lg" component="section" aria-label={title}>
       <Group justify="space-between" align="flex-start" mb="md" gap="sm">
@@ -50,15 +71,21 @@ export function AverageSizeCard({ data }: { data: HomeData }) {
   const average = data.average!;
   const rtl = i18n.dir() === "rtl";
   const hasData = average.months.some((month) => Object.values(month.values).some((value) => value !== null));
-  const format = new Intl.NumberFormat(i18n.language === "ar" ? "ar-KW-u-nu-latn" : "en-GB", { maximumFractionDigits: 3 });
+  const format = new Intl.NumberFormat(i18n.language === "ar" ? "ar-KW-u-nu-latn" : "en-GB", {
+    maximumFractionDigits: 3,
+  });
   return (
     <ChartCard
       title={t("statistics.average_title")}
       action={
         <Form method="get" ref={formRef} preventScrollReset>
           <input type="hidden" name="period" value={data.query.period} />
-          {data.query.period === "custom" && data.query.dateAfter ? <input type="hidden" name="date_after" value={data.query.dateAfter} /> : null}
-          {data.query.period === "custom" && data.query.dateBefore ? <input type="hidden" name="date_before" value={data.query.dateBefore} /> : null}
+          {data.query.period === "custom" && data.query.dateAfter ? (
+            <input type="hidden" name="date_after" value={data.query.dateAfter} />
+          ) : null}
+          {data.query.period === "custom" && data.query.dateBefore ? (
+            <input type="hidden" name="date_before" value={data.query.dateBefore} />
+          ) : null}
           <Group gap="xs" align="flex-end">
             <NativeSelect
               name="txn_avg_size_year"
@@ -144,7 +171,12 @@ export function GatewayShareCard({ statistics }: { statistics: HomeStatistics })
             <DonutPlot
               size={180}
               thickness={26}
-              slices={gateways.map((gateway, index) => ({ name: gateway.name, value: gateway.value, text: gateway.text, color: CHART_COLORS[index % CHART_COLORS.length] }))}
+              slices={gateways.map((gateway, index) => ({
+                name: gateway.name,
+                value: gateway.value,
+                text: gateway.text,
+                color: CHART_COLORS[index % CHART_COLORS.length],
+              }))}
               label={statistics.totalPaid.text}
             />
           </ChartBox>
@@ -162,7 +194,11 @@ export function GatewayShareCard({ statistics }: { statistics: HomeStatistics })
                 <Table.Tr key={gateway.code}>
                   <Table.Th scope="row" fw={500}>
                     <Group gap={8} wrap="nowrap">
-                      <span className="legend-dot" style={{ background: colorOf(CHART_COLORS[index % CHART_COLORS.length]) }} aria-hidden />
+                      <span
+                        className="legend-dot"
+                        style={{ background: colorOf(CHART_COLORS[index % CHART_COLORS.length]) }}
+                        aria-hidden
+                      />
                       {gateway.name}
                     </Group>
                   </Table.Th>
@@ -191,7 +227,11 @@ export function GatewaySuccessCard({ statistics }: { statistics: HomeStatistics 
           {gateways.map((gateway) => (
             <li key={gateway.code}>
               <Group gap="sm" wrap="nowrap" align="center">
-                {gateway.logo ? <img src={gateway.logo} alt="" className="gateway-logo" /> : <span className="gateway-logo" aria-hidden />}
+                {gateway.logo ? (
+                  <img src={gateway.logo} alt="" className="gateway-logo" />
+                ) : (
+                  <span className="gateway-logo" aria-hidden />
+                )}
                 <Box style={{ flex: 1, minWidth: 0 }}>
                   <Group justify="space-between" gap="xs" mb={4} wrap="nowrap">
                     <Text fw={600} size="sm" truncate>
@@ -201,7 +241,13 @@ export function GatewaySuccessCard({ statistics }: { statistics: HomeStatistics 
                       {gateway.text}
                     </Text>
                   </Group>
-                  <Progress value={gateway.value} color={gateway.value >= 80 ? "teal" : gateway.value >= 50 ? "yellow" : "red"} size="lg" radius="xl" aria-hidden />
+                  <Progress
+                    value={gateway.value}
+                    color={gateway.value >= 80 ? "teal" : gateway.value >= 50 ? "yellow" : "red"}
+                    size="lg"
+                    radius="xl"
+                    aria-hidden
+                  />
                   <Text size="xs" c="dimmed" mt={4}>
                     {gateway.detail}
                   </Text>

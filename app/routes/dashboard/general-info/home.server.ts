@@ -3,8 +3,20 @@ import { data, type RouterContextProvider } from "react-router";
 import { can } from "~/domain/identity/permissions";
 import { loadAvailableSections, type AvailableSections } from "~/domain/merchants/merchants.server";
 import { SECTIONS } from "~/sections/registry";
-import { averageSizeYears, PERIOD_CHOICES, resolvePeriod, type ResolvedPeriod, type TimeRange } from "~/domain/statistics/periods";
-import { averageTransactionSize, listRecentActions, listRecentOrders, loadStatistics, type StatisticsReport } from "~/domain/statistics/statistics.server";
+import {
+  averageSizeYears,
+  PERIOD_CHOICES,
+  resolvePeriod,
+  type ResolvedPeriod,
+  type TimeRange,
+} from "~/domain/statistics/periods";
+import {
+  averageTransactionSize,
+  listRecentActions,
+  listRecentOrders,
+  loadStatistics,
+  type StatisticsReport,
+} from "~/domain/statistics/statistics.server";
 import { runRowAction } from "~/domain/payments/transaction-actions.server";
 import { auditActor, auditTitle, describeAuditEntry } from "~/presentation/audit.server";
 import { describeRowAction } from "~/presentation/transactions.server";
@@ -24,7 +36,8 @@ import { readFormData } from "~/web/form-data.server";
 type Context = Readonly<RouterContextProvider>;
 
 const locale = (lang: Language) => (lang === "ar" ? "ar-KW-u-nu-latn" : "en-US");
-const kuwaitTime = (iso: string, lang: Language) => DateTime.fromISO(iso, { zone: "utc" }).setZone(DISPLAY_ZONE).setLocale(locale(lang));
+const kuwaitTime = (iso: string, lang: Language) =>
+  DateTime.fromISO(iso, { zone: "utc" }).setZone(DISPLAY_ZONE).setLocale(locale(lang));
 
 /**
  * Kept left to right inside Arabic text (Unicode isolates): "+4.3%" and "78%" read as in the tiles'
@@ -37,7 +50,9 @@ function formatGrowth(value: number | null, lang: Language, unit: "percent" | "p
   if (value === null) return null;
   const number = new Intl.NumberFormat(locale(lang), { maximumFractionDigits: 1, signDisplay: "always" }).format(value);
   const t = translator(lang);
-  return unit === "percent" ? isolate(t("statistics.growth_percent", { value: number })) : t("statistics.growth_points", { value: isolate(number) });
+  return unit === "percent"
+    ? isolate(t("statistics.growth_percent", { value: number }))
+    : t("statistics.growth_points", { value: isolate(number) });
 }
 
 function formatPercent(value: number | null, lang: Language) {
@@ -46,8 +61,10 @@ function formatPercent(value: number | null, lang: Language) {
 
 /** A chart bucket's label: "09 AM", "08 Mar" or "Mar 2026". */
 function bucketLabel(bucket: string, lang: Language) {
-  if (bucket.length === 13) return DateTime.fromISO(`${bucket}:00`, { zone: DISPLAY_ZONE }).setLocale(locale(lang)).toFormat("hh a");
-  if (bucket.length === 10) return DateTime.fromISO(bucket, { zone: DISPLAY_ZONE }).setLocale(locale(lang)).toFormat("dd LLL");
+  if (bucket.length === 13)
+    return DateTime.fromISO(`${bucket}:00`, { zone: DISPLAY_ZONE }).setLocale(locale(lang)).toFormat("hh a");
+  if (bucket.length === 10)
+    return DateTime.fromISO(bucket, { zone: DISPLAY_ZONE }).setLocale(locale(lang)).toFormat("dd LLL");
   return DateTime.fromISO(`${bucket}-01`, { zone: DISPLAY_ZONE }).setLocale(locale(lang)).toFormat("LLL yyyy");
 }
 
@@ -59,23 +76,33 @@ function rangeLabel(range: TimeRange, lang: Language) {
   const wholeDays = from.hour === 0 && from.minute === 0 && to.hour === 0 && to.minute === 0 && to.second === 0;
   if (wholeDays) {
     const last = to.minus({ days: 1 });
-    return last.hasSame(from, "day") ? from.toFormat("dd LLL yyyy") : `${from.toFormat("dd LLL yyyy")} – ${last.toFormat("dd LLL yyyy")}`;
+    return last.hasSame(from, "day")
+      ? from.toFormat("dd LLL yyyy")
+      : `${from.toFormat("dd LLL yyyy")} – ${last.toFormat("dd LLL yyyy")}`;
   }
   const start = formatDateTime(range.from, lang);
-  return to.hasSame(from, "day") ? `${start} – ${to.toFormat("hh:mm a")}` : `${start} – ${formatDateTime(range.to, lang)}`;
+  return to.hasSame(from, "day")
+    ? `${start} – ${to.toFormat("hh:mm a")}`
+    : `${start} – ${formatDateTime(range.to, lang)}`;
 }
 
 /** Minor units as a plain number for a chart's scale; the texts beside it stay exact. */
 const chartNumber = (minor: number, currency: string) => Number(toDecimalString(minor, currency));
 
 /** `canList`: whether the user may open the transaction list the paid tile links to. */
-function presentStatistics(report: StatisticsReport, lang: Language, sectionPaths: Map<string, string>, canList: boolean) {
+function presentStatistics(
+  report: StatisticsReport,
+  lang: Language,
+  sectionPaths: Map<string, string>,
+  canList: boolean,
+) {
   const t = translator(lang);
   const { period } = report;
   const dates = `created_after=${period.dateAfter}&created_before=${period.dateBefore}`;
   const total = report.paidPerGateway.reduce((sum, gateway) => sum + gateway.value, 0);
   const name = (gateway: { name_en: string; name_ar: string }) => (lang === "ar" ? gateway.name_ar : gateway.name_en);
-  const moneyTexts = (amounts: { currency: string; value: number }[]) => amounts.map((amount) => formatAmount(amount.value, amount.currency, lang));
+  const moneyTexts = (amounts: { currency: string; value: number }[]) =>
+    amounts.map((amount) => formatAmount(amount.value, amount.currency, lang));
   return {
     lang,
     texts: pageTexts(lang, PAGE_NAMESPACES.statistics),
@@ -106,7 +133,10 @@ function presentStatistics(report: StatisticsReport, lang: Language, sectionPath
       previous: formatPercent(report.successRate.previous, lang),
       growth: report.successRate.growth,
       growthText: formatGrowth(report.successRate.growth, lang, "points"),
-      detail: t("statistics.attempts_detail", { succeeded: formatCount(report.successRate.succeeded, lang), completed: formatCount(report.successRate.completed, lang) }),
+      detail: t("statistics.attempts_detail", {
+        succeeded: formatCount(report.successRate.succeeded, lang),
+        completed: formatCount(report.successRate.completed, lang),
+      }),
       chart: report.successRate.chart,
       chartTexts: report.successRate.chart.map((value) => formatPercent(value, lang)),
     },
@@ -125,7 +155,10 @@ function presentStatistics(report: StatisticsReport, lang: Language, sectionPath
       logo: gateway.logo_url,
       value: gateway.value ?? 0,
       text: formatPercent(gateway.value, lang),
-      detail: t("statistics.attempts_detail", { succeeded: formatCount(gateway.succeeded, lang), completed: formatCount(gateway.completed, lang) }),
+      detail: t("statistics.attempts_detail", {
+        succeeded: formatCount(gateway.succeeded, lang),
+        completed: formatCount(gateway.completed, lang),
+      }),
     })),
     productWiseSales: report.productWiseSales.map((product) => {
       const path = sectionPaths.get(product.plugin);
@@ -149,14 +182,21 @@ function presentAverage(average: Awaited<ReturnType<typeof averageTransactionSiz
     currencies: average.currencies,
     months: average.months.map((month) => ({
       label: DateTime.fromISO(`${month.month}-01`).setLocale(locale(lang)).toFormat("LLL"),
-      values: Object.fromEntries(average.currencies.map((currency) => [currency, month.values[currency].average === null ? null : chartNumber(month.values[currency].average!, currency)])),
+      values: Object.fromEntries(
+        average.currencies.map((currency) => [
+          currency,
+          month.values[currency].average === null ? null : chartNumber(month.values[currency].average!, currency),
+        ]),
+      ),
       texts: Object.fromEntries(
         average.currencies.map((currency) => {
           const figure = month.values[currency];
           return [currency, figure.average === null ? "—" : formatAmount(figure.average, currency, lang)];
         }),
       ),
-      counts: Object.fromEntries(average.currencies.map((currency) => [currency, formatCount(month.values[currency].count, lang)])),
+      counts: Object.fromEntries(
+        average.currencies.map((currency) => [currency, formatCount(month.values[currency].count, lang)]),
+      ),
     })),
   };
 }
@@ -166,7 +206,15 @@ function presentAverage(average: Awaited<ReturnType<typeof averageTransactionSiz
  * the charts; recent orders for those who may view transactions; recent actions for everyone (the
  * merchant's, or the user's own).
  */
-export async function loadHome({ context, request, params }: { context: Context; request: Request; params: { lang?: string } }) {
+export async function loadHome({
+  context,
+  request,
+  params,
+}: {
+  context: Context;
+  request: Request;
+  params: { lang?: string };
+}) {
   const auth = requireUser(context, request);
   const db = getDbFrom(context);
   const lang: Language = isLanguage(params.lang) ? params.lang : "en";
@@ -177,7 +225,10 @@ export async function loadHome({ context, request, params }: { context: Context;
   const canOrders = can(auth.user, "view_paymenttransaction");
   const years = averageSizeYears(at);
   const year = years.find((candidate) => String(candidate) === query.get("txn_avg_size_year")) ?? years[0];
-  const outcome = resolvePeriod({ period: query.get("period"), date_after: query.get("date_after"), date_before: query.get("date_before") }, at);
+  const outcome = resolvePeriod(
+    { period: query.get("period"), date_after: query.get("date_after"), date_before: query.get("date_before") },
+    at,
+  );
   const period: ResolvedPeriod | null = outcome.ok ? outcome.value : null;
 
   const [report, average, orders, actions, sections, gatewayNames] = await Promise.all([
@@ -186,10 +237,19 @@ export async function loadHome({ context, request, params }: { context: Context;
     canOrders ? listRecentOrders(db, auth.user.merchantId, auth.user, 10) : [],
     listRecentActions(db, auth.user.merchantId, auth.user, 10),
     canStatistics ? loadAvailableSections(db, auth.user.merchantId) : ({} as AvailableSections),
-    canOrders ? db.selectFrom("gateways").select(["code", "name_en", "name_ar"]).where("merchant_id", "=", auth.user.merchantId).execute() : [],
+    canOrders
+      ? db
+          .selectFrom("gateways")
+          .select(["code", "name_en", "name_ar"])
+          .where("merchant_id", "=", auth.user.merchantId)
+          .execute()
+      : [],
   ]);
   const sectionPaths = new Map(
-    SECTIONS.filter((section) => sections[section.key]?.includes("transactions")).map((section) => [section.key, section.path]),
+    SECTIONS.filter((section) => sections[section.key]?.includes("transactions")).map((section) => [
+      section.key,
+      section.path,
+    ]),
   );
   const requested = query.get("period") ?? "day";
   return {
@@ -221,7 +281,10 @@ export async function loadHome({ context, request, params }: { context: Context;
         gateway: gateway ? (lang === "ar" ? gateway.name_ar : gateway.name_en) : null,
         created: formatDateTime(row.created_at, lang),
         url: `/${lang}/transactions/${row.id}?type=${row.plugin}`,
-        actions: names.map((name) => ({ ...describeRowAction(name, row, lang, ""), operation: name === "refund" || name === "capture" || name === "void" })),
+        actions: names.map((name) => ({
+          ...describeRowAction(name, row, lang, ""),
+          operation: name === "refund" || name === "capture" || name === "void",
+        })),
       };
     }),
     recentActions: actions.map((entry) => ({
@@ -238,7 +301,15 @@ export type HomeData = Awaited<ReturnType<typeof loadHome>>;
 export type HomeNotice = { color: "green" | "red"; message: string };
 
 /** A recent order's delete or other action that needs no amount: the same rules as the lists. */
-export async function homeAction({ context, request, params }: { context: Context; request: Request; params: { lang?: string } }) {
+export async function homeAction({
+  context,
+  request,
+  params,
+}: {
+  context: Context;
+  request: Request;
+  params: { lang?: string };
+}) {
   const auth = requireUser(context, request);
   const lang: Language = isLanguage(params.lang) ? params.lang : "en";
   const t = translator(lang);
@@ -257,5 +328,8 @@ export async function homeAction({ context, request, params }: { context: Contex
     baseUrl: linkBaseUrl(),
     addresses: platformAddresses(request),
   });
-  return data<HomeNotice>({ color: outcome.ok ? "green" : "red", message: messageOf(outcome, lang) }, { status: outcome.ok ? doneStatusOf(outcome) : statusOf(outcome) });
+  return data<HomeNotice>(
+    { color: outcome.ok ? "green" : "red", message: messageOf(outcome, lang) },
+    { status: outcome.ok ? doneStatusOf(outcome) : statusOf(outcome) },
+  );
 }

@@ -83,7 +83,11 @@ export function RecentOrders({ orders, lang }: { orders: Order[]; lang: string }
                         #{order.orderNo}
                       </Anchor>
                     </Table.Td>
-                    <Table.Td style={{ maxWidth: 240, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" }} dir="ltr" ta="start">
+                    <Table.Td
+                      style={{ maxWidth: 240, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" }}
+                      dir="ltr"
+                      ta="start"
+                    >
                       {order.email}
                     </Table.Td>
                     <Table.Td dir="ltr" ta="start">

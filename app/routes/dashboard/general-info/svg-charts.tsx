@@ -28,7 +28,9 @@ function monotonePath(points: (Point | null)[]): string {
   return runs
     .map((line) => {
       if (line.length === 1) return `M${line[0][0]},${line[0][1]}h0.01`;
-      const slopes = line.slice(1).map((point, index) => (point[1] - line[index][1]) / (point[0] - line[index][0] || 1));
+      const slopes = line
+        .slice(1)
+        .map((point, index) => (point[1] - line[index][1]) / (point[0] - line[index][0] || 1));
       const tangents = line.map((_, index) => {
         if (index === 0) return slopes[0];
         if (index === line.length - 1) return slopes[slopes.length - 1];
@@ -55,15 +57,26 @@ export function Sparkline({ data, color, height = 40 }: { data: (number | null)[
   const values = data.filter((value): value is number => value !== null);
   if (data.length < 2 || values.length === 0) return null;
   const [min, max] = [Math.min(...values), Math.max(...values)];
-  const y = (value: number) => round(max === min ? height / 2 : height - 2 - ((value - min) / (max - min)) * (height - 4));
+  const y = (value: number) =>
+    round(max === min ? height / 2 : height - 2 - ((value - min) / (max - min)) * (height - 4));
   const x = (index: number) => round((index / (data.length - 1)) * width);
   const points = data.map((value, index): Point | null => (value === null ? null : [x(index), y(value)]));
   const line = monotonePath(points);
   const first = points.findIndex(Boolean);
   const last = points.length - 1 - [...points].reverse().findIndex(Boolean);
-  const area = values.length > 1 && !data.slice(first, last + 1).includes(null) ? `${line}L${x(last)},${height}L${x(first)},${height}Z` : null;
+  const area =
+    values.length > 1 && !data.slice(first, last + 1).includes(null)
+      ? `${line}L${x(last)},${height}L${x(first)},${height}Z`
+      : null;
   return (
-    <svg viewBox={`0 0 ${width} ${height}`} width="100%" height={height} preserveAspectRatio="none" focusable="false" aria-hidden>
+    <svg
+      viewBox={`0 0 ${width} ${height}`}
+      width="100%"
+      height={height}
+      preserveAspectRatio="none"
+      focusable="false"
+      aria-hidden
+    >
       {area ? <path d={area} fill={colorOf(color)} fillOpacity={0.25} stroke="none" /> : null}
       <path d={line} fill="none" stroke={colorOf(color)} strokeWidth={2} vectorEffect="non-scaling-stroke" />
     </svg>
@@ -110,10 +123,24 @@ export function LinePlot({
   const y = (value: number) => round(top + plotHeight - (value / top_) * plotHeight);
   const axisX = rtl ? width - axisWidth + 8 : axisWidth - 8;
   return (
-    <svg viewBox={`0 0 ${width} ${height}`} width="100%" height={height} focusable="false" aria-hidden className="chart-svg">
+    <svg
+      viewBox={`0 0 ${width} ${height}`}
+      width="100%"
+      height={height}
+      focusable="false"
+      aria-hidden
+      className="chart-svg"
+    >
       {ticks.map((tick) => (
         <g key={tick}>
-          <line x1={rtl ? edge : axisWidth} x2={rtl ? width - axisWidth : width - edge} y1={y(tick)} y2={y(tick)} stroke="var(--mantine-color-gray-3)" strokeDasharray="4 4" />
+          <line
+            x1={rtl ? edge : axisWidth}
+            x2={rtl ? width - axisWidth : width - edge}
+            y1={y(tick)}
+            y2={y(tick)}
+            stroke="var(--mantine-color-gray-3)"
+            strokeDasharray="4 4"
+          />
           <text x={axisX} y={y(tick)} dy="0.32em" textAnchor={rtl ? "start" : "end"} className="chart-axis">
             {formatValue(tick)}
           </text>
@@ -126,10 +153,23 @@ export function LinePlot({
       ))}
       {series.map((line) => (
         <g key={line.name}>
-          <path d={monotonePath(line.values.map((value, index) => (value === null ? null : [x(index), y(value)])))} fill="none" stroke={colorOf(line.color)} strokeWidth={2} />
+          <path
+            d={monotonePath(line.values.map((value, index) => (value === null ? null : [x(index), y(value)])))}
+            fill="none"
+            stroke={colorOf(line.color)}
+            strokeWidth={2}
+          />
           {line.values.map((value, index) =>
             value === null ? null : (
-              <circle key={labels[index]} cx={x(index)} cy={y(value)} r={4} fill={colorOf(line.color)} stroke="white" strokeWidth={1.5}>
+              <circle
+                key={labels[index]}
+                cx={x(index)}
+                cy={y(value)}
+                r={4}
+                fill={colorOf(line.color)}
+                stroke="white"
+                strokeWidth={1.5}
+              >
                 <title>{`${labels[index]}: ${line.texts[index]}`}</title>
               </circle>
             ),
@@ -156,7 +196,8 @@ export function DonutPlot({
   const [center, outer] = [size / 2, size / 2 - 1];
   const inner = outer - thickness;
   const gap = slices.filter((slice) => slice.value > 0).length > 1 ? (2 * Math.PI) / 180 : 0;
-  const pointAt = (radius: number, angle: number) => `${round(center + radius * Math.sin(angle))},${round(center - radius * Math.cos(angle))}`;
+  const pointAt = (radius: number, angle: number) =>
+    `${round(center + radius * Math.sin(angle))},${round(center - radius * Math.cos(angle))}`;
   let start = 0;
   return (
     <svg viewBox={`0 0 ${size} ${size}`} width={size} height={size} focusable="false" aria-hidden>
@@ -168,7 +209,15 @@ export function DonutPlot({
         const title = <title>{`${slice.name}: ${slice.text}`}</title>;
         if (sweep >= 2 * Math.PI - 1e-6) {
           return (
-            <circle key={slice.name} cx={center} cy={center} r={outer - thickness / 2} fill="none" stroke={colorOf(slice.color)} strokeWidth={thickness}>
+            <circle
+              key={slice.name}
+              cx={center}
+              cy={center}
+              r={outer - thickness / 2}
+              fill="none"
+              stroke={colorOf(slice.color)}
+              strokeWidth={thickness}
+            >
               {title}
             </circle>
           );

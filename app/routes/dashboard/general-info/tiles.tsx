@@ -17,7 +17,13 @@ function Growth({ value, text }: { value: number | null; text: string | null }) 
   const color = value > 0 ? "teal" : value < 0 ? "red" : "gray";
   const Icon = value > 0 ? IconTrendingUp : value < 0 ? IconTrendingDown : IconMinus;
   return (
-    <Badge color={color} variant="light" size="md" leftSection={<Icon size={14} aria-hidden />} style={{ textTransform: "none" }}>
+    <Badge
+      color={color}
+      variant="light"
+      size="md"
+      leftSection={<Icon size={14} aria-hidden />}
+      style={{ textTransform: "none" }}
+    >
       {text}
     </Badge>
   );
@@ -51,7 +57,15 @@ export function StatisticTiles({ statistics }: { statistics: HomeStatistics }) {
     <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
       <Tile title={t("statistics.total_paid")}>
         {statistics.listUrl ? (
-          <Anchor component={Link} to={statistics.listUrl} underline="hover" c="inherit" className="stat-value" mt={6} aria-label={t("statistics.view_paid_count", { value: totalPaid.text })}>
+          <Anchor
+            component={Link}
+            to={statistics.listUrl}
+            underline="hover"
+            c="inherit"
+            className="stat-value"
+            mt={6}
+            aria-label={t("statistics.view_paid_count", { value: totalPaid.text })}
+          >
             {totalPaid.text}
           </Anchor>
         ) : (
@@ -135,7 +149,13 @@ export function TrendTable({ statistics }: { statistics: HomeStatistics }) {
   const { t } = useTranslation();
   if (statistics.buckets.length === 0) return null;
   return (
-    <Card withBorder padding="lg" className="chart-table" component="section" aria-label={t(`statistics.trend_title.${statistics.granularity}`)}>
+    <Card
+      withBorder
+      padding="lg"
+      className="chart-table"
+      component="section"
+      aria-label={t(`statistics.trend_title.${statistics.granularity}`)}
+    >
       <Title order={2} fz="h5" mb="sm">
         {t(`statistics.trend_title.${statistics.granularity}`)}
       </Title>

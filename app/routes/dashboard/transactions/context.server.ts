@@ -19,7 +19,12 @@ export type ListPlace = {
   sectionKey: string;
 };
 
-type Args = { context: Parameters<typeof requireUser>[0]; request: Request; params: { lang?: string }; pattern: string };
+type Args = {
+  context: Parameters<typeof requireUser>[0];
+  request: Request;
+  params: { lang?: string };
+  pattern: string;
+};
 
 /** The page a loader or action serves, from the pattern of the route that matched it (app/routes/dashboard/transactions/pages.ts). */
 export function placeOf({ params, pattern }: Pick<Args, "params" | "pattern">): ListPlace {
@@ -36,7 +41,13 @@ export function placeOf({ params, pattern }: Pick<Args, "params" | "pattern">): 
 export async function requireListPlace(args: Args): Promise<{ auth: Auth; place: ListPlace }> {
   const auth = requireUser(args.context, args.request);
   const place = placeOf(args);
-  if (place.section) await requireSection(args.context, auth, place.section.key, place.deleted ? "deleted_transactions" : "transactions");
+  if (place.section)
+    await requireSection(
+      args.context,
+      auth,
+      place.section.key,
+      place.deleted ? "deleted_transactions" : "transactions",
+    );
   requirePermission(auth, "view_paymenttransaction");
   return { auth, place };
 }

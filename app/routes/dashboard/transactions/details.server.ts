@@ -61,12 +61,22 @@ export async function loadDetails(args: Args) {
   const amountRange = (bounds: { min: number; max: number }) => `${money(bounds.min)} – ${money(bounds.max)}`;
   const operation = url.searchParams.get("operation");
   const dialog = isOperationKind(operation)
-    ? await operationDialogOf(db, { merchantId: auth.user.merchantId, actor: auth.user, transactionId: row.id, kind: operation, attemptId: url.searchParams.get("attempt"), lang })
+    ? await operationDialogOf(db, {
+        merchantId: auth.user.merchantId,
+        actor: auth.user,
+        transactionId: row.id,
+        kind: operation,
+        attemptId: url.searchParams.get("attempt"),
+        lang,
+      })
     : null;
   const duplicates = await duplicatePayments(db, auth.user.merchantId, row.id);
   // The customer's answers to the merchant's checkout fields, under their labels; anything else in extra as stored.
   const answers = await labelledCheckoutValues(db, row);
-  const answered = new Set([...answers.map((answer) => answer.name), ...(transactionExtensions(row.plugin)?.extraKeys ?? [])]);
+  const answered = new Set([
+    ...answers.map((answer) => answer.name),
+    ...(transactionExtensions(row.plugin)?.extraKeys ?? []),
+  ]);
   const extra = (() => {
     try {
       return Object.entries(JSON.parse(row.extra) as Record<string, unknown>)
@@ -89,13 +99,30 @@ export async function loadDetails(args: Args) {
     actions: rowActions(row, auth.user, actionContext).map((action) => describeRowAction(action, row, lang, "")),
     payUrl,
     /** What the share card opens with: how much, and from whom. */
-    headline: { amount, customer: [row.customer_first_name, row.customer_last_name].filter(Boolean).join(" ") || row.customer_email || row.customer_phone || null },
+    headline: {
+      amount,
+      customer:
+        [row.customer_first_name, row.customer_last_name].filter(Boolean).join(" ") ||
+        row.customer_email ||
+        row.customer_phone ||
+        null,
+    },
     qrSvg: await qrCodeSvg(db, row, payUrl, transactionExtensions(row.plugin)),
-    shareText: t("payment_request.share_text", { amount, merchant: merchant[lang === "ar" ? "title_ar" : "title_en"], link: payUrl }),
+    shareText: t("payment_request.share_text", {
+      amount,
+      merchant: merchant[lang === "ar" ? "title_ar" : "title_en"],
+      link: payUrl,
+    }),
     /** WhatsApp's chat with the customer when their number is known (wa.me takes digits only), else its share sheet. */
     whatsappNumber: row.customer_phone ? row.customer_phone.replace(/\D/g, "") || null : null,
-    receiptUrl: row.paid_attempt_id && RECEIPTED_STATES.includes(row.state) ? `/${lang}/pay/attempt-detail/${row.paid_attempt_id}/receipt.pdf` : null,
-    mapUrl: row.delivery_lat !== null && row.delivery_lng !== null ? `https://www.google.com/maps?q=${row.delivery_lat},${row.delivery_lng}` : null,
+    receiptUrl:
+      row.paid_attempt_id && RECEIPTED_STATES.includes(row.state)
+        ? `/${lang}/pay/attempt-detail/${row.paid_attempt_id}/receipt.pdf`
+        : null,
+    mapUrl:
+      row.delivery_lat !== null && row.delivery_lng !== null
+        ? `https://www.google.com/maps?q=${row.delivery_lat},${row.delivery_lng}`
+        : null,
     attachment: row.attachment_name ? { name: row.attachment_name, url: `/${lang}/pay/${row.id}/attachment` } : null,
     customerEmail: row.customer_email,
     customerPhone: row.customer_phone,
@@ -109,17 +136,28 @@ export async function loadDetails(args: Args) {
         ["fields.customer_email", row.customer_email],
         ["fields.customer_phone", row.customer_phone],
         ["fields.description", row.description],
-        ["fields.expiration_time", row.expiration_time ? formatDateTime(row.expiration_time, lang) : t("payment_request.never")],
+        [
+          "fields.expiration_time",
+          row.expiration_time ? formatDateTime(row.expiration_time, lang) : t("payment_request.never"),
+        ],
         ...(row.editable_amount ? [["details.amount_range", amountRange(boundsOf(row))] as [string, string]] : []),
         ["fields.paid_amount", row.paid_amount ? money(row.paid_amount) : null],
         ["fields.gateway_name", row.gateway_code ? gatewayName(row.gateway_code) : null],
         ["fields.fee", row.fee ? money(row.fee) : null],
         ["details.paid_attempt_fee", row.paid_attempt_fee ? money(row.paid_attempt_fee) : null],
-        ["details.captured_amount", row.captured_amount && row.captured_amount !== row.paid_amount ? money(row.captured_amount) : null],
+        [
+          "details.captured_amount",
+          row.captured_amount && row.captured_amount !== row.paid_amount ? money(row.captured_amount) : null,
+        ],
         ["fields.refunded_amount", row.refunded_amount ? money(row.refunded_amount) : null],
         ["details.pg_codes", row.pg_codes.split(",").filter(Boolean).map(gatewayName).join(", ")],
         ["fields.created", formatDateTime(row.created_at, lang)],
-        ["fields.state_changed_at", row.state_changed_at && row.state_changed_at !== row.created_at ? formatDateTime(row.state_changed_at, lang) : null],
+        [
+          "fields.state_changed_at",
+          row.state_changed_at && row.state_changed_at !== row.created_at
+            ? formatDateTime(row.state_changed_at, lang)
+            : null,
+        ],
         ["fields.unit", (lang === "ar" ? row.unit_ar : row.unit_en) ?? null],
         ["fields.initiator", row.initiator],
         ["fields.ref_number", row.reference_id ?? row.track_id],
@@ -127,7 +165,9 @@ export async function loadDetails(args: Args) {
         ["details.type", t(`sections.${row.plugin}`)],
         ["fields.id", row.id],
       ] as [string, string | null | undefined][]
-    ).filter((entry): entry is [string, string] => typeof entry[1] === "string" && entry[1].trim() !== "" && entry[1] !== "—"),
+    ).filter(
+      (entry): entry is [string, string] => typeof entry[1] === "string" && entry[1].trim() !== "" && entry[1] !== "—",
+    ),
     /** Rows the transaction's section adds, already in the page's language. */
     sectionRows: [
       ...(transactionExtensions(row.plugin)?.details?.(row, lang) ?? []),
@@ -153,7 +193,12 @@ export async function loadDetails(args: Args) {
       }),
       url: `/${lang}/ticket/approve-refund-void/${request.id}`,
     })),
-    trail: trail.map((entry) => ({ id: entry.id, actor: auditActor(entry, lang), description: describeAuditEntry(entry, lang), at: formatDateTime(entry.created_at, lang) })),
+    trail: trail.map((entry) => ({
+      id: entry.id,
+      actor: auditActor(entry, lang),
+      description: describeAuditEntry(entry, lang),
+      at: formatDateTime(entry.created_at, lang),
+    })),
     dialog,
     done: done && ["refund", "capture", "void", "requested", "checking"].includes(done) ? done : null,
     paidLate: row.paid_late,
@@ -193,14 +238,16 @@ export async function detailsAction(args: Args) {
   }
   if (intent !== "attachment_upload" && intent !== "attachment_clear") return listAction(args, form);
   const t = translator(lang);
-  if (!can(auth.user, "change_paymenttransaction")) return data({ attachmentError: t("operations.errors.forbidden") }, { status: 403 });
+  if (!can(auth.user, "change_paymenttransaction"))
+    return data({ attachmentError: t("operations.errors.forbidden") }, { status: 403 });
   const db = getDbFrom(args.context);
   const row = await findTransactionRow(db, scopeOf(auth, place), args.params.transactionId ?? "");
   if (!row || row.deleted_at) notFound();
   let key: string | null = null;
   if (intent === "attachment_upload") {
     const file = form.get("attachment");
-    if (!(file instanceof File) || file.size === 0) return data({ attachmentError: t("attachment.errors.empty") }, { status: 400 });
+    if (!(file instanceof File) || file.size === 0)
+      return data({ attachmentError: t("attachment.errors.empty") }, { status: 400 });
     const stored = await storeAttachment(auth.user.merchantId, file);
     if (!stored.ok) return data({ attachmentError: t(stored.error) }, { status: 400 });
     key = stored.key;

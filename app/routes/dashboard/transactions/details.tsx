@@ -13,17 +13,43 @@ export const loader = (args: Route.LoaderArgs) => loadDetails(args);
 export const action = (args: Route.ActionArgs) => detailsAction(args);
 
 /** Rows whose value reads left to right in Arabic too (amounts are written out by the server already). */
-const LTR_ROWS = new Set(["fields.customer_phone", "fields.id", "fields.amount", "fields.paid_amount", "fields.fee", "details.paid_attempt_fee", "details.captured_amount", "fields.refunded_amount", "fields.customer_email", "fields.ref_number", "fields.auth_code"]);
+const LTR_ROWS = new Set([
+  "fields.customer_phone",
+  "fields.id",
+  "fields.amount",
+  "fields.paid_amount",
+  "fields.fee",
+  "details.paid_attempt_fee",
+  "details.captured_amount",
+  "fields.refunded_amount",
+  "fields.customer_email",
+  "fields.ref_number",
+  "fields.auth_code",
+]);
 
 /** A red action that asks first (cancel, delete): a disclosure with the question and a Yes that posts; no JavaScript needed. */
-function ConfirmMenu({ label, question, yes, command }: { label: string; question: string; yes: string; command: string }) {
+function ConfirmMenu({
+  label,
+  question,
+  yes,
+  command,
+}: {
+  label: string;
+  question: string;
+  yes: string;
+  command: string;
+}) {
   return (
     <details className="disclosure-menu">
       <summary>
-        <Text component="span" c="red" fw={600}>{label}</Text>
+        <Text component="span" c="red" fw={600}>
+          {label}
+        </Text>
       </summary>
       <Paper withBorder shadow="md" p="sm" className="disclosure-menu__panel">
-        <Text size="sm" mb="xs">{question}</Text>
+        <Text size="sm" mb="xs">
+          {question}
+        </Text>
         <Form method="post">
           <Button type="submit" name="row_command" value={command} color="red" size="xs">
             {yes}
@@ -34,14 +60,21 @@ function ConfirmMenu({ label, question, yes, command }: { label: string; questio
   );
 }
 
-type Result = Partial<{ color: "green" | "orange" | "red"; message: string; attachmentError: string; attachmentDone: string }>;
+type Result = Partial<{
+  color: "green" | "orange" | "red";
+  message: string;
+  attachmentError: string;
+  attachmentDone: string;
+}>;
 
 export default function TransactionDetails() {
   const { t } = useTranslation();
   const details = useLoaderData<typeof loader>();
   const result = (useActionData<typeof action>() ?? {}) as Result;
   const location = useLocation();
-  const messageActions = details.actions.filter((action) => !["refund", "capture", "void", "cancel", "delete"].includes(action.value));
+  const messageActions = details.actions.filter(
+    (action) => !["refund", "capture", "void", "cancel", "delete"].includes(action.value),
+  );
   const operations = details.actions.filter((action) => ["refund", "capture", "void"].includes(action.value));
   const canCancel = details.actions.some((action) => action.value === "cancel");
   const canDelete = details.actions.some((action) => action.value === "delete");
@@ -73,7 +106,12 @@ export default function TransactionDetails() {
       {details.actions.length ? (
         <Group gap="sm">
           {operations.map((action) => (
-            <Button key={action.value} component={Link} to={`${location.pathname}${withParams(location.search, { operation: action.value, done: null })}`} variant="light">
+            <Button
+              key={action.value}
+              component={Link}
+              to={`${location.pathname}${withParams(location.search, { operation: action.value, done: null })}`}
+              variant="light"
+            >
               {action.display_name}
             </Button>
           ))}
@@ -81,7 +119,13 @@ export default function TransactionDetails() {
             <Form method="post">
               <Group gap="sm">
                 {messageActions.map((action) => (
-                  <Button type="submit" name="row_command" value={`${action.value}:${details.id}`} key={action.value} variant="default">
+                  <Button
+                    type="submit"
+                    name="row_command"
+                    value={`${action.value}:${details.id}`}
+                    key={action.value}
+                    variant="default"
+                  >
                     {action.display_name}
                   </Button>
                 ))}
@@ -89,10 +133,20 @@ export default function TransactionDetails() {
             </Form>
           ) : null}
           {canCancel ? (
-            <ConfirmMenu label={t("payment_request.cancel_request")} question={t("payment_request.cancel_confirm")} yes={t("payment_request.cancel_yes")} command={`cancel:${details.id}`} />
+            <ConfirmMenu
+              label={t("payment_request.cancel_request")}
+              question={t("payment_request.cancel_confirm")}
+              yes={t("payment_request.cancel_yes")}
+              command={`cancel:${details.id}`}
+            />
           ) : null}
           {canDelete ? (
-            <ConfirmMenu label={t("actions.delete")} question={t("transactions.confirm.delete")} yes={t("details.delete_yes")} command={`delete:${details.id}`} />
+            <ConfirmMenu
+              label={t("actions.delete")}
+              question={t("transactions.confirm.delete")}
+              yes={t("details.delete_yes")}
+              command={`delete:${details.id}`}
+            />
           ) : null}
         </Group>
       ) : null}
@@ -103,8 +157,14 @@ export default function TransactionDetails() {
         {details.qrSvg ? (
           <Card withBorder padding="md">
             <Stack align="center" gap="xs">
-              <Title order={2} fz="h5">{t("payment_request.qr_code")}</Title>
-              <span className="qr-frame" data-settled={details.settled} style={details.settled ? undefined : { borderColor: "var(--mantine-color-gray-3)" }}>
+              <Title order={2} fz="h5">
+                {t("payment_request.qr_code")}
+              </Title>
+              <span
+                className="qr-frame"
+                data-settled={details.settled}
+                style={details.settled ? undefined : { borderColor: "var(--mantine-color-gray-3)" }}
+              >
                 <img
                   src={`data:image/svg+xml;utf8,${encodeURIComponent(details.qrSvg)}`}
                   width={160}
@@ -121,7 +181,9 @@ export default function TransactionDetails() {
           <Table.Tbody>
             <Table.Tr>
               <Table.Th w={200}>{t("fields.state")}</Table.Th>
-              <Table.Td><StateBadge state={details.state} /></Table.Td>
+              <Table.Td>
+                <StateBadge state={details.state} />
+              </Table.Td>
             </Table.Tr>
             {details.rows.map(([label, value]) => (
               <Table.Tr key={label}>
@@ -158,7 +220,9 @@ export default function TransactionDetails() {
       </Card>
       {details.remarks.length ? (
         <Card withBorder padding="lg">
-          <Title order={2} fz="h5" mb="sm">{t("details.remarks")}</Title>
+          <Title order={2} fz="h5" mb="sm">
+            {t("details.remarks")}
+          </Title>
           <Table variant="vertical" layout="fixed">
             <Table.Tbody>
               {details.remarks.map(([label, value], index) => (

@@ -29,7 +29,10 @@ const isOperation = (value: unknown): value is OperationName => OPERATIONS.inclu
 
 /** Minor units per currency as the page shows them. */
 function moneyList(values: { currency_code: string; value: number }[], lang: "en" | "ar") {
-  return values.map((entry) => ({ currency: entry.currency_code, text: formatAmount(entry.value, entry.currency_code, lang) }));
+  return values.map((entry) => ({
+    currency: entry.currency_code,
+    text: formatAmount(entry.value, entry.currency_code, lang),
+  }));
 }
 
 type Args = Parameters<typeof requireListPlace>[0];
@@ -42,19 +45,34 @@ export async function loadList(args: Args) {
   const lang = place.lang;
   const canSearch = can(auth.user, "search_paymenttransaction");
   // Without the search right the list is the plain newest-first list: filters in a link are ignored.
-  const query = parseListQuery(canSearch ? url.searchParams : new URLSearchParams(pick(url.searchParams, ["page", "per_page"])));
+  const query = parseListQuery(
+    canSearch ? url.searchParams : new URLSearchParams(pick(url.searchParams, ["page", "per_page"])),
+  );
   const scope = scopeOf(auth, place);
   const extensions = place.section ? transactionExtensions(place.section.key) : undefined;
   const [fields, gateways, actionContext, page, statistics] = await Promise.all([
-    loadTableFields(db, auth.user.merchantId, place.sectionKey, place.section ? sectionFieldNames(place.section.key) : []).then((loaded) => presentTableFields(loaded, extensions)),
+    loadTableFields(
+      db,
+      auth.user.merchantId,
+      place.sectionKey,
+      place.section ? sectionFieldNames(place.section.key) : [],
+    ).then((loaded) => presentTableFields(loaded, extensions)),
     listMerchantGateways(db, auth.user.merchantId),
     actionContextOf(db, auth.user.merchantId),
     listTransactions(db, scope, query, { countLimit: countLimitFor(query.filters) }),
-    can(auth.user, "view_paymenttransaction_statistics") && !place.deleted ? listStatistics(db, auth.user.merchantId, place.section?.key) : null,
+    can(auth.user, "view_paymenttransaction_statistics") && !place.deleted
+      ? listStatistics(db, auth.user.merchantId, place.section?.key)
+      : null,
   ]);
   const gatewayNames = new Map(gateways.map((gateway) => [gateway.code, gateway]));
-  const columns = fields.filter((field) => field.is_active).map((field) => ({ name: field.name, label: lang === "ar" ? field.label_ar : field.label_en }));
-  const children = await childOperations(db, auth.user.merchantId, page.rows.map((row) => row.id));
+  const columns = fields
+    .filter((field) => field.is_active)
+    .map((field) => ({ name: field.name, label: lang === "ar" ? field.label_ar : field.label_en }));
+  const children = await childOperations(
+    db,
+    auth.user.merchantId,
+    page.rows.map((row) => row.id),
+  );
   const t = translator(lang);
   const rows = page.rows.map((row) => ({
     id: row.id,
@@ -62,7 +80,12 @@ export async function loadList(args: Args) {
     state: displayStateOf(row),
     plugin: row.plugin,
     paidLate: row.paid_late,
-    cells: Object.fromEntries(columns.map((column) => [column.name, cellValue(row, column.name, lang, gatewayNames, transactionExtensions(row.plugin))])),
+    cells: Object.fromEntries(
+      columns.map((column) => [
+        column.name,
+        cellValue(row, column.name, lang, gatewayNames, transactionExtensions(row.plugin)),
+      ]),
+    ),
     actions: rowActions(row, auth.user, actionContext).map((action) => describeRowAction(action, row, lang, "")),
     children: children
       .filter((child) => child.transaction_id === row.id)
@@ -82,33 +105,61 @@ export async function loadList(args: Args) {
   // The same refund, capture or void dialog as the details page: the confirmation and the reason too.
   const dialog =
     isOperation(operation) && operationId
-      ? await operationDialogOf(db, { merchantId: auth.user.merchantId, actor: auth.user, transactionId: operationId, kind: operation, lang })
+      ? await operationDialogOf(db, {
+          merchantId: auth.user.merchantId,
+          actor: auth.user,
+          transactionId: operationId,
+          kind: operation,
+          lang,
+        })
       : null;
 
   const users = canSearch
-    ? await db.selectFrom("users").select(["id", "username"]).where("merchant_id", "=", auth.user.merchantId).orderBy("username").execute()
+    ? await db
+        .selectFrom("users")
+        .select(["id", "username"])
+        .where("merchant_id", "=", auth.user.merchantId)
+        .orderBy("username")
+        .execute()
     : [];
   const units = canSearch
-    ? await db.selectFrom("units").select(["id", "title_en", "title_ar"]).where("merchant_id", "=", auth.user.merchantId).orderBy("id").execute()
+    ? await db
+        .selectFrom("units")
+        .select(["id", "title_en", "title_ar"])
+        .where("merchant_id", "=", auth.user.merchantId)
+        .orderBy("id")
+        .execute()
     : [];
   const headerPermission = headerPermissionOf(place);
   const canExport = can(auth.user, "view_export_settings") && !place.deleted;
   const done = url.searchParams.get("done");
   // A row action other than an operation asks first (dashboard spec §2: the confirm dialog).
   const confirmAction = url.searchParams.get("confirm");
-  const confirmRow = confirmAction && !isOperation(confirmAction) ? rows.find((row) => row.id === operationId) : undefined;
+  const confirmRow =
+    confirmAction && !isOperation(confirmAction) ? rows.find((row) => row.id === operationId) : undefined;
   const confirm =
     confirmRow && confirmRow.actions.some((action) => action.value === confirmAction)
       ? {
           action: confirmAction!,
           id: confirmRow.id,
           orderNo: confirmRow.orderNo,
-          message: t(confirmAction === "email" || confirmAction === "sms" ? `actions.confirm.${confirmAction}` : `transactions.confirm.${confirmAction}`),
+          message: t(
+            confirmAction === "email" || confirmAction === "sms"
+              ? `actions.confirm.${confirmAction}`
+              : `transactions.confirm.${confirmAction}`,
+          ),
         }
       : null;
   return {
-    place: { sectionKey: place.sectionKey, sectionPath: place.section?.path ?? null, deleted: place.deleted, basePath: place.basePath },
-    titleKey: place.section ? `features.${place.section.key}.${place.deleted ? "deleted_transactions" : "transactions"}` : "shell.all_transactions",
+    place: {
+      sectionKey: place.sectionKey,
+      sectionPath: place.section?.path ?? null,
+      deleted: place.deleted,
+      basePath: place.basePath,
+    },
+    titleKey: place.section
+      ? `features.${place.section.key}.${place.deleted ? "deleted_transactions" : "transactions"}`
+      : "shell.all_transactions",
     canSearch,
     canEditHeaders: Boolean(headerPermission && can(auth.user, headerPermission)),
     exportConfig: canExport ? await exportConfig(db, auth.user.merchantId, place.sectionKey, lang, extensions) : null,
@@ -121,7 +172,10 @@ export async function loadList(args: Args) {
     errors: query.errors,
     choices: {
       states: DISPLAY_STATES.map((state) => ({ value: state, label: t(`states.${state}`) })),
-      gateways: gateways.map((gateway) => ({ value: gateway.code, label: lang === "ar" ? gateway.name_ar : gateway.name_en })),
+      gateways: gateways.map((gateway) => ({
+        value: gateway.code,
+        label: lang === "ar" ? gateway.name_ar : gateway.name_en,
+      })),
       currencies: [...new Set(gateways.flatMap((gateway) => gateway.currencies.split(",")))].sort(),
       users: users.map((user) => ({ value: String(user.id), label: user.username })),
       units: units.map((unit) => ({ value: String(unit.id), label: lang === "ar" ? unit.title_ar : unit.title_en })),
@@ -134,7 +188,9 @@ export async function loadList(args: Args) {
     bulkActions: bulkActionsFor(auth.user, place.deleted),
     pagination: {
       count: page.count,
-      countText: page.countCapped ? t("transactions.count_more", { total: formatCount(countLimitFor(query.filters), lang) }) : t("transactions.count", { total: formatCount(page.count, lang) }),
+      countText: page.countCapped
+        ? t("transactions.count_more", { total: formatCount(countLimitFor(query.filters), lang) })
+        : t("transactions.count", { total: formatCount(page.count, lang) }),
       page: page.page,
       pageCount: page.pageCount,
       perPage: page.perPage,
@@ -150,7 +206,15 @@ function statusTabs(search: string, chosen: string[] | undefined) {
   const current = new Set(chosen ?? []);
   return STATUS_TABS.map((tab) => ({
     key: tab.key,
-    search: withParams(search, { state: tab.states.join(",") || null, page: null, operation: null, confirm: null, id: null, done: null }) || "?",
+    search:
+      withParams(search, {
+        state: tab.states.join(",") || null,
+        page: null,
+        operation: null,
+        confirm: null,
+        id: null,
+        done: null,
+      }) || "?",
     current: tab.states.length === current.size && tab.states.every((state) => current.has(state)),
   }));
 }
@@ -159,7 +223,11 @@ function pick(params: URLSearchParams, names: string[]) {
   return [...params].filter(([name]) => names.includes(name));
 }
 
-export type ListNotice = { color: "green" | "orange" | "red"; message: string; results?: { id: string; ok: boolean; message: string }[] };
+export type ListNotice = {
+  color: "green" | "orange" | "red";
+  message: string;
+  results?: { id: string; ok: boolean; message: string }[];
+};
 
 /** The list's forms: a bulk action on the selected rows, one row's action, or the refund/capture/void dialog's two steps. */
 export async function listAction(args: Args, given?: FormData) {
@@ -173,12 +241,20 @@ export async function listAction(args: Args, given?: FormData) {
   // One row's action button sits in the list's form: its value names the action and the row.
   const intent = typeof command === "string" && command.includes(":") ? "row" : String(form.get("intent") ?? "");
   const url = new URL(request.url);
-  const common = { merchantId: auth.user.merchantId, user: auth.user, lang, baseUrl: linkBaseUrl(), addresses: platformAddresses(request), plugin: place.section?.key };
+  const common = {
+    merchantId: auth.user.merchantId,
+    user: auth.user,
+    lang,
+    baseUrl: linkBaseUrl(),
+    addresses: platformAddresses(request),
+    plugin: place.section?.key,
+  };
 
   if (intent === "bulk") {
     const ids = form.getAll("ids").map(String).filter(Boolean);
     const action = String(form.get("bulk_action") ?? "");
-    if (ids.length === 0) return data<ListNotice>({ color: "red", message: t("actions.bulk_none_selected") }, { status: 400 });
+    if (ids.length === 0)
+      return data<ListNotice>({ color: "red", message: t("actions.bulk_none_selected") }, { status: 400 });
     const bulk = await runBulkAction(db, { ...common, action, ids });
     const color = bulk.outcome === "all" ? "green" : bulk.outcome === "some" ? "orange" : "red";
     const status = bulk.outcome === "all" ? 200 : bulk.outcome === "some" ? 207 : 400;
@@ -191,13 +267,27 @@ export async function listAction(args: Args, given?: FormData) {
     const outcome = await runRowAction(db, { ...common, transactionId: id ?? "", action: rowAction ?? "" });
     // Deleted or restored from its details page, the row has left this list: back to the list.
     if (outcome.ok && (rowAction === "delete" || rowAction === "restore") && url.pathname !== place.basePath) {
-      throw redirect(place.basePath, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: `actions.done.${rowAction}` }) } });
+      throw redirect(place.basePath, {
+        headers: { "Set-Cookie": flashCookie({ kind: "success", message: `actions.done.${rowAction}` }) },
+      });
     }
-    return data<ListNotice>({ color: outcome.ok ? "green" : "red", message: messageOf(outcome, lang) }, { status: outcome.ok ? doneStatusOf(outcome) : statusOf(outcome) });
+    return data<ListNotice>(
+      { color: outcome.ok ? "green" : "red", message: messageOf(outcome, lang) },
+      { status: outcome.ok ? doneStatusOf(outcome) : statusOf(outcome) },
+    );
   }
 
   if (intent === "operation") {
-    return operationDialogAction(db, { form, url, actor: auth.user, merchantId: auth.user.merchantId, lang, baseUrl: common.baseUrl, addresses: common.addresses, plugin: common.plugin });
+    return operationDialogAction(db, {
+      form,
+      url,
+      actor: auth.user,
+      merchantId: auth.user.merchantId,
+      lang,
+      baseUrl: common.baseUrl,
+      addresses: common.addresses,
+      plugin: common.plugin,
+    });
   }
   return data<ListNotice>({ color: "red", message: t("actions.not_available") }, { status: 400 });
 }

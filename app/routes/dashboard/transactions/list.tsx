@@ -28,10 +28,18 @@ export default function TransactionList() {
   const orderNoOf = new Map(data.rows.map((row) => [row.id, row.orderNo]));
   return (
     <Stack gap="md">
-      <PageHeader title={t(data.titleKey)} description={data.place.sectionKey !== "all" ? t(`sections.${data.place.sectionKey}`) : undefined}>
+      <PageHeader
+        title={t(data.titleKey)}
+        description={data.place.sectionKey !== "all" ? t(`sections.${data.place.sectionKey}`) : undefined}
+      >
         <Group gap="sm">
           {data.exportConfig ? (
-            <ExportPopover section={data.place.sectionKey} query={location.search} config={data.exportConfig} lang={location.pathname.split("/")[1] === "ar" ? "ar" : "en"} />
+            <ExportPopover
+              section={data.place.sectionKey}
+              query={location.search}
+              config={data.exportConfig}
+              lang={location.pathname.split("/")[1] === "ar" ? "ar" : "en"}
+            />
           ) : null}
           {data.canEditHeaders && data.place.sectionPath ? (
             <Anchor component={Link} to={`/${location.pathname.split("/")[1]}/${data.place.sectionPath}/table-headers`}>
@@ -46,11 +54,15 @@ export default function TransactionList() {
           {notice.message}
           {notice.results && notice.color === "orange" ? (
             <ul>
-              {notice.results.filter((entry) => !entry.ok).map((entry) => (
-                <li key={entry.id}>
-                  {orderNoOf.has(entry.id) ? t("transactions.partial_row", { orderNo: orderNoOf.get(entry.id), message: entry.message }) : entry.message}
-                </li>
-              ))}
+              {notice.results
+                .filter((entry) => !entry.ok)
+                .map((entry) => (
+                  <li key={entry.id}>
+                    {orderNoOf.has(entry.id)
+                      ? t("transactions.partial_row", { orderNo: orderNoOf.get(entry.id), message: entry.message })
+                      : entry.message}
+                  </li>
+                ))}
             </ul>
           ) : null}
         </Callout>

@@ -25,15 +25,57 @@ const TABLE_HEADERS = "routes/dashboard/transactions/table-headers.tsx";
 
 export const TRANSACTION_PAGES: readonly TransactionPage[] = [
   { path: "transactions", file: LIST, id: "list-all", kind: "list", sectionKey: null, deleted: false },
-  { path: "transactions/:transactionId", file: DETAILS, id: "details-all", kind: "details", sectionKey: null, deleted: false },
+  {
+    path: "transactions/:transactionId",
+    file: DETAILS,
+    id: "details-all",
+    kind: "details",
+    sectionKey: null,
+    deleted: false,
+  },
   ...TRANSACTION_SECTIONS.flatMap((section): TransactionPage[] => {
     const base = { sectionKey: section.key };
     return [
-      { ...base, path: `${section.path}/transactions`, file: LIST, id: `list-${section.key}`, kind: "list", deleted: false },
-      { ...base, path: `${section.path}/deleted-transactions`, file: LIST, id: `deleted-${section.key}`, kind: "list", deleted: true },
-      { ...base, path: `${section.path}/transactions/:transactionId`, file: DETAILS, id: `details-${section.key}`, kind: "details", deleted: false },
-      { ...base, path: `${section.path}/deleted-transactions/:transactionId`, file: DETAILS, id: `deleted-details-${section.key}`, kind: "details", deleted: true },
-      { ...base, path: `${section.path}/table-headers`, file: TABLE_HEADERS, id: `table-headers-${section.key}`, kind: "table-headers", deleted: false },
+      {
+        ...base,
+        path: `${section.path}/transactions`,
+        file: LIST,
+        id: `list-${section.key}`,
+        kind: "list",
+        deleted: false,
+      },
+      {
+        ...base,
+        path: `${section.path}/deleted-transactions`,
+        file: LIST,
+        id: `deleted-${section.key}`,
+        kind: "list",
+        deleted: true,
+      },
+      {
+        ...base,
+        path: `${section.path}/transactions/:transactionId`,
+        file: DETAILS,
+        id: `details-${section.key}`,
+        kind: "details",
+        deleted: false,
+      },
+      {
+        ...base,
+        path: `${section.path}/deleted-transactions/:transactionId`,
+        file: DETAILS,
+        id: `deleted-details-${section.key}`,
+        kind: "details",
+        deleted: true,
+      },
+      {
+        ...base,
+        path: `${section.path}/table-headers`,
+        file: TABLE_HEADERS,
+        id: `table-headers-${section.key}`,
+        kind: "table-headers",
+        deleted: false,
+      },
     ];
   }),
 ];

@@ -25,7 +25,10 @@ async function requireHeaders(args: Route.LoaderArgs | Route.ActionArgs) {
 export async function loader(args: Route.LoaderArgs) {
   const { auth, section, lang } = await requireHeaders(args);
   const extensions = transactionExtensions(section.key);
-  const fields = presentTableFields(await loadTableFields(getDbFrom(args.context), auth.user.merchantId, section.key, sectionFieldNames(section.key)), extensions);
+  const fields = presentTableFields(
+    await loadTableFields(getDbFrom(args.context), auth.user.merchantId, section.key, sectionFieldNames(section.key)),
+    extensions,
+  );
   return {
     sectionKey: section.key,
     listPath: `/${lang}/${section.path}/transactions`,
@@ -50,9 +53,17 @@ export async function action(args: Route.ActionArgs) {
     is_active: form.get(`active.${name}`) === "on",
     order: Number(form.get(`order.${name}`) ?? 0),
   }));
-  if (!choices.some((choice) => choice.is_active)) return data({ error: t("table_headers.none_active") }, { status: 400 });
+  if (!choices.some((choice) => choice.is_active))
+    return data({ error: t("table_headers.none_active") }, { status: 400 });
   const db = getDbFrom(context);
-  const saved = await saveTableFields(db, auth.user.merchantId, section.key, choices, { id: auth.user.id, username: auth.user.username }, sectionFieldNames(section.key));
+  const saved = await saveTableFields(
+    db,
+    auth.user.merchantId,
+    section.key,
+    choices,
+    { id: auth.user.id, username: auth.user.username },
+    sectionFieldNames(section.key),
+  );
   if (!saved.ok) return data({ error: t("table_headers.unknown") }, { status: 400 });
   return { done: t("table_headers.saved") };
 }
@@ -63,13 +74,24 @@ export default function TableHeaders() {
   const result = useActionData<typeof action>();
   return (
     <Stack>
-      <PageHeader title={t("table_headers.title", { section: t(`sections.${sectionKey}`) })} description={t("table_headers.description")}>
+      <PageHeader
+        title={t("table_headers.title", { section: t(`sections.${sectionKey}`) })}
+        description={t("table_headers.description")}
+      >
         <Anchor component={Link} to={listPath}>
           {t("table_headers.back")}
         </Anchor>
       </PageHeader>
-      {result && "done" in result ? <Alert color="green" role="status">{result.done}</Alert> : null}
-      {result && "error" in result ? <Alert color="red" role="alert">{result.error}</Alert> : null}
+      {result && "done" in result ? (
+        <Alert color="green" role="status">
+          {result.done}
+        </Alert>
+      ) : null}
+      {result && "error" in result ? (
+        <Alert color="red" role="alert">
+          {result.error}
+        </Alert>
+      ) : null}
       <Form method="post">
         <Table.ScrollContainer type="native" minWidth={640}>
           <Table verticalSpacing="xs">
@@ -87,17 +109,39 @@ export default function TableHeaders() {
                 <Table.Tr key={field.name}>
                   <Table.Td>
                     <input type="hidden" name="name" value={field.name} />
-                    <Checkbox name={`active.${field.name}`} defaultChecked={field.is_active} aria-label={t("table_headers.show_field", { field: field.title })} />
+                    <Checkbox
+                      name={`active.${field.name}`}
+                      defaultChecked={field.is_active}
+                      aria-label={t("table_headers.show_field", { field: field.title })}
+                    />
                   </Table.Td>
                   <Table.Td>{field.title}</Table.Td>
                   <Table.Td>
-                    <TextInput name={`label_en.${field.name}`} defaultValue={field.label_en} maxLength={64} aria-label={`${t("table_headers.label_en")}: ${field.title}`} dir="ltr" />
+                    <TextInput
+                      name={`label_en.${field.name}`}
+                      defaultValue={field.label_en}
+                      maxLength={64}
+                      aria-label={`${t("table_headers.label_en")}: ${field.title}`}
+                      dir="ltr"
+                    />
                   </Table.Td>
                   <Table.Td>
-                    <TextInput name={`label_ar.${field.name}`} defaultValue={field.label_ar} maxLength={64} aria-label={`${t("table_headers.label_ar")}: ${field.title}`} dir="rtl" />
+                    <TextInput
+                      name={`label_ar.${field.name}`}
+                      defaultValue={field.label_ar}
+                      maxLength={64}
+                      aria-label={`${t("table_headers.label_ar")}: ${field.title}`}
+                      dir="rtl"
+                    />
                   </Table.Td>
                   <Table.Td>
-                    <NumberInput name={`order.${field.name}`} defaultValue={field.order} min={1} max={99} aria-label={`${t("table_headers.order")}: ${field.title}`} />
+                    <NumberInput
+                      name={`order.${field.name}`}
+                      defaultValue={field.order}
+                      min={1}
+                      max={99}
+                      aria-label={`${t("table_headers.order")}: ${field.title}`}
+                    />
                   </Table.Td>
                 </Table.Tr>
               ))}

@@ -21,7 +21,19 @@ export function useRefreshWhile(active: boolean) {
 }
 
 /** Sent out of all the messages of a bulk (or a run), as a bar and in words. */
-export function SendProgress({ sent, failed, total, dispatching, lang }: { sent: number; failed: number; total: number; dispatching: boolean; lang: Language }) {
+export function SendProgress({
+  sent,
+  failed,
+  total,
+  dispatching,
+  lang,
+}: {
+  sent: number;
+  failed: number;
+  total: number;
+  dispatching: boolean;
+  lang: Language;
+}) {
   const { t } = useTranslation();
   const done = sent + failed;
   const percent = total === 0 ? 100 : Math.floor((done / total) * 100);
@@ -43,9 +55,24 @@ export function SendProgress({ sent, failed, total, dispatching, lang }: { sent:
 }
 
 /** A bulk's schedule: once, or weekly/monthly with its next run, or stopped. */
-export function ScheduleLabel({ schedule, nextRunAt, endedAt, lang }: { schedule: string; nextRunAt: string | null; endedAt: string | null; lang: Language }) {
+export function ScheduleLabel({
+  schedule,
+  nextRunAt,
+  endedAt,
+  lang,
+}: {
+  schedule: string;
+  nextRunAt: string | null;
+  endedAt: string | null;
+  lang: Language;
+}) {
   const { t } = useTranslation();
-  if (schedule === "none") return <Text size="sm">{endedAt ? t("bulk.schedule_ended", { at: formatListDateTime(endedAt, lang) }) : t("bulk.schedules.none")}</Text>;
+  if (schedule === "none")
+    return (
+      <Text size="sm">
+        {endedAt ? t("bulk.schedule_ended", { at: formatListDateTime(endedAt, lang) }) : t("bulk.schedules.none")}
+      </Text>
+    );
   return (
     <Group gap={6} wrap="nowrap">
       <Badge variant="light" color="grape">
@@ -89,7 +116,15 @@ export function RefreshLink() {
 }
 
 /** The bulk's place in its pages: uploads › the bulk › its runs › one run. */
-export function BulkTrail({ lang, bulk, run }: { lang: Language; bulk?: { id: number; file_name: string }; run?: { id: number } }) {
+export function BulkTrail({
+  lang,
+  bulk,
+  run,
+}: {
+  lang: Language;
+  bulk?: { id: number; file_name: string };
+  run?: { id: number };
+}) {
   const { t } = useTranslation();
   return (
     <Group gap={6} mb="xs" aria-label={t("bulk.trail")} component="nav">

@@ -10,10 +10,21 @@ export type UploadFormValues = { channel: string; schedule: string; language: st
 export type UploadFormErrors = { file?: string[]; channel?: string[]; schedule?: string[]; language?: string[] };
 
 /** The upload form: a plain multipart post, so it works without JavaScript; what was chosen is kept after an error. */
-export function UploadForm({ values, errors, lang, uploadToken }: { values: UploadFormValues; errors: UploadFormErrors; lang: Language; uploadToken: string }) {
+export function UploadForm({
+  values,
+  errors,
+  lang,
+  uploadToken,
+}: {
+  values: UploadFormValues;
+  errors: UploadFormErrors;
+  lang: Language;
+  uploadToken: string;
+}) {
   const { t } = useTranslation();
   const fileError = errors.file?.join(" ");
-  const fieldError = (name: "channel" | "schedule" | "language") => (errors[name]?.length ? t(errors[name]![0]) : undefined);
+  const fieldError = (name: "channel" | "schedule" | "language") =>
+    errors[name]?.length ? t(errors[name]![0]) : undefined;
   return (
     <Card withBorder padding="lg">
       <Form method="post" encType="multipart/form-data">
@@ -22,12 +33,21 @@ export function UploadForm({ values, errors, lang, uploadToken }: { values: Uplo
           <SpreadsheetFileField
             id="bulk-file"
             label={t("bulk.file_label")}
-            description={t("bulk.file_hint", { megabytes: BULK_MAX_BYTES / 1024 / 1024, rows: formatCount(BULK_MAX_ROWS, lang) })}
+            description={t("bulk.file_hint", {
+              megabytes: BULK_MAX_BYTES / 1024 / 1024,
+              rows: formatCount(BULK_MAX_ROWS, lang),
+            })}
             error={fileError}
             errorProps={{ id: "bulk-file-error", role: "alert" }}
             inputStyle={{ maxWidth: "100%" }}
           />
-          <Radio.Group name="channel" label={t("bulk.channel_label")} description={t("bulk.channel_hint")} defaultValue={values.channel} error={fieldError("channel")}>
+          <Radio.Group
+            name="channel"
+            label={t("bulk.channel_label")}
+            description={t("bulk.channel_hint")}
+            defaultValue={values.channel}
+            error={fieldError("channel")}
+          >
             <Group mt="xs" gap="lg">
               {(["email", "sms", "email_sms", "none"] as const).map((channel) => (
                 <Radio key={channel} value={channel} label={t(`bulk.channels.${channel}`)} />
@@ -52,7 +72,10 @@ export function UploadForm({ values, errors, lang, uploadToken }: { values: Uplo
               description={t("bulk.schedule_hint")}
               defaultValue={values.schedule}
               error={fieldError("schedule")}
-              data={(["none", "weekly", "monthly"] as const).map((schedule) => ({ value: schedule, label: t(`bulk.schedule_choices.${schedule}`) }))}
+              data={(["none", "weekly", "monthly"] as const).map((schedule) => ({
+                value: schedule,
+                label: t(`bulk.schedule_choices.${schedule}`),
+              }))}
             />
           </SimpleGrid>
           <UploadButton keys={{ upload: "bulk.upload", uploading: "bulk.uploading" }} />
@@ -66,7 +89,19 @@ export function UploadForm({ values, errors, lang, uploadToken }: { values: Uplo
 export function UploadFailedNotice() {
   const { t } = useTranslation();
   return (
-    <Alert color="red" role="alert" variant="filled" style={{ position: "fixed", insetInline: "1rem", bottom: "1rem", zIndex: 300, maxWidth: 480, marginInline: "auto" }}>
+    <Alert
+      color="red"
+      role="alert"
+      variant="filled"
+      style={{
+        position: "fixed",
+        insetInline: "1rem",
+        bottom: "1rem",
+        zIndex: 300,
+        maxWidth: 480,
+        marginInline: "auto",
+      }}
+    >
       {t("bulk.upload_failed")}
     </Alert>
   );

@@ -25,19 +25,30 @@ const BULK_COLUMNS = [
  * relay or the text-message provider, by run: the runs' own counters know only the messages failed
  * before they were written, and every figure shows both, as the logs do.
  */
-async function relayFailures(db: DB, merchantId: number, where: { bulkIds: readonly number[] } | { dispatchLogId: number }) {
+async function relayFailures(
+  db: DB,
+  merchantId: number,
+  where: { bulkIds: readonly number[] } | { dispatchLogId: number },
+) {
   if ("bulkIds" in where && where.bulkIds.length === 0) return new Map<number, { bulkId: number; count: number }>();
   let query = db
     .selectFrom("bulk_transaction_logs as log")
-    .leftJoin("outgoing_mail as mail", (join) => join.onRef("mail.id", "=", "log.message_id").on("log.channel", "=", "email"))
-    .leftJoin("outgoing_sms as sms", (join) => join.onRef("sms.id", "=", "log.message_id").on("log.channel", "=", "sms"))
+    .leftJoin("outgoing_mail as mail", (join) =>
+      join.onRef("mail.id", "=", "log.message_id").on("log.channel", "=", "email"),
+    )
+    .leftJoin("outgoing_sms as sms", (join) =>
+      join.onRef("sms.id", "=", "log.message_id").on("log.channel", "=", "sms"),
+    )
     .select(["log.bulk_id", "log.dispatch_log_id"])
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .where("log.merchant_id", "=", merchantId)
     .where("log.result", "=", "sent")
     .where((eb) => eb.or([eb("mail.status", "=", "failed"), eb("sms.status", "=", "failed")]))
     .groupBy(["log.bulk_id", "log.dispatch_log_id"]);
-  query = "bulkIds" in where ? query.where("log.bulk_id", "in", where.bulkIds) : query.where("log.dispatch_log_id", "=", where.dispatchLogId);
+  query =
+    "bulkIds" in where
+      ? query.where("log.bulk_id", "in", where.bulkIds)
+      : query.where("log.dispatch_log_id", "=", where.dispatchLogId);
   const rows = await query.execute();
   return new Map(rows.map((row) => [row.dispatch_log_id, { bulkId: row.bulk_id, count: Number(row.n) }]));
 }
@@ -55,7 +66,12 @@ export async function listBulks(db: DB, merchantId: number, options: { limit: nu
       .selectFrom("bulk_uploads as b")
       .select(BULK_COLUMNS)
       .select((eb) => [
-        eb.selectFrom("transactions").select((inner) => inner.fn.countAll<number>().as("n")).where("transactions.merchant_id", "=", merchantId).whereRef("transactions.bulk_id", "=", "b.id").as("created"),
+        eb
+          .selectFrom("transactions")
+          .select((inner) => inner.fn.countAll<number>().as("n"))
+          .where("transactions.merchant_id", "=", merchantId)
+          .whereRef("transactions.bulk_id", "=", "b.id")
+          .as("created"),
         eb
           .selectFrom("transactions")
           .select((inner) => inner.fn.countAll<number>().as("n"))
@@ -63,17 +79,38 @@ export async function listBulks(db: DB, merchantId: number, options: { limit: nu
           .whereRef("transactions.bulk_id", "=", "b.id")
           .where("transactions.state", "in", RECEIPTED_STATES)
           .as("paid"),
-        eb.selectFrom("bulk_dispatch_logs as d").select((inner) => inner.fn.sum<number>("d.total").as("n")).whereRef("d.bulk_id", "=", "b.id").as("messages"),
-        eb.selectFrom("bulk_dispatch_logs as d").select((inner) => inner.fn.sum<number>("d.sent").as("n")).whereRef("d.bulk_id", "=", "b.id").as("sent"),
-        eb.selectFrom("bulk_dispatch_logs as d").select((inner) => inner.fn.sum<number>("d.failed").as("n")).whereRef("d.bulk_id", "=", "b.id").as("failed"),
-        eb.selectFrom("bulk_dispatch_logs as d").select((inner) => inner.fn.countAll<number>().as("n")).whereRef("d.bulk_id", "=", "b.id").where("d.status", "<>", "finished").as("running"),
+        eb
+          .selectFrom("bulk_dispatch_logs as d")
+          .select((inner) => inner.fn.sum<number>("d.total").as("n"))
+          .whereRef("d.bulk_id", "=", "b.id")
+          .as("messages"),
+        eb
+          .selectFrom("bulk_dispatch_logs as d")
+          .select((inner) => inner.fn.sum<number>("d.sent").as("n"))
+          .whereRef("d.bulk_id", "=", "b.id")
+          .as("sent"),
+        eb
+          .selectFrom("bulk_dispatch_logs as d")
+          .select((inner) => inner.fn.sum<number>("d.failed").as("n"))
+          .whereRef("d.bulk_id", "=", "b.id")
+          .as("failed"),
+        eb
+          .selectFrom("bulk_dispatch_logs as d")
+          .select((inner) => inner.fn.countAll<number>().as("n"))
+          .whereRef("d.bulk_id", "=", "b.id")
+          .where("d.status", "<>", "finished")
+          .as("running"),
       ])
       .where("b.merchant_id", "=", merchantId)
       .orderBy("b.id", "desc")
       .limit(options.limit)
       .offset(options.offset)
       .execute(),
-    db.selectFrom("bulk_uploads").select((eb) => eb.fn.countAll<number>().as("n")).where("merchant_id", "=", merchantId).executeTakeFirstOrThrow(),
+    db
+      .selectFrom("bulk_uploads")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("merchant_id", "=", merchantId)
+      .executeTakeFirstOrThrow(),
   ]);
   const failures = await relayFailures(db, merchantId, { bulkIds: bulks.map((bulk) => bulk.id) });
   return {
@@ -97,20 +134,33 @@ export type BulkListRow = Awaited<ReturnType<typeof listBulks>>["results"][numbe
 
 /** One bulk of the merchant with its figures, computed from its requests and its runs; undefined when it is not the merchant's. */
 export async function loadBulk(db: DB, merchantId: number, bulkId: number) {
-  const bulk = await db.selectFrom("bulk_uploads as b").select(BULK_COLUMNS).where("b.merchant_id", "=", merchantId).where("b.id", "=", bulkId).executeTakeFirst();
+  const bulk = await db
+    .selectFrom("bulk_uploads as b")
+    .select(BULK_COLUMNS)
+    .where("b.merchant_id", "=", merchantId)
+    .where("b.id", "=", bulkId)
+    .executeTakeFirst();
   if (!bulk) return undefined;
   const [requests, runs, failures] = await Promise.all([
     db
       .selectFrom("transactions")
       .select(["currency_code", "state"])
-      .select((eb) => [eb.fn.countAll<number>().as("count"), eb.fn.sum<number>("paid_amount").as("paid"), eb.fn.sum<number>("refunded_amount").as("refunded")])
+      .select((eb) => [
+        eb.fn.countAll<number>().as("count"),
+        eb.fn.sum<number>("paid_amount").as("paid"),
+        eb.fn.sum<number>("refunded_amount").as("refunded"),
+      ])
       .where("merchant_id", "=", merchantId)
       .where("bulk_id", "=", bulkId)
       .groupBy(["currency_code", "state"])
       .execute(),
     db
       .selectFrom("bulk_dispatch_logs")
-      .select((eb) => [eb.fn.sum<number>("total").as("messages"), eb.fn.sum<number>("sent").as("sent"), eb.fn.sum<number>("failed").as("failed")])
+      .select((eb) => [
+        eb.fn.sum<number>("total").as("messages"),
+        eb.fn.sum<number>("sent").as("sent"),
+        eb.fn.sum<number>("failed").as("failed"),
+      ])
       .select((eb) => eb.fn.countAll<number>().as("runs"))
       .select((eb) => eb.fn.sum<number>(eb.case().when("status", "<>", "finished").then(1).else(0).end()).as("running"))
       .where("merchant_id", "=", merchantId)
@@ -134,7 +184,9 @@ export async function loadBulk(db: DB, merchantId: number, bulkId: number) {
     created,
     paid,
     /** What customers paid and was not refunded, per currency, in minor units. */
-    collected: [...collected].map(([currency, amount]) => ({ currency, amount })).sort((a, b) => a.currency.localeCompare(b.currency)),
+    collected: [...collected]
+      .map(([currency, amount]) => ({ currency, amount }))
+      .sort((a, b) => a.currency.localeCompare(b.currency)),
     messages: Number(runs.messages ?? 0),
     sent: Number(runs.sent ?? 0) - refused,
     failed: Number(runs.failed ?? 0) + refused,
@@ -149,7 +201,19 @@ export async function listDispatchLogs(db: DB, merchantId: number, bulkId: numbe
   const [runs, failures] = await Promise.all([
     db
       .selectFrom("bulk_dispatch_logs")
-      .select(["id", "kind", "status", "total", "sent", "failed", "requests_created", "created_by_name", "created_at", "started_at", "finished_at"])
+      .select([
+        "id",
+        "kind",
+        "status",
+        "total",
+        "sent",
+        "failed",
+        "requests_created",
+        "created_by_name",
+        "created_at",
+        "started_at",
+        "finished_at",
+      ])
       .where("merchant_id", "=", merchantId)
       .where("bulk_id", "=", bulkId)
       .orderBy("id", "desc")
@@ -168,7 +232,19 @@ export type DispatchLogRow = Awaited<ReturnType<typeof listDispatchLogs>>[number
 export async function loadDispatchLog(db: DB, merchantId: number, bulkId: number, dispatchLogId: number) {
   const run = await db
     .selectFrom("bulk_dispatch_logs")
-    .select(["id", "kind", "status", "total", "sent", "failed", "requests_created", "created_by_name", "created_at", "started_at", "finished_at"])
+    .select([
+      "id",
+      "kind",
+      "status",
+      "total",
+      "sent",
+      "failed",
+      "requests_created",
+      "created_by_name",
+      "created_at",
+      "started_at",
+      "finished_at",
+    ])
     .where("merchant_id", "=", merchantId)
     .where("bulk_id", "=", bulkId)
     .where("id", "=", dispatchLogId)
@@ -182,16 +258,28 @@ export async function loadDispatchLog(db: DB, merchantId: number, bulkId: number
  * its error. A message the mail relay or the text-message provider gave up after it was written
  * shows as failed, with their last words.
  */
-export async function listTransactionLogs(db: DB, merchantId: number, dispatchLogId: number, options: { result?: BulkSendResult; limit: number; offset: number }) {
+export async function listTransactionLogs(
+  db: DB,
+  merchantId: number,
+  dispatchLogId: number,
+  options: { result?: BulkSendResult; limit: number; offset: number },
+) {
   let query = db
     .selectFrom("bulk_transaction_logs as log")
     .innerJoin("bulk_rows as r", (join) => join.onRef("r.id", "=", "log.row_id").on("r.merchant_id", "=", merchantId))
     .innerJoin("transactions as t", "t.id", "log.transaction_id")
-    .leftJoin("outgoing_mail as mail", (join) => join.onRef("mail.id", "=", "log.message_id").on("log.channel", "=", "email"))
-    .leftJoin("outgoing_sms as sms", (join) => join.onRef("sms.id", "=", "log.message_id").on("log.channel", "=", "sms"))
+    .leftJoin("outgoing_mail as mail", (join) =>
+      join.onRef("mail.id", "=", "log.message_id").on("log.channel", "=", "email"),
+    )
+    .leftJoin("outgoing_sms as sms", (join) =>
+      join.onRef("sms.id", "=", "log.message_id").on("log.channel", "=", "sms"),
+    )
     .where("log.merchant_id", "=", merchantId)
     .where("log.dispatch_log_id", "=", dispatchLogId);
-  if (options.result === "failed") query = query.where((eb) => eb.or([eb("log.result", "=", "failed"), eb("mail.status", "=", "failed"), eb("sms.status", "=", "failed")]));
+  if (options.result === "failed")
+    query = query.where((eb) =>
+      eb.or([eb("log.result", "=", "failed"), eb("mail.status", "=", "failed"), eb("sms.status", "=", "failed")]),
+    );
   else if (options.result === "sent")
     query = query
       .where("log.result", "=", "sent")
@@ -200,7 +288,22 @@ export async function listTransactionLogs(db: DB, merchantId: number, dispatchLo
   else if (options.result) query = query.where("log.result", "=", options.result);
   const [rows, total] = await Promise.all([
     query
-      .select(["log.id", "log.channel", "log.recipient", "log.result", "log.error", "log.sent_at", "log.transaction_id", "r.row_number", "t.order_no", "t.state", "mail.error as mail_error", "mail.status as mail_status", "sms.status as sms_status", "sms.error as sms_error"])
+      .select([
+        "log.id",
+        "log.channel",
+        "log.recipient",
+        "log.result",
+        "log.error",
+        "log.sent_at",
+        "log.transaction_id",
+        "r.row_number",
+        "t.order_no",
+        "t.state",
+        "mail.error as mail_error",
+        "mail.status as mail_status",
+        "sms.status as sms_status",
+        "sms.error as sms_error",
+      ])
       .orderBy("log.id")
       .limit(options.limit)
       .offset(options.offset)
@@ -211,7 +314,11 @@ export async function listTransactionLogs(db: DB, merchantId: number, dispatchLo
     count: Number(total.n),
     results: rows.map(({ mail_error, mail_status, sms_status, sms_error, ...row }) => {
       const relayFailed = mail_status === "failed" || sms_status === "failed";
-      return { ...row, result: (relayFailed ? "failed" : row.result) as BulkSendResult, error: relayFailed ? (mail_error ?? sms_error ?? "bulk.errors.provider_failed") : row.error };
+      return {
+        ...row,
+        result: (relayFailed ? "failed" : row.result) as BulkSendResult,
+        error: relayFailed ? (mail_error ?? sms_error ?? "bulk.errors.provider_failed") : row.error,
+      };
     }),
   };
 }

@@ -43,7 +43,15 @@ type Actor = { id: number; username: string };
  * log, a transaction log per message (by e-mail and/or SMS, as the row says) and the job that sends
  * them. Run it inside writeTransaction.
  */
-export async function startRun(trx: DB, input: { bulk: { id: number; merchant_id: number }; rows: readonly KeptRow[]; kind: Exclude<BulkRunKind, "resend">; actor: Actor | null }) {
+export async function startRun(
+  trx: DB,
+  input: {
+    bulk: { id: number; merchant_id: number };
+    rows: readonly KeptRow[];
+    kind: Exclude<BulkRunKind, "resend">;
+    actor: Actor | null;
+  },
+) {
   const startedAt = now();
   const made = await createTransactions(
     trx,
@@ -65,7 +73,10 @@ export async function startRun(trx: DB, input: { bulk: { id: number; merchant_id
       attachment_path: null,
       attachment_name: null,
       pg_codes: row.pg_codes,
-      expiration_time: row.expires_after_ms === null ? null : new Date(startedAt.getTime() + Number(row.expires_after_ms)).toISOString(),
+      expiration_time:
+        row.expires_after_ms === null
+          ? null
+          : new Date(startedAt.getTime() + Number(row.expires_after_ms)).toISOString(),
       next_url: row.next_url,
       initiator_user_id: input.actor?.id ?? null,
       gateway_code: null,
@@ -76,17 +87,33 @@ export async function startRun(trx: DB, input: { bulk: { id: number; merchant_id
     })),
   );
   const messages = input.rows.flatMap(({ id, row }, index) => [
-    ...(row.send_email && row.customer_email ? [{ row_id: id, transaction_id: made[index].id, channel: "email" as const, recipient: row.customer_email }] : []),
-    ...(row.send_sms && row.customer_phone ? [{ row_id: id, transaction_id: made[index].id, channel: "sms" as const, recipient: row.customer_phone }] : []),
+    ...(row.send_email && row.customer_email
+      ? [{ row_id: id, transaction_id: made[index].id, channel: "email" as const, recipient: row.customer_email }]
+      : []),
+    ...(row.send_sms && row.customer_phone
+      ? [{ row_id: id, transaction_id: made[index].id, channel: "sms" as const, recipient: row.customer_phone }]
+      : []),
   ]);
-  const dispatchLogId = await queueRun(trx, { bulk: input.bulk, kind: input.kind, actor: input.actor, messages, requestsCreated: made.length });
+  const dispatchLogId = await queueRun(trx, {
+    bulk: input.bulk,
+    kind: input.kind,
+    actor: input.actor,
+    messages,
+    requestsCreated: made.length,
+  });
   return { dispatchLogId, created: made.length };
 }
 
 /** A dispatch log with its transaction logs, and the job that sends them. */
 async function queueRun(
   trx: DB,
-  input: { bulk: { id: number; merchant_id: number }; kind: BulkRunKind; actor: Actor | null; requestsCreated: number; messages: { row_id: number; transaction_id: string; channel: "email" | "sms"; recipient: string }[] },
+  input: {
+    bulk: { id: number; merchant_id: number };
+    kind: BulkRunKind;
+    actor: Actor | null;
+    requestsCreated: number;
+    messages: { row_id: number; transaction_id: string; channel: "email" | "sms"; recipient: string }[];
+  },
 ) {
   const log = await trx
     .insertInto("bulk_dispatch_logs")
@@ -107,10 +134,19 @@ async function queueRun(
   for (let from = 0; from < input.messages.length; from += LOG_BATCH) {
     await trx
       .insertInto("bulk_transaction_logs")
-      .values(input.messages.slice(from, from + LOG_BATCH).map((message) => ({ ...message, merchant_id: input.bulk.merchant_id, bulk_id: input.bulk.id, dispatch_log_id: log.id, result: "queued" as const })))
+      .values(
+        input.messages.slice(from, from + LOG_BATCH).map((message) => ({
+          ...message,
+          merchant_id: input.bulk.merchant_id,
+          bulk_id: input.bulk.id,
+          dispatch_log_id: log.id,
+          result: "queued" as const,
+        })),
+      )
       .execute();
   }
-  if (input.messages.length) await enqueueJob(trx, DISPATCH_JOB, { dispatchLogId: log.id }, { maxAttempts: DISPATCH_ATTEMPTS });
+  if (input.messages.length)
+    await enqueueJob(trx, DISPATCH_JOB, { dispatchLogId: log.id }, { maxAttempts: DISPATCH_ATTEMPTS });
   return log.id;
 }
 
@@ -152,7 +188,9 @@ export async function dispatchRun(db: DB, dispatchLogId: number, options: Dispat
     .returning(["started_at"])
     .executeTakeFirst();
   if (!started?.started_at) return;
-  const pace = options.perSecond ? { perSecond: options.perSecond, from: new Date(started.started_at).getTime() } : undefined;
+  const pace = options.perSecond
+    ? { perSecond: options.perSecond, from: new Date(started.started_at).getTime() }
+    : undefined;
   const batchSize = Math.min(DISPATCH_BATCH, options.perSecond ?? DISPATCH_BATCH);
   const sliceEnds = Date.now() + (options.sliceMs ?? Infinity);
   let handled = 0;
@@ -163,8 +201,14 @@ export async function dispatchRun(db: DB, dispatchLogId: number, options: Dispat
     await options.afterBatch?.(handled);
     if (pace || Date.now() >= sliceEnds) {
       // The rest goes on in a job of its own, due when the next batch's turn comes.
-      const run = await db.selectFrom("bulk_dispatch_logs").select(["sent", "failed"]).where("id", "=", dispatchLogId).executeTakeFirstOrThrow();
-      const due = pace ? Math.max(now().getTime(), pace.from + ((run.sent + run.failed) / pace.perSecond) * 1000) : now().getTime();
+      const run = await db
+        .selectFrom("bulk_dispatch_logs")
+        .select(["sent", "failed"])
+        .where("id", "=", dispatchLogId)
+        .executeTakeFirstOrThrow();
+      const due = pace
+        ? Math.max(now().getTime(), pace.from + ((run.sent + run.failed) / pace.perSecond) * 1000)
+        : now().getTime();
       await enqueueJob(db, DISPATCH_JOB, { dispatchLogId }, { runAt: new Date(due), maxAttempts: DISPATCH_ATTEMPTS });
       return;
     }
@@ -183,7 +227,16 @@ async function finishRun(db: DB, dispatchLogId: number) {
     .set({ status: "finished", finished_at: nowIso() })
     .where("id", "=", dispatchLogId)
     .where("status", "=", "running")
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom("bulk_transaction_logs").select("id").where("dispatch_log_id", "=", dispatchLogId).where("result", "=", "queued"))))
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("bulk_transaction_logs")
+            .select("id")
+            .where("dispatch_log_id", "=", dispatchLogId)
+            .where("result", "=", "queued"),
+        ),
+      ),
+    )
     .execute();
 }
 
@@ -194,10 +247,21 @@ async function finishRun(db: DB, dispatchLogId: number) {
  */
 export async function abandonRun(db: DB, dispatchLogId: number) {
   await writeTransaction(db, async (trx) => {
-    const left = await trx.updateTable("bulk_transaction_logs").set({ result: "failed", error: "bulk.errors.gave_up" }).where("dispatch_log_id", "=", dispatchLogId).where("result", "=", "queued").returning("id").execute();
+    const left = await trx
+      .updateTable("bulk_transaction_logs")
+      .set({ result: "failed", error: "bulk.errors.gave_up" })
+      .where("dispatch_log_id", "=", dispatchLogId)
+      .where("result", "=", "queued")
+      .returning("id")
+      .execute();
     await trx
       .updateTable("bulk_dispatch_logs")
-      .set((eb) => ({ status: "finished", finished_at: nowIso(), failed: eb("failed", "+", left.length), started_at: eb.fn.coalesce("started_at", eb.val(nowIso())) }))
+      .set((eb) => ({
+        status: "finished",
+        finished_at: nowIso(),
+        failed: eb("failed", "+", left.length),
+        started_at: eb.fn.coalesce("started_at", eb.val(nowIso())),
+      }))
       .where("id", "=", dispatchLogId)
       .where("status", "<>", "finished")
       .execute();
@@ -209,21 +273,61 @@ export async function abandonRun(db: DB, dispatchLogId: number) {
  * how many it took. A message that cannot be written (a fault of its own) is failed with its
  * error, rolled back to before it, and the batch goes on.
  */
-async function dispatchBatch(trx: DB, dispatchLogId: number, size: number, pace: { perSecond: number; from: number } | undefined, options: DispatchOptions) {
-  let pick = trx.selectFrom("bulk_transaction_logs").select("id").where("dispatch_log_id", "=", dispatchLogId).where("result", "=", "queued").orderBy("id").limit(size);
+async function dispatchBatch(
+  trx: DB,
+  dispatchLogId: number,
+  size: number,
+  pace: { perSecond: number; from: number } | undefined,
+  options: DispatchOptions,
+) {
+  let pick = trx
+    .selectFrom("bulk_transaction_logs")
+    .select("id")
+    .where("dispatch_log_id", "=", dispatchLogId)
+    .where("result", "=", "queued")
+    .orderBy("id")
+    .limit(size);
   if (engineOf(trx) === "postgres") pick = pick.forUpdate().skipLocked();
   const ids = (await pick.execute()).map((row) => row.id);
   if (ids.length === 0) return 0;
   const current = nowIso();
-  const claimed = await trx.updateTable("bulk_transaction_logs").set({ result: "sent", sent_at: current }).where("id", "in", ids).where("result", "=", "queued").returning("id").execute();
+  const claimed = await trx
+    .updateTable("bulk_transaction_logs")
+    .set({ result: "sent", sent_at: current })
+    .where("id", "in", ids)
+    .where("result", "=", "queued")
+    .returning("id")
+    .execute();
   if (claimed.length === 0) return 0;
-  const run = await trx.selectFrom("bulk_dispatch_logs").select(["sent", "failed"]).where("id", "=", dispatchLogId).executeTakeFirstOrThrow();
+  const run = await trx
+    .selectFrom("bulk_dispatch_logs")
+    .select(["sent", "failed"])
+    .where("id", "=", dispatchLogId)
+    .executeTakeFirstOrThrow();
   const logs = await trx
     .selectFrom("bulk_transaction_logs as log")
     .innerJoin("transactions as t", "t.id", "log.transaction_id")
-    .innerJoin("bulk_rows as r", (join) => join.onRef("r.id", "=", "log.row_id").onRef("r.merchant_id", "=", "log.merchant_id"))
-    .innerJoin("bulk_uploads as b", (join) => join.onRef("b.id", "=", "log.bulk_id").onRef("b.merchant_id", "=", "log.merchant_id"))
-    .select(["log.id", "log.merchant_id", "log.channel", "log.recipient", "t.id as transaction_id", "t.state", "t.deleted_at", "t.expiration_time", "t.amount", "t.currency_code", "t.unit_id", "r.lang", "b.base_url"])
+    .innerJoin("bulk_rows as r", (join) =>
+      join.onRef("r.id", "=", "log.row_id").onRef("r.merchant_id", "=", "log.merchant_id"),
+    )
+    .innerJoin("bulk_uploads as b", (join) =>
+      join.onRef("b.id", "=", "log.bulk_id").onRef("b.merchant_id", "=", "log.merchant_id"),
+    )
+    .select([
+      "log.id",
+      "log.merchant_id",
+      "log.channel",
+      "log.recipient",
+      "t.id as transaction_id",
+      "t.state",
+      "t.deleted_at",
+      "t.expiration_time",
+      "t.amount",
+      "t.currency_code",
+      "t.unit_id",
+      "r.lang",
+      "b.base_url",
+    ])
     .where(
       "log.id",
       "in",
@@ -234,10 +338,15 @@ async function dispatchBatch(trx: DB, dispatchLogId: number, size: number, pace:
   let failed = 0;
   let written = 0;
   for (const [index, log] of logs.entries()) {
-    const payable = PAYABLE_STATES.includes(log.state) && !log.deleted_at && (!log.expiration_time || log.expiration_time > current);
+    const payable =
+      PAYABLE_STATES.includes(log.state) && !log.deleted_at && (!log.expiration_time || log.expiration_time > current);
     if (!payable) {
       failed++;
-      await trx.updateTable("bulk_transaction_logs").set({ result: "failed", error: "bulk.errors.not_payable" }).where("id", "=", log.id).execute();
+      await trx
+        .updateTable("bulk_transaction_logs")
+        .set({ result: "failed", error: "bulk.errors.not_payable" })
+        .where("id", "=", log.id)
+        .execute();
       continue;
     }
     // Message n of the run goes out n / perSecond seconds after the run began (at once when its time has passed).
@@ -246,18 +355,41 @@ async function dispatchBatch(trx: DB, dispatchLogId: number, size: number, pace:
     try {
       options.beforeMessage?.({ recipient: log.recipient });
       const link = payUrlOf(log.base_url, log.lang, log.transaction_id);
-      const params = await payLinkParams(trx, { merchantId: log.merchant_id, amount: log.amount, currency: log.currency_code, link, lang: log.lang });
-      const message = { merchantId: log.merchant_id, to: log.recipient, template: "pay_link", params, lang: log.lang, sendAt };
-      const messageId = log.channel === "email" ? await queueMail(trx, { ...message, unitId: log.unit_id }) : await sendSms(trx, message);
+      const params = await payLinkParams(trx, {
+        merchantId: log.merchant_id,
+        amount: log.amount,
+        currency: log.currency_code,
+        link,
+        lang: log.lang,
+      });
+      const message = {
+        merchantId: log.merchant_id,
+        to: log.recipient,
+        template: "pay_link",
+        params,
+        lang: log.lang,
+        sendAt,
+      };
+      const messageId =
+        log.channel === "email"
+          ? await queueMail(trx, { ...message, unitId: log.unit_id })
+          : await sendSms(trx, message);
       await trx.updateTable("bulk_transaction_logs").set({ message_id: messageId }).where("id", "=", log.id).execute();
       await sql`release savepoint bulk_message`.execute(trx);
     } catch (error) {
       // This message only: what it wrote is undone, it is failed with its error, and the others go out.
       await sql`rollback to savepoint bulk_message`.execute(trx);
       await sql`release savepoint bulk_message`.execute(trx);
-      logger.error({ message_id: log.id, run_id: dispatchLogId, error: errorField(error) }, "bulk: a message could not be written");
+      logger.error(
+        { message_id: log.id, run_id: dispatchLogId, error: errorField(error) },
+        "bulk: a message could not be written",
+      );
       failed++;
-      await trx.updateTable("bulk_transaction_logs").set({ result: "failed", error: "bulk.errors.message_failed" }).where("id", "=", log.id).execute();
+      await trx
+        .updateTable("bulk_transaction_logs")
+        .set({ result: "failed", error: "bulk.errors.message_failed" })
+        .where("id", "=", log.id)
+        .execute();
       continue;
     }
     written++;
@@ -281,8 +413,12 @@ function failedMessages(db: DB, merchantId: number, bulkId: number) {
   return db
     .selectFrom("bulk_transaction_logs as log")
     .innerJoin("transactions as t", "t.id", "log.transaction_id")
-    .leftJoin("outgoing_mail as mail", (join) => join.onRef("mail.id", "=", "log.message_id").on("log.channel", "=", "email"))
-    .leftJoin("outgoing_sms as sms", (join) => join.onRef("sms.id", "=", "log.message_id").on("log.channel", "=", "sms"))
+    .leftJoin("outgoing_mail as mail", (join) =>
+      join.onRef("mail.id", "=", "log.message_id").on("log.channel", "=", "email"),
+    )
+    .leftJoin("outgoing_sms as sms", (join) =>
+      join.onRef("sms.id", "=", "log.message_id").on("log.channel", "=", "sms"),
+    )
     .select(["log.row_id", "log.transaction_id", "log.channel", "log.recipient"])
     .where("log.merchant_id", "=", merchantId)
     .where("log.bulk_id", "=", bulkId)
@@ -298,7 +434,9 @@ function failedMessages(db: DB, merchantId: number, bulkId: number) {
           .whereRef("later.channel", "=", "log.channel"),
       ),
     )
-    .where((eb) => eb.or([eb("log.result", "=", "failed"), eb("mail.status", "=", "failed"), eb("sms.status", "=", "failed")]))
+    .where((eb) =>
+      eb.or([eb("log.result", "=", "failed"), eb("mail.status", "=", "failed"), eb("sms.status", "=", "failed")]),
+    )
     .where("t.state", "in", PAYABLE_STATES)
     .where("t.deleted_at", "is", null)
     .where((eb) => eb.or([eb("t.expiration_time", "is", null), eb("t.expiration_time", ">", nowIso())]))
@@ -312,19 +450,32 @@ export async function countResendable(db: DB, merchantId: number, bulkId: number
 
 /** Locks a bulk of the merchant for a change (its row FOR UPDATE on Postgres; SQLite's write lock is already held). */
 async function lockBulk(trx: DB, merchantId: number, bulkId: number) {
-  let query = trx.selectFrom("bulk_uploads").select(["id", "merchant_id", "schedule", "file_name"]).where("id", "=", bulkId).where("merchant_id", "=", merchantId);
+  let query = trx
+    .selectFrom("bulk_uploads")
+    .select(["id", "merchant_id", "schedule", "file_name"])
+    .where("id", "=", bulkId)
+    .where("merchant_id", "=", merchantId);
   if (engineOf(trx) === "postgres") query = query.forUpdate();
   return query.executeTakeFirst();
 }
 
 /** Starts a run that sends again, once, each failed message of the bulk whose request is still payable. */
-export async function resendFailed(db: DB, input: { merchantId: number; bulkId: number; actor: Actor }): Promise<{ ok: true; dispatchLogId: number; count: number } | Refusal> {
+export async function resendFailed(
+  db: DB,
+  input: { merchantId: number; bulkId: number; actor: Actor },
+): Promise<{ ok: true; dispatchLogId: number; count: number } | Refusal> {
   return writeTransaction(db, async (trx) => {
     const bulk = await lockBulk(trx, input.merchantId, input.bulkId);
     if (!bulk) return refuse("api.not_found");
     const failed = await failedMessages(trx, input.merchantId, bulk.id).execute();
     if (failed.length === 0) return refuse("bulk.errors.nothing_to_resend");
-    const dispatchLogId = await queueRun(trx, { bulk, kind: "resend", actor: input.actor, requestsCreated: 0, messages: failed });
+    const dispatchLogId = await queueRun(trx, {
+      bulk,
+      kind: "resend",
+      actor: input.actor,
+      requestsCreated: 0,
+      messages: failed,
+    });
     await recordAudit(trx, {
       merchantId: input.merchantId,
       actor: input.actor,
@@ -338,11 +489,15 @@ export async function resendFailed(db: DB, input: { merchantId: number; bulkId: 
 }
 
 /** Makes a bulk recur weekly or monthly from now on, or stops it. */
-export async function changeSchedule(db: DB, input: { merchantId: number; bulkId: number; schedule: Schedule; actor: Actor }): Promise<{ ok: true; code: string; nextRunAt: string | null } | Refusal> {
+export async function changeSchedule(
+  db: DB,
+  input: { merchantId: number; bulkId: number; schedule: Schedule; actor: Actor },
+): Promise<{ ok: true; code: string; nextRunAt: string | null } | Refusal> {
   return writeTransaction(db, async (trx) => {
     const bulk = await lockBulk(trx, input.merchantId, input.bulkId);
     if (!bulk) return refuse("api.not_found");
-    if (bulk.schedule === input.schedule) return { ok: true as const, code: "bulk.schedule_unchanged", nextRunAt: null };
+    if (bulk.schedule === input.schedule)
+      return { ok: true as const, code: "bulk.schedule_unchanged", nextRunAt: null };
     const current = now();
     const next = input.schedule === "none" ? null : nextRunAt(input.schedule, current, current).toISOString();
     await trx
@@ -363,7 +518,11 @@ export async function changeSchedule(db: DB, input: { merchantId: number; bulkId
       objectType: "bulk",
       objectId: bulk.id,
     });
-    return { ok: true as const, code: input.schedule === "none" ? "bulk.schedule_stopped" : "bulk.schedule_saved", nextRunAt: next };
+    return {
+      ok: true as const,
+      code: input.schedule === "none" ? "bulk.schedule_stopped" : "bulk.schedule_saved",
+      nextRunAt: next,
+    };
   });
 }
 
@@ -389,15 +548,33 @@ export async function startDueRuns(db: DB) {
       const current = now();
       const moved = await trx
         .updateTable("bulk_uploads")
-        .set((eb) => ({ next_run_at: nextRunAt(bulk.schedule as "weekly" | "monthly", new Date(bulk.schedule_from!), current).toISOString(), runs: installed ? eb("runs", "+", 1) : eb.ref("runs") }))
+        .set((eb) => ({
+          next_run_at: nextRunAt(
+            bulk.schedule as "weekly" | "monthly",
+            new Date(bulk.schedule_from!),
+            current,
+          ).toISOString(),
+          runs: installed ? eb("runs", "+", 1) : eb.ref("runs"),
+        }))
         .where("id", "=", bulk.id)
         .where("next_run_at", "=", bulk.next_run_at)
         .where("schedule", "=", bulk.schedule)
         .executeTakeFirst();
       // Another worker took this period, or the merchant no longer has the section (the period passes without a run).
       if (Number(moved.numUpdatedRows) !== 1 || !installed) return false;
-      const rows = await trx.selectFrom("bulk_rows").selectAll().where("merchant_id", "=", bulk.merchant_id).where("bulk_id", "=", bulk.id).orderBy("row_number").execute();
-      const run = await startRun(trx, { bulk, rows: rows.map(({ id, bulk_id: _, merchant_id: __, ...row }) => ({ id, row })), kind: "scheduled", actor: null });
+      const rows = await trx
+        .selectFrom("bulk_rows")
+        .selectAll()
+        .where("merchant_id", "=", bulk.merchant_id)
+        .where("bulk_id", "=", bulk.id)
+        .orderBy("row_number")
+        .execute();
+      const run = await startRun(trx, {
+        bulk,
+        rows: rows.map(({ id, bulk_id: _, merchant_id: __, ...row }) => ({ id, row })),
+        kind: "scheduled",
+        actor: null,
+      });
       await recordAudit(trx, {
         merchantId: bulk.merchant_id,
         actor: "system",

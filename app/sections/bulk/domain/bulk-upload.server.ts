@@ -13,7 +13,14 @@ import { DISPLAY_ZONE } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
 import { isSupportedCurrency, parseAmount } from "~/lib/money";
 import { money, type TextParams } from "~/lib/outcome";
-import { decodeCsvBytes, looksLikeZip, parseCsv, readXlsxApart, SpreadsheetError, type SheetRows } from "~/lib/spreadsheet.server";
+import {
+  decodeCsvBytes,
+  looksLikeZip,
+  parseCsv,
+  readXlsxApart,
+  SpreadsheetError,
+  type SheetRows,
+} from "~/lib/spreadsheet.server";
 import { ALL_COLUMNS, BULK_MAX_ROWS, REQUIRED_COLUMNS, type BulkColumn, type Schedule } from "./bulk-columns";
 import { startRun } from "./bulk-runs.server";
 import { nextRunAt } from "./schedule";
@@ -39,17 +46,36 @@ export type UploadChoices = { sendEmail: boolean; sendSms: boolean; schedule: Sc
  * sending by e-mail or SMS and editable amounts may be turned off, and a request without an expiry
  * may get the default one.
  */
-export type RequestRules = { emailNotifications: boolean; smsNotifications: boolean; editableAmount: boolean; defaultExpiryHours: number | null };
+export type RequestRules = {
+  emailNotifications: boolean;
+  smsNotifications: boolean;
+  editableAmount: boolean;
+  defaultExpiryHours: number | null;
+};
 
 /** Nothing turned off, no default expiry. */
-export const UNRESTRICTED_RULES: RequestRules = { emailNotifications: true, smsNotifications: true, editableAmount: true, defaultExpiryHours: null };
+export const UNRESTRICTED_RULES: RequestRules = {
+  emailNotifications: true,
+  smsNotifications: true,
+  editableAmount: true,
+  defaultExpiryHours: null,
+};
 
 export type ReadOutcome =
   | { ok: true; rows: CheckedRow[] }
   | { ok: false; kind: "file"; code: string; params?: TextParams }
-  | { ok: false; kind: "rows"; errors: RowError[]; rowsChecked: number; header: string[]; rows: { number: number; cells: string[] }[] };
+  | {
+      ok: false;
+      kind: "rows";
+      errors: RowError[];
+      rowsChecked: number;
+      header: string[];
+      rows: { number: number; cells: string[] }[];
+    };
 
-export type UploadOutcome = { ok: true; bulkId: number; rows: number; created: number; dispatchLogId: number; repeated?: boolean } | Exclude<ReadOutcome, { ok: true }>;
+export type UploadOutcome =
+  | { ok: true; bulkId: number; rows: number; created: number; dispatchLogId: number; repeated?: boolean }
+  | Exclude<ReadOutcome, { ok: true }>;
 
 const LIMITS: Partial<Record<BulkColumn, number>> = {
   customer_email: 254,
@@ -66,7 +92,14 @@ const LIMITS: Partial<Record<BulkColumn, number>> = {
 };
 const YES = new Set(["1", "yes", "y", "true", "on", "نعم"]);
 const NO = new Set(["0", "no", "n", "false", "off", "لا"]);
-const LANGUAGES: Record<string, Language> = { en: "en", english: "en", ar: "ar", arabic: "ar", "العربية": "ar", "عربي": "ar" };
+const LANGUAGES: Record<string, Language> = {
+  en: "en",
+  english: "en",
+  ar: "ar",
+  arabic: "ar",
+  العربية: "ar",
+  عربي: "ar",
+};
 const EmailSchema = z.email();
 const HttpsUrlSchema = z.url({ protocol: /^https$/ });
 
@@ -89,7 +122,12 @@ async function readSheet(bytes: Buffer): Promise<{ ok: true; rows: SheetRows } |
     try {
       return { ok: true, rows: await readXlsxApart(bytes) };
     } catch (error) {
-      if (error instanceof SpreadsheetError || error instanceof RangeError || (error as { code?: string }).code?.startsWith("Z_")) return { ok: false, code: "bulk.errors.unreadable" };
+      if (
+        error instanceof SpreadsheetError ||
+        error instanceof RangeError ||
+        (error as { code?: string }).code?.startsWith("Z_")
+      )
+        return { ok: false, code: "bulk.errors.unreadable" };
       throw error;
     }
   }
@@ -103,33 +141,60 @@ async function readSheet(bytes: Buffer): Promise<{ ok: true; rows: SheetRows } |
  * Checks every cell of a bulk file against the merchant's currency, country and gateways, as the
  * create form checks one request; answers the rows ready to keep, or every bad cell.
  */
-export async function readBulkFile(db: DB, input: { merchantId: number; bytes: Buffer; choices: UploadChoices; rules?: RequestRules }): Promise<ReadOutcome> {
+export async function readBulkFile(
+  db: DB,
+  input: { merchantId: number; bytes: Buffer; choices: UploadChoices; rules?: RequestRules },
+): Promise<ReadOutcome> {
   const rules = input.rules ?? UNRESTRICTED_RULES;
   // The form's channel, against the merchant's settings, before the file is read.
-  if (input.choices.sendEmail && !rules.emailNotifications) return { ok: false, kind: "file", code: "payment_request.settings.refused.email_notifications" };
-  if (input.choices.sendSms && !rules.smsNotifications) return { ok: false, kind: "file", code: "payment_request.settings.refused.sms_notifications" };
+  if (input.choices.sendEmail && !rules.emailNotifications)
+    return { ok: false, kind: "file", code: "payment_request.settings.refused.email_notifications" };
+  if (input.choices.sendSms && !rules.smsNotifications)
+    return { ok: false, kind: "file", code: "payment_request.settings.refused.sms_notifications" };
   const read = await readSheet(input.bytes);
   if (!read.ok) return { ok: false, kind: "file", code: read.code };
   const [headerRow = [], ...body] = read.rows;
   const header = headerRow.map((name) => name.trim().toLowerCase());
   const missing = REQUIRED_COLUMNS.filter((column) => !header.includes(column));
-  if (missing.length) return { ok: false, kind: "file", code: "bulk.errors.missing_columns", params: { columns: missing.join(", ") } };
+  if (missing.length)
+    return { ok: false, kind: "file", code: "bulk.errors.missing_columns", params: { columns: missing.join(", ") } };
   // A column the upload does not know (a misspelt "expiry_time") would be dropped without a word.
-  const unknown = [...new Set(headerRow.map((name) => name.trim()).filter((name) => name !== "" && !(ALL_COLUMNS as readonly string[]).includes(name.toLowerCase())))];
-  if (unknown.length) return { ok: false, kind: "file", code: "bulk.errors.unknown_columns", params: { columns: unknown.slice(0, 10).join(", ") } };
-  const positions = new Map<BulkColumn, number>(ALL_COLUMNS.filter((column) => header.includes(column)).map((column) => [column, header.indexOf(column)]));
+  const unknown = [
+    ...new Set(
+      headerRow
+        .map((name) => name.trim())
+        .filter((name) => name !== "" && !(ALL_COLUMNS as readonly string[]).includes(name.toLowerCase())),
+    ),
+  ];
+  if (unknown.length)
+    return {
+      ok: false,
+      kind: "file",
+      code: "bulk.errors.unknown_columns",
+      params: { columns: unknown.slice(0, 10).join(", ") },
+    };
+  const positions = new Map<BulkColumn, number>(
+    ALL_COLUMNS.filter((column) => header.includes(column)).map((column) => [column, header.indexOf(column)]),
+  );
 
   // Rows wholly blank (a spreadsheet's trailing lines) are not rows.
-  const rows = body.map((cells, index) => ({ number: index + 2, cells })).filter((row) => row.cells.some((cell) => cell.trim() !== ""));
+  const rows = body
+    .map((cells, index) => ({ number: index + 2, cells }))
+    .filter((row) => row.cells.some((cell) => cell.trim() !== ""));
   if (rows.length === 0) return { ok: false, kind: "file", code: "bulk.errors.no_rows" };
-  if (rows.length > BULK_MAX_ROWS) return { ok: false, kind: "file", code: "bulk.errors.too_many_rows", params: { max: BULK_MAX_ROWS } };
+  if (rows.length > BULK_MAX_ROWS)
+    return { ok: false, kind: "file", code: "bulk.errors.too_many_rows", params: { max: BULK_MAX_ROWS } };
 
   const defaults = await loadMerchantDefaults(db, input.merchantId);
   const gateways = await listMerchantGateways(db, input.merchantId, { enabledOnly: true });
   const usableByCurrency = new Map<string, string[]>();
   const usable = (currency: string) => {
     let codes = usableByCurrency.get(currency);
-    if (!codes) usableByCurrency.set(currency, (codes = gateways.filter((gateway) => supportsCurrency(gateway, currency)).map((gateway) => gateway.code)));
+    if (!codes)
+      usableByCurrency.set(
+        currency,
+        (codes = gateways.filter((gateway) => supportsCurrency(gateway, currency)).map((gateway) => gateway.code)),
+      );
     return codes;
   };
   const current = now();
@@ -142,7 +207,8 @@ export async function readBulkFile(db: DB, input: { merchantId: number; bytes: B
       const at = positions.get(column);
       return at === undefined ? "" : (cells[at] ?? "").trim();
     };
-    const fail = (column: BulkColumn, code: string, params?: TextParams) => rowErrors.push({ row: number, column, code, ...(params ? { params } : {}) });
+    const fail = (column: BulkColumn, code: string, params?: TextParams) =>
+      rowErrors.push({ row: number, column, code, ...(params ? { params } : {}) });
     const text = (column: BulkColumn) => {
       const value = cell(column);
       if (value.length > (LIMITS[column] ?? 500)) {
@@ -211,23 +277,40 @@ export async function readBulkFile(db: DB, input: { merchantId: number; bytes: B
     // Blank: every gateway of the merchant that takes the row's currency.
     const codesText = text("pg_codes");
     const offered = usable(currency);
-    let codes = [...new Set(codesText.split(/[|,]/).map((code) => code.trim()).filter(Boolean))];
+    let codes = [
+      ...new Set(
+        codesText
+          .split(/[|,]/)
+          .map((code) => code.trim())
+          .filter(Boolean),
+      ),
+    ];
     if (codes.length === 0) {
       codes = offered;
       if (codes.length === 0) fail("pg_codes", "payment_request.errors.gateways_required");
-    } else if (codes.some((code) => !offered.includes(code))) fail("pg_codes", "payment_request.errors.gateway_unavailable");
+    } else if (codes.some((code) => !offered.includes(code)))
+      fail("pg_codes", "payment_request.errors.gateway_unavailable");
 
     // A row may ask for a channel itself; otherwise it gets the form's choice where it has the contact.
     const sendEmail = flag("send_email");
     const sendSms = flag("send_sms");
     if (sendEmail === true && !email) fail("customer_email", "payment_request.errors.email_for_sending");
     if (sendSms === true && !phoneText) fail("customer_phone", "payment_request.errors.phone_for_sending");
-    if (sendEmail === true && !rules.emailNotifications) fail("send_email", "payment_request.settings.refused.email_notifications");
-    if (sendSms === true && !rules.smsNotifications) fail("send_sms", "payment_request.settings.refused.sms_notifications");
+    if (sendEmail === true && !rules.emailNotifications)
+      fail("send_email", "payment_request.settings.refused.email_notifications");
+    if (sendSms === true && !rules.smsNotifications)
+      fail("send_sms", "payment_request.settings.refused.sms_notifications");
     // A row to be sent that has no address for any of its channels would make a request nobody is sent.
     const wantsEmail = sendEmail ?? input.choices.sendEmail;
     const wantsSms = sendSms ?? input.choices.sendSms;
-    if ((wantsEmail || wantsSms) && !(wantsEmail && email) && !(wantsSms && phoneText) && sendEmail !== true && sendSms !== true && (email || phoneText)) {
+    if (
+      (wantsEmail || wantsSms) &&
+      !(wantsEmail && email) &&
+      !(wantsSms && phoneText) &&
+      sendEmail !== true &&
+      sendSms !== true &&
+      (email || phoneText)
+    ) {
       if (wantsEmail) fail("customer_email", "bulk.errors.no_email_for_channel");
       else fail("customer_phone", "bulk.errors.no_phone_for_channel");
     }
@@ -243,9 +326,22 @@ export async function readBulkFile(db: DB, input: { merchantId: number; bytes: B
     if (editable && !rules.editableAmount) fail("editable_amount", "payment_request.settings.refused.editable_amount");
     let bounds: { min: number; max: number } | null = null;
     if (editable && amount !== null) {
-      const result = checkBounds({ amount, currency, min: text("min_amount") || undefined, max: text("max_amount") || undefined });
+      const result = checkBounds({
+        amount,
+        currency,
+        min: text("min_amount") || undefined,
+        max: text("max_amount") || undefined,
+      });
       if (result.ok) bounds = result.bounds;
-      else for (const refusal of result.refusals) fail(refusal.field, refusal.code, refusal.code === "payment_request.errors.above_cap" ? { cap: money(editableAmountCap(currency), currency) } : refusal.params);
+      else
+        for (const refusal of result.refusals)
+          fail(
+            refusal.field,
+            refusal.code,
+            refusal.code === "payment_request.errors.above_cap"
+              ? { cap: money(editableAmountCap(currency), currency) }
+              : refusal.params,
+          );
     }
 
     if (rowErrors.length || amount === null) {
@@ -287,7 +383,15 @@ const BATCH = 500;
  */
 export async function createBulk(
   db: DB,
-  input: { merchantId: number; user: { id: number; username: string }; fileName: string; rows: readonly CheckedRow[]; choices: UploadChoices; baseUrl: string; uploadToken?: string },
+  input: {
+    merchantId: number;
+    user: { id: number; username: string };
+    fileName: string;
+    rows: readonly CheckedRow[];
+    choices: UploadChoices;
+    baseUrl: string;
+    uploadToken?: string;
+  },
 ): Promise<{ bulkId: number; rows: number; created: number; dispatchLogId: number; repeated?: boolean }> {
   return writeTransaction(db, async (trx) => {
     const createdAt = nowIso();
@@ -306,7 +410,10 @@ export async function createBulk(
         base_url: input.baseUrl,
         schedule: input.choices.schedule,
         schedule_from: recurring ? createdAt : null,
-        next_run_at: input.choices.schedule === "none" ? null : nextRunAt(input.choices.schedule, new Date(createdAt), new Date(createdAt)).toISOString(),
+        next_run_at:
+          input.choices.schedule === "none"
+            ? null
+            : nextRunAt(input.choices.schedule, new Date(createdAt), new Date(createdAt)).toISOString(),
         runs: 1,
         created_at: createdAt,
         ended_at: null,
@@ -349,10 +456,27 @@ export async function createBulk(
 
 /** The bulk an upload form's one-time token already made, as an upload answers it; undefined when none did. */
 export async function findUploadByToken(db: DB, merchantId: number, uploadToken: string) {
-  const bulk = await db.selectFrom("bulk_uploads").select(["id", "row_count"]).where("merchant_id", "=", merchantId).where("upload_token", "=", uploadToken).executeTakeFirst();
+  const bulk = await db
+    .selectFrom("bulk_uploads")
+    .select(["id", "row_count"])
+    .where("merchant_id", "=", merchantId)
+    .where("upload_token", "=", uploadToken)
+    .executeTakeFirst();
   if (!bulk) return undefined;
-  const run = await db.selectFrom("bulk_dispatch_logs").select(["id", "requests_created"]).where("merchant_id", "=", merchantId).where("bulk_id", "=", bulk.id).orderBy("id").executeTakeFirstOrThrow();
-  return { bulkId: bulk.id, rows: bulk.row_count, created: run.requests_created, dispatchLogId: run.id, repeated: true };
+  const run = await db
+    .selectFrom("bulk_dispatch_logs")
+    .select(["id", "requests_created"])
+    .where("merchant_id", "=", merchantId)
+    .where("bulk_id", "=", bulk.id)
+    .orderBy("id")
+    .executeTakeFirstOrThrow();
+  return {
+    bulkId: bulk.id,
+    rows: bulk.row_count,
+    created: run.requests_created,
+    dispatchLogId: run.id,
+    repeated: true,
+  };
 }
 
 /**
@@ -361,7 +485,16 @@ export async function findUploadByToken(db: DB, merchantId: number, uploadToken:
  */
 export async function uploadBulk(
   db: DB,
-  input: { merchantId: number; user: { id: number; username: string }; fileName: string; bytes: Buffer; choices: UploadChoices; baseUrl: string; rules?: RequestRules; uploadToken?: string },
+  input: {
+    merchantId: number;
+    user: { id: number; username: string };
+    fileName: string;
+    bytes: Buffer;
+    choices: UploadChoices;
+    baseUrl: string;
+    rules?: RequestRules;
+    uploadToken?: string;
+  },
 ): Promise<UploadOutcome> {
   if (input.uploadToken) {
     const first = await findUploadByToken(db, input.merchantId, input.uploadToken);

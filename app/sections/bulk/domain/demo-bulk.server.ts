@@ -12,9 +12,18 @@ export const DEMO_BULK_JOB = "bulk_demo_upload";
  * (the mails and text messages are in the demo mailbox). Once: a merchant with a bulk already has it.
  */
 export async function seedDemoBulk(db: DB, payload: { merchantId: number; userId: number }, baseUrl: string) {
-  const existing = await db.selectFrom("bulk_uploads").select("id").where("merchant_id", "=", payload.merchantId).executeTakeFirst();
+  const existing = await db
+    .selectFrom("bulk_uploads")
+    .select("id")
+    .where("merchant_id", "=", payload.merchantId)
+    .executeTakeFirst();
   if (existing) return;
-  const user = await db.selectFrom("users").select(["id", "username"]).where("id", "=", payload.userId).where("merchant_id", "=", payload.merchantId).executeTakeFirst();
+  const user = await db
+    .selectFrom("users")
+    .select(["id", "username"])
+    .where("id", "=", payload.userId)
+    .where("merchant_id", "=", payload.merchantId)
+    .executeTakeFirst();
   if (!user) return;
   const bytes = Buffer.from(toCsv(exampleRows("all_fields")), "utf8");
   const outcome = await uploadBulk(db, {

@@ -12,9 +12,21 @@ export const ERROR_REPORT_KEPT_MS = 60 * 60_000;
 
 /** Keeps a report and answers its token; reports past their time are removed on the way. */
 export async function keepErrorReport(db: DB, input: { merchantId: number; fileName: string; content: string }) {
-  await db.deleteFrom("bulk_error_reports").where("created_at", "<", addMs(now(), -ERROR_REPORT_KEPT_MS).toISOString()).execute();
+  await db
+    .deleteFrom("bulk_error_reports")
+    .where("created_at", "<", addMs(now(), -ERROR_REPORT_KEPT_MS).toISOString())
+    .execute();
   const token = randomBytes(24).toString("base64url");
-  await db.insertInto("bulk_error_reports").values({ merchant_id: input.merchantId, token, file_name: input.fileName.slice(0, 200), content: input.content, created_at: nowIso() }).execute();
+  await db
+    .insertInto("bulk_error_reports")
+    .values({
+      merchant_id: input.merchantId,
+      token,
+      file_name: input.fileName.slice(0, 200),
+      content: input.content,
+      created_at: nowIso(),
+    })
+    .execute();
   return token;
 }
 

@@ -10,7 +10,8 @@ import type { Schedule } from "./bulk-columns";
  */
 export function nextRunAt(schedule: Exclude<Schedule, "none">, from: Date, after: Date): Date {
   const start = DateTime.fromJSDate(from, { zone: DISPLAY_ZONE });
-  const step = (count: number) => (schedule === "weekly" ? start.plus({ weeks: count }) : start.plus({ months: count }));
+  const step = (count: number) =>
+    schedule === "weekly" ? start.plus({ weeks: count }) : start.plus({ months: count });
   // A first guess near the answer, then forward one period at a time.
   const periodMs = schedule === "weekly" ? 7 * 86_400_000 : 28 * 86_400_000;
   let count = Math.max(1, Math.floor((after.getTime() - from.getTime()) / periodMs) - 1);

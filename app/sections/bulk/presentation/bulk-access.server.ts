@@ -17,7 +17,13 @@ export async function requireBulkPage(context: Context, request: Request, params
   await requireSection(context, auth, "bulk", "upload");
   requirePermission(auth, BULK_PERMISSION);
   const lang: Language = isLanguage(params.lang) ? params.lang : "en";
-  return { auth, db: getDbFrom(context), lang, merchantId: auth.user.merchantId, actor: { id: auth.user.id, username: auth.user.username } };
+  return {
+    auth,
+    db: getDbFrom(context),
+    lang,
+    merchantId: auth.user.merchantId,
+    actor: { id: auth.user.id, username: auth.user.username },
+  };
 }
 
 /**
@@ -27,7 +33,8 @@ export async function requireBulkPage(context: Context, request: Request, params
 export async function requireBulkApi(request: Request, context: Context) {
   const { user: person } = await requireApiUser(request, context, { apiKey: true });
   const db = getDbFrom(context);
-  if (!hasFeature(await loadAvailableSections(db, person.merchantId), "bulk", "upload")) throw apiDetail(request, "api.not_found", 404);
+  if (!hasFeature(await loadAvailableSections(db, person.merchantId), "bulk", "upload"))
+    throw apiDetail(request, "api.not_found", 404);
   const user = userOnPlugin(person, "bulk");
   if (!user) throw apiDetail(request, "api.not_found", 404);
   requireApiPermission(request, user, BULK_PERMISSION);

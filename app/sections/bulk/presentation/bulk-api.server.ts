@@ -25,7 +25,14 @@ export function serializeBulk(bulk: BulkListRow | BulkSummary) {
     created_by: bulk.created_by_name,
     created_at: bulk.created_at,
     ended_at: bulk.ended_at,
-    ...("collected" in bulk ? { amount_collected: bulk.collected.map((entry) => ({ currency_code: entry.currency, value: toDecimalString(entry.amount, entry.currency) })) } : {}),
+    ...("collected" in bulk
+      ? {
+          amount_collected: bulk.collected.map((entry) => ({
+            currency_code: entry.currency,
+            value: toDecimalString(entry.amount, entry.currency),
+          })),
+        }
+      : {}),
   };
 }
 

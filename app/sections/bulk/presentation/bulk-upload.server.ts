@@ -12,7 +12,12 @@ import { loadSettingsOf } from "~/web/admin-sections.server";
 /** A bad cell in the reader's language, as the page's list and the API's `rows` show it. */
 export type WordedRowError = { row: number; column: string; cell: string; message: string };
 
-const FILE_KEYS = { chooseFile: "bulk.errors.choose_file", emptyFile: "bulk.errors.empty_file", tooLarge: "bulk.errors.too_large", fileType: "bulk.errors.file_type" };
+const FILE_KEYS = {
+  chooseFile: "bulk.errors.choose_file",
+  emptyFile: "bulk.errors.empty_file",
+  tooLarge: "bulk.errors.too_large",
+  fileType: "bulk.errors.file_type",
+};
 
 export const CHANNELS = ["email", "sms", "email_sms", "none"] as const;
 
@@ -52,7 +57,8 @@ export async function loadRequestRules(db: DB, merchantId: number): Promise<Requ
 /** A spreadsheet's name of a column: A, B, … Z, AA, AB… */
 function columnLetter(index: number): string {
   let name = "";
-  for (let rest = index + 1; rest > 0; rest = Math.floor((rest - 1) / 26)) name = String.fromCharCode(65 + ((rest - 1) % 26)) + name;
+  for (let rest = index + 1; rest > 0; rest = Math.floor((rest - 1) / 26))
+    name = String.fromCharCode(65 + ((rest - 1) % 26)) + name;
   return name;
 }
 
@@ -63,7 +69,15 @@ function columnLetter(index: number): string {
  */
 export async function uploadBulkFile(
   db: DB,
-  input: { merchantId: number; user: { id: number; username: string }; file: FormDataEntryValue | null; choices: UploadChoices; lang: Language; baseUrl: string; uploadToken?: string },
+  input: {
+    merchantId: number;
+    user: { id: number; username: string };
+    file: FormDataEntryValue | null;
+    choices: UploadChoices;
+    lang: Language;
+    baseUrl: string;
+    uploadToken?: string;
+  },
 ) {
   const t = translator(input.lang);
   const checked = checkUploadedFile(input.file, { maxBytes: BULK_MAX_BYTES, keys: FILE_KEYS }, input.lang);
@@ -80,7 +94,8 @@ export async function uploadBulkFile(
     uploadToken: input.uploadToken,
   });
   if (outcome.ok) return { ...outcome, message: t("bulk.uploaded", { count: outcome.rows }) };
-  if (outcome.kind === "file") return { ok: false as const, file: [describe(outcome.code, outcome.params, input.lang)] };
+  if (outcome.kind === "file")
+    return { ok: false as const, file: [describe(outcome.code, outcome.params, input.lang)] };
   const header = outcome.header.map((name) => name.trim().toLowerCase());
   const cellsByRow = new Map(outcome.rows.map((row) => [row.number, row.cells]));
   const rows: (WordedRowError & { value: string })[] = outcome.errors.map((error: RowError) => {
@@ -93,8 +108,23 @@ export async function uploadBulkFile(
       message: describe(error.code, error.params, input.lang),
     };
   });
-  const report = toCsv([[t("bulk.report.row"), t("bulk.report.column"), t("bulk.report.cell"), t("bulk.report.value"), t("bulk.report.error")], ...rows.map((row) => [String(row.row), row.column, row.cell, row.value, row.message])]);
-  return { ok: false as const, rows: rows.map(({ value: _, ...row }) => row), rowsChecked: outcome.rowsChecked, report, fileName: file.name };
+  const report = toCsv([
+    [
+      t("bulk.report.row"),
+      t("bulk.report.column"),
+      t("bulk.report.cell"),
+      t("bulk.report.value"),
+      t("bulk.report.error"),
+    ],
+    ...rows.map((row) => [String(row.row), row.column, row.cell, row.value, row.message]),
+  ]);
+  return {
+    ok: false as const,
+    rows: rows.map(({ value: _, ...row }) => row),
+    rowsChecked: outcome.rowsChecked,
+    report,
+    fileName: file.name,
+  };
 }
 
 /** A transaction log's error in the reader's language: ours are translation keys; a mail relay's words are shown as they came. */

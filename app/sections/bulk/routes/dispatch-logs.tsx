@@ -18,7 +18,14 @@ export function meta({ params }: Route.MetaArgs) {
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { db, lang, merchantId } = await requireBulkPage(context, request, params);
   const bulkId = idOf(params.bulkId);
-  const bulk = bulkId ? await db.selectFrom("bulk_uploads").select(["id", "file_name"]).where("id", "=", bulkId).where("merchant_id", "=", merchantId).executeTakeFirst() : undefined;
+  const bulk = bulkId
+    ? await db
+        .selectFrom("bulk_uploads")
+        .select(["id", "file_name"])
+        .where("id", "=", bulkId)
+        .where("merchant_id", "=", merchantId)
+        .executeTakeFirst()
+    : undefined;
   if (!bulk) notFound();
   return { lang, bulk, runs: await listDispatchLogs(db, merchantId, bulk.id) };
 }
@@ -31,7 +38,10 @@ export default function DispatchLogs() {
   return (
     <Stack maw={1100}>
       <BulkTrail lang={lang} bulk={bulk} />
-      <PageHeader title={t("bulk.dispatch_logs.title")} description={t("bulk.dispatch_logs.description", { file: bulk.file_name })}>
+      <PageHeader
+        title={t("bulk.dispatch_logs.title")}
+        description={t("bulk.dispatch_logs.description", { file: bulk.file_name })}
+      >
         {running ? <RefreshLink /> : null}
       </PageHeader>
       <DataTable
@@ -49,12 +59,36 @@ export default function DispatchLogs() {
               </Anchor>
             ),
           },
-          { key: "status", header: t("bulk.dispatch_logs.columns.status"), cell: (run) => <RunStatusBadge status={run.status} /> },
-          { key: "requests", header: t("bulk.dispatch_logs.columns.requests"), cell: (run) => formatCount(run.requests_created, lang) },
+          {
+            key: "status",
+            header: t("bulk.dispatch_logs.columns.status"),
+            cell: (run) => <RunStatusBadge status={run.status} />,
+          },
+          {
+            key: "requests",
+            header: t("bulk.dispatch_logs.columns.requests"),
+            cell: (run) => formatCount(run.requests_created, lang),
+          },
           { key: "total", header: t("bulk.dispatch_logs.columns.total"), cell: (run) => formatCount(run.total, lang) },
           { key: "sent", header: t("bulk.dispatch_logs.columns.sent"), cell: (run) => formatCount(run.sent, lang) },
-          { key: "failed", header: t("bulk.dispatch_logs.columns.failed"), cell: (run) => formatCount(run.failed, lang) },
-          { key: "progress", header: t("bulk.columns.progress"), cell: (run) => <SendProgress sent={run.sent} failed={run.failed} total={run.total} dispatching={run.status !== "finished"} lang={lang} /> },
+          {
+            key: "failed",
+            header: t("bulk.dispatch_logs.columns.failed"),
+            cell: (run) => formatCount(run.failed, lang),
+          },
+          {
+            key: "progress",
+            header: t("bulk.columns.progress"),
+            cell: (run) => (
+              <SendProgress
+                sent={run.sent}
+                failed={run.failed}
+                total={run.total}
+                dispatching={run.status !== "finished"}
+                lang={lang}
+              />
+            ),
+          },
           {
             key: "started",
             header: t("bulk.dispatch_logs.columns.started"),
@@ -68,7 +102,12 @@ export default function DispatchLogs() {
               </>
             ),
           },
-          { key: "finished", header: t("bulk.dispatch_logs.columns.finished"), nowrap: true, cell: (run) => (run.finished_at ? formatListDateTime(run.finished_at, lang) : "—") },
+          {
+            key: "finished",
+            header: t("bulk.dispatch_logs.columns.finished"),
+            nowrap: true,
+            cell: (run) => (run.finished_at ? formatListDateTime(run.finished_at, lang) : "—"),
+          },
         ]}
       />
     </Stack>

@@ -24,14 +24,26 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { db, lang, merchantId } = await requireBulkPage(context, request, params);
   const bulkId = idOf(params.bulkId);
   const runId = idOf(params.dispatchLogId);
-  const bulk = bulkId ? await db.selectFrom("bulk_uploads").select(["id", "file_name"]).where("id", "=", bulkId).where("merchant_id", "=", merchantId).executeTakeFirst() : undefined;
+  const bulk = bulkId
+    ? await db
+        .selectFrom("bulk_uploads")
+        .select(["id", "file_name"])
+        .where("id", "=", bulkId)
+        .where("merchant_id", "=", merchantId)
+        .executeTakeFirst()
+    : undefined;
   const run = bulk && runId ? await loadDispatchLog(db, merchantId, bulk.id, runId) : undefined;
   if (!bulk || !run) notFound();
   const search = new URL(request.url).searchParams;
-  const result = (LOG_RESULTS as readonly string[]).includes(search.get("result") ?? "") ? (search.get("result") as (typeof LOG_RESULTS)[number]) : undefined;
+  const result = (LOG_RESULTS as readonly string[]).includes(search.get("result") ?? "")
+    ? (search.get("result") as (typeof LOG_RESULTS)[number])
+    : undefined;
   const requested = Number(search.get("page") ?? "1");
   const page = Number.isInteger(requested) && requested > 0 && requested < 100_000 ? requested : 1;
-  const [list, resendable] = await Promise.all([listTransactionLogs(db, merchantId, run.id, { result, limit: PER_PAGE, offset: (page - 1) * PER_PAGE }), countResendable(db, merchantId, bulk.id)]);
+  const [list, resendable] = await Promise.all([
+    listTransactionLogs(db, merchantId, run.id, { result, limit: PER_PAGE, offset: (page - 1) * PER_PAGE }),
+    countResendable(db, merchantId, bulk.id),
+  ]);
   return {
     lang,
     bulk,
@@ -53,7 +65,10 @@ export default function TransactionLogs() {
   return (
     <Stack maw={1100}>
       <BulkTrail lang={lang} bulk={bulk} run={run} />
-      <PageHeader title={t("bulk.transaction_logs.title", { run: `${t(`bulk.run_kinds.${run.kind}`)} #${run.id}` })} description={t("bulk.transaction_logs.description", { file: bulk.file_name })}>
+      <PageHeader
+        title={t("bulk.transaction_logs.title", { run: `${t(`bulk.run_kinds.${run.kind}`)} #${run.id}` })}
+        description={t("bulk.transaction_logs.description", { file: bulk.file_name })}
+      >
         <Form method="post" action={`/${lang}/bulk/uploads/${bulk.id}`}>
           <input type="hidden" name="intent" value="resend" />
           <Button type="submit" color="orange" disabled={resendable === 0}>
@@ -70,7 +85,10 @@ export default function TransactionLogs() {
               name="result"
               label={t("bulk.transaction_logs.filter")}
               defaultValue={result}
-              data={[{ value: "", label: t("bulk.transaction_logs.all") }, ...LOG_RESULTS.map((value) => ({ value, label: t(`bulk.results.${value}`) }))]}
+              data={[
+                { value: "", label: t("bulk.transaction_logs.all") },
+                ...LOG_RESULTS.map((value) => ({ value, label: t(`bulk.results.${value}`) })),
+              ]}
             />
             <Button type="submit" variant="light">
               {t("bulk.transaction_logs.apply")}
@@ -85,10 +103,33 @@ export default function TransactionLogs() {
         minWidth={900}
         columns={[
           { key: "row", header: t("bulk.transaction_logs.columns.row"), cell: (log) => log.row_number },
-          { key: "recipient", header: t("bulk.transaction_logs.columns.recipient"), cell: (log) => <span dir="ltr">{log.recipient}</span> },
-          { key: "channel", header: t("bulk.transaction_logs.columns.channel"), cell: (log) => t(`bulk.channel_names.${log.channel}`) },
-          { key: "result", header: t("bulk.transaction_logs.columns.result"), cell: (log) => <ResultBadge result={log.result} /> },
-          { key: "error", header: t("bulk.transaction_logs.columns.error"), cell: (log) => (log.error ? <Text size="sm" c="red.8">{log.error}</Text> : "—") },
+          {
+            key: "recipient",
+            header: t("bulk.transaction_logs.columns.recipient"),
+            cell: (log) => <span dir="ltr">{log.recipient}</span>,
+          },
+          {
+            key: "channel",
+            header: t("bulk.transaction_logs.columns.channel"),
+            cell: (log) => t(`bulk.channel_names.${log.channel}`),
+          },
+          {
+            key: "result",
+            header: t("bulk.transaction_logs.columns.result"),
+            cell: (log) => <ResultBadge result={log.result} />,
+          },
+          {
+            key: "error",
+            header: t("bulk.transaction_logs.columns.error"),
+            cell: (log) =>
+              log.error ? (
+                <Text size="sm" c="red.8">
+                  {log.error}
+                </Text>
+              ) : (
+                "—"
+              ),
+          },
           {
             key: "transaction",
             header: t("bulk.transaction_logs.columns.transaction"),
@@ -98,10 +139,19 @@ export default function TransactionLogs() {
               </Anchor>
             ),
           },
-          { key: "sent_at", header: t("bulk.transaction_logs.columns.sent_at"), nowrap: true, cell: (log) => (log.sent_at ? formatListDateTime(log.sent_at, lang) : "—") },
+          {
+            key: "sent_at",
+            header: t("bulk.transaction_logs.columns.sent_at"),
+            nowrap: true,
+            cell: (log) => (log.sent_at ? formatListDateTime(log.sent_at, lang) : "—"),
+          },
         ]}
       />
-      <ListPagination page={page} pages={pages} count={t("bulk.transaction_logs.count", { count: formatCount(count, lang) })} />
+      <ListPagination
+        page={page}
+        pages={pages}
+        count={t("bulk.transaction_logs.count", { count: formatCount(count, lang) })}
+      />
     </Stack>
   );
 }

@@ -30,7 +30,10 @@ async function loadPage({ context, request, params }: Route.LoaderArgs | Route.A
 /** A bulk's figures (rows, requests created, messages sent, requests paid, amount collected), its schedule, and resending what failed. */
 export async function loader(args: Route.LoaderArgs) {
   const { db, lang, merchantId, bulk } = await loadPage(args);
-  const [resendable, defaults] = await Promise.all([countResendable(db, merchantId, bulk.id), loadMerchantDefaults(db, merchantId)]);
+  const [resendable, defaults] = await Promise.all([
+    countResendable(db, merchantId, bulk.id),
+    loadMerchantDefaults(db, merchantId),
+  ]);
   return { lang, bulk, resendable, currency: defaults.currency };
 }
 
@@ -42,14 +45,20 @@ export async function action(args: Route.ActionArgs) {
     case "resend": {
       const outcome = await resendFailed(db, { merchantId, bulkId: bulk.id, actor });
       if (!outcome.ok) return data({ intent: "resend", error: outcome.code }, { status: 400 });
-      return redirect(`${here}/dispatch-logs/${outcome.dispatchLogId}/transaction-logs`, { status: 303, headers: { "Set-Cookie": flashCookie({ kind: "success", message: "bulk.resend_started" }) } });
+      return redirect(`${here}/dispatch-logs/${outcome.dispatchLogId}/transaction-logs`, {
+        status: 303,
+        headers: { "Set-Cookie": flashCookie({ kind: "success", message: "bulk.resend_started" }) },
+      });
     }
     case "schedule": {
       const schedule = form.get("schedule");
       if (!isSchedule(schedule)) return data({ intent: "schedule", error: "bulk.errors.schedule" }, { status: 400 });
       const outcome = await changeSchedule(db, { merchantId, bulkId: bulk.id, schedule, actor });
       if (!outcome.ok) return data({ intent: "schedule", error: outcome.code }, { status: 400 });
-      return redirect(here, { status: 303, headers: { "Set-Cookie": flashCookie({ kind: "success", message: outcome.code }) } });
+      return redirect(here, {
+        status: 303,
+        headers: { "Set-Cookie": flashCookie({ kind: "success", message: outcome.code }) },
+      });
     }
     default:
       return data({ intent: "unknown", error: "bulk.errors.unknown_intent" }, { status: 400 });
@@ -62,7 +71,9 @@ export default function BulkSummary() {
   const answer = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   useRefreshWhile(bulk.dispatching);
-  const collected = bulk.collected.length ? bulk.collected.map((entry) => formatAmount(entry.amount, entry.currency, lang)).join(" · ") : formatAmount(0, currency, lang);
+  const collected = bulk.collected.length
+    ? bulk.collected.map((entry) => formatAmount(entry.amount, entry.currency, lang)).join(" · ")
+    : formatAmount(0, currency, lang);
   const figures = [
     { key: "rows", value: formatCount(bulk.row_count, lang) },
     { key: "created", value: formatCount(bulk.created, lang) },
@@ -73,7 +84,13 @@ export default function BulkSummary() {
   return (
     <Stack maw={1100}>
       <BulkTrail lang={lang} />
-      <PageHeader title={bulk.file_name} description={t("bulk.summary.description", { at: formatDateTime(bulk.created_at, lang), by: bulk.created_by_name })}>
+      <PageHeader
+        title={bulk.file_name}
+        description={t("bulk.summary.description", {
+          at: formatDateTime(bulk.created_at, lang),
+          by: bulk.created_by_name,
+        })}
+      >
         <Group gap="sm">
           <Button component={Link} to={`/${lang}/bulk/uploads/${bulk.id}/dispatch-logs`} variant="light">
             {t("bulk.dispatch_logs.title")}
@@ -101,7 +118,13 @@ export default function BulkSummary() {
             <Title order={2} fz="h4" mb="xs">
               {t("bulk.summary.sending")}
             </Title>
-            <SendProgress sent={bulk.sent} failed={bulk.failed} total={bulk.messages} dispatching={bulk.dispatching} lang={lang} />
+            <SendProgress
+              sent={bulk.sent}
+              failed={bulk.failed}
+              total={bulk.messages}
+              dispatching={bulk.dispatching}
+              lang={lang}
+            />
             <Text size="sm" mt="xs">
               {t("bulk.summary.failed", { count: bulk.failed })}
             </Text>
@@ -138,7 +161,10 @@ export default function BulkSummary() {
               label={t("bulk.schedule_label")}
               defaultValue={bulk.schedule}
               error={answer?.intent === "schedule" ? t(answer.error) : undefined}
-              data={(["none", "weekly", "monthly"] as const).map((schedule) => ({ value: schedule, label: t(`bulk.schedule_choices.${schedule}`) }))}
+              data={(["none", "weekly", "monthly"] as const).map((schedule) => ({
+                value: schedule,
+                label: t(`bulk.schedule_choices.${schedule}`),
+              }))}
             />
             <Button type="submit" variant="light" disabled={busy}>
               {t("bulk.save_schedule")}

@@ -26,7 +26,12 @@ const PER_PAGE = 20;
 /** Bad cells listed on the page; the error file holds them all. */
 const SHOWN_ERRORS = 200;
 const EXAMPLE_PATH = "/api/v1/plugins/bulk/upload/example";
-const EXAMPLE_KEYS = { title: "bulk.examples_title", hint: "bulk.examples_hint", required: "bulk.example_required", all: "bulk.example_all" };
+const EXAMPLE_KEYS = {
+  title: "bulk.examples_title",
+  hint: "bulk.examples_hint",
+  required: "bulk.example_required",
+  all: "bulk.example_all",
+};
 const COLUMNS_KEYS = { title: "bulk.columns_title", required: "bulk.required", columnHelp: "bulk.column_help" };
 const ROW_ERRORS_KEYS = {
   title: "bulk.rows_title",
@@ -50,17 +55,35 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const list = await listBulks(db, merchantId, { limit: PER_PAGE, offset: (page - 1) * PER_PAGE });
   // The form's one-time token: posted twice (a double click, a refresh), it makes one bulk.
   const uploadToken = randomBytes(18).toString("base64url");
-  return { lang, page, pages: Math.max(1, Math.ceil(list.count / PER_PAGE)), count: list.count, bulks: list.results, uploadToken };
+  return {
+    lang,
+    page,
+    pages: Math.max(1, Math.ceil(list.count / PER_PAGE)),
+    count: list.count,
+    bulks: list.results,
+    uploadToken,
+  };
 }
 
 export async function action({ context, request, params }: Route.ActionArgs) {
   const { db, lang, merchantId, actor } = await requireBulkPage(context, request, params);
   if (Number(request.headers.get("Content-Length") ?? 0) > BULK_MAX_BYTES + 64 * 1024) {
-    return data({ file: [translator(lang)("bulk.errors.too_large", { max: BULK_MAX_BYTES / 1024 / 1024 })] }, { status: 400 });
+    return data(
+      { file: [translator(lang)("bulk.errors.too_large", { max: BULK_MAX_BYTES / 1024 / 1024 })] },
+      { status: 400 },
+    );
   }
   const form = await readFormData(request);
-  const values = { channel: String(form.get("channel") ?? "email"), schedule: String(form.get("schedule") ?? "none"), language: String(form.get("language") ?? lang) };
-  const parsed = UploadChoicesSchema.safeParse({ channel: form.get("channel") || undefined, schedule: form.get("schedule") || undefined, language: form.get("language") || undefined });
+  const values = {
+    channel: String(form.get("channel") ?? "email"),
+    schedule: String(form.get("schedule") ?? "none"),
+    language: String(form.get("language") ?? lang),
+  };
+  const parsed = UploadChoicesSchema.safeParse({
+    channel: form.get("channel") || undefined,
+    schedule: form.get("schedule") || undefined,
+    language: form.get("language") || undefined,
+  });
   if (!parsed.success) {
     const errors: UploadFormErrors = {};
     for (const issue of parsed.error.issues) errors[String(issue.path[0]) as keyof UploadFormErrors] = [issue.message];
@@ -77,12 +100,23 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       baseUrl: platformAddresses(request).publicBaseUrl,
       uploadToken: token.success ? token.data : undefined,
     });
-    if (outcome.ok) return redirect(`/${lang}/bulk/uploads/${outcome.bulkId}`, { status: 303, headers: { "Set-Cookie": flashCookie({ kind: "success", message: "bulk.upload_done" }) } });
+    if (outcome.ok)
+      return redirect(`/${lang}/bulk/uploads/${outcome.bulkId}`, {
+        status: 303,
+        headers: { "Set-Cookie": flashCookie({ kind: "success", message: "bulk.upload_done" }) },
+      });
     if ("file" in outcome) return data({ values, errors: { file: outcome.file } }, { status: 400 });
     // The error file stays on the server a short while; the page links to it.
     const reportToken = await keepErrorReport(db, { merchantId, fileName: outcome.fileName, content: outcome.report });
     return data(
-      { values, errors: {}, rows: outcome.rows.slice(0, SHOWN_ERRORS), errorCount: outcome.rows.length, rowsChecked: outcome.rowsChecked, reportUrl: `/${lang}/bulk/uploads/error-report/${reportToken}` },
+      {
+        values,
+        errors: {},
+        rows: outcome.rows.slice(0, SHOWN_ERRORS),
+        errorCount: outcome.rows.length,
+        rowsChecked: outcome.rowsChecked,
+        reportUrl: `/${lang}/bulk/uploads/error-report/${reportToken}`,
+      },
       { status: 400 },
     );
   } catch (error) {
@@ -102,7 +136,16 @@ export default function BulkUploads() {
   return (
     <Stack maw={1100}>
       <PageHeader title={t("bulk.uploads.title")} description={t("bulk.uploads.description")} />
-      {rows ? <RowErrors id="bulk-errors" rows={rows.rows} errorCount={rows.errorCount} rowsChecked={rows.rowsChecked} report={{ href: rows.reportUrl }} keys={ROW_ERRORS_KEYS} /> : null}
+      {rows ? (
+        <RowErrors
+          id="bulk-errors"
+          rows={rows.rows}
+          errorCount={rows.errorCount}
+          rowsChecked={rows.rowsChecked}
+          report={{ href: rows.reportUrl }}
+          keys={ROW_ERRORS_KEYS}
+        />
+      ) : null}
       {answer && "failed" in answer ? <UploadFailedNotice /> : null}
       <ExampleFiles path={EXAMPLE_PATH} keys={EXAMPLE_KEYS} />
       <UploadForm values={values} errors={errors} lang={lang} uploadToken={uploadToken} />
@@ -128,8 +171,31 @@ export default function BulkUploads() {
           { key: "created", header: t("bulk.columns.created"), cell: (bulk) => formatCount(bulk.created, lang) },
           { key: "sent", header: t("bulk.columns.sent"), cell: (bulk) => formatCount(bulk.sent, lang) },
           { key: "paid", header: t("bulk.columns.paid"), cell: (bulk) => formatCount(bulk.paid, lang) },
-          { key: "progress", header: t("bulk.columns.progress"), cell: (bulk) => <SendProgress sent={bulk.sent} failed={bulk.failed} total={bulk.messages} dispatching={bulk.dispatching} lang={lang} /> },
-          { key: "schedule", header: t("bulk.columns.schedule"), cell: (bulk) => <ScheduleLabel schedule={bulk.schedule} nextRunAt={bulk.next_run_at} endedAt={bulk.ended_at} lang={lang} /> },
+          {
+            key: "progress",
+            header: t("bulk.columns.progress"),
+            cell: (bulk) => (
+              <SendProgress
+                sent={bulk.sent}
+                failed={bulk.failed}
+                total={bulk.messages}
+                dispatching={bulk.dispatching}
+                lang={lang}
+              />
+            ),
+          },
+          {
+            key: "schedule",
+            header: t("bulk.columns.schedule"),
+            cell: (bulk) => (
+              <ScheduleLabel
+                schedule={bulk.schedule}
+                nextRunAt={bulk.next_run_at}
+                endedAt={bulk.ended_at}
+                lang={lang}
+              />
+            ),
+          },
           {
             key: "uploaded",
             header: t("bulk.columns.uploaded"),

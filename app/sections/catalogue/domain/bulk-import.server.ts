@@ -1,7 +1,15 @@
 import { lockMerchant, writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { nowIso } from "~/lib/clock.server";
-import { decodeCsvBytes, looksLikeZip, parseCsv, readXlsxApart, SpreadsheetError, toCsv, type SheetRows } from "~/lib/spreadsheet.server";
+import {
+  decodeCsvBytes,
+  looksLikeZip,
+  parseCsv,
+  readXlsxApart,
+  SpreadsheetError,
+  toCsv,
+  type SheetRows,
+} from "~/lib/spreadsheet.server";
 import { ALL_COLUMNS, IMPORT_MAX_ROWS, REQUIRED_COLUMNS, type ImportColumn } from "./bulk-columns";
 import type { Actor, FieldErrors } from "./fields";
 import { SLUG_MAX, SLUG_PATTERN } from "./slug";
@@ -40,18 +48,31 @@ type ParsedProduct = {
   };
 };
 
-const LIMITS: Partial<Record<ImportColumn, number>> = { name_en: 200, name_ar: 200, description_en: 5000, description_ar: 5000, sku: 64 };
+const LIMITS: Partial<Record<ImportColumn, number>> = {
+  name_en: 200,
+  name_ar: 200,
+  description_en: 5000,
+  description_ar: 5000,
+  sku: 64,
+};
 const YES = new Set(["1", "yes", "y", "true", "نعم"]);
 const NO = new Set(["0", "no", "n", "false", "لا"]);
 
 /** The file's rows: XLSX when the bytes are a zip, else CSV (UTF-8). */
-export async function readSpreadsheet(bytes: Buffer): Promise<{ ok: true; rows: SheetRows } | { ok: false; code: string }> {
+export async function readSpreadsheet(
+  bytes: Buffer,
+): Promise<{ ok: true; rows: SheetRows } | { ok: false; code: string }> {
   if (bytes.length === 0) return { ok: false, code: "catalogue_admin.import.errors.empty_file" };
   if (looksLikeZip(bytes)) {
     try {
       return { ok: true, rows: await readXlsxApart(bytes) };
     } catch (error) {
-      if (error instanceof SpreadsheetError || error instanceof RangeError || (error as { code?: string }).code?.startsWith("Z_")) return { ok: false, code: "catalogue_admin.import.errors.unreadable" };
+      if (
+        error instanceof SpreadsheetError ||
+        error instanceof RangeError ||
+        (error as { code?: string }).code?.startsWith("Z_")
+      )
+        return { ok: false, code: "catalogue_admin.import.errors.unreadable" };
       throw error;
     }
   }
@@ -62,22 +83,45 @@ export async function readSpreadsheet(bytes: Buffer): Promise<{ ok: true; rows: 
 }
 
 /** Checks every row of the file and creates or changes all its products, or none. */
-export async function importProducts(db: DB, input: { merchantId: number; actor: Actor; bytes: Buffer; ip?: string | null }): Promise<ImportOutcome> {
+export async function importProducts(
+  db: DB,
+  input: { merchantId: number; actor: Actor; bytes: Buffer; ip?: string | null },
+): Promise<ImportOutcome> {
   const read = await readSpreadsheet(input.bytes);
   if (!read.ok) return { ok: false, kind: "file", code: read.code };
   const [headerRow = [], ...body] = read.rows;
   const header = headerRow.map((name) => name.trim().toLowerCase());
   const missing = REQUIRED_COLUMNS.filter((column) => !header.includes(column));
-  if (missing.length) return { ok: false, kind: "file", code: "catalogue_admin.import.errors.missing_columns", params: { columns: missing.join(", ") } };
-  const positions = new Map<ImportColumn, number>(ALL_COLUMNS.filter((column) => header.includes(column)).map((column) => [column, header.indexOf(column)]));
+  if (missing.length)
+    return {
+      ok: false,
+      kind: "file",
+      code: "catalogue_admin.import.errors.missing_columns",
+      params: { columns: missing.join(", ") },
+    };
+  const positions = new Map<ImportColumn, number>(
+    ALL_COLUMNS.filter((column) => header.includes(column)).map((column) => [column, header.indexOf(column)]),
+  );
 
   // Rows wholly blank (a spreadsheet's trailing lines) are not rows.
-  const rows = body.map((cells, index) => ({ number: index + 2, cells })).filter((row) => row.cells.some((cell) => cell.trim() !== ""));
+  const rows = body
+    .map((cells, index) => ({ number: index + 2, cells }))
+    .filter((row) => row.cells.some((cell) => cell.trim() !== ""));
   if (rows.length === 0) return { ok: false, kind: "file", code: "catalogue_admin.import.errors.no_rows" };
-  if (rows.length > IMPORT_MAX_ROWS) return { ok: false, kind: "file", code: "catalogue_admin.import.errors.too_many_rows", params: { max: IMPORT_MAX_ROWS } };
+  if (rows.length > IMPORT_MAX_ROWS)
+    return {
+      ok: false,
+      kind: "file",
+      code: "catalogue_admin.import.errors.too_many_rows",
+      params: { max: IMPORT_MAX_ROWS },
+    };
 
   const money = await loadShopMoney(db, input.merchantId);
-  const existing = await db.selectFrom("catalogue_products").select(["id", "slug", "sku", "price", "discounted_price"]).where("merchant_id", "=", input.merchantId).execute();
+  const existing = await db
+    .selectFrom("catalogue_products")
+    .select(["id", "slug", "sku", "price", "discounted_price"])
+    .where("merchant_id", "=", input.merchantId)
+    .execute();
   const bySlug = new Map(existing.map((row) => [row.slug, row]));
   const skuOwner = new Map(existing.filter((row) => row.sku).map((row) => [row.sku!.toLowerCase(), row.slug]));
   const seenSlugs = new Map<string, number>();
@@ -92,11 +136,13 @@ export async function importProducts(db: DB, input: { merchantId: number; actor:
       const at = positions.get(column);
       return at === undefined ? "" : (cells[at] ?? "").trim();
     };
-    const fail = (column: ImportColumn, code: string, params?: RowError["params"]) => rowErrors.push({ row: number, column, code, ...(params ? { params } : {}) });
+    const fail = (column: ImportColumn, code: string, params?: RowError["params"]) =>
+      rowErrors.push({ row: number, column, code, ...(params ? { params } : {}) });
     const text = (column: ImportColumn, required: boolean) => {
       const value = cell(column);
       if (required && value === "") fail(column, "errors.required");
-      else if (value.length > (LIMITS[column] ?? 500)) fail(column, "catalogue_admin.import.errors.too_long", { max: LIMITS[column] ?? 500 });
+      else if (value.length > (LIMITS[column] ?? 500))
+        fail(column, "catalogue_admin.import.errors.too_long", { max: LIMITS[column] ?? 500 });
       return value;
     };
     const amount = (column: ImportColumn, required: boolean) => {
@@ -114,7 +160,8 @@ export async function importProducts(db: DB, input: { merchantId: number; actor:
     const slug = cell("slug").toLowerCase();
     if (slug === "") fail("slug", "errors.required");
     else if (slug.length > SLUG_MAX || !SLUG_PATTERN.test(slug)) fail("slug", "catalogue_admin.errors.slug");
-    else if (seenSlugs.has(slug)) fail("slug", "catalogue_admin.import.errors.slug_repeated", { row: seenSlugs.get(slug)! });
+    else if (seenSlugs.has(slug))
+      fail("slug", "catalogue_admin.import.errors.slug_repeated", { row: seenSlugs.get(slug)! });
     else seenSlugs.set(slug, number);
     const nameEn = text("name_en", true);
     const nameAr = text("name_ar", true);
@@ -124,11 +171,13 @@ export async function importProducts(db: DB, input: { merchantId: number; actor:
     if (has("description_ar")) values.description_ar = text("description_ar", false);
     if (has("discounted_price")) {
       values.discounted_price = amount("discounted_price", false);
-      if (price !== null && values.discounted_price !== null && values.discounted_price > price) fail("discounted_price", "catalogue_admin.errors.discount_above_price");
+      if (price !== null && values.discounted_price !== null && values.discounted_price > price)
+        fail("discounted_price", "catalogue_admin.errors.discount_above_price");
     } else {
       // The file keeps the product's discounted price: a price below it would be a discount above the price.
       const stored = bySlug.get(slug)?.discounted_price ?? null;
-      if (price !== null && stored !== null && stored > price) fail("price", "catalogue_admin.import.errors.price_below_discount", { discounted: decimalOf(stored, money) });
+      if (price !== null && stored !== null && stored > price)
+        fail("price", "catalogue_admin.import.errors.price_below_discount", { discounted: decimalOf(stored, money) });
     }
     if (has("inventory")) {
       const inventory = cell("inventory");
@@ -143,7 +192,8 @@ export async function importProducts(db: DB, input: { merchantId: number; actor:
         const key = sku.toLowerCase();
         const owner = skuOwner.get(key);
         if (owner !== undefined && owner !== slug) fail("sku", "catalogue_admin.errors.sku_taken");
-        else if (seenSkus.has(key)) fail("sku", "catalogue_admin.import.errors.sku_repeated", { row: seenSkus.get(key)! });
+        else if (seenSkus.has(key))
+          fail("sku", "catalogue_admin.import.errors.sku_repeated", { row: seenSkus.get(key)! });
         else seenSkus.set(key, number);
       }
     }
@@ -157,12 +207,20 @@ export async function importProducts(db: DB, input: { merchantId: number; actor:
     else products.push({ slug, values });
   }
 
-  if (errors.length) return { ok: false, kind: "rows", errors, report: { header: headerRow, rows, errors }, rowsChecked: rows.length };
+  if (errors.length)
+    return { ok: false, kind: "rows", errors, report: { header: headerRow, rows, errors }, rowsChecked: rows.length };
   try {
-    return await writeProducts(db, input, products, new Map([...bySlug].map(([slug, row]) => [slug, row.id])), JSON.stringify(money));
+    return await writeProducts(
+      db,
+      input,
+      products,
+      new Map([...bySlug].map(([slug, row]) => [slug, row.id])),
+      JSON.stringify(money),
+    );
   } catch (error) {
     // A product made with one of the file's slugs or SKUs meanwhile: nothing was written; the same file again will say which.
-    if (error instanceof ProductsChanged || /unique|duplicate/i.test(String(error))) return { ok: false, kind: "file", code: "catalogue_admin.import.errors.changed" };
+    if (error instanceof ProductsChanged || /unique|duplicate/i.test(String(error)))
+      return { ok: false, kind: "file", code: "catalogue_admin.import.errors.changed" };
     throw error;
   }
 }
@@ -187,7 +245,9 @@ async function writeProducts(
     if (JSON.stringify(await loadShopMoney(trx, input.merchantId)) !== checkedMoney) throw new ProductsChanged();
     const now = nowIso();
     // Products are changed in id order, the order checkout and payments lock them in (no deadlock on Postgres).
-    const updates = products.filter((product) => known.has(product.slug)).sort((a, b) => known.get(a.slug)! - known.get(b.slug)!);
+    const updates = products
+      .filter((product) => known.has(product.slug))
+      .sort((a, b) => known.get(a.slug)! - known.get(b.slug)!);
     const creates = products.filter((product) => !known.has(product.slug));
     for (const product of updates) {
       const { price, discounted_price: discounted } = product.values;
@@ -197,11 +257,17 @@ async function writeProducts(
         .where("merchant_id", "=", input.merchantId)
         .where("slug", "=", product.slug)
         // A discounted price kept from the product must stay at most the new price (it may have changed since the check).
-        .$if(discounted === undefined, (query) => query.where((eb) => eb.or([eb("discounted_price", "is", null), eb("discounted_price", "<=", price)])))
+        .$if(discounted === undefined, (query) =>
+          query.where((eb) => eb.or([eb("discounted_price", "is", null), eb("discounted_price", "<=", price)])),
+        )
         .executeTakeFirst();
       if (Number(changed.numUpdatedRows) !== 1) throw new ProductsChanged();
     }
-    const top = await trx.selectFrom("catalogue_products").select((eb) => eb.fn.max("position").as("position")).where("merchant_id", "=", input.merchantId).executeTakeFirst();
+    const top = await trx
+      .selectFrom("catalogue_products")
+      .select((eb) => eb.fn.max("position").as("position"))
+      .where("merchant_id", "=", input.merchantId)
+      .executeTakeFirst();
     const base = Number(top?.position ?? 0) + 1;
     for (let from = 0; from < creates.length; from += BATCH) {
       await trx
@@ -262,7 +328,29 @@ export function exampleRows(type: "required_fields" | "all_fields"): string[][] 
   }
   return [
     [...ALL_COLUMNS],
-    ["oud-perfume-50ml", "Oud perfume 50 ml", "عطر عود ٥٠ مل", "18.500", "Long-lasting Cambodian oud", "عود كمبودي يدوم طويلاً", "16.000", "25", "OUD-050", "yes"],
-    ["dates-gift-box", "Dates gift box", "علبة تمر هدية", "7.250", "Khalas and Sukkari dates, 1 kg", "تمر خلاص وسكري، ١ كغ", "", "", "DAT-001", "yes"],
+    [
+      "oud-perfume-50ml",
+      "Oud perfume 50 ml",
+      "عطر عود ٥٠ مل",
+      "18.500",
+      "Long-lasting Cambodian oud",
+      "عود كمبودي يدوم طويلاً",
+      "16.000",
+      "25",
+      "OUD-050",
+      "yes",
+    ],
+    [
+      "dates-gift-box",
+      "Dates gift box",
+      "علبة تمر هدية",
+      "7.250",
+      "Khalas and Sukkari dates, 1 kg",
+      "تمر خلاص وسكري، ١ كغ",
+      "",
+      "",
+      "DAT-001",
+      "yes",
+    ],
   ];
 }

@@ -18,14 +18,21 @@ export const MAX_QUANTITY = 999;
 
 export const CartSchema = z.object({
   merchant_id: z.number().int().positive(),
-  lines: z.array(z.object({ slug: z.string().min(1).max(200), quantity: z.number().int().min(1).max(MAX_QUANTITY) })).max(100),
+  lines: z
+    .array(z.object({ slug: z.string().min(1).max(200), quantity: z.number().int().min(1).max(MAX_QUANTITY) }))
+    .max(100),
   discount_code: z.string().max(40).nullable(),
   order: z.string().max(40).nullable(),
 });
 
 export type Cart = z.infer<typeof CartSchema>;
 
-export const emptyCart = (merchantId: number): Cart => ({ merchant_id: merchantId, lines: [], discount_code: null, order: null });
+export const emptyCart = (merchantId: number): Cart => ({
+  merchant_id: merchantId,
+  lines: [],
+  discount_code: null,
+  order: null,
+});
 
 /** A new cart token and its signed form (what the cookie holds). */
 export const newCartToken = (db: DB) => newSignedToken(db, "catalogue-cart");
@@ -36,7 +43,11 @@ export const verifyCartToken = (db: DB, signed: string | null) => verifySignedTo
 /** The cart under this token; a stored cart that cannot be read is discarded (public spec §8). */
 export async function loadCart(db: DB, token: string | null): Promise<Cart | null> {
   if (!token) return null;
-  const row = await db.selectFrom("catalogue_carts").select(["data", "merchant_id"]).where("token", "=", token).executeTakeFirst();
+  const row = await db
+    .selectFrom("catalogue_carts")
+    .select(["data", "merchant_id"])
+    .where("token", "=", token)
+    .executeTakeFirst();
   if (!row) return null;
   const cart = parseCart(row.data);
   if (!cart || cart.merchant_id !== row.merchant_id) {
@@ -58,8 +69,16 @@ function parseCart(text: string): Cart | null {
 export async function saveCart(db: DB, token: string, cart: Cart) {
   const data = JSON.stringify(CartSchema.parse(cart));
   const at = nowIso();
-  const updated = await db.updateTable("catalogue_carts").set({ data, merchant_id: cart.merchant_id, updated_at: at }).where("token", "=", token).executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) await db.insertInto("catalogue_carts").values({ token, merchant_id: cart.merchant_id, data, updated_at: at }).execute();
+  const updated = await db
+    .updateTable("catalogue_carts")
+    .set({ data, merchant_id: cart.merchant_id, updated_at: at })
+    .where("token", "=", token)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0)
+    await db
+      .insertInto("catalogue_carts")
+      .values({ token, merchant_id: cart.merchant_id, data, updated_at: at })
+      .execute();
 }
 
 export async function removeStaleCarts(db: DB, before: string) {
@@ -83,7 +102,10 @@ export async function emptyCartOfOrder(trx: DB, token: string | null, number: st
     .execute();
 }
 
-export type AddOutcome = { kind: "already_in_cart"; cart: Cart } | { kind: "added"; cart: Cart; limitedTo: number | null } | { kind: "refused"; problem: Problem };
+export type AddOutcome =
+  | { kind: "already_in_cart"; cart: Cart }
+  | { kind: "added"; cart: Cart; limitedTo: number | null }
+  | { kind: "refused"; problem: Problem };
 
 /**
  * Adds a product to a cart (public spec §2, §5): only a product with units left (or unlimited); a
@@ -96,7 +118,11 @@ export function addToCart(cart: Cart, product: ProductRow, quantity: number): Ad
   if (product.inventory !== null && product.inventory <= 0) return { kind: "refused", problem: shortProblem(0) };
   const wanted = Math.max(1, Math.min(MAX_LINE_QUANTITY, Math.trunc(quantity)));
   const allowed = product.inventory === null ? wanted : Math.min(wanted, product.inventory);
-  return { kind: "added", cart: { ...cart, lines: [...cart.lines, { slug: product.slug, quantity: allowed }] }, limitedTo: allowed < wanted ? allowed : null };
+  return {
+    kind: "added",
+    cart: { ...cart, lines: [...cart.lines, { slug: product.slug, quantity: allowed }] },
+    limitedTo: allowed < wanted ? allowed : null,
+  };
 }
 
 /**
@@ -104,10 +130,21 @@ export function addToCart(cart: Cart, product: ProductRow, quantity: number): Ad
  * count as left: `held`) nor above MAX_LINE_QUANTITY; 0 removes it. `limitedTo` says it was lowered
  * for lack of stock, `capped` that it was lowered to the most a line holds.
  */
-export async function setQuantity(db: DB, cart: Cart, slug: string, quantity: number, held?: Held): Promise<{ cart: Cart; limitedTo: number | null; capped: boolean }> {
+export async function setQuantity(
+  db: DB,
+  cart: Cart,
+  slug: string,
+  quantity: number,
+  held?: Held,
+): Promise<{ cart: Cart; limitedTo: number | null; capped: boolean }> {
   if (!cart.lines.some((line) => line.slug === slug)) return { cart, limitedTo: null, capped: false };
   const asked = Math.max(0, Math.trunc(quantity));
-  if (asked === 0) return { cart: { ...cart, lines: cart.lines.filter((line) => line.slug !== slug) }, limitedTo: null, capped: false };
+  if (asked === 0)
+    return {
+      cart: { ...cart, lines: cart.lines.filter((line) => line.slug !== slug) },
+      limitedTo: null,
+      capped: false,
+    };
   const wanted = Math.min(MAX_LINE_QUANTITY, asked);
   const product = withHeld(await productsBySlug(db, cart.merchant_id, [slug]), held).get(slug);
   const left = product?.inventory ?? null;
@@ -132,13 +169,24 @@ export type CartView = {
  * visitor's own unpaid order holds counting as left for them; the order is priced again when placed.
  */
 export async function priceCart(db: DB, cart: Cart, currency: string, held?: Held): Promise<CartView> {
-  const { quote, problems } = await priceItems(db, { merchantId: cart.merchant_id, currency }, cart.lines, cart.discount_code, held);
+  const { quote, problems } = await priceItems(
+    db,
+    { merchantId: cart.merchant_id, currency },
+    cart.lines,
+    cart.discount_code,
+    held,
+  );
   const lineProblems: Record<string, Problem> = {};
   for (const [key, problem] of Object.entries(problems)) {
     const match = /^items\.(\d+)\./.exec(key);
     if (match) lineProblems[cart.lines[Number(match[1])].slug] ??= problem;
   }
-  return { quote, lineProblems, discountProblem: problems.discount_code ?? null, count: cart.lines.reduce((sum, line) => sum + line.quantity, 0) };
+  return {
+    quote,
+    lineProblems,
+    discountProblem: problems.discount_code ?? null,
+    count: cart.lines.reduce((sum, line) => sum + line.quantity, 0),
+  };
 }
 
 /**

@@ -50,11 +50,22 @@ export async function shopGateways(db: DB, shop: Shop, lang: Language) {
   const gateways = await listMerchantGateways(db, shop.merchantId, { enabledOnly: true });
   return gateways
     .filter((gateway) => gateway.kind !== "cod" && supportsCurrency(gateway, shop.currency))
-    .map((gateway) => ({ code: gateway.code, name: lang === "ar" ? gateway.name_ar : gateway.name_en, logo_url: gateway.logo_url }));
+    .map((gateway) => ({
+      code: gateway.code,
+      name: lang === "ar" ? gateway.name_ar : gateway.name_en,
+      logo_url: gateway.logo_url,
+    }));
 }
 
 export type CheckoutRefusal = { ok: false; problems: Problems };
-export type QuotedCheckout = { ok: true; shop: Shop; quote: Quote; phone: string | null; store: PublicStore | null; gatewayCode: string };
+export type QuotedCheckout = {
+  ok: true;
+  shop: Shop;
+  quote: Quote;
+  phone: string | null;
+  store: PublicStore | null;
+  gatewayCode: string;
+};
 
 /**
  * Everything a checkout is checked against before anything is taken: each line priced from the
@@ -62,11 +73,17 @@ export type QuotedCheckout = { ok: true; shop: Shop; quote: Quote; phone: string
  * carries every item), the payment method (one of the shop's), the terms when the page asks for them,
  * and a total above 0. Units the visitor's own unpaid order holds (`held`) count as left for them.
  */
-export async function quoteCheckout(db: DB, merchantId: number, input: CheckoutInput, options: { requireTerms?: boolean; lang?: Language; held?: Held } = {}): Promise<QuotedCheckout | CheckoutRefusal> {
+export async function quoteCheckout(
+  db: DB,
+  merchantId: number,
+  input: CheckoutInput,
+  options: { requireTerms?: boolean; lang?: Language; held?: Held } = {},
+): Promise<QuotedCheckout | CheckoutRefusal> {
   const shop = await loadShop(db, merchantId);
   if (!shop) return { ok: false, problems: { non_field_errors: { code: "catalogue_public.errors.shop_not_found" } } };
   const { quote, problems } = await priceItems(db, shop, input.items, input.discount_code || null, options.held);
-  if (!Object.keys(problems).some((key) => key.startsWith("items") || key === "discount_code")) Object.assign(problems, zeroTotalProblem(quote));
+  if (!Object.keys(problems).some((key) => key.startsWith("items") || key === "discount_code"))
+    Object.assign(problems, zeroTotalProblem(quote));
   let phone: string | null = null;
   if (input.customer_phone) {
     phone = normalizePhone(input.customer_phone, shop.country) ?? null;
@@ -83,9 +100,14 @@ export async function quoteCheckout(db: DB, merchantId: number, input: CheckoutI
     if (!store) problems.store = { code: "catalogue_public.errors.store" };
   }
   const gateways = await shopGateways(db, shop, options.lang ?? "en");
-  if (!gateways.some((gateway) => gateway.code === input.gateway_code)) problems.gateway_code = { code: "catalogue_public.errors.gateway" };
-  const terms = options.lang === "ar" ? shop.settings.terms_ar || shop.settings.terms_en : shop.settings.terms_en || shop.settings.terms_ar;
-  if (options.requireTerms && terms.trim() && !input.accept_terms) problems.accept_terms = { code: "catalogue_public.errors.terms" };
+  if (!gateways.some((gateway) => gateway.code === input.gateway_code))
+    problems.gateway_code = { code: "catalogue_public.errors.gateway" };
+  const terms =
+    options.lang === "ar"
+      ? shop.settings.terms_ar || shop.settings.terms_en
+      : shop.settings.terms_en || shop.settings.terms_ar;
+  if (options.requireTerms && terms.trim() && !input.accept_terms)
+    problems.accept_terms = { code: "catalogue_public.errors.terms" };
   if (Object.keys(problems).length) return { ok: false, problems };
   return { ok: true, shop, quote, phone, store, gatewayCode: input.gateway_code };
 }
@@ -97,7 +119,14 @@ class TakenMeanwhile extends Error {
   }
 }
 
-export type PlacedOrder = { id: number; number: string; transactionId: string; total: number; currency: string; checkoutUrl: string };
+export type PlacedOrder = {
+  id: number;
+  number: string;
+  transactionId: string;
+  total: number;
+  currency: string;
+  checkoutUrl: string;
+};
 
 /**
  * Places an order: checks and prices it (nothing taken yet), then in one database transaction takes
@@ -127,7 +156,11 @@ export async function placeOrder(
   // Counted as throttles count an address: an IPv6 address by its /64.
   input = { ...input, clientAddress: input.clientAddress ? addressGroup(input.clientAddress) : null };
   const held = await heldUnitsOf(db, input.merchantId, input.previousOrder);
-  const quoted = await quoteCheckout(db, input.merchantId, input.request, { requireTerms: input.requireTerms, lang: input.lang, held });
+  const quoted = await quoteCheckout(db, input.merchantId, input.request, {
+    requireTerms: input.requireTerms,
+    lang: input.lang,
+    held,
+  });
   if (!quoted.ok) return quoted;
   const { quote, shop, store } = quoted;
   const request = input.request;
@@ -137,11 +170,18 @@ export async function placeOrder(
       const asked = new Map<number, { quantity: number; index: number }>();
       for (const line of quote.lines) {
         const entry = asked.get(line.product.id);
-        asked.set(line.product.id, { quantity: (entry?.quantity ?? 0) + line.quantity, index: entry?.index ?? line.index });
+        asked.set(line.product.id, {
+          quantity: (entry?.quantity ?? 0) + line.quantity,
+          index: entry?.index ?? line.index,
+        });
       }
       if (input.previousOrder) await endPreviousOrder(trx, input.merchantId, input.previousOrder, [...asked.keys()]);
-      if ((await unpaidOrdersFrom(trx, input.merchantId, input.clientAddress, input.cartToken)) >= MAX_UNPAID_CHECKOUTS) {
-        throw new TakenMeanwhile({ items: { code: "catalogue_public.errors.too_many_unpaid", params: { max: MAX_UNPAID_CHECKOUTS } } });
+      if (
+        (await unpaidOrdersFrom(trx, input.merchantId, input.clientAddress, input.cartToken)) >= MAX_UNPAID_CHECKOUTS
+      ) {
+        throw new TakenMeanwhile({
+          items: { code: "catalogue_public.errors.too_many_unpaid", params: { max: MAX_UNPAID_CHECKOUTS } },
+        });
       }
       const reserved = new Set<number>();
       for (const [productId, { quantity, index }] of [...asked].sort(([a], [b]) => a - b)) {
@@ -152,14 +192,25 @@ export async function placeOrder(
       if (input.clientAddress && reserved.size) {
         const adding = [...reserved].reduce((sum, productId) => sum + asked.get(productId)!.quantity, 0);
         if ((await unitsHeldFrom(trx, input.merchantId, input.clientAddress)) + adding > MAX_HELD_PER_ADDRESS) {
-          throw new TakenMeanwhile({ items: { code: "catalogue_public.errors.too_many_held", params: { max: MAX_HELD_PER_ADDRESS } } });
+          throw new TakenMeanwhile({
+            items: { code: "catalogue_public.errors.too_many_held", params: { max: MAX_HELD_PER_ADDRESS } },
+          });
         }
       }
-      if (quote.discountRow && !(await takeDiscountUse(trx, quote.discountRow.id))) throw new TakenMeanwhile({ discount_code: { code: "catalogue_public.errors.discount_used_up" } });
+      if (quote.discountRow && !(await takeDiscountUse(trx, quote.discountRow.id)))
+        throw new TakenMeanwhile({ discount_code: { code: "catalogue_public.errors.discount_used_up" } });
       const at = nowIso();
       const holdUntil = addMs(now(), PAYMENT_HOLD_MS).toISOString();
       const number = newOrderNumber();
-      const lines = quote.lines.map((line) => ({ slug: line.product.slug, sku: line.product.sku, name_en: line.product.name_en, name_ar: line.product.name_ar, quantity: line.quantity, unit_price: line.unitPrice, line_total: line.lineTotal }));
+      const lines = quote.lines.map((line) => ({
+        slug: line.product.slug,
+        sku: line.product.sku,
+        name_en: line.product.name_en,
+        name_ar: line.product.name_ar,
+        quantity: line.quantity,
+        unit_price: line.unitPrice,
+        line_total: line.lineTotal,
+      }));
       const transaction = await createTransaction(trx, {
         merchant_id: input.merchantId,
         plugin: "catalogue",
@@ -170,7 +221,10 @@ export async function placeOrder(
         customer_phone: quoted.phone,
         customer_first_name: request.customer_name,
         customer_last_name: null,
-        description: lines.map((line) => `${line.quantity} × ${nameIn(line, input.lang)}`).join(", ").slice(0, 1000),
+        description: lines
+          .map((line) => `${line.quantity} × ${nameIn(line, input.lang)}`)
+          .join(", ")
+          .slice(0, 1000),
         remarks: null,
         attachment_path: null,
         attachment_name: null,
@@ -191,7 +245,15 @@ export async function placeOrder(
           subtotal: quote.subtotal,
           discount: quote.discount,
           discount_code: quote.discountRow?.code ?? null,
-          store: store ? { id: store.id, name_en: store.name_en, name_ar: store.name_ar, address_en: store.address_en, address_ar: store.address_ar } : null,
+          store: store
+            ? {
+                id: store.id,
+                name_en: store.name_en,
+                name_ar: store.name_ar,
+                address_en: store.address_en,
+                address_ar: store.address_ar,
+              }
+            : null,
         }),
       });
       const order = await trx
@@ -238,10 +300,25 @@ export async function placeOrder(
           })),
         )
         .execute();
-      await recordAudit(trx, { merchantId: input.merchantId, actor: "customer", action: "catalogue_order_placed", params: { orderId: order.id, number }, objectType: "catalogue_order", objectId: order.id });
+      await recordAudit(trx, {
+        merchantId: input.merchantId,
+        actor: "customer",
+        action: "catalogue_order_placed",
+        params: { orderId: order.id, number },
+        objectType: "catalogue_order",
+        objectId: order.id,
+      });
       return { id: order.id, number, transactionId: transaction.id };
     });
-    return { ok: true, order: { ...placed, total: quote.total, currency: shop.currency, checkoutUrl: payUrlOf(input.baseUrl, input.lang, placed.transactionId) } };
+    return {
+      ok: true,
+      order: {
+        ...placed,
+        total: quote.total,
+        currency: shop.currency,
+        checkoutUrl: payUrlOf(input.baseUrl, input.lang, placed.transactionId),
+      },
+    };
   } catch (error) {
     if (error instanceof TakenMeanwhile) return { ok: false, problems: error.problems };
     throw error;
@@ -249,7 +326,12 @@ export async function placeOrder(
 }
 
 /** The unpaid orders still holding stock that were placed from an address or from a visitor's cart (its device). */
-async function unpaidOrdersFrom(trx: DB, merchantId: number, address: string | null | undefined, cartToken: string | null | undefined) {
+async function unpaidOrdersFrom(
+  trx: DB,
+  merchantId: number,
+  address: string | null | undefined,
+  cartToken: string | null | undefined,
+) {
   if (!address && !cartToken) return 0;
   const row = await trx
     .selectFrom("catalogue_orders")
@@ -257,7 +339,12 @@ async function unpaidOrdersFrom(trx: DB, merchantId: number, address: string | n
     .where("merchant_id", "=", merchantId)
     .where("status", "=", "pending_payment")
     .where("holds_stock", "=", 1)
-    .where((eb) => eb.or([...(address ? [eb("client_address", "=", address.slice(0, 100))] : []), ...(cartToken ? [eb("cart_token", "=", cartToken)] : [])]))
+    .where((eb) =>
+      eb.or([
+        ...(address ? [eb("client_address", "=", address.slice(0, 100))] : []),
+        ...(cartToken ? [eb("cart_token", "=", cartToken)] : []),
+      ]),
+    )
     .executeTakeFirstOrThrow();
   return Number(row.orders);
 }
@@ -284,16 +371,33 @@ async function unitsHeldFrom(trx: DB, merchantId: number, address: string) {
  * payments lock them, so that concurrent writers wait instead of deadlocking.
  */
 async function endPreviousOrder(trx: DB, merchantId: number, number: string, productIds: number[]) {
-  const order = await trx.selectFrom("catalogue_orders").select(["id", "transaction_id", "status"]).where("merchant_id", "=", merchantId).where("number", "=", number).executeTakeFirst();
+  const order = await trx
+    .selectFrom("catalogue_orders")
+    .select(["id", "transaction_id", "status"])
+    .where("merchant_id", "=", merchantId)
+    .where("number", "=", number)
+    .executeTakeFirst();
   if (!order?.transaction_id || order.status !== "pending_payment") return;
   if (engineOf(trx) === "postgres") {
     await trx.selectFrom("transactions").select("id").where("id", "=", order.transaction_id).forUpdate().execute();
-    const own = await trx.selectFrom("catalogue_order_lines").select("product_id").where("order_id", "=", order.id).execute();
+    const own = await trx
+      .selectFrom("catalogue_order_lines")
+      .select("product_id")
+      .where("order_id", "=", order.id)
+      .execute();
     const ids = [...new Set([...productIds, ...own.map((line) => line.product_id)])];
-    if (ids.length) await trx.selectFrom("catalogue_products").select("id").where("id", "in", ids).orderBy("id").forUpdate().execute();
+    if (ids.length)
+      await trx
+        .selectFrom("catalogue_products")
+        .select("id")
+        .where("id", "in", ids)
+        .orderBy("id")
+        .forUpdate()
+        .execute();
   }
   await transitionTransaction(trx, order.transaction_id, "expired", { kind: "expired" }, { from: PAYABLE_STATES });
 }
 
 /** The order's total as the API answers it. */
-export const decimalTotal = (order: Pick<PlacedOrder, "total" | "currency">) => toDecimalString(order.total, order.currency);
+export const decimalTotal = (order: Pick<PlacedOrder, "total" | "currency">) =>
+  toDecimalString(order.total, order.currency);

@@ -40,4 +40,6 @@ export function idOf(value: unknown): number | null {
 }
 
 /** A place in a list: a whole number, or an empty input for "leave it where it is" (the end, for a new one). */
-export const position = z.union([z.literal("").transform(() => undefined), integer(0, 1_000_000, "catalogue_admin.errors.position")]).optional();
+export const position = z
+  .union([z.literal("").transform(() => undefined), integer(0, 1_000_000, "catalogue_admin.errors.position")])
+  .optional();

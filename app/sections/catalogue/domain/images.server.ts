@@ -16,7 +16,8 @@ const TYPES = [PNG, JPEG, WEBP];
 export type ImageKind = "product" | "banner";
 type UploadedFile = { size: number; arrayBuffer(): Promise<ArrayBuffer> };
 
-const keyPattern = (merchantId: number, kind: ImageKind) => new RegExp(`^catalogue/${merchantId}/${kind}-[\\w-]{12}\\.(png|jpg|webp)$`);
+const keyPattern = (merchantId: number, kind: ImageKind) =>
+  new RegExp(`^catalogue/${merchantId}/${kind}-[\\w-]{12}\\.(png|jpg|webp)$`);
 
 /** Whether a storage key names a picture this merchant uploaded (a form's hidden field is not trusted further). */
 export function isOwnImageKey(merchantId: number, kind: ImageKind, key: unknown): key is string {
@@ -24,12 +25,20 @@ export function isOwnImageKey(merchantId: number, kind: ImageKind, key: unknown)
 }
 
 /** Checks an uploaded picture and stores it; answers its storage key. */
-export async function putCatalogueImage(merchantId: number, kind: ImageKind, file: UploadedFile): Promise<{ ok: true; key: string } | { ok: false; error: string }> {
+export async function putCatalogueImage(
+  merchantId: number,
+  kind: ImageKind,
+  file: UploadedFile,
+): Promise<{ ok: true; key: string } | { ok: false; error: string }> {
   if (file.size === 0) return { ok: false, error: "catalogue_admin.errors.image_empty" };
   if (file.size > IMAGE_MAX_BYTES) return { ok: false, error: "catalogue_admin.errors.image_too_large" };
   const bytes = new Uint8Array(await file.arrayBuffer());
   const picture = checkPicture(bytes, TYPES);
-  if (!picture.ok) return { ok: false, error: picture.reason === "dimensions" ? "errors.picture_dimensions" : "catalogue_admin.errors.image_type" };
+  if (!picture.ok)
+    return {
+      ok: false,
+      error: picture.reason === "dimensions" ? "errors.picture_dimensions" : "catalogue_admin.errors.image_type",
+    };
   const key = `catalogue/${merchantId}/${kind}-${randomToken(9)}.${picture.type.extension}`;
   await storage().put(key, bytes);
   return { ok: true, key };

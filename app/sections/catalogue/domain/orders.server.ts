@@ -20,7 +20,12 @@ import { takeDiscountUse, takeUnits } from "./stock.server";
 
 /** The units an order's reserved lines took, by product, in product id order. */
 async function unitsOf(trx: DB, orderId: number) {
-  const lines = await trx.selectFrom("catalogue_order_lines").select(["product_id", "quantity"]).where("order_id", "=", orderId).where("reserved", "=", 1).execute();
+  const lines = await trx
+    .selectFrom("catalogue_order_lines")
+    .select(["product_id", "quantity"])
+    .where("order_id", "=", orderId)
+    .where("reserved", "=", 1)
+    .execute();
   const byProduct = new Map<number, number>();
   for (const line of lines) byProduct.set(line.product_id, (byProduct.get(line.product_id) ?? 0) + line.quantity);
   return [...byProduct].sort(([a], [b]) => a - b);
@@ -30,9 +35,18 @@ async function unitsOf(trx: DB, orderId: number) {
  * The units an unpaid order of the merchant still holds, by product id (none when it is paid, ended
  * or unknown): the visitor who placed it may count them as theirs while checking out again.
  */
-export async function heldUnitsOf(db: DB, merchantId: number, number: string | null | undefined): Promise<Map<number, number>> {
+export async function heldUnitsOf(
+  db: DB,
+  merchantId: number,
+  number: string | null | undefined,
+): Promise<Map<number, number>> {
   if (!number) return new Map();
-  const order = await db.selectFrom("catalogue_orders").select(["id", "status", "holds_stock"]).where("merchant_id", "=", merchantId).where("number", "=", number).executeTakeFirst();
+  const order = await db
+    .selectFrom("catalogue_orders")
+    .select(["id", "status", "holds_stock"])
+    .where("merchant_id", "=", merchantId)
+    .where("number", "=", number)
+    .executeTakeFirst();
   if (!order || order.status !== "pending_payment" || !order.holds_stock) return new Map();
   return new Map(await unitsOf(db, order.id));
 }
@@ -50,11 +64,26 @@ async function giveUnitsBack(trx: DB, units: [number, number][]) {
 
 /** Gives an order's reserved units and its discount use back, once. */
 export async function releaseOrder(trx: DB, orderId: number) {
-  const cleared = await trx.updateTable("catalogue_orders").set({ holds_stock: 0, updated_at: nowIso() }).where("id", "=", orderId).where("holds_stock", "=", 1).executeTakeFirst();
+  const cleared = await trx
+    .updateTable("catalogue_orders")
+    .set({ holds_stock: 0, updated_at: nowIso() })
+    .where("id", "=", orderId)
+    .where("holds_stock", "=", 1)
+    .executeTakeFirst();
   if (Number(cleared.numUpdatedRows) !== 1) return false;
   await giveUnitsBack(trx, await unitsOf(trx, orderId));
-  const order = await trx.selectFrom("catalogue_orders").select("discount_id").where("id", "=", orderId).executeTakeFirstOrThrow();
-  if (order.discount_id !== null) await trx.updateTable("catalogue_discounts").set((eb) => ({ used: eb("used", "-", 1) })).where("id", "=", order.discount_id).where("used", ">", 0).execute();
+  const order = await trx
+    .selectFrom("catalogue_orders")
+    .select("discount_id")
+    .where("id", "=", orderId)
+    .executeTakeFirstOrThrow();
+  if (order.discount_id !== null)
+    await trx
+      .updateTable("catalogue_discounts")
+      .set((eb) => ({ used: eb("used", "-", 1) }))
+      .where("id", "=", order.discount_id)
+      .where("used", ">", 0)
+      .execute();
   return true;
 }
 
@@ -76,12 +105,22 @@ async function retakeOrder(trx: DB, orderId: number) {
     if (outcome.taken) taken.push([productId, quantity]);
     else nothingTaken.push(productId);
   }
-  const order = await trx.selectFrom("catalogue_orders").select("discount_id").where("id", "=", orderId).executeTakeFirstOrThrow();
+  const order = await trx
+    .selectFrom("catalogue_orders")
+    .select("discount_id")
+    .where("id", "=", orderId)
+    .executeTakeFirstOrThrow();
   if (order.discount_id !== null && !(await takeDiscountUse(trx, order.discount_id))) {
     await giveUnitsBack(trx, taken);
     return false;
   }
-  if (nothingTaken.length) await trx.updateTable("catalogue_order_lines").set({ reserved: 0 }).where("order_id", "=", orderId).where("product_id", "in", nothingTaken).execute();
+  if (nothingTaken.length)
+    await trx
+      .updateTable("catalogue_order_lines")
+      .set({ reserved: 0 })
+      .where("order_id", "=", orderId)
+      .where("product_id", "in", nothingTaken)
+      .execute();
   await trx.updateTable("catalogue_orders").set({ holds_stock: 1 }).where("id", "=", orderId).execute();
   return true;
 }
@@ -90,7 +129,11 @@ async function retakeOrder(trx: DB, orderId: number) {
  * Writes what staff read of the order on its transaction's `extra` (its status, whether it was paid
  * when its units were gone), so that the transaction's details and API show it (transaction-details.server.ts).
  */
-async function noteOnTransaction(trx: DB, transactionId: string, values: { status: CatalogueOrderStatus; paid_without_stock?: boolean }) {
+async function noteOnTransaction(
+  trx: DB,
+  transactionId: string,
+  values: { status: CatalogueOrderStatus; paid_without_stock?: boolean },
+) {
   const row = await trx.selectFrom("transactions").select("extra").where("id", "=", transactionId).executeTakeFirst();
   if (!row?.extra) return;
   let extra: Record<string, unknown>;
@@ -108,8 +151,18 @@ async function noteOnTransaction(trx: DB, transactionId: string, values: { statu
 }
 
 /** Moves an order from the status it was read in to another, telling its transaction; false when someone moved it first. */
-async function moveOrder(trx: DB, order: { id: number; status: CatalogueOrderStatus }, transactionId: string | null, to: CatalogueOrderStatus) {
-  const moved = await trx.updateTable("catalogue_orders").set({ status: to, updated_at: nowIso() }).where("id", "=", order.id).where("status", "=", order.status).executeTakeFirst();
+async function moveOrder(
+  trx: DB,
+  order: { id: number; status: CatalogueOrderStatus },
+  transactionId: string | null,
+  to: CatalogueOrderStatus,
+) {
+  const moved = await trx
+    .updateTable("catalogue_orders")
+    .set({ status: to, updated_at: nowIso() })
+    .where("id", "=", order.id)
+    .where("status", "=", order.status)
+    .executeTakeFirst();
   if (Number(moved.numUpdatedRows) !== 1) return false;
   if (transactionId) await noteOnTransaction(trx, transactionId, { status: to });
   return true;
@@ -125,7 +178,11 @@ async function moveOrder(trx: DB, order: { id: number; status: CatalogueOrderSta
  * them: the goods may have left.
  */
 export async function onOrderTransition(trx: DB, change: TransitionEvent) {
-  const order = await trx.selectFrom("catalogue_orders").select(["id", "merchant_id", "number", "status", "holds_stock", "cart_token"]).where("transaction_id", "=", change.transaction.id).executeTakeFirst();
+  const order = await trx
+    .selectFrom("catalogue_orders")
+    .select(["id", "merchant_id", "number", "status", "holds_stock", "cart_token"])
+    .where("transaction_id", "=", change.transaction.id)
+    .executeTakeFirst();
   if (!order) return;
   const { to, cause } = change;
   const transactionId = change.transaction.id;
@@ -137,13 +194,22 @@ export async function onOrderTransition(trx: DB, change: TransitionEvent) {
       await emptyCartOfOrder(trx, order.cart_token, order.number);
       return;
     }
-    if (order.status === "pending_payment") await trx.updateTable("catalogue_orders").set({ status: "canceled", updated_at: nowIso() }).where("id", "=", order.id).execute();
+    if (order.status === "pending_payment")
+      await trx
+        .updateTable("catalogue_orders")
+        .set({ status: "canceled", updated_at: nowIso() })
+        .where("id", "=", order.id)
+        .execute();
     await noteOnTransaction(trx, transactionId, { status: "canceled", paid_without_stock: true });
     await recordAudit(trx, {
       merchantId: order.merchant_id,
       actor: "system",
       action: "catalogue_order_paid_without_stock",
-      params: { orderId: order.id, number: order.number, amount: money(change.transaction.amount, change.transaction.currency_code) },
+      params: {
+        orderId: order.id,
+        number: order.number,
+        amount: money(change.transaction.amount, change.transaction.currency_code),
+      },
       objectType: "catalogue_order",
       objectId: order.id,
     });
@@ -151,7 +217,10 @@ export async function onOrderTransition(trx: DB, change: TransitionEvent) {
   }
   // A failed attempt keeps the hold: the customer may retry until the link expires.
   if (cause.kind === "attempt_failed") return;
-  if ((to === "expired" || to === "canceled" || to === "failed" || to === "invalid") && order.status === "pending_payment") {
+  if (
+    (to === "expired" || to === "canceled" || to === "failed" || to === "invalid") &&
+    order.status === "pending_payment"
+  ) {
     if (await moveOrder(trx, order, transactionId, "canceled")) await releaseOrder(trx, order.id);
     return;
   }
@@ -178,9 +247,18 @@ export async function expireUnpaidOrders(db: DB) {
     .execute();
   for (const order of due) {
     await writeTransaction(db, async (trx) => {
-      const moved = order.transaction_id ? await transitionTransaction(trx, order.transaction_id, "expired", { kind: "expired" }, { from: PAYABLE_STATES }) : { ok: false };
+      const moved = order.transaction_id
+        ? await transitionTransaction(
+            trx,
+            order.transaction_id,
+            "expired",
+            { kind: "expired" },
+            { from: PAYABLE_STATES },
+          )
+        : { ok: false };
       if (moved.ok) return;
-      if (await moveOrder(trx, { id: order.id, status: "pending_payment" }, order.transaction_id, "canceled")) await releaseOrder(trx, order.id);
+      if (await moveOrder(trx, { id: order.id, status: "pending_payment" }, order.transaction_id, "canceled"))
+        await releaseOrder(trx, order.id);
     });
   }
   const unstarted = await db
@@ -194,7 +272,8 @@ export async function expireUnpaidOrders(db: DB) {
     .orderBy("id")
     .limit(500)
     .execute();
-  for (const order of unstarted) await writeTransaction(db, (trx) => expireUnstartedPayment(trx, order.transaction_id!));
+  for (const order of unstarted)
+    await writeTransaction(db, (trx) => expireUnstartedPayment(trx, order.transaction_id!));
   return due.length + unstarted.length;
 }
 
@@ -202,20 +281,31 @@ export async function expireUnpaidOrders(db: DB) {
  * Units of each product sold (paid orders) and held (unpaid orders still reserving them), by product
  * id: what the products list shows beside the inventory left.
  */
-export async function soldAndHeldUnits(db: DB, merchantId: number, productIds: number[]): Promise<Map<number, { sold: number; held: number }>> {
+export async function soldAndHeldUnits(
+  db: DB,
+  merchantId: number,
+  productIds: number[],
+): Promise<Map<number, { sold: number; held: number }>> {
   const counts = new Map<number, { sold: number; held: number }>();
   if (productIds.length === 0) return counts;
   const lines = () =>
     db
       .selectFrom("catalogue_order_lines")
       .innerJoin("catalogue_orders", "catalogue_orders.id", "catalogue_order_lines.order_id")
-      .select(["catalogue_order_lines.product_id", (eb) => eb.fn.sum<number | string>("catalogue_order_lines.quantity").as("units")])
+      .select([
+        "catalogue_order_lines.product_id",
+        (eb) => eb.fn.sum<number | string>("catalogue_order_lines.quantity").as("units"),
+      ])
       .where("catalogue_orders.merchant_id", "=", merchantId)
       .where("catalogue_order_lines.product_id", "in", productIds)
       .groupBy("catalogue_order_lines.product_id");
   const [sold, held] = await Promise.all([
     lines().where("catalogue_orders.status", "=", "paid").execute(),
-    lines().where("catalogue_orders.status", "=", "pending_payment").where("catalogue_orders.holds_stock", "=", 1).where("catalogue_order_lines.reserved", "=", 1).execute(),
+    lines()
+      .where("catalogue_orders.status", "=", "pending_payment")
+      .where("catalogue_orders.holds_stock", "=", 1)
+      .where("catalogue_order_lines.reserved", "=", 1)
+      .execute(),
   ]);
   for (const id of productIds) counts.set(id, { sold: 0, held: 0 });
   for (const row of sold) counts.get(row.product_id)!.sold = Number(row.units);
@@ -244,6 +334,20 @@ export async function findOrder(db: DB, merchantId: number, number: string): Pro
     .where("number", "=", number)
     .executeTakeFirst();
   if (!order) return undefined;
-  const lines = await db.selectFrom("catalogue_order_lines").select(["slug", "name_en", "name_ar", "quantity", "unit_price", "line_total"]).where("order_id", "=", order.id).orderBy("id").execute();
-  return { number: order.number, status: order.status, total: order.total, subtotal: order.subtotal, discount: order.discount, currency: order.currency_code, transactionId: order.transaction_id, lines };
+  const lines = await db
+    .selectFrom("catalogue_order_lines")
+    .select(["slug", "name_en", "name_ar", "quantity", "unit_price", "line_total"])
+    .where("order_id", "=", order.id)
+    .orderBy("id")
+    .execute();
+  return {
+    number: order.number,
+    status: order.status,
+    total: order.total,
+    subtotal: order.subtotal,
+    discount: order.discount,
+    currency: order.currency_code,
+    transactionId: order.transaction_id,
+    lines,
+  };
 }

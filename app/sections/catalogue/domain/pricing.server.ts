@@ -37,30 +37,63 @@ export function findDiscount(db: DB, merchantId: number, code: string): Promise<
   if (!lower || lower.length > 40) return Promise.resolve(undefined);
   return db
     .selectFrom("catalogue_discounts")
-    .select(["id", "code", "discount_type", "amount", "valid_from", "valid_to", "min_total", "max_uses", "used", "is_active"])
+    .select([
+      "id",
+      "code",
+      "discount_type",
+      "amount",
+      "valid_from",
+      "valid_to",
+      "min_total",
+      "max_uses",
+      "used",
+      "is_active",
+    ])
     .where("merchant_id", "=", merchantId)
     .where("code_lc", "=", lower)
     .executeTakeFirst() as Promise<DiscountRow | undefined>;
 }
 
 /** Whether a discount applies to this subtotal now: active, within its dates, above its minimum, with uses left. */
-export function checkDiscount(discount: DiscountRow | undefined, subtotal: number, currency: string): { ok: true } | { ok: false; problem: Problem } {
-  if (!discount || !discount.is_active) return { ok: false, problem: { code: "catalogue_public.errors.discount_unknown" } };
+export function checkDiscount(
+  discount: DiscountRow | undefined,
+  subtotal: number,
+  currency: string,
+): { ok: true } | { ok: false; problem: Problem } {
+  if (!discount || !discount.is_active)
+    return { ok: false, problem: { code: "catalogue_public.errors.discount_unknown" } };
   const at = nowIso();
-  if (discount.valid_from && at < new Date(discount.valid_from).toISOString()) return { ok: false, problem: { code: "catalogue_public.errors.discount_not_yet" } };
-  if (discount.valid_to && at > new Date(discount.valid_to).toISOString()) return { ok: false, problem: { code: "catalogue_public.errors.discount_expired" } };
-  if (subtotal < discount.min_total) return { ok: false, problem: { code: "catalogue_public.errors.discount_minimum", params: { minimum: money(discount.min_total, currency) } } };
-  if (discount.max_uses !== null && discount.used >= discount.max_uses) return { ok: false, problem: { code: "catalogue_public.errors.discount_used_up" } };
+  if (discount.valid_from && at < new Date(discount.valid_from).toISOString())
+    return { ok: false, problem: { code: "catalogue_public.errors.discount_not_yet" } };
+  if (discount.valid_to && at > new Date(discount.valid_to).toISOString())
+    return { ok: false, problem: { code: "catalogue_public.errors.discount_expired" } };
+  if (subtotal < discount.min_total)
+    return {
+      ok: false,
+      problem: {
+        code: "catalogue_public.errors.discount_minimum",
+        params: { minimum: money(discount.min_total, currency) },
+      },
+    };
+  if (discount.max_uses !== null && discount.used >= discount.max_uses)
+    return { ok: false, problem: { code: "catalogue_public.errors.discount_used_up" } };
   return { ok: true };
 }
 
 /** What a discount takes off a subtotal: a percentage (basis points) rounded half up, or a fixed amount; never more than the subtotal. */
 export function discountOff(discount: Pick<DiscountRow, "discount_type" | "amount">, subtotal: number) {
-  const off = discount.discount_type === "percentage" ? Math.floor((subtotal * discount.amount + 5000) / 10000) : discount.amount;
+  const off =
+    discount.discount_type === "percentage" ? Math.floor((subtotal * discount.amount + 5000) / 10000) : discount.amount;
   return Math.max(0, Math.min(subtotal, off));
 }
 
-export type Quote = { lines: PricedLine[]; subtotal: number; discount: number; total: number; discountRow: DiscountRow | null };
+export type Quote = {
+  lines: PricedLine[];
+  subtotal: number;
+  discount: number;
+  total: number;
+  discountRow: DiscountRow | null;
+};
 
 /** Units a visitor's own unpaid order holds, by product id: theirs to check out again (heldUnitsOf). */
 export type Held = ReadonlyMap<number, number>;
@@ -71,7 +104,13 @@ export type Held = ReadonlyMap<number, number>;
  * lines of one product count together. The discount code, when given, must apply. Units the visitor's
  * own unpaid order holds (`held`) count as left for them: the products come back with that inventory.
  */
-export async function priceItems(db: DB, shop: { merchantId: number; currency: string }, items: readonly ItemInput[], discountCode: string | null, held?: Held): Promise<{ quote: Quote; problems: Problems }> {
+export async function priceItems(
+  db: DB,
+  shop: { merchantId: number; currency: string },
+  items: readonly ItemInput[],
+  discountCode: string | null,
+  held?: Held,
+): Promise<{ quote: Quote; problems: Problems }> {
   const problems: Problems = {};
   const products = withHeld(
     await productsBySlug(
@@ -95,7 +134,8 @@ export async function priceItems(db: DB, shop: { merchantId: number; currency: s
   });
   for (const line of lines) {
     const { inventory } = line.product;
-    if (inventory !== null && (asked.get(line.product.id) ?? 0) > inventory) problems[`items.${line.index}.quantity`] = shortProblem(inventory);
+    if (inventory !== null && (asked.get(line.product.id) ?? 0) > inventory)
+      problems[`items.${line.index}.quantity`] = shortProblem(inventory);
   }
   const subtotal = lines.reduce((sum, line) => sum + line.lineTotal, 0);
   let discount = 0;
@@ -114,7 +154,9 @@ export async function priceItems(db: DB, shop: { merchantId: number; currency: s
 
 /** A line asking for more than is left: how many are, or sold out. */
 export function shortProblem(left: number): Problem {
-  return left > 0 ? { code: "catalogue_public.errors.only_left", params: { left } } : { code: "catalogue_public.errors.sold_out" };
+  return left > 0
+    ? { code: "catalogue_public.errors.only_left", params: { left } }
+    : { code: "catalogue_public.errors.sold_out" };
 }
 
 /** Products as one visitor may buy them: what is left plus what their own unpaid order holds. */
@@ -134,5 +176,7 @@ export function withHeld(products: Map<string, ProductRow>, held: Held | undefin
  */
 export function zeroTotalProblem(quote: Pick<Quote, "total" | "discount" | "lines">): Problems {
   if (quote.lines.length === 0 || quote.total > 0) return {};
-  return quote.discount > 0 ? { discount_code: { code: "catalogue_public.errors.discount_whole_total" } } : { items: { code: "catalogue_public.errors.zero_total" } };
+  return quote.discount > 0
+    ? { discount_code: { code: "catalogue_public.errors.discount_whole_total" } }
+    : { items: { code: "catalogue_public.errors.zero_total" } };
 }

@@ -34,7 +34,12 @@ const ImageChangeSchema = z.object({
  * field optional for a PATCH; a blank slug is made from the English name.
  */
 export const ProductSchema = z.object({
-  slug: z.string().trim().max(SLUG_MAX, "errors.too_long").regex(/^$|^[a-z0-9-]+$/, "catalogue_admin.errors.slug").optional(),
+  slug: z
+    .string()
+    .trim()
+    .max(SLUG_MAX, "errors.too_long")
+    .regex(/^$|^[a-z0-9-]+$/, "catalogue_admin.errors.slug")
+    .optional(),
   name_en: required(200).optional(),
   name_ar: required(200).optional(),
   description_en: text(5000),

@@ -40,7 +40,11 @@ const PRODUCT_COLUMNS = [
 const likeOf = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
 /** A page of the merchant's products, newest position last; `search` looks in names, slug and SKU. */
-export async function listProducts(db: DB, merchantId: number, options: { search?: string; page?: number; pageSize?: number } = {}) {
+export async function listProducts(
+  db: DB,
+  merchantId: number,
+  options: { search?: string; page?: number; pageSize?: number } = {},
+) {
   const size = options.pageSize ?? PRODUCTS_PAGE_SIZE;
   const page = Math.max(1, options.page ?? 1);
   let query = db.selectFrom("catalogue_products").where("merchant_id", "=", merchantId);
@@ -49,23 +53,45 @@ export async function listProducts(db: DB, merchantId: number, options: { search
     const like = likeOf(search);
     query = query.where((eb) =>
       eb.or(
-        (["name_en", "name_ar", "slug", "sku"] as const).map((column) => eb(eb.fn("lower", [eb.fn.coalesce(column, eb.val(""))]), "like", sql<string>`${like} escape '\\'`).$castTo<boolean>()),
+        (["name_en", "name_ar", "slug", "sku"] as const).map((column) =>
+          eb(
+            eb.fn("lower", [eb.fn.coalesce(column, eb.val(""))]),
+            "like",
+            sql<string>`${like} escape '\\'`,
+          ).$castTo<boolean>(),
+        ),
       ),
     );
   }
   const [rows, total] = await Promise.all([
-    query.select(PRODUCT_COLUMNS).orderBy("position").orderBy("id").limit(size).offset((page - 1) * size).execute(),
+    query
+      .select(PRODUCT_COLUMNS)
+      .orderBy("position")
+      .orderBy("id")
+      .limit(size)
+      .offset((page - 1) * size)
+      .execute(),
     query.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow(),
   ]);
   return { rows, count: Number(total.count), page, pages: Math.max(1, Math.ceil(Number(total.count) / size)) };
 }
 
 export function getProduct(db: DB, merchantId: number, id: number) {
-  return db.selectFrom("catalogue_products").select(PRODUCT_COLUMNS).where("merchant_id", "=", merchantId).where("id", "=", id).executeTakeFirst();
+  return db
+    .selectFrom("catalogue_products")
+    .select(PRODUCT_COLUMNS)
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", id)
+    .executeTakeFirst();
 }
 
 export function getProductBySlug(db: DB, merchantId: number, slug: string) {
-  return db.selectFrom("catalogue_products").select(PRODUCT_COLUMNS).where("merchant_id", "=", merchantId).where("slug", "=", slug).executeTakeFirst();
+  return db
+    .selectFrom("catalogue_products")
+    .select(PRODUCT_COLUMNS)
+    .where("merchant_id", "=", merchantId)
+    .where("slug", "=", slug)
+    .executeTakeFirst();
 }
 
 /** The images of these products in their order, by product. */
@@ -80,12 +106,18 @@ export async function loadProductImages(db: DB, productIds: readonly number[]): 
     .orderBy("position")
     .orderBy("id")
     .execute();
-  for (const row of rows) byProduct.set(row.product_id, [...(byProduct.get(row.product_id) ?? []), { id: row.id, position: row.position }]);
+  for (const row of rows)
+    byProduct.set(row.product_id, [...(byProduct.get(row.product_id) ?? []), { id: row.id, position: row.position }]);
   return byProduct;
 }
 
 /** A product as the API answers it: prices as decimal strings of the shop's currency, `inventory` null when unlimited. */
-export function serializeProduct(product: ProductRow, images: readonly ProductImage[], money: ShopMoney, lang: Language) {
+export function serializeProduct(
+  product: ProductRow,
+  images: readonly ProductImage[],
+  money: ShopMoney,
+  lang: Language,
+) {
   return {
     id: product.id,
     slug: product.slug,
@@ -131,7 +163,8 @@ async function freeSlug(db: DB, merchantId: number, base: string, exceptId: numb
 type ProductChange = Change<ProductInput> & { id?: number; addedImages?: readonly string[] };
 
 /** A save refused because units were sold while the form was open: `inventoryNow` is what is left now. */
-export type ProductOutcome = SaveOutcome<ProductRow> | { ok: false; errors: FieldErrors; notFound?: false; inventoryNow: number | null };
+export type ProductOutcome =
+  SaveOutcome<ProductRow> | { ok: false; errors: FieldErrors; notFound?: false; inventoryNow: number | null };
 
 /**
  * Creates a product (`id` absent) or changes the fields sent of one of the merchant's, with its new
@@ -146,7 +179,8 @@ export async function saveProduct(db: DB, change: ProductChange): Promise<Produc
       return saveProductLocked(trx, change);
     });
   } catch (error) {
-    if (/unique|duplicate/i.test(String(error))) return { ok: false, errors: { slug: [{ code: "catalogue_admin.errors.slug_taken" }] } };
+    if (/unique|duplicate/i.test(String(error)))
+      return { ok: false, errors: { slug: [{ code: "catalogue_admin.errors.slug_taken" }] } };
     throw error;
   }
 }
@@ -157,7 +191,9 @@ async function saveProductLocked(trx: DB, change: ProductChange): Promise<Produc
   const errors: FieldErrors = {};
   const existing = change.id === undefined ? undefined : await getProduct(trx, change.merchantId, change.id);
   if (change.id !== undefined && !existing) return { ok: false, errors: {}, notFound: true };
-  if (!existing) for (const field of ["name_en", "name_ar", "price"] as const) if (input[field] === undefined || input[field] === "") addError(errors, field, "errors.required");
+  if (!existing)
+    for (const field of ["name_en", "name_ar", "price"] as const)
+      if (input[field] === undefined || input[field] === "") addError(errors, field, "errors.required");
   // A required field sent empty is refused, never read as "leave it as it is".
   if (existing && input.price === "") addError(errors, "price", "errors.required");
 
@@ -167,15 +203,28 @@ async function saveProductLocked(trx: DB, change: ProductChange): Promise<Produc
     if (base) slug = await freeSlug(trx, change.merchantId, base, existing?.id ?? 0);
     else if (!errors.name_en) addError(errors, "slug", "catalogue_admin.errors.slug_required");
   } else if (slug !== undefined && slug !== existing?.slug) {
-    const taken = await trx.selectFrom("catalogue_products").select("id").where("merchant_id", "=", change.merchantId).where("slug", "=", slug).where("id", "!=", existing?.id ?? 0).executeTakeFirst();
+    const taken = await trx
+      .selectFrom("catalogue_products")
+      .select("id")
+      .where("merchant_id", "=", change.merchantId)
+      .where("slug", "=", slug)
+      .where("id", "!=", existing?.id ?? 0)
+      .executeTakeFirst();
     if (taken) addError(errors, "slug", "catalogue_admin.errors.slug_taken");
   }
 
-  const price = input.price === undefined || input.price === "" ? undefined : minorOf(input.price, money, "price", errors);
-  const discounted = input.discounted_price === undefined ? undefined : input.discounted_price === null || input.discounted_price === "" ? null : minorOf(input.discounted_price, money, "discounted_price", errors);
+  const price =
+    input.price === undefined || input.price === "" ? undefined : minorOf(input.price, money, "price", errors);
+  const discounted =
+    input.discounted_price === undefined
+      ? undefined
+      : input.discounted_price === null || input.discounted_price === ""
+        ? null
+        : minorOf(input.discounted_price, money, "discounted_price", errors);
   const finalPrice = price ?? existing?.price;
   const finalDiscount = discounted === undefined ? (existing?.discounted_price ?? null) : discounted;
-  if (finalPrice !== undefined && finalDiscount !== null && finalDiscount > finalPrice && !errors.discounted_price) addError(errors, "discounted_price", "catalogue_admin.errors.discount_above_price");
+  if (finalPrice !== undefined && finalDiscount !== null && finalDiscount > finalPrice && !errors.discounted_price)
+    addError(errors, "discounted_price", "catalogue_admin.errors.discount_above_price");
 
   const sku = input.sku === undefined ? undefined : input.sku === null || input.sku === "" ? null : input.sku;
   if (sku) {
@@ -189,23 +238,35 @@ async function saveProductLocked(trx: DB, change: ProductChange): Promise<Produc
     if (taken) addError(errors, "sku", "catalogue_admin.errors.sku_taken");
   }
   if (input.unit) {
-    const unit = await trx.selectFrom("units").select("id").where("merchant_id", "=", change.merchantId).where("id", "=", input.unit).executeTakeFirst();
+    const unit = await trx
+      .selectFrom("units")
+      .select("id")
+      .where("merchant_id", "=", change.merchantId)
+      .where("id", "=", input.unit)
+      .executeTakeFirst();
     if (!unit) addError(errors, "unit", "catalogue_admin.errors.unit");
   }
 
   // Images: those named are placed or removed; the new ones come after; five at most.
   const current = existing ? ((await loadProductImages(trx, [existing.id])).get(existing.id) ?? []) : [];
   const imageChanges = new Map((input.images ?? []).map((image) => [image.id, image]));
-  for (const id of imageChanges.keys()) if (!current.some((image) => image.id === id)) addError(errors, "images", "catalogue_admin.errors.image_unknown");
+  for (const id of imageChanges.keys())
+    if (!current.some((image) => image.id === id)) addError(errors, "images", "catalogue_admin.errors.image_unknown");
   const kept = current
     .filter((image) => !imageChanges.get(image.id)?.remove)
     .map((image, index) => ({ id: image.id, position: imageChanges.get(image.id)?.position ?? image.position, index }))
     .sort((a, b) => a.position - b.position || a.index - b.index);
   const added = (change.addedImages ?? []).filter((key) => isOwnImageKey(change.merchantId, "product", key));
-  if (kept.length + added.length > PRODUCT_IMAGES_MAX) addError(errors, "images", "catalogue_admin.errors.too_many_images", { max: PRODUCT_IMAGES_MAX });
+  if (kept.length + added.length > PRODUCT_IMAGES_MAX)
+    addError(errors, "images", "catalogue_admin.errors.too_many_images", { max: PRODUCT_IMAGES_MAX });
 
   // The form's inventory is what it showed: unchanged, sales meanwhile stand; changed, only if none happened.
-  const shown = input.inventory_shown === undefined ? undefined : input.inventory_shown === "" ? null : Number(input.inventory_shown);
+  const shown =
+    input.inventory_shown === undefined
+      ? undefined
+      : input.inventory_shown === ""
+        ? null
+        : Number(input.inventory_shown);
   const inventoryTyped = existing && shown !== undefined && input.inventory === shown ? undefined : input.inventory;
   if (Object.keys(errors).length) return { ok: false, errors };
 
@@ -227,16 +288,33 @@ async function saveProductLocked(trx: DB, change: ProductChange): Promise<Produc
   };
   let saved: ProductRow | undefined;
   if (existing) {
-    let update = trx.updateTable("catalogue_products").set(values).where("id", "=", existing.id).where("merchant_id", "=", change.merchantId);
-    if (inventoryTyped !== undefined && shown !== undefined) update = update.where("inventory", shown === null ? "is" : "=", shown);
+    let update = trx
+      .updateTable("catalogue_products")
+      .set(values)
+      .where("id", "=", existing.id)
+      .where("merchant_id", "=", change.merchantId);
+    if (inventoryTyped !== undefined && shown !== undefined)
+      update = update.where("inventory", shown === null ? "is" : "=", shown);
     saved = await update.returning(PRODUCT_COLUMNS).executeTakeFirst();
     if (!saved) {
       // Sold meanwhile: the form is answered with what is left now, so saving again applies the typed inventory.
-      const now = await trx.selectFrom("catalogue_products").select("inventory").where("id", "=", existing.id).executeTakeFirst();
-      return { ok: false, errors: { inventory: [{ code: "catalogue_admin.errors.inventory_changed" }] }, inventoryNow: now?.inventory ?? null };
+      const now = await trx
+        .selectFrom("catalogue_products")
+        .select("inventory")
+        .where("id", "=", existing.id)
+        .executeTakeFirst();
+      return {
+        ok: false,
+        errors: { inventory: [{ code: "catalogue_admin.errors.inventory_changed" }] },
+        inventoryNow: now?.inventory ?? null,
+      };
     }
   } else {
-    const top = await trx.selectFrom("catalogue_products").select((eb) => eb.fn.max("position").as("position")).where("merchant_id", "=", change.merchantId).executeTakeFirst();
+    const top = await trx
+      .selectFrom("catalogue_products")
+      .select((eb) => eb.fn.max("position").as("position"))
+      .where("merchant_id", "=", change.merchantId)
+      .executeTakeFirst();
     saved = await trx
       .insertInto("catalogue_products")
       .values({
@@ -255,9 +333,24 @@ async function saveProductLocked(trx: DB, change: ProductChange): Promise<Produc
   }
   const productId = saved.id;
   const removed = current.filter((image) => imageChanges.get(image.id)?.remove).map((image) => image.id);
-  if (removed.length) await trx.deleteFrom("catalogue_product_images").where("product_id", "=", productId).where("id", "in", removed).execute();
-  for (const [position, image] of kept.entries()) await trx.updateTable("catalogue_product_images").set({ position }).where("id", "=", image.id).where("product_id", "=", productId).execute();
-  if (added.length) await trx.insertInto("catalogue_product_images").values(added.map((path, index) => ({ product_id: productId, path, position: kept.length + index }))).execute();
+  if (removed.length)
+    await trx
+      .deleteFrom("catalogue_product_images")
+      .where("product_id", "=", productId)
+      .where("id", "in", removed)
+      .execute();
+  for (const [position, image] of kept.entries())
+    await trx
+      .updateTable("catalogue_product_images")
+      .set({ position })
+      .where("id", "=", image.id)
+      .where("product_id", "=", productId)
+      .execute();
+  if (added.length)
+    await trx
+      .insertInto("catalogue_product_images")
+      .values(added.map((path, index) => ({ product_id: productId, path, position: kept.length + index })))
+      .execute();
   await recordAudit(trx, {
     merchantId: change.merchantId,
     actor: change.actor,
@@ -274,16 +367,28 @@ async function saveProductLocked(trx: DB, change: ProductChange): Promise<Produc
  * A product that orders name is only deactivated (answers `deactivated`): its orders keep pointing
  * at it. One never ordered is deleted with its images' rows and its place in stores.
  */
-export async function deleteProduct(db: DB, input: { merchantId: number; actor: Change<unknown>["actor"]; id: number; ip?: string | null }): Promise<RemoveOutcome> {
+export async function deleteProduct(
+  db: DB,
+  input: { merchantId: number; actor: Change<unknown>["actor"]; id: number; ip?: string | null },
+): Promise<RemoveOutcome> {
   return writeTransaction(db, async (trx): Promise<RemoveOutcome> => {
     // Checkouts take the merchant's lock too: one naming the product has either committed its order
     // (seen here, so the product is only deactivated) or runs after and finds the product gone.
     await lockMerchant(trx, input.merchantId);
     const product = await getProduct(trx, input.merchantId, input.id);
     if (!product) return { ok: false };
-    const ordered = await trx.selectFrom("catalogue_order_lines").select("id").where("product_id", "=", product.id).limit(1).executeTakeFirst();
+    const ordered = await trx
+      .selectFrom("catalogue_order_lines")
+      .select("id")
+      .where("product_id", "=", product.id)
+      .limit(1)
+      .executeTakeFirst();
     if (ordered) {
-      await trx.updateTable("catalogue_products").set({ is_active: 0, updated_at: nowIso() }).where("id", "=", product.id).execute();
+      await trx
+        .updateTable("catalogue_products")
+        .set({ is_active: 0, updated_at: nowIso() })
+        .where("id", "=", product.id)
+        .execute();
     } else {
       await trx.deleteFrom("catalogue_product_images").where("product_id", "=", product.id).execute();
       await trx.deleteFrom("catalogue_store_products").where("product_id", "=", product.id).execute();

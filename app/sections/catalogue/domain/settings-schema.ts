@@ -6,12 +6,19 @@ const link = z
   .string()
   .trim()
   .max(500, "errors.too_long")
-  .refine((value) => value === "" || /^https:\/\/[^\s"'<>]+$/i.test(value) || /^\/(?!\/)[^\s"'<>\\]*$/.test(value), "catalogue_admin.errors.link")
+  .refine(
+    (value) => value === "" || /^https:\/\/[^\s"'<>]+$/i.test(value) || /^\/(?!\/)[^\s"'<>\\]*$/.test(value),
+    "catalogue_admin.errors.link",
+  )
   .optional();
 
 /** The shop's configuration as the settings form sends it (the banner's picture comes as a file beside it). */
 export const CatalogueSettingsSchema = z.object({
-  currency: z.string().trim().regex(/^[A-Z]{3}$/, "catalogue_admin.errors.currency").optional(),
+  currency: z
+    .string()
+    .trim()
+    .regex(/^[A-Z]{3}$/, "catalogue_admin.errors.currency")
+    .optional(),
   show_banner: flag,
   label_store_en: text(100),
   label_store_ar: text(100),

@@ -21,7 +21,14 @@ export type CatalogueSettings = {
   decimal_places: number | null;
   terms_en: string;
   terms_ar: string;
-  banner: { image: string | null; title_en: string; title_ar: string; subtitle_en: string; subtitle_ar: string; link: string | null };
+  banner: {
+    image: string | null;
+    title_en: string;
+    title_ar: string;
+    subtitle_en: string;
+    subtitle_ar: string;
+    link: string | null;
+  };
 };
 
 export const DEFAULT_CATALOGUE_SETTINGS: CatalogueSettings = {
@@ -68,7 +75,11 @@ export function parseCatalogueSettings(text: string | null | undefined): Catalog
 
 /** The merchant's shop settings, with the defaults for what was never set. */
 export async function loadCatalogueSettings(db: DB, merchantId: number): Promise<CatalogueSettings> {
-  const row = await db.selectFrom("catalogue_settings").select("data").where("merchant_id", "=", merchantId).executeTakeFirst();
+  const row = await db
+    .selectFrom("catalogue_settings")
+    .select("data")
+    .where("merchant_id", "=", merchantId)
+    .executeTakeFirst();
   return parseCatalogueSettings(row?.data);
 }
 
@@ -80,7 +91,15 @@ export async function loadCatalogueSettings(db: DB, merchantId: number): Promise
  */
 export async function saveCatalogueSettings(
   db: DB,
-  change: { merchantId: number; actor: { id: number; username: string }; input: CatalogueSettingsInput; currencies: readonly string[]; defaultCurrency: string; bannerImage?: string; ip?: string | null },
+  change: {
+    merchantId: number;
+    actor: { id: number; username: string };
+    input: CatalogueSettingsInput;
+    currencies: readonly string[];
+    defaultCurrency: string;
+    bannerImage?: string;
+    ip?: string | null;
+  },
 ): Promise<{ ok: true; value: CatalogueSettings } | { ok: false; errors: FieldErrors }> {
   // Under the merchant's lock, in the transaction that writes: a product or discount saved meanwhile
   // (they take the lock too) is either seen by the decimals check or checked against the new settings.
@@ -92,7 +111,15 @@ export async function saveCatalogueSettings(
 
 async function saveSettingsLocked(
   trx: DB,
-  change: { merchantId: number; actor: { id: number; username: string }; input: CatalogueSettingsInput; currencies: readonly string[]; defaultCurrency: string; bannerImage?: string; ip?: string | null },
+  change: {
+    merchantId: number;
+    actor: { id: number; username: string };
+    input: CatalogueSettingsInput;
+    currencies: readonly string[];
+    defaultCurrency: string;
+    bannerImage?: string;
+    ip?: string | null;
+  },
 ): Promise<{ ok: true; value: CatalogueSettings } | { ok: false; errors: FieldErrors }> {
   const input = change.input;
   const errors: FieldErrors = {};
@@ -100,15 +127,29 @@ async function saveSettingsLocked(
   const currency = input.currency ?? before.currency ?? change.defaultCurrency;
   if (!change.currencies.includes(currency)) addError(errors, "currency", "catalogue_admin.errors.currency");
   const places = input.decimal_places === undefined ? before.decimal_places : input.decimal_places;
-  if (places !== null && places > exponentOf(currency)) addError(errors, "decimal_places", "catalogue_admin.errors.places_above_currency", { places: exponentOf(currency) });
+  if (places !== null && places > exponentOf(currency))
+    addError(errors, "decimal_places", "catalogue_admin.errors.places_above_currency", {
+      places: exponentOf(currency),
+    });
   if (Object.keys(errors).length) return { ok: false, errors };
 
   const oldCurrency = before.currency ?? change.defaultCurrency;
   const amounts = async () => {
-    const products = await trx.selectFrom("catalogue_products").select(["price", "discounted_price"]).where("merchant_id", "=", change.merchantId).execute();
-    const discounts = await trx.selectFrom("catalogue_discounts").select(["discount_type", "amount", "min_total"]).where("merchant_id", "=", change.merchantId).execute();
+    const products = await trx
+      .selectFrom("catalogue_products")
+      .select(["price", "discounted_price"])
+      .where("merchant_id", "=", change.merchantId)
+      .execute();
+    const discounts = await trx
+      .selectFrom("catalogue_discounts")
+      .select(["discount_type", "amount", "min_total"])
+      .where("merchant_id", "=", change.merchantId)
+      .execute();
     return [
-      ...products.flatMap((row) => [Number(row.price), row.discounted_price === null ? 0 : Number(row.discounted_price)]),
+      ...products.flatMap((row) => [
+        Number(row.price),
+        row.discounted_price === null ? 0 : Number(row.discounted_price),
+      ]),
       ...discounts.flatMap((row) => [row.discount_type === "fixed" ? Number(row.amount) : 0, Number(row.min_total)]),
     ].filter((value) => value !== 0);
   };
@@ -147,6 +188,13 @@ async function saveSettingsLocked(
     .values({ merchant_id: change.merchantId, data, updated_at: at })
     .onConflict((conflict) => conflict.column("merchant_id").doUpdateSet({ data, updated_at: at }))
     .execute();
-  await recordAudit(trx, { merchantId: change.merchantId, actor: change.actor, action: "catalogue_settings_updated", objectType: "catalogue_settings", objectId: change.merchantId, ip: change.ip });
+  await recordAudit(trx, {
+    merchantId: change.merchantId,
+    actor: change.actor,
+    action: "catalogue_settings_updated",
+    objectType: "catalogue_settings",
+    objectId: change.merchantId,
+    ip: change.ip,
+  });
   return { ok: true, value: settings };
 }

@@ -25,7 +25,12 @@ export function decimalOf(minor: number, money: ShopMoney) {
 }
 
 /** Minor units of a decimal text, or an error on `field`; undefined for an absent value. */
-export function minorOf(value: string | null | undefined, money: ShopMoney, field: string, errors: FieldErrors): number | undefined {
+export function minorOf(
+  value: string | null | undefined,
+  money: ShopMoney,
+  field: string,
+  errors: FieldErrors,
+): number | undefined {
   if (value === undefined || value === null) return undefined;
   const parsed = parseAmount(value === "" ? "0" : value, money.currency);
   if (!parsed.ok) {

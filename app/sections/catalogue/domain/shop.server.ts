@@ -19,7 +19,9 @@ export type Shop = { merchantId: number; currency: string; country: string; sett
 export async function loadShop(db: DB, merchantId: number): Promise<Shop | undefined> {
   const row = await db
     .selectFrom("merchants")
-    .innerJoin("merchant_plugins", (join) => join.onRef("merchant_plugins.merchant_id", "=", "merchants.id").on("merchant_plugins.plugin", "=", "catalogue"))
+    .innerJoin("merchant_plugins", (join) =>
+      join.onRef("merchant_plugins.merchant_id", "=", "merchants.id").on("merchant_plugins.plugin", "=", "catalogue"),
+    )
     .leftJoin("catalogue_settings", "catalogue_settings.merchant_id", "merchants.id")
     .select(["merchants.id", "merchants.currency_code", "merchants.country_code", "catalogue_settings.data"])
     .where("merchants.id", "=", merchantId)
@@ -28,7 +30,12 @@ export async function loadShop(db: DB, merchantId: number): Promise<Shop | undef
   if (!row) return undefined;
   const settings = parseCatalogueSettings(row.data);
   const own = settings.currency && isSupportedCurrency(settings.currency) ? settings.currency : null;
-  return { merchantId: row.id, currency: own ?? (isSupportedCurrency(row.currency_code) ? row.currency_code : "KWD"), country: row.country_code || "KW", settings };
+  return {
+    merchantId: row.id,
+    currency: own ?? (isSupportedCurrency(row.currency_code) ? row.currency_code : "KWD"),
+    country: row.country_code || "KW",
+    settings,
+  };
 }
 
 /** The installation's first active merchant with the catalogue section (the shop's pages when none is named). */
@@ -43,7 +50,20 @@ export async function defaultShopMerchant(db: DB): Promise<number | null> {
   return row?.merchant_id == null ? null : Number(row.merchant_id);
 }
 
-const PRODUCT_COLUMNS = ["id", "merchant_id", "unit_id", "slug", "sku", "name_en", "name_ar", "description_en", "description_ar", "price", "discounted_price", "inventory"] as const;
+const PRODUCT_COLUMNS = [
+  "id",
+  "merchant_id",
+  "unit_id",
+  "slug",
+  "sku",
+  "name_en",
+  "name_ar",
+  "description_en",
+  "description_ar",
+  "price",
+  "discounted_price",
+  "inventory",
+] as const;
 
 export type ProductRow = {
   id: number;
@@ -63,17 +83,24 @@ export type ProductRow = {
 export type PublicProduct = ProductRow & { images: number[] };
 
 /** What one unit sells for now: its discounted price when it has one. */
-export const unitPriceOf = (product: Pick<ProductRow, "price" | "discounted_price">) => product.discounted_price ?? product.price;
+export const unitPriceOf = (product: Pick<ProductRow, "price" | "discounted_price">) =>
+  product.discounted_price ?? product.price;
 
 /** Whether customers may add it to a cart (public spec §5): inventory above 0, or unlimited. */
-export const isAvailable = (product: Pick<ProductRow, "inventory">) => product.inventory === null || product.inventory > 0;
+export const isAvailable = (product: Pick<ProductRow, "inventory">) =>
+  product.inventory === null || product.inventory > 0;
 
-export const nameIn = (row: { name_en: string; name_ar: string }, lang: "en" | "ar") => (lang === "ar" ? row.name_ar || row.name_en : row.name_en || row.name_ar);
+export const nameIn = (row: { name_en: string; name_ar: string }, lang: "en" | "ar") =>
+  lang === "ar" ? row.name_ar || row.name_en : row.name_en || row.name_ar;
 
 /** The address of a product image, served by the catalogue's image route. */
 export const productImageUrl = (imageId: number) => `/api/v1/plugins/catalogue/product-image/${imageId}`;
 
-async function withImages<T extends { id: number }>(db: DB, products: T[], firstOnly = false): Promise<(T & { images: number[] })[]> {
+async function withImages<T extends { id: number }>(
+  db: DB,
+  products: T[],
+  firstOnly = false,
+): Promise<(T & { images: number[] })[]> {
   if (products.length === 0) return [];
   const rows = await db
     .selectFrom("catalogue_product_images")
@@ -104,7 +131,11 @@ const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, 
  * how many match in all (one read with a window count, one for the images). `search` matches the
  * name in either language and the SKU, whatever the case.
  */
-export async function listProducts(db: DB, merchantId: number, input: { search?: string; limit: number; offset: number; allImages?: boolean }): Promise<{ count: number; products: PublicProduct[] }> {
+export async function listProducts(
+  db: DB,
+  merchantId: number,
+  input: { search?: string; limit: number; offset: number; allImages?: boolean },
+): Promise<{ count: number; products: PublicProduct[] }> {
   let query = db
     .selectFrom("catalogue_products")
     .select(PRODUCT_COLUMNS)
@@ -145,34 +176,75 @@ export async function listProducts(db: DB, merchantId: number, input: { search?:
     const counted = await listProducts(db, merchantId, { ...input, offset: 0, limit: 1 });
     count = counted.count;
   }
-  if (input.allImages) return { count, products: await withImages(db, rows.map(({ total: _total, first_image: _first, ...product }) => product as ProductRow), false) };
-  return { count, products: rows.map(({ total: _total, first_image: first, ...product }) => ({ ...(product as ProductRow), images: first == null ? [] : [Number(first)] })) };
+  if (input.allImages)
+    return {
+      count,
+      products: await withImages(
+        db,
+        rows.map(({ total: _total, first_image: _first, ...product }) => product as ProductRow),
+        false,
+      ),
+    };
+  return {
+    count,
+    products: rows.map(({ total: _total, first_image: first, ...product }) => ({
+      ...(product as ProductRow),
+      images: first == null ? [] : [Number(first)],
+    })),
+  };
 }
 
 /** One active product of the merchant by its slug, with all its images. */
 export async function findProduct(db: DB, merchantId: number, slug: string): Promise<PublicProduct | undefined> {
   if (!slug || slug.length > 200) return undefined;
-  const row = await db.selectFrom("catalogue_products").select(PRODUCT_COLUMNS).where("merchant_id", "=", merchantId).where("slug", "=", slug).where("is_active", "=", 1).executeTakeFirst();
+  const row = await db
+    .selectFrom("catalogue_products")
+    .select(PRODUCT_COLUMNS)
+    .where("merchant_id", "=", merchantId)
+    .where("slug", "=", slug)
+    .where("is_active", "=", 1)
+    .executeTakeFirst();
   if (!row) return undefined;
   const [product] = await withImages(db, [row as ProductRow], false);
   return product;
 }
 
 /** The merchant's active products of these slugs, by slug (unknown or inactive ones are absent). */
-export async function productsBySlug(db: DB, merchantId: number, slugs: readonly string[]): Promise<Map<string, ProductRow>> {
+export async function productsBySlug(
+  db: DB,
+  merchantId: number,
+  slugs: readonly string[],
+): Promise<Map<string, ProductRow>> {
   const wanted = [...new Set(slugs.filter((slug) => slug && slug.length <= 200))];
   if (wanted.length === 0) return new Map();
-  const rows = await db.selectFrom("catalogue_products").select(PRODUCT_COLUMNS).where("merchant_id", "=", merchantId).where("slug", "in", wanted).where("is_active", "=", 1).execute();
+  const rows = await db
+    .selectFrom("catalogue_products")
+    .select(PRODUCT_COLUMNS)
+    .where("merchant_id", "=", merchantId)
+    .where("slug", "in", wanted)
+    .where("is_active", "=", 1)
+    .execute();
   return new Map(rows.map((row) => [row.slug, row as ProductRow]));
 }
 
-export type PublicStore = { id: number; name_en: string; name_ar: string; address_en: string; address_ar: string; phone: string | null };
+export type PublicStore = {
+  id: number;
+  name_en: string;
+  name_ar: string;
+  address_en: string;
+  address_ar: string;
+  phone: string | null;
+};
 
 /**
  * The merchant's active stores that carry every one of these products (a store that carries all
  * carries them; any other only those it chose), in the merchant's order.
  */
-export async function storesCarrying(db: DB, merchantId: number, productIds: readonly number[]): Promise<PublicStore[]> {
+export async function storesCarrying(
+  db: DB,
+  merchantId: number,
+  productIds: readonly number[],
+): Promise<PublicStore[]> {
   const stores = await db
     .selectFrom("catalogue_stores")
     .select(["id", "name_en", "name_ar", "address_en", "address_ar", "phone", "carries_all"])

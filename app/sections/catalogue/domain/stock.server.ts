@@ -11,7 +11,11 @@ import type { DB } from "~/db/database.server";
  * takes none: `taken` says whether units were taken (what the order line records as `reserved`).
  * Answers how many are left when there are not enough.
  */
-export async function takeUnits(trx: DB, productId: number, quantity: number): Promise<{ ok: true; taken: boolean } | { ok: false; left: number }> {
+export async function takeUnits(
+  trx: DB,
+  productId: number,
+  quantity: number,
+): Promise<{ ok: true; taken: boolean } | { ok: false; left: number }> {
   const taken = await trx
     .updateTable("catalogue_products")
     .set((eb) => ({ inventory: eb("inventory", "-", quantity) }))
@@ -20,7 +24,11 @@ export async function takeUnits(trx: DB, productId: number, quantity: number): P
     .where("inventory", ">=", quantity)
     .executeTakeFirst();
   if (Number(taken.numUpdatedRows) === 1) return { ok: true, taken: true };
-  const row = await trx.selectFrom("catalogue_products").select("inventory").where("id", "=", productId).executeTakeFirst();
+  const row = await trx
+    .selectFrom("catalogue_products")
+    .select("inventory")
+    .where("id", "=", productId)
+    .executeTakeFirst();
   if (row && row.inventory === null) return { ok: true, taken: false };
   return { ok: false, left: row?.inventory ?? 0 };
 }

@@ -13,10 +13,19 @@ export const StoreSchema = z.object({
   address_en: text(1000),
   address_ar: text(1000),
   phone: z
-    .union([z.null(), z.string().trim().max(30, "errors.too_long").regex(/^$|^\+?[\d\s()-]{5,30}$/, "catalogue_admin.errors.phone")])
+    .union([
+      z.null(),
+      z
+        .string()
+        .trim()
+        .max(30, "errors.too_long")
+        .regex(/^$|^\+?[\d\s()-]{5,30}$/, "catalogue_admin.errors.phone"),
+    ])
     .optional(),
   is_active: flag,
   position,
-  products: z.union([z.null(), z.array(z.string().trim().max(80)).max(5000, "catalogue_admin.errors.too_many")]).optional(),
+  products: z
+    .union([z.null(), z.array(z.string().trim().max(80)).max(5000, "catalogue_admin.errors.too_many")])
+    .optional(),
 });
 export type StoreInput = z.output<typeof StoreSchema>;

@@ -10,14 +10,39 @@ import type { StoreInput } from "./store-schema";
 
 export type StoreRow = Selectable<CatalogueStoreTable>;
 
-const STORE_COLUMNS = ["id", "merchant_id", "name_en", "name_ar", "address_en", "address_ar", "phone", "is_active", "position", "carries_all", "created_at", "updated_at"] as const;
+const STORE_COLUMNS = [
+  "id",
+  "merchant_id",
+  "name_en",
+  "name_ar",
+  "address_en",
+  "address_ar",
+  "phone",
+  "is_active",
+  "position",
+  "carries_all",
+  "created_at",
+  "updated_at",
+] as const;
 
 export function listStores(db: DB, merchantId: number) {
-  return db.selectFrom("catalogue_stores").select(STORE_COLUMNS).where("merchant_id", "=", merchantId).orderBy("position").orderBy("id").limit(1000).execute();
+  return db
+    .selectFrom("catalogue_stores")
+    .select(STORE_COLUMNS)
+    .where("merchant_id", "=", merchantId)
+    .orderBy("position")
+    .orderBy("id")
+    .limit(1000)
+    .execute();
 }
 
 export function getStore(db: DB, merchantId: number, id: number) {
-  return db.selectFrom("catalogue_stores").select(STORE_COLUMNS).where("merchant_id", "=", merchantId).where("id", "=", id).executeTakeFirst();
+  return db
+    .selectFrom("catalogue_stores")
+    .select(STORE_COLUMNS)
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", id)
+    .executeTakeFirst();
 }
 
 /** The slugs of the products each store chose, by store (a store that carries every product has none). */
@@ -60,17 +85,26 @@ export async function saveStore(db: DB, change: Change<StoreInput> & { id?: numb
   const errors: FieldErrors = {};
   const existing = change.id === undefined ? undefined : await getStore(db, change.merchantId, change.id);
   if (change.id !== undefined && !existing) return { ok: false, errors: {}, notFound: true };
-  if (!existing) for (const field of ["name_en", "name_ar"] as const) if (!input[field]) addError(errors, field, "errors.required");
+  if (!existing)
+    for (const field of ["name_en", "name_ar"] as const) if (!input[field]) addError(errors, field, "errors.required");
   let productIds: number[] | null | undefined;
   if (input.products === null) productIds = null;
   else if (input.products !== undefined) {
     const slugs = [...new Set(input.products.filter(Boolean))];
     if (slugs.length === 0) addError(errors, "products", "catalogue_admin.errors.choose_products");
     const found = slugs.length
-      ? await db.selectFrom("catalogue_products").select(["id", "slug"]).where("merchant_id", "=", change.merchantId).where("slug", "in", slugs).execute()
+      ? await db
+          .selectFrom("catalogue_products")
+          .select(["id", "slug"])
+          .where("merchant_id", "=", change.merchantId)
+          .where("slug", "in", slugs)
+          .execute()
       : [];
     const unknown = slugs.filter((slug) => !found.some((row) => row.slug === slug));
-    if (unknown.length) addError(errors, "products", "catalogue_admin.errors.unknown_products", { slugs: unknown.slice(0, 10).join(", ") });
+    if (unknown.length)
+      addError(errors, "products", "catalogue_admin.errors.unknown_products", {
+        slugs: unknown.slice(0, 10).join(", "),
+      });
     productIds = found.map((row) => row.id);
   }
   if (Object.keys(errors).length) return { ok: false, errors };
@@ -88,15 +122,32 @@ export async function saveStore(db: DB, change: Change<StoreInput> & { id?: numb
   };
   const row = await writeTransaction(db, async (trx) => {
     const saved = existing
-      ? await trx.updateTable("catalogue_stores").set(values).where("id", "=", existing.id).where("merchant_id", "=", change.merchantId).returning(STORE_COLUMNS).executeTakeFirstOrThrow()
+      ? await trx
+          .updateTable("catalogue_stores")
+          .set(values)
+          .where("id", "=", existing.id)
+          .where("merchant_id", "=", change.merchantId)
+          .returning(STORE_COLUMNS)
+          .executeTakeFirstOrThrow()
       : await trx
           .insertInto("catalogue_stores")
-          .values({ ...values, merchant_id: change.merchantId, name_en: input.name_en!, name_ar: input.name_ar!, is_active: Number(input.is_active ?? true), created_at: at })
+          .values({
+            ...values,
+            merchant_id: change.merchantId,
+            name_en: input.name_en!,
+            name_ar: input.name_ar!,
+            is_active: Number(input.is_active ?? true),
+            created_at: at,
+          })
           .returning(STORE_COLUMNS)
           .executeTakeFirstOrThrow();
     if (productIds !== undefined) {
       await trx.deleteFrom("catalogue_store_products").where("store_id", "=", saved.id).execute();
-      if (productIds?.length) await trx.insertInto("catalogue_store_products").values(productIds.map((productId) => ({ store_id: saved.id, product_id: productId }))).execute();
+      if (productIds?.length)
+        await trx
+          .insertInto("catalogue_store_products")
+          .values(productIds.map((productId) => ({ store_id: saved.id, product_id: productId })))
+          .execute();
     }
     await recordAudit(trx, {
       merchantId: change.merchantId,
@@ -113,12 +164,25 @@ export async function saveStore(db: DB, change: Change<StoreInput> & { id?: numb
 }
 
 /** A store that orders name is only deactivated; one never chosen is deleted. */
-export async function deleteStore(db: DB, input: { merchantId: number; actor: Actor; id: number; ip?: string | null }): Promise<RemoveOutcome> {
+export async function deleteStore(
+  db: DB,
+  input: { merchantId: number; actor: Actor; id: number; ip?: string | null },
+): Promise<RemoveOutcome> {
   const store = await getStore(db, input.merchantId, input.id);
   if (!store) return { ok: false };
   return writeTransaction(db, async (trx) => {
-    const ordered = await trx.selectFrom("catalogue_orders").select("id").where("store_id", "=", store.id).limit(1).executeTakeFirst();
-    if (ordered) await trx.updateTable("catalogue_stores").set({ is_active: 0, updated_at: nowIso() }).where("id", "=", store.id).execute();
+    const ordered = await trx
+      .selectFrom("catalogue_orders")
+      .select("id")
+      .where("store_id", "=", store.id)
+      .limit(1)
+      .executeTakeFirst();
+    if (ordered)
+      await trx
+        .updateTable("catalogue_stores")
+        .set({ is_active: 0, updated_at: nowIso() })
+        .where("id", "=", store.id)
+        .execute();
     else {
       await trx.deleteFrom("catalogue_store_products").where("store_id", "=", store.id).execute();
       await trx.deleteFrom("catalogue_stores").where("id", "=", store.id).execute();

@@ -8,6 +8,10 @@ export { withFlags } from "~/lib/form-object";
  * that would reach a prototype (`constructor[prototype][x]`, `images[0][__proto__][x]`) is ignored.
  */
 export function formObject(form: FormData): Record<string, unknown> {
-  const values = nestedFormValues(form, { maxDepth: 4, indexDigits: 3, skip: (name) => name.startsWith("_") || name === "intent" });
+  const values = nestedFormValues(form, {
+    maxDepth: 4,
+    indexDigits: 3,
+    skip: (name) => name.startsWith("_") || name === "intent",
+  });
   return dropBlankRows(values) as Record<string, unknown>;
 }

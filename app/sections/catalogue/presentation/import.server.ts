@@ -17,11 +17,25 @@ const FILE_KEYS = {
  * The file of a form or a multipart API call, checked and imported: what the page and the API
  * answer, worded in the reader's language. The error report is the file as CSV with an `error` column.
  */
-export async function uploadProducts(db: DB, input: { merchantId: number; actor: Actor; file: FormDataEntryValue | null; lang: Language; ip?: string | null }) {
+export async function uploadProducts(
+  db: DB,
+  input: { merchantId: number; actor: Actor; file: FormDataEntryValue | null; lang: Language; ip?: string | null },
+) {
   const { lang } = input;
   const checked = checkUploadedFile(input.file, { maxBytes: IMPORT_MAX_BYTES, keys: FILE_KEYS }, lang);
   if (!checked.ok) return checked;
-  const outcome = await importProducts(db, { merchantId: input.merchantId, actor: input.actor, bytes: Buffer.from(await checked.file.arrayBuffer()), ip: input.ip });
-  if (outcome.ok) return { ok: true as const, created: outcome.created, updated: outcome.updated, message: translator(lang)("catalogue_admin.import.done", { created: outcome.created, updated: outcome.updated }) };
+  const outcome = await importProducts(db, {
+    merchantId: input.merchantId,
+    actor: input.actor,
+    bytes: Buffer.from(await checked.file.arrayBuffer()),
+    ip: input.ip,
+  });
+  if (outcome.ok)
+    return {
+      ok: true as const,
+      created: outcome.created,
+      updated: outcome.updated,
+      message: translator(lang)("catalogue_admin.import.done", { created: outcome.created, updated: outcome.updated }),
+    };
   return wordRefusedUpload(outcome, errorReportCsv, lang);
 }

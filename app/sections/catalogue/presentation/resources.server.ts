@@ -1,18 +1,45 @@
 import type { DB } from "~/db/database.server";
 import type { Language } from "~/lib/i18n";
 import { DiscountSchema } from "../domain/discount-schema";
-import { deleteDiscount, getDiscount, listDiscounts, saveDiscount, serializeDiscount } from "../domain/discounts-admin.server";
+import {
+  deleteDiscount,
+  getDiscount,
+  listDiscounts,
+  saveDiscount,
+  serializeDiscount,
+} from "../domain/discounts-admin.server";
 import { idOf, type Actor, type RemoveOutcome, type SaveOutcome } from "../domain/fields";
 import { ProductSchema } from "../domain/product-schema";
-import { deleteProduct, getProduct, getProductBySlug, listProducts, loadProductImages, saveProduct, serializeProduct } from "../domain/products-admin.server";
+import {
+  deleteProduct,
+  getProduct,
+  getProductBySlug,
+  listProducts,
+  loadProductImages,
+  saveProduct,
+  serializeProduct,
+} from "../domain/products-admin.server";
 import type { ShopMoney } from "../domain/shop-money";
 import { StoreSchema } from "../domain/store-schema";
-import { deleteStore, getStore, listStores, loadStoreProducts, saveStore, serializeStore } from "../domain/stores-admin.server";
+import {
+  deleteStore,
+  getStore,
+  listStores,
+  loadStoreProducts,
+  saveStore,
+  serializeStore,
+} from "../domain/stores-admin.server";
 import type { CatalogueFeature } from "./guard.server";
 
 type Ctx = { db: DB; merchantId: number; money: ShopMoney; lang: Language };
 type Write = { merchantId: number; actor: Actor; ip?: string | null };
-type Schema = { safeParse(body: unknown): { success: true; data: any } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } } };
+type Schema = {
+  safeParse(
+    body: unknown,
+  ):
+    | { success: true; data: any }
+    | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+};
 
 /**
  * The resources of the management API (`dashboard/<name>`): a product is named by its slug, a
@@ -42,10 +69,22 @@ export const CATALOGUE_RESOURCES: Record<string, CatalogueResource> = {
     find: async (ctx, key) => (await getProductBySlug(ctx.db, ctx.merchantId, key))?.id,
     list: async (ctx, query) => {
       const page = /^\d{1,6}$/.test(query.get("page") ?? "") ? Number(query.get("page")) : 1;
-      const pageSize = /^\d{1,3}$/.test(query.get("page_size") ?? "") ? Math.min(500, Math.max(1, Number(query.get("page_size")))) : 100;
-      const { rows, count } = await listProducts(ctx.db, ctx.merchantId, { search: query.get("search") ?? undefined, page, pageSize });
-      const images = await loadProductImages(ctx.db, rows.map((row) => row.id));
-      return { count, results: rows.map((row) => serializeProduct(row, images.get(row.id) ?? [], ctx.money, ctx.lang)) };
+      const pageSize = /^\d{1,3}$/.test(query.get("page_size") ?? "")
+        ? Math.min(500, Math.max(1, Number(query.get("page_size"))))
+        : 100;
+      const { rows, count } = await listProducts(ctx.db, ctx.merchantId, {
+        search: query.get("search") ?? undefined,
+        page,
+        pageSize,
+      });
+      const images = await loadProductImages(
+        ctx.db,
+        rows.map((row) => row.id),
+      );
+      return {
+        count,
+        results: rows.map((row) => serializeProduct(row, images.get(row.id) ?? [], ctx.money, ctx.lang)),
+      };
     },
     get: productView,
     save: saveProduct,
@@ -60,7 +99,10 @@ export const CATALOGUE_RESOURCES: Record<string, CatalogueResource> = {
     },
     list: async (ctx) => {
       const rows = await listStores(ctx.db, ctx.merchantId);
-      const products = await loadStoreProducts(ctx.db, rows.map((row) => row.id));
+      const products = await loadStoreProducts(
+        ctx.db,
+        rows.map((row) => row.id),
+      );
       return { count: rows.length, results: rows.map((row) => serializeStore(row, products.get(row.id), ctx.lang)) };
     },
     get: async (ctx, id) => {

@@ -9,9 +9,17 @@ import { addressGroup, isThrottled, recordHits, type ThrottleRule } from "~/doma
 
 const WINDOW_MS = 10 * 60_000;
 
-export const checkoutRule = (address: string | null): ThrottleRule => ({ bucket: `catalogue-checkout:${addressGroup(address)}`, limit: 120, windowMs: WINDOW_MS });
+export const checkoutRule = (address: string | null): ThrottleRule => ({
+  bucket: `catalogue-checkout:${addressGroup(address)}`,
+  limit: 120,
+  windowMs: WINDOW_MS,
+});
 
-export const discountRule = (address: string | null): ThrottleRule => ({ bucket: `catalogue-discount:${addressGroup(address)}`, limit: 30, windowMs: WINDOW_MS });
+export const discountRule = (address: string | null): ThrottleRule => ({
+  bucket: `catalogue-discount:${addressGroup(address)}`,
+  limit: 30,
+  windowMs: WINDOW_MS,
+});
 
 /** Counts one more try against each rule; true (and nothing counted) when one is already at its limit. */
 export async function overLimit(db: DB, rules: ThrottleRule[]) {

@@ -17,7 +17,15 @@ type OrderExtra = {
   status?: CatalogueOrderStatus;
   /** The payment completed when the order's units were gone: canceled, to be refunded. */
   paid_without_stock?: boolean;
-  lines: { slug: string; sku: string | null; name_en: string; name_ar: string; quantity: number; unit_price: number; line_total: number }[];
+  lines: {
+    slug: string;
+    sku: string | null;
+    name_en: string;
+    name_ar: string;
+    quantity: number;
+    unit_price: number;
+    line_total: number;
+  }[];
   subtotal: number;
   discount: number;
   discount_code: string | null;
@@ -25,9 +33,19 @@ type OrderExtra = {
 };
 
 /** The keys of `extra` the order's details rows show (the details page shows no other copy of them). */
-export const ORDER_EXTRA_KEYS = ["order", "status", "paid_without_stock", "lines", "subtotal", "discount", "discount_code", "store"] as const satisfies readonly (keyof OrderExtra)[];
+export const ORDER_EXTRA_KEYS = [
+  "order",
+  "status",
+  "paid_without_stock",
+  "lines",
+  "subtotal",
+  "discount",
+  "discount_code",
+  "store",
+] as const satisfies readonly (keyof OrderExtra)[];
 
-const inLanguage = (lang: Language, english: string, arabic: string) => (lang === "ar" ? arabic || english : english || arabic);
+const inLanguage = (lang: Language, english: string, arabic: string) =>
+  lang === "ar" ? arabic || english : english || arabic;
 
 function orderOf(row: Pick<TransactionRow, "extra">): OrderExtra | null {
   if (!row.extra) return null;
@@ -49,14 +67,22 @@ export function orderDetails(row: TransactionRow, lang: Language): DetailsRow[] 
   if (!order) return [];
   const t = translator(lang);
   const money = (minor: number) => formatAmount(minor, row.currency_code, lang);
-  const rows: DetailsRow[] = [{ name: "catalogue_order", label: t("catalogue_public.details.order"), value: order.order }];
+  const rows: DetailsRow[] = [
+    { name: "catalogue_order", label: t("catalogue_public.details.order"), value: order.order },
+  ];
   if (order.status) {
-    const status = order.paid_without_stock ? t("catalogue_public.details.paid_without_stock") : t(`catalogue_public.details.states.${order.status}`);
+    const status = order.paid_without_stock
+      ? t("catalogue_public.details.paid_without_stock")
+      : t(`catalogue_public.details.states.${order.status}`);
     rows.push({ name: "catalogue_order_status", label: t("catalogue_public.details.status"), value: status });
   }
   if (order.store) {
     const address = inLanguage(lang, order.store.address_en, order.store.address_ar);
-    rows.push({ name: "catalogue_store", label: t("catalogue_public.details.store"), value: `${inLanguage(lang, order.store.name_en, order.store.name_ar)}${address ? ` — ${address}` : ""}` });
+    rows.push({
+      name: "catalogue_store",
+      label: t("catalogue_public.details.store"),
+      value: `${inLanguage(lang, order.store.name_en, order.store.name_ar)}${address ? ` — ${address}` : ""}`,
+    });
   }
   order.lines.forEach((line, index) => {
     const name = inLanguage(lang, line.name_en, line.name_ar);
@@ -66,7 +92,12 @@ export function orderDetails(row: TransactionRow, lang: Language): DetailsRow[] 
       value: `${line.quantity} × ${name}${line.sku ? ` (${line.sku})` : ""} — ${money(line.line_total)}`,
     });
   });
-  if (order.discount > 0) rows.push({ name: "catalogue_discount", label: t("catalogue_public.details.discount"), value: `${order.discount_code ?? ""} −${money(order.discount)}`.trim() });
+  if (order.discount > 0)
+    rows.push({
+      name: "catalogue_discount",
+      label: t("catalogue_public.details.discount"),
+      value: `${order.discount_code ?? ""} −${money(order.discount)}`.trim(),
+    });
   return rows;
 }
 
@@ -80,11 +111,27 @@ export function serializeOrder(row: TransactionRow) {
       number: order.order,
       status: order.status ?? null,
       paid_without_stock: order.paid_without_stock === true,
-      store: order.store ? { id: order.store.id, name_en: order.store.name_en, name_ar: order.store.name_ar, address_en: order.store.address_en, address_ar: order.store.address_ar } : null,
+      store: order.store
+        ? {
+            id: order.store.id,
+            name_en: order.store.name_en,
+            name_ar: order.store.name_ar,
+            address_en: order.store.address_en,
+            address_ar: order.store.address_ar,
+          }
+        : null,
       subtotal: decimal(order.subtotal),
       discount: decimal(order.discount),
       discount_code: order.discount_code,
-      items: order.lines.map((line) => ({ slug: line.slug, sku: line.sku, name_en: line.name_en, name_ar: line.name_ar, quantity: line.quantity, unit_price: decimal(line.unit_price), line_total: decimal(line.line_total) })),
+      items: order.lines.map((line) => ({
+        slug: line.slug,
+        sku: line.sku,
+        name_en: line.name_en,
+        name_ar: line.name_ar,
+        quantity: line.quantity,
+        unit_price: decimal(line.unit_price),
+        line_total: decimal(line.line_total),
+      })),
     },
   };
 }

@@ -8,7 +8,14 @@ export function PairingNav({ lang, current }: { lang: string; current: "codes" |
   return (
     <Group gap="xs" component="nav" aria-label={t("code_pairing.nav_label")}>
       {(["codes", "sites"] as const).map((page) => (
-        <Button key={page} component={Link} to={`/${lang}/code-pairing/${page}`} size="xs" variant={page === current ? "light" : "subtle"} aria-current={page === current ? "page" : undefined}>
+        <Button
+          key={page}
+          component={Link}
+          to={`/${lang}/code-pairing/${page}`}
+          size="xs"
+          variant={page === current ? "light" : "subtle"}
+          aria-current={page === current ? "page" : undefined}
+        >
           {t(`features.code_pairing.${page}`)}
         </Button>
       ))}

@@ -11,14 +11,27 @@ import { now, nowIso } from "~/lib/clock.server";
 import { hmacSha256 } from "~/lib/crypto.server";
 import { isSupportedCurrency, parseAmount, toDecimalString } from "~/lib/money";
 import { getAppSecret } from "~/lib/secret.server";
-import { CODE_ALPHABET, CODE_MAX, displayCode, GENERATED_CODE_LENGTH, isValidCode, normalizeCode, normalizePair, PAIR_MAX } from "./normalize";
+import {
+  CODE_ALPHABET,
+  CODE_MAX,
+  displayCode,
+  GENERATED_CODE_LENGTH,
+  isValidCode,
+  normalizeCode,
+  normalizePair,
+  PAIR_MAX,
+} from "./normalize";
 
 export const MAX_USES_LIMIT = 100_000;
 export const DESCRIPTION_MAX = 500;
 
 /** What the issue form (and the demo) sends; blank code: one is generated. */
 export const IssueCodeSchema = z.object({
-  code: z.string().trim().max(CODE_MAX + 20, "errors.too_long").default(""),
+  code: z
+    .string()
+    .trim()
+    .max(CODE_MAX + 20, "errors.too_long")
+    .default(""),
   pair: z.string().trim().max(PAIR_MAX, "errors.too_long").default(""),
   amount: z.string().trim().max(20, "money.too_large").default(""),
   currency_code: z.string().trim().max(3, "code_pairing.errors.currency").default(""),
@@ -51,7 +64,10 @@ export type IssuedCode = { id: number; code: string };
  * each use makes (the currency one the merchant's gateways take); single use or up to `max_uses`;
  * an optional expiry in the future. Audited.
  */
-export async function issueCode(db: DB, input: { merchantId: number; actor: Actor; values: z.output<typeof IssueCodeSchema>; ip?: string | null }): Promise<{ ok: true; code: IssuedCode } | { ok: false; errors: FieldErrors }> {
+export async function issueCode(
+  db: DB,
+  input: { merchantId: number; actor: Actor; values: z.output<typeof IssueCodeSchema>; ip?: string | null },
+): Promise<{ ok: true; code: IssuedCode } | { ok: false; errors: FieldErrors }> {
   const { values } = input;
   const errors: FieldErrors = {};
   const typed = normalizeCode(values.code);
@@ -66,7 +82,8 @@ export async function issueCode(db: DB, input: { merchantId: number; actor: Acto
   if (!isSupportedCurrency(currency)) errors.currency_code = ["code_pairing.errors.currency"];
   else {
     const gateways = await listMerchantGateways(db, input.merchantId, { enabledOnly: true });
-    if (!gateways.some((gateway) => supportsCurrency(gateway, currency))) errors.currency_code = ["code_pairing.errors.currency"];
+    if (!gateways.some((gateway) => supportsCurrency(gateway, currency)))
+      errors.currency_code = ["code_pairing.errors.currency"];
     if (!values.amount) errors.amount = ["errors.required"];
     else {
       const parsed = parseAmount(values.amount, currency);
@@ -97,7 +114,12 @@ export async function issueCode(db: DB, input: { merchantId: number; actor: Acto
   for (let draw = 0; draw < 5; draw++) {
     const code = typed || generateCode();
     const lookup = await codeLookup(db, input.merchantId, code);
-    const taken = await db.selectFrom("code_pairing_codes").select("id").where("merchant_id", "=", input.merchantId).where("code_lookup", "=", lookup).executeTakeFirst();
+    const taken = await db
+      .selectFrom("code_pairing_codes")
+      .select("id")
+      .where("merchant_id", "=", input.merchantId)
+      .where("code_lookup", "=", lookup)
+      .executeTakeFirst();
     if (taken) {
       if (typed) return { ok: false, errors: { code: ["code_pairing.errors.code_taken"] } };
       continue;
@@ -146,7 +168,10 @@ export async function issueCode(db: DB, input: { merchantId: number; actor: Acto
 }
 
 /** Stops a code of the merchant's from being used again; the payments it already made are left as they are. */
-export async function deactivateCode(db: DB, input: { merchantId: number; actor: Actor; id: number; ip?: string | null }) {
+export async function deactivateCode(
+  db: DB,
+  input: { merchantId: number; actor: Actor; id: number; ip?: string | null },
+) {
   const changed = await db
     .updateTable("code_pairing_codes")
     .set({ is_active: 0, updated_at: nowIso() })
@@ -156,7 +181,15 @@ export async function deactivateCode(db: DB, input: { merchantId: number; actor:
     .returning("code")
     .executeTakeFirst();
   if (!changed) return false;
-  await recordAudit(db, { merchantId: input.merchantId, actor: input.actor, action: "cpr_code_deactivated", params: { code: displayCode(changed.code) }, objectType: "code_pairing_code", objectId: input.id, ip: input.ip });
+  await recordAudit(db, {
+    merchantId: input.merchantId,
+    actor: input.actor,
+    action: "cpr_code_deactivated",
+    params: { code: displayCode(changed.code) },
+    objectType: "code_pairing_code",
+    objectId: input.id,
+    ip: input.ip,
+  });
   return true;
 }
 
@@ -165,20 +198,46 @@ export async function deactivateCode(db: DB, input: { merchantId: number; actor:
  * each reveal is audited, naming the code. Undefined when the merchant has no such code.
  */
 export async function revealPair(db: DB, input: { merchantId: number; actor: Actor; id: number; ip?: string | null }) {
-  const row = await db.selectFrom("code_pairing_codes").select(["id", "code", "pair"]).where("id", "=", input.id).where("merchant_id", "=", input.merchantId).executeTakeFirst();
+  const row = await db
+    .selectFrom("code_pairing_codes")
+    .select(["id", "code", "pair"])
+    .where("id", "=", input.id)
+    .where("merchant_id", "=", input.merchantId)
+    .executeTakeFirst();
   if (!row) return undefined;
-  await recordAudit(db, { merchantId: input.merchantId, actor: input.actor, action: "cpr_pair_revealed", params: { code: displayCode(row.code) }, objectType: "code_pairing_code", objectId: row.id, ip: input.ip });
+  await recordAudit(db, {
+    merchantId: input.merchantId,
+    actor: input.actor,
+    action: "cpr_pair_revealed",
+    params: { code: displayCode(row.code) },
+    objectType: "code_pairing_code",
+    objectId: row.id,
+    ip: input.ip,
+  });
   return { id: row.id, pair: row.pair };
 }
 
 /** The paired values of a whole list given in full (an export or the API asked with reveal): one audit entry, with how many and where. */
-export function recordPairsRevealed(db: DB, input: { merchantId: number; actor: Actor; count: number; channel: "api" | "export"; ip?: string | null }) {
-  return recordAudit(db, { merchantId: input.merchantId, actor: input.actor, action: "cpr_pairs_revealed", params: { count: input.count, channel: input.channel }, objectType: "code_pairing_code", ip: input.ip });
+export function recordPairsRevealed(
+  db: DB,
+  input: { merchantId: number; actor: Actor; count: number; channel: "api" | "export"; ip?: string | null },
+) {
+  return recordAudit(db, {
+    merchantId: input.merchantId,
+    actor: input.actor,
+    action: "cpr_pairs_revealed",
+    params: { count: input.count, channel: input.channel },
+    objectType: "code_pairing_code",
+    ip: input.ip,
+  });
 }
 
 export type CodeState = "active" | "used_up" | "expired" | "inactive";
 
-export function codeState(row: { is_active: number; uses: number; max_uses: number; expires_at: string | null }, at = now()): CodeState {
+export function codeState(
+  row: { is_active: number; uses: number; max_uses: number; expires_at: string | null },
+  at = now(),
+): CodeState {
   if (!row.is_active) return "inactive";
   if (row.uses >= row.max_uses) return "used_up";
   if (row.expires_at && new Date(row.expires_at) <= at) return "expired";
@@ -195,14 +254,30 @@ export const SPENT_STATES = ["authorized", "paid", "cod", "refunded", "voided"] 
 const OPEN_STATES: readonly string[] = PAYABLE_STATES;
 function holdsCode(payment: { state: string; deleted_at: string | null; expiration_time: string | null }, at: Date) {
   if ((SPENT_STATES as readonly string[]).includes(payment.state)) return true;
-  return OPEN_STATES.includes(payment.state) && !payment.deleted_at && !(payment.expiration_time && new Date(payment.expiration_time) <= at);
+  return (
+    OPEN_STATES.includes(payment.state) &&
+    !payment.deleted_at &&
+    !(payment.expiration_time && new Date(payment.expiration_time) <= at)
+  );
 }
 
 /** The merchant's codes, newest first, each with its uses and what became of the payments they made. */
 export async function listCodes(db: DB, merchantId: number, options: { limit?: number } = {}) {
   const rows = await db
     .selectFrom("code_pairing_codes")
-    .select(["id", "code", "pair", "amount", "currency_code", "description", "max_uses", "uses", "expires_at", "is_active", "created_at"])
+    .select([
+      "id",
+      "code",
+      "pair",
+      "amount",
+      "currency_code",
+      "description",
+      "max_uses",
+      "uses",
+      "expires_at",
+      "is_active",
+      "created_at",
+    ])
     .where("merchant_id", "=", merchantId)
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
@@ -213,7 +288,14 @@ export async function listCodes(db: DB, merchantId: number, options: { limit?: n
     ? await db
         .selectFrom("code_pairing_uses")
         .innerJoin("transactions", "transactions.id", "code_pairing_uses.transaction_id")
-        .select(["code_pairing_uses.code_id", "transactions.id", "transactions.order_no", "transactions.state", "transactions.deleted_at", "transactions.expiration_time"])
+        .select([
+          "code_pairing_uses.code_id",
+          "transactions.id",
+          "transactions.order_no",
+          "transactions.state",
+          "transactions.deleted_at",
+          "transactions.expiration_time",
+        ])
         .where("code_pairing_uses.merchant_id", "=", merchantId)
         .where("code_pairing_uses.code_id", "in", ids)
         .orderBy("code_pairing_uses.id", "desc")
@@ -229,7 +311,10 @@ export async function listCodes(db: DB, merchantId: number, options: { limit?: n
       amount: Number(row.amount),
       uses,
       max_uses: Number(row.max_uses),
-      state: codeState({ is_active: Number(row.is_active), uses, max_uses: Number(row.max_uses), expires_at: row.expires_at }, at),
+      state: codeState(
+        { is_active: Number(row.is_active), uses, max_uses: Number(row.max_uses), expires_at: row.expires_at },
+        at,
+      ),
       paid: own.filter((payment) => (PAID_STATES as readonly string[]).includes(payment.state)).length,
       payments: own.map((payment) => ({ id: payment.id, orderNo: Number(payment.order_no), state: payment.state })),
     };

@@ -18,7 +18,9 @@ function westernDigits(text: string) {
 
 /** A code as stored and compared: upper case, without spaces or dashes. */
 export function normalizeCode(text: string): string {
-  return westernDigits(text.normalize("NFKC")).replace(/[\s\-_.]+/g, "").toUpperCase();
+  return westernDigits(text.normalize("NFKC"))
+    .replace(/[\s\-_.]+/g, "")
+    .toUpperCase();
 }
 
 export function isValidCode(code: string) {
@@ -27,7 +29,9 @@ export function isValidCode(code: string) {
 
 /** A paired value as compared: Western digits, no spaces or dashes, case ignored. */
 export function normalizePair(text: string): string {
-  return westernDigits(text.normalize("NFKC")).replace(/[\s\-_./]+/g, "").toUpperCase();
+  return westernDigits(text.normalize("NFKC"))
+    .replace(/[\s\-_./]+/g, "")
+    .toUpperCase();
 }
 
 /**

@@ -25,7 +25,12 @@ const WINDOW_MS = 15 * 60_000;
  * stops every try it counts; a full merchant bucket stops only tries of codes the merchant does not
  * have, so that guessing cannot lock the merchant's customers out of their own codes.
  */
-export function pairingRules(input: { ip: string | null; merchantId: number; lookup: string; codeFound: boolean }): ThrottleRule[] {
+export function pairingRules(input: {
+  ip: string | null;
+  merchantId: number;
+  lookup: string;
+  codeFound: boolean;
+}): ThrottleRule[] {
   return [
     { bucket: `cpr:ip:${addressGroup(input.ip)}`, limit: 10, windowMs: WINDOW_MS },
     { bucket: `cpr:code:${input.merchantId}:${input.lookup}`, limit: 5, windowMs: WINDOW_MS },
@@ -41,9 +46,16 @@ export function pairingRules(input: { ip: string | null; merchantId: number; loo
  */
 async function countTry(db: DB, rules: ThrottleRule[]): Promise<{ wait: number; hits: number[] }> {
   const hitAt = nowIso();
-  const hits = (await db.insertInto("throttle_hits").values(rules.map((rule) => ({ bucket: rule.bucket, hit_at: hitAt }))).returning("id").execute()).map((row) => row.id);
+  const hits = (
+    await db
+      .insertInto("throttle_hits")
+      .values(rules.map((rule) => ({ bucket: rule.bucket, hit_at: hitAt })))
+      .returning("id")
+      .execute()
+  ).map((row) => row.id);
   // Keep the table small, as the core throttle does: hits older than a day are never read again.
-  if (Math.random() < 0.01) await db.deleteFrom("throttle_hits").where("hit_at", "<", addMs(now(), -86_400_000).toISOString()).execute();
+  if (Math.random() < 0.01)
+    await db.deleteFrom("throttle_hits").where("hit_at", "<", addMs(now(), -86_400_000).toISOString()).execute();
   const over: ThrottleRule[] = [];
   for (const rule of rules) {
     const { count } = await db
@@ -141,7 +153,10 @@ class UseNotTaken extends Error {
  */
 export type MakeRequest = (db: DB, input: RequestMakerInput) => Promise<RequestMakerResult>;
 
-export async function pairCode(db: DB, input: { site: Site; code: string; pair: string; ip: string | null; lang: Language; makeRequest: MakeRequest }): Promise<PairingOutcome> {
+export async function pairCode(
+  db: DB,
+  input: { site: Site; code: string; pair: string; ip: string | null; lang: Language; makeRequest: MakeRequest },
+): Promise<PairingOutcome> {
   const merchantId = input.site.merchantId;
   if (!(await merchantTakesCodes(db, merchantId))) return { ok: false, kind: "closed" };
   const errors: FieldErrors = {};
@@ -152,22 +167,40 @@ export async function pairCode(db: DB, input: { site: Site; code: string; pair: 
   if (Object.keys(errors).length) return { ok: false, kind: "refused", errors };
 
   const lookup = await codeLookup(db, merchantId, code);
-  const row = await db.selectFrom("code_pairing_codes").selectAll().where("merchant_id", "=", merchantId).where("code_lookup", "=", lookup).executeTakeFirst();
+  const row = await db
+    .selectFrom("code_pairing_codes")
+    .selectAll()
+    .where("merchant_id", "=", merchantId)
+    .where("code_lookup", "=", lookup)
+    .executeTakeFirst();
   const rules = pairingRules({ ip: input.ip, merchantId, lookup, codeFound: Boolean(row) });
   const { wait, hits } = await countTry(db, rules);
   if (wait > 0) return { ok: false, kind: "throttled", minutes: Math.ceil(wait / 60_000) };
 
   // Compared as digests of equal length, also when there is no code: the answer takes as long either way.
-  const matches = safeEqual(sha256(`pair:${row?.pair_normalized ?? "\u0000no code"}`), sha256(`pair:${pair}`)) && Boolean(row);
+  const matches =
+    safeEqual(sha256(`pair:${row?.pair_normalized ?? "\u0000no code"}`), sha256(`pair:${pair}`)) && Boolean(row);
   if (!row || !matches) return { ok: false, kind: "refused", errors: NO_MATCH };
   // The right pair is no failed try.
   await takeBack(db, hits);
 
   if (!Number(row.is_active)) return { ok: false, kind: "refused", errors: { code: [STATE_ERRORS.inactive] } };
   const stateNow = async (at: DB) => {
-    const current = await at.selectFrom("code_pairing_codes").select(["is_active", "max_uses", "expires_at"]).where("id", "=", row.id).executeTakeFirstOrThrow();
+    const current = await at
+      .selectFrom("code_pairing_codes")
+      .select(["is_active", "max_uses", "expires_at"])
+      .where("id", "=", row.id)
+      .executeTakeFirstOrThrow();
     const held = await heldUses(at, row.id);
-    return { held, state: codeState({ is_active: Number(current.is_active), uses: held, max_uses: Number(current.max_uses), expires_at: current.expires_at }) };
+    return {
+      held,
+      state: codeState({
+        is_active: Number(current.is_active),
+        uses: held,
+        max_uses: Number(current.max_uses),
+        expires_at: current.expires_at,
+      }),
+    };
   };
   // The state is read before the open payment: a try at the same time that took the last use in
   // between is then seen by the second read, and its payment is this customer's too.
@@ -177,7 +210,11 @@ export async function pairCode(db: DB, input: { site: Site; code: string; pair: 
   if (before !== "active") return { ok: false, kind: "refused", errors: { code: [STATE_ERRORS[before]] } };
 
   const gateways = await listMerchantGateways(db, merchantId, { enabledOnly: true });
-  const creator = await db.selectFrom("users").select(["id", "username"]).where("id", "=", row.created_by).executeTakeFirst();
+  const creator = await db
+    .selectFrom("users")
+    .select(["id", "username"])
+    .where("id", "=", row.created_by)
+    .executeTakeFirst();
   let request: RequestMakerResult;
   try {
     request = await input.makeRequest(db, {
@@ -189,18 +226,41 @@ export async function pairCode(db: DB, input: { site: Site; code: string; pair: 
         amount: toDecimalString(Number(row.amount), row.currency_code),
         currency_code: row.currency_code,
         description: row.description || undefined,
-        pg_codes: gateways.filter((gateway) => supportsCurrency(gateway, row.currency_code)).map((gateway) => gateway.code),
+        pg_codes: gateways
+          .filter((gateway) => supportsCurrency(gateway, row.currency_code))
+          .map((gateway) => gateway.code),
       },
       lang: input.lang,
       source: "code_pairing",
       alongside: async (trx, made) => {
-        if (engineOf(trx) === "postgres") await trx.selectFrom("code_pairing_codes").select("id").where("id", "=", row.id).forUpdate().execute();
+        if (engineOf(trx) === "postgres")
+          await trx.selectFrom("code_pairing_codes").select("id").where("id", "=", row.id).forUpdate().execute();
         if (await openPayment(trx, row.id)) throw new UseNotTaken("open");
         const { state, held } = await stateNow(trx);
         if (state !== "active") throw new UseNotTaken(state);
-        await trx.updateTable("code_pairing_codes").set({ uses: held + 1, updated_at: nowIso() }).where("id", "=", row.id).execute();
-        await trx.insertInto("code_pairing_uses").values({ merchant_id: merchantId, code_id: row.id, transaction_id: made.transactionId, created_at: nowIso() }).execute();
-        await recordAudit(trx, { merchantId, actor: "customer", action: "cpr_code_used", params: { code: displayCode(row.code), site: input.site.host }, objectType: "transaction", objectId: made.transactionId, ip: input.ip });
+        await trx
+          .updateTable("code_pairing_codes")
+          .set({ uses: held + 1, updated_at: nowIso() })
+          .where("id", "=", row.id)
+          .execute();
+        await trx
+          .insertInto("code_pairing_uses")
+          .values({
+            merchant_id: merchantId,
+            code_id: row.id,
+            transaction_id: made.transactionId,
+            created_at: nowIso(),
+          })
+          .execute();
+        await recordAudit(trx, {
+          merchantId,
+          actor: "customer",
+          action: "cpr_code_used",
+          params: { code: displayCode(row.code), site: input.site.host },
+          objectType: "transaction",
+          objectId: made.transactionId,
+          ip: input.ip,
+        });
       },
     });
   } catch (error) {
@@ -208,8 +268,13 @@ export async function pairCode(db: DB, input: { site: Site; code: string; pair: 
     // Another try took the use first (a double click): its payment is this customer's too.
     const taken = await openPayment(db, row.id);
     if (taken) return { ok: true, transactionId: taken };
-    return { ok: false, kind: "refused", errors: { code: [STATE_ERRORS[error.reason === "open" ? "used_up" : error.reason]] } };
+    return {
+      ok: false,
+      kind: "refused",
+      errors: { code: [STATE_ERRORS[error.reason === "open" ? "used_up" : error.reason]] },
+    };
   }
-  if (!request.ok) return { ok: false, kind: "refused", errors: { non_field_errors: ["cpr_public.errors.unavailable"] } };
+  if (!request.ok)
+    return { ok: false, kind: "refused", errors: { non_field_errors: ["cpr_public.errors.unavailable"] } };
   return { ok: true, transactionId: request.transactionId };
 }

@@ -28,7 +28,11 @@ export function siteHost(referer: string | null | undefined): string | null {
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return null;
   const host = url.host.toLowerCase().replace(/^www\./, "");
-  return /^[a-z0-9.-]+(?::\d{1,5})?$/.test(host) && host.includes(".") ? host : /^localhost(?::\d{1,5})?$/.test(host) ? host : null;
+  return /^[a-z0-9.-]+(?::\d{1,5})?$/.test(host) && host.includes(".")
+    ? host
+    : /^localhost(?::\d{1,5})?$/.test(host)
+      ? host
+      : null;
 }
 
 export type Site = { id: number; merchantId: number; host: string; labelEn: string; labelAr: string };
@@ -36,7 +40,9 @@ export type Site = { id: number; merchantId: number; host: string; labelEn: stri
 export async function findSite(db: DB, host: string | null): Promise<Site | null> {
   if (!host) return null;
   const row = await db.selectFrom("code_pairing_sites").selectAll().where("host", "=", host).executeTakeFirst();
-  return row ? { id: row.id, merchantId: row.merchant_id, host: row.host, labelEn: row.label_en, labelAr: row.label_ar } : null;
+  return row
+    ? { id: row.id, merchantId: row.merchant_id, host: row.host, labelEn: row.label_en, labelAr: row.label_ar }
+    : null;
 }
 
 /** Whether a merchant takes codes now: it is active and still has the code pairing section. */
@@ -64,7 +70,11 @@ export function isRefusedHost(host: string, platformUrl = env().BASE_URL ?? ""):
 }
 
 export async function loadDefaultLabel(db: DB, merchantId: number) {
-  const row = await db.selectFrom("code_pairing_settings").select(["label_en", "label_ar"]).where("merchant_id", "=", merchantId).executeTakeFirst();
+  const row = await db
+    .selectFrom("code_pairing_settings")
+    .select(["label_en", "label_ar"])
+    .where("merchant_id", "=", merchantId)
+    .executeTakeFirst();
   return row ? { en: row.label_en, ar: row.label_ar } : { en: "", ar: "" };
 }
 
@@ -80,7 +90,12 @@ export async function pairLabel(db: DB, site: Site, lang: Language): Promise<str
 }
 
 export async function listSites(db: DB, merchantId: number) {
-  return db.selectFrom("code_pairing_sites").selectAll().where("merchant_id", "=", merchantId).orderBy("host").execute();
+  return db
+    .selectFrom("code_pairing_sites")
+    .selectAll()
+    .where("merchant_id", "=", merchantId)
+    .orderBy("host")
+    .execute();
 }
 
 type Actor = { id: number; username: string };
@@ -94,7 +109,18 @@ function readLabels(input: { label_en?: string; label_ar?: string }, errors: Fie
 }
 
 /** Adds a site of the merchant's, or changes the labels of one (by id, its own only). A host belongs to one merchant. */
-export async function saveSite(db: DB, input: { merchantId: number; actor: Actor; id?: number; host?: string; label_en?: string; label_ar?: string; ip?: string | null }): Promise<{ ok: true } | { ok: false; errors: FieldErrors }> {
+export async function saveSite(
+  db: DB,
+  input: {
+    merchantId: number;
+    actor: Actor;
+    id?: number;
+    host?: string;
+    label_en?: string;
+    label_ar?: string;
+    ip?: string | null;
+  },
+): Promise<{ ok: true } | { ok: false; errors: FieldErrors }> {
   const errors: FieldErrors = {};
   const labels = readLabels(input, errors);
   if (input.id !== undefined) {
@@ -107,7 +133,15 @@ export async function saveSite(db: DB, input: { merchantId: number; actor: Actor
       .returning("host")
       .executeTakeFirst();
     if (!changed) return { ok: false, errors: { non_field_errors: ["code_pairing.sites.not_found"] } };
-    await recordAudit(db, { merchantId: input.merchantId, actor: input.actor, action: "cpr_site_changed", params: { host: changed.host }, objectType: "code_pairing_site", objectId: input.id, ip: input.ip });
+    await recordAudit(db, {
+      merchantId: input.merchantId,
+      actor: input.actor,
+      action: "cpr_site_changed",
+      params: { host: changed.host },
+      objectType: "code_pairing_site",
+      objectId: input.id,
+      ip: input.ip,
+    });
     return { ok: true };
   }
   const host = siteHost(input.host);
@@ -119,8 +153,27 @@ export async function saveSite(db: DB, input: { merchantId: number; actor: Actor
   if (taken) return { ok: false, errors: { host: ["code_pairing.sites.taken"] } };
   const stamp = nowIso();
   try {
-    const row = await db.insertInto("code_pairing_sites").values({ merchant_id: input.merchantId, host, label_en: labels.en, label_ar: labels.ar, created_at: stamp, updated_at: stamp }).returning("id").executeTakeFirstOrThrow();
-    await recordAudit(db, { merchantId: input.merchantId, actor: input.actor, action: "cpr_site_added", params: { host }, objectType: "code_pairing_site", objectId: row.id, ip: input.ip });
+    const row = await db
+      .insertInto("code_pairing_sites")
+      .values({
+        merchant_id: input.merchantId,
+        host,
+        label_en: labels.en,
+        label_ar: labels.ar,
+        created_at: stamp,
+        updated_at: stamp,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await recordAudit(db, {
+      merchantId: input.merchantId,
+      actor: input.actor,
+      action: "cpr_site_added",
+      params: { host },
+      objectType: "code_pairing_site",
+      objectId: row.id,
+      ip: input.ip,
+    });
   } catch {
     // Added by someone else at the same moment: the unique host says so.
     return { ok: false, errors: { host: ["code_pairing.sites.taken"] } };
@@ -129,13 +182,29 @@ export async function saveSite(db: DB, input: { merchantId: number; actor: Actor
 }
 
 export async function removeSite(db: DB, input: { merchantId: number; actor: Actor; id: number; ip?: string | null }) {
-  const removed = await db.deleteFrom("code_pairing_sites").where("id", "=", input.id).where("merchant_id", "=", input.merchantId).returning("host").executeTakeFirst();
+  const removed = await db
+    .deleteFrom("code_pairing_sites")
+    .where("id", "=", input.id)
+    .where("merchant_id", "=", input.merchantId)
+    .returning("host")
+    .executeTakeFirst();
   if (!removed) return false;
-  await recordAudit(db, { merchantId: input.merchantId, actor: input.actor, action: "cpr_site_removed", params: { host: removed.host }, objectType: "code_pairing_site", objectId: input.id, ip: input.ip });
+  await recordAudit(db, {
+    merchantId: input.merchantId,
+    actor: input.actor,
+    action: "cpr_site_removed",
+    params: { host: removed.host },
+    objectType: "code_pairing_site",
+    objectId: input.id,
+    ip: input.ip,
+  });
   return true;
 }
 
-export async function saveDefaultLabel(db: DB, input: { merchantId: number; actor: Actor; label_en?: string; label_ar?: string; ip?: string | null }): Promise<{ ok: true } | { ok: false; errors: FieldErrors }> {
+export async function saveDefaultLabel(
+  db: DB,
+  input: { merchantId: number; actor: Actor; label_en?: string; label_ar?: string; ip?: string | null },
+): Promise<{ ok: true } | { ok: false; errors: FieldErrors }> {
   const errors: FieldErrors = {};
   const labels = readLabels(input, errors);
   if (Object.keys(errors).length) return { ok: false, errors };
@@ -143,8 +212,18 @@ export async function saveDefaultLabel(db: DB, input: { merchantId: number; acto
   await db
     .insertInto("code_pairing_settings")
     .values({ merchant_id: input.merchantId, label_en: labels.en, label_ar: labels.ar, updated_at: stamp })
-    .onConflict((oc) => oc.column("merchant_id").doUpdateSet({ label_en: labels.en, label_ar: labels.ar, updated_at: stamp }))
+    .onConflict((oc) =>
+      oc.column("merchant_id").doUpdateSet({ label_en: labels.en, label_ar: labels.ar, updated_at: stamp }),
+    )
     .execute();
-  await recordAudit(db, { merchantId: input.merchantId, actor: input.actor, action: "cpr_default_label_changed", params: { en: labels.en || "—", ar: labels.ar || "—" }, objectType: "code_pairing_settings", objectId: input.merchantId, ip: input.ip });
+  await recordAudit(db, {
+    merchantId: input.merchantId,
+    actor: input.actor,
+    action: "cpr_default_label_changed",
+    params: { en: labels.en || "—", ar: labels.ar || "—" },
+    objectType: "code_pairing_settings",
+    objectId: input.merchantId,
+    ip: input.ip,
+  });
   return { ok: true };
 }

@@ -28,10 +28,30 @@ export function serializeCode(row: CodeRow, reveal: boolean) {
 /** The codes as a CSV file, headed in the reader's language. */
 export function codesCsv(rows: readonly CodeRow[], reveal: boolean, lang: Language) {
   const t = translator(lang);
-  const header = [t("code_pairing.fields.code"), t("code_pairing.fields.pair"), t("code_pairing.fields.amount"), t("code_pairing.fields.currency_code"), t("code_pairing.fields.description"), t("code_pairing.codes.uses"), t("code_pairing.fields.max_uses"), t("code_pairing.codes.state"), t("code_pairing.fields.expires_at")];
+  const header = [
+    t("code_pairing.fields.code"),
+    t("code_pairing.fields.pair"),
+    t("code_pairing.fields.amount"),
+    t("code_pairing.fields.currency_code"),
+    t("code_pairing.fields.description"),
+    t("code_pairing.codes.uses"),
+    t("code_pairing.fields.max_uses"),
+    t("code_pairing.codes.state"),
+    t("code_pairing.fields.expires_at"),
+  ];
   const lines = rows.map((row) => {
     const code = serializeCode(row, reveal);
-    return [code.code, code.pair, code.amount, code.currency_code, code.description, String(code.uses), String(code.max_uses), t(`code_pairing.states.${code.state}`), code.expires_at ?? ""];
+    return [
+      code.code,
+      code.pair,
+      code.amount,
+      code.currency_code,
+      code.description,
+      String(code.uses),
+      String(code.max_uses),
+      t(`code_pairing.states.${code.state}`),
+      code.expires_at ?? "",
+    ];
   });
   return toCsv([header, ...lines]);
 }

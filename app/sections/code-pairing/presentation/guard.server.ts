@@ -18,16 +18,29 @@ export const REVEAL_PERMISSION = "reveal_pairingcode";
  * `add_paymenttransaction` (what making a payment request takes: each code makes them), asked again
  * by each action. Paired values are masked unless the user may reveal them (decision 0031).
  */
-export async function guardPairingPage(context: Context, request: Request, params: { lang?: string }, feature: "codes" | "sites", write = false) {
+export async function guardPairingPage(
+  context: Context,
+  request: Request,
+  params: { lang?: string },
+  feature: "codes" | "sites",
+  write = false,
+) {
   const auth = requireUser(context, request);
   await requireSection(context, auth, "code_pairing", feature);
   requirePermission(auth, VIEW_PERMISSION);
   if (write) requirePermission(auth, "add_paymenttransaction");
   const lang: Language = isLanguage(params.lang) ? params.lang : "en";
-  return { auth, lang, canChange: can(auth.user, "add_paymenttransaction"), canReveal: can(auth.user, REVEAL_PERMISSION) };
+  return {
+    auth,
+    lang,
+    canChange: can(auth.user, "add_paymenttransaction"),
+    canReveal: can(auth.user, REVEAL_PERMISSION),
+  };
 }
 
 /** Field errors as a page shows them: the first message of each field, in the page's language. */
 export function fieldMessages(errors: FieldErrors, lang: Language): Record<string, string> {
-  return Object.fromEntries(Object.entries(errors).map(([field, [first]]) => [field, describe(first ?? "errors.required", undefined, lang)]));
+  return Object.fromEntries(
+    Object.entries(errors).map(([field, [first]]) => [field, describe(first ?? "errors.required", undefined, lang)]),
+  );
 }

@@ -1,4 +1,15 @@
-import { Anchor, Button, Card, Group, NativeSelect, Radio, SimpleGrid, Stack, Textarea, TextInput } from "@mantine/core";
+import {
+  Anchor,
+  Button,
+  Card,
+  Group,
+  NativeSelect,
+  Radio,
+  SimpleGrid,
+  Stack,
+  Textarea,
+  TextInput,
+} from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/code-new";
@@ -30,16 +41,27 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 export async function action({ context, request, params }: Route.ActionArgs) {
   const { auth, lang } = await guardPairingPage(context, request, params, "codes", true);
   const form = await readFormData(request);
-  const values: Record<string, string> = Object.fromEntries(FIELDS.map((name) => [name, String(form.get(name) ?? "").slice(0, 600)]));
+  const values: Record<string, string> = Object.fromEntries(
+    FIELDS.map((name) => [name, String(form.get(name) ?? "").slice(0, 600)]),
+  );
   const parsed = IssueCodeSchema.safeParse(values);
   if (!parsed.success) {
     const errors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues) (errors[String(issue.path[0] ?? "non_field_errors")] ??= []).push(issue.message);
+    for (const issue of parsed.error.issues)
+      (errors[String(issue.path[0] ?? "non_field_errors")] ??= []).push(issue.message);
     return data({ values, errors: fieldMessages(errors, lang) }, { status: 400 });
   }
-  const issued = await issueCode(getDbFrom(context), { merchantId: auth.user.merchantId, actor: { id: auth.user.id, username: auth.user.username }, values: parsed.data, ip: context.get(clientAddressContext) });
+  const issued = await issueCode(getDbFrom(context), {
+    merchantId: auth.user.merchantId,
+    actor: { id: auth.user.id, username: auth.user.username },
+    values: parsed.data,
+    ip: context.get(clientAddressContext),
+  });
   if (!issued.ok) return data({ values, errors: fieldMessages(issued.errors, lang) }, { status: 400 });
-  return redirect(`/${lang}/code-pairing/codes`, { status: 303, headers: { "Set-Cookie": flashCookie({ kind: "success", message: "code_pairing.codes.issued" }) } });
+  return redirect(`/${lang}/code-pairing/codes`, {
+    status: 303,
+    headers: { "Set-Cookie": flashCookie({ kind: "success", message: "code_pairing.codes.issued" }) },
+  });
 }
 
 export default function IssueCode() {
@@ -61,21 +83,73 @@ export default function IssueCode() {
           <Stack gap="md">
             <FormErrors errors={errors.non_field_errors ? [errors.non_field_errors] : undefined} />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextInput label={t("code_pairing.fields.code")} description={t("code_pairing.fields.code_hint")} maxLength={CODE_MAX + 20} autoComplete="off" dir="ltr" {...field("code")} />
-              <TextInput label={t("code_pairing.fields.pair")} description={t("code_pairing.fields.pair_hint")} required maxLength={PAIR_MAX} autoComplete="off" dir="auto" {...field("pair")} />
-              <TextInput label={t("code_pairing.fields.amount")} required inputMode="decimal" maxLength={20} dir="ltr" {...field("amount")} />
-              <NativeSelect label={t("code_pairing.fields.currency_code")} data={[...SUPPORTED_CURRENCIES]} {...field("currency_code")} />
+              <TextInput
+                label={t("code_pairing.fields.code")}
+                description={t("code_pairing.fields.code_hint")}
+                maxLength={CODE_MAX + 20}
+                autoComplete="off"
+                dir="ltr"
+                {...field("code")}
+              />
+              <TextInput
+                label={t("code_pairing.fields.pair")}
+                description={t("code_pairing.fields.pair_hint")}
+                required
+                maxLength={PAIR_MAX}
+                autoComplete="off"
+                dir="auto"
+                {...field("pair")}
+              />
+              <TextInput
+                label={t("code_pairing.fields.amount")}
+                required
+                inputMode="decimal"
+                maxLength={20}
+                dir="ltr"
+                {...field("amount")}
+              />
+              <NativeSelect
+                label={t("code_pairing.fields.currency_code")}
+                data={[...SUPPORTED_CURRENCIES]}
+                {...field("currency_code")}
+              />
             </SimpleGrid>
-            <Textarea label={t("code_pairing.fields.description")} description={t("code_pairing.fields.description_hint")} maxLength={500} autosize minRows={2} dir="auto" {...field("description")} />
-            <Radio.Group label={t("code_pairing.fields.use")} name="use" defaultValue={values.use || "single"} error={errors.use}>
+            <Textarea
+              label={t("code_pairing.fields.description")}
+              description={t("code_pairing.fields.description_hint")}
+              maxLength={500}
+              autosize
+              minRows={2}
+              dir="auto"
+              {...field("description")}
+            />
+            <Radio.Group
+              label={t("code_pairing.fields.use")}
+              name="use"
+              defaultValue={values.use || "single"}
+              error={errors.use}
+            >
               <Group mt="xs">
                 <Radio value="single" label={t("code_pairing.fields.single")} />
                 <Radio value="multi" label={t("code_pairing.fields.multi")} />
               </Group>
             </Radio.Group>
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextInput label={t("code_pairing.fields.max_uses")} description={t("code_pairing.fields.max_uses_hint")} inputMode="numeric" maxLength={7} dir="ltr" {...field("max_uses")} />
-              <TextInput type="datetime-local" label={t("code_pairing.fields.expires_at")} description={t("code_pairing.fields.expires_hint")} dir="ltr" {...field("expires_at")} />
+              <TextInput
+                label={t("code_pairing.fields.max_uses")}
+                description={t("code_pairing.fields.max_uses_hint")}
+                inputMode="numeric"
+                maxLength={7}
+                dir="ltr"
+                {...field("max_uses")}
+              />
+              <TextInput
+                type="datetime-local"
+                label={t("code_pairing.fields.expires_at")}
+                description={t("code_pairing.fields.expires_hint")}
+                dir="ltr"
+                {...field("expires_at")}
+              />
             </SimpleGrid>
             <Group>
               <Button type="submit">{t("code_pairing.codes.issue")}</Button>

@@ -17,7 +17,14 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   if (reveal) requirePermission(auth, REVEAL_PERMISSION);
   const db = getDbFrom(context);
   const rows = await listCodes(db, auth.user.merchantId, { limit: EXPORT_LIMIT });
-  if (reveal) await recordPairsRevealed(db, { merchantId: auth.user.merchantId, actor: { id: auth.user.id, username: auth.user.username }, count: rows.length, channel: "export", ip: context.get(clientAddressContext) });
+  if (reveal)
+    await recordPairsRevealed(db, {
+      merchantId: auth.user.merchantId,
+      actor: { id: auth.user.id, username: auth.user.username },
+      count: rows.length,
+      channel: "export",
+      ip: context.get(clientAddressContext),
+    });
   return new Response(codesCsv(rows, reveal, lang), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

@@ -59,14 +59,31 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const intent = form.get("intent");
   if (intent === "reveal") {
     requirePermission(auth, REVEAL_PERMISSION);
-    const revealed = id === null ? undefined : await revealPair(getDbFrom(context), { merchantId: auth.user.merchantId, actor, id, ip: context.get(clientAddressContext) });
+    const revealed =
+      id === null
+        ? undefined
+        : await revealPair(getDbFrom(context), {
+            merchantId: auth.user.merchantId,
+            actor,
+            id,
+            ip: context.get(clientAddressContext),
+          });
     if (!revealed) notFound();
     return { revealed };
   }
   if (intent !== "deactivate") throw new Response(null, { status: 400 });
   requirePermission(auth, "add_paymenttransaction");
-  const done = id !== null && (await deactivateCode(getDbFrom(context), { merchantId: auth.user.merchantId, actor, id, ip: context.get(clientAddressContext) }));
-  const flash = done ? { kind: "success" as const, message: "code_pairing.codes.deactivated" } : { kind: "error" as const, message: "code_pairing.codes.not_deactivated" };
+  const done =
+    id !== null &&
+    (await deactivateCode(getDbFrom(context), {
+      merchantId: auth.user.merchantId,
+      actor,
+      id,
+      ip: context.get(clientAddressContext),
+    }));
+  const flash = done
+    ? { kind: "success" as const, message: "code_pairing.codes.deactivated" }
+    : { kind: "error" as const, message: "code_pairing.codes.not_deactivated" };
   return redirect(`/${lang}/code-pairing/codes`, { status: 303, headers: { "Set-Cookie": flashCookie(flash) } });
 }
 
@@ -95,20 +112,40 @@ export default function Codes() {
         empty={t("code_pairing.codes.empty")}
         minWidth={980}
         columns={[
-          { key: "code", header: t("code_pairing.fields.code"), cell: (row) => <Text size="sm" ff="monospace" dir="ltr">{row.code}</Text>, nowrap: true },
+          {
+            key: "code",
+            header: t("code_pairing.fields.code"),
+            cell: (row) => (
+              <Text size="sm" ff="monospace" dir="ltr">
+                {row.code}
+              </Text>
+            ),
+            nowrap: true,
+          },
           {
             key: "pair",
             header: t("code_pairing.fields.pair"),
             cell: (row) =>
               revealed?.id === row.id ? (
-                <Text size="sm" dir="ltr" data-revealed="true">{revealed.pair}</Text>
+                <Text size="sm" dir="ltr" data-revealed="true">
+                  {revealed.pair}
+                </Text>
               ) : (
                 <Group gap={6} wrap="nowrap">
-                  <Text size="sm" dir="ltr">{row.pair}</Text>
+                  <Text size="sm" dir="ltr">
+                    {row.pair}
+                  </Text>
                   {canReveal ? (
                     <Form method="post">
                       <input type="hidden" name="id" value={row.id} />
-                      <Button type="submit" name="intent" value="reveal" size="compact-xs" variant="subtle" aria-label={t("code_pairing.codes.reveal_code", { code: row.code })}>
+                      <Button
+                        type="submit"
+                        name="intent"
+                        value="reveal"
+                        size="compact-xs"
+                        variant="subtle"
+                        aria-label={t("code_pairing.codes.reveal_code", { code: row.code })}
+                      >
                         {t("code_pairing.codes.reveal")}
                       </Button>
                     </Form>
@@ -122,19 +159,34 @@ export default function Codes() {
             header: t("code_pairing.codes.leads_to"),
             cell: (row) => (
               <Stack gap={0}>
-                <Text size="sm" dir="ltr" style={{ unicodeBidi: "isolate" }}>{row.amount}</Text>
-                {row.description ? <Text size="xs" c="dimmed" dir="auto">{row.description}</Text> : null}
+                <Text size="sm" dir="ltr" style={{ unicodeBidi: "isolate" }}>
+                  {row.amount}
+                </Text>
+                {row.description ? (
+                  <Text size="xs" c="dimmed" dir="auto">
+                    {row.description}
+                  </Text>
+                ) : null}
               </Stack>
             ),
           },
-          { key: "uses", header: t("code_pairing.codes.uses"), cell: (row) => <Text size="sm">{t("code_pairing.codes.uses_count", { uses: row.uses, max: row.maxUses })}</Text>, nowrap: true },
+          {
+            key: "uses",
+            header: t("code_pairing.codes.uses"),
+            cell: (row) => (
+              <Text size="sm">{t("code_pairing.codes.uses_count", { uses: row.uses, max: row.maxUses })}</Text>
+            ),
+            nowrap: true,
+          },
           {
             key: "payments",
             header: t("code_pairing.codes.payments"),
             cell: (row) =>
               row.payments.length ? (
                 <Stack gap={4}>
-                  <Text size="xs" c="dimmed">{t("code_pairing.codes.paid_count", { paid: row.paid, total: row.payments.length + row.more })}</Text>
+                  <Text size="xs" c="dimmed">
+                    {t("code_pairing.codes.paid_count", { paid: row.paid, total: row.payments.length + row.more })}
+                  </Text>
                   {row.payments.map((payment) => (
                     <Group key={payment.id} gap={6} wrap="nowrap">
                       <Anchor component={Link} to={`/${lang}/payment-request/transactions/${payment.id}`} size="sm">
@@ -145,10 +197,17 @@ export default function Codes() {
                   ))}
                 </Stack>
               ) : (
-                <Text size="sm" c="dimmed">—</Text>
+                <Text size="sm" c="dimmed">
+                  —
+                </Text>
               ),
           },
-          { key: "expires", header: t("code_pairing.fields.expires_at"), cell: (row) => <Text size="sm">{row.expires ?? t("code_pairing.codes.no_expiry")}</Text>, nowrap: true },
+          {
+            key: "expires",
+            header: t("code_pairing.fields.expires_at"),
+            cell: (row) => <Text size="sm">{row.expires ?? t("code_pairing.codes.no_expiry")}</Text>,
+            nowrap: true,
+          },
           {
             key: "state",
             header: t("code_pairing.codes.state"),
@@ -166,7 +225,15 @@ export default function Codes() {
               canChange && row.state !== "inactive" ? (
                 <Form method="post">
                   <input type="hidden" name="id" value={row.id} />
-                  <Button type="submit" name="intent" value="deactivate" size="xs" variant="subtle" color="red" aria-label={t("code_pairing.codes.deactivate_code", { code: row.code })}>
+                  <Button
+                    type="submit"
+                    name="intent"
+                    value="deactivate"
+                    size="xs"
+                    variant="subtle"
+                    color="red"
+                    aria-label={t("code_pairing.codes.deactivate_code", { code: row.code })}
+                  >
                     {t("code_pairing.codes.deactivate")}
                   </Button>
                 </Form>

@@ -9,7 +9,12 @@ import { requireUser } from "~/web/guards.server";
 export function loader({ context, request, params }: Route.LoaderArgs) {
   requireUser(context, request);
   const lang = isLanguage(params.lang) ? params.lang : "en";
-  const texts = Object.fromEntries(PAGE_NAMESPACES.code_pairing.map((namespace) => [namespace, i18nFor(lang).getResource(lang, "common", namespace) ?? {}]));
+  const texts = Object.fromEntries(
+    PAGE_NAMESPACES.code_pairing.map((namespace) => [
+      namespace,
+      i18nFor(lang).getResource(lang, "common", namespace) ?? {},
+    ]),
+  );
   return { lang, texts };
 }
 

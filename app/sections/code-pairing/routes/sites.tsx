@@ -39,29 +39,78 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const actor = { id: auth.user.id, username: auth.user.username };
   const ip = context.get(clientAddressContext);
   const values = { host: text("host"), label_en: text("label_en"), label_ar: text("label_ar") };
-  const done = (message: string) => redirect(`/${lang}/code-pairing/sites`, { status: 303, headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });
+  const done = (message: string) =>
+    redirect(`/${lang}/code-pairing/sites`, {
+      status: 303,
+      headers: { "Set-Cookie": flashCookie({ kind: "success", message }) },
+    });
   if (intent === "remove" && id !== undefined) {
-    if (await removeSite(db, { merchantId: auth.user.merchantId, actor, id, ip })) return done("code_pairing.sites.removed");
-    return redirect(`/${lang}/code-pairing/sites`, { status: 303, headers: { "Set-Cookie": flashCookie({ kind: "error", message: "code_pairing.sites.not_found" }) } });
+    if (await removeSite(db, { merchantId: auth.user.merchantId, actor, id, ip }))
+      return done("code_pairing.sites.removed");
+    return redirect(`/${lang}/code-pairing/sites`, {
+      status: 303,
+      headers: { "Set-Cookie": flashCookie({ kind: "error", message: "code_pairing.sites.not_found" }) },
+    });
   }
   const saved =
     intent === "default"
       ? await saveDefaultLabel(db, { merchantId: auth.user.merchantId, actor, ...values, ip })
       : intent === "save" && id !== undefined
-        ? await saveSite(db, { merchantId: auth.user.merchantId, actor, id, label_en: values.label_en, label_ar: values.label_ar, ip })
+        ? await saveSite(db, {
+            merchantId: auth.user.merchantId,
+            actor,
+            id,
+            label_en: values.label_en,
+            label_ar: values.label_ar,
+            ip,
+          })
         : await saveSite(db, { merchantId: auth.user.merchantId, actor, ...values, ip });
-  if (!saved.ok) return data({ form: intent === "save" ? `site-${id}` : intent === "default" ? "default" : "add", values, errors: fieldMessages(saved.errors, lang) }, { status: 400 });
+  if (!saved.ok)
+    return data(
+      {
+        form: intent === "save" ? `site-${id}` : intent === "default" ? "default" : "add",
+        values,
+        errors: fieldMessages(saved.errors, lang),
+      },
+      { status: 400 },
+    );
   return done("code_pairing.sites.saved");
 }
 
 type Reply = { form: string; values: Record<string, string>; errors: Record<string, string> } | undefined;
 
-function LabelFields({ values, errors, disabled }: { values: Record<string, string>; errors: Record<string, string>; disabled: boolean }) {
+function LabelFields({
+  values,
+  errors,
+  disabled,
+}: {
+  values: Record<string, string>;
+  errors: Record<string, string>;
+  disabled: boolean;
+}) {
   const { t } = useTranslation();
   return (
     <>
-      <TextInput name="label_en" label={t("code_pairing.sites.label_en")} placeholder="Civil ID" defaultValue={values.label_en ?? ""} error={errors.label_en} maxLength={LABEL_MAX} dir="ltr" disabled={disabled} />
-      <TextInput name="label_ar" label={t("code_pairing.sites.label_ar")} placeholder="الرقم المدني" defaultValue={values.label_ar ?? ""} error={errors.label_ar} maxLength={LABEL_MAX} dir="rtl" disabled={disabled} />
+      <TextInput
+        name="label_en"
+        label={t("code_pairing.sites.label_en")}
+        placeholder="Civil ID"
+        defaultValue={values.label_en ?? ""}
+        error={errors.label_en}
+        maxLength={LABEL_MAX}
+        dir="ltr"
+        disabled={disabled}
+      />
+      <TextInput
+        name="label_ar"
+        label={t("code_pairing.sites.label_ar")}
+        placeholder="الرقم المدني"
+        defaultValue={values.label_ar ?? ""}
+        error={errors.label_ar}
+        maxLength={LABEL_MAX}
+        dir="rtl"
+        disabled={disabled}
+      />
     </>
   );
 }
@@ -70,7 +119,10 @@ export default function Sites() {
   const { t } = useTranslation();
   const { lang, canChange, defaults, sites } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>() as Reply;
-  const stateOf = (form: string, values: Record<string, string>) => (reply?.form === form ? { values: reply.values, errors: reply.errors } : { values, errors: {} as Record<string, string> });
+  const stateOf = (form: string, values: Record<string, string>) =>
+    reply?.form === form
+      ? { values: reply.values, errors: reply.errors }
+      : { values, errors: {} as Record<string, string> };
   const defaultState = stateOf("default", { label_en: defaults.en, label_ar: defaults.ar });
   const addState = stateOf("add", {});
   return (
@@ -80,9 +132,15 @@ export default function Sites() {
       <Card withBorder padding="lg">
         <Form method="post" key={`default-${JSON.stringify(defaultState.values)}`}>
           <Stack gap="sm">
-            <Title order={2} size="h4">{t("code_pairing.sites.default_title")}</Title>
-            <Text size="sm" c="dimmed">{t("code_pairing.sites.default_hint")}</Text>
-            <FormErrors errors={defaultState.errors.non_field_errors ? [defaultState.errors.non_field_errors] : undefined} />
+            <Title order={2} size="h4">
+              {t("code_pairing.sites.default_title")}
+            </Title>
+            <Text size="sm" c="dimmed">
+              {t("code_pairing.sites.default_hint")}
+            </Text>
+            <FormErrors
+              errors={defaultState.errors.non_field_errors ? [defaultState.errors.non_field_errors] : undefined}
+            />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <LabelFields values={defaultState.values} errors={defaultState.errors} disabled={!canChange} />
             </SimpleGrid>
@@ -108,7 +166,12 @@ export default function Sites() {
                   <Title order={2} size="h4" dir="ltr">
                     {site.host}
                   </Title>
-                  <Anchor href={`/${lang}/cpr?site=${encodeURIComponent(site.host)}`} target="_blank" rel="noopener" size="sm">
+                  <Anchor
+                    href={`/${lang}/cpr?site=${encodeURIComponent(site.host)}`}
+                    target="_blank"
+                    rel="noopener"
+                    size="sm"
+                  >
                     {t("code_pairing.sites.open_page")}
                   </Anchor>
                 </Group>
@@ -121,7 +184,14 @@ export default function Sites() {
                     <Button type="submit" name="intent" value="save" variant="light">
                       {t("code_pairing.sites.save")}
                     </Button>
-                    <Button type="submit" name="intent" value="remove" variant="subtle" color="red" aria-label={t("code_pairing.sites.remove_site", { host: site.host })}>
+                    <Button
+                      type="submit"
+                      name="intent"
+                      value="remove"
+                      variant="subtle"
+                      color="red"
+                      aria-label={t("code_pairing.sites.remove_site", { host: site.host })}
+                    >
                       {t("code_pairing.sites.remove")}
                     </Button>
                   </Group>
@@ -135,9 +205,22 @@ export default function Sites() {
         <Card withBorder padding="lg">
           <Form method="post" key={`add-${JSON.stringify(addState.values)}`}>
             <Stack gap="sm">
-              <Title order={2} size="h4">{t("code_pairing.sites.add_title")}</Title>
+              <Title order={2} size="h4">
+                {t("code_pairing.sites.add_title")}
+              </Title>
               <FormErrors errors={addState.errors.non_field_errors ? [addState.errors.non_field_errors] : undefined} />
-              <TextInput id="cpr-site-host" name="host" label={t("code_pairing.sites.host")} description={t("code_pairing.sites.host_hint")} required placeholder="www.example.com.kw" defaultValue={addState.values.host ?? ""} error={addState.errors.host} maxLength={253} dir="ltr" />
+              <TextInput
+                id="cpr-site-host"
+                name="host"
+                label={t("code_pairing.sites.host")}
+                description={t("code_pairing.sites.host_hint")}
+                required
+                placeholder="www.example.com.kw"
+                defaultValue={addState.values.host ?? ""}
+                error={addState.errors.host}
+                maxLength={253}
+                dir="ltr"
+              />
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
                 <LabelFields values={addState.values} errors={addState.errors} disabled={false} />
               </SimpleGrid>

@@ -12,7 +12,14 @@ export function CollectorNav({ lang, current }: { lang: string; current: "collec
   return (
     <Group gap="xs" component="nav" aria-label={t("collectors.nav_label")}>
       {pages.map((page) => (
-        <Button key={page.key} component={Link} to={`/${lang}/customer-payment/${page.path}`} size="xs" variant={page.key === current ? "light" : "subtle"} aria-current={page.key === current ? "page" : undefined}>
+        <Button
+          key={page.key}
+          component={Link}
+          to={`/${lang}/customer-payment/${page.path}`}
+          size="xs"
+          variant={page.key === current ? "light" : "subtle"}
+          aria-current={page.key === current ? "page" : undefined}
+        >
           {t(`features.customer_payment.${page.key}`)}
         </Button>
       ))}

@@ -58,7 +58,11 @@ export type CollectForm = {
   country: string;
 };
 
-const STANDARD: { kind: "name" | "email" | "phone" | "reference"; name: string; column: "name_field" | "email_field" | "phone_field" | "reference_field" }[] = [
+const STANDARD: {
+  kind: "name" | "email" | "phone" | "reference";
+  name: string;
+  column: "name_field" | "email_field" | "phone_field" | "reference_field";
+}[] = [
   { kind: "name", name: "customer_name", column: "name_field" },
   { kind: "email", name: "customer_email", column: "email_field" },
   { kind: "phone", name: "customer_phone", column: "phone_field" },
@@ -76,17 +80,42 @@ export async function loadCollectForm(db: DB, collector: Collector): Promise<Col
   const restrictions = await effectiveRestrictions(db, collector);
   const { country } = await loadMerchantDefaults(db, collector.merchant_id);
   const capped = Object.values(restrictions.limits).some((limit) => limit.dailyCap !== null);
-  const modes: Record<string, FieldMode> = { name_field: collector.name_field, email_field: collector.email_field, phone_field: collector.phone_field, reference_field: collector.reference_field };
+  const modes: Record<string, FieldMode> = {
+    name_field: collector.name_field,
+    email_field: collector.email_field,
+    phone_field: collector.phone_field,
+    reference_field: collector.reference_field,
+  };
   let identity: CollectForm["identity"] = null;
   if (capped) {
-    identity = restrictions.scope === "merchant" || modes.phone_field !== "off" || modes.email_field === "off" ? "customer_phone" : "customer_email";
+    identity =
+      restrictions.scope === "merchant" || modes.phone_field !== "off" || modes.email_field === "off"
+        ? "customer_phone"
+        : "customer_email";
     modes[identity === "customer_phone" ? "phone_field" : "email_field"] = "required";
   }
   const fields: AskedField[] = [
-    ...STANDARD.filter((field) => modes[field.column] !== "off").map((field) => ({ name: field.name, kind: field.kind, label: null, required: modes[field.column] === "required" })),
-    ...parseTextFields(collector.text_fields).map((field) => ({ name: `extra.${field.name}`, kind: "text" as const, label: { en: field.label_en, ar: field.label_ar }, required: field.required })),
+    ...STANDARD.filter((field) => modes[field.column] !== "off").map((field) => ({
+      name: field.name,
+      kind: field.kind,
+      label: null,
+      required: modes[field.column] === "required",
+    })),
+    ...parseTextFields(collector.text_fields).map((field) => ({
+      name: `extra.${field.name}`,
+      kind: "text" as const,
+      label: { en: field.label_en, ar: field.label_ar },
+      required: field.required,
+    })),
   ];
-  return { collector, restrictions, accepting: isWithinDates(restrictions) && restrictions.currencies.length > 0, fields, identity, country };
+  return {
+    collector,
+    restrictions,
+    accepting: isWithinDates(restrictions) && restrictions.currencies.length > 0,
+    fields,
+    identity,
+    country,
+  };
 }
 
 /** What a customer sends (the page's form and the API's body alike); free-text answers under `extra`. */
@@ -134,7 +163,10 @@ class CapReached extends Error {
  * included — while an attempt started on it may still be completed. Only a payment that can no
  * longer bring money stops counting.
  */
-export async function customerDayTotal(db: DB, input: { merchantId: number; collectorId: number | null; customerKey: string; currency: string; day: string }) {
+export async function customerDayTotal(
+  db: DB,
+  input: { merchantId: number; collectorId: number | null; customerKey: string; currency: string; day: string },
+) {
   let query = db
     .selectFrom("customer_payments")
     .innerJoin("transactions", "transactions.id", "customer_payments.transaction_id")
@@ -155,7 +187,13 @@ export async function customerDayTotal(db: DB, input: { merchantId: number; coll
               .select("payment_attempts.id")
               .whereRef("payment_attempts.transaction_id", "=", "transactions.id")
               .where((attempt) =>
-                attempt.or([attempt("payment_attempts.state", "=", "pending"), attempt.and([attempt("payment_attempts.state", "in", OPEN_ATTEMPT_STATES), attempt("payment_attempts.next_inquiry_at", "is not", null)])]),
+                attempt.or([
+                  attempt("payment_attempts.state", "=", "pending"),
+                  attempt.and([
+                    attempt("payment_attempts.state", "in", OPEN_ATTEMPT_STATES),
+                    attempt("payment_attempts.next_inquiry_at", "is not", null),
+                  ]),
+                ]),
               ),
           ),
         ]),
@@ -171,7 +209,10 @@ export async function customerDayTotal(db: DB, input: { merchantId: number; coll
  * same form sent twice (a double tap, a resend) finds the first payment; the same form sent again
  * after the customer went back and changed the amount is a new payment.
  */
-function submissionKey(token: string | undefined, sent: { amount: number; currency: string; gateway: string; values: Record<string, string> }) {
+function submissionKey(
+  token: string | undefined,
+  sent: { amount: number; currency: string; gateway: string; values: Record<string, string> },
+) {
   if (!token || !SUBMISSION_TOKEN.test(token)) return null;
   return `${token}:${sha256(JSON.stringify(sent)).slice(0, 20)}`;
 }
@@ -192,15 +233,29 @@ async function findSubmission(trx: DB, collectorId: number, token: string) {
   const row = await trx
     .selectFrom("customer_payments")
     .innerJoin("transactions", "transactions.id", "customer_payments.transaction_id")
-    .select(["transactions.id", "transactions.order_no", "transactions.amount", "transactions.currency_code", "transactions.state", "transactions.expiration_time", "transactions.created_at"])
+    .select([
+      "transactions.id",
+      "transactions.order_no",
+      "transactions.amount",
+      "transactions.currency_code",
+      "transactions.state",
+      "transactions.expiration_time",
+      "transactions.created_at",
+    ])
     .where("customer_payments.collector_id", "=", collectorId)
     .where("customer_payments.submission_token", "=", token)
     .executeTakeFirst();
   if (!row) return null;
   const current =
-    PAYABLE_STATES.includes(row.state) && (!row.expiration_time || new Date(row.expiration_time) > now()) && now().getTime() - new Date(row.created_at).getTime() < SUBMISSION_REPLAY_MS;
+    PAYABLE_STATES.includes(row.state) &&
+    (!row.expiration_time || new Date(row.expiration_time) > now()) &&
+    now().getTime() - new Date(row.created_at).getTime() < SUBMISSION_REPLAY_MS;
   if (!current) {
-    await trx.updateTable("customer_payments").set({ submission_token: null }).where("transaction_id", "=", row.id).execute();
+    await trx
+      .updateTable("customer_payments")
+      .set({ submission_token: null })
+      .where("transaction_id", "=", row.id)
+      .execute();
     return null;
   }
   return { id: row.id, orderNo: Number(row.order_no), amount: Number(row.amount), currency: row.currency_code };
@@ -223,21 +278,44 @@ async function replaceUnstartedPayments(trx: DB, input: { collector: Collector; 
     .where("transactions.initiator_user_id", "is", null)
     .where("transactions.state", "in", UNSTARTED_STATES)
     .where("transactions.expiration_time", ">", nowIso())
-    .where((eb) => eb.not(eb.exists(eb.selectFrom("payment_attempts").select("payment_attempts.id").whereRef("payment_attempts.transaction_id", "=", "transactions.id"))))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("payment_attempts")
+            .select("payment_attempts.id")
+            .whereRef("payment_attempts.transaction_id", "=", "transactions.id"),
+        ),
+      ),
+    )
     .execute();
   for (const payment of earlier) {
     // Locked before looking again: an attempt being started now either is seen, or waits for this
     // write (its row refers to the transaction's) and then finds the link expired.
-    if (engineOf(trx) === "postgres") await trx.selectFrom("transactions").select("id").where("id", "=", payment.id).forUpdate().execute();
-    const started = await trx.selectFrom("payment_attempts").select("id").where("transaction_id", "=", payment.id).executeTakeFirst();
+    if (engineOf(trx) === "postgres")
+      await trx.selectFrom("transactions").select("id").where("id", "=", payment.id).forUpdate().execute();
+    const started = await trx
+      .selectFrom("payment_attempts")
+      .select("id")
+      .where("transaction_id", "=", payment.id)
+      .executeTakeFirst();
     if (started) continue;
-    const moved = await transitionTransaction(trx, payment.id, "expired", { kind: "expired" }, { from: UNSTARTED_STATES });
+    const moved = await transitionTransaction(
+      trx,
+      payment.id,
+      "expired",
+      { kind: "expired" },
+      { from: UNSTARTED_STATES },
+    );
     if (!moved.ok) continue;
     await recordAudit(trx, {
       merchantId: input.collector.merchant_id,
       actor: "customer",
       action: "collector_payment_replaced",
-      params: { orderNo: Number(payment.order_no), title: { en: input.collector.title_en, ar: input.collector.title_ar } },
+      params: {
+        orderNo: Number(payment.order_no),
+        title: { en: input.collector.title_en, ar: input.collector.title_ar },
+      },
       objectType: "transaction",
       objectId: payment.id,
     });
@@ -277,7 +355,10 @@ export async function createCollectorPayment(
 
   const values: Record<string, string> = {};
   for (const field of form.fields) {
-    const value = field.kind === "text" ? (input.extra[field.name.slice("extra.".length)] ?? "").trim() : ((input[field.name as "customer_name" | "customer_email" | "customer_phone" | "reference"] ?? "").trim());
+    const value =
+      field.kind === "text"
+        ? (input.extra[field.name.slice("extra.".length)] ?? "").trim()
+        : (input[field.name as "customer_name" | "customer_email" | "customer_phone" | "reference"] ?? "").trim();
     if (!value) {
       if (field.required) add(field.name, "errors.required");
       continue;
@@ -293,7 +374,10 @@ export async function createCollectorPayment(
   let amount: number | null = null;
   if (!input.amount) add("amount", "errors.required");
   else {
-    const parsed = parseAmount(input.amount, restrictions.currencies.includes(currency) ? currency : restrictions.defaultCurrency);
+    const parsed = parseAmount(
+      input.amount,
+      restrictions.currencies.includes(currency) ? currency : restrictions.defaultCurrency,
+    );
     if (!parsed.ok) add("amount", parsed.error === "money.invalid" ? "pay.errors.positive_number" : parsed.error);
     else if (parsed.minor <= 0) add("amount", "pay.errors.positive_number");
     else amount = parsed.minor;
@@ -311,19 +395,26 @@ export async function createCollectorPayment(
 
   const gateway = restrictions.gateways.find((candidate) => candidate.code === input.gateway_code);
   if (!input.gateway_code) add("gateway_code", "pay.errors.choose_gateway");
-  else if (!gateway || (restrictions.currencies.includes(currency) && !supportsCurrency(gateway, currency))) add("gateway_code", "collect_public.errors.gateway");
+  else if (!gateway || (restrictions.currencies.includes(currency) && !supportsCurrency(gateway, currency)))
+    add("gateway_code", "collect_public.errors.gateway");
 
-  if (Object.keys(errors).length || amount === null || !gateway || !limits) return { ok: false, kind: "refused", errors, params };
+  if (Object.keys(errors).length || amount === null || !gateway || !limits)
+    return { ok: false, kind: "refused", errors, params };
 
   const customerKey = values.customer_phone ?? values.customer_email?.toLowerCase() ?? null;
   const title = lang === "ar" ? collector.title_ar : collector.title_en;
   const remarks = form.fields
     .filter((field) => field.kind === "reference" || field.kind === "text")
     .filter((field) => values[field.name])
-    .map((field) => `${remarkLabel(field.label ? field.label[lang] : lang === "ar" ? "المرجع" : "Reference")}: ${remarkText(values[field.name])}`)
+    .map(
+      (field) =>
+        `${remarkLabel(field.label ? field.label[lang] : lang === "ar" ? "المرجع" : "Reference")}: ${remarkText(values[field.name])}`,
+    )
     .join("~");
   const extra: Record<string, string> = { collector: collector.public_id };
-  for (const field of form.fields) if (values[field.name] && (field.kind === "reference" || field.kind === "text")) extra[field.kind === "reference" ? "reference" : field.name.slice("extra.".length)] = values[field.name];
+  for (const field of form.fields)
+    if (values[field.name] && (field.kind === "reference" || field.kind === "text"))
+      extra[field.kind === "reference" ? "reference" : field.name.slice("extra.".length)] = values[field.name];
   if (request.counter) extra.source = request.counter.source;
 
   const today = kuwaitToday();
@@ -341,7 +432,13 @@ export async function createCollectorPayment(
       if (limits.dailyCap !== null && customerKey) {
         // At the counter each payment is a sale of its own: the earlier ones stay, and count.
         if (!request.counter) await replaceUnstartedPayments(trx, { collector, customerKey });
-        const used = await customerDayTotal(trx, { merchantId: collector.merchant_id, collectorId: restrictions.scope === "collector" ? collector.id : null, customerKey, currency, day: today });
+        const used = await customerDayTotal(trx, {
+          merchantId: collector.merchant_id,
+          collectorId: restrictions.scope === "collector" ? collector.id : null,
+          customerKey,
+          currency,
+          day: today,
+        });
         if (used + amount > limits.dailyCap) throw new CapReached(Math.max(0, limits.dailyCap - used));
       }
       const transaction = await createTransaction(trx, {
@@ -371,13 +468,27 @@ export async function createCollectorPayment(
       });
       await trx
         .insertInto("customer_payments")
-        .values({ transaction_id: transaction.id, merchant_id: collector.merchant_id, collector_id: collector.id, customer_key: customerKey, currency_code: currency, amount: amount!, day: today, created_at: transaction.createdAt, submission_token: token })
+        .values({
+          transaction_id: transaction.id,
+          merchant_id: collector.merchant_id,
+          collector_id: collector.id,
+          customer_key: customerKey,
+          currency_code: currency,
+          amount: amount!,
+          day: today,
+          created_at: transaction.createdAt,
+          submission_token: token,
+        })
         .execute();
       await recordAudit(trx, {
         merchantId: collector.merchant_id,
         actor: request.counter?.user ?? "customer",
         action: "collector_payment_created",
-        params: { orderNo: transaction.orderNo, amount: money(amount!, currency), title: { en: collector.title_en, ar: collector.title_ar } },
+        params: {
+          orderNo: transaction.orderNo,
+          amount: money(amount!, currency),
+          title: { en: collector.title_en, ar: collector.title_ar },
+        },
         objectType: "transaction",
         objectId: transaction.id,
       });
@@ -386,6 +497,11 @@ export async function createCollectorPayment(
     return { ok: true, transaction: { ...made, payUrl: payUrlOf(request.baseUrl, lang, made.id) } };
   } catch (error) {
     if (!(error instanceof CapReached)) throw error;
-    return { ok: false, kind: "refused", errors: { amount: ["collect_public.errors.daily_cap"] }, params: { cap: money(limits.dailyCap!, currency), left: money(error.left, currency) } };
+    return {
+      ok: false,
+      kind: "refused",
+      errors: { amount: ["collect_public.errors.daily_cap"] },
+      params: { cap: money(limits.dailyCap!, currency), left: money(error.left, currency) },
+    };
   }
 }

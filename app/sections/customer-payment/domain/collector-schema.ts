@@ -25,7 +25,10 @@ const flag = z
   .transform((value) => value === true || value === "on" || value === "true" || value === "1");
 
 const mode = (fallback: FieldMode) =>
-  z.preprocess((value) => (value === "" || value === undefined ? fallback : value), z.enum(FIELD_MODES, { error: "collectors.errors.field_mode" }));
+  z.preprocess(
+    (value) => (value === "" || value === undefined ? fallback : value),
+    z.enum(FIELD_MODES, { error: "collectors.errors.field_mode" }),
+  );
 
 /** A free-text field: its labels in both languages and whether it must be filled in; `name` keeps an existing field's key. */
 export const TextFieldSchema = z.object({
@@ -73,11 +76,15 @@ export type CollectorInput = z.output<typeof CollectorSchema>;
 export type TextFieldSpec = { name: string; label_en: string; label_ar: string; required: boolean };
 
 /** Zod's issues as field errors: the path joined by dots ("text_fields.1.label_ar"), the message a text key. */
-export function issuesAsFieldErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[]): Record<string, string[]> {
+export function issuesAsFieldErrors(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   for (const issue of issues) {
     const key = issue.path.map(String).join(".") || "non_field_errors";
-    (errors[key] ??= []).push(/^[a-z_]+(\.[a-z_]+)+$/.test(issue.message) ? issue.message : "collectors.errors.invalid");
+    (errors[key] ??= []).push(
+      /^[a-z_]+(\.[a-z_]+)+$/.test(issue.message) ? issue.message : "collectors.errors.invalid",
+    );
   }
   return errors;
 }
@@ -88,8 +95,19 @@ export function parseTextFields(json: string): TextFieldSpec[] {
     const parsed = JSON.parse(json) as unknown;
     if (!Array.isArray(parsed)) return [];
     return parsed
-      .filter((field): field is TextFieldSpec => Boolean(field) && typeof field.name === "string" && typeof field.label_en === "string" && typeof field.label_ar === "string")
-      .map((field) => ({ name: field.name, label_en: field.label_en, label_ar: field.label_ar, required: Boolean(field.required) }));
+      .filter(
+        (field): field is TextFieldSpec =>
+          Boolean(field) &&
+          typeof field.name === "string" &&
+          typeof field.label_en === "string" &&
+          typeof field.label_ar === "string",
+      )
+      .map((field) => ({
+        name: field.name,
+        label_en: field.label_en,
+        label_ar: field.label_ar,
+        required: Boolean(field.required),
+      }));
   } catch {
     return [];
   }

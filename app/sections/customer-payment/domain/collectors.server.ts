@@ -33,7 +33,13 @@ const collectorColumns = [
 
 /** The merchant's collectors, newest first, with how many payments each has had and how many were paid. */
 export async function listCollectors(db: DB, merchantId: number) {
-  const rows = await db.selectFrom("customer_payment_collectors").select(collectorColumns).where("merchant_id", "=", merchantId).orderBy("id", "desc").limit(500).execute();
+  const rows = await db
+    .selectFrom("customer_payment_collectors")
+    .select(collectorColumns)
+    .where("merchant_id", "=", merchantId)
+    .orderBy("id", "desc")
+    .limit(500)
+    .execute();
   const counts = rows.length
     ? await db
         .selectFrom("customer_payments")
@@ -41,24 +47,39 @@ export async function listCollectors(db: DB, merchantId: number) {
         .select((eb) => [
           "customer_payments.collector_id",
           eb.fn.countAll<number>().as("payments"),
-          eb.fn.sum<number>(eb.case().when("transactions.state", "in", ["paid", "authorized", "refunded"]).then(1).else(0).end()).as("paid"),
+          eb.fn
+            .sum<number>(
+              eb.case().when("transactions.state", "in", ["paid", "authorized", "refunded"]).then(1).else(0).end(),
+            )
+            .as("paid"),
         ])
         .where("customer_payments.merchant_id", "=", merchantId)
         .groupBy("customer_payments.collector_id")
         .execute()
     : [];
-  const byCollector = new Map(counts.map((row) => [row.collector_id, { payments: Number(row.payments), paid: Number(row.paid ?? 0) }]));
+  const byCollector = new Map(
+    counts.map((row) => [row.collector_id, { payments: Number(row.payments), paid: Number(row.paid ?? 0) }]),
+  );
   return rows.map((row) => ({ ...row, ...(byCollector.get(row.id) ?? { payments: 0, paid: 0 }) }));
 }
 
 export function getCollector(db: DB, merchantId: number, id: number) {
-  return db.selectFrom("customer_payment_collectors").select(collectorColumns).where("merchant_id", "=", merchantId).where("id", "=", id).executeTakeFirst();
+  return db
+    .selectFrom("customer_payment_collectors")
+    .select(collectorColumns)
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", id)
+    .executeTakeFirst();
 }
 
 /** A collector by its public id, whoever's it is (the public page names it alone); undefined for an id no collector has. */
 export function findPublicCollector(db: DB, publicIdValue: string) {
   if (!/^[0-9A-Za-z]{22}$/.test(publicIdValue)) return Promise.resolve(undefined);
-  return db.selectFrom("customer_payment_collectors").select(collectorColumns).where("public_id", "=", publicIdValue).executeTakeFirst();
+  return db
+    .selectFrom("customer_payment_collectors")
+    .select(collectorColumns)
+    .where("public_id", "=", publicIdValue)
+    .executeTakeFirst();
 }
 
 /** Where customers pay a collector. */
@@ -88,7 +109,8 @@ export async function saveCollector(
   const existing = change.id === undefined ? undefined : await getCollector(db, change.merchantId, change.id);
   if (change.id !== undefined && !existing) return { ok: false, errors: {}, notFound: true };
   const errors: FieldErrors = {};
-  if (input.unit !== null && !(await unitOf(db, change.merchantId, input.unit).select("id").executeTakeFirst())) errors.unit = ["collectors.errors.unit"];
+  if (input.unit !== null && !(await unitOf(db, change.merchantId, input.unit).select("id").executeTakeFirst()))
+    errors.unit = ["collectors.errors.unit"];
   const kept = new Set(existing ? parseTextFields(existing.text_fields).map((field) => field.name) : []);
   input.text_fields.forEach((field, index) => {
     if (field.name && !kept.has(field.name)) errors[`text_fields.${index}.name`] = ["collectors.errors.field_name"];
@@ -116,8 +138,21 @@ export async function saveCollector(
   };
   const collector = await writeTransaction(db, async (trx) => {
     let id = existing?.id;
-    if (existing) await trx.updateTable("customer_payment_collectors").set(values).where("id", "=", existing.id).where("merchant_id", "=", change.merchantId).execute();
-    else id = (await trx.insertInto("customer_payment_collectors").values({ ...values, public_id: publicId(), merchant_id: change.merchantId, created_at: values.updated_at }).returning("id").executeTakeFirstOrThrow()).id;
+    if (existing)
+      await trx
+        .updateTable("customer_payment_collectors")
+        .set(values)
+        .where("id", "=", existing.id)
+        .where("merchant_id", "=", change.merchantId)
+        .execute();
+    else
+      id = (
+        await trx
+          .insertInto("customer_payment_collectors")
+          .values({ ...values, public_id: publicId(), merchant_id: change.merchantId, created_at: values.updated_at })
+          .returning("id")
+          .executeTakeFirstOrThrow()
+      ).id;
     await recordAudit(trx, {
       merchantId: change.merchantId,
       actor: change.actor,
@@ -134,7 +169,16 @@ export async function saveCollector(
 
 /** A collector as its form shows it. */
 export function collectorFormValues(collector: Collector | undefined): Record<string, unknown> {
-  if (!collector) return { name_field: "required", email_field: "optional", phone_field: "optional", reference_field: "off", text_fields: [], is_active: true, unit: "" };
+  if (!collector)
+    return {
+      name_field: "required",
+      email_field: "optional",
+      phone_field: "optional",
+      reference_field: "off",
+      text_fields: [],
+      is_active: true,
+      unit: "",
+    };
   return {
     title_en: collector.title_en,
     title_ar: collector.title_ar,

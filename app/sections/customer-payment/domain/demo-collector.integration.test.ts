@@ -20,13 +20,38 @@ describe("the demo collector page", () => {
   it("is the section's demo job: “Pay your invoice” with restrictions and three customers' payments, two of them paid, made once", async () => {
     expect(Object.keys(sectionServer.jobs ?? {})).toContain(customerPayment.demoJob);
     const paid: [string, string][] = [];
-    const platform = { baseUrl: "http://localhost", pay: async (id: string, lang: "en" | "ar") => void paid.push([id, lang]) };
+    const platform = {
+      baseUrl: "http://localhost",
+      pay: async (id: string, lang: "en" | "ar") => void paid.push([id, lang]),
+    };
     await seedDemoCollector(database.db, { merchantId: shop.merchantId, userId: shop.admin.id }, platform);
     await seedDemoCollector(database.db, { merchantId: shop.merchantId, userId: shop.admin.id }, platform);
-    const collectors = await database.db.selectFrom("customer_payment_collectors").select(["id", "title_en", "title_ar", "reference_field", "is_active"]).where("merchant_id", "=", shop.merchantId).execute();
-    expect(collectors).toEqual([{ id: expect.any(Number), title_en: "Pay your invoice", title_ar: "ادفع فاتورتك", reference_field: "required", is_active: 1 }]);
-    const restrictions = await database.db.selectFrom("customer_payment_restrictions").select(["collector_id", "gateways", "limits"]).where("merchant_id", "=", shop.merchantId).execute();
-    expect(restrictions).toEqual([{ collector_id: null, gateways: "knet-sandbox,mpgs-sandbox", limits: JSON.stringify({ KWD: { min: 1000, max: 500000, daily_cap: 1000000 } }) }]);
+    const collectors = await database.db
+      .selectFrom("customer_payment_collectors")
+      .select(["id", "title_en", "title_ar", "reference_field", "is_active"])
+      .where("merchant_id", "=", shop.merchantId)
+      .execute();
+    expect(collectors).toEqual([
+      {
+        id: expect.any(Number),
+        title_en: "Pay your invoice",
+        title_ar: "ادفع فاتورتك",
+        reference_field: "required",
+        is_active: 1,
+      },
+    ]);
+    const restrictions = await database.db
+      .selectFrom("customer_payment_restrictions")
+      .select(["collector_id", "gateways", "limits"])
+      .where("merchant_id", "=", shop.merchantId)
+      .execute();
+    expect(restrictions).toEqual([
+      {
+        collector_id: null,
+        gateways: "knet-sandbox,mpgs-sandbox",
+        limits: JSON.stringify({ KWD: { min: 1000, max: 500000, daily_cap: 1000000 } }),
+      },
+    ]);
     const payments = await database.db
       .selectFrom("customer_payments")
       .innerJoin("transactions", "transactions.id", "customer_payments.transaction_id")
@@ -52,7 +77,14 @@ describe("the demo collector page", () => {
     // The first run stops after the first payment (the card sandbox is down for the second).
     let calls = 0;
     const failing = { baseUrl: "http://localhost", pay: async () => void calls++ };
-    const realCount = async () => (await database.db.selectFrom("customer_payments").select("transaction_id").where("merchant_id", "=", merchant.merchantId).execute()).length;
+    const realCount = async () =>
+      (
+        await database.db
+          .selectFrom("customer_payments")
+          .select("transaction_id")
+          .where("merchant_id", "=", merchant.merchantId)
+          .execute()
+      ).length;
     await seedDemoCollector(database.db, payload, failing);
     const made = await database.db
       .selectFrom("customer_payments")
@@ -73,14 +105,32 @@ describe("the demo collector page", () => {
     expect(await realCount()).toBe(3);
     // Only the second was paid again: the first had been made (and paid) by the first run.
     expect(calls).toBe(1);
-    expect(await database.db.selectFrom("customer_payment_collectors").select("id").where("merchant_id", "=", merchant.merchantId).execute()).toHaveLength(1);
+    expect(
+      await database.db
+        .selectFrom("customer_payment_collectors")
+        .select("id")
+        .where("merchant_id", "=", merchant.merchantId)
+        .execute(),
+    ).toHaveLength(1);
   });
 
   it("stops with the reason when the merchant's restrictions cannot be saved, and makes no page", async () => {
     const merchant = await seedMerchant(database.db, "NoCard");
-    await database.db.deleteFrom("gateways").where("merchant_id", "=", merchant.merchantId).where("code", "=", "mpgs-sandbox").execute();
+    await database.db
+      .deleteFrom("gateways")
+      .where("merchant_id", "=", merchant.merchantId)
+      .where("code", "=", "mpgs-sandbox")
+      .execute();
     const platform = { baseUrl: "http://localhost", pay: async () => undefined };
-    await expect(seedDemoCollector(database.db, { merchantId: merchant.merchantId, userId: merchant.admin.id }, platform)).rejects.toThrow(/demo collector restrictions/);
-    expect(await database.db.selectFrom("customer_payment_collectors").select("id").where("merchant_id", "=", merchant.merchantId).execute()).toEqual([]);
+    await expect(
+      seedDemoCollector(database.db, { merchantId: merchant.merchantId, userId: merchant.admin.id }, platform),
+    ).rejects.toThrow(/demo collector restrictions/);
+    expect(
+      await database.db
+        .selectFrom("customer_payment_collectors")
+        .select("id")
+        .where("merchant_id", "=", merchant.merchantId)
+        .execute(),
+    ).toEqual([]);
   });
 });

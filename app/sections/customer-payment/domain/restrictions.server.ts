@@ -42,15 +42,30 @@ export type EffectiveRestrictions = {
   activeTo: string | null;
 };
 
-const restrictionColumns = ["id", "merchant_id", "collector_id", "currencies", "gateways", "limits", "active_from", "active_to", "updated_at"] as const;
+const restrictionColumns = [
+  "id",
+  "merchant_id",
+  "collector_id",
+  "currencies",
+  "gateways",
+  "limits",
+  "active_from",
+  "active_to",
+  "updated_at",
+] as const;
 
-const splitList = (value: string) => value.split(",").map((item) => item.trim()).filter(Boolean);
+const splitList = (value: string) =>
+  value
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 export function parseLimits(json: string): Record<string, CurrencyLimits> {
   try {
     const parsed = JSON.parse(json) as Record<string, Partial<CurrencyLimits>>;
     const limits: Record<string, CurrencyLimits> = {};
-    const amount = (value: unknown) => (typeof value === "number" && Number.isSafeInteger(value) && value > 0 ? value : null);
+    const amount = (value: unknown) =>
+      typeof value === "number" && Number.isSafeInteger(value) && value > 0 ? value : null;
     for (const [currency, values] of Object.entries(parsed ?? {})) {
       if (!isSupportedCurrency(currency) || !values || typeof values !== "object") continue;
       limits[currency] = { min: amount(values.min), max: amount(values.max), daily_cap: amount(values.daily_cap) };
@@ -63,25 +78,36 @@ export function parseLimits(json: string): Record<string, CurrencyLimits> {
 
 /** The merchant's restrictions (`collectorId` null) or a collector's own; undefined when there are none. */
 export function findRestrictions(db: DB, merchantId: number, collectorId: number | null) {
-  let query = db.selectFrom("customer_payment_restrictions").select(restrictionColumns).where("merchant_id", "=", merchantId);
-  query = collectorId === null ? query.where("collector_id", "is", null) : query.where("collector_id", "=", collectorId);
+  let query = db
+    .selectFrom("customer_payment_restrictions")
+    .select(restrictionColumns)
+    .where("merchant_id", "=", merchantId);
+  query =
+    collectorId === null ? query.where("collector_id", "is", null) : query.where("collector_id", "=", collectorId);
   return query.orderBy("id").executeTakeFirst() as Promise<RestrictionRow | undefined>;
 }
 
 /** The gateways a customer may pay a collector with: the merchant's enabled ones, all but cash on delivery unless the restrictions name them. */
 async function allowedGateways(db: DB, merchantId: number, named: string[]) {
   const gateways = await listMerchantGateways(db, merchantId, { enabledOnly: true });
-  return named.length ? gateways.filter((gateway) => named.includes(gateway.code)) : gateways.filter((gateway) => gateway.kind !== "cod");
+  return named.length
+    ? gateways.filter((gateway) => named.includes(gateway.code))
+    : gateways.filter((gateway) => gateway.kind !== "cod");
 }
 
 /** The restrictions that apply to a collector's payments now: its own, else the merchant's, else none but the platform's cap. */
-export async function effectiveRestrictions(db: DB, collector: { id: number; merchant_id: number }): Promise<EffectiveRestrictions> {
+export async function effectiveRestrictions(
+  db: DB,
+  collector: { id: number; merchant_id: number },
+): Promise<EffectiveRestrictions> {
   const own = await findRestrictions(db, collector.merchant_id, collector.id);
   const row = own ?? (await findRestrictions(db, collector.merchant_id, null));
   const { currency: merchantCurrency } = await loadMerchantDefaults(db, collector.merchant_id);
   const gateways = await allowedGateways(db, collector.merchant_id, row ? splitList(row.gateways) : []);
   const named = row ? splitList(row.currencies) : [];
-  const currencies = (named.length ? named : [merchantCurrency]).filter((currency) => gateways.some((gateway) => supportsCurrency(gateway, currency)));
+  const currencies = (named.length ? named : [merchantCurrency]).filter((currency) =>
+    gateways.some((gateway) => supportsCurrency(gateway, currency)),
+  );
   const stored = row ? parseLimits(row.limits) : {};
   const limits: EffectiveRestrictions["limits"] = {};
   for (const currency of currencies) {
@@ -94,7 +120,14 @@ export async function effectiveRestrictions(db: DB, collector: { id: number; mer
     scope: own ? "collector" : "merchant",
     currencies,
     defaultCurrency: currencies.includes(merchantCurrency) ? merchantCurrency : (currencies[0] ?? merchantCurrency),
-    gateways: gateways.map(({ code, name_en, name_ar, logo_url, currencies: taken, kind }) => ({ code, name_en, name_ar, logo_url, currencies: taken, kind })),
+    gateways: gateways.map(({ code, name_en, name_ar, logo_url, currencies: taken, kind }) => ({
+      code,
+      name_en,
+      name_ar,
+      logo_url,
+      currencies: taken,
+      kind,
+    })),
     limits,
     activeFrom: row?.active_from ?? null,
     activeTo: row?.active_to ?? null,
@@ -107,8 +140,14 @@ export function kuwaitToday(at: Date = now()): string {
 }
 
 /** Whether the restrictions' days include today (both ends included). */
-export function isWithinDates(restrictions: Pick<EffectiveRestrictions, "activeFrom" | "activeTo">, today = kuwaitToday()) {
-  return (restrictions.activeFrom === null || restrictions.activeFrom <= today) && (restrictions.activeTo === null || today <= restrictions.activeTo);
+export function isWithinDates(
+  restrictions: Pick<EffectiveRestrictions, "activeFrom" | "activeTo">,
+  today = kuwaitToday(),
+) {
+  return (
+    (restrictions.activeFrom === null || restrictions.activeFrom <= today) &&
+    (restrictions.activeTo === null || today <= restrictions.activeTo)
+  );
 }
 
 /** What the restriction page sends: lists of codes, decimal amounts by currency, Kuwait dates. */
@@ -120,7 +159,11 @@ export type RestrictionInput = {
   active_to?: unknown;
 };
 
-const asList = (value: unknown) => (Array.isArray(value) ? value : typeof value === "string" ? value.split(",") : []).map((item) => String(item).trim()).filter(Boolean).slice(0, 40);
+const asList = (value: unknown) =>
+  (Array.isArray(value) ? value : typeof value === "string" ? value.split(",") : [])
+    .map((item) => String(item).trim())
+    .filter(Boolean)
+    .slice(0, 40);
 const asText = (value: unknown) => (typeof value === "string" ? value.trim() : "");
 
 /**
@@ -134,13 +177,27 @@ export async function checkRestrictions(db: DB, merchantId: number, input: Restr
   const params: Record<string, ReturnType<typeof money>> = {};
   const gateways = await listMerchantGateways(db, merchantId, { enabledOnly: false });
   const currencies = [...new Set(asList(input.currencies).map((code) => code.toUpperCase()))];
-  if (currencies.some((code) => !isSupportedCurrency(code) || !gateways.some((gateway) => supportsCurrency(gateway, code)))) errors.currencies = ["collectors.errors.currency"];
+  if (
+    currencies.some(
+      (code) => !isSupportedCurrency(code) || !gateways.some((gateway) => supportsCurrency(gateway, code)),
+    )
+  )
+    errors.currencies = ["collectors.errors.currency"];
   const codes = [...new Set(asList(input.gateways))];
-  if (codes.some((code) => !gateways.some((gateway) => gateway.code === code))) errors.gateways = ["collectors.errors.gateway"];
-  else if (codes.length && currencies.length && currencies.some((currency) => !gateways.some((gateway) => codes.includes(gateway.code) && supportsCurrency(gateway, currency)))) errors.gateways = ["collectors.errors.gateway_for_currency"];
+  if (codes.some((code) => !gateways.some((gateway) => gateway.code === code)))
+    errors.gateways = ["collectors.errors.gateway"];
+  else if (
+    codes.length &&
+    currencies.length &&
+    currencies.some(
+      (currency) => !gateways.some((gateway) => codes.includes(gateway.code) && supportsCurrency(gateway, currency)),
+    )
+  )
+    errors.gateways = ["collectors.errors.gateway_for_currency"];
 
   const limits: Record<string, CurrencyLimits> = {};
-  const given = input.limits && typeof input.limits === "object" ? (input.limits as Record<string, Record<string, unknown>>) : {};
+  const given =
+    input.limits && typeof input.limits === "object" ? (input.limits as Record<string, Record<string, unknown>>) : {};
   for (const [currency, values] of Object.entries(given)) {
     if (!isSupportedCurrency(currency) || !values || typeof values !== "object") continue;
     const cap = editableAmountCap(currency);
@@ -158,8 +215,10 @@ export async function checkRestrictions(db: DB, merchantId: number, input: Restr
       return null;
     };
     const set = { min: read("min"), max: read("max"), daily_cap: read("daily_cap") };
-    if (set.min !== null && set.max !== null && set.min > set.max) errors[`limits.${currency}.min`] = ["collectors.errors.min_above_max"];
-    if (set.daily_cap !== null && set.min !== null && set.daily_cap < set.min) errors[`limits.${currency}.daily_cap`] = ["collectors.errors.cap_below_min"];
+    if (set.min !== null && set.max !== null && set.min > set.max)
+      errors[`limits.${currency}.min`] = ["collectors.errors.min_above_max"];
+    if (set.daily_cap !== null && set.min !== null && set.daily_cap < set.min)
+      errors[`limits.${currency}.daily_cap`] = ["collectors.errors.cap_below_min"];
     if (set.min !== null || set.max !== null || set.daily_cap !== null) limits[currency] = set;
   }
 
@@ -176,21 +235,47 @@ export async function checkRestrictions(db: DB, merchantId: number, input: Restr
   const activeTo = date("active_to");
   if (activeFrom && activeTo && activeFrom > activeTo) errors.active_to = ["collectors.errors.dates_order"];
   if (Object.keys(errors).length) return { ok: false as const, errors, params };
-  return { ok: true as const, values: { currencies: currencies.join(","), gateways: codes.join(","), limits: JSON.stringify(limits), active_from: activeFrom, active_to: activeTo } };
+  return {
+    ok: true as const,
+    values: {
+      currencies: currencies.join(","),
+      gateways: codes.join(","),
+      limits: JSON.stringify(limits),
+      active_from: activeFrom,
+      active_to: activeTo,
+    },
+  };
 }
 
 type Actor = { id: number; username: string };
 
 /** Keeps the merchant's restrictions (`collectorId` null) or a collector's own, audited. */
-export async function saveRestrictions(db: DB, change: { merchantId: number; collectorId: number | null; actor: Actor; input: RestrictionInput; ip?: string | null }) {
+export async function saveRestrictions(
+  db: DB,
+  change: { merchantId: number; collectorId: number | null; actor: Actor; input: RestrictionInput; ip?: string | null },
+) {
   const checked = await checkRestrictions(db, change.merchantId, change.input);
   if (!checked.ok) return checked;
   await writeTransaction(db, async (trx) => {
     // One set per owner: taken under the merchant's lock, so two saves at once cannot make two.
     await lockMerchant(trx, change.merchantId);
     const existing = await findRestrictions(trx, change.merchantId, change.collectorId);
-    if (existing) await trx.updateTable("customer_payment_restrictions").set({ ...checked.values, updated_at: nowIso() }).where("id", "=", existing.id).execute();
-    else await trx.insertInto("customer_payment_restrictions").values({ merchant_id: change.merchantId, collector_id: change.collectorId, ...checked.values, updated_at: nowIso() }).execute();
+    if (existing)
+      await trx
+        .updateTable("customer_payment_restrictions")
+        .set({ ...checked.values, updated_at: nowIso() })
+        .where("id", "=", existing.id)
+        .execute();
+    else
+      await trx
+        .insertInto("customer_payment_restrictions")
+        .values({
+          merchant_id: change.merchantId,
+          collector_id: change.collectorId,
+          ...checked.values,
+          updated_at: nowIso(),
+        })
+        .execute();
     await recordAudit(trx, {
       merchantId: change.merchantId,
       actor: change.actor,
@@ -205,22 +290,50 @@ export async function saveRestrictions(db: DB, change: { merchantId: number; col
 }
 
 /** A collector goes back to the merchant's restrictions. */
-export async function removeOwnRestrictions(db: DB, change: { merchantId: number; collectorId: number; actor: Actor; ip?: string | null }) {
+export async function removeOwnRestrictions(
+  db: DB,
+  change: { merchantId: number; collectorId: number; actor: Actor; ip?: string | null },
+) {
   await writeTransaction(db, async (trx) => {
-    const removed = await trx.deleteFrom("customer_payment_restrictions").where("merchant_id", "=", change.merchantId).where("collector_id", "=", change.collectorId).executeTakeFirst();
+    const removed = await trx
+      .deleteFrom("customer_payment_restrictions")
+      .where("merchant_id", "=", change.merchantId)
+      .where("collector_id", "=", change.collectorId)
+      .executeTakeFirst();
     if (Number(removed.numDeletedRows) > 0) {
-      await recordAudit(trx, { merchantId: change.merchantId, actor: change.actor, action: "collector_restriction_removed", params: { collectorId: change.collectorId }, objectType: "collector", objectId: change.collectorId, ip: change.ip ?? null });
+      await recordAudit(trx, {
+        merchantId: change.merchantId,
+        actor: change.actor,
+        action: "collector_restriction_removed",
+        params: { collectorId: change.collectorId },
+        objectType: "collector",
+        objectId: change.collectorId,
+        ip: change.ip ?? null,
+      });
     }
   });
 }
 
 /** A stored set as its form shows it: decimal amounts by currency. */
 export function restrictionFormValues(row: RestrictionRow | undefined) {
-  if (!row) return { currencies: [] as string[], gateways: [] as string[], limits: {} as Record<string, Record<string, string>>, active_from: "", active_to: "" };
+  if (!row)
+    return {
+      currencies: [] as string[],
+      gateways: [] as string[],
+      limits: {} as Record<string, Record<string, string>>,
+      active_from: "",
+      active_to: "",
+    };
   const limits: Record<string, Record<string, string>> = {};
   for (const [currency, set] of Object.entries(parseLimits(row.limits))) {
     const decimal = (minor: number | null) => (minor === null ? "" : toDecimalString(minor, currency));
     limits[currency] = { min: decimal(set.min), max: decimal(set.max), daily_cap: decimal(set.daily_cap) };
   }
-  return { currencies: splitList(row.currencies), gateways: splitList(row.gateways), limits, active_from: row.active_from ?? "", active_to: row.active_to ?? "" };
+  return {
+    currencies: splitList(row.currencies),
+    gateways: splitList(row.gateways),
+    limits,
+    active_from: row.active_from ?? "",
+    active_to: row.active_to ?? "",
+  };
 }

@@ -15,7 +15,8 @@ import { findPublicCollector, listCollectors } from "../domain/collectors.server
  * (its fields, currencies, limits and daily cap), and the customer pays it on their phone.
  */
 
-const hasCollectors = async (db: DB, merchantId: number) => hasFeature(await loadAvailableSections(db, merchantId), "customer_payment");
+const hasCollectors = async (db: DB, merchantId: number) =>
+  hasFeature(await loadAvailableSections(db, merchantId), "customer_payment");
 
 /** One of the merchant's active collectors, when the merchant has the section; undefined otherwise. */
 async function counterCollector(db: DB, merchantId: number, collectorId: string) {
@@ -28,11 +29,19 @@ async function counterCollector(db: DB, merchantId: number, collectorId: string)
 export async function listCounterCollectors(db: DB, input: { merchantId: number; lang: Language }) {
   if (!(await hasCollectors(db, input.merchantId))) return [];
   const collectors = await listCollectors(db, input.merchantId);
-  return collectors.filter((collector) => collector.is_active).map((collector) => ({ publicId: collector.public_id, title: (input.lang === "ar" ? collector.title_ar : collector.title_en) || collector.title_en }));
+  return collectors
+    .filter((collector) => collector.is_active)
+    .map((collector) => ({
+      publicId: collector.public_id,
+      title: (input.lang === "ar" ? collector.title_ar : collector.title_en) || collector.title_en,
+    }));
 }
 
 /** A collector page's form as the counter shows it; null for one that is not the merchant's or not active. */
-export async function counterForm(db: DB, input: { merchantId: number; collectorId: string; lang: Language }): Promise<CounterCollector | null> {
+export async function counterForm(
+  db: DB,
+  input: { merchantId: number; collectorId: string; lang: Language },
+): Promise<CounterCollector | null> {
   const collector = await counterCollector(db, input.merchantId, input.collectorId);
   if (!collector) return null;
   const form = await loadCollectForm(db, collector);
@@ -59,7 +68,10 @@ export async function counterForm(db: DB, input: { merchantId: number; collector
       label: field.label ? field.label[input.lang] || field.label.en : t(`collect_public.fields.${field.kind}`),
       required: field.required,
     })),
-    gateways: restrictions.gateways.map((gateway) => ({ code: gateway.code, name: input.lang === "ar" ? gateway.name_ar : gateway.name_en })),
+    gateways: restrictions.gateways.map((gateway) => ({
+      code: gateway.code,
+      name: input.lang === "ar" ? gateway.name_ar : gateway.name_en,
+    })),
   };
 }
 
@@ -68,10 +80,21 @@ export async function makeCounterPayment(db: DB, input: CollectorPaymentInput): 
   const collector = await counterCollector(db, input.merchantId, input.collectorId);
   if (!collector) return { ok: false, closed: true };
   const extra: Record<string, string> = {};
-  for (const [name, value] of Object.entries(input.fields)) if (name.startsWith("extra.")) extra[name.slice("extra.".length)] = value;
+  for (const [name, value] of Object.entries(input.fields))
+    if (name.startsWith("extra.")) extra[name.slice("extra.".length)] = value;
   const parsed = CollectPaymentSchema.safeParse({ ...input.fields, extra });
-  if (!parsed.success) return { ok: false, closed: false, errors: issuesAsFieldErrors(parsed.error.issues), params: {} };
-  const made = await createCollectorPayment(db, { collector, input: parsed.data, lang: input.lang, baseUrl: linkBaseUrl(), counter: { user: input.user, source: input.source } });
-  if (!made.ok) return made.kind === "closed" ? { ok: false, closed: true } : { ok: false, closed: false, errors: made.errors, params: made.params };
+  if (!parsed.success)
+    return { ok: false, closed: false, errors: issuesAsFieldErrors(parsed.error.issues), params: {} };
+  const made = await createCollectorPayment(db, {
+    collector,
+    input: parsed.data,
+    lang: input.lang,
+    baseUrl: linkBaseUrl(),
+    counter: { user: input.user, source: input.source },
+  });
+  if (!made.ok)
+    return made.kind === "closed"
+      ? { ok: false, closed: true }
+      : { ok: false, closed: false, errors: made.errors, params: made.params };
   return { ok: true, transactionId: made.transaction.id, payUrl: made.transaction.payUrl };
 }

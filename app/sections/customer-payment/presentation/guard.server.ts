@@ -10,7 +10,13 @@ type Context = Readonly<RouterContextProvider>;
  * collectors (`change_collector` for the forms' actions, asked again by each action). `canChange`
  * says whether the forms are offered.
  */
-export async function guardCollectorPage(context: Context, request: Request, params: { lang?: string }, feature: "collectors" | "payment_restriction", permission: "view_collector" | "change_collector" = "view_collector") {
+export async function guardCollectorPage(
+  context: Context,
+  request: Request,
+  params: { lang?: string },
+  feature: "collectors" | "payment_restriction",
+  permission: "view_collector" | "change_collector" = "view_collector",
+) {
   const auth = requireUser(context, request);
   await requireSection(context, auth, "customer_payment", feature);
   requirePermission(auth, "view_collector");

@@ -3,7 +3,18 @@ import type { DB } from "~/db/database.server";
 import { loadUnitHeader } from "~/domain/merchants/units.server";
 import type { Language } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
-import { COLORS, LINE_HEIGHT, PAGE, drawHeader, drawLine, openPdf, rasterLogo, typesetText, type Line, type Style } from "~/presentation/pdf-typesetting.server";
+import {
+  COLORS,
+  LINE_HEIGHT,
+  PAGE,
+  drawHeader,
+  drawLine,
+  openPdf,
+  rasterLogo,
+  typesetText,
+  type Line,
+  type Style,
+} from "~/presentation/pdf-typesetting.server";
 import type { Collector } from "../domain/collectors.server";
 import { collectorUrl } from "../domain/collectors.server";
 
@@ -21,15 +32,28 @@ export async function renderCollectorPoster(db: DB, collector: Collector, lang: 
   const unit = await loadUnitHeader(db, collector, lang);
   const title = lang === "ar" ? collector.title_ar : collector.title_en;
   const description = lang === "ar" ? collector.description_ar : collector.description_en;
-  const { doc, fonts, finished } = openPdf({ lang, title: `${t("collectors.poster.pdf_title")} — ${title}`, author: unit?.title });
+  const { doc, fonts, finished } = openPdf({
+    lang,
+    title: `${t("collectors.poster.pdf_title")} — ${title}`,
+    author: unit?.title,
+  });
   const direction = lang === "ar" ? "rtl" : "ltr";
   const left = PAGE.margin;
   const width = PAGE.width - 2 * PAGE.margin;
-  const typeset = (text: string, style: Style, ownDirection = false) => typesetText(doc, fonts, text, style, width, direction, ownDirection);
-  const centered = (line: Line, style: Style, top: number) => drawLine(doc, line, style, left + (width - line.width) / 2, top + style.size * 1.15);
+  const typeset = (text: string, style: Style, ownDirection = false) =>
+    typesetText(doc, fonts, text, style, width, direction, ownDirection);
+  const centered = (line: Line, style: Style, top: number) =>
+    drawLine(doc, line, style, left + (width - line.width) / 2, top + style.size * 1.15);
 
-  let y = drawHeader(doc, { lang, merchant: unit?.title ?? null, logo: unit ? await rasterLogo(unit.logoUrl) : null, headerColor: unit?.headerColor ?? "#ffffff" }, (text, style, maxWidth) =>
-    typesetText(doc, fonts, text, style, maxWidth, direction, false),
+  let y = drawHeader(
+    doc,
+    {
+      lang,
+      merchant: unit?.title ?? null,
+      logo: unit ? await rasterLogo(unit.logoUrl) : null,
+      headerColor: unit?.headerColor ?? "#ffffff",
+    },
+    (text, style, maxWidth) => typesetText(doc, fonts, text, style, maxWidth, direction, false),
   );
   const heading: Style = { size: 28, weight: "bold", color: COLORS.text };
   const body: Style = { size: 12, weight: "regular", color: COLORS.muted };
@@ -68,7 +92,9 @@ export async function renderCollectorPoster(db: DB, collector: Collector, lang: 
     y += linkStyle.size * LINE_HEIGHT;
   }
   const footer: Style = { size: 9, weight: "regular", color: COLORS.muted };
-  typeset(t("collectors.poster.footer"), footer).forEach((line, row) => centered(line, footer, PAGE.height - PAGE.margin + row * footer.size * LINE_HEIGHT - footer.size * 1.15));
+  typeset(t("collectors.poster.footer"), footer).forEach((line, row) =>
+    centered(line, footer, PAGE.height - PAGE.margin + row * footer.size * LINE_HEIGHT - footer.size * 1.15),
+  );
   doc.end();
   return { fileName: `collector-${collector.id}-${lang}.pdf`, pdf: await finished, link };
 }

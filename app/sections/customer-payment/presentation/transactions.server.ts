@@ -17,7 +17,14 @@ function collectorExtra(row: Pick<TransactionRow, "extra">): Record<string, stri
 export function collectorDetails(row: TransactionRow, lang: Language): DetailsRow[] {
   const { collector } = collectorExtra(row);
   if (!collector) return [];
-  return [{ name: "collector", label: translator(lang)("collectors.details.collector_page"), value: `/${lang}/pay/collect/${collector}` }, ...sourceDetails(row, lang)];
+  return [
+    {
+      name: "collector",
+      label: translator(lang)("collectors.details.collector_page"),
+      value: `/${lang}/pay/collect/${collector}`,
+    },
+    ...sourceDetails(row, lang),
+  ];
 }
 
 /** The API's fields of a collector payment: the collector's public id and the reference the customer gave. */

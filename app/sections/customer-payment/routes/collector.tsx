@@ -30,7 +30,13 @@ function collectorIdOf(params: { id?: string }) {
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const id = collectorIdOf(params);
-  const { auth, lang, canChange } = await guardCollectorPage(context, request, params, "collectors", id === null ? "change_collector" : "view_collector");
+  const { auth, lang, canChange } = await guardCollectorPage(
+    context,
+    request,
+    params,
+    "collectors",
+    id === null ? "change_collector" : "view_collector",
+  );
   const db = getDbFrom(context);
   const collector = id === null ? undefined : await getCollector(db, auth.user.merchantId, id);
   if (id !== null && !collector) notFound();
@@ -54,13 +60,26 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const values = formObject(form);
   values.is_active = values.is_active ?? false;
   const parsed = CollectorSchema.safeParse(values);
-  if (!parsed.success) return data({ values, errors: fieldMessages(issuesAsFieldErrors(parsed.error.issues), undefined, lang) }, { status: 400 });
-  const saved = await saveCollector(db, { merchantId: auth.user.merchantId, actor: { id: auth.user.id, username: auth.user.username }, input: parsed.data, id: id ?? undefined, ip: context.get(clientAddressContext) });
+  if (!parsed.success)
+    return data(
+      { values, errors: fieldMessages(issuesAsFieldErrors(parsed.error.issues), undefined, lang) },
+      { status: 400 },
+    );
+  const saved = await saveCollector(db, {
+    merchantId: auth.user.merchantId,
+    actor: { id: auth.user.id, username: auth.user.username },
+    input: parsed.data,
+    id: id ?? undefined,
+    ip: context.get(clientAddressContext),
+  });
   if (!saved.ok) {
     if (saved.notFound) notFound();
     return data({ values, errors: fieldMessages(saved.errors, undefined, lang) }, { status: 400 });
   }
-  return redirect(`/${lang}/customer-payment/collectors/${saved.collector.id}`, { status: 303, headers: { "Set-Cookie": flashCookie({ kind: "success", message: "collectors.saved" }) } });
+  return redirect(`/${lang}/customer-payment/collectors/${saved.collector.id}`, {
+    status: 303,
+    headers: { "Set-Cookie": flashCookie({ kind: "success", message: "collectors.saved" }) },
+  });
 }
 
 export default function CollectorPage() {
@@ -89,7 +108,9 @@ export default function CollectorPage() {
               </Anchor>
             </Group>
             <Group gap="md">
-              <Text size="sm">{ownRestrictions ? t("collectors.own_restrictions") : t("collectors.merchant_restrictions")}</Text>
+              <Text size="sm">
+                {ownRestrictions ? t("collectors.own_restrictions") : t("collectors.merchant_restrictions")}
+              </Text>
               <Anchor component={Link} to={`/${lang}/customer-payment/payment-restriction?collector=${id}`}>
                 {t("collectors.edit_restrictions")}
               </Anchor>

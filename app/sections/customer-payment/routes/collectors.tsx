@@ -69,11 +69,27 @@ export default function Collectors() {
               </Anchor>
             ),
           },
-          { key: "payments", header: t("collectors.payments"), cell: (row) => <Text size="sm">{t("collectors.payments_count", { paid: row.paid, total: row.payments })}</Text>, nowrap: true },
+          {
+            key: "payments",
+            header: t("collectors.payments"),
+            cell: (row) => (
+              <Text size="sm">{t("collectors.payments_count", { paid: row.paid, total: row.payments })}</Text>
+            ),
+            nowrap: true,
+          },
           {
             key: "active",
             header: t("collectors.fields.is_active"),
-            cell: (row) => (row.active ? <Badge color="green" variant="light">{t("collectors.accepting")}</Badge> : <Badge color="gray" variant="light">{t("collectors.inactive")}</Badge>),
+            cell: (row) =>
+              row.active ? (
+                <Badge color="green" variant="light">
+                  {t("collectors.accepting")}
+                </Badge>
+              ) : (
+                <Badge color="gray" variant="light">
+                  {t("collectors.inactive")}
+                </Badge>
+              ),
             nowrap: true,
           },
           {

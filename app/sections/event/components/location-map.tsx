@@ -3,11 +3,17 @@ import { useEffect, useRef } from "react";
 
 type MapLibre = {
   setWorkerUrl(url: string): void;
-  Map: new (options: Record<string, unknown>) => { on(event: string, handler: (event: { lngLat: { lat: number; lng: number } }) => void): void; remove(): void };
+  Map: new (options: Record<string, unknown>) => {
+    on(event: string, handler: (event: { lngLat: { lat: number; lng: number } }) => void): void;
+    remove(): void;
+  };
   Marker: new (options: Record<string, unknown>) => MapMarker;
 };
 
-type MapMarker = { setLngLat(point: [number, number] | { lat: number; lng: number }): MapMarker; addTo(map: unknown): MapMarker };
+type MapMarker = {
+  setLngLat(point: [number, number] | { lat: number; lng: number }): MapMarker;
+  addTo(map: unknown): MapMarker;
+};
 
 const VERSION = "5.24.1";
 
@@ -32,7 +38,19 @@ function loadMapLibre(): Promise<MapLibre> {
  * JavaScript and WebGL): a click moves the pin and fills the latitude and longitude inputs, which
  * stay the way to set it without JavaScript.
  */
-export function LocationMap({ styleUrl, formId, latName, lngName, label }: { styleUrl: string; formId: string; latName: string; lngName: string; label: string }) {
+export function LocationMap({
+  styleUrl,
+  formId,
+  latName,
+  lngName,
+  label,
+}: {
+  styleUrl: string;
+  formId: string;
+  latName: string;
+  lngName: string;
+  label: string;
+}) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!box.current || !("WebGLRenderingContext" in window)) return;

@@ -74,6 +74,8 @@ export async function ticketAvailability(db: DB, eventId: number): Promise<Ticke
 /** The dates of an event on which some ticket still has places, in order (the Create page's and registration's choices). */
 export function datesWithPlaces(tickets: readonly TicketAvailability[]): string[] {
   const dates = new Set<string>();
-  for (const ticket of tickets) for (const [date, left] of Object.entries(ticket.remaining_qty_per_date)) if (left.remaining_quantity > 0) dates.add(date);
+  for (const ticket of tickets)
+    for (const [date, left] of Object.entries(ticket.remaining_qty_per_date))
+      if (left.remaining_quantity > 0) dates.add(date);
   return [...dates].sort();
 }

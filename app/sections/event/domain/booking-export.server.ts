@@ -13,7 +13,16 @@ export const BOOKINGS_REPORT_SECTION = "event_bookings";
 export const BOOKING_EXPORT_JOB = "event_bookings_export";
 
 /** The list's columns, in its order, then what only the file has. */
-export const BOOKING_LIST_COLUMNS = ["event", "quantity", "full_name", "purchase_type", "email", "event_date", "created", "customer_phone"] as const;
+export const BOOKING_LIST_COLUMNS = [
+  "event",
+  "quantity",
+  "full_name",
+  "purchase_type",
+  "email",
+  "event_date",
+  "created",
+  "customer_phone",
+] as const;
 export const BOOKING_OTHER_COLUMNS = ["id", "ticket", "paid_places", "scanned_places"] as const;
 
 export type BookingExportField = { name: string; label_en: string; label_ar: string };
@@ -22,8 +31,17 @@ export type BookingExportField = { name: string; label_en: string; label_ar: str
  * The extra fields an export carries, by name: the chosen event's, or (no event chosen) every
  * event's of the merchant, the first label of a name kept.
  */
-export async function exportExtraFields(db: DB, merchantId: number, eventId: number | undefined): Promise<BookingExportField[]> {
-  if (eventId !== undefined) return (await merchantEventFields(db, merchantId, eventId)).map(({ name, label_en, label_ar }) => ({ name, label_en, label_ar }));
+export async function exportExtraFields(
+  db: DB,
+  merchantId: number,
+  eventId: number | undefined,
+): Promise<BookingExportField[]> {
+  if (eventId !== undefined)
+    return (await merchantEventFields(db, merchantId, eventId)).map(({ name, label_en, label_ar }) => ({
+      name,
+      label_en,
+      label_ar,
+    }));
   const rows = await db
     .selectFrom("event_fields")
     .select(["name", "label_en", "label_ar"])
@@ -47,7 +65,10 @@ export type BookingExportRequest = {
   ip?: string | null;
 };
 
-export type BookingExportOutcome = { ok: true; id: number } | { ok: false; code: "forbidden" } | { ok: false; code: "invalid"; errors: Record<string, string> };
+export type BookingExportOutcome =
+  | { ok: true; id: number }
+  | { ok: false; code: "forbidden" }
+  | { ok: false; code: "invalid"; errors: Record<string, string> };
 
 /** Exporting reads every matching booking at once: it takes the right to see them and the export right. */
 export function canExportBookings(user: PermissionHolder) {
@@ -61,12 +82,17 @@ export function canExportBookings(user: PermissionHolder) {
 export async function requestBookingExport(db: DB, request: BookingExportRequest): Promise<BookingExportOutcome> {
   if (!canExportBookings(request.user)) return { ok: false, code: "forbidden" };
   const errors: Record<string, string> = {};
-  if (!(EXPORT_FORMATS as readonly string[]).includes(request.fileFormat)) errors.file_format = "exports.errors.unknown_format";
+  if (!(EXPORT_FORMATS as readonly string[]).includes(request.fileFormat))
+    errors.file_format = "exports.errors.unknown_format";
   if (!isLanguage(request.language)) errors.language = "exports.errors.unknown_language";
   const parsed = parseBookingQuery(new URLSearchParams(request.query));
   Object.assign(errors, parsed.errors);
   if (Object.keys(errors).length) return { ok: false, code: "invalid", errors };
-  const query = new URLSearchParams(BOOKING_FILTER_NAMES.flatMap((name) => (parsed.raw[name] && (name !== "ticket" || parsed.filters.ticket !== undefined) ? [[name, parsed.raw[name]]] : []))).toString();
+  const query = new URLSearchParams(
+    BOOKING_FILTER_NAMES.flatMap((name) =>
+      parsed.raw[name] && (name !== "ticket" || parsed.filters.ticket !== undefined) ? [[name, parsed.raw[name]]] : [],
+    ),
+  ).toString();
   const extra = await exportExtraFields(db, request.merchantId, parsed.filters.event);
   const fields = [...BOOKING_LIST_COLUMNS, ...extra.map((field) => `extra:${field.name}`), ...BOOKING_OTHER_COLUMNS];
   const format = request.fileFormat as ExportFormat;
@@ -95,7 +121,12 @@ export async function requestBookingExport(db: DB, request: BookingExportRequest
       merchantId: request.merchantId,
       actor: request.user,
       action: "export_requested",
-      params: { section: word("sections.event_bookings"), format: format === "csv" ? "CSV" : "XLSX", fields: fields.join(", "), filters: query ? ` (${query})` : "" },
+      params: {
+        section: word("sections.event_bookings"),
+        format: format === "csv" ? "CSV" : "XLSX",
+        fields: fields.join(", "),
+        filters: query ? ` (${query})` : "",
+      },
       objectType: "report",
       objectId: report.id,
       ip: request.ip,

@@ -6,7 +6,6 @@ import { DISPLAY_ZONE } from "~/lib/format";
 import { ATTENDANCE, BOOKING_PAGE_SIZES, type Attendance, type BookingPageSize } from "./booking-filters";
 import { normalizeMemberNumber } from "./tickets.server";
 
-
 /** "All" still has a ceiling: one page never holds more than this many bookings. */
 export const ALL_CEILING = 5000;
 
@@ -34,7 +33,18 @@ export type BookingQuery = {
   raw: Record<string, string>;
 };
 
-export const BOOKING_FILTER_NAMES = ["q", "event", "ticket", "email", "customer_phone", "full_name", "event_date", "created_after", "created_before", "attendance"] as const;
+export const BOOKING_FILTER_NAMES = [
+  "q",
+  "event",
+  "ticket",
+  "email",
+  "customer_phone",
+  "full_name",
+  "event_date",
+  "created_after",
+  "created_before",
+  "attendance",
+] as const;
 
 const ID = /^\d{1,10}$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -77,7 +87,10 @@ export function parseBookingQuery(params: URLSearchParams): BookingQuery {
     if (DAY.test(raw.event_date)) filters.event_date = raw.event_date;
     else errors.event_date = "bookings.errors.date";
   }
-  for (const [name, end] of [["created_after", false], ["created_before", true]] as const) {
+  for (const [name, end] of [
+    ["created_after", false],
+    ["created_before", true],
+  ] as const) {
     if (!raw[name]) continue;
     const instant = kuwaitDay(raw[name], end);
     if (instant) filters[name] = instant;
@@ -92,7 +105,12 @@ export function parseBookingQuery(params: URLSearchParams): BookingQuery {
     else errors.attendance = "bookings.errors.attendance";
   }
   const size = raw.page_size;
-  const pageSize: BookingPageSize = size === "all" ? "all" : (BOOKING_PAGE_SIZES as readonly number[]).includes(Number(size)) ? (Number(size) as BookingPageSize) : 10;
+  const pageSize: BookingPageSize =
+    size === "all"
+      ? "all"
+      : (BOOKING_PAGE_SIZES as readonly number[]).includes(Number(size))
+        ? (Number(size) as BookingPageSize)
+        : 10;
   const page = raw.page && /^\d{1,6}$/.test(raw.page) && Number(raw.page) > 0 ? Number(raw.page) : 1;
   return { filters, page, pageSize, errors, raw };
 }
@@ -124,13 +142,22 @@ function filtered(db: DB, merchantId: number, filters: BookingFilters): Bookings
   if (filters.event_date) query = query.where("bookings.event_date", "=", filters.event_date);
   if (filters.created_after) query = query.where("bookings.created_at", ">=", filters.created_after);
   if (filters.created_before) query = query.where("bookings.created_at", "<=", filters.created_before);
-  if (filters.email) query = query.where(sql<string>`bookings.email_lc`, "like", sql<string>`${like(filters.email)} escape '\\'`);
+  if (filters.email)
+    query = query.where(sql<string>`bookings.email_lc`, "like", sql<string>`${like(filters.email)} escape '\\'`);
   if (filters.customer_phone) {
     const digits = filters.customer_phone.replace(/[^\d+]/g, "");
-    query = query.where(sql<string>`coalesce(bookings.customer_phone, '')`, "like", sql<string>`${like(digits || filters.customer_phone)} escape '\\'`);
+    query = query.where(
+      sql<string>`coalesce(bookings.customer_phone, '')`,
+      "like",
+      sql<string>`${like(digits || filters.customer_phone)} escape '\\'`,
+    );
   }
   if (filters.full_name) {
-    query = query.where(sql<string>`lower(bookings.customer_first_name || ' ' || bookings.customer_last_name)`, "like", sql<string>`${like(filters.full_name)} escape '\\'`);
+    query = query.where(
+      sql<string>`lower(bookings.customer_first_name || ' ' || bookings.customer_last_name)`,
+      "like",
+      sql<string>`${like(filters.full_name)} escape '\\'`,
+    );
   }
   if (filters.q) {
     const q = filters.q;
@@ -138,7 +165,11 @@ function filtered(db: DB, merchantId: number, filters: BookingFilters): Bookings
     const number = normalizeMemberNumber(q);
     query = query.where((eb) =>
       eb.or([
-        eb(sql<string>`lower(bookings.customer_first_name || ' ' || bookings.customer_last_name)`, "like", sql<string>`${pattern} escape '\\'`),
+        eb(
+          sql<string>`lower(bookings.customer_first_name || ' ' || bookings.customer_last_name)`,
+          "like",
+          sql<string>`${pattern} escape '\\'`,
+        ),
         eb(sql<string>`bookings.email_lc`, "like", sql<string>`${pattern} escape '\\'`),
         eb(sql<string>`coalesce(bookings.customer_phone, '')`, "like", sql<string>`${pattern} escape '\\'`),
         ...(/^#?\d{1,10}$/.test(q) ? [eb("bookings.id", "=", Number(q.replace("#", "")))] : []),
@@ -263,30 +294,64 @@ async function rowsOf(db: DB, merchantId: number, ids: readonly number[]): Promi
  * A page of the merchant's bookings that match the filters, newest first, and how many match.
  * The page's ids are found first (the index on merchant and creation), then only their rows read.
  */
-export async function listBookings(db: DB, input: { merchantId: number; filters: BookingFilters; page: number; pageSize: BookingPageSize }) {
+export async function listBookings(
+  db: DB,
+  input: { merchantId: number; filters: BookingFilters; page: number; pageSize: BookingPageSize },
+) {
   const limit = input.pageSize === "all" ? ALL_CEILING : input.pageSize;
   const offset = input.pageSize === "all" ? 0 : (input.page - 1) * limit;
   const [{ count }, ids] = await Promise.all([
     filtered(db, input.merchantId, input.filters)
       .select((eb) => eb.fn.countAll<number>().as("count"))
       .executeTakeFirstOrThrow(),
-    filtered(db, input.merchantId, input.filters).select("bookings.id").orderBy("bookings.created_at", "desc").orderBy("bookings.id", "desc").limit(limit).offset(offset).execute(),
+    filtered(db, input.merchantId, input.filters)
+      .select("bookings.id")
+      .orderBy("bookings.created_at", "desc")
+      .orderBy("bookings.id", "desc")
+      .limit(limit)
+      .offset(offset)
+      .execute(),
   ]);
-  return { count: Number(count), rows: await rowsOf(db, input.merchantId, ids.map((row) => row.id)) };
+  return {
+    count: Number(count),
+    rows: await rowsOf(
+      db,
+      input.merchantId,
+      ids.map((row) => row.id),
+    ),
+  };
 }
 
 /** Every matching booking, newest first, a batch at a time (exports): memory stays flat. */
-export async function* iterateBookings(db: DB, merchantId: number, filters: BookingFilters, batchSize = 500): AsyncGenerator<BookingListRow[]> {
+export async function* iterateBookings(
+  db: DB,
+  merchantId: number,
+  filters: BookingFilters,
+  batchSize = 500,
+): AsyncGenerator<BookingListRow[]> {
   let after: { created_at: string; id: number } | undefined;
   for (;;) {
     let query = filtered(db, merchantId, filters).select(["bookings.id", "bookings.created_at"]);
     if (after) {
       const last = after;
-      query = query.where((eb) => eb.or([eb("bookings.created_at", "<", last.created_at), eb.and([eb("bookings.created_at", "=", last.created_at), eb("bookings.id", "<", last.id)])]));
+      query = query.where((eb) =>
+        eb.or([
+          eb("bookings.created_at", "<", last.created_at),
+          eb.and([eb("bookings.created_at", "=", last.created_at), eb("bookings.id", "<", last.id)]),
+        ]),
+      );
     }
-    const ids = await query.orderBy("bookings.created_at", "desc").orderBy("bookings.id", "desc").limit(batchSize).execute();
+    const ids = await query
+      .orderBy("bookings.created_at", "desc")
+      .orderBy("bookings.id", "desc")
+      .limit(batchSize)
+      .execute();
     if (ids.length === 0) return;
-    yield await rowsOf(db, merchantId, ids.map((row) => row.id));
+    yield await rowsOf(
+      db,
+      merchantId,
+      ids.map((row) => row.id),
+    );
     const last = ids[ids.length - 1];
     after = { created_at: last.created_at, id: last.id };
     if (ids.length < batchSize) return;
@@ -294,7 +359,9 @@ export async function* iterateBookings(db: DB, merchantId: number, filters: Book
 }
 
 export async function countBookings(db: DB, merchantId: number, filters: BookingFilters) {
-  const { count } = await filtered(db, merchantId, filters).select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
+  const { count } = await filtered(db, merchantId, filters)
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .executeTakeFirstOrThrow();
   return Number(count);
 }
 
@@ -329,7 +396,12 @@ export type FilterChoiceField = (typeof FILTER_CHOICE_FIELDS)[number];
  * The filters' choices (get-filter-choices): the merchant's events whose title holds the typed
  * text (the event autocomplete), the tickets of an event, or the dates of an event.
  */
-export async function bookingFilterChoices(db: DB, merchantId: number, field: FilterChoiceField, value: string): Promise<FilterChoice[]> {
+export async function bookingFilterChoices(
+  db: DB,
+  merchantId: number,
+  field: FilterChoiceField,
+  value: string,
+): Promise<FilterChoice[]> {
   if (field === "event") {
     let query = db.selectFrom("events").select(["id", "title_en", "title_ar"]).where("merchant_id", "=", merchantId);
     const text = value.trim().slice(0, 100);
@@ -343,7 +415,11 @@ export async function bookingFilterChoices(db: DB, merchantId: number, field: Fi
         ]),
       );
     }
-    const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(text ? 20 : 200).execute();
+    const rows = await query
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(text ? 20 : 200)
+      .execute();
     return rows.map((row) => ({ value: String(row.id), title_en: row.title_en, title_ar: row.title_ar }));
   }
   if (!ID.test(value.trim())) return [];
@@ -357,7 +433,11 @@ export async function bookingFilterChoices(db: DB, merchantId: number, field: Fi
       .orderBy("position")
       .orderBy("id")
       .execute();
-    return rows.map((row) => ({ value: String(row.id), title_en: `${row.name_en} (${row.start_time}–${row.end_time})`, title_ar: `${row.name_ar} (${row.start_time}–${row.end_time})` }));
+    return rows.map((row) => ({
+      value: String(row.id),
+      title_en: `${row.name_en} (${row.start_time}–${row.end_time})`,
+      title_ar: `${row.name_ar} (${row.start_time}–${row.end_time})`,
+    }));
   }
   const dates = await db
     .selectFrom("event_ticket_dates")
@@ -372,7 +452,12 @@ export async function bookingFilterChoices(db: DB, merchantId: number, field: Fi
 
 /** The merchant's event, with its own fields (the list's extra columns when it is chosen). */
 export async function findMerchantEvent(db: DB, merchantId: number, eventId: number) {
-  return db.selectFrom("events").select(["id", "title_en", "title_ar", "is_free", "status", "currency_code"]).where("merchant_id", "=", merchantId).where("id", "=", eventId).executeTakeFirst();
+  return db
+    .selectFrom("events")
+    .select(["id", "title_en", "title_ar", "is_free", "status", "currency_code"])
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", eventId)
+    .executeTakeFirst();
 }
 
 export async function merchantEventFields(db: DB, merchantId: number, eventId: number) {
@@ -401,6 +486,11 @@ export async function publishedEvents(db: DB, merchantId: number) {
 
 /** A booking's attachment key, when the booking is the merchant's and has one. */
 export async function bookingAttachment(db: DB, merchantId: number, bookingId: number) {
-  const row = await db.selectFrom("bookings").select(["attachment_path", "attachment_name"]).where("merchant_id", "=", merchantId).where("id", "=", bookingId).executeTakeFirst();
+  const row = await db
+    .selectFrom("bookings")
+    .select(["attachment_path", "attachment_name"])
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", bookingId)
+    .executeTakeFirst();
   return row?.attachment_path ? { key: row.attachment_path, name: row.attachment_name } : undefined;
 }

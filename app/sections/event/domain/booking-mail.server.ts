@@ -21,8 +21,16 @@ export function ticketsPath(lang: "en" | "ar", bookingId: number, uuid: string) 
 export async function queueBookingMail(trx: DB, bookingId: number) {
   const booking = await trx.selectFrom("bookings").selectAll().where("id", "=", bookingId).executeTakeFirstOrThrow();
   const event = await trx.selectFrom("events").selectAll().where("id", "=", booking.event_id).executeTakeFirstOrThrow();
-  const ticket = await trx.selectFrom("event_tickets").selectAll().where("id", "=", booking.ticket_id).executeTakeFirstOrThrow();
-  const items = await trx.selectFrom("booking_items").select(["quantity", "status", "amount", "transaction_id"]).where("booking_id", "=", bookingId).execute();
+  const ticket = await trx
+    .selectFrom("event_tickets")
+    .selectAll()
+    .where("id", "=", booking.ticket_id)
+    .executeTakeFirstOrThrow();
+  const items = await trx
+    .selectFrom("booking_items")
+    .select(["quantity", "status", "amount", "transaction_id"])
+    .where("booking_id", "=", bookingId)
+    .execute();
   const paid = items.filter((item) => item.status === "paid").reduce((sum, item) => sum + item.quantity, 0);
   const pending = items.filter((item) => item.status === "pending");
   const base = (env().BASE_URL ?? "").replace(/\/$/, "");
@@ -38,7 +46,10 @@ export async function queueBookingMail(trx: DB, bookingId: number) {
   ];
   if (pending.length > 0) {
     const due = pending.reduce((sum, item) => sum + item.amount, 0);
-    rows.push(["event.mail.places_pending", String(pending.reduce((sum, item) => sum + item.quantity, 0))], ["event.mail.amount_due", money(due, event.currency_code)]);
+    rows.push(
+      ["event.mail.places_pending", String(pending.reduce((sum, item) => sum + item.quantity, 0))],
+      ["event.mail.amount_due", money(due, event.currency_code)],
+    );
   }
   await queueMail(trx, {
     merchantId: booking.merchant_id,
@@ -49,9 +60,17 @@ export async function queueBookingMail(trx: DB, bookingId: number) {
     params: {
       name: name || null,
       event: named(event.title_en, event.title_ar),
-      link: paid > 0 ? `${base}${ticketsPath(lang, booking.id, booking.uuid)}` : pendingTransaction ? `${base}/${lang}/pay/${pendingTransaction}` : null,
+      link:
+        paid > 0
+          ? `${base}${ticketsPath(lang, booking.id, booking.uuid)}`
+          : pendingTransaction
+            ? `${base}/${lang}/pay/${pendingTransaction}`
+            : null,
     },
     rows,
-    attachments: paid > 0 ? [{ type: TICKETS_ATTACHMENT, ref: `${booking.id}:${booking.uuid}`, filename: `tickets-${booking.id}.pdf` }] : [],
+    attachments:
+      paid > 0
+        ? [{ type: TICKETS_ATTACHMENT, ref: `${booking.id}:${booking.uuid}`, filename: `tickets-${booking.id}.pdf` }]
+        : [],
   });
 }

@@ -25,9 +25,17 @@ export const BookingSchema = z.object({
   /** The event's slug (public) or id (dashboard). */
   event: z.union([z.string().trim().min(1, "errors.required").max(120), z.number()], { error: "errors.required" }),
   ticket: positiveInt("event.errors.ticket"),
-  event_date: z.string({ error: "errors.required" }).trim().regex(/^\d{4}-\d{2}-\d{2}$/, "event.errors.event_date"),
+  event_date: z
+    .string({ error: "errors.required" })
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "event.errors.event_date"),
   quantity: positiveInt("event.errors.quantity"),
-  email: z.string({ error: "errors.required" }).trim().min(1, "errors.required").max(254, "errors.too_long").pipe(z.email({ error: "errors.invalid_email" })),
+  email: z
+    .string({ error: "errors.required" })
+    .trim()
+    .min(1, "errors.required")
+    .max(254, "errors.too_long")
+    .pipe(z.email({ error: "errors.invalid_email" })),
   customer_first_name: text(100),
   customer_last_name: text(100),
   customer_phone: text(30),

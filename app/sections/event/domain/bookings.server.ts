@@ -12,9 +12,19 @@ import { listMerchantGateways, supportsCurrency } from "~/domain/payments/gatewa
 import { payUrlOf } from "~/domain/payments/lifecycle.server";
 import { requestOperation, type OperationOutcome } from "~/domain/payments/operations.server";
 import { PAYABLE_STATES } from "~/domain/payments/states";
-import { createTransaction, transitionTransaction, type TransitionEvent } from "~/domain/payments/transaction-state.server";
+import {
+  createTransaction,
+  transitionTransaction,
+  type TransitionEvent,
+} from "~/domain/payments/transaction-state.server";
 import type { PlatformAddresses } from "~/domain/payments/attempts.server";
-import { expireUnstartedPayment, lockCheckoutsOf, MAX_UNPAID_CHECKOUTS, noAttemptStarted, unstartedHoldsBefore } from "~/domain/payments/unpaid-holds.server";
+import {
+  expireUnstartedPayment,
+  lockCheckoutsOf,
+  MAX_UNPAID_CHECKOUTS,
+  noAttemptStarted,
+  unstartedHoldsBefore,
+} from "~/domain/payments/unpaid-holds.server";
 import { addMs, now, nowIso } from "~/lib/clock.server";
 import { randomToken } from "~/lib/crypto.server";
 import type { Language } from "~/lib/i18n";
@@ -37,11 +47,21 @@ export type BookingRefusal = { ok: false; errors: FieldErrors; params?: TextPara
 
 /** An event's own fields, in the merchant's order. */
 export function eventFields(db: DB, eventId: number) {
-  return db.selectFrom("event_fields").selectAll().where("event_id", "=", eventId).orderBy("position").orderBy("id").execute();
+  return db
+    .selectFrom("event_fields")
+    .selectAll()
+    .where("event_id", "=", eventId)
+    .orderBy("position")
+    .orderBy("id")
+    .execute();
 }
 
 /** The event a booking names: a published one by its slug (customers), or one of the merchant's by id or slug (staff). */
-async function findBookableEvent(db: DB, ref: string | number, merchantId: number | undefined): Promise<EventRow | undefined> {
+async function findBookableEvent(
+  db: DB,
+  ref: string | number,
+  merchantId: number | undefined,
+): Promise<EventRow | undefined> {
   let query = db.selectFrom("events").selectAll();
   if (merchantId === undefined) {
     // Customers name an event by its slug alone, whatever digits it may be made of.
@@ -69,7 +89,13 @@ export function normalizeBookingPhone(value: string, country: string): string | 
  * Checks the answers to the event's own fields: required ones given, phones valid, attachments kept
  * (a file is stored first, so a mistake elsewhere does not lose it). Unknown names are dropped.
  */
-async function checkExtra(merchantId: number, fields: readonly EventField[], extra: BookingInput["extra"], country: string, errors: FieldErrors) {
+async function checkExtra(
+  merchantId: number,
+  fields: readonly EventField[],
+  extra: BookingInput["extra"],
+  country: string,
+  errors: FieldErrors,
+) {
   const answers: Record<string, string> = {};
   let attachment: { key: string; name: string } | undefined;
   for (const field of fields) {
@@ -108,7 +134,11 @@ async function checkExtra(merchantId: number, fields: readonly EventField[], ext
  * SQLite), so no two bookings can take the same last place. Answers how many were left when it
  * could not.
  */
-export async function takePlaces(trx: DB, ticketDateId: number, quantity: number): Promise<{ ok: true } | { ok: false; left: number }> {
+export async function takePlaces(
+  trx: DB,
+  ticketDateId: number,
+  quantity: number,
+): Promise<{ ok: true } | { ok: false; left: number }> {
   const taken = await trx
     .updateTable("event_ticket_dates")
     .set((eb) => ({ taken: eb("taken", "+", quantity) }))
@@ -116,7 +146,11 @@ export async function takePlaces(trx: DB, ticketDateId: number, quantity: number
     .where((eb) => eb(eb("taken", "+", quantity), "<=", eb.ref("quantity")))
     .executeTakeFirst();
   if (Number(taken.numUpdatedRows) === 1) return { ok: true };
-  const row = await trx.selectFrom("event_ticket_dates").select(["quantity", "taken"]).where("id", "=", ticketDateId).executeTakeFirst();
+  const row = await trx
+    .selectFrom("event_ticket_dates")
+    .select(["quantity", "taken"])
+    .where("id", "=", ticketDateId)
+    .executeTakeFirst();
   return { ok: false, left: row ? Math.max(0, row.quantity - row.taken) : 0 };
 }
 
@@ -134,13 +168,18 @@ async function returnPlaces(trx: DB, ticketDateId: number, quantity: number) {
  * if it is still pending and still past its time, gives its places back.
  */
 export async function endHold(trx: DB, item: { id: number; transaction_id: string | null }) {
-  if (item.transaction_id) await transitionTransaction(trx, item.transaction_id, "expired", { kind: "expired" }, { from: PAYABLE_STATES });
+  if (item.transaction_id)
+    await transitionTransaction(trx, item.transaction_id, "expired", { kind: "expired" }, { from: PAYABLE_STATES });
   await releaseItem(trx, item.id, "hold_expired", { only: ["pending"], heldBefore: nowIso() });
 }
 
 /** The holds whose time is up, of one ticket's date when given. */
 function lapsedHolds(db: DB, scope: { ticketDateId?: number } = {}) {
-  let query = db.selectFrom("booking_items").select(["id", "transaction_id"]).where("status", "=", "pending").where("hold_expires_at", "<", nowIso());
+  let query = db
+    .selectFrom("booking_items")
+    .select(["id", "transaction_id"])
+    .where("status", "=", "pending")
+    .where("hold_expires_at", "<", nowIso());
   if (scope.ticketDateId !== undefined) query = query.where("ticket_date_id", "=", scope.ticketDateId);
   return query.orderBy("id").limit(500).execute();
 }
@@ -168,7 +207,8 @@ export async function releaseExpiredHolds(trx: DB, scope: { ticketDateId: number
   const lapsed = await lapsedHolds(trx, scope);
   for (const item of lapsed) await endHold(trx, item);
   let ended = lapsed.length;
-  for (const item of await unstartedHolds(trx, scope)) if (await expireUnstartedPayment(trx, item.transaction_id!)) ended += 1;
+  for (const item of await unstartedHolds(trx, scope))
+    if (await expireUnstartedPayment(trx, item.transaction_id!)) ended += 1;
   return ended;
 }
 
@@ -186,7 +226,12 @@ export async function releaseAllExpiredHolds(db: DB) {
  * which places it held, so that of two writers racing to release it only one gives them back. `only`
  * limits the states it may be released from; `heldBefore`, to a hold whose time is up by then.
  */
-async function releaseItem(trx: DB, itemId: number, note: string, options: { only?: readonly BookingItemStatus[]; heldBefore?: string } = {}) {
+async function releaseItem(
+  trx: DB,
+  itemId: number,
+  note: string,
+  options: { only?: readonly BookingItemStatus[]; heldBefore?: string } = {},
+) {
   let query = trx
     .updateTable("booking_items")
     .set({ status: "cancel", hold_expires_at: null, note, updated_at: nowIso() })
@@ -206,7 +251,10 @@ async function lockBooking(trx: DB, merchantId: number, id: number) {
   return query.executeTakeFirst();
 }
 
-async function addMembers(trx: DB, input: { merchantId: number; eventId: number; bookingId: number; itemId: number; quantity: number }) {
+async function addMembers(
+  trx: DB,
+  input: { merchantId: number; eventId: number; bookingId: number; itemId: number; quantity: number },
+) {
   const { last } = await trx
     .selectFrom("booking_members")
     .select((eb) => eb.fn.max("position").as("last"))
@@ -224,34 +272,79 @@ async function addMembers(trx: DB, input: { merchantId: number; eventId: number;
   await trx.insertInto("booking_members").values(rows).execute();
 }
 
-type TicketDate = { ticketDateId: number; ticketId: number; price: number; startTime: string; endTime: string; nameEn: string; nameAr: string };
+type TicketDate = {
+  ticketDateId: number;
+  ticketId: number;
+  price: number;
+  startTime: string;
+  endTime: string;
+  nameEn: string;
+  nameAr: string;
+};
 
 /** The ticket's date row, when the ticket is active and of this event and the date one of its dates. */
-async function findTicketDate(db: DB, eventId: number, ticketId: number, date: string): Promise<TicketDate | undefined> {
+async function findTicketDate(
+  db: DB,
+  eventId: number,
+  ticketId: number,
+  date: string,
+): Promise<TicketDate | undefined> {
   const row = await db
     .selectFrom("event_tickets")
     .innerJoin("event_ticket_dates", "event_ticket_dates.ticket_id", "event_tickets.id")
-    .select(["event_ticket_dates.id as ticketDateId", "event_tickets.id as ticketId", "event_tickets.price", "event_tickets.start_time", "event_tickets.end_time", "event_tickets.name_en", "event_tickets.name_ar"])
+    .select([
+      "event_ticket_dates.id as ticketDateId",
+      "event_tickets.id as ticketId",
+      "event_tickets.price",
+      "event_tickets.start_time",
+      "event_tickets.end_time",
+      "event_tickets.name_en",
+      "event_tickets.name_ar",
+    ])
     .where("event_tickets.event_id", "=", eventId)
     .where("event_tickets.id", "=", ticketId)
     .where("event_tickets.is_active", "=", 1)
     .where("event_ticket_dates.event_date", "=", date)
     .executeTakeFirst();
-  return row && { ticketDateId: row.ticketDateId, ticketId: row.ticketId, price: row.price, startTime: row.start_time, endTime: row.end_time, nameEn: row.name_en, nameAr: row.name_ar };
+  return (
+    row && {
+      ticketDateId: row.ticketDateId,
+      ticketId: row.ticketId,
+      price: row.price,
+      startTime: row.start_time,
+      endTime: row.end_time,
+      nameEn: row.name_en,
+      nameAr: row.name_ar,
+    }
+  );
 }
 
 async function ticketExists(db: DB, eventId: number, ticketId: number) {
-  return Boolean(await db.selectFrom("event_tickets").select("id").where("event_id", "=", eventId).where("id", "=", ticketId).where("is_active", "=", 1).executeTakeFirst());
+  return Boolean(
+    await db
+      .selectFrom("event_tickets")
+      .select("id")
+      .where("event_id", "=", eventId)
+      .where("id", "=", ticketId)
+      .where("is_active", "=", 1)
+      .executeTakeFirst(),
+  );
 }
 
 /** The sold-out or "only n left" message for a quantity that does not fit. */
 function shortOf(left: number): { errors: FieldErrors; params: TextParams } {
-  return left === 0 ? { errors: { quantity: ["event.errors.sold_out"] }, params: { left } } : { errors: { quantity: ["event.errors.only_left"] }, params: { left } };
+  return left === 0
+    ? { errors: { quantity: ["event.errors.sold_out"] }, params: { left } }
+    : { errors: { quantity: ["event.errors.only_left"] }, params: { left } };
 }
 
 /** The places of a ticket's date not taken, counting holds whose time is up (or whose payment never started) as free once the others do not reach `wanted`. */
 async function placesLeft(db: DB, ticketDateId: number, wanted: number) {
-  const row = await db.selectFrom("event_ticket_dates").select(["quantity", "taken"]).where("id", "=", ticketDateId).executeTakeFirst();
+  const row = await db
+    .selectFrom("event_ticket_dates")
+    .select(["quantity", "taken"])
+    .where("id", "=", ticketDateId)
+    .executeTakeFirst();
   if (!row) return 0;
   if (row.quantity - row.taken >= wanted) return row.quantity - row.taken;
   const lapsed = await db
@@ -319,14 +412,22 @@ export async function createBooking(
   const errors: FieldErrors = {};
   const fields = await eventFields(db, event.id);
   const { country } = await loadMerchantDefaults(db, event.merchant_id);
-  const extra = await checkExtra(event.merchant_id, fields, request.extra, request.customer_phone_country ?? country, errors);
+  const extra = await checkExtra(
+    event.merchant_id,
+    fields,
+    request.extra,
+    request.customer_phone_country ?? country,
+    errors,
+  );
 
   const ticket = await findTicketDate(db, event.id, request.ticket, request.event_date);
   if (!ticket) {
     if (await ticketExists(db, event.id, request.ticket)) errors.event_date = ["event.errors.event_date"];
     else errors.ticket = ["event.errors.ticket"];
-  } else if (!isOffered(request.event_date, ticket.startTime, kuwaitNow())) errors.event_date = ["event.errors.date_passed"];
-  if (request.quantity < 1 || request.quantity > event.max_per_booking) errors.quantity = ["event.errors.quantity_range"];
+  } else if (!isOffered(request.event_date, ticket.startTime, kuwaitNow()))
+    errors.event_date = ["event.errors.date_passed"];
+  if (request.quantity < 1 || request.quantity > event.max_per_booking)
+    errors.quantity = ["event.errors.quantity_range"];
 
   let phone: string | undefined;
   if (request.customer_phone) {
@@ -341,7 +442,14 @@ export async function createBooking(
     const enabled = await listMerchantGateways(db, event.merchant_id, { enabledOnly: true });
     const usable = event.gateway_codes
       .split(",")
-      .filter((code) => code && enabled.some((gateway) => gateway.code === code && gateway.kind !== "cod" && supportsCurrency(gateway, event.currency_code)));
+      .filter(
+        (code) =>
+          code &&
+          enabled.some(
+            (gateway) =>
+              gateway.code === code && gateway.kind !== "cod" && supportsCurrency(gateway, event.currency_code),
+          ),
+      );
     if (request.gateway_code) {
       if (usable.includes(request.gateway_code)) pgCodes = [request.gateway_code];
       else errors.gateway_code = ["event.errors.gateway"];
@@ -358,69 +466,86 @@ export async function createBooking(
 
   // Counted as throttles count an address: an IPv6 address by its /64.
   const clientAddress = input.actor || !input.clientAddress ? null : addressGroup(input.clientAddress);
-  const booked = writeTransaction(db, async (trx): Promise<BookingOutcome<{ booking: CreatedBooking }> | BookingRefusal> => {
-    // Checked before anything is taken: a refusal here returns (and commits) nothing.
-    if (clientAddress && !free) {
-      await lockCheckoutsOf(trx, event.merchant_id, clientAddress);
-      if ((await unpaidBookingsFrom(trx, event.merchant_id, clientAddress)) >= MAX_UNPAID_CHECKOUTS) {
-        return { ok: false, errors: { non_field_errors: ["events_public.errors.too_many_unpaid"] }, params: { max: MAX_UNPAID_CHECKOUTS } };
+  const booked = writeTransaction(
+    db,
+    async (trx): Promise<BookingOutcome<{ booking: CreatedBooking }> | BookingRefusal> => {
+      // Checked before anything is taken: a refusal here returns (and commits) nothing.
+      if (clientAddress && !free) {
+        await lockCheckoutsOf(trx, event.merchant_id, clientAddress);
+        if ((await unpaidBookingsFrom(trx, event.merchant_id, clientAddress)) >= MAX_UNPAID_CHECKOUTS) {
+          return {
+            ok: false,
+            errors: { non_field_errors: ["events_public.errors.too_many_unpaid"] },
+            params: { max: MAX_UNPAID_CHECKOUTS },
+          };
+        }
       }
-    }
-    const taken = await takeOrReleaseAndTake(trx, ticket.ticketDateId, request.quantity);
-    if (!taken.ok) return { ok: false, ...shortOf(taken.left) };
-    // A waiting zone's pass is used up with the places, once: a booking that finds it used rolls back.
-    if (input.passEntryId != null && !(await takePass(trx, input.passEntryId))) throw new PassAlreadyUsed();
-    const createdAt = nowIso();
-    const booking = await trx
-      .insertInto("bookings")
-      .values({
-        uuid: randomToken(16),
-        merchant_id: event.merchant_id,
-        event_id: event.id,
-        ticket_id: ticket.ticketId,
-        event_date: request.event_date,
-        email: request.email,
-        email_lc: request.email.toLowerCase(),
-        customer_first_name: request.customer_first_name ?? "",
-        customer_last_name: request.customer_last_name ?? "",
-        customer_phone: phone ?? null,
-        extra: JSON.stringify(extra.answers),
-        attachment_path: extra.attachment?.key ?? null,
-        attachment_name: extra.attachment?.name ?? null,
+      const taken = await takeOrReleaseAndTake(trx, ticket.ticketDateId, request.quantity);
+      if (!taken.ok) return { ok: false, ...shortOf(taken.left) };
+      // A waiting zone's pass is used up with the places, once: a booking that finds it used rolls back.
+      if (input.passEntryId != null && !(await takePass(trx, input.passEntryId))) throw new PassAlreadyUsed();
+      const createdAt = nowIso();
+      const booking = await trx
+        .insertInto("bookings")
+        .values({
+          uuid: randomToken(16),
+          merchant_id: event.merchant_id,
+          event_id: event.id,
+          ticket_id: ticket.ticketId,
+          event_date: request.event_date,
+          email: request.email,
+          email_lc: request.email.toLowerCase(),
+          customer_first_name: request.customer_first_name ?? "",
+          customer_last_name: request.customer_last_name ?? "",
+          customer_phone: phone ?? null,
+          extra: JSON.stringify(extra.answers),
+          attachment_path: extra.attachment?.key ?? null,
+          attachment_name: extra.attachment?.name ?? null,
+          lang: input.lang,
+          created_by: input.actor?.id ?? null,
+          client_address: clientAddress,
+          created_at: createdAt,
+          updated_at: createdAt,
+        })
+        .returning(["id", "uuid"])
+        .executeTakeFirstOrThrow();
+      const item = await addItem(trx, {
+        event,
+        ticket,
+        bookingId: booking.id,
+        quantity: request.quantity,
+        free,
+        pgCodes,
+        customer: {
+          email: request.email,
+          phone: phone ?? null,
+          firstName: request.customer_first_name ?? null,
+          lastName: request.customer_last_name ?? null,
+        },
+        date: request.event_date,
         lang: input.lang,
-        created_by: input.actor?.id ?? null,
-        client_address: clientAddress,
-        created_at: createdAt,
-        updated_at: createdAt,
-      })
-      .returning(["id", "uuid"])
-      .executeTakeFirstOrThrow();
-    const item = await addItem(trx, {
-      event,
-      ticket,
-      bookingId: booking.id,
-      quantity: request.quantity,
-      free,
-      pgCodes,
-      customer: { email: request.email, phone: phone ?? null, firstName: request.customer_first_name ?? null, lastName: request.customer_last_name ?? null },
-      date: request.event_date,
-      lang: input.lang,
-      actorId: input.actor?.id ?? null,
-    });
-    if (free) await queueBookingMail(trx, booking.id);
-    await recordAudit(trx, {
-      merchantId: event.merchant_id,
-      actor: input.actor ?? "customer",
-      action: "booking_created",
-      params: { bookingId: booking.id, quantity: request.quantity, event: event.title_en },
-      objectType: "booking",
-      objectId: booking.id,
-    });
-    return {
-      ok: true,
-      booking: { id: booking.id, uuid: booking.uuid, state: free ? "paid" : "pending", checkout_url: item.transactionId ? payUrlOf(input.baseUrl, input.lang, item.transactionId) : null },
-    };
-  });
+        actorId: input.actor?.id ?? null,
+      });
+      if (free) await queueBookingMail(trx, booking.id);
+      await recordAudit(trx, {
+        merchantId: event.merchant_id,
+        actor: input.actor ?? "customer",
+        action: "booking_created",
+        params: { bookingId: booking.id, quantity: request.quantity, event: event.title_en },
+        objectType: "booking",
+        objectId: booking.id,
+      });
+      return {
+        ok: true,
+        booking: {
+          id: booking.id,
+          uuid: booking.uuid,
+          state: free ? "paid" : "pending",
+          checkout_url: item.transactionId ? payUrlOf(input.baseUrl, input.lang, item.transactionId) : null,
+        },
+      };
+    },
+  );
   return booked.catch((error: unknown) => {
     if (error instanceof PassAlreadyUsed) return { ok: false, errors: { non_field_errors: [PASS_USED] } };
     throw error;
@@ -498,7 +623,13 @@ async function addItem(
     })
     .returning("id")
     .executeTakeFirstOrThrow();
-  await addMembers(trx, { merchantId: event.merchant_id, eventId: event.id, bookingId: input.bookingId, itemId: item.id, quantity: input.quantity });
+  await addMembers(trx, {
+    merchantId: event.merchant_id,
+    eventId: event.id,
+    bookingId: input.bookingId,
+    itemId: item.id,
+    quantity: input.quantity,
+  });
   return { itemId: item.id, transactionId };
 }
 
@@ -525,24 +656,44 @@ export async function onBookingTransition(trx: DB, change: TransitionEvent) {
     const confirmed = new Set<number>();
     for (const item of items) {
       if (item.status === "pending") {
-        await trx.updateTable("booking_items").set({ status: "paid", hold_expires_at: null, updated_at: nowIso() }).where("id", "=", item.id).where("status", "=", "pending").execute();
+        await trx
+          .updateTable("booking_items")
+          .set({ status: "paid", hold_expires_at: null, updated_at: nowIso() })
+          .where("id", "=", item.id)
+          .where("status", "=", "pending")
+          .execute();
         confirmed.add(item.booking_id);
         continue;
       }
       if (item.status !== "cancel") continue;
-      const again = item.note === CANCELED_BY_STAFF ? { ok: false as const } : await takePlaces(trx, item.ticket_date_id, item.quantity);
+      const again =
+        item.note === CANCELED_BY_STAFF
+          ? { ok: false as const }
+          : await takePlaces(trx, item.ticket_date_id, item.quantity);
       if (again.ok) {
-        await trx.updateTable("booking_items").set({ status: "paid", note: "paid_after_hold", updated_at: nowIso() }).where("id", "=", item.id).execute();
+        await trx
+          .updateTable("booking_items")
+          .set({ status: "paid", note: "paid_after_hold", updated_at: nowIso() })
+          .where("id", "=", item.id)
+          .execute();
         confirmed.add(item.booking_id);
         continue;
       }
       const canceled = item.note === CANCELED_BY_STAFF;
-      await trx.updateTable("booking_items").set({ note: canceled ? "paid_after_cancel" : "paid_without_places", updated_at: nowIso() }).where("id", "=", item.id).execute();
+      await trx
+        .updateTable("booking_items")
+        .set({ note: canceled ? "paid_after_cancel" : "paid_without_places", updated_at: nowIso() })
+        .where("id", "=", item.id)
+        .execute();
       await recordAudit(trx, {
         merchantId: change.transaction.merchant_id,
         actor: "system",
         action: canceled ? "booking_paid_after_cancel" : "booking_paid_without_places",
-        params: { bookingId: item.booking_id, orderNo: change.transaction.order_no, amount: money(change.transaction.amount, change.transaction.currency_code) },
+        params: {
+          bookingId: item.booking_id,
+          orderNo: change.transaction.order_no,
+          amount: money(change.transaction.amount, change.transaction.currency_code),
+        },
         objectType: "booking",
         objectId: item.booking_id,
       });
@@ -560,7 +711,12 @@ export async function onBookingTransition(trx: DB, change: TransitionEvent) {
 
 /** A booking of the merchant's, never another's. */
 export function findBooking(db: DB, merchantId: number, id: number) {
-  return db.selectFrom("bookings").selectAll().where("merchant_id", "=", merchantId).where("id", "=", id).executeTakeFirst();
+  return db
+    .selectFrom("bookings")
+    .selectAll()
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", id)
+    .executeTakeFirst();
 }
 
 export type BookingView = Awaited<ReturnType<typeof bookingView>>;
@@ -600,12 +756,22 @@ export async function bookingView(db: DB, merchantId: number, id: number) {
   const members = await db
     .selectFrom("booking_members")
     .innerJoin("booking_items", "booking_items.id", "booking_members.item_id")
-    .select(["booking_members.id", "booking_members.number", "booking_members.position", "booking_members.scanned_at", "booking_items.status"])
+    .select([
+      "booking_members.id",
+      "booking_members.number",
+      "booking_members.position",
+      "booking_members.scanned_at",
+      "booking_items.status",
+    ])
     .where("booking_members.booking_id", "=", booking.id)
     .orderBy("booking_members.position")
     .execute();
   const fields = await eventFields(db, booking.event_id);
-  const ticket = await db.selectFrom("event_tickets").selectAll().where("id", "=", booking.ticket_id).executeTakeFirstOrThrow();
+  const ticket = await db
+    .selectFrom("event_tickets")
+    .selectAll()
+    .where("id", "=", booking.ticket_id)
+    .executeTakeFirstOrThrow();
   const live = items.filter((item) => item.status !== "cancel");
   return {
     booking,
@@ -616,7 +782,12 @@ export async function bookingView(db: DB, merchantId: number, id: number) {
     items,
     /** Places neither canceled nor released. */
     quantity: live.reduce((sum, item) => sum + item.quantity, 0),
-    members: members.map((member) => ({ ...member, is_purchased: member.status === "paid", is_qr_scanned: member.scanned_at !== null, canceled: member.status === "cancel" })),
+    members: members.map((member) => ({
+      ...member,
+      is_purchased: member.status === "paid",
+      is_qr_scanned: member.scanned_at !== null,
+      canceled: member.status === "cancel",
+    })),
   };
 }
 
@@ -638,19 +809,43 @@ export function serializeBooking(view: NonNullable<BookingView>, lang: Language)
     quantity: view.quantity,
     is_free: Boolean(event.is_free),
     attachment_url: booking.attachment_path ? `/api/v1/plugins/event/booking/attachment/${booking.id}` : null,
-    current_ticket: { id: ticket.id, name_en: ticket.name_en, name_ar: ticket.name_ar, start_time: ticket.start_time, end_time: ticket.end_time },
+    current_ticket: {
+      id: ticket.id,
+      name_en: ticket.name_en,
+      name_ar: ticket.name_ar,
+      start_time: ticket.start_time,
+      end_time: ticket.end_time,
+    },
     items: view.items.map((item) => ({
       id: item.id,
-      ticket: { id: item.ticket_id, name_en: item.name_en, name_ar: item.name_ar, start_time: item.start_time, end_time: item.end_time },
+      ticket: {
+        id: item.ticket_id,
+        name_en: item.name_en,
+        name_ar: item.name_ar,
+        start_time: item.start_time,
+        end_time: item.end_time,
+      },
       event_date: item.event_date,
       quantity: item.quantity,
       status: item.status,
       payment_transaction: item.transaction_id,
       hold_expires_at: item.hold_expires_at,
     })),
-    members: view.members.filter((member) => !member.canceled).map((member) => ({ number: member.number, is_purchased: member.is_purchased, is_qr_scanned: member.is_qr_scanned })),
+    members: view.members
+      .filter((member) => !member.canceled)
+      .map((member) => ({
+        number: member.number,
+        is_purchased: member.is_purchased,
+        is_qr_scanned: member.is_qr_scanned,
+      })),
     extra: view.extra,
-    fields: view.fields.map((field) => ({ name: field.name, label_en: field.label_en, label_ar: field.label_ar, type: field.type, required: Boolean(field.required) })),
+    fields: view.fields.map((field) => ({
+      name: field.name,
+      label_en: field.label_en,
+      label_ar: field.label_ar,
+      type: field.type,
+      required: Boolean(field.required),
+    })),
   };
 }
 
@@ -675,28 +870,66 @@ export async function cancelBooking(
   const released = await writeTransaction(db, async (trx) => {
     const booking = await lockBooking(trx, input.merchantId, input.id);
     if (!booking) return undefined;
-    const itemsOf = () => trx.selectFrom("booking_items").select(["id", "status", "transaction_id"]).where("booking_id", "=", booking.id).where("status", "!=", "cancel").orderBy("id").execute();
+    const itemsOf = () =>
+      trx
+        .selectFrom("booking_items")
+        .select(["id", "status", "transaction_id"])
+        .where("booking_id", "=", booking.id)
+        .where("status", "!=", "cancel")
+        .orderBy("id")
+        .execute();
     const before = await itemsOf();
-    if (before.length === 0) return { already: true as const, paid: [] as { transactionId: string; kind: "refund" | "void" }[] };
-    const pendingPayments = [...new Set(before.filter((item) => item.status === "pending" && item.transaction_id).map((item) => item.transaction_id!))].sort();
+    if (before.length === 0)
+      return { already: true as const, paid: [] as { transactionId: string; kind: "refund" | "void" }[] };
+    const pendingPayments = [
+      ...new Set(
+        before.filter((item) => item.status === "pending" && item.transaction_id).map((item) => item.transaction_id!),
+      ),
+    ].sort();
     for (const transactionId of pendingPayments) {
-      await transitionTransaction(trx, transactionId, "canceled", { kind: "canceled", actor: { id: input.actor.id, username: input.actor.username } }, { from: PAYABLE_STATES });
+      await transitionTransaction(
+        trx,
+        transactionId,
+        "canceled",
+        { kind: "canceled", actor: { id: input.actor.id, username: input.actor.username } },
+        { from: PAYABLE_STATES },
+      );
     }
     const paid: { transactionId: string; kind: "refund" | "void" }[] = [];
     for (const item of await itemsOf()) {
       if (!(await releaseItem(trx, item.id, CANCELED_BY_STAFF, { only: [item.status] }))) continue;
       if (item.status !== "paid" || !item.transaction_id) continue;
-      const transaction = await trx.selectFrom("transactions").select("state").where("id", "=", item.transaction_id).executeTakeFirstOrThrow();
+      const transaction = await trx
+        .selectFrom("transactions")
+        .select("state")
+        .where("id", "=", item.transaction_id)
+        .executeTakeFirstOrThrow();
       paid.push({ transactionId: item.transaction_id, kind: transaction.state === "authorized" ? "void" : "refund" });
     }
-    await recordAudit(trx, { merchantId: input.merchantId, actor: { id: input.actor.id, username: input.actor.username }, action: "booking_canceled", params: { bookingId: booking.id }, objectType: "booking", objectId: booking.id });
+    await recordAudit(trx, {
+      merchantId: input.merchantId,
+      actor: { id: input.actor.id, username: input.actor.username },
+      action: "booking_canceled",
+      params: { bookingId: booking.id },
+      objectType: "booking",
+      objectId: booking.id,
+    });
     return { already: false as const, paid };
   });
   if (!released) return { ok: false, errors: { non_field_errors: ["api.not_found"] } };
   if (released.already) return { ok: false, errors: { status: ["event.errors.already_canceled"] } };
   const refunds: OperationOutcome[] = [];
   for (const { transactionId, kind } of released.paid) {
-    refunds.push(await requestOperation(db, { merchantId: input.merchantId, actor: input.actor, transactionId, kind, addresses: input.addresses, reason: `booking ${input.id} canceled` }));
+    refunds.push(
+      await requestOperation(db, {
+        merchantId: input.merchantId,
+        actor: input.actor,
+        transactionId,
+        kind,
+        addresses: input.addresses,
+        reason: `booking ${input.id} canceled`,
+      }),
+    );
   }
   return { ok: true, refunds };
 }
@@ -736,75 +969,116 @@ export async function changeBookingPlaces(
     const moving = target.ticketDateId !== current?.ticketDateId;
     if (moving && !isOffered(input.event_date, target.startTime)) errors.event_date = ["event.errors.date_passed"];
     // The price of the ticket the places were bought with, even if it is no longer on sale.
-    const booked = await db.selectFrom("event_tickets").select("price").where("id", "=", booking.ticket_id).executeTakeFirst();
-    if (!event.is_free && target.ticketId !== booking.ticket_id && target.price !== booked?.price) errors.ticket = ["event.errors.ticket_price"];
+    const booked = await db
+      .selectFrom("event_tickets")
+      .select("price")
+      .where("id", "=", booking.ticket_id)
+      .executeTakeFirst();
+    if (!event.is_free && target.ticketId !== booking.ticket_id && target.price !== booked?.price)
+      errors.ticket = ["event.errors.ticket_price"];
   }
-  if (!Number.isInteger(input.quantity) || input.quantity < 0 || input.quantity > event.max_per_booking) errors.quantity = ["event.errors.quantity_range"];
+  if (!Number.isInteger(input.quantity) || input.quantity < 0 || input.quantity > event.max_per_booking)
+    errors.quantity = ["event.errors.quantity_range"];
   if (Object.keys(errors).length || !target) return { ok: false, errors, params: { max: event.max_per_booking } };
 
-  return writeTransaction(db, async (trx): Promise<BookingOutcome<{ checkout_url: string | null }> | BookingRefusal> => {
-    // Writers of one booking queue here and each reads the items the last one left (a form sent twice moves nothing twice).
-    const locked = await lockBooking(trx, input.merchantId, booking.id);
-    if (!locked || (input.version !== undefined && input.version !== locked.updated_at)) throw new ChangedMeanwhile();
-    const items = await trx.selectFrom("booking_items").select(["id", "ticket_date_id", "quantity", "status"]).where("booking_id", "=", booking.id).where("status", "!=", "cancel").orderBy("id").execute();
-    // Two moves in opposite directions must not wait on each other: lock the dates involved in one order.
-    if (engineOf(trx) === "postgres") {
-      const involved = [...new Set([target.ticketDateId, ...items.map((item) => item.ticket_date_id)])].sort((a, b) => a - b);
-      await trx.selectFrom("event_ticket_dates").select("id").where("id", "in", involved).orderBy("id").forUpdate().execute();
-    }
-    for (const item of items.filter((row) => row.ticket_date_id !== target.ticketDateId)) {
-      const taken = await takeOrReleaseAndTake(trx, target.ticketDateId, item.quantity);
-      if (!taken.ok) {
-        // Nothing of this change may stay: undo the places already moved in this transaction.
-        throw new MoveRefused(taken.left);
+  return writeTransaction(
+    db,
+    async (trx): Promise<BookingOutcome<{ checkout_url: string | null }> | BookingRefusal> => {
+      // Writers of one booking queue here and each reads the items the last one left (a form sent twice moves nothing twice).
+      const locked = await lockBooking(trx, input.merchantId, booking.id);
+      if (!locked || (input.version !== undefined && input.version !== locked.updated_at)) throw new ChangedMeanwhile();
+      const items = await trx
+        .selectFrom("booking_items")
+        .select(["id", "ticket_date_id", "quantity", "status"])
+        .where("booking_id", "=", booking.id)
+        .where("status", "!=", "cancel")
+        .orderBy("id")
+        .execute();
+      // Two moves in opposite directions must not wait on each other: lock the dates involved in one order.
+      if (engineOf(trx) === "postgres") {
+        const involved = [...new Set([target.ticketDateId, ...items.map((item) => item.ticket_date_id)])].sort(
+          (a, b) => a - b,
+        );
+        await trx
+          .selectFrom("event_ticket_dates")
+          .select("id")
+          .where("id", "in", involved)
+          .orderBy("id")
+          .forUpdate()
+          .execute();
       }
-      const moved = await trx
-        .updateTable("booking_items")
-        .set({ ticket_date_id: target.ticketDateId, updated_at: nowIso() })
-        .where("id", "=", item.id)
-        .where("ticket_date_id", "=", item.ticket_date_id)
-        .where("status", "=", item.status)
-        .executeTakeFirst();
-      if (Number(moved.numUpdatedRows) !== 1) throw new ChangedMeanwhile();
-      await returnPlaces(trx, item.ticket_date_id, item.quantity);
-    }
-    let checkoutUrl: string | null = null;
-    if (input.quantity > 0) {
-      const taken = await takeOrReleaseAndTake(trx, target.ticketDateId, input.quantity);
-      if (!taken.ok) throw new MoveRefused(taken.left);
-      const free = Boolean(event.is_free) || target.price === 0;
-      const enabled = free ? [] : await listMerchantGateways(trx, event.merchant_id, { enabledOnly: true });
-      const pgCodes = event.gateway_codes.split(",").filter((code) => enabled.some((gateway) => gateway.code === code && gateway.kind !== "cod" && supportsCurrency(gateway, event.currency_code)));
-      if (!free && pgCodes.length === 0) throw new NoGateway();
-      const item = await addItem(trx, {
-        event,
-        ticket: target,
-        bookingId: booking.id,
-        quantity: input.quantity,
-        free,
-        pgCodes,
-        customer: { email: booking.email, phone: booking.customer_phone, firstName: booking.customer_first_name || null, lastName: booking.customer_last_name || null },
-        date: input.event_date,
-        lang: booking.lang,
-        actorId: input.actor.id,
+      for (const item of items.filter((row) => row.ticket_date_id !== target.ticketDateId)) {
+        const taken = await takeOrReleaseAndTake(trx, target.ticketDateId, item.quantity);
+        if (!taken.ok) {
+          // Nothing of this change may stay: undo the places already moved in this transaction.
+          throw new MoveRefused(taken.left);
+        }
+        const moved = await trx
+          .updateTable("booking_items")
+          .set({ ticket_date_id: target.ticketDateId, updated_at: nowIso() })
+          .where("id", "=", item.id)
+          .where("ticket_date_id", "=", item.ticket_date_id)
+          .where("status", "=", item.status)
+          .executeTakeFirst();
+        if (Number(moved.numUpdatedRows) !== 1) throw new ChangedMeanwhile();
+        await returnPlaces(trx, item.ticket_date_id, item.quantity);
+      }
+      let checkoutUrl: string | null = null;
+      if (input.quantity > 0) {
+        const taken = await takeOrReleaseAndTake(trx, target.ticketDateId, input.quantity);
+        if (!taken.ok) throw new MoveRefused(taken.left);
+        const free = Boolean(event.is_free) || target.price === 0;
+        const enabled = free ? [] : await listMerchantGateways(trx, event.merchant_id, { enabledOnly: true });
+        const pgCodes = event.gateway_codes
+          .split(",")
+          .filter((code) =>
+            enabled.some(
+              (gateway) =>
+                gateway.code === code && gateway.kind !== "cod" && supportsCurrency(gateway, event.currency_code),
+            ),
+          );
+        if (!free && pgCodes.length === 0) throw new NoGateway();
+        const item = await addItem(trx, {
+          event,
+          ticket: target,
+          bookingId: booking.id,
+          quantity: input.quantity,
+          free,
+          pgCodes,
+          customer: {
+            email: booking.email,
+            phone: booking.customer_phone,
+            firstName: booking.customer_first_name || null,
+            lastName: booking.customer_last_name || null,
+          },
+          date: input.event_date,
+          lang: booking.lang,
+          actorId: input.actor.id,
+        });
+        if (item.transactionId) checkoutUrl = payUrlOf(input.baseUrl, booking.lang, item.transactionId);
+      }
+      await trx
+        .updateTable("bookings")
+        .set({ ticket_id: target.ticketId, event_date: input.event_date, updated_at: nowIso() })
+        .where("id", "=", booking.id)
+        .execute();
+      await recordAudit(trx, {
+        merchantId: input.merchantId,
+        actor: input.actor,
+        action: "booking_changed",
+        params: { bookingId: booking.id, date: input.event_date, quantity: input.quantity },
+        objectType: "booking",
+        objectId: booking.id,
       });
-      if (item.transactionId) checkoutUrl = payUrlOf(input.baseUrl, booking.lang, item.transactionId);
-    }
-    await trx.updateTable("bookings").set({ ticket_id: target.ticketId, event_date: input.event_date, updated_at: nowIso() }).where("id", "=", booking.id).execute();
-    await recordAudit(trx, {
-      merchantId: input.merchantId,
-      actor: input.actor,
-      action: "booking_changed",
-      params: { bookingId: booking.id, date: input.event_date, quantity: input.quantity },
-      objectType: "booking",
-      objectId: booking.id,
-    });
-    await queueBookingMail(trx, booking.id);
-    return { ok: true, checkout_url: checkoutUrl };
-  }).catch((error: unknown) => {
+      await queueBookingMail(trx, booking.id);
+      return { ok: true, checkout_url: checkoutUrl };
+    },
+  ).catch((error: unknown) => {
     if (error instanceof MoveRefused) return { ok: false as const, ...shortOf(error.left) };
-    if (error instanceof NoGateway) return { ok: false as const, errors: { non_field_errors: ["event.errors.no_gateway"] } };
-    if (error instanceof ChangedMeanwhile) return { ok: false as const, errors: { non_field_errors: ["event.errors.changed_meanwhile"] } };
+    if (error instanceof NoGateway)
+      return { ok: false as const, errors: { non_field_errors: ["event.errors.no_gateway"] } };
+    if (error instanceof ChangedMeanwhile)
+      return { ok: false as const, errors: { non_field_errors: ["event.errors.changed_meanwhile"] } };
     throw error;
   });
 }
@@ -824,35 +1098,68 @@ class ChangedMeanwhile extends Error {}
 /** Staff correct a booking's e-mail address and, by default, send the booking e-mail again to it. */
 export async function changeBookingEmail(
   db: DB,
-  input: { merchantId: number; actor: { id: number; username: string }; id: number; new_email: string; resend_email: boolean },
+  input: {
+    merchantId: number;
+    actor: { id: number; username: string };
+    id: number;
+    new_email: string;
+    resend_email: boolean;
+  },
 ): Promise<BookingOutcome<object> | BookingRefusal> {
   const email = input.new_email.trim();
   if (!email) return { ok: false, errors: { new_email: ["errors.required"] } };
-  if (email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return { ok: false, errors: { new_email: ["errors.invalid_email"] } };
+  if (email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+    return { ok: false, errors: { new_email: ["errors.invalid_email"] } };
   return writeTransaction(db, async (trx) => {
     const booking = await findBooking(trx, input.merchantId, input.id);
     if (!booking) return { ok: false as const, errors: { non_field_errors: ["api.not_found"] } };
-    await trx.updateTable("bookings").set({ email, email_lc: email.toLowerCase(), updated_at: nowIso() }).where("id", "=", booking.id).execute();
-    await recordAudit(trx, { merchantId: input.merchantId, actor: input.actor, action: "booking_email_changed", params: { bookingId: booking.id }, objectType: "booking", objectId: booking.id });
+    await trx
+      .updateTable("bookings")
+      .set({ email, email_lc: email.toLowerCase(), updated_at: nowIso() })
+      .where("id", "=", booking.id)
+      .execute();
+    await recordAudit(trx, {
+      merchantId: input.merchantId,
+      actor: input.actor,
+      action: "booking_email_changed",
+      params: { bookingId: booking.id },
+      objectType: "booking",
+      objectId: booking.id,
+    });
     if (input.resend_email) await queueBookingMail(trx, booking.id);
     return { ok: true as const };
   });
 }
 
 /** The Send email action: the booking e-mail (with its tickets when paid) again, to the booking's address. */
-export async function resendBookingMail(db: DB, input: { merchantId: number; actor: { id: number; username: string }; id: number }) {
+export async function resendBookingMail(
+  db: DB,
+  input: { merchantId: number; actor: { id: number; username: string }; id: number },
+) {
   return writeTransaction(db, async (trx) => {
     const booking = await findBooking(trx, input.merchantId, input.id);
     if (!booking) return false;
     await queueBookingMail(trx, booking.id);
-    await recordAudit(trx, { merchantId: input.merchantId, actor: input.actor, action: "booking_email_sent", params: { bookingId: booking.id }, objectType: "booking", objectId: booking.id });
+    await recordAudit(trx, {
+      merchantId: input.merchantId,
+      actor: input.actor,
+      action: "booking_email_sent",
+      params: { bookingId: booking.id },
+      objectType: "booking",
+      objectId: booking.id,
+    });
     return true;
   });
 }
 
 /** A booking by its public id and unguessable uuid (the customer's ticket links), with no merchant needed. */
 export async function findPublicBooking(db: DB, id: number, uuid: string) {
-  const booking = await db.selectFrom("bookings").select(["id", "merchant_id", "uuid"]).where("id", "=", id).where("uuid", "=", uuid).executeTakeFirst();
+  const booking = await db
+    .selectFrom("bookings")
+    .select(["id", "merchant_id", "uuid"])
+    .where("id", "=", id)
+    .where("uuid", "=", uuid)
+    .executeTakeFirst();
   if (!booking) return undefined;
   return bookingView(db, booking.merchant_id, booking.id);
 }

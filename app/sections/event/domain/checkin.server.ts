@@ -42,7 +42,12 @@ type Actor = { id: number; username: string };
 /** The merchant's event, whatever its status: a closed event's guests may still be at the door. */
 export function findCheckinEvent(db: DB, merchantId: number, eventId: number) {
   if (!Number.isSafeInteger(eventId) || eventId <= 0) return Promise.resolve(undefined);
-  return db.selectFrom("events").select(["id", "title_en", "title_ar", "status"]).where("merchant_id", "=", merchantId).where("id", "=", eventId).executeTakeFirst();
+  return db
+    .selectFrom("events")
+    .select(["id", "title_en", "title_ar", "status"])
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", eventId)
+    .executeTakeFirst();
 }
 
 /** The merchant's published events, newest first: what the door page offers. */
@@ -99,7 +104,12 @@ function placeOf(row: PlaceRow): ScannedPlace {
 }
 
 /** The place a code names within the merchant's events, or why none: a forged or unknown code, or another event's. */
-async function findScannedPlace(db: DB, merchantId: number, eventId: number, code: string): Promise<{ row: PlaceRow } | { code: "unknown" | "other_event" }> {
+async function findScannedPlace(
+  db: DB,
+  merchantId: number,
+  eventId: number,
+  code: string,
+): Promise<{ row: PlaceRow } | { code: "unknown" | "other_event" }> {
   const read = await readCode(db, code);
   if (read.kind === "forged" || !read.number || read.number.length > 64) return { code: "unknown" };
   let query = placesQuery(db, merchantId).where("booking_members.number", "=", read.number);
@@ -136,7 +146,15 @@ function doorDate(at: string): string {
  */
 export async function validateScan(
   db: DB,
-  input: { merchantId: number; eventId: number; code: string; actor: Actor; offline?: { scannedAt: string }; anyDate?: boolean; ip?: string | null },
+  input: {
+    merchantId: number;
+    eventId: number;
+    code: string;
+    actor: Actor;
+    offline?: { scannedAt: string };
+    anyDate?: boolean;
+    ip?: string | null;
+  },
 ): Promise<ScanOutcome> {
   const event = await findCheckinEvent(db, input.merchantId, input.eventId);
   if (!event) return { ok: false, code: "no_event" };
@@ -202,23 +220,43 @@ export async function validateScan(
       });
     }
     // The tiles of booked and attended, on any page that shows them, count again.
-    await publishLive(db, { merchantId: input.merchantId, permission: "view_booking", type: "booking_checked_in", data: { event_id: event.id, member_id: row.id } });
+    await publishLive(db, {
+      merchantId: input.merchantId,
+      permission: "view_booking",
+      type: "booking_checked_in",
+      data: { event_id: event.id, member_id: row.id },
+    });
     return { ok: true, place, scannedAt };
   }
   // Another device admitted it between the read and the write.
-  const winner = await placesQuery(db, input.merchantId).where("booking_members.id", "=", row.id).executeTakeFirstOrThrow();
+  const winner = await placesQuery(db, input.merchantId)
+    .where("booking_members.id", "=", row.id)
+    .executeTakeFirstOrThrow();
   await record("already_used", row.id);
-  return { ok: false, code: "already_used", place, scannedAt: winner.scanned_at ?? undefined, scannedBy: winner.scanned_by };
+  return {
+    ok: false,
+    code: "already_used",
+    place,
+    scannedAt: winner.scanned_at ?? undefined,
+    scannedBy: winner.scanned_by,
+  };
 }
 
 export type BookingStatistics = { booked: number; attended: number; not_attended: number };
 
 /** The event's paid places, those scanned in, and those not (yet): the tiles at the door and on the bookings list. */
-export async function bookingStatistics(db: DB, merchantId: number, filter: { eventId: number }): Promise<BookingStatistics> {
+export async function bookingStatistics(
+  db: DB,
+  merchantId: number,
+  filter: { eventId: number },
+): Promise<BookingStatistics> {
   const row = await db
     .selectFrom("booking_members")
     .innerJoin("booking_items", "booking_items.id", "booking_members.item_id")
-    .select((eb) => [eb.fn.countAll<number>().as("booked"), eb.fn.count<number>("booking_members.scanned_at").as("attended")])
+    .select((eb) => [
+      eb.fn.countAll<number>().as("booked"),
+      eb.fn.count<number>("booking_members.scanned_at").as("attended"),
+    ])
     .where("booking_members.merchant_id", "=", merchantId)
     .where("booking_members.event_id", "=", filter.eventId)
     .where("booking_items.status", "=", "paid")
@@ -288,9 +326,22 @@ export type OfflineScan = { code: string; scanned_at: string };
 export type SyncedScan =
   | { code: string; scanned_at: string; status: "admitted"; place: ScannedPlace }
   /** Admitted on the device, but the place had already been admitted: both times, and by whom the first. */
-  | { code: string; scanned_at: string; status: "conflict"; first_scanned_at: string | null; first_scanned_by: string | null; place?: ScannedPlace }
+  | {
+      code: string;
+      scanned_at: string;
+      status: "conflict";
+      first_scanned_at: string | null;
+      first_scanned_by: string | null;
+      place?: ScannedPlace;
+    }
   /** Admitted on the device from its list, refused here (a forged code, a place canceled since). */
-  | { code: string; scanned_at: string; status: "refused"; reason: Exclude<ScanRefusalCode, "already_used">; place?: ScannedPlace };
+  | {
+      code: string;
+      scanned_at: string;
+      status: "refused";
+      reason: Exclude<ScanRefusalCode, "already_used">;
+      place?: ScannedPlace;
+    };
 
 export const MAX_OFFLINE_SCANS = 500;
 
@@ -310,16 +361,32 @@ export async function syncOfflineScans(
   const ordered = input.scans.slice(0, MAX_OFFLINE_SCANS);
   const results: SyncedScan[] = [];
   for (const scan of ordered) {
-    const outcome = await validateScan(db, { merchantId: input.merchantId, eventId: event.id, code: scan.code, actor: input.actor, offline: { scannedAt: scan.scanned_at } });
+    const outcome = await validateScan(db, {
+      merchantId: input.merchantId,
+      eventId: event.id,
+      code: scan.code,
+      actor: input.actor,
+      offline: { scannedAt: scan.scanned_at },
+    });
     const base = { code: scan.code, scanned_at: deviceTime(scan.scanned_at) ?? nowIso() };
     if (outcome.ok) {
       results.push({ ...base, status: "admitted", place: outcome.place });
     } else if (outcome.code === "no_event") {
       return { ok: false, code: "no_event" };
     } else if (outcome.code === "already_used") {
-      const replay = outcome.scannedAt !== undefined && Date.parse(outcome.scannedAt) === Date.parse(base.scanned_at) && (await scannedBy(db, input.merchantId, outcome.place?.qr_number, event.id)) === input.actor.id;
+      const replay =
+        outcome.scannedAt !== undefined &&
+        Date.parse(outcome.scannedAt) === Date.parse(base.scanned_at) &&
+        (await scannedBy(db, input.merchantId, outcome.place?.qr_number, event.id)) === input.actor.id;
       if (replay && outcome.place) results.push({ ...base, status: "admitted", place: outcome.place });
-      else results.push({ ...base, status: "conflict", first_scanned_at: outcome.scannedAt ?? null, first_scanned_by: outcome.scannedBy ?? null, place: outcome.place });
+      else
+        results.push({
+          ...base,
+          status: "conflict",
+          first_scanned_at: outcome.scannedAt ?? null,
+          first_scanned_by: outcome.scannedBy ?? null,
+          place: outcome.place,
+        });
     } else {
       results.push({ ...base, status: "refused", reason: outcome.code, place: outcome.place });
     }

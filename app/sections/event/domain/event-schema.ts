@@ -22,7 +22,8 @@ const coordinate = (limit: number) =>
     .union([z.number(), z.string().trim(), z.null()])
     .transform((value, context) => {
       if (value === null || value === "") return null;
-      const number = typeof value === "number" ? value : /^-?\d{1,3}(\.\d{1,10})?$/.test(value) ? Number(value) : Number.NaN;
+      const number =
+        typeof value === "number" ? value : /^-?\d{1,3}(\.\d{1,10})?$/.test(value) ? Number(value) : Number.NaN;
       if (Number.isFinite(number) && Math.abs(number) <= limit) return number;
       context.addIssue({ code: "custom", message: "event_setup.errors.coordinate" });
       return z.NEVER;
@@ -33,7 +34,9 @@ const coordinate = (limit: number) =>
 const list = (item: z.ZodString) =>
   z
     .union([z.array(z.string()), z.string()])
-    .transform((value) => (Array.isArray(value) ? value : value.split(/[\s,]+/)).map((entry) => entry.trim()).filter(Boolean))
+    .transform((value) =>
+      (Array.isArray(value) ? value : value.split(/[\s,]+/)).map((entry) => entry.trim()).filter(Boolean),
+    )
     .pipe(z.array(item));
 
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{1,78}[a-z0-9]$/;

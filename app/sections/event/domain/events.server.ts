@@ -36,20 +36,36 @@ function add(errors: EventErrors, field: string, code: string, params?: TextPara
 }
 
 export function findMerchantEvent(db: DB, merchantId: number, eventId: number) {
-  return db.selectFrom("events").selectAll().where("merchant_id", "=", merchantId).where("id", "=", eventId).executeTakeFirst();
+  return db
+    .selectFrom("events")
+    .selectAll()
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", eventId)
+    .executeTakeFirst();
 }
 
 /** The merchant's events of these ids, in the order given. */
 export async function findMerchantEvents(db: DB, merchantId: number, ids: readonly number[]) {
   if (ids.length === 0) return [];
-  const rows = await db.selectFrom("events").selectAll().where("merchant_id", "=", merchantId).where("id", "in", ids).execute();
+  const rows = await db
+    .selectFrom("events")
+    .selectAll()
+    .where("merchant_id", "=", merchantId)
+    .where("id", "in", ids)
+    .execute();
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 export async function loadEventDetails(db: DB, event: EventRow): Promise<EventDetails> {
   const [fields, tickets] = await Promise.all([
-    db.selectFrom("event_fields").selectAll().where("event_id", "=", event.id).orderBy("position").orderBy("id").execute(),
+    db
+      .selectFrom("event_fields")
+      .selectAll()
+      .where("event_id", "=", event.id)
+      .orderBy("position")
+      .orderBy("id")
+      .execute(),
     ticketAvailability(db, event.id),
   ]);
   return { event, fields, tickets };
@@ -88,7 +104,13 @@ export function serializeEvent({ event, fields, tickets }: EventDetails, lang: L
     max_per_booking: event.max_per_booking,
     queue_capacity: event.queue_capacity,
     image_url: eventImageUrl(event),
-    fields: fields.map((field) => ({ name: field.name, label_en: field.label_en, label_ar: field.label_ar, type: field.type, required: Boolean(field.required) })),
+    fields: fields.map((field) => ({
+      name: field.name,
+      label_en: field.label_en,
+      label_ar: field.label_ar,
+      type: field.type,
+      required: Boolean(field.required),
+    })),
     tickets: tickets.map((ticket) => ({
       id: ticket.id,
       name: lang === "ar" ? ticket.name_ar : ticket.name_en,
@@ -135,18 +157,20 @@ export async function listMerchantEvents(db: DB, merchantId: number, query: { av
     );
   }
   if (query.available) {
-    events = events.where("status", "=", "published").where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom("event_ticket_dates")
-          .innerJoin("event_tickets", "event_tickets.id", "event_ticket_dates.ticket_id")
-          .select("event_ticket_dates.id")
-          .whereRef("event_ticket_dates.event_id", "=", "events.id")
-          .where("event_tickets.is_active", "=", 1)
-          .whereRef("event_ticket_dates.taken", "<", "event_ticket_dates.quantity")
-          .where(offeredSql()),
-      ),
-    );
+    events = events
+      .where("status", "=", "published")
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom("event_ticket_dates")
+            .innerJoin("event_tickets", "event_tickets.id", "event_ticket_dates.ticket_id")
+            .select("event_ticket_dates.id")
+            .whereRef("event_ticket_dates.event_id", "=", "events.id")
+            .where("event_tickets.is_active", "=", 1)
+            .whereRef("event_ticket_dates.taken", "<", "event_ticket_dates.quantity")
+            .where(offeredSql()),
+        ),
+      );
   }
   const rows = await events.orderBy("id", "desc").limit(500).execute();
   if (rows.length === 0) return [];
@@ -161,7 +185,11 @@ export async function listMerchantEvents(db: DB, merchantId: number, query: { av
       eb.fn.sum<number>("event_ticket_dates.quantity").as("total"),
     ])
     .where("event_ticket_dates.merchant_id", "=", merchantId)
-    .where("event_ticket_dates.event_id", "in", rows.map((row) => row.id))
+    .where(
+      "event_ticket_dates.event_id",
+      "in",
+      rows.map((row) => row.id),
+    )
     .where("event_tickets.is_active", "=", 1)
     .groupBy("event_ticket_dates.event_id")
     .execute();
@@ -173,7 +201,11 @@ export async function listMerchantEvents(db: DB, merchantId: number, query: { av
     .select((eb) => ["event_ticket_dates.event_id", eb.fn.sum<number | string>("booking_items.quantity").as("held")])
     .where("booking_items.merchant_id", "=", merchantId)
     .where("booking_items.status", "=", "pending")
-    .where("event_ticket_dates.event_id", "in", rows.map((row) => row.id))
+    .where(
+      "event_ticket_dates.event_id",
+      "in",
+      rows.map((row) => row.id),
+    )
     .where("event_tickets.is_active", "=", 1)
     .groupBy("event_ticket_dates.event_id")
     .execute();
@@ -181,13 +213,25 @@ export async function listMerchantEvents(db: DB, merchantId: number, query: { av
   const heldByEvent = new Map(holds.map((row) => [row.event_id, Number(row.held)]));
   return rows.map((row) => {
     const own = byEvent.get(row.id);
-    return { ...row, first_date: own?.first_date ?? null, last_date: own?.last_date ?? null, taken: Number(own?.taken ?? 0), total: Number(own?.total ?? 0), held: heldByEvent.get(row.id) ?? 0 };
+    return {
+      ...row,
+      first_date: own?.first_date ?? null,
+      last_date: own?.last_date ?? null,
+      taken: Number(own?.taken ?? 0),
+      total: Number(own?.total ?? 0),
+      held: heldByEvent.get(row.id) ?? 0,
+    };
   });
 }
 
 /** A published event by its slug (the public pages). */
 export function findPublishedEvent(db: DB, slug: string) {
-  return db.selectFrom("events").selectAll().where("slug", "=", slug).where("status", "=", "published").executeTakeFirst();
+  return db
+    .selectFrom("events")
+    .selectAll()
+    .where("slug", "=", slug)
+    .where("status", "=", "published")
+    .executeTakeFirst();
 }
 
 /** Published events with at least one date still offered, the soonest first (the public list), of one merchant when given. */
@@ -203,7 +247,15 @@ export async function listPublishedEvents(db: DB, options: { merchantId?: number
   if (options.merchantId !== undefined) query = query.where("events.merchant_id", "=", options.merchantId);
   const next = await query.groupBy("events.id").execute();
   if (next.length === 0) return [];
-  const events = await db.selectFrom("events").selectAll().where("id", "in", next.map((row) => row.id)).execute();
+  const events = await db
+    .selectFrom("events")
+    .selectAll()
+    .where(
+      "id",
+      "in",
+      next.map((row) => row.id),
+    )
+    .execute();
   const dateOf = new Map(next.map((row) => [row.id, String(row.next_date)]));
   return events
     .map((event) => ({ ...event, next_date: dateOf.get(event.id)! }))
@@ -215,8 +267,24 @@ function isCalendarDate(value: string) {
   return DateTime.fromFormat(value, "yyyy-MM-dd", { zone: "utc" }).isValid;
 }
 
-type ExistingTicket = { id: number; name_en: string; name_ar: string; price: number; start_time: string; end_time: string; quantity: number; is_active: number };
-type ExistingDate = { id: number; ticket_id: number; event_date: string; quantity: number; taken: number; booked: number };
+type ExistingTicket = {
+  id: number;
+  name_en: string;
+  name_ar: string;
+  price: number;
+  start_time: string;
+  end_time: string;
+  quantity: number;
+  is_active: number;
+};
+type ExistingDate = {
+  id: number;
+  ticket_id: number;
+  event_date: string;
+  quantity: number;
+  taken: number;
+  booked: number;
+};
 
 /** A ticket as it will be written: its price in minor units, its dates without repeats. */
 type PlannedTicket = { index: number; id?: number; input: EventTicketInput; price: number; dates: string[] };
@@ -234,18 +302,31 @@ async function checkEvent(
   errors: EventErrors,
 ): Promise<PlannedTicket[] | null> {
   if (!existing) {
-    for (const name of ["slug", "title_en", "title_ar", "currency_code"] as const) if (!input[name]) add(errors, name, "errors.required");
+    for (const name of ["slug", "title_en", "title_ar", "currency_code"] as const)
+      if (!input[name]) add(errors, name, "errors.required");
   } else {
     for (const name of ["title_en", "title_ar"] as const) if (input[name] === "") add(errors, name, "errors.required");
   }
   const currencyOk = isSupportedCurrency(merged.currency);
-  if (input.currency_code !== undefined && input.currency_code !== "" && !currencyOk) add(errors, "currency_code", "event_setup.errors.currency");
+  if (input.currency_code !== undefined && input.currency_code !== "" && !currencyOk)
+    add(errors, "currency_code", "event_setup.errors.currency");
 
-  if (!merged.isFree && currencyOk && (input.gateway_codes !== undefined || input.is_free !== undefined || input.currency_code !== undefined || !existing)) {
+  if (
+    !merged.isFree &&
+    currencyOk &&
+    (input.gateway_codes !== undefined || input.is_free !== undefined || input.currency_code !== undefined || !existing)
+  ) {
     const enabled = await listMerchantGateways(db, merchantId, { enabledOnly: true });
-    const usable = (code: string) => enabled.some((gateway) => gateway.code === code && gateway.kind !== "cod" && supportsCurrency(gateway, merged.currency));
+    const usable = (code: string) =>
+      enabled.some(
+        (gateway) => gateway.code === code && gateway.kind !== "cod" && supportsCurrency(gateway, merged.currency),
+      );
     const refused = merged.gatewayCodes.filter((code) => !usable(code));
-    if (refused.length) add(errors, "gateway_codes", "event_setup.errors.gateway", { gateways: refused.join(", "), currency: merged.currency });
+    if (refused.length)
+      add(errors, "gateway_codes", "event_setup.errors.gateway", {
+        gateways: refused.join(", "),
+        currency: merged.currency,
+      });
     else if (merged.gatewayCodes.length === 0) add(errors, "gateway_codes", "event_setup.errors.no_gateway");
   }
 
@@ -257,7 +338,8 @@ async function checkEvent(
     let price = 0;
     const priceText = ticket.price?.trim() ?? "";
     if (merged.isFree) {
-      if (priceText && !(parseAmount(priceText, "KWD").ok && /^[0.]*$/.test(priceText))) add(errors, `${at}.price`, "event_setup.errors.free_price");
+      if (priceText && !(parseAmount(priceText, "KWD").ok && /^[0.]*$/.test(priceText)))
+        add(errors, `${at}.price`, "event_setup.errors.free_price");
     } else if (!priceText) add(errors, `${at}.price`, "errors.required");
     else if (currencyOk) {
       const parsed = parseAmount(priceText, merged.currency);
@@ -303,7 +385,10 @@ function ownImageKey(merchantId: number, key: string | undefined) {
 }
 
 /** Creates an event with its fields and tickets (each ticket's places on each of its dates), in one transaction. */
-export async function createEvent(db: DB, input: { merchantId: number; actor: Actor; event: EventInput; imageKey?: string; ip?: string | null }): Promise<EventOutcome> {
+export async function createEvent(
+  db: DB,
+  input: { merchantId: number; actor: Actor; event: EventInput; imageKey?: string; ip?: string | null },
+): Promise<EventOutcome> {
   const value = input.event;
   const errors: EventErrors = {};
   const merged = {
@@ -314,7 +399,8 @@ export async function createEvent(db: DB, input: { merchantId: number; actor: Ac
   };
   const planned = (await checkEvent(db, input.merchantId, merged, value, null, errors)) ?? [];
   checkFields(value, errors);
-  if (merged.status === "published" && !planned.some((ticket) => ticket.dates.length > 0)) add(errors, "tickets", "event_setup.errors.publish_needs_ticket");
+  if (merged.status === "published" && !planned.some((ticket) => ticket.dates.length > 0))
+    add(errors, "tickets", "event_setup.errors.publish_needs_ticket");
   if (value.slug && (await slugTaken(db, value.slug))) add(errors, "slug", "event_setup.errors.slug_taken");
   if (Object.keys(errors).length) return { ok: false, errors };
 
@@ -356,7 +442,11 @@ export async function createEvent(db: DB, input: { merchantId: number; actor: Ac
         merchantId: input.merchantId,
         actor: input.actor,
         action: "event_created",
-        params: { title: named(row.title_en, row.title_ar), slug: row.slug, status: word(`event_setup.statuses.${row.status}`) },
+        params: {
+          title: named(row.title_en, row.title_ar),
+          slug: row.slug,
+          status: word(`event_setup.statuses.${row.status}`),
+        },
         objectType: "event",
         objectId: row.id,
         ip: input.ip ?? null,
@@ -411,7 +501,16 @@ async function insertTicket(trx: DB, merchantId: number, eventId: number, ticket
   if (ticket.dates.length) {
     await trx
       .insertInto("event_ticket_dates")
-      .values(ticket.dates.map((date) => ({ merchant_id: merchantId, event_id: eventId, ticket_id: row.id, event_date: date, quantity: ticket.input.quantity, taken: 0 })))
+      .values(
+        ticket.dates.map((date) => ({
+          merchant_id: merchantId,
+          event_id: eventId,
+          ticket_id: row.id,
+          event_date: date,
+          quantity: ticket.input.quantity,
+          taken: 0,
+        })),
+      )
       .execute();
   }
   return row.id;
@@ -425,7 +524,14 @@ async function insertTicket(trx: DB, merchantId: number, eventId: number, ticket
  */
 export async function updateEvent(
   db: DB,
-  input: { merchantId: number; eventId: number; actor: Actor; event: EventInput; imageKey?: string; ip?: string | null },
+  input: {
+    merchantId: number;
+    eventId: number;
+    actor: Actor;
+    event: EventInput;
+    imageKey?: string;
+    ip?: string | null;
+  },
 ): Promise<EventOutcome> {
   const value = input.event;
   const current = await findMerchantEvent(db, input.merchantId, input.eventId);
@@ -444,11 +550,16 @@ export async function updateEvent(
   };
   const planned = await checkEvent(db, input.merchantId, merged, value, { tickets }, errors);
   checkFields(value, errors);
-  if (merged.currency !== current.currency_code && value.tickets === undefined && tickets.some((ticket) => ticket.price > 0)) {
+  if (
+    merged.currency !== current.currency_code &&
+    value.tickets === undefined &&
+    tickets.some((ticket) => ticket.price > 0)
+  ) {
     // Prices are kept in minor units of the currency: a new currency needs its prices again.
     add(errors, "tickets", "event_setup.errors.currency_needs_prices");
   }
-  if (value.slug && value.slug !== current.slug && (await slugTaken(db, value.slug, current.id))) add(errors, "slug", "event_setup.errors.slug_taken");
+  if (value.slug && value.slug !== current.slug && (await slugTaken(db, value.slug, current.id)))
+    add(errors, "slug", "event_setup.errors.slug_taken");
   if (Object.keys(errors).length) return { ok: false, errors };
 
   try {
@@ -462,14 +573,24 @@ export async function updateEvent(
           "event_ticket_dates.event_date",
           "event_ticket_dates.quantity",
           "event_ticket_dates.taken",
-          eb.selectFrom("booking_items").select((inner) => inner.fn.countAll<number>().as("n")).whereRef("booking_items.ticket_date_id", "=", "event_ticket_dates.id").as("booked"),
+          eb
+            .selectFrom("booking_items")
+            .select((inner) => inner.fn.countAll<number>().as("n"))
+            .whereRef("booking_items.ticket_date_id", "=", "event_ticket_dates.id")
+            .as("booked"),
         ])
         .where("event_ticket_dates.event_id", "=", current.id);
       if (engineOf(trx) === "postgres") datesQuery = datesQuery.forUpdate();
-      const dates: ExistingDate[] = (await datesQuery.execute()).map((row) => ({ ...row, booked: Number(row.booked ?? 0) }));
+      const dates: ExistingDate[] = (await datesQuery.execute()).map((row) => ({
+        ...row,
+        booked: Number(row.booked ?? 0),
+      }));
 
-      const activeAfter = planned ? planned.filter((ticket) => ticket.dates.length > 0).length : countActiveWithDates(tickets, dates);
-      if (merged.status === "published" && activeAfter === 0) return { ok: false, errors: { tickets: [{ code: "event_setup.errors.publish_needs_ticket" }] } };
+      const activeAfter = planned
+        ? planned.filter((ticket) => ticket.dates.length > 0).length
+        : countActiveWithDates(tickets, dates);
+      if (merged.status === "published" && activeAfter === 0)
+        return { ok: false, errors: { tickets: [{ code: "event_setup.errors.publish_needs_ticket" }] } };
 
       const refused: EventErrors = {};
       if (planned) {
@@ -479,9 +600,17 @@ export async function updateEvent(
           const name = named(ticket.input.name_en || own.name_en, ticket.input.name_ar || own.name_ar);
           for (const date of dates.filter((row) => row.ticket_id === ticket.id)) {
             if (!ticket.dates.includes(date.event_date)) {
-              if (date.booked > 0) add(refused, `tickets.${ticket.index}.dates`, "event_setup.errors.date_booked", { ticket: name, date: date.event_date });
+              if (date.booked > 0)
+                add(refused, `tickets.${ticket.index}.dates`, "event_setup.errors.date_booked", {
+                  ticket: name,
+                  date: date.event_date,
+                });
             } else if (ticket.input.quantity < date.taken) {
-              add(refused, `tickets.${ticket.index}.quantity`, "event_setup.errors.quantity_below_taken", { ticket: name, date: date.event_date, taken: date.taken });
+              add(refused, `tickets.${ticket.index}.quantity`, "event_setup.errors.quantity_below_taken", {
+                ticket: name,
+                date: date.event_date,
+                taken: date.taken,
+              });
             }
           }
         }
@@ -490,7 +619,19 @@ export async function updateEvent(
 
       const at = nowIso();
       const changes: Partial<EventRow> = { updated_at: at };
-      for (const name of ["slug", "title_en", "title_ar", "description_en", "description_ar", "location_en", "location_ar", "terms_en", "terms_ar", "hold_minutes", "max_per_booking"] as const) {
+      for (const name of [
+        "slug",
+        "title_en",
+        "title_ar",
+        "description_en",
+        "description_ar",
+        "location_en",
+        "location_ar",
+        "terms_en",
+        "terms_ar",
+        "hold_minutes",
+        "max_per_booking",
+      ] as const) {
         if (value[name] !== undefined) (changes as Record<string, unknown>)[name] = value[name];
       }
       if (value.lat !== undefined) changes.lat = value.lat;
@@ -502,7 +643,13 @@ export async function updateEvent(
       if (value.gateway_codes !== undefined) changes.gateway_codes = merged.gatewayCodes.join(",");
       const image = ownImageKey(input.merchantId, input.imageKey);
       if (image) changes.image_path = image;
-      const row = await trx.updateTable("events").set(changes).where("id", "=", current.id).where("merchant_id", "=", input.merchantId).returningAll().executeTakeFirstOrThrow();
+      const row = await trx
+        .updateTable("events")
+        .set(changes)
+        .where("id", "=", current.id)
+        .where("merchant_id", "=", input.merchantId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
       await writeFields(trx, input.merchantId, current.id, value);
       if (planned) await writeTickets(trx, input.merchantId, current.id, planned, tickets, dates);
 
@@ -538,7 +685,14 @@ function countActiveWithDates(tickets: ExistingTicket[], dates: ExistingDate[]) 
   return tickets.filter((ticket) => ticket.is_active && dates.some((date) => date.ticket_id === ticket.id)).length;
 }
 
-async function writeTickets(trx: DB, merchantId: number, eventId: number, planned: PlannedTicket[], tickets: ExistingTicket[], dates: ExistingDate[]) {
+async function writeTickets(
+  trx: DB,
+  merchantId: number,
+  eventId: number,
+  planned: PlannedTicket[],
+  tickets: ExistingTicket[],
+  dates: ExistingDate[],
+) {
   const kept = new Set<number>();
   for (const ticket of planned) {
     if (ticket.id === undefined) {
@@ -563,18 +717,38 @@ async function writeTickets(trx: DB, merchantId: number, eventId: number, planne
       .execute();
     const own = dates.filter((row) => row.ticket_id === ticket.id);
     const removed = own.filter((row) => !ticket.dates.includes(row.event_date)).map((row) => row.id);
-    if (removed.length) await trx.deleteFrom("event_ticket_dates").where("id", "in", removed).where("taken", "=", 0).execute();
-    await trx.updateTable("event_ticket_dates").set({ quantity: ticket.input.quantity }).where("ticket_id", "=", ticket.id).execute();
+    if (removed.length)
+      await trx.deleteFrom("event_ticket_dates").where("id", "in", removed).where("taken", "=", 0).execute();
+    await trx
+      .updateTable("event_ticket_dates")
+      .set({ quantity: ticket.input.quantity })
+      .where("ticket_id", "=", ticket.id)
+      .execute();
     const added = ticket.dates.filter((date) => !own.some((row) => row.event_date === date));
     if (added.length) {
       await trx
         .insertInto("event_ticket_dates")
-        .values(added.map((date) => ({ merchant_id: merchantId, event_id: eventId, ticket_id: ticket.id!, event_date: date, quantity: ticket.input.quantity, taken: 0 })))
+        .values(
+          added.map((date) => ({
+            merchant_id: merchantId,
+            event_id: eventId,
+            ticket_id: ticket.id!,
+            event_date: date,
+            quantity: ticket.input.quantity,
+            taken: 0,
+          })),
+        )
         .execute();
     }
   }
   const leftOut = tickets.filter((ticket) => !kept.has(ticket.id) && ticket.is_active).map((ticket) => ticket.id);
-  if (leftOut.length) await trx.updateTable("event_tickets").set({ is_active: 0 }).where("id", "in", leftOut).where("event_id", "=", eventId).execute();
+  if (leftOut.length)
+    await trx
+      .updateTable("event_tickets")
+      .set({ is_active: 0 })
+      .where("id", "in", leftOut)
+      .where("event_id", "=", eventId)
+      .execute();
 }
 
 type UploadedFile = { size: number; arrayBuffer(): Promise<ArrayBuffer> };
@@ -584,19 +758,29 @@ type UploadedFile = { size: number; arrayBuffer(): Promise<ArrayBuffer> };
  * a new name; answers its storage key. Writes nothing in the database (the editor keeps the key
  * while the rest of the form is corrected).
  */
-export async function putEventImage(merchantId: number, file: UploadedFile): Promise<{ ok: true; key: string } | { ok: false; error: string }> {
+export async function putEventImage(
+  merchantId: number,
+  file: UploadedFile,
+): Promise<{ ok: true; key: string } | { ok: false; error: string }> {
   if (file.size === 0) return { ok: false, error: "event_setup.errors.image_empty" };
   if (file.size > IMAGE_LIMIT) return { ok: false, error: "event_setup.errors.image_too_large" };
   const bytes = new Uint8Array(await file.arrayBuffer());
   const picture = checkPicture(bytes, [PNG, JPEG, WEBP]);
-  if (!picture.ok) return { ok: false, error: picture.reason === "dimensions" ? "errors.picture_dimensions" : "event_setup.errors.image_type" };
+  if (!picture.ok)
+    return {
+      ok: false,
+      error: picture.reason === "dimensions" ? "errors.picture_dimensions" : "event_setup.errors.image_type",
+    };
   const key = `event/${merchantId}/event-${randomToken(9)}.${picture.type.extension}`;
   await storage().put(key, bytes);
   return { ok: true, key };
 }
 
 /** Sets an event's picture (the API's image upload). */
-export async function storeEventImage(db: DB, input: { merchantId: number; eventId: number; actor: Actor; file: UploadedFile; ip?: string | null }): Promise<EventOutcome> {
+export async function storeEventImage(
+  db: DB,
+  input: { merchantId: number; eventId: number; actor: Actor; file: UploadedFile; ip?: string | null },
+): Promise<EventOutcome> {
   const current = await findMerchantEvent(db, input.merchantId, input.eventId);
   if (!current) return { ok: false, errors: {}, notFound: true };
   const stored = await putEventImage(input.merchantId, input.file);

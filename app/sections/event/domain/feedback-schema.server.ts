@@ -10,7 +10,11 @@ const optionalText = (max: number) =>
 
 /** A customer's feedback on an event (the page's form and `POST feedback/{slug}`). */
 export const FeedbackSchema = z.object({
-  rating: z.coerce.number({ error: "errors.required" }).int("events_public.errors.rating").min(1, "events_public.errors.rating").max(5, "events_public.errors.rating"),
+  rating: z.coerce
+    .number({ error: "errors.required" })
+    .int("events_public.errors.rating")
+    .min(1, "events_public.errors.rating")
+    .max(5, "events_public.errors.rating"),
   comment: optionalText(2000),
   name: z.string({ error: "errors.required" }).trim().min(1, "errors.required").max(100, "errors.too_long"),
   email: optionalText(254).pipe(z.email({ error: "errors.invalid_email" }).optional()),

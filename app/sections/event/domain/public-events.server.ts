@@ -8,7 +8,13 @@ import type { FieldErrors } from "~/domain/identity/passwords.server";
 import { nowIso } from "~/lib/clock.server";
 import type { Language } from "~/lib/i18n";
 import { toDecimalString } from "~/lib/money";
-import { datesWithPlaces, isOffered, kuwaitNow, ticketAvailability, type TicketAvailability } from "./availability.server";
+import {
+  datesWithPlaces,
+  isOffered,
+  kuwaitNow,
+  ticketAvailability,
+  type TicketAvailability,
+} from "./availability.server";
 import { eventFields } from "./bookings.server";
 import type { FeedbackInput } from "./feedback-schema.server";
 
@@ -16,7 +22,12 @@ export type PublicEvent = Selectable<EventTable>;
 
 /** A published event by its slug; drafts and closed events are not public. */
 export function findPublishedEvent(db: DB, slug: string): Promise<PublicEvent | undefined> {
-  return db.selectFrom("events").selectAll().where("slug", "=", slug.slice(0, 120)).where("status", "=", "published").executeTakeFirst();
+  return db
+    .selectFrom("events")
+    .selectAll()
+    .where("slug", "=", slug.slice(0, 120))
+    .where("status", "=", "published")
+    .executeTakeFirst();
 }
 
 export type EventCard = {
@@ -52,13 +63,21 @@ export function mapUrlOf(event: Pick<PublicEvent, "lat" | "lng">): string | null
  * start), soonest first; one merchant's only when given. Sold-out dates still count: the customer
  * sees the event and that it is sold out.
  */
-export async function listPublicEvents(db: DB, input: { merchantId?: number; lang: Language; limit?: number }): Promise<EventCard[]> {
+export async function listPublicEvents(
+  db: DB,
+  input: { merchantId?: number; lang: Language; limit?: number },
+): Promise<EventCard[]> {
   const at = kuwaitNow();
   let query = db
     .selectFrom("event_ticket_dates")
     .innerJoin("event_tickets", "event_tickets.id", "event_ticket_dates.ticket_id")
     .innerJoin("events", "events.id", "event_ticket_dates.event_id")
-    .select(["events.id as eventId", "event_ticket_dates.event_date", "event_tickets.start_time", "event_tickets.price"])
+    .select([
+      "events.id as eventId",
+      "event_ticket_dates.event_date",
+      "event_tickets.start_time",
+      "event_tickets.price",
+    ])
     .where("events.status", "=", "published")
     .where("event_tickets.is_active", "=", 1)
     .where("event_ticket_dates.event_date", ">=", at.date);
@@ -75,7 +94,18 @@ export async function listPublicEvents(db: DB, input: { merchantId?: number; lan
   if (offered.size === 0) return [];
   const events = await db
     .selectFrom("events")
-    .select(["id", "slug", "merchant_id", "title_en", "title_ar", "location_en", "location_ar", "image_path", "currency_code", "is_free"])
+    .select([
+      "id",
+      "slug",
+      "merchant_id",
+      "title_en",
+      "title_ar",
+      "location_en",
+      "location_ar",
+      "image_path",
+      "currency_code",
+      "is_free",
+    ])
     .where("id", "in", [...offered.keys()])
     .execute();
   return events
@@ -161,7 +191,13 @@ export async function serializePublicEvent(db: DB, view: PublicEventView) {
     dates: view.dates,
     available_dates: view.bookableDates,
     tickets: view.tickets.map((ticket) => serializeTicket(ticket, event.currency_code, view.isFree)),
-    fields: fields.map((field) => ({ name: field.name, label_en: field.label_en, label_ar: field.label_ar, type: field.type, required: Boolean(field.required) })),
+    fields: fields.map((field) => ({
+      name: field.name,
+      label_en: field.label_en,
+      label_ar: field.label_ar,
+      type: field.type,
+      required: Boolean(field.required),
+    })),
   };
 }
 
@@ -183,16 +219,30 @@ export function serializeEventCard(card: EventCard) {
 
 /** The event's terms in the reader's language; the merchant's own (its unit's) when the event has none. */
 export async function eventTerms(db: DB, event: PublicEvent, lang: Language): Promise<string> {
-  const own = (lang === "ar" ? event.terms_ar : event.terms_en).trim() || (lang === "ar" ? event.terms_en : event.terms_ar).trim();
+  const own =
+    (lang === "ar" ? event.terms_ar : event.terms_en).trim() ||
+    (lang === "ar" ? event.terms_en : event.terms_ar).trim();
   if (own) return own;
   const unit = await unitOf(db, event.merchant_id, event.unit_id).select(["terms_en", "terms_ar"]).executeTakeFirst();
   return ((lang === "ar" ? unit?.terms_ar : unit?.terms_en) ?? "").trim();
 }
 
-const FEEDBACK_RULE = (ip: string | null) => ({ bucket: `event-feedback:${addressGroup(ip)}`, limit: 10, windowMs: 60 * 60_000 });
-const BOOKING_RULE = (ip: string | null) => ({ bucket: `event-booking:${addressGroup(ip)}`, limit: 60, windowMs: 10 * 60_000 });
+const FEEDBACK_RULE = (ip: string | null) => ({
+  bucket: `event-feedback:${addressGroup(ip)}`,
+  limit: 10,
+  windowMs: 60 * 60_000,
+});
+const BOOKING_RULE = (ip: string | null) => ({
+  bucket: `event-booking:${addressGroup(ip)}`,
+  limit: 60,
+  windowMs: 10 * 60_000,
+});
 
-const QUEUE_RULE = (ip: string | null) => ({ bucket: `event-queue:${addressGroup(ip)}`, limit: 20, windowMs: 10 * 60_000 });
+const QUEUE_RULE = (ip: string | null) => ({
+  bucket: `event-queue:${addressGroup(ip)}`,
+  limit: 20,
+  windowMs: 10 * 60_000,
+});
 
 /** Whether this address has joined waiting zones too often lately (a place each time); each call counts as one. */
 export async function queueJoinThrottled(db: DB, ip: string | null): Promise<boolean> {
@@ -216,7 +266,8 @@ export async function leaveFeedback(
   input: { event: PublicEvent; feedback: FeedbackInput; ip: string | null },
 ): Promise<{ ok: true; id: number } | { ok: false; errors: FieldErrors }> {
   const rule = FEEDBACK_RULE(input.ip);
-  if (await isThrottled(db, [rule])) return { ok: false, errors: { non_field_errors: ["events_public.errors.throttled"] } };
+  if (await isThrottled(db, [rule]))
+    return { ok: false, errors: { non_field_errors: ["events_public.errors.throttled"] } };
   await recordHits(db, [rule]);
   const { feedback, event } = input;
   const row = await db
@@ -242,6 +293,11 @@ export async function leaveFeedback(
  */
 export async function eventPayChoices(db: DB, event: PublicEvent, amount: number, lang: Language) {
   if (event.is_free) return [];
-  const choices = await payChoicesFor(db, { merchant_id: event.merchant_id, pg_codes: event.gateway_codes, currency_code: event.currency_code }, amount, lang);
+  const choices = await payChoicesFor(
+    db,
+    { merchant_id: event.merchant_id, pg_codes: event.gateway_codes, currency_code: event.currency_code },
+    amount,
+    lang,
+  );
   return choices.filter((choice) => choice.kind !== "cod");
 }

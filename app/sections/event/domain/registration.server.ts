@@ -22,13 +22,25 @@ const KEY = /^[a-z_]+(\.[a-z_]+)+$/;
  */
 export async function registerForEvent(
   db: DB,
-  input: { event: PublicEvent; body: Record<string, unknown>; lang: Language; baseUrl: string; termsAccepted?: boolean; namesRequired?: boolean; clientAddress?: string | null; passEntryId?: number | null },
+  input: {
+    event: PublicEvent;
+    body: Record<string, unknown>;
+    lang: Language;
+    baseUrl: string;
+    termsAccepted?: boolean;
+    namesRequired?: boolean;
+    clientAddress?: string | null;
+    passEntryId?: number | null;
+  },
 ): Promise<RegistrationOutcome> {
   const { event } = input;
   const errors: FieldErrors = {};
   const extra: Record<string, string | File> = {};
   const kept: Record<string, string> = {};
-  const given = input.body.extra && typeof input.body.extra === "object" && !Array.isArray(input.body.extra) ? (input.body.extra as Record<string, unknown>) : {};
+  const given =
+    input.body.extra && typeof input.body.extra === "object" && !Array.isArray(input.body.extra)
+      ? (input.body.extra as Record<string, unknown>)
+      : {};
   for (const field of await eventFields(db, event.id)) {
     const value = given[field.name];
     if (field.type === "attachment" && value instanceof File && value.size > 0) {
@@ -42,20 +54,31 @@ export async function registerForEvent(
   }
   if (input.termsAccepted === false) errors.accept_terms = ["events_public.errors.accept_terms"];
   if (input.namesRequired) {
-    for (const name of ["customer_first_name", "customer_last_name"]) if (!String(input.body[name] ?? "").trim()) errors[name] = ["errors.required"];
+    for (const name of ["customer_first_name", "customer_last_name"])
+      if (!String(input.body[name] ?? "").trim()) errors[name] = ["errors.required"];
   }
   const parsed = BookingSchema.safeParse({ ...input.body, event: event.slug, extra });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
-      const field = issue.path[0] === "extra" && issue.path.length > 1 ? String(issue.path[1]) : String(issue.path[0] ?? "non_field_errors");
+      const field =
+        issue.path[0] === "extra" && issue.path.length > 1
+          ? String(issue.path[1])
+          : String(issue.path[0] ?? "non_field_errors");
       const empty = input.body[field] === undefined || input.body[field] === null || input.body[field] === "";
       // Zod's own words (a missing value's type) are not ours to show: an empty field is required.
       const key = KEY.test(issue.message) && !(empty && field !== "email") ? issue.message : "errors.required";
       errors[field] ??= [key];
     }
   }
-  if (!parsed.success || Object.keys(errors).length) return { ok: false, errors, kept, params: { max: event.max_per_booking } };
-  const outcome = await createBooking(db, { request: parsed.data, lang: input.lang, baseUrl: input.baseUrl, clientAddress: input.clientAddress, passEntryId: input.passEntryId });
+  if (!parsed.success || Object.keys(errors).length)
+    return { ok: false, errors, kept, params: { max: event.max_per_booking } };
+  const outcome = await createBooking(db, {
+    request: parsed.data,
+    lang: input.lang,
+    baseUrl: input.baseUrl,
+    clientAddress: input.clientAddress,
+    passEntryId: input.passEntryId,
+  });
   if (!outcome.ok) return { ok: false, errors: outcome.errors, params: outcome.params, kept };
   return { ok: true, booking: outcome.booking };
 }

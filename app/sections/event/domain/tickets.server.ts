@@ -24,7 +24,9 @@ const QR_PREFIX = "EVT1";
 async function signatureOf(db: DB, eventId: number, number: string) {
   const secret = await getAppSecret(db);
   // 96 bits of an HMAC: a forged ticket must guess them.
-  return Buffer.from(hmacSha256(`event-ticket:${secret}`, `${eventId}.${number}`), "hex").subarray(0, 12).toString("base64url");
+  return Buffer.from(hmacSha256(`event-ticket:${secret}`, `${eventId}.${number}`), "hex")
+    .subarray(0, 12)
+    .toString("base64url");
 }
 
 /** What a place's QR code holds: the event, the number and a signature only the platform can make. */
@@ -33,9 +35,7 @@ export async function qrContentOf(db: DB, eventId: number, number: string): Prom
 }
 
 export type ReadCode =
-  | { kind: "qr"; eventId: number; number: string }
-  | { kind: "typed"; number: string }
-  | { kind: "forged" };
+  { kind: "qr"; eventId: number; number: string } | { kind: "typed"; number: string } | { kind: "forged" };
 
 /**
  * What staff scanned or typed: a QR code (its signature checked) or a place's number. A QR code with

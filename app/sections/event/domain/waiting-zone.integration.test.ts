@@ -18,10 +18,14 @@ afterAll(async () => database?.destroy());
 afterEach(() => resetClock());
 
 async function queueEvent(capacity: number): Promise<QueueEvent & { slug: string; ticketId: number }> {
-  const { id, slug, ticketId } = await createTestEvent(database.db, { merchantId, isFree: true, queueCapacity: capacity, quantity: 50 });
+  const { id, slug, ticketId } = await createTestEvent(database.db, {
+    merchantId,
+    isFree: true,
+    queueCapacity: capacity,
+    quantity: 50,
+  });
   return { id, merchant_id: merchantId, queue_capacity: capacity, slug, ticketId };
 }
-
 
 describe("the waiting zone", () => {
   it("gives out no more passes than its capacity, however many arrive at once", async () => {
@@ -38,7 +42,8 @@ describe("the waiting zone", () => {
     const first = await standInQueue(database.db, event, null);
     const second = await standInQueue(database.db, event, null);
     const third = await standInQueue(database.db, event, null);
-    if (first.kind !== "admitted" || second.kind !== "waiting" || third.kind !== "waiting") throw new Error("unexpected standings");
+    if (first.kind !== "admitted" || second.kind !== "waiting" || third.kind !== "waiting")
+      throw new Error("unexpected standings");
     expect(await validPassEntry(database.db, other, first.pass)).toBeNull();
     expect(await validPassEntry(database.db, event, `${first.pass.slice(0, -2)}xx`)).toBeNull();
     const entry = await validPassEntry(database.db, event, first.pass);
@@ -67,7 +72,13 @@ describe("the waiting zone", () => {
     const outcomes = await Promise.all(
       Array.from({ length: 8 }, (_, index) =>
         createBooking(database.db, {
-          request: BookingSchema.parse({ event: event.slug, ticket: event.ticketId, event_date: "2030-12-20", quantity: 1, email: `guest${index}@example.com` }),
+          request: BookingSchema.parse({
+            event: event.slug,
+            ticket: event.ticketId,
+            event_date: "2030-12-20",
+            quantity: 1,
+            email: `guest${index}@example.com`,
+          }),
           lang: "en",
           baseUrl: "http://localhost",
           passEntryId: entryId,
@@ -75,11 +86,17 @@ describe("the waiting zone", () => {
       ),
     );
     expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);
-    expect(outcomes.filter((outcome) => !outcome.ok).map((outcome) => !outcome.ok && outcome.errors)).toEqual(Array(7).fill({ non_field_errors: ["events_public.errors.needs_pass"] }));
+    expect(outcomes.filter((outcome) => !outcome.ok).map((outcome) => !outcome.ok && outcome.errors)).toEqual(
+      Array(7).fill({ non_field_errors: ["events_public.errors.needs_pass"] }),
+    );
     // The refused bookings rolled back: one booking, one place taken.
     const bookings = await database.db.selectFrom("bookings").select("id").where("event_id", "=", event.id).execute();
     expect(bookings).toHaveLength(1);
-    const { taken } = await database.db.selectFrom("event_ticket_dates").select("taken").where("event_id", "=", event.id).executeTakeFirstOrThrow();
+    const { taken } = await database.db
+      .selectFrom("event_ticket_dates")
+      .select("taken")
+      .where("event_id", "=", event.id)
+      .executeTakeFirstOrThrow();
     expect(Number(taken)).toBe(1);
     expect(await validPassEntry(database.db, event, standing.pass)).toBeNull();
   });
@@ -89,7 +106,18 @@ describe("the waiting zone", () => {
     const standing = await standInQueue(database.db, event, null);
     if (standing.kind !== "admitted") throw new Error("not admitted");
     const entryId = (await validPassEntry(database.db, event, standing.pass))!;
-    const tooMany = await createBooking(database.db, { request: BookingSchema.parse({ event: event.slug, ticket: event.ticketId, event_date: "2030-12-20", quantity: 51, email: "guest@example.com" }), lang: "en", baseUrl: "http://localhost", passEntryId: entryId });
+    const tooMany = await createBooking(database.db, {
+      request: BookingSchema.parse({
+        event: event.slug,
+        ticket: event.ticketId,
+        event_date: "2030-12-20",
+        quantity: 51,
+        email: "guest@example.com",
+      }),
+      lang: "en",
+      baseUrl: "http://localhost",
+      passEntryId: entryId,
+    });
     expect(tooMany.ok).toBe(false);
     expect(await validPassEntry(database.db, event, standing.pass)).toBe(entryId);
   });

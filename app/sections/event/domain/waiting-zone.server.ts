@@ -26,7 +26,9 @@ export type QueueStanding =
 
 async function signatureOf(db: DB, payload: string) {
   const secret = await getAppSecret(db);
-  return Buffer.from(hmacSha256(`event-pass:${secret}`, payload), "hex").subarray(0, 16).toString("base64url");
+  return Buffer.from(hmacSha256(`event-pass:${secret}`, payload), "hex")
+    .subarray(0, 16)
+    .toString("base64url");
 }
 
 async function signPass(db: DB, pass: Pass) {
@@ -79,12 +81,22 @@ export async function standInQueue(db: DB, event: QueueEvent, token: string | nu
     await lockMerchant(trx, event.merchant_id);
     const at = nowIso();
     let entry = token
-      ? await trx.selectFrom("event_queue").select(["id", "token", "admitted_at"]).where("event_id", "=", event.id).where("token", "=", token.slice(0, 64)).executeTakeFirst()
+      ? await trx
+          .selectFrom("event_queue")
+          .select(["id", "token", "admitted_at"])
+          .where("event_id", "=", event.id)
+          .where("token", "=", token.slice(0, 64))
+          .executeTakeFirst()
       : undefined;
     if (entry?.admitted_at) {
       if (entry.admitted_at > activeSince()) {
         const expiresAt = addMs(new Date(entry.admitted_at), PASS_MS);
-        return { kind: "admitted" as const, token: entry.token, expiresAt, pass: await signPass(trx, { eventId: event.id, entryId: entry.id, expiresAt }) };
+        return {
+          kind: "admitted" as const,
+          token: entry.token,
+          expiresAt,
+          pass: await signPass(trx, { eventId: event.id, entryId: entry.id, expiresAt }),
+        };
       }
       // The pass ran out or was used for a booking: another visit waits again, at the back.
       entry = undefined;
@@ -116,10 +128,20 @@ export async function standInQueue(db: DB, event: QueueEvent, token: string | nu
     const free = capacity - Number(active);
     // Those ahead keep their claim on the free passes: they take them at their next refresh.
     if (Number(ahead) < free) {
-      const admitted = await trx.updateTable("event_queue").set({ admitted_at: at, last_seen_at: at }).where("id", "=", entry.id).where("admitted_at", "is", null).executeTakeFirst();
+      const admitted = await trx
+        .updateTable("event_queue")
+        .set({ admitted_at: at, last_seen_at: at })
+        .where("id", "=", entry.id)
+        .where("admitted_at", "is", null)
+        .executeTakeFirst();
       if (Number(admitted.numUpdatedRows) === 1) {
         const expiresAt = addMs(new Date(at), PASS_MS);
-        return { kind: "admitted" as const, token: entry.token, expiresAt, pass: await signPass(trx, { eventId: event.id, entryId: entry.id, expiresAt }) };
+        return {
+          kind: "admitted" as const,
+          token: entry.token,
+          expiresAt,
+          pass: await signPass(trx, { eventId: event.id, entryId: entry.id, expiresAt }),
+        };
       }
     }
     const position = Number(ahead) + 1;
@@ -129,7 +151,12 @@ export async function standInQueue(db: DB, event: QueueEvent, token: string | nu
       .where("event_id", "=", event.id)
       .where("admitted_at", ">", addMs(now(), -RATE_WINDOW_MS).toISOString())
       .executeTakeFirstOrThrow();
-    return { kind: "waiting" as const, token: entry.token, position, estimateMinutes: estimateMinutes(position, Number(recent), capacity) };
+    return {
+      kind: "waiting" as const,
+      token: entry.token,
+      position,
+      estimateMinutes: estimateMinutes(position, Number(recent), capacity),
+    };
   });
 }
 
@@ -154,6 +181,11 @@ export const PASS_USED = "events_public.errors.needs_pass";
  */
 export async function takePass(trx: DB, entryId: number): Promise<boolean> {
   const ended = addMs(now(), -PASS_MS).toISOString();
-  const taken = await trx.updateTable("event_queue").set({ admitted_at: ended }).where("id", "=", entryId).where("admitted_at", ">", ended).executeTakeFirst();
+  const taken = await trx
+    .updateTable("event_queue")
+    .set({ admitted_at: ended })
+    .where("id", "=", entryId)
+    .where("admitted_at", ">", ended)
+    .executeTakeFirst();
   return Number(taken.numUpdatedRows) === 1;
 }

@@ -27,9 +27,19 @@ export async function bookingOptions(db: DB, merchantId: number, eventId: number
     ...base,
     event: { id: event.id, title: title(event), isFree: Boolean(event.is_free), currency: event.currency_code },
     gateways: gateways
-      .filter((gateway) => allowed.includes(gateway.code) && gateway.kind !== "cod" && supportsCurrency(gateway, event.currency_code))
+      .filter(
+        (gateway) =>
+          allowed.includes(gateway.code) && gateway.kind !== "cod" && supportsCurrency(gateway, event.currency_code),
+      )
       .map((gateway) => ({ code: gateway.code, name: lang === "ar" ? gateway.name_ar : gateway.name_en })),
-    fields: fields.map((field) => ({ name: field.name, label_en: field.label_en, label_ar: field.label_ar, label: lang === "ar" ? field.label_ar : field.label_en, type: field.type, required: Boolean(field.required) })),
+    fields: fields.map((field) => ({
+      name: field.name,
+      label_en: field.label_en,
+      label_ar: field.label_ar,
+      label: lang === "ar" ? field.label_ar : field.label_en,
+      type: field.type,
+      required: Boolean(field.required),
+    })),
     tickets: tickets.map((ticket) => ({
       id: ticket.id,
       name: lang === "ar" ? ticket.name_ar : ticket.name_en,

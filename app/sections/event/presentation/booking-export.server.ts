@@ -2,13 +2,7 @@ import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { DateTime } from "luxon";
 import type { DB } from "~/db/database.server";
-import {
-  failReport,
-  finishReport,
-  reportFileOf,
-  reportProgress,
-  startReport,
-} from "~/domain/reporting/exports.server";
+import { failReport, finishReport, reportFileOf, reportProgress, startReport } from "~/domain/reporting/exports.server";
 import { XlsxWriter, type XlsxCell } from "~/domain/reporting/xlsx-writer.server";
 import { DISPLAY_ZONE } from "~/lib/format";
 import { isLanguage, type Language } from "~/lib/i18n";
@@ -23,7 +17,12 @@ const PROGRESS_EVERY_ROWS = 2000;
 type Cell = string | { number: string; decimals: number } | { moment: string };
 
 /** A booking's cell of one of the file's columns, in the report's language. */
-function cellOf(row: BookingListRow, field: string, lang: Language, ticketNames: Map<number, { name_en: string; name_ar: string }>): Cell {
+function cellOf(
+  row: BookingListRow,
+  field: string,
+  lang: Language,
+  ticketNames: Map<number, { name_en: string; name_ar: string }>,
+): Cell {
   const t = translator(lang);
   if (field.startsWith("extra:")) return row.extra[field.slice(6)] ?? "";
   switch (field) {
@@ -63,7 +62,12 @@ function kuwaitTime(iso: string) {
 }
 
 function csvCell(cell: Cell) {
-  const text = typeof cell === "string" ? neutraliseCell(cell) : "number" in cell ? cell.number : kuwaitTime(cell.moment).toFormat("yyyy-LL-dd HH:mm:ss");
+  const text =
+    typeof cell === "string"
+      ? neutraliseCell(cell)
+      : "number" in cell
+        ? cell.number
+        : kuwaitTime(cell.moment).toFormat("yyyy-LL-dd HH:mm:ss");
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
@@ -71,7 +75,16 @@ function xlsxCell(cell: Cell): XlsxCell {
   if (typeof cell === "string") return neutraliseCell(cell);
   if ("number" in cell) return cell;
   const time = kuwaitTime(cell.moment);
-  return { dateTime: { year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute, second: time.second } };
+  return {
+    dateTime: {
+      year: time.year,
+      month: time.month,
+      day: time.day,
+      hour: time.hour,
+      minute: time.minute,
+      second: time.second,
+    },
+  };
 }
 
 async function write(output: Writable, chunk: string) {
@@ -94,7 +107,9 @@ export async function runBookingExport(db: DB, payload: { reportId: number }) {
   const { fileName, key } = reportFileOf(report);
   await storage().removeIncomplete(key);
   try {
-    const extra = new Map((await exportExtraFields(db, report.merchant_id, filters.event)).map((field) => [field.name, field]));
+    const extra = new Map(
+      (await exportExtraFields(db, report.merchant_id, filters.event)).map((field) => [field.name, field]),
+    );
     const known = new Set<string>([...BOOKING_LIST_COLUMNS, ...BOOKING_OTHER_COLUMNS]);
     const headers = fields.map((field) => {
       if (field.startsWith("extra:")) {
@@ -103,7 +118,11 @@ export async function runBookingExport(db: DB, payload: { reportId: number }) {
       }
       return known.has(field) ? t(`bookings.columns.${field}`) : field;
     });
-    const tickets = await db.selectFrom("event_tickets").select(["id", "name_en", "name_ar"]).where("merchant_id", "=", report.merchant_id).execute();
+    const tickets = await db
+      .selectFrom("event_tickets")
+      .select(["id", "name_en", "name_ar"])
+      .where("merchant_id", "=", report.merchant_id)
+      .execute();
     const ticketNames = new Map(tickets.map((ticket) => [ticket.id, ticket]));
     await reportProgress(db, report.id, { rows_total: await countBookings(db, report.merchant_id, filters) });
     let rows = 0;
@@ -117,16 +136,28 @@ export async function runBookingExport(db: DB, payload: { reportId: number }) {
       if (report.file_format === "csv") {
         await write(output, `\uFEFF${headers.map((header) => csvCell(header)).join(",")}\r\n`);
         for await (const batch of iterateBookings(db, report.merchant_id, filters)) {
-          await write(output, batch.map((row) => `${fields.map((field) => csvCell(cellOf(row, field, lang, ticketNames))).join(",")}\r\n`).join(""));
+          await write(
+            output,
+            batch
+              .map((row) => `${fields.map((field) => csvCell(cellOf(row, field, lang, ticketNames))).join(",")}\r\n`)
+              .join(""),
+          );
           rows += batch.length;
           await progress();
         }
         return;
       }
       const workbook = new XlsxWriter(output);
-      await workbook.start({ sheetName: t("bookings.title"), rightToLeft: lang === "ar", header: headers, widths: headers.map((header) => Math.max(14, header.length + 4)) });
+      await workbook.start({
+        sheetName: t("bookings.title"),
+        rightToLeft: lang === "ar",
+        header: headers,
+        widths: headers.map((header) => Math.max(14, header.length + 4)),
+      });
       for await (const batch of iterateBookings(db, report.merchant_id, filters)) {
-        await workbook.writeRows(batch.map((row) => fields.map((field) => xlsxCell(cellOf(row, field, lang, ticketNames)))));
+        await workbook.writeRows(
+          batch.map((row) => fields.map((field) => xlsxCell(cellOf(row, field, lang, ticketNames)))),
+        );
         rows += batch.length;
         await progress();
       }

@@ -3,10 +3,30 @@ import type { OperationOutcome } from "~/domain/payments/operations.server";
 
 /** Edit: move the places to a date (and ticket) and/or add some; the ticket only when it changes. */
 export const BookingPlacesSchema = z.object({
-  event_date: z.string({ error: "errors.required" }).trim().regex(/^\d{4}-\d{2}-\d{2}$/, "event.errors.event_date"),
-  quantity: z.union([z.number(), z.string().trim().regex(/^\d{1,4}$/, "bookings.errors.quantity_digits")], { error: "errors.required" }).transform(Number),
+  event_date: z
+    .string({ error: "errors.required" })
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "event.errors.event_date"),
+  quantity: z
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .trim()
+          .regex(/^\d{1,4}$/, "bookings.errors.quantity_digits"),
+      ],
+      { error: "errors.required" },
+    )
+    .transform(Number),
   ticket: z
-    .union([z.number(), z.string().trim().regex(/^\d{0,10}$/, "event.errors.ticket")])
+    .union([
+      z.number(),
+      z
+        .string()
+        .trim()
+        .regex(/^\d{0,10}$/, "event.errors.ticket"),
+    ])
     .optional()
     .transform((value) => (value === undefined || value === "" ? undefined : Number(value))),
   /** The booking's last change the form was made from (the page sends it; a form sent twice is refused). */

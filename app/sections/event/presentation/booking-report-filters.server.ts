@@ -7,7 +7,10 @@ import { parseBookingQuery } from "../domain/booking-list.server";
 
 /** A Kuwait day of a created-range bound, as the filter form took it. */
 function day(iso: string, lang: Language) {
-  return DateTime.fromISO(iso, { zone: "utc" }).setZone(DISPLAY_ZONE).setLocale(lang === "ar" ? "ar-KW-u-nu-latn" : "en-US").toFormat("dd LLL yyyy");
+  return DateTime.fromISO(iso, { zone: "utc" })
+    .setZone(DISPLAY_ZONE)
+    .setLocale(lang === "ar" ? "ar-KW-u-nu-latn" : "en-US")
+    .toFormat("dd LLL yyyy");
 }
 
 /**
@@ -23,11 +26,21 @@ export async function describeBookingReportFilters(db: DB, merchantId: number, q
   };
   add("q", filters.q ? (lang === "ar" ? `«${filters.q}»` : `“${filters.q}”`) : null);
   if (filters.event !== undefined) {
-    const event = await db.selectFrom("events").select(["title_en", "title_ar"]).where("merchant_id", "=", merchantId).where("id", "=", filters.event).executeTakeFirst();
+    const event = await db
+      .selectFrom("events")
+      .select(["title_en", "title_ar"])
+      .where("merchant_id", "=", merchantId)
+      .where("id", "=", filters.event)
+      .executeTakeFirst();
     add("event", event ? (lang === "ar" ? event.title_ar : event.title_en) : `#${filters.event}`);
   }
   if (filters.ticket !== undefined) {
-    const ticket = await db.selectFrom("event_tickets").select(["name_en", "name_ar"]).where("merchant_id", "=", merchantId).where("id", "=", filters.ticket).executeTakeFirst();
+    const ticket = await db
+      .selectFrom("event_tickets")
+      .select(["name_en", "name_ar"])
+      .where("merchant_id", "=", merchantId)
+      .where("id", "=", filters.ticket)
+      .executeTakeFirst();
     add("ticket", ticket ? (lang === "ar" ? ticket.name_ar : ticket.name_en) : `#${filters.ticket}`);
   }
   add("event_date", filters.event_date);

@@ -22,10 +22,16 @@ export const BOOKINGS_API = "/api/v1/plugins/event";
  * The bearer (or Api-Key) user of the bookings API with a permission; a merchant without the
  * events section's feature answers 404, as if it did not exist.
  */
-export async function requireBookingApi(request: Request, context: Context, permission: "view_booking" | "add_booking" | "change_booking", feature: "bookings" | "create" = "bookings") {
+export async function requireBookingApi(
+  request: Request,
+  context: Context,
+  permission: "view_booking" | "add_booking" | "change_booking",
+  feature: "bookings" | "create" = "bookings",
+) {
   const { user: person } = await requireApiUser(request, context, { apiKey: true });
   const db = getDbFrom(context);
-  if (!hasFeature(await loadAvailableSections(db, person.merchantId), "event", feature)) throw apiDetail(request, "api.not_found", 404);
+  if (!hasFeature(await loadAvailableSections(db, person.merchantId), "event", feature))
+    throw apiDetail(request, "api.not_found", 404);
   const user = userOnPlugin(person, "event");
   if (!user) throw apiDetail(request, "api.not_found", 404);
   requireApiPermission(request, user, permission);
@@ -40,12 +46,15 @@ export function idOf(value: unknown) {
 
 /** A refusal's field errors in DRF's shape, in the reader's language, with its values (places left, the most per booking). */
 export function refusalErrors(errors: Record<string, string[]>, params: TextParams | undefined, lang: Language) {
-  return Object.fromEntries(Object.entries(errors).map(([field, keys]) => [field, keys.map((key) => describe(key, params, lang))]));
+  return Object.fromEntries(
+    Object.entries(errors).map(([field, keys]) => [field, keys.map((key) => describe(key, params, lang))]),
+  );
 }
 
 /** A refusal of the booking core as the API answers it: 404 for a booking not the merchant's, else 400 with field errors. */
 export function refusalAnswer(errors: Record<string, string[]>, params: TextParams | undefined, lang: Language) {
-  if (errors.non_field_errors?.includes("api.not_found")) return { status: 404, body: { detail: describe("api.not_found", undefined, lang) } };
+  if (errors.non_field_errors?.includes("api.not_found"))
+    return { status: 404, body: { detail: describe("api.not_found", undefined, lang) } };
   return { status: 400, body: refusalErrors(errors, params, lang) };
 }
 
@@ -115,4 +124,3 @@ export function attachmentResponse(bytes: Uint8Array, name: string) {
     },
   });
 }
-

@@ -25,18 +25,30 @@ export function serializePlace(place: ScannedPlace, lang: Language) {
 /** The message of a refused scan: already used (when, by whom), another date's (which), not of this event, not paid, unknown. */
 export function scanRefusalMessage(outcome: Extract<ScanOutcome, { ok: false }>, lang: Language): string {
   const t = translator(lang);
-  if (outcome.code === "other_date" && outcome.place) return t("checkin.reasons.other_date", { date: formatDay(outcome.place.event_date, lang) });
+  if (outcome.code === "other_date" && outcome.place)
+    return t("checkin.reasons.other_date", { date: formatDay(outcome.place.event_date, lang) });
   if (outcome.code === "already_used" && outcome.scannedAt) {
     const when = formatDateTime(outcome.scannedAt, lang);
-    return outcome.scannedBy ? t("checkin.reasons.already_used_by", { when, who: outcome.scannedBy }) : t("checkin.reasons.already_used_at", { when });
+    return outcome.scannedBy
+      ? t("checkin.reasons.already_used_by", { when, who: outcome.scannedBy })
+      : t("checkin.reasons.already_used_at", { when });
   }
   return t(`checkin.reasons.${outcome.code}`);
 }
 
 /** A scan's answer as POST validate_qr_code gives it: 200 with the place, or 400 with the reason. */
 export function scanAnswer(outcome: ScanOutcome, lang: Language): { status: number; body: Record<string, unknown> } {
-  if (outcome.ok) return { status: 200, body: { ...serializePlace(outcome.place, lang), scanned_at: outcome.scannedAt, message: translator(lang)("checkin.granted") } };
-  if (outcome.code === "no_event") return { status: 400, body: { event_id: [translator(lang)("checkin.reasons.no_event")], code: "no_event" } };
+  if (outcome.ok)
+    return {
+      status: 200,
+      body: {
+        ...serializePlace(outcome.place, lang),
+        scanned_at: outcome.scannedAt,
+        message: translator(lang)("checkin.granted"),
+      },
+    };
+  if (outcome.code === "no_event")
+    return { status: 400, body: { event_id: [translator(lang)("checkin.reasons.no_event")], code: "no_event" } };
   return {
     status: 400,
     body: {
@@ -60,6 +72,11 @@ export function serializeSyncedScan(result: SyncedScan, lang: Language) {
     });
     return { ...result, place, message };
   }
-  if (result.reason === "other_date" && result.place) return { ...result, place, message: t("checkin.reasons.other_date", { date: formatDay(result.place.event_date, lang) }) };
+  if (result.reason === "other_date" && result.place)
+    return {
+      ...result,
+      place,
+      message: t("checkin.reasons.other_date", { date: formatDay(result.place.event_date, lang) }),
+    };
   return { ...result, place, message: t(`checkin.reasons.${result.reason}`) };
 }

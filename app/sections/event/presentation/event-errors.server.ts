@@ -4,7 +4,12 @@ import type { EventErrors } from "../domain/events.server";
 
 /** The domain's refusals as sentences in `lang`, by field (the API's DRF shape). */
 export function eventErrorMessages(errors: EventErrors, lang: Language): Record<string, string[]> {
-  return Object.fromEntries(Object.entries(errors).map(([field, list]) => [field, list.map((error) => describe(error.code, error.params, lang))]));
+  return Object.fromEntries(
+    Object.entries(errors).map(([field, list]) => [
+      field,
+      list.map((error) => describe(error.code, error.params, lang)),
+    ]),
+  );
 }
 
 /** Zod's issues as the API names fields: `tickets.0.price`. */

@@ -14,8 +14,16 @@ beforeAll(async () => {
 });
 afterAll(async () => database?.destroy());
 
-const pageCount = (pdf: Uint8Array) => Buffer.from(pdf).toString("latin1").match(/\/Type \/Page\b/g)?.length ?? 0;
-const fontsOf = (pdf: Uint8Array) => [...Buffer.from(pdf).toString("latin1").matchAll(/\/BaseFont \/\w+\+([\w-]+)/g)].map((match) => match[1]);
+const pageCount = (pdf: Uint8Array) =>
+  Buffer.from(pdf)
+    .toString("latin1")
+    .match(/\/Type \/Page\b/g)?.length ?? 0;
+const fontsOf = (pdf: Uint8Array) =>
+  [
+    ...Buffer.from(pdf)
+      .toString("latin1")
+      .matchAll(/\/BaseFont \/\w+\+([\w-]+)/g),
+  ].map((match) => match[1]);
 
 describe("renderTicketsPdf", () => {
   it("draws one page per paid place of a booking, in its unit's fonts", async () => {
@@ -48,7 +56,11 @@ describe("renderTicketsPdf", () => {
   it("is the file the booking mail carries", async () => {
     const event = await insertTicketedEvent(database.db, shop.merchantId, { free: true });
     const booking = await bookPlaces(database.db, event, { quantity: 2, email: "carrier@example.com" });
-    const mail = await database.db.selectFrom("outgoing_mail").select("attachments").where("to_address", "=", "carrier@example.com").executeTakeFirstOrThrow();
+    const mail = await database.db
+      .selectFrom("outgoing_mail")
+      .select("attachments")
+      .where("to_address", "=", "carrier@example.com")
+      .executeTakeFirstOrThrow();
     const [attachment] = JSON.parse(mail.attachments!) as { type: string; ref: string; filename: string }[];
     expect(attachment).toMatchObject({ type: "event_tickets", filename: `tickets-${booking.id}.pdf` });
     const file = await renderMailAttachment(database.db, attachment);

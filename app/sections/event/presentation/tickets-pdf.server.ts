@@ -1,7 +1,18 @@
 import type { DB } from "~/db/database.server";
 import { translator } from "~/lib/i18n.server";
 import type { Language } from "~/lib/i18n";
-import { COLORS, LINE_HEIGHT, PAGE, drawHeader, drawLine, openPdf, rasterLogo, typesetText, type Line, type Style } from "~/presentation/pdf-typesetting.server";
+import {
+  COLORS,
+  LINE_HEIGHT,
+  PAGE,
+  drawHeader,
+  drawLine,
+  openPdf,
+  rasterLogo,
+  typesetText,
+  type Line,
+  type Style,
+} from "~/presentation/pdf-typesetting.server";
 import { loadTicketsView, qrPng, type TicketsView } from "./tickets.server";
 
 /** The QR code's side on paper: about 8 cm, read from a phone's screen at arm's length. */
@@ -30,14 +41,25 @@ async function drawTickets(view: TicketsView): Promise<Uint8Array> {
   const t = translator(view.lang);
   const rtl = view.lang === "ar";
   const direction = rtl ? "rtl" : "ltr";
-  const { doc, fonts, finished } = openPdf({ lang: view.lang, title: `${t("event_tickets.pdf_title")} ${view.bookingId} — ${view.event}`, author: view.unit?.title });
-  const header = { lang: view.lang, merchant: view.unit?.title ?? null, logo: view.unit ? await rasterLogo(view.unit.logoUrl) : null, headerColor: view.unit?.headerColor ?? "#ffffff" };
+  const { doc, fonts, finished } = openPdf({
+    lang: view.lang,
+    title: `${t("event_tickets.pdf_title")} ${view.bookingId} — ${view.event}`,
+    author: view.unit?.title,
+  });
+  const header = {
+    lang: view.lang,
+    merchant: view.unit?.title ?? null,
+    logo: view.unit ? await rasterLogo(view.unit.logoUrl) : null,
+    headerColor: view.unit?.headerColor ?? "#ffffff",
+  };
   const codes = await Promise.all(view.places.map((place) => qrPng(place.qrContent)));
 
   const left = PAGE.margin;
   const width = PAGE.width - 2 * PAGE.margin;
-  const typeset = (text: string, style: Style, maxWidth: number, ownDirection = false) => typesetText(doc, fonts, text, style, maxWidth, direction, ownDirection);
-  const centered = (line: Line, style: Style, top: number) => drawLine(doc, line, style, left + (width - line.width) / 2, top + style.size * 1.15);
+  const typeset = (text: string, style: Style, maxWidth: number, ownDirection = false) =>
+    typesetText(doc, fonts, text, style, maxWidth, direction, ownDirection);
+  const centered = (line: Line, style: Style, top: number) =>
+    drawLine(doc, line, style, left + (width - line.width) / 2, top + style.size * 1.15);
   const aligned = (line: Line, style: Style, x: number, top: number, columnWidth: number) =>
     drawLine(doc, line, style, line.rightToLeft ? x + columnWidth - line.width : x, top + style.size * 1.15);
 
@@ -72,7 +94,12 @@ async function drawTickets(view: TicketsView): Promise<Uint8Array> {
       y += muted.size * LINE_HEIGHT;
     }
     y += 14;
-    doc.moveTo(left, y).lineTo(left + width, y).lineWidth(1.5).strokeColor(COLORS.text).stroke();
+    doc
+      .moveTo(left, y)
+      .lineTo(left + width, y)
+      .lineWidth(1.5)
+      .strokeColor(COLORS.text)
+      .stroke();
 
     const rows: [string, string, boolean][] = [
       [t("event_tickets.date"), view.date, false],
@@ -93,10 +120,19 @@ async function drawTickets(view: TicketsView): Promise<Uint8Array> {
       const height = Math.max(labelLines.length, valueLines.length) * value.size * LINE_HEIGHT + 2 * padding;
       const labelX = rtl ? left + width - labelWidth : left;
       const valueX = rtl ? left : left + labelWidth + gap;
-      labelLines.forEach((line, row) => aligned(line, label, labelX, y + padding + row * label.size * LINE_HEIGHT, labelWidth));
-      valueLines.forEach((line, row) => aligned(line, value, valueX, y + padding + row * value.size * LINE_HEIGHT, valueWidth));
+      labelLines.forEach((line, row) =>
+        aligned(line, label, labelX, y + padding + row * label.size * LINE_HEIGHT, labelWidth),
+      );
+      valueLines.forEach((line, row) =>
+        aligned(line, value, valueX, y + padding + row * value.size * LINE_HEIGHT, valueWidth),
+      );
       y += height;
-      doc.moveTo(left, y).lineTo(left + width, y).lineWidth(0.75).strokeColor(COLORS.rule).stroke();
+      doc
+        .moveTo(left, y)
+        .lineTo(left + width, y)
+        .lineWidth(0.75)
+        .strokeColor(COLORS.rule)
+        .stroke();
     }
 
     const footer: Style = { size: 9, weight: "regular", color: COLORS.muted };

@@ -37,7 +37,12 @@ export function eventDateText(date: string, lang: Language) {
  * A booking's tickets as its customer sees them, found by its id and uuid (the key the booking
  * e-mail gives): undefined for a wrong pair. `lang` defaults to the booking's own language.
  */
-export async function loadTicketsView(db: DB, bookingId: number, uuid: string, lang?: Language): Promise<TicketsView | undefined> {
+export async function loadTicketsView(
+  db: DB,
+  bookingId: number,
+  uuid: string,
+  lang?: Language,
+): Promise<TicketsView | undefined> {
   if (!Number.isSafeInteger(bookingId) || bookingId < 1 || !/^[\w-]{8,64}$/.test(uuid)) return undefined;
   const view = await findPublicBooking(db, bookingId, uuid);
   if (!view) return undefined;
@@ -46,7 +51,13 @@ export async function loadTicketsView(db: DB, bookingId: number, uuid: string, l
   const paid = view.members.filter((member) => member.is_purchased);
   const places: TicketPlace[] = [];
   for (const [index, member] of paid.entries()) {
-    places.push({ number: member.number, position: index + 1, total: paid.length, qrContent: await qrContentOf(db, event.id, member.number), scanned: member.is_qr_scanned });
+    places.push({
+      number: member.number,
+      position: index + 1,
+      total: paid.length,
+      qrContent: await qrContentOf(db, event.id, member.number),
+      scanned: member.is_qr_scanned,
+    });
   }
   const ar = language === "ar";
   return {
@@ -61,7 +72,10 @@ export async function loadTicketsView(db: DB, bookingId: number, uuid: string, l
     places,
     pending: view.items
       .filter((item) => item.status === "pending")
-      .map((item) => ({ quantity: item.quantity, payPath: item.transaction_id ? `/${language}/pay/${item.transaction_id}` : null })),
+      .map((item) => ({
+        quantity: item.quantity,
+        payPath: item.transaction_id ? `/${language}/pay/${item.transaction_id}` : null,
+      })),
     unit: await loadUnitHeader(db, event, language),
   };
 }

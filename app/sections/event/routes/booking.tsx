@@ -1,4 +1,20 @@
-import { Alert, Anchor, Badge, Button, Card, Checkbox, Group, NativeSelect, Radio, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  Group,
+  NativeSelect,
+  Radio,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/booking";
@@ -60,7 +76,11 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       // Changes with every saved change: the edit forms then start over from the saved booking.
       version: booking.updated_at,
     },
-    extra: view.fields.map((field) => ({ name: field.name, label: lang === "ar" ? field.label_ar : field.label_en, value: view.extra[field.name] ?? "" })),
+    extra: view.fields.map((field) => ({
+      name: field.name,
+      label: lang === "ar" ? field.label_ar : field.label_en,
+      value: view.extra[field.name] ?? "",
+    })),
     items: view.items.map((item) => ({
       id: item.id,
       ticket: name(item),
@@ -70,9 +90,12 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       status: item.status,
       transactionId: item.transaction_id,
       // Places waiting for payment: the link to give the customer (also in the booking e-mail).
-      payUrl: item.status === "pending" && item.transaction_id ? payUrlOf(linkBaseUrl(), lang, item.transaction_id) : null,
+      payUrl:
+        item.status === "pending" && item.transaction_id ? payUrlOf(linkBaseUrl(), lang, item.transaction_id) : null,
     })),
-    members: view.members.filter((member) => !member.canceled).map((member) => ({ number: member.number, purchased: member.is_purchased, scanned: member.is_qr_scanned })),
+    members: view.members
+      .filter((member) => !member.canceled)
+      .map((member) => ({ number: member.number, purchased: member.is_purchased, scanned: member.is_qr_scanned })),
     tickets: tickets.map((ticket) => ({
       id: ticket.id,
       name: name(ticket),
@@ -95,26 +118,53 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const actor = { id: auth.user.id, username: auth.user.username };
   const intent = form.get("intent");
   if (intent === "cancel") {
-    const outcome = await cancelBooking(db, { merchantId: auth.user.merchantId, actor: auth.user, id, addresses: platformAddresses(request) });
+    const outcome = await cancelBooking(db, {
+      merchantId: auth.user.merchantId,
+      actor: auth.user,
+      id,
+      addresses: platformAddresses(request),
+    });
     if (!outcome.ok) {
       if (outcome.errors.non_field_errors?.includes("api.not_found")) notFound();
       return data({ intent, errors: refusalErrors(outcome.errors, outcome.params, lang) }, { status: 400 });
     }
-    return redirect(`/${lang}/event/bookings`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: cancelNotice(outcome.refunds) }) } });
+    return redirect(`/${lang}/event/bookings`, {
+      headers: { "Set-Cookie": flashCookie({ kind: "success", message: cancelNotice(outcome.refunds) }) },
+    });
   }
   if (intent === "email") {
     const parsed = BookingEmailSchema.safeParse(Object.fromEntries(form));
-    if (!parsed.success) return data({ intent, errors: refusalErrors(fieldErrorsOf(parsed.error), undefined, lang) }, { status: 400 });
+    if (!parsed.success)
+      return data({ intent, errors: refusalErrors(fieldErrorsOf(parsed.error), undefined, lang) }, { status: 400 });
     const outcome = await changeBookingEmail(db, { merchantId: auth.user.merchantId, actor, id, ...parsed.data });
-    if (!outcome.ok) return data({ intent, errors: refusalErrors(outcome.errors, outcome.params, lang) }, { status: 400 });
-    return redirect(`/${lang}/event/bookings/${id}`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: parsed.data.resend_email ? "bookings.email_changed_sent" : "bookings.email_changed" }) } });
+    if (!outcome.ok)
+      return data({ intent, errors: refusalErrors(outcome.errors, outcome.params, lang) }, { status: 400 });
+    return redirect(`/${lang}/event/bookings/${id}`, {
+      headers: {
+        "Set-Cookie": flashCookie({
+          kind: "success",
+          message: parsed.data.resend_email ? "bookings.email_changed_sent" : "bookings.email_changed",
+        }),
+      },
+    });
   }
   if (intent === "places") {
     const parsed = BookingPlacesSchema.safeParse(Object.fromEntries(form));
-    if (!parsed.success) return data({ intent, errors: refusalErrors(fieldErrorsOf(parsed.error), undefined, lang) }, { status: 400 });
-    const outcome = await changeBookingPlaces(db, { merchantId: auth.user.merchantId, actor, id, ...parsed.data, lang, baseUrl: linkBaseUrl() });
-    if (!outcome.ok) return data({ intent, errors: refusalErrors(outcome.errors, outcome.params, lang) }, { status: 400 });
-    return redirect(`/${lang}/event/bookings/${id}`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: "bookings.changed" }) } });
+    if (!parsed.success)
+      return data({ intent, errors: refusalErrors(fieldErrorsOf(parsed.error), undefined, lang) }, { status: 400 });
+    const outcome = await changeBookingPlaces(db, {
+      merchantId: auth.user.merchantId,
+      actor,
+      id,
+      ...parsed.data,
+      lang,
+      baseUrl: linkBaseUrl(),
+    });
+    if (!outcome.ok)
+      return data({ intent, errors: refusalErrors(outcome.errors, outcome.params, lang) }, { status: 400 });
+    return redirect(`/${lang}/event/bookings/${id}`, {
+      headers: { "Set-Cookie": flashCookie({ kind: "success", message: "bookings.changed" }) },
+    });
   }
   throw data({ reason: "unknown_intent" }, { status: 400 });
 }
@@ -297,7 +347,12 @@ function EditForms() {
               required
               error={placesErrors.quantity?.join(" ")}
             />
-            <Radio.Group name="ticket" label={t("bookings.edit_form.ticket")} defaultValue={String(booking.ticketId)} error={placesErrors.ticket?.join(" ")}>
+            <Radio.Group
+              name="ticket"
+              label={t("bookings.edit_form.ticket")}
+              defaultValue={String(booking.ticketId)}
+              error={placesErrors.ticket?.join(" ")}
+            >
               <Stack gap={6} mt={4}>
                 {tickets.map((ticket) => {
                   const left = ticket.left[booking.eventDate];
@@ -308,7 +363,10 @@ function EditForms() {
                       label={`${ticket.name} · ${ticket.price} · ${ticket.slot}`}
                       description={
                         Object.entries(ticket.left)
-                          .map(([date, place]) => `${date}: ${place.status === "soldOut" ? t("bookings.sold_out") : t("bookings.left", { count: place.remaining_quantity })}`)
+                          .map(
+                            ([date, place]) =>
+                              `${date}: ${place.status === "soldOut" ? t("bookings.sold_out") : t("bookings.left", { count: place.remaining_quantity })}`,
+                          )
                           .join(" · ") || (left ? "" : t("bookings.sold_out"))
                       }
                     />
@@ -329,7 +387,14 @@ function EditForms() {
         <Form method="post" key={booking.version}>
           <input type="hidden" name="intent" value="email" />
           <Stack gap="sm">
-            <TextInput name="new_email" type="email" label={t("bookings.columns.email")} defaultValue={booking.email} required error={emailErrors.new_email?.join(" ")} />
+            <TextInput
+              name="new_email"
+              type="email"
+              label={t("bookings.columns.email")}
+              defaultValue={booking.email}
+              required
+              error={emailErrors.new_email?.join(" ")}
+            />
             <input type="hidden" name="resend_email" value="off" />
             <Checkbox name="resend_email" value="on" defaultChecked label={t("bookings.resend_email")} />
             <Group>

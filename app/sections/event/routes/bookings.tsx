@@ -1,4 +1,17 @@
-import { Alert, Anchor, Button, Card, Group, NativeSelect, Paper, Radio, SimpleGrid, Stack, Text, TextInput } from "@mantine/core";
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  Group,
+  NativeSelect,
+  Paper,
+  Radio,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+} from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useLoaderData, useLocation } from "react-router";
 import type { Route } from "./+types/bookings";
@@ -15,7 +28,14 @@ import { linkBaseUrl } from "~/web/sign-in.server";
 import { payUrlOf } from "~/domain/payments/lifecycle.server";
 import { canExportBookings, requestBookingExport } from "../domain/booking-export.server";
 import { ATTENDANCE, BOOKING_PAGE_SIZES } from "../domain/booking-filters";
-import { ALL_CEILING, bookingFilterChoices, bookingStatistics, listBookings, merchantEventFields, parseBookingQuery } from "../domain/booking-list.server";
+import {
+  ALL_CEILING,
+  bookingFilterChoices,
+  bookingStatistics,
+  listBookings,
+  merchantEventFields,
+  parseBookingQuery,
+} from "../domain/booking-list.server";
 import { bookingView, resendBookingMail } from "../domain/bookings.server";
 import { idOf, presentBookingRow } from "../presentation/bookings.server";
 
@@ -77,7 +97,14 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     canExport: canExportBookings(auth.user),
     canCreate: can(auth.user, "add_booking"),
     canChange: can(auth.user, "change_booking"),
-    created: created ? { id: created.booking.id, payLink: pending?.transaction_id ? payUrlOf(linkBaseUrl(), created.booking.lang, pending.transaction_id) : null } : null,
+    created: created
+      ? {
+          id: created.booking.id,
+          payLink: pending?.transaction_id
+            ? payUrlOf(linkBaseUrl(), created.booking.lang, pending.transaction_id)
+            : null,
+        }
+      : null,
   };
 }
 
@@ -93,9 +120,17 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       // Mailing a customer is a change of the booking's, not a reading of it.
       if (!can(auth.user, "change_booking")) throw data({ reason: "forbidden" }, { status: 403 });
       const id = idOf(form.get("booking_id"));
-      const sent = id ? await resendBookingMail(db, { merchantId: auth.user.merchantId, actor: { id: auth.user.id, username: auth.user.username }, id }) : false;
+      const sent = id
+        ? await resendBookingMail(db, {
+            merchantId: auth.user.merchantId,
+            actor: { id: auth.user.id, username: auth.user.username },
+            id,
+          })
+        : false;
       if (!sent) throw data({ reason: "not_found" }, { status: 404 });
-      return redirect(here, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: "bookings.email_sent" }) } });
+      return redirect(here, {
+        headers: { "Set-Cookie": flashCookie({ kind: "success", message: "bookings.email_sent" }) },
+      });
     }
     case "export": {
       const outcome = await requestBookingExport(db, {
@@ -107,7 +142,10 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         ip: context.get(clientAddressContext),
       });
       if (!outcome.ok && outcome.code === "forbidden") throw data({ reason: "forbidden" }, { status: 403 });
-      if (!outcome.ok) return redirect(here, { headers: { "Set-Cookie": flashCookie({ kind: "error", message: "bookings.export_refused" }) } });
+      if (!outcome.ok)
+        return redirect(here, {
+          headers: { "Set-Cookie": flashCookie({ kind: "error", message: "bookings.export_refused" }) },
+        });
       return redirect(`/${lang}/generated-reports?id=${outcome.id}`);
     }
     default:
@@ -197,28 +235,51 @@ export default function Bookings() {
           },
           { key: "quantity", header: t("bookings.columns.quantity"), cell: (row) => formatCount(row.quantity, lang) },
           { key: "full_name", header: t("bookings.columns.full_name"), cell: (row) => row.fullName || "—" },
-          { key: "purchase_type", header: t("bookings.columns.purchase_type"), cell: (row) => t(row.isFree ? "bookings.purchase_types.free" : "bookings.purchase_types.paid") },
+          {
+            key: "purchase_type",
+            header: t("bookings.columns.purchase_type"),
+            cell: (row) => t(row.isFree ? "bookings.purchase_types.free" : "bookings.purchase_types.paid"),
+          },
           { key: "email", header: t("bookings.columns.email"), cell: (row) => <bdi>{row.email}</bdi> },
-          { key: "event_date", header: t("bookings.columns.event_date"), cell: (row) => <bdi dir="ltr">{row.eventDate}</bdi>, nowrap: true },
-          { key: "created", header: t("bookings.columns.created"), cell: (row) => <bdi dir="ltr">{row.created}</bdi>, nowrap: true },
-          { key: "customer_phone", header: t("bookings.columns.customer_phone"), cell: (row) => (row.phone ? <bdi dir="ltr">{row.phone}</bdi> : "—"), nowrap: true },
-          ...fields.map((field) => ({ key: `extra-${field.name}`, header: field.label, cell: (row: (typeof rows)[number]) => row.extra[field.name] ?? "—" })),
+          {
+            key: "event_date",
+            header: t("bookings.columns.event_date"),
+            cell: (row) => <bdi dir="ltr">{row.eventDate}</bdi>,
+            nowrap: true,
+          },
+          {
+            key: "created",
+            header: t("bookings.columns.created"),
+            cell: (row) => <bdi dir="ltr">{row.created}</bdi>,
+            nowrap: true,
+          },
+          {
+            key: "customer_phone",
+            header: t("bookings.columns.customer_phone"),
+            cell: (row) => (row.phone ? <bdi dir="ltr">{row.phone}</bdi> : "—"),
+            nowrap: true,
+          },
+          ...fields.map((field) => ({
+            key: `extra-${field.name}`,
+            header: field.label,
+            cell: (row: (typeof rows)[number]) => row.extra[field.name] ?? "—",
+          })),
           ...(loaded.canChange
             ? [
-              {
-                key: "actions",
-                header: t("bookings.columns.actions"),
-                cell: (row: (typeof rows)[number]) => (
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="send_email" />
-                    <input type="hidden" name="booking_id" value={row.id} />
-                    <input type="hidden" name="query" value={here} />
-                    <Button type="submit" variant="subtle" size="compact-sm">
-                      {t("bookings.send_email")}
-                    </Button>
-                  </Form>
-                ),
-              },
+                {
+                  key: "actions",
+                  header: t("bookings.columns.actions"),
+                  cell: (row: (typeof rows)[number]) => (
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="send_email" />
+                      <input type="hidden" name="booking_id" value={row.id} />
+                      <input type="hidden" name="query" value={here} />
+                      <Button type="submit" variant="subtle" size="compact-sm">
+                        {t("bookings.send_email")}
+                      </Button>
+                    </Form>
+                  ),
+                },
               ]
             : []),
         ]}
@@ -240,13 +301,26 @@ function FilterForm() {
   const any = { value: "", label: t("bookings.filters.any") };
   const error = (name: string) => (errors[name] ? t(errors[name]) : undefined);
   const text = (name: string, label: string, type = "text") => (
-    <TextInput name={name} label={label} type={type} defaultValue={raw[name] ?? ""} error={error(name)} aria-invalid={errors[name] ? true : undefined} />
+    <TextInput
+      name={name}
+      label={label}
+      type={type}
+      defaultValue={raw[name] ?? ""}
+      error={error(name)}
+      aria-invalid={errors[name] ? true : undefined}
+    />
   );
   return (
     <Card withBorder padding="md">
       <Form method="get" role="search" aria-label={t("bookings.filters.title")}>
         <Stack gap="sm">
-          <TextInput name="q" type="search" label={t("bookings.filters.q")} description={t("bookings.filters.q_help")} defaultValue={raw.q ?? ""} />
+          <TextInput
+            name="q"
+            type="search"
+            label={t("bookings.filters.q")}
+            description={t("bookings.filters.q_help")}
+            defaultValue={raw.q ?? ""}
+          />
           <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm">
             <NativeSelect
               name="event"
@@ -262,9 +336,21 @@ function FilterForm() {
                 }
               }}
             />
-            {raw.event ? <NativeSelect name="ticket" label={t("bookings.filters.ticket")} defaultValue={raw.ticket ?? ""} data={[any, ...tickets]} /> : null}
             {raw.event ? (
-              <NativeSelect name="event_date" label={t("bookings.filters.event_date")} defaultValue={raw.event_date ?? ""} data={[any, ...dates.map((date) => ({ value: date, label: date }))]} />
+              <NativeSelect
+                name="ticket"
+                label={t("bookings.filters.ticket")}
+                defaultValue={raw.ticket ?? ""}
+                data={[any, ...tickets]}
+              />
+            ) : null}
+            {raw.event ? (
+              <NativeSelect
+                name="event_date"
+                label={t("bookings.filters.event_date")}
+                defaultValue={raw.event_date ?? ""}
+                data={[any, ...dates.map((date) => ({ value: date, label: date }))]}
+              />
             ) : null}
             {text("email", t("bookings.filters.email"))}
             {text("customer_phone", t("bookings.filters.customer_phone"))}

@@ -30,7 +30,12 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const auth = await guard({ context, request });
   const lang = isLanguage(params.lang) ? params.lang : "en";
   const url = new URL(request.url);
-  const options = await bookingOptions(getDbFrom(context), auth.user.merchantId, idOf(url.searchParams.get("event")), lang);
+  const options = await bookingOptions(
+    getDbFrom(context),
+    auth.user.merchantId,
+    idOf(url.searchParams.get("event")),
+    lang,
+  );
   return { lang, ...options, chosenDate: url.searchParams.get("event_date") ?? "" };
 }
 
@@ -45,7 +50,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     else if (typeof value === "string" && value.trim() !== "") fields[name] = value;
   }
   const parsed = BookingSchema.safeParse({ ...fields, extra });
-  if (!parsed.success) return data({ errors: refusalErrors(fieldErrorsOf(parsed.error), undefined, lang) }, { status: 400 });
+  if (!parsed.success)
+    return data({ errors: refusalErrors(fieldErrorsOf(parsed.error), undefined, lang) }, { status: 400 });
   const outcome = await createBooking(getDbFrom(context), {
     request: parsed.data,
     merchantId: auth.user.merchantId,
@@ -55,7 +61,12 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   });
   if (!outcome.ok) return data({ errors: refusalErrors(outcome.errors, outcome.params, lang) }, { status: 400 });
   return redirect(`/${lang}/event/bookings?created=${outcome.booking.id}`, {
-    headers: { "Set-Cookie": flashCookie({ kind: "success", message: outcome.booking.state === "paid" ? "bookings.created" : "bookings.created_pending" }) },
+    headers: {
+      "Set-Cookie": flashCookie({
+        kind: "success",
+        message: outcome.booking.state === "paid" ? "bookings.created" : "bookings.created_pending",
+      }),
+    },
   });
 }
 
@@ -77,7 +88,10 @@ export default function CreateBooking() {
               name="event"
               label={t("bookings.columns.event")}
               defaultValue={event ? String(event.id) : ""}
-              data={[{ value: "", label: t("bookings.choose_event") }, ...events.map((row) => ({ value: String(row.id), label: row.title }))]}
+              data={[
+                { value: "", label: t("bookings.choose_event") },
+                ...events.map((row) => ({ value: String(row.id), label: row.title })),
+              ]}
               style={{ flex: 1 }}
               onChange={(change) => change.currentTarget.form?.requestSubmit()}
             />
@@ -108,10 +122,19 @@ export default function CreateBooking() {
                 label={t("bookings.columns.event_date")}
                 defaultValue={date}
                 required
-                data={[...(dates.length > 1 ? [{ value: "", label: t("bookings.choose_date") }] : []), ...dates.map((value) => ({ value, label: value }))]}
+                data={[
+                  ...(dates.length > 1 ? [{ value: "", label: t("bookings.choose_date") }] : []),
+                  ...dates.map((value) => ({ value, label: value })),
+                ]}
                 error={error("event_date")}
               />
-              <Radio.Group name="ticket" label={t("bookings.edit_form.ticket")} required error={error("ticket")} defaultValue={tickets.length === 1 ? String(tickets[0].id) : undefined}>
+              <Radio.Group
+                name="ticket"
+                label={t("bookings.edit_form.ticket")}
+                required
+                error={error("ticket")}
+                defaultValue={tickets.length === 1 ? String(tickets[0].id) : undefined}
+              >
                 <Stack gap={6} mt={4}>
                   {tickets.map((ticket) => (
                     <Radio
@@ -119,7 +142,10 @@ export default function CreateBooking() {
                       value={String(ticket.id)}
                       label={`${ticket.name} · ${event.isFree ? t("bookings.purchase_types.free") : ticket.price} · ${ticket.start_time}–${ticket.end_time}`}
                       description={Object.entries(ticket.remaining_qty_per_date)
-                        .map(([day, left]) => `${day}: ${left.status === "soldOut" ? t("bookings.sold_out") : t("bookings.left", { count: left.remaining_quantity })}`)
+                        .map(
+                          ([day, left]) =>
+                            `${day}: ${left.status === "soldOut" ? t("bookings.sold_out") : t("bookings.left", { count: left.remaining_quantity })}`,
+                        )
                         .join(" · ")}
                     />
                   ))}
@@ -129,16 +155,47 @@ export default function CreateBooking() {
                 <NativeSelect
                   name="gateway_code"
                   label={t("bookings.gateway")}
-                  data={[{ value: "", label: t("bookings.any_gateway") }, ...gateways.map((gateway) => ({ value: gateway.code, label: gateway.name }))]}
+                  data={[
+                    { value: "", label: t("bookings.any_gateway") },
+                    ...gateways.map((gateway) => ({ value: gateway.code, label: gateway.name })),
+                  ]}
                   error={error("gateway_code")}
                 />
               ) : null}
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <TextInput name="quantity" label={t("bookings.columns.quantity")} inputMode="numeric" pattern="[0-9]*" required defaultValue="1" error={error("quantity")} />
-                <TextInput name="email" type="email" label={t("bookings.columns.email")} required error={error("email")} />
-                <TextInput name="customer_first_name" label={t("bookings.details.first_name")} error={error("customer_first_name")} />
-                <TextInput name="customer_last_name" label={t("bookings.details.last_name")} error={error("customer_last_name")} />
-                <TextInput name="customer_phone" type="tel" label={t("bookings.columns.customer_phone")} description={t("bookings.phone_help", { country: countryCode })} error={error("customer_phone")} />
+                <TextInput
+                  name="quantity"
+                  label={t("bookings.columns.quantity")}
+                  inputMode="numeric"
+                  pattern="[0-9]*"
+                  required
+                  defaultValue="1"
+                  error={error("quantity")}
+                />
+                <TextInput
+                  name="email"
+                  type="email"
+                  label={t("bookings.columns.email")}
+                  required
+                  error={error("email")}
+                />
+                <TextInput
+                  name="customer_first_name"
+                  label={t("bookings.details.first_name")}
+                  error={error("customer_first_name")}
+                />
+                <TextInput
+                  name="customer_last_name"
+                  label={t("bookings.details.last_name")}
+                  error={error("customer_last_name")}
+                />
+                <TextInput
+                  name="customer_phone"
+                  type="tel"
+                  label={t("bookings.columns.customer_phone")}
+                  description={t("bookings.phone_help", { country: countryCode })}
+                  error={error("customer_phone")}
+                />
                 <input type="hidden" name="customer_phone_country" value={countryCode} />
               </SimpleGrid>
               {fields.map((field) =>
@@ -147,7 +204,13 @@ export default function CreateBooking() {
                     <Text component="label" htmlFor={`extra-${field.name}`} size="sm" fw={500}>
                       {field.label}
                     </Text>
-                    <input id={`extra-${field.name}`} type="file" name={`extra.${field.name}`} required={field.required} accept="application/pdf,image/png,image/jpeg,image/webp" />
+                    <input
+                      id={`extra-${field.name}`}
+                      type="file"
+                      name={`extra.${field.name}`}
+                      required={field.required}
+                      accept="application/pdf,image/png,image/jpeg,image/webp"
+                    />
                     {error(field.name) ? (
                       <Text size="sm" c="red" role="alert">
                         {error(field.name)}
@@ -160,7 +223,9 @@ export default function CreateBooking() {
                     name={`extra.${field.name}`}
                     label={field.label}
                     type={field.type === "phone" ? "tel" : "text"}
-                    description={field.type === "phone" ? t("bookings.phone_help", { country: countryCode }) : undefined}
+                    description={
+                      field.type === "phone" ? t("bookings.phone_help", { country: countryCode }) : undefined
+                    }
                     required={field.required}
                     error={error(field.name)}
                   />

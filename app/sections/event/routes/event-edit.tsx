@@ -6,7 +6,16 @@ import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
 import { EventForm, type EventFormDefaults } from "~/sections/event/components/event-form";
 import { EventSchema, wholeEvent } from "~/sections/event/domain/event-schema";
-import { createEvent, eventImageUrl, findMerchantEvent, loadEventDetails, putEventImage, serializeEvent, updateEvent, type EventErrors } from "~/sections/event/domain/events.server";
+import {
+  createEvent,
+  eventImageUrl,
+  findMerchantEvent,
+  loadEventDetails,
+  putEventImage,
+  serializeEvent,
+  updateEvent,
+  type EventErrors,
+} from "~/sections/event/domain/events.server";
 import { eventErrorMessages } from "~/sections/event/presentation/event-errors.server";
 import { env } from "~/lib/env.server";
 import { isLanguage } from "~/lib/i18n";
@@ -20,7 +29,11 @@ export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "الفعالية" : "Event" }];
 }
 
-async function guard(context: Route.LoaderArgs["context"], request: Request, permission: "view_booking" | "change_booking") {
+async function guard(
+  context: Route.LoaderArgs["context"],
+  request: Request,
+  permission: "view_booking" | "change_booking",
+) {
   const auth = requireUser(context, request);
   await requireSection(context, auth, "event", "bookings");
   requirePermission(auth, permission);
@@ -37,7 +50,9 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const db = getDbFrom(context);
   const lang = isLanguage(params.lang) ? params.lang : "en";
   const id = eventIdOf(params);
-  const gateways = (await listMerchantGateways(db, auth.user.merchantId, { enabledOnly: true })).filter((gateway) => gateway.kind !== "cod");
+  const gateways = (await listMerchantGateways(db, auth.user.merchantId, { enabledOnly: true })).filter(
+    (gateway) => gateway.kind !== "cod",
+  );
   let defaults: EventFormDefaults;
   let imageUrl: string | null = null;
   if (id !== null) {
@@ -64,7 +79,13 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       hold_minutes: String(view.hold_minutes),
       max_per_booking: String(view.max_per_booking),
       queue_capacity: view.queue_capacity === null ? "" : String(view.queue_capacity),
-      fields: view.fields.map((field) => ({ name: field.name, label_en: field.label_en, label_ar: field.label_ar, type: field.type, required: field.required ? "on" : undefined })),
+      fields: view.fields.map((field) => ({
+        name: field.name,
+        label_en: field.label_en,
+        label_ar: field.label_ar,
+        type: field.type,
+        required: field.required ? "on" : undefined,
+      })),
       tickets: view.tickets.map((ticket) => ({
         id: String(ticket.id),
         name_en: ticket.name_en,
@@ -78,7 +99,15 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     };
   } else {
     const merchant = await loadMerchantDefaults(db, auth.user.merchantId);
-    defaults = { currency_code: merchant.currency, status: "draft", hold_minutes: "15", max_per_booking: "10", gateway_codes: [], fields: [], tickets: [{ start_time: "18:00", end_time: "22:00", quantity: "10", dates: "" }] };
+    defaults = {
+      currency_code: merchant.currency,
+      status: "draft",
+      hold_minutes: "15",
+      max_per_booking: "10",
+      gateway_codes: [],
+      fields: [],
+      tickets: [{ start_time: "18:00", end_time: "22:00", quantity: "10", dates: "" }],
+    };
   }
   return {
     lang,
@@ -87,7 +116,11 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     imageUrl,
     canChange: can(auth.user, "change_booking"),
     currencies: [...SUPPORTED_CURRENCIES],
-    gateways: gateways.map((gateway) => ({ code: gateway.code, name: lang === "ar" ? gateway.name_ar : gateway.name_en, currencies: gateway.currencies })),
+    gateways: gateways.map((gateway) => ({
+      code: gateway.code,
+      name: lang === "ar" ? gateway.name_ar : gateway.name_en,
+      currencies: gateway.currencies,
+    })),
     mapStyleUrl: env().MAP_STYLE_URL ?? null,
   };
 }
@@ -95,7 +128,9 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 /** "tickets.0.price" (the domain's, the API's) → "tickets[0].price" (the form's names). */
 function formErrors(errors: EventErrors, lang: "en" | "ar") {
   const messages = eventErrorMessages(errors, lang);
-  return Object.fromEntries(Object.entries(messages).map(([field, list]) => [field.replace(/\.(\d+)(?=\.|$)/g, "[$1]"), list]));
+  return Object.fromEntries(
+    Object.entries(messages).map(([field, list]) => [field.replace(/\.(\d+)(?=\.|$)/g, "[$1]"), list]),
+  );
 }
 
 /**
@@ -119,14 +154,30 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   }
   const submission = parseWithZod(form, { schema: EventSchema, disableAutoCoercion: true });
   if (submission.status !== "success") {
-    return data({ result: submission.reply(), kept, imageError }, { status: submission.status === "error" ? 400 : 200 });
+    return data(
+      { result: submission.reply(), kept, imageError },
+      { status: submission.status === "error" ? 400 : 200 },
+    );
   }
-  if (imageError) return data({ result: submission.reply({ fieldErrors: { image: [imageError] } }), kept, imageError }, { status: 400 });
-  const change = { merchantId: auth.user.merchantId, actor: { id: auth.user.id, username: auth.user.username }, event: wholeEvent(submission.value), imageKey: kept ?? undefined, ip: context.get(clientAddressContext) };
+  if (imageError)
+    return data(
+      { result: submission.reply({ fieldErrors: { image: [imageError] } }), kept, imageError },
+      { status: 400 },
+    );
+  const change = {
+    merchantId: auth.user.merchantId,
+    actor: { id: auth.user.id, username: auth.user.username },
+    event: wholeEvent(submission.value),
+    imageKey: kept ?? undefined,
+    ip: context.get(clientAddressContext),
+  };
   const saved = id === null ? await createEvent(db, change) : await updateEvent(db, { ...change, eventId: id });
   if (!saved.ok) {
     if (saved.notFound) notFound();
-    return data({ result: submission.reply({ fieldErrors: formErrors(saved.errors, lang) }), kept, imageError: null }, { status: 400 });
+    return data(
+      { result: submission.reply({ fieldErrors: formErrors(saved.errors, lang) }), kept, imageError: null },
+      { status: 400 },
+    );
   }
   return redirect(`/${lang}/event/events/${saved.event.id}`, {
     headers: { "Set-Cookie": flashCookie({ kind: "success", message: `event_setup.saved_${saved.event.status}` }) },
@@ -136,5 +187,12 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 export default function EventEdit() {
   const loaded = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  return <EventForm {...loaded} lastResult={actionData?.result} kept={actionData?.kept ?? null} imageError={actionData?.imageError ?? null} />;
+  return (
+    <EventForm
+      {...loaded}
+      lastResult={actionData?.result}
+      kept={actionData?.kept ?? null}
+      imageError={actionData?.imageError ?? null}
+    />
+  );
 }

@@ -31,7 +31,11 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       title: lang === "ar" ? row.title_ar : row.title_en,
       slug: row.slug,
       status: row.status,
-      dates: row.first_date ? (row.first_date === row.last_date ? row.first_date : `${row.first_date} – ${row.last_date}`) : null,
+      dates: row.first_date
+        ? row.first_date === row.last_date
+          ? row.first_date
+          : `${row.first_date} – ${row.last_date}`
+        : null,
       places: `${formatCount(row.taken, lang)} / ${formatCount(row.total, lang)}`,
       sold: formatCount(Math.max(0, row.taken - row.held), lang),
       held: formatCount(row.held, lang),
@@ -87,7 +91,12 @@ export default function Events() {
             ),
             nowrap: true,
           },
-          { key: "dates", header: t("event_setup.columns.dates"), cell: (row) => <span dir="ltr">{row.dates ?? t("event_setup.no_dates")}</span>, nowrap: true },
+          {
+            key: "dates",
+            header: t("event_setup.columns.dates"),
+            cell: (row) => <span dir="ltr">{row.dates ?? t("event_setup.no_dates")}</span>,
+            nowrap: true,
+          },
           {
             key: "places",
             header: t("event_setup.columns.places"),

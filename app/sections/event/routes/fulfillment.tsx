@@ -13,7 +13,13 @@ import { readFormData } from "~/web/form-data.server";
 import { can } from "~/domain/identity/permissions";
 import { requirePermission, requireSection, requireUser } from "~/web/guards.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
-import { bookingStatistics, findCheckinEvent, listCheckinEvents, OTHER_DATE_PERMISSION, validateScan } from "../domain/checkin.server";
+import {
+  bookingStatistics,
+  findCheckinEvent,
+  listCheckinEvents,
+  OTHER_DATE_PERMISSION,
+  validateScan,
+} from "../domain/checkin.server";
 import { CheckinScanSchema } from "../domain/checkin-schema";
 import { scanRefusalMessage, serializePlace } from "../presentation/checkin.server";
 import { CheckinDoor } from "../components/checkin/checkin-door";
@@ -50,15 +56,27 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   if (submission.status !== "success") return data({ result: submission.reply(), scan: null }, { status: 400 });
   const anyDate = submission.value.any_date === "1";
   if (anyDate) requirePermission(auth, OTHER_DATE_PERMISSION);
-  const outcome = await validateScan(getDbFrom(context), { merchantId: auth.user.merchantId, eventId: submission.value.event, code: submission.value.qrcode, actor: auth.user, anyDate, ip: context.get(clientAddressContext) });
-  if (!outcome.ok && outcome.code === "no_event") return data({ result: submission.reply({ formErrors: ["checkin.reasons.no_event"] }), scan: null }, { status: 400 });
+  const outcome = await validateScan(getDbFrom(context), {
+    merchantId: auth.user.merchantId,
+    eventId: submission.value.event,
+    code: submission.value.qrcode,
+    actor: auth.user,
+    anyDate,
+    ip: context.get(clientAddressContext),
+  });
+  if (!outcome.ok && outcome.code === "no_event")
+    return data(
+      { result: submission.reply({ formErrors: ["checkin.reasons.no_event"] }), scan: null },
+      { status: 400 },
+    );
   const scan: ScanResultView = outcome.ok
     ? { ok: true, message: translator(lang)("checkin.granted"), place: serializePlace(outcome.place, lang) }
     : {
         ok: false,
         message: scanRefusalMessage(outcome, lang),
         place: outcome.place ? serializePlace(outcome.place, lang) : null,
-        admitAnyway: outcome.code === "other_date" && can(auth.user, OTHER_DATE_PERMISSION) ? submission.value.qrcode : undefined,
+        admitAnyway:
+          outcome.code === "other_date" && can(auth.user, OTHER_DATE_PERMISSION) ? submission.value.qrcode : undefined,
       };
   return { result: submission.reply({ resetForm: true }), scan };
 }
@@ -84,7 +102,13 @@ export default function EventFulfillment() {
         </Form>
       </Card>
       {event && statistics ? (
-        <CheckinDoor key={event.id} eventId={event.id} lang={lang} statistics={statistics} canAdmitOtherDate={canAdmitOtherDate}>
+        <CheckinDoor
+          key={event.id}
+          eventId={event.id}
+          lang={lang}
+          statistics={statistics}
+          canAdmitOtherDate={canAdmitOtherDate}
+        >
           {(onScan) => <TypedCodeForm eventId={event.id} onScan={onScan} />}
         </CheckinDoor>
       ) : (
@@ -128,7 +152,14 @@ function TypedCodeForm({ eventId, onScan }: { eventId: number; onScan: ((code: s
         <Stack gap="sm">
           <FormErrors errors={form.errors} id={form.errorId} />
           <input type="hidden" name="event" value={eventId} />
-          <TextField field={fields.qrcode} label={t("checkin.code_label")} description={t("checkin.code_hint")} autoComplete="off" dir="ltr" autoCapitalize="characters" />
+          <TextField
+            field={fields.qrcode}
+            label={t("checkin.code_label")}
+            description={t("checkin.code_hint")}
+            autoComplete="off"
+            dir="ltr"
+            autoCapitalize="characters"
+          />
           <Group>
             <Button type="submit" loading={busy}>
               {t("checkin.submit")}

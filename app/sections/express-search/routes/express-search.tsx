@@ -17,7 +17,9 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   requirePermission(auth, "search_paymenttransaction");
   const lang = isLanguage(params.lang) ? params.lang : "en";
   const q = new URL(request.url).searchParams.get("q")?.trim() ?? "";
-  const found = q ? await expressSearch(getDbFrom(context), { merchantId: auth.user.merchantId, q, lang, available }) : null;
+  const found = q
+    ? await expressSearch(getDbFrom(context), { merchantId: auth.user.merchantId, q, lang, available })
+    : null;
   // More matches than shown: the all-transactions list searches them all.
   const allUrl = found && found.total > found.rows.length ? `/${lang}/transactions?q=${encodeURIComponent(q)}` : null;
   return { q, found, allUrl };
@@ -32,12 +34,22 @@ export default function ExpressSearch() {
       <PageHeader title={t("express_search.title")} description={t("express_search.description")} />
       <Form method="get" role="search">
         <Group align="flex-end">
-          <TextInput type="search" name="q" label={t("express_search.label")} defaultValue={q} maxLength={100} w={{ base: "100%", sm: 380 }} autoFocus />
+          <TextInput
+            type="search"
+            name="q"
+            label={t("express_search.label")}
+            defaultValue={q}
+            maxLength={100}
+            w={{ base: "100%", sm: 380 }}
+            autoFocus
+          />
           <Button type="submit">{t("express_search.submit")}</Button>
         </Group>
       </Form>
       {results === null ? null : results.length === 0 ? (
-        <Text c="dimmed" role="status">{t("express_search.none", { q })}</Text>
+        <Text c="dimmed" role="status">
+          {t("express_search.none", { q })}
+        </Text>
       ) : (
         <Stack gap="xs">
           {found && allUrl ? (
@@ -65,13 +77,17 @@ export default function ExpressSearch() {
                 {results.map((row) => (
                   <Table.Tr key={row.id}>
                     <Table.Td>
-                      <Anchor component={Link} to={row.url}>#{row.orderNo}</Anchor>
+                      <Anchor component={Link} to={row.url}>
+                        #{row.orderNo}
+                      </Anchor>
                     </Table.Td>
                     <Table.Td>{t(`sections.${row.plugin}`)}</Table.Td>
                     <Table.Td>{row.email}</Table.Td>
                     <Table.Td dir="ltr">{row.phone}</Table.Td>
                     <Table.Td dir="ltr">{row.amount}</Table.Td>
-                    <Table.Td><StateBadge state={row.state} /></Table.Td>
+                    <Table.Td>
+                      <StateBadge state={row.state} />
+                    </Table.Td>
                     <Table.Td>{row.created}</Table.Td>
                   </Table.Tr>
                 ))}

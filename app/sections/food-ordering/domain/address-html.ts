@@ -4,7 +4,16 @@
  * and the tags kept are balanced.
  */
 const ALLOWED = new Set(["b", "i", "strong", "em", "br", "p"]);
-const DROPPED_WITH_CONTENT = new Set(["script", "style", "iframe", "object", "noscript", "template", "textarea", "title"]);
+const DROPPED_WITH_CONTENT = new Set([
+  "script",
+  "style",
+  "iframe",
+  "object",
+  "noscript",
+  "template",
+  "textarea",
+  "title",
+]);
 
 function escapeText(value: string) {
   // Entities already written (&amp; &#1587;) are kept; any other & is escaped.
@@ -17,7 +26,8 @@ function escapeText(value: string) {
 
 export function sanitizeAddressHtml(input: string): string {
   let html = input.replace(/<!--[\s\S]*?(?:-->|$)/g, "");
-  for (const tag of DROPPED_WITH_CONTENT) html = html.replace(new RegExp(`<${tag}\\b[\\s\\S]*?(?:<\\/${tag}\\s*>|$)`, "gi"), "");
+  for (const tag of DROPPED_WITH_CONTENT)
+    html = html.replace(new RegExp(`<${tag}\\b[\\s\\S]*?(?:<\\/${tag}\\s*>|$)`, "gi"), "");
   const out: string[] = [];
   const open: string[] = [];
   const tagPattern = /<\s*(\/?)\s*([a-zA-Z][a-zA-Z0-9]*)\b[^>]*>/g;

@@ -18,8 +18,19 @@ export type HourInput = z.output<typeof HourSchema>;
 export const BranchSchema = z.object({
   name_en: required(120).optional(),
   name_ar: required(120).optional(),
-  email: z.union([z.null(), z.literal(""), z.string().trim().max(254, "errors.too_long").email("food_setup.errors.email")]).optional(),
-  phone: z.union([z.null(), z.string().trim().max(30, "errors.too_long").regex(/^\+?[\d\s-]{0,20}$/, "food_setup.errors.phone")]).optional(),
+  email: z
+    .union([z.null(), z.literal(""), z.string().trim().max(254, "errors.too_long").email("food_setup.errors.email")])
+    .optional(),
+  phone: z
+    .union([
+      z.null(),
+      z
+        .string()
+        .trim()
+        .max(30, "errors.too_long")
+        .regex(/^\+?[\d\s-]{0,20}$/, "food_setup.errors.phone"),
+    ])
+    .optional(),
   /** HTML; only b, i, strong, em, br and p are kept, without attributes. */
   address: text(4000),
   image,
@@ -59,8 +70,14 @@ export type DeliveryAreaInput = z.output<typeof DeliveryAreaSchema>;
  * A weekday's intervals as the branch page takes them, "09:00-13:00, 16:00-23:30" (a dash or an en
  * dash), into the API's rows; null when the text cannot be read.
  */
-export function hoursFromText(weekday: number, value: string): { weekday: number; opens: string; closes: string }[] | null {
-  const parts = value.split(/[,;\n]+/).map((part) => part.trim()).filter(Boolean);
+export function hoursFromText(
+  weekday: number,
+  value: string,
+): { weekday: number; opens: string; closes: string }[] | null {
+  const parts = value
+    .split(/[,;\n]+/)
+    .map((part) => part.trim())
+    .filter(Boolean);
   const rows = [];
   for (const part of parts) {
     const match = /^(\d{1,2}:\d{2})\s*[-–—]\s*(\d{1,2}:\d{2})$/.exec(part);

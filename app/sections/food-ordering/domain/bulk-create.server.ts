@@ -3,7 +3,15 @@ import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
 import { nowIso } from "~/lib/clock.server";
 import { parseAmount } from "~/lib/money";
 import { ALL_COLUMNS, BULK_MAX_ROWS, REQUIRED_COLUMNS, type BulkColumn } from "./bulk-columns";
-import { decodeCsvBytes, looksLikeZip, parseCsv, readXlsxApart, SpreadsheetError, toCsv, type SheetRows } from "~/lib/spreadsheet.server";
+import {
+  decodeCsvBytes,
+  looksLikeZip,
+  parseCsv,
+  readXlsxApart,
+  SpreadsheetError,
+  toCsv,
+  type SheetRows,
+} from "~/lib/spreadsheet.server";
 
 /**
  * Product bulk create (dashboard spec §2 food-ordering tools): one CSV or XLSX of menu items, all or
@@ -42,18 +50,32 @@ type ParsedItem = {
   add_ons: { name: string; price: number }[];
 };
 
-const LIMITS: Partial<Record<Column, number>> = { category: 100, name_en: 200, name_ar: 200, description_en: 2000, description_ar: 2000, sku: 64 };
+const LIMITS: Partial<Record<Column, number>> = {
+  category: 100,
+  name_en: 200,
+  name_ar: 200,
+  description_en: 2000,
+  description_ar: 2000,
+  sku: 64,
+};
 const YES = new Set(["1", "yes", "y", "true", "نعم"]);
 const NO = new Set(["0", "no", "n", "false", "لا"]);
 
 /** The file's rows: XLSX when the bytes are a zip, else CSV (UTF-8). */
-export async function readSpreadsheet(bytes: Buffer): Promise<{ ok: true; rows: SheetRows } | { ok: false; code: string }> {
+export async function readSpreadsheet(
+  bytes: Buffer,
+): Promise<{ ok: true; rows: SheetRows } | { ok: false; code: string }> {
   if (bytes.length === 0) return { ok: false, code: "food_bulk.errors.empty_file" };
   if (looksLikeZip(bytes)) {
     try {
       return { ok: true, rows: await readXlsxApart(bytes) };
     } catch (error) {
-      if (error instanceof SpreadsheetError || error instanceof RangeError || (error as { code?: string }).code?.startsWith("Z_")) return { ok: false, code: "food_bulk.errors.unreadable" };
+      if (
+        error instanceof SpreadsheetError ||
+        error instanceof RangeError ||
+        (error as { code?: string }).code?.startsWith("Z_")
+      )
+        return { ok: false, code: "food_bulk.errors.unreadable" };
       throw error;
     }
   }
@@ -70,18 +92,39 @@ export async function bulkCreateItems(db: DB, input: { merchantId: number; bytes
   const [headerRow = [], ...body] = read.rows;
   const header = headerRow.map((name) => name.trim().toLowerCase());
   const missing = REQUIRED_COLUMNS.filter((column) => !header.includes(column));
-  if (missing.length) return { ok: false, kind: "file", code: "food_bulk.errors.missing_columns", params: { columns: missing.join(", ") } };
-  const positions = new Map<Column, number>(ALL_COLUMNS.filter((column) => header.includes(column)).map((column) => [column, header.indexOf(column)]));
+  if (missing.length)
+    return {
+      ok: false,
+      kind: "file",
+      code: "food_bulk.errors.missing_columns",
+      params: { columns: missing.join(", ") },
+    };
+  const positions = new Map<Column, number>(
+    ALL_COLUMNS.filter((column) => header.includes(column)).map((column) => [column, header.indexOf(column)]),
+  );
 
   // Rows wholly blank (a spreadsheet's trailing lines) are not rows.
-  const rows = body.map((cells, index) => ({ number: index + 2, cells })).filter((row) => row.cells.some((cell) => cell.trim() !== ""));
+  const rows = body
+    .map((cells, index) => ({ number: index + 2, cells }))
+    .filter((row) => row.cells.some((cell) => cell.trim() !== ""));
   if (rows.length === 0) return { ok: false, kind: "file", code: "food_bulk.errors.no_rows" };
-  if (rows.length > BULK_MAX_ROWS) return { ok: false, kind: "file", code: "food_bulk.errors.too_many_rows", params: { max: BULK_MAX_ROWS } };
+  if (rows.length > BULK_MAX_ROWS)
+    return { ok: false, kind: "file", code: "food_bulk.errors.too_many_rows", params: { max: BULK_MAX_ROWS } };
 
   const { currency } = await loadMerchantDefaults(db, input.merchantId);
   const [categories, skus] = await Promise.all([
-    db.selectFrom("food_categories").select(["id", "name_en"]).where("merchant_id", "=", input.merchantId).orderBy("id").execute(),
-    db.selectFrom("food_items").select("sku").where("merchant_id", "=", input.merchantId).where("sku", "is not", null).execute(),
+    db
+      .selectFrom("food_categories")
+      .select(["id", "name_en"])
+      .where("merchant_id", "=", input.merchantId)
+      .orderBy("id")
+      .execute(),
+    db
+      .selectFrom("food_items")
+      .select("sku")
+      .where("merchant_id", "=", input.merchantId)
+      .where("sku", "is not", null)
+      .execute(),
   ]);
   const takenSkus = new Set(skus.map((row) => (row.sku ?? "").toLowerCase()));
   const seenSkus = new Map<string, number>();
@@ -94,11 +137,13 @@ export async function bulkCreateItems(db: DB, input: { merchantId: number; bytes
       const at = positions.get(column);
       return at === undefined ? "" : (cells[at] ?? "").trim();
     };
-    const fail = (column: Column, code: string, params?: RowError["params"]) => rowErrors.push({ row: number, column, code, ...(params ? { params } : {}) });
+    const fail = (column: Column, code: string, params?: RowError["params"]) =>
+      rowErrors.push({ row: number, column, code, ...(params ? { params } : {}) });
     const text = (column: Column, required: boolean) => {
       const value = cell(column);
       if (required && value === "") fail(column, "errors.required");
-      else if (value.length > (LIMITS[column] ?? 500)) fail(column, "food_bulk.errors.too_long", { max: LIMITS[column] ?? 500 });
+      else if (value.length > (LIMITS[column] ?? 500))
+        fail(column, "food_bulk.errors.too_long", { max: LIMITS[column] ?? 500 });
       return value;
     };
     const amount = (column: Column, required: boolean) => {
@@ -131,12 +176,15 @@ export async function bulkCreateItems(db: DB, input: { merchantId: number; bytes
         const name = colon > 0 ? part.slice(0, colon).trim() : "";
         const price = colon > 0 ? parseAmount(part.slice(colon + 1), currency) : null;
         if (!name || name.length > 100 || !price?.ok) {
-          fail(column, "food_bulk.errors.choices", { example: column === "sizes" ? "Small:1.500|Large:2.500" : "Cheese:0.250|Sauce:0.100" });
+          fail(column, "food_bulk.errors.choices", {
+            example: column === "sizes" ? "Small:1.500|Large:2.500" : "Cheese:0.250|Sauce:0.100",
+          });
           return [];
         }
         found.push({ name, price: price.minor });
       }
-      if (new Set(found.map((choice) => choice.name.toLowerCase())).size !== found.length) fail(column, "food_bulk.errors.choice_repeated");
+      if (new Set(found.map((choice) => choice.name.toLowerCase())).size !== found.length)
+        fail(column, "food_bulk.errors.choice_repeated");
       return found;
     };
 
@@ -147,7 +195,8 @@ export async function bulkCreateItems(db: DB, input: { merchantId: number; bytes
     const descriptionAr = text("description_ar", false);
     const price = amount("price", true);
     const discounted = amount("discounted_price", false);
-    if (price !== null && discounted !== null && discounted > price) fail("discounted_price", "food_bulk.errors.discount_above_price");
+    if (price !== null && discounted !== null && discounted > price)
+      fail("discounted_price", "food_bulk.errors.discount_above_price");
     const quantityText = cell("quantity");
     let quantity: number | null = null;
     if (quantityText !== "") {
@@ -187,7 +236,8 @@ export async function bulkCreateItems(db: DB, input: { merchantId: number; bytes
       });
   }
 
-  if (errors.length) return { ok: false, kind: "rows", errors, report: errorReport(headerRow, rows, errors), rowsChecked: rows.length };
+  if (errors.length)
+    return { ok: false, kind: "rows", errors, report: errorReport(headerRow, rows, errors), rowsChecked: rows.length };
   const categoriesCreated = await insertItems(db, input.merchantId, items, categories);
   return { ok: true, created: items.length, categoriesCreated };
 }
@@ -212,26 +262,58 @@ export function errorReportCsv(report: ErrorReport, word: (error: RowError) => s
 /** Rows per INSERT: well under SQLite's and Postgres' limits on bound values (16 columns × 500). */
 const BATCH = 500;
 
-async function insertItems(db: DB, merchantId: number, items: readonly ParsedItem[], existing: readonly { id: number; name_en: string }[]) {
+async function insertItems(
+  db: DB,
+  merchantId: number,
+  items: readonly ParsedItem[],
+  existing: readonly { id: number; name_en: string }[],
+) {
   return writeTransaction(db, async (trx) => {
     const now = nowIso();
     const categoryIds = new Map<string, number>();
-    for (const category of existing) if (!categoryIds.has(category.name_en.trim().toLowerCase())) categoryIds.set(category.name_en.trim().toLowerCase(), category.id);
-    const newNames = [...new Map(items.filter((item) => !categoryIds.has(item.category.toLowerCase())).map((item) => [item.category.toLowerCase(), item.category])).values()];
+    for (const category of existing)
+      if (!categoryIds.has(category.name_en.trim().toLowerCase()))
+        categoryIds.set(category.name_en.trim().toLowerCase(), category.id);
+    const newNames = [
+      ...new Map(
+        items
+          .filter((item) => !categoryIds.has(item.category.toLowerCase()))
+          .map((item) => [item.category.toLowerCase(), item.category]),
+      ).values(),
+    ];
     if (newNames.length) {
-      const top = await trx.selectFrom("food_categories").select((eb) => eb.fn.max("position").as("position")).where("merchant_id", "=", merchantId).executeTakeFirst();
+      const top = await trx
+        .selectFrom("food_categories")
+        .select((eb) => eb.fn.max("position").as("position"))
+        .where("merchant_id", "=", merchantId)
+        .executeTakeFirst();
       const start = Number(top?.position ?? 0) + 1;
       // A new category is named as the file names it in both languages; the merchant words its Arabic name on the menu pages.
       const created = await trx
         .insertInto("food_categories")
-        .values(newNames.map((name, index) => ({ merchant_id: merchantId, name_en: name, name_ar: name, position: start + index, is_active: 1, is_catering: 0, created_at: now, updated_at: now })))
+        .values(
+          newNames.map((name, index) => ({
+            merchant_id: merchantId,
+            name_en: name,
+            name_ar: name,
+            position: start + index,
+            is_active: 1,
+            is_catering: 0,
+            created_at: now,
+            updated_at: now,
+          })),
+        )
         .returning(["id", "name_en"])
         .execute();
       for (const category of created) categoryIds.set(category.name_en.toLowerCase(), category.id);
     }
 
     // Each item's position is unique in the upload: it tells which returned id is which row's.
-    const top = await trx.selectFrom("food_items").select((eb) => eb.fn.max("position").as("position")).where("merchant_id", "=", merchantId).executeTakeFirst();
+    const top = await trx
+      .selectFrom("food_items")
+      .select((eb) => eb.fn.max("position").as("position"))
+      .where("merchant_id", "=", merchantId)
+      .executeTakeFirst();
     const base = Number(top?.position ?? 0) + 1;
     for (let from = 0; from < items.length; from += BATCH) {
       const batch = items.slice(from, from + BATCH);
@@ -259,10 +341,34 @@ async function insertItems(db: DB, merchantId: number, items: readonly ParsedIte
         .returning(["id", "position"])
         .execute();
       const idOf = new Map(inserted.map((row) => [Number(row.position), row.id]));
-      const sizes = batch.flatMap((item, index) => item.sizes.map((size, position) => ({ item_id: idOf.get(base + from + index)!, name_en: size.name, name_ar: size.name, price: size.price, position })));
-      const addOns = batch.flatMap((item, index) => item.add_ons.map((addOn, position) => ({ item_id: idOf.get(base + from + index)!, name_en: addOn.name, name_ar: addOn.name, price: addOn.price, position })));
-      for (let at = 0; at < sizes.length; at += BATCH * 2) await trx.insertInto("food_item_sizes").values(sizes.slice(at, at + BATCH * 2)).execute();
-      for (let at = 0; at < addOns.length; at += BATCH * 2) await trx.insertInto("food_item_addons").values(addOns.slice(at, at + BATCH * 2)).execute();
+      const sizes = batch.flatMap((item, index) =>
+        item.sizes.map((size, position) => ({
+          item_id: idOf.get(base + from + index)!,
+          name_en: size.name,
+          name_ar: size.name,
+          price: size.price,
+          position,
+        })),
+      );
+      const addOns = batch.flatMap((item, index) =>
+        item.add_ons.map((addOn, position) => ({
+          item_id: idOf.get(base + from + index)!,
+          name_en: addOn.name,
+          name_ar: addOn.name,
+          price: addOn.price,
+          position,
+        })),
+      );
+      for (let at = 0; at < sizes.length; at += BATCH * 2)
+        await trx
+          .insertInto("food_item_sizes")
+          .values(sizes.slice(at, at + BATCH * 2))
+          .execute();
+      for (let at = 0; at < addOns.length; at += BATCH * 2)
+        await trx
+          .insertInto("food_item_addons")
+          .values(addOns.slice(at, at + BATCH * 2))
+          .execute();
     }
     return newNames.length;
   });
@@ -279,7 +385,35 @@ export function exampleRows(type: "required_fields" | "all_fields"): string[][] 
   }
   return [
     [...ALL_COLUMNS],
-    ["Grills", "Chicken Tikka", "تكا دجاج", "2.750", "Boneless chicken grilled on charcoal", "دجاج بدون عظم مشوي على الفحم", "2.500", "", "GR-001", "yes", "yes", "Half:2.750|Full:4.500", "Garlic sauce:0.200|Extra bread:0.150"],
-    ["Drinks", "Fresh Lemon Mint", "ليمون نعناع طازج", "1.250", "", "", "", "40", "DR-001", "yes", "no", "Regular:1.250|Large:1.750", ""],
+    [
+      "Grills",
+      "Chicken Tikka",
+      "تكا دجاج",
+      "2.750",
+      "Boneless chicken grilled on charcoal",
+      "دجاج بدون عظم مشوي على الفحم",
+      "2.500",
+      "",
+      "GR-001",
+      "yes",
+      "yes",
+      "Half:2.750|Full:4.500",
+      "Garlic sauce:0.200|Extra bread:0.150",
+    ],
+    [
+      "Drinks",
+      "Fresh Lemon Mint",
+      "ليمون نعناع طازج",
+      "1.250",
+      "",
+      "",
+      "",
+      "40",
+      "DR-001",
+      "yes",
+      "no",
+      "Regular:1.250|Large:1.750",
+      "",
+    ],
   ];
 }

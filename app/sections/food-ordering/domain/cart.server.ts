@@ -6,7 +6,15 @@ import { nowIso } from "~/lib/clock.server";
 import { newSignedToken, verifySignedToken } from "~/lib/signed-token.server";
 import type { TextParams } from "~/lib/outcome";
 import { CheckoutLineSchema, type CheckoutLineInput } from "./checkout-schema";
-import { cateringCharges, checkVoucher, findVoucher, loadMenuItems, priceLine, voucherDiscount, type PricedLine } from "./pricing.server";
+import {
+  cateringCharges,
+  checkVoucher,
+  findVoucher,
+  loadMenuItems,
+  priceLine,
+  voucherDiscount,
+  type PricedLine,
+} from "./pricing.server";
 import { findArea, findPublicBranch } from "./public-menu.server";
 
 /*
@@ -38,7 +46,15 @@ export const CartSchema = z.object({
 export type CartLine = z.infer<typeof CartLineSchema>;
 export type Cart = z.infer<typeof CartSchema>;
 
-export const emptyCart = (merchantId: number): Cart => ({ merchant_id: merchantId, lines: [], delivery_type: "delivery", branch: null, delivery_area: null, voucher: null, scheduled_for: null });
+export const emptyCart = (merchantId: number): Cart => ({
+  merchant_id: merchantId,
+  lines: [],
+  delivery_type: "delivery",
+  branch: null,
+  delivery_area: null,
+  voucher: null,
+  scheduled_for: null,
+});
 
 /** A new cart token and its signed form (what the cookie holds). */
 export const newCartToken = (db: DB) => newSignedToken(db, "food-cart");
@@ -49,7 +65,11 @@ export const verifyCartToken = (db: DB, signed: string | null) => verifySignedTo
 /** The cart under this token; a stored cart that cannot be read is discarded (public spec §8). */
 export async function loadCart(db: DB, token: string | null): Promise<Cart | null> {
   if (!token) return null;
-  const row = await db.selectFrom("food_carts").select(["data", "merchant_id"]).where("token", "=", token).executeTakeFirst();
+  const row = await db
+    .selectFrom("food_carts")
+    .select(["data", "merchant_id"])
+    .where("token", "=", token)
+    .executeTakeFirst();
   if (!row) return null;
   let parsed: unknown;
   try {
@@ -68,8 +88,13 @@ export async function loadCart(db: DB, token: string | null): Promise<Cart | nul
 export async function saveCart(db: DB, token: string, cart: Cart) {
   const data = JSON.stringify(CartSchema.parse(cart));
   const at = nowIso();
-  const updated = await db.updateTable("food_carts").set({ data, merchant_id: cart.merchant_id, updated_at: at }).where("token", "=", token).executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) await db.insertInto("food_carts").values({ token, merchant_id: cart.merchant_id, data, updated_at: at }).execute();
+  const updated = await db
+    .updateTable("food_carts")
+    .set({ data, merchant_id: cart.merchant_id, updated_at: at })
+    .where("token", "=", token)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0)
+    await db.insertInto("food_carts").values({ token, merchant_id: cart.merchant_id, data, updated_at: at }).execute();
 }
 
 /** Carts nobody has touched for this long are removed by removeStaleCarts. */
@@ -90,7 +115,8 @@ const sameChoices = (a: CartLine, b: CartLine) => {
     a.menu_item === b.menu_item &&
     a.size === b.size &&
     a.special_instructions.trim() === b.special_instructions.trim() &&
-    JSON.stringify([...new Set(a.add_ons)].sort((x, y) => x - y)) === JSON.stringify([...new Set(b.add_ons)].sort((x, y) => x - y)) &&
+    JSON.stringify([...new Set(a.add_ons)].sort((x, y) => x - y)) ===
+      JSON.stringify([...new Set(b.add_ons)].sort((x, y) => x - y)) &&
     options(a) === options(b)
   );
 };
@@ -99,14 +125,22 @@ const sameChoices = (a: CartLine, b: CartLine) => {
 export function addLine(cart: Cart, line: CartLine): Cart {
   const index = cart.lines.findIndex((existing) => sameChoices(existing, line));
   if (index < 0) return { ...cart, lines: [...cart.lines, line] };
-  return { ...cart, lines: cart.lines.map((existing, at) => (at === index ? { ...existing, quantity: Math.min(999, existing.quantity + line.quantity) } : existing)) };
+  return {
+    ...cart,
+    lines: cart.lines.map((existing, at) =>
+      at === index ? { ...existing, quantity: Math.min(999, existing.quantity + line.quantity) } : existing,
+    ),
+  };
 }
 
 /** A line's new quantity; 0 removes it. */
 export function setLineQuantity(cart: Cart, index: number, quantity: number): Cart {
   if (!cart.lines[index]) return cart;
   if (quantity <= 0) return { ...cart, lines: cart.lines.filter((_, at) => at !== index) };
-  return { ...cart, lines: cart.lines.map((line, at) => (at === index ? { ...line, quantity: Math.min(999, quantity) } : line)) };
+  return {
+    ...cart,
+    lines: cart.lines.map((line, at) => (at === index ? { ...line, quantity: Math.min(999, quantity) } : line)),
+  };
 }
 
 export type Location = { delivery_type: FoodDeliveryType; branch: number | null; delivery_area: number | null };
@@ -115,12 +149,29 @@ export type Location = { delivery_type: FoodDeliveryType; branch: number | null;
  * A change of delivery type, branch or area (public spec §4): applied at once to an empty cart (or
  * when nothing changes); a cart with lines asks first (`confirm`), and a confirmed change empties it.
  */
-export function changeLocation(cart: Cart, next: Location, confirmed: boolean): { kind: "applied"; cart: Cart } | { kind: "confirm" } {
+export function changeLocation(
+  cart: Cart,
+  next: Location,
+  confirmed: boolean,
+): { kind: "applied"; cart: Cart } | { kind: "confirm" } {
   const area = next.delivery_type === "delivery" ? next.delivery_area : null;
-  const changed = cart.delivery_type !== next.delivery_type || cart.branch !== next.branch || (cart.delivery_type === "delivery" && cart.delivery_area !== area);
+  const changed =
+    cart.delivery_type !== next.delivery_type ||
+    cart.branch !== next.branch ||
+    (cart.delivery_type === "delivery" && cart.delivery_area !== area);
   if (changed && cart.lines.length > 0 && !confirmed) return { kind: "confirm" };
   const lines = changed ? [] : cart.lines;
-  return { kind: "applied", cart: { ...cart, lines, voucher: changed ? null : cart.voucher, delivery_type: next.delivery_type, branch: next.branch, delivery_area: area } };
+  return {
+    kind: "applied",
+    cart: {
+      ...cart,
+      lines,
+      voucher: changed ? null : cart.voucher,
+      delivery_type: next.delivery_type,
+      branch: next.branch,
+      delivery_area: area,
+    },
+  };
 }
 
 /** Whether a location is one the merchant offers: its branch active and offering the type, the area one of the branch's. */
@@ -128,14 +179,25 @@ export async function checkLocation(db: DB, merchantId: number, next: Location):
   if (next.branch === null) return {};
   const branch = await findPublicBranch(db, next.branch, merchantId);
   if (!branch) return { branch: ["food.errors.branch"] };
-  const offers = { pickup: branch.offers_pickup, delivery: branch.offers_delivery, catering: branch.offers_catering }[next.delivery_type];
+  const offers = { pickup: branch.offers_pickup, delivery: branch.offers_delivery, catering: branch.offers_catering }[
+    next.delivery_type
+  ];
   if (!offers) return { delivery_type: ["food.errors.delivery_type_unavailable"] };
-  if (next.delivery_type === "delivery" && next.delivery_area !== null && !(await findArea(db, branch.id, next.delivery_area))) return { delivery_area: ["food.errors.outside_area"] };
+  if (
+    next.delivery_type === "delivery" &&
+    next.delivery_area !== null &&
+    !(await findArea(db, branch.id, next.delivery_area))
+  )
+    return { delivery_area: ["food.errors.outside_area"] };
   return {};
 }
 
 /** A line chosen on a food details page, checked against the menu (errors keyed by field: size, options…). */
-export async function checkNewLine(db: DB, merchantId: number, raw: unknown): Promise<{ ok: true; line: CartLine } | { ok: false; errors: FieldErrors }> {
+export async function checkNewLine(
+  db: DB,
+  merchantId: number,
+  raw: unknown,
+): Promise<{ ok: true; line: CartLine } | { ok: false; errors: FieldErrors }> {
   const parsed = CheckoutLineSchema.safeParse(raw);
   if (!parsed.success) {
     const errors: FieldErrors = {};
@@ -146,10 +208,14 @@ export async function checkNewLine(db: DB, merchantId: number, raw: unknown): Pr
   const found: FieldErrors = {};
   const priced = priceLine(items.get(parsed.data.menu_item), parsed.data, 0, found);
   if (!priced) {
-    return { ok: false, errors: Object.fromEntries(Object.entries(found).map(([key, value]) => [key.replace(/^lines\.0\./, ""), value])) };
+    return {
+      ok: false,
+      errors: Object.fromEntries(Object.entries(found).map(([key, value]) => [key.replace(/^lines\.0\./, ""), value])),
+    };
   }
   const item = priced.item;
-  if (item.quantity !== null && parsed.data.quantity > item.quantity) return { ok: false, errors: { quantity: ["food.errors.only_left"] } };
+  if (item.quantity !== null && parsed.data.quantity > item.quantity)
+    return { ok: false, errors: { quantity: ["food.errors.only_left"] } };
   return { ok: true, line: toCartLine(parsed.data, item.category_id) };
 }
 
@@ -189,7 +255,11 @@ export type CartSummary = {
  * The order itself is priced again by quoteCheckout when placed.
  */
 export async function cartSummary(db: DB, cart: Cart): Promise<CartSummary> {
-  const items = await loadMenuItems(db, cart.merchant_id, cart.lines.map((line) => line.menu_item));
+  const items = await loadMenuItems(
+    db,
+    cart.merchant_id,
+    cart.lines.map((line) => line.menu_item),
+  );
   const errors: FieldErrors = {};
   const lines = checkoutLines(cart).map((line, index) => priceLine(items.get(line.menu_item), line, index, errors));
   const priced = lines.filter((line): line is PricedLine => line !== null);
@@ -236,12 +306,15 @@ export async function cartSummary(db: DB, cart: Cart): Promise<CartSummary> {
 }
 
 /** Public spec §5 beyond the checkout's schema: a custom address name (≤ 15) when the address is Custom, a PACI of at most 8 digits. */
-export function addressRules(address: { address?: string; custom_address?: string; paci_no?: string } | undefined): FieldErrors {
+export function addressRules(
+  address: { address?: string; custom_address?: string; paci_no?: string } | undefined,
+): FieldErrors {
   const errors: FieldErrors = {};
   if (!address) return errors;
   if (address.address === "Custom") {
     if (!address.custom_address) errors["address.custom_address"] = ["errors.required"];
-    else if (address.custom_address.length > 15) errors["address.custom_address"] = ["food_public.errors.custom_address"];
+    else if (address.custom_address.length > 15)
+      errors["address.custom_address"] = ["food_public.errors.custom_address"];
   }
   if (address.paci_no && !/^\d{1,8}$/.test(address.paci_no)) errors["address.paci_no"] = ["food_public.errors.paci"];
   return errors;

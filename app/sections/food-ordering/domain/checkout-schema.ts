@@ -26,10 +26,15 @@ export const CheckoutLineSchema = z.object({
     context.addIssue({ code: "custom", message: "food.errors.quantity" });
     return z.NEVER;
   }),
-  size: z.union([id("food.errors.size"), z.literal(""), z.null()]).optional().transform((value) => (value === "" || value === null ? undefined : value)),
+  size: z
+    .union([id("food.errors.size"), z.literal(""), z.null()])
+    .optional()
+    .transform((value) => (value === "" || value === null ? undefined : value)),
   add_ons: z.array(id("food.errors.add_on")).max(50).default([]),
   /** Group id → chosen choice id, or ids when the group allows several. */
-  options: z.record(z.string(), z.union([id("food.errors.option"), z.array(id("food.errors.option")).max(20)])).default({}),
+  options: z
+    .record(z.string(), z.union([id("food.errors.option"), z.array(id("food.errors.option")).max(20)]))
+    .default({}),
   special_instructions: z.string().trim().max(256, "food.errors.instructions_too_long").default(""),
 });
 
@@ -56,7 +61,10 @@ export const AddressSchema = z.object({
 export const CheckoutSchema = z.object({
   delivery_type: z.enum(["pickup", "delivery", "catering"], { error: "food.errors.delivery_type" }),
   branch: id("food.errors.branch"),
-  delivery_area: z.union([id("food.errors.delivery_area"), z.literal(""), z.null()]).optional().transform((value) => (value === "" || value === null ? undefined : value)),
+  delivery_area: z
+    .union([id("food.errors.delivery_area"), z.literal(""), z.null()])
+    .optional()
+    .transform((value) => (value === "" || value === null ? undefined : value)),
   /** Kuwait time "YYYY-MM-DDTHH:MM", or ISO with an offset; blank: as soon as possible. */
   scheduled_for: text(40),
   voucher: text(40),

@@ -18,7 +18,15 @@ import { toDecimalString } from "~/lib/money";
 import type { TextParams } from "~/lib/outcome";
 import type { CheckoutInput } from "./checkout-schema";
 import { isOpenAt, parseScheduled } from "./hours";
-import { cateringCharges, checkVoucher, findVoucher, loadMenuItems, priceLine, voucherDiscount, type PricedLine } from "./pricing.server";
+import {
+  cateringCharges,
+  checkVoucher,
+  findVoucher,
+  loadMenuItems,
+  priceLine,
+  voucherDiscount,
+  type PricedLine,
+} from "./pricing.server";
 
 /**
  * How long an order waits for its payment before its portions and voucher go back, once a payment
@@ -59,7 +67,11 @@ export function findBranch(db: DB, id: number, merchantId?: number) {
 }
 
 export function branchHours(db: DB, branchId: number) {
-  return db.selectFrom("food_branch_hours").select(["weekday", "opens", "closes"]).where("branch_id", "=", branchId).execute();
+  return db
+    .selectFrom("food_branch_hours")
+    .select(["weekday", "opens", "closes"])
+    .where("branch_id", "=", branchId)
+    .execute();
 }
 
 /** "+96550001234" for a valid phone typed with or without its country code. */
@@ -74,12 +86,30 @@ export function normalizeFoodPhone(value: string, country: string) {
  * hours), each line priced from the menu, catering's minimum plates, the minimum order, the voucher,
  * the gateway. Field errors use the API's names, a line's by its place (`lines.2.quantity`).
  */
-export async function quoteCheckout(db: DB, request: CheckoutInput, options: { merchantId?: number } = {}): Promise<{ ok: true; quote: Quote; merchantId: number; branchId: number; scheduledFor: string | null; phone: string; pgCodes: string[]; cashOnDelivery: boolean } | CheckoutRefusal> {
+export async function quoteCheckout(
+  db: DB,
+  request: CheckoutInput,
+  options: { merchantId?: number } = {},
+): Promise<
+  | {
+      ok: true;
+      quote: Quote;
+      merchantId: number;
+      branchId: number;
+      scheduledFor: string | null;
+      phone: string;
+      pgCodes: string[];
+      cashOnDelivery: boolean;
+    }
+  | CheckoutRefusal
+> {
   const errors: FieldErrors = {};
   const params: TextParams = {};
   const branch = await findBranch(db, request.branch, options.merchantId);
   if (!branch) return { ok: false, errors: { branch: ["food.errors.branch"] }, params };
-  const offers = { pickup: branch.offers_pickup, delivery: branch.offers_delivery, catering: branch.offers_catering }[request.delivery_type];
+  const offers = { pickup: branch.offers_pickup, delivery: branch.offers_delivery, catering: branch.offers_catering }[
+    request.delivery_type
+  ];
   if (!offers) errors.delivery_type = ["food.errors.delivery_type_unavailable"];
 
   let area: { id: number; charge: number; min_order: number } | undefined;
@@ -96,7 +126,8 @@ export async function quoteCheckout(db: DB, request: CheckoutInput, options: { m
       if (!area) errors.delivery_area = ["food.errors.outside_area"];
     }
     const address = request.address;
-    for (const field of ["area", "block", "street", "house_no"] as const) if (!address?.[field]) errors[`address.${field}`] = ["errors.required"];
+    for (const field of ["area", "block", "street", "house_no"] as const)
+      if (!address?.[field]) errors[`address.${field}`] = ["errors.required"];
   }
 
   // When: as soon as possible (the branch open now), or a scheduled time within its hours.
@@ -117,8 +148,14 @@ export async function quoteCheckout(db: DB, request: CheckoutInput, options: { m
   const phone = normalizeFoodPhone(request.customer_phone, country);
   if (!phone) errors.customer_phone = ["food.errors.phone"];
 
-  const items = await loadMenuItems(db, branch.merchant_id, request.lines.map((line) => line.menu_item));
-  const lines = request.lines.map((line, index) => priceLine(items.get(line.menu_item), line, index, errors)).filter((line): line is PricedLine => line !== null);
+  const items = await loadMenuItems(
+    db,
+    branch.merchant_id,
+    request.lines.map((line) => line.menu_item),
+  );
+  const lines = request.lines
+    .map((line, index) => priceLine(items.get(line.menu_item), line, index, errors))
+    .filter((line): line is PricedLine => line !== null);
   // Portions asked for in all lines of an item, against what is left.
   const asked = new Map<number, number>();
   for (const line of lines) asked.set(line.item.id, (asked.get(line.item.id) ?? 0) + line.quantity);
@@ -144,7 +181,8 @@ export async function quoteCheckout(db: DB, request: CheckoutInput, options: { m
     if (!checked.ok) {
       errors.voucher = [checked.code];
       Object.assign(params, checked.params ?? {});
-      if (checked.params?.minimum !== undefined) params.minimum = toDecimalString(Number(checked.params.minimum), currency);
+      if (checked.params?.minimum !== undefined)
+        params.minimum = toDecimalString(Number(checked.params.minimum), currency);
     } else {
       discount = voucherDiscount(voucher!, subtotal);
       voucherId = voucher!.id;
@@ -152,7 +190,9 @@ export async function quoteCheckout(db: DB, request: CheckoutInput, options: { m
   }
 
   const gateways = await listMerchantGateways(db, branch.merchant_id, { enabledOnly: true });
-  const gateway = gateways.find((candidate) => candidate.code === request.gateway_code && supportsCurrency(candidate, currency));
+  const gateway = gateways.find(
+    (candidate) => candidate.code === request.gateway_code && supportsCurrency(candidate, currency),
+  );
   if (!gateway) errors.gateway_code = ["food.errors.gateway"];
 
   if (Object.keys(errors).length) return { ok: false, errors, params };
@@ -165,13 +205,26 @@ export async function quoteCheckout(db: DB, request: CheckoutInput, options: { m
     phone: phone!,
     pgCodes: [gateway!.code],
     cashOnDelivery: gateway!.kind === "cod",
-    quote: { lines, subtotal, discount, deliveryCharge, serviceCharge, total: subtotal - discount + deliveryCharge + serviceCharge, currency, voucherId, minimum },
+    quote: {
+      lines,
+      subtotal,
+      discount,
+      deliveryCharge,
+      serviceCharge,
+      total: subtotal - discount + deliveryCharge + serviceCharge,
+      currency,
+      voucherId,
+      minimum,
+    },
   };
 }
 
 /** Thrown inside the write to roll back an order whose portions or voucher ran out meanwhile. */
 class TakenMeanwhile extends Error {
-  constructor(readonly errors: FieldErrors, readonly params: TextParams = {}) {
+  constructor(
+    readonly errors: FieldErrors,
+    readonly params: TextParams = {},
+  ) {
     super("taken meanwhile");
   }
 }
@@ -223,12 +276,25 @@ async function unpaidOrdersFrom(trx: DB, merchantId: number, address: string | n
     .where("merchant_id", "=", merchantId)
     .where("status", "=", "pending_payment")
     .where("holds_stock", "=", 1)
-    .where((eb) => eb.or([...(address ? [eb("client_address", "=", address)] : []), ...(device ? [eb("device_token", "=", device)] : [])]))
+    .where((eb) =>
+      eb.or([
+        ...(address ? [eb("client_address", "=", address)] : []),
+        ...(device ? [eb("device_token", "=", device)] : []),
+      ]),
+    )
     .executeTakeFirstOrThrow();
   return Number(row.orders);
 }
 
-export type PlacedOrder = { id: number; number: string; total: string; total_minor: number; currency_code: string; checkout_url: string | null; status: string };
+export type PlacedOrder = {
+  id: number;
+  number: string;
+  total: string;
+  total_minor: number;
+  currency_code: string;
+  checkout_url: string | null;
+  status: string;
+};
 
 /**
  * Places an order: quotes it (nothing taken yet), then in one database transaction takes each
@@ -261,18 +327,35 @@ export async function placeOrder(
       // Counted as throttles count an address: an IPv6 address by its /64.
       const clientAddress = input.clientAddress ? addressGroup(input.clientAddress) : null;
       if (clientAddress) await lockCheckoutsOf(trx, quoted.merchantId, clientAddress);
-      if (!cod && (await unpaidOrdersFrom(trx, quoted.merchantId, clientAddress, input.deviceToken ?? null)) >= MAX_UNPAID_CHECKOUTS) {
-        throw new TakenMeanwhile({ non_field_errors: ["food_public.errors.too_many_unpaid"] }, { max: MAX_UNPAID_CHECKOUTS });
+      if (
+        !cod &&
+        (await unpaidOrdersFrom(trx, quoted.merchantId, clientAddress, input.deviceToken ?? null)) >=
+          MAX_UNPAID_CHECKOUTS
+      ) {
+        throw new TakenMeanwhile(
+          { non_field_errors: ["food_public.errors.too_many_unpaid"] },
+          { max: MAX_UNPAID_CHECKOUTS },
+        );
       }
       const asked = new Map<number, { quantity: number; index: number }>();
       for (const line of quote.lines) {
         const entry = asked.get(line.item.id);
-        asked.set(line.item.id, { quantity: (entry?.quantity ?? 0) + line.quantity, index: entry?.index ?? line.index });
+        asked.set(line.item.id, {
+          quantity: (entry?.quantity ?? 0) + line.quantity,
+          index: entry?.index ?? line.index,
+        });
       }
       for (const [itemId, { quantity, index }] of [...asked].sort(([a], [b]) => a - b)) {
         if (!(await takePortions(trx, itemId, quantity))) {
-          const left = await trx.selectFrom("food_items").select("quantity").where("id", "=", itemId).executeTakeFirst();
-          throw new TakenMeanwhile({ [`lines.${index}.quantity`]: [left?.quantity ? "food.errors.only_left" : "food.errors.sold_out"] }, { left: left?.quantity ?? 0 });
+          const left = await trx
+            .selectFrom("food_items")
+            .select("quantity")
+            .where("id", "=", itemId)
+            .executeTakeFirst();
+          throw new TakenMeanwhile(
+            { [`lines.${index}.quantity`]: [left?.quantity ? "food.errors.only_left" : "food.errors.sold_out"] },
+            { left: left?.quantity ?? 0 },
+          );
         }
       }
       if (quote.voucherId !== null) {
@@ -291,7 +374,10 @@ export async function placeOrder(
         customer_phone: quoted.phone,
         customer_first_name: request.customer_name,
         customer_last_name: null,
-        description: quote.lines.map((line) => `${line.quantity} × ${input.lang === "ar" ? line.item.name_ar : line.item.name_en}`).join(", ").slice(0, 1000),
+        description: quote.lines
+          .map((line) => `${line.quantity} × ${input.lang === "ar" ? line.item.name_ar : line.item.name_en}`)
+          .join(", ")
+          .slice(0, 1000),
         remarks: null,
         attachment_path: null,
         attachment_name: null,
@@ -362,23 +448,52 @@ export async function placeOrder(
           })),
         )
         .execute();
-      await recordAudit(trx, { merchantId: quoted.merchantId, actor: "customer", action: "food_order_placed", params: { orderId: order.id, number }, objectType: "food_order", objectId: order.id });
+      await recordAudit(trx, {
+        merchantId: quoted.merchantId,
+        actor: "customer",
+        action: "food_order_placed",
+        params: { orderId: order.id, number },
+        objectType: "food_order",
+        objectId: order.id,
+      });
       return { id: order.id, number, transactionId: transaction.id };
     });
   } catch (error) {
     if (error instanceof TakenMeanwhile) return { ok: false, errors: error.errors, params: error.params };
     throw error;
   }
-  const order = { id: placed.id, number: placed.number, total: toDecimalString(quote.total, quote.currency), total_minor: quote.total, currency_code: quote.currency };
+  const order = {
+    id: placed.id,
+    number: placed.number,
+    total: toDecimalString(quote.total, quote.currency),
+    total_minor: quote.total,
+    currency_code: quote.currency,
+  };
   if (cod) {
     // Cash on delivery: the platform's own gateway records it at once; the hook makes the order new.
-    const recorded = await startAttempt(db, { transactionId: placed.transactionId, gatewayCode: quoted.pgCodes[0], submissionToken: `order-${placed.number}`, lang: input.lang, addresses: input.addresses, plugins: ["food_ordering"] });
+    const recorded = await startAttempt(db, {
+      transactionId: placed.transactionId,
+      gatewayCode: quoted.pgCodes[0],
+      submissionToken: `order-${placed.number}`,
+      lang: input.lang,
+      addresses: input.addresses,
+      plugins: ["food_ordering"],
+    });
     if (!recorded.ok) {
       // Not recorded (the merchant paused, the method refused): the order ends now and gives back what it took.
-      await writeTransaction(db, (trx) => transitionTransaction(trx, placed.transactionId, "expired", { kind: "expired" }, { from: PAYABLE_STATES }));
+      await writeTransaction(db, (trx) =>
+        transitionTransaction(trx, placed.transactionId, "expired", { kind: "expired" }, { from: PAYABLE_STATES }),
+      );
       return { ok: false, errors: { gateway_code: [recorded.error] }, params: recorded.params ?? {} };
     }
     return { ok: true, order: { ...order, checkout_url: null, status: "new" } };
   }
-  return { ok: true, order: { ...order, checkout_url: payUrlOf(input.baseUrl, input.lang, placed.transactionId), status: "pending_payment" } };
+  return {
+    ok: true,
+    order: {
+      ...order,
+      checkout_url: payUrlOf(input.baseUrl, input.lang, placed.transactionId),
+      status: "pending_payment",
+    },
+  };
 }

@@ -9,7 +9,9 @@ export const KUWAIT = "Asia/Kuwait";
 export function isOpenAt(hours: readonly Interval[], at: DateTime): boolean {
   const local = at.setZone(KUWAIT);
   const time = local.toFormat("HH:mm");
-  return hours.some((interval) => interval.weekday === local.weekday && interval.opens <= time && time < interval.closes);
+  return hours.some(
+    (interval) => interval.weekday === local.weekday && interval.opens <= time && time < interval.closes,
+  );
 }
 
 /** "YYYY-MM-DDTHH:MM" in Kuwait time, or ISO with an offset; undefined when unreadable. */

@@ -6,7 +6,6 @@ import { nowIso } from "~/lib/clock.server";
 import { DISPLAY_ZONE } from "~/lib/format";
 import { DELIVERY_TYPES, ORDER_FILTER_NAMES, ORDER_PAGE_SIZES, ORDER_STATUSES } from "./order-filters";
 
-
 export type OrderFilters = {
   status?: FoodOrderStatus;
   delivery_type?: FoodDeliveryType;
@@ -16,7 +15,13 @@ export type OrderFilters = {
   q?: string;
 };
 
-export type OrderQuery = { filters: OrderFilters; page: number; pageSize: number; errors: Record<string, string>; raw: Record<string, string> };
+export type OrderQuery = {
+  filters: OrderFilters;
+  page: number;
+  pageSize: number;
+  errors: Record<string, string>;
+  raw: Record<string, string>;
+};
 
 const ID = /^\d{1,10}$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -43,14 +48,18 @@ export function parseOrderQuery(params: URLSearchParams): OrderQuery {
     else errors.status = "food_orders.errors.status";
   }
   if (raw.delivery_type) {
-    if ((DELIVERY_TYPES as readonly string[]).includes(raw.delivery_type)) filters.delivery_type = raw.delivery_type as FoodDeliveryType;
+    if ((DELIVERY_TYPES as readonly string[]).includes(raw.delivery_type))
+      filters.delivery_type = raw.delivery_type as FoodDeliveryType;
     else errors.delivery_type = "food_orders.errors.delivery_type";
   }
   if (raw.branch) {
     if (ID.test(raw.branch)) filters.branch = Number(raw.branch);
     else errors.branch = "food_orders.errors.branch";
   }
-  for (const [name, end] of [["created_after", false], ["created_before", true]] as const) {
+  for (const [name, end] of [
+    ["created_after", false],
+    ["created_before", true],
+  ] as const) {
     if (!raw[name]) continue;
     const instant = kuwaitDay(raw[name], end);
     if (instant) filters[name] = instant;
@@ -85,7 +94,9 @@ function filtered(db: DB, merchantId: number, filters: OrderFilters) {
       eb.or([
         eb("food_orders.number", "=", q.replace(/[\s-]/g, "").toUpperCase()),
         eb(sql<string>`lower(food_orders.customer_name)`, "like", sql<string>`${pattern} escape '\\'`),
-        ...(digits.length >= 3 ? [eb("food_orders.customer_phone", "like", sql<string>`${like(digits)} escape '\\'`)] : []),
+        ...(digits.length >= 3
+          ? [eb("food_orders.customer_phone", "like", sql<string>`${like(digits)} escape '\\'`)]
+          : []),
         ...(/^#?\d{1,10}$/.test(q) ? [eb("food_orders.id", "=", Number(q.replace("#", "")))] : []),
       ]),
     );
@@ -112,8 +123,13 @@ export type OrderListRow = {
 };
 
 /** The merchant's orders matching the filters, newest first, one page of them, and how many match. */
-export async function listOrders(db: DB, input: { merchantId: number; filters: OrderFilters; page: number; pageSize: number }) {
-  const [{ count }] = await filtered(db, input.merchantId, input.filters).select((eb) => eb.fn.countAll<number>().as("count")).execute();
+export async function listOrders(
+  db: DB,
+  input: { merchantId: number; filters: OrderFilters; page: number; pageSize: number },
+) {
+  const [{ count }] = await filtered(db, input.merchantId, input.filters)
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .execute();
   const rows = await filtered(db, input.merchantId, input.filters)
     .innerJoin("food_branches", "food_branches.id", "food_orders.branch_id")
     .select([
@@ -145,7 +161,12 @@ export async function listOrders(db: DB, input: { merchantId: number; filters: O
 
 /** The merchant's branches, for the list's filter. */
 export function listOrderBranches(db: DB, merchantId: number) {
-  return db.selectFrom("food_branches").select(["id", "name_en", "name_ar"]).where("merchant_id", "=", merchantId).orderBy("id").execute();
+  return db
+    .selectFrom("food_branches")
+    .select(["id", "name_en", "name_ar"])
+    .where("merchant_id", "=", merchantId)
+    .orderBy("id")
+    .execute();
 }
 
 /** Orders staff have not opened yet (the side menu's Orders badge); orders still waiting for their payment are not the kitchen's yet. */
@@ -162,11 +183,25 @@ export async function countUnseenOrders(db: DB, merchantId: number) {
 
 /** A user opened the order: it is no longer new to the merchant's staff. */
 export async function markOrderSeen(db: DB, merchantId: number, id: number) {
-  await db.updateTable("food_orders").set({ seen_at: nowIso() }).where("merchant_id", "=", merchantId).where("id", "=", id).where("seen_at", "is", null).execute();
+  await db
+    .updateTable("food_orders")
+    .set({ seen_at: nowIso() })
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", id)
+    .where("seen_at", "is", null)
+    .execute();
 }
 
 export type OrderAddOn = { id: number; name_en: string; name_ar: string; price: number };
-export type OrderOption = { group_id: number; group_en: string; group_ar: string; id: number; name_en: string; name_ar: string; price: number };
+export type OrderOption = {
+  group_id: number;
+  group_en: string;
+  group_ar: string;
+  id: number;
+  name_en: string;
+  name_ar: string;
+  price: number;
+};
 
 function parseJson<T>(value: string | null, fallback: T): T {
   if (!value) return fallback;
@@ -224,17 +259,43 @@ export async function orderDetails(db: DB, merchantId: number, id: number) {
   if (!order) return undefined;
   const lines = await db
     .selectFrom("food_order_lines")
-    .select(["id", "item_id", "category_id", "name_en", "name_ar", "size_en", "size_ar", "add_ons", "options", "special_instructions", "quantity", "unit_price", "line_total"])
+    .select([
+      "id",
+      "item_id",
+      "category_id",
+      "name_en",
+      "name_ar",
+      "size_en",
+      "size_ar",
+      "add_ons",
+      "options",
+      "special_instructions",
+      "quantity",
+      "unit_price",
+      "line_total",
+    ])
     .where("order_id", "=", order.id)
     .orderBy("id")
     .execute();
-  const voucher = order.voucher_id === null ? undefined : await db.selectFrom("food_vouchers").select("code").where("id", "=", order.voucher_id).where("merchant_id", "=", merchantId).executeTakeFirst();
+  const voucher =
+    order.voucher_id === null
+      ? undefined
+      : await db
+          .selectFrom("food_vouchers")
+          .select("code")
+          .where("id", "=", order.voucher_id)
+          .where("merchant_id", "=", merchantId)
+          .executeTakeFirst();
   return {
     ...order,
     voucher_code: voucher?.code ?? null,
     address: parseJson<Record<string, unknown> | null>(order.address, null),
     map_url: order.lat !== null && order.lng !== null ? mapLink(order.lat, order.lng) : null,
-    lines: lines.map((line) => ({ ...line, add_ons: parseJson<OrderAddOn[]>(line.add_ons, []), options: parseJson<OrderOption[]>(line.options, []) })),
+    lines: lines.map((line) => ({
+      ...line,
+      add_ons: parseJson<OrderAddOn[]>(line.add_ons, []),
+      options: parseJson<OrderOption[]>(line.options, []),
+    })),
   };
 }
 

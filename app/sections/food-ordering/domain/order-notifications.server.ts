@@ -32,16 +32,37 @@ export async function notifyOrderCreated(trx: DB, order: { id: number; merchant_
     .where("is_active", "=", 1)
     .where("kind", "=", "person")
     .execute();
-  await createNotifications(trx, { merchantId: order.merchant_id, userIds: users.map((user) => user.id), kind: "order_created", lang: "en", link: orderPath("en", order.id) });
+  await createNotifications(trx, {
+    merchantId: order.merchant_id,
+    userIds: users.map((user) => user.id),
+    kind: "order_created",
+    lang: "en",
+    link: orderPath("en", order.id),
+  });
   // Everyone who sees orders has the Orders badge and the list brought up to date, opted in or not.
-  await publishLive(trx, { merchantId: order.merchant_id, permission: "view_order", type: "orders_changed", data: { order_id: order.id } });
+  await publishLive(trx, {
+    merchantId: order.merchant_id,
+    permission: "view_order",
+    type: "orders_changed",
+    data: { order_id: order.id },
+  });
 }
 
 /** The customer's order confirmation, in the order's language, with the link to follow it; none without an e-mail address. */
 export async function queueOrderMail(trx: DB, order: { id: number; merchant_id: number }) {
   const row = await trx
     .selectFrom("food_orders")
-    .select(["id", "number", "customer_name", "customer_email", "delivery_type", "total", "currency_code", "scheduled_for", "lang"])
+    .select([
+      "id",
+      "number",
+      "customer_name",
+      "customer_email",
+      "delivery_type",
+      "total",
+      "currency_code",
+      "scheduled_for",
+      "lang",
+    ])
     .where("id", "=", order.id)
     .where("merchant_id", "=", order.merchant_id)
     .executeTakeFirst();
@@ -57,7 +78,11 @@ export async function queueOrderMail(trx: DB, order: { id: number; merchant_id: 
     to: row.customer_email,
     template: ORDER_MAIL,
     lang: row.lang,
-    params: { name: row.customer_name || null, number: row.number, link: `${base}${confirmationPath(row.lang, row.number)}` },
+    params: {
+      name: row.customer_name || null,
+      number: row.number,
+      link: `${base}${confirmationPath(row.lang, row.number)}`,
+    },
     rows,
   });
 }

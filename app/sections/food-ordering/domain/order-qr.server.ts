@@ -8,7 +8,9 @@ const QR_PREFIX = "FOOD1";
 async function signatureOf(db: DB, orderId: number) {
   const secret = await getAppSecret(db);
   // 96 bits of an HMAC: a forged code must guess them.
-  return Buffer.from(hmacSha256(`food-order:${secret}`, String(orderId)), "hex").subarray(0, 12).toString("base64url");
+  return Buffer.from(hmacSha256(`food-order:${secret}`, String(orderId)), "hex")
+    .subarray(0, 12)
+    .toString("base64url");
 }
 
 /** What an order's QR code holds: its id and a signature only the platform can make. */
@@ -31,10 +33,21 @@ export type ScanPermission = { has_permission: boolean; order_id: number | null 
  * holds scan_order and the order is their merchant's. A forged code, or another merchant's order,
  * answers no order at all.
  */
-export async function scanPermission(db: DB, user: Actor & { merchantId: number }, code: string): Promise<ScanPermission> {
+export async function scanPermission(
+  db: DB,
+  user: Actor & { merchantId: number },
+  code: string,
+): Promise<ScanPermission> {
   const orderId = await readOrderCode(db, code);
   if (orderId === null) return { has_permission: false, order_id: null };
-  const order = await db.selectFrom("food_orders").select("id").where("id", "=", orderId).where("merchant_id", "=", user.merchantId).executeTakeFirst();
+  const order = await db
+    .selectFrom("food_orders")
+    .select("id")
+    .where("id", "=", orderId)
+    .where("merchant_id", "=", user.merchantId)
+    .executeTakeFirst();
   if (!order) return { has_permission: false, order_id: null };
-  return can(user, "scan_order") ? { has_permission: true, order_id: order.id } : { has_permission: false, order_id: null };
+  return can(user, "scan_order")
+    ? { has_permission: true, order_id: order.id }
+    : { has_permission: false, order_id: null };
 }

@@ -35,9 +35,18 @@ export const CANCELABLE: readonly FoodOrderStatus[] = ["pending_payment", "new",
  * returns them.
  */
 async function releaseOrder(trx: DB, orderId: number) {
-  const cleared = await trx.updateTable("food_orders").set({ holds_stock: 0, updated_at: nowIso() }).where("id", "=", orderId).where("holds_stock", "=", 1).executeTakeFirst();
+  const cleared = await trx
+    .updateTable("food_orders")
+    .set({ holds_stock: 0, updated_at: nowIso() })
+    .where("id", "=", orderId)
+    .where("holds_stock", "=", 1)
+    .executeTakeFirst();
   if (Number(cleared.numUpdatedRows) !== 1) return false;
-  const lines = await trx.selectFrom("food_order_lines").select(["item_id", "quantity"]).where("order_id", "=", orderId).execute();
+  const lines = await trx
+    .selectFrom("food_order_lines")
+    .select(["item_id", "quantity"])
+    .where("order_id", "=", orderId)
+    .execute();
   const byItem = new Map<number, number>();
   for (const line of lines) byItem.set(line.item_id, (byItem.get(line.item_id) ?? 0) + line.quantity);
   for (const [itemId, quantity] of [...byItem].sort(([a], [b]) => a - b)) {
@@ -48,9 +57,18 @@ async function releaseOrder(trx: DB, orderId: number) {
       .where("quantity", "is not", null)
       .execute();
   }
-  const order = await trx.selectFrom("food_orders").select("voucher_id").where("id", "=", orderId).executeTakeFirstOrThrow();
+  const order = await trx
+    .selectFrom("food_orders")
+    .select("voucher_id")
+    .where("id", "=", orderId)
+    .executeTakeFirstOrThrow();
   if (order.voucher_id !== null) {
-    await trx.updateTable("food_vouchers").set((eb) => ({ used: eb("used", "-", 1) })).where("id", "=", order.voucher_id).where("used", ">", 0).execute();
+    await trx
+      .updateTable("food_vouchers")
+      .set((eb) => ({ used: eb("used", "-", 1) }))
+      .where("id", "=", order.voucher_id)
+      .where("used", ">", 0)
+      .execute();
   }
   return true;
 }
@@ -60,13 +78,22 @@ async function releaseOrder(trx: DB, orderId: number) {
  * back), all or none: what was taken before one of them ran out is put back at once.
  */
 async function retakeOrder(trx: DB, orderId: number) {
-  const lines = await trx.selectFrom("food_order_lines").select(["item_id", "quantity"]).where("order_id", "=", orderId).execute();
+  const lines = await trx
+    .selectFrom("food_order_lines")
+    .select(["item_id", "quantity"])
+    .where("order_id", "=", orderId)
+    .execute();
   const byItem = new Map<number, number>();
   for (const line of lines) byItem.set(line.item_id, (byItem.get(line.item_id) ?? 0) + line.quantity);
   const taken: [number, number][] = [];
   const putBack = async () => {
     for (const [itemId, quantity] of taken) {
-      await trx.updateTable("food_items").set((eb) => ({ quantity: eb("quantity", "+", quantity) })).where("id", "=", itemId).where("quantity", "is not", null).execute();
+      await trx
+        .updateTable("food_items")
+        .set((eb) => ({ quantity: eb("quantity", "+", quantity) }))
+        .where("id", "=", itemId)
+        .where("quantity", "is not", null)
+        .execute();
     }
   };
   for (const [itemId, quantity] of [...byItem].sort(([a], [b]) => a - b)) {
@@ -84,7 +111,11 @@ async function retakeOrder(trx: DB, orderId: number) {
     }
     taken.push([itemId, quantity]);
   }
-  const order = await trx.selectFrom("food_orders").select("voucher_id").where("id", "=", orderId).executeTakeFirstOrThrow();
+  const order = await trx
+    .selectFrom("food_orders")
+    .select("voucher_id")
+    .where("id", "=", orderId)
+    .executeTakeFirstOrThrow();
   if (order.voucher_id !== null) {
     const used = await trx
       .updateTable("food_vouchers")
@@ -118,19 +149,38 @@ export function onOrderPlaced(listener: OrderListener) {
  * stays canceled and the audit log asks staff to refund it (it must not throw for a payment).
  */
 export async function onOrderTransition(trx: DB, change: TransitionEvent) {
-  const order = await trx.selectFrom("food_orders").select(["id", "merchant_id", "status", "holds_stock"]).where("transaction_id", "=", change.transaction.id).executeTakeFirst();
+  const order = await trx
+    .selectFrom("food_orders")
+    .select(["id", "merchant_id", "status", "holds_stock"])
+    .where("transaction_id", "=", change.transaction.id)
+    .executeTakeFirst();
   if (!order) return;
   const { to, cause } = change;
   if (cause.kind === "payment" && (to === "paid" || to === "authorized" || to === "cod")) {
     if (order.status === "pending_payment") {
-      await trx.updateTable("food_orders").set({ status: "new", updated_at: nowIso() }).where("id", "=", order.id).where("status", "=", "pending_payment").execute();
+      await trx
+        .updateTable("food_orders")
+        .set({ status: "new", updated_at: nowIso() })
+        .where("id", "=", order.id)
+        .where("status", "=", "pending_payment")
+        .execute();
       for (const listener of placedListeners) await listener(trx, order);
       return;
     }
     if (order.status === "canceled") {
-      const staffCanceled = await trx.selectFrom("audit_log").select("id").where("object_type", "=", "food_order").where("object_id", "=", String(order.id)).where("action", "=", "food_order_canceled").executeTakeFirst();
+      const staffCanceled = await trx
+        .selectFrom("audit_log")
+        .select("id")
+        .where("object_type", "=", "food_order")
+        .where("object_id", "=", String(order.id))
+        .where("action", "=", "food_order_canceled")
+        .executeTakeFirst();
       if (!staffCanceled && (await retakeOrder(trx, order.id))) {
-        await trx.updateTable("food_orders").set({ status: "new", updated_at: nowIso() }).where("id", "=", order.id).execute();
+        await trx
+          .updateTable("food_orders")
+          .set({ status: "new", updated_at: nowIso() })
+          .where("id", "=", order.id)
+          .execute();
         for (const listener of placedListeners) await listener(trx, order);
         return;
       }
@@ -147,14 +197,24 @@ export async function onOrderTransition(trx: DB, change: TransitionEvent) {
   }
   const ended = to === "expired" || to === "canceled" || to === "failed" || to === "invalid";
   if (ended && order.status === "pending_payment") {
-    await trx.updateTable("food_orders").set({ status: "canceled", updated_at: nowIso() }).where("id", "=", order.id).where("status", "=", "pending_payment").execute();
+    await trx
+      .updateTable("food_orders")
+      .set({ status: "canceled", updated_at: nowIso() })
+      .where("id", "=", order.id)
+      .where("status", "=", "pending_payment")
+      .execute();
     await releaseOrder(trx, order.id);
     return;
   }
   // The whole payment given back (a refund or void from the transactions workspace): an order not yet
   // handed over is canceled, so the kitchen does not cook an order nobody pays for.
   if ((to === "refunded" || to === "voided") && CANCELABLE.includes(order.status)) {
-    await trx.updateTable("food_orders").set({ status: "canceled", updated_at: nowIso() }).where("id", "=", order.id).where("status", "=", order.status).execute();
+    await trx
+      .updateTable("food_orders")
+      .set({ status: "canceled", updated_at: nowIso() })
+      .where("id", "=", order.id)
+      .where("status", "=", order.status)
+      .execute();
     await releaseOrder(trx, order.id);
   }
 }
@@ -170,7 +230,9 @@ export async function expireUnpaidOrders(db: DB) {
     .limit(500)
     .execute();
   for (const order of due) {
-    await writeTransaction(db, (trx) => transitionTransaction(trx, order.transaction_id!, "expired", { kind: "expired" }, { from: PAYABLE_STATES }));
+    await writeTransaction(db, (trx) =>
+      transitionTransaction(trx, order.transaction_id!, "expired", { kind: "expired" }, { from: PAYABLE_STATES }),
+    );
   }
   const unstarted = await db
     .selectFrom("food_orders")
@@ -183,7 +245,8 @@ export async function expireUnpaidOrders(db: DB) {
     .orderBy("id")
     .limit(500)
     .execute();
-  for (const order of unstarted) await writeTransaction(db, (trx) => expireUnstartedPayment(trx, order.transaction_id!));
+  for (const order of unstarted)
+    await writeTransaction(db, (trx) => expireUnstartedPayment(trx, order.transaction_id!));
   return due.length + unstarted.length;
 }
 
@@ -191,12 +254,18 @@ export async function expireUnpaidOrders(db: DB) {
  * Portions of each dish sold (orders paid or cash on delivery, not canceled) and held (unpaid orders
  * still taking them), by dish id: the menu page shows them beside what is left.
  */
-export async function soldAndHeldPortions(db: DB, merchantId: number): Promise<Map<number, { sold: number; held: number }>> {
+export async function soldAndHeldPortions(
+  db: DB,
+  merchantId: number,
+): Promise<Map<number, { sold: number; held: number }>> {
   const lines = () =>
     db
       .selectFrom("food_order_lines")
       .innerJoin("food_orders", "food_orders.id", "food_order_lines.order_id")
-      .select(["food_order_lines.item_id", (eb) => eb.fn.sum<number | string>("food_order_lines.quantity").as("portions")])
+      .select([
+        "food_order_lines.item_id",
+        (eb) => eb.fn.sum<number | string>("food_order_lines.quantity").as("portions"),
+      ])
       .where("food_orders.merchant_id", "=", merchantId)
       .groupBy("food_order_lines.item_id");
   const [sold, held] = await Promise.all([
@@ -216,7 +285,8 @@ async function lockOrder(trx: DB, merchantId: number, id: number) {
   return query.executeTakeFirst();
 }
 
-export type StatusOutcome = { ok: true; status: FoodOrderStatus; refunds?: OperationOutcome[] } | { ok: false; code: string };
+export type StatusOutcome =
+  { ok: true; status: FoodOrderStatus; refunds?: OperationOutcome[] } | { ok: false; code: string };
 
 /**
  * Staff move an order along the kitchen's workflow (ORDER_FLOW), or cancel it (cancelOrder). A
@@ -231,10 +301,24 @@ export async function changeOrderStatus(
     const order = await lockOrder(trx, input.merchantId, input.id);
     if (!order) return { ok: false, code: "api.not_found" };
     if (!ORDER_FLOW[order.status].includes(input.status)) return { ok: false, code: "food.errors.status_not_allowed" };
-    if (input.status === "out_for_delivery" && order.delivery_type !== "delivery") return { ok: false, code: "food.errors.status_not_allowed" };
-    if (input.status === "picked_up" && order.delivery_type === "delivery") return { ok: false, code: "food.errors.status_not_allowed" };
-    await trx.updateTable("food_orders").set({ status: input.status, updated_at: nowIso() }).where("id", "=", order.id).where("status", "=", order.status).execute();
-    await recordAudit(trx, { merchantId: input.merchantId, actor: { id: input.actor.id, username: input.actor.username }, action: "food_order_status", params: { orderId: order.id, status: input.status }, objectType: "food_order", objectId: order.id });
+    if (input.status === "out_for_delivery" && order.delivery_type !== "delivery")
+      return { ok: false, code: "food.errors.status_not_allowed" };
+    if (input.status === "picked_up" && order.delivery_type === "delivery")
+      return { ok: false, code: "food.errors.status_not_allowed" };
+    await trx
+      .updateTable("food_orders")
+      .set({ status: input.status, updated_at: nowIso() })
+      .where("id", "=", order.id)
+      .where("status", "=", order.status)
+      .execute();
+    await recordAudit(trx, {
+      merchantId: input.merchantId,
+      actor: { id: input.actor.id, username: input.actor.username },
+      action: "food_order_status",
+      params: { orderId: order.id, status: input.status },
+      objectType: "food_order",
+      objectId: order.id,
+    });
     return { ok: true, status: input.status };
   });
 }
@@ -245,30 +329,71 @@ export async function changeOrderStatus(
  * the portions back; then, under the order's lock, the order is canceled and anything still held is
  * given back; a paid order is then refunded (an authorization voided) through the usual operations.
  */
-export async function cancelOrder(db: DB, input: { merchantId: number; actor: Actor; id: number; addresses: PlatformAddresses }): Promise<StatusOutcome> {
+export async function cancelOrder(
+  db: DB,
+  input: { merchantId: number; actor: Actor; id: number; addresses: PlatformAddresses },
+): Promise<StatusOutcome> {
   const done = await writeTransaction(db, async (trx) => {
-    const seen = await trx.selectFrom("food_orders").select(["id", "status", "transaction_id"]).where("merchant_id", "=", input.merchantId).where("id", "=", input.id).executeTakeFirst();
+    const seen = await trx
+      .selectFrom("food_orders")
+      .select(["id", "status", "transaction_id"])
+      .where("merchant_id", "=", input.merchantId)
+      .where("id", "=", input.id)
+      .executeTakeFirst();
     if (!seen) return { ok: false as const, code: "api.not_found" };
     if (!CANCELABLE.includes(seen.status)) return { ok: false as const, code: "food.errors.status_not_allowed" };
     const staff = { id: input.actor.id, username: input.actor.username };
     // Noted first: a payment completing after this cancel does not bring the order back.
-    await recordAudit(trx, { merchantId: input.merchantId, actor: staff, action: "food_order_canceled", params: { orderId: seen.id }, objectType: "food_order", objectId: seen.id });
+    await recordAudit(trx, {
+      merchantId: input.merchantId,
+      actor: staff,
+      action: "food_order_canceled",
+      params: { orderId: seen.id },
+      objectType: "food_order",
+      objectId: seen.id,
+    });
     let refund: { transactionId: string; kind: "refund" | "void" } | null = null;
     if (seen.transaction_id) {
-      const moved = await transitionTransaction(trx, seen.transaction_id, "canceled", { kind: "canceled", actor: staff }, { from: PAYABLE_STATES });
+      const moved = await transitionTransaction(
+        trx,
+        seen.transaction_id,
+        "canceled",
+        { kind: "canceled", actor: staff },
+        { from: PAYABLE_STATES },
+      );
       if (!moved.ok) {
-        const transaction = await trx.selectFrom("transactions").select("state").where("id", "=", seen.transaction_id).executeTakeFirstOrThrow();
-        if (transaction.state === "paid" || transaction.state === "authorized") refund = { transactionId: seen.transaction_id, kind: transaction.state === "authorized" ? "void" : "refund" };
+        const transaction = await trx
+          .selectFrom("transactions")
+          .select("state")
+          .where("id", "=", seen.transaction_id)
+          .executeTakeFirstOrThrow();
+        if (transaction.state === "paid" || transaction.state === "authorized")
+          refund = { transactionId: seen.transaction_id, kind: transaction.state === "authorized" ? "void" : "refund" };
       }
     }
     const order = await lockOrder(trx, input.merchantId, input.id);
-    if (!order || (order.status !== "canceled" && !CANCELABLE.includes(order.status))) return { ok: false as const, code: "food.errors.status_not_allowed" };
-    await trx.updateTable("food_orders").set({ status: "canceled", updated_at: nowIso() }).where("id", "=", order.id).execute();
+    if (!order || (order.status !== "canceled" && !CANCELABLE.includes(order.status)))
+      return { ok: false as const, code: "food.errors.status_not_allowed" };
+    await trx
+      .updateTable("food_orders")
+      .set({ status: "canceled", updated_at: nowIso() })
+      .where("id", "=", order.id)
+      .execute();
     await releaseOrder(trx, order.id);
     return { ok: true as const, refund };
   });
   if (!done.ok) return done;
   const refunds: OperationOutcome[] = [];
-  if (done.refund) refunds.push(await requestOperation(db, { merchantId: input.merchantId, actor: input.actor, transactionId: done.refund.transactionId, kind: done.refund.kind, addresses: input.addresses, reason: `order ${input.id} canceled` }));
+  if (done.refund)
+    refunds.push(
+      await requestOperation(db, {
+        merchantId: input.merchantId,
+        actor: input.actor,
+        transactionId: done.refund.transactionId,
+        kind: done.refund.kind,
+        addresses: input.addresses,
+        reason: `order ${input.id} canceled`,
+      }),
+    );
   return { ok: true, status: "canceled", refunds };
 }

@@ -20,11 +20,23 @@ export type MenuItem = {
   is_catering: number;
   sizes: { id: number; name_en: string; name_ar: string; price: number }[];
   add_ons: { id: number; name_en: string; name_ar: string; price: number }[];
-  groups: { id: number; name_en: string; name_ar: string; min_choices: number; max_choices: number; choices: { id: number; name_en: string; name_ar: string; price: number }[] }[];
+  groups: {
+    id: number;
+    name_en: string;
+    name_ar: string;
+    min_choices: number;
+    max_choices: number;
+    choices: { id: number; name_en: string; name_ar: string; price: number }[];
+  }[];
 };
 
 /** The merchant's items by id, with everything a line may choose. */
-export async function loadMenuItems(db: DB, merchantId: number, ids: readonly number[], options: { sizesOnly?: boolean } = {}): Promise<Map<number, MenuItem>> {
+export async function loadMenuItems(
+  db: DB,
+  merchantId: number,
+  ids: readonly number[],
+  options: { sizesOnly?: boolean } = {},
+): Promise<Map<number, MenuItem>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
   const items = await db
@@ -50,12 +62,44 @@ export async function loadMenuItems(db: DB, merchantId: number, ids: readonly nu
   const itemIds = items.map((item) => item.id);
   // A listing (the menu page) needs the sizes' prices only; a line or a dish's page needs everything.
   const [sizes, addOns, groups] = await Promise.all([
-    db.selectFrom("food_item_sizes").select(["id", "item_id", "name_en", "name_ar", "price"]).where("item_id", "in", itemIds).orderBy("position").orderBy("id").execute(),
-    options.sizesOnly ? [] : db.selectFrom("food_item_addons").select(["id", "item_id", "name_en", "name_ar", "price"]).where("item_id", "in", itemIds).orderBy("position").orderBy("id").execute(),
-    options.sizesOnly ? [] : db.selectFrom("food_option_groups").select(["id", "item_id", "name_en", "name_ar", "min_choices", "max_choices"]).where("item_id", "in", itemIds).orderBy("position").orderBy("id").execute(),
+    db
+      .selectFrom("food_item_sizes")
+      .select(["id", "item_id", "name_en", "name_ar", "price"])
+      .where("item_id", "in", itemIds)
+      .orderBy("position")
+      .orderBy("id")
+      .execute(),
+    options.sizesOnly
+      ? []
+      : db
+          .selectFrom("food_item_addons")
+          .select(["id", "item_id", "name_en", "name_ar", "price"])
+          .where("item_id", "in", itemIds)
+          .orderBy("position")
+          .orderBy("id")
+          .execute(),
+    options.sizesOnly
+      ? []
+      : db
+          .selectFrom("food_option_groups")
+          .select(["id", "item_id", "name_en", "name_ar", "min_choices", "max_choices"])
+          .where("item_id", "in", itemIds)
+          .orderBy("position")
+          .orderBy("id")
+          .execute(),
   ]);
   const choices = groups.length
-    ? await db.selectFrom("food_option_choices").select(["id", "group_id", "name_en", "name_ar", "price"]).where("group_id", "in", groups.map((group) => group.id)).orderBy("position").orderBy("id").execute()
+    ? await db
+        .selectFrom("food_option_choices")
+        .select(["id", "group_id", "name_en", "name_ar", "price"])
+        .where(
+          "group_id",
+          "in",
+          groups.map((group) => group.id),
+        )
+        .orderBy("position")
+        .orderBy("id")
+        .execute()
     : [];
   const byItem = new Map<number, MenuItem>();
   for (const item of items) {
@@ -77,7 +121,15 @@ export type PricedLine = {
   categoryId: number;
   size: MenuItem["sizes"][number] | null;
   addOns: MenuItem["add_ons"];
-  options: { group_id: number; group_en: string; group_ar: string; id: number; name_en: string; name_ar: string; price: number }[];
+  options: {
+    group_id: number;
+    group_en: string;
+    group_ar: string;
+    id: number;
+    name_en: string;
+    name_ar: string;
+    price: number;
+  }[];
   specialInstructions: string;
   quantity: number;
   unitPrice: number;
@@ -94,7 +146,12 @@ export function itemPrice(item: Pick<MenuItem, "price" | "discounted_price">) {
  * item's, plus its add-ons and chosen options, times the quantity. Errors are keyed by the line's
  * place (`lines.2.size`).
  */
-export function priceLine(item: MenuItem | undefined, line: CheckoutLineInput, index: number, errors: FieldErrors): PricedLine | null {
+export function priceLine(
+  item: MenuItem | undefined,
+  line: CheckoutLineInput,
+  index: number,
+  errors: FieldErrors,
+): PricedLine | null {
   const key = (field: string) => `lines.${index}.${field}`;
   if (!item) {
     errors[key("menu_item")] = ["food.errors.menu_item"];
@@ -147,10 +204,14 @@ export function priceLine(item: MenuItem | undefined, line: CheckoutLineInput, i
       ok = false;
       continue;
     }
-    for (const choice of found) options.push({ group_id: group.id, group_en: group.name_en, group_ar: group.name_ar, ...choice! });
+    for (const choice of found)
+      options.push({ group_id: group.id, group_en: group.name_en, group_ar: group.name_ar, ...choice! });
   }
   if (!ok) return null;
-  const unitPrice = (size ? size.price : itemPrice(item)) + addOns.reduce((sum, addOn) => sum + addOn!.price, 0) + options.reduce((sum, option) => sum + option.price, 0);
+  const unitPrice =
+    (size ? size.price : itemPrice(item)) +
+    addOns.reduce((sum, addOn) => sum + addOn!.price, 0) +
+    options.reduce((sum, option) => sum + option.price, 0);
   return {
     index,
     item,
@@ -165,11 +226,24 @@ export function priceLine(item: MenuItem | undefined, line: CheckoutLineInput, i
   };
 }
 
-export type VoucherRow = { id: number; code: string; discount_type: "percentage" | "fixed"; amount: number; valid_from: string | null; valid_to: string | null; min_total: number; max_uses: number | null; max_uses_per_customer: number | null; used: number; is_active: number };
+export type VoucherRow = {
+  id: number;
+  code: string;
+  discount_type: "percentage" | "fixed";
+  amount: number;
+  valid_from: string | null;
+  valid_to: string | null;
+  min_total: number;
+  max_uses: number | null;
+  max_uses_per_customer: number | null;
+  used: number;
+  is_active: number;
+};
 
 /** A voucher's discount on a subtotal: a percentage (basis points, half up) or a fixed amount, never more than the subtotal. */
 export function voucherDiscount(voucher: Pick<VoucherRow, "discount_type" | "amount">, subtotal: number) {
-  const off = voucher.discount_type === "percentage" ? Math.floor((subtotal * voucher.amount + 5000) / 10000) : voucher.amount;
+  const off =
+    voucher.discount_type === "percentage" ? Math.floor((subtotal * voucher.amount + 5000) / 10000) : voucher.amount;
   return Math.max(0, Math.min(subtotal, off));
 }
 
@@ -177,7 +251,19 @@ export function voucherDiscount(voucher: Pick<VoucherRow, "discount_type" | "amo
 export function findVoucher(db: DB, merchantId: number, code: string) {
   return db
     .selectFrom("food_vouchers")
-    .select(["id", "code", "discount_type", "amount", "valid_from", "valid_to", "min_total", "max_uses", "max_uses_per_customer", "used", "is_active"])
+    .select([
+      "id",
+      "code",
+      "discount_type",
+      "amount",
+      "valid_from",
+      "valid_to",
+      "min_total",
+      "max_uses",
+      "max_uses_per_customer",
+      "used",
+      "is_active",
+    ])
     .where("merchant_id", "=", merchantId)
     .where("code_lc", "=", code.trim().toLowerCase())
     .executeTakeFirst();
@@ -199,27 +285,50 @@ export async function customerUses(db: DB, voucherId: number, customerKey: strin
  * Whether a voucher applies now to this subtotal and customer: active, within its dates, above its
  * minimum, with uses left in all and for the customer. The reason is a translation key.
  */
-export async function checkVoucher(db: DB, voucher: VoucherRow | undefined, subtotal: number, customerKey: string | null): Promise<{ ok: true } | { ok: false; code: string; params?: TextParams }> {
+export async function checkVoucher(
+  db: DB,
+  voucher: VoucherRow | undefined,
+  subtotal: number,
+  customerKey: string | null,
+): Promise<{ ok: true } | { ok: false; code: string; params?: TextParams }> {
   if (!voucher || !voucher.is_active) return { ok: false, code: "food.errors.voucher_unknown" };
   const at = nowIso();
   if (voucher.valid_from && at < voucher.valid_from) return { ok: false, code: "food.errors.voucher_not_yet" };
   if (voucher.valid_to && at > voucher.valid_to) return { ok: false, code: "food.errors.voucher_expired" };
-  if (subtotal < voucher.min_total) return { ok: false, code: "food.errors.voucher_minimum", params: { minimum: voucher.min_total } };
-  if (voucher.max_uses !== null && voucher.used >= voucher.max_uses) return { ok: false, code: "food.errors.voucher_used_up" };
-  if (customerKey && voucher.max_uses_per_customer !== null && (await customerUses(db, voucher.id, customerKey)) >= voucher.max_uses_per_customer) {
+  if (subtotal < voucher.min_total)
+    return { ok: false, code: "food.errors.voucher_minimum", params: { minimum: voucher.min_total } };
+  if (voucher.max_uses !== null && voucher.used >= voucher.max_uses)
+    return { ok: false, code: "food.errors.voucher_used_up" };
+  if (
+    customerKey &&
+    voucher.max_uses_per_customer !== null &&
+    (await customerUses(db, voucher.id, customerKey)) >= voucher.max_uses_per_customer
+  ) {
     return { ok: false, code: "food.errors.voucher_customer_used" };
   }
   return { ok: true };
 }
 
 /** Catering: each catering category's plates against its minimum, and its service charge once. Errors name the category. */
-export async function cateringCharges(db: DB, lines: readonly PricedLine[], deliveryType: FoodDeliveryType, errors: FieldErrors, params: TextParams) {
+export async function cateringCharges(
+  db: DB,
+  lines: readonly PricedLine[],
+  deliveryType: FoodDeliveryType,
+  errors: FieldErrors,
+  params: TextParams,
+) {
   const categoryIds = [...new Set(lines.map((line) => line.categoryId))];
   if (categoryIds.length === 0) return 0;
-  const categories = await db.selectFrom("food_categories").select(["id", "name_en", "name_ar", "is_catering", "min_plates", "service_charge"]).where("id", "in", categoryIds).execute();
+  const categories = await db
+    .selectFrom("food_categories")
+    .select(["id", "name_en", "name_ar", "is_catering", "min_plates", "service_charge"])
+    .where("id", "in", categoryIds)
+    .execute();
   let service = 0;
   for (const category of categories) {
-    const plates = lines.filter((line) => line.categoryId === category.id).reduce((sum, line) => sum + line.quantity, 0);
+    const plates = lines
+      .filter((line) => line.categoryId === category.id)
+      .reduce((sum, line) => sum + line.quantity, 0);
     if (deliveryType === "catering") {
       if (!category.is_catering) {
         errors.lines = ["food.errors.not_catering"];

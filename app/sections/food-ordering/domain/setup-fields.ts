@@ -8,7 +8,8 @@ export const coordinate = (limit: number) =>
     .union([z.number(), z.string().trim(), z.null()])
     .transform((value, context) => {
       if (value === null || value === "") return null;
-      const number = typeof value === "number" ? value : /^-?\d{1,3}(\.\d{1,10})?$/.test(value) ? Number(value) : Number.NaN;
+      const number =
+        typeof value === "number" ? value : /^-?\d{1,3}(\.\d{1,10})?$/.test(value) ? Number(value) : Number.NaN;
       if (Number.isFinite(number) && Math.abs(number) <= limit) return number;
       context.addIssue({ code: "custom", message: "food_setup.errors.coordinate" });
       return z.NEVER;
@@ -40,7 +41,8 @@ export function addError(errors: SetupErrors, field: string, code: string, param
 /** Zod's issues by field as the API names them. */
 export function issuesByField(issues: readonly { path: readonly PropertyKey[]; message: string }[]): SetupErrors {
   const errors: SetupErrors = {};
-  for (const issue of issues) addError(errors, issue.path.length ? issue.path.map(String).join(".") : "non_field_errors", issue.message);
+  for (const issue of issues)
+    addError(errors, issue.path.length ? issue.path.map(String).join(".") : "non_field_errors", issue.message);
   return errors;
 }
 

@@ -11,7 +11,8 @@ import { getDbFrom } from "~/web/request-context.server";
 export async function requireBulkCreateApi(request: Request, context: Readonly<RouterContextProvider>) {
   const { user: person } = await requireApiUser(request, context, { apiKey: true });
   const db = getDbFrom(context);
-  if (!hasFeature(await loadAvailableSections(db, person.merchantId), "food_ordering", "product_bulk_create")) throw apiDetail(request, "api.not_found", 404);
+  if (!hasFeature(await loadAvailableSections(db, person.merchantId), "food_ordering", "product_bulk_create"))
+    throw apiDetail(request, "api.not_found", 404);
   const user = userInSetup(person, "menu");
   if (!user) throw apiDetail(request, "api.not_found", 404);
   requireApiPermission(request, user, "change_order");

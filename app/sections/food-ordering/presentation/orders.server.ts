@@ -24,10 +24,16 @@ type Context = Readonly<RouterContextProvider>;
  * The bearer (or Api-Key) user of the orders API with a permission; a merchant without the
  * section's feature answers 404, as if it did not exist.
  */
-export async function requireOrdersApi(request: Request, context: Context, permission: "view_order" | "change_order" | "scan_order", feature: "orders" | "fulfillment" = "orders") {
+export async function requireOrdersApi(
+  request: Request,
+  context: Context,
+  permission: "view_order" | "change_order" | "scan_order",
+  feature: "orders" | "fulfillment" = "orders",
+) {
   const { user: person } = await requireApiUser(request, context, { apiKey: true });
   const db = getDbFrom(context);
-  if (!hasFeature(await loadAvailableSections(db, person.merchantId), "food_ordering", feature)) throw apiDetail(request, "api.not_found", 404);
+  if (!hasFeature(await loadAvailableSections(db, person.merchantId), "food_ordering", feature))
+    throw apiDetail(request, "api.not_found", 404);
   const user = userOnPlugin(person, "food_ordering");
   if (!user) throw apiDetail(request, "api.not_found", 404);
   requireApiPermission(request, user, permission);
@@ -42,7 +48,13 @@ export function orderIdOf(value: unknown) {
 
 /** The states staff may move an order to from where it is (the workflow's next steps that fit its delivery type). */
 export function nextStatuses(order: { status: FoodOrderStatus; delivery_type: string }): FoodOrderStatus[] {
-  return ORDER_FLOW[order.status].filter((status) => (status === "out_for_delivery" ? order.delivery_type === "delivery" : status === "picked_up" ? order.delivery_type !== "delivery" : true));
+  return ORDER_FLOW[order.status].filter((status) =>
+    status === "out_for_delivery"
+      ? order.delivery_type === "delivery"
+      : status === "picked_up"
+        ? order.delivery_type !== "delivery"
+        : true,
+  );
 }
 
 export function canCancel(order: { status: FoodOrderStatus }) {
@@ -95,8 +107,16 @@ export function serializeOrder(order: OrderDetails, lang: Language) {
       category_id: line.category_id,
       name: lang === "ar" ? line.name_ar : line.name_en,
       size: lang === "ar" ? line.size_ar : line.size_en,
-      add_ons: line.add_ons.map((addOn) => ({ id: addOn.id, name: lang === "ar" ? addOn.name_ar : addOn.name_en, price: amount(addOn.price) })),
-      options: line.options.map((option) => ({ group: lang === "ar" ? option.group_ar : option.group_en, choice: lang === "ar" ? option.name_ar : option.name_en, price: amount(option.price) })),
+      add_ons: line.add_ons.map((addOn) => ({
+        id: addOn.id,
+        name: lang === "ar" ? addOn.name_ar : addOn.name_en,
+        price: amount(addOn.price),
+      })),
+      options: line.options.map((option) => ({
+        group: lang === "ar" ? option.group_ar : option.group_en,
+        choice: lang === "ar" ? option.name_ar : option.name_en,
+        price: amount(option.price),
+      })),
       special_instructions: line.special_instructions,
       quantity: line.quantity,
       unit_price: amount(line.unit_price),
@@ -110,7 +130,8 @@ export function serializeOrder(order: OrderDetails, lang: Language) {
     total: amount(order.total),
     currency_code: order.currency_code,
     payment: { gateway_code: order.gateway_code, transaction_id: order.transaction_id, state: order.transaction_state },
-    feedback: order.feedback_rating === null ? null : { rating: order.feedback_rating, comment: order.feedback_comment },
+    feedback:
+      order.feedback_rating === null ? null : { rating: order.feedback_rating, comment: order.feedback_comment },
     created: order.created_at,
     updated: order.updated_at,
   };
@@ -121,7 +142,11 @@ export async function presentOrder(db: DB, order: OrderDetails, lang: Language) 
   const money = (minor: number) => formatAmount(minor, order.currency_code, lang);
   const qr = await orderQrContent(db, order.id);
   // The method by the name customers saw (KNET, Cash on delivery), in the reader's language.
-  const { merchant_id: merchantId } = await db.selectFrom("food_orders").select("merchant_id").where("id", "=", order.id).executeTakeFirstOrThrow();
+  const { merchant_id: merchantId } = await db
+    .selectFrom("food_orders")
+    .select("merchant_id")
+    .where("id", "=", order.id)
+    .executeTakeFirstOrThrow();
   const method = await gatewayNameParam(db, merchantId, order.gateway_code);
   return {
     id: order.id,
@@ -140,7 +165,10 @@ export async function presentOrder(db: DB, order: OrderDetails, lang: Language) 
       name: lang === "ar" ? line.name_ar : line.name_en,
       size: lang === "ar" ? line.size_ar : line.size_en,
       addOns: line.add_ons.map((addOn) => (lang === "ar" ? addOn.name_ar : addOn.name_en)),
-      options: line.options.map((option) => `${lang === "ar" ? option.group_ar : option.group_en}: ${lang === "ar" ? option.name_ar : option.name_en}`),
+      options: line.options.map(
+        (option) =>
+          `${lang === "ar" ? option.group_ar : option.group_en}: ${lang === "ar" ? option.name_ar : option.name_en}`,
+      ),
       instructions: line.special_instructions,
       quantity: line.quantity,
       unitPrice: money(line.unit_price),
@@ -154,7 +182,11 @@ export async function presentOrder(db: DB, order: OrderDetails, lang: Language) 
       serviceCharge: order.service_charge ? money(order.service_charge) : null,
       total: money(order.total),
     },
-    payment: { gateway: lang === "ar" ? method.ar : method.en, transactionId: order.transaction_id, state: order.transaction_state },
+    payment: {
+      gateway: lang === "ar" ? method.ar : method.en,
+      transactionId: order.transaction_id,
+      state: order.transaction_state,
+    },
     next: nextStatuses(order),
     cancelable: canCancel(order),
     qr,
@@ -167,7 +199,12 @@ export type PresentedOrder = Awaited<ReturnType<typeof presentOrder>>;
 /** The customer's address fields, as lines to read (the public checkout's field names). */
 function addressLines(address: Record<string, unknown>) {
   return Object.entries(address)
-    .filter(([name, value]) => name !== "delivery_location" && (typeof value === "string" || typeof value === "number") && String(value).trim() !== "")
+    .filter(
+      ([name, value]) =>
+        name !== "delivery_location" &&
+        (typeof value === "string" || typeof value === "number") &&
+        String(value).trim() !== "",
+    )
     .map(([name, value]) => ({ name, value: String(value) }));
 }
 

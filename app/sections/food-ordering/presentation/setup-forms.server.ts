@@ -9,6 +9,10 @@ export { withFlags } from "~/lib/form-object";
  * prototype (`constructor[prototype][x]`) is ignored.
  */
 export function formObject(form: FormData): Record<string, unknown> {
-  const values = nestedFormValues(form, { maxDepth: 6, indexDigits: 3, skip: (name) => name.startsWith("_") || name === "intent" });
+  const values = nestedFormValues(form, {
+    maxDepth: 6,
+    indexDigits: 3,
+    skip: (name) => name.startsWith("_") || name === "intent",
+  });
   return dropBlankRows(values) as Record<string, unknown>;
 }

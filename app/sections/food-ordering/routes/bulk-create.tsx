@@ -18,8 +18,17 @@ import { uploadMenuItems } from "../presentation/bulk-create.server";
 /** Row errors listed on the page; the error report holds them all. */
 const SHOWN_ERRORS = 200;
 const EXAMPLE_PATH = "/api/v1/plugins/food_ordering/upload/product/example";
-const EXAMPLE_KEYS = { title: "food_bulk.examples_title", hint: "food_bulk.examples_hint", required: "food_bulk.example_required", all: "food_bulk.example_all" };
-const COLUMNS_KEYS = { title: "food_bulk.columns_title", required: "food_bulk.required", columnHelp: "food_bulk.column_help" };
+const EXAMPLE_KEYS = {
+  title: "food_bulk.examples_title",
+  hint: "food_bulk.examples_hint",
+  required: "food_bulk.example_required",
+  all: "food_bulk.example_all",
+};
+const COLUMNS_KEYS = {
+  title: "food_bulk.columns_title",
+  required: "food_bulk.required",
+  columnHelp: "food_bulk.column_help",
+};
 const UPLOAD_KEYS = { upload: "food_bulk.upload", uploading: "food_bulk.uploading" };
 const ROW_ERRORS_KEYS = {
   title: "food_bulk.rows_title",
@@ -45,7 +54,8 @@ async function guard({ context, request }: { context: Route.LoaderArgs["context"
 export async function loader({ context, request }: Route.LoaderArgs) {
   await guard({ context, request });
   const url = new URL(request.url);
-  const count = (name: string) => (/^\d{1,6}$/.test(url.searchParams.get(name) ?? "") ? Number(url.searchParams.get(name)) : null);
+  const count = (name: string) =>
+    /^\d{1,6}$/.test(url.searchParams.get(name) ?? "") ? Number(url.searchParams.get(name)) : null;
   return { created: count("created"), categories: count("categories") };
 }
 
@@ -53,13 +63,28 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const auth = await guard({ context, request });
   const lang = isLanguage(params.lang) ? params.lang : "en";
   if (Number(request.headers.get("Content-Length") ?? 0) > BULK_MAX_BYTES + 64 * 1024) {
-    return data({ file: [translator(lang)("food_bulk.errors.too_large", { max: BULK_MAX_BYTES / 1024 / 1024 })] }, { status: 400 });
+    return data(
+      { file: [translator(lang)("food_bulk.errors.too_large", { max: BULK_MAX_BYTES / 1024 / 1024 })] },
+      { status: 400 },
+    );
   }
   const form = await readFormData(request);
   const outcome = await uploadMenuItems(getDbFrom(context), auth.user.merchantId, form.get("file"), lang);
-  if (outcome.ok) return redirect(`/${lang}/food-ordering/bulk-create?created=${outcome.created}&categories=${outcome.categoriesCreated}`, 303);
+  if (outcome.ok)
+    return redirect(
+      `/${lang}/food-ordering/bulk-create?created=${outcome.created}&categories=${outcome.categoriesCreated}`,
+      303,
+    );
   if ("file" in outcome) return data({ file: outcome.file }, { status: 400 });
-  return data({ rows: outcome.rows.slice(0, SHOWN_ERRORS), errorCount: outcome.rows.length, rowsChecked: outcome.rowsChecked, report: outcome.report }, { status: 400 });
+  return data(
+    {
+      rows: outcome.rows.slice(0, SHOWN_ERRORS),
+      errorCount: outcome.rows.length,
+      rowsChecked: outcome.rowsChecked,
+      report: outcome.report,
+    },
+    { status: 400 },
+  );
 }
 
 export default function BulkCreate() {
@@ -76,12 +101,26 @@ export default function BulkCreate() {
           {categories ? t("food_bulk.categories_created", { count: categories }) : null}
         </Alert>
       ) : null}
-      {rows ? <RowErrors id="bulk-errors" rows={rows.rows} errorCount={rows.errorCount} rowsChecked={rows.rowsChecked} report={csvReportLink(rows.report, "menu-items-error-report.csv")} keys={ROW_ERRORS_KEYS} /> : null}
+      {rows ? (
+        <RowErrors
+          id="bulk-errors"
+          rows={rows.rows}
+          errorCount={rows.errorCount}
+          rowsChecked={rows.rowsChecked}
+          report={csvReportLink(rows.report, "menu-items-error-report.csv")}
+          keys={ROW_ERRORS_KEYS}
+        />
+      ) : null}
       <ExampleFiles path={EXAMPLE_PATH} keys={EXAMPLE_KEYS} />
       <Card withBorder padding="lg">
         <Form method="post" encType="multipart/form-data">
           <Stack gap="md">
-            <SpreadsheetFileField id="bulk-file" label={t("food_bulk.file_label")} description={t("food_bulk.file_hint", { megabytes: BULK_MAX_BYTES / 1024 / 1024 })} error={fileError} />
+            <SpreadsheetFileField
+              id="bulk-file"
+              label={t("food_bulk.file_label")}
+              description={t("food_bulk.file_hint", { megabytes: BULK_MAX_BYTES / 1024 / 1024 })}
+              error={fileError}
+            />
             <UploadButton keys={UPLOAD_KEYS} />
           </Stack>
         </Form>
@@ -90,4 +129,3 @@ export default function BulkCreate() {
     </Stack>
   );
 }
-

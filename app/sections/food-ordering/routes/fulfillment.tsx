@@ -32,9 +32,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export async function action({ context, request, params }: Route.ActionArgs) {
   const auth = await guard({ context, request });
   const lang = isLanguage(params.lang) ? params.lang : "en";
-  const code = String((await readFormData(request)).get("code") ?? "").trim().slice(0, 200);
-  const answer = code ? await scanPermission(getDbFrom(context), auth.user, code) : { has_permission: false, order_id: null };
-  if (answer.has_permission && answer.order_id !== null) return redirect(`/${lang}/food-ordering/orders/${answer.order_id}`);
+  const code = String((await readFormData(request)).get("code") ?? "")
+    .trim()
+    .slice(0, 200);
+  const answer = code
+    ? await scanPermission(getDbFrom(context), auth.user, code)
+    : { has_permission: false, order_id: null };
+  if (answer.has_permission && answer.order_id !== null)
+    return redirect(`/${lang}/food-ordering/orders/${answer.order_id}`);
   return data({ error: translator(lang)("food_orders.fulfillment.invalid"), at: Date.now() }, { status: 400 });
 }
 
@@ -60,7 +65,16 @@ export default function FoodFulfillment() {
           <OrderScanner refused={refused} onCode={(code) => void submit({ code }, { method: "post" })} />
           <Form method="post">
             <Group align="flex-end">
-              <TextInput name="code" label={t("food_orders.fulfillment.code")} description={t("food_orders.fulfillment.code_hint")} required maxLength={200} autoComplete="off" dir="ltr" style={{ flex: 1 }} />
+              <TextInput
+                name="code"
+                label={t("food_orders.fulfillment.code")}
+                description={t("food_orders.fulfillment.code_hint")}
+                required
+                maxLength={200}
+                autoComplete="off"
+                dir="ltr"
+                style={{ flex: 1 }}
+              />
               <Button type="submit" loading={busy}>
                 {t("food_orders.fulfillment.submit")}
               </Button>

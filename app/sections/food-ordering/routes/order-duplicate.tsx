@@ -38,10 +38,15 @@ export default function KitchenTicket() {
         <Button component={Link} to={`/${lang}/food-ordering/orders/${order.id}`} variant="subtle">
           {t("food_orders.back_to_order")}
         </Button>
-        <Button component="a" href="#print" variant="light" onClick={(event: React.MouseEvent) => {
-          event.preventDefault();
-          window.print();
-        }}>
+        <Button
+          component="a"
+          href="#print"
+          variant="light"
+          onClick={(event: React.MouseEvent) => {
+            event.preventDefault();
+            window.print();
+          }}
+        >
           {t("food_orders.print")}
         </Button>
       </Group>
@@ -52,7 +57,8 @@ export default function KitchenTicket() {
         {t(`food_orders.delivery_types.${order.deliveryType}`)} · {order.branch}
       </Text>
       <Text>
-        {t("food_orders.created")}: {order.created} · {t("food_orders.scheduled_for")}: {order.scheduledFor ?? t("food_orders.asap")}
+        {t("food_orders.created")}: {order.created} · {t("food_orders.scheduled_for")}:{" "}
+        {order.scheduledFor ?? t("food_orders.asap")}
       </Text>
       <Text>
         {order.customer.name} · <span dir="ltr">{order.customer.phone}</span>

@@ -61,7 +61,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   let outcome;
   if (intent === "status") {
     const status = String(form.get("status") ?? "");
-    if (!(ORDER_STATUSES as readonly string[]).includes(status) || status === "canceled") return data({ error: t("food_orders.errors.status") }, { status: 400 });
+    if (!(ORDER_STATUSES as readonly string[]).includes(status) || status === "canceled")
+      return data({ error: t("food_orders.errors.status") }, { status: 400 });
     outcome = await changeOrderStatus(db, { ...input, status: status as FoodOrderStatus });
   } else if (intent === "cancel") {
     outcome = await cancelOrder(db, input);
@@ -84,7 +85,9 @@ export async function action({ context, request, params }: Route.ActionArgs) {
           : refunds.some((refund) => refund.ok && refund.requestId !== undefined)
             ? "food_orders.canceled_notice.refund_approval"
             : "food_orders.canceled_notice.refunded";
-  return redirect(`/${lang}/food-ordering/orders/${id}`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });
+  return redirect(`/${lang}/food-ordering/orders/${id}`, {
+    headers: { "Set-Cookie": flashCookie({ kind: "success", message }) },
+  });
 }
 
 export default function FoodOrder({ actionData }: Route.ComponentProps) {

@@ -35,7 +35,12 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const search = new URL(request.url).searchParams;
   const query = parseOrderQuery(search);
   const [list, branches] = await Promise.all([
-    listOrders(db, { merchantId: auth.user.merchantId, filters: query.filters, page: query.page, pageSize: query.pageSize }),
+    listOrders(db, {
+      merchantId: auth.user.merchantId,
+      filters: query.filters,
+      page: query.page,
+      pageSize: query.pageSize,
+    }),
     listOrderBranches(db, auth.user.merchantId),
   ]);
   return {
@@ -46,7 +51,10 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     pages: Math.max(1, Math.ceil(list.count / query.pageSize)),
     count: list.count,
     refresh: refreshSecondsOf(search.get("refresh")),
-    branches: branches.map((branch) => ({ value: String(branch.id), label: lang === "ar" ? branch.name_ar : branch.name_en })),
+    branches: branches.map((branch) => ({
+      value: String(branch.id),
+      label: lang === "ar" ? branch.name_ar : branch.name_en,
+    })),
     rows: list.rows.map((row) => ({
       id: row.id,
       number: row.number,
@@ -85,22 +93,69 @@ export default function FoodOrders() {
           <meta httpEquiv="refresh" content={String(refresh)} />
         </noscript>
       ) : null}
-      <PageHeader title={t("food_orders.title")} description={refresh ? t("food_orders.refreshing", { seconds: refresh }) : t("food_orders.refresh_stopped")} />
+      <PageHeader
+        title={t("food_orders.title")}
+        description={refresh ? t("food_orders.refreshing", { seconds: refresh }) : t("food_orders.refresh_stopped")}
+      />
       <Card withBorder padding="md" mb="md">
         <Form method="get" role="search" aria-label={t("food_orders.filters")}>
           <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="sm">
             <TextInput name="q" label={t("food_orders.search")} defaultValue={raw.q ?? ""} maxLength={100} />
-            <NativeSelect name="status" label={t("food_orders.status")} defaultValue={raw.status ?? ""} error={error("status")} data={[{ value: "", label: t("food_orders.all") }, ...ORDER_STATUSES.map((status) => ({ value: status, label: t(`food_orders.statuses.${status}`) }))]} />
-            <NativeSelect name="delivery_type" label={t("food_orders.delivery_type")} defaultValue={raw.delivery_type ?? ""} error={error("delivery_type")} data={[{ value: "", label: t("food_orders.all") }, ...DELIVERY_TYPES.map((type) => ({ value: type, label: t(`food_orders.delivery_types.${type}`) }))]} />
-            <NativeSelect name="branch" label={t("food_orders.branch")} defaultValue={raw.branch ?? ""} error={error("branch")} data={[{ value: "", label: t("food_orders.all") }, ...branches]} />
-            <TextInput type="date" name="created_after" label={t("food_orders.created_after")} defaultValue={raw.created_after ?? ""} error={error("created_after")} />
-            <TextInput type="date" name="created_before" label={t("food_orders.created_before")} defaultValue={raw.created_before ?? ""} error={error("created_before")} />
-            <NativeSelect name="page_size" label={t("food_orders.page_size")} defaultValue={raw.page_size ?? "10"} data={ORDER_PAGE_SIZES.map((size) => String(size))} />
+            <NativeSelect
+              name="status"
+              label={t("food_orders.status")}
+              defaultValue={raw.status ?? ""}
+              error={error("status")}
+              data={[
+                { value: "", label: t("food_orders.all") },
+                ...ORDER_STATUSES.map((status) => ({ value: status, label: t(`food_orders.statuses.${status}`) })),
+              ]}
+            />
+            <NativeSelect
+              name="delivery_type"
+              label={t("food_orders.delivery_type")}
+              defaultValue={raw.delivery_type ?? ""}
+              error={error("delivery_type")}
+              data={[
+                { value: "", label: t("food_orders.all") },
+                ...DELIVERY_TYPES.map((type) => ({ value: type, label: t(`food_orders.delivery_types.${type}`) })),
+              ]}
+            />
+            <NativeSelect
+              name="branch"
+              label={t("food_orders.branch")}
+              defaultValue={raw.branch ?? ""}
+              error={error("branch")}
+              data={[{ value: "", label: t("food_orders.all") }, ...branches]}
+            />
+            <TextInput
+              type="date"
+              name="created_after"
+              label={t("food_orders.created_after")}
+              defaultValue={raw.created_after ?? ""}
+              error={error("created_after")}
+            />
+            <TextInput
+              type="date"
+              name="created_before"
+              label={t("food_orders.created_before")}
+              defaultValue={raw.created_before ?? ""}
+              error={error("created_before")}
+            />
+            <NativeSelect
+              name="page_size"
+              label={t("food_orders.page_size")}
+              defaultValue={raw.page_size ?? "10"}
+              data={ORDER_PAGE_SIZES.map((size) => String(size))}
+            />
             <NativeSelect
               name="refresh"
               label={t("food_orders.refresh")}
               defaultValue={String(refresh)}
-              data={[5, 10, 30, 60, 0].map((seconds) => ({ value: String(seconds), label: seconds ? t("food_orders.every_seconds", { seconds }) : t("food_orders.refresh_off") }))}
+              data={[5, 10, 30, 60, 0].map((seconds) => ({
+                value: String(seconds),
+                label: seconds ? t("food_orders.every_seconds", { seconds }) : t("food_orders.refresh_off"),
+              }))}
             />
           </SimpleGrid>
           <Group mt="sm">
@@ -116,7 +171,11 @@ export default function FoodOrders() {
         rowKey={(row) => row.id}
         empty={t("food_orders.empty")}
         minWidth={900}
-        rowProps={(row) => (row.seen ? {} : { "data-new": "true", style: { background: "var(--mantine-color-yellow-light)", fontWeight: 600 } })}
+        rowProps={(row) =>
+          row.seen
+            ? {}
+            : { "data-new": "true", style: { background: "var(--mantine-color-yellow-light)", fontWeight: 600 } }
+        }
         columns={[
           {
             key: "id",
@@ -138,12 +197,32 @@ export default function FoodOrders() {
               </Group>
             ),
           },
-          { key: "type", header: t("food_orders.delivery_type"), cell: (row) => t(`food_orders.delivery_types.${row.deliveryType}`) },
+          {
+            key: "type",
+            header: t("food_orders.delivery_type"),
+            cell: (row) => t(`food_orders.delivery_types.${row.deliveryType}`),
+          },
           { key: "branch", header: t("food_orders.branch"), cell: (row) => row.branch },
-          { key: "customer", header: t("food_orders.customer"), cell: (row) => (<><Text size="sm">{row.customer}</Text><Text size="xs" c="dimmed" dir="ltr">{row.phone}</Text></>) },
+          {
+            key: "customer",
+            header: t("food_orders.customer"),
+            cell: (row) => (
+              <>
+                <Text size="sm">{row.customer}</Text>
+                <Text size="xs" c="dimmed" dir="ltr">
+                  {row.phone}
+                </Text>
+              </>
+            ),
+          },
           { key: "total", header: t("food_orders.total"), nowrap: true, cell: (row) => row.total },
           { key: "created", header: t("food_orders.created"), nowrap: true, cell: (row) => row.created },
-          { key: "scheduled", header: t("food_orders.scheduled_for"), nowrap: true, cell: (row) => row.scheduled ?? "—" },
+          {
+            key: "scheduled",
+            header: t("food_orders.scheduled_for"),
+            nowrap: true,
+            cell: (row) => row.scheduled ?? "—",
+          },
         ]}
       />
       <ListPagination page={page} pages={pages} count={t("food_orders.count", { count })} />

@@ -21,7 +21,10 @@ const flag = z
 export const PaymentRequestSchema = z.object({
   amount: z.string({ error: "errors.required" }).trim().min(1, "errors.required").max(20, "money.too_large"),
   /** Blank: the merchant's default currency (Administration → Profile). */
-  currency_code: z.preprocess((value) => (value === "" ? undefined : value), z.enum(SUPPORTED_CURRENCIES, { error: "payment_request.errors.currency" }).optional()),
+  currency_code: z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.enum(SUPPORTED_CURRENCIES, { error: "payment_request.errors.currency" }).optional(),
+  ),
   customer_email: z
     .string()
     .trim()

@@ -34,7 +34,14 @@ export type PaymentRequestSettings = {
 };
 
 /** Nothing turned off, no default expiry: the settings of a merchant who never changed them. */
-export const UNRESTRICTED_SETTINGS: PaymentRequestSettings = { defaultExpiryHours: null, editableAmount: true, emailNotifications: true, smsNotifications: true, multiStepCheckout: true, qrCodeType: "payment_link" };
+export const UNRESTRICTED_SETTINGS: PaymentRequestSettings = {
+  defaultExpiryHours: null,
+  editableAmount: true,
+  emailNotifications: true,
+  smsNotifications: true,
+  multiStepCheckout: true,
+  qrCodeType: "payment_link",
+};
 
 export { normalizePhone, parseExpiration };
 
@@ -57,7 +64,10 @@ export async function createPaymentRequest(
     /** What the caller writes in the same database transaction as the request (contract `alongside`). */
     alongside?: (trx: DB, made: { transactionId: string }) => Promise<void>;
   },
-): Promise<{ ok: true; transaction: CreatedPaymentRequest } | { ok: false; errors: FieldErrors; keptAttachment?: string; params: TextParams }> {
+): Promise<
+  | { ok: true; transaction: CreatedPaymentRequest }
+  | { ok: false; errors: FieldErrors; keptAttachment?: string; params: TextParams }
+> {
   const { request } = input;
   const settings = input.settings ?? UNRESTRICTED_SETTINGS;
   const errors: FieldErrors = {};
@@ -81,7 +91,8 @@ export async function createPaymentRequest(
 
   // Bounds only mean something when the customer may change the amount; otherwise they are not kept.
   let bounds: AmountBounds | null = null;
-  if (request.editable_amount && !settings.editableAmount) errors.editable_amount = ["payment_request.settings.refused.editable_amount"];
+  if (request.editable_amount && !settings.editableAmount)
+    errors.editable_amount = ["payment_request.settings.refused.editable_amount"];
   if (request.editable_amount && amount.ok && amount.minor > 0) {
     const checked = checkBounds({ amount: amount.minor, currency, min: request.min_amount, max: request.max_amount });
     if (checked.ok) bounds = checked.bounds;
@@ -93,11 +104,15 @@ export async function createPaymentRequest(
     phone = normalizePhone(request.customer_phone, request.customer_phone_country ?? defaults.country);
     if (!phone) errors.customer_phone = ["payment_request.errors.phone"];
   }
-  if (request.send_email && !request.customer_email) errors.customer_email = ["payment_request.errors.email_for_sending"];
+  if (request.send_email && !request.customer_email)
+    errors.customer_email = ["payment_request.errors.email_for_sending"];
   if (request.send_sms && !request.customer_phone) errors.customer_phone = ["payment_request.errors.phone_for_sending"];
-  if (request.send_email && !settings.emailNotifications) errors.send_email = ["payment_request.settings.refused.email_notifications"];
-  if (request.send_sms && !settings.smsNotifications) errors.send_sms = ["payment_request.settings.refused.sms_notifications"];
-  if (request.delivery_mode !== "none" && !settings.multiStepCheckout) errors.delivery_mode = ["payment_request.settings.refused.multi_step_checkout"];
+  if (request.send_email && !settings.emailNotifications)
+    errors.send_email = ["payment_request.settings.refused.email_notifications"];
+  if (request.send_sms && !settings.smsNotifications)
+    errors.send_sms = ["payment_request.settings.refused.sms_notifications"];
+  if (request.delivery_mode !== "none" && !settings.multiStepCheckout)
+    errors.delivery_mode = ["payment_request.settings.refused.multi_step_checkout"];
 
   let expiration: Date | undefined;
   if (request.expiration_time) {
@@ -114,7 +129,9 @@ export async function createPaymentRequest(
   }
 
   const gateways = await listMerchantGateways(db, input.merchantId, { enabledOnly: true });
-  const usable = new Set(gateways.filter((gateway) => supportsCurrency(gateway, currency)).map((gateway) => gateway.code));
+  const usable = new Set(
+    gateways.filter((gateway) => supportsCurrency(gateway, currency)).map((gateway) => gateway.code),
+  );
   const codes = [...new Set(request.pg_codes)];
   if (codes.length === 0) errors.pg_codes = ["payment_request.errors.gateways_required"];
   else if (codes.some((code) => !usable.has(code))) errors.pg_codes = ["payment_request.errors.gateway_unavailable"];
@@ -123,7 +140,13 @@ export async function createPaymentRequest(
   const params = { cap: money(editableAmountCap(currency), currency) };
   if (Object.keys(errors).length || !amount.ok) return { ok: false, errors, keptAttachment: attachmentKey, params };
 
-  const linkParams = await payLinkParams(db, { merchantId: input.merchantId, amount: amount.minor, currency, link: "", lang: input.lang });
+  const linkParams = await payLinkParams(db, {
+    merchantId: input.merchantId,
+    amount: amount.minor,
+    currency,
+    link: "",
+    lang: input.lang,
+  });
   const { id, orderNo, payUrl } = await writeTransaction(db, async (trx) => {
     const made = await createTransaction(trx, {
       merchant_id: input.merchantId,
@@ -155,7 +178,12 @@ export async function createPaymentRequest(
     });
     await input.alongside?.(trx, { transactionId: made.id });
     const link = payUrlOf(input.baseUrl, input.lang, made.id);
-    const message = { merchantId: input.merchantId, template: "pay_link", params: { ...linkParams, link }, lang: input.lang };
+    const message = {
+      merchantId: input.merchantId,
+      template: "pay_link",
+      params: { ...linkParams, link },
+      lang: input.lang,
+    };
     if (request.send_email && request.customer_email) await queueMail(trx, { ...message, to: request.customer_email });
     if (request.send_sms && phone) await sendSms(trx, { ...message, to: phone });
     await recordAudit(trx, {

@@ -19,7 +19,8 @@ export function deliverySummary(json: string | null, lang: Language): string {
   const address = parsedAddress(json);
   if (!address) return "—";
   const t = translator(lang);
-  const labelled = (key: keyof DeliveryAddress, value: string | undefined) => value && `${t(`delivery.${key}`)} ${value}`;
+  const labelled = (key: keyof DeliveryAddress, value: string | undefined) =>
+    value && `${t(`delivery.${key}`)} ${value}`;
   return [
     address.address === "Custom" ? address.custom_address : t(`delivery.types.${address.address}`),
     address.area && kuwaitAreaIn(address.area, lang),
@@ -39,7 +40,13 @@ export function deliverySummary(json: string | null, lang: Language): string {
 /** The details page's delivery row, for a request that asked the customer where to deliver. */
 export function deliveryDetails(row: TransactionRow, lang: Language): DetailsRow[] {
   if (row.delivery_mode === "none") return [];
-  return [{ name: "delivery_address", label: translator(lang)("payment_request.delivery"), value: deliverySummary(row.delivery_address, lang) }];
+  return [
+    {
+      name: "delivery_address",
+      label: translator(lang)("payment_request.delivery"),
+      value: deliverySummary(row.delivery_address, lang),
+    },
+  ];
 }
 
 /** The address as the API answers it (public spec §3 customer address info). */

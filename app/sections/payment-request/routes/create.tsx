@@ -4,7 +4,16 @@ import { Alert, Button, Card, Checkbox, Group, SimpleGrid, Stack, Text } from "@
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/create";
-import { CheckboxField, DateTimeField, FileField, FormErrors, PhoneField, SelectField, TextareaField, TextField } from "~/components/forms";
+import {
+  CheckboxField,
+  DateTimeField,
+  FileField,
+  FormErrors,
+  PhoneField,
+  SelectField,
+  TextareaField,
+  TextField,
+} from "~/components/forms";
 import { PageHeader } from "~/components/page-header";
 import { storeAttachment } from "~/domain/payments/attachments.server";
 import { listMerchantGateways, supportsCurrency } from "~/domain/payments/gateway-settings.server";
@@ -50,7 +59,11 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     lang,
     currencies,
     /** The merchant's own currency first when some method takes it (Administration → Profile). */
-    defaultCurrency: currencies.includes(defaults.currency) ? defaults.currency : currencies.includes("KWD") ? "KWD" : (currencies[0] ?? "KWD"),
+    defaultCurrency: currencies.includes(defaults.currency)
+      ? defaults.currency
+      : currencies.includes("KWD")
+        ? "KWD"
+        : (currencies[0] ?? "KWD"),
     /** A phone typed without its code belongs to the merchant's country. */
     defaultCountry: defaults.country,
     /** Offered only when the merchant has more than one; the default unit is the first. */
@@ -58,11 +71,16 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     /** What the merchant turned off is not offered (Administration → Sections). */
     settings,
     /** The cap on an editable amount in each currency, as the page shows it. */
-    caps: Object.fromEntries(SUPPORTED_CURRENCIES.map((code) => [code, formatAmount(editableAmountCap(code), code, lang)])),
+    caps: Object.fromEntries(
+      SUPPORTED_CURRENCIES.map((code) => [code, formatAmount(editableAmountCap(code), code, lang)]),
+    ),
     gateways: gateways.map((gateway) => ({
       code: gateway.code,
       name: params.lang === "ar" ? gateway.name_ar : gateway.name_en,
-      currencies: gateway.currencies.split(",").map((code) => code.trim().toUpperCase()).filter(Boolean),
+      currencies: gateway.currencies
+        .split(",")
+        .map((code) => code.trim().toUpperCase())
+        .filter(Boolean),
     })),
   };
 }
@@ -93,7 +111,10 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     settings: await loadPaymentRequestSettings(getDbFrom(context), auth.user.merchantId),
   });
   if (!created.ok) {
-    return data({ result: submission.reply({ fieldErrors: created.errors }), kept: created.keptAttachment ?? null }, { status: 400 });
+    return data(
+      { result: submission.reply({ fieldErrors: created.errors }), kept: created.keptAttachment ?? null },
+      { status: 400 },
+    );
   }
   return redirect(`/${lang}/payment-request/transactions/${created.transaction.id}`, {
     headers: { "Set-Cookie": flashCookie({ kind: "success", message: "payment_request.created" }) },
@@ -102,7 +123,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 
 export default function CreatePaymentRequest() {
   const { t } = useTranslation();
-  const { gateways, caps, currencies, lang, settings, defaultCurrency, defaultCountry, units } = useLoaderData<typeof loader>();
+  const { gateways, caps, currencies, lang, settings, defaultCurrency, defaultCountry, units } =
+    useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const lastResult = actionData?.result;
   const kept = actionData?.kept ?? null;
@@ -110,8 +132,21 @@ export default function CreatePaymentRequest() {
   const [form, fields] = useForm({
     id: "payment-request",
     lastResult,
-    defaultValue: { currency_code: defaultCurrency, customer_phone_country: defaultCountry, unit: units[0] ? String(units[0].id) : undefined, delivery_mode: "none", pg_codes: gateways.filter((gateway) => gateway.currencies.includes(defaultCurrency)).map((gateway) => gateway.code) },
-    constraint: { amount: { required: true, maxLength: 20 }, min_amount: { maxLength: 20 }, max_amount: { maxLength: 20 }, description: { maxLength: 2000 } },
+    defaultValue: {
+      currency_code: defaultCurrency,
+      customer_phone_country: defaultCountry,
+      unit: units[0] ? String(units[0].id) : undefined,
+      delivery_mode: "none",
+      pg_codes: gateways
+        .filter((gateway) => gateway.currencies.includes(defaultCurrency))
+        .map((gateway) => gateway.code),
+    },
+    constraint: {
+      amount: { required: true, maxLength: 20 },
+      min_amount: { maxLength: 20 },
+      max_amount: { maxLength: 20 },
+      description: { maxLength: 2000 },
+    },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: PaymentRequestSchema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
@@ -129,15 +164,30 @@ export default function CreatePaymentRequest() {
           <Stack gap="md">
             <FormErrors errors={form.errors} id={form.errorId} />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextField field={fields.amount} label={t("payment_request.amount")} inputMode="decimal" placeholder="12.500" errorValues={{ cap }} />
+              <TextField
+                field={fields.amount}
+                label={t("payment_request.amount")}
+                inputMode="decimal"
+                placeholder="12.500"
+                errorValues={{ cap }}
+              />
               <SelectField
                 field={fields.currency_code}
                 label={t("payment_request.currency")}
                 options={currencies.map((code) => ({ value: code, label: code }))}
               />
-              <TextField field={fields.customer_first_name} label={t("payment_request.first_name")} autoComplete="off" />
+              <TextField
+                field={fields.customer_first_name}
+                label={t("payment_request.first_name")}
+                autoComplete="off"
+              />
               <TextField field={fields.customer_last_name} label={t("payment_request.last_name")} autoComplete="off" />
-              <TextField field={fields.customer_email} label={t("payment_request.customer_email")} type="email" autoComplete="off" />
+              <TextField
+                field={fields.customer_email}
+                label={t("payment_request.customer_email")}
+                type="email"
+                autoComplete="off"
+              />
               <PhoneField
                 field={fields.customer_phone}
                 countryField={fields.customer_phone_country}
@@ -155,7 +205,13 @@ export default function CreatePaymentRequest() {
                 options={units.map((unit) => ({ value: String(unit.id), label: unit.name }))}
               />
             ) : null}
-            <TextareaField field={fields.description} label={t("payment_request.description")} autosize minRows={3} maxRows={10} />
+            <TextareaField
+              field={fields.description}
+              label={t("payment_request.description")}
+              autosize
+              minRows={3}
+              maxRows={10}
+            />
             <TextareaField
               field={fields.remarks}
               label={t("payment_request.remarks")}
@@ -168,13 +224,21 @@ export default function CreatePaymentRequest() {
               <DateTimeField
                 field={fields.expiration_time}
                 label={t("payment_request.expiration_time")}
-                description={settings.defaultExpiryHours ? t("payment_request.settings.default_expiry_applies", { hours: settings.defaultExpiryHours }) : undefined}
+                description={
+                  settings.defaultExpiryHours
+                    ? t("payment_request.settings.default_expiry_applies", { hours: settings.defaultExpiryHours })
+                    : undefined
+                }
                 lang={lang}
               />
               <FileField
                 field={fields.attachment}
                 label={t("payment_request.attachment")}
-                description={kept ? t("payment_request.attachment_kept", { name: kept.split("/").pop() }) : t("payment_request.attachment_help")}
+                description={
+                  kept
+                    ? t("payment_request.attachment_kept", { name: kept.split("/").pop() })
+                    : t("payment_request.attachment_help")
+                }
                 accept="application/pdf,image/png,image/jpeg,image/webp"
                 error={fields.attachment.errors?.[0] ? t(fields.attachment.errors[0]) : undefined}
               >
@@ -183,7 +247,9 @@ export default function CreatePaymentRequest() {
             </SimpleGrid>
             <fieldset className="plain-fieldset" aria-describedby={pgError ? fields.pg_codes.errorId : undefined}>
               <legend>
-                <Text fw={600} size="sm">{t("payment_request.gateways")}</Text>
+                <Text fw={600} size="sm">
+                  {t("payment_request.gateways")}
+                </Text>
               </legend>
               <Group gap="lg" mt={4} align="flex-start">
                 {gateways.map((gateway) => {
@@ -209,7 +275,9 @@ export default function CreatePaymentRequest() {
                 })}
               </Group>
               {untaking.length === gateways.length && gateways.length ? (
-                <Alert color="orange" variant="light" mt="xs">{t("payment_request.no_gateway_for_currency", { currency })}</Alert>
+                <Alert color="orange" variant="light" mt="xs">
+                  {t("payment_request.no_gateway_for_currency", { currency })}
+                </Alert>
               ) : null}
               {pgError ? (
                 <Text c="red" size="sm" mt={4} id={fields.pg_codes.errorId} role="alert">
@@ -221,7 +289,10 @@ export default function CreatePaymentRequest() {
               <SelectField
                 field={fields.delivery_mode}
                 label={t("payment_request.delivery_mode")}
-                options={(["none", "address", "address_location"] as const).map((mode) => ({ value: mode, label: t(`payment_request.delivery_modes.${mode}`) }))}
+                options={(["none", "address", "address_location"] as const).map((mode) => ({
+                  value: mode,
+                  label: t(`payment_request.delivery_modes.${mode}`),
+                }))}
               />
             ) : null}
             <Stack gap="xs">
@@ -229,13 +300,29 @@ export default function CreatePaymentRequest() {
                 <>
                   <CheckboxField field={fields.editable_amount} label={t("payment_request.editable_amount")} />
                   <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                    <TextField field={fields.min_amount} label={t("payment_request.min_amount")} description={t("payment_request.min_amount_help")} inputMode="decimal" errorValues={{ cap }} />
-                    <TextField field={fields.max_amount} label={t("payment_request.max_amount")} description={t("payment_request.max_amount_help", { cap })} inputMode="decimal" errorValues={{ cap }} />
+                    <TextField
+                      field={fields.min_amount}
+                      label={t("payment_request.min_amount")}
+                      description={t("payment_request.min_amount_help")}
+                      inputMode="decimal"
+                      errorValues={{ cap }}
+                    />
+                    <TextField
+                      field={fields.max_amount}
+                      label={t("payment_request.max_amount")}
+                      description={t("payment_request.max_amount_help", { cap })}
+                      inputMode="decimal"
+                      errorValues={{ cap }}
+                    />
                   </SimpleGrid>
                 </>
               ) : null}
-              {settings.emailNotifications ? <CheckboxField field={fields.send_email} label={t("payment_request.send_email")} /> : null}
-              {settings.smsNotifications ? <CheckboxField field={fields.send_sms} label={t("payment_request.send_sms")} /> : null}
+              {settings.emailNotifications ? (
+                <CheckboxField field={fields.send_email} label={t("payment_request.send_email")} />
+              ) : null}
+              {settings.smsNotifications ? (
+                <CheckboxField field={fields.send_sms} label={t("payment_request.send_sms")} />
+              ) : null}
             </Stack>
             <Group>
               <Button type="submit" loading={busy}>

@@ -9,9 +9,13 @@ export const NO_STORE = { "Cache-Control": "no-store" } as const;
  * A page title from the section's words, which the section's layout carries (`pos.titles.*`); the
  * dashboard's own title when they are not there (an error page).
  */
-export function posTitle(matches: readonly unknown[], key: string, values: Record<string, string> = {}): { title: string }[] {
-  const layout = matches.find((match) => (match as { id?: string } | undefined)?.id === "pos-layout") as { data?: LayoutData; loaderData?: LayoutData } | undefined;
+export function posTitle(
+  matches: readonly unknown[],
+  key: string,
+  values: Record<string, string> = {},
+): { title: string }[] {
+  const layout = matches.find((match) => (match as { id?: string } | undefined)?.id === "pos-layout") as
+    { data?: LayoutData; loaderData?: LayoutData } | undefined;
   const text = (layout?.loaderData ?? layout?.data)?.texts?.pos?.titles?.[key];
   return text ? [{ title: text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => values[name] ?? "") }] : [];
 }
-

@@ -39,7 +39,21 @@ export async function findCounterTransaction(db: DB, merchantId: number, id: str
   if (!/^[0-9A-Za-z]{22}$/.test(id)) return undefined;
   return db
     .selectFrom("transactions")
-    .select(["id", "merchant_id", "unit_id", "order_no", "state", "amount", "currency_code", "description", "customer_first_name", "customer_last_name", "expiration_time", "paid_attempt_id", "created_at"])
+    .select([
+      "id",
+      "merchant_id",
+      "unit_id",
+      "order_no",
+      "state",
+      "amount",
+      "currency_code",
+      "description",
+      "customer_first_name",
+      "customer_last_name",
+      "expiration_time",
+      "paid_attempt_id",
+      "created_at",
+    ])
     .where("merchant_id", "=", merchantId)
     .where("id", "=", id)
     .where("deleted_at", "is", null)
@@ -73,9 +87,15 @@ const LATE_PAYABLE_STATES: readonly TransactionState[] = ["expired", "canceled"]
  * refund is not a paid sale at the counter). A link past its time counts as expired even before the
  * platform marks it so.
  */
-export function counterState(transaction: Pick<CounterTransaction, "state" | "expiration_time" | "paid_attempt_id">, inFlight: boolean) {
+export function counterState(
+  transaction: Pick<CounterTransaction, "state" | "expiration_time" | "paid_attempt_id">,
+  inFlight: boolean,
+) {
   const open = PAYABLE_STATES.includes(transaction.state);
-  const state: TransactionState = open && transaction.expiration_time && new Date(transaction.expiration_time) <= now() ? "expired" : transaction.state;
+  const state: TransactionState =
+    open && transaction.expiration_time && new Date(transaction.expiration_time) <= now()
+      ? "expired"
+      : transaction.state;
   const paid = state === "paid";
   const final = !PAYABLE_STATES.includes(state) && !(LATE_PAYABLE_STATES.includes(state) && inFlight);
   return { state, final, paid, inFlight, attemptId: transaction.paid_attempt_id };
@@ -135,19 +155,48 @@ export async function findCounterAttempt(db: DB, merchantId: number, attemptId: 
  * or not, the amount, the merchant, and the rows of the customer's own result (gateway, reference,
  * authorization code, date).
  */
-export async function receiptView(db: DB, found: NonNullable<Awaited<ReturnType<typeof findCounterAttempt>>>, lang: Language) {
+export async function receiptView(
+  db: DB,
+  found: NonNullable<Awaited<ReturnType<typeof findCounterAttempt>>>,
+  lang: Language,
+) {
   const { attempt, transaction } = found;
   const t = translator(lang);
   const [gateway, merchant, unit] = await Promise.all([
     findMerchantGateway(db, attempt.merchant_id, attempt.gateway_code),
-    db.selectFrom("merchants").select(["title_en", "title_ar"]).where("id", "=", attempt.merchant_id).executeTakeFirstOrThrow(),
-    transaction.unit_id === null ? undefined : db.selectFrom("units").select(["title_en", "title_ar"]).where("id", "=", transaction.unit_id).where("merchant_id", "=", attempt.merchant_id).executeTakeFirst(),
+    db
+      .selectFrom("merchants")
+      .select(["title_en", "title_ar"])
+      .where("id", "=", attempt.merchant_id)
+      .executeTakeFirstOrThrow(),
+    transaction.unit_id === null
+      ? undefined
+      : db
+          .selectFrom("units")
+          .select(["title_en", "title_ar"])
+          .where("id", "=", transaction.unit_id)
+          .where("merchant_id", "=", attempt.merchant_id)
+          .executeTakeFirst(),
   ]);
-  const named = (row: { title_en: string | null; title_ar: string | null } | undefined) => (row ? (lang === "ar" ? row.title_ar || row.title_en : row.title_en || row.title_ar) : null);
-  const rows = resultRows(attempt, Number(transaction.order_no), gateway, lang, { withDate: true }).map(([label, value]): [string, string] => [t(label), label === "result.status" ? t(value) : value]);
+  const named = (row: { title_en: string | null; title_ar: string | null } | undefined) =>
+    row ? (lang === "ar" ? row.title_ar || row.title_en : row.title_en || row.title_ar) : null;
+  const rows = resultRows(attempt, Number(transaction.order_no), gateway, lang, { withDate: true }).map(
+    ([label, value]): [string, string] => [t(label), label === "result.status" ? t(value) : value],
+  );
   // The transaction's own word for its payment: an authorization or a refund is not a plain "Paid".
-  const own = transaction.paid_attempt_id === attempt.id && (transaction.state === "authorized" || transaction.state === "refunded" || transaction.state === "voided") ? transaction.state : null;
-  const outcome = attempt.state === "cod" ? "cod" : attempt.state === "success" ? (own ?? "paid") : attempt.state === "pending" ? "pending" : "failed";
+  const own =
+    transaction.paid_attempt_id === attempt.id &&
+    (transaction.state === "authorized" || transaction.state === "refunded" || transaction.state === "voided")
+      ? transaction.state
+      : null;
+  const outcome =
+    attempt.state === "cod"
+      ? "cod"
+      : attempt.state === "success"
+        ? (own ?? "paid")
+        : attempt.state === "pending"
+          ? "pending"
+          : "failed";
   const merchantName = named(unit) ?? named(merchant) ?? "";
   return {
     lang,
@@ -174,7 +223,8 @@ export function receiptLengthMm(content: { merchant: string; description: string
   mm += linesOf(content.merchant, 28) * 6;
   mm += 3 + 7; // the outcome, below its margin
   mm += 9 + 2; // the amount
-  if (content.description) mm += content.description.split("\n").reduce((sum, line) => sum + linesOf(line, 34), 0) * LINE + 2;
+  if (content.description)
+    mm += content.description.split("\n").reduce((sum, line) => sum + linesOf(line, 34), 0) * LINE + 2;
   mm += 9; // the rows' rules and spacing
   for (const [label, value] of content.rows) mm += linesOf(`${label} ${value}`, 32) * LINE;
   mm += 5; // the thanks
@@ -182,11 +232,18 @@ export function receiptLengthMm(content: { merchant: string; description: string
 }
 
 /** Field errors as a page shows them: the first message of each field, in the page's language. */
-export function fieldMessages(errors: Record<string, string[]>, params: TextParams | undefined, lang: Language): Record<string, string> {
-  return Object.fromEntries(Object.entries(errors).map(([field, [first]]) => [field, describe(first ?? "errors.required", params, lang)]));
+export function fieldMessages(
+  errors: Record<string, string[]>,
+  params: TextParams | undefined,
+  lang: Language,
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(errors).map(([field, [first]]) => [field, describe(first ?? "errors.required", params, lang)]),
+  );
 }
 
-export type MadeOutcome = { ok: true; transactionId: string } | { ok: false; errors: Record<string, string[]>; params: TextParams };
+export type MadeOutcome =
+  { ok: true; transactionId: string } | { ok: false; errors: Record<string, string[]>; params: TextParams };
 
 /**
  * Whether a payment the same form made is still the one to show: payable (not paid, not past its
@@ -206,24 +263,56 @@ async function stillTheSameSale(db: DB, merchantId: number, transactionId: strin
  * same form sent again with other values (a corrected amount), or sent again once its payment was
  * paid, withdrawn or a while ago, makes a new one. A form without a valid token is made as it comes.
  */
-export async function makeOnce(db: DB, input: { merchantId: number; caller: KeyCaller; scope: string; token: string; fields: Record<string, string> }, make: () => Promise<MadeOutcome>): Promise<MadeOutcome | { ok: false; busy: true }> {
+export async function makeOnce(
+  db: DB,
+  input: { merchantId: number; caller: KeyCaller; scope: string; token: string; fields: Record<string, string> },
+  make: () => Promise<MadeOutcome>,
+): Promise<MadeOutcome | { ok: false; busy: true }> {
   let key = FORM_TOKEN.test(input.token) ? `${input.token}:${sha256(JSON.stringify(input.fields)).slice(0, 20)}` : null;
   const work = async (): Promise<StoredResponse> => {
     const made = await make();
-    return made.ok ? { status: 201, body: { transactionId: made.transactionId } } : { status: 400, body: { errors: made.errors, params: made.params } };
+    return made.ok
+      ? { status: 201, body: { transactionId: made.transactionId } }
+      : { status: 400, body: { errors: made.errors, params: made.params } };
   };
   // A second submit while the first is still being made waits for it, briefly, and answers the same.
   for (let tries = 0; tries < 20; tries++) {
-    const outcome = await once(db, { merchantId: input.merchantId, caller: input.caller, key, scope: input.scope, request: input.fields, keyPrefix: "pos:" }, work);
+    const outcome = await once(
+      db,
+      {
+        merchantId: input.merchantId,
+        caller: input.caller,
+        key,
+        scope: input.scope,
+        request: input.fields,
+        keyPrefix: "pos:",
+      },
+      work,
+    );
     if (outcome.kind === "fresh" || outcome.kind === "replayed") {
-      const body = outcome.response.body as { transactionId?: string; errors?: Record<string, string[]>; params?: TextParams };
-      if (outcome.kind === "replayed" && body.transactionId && key && !(await stillTheSameSale(db, input.merchantId, body.transactionId))) {
+      const body = outcome.response.body as {
+        transactionId?: string;
+        errors?: Record<string, string[]>;
+        params?: TextParams;
+      };
+      if (
+        outcome.kind === "replayed" &&
+        body.transactionId &&
+        key &&
+        !(await stillTheSameSale(db, input.merchantId, body.transactionId))
+      ) {
         // The next sale of this form: keyed after the one it follows, so that two copies of it sent
         // at once still make one.
         key = `${key.split(":after:")[0]}:after:${body.transactionId}`;
         continue;
       }
-      return body.transactionId ? { ok: true, transactionId: body.transactionId } : { ok: false, errors: body.errors ?? { non_field_errors: ["errors.unexpected_message"] }, params: body.params ?? {} };
+      return body.transactionId
+        ? { ok: true, transactionId: body.transactionId }
+        : {
+            ok: false,
+            errors: body.errors ?? { non_field_errors: ["errors.unexpected_message"] },
+            params: body.params ?? {},
+          };
     }
     if (outcome.kind !== "in_progress") break;
     await new Promise((resolve) => setTimeout(resolve, 250));

@@ -79,7 +79,12 @@ export default function PosAttemptDetail() {
       <noscript>
         <p className="pos-no-print">{t("pos.print_without_js")}</p>
       </noscript>
-      <Anchor className="pos-no-print" component={Link} to={`/${receipt.lang}/pos/pay/${receipt.transactionId}`} size="sm">
+      <Anchor
+        className="pos-no-print"
+        component={Link}
+        to={`/${receipt.lang}/pos/pay/${receipt.transactionId}`}
+        size="sm"
+      >
         {t("pos.back_to_payment")}
       </Anchor>
     </Stack>

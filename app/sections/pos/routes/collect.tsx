@@ -1,4 +1,17 @@
-import { Alert, Anchor, Button, Card, NativeSelect, Radio, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from "@mantine/core";
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  NativeSelect,
+  Radio,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/collect";
@@ -20,13 +33,27 @@ export function headers() {
   return NO_STORE;
 }
 
-const STANDARD = ["amount", "currency_code", "gateway_code", "customer_name", "customer_email", "customer_phone", "reference"] as const;
+const STANDARD = [
+  "amount",
+  "currency_code",
+  "gateway_code",
+  "customer_name",
+  "customer_email",
+  "customer_phone",
+  "reference",
+] as const;
 
-async function loadCollector(context: Route.LoaderArgs["context"], request: Request, params: Route.LoaderArgs["params"]) {
+async function loadCollector(
+  context: Route.LoaderArgs["context"],
+  request: Request,
+  params: Route.LoaderArgs["params"],
+) {
   const auth = await requireCounter(context, request, "add");
   const lang = languageOf(params);
   const hook = collectorPayment();
-  const collector = hook ? await hook.form(getDbFrom(context), { merchantId: auth.user.merchantId, collectorId: params.collectorId, lang }) : null;
+  const collector = hook
+    ? await hook.form(getDbFrom(context), { merchantId: auth.user.merchantId, collectorId: params.collectorId, lang })
+    : null;
   if (!hook || !collector) notFound();
   return { auth, lang, hook, collector };
 }
@@ -42,7 +69,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const form = await readFormData(request);
   const values: Record<string, string> = {};
   for (const name of STANDARD) values[name] = String(form.get(name) ?? "").slice(0, 600);
-  for (const field of collector.fields) if (field.kind === "text") values[field.name] = String(form.get(field.name) ?? "").slice(0, 600);
+  for (const field of collector.fields)
+    if (field.kind === "text") values[field.name] = String(form.get(field.name) ?? "").slice(0, 600);
   const submissionToken = String(form.get("submission_token") ?? "").slice(0, 100);
   const made = await hook.make(getDbFrom(context), {
     merchantId: auth.user.merchantId,
@@ -56,7 +84,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   if (made.closed) return redirect(`/${lang}/pos/pay/collect/${collector.publicId}`, 303);
   const known = new Set<string>([...STANDARD, ...collector.fields.map((field) => field.name)]);
   const errors: Record<string, string[]> = {};
-  for (const [field, codes] of Object.entries(made.errors)) (errors[known.has(field) ? field : "non_field_errors"] ??= []).push(...codes);
+  for (const [field, codes] of Object.entries(made.errors))
+    (errors[known.has(field) ? field : "non_field_errors"] ??= []).push(...codes);
   return data({ values, errors: fieldMessages(errors, made.params, lang), submissionToken }, { status: 400 });
 }
 
@@ -112,11 +141,25 @@ export default function PosCollect() {
                   {...describedError("amount")}
                 />
                 {collector.currencies.length > 1 ? (
-                  <NativeSelect name="currency_code" label={t("pos.currency")} size="lg" data={collector.currencies} defaultValue={value("currency_code", collector.defaultCurrency)} {...describedError("currency_code")} />
+                  <NativeSelect
+                    name="currency_code"
+                    label={t("pos.currency")}
+                    size="lg"
+                    data={collector.currencies}
+                    defaultValue={value("currency_code", collector.defaultCurrency)}
+                    {...describedError("currency_code")}
+                  />
                 ) : (
                   <>
                     <input type="hidden" name="currency_code" value={collector.defaultCurrency} />
-                    <TextInput label={t("pos.currency")} size="lg" value={collector.defaultCurrency} readOnly tabIndex={-1} {...describedError("currency_code")} />
+                    <TextInput
+                      label={t("pos.currency")}
+                      size="lg"
+                      value={collector.defaultCurrency}
+                      readOnly
+                      tabIndex={-1}
+                      {...describedError("currency_code")}
+                    />
                   </>
                 )}
               </div>
@@ -127,7 +170,19 @@ export default function PosCollect() {
                 <SimpleGrid cols={{ base: 1, sm: 2 }}>
                   {collector.fields.map((field) =>
                     field.kind === "text" ? (
-                      <Textarea key={field.name} name={field.name} label={field.label} required={field.required} maxLength={500} autosize minRows={1} maxRows={4} defaultValue={value(field.name)} dir="auto" {...describedError(field.name)} />
+                      <Textarea
+                        key={field.name}
+                        name={field.name}
+                        label={field.label}
+                        required={field.required}
+                        maxLength={500}
+                        autosize
+                        minRows={1}
+                        maxRows={4}
+                        defaultValue={value(field.name)}
+                        dir="auto"
+                        {...describedError(field.name)}
+                      />
                     ) : (
                       <TextInput
                         key={field.name}
@@ -147,7 +202,12 @@ export default function PosCollect() {
                   )}
                 </SimpleGrid>
               ) : null}
-              <Radio.Group name="gateway_code" label={t("pos.gateway")} defaultValue={chosenGateway} {...describedError("gateway_code")}>
+              <Radio.Group
+                name="gateway_code"
+                label={t("pos.gateway")}
+                defaultValue={chosenGateway}
+                {...describedError("gateway_code")}
+              >
                 <Stack gap="xs" mt={6}>
                   {collector.gateways.map((gateway) => (
                     <Radio key={gateway.code} value={gateway.code} label={gateway.name} />

@@ -13,7 +13,9 @@ import { NO_STORE } from "../components/page";
 export function loader({ context, request, params }: Route.LoaderArgs) {
   requireUser(context, request);
   const lang = isLanguage(params.lang) ? params.lang : "en";
-  const texts = Object.fromEntries(PAGE_NAMESPACES.pos.map((namespace) => [namespace, i18nFor(lang).getResource(lang, "common", namespace) ?? {}]));
+  const texts = Object.fromEntries(
+    PAGE_NAMESPACES.pos.map((namespace) => [namespace, i18nFor(lang).getResource(lang, "common", namespace) ?? {}]),
+  );
   return { lang, texts };
 }
 

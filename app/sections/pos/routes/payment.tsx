@@ -18,7 +18,9 @@ import { languageOf, requireCounter } from "./guard.server";
 import "../components/pos.css";
 
 export function meta({ data: page, matches }: Route.MetaArgs) {
-  return page ? posTitle(matches, "payment", { number: String(page.orderNo), amount: page.amount }) : posTitle(matches, "section");
+  return page
+    ? posTitle(matches, "payment", { number: String(page.orderNo), amount: page.amount })
+    : posTitle(matches, "section");
 }
 
 export function headers() {
@@ -35,7 +37,10 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const transaction = await findCounterTransaction(db, auth.user.merchantId, params.transactionId);
   if (!transaction) notFound();
   // Cancel is the dashboard's own, under its permission.
-  return { ...(await counterPaymentView(db, transaction, languageOf(params))), mayCancel: can(auth.user, "change_paymenttransaction") };
+  return {
+    ...(await counterPaymentView(db, transaction, languageOf(params))),
+    mayCancel: can(auth.user, "change_paymenttransaction"),
+  };
 }
 
 /**
@@ -54,18 +59,37 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   let message = "pos.errors.cancel_in_flight";
   let ok = false;
   if (!state.inFlight && !state.final) {
-    const outcome = await runRowAction(db, { merchantId: auth.user.merchantId, user: auth.user, transactionId: transaction.id, action: "cancel", lang, baseUrl: linkBaseUrl(), addresses: platformAddresses(request) });
+    const outcome = await runRowAction(db, {
+      merchantId: auth.user.merchantId,
+      user: auth.user,
+      transactionId: transaction.id,
+      action: "cancel",
+      lang,
+      baseUrl: linkBaseUrl(),
+      addresses: platformAddresses(request),
+    });
     ok = outcome.ok;
-    message = outcome.ok ? outcome.code : outcome.code === "actions.not_available" && !can(auth.user, "change_paymenttransaction") ? "pos.errors.cancel_forbidden" : outcome.code;
+    message = outcome.ok
+      ? outcome.code
+      : outcome.code === "actions.not_available" && !can(auth.user, "change_paymenttransaction")
+        ? "pos.errors.cancel_forbidden"
+        : outcome.code;
   } else if (state.final) message = "pos.not_payable";
-  return redirect(back, { status: 303, headers: { "Set-Cookie": flashCookie({ kind: ok ? "success" : "error", message }) } });
+  return redirect(back, {
+    status: 303,
+    headers: { "Set-Cookie": flashCookie({ kind: ok ? "success" : "error", message }) },
+  });
 }
 
 type Live = { state: string; final: boolean; paid: boolean; in_flight: boolean; attempt_url: string | null };
 
 /** How the page says where a finished payment stands: only `paid` is a paid sale. */
 function finishedTone(state: string) {
-  return state === "paid" ? "green" : state === "authorized" || state === "cod" || state === "refunded" ? "orange" : "red";
+  return state === "paid"
+    ? "green"
+    : state === "authorized" || state === "cod" || state === "refunded"
+      ? "orange"
+      : "red";
 }
 
 export default function PosPayment() {
@@ -80,9 +104,15 @@ export default function PosPayment() {
     const timer = window.setInterval(async () => {
       try {
         // Marked as background: following a payment does not keep an idle session alive.
-        const answer = await fetch(`/${page.lang}/pos/pay/${page.id}/state`, { headers: { Accept: "application/json", "X-Background-Request": "1" }, cache: "no-store" });
+        const answer = await fetch(`/${page.lang}/pos/pay/${page.id}/state`, {
+          headers: { Accept: "application/json", "X-Background-Request": "1" },
+          cache: "no-store",
+        });
         if (stopped) return;
-        const json = answer.ok && (answer.headers.get("Content-Type") ?? "").includes("application/json") ? ((await answer.json().catch(() => null)) as Live | null) : null;
+        const json =
+          answer.ok && (answer.headers.get("Content-Type") ?? "").includes("application/json")
+            ? ((await answer.json().catch(() => null)) as Live | null)
+            : null;
         if (!json) {
           // Signed out, the section gone, or the server's error page: stop asking, and let the page
           // itself say what happened.
@@ -103,7 +133,13 @@ export default function PosPayment() {
   }, [live.final, page.id, page.lang]);
   const cancelling = useNavigation().state === "submitting";
   const newPayment = (
-    <Button component={Link} to={`/${page.lang}/pos/pay`} size="lg" variant={live.final ? "filled" : "default"} fullWidth>
+    <Button
+      component={Link}
+      to={`/${page.lang}/pos/pay`}
+      size="lg"
+      variant={live.final ? "filled" : "default"}
+      fullWidth
+    >
       {t("pos.new_payment")}
     </Button>
   );
@@ -129,7 +165,13 @@ export default function PosPayment() {
             </Text>
           ) : null}
         </div>
-        <Badge size="lg" variant="light" color={live.final ? finishedTone(live.state) : "blue"} data-testid="pos-state" style={{ flexShrink: 0 }}>
+        <Badge
+          size="lg"
+          variant="light"
+          color={live.final ? finishedTone(live.state) : "blue"}
+          data-testid="pos-state"
+          style={{ flexShrink: 0 }}
+        >
           {t(`states.${live.state}`)}
         </Badge>
       </Group>
@@ -175,7 +217,13 @@ export default function PosPayment() {
               <Text fw={600} ta="center">
                 {t("pos.scan")}
               </Text>
-              <img className="pos-qr" src={`data:image/svg+xml;utf8,${encodeURIComponent(page.qrSvg)}`} alt={t("pos.qr_alt", { amount: page.amount })} width={320} height={320} />
+              <img
+                className="pos-qr"
+                src={`data:image/svg+xml;utf8,${encodeURIComponent(page.qrSvg)}`}
+                alt={t("pos.qr_alt", { amount: page.amount })}
+                width={320}
+                height={320}
+              />
               <Group gap="xs" role="status" aria-live="polite">
                 <Loader size="xs" type="dots" aria-hidden />
                 <Text size="sm" c="dimmed">

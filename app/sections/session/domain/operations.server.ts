@@ -44,7 +44,12 @@ export type SessionReference = { sessionId: string | null; orderNo: string | nul
  * transaction the merchant deleted from the list is found only with `deleted` (its `deleted_at`
  * set): nothing is done to it, but an answer kept for a Tracking-Key is still given.
  */
-export async function findOperableSession(db: DB, merchantId: number, reference: SessionReference, options: { deleted?: boolean } = {}) {
+export async function findOperableSession(
+  db: DB,
+  merchantId: number,
+  reference: SessionReference,
+  options: { deleted?: boolean } = {},
+) {
   if (!reference.sessionId && !reference.orderNo) return undefined;
   let query = db
     .selectFrom("checkout_sessions as s")
@@ -82,11 +87,21 @@ export type OperableSession = NonNullable<Awaited<ReturnType<typeof findOperable
  * and expire, which move no money. A refusal is answered before anything was done.
  */
 export type SessionOperationOutcome =
-  | { ok: true; result: "success" | "pending" | "failed"; code: string; params: TextParams; amount: number | null; approvalRequestId: number | null }
+  | {
+      ok: true;
+      result: "success" | "pending" | "failed";
+      code: string;
+      params: TextParams;
+      amount: number | null;
+      approvalRequestId: number | null;
+    }
   | Refusal;
 
 /** Codes of refusals that name the amount still available (an API answer adds it as a field). */
-export const AMOUNT_REFUSALS = ["checkout_operations.errors.above_available", "operations.errors.not_available"] as const;
+export const AMOUNT_REFUSALS = [
+  "checkout_operations.errors.above_available",
+  "operations.errors.not_available",
+] as const;
 
 /**
  * Runs one operation on one session of the actor's merchant. The actor holds the permissions it
@@ -126,12 +141,25 @@ export async function runSessionOperation(
   });
   if (!outcome.ok) {
     if (outcome.code === "operations.errors.gateway") {
-      return { ok: true, result: "failed", code: outcome.code, params: outcome.params ?? {}, amount: await failedAmount(db, { ...input, operation }), approvalRequestId: null };
+      return {
+        ok: true,
+        result: "failed",
+        code: outcome.code,
+        params: outcome.params ?? {},
+        amount: await failedAmount(db, { ...input, operation }),
+        approvalRequestId: null,
+      };
     }
     const current = await findOperableSession(db, input.merchantId, { sessionId: session.session_id, orderNo: null });
-    const available = money(current ? await operableAmount(db, input.merchantId, current, operation) : 0, session.currency_code);
+    const available = money(
+      current ? await operableAmount(db, input.merchantId, current, operation) : 0,
+      session.currency_code,
+    );
     if (outcome.code === "operations.errors.above_available") {
-      return refuse("checkout_operations.errors.above_available", { field: "amount", params: { available, kind: word(`operations.kind_in_sentence.${operation}`) } });
+      return refuse("checkout_operations.errors.above_available", {
+        field: "amount",
+        params: { available, kind: word(`operations.kind_in_sentence.${operation}`) },
+      });
     }
     return { ...outcome, params: { ...outcome.params, available } };
   }
@@ -161,18 +189,37 @@ async function operableAmount(db: DB, merchantId: number, session: OperableSessi
 /** What an operation done or asked for takes: its own record's amount (the core settled "all that is left" under its lock). */
 async function movedAmount(db: DB, merchantId: number, ids: { operationId: number | null; requestId: number | null }) {
   if (ids.operationId !== null) {
-    const row = await db.selectFrom("transaction_operations").select("amount").where("merchant_id", "=", merchantId).where("id", "=", ids.operationId).executeTakeFirst();
+    const row = await db
+      .selectFrom("transaction_operations")
+      .select("amount")
+      .where("merchant_id", "=", merchantId)
+      .where("id", "=", ids.operationId)
+      .executeTakeFirst();
     if (row) return Number(row.amount);
   }
   if (ids.requestId !== null) {
-    const row = await db.selectFrom("operation_requests").select("amount").where("merchant_id", "=", merchantId).where("id", "=", ids.requestId).executeTakeFirst();
+    const row = await db
+      .selectFrom("operation_requests")
+      .select("amount")
+      .where("merchant_id", "=", merchantId)
+      .where("id", "=", ids.requestId)
+      .executeTakeFirst();
     if (row) return Number(row.amount);
   }
   return null;
 }
 
 /** What a refused operation asked for: the one sent under the caller's reference, else what was asked or all that was left. */
-async function failedAmount(db: DB, input: { merchantId: number; session: OperableSession; operation: OperationKind; amount: string | null; operationReference: string | null }) {
+async function failedAmount(
+  db: DB,
+  input: {
+    merchantId: number;
+    session: OperableSession;
+    operation: OperationKind;
+    amount: string | null;
+    operationReference: string | null;
+  },
+) {
   if (input.operationReference) {
     const sent = await db
       .selectFrom("transaction_operations")
@@ -208,11 +255,24 @@ async function endUnpaidSession(
     if (engineOf(trx) === "postgres") locked = locked.forUpdate();
     const transaction = await locked.executeTakeFirst();
     if (!transaction) return refuse("api.not_found");
-    const notOpen = refuse(`checkout_operations.errors.not_open.${input.operation}`, { params: { state: word(`states.${transaction.state}`) } });
+    const notOpen = refuse(`checkout_operations.errors.not_open.${input.operation}`, {
+      params: { state: word(`states.${transaction.state}`) },
+    });
     if (!PAYABLE_STATES.includes(transaction.state)) return notOpen;
-    const inFlight = await trx.selectFrom("payment_attempts").select("id").where("transaction_id", "=", transaction.id).where("state", "=", "pending").executeTakeFirst();
-    if (inFlight) return refuse("checkout_operations.errors.attempt_in_flight", { params: { retryAfter: await secondsUntilAttemptsMayEnd(trx, transaction.id) } });
-    const cause = input.operation === "cancel" ? ({ kind: "canceled", actor: { id: input.actor.id, username: input.actor.username } } as const) : ({ kind: "expired" } as const);
+    const inFlight = await trx
+      .selectFrom("payment_attempts")
+      .select("id")
+      .where("transaction_id", "=", transaction.id)
+      .where("state", "=", "pending")
+      .executeTakeFirst();
+    if (inFlight)
+      return refuse("checkout_operations.errors.attempt_in_flight", {
+        params: { retryAfter: await secondsUntilAttemptsMayEnd(trx, transaction.id) },
+      });
+    const cause =
+      input.operation === "cancel"
+        ? ({ kind: "canceled", actor: { id: input.actor.id, username: input.actor.username } } as const)
+        : ({ kind: "expired" } as const);
     const moved = await transitionTransaction(trx, transaction.id, to, cause, { from: PAYABLE_STATES });
     if (!moved.ok) return notOpen;
     // Canceled as the dashboard cancels a request nobody paid; expired with an entry of its own (the
@@ -225,7 +285,14 @@ async function endUnpaidSession(
       objectType: "transaction",
       objectId: transaction.id,
     });
-    return { ok: true, result: "success", code: `checkout_operations.done.${input.operation}`, params: {}, amount: null, approvalRequestId: null };
+    return {
+      ok: true,
+      result: "success",
+      code: `checkout_operations.done.${input.operation}`,
+      params: {},
+      amount: null,
+      approvalRequestId: null,
+    };
   });
 }
 
@@ -236,7 +303,12 @@ async function endUnpaidSession(
  * for. The customer finishing at the gateway ends it sooner.
  */
 async function secondsUntilAttemptsMayEnd(db: DB, transactionId: string): Promise<number> {
-  const attempts = await db.selectFrom("payment_attempts").select(["gateway_kind", "created_at", "next_inquiry_at"]).where("transaction_id", "=", transactionId).where("state", "=", "pending").execute();
+  const attempts = await db
+    .selectFrom("payment_attempts")
+    .select(["gateway_kind", "created_at", "next_inquiry_at"])
+    .where("transaction_id", "=", transactionId)
+    .where("state", "=", "pending")
+    .execute();
   const at = now().getTime();
   const ends = attempts.map((attempt) => {
     const minutes = isGatewayKind(attempt.gateway_kind) ? (GATEWAY_KINDS[attempt.gateway_kind].sessionMinutes ?? 0) : 0;

@@ -3,7 +3,14 @@ import type { CustomerResult } from "~/sections/contract";
 import { findSessionOfTransaction } from "./sessions.server";
 
 /** What the merchant's site reads in `result`: the attempt's outcome, cash on delivery as a success. */
-const RESULTS: Record<CustomerResult, string> = { success: "success", cod: "success", failed: "failed", error: "failed", canceled: "canceled", expired: "expired" };
+const RESULTS: Record<CustomerResult, string> = {
+  success: "success",
+  cod: "success",
+  failed: "failed",
+  error: "failed",
+  canceled: "canceled",
+  expired: "expired",
+};
 
 /**
  * Where the customer goes back after a session's payment result: the session's redirect_url with

@@ -20,11 +20,18 @@ const address = z
 
 const codes = z
   .union([z.array(z.string().max(40)), z.string().max(400)], { error: "sessions.errors.pg_codes" })
-  .transform((value) => [...new Set((Array.isArray(value) ? value : value.split(",")).map((code) => code.trim()).filter(Boolean))]);
+  .transform((value) => [
+    ...new Set((Array.isArray(value) ? value : value.split(",")).map((code) => code.trim()).filter(Boolean)),
+  ]);
 
 /** What a merchant's server may change on a session while it is unpaid (PATCH); the same names as creating it. */
 export const SessionChangesSchema = z.object({
-  amount: z.string({ error: "sessions.errors.amount_text" }).trim().min(1, "errors.required").max(20, "money.too_large").optional(),
+  amount: z
+    .string({ error: "sessions.errors.amount_text" })
+    .trim()
+    .min(1, "errors.required")
+    .max(20, "money.too_large")
+    .optional(),
   pg_codes: codes.optional(),
   customer_first_name: text(100),
   customer_last_name: text(100),
@@ -46,7 +53,10 @@ export const SessionChangesSchema = z.object({
 export const SessionSchema = SessionChangesSchema.extend({
   type: z.enum(["e_commerce", "payment_request"], { error: "sessions.errors.type" }),
   amount: z.string({ error: "errors.required" }).trim().min(1, "errors.required").max(20, "money.too_large"),
-  currency_code: z.preprocess((value) => (value === "" ? undefined : value), z.enum(SUPPORTED_CURRENCIES, { error: "sessions.errors.currency" }).optional()),
+  currency_code: z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.enum(SUPPORTED_CURRENCIES, { error: "sessions.errors.currency" }).optional(),
+  ),
   pg_codes: codes,
   order_no: text(100),
   description: text(2000),

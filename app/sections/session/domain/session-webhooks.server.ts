@@ -19,11 +19,18 @@ import { findSessionOfTransaction, sessionState } from "./sessions.server";
  */
 export const SESSION_WEBHOOK_JOB = "checkout_session_webhook";
 
-export type SessionEventType = "checkout_session.paid" | "checkout_session.authorized" | "checkout_session.failed" | "checkout_session.refunded" | "checkout_session.expired" | "checkout_session.canceled";
+export type SessionEventType =
+  | "checkout_session.paid"
+  | "checkout_session.authorized"
+  | "checkout_session.failed"
+  | "checkout_session.refunded"
+  | "checkout_session.expired"
+  | "checkout_session.canceled";
 
 function eventTypeOf(event: TransitionEvent): SessionEventType | null {
   const { cause, to } = event;
-  if (cause.kind === "payment") return to === "authorized" ? "checkout_session.authorized" : to === "paid" ? "checkout_session.paid" : null;
+  if (cause.kind === "payment")
+    return to === "authorized" ? "checkout_session.authorized" : to === "paid" ? "checkout_session.paid" : null;
   if (cause.kind === "capture" && to === "paid") return "checkout_session.paid";
   if (cause.kind === "attempt_failed") return "checkout_session.failed";
   if (cause.kind === "refund") return "checkout_session.refunded";
@@ -34,14 +41,22 @@ function eventTypeOf(event: TransitionEvent): SessionEventType | null {
 
 /** The merchant's checkout signing secret, made the first time it is needed. */
 export async function signingSecret(db: DB, merchantId: number): Promise<string> {
-  const found = await db.selectFrom("checkout_signing_secrets").select("secret").where("merchant_id", "=", merchantId).executeTakeFirst();
+  const found = await db
+    .selectFrom("checkout_signing_secrets")
+    .select("secret")
+    .where("merchant_id", "=", merchantId)
+    .executeTakeFirst();
   if (found) return unseal(found.secret);
   await db
     .insertInto("checkout_signing_secrets")
     .values({ merchant_id: merchantId, secret: seal(`whsec_${randomToken(32)}`), created_at: nowIso() })
     .onConflict((conflict) => conflict.column("merchant_id").doNothing())
     .execute();
-  const made = await db.selectFrom("checkout_signing_secrets").select("secret").where("merchant_id", "=", merchantId).executeTakeFirstOrThrow();
+  const made = await db
+    .selectFrom("checkout_signing_secrets")
+    .select("secret")
+    .where("merchant_id", "=", merchantId)
+    .executeTakeFirstOrThrow();
   return unseal(made.secret);
 }
 
@@ -52,9 +67,18 @@ export async function rotateSigningSecret(db: DB, manager: { id: number; usernam
     await trx
       .insertInto("checkout_signing_secrets")
       .values({ merchant_id: manager.merchantId, secret: seal(secret), created_at: nowIso() })
-      .onConflict((conflict) => conflict.column("merchant_id").doUpdateSet({ secret: seal(secret), created_at: nowIso() }))
+      .onConflict((conflict) =>
+        conflict.column("merchant_id").doUpdateSet({ secret: seal(secret), created_at: nowIso() }),
+      )
       .execute();
-    await recordAudit(trx, { merchantId: manager.merchantId, actor: { id: manager.id, username: manager.username }, action: "checkout_secret_rotated", params: {}, objectType: "merchant", objectId: manager.merchantId });
+    await recordAudit(trx, {
+      merchantId: manager.merchantId,
+      actor: { id: manager.id, username: manager.username },
+      action: "checkout_secret_rotated",
+      params: {},
+      objectType: "merchant",
+      objectId: manager.merchantId,
+    });
   });
   return secret;
 }
@@ -88,7 +112,17 @@ export async function tellSessionWebhook(trx: DB, event: TransitionEvent) {
       attempt_id: "attemptId" in event.cause ? event.cause.attemptId : null,
     },
   });
-  await trx.insertInto("checkout_session_events").values({ id, merchant_id: session.merchant_id, session_id: session.id, type, body, created_at: created.toISOString() }).execute();
+  await trx
+    .insertInto("checkout_session_events")
+    .values({
+      id,
+      merchant_id: session.merchant_id,
+      session_id: session.id,
+      type,
+      body,
+      created_at: created.toISOString(),
+    })
+    .execute();
   await enqueueJob(trx, SESSION_WEBHOOK_JOB, { eventId: id }, { maxAttempts: 3 });
 }
 
@@ -101,14 +135,28 @@ export async function deliverSessionEvent(db: DB, payload: { eventId: string }) 
   const event = await db
     .selectFrom("checkout_session_events")
     .innerJoin("checkout_sessions", "checkout_sessions.id", "checkout_session_events.session_id")
-    .select(["checkout_session_events.id", "checkout_session_events.merchant_id", "checkout_session_events.body", "checkout_sessions.webhook_url"])
+    .select([
+      "checkout_session_events.id",
+      "checkout_session_events.merchant_id",
+      "checkout_session_events.body",
+      "checkout_sessions.webhook_url",
+    ])
     .where("checkout_session_events.id", "=", payload.eventId)
     .executeTakeFirst();
   if (!event?.webhook_url) return;
-  const answer = await postSignedEvent(event.webhook_url, await signingSecret(db, event.merchant_id), event.id, event.body);
+  const answer = await postSignedEvent(
+    event.webhook_url,
+    await signingSecret(db, event.merchant_id),
+    event.id,
+    event.body,
+  );
   const succeeded = answer.error === null && answer.status !== null && answer.status >= 200 && answer.status < 300;
   await writeTransaction(db, async (trx) => {
-    const tried = await trx.selectFrom("checkout_session_deliveries").select((eb) => eb.fn.countAll<number>().as("n")).where("event_id", "=", event.id).executeTakeFirstOrThrow();
+    const tried = await trx
+      .selectFrom("checkout_session_deliveries")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("event_id", "=", event.id)
+      .executeTakeFirstOrThrow();
     const number = Number(tried.n) + 1;
     await trx
       .insertInto("checkout_session_deliveries")
@@ -125,24 +173,38 @@ export async function deliverSessionEvent(db: DB, payload: { eventId: string }) 
       })
       .execute();
     if (!succeeded && number < env().WEBHOOK_MAX_ATTEMPTS) {
-      await enqueueJob(trx, SESSION_WEBHOOK_JOB, { eventId: event.id }, { runAt: new Date(now().getTime() + retryDelayMs(number)), maxAttempts: 3 });
+      await enqueueJob(
+        trx,
+        SESSION_WEBHOOK_JOB,
+        { eventId: event.id },
+        { runAt: new Date(now().getTime() + retryDelayMs(number)), maxAttempts: 3 },
+      );
     }
   });
 }
 
 /** The last delivery of each session's latest event, for the sessions list: delivered, failing, or none. */
 export async function lastDeliveries(db: DB, merchantId: number, sessionIds: readonly string[]) {
-  if (!sessionIds.length) return new Map<string, { type: string; status: "succeeded" | "failed" | "queued"; code: number | null }>();
+  if (!sessionIds.length)
+    return new Map<string, { type: string; status: "succeeded" | "failed" | "queued"; code: number | null }>();
   const events = await db
     .selectFrom("checkout_session_events")
     .leftJoin("checkout_session_deliveries", "checkout_session_deliveries.event_id", "checkout_session_events.id")
-    .select(["checkout_session_events.session_id", "checkout_session_events.type", "checkout_session_events.created_at", "checkout_session_deliveries.attempt", "checkout_session_deliveries.status", "checkout_session_deliveries.response_code"])
+    .select([
+      "checkout_session_events.session_id",
+      "checkout_session_events.type",
+      "checkout_session_events.created_at",
+      "checkout_session_deliveries.attempt",
+      "checkout_session_deliveries.status",
+      "checkout_session_deliveries.response_code",
+    ])
     .where("checkout_session_events.merchant_id", "=", merchantId)
     .where("checkout_session_events.session_id", "in", sessionIds)
     .orderBy("checkout_session_events.created_at")
     .orderBy("checkout_session_deliveries.attempt")
     .execute();
   const last = new Map<string, { type: string; status: "succeeded" | "failed" | "queued"; code: number | null }>();
-  for (const row of events) last.set(row.session_id, { type: row.type, status: row.status ?? "queued", code: row.response_code ?? null });
+  for (const row of events)
+    last.set(row.session_id, { type: row.type, status: row.status ?? "queued", code: row.response_code ?? null });
   return last;
 }

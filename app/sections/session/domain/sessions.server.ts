@@ -41,7 +41,11 @@ class OrderNumberTaken extends Error {}
 
 async function orderNumberTaken(db: DB, merchantId: number, orderNo: string | undefined, except?: string) {
   if (!orderNo) return false;
-  let query = db.selectFrom("checkout_sessions").select("id").where("merchant_id", "=", merchantId).where("order_no", "=", orderNo);
+  let query = db
+    .selectFrom("checkout_sessions")
+    .select("id")
+    .where("merchant_id", "=", merchantId)
+    .where("order_no", "=", orderNo);
   if (except) query = query.where("id", "!=", except);
   return Boolean(await query.executeTakeFirst());
 }
@@ -50,7 +54,10 @@ async function orderNumberTaken(db: DB, merchantId: number, orderNo: string | un
 async function checkAddresses(input: { webhook_url?: string }, errors: FieldErrors) {
   if (input.webhook_url) {
     const problem = await checkWebhookUrl(input.webhook_url);
-    if (problem) errors.webhook_url = [problem === "admin.webhooks.errors.private" ? "sessions.errors.webhook_private" : "sessions.errors.url"];
+    if (problem)
+      errors.webhook_url = [
+        problem === "admin.webhooks.errors.private" ? "sessions.errors.webhook_private" : "sessions.errors.url",
+      ];
   }
 }
 
@@ -62,14 +69,28 @@ function expirationOf(value: string | undefined, errors: FieldErrors): Date | un
   return at;
 }
 
-async function checkGateways(db: DB, merchantId: number, codes: readonly string[], currency: string, errors: FieldErrors) {
+async function checkGateways(
+  db: DB,
+  merchantId: number,
+  codes: readonly string[],
+  currency: string,
+  errors: FieldErrors,
+) {
   const gateways = await listMerchantGateways(db, merchantId, { enabledOnly: true });
-  const usable = new Set(gateways.filter((gateway) => supportsCurrency(gateway, currency)).map((gateway) => gateway.code));
+  const usable = new Set(
+    gateways.filter((gateway) => supportsCurrency(gateway, currency)).map((gateway) => gateway.code),
+  );
   if (codes.length === 0) errors.pg_codes = ["sessions.errors.pg_codes"];
   else if (codes.some((code) => !usable.has(code))) errors.pg_codes = ["sessions.errors.gateway_unavailable"];
 }
 
-function sessionRow(input: { id: string; merchantId: number; transactionId: string; request: SessionInput; user: Author }) {
+function sessionRow(input: {
+  id: string;
+  merchantId: number;
+  transactionId: string;
+  request: SessionInput;
+  user: Author;
+}) {
   const at = nowIso();
   return {
     id: input.id,
@@ -89,10 +110,21 @@ function sessionRow(input: { id: string; merchantId: number; transactionId: stri
 async function insertSession(trx: DB, row: ReturnType<typeof sessionRow>, user: Author) {
   if (await orderNumberTaken(trx, row.merchant_id, row.order_no ?? undefined)) throw new OrderNumberTaken();
   await trx.insertInto("checkout_sessions").values(row).execute();
-  await recordAudit(trx, { merchantId: row.merchant_id, actor: user, action: "checkout_session_created", params: { orderNo: row.order_no ?? row.id }, objectType: "transaction", objectId: row.transaction_id });
+  await recordAudit(trx, {
+    merchantId: row.merchant_id,
+    actor: user,
+    action: "checkout_session_created",
+    params: { orderNo: row.order_no ?? row.id },
+    objectType: "transaction",
+    objectId: row.transaction_id,
+  });
 }
 
-const takenOrderNumber = (orderNo: string | undefined): Failure => ({ ok: false, errors: { order_no: ["sessions.errors.order_no_taken"] }, params: { orderNo: orderNo ?? "" } });
+const takenOrderNumber = (orderNo: string | undefined): Failure => ({
+  ok: false,
+  errors: { order_no: ["sessions.errors.order_no_taken"] },
+  params: { orderNo: orderNo ?? "" },
+});
 
 /**
  * A checkout session for a merchant's server: an `e_commerce` transaction made here, or a payment
@@ -101,19 +133,33 @@ const takenOrderNumber = (orderNo: string | undefined): Failure => ({ ok: false,
  */
 export async function createSession(
   db: DB,
-  input: { merchantId: number; user: Author; request: SessionInput; lang: Language; makeRequest: (db: DB, input: RequestMakerInput) => Promise<RequestMakerResult> },
+  input: {
+    merchantId: number;
+    user: Author;
+    request: SessionInput;
+    lang: Language;
+    makeRequest: (db: DB, input: RequestMakerInput) => Promise<RequestMakerResult>;
+  },
 ): Promise<{ ok: true; sessionId: string } | Failure> {
   const { request } = input;
   const errors: FieldErrors = {};
   await checkAddresses(request, errors);
-  if (await orderNumberTaken(db, input.merchantId, request.order_no)) errors.order_no = ["sessions.errors.order_no_taken"];
+  if (await orderNumberTaken(db, input.merchantId, request.order_no))
+    errors.order_no = ["sessions.errors.order_no_taken"];
   const id = publicId();
   const lang = request.language ?? input.lang;
   const extra = { session_id: id, merchant_order_no: request.order_no ?? null, language: lang };
 
   if (request.type === "payment_request") {
     if (Object.keys(errors).length) return { ok: false, errors, params: { orderNo: request.order_no ?? "" } };
-    const { type: _type, order_no: _orderNo, redirect_url: _redirect, webhook_url: _webhook, language: _language, ...fields } = request;
+    const {
+      type: _type,
+      order_no: _orderNo,
+      redirect_url: _redirect,
+      webhook_url: _webhook,
+      language: _language,
+      ...fields
+    } = request;
     try {
       const made = await input.makeRequest(db, {
         merchantId: input.merchantId,
@@ -122,7 +168,18 @@ export async function createSession(
         lang,
         source: "checkout_session",
         extra,
-        alongside: (trx, created) => insertSession(trx, sessionRow({ id, merchantId: input.merchantId, transactionId: created.transactionId, request, user: input.user }), input.user),
+        alongside: (trx, created) =>
+          insertSession(
+            trx,
+            sessionRow({
+              id,
+              merchantId: input.merchantId,
+              transactionId: created.transactionId,
+              request,
+              user: input.user,
+            }),
+            input.user,
+          ),
       });
       return made.ok ? { ok: true, sessionId: id } : { ok: false, errors: made.errors, params: made.params };
     } catch (error) {
@@ -142,9 +199,12 @@ export async function createSession(
     phone = normalizePhone(request.customer_phone, defaults.country);
     if (!phone) errors.customer_phone = ["sessions.errors.phone"];
   }
-  if (request.attachment && !isMerchantAttachmentKey(input.merchantId, request.attachment)) errors.attachment = ["attachment.errors.unknown"];
-  const expiration = expirationOf(request.expiration_time, errors) ?? new Date(now().getTime() + DEFAULT_SESSION_HOURS * 3_600_000);
-  if (Object.keys(errors).length || !amount.ok) return { ok: false, errors, params: { orderNo: request.order_no ?? "" } };
+  if (request.attachment && !isMerchantAttachmentKey(input.merchantId, request.attachment))
+    errors.attachment = ["attachment.errors.unknown"];
+  const expiration =
+    expirationOf(request.expiration_time, errors) ?? new Date(now().getTime() + DEFAULT_SESSION_HOURS * 3_600_000);
+  if (Object.keys(errors).length || !amount.ok)
+    return { ok: false, errors, params: { orderNo: request.order_no ?? "" } };
   try {
     await writeTransaction(db, async (trx) => {
       const made = await createTransaction(trx, {
@@ -172,7 +232,11 @@ export async function createSession(
         send_sms: 0,
         extra: JSON.stringify(extra),
       });
-      await insertSession(trx, sessionRow({ id, merchantId: input.merchantId, transactionId: made.id, request, user: input.user }), input.user);
+      await insertSession(
+        trx,
+        sessionRow({ id, merchantId: input.merchantId, transactionId: made.id, request, user: input.user }),
+        input.user,
+      );
     });
   } catch (error) {
     if (error instanceof OrderNumberTaken) return takenOrderNumber(request.order_no);
@@ -206,25 +270,38 @@ const SESSION_COLUMNS = [
   "transactions.order_no as transaction_order_no",
 ] as const;
 
-const sessionsOf = (db: DB) => db.selectFrom("checkout_sessions").innerJoin("transactions", "transactions.id", "checkout_sessions.transaction_id").select(SESSION_COLUMNS);
+const sessionsOf = (db: DB) =>
+  db
+    .selectFrom("checkout_sessions")
+    .innerJoin("transactions", "transactions.id", "checkout_sessions.transaction_id")
+    .select(SESSION_COLUMNS);
 
 export type SessionRecord = NonNullable<Awaited<ReturnType<typeof findSession>>>;
 
 /** A session of the merchant's, by its id; undefined for another merchant's, as for an unknown one. */
 export async function findSession(db: DB, merchantId: number, sessionId: string) {
   if (!/^[0-9A-Za-z]{22}$/.test(sessionId)) return undefined;
-  return sessionsOf(db).where("checkout_sessions.id", "=", sessionId).where("checkout_sessions.merchant_id", "=", merchantId).executeTakeFirst();
+  return sessionsOf(db)
+    .where("checkout_sessions.id", "=", sessionId)
+    .where("checkout_sessions.merchant_id", "=", merchantId)
+    .executeTakeFirst();
 }
 
 /** A session by its id alone: the hosted page, its API and the result page know no merchant. */
 export async function findPublicSession(db: DB, sessionId: string) {
   if (!/^[0-9A-Za-z]{22}$/.test(sessionId)) return undefined;
-  return sessionsOf(db).where("checkout_sessions.id", "=", sessionId).where("transactions.deleted_at", "is", null).executeTakeFirst();
+  return sessionsOf(db)
+    .where("checkout_sessions.id", "=", sessionId)
+    .where("transactions.deleted_at", "is", null)
+    .executeTakeFirst();
 }
 
 /** The merchant's session for one of its order numbers (one session per order). */
 export async function findSessionByOrderNo(db: DB, merchantId: number, orderNo: string) {
-  return sessionsOf(db).where("checkout_sessions.merchant_id", "=", merchantId).where("checkout_sessions.order_no", "=", orderNo).executeTakeFirst();
+  return sessionsOf(db)
+    .where("checkout_sessions.merchant_id", "=", merchantId)
+    .where("checkout_sessions.order_no", "=", orderNo)
+    .executeTakeFirst();
 }
 
 export async function findSessionOfTransaction(db: DB, transactionId: string) {
@@ -278,7 +355,13 @@ export async function serializeSession(db: DB, session: SessionRecord, baseUrl: 
     expiration_time: iso(session.expiration_time),
     checkout_url: checkoutUrlOf(baseUrl, sessionLanguage(session), session.id),
     created: iso(session.created_at),
-    attempts: attempts.map((attempt) => ({ id: attempt.id, state: attempt.state, gateway: attempt.gateway_code, amount: toDecimalString(attempt.total, attempt.currency_code), created: iso(attempt.created_at) })),
+    attempts: attempts.map((attempt) => ({
+      id: attempt.id,
+      state: attempt.state,
+      gateway: attempt.gateway_code,
+      amount: toDecimalString(attempt.total, attempt.currency_code),
+      created: iso(attempt.created_at),
+    })),
   };
 }
 
@@ -291,7 +374,12 @@ export async function attemptInFlight(db: DB, transactionId: string) {
     .selectFrom("payment_attempts")
     .select("id")
     .where("transaction_id", "=", transactionId)
-    .where((eb) => eb.or([eb("state", "=", "pending"), eb.and([eb("state", "in", ["failed", "canceled", "error"]), eb("next_inquiry_at", "is not", null)])]))
+    .where((eb) =>
+      eb.or([
+        eb("state", "=", "pending"),
+        eb.and([eb("state", "in", ["failed", "canceled", "error"]), eb("next_inquiry_at", "is not", null)]),
+      ]),
+    )
     .executeTakeFirst();
   return Boolean(attempt);
 }
@@ -300,7 +388,10 @@ export async function attemptInFlight(db: DB, transactionId: string) {
  * The cart changed: the same session takes the new amount, customer, methods, expiry or addresses,
  * while it is unpaid and no attempt is being paid. A paid, expired or canceled session is refused.
  */
-export async function changeSession(db: DB, input: { merchantId: number; user: Author; sessionId: string; changes: SessionChanges }): Promise<{ ok: true } | Failure | { ok: false; notFound: true }> {
+export async function changeSession(
+  db: DB,
+  input: { merchantId: number; user: Author; sessionId: string; changes: SessionChanges },
+): Promise<{ ok: true } | Failure | { ok: false; notFound: true }> {
   const { changes } = input;
   const errors: FieldErrors = {};
   await checkAddresses(changes, errors);
@@ -315,7 +406,8 @@ export async function changeSession(db: DB, input: { merchantId: number; user: A
     else if (parsed.minor <= 0) errors.amount = ["money.invalid"];
     else amount = parsed.minor;
   }
-  if (changes.pg_codes !== undefined) await checkGateways(db, input.merchantId, changes.pg_codes, session.currency_code, errors);
+  if (changes.pg_codes !== undefined)
+    await checkGateways(db, input.merchantId, changes.pg_codes, session.currency_code, errors);
   let phone: string | undefined;
   if (changes.customer_phone) {
     phone = normalizePhone(changes.customer_phone, defaults.country);
@@ -330,7 +422,8 @@ export async function changeSession(db: DB, input: { merchantId: number; user: A
       .where("id", "=", session.transaction_id)
       .$if(engineOf(trx) === "postgres", (query) => query.forUpdate())
       .executeTakeFirstOrThrow();
-    if (!PAYABLE_STATES.includes(current.state) || isExpired(current)) return { ok: false as const, errors: { non_field_errors: ["sessions.errors.not_changeable"] }, params: {} };
+    if (!PAYABLE_STATES.includes(current.state) || isExpired(current))
+      return { ok: false as const, errors: { non_field_errors: ["sessions.errors.not_changeable"] }, params: {} };
     if (await attemptInFlight(trx, current.id)) {
       return { ok: false as const, errors: { non_field_errors: ["sessions.errors.attempt_in_flight"] }, params: {} };
     }
@@ -339,15 +432,32 @@ export async function changeSession(db: DB, input: { merchantId: number; user: A
       ...(changes.pg_codes !== undefined ? { pg_codes: changes.pg_codes.join(",") } : {}),
       ...(changes.customer_first_name !== undefined ? { customer_first_name: changes.customer_first_name } : {}),
       ...(changes.customer_last_name !== undefined ? { customer_last_name: changes.customer_last_name } : {}),
-      ...(changes.customer_email !== undefined ? { customer_email: changes.customer_email, customer_email_lc: changes.customer_email.toLowerCase() } : {}),
+      ...(changes.customer_email !== undefined
+        ? { customer_email: changes.customer_email, customer_email_lc: changes.customer_email.toLowerCase() }
+        : {}),
       ...(phone !== undefined ? { customer_phone: phone } : {}),
       ...(expiration ? { expiration_time: expiration.toISOString() } : {}),
     };
     // A changed amount stays where the state says, and the merchant's running totals follow it.
-    const updated = await trx.updateTable("transactions").set(set).where("id", "=", current.id).where("state", "=", current.state).executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) return { ok: false as const, errors: { non_field_errors: ["sessions.errors.not_changeable"] }, params: {} };
+    const updated = await trx
+      .updateTable("transactions")
+      .set(set)
+      .where("id", "=", current.id)
+      .where("state", "=", current.state)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1)
+      return { ok: false as const, errors: { non_field_errors: ["sessions.errors.not_changeable"] }, params: {} };
     if (amount !== undefined && amount !== current.amount) {
-      await bumpTotals(trx, { merchantId: input.merchantId, plugin: current.plugin, currency: current.currency_code, at: current.created_at }, { generated_count: 0, generated_amount: amount - current.amount });
+      await bumpTotals(
+        trx,
+        {
+          merchantId: input.merchantId,
+          plugin: current.plugin,
+          currency: current.currency_code,
+          at: current.created_at,
+        },
+        { generated_count: 0, generated_amount: amount - current.amount },
+      );
     }
     await trx
       .updateTable("checkout_sessions")
@@ -358,7 +468,14 @@ export async function changeSession(db: DB, input: { merchantId: number; user: A
       })
       .where("id", "=", session.id)
       .execute();
-    await recordAudit(trx, { merchantId: input.merchantId, actor: input.user, action: "checkout_session_changed", params: { orderNo: session.order_no ?? session.id }, objectType: "transaction", objectId: session.transaction_id });
+    await recordAudit(trx, {
+      merchantId: input.merchantId,
+      actor: input.user,
+      action: "checkout_session_changed",
+      params: { orderNo: session.order_no ?? session.id },
+      objectType: "transaction",
+      objectId: session.transaction_id,
+    });
     return { ok: true as const };
   });
 }
@@ -389,9 +506,12 @@ export async function expireLapsedSessions(db: DB) {
 
 export const SESSIONS_PAGE_SIZE = 50;
 
-
 /** The merchant's sessions, newest first, a page at a time; by state and by the merchant's order number. */
-export async function listSessions(db: DB, merchantId: number, filter: { state?: SessionFilter; orderNo?: string; page: number }) {
+export async function listSessions(
+  db: DB,
+  merchantId: number,
+  filter: { state?: SessionFilter; orderNo?: string; page: number },
+) {
   let query = db
     .selectFrom("checkout_sessions")
     .innerJoin("transactions", "transactions.id", "checkout_sessions.transaction_id")
@@ -401,10 +521,21 @@ export async function listSessions(db: DB, merchantId: number, filter: { state?:
   const at = nowIso();
   if (filter.state === "expired") {
     query = query.where((eb) =>
-      eb.or([eb("transactions.state", "=", "expired"), eb.and([eb("transactions.state", "in", PAYABLE_STATES), eb("transactions.expiration_time", "is not", null), eb("transactions.expiration_time", "<", at)])]),
+      eb.or([
+        eb("transactions.state", "=", "expired"),
+        eb.and([
+          eb("transactions.state", "in", PAYABLE_STATES),
+          eb("transactions.expiration_time", "is not", null),
+          eb("transactions.expiration_time", "<", at),
+        ]),
+      ]),
     );
   } else if (filter.state && PAYABLE_STATES.includes(filter.state)) {
-    query = query.where("transactions.state", "=", filter.state).where((eb) => eb.or([eb("transactions.expiration_time", "is", null), eb("transactions.expiration_time", ">=", at)]));
+    query = query
+      .where("transactions.state", "=", filter.state)
+      .where((eb) =>
+        eb.or([eb("transactions.expiration_time", "is", null), eb("transactions.expiration_time", ">=", at)]),
+      );
   } else if (filter.state) query = query.where("transactions.state", "=", filter.state);
   if (filter.orderNo) query = query.where("checkout_sessions.order_no", "=", filter.orderNo);
   const { count } = await query.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();

@@ -16,7 +16,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const lang = apiLanguage(request);
   const session = await findPublicSession(db, params.sessionId);
   if (!session || !(await offersSessions(db, session.merchant_id))) return apiDetail(request, "api.not_found", 404);
-  const view = await publicPayView(db, session.transaction_id, lang, PAYABLE_SECTIONS, { checkoutFields: offersCheckoutFields(session.type), addresses: platformAddresses(request) });
+  const view = await publicPayView(db, session.transaction_id, lang, PAYABLE_SECTIONS, {
+    checkoutFields: offersCheckoutFields(session.type),
+    addresses: platformAddresses(request),
+  });
   if (!view.ok) return apiDetail(request, view.code, view.code === "pay.paused" ? 423 : 404);
   const current = (await findPublicSession(db, session.id)) ?? session;
   return apiJson({

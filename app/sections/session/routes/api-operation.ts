@@ -3,8 +3,23 @@ import { can } from "~/domain/identity/permissions";
 import { hasFeature, loadAvailableSections } from "~/domain/merchants/merchants.server";
 import { toDecimalString } from "~/lib/money";
 import { platformAddresses } from "~/web/addresses.server";
-import { apiDetail, apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, requireApiUser, userOnPlugin } from "~/web/api.server";
-import { callerOf, IDEMPOTENCY_KEY_HEADER, operationReferenceOf, respondOnce, type KeyHeader } from "~/web/idempotency.server";
+import {
+  apiDetail,
+  apiErrors,
+  apiJson,
+  apiLanguage,
+  methodNotAllowed,
+  readBody,
+  requireApiUser,
+  userOnPlugin,
+} from "~/web/api.server";
+import {
+  callerOf,
+  IDEMPOTENCY_KEY_HEADER,
+  operationReferenceOf,
+  respondOnce,
+  type KeyHeader,
+} from "~/web/idempotency.server";
 import { messageOf, statusOf } from "~/web/outcomes.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
@@ -87,15 +102,26 @@ export async function action({ request, context }: Args) {
   const amount = textOf(body.amount, 32);
   if (amount === undefined) errors.amount = ["operations.errors.amount"];
   else if (amount !== null && isSessionOperation(operation) && operation !== "refund" && operation !== "capture") {
-    errors.amount = [operation === "void" ? "checkout_operations.errors.void_whole" : "checkout_operations.errors.no_amount"];
+    errors.amount = [
+      operation === "void" ? "checkout_operations.errors.void_whole" : "checkout_operations.errors.no_amount",
+    ];
   }
   if (Object.keys(errors).length || !isSessionOperation(operation)) return apiErrors(request, errors, 400);
 
   // Unknown, another merchant's, or of a section the key may not touch: all the same 404. A session
   // whose transaction was deleted from the list is read so that its Tracking-Key's answer is still given.
-  const session = await findOperableSession(db, caller.merchantId, { sessionId: sessionId ?? null, orderNo: orderNo ?? null }, { deleted: true });
+  const session = await findOperableSession(
+    db,
+    caller.merchantId,
+    { sessionId: sessionId ?? null, orderNo: orderNo ?? null },
+    { deleted: true },
+  );
   const user = session ? userOnPlugin(caller, session.plugin) : null;
-  if (!session || !user || !hasFeature(await loadAvailableSections(db, user.merchantId), session.plugin, "transactions")) {
+  if (
+    !session ||
+    !user ||
+    !hasFeature(await loadAvailableSections(db, user.merchantId), session.plugin, "transactions")
+  ) {
     return apiDetail(request, "checkout_operations.errors.not_found", 404);
   }
   if (!can(user, operationPermission(operation))) return apiDetail(request, "api.permission_denied", 403);
@@ -103,42 +129,63 @@ export async function action({ request, context }: Args) {
   const keyHeader = request.headers.has(TRACKING_KEY_HEADER.name) ? TRACKING_KEY_HEADER : IDEMPOTENCY_KEY_HEADER;
   const identity = { operation, session_id: sessionId ?? null, order_no: orderNo ?? null, amount: amount ?? null };
   try {
-    return await respondOnce(request, { db, merchantId: user.merchantId, caller: callerOf(user), scope: SCOPE, body: identity, keyPrefix: KEY_PREFIX, keyHeader }, async () => {
-      if (session.deleted_at) throw new PassingRefusal(apiDetail(request, "checkout_operations.errors.not_found", 404));
-      const outcome = await runSessionOperation(db, {
+    return await respondOnce(
+      request,
+      {
+        db,
         merchantId: user.merchantId,
-        actor: user,
-        session,
-        operation,
-        amount: amount ?? null,
-        lang,
-        baseUrl: linkBaseUrl(),
-        addresses: platformAddresses(request),
-        operationReference: operationReferenceOf(request, user.merchantId, callerOf(user), `${KEY_PREFIX}${SCOPE}`, keyHeader.name),
-      });
-      if (!outcome.ok) {
-        const refused = refusal(outcome, lang, session.currency_code);
-        if (isPassing(refused.status)) throw new PassingRefusal(apiJson(refused.body, refused.status, refused.headers));
-        return { status: refused.status, body: refused.body };
-      }
-      const after = (await findOperableSession(db, user.merchantId, { sessionId: session.session_id, orderNo: null })) ?? session;
-      return {
-        status: STATUS_OF_RESULT[outcome.result],
-        body: {
+        caller: callerOf(user),
+        scope: SCOPE,
+        body: identity,
+        keyPrefix: KEY_PREFIX,
+        keyHeader,
+      },
+      async () => {
+        if (session.deleted_at)
+          throw new PassingRefusal(apiDetail(request, "checkout_operations.errors.not_found", 404));
+        const outcome = await runSessionOperation(db, {
+          merchantId: user.merchantId,
+          actor: user,
+          session,
           operation,
-          session_id: session.session_id,
-          order_no: session.order_no,
-          amount: outcome.amount === null ? null : toDecimalString(outcome.amount, session.currency_code),
-          currency_code: session.currency_code,
-          result: outcome.result,
-          detail: messageOf(outcome, lang),
-          state: after.state,
-          paid_amount: toDecimalString(Number(after.paid_amount), session.currency_code),
-          refunded_amount: toDecimalString(Number(after.refunded_amount), session.currency_code),
-          approval_request_id: outcome.approvalRequestId,
-        },
-      };
-    });
+          amount: amount ?? null,
+          lang,
+          baseUrl: linkBaseUrl(),
+          addresses: platformAddresses(request),
+          operationReference: operationReferenceOf(
+            request,
+            user.merchantId,
+            callerOf(user),
+            `${KEY_PREFIX}${SCOPE}`,
+            keyHeader.name,
+          ),
+        });
+        if (!outcome.ok) {
+          const refused = refusal(outcome, lang, session.currency_code);
+          if (isPassing(refused.status))
+            throw new PassingRefusal(apiJson(refused.body, refused.status, refused.headers));
+          return { status: refused.status, body: refused.body };
+        }
+        const after =
+          (await findOperableSession(db, user.merchantId, { sessionId: session.session_id, orderNo: null })) ?? session;
+        return {
+          status: STATUS_OF_RESULT[outcome.result],
+          body: {
+            operation,
+            session_id: session.session_id,
+            order_no: session.order_no,
+            amount: outcome.amount === null ? null : toDecimalString(outcome.amount, session.currency_code),
+            currency_code: session.currency_code,
+            result: outcome.result,
+            detail: messageOf(outcome, lang),
+            state: after.state,
+            paid_amount: toDecimalString(Number(after.paid_amount), session.currency_code),
+            refunded_amount: toDecimalString(Number(after.refunded_amount), session.currency_code),
+            approval_request_id: outcome.approvalRequestId,
+          },
+        };
+      },
+    );
   } catch (error) {
     if (error instanceof PassingRefusal) return error.response;
     throw error;
@@ -146,11 +193,20 @@ export async function action({ request, context }: Args) {
 }
 
 /** A refusal in DRF's shape: {detail}, the field's own error, and what is still available when the amount was the trouble. */
-function refusal(outcome: Extract<SessionOperationOutcome, { ok: false }>, lang: ReturnType<typeof apiLanguage>, currency: string) {
+function refusal(
+  outcome: Extract<SessionOperationOutcome, { ok: false }>,
+  lang: ReturnType<typeof apiLanguage>,
+  currency: string,
+) {
   const message = messageOf(outcome, lang);
   const available = outcome.params?.available;
   const availableField =
-    (AMOUNT_REFUSALS as readonly string[]).includes(outcome.code) && available && typeof available === "object" && "minor" in available ? { available_amount: toDecimalString(available.minor, currency) } : {};
+    (AMOUNT_REFUSALS as readonly string[]).includes(outcome.code) &&
+    available &&
+    typeof available === "object" &&
+    "minor" in available
+      ? { available_amount: toDecimalString(available.minor, currency) }
+      : {};
   // A payment in flight: when to ask again (the platform's next look at the gateway, at the latest the end of its session).
   const retryAfter = outcome.params?.retryAfter;
   return {
@@ -163,4 +219,3 @@ function refusal(outcome: Extract<SessionOperationOutcome, { ok: false }>, lang:
 export function loader({ request }: Args) {
   return methodNotAllowed(request);
 }
-

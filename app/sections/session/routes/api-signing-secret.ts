@@ -18,6 +18,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(request);
   const { user } = await requireApiUser(request, context);
   requireApiPermission(request, user, "manage_merchant");
-  return apiJson({ secret: await rotateSigningSecret(getDbFrom(context), { id: user.id, username: user.username, merchantId: user.merchantId }) });
+  return apiJson({
+    secret: await rotateSigningSecret(getDbFrom(context), {
+      id: user.id,
+      username: user.username,
+      merchantId: user.merchantId,
+    }),
+  });
 }
-

@@ -42,7 +42,9 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const db = getDbFrom(context);
   const session = await findPublicSession(db, params.sessionId);
   if (!session || !(await offersSessions(db, session.merchant_id))) throw data(null, { status: 404 });
-  const result = await payPageView(db, lang, session.transaction_id, new URL(request.url).searchParams, { opens: isPersonVisit(request) });
+  const result = await payPageView(db, lang, session.transaction_id, new URL(request.url).searchParams, {
+    opens: isPersonVisit(request),
+  });
   if (result.kind === "redirect") return redirect(result.location);
   if (asksMore(result.page.view)) return redirect(`/${lang}/pay/${session.transaction_id}`);
   return data({ page: result.page, orderNo: session.order_no }, { status: result.httpStatus });
@@ -54,8 +56,11 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   const session = await findPublicSession(db, params.sessionId);
   if (!session || !(await offersSessions(db, session.merchant_id))) throw data(null, { status: 404 });
   // The hosted page offers no field but the method: a payment asking more is paid where those fields are.
-  const result = await payPageView(db, lang, session.transaction_id, new URLSearchParams(), { opens: isPersonVisit(request) });
-  if (result.kind === "page" && asksMore(result.page.view)) return redirect(`/${lang}/pay/${session.transaction_id}`, 303);
+  const result = await payPageView(db, lang, session.transaction_id, new URLSearchParams(), {
+    opens: isPersonVisit(request),
+  });
+  if (result.kind === "page" && asksMore(result.page.view))
+    return redirect(`/${lang}/pay/${session.transaction_id}`, 303);
   const form = await request.formData().catch(() => null);
   if (!form) return data({ error: "pay.errors.unexpected", values: undefined }, { status: 400 });
   const outcome = await startAttempt(db, {
@@ -88,7 +93,11 @@ export default function Checkout() {
         ) : null}
         {status !== "payable" || !view ? (
           <>
-            {answer?.error ? <Alert color="red" role="alert">{t(answer.error, answer.values)}</Alert> : null}
+            {answer?.error ? (
+              <Alert color="red" role="alert">
+                {t(answer.error, answer.values)}
+              </Alert>
+            ) : null}
             <PayStatus status={status} settledLink={settledLink ?? null} contact={page.contact ?? null} />
           </>
         ) : (
@@ -100,7 +109,11 @@ export default function Checkout() {
               <form method="post">
                 <input type="hidden" name="submission_token" value={view.submissionToken} />
                 <div className="c-stack">
-                  {answer?.error ? <Alert color="red" role="alert">{t(answer.error, answer.values)}</Alert> : null}
+                  {answer?.error ? (
+                    <Alert color="red" role="alert">
+                      {t(answer.error, answer.values)}
+                    </Alert>
+                  ) : null}
                   <PayChoices choices={view.choices} selected={view.selected} />
                 </div>
               </form>

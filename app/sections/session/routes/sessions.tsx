@@ -31,7 +31,11 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const page = Math.max(1, Math.min(10_000, Number(url.searchParams.get("page")) || 1));
   const db = getDbFrom(context);
   const { count, rows } = await listSessions(db, auth.user.merchantId, { state, orderNo, page });
-  const deliveries = await lastDeliveries(db, auth.user.merchantId, rows.map((row) => row.id));
+  const deliveries = await lastDeliveries(
+    db,
+    auth.user.merchantId,
+    rows.map((row) => row.id),
+  );
   return {
     lang,
     state: state ?? "",
@@ -65,9 +69,18 @@ export default function Sessions() {
             name="state"
             label={t("sessions.filters.state")}
             defaultValue={state}
-            data={[{ value: "", label: t("sessions.filters.any") }, ...SESSION_FILTERS.map((value) => ({ value, label: t(`states.${value}`) }))]}
+            data={[
+              { value: "", label: t("sessions.filters.any") },
+              ...SESSION_FILTERS.map((value) => ({ value, label: t(`states.${value}`) })),
+            ]}
           />
-          <TextInput name="order_no" label={t("sessions.fields.order_no")} defaultValue={orderNo} maxLength={100} dir="ltr" />
+          <TextInput
+            name="order_no"
+            label={t("sessions.fields.order_no")}
+            defaultValue={orderNo}
+            maxLength={100}
+            dir="ltr"
+          />
           <Button type="submit" variant="default">
             {t("sessions.filters.apply")}
           </Button>
@@ -79,24 +92,60 @@ export default function Sessions() {
         empty={t("sessions.empty")}
         minWidth={820}
         columns={[
-          { key: "order_no", header: t("sessions.fields.order_no"), cell: (row) => <Text size="sm" dir="ltr">{row.orderNo ?? "—"}</Text>, nowrap: true },
-          { key: "amount", header: t("sessions.fields.amount"), cell: (row) => <Text size="sm">{row.amount}</Text>, nowrap: true },
-          { key: "state", header: t("sessions.fields.state"), cell: (row) => <StateBadge state={row.state} />, nowrap: true },
-          { key: "type", header: t("sessions.fields.type"), cell: (row) => <Text size="sm">{t(`sessions.types.${row.type}`)}</Text>, nowrap: true },
+          {
+            key: "order_no",
+            header: t("sessions.fields.order_no"),
+            cell: (row) => (
+              <Text size="sm" dir="ltr">
+                {row.orderNo ?? "—"}
+              </Text>
+            ),
+            nowrap: true,
+          },
+          {
+            key: "amount",
+            header: t("sessions.fields.amount"),
+            cell: (row) => <Text size="sm">{row.amount}</Text>,
+            nowrap: true,
+          },
+          {
+            key: "state",
+            header: t("sessions.fields.state"),
+            cell: (row) => <StateBadge state={row.state} />,
+            nowrap: true,
+          },
+          {
+            key: "type",
+            header: t("sessions.fields.type"),
+            cell: (row) => <Text size="sm">{t(`sessions.types.${row.type}`)}</Text>,
+            nowrap: true,
+          },
           {
             key: "webhook",
             header: t("sessions.fields.webhook"),
             cell: (row) =>
               row.webhook ? (
-                <Badge color={row.webhook.status === "succeeded" ? "green" : row.webhook.status === "failed" ? "red" : "gray"} variant="light">
+                <Badge
+                  color={
+                    row.webhook.status === "succeeded" ? "green" : row.webhook.status === "failed" ? "red" : "gray"
+                  }
+                  variant="light"
+                >
                   {t(`sessions.webhook.${row.webhook.status}`)}
                 </Badge>
               ) : (
-                <Text size="sm" c="dimmed">—</Text>
+                <Text size="sm" c="dimmed">
+                  —
+                </Text>
               ),
             nowrap: true,
           },
-          { key: "created", header: t("sessions.fields.created"), cell: (row) => <Text size="sm">{row.created}</Text>, nowrap: true },
+          {
+            key: "created",
+            header: t("sessions.fields.created"),
+            cell: (row) => <Text size="sm">{row.created}</Text>,
+            nowrap: true,
+          },
           {
             key: "transaction",
             header: t("sessions.fields.transaction"),

@@ -26,7 +26,13 @@ const ANSWER_KEEP = 4096;
 
 export type CallbackAction = "resolve" | "reject";
 /** One try of a callback; `manual` (Send again): that one try only; `waits`: how often a reject has waited for an open attempt. */
-export type CallbackJob = { transactionId: string; action: CallbackAction; reason?: string; manual?: boolean; waits?: number };
+export type CallbackJob = {
+  transactionId: string;
+  action: CallbackAction;
+  reason?: string;
+  manual?: boolean;
+  waits?: number;
+};
 
 /** The signature of a callback's body, as the shop platform checks it. */
 export function signatureOf(secret: string, body: string) {
@@ -48,11 +54,17 @@ async function readShopNote(trx: DB, transactionId: string) {
   } catch {
     // An unreadable note is written afresh.
   }
-  const shop = extra.shop && typeof extra.shop === "object" && !Array.isArray(extra.shop) ? (extra.shop as ShopNote) : {};
+  const shop =
+    extra.shop && typeof extra.shop === "object" && !Array.isArray(extra.shop) ? (extra.shop as ShopNote) : {};
   return { state: row.state, extra, shop };
 }
 
-async function noteShop(trx: DB, transactionId: string, note: { extra: Record<string, unknown>; shop: ShopNote }, values: Partial<ShopNote>) {
+async function noteShop(
+  trx: DB,
+  transactionId: string,
+  note: { extra: Record<string, unknown>; shop: ShopNote },
+  values: Partial<ShopNote>,
+) {
   await trx
     .updateTable("transactions")
     .set({ extra: JSON.stringify({ ...note.extra, shop: { ...note.shop, ...values } }) })
@@ -72,7 +84,11 @@ export async function onShopifyTransition(trx: DB, event: TransitionEvent) {
   const paid = event.cause.kind === "payment" && (event.to === "paid" || event.to === "authorized");
   const ended = (event.to === "expired" || event.to === "canceled") && event.cause.kind !== "payment";
   if (!paid && !ended) return;
-  const session = await trx.selectFrom("shopify_payment_sessions").select(["merchant_id", "payment_id"]).where("transaction_id", "=", event.transaction.id).executeTakeFirst();
+  const session = await trx
+    .selectFrom("shopify_payment_sessions")
+    .select(["merchant_id", "payment_id"])
+    .where("transaction_id", "=", event.transaction.id)
+    .executeTakeFirst();
   if (!session) return;
   if (ended) {
     await queueCallback(trx, { transactionId: event.transaction.id, action: "reject", reason: event.to });
@@ -85,7 +101,11 @@ export async function onShopifyTransition(trx: DB, event: TransitionEvent) {
       merchantId: session.merchant_id,
       actor: "system",
       action: "shopify_paid_after_reject",
-      params: { orderNo: event.transaction.order_no, amount: money(event.transaction.amount, event.transaction.currency_code), payment: session.payment_id },
+      params: {
+        orderNo: event.transaction.order_no,
+        amount: money(event.transaction.amount, event.transaction.currency_code),
+        payment: session.payment_id,
+      },
       objectType: "transaction",
       objectId: event.transaction.id,
     });
@@ -150,7 +170,12 @@ export async function callbackBody(db: DB, job: CallbackJob) {
             processed_at: row.completed_at,
           },
         }
-      : { reason: { code: job.reason === "canceled" ? "PROCESSING_ERROR" : "PAYMENT_EXPIRED", merchant_message: job.reason ?? "expired" } }),
+      : {
+          reason: {
+            code: job.reason === "canceled" ? "PROCESSING_ERROR" : "PAYMENT_EXPIRED",
+            merchant_message: job.reason ?? "expired",
+          },
+        }),
     sent_at: nowIso(),
   };
   return { merchantId: row.merchant_id, paymentId: row.payment_id, state: row.state, body: JSON.stringify(body) };
@@ -177,7 +202,12 @@ const OPEN_ATTEMPT_STATES = ["pending", "failed", "canceled", "error"] as const;
  * attempt is still waiting for its gateway.
  */
 export async function settleOpenAttempts(db: DB, transactionId: string, addresses: PlatformAddresses) {
-  const open = await db.selectFrom("payment_attempts").select("id").where("transaction_id", "=", transactionId).where("state", "in", OPEN_ATTEMPT_STATES).execute();
+  const open = await db
+    .selectFrom("payment_attempts")
+    .select("id")
+    .where("transaction_id", "=", transactionId)
+    .where("state", "in", OPEN_ATTEMPT_STATES)
+    .execute();
   let waiting = false;
   for (const { id } of open) {
     const attempt = await findAttempt(db, id);
@@ -194,7 +224,12 @@ export async function settleOpenAttempts(db: DB, transactionId: string, addresse
  * reject. Its open attempts are asked about first: a payment made at the last minute wins.
  */
 export async function expireSession(db: DB, job: { transactionId: string }, addresses: PlatformAddresses) {
-  const transaction = await db.selectFrom("transactions").select(["state", "expiration_time"]).where("id", "=", job.transactionId).where("plugin", "=", "shopify").executeTakeFirst();
+  const transaction = await db
+    .selectFrom("transactions")
+    .select(["state", "expiration_time"])
+    .where("id", "=", job.transactionId)
+    .where("plugin", "=", "shopify")
+    .executeTakeFirst();
   if (!transaction || !PAYABLE_STATES.includes(transaction.state)) return;
   if (transaction.expiration_time && Date.parse(transaction.expiration_time) > now().getTime()) {
     await enqueueJob(db, EXPIRE_JOB, job, { runAt: new Date(transaction.expiration_time), maxAttempts: 5 });
@@ -211,7 +246,11 @@ export async function expireSession(db: DB, job: { transactionId: string }, addr
  * (this answers false); one that lands after is recorded, not resolved.
  */
 async function readyToReject(db: DB, job: CallbackJob, addresses: PlatformAddresses) {
-  const before = await db.selectFrom("transactions").select(["state", "extra"]).where("id", "=", job.transactionId).executeTakeFirst();
+  const before = await db
+    .selectFrom("transactions")
+    .select(["state", "extra"])
+    .where("id", "=", job.transactionId)
+    .executeTakeFirst();
   if (!before) return false;
   if (!before.extra.includes('"rejected_at"')) {
     const waiting = await settleOpenAttempts(db, job.transactionId, addresses);
@@ -230,7 +269,14 @@ async function readyToReject(db: DB, job: CallbackJob, addresses: PlatformAddres
 
 const triesOf = async (db: DB, job: CallbackJob) =>
   Number(
-    (await db.selectFrom("shopify_callbacks").select((eb) => eb.fn.countAll<number>().as("n")).where("transaction_id", "=", job.transactionId).where("action", "=", job.action).executeTakeFirstOrThrow()).n,
+    (
+      await db
+        .selectFrom("shopify_callbacks")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("transaction_id", "=", job.transactionId)
+        .where("action", "=", job.action)
+        .executeTakeFirstOrThrow()
+    ).n,
   );
 
 /**
@@ -271,13 +317,32 @@ export async function deliverCallback(db: DB, job: CallbackJob, addresses: Platf
     const number = (await triesOf(trx, job)) + 1;
     await trx
       .insertInto("shopify_callbacks")
-      .values({ merchant_id: made.merchantId, transaction_id: job.transactionId, action: job.action, attempt: number, status: succeeded ? "succeeded" : "failed", response_code: answer.status, error: answer.error, created_at: nowIso() })
+      .values({
+        merchant_id: made.merchantId,
+        transaction_id: job.transactionId,
+        action: job.action,
+        attempt: number,
+        status: succeeded ? "succeeded" : "failed",
+        response_code: answer.status,
+        error: answer.error,
+        created_at: nowIso(),
+      })
       .execute();
-    const next = succeeded && job.action === "resolve" && connection ? redirectOf(answer.body, connection.shop_domain) : null;
-    if (next) await trx.updateTable("shopify_payment_sessions").set({ return_url: next }).where("transaction_id", "=", job.transactionId).execute();
+    const next =
+      succeeded && job.action === "resolve" && connection ? redirectOf(answer.body, connection.shop_domain) : null;
+    if (next)
+      await trx
+        .updateTable("shopify_payment_sessions")
+        .set({ return_url: next })
+        .where("transaction_id", "=", job.transactionId)
+        .execute();
     if (succeeded || job.manual) return;
     if (number < CALLBACK_MAX_ATTEMPTS) {
-      await queueCallback(trx, { transactionId: job.transactionId, action: job.action, reason: job.reason }, addMs(now(), RETRY_AFTER_MS[Math.min(number - 1, RETRY_AFTER_MS.length - 1)]));
+      await queueCallback(
+        trx,
+        { transactionId: job.transactionId, action: job.action, reason: job.reason },
+        addMs(now(), RETRY_AFTER_MS[Math.min(number - 1, RETRY_AFTER_MS.length - 1)]),
+      );
     } else {
       await giveUpCallback(trx, job);
     }
@@ -286,9 +351,20 @@ export async function deliverCallback(db: DB, job: CallbackJob, addresses: Platf
 
 /** A callback given up after its last try (or its worker stopped on every take): the merchant reads it in the audit log. */
 export async function giveUpCallback(db: DB, job: CallbackJob) {
-  const session = await db.selectFrom("shopify_payment_sessions").select(["merchant_id", "payment_id"]).where("transaction_id", "=", job.transactionId).executeTakeFirst();
+  const session = await db
+    .selectFrom("shopify_payment_sessions")
+    .select(["merchant_id", "payment_id"])
+    .where("transaction_id", "=", job.transactionId)
+    .executeTakeFirst();
   if (!session) return;
-  await recordAudit(db, { merchantId: session.merchant_id, actor: "system", action: "shopify_callback_given_up", params: { action: job.action, payment: session.payment_id }, objectType: "transaction", objectId: job.transactionId });
+  await recordAudit(db, {
+    merchantId: session.merchant_id,
+    actor: "system",
+    action: "shopify_callback_given_up",
+    params: { action: job.action, payment: session.payment_id },
+    objectType: "transaction",
+    objectId: job.transactionId,
+  });
 }
 
 export type ResendOutcome = { ok: true } | { ok: false; error: string };
@@ -298,8 +374,18 @@ export type ResendOutcome = { ok: true } | { ok: false; error: string };
  * received, of the merchant's own session, when the transaction still says the same (a resolve of
  * a payment the shop was not told to reject, a reject of a transaction that ended unpaid). Audited.
  */
-export async function resendCallback(db: DB, input: { merchantId: number; manager: { id: number; username: string }; transactionId: string; action: string; ip?: string | null }): Promise<ResendOutcome> {
-  if (input.action !== "resolve" && input.action !== "reject") return { ok: false, error: "shopify.errors.resend_unknown" };
+export async function resendCallback(
+  db: DB,
+  input: {
+    merchantId: number;
+    manager: { id: number; username: string };
+    transactionId: string;
+    action: string;
+    ip?: string | null;
+  },
+): Promise<ResendOutcome> {
+  if (input.action !== "resolve" && input.action !== "reject")
+    return { ok: false, error: "shopify.errors.resend_unknown" };
   const action: CallbackAction = input.action;
   const row = await db
     .selectFrom("shopify_payment_sessions")
@@ -310,13 +396,35 @@ export async function resendCallback(db: DB, input: { merchantId: number; manage
     .executeTakeFirst();
   if (!row) return { ok: false, error: "shopify.errors.resend_unknown" };
   const paid = row.state === "paid" || row.state === "authorized" || row.state === "refunded";
-  const fits = action === "resolve" ? paid && !row.extra.includes('"paid_after_reject":true') : row.state === "expired" || row.state === "canceled";
+  const fits =
+    action === "resolve"
+      ? paid && !row.extra.includes('"paid_after_reject":true')
+      : row.state === "expired" || row.state === "canceled";
   if (!fits) return { ok: false, error: "shopify.errors.resend_stale" };
-  const delivered = await db.selectFrom("shopify_callbacks").select("id").where("transaction_id", "=", input.transactionId).where("action", "=", action).where("status", "=", "succeeded").executeTakeFirst();
+  const delivered = await db
+    .selectFrom("shopify_callbacks")
+    .select("id")
+    .where("transaction_id", "=", input.transactionId)
+    .where("action", "=", action)
+    .where("status", "=", "succeeded")
+    .executeTakeFirst();
   if (delivered) return { ok: false, error: "shopify.errors.resend_delivered" };
   await writeTransaction(db, async (trx) => {
-    await queueCallback(trx, { transactionId: input.transactionId, action, reason: action === "reject" ? row.state : undefined, manual: true });
-    await recordAudit(trx, { merchantId: input.merchantId, actor: input.manager, action: "shopify_callback_resent", params: { action, payment: row.payment_id }, objectType: "transaction", objectId: input.transactionId, ip: input.ip ?? null });
+    await queueCallback(trx, {
+      transactionId: input.transactionId,
+      action,
+      reason: action === "reject" ? row.state : undefined,
+      manual: true,
+    });
+    await recordAudit(trx, {
+      merchantId: input.merchantId,
+      actor: input.manager,
+      action: "shopify_callback_resent",
+      params: { action, payment: row.payment_id },
+      objectType: "transaction",
+      objectId: input.transactionId,
+      ip: input.ip ?? null,
+    });
   });
   return { ok: true };
 }
@@ -325,8 +433,22 @@ export async function resendCallback(db: DB, input: { merchantId: number; manage
 export async function recentCallbacks(db: DB, merchantId: number, limit = 10) {
   const rows = await db
     .selectFrom("shopify_callbacks")
-    .innerJoin("shopify_payment_sessions", "shopify_payment_sessions.transaction_id", "shopify_callbacks.transaction_id")
-    .select(["shopify_callbacks.id", "shopify_callbacks.action", "shopify_callbacks.attempt", "shopify_callbacks.status", "shopify_callbacks.response_code", "shopify_callbacks.error", "shopify_callbacks.created_at", "shopify_payment_sessions.payment_id", "shopify_callbacks.transaction_id"])
+    .innerJoin(
+      "shopify_payment_sessions",
+      "shopify_payment_sessions.transaction_id",
+      "shopify_callbacks.transaction_id",
+    )
+    .select([
+      "shopify_callbacks.id",
+      "shopify_callbacks.action",
+      "shopify_callbacks.attempt",
+      "shopify_callbacks.status",
+      "shopify_callbacks.response_code",
+      "shopify_callbacks.error",
+      "shopify_callbacks.created_at",
+      "shopify_payment_sessions.payment_id",
+      "shopify_callbacks.transaction_id",
+    ])
     .where("shopify_callbacks.merchant_id", "=", merchantId)
     .orderBy("shopify_callbacks.id", "desc")
     .limit(limit)
@@ -346,7 +468,15 @@ export async function paidAfterReject(db: DB, merchantId: number, limit = 20) {
     .selectFrom("audit_log")
     .innerJoin("transactions", "transactions.id", "audit_log.object_id")
     .innerJoin("shopify_payment_sessions", "shopify_payment_sessions.transaction_id", "transactions.id")
-    .select(["transactions.id", "transactions.order_no", "transactions.amount", "transactions.currency_code", "transactions.state", "shopify_payment_sessions.payment_id", "audit_log.created_at"])
+    .select([
+      "transactions.id",
+      "transactions.order_no",
+      "transactions.amount",
+      "transactions.currency_code",
+      "transactions.state",
+      "shopify_payment_sessions.payment_id",
+      "audit_log.created_at",
+    ])
     .where("audit_log.merchant_id", "=", merchantId)
     .where("audit_log.action", "=", "shopify_paid_after_reject")
     .where("transactions.merchant_id", "=", merchantId)

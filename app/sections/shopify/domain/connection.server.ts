@@ -14,7 +14,11 @@ type Manager = { id: number; username: string };
 
 /** The merchant's connection to its shop platform, with its signing secret in the clear; undefined when not connected. */
 export async function loadConnection(db: DB, merchantId: number) {
-  const row = await db.selectFrom("shopify_connections").selectAll().where("merchant_id", "=", merchantId).executeTakeFirst();
+  const row = await db
+    .selectFrom("shopify_connections")
+    .selectAll()
+    .where("merchant_id", "=", merchantId)
+    .executeTakeFirst();
   return row ? { ...row, signing_secret: unseal(row.signing_secret) } : undefined;
 }
 
@@ -46,7 +50,9 @@ export function isShopAddress(value: string, shopDomain: string | null) {
 }
 
 /** Checks what the merchant typed: the shop's domain and where the callbacks go (a public http(s) address, as webhooks). */
-export async function checkConnection(values: Record<string, unknown>): Promise<{ ok: true; input: ConnectionInput } | { ok: false; errors: ConnectionErrors }> {
+export async function checkConnection(
+  values: Record<string, unknown>,
+): Promise<{ ok: true; input: ConnectionInput } | { ok: false; errors: ConnectionErrors }> {
   const errors: ConnectionErrors = {};
   const domain = String(values.shop_domain ?? "")
     .trim()
@@ -59,23 +65,44 @@ export async function checkConnection(values: Record<string, unknown>): Promise<
   if (!callback) errors.callback_url = ["errors.required"];
   else {
     const problem = await checkWebhookUrl(callback);
-    if (problem) errors.callback_url = [problem === "admin.webhooks.errors.private" ? "shopify.errors.callback_private" : "shopify.errors.callback_url"];
+    if (problem)
+      errors.callback_url = [
+        problem === "admin.webhooks.errors.private" ? "shopify.errors.callback_private" : "shopify.errors.callback_url",
+      ];
   }
   if (Object.keys(errors).length) return { ok: false, errors };
   return { ok: true, input: { shop_domain: domain, callback_url: callback } };
 }
 
 /** Connects the shop, or changes its connection; a new connection gets its signing secret. Audited. */
-export async function saveConnection(db: DB, input: { merchantId: number; manager: Manager; values: ConnectionInput; ip?: string | null }) {
+export async function saveConnection(
+  db: DB,
+  input: { merchantId: number; manager: Manager; values: ConnectionInput; ip?: string | null },
+) {
   return writeTransaction(db, async (trx) => {
     const at = nowIso();
-    const existing = await trx.selectFrom("shopify_connections").select("merchant_id").where("merchant_id", "=", input.merchantId).executeTakeFirst();
+    const existing = await trx
+      .selectFrom("shopify_connections")
+      .select("merchant_id")
+      .where("merchant_id", "=", input.merchantId)
+      .executeTakeFirst();
     if (existing) {
-      await trx.updateTable("shopify_connections").set({ ...input.values, updated_at: at }).where("merchant_id", "=", input.merchantId).execute();
+      await trx
+        .updateTable("shopify_connections")
+        .set({ ...input.values, updated_at: at })
+        .where("merchant_id", "=", input.merchantId)
+        .execute();
     } else {
       await trx
         .insertInto("shopify_connections")
-        .values({ merchant_id: input.merchantId, ...input.values, signing_secret: seal(newSigningSecret()), secret_rotated_at: at, created_at: at, updated_at: at })
+        .values({
+          merchant_id: input.merchantId,
+          ...input.values,
+          signing_secret: seal(newSigningSecret()),
+          secret_rotated_at: at,
+          created_at: at,
+          updated_at: at,
+        })
         .execute();
     }
     await recordAudit(trx, {
@@ -95,10 +122,26 @@ export async function saveConnection(db: DB, input: { merchantId: number; manage
 export async function rotateSecret(db: DB, input: { merchantId: number; manager: Manager; ip?: string | null }) {
   return writeTransaction(db, async (trx) => {
     const at = nowIso();
-    const changed = await trx.updateTable("shopify_connections").set({ signing_secret: seal(newSigningSecret()), secret_rotated_at: at, updated_at: at }).where("merchant_id", "=", input.merchantId).executeTakeFirst();
+    const changed = await trx
+      .updateTable("shopify_connections")
+      .set({ signing_secret: seal(newSigningSecret()), secret_rotated_at: at, updated_at: at })
+      .where("merchant_id", "=", input.merchantId)
+      .executeTakeFirst();
     if (Number(changed.numUpdatedRows) !== 1) return false;
-    const shop = await trx.selectFrom("shopify_connections").select("shop_domain").where("merchant_id", "=", input.merchantId).executeTakeFirstOrThrow();
-    await recordAudit(trx, { merchantId: input.merchantId, actor: input.manager, action: "shopify_secret_rotated", params: { shop: shop.shop_domain }, objectType: "shopify_connection", objectId: input.merchantId, ip: input.ip ?? null });
+    const shop = await trx
+      .selectFrom("shopify_connections")
+      .select("shop_domain")
+      .where("merchant_id", "=", input.merchantId)
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, {
+      merchantId: input.merchantId,
+      actor: input.manager,
+      action: "shopify_secret_rotated",
+      params: { shop: shop.shop_domain },
+      objectType: "shopify_connection",
+      objectId: input.merchantId,
+      ip: input.ip ?? null,
+    });
     return true;
   });
 }

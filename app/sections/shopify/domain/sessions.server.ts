@@ -15,8 +15,10 @@ export const SESSION_HOLD_MS = 60 * 60_000;
 /** The job that ends a session nobody paid when its time is over, whether or not anyone looks at its page. */
 export const EXPIRE_JOB = "shopify.expire";
 
-const text = (max: number) => z.string({ message: "errors.required" }).trim().min(1, "errors.required").max(max, "shopify_public.api.too_long");
-const optionalText = (max: number) => z.string({ message: "shopify_public.api.text" }).trim().max(max, "shopify_public.api.too_long").optional().nullable();
+const text = (max: number) =>
+  z.string({ message: "errors.required" }).trim().min(1, "errors.required").max(max, "shopify_public.api.too_long");
+const optionalText = (max: number) =>
+  z.string({ message: "shopify_public.api.text" }).trim().max(max, "shopify_public.api.too_long").optional().nullable();
 const webUrl = z
   .string({ message: "errors.required" })
   .trim()
@@ -29,7 +31,8 @@ const webUrl = z
     }
   }, "shopify_public.api.url");
 /** A part of the payload that must be an object (customer, billing_address, payment_method). */
-const part = <T extends z.core.$ZodLooseShape>(shape: T) => z.object(shape, { message: "shopify_public.api.object" }).passthrough().optional().nullable();
+const part = <T extends z.core.$ZodLooseShape>(shape: T) =>
+  z.object(shape, { message: "shopify_public.api.object" }).passthrough().optional().nullable();
 
 /**
  * A payment session as a shop platform hands it over (Shopify's Payments App request): its id
@@ -40,22 +43,32 @@ const part = <T extends z.core.$ZodLooseShape>(shape: T) => z.object(shape, { me
  */
 export const PaymentSessionSchema = z.object(
   {
-  id: text(255),
-  gid: optionalText(500),
-  group: text(255),
-  amount: z.union([z.string(), z.number()], { message: "errors.required" }).transform(String),
-  currency: z.string({ message: "errors.required" }).trim().toUpperCase().refine(isSupportedCurrency, "shopify_public.api.currency"),
-  test: z.boolean({ message: "shopify_public.api.boolean" }).optional().default(false),
-  kind: z.enum(["sale", "authorization"], { message: "shopify_public.api.kind" }).optional().default("sale"),
-  customer: part({
-    email: z.string({ message: "shopify_public.api.email" }).trim().email("shopify_public.api.email").max(254, "shopify_public.api.too_long").optional().nullable(),
-    phone_number: optionalText(30),
-    billing_address: part({ given_name: optionalText(100), family_name: optionalText(100) }),
-  }),
-  payment_method: part({ type: optionalText(50) }),
-  proposed_at: optionalText(40),
-  cancel_url: webUrl,
-  return_url: webUrl.optional().nullable(),
+    id: text(255),
+    gid: optionalText(500),
+    group: text(255),
+    amount: z.union([z.string(), z.number()], { message: "errors.required" }).transform(String),
+    currency: z
+      .string({ message: "errors.required" })
+      .trim()
+      .toUpperCase()
+      .refine(isSupportedCurrency, "shopify_public.api.currency"),
+    test: z.boolean({ message: "shopify_public.api.boolean" }).optional().default(false),
+    kind: z.enum(["sale", "authorization"], { message: "shopify_public.api.kind" }).optional().default("sale"),
+    customer: part({
+      email: z
+        .string({ message: "shopify_public.api.email" })
+        .trim()
+        .email("shopify_public.api.email")
+        .max(254, "shopify_public.api.too_long")
+        .optional()
+        .nullable(),
+      phone_number: optionalText(30),
+      billing_address: part({ given_name: optionalText(100), family_name: optionalText(100) }),
+    }),
+    payment_method: part({ type: optionalText(50) }),
+    proposed_at: optionalText(40),
+    cancel_url: webUrl,
+    return_url: webUrl.optional().nullable(),
   },
   { message: "shopify_public.api.object" },
 );
@@ -91,24 +104,40 @@ function requestHashOf(input: PaymentSessionInput, amount: number) {
  * new is made, even when two retries arrive at once: the check runs under the merchant's lock);
  * the same id with another amount, currency, kind or checkout is refused.
  */
-export async function handOverSession(db: DB, input: { merchantId: number; userId: number | null; session: PaymentSessionInput }): Promise<HandOverOutcome> {
+export async function handOverSession(
+  db: DB,
+  input: { merchantId: number; userId: number | null; session: PaymentSessionInput },
+): Promise<HandOverOutcome> {
   const { session } = input;
   const parsed = parseAmount(session.amount, session.currency);
-  if (!parsed.ok || parsed.minor <= 0) return { ok: false, status: 400, errors: { amount: ["shopify_public.api.amount"] } };
+  if (!parsed.ok || parsed.minor <= 0)
+    return { ok: false, status: 400, errors: { amount: ["shopify_public.api.amount"] } };
   const amount = parsed.minor;
   const hash = requestHashOf(session, amount);
   // Only sales: the platform collects the amount at once (decision 0030).
-  if (session.kind !== "sale") return { ok: false, status: 422, errors: { kind: ["shopify_public.api.authorization"] } };
-  const connection = await db.selectFrom("shopify_connections").select(["shop_domain"]).where("merchant_id", "=", input.merchantId).executeTakeFirst();
-  if (!connection) return { ok: false, status: 409, errors: { non_field_errors: ["shopify_public.api.not_connected"] } };
+  if (session.kind !== "sale")
+    return { ok: false, status: 422, errors: { kind: ["shopify_public.api.authorization"] } };
+  const connection = await db
+    .selectFrom("shopify_connections")
+    .select(["shop_domain"])
+    .where("merchant_id", "=", input.merchantId)
+    .executeTakeFirst();
+  if (!connection)
+    return { ok: false, status: 409, errors: { non_field_errors: ["shopify_public.api.not_connected"] } };
   // The customer is sent back only to the shop: its own domain (and subdomains) or myshopify.com.
   const foreign: Record<string, string[]> = {};
   if (!isShopAddress(session.cancel_url, connection.shop_domain)) foreign.cancel_url = ["shopify_public.api.shop_url"];
-  if (session.return_url && !isShopAddress(session.return_url, connection.shop_domain)) foreign.return_url = ["shopify_public.api.shop_url"];
-  if (Object.keys(foreign).length) return { ok: false, status: 400, errors: foreign, params: { shop: connection.shop_domain } };
+  if (session.return_url && !isShopAddress(session.return_url, connection.shop_domain))
+    foreign.return_url = ["shopify_public.api.shop_url"];
+  if (Object.keys(foreign).length)
+    return { ok: false, status: 400, errors: foreign, params: { shop: connection.shop_domain } };
   // A test session is paid only on test (sandbox) gateways: no real money for a test order.
   const gateways = (await listMerchantGateways(db, input.merchantId, { enabledOnly: true })).filter(
-    (gateway) => gateway.kind !== "cod" && isReachable(gateway) && supportsCurrency(gateway, session.currency) && (!session.test || gateway.mode === "test"),
+    (gateway) =>
+      gateway.kind !== "cod" &&
+      isReachable(gateway) &&
+      supportsCurrency(gateway, session.currency) &&
+      (!session.test || gateway.mode === "test"),
   );
   return writeTransaction(db, async (trx): Promise<HandOverOutcome> => {
     await lockMerchant(trx, input.merchantId);
@@ -119,12 +148,24 @@ export async function handOverSession(db: DB, input: { merchantId: number; userI
       .where("payment_id", "=", session.id)
       .executeTakeFirst();
     if (existing) {
-      if (existing.request_hash !== hash) return { ok: false, status: 422, errors: { id: ["shopify_public.api.id_reused"] } };
+      if (existing.request_hash !== hash)
+        return { ok: false, status: 422, errors: { id: ["shopify_public.api.id_reused"] } };
       return { ok: true, replayed: true, session: { paymentId: session.id, transactionId: existing.transaction_id } };
     }
     if (gateways.length === 0) {
-      if (session.test) return { ok: false, status: 422, errors: { test: ["shopify_public.api.no_test_gateway"] }, params: { currency: session.currency } };
-      return { ok: false, status: 400, errors: { currency: ["shopify_public.api.no_gateway"] }, params: { currency: session.currency } };
+      if (session.test)
+        return {
+          ok: false,
+          status: 422,
+          errors: { test: ["shopify_public.api.no_test_gateway"] },
+          params: { currency: session.currency },
+        };
+      return {
+        ok: false,
+        status: 400,
+        errors: { currency: ["shopify_public.api.no_gateway"] },
+        params: { currency: session.currency },
+      };
     }
     const expiresAt = addMs(now(), SESSION_HOLD_MS);
     const customer = session.customer ?? {};
@@ -152,7 +193,15 @@ export async function handOverSession(db: DB, input: { merchantId: number; userI
       paid_attempt_id: null,
       send_email: 0,
       send_sms: 0,
-      extra: JSON.stringify({ shop: { domain: connection.shop_domain, reference: session.group, payment_id: session.id, kind: session.kind, test: session.test } }),
+      extra: JSON.stringify({
+        shop: {
+          domain: connection.shop_domain,
+          reference: session.group,
+          payment_id: session.id,
+          kind: session.kind,
+          test: session.test,
+        },
+      }),
     });
     await trx
       .insertInto("shopify_payment_sessions")
@@ -176,7 +225,12 @@ export async function handOverSession(db: DB, input: { merchantId: number; userI
       merchantId: input.merchantId,
       actor: "system",
       action: "shopify_session_received",
-      params: { orderNo: transaction.orderNo, amount: money(amount, session.currency), shop: connection.shop_domain, reference: session.group },
+      params: {
+        orderNo: transaction.orderNo,
+        amount: money(amount, session.currency),
+        shop: connection.shop_domain,
+        reference: session.group,
+      },
       objectType: "transaction",
       objectId: transaction.id,
     });

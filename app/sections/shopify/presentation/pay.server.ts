@@ -15,7 +15,11 @@ export type ShopifyStart =
  * transaction and sends a repeated submit where the first went. A result shown at once (cash on
  * delivery, a repeat of a finished attempt) is the section's own result page.
  */
-export async function startShopifyAttempt(db: DB, request: Request, input: { transactionId: string; gatewayCode: string; submissionToken: string; lang: Language }): Promise<ShopifyStart> {
+export async function startShopifyAttempt(
+  db: DB,
+  request: Request,
+  input: { transactionId: string; gatewayCode: string; submissionToken: string; lang: Language },
+): Promise<ShopifyStart> {
   if (!input.gatewayCode) return { ok: false, status: 400, error: "pay.errors.choose_gateway", field: "gateway_code" };
   // A test session is paid only on a test gateway, even one switched to live since the hand-over.
   const session = await db
@@ -25,7 +29,8 @@ export async function startShopifyAttempt(db: DB, request: Request, input: { tra
     .executeTakeFirst();
   if (session?.test === 1) {
     const gateway = await findMerchantGateway(db, session.merchant_id, input.gatewayCode.slice(0, 40));
-    if (gateway && gateway.mode !== "test") return { ok: false, status: 400, error: "shopify_public.test_gateway_only", field: "gateway_code" };
+    if (gateway && gateway.mode !== "test")
+      return { ok: false, status: 400, error: "shopify_public.test_gateway_only", field: "gateway_code" };
   }
   const outcome = await startAttempt(db, {
     plugins: ["shopify"],
@@ -35,7 +40,18 @@ export async function startShopifyAttempt(db: DB, request: Request, input: { tra
     lang: input.lang,
     addresses: platformAddresses(request),
   });
-  if (!outcome.ok) return { ok: false, status: outcome.error === "pay.errors.not_found" ? 404 : 400, error: outcome.error, field: outcome.field === "gateway_code" ? "gateway_code" : "non_field_errors", params: outcome.params };
+  if (!outcome.ok)
+    return {
+      ok: false,
+      status: outcome.error === "pay.errors.not_found" ? 404 : 400,
+      error: outcome.error,
+      field: outcome.field === "gateway_code" ? "gateway_code" : "non_field_errors",
+      params: outcome.params,
+    };
   const core = /^\/(en|ar)\/pay\/attempt-detail\/([0-9A-Za-z]{22})$/.exec(outcome.redirectUrl);
-  return { ok: true, attemptId: outcome.attemptId, redirectUrl: core ? `/${core[1]}/spf/payment-details/${core[2]}` : outcome.redirectUrl };
+  return {
+    ok: true,
+    attemptId: outcome.attemptId,
+    redirectUrl: core ? `/${core[1]}/spf/payment-details/${core[2]}` : outcome.redirectUrl,
+  };
 }

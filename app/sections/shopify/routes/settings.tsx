@@ -30,15 +30,31 @@ async function guard(context: Route.LoaderArgs["context"], request: Request, par
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { auth, lang } = await guard(context, request, params);
   const db = getDbFrom(context);
-  const [connection, callbacks, toRefund] = await Promise.all([loadConnection(db, auth.user.merchantId), recentCallbacks(db, auth.user.merchantId), paidAfterReject(db, auth.user.merchantId)]);
+  const [connection, callbacks, toRefund] = await Promise.all([
+    loadConnection(db, auth.user.merchantId),
+    recentCallbacks(db, auth.user.merchantId),
+    paidAfterReject(db, auth.user.merchantId),
+  ]);
   return {
     lang,
     connection: connection
-      ? { shop_domain: connection.shop_domain, callback_url: connection.callback_url, secret: connection.signing_secret, rotated: formatDateTime(connection.secret_rotated_at, lang) }
+      ? {
+          shop_domain: connection.shop_domain,
+          callback_url: connection.callback_url,
+          secret: connection.signing_secret,
+          rotated: formatDateTime(connection.secret_rotated_at, lang),
+        }
       : null,
     endpoint: `${new URL(request.url).origin}/api/v1/plugins/shopify/payment-session`,
     callbacks: callbacks.map((row) => ({ ...row, created_at: formatDateTime(row.created_at, lang) })),
-    toRefund: toRefund.map((row) => ({ id: row.id, orderNo: row.order_no, payment: row.payment_id, amount: formatAmount(row.amount, row.currency_code, lang), state: row.state, when: formatDateTime(row.created_at, lang) })),
+    toRefund: toRefund.map((row) => ({
+      id: row.id,
+      orderNo: row.order_no,
+      payment: row.payment_id,
+      amount: formatAmount(row.amount, row.currency_code, lang),
+      state: row.state,
+      when: formatDateTime(row.created_at, lang),
+    })),
   };
 }
 
@@ -48,17 +64,31 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const form = await readFormData(request);
   const manager = { id: auth.user.id, username: auth.user.username };
   const ip = context.get(clientAddressContext);
-  const done = (message: string) => redirect(`/${lang}/shopify/settings`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });
+  const done = (message: string) =>
+    redirect(`/${lang}/shopify/settings`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message }) } });
   if (form.get("intent") === "resend") {
-    const sent = await resendCallback(db, { merchantId: auth.user.merchantId, manager, transactionId: String(form.get("transaction_id") ?? "").slice(0, 40), action: String(form.get("action") ?? ""), ip });
-    if (!sent.ok) return redirect(`/${lang}/shopify/settings`, { headers: { "Set-Cookie": flashCookie({ kind: "error", message: sent.error }) } });
+    const sent = await resendCallback(db, {
+      merchantId: auth.user.merchantId,
+      manager,
+      transactionId: String(form.get("transaction_id") ?? "").slice(0, 40),
+      action: String(form.get("action") ?? ""),
+      ip,
+    });
+    if (!sent.ok)
+      return redirect(`/${lang}/shopify/settings`, {
+        headers: { "Set-Cookie": flashCookie({ kind: "error", message: sent.error }) },
+      });
     return done("shopify.flash.resent");
   }
   if (form.get("intent") === "rotate") {
-    if (!(await rotateSecret(db, { merchantId: auth.user.merchantId, manager, ip }))) return data({ values: {}, errors: { non_field_errors: ["shopify.errors.not_connected"] } }, { status: 400 });
+    if (!(await rotateSecret(db, { merchantId: auth.user.merchantId, manager, ip })))
+      return data({ values: {}, errors: { non_field_errors: ["shopify.errors.not_connected"] } }, { status: 400 });
     return done("shopify.flash.rotated");
   }
-  const values = { shop_domain: String(form.get("shop_domain") ?? "").slice(0, 300), callback_url: String(form.get("callback_url") ?? "").slice(0, 2100) };
+  const values = {
+    shop_domain: String(form.get("shop_domain") ?? "").slice(0, 300),
+    callback_url: String(form.get("callback_url") ?? "").slice(0, 2100),
+  };
   const checked = await checkConnection(values);
   if (!checked.ok) return data({ values, errors: checked.errors }, { status: 400 });
   const saved = await saveConnection(db, { merchantId: auth.user.merchantId, manager, values: checked.input, ip });
@@ -69,9 +99,14 @@ export default function ShopifySettings() {
   const { t } = useTranslation();
   const { connection, endpoint, callbacks, toRefund, lang } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
-  const values = { shop_domain: connection?.shop_domain ?? "", callback_url: connection?.callback_url ?? "", ...(reply?.values ?? {}) };
+  const values = {
+    shop_domain: connection?.shop_domain ?? "",
+    callback_url: connection?.callback_url ?? "",
+    ...(reply?.values ?? {}),
+  };
   const errors: Record<string, string[] | undefined> = reply?.errors ?? {};
-  const fieldError = (name: string) => (errors[name]?.length ? errors[name]!.map((key) => t(key)).join(" ") : undefined);
+  const fieldError = (name: string) =>
+    errors[name]?.length ? errors[name]!.map((key) => t(key)).join(" ") : undefined;
   return (
     <Stack gap="md" maw={960}>
       <PageHeader title={t("shopify.settings.title")} description={t("shopify.settings.description")} />
@@ -82,7 +117,12 @@ export default function ShopifySettings() {
             {toRefund.map((row) => (
               <Text size="sm" key={row.id}>
                 <Anchor component={Link} to={`/${lang}/shopify/transactions/${row.id}`}>
-                  {t("shopify.settings.to_refund_row", { orderNo: row.orderNo, amount: row.amount, payment: row.payment, date: row.when })}
+                  {t("shopify.settings.to_refund_row", {
+                    orderNo: row.orderNo,
+                    amount: row.amount,
+                    payment: row.payment,
+                    date: row.when,
+                  })}
                 </Anchor>
               </Text>
             ))}
@@ -96,8 +136,26 @@ export default function ShopifySettings() {
               {t("shopify.settings.connection")}
             </Title>
             <FormErrors errors={errors.non_field_errors} />
-            <TextInput name="shop_domain" id="f-shop_domain" label={t("shopify.settings.shop_domain")} description={t("shopify.settings.shop_domain_help")} defaultValue={values.shop_domain} error={fieldError("shop_domain")} dir="ltr" required />
-            <TextInput name="callback_url" id="f-callback_url" label={t("shopify.settings.callback_url")} description={t("shopify.settings.callback_url_help")} defaultValue={values.callback_url} error={fieldError("callback_url")} dir="ltr" required />
+            <TextInput
+              name="shop_domain"
+              id="f-shop_domain"
+              label={t("shopify.settings.shop_domain")}
+              description={t("shopify.settings.shop_domain_help")}
+              defaultValue={values.shop_domain}
+              error={fieldError("shop_domain")}
+              dir="ltr"
+              required
+            />
+            <TextInput
+              name="callback_url"
+              id="f-callback_url"
+              label={t("shopify.settings.callback_url")}
+              description={t("shopify.settings.callback_url_help")}
+              defaultValue={values.callback_url}
+              error={fieldError("callback_url")}
+              dir="ltr"
+              required
+            />
             <Group>
               <Button type="submit" name="intent" value="save">
                 {connection ? t("shopify.settings.save") : t("shopify.settings.connect")}

@@ -11,7 +11,13 @@ const COLORS: Record<Decision, string> = { approve: "green", reject: "red", canc
  * With `confirmApprove`, Approve first opens the page's confirmation step (a GET of ?confirm=approve):
  * money moves only after it.
  */
-export function DecisionButtons({ decisions, confirmApprove = false }: { decisions: Decision[]; confirmApprove?: boolean }) {
+export function DecisionButtons({
+  decisions,
+  confirmApprove = false,
+}: {
+  decisions: Decision[];
+  confirmApprove?: boolean;
+}) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -27,19 +33,19 @@ export function DecisionButtons({ decisions, confirmApprove = false }: { decisio
             </Button>
           </Form>
         ) : (
-        <Form method="post" key={decision}>
-          <Button
-            type="submit"
-            name="intent"
-            value={decision}
-            color={COLORS[decision]}
-            variant={decision === "cancel" ? "default" : "filled"}
-            disabled={busy}
-            loading={busy && navigation.formData?.get("intent") === decision}
-          >
-            {t(`tickets.decisions.${decision}`)}
-          </Button>
-        </Form>
+          <Form method="post" key={decision}>
+            <Button
+              type="submit"
+              name="intent"
+              value={decision}
+              color={COLORS[decision]}
+              variant={decision === "cancel" ? "default" : "filled"}
+              disabled={busy}
+              loading={busy && navigation.formData?.get("intent") === decision}
+            >
+              {t(`tickets.decisions.${decision}`)}
+            </Button>
+          </Form>
         ),
       )}
     </Group>

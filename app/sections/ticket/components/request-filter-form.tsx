@@ -24,7 +24,10 @@ export function RequestFilterForm({ choices, raw, errors, typeLabel, perPageChoi
         name={name}
         label={label}
         defaultValue={raw[name] ?? ""}
-        data={[{ value: "", label: t("tickets.filters.any") }, ...options.map((option) => ({ value: option.value, label: option.display_name }))]}
+        data={[
+          { value: "", label: t("tickets.filters.any") },
+          ...options.map((option) => ({ value: option.value, label: option.display_name })),
+        ]}
       />
     ) : null;
   const date = (name: "created_after" | "created_before", label: string) => (

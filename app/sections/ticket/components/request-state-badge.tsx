@@ -1,7 +1,13 @@
 import { Badge } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 
-const COLORS: Record<string, string> = { pending: "orange", approved: "green", rejected: "red", canceled: "gray", expired: "red" };
+const COLORS: Record<string, string> = {
+  pending: "orange",
+  approved: "green",
+  rejected: "red",
+  canceled: "gray",
+  expired: "red",
+};
 
 /** Pending → Approved / Rejected / Canceled / Expired, coloured like the transaction states. */
 export function RequestStateBadge({ state }: { state: string }) {

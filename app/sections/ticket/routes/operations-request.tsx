@@ -86,11 +86,18 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const lang = isLanguage(params.lang) ? params.lang : "en";
   const form = await readFormData(request);
   const intent = form.get("intent");
-  if (!isRequestDecision(intent)) return data({ error: translator(lang)("tickets.errors.unknown_decision") }, { status: 400 });
+  if (!isRequestDecision(intent))
+    return data({ error: translator(lang)("tickets.errors.unknown_decision") }, { status: 400 });
   // Money moves only once the checker has seen what it is and said yes (the confirmation step).
   if (intent === "approve" && form.get("confirmed") !== "yes") {
-    const row = await findOperationRequest(getDbFrom(context), auth.user.merchantId, auth.user, Number(params.requestId));
-    if (row && operationRequestDecisions(row, auth.user).includes("approve")) throw redirect(`/${lang}/ticket/approve-refund-void/${row.id}?confirm=approve`);
+    const row = await findOperationRequest(
+      getDbFrom(context),
+      auth.user.merchantId,
+      auth.user,
+      Number(params.requestId),
+    );
+    if (row && operationRequestDecisions(row, auth.user).includes("approve"))
+      throw redirect(`/${lang}/ticket/approve-refund-void/${row.id}?confirm=approve`);
   }
   const outcome = await decideOperationRequest(getDbFrom(context), {
     merchantId: auth.user.merchantId,
@@ -117,7 +124,14 @@ export default function OperationRequestDetails() {
       </PageHeader>
       <DecisionOutcome result={result} />
       {details.confirming && !result ? (
-        <Paper withBorder shadow="sm" p="lg" role="region" aria-labelledby="approve-title" style={{ borderColor: "var(--mantine-color-orange-5)", borderWidth: 2 }}>
+        <Paper
+          withBorder
+          shadow="sm"
+          p="lg"
+          role="region"
+          aria-labelledby="approve-title"
+          style={{ borderColor: "var(--mantine-color-orange-5)", borderWidth: 2 }}
+        >
           <Stack gap="sm">
             <Title order={2} fz="h4" id="approve-title">
               {t(`tickets.confirm.title.${details.kind}`, { amount: details.summary.amount, orderNo: details.orderNo })}
@@ -126,23 +140,33 @@ export default function OperationRequestDetails() {
               <Table.Tbody>
                 <Table.Tr>
                   <Table.Th w={200}>{t(`operations.confirm.amount.${details.kind}`)}</Table.Th>
-                  <Table.Td fw={700}><span dir="ltr">{details.summary.amount}</span></Table.Td>
+                  <Table.Td fw={700}>
+                    <span dir="ltr">{details.summary.amount}</span>
+                  </Table.Td>
                 </Table.Tr>
                 <Table.Tr>
                   <Table.Th>{t("operations.confirm.customer")}</Table.Th>
-                  <Table.Td style={{ overflowWrap: "anywhere" }}>{details.summary.customer ?? t("operations.confirm.no_customer")}</Table.Td>
+                  <Table.Td style={{ overflowWrap: "anywhere" }}>
+                    {details.summary.customer ?? t("operations.confirm.no_customer")}
+                  </Table.Td>
                 </Table.Tr>
                 <Table.Tr>
                   <Table.Th>{t("operations.confirm.paid")}</Table.Th>
-                  <Table.Td><span dir="ltr">{details.summary.paid}</span></Table.Td>
+                  <Table.Td>
+                    <span dir="ltr">{details.summary.paid}</span>
+                  </Table.Td>
                 </Table.Tr>
                 <Table.Tr>
                   <Table.Th>{t("operations.confirm.refunded")}</Table.Th>
-                  <Table.Td><span dir="ltr">{details.summary.refunded}</span></Table.Td>
+                  <Table.Td>
+                    <span dir="ltr">{details.summary.refunded}</span>
+                  </Table.Td>
                 </Table.Tr>
                 <Table.Tr>
                   <Table.Th>{t("tickets.columns.reason")}</Table.Th>
-                  <Table.Td style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>{details.summary.reason ?? t("tickets.confirm.no_reason")}</Table.Td>
+                  <Table.Td style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
+                    {details.summary.reason ?? t("tickets.confirm.no_reason")}
+                  </Table.Td>
                 </Table.Tr>
               </Table.Tbody>
             </Table>
@@ -150,7 +174,13 @@ export default function OperationRequestDetails() {
             <Form method="post">
               <input type="hidden" name="confirmed" value="yes" />
               <Group>
-                <Button type="submit" name="intent" value="approve" color="green" loading={navigation.state === "submitting"}>
+                <Button
+                  type="submit"
+                  name="intent"
+                  value="approve"
+                  color="green"
+                  loading={navigation.state === "submitting"}
+                >
                   {t("tickets.confirm.yes")}
                 </Button>
                 <Anchor component={Link} to={back}>

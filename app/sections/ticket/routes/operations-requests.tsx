@@ -6,7 +6,11 @@ import { PageHeader } from "~/components/page-header";
 import { RequestStateBadge } from "~/sections/ticket/components/request-state-badge";
 import { RequestFilterForm } from "~/sections/ticket/components/request-filter-form";
 import { DataTable, ListPagination } from "~/components/data-table";
-import { listOperationRequests, OPERATION_KINDS, operationRequestScope } from "~/domain/approvals/operation-requests.server";
+import {
+  listOperationRequests,
+  OPERATION_KINDS,
+  operationRequestScope,
+} from "~/domain/approvals/operation-requests.server";
 import { operationRequestFilterChoices } from "../presentation.server";
 import { parseRequestQuery, REQUEST_PAGE_SIZES } from "~/domain/approvals/request-filters";
 import { formatDateTime } from "~/lib/format";
@@ -28,7 +32,13 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const db = getDbFrom(context);
   const query = parseRequestQuery(new URL(request.url).searchParams, OPERATION_KINDS);
   const [list, choices] = await Promise.all([
-    listOperationRequests(db, { merchantId: auth.user.merchantId, viewer: auth.user, filters: query.filters, page: query.page, perPage: query.perPage }),
+    listOperationRequests(db, {
+      merchantId: auth.user.merchantId,
+      viewer: auth.user,
+      filters: query.filters,
+      page: query.page,
+      perPage: query.perPage,
+    }),
     operationRequestFilterChoices(db, auth.user.merchantId, lang),
   ]);
   return {
@@ -60,8 +70,17 @@ export default function OperationsRequests() {
   const { lang, own, choices, raw, errors, page, pages, count, rows } = useLoaderData<typeof loader>();
   return (
     <Stack gap={0}>
-      <PageHeader title={t("features.ticket.operations_approval")} description={t(own ? "tickets.operations.own_description" : "tickets.operations.description")} />
-      <RequestFilterForm choices={choices} raw={raw} errors={errors} typeLabel={t("tickets.columns.type")} perPageChoices={REQUEST_PAGE_SIZES} />
+      <PageHeader
+        title={t("features.ticket.operations_approval")}
+        description={t(own ? "tickets.operations.own_description" : "tickets.operations.description")}
+      />
+      <RequestFilterForm
+        choices={choices}
+        raw={raw}
+        errors={errors}
+        typeLabel={t("tickets.columns.type")}
+        perPageChoices={REQUEST_PAGE_SIZES}
+      />
       <DataTable
         rows={rows}
         rowKey={(row) => row.id}
@@ -72,7 +91,11 @@ export default function OperationsRequests() {
             key: "id",
             header: t("tickets.columns.id"),
             cell: (row) => (
-              <Anchor component={Link} to={`/${lang}/ticket/approve-refund-void/${row.id}`} aria-label={t("tickets.open_request", { id: row.id })}>
+              <Anchor
+                component={Link}
+                to={`/${lang}/ticket/approve-refund-void/${row.id}`}
+                aria-label={t("tickets.open_request", { id: row.id })}
+              >
                 #{row.id}
               </Anchor>
             ),
@@ -87,7 +110,12 @@ export default function OperationsRequests() {
             ),
           },
           { key: "type", header: t("tickets.columns.type"), cell: (row) => t(`tickets.types.${row.kind}`) },
-          { key: "amount", header: t("tickets.columns.amount"), cell: (row) => <span dir="ltr">{row.amount}</span>, nowrap: true },
+          {
+            key: "amount",
+            header: t("tickets.columns.amount"),
+            cell: (row) => <span dir="ltr">{row.amount}</span>,
+            nowrap: true,
+          },
           { key: "gateway", header: t("tickets.columns.gateway"), cell: (row) => row.gateway },
           { key: "maker", header: t("tickets.columns.maker"), cell: (row) => row.maker },
           { key: "state", header: t("tickets.columns.state"), cell: (row) => <RequestStateBadge state={row.state} /> },

@@ -7,7 +7,11 @@ import { PageHeader } from "~/components/page-header";
 import { DecisionButtons, DecisionOutcome } from "~/sections/ticket/components/decision-buttons";
 import { RequestStateBadge } from "~/sections/ticket/components/request-state-badge";
 import { isRequestDecision } from "~/domain/approvals/operation-requests.server";
-import { decidePermissionRequest, findPermissionRequest, permissionRequestDecisions } from "~/domain/approvals/permission-requests.server";
+import {
+  decidePermissionRequest,
+  findPermissionRequest,
+  permissionRequestDecisions,
+} from "~/domain/approvals/permission-requests.server";
 import { formatDateTime } from "~/lib/format";
 import { notFound, requirePermission, requireSection, requireUser } from "~/web/guards.server";
 import { isLanguage } from "~/lib/i18n";
@@ -53,7 +57,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const auth = await guard({ context, request });
   const lang = isLanguage(params.lang) ? params.lang : "en";
   const intent = (await readFormData(request)).get("intent");
-  if (!isRequestDecision(intent)) return data({ error: translator(lang)("tickets.errors.unknown_decision") }, { status: 400 });
+  if (!isRequestDecision(intent))
+    return data({ error: translator(lang)("tickets.errors.unknown_decision") }, { status: 400 });
   const outcome = await decidePermissionRequest(getDbFrom(context), {
     merchantId: auth.user.merchantId,
     actor: auth.user,

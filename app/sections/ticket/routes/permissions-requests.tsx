@@ -11,7 +11,11 @@ import { RequestFilterForm } from "~/sections/ticket/components/request-filter-f
 import { DataTable, ListPagination } from "~/components/data-table";
 import { RequestStateBadge } from "~/sections/ticket/components/request-state-badge";
 import { GRANTABLE_PERMISSIONS, PermissionGrantSchema } from "~/domain/approvals/permission-grant-schema";
-import { listGrantCandidates, listPermissionRequests, requestPermissionGrant } from "~/domain/approvals/permission-requests.server";
+import {
+  listGrantCandidates,
+  listPermissionRequests,
+  requestPermissionGrant,
+} from "~/domain/approvals/permission-requests.server";
 import { permissionRequestFilterChoices } from "../presentation.server";
 import { parseRequestQuery, REQUEST_PAGE_SIZES } from "~/domain/approvals/request-filters";
 import { flashCookie } from "~/web/flash.server";
@@ -38,7 +42,12 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const db = getDbFrom(context);
   const query = parseRequestQuery(new URL(request.url).searchParams, GRANTABLE_PERMISSIONS);
   const [list, candidates] = await Promise.all([
-    listPermissionRequests(db, { merchantId: auth.user.merchantId, filters: query.filters, limit: query.perPage, offset: (query.page - 1) * query.perPage }),
+    listPermissionRequests(db, {
+      merchantId: auth.user.merchantId,
+      filters: query.filters,
+      limit: query.perPage,
+      offset: (query.page - 1) * query.perPage,
+    }),
     listGrantCandidates(db, auth.user.merchantId),
   ]);
   return {
@@ -78,7 +87,9 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     lang,
   });
   if (!outcome.ok) {
-    const reply = outcome.field ? submission.reply({ fieldErrors: { [outcome.field]: [keyOf(outcome)] } }) : submission.reply({ formErrors: [keyOf(outcome)] });
+    const reply = outcome.field
+      ? submission.reply({ fieldErrors: { [outcome.field]: [keyOf(outcome)] } })
+      : submission.reply({ formErrors: [keyOf(outcome)] });
     return data(reply, { status: statusOf(outcome) });
   }
   return redirect(`/${lang}/ticket/approve-permissions/${outcome.requestId}`, {
@@ -92,9 +103,18 @@ export default function PermissionsRequests() {
   const { lang, choices, raw, errors, page, pages, count, rows } = useLoaderData<typeof loader>();
   return (
     <Stack gap={0}>
-      <PageHeader title={t("features.ticket.user_permission_changes")} description={t("tickets.permissions.description")} />
+      <PageHeader
+        title={t("features.ticket.user_permission_changes")}
+        description={t("tickets.permissions.description")}
+      />
       <GrantRequestForm />
-      <RequestFilterForm choices={choices} raw={raw} errors={errors} typeLabel={t("tickets.columns.permission")} perPageChoices={REQUEST_PAGE_SIZES} />
+      <RequestFilterForm
+        choices={choices}
+        raw={raw}
+        errors={errors}
+        typeLabel={t("tickets.columns.permission")}
+        perPageChoices={REQUEST_PAGE_SIZES}
+      />
       <DataTable
         rows={rows}
         rowKey={(row) => row.id}
@@ -105,13 +125,21 @@ export default function PermissionsRequests() {
             key: "id",
             header: t("tickets.columns.id"),
             cell: (row) => (
-              <Anchor component={Link} to={`/${lang}/ticket/approve-permissions/${row.id}`} aria-label={t("tickets.open_request", { id: row.id })}>
+              <Anchor
+                component={Link}
+                to={`/${lang}/ticket/approve-permissions/${row.id}`}
+                aria-label={t("tickets.open_request", { id: row.id })}
+              >
                 #{row.id}
               </Anchor>
             ),
           },
           { key: "user", header: t("tickets.columns.user"), cell: (row) => row.user },
-          { key: "permission", header: t("tickets.columns.permission"), cell: (row) => t(`tickets.permission_names.${row.permission}`) },
+          {
+            key: "permission",
+            header: t("tickets.columns.permission"),
+            cell: (row) => t(`tickets.permission_names.${row.permission}`),
+          },
           { key: "requested_by", header: t("tickets.columns.requested_by"), cell: (row) => row.requestedBy },
           { key: "state", header: t("tickets.columns.state"), cell: (row) => <RequestStateBadge state={row.state} /> },
           { key: "checker", header: t("tickets.columns.checker"), cell: (row) => row.checker ?? "—" },

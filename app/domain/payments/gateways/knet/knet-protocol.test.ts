@@ -111,7 +111,17 @@ describe("the result KNET posts to responseURL", () => {
 
 describe("tranPipe XML", () => {
   it("writes the manual's sibling elements, escaped", () => {
-    expect(buildTranPipeXml({ id: "110100", password: "p<&>", action: "8", amt: "2.000", transid: "T1", trackid: "T1", udf5: "TrackID" })).toBe(
+    expect(
+      buildTranPipeXml({
+        id: "110100",
+        password: "p<&>",
+        action: "8",
+        amt: "2.000",
+        transid: "T1",
+        trackid: "T1",
+        udf5: "TrackID",
+      }),
+    ).toBe(
       "<id>110100</id><password>p&lt;&amp;&gt;</password><action>8</action><amt>2.000</amt><transid>T1</transid><trackid>T1</trackid><udf5>TrackID</udf5>",
     );
   });
@@ -134,7 +144,8 @@ describe("tranPipe XML", () => {
   });
 
   it("decodes entities, keeps the first of a name, and steps over what is not a flat element", () => {
-    const xml = '<?xml version="1.0"?><!-- x --><result>NOT &amp; CAPTURED</result><result>CAPTURED</result><a b="1">x</a><outer><amt>1.000</amt></outer><bad';
+    const xml =
+      '<?xml version="1.0"?><!-- x --><result>NOT &amp; CAPTURED</result><result>CAPTURED</result><a b="1">x</a><outer><amt>1.000</amt></outer><bad';
     expect(readTranPipeXml(xml)).toEqual({ result: "NOT & CAPTURED", amt: "1.000" });
   });
 

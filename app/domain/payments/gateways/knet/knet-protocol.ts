@@ -40,7 +40,8 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Throws on anything that is not a whole number of hex-encoded blocks decrypting to valid UTF-8. */
 export function decryptTrandata(hex: string, resourceKey: string): string {
-  if (hex.length > 16_384 || !/^(?:[0-9a-fA-F]{32})+$/.test(hex)) throw new Error("trandata is not hex-encoded AES blocks");
+  if (hex.length > 16_384 || !/^(?:[0-9a-fA-F]{32})+$/.test(hex))
+    throw new Error("trandata is not hex-encoded AES blocks");
   const key = keyBytes(resourceKey);
   const decipher = createDecipheriv("aes-128-cbc", key, key);
   // A wrong key almost always breaks the padding; when it does not, the text is rarely valid UTF-8.
@@ -66,7 +67,22 @@ export type KnetInitFields = {
   udf5?: string;
 };
 
-const INIT_ORDER = ["id", "password", "action", "langid", "currencycode", "amt", "responseURL", "errorURL", "trackid", "udf1", "udf2", "udf3", "udf4", "udf5"] as const;
+const INIT_ORDER = [
+  "id",
+  "password",
+  "action",
+  "langid",
+  "currencycode",
+  "amt",
+  "responseURL",
+  "errorURL",
+  "trackid",
+  "udf1",
+  "udf2",
+  "udf3",
+  "udf4",
+  "udf5",
+] as const;
 
 /** A value KNET's string can carry as it is: no separator, no line break (the manual's rule for UDFs). */
 function plainValue(name: string, value: string) {
@@ -138,7 +154,14 @@ function decodeEntities(text: string): string {
 }
 
 function isNameChar(code: number) {
-  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45 || code === 46;
+  return (
+    (code >= 48 && code <= 57) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    code === 95 ||
+    code === 45 ||
+    code === 46
+  );
 }
 
 /**
@@ -167,7 +190,8 @@ export function readTranPipeXml(xml: string): KnetParams {
       continue;
     }
     if (closing) {
-      if (open && open.name === name && !(name in found)) found[name] = decodeEntities(xml.slice(open.textStart, lt)).trim();
+      if (open && open.name === name && !(name in found))
+        found[name] = decodeEntities(xml.slice(open.textStart, lt)).trim();
       open = null;
     } else {
       open = { name, textStart: cursor + 1 };

@@ -76,7 +76,14 @@ afterAll(async () => {
 });
 
 function newAttempt(overrides: Partial<AttemptForGateway> = {}): AttemptForGateway {
-  return { id: `att_${randomBytes(6).toString("hex")}`, trackId: `T${Date.now()}${randomBytes(3).toString("hex")}`, total: 12500, currency: "KWD", lang: "en", ...overrides };
+  return {
+    id: `att_${randomBytes(6).toString("hex")}`,
+    trackId: `T${Date.now()}${randomBytes(3).toString("hex")}`,
+    total: 12500,
+    currency: "KWD",
+    lang: "en",
+    ...overrides,
+  };
 }
 
 /** Start → KNET's kpg/PaymentHTTP.htm → its payment page; answers the page's address and HTML. */
@@ -109,22 +116,36 @@ async function pay(attempt: AttemptForGateway, form: Record<string, string>) {
   return { pageUrl, location: response.headers.get("Location")!, posted: new URLSearchParams(posted?.body ?? "") };
 }
 
-const expectedOf = (attempt: AttemptForGateway) => ({ trackId: attempt.trackId, total: attempt.total, currency: attempt.currency });
+const expectedOf = (attempt: AttemptForGateway) => ({
+  trackId: attempt.trackId,
+  total: attempt.total,
+  currency: attempt.currency,
+});
 
 async function sandboxBooks(trackId: string) {
-  return database.db.selectFrom("sandbox_knet_payments").select(["result", "voided_at", "lang"]).where("track_id", "=", trackId).where("action", "=", "1").executeTakeFirstOrThrow();
+  return database.db
+    .selectFrom("sandbox_knet_payments")
+    .select(["result", "voided_at", "lang"])
+    .where("track_id", "=", trackId)
+    .where("action", "=", "1")
+    .executeTakeFirstOrThrow();
 }
 
 describe("KNET sandbox and adapter", () => {
   it("pays with the captured test card: KNET's server posts the result, follows REDIRECT=, the inquiry agrees", async () => {
     const attempt = newAttempt();
     const { startUrl, pageUrl, html } = await openPaymentPage(attempt);
-    expect(startUrl).toMatch(new RegExp(`^${server.url}/sandbox/knet/kpg/PaymentHTTP\\.htm\\?param=paymentInit&trandata=[0-9a-f]+&tranportalId=${knet.tranportalId}&responseURL=.+&errorURL=.+$`));
+    expect(startUrl).toMatch(
+      new RegExp(
+        `^${server.url}/sandbox/knet/kpg/PaymentHTTP\\.htm\\?param=paymentInit&trandata=[0-9a-f]+&tranportalId=${knet.tranportalId}&responseURL=.+&errorURL=.+$`,
+      ),
+    );
     for (const secret of [knet.password, knet.resourceKey]) {
       expect(startUrl).not.toContain(secret);
       expect(startUrl).not.toContain(encodeURIComponent(secret));
     }
-    for (const text of ["Card number", "PIN", "Expiry", "Submit", "Cancel", "12.500", attempt.trackId]) expect(html).toContain(text);
+    for (const text of ["Card number", "PIN", "Expiry", "Submit", "Cancel", "12.500", attempt.trackId])
+      expect(html).toContain(text);
 
     const response = await postPage(pageUrl, { intent: "submit", cardNumber: "8888880000000001", pin: "1234" });
     expect(response.status).toBe(303);
@@ -136,9 +157,15 @@ describe("KNET sandbox and adapter", () => {
     expect([...posted.keys()]).toEqual(["trandata"]);
 
     const verified = verifyKnetResponse(config, posted, expectedOf(attempt));
-    expect(verified).toMatchObject({ ok: true, outcome: { status: "success", amount: 12500 }, encrypted: posted.get("trandata") });
+    expect(verified).toMatchObject({
+      ok: true,
+      outcome: { status: "success", amount: 12500 },
+      encrypted: posted.get("trandata"),
+    });
     if (!verified.ok) throw new Error(verified.reason);
-    expect(verified.plain).toMatch(/^paymentid=\d+&result=CAPTURED&auth=\d{6}&avr=N&ref=\d+&tranid=\d+&postdate=\d{4}&trackid=/);
+    expect(verified.plain).toMatch(
+      /^paymentid=\d+&result=CAPTURED&auth=\d{6}&avr=N&ref=\d+&tranid=\d+&postdate=\d{4}&trackid=/,
+    );
     const { refs } = verified.outcome;
     expect(refs.paymentId).toMatch(/^\d{15,}$/);
     expect(refs.tranId).toMatch(/^\d+$/);
@@ -175,8 +202,13 @@ describe("KNET sandbox and adapter", () => {
       const { location, posted } = await pay(attempt, { intent: "submit", cardNumber, pin: "4321", expiry });
       expect(location).toBe(receiptOf(attempt.trackId));
       const verified = verifyKnetResponse(config, posted, expectedOf(attempt));
-      expect(verified, `${cardNumber} ${expiry}`).toMatchObject({ ok: true, outcome: { refs: { resultCode: result } } });
-      expect((await knetAdapter.inquire(config, { ...attempt, gatewayReference: null })).status).toBe(result === "CAPTURED" ? "success" : "failed");
+      expect(verified, `${cardNumber} ${expiry}`).toMatchObject({
+        ok: true,
+        outcome: { refs: { resultCode: result } },
+      });
+      expect((await knetAdapter.inquire(config, { ...attempt, gatewayReference: null })).status).toBe(
+        result === "CAPTURED" ? "success" : "failed",
+      );
     }
   });
 
@@ -184,13 +216,19 @@ describe("KNET sandbox and adapter", () => {
     const attempt = newAttempt();
     const { location, posted } = await pay(attempt, { intent: "cancel" });
     expect(location).toBe(receiptOf(attempt.trackId));
-    expect(verifyKnetResponse(config, posted, expectedOf(attempt))).toMatchObject({ ok: true, outcome: { status: "canceled", refs: { resultCode: "CANCELED" } } });
+    expect(verifyKnetResponse(config, posted, expectedOf(attempt))).toMatchObject({
+      ok: true,
+      outcome: { status: "canceled", refs: { resultCode: "CANCELED" } },
+    });
     expect((await knetAdapter.inquire(config, { ...attempt, gatewayReference: null })).status).toBe("canceled");
   });
 
   it("voids the payment and sends the browser to errorURL when responseURL answers anything but one REDIRECT= line", async () => {
     const answers: [string, Answer][] = [
-      ["an HTML page", { status: 200, body: "<html><body>Thank you</body></html>", headers: { "Content-Type": "text/html" } }],
+      [
+        "an HTML page",
+        { status: 200, body: "<html><body>Thank you</body></html>", headers: { "Content-Type": "text/html" } },
+      ],
       ["HTML around the line", { status: 200, body: "<p>REDIRECT=https://shop.example/r</p>" }],
       ["an HTTP redirect", { status: 303, body: "", headers: { Location: "https://shop.example/r" } }],
       ["an error with the line", { status: 500, body: "REDIRECT=https://shop.example/r" }],
@@ -203,21 +241,33 @@ describe("KNET sandbox and adapter", () => {
     for (const [label, answer] of answers) {
       answerWith = () => answer;
       const attempt = newAttempt();
-      const { location, posted } = await pay(attempt, { intent: "submit", cardNumber: "8888880000000001", pin: "1234" });
+      const { location, posted } = await pay(attempt, {
+        intent: "submit",
+        cardNumber: "8888880000000001",
+        pin: "1234",
+      });
       expect(posted.get("trandata"), label).toBeTruthy();
       expect(location.startsWith(`${urlsFor(attempt).error}?`), `${label}: ${location}`).toBe(true);
       expect(new URL(location).searchParams.get("trackid")).toBe(attempt.trackId);
       const books = await sandboxBooks(attempt.trackId);
       expect(books.result, label).toBe("VOIDED");
       expect(books.voided_at, label).not.toBeNull();
-      expect(await knetAdapter.inquire(config, { ...attempt, gatewayReference: null })).toMatchObject({ status: "failed", refs: { resultCode: "VOIDED" } });
+      expect(await knetAdapter.inquire(config, { ...attempt, gatewayReference: null })).toMatchObject({
+        status: "failed",
+        refs: { resultCode: "VOIDED" },
+      });
       // A voided payment cannot be refunded: the money never left the customer.
-      expect((await knetAdapter.refund(config, { gatewayReference: null, trackId: attempt.trackId, paymentId: null }, 100)).ok).toBe(false);
+      expect(
+        (await knetAdapter.refund(config, { gatewayReference: null, trackId: attempt.trackId, paymentId: null }, 100))
+          .ok,
+      ).toBe(false);
     }
     // One final line break after the single line is still one line.
     answerWith = (form) => ({ ...goodAnswer(form), body: `${goodAnswer(form).body}\r\n` });
     const attempt = newAttempt();
-    expect((await pay(attempt, { intent: "submit", cardNumber: "8888880000000001", pin: "1234" })).location).toBe(receiptOf(attempt.trackId));
+    expect((await pay(attempt, { intent: "submit", cardNumber: "8888880000000001", pin: "1234" })).location).toBe(
+      receiptOf(attempt.trackId),
+    );
     expect((await sandboxBooks(attempt.trackId)).result).toBe("CAPTURED");
   });
 
@@ -246,11 +296,32 @@ describe("KNET sandbox and adapter", () => {
     const { posted } = await pay(attempt, { intent: "submit", cardNumber: "8888880000000001", pin: "1234" });
     const trandata = posted.get("trandata")!;
     const form = (value: string) => new URLSearchParams({ trandata: value });
-    expect(verifyKnetResponse(config, form(`${trandata.slice(0, 10)}${trandata[10] === "0" ? "1" : "0"}${trandata.slice(11)}`), expectedOf(attempt)).ok).toBe(false);
-    expect(verifyKnetResponse(config, form(encryptResult({ trackid: attempt.trackId, result: "CAPTURED", amt: "12.500" }, "0123456789abcdef")), expectedOf(attempt)).ok).toBe(false);
-    expect(verifyKnetResponse(config, posted, { ...expectedOf(attempt), trackId: "someone-else" })).toMatchObject({ ok: false, encrypted: trandata });
+    expect(
+      verifyKnetResponse(
+        config,
+        form(`${trandata.slice(0, 10)}${trandata[10] === "0" ? "1" : "0"}${trandata.slice(11)}`),
+        expectedOf(attempt),
+      ).ok,
+    ).toBe(false);
+    expect(
+      verifyKnetResponse(
+        config,
+        form(encryptResult({ trackid: attempt.trackId, result: "CAPTURED", amt: "12.500" }, "0123456789abcdef")),
+        expectedOf(attempt),
+      ).ok,
+    ).toBe(false);
+    expect(verifyKnetResponse(config, posted, { ...expectedOf(attempt), trackId: "someone-else" })).toMatchObject({
+      ok: false,
+      encrypted: trandata,
+    });
     expect(verifyKnetResponse(config, posted, { ...expectedOf(attempt), total: 12000 })).toMatchObject({ ok: false });
-    expect(verifyKnetResponse(config, new URLSearchParams({ ErrorText: "IPAY0100 failure", trackid: attempt.trackId, amt: "12.500" }), expectedOf(attempt)).ok).toBe(false);
+    expect(
+      verifyKnetResponse(
+        config,
+        new URLSearchParams({ ErrorText: "IPAY0100 failure", trackid: attempt.trackId, amt: "12.500" }),
+        expectedOf(attempt),
+      ).ok,
+    ).toBe(false);
     expect(verifyKnetResponse(config, form("nothex"), expectedOf(attempt)).ok).toBe(false);
     const otherTerminal = { ...config, credentials: { ...config.credentials, resourceKey: "AnotherKey123456" } };
     expect(verifyKnetResponse(otherTerminal, posted, expectedOf(attempt)).ok).toBe(false);
@@ -259,7 +330,10 @@ describe("KNET sandbox and adapter", () => {
   it("never processes one KNET payment twice", async () => {
     const attempt = newAttempt();
     const { pageUrl } = await pay(attempt, { intent: "submit", cardNumber: "8888880000000001", pin: "1234" });
-    const forms: Record<string, string>[] = [{ intent: "submit", cardNumber: "8888880000000001", pin: "1234" }, { intent: "cancel" }];
+    const forms: Record<string, string>[] = [
+      { intent: "submit", cardNumber: "8888880000000001", pin: "1234" },
+      { intent: "cancel" },
+    ];
     for (const form of forms) {
       const again = await postPage(pageUrl, form);
       expect(again.status).toBe(409);
@@ -294,8 +368,13 @@ describe("KNET sandbox and adapter", () => {
     const wrong = await knetAdapter.start(wrongPassword, second, urlsFor(second));
     if (wrong.kind !== "redirect") throw new Error("KNET must redirect");
     expect((await fetch(wrong.url, { redirect: "manual" })).status).toBe(400);
-    await expect(knetAdapter.inquire(wrongPassword, { ...newAttempt(), gatewayReference: null })).rejects.toThrow(/IPAY0100015/);
-    expect(await knetAdapter.testConnection!(wrongPassword)).toMatchObject({ ok: false, detail: expect.stringContaining("IPAY0100015") });
+    await expect(knetAdapter.inquire(wrongPassword, { ...newAttempt(), gatewayReference: null })).rejects.toThrow(
+      /IPAY0100015/,
+    );
+    expect(await knetAdapter.testConnection!(wrongPassword)).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining("IPAY0100015"),
+    });
     expect(await knetAdapter.testConnection!(config)).toMatchObject({ ok: true });
 
     const dollars = newAttempt({ currency: "USD" });
@@ -307,20 +386,36 @@ describe("KNET sandbox and adapter", () => {
     const { posted } = await pay(attempt, { intent: "submit", cardNumber: "8888880000000001", pin: "1234" });
     const verified = verifyKnetResponse(config, posted, expectedOf(attempt));
     if (!verified.ok) throw new Error(verified.reason);
-    const target = { gatewayReference: null, trackId: attempt.trackId, paymentId: verified.outcome.refs.paymentId ?? null };
+    const target = {
+      gatewayReference: null,
+      trackId: attempt.trackId,
+      paymentId: verified.outcome.refs.paymentId ?? null,
+    };
 
-    expect(await knetAdapter.refund(config, target, 5000, "R1A")).toMatchObject({ ok: true, reference: expect.stringMatching(/^\d+$/) });
+    expect(await knetAdapter.refund(config, target, 5000, "R1A")).toMatchObject({
+      ok: true,
+      reference: expect.stringMatching(/^\d+$/),
+    });
     // Sent again under the same reference, KNET refunds once and answers the first refund.
     expect(await knetAdapter.refund(config, target, 5000, "R1A")).toMatchObject({ ok: true });
-    expect(await knetAdapter.inquireOperation(config, target, { kind: "refund", amount: 5000, reference: "R1A" })).toMatchObject({ status: "succeeded" });
-    expect(await knetAdapter.inquireOperation(config, target, { kind: "refund", amount: 5000, reference: "R1B" })).toEqual({ status: "not_found" });
-    expect(await knetAdapter.refund(config, target, 7501)).toMatchObject({ ok: false, message: expect.stringContaining("exceeds") });
+    expect(
+      await knetAdapter.inquireOperation(config, target, { kind: "refund", amount: 5000, reference: "R1A" }),
+    ).toMatchObject({ status: "succeeded" });
+    expect(
+      await knetAdapter.inquireOperation(config, target, { kind: "refund", amount: 5000, reference: "R1B" }),
+    ).toEqual({ status: "not_found" });
+    expect(await knetAdapter.refund(config, target, 7501)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("exceeds"),
+    });
     expect(await knetAdapter.refund(config, { ...target, paymentId: null }, 7500)).toMatchObject({ ok: true });
     expect((await knetAdapter.refund(config, target, 1)).ok).toBe(false);
 
     const unpaid = newAttempt();
     await pay(unpaid, { intent: "cancel" });
-    expect((await knetAdapter.refund(config, { gatewayReference: null, trackId: unpaid.trackId, paymentId: null }, 100)).ok).toBe(false);
+    expect(
+      (await knetAdapter.refund(config, { gatewayReference: null, trackId: unpaid.trackId, paymentId: null }, 100)).ok,
+    ).toBe(false);
 
     expect((await knetAdapter.capture(config, target, 12500)).ok).toBe(false);
     expect((await knetAdapter.void(config, target)).ok).toBe(false);
@@ -333,7 +428,11 @@ describe("KNET sandbox and adapter", () => {
     const { posted } = await pay(attempt, { intent: "submit", cardNumber: "8888880000000001", pin: "1234" });
     const paymentId = decryptResult(posted.get("trandata")!, knet.resourceKey).paymentid!;
     const tranPipe = (body: string) =>
-      fetch(`${server.url}/sandbox/knet/kpg/tranPipe.htm?param=tranInit`, { method: "POST", headers: { "Content-Type": "application/xml" }, body });
+      fetch(`${server.url}/sandbox/knet/kpg/tranPipe.htm?param=tranInit`, {
+        method: "POST",
+        headers: { "Content-Type": "application/xml" },
+        body,
+      });
 
     const inquiry = await tranPipe(
       `<id>${knet.tranportalId}</id><password>${knet.password}</password><action>8</action><amt>12.500</amt><transid>${paymentId}</transid><trackid>${attempt.trackId}</trackid><udf5>PaymentID</udf5>`,
@@ -342,7 +441,13 @@ describe("KNET sandbox and adapter", () => {
     expect(inquiry.headers.get("Content-Type")).toMatch(/^application\/xml/);
     const text = await inquiry.text();
     expect(text).toMatch(/^<result>CAPTURED<\/result><payid>\d+<\/payid><trackid>/);
-    expect(readTranPipeXml(text)).toMatchObject({ result: "CAPTURED", payid: paymentId, trackid: attempt.trackId, amt: "12.500", udf1: attempt.id });
+    expect(readTranPipeXml(text)).toMatchObject({
+      result: "CAPTURED",
+      payid: paymentId,
+      trackid: attempt.trackId,
+      amt: "12.500",
+      udf1: attempt.id,
+    });
 
     const refund = readTranPipeXml(
       await (
@@ -353,11 +458,21 @@ describe("KNET sandbox and adapter", () => {
     );
     expect(refund).toMatchObject({ result: "CAPTURED", amt: "2.000", trackid: attempt.trackId });
 
-    const wrong = readTranPipeXml(await (await tranPipe(`<id>${knet.tranportalId}</id><password>nope</password><action>8</action>`)).text());
+    const wrong = readTranPipeXml(
+      await (await tranPipe(`<id>${knet.tranportalId}</id><password>nope</password><action>8</action>`)).text(),
+    );
     expect(wrong).toMatchObject({ error_code_tag: "IPAY0100015" });
     expect(wrong.payid).toBeUndefined();
-    expect(readTranPipeXml(await (await tranPipe("<id>999999</id>")).text())).toMatchObject({ error_code_tag: "IPAY0100006" });
-    expect(readTranPipeXml(await (await tranPipe(`<id>${knet.tranportalId}</id><password>${knet.password}</password><action>1</action>`)).text())).toMatchObject({
+    expect(readTranPipeXml(await (await tranPipe("<id>999999</id>")).text())).toMatchObject({
+      error_code_tag: "IPAY0100006",
+    });
+    expect(
+      readTranPipeXml(
+        await (
+          await tranPipe(`<id>${knet.tranportalId}</id><password>${knet.password}</password><action>1</action>`)
+        ).text(),
+      ),
+    ).toMatchObject({
       error_code_tag: "IPAY0100020",
     });
   });

@@ -7,7 +7,14 @@
 import { parseAmount, toDecimalString } from "~/lib/money";
 import { guardedFetch } from "~/domain/integrations/guarded-fetch.server";
 import { gatewayTargetsGuarded } from "~/domain/integrations/webhook-targets.server";
-import type { AttemptForGateway, GatewayAdapter, GatewayConfig, GatewayLeg, GatewayOutcome, LegHandled } from "../gateway";
+import type {
+  AttemptForGateway,
+  GatewayAdapter,
+  GatewayConfig,
+  GatewayLeg,
+  GatewayOutcome,
+  LegHandled,
+} from "../gateway";
 import {
   KNET_ACTIONS,
   KNET_CURRENCY_KWD,
@@ -100,12 +107,19 @@ function mismatchOf(params: KnetParams, expected: Expected): string | null {
  * KNET's POST to responseURL. Only `trandata` that decrypts with this terminal's resource key and
  * names our track id and amount is a result; `ErrorText`/`Error` arrive unencrypted and prove nothing.
  */
-export function verifyKnetResponse(config: GatewayConfig, form: URLSearchParams, expected: Expected): VerifiedKnetResponse {
+export function verifyKnetResponse(
+  config: GatewayConfig,
+  form: URLSearchParams,
+  expected: Expected,
+): VerifiedKnetResponse {
   const { resourceKey } = credentialsOf(config);
   const trandata = form.get("trandata");
   if (!trandata) {
     const errorText = form.get("ErrorText") ?? form.get("Error");
-    return { ok: false, reason: errorText ? `KNET reported an error: ${errorText.slice(0, 200)}` : "No trandata in the response" };
+    return {
+      ok: false,
+      reason: errorText ? `KNET reported an error: ${errorText.slice(0, 200)}` : "No trandata in the response",
+    };
   }
   let plain: string;
   try {
@@ -126,7 +140,15 @@ export function knetRedirectLine(receiptUrl: string): string {
 }
 
 /** The terminal errors (IPAY…) that mean these credentials are refused, not that a payment failed. */
-const CREDENTIAL_ERRORS = ["IPAY0100005", "IPAY0100006", "IPAY0100008", "IPAY0100012", "IPAY0100014", "IPAY0100015", "IPAY0100018"];
+const CREDENTIAL_ERRORS = [
+  "IPAY0100005",
+  "IPAY0100006",
+  "IPAY0100008",
+  "IPAY0100012",
+  "IPAY0100014",
+  "IPAY0100015",
+  "IPAY0100018",
+];
 
 function errorOf(answer: KnetParams): { code: string; text: string } | null {
   const result = answer.result ?? "";
@@ -156,7 +178,8 @@ async function callTranPipe(config: GatewayConfig, fields: KnetParams): Promise<
   const answer = readTranPipeXml(text);
   if (!answer.result && !errorOf(answer)) throw new Error("KNET tranPipe answered neither a result nor an error");
   const error = errorOf(answer);
-  if (error && CREDENTIAL_ERRORS.includes(error.code)) throw new Error(`KNET refused the terminal: ${error.code} ${error.text.slice(0, 120)}`);
+  if (error && CREDENTIAL_ERRORS.includes(error.code))
+    throw new Error(`KNET refused the terminal: ${error.code} ${error.text.slice(0, 120)}`);
   return answer;
 }
 
@@ -200,8 +223,15 @@ const responseLeg: GatewayLeg = {
   read(config, attempt, message) {
     const form = new URLSearchParams(message.body);
     if (!form.has("trandata") && (form.get("ErrorText") || form.get("Error"))) return { kind: "acknowledge" };
-    const verified = verifyKnetResponse(config, form, { trackId: attempt.trackId, total: attempt.total, currency: attempt.currency });
-    const evidence = verified.encrypted !== undefined && verified.plain !== undefined ? { received: verified.encrypted, plain: verified.plain } : undefined;
+    const verified = verifyKnetResponse(config, form, {
+      trackId: attempt.trackId,
+      total: attempt.total,
+      currency: attempt.currency,
+    });
+    const evidence =
+      verified.encrypted !== undefined && verified.plain !== undefined
+        ? { received: verified.encrypted, plain: verified.plain }
+        : undefined;
     if (!verified.ok) return { kind: "refuse", reason: verified.reason, evidence };
     return { kind: "result", outcome: verified.outcome, trackId: attempt.trackId, evidence };
   },
@@ -254,7 +284,10 @@ export const knetAdapter: GatewayAdapter = {
     try {
       const answer = await callTranPipe(config, inquiryFields({ kind: "TrackID", transId: trackId, trackId }, "0.100"));
       const error = errorOf(answer);
-      return { ok: true, detail: `KNET answered an inquiry for a test track id: ${(answer.result || error?.code || "no result").slice(0, 40)}` };
+      return {
+        ok: true,
+        detail: `KNET answered an inquiry for a test track id: ${(answer.result || error?.code || "no result").slice(0, 40)}`,
+      };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (message.startsWith("KNET refused the terminal")) return { ok: false, detail: message.slice(0, 160) };
@@ -266,7 +299,10 @@ export const knetAdapter: GatewayAdapter = {
     requireKwd(attempt.currency);
     const answer = await callTranPipe(
       config,
-      inquiryFields({ kind: "TrackID", transId: attempt.trackId, trackId: attempt.trackId }, toDecimalString(attempt.total, "KWD")),
+      inquiryFields(
+        { kind: "TrackID", transId: attempt.trackId, trackId: attempt.trackId },
+        toDecimalString(attempt.total, "KWD"),
+      ),
     );
     // An answer without a result (an IPAY error about this payment) is not a payment: it stays open.
     if (!answer.result || errorOf(answer)) return outcomeOf({ ...answer, result: answer.result ?? "" }, "pending");
@@ -289,7 +325,8 @@ export const knetAdapter: GatewayAdapter = {
    * inquiry finds the refund later. Only a result of CAPTURED is a refund.
    */
   async refund(config, attempt, amount, reference) {
-    if (!Number.isSafeInteger(amount) || amount <= 0) return { ok: false, message: "The refund amount must be positive" };
+    if (!Number.isSafeInteger(amount) || amount <= 0)
+      return { ok: false, message: "The refund amount must be positive" };
     const amt = toDecimalString(amount, "KWD");
     const original = await callTranPipe(
       config,
@@ -299,7 +336,10 @@ export const knetAdapter: GatewayAdapter = {
     );
     const paid = original.result === "CAPTURED" || original.result === "SUCCESS";
     if (!paid || original.trackid !== attempt.trackId || !original.tranid) {
-      return { ok: false, message: `KNET has no captured payment for this attempt (${original.result || errorOf(original)?.code || "no result"})` };
+      return {
+        ok: false,
+        message: `KNET has no captured payment for this attempt (${original.result || errorOf(original)?.code || "no result"})`,
+      };
     }
     const answer = await callTranPipe(config, {
       action: KNET_ACTIONS.refund,
@@ -318,13 +358,17 @@ export const knetAdapter: GatewayAdapter = {
     if (operation.kind !== "refund") return { status: "not_found" };
     const answer = await callTranPipe(
       config,
-      inquiryFields({ kind: "TrackID", transId: operation.reference, trackId: operation.reference }, toDecimalString(operation.amount, "KWD")),
+      inquiryFields(
+        { kind: "TrackID", transId: operation.reference, trackId: operation.reference },
+        toDecimalString(operation.amount, "KWD"),
+      ),
     );
     if (!answer.result || answer.result === "NOT FOUND" || errorOf(answer)) return { status: "not_found" };
     if (answer.trackid !== operation.reference) throw new Error("KNET inquiry answered for another track id");
     if (answer.result === "CAPTURED" || answer.result === "SUCCESS") {
       const amount = parseAmount(answer.amt ?? "", "KWD");
-      if (!amount.ok || amount.minor !== operation.amount) throw new Error("KNET inquiry answered a refund of another amount");
+      if (!amount.ok || amount.minor !== operation.amount)
+        throw new Error("KNET inquiry answered a refund of another amount");
       return { status: "succeeded", reference: answer.tranid || undefined };
     }
     return { status: "failed", message: `KNET refund ${answer.result}` };

@@ -57,28 +57,53 @@ function configFor(captureMode: "auto" | "manual", credentials: Partial<SandboxA
 }
 
 function newAttempt(overrides: Partial<AttemptForGateway> = {}): AttemptForGateway {
-  return { id: `att_${randomBytes(6).toString("hex")}`, trackId: `M${randomBytes(8).toString("hex")}`, total: 10250, currency: "KWD", lang: "en", ...overrides };
+  return {
+    id: `att_${randomBytes(6).toString("hex")}`,
+    trackId: `M${randomBytes(8).toString("hex")}`,
+    total: 10250,
+    currency: "KWD",
+    lang: "en",
+    ...overrides,
+  };
 }
 
 /** Opens a checkout session and its Hosted Payment Page, reached through the test server instead of the public host. */
 async function openCheckout(config: GatewayConfig, attempt: AttemptForGateway) {
-  const started = await mpgsAdapter.start(config, { ...attempt, merchant: { name: "Demo Store", logoUrl: null } }, urlsFor(attempt));
+  const started = await mpgsAdapter.start(
+    config,
+    { ...attempt, merchant: { name: "Demo Store", logoUrl: null } },
+    urlsFor(attempt),
+  );
   if (started.kind !== "redirect") throw new Error("MPGS must redirect");
   expect(started.url).toBe(`${PUBLIC_BASE}/checkout/pay/${started.gatewayReference}?checkoutVersion=1.0.0`);
   const pageUrl = started.url.replace(PUBLIC_BASE, `${server.url}/sandbox/mpgs`).replace(/\?.*$/, "");
   const page = await fetch(pageUrl);
   expect(page.status).toBe(200);
-  const started_: StartedAttempt = { ...attempt, gatewayReference: started.gatewayReference!, returnSecret: started.returnSecret! };
+  const started_: StartedAttempt = {
+    ...attempt,
+    gatewayReference: started.gatewayReference!,
+    returnSecret: started.returnSecret!,
+  };
   return { pageUrl, html: await page.text(), attempt: started_ };
 }
 
 function submit(url: string, fields: Record<string, string>) {
-  return fetch(url, { method: "POST", body: new URLSearchParams(fields), headers: { Origin: server.url }, redirect: "manual" });
+  return fetch(url, {
+    method: "POST",
+    body: new URLSearchParams(fields),
+    headers: { Origin: server.url },
+    redirect: "manual",
+  });
 }
 
 const card = (cardNumber: string, expiry: string) => ({ cardNumber, expiry, cvv: "100" });
 
-async function pay(config: GatewayConfig, cardNumber: string, expiry: string, overrides: Partial<AttemptForGateway> = {}) {
+async function pay(
+  config: GatewayConfig,
+  cardNumber: string,
+  expiry: string,
+  overrides: Partial<AttemptForGateway> = {},
+) {
   const opened = await openCheckout(config, newAttempt(overrides));
   const response = await submit(opened.pageUrl, card(cardNumber, expiry));
   expect(response.status).toBe(303);
@@ -91,15 +116,37 @@ async function deliver(orderId: string) {
   return received.filter((message) => (JSON.parse(message.body) as { order: { id: string } }).order.id === orderId);
 }
 
-const browserReturn = (back: URL): GatewayMessage => ({ method: "GET", headers: new Headers(), query: back.searchParams, body: "" });
-const notification = (message: Received): GatewayMessage => ({ method: "POST", headers: message.headers, query: new URLSearchParams(), body: message.body });
+const browserReturn = (back: URL): GatewayMessage => ({
+  method: "GET",
+  headers: new Headers(),
+  query: back.searchParams,
+  body: "",
+});
+const notification = (message: Received): GatewayMessage => ({
+  method: "POST",
+  headers: message.headers,
+  query: new URLSearchParams(),
+  body: message.body,
+});
 
-async function api(config: GatewayConfig, method: string, path: string, body?: unknown, password = accounts.mpgs.apiPassword) {
-  const response = await fetch(`${server.url}/sandbox/mpgs/api/rest/version/100/merchant/${config.credentials.merchantId}${path}`, {
-    method,
-    headers: { Authorization: `Basic ${Buffer.from(`merchant.${config.credentials.merchantId}:${password}`).toString("base64")}`, "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+async function api(
+  config: GatewayConfig,
+  method: string,
+  path: string,
+  body?: unknown,
+  password = accounts.mpgs.apiPassword,
+) {
+  const response = await fetch(
+    `${server.url}/sandbox/mpgs/api/rest/version/100/merchant/${config.credentials.merchantId}${path}`,
+    {
+      method,
+      headers: {
+        Authorization: `Basic ${Buffer.from(`merchant.${config.credentials.merchantId}:${password}`).toString("base64")}`,
+        "Content-Type": "application/json",
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    },
+  );
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -108,7 +155,18 @@ describe("the Mastercard Gateway sandbox and adapter", () => {
     const config = configFor("auto");
     const { pageUrl, html, attempt } = await openCheckout(config, newAttempt());
     expect(attempt.gatewayReference).toMatch(/^SESSION0002/);
-    for (const text of ["Card number", "Expiry", "CVV", "Pay", "KWD", "Demo Store", "5123450000000008", "4508750015741019", "5111111111111118"]) expect(html).toContain(text);
+    for (const text of [
+      "Card number",
+      "Expiry",
+      "CVV",
+      "Pay",
+      "KWD",
+      "Demo Store",
+      "5123450000000008",
+      "4508750015741019",
+      "5111111111111118",
+    ])
+      expect(html).toContain(text);
 
     const response = await submit(pageUrl, card("5123450000000008", "01/39"));
     expect(response.status).toBe(303);
@@ -121,14 +179,35 @@ describe("the Mastercard Gateway sandbox and adapter", () => {
     expect(others).toEqual([]);
     expect(message.headers.get("X-Notification-Secret")).toBe(accounts.mpgs.notificationSecret);
     const body = JSON.parse(message.body);
-    expect(body).toMatchObject({ result: "SUCCESS", response: { gatewayCode: "APPROVED" }, transaction: { id: "1", type: "PAYMENT", amount: 10.25, currency: "KWD" } });
-    expect(body.order).toMatchObject({ id: attempt.trackId, amount: 10.25, status: "CAPTURED", totalCapturedAmount: 10.25 });
+    expect(body).toMatchObject({
+      result: "SUCCESS",
+      response: { gatewayCode: "APPROVED" },
+      transaction: { id: "1", type: "PAYMENT", amount: 10.25, currency: "KWD" },
+    });
+    expect(body.order).toMatchObject({
+      id: attempt.trackId,
+      amount: 10.25,
+      status: "CAPTURED",
+      totalCapturedAmount: 10.25,
+    });
     expect(body.sourceOfFunds.provided.card.number).toBe("512345xxxxxx0008");
     const reading = mpgsAdapter.legs!.notify!.read(config, attempt, notification(message));
-    expect(reading).toMatchObject({ kind: "result", trackId: attempt.trackId, outcome: { status: "success", amount: 10250, refs: { cardMasked: "512345******0008", tranId: "1", resultCode: "APPROVED" } } });
+    expect(reading).toMatchObject({
+      kind: "result",
+      trackId: attempt.trackId,
+      outcome: {
+        status: "success",
+        amount: 10250,
+        refs: { cardMasked: "512345******0008", tranId: "1", resultCode: "APPROVED" },
+      },
+    });
 
     const inquired = await mpgsAdapter.inquire(config, attempt);
-    expect(inquired).toMatchObject({ status: "success", amount: 10250, refs: { cardMasked: "512345******0008", resultCode: "APPROVED" } });
+    expect(inquired).toMatchObject({
+      status: "success",
+      amount: 10250,
+      refs: { cardMasked: "512345******0008", resultCode: "APPROVED" },
+    });
 
     const again = await submit(pageUrl, card("5123450000000008", "01/39"));
     expect(again.status).toBe(409);
@@ -146,8 +225,14 @@ describe("the Mastercard Gateway sandbox and adapter", () => {
       expect(back.searchParams.get("resultIndicator")).not.toBe(attempt.returnSecret);
       expect(mpgsAdapter.legs!.response!.read(config, attempt, browserReturn(back))).toEqual({ kind: "ask" });
       const [message] = await deliver(attempt.trackId);
-      expect(mpgsAdapter.legs!.notify!.read(config, attempt, notification(message))).toMatchObject({ kind: "result", outcome: { status: "failed", refs: { resultCode: code } } });
-      expect(await mpgsAdapter.inquire(config, attempt)).toMatchObject({ status: "failed", refs: { resultCode: code } });
+      expect(mpgsAdapter.legs!.notify!.read(config, attempt, notification(message))).toMatchObject({
+        kind: "result",
+        outcome: { status: "failed", refs: { resultCode: code } },
+      });
+      expect(await mpgsAdapter.inquire(config, attempt)).toMatchObject({
+        status: "failed",
+        refs: { resultCode: code },
+      });
     }
   });
 
@@ -163,13 +248,20 @@ describe("the Mastercard Gateway sandbox and adapter", () => {
     expect(html).toContain('dir="rtl"');
     expect(html).toContain("الرمز لمرة واحدة");
     // Nothing is decided while the payer has not authenticated; the page sends them back to the challenge.
-    expect(await mpgsAdapter.inquire(config, attempt)).toMatchObject({ status: "pending", refs: { authentication: "AUTHENTICATION_PENDING" } });
+    expect(await mpgsAdapter.inquire(config, attempt)).toMatchObject({
+      status: "pending",
+      refs: { authentication: "AUTHENTICATION_PENDING" },
+    });
     expect((await fetch(pageUrl, { redirect: "manual" })).headers.get("Location")).toContain("/authenticate");
 
     const done = await submit(challengeUrl, { intent: "authenticate", code: "1234" });
     expect(done.status).toBe(303);
     expect(new URL(done.headers.get("Location")!).searchParams.get("resultIndicator")).toBe(attempt.returnSecret);
-    expect(await mpgsAdapter.inquire(config, attempt)).toMatchObject({ status: "success", amount: 10250, refs: { authentication: "AUTHENTICATION_SUCCESSFUL", cardMasked: "511111******1118" } });
+    expect(await mpgsAdapter.inquire(config, attempt)).toMatchObject({
+      status: "success",
+      amount: 10250,
+      refs: { authentication: "AUTHENTICATION_SUCCESSFUL", cardMasked: "511111******1118" },
+    });
   });
 
   it("fails the order when the 3-D Secure code is wrong", async () => {
@@ -179,7 +271,10 @@ describe("the Mastercard Gateway sandbox and adapter", () => {
     const done = await submit(`${pageUrl}/authenticate`, { intent: "authenticate", code: "9999" });
     expect(done.status).toBe(303);
     expect(new URL(done.headers.get("Location")!).searchParams.get("resultIndicator")).not.toBe(attempt.returnSecret);
-    expect(await mpgsAdapter.inquire(config, attempt)).toMatchObject({ status: "failed", refs: { authentication: "AUTHENTICATION_FAILED" } });
+    expect(await mpgsAdapter.inquire(config, attempt)).toMatchObject({
+      status: "failed",
+      refs: { authentication: "AUTHENTICATION_FAILED" },
+    });
   });
 
   it("leaves a TIMED_OUT payment pending and silent, and an order never paid unknown to the gateway", async () => {
@@ -189,7 +284,10 @@ describe("the Mastercard Gateway sandbox and adapter", () => {
 
     const { attempt } = await pay(config, "5123450000000008", "08/28");
     expect(await deliver(attempt.trackId)).toEqual([]);
-    expect(await mpgsAdapter.inquire(config, attempt)).toMatchObject({ status: "pending", refs: { resultCode: "TIMED_OUT" } });
+    expect(await mpgsAdapter.inquire(config, attempt)).toMatchObject({
+      status: "pending",
+      refs: { resultCode: "TIMED_OUT" },
+    });
     expect(await mpgsAdapter.inquire(config, attempt)).toMatchObject({ status: "pending" });
   });
 
@@ -199,17 +297,28 @@ describe("the Mastercard Gateway sandbox and adapter", () => {
     expect(await mpgsAdapter.inquire(config, attempt)).toMatchObject({ status: "authorized", amount: 10250 });
     const target = { gatewayReference: attempt.gatewayReference, trackId: attempt.trackId, paymentId: null };
     expect(await mpgsAdapter.refund(config, target, 100, "r-early")).toMatchObject({ ok: false });
-    expect(await mpgsAdapter.capture(config, target, 10251, "c-too-much")).toMatchObject({ ok: false, message: expect.stringContaining("INVALID_REQUEST") });
+    expect(await mpgsAdapter.capture(config, target, 10251, "c-too-much")).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("INVALID_REQUEST"),
+    });
     expect(await mpgsAdapter.capture(config, target, 10250, "c-1")).toMatchObject({ ok: true });
     expect(await mpgsAdapter.inquire(config, attempt)).toMatchObject({ status: "success", amount: 10250 });
-    expect(await mpgsAdapter.inquireOperation(config, target, { kind: "capture", amount: 10250, reference: "c-1" })).toMatchObject({ status: "succeeded" });
+    expect(
+      await mpgsAdapter.inquireOperation(config, target, { kind: "capture", amount: 10250, reference: "c-1" }),
+    ).toMatchObject({ status: "succeeded" });
     expect(await mpgsAdapter.void(config, target, "v-late")).toMatchObject({ ok: false });
 
     const other = await pay(config, "4508750015741019", "01/39");
-    const otherTarget = { gatewayReference: other.attempt.gatewayReference, trackId: other.attempt.trackId, paymentId: null };
+    const otherTarget = {
+      gatewayReference: other.attempt.gatewayReference,
+      trackId: other.attempt.trackId,
+      paymentId: null,
+    };
     expect(await mpgsAdapter.void(config, otherTarget, "v-1")).toMatchObject({ ok: true });
     expect(await mpgsAdapter.inquire(config, other.attempt)).toMatchObject({ status: "canceled" });
-    expect(await mpgsAdapter.inquireOperation(config, otherTarget, { kind: "void", amount: 0, reference: "v-1" })).toMatchObject({ status: "succeeded" });
+    expect(
+      await mpgsAdapter.inquireOperation(config, otherTarget, { kind: "void", amount: 0, reference: "v-1" }),
+    ).toMatchObject({ status: "succeeded" });
     expect(await mpgsAdapter.capture(config, otherTarget, 10250, "c-after-void")).toMatchObject({ ok: false });
   });
 
@@ -217,16 +326,26 @@ describe("the Mastercard Gateway sandbox and adapter", () => {
     const config = configFor("auto");
     const { attempt } = await pay(config, "5123450000000008", "01/39");
     const target = { gatewayReference: attempt.gatewayReference, trackId: attempt.trackId, paymentId: null };
-    expect(await mpgsAdapter.inquireOperation(config, target, { kind: "refund", amount: 3000, reference: "r-1" })).toEqual({ status: "not_found" });
+    expect(
+      await mpgsAdapter.inquireOperation(config, target, { kind: "refund", amount: 3000, reference: "r-1" }),
+    ).toEqual({ status: "not_found" });
     expect(await mpgsAdapter.refund(config, target, 3000, "r-1")).toMatchObject({ ok: true });
     // The same PUT again (a retry after a lost answer) is the same refund, not a second one.
     expect(await mpgsAdapter.refund(config, target, 3000, "r-1")).toMatchObject({ ok: true });
-    expect((await api(config, "GET", `/order/${attempt.trackId}`)).body).toMatchObject({ status: "PARTIALLY_REFUNDED", totalRefundedAmount: 3 });
-    expect(await mpgsAdapter.inquireOperation(config, target, { kind: "refund", amount: 3000, reference: "r-1" })).toMatchObject({ status: "succeeded" });
+    expect((await api(config, "GET", `/order/${attempt.trackId}`)).body).toMatchObject({
+      status: "PARTIALLY_REFUNDED",
+      totalRefundedAmount: 3,
+    });
+    expect(
+      await mpgsAdapter.inquireOperation(config, target, { kind: "refund", amount: 3000, reference: "r-1" }),
+    ).toMatchObject({ status: "succeeded" });
     // The id of a refund is not taken for another operation.
     expect(await mpgsAdapter.capture(config, target, 100, "r-1")).toMatchObject({ ok: false });
 
-    expect(await mpgsAdapter.refund(config, target, 7251, "r-2")).toMatchObject({ ok: false, message: expect.stringContaining("exceeds") });
+    expect(await mpgsAdapter.refund(config, target, 7251, "r-2")).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("exceeds"),
+    });
     expect(await mpgsAdapter.refund(config, target, 7250, "r-3")).toMatchObject({ ok: true });
     expect(await mpgsAdapter.refund(config, target, 1, "r-4")).toMatchObject({ ok: false });
     const order = await api(config, "GET", `/order/${attempt.trackId}`);
@@ -242,22 +361,29 @@ describe("the Mastercard Gateway sandbox and adapter", () => {
     const [first] = await deliver(attempt.trackId);
     const forged = new Headers(first.headers);
     forged.set("X-Notification-Secret", "not-the-secret");
-    expect(mpgsAdapter.legs!.notify!.read(config, attempt, { ...notification(first), headers: forged })).toMatchObject({ kind: "refuse" });
+    expect(mpgsAdapter.legs!.notify!.read(config, attempt, { ...notification(first), headers: forged })).toMatchObject({
+      kind: "refuse",
+    });
     forged.delete("X-Notification-Secret");
     expect(verifyMpgsNotification(config, forged, first.body)).toMatchObject({ ok: false });
     // Refused with 400, the gateway sends it again: the same result, as often as it comes.
     const second = received.at(-1)!;
-    expect(mpgsAdapter.legs!.notify!.read(config, attempt, notification(first))).toEqual(mpgsAdapter.legs!.notify!.read(config, attempt, notification(second)));
+    expect(mpgsAdapter.legs!.notify!.read(config, attempt, notification(first))).toEqual(
+      mpgsAdapter.legs!.notify!.read(config, attempt, notification(second)),
+    );
     // A webhook for another order or amount is refused.
     const other = { ...attempt, trackId: "another-order" };
     expect(mpgsAdapter.legs!.notify!.read(config, other, notification(first))).toMatchObject({ kind: "refuse" });
-    expect(mpgsAdapter.legs!.notify!.read(config, { ...attempt, total: 1 }, notification(first))).toMatchObject({ kind: "refuse" });
+    expect(mpgsAdapter.legs!.notify!.read(config, { ...attempt, total: 1 }, notification(first))).toMatchObject({
+      kind: "refuse",
+    });
   });
 
   it("takes no resultIndicator as a result: the platform asks the gateway, and a return without one is refused", async () => {
     const config = configFor("auto");
     const { attempt } = await openCheckout(config, newAttempt());
-    const read = (query: string) => mpgsAdapter.legs!.response!.read(config, attempt, browserReturn(new URL(`https://x.example/?${query}`)));
+    const read = (query: string) =>
+      mpgsAdapter.legs!.response!.read(config, attempt, browserReturn(new URL(`https://x.example/?${query}`)));
     expect(read("")).toMatchObject({ kind: "refuse" });
     expect(read("resultIndicator=forged")).toEqual({ kind: "ask" });
     // Even the session's own successIndicator (leaked, replayed) only makes the platform ask, and the gateway has no payment.
@@ -267,23 +393,50 @@ describe("the Mastercard Gateway sandbox and adapter", () => {
 
   it("answers Basic auth of another password with 401 and the error document", async () => {
     const config = configFor("auto");
-    expect(await mpgsAdapter.testConnection!(config)).toMatchObject({ ok: true, detail: expect.stringContaining("INVALID_REQUEST") });
-    expect(await mpgsAdapter.testConnection!(configFor("auto", { apiPassword: "wrong" }))).toMatchObject({ ok: false, detail: expect.stringContaining("refused") });
+    expect(await mpgsAdapter.testConnection!(config)).toMatchObject({
+      ok: true,
+      detail: expect.stringContaining("INVALID_REQUEST"),
+    });
+    expect(await mpgsAdapter.testConnection!(configFor("auto", { apiPassword: "wrong" }))).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining("refused"),
+    });
     const refused = await api(config, "GET", "/order/x", undefined, "wrong");
-    expect(refused).toEqual({ status: 401, body: { result: "ERROR", error: { cause: "INVALID_REQUEST", explanation: "Invalid credentials." } } });
-    await expect(mpgsAdapter.start(configFor("auto", { apiPassword: "wrong" }), newAttempt(), urlsFor(newAttempt()))).rejects.toThrow();
+    expect(refused).toEqual({
+      status: 401,
+      body: { result: "ERROR", error: { cause: "INVALID_REQUEST", explanation: "Invalid credentials." } },
+    });
+    await expect(
+      mpgsAdapter.start(configFor("auto", { apiPassword: "wrong" }), newAttempt(), urlsFor(newAttempt())),
+    ).rejects.toThrow();
   });
 
   it("pays with a wallet token as a device payment", async () => {
     const config = configFor("auto");
     const attempt = newAttempt();
-    const paid = await mpgsAdapter.payWithWallet!(config, attempt, { provider: "apple_pay", token: JSON.stringify({ paymentData: { version: "EC_v1" } }) });
+    const paid = await mpgsAdapter.payWithWallet!(config, attempt, {
+      provider: "apple_pay",
+      token: JSON.stringify({ paymentData: { version: "EC_v1" } }),
+    });
     expect(paid).toMatchObject({ status: "success", amount: 10250, refs: { cardMasked: "512345******0008" } });
-    expect(await mpgsAdapter.inquire(config, { ...attempt, gatewayReference: null })).toMatchObject({ status: "success", amount: 10250 });
+    expect(await mpgsAdapter.inquire(config, { ...attempt, gatewayReference: null })).toMatchObject({
+      status: "success",
+      amount: 10250,
+    });
     const transaction = await api(config, "GET", `/order/${attempt.trackId}/transaction/1`);
-    expect(transaction.body).toMatchObject({ order: { walletProvider: "APPLE_PAY" }, transaction: { type: "PAYMENT" } });
+    expect(transaction.body).toMatchObject({
+      order: { walletProvider: "APPLE_PAY" },
+      transaction: { type: "PAYMENT" },
+    });
 
-    expect(await mpgsAdapter.payWithWallet!(config, newAttempt(), { provider: "google_pay", token: MPGS_DECLINED_WALLET_TOKEN })).toMatchObject({ status: "failed" });
-    expect(await mpgsAdapter.payWithWallet!(config, newAttempt(), { provider: "google_pay", token: "not json" })).toMatchObject({ status: "failed", refs: { resultCode: "INVALID_REQUEST" } });
+    expect(
+      await mpgsAdapter.payWithWallet!(config, newAttempt(), {
+        provider: "google_pay",
+        token: MPGS_DECLINED_WALLET_TOKEN,
+      }),
+    ).toMatchObject({ status: "failed" });
+    expect(
+      await mpgsAdapter.payWithWallet!(config, newAttempt(), { provider: "google_pay", token: "not json" }),
+    ).toMatchObject({ status: "failed", refs: { resultCode: "INVALID_REQUEST" } });
   });
 });

@@ -9,7 +9,14 @@
 import { safeEqual } from "~/lib/crypto.server";
 import { guardedFetch } from "~/domain/integrations/guarded-fetch.server";
 import { gatewayTargetsGuarded } from "~/domain/integrations/webhook-targets.server";
-import type { GatewayAdapter, GatewayConfig, GatewayLeg, GatewayOutcome, OperationResult, OperationTarget } from "../gateway";
+import type {
+  GatewayAdapter,
+  GatewayConfig,
+  GatewayLeg,
+  GatewayOutcome,
+  OperationResult,
+  OperationTarget,
+} from "../gateway";
 import {
   ErrorAnswerSchema,
   MPGS_API_VERSION,
@@ -30,7 +37,8 @@ const WALLET_TRANSACTION_ID = "1";
 
 function credentialsOf(config: GatewayConfig) {
   const { merchantId, apiPassword, notificationSecret } = config.credentials;
-  if (!merchantId || !apiPassword || !notificationSecret) throw new Error(`MPGS gateway ${config.code} needs merchantId, apiPassword and notificationSecret`);
+  if (!merchantId || !apiPassword || !notificationSecret)
+    throw new Error(`MPGS gateway ${config.code} needs merchantId, apiPassword and notificationSecret`);
   return { merchantId, apiPassword, notificationSecret };
 }
 
@@ -40,7 +48,12 @@ function base(url: string) {
 
 type Answer = { status: number; payload: unknown };
 
-async function callApi(config: GatewayConfig, method: "GET" | "POST" | "PUT", path: string, body?: unknown): Promise<Answer> {
+async function callApi(
+  config: GatewayConfig,
+  method: "GET" | "POST" | "PUT",
+  path: string,
+  body?: unknown,
+): Promise<Answer> {
   const { merchantId, apiPassword } = credentialsOf(config);
   const url = `${base(config.endpoints.server)}/api/rest/version/${MPGS_API_VERSION}/merchant/${encodeURIComponent(merchantId)}${path}`;
   const response = await guardedFetch(
@@ -72,7 +85,9 @@ function errorOf(answer: Answer) {
 
 function describeError(answer: Answer) {
   const error = errorOf(answer);
-  return error ? `${error.cause}${error.explanation ? `: ${error.explanation}` : ""}`.slice(0, 200) : `HTTP ${answer.status}`;
+  return error
+    ? `${error.cause}${error.explanation ? `: ${error.explanation}` : ""}`.slice(0, 200)
+    : `HTTP ${answer.status}`;
 }
 
 /**
@@ -103,9 +118,22 @@ function statusOf(status: string): GatewayOutcome["status"] {
   }
 }
 
-type OrderView = Pick<RetrievedOrder, "id" | "amount" | "currency" | "status" | "totalAuthorizedAmount" | "totalCapturedAmount" | "authenticationStatus" | "sourceOfFunds">;
+type OrderView = Pick<
+  RetrievedOrder,
+  | "id"
+  | "amount"
+  | "currency"
+  | "status"
+  | "totalAuthorizedAmount"
+  | "totalCapturedAmount"
+  | "authenticationStatus"
+  | "sourceOfFunds"
+>;
 
-function outcomeOf(order: OrderView, transaction?: TransactionAnswer | RetrievedOrder["transaction"][number]): GatewayOutcome {
+function outcomeOf(
+  order: OrderView,
+  transaction?: TransactionAnswer | RetrievedOrder["transaction"][number],
+): GatewayOutcome {
   const status = statusOf(order.status);
   const amount =
     status === "success" && order.totalCapturedAmount !== undefined
@@ -129,12 +157,21 @@ function outcomeOf(order: OrderView, transaction?: TransactionAnswer | Retrieved
 
 /** The payment of an order: its last authorization or payment, the transaction an inquiry reports. */
 function paymentOf(order: RetrievedOrder) {
-  return order.transaction.filter((entry) => entry.transaction.type === "AUTHORIZATION" || entry.transaction.type === "PAYMENT").at(-1);
+  return order.transaction
+    .filter((entry) => entry.transaction.type === "AUTHORIZATION" || entry.transaction.type === "PAYMENT")
+    .at(-1);
 }
 
 /** An order counts only for our own order id, amount and currency. */
-function checkOrder(order: Pick<RetrievedOrder, "id" | "amount" | "currency">, attempt: { trackId: string; total: number; currency: string }) {
-  if (order.id !== attempt.trackId || order.currency !== attempt.currency || minorOf(order.amount, order.currency) !== attempt.total) {
+function checkOrder(
+  order: Pick<RetrievedOrder, "id" | "amount" | "currency">,
+  attempt: { trackId: string; total: number; currency: string },
+) {
+  if (
+    order.id !== attempt.trackId ||
+    order.currency !== attempt.currency ||
+    minorOf(order.amount, order.currency) !== attempt.total
+  ) {
     throw new Error("MPGS answered for another order, amount or currency");
   }
 }
@@ -152,29 +189,47 @@ async function retrieveOrder(config: GatewayConfig, orderId: string): Promise<Re
  * document (INVALID_REQUEST, REQUEST_REJECTED…) is a refusal; PENDING or anything else leaves the
  * outcome unknown and throws, for the reconciler to ask about it by its id.
  */
-async function putTransaction(config: GatewayConfig, orderId: string, transactionId: string, body: Record<string, unknown>): Promise<OperationResult> {
+async function putTransaction(
+  config: GatewayConfig,
+  orderId: string,
+  transactionId: string,
+  body: Record<string, unknown>,
+): Promise<OperationResult> {
   const answer = await callApi(config, "PUT", orderPath(orderId, transactionId), body);
   if (answer.status === 200 || answer.status === 201) {
     const done = TransactionAnswerSchema.parse(answer.payload);
     if (done.transaction.id !== transactionId) throw new Error("MPGS answered for another transaction");
     if (done.result === "SUCCESS") return { ok: true, reference: done.transaction.receipt ?? done.transaction.id };
-    if (done.result === "FAILURE") return { ok: false, message: `Declined: ${done.response?.gatewayCode ?? "FAILURE"}` };
+    if (done.result === "FAILURE")
+      return { ok: false, message: `Declined: ${done.response?.gatewayCode ?? "FAILURE"}` };
     throw new Error(`MPGS ${String(body.apiOperation)} is ${done.result}`);
   }
   if (answer.status === 400 && errorOf(answer)) return { ok: false, message: describeError(answer) };
   throw new Error(`MPGS ${String(body.apiOperation)} failed: ${describeError(answer)}`);
 }
 
-async function operate(config: GatewayConfig, target: OperationTarget, reference: string | undefined, operation: "CAPTURE" | "REFUND" | "VOID", amount?: number): Promise<OperationResult> {
+async function operate(
+  config: GatewayConfig,
+  target: OperationTarget,
+  reference: string | undefined,
+  operation: "CAPTURE" | "REFUND" | "VOID",
+  amount?: number,
+): Promise<OperationResult> {
   if (!reference) throw new Error(`An MPGS ${operation} needs our transaction id`);
   const order = await retrieveOrder(config, target.trackId);
   if (!order) return { ok: false, message: "INVALID_REQUEST: the gateway has no order for this payment" };
   if (operation === "VOID") {
-    const authorization = order.transaction.filter((entry) => entry.transaction.type === "AUTHORIZATION" && entry.result === "SUCCESS").at(-1);
+    const authorization = order.transaction
+      .filter((entry) => entry.transaction.type === "AUTHORIZATION" && entry.result === "SUCCESS")
+      .at(-1);
     if (!authorization) return { ok: false, message: "The order has no authorization to void" };
-    return putTransaction(config, order.id, reference, { apiOperation: "VOID", transaction: { targetTransactionId: authorization.transaction.id } });
+    return putTransaction(config, order.id, reference, {
+      apiOperation: "VOID",
+      transaction: { targetTransactionId: authorization.transaction.id },
+    });
   }
-  if (amount === undefined || !Number.isSafeInteger(amount) || amount <= 0) return { ok: false, message: "The amount must be positive" };
+  if (amount === undefined || !Number.isSafeInteger(amount) || amount <= 0)
+    return { ok: false, message: "The amount must be positive" };
   return putTransaction(config, order.id, reference, {
     apiOperation: operation,
     transaction: { amount: decimalOf(amount, order.currency), currency: order.currency },
@@ -192,7 +247,8 @@ const responseLeg: GatewayLeg = {
   from: "browser",
   methods: ["GET"],
   read(_config, _attempt, message) {
-    if (!message.query.get("resultIndicator")) return { kind: "refuse", reason: "No resultIndicator: not a return from the Hosted Payment Page" };
+    if (!message.query.get("resultIndicator"))
+      return { kind: "refuse", reason: "No resultIndicator: not a return from the Hosted Payment Page" };
     return { kind: "ask" };
   },
 };
@@ -206,8 +262,13 @@ const notifyLeg: GatewayLeg = {
     if (!verified.ok) return { kind: "refuse", reason: verified.reason };
     const { order } = verified.notification;
     if (order.id !== attempt.trackId) return { kind: "refuse", reason: "The notification is for another order" };
-    if (order.currency !== attempt.currency || minorOf(order.amount, order.currency) !== attempt.total) return { kind: "refuse", reason: "The notification is for another amount" };
-    return { kind: "result", outcome: outcomeOf({ ...order, sourceOfFunds: verified.notification.sourceOfFunds }, verified.notification), trackId: order.id };
+    if (order.currency !== attempt.currency || minorOf(order.amount, order.currency) !== attempt.total)
+      return { kind: "refuse", reason: "The notification is for another amount" };
+    return {
+      kind: "result",
+      outcome: outcomeOf({ ...order, sourceOfFunds: verified.notification.sourceOfFunds }, verified.notification),
+      trackId: order.id,
+    };
   },
   answer(handled) {
     return { format: "json", body: JSON.stringify(handled.accepted ? {} : { error: handled.reason }) };
@@ -226,7 +287,12 @@ export const mpgsAdapter: GatewayAdapter = {
         returnUrl: urls.response,
         locale: attempt.lang,
         ...(attempt.merchant
-          ? { merchant: { name: attempt.merchant.name.slice(0, 40), ...(logo && logo.startsWith("https://") ? { logo } : {}) } }
+          ? {
+              merchant: {
+                name: attempt.merchant.name.slice(0, 40),
+                ...(logo && logo.startsWith("https://") ? { logo } : {}),
+              },
+            }
           : {}),
       },
       order: {
@@ -237,11 +303,22 @@ export const mpgsAdapter: GatewayAdapter = {
         notificationUrl: urls.notify,
       },
     });
-    const session = answer.payload as { result?: string; session?: { id?: unknown }; successIndicator?: unknown } | null;
+    const session = answer.payload as {
+      result?: string;
+      session?: { id?: unknown };
+      successIndicator?: unknown;
+    } | null;
     const sessionId = session?.session?.id;
     const successIndicator = session?.successIndicator;
-    if (answer.status !== 201 && answer.status !== 200) throw new Error(`MPGS INITIATE_CHECKOUT failed: ${describeError(answer)}`);
-    if (session?.result !== "SUCCESS" || typeof sessionId !== "string" || !/^[\w-]{1,100}$/.test(sessionId) || typeof successIndicator !== "string" || !successIndicator) {
+    if (answer.status !== 201 && answer.status !== 200)
+      throw new Error(`MPGS INITIATE_CHECKOUT failed: ${describeError(answer)}`);
+    if (
+      session?.result !== "SUCCESS" ||
+      typeof sessionId !== "string" ||
+      !/^[\w-]{1,100}$/.test(sessionId) ||
+      typeof successIndicator !== "string" ||
+      !successIndicator
+    ) {
       throw new Error("MPGS INITIATE_CHECKOUT answered no session");
     }
     // The Hosted Payment Page as a redirect, no script of the gateway's on our page.
@@ -268,8 +345,10 @@ export const mpgsAdapter: GatewayAdapter = {
       sourceOfFunds: { type: "CARD", provided: { card: { devicePayment: { paymentToken: wallet.token } } } },
       transaction: { source: "INTERNET" },
     });
-    if (answer.status === 400 && errorOf(answer)) return { status: "failed", refs: { resultCode: errorOf(answer)!.cause } };
-    if (answer.status !== 200 && answer.status !== 201) throw new Error(`MPGS wallet payment failed: ${describeError(answer)}`);
+    if (answer.status === 400 && errorOf(answer))
+      return { status: "failed", refs: { resultCode: errorOf(answer)!.cause } };
+    if (answer.status !== 200 && answer.status !== 201)
+      throw new Error(`MPGS wallet payment failed: ${describeError(answer)}`);
     const paid = TransactionAnswerSchema.parse(answer.payload);
     checkOrder(paid.order, attempt);
     return outcomeOf({ ...paid.order, sourceOfFunds: paid.sourceOfFunds }, paid);
@@ -286,10 +365,16 @@ export const mpgsAdapter: GatewayAdapter = {
     if (answer.status !== 200) throw new Error(`MPGS transaction retrieval failed: ${describeError(answer)}`);
     const found = TransactionAnswerSchema.parse(answer.payload);
     const type = { refund: "REFUND", capture: "CAPTURE", void: "VOID_AUTHORIZATION" }[operation.kind];
-    if (found.transaction.id !== operation.reference || found.transaction.type !== type) throw new Error("MPGS answered for another transaction");
-    if (found.result === "FAILURE") return { status: "failed", message: `Declined: ${found.response?.gatewayCode ?? "FAILURE"}` };
+    if (found.transaction.id !== operation.reference || found.transaction.type !== type)
+      throw new Error("MPGS answered for another transaction");
+    if (found.result === "FAILURE")
+      return { status: "failed", message: `Declined: ${found.response?.gatewayCode ?? "FAILURE"}` };
     if (found.result !== "SUCCESS") throw new Error(`MPGS transaction is ${found.result}`);
-    if (operation.kind !== "void" && (found.transaction.amount === undefined || minorOf(found.transaction.amount, found.order.currency) !== operation.amount)) {
+    if (
+      operation.kind !== "void" &&
+      (found.transaction.amount === undefined ||
+        minorOf(found.transaction.amount, found.order.currency) !== operation.amount)
+    ) {
       throw new Error("MPGS answered a transaction of another amount");
     }
     return { status: "succeeded", reference: found.transaction.receipt ?? found.transaction.id };
@@ -303,9 +388,13 @@ export const mpgsAdapter: GatewayAdapter = {
     }
     const answer = await callApi(config, "GET", orderPath(`conntest-${Date.now()}`));
     const error = errorOf(answer);
-    if (answer.status === 401 || answer.status === 403) return { ok: false, detail: `The gateway refused the merchant id or API password: ${describeError(answer)}` };
+    if (answer.status === 401 || answer.status === 403)
+      return { ok: false, detail: `The gateway refused the merchant id or API password: ${describeError(answer)}` };
     if (answer.status === 400 && error?.cause === "INVALID_REQUEST") {
-      return { ok: true, detail: `The gateway accepted the credentials (a test order was not found, as expected): ${describeError(answer)}` };
+      return {
+        ok: true,
+        detail: `The gateway accepted the credentials (a test order was not found, as expected): ${describeError(answer)}`,
+      };
     }
     return { ok: false, detail: `The gateway answered ${describeError(answer)}` };
   },
@@ -319,7 +408,8 @@ export function verifyMpgsNotification(
 ): { ok: true; notification: TransactionAnswer } | { ok: false; reason: string } {
   const { notificationSecret } = credentialsOf(config);
   const given = headers.get(MPGS_NOTIFICATION_SECRET_HEADER);
-  if (!given || !safeEqual(given, notificationSecret)) return { ok: false, reason: "The notification secret does not match" };
+  if (!given || !safeEqual(given, notificationSecret))
+    return { ok: false, reason: "The notification secret does not match" };
   try {
     return { ok: true, notification: TransactionAnswerSchema.parse(JSON.parse(rawBody)) };
   } catch {

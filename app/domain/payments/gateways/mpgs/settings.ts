@@ -10,7 +10,13 @@ export const mpgsSettings: GatewaySettings = {
   credentials: [
     { field: "merchant_id", key: "merchantId", required: true, secret: false },
     { field: "api_password", key: "apiPassword", required: true, secret: true },
-    { field: "notification_secret", key: "notificationSecret", required: true, secret: true, hint: "admin.gateways.credential_hint.notification_secret_mpgs" },
+    {
+      field: "notification_secret",
+      key: "notificationSecret",
+      required: true,
+      secret: true,
+      hint: "admin.gateways.credential_hint.notification_secret_mpgs",
+    },
   ],
   registeredLegs: ["notify"],
 };

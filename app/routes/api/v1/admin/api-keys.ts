@@ -1,6 +1,14 @@
 import type { Route } from "./+types/api-keys";
 import { checkApiKeyInput, createApiKey, listApiKeys } from "~/domain/identity/api-keys.server";
-import { API_KEY_PLUGINS, apiErrors, apiJson, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
+import {
+  API_KEY_PLUGINS,
+  apiErrors,
+  apiJson,
+  methodNotAllowed,
+  readBody,
+  requireApiPermission,
+  requireApiUser,
+} from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { managerOf } from "~/domain/identity/users.server";
 
@@ -23,8 +31,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   requireApiPermission(request, user, "manage_merchant");
   const body = await readBody(request);
   const unknown = Object.keys(body).filter((field) => !FIELDS.has(field));
-  if (unknown.length) return apiErrors(request, Object.fromEntries(unknown.map((field) => [field, ["api.read_only_field"]])));
-  const checked = checkApiKeyInput({ name: body.name, scopes: body.scopes, allowed_ips: body.allowed_ips, expires_at: body.expires_at }, API_KEY_PLUGINS);
+  if (unknown.length)
+    return apiErrors(request, Object.fromEntries(unknown.map((field) => [field, ["api.read_only_field"]])));
+  const checked = checkApiKeyInput(
+    { name: body.name, scopes: body.scopes, allowed_ips: body.allowed_ips, expires_at: body.expires_at },
+    API_KEY_PLUGINS,
+  );
   if (!checked.ok) return apiErrors(request, checked.errors);
   const manager = managerOf(user);
   const created = await createApiKey(getDbFrom(context), {

@@ -1,7 +1,14 @@
 import type { Route } from "./+types/audit-log";
 import { listAuditPage, readAuditQuery } from "~/domain/audit/audit-viewer.server";
 import { auditActor, describeAuditEntry } from "~/presentation/audit.server";
-import { apiErrors, apiJson, apiLanguage, methodNotAllowed, requireApiPermission, requireApiUser } from "~/web/api.server";
+import {
+  apiErrors,
+  apiJson,
+  apiLanguage,
+  methodNotAllowed,
+  requireApiPermission,
+  requireApiUser,
+} from "~/web/api.server";
 import { getDbFrom } from "~/web/request-context.server";
 
 /**

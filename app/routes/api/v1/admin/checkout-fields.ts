@@ -3,7 +3,15 @@ import { checkFieldSettings } from "~/domain/payments/checkout-fields";
 import { createCheckoutField, listCheckoutFields } from "~/domain/payments/checkout-fields.server";
 import { offersCheckoutFields } from "~/sections/registry";
 import { findAdminSection } from "~/web/admin-sections.server";
-import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
+import {
+  apiDetail,
+  apiErrors,
+  apiJson,
+  methodNotAllowed,
+  readBody,
+  requireApiPermission,
+  requireApiUser,
+} from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 
 /** A built section whose declaration offers checkout fields; any other answers 404. */

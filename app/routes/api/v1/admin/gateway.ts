@@ -1,8 +1,22 @@
 import type { Route } from "./+types/gateway";
-import { checkGatewayInput, findGatewayForAdmin, testGatewayConnection, updateGateway } from "~/domain/payments/gateway-admin.server";
+import {
+  checkGatewayInput,
+  findGatewayForAdmin,
+  testGatewayConnection,
+  updateGateway,
+} from "~/domain/payments/gateway-admin.server";
 import { listMerchantGateways } from "~/domain/payments/gateway-settings.server";
 import { platformAddresses } from "~/web/addresses.server";
-import { apiDetail, apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
+import {
+  apiDetail,
+  apiErrors,
+  apiJson,
+  apiLanguage,
+  methodNotAllowed,
+  readBody,
+  requireApiPermission,
+  requireApiUser,
+} from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { recordId } from "~/web/record-id";
@@ -36,16 +50,27 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (request.method !== "POST") return methodNotAllowed(request);
     const tested = await testGatewayConnection(db, { manager, id, platform: platformAddresses(request), ip });
     if (!tested.ok) return apiDetail(request, "api.not_found", 404);
-    return apiJson({ result: tested.result, message: translator(apiLanguage(request))(`admin.gateways.test.${tested.result}`), detail: tested.detail });
+    return apiJson({
+      result: tested.result,
+      message: translator(apiLanguage(request))(`admin.gateways.test.${tested.result}`),
+      detail: tested.detail,
+    });
   }
   if (request.method !== "PATCH") return methodNotAllowed(request);
   const current = (await listMerchantGateways(db, user.merchantId)).find((row) => row.id === id);
   if (!current) return apiDetail(request, "api.not_found", 404);
   const input = gatewayInputOf(await readBody(request));
   if (!input.ok) return apiErrors(request, input.errors);
-  if (input.value.code !== undefined && input.value.code !== current.code) return apiErrors(request, { code: ["api.read_only_field"] });
+  if (input.value.code !== undefined && input.value.code !== current.code)
+    return apiErrors(request, { code: ["api.read_only_field"] });
   const checked = await checkGatewayInput({ ...input.value, code: undefined }, current);
   if (!checked.ok) return apiErrors(request, checked.errors);
-  const updated = await updateGateway(db, { manager, id, checked: checked.checked, sandbox: sandboxCredentialsFor, ip });
+  const updated = await updateGateway(db, {
+    manager,
+    id,
+    checked: checked.checked,
+    sandbox: sandboxCredentialsFor,
+    ip,
+  });
   return updated.ok ? apiJson(updated.gateway) : apiDetail(request, "api.not_found", 404);
 }

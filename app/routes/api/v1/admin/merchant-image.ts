@@ -9,7 +9,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { user } = await requireApiUser(request, context);
   requireApiPermission(request, user, "manage_merchant");
   const image = new URL(request.url).pathname.replace(/\/$/, "").endsWith("/favicon") ? "favicon" : "logo";
-  if (Number(request.headers.get("Content-Length") ?? 0) > 1024 * 1024) return apiErrors(request, { file: [`admin.images.errors.too_large_${image}`] }, 413);
+  if (Number(request.headers.get("Content-Length") ?? 0) > 1024 * 1024)
+    return apiErrors(request, { file: [`admin.images.errors.too_large_${image}`] }, 413);
   let file: FormDataEntryValue | null = null;
   try {
     file = (await request.formData()).get("file");
@@ -17,7 +18,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     return apiErrors(request, { file: ["admin.images.errors.empty"] });
   }
   if (!(file instanceof File)) return apiErrors(request, { file: ["admin.images.errors.empty"] });
-  const stored = await storeBrandImage(getDbFrom(context), { merchantId: user.merchantId, actor: { id: user.id, username: user.username }, image, file, ip: context.get(clientAddressContext) });
+  const stored = await storeBrandImage(getDbFrom(context), {
+    merchantId: user.merchantId,
+    actor: { id: user.id, username: user.username },
+    image,
+    file,
+    ip: context.get(clientAddressContext),
+  });
   if (!stored.ok) return apiErrors(request, { file: [stored.error] });
   return apiJson({ [`${image}_url`]: stored.url });
 }

@@ -14,7 +14,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** The profile, with whether operations wait for a checker. */
 async function merchantOf(db: ReturnType<typeof getDbFrom>, merchantId: number) {
-  const [profile, approval] = await Promise.all([loadMerchantProfile(db, merchantId), loadOperationsApproval(db, merchantId)]);
+  const [profile, approval] = await Promise.all([
+    loadMerchantProfile(db, merchantId),
+    loadOperationsApproval(db, merchantId),
+  ]);
   return { ...profile, operations_approval: approval.on };
 }
 
@@ -43,6 +46,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const actor = { id: user.id, username: user.username };
   const ip = context.get(clientAddressContext);
   await updateMerchantProfile(db, { merchantId: user.merchantId, actor, changes: parsed.data, ip });
-  if (typeof approval === "boolean") await setOperationsApproval(db, { merchantId: user.merchantId, actor, on: approval, ip });
+  if (typeof approval === "boolean")
+    await setOperationsApproval(db, { merchantId: user.merchantId, actor, on: approval, ip });
   return apiJson(await merchantOf(db, user.merchantId));
 }

@@ -13,7 +13,15 @@ import {
 } from "~/domain/messaging/notification-templates.server";
 import { translator } from "~/lib/i18n.server";
 import { isLanguage } from "~/lib/i18n";
-import { apiDetail, apiJson, apiLanguage, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
+import {
+  apiDetail,
+  apiJson,
+  apiLanguage,
+  methodNotAllowed,
+  readBody,
+  requireApiPermission,
+  requireApiUser,
+} from "~/web/api.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { managerOf } from "~/domain/identity/users.server";
@@ -21,7 +29,8 @@ import { managerOf } from "~/domain/identity/users.server";
 /** The message the address names; null for one nobody may word. */
 function keyOf(params: Route.LoaderArgs["params"]): TemplateKey | null {
   const { template, channel, lang } = params;
-  if (!isLanguage(lang) || (channel !== "mail" && channel !== "sms") || !findEditableTemplate(template, channel)) return null;
+  if (!isLanguage(lang) || (channel !== "mail" && channel !== "sms") || !findEditableTemplate(template, channel))
+    return null;
   return { template, channel, lang };
 }
 
@@ -48,7 +57,8 @@ function viewJson(view: NotificationTemplateView) {
 function templateErrors(request: Request, refused: TemplateErrors, fields: string[]) {
   const t = translator(apiLanguage(request));
   const body: Record<string, string[]> = Object.fromEntries(fields.map((field) => [field, [t("api.read_only_field")]]));
-  for (const [field, list] of Object.entries(refused)) body[field] = [...(body[field] ?? []), ...list.map((refusal) => t(refusal.code, refusal.params))];
+  for (const [field, list] of Object.entries(refused))
+    body[field] = [...(body[field] ?? []), ...list.map((refusal) => t(refusal.code, refusal.params))];
   return apiJson(body, 400);
 }
 
@@ -78,7 +88,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const db = getDbFrom(context);
   const manager = managerOf(user);
   const ip = context.get(clientAddressContext);
-  if (!isPreview(request) && !mayWord(user, entry)) return apiDetail(request, "admin.templates.errors.staff_superuser", 403);
+  if (!isPreview(request) && !mayWord(user, entry))
+    return apiDetail(request, "admin.templates.errors.staff_superuser", 403);
   if (request.method === "DELETE" && !isPreview(request)) {
     await resetNotificationTemplate(db, { manager, key, ip });
     return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
@@ -89,8 +100,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const checked = checkWording(entry, key.lang, body);
   if (unknown.length || !checked.ok) return templateErrors(request, checked.ok ? {} : checked.errors, unknown);
   if (isPreview(request)) {
-    const preview = await previewNotificationTemplate(db, { merchantId: user.merchantId, viewer: user, key, wording: Object.keys(body).length ? checked.wording : undefined, baseUrl: linkBaseUrl() });
-    return apiJson(preview.channel === "mail" ? { subject: preview.subject, html: preview.html, text: preview.text } : { text: preview.text });
+    const preview = await previewNotificationTemplate(db, {
+      merchantId: user.merchantId,
+      viewer: user,
+      key,
+      wording: Object.keys(body).length ? checked.wording : undefined,
+      baseUrl: linkBaseUrl(),
+    });
+    return apiJson(
+      preview.channel === "mail"
+        ? { subject: preview.subject, html: preview.html, text: preview.text }
+        : { text: preview.text },
+    );
   }
   const saved = await saveNotificationTemplate(db, { manager, key, wording: body, ip });
   if (!saved.ok) return templateErrors(request, saved.errors, []);

@@ -1,7 +1,15 @@
 import type { Route } from "./+types/roles";
 import { checkRoleInput, createRole, deleteRole, listRoles, updateRole } from "~/domain/identity/roles.server";
 import { builtPermissions } from "~/sections/registry";
-import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
+import {
+  apiDetail,
+  apiErrors,
+  apiJson,
+  methodNotAllowed,
+  readBody,
+  requireApiPermission,
+  requireApiUser,
+} from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { recordId } from "~/web/record-id";
 import { managerOf } from "~/domain/identity/users.server";
@@ -31,20 +39,31 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (request.method === "DELETE" && id !== null) {
     const deleted = await deleteRole(db, { manager, id, ip });
     if (deleted.ok) return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
-    return deleted.code === "admin.roles.errors.not_found" ? apiDetail(request, "api.not_found", 404) : apiDetail(request, deleted.code, 403);
+    return deleted.code === "admin.roles.errors.not_found"
+      ? apiDetail(request, "api.not_found", 404)
+      : apiDetail(request, deleted.code, 403);
   }
   const creating = request.method === "POST" && id === null;
   if (!creating && !(request.method === "PATCH" && id !== null)) return methodNotAllowed(request);
   const body = await readBody(request);
   const unknown = Object.keys(body).filter((field) => field !== "name" && field !== "permissions");
-  if (unknown.length) return apiErrors(request, Object.fromEntries(unknown.map((field) => [field, ["api.read_only_field"]])));
+  if (unknown.length)
+    return apiErrors(request, Object.fromEntries(unknown.map((field) => [field, ["api.read_only_field"]])));
   const current = id === null ? undefined : (await listRoles(db, user.merchantId)).find((role) => role.id === id);
   if (id !== null && !current) return apiDetail(request, "api.not_found", 404);
-  const checked = checkRoleInput({ name: body.name ?? current?.name, permissions: body.permissions ?? current?.permissions }, builtPermissions());
+  const checked = checkRoleInput(
+    { name: body.name ?? current?.name, permissions: body.permissions ?? current?.permissions },
+    builtPermissions(),
+  );
   if (!checked.ok) return apiErrors(request, checked.errors);
   const outcome = creating
     ? await createRole(db, { manager, name: checked.name, permissions: checked.permissions, ip })
     : await updateRole(db, { manager, id: id!, name: checked.name, permissions: checked.permissions, ip });
-  if (!outcome.ok) return apiErrors(request, { [outcome.field ?? "non_field_errors"]: [outcome.code] }, outcome.code === "admin.roles.errors.superuser_only" ? 403 : 400);
+  if (!outcome.ok)
+    return apiErrors(
+      request,
+      { [outcome.field ?? "non_field_errors"]: [outcome.code] },
+      outcome.code === "admin.roles.errors.superuser_only" ? 403 : 400,
+    );
   return apiJson(outcome.role, creating ? 201 : 200);
 }

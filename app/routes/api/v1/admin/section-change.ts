@@ -15,7 +15,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   requireApiPermission(request, user, "manage_merchant");
   const section = findAdminSection(params.key);
   if (!section) return apiDetail(request, "api.not_found", 404);
-  const input = { merchantId: user.merchantId, actor: { id: user.id, username: user.username }, section, ip: context.get(clientAddressContext) };
+  const input = {
+    merchantId: user.merchantId,
+    actor: { id: user.id, username: user.username },
+    section,
+    ip: context.get(clientAddressContext),
+  };
   const uninstall = new URL(request.url).pathname.replace(/\/$/, "").endsWith("/uninstall");
   const done = await (uninstall ? uninstallSection : installSection)(getDbFrom(context), input);
   return apiJson(done.state);

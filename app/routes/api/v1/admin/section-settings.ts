@@ -1,7 +1,19 @@
 import type { Route } from "./+types/section-settings";
-import { checkSectionSettings, loadSectionSettings, updateSectionSettings } from "~/domain/merchants/sections-admin.server";
+import {
+  checkSectionSettings,
+  loadSectionSettings,
+  updateSectionSettings,
+} from "~/domain/merchants/sections-admin.server";
 import { findConfigurableSection } from "~/web/admin-sections.server";
-import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
+import {
+  apiDetail,
+  apiErrors,
+  apiJson,
+  methodNotAllowed,
+  readBody,
+  requireApiPermission,
+  requireApiUser,
+} from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 
 async function sectionFor(request: Request, context: Route.LoaderArgs["context"], key: string | undefined) {

@@ -1,7 +1,15 @@
 import type { Route } from "./+types/unit";
 import { checkUnitBody, UnitSchema } from "~/domain/merchants/unit-schema";
 import { loadUnit, makeDefault, updateUnit } from "~/domain/merchants/units-admin.server";
-import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
+import {
+  apiDetail,
+  apiErrors,
+  apiJson,
+  methodNotAllowed,
+  readBody,
+  requireApiPermission,
+  requireApiUser,
+} from "~/web/api.server";
 import { recordId } from "~/web/record-id";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 
@@ -24,7 +32,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const id = recordId(params.id);
   if (id === null) return apiDetail(request, "api.not_found", 404);
   const db = getDbFrom(context);
-  const change = { merchantId: user.merchantId, actor: { id: user.id, username: user.username }, ip: context.get(clientAddressContext), id };
+  const change = {
+    merchantId: user.merchantId,
+    actor: { id: user.id, username: user.username },
+    ip: context.get(clientAddressContext),
+    id,
+  };
   if (new URL(request.url).pathname.replace(/\/$/, "").endsWith("/default")) {
     if (request.method !== "POST") return methodNotAllowed(request);
     const made = await makeDefault(db, change);
@@ -36,5 +49,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!checked.ok) return apiErrors(request, checked.errors);
   const updated = await updateUnit(db, { ...change, changes: checked.value });
   if (updated.ok) return apiJson(updated.unit);
-  return updated.code === "admin.units.errors.not_found" ? apiDetail(request, "api.not_found", 404) : apiErrors(request, { [updated.field ?? "non_field_errors"]: [updated.code] });
+  return updated.code === "admin.units.errors.not_found"
+    ? apiDetail(request, "api.not_found", 404)
+    : apiErrors(request, { [updated.field ?? "non_field_errors"]: [updated.code] });
 }

@@ -1,7 +1,15 @@
 import type { Route } from "./+types/user";
 import { resolveRoles } from "~/domain/identity/roles.server";
 import { changeUserAccess, listMerchantUsers, setUserRoles } from "~/domain/identity/user-admin.server";
-import { apiDetail, apiErrors, apiJson, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
+import {
+  apiDetail,
+  apiErrors,
+  apiJson,
+  methodNotAllowed,
+  readBody,
+  requireApiPermission,
+  requireApiUser,
+} from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { managerOf } from "~/domain/identity/users.server";
 
@@ -10,7 +18,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user } = await requireApiUser(request, context);
   requireApiPermission(request, user, "manage_merchant");
   if (!/^\d{1,9}$/.test(params.id)) return apiDetail(request, "api.not_found", 404);
-  const found = (await listMerchantUsers(getDbFrom(context), user.merchantId)).find((row) => String(row.id) === params.id);
+  const found = (await listMerchantUsers(getDbFrom(context), user.merchantId)).find(
+    (row) => String(row.id) === params.id,
+  );
   return found ? apiJson(found) : apiDetail(request, "api.not_found", 404);
 }
 
@@ -29,7 +39,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   let roleIds: number[] | undefined;
   for (const [field, value] of Object.entries(body)) {
     if (field === "roles") {
-      const resolved = Array.isArray(value) && value.every((entry) => typeof entry === "string" || typeof entry === "number") ? await resolveRoles(getDbFrom(context), user.merchantId, value) : null;
+      const resolved =
+        Array.isArray(value) && value.every((entry) => typeof entry === "string" || typeof entry === "number")
+          ? await resolveRoles(getDbFrom(context), user.merchantId, value)
+          : null;
       if (!resolved || resolved.unknown.length) errors.roles = ["admin.users.errors.roles"];
       else roleIds = resolved.roles.map((role) => role.id);
     } else if (field !== "is_active" && field !== "requires_otp") errors[field] = ["api.read_only_field"];
@@ -38,8 +51,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (Object.keys(errors).length) return apiErrors(request, errors);
   const manager = managerOf(user);
   if (roleIds) {
-    const set = await setUserRoles(getDbFrom(context), { manager, userId: Number(params.id), roleIds, ip: context.get(clientAddressContext) });
-    if (!set.ok) return set.code === "admin.users.errors.not_found" ? apiDetail(request, "api.not_found", 404) : apiDetail(request, set.code, 403);
+    const set = await setUserRoles(getDbFrom(context), {
+      manager,
+      userId: Number(params.id),
+      roleIds,
+      ip: context.get(clientAddressContext),
+    });
+    if (!set.ok)
+      return set.code === "admin.users.errors.not_found"
+        ? apiDetail(request, "api.not_found", 404)
+        : apiDetail(request, set.code, 403);
   }
   const { roles: _roles, ...access } = body;
   const outcome = await changeUserAccess(getDbFrom(context), {

@@ -1,7 +1,15 @@
 import type { Route } from "./+types/users";
 import { resolveRoles } from "~/domain/identity/roles.server";
 import { checkInvitation, inviteUser, listMerchantUsers } from "~/domain/identity/user-admin.server";
-import { apiErrors, apiJson, apiLanguage, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
+import {
+  apiErrors,
+  apiJson,
+  apiLanguage,
+  methodNotAllowed,
+  readBody,
+  requireApiPermission,
+  requireApiUser,
+} from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { managerOf } from "~/domain/identity/users.server";
@@ -27,17 +35,24 @@ export async function action({ request, context }: Route.ActionArgs) {
   const db = getDbFrom(context);
   const errors: Record<string, string[]> = {};
   for (const field of Object.keys(body)) if (!FIELDS.has(field)) errors[field] = ["api.read_only_field"];
-  const checked = checkInvitation({ username: body.username, email: body.email, first_name: body.first_name, last_name: body.last_name });
+  const checked = checkInvitation({
+    username: body.username,
+    email: body.email,
+    first_name: body.first_name,
+    last_name: body.last_name,
+  });
   Object.assign(errors, checked.errors);
   const wanted = body.roles ?? [];
   let roleIds: number[] = [];
-  if (!Array.isArray(wanted) || !wanted.every((entry) => typeof entry === "string" || typeof entry === "number")) errors.roles = ["admin.users.errors.roles"];
+  if (!Array.isArray(wanted) || !wanted.every((entry) => typeof entry === "string" || typeof entry === "number"))
+    errors.roles = ["admin.users.errors.roles"];
   else {
     const resolved = await resolveRoles(db, user.merchantId, wanted as (string | number)[]);
     if (resolved.unknown.length) errors.roles = ["admin.users.errors.roles"];
     roleIds = resolved.roles.map((role) => role.id);
   }
-  if (body.is_superuser !== undefined && typeof body.is_superuser !== "boolean") errors.is_superuser = ["api.invalid_boolean"];
+  if (body.is_superuser !== undefined && typeof body.is_superuser !== "boolean")
+    errors.is_superuser = ["api.invalid_boolean"];
   if (Object.keys(errors).length) return apiErrors(request, errors);
   const invited = await inviteUser(db, {
     manager: managerOf(user),
@@ -46,6 +61,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     lang: apiLanguage(request),
     ip: context.get(clientAddressContext),
   });
-  if (!invited.ok) return apiErrors(request, { [invited.field ?? "non_field_errors"]: [invited.code] }, invited.code === "admin.users.errors.superuser_only" ? 403 : 400);
+  if (!invited.ok)
+    return apiErrors(
+      request,
+      { [invited.field ?? "non_field_errors"]: [invited.code] },
+      invited.code === "admin.users.errors.superuser_only" ? 403 : 400,
+    );
   return apiJson(invited.user, 201);
 }

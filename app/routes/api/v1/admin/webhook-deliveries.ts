@@ -23,7 +23,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const id = recordId(params.id);
   const deliveryId = recordId(params.deliveryId);
   if (id === null || deliveryId === null) return apiDetail(request, "api.not_found", 404);
-  const outcome = await redeliver(getDbFrom(context), { manager: managerOf(user), endpointId: id, deliveryId, ip: context.get(clientAddressContext) });
+  const outcome = await redeliver(getDbFrom(context), {
+    manager: managerOf(user),
+    endpointId: id,
+    deliveryId,
+    ip: context.get(clientAddressContext),
+  });
   if (outcome.ok) return apiJson({ queued: true }, 202);
-  return outcome.code === "admin.webhooks.errors.disabled" ? apiDetail(request, outcome.code, 409) : apiDetail(request, "api.not_found", 404);
+  return outcome.code === "admin.webhooks.errors.disabled"
+    ? apiDetail(request, outcome.code, 409)
+    : apiDetail(request, "api.not_found", 404);
 }

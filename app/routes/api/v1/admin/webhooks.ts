@@ -18,7 +18,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   requireApiPermission(request, user, "manage_merchant");
   const body = await readBody(request);
   const unknown = Object.keys(body).filter((field) => field !== "url" && field !== "events");
-  if (unknown.length) return apiErrors(request, Object.fromEntries(unknown.map((field) => [field, ["api.read_only_field"]])));
+  if (unknown.length)
+    return apiErrors(request, Object.fromEntries(unknown.map((field) => [field, ["api.read_only_field"]])));
   const checked = await checkWebhookInput({ url: body.url, events: body.events });
   if (!checked.ok) return apiErrors(request, checked.errors);
   const created = await createWebhook(getDbFrom(context), {

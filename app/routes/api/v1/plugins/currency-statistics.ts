@@ -13,8 +13,15 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireApiPermission(request, user, "view_paymenttransaction_statistics");
   const statistics = await listStatistics(db, user.merchantId, section.key);
   const decimals = (values: { currency_code: string; value: number }[]) =>
-    values.map((entry) => ({ currency_code: entry.currency_code, value: toDecimalString(entry.value, entry.currency_code) }));
-  return apiJson({ generated: decimals(statistics.generated), received: decimals(statistics.received), balance: decimals(statistics.balance) });
+    values.map((entry) => ({
+      currency_code: entry.currency_code,
+      value: toDecimalString(entry.value, entry.currency_code),
+    }));
+  return apiJson({
+    generated: decimals(statistics.generated),
+    received: decimals(statistics.received),
+    balance: decimals(statistics.balance),
+  });
 }
 
 export function action({ request }: Route.ActionArgs) {

@@ -1,5 +1,12 @@
 import type { Route } from "./+types/transaction-actions";
-import { actionContextOf, isRowAction, REASON_MAX_LENGTH, reasonOf, rowActions, runRowAction } from "~/domain/payments/transaction-actions.server";
+import {
+  actionContextOf,
+  isRowAction,
+  REASON_MAX_LENGTH,
+  reasonOf,
+  rowActions,
+  runRowAction,
+} from "~/domain/payments/transaction-actions.server";
 import { describeRowAction } from "~/presentation/transactions.server";
 import { doneStatusOf, messageOf, statusOf } from "~/web/outcomes.server";
 import { platformAddresses } from "~/web/addresses.server";
@@ -50,9 +57,17 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!isRowAction(name)) return apiDetail(request, "actions.not_available", 404);
   const body = await readBody(request);
   const amount = amountOf(body.amount);
-  if (amount === undefined) return apiJson({ detail: translator(lang)("operations.errors.amount"), amount: [translator(lang)("operations.errors.amount")] }, 400);
+  if (amount === undefined)
+    return apiJson(
+      { detail: translator(lang)("operations.errors.amount"), amount: [translator(lang)("operations.errors.amount")] },
+      400,
+    );
   const attemptId = typeof body.attempt_id === "string" ? body.attempt_id.slice(0, 64) : null;
-  if (body.reason !== undefined && body.reason !== null && (typeof body.reason !== "string" || body.reason.length > REASON_MAX_LENGTH)) {
+  if (
+    body.reason !== undefined &&
+    body.reason !== null &&
+    (typeof body.reason !== "string" || body.reason.length > REASON_MAX_LENGTH)
+  ) {
     const message = translator(lang)("operations.errors.reason", { max: REASON_MAX_LENGTH });
     return apiJson({ detail: message, reason: [message] }, 400);
   }
@@ -77,6 +92,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     });
     const message = messageOf(outcome, lang);
     if (outcome.ok) return { status: doneStatusOf(outcome), body: { message } };
-    return { status: statusOf(outcome), body: { detail: message, ...(outcome.field ? { [outcome.field]: [message] } : {}) } };
+    return {
+      status: statusOf(outcome),
+      body: { detail: message, ...(outcome.field ? { [outcome.field]: [message] } : {}) },
+    };
   });
 }

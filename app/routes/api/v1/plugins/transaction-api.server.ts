@@ -15,13 +15,27 @@ import { EXPRESS_SEARCH_LIMIT, findExpressMatches } from "~/domain/transactions/
 import { loadTableFields } from "~/domain/transactions/fields.server";
 import { FILTER_NAMES, parseListQuery } from "~/domain/transactions/filters";
 import { bulkActionsFor, loadFilterChoices, loadPluginUnits } from "~/domain/transactions/list-config.server";
-import { childOperations, findTransactionRow, listTransactions, type TransactionRow } from "~/domain/transactions/list.server";
+import {
+  childOperations,
+  findTransactionRow,
+  listTransactions,
+  type TransactionRow,
+} from "~/domain/transactions/list.server";
 import { BULK_ACTIONS, runBulkAction, type RowActionName } from "~/domain/payments/transaction-actions.server";
 import { loadSerializeContext, presentTableFields, serializeTransaction } from "~/presentation/transactions.server";
 import { messageOf } from "~/web/outcomes.server";
 import { DISPLAY_STATES } from "~/domain/transactions/display-state";
 import { platformAddresses } from "~/web/addresses.server";
-import { apiDetail, apiErrors, apiJson, apiLanguage, readBody, requireApiPermission, requireApiUser, userOnPlugin } from "~/web/api.server";
+import {
+  apiDetail,
+  apiErrors,
+  apiJson,
+  apiLanguage,
+  readBody,
+  requireApiPermission,
+  requireApiUser,
+  userOnPlugin,
+} from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
 import type { Language } from "~/lib/i18n";
 import { getDbFrom } from "~/web/request-context.server";
@@ -40,7 +54,12 @@ export function isDeletedRoute(pattern: string) {
  * The signed-in user and the section `plugin` names. A section that is not a transaction section,
  * or that the merchant does not have, answers 404 as if it did not exist.
  */
-export async function requireTransactionSection(request: Request, context: Context, plugin: string, feature: "transactions" | "deleted_transactions" = "transactions") {
+export async function requireTransactionSection(
+  request: Request,
+  context: Context,
+  plugin: string,
+  feature: "transactions" | "deleted_transactions" = "transactions",
+) {
   const { user: signedIn } = await requireApiUser(request, context, { apiKey: true });
   const db = getDbFrom(context);
   const section = isTransactionSection(plugin) ? findSection(plugin) : undefined;
@@ -67,9 +86,17 @@ export function serializeContextFor(db: ReturnType<typeof getDbFrom>, user: Sess
 }
 
 /** One of the section's transactions, live or deleted, of the user's merchant only. */
-export async function findSectionRow(db: ReturnType<typeof getDbFrom>, user: SessionUser, section: SectionDeclaration, id: string) {
+export async function findSectionRow(
+  db: ReturnType<typeof getDbFrom>,
+  user: SessionUser,
+  section: SectionDeclaration,
+  id: string,
+) {
   const scope = { merchantId: user.merchantId, plugin: section.key };
-  return (await findTransactionRow(db, { ...scope, deleted: false }, id)) ?? (await findTransactionRow(db, { ...scope, deleted: true }, id));
+  return (
+    (await findTransactionRow(db, { ...scope, deleted: false }, id)) ??
+    (await findTransactionRow(db, { ...scope, deleted: true }, id))
+  );
 }
 
 /** The list query's filters (dashboard spec §3 transaction filters); page and per_page are not. */
@@ -84,8 +111,14 @@ const ID_FILTERS = ["initiator", "unit", "bulk"] as const;
  */
 function invalidFilterValues(params: URLSearchParams) {
   const errors: Record<string, string[]> = {};
-  const values = (name: string) => params.getAll(name).flatMap((value) => value.split(",")).map((value) => value.trim()).filter(Boolean);
-  if (values("state").some((state) => !(DISPLAY_STATES as readonly string[]).includes(state))) errors.state = ["api.invalid_choice"];
+  const values = (name: string) =>
+    params
+      .getAll(name)
+      .flatMap((value) => value.split(","))
+      .map((value) => value.trim())
+      .filter(Boolean);
+  if (values("state").some((state) => !(DISPLAY_STATES as readonly string[]).includes(state)))
+    errors.state = ["api.invalid_choice"];
   for (const name of ID_FILTERS) {
     const value = params.get(name)?.trim();
     if (value && !/^[1-9]\d{0,8}$/.test(value)) errors[name] = ["api.invalid_choice"];
@@ -104,11 +137,17 @@ function invalidFilterValues(params: URLSearchParams) {
  * (403) rather than answered with unfiltered rows.
  */
 export async function respondWithList(request: Request, context: Context, plugin: string, deleted = false) {
-  const { user, db, section, lang } = await requireTransactionSection(request, context, plugin, deleted ? "deleted_transactions" : "transactions");
+  const { user, db, section, lang } = await requireTransactionSection(
+    request,
+    context,
+    plugin,
+    deleted ? "deleted_transactions" : "transactions",
+  );
   requireApiPermission(request, user, "view_paymenttransaction");
   const params = new URL(request.url).searchParams;
   const query = parseListQuery(params);
-  if (FILTER_PARAMS.some((name) => params.get(name)?.trim())) requireApiPermission(request, user, "search_paymenttransaction");
+  if (FILTER_PARAMS.some((name) => params.get(name)?.trim()))
+    requireApiPermission(request, user, "search_paymenttransaction");
   const invalid = invalidFilterValues(params);
   for (const [field, key] of Object.entries(query.errors)) invalid[field] = [key];
   if (Object.keys(invalid).length) return apiErrors(request, invalid);
@@ -116,7 +155,11 @@ export async function respondWithList(request: Request, context: Context, plugin
   const page = await listTransactions(db, { merchantId: user.merchantId, plugin: section.key, deleted }, query);
   const [serializer, operations] = await Promise.all([
     serializeContextFor(db, user, lang),
-    childOperations(db, user.merchantId, page.rows.map((row) => row.id)),
+    childOperations(
+      db,
+      user.merchantId,
+      page.rows.map((row) => row.id),
+    ),
   ]);
   return apiJson({
     count: page.count,
@@ -135,15 +178,35 @@ export async function respondWithList(request: Request, context: Context, plugin
  * fields, whether requests may have an editable amount, and the installed plugins with units.
  */
 export async function respondWithListConfig(request: Request, context: Context, plugin: string, deleted = false) {
-  const { user, db, section, lang } = await requireTransactionSection(request, context, plugin, deleted ? "deleted_transactions" : "transactions");
+  const { user, db, section, lang } = await requireTransactionSection(
+    request,
+    context,
+    plugin,
+    deleted ? "deleted_transactions" : "transactions",
+  );
   requireApiPermission(request, user, "view_paymenttransaction");
   const t = translator(lang);
   const [choices, fields, plugins] = await Promise.all([
-    loadFilterChoices(db, { merchantId: user.merchantId, plugin: section.key, lang, offersBulkFilter: section.transactions?.filters?.includes("bulk") ?? false }),
-    loadTableFields(db, user.merchantId, section.key, sectionFieldNames(section.key)).then((loaded) => presentTableFields(loaded, transactionExtensions(section.key))),
-    loadPluginUnits(db, user.merchantId, lang, TRANSACTION_SECTIONS.map((candidate) => candidate.key)),
+    loadFilterChoices(db, {
+      merchantId: user.merchantId,
+      plugin: section.key,
+      lang,
+      offersBulkFilter: section.transactions?.filters?.includes("bulk") ?? false,
+    }),
+    loadTableFields(db, user.merchantId, section.key, sectionFieldNames(section.key)).then((loaded) =>
+      presentTableFields(loaded, transactionExtensions(section.key)),
+    ),
+    loadPluginUnits(
+      db,
+      user.merchantId,
+      lang,
+      TRANSACTION_SECTIONS.map((candidate) => candidate.key),
+    ),
   ]);
-  const filters = { ...choices, states: choices.states.map((state) => ({ value: state, display_name: t(`states.${state}`) })) };
+  const filters = {
+    ...choices,
+    states: choices.states.map((state) => ({ value: state, display_name: t(`states.${state}`) })),
+  };
   const listPath = `/api/v1/plugins/${section.key}/transaction`;
   return apiJson({
     filters_data: filters,
@@ -164,7 +227,9 @@ export async function respondWithListConfig(request: Request, context: Context, 
 export function idsOf(body: Record<string, unknown>): string[] {
   const raw = body.ids;
   const list = Array.isArray(raw) ? raw : typeof raw === "string" ? raw.split(",") : [];
-  return list.filter((id): id is string => typeof id === "string" && id.trim() !== "" && id.length <= 64).map((id) => id.trim());
+  return list
+    .filter((id): id is string => typeof id === "string" && id.trim() !== "" && id.length <= 64)
+    .map((id) => id.trim());
 }
 
 /**
@@ -173,9 +238,15 @@ export function idsOf(body: Record<string, unknown>): string[] {
  */
 export async function respondWithBulkAction(request: Request, context: Context, plugin: string, action: string) {
   const deleted = action === "restore";
-  const { user, db, section, lang } = await requireTransactionSection(request, context, plugin, deleted ? "deleted_transactions" : "transactions");
+  const { user, db, section, lang } = await requireTransactionSection(
+    request,
+    context,
+    plugin,
+    deleted ? "deleted_transactions" : "transactions",
+  );
   if (!BULK_ACTIONS.includes(action as RowActionName)) return apiDetail(request, "api.not_found", 404);
-  if (!bulkActionsFor(user, deleted).includes(action as RowActionName)) return apiDetail(request, "api.permission_denied", 403);
+  if (!bulkActionsFor(user, deleted).includes(action as RowActionName))
+    return apiDetail(request, "api.permission_denied", 403);
   const body = await readBody(request);
   const ids = idsOf(body);
   if (ids.length === 0) return apiErrors(request, { ids: ["actions.bulk_none_selected"] });
@@ -210,7 +281,8 @@ export async function respondOnce(
 
 /** A JSON body that may be a list (PATCH fields) or an object, at most 64 KB. */
 export async function readJsonBody(request: Request): Promise<unknown> {
-  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_BODY_BYTES) throw apiDetail(request, "errors.too_large", 413);
+  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_BODY_BYTES)
+    throw apiDetail(request, "errors.too_large", 413);
   const text = await request.text();
   if (text.length > MAX_BODY_BYTES) throw apiDetail(request, "errors.too_large", 413);
   try {
@@ -228,7 +300,8 @@ export async function readJsonBody(request: Request): Promise<unknown> {
 export async function respondWithExpressSearch(request: Request, context: Context) {
   const { user } = await requireApiUser(request, context);
   const db = getDbFrom(context);
-  if (!hasFeature(await loadAvailableSections(db, user.merchantId), "express_search")) throw apiDetail(request, "api.not_found", 404);
+  if (!hasFeature(await loadAvailableSections(db, user.merchantId), "express_search"))
+    throw apiDetail(request, "api.not_found", 404);
   requireApiPermission(request, user, "view_paymenttransaction");
   requireApiPermission(request, user, "search_paymenttransaction");
   const lang = apiLanguage(request);
@@ -245,6 +318,16 @@ export async function respondWithExpressSearch(request: Request, context: Contex
   if (!q) return apiErrors(request, { q: ["errors.required"] });
   if (q.length > 100) return apiErrors(request, { q: ["errors.too_long"] });
   const page = await findExpressMatches(db, user.merchantId, q);
-  const [serializer, operations] = await Promise.all([serializeContextFor(db, user, lang), childOperations(db, user.merchantId, page.rows.map((row) => row.id))]);
-  return apiJson({ count: page.count, results: page.rows.map((row) => serializeTransaction(row, serializer, operations)) });
+  const [serializer, operations] = await Promise.all([
+    serializeContextFor(db, user, lang),
+    childOperations(
+      db,
+      user.merchantId,
+      page.rows.map((row) => row.id),
+    ),
+  ]);
+  return apiJson({
+    count: page.count,
+    results: page.rows.map((row) => serializeTransaction(row, serializer, operations)),
+  });
 }

@@ -12,7 +12,12 @@ import { isDeletedRoute, requireTransactionSection, serializeContextFor } from "
  */
 export async function loader({ request, context, params, pattern }: Route.LoaderArgs) {
   const deleted = isDeletedRoute(pattern);
-  const { user, db, section, lang } = await requireTransactionSection(request, context, params.plugin, deleted ? "deleted_transactions" : "transactions");
+  const { user, db, section, lang } = await requireTransactionSection(
+    request,
+    context,
+    params.plugin,
+    deleted ? "deleted_transactions" : "transactions",
+  );
   requireApiPermission(request, user, "view_paymenttransaction");
   const row = await findTransactionRow(db, { merchantId: user.merchantId, plugin: section.key, deleted }, params.id);
   if (!row) return apiDetail(request, "api.not_found", 404);
@@ -21,7 +26,10 @@ export async function loader({ request, context, params, pattern }: Route.Loader
     childOperations(db, user.merchantId, [row.id]),
     duplicatePayments(db, user.merchantId, row.id),
   ]);
-  return apiJson({ ...(await serializeTransactionDetails(db, row, serializer, operations)), duplicate_payments: duplicates.map(serializeDuplicatePayment) });
+  return apiJson({
+    ...(await serializeTransactionDetails(db, row, serializer, operations)),
+    duplicate_payments: duplicates.map(serializeDuplicatePayment),
+  });
 }
 
 export function action({ request }: Route.ActionArgs) {

@@ -34,20 +34,27 @@ async function exportUser({ request, context }: Args) {
 export async function loader(args: Args) {
   const { request, context, params } = args;
   const user = await exportUser(args);
-  if (request.method !== "GET" && request.method !== "HEAD" && request.method !== "OPTIONS") return methodNotAllowed(request);
+  if (request.method !== "GET" && request.method !== "HEAD" && request.method !== "OPTIONS")
+    return methodNotAllowed(request);
   const db = getDbFrom(context);
   const section = params.plugin;
   if (section !== ALL_SECTIONS && !isTransactionSection(section)) return apiDetail(request, "api.not_found", 404);
-  if (section !== ALL_SECTIONS && !hasFeature(await loadAvailableSections(db, user.merchantId), section, "transactions")) {
+  if (
+    section !== ALL_SECTIONS &&
+    !hasFeature(await loadAvailableSections(db, user.merchantId), section, "transactions")
+  ) {
     return apiDetail(request, "api.not_found", 404);
   }
   if (!canExport(user)) return apiDetail(request, "api.permission_denied", 403);
   const url = new URL(request.url);
-  const lang = isLanguage(url.searchParams.get("language")) ? (url.searchParams.get("language") as "en" | "ar") : apiLanguage(request);
+  const lang = isLanguage(url.searchParams.get("language"))
+    ? (url.searchParams.get("language") as "en" | "ar")
+    : apiLanguage(request);
 
   if (request.method === "OPTIONS") {
     const config = await exportConfig(db, user.merchantId, section, lang, transactionExtensions(section));
-    const plain = (fields: typeof config.builtin_fields) => fields.map(({ name, label_en, label_ar }) => ({ name, label_en, label_ar }));
+    const plain = (fields: typeof config.builtin_fields) =>
+      fields.map(({ name, label_en, label_ar }) => ({ name, label_en, label_ar }));
     return apiJson({
       builtin_fields: plain(config.builtin_fields),
       custom_fields: plain(config.custom_fields),
@@ -61,13 +68,24 @@ export async function loader(args: Args) {
   const id = url.searchParams.get("id");
   if (id !== null) {
     if (!/^\d{1,12}$/.test(id)) return apiDetail(request, "api.not_found", 404);
-    const file = await openReportDownload(db, { merchantId: user.merchantId, user, id: Number(id), ip: context.get(clientAddressContext) });
+    const file = await openReportDownload(db, {
+      merchantId: user.merchantId,
+      user,
+      id: Number(id),
+      ip: context.get(clientAddressContext),
+    });
     if (file.ok) {
       return fileResponse(file);
     }
     if (file.reason === "not_found") return apiDetail(request, "api.not_found", 404);
-    if (file.state === "failed") return apiDetail(request, "exports.failed", 409, { id: Number(id), state: file.state });
-    return apiDetail(request, "exports.not_ready", 202, { id: Number(id), state: file.state, rows_done: file.rows_done, rows_total: file.rows_total });
+    if (file.state === "failed")
+      return apiDetail(request, "exports.failed", 409, { id: Number(id), state: file.state });
+    return apiDetail(request, "exports.not_ready", 202, {
+      id: Number(id),
+      state: file.state,
+      rows_done: file.rows_done,
+      rows_total: file.rows_total,
+    });
   }
 
   const filters = new URLSearchParams(url.searchParams);

@@ -17,12 +17,21 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user } = await requireApiUser(request, context);
   const db = getDbFrom(context);
   const available = await loadAvailableSections(db, user.merchantId);
-  const sections = TRANSACTION_SECTIONS.map((section) => section.key).filter((section) => hasFeature(available, section, "transactions"));
+  const sections = TRANSACTION_SECTIONS.map((section) => section.key).filter((section) =>
+    hasFeature(available, section, "transactions"),
+  );
   const editable = (section: string) => sections.includes(section) && can(user, tableHeaderPermission(section));
   if (params.section !== undefined) return apiJson({ enabled: editable(params.section) });
   requireApiPermission(request, user, "view_paymenttransaction");
   const results = await Promise.all(
-    sections.map(async (section) => ({ section, enabled: editable(section), fields: presentTableFields(await loadTableFields(db, user.merchantId, section, sectionFieldNames(section)), transactionExtensions(section)) })),
+    sections.map(async (section) => ({
+      section,
+      enabled: editable(section),
+      fields: presentTableFields(
+        await loadTableFields(db, user.merchantId, section, sectionFieldNames(section)),
+        transactionExtensions(section),
+      ),
+    })),
   );
   return apiJson(results);
 }

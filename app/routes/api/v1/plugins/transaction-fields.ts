@@ -15,13 +15,21 @@ const FieldChoiceSchema = z.object({
   is_active: z.boolean().optional(),
   order: z.number().int().min(0).max(10_000).optional(),
 });
-const FieldChoicesSchema = z.union([z.array(FieldChoiceSchema).max(100), z.object({ fields: z.array(FieldChoiceSchema).max(100) }).transform((body) => body.fields)]);
+const FieldChoicesSchema = z.union([
+  z.array(FieldChoiceSchema).max(100),
+  z.object({ fields: z.array(FieldChoiceSchema).max(100) }).transform((body) => body.fields),
+]);
 
 /** GET plugins/{plugin}/transaction/fields: the section's table columns in the merchant's order. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user, db, section } = await requireTransactionSection(request, context, params.plugin);
   requireApiPermission(request, user, "view_paymenttransaction");
-  return apiJson(presentTableFields(await loadTableFields(db, user.merchantId, section.key, sectionFieldNames(section.key)), transactionExtensions(section.key)));
+  return apiJson(
+    presentTableFields(
+      await loadTableFields(db, user.merchantId, section.key, sectionFieldNames(section.key)),
+      transactionExtensions(section.key),
+    ),
+  );
 }
 
 /**
@@ -37,8 +45,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const parsed = FieldChoicesSchema.safeParse(body);
   if (!parsed.success) return apiErrors(request, { fields: ["api.invalid_fields"] });
   return respondOnce(request, db, user, `table_fields.${section.key}`, parsed.data, async () => {
-    const saved = await saveTableFields(db, user.merchantId, section.key, parsed.data, { id: user.id, username: user.username }, sectionFieldNames(section.key));
-    if (!saved.ok) return { status: 400, body: { fields: [translator(lang)("api.unknown_field", { name: saved.unknown })] } };
+    const saved = await saveTableFields(
+      db,
+      user.merchantId,
+      section.key,
+      parsed.data,
+      { id: user.id, username: user.username },
+      sectionFieldNames(section.key),
+    );
+    if (!saved.ok)
+      return { status: 400, body: { fields: [translator(lang)("api.unknown_field", { name: saved.unknown })] } };
     return { status: 200, body: presentTableFields(saved.fields, transactionExtensions(section.key)) };
   });
 }

@@ -1,12 +1,18 @@
 import type { Route } from "./+types/transaction-partial-update";
 import { childOperations, findTransactionRow } from "~/domain/transactions/list.server";
-import { CHANGEABLE_FIELDS, updateTransactionFields, type TransactionChanges } from "~/domain/payments/transaction-updates.server";
+import {
+  CHANGEABLE_FIELDS,
+  updateTransactionFields,
+  type TransactionChanges,
+} from "~/domain/payments/transaction-updates.server";
 import { serializeTransaction } from "~/presentation/transactions.server";
 import { messageOf, statusOf } from "~/web/outcomes.server";
 import { apiErrors, methodNotAllowed, readBody, requireApiPermission } from "~/web/api.server";
 import { requireTransactionSection, respondOnce, serializeContextFor } from "./transaction-api.server";
 
-function parseChanges(body: Record<string, unknown>): { ok: true; changes: TransactionChanges } | { ok: false; errors: Record<string, string[]> } {
+function parseChanges(
+  body: Record<string, unknown>,
+): { ok: true; changes: TransactionChanges } | { ok: false; errors: Record<string, string[]> } {
   const errors: Record<string, string[]> = {};
   const changes: TransactionChanges = {};
   for (const [name, value] of Object.entries(body)) {
@@ -50,10 +56,20 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     });
     if (!outcome.ok) {
       const message = messageOf(outcome, lang);
-      return { status: statusOf(outcome), body: statusOf(outcome) === 404 ? { detail: message } : { [outcome.field ?? "non_field_errors"]: [message] } };
+      return {
+        status: statusOf(outcome),
+        body: statusOf(outcome) === 404 ? { detail: message } : { [outcome.field ?? "non_field_errors"]: [message] },
+      };
     }
-    const row = await findTransactionRow(db, { merchantId: user.merchantId, plugin: section.key, deleted: false }, params.id);
-    const [serializer, operations] = await Promise.all([serializeContextFor(db, user, lang), childOperations(db, user.merchantId, [params.id])]);
+    const row = await findTransactionRow(
+      db,
+      { merchantId: user.merchantId, plugin: section.key, deleted: false },
+      params.id,
+    );
+    const [serializer, operations] = await Promise.all([
+      serializeContextFor(db, user, lang),
+      childOperations(db, user.merchantId, [params.id]),
+    ]);
     return { status: 200, body: serializeTransaction(row!, serializer, operations) };
   });
 }

@@ -13,9 +13,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const db = getDbFrom(context);
   const transaction = await findPublicTransaction(db, params.id, [params.plugin]);
   if (!transaction) return apiDetail(request, "pay.not_found", 404);
-  if (!PAYABLE_STATES.includes(transaction.state)) return apiErrors(request, { non_field_errors: ["pay.errors.not_payable"] });
+  if (!PAYABLE_STATES.includes(transaction.state))
+    return apiErrors(request, { non_field_errors: ["pay.errors.not_payable"] });
   const body = await readBody(request);
-  const priced = await publicPayChoices(db, transaction, body.amount === undefined ? null : str(body.amount, 20), apiLanguage(request));
+  const priced = await publicPayChoices(
+    db,
+    transaction,
+    body.amount === undefined ? null : str(body.amount, 20),
+    apiLanguage(request),
+  );
   // Already in the caller's language: the message names the allowed range.
   if (!priced.ok) return apiJson({ amount: [priced.error] }, 400);
   return apiJson({ pay_choices: priced.choices, default_pay_choice: priced.default });

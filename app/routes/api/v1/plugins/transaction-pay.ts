@@ -34,8 +34,14 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       capture_delivery_location: delivery.mode === "address_location",
       country: "KW",
       kuwait_areas: { en_list: KUWAIT_AREAS_EN, ar_list: KUWAIT_AREAS_AR },
-      first_popup: { text_en: translator("en")("delivery.welcome_message"), text_ar: translator("ar")("delivery.welcome_message") },
-      second_popup: { text_en: translator("en")("delivery.confirm_message"), text_ar: translator("ar")("delivery.confirm_message") },
+      first_popup: {
+        text_en: translator("en")("delivery.welcome_message"),
+        text_ar: translator("ar")("delivery.welcome_message"),
+      },
+      second_popup: {
+        text_en: translator("en")("delivery.confirm_message"),
+        text_ar: translator("ar")("delivery.confirm_message"),
+      },
       // The customer's address stays private once the link cannot be paid any more.
       saved: PAYABLE_STATES.includes(transaction.state)
         ? { address: delivery.address, delivery_location: delivery.location, confirmed: delivery.confirmed }
@@ -46,7 +52,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const db = getDbFrom(context);
   // What a paid transaction bought, when its section gives it to download (an event's tickets).
   const ticketsUrl = (await transactionExtensions(params.plugin)?.ticketsUrl?.(db, params.id, lang)) ?? null;
-  const view = await publicPayView(db, params.id, lang, [params.plugin], { checkoutFields: offersCheckoutFields(params.plugin), ticketsUrl, addresses: platformAddresses(request) });
+  const view = await publicPayView(db, params.id, lang, [params.plugin], {
+    checkoutFields: offersCheckoutFields(params.plugin),
+    ticketsUrl,
+    addresses: platformAddresses(request),
+  });
   if (!view.ok) return apiDetail(request, view.code, view.code === "pay.paused" ? 423 : 404);
   return apiJson(view.body);
 }
@@ -64,15 +74,27 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const gatewayCode = str(body.gateway_code, 40);
   if (!gatewayCode) return apiErrors(request, { gateway_code: ["errors.required"] });
   const key = request.headers.get("Idempotency-Key");
-  if (key && key.length > MAX_IDEMPOTENCY_KEY_LENGTH) return apiErrors(request, { non_field_errors: ["api.idempotency_key_too_long"] });
+  if (key && key.length > MAX_IDEMPOTENCY_KEY_LENGTH)
+    return apiErrors(request, { non_field_errors: ["api.idempotency_key_too_long"] });
   const lang = apiLanguage(request);
   let answers: CheckoutAnswers | null = null;
   if (offersCheckoutFields(params.plugin)) {
     const extra = body.extra ?? {};
-    if (typeof extra !== "object" || Array.isArray(extra)) return apiErrors(request, { extra: ["checkout_fields.errors.not_an_object"] });
-    const recorded = await checkCheckoutValues(getDbFrom(context), { transactionId: params.id, sections: [params.plugin], values: extra as Record<string, unknown>, refuseUnknown: true });
+    if (typeof extra !== "object" || Array.isArray(extra))
+      return apiErrors(request, { extra: ["checkout_fields.errors.not_an_object"] });
+    const recorded = await checkCheckoutValues(getDbFrom(context), {
+      transactionId: params.id,
+      sections: [params.plugin],
+      values: extra as Record<string, unknown>,
+      refuseUnknown: true,
+    });
     if (!recorded.ok) {
-      const errors = Object.fromEntries(Object.entries(recorded.errors).map(([name, list]) => [name, list.map((error) => describe(error.code, error.params, lang))]));
+      const errors = Object.fromEntries(
+        Object.entries(recorded.errors).map(([name, list]) => [
+          name,
+          list.map((error) => describe(error.code, error.params, lang)),
+        ]),
+      );
       return apiJson({ extra: errors }, 400);
     }
     answers = recorded.answers;
@@ -91,7 +113,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (outcome.error === "pay.errors.not_found") return apiDetail(request, "pay.not_found", 404);
     return apiJson({ [outcome.field ?? "non_field_errors"]: [describe(outcome.error, outcome.params, lang)] }, 400);
   }
-  const redirect = outcome.redirectUrl.startsWith("/") ? `${platformAddresses(request).publicBaseUrl}${outcome.redirectUrl}` : outcome.redirectUrl;
+  const redirect = outcome.redirectUrl.startsWith("/")
+    ? `${platformAddresses(request).publicBaseUrl}${outcome.redirectUrl}`
+    : outcome.redirectUrl;
   return apiJson({ redirect_url: redirect, attempt_id: outcome.attemptId, message: translator(lang)("pay.title") });
 }
 

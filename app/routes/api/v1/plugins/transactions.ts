@@ -1,6 +1,11 @@
 import type { Route } from "./+types/transactions";
 import { methodNotAllowed } from "~/web/api.server";
-import { isDeletedRoute, respondWithBulkAction, respondWithList, respondWithListConfig } from "./transaction-api.server";
+import {
+  isDeletedRoute,
+  respondWithBulkAction,
+  respondWithList,
+  respondWithListConfig,
+} from "./transaction-api.server";
 
 /**
  * GET plugins/{plugin}/transaction (or deleted_transaction): the section's rows with every filter,
@@ -8,7 +13,8 @@ import { isDeletedRoute, respondWithBulkAction, respondWithList, respondWithList
  * this path (it also creates), which answers the same through the same functions.
  */
 export async function loader({ request, context, params, pattern }: Route.LoaderArgs) {
-  if (request.method === "OPTIONS") return respondWithListConfig(request, context, params.plugin, isDeletedRoute(pattern));
+  if (request.method === "OPTIONS")
+    return respondWithListConfig(request, context, params.plugin, isDeletedRoute(pattern));
   return respondWithList(request, context, params.plugin, isDeletedRoute(pattern));
 }
 

@@ -12,7 +12,8 @@ import { messageOf, statusOf } from "~/web/outcomes.server";
 
 export const OPERATION_KINDS = ["refund", "capture", "void"] as const;
 export type OperationKindName = (typeof OPERATION_KINDS)[number];
-export const isOperationKind = (value: unknown): value is OperationKindName => OPERATION_KINDS.includes(value as OperationKindName);
+export const isOperationKind = (value: unknown): value is OperationKindName =>
+  OPERATION_KINDS.includes(value as OperationKindName);
 
 /**
  * The refund / capture / void dialog's data for one transaction (of a duplicate payment when
@@ -21,14 +22,35 @@ export const isOperationKind = (value: unknown): value is OperationKindName => O
  */
 export async function operationDialogOf(
   db: DB,
-  input: { merchantId: number; actor: Actor; transactionId: string; kind: OperationKindName; attemptId?: string | null; lang: Language },
+  input: {
+    merchantId: number;
+    actor: Actor;
+    transactionId: string;
+    kind: OperationKindName;
+    attemptId?: string | null;
+    lang: Language;
+  },
 ) {
   if (!can(input.actor, OPERATION_PERMISSIONS[input.kind])) return null;
-  const preview = await previewOperation(db, { merchantId: input.merchantId, transactionId: input.transactionId, kind: input.kind, actor: input.actor, attemptId: input.attemptId });
+  const preview = await previewOperation(db, {
+    merchantId: input.merchantId,
+    transactionId: input.transactionId,
+    kind: input.kind,
+    actor: input.actor,
+    attemptId: input.attemptId,
+  });
   if (!preview) return null;
   const row = await db
     .selectFrom("transactions")
-    .select(["customer_first_name", "customer_last_name", "customer_email", "customer_phone", "paid_amount", "refunded_amount", "currency_code"])
+    .select([
+      "customer_first_name",
+      "customer_last_name",
+      "customer_email",
+      "customer_phone",
+      "paid_amount",
+      "refunded_amount",
+      "currency_code",
+    ])
     .where("merchant_id", "=", input.merchantId)
     .where("id", "=", input.transactionId)
     .executeTakeFirstOrThrow();
@@ -77,21 +99,42 @@ export async function operationDialogAction(
   const id = String(form.get("id") ?? "");
   const kind = form.get("kind");
   if (!isOperationKind(kind)) return data({ dialogError: t("actions.not_available"), amount: "" }, { status: 400 });
-  if (!can(input.actor, OPERATION_PERMISSIONS[kind])) return data({ dialogError: t("operations.errors.forbidden"), amount: "" }, { status: 403 });
+  if (!can(input.actor, OPERATION_PERMISSIONS[kind]))
+    return data({ dialogError: t("operations.errors.forbidden"), amount: "" }, { status: 403 });
   const amount = String(form.get("amount") ?? "").slice(0, 32);
   const attemptId = String(form.get("attempt") ?? "") || null;
   const typedReason = String(form.get("reason") ?? "");
   if (typedReason.length > REASON_MAX_LENGTH) {
-    return data({ review: { amount, formatted: amount }, reason: typedReason.slice(0, REASON_MAX_LENGTH), reasonError: t("operations.errors.reason", { max: REASON_MAX_LENGTH }) }, { status: 400 });
+    return data(
+      {
+        review: { amount, formatted: amount },
+        reason: typedReason.slice(0, REASON_MAX_LENGTH),
+        reasonError: t("operations.errors.reason", { max: REASON_MAX_LENGTH }),
+      },
+      { status: 400 },
+    );
   }
   const reason = reasonOf(typedReason) ?? undefined;
-  const preview = await previewOperation(db, { merchantId: input.merchantId, transactionId: id, kind, amount, actor: input.actor, attemptId });
+  const preview = await previewOperation(db, {
+    merchantId: input.merchantId,
+    transactionId: id,
+    kind,
+    amount,
+    actor: input.actor,
+    attemptId,
+  });
   if (!preview) return data({ dialogError: t("api.not_found"), amount }, { status: 404 });
   if (form.get("step") !== "confirm") {
     if (preview.blocked) return data({ dialogError: messageOf(preview.blocked, lang), amount }, { status: 409 });
-    if (!preview.checked?.ok) return data({ dialogError: preview.checked ? messageOf(preview.checked, lang) : t("operations.errors.amount"), amount }, { status: 400 });
+    if (!preview.checked?.ok)
+      return data(
+        { dialogError: preview.checked ? messageOf(preview.checked, lang) : t("operations.errors.amount"), amount },
+        { status: 400 },
+      );
     const minor = parseAmount(preview.checked.amount, preview.currency);
-    const formatted = minor.ok ? formatAmount(minor.minor, preview.currency, lang) : `${preview.checked.amount} ${preview.currency}`;
+    const formatted = minor.ok
+      ? formatAmount(minor.minor, preview.currency, lang)
+      : `${preview.checked.amount} ${preview.currency}`;
     return { review: { amount: preview.checked.amount, formatted }, reason };
   }
   const outcome = await runRowAction(db, {
@@ -107,7 +150,8 @@ export async function operationDialogAction(
     addresses: input.addresses,
     plugin: input.plugin,
   });
-  if (!outcome.ok) return data({ dialogError: messageOf(outcome, lang), amount, reason }, { status: statusOf(outcome) });
+  if (!outcome.ok)
+    return data({ dialogError: messageOf(outcome, lang), amount, reason }, { status: statusOf(outcome) });
   const back = new URLSearchParams(input.url.search);
   back.delete("operation");
   back.delete("id");

@@ -19,7 +19,8 @@ export function PerPage({ data }: { data: ListData }) {
         <legend>{t("transactions.rows_per_page")}</legend>
         {options.map((size) => (
           <label key={size}>
-            <input type="radio" name="per_page" value={size} defaultChecked={perPage === size} /> {size === "all" ? t("transactions.all_rows") : size}
+            <input type="radio" name="per_page" value={size} defaultChecked={perPage === size} />{" "}
+            {size === "all" ? t("transactions.all_rows") : size}
           </label>
         ))}
         <noscript>
@@ -39,17 +40,30 @@ export function Pagination({ data }: { data: ListData }) {
   if (pageCount <= 1) return null;
   const first = Math.max(1, Math.min(page - 4, pageCount - 9));
   const pages = Array.from({ length: Math.min(10, pageCount) }, (_, index) => first + index);
-  const href = (target: number) => `${location.pathname}${withParams(location.search, { page: target === 1 ? null : target, done: null, operation: null, confirm: null, id: null })}`;
+  const href = (target: number) =>
+    `${location.pathname}${withParams(location.search, { page: target === 1 ? null : target, done: null, operation: null, confirm: null, id: null })}`;
   return (
     <nav aria-label={t("transactions.pagination")}>
       <Group gap={4} mt="md">
         {page > 1 ? (
-          <Anchor component={Link} to={href(page - 1)} className="page-link" aria-label={t("transactions.previous_page")}>
+          <Anchor
+            component={Link}
+            to={href(page - 1)}
+            className="page-link"
+            aria-label={t("transactions.previous_page")}
+          >
             {back}
           </Anchor>
         ) : null}
         {pages.map((number) => (
-          <Anchor key={number} component={Link} to={href(number)} className="page-link" aria-current={number === page ? "page" : undefined} data-current={number === page || undefined}>
+          <Anchor
+            key={number}
+            component={Link}
+            to={href(number)}
+            className="page-link"
+            aria-current={number === page ? "page" : undefined}
+            data-current={number === page || undefined}
+          >
             {number}
           </Anchor>
         ))}
@@ -62,4 +76,3 @@ export function Pagination({ data }: { data: ListData }) {
     </nav>
   );
 }
-

@@ -19,8 +19,11 @@ export function KeepParams({ raw, except }: { raw: ListData["raw"]; except: stri
     <>
       {Object.entries(raw)
         .filter(([name]) => !except.includes(name) && !["page", "operation", "confirm", "id", "done"].includes(name))
-        .flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((entry, index) => <input key={`${name}-${index}`} type="hidden" name={name} value={entry} />))}
+        .flatMap(([name, value]) =>
+          (Array.isArray(value) ? value : [value]).map((entry, index) => (
+            <input key={`${name}-${index}`} type="hidden" name={name} value={entry} />
+          )),
+        )}
     </>
   );
 }
-

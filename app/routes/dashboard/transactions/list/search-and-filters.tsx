@@ -50,8 +50,20 @@ export function FilterPanel({ data }: { data: ListData }) {
   );
   const dateRange = (prefix: "created" | "state_changed_at") => (
     <Group grow align="flex-start">
-      <TextInput type="date" name={`${prefix}_after`} label={`${t(`transactions.filters.${prefix}`)} — ${t("transactions.filters.from")}`} defaultValue={rawValue(raw, `${prefix}_after`).slice(0, 10)} error={errors[`${prefix}_after`] ? t(errors[`${prefix}_after`]) : undefined} />
-      <TextInput type="date" name={`${prefix}_before`} label={`${t(`transactions.filters.${prefix}`)} — ${t("transactions.filters.to")}`} defaultValue={rawValue(raw, `${prefix}_before`).slice(0, 10)} error={errors[`${prefix}_before`] ? t(errors[`${prefix}_before`]) : undefined} />
+      <TextInput
+        type="date"
+        name={`${prefix}_after`}
+        label={`${t(`transactions.filters.${prefix}`)} — ${t("transactions.filters.from")}`}
+        defaultValue={rawValue(raw, `${prefix}_after`).slice(0, 10)}
+        error={errors[`${prefix}_after`] ? t(errors[`${prefix}_after`]) : undefined}
+      />
+      <TextInput
+        type="date"
+        name={`${prefix}_before`}
+        label={`${t(`transactions.filters.${prefix}`)} — ${t("transactions.filters.to")}`}
+        defaultValue={rawValue(raw, `${prefix}_before`).slice(0, 10)}
+        error={errors[`${prefix}_before`] ? t(errors[`${prefix}_before`]) : undefined}
+      />
     </Group>
   );
   const checks = (name: string, options: { value: string; label: string }[]) => (
@@ -59,7 +71,14 @@ export function FilterPanel({ data }: { data: ListData }) {
       <legend>{t(`transactions.filters.${name}`)}</legend>
       <Group gap="xs">
         {options.map((option) => (
-          <CheckboxChoice key={option.value} name={name} value={option.value} label={option.label} defaultChecked={rawValues(raw, name).includes(option.value)} size="xs" />
+          <CheckboxChoice
+            key={option.value}
+            name={name}
+            value={option.value}
+            label={option.label}
+            defaultChecked={rawValues(raw, name).includes(option.value)}
+            size="xs"
+          />
         ))}
       </Group>
     </fieldset>
@@ -82,18 +101,46 @@ export function FilterPanel({ data }: { data: ListData }) {
             {checks("state", choices.states)}
             <div className="grid grid--sm-2 grid--md-4">
               {checks("gateway_code", choices.gateways)}
-              {checks("currency_code", choices.currencies.map((code) => ({ value: code, label: code })))}
-              <NativeSelect name="initiator" label={t("transactions.filters.initiator")} defaultValue={rawValue(raw, "initiator")} data={[{ value: "", label: t("transactions.filters.any") }, ...choices.users]} />
-              <NativeSelect name="unit" label={t("transactions.filters.unit")} defaultValue={rawValue(raw, "unit")} data={[{ value: "", label: t("transactions.filters.any") }, ...choices.units]} />
+              {checks(
+                "currency_code",
+                choices.currencies.map((code) => ({ value: code, label: code })),
+              )}
+              <NativeSelect
+                name="initiator"
+                label={t("transactions.filters.initiator")}
+                defaultValue={rawValue(raw, "initiator")}
+                data={[{ value: "", label: t("transactions.filters.any") }, ...choices.users]}
+              />
+              <NativeSelect
+                name="unit"
+                label={t("transactions.filters.unit")}
+                defaultValue={rawValue(raw, "unit")}
+                data={[{ value: "", label: t("transactions.filters.any") }, ...choices.units]}
+              />
               {flag("seen")}
               {flag("email_seen")}
               {flag("disclosed_to_merchant")}
-              <TextInput name="product_type" label={t("transactions.filters.product_type")} defaultValue={rawValue(raw, "product_type")} maxLength={64} />
-              <TextInput name="bulk" label={t("transactions.filters.bulk")} defaultValue={rawValue(raw, "bulk")} inputMode="numeric" pattern="[0-9]*" maxLength={9} />
+              <TextInput
+                name="product_type"
+                label={t("transactions.filters.product_type")}
+                defaultValue={rawValue(raw, "product_type")}
+                maxLength={64}
+              />
+              <TextInput
+                name="bulk"
+                label={t("transactions.filters.bulk")}
+                defaultValue={rawValue(raw, "bulk")}
+                inputMode="numeric"
+                pattern="[0-9]*"
+                maxLength={9}
+              />
             </div>
             <Group>
               <Button type="submit">{t("transactions.filters.apply")}</Button>
-              <Anchor component={Link} to={`${data.place.basePath}${rawValue(raw, "q") ? `?q=${encodeURIComponent(rawValue(raw, "q"))}` : ""}`}>
+              <Anchor
+                component={Link}
+                to={`${data.place.basePath}${rawValue(raw, "q") ? `?q=${encodeURIComponent(rawValue(raw, "q"))}` : ""}`}
+              >
                 {t("transactions.filters.clear")}
               </Anchor>
             </Group>
@@ -103,4 +150,3 @@ export function FilterPanel({ data }: { data: ListData }) {
     </details>
   );
 }
-

@@ -10,7 +10,11 @@ export function StatisticsStrip({ statistics }: { statistics: NonNullable<ListDa
     ["balance", statistics.balance],
   ] as const;
   return (
-    <section className="grid grid--sm-3" style={{ marginBottom: "var(--mantine-spacing-md)" }} aria-label={t("transactions.statistics")}>
+    <section
+      className="grid grid--sm-3"
+      style={{ marginBottom: "var(--mantine-spacing-md)" }}
+      aria-label={t("transactions.statistics")}
+    >
       {items.map(([key, values]) => (
         <Paper key={key} withBorder p="md">
           <Text size="sm" c="dimmed">
@@ -30,4 +34,3 @@ export function StatisticsStrip({ statistics }: { statistics: NonNullable<ListDa
     </section>
   );
 }
-

@@ -23,7 +23,10 @@ export function StatusTabs({ tabs, basePath }: { tabs: ListData["tabs"]; basePat
             color={tab.current ? "blue" : "gray"}
             size="compact-sm"
             radius={0}
-            style={{ borderBottom: tab.current ? "2px solid var(--mantine-color-blue-filled)" : "2px solid transparent", marginBottom: -1 }}
+            style={{
+              borderBottom: tab.current ? "2px solid var(--mantine-color-blue-filled)" : "2px solid transparent",
+              marginBottom: -1,
+            }}
           >
             {t(`transactions.tabs.${tab.key}`)}
           </Button>

@@ -8,9 +8,18 @@ import { RowActionsMenu } from "~/components/transactions/row-actions-menu";
 import { withParams } from "~/domain/transactions/filters";
 import type { ListData } from "./query-params";
 
-export function RowActions({ row, basePath, search }: { row: ListData["rows"][number]; basePath: string; search: string }) {
+export function RowActions({
+  row,
+  basePath,
+  search,
+}: {
+  row: ListData["rows"][number];
+  basePath: string;
+  search: string;
+}) {
   const items = row.actions.map((action) => {
-    const dialog = action.value === "refund" || action.value === "capture" || action.value === "void" ? "operation" : "confirm";
+    const dialog =
+      action.value === "refund" || action.value === "capture" || action.value === "void" ? "operation" : "confirm";
     return {
       value: action.value,
       label: action.display_name,
@@ -21,11 +30,29 @@ export function RowActions({ row, basePath, search }: { row: ListData["rows"][nu
 }
 
 /** Columns whose values read on one line: times, amounts, numbers, the state. */
-const ONE_LINE = new Set(["order_no", "created", "state_changed_at", "expiration_time", "amount", "paid_amount", "fee", "refunded_amount", "currency_code", "state", "customer_phone"]);
+const ONE_LINE = new Set([
+  "order_no",
+  "created",
+  "state_changed_at",
+  "expiration_time",
+  "amount",
+  "paid_amount",
+  "fee",
+  "refunded_amount",
+  "currency_code",
+  "state",
+  "customer_phone",
+]);
 
 /** Long single words (an e-mail address) end in an ellipsis on one line; the whole value is the cell's title. Narrow enough that the default columns fit 1366 px whatever the time of day and the state. */
 const CLIPPED = new Set(["customer_email", "id", "pg_codes"]);
-const CLIP: CSSProperties = { display: "block", maxWidth: 140, whiteSpace: "nowrap", overflow: "hidden", textOverflow: "ellipsis" };
+const CLIP: CSSProperties = {
+  display: "block",
+  maxWidth: 140,
+  whiteSpace: "nowrap",
+  overflow: "hidden",
+  textOverflow: "ellipsis",
+};
 
 /**
  * The Actions column stays in view at the row's end (the left in Arabic) whatever the other columns
@@ -52,7 +79,10 @@ export function TransactionsTable({ data }: { data: ListData }) {
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
   useEffect(() => setHydrated(true), []);
   const selectable = data.bulkActions.length > 0;
-  const togglePlace = Math.max(0, data.columns.findIndex((column) => column.name === "state"));
+  const togglePlace = Math.max(
+    0,
+    data.columns.findIndex((column) => column.name === "state"),
+  );
   const detailPath = (id: string, plugin: string) => `${data.place.basePath}/${id}?type=${plugin}`;
   return (
     <Form method="post" id="rows-form">
@@ -103,14 +133,25 @@ export function TransactionsTable({ data }: { data: ListData }) {
                 <Table.Tr key={row.id}>
                   {selectable ? (
                     <Table.Td>
-                      <CheckboxChoice name="ids" value={row.id} aria-label={t("transactions.select_row", { orderNo: row.orderNo })} size="xs" />
+                      <CheckboxChoice
+                        name="ids"
+                        value={row.id}
+                        aria-label={t("transactions.select_row", { orderNo: row.orderNo })}
+                        size="xs"
+                      />
                     </Table.Td>
                   ) : null}
                   {data.columns.map((column, index) => (
                     <Table.Td
                       key={column.name}
                       dir={column.name === "customer_phone" || column.name === "amount" ? "ltr" : undefined}
-                      style={ONE_LINE.has(column.name) ? { whiteSpace: "nowrap" } : CLIPPED.has(column.name) ? undefined : { overflowWrap: "break-word" }}
+                      style={
+                        ONE_LINE.has(column.name)
+                          ? { whiteSpace: "nowrap" }
+                          : CLIPPED.has(column.name)
+                            ? undefined
+                            : { overflowWrap: "break-word" }
+                      }
                       title={CLIPPED.has(column.name) ? row.cells[column.name] : undefined}
                     >
                       {column.name === "state" ? (
@@ -175,11 +216,19 @@ export function TransactionsTable({ data }: { data: ListData }) {
                         {selectable ? <Table.Td /> : null}
                         <Table.Td colSpan={data.columns.length + 1}>
                           <Group gap="sm">
-                            <Text size="sm">{rtl ? "↲" : "↳"} {t(`operations.kind.${child.kind}`)}</Text>
+                            <Text size="sm">
+                              {rtl ? "↲" : "↳"} {t(`operations.kind.${child.kind}`)}
+                            </Text>
                             <Text size="sm" dir="ltr">
                               {child.amount}
                             </Text>
-                            <Badge size="sm" variant="light" color={child.state === "succeeded" ? "green" : child.state === "failed" ? "red" : "orange"}>
+                            <Badge
+                              size="sm"
+                              variant="light"
+                              color={
+                                child.state === "succeeded" ? "green" : child.state === "failed" ? "red" : "orange"
+                              }
+                            >
                               {t(`operations.state.${child.state}`)}
                             </Badge>
                             <Text size="sm" c="dimmed">

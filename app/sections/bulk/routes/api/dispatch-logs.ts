@@ -8,7 +8,14 @@ import { apiDetail, apiJson, methodNotAllowed } from "~/web/api.server";
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user, db } = await requireBulkApi(request, context);
   const bulkId = idOf(params.bulkId);
-  const bulk = bulkId ? await db.selectFrom("bulk_uploads").select("id").where("id", "=", bulkId).where("merchant_id", "=", user.merchantId).executeTakeFirst() : undefined;
+  const bulk = bulkId
+    ? await db
+        .selectFrom("bulk_uploads")
+        .select("id")
+        .where("id", "=", bulkId)
+        .where("merchant_id", "=", user.merchantId)
+        .executeTakeFirst()
+    : undefined;
   if (!bulk) return apiDetail(request, "api.not_found", 404);
   const logs = await listDispatchLogs(db, user.merchantId, bulk.id);
   return apiJson({ count: logs.length, results: logs.map(serializeDispatchLog) });

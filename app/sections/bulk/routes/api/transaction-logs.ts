@@ -16,10 +16,18 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!log) return apiDetail(request, "api.not_found", 404);
   const search = new URL(request.url).searchParams;
   const result = search.get("result") || undefined;
-  if (result && !(LOG_RESULTS as readonly string[]).includes(result)) return apiErrors(request, { result: ["bulk.errors.result"] });
-  const limit = Math.min(1000, Math.max(1, /^\d{1,4}$/.test(search.get("limit") ?? "") ? Number(search.get("limit")) : 100));
+  if (result && !(LOG_RESULTS as readonly string[]).includes(result))
+    return apiErrors(request, { result: ["bulk.errors.result"] });
+  const limit = Math.min(
+    1000,
+    Math.max(1, /^\d{1,4}$/.test(search.get("limit") ?? "") ? Number(search.get("limit")) : 100),
+  );
   const offset = /^\d{1,7}$/.test(search.get("offset") ?? "") ? Number(search.get("offset")) : 0;
-  const list = await listTransactionLogs(db, user.merchantId, log.id, { result: result as (typeof LOG_RESULTS)[number] | undefined, limit, offset });
+  const list = await listTransactionLogs(db, user.merchantId, log.id, {
+    result: result as (typeof LOG_RESULTS)[number] | undefined,
+    limit,
+    offset,
+  });
   return apiJson({ count: list.count, results: list.results.map((row) => serializeTransactionLog(row, lang)) });
 }
 

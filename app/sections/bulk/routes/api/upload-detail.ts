@@ -11,7 +11,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const bulkId = idOf(params.bulkId);
   const bulk = bulkId ? await loadBulk(db, user.merchantId, bulkId) : undefined;
   if (!bulk) return apiDetail(request, "api.not_found", 404);
-  const [logs, resendable] = await Promise.all([listDispatchLogs(db, user.merchantId, bulk.id), countResendable(db, user.merchantId, bulk.id)]);
+  const [logs, resendable] = await Promise.all([
+    listDispatchLogs(db, user.merchantId, bulk.id),
+    countResendable(db, user.merchantId, bulk.id),
+  ]);
   return apiJson({ ...serializeBulk(bulk), resendable, dispatch_logs: logs.map(serializeDispatchLog) });
 }
 

@@ -9,7 +9,13 @@ import { exampleFileResponse } from "~/web/example-file-response.server";
  * dashboard page links to it and a merchant's system may fetch it.
  */
 export function loader({ request }: Route.LoaderArgs) {
-  return exampleFileResponse(request, { rows: exampleRows, fileName: "payment-requests", sheetName: "Payment requests", minColumnWidth: 14, errors: { type: "bulk.errors.example_type", format: "bulk.errors.example_format" } });
+  return exampleFileResponse(request, {
+    rows: exampleRows,
+    fileName: "payment-requests",
+    sheetName: "Payment requests",
+    minColumnWidth: 14,
+    errors: { type: "bulk.errors.example_type", format: "bulk.errors.example_format" },
+  });
 }
 
 export function action({ request }: Route.ActionArgs) {

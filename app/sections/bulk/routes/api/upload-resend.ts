@@ -14,13 +14,22 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const { user, db, actor, lang } = await requireBulkApi(request, context);
   const bulkId = idOf(params.bulkId);
   if (!bulkId) return apiDetail(request, "api.not_found", 404);
-  const exists = await db.selectFrom("bulk_uploads").select("id").where("id", "=", bulkId).where("merchant_id", "=", user.merchantId).executeTakeFirst();
+  const exists = await db
+    .selectFrom("bulk_uploads")
+    .select("id")
+    .where("id", "=", bulkId)
+    .where("merchant_id", "=", user.merchantId)
+    .executeTakeFirst();
   if (!exists) return apiDetail(request, "api.not_found", 404);
-  return respondOnce(request, { db, merchantId: user.merchantId, caller: callerOf(user), scope: "bulk.resend_failed", body: { bulkId } }, async () => {
-    const outcome = await resendFailed(db, { merchantId: user.merchantId, bulkId, actor });
-    if (outcome.ok) return { status: 202, body: { dispatch_log_id: outcome.dispatchLogId, count: outcome.count } };
-    return { status: 400, body: { non_field_errors: [translator(lang)(outcome.code)] } };
-  });
+  return respondOnce(
+    request,
+    { db, merchantId: user.merchantId, caller: callerOf(user), scope: "bulk.resend_failed", body: { bulkId } },
+    async () => {
+      const outcome = await resendFailed(db, { merchantId: user.merchantId, bulkId, actor });
+      if (outcome.ok) return { status: 202, body: { dispatch_log_id: outcome.dispatchLogId, count: outcome.count } };
+      return { status: 400, body: { non_field_errors: [translator(lang)(outcome.code)] } };
+    },
+  );
 }
 
 export function loader({ request }: Route.LoaderArgs) {

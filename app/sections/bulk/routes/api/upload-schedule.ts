@@ -14,7 +14,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!isSchedule(body.schedule)) return apiErrors(request, { schedule: ["bulk.errors.schedule"] });
   const outcome = await changeSchedule(db, { merchantId: user.merchantId, bulkId, schedule: body.schedule, actor });
   if (!outcome.ok) return apiDetail(request, outcome.code, outcome.code === "api.not_found" ? 404 : 400);
-  const bulk = await db.selectFrom("bulk_uploads").select(["schedule", "next_run_at"]).where("id", "=", bulkId).executeTakeFirstOrThrow();
+  const bulk = await db
+    .selectFrom("bulk_uploads")
+    .select(["schedule", "next_run_at"])
+    .where("id", "=", bulkId)
+    .executeTakeFirstOrThrow();
   return apiJson({ schedule: bulk.schedule, next_run_at: bulk.next_run_at });
 }
 

@@ -23,17 +23,75 @@ export function useFieldError(state: FormState, name: string) {
 }
 
 /** A text input named as the form sends it, its value and its errors read from the page's state. */
-export function Field({ state, name, label, ...rest }: { state: FormState; name: string; label: string } & Omit<TextInputProps, "name" | "label" | "defaultValue" | "error">) {
+export function Field({
+  state,
+  name,
+  label,
+  ...rest
+}: { state: FormState; name: string; label: string } & Omit<
+  TextInputProps,
+  "name" | "label" | "defaultValue" | "error"
+>) {
   const error = useFieldError(state, name);
-  return <TextInput name={name} id={`f-${name}`} label={label} defaultValue={asText(valueAt(state.values, name))} error={error} {...rest} />;
+  return (
+    <TextInput
+      name={name}
+      id={`f-${name}`}
+      label={label}
+      defaultValue={asText(valueAt(state.values, name))}
+      error={error}
+      {...rest}
+    />
+  );
 }
 
-export function AreaField({ state, name, label, dir }: { state: FormState; name: string; label: string; dir?: "ltr" | "rtl" }) {
+export function AreaField({
+  state,
+  name,
+  label,
+  dir,
+}: {
+  state: FormState;
+  name: string;
+  label: string;
+  dir?: "ltr" | "rtl";
+}) {
   const error = useFieldError(state, name);
-  return <Textarea name={name} id={`f-${name}`} label={label} dir={dir} autosize minRows={2} maxRows={12} defaultValue={asText(valueAt(state.values, name))} error={error} />;
+  return (
+    <Textarea
+      name={name}
+      id={`f-${name}`}
+      label={label}
+      dir={dir}
+      autosize
+      minRows={2}
+      maxRows={12}
+      defaultValue={asText(valueAt(state.values, name))}
+      error={error}
+    />
+  );
 }
 
-export function Flag({ state, name, label, description }: { state: FormState; name: string; label: string; description?: string }) {
+export function Flag({
+  state,
+  name,
+  label,
+  description,
+}: {
+  state: FormState;
+  name: string;
+  label: string;
+  description?: string;
+}) {
   const value = valueAt(state.values, name);
-  return <Checkbox name={name} id={`f-${name}`} value="on" label={label} description={description} defaultChecked={value === true || value === "on" || value === "true"} />;
+  return (
+    <Checkbox
+      name={name}
+      id={`f-${name}`}
+      value="on"
+      label={label}
+      description={description}
+      defaultChecked={value === true || value === "on" || value === "true"}
+    />
+  );
 }

@@ -9,21 +9,47 @@ export type ShownImage = { id: number; url: string; position: number };
  * form that was refused (kept, saved with the product), and a file input for new ones. Works without
  * JavaScript: everything is applied when the product is saved.
  */
-export function ProductImages({ state, images, pending, maxImages, maxMegabytes }: { state: FormState; images: readonly ShownImage[]; pending: readonly string[]; maxImages: number; maxMegabytes: number }) {
+export function ProductImages({
+  state,
+  images,
+  pending,
+  maxImages,
+  maxMegabytes,
+}: {
+  state: FormState;
+  images: readonly ShownImage[];
+  pending: readonly string[];
+  maxImages: number;
+  maxMegabytes: number;
+}) {
   const { t } = useTranslation();
   const error = useFieldError(state, "images");
   const uploadError = useFieldError(state, "new_images");
   return (
     <Stack gap="sm">
-      <Input.Wrapper label={t("catalogue_admin.products.images")} description={t("catalogue_admin.products.images_help", { max: maxImages, megabytes: maxMegabytes })} error={error} id="product-images">
+      <Input.Wrapper
+        label={t("catalogue_admin.products.images")}
+        description={t("catalogue_admin.products.images_help", { max: maxImages, megabytes: maxMegabytes })}
+        error={error}
+        id="product-images"
+      >
         {images.length ? (
           <SimpleGrid cols={{ base: 2, sm: 3, md: 5 }} mt="xs">
             {images.map((image, index) => {
-              const changed = (valueAt(state.values, `images[${index}]`) ?? {}) as { position?: unknown; remove?: unknown };
+              const changed = (valueAt(state.values, `images[${index}]`) ?? {}) as {
+                position?: unknown;
+                remove?: unknown;
+              };
               return (
                 <Paper key={image.id} withBorder p="xs">
                   <Stack gap={6}>
-                    <img src={image.url} alt={t("catalogue_admin.products.image_number", { number: index + 1 })} width={120} height={120} style={{ objectFit: "cover", width: "100%", height: 120, borderRadius: 4 }} />
+                    <img
+                      src={image.url}
+                      alt={t("catalogue_admin.products.image_number", { number: index + 1 })}
+                      width={120}
+                      height={120}
+                      style={{ objectFit: "cover", width: "100%", height: 120, borderRadius: 4 }}
+                    />
                     <input type="hidden" name={`images[${index}].id`} value={image.id} />
                     <NumberInput
                       name={`images[${index}].position`}
@@ -34,7 +60,13 @@ export function ProductImages({ state, images, pending, maxImages, maxMegabytes 
                       size="xs"
                       dir="ltr"
                     />
-                    <Checkbox name={`images[${index}].remove`} value="on" label={t("catalogue_admin.products.image_remove")} size="xs" defaultChecked={changed.remove === "on" || changed.remove === true} />
+                    <Checkbox
+                      name={`images[${index}].remove`}
+                      value="on"
+                      label={t("catalogue_admin.products.image_remove")}
+                      size="xs"
+                      defaultChecked={changed.remove === "on" || changed.remove === true}
+                    />
                   </Stack>
                 </Paper>
               );

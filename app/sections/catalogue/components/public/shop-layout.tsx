@@ -4,7 +4,23 @@ import { PublicHeader, type UnitHeader } from "~/components/pay/public-header";
 import { switchLanguagePath, type Language } from "~/lib/i18n";
 
 /** A page of the shop: the merchant unit's header (with the language switch), the shop's bar with the cart, then the page. */
-export function ShopLayout({ unit, lang, path, query, cartCount, narrow, children }: { unit: UnitHeader | null; lang: Language; path: string; query: string; cartCount: number; narrow?: boolean; children: ReactNode }) {
+export function ShopLayout({
+  unit,
+  lang,
+  path,
+  query,
+  cartCount,
+  narrow,
+  children,
+}: {
+  unit: UnitHeader | null;
+  lang: Language;
+  path: string;
+  query: string;
+  cartCount: number;
+  narrow?: boolean;
+  children: ReactNode;
+}) {
   const t = useText();
   return (
     <div className="pay-page shop-page">
@@ -32,7 +48,13 @@ function LanguageLinks({ lang, path }: { lang: Language; path: string }) {
         <div className="public-header__brand" />
         <nav className="public-header__languages" aria-label={t("pay.language")}>
           {(["en", "ar"] as const).map((code) => (
-            <a key={code} href={switchLanguagePath(pathname, search, code)} lang={code} aria-current={code === lang ? "true" : undefined} style={{ fontWeight: code === lang ? 800 : 500 }}>
+            <a
+              key={code}
+              href={switchLanguagePath(pathname, search, code)}
+              lang={code}
+              aria-current={code === lang ? "true" : undefined}
+              style={{ fontWeight: code === lang ? 800 : 500 }}
+            >
               {code === "en" ? "EN" : "AR"}
             </a>
           ))}

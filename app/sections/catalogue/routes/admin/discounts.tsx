@@ -16,21 +16,32 @@ export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "الخصومات" : "Discounts" }];
 }
 
-
 /** The shop's discount codes: code, discount, validity (Kuwait time), uses, active. */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const { auth, lang, canChange } = await guardCataloguePage(context, request, params, { feature: "discounts", permission: "view_product" });
+  const { auth, lang, canChange } = await guardCataloguePage(context, request, params, {
+    feature: "discounts",
+    permission: "view_product",
+  });
   const db = getDbFrom(context);
-  const [money, rows] = await Promise.all([loadShopMoney(db, auth.user.merchantId), listDiscounts(db, auth.user.merchantId)]);
+  const [money, rows] = await Promise.all([
+    loadShopMoney(db, auth.user.merchantId),
+    listDiscounts(db, auth.user.merchantId),
+  ]);
   return {
     lang,
     canChange,
     rows: rows.map((row) => ({
       id: row.id,
       code: row.code,
-      discount: row.discount_type === "percentage" ? `${basisPointsToPercent(Number(row.amount))}%` : formatAmount(Number(row.amount), money.currency, lang),
+      discount:
+        row.discount_type === "percentage"
+          ? `${basisPointsToPercent(Number(row.amount))}%`
+          : formatAmount(Number(row.amount), money.currency, lang),
       minimum: Number(row.min_total) ? formatAmount(Number(row.min_total), money.currency, lang) : "",
-      validity: [row.valid_from, row.valid_to].map((iso) => (iso ? formatDateTime(iso, lang) : "")).filter(Boolean).join(" – "),
+      validity: [row.valid_from, row.valid_to]
+        .map((iso) => (iso ? formatDateTime(iso, lang) : ""))
+        .filter(Boolean)
+        .join(" – "),
       uses: row.max_uses === null ? String(row.used) : `${row.used} / ${row.max_uses}`,
       active: Boolean(row.is_active),
     })),
@@ -65,14 +76,38 @@ export default function Discounts() {
               </Anchor>
             ),
           },
-          { key: "discount", header: t("catalogue_admin.discounts.discount"), cell: (row) => <span dir="ltr">{row.discount}</span>, nowrap: true },
-          { key: "minimum", header: t("catalogue_admin.discounts.min_total"), cell: (row) => <span dir="ltr">{row.minimum}</span>, nowrap: true },
+          {
+            key: "discount",
+            header: t("catalogue_admin.discounts.discount"),
+            cell: (row) => <span dir="ltr">{row.discount}</span>,
+            nowrap: true,
+          },
+          {
+            key: "minimum",
+            header: t("catalogue_admin.discounts.min_total"),
+            cell: (row) => <span dir="ltr">{row.minimum}</span>,
+            nowrap: true,
+          },
           { key: "validity", header: t("catalogue_admin.discounts.validity"), cell: (row) => row.validity },
-          { key: "uses", header: t("catalogue_admin.discounts.uses"), cell: (row) => <span dir="ltr">{row.uses}</span>, nowrap: true },
+          {
+            key: "uses",
+            header: t("catalogue_admin.discounts.uses"),
+            cell: (row) => <span dir="ltr">{row.uses}</span>,
+            nowrap: true,
+          },
           {
             key: "active",
             header: t("catalogue_admin.fields.is_active"),
-            cell: (row) => (row.active ? <Badge color="green" variant="light">{t("catalogue_admin.yes")}</Badge> : <Badge color="gray" variant="light">{t("catalogue_admin.no")}</Badge>),
+            cell: (row) =>
+              row.active ? (
+                <Badge color="green" variant="light">
+                  {t("catalogue_admin.yes")}
+                </Badge>
+              ) : (
+                <Badge color="gray" variant="light">
+                  {t("catalogue_admin.no")}
+                </Badge>
+              ),
           },
         ]}
       />

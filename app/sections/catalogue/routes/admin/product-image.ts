@@ -10,10 +10,16 @@ import { getDbFrom } from "~/web/request-context.server";
  * public address serves only active products' pictures. Kept by the browser alone, for a day.
  */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const { auth } = await guardCataloguePage(context, request, params, { feature: "products", permission: "view_product" });
+  const { auth } = await guardCataloguePage(context, request, params, {
+    feature: "products",
+    permission: "view_product",
+  });
   const productId = idOf(params.id);
   const imageId = idOf(params.imageId);
-  const image = productId === null || imageId === null ? null : await readMerchantProductImage(getDbFrom(context), auth.user.merchantId, productId, imageId);
+  const image =
+    productId === null || imageId === null
+      ? null
+      : await readMerchantProductImage(getDbFrom(context), auth.user.merchantId, productId, imageId);
   if (!image) notFound();
   const etag = `"catalogue-image-${imageId}-${image.bytes.length}"`;
   const headers = {

@@ -9,9 +9,21 @@ import { AdminNav } from "~/sections/catalogue/components/admin/admin-nav";
 import { AreaField, Field, Flag, useFieldError, type FormState } from "~/sections/catalogue/components/admin/fields";
 import { ProductImages } from "~/sections/catalogue/components/admin/product-images";
 import { idOf, issuesByField, type FieldErrors } from "~/sections/catalogue/domain/fields";
-import { IMAGE_MAX_BYTES, isOwnImageKey, PRODUCT_IMAGES_MAX, dashboardProductImageUrl, putCatalogueImage } from "~/sections/catalogue/domain/images.server";
+import {
+  IMAGE_MAX_BYTES,
+  isOwnImageKey,
+  PRODUCT_IMAGES_MAX,
+  dashboardProductImageUrl,
+  putCatalogueImage,
+} from "~/sections/catalogue/domain/images.server";
 import { ProductSchema } from "~/sections/catalogue/domain/product-schema";
-import { deleteProduct, getProduct, loadProductImages, saveProduct, serializeProduct } from "~/sections/catalogue/domain/products-admin.server";
+import {
+  deleteProduct,
+  getProduct,
+  loadProductImages,
+  saveProduct,
+  serializeProduct,
+} from "~/sections/catalogue/domain/products-admin.server";
 import { loadShopMoney } from "~/sections/catalogue/domain/shop-money.server";
 import { slugFrom } from "~/sections/catalogue/domain/slug";
 import { formFieldErrors } from "~/sections/catalogue/presentation/errors.server";
@@ -34,7 +46,10 @@ function productIdOf(params: { id?: string }) {
 const MAX_FORM_BYTES = (PRODUCT_IMAGES_MAX + 1) * IMAGE_MAX_BYTES + 1024 * 1024;
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const { auth, lang, canChange } = await guardCataloguePage(context, request, params, { feature: "products", permission: "view_product" });
+  const { auth, lang, canChange } = await guardCataloguePage(context, request, params, {
+    feature: "products",
+    permission: "view_product",
+  });
   const db = getDbFrom(context);
   const id = productIdOf(params);
   const money = await loadShopMoney(db, auth.user.merchantId);
@@ -42,39 +57,73 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   if (id !== null && !product) notFound();
   const images = product ? ((await loadProductImages(db, [product.id])).get(product.id) ?? []) : [];
   const values: Record<string, unknown> = product
-    ? { ...serializeProduct(product, images, money, lang), unit: product.unit_id ?? "", inventory_shown: product.inventory === null ? "" : String(product.inventory), images: [] }
+    ? {
+        ...serializeProduct(product, images, money, lang),
+        unit: product.unit_id ?? "",
+        inventory_shown: product.inventory === null ? "" : String(product.inventory),
+        images: [],
+      }
     : { is_active: true };
-  const units = await db.selectFrom("units").select(["id", "name"]).where("merchant_id", "=", auth.user.merchantId).orderBy("is_default", "desc").orderBy("id").execute();
+  const units = await db
+    .selectFrom("units")
+    .select(["id", "name"])
+    .where("merchant_id", "=", auth.user.merchantId)
+    .orderBy("is_default", "desc")
+    .orderBy("id")
+    .execute();
   return {
     lang,
     id,
     canChange,
     currency: money.currency,
     values,
-    images: images.map((image) => ({ id: image.id, url: dashboardProductImageUrl(lang, product!.id, image.id), position: image.position })),
+    images: images.map((image) => ({
+      id: image.id,
+      url: dashboardProductImageUrl(lang, product!.id, image.id),
+      position: image.position,
+    })),
     units: units.map((unit) => ({ value: String(unit.id), label: unit.name })),
     limits: { images: PRODUCT_IMAGES_MAX, megabytes: IMAGE_MAX_BYTES / 1024 / 1024 },
   };
 }
 
 export async function action({ context, request, params }: Route.ActionArgs) {
-  const { auth, lang, actor } = await guardCataloguePage(context, request, params, { feature: "products", permission: "change_product" });
+  const { auth, lang, actor } = await guardCataloguePage(context, request, params, {
+    feature: "products",
+    permission: "change_product",
+  });
   const db = getDbFrom(context);
   const merchantId = auth.user.merchantId;
   const id = productIdOf(params);
   const ip = context.get(clientAddressContext);
   const list = `/${lang}/catalogue/products`;
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_FORM_BYTES) {
-    return data({ values: {}, pending: [] as string[], errors: formFieldErrors({ new_images: [{ code: "catalogue_admin.errors.images_too_large" }] }, lang) }, { status: 400 });
+    return data(
+      {
+        values: {},
+        pending: [] as string[],
+        errors: formFieldErrors({ new_images: [{ code: "catalogue_admin.errors.images_too_large" }] }, lang),
+      },
+      { status: 400 },
+    );
   }
   const form = await readFormData(request);
   if (form.get("intent") === "delete") {
     const removed = id === null ? { ok: false as const } : await deleteProduct(db, { merchantId, actor, id, ip });
     if (!removed.ok) notFound();
-    return redirect(list, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: removed.deactivated ? "catalogue_admin.deactivated" : "catalogue_admin.deleted" }) } });
+    return redirect(list, {
+      headers: {
+        "Set-Cookie": flashCookie({
+          kind: "success",
+          message: removed.deactivated ? "catalogue_admin.deactivated" : "catalogue_admin.deleted",
+        }),
+      },
+    });
   }
   // Pictures are stored first, so a form refused for another field keeps them (their keys ride along).
-  const pending = form.getAll("_pending_images").filter((key): key is string => isOwnImageKey(merchantId, "product", key));
+  const pending = form
+    .getAll("_pending_images")
+    .filter((key): key is string => isOwnImageKey(merchantId, "product", key));
   const uploadErrors: string[] = [];
   for (const file of form.getAll("new_images")) {
     if (!(file instanceof File) || (file.size === 0 && !file.name)) continue;
@@ -83,20 +132,46 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     else uploadErrors.push(stored.error);
   }
   const values = withFlags(formObject(form), ["is_active"]);
-  const whole: Record<string, unknown> = { slug: "", description_en: "", description_ar: "", sku: "", discounted_price: "", inventory: "", unit: "", ...values };
-  const refuse = (errors: FieldErrors) => data({ values: whole, pending, errors: formFieldErrors(errors, lang) }, { status: 400 });
+  const whole: Record<string, unknown> = {
+    slug: "",
+    description_en: "",
+    description_ar: "",
+    sku: "",
+    discounted_price: "",
+    inventory: "",
+    unit: "",
+    ...values,
+  };
+  const refuse = (errors: FieldErrors) =>
+    data({ values: whole, pending, errors: formFieldErrors(errors, lang) }, { status: 400 });
   const parsed = ProductSchema.safeParse(whole);
-  const uploadFieldErrors: FieldErrors = uploadErrors.length ? { new_images: [...new Set(uploadErrors)].map((code) => ({ code, params: { megabytes: IMAGE_MAX_BYTES / 1024 / 1024 } })) } : {};
+  const uploadFieldErrors: FieldErrors = uploadErrors.length
+    ? {
+        new_images: [...new Set(uploadErrors)].map((code) => ({
+          code,
+          params: { megabytes: IMAGE_MAX_BYTES / 1024 / 1024 },
+        })),
+      }
+    : {};
   if (!parsed.success) return refuse({ ...issuesByField(parsed.error.issues), ...uploadFieldErrors });
   if (uploadErrors.length) return refuse(uploadFieldErrors);
-  const saved = await saveProduct(db, { merchantId, actor, input: parsed.data, id: id ?? undefined, addedImages: pending, ip });
+  const saved = await saveProduct(db, {
+    merchantId,
+    actor,
+    input: parsed.data,
+    id: id ?? undefined,
+    addedImages: pending,
+    ip,
+  });
   if (!saved.ok) {
     if (saved.notFound) notFound();
     // Units sold meanwhile: the form now shows what is left, so saving it again applies what was typed.
     if ("inventoryNow" in saved) whole.inventory_shown = saved.inventoryNow === null ? "" : String(saved.inventoryNow);
     return refuse(saved.errors);
   }
-  return redirect(list, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: "catalogue_admin.saved" }) } });
+  return redirect(list, {
+    headers: { "Set-Cookie": flashCookie({ kind: "success", message: "catalogue_admin.saved" }) },
+  });
 }
 
 /** The slug follows the English name as it is typed until the slug itself is edited (with JavaScript; without it a blank slug is made on the server). */
@@ -108,7 +183,14 @@ function NameAndSlug({ state }: { state: FormState }) {
   const slugError = useFieldError(state, "slug");
   return (
     <>
-      <Field state={state} name="name_en" label={t("catalogue_admin.fields.name_en")} dir="ltr" required onChange={(event) => (edited ? undefined : setSlug(slugFrom(event.currentTarget.value)))} />
+      <Field
+        state={state}
+        name="name_en"
+        label={t("catalogue_admin.fields.name_en")}
+        dir="ltr"
+        required
+        onChange={(event) => (edited ? undefined : setSlug(slugFrom(event.currentTarget.value)))}
+      />
       <Field state={state} name="name_ar" label={t("catalogue_admin.fields.name_ar")} dir="rtl" required />
       <TextInput
         name="slug"
@@ -150,12 +232,45 @@ export default function Product() {
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <NameAndSlug state={state} />
               <Field state={state} name="sku" label={t("catalogue_admin.products.sku")} dir="ltr" maxLength={64} />
-              <AreaField state={state} name="description_en" label={t("catalogue_admin.fields.description_en")} dir="ltr" />
-              <AreaField state={state} name="description_ar" label={t("catalogue_admin.fields.description_ar")} dir="rtl" />
-              <Field state={state} name="price" label={`${t("catalogue_admin.products.price")} (${currency})`} inputMode="decimal" dir="ltr" required />
-              <Field state={state} name="discounted_price" label={`${t("catalogue_admin.products.discounted_price")} (${currency})`} description={t("catalogue_admin.products.discounted_help")} inputMode="decimal" dir="ltr" />
-              <Field state={state} name="inventory" label={t("catalogue_admin.products.inventory")} description={t("catalogue_admin.products.inventory_help")} inputMode="numeric" dir="ltr" />
-              {state.values.inventory_shown !== undefined ? <input type="hidden" name="inventory_shown" value={String(state.values.inventory_shown)} /> : null}
+              <AreaField
+                state={state}
+                name="description_en"
+                label={t("catalogue_admin.fields.description_en")}
+                dir="ltr"
+              />
+              <AreaField
+                state={state}
+                name="description_ar"
+                label={t("catalogue_admin.fields.description_ar")}
+                dir="rtl"
+              />
+              <Field
+                state={state}
+                name="price"
+                label={`${t("catalogue_admin.products.price")} (${currency})`}
+                inputMode="decimal"
+                dir="ltr"
+                required
+              />
+              <Field
+                state={state}
+                name="discounted_price"
+                label={`${t("catalogue_admin.products.discounted_price")} (${currency})`}
+                description={t("catalogue_admin.products.discounted_help")}
+                inputMode="decimal"
+                dir="ltr"
+              />
+              <Field
+                state={state}
+                name="inventory"
+                label={t("catalogue_admin.products.inventory")}
+                description={t("catalogue_admin.products.inventory_help")}
+                inputMode="numeric"
+                dir="ltr"
+              />
+              {state.values.inventory_shown !== undefined ? (
+                <input type="hidden" name="inventory_shown" value={String(state.values.inventory_shown)} />
+              ) : null}
               <NativeSelect
                 name="unit"
                 id="f-unit"
@@ -164,10 +279,27 @@ export default function Product() {
                 data={[{ value: "", label: t("catalogue_admin.products.no_unit") }, ...units]}
                 error={unitError}
               />
-              <Field state={state} name="position" label={t("catalogue_admin.fields.position")} inputMode="numeric" dir="ltr" />
+              <Field
+                state={state}
+                name="position"
+                label={t("catalogue_admin.fields.position")}
+                inputMode="numeric"
+                dir="ltr"
+              />
             </SimpleGrid>
-            <Flag state={state} name="is_active" label={t("catalogue_admin.fields.is_active")} description={t("catalogue_admin.products.active_help")} />
-            <ProductImages state={state} images={images} pending={pending} maxImages={limits.images} maxMegabytes={limits.megabytes} />
+            <Flag
+              state={state}
+              name="is_active"
+              label={t("catalogue_admin.fields.is_active")}
+              description={t("catalogue_admin.products.active_help")}
+            />
+            <ProductImages
+              state={state}
+              images={images}
+              pending={pending}
+              maxImages={limits.images}
+              maxMegabytes={limits.megabytes}
+            />
             {canChange ? (
               <Group>
                 <Button type="submit" name="intent" value="save">
@@ -186,4 +318,3 @@ export default function Product() {
     </Stack>
   );
 }
-

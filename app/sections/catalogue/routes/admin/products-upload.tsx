@@ -8,7 +8,12 @@ import { ExampleFiles } from "~/components/uploads/example-files";
 import { csvReportLink, RowErrors } from "~/components/uploads/row-errors";
 import { SpreadsheetFileField, UploadButton } from "~/components/uploads/spreadsheet-form";
 import { translator } from "~/lib/i18n.server";
-import { ALL_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, REQUIRED_COLUMNS } from "~/sections/catalogue/domain/bulk-columns";
+import {
+  ALL_COLUMNS,
+  IMPORT_MAX_BYTES,
+  IMPORT_MAX_ROWS,
+  REQUIRED_COLUMNS,
+} from "~/sections/catalogue/domain/bulk-columns";
 import { guardCataloguePage } from "~/sections/catalogue/presentation/guard.server";
 import { uploadProducts } from "~/sections/catalogue/presentation/import.server";
 import { readFormData } from "~/web/form-data.server";
@@ -23,7 +28,11 @@ const EXAMPLE_KEYS = {
   required: "catalogue_admin.import.example_required",
   all: "catalogue_admin.import.example_all",
 };
-const COLUMNS_KEYS = { title: "catalogue_admin.import.columns_title", required: "catalogue_admin.import.required", columnHelp: "catalogue_admin.import.column_help" };
+const COLUMNS_KEYS = {
+  title: "catalogue_admin.import.columns_title",
+  required: "catalogue_admin.import.required",
+  columnHelp: "catalogue_admin.import.column_help",
+};
 const UPLOAD_KEYS = { upload: "catalogue_admin.import.upload", uploading: "catalogue_admin.import.uploading" };
 const ROW_ERRORS_KEYS = {
   title: "catalogue_admin.import.rows_title",
@@ -43,20 +52,45 @@ export function meta({ params }: Route.MetaArgs) {
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { lang } = await guardCataloguePage(context, request, params, need);
   const url = new URL(request.url);
-  const count = (name: string) => (/^\d{1,6}$/.test(url.searchParams.get(name) ?? "") ? Number(url.searchParams.get(name)) : null);
-  return { lang, created: count("created"), updated: count("updated"), megabytes: IMPORT_MAX_BYTES / 1024 / 1024, maxRows: IMPORT_MAX_ROWS };
+  const count = (name: string) =>
+    /^\d{1,6}$/.test(url.searchParams.get(name) ?? "") ? Number(url.searchParams.get(name)) : null;
+  return {
+    lang,
+    created: count("created"),
+    updated: count("updated"),
+    megabytes: IMPORT_MAX_BYTES / 1024 / 1024,
+    maxRows: IMPORT_MAX_ROWS,
+  };
 }
 
 export async function action({ context, request, params }: Route.ActionArgs) {
   const { auth, lang, actor } = await guardCataloguePage(context, request, params, need);
   if (Number(request.headers.get("Content-Length") ?? 0) > IMPORT_MAX_BYTES + 64 * 1024) {
-    return data({ file: [translator(lang)("catalogue_admin.import.errors.too_large", { max: IMPORT_MAX_BYTES / 1024 / 1024 })] }, { status: 400 });
+    return data(
+      { file: [translator(lang)("catalogue_admin.import.errors.too_large", { max: IMPORT_MAX_BYTES / 1024 / 1024 })] },
+      { status: 400 },
+    );
   }
   const form = await readFormData(request);
-  const outcome = await uploadProducts(getDbFrom(context), { merchantId: auth.user.merchantId, actor, file: form.get("file"), lang, ip: context.get(clientAddressContext) });
-  if (outcome.ok) return redirect(`/${lang}/catalogue/products/upload?created=${outcome.created}&updated=${outcome.updated}`, 303);
+  const outcome = await uploadProducts(getDbFrom(context), {
+    merchantId: auth.user.merchantId,
+    actor,
+    file: form.get("file"),
+    lang,
+    ip: context.get(clientAddressContext),
+  });
+  if (outcome.ok)
+    return redirect(`/${lang}/catalogue/products/upload?created=${outcome.created}&updated=${outcome.updated}`, 303);
   if ("file" in outcome) return data({ file: outcome.file }, { status: 400 });
-  return data({ rows: outcome.rows.slice(0, SHOWN_ERRORS), errorCount: outcome.rows.length, rowsChecked: outcome.rowsChecked, report: outcome.report }, { status: 400 });
+  return data(
+    {
+      rows: outcome.rows.slice(0, SHOWN_ERRORS),
+      errorCount: outcome.rows.length,
+      rowsChecked: outcome.rowsChecked,
+      report: outcome.report,
+    },
+    { status: 400 },
+  );
 }
 
 export default function ProductsUpload() {
@@ -78,12 +112,26 @@ export default function ProductsUpload() {
           </Anchor>
         </Alert>
       ) : null}
-      {rows ? <RowErrors id="import-errors" rows={rows.rows} errorCount={rows.errorCount} rowsChecked={rows.rowsChecked} report={csvReportLink(rows.report, "products-error-report.csv")} keys={ROW_ERRORS_KEYS} /> : null}
+      {rows ? (
+        <RowErrors
+          id="import-errors"
+          rows={rows.rows}
+          errorCount={rows.errorCount}
+          rowsChecked={rows.rowsChecked}
+          report={csvReportLink(rows.report, "products-error-report.csv")}
+          keys={ROW_ERRORS_KEYS}
+        />
+      ) : null}
       <ExampleFiles path={EXAMPLE_PATH} keys={EXAMPLE_KEYS} />
       <Card withBorder padding="lg">
         <Form method="post" encType="multipart/form-data">
           <Stack gap="md">
-            <SpreadsheetFileField id="import-file" label={t("catalogue_admin.import.file_label")} description={t("catalogue_admin.import.file_hint", { megabytes, rows: maxRows })} error={fileError} />
+            <SpreadsheetFileField
+              id="import-file"
+              label={t("catalogue_admin.import.file_label")}
+              description={t("catalogue_admin.import.file_hint", { megabytes, rows: maxRows })}
+              error={fileError}
+            />
             <UploadButton keys={UPLOAD_KEYS} />
           </Stack>
         </Form>
@@ -96,4 +144,3 @@ export default function ProductsUpload() {
     </Stack>
   );
 }
-

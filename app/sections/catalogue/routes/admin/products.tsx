@@ -19,15 +19,24 @@ export function meta({ params }: Route.MetaArgs) {
 
 /** The shop's products, 25 a page, found by name, slug or SKU: picture, price, inventory (with units sold and held by unpaid orders), active. */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const { auth, lang, canChange } = await guardCataloguePage(context, request, params, { feature: "products", permission: "view_product" });
+  const { auth, lang, canChange } = await guardCataloguePage(context, request, params, {
+    feature: "products",
+    permission: "view_product",
+  });
   const db = getDbFrom(context);
   const url = new URL(request.url);
   const search = (url.searchParams.get("search") ?? "").slice(0, 100);
   const requested = Number(url.searchParams.get("page") ?? "1");
   const page = Number.isInteger(requested) && requested > 0 && requested < 100_000 ? requested : 1;
-  const [money, list] = await Promise.all([loadShopMoney(db, auth.user.merchantId), listProducts(db, auth.user.merchantId, { search, page })]);
+  const [money, list] = await Promise.all([
+    loadShopMoney(db, auth.user.merchantId),
+    listProducts(db, auth.user.merchantId, { search, page }),
+  ]);
   const ids = list.rows.map((row) => row.id);
-  const [images, units] = await Promise.all([loadProductImages(db, ids), soldAndHeldUnits(db, auth.user.merchantId, ids)]);
+  const [images, units] = await Promise.all([
+    loadProductImages(db, ids),
+    soldAndHeldUnits(db, auth.user.merchantId, ids),
+  ]);
   return {
     lang,
     canChange,
@@ -42,7 +51,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       sku: row.sku ?? "",
       image: images.get(row.id)?.[0] ? dashboardProductImageUrl(lang, row.id, images.get(row.id)![0].id) : null,
       price: formatAmount(Number(row.price), money.currency, lang),
-      discounted: row.discounted_price === null ? null : formatAmount(Number(row.discounted_price), money.currency, lang),
+      discounted:
+        row.discounted_price === null ? null : formatAmount(Number(row.discounted_price), money.currency, lang),
       inventory: row.inventory,
       sold: units.get(row.id)?.sold ?? 0,
       held: units.get(row.id)?.held ?? 0,
@@ -72,7 +82,14 @@ export default function Products() {
       <AdminNav lang={lang} canChange={canChange} current="products" />
       <Form method="get" role="search">
         <Group gap="xs" align="flex-end">
-          <TextInput name="search" type="search" label={t("catalogue_admin.products.search")} defaultValue={search} maxLength={100} w={320} />
+          <TextInput
+            name="search"
+            type="search"
+            label={t("catalogue_admin.products.search")}
+            defaultValue={search}
+            maxLength={100}
+            w={320}
+          />
           <Button type="submit" variant="default">
             {t("catalogue_admin.products.search_button")}
           </Button>
@@ -90,7 +107,19 @@ export default function Products() {
             cell: (row) => (
               <Group gap="sm" wrap="nowrap">
                 {row.image ? (
-                  <img src={row.image} alt="" width={48} height={48} loading="lazy" style={{ objectFit: "cover", borderRadius: 4, flex: "none", background: "var(--mantine-color-gray-1)" }} />
+                  <img
+                    src={row.image}
+                    alt=""
+                    width={48}
+                    height={48}
+                    loading="lazy"
+                    style={{
+                      objectFit: "cover",
+                      borderRadius: 4,
+                      flex: "none",
+                      background: "var(--mantine-color-gray-1)",
+                    }}
+                  />
                 ) : (
                   <Box w={48} h={48} bg="gray.1" style={{ borderRadius: 4, flex: "none" }} aria-hidden />
                 )}
@@ -113,13 +142,17 @@ export default function Products() {
             cell: (row) =>
               row.discounted ? (
                 <Stack gap={0}>
-                  <Text span dir="ltr">{row.discounted}</Text>
+                  <Text span dir="ltr">
+                    {row.discounted}
+                  </Text>
                   <Text span size="xs" c="dimmed" td="line-through" dir="ltr">
                     {row.price}
                   </Text>
                 </Stack>
               ) : (
-                <Text span dir="ltr">{row.price}</Text>
+                <Text span dir="ltr">
+                  {row.price}
+                </Text>
               ),
           },
           {
@@ -128,7 +161,11 @@ export default function Products() {
             nowrap: true,
             cell: (row) => (
               <Stack gap={0}>
-                {row.inventory === null ? t("catalogue_admin.products.unlimited") : <span dir="ltr">{row.inventory}</span>}
+                {row.inventory === null ? (
+                  t("catalogue_admin.products.unlimited")
+                ) : (
+                  <span dir="ltr">{row.inventory}</span>
+                )}
                 <Text span size="xs" c="dimmed">
                   {t("catalogue_admin.products.sold_held", { sold: row.sold, held: row.held })}
                 </Text>
@@ -138,7 +175,16 @@ export default function Products() {
           {
             key: "active",
             header: t("catalogue_admin.fields.is_active"),
-            cell: (row) => (row.active ? <Badge color="green" variant="light">{t("catalogue_admin.yes")}</Badge> : <Badge color="gray" variant="light">{t("catalogue_admin.no")}</Badge>),
+            cell: (row) =>
+              row.active ? (
+                <Badge color="green" variant="light">
+                  {t("catalogue_admin.yes")}
+                </Badge>
+              ) : (
+                <Badge color="gray" variant="light">
+                  {t("catalogue_admin.no")}
+                </Badge>
+              ),
           },
         ]}
       />

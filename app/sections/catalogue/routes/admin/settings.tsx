@@ -9,7 +9,12 @@ import { exponentOf } from "~/lib/money";
 import { AdminNav } from "~/sections/catalogue/components/admin/admin-nav";
 import { AreaField, Field, Flag, useFieldError, type FormState } from "~/sections/catalogue/components/admin/fields";
 import { issuesByField, type FieldErrors } from "~/sections/catalogue/domain/fields";
-import { bannerImageUrl, IMAGE_MAX_BYTES, isOwnImageKey, putCatalogueImage } from "~/sections/catalogue/domain/images.server";
+import {
+  bannerImageUrl,
+  IMAGE_MAX_BYTES,
+  isOwnImageKey,
+  putCatalogueImage,
+} from "~/sections/catalogue/domain/images.server";
 import { CatalogueSettingsSchema } from "~/sections/catalogue/domain/settings-schema";
 import { loadCatalogueSettings, saveCatalogueSettings } from "~/sections/catalogue/domain/settings.server";
 import { merchantCurrencies } from "~/sections/catalogue/domain/shop-money.server";
@@ -30,7 +35,11 @@ const need = { feature: "settings", permission: "change_product" } as const;
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { auth, lang, canChange } = await guardCataloguePage(context, request, params, need);
   const db = getDbFrom(context);
-  const [settings, currencies, defaults] = await Promise.all([loadCatalogueSettings(db, auth.user.merchantId), merchantCurrencies(db, auth.user.merchantId), loadMerchantDefaults(db, auth.user.merchantId)]);
+  const [settings, currencies, defaults] = await Promise.all([
+    loadCatalogueSettings(db, auth.user.merchantId),
+    merchantCurrencies(db, auth.user.merchantId),
+    loadMerchantDefaults(db, auth.user.merchantId),
+  ]);
   const currency = settings.currency ?? defaults.currency;
   return {
     lang,
@@ -60,7 +69,21 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const db = getDbFrom(context);
   const merchantId = auth.user.merchantId;
   if (Number(request.headers.get("Content-Length") ?? 0) > IMAGE_MAX_BYTES + 256 * 1024) {
-    return data({ values: {}, pending: null, errors: formFieldErrors({ banner_image: [{ code: "catalogue_admin.errors.image_too_large", params: { megabytes: IMAGE_MAX_BYTES / 1024 / 1024 } }] }, lang) }, { status: 400 });
+    return data(
+      {
+        values: {},
+        pending: null,
+        errors: formFieldErrors(
+          {
+            banner_image: [
+              { code: "catalogue_admin.errors.image_too_large", params: { megabytes: IMAGE_MAX_BYTES / 1024 / 1024 } },
+            ],
+          },
+          lang,
+        ),
+      },
+      { status: 400 },
+    );
   }
   const form = await readFormData(request);
   // A new picture is stored first and its key rides along in the form, so a form refused for another field keeps it.
@@ -71,19 +94,48 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   if (file instanceof File && file.size > 0) {
     const stored = await putCatalogueImage(merchantId, "banner", file);
     if (stored.ok) pendingBanner = stored.key;
-    else uploadErrors = { banner_image: [{ code: stored.error, params: { megabytes: IMAGE_MAX_BYTES / 1024 / 1024 } }] };
+    else
+      uploadErrors = { banner_image: [{ code: stored.error, params: { megabytes: IMAGE_MAX_BYTES / 1024 / 1024 } }] };
   }
-  const values = { label_store_en: "", label_store_ar: "", decimal_places: "", terms_en: "", terms_ar: "", banner_title_en: "", banner_title_ar: "", banner_subtitle_en: "", banner_subtitle_ar: "", banner_link: "", ...withFlags(formObject(form), ["show_banner", "remove_banner_image"]) };
-  const pending: { key: string; url: string } | null = pendingBanner ? { key: pendingBanner, url: bannerImageUrl(pendingBanner) } : null;
-  const refuse = (errors: FieldErrors) => data({ values, pending, errors: formFieldErrors(errors, lang) }, { status: 400 });
+  const values = {
+    label_store_en: "",
+    label_store_ar: "",
+    decimal_places: "",
+    terms_en: "",
+    terms_ar: "",
+    banner_title_en: "",
+    banner_title_ar: "",
+    banner_subtitle_en: "",
+    banner_subtitle_ar: "",
+    banner_link: "",
+    ...withFlags(formObject(form), ["show_banner", "remove_banner_image"]),
+  };
+  const pending: { key: string; url: string } | null = pendingBanner
+    ? { key: pendingBanner, url: bannerImageUrl(pendingBanner) }
+    : null;
+  const refuse = (errors: FieldErrors) =>
+    data({ values, pending, errors: formFieldErrors(errors, lang) }, { status: 400 });
   const parsed = CatalogueSettingsSchema.safeParse(values);
   if (!parsed.success) return refuse({ ...issuesByField(parsed.error.issues), ...uploadErrors });
   if (Object.keys(uploadErrors).length) return refuse(uploadErrors);
   const bannerImage = pending?.url;
-  const [currencies, defaults] = await Promise.all([merchantCurrencies(db, merchantId), loadMerchantDefaults(db, merchantId)]);
-  const saved = await saveCatalogueSettings(db, { merchantId, actor, input: parsed.data, currencies, defaultCurrency: defaults.currency, bannerImage, ip: context.get(clientAddressContext) });
+  const [currencies, defaults] = await Promise.all([
+    merchantCurrencies(db, merchantId),
+    loadMerchantDefaults(db, merchantId),
+  ]);
+  const saved = await saveCatalogueSettings(db, {
+    merchantId,
+    actor,
+    input: parsed.data,
+    currencies,
+    defaultCurrency: defaults.currency,
+    bannerImage,
+    ip: context.get(clientAddressContext),
+  });
   if (!saved.ok) return refuse(saved.errors);
-  return redirect(`/${lang}/catalogue/settings`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: "catalogue_admin.saved" }) } });
+  return redirect(`/${lang}/catalogue/settings`, {
+    headers: { "Set-Cookie": flashCookie({ kind: "success", message: "catalogue_admin.saved" }) },
+  });
 }
 
 export default function Settings() {
@@ -103,9 +155,19 @@ export default function Settings() {
         <Form method="post" encType="multipart/form-data" key={JSON.stringify(state.values)}>
           <Stack gap="md">
             <FormErrors errors={state.errors.non_field_errors} />
-            <Title order={2} fz="h4">{t("catalogue_admin.settings.shop")}</Title>
+            <Title order={2} fz="h4">
+              {t("catalogue_admin.settings.shop")}
+            </Title>
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <NativeSelect name="currency" id="f-currency" label={t("catalogue_admin.settings.currency")} description={t("catalogue_admin.settings.currency_help")} defaultValue={String(state.values.currency ?? "")} data={currencies} error={currencyError} />
+              <NativeSelect
+                name="currency"
+                id="f-currency"
+                label={t("catalogue_admin.settings.currency")}
+                description={t("catalogue_admin.settings.currency_help")}
+                defaultValue={String(state.values.currency ?? "")}
+                data={currencies}
+                error={currencyError}
+              />
               <NativeSelect
                 name="decimal_places"
                 id="f-decimal_places"
@@ -113,37 +175,108 @@ export default function Settings() {
                 description={t("catalogue_admin.settings.decimal_places_help")}
                 defaultValue={String(state.values.decimal_places ?? "")}
                 error={placesError}
-                data={[{ value: "", label: t("catalogue_admin.settings.currency_decimals", { places: exponent }) }, ...Array.from({ length: exponent + 1 }, (_, places) => ({ value: String(places), label: String(places) }))]}
+                data={[
+                  { value: "", label: t("catalogue_admin.settings.currency_decimals", { places: exponent }) },
+                  ...Array.from({ length: exponent + 1 }, (_, places) => ({
+                    value: String(places),
+                    label: String(places),
+                  })),
+                ]}
               />
-              <Field state={state} name="label_store_en" label={t("catalogue_admin.settings.label_store_en")} description={t("catalogue_admin.settings.label_store_help")} dir="ltr" />
-              <Field state={state} name="label_store_ar" label={t("catalogue_admin.settings.label_store_ar")} dir="rtl" />
+              <Field
+                state={state}
+                name="label_store_en"
+                label={t("catalogue_admin.settings.label_store_en")}
+                description={t("catalogue_admin.settings.label_store_help")}
+                dir="ltr"
+              />
+              <Field
+                state={state}
+                name="label_store_ar"
+                label={t("catalogue_admin.settings.label_store_ar")}
+                dir="rtl"
+              />
               <AreaField state={state} name="terms_en" label={t("catalogue_admin.settings.terms_en")} dir="ltr" />
               <AreaField state={state} name="terms_ar" label={t("catalogue_admin.settings.terms_ar")} dir="rtl" />
             </SimpleGrid>
-            <Title order={2} fz="h4">{t("catalogue_admin.settings.banner")}</Title>
+            <Title order={2} fz="h4">
+              {t("catalogue_admin.settings.banner")}
+            </Title>
             <Flag state={state} name="show_banner" label={t("catalogue_admin.settings.show_banner")} />
             {bannerImage ? (
               <Group align="center">
-                <img src={bannerImage} alt={t("catalogue_admin.settings.banner_image_current")} height={80} style={{ maxWidth: 320, objectFit: "cover", borderRadius: 4 }} />
-                <Checkbox name="remove_banner_image" value="on" label={t("catalogue_admin.settings.remove_banner_image")} />
+                <img
+                  src={bannerImage}
+                  alt={t("catalogue_admin.settings.banner_image_current")}
+                  height={80}
+                  style={{ maxWidth: 320, objectFit: "cover", borderRadius: 4 }}
+                />
+                <Checkbox
+                  name="remove_banner_image"
+                  value="on"
+                  label={t("catalogue_admin.settings.remove_banner_image")}
+                />
               </Group>
             ) : null}
             {pending ? (
               <Group align="center">
-                <img src={pending.url} alt={t("catalogue_admin.settings.banner_image_pending")} height={80} style={{ maxWidth: 320, objectFit: "cover", borderRadius: 4 }} />
+                <img
+                  src={pending.url}
+                  alt={t("catalogue_admin.settings.banner_image_pending")}
+                  height={80}
+                  style={{ maxWidth: 320, objectFit: "cover", borderRadius: 4 }}
+                />
                 <Text size="sm">{t("catalogue_admin.settings.banner_image_pending")}</Text>
                 <input type="hidden" name="_pending_banner" value={pending.key} />
               </Group>
             ) : null}
-            <Input.Wrapper label={t("catalogue_admin.settings.banner_image")} description={t("catalogue_admin.settings.banner_image_help")} error={imageError} id="banner-image">
-              <input id="banner-image" type="file" name="banner_image" accept="image/jpeg,image/png,image/webp" aria-invalid={imageError ? true : undefined} style={{ display: "block", marginTop: 6 }} />
+            <Input.Wrapper
+              label={t("catalogue_admin.settings.banner_image")}
+              description={t("catalogue_admin.settings.banner_image_help")}
+              error={imageError}
+              id="banner-image"
+            >
+              <input
+                id="banner-image"
+                type="file"
+                name="banner_image"
+                accept="image/jpeg,image/png,image/webp"
+                aria-invalid={imageError ? true : undefined}
+                style={{ display: "block", marginTop: 6 }}
+              />
             </Input.Wrapper>
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <Field state={state} name="banner_title_en" label={t("catalogue_admin.settings.banner_title_en")} dir="ltr" />
-              <Field state={state} name="banner_title_ar" label={t("catalogue_admin.settings.banner_title_ar")} dir="rtl" />
-              <Field state={state} name="banner_subtitle_en" label={t("catalogue_admin.settings.banner_subtitle_en")} dir="ltr" />
-              <Field state={state} name="banner_subtitle_ar" label={t("catalogue_admin.settings.banner_subtitle_ar")} dir="rtl" />
-              <Field state={state} name="banner_link" label={t("catalogue_admin.settings.banner_link")} description={t("catalogue_admin.settings.banner_link_help")} dir="ltr" />
+              <Field
+                state={state}
+                name="banner_title_en"
+                label={t("catalogue_admin.settings.banner_title_en")}
+                dir="ltr"
+              />
+              <Field
+                state={state}
+                name="banner_title_ar"
+                label={t("catalogue_admin.settings.banner_title_ar")}
+                dir="rtl"
+              />
+              <Field
+                state={state}
+                name="banner_subtitle_en"
+                label={t("catalogue_admin.settings.banner_subtitle_en")}
+                dir="ltr"
+              />
+              <Field
+                state={state}
+                name="banner_subtitle_ar"
+                label={t("catalogue_admin.settings.banner_subtitle_ar")}
+                dir="rtl"
+              />
+              <Field
+                state={state}
+                name="banner_link"
+                label={t("catalogue_admin.settings.banner_link")}
+                description={t("catalogue_admin.settings.banner_link_help")}
+                dir="ltr"
+              />
             </SimpleGrid>
             <Group>
               <Button type="submit">{t("catalogue_admin.save")}</Button>

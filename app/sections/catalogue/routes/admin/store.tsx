@@ -1,4 +1,16 @@
-import { Anchor, Button, Card, Checkbox, Fieldset, Group, Radio, ScrollArea, SimpleGrid, Stack, Text } from "@mantine/core";
+import {
+  Anchor,
+  Button,
+  Card,
+  Checkbox,
+  Fieldset,
+  Group,
+  Radio,
+  ScrollArea,
+  SimpleGrid,
+  Stack,
+  Text,
+} from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/store";
@@ -8,7 +20,13 @@ import { AdminNav } from "~/sections/catalogue/components/admin/admin-nav";
 import { AreaField, Field, Flag, useFieldError, type FormState } from "~/sections/catalogue/components/admin/fields";
 import { idOf, issuesByField } from "~/sections/catalogue/domain/fields";
 import { StoreSchema } from "~/sections/catalogue/domain/store-schema";
-import { deleteStore, getStore, loadStoreProducts, saveStore, serializeStore } from "~/sections/catalogue/domain/stores-admin.server";
+import {
+  deleteStore,
+  getStore,
+  loadStoreProducts,
+  saveStore,
+  serializeStore,
+} from "~/sections/catalogue/domain/stores-admin.server";
 import { formFieldErrors } from "~/sections/catalogue/presentation/errors.server";
 import { formObject, withFlags } from "~/sections/catalogue/presentation/forms.server";
 import { guardCataloguePage } from "~/sections/catalogue/presentation/guard.server";
@@ -26,42 +44,96 @@ function storeIdOf(params: { id?: string }) {
 }
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const { auth, lang, canChange } = await guardCataloguePage(context, request, params, { feature: "stores", permission: "view_product" });
+  const { auth, lang, canChange } = await guardCataloguePage(context, request, params, {
+    feature: "stores",
+    permission: "view_product",
+  });
   const db = getDbFrom(context);
   const id = storeIdOf(params);
   const store = id === null ? undefined : await getStore(db, auth.user.merchantId, id);
   if (id !== null && !store) notFound();
-  const serialized = store ? serializeStore(store, (await loadStoreProducts(db, [store.id])).get(store.id), lang) : null;
-  const values: Record<string, unknown> = serialized ? { ...serialized, carries: serialized.products ? "chosen" : "all", products: serialized.products ?? [] } : { is_active: true, carries: "all", products: [] };
+  const serialized = store
+    ? serializeStore(store, (await loadStoreProducts(db, [store.id])).get(store.id), lang)
+    : null;
+  const values: Record<string, unknown> = serialized
+    ? { ...serialized, carries: serialized.products ? "chosen" : "all", products: serialized.products ?? [] }
+    : { is_active: true, carries: "all", products: [] };
   // The choice lists the merchant's products by name (a shop of thousands is better served by the API).
-  const products = await db.selectFrom("catalogue_products").select(["slug", "name_en", "name_ar"]).where("merchant_id", "=", auth.user.merchantId).orderBy("position").orderBy("id").limit(2000).execute();
-  return { lang, id, canChange, values, products: products.map((product) => ({ slug: product.slug, name: lang === "ar" ? product.name_ar : product.name_en })) };
+  const products = await db
+    .selectFrom("catalogue_products")
+    .select(["slug", "name_en", "name_ar"])
+    .where("merchant_id", "=", auth.user.merchantId)
+    .orderBy("position")
+    .orderBy("id")
+    .limit(2000)
+    .execute();
+  return {
+    lang,
+    id,
+    canChange,
+    values,
+    products: products.map((product) => ({
+      slug: product.slug,
+      name: lang === "ar" ? product.name_ar : product.name_en,
+    })),
+  };
 }
 
 export async function action({ context, request, params }: Route.ActionArgs) {
-  const { auth, lang, actor } = await guardCataloguePage(context, request, params, { feature: "stores", permission: "change_product" });
+  const { auth, lang, actor } = await guardCataloguePage(context, request, params, {
+    feature: "stores",
+    permission: "change_product",
+  });
   const db = getDbFrom(context);
   const id = storeIdOf(params);
   const form = await readFormData(request);
   const ip = context.get(clientAddressContext);
   const list = `/${lang}/catalogue/stores`;
   if (form.get("intent") === "delete") {
-    const removed = id === null ? { ok: false as const } : await deleteStore(db, { merchantId: auth.user.merchantId, actor, id, ip });
+    const removed =
+      id === null ? { ok: false as const } : await deleteStore(db, { merchantId: auth.user.merchantId, actor, id, ip });
     if (!removed.ok) notFound();
-    return redirect(list, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: removed.deactivated ? "catalogue_admin.deactivated" : "catalogue_admin.deleted" }) } });
+    return redirect(list, {
+      headers: {
+        "Set-Cookie": flashCookie({
+          kind: "success",
+          message: removed.deactivated ? "catalogue_admin.deactivated" : "catalogue_admin.deleted",
+        }),
+      },
+    });
   }
   const chosen = form.getAll("products").filter((value): value is string => typeof value === "string");
   const carries = form.get("carries") === "chosen" ? "chosen" : "all";
-  const values = { address_en: "", address_ar: "", phone: "", ...withFlags(formObject(form), ["is_active"]), carries, products: chosen };
-  if (carries === "chosen" && chosen.length === 0) return data({ values, errors: formFieldErrors({ products: [{ code: "catalogue_admin.errors.choose_products" }] }, lang) }, { status: 400 });
+  const values = {
+    address_en: "",
+    address_ar: "",
+    phone: "",
+    ...withFlags(formObject(form), ["is_active"]),
+    carries,
+    products: chosen,
+  };
+  if (carries === "chosen" && chosen.length === 0)
+    return data(
+      { values, errors: formFieldErrors({ products: [{ code: "catalogue_admin.errors.choose_products" }] }, lang) },
+      { status: 400 },
+    );
   const parsed = StoreSchema.safeParse({ ...values, products: carries === "chosen" ? chosen : null });
-  if (!parsed.success) return data({ values, errors: formFieldErrors(issuesByField(parsed.error.issues), lang) }, { status: 400 });
-  const saved = await saveStore(db, { merchantId: auth.user.merchantId, actor, input: parsed.data, id: id ?? undefined, ip });
+  if (!parsed.success)
+    return data({ values, errors: formFieldErrors(issuesByField(parsed.error.issues), lang) }, { status: 400 });
+  const saved = await saveStore(db, {
+    merchantId: auth.user.merchantId,
+    actor,
+    input: parsed.data,
+    id: id ?? undefined,
+    ip,
+  });
   if (!saved.ok) {
     if (saved.notFound) notFound();
     return data({ values, errors: formFieldErrors(saved.errors, lang) }, { status: 400 });
   }
-  return redirect(list, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: "catalogue_admin.saved" }) } });
+  return redirect(list, {
+    headers: { "Set-Cookie": flashCookie({ kind: "success", message: "catalogue_admin.saved" }) },
+  });
 }
 
 export default function Store() {
@@ -88,7 +160,13 @@ export default function Store() {
               <AreaField state={state} name="address_en" label={t("catalogue_admin.stores.address_en")} dir="ltr" />
               <AreaField state={state} name="address_ar" label={t("catalogue_admin.stores.address_ar")} dir="rtl" />
               <Field state={state} name="phone" label={t("catalogue_admin.stores.phone")} type="tel" dir="ltr" />
-              <Field state={state} name="position" label={t("catalogue_admin.fields.position")} inputMode="numeric" dir="ltr" />
+              <Field
+                state={state}
+                name="position"
+                label={t("catalogue_admin.fields.position")}
+                inputMode="numeric"
+                dir="ltr"
+              />
             </SimpleGrid>
             <Flag state={state} name="is_active" label={t("catalogue_admin.fields.is_active")} />
             <Fieldset legend={t("catalogue_admin.stores.products")}>
@@ -108,20 +186,32 @@ export default function Store() {
                   <ScrollArea.Autosize mah={280}>
                     <SimpleGrid cols={{ base: 1, sm: 2 }} spacing={6}>
                       {products.map((product) => (
-                        <Checkbox key={product.slug} name="products" value={product.slug} label={product.name} defaultChecked={chosen.has(product.slug)} />
+                        <Checkbox
+                          key={product.slug}
+                          name="products"
+                          value={product.slug}
+                          label={product.name}
+                          defaultChecked={chosen.has(product.slug)}
+                        />
                       ))}
                     </SimpleGrid>
                   </ScrollArea.Autosize>
                 ) : (
-                  <Text size="sm" c="dimmed">{t("catalogue_admin.products.empty")}</Text>
+                  <Text size="sm" c="dimmed">
+                    {t("catalogue_admin.products.empty")}
+                  </Text>
                 )}
               </Stack>
             </Fieldset>
             {canChange ? (
               <Group>
-                <Button type="submit" name="intent" value="save">{t("catalogue_admin.save")}</Button>
+                <Button type="submit" name="intent" value="save">
+                  {t("catalogue_admin.save")}
+                </Button>
                 {id !== null ? (
-                  <Button type="submit" name="intent" value="delete" variant="subtle" color="red" formNoValidate>{t("catalogue_admin.delete")}</Button>
+                  <Button type="submit" name="intent" value="delete" variant="subtle" color="red" formNoValidate>
+                    {t("catalogue_admin.delete")}
+                  </Button>
                 ) : null}
               </Group>
             ) : null}

@@ -15,10 +15,16 @@ export function meta({ params }: Route.MetaArgs) {
 
 /** The stores where customers may collect their orders (public spec `GET /stores`): name, address, phone, products carried. */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const { auth, lang, canChange } = await guardCataloguePage(context, request, params, { feature: "stores", permission: "view_product" });
+  const { auth, lang, canChange } = await guardCataloguePage(context, request, params, {
+    feature: "stores",
+    permission: "view_product",
+  });
   const db = getDbFrom(context);
   const rows = await listStores(db, auth.user.merchantId);
-  const carried = await loadStoreProducts(db, rows.map((row) => row.id));
+  const carried = await loadStoreProducts(
+    db,
+    rows.map((row) => row.id),
+  );
   return {
     lang,
     canChange,
@@ -62,16 +68,33 @@ export default function Stores() {
             ),
           },
           { key: "address", header: t("catalogue_admin.stores.address"), cell: (row) => row.address },
-          { key: "phone", header: t("catalogue_admin.stores.phone"), cell: (row) => <span dir="ltr">{row.phone}</span>, nowrap: true },
+          {
+            key: "phone",
+            header: t("catalogue_admin.stores.phone"),
+            cell: (row) => <span dir="ltr">{row.phone}</span>,
+            nowrap: true,
+          },
           {
             key: "products",
             header: t("catalogue_admin.stores.products"),
-            cell: (row) => (row.products === null ? t("catalogue_admin.stores.all_products") : t("catalogue_admin.stores.some_products", { count: row.products })),
+            cell: (row) =>
+              row.products === null
+                ? t("catalogue_admin.stores.all_products")
+                : t("catalogue_admin.stores.some_products", { count: row.products }),
           },
           {
             key: "active",
             header: t("catalogue_admin.fields.is_active"),
-            cell: (row) => (row.active ? <Badge color="green" variant="light">{t("catalogue_admin.yes")}</Badge> : <Badge color="gray" variant="light">{t("catalogue_admin.no")}</Badge>),
+            cell: (row) =>
+              row.active ? (
+                <Badge color="green" variant="light">
+                  {t("catalogue_admin.yes")}
+                </Badge>
+              ) : (
+                <Badge color="gray" variant="light">
+                  {t("catalogue_admin.no")}
+                </Badge>
+              ),
           },
         ]}
       />

@@ -5,11 +5,20 @@ import { CATALOGUE_RESOURCES } from "../../presentation/resources.server";
 import { loadShopMoney } from "../../domain/shop-money.server";
 
 /** The resource a `dashboard/<name>` path names, and the caller who may do `permission` on it. */
-export async function requireResourceApi(request: Request, context: Readonly<RouterContextProvider>, permission: "view_product" | "change_product") {
+export async function requireResourceApi(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  permission: "view_product" | "change_product",
+) {
   const name = /\/dashboard\/([a-z]+)/.exec(new URL(request.url).pathname)?.[1] ?? "";
   const resource = CATALOGUE_RESOURCES[name];
   if (!resource) throw apiDetail(request, "api.not_found", 404);
   const access = await requireCatalogueApi(request, context, resource.feature, permission);
   const money = await loadShopMoney(access.db, access.user.merchantId);
-  return { ...access, name, resource, ctx: { db: access.db, merchantId: access.user.merchantId, money, lang: access.lang } };
+  return {
+    ...access,
+    name,
+    resource,
+    ctx: { db: access.db, merchantId: access.user.merchantId, money, lang: access.lang },
+  };
 }

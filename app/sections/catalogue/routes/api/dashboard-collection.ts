@@ -20,11 +20,21 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(request);
   const { user, db, name, resource, ctx, actor } = await requireResourceApi(request, context, "change_product");
   const body = await readBody(request);
-  return respondOnce(request, { db, merchantId: user.merchantId, caller: callerOf(user), scope: `catalogue.${name}.create`, body }, async () => {
-    const parsed = resource.schema.safeParse(body);
-    if (!parsed.success) return { status: 400, body: fieldErrorMessages(issuesByField(parsed.error.issues), ctx.lang) };
-    const saved = await resource.save(db, { merchantId: user.merchantId, actor, input: parsed.data, ip: context.get(clientAddressContext) });
-    if (!saved.ok) return { status: 400, body: fieldErrorMessages(saved.errors, ctx.lang) };
-    return { status: 201, body: await resource.get(ctx, saved.value.id) };
-  });
+  return respondOnce(
+    request,
+    { db, merchantId: user.merchantId, caller: callerOf(user), scope: `catalogue.${name}.create`, body },
+    async () => {
+      const parsed = resource.schema.safeParse(body);
+      if (!parsed.success)
+        return { status: 400, body: fieldErrorMessages(issuesByField(parsed.error.issues), ctx.lang) };
+      const saved = await resource.save(db, {
+        merchantId: user.merchantId,
+        actor,
+        input: parsed.data,
+        ip: context.get(clientAddressContext),
+      });
+      if (!saved.ok) return { status: 400, body: fieldErrorMessages(saved.errors, ctx.lang) };
+      return { status: 201, body: await resource.get(ctx, saved.value.id) };
+    },
+  );
 }

@@ -19,7 +19,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
  * with `{"deactivated": true}`.
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
-  if (request.method !== "PATCH" && request.method !== "PUT" && request.method !== "DELETE") return methodNotAllowed(request);
+  if (request.method !== "PATCH" && request.method !== "PUT" && request.method !== "DELETE")
+    return methodNotAllowed(request);
   const { user, db, resource, ctx, actor } = await requireResourceApi(request, context, "change_product");
   const id = await resource.find(ctx, params.key);
   if (id === undefined) throw apiDetail(request, "api.not_found", 404);

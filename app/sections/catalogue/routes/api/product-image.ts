@@ -12,7 +12,11 @@ import { getDbFrom } from "~/web/request-context.server";
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const id = idOf(params.imageId);
   const image = id === null ? null : await readProductImage(getDbFrom(context), id);
-  if (!image) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+  if (!image)
+    return new Response("Not found", {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
   const etag = `"catalogue-image-${id}-${image.bytes.length}"`;
   const headers = {
     "Content-Type": image.type,

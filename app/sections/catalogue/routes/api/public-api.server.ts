@@ -4,7 +4,15 @@ import { toDecimalString } from "~/lib/money";
 import { describe } from "~/presentation/texts.server";
 import { apiDetail, apiJson, apiLanguage } from "~/web/api.server";
 import type { Problems } from "../../domain/pricing.server";
-import { defaultShopMerchant, isAvailable, loadShop, productImageUrl, unitPriceOf, type PublicProduct, type Shop } from "../../domain/shop.server";
+import {
+  defaultShopMerchant,
+  isAvailable,
+  loadShop,
+  productImageUrl,
+  unitPriceOf,
+  type PublicProduct,
+  type Shop,
+} from "../../domain/shop.server";
 
 /** The caller's language: `?lang=` when given, else Accept-Language. */
 export function publicApiLanguage(request: Request): Language {
@@ -12,14 +20,21 @@ export function publicApiLanguage(request: Request): Language {
   return isLanguage(asked) ? asked : apiLanguage(request);
 }
 
-const idOf = (value: unknown) => (typeof value === "number" && Number.isInteger(value) && value > 0 ? value : typeof value === "string" && /^\d{1,10}$/.test(value.trim()) && Number(value) > 0 ? Number(value) : undefined);
+const idOf = (value: unknown) =>
+  typeof value === "number" && Number.isInteger(value) && value > 0
+    ? value
+    : typeof value === "string" && /^\d{1,10}$/.test(value.trim()) && Number(value) > 0
+      ? Number(value)
+      : undefined;
 
 /**
  * The shop `?merchant=` (or the body's `merchant`) names, else the installation's first with the
  * catalogue section; the API's 404 when that merchant has no shop.
  */
 export async function requireShop(db: DB, request: Request, body?: Record<string, unknown>): Promise<Shop> {
-  const asked = new URL(request.url).searchParams.get("merchant") ?? (body?.merchant === undefined || body.merchant === null ? null : String(body.merchant));
+  const asked =
+    new URL(request.url).searchParams.get("merchant") ??
+    (body?.merchant === undefined || body.merchant === null ? null : String(body.merchant));
   const merchantId = asked !== null ? idOf(asked) : await defaultShopMerchant(db);
   const shop = merchantId == null ? undefined : await loadShop(db, merchantId);
   if (!shop) throw apiDetail(request, "catalogue_public.errors.shop_not_found", 404);
@@ -27,7 +42,10 @@ export async function requireShop(db: DB, request: Request, body?: Record<string
 }
 
 /** 429 {"detail"} in the caller's language (`?lang=` or Accept-Language): the address tried too often. */
-export function tooMany(request: Request, key: "catalogue_public.errors.throttled" | "catalogue_public.errors.discount_throttled") {
+export function tooMany(
+  request: Request,
+  key: "catalogue_public.errors.throttled" | "catalogue_public.errors.discount_throttled",
+) {
   return apiJson({ detail: describe(key, undefined, publicApiLanguage(request)) }, 429);
 }
 

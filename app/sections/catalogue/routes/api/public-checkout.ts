@@ -26,15 +26,36 @@ export async function action({ request, context }: Route.ActionArgs) {
   const address = context.get(clientAddressContext);
   if (await overLimit(db, [checkoutRule(address)])) return tooMany(request, "catalogue_public.errors.throttled");
   const code = typeof body.discount_code === "string" ? body.discount_code.trim() : "";
-  if (code && (await overLimit(db, [discountRule(address)]))) return tooMany(request, "catalogue_public.errors.discount_throttled");
-  return respondOnce(request, { db, merchantId: shop.merchantId, caller: PUBLIC_CALLER, scope: "catalogue_checkout", body }, async () => {
-    const parsed = CheckoutSchema.safeParse(body);
-    if (!parsed.success) return { status: 400, body: nestedProblems(problemsOf(parsed.error.issues), lang) };
-    const placed = await placeOrder(db, { merchantId: shop.merchantId, request: parsed.data, lang, baseUrl: linkBaseUrl(), clientAddress: address });
-    if (!placed.ok) return { status: 400, body: nestedProblems(placed.problems, lang) };
-    const { order } = placed;
-    return { status: 201, body: { id: order.id, number: order.number, checkout_url: order.checkoutUrl, total: decimalTotal(order), currency_code: order.currency, transaction_id: order.transactionId } };
-  });
+  if (code && (await overLimit(db, [discountRule(address)])))
+    return tooMany(request, "catalogue_public.errors.discount_throttled");
+  return respondOnce(
+    request,
+    { db, merchantId: shop.merchantId, caller: PUBLIC_CALLER, scope: "catalogue_checkout", body },
+    async () => {
+      const parsed = CheckoutSchema.safeParse(body);
+      if (!parsed.success) return { status: 400, body: nestedProblems(problemsOf(parsed.error.issues), lang) };
+      const placed = await placeOrder(db, {
+        merchantId: shop.merchantId,
+        request: parsed.data,
+        lang,
+        baseUrl: linkBaseUrl(),
+        clientAddress: address,
+      });
+      if (!placed.ok) return { status: 400, body: nestedProblems(placed.problems, lang) };
+      const { order } = placed;
+      return {
+        status: 201,
+        body: {
+          id: order.id,
+          number: order.number,
+          checkout_url: order.checkoutUrl,
+          total: decimalTotal(order),
+          currency_code: order.currency,
+          transaction_id: order.transactionId,
+        },
+      };
+    },
+  );
 }
 
 export function loader({ request }: Route.LoaderArgs) {

@@ -10,7 +10,14 @@ import { notFound, publicApiLanguage, requireShop } from "./public-api.server";
 /** `product_slugs` joined by commas (public spec §7), at most 50. */
 export function slugsOf(request: Request) {
   const joined = new URL(request.url).searchParams.get("product_slugs") ?? "";
-  return [...new Set(joined.split(",").map((slug) => slug.trim()).filter(Boolean))].slice(0, 50);
+  return [
+    ...new Set(
+      joined
+        .split(",")
+        .map((slug) => slug.trim())
+        .filter(Boolean),
+    ),
+  ].slice(0, 50);
 }
 
 /**
@@ -43,26 +50,53 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     const slugs = slugsOf(request);
     const products = await productsBySlug(db, shop.merchantId, slugs);
     const unknown = slugs.filter((slug) => !products.has(slug));
-    if (unknown.length) return apiJson({ product_slugs: [describe("catalogue_public.errors.unknown_products", { slugs: unknown.join(", ") }, lang)] }, 400);
+    if (unknown.length)
+      return apiJson(
+        { product_slugs: [describe("catalogue_public.errors.unknown_products", { slugs: unknown.join(", ") }, lang)] },
+        400,
+      );
     const stores = await storesCarrying(
       db,
       shop.merchantId,
       [...products.values()].map((product) => product.id),
     );
-    return apiJson(stores.map((store) => ({ id: store.id, name: lang === "ar" ? store.name_ar : store.name_en, name_en: store.name_en, name_ar: store.name_ar, address_en: store.address_en, address_ar: store.address_ar, phone: store.phone })));
+    return apiJson(
+      stores.map((store) => ({
+        id: store.id,
+        name: lang === "ar" ? store.name_ar : store.name_en,
+        name_en: store.name_en,
+        name_ar: store.name_ar,
+        address_en: store.address_en,
+        address_ar: store.address_ar,
+        phone: store.phone,
+      })),
+    );
   }
   if (params.slug !== undefined) {
     const product = await findProduct(db, shop.merchantId, params.slug);
     if (!product) notFound(request);
     const unit = await unitOf(db, shop.merchantId, product.unit_id)
-      .select(["logo_url", "title_en", "title_ar", "website", "twitter_url", "instagram_url", "facebook_url", "show_unit_title", "header_color"])
+      .select([
+        "logo_url",
+        "title_en",
+        "title_ar",
+        "website",
+        "twitter_url",
+        "instagram_url",
+        "facebook_url",
+        "show_unit_title",
+        "header_color",
+      ])
       .executeTakeFirst();
     return apiJson({ unit_details: unit ? { ...unit, show_unit_title: Boolean(unit.show_unit_title) } : null });
   }
   return apiJson({
     currency: shop.currency,
     showBanner: settings.show_banner,
-    label_store: (lang === "ar" ? settings.label_store_ar || settings.label_store_en : settings.label_store_en || settings.label_store_ar) || null,
+    label_store:
+      (lang === "ar"
+        ? settings.label_store_ar || settings.label_store_en
+        : settings.label_store_en || settings.label_store_ar) || null,
     label_store_en: settings.label_store_en,
     label_store_ar: settings.label_store_ar,
     decimal_places: settings.decimal_places ?? exponentOf(shop.currency),

@@ -38,12 +38,45 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     products: slugs.map((slug) => {
       const product = products.get(slug);
       return product
-        ? { slug, found: true, price: money(product.price), discounted_price: product.discounted_price === null ? null : money(product.discounted_price), unit_price: money(unitPriceOf(product)), inventory: product.inventory, is_available: isAvailable(product) }
-        : { slug, found: false, price: null, discounted_price: null, unit_price: null, inventory: null, is_available: false };
+        ? {
+            slug,
+            found: true,
+            price: money(product.price),
+            discounted_price: product.discounted_price === null ? null : money(product.discounted_price),
+            unit_price: money(unitPriceOf(product)),
+            inventory: product.inventory,
+            is_available: isAvailable(product),
+          }
+        : {
+            slug,
+            found: false,
+            price: null,
+            discounted_price: null,
+            unit_price: null,
+            inventory: null,
+            is_available: false,
+          };
     }),
-    stores: stores.map((store) => ({ id: store.id, name: lang === "ar" ? store.name_ar : store.name_en, name_en: store.name_en, name_ar: store.name_ar, address_en: store.address_en, address_ar: store.address_ar, phone: store.phone })),
-    label_store: (lang === "ar" ? settings.label_store_ar || settings.label_store_en : settings.label_store_en || settings.label_store_ar) || null,
-    pay_choices: gateways.map((gateway) => ({ gateway: gateway.name, gateway_code: gateway.code, value: gateway.code, logo_url: gateway.logo_url, currency_code: shop.currency })),
+    stores: stores.map((store) => ({
+      id: store.id,
+      name: lang === "ar" ? store.name_ar : store.name_en,
+      name_en: store.name_en,
+      name_ar: store.name_ar,
+      address_en: store.address_en,
+      address_ar: store.address_ar,
+      phone: store.phone,
+    })),
+    label_store:
+      (lang === "ar"
+        ? settings.label_store_ar || settings.label_store_en
+        : settings.label_store_en || settings.label_store_ar) || null,
+    pay_choices: gateways.map((gateway) => ({
+      gateway: gateway.name,
+      gateway_code: gateway.code,
+      value: gateway.code,
+      logo_url: gateway.logo_url,
+      currency_code: shop.currency,
+    })),
     terms: (lang === "ar" ? settings.terms_ar || settings.terms_en : settings.terms_en || settings.terms_ar) || null,
   });
 }
@@ -68,7 +101,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const shop = await requireShop(db, request, body);
   const parsed = DiscountSchema.safeParse(body);
   if (!parsed.success) return apiJson(nestedProblems(problemsOf(parsed.error.issues), lang), 400);
-  if (await overLimit(db, [discountRule(context.get(clientAddressContext))])) return tooMany(request, "catalogue_public.errors.discount_throttled");
+  if (await overLimit(db, [discountRule(context.get(clientAddressContext))]))
+    return tooMany(request, "catalogue_public.errors.discount_throttled");
   const { quote, problems } = await priceItems(db, shop, parsed.data.items ?? [], null);
   if (Object.keys(problems).length) return apiJson(nestedProblems(problems, lang), 400);
   const discount = await findDiscount(db, shop.merchantId, parsed.data.code);

@@ -11,7 +11,10 @@ import { nestedProblems, publicApiLanguage, requireShop, tooMany } from "./publi
 import { discountRule, overLimit } from "../../presentation/throttles.server";
 import { z } from "zod";
 
-const ChoicesSchema = z.object({ items: z.array(CheckoutItemSchema).max(50).optional(), discount_code: z.string().trim().max(40).nullable().optional() });
+const ChoicesSchema = z.object({
+  items: z.array(CheckoutItemSchema).max(50).optional(),
+  discount_code: z.string().trim().max(40).nullable().optional(),
+});
 
 /**
  * POST pay-choices {"items"?, "discount_code"?} or {"total"?}: the shop's payment methods priced
@@ -29,7 +32,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   let amount = 0;
   if (parsed.data.items?.length) {
     // A discount code priced here is a code tried: counted with the shop's other discount tries.
-    if (parsed.data.discount_code && (await overLimit(db, [discountRule(context.get(clientAddressContext))]))) return tooMany(request, "catalogue_public.errors.discount_throttled");
+    if (parsed.data.discount_code && (await overLimit(db, [discountRule(context.get(clientAddressContext))])))
+      return tooMany(request, "catalogue_public.errors.discount_throttled");
     const { quote, problems } = await priceItems(db, shop, parsed.data.items, parsed.data.discount_code || null);
     if (Object.keys(problems).length) return apiJson(nestedProblems(problems, lang), 400);
     amount = quote.total;
@@ -39,7 +43,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     amount = total.minor;
   }
   const gateways = await shopGateways(db, shop, lang);
-  const choices = await payChoicesFor(db, { merchant_id: shop.merchantId, pg_codes: gateways.map((gateway) => gateway.code).join(","), currency_code: shop.currency }, amount, lang);
+  const choices = await payChoicesFor(
+    db,
+    {
+      merchant_id: shop.merchantId,
+      pg_codes: gateways.map((gateway) => gateway.code).join(","),
+      currency_code: shop.currency,
+    },
+    amount,
+    lang,
+  );
   return apiJson(payChoicesBody(choices, lang));
 }
 

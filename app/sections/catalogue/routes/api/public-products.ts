@@ -8,7 +8,8 @@ import { notFound, publicApiLanguage, requireShop, serializeProduct } from "./pu
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 100;
 
-const numberOf = (value: string | null, fallback: number, max: number) => (value && /^\d{1,6}$/.test(value) ? Math.min(max, Number(value)) : fallback);
+const numberOf = (value: string | null, fallback: number, max: number) =>
+  value && /^\d{1,6}$/.test(value) ? Math.min(max, Number(value)) : fallback;
 
 /**
  * GET product (`search`, `limit`, `offset`, `?merchant=`): the shop's active products, DRF-paged

@@ -14,7 +14,10 @@ export function loader({ request }: Route.LoaderArgs) {
     fileName: "products",
     sheetName: "Products",
     minColumnWidth: 12,
-    errors: { type: "catalogue_admin.import.errors.example_type", format: "catalogue_admin.import.errors.example_format" },
+    errors: {
+      type: "catalogue_admin.import.errors.example_type",
+      format: "catalogue_admin.import.errors.example_format",
+    },
   });
 }
 

@@ -21,7 +21,13 @@ export function readCartCookie(cookieHeader: string | null): string | null {
 }
 
 export function cartCookie(request: Request, signed: string) {
-  const parts = [`${CART_COOKIE}=${encodeURIComponent(signed)}`, "Path=/", "HttpOnly", "SameSite=Lax", `Max-Age=${MAX_AGE_SECONDS}`];
+  const parts = [
+    `${CART_COOKIE}=${encodeURIComponent(signed)}`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Lax",
+    `Max-Age=${MAX_AGE_SECONDS}`,
+  ];
   if (new URL(request.url).protocol === "https:" || env().BASE_URL?.startsWith("https:")) parts.push("Secure");
   return parts.join("; ");
 }

@@ -7,15 +7,36 @@ import type { TotalsView } from "../../components/public/shop-layout";
 import { messageOf, shopMoney } from "./shop-page.server";
 
 /** The amounts of a cart or an order, formatted for the page. */
-export function totalsView(amounts: { subtotal: number; discount: number; total: number }, shop: Shop, lang: Language): TotalsView {
+export function totalsView(
+  amounts: { subtotal: number; discount: number; total: number },
+  shop: Shop,
+  lang: Language,
+): TotalsView {
   const money = shopMoney(shop, lang);
-  return { subtotal: money(amounts.subtotal), discount: amounts.discount ? money(amounts.discount) : null, total: money(amounts.total) };
+  return {
+    subtotal: money(amounts.subtotal),
+    discount: amounts.discount ? money(amounts.discount) : null,
+    total: money(amounts.total),
+  };
 }
 
-export type CartLineView = { slug: string; name: string | null; quantity: number; max: number; unitPrice: string | null; lineTotal: string | null; problem: string | null };
+export type CartLineView = {
+  slug: string;
+  name: string | null;
+  quantity: number;
+  max: number;
+  unitPrice: string | null;
+  lineTotal: string | null;
+  problem: string | null;
+};
 
 /** The cart's lines as the cart and checkout pages show them, each with its problem in the page's language. */
-export function cartLinesView(cart: { lines: { slug: string; quantity: number }[] }, view: CartView, shop: Shop, lang: Language): CartLineView[] {
+export function cartLinesView(
+  cart: { lines: { slug: string; quantity: number }[] },
+  view: CartView,
+  shop: Shop,
+  lang: Language,
+): CartLineView[] {
   const money = shopMoney(shop, lang);
   return cart.lines.map((line, index) => {
     const priced = view.quote.lines.find((candidate) => candidate.index === index);
@@ -37,7 +58,11 @@ export function orderView(order: OrderSummary, shop: Shop, lang: Language) {
   return {
     number: order.number,
     status: order.status,
-    lines: order.lines.map((line) => ({ name: nameIn(line, lang), quantity: line.quantity, lineTotal: money(line.line_total) })),
+    lines: order.lines.map((line) => ({
+      name: nameIn(line, lang),
+      quantity: line.quantity,
+      lineTotal: money(line.line_total),
+    })),
     totals: totalsView(order, shop, lang),
   };
 }

@@ -53,7 +53,9 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     totals: totalsView(view.quote, shop, lang),
     blocked: Object.keys(view.lineProblems).length > 0,
     order: order ? orderView(order, shop, lang) : null,
-    pending: visitor.pendingOrder ? { number: visitor.pendingOrder.number, payUrl: `/${lang}/pay/${visitor.pendingOrder.transactionId}` } : null,
+    pending: visitor.pendingOrder
+      ? { number: visitor.pendingOrder.number, payUrl: `/${lang}/pay/${visitor.pendingOrder.transactionId}` }
+      : null,
   };
 }
 
@@ -70,7 +72,10 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   if ((intent !== "quantity" && intent !== "remove") || !Number.isInteger(quantity)) return redirect(here, 303);
   const changed = await setQuantity(db, visitor.cart, slug, quantity, visitor.held);
   const headers = await storeCart(visitor, request, changed.cart);
-  return redirect(changed.limitedTo ? `${here}&limited=${changed.limitedTo}` : changed.capped ? `${here}&capped=1` : here, { status: 303, headers });
+  return redirect(
+    changed.limitedTo ? `${here}&limited=${changed.limitedTo}` : changed.capped ? `${here}&capped=1` : here,
+    { status: 303, headers },
+  );
 }
 
 export default function Cart() {
@@ -79,7 +84,14 @@ export default function Cart() {
   const location = useLocation();
   const formAction = `/${page.lang}/catalogue/cart${page.query}`;
   return (
-    <ShopLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} query={page.query} cartCount={page.cartCount} narrow>
+    <ShopLayout
+      unit={page.unit}
+      lang={page.lang}
+      path={location.pathname + location.search}
+      query={page.query}
+      cartCount={page.cartCount}
+      narrow
+    >
       <div className="c-stack">
         {page.order ? <OrderConfirmation order={page.order} /> : null}
         <h1 className="c-title">{t("catalogue_public.cart.title")}</h1>
@@ -100,7 +112,9 @@ export default function Cart() {
         ) : null}
         {page.pending ? (
           <Alert color="orange" role="status">
-            <span className="shop-order-number">{t("catalogue_public.cart.pending", { number: page.pending.number })}</span>{" "}
+            <span className="shop-order-number">
+              {t("catalogue_public.cart.pending", { number: page.pending.number })}
+            </span>{" "}
             <a className="c-link" href={page.pending.payUrl}>
               {t("catalogue_public.cart.pay_pending")}
             </a>
@@ -110,7 +124,9 @@ export default function Cart() {
           <Card>
             <div className="c-stack">
               <p>{t("catalogue_public.cart.empty")}</p>
-              <LinkButton href={`/${page.lang}/catalogue/product-list${page.query}`}>{t("catalogue_public.cart.to_products")}</LinkButton>
+              <LinkButton href={`/${page.lang}/catalogue/product-list${page.query}`}>
+                {t("catalogue_public.cart.to_products")}
+              </LinkButton>
             </div>
           </Card>
         ) : (
@@ -118,19 +134,37 @@ export default function Cart() {
             {page.lines.map((line) => (
               <div key={line.slug} className="shop-line" id={`line-${line.slug}`}>
                 <div className="shop-line__row">
-                  <a className="c-strong c-link" href={`/${page.lang}/catalogue/product-detail/${encodeURIComponent(line.slug)}${page.query}`}>
+                  <a
+                    className="c-strong c-link"
+                    href={`/${page.lang}/catalogue/product-detail/${encodeURIComponent(line.slug)}${page.query}`}
+                  >
                     {line.name ? `${line.quantity} × ${line.name}` : t("catalogue_public.cart.unavailable_line")}
                   </a>
                   <span>{line.lineTotal}</span>
                 </div>
-                {line.unitPrice ? <span className="c-small c-dimmed">{t("catalogue_public.cart.each", { price: line.unitPrice })}</span> : null}
-                {page.lowered.includes(line.slug) ? <p className="c-field__error">{t("catalogue_public.cart.limited", { count: line.quantity })}</p> : line.problem ? <p className="c-field__error">{line.problem}</p> : null}
+                {line.unitPrice ? (
+                  <span className="c-small c-dimmed">{t("catalogue_public.cart.each", { price: line.unitPrice })}</span>
+                ) : null}
+                {page.lowered.includes(line.slug) ? (
+                  <p className="c-field__error">{t("catalogue_public.cart.limited", { count: line.quantity })}</p>
+                ) : line.problem ? (
+                  <p className="c-field__error">{line.problem}</p>
+                ) : null}
                 <div className="shop-line__actions">
                   {line.name ? (
                     <form method="post" action={formAction} className="shop-line__actions">
                       <input type="hidden" name="intent" value="quantity" />
                       <input type="hidden" name="slug" value={line.slug} />
-                      <input className="c-input" type="number" name="quantity" inputMode="numeric" min={1} max={Math.max(1, Math.min(MAX_LINE_QUANTITY, line.max))} defaultValue={line.quantity} aria-label={t("catalogue_public.cart.quantity_of", { name: line.name })} />
+                      <input
+                        className="c-input"
+                        type="number"
+                        name="quantity"
+                        inputMode="numeric"
+                        min={1}
+                        max={Math.max(1, Math.min(MAX_LINE_QUANTITY, line.max))}
+                        defaultValue={line.quantity}
+                        aria-label={t("catalogue_public.cart.quantity_of", { name: line.name })}
+                      />
                       <Button type="submit" variant="default" size="xs">
                         {t("catalogue_public.cart.update")}
                       </Button>
@@ -163,7 +197,11 @@ export default function Cart() {
   );
 }
 
-function OrderConfirmation({ order }: { order: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["order"]> }) {
+function OrderConfirmation({
+  order,
+}: {
+  order: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["order"]>;
+}) {
   const t = useText();
   return (
     <Card>

@@ -25,7 +25,15 @@ export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "إتمام الشراء" : "Checkout" }, { name: "robots", content: "noindex" }];
 }
 
-const FIELDS = ["customer_name", "customer_email", "customer_phone", "discount_code", "gateway_code", "store", "accept_terms"] as const;
+const FIELDS = [
+  "customer_name",
+  "customer_email",
+  "customer_phone",
+  "discount_code",
+  "gateway_code",
+  "store",
+  "accept_terms",
+] as const;
 
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const lang = languageOf(params);
@@ -58,7 +66,11 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     blocked: Object.keys(view.lineProblems).length > 0 || Object.keys(zero).length > 0,
     gateways,
     storeLabel: (lang === "ar" ? settings.label_store_ar : settings.label_store_en) || null,
-    stores: stores.map((store) => ({ id: store.id, name: nameIn(store, lang), address: lang === "ar" ? store.address_ar || store.address_en : store.address_en || store.address_ar })),
+    stores: stores.map((store) => ({
+      id: store.id,
+      name: nameIn(store, lang),
+      address: lang === "ar" ? store.address_ar || store.address_en : store.address_en || store.address_ar,
+    })),
     terms: terms.trim() || null,
   };
 }
@@ -72,12 +84,23 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   for (const field of FIELDS) values[field] = String(form.get(field) ?? "").slice(0, 300);
   const intent = String(form.get("intent") ?? "place");
   const address = context.get(clientAddressContext);
-  const answer = (status: number, fields: Record<string, string | null> = {}, lines: Record<string, string> = {}, headers?: HeadersInit) => data({ values, fields, lines }, { status, headers });
+  const answer = (
+    status: number,
+    fields: Record<string, string | null> = {},
+    lines: Record<string, string> = {},
+    headers?: HeadersInit,
+  ) => data({ values, fields, lines }, { status, headers });
   const code = values.discount_code.trim().slice(0, 40);
   if (intent === "discount") {
     // Every code tried counts against the address, so codes cannot be guessed.
-    if (code && (await overLimit(db, [discountRule(address)]))) return answer(429, { discount_code: messageOf({ code: "catalogue_public.errors.discount_throttled" }, lang) });
-    const view = await priceCart(db, { ...visitor.cart, discount_code: code || null }, visitor.shop.currency, visitor.held);
+    if (code && (await overLimit(db, [discountRule(address)])))
+      return answer(429, { discount_code: messageOf({ code: "catalogue_public.errors.discount_throttled" }, lang) });
+    const view = await priceCart(
+      db,
+      { ...visitor.cart, discount_code: code || null },
+      visitor.shop.currency,
+      visitor.held,
+    );
     const problem = code ? (view.discountProblem ?? zeroTotalProblem(view.quote).discount_code) : null;
     if (problem) return answer(400, { discount_code: messageOf(problem, lang) });
     // Answered in place (not redirected), so that what the customer typed stays in the form without JavaScript.
@@ -86,10 +109,20 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   }
   if (intent !== "place") return answer(400);
   // The page's checkouts share the API's bucket: each holds units for 15 minutes.
-  if (await overLimit(db, [checkoutRule(address)])) return answer(429, { non_field_errors: messageOf({ code: "catalogue_public.errors.throttled" }, lang) });
-  if (code && (await overLimit(db, [discountRule(address)]))) return answer(429, { discount_code: messageOf({ code: "catalogue_public.errors.discount_throttled" }, lang) });
+  if (await overLimit(db, [checkoutRule(address)]))
+    return answer(429, { non_field_errors: messageOf({ code: "catalogue_public.errors.throttled" }, lang) });
+  if (code && (await overLimit(db, [discountRule(address)])))
+    return answer(429, { discount_code: messageOf({ code: "catalogue_public.errors.discount_throttled" }, lang) });
   const parsed = CheckoutSchema.safeParse({ ...values, items: visitor.cart.lines });
-  if (!parsed.success) return data({ values, fields: messagesOf(problemsOf(parsed.error.issues), lang) as Record<string, string | null>, lines: {} as Record<string, string> }, { status: 400 });
+  if (!parsed.success)
+    return data(
+      {
+        values,
+        fields: messagesOf(problemsOf(parsed.error.issues), lang) as Record<string, string | null>,
+        lines: {} as Record<string, string>,
+      },
+      { status: 400 },
+    );
   const placed = await placeOrder(db, {
     merchantId: visitor.shop.merchantId,
     request: parsed.data,
@@ -112,7 +145,11 @@ export async function action({ params, context, request }: Route.ActionArgs) {
     return data({ values, fields, lines }, { status: 400 });
   }
   // The cart keeps its lines until the payment completes (the hook empties it); it remembers the order.
-  const headers = await storeCart(visitor, request, { ...visitor.cart, discount_code: parsed.data.discount_code || null, order: placed.order.number });
+  const headers = await storeCart(visitor, request, {
+    ...visitor.cart,
+    discount_code: parsed.data.discount_code || null,
+    order: placed.order.number,
+  });
   return redirect(`/${lang}/pay/${placed.order.transactionId}`, { status: 303, headers });
 }
 
@@ -128,7 +165,14 @@ export default function Checkout() {
   const general = [...new Set([fields.items, fields.non_field_errors, page.totalError].filter(Boolean))];
   const empty = page.lines.length === 0;
   return (
-    <ShopLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} query={page.query} cartCount={page.cartCount} narrow>
+    <ShopLayout
+      unit={page.unit}
+      lang={page.lang}
+      path={location.pathname + location.search}
+      query={page.query}
+      cartCount={page.cartCount}
+      narrow
+    >
       <div className="c-stack">
         <a className="c-link" href={`/${page.lang}/catalogue/cart${page.query}`}>
           {t("catalogue_public.checkout.back")}
@@ -149,10 +193,14 @@ export default function Checkout() {
             {page.lines.map((line) => (
               <div key={line.slug} className="shop-line">
                 <div className="shop-line__row">
-                  <span className="c-strong">{line.name ? `${line.quantity} × ${line.name}` : t("catalogue_public.cart.unavailable_line")}</span>
+                  <span className="c-strong">
+                    {line.name ? `${line.quantity} × ${line.name}` : t("catalogue_public.cart.unavailable_line")}
+                  </span>
                   <span>{line.lineTotal}</span>
                 </div>
-                {lineErrors[line.slug] || line.problem ? <p className="c-field__error">{lineErrors[line.slug] ?? line.problem}</p> : null}
+                {lineErrors[line.slug] || line.problem ? (
+                  <p className="c-field__error">{lineErrors[line.slug] ?? line.problem}</p>
+                ) : null}
               </div>
             ))}
             <Totals totals={page.totals} />
@@ -161,7 +209,15 @@ export default function Checkout() {
         <form method="post" action={formAction} className="c-stack" noValidate={false}>
           <Card>
             <div className="shop-inline">
-              <TextField name="discount_code" label={t("catalogue_public.checkout.discount_code")} maxLength={40} defaultValue={value("discount_code", page.discountCode ?? "")} error={fields.discount_code ?? page.discountError ?? undefined} dir="ltr" autoComplete="off" />
+              <TextField
+                name="discount_code"
+                label={t("catalogue_public.checkout.discount_code")}
+                maxLength={40}
+                defaultValue={value("discount_code", page.discountCode ?? "")}
+                error={fields.discount_code ?? page.discountError ?? undefined}
+                dir="ltr"
+                autoComplete="off"
+              />
               <Button type="submit" name="intent" value="discount" variant="default" formNoValidate>
                 {t("catalogue_public.checkout.apply")}
               </Button>
@@ -170,9 +226,39 @@ export default function Checkout() {
           <Card>
             <div className="c-stack">
               <h2 className="c-subtitle">{t("catalogue_public.checkout.your_details")}</h2>
-              <TextField name="customer_name" label={t("catalogue_public.checkout.name")} autoComplete="name" maxLength={100} required defaultValue={value("customer_name")} error={fields.customer_name ?? undefined} dir="auto" />
-              <TextField name="customer_email" label={t("catalogue_public.checkout.email")} type="email" inputMode="email" autoComplete="email" maxLength={254} required defaultValue={value("customer_email")} error={fields.customer_email ?? undefined} dir="ltr" />
-              <TextField name="customer_phone" label={t("catalogue_public.checkout.phone")} type="tel" inputMode="tel" autoComplete="tel" maxLength={30} defaultValue={value("customer_phone")} error={fields.customer_phone ?? undefined} dir="ltr" />
+              <TextField
+                name="customer_name"
+                label={t("catalogue_public.checkout.name")}
+                autoComplete="name"
+                maxLength={100}
+                required
+                defaultValue={value("customer_name")}
+                error={fields.customer_name ?? undefined}
+                dir="auto"
+              />
+              <TextField
+                name="customer_email"
+                label={t("catalogue_public.checkout.email")}
+                type="email"
+                inputMode="email"
+                autoComplete="email"
+                maxLength={254}
+                required
+                defaultValue={value("customer_email")}
+                error={fields.customer_email ?? undefined}
+                dir="ltr"
+              />
+              <TextField
+                name="customer_phone"
+                label={t("catalogue_public.checkout.phone")}
+                type="tel"
+                inputMode="tel"
+                autoComplete="tel"
+                maxLength={30}
+                defaultValue={value("customer_phone")}
+                error={fields.customer_phone ?? undefined}
+                dir="ltr"
+              />
             </div>
           </Card>
           {page.stores.length ? (
@@ -181,7 +267,12 @@ export default function Checkout() {
                 <legend>{page.storeLabel ?? t("catalogue_public.checkout.store")}</legend>
                 {page.stores.map((store, index) => (
                   <label key={store.id} className="shop-choice">
-                    <input type="radio" name="store" value={store.id} defaultChecked={answer?.values ? answer.values.store === String(store.id) : index === 0} />
+                    <input
+                      type="radio"
+                      name="store"
+                      value={store.id}
+                      defaultChecked={answer?.values ? answer.values.store === String(store.id) : index === 0}
+                    />
                     <span>
                       <span className="c-strong">{store.name}</span>
                       {store.address ? <span className="c-small c-dimmed"> · {store.address}</span> : null}
@@ -198,19 +289,34 @@ export default function Checkout() {
                 <legend>{t("catalogue_public.checkout.payment_method")}</legend>
                 {page.gateways.map((gateway, index) => (
                   <label key={gateway.code} className="shop-choice">
-                    <input type="radio" name="gateway_code" value={gateway.code} required defaultChecked={answer?.values ? answer.values.gateway_code === gateway.code : index === 0} />
+                    <input
+                      type="radio"
+                      name="gateway_code"
+                      value={gateway.code}
+                      required
+                      defaultChecked={answer?.values ? answer.values.gateway_code === gateway.code : index === 0}
+                    />
                     {gateway.logo_url ? <img src={gateway.logo_url} alt="" height={24} /> : null}
                     {gateway.name}
                   </label>
                 ))}
-                {page.gateways.length === 0 ? <p className="c-dimmed">{t("catalogue_public.checkout.no_gateways")}</p> : null}
+                {page.gateways.length === 0 ? (
+                  <p className="c-dimmed">{t("catalogue_public.checkout.no_gateways")}</p>
+                ) : null}
                 {fields.gateway_code ? <p className="c-field__error">{fields.gateway_code}</p> : null}
               </fieldset>
               {page.terms ? (
                 <div className="c-stack c-stack--tight">
                   <p className="shop-terms">{page.terms}</p>
                   <label className="shop-choice">
-                    <input type="checkbox" name="accept_terms" value="on" required defaultChecked={answer?.values?.accept_terms === "on"} aria-describedby={fields.accept_terms ? "accept-terms-error" : undefined} />
+                    <input
+                      type="checkbox"
+                      name="accept_terms"
+                      value="on"
+                      required
+                      defaultChecked={answer?.values?.accept_terms === "on"}
+                      aria-describedby={fields.accept_terms ? "accept-terms-error" : undefined}
+                    />
                     {t("catalogue_public.checkout.accept_terms")}
                   </label>
                   {fields.accept_terms ? (
@@ -220,7 +326,14 @@ export default function Checkout() {
                   ) : null}
                 </div>
               ) : null}
-              <Button type="submit" name="intent" value="place" fullWidth size="lg" disabled={empty || page.blocked || page.gateways.length === 0}>
+              <Button
+                type="submit"
+                name="intent"
+                value="place"
+                fullWidth
+                size="lg"
+                disabled={empty || page.blocked || page.gateways.length === 0}
+              >
                 {t("catalogue_public.checkout.pay", { total: page.totals.total })}
               </Button>
             </div>

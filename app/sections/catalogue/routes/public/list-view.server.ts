@@ -22,7 +22,10 @@ export async function listPageView(db: DB, url: URL, cookieHeader: string | null
   const { shop, cart } = visitor;
   const search = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
   const page = pageOf(url.searchParams.get("page"));
-  const [unit, listed] = await Promise.all([unitHeader(db, shop.merchantId, lang), listProducts(db, shop.merchantId, { search, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })]);
+  const [unit, listed] = await Promise.all([
+    unitHeader(db, shop.merchantId, lang),
+    listProducts(db, shop.merchantId, { search, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
+  ]);
   const money = shopMoney(shop, lang);
   const banner = shop.settings.banner;
   const title = lang === "ar" ? banner.title_ar || banner.title_en : banner.title_en || banner.title_ar;

@@ -46,7 +46,10 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     product: {
       slug: product.slug,
       name: nameIn(product, lang),
-      description: lang === "ar" ? product.description_ar || product.description_en : product.description_en || product.description_ar,
+      description:
+        lang === "ar"
+          ? product.description_ar || product.description_en
+          : product.description_en || product.description_ar,
       sku: product.sku,
       images: product.images.map(productImageUrl),
       price: money(price),
@@ -64,13 +67,20 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   const quantityText = String(form.get("quantity") ?? "1").trim();
   const quantity = /^\d{1,4}$/.test(quantityText) ? Number(quantityText) : Number.NaN;
   if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_LINE_QUANTITY) {
-    return data({ errors: { quantity: messageOf({ code: "catalogue_public.errors.line_quantity" }, lang) }, quantity: quantityText.slice(0, 10) }, { status: 400 });
+    return data(
+      {
+        errors: { quantity: messageOf({ code: "catalogue_public.errors.line_quantity" }, lang) },
+        quantity: quantityText.slice(0, 10),
+      },
+      { status: 400 },
+    );
   }
   const query = shopQuery(visitor.shop);
   const added = addToCart(visitor.cart, product, quantity);
   // Adding a product already in the cart opens the cart (public spec §2), where its quantity changes.
   if (added.kind === "already_in_cart") return redirect(`/${lang}/catalogue/cart${query}&notice=already_in_cart`, 303);
-  if (added.kind === "refused") return data({ errors: { quantity: messageOf(added.problem, lang) }, quantity: quantityText }, { status: 400 });
+  if (added.kind === "refused")
+    return data({ errors: { quantity: messageOf(added.problem, lang) }, quantity: quantityText }, { status: 400 });
   const headers = await storeCart(visitor, request, added.cart);
   const back = `/${lang}/catalogue/product-detail/${encodeURIComponent(product.slug)}${query}&added=1${added.limitedTo ? `&limited=${added.limitedTo}` : ""}`;
   return redirect(back, { status: 303, headers });
@@ -84,20 +94,33 @@ export default function ProductDetail() {
   const { product } = page;
   const errors: Record<string, string | null> = answer?.errors ?? {};
   return (
-    <ShopLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} query={page.query} cartCount={page.cartCount} narrow>
+    <ShopLayout
+      unit={page.unit}
+      lang={page.lang}
+      path={location.pathname + location.search}
+      query={page.query}
+      cartCount={page.cartCount}
+      narrow
+    >
       <div className="c-stack">
         <a className="c-link" href={`/${page.lang}/catalogue/product-list${page.query}`}>
           {t("catalogue_public.detail.back")}
         </a>
         {page.added ? (
           <Alert color="orange" role="status">
-            {page.limited ? t("catalogue_public.cart.limited", { count: page.limited }) : t("catalogue_public.detail.added")}{" "}
+            {page.limited
+              ? t("catalogue_public.cart.limited", { count: page.limited })
+              : t("catalogue_public.detail.added")}{" "}
             <a className="c-link" href={`/${page.lang}/catalogue/cart${page.query}`}>
               {t("catalogue_public.detail.view_cart")}
             </a>
           </Alert>
         ) : null}
-        <ProductPicture image={product.images[0] ?? null} name={product.name} className="shop-picture shop-picture--large" />
+        <ProductPicture
+          image={product.images[0] ?? null}
+          name={product.name}
+          className="shop-picture shop-picture--large"
+        />
         {product.images.length > 1 ? (
           <div className="shop-grid">
             {product.images.slice(1).map((image) => (
@@ -110,15 +133,39 @@ export default function ProductDetail() {
           {product.price}
           {product.original ? <del>{product.original}</del> : null}
         </p>
-        {product.description ? <p className="c-text" style={{ whiteSpace: "pre-wrap" }}>{product.description}</p> : null}
-        {product.sku ? <p className="c-small c-dimmed">{t("catalogue_public.detail.sku", { sku: product.sku })}</p> : null}
+        {product.description ? (
+          <p className="c-text" style={{ whiteSpace: "pre-wrap" }}>
+            {product.description}
+          </p>
+        ) : null}
+        {product.sku ? (
+          <p className="c-small c-dimmed">{t("catalogue_public.detail.sku", { sku: product.sku })}</p>
+        ) : null}
         {product.soldOut ? <Alert color="orange">{t("catalogue_public.sold_out")}</Alert> : null}
-        {!product.soldOut && product.left !== null ? <p className="shop-left">{t("catalogue_public.left", { count: product.left })}</p> : null}
+        {!product.soldOut && product.left !== null ? (
+          <p className="shop-left">{t("catalogue_public.left", { count: product.left })}</p>
+        ) : null}
         <Card>
-          <form method="post" action={`/${page.lang}/catalogue/product-detail/${encodeURIComponent(product.slug)}${page.query}`} className="c-stack">
-            {page.inCart ? <p className="c-dimmed">{t("catalogue_public.detail.in_cart", { count: page.inCart })}</p> : null}
+          <form
+            method="post"
+            action={`/${page.lang}/catalogue/product-detail/${encodeURIComponent(product.slug)}${page.query}`}
+            className="c-stack"
+          >
+            {page.inCart ? (
+              <p className="c-dimmed">{t("catalogue_public.detail.in_cart", { count: page.inCart })}</p>
+            ) : null}
             {page.inCart ? null : (
-              <TextField name="quantity" label={t("catalogue_public.detail.quantity")} type="number" inputMode="numeric" min={1} max={Math.min(product.left ?? MAX_LINE_QUANTITY, MAX_LINE_QUANTITY)} required defaultValue={answer?.quantity ?? "1"} error={errors.quantity ?? undefined} />
+              <TextField
+                name="quantity"
+                label={t("catalogue_public.detail.quantity")}
+                type="number"
+                inputMode="numeric"
+                min={1}
+                max={Math.min(product.left ?? MAX_LINE_QUANTITY, MAX_LINE_QUANTITY)}
+                required
+                defaultValue={answer?.quantity ?? "1"}
+                error={errors.quantity ?? undefined}
+              />
             )}
             {page.inCart ? (
               <LinkButton href={`/${page.lang}/catalogue/cart${page.query}`} fullWidth>

@@ -37,12 +37,21 @@ export function ProductListPage({ page, path }: { page: ListPageData; path: stri
         <h1 className="c-title">{t("catalogue_public.list.title")}</h1>
         <form method="get" action={`/${page.lang}/catalogue/product-list`} className="shop-search" role="search">
           <input type="hidden" name="merchant" value={page.merchantId} />
-          <TextField name="q" type="search" label={t("catalogue_public.list.search")} maxLength={100} defaultValue={page.search} dir="auto" />
+          <TextField
+            name="q"
+            type="search"
+            label={t("catalogue_public.list.search")}
+            maxLength={100}
+            defaultValue={page.search}
+            dir="auto"
+          />
           <Button type="submit" variant="default">
             {t("catalogue_public.list.search_button")}
           </Button>
         </form>
-        {page.search ? <p className="c-dimmed">{t("catalogue_public.list.results", { count: page.count, search: page.search })}</p> : null}
+        {page.search ? (
+          <p className="c-dimmed">{t("catalogue_public.list.results", { count: page.count, search: page.search })}</p>
+        ) : null}
         {page.products.length === 0 ? (
           <Alert color="orange" role="status">
             {page.search ? t("catalogue_public.list.no_results") : t("catalogue_public.list.empty")}
@@ -50,7 +59,11 @@ export function ProductListPage({ page, path }: { page: ListPageData; path: stri
         ) : (
           <div className="shop-grid">
             {page.products.map((product) => (
-              <a key={product.slug} className="c-card shop-card" href={`/${page.lang}/catalogue/product-detail/${encodeURIComponent(product.slug)}${page.query}`}>
+              <a
+                key={product.slug}
+                className="c-card shop-card"
+                href={`/${page.lang}/catalogue/product-detail/${encodeURIComponent(product.slug)}${page.query}`}
+              >
                 <ProductPicture image={product.image} name={product.name} className="shop-picture" />
                 <span className="shop-name">{product.name}</span>
                 <span className="shop-price">
@@ -58,7 +71,9 @@ export function ProductListPage({ page, path }: { page: ListPageData; path: stri
                   {product.original ? <del>{product.original}</del> : null}
                 </span>
                 {product.soldOut ? <span className="shop-sold-out">{t("catalogue_public.sold_out")}</span> : null}
-                {product.left ? <span className="shop-left">{t("catalogue_public.left", { count: product.left })}</span> : null}
+                {product.left ? (
+                  <span className="shop-left">{t("catalogue_public.left", { count: product.left })}</span>
+                ) : null}
               </a>
             ))}
           </div>
@@ -72,7 +87,9 @@ export function ProductListPage({ page, path }: { page: ListPageData; path: stri
             ) : (
               <span />
             )}
-            <span className="c-dimmed">{t("catalogue_public.list.page_of", { page: page.page, pages: page.pages })}</span>
+            <span className="c-dimmed">
+              {t("catalogue_public.list.page_of", { page: page.page, pages: page.pages })}
+            </span>
             {page.next ? (
               <a className="c-button c-button--default" href={page.next} rel="next">
                 {t("catalogue_public.list.next")}

@@ -7,7 +7,16 @@ import { describe } from "~/presentation/texts.server";
 import { emptyCart, loadCart, newCartToken, saveCart, verifyCartToken, type Cart } from "../../domain/cart.server";
 import { heldUnitsOf } from "../../domain/orders.server";
 import type { Held, Problem } from "../../domain/pricing.server";
-import { defaultShopMerchant, isAvailable, loadShop, nameIn, productImageUrl, unitPriceOf, type PublicProduct, type Shop } from "../../domain/shop.server";
+import {
+  defaultShopMerchant,
+  isAvailable,
+  loadShop,
+  nameIn,
+  productImageUrl,
+  unitPriceOf,
+  type PublicProduct,
+  type Shop,
+} from "../../domain/shop.server";
 import { cartCookie, readCartCookie } from "./cart-cookie.server";
 
 /** The page's language from its path. */
@@ -49,7 +58,12 @@ export async function loadVisitor(db: DB, url: URL, cookieHeader: string | null)
   let pendingOrder: Visitor["pendingOrder"] = null;
   let held: Held = new Map();
   if (token && cart.order) {
-    const order = await db.selectFrom("catalogue_orders").select(["status", "transaction_id"]).where("merchant_id", "=", shop.merchantId).where("number", "=", cart.order).executeTakeFirst();
+    const order = await db
+      .selectFrom("catalogue_orders")
+      .select(["status", "transaction_id"])
+      .where("merchant_id", "=", shop.merchantId)
+      .where("number", "=", cart.order)
+      .executeTakeFirst();
     if (order?.status === "pending_payment" && order.transaction_id) {
       pendingOrder = { number: cart.order, transactionId: order.transaction_id };
       held = await heldUnitsOf(db, shop.merchantId, cart.order);
@@ -94,7 +108,13 @@ export function shopMoney(shop: Shop, lang: Language) {
   const key = `${lang}:${currency}:${places}`;
   let formatter = formatters.get(key);
   if (!formatter) {
-    formatter = new Intl.NumberFormat(lang === "ar" ? "ar-KW-u-nu-latn" : "en-KW", { style: "currency", currency, currencyDisplay: lang === "ar" ? "symbol" : "code", minimumFractionDigits: places, maximumFractionDigits: places });
+    formatter = new Intl.NumberFormat(lang === "ar" ? "ar-KW-u-nu-latn" : "en-KW", {
+      style: "currency",
+      currency,
+      currencyDisplay: lang === "ar" ? "symbol" : "code",
+      minimumFractionDigits: places,
+      maximumFractionDigits: places,
+    });
     formatters.set(key, formatter);
   }
   const shown = formatter;
@@ -102,17 +122,28 @@ export function shopMoney(shop: Shop, lang: Language) {
 }
 
 /** A problem in the page's language. */
-export const messageOf = (problem: Problem | null | undefined, lang: Language) => (problem ? describe(problem.code, problem.params, lang) : null);
+export const messageOf = (problem: Problem | null | undefined, lang: Language) =>
+  problem ? describe(problem.code, problem.params, lang) : null;
 
 /** Problems by field as the page shows them: the message of each field. */
 export function messagesOf(problems: Record<string, Problem>, lang: Language): Record<string, string> {
-  return Object.fromEntries(Object.entries(problems).map(([field, problem]) => [field, describe(problem.code, problem.params, lang)]));
+  return Object.fromEntries(
+    Object.entries(problems).map(([field, problem]) => [field, describe(problem.code, problem.params, lang)]),
+  );
 }
 
 /** The query every shop link carries: the merchant whose shop it is. */
 export const shopQuery = (shop: Shop) => `?merchant=${shop.merchantId}`;
 
-export type ProductCard = { slug: string; name: string; image: string | null; price: string; original: string | null; soldOut: boolean; left: number | null };
+export type ProductCard = {
+  slug: string;
+  name: string;
+  image: string | null;
+  price: string;
+  original: string | null;
+  soldOut: boolean;
+  left: number | null;
+};
 
 /** What a product's card shows: its name, first image, price (and the price it is reduced from), and stock when low. */
 export function productCard(product: PublicProduct, lang: Language, money: (minor: number) => string): ProductCard {

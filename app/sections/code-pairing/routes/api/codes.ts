@@ -14,13 +14,23 @@ import { REVEAL_PERMISSION, VIEW_PERMISSION } from "../../presentation/guard.ser
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireApiUser(request, context);
   const db = getDbFrom(context);
-  if (!hasFeature(await loadAvailableSections(db, user.merchantId), "code_pairing", "codes")) throw apiDetail(request, "api.not_found", 404);
+  if (!hasFeature(await loadAvailableSections(db, user.merchantId), "code_pairing", "codes"))
+    throw apiDetail(request, "api.not_found", 404);
   requireApiPermission(request, user, VIEW_PERMISSION);
   const reveal = new URL(request.url).searchParams.get("reveal") === "1";
   if (reveal) requireApiPermission(request, user, REVEAL_PERMISSION);
   const rows = await listCodes(db, user.merchantId);
-  if (reveal) await recordPairsRevealed(db, { merchantId: user.merchantId, actor: { id: user.id, username: user.username }, count: rows.length, channel: "api", ip: context.get(clientAddressContext) });
-  return apiJson({ count: rows.length, results: rows.map((row) => serializeCode(row, reveal)) }, 200, { "Cache-Control": "no-store" });
+  if (reveal)
+    await recordPairsRevealed(db, {
+      merchantId: user.merchantId,
+      actor: { id: user.id, username: user.username },
+      count: rows.length,
+      channel: "api",
+      ip: context.get(clientAddressContext),
+    });
+  return apiJson({ count: rows.length, results: rows.map((row) => serializeCode(row, reveal)) }, 200, {
+    "Cache-Control": "no-store",
+  });
 }
 
 export function action({ request }: Route.ActionArgs) {

@@ -12,7 +12,9 @@ export function cprApiLanguage(request: Request): Language {
 
 /** Field errors in DRF's shape, in `lang`. */
 export function apiFieldErrors(errors: FieldErrors, params: TextParams | undefined, lang: Language) {
-  return Object.fromEntries(Object.entries(errors).map(([field, codes]) => [field, codes.map((code) => describe(code, params, lang))]));
+  return Object.fromEntries(
+    Object.entries(errors).map(([field, codes]) => [field, codes.map((code) => describe(code, params, lang))]),
+  );
 }
 
 /** The site a call names: its `referer` field, else the browser's own Referer header. */

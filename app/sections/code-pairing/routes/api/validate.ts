@@ -27,11 +27,31 @@ export async function action({ request, context }: Route.ActionArgs) {
   const body = await readBody(request);
   const referer = refererOf(request, body);
   const site = await findOpenSite(db, siteHost(referer));
-  if (!site) return apiJson(apiFieldErrors({ referer: [referer ? "cpr_public.unknown_site" : "errors.required"] }, undefined, lang), 400);
-  const text = (value: unknown, max: number) => (typeof value === "string" ? value.slice(0, max) : typeof value === "number" ? String(value) : "");
-  const outcome = await pairCode(db, { site, code: text(body.code, 60), pair: text(body.pair, 80), ip: context.get(clientAddressContext), lang, makeRequest: requestMaker() });
-  if (outcome.ok) return apiJson({ redirect_url: payUrlOf(linkBaseUrl(), lang, outcome.transactionId), transaction_id: outcome.transactionId });
-  if (outcome.kind === "closed") return apiJson(apiFieldErrors({ referer: ["cpr_public.unknown_site"] }, undefined, lang), 400);
-  if (outcome.kind === "throttled") return apiJson({ detail: translator(lang)("cpr_public.errors.throttled", { minutes: outcome.minutes }) }, 429, { "Retry-After": String(outcome.minutes * 60) });
+  if (!site)
+    return apiJson(
+      apiFieldErrors({ referer: [referer ? "cpr_public.unknown_site" : "errors.required"] }, undefined, lang),
+      400,
+    );
+  const text = (value: unknown, max: number) =>
+    typeof value === "string" ? value.slice(0, max) : typeof value === "number" ? String(value) : "";
+  const outcome = await pairCode(db, {
+    site,
+    code: text(body.code, 60),
+    pair: text(body.pair, 80),
+    ip: context.get(clientAddressContext),
+    lang,
+    makeRequest: requestMaker(),
+  });
+  if (outcome.ok)
+    return apiJson({
+      redirect_url: payUrlOf(linkBaseUrl(), lang, outcome.transactionId),
+      transaction_id: outcome.transactionId,
+    });
+  if (outcome.kind === "closed")
+    return apiJson(apiFieldErrors({ referer: ["cpr_public.unknown_site"] }, undefined, lang), 400);
+  if (outcome.kind === "throttled")
+    return apiJson({ detail: translator(lang)("cpr_public.errors.throttled", { minutes: outcome.minutes }) }, 429, {
+      "Retry-After": String(outcome.minutes * 60),
+    });
   return apiJson(apiFieldErrors(outcome.errors, undefined, lang), 400);
 }

@@ -25,5 +25,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!host) return apiJson(apiFieldErrors({ referer: ["cpr_public.errors.referer"] }, undefined, lang), 400);
   const site = await findOpenSite(db, host);
   if (!site) return apiJson({ detail: translator(lang)("cpr_public.unknown_site") }, 404);
-  return apiJson({ field_label: (await pairLabel(db, site, lang)) ?? translator(lang)("cpr_public.default_label"), site: site.host });
+  return apiJson({
+    field_label: (await pairLabel(db, site, lang)) ?? translator(lang)("cpr_public.default_label"),
+    site: site.host,
+  });
 }

@@ -42,6 +42,12 @@ export async function cprPageView(db: DB, site: Site | null, lang: Language) {
 export type CprPageView = Awaited<ReturnType<typeof cprPageView>>;
 
 /** Field errors as a page shows them: the first message of each field, in the page's language. */
-export function fieldMessages(errors: FieldErrors, params: TextParams | undefined, lang: Language): Record<string, string> {
-  return Object.fromEntries(Object.entries(errors).map(([field, [first]]) => [field, describe(first ?? "errors.required", params, lang)]));
+export function fieldMessages(
+  errors: FieldErrors,
+  params: TextParams | undefined,
+  lang: Language,
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(errors).map(([field, [first]]) => [field, describe(first ?? "errors.required", params, lang)]),
+  );
 }

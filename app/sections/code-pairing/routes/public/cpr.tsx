@@ -33,11 +33,37 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   const text = (name: string, max: number) => String(form.get(name) ?? "").slice(0, max);
   const values = { code: text("code", 60), pair: text("pair", 80) };
   const site = await siteOfRequest(db, request, text("site", 300) || new URL(request.url).searchParams.get("site"));
-  if (!site) return data({ values, errors: fieldMessages({ non_field_errors: ["cpr_public.unknown_site"] }, undefined, lang) }, { status: 404 });
-  const outcome = await pairCode(db, { site, code: values.code, pair: values.pair, ip: context.get(clientAddressContext), lang, makeRequest: requestMaker() });
+  if (!site)
+    return data(
+      { values, errors: fieldMessages({ non_field_errors: ["cpr_public.unknown_site"] }, undefined, lang) },
+      { status: 404 },
+    );
+  const outcome = await pairCode(db, {
+    site,
+    code: values.code,
+    pair: values.pair,
+    ip: context.get(clientAddressContext),
+    lang,
+    makeRequest: requestMaker(),
+  });
   if (outcome.ok) return redirect(`/${lang}/pay/${outcome.transactionId}`, 303);
-  if (outcome.kind === "closed") return data({ values, errors: fieldMessages({ non_field_errors: ["cpr_public.unknown_site"] }, undefined, lang) }, { status: 404 });
-  if (outcome.kind === "throttled") return data({ values, errors: fieldMessages({ non_field_errors: ["cpr_public.errors.throttled"] }, { minutes: outcome.minutes }, lang) }, { status: 429 });
+  if (outcome.kind === "closed")
+    return data(
+      { values, errors: fieldMessages({ non_field_errors: ["cpr_public.unknown_site"] }, undefined, lang) },
+      { status: 404 },
+    );
+  if (outcome.kind === "throttled")
+    return data(
+      {
+        values,
+        errors: fieldMessages(
+          { non_field_errors: ["cpr_public.errors.throttled"] },
+          { minutes: outcome.minutes },
+          lang,
+        ),
+      },
+      { status: 429 },
+    );
   return data({ values, errors: fieldMessages(outcome.errors, undefined, lang) }, { status: 400 });
 }
 
@@ -62,7 +88,13 @@ export default function CodePairingPage() {
   }
   return (
     <div className="pay-page">
-      {page.unit ? <PublicHeader unit={page.unit} lang={page.lang} path={`/${page.lang}/cpr?site=${encodeURIComponent(page.site)}`} /> : null}
+      {page.unit ? (
+        <PublicHeader
+          unit={page.unit}
+          lang={page.lang}
+          path={`/${page.lang}/cpr?site=${encodeURIComponent(page.site)}`}
+        />
+      ) : null}
       <main className="c-main c-main--narrow">
         <div className="c-stack">
           <h1 className="c-title">{page.title}</h1>
@@ -73,8 +105,29 @@ export default function CodePairingPage() {
             {errors.non_field_errors ? <Alert color="red">{errors.non_field_errors}</Alert> : null}
             <Card>
               <div className="c-stack">
-                <TextField name="code" label={t("cpr_public.code")} required maxLength={60} autoComplete="off" autoCapitalize="characters" spellCheck={false} defaultValue={answer?.values?.code ?? ""} error={errors.code} dir="ltr" />
-                <TextField name="pair" label={page.pairLabel} required maxLength={80} autoComplete="off" spellCheck={false} defaultValue={answer?.values?.pair ?? ""} error={errors.pair} dir="auto" />
+                <TextField
+                  name="code"
+                  label={t("cpr_public.code")}
+                  required
+                  maxLength={60}
+                  autoComplete="off"
+                  autoCapitalize="characters"
+                  spellCheck={false}
+                  defaultValue={answer?.values?.code ?? ""}
+                  error={errors.code}
+                  dir="ltr"
+                />
+                <TextField
+                  name="pair"
+                  label={page.pairLabel}
+                  required
+                  maxLength={80}
+                  autoComplete="off"
+                  spellCheck={false}
+                  defaultValue={answer?.values?.pair ?? ""}
+                  error={errors.pair}
+                  dir="auto"
+                />
               </div>
             </Card>
             <Button type="submit" fullWidth size="lg">

@@ -63,7 +63,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       gateway_en: gateway.name_en,
       gateway_ar: gateway.name_ar,
       logo_url: gateway.logo_url,
-      currencies: gateway.currencies.split(",").map((code) => code.trim().toUpperCase()).filter((code) => restrictions.currencies.includes(code)),
+      currencies: gateway.currencies
+        .split(",")
+        .map((code) => code.trim().toUpperCase())
+        .filter((code) => restrictions.currencies.includes(code)),
     })),
     daily_cap_key: form.identity,
   });
@@ -84,15 +87,41 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const ip = context.get(clientAddressContext);
   if (await collectThrottled(db, ip, collector.id)) return apiDetail(request, "collect_public.errors.throttled", 429);
   // Anonymous callers' Idempotency-Keys live apart from the merchant's own (and each collector's from another's).
-  return respondOnce(request, { db, merchantId: collector.merchant_id, caller: PUBLIC_CALLER, scope: `collect:${collector.public_id}`, body, keyPrefix: `collect:${collector.public_id}:` }, async () => {
-    const normalized = { ...body, amount: body.amount === undefined || body.amount === null ? "" : String(body.amount) };
-    const parsed = CollectPaymentSchema.safeParse(normalized);
-    if (!parsed.success) return { status: 400, body: apiFieldErrors(issuesAsFieldErrors(parsed.error.issues), undefined, lang) };
-    const made = await createCollectorPayment(db, { collector, input: parsed.data, lang, baseUrl: linkBaseUrl() });
-    if (!made.ok && made.kind === "closed") return { status: 423, body: { detail: translator(lang)("collect_public.closed") } };
-    if (!made.ok) return { status: 400, body: apiFieldErrors(made.errors, made.params, lang) };
-    await countCollectPayment(db, ip, collector.id);
-    const { id, orderNo, amount, currency, payUrl } = made.transaction;
-    return { status: 201, body: { id, order_no: orderNo, amount: toDecimalString(amount, currency), currency_code: currency, state: "created", pay_url: payUrl } };
-  });
+  return respondOnce(
+    request,
+    {
+      db,
+      merchantId: collector.merchant_id,
+      caller: PUBLIC_CALLER,
+      scope: `collect:${collector.public_id}`,
+      body,
+      keyPrefix: `collect:${collector.public_id}:`,
+    },
+    async () => {
+      const normalized = {
+        ...body,
+        amount: body.amount === undefined || body.amount === null ? "" : String(body.amount),
+      };
+      const parsed = CollectPaymentSchema.safeParse(normalized);
+      if (!parsed.success)
+        return { status: 400, body: apiFieldErrors(issuesAsFieldErrors(parsed.error.issues), undefined, lang) };
+      const made = await createCollectorPayment(db, { collector, input: parsed.data, lang, baseUrl: linkBaseUrl() });
+      if (!made.ok && made.kind === "closed")
+        return { status: 423, body: { detail: translator(lang)("collect_public.closed") } };
+      if (!made.ok) return { status: 400, body: apiFieldErrors(made.errors, made.params, lang) };
+      await countCollectPayment(db, ip, collector.id);
+      const { id, orderNo, amount, currency, payUrl } = made.transaction;
+      return {
+        status: 201,
+        body: {
+          id,
+          order_no: orderNo,
+          amount: toDecimalString(amount, currency),
+          currency_code: currency,
+          state: "created",
+          pay_url: payUrl,
+        },
+      };
+    },
+  );
 }

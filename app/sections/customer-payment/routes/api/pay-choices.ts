@@ -22,15 +22,29 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!publicId) return apiJson(apiFieldErrors({ collector_id: ["errors.required"] }, undefined, lang), 400);
   if (!collector || !collector.is_active) return apiDetail(request, "collect_public.errors.not_found", 404);
   const { restrictions } = await loadCollectForm(db, collector);
-  const currency = typeof body.currency_code === "string" && body.currency_code ? body.currency_code.toUpperCase() : restrictions.defaultCurrency;
-  if (!restrictions.currencies.includes(currency)) return apiJson(apiFieldErrors({ currency_code: ["collect_public.errors.currency"] }, undefined, lang), 400);
+  const currency =
+    typeof body.currency_code === "string" && body.currency_code
+      ? body.currency_code.toUpperCase()
+      : restrictions.defaultCurrency;
+  if (!restrictions.currencies.includes(currency))
+    return apiJson(apiFieldErrors({ currency_code: ["collect_public.errors.currency"] }, undefined, lang), 400);
   let amount = 0;
   if (body.amount !== undefined && body.amount !== null && body.amount !== "") {
     const parsed = parseAmount(String(body.amount), currency);
-    if (!parsed.ok || parsed.minor <= 0) return apiJson(apiFieldErrors({ amount: ["pay.errors.positive_number"] }, undefined, lang), 400);
+    if (!parsed.ok || parsed.minor <= 0)
+      return apiJson(apiFieldErrors({ amount: ["pay.errors.positive_number"] }, undefined, lang), 400);
     amount = parsed.minor;
   }
-  const choices = await payChoicesFor(db, { merchant_id: collector.merchant_id, pg_codes: restrictions.gateways.map((gateway) => gateway.code).join(","), currency_code: currency }, amount, lang);
+  const choices = await payChoicesFor(
+    db,
+    {
+      merchant_id: collector.merchant_id,
+      pg_codes: restrictions.gateways.map((gateway) => gateway.code).join(","),
+      currency_code: currency,
+    },
+    amount,
+    lang,
+  );
   return apiJson(payChoicesBody(choices, lang));
 }
 

@@ -25,8 +25,16 @@ export async function requireActiveCollector(db: DB, publicId: string | undefine
  * shared address pays many customers, each once), and every submission to any collector, refusals
  * included, so that nobody probes customers' phone numbers against the daily cap or floods the form.
  */
-const createdRule = (collectorId: number, ip: string | null) => ({ bucket: `collect:${collectorId}:${addressGroup(ip)}`, limit: 30, windowMs: 10 * 60_000 });
-const triedRule = (ip: string | null) => ({ bucket: `collect-try:${addressGroup(ip)}`, limit: 200, windowMs: 10 * 60_000 });
+const createdRule = (collectorId: number, ip: string | null) => ({
+  bucket: `collect:${collectorId}:${addressGroup(ip)}`,
+  limit: 30,
+  windowMs: 10 * 60_000,
+});
+const triedRule = (ip: string | null) => ({
+  bucket: `collect-try:${addressGroup(ip)}`,
+  limit: 200,
+  windowMs: 10 * 60_000,
+});
 
 /** Whether this address has paid through this collector, or sent collector forms, too often lately; counts this submission. */
 export async function collectThrottled(db: DB, ip: string | null, collectorId: number) {
@@ -76,7 +84,13 @@ export async function collectPageView(db: DB, form: CollectForm, lang: Language)
       name: lang === "ar" ? gateway.name_ar : gateway.name_en,
       logoUrl: gateway.logo_url,
       // Named only when the page takes several currencies and this method not all of them.
-      currencies: restrictions.currencies.length > 1 ? gateway.currencies.split(",").map((code) => code.trim().toUpperCase()).filter((code) => restrictions.currencies.includes(code)) : [],
+      currencies:
+        restrictions.currencies.length > 1
+          ? gateway.currencies
+              .split(",")
+              .map((code) => code.trim().toUpperCase())
+              .filter((code) => restrictions.currencies.includes(code))
+          : [],
     })),
   };
 }

@@ -11,7 +11,15 @@ import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { CollectPaymentSchema, createCollectorPayment, loadCollectForm } from "../../domain/collect.server";
 import { issuesAsFieldErrors } from "../../domain/collector-schema";
-import { collectPageView, collectThrottled, countCollectPayment, fieldMessages, languageOf, requireActiveCollector, type CollectPageView } from "./collect-view.server";
+import {
+  collectPageView,
+  collectThrottled,
+  countCollectPayment,
+  fieldMessages,
+  languageOf,
+  requireActiveCollector,
+  type CollectPageView,
+} from "./collect-view.server";
 
 /** Served as plain HTML: no React on the client (docs/decisions/0005); paying is a plain POST. */
 export const handle = { hydrate: false };
@@ -20,7 +28,16 @@ export function meta({ data: page }: Route.MetaArgs) {
   return [{ title: page?.title ?? "Pay" }, { name: "robots", content: "noindex" }];
 }
 
-const STANDARD_FIELDS = ["amount", "currency_code", "gateway_code", "customer_name", "customer_email", "customer_phone", "reference", "submission_token"] as const;
+const STANDARD_FIELDS = [
+  "amount",
+  "currency_code",
+  "gateway_code",
+  "customer_name",
+  "customer_email",
+  "customer_phone",
+  "reference",
+  "submission_token",
+] as const;
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const lang = languageOf(params);
@@ -39,12 +56,21 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   const values: Record<string, string> = {};
   for (const name of STANDARD_FIELDS) values[name] = String(form.get(name) ?? "").slice(0, 600);
   const extra: Record<string, string> = {};
-  for (const [name, value] of form.entries()) if (name.startsWith("extra.") && typeof value === "string") extra[name.slice(6, 46)] = value.slice(0, 600);
+  for (const [name, value] of form.entries())
+    if (name.startsWith("extra.") && typeof value === "string") extra[name.slice(6, 46)] = value.slice(0, 600);
   for (const [name, value] of Object.entries(extra)) values[`extra.${name}`] = value;
   const ip = context.get(clientAddressContext);
-  if (await collectThrottled(db, ip, collector.id)) return data({ values, errors: fieldMessages({ non_field_errors: ["collect_public.errors.throttled"] }, undefined, lang) }, { status: 429 });
+  if (await collectThrottled(db, ip, collector.id))
+    return data(
+      { values, errors: fieldMessages({ non_field_errors: ["collect_public.errors.throttled"] }, undefined, lang) },
+      { status: 429 },
+    );
   const parsed = CollectPaymentSchema.safeParse({ ...values, extra });
-  if (!parsed.success) return data({ values, errors: fieldMessages(issuesAsFieldErrors(parsed.error.issues), undefined, lang) }, { status: 400 });
+  if (!parsed.success)
+    return data(
+      { values, errors: fieldMessages(issuesAsFieldErrors(parsed.error.issues), undefined, lang) },
+      { status: 400 },
+    );
   const made = await createCollectorPayment(db, { collector, input: parsed.data, lang, baseUrl: linkBaseUrl() });
   if (!made.ok && made.kind === "closed") return redirect(`/${lang}/pay/collect/${collector.public_id}`, 303);
   if (!made.ok) return data({ values, errors: fieldMessages(made.errors, made.params, lang) }, { status: 400 });
@@ -85,8 +111,14 @@ export default function CollectPage() {
                   <div className="collect-amount">
                     <TextField
                       name="amount"
-                      label={page.currencies.length > 1 ? t("collect_public.amount") : `${t("collect_public.amount")} (${page.defaultCurrency})`}
-                      description={page.ranges.map((range) => [range.text, range.cap].filter(Boolean).join(" · ")).join(" — ")}
+                      label={
+                        page.currencies.length > 1
+                          ? t("collect_public.amount")
+                          : `${t("collect_public.amount")} (${page.defaultCurrency})`
+                      }
+                      description={page.ranges
+                        .map((range) => [range.text, range.cap].filter(Boolean).join(" · "))
+                        .join(" — ")}
                       inputMode="decimal"
                       autoComplete="off"
                       maxLength={20}
@@ -120,7 +152,17 @@ export default function CollectPage() {
                     <h2 className="c-subtitle">{t("collect_public.your_details")}</h2>
                     {page.fields.map((field) =>
                       field.kind === "text" ? (
-                        <TextAreaField key={field.name} name={field.name} label={field.label} required={field.required} maxLength={500} rows={2} defaultValue={value(field.name)} error={errors[field.name]} dir="auto" />
+                        <TextAreaField
+                          key={field.name}
+                          name={field.name}
+                          label={field.label}
+                          required={field.required}
+                          maxLength={500}
+                          rows={2}
+                          defaultValue={value(field.name)}
+                          error={errors[field.name]}
+                          dir="auto"
+                        />
                       ) : (
                         <TextField
                           key={field.name}
@@ -130,9 +172,22 @@ export default function CollectPage() {
                           defaultValue={value(field.name)}
                           error={errors[field.name]}
                           {...(field.kind === "email"
-                            ? { type: "email", inputMode: "email" as const, autoComplete: "email", maxLength: 254, dir: "ltr" }
+                            ? {
+                                type: "email",
+                                inputMode: "email" as const,
+                                autoComplete: "email",
+                                maxLength: 254,
+                                dir: "ltr",
+                              }
                             : field.kind === "phone"
-                              ? { type: "tel", inputMode: "tel" as const, autoComplete: "tel", maxLength: 30, dir: "ltr", description: t("collect_public.phone_hint") }
+                              ? {
+                                  type: "tel",
+                                  inputMode: "tel" as const,
+                                  autoComplete: "tel",
+                                  maxLength: 30,
+                                  dir: "ltr",
+                                  description: t("collect_public.phone_hint"),
+                                }
                               : field.kind === "name"
                                 ? { autoComplete: "name", maxLength: 100, dir: "auto" }
                                 : { maxLength: 100, dir: "auto" })}
@@ -143,14 +198,25 @@ export default function CollectPage() {
                 </Card>
               ) : null}
               <Card>
-                <fieldset className="collect-choices" aria-describedby={errors.gateway_code ? "field-gateway_code-error" : undefined}>
+                <fieldset
+                  className="collect-choices"
+                  aria-describedby={errors.gateway_code ? "field-gateway_code-error" : undefined}
+                >
                   <legend>{t("pay.choose_method")}</legend>
                   {page.gateways.map((gateway, index) => (
                     <label key={gateway.code} className="collect-choice">
-                      <input type="radio" name="gateway_code" value={gateway.code} required defaultChecked={answer?.values ? answer.values.gateway_code === gateway.code : index === 0} />
+                      <input
+                        type="radio"
+                        name="gateway_code"
+                        value={gateway.code}
+                        required
+                        defaultChecked={answer?.values ? answer.values.gateway_code === gateway.code : index === 0}
+                      />
                       {gateway.logoUrl ? <img src={gateway.logoUrl} alt="" width={48} height={24} /> : null}
                       <span>{gateway.name}</span>
-                      {gateway.currencies.length ? <span className="collect-choice__currencies">{gateway.currencies.join(" · ")}</span> : null}
+                      {gateway.currencies.length ? (
+                        <span className="collect-choice__currencies">{gateway.currencies.join(" · ")}</span>
+                      ) : null}
                     </label>
                   ))}
                   {errors.gateway_code ? (

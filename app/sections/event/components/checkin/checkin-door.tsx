@@ -4,7 +4,20 @@ import { useTranslation } from "react-i18next";
 import { useRevalidator } from "react-router";
 import { formatDay } from "~/lib/format";
 import { CheckinTiles, type CheckinStatistics } from "./checkin-tiles";
-import { checkOffline, loadList, loadProblems, loadQueue, numberOfCode, rememberAdmitted, saveList, saveProblems, saveQueue, type ListPlace, type StoredList, type SyncProblem } from "./offline-store";
+import {
+  checkOffline,
+  loadList,
+  loadProblems,
+  loadQueue,
+  numberOfCode,
+  rememberAdmitted,
+  saveList,
+  saveProblems,
+  saveQueue,
+  type ListPlace,
+  type StoredList,
+  type SyncProblem,
+} from "./offline-store";
 import { ScanResult, type ScanResultPlace, type ScanResultView } from "./scan-result";
 import type { QrCamera } from "./qr-camera.client";
 
@@ -45,7 +58,10 @@ export function CheckinDoor({ eventId, lang, statistics: initialStatistics, canA
 
   useEffect(() => setStatistics(initialStatistics), [initialStatistics]);
 
-  const showList = useCallback((stored: StoredList | null) => setList(stored ? { count: stored.places.length, madeAt: stored.made_at } : null), []);
+  const showList = useCallback(
+    (stored: StoredList | null) => setList(stored ? { count: stored.places.length, madeAt: stored.made_at } : null),
+    [],
+  );
 
   const refreshStatistics = useCallback(async () => {
     try {
@@ -78,7 +94,10 @@ export function CheckinDoor({ eventId, lang, statistics: initialStatistics, canA
     syncing.current = true;
     try {
       const batchKey = `checkin:${eventId}:batch`;
-      const stored = JSON.parse(window.localStorage.getItem(batchKey) ?? "null") as { key: string; size: number } | null;
+      const stored = JSON.parse(window.localStorage.getItem(batchKey) ?? "null") as {
+        key: string;
+        size: number;
+      } | null;
       const batch = stored && stored.size <= queue.length ? stored : { key: crypto.randomUUID(), size: queue.length };
       window.localStorage.setItem(batchKey, JSON.stringify(batch));
       const response = await fetch(`${API}/checkin/sync`, {
@@ -88,10 +107,18 @@ export function CheckinDoor({ eventId, lang, statistics: initialStatistics, canA
       });
       setOnline(true);
       if (!response.ok) return;
-      const answer = (await response.json()) as { results: { code: string; status: string; message: string; scanned_at: string; place: ScanResultPlace | null }[] };
+      const answer = (await response.json()) as {
+        results: { code: string; status: string; message: string; scanned_at: string; place: ScanResultPlace | null }[];
+      };
       const found: SyncProblem[] = answer.results
         .filter((result) => result.status !== "admitted")
-        .map((result) => ({ code: result.code, number: result.place?.qr_number ?? numberOfCode(result.code, eventId), status: result.status as SyncProblem["status"], message: result.message, scanned_at: result.scanned_at }));
+        .map((result) => ({
+          code: result.code,
+          number: result.place?.qr_number ?? numberOfCode(result.code, eventId),
+          status: result.status as SyncProblem["status"],
+          message: result.message,
+          scanned_at: result.scanned_at,
+        }));
       saveQueue(eventId, loadQueue(eventId).slice(batch.size));
       window.localStorage.removeItem(batchKey);
       const all = [...loadProblems(eventId), ...found];
@@ -144,8 +171,17 @@ export function CheckinDoor({ eventId, lang, statistics: initialStatistics, canA
     const checked = checkOffline(eventId, code, new Date().toISOString());
     setWaiting(loadQueue(eventId).length);
     if (checked.ok) {
-      setStatistics((current) => ({ ...current, attended: current.attended + 1, not_attended: Math.max(0, current.not_attended - 1) }));
-      setDialog({ ok: true, message: t("checkin.granted"), place: placeOf(checked.place), note: t("checkin.offline.admitted") });
+      setStatistics((current) => ({
+        ...current,
+        attended: current.attended + 1,
+        not_attended: Math.max(0, current.not_attended - 1),
+      }));
+      setDialog({
+        ok: true,
+        message: t("checkin.granted"),
+        place: placeOf(checked.place),
+        note: t("checkin.offline.admitted"),
+      });
       return true;
     }
     const message =
@@ -237,7 +273,14 @@ export function CheckinDoor({ eventId, lang, statistics: initialStatistics, canA
             {t("checkin.network.waiting", { count: waiting })}
           </Text>
           <Text size="sm" c="dimmed">
-            {list ? t("checkin.network.list", { count: list.count, when: new Date(list.madeAt).toLocaleTimeString(lang === "ar" ? "ar-KW-u-nu-latn" : "en-US", { timeZone: "Asia/Kuwait" }) }) : t("checkin.network.no_list")}
+            {list
+              ? t("checkin.network.list", {
+                  count: list.count,
+                  when: new Date(list.madeAt).toLocaleTimeString(lang === "ar" ? "ar-KW-u-nu-latn" : "en-US", {
+                    timeZone: "Asia/Kuwait",
+                  }),
+                })
+              : t("checkin.network.no_list")}
           </Text>
         </Group>
       ) : null}
@@ -285,7 +328,13 @@ export function CheckinDoor({ eventId, lang, statistics: initialStatistics, canA
               {t("checkin.camera.unavailable")}
             </Text>
           ) : null}
-          <video ref={video} muted playsInline hidden={camera !== "on" && camera !== "starting"} style={{ width: "100%", maxWidth: 420, borderRadius: 8 }} />
+          <video
+            ref={video}
+            muted
+            playsInline
+            hidden={camera !== "on" && camera !== "starting"}
+            style={{ width: "100%", maxWidth: 420, borderRadius: 8 }}
+          />
         </Stack>
       ) : null}
       {children(enhanced ? (code) => void scan(code) : null)}

@@ -14,7 +14,15 @@ export function CheckinTiles({ statistics }: { statistics: CheckinStatistics }) 
   return (
     <SimpleGrid cols={{ base: 3 }} spacing="md" aria-live="polite">
       {tiles.map((tile) => (
-        <Card key={tile.name} withBorder padding="md" className="stat-tile" component="section" aria-label={tile.title} data-tile={tile.name}>
+        <Card
+          key={tile.name}
+          withBorder
+          padding="md"
+          className="stat-tile"
+          component="section"
+          aria-label={tile.title}
+          data-tile={tile.name}
+        >
           <Text size="sm" c="dimmed" fw={600}>
             {tile.title}
           </Text>

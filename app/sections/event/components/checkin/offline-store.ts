@@ -21,7 +21,13 @@ export type ListPlace = {
 
 export type StoredList = { event_id: number; made_at: string; places: ListPlace[]; signature: string };
 export type QueuedScan = { code: string; scanned_at: string };
-export type SyncProblem = { code: string; number: string | null; status: "conflict" | "refused"; message: string; scanned_at: string };
+export type SyncProblem = {
+  code: string;
+  number: string | null;
+  status: "conflict" | "refused";
+  message: string;
+  scanned_at: string;
+};
 
 const key = (eventId: number, what: string) => `checkin:${eventId}:${what}`;
 
@@ -49,7 +55,8 @@ export const saveQueue = (eventId: number, queue: QueuedScan[]) => write(key(eve
 export const loadAdmitted = (eventId: number) => read<string[]>(key(eventId, "admitted"), []);
 export const saveAdmitted = (eventId: number, numbers: string[]) => write(key(eventId, "admitted"), numbers);
 export const loadProblems = (eventId: number) => read<SyncProblem[]>(key(eventId, "problems"), []);
-export const saveProblems = (eventId: number, problems: SyncProblem[]) => write(key(eventId, "problems"), problems.slice(-200));
+export const saveProblems = (eventId: number, problems: SyncProblem[]) =>
+  write(key(eventId, "problems"), problems.slice(-200));
 
 /** The number a code names for this event: a QR code's (EVT1.<event>.<number>.<signature>) or one typed, forgiving spaces, dashes and case. */
 export function numberOfCode(code: string, eventId: number): string | null {
@@ -62,7 +69,8 @@ export function numberOfCode(code: string, eventId: number): string | null {
   return number || null;
 }
 
-export type LocalCheck = { ok: true; place: ListPlace } | { ok: false; reason: "unknown" | "already_used" | "other_date"; place?: ListPlace };
+export type LocalCheck =
+  { ok: true; place: ListPlace } | { ok: false; reason: "unknown" | "already_used" | "other_date"; place?: ListPlace };
 
 /** The day in Kuwait of a moment, as a ticket's event_date is written. */
 function kuwaitDate(at: string): string {

@@ -3,7 +3,13 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Callout } from "~/components/callout";
 
-export type ScanResultPlace = { qr_number: string; customer_first_name: string; customer_last_name: string; slot: string; ticket: string };
+export type ScanResultPlace = {
+  qr_number: string;
+  customer_first_name: string;
+  customer_last_name: string;
+  slot: string;
+  ticket: string;
+};
 export type ScanResultView = {
   ok: boolean;
   message: string;
@@ -27,7 +33,10 @@ export function ScanResult({ result, children }: { result: ScanResultView; child
         <Table withRowBorders={false} verticalSpacing={4}>
           <Table.Tbody>
             <Row label={t("checkin.qr_number")} value={place.qr_number} ltr />
-            <Row label={t("checkin.customer")} value={`${place.customer_first_name} ${place.customer_last_name}`.trim() || "—"} />
+            <Row
+              label={t("checkin.customer")}
+              value={`${place.customer_first_name} ${place.customer_last_name}`.trim() || "—"}
+            />
             <Row label={t("checkin.slot")} value={place.slot} ltr />
             <Row label={t("checkin.ticket")} value={place.ticket} />
           </Table.Tbody>

@@ -9,11 +9,16 @@ type Context = Readonly<RouterContextProvider>;
  * The user of an event API call (a bearer token, or an API key with an `events` scope: `events:read`,
  * `events:write`) who may do `permission`; a merchant without the Bookings feature answers 404, as if it did not exist.
  */
-export async function requireEventApi(request: Request, context: Context, permission: "view_booking" | "change_booking") {
+export async function requireEventApi(
+  request: Request,
+  context: Context,
+  permission: "view_booking" | "change_booking",
+) {
   const { user: signedIn } = await requireApiUser(request, context, { apiKey: true });
   const db = getDbFrom(context);
   const user = userInSetup(signedIn, "events");
-  if (!user || !hasFeature(await loadAvailableSections(db, user.merchantId), "event", "bookings")) throw apiDetail(request, "api.not_found", 404);
+  if (!user || !hasFeature(await loadAvailableSections(db, user.merchantId), "event", "bookings"))
+    throw apiDetail(request, "api.not_found", 404);
   requireApiPermission(request, user, permission);
   return { user, db, lang: apiLanguage(request) };
 }

@@ -9,8 +9,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { user, db, lang } = await requireBookingApi(request, context, "change_booking");
   const body = await readBody(request);
   const id = idOf(body.booking_id);
-  if (!id) return apiErrors(request, { booking_id: [body.booking_id === undefined ? "errors.required" : "bookings.errors.booking_id"] });
-  const sent = await resendBookingMail(db, { merchantId: user.merchantId, actor: { id: user.id, username: user.username }, id });
+  if (!id)
+    return apiErrors(request, {
+      booking_id: [body.booking_id === undefined ? "errors.required" : "bookings.errors.booking_id"],
+    });
+  const sent = await resendBookingMail(db, {
+    merchantId: user.merchantId,
+    actor: { id: user.id, username: user.username },
+    id,
+  });
   if (!sent) return apiDetail(request, "api.not_found", 404);
   return apiJson({ message: textOf("bookings.email_sent", lang) });
 }

@@ -1,5 +1,11 @@
 import type { Route } from "./+types/booking-export";
-import { BOOKING_LIST_COLUMNS, BOOKING_OTHER_COLUMNS, canExportBookings, exportExtraFields, requestBookingExport } from "../../domain/booking-export.server";
+import {
+  BOOKING_LIST_COLUMNS,
+  BOOKING_OTHER_COLUMNS,
+  canExportBookings,
+  exportExtraFields,
+  requestBookingExport,
+} from "../../domain/booking-export.server";
 import { parseBookingQuery } from "../../domain/booking-list.server";
 import { translator } from "~/lib/i18n.server";
 import { isLanguage } from "~/lib/i18n";
@@ -10,7 +16,11 @@ import { requireBookingApi } from "../../presentation/bookings.server";
 const labelled = (names: readonly string[]) => {
   const en = translator("en");
   const ar = translator("ar");
-  return names.map((name) => ({ name, label_en: en(`bookings.columns.${name}`), label_ar: ar(`bookings.columns.${name}`) }));
+  return names.map((name) => ({
+    name,
+    label_en: en(`bookings.columns.${name}`),
+    label_ar: ar(`bookings.columns.${name}`),
+  }));
 };
 
 /**

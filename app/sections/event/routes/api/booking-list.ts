@@ -12,11 +12,21 @@ import { requireBookingApi, serializeBookingRow } from "../../presentation/booki
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user, db, lang } = await requireBookingApi(request, context, "view_booking");
   if (request.method === "OPTIONS") {
-    return apiJson({ filters: BOOKING_FILTER_NAMES, attendance: ATTENDANCE, page_sizes: [...BOOKING_PAGE_SIZES, "all"] });
+    return apiJson({
+      filters: BOOKING_FILTER_NAMES,
+      attendance: ATTENDANCE,
+      page_sizes: [...BOOKING_PAGE_SIZES, "all"],
+    });
   }
   const query = parseBookingQuery(new URL(request.url).searchParams);
-  if (Object.keys(query.errors).length) return apiErrors(request, Object.fromEntries(Object.entries(query.errors).map(([field, key]) => [field, [key]])));
-  const list = await listBookings(db, { merchantId: user.merchantId, filters: query.filters, page: query.page, pageSize: query.pageSize });
+  if (Object.keys(query.errors).length)
+    return apiErrors(request, Object.fromEntries(Object.entries(query.errors).map(([field, key]) => [field, [key]])));
+  const list = await listBookings(db, {
+    merchantId: user.merchantId,
+    filters: query.filters,
+    page: query.page,
+    pageSize: query.pageSize,
+  });
   return apiJson({ count: list.count, results: list.rows.map((row) => serializeBookingRow(row, lang)) });
 }
 

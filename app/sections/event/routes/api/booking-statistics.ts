@@ -7,7 +7,8 @@ import { requireBookingApi } from "../../presentation/bookings.server";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user, db } = await requireBookingApi(request, context, "view_booking");
   const query = parseBookingQuery(new URL(request.url).searchParams);
-  if (Object.keys(query.errors).length) return apiErrors(request, Object.fromEntries(Object.entries(query.errors).map(([field, key]) => [field, [key]])));
+  if (Object.keys(query.errors).length)
+    return apiErrors(request, Object.fromEntries(Object.entries(query.errors).map(([field, key]) => [field, [key]])));
   return apiJson(await bookingStatistics(db, user.merchantId, query.filters));
 }
 

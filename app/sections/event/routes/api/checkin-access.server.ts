@@ -18,7 +18,11 @@ type Context = Readonly<RouterContextProvider>;
  * (middleware.server.ts), since bearer tokens are never sent by another site. A merchant without the
  * fulfilment feature answers 404; a user without every permission named, 403.
  */
-export async function requireCheckinApi(request: Request, context: Context, permissions: readonly Permission[]): Promise<{ user: SessionUser; db: ReturnType<typeof getDbFrom>; lang: Language }> {
+export async function requireCheckinApi(
+  request: Request,
+  context: Context,
+  permissions: readonly Permission[],
+): Promise<{ user: SessionUser; db: ReturnType<typeof getDbFrom>; lang: Language }> {
   const db = getDbFrom(context);
   const lang = apiLanguage(request);
   let user: SessionUser | null;
@@ -29,7 +33,8 @@ export async function requireCheckinApi(request: Request, context: Context, perm
     user = await cookieUser(request, db);
     if (!user) throw apiDetail(request, "api.not_authenticated", 401);
   }
-  if (!hasFeature(await loadAvailableSections(db, user.merchantId), "event", "fulfillment")) throw apiDetail(request, "api.not_found", 404);
+  if (!hasFeature(await loadAvailableSections(db, user.merchantId), "event", "fulfillment"))
+    throw apiDetail(request, "api.not_found", 404);
   if (!permissions.every((permission) => can(user, permission))) throw apiDetail(request, "api.permission_denied", 403);
   return { user, db, lang };
 }
@@ -37,7 +42,8 @@ export async function requireCheckinApi(request: Request, context: Context, perm
 async function cookieUser(request: Request, db: ReturnType<typeof getDbFrom>): Promise<SessionUser | null> {
   const token = readCookie(request, SESSION_COOKIE);
   if (!token) return null;
-  if (request.method !== "GET" && request.method !== "HEAD" && !fromOwnPage(request)) throw apiDetail(request, "api.permission_denied", 403);
+  if (request.method !== "GET" && request.method !== "HEAD" && !fromOwnPage(request))
+    throw apiDetail(request, "api.permission_denied", 403);
   const resumed = await resumeSession(db, token, { touch: true });
   const user = resumed ? await loadSessionUser(db, resumed.session.user_id) : undefined;
   return resumed && user && user.merchantId === resumed.session.merchant_id ? user : null;

@@ -26,7 +26,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!eventId || Object.keys(errors).length) return apiErrors(request, errors);
   const anyDate = body.allow_other_date === true || body.allow_other_date === "true";
   if (anyDate && !can(user, OTHER_DATE_PERMISSION)) return apiDetail(request, "api.permission_denied", 403);
-  const answer = scanAnswer(await validateScan(db, { merchantId: user.merchantId, eventId, code, actor: user, anyDate, ip: context.get(clientAddressContext) }), lang);
+  const answer = scanAnswer(
+    await validateScan(db, {
+      merchantId: user.merchantId,
+      eventId,
+      code,
+      actor: user,
+      anyDate,
+      ip: context.get(clientAddressContext),
+    }),
+    lang,
+  );
   return apiJson(answer.body, answer.status);
 }
 

@@ -17,18 +17,33 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(request);
   const { user, db, lang } = await requireBookingApi(request, context, "add_booking", "create");
   const body = await readBody(request);
-  return respondOnce(request, { db, merchantId: user.merchantId, caller: callerOf(user), scope: "event.booking.create", body }, async () => {
-    const parsed = BookingSchema.safeParse({ ...body, event: typeof body.event === "number" ? String(body.event) : body.event });
-    if (!parsed.success) {
-      const errors: Record<string, string[]> = {};
-      for (const issue of parsed.error.issues) (errors[String(issue.path[0] ?? "non_field_errors")] ??= []).push(issue.message);
-      return { status: 400, body: refusalErrors(errors, undefined, lang) };
-    }
-    if (!idOf(parsed.data.event)) return { status: 400, body: refusalErrors({ event: ["event.errors.event"] }, undefined, lang) };
-    const outcome = await createBooking(db, { request: parsed.data, merchantId: user.merchantId, actor: { id: user.id, username: user.username }, lang, baseUrl: linkBaseUrl() });
-    if (!outcome.ok) return refusalAnswer(outcome.errors, outcome.params, lang);
-    return { status: 201, body: outcome.booking };
-  });
+  return respondOnce(
+    request,
+    { db, merchantId: user.merchantId, caller: callerOf(user), scope: "event.booking.create", body },
+    async () => {
+      const parsed = BookingSchema.safeParse({
+        ...body,
+        event: typeof body.event === "number" ? String(body.event) : body.event,
+      });
+      if (!parsed.success) {
+        const errors: Record<string, string[]> = {};
+        for (const issue of parsed.error.issues)
+          (errors[String(issue.path[0] ?? "non_field_errors")] ??= []).push(issue.message);
+        return { status: 400, body: refusalErrors(errors, undefined, lang) };
+      }
+      if (!idOf(parsed.data.event))
+        return { status: 400, body: refusalErrors({ event: ["event.errors.event"] }, undefined, lang) };
+      const outcome = await createBooking(db, {
+        request: parsed.data,
+        merchantId: user.merchantId,
+        actor: { id: user.id, username: user.username },
+        lang,
+        baseUrl: linkBaseUrl(),
+      });
+      if (!outcome.ok) return refusalAnswer(outcome.errors, outcome.params, lang);
+      return { status: 201, body: outcome.booking };
+    },
+  );
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {

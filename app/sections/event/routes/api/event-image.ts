@@ -11,7 +11,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const { user, db, lang } = await requireEventApi(request, context, "change_booking");
   const id = pathId(params.id);
   if (id === null) throw apiDetail(request, "api.not_found", 404);
-  if (Number(request.headers.get("Content-Length") ?? 0) > 3 * 1024 * 1024) throw apiDetail(request, "errors.too_large", 413);
+  if (Number(request.headers.get("Content-Length") ?? 0) > 3 * 1024 * 1024)
+    throw apiDetail(request, "errors.too_large", 413);
   let file: FormDataEntryValue | null = null;
   try {
     file = (await request.formData()).get("image");
@@ -19,7 +20,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     throw apiDetail(request, "api.invalid_body", 400);
   }
   if (!(file instanceof File)) return apiJson(eventErrorMessages({ image: [{ code: "errors.required" }] }, lang), 400);
-  const stored = await storeEventImage(db, { merchantId: user.merchantId, eventId: id, actor: { id: user.id, username: user.username }, file, ip: context.get(clientAddressContext) });
+  const stored = await storeEventImage(db, {
+    merchantId: user.merchantId,
+    eventId: id,
+    actor: { id: user.id, username: user.username },
+    file,
+    ip: context.get(clientAddressContext),
+  });
   if (!stored.ok) {
     if (stored.notFound) throw apiDetail(request, "api.not_found", 404);
     return apiJson(eventErrorMessages(stored.errors, lang), 400);

@@ -1,6 +1,11 @@
 import type { Route } from "./+types/event";
 import { EventSchema } from "~/sections/event/domain/event-schema";
-import { findMerchantEvent, loadEventDetails, serializeEvent, updateEvent } from "~/sections/event/domain/events.server";
+import {
+  findMerchantEvent,
+  loadEventDetails,
+  serializeEvent,
+  updateEvent,
+} from "~/sections/event/domain/events.server";
 import { eventErrorMessages, issuesByField } from "~/sections/event/presentation/event-errors.server";
 import { apiDetail, apiJson, methodNotAllowed, readBody } from "~/web/api.server";
 import { clientAddressContext } from "~/web/request-context.server";

@@ -12,9 +12,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { user, db, lang } = await requireBookingApi(request, context, "view_booking");
   const url = new URL(request.url);
   const field = url.searchParams.get("field_name") ?? "";
-  if (!(FILTER_CHOICE_FIELDS as readonly string[]).includes(field)) return apiErrors(request, { field_name: ["bookings.errors.field_name"] });
-  const choices = await bookingFilterChoices(db, user.merchantId, field as FilterChoiceField, url.searchParams.get("field_value") ?? "");
-  return apiJson(choices.map((choice) => ({ value: choice.value, display_name: lang === "ar" ? choice.title_ar : choice.title_en })));
+  if (!(FILTER_CHOICE_FIELDS as readonly string[]).includes(field))
+    return apiErrors(request, { field_name: ["bookings.errors.field_name"] });
+  const choices = await bookingFilterChoices(
+    db,
+    user.merchantId,
+    field as FilterChoiceField,
+    url.searchParams.get("field_value") ?? "",
+  );
+  return apiJson(
+    choices.map((choice) => ({ value: choice.value, display_name: lang === "ar" ? choice.title_ar : choice.title_en })),
+  );
 }
 
 export function action({ request }: Route.ActionArgs) {

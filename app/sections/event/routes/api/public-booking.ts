@@ -26,19 +26,35 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const body = await readBody(request);
   const event = await requirePublicEvent(db, request, params.slug ?? body.event);
   let entryId: number | null = null;
-  const needsPass = { detail: translator(lang)(PASS_USED), code: "waiting_zone", waiting_zone_url: `/${lang}/events/ticketwaitingzone?event=${encodeURIComponent(event.slug)}` };
+  const needsPass = {
+    detail: translator(lang)(PASS_USED),
+    code: "waiting_zone",
+    waiting_zone_url: `/${lang}/events/ticketwaitingzone?event=${encodeURIComponent(event.slug)}`,
+  };
   if (hasWaitingZone(event)) {
     entryId = await validPassEntry(db, event, readPass(request, event.id));
     if (entryId === null) return apiJson(needsPass, 403);
   }
-  if (await bookingThrottled(db, context.get(clientAddressContext))) return apiDetail(request, "events_public.errors.throttled", 429);
-  return respondOnce(request, { db, merchantId: event.merchant_id, caller: PUBLIC_CALLER, scope: `event_booking:${event.id}`, body }, async () => {
-    const outcome = await registerForEvent(db, { event, body: { ...body, event: event.slug }, lang, baseUrl: linkBaseUrl(), clientAddress: context.get(clientAddressContext), passEntryId: entryId });
-    // Another booking made at the same moment used the pass.
-    if (!outcome.ok && outcome.errors.non_field_errors?.[0] === PASS_USED) return { status: 403, body: needsPass };
-    if (!outcome.ok) return { status: 400, body: apiFieldErrors(outcome.errors, outcome.params, lang) };
-    return { status: 201, body: outcome.booking };
-  });
+  if (await bookingThrottled(db, context.get(clientAddressContext)))
+    return apiDetail(request, "events_public.errors.throttled", 429);
+  return respondOnce(
+    request,
+    { db, merchantId: event.merchant_id, caller: PUBLIC_CALLER, scope: `event_booking:${event.id}`, body },
+    async () => {
+      const outcome = await registerForEvent(db, {
+        event,
+        body: { ...body, event: event.slug },
+        lang,
+        baseUrl: linkBaseUrl(),
+        clientAddress: context.get(clientAddressContext),
+        passEntryId: entryId,
+      });
+      // Another booking made at the same moment used the pass.
+      if (!outcome.ok && outcome.errors.non_field_errors?.[0] === PASS_USED) return { status: 403, body: needsPass };
+      if (!outcome.ok) return { status: 400, body: apiFieldErrors(outcome.errors, outcome.params, lang) };
+      return { status: 201, body: outcome.booking };
+    },
+  );
 }
 
 /** OPTIONS registration/{slug}: the form's fields (built-in and the event's own), its tickets and dates. */
@@ -48,14 +64,21 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const event = await requirePublicEvent(db, request, params.slug);
   const lang = publicApiLanguage(request);
   const [view, fields] = await Promise.all([publicEventView(db, event, lang), eventFields(db, event.id)]);
-  const builtIn = (name: string, type: string, required: boolean, extra: Record<string, unknown> = {}) => ({ name, type, required, ...extra });
+  const builtIn = (name: string, type: string, required: boolean, extra: Record<string, unknown> = {}) => ({
+    name,
+    type,
+    required,
+    ...extra,
+  });
   return apiJson(
     {
       event: event.slug,
       is_free: view.isFree,
       currency_code: event.currency_code,
       max_per_booking: event.max_per_booking,
-      waiting_zone: hasWaitingZone(event) ? { pass_header: PASS_HEADER, url: `/${lang}/events/ticketwaitingzone?event=${encodeURIComponent(event.slug)}` } : null,
+      waiting_zone: hasWaitingZone(event)
+        ? { pass_header: PASS_HEADER, url: `/${lang}/events/ticketwaitingzone?event=${encodeURIComponent(event.slug)}` }
+        : null,
       fields: [
         builtIn("ticket", "choice", true, { choices: view.tickets.map((ticket) => ticket.id) }),
         builtIn("event_date", "date", true, { choices: view.bookableDates }),
@@ -67,7 +90,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
         builtIn("customer_phone_country", "choice", false, { choices: COUNTRIES }),
         builtIn("gateway_code", "choice", !view.isFree, {}),
       ],
-      extra_fields: fields.map((field) => ({ name: field.name, label_en: field.label_en, label_ar: field.label_ar, type: field.type, required: Boolean(field.required) })),
+      extra_fields: fields.map((field) => ({
+        name: field.name,
+        label_en: field.label_en,
+        label_ar: field.label_ar,
+        type: field.type,
+        required: Boolean(field.required),
+      })),
       tickets: view.tickets.map((ticket) => serializeTicket(ticket, event.currency_code, view.isFree)),
       dates: view.bookableDates,
     },

@@ -12,7 +12,23 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const lang = publicApiLanguage(request);
   if (request.method === "OPTIONS") {
     return apiJson(
-      { name: "Events", renders: ["application/json"], filters: { merchant: "integer", lang: ["en", "ar"] }, fields: ["id", "slug", "merchant", "title", "location", "image_url", "currency_code", "is_free", "from_price", "dates"] },
+      {
+        name: "Events",
+        renders: ["application/json"],
+        filters: { merchant: "integer", lang: ["en", "ar"] },
+        fields: [
+          "id",
+          "slug",
+          "merchant",
+          "title",
+          "location",
+          "image_url",
+          "currency_code",
+          "is_free",
+          "from_price",
+          "dates",
+        ],
+      },
       200,
       { Allow: "GET, OPTIONS" },
     );

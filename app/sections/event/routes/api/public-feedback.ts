@@ -35,7 +35,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const parsed = FeedbackSchema.safeParse(body);
   if (!parsed.success) {
     const errors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? "non_field_errors")] ??= [issue.message.includes(".") ? issue.message : "errors.required"];
+    for (const issue of parsed.error.issues)
+      errors[String(issue.path[0] ?? "non_field_errors")] ??= [
+        issue.message.includes(".") ? issue.message : "errors.required",
+      ];
     return apiJson(apiFieldErrors(errors, undefined, lang), 400);
   }
   const saved = await leaveFeedback(db, { event, feedback: parsed.data, ip: context.get(clientAddressContext) });

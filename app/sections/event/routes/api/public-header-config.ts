@@ -9,7 +9,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = getDbFrom(context);
   const event = await requirePublicEvent(db, request, new URL(request.url).searchParams.get("event"));
   const unit = await unitOf(db, event.merchant_id, event.unit_id)
-    .select(["logo_url", "title_en", "title_ar", "website", "twitter_url", "instagram_url", "facebook_url", "show_unit_title", "header_color"])
+    .select([
+      "logo_url",
+      "title_en",
+      "title_ar",
+      "website",
+      "twitter_url",
+      "instagram_url",
+      "facebook_url",
+      "show_unit_title",
+      "header_color",
+    ])
     .executeTakeFirst();
   return apiJson({ unit_details: unit ? { ...unit, show_unit_title: Boolean(unit.show_unit_title) } : null });
 }

@@ -14,7 +14,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const id = /^\d{1,12}$/.test(params.id) ? Number(params.id) : null;
   const view = id === null ? undefined : await findPublicBooking(db, id, params.uuid.slice(0, 64));
   if (!view) return apiDetail(request, "api.not_found", 404);
-  const items = await db.selectFrom("booking_members").select(["id", "item_id"]).where("booking_id", "=", view.booking.id).execute();
+  const items = await db
+    .selectFrom("booking_members")
+    .select(["id", "item_id"])
+    .where("booking_id", "=", view.booking.id)
+    .execute();
   const itemOfMember = new Map(items.map((member) => [member.id, member.item_id]));
   const itemById = new Map(view.items.map((item) => [item.id, item]));
   const members = view.members.filter((member) => !member.canceled);

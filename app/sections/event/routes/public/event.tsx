@@ -38,9 +38,15 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     tickets: view.tickets.map((ticket) => ({
       id: ticket.id,
       name: lang === "ar" ? ticket.name_ar : ticket.name_en,
-      price: view.isFree || Number(ticket.price) === 0 ? null : formatAmount(Number(ticket.price), event.currency_code, lang),
+      price:
+        view.isFree || Number(ticket.price) === 0
+          ? null
+          : formatAmount(Number(ticket.price), event.currency_code, lang),
       slot: formatSlot(ticket.start_time, ticket.end_time, lang),
-      dates: Object.entries(ticket.remaining_qty_per_date).map(([date, left]) => ({ date: formatEventDate(date, lang), left: left.remaining_quantity })),
+      dates: Object.entries(ticket.remaining_qty_per_date).map(([date, left]) => ({
+        date: formatEventDate(date, lang),
+        left: left.remaining_quantity,
+      })),
     })),
   };
 }
@@ -90,7 +96,12 @@ export default function EventDetails() {
                 <ul className="c-small">
                   {ticket.dates.map((date) => (
                     <li key={date.date}>
-                      {date.date}: {date.left > 0 ? t("events_public.places_left", { count: date.left }) : <span className="event-sold-out">{t("events_public.sold_out")}</span>}
+                      {date.date}:{" "}
+                      {date.left > 0 ? (
+                        t("events_public.places_left", { count: date.left })
+                      ) : (
+                        <span className="event-sold-out">{t("events_public.sold_out")}</span>
+                      )}
                     </li>
                   ))}
                 </ul>

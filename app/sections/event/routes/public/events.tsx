@@ -59,13 +59,24 @@ export default function Events() {
         ) : (
           <div className="events-grid">
             {events.map((event) => (
-              <a key={event.slug} className="c-card event-card" href={`/${lang}/events/${encodeURIComponent(event.slug)}`}>
-                {event.imageUrl ? <img className="event-card__image" src={event.imageUrl} alt="" loading="lazy" /> : null}
+              <a
+                key={event.slug}
+                className="c-card event-card"
+                href={`/${lang}/events/${encodeURIComponent(event.slug)}`}
+              >
+                {event.imageUrl ? (
+                  <img className="event-card__image" src={event.imageUrl} alt="" loading="lazy" />
+                ) : null}
                 <div className="event-card__body">
                   <h2 className="c-subtitle">{event.title}</h2>
-                  <p className="c-small">{event.dates.join(" · ")}{event.moreDates ? ` ${t("events_public.list.more_dates", { count: event.moreDates })}` : ""}</p>
+                  <p className="c-small">
+                    {event.dates.join(" · ")}
+                    {event.moreDates ? ` ${t("events_public.list.more_dates", { count: event.moreDates })}` : ""}
+                  </p>
                   {event.location ? <p className="c-small c-dimmed">{event.location}</p> : null}
-                  <p className="event-price">{event.price ? t("events_public.list.from_price", { price: event.price }) : t("events_public.free")}</p>
+                  <p className="event-price">
+                    {event.price ? t("events_public.list.from_price", { price: event.price }) : t("events_public.free")}
+                  </p>
                 </div>
               </a>
             ))}

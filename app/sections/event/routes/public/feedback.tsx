@@ -30,10 +30,17 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   const db = getDbFrom(context);
   const { event } = await requirePublishedEvent(db, params.slug, lang);
   const form = await readFormData(request);
-  const values = Object.fromEntries(["rating", "comment", "name", "email"].map((name) => [name, String(form.get(name) ?? "").slice(0, 2000)]));
+  const values = Object.fromEntries(
+    ["rating", "comment", "name", "email"].map((name) => [name, String(form.get(name) ?? "").slice(0, 2000)]),
+  );
   const parsed = FeedbackSchema.safeParse(values);
   if (!parsed.success) {
-    const errors = Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), [issue.message.includes(".") ? issue.message : "errors.required"]]));
+    const errors = Object.fromEntries(
+      parsed.error.issues.map((issue) => [
+        String(issue.path[0]),
+        [issue.message.includes(".") ? issue.message : "errors.required"],
+      ]),
+    );
     return data({ errors: fieldMessages(errors, undefined, lang), values }, { status: 400 });
   }
   const saved = await leaveFeedback(db, { event, feedback: parsed.data, ip: context.get(clientAddressContext) });
@@ -60,7 +67,13 @@ export default function Feedback() {
             <div className="event-stars">
               {[1, 2, 3, 4, 5].map((rating) => (
                 <label key={rating}>
-                  <input type="radio" name="rating" value={rating} required defaultChecked={values.rating === String(rating)} />
+                  <input
+                    type="radio"
+                    name="rating"
+                    value={rating}
+                    required
+                    defaultChecked={values.rating === String(rating)}
+                  />
                   <span aria-hidden>{"★".repeat(rating)}</span>
                   <span className="c-small">{rating}</span>
                 </label>
@@ -72,9 +85,36 @@ export default function Feedback() {
               </p>
             ) : null}
           </fieldset>
-          <TextAreaField name="comment" label={t("events_public.feedback.comment")} maxLength={2000} rows={4} defaultValue={values.comment ?? ""} error={errors.comment} dir="auto" />
-          <TextField name="name" label={t("events_public.feedback.name")} maxLength={100} required autoComplete="name" defaultValue={values.name ?? ""} error={errors.name} dir="auto" />
-          <TextField name="email" label={t("events_public.feedback.email")} type="email" inputMode="email" maxLength={254} autoComplete="email" defaultValue={values.email ?? ""} error={errors.email} dir="ltr" />
+          <TextAreaField
+            name="comment"
+            label={t("events_public.feedback.comment")}
+            maxLength={2000}
+            rows={4}
+            defaultValue={values.comment ?? ""}
+            error={errors.comment}
+            dir="auto"
+          />
+          <TextField
+            name="name"
+            label={t("events_public.feedback.name")}
+            maxLength={100}
+            required
+            autoComplete="name"
+            defaultValue={values.name ?? ""}
+            error={errors.name}
+            dir="auto"
+          />
+          <TextField
+            name="email"
+            label={t("events_public.feedback.email")}
+            type="email"
+            inputMode="email"
+            maxLength={254}
+            autoComplete="email"
+            defaultValue={values.email ?? ""}
+            error={errors.email}
+            dir="ltr"
+          />
           <Button type="submit" fullWidth>
             {t("events_public.feedback.submit")}
           </Button>

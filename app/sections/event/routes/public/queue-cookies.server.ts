@@ -14,7 +14,13 @@ const passCookieName = (eventId: number) => `kp_event_pass_${eventId}`;
 export const PASS_HEADER = "Event-Pass";
 
 function cookie(request: Request, name: string, value: string, maxAgeSeconds: number) {
-  const parts = [`${name}=${encodeURIComponent(value)}`, "Path=/", "HttpOnly", "SameSite=Lax", `Max-Age=${maxAgeSeconds}`];
+  const parts = [
+    `${name}=${encodeURIComponent(value)}`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Lax",
+    `Max-Age=${maxAgeSeconds}`,
+  ];
   if (new URL(request.url).protocol === "https:" || env().BASE_URL?.startsWith("https:")) parts.push("Secure");
   return parts.join("; ");
 }
@@ -33,7 +39,12 @@ export function queueCookie(request: Request, eventId: number, token: string) {
 }
 
 export function passCookie(request: Request, eventId: number, pass: string, expiresAt: Date, at: Date) {
-  return cookie(request, passCookieName(eventId), pass, Math.max(1, Math.min(PASS_MS / 1000, Math.ceil((expiresAt.getTime() - at.getTime()) / 1000))));
+  return cookie(
+    request,
+    passCookieName(eventId),
+    pass,
+    Math.max(1, Math.min(PASS_MS / 1000, Math.ceil((expiresAt.getTime() - at.getTime()) / 1000))),
+  );
 }
 
 export function clearPassCookie(request: Request, eventId: number) {

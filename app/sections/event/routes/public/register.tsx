@@ -51,12 +51,23 @@ export async function loader({ params, context, request }: Route.LoaderArgs): Pr
     tickets: view.tickets.map((ticket) => ({
       id: ticket.id,
       name: lang === "ar" ? ticket.name_ar : ticket.name_en,
-      price: view.isFree || Number(ticket.price) === 0 ? null : formatAmount(Number(ticket.price), event.currency_code, lang),
+      price:
+        view.isFree || Number(ticket.price) === 0
+          ? null
+          : formatAmount(Number(ticket.price), event.currency_code, lang),
       slot: formatSlot(ticket.start_time, ticket.end_time, lang),
-      places: view.bookableDates.map((date) => ({ date: formatEventDate(date, lang), left: ticket.remaining_qty_per_date[date]?.remaining_quantity ?? null })),
+      places: view.bookableDates.map((date) => ({
+        date: formatEventDate(date, lang),
+        left: ticket.remaining_qty_per_date[date]?.remaining_quantity ?? null,
+      })),
       soldOut: !view.bookableDates.some((date) => (ticket.remaining_qty_per_date[date]?.remaining_quantity ?? 0) > 0),
     })),
-    fields: fields.map((field) => ({ name: field.name, label: lang === "ar" ? field.label_ar : field.label_en, type: field.type, required: Boolean(field.required) })),
+    fields: fields.map((field) => ({
+      name: field.name,
+      label: lang === "ar" ? field.label_ar : field.label_en,
+      type: field.type,
+      required: Boolean(field.required),
+    })),
     countries: COUNTRIES.map((code) => ({ value: code, label: countryName(code, lang) })),
     defaultCountry: defaults.country,
     gateways: choices.map((choice) => ({ code: choice.gateway_code, name: choice.gateway, logoUrl: choice.logo_url })),
@@ -86,7 +97,14 @@ export async function action({ params, context, request }: Route.ActionArgs) {
     } else if (typeof value === "string") values[name] = value.slice(0, 2000);
   }
   if (await bookingThrottled(db, context.get(clientAddressContext))) {
-    return data({ errors: fieldMessages({ non_field_errors: ["events_public.errors.throttled"] }, undefined, lang), values, kept: {} }, { status: 429 });
+    return data(
+      {
+        errors: fieldMessages({ non_field_errors: ["events_public.errors.throttled"] }, undefined, lang),
+        values,
+        kept: {},
+      },
+      { status: 429 },
+    );
   }
   const terms = await eventTerms(db, event, lang);
   const outcome = await registerForEvent(db, {
@@ -99,11 +117,18 @@ export async function action({ params, context, request }: Route.ActionArgs) {
     namesRequired: true,
     passEntryId: entryId,
   });
-  if (!outcome.ok) return data({ errors: fieldMessages(outcome.errors, outcome.params, lang), values, kept: outcome.kept }, { status: 400 });
+  if (!outcome.ok)
+    return data(
+      { errors: fieldMessages(outcome.errors, outcome.params, lang), values, kept: outcome.kept },
+      { status: 400 },
+    );
   const headers = entryId !== null ? { "Set-Cookie": clearPassCookie(request, event.id) } : undefined;
   const { booking } = outcome;
   if (booking.checkout_url) return redirect(booking.checkout_url, { status: 303, headers });
-  return redirect(`/${lang}/events/thanks-for-register?booking=${booking.id}&uuid=${encodeURIComponent(booking.uuid)}`, { status: 303, headers });
+  return redirect(
+    `/${lang}/events/thanks-for-register?booking=${booking.id}&uuid=${encodeURIComponent(booking.uuid)}`,
+    { status: 303, headers },
+  );
 }
 
 export default function Register() {

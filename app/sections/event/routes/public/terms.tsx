@@ -21,7 +21,13 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const lang = languageOf(params);
   const db = getDbFrom(context);
   const { event, unit } = await requirePublishedEvent(db, new URL(request.url).searchParams.get("event"), lang);
-  return { lang, unit, slug: event.slug, title: lang === "ar" ? event.title_ar : event.title_en, terms: await eventTerms(db, event, lang) };
+  return {
+    lang,
+    unit,
+    slug: event.slug,
+    title: lang === "ar" ? event.title_ar : event.title_en,
+    terms: await eventTerms(db, event, lang),
+  };
 }
 
 export default function Terms() {

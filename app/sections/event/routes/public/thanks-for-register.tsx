@@ -18,7 +18,10 @@ import { languageOf } from "./event-page.server";
 export const handle = { hydrate: false };
 
 export function meta({ params }: Route.MetaArgs) {
-  return [{ title: params.lang === "ar" ? "شكرًا لتسجيلك" : "Thank you for registering" }, { name: "robots", content: "noindex" }];
+  return [
+    { title: params.lang === "ar" ? "شكرًا لتسجيلك" : "Thank you for registering" },
+    { name: "robots", content: "noindex" },
+  ];
 }
 
 export async function loader({ params, context, request }: Route.LoaderArgs) {
@@ -57,8 +60,14 @@ export default function ThanksForRegister() {
       <Card padding="xl">
         <div className="c-stack c-center">
           <Icon size={56} color={`var(--mantine-color-${page.confirmed ? "green" : "orange"}-6)`} aria-hidden />
-          <h1 className="c-title">{t(page.confirmed ? "events_public.thanks.title" : "events_public.thanks.pending_title")}</h1>
-          <p className="c-dimmed">{t(page.confirmed ? "events_public.thanks.message" : "events_public.thanks.pending_message", { email: page.email })}</p>
+          <h1 className="c-title">
+            {t(page.confirmed ? "events_public.thanks.title" : "events_public.thanks.pending_title")}
+          </h1>
+          <p className="c-dimmed">
+            {t(page.confirmed ? "events_public.thanks.message" : "events_public.thanks.pending_message", {
+              email: page.email,
+            })}
+          </p>
           <table className="c-table">
             <tbody>
               <tr>

@@ -29,7 +29,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const t = translator(lang);
   const view = await loadTicketsView(getDbFrom(context), Number(params.bookingId), params.uuid, lang);
   if (!view) return data({ found: false as const, lang, title: t("event_tickets.not_found") }, { status: 404 });
-  const places = await Promise.all(view.places.map(async (place) => ({ ...place, qr: await qrDataUrl(place.qrContent), qrContent: undefined })));
+  const places = await Promise.all(
+    view.places.map(async (place) => ({ ...place, qr: await qrDataUrl(place.qrContent), qrContent: undefined })),
+  );
   return {
     found: true as const,
     lang,
@@ -57,7 +59,9 @@ export default function Tickets() {
   const payPath = view.pending.find((group) => group.payPath)?.payPath ?? null;
   return (
     <div className="pay-page">
-      {view.unit ? <PublicHeader unit={view.unit} lang={result.lang} path={location.pathname + location.search} /> : null}
+      {view.unit ? (
+        <PublicHeader unit={view.unit} lang={result.lang} path={location.pathname + location.search} />
+      ) : null}
       <main className="c-main c-main--narrow">
         <Card>
           <div className="c-stack c-stack--tight">
@@ -116,9 +120,18 @@ export default function Tickets() {
         ) : null}
         {view.places.map((place) => (
           <Card key={place.number}>
-            <section className="tickets-place" aria-label={t("event_tickets.place_of", { n: place.position, total: place.total })}>
+            <section
+              className="tickets-place"
+              aria-label={t("event_tickets.place_of", { n: place.position, total: place.total })}
+            >
               <h2 className="c-subtitle">{t("event_tickets.place_of", { n: place.position, total: place.total })}</h2>
-              <img className="tickets-place__qr" src={place.qr} alt={t("event_tickets.qr_alt", { n: place.position })} width={300} height={300} />
+              <img
+                className="tickets-place__qr"
+                src={place.qr}
+                alt={t("event_tickets.qr_alt", { n: place.position })}
+                width={300}
+                height={300}
+              />
               <p className="c-dimmed c-small">{t("event_tickets.number")}</p>
               <p className="tickets-place__number">{place.number}</p>
               {place.scanned ? <p className="tickets-place__used">{t("event_tickets.scanned")}</p> : null}
@@ -126,7 +139,9 @@ export default function Tickets() {
             </section>
           </Card>
         ))}
-        {view.places.length > 0 ? <p className="c-dimmed c-small c-center">{t("event_tickets.show_at_entrance")}</p> : null}
+        {view.places.length > 0 ? (
+          <p className="c-dimmed c-small c-center">{t("event_tickets.show_at_entrance")}</p>
+        ) : null}
       </main>
     </div>
   );

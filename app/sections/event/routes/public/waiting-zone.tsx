@@ -33,7 +33,8 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const registerUrl = `/${lang}/events/register/${encodeURIComponent(event.slug)}`;
   const token = readQueueToken(request, event.id);
   // A new place in the queue each visit without its cookie: one address may not take many.
-  if (!token && hasWaitingZone(event) && (await queueJoinThrottled(db, context.get(clientAddressContext)))) throw data(null, { status: 429, headers: { "Retry-After": "600" } });
+  if (!token && hasWaitingZone(event) && (await queueJoinThrottled(db, context.get(clientAddressContext))))
+    throw data(null, { status: 429, headers: { "Retry-After": "600" } });
   const standing = await standInQueue(db, event, token);
   if (standing.kind === "open") throw redirect(registerUrl, 303);
   const headers = new Headers({ "Cache-Control": "no-store" });
@@ -42,7 +43,16 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     headers.append("Set-Cookie", passCookie(request, event.id, standing.pass, standing.expiresAt, now()));
     throw redirect(registerUrl, { status: 303, headers });
   }
-  return data({ lang, unit, title: lang === "ar" ? event.title_ar : event.title_en, position: standing.position, minutes: standing.estimateMinutes }, { headers });
+  return data(
+    {
+      lang,
+      unit,
+      title: lang === "ar" ? event.title_ar : event.title_en,
+      position: standing.position,
+      minutes: standing.estimateMinutes,
+    },
+    { headers },
+  );
 }
 
 export default function WaitingZone() {

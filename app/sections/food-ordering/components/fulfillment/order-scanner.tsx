@@ -75,7 +75,13 @@ export function OrderScanner({ onCode, refused }: { onCode: (code: string) => vo
           {t("food_orders.fulfillment.camera_unavailable")}
         </Text>
       ) : null}
-      <video ref={video} muted playsInline hidden={camera !== "on" && camera !== "starting"} style={{ width: "100%", maxWidth: 420, borderRadius: 8 }} />
+      <video
+        ref={video}
+        muted
+        playsInline
+        hidden={camera !== "on" && camera !== "starting"}
+        style={{ width: "100%", maxWidth: 420, borderRadius: 8 }}
+      />
     </Stack>
   );
 }

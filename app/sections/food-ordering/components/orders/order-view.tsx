@@ -14,9 +14,25 @@ export type OrderView = {
   customer: { name: string; email: string | null; phone: string };
   address: { name: string; value: string }[];
   mapUrl: string | null;
-  lines: { id: number; name: string; size: string | null; addOns: string[]; options: string[]; instructions: string; quantity: number; unitPrice: string; total: string }[];
+  lines: {
+    id: number;
+    name: string;
+    size: string | null;
+    addOns: string[];
+    options: string[];
+    instructions: string;
+    quantity: number;
+    unitPrice: string;
+    total: string;
+  }[];
   voucher: string | null;
-  totals: { subtotal: string; discount: string | null; deliveryCharge: string | null; serviceCharge: string | null; total: string };
+  totals: {
+    subtotal: string;
+    discount: string | null;
+    deliveryCharge: string | null;
+    serviceCharge: string | null;
+    total: string;
+  };
   payment: { gateway: string; transactionId: string | null; state: string | null };
 };
 
@@ -49,8 +65,16 @@ export function OrderLines({ order, prices = true }: { order: OrderView; prices?
             <Table.Td fw={700}>{line.quantity} ×</Table.Td>
             <Table.Td>
               <Text fw={600}>{line.name}</Text>
-              {line.size ? <Text size="sm">{t("food_orders.size")}: {line.size}</Text> : null}
-              {line.addOns.length ? <Text size="sm">{t("food_orders.add_ons")}: {line.addOns.join("، ")}</Text> : null}
+              {line.size ? (
+                <Text size="sm">
+                  {t("food_orders.size")}: {line.size}
+                </Text>
+              ) : null}
+              {line.addOns.length ? (
+                <Text size="sm">
+                  {t("food_orders.add_ons")}: {line.addOns.join("، ")}
+                </Text>
+              ) : null}
               {line.options.map((option) => (
                 <Text size="sm" key={option}>
                   {option}
@@ -119,7 +143,11 @@ export function OrderSummary({ order, qrImage, qr }: { order: OrderView; qrImage
               <span dir="ltr">{order.payment.transactionId}</span>
             </Field>
           ) : null}
-          {order.payment.state ? <Field label={t("food_orders.payment_state")}>{t(`states.${order.payment.state}`, { defaultValue: order.payment.state })}</Field> : null}
+          {order.payment.state ? (
+            <Field label={t("food_orders.payment_state")}>
+              {t(`states.${order.payment.state}`, { defaultValue: order.payment.state })}
+            </Field>
+          ) : null}
           <Divider my="sm" />
           <Totals order={order} />
           {qrImage ? (
@@ -152,7 +180,10 @@ export function Totals({ order }: { order: OrderView }) {
   return (
     <Stack gap={2}>
       {row(t("food_orders.subtotal"), order.totals.subtotal)}
-      {row(order.voucher ? t("food_orders.discount_voucher", { code: order.voucher }) : t("food_orders.discount"), order.totals.discount ? `− ${order.totals.discount}` : null)}
+      {row(
+        order.voucher ? t("food_orders.discount_voucher", { code: order.voucher }) : t("food_orders.discount"),
+        order.totals.discount ? `− ${order.totals.discount}` : null,
+      )}
       {row(t("food_orders.delivery_charge"), order.totals.deliveryCharge)}
       {row(t("food_orders.service_charge"), order.totals.serviceCharge)}
       {row(t("food_orders.total"), order.totals.total, true)}

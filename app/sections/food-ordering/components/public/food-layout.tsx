@@ -4,7 +4,19 @@ import { PublicHeader, type UnitHeader } from "~/components/pay/public-header";
 import type { Language } from "~/lib/i18n";
 
 /** A customer page of the food menu: the merchant unit's header (with the language switch) above the page's own content. */
-export function FoodLayout({ unit, lang, path, narrow, children }: { unit: UnitHeader | null; lang: Language; path: string; narrow?: boolean; children: ReactNode }) {
+export function FoodLayout({
+  unit,
+  lang,
+  path,
+  narrow,
+  children,
+}: {
+  unit: UnitHeader | null;
+  lang: Language;
+  path: string;
+  narrow?: boolean;
+  children: ReactNode;
+}) {
   return (
     <div className="pay-page food-page">
       {unit ? <PublicHeader unit={unit} lang={lang} path={path} /> : <LanguageLinks lang={lang} path={path} />}
@@ -22,7 +34,13 @@ function LanguageLinks({ lang, path }: { lang: Language; path: string }) {
         <div className="public-header__brand" />
         <nav className="public-header__languages" aria-label={t("pay.language")}>
           {(["en", "ar"] as const).map((code) => (
-            <a key={code} href={`/${code}${rest}`} lang={code} aria-current={code === lang ? "true" : undefined} style={{ fontWeight: code === lang ? 800 : 500 }}>
+            <a
+              key={code}
+              href={`/${code}${rest}`}
+              lang={code}
+              aria-current={code === lang ? "true" : undefined}
+              style={{ fontWeight: code === lang ? 800 : 500 }}
+            >
               {code === "en" ? "EN" : "AR"}
             </a>
           ))}
@@ -32,7 +50,13 @@ function LanguageLinks({ lang, path }: { lang: Language; path: string }) {
   );
 }
 
-export type TotalsView = { subtotal: string; discount: string | null; deliveryCharge: string | null; serviceCharge: string | null; total: string };
+export type TotalsView = {
+  subtotal: string;
+  discount: string | null;
+  deliveryCharge: string | null;
+  serviceCharge: string | null;
+  total: string;
+};
 
 /** The cart's or order's amounts, already formatted. */
 export function Totals({ totals }: { totals: TotalsView }) {

@@ -12,11 +12,22 @@ import { apiErrors, apiJson, methodNotAllowed } from "~/web/api.server";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user, db, lang } = await requireOrdersApi(request, context, "view_order");
   if (request.method === "OPTIONS") {
-    return apiJson({ filters: ORDER_FILTER_NAMES, statuses: ORDER_STATUSES, delivery_types: DELIVERY_TYPES, page_sizes: ORDER_PAGE_SIZES });
+    return apiJson({
+      filters: ORDER_FILTER_NAMES,
+      statuses: ORDER_STATUSES,
+      delivery_types: DELIVERY_TYPES,
+      page_sizes: ORDER_PAGE_SIZES,
+    });
   }
   const query = parseOrderQuery(new URL(request.url).searchParams);
-  if (Object.keys(query.errors).length) return apiErrors(request, Object.fromEntries(Object.entries(query.errors).map(([field, key]) => [field, [key]])));
-  const list = await listOrders(db, { merchantId: user.merchantId, filters: query.filters, page: query.page, pageSize: query.pageSize });
+  if (Object.keys(query.errors).length)
+    return apiErrors(request, Object.fromEntries(Object.entries(query.errors).map(([field, key]) => [field, [key]])));
+  const list = await listOrders(db, {
+    merchantId: user.merchantId,
+    filters: query.filters,
+    page: query.page,
+    pageSize: query.pageSize,
+  });
   return apiJson({ count: list.count, results: list.rows.map((row) => serializeOrderRow(row, lang)) });
 }
 

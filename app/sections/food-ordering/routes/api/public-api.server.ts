@@ -7,7 +7,14 @@ import type { TextParams } from "~/lib/outcome";
 import { describe } from "~/presentation/texts.server";
 import { apiDetail, apiLanguage } from "~/web/api.server";
 import { hoursView, imageUrl } from "../public/food-view.server";
-import { defaultFoodMerchant, merchantExists, type PublicArea, type PublicBranch, type PublicCategory, type PublicItem } from "../../domain/public-menu.server";
+import {
+  defaultFoodMerchant,
+  merchantExists,
+  type PublicArea,
+  type PublicBranch,
+  type PublicCategory,
+  type PublicItem,
+} from "../../domain/public-menu.server";
 
 /** The caller's language: `?lang=` when given, else Accept-Language. */
 export function publicApiLanguage(request: Request): Language {
@@ -15,14 +22,20 @@ export function publicApiLanguage(request: Request): Language {
   return isLanguage(asked) ? asked : apiLanguage(request);
 }
 
-export const idParam = (value: unknown) => (typeof value === "number" && Number.isInteger(value) && value > 0 ? value : typeof value === "string" && /^\d{1,10}$/.test(value.trim()) && Number(value) > 0 ? Number(value) : undefined);
+export const idParam = (value: unknown) =>
+  typeof value === "number" && Number.isInteger(value) && value > 0
+    ? value
+    : typeof value === "string" && /^\d{1,10}$/.test(value.trim()) && Number(value) > 0
+      ? Number(value)
+      : undefined;
 
 /** The merchant `?merchant=` names, else the installation's first with food-ordering branches; the API's 404 otherwise. */
 export async function requireMerchant(db: DB, request: Request): Promise<number> {
   const asked = new URL(request.url).searchParams.get("merchant");
   if (asked !== null) {
     const id = idParam(asked);
-    if (id === undefined || !(await merchantExists(db, id))) throw apiDetail(request, "food_public.errors.merchant_not_found", 404);
+    if (id === undefined || !(await merchantExists(db, id)))
+      throw apiDetail(request, "food_public.errors.merchant_not_found", 404);
     return id;
   }
   const fallback = await defaultFoodMerchant(db);
@@ -66,15 +79,30 @@ export function serializeItem(item: PublicItem, currency: string) {
     is_sold_out: item.sold_out,
     is_promoted: Boolean(item.is_promoted),
     currency_code: currency,
-    sizes: item.sizes.map((size) => ({ id: size.id, name_en: size.name_en, name_ar: size.name_ar, price: money(size.price) })),
-    add_ons: item.add_ons.map((addOn) => ({ id: addOn.id, name_en: addOn.name_en, name_ar: addOn.name_ar, price: money(addOn.price) })),
+    sizes: item.sizes.map((size) => ({
+      id: size.id,
+      name_en: size.name_en,
+      name_ar: size.name_ar,
+      price: money(size.price),
+    })),
+    add_ons: item.add_ons.map((addOn) => ({
+      id: addOn.id,
+      name_en: addOn.name_en,
+      name_ar: addOn.name_ar,
+      price: money(addOn.price),
+    })),
     options: item.groups.map((group) => ({
       id: group.id,
       name_en: group.name_en,
       name_ar: group.name_ar,
       min_choices: group.min_choices,
       max_choices: group.max_choices,
-      choices: group.choices.map((choice) => ({ id: choice.id, name_en: choice.name_en, name_ar: choice.name_ar, price: money(choice.price) })),
+      choices: group.choices.map((choice) => ({
+        id: choice.id,
+        name_en: choice.name_en,
+        name_ar: choice.name_ar,
+        price: money(choice.price),
+      })),
     })),
   };
 }
@@ -92,7 +120,10 @@ export function serializeBranch(branch: PublicBranch, currency: string, lang: La
     minimum_order_sum: toDecimalString(branch.min_order, currency),
     delivery_time: branch.delivery_minutes,
     location: branch.lat !== null && branch.lng !== null ? { lat: branch.lat, lng: branch.lng } : null,
-    delivery_types: (["pickup", "delivery", "catering"] as const).filter((type) => ({ pickup: branch.offers_pickup, delivery: branch.offers_delivery, catering: branch.offers_catering })[type]),
+    delivery_types: (["pickup", "delivery", "catering"] as const).filter(
+      (type) =>
+        ({ pickup: branch.offers_pickup, delivery: branch.offers_delivery, catering: branch.offers_catering })[type],
+    ),
     working_hours: branch.hours.map((hour) => ({ weekday: hour.weekday, from: hour.opens, to: hour.closes })),
     working_hours_display: hoursView(branch.hours, lang),
     is_open: branch.is_open,
@@ -119,7 +150,11 @@ type Nested = { [key: string]: string[] | Nested | Nested[] };
  * `lines.1.quantity` becomes {"lines": [{}, {"quantity": [...]}]}, `address.area` {"address": {"area": [...]}}.
  * A message on the lines as a whole goes under non_field_errors when lines have their own.
  */
-export function nestedErrors(errors: FieldErrors, params: TextParams | undefined, lang: Language): Record<string, unknown> {
+export function nestedErrors(
+  errors: FieldErrors,
+  params: TextParams | undefined,
+  lang: Language,
+): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   const lineErrors: Nested[] = [];
   const general: string[] = [];

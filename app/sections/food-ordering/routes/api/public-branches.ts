@@ -4,7 +4,14 @@ import { toDecimalString } from "~/lib/money";
 import { apiDetail, apiJson, methodNotAllowed } from "~/web/api.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { findArea, findPublicBranch, listAreas, listBranches } from "../../domain/public-menu.server";
-import { idParam, notFound, publicApiLanguage, requireMerchant, serializeArea, serializeBranch } from "./public-api.server";
+import {
+  idParam,
+  notFound,
+  publicApiLanguage,
+  requireMerchant,
+  serializeArea,
+  serializeBranch,
+} from "./public-api.server";
 
 /**
  * Branches and where they deliver, for anyone: GET branches (`?merchant=`), GET branches/{id},
@@ -19,7 +26,23 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (request.method === "OPTIONS") {
     if (!path.endsWith("/branches")) return methodNotAllowed(request);
     return apiJson(
-      { name: "Branch", fields: ["id", "name", "email", "phone", "address", "image", "minimum_order_sum", "delivery_time", "location", "delivery_types", "working_hours", "is_open"] },
+      {
+        name: "Branch",
+        fields: [
+          "id",
+          "name",
+          "email",
+          "phone",
+          "address",
+          "image",
+          "minimum_order_sum",
+          "delivery_time",
+          "location",
+          "delivery_types",
+          "working_hours",
+          "is_open",
+        ],
+      },
       200,
       { Allow: "GET, OPTIONS" },
     );
@@ -52,13 +75,28 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     const area = areaId === undefined ? undefined : await findArea(db, branch.id, areaId);
     if (path.endsWith("/min-order")) {
       if (areaParam && !area) notFound(request);
-      return apiJson({ branch: branch.id, delivery_area: area?.id ?? null, min_order: toDecimalString(Math.max(branch.min_order, area?.min_order ?? 0), currency), delivery_charges: toDecimalString(area?.charge ?? 0, currency), currency_code: currency });
+      return apiJson({
+        branch: branch.id,
+        delivery_area: area?.id ?? null,
+        min_order: toDecimalString(Math.max(branch.min_order, area?.min_order ?? 0), currency),
+        delivery_charges: toDecimalString(area?.charge ?? 0, currency),
+        currency_code: currency,
+      });
     }
     const delivers = areaParam ? area !== undefined : true;
-    return apiJson({ branch: branch.id, delivery_area: area?.id ?? null, is_open: branch.is_open, delivers, is_working: branch.is_open && delivers });
+    return apiJson({
+      branch: branch.id,
+      delivery_area: area?.id ?? null,
+      is_open: branch.is_open,
+      delivers,
+      is_working: branch.is_open && delivers,
+    });
   }
   const merchantId = await requireMerchant(db, request);
-  const [branches, { currency }] = await Promise.all([listBranches(db, merchantId), loadMerchantDefaults(db, merchantId)]);
+  const [branches, { currency }] = await Promise.all([
+    listBranches(db, merchantId),
+    loadMerchantDefaults(db, merchantId),
+  ]);
   return apiJson(branches.map((branch) => serializeBranch(branch, currency, lang)));
 }
 

@@ -18,8 +18,33 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     return apiJson(
       {
         name: "Menu item",
-        fields: ["id", "category_id", "name_en", "name_ar", "description_en", "description_ar", "image", "price", "discounted_price", "quantity", "is_sold_out", "is_promoted", "currency_code", "sizes", "add_ons", "options"],
-        line_fields: { menu_item: "integer", category_id: "integer", quantity: "integer 1–999", size: "size id", add_ons: "add-on ids", options: "{group id: choice id or ids}", special_instructions: "string ≤ 256" },
+        fields: [
+          "id",
+          "category_id",
+          "name_en",
+          "name_ar",
+          "description_en",
+          "description_ar",
+          "image",
+          "price",
+          "discounted_price",
+          "quantity",
+          "is_sold_out",
+          "is_promoted",
+          "currency_code",
+          "sizes",
+          "add_ons",
+          "options",
+        ],
+        line_fields: {
+          menu_item: "integer",
+          category_id: "integer",
+          quantity: "integer 1–999",
+          size: "size id",
+          add_ons: "add-on ids",
+          options: "{group id: choice id or ids}",
+          special_instructions: "string ≤ 256",
+        },
       },
       200,
       { Allow: "GET, OPTIONS" },
@@ -37,7 +62,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     const id = idParam(params.id);
     const category = id === undefined ? undefined : await findCategory(db, id);
     if (!category) notFound(request);
-    const [items, { currency }] = await Promise.all([listItems(db, category.merchant_id, { categoryId: category.id }), loadMerchantDefaults(db, category.merchant_id)]);
+    const [items, { currency }] = await Promise.all([
+      listItems(db, category.merchant_id, { categoryId: category.id }),
+      loadMerchantDefaults(db, category.merchant_id),
+    ]);
     return apiJson({ ...serializeCategory(category), items: items.map((item) => serializeItem(item, currency)) });
   }
   const merchantId = await requireMerchant(db, request);
@@ -45,7 +73,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     const category = new URL(request.url).searchParams.get("category");
     const categoryId = category ? idParam(category) : undefined;
     if (category && categoryId === undefined) notFound(request);
-    const [items, { currency }] = await Promise.all([listItems(db, merchantId, { categoryId }), loadMerchantDefaults(db, merchantId)]);
+    const [items, { currency }] = await Promise.all([
+      listItems(db, merchantId, { categoryId }),
+      loadMerchantDefaults(db, merchantId),
+    ]);
     return apiJson(items.map((item) => serializeItem(item, currency)));
   }
   if (path.endsWith("/products")) return methodNotAllowed(request);

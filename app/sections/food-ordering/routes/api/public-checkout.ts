@@ -23,14 +23,26 @@ export async function action({ request, context }: Route.ActionArgs) {
   const lang = publicApiLanguage(request);
   const body = await readBody(request);
   const catering = new URL(request.url).pathname.endsWith("/catering-checkout");
-  if (await checkoutThrottled(db, context.get(clientAddressContext))) return apiDetail(request, "food_public.errors.throttled", 429);
+  if (await checkoutThrottled(db, context.get(clientAddressContext)))
+    return apiDetail(request, "food_public.errors.throttled", 429);
   const run = async () => {
-    if (catering && body.delivery_type !== undefined && body.delivery_type !== "catering") return { status: 400, body: nestedErrors({ delivery_type: ["food_public.errors.catering_checkout"] }, undefined, lang) };
+    if (catering && body.delivery_type !== undefined && body.delivery_type !== "catering")
+      return {
+        status: 400,
+        body: nestedErrors({ delivery_type: ["food_public.errors.catering_checkout"] }, undefined, lang),
+      };
     const parsed = CheckoutSchema.safeParse(catering ? { ...body, delivery_type: "catering" } : body);
-    if (!parsed.success) return { status: 400, body: nestedErrors(issuesAsErrors(parsed.error.issues), undefined, lang) };
+    if (!parsed.success)
+      return { status: 400, body: nestedErrors(issuesAsErrors(parsed.error.issues), undefined, lang) };
     const rules = addressRules(parsed.data.address);
     if (Object.keys(rules).length) return { status: 400, body: nestedErrors(rules, undefined, lang) };
-    const placed = await placeOrder(db, { request: parsed.data, lang, baseUrl: linkBaseUrl(), addresses: platformAddresses(request), clientAddress: context.get(clientAddressContext) });
+    const placed = await placeOrder(db, {
+      request: parsed.data,
+      lang,
+      baseUrl: linkBaseUrl(),
+      addresses: platformAddresses(request),
+      clientAddress: context.get(clientAddressContext),
+    });
     if (!placed.ok) return { status: 400, body: nestedErrors(placed.errors, placed.params, lang) };
     const { id, number, total, checkout_url } = placed.order;
     return { status: 201, body: { id, number, total, checkout_url } };
@@ -41,7 +53,17 @@ export async function action({ request, context }: Route.ActionArgs) {
     const outcome = await run();
     return apiJson(outcome.body, outcome.status);
   }
-  return respondOnce(request, { db, merchantId: branch.merchant_id, caller: PUBLIC_CALLER, scope: catering ? "food_catering_checkout" : "food_checkout", body }, run);
+  return respondOnce(
+    request,
+    {
+      db,
+      merchantId: branch.merchant_id,
+      caller: PUBLIC_CALLER,
+      scope: catering ? "food_catering_checkout" : "food_checkout",
+      body,
+    },
+    run,
+  );
 }
 
 export function loader({ request }: Route.LoaderArgs) {

@@ -21,16 +21,32 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     return apiJson({ installed, has_branches: hasBranches });
   }
   if (path.endsWith("/promoted-items")) {
-    const [items, { currency }] = await Promise.all([listItems(db, merchantId, { promoted: true }), loadMerchantDefaults(db, merchantId)]);
+    const [items, { currency }] = await Promise.all([
+      listItems(db, merchantId, { promoted: true }),
+      loadMerchantDefaults(db, merchantId),
+    ]);
     return apiJson(items.map((item) => serializeItem(item, currency)));
   }
   const settings = await loadFoodSettings(db, merchantId);
   if (path.endsWith("/banners")) return apiJson(settings.banners);
   if (path.endsWith("/menu-page-config")) return apiJson(settings.menu_page_config);
   const unit = await unitOf(db, merchantId)
-    .select(["logo_url", "title_en", "title_ar", "website", "twitter_url", "instagram_url", "facebook_url", "show_unit_title", "header_color"])
+    .select([
+      "logo_url",
+      "title_en",
+      "title_ar",
+      "website",
+      "twitter_url",
+      "instagram_url",
+      "facebook_url",
+      "show_unit_title",
+      "header_color",
+    ])
     .executeTakeFirst();
-  return apiJson({ unit_details: unit ? { ...unit, show_unit_title: Boolean(unit.show_unit_title) } : null, header_configs: settings.header_config });
+  return apiJson({
+    unit_details: unit ? { ...unit, show_unit_title: Boolean(unit.show_unit_title) } : null,
+    header_configs: settings.header_config,
+  });
 }
 
 export function action({ request }: Route.ActionArgs) {

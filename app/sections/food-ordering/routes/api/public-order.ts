@@ -19,7 +19,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (request.method === "OPTIONS" && path.includes("/order-feedback/")) {
     if (!order) notFound(request);
     return apiJson(
-      { can_leave_feedback: mayLeaveFeedback(order), fields: [{ name: "rating", type: "integer", required: true, min: 1, max: 5 }, { name: "comment", type: "string", required: false, max_length: 1000 }] },
+      {
+        can_leave_feedback: mayLeaveFeedback(order),
+        fields: [
+          { name: "rating", type: "integer", required: true, min: 1, max: 5 },
+          { name: "comment", type: "string", required: false, max_length: 1000 },
+        ],
+      },
       200,
       { Allow: "OPTIONS, POST" },
     );
@@ -27,7 +33,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (request.method !== "GET" || path.includes("/order-feedback/")) return methodNotAllowed(request);
   if (!order) notFound(request);
   const t = translator(lang);
-  const state = { number: order.number, status: order.status, status_display: t(`food_public.states.${order.status}`), is_final: FINAL_STATES.includes(order.status), updated_at: order.updated_at };
+  const state = {
+    number: order.number,
+    status: order.status,
+    status_display: t(`food_public.states.${order.status}`),
+    is_final: FINAL_STATES.includes(order.status),
+    updated_at: order.updated_at,
+  };
   if (path.includes("/order/state/")) return apiJson(state);
   if (path.includes("/order/validate/")) return apiJson({ valid: true, number: order.number, status: order.status });
   const money = (minor: number) => toDecimalString(minor, order.currency_code);
@@ -51,24 +63,43 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       name_ar: line.name_ar,
       size_en: line.size_en,
       size_ar: line.size_ar,
-      add_ons: line.add_ons.map((addOn) => ({ name_en: addOn.name_en, name_ar: addOn.name_ar, price: money(addOn.price) })),
-      options: line.options.map((option) => ({ group_en: option.group_en, group_ar: option.group_ar, name_en: option.name_en, name_ar: option.name_ar, price: money(option.price) })),
+      add_ons: line.add_ons.map((addOn) => ({
+        name_en: addOn.name_en,
+        name_ar: addOn.name_ar,
+        price: money(addOn.price),
+      })),
+      options: line.options.map((option) => ({
+        group_en: option.group_en,
+        group_ar: option.group_ar,
+        name_en: option.name_en,
+        name_ar: option.name_ar,
+        price: money(option.price),
+      })),
       special_instructions: line.special_instructions,
       quantity: line.quantity,
       unit_price: money(line.unit_price),
       total: money(line.line_total),
     })),
-    feedback: order.feedback_rating === null ? null : { rating: order.feedback_rating, comment: order.feedback_comment },
+    feedback:
+      order.feedback_rating === null ? null : { rating: order.feedback_rating, comment: order.feedback_comment },
   });
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  if (request.method !== "POST" || !new URL(request.url).pathname.includes("/order-feedback/")) return methodNotAllowed(request);
+  if (request.method !== "POST" || !new URL(request.url).pathname.includes("/order-feedback/"))
+    return methodNotAllowed(request);
   const db = getDbFrom(context);
   const lang = publicApiLanguage(request);
   const order = await findOrderByNumber(db, params.number ?? "");
   if (!order) notFound(request);
-  const given = await giveOrderFeedback(db, { order, body: await readBody(request), ip: context.get(clientAddressContext) });
+  const given = await giveOrderFeedback(db, {
+    order,
+    body: await readBody(request),
+    ip: context.get(clientAddressContext),
+  });
   if (!given.ok) return apiJson(nestedErrors(given.errors, undefined, lang), 400);
-  return apiJson({ number: order.number, rating: (await findOrderByNumber(db, order.number))?.feedback_rating ?? null }, 201);
+  return apiJson(
+    { number: order.number, rating: (await findOrderByNumber(db, order.number))?.feedback_rating ?? null },
+    201,
+  );
 }

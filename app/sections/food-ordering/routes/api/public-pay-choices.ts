@@ -13,7 +13,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = getDbFrom(context);
   const merchantId = await requireMerchant(db, request);
   const { currency, gateways } = await acceptedGateways(db, merchantId, publicApiLanguage(request));
-  return apiJson(gateways.map((gateway) => ({ gateway: gateway.name, gateway_code: gateway.code, value: gateway.code, logo_url: gateway.logo_url, is_cash_on_delivery: gateway.kind === "cod", currency_code: currency })));
+  return apiJson(
+    gateways.map((gateway) => ({
+      gateway: gateway.name,
+      gateway_code: gateway.code,
+      value: gateway.code,
+      logo_url: gateway.logo_url,
+      is_cash_on_delivery: gateway.kind === "cod",
+      currency_code: currency,
+    })),
+  );
 }
 
 /** POST pay-choices {"branch", "total"?}: those methods priced (fees included) for the order's total. */
@@ -24,7 +33,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const lang = publicApiLanguage(request);
   const branchId = idParam(body.branch);
   const branch = branchId === undefined ? undefined : await findPublicBranch(db, branchId);
-  const merchantId = branch ? branch.merchant_id : body.branch === undefined ? await requireMerchant(db, request) : notFound(request);
+  const merchantId = branch
+    ? branch.merchant_id
+    : body.branch === undefined
+      ? await requireMerchant(db, request)
+      : notFound(request);
   const { currency, gateways } = await acceptedGateways(db, merchantId, lang);
   let amount = 0;
   if (body.total !== undefined && body.total !== null && body.total !== "") {
@@ -32,6 +45,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!parsed.ok) return apiErrors(request, { total: ["food_public.errors.invalid"] });
     amount = parsed.minor;
   }
-  const choices = await payChoicesFor(db, { merchant_id: merchantId, pg_codes: gateways.map((gateway) => gateway.code).join(","), currency_code: currency }, amount, lang);
+  const choices = await payChoicesFor(
+    db,
+    { merchant_id: merchantId, pg_codes: gateways.map((gateway) => gateway.code).join(","), currency_code: currency },
+    amount,
+    lang,
+  );
   return apiJson(payChoicesBody(choices, lang));
 }

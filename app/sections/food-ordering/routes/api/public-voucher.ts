@@ -28,13 +28,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   const voucher = await findVoucher(db, branch.merchant_id, code);
   const checked = await checkVoucher(db, voucher, total.minor, null);
   if (!checked.ok) {
-    const params = checked.params?.minimum !== undefined ? { ...checked.params, minimum: toDecimalString(Number(checked.params.minimum), currency) } : checked.params;
+    const params =
+      checked.params?.minimum !== undefined
+        ? { ...checked.params, minimum: toDecimalString(Number(checked.params.minimum), currency) }
+        : checked.params;
     return apiJson(nestedErrors({ code: [checked.code] }, params, lang), 400);
   }
   return apiJson({
     code: voucher!.code,
     discount_type: voucher!.discount_type,
-    amount: voucher!.discount_type === "percentage" ? (voucher!.amount / 100).toFixed(2) : toDecimalString(voucher!.amount, currency),
+    amount:
+      voucher!.discount_type === "percentage"
+        ? (voucher!.amount / 100).toFixed(2)
+        : toDecimalString(voucher!.amount, currency),
     discount: toDecimalString(voucherDiscount(voucher!, total.minor), currency),
     currency_code: currency,
   });

@@ -15,7 +15,8 @@ export async function requireSetupApi(request: Request, context: Context, permis
   const { user: signedIn } = await requireApiUser(request, context, { apiKey: true });
   const db = getDbFrom(context);
   const user = userInSetup(signedIn, "menu");
-  if (!user || !hasFeature(await loadAvailableSections(db, user.merchantId), "food_ordering")) throw apiDetail(request, "api.not_found", 404);
+  if (!user || !hasFeature(await loadAvailableSections(db, user.merchantId), "food_ordering"))
+    throw apiDetail(request, "api.not_found", 404);
   requireApiPermission(request, user, permission);
   const name = /\/dashboard\/([a-z-]+)/.exec(new URL(request.url).pathname)?.[1] ?? "";
   const resource = SETUP_RESOURCES[name];

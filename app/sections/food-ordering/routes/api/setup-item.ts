@@ -20,7 +20,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
  * only deactivated and answers 200 with `{"deactivated": true}`.
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
-  if (request.method !== "PATCH" && request.method !== "PUT" && request.method !== "DELETE") return methodNotAllowed(request);
+  if (request.method !== "PATCH" && request.method !== "PUT" && request.method !== "DELETE")
+    return methodNotAllowed(request);
   const { user, db, resource, ctx } = await requireSetupApi(request, context, "change_order");
   const id = idOf(params.id);
   if (id === null) throw apiDetail(request, "api.not_found", 404);

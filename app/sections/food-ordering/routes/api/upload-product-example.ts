@@ -9,7 +9,13 @@ import { exampleFileResponse } from "~/web/example-file-response.server";
  * it is served to anyone: the dashboard page links to it and a merchant's system may fetch it.
  */
 export function loader({ request }: Route.LoaderArgs) {
-  return exampleFileResponse(request, { rows: exampleRows, fileName: "menu-items", sheetName: "Menu items", minColumnWidth: 12, errors: { type: "food_bulk.errors.example_type", format: "food_bulk.errors.example_format" } });
+  return exampleFileResponse(request, {
+    rows: exampleRows,
+    fileName: "menu-items",
+    sheetName: "Menu items",
+    minColumnWidth: 12,
+    errors: { type: "food_bulk.errors.example_type", format: "food_bulk.errors.example_format" },
+  });
 }
 
 export function action({ request }: Route.ActionArgs) {

@@ -15,20 +15,43 @@ import { callerOf, respondOnce } from "~/web/idempotency.server";
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(request);
   const { user, db, lang } = await requireBulkCreateApi(request, context);
-  if (Number(request.headers.get("Content-Length") ?? 0) > BULK_MAX_BYTES + 64 * 1024) return apiErrors(request, { file: ["food_bulk.errors.too_large"] }, 413);
+  if (Number(request.headers.get("Content-Length") ?? 0) > BULK_MAX_BYTES + 64 * 1024)
+    return apiErrors(request, { file: ["food_bulk.errors.too_large"] }, 413);
   let file: FormDataEntryValue | null = null;
   try {
     file = (await request.formData()).get("file");
   } catch {
     return apiErrors(request, { file: ["food_bulk.errors.unreadable"] });
   }
-  const digest = file instanceof File ? createHash("sha256").update(Buffer.from(await file.arrayBuffer())).digest("hex") : null;
-  return respondOnce(request, { db, merchantId: user.merchantId, caller: callerOf(user), scope: "food_ordering.upload_product", body: { file: digest } }, async () => {
-    const outcome = await uploadMenuItems(db, user.merchantId, file, lang);
-    if (outcome.ok) return { status: 201, body: { message: outcome.message, created: outcome.created, categories_created: outcome.categoriesCreated } };
-    if ("file" in outcome) return { status: 400, body: { file: outcome.file } };
-    return { status: 400, body: { rows: outcome.rows, rows_checked: outcome.rowsChecked, error_report: outcome.report } };
-  });
+  const digest =
+    file instanceof File
+      ? createHash("sha256")
+          .update(Buffer.from(await file.arrayBuffer()))
+          .digest("hex")
+      : null;
+  return respondOnce(
+    request,
+    {
+      db,
+      merchantId: user.merchantId,
+      caller: callerOf(user),
+      scope: "food_ordering.upload_product",
+      body: { file: digest },
+    },
+    async () => {
+      const outcome = await uploadMenuItems(db, user.merchantId, file, lang);
+      if (outcome.ok)
+        return {
+          status: 201,
+          body: { message: outcome.message, created: outcome.created, categories_created: outcome.categoriesCreated },
+        };
+      if ("file" in outcome) return { status: 400, body: { file: outcome.file } };
+      return {
+        status: 400,
+        body: { rows: outcome.rows, rows_checked: outcome.rowsChecked, error_report: outcome.report },
+      };
+    },
+  );
 }
 
 export function loader({ request }: Route.LoaderArgs) {

@@ -24,8 +24,14 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const lang = languageOf(params);
   const db = getDbFrom(context);
   const { cart, merchantId } = await loadVisitor(db, request);
-  const [unit, branches, { currency }] = await Promise.all([unitHeader(db, merchantId, lang), listBranches(db, merchantId), loadMerchantDefaults(db, merchantId)]);
-  const areas = await Promise.all(branches.map((branch) => (branch.offers_delivery ? listAreas(db, branch.id) : Promise.resolve([]))));
+  const [unit, branches, { currency }] = await Promise.all([
+    unitHeader(db, merchantId, lang),
+    listBranches(db, merchantId),
+    loadMerchantDefaults(db, merchantId),
+  ]);
+  const areas = await Promise.all(
+    branches.map((branch) => (branch.offers_delivery ? listAreas(db, branch.id) : Promise.resolve([]))),
+  );
   return {
     lang,
     unit,
@@ -41,8 +47,14 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
       minimum: branch.min_order ? formatAmount(branch.min_order, currency, lang) : null,
       deliveryMinutes: branch.delivery_minutes,
       hours: hoursView(branch.hours, lang),
-      types: (["delivery", "pickup", "catering"] as const).filter((type) => ({ delivery: branch.offers_delivery, pickup: branch.offers_pickup, catering: branch.offers_catering })[type]),
-      areas: areas[index].map((area) => ({ value: String(area.id), label: `${lang === "ar" ? area.name_ar : area.name_en}${area.charge ? ` (+${formatAmount(area.charge, currency, lang)})` : ""}` })),
+      types: (["delivery", "pickup", "catering"] as const).filter(
+        (type) =>
+          ({ delivery: branch.offers_delivery, pickup: branch.offers_pickup, catering: branch.offers_catering })[type],
+      ),
+      areas: areas[index].map((area) => ({
+        value: String(area.id),
+        label: `${lang === "ar" ? area.name_ar : area.name_en}${area.charge ? ` (+${formatAmount(area.charge, currency, lang)})` : ""}`,
+      })),
     })),
   };
 }
@@ -63,17 +75,28 @@ export default function Branches() {
             <div className="c-stack">
               {branch.image ? <img className="food-banner" src={branch.image} alt="" loading="lazy" /> : null}
               <h2 className="c-subtitle">
-                {branch.name} <span className={branch.isOpen ? "food-open" : "food-closed"}>{branch.isOpen ? t("food_public.branches.open") : t("food_public.branches.closed")}</span>
+                {branch.name}{" "}
+                <span className={branch.isOpen ? "food-open" : "food-closed"}>
+                  {branch.isOpen ? t("food_public.branches.open") : t("food_public.branches.closed")}
+                </span>
               </h2>
               {/* The branch's address is sanitised HTML (a few inline tags and line breaks), kept so by the branch editor. */}
-              {branch.addressHtml ? <div className="food-address c-small" dangerouslySetInnerHTML={{ __html: branch.addressHtml }} /> : null}
+              {branch.addressHtml ? (
+                <div className="food-address c-small" dangerouslySetInnerHTML={{ __html: branch.addressHtml }} />
+              ) : null}
               {branch.phone ? (
                 <a className="c-link c-small" href={`tel:${branch.phone}`} dir="ltr">
                   {branch.phone}
                 </a>
               ) : null}
-              {branch.minimum ? <p className="c-small">{t("food_public.branches.minimum", { amount: branch.minimum })}</p> : null}
-              {branch.deliveryMinutes ? <p className="c-small">{t("food_public.branches.delivery_time", { minutes: branch.deliveryMinutes })}</p> : null}
+              {branch.minimum ? (
+                <p className="c-small">{t("food_public.branches.minimum", { amount: branch.minimum })}</p>
+              ) : null}
+              {branch.deliveryMinutes ? (
+                <p className="c-small">
+                  {t("food_public.branches.delivery_time", { minutes: branch.deliveryMinutes })}
+                </p>
+              ) : null}
               <p className="c-small c-strong">{t("food_public.branches.hours")}</p>
               <ul className="food-hours">
                 {branch.hours.map((day) => (
@@ -88,8 +111,13 @@ export default function Branches() {
                 <SelectField
                   name="delivery_type"
                   label={t("food_public.menu.delivery_type")}
-                  options={branch.types.map((type) => ({ value: type, label: t(`food_public.delivery_types.${type}`) }))}
-                  defaultValue={branch.types.includes(page.current.deliveryType) ? page.current.deliveryType : branch.types[0]}
+                  options={branch.types.map((type) => ({
+                    value: type,
+                    label: t(`food_public.delivery_types.${type}`),
+                  }))}
+                  defaultValue={
+                    branch.types.includes(page.current.deliveryType) ? page.current.deliveryType : branch.types[0]
+                  }
                   id={`delivery-type-${branch.id}`}
                 />
                 {branch.areas.length ? (
@@ -97,7 +125,9 @@ export default function Branches() {
                     name="delivery_area"
                     label={t("food_public.branches.area_for_delivery")}
                     options={[{ value: "", label: t("food_public.menu.choose_area") }, ...branch.areas]}
-                    defaultValue={page.current.branch === branch.id && page.current.area ? String(page.current.area) : ""}
+                    defaultValue={
+                      page.current.branch === branch.id && page.current.area ? String(page.current.area) : ""
+                    }
                     id={`delivery-area-${branch.id}`}
                   />
                 ) : null}

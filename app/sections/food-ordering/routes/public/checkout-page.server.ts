@@ -21,7 +21,9 @@ export function issuesAsErrors(issues: readonly { path: readonly PropertyKey[]; 
   const errors: FieldErrors = {};
   for (const issue of issues) {
     const key = issue.path.map(String).join(".") || "non_field_errors";
-    (errors[key] ??= []).push(/^[a-z_]+(\.[a-z_]+)+$/.test(issue.message) ? issue.message : "food_public.errors.invalid");
+    (errors[key] ??= []).push(
+      /^[a-z_]+(\.[a-z_]+)+$/.test(issue.message) ? issue.message : "food_public.errors.invalid",
+    );
   }
   return errors;
 }

@@ -29,16 +29,42 @@ export function meta({ params }: Route.MetaArgs) {
 }
 
 const ADDRESS_NAMES = ["Home", "Work", "Chalet", "Farm", "Custom"] as const;
-const ADDRESS_FIELDS = ["address", "custom_address", "area", "block", "street", "avenue", "house_no", "floor", "office_no", "paci_no", "special_instructions"] as const;
-const CUSTOMER_FIELDS = ["customer_name", "customer_phone", "customer_email", "scheduled_for", "gateway_code", "voucher"] as const;
+const ADDRESS_FIELDS = [
+  "address",
+  "custom_address",
+  "area",
+  "block",
+  "street",
+  "avenue",
+  "house_no",
+  "floor",
+  "office_no",
+  "paci_no",
+  "special_instructions",
+] as const;
+const CUSTOMER_FIELDS = [
+  "customer_name",
+  "customer_phone",
+  "customer_email",
+  "scheduled_for",
+  "gateway_code",
+  "voucher",
+] as const;
 
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const lang = languageOf(params);
   const db = getDbFrom(context);
   const { cart, merchantId } = await loadVisitor(db, request);
-  const [unit, summary, { currency, gateways }] = await Promise.all([unitHeader(db, merchantId, lang), cartSummary(db, cart), acceptedGateways(db, merchantId, lang)]);
+  const [unit, summary, { currency, gateways }] = await Promise.all([
+    unitHeader(db, merchantId, lang),
+    cartSummary(db, cart),
+    acceptedGateways(db, merchantId, lang),
+  ]);
   const branch = cart.branch !== null ? await findPublicBranch(db, cart.branch, merchantId) : undefined;
-  const area = branch && cart.delivery_type === "delivery" && cart.delivery_area !== null ? await findArea(db, branch.id, cart.delivery_area) : undefined;
+  const area =
+    branch && cart.delivery_type === "delivery" && cart.delivery_area !== null
+      ? await findArea(db, branch.id, cart.delivery_area)
+      : undefined;
   const money = (minor: number) => formatAmount(minor, currency, lang);
   return {
     lang,
@@ -56,7 +82,15 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     totals: totalsView(summary, currency, lang),
     minimum: summary.minimum && summary.subtotal < summary.minimum ? money(summary.minimum) : null,
     voucher: cart.voucher,
-    voucherError: summary.voucherError ? describe(summary.voucherError.code, summary.voucherError.params?.minimum !== undefined ? { minimum: money(Number(summary.voucherError.params.minimum)) } : summary.voucherError.params, lang) : null,
+    voucherError: summary.voucherError
+      ? describe(
+          summary.voucherError.code,
+          summary.voucherError.params?.minimum !== undefined
+            ? { minimum: money(Number(summary.voucherError.params.minimum)) }
+            : summary.voucherError.params,
+          lang,
+        )
+      : null,
     gateways: gateways.map((gateway) => ({ code: gateway.code, name: gateway.name, logoUrl: gateway.logo_url })),
   };
 }
@@ -71,13 +105,15 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   if (intent === "quantity" || intent === "remove") {
     const index = Number(form.get("line"));
     const quantity = intent === "remove" ? 0 : Number(form.get("quantity"));
-    if (!Number.isInteger(index) || !Number.isInteger(quantity) || quantity < 0 || quantity > 999) return redirect(here, 303);
+    if (!Number.isInteger(index) || !Number.isInteger(quantity) || quantity < 0 || quantity > 999)
+      return redirect(here, 303);
     const headers = await storeCart(visitor, request, setLineQuantity(visitor.cart, index, quantity));
     return redirect(here, { status: 303, headers });
   }
   const values: Record<string, string> = {};
   for (const field of CUSTOMER_FIELDS) values[field] = String(form.get(field) ?? "").slice(0, 300);
-  for (const field of ADDRESS_FIELDS) values[`address.${field}`] = String(form.get(`address.${field}`) ?? "").slice(0, 300);
+  for (const field of ADDRESS_FIELDS)
+    values[`address.${field}`] = String(form.get(`address.${field}`) ?? "").slice(0, 300);
   if (intent === "voucher") {
     await storeCart(visitor, request, { ...visitor.cart, voucher: values.voucher.trim().slice(0, 40) || null });
     return data({ values, fields: {} as Record<string, string>, lines: {} as Record<number, string> });
@@ -97,9 +133,22 @@ export async function action({ params, context, request }: Route.ActionArgs) {
     gateway_code: values.gateway_code,
     lines: checkoutLines(cart),
   });
-  if (!parsed.success) return data({ values, ...splitCheckoutErrors(issuesAsErrors(parsed.error.issues), undefined, lang) }, { status: 400 });
+  if (!parsed.success)
+    return data(
+      { values, ...splitCheckoutErrors(issuesAsErrors(parsed.error.issues), undefined, lang) },
+      { status: 400 },
+    );
   const rules = addressRules(parsed.data.address);
-  const placed = Object.keys(rules).length ? ({ ok: false, errors: rules, params: {} } as const) : await placeOrder(db, { request: parsed.data, lang, baseUrl: linkBaseUrl(), addresses: platformAddresses(request), clientAddress: context.get(clientAddressContext), deviceToken: visitor.token });
+  const placed = Object.keys(rules).length
+    ? ({ ok: false, errors: rules, params: {} } as const)
+    : await placeOrder(db, {
+        request: parsed.data,
+        lang,
+        baseUrl: linkBaseUrl(),
+        addresses: platformAddresses(request),
+        clientAddress: context.get(clientAddressContext),
+        deviceToken: visitor.token,
+      });
   if (!placed.ok) return data({ values, ...splitCheckoutErrors(placed.errors, placed.params, lang) }, { status: 400 });
   const headers = await storeCart(visitor, request, afterOrder(cart));
   if (placed.order.checkout_url) return redirect(placed.order.checkout_url, { status: 303, headers });
@@ -115,7 +164,9 @@ export default function Checkout() {
   const fields: Record<string, string> = answer?.fields ?? {};
   const lineErrors: Record<number, string> = answer?.lines ?? {};
   const value = (name: string, fallback = "") => answer?.values?.[name] ?? fallback;
-  const general = ["branch", "delivery_type", "delivery_area", "lines", "non_field_errors"].map((key) => fields[key]).filter(Boolean);
+  const general = ["branch", "delivery_type", "delivery_area", "lines", "non_field_errors"]
+    .map((key) => fields[key])
+    .filter(Boolean);
   const delivery = page.deliveryType === "delivery";
   return (
     <FoodLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} narrow>
@@ -143,7 +194,9 @@ export default function Checkout() {
           <Card>
             <div className="c-stack">
               <p>{t("food_public.checkout.empty")}</p>
-              <LinkButton href={`/${page.lang}/new-menu?merchant=${page.merchantId}`}>{t("food_public.checkout.to_menu")}</LinkButton>
+              <LinkButton href={`/${page.lang}/new-menu?merchant=${page.merchantId}`}>
+                {t("food_public.checkout.to_menu")}
+              </LinkButton>
             </div>
           </Card>
         ) : (
@@ -152,17 +205,33 @@ export default function Checkout() {
             {page.lines.map((line) => (
               <div key={line.index} className="food-line" id={`line-${line.index}`}>
                 <div className="food-line__row">
-                  <span className="c-strong">{line.view ? `${line.view.quantity} × ${line.view.name}` : t("food_public.checkout.unavailable_line")}</span>
+                  <span className="c-strong">
+                    {line.view
+                      ? `${line.view.quantity} × ${line.view.name}`
+                      : t("food_public.checkout.unavailable_line")}
+                  </span>
                   <span>{line.view?.lineTotal}</span>
                 </div>
-                {line.view?.details.length ? <span className="c-small c-dimmed">{line.view.details.join(" · ")}</span> : null}
+                {line.view?.details.length ? (
+                  <span className="c-small c-dimmed">{line.view.details.join(" · ")}</span>
+                ) : null}
                 {line.view?.instructions ? <span className="c-small">“{line.view.instructions}”</span> : null}
-                {lineErrors[line.index] || line.error ? <p className="c-field__error">{lineErrors[line.index] ?? line.error}</p> : null}
+                {lineErrors[line.index] || line.error ? (
+                  <p className="c-field__error">{lineErrors[line.index] ?? line.error}</p>
+                ) : null}
                 <div className="food-line__actions">
                   <form method="post" action={formAction} className="food-line__actions">
                     <input type="hidden" name="intent" value="quantity" />
                     <input type="hidden" name="line" value={line.index} />
-                    <input className="c-input" type="number" name="quantity" min={1} max={999} defaultValue={line.quantity} aria-label={t("food_public.details.quantity")} />
+                    <input
+                      className="c-input"
+                      type="number"
+                      name="quantity"
+                      min={1}
+                      max={999}
+                      defaultValue={line.quantity}
+                      aria-label={t("food_public.details.quantity")}
+                    />
                     <Button type="submit" variant="default" size="xs">
                       {t("food_public.checkout.update")}
                     </Button>
@@ -178,14 +247,23 @@ export default function Checkout() {
               </div>
             ))}
             <Totals totals={page.totals} />
-            {page.minimum ? <Alert color="orange">{t("food_public.checkout.minimum", { amount: page.minimum })}</Alert> : null}
+            {page.minimum ? (
+              <Alert color="orange">{t("food_public.checkout.minimum", { amount: page.minimum })}</Alert>
+            ) : null}
           </Card>
         )}
         <form method="post" action={formAction} className="c-stack">
           <Card>
             <div className="c-stack">
               <div className="food-inline">
-                <TextField name="voucher" label={t("food_public.checkout.voucher")} maxLength={40} defaultValue={value("voucher", page.voucher ?? "")} error={fields.voucher ?? page.voucherError ?? undefined} dir="ltr" />
+                <TextField
+                  name="voucher"
+                  label={t("food_public.checkout.voucher")}
+                  maxLength={40}
+                  defaultValue={value("voucher", page.voucher ?? "")}
+                  error={fields.voucher ?? page.voucherError ?? undefined}
+                  dir="ltr"
+                />
                 <Button type="submit" name="intent" value="voucher" variant="default" formNoValidate>
                   {t("food_public.checkout.apply")}
                 </Button>
@@ -195,26 +273,142 @@ export default function Checkout() {
           <Card>
             <div className="c-stack">
               <h2 className="c-subtitle">{t("food_public.checkout.your_details")}</h2>
-              <TextField name="customer_name" label={t("food_public.checkout.name")} autoComplete="name" maxLength={100} required defaultValue={value("customer_name")} error={fields.customer_name} dir="auto" />
-              <TextField name="customer_phone" label={t("food_public.checkout.phone")} type="tel" inputMode="tel" autoComplete="tel" maxLength={30} required defaultValue={value("customer_phone")} error={fields.customer_phone} dir="ltr" />
-              <TextField name="customer_email" label={t("food_public.checkout.email")} type="email" inputMode="email" autoComplete="email" maxLength={254} defaultValue={value("customer_email")} error={fields.customer_email} dir="ltr" />
+              <TextField
+                name="customer_name"
+                label={t("food_public.checkout.name")}
+                autoComplete="name"
+                maxLength={100}
+                required
+                defaultValue={value("customer_name")}
+                error={fields.customer_name}
+                dir="auto"
+              />
+              <TextField
+                name="customer_phone"
+                label={t("food_public.checkout.phone")}
+                type="tel"
+                inputMode="tel"
+                autoComplete="tel"
+                maxLength={30}
+                required
+                defaultValue={value("customer_phone")}
+                error={fields.customer_phone}
+                dir="ltr"
+              />
+              <TextField
+                name="customer_email"
+                label={t("food_public.checkout.email")}
+                type="email"
+                inputMode="email"
+                autoComplete="email"
+                maxLength={254}
+                defaultValue={value("customer_email")}
+                error={fields.customer_email}
+                dir="ltr"
+              />
             </div>
           </Card>
           {delivery ? (
             <Card>
               <div className="c-stack">
                 <h2 className="c-subtitle">{t("food_public.checkout.address")}</h2>
-                <SelectField name="address.address" label={t("food_public.address.address")} options={ADDRESS_NAMES.map((name) => ({ value: name, label: t(`food_public.address.names.${name.toLowerCase()}`) }))} defaultValue={value("address.address", "Home")} error={fields["address.address"]} />
-                <TextField name="address.custom_address" label={t("food_public.address.custom_address")} maxLength={15} defaultValue={value("address.custom_address")} error={fields["address.custom_address"]} dir="auto" />
-                <TextField name="address.area" label={t("food_public.address.area")} required maxLength={100} defaultValue={value("address.area", page.area ?? "")} error={fields["address.area"]} dir="auto" />
-                <TextField name="address.block" label={t("food_public.address.block")} required maxLength={20} defaultValue={value("address.block")} error={fields["address.block"]} dir="auto" />
-                <TextField name="address.street" label={t("food_public.address.street")} required maxLength={100} defaultValue={value("address.street")} error={fields["address.street"]} dir="auto" />
-                <TextField name="address.avenue" label={t("food_public.address.avenue")} maxLength={40} defaultValue={value("address.avenue")} error={fields["address.avenue"]} dir="auto" />
-                <TextField name="address.house_no" label={t("food_public.address.house_no")} required maxLength={20} defaultValue={value("address.house_no")} error={fields["address.house_no"]} dir="auto" />
-                <TextField name="address.floor" label={t("food_public.address.floor")} maxLength={20} defaultValue={value("address.floor")} error={fields["address.floor"]} dir="auto" />
-                <TextField name="address.office_no" label={t("food_public.address.office_no")} maxLength={20} defaultValue={value("address.office_no")} error={fields["address.office_no"]} dir="auto" />
-                <TextField name="address.paci_no" label={t("food_public.address.paci_no")} inputMode="numeric" maxLength={8} pattern="\d{1,8}" defaultValue={value("address.paci_no")} error={fields["address.paci_no"]} dir="ltr" />
-                <TextAreaField name="address.special_instructions" label={t("food_public.address.special_instructions")} maxLength={256} rows={2} defaultValue={value("address.special_instructions")} error={fields["address.special_instructions"]} dir="auto" />
+                <SelectField
+                  name="address.address"
+                  label={t("food_public.address.address")}
+                  options={ADDRESS_NAMES.map((name) => ({
+                    value: name,
+                    label: t(`food_public.address.names.${name.toLowerCase()}`),
+                  }))}
+                  defaultValue={value("address.address", "Home")}
+                  error={fields["address.address"]}
+                />
+                <TextField
+                  name="address.custom_address"
+                  label={t("food_public.address.custom_address")}
+                  maxLength={15}
+                  defaultValue={value("address.custom_address")}
+                  error={fields["address.custom_address"]}
+                  dir="auto"
+                />
+                <TextField
+                  name="address.area"
+                  label={t("food_public.address.area")}
+                  required
+                  maxLength={100}
+                  defaultValue={value("address.area", page.area ?? "")}
+                  error={fields["address.area"]}
+                  dir="auto"
+                />
+                <TextField
+                  name="address.block"
+                  label={t("food_public.address.block")}
+                  required
+                  maxLength={20}
+                  defaultValue={value("address.block")}
+                  error={fields["address.block"]}
+                  dir="auto"
+                />
+                <TextField
+                  name="address.street"
+                  label={t("food_public.address.street")}
+                  required
+                  maxLength={100}
+                  defaultValue={value("address.street")}
+                  error={fields["address.street"]}
+                  dir="auto"
+                />
+                <TextField
+                  name="address.avenue"
+                  label={t("food_public.address.avenue")}
+                  maxLength={40}
+                  defaultValue={value("address.avenue")}
+                  error={fields["address.avenue"]}
+                  dir="auto"
+                />
+                <TextField
+                  name="address.house_no"
+                  label={t("food_public.address.house_no")}
+                  required
+                  maxLength={20}
+                  defaultValue={value("address.house_no")}
+                  error={fields["address.house_no"]}
+                  dir="auto"
+                />
+                <TextField
+                  name="address.floor"
+                  label={t("food_public.address.floor")}
+                  maxLength={20}
+                  defaultValue={value("address.floor")}
+                  error={fields["address.floor"]}
+                  dir="auto"
+                />
+                <TextField
+                  name="address.office_no"
+                  label={t("food_public.address.office_no")}
+                  maxLength={20}
+                  defaultValue={value("address.office_no")}
+                  error={fields["address.office_no"]}
+                  dir="auto"
+                />
+                <TextField
+                  name="address.paci_no"
+                  label={t("food_public.address.paci_no")}
+                  inputMode="numeric"
+                  maxLength={8}
+                  pattern="\d{1,8}"
+                  defaultValue={value("address.paci_no")}
+                  error={fields["address.paci_no"]}
+                  dir="ltr"
+                />
+                <TextAreaField
+                  name="address.special_instructions"
+                  label={t("food_public.address.special_instructions")}
+                  maxLength={256}
+                  rows={2}
+                  defaultValue={value("address.special_instructions")}
+                  error={fields["address.special_instructions"]}
+                  dir="auto"
+                />
               </div>
             </Card>
           ) : null}
@@ -234,7 +428,13 @@ export default function Checkout() {
                 <legend>{t("food_public.checkout.payment_method")}</legend>
                 {page.gateways.map((gateway, index) => (
                   <label key={gateway.code} className="food-choice">
-                    <input type="radio" name="gateway_code" value={gateway.code} required defaultChecked={answer?.values ? answer.values.gateway_code === gateway.code : index === 0} />
+                    <input
+                      type="radio"
+                      name="gateway_code"
+                      value={gateway.code}
+                      required
+                      defaultChecked={answer?.values ? answer.values.gateway_code === gateway.code : index === 0}
+                    />
                     {gateway.logoUrl ? <img src={gateway.logoUrl} alt="" height={24} /> : null}
                     {gateway.name}
                   </label>

@@ -33,7 +33,10 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const lang = languageOf(params);
   const db = getDbFrom(context);
   const item = await requireItem(db, params);
-  const [unit, { currency }] = await Promise.all([unitHeader(db, item.merchant_id, lang), loadMerchantDefaults(db, item.merchant_id)]);
+  const [unit, { currency }] = await Promise.all([
+    unitHeader(db, item.merchant_id, lang),
+    loadMerchantDefaults(db, item.merchant_id),
+  ]);
   const money = (minor: number) => formatAmount(minor, currency, lang);
   const extra = (minor: number) => (minor ? `+ ${money(minor)}` : "");
   return {
@@ -57,7 +60,11 @@ export async function loader({ params, context }: Route.LoaderArgs) {
         name: nameIn(group, lang),
         min: group.min_choices,
         max: group.max_choices,
-        choices: group.choices.map((choice) => ({ id: choice.id, name: nameIn(choice, lang), price: extra(choice.price) })),
+        choices: group.choices.map((choice) => ({
+          id: choice.id,
+          name: nameIn(choice, lang),
+          price: extra(choice.price),
+        })),
       })),
     },
   };
@@ -86,10 +93,16 @@ export async function action({ params, context, request }: Route.ActionArgs) {
     quantity: values.quantity,
     size: values.size,
     add_ons: values.add_ons,
-    options: Object.fromEntries(Object.entries(options).map(([group, ids]) => [group, item.groups.find((one) => String(one.id) === group)!.max_choices > 1 ? ids : ids[0]])),
+    options: Object.fromEntries(
+      Object.entries(options).map(([group, ids]) => [
+        group,
+        item.groups.find((one) => String(one.id) === group)!.max_choices > 1 ? ids : ids[0],
+      ]),
+    ),
     special_instructions: values.special_instructions,
   });
-  if (!checked.ok) return data({ errors: fieldMessages(checked.errors, { left: item.quantity ?? 0 }, lang), values }, { status: 400 });
+  if (!checked.ok)
+    return data({ errors: fieldMessages(checked.errors, { left: item.quantity ?? 0 }, lang), values }, { status: 400 });
   const visitor = await loadVisitor(db, request);
   const cart = visitor.cart.merchant_id === item.merchant_id ? visitor.cart : emptyCart(item.merchant_id);
   const headers = await storeCart(visitor, request, addLine(cart, checked.line));
@@ -125,7 +138,13 @@ export default function FoodDetails() {
                 <legend>{t("food_public.details.size")}</legend>
                 {item.sizes.map((size, index) => (
                   <label key={size.id} className="food-choice">
-                    <input type="radio" name="size" value={size.id} required defaultChecked={values ? values.size === String(size.id) : index === 0} />
+                    <input
+                      type="radio"
+                      name="size"
+                      value={size.id}
+                      required
+                      defaultChecked={values ? values.size === String(size.id) : index === 0}
+                    />
                     {size.name}
                     <span className="food-choice__price">{size.price}</span>
                   </label>
@@ -138,7 +157,12 @@ export default function FoodDetails() {
                 <legend>{t("food_public.details.add_ons")}</legend>
                 {item.addOns.map((addOn) => (
                   <label key={addOn.id} className="food-choice">
-                    <input type="checkbox" name="add_ons" value={addOn.id} defaultChecked={values?.add_ons.includes(String(addOn.id))} />
+                    <input
+                      type="checkbox"
+                      name="add_ons"
+                      value={addOn.id}
+                      defaultChecked={values?.add_ons.includes(String(addOn.id))}
+                    />
                     {addOn.name}
                     <span className="food-choice__price">{addOn.price}</span>
                   </label>
@@ -151,7 +175,11 @@ export default function FoodDetails() {
                 <legend>
                   {group.name}{" "}
                   <span className="c-small c-dimmed">
-                    {group.max > 1 ? t("food_public.details.choose_between", { min: group.min, max: group.max }) : group.min > 0 ? t("food_public.details.choose_one") : t("food_public.details.optional")}
+                    {group.max > 1
+                      ? t("food_public.details.choose_between", { min: group.min, max: group.max })
+                      : group.min > 0
+                        ? t("food_public.details.choose_one")
+                        : t("food_public.details.optional")}
                   </span>
                 </legend>
                 {group.choices.map((choice) => (
@@ -170,8 +198,26 @@ export default function FoodDetails() {
               </fieldset>
             ))}
             {errors.options ? <p className="c-field__error">{errors.options}</p> : null}
-            <TextAreaField name="special_instructions" label={t("food_public.details.special_instructions")} maxLength={256} rows={2} defaultValue={values?.special_instructions ?? ""} error={errors.special_instructions} dir="auto" />
-            <TextField name="quantity" label={t("food_public.details.quantity")} type="number" inputMode="numeric" min={1} max={item.left ?? 999} required defaultValue={values?.quantity ?? "1"} error={errors.quantity} />
+            <TextAreaField
+              name="special_instructions"
+              label={t("food_public.details.special_instructions")}
+              maxLength={256}
+              rows={2}
+              defaultValue={values?.special_instructions ?? ""}
+              error={errors.special_instructions}
+              dir="auto"
+            />
+            <TextField
+              name="quantity"
+              label={t("food_public.details.quantity")}
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={item.left ?? 999}
+              required
+              defaultValue={values?.quantity ?? "1"}
+              error={errors.quantity}
+            />
             {errors.menu_item ? <p className="c-field__error">{errors.menu_item}</p> : null}
             <Button type="submit" fullWidth disabled={item.soldOut}>
               {item.soldOut ? t("food_public.sold_out") : t("food_public.details.add_to_cart")}

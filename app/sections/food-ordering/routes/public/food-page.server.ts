@@ -27,7 +27,10 @@ export async function loadVisitor(db: DB, request: Request): Promise<Visitor> {
   const token = await verifyCartToken(db, readCartCookie(request));
   const stored = await loadCart(db, token);
   const asked = idOf(new URL(request.url).searchParams.get("merchant"));
-  let merchantId = asked !== undefined && (await merchantExists(db, asked)) ? asked : (stored?.merchant_id ?? (await defaultFoodMerchant(db)));
+  let merchantId =
+    asked !== undefined && (await merchantExists(db, asked))
+      ? asked
+      : (stored?.merchant_id ?? (await defaultFoodMerchant(db)));
   if (merchantId === null || merchantId === undefined) throw data(null, { status: 404 });
   merchantId = Number(merchantId);
   const cart = stored && stored.merchant_id === merchantId ? stored : emptyCart(merchantId);
@@ -50,8 +53,14 @@ export function unitHeader(db: DB, merchantId: number, lang: Language) {
 }
 
 /** Field errors as the page shows them: the first message of each field, in the page's language. */
-export function fieldMessages(errors: FieldErrors, params: TextParams | undefined, lang: Language): Record<string, string> {
-  return Object.fromEntries(Object.entries(errors).map(([field, [first]]) => [field, describe(first ?? "errors.required", params, lang)]));
+export function fieldMessages(
+  errors: FieldErrors,
+  params: TextParams | undefined,
+  lang: Language,
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(errors).map(([field, [first]]) => [field, describe(first ?? "errors.required", params, lang)]),
+  );
 }
 
 export const positiveId = idOf;

@@ -8,7 +8,11 @@ import type { TotalsView } from "../../components/public/food-layout";
 
 /** What the pages show of amounts, lines and hours, formatted on the server in the page's language. */
 
-export function totalsView(amounts: { subtotal: number; discount: number; deliveryCharge: number; serviceCharge: number; total: number }, currency: string, lang: Language): TotalsView {
+export function totalsView(
+  amounts: { subtotal: number; discount: number; deliveryCharge: number; serviceCharge: number; total: number },
+  currency: string,
+  lang: Language,
+): TotalsView {
   const money = (minor: number) => formatAmount(minor, currency, lang);
   return {
     subtotal: money(amounts.subtotal),
@@ -19,12 +23,23 @@ export function totalsView(amounts: { subtotal: number; discount: number; delive
   };
 }
 
-export type LineView = { name: string; details: string[]; instructions: string; quantity: number; unitPrice: string; lineTotal: string };
+export type LineView = {
+  name: string;
+  details: string[];
+  instructions: string;
+  quantity: number;
+  unitPrice: string;
+  lineTotal: string;
+};
 
 export function pricedLineView(line: PricedLine, currency: string, lang: Language): LineView {
   return {
     name: nameIn(line.item, lang),
-    details: [...(line.size ? [nameIn(line.size, lang)] : []), ...line.addOns.map((addOn) => `+ ${nameIn(addOn, lang)}`), ...line.options.map((option) => `${lang === "ar" ? option.group_ar : option.group_en}: ${nameIn(option, lang)}`)],
+    details: [
+      ...(line.size ? [nameIn(line.size, lang)] : []),
+      ...line.addOns.map((addOn) => `+ ${nameIn(addOn, lang)}`),
+      ...line.options.map((option) => `${lang === "ar" ? option.group_ar : option.group_en}: ${nameIn(option, lang)}`),
+    ],
     instructions: line.specialInstructions,
     quantity: line.quantity,
     unitPrice: formatAmount(line.unitPrice, currency, lang),
@@ -54,7 +69,9 @@ export function hoursView(hours: readonly Interval[], lang: Language) {
   return [1, 2, 3, 4, 5, 6, 7].flatMap((weekday) => {
     const own = hours.filter((hour) => hour.weekday === weekday);
     if (own.length === 0) return [];
-    const day = DateTime.fromObject({ weekday: weekday as 1 }, { zone: KUWAIT }).setLocale(locale(lang)).toFormat("cccc");
+    const day = DateTime.fromObject({ weekday: weekday as 1 }, { zone: KUWAIT })
+      .setLocale(locale(lang))
+      .toFormat("cccc");
     return [{ day, intervals: own.map((hour) => `${hour.opens}–${hour.closes}`).join(", ") }];
   });
 }

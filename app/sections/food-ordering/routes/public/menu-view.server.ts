@@ -3,7 +3,14 @@ import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
 import type { Language } from "~/lib/i18n";
 import { formatAmount } from "~/lib/money";
 import { cartSummary, type Location } from "../../domain/cart.server";
-import { listAreas, listBranches, listCategories, listItems, loadFoodSettings, nameIn } from "../../domain/public-menu.server";
+import {
+  listAreas,
+  listBranches,
+  listCategories,
+  listItems,
+  loadFoodSettings,
+  nameIn,
+} from "../../domain/public-menu.server";
 import { loadVisitor, positiveId, unitHeader } from "./food-page.server";
 import { imageUrl } from "./food-view.server";
 
@@ -13,7 +20,11 @@ const TYPES = ["delivery", "pickup", "catering"] as const;
 export function locationFrom(values: URLSearchParams | FormData): Location | null {
   const type = String(values.get("delivery_type") ?? "");
   if (!TYPES.includes(type as never)) return null;
-  return { delivery_type: type as Location["delivery_type"], branch: positiveId(String(values.get("branch") ?? "")) ?? null, delivery_area: positiveId(String(values.get("delivery_area") ?? "")) ?? null };
+  return {
+    delivery_type: type as Location["delivery_type"],
+    branch: positiveId(String(values.get("branch") ?? "")) ?? null,
+    delivery_area: positiveId(String(values.get("delivery_area") ?? "")) ?? null,
+  };
 }
 
 export type MenuPageData = Awaited<ReturnType<typeof menuPageView>>;
@@ -47,13 +58,20 @@ export async function menuPageView(db: DB, request: Request, lang: Language) {
     image: imageUrl(item.image_path),
     price: money(item.sizes.length ? Math.min(...item.sizes.map((size) => size.price)) : item.unit_price),
     fromPrice: item.sizes.length > 0,
-    original: item.discounted_price !== null && item.discounted_price < item.price && !item.sizes.length ? money(item.price) : null,
+    original:
+      item.discounted_price !== null && item.discounted_price < item.price && !item.sizes.length
+        ? money(item.price)
+        : null,
     soldOut: item.sold_out,
   });
   const banners = settings.banners.flatMap((banner) => {
     const entry = banner as Record<string, unknown>;
-    const image = imageUrl(typeof entry?.image === "string" ? entry.image : typeof entry?.image_url === "string" ? entry.image_url : null);
-    return image ? [{ image, link: typeof entry.link === "string" && /^https?:\/\//.test(entry.link) ? entry.link : null }] : [];
+    const image = imageUrl(
+      typeof entry?.image === "string" ? entry.image : typeof entry?.image_url === "string" ? entry.image_url : null,
+    );
+    return image
+      ? [{ image, link: typeof entry.link === "string" && /^https?:\/\//.test(entry.link) ? entry.link : null }]
+      : [];
   });
   const config = settings.menu_page_config;
   const title = typeof config[`title_${lang}`] === "string" ? String(config[`title_${lang}`]) : null;
@@ -65,14 +83,25 @@ export async function menuPageView(db: DB, request: Request, lang: Language) {
     banners,
     promoted: items.filter((item) => item.is_promoted).map(itemView),
     categories: categories
-      .map((category) => ({ id: category.id, name: nameIn(category, lang), isCatering: Boolean(category.is_catering), items: items.filter((item) => item.category_id === category.id).map(itemView) }))
+      .map((category) => ({
+        id: category.id,
+        name: nameIn(category, lang),
+        isCatering: Boolean(category.is_catering),
+        items: items.filter((item) => item.category_id === category.id).map(itemView),
+      }))
       .filter((category) => category.items.length > 0),
     location: { deliveryType: cart.delivery_type, branch: cart.branch, area: cart.delivery_area },
     branches: branches.map((branch) => ({ value: String(branch.id), label: nameIn(branch, lang) })),
     areas: areas.map((area) => ({ value: String(area.id), label: lang === "ar" ? area.name_ar : area.name_en })),
-    branchName: branches.find((branch) => branch.id === cart.branch) ? nameIn(branches.find((branch) => branch.id === cart.branch)!, lang) : null,
+    branchName: branches.find((branch) => branch.id === cart.branch)
+      ? nameIn(
+          branches.find((branch) => branch.id === cart.branch)!,
+          lang,
+        )
+      : null,
     cart: { count: summary.count, total: money(summary.total) },
-    pending: pending ? { deliveryType: pending.delivery_type, branch: pending.branch, area: pending.delivery_area } : null,
+    pending: pending
+      ? { deliveryType: pending.delivery_type, branch: pending.branch, area: pending.delivery_area }
+      : null,
   };
 }
-

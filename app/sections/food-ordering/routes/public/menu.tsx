@@ -30,12 +30,22 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   const form = await readFormData(request);
   const next = locationFrom(form);
   const back = `/${lang}/new-menu?merchant=${visitor.merchantId}`;
-  if (!next) return data({ errors: fieldMessages({ delivery_type: ["food.errors.delivery_type"] }, undefined, lang) }, { status: 400 });
+  if (!next)
+    return data(
+      { errors: fieldMessages({ delivery_type: ["food.errors.delivery_type"] }, undefined, lang) },
+      { status: 400 },
+    );
   const errors = await checkLocation(db, visitor.merchantId, next);
   if (Object.keys(errors).length) return data({ errors: fieldMessages(errors, undefined, lang) }, { status: 400 });
   const changed = changeLocation(visitor.cart, next, form.get("intent") === "confirm_clear");
   if (changed.kind === "confirm") {
-    const query = new URLSearchParams({ merchant: String(visitor.merchantId), confirm: "1", delivery_type: next.delivery_type, branch: String(next.branch ?? ""), delivery_area: String(next.delivery_area ?? "") });
+    const query = new URLSearchParams({
+      merchant: String(visitor.merchantId),
+      confirm: "1",
+      delivery_type: next.delivery_type,
+      branch: String(next.branch ?? ""),
+      delivery_area: String(next.delivery_area ?? ""),
+    });
     return redirect(`/${lang}/new-menu?${query}`, 303);
   }
   const headers = await storeCart(visitor, request, changed.cart);
@@ -50,7 +60,15 @@ export default function Menu() {
 }
 
 /** The menu page itself, from its view's data: rendered by the route and by its direct handler. */
-export function MenuPage({ page, answer, path }: { page: MenuPageData; answer?: { errors?: Record<string, string> }; path: string }) {
+export function MenuPage({
+  page,
+  answer,
+  path,
+}: {
+  page: MenuPageData;
+  answer?: { errors?: Record<string, string> };
+  path: string;
+}) {
   const t = useText();
   const q = `?merchant=${page.merchantId}`;
   const errors: Record<string, string> = answer?.errors ?? {};
@@ -97,16 +115,33 @@ export function MenuPage({ page, answer, path }: { page: MenuPageData; answer?: 
               <div className="food-tabs">
                 {(["delivery", "pickup", "catering"] as const).map((type) => (
                   <label key={type} className="food-choice">
-                    <input type="radio" name="delivery_type" value={type} defaultChecked={page.location.deliveryType === type} />
+                    <input
+                      type="radio"
+                      name="delivery_type"
+                      value={type}
+                      defaultChecked={page.location.deliveryType === type}
+                    />
                     {t(`food_public.delivery_types.${type}`)}
                   </label>
                 ))}
               </div>
               {errors.delivery_type ? <p className="c-field__error">{errors.delivery_type}</p> : null}
             </fieldset>
-            <SelectField name="branch" label={t("food_public.menu.branch")} options={[{ value: "", label: t("food_public.menu.choose_branch") }, ...page.branches]} defaultValue={page.location.branch ?? ""} error={errors.branch} />
+            <SelectField
+              name="branch"
+              label={t("food_public.menu.branch")}
+              options={[{ value: "", label: t("food_public.menu.choose_branch") }, ...page.branches]}
+              defaultValue={page.location.branch ?? ""}
+              error={errors.branch}
+            />
             {page.areas.length ? (
-              <SelectField name="delivery_area" label={t("food_public.menu.area")} options={[{ value: "", label: t("food_public.menu.choose_area") }, ...page.areas]} defaultValue={page.location.area ?? ""} error={errors.delivery_area} />
+              <SelectField
+                name="delivery_area"
+                label={t("food_public.menu.area")}
+                options={[{ value: "", label: t("food_public.menu.choose_area") }, ...page.areas]}
+                defaultValue={page.location.area ?? ""}
+                error={errors.delivery_area}
+              />
             ) : (
               <input type="hidden" name="delivery_area" value={page.location.area ?? ""} />
             )}
@@ -123,7 +158,11 @@ export function MenuPage({ page, answer, path }: { page: MenuPageData; answer?: 
         {page.categories.length > 1 ? (
           <nav className="food-tabs" aria-label={t("food_public.menu.categories")}>
             {page.categories.map((category) => (
-              <a key={category.id} className="c-button c-button--default c-button--xs" href={`#category-${category.id}`}>
+              <a
+                key={category.id}
+                className="c-button c-button--default c-button--xs"
+                href={`#category-${category.id}`}
+              >
                 {category.name}
               </a>
             ))}
@@ -156,14 +195,28 @@ export function MenuPage({ page, answer, path }: { page: MenuPageData; answer?: 
   );
 }
 
-type ItemView = { id: number; categoryId: number; name: string; description: string; image: string | null; price: string; fromPrice: boolean; original: string | null; soldOut: boolean };
+type ItemView = {
+  id: number;
+  categoryId: number;
+  name: string;
+  description: string;
+  image: string | null;
+  price: string;
+  fromPrice: boolean;
+  original: string | null;
+  soldOut: boolean;
+};
 
 function ItemGrid({ items, lang, q }: { items: ItemView[]; lang: string; q: string }) {
   const t = useText();
   return (
     <div className="food-grid">
       {items.map((item) => (
-        <a key={item.id} className="c-card food-item" href={`/${lang}/new-menu/category/${item.categoryId}/food-details/${item.id}${q}`}>
+        <a
+          key={item.id}
+          className="c-card food-item"
+          href={`/${lang}/new-menu/category/${item.categoryId}/food-details/${item.id}${q}`}
+        >
           {item.image ? <img className="food-item__image" src={item.image} alt="" loading="lazy" /> : null}
           <span className="food-item__body">
             <span className="c-strong">{item.name}</span>

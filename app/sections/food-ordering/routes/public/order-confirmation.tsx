@@ -21,7 +21,10 @@ export const handle = { hydrate: false };
 const REFRESH_SECONDS = 20;
 
 export function meta({ data: page }: Route.MetaArgs) {
-  const tags: { title?: string; httpEquiv?: string; content?: string; name?: string }[] = [{ title: page ? `#${page.order.number}` : "Order" }, { name: "robots", content: "noindex" }];
+  const tags: { title?: string; httpEquiv?: string; content?: string; name?: string }[] = [
+    { title: page ? `#${page.order.number}` : "Order" },
+    { name: "robots", content: "noindex" },
+  ];
   if (page?.refresh) tags.push({ httpEquiv: "refresh", content: String(REFRESH_SECONDS) });
   return tags as Route.MetaDescriptors;
 }
@@ -53,7 +56,17 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       createdAt: formatKuwaitTime(order.created_at, lang),
       rating: order.feedback_rating,
       lines: order.lines.map((line) => orderLineView(line, order.currency_code, lang)),
-      totals: totalsView({ subtotal: order.subtotal, discount: order.discount, deliveryCharge: order.delivery_charge, serviceCharge: order.service_charge, total: order.total }, order.currency_code, lang),
+      totals: totalsView(
+        {
+          subtotal: order.subtotal,
+          discount: order.discount,
+          deliveryCharge: order.delivery_charge,
+          serviceCharge: order.service_charge,
+          total: order.total,
+        },
+        order.currency_code,
+        lang,
+      ),
     },
   };
 }
@@ -83,13 +96,18 @@ export default function OrderConfirmation() {
         <Card>
           <div className="c-stack">
             <p>
-              {t("food_public.order.state")}: <span className="food-state">{t(`food_public.states.${order.status}`)}</span>
+              {t("food_public.order.state")}:{" "}
+              <span className="food-state">{t(`food_public.states.${order.status}`)}</span>
             </p>
             <p className="c-small">
               {t(`food_public.delivery_types.${order.deliveryType}`)} · {order.branch}
               {order.area ? ` · ${order.area}` : ""}
             </p>
-            <p className="c-small">{order.scheduledFor ? t("food_public.order.scheduled_for", { time: order.scheduledFor }) : t("food_public.order.placed_at", { time: order.createdAt })}</p>
+            <p className="c-small">
+              {order.scheduledFor
+                ? t("food_public.order.scheduled_for", { time: order.scheduledFor })
+                : t("food_public.order.placed_at", { time: order.createdAt })}
+            </p>
             {page.refresh ? <p className="c-small c-dimmed">{t("food_public.order.refreshes")}</p> : null}
           </div>
         </Card>
@@ -117,14 +135,28 @@ export default function OrderConfirmation() {
                 <div className="food-stars">
                   {[1, 2, 3, 4, 5].map((rating) => (
                     <label key={rating}>
-                      <input type="radio" name="rating" value={rating} required defaultChecked={answer?.values?.rating === String(rating)} />
+                      <input
+                        type="radio"
+                        name="rating"
+                        value={rating}
+                        required
+                        defaultChecked={answer?.values?.rating === String(rating)}
+                      />
                       {"★".repeat(rating)}
                     </label>
                   ))}
                 </div>
                 {errors.rating ? <p className="c-field__error">{errors.rating}</p> : null}
               </fieldset>
-              <TextAreaField name="comment" label={t("food_public.order.comment")} maxLength={1000} rows={3} defaultValue={answer?.values?.comment ?? ""} error={errors.comment} dir="auto" />
+              <TextAreaField
+                name="comment"
+                label={t("food_public.order.comment")}
+                maxLength={1000}
+                rows={3}
+                defaultValue={answer?.values?.comment ?? ""}
+                error={errors.comment}
+                dir="auto"
+              />
               {errors.non_field_errors ? <Alert color="red">{errors.non_field_errors}</Alert> : null}
               <Button type="submit">{t("food_public.order.send_feedback")}</Button>
             </form>

@@ -16,17 +16,30 @@ export function meta({ params }: Route.MetaArgs) {
 
 /** The merchant's branches, 10 a page (spec §2, §9): name, email, phone and address. */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const { auth, lang, canChange, canSetUp } = await guardSetupPage(context, request, params, { feature: "branches", permission: "view_order" });
+  const { auth, lang, canChange, canSetUp } = await guardSetupPage(context, request, params, {
+    feature: "branches",
+    permission: "view_order",
+  });
   const requested = Number(new URL(request.url).searchParams.get("page") ?? "1");
   const page = Number.isInteger(requested) && requested > 0 && requested < 100_000 ? requested : 1;
-  const { rows, count } = await listBranches(getDbFrom(context), auth.user.merchantId, { page, size: BRANCHES_PER_PAGE });
+  const { rows, count } = await listBranches(getDbFrom(context), auth.user.merchantId, {
+    page,
+    size: BRANCHES_PER_PAGE,
+  });
   return {
     lang,
     canChange,
     canSetUp,
     page,
     pages: Math.max(1, Math.ceil(count / BRANCHES_PER_PAGE)),
-    rows: rows.map((row) => ({ id: row.id, name: lang === "ar" ? row.name_ar : row.name_en, email: row.email ?? "", phone: row.phone ?? "", address: addressText(row.address_html), active: Boolean(row.is_active) })),
+    rows: rows.map((row) => ({
+      id: row.id,
+      name: lang === "ar" ? row.name_ar : row.name_en,
+      email: row.email ?? "",
+      phone: row.phone ?? "",
+      address: addressText(row.address_html),
+      active: Boolean(row.is_active),
+    })),
   };
 }
 
@@ -59,8 +72,17 @@ export default function Branches() {
               </Anchor>
             ),
           },
-          { key: "email", header: t("food_setup.branches.columns.email"), cell: (row) => <span dir="ltr">{row.email}</span> },
-          { key: "phone", header: t("food_setup.branches.columns.phone"), cell: (row) => <span dir="ltr">{row.phone}</span>, nowrap: true },
+          {
+            key: "email",
+            header: t("food_setup.branches.columns.email"),
+            cell: (row) => <span dir="ltr">{row.email}</span>,
+          },
+          {
+            key: "phone",
+            header: t("food_setup.branches.columns.phone"),
+            cell: (row) => <span dir="ltr">{row.phone}</span>,
+            nowrap: true,
+          },
           { key: "address", header: t("food_setup.branches.columns.address"), cell: (row) => row.address },
         ]}
       />

@@ -37,7 +37,13 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const category = id === null ? undefined : await getCategory(db, auth.user.merchantId, id);
   if (id !== null && !category) notFound();
   const values: Record<string, unknown> = category
-    ? { ...category, image: category.image_path, is_active: Boolean(category.is_active), is_catering: Boolean(category.is_catering), service_charge: toDecimalString(Number(category.service_charge), currency) }
+    ? {
+        ...category,
+        image: category.image_path,
+        is_active: Boolean(category.is_active),
+        is_catering: Boolean(category.is_catering),
+        service_charge: toDecimalString(Number(category.service_charge), currency),
+      }
     : { is_active: true, position: 0, min_plates: 0 };
   return { lang, id, canSetUp, values };
 }
@@ -51,14 +57,31 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const ip = context.get(clientAddressContext);
   const menu = `/${lang}/food-ordering/menu`;
   if (form.get("intent") === "delete") {
-    const removed = id === null ? { ok: false as const } : await deleteCategory(db, { merchantId: auth.user.merchantId, actor, id, ip });
+    const removed =
+      id === null
+        ? { ok: false as const }
+        : await deleteCategory(db, { merchantId: auth.user.merchantId, actor, id, ip });
     if (!removed.ok) notFound();
-    return redirect(menu, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: removed.deactivated ? "food_setup.deactivated" : "food_setup.deleted" }) } });
+    return redirect(menu, {
+      headers: {
+        "Set-Cookie": flashCookie({
+          kind: "success",
+          message: removed.deactivated ? "food_setup.deactivated" : "food_setup.deleted",
+        }),
+      },
+    });
   }
   const values = withFlags(formObject(form), ["is_active", "is_catering"]);
   const parsed = CategorySchema.safeParse({ description_en: "", description_ar: "", image: "", ...values });
-  if (!parsed.success) return data({ values, errors: formFieldErrors(issuesByField(parsed.error.issues), lang) }, { status: 400 });
-  const saved = await saveCategory(db, { merchantId: auth.user.merchantId, actor, input: parsed.data, id: id ?? undefined, ip });
+  if (!parsed.success)
+    return data({ values, errors: formFieldErrors(issuesByField(parsed.error.issues), lang) }, { status: 400 });
+  const saved = await saveCategory(db, {
+    merchantId: auth.user.merchantId,
+    actor,
+    input: parsed.data,
+    id: id ?? undefined,
+    ip,
+  });
   if (!saved.ok) {
     if (saved.notFound) notFound();
     return data({ values, errors: formFieldErrors(saved.errors, lang) }, { status: 400 });
@@ -90,18 +113,40 @@ export default function Category() {
             </SimpleGrid>
             <Field state={state} name="image" label={t("food_setup.fields.image")} dir="ltr" />
             <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              <Field state={state} name="position" label={t("food_setup.fields.position")} inputMode="numeric" dir="ltr" />
-              <Field state={state} name="min_plates" label={t("food_setup.menu.min_plates")} inputMode="numeric" dir="ltr" />
-              <Field state={state} name="service_charge" label={t("food_setup.menu.service_charge")} inputMode="decimal" dir="ltr" />
+              <Field
+                state={state}
+                name="position"
+                label={t("food_setup.fields.position")}
+                inputMode="numeric"
+                dir="ltr"
+              />
+              <Field
+                state={state}
+                name="min_plates"
+                label={t("food_setup.menu.min_plates")}
+                inputMode="numeric"
+                dir="ltr"
+              />
+              <Field
+                state={state}
+                name="service_charge"
+                label={t("food_setup.menu.service_charge")}
+                inputMode="decimal"
+                dir="ltr"
+              />
             </SimpleGrid>
             <Group>
               <Flag state={state} name="is_active" label={t("food_setup.fields.is_active")} />
               <Flag state={state} name="is_catering" label={t("food_setup.menu.catering")} />
             </Group>
             <Group>
-              <Button type="submit" name="intent" value="save">{t("food_setup.save")}</Button>
+              <Button type="submit" name="intent" value="save">
+                {t("food_setup.save")}
+              </Button>
               {id !== null ? (
-                <Button type="submit" name="intent" value="delete" variant="subtle" color="red">{t("food_setup.delete")}</Button>
+                <Button type="submit" name="intent" value="delete" variant="subtle" color="red">
+                  {t("food_setup.delete")}
+                </Button>
               ) : null}
             </Group>
           </Stack>

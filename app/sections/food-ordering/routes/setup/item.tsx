@@ -8,7 +8,14 @@ import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
 import { AreaField, Field, Flag, valueAt, type FormState } from "~/sections/food-ordering/components/setup/fields";
 import { SetupNav } from "~/sections/food-ordering/components/setup/setup-nav";
 import { MenuItemSchema } from "~/sections/food-ordering/domain/menu-schema";
-import { deleteItem, getItem, listCategories, loadItemDetails, saveItem, serializeItem } from "~/sections/food-ordering/domain/menu-admin.server";
+import {
+  deleteItem,
+  getItem,
+  listCategories,
+  loadItemDetails,
+  saveItem,
+  serializeItem,
+} from "~/sections/food-ordering/domain/menu-admin.server";
 import { idOf, issuesByField } from "~/sections/food-ordering/domain/setup-fields";
 import { formFieldErrors } from "~/sections/food-ordering/presentation/setup-errors.server";
 import { formObject, withFlags } from "~/sections/food-ordering/presentation/setup-forms.server";
@@ -37,9 +44,29 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const item = id === null ? undefined : await getItem(db, auth.user.merchantId, id);
   if (id !== null && !item) notFound();
   const values: Record<string, unknown> = item
-    ? { ...serializeItem(await loadItemDetails(db, item), currency, lang), quantity_shown: item.quantity === null ? "" : String(item.quantity) }
-    : { category: new URL(request.url).searchParams.get("category") ?? "", is_available: true, position: 0, sizes: [], add_ons: [], option_groups: [] };
-  return { lang, id, canSetUp, currency, values, categories: categories.map((category) => ({ value: String(category.id), label: lang === "ar" ? category.name_ar : category.name_en })) };
+    ? {
+        ...serializeItem(await loadItemDetails(db, item), currency, lang),
+        quantity_shown: item.quantity === null ? "" : String(item.quantity),
+      }
+    : {
+        category: new URL(request.url).searchParams.get("category") ?? "",
+        is_available: true,
+        position: 0,
+        sizes: [],
+        add_ons: [],
+        option_groups: [],
+      };
+  return {
+    lang,
+    id,
+    canSetUp,
+    currency,
+    values,
+    categories: categories.map((category) => ({
+      value: String(category.id),
+      label: lang === "ar" ? category.name_ar : category.name_en,
+    })),
+  };
 }
 
 /**
@@ -57,19 +84,45 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const menu = `/${lang}/food-ordering/menu`;
   const intent = form.get("intent");
   if (intent === "delete") {
-    const removed = id === null ? { ok: false as const } : await deleteItem(db, { merchantId: auth.user.merchantId, actor, id, ip });
+    const removed =
+      id === null ? { ok: false as const } : await deleteItem(db, { merchantId: auth.user.merchantId, actor, id, ip });
     if (!removed.ok) notFound();
-    return redirect(menu, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: removed.deactivated ? "food_setup.deactivated" : "food_setup.deleted" }) } });
+    return redirect(menu, {
+      headers: {
+        "Set-Cookie": flashCookie({
+          kind: "success",
+          message: removed.deactivated ? "food_setup.deactivated" : "food_setup.deleted",
+        }),
+      },
+    });
   }
   const values = withFlags(formObject(form), ["is_available", "is_promoted"]);
-  const whole = { description_en: "", description_ar: "", image: "", sku: "", discounted_price: "", quantity: "", sizes: [], add_ons: [], option_groups: [], ...values };
+  const whole = {
+    description_en: "",
+    description_ar: "",
+    image: "",
+    sku: "",
+    discounted_price: "",
+    quantity: "",
+    sizes: [],
+    add_ons: [],
+    option_groups: [],
+    ...values,
+  };
   if (intent === "more") {
     const more = Math.min(10, (Number(form.get("_more")) || 0) + 1);
     return data({ values: { ...whole, _more: more }, errors: {} as Record<string, string[]> }, { status: 200 });
   }
   const parsed = MenuItemSchema.safeParse(whole);
-  if (!parsed.success) return data({ values: whole, errors: formFieldErrors(issuesByField(parsed.error.issues), lang) }, { status: 400 });
-  const saved = await saveItem(db, { merchantId: auth.user.merchantId, actor, input: parsed.data, id: id ?? undefined, ip });
+  if (!parsed.success)
+    return data({ values: whole, errors: formFieldErrors(issuesByField(parsed.error.issues), lang) }, { status: 400 });
+  const saved = await saveItem(db, {
+    merchantId: auth.user.merchantId,
+    actor,
+    input: parsed.data,
+    id: id ?? undefined,
+    ip,
+  });
   if (!saved.ok) {
     if (saved.notFound) notFound();
     return data({ values: whole, errors: formFieldErrors(saved.errors, lang) }, { status: 400 });
@@ -92,7 +145,13 @@ function PricedRows({ state, list, legend }: { state: FormState; list: string; l
           <SimpleGrid key={index} cols={{ base: 1, sm: 3 }}>
             <Field state={state} name={`${list}[${index}].name_en`} label={t("food_setup.fields.name_en")} dir="ltr" />
             <Field state={state} name={`${list}[${index}].name_ar`} label={t("food_setup.fields.name_ar")} dir="rtl" />
-            <Field state={state} name={`${list}[${index}].price`} label={t("food_setup.fields.price")} inputMode="decimal" dir="ltr" />
+            <Field
+              state={state}
+              name={`${list}[${index}].price`}
+              label={t("food_setup.fields.price")}
+              inputMode="decimal"
+              dir="ltr"
+            />
           </SimpleGrid>
         ))}
       </Stack>
@@ -133,20 +192,52 @@ export default function Item() {
               <AreaField state={state} name="description_ar" label={t("food_setup.fields.description_ar")} dir="rtl" />
               <Field state={state} name="sku" label={t("food_setup.menu.sku")} dir="ltr" />
               <Field state={state} name="image" label={t("food_setup.fields.image")} dir="ltr" />
-              <Field state={state} name="price" label={`${t("food_setup.fields.price")} (${currency})`} inputMode="decimal" dir="ltr" required />
-              <Field state={state} name="discounted_price" label={`${t("food_setup.menu.discounted_price")} (${currency})`} inputMode="decimal" dir="ltr" />
-              <Field state={state} name="quantity" label={t("food_setup.menu.quantity")} description={t("food_setup.menu.quantity_help")} inputMode="numeric" dir="ltr" />
-              {state.values.quantity_shown !== undefined ? <input type="hidden" name="quantity_shown" value={String(state.values.quantity_shown)} /> : null}
-              <Field state={state} name="position" label={t("food_setup.fields.position")} inputMode="numeric" dir="ltr" />
+              <Field
+                state={state}
+                name="price"
+                label={`${t("food_setup.fields.price")} (${currency})`}
+                inputMode="decimal"
+                dir="ltr"
+                required
+              />
+              <Field
+                state={state}
+                name="discounted_price"
+                label={`${t("food_setup.menu.discounted_price")} (${currency})`}
+                inputMode="decimal"
+                dir="ltr"
+              />
+              <Field
+                state={state}
+                name="quantity"
+                label={t("food_setup.menu.quantity")}
+                description={t("food_setup.menu.quantity_help")}
+                inputMode="numeric"
+                dir="ltr"
+              />
+              {state.values.quantity_shown !== undefined ? (
+                <input type="hidden" name="quantity_shown" value={String(state.values.quantity_shown)} />
+              ) : null}
+              <Field
+                state={state}
+                name="position"
+                label={t("food_setup.fields.position")}
+                inputMode="numeric"
+                dir="ltr"
+              />
             </SimpleGrid>
             <Group>
               <Flag state={state} name="is_available" label={t("food_setup.menu.available")} />
               <Flag state={state} name="is_promoted" label={t("food_setup.menu.promoted")} />
             </Group>
-            <Text size="sm" c="dimmed">{t("food_setup.menu.rows_help")}</Text>
+            <Text size="sm" c="dimmed">
+              {t("food_setup.menu.rows_help")}
+            </Text>
             <PricedRows state={state} list="sizes" legend={t("food_setup.menu.sizes")} />
             <PricedRows state={state} list="add_ons" legend={t("food_setup.menu.add_ons")} />
-            <Title order={3} fz="h5">{t("food_setup.menu.option_groups")}</Title>
+            <Title order={3} fz="h5">
+              {t("food_setup.menu.option_groups")}
+            </Title>
             {Array.from({ length: groups }, (_, index) => {
               const name = `option_groups[${index}]`;
               return (
@@ -155,20 +246,42 @@ export default function Item() {
                     <SimpleGrid cols={{ base: 1, sm: 2 }}>
                       <Field state={state} name={`${name}.name_en`} label={t("food_setup.fields.name_en")} dir="ltr" />
                       <Field state={state} name={`${name}.name_ar`} label={t("food_setup.fields.name_ar")} dir="rtl" />
-                      <Field state={state} name={`${name}.min_choices`} label={t("food_setup.menu.min_choices")} inputMode="numeric" dir="ltr" />
-                      <Field state={state} name={`${name}.max_choices`} label={t("food_setup.menu.max_choices")} inputMode="numeric" dir="ltr" />
+                      <Field
+                        state={state}
+                        name={`${name}.min_choices`}
+                        label={t("food_setup.menu.min_choices")}
+                        inputMode="numeric"
+                        dir="ltr"
+                      />
+                      <Field
+                        state={state}
+                        name={`${name}.max_choices`}
+                        label={t("food_setup.menu.max_choices")}
+                        inputMode="numeric"
+                        dir="ltr"
+                      />
                     </SimpleGrid>
-                    {listError(`${name}.choices`) ? <Text c="red" size="sm" role="alert">{listError(`${name}.choices`)}</Text> : null}
+                    {listError(`${name}.choices`) ? (
+                      <Text c="red" size="sm" role="alert">
+                        {listError(`${name}.choices`)}
+                      </Text>
+                    ) : null}
                     <PricedRows state={state} list={`${name}.choices`} legend={t("food_setup.menu.choices")} />
                   </Stack>
                 </Fieldset>
               );
             })}
             <Group>
-              <Button type="submit" name="intent" value="save">{t("food_setup.save")}</Button>
-              <Button type="submit" name="intent" value="more" variant="default">{t("food_setup.menu.more_rows")}</Button>
+              <Button type="submit" name="intent" value="save">
+                {t("food_setup.save")}
+              </Button>
+              <Button type="submit" name="intent" value="more" variant="default">
+                {t("food_setup.menu.more_rows")}
+              </Button>
               {id !== null ? (
-                <Button type="submit" name="intent" value="delete" variant="subtle" color="red">{t("food_setup.delete")}</Button>
+                <Button type="submit" name="intent" value="delete" variant="subtle" color="red">
+                  {t("food_setup.delete")}
+                </Button>
               ) : null}
             </Group>
           </Stack>

@@ -17,10 +17,17 @@ export function meta({ params }: Route.MetaArgs) {
 
 /** The menu editor: the categories with their dishes (a limited dish's portions left, sold and held by unpaid orders), links to add and change them. */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const { auth, lang, canSetUp } = await guardSetupPage(context, request, params, { feature: "product_bulk_create", permission: "change_order" });
+  const { auth, lang, canSetUp } = await guardSetupPage(context, request, params, {
+    feature: "product_bulk_create",
+    permission: "change_order",
+  });
   const db = getDbFrom(context);
   const { currency } = await loadMerchantDefaults(db, auth.user.merchantId);
-  const [categories, items, portions] = await Promise.all([listCategories(db, auth.user.merchantId), listItems(db, auth.user.merchantId), soldAndHeldPortions(db, auth.user.merchantId)]);
+  const [categories, items, portions] = await Promise.all([
+    listCategories(db, auth.user.merchantId),
+    listItems(db, auth.user.merchantId),
+    soldAndHeldPortions(db, auth.user.merchantId),
+  ]);
   return {
     lang,
     canSetUp,
@@ -69,23 +76,47 @@ export default function Menu() {
                   </Anchor>
                 </Title>
                 {category.catering ? <Badge variant="light">{t("food_setup.menu.catering")}</Badge> : null}
-                {category.active ? null : <Badge color="gray" variant="light">{t("food_setup.inactive")}</Badge>}
+                {category.active ? null : (
+                  <Badge color="gray" variant="light">
+                    {t("food_setup.inactive")}
+                  </Badge>
+                )}
               </Group>
               <Button component={Link} to={`${base}/items/new?category=${category.id}`} size="xs" variant="default">
                 {t("food_setup.menu.new_item")}
               </Button>
             </Group>
-            {category.items.length === 0 ? <Text c="dimmed" size="sm">{t("food_setup.menu.no_items")}</Text> : null}
+            {category.items.length === 0 ? (
+              <Text c="dimmed" size="sm">
+                {t("food_setup.menu.no_items")}
+              </Text>
+            ) : null}
             {category.items.map((item) => (
               <Group key={item.id} justify="space-between" wrap="nowrap">
                 <Group gap="xs">
                   <Anchor component={Link} to={`${base}/items/${item.id}`}>
                     {item.name}
                   </Anchor>
-                  {item.promoted ? <Badge color="yellow" variant="light">{t("food_setup.menu.promoted")}</Badge> : null}
-                  {item.available ? null : <Badge color="gray" variant="light">{t("food_setup.menu.unavailable")}</Badge>}
-                  {item.quantity === null ? null : <Badge color="blue" variant="light">{t("food_setup.menu.left", { left: item.quantity })}</Badge>}
-                  {item.quantity === null ? null : <Badge color="gray" variant="light">{t("food_setup.menu.sold_held", { sold: item.sold, held: item.held })}</Badge>}
+                  {item.promoted ? (
+                    <Badge color="yellow" variant="light">
+                      {t("food_setup.menu.promoted")}
+                    </Badge>
+                  ) : null}
+                  {item.available ? null : (
+                    <Badge color="gray" variant="light">
+                      {t("food_setup.menu.unavailable")}
+                    </Badge>
+                  )}
+                  {item.quantity === null ? null : (
+                    <Badge color="blue" variant="light">
+                      {t("food_setup.menu.left", { left: item.quantity })}
+                    </Badge>
+                  )}
+                  {item.quantity === null ? null : (
+                    <Badge color="gray" variant="light">
+                      {t("food_setup.menu.sold_held", { sold: item.sold, held: item.held })}
+                    </Badge>
+                  )}
                 </Group>
                 <Text dir="ltr">{item.price}</Text>
               </Group>

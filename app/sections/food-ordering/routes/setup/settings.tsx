@@ -43,10 +43,25 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const { auth, lang } = await guardSetupPage(context, request, params, need);
   const form = await readFormData(request);
   const values = withFlags(formObject(form), ["show_images"]);
-  const parsed = FoodSettingsSchema.safeParse({ menu_title_en: "", menu_title_ar: "", banner_text_en: "", banner_text_ar: "", banners: [], ...values });
-  if (!parsed.success) return data({ values, errors: formFieldErrors(issuesByField(parsed.error.issues), lang) }, { status: 400 });
-  await saveFoodSettings(getDbFrom(context), { merchantId: auth.user.merchantId, actor: { id: auth.user.id, username: auth.user.username }, input: parsed.data, ip: context.get(clientAddressContext) });
-  return redirect(`/${lang}/food-ordering/settings`, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: "food_setup.saved" }) } });
+  const parsed = FoodSettingsSchema.safeParse({
+    menu_title_en: "",
+    menu_title_ar: "",
+    banner_text_en: "",
+    banner_text_ar: "",
+    banners: [],
+    ...values,
+  });
+  if (!parsed.success)
+    return data({ values, errors: formFieldErrors(issuesByField(parsed.error.issues), lang) }, { status: 400 });
+  await saveFoodSettings(getDbFrom(context), {
+    merchantId: auth.user.merchantId,
+    actor: { id: auth.user.id, username: auth.user.username },
+    input: parsed.data,
+    ip: context.get(clientAddressContext),
+  });
+  return redirect(`/${lang}/food-ordering/settings`, {
+    headers: { "Set-Cookie": flashCookie({ kind: "success", message: "food_setup.saved" }) },
+  });
 }
 
 export default function Settings() {
@@ -62,29 +77,54 @@ export default function Settings() {
       <Card withBorder padding="lg">
         <Form method="post" key={JSON.stringify(state.values)}>
           <Stack gap="md">
-            <Title order={2} fz="h4">{t("food_setup.settings.menu_page")}</Title>
+            <Title order={2} fz="h4">
+              {t("food_setup.settings.menu_page")}
+            </Title>
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <Field state={state} name="menu_title_en" label={t("food_setup.settings.menu_title_en")} dir="ltr" />
               <Field state={state} name="menu_title_ar" label={t("food_setup.settings.menu_title_ar")} dir="rtl" />
             </SimpleGrid>
             <Flag state={state} name="show_images" label={t("food_setup.settings.show_images")} />
-            <Title order={2} fz="h4">{t("food_setup.settings.header")}</Title>
+            <Title order={2} fz="h4">
+              {t("food_setup.settings.header")}
+            </Title>
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <Field state={state} name="banner_text_en" label={t("food_setup.settings.banner_text_en")} dir="ltr" />
               <Field state={state} name="banner_text_ar" label={t("food_setup.settings.banner_text_ar")} dir="rtl" />
             </SimpleGrid>
-            <Title order={2} fz="h4">{t("food_setup.settings.banners")}</Title>
-            <Text size="sm" c="dimmed">{t("food_setup.settings.banners_help")}</Text>
+            <Title order={2} fz="h4">
+              {t("food_setup.settings.banners")}
+            </Title>
+            <Text size="sm" c="dimmed">
+              {t("food_setup.settings.banners_help")}
+            </Text>
             {Array.from({ length: banners }, (_, index) => (
               <Fieldset key={index} legend={t("food_setup.settings.banner", { number: index + 1 })}>
                 <SimpleGrid cols={{ base: 1, sm: 3 }}>
-                  <Field state={state} name={`banners[${index}].image`} label={t("food_setup.fields.image")} dir="ltr" />
-                  <Field state={state} name={`banners[${index}].title_en`} label={t("food_setup.settings.title_en")} dir="ltr" />
-                  <Field state={state} name={`banners[${index}].title_ar`} label={t("food_setup.settings.title_ar")} dir="rtl" />
+                  <Field
+                    state={state}
+                    name={`banners[${index}].image`}
+                    label={t("food_setup.fields.image")}
+                    dir="ltr"
+                  />
+                  <Field
+                    state={state}
+                    name={`banners[${index}].title_en`}
+                    label={t("food_setup.settings.title_en")}
+                    dir="ltr"
+                  />
+                  <Field
+                    state={state}
+                    name={`banners[${index}].title_ar`}
+                    label={t("food_setup.settings.title_ar")}
+                    dir="rtl"
+                  />
                 </SimpleGrid>
               </Fieldset>
             ))}
-            <Text size="sm" c="dimmed">{t("food_setup.settings.promoted_help")}</Text>
+            <Text size="sm" c="dimmed">
+              {t("food_setup.settings.promoted_help")}
+            </Text>
             <Group>
               <Button type="submit">{t("food_setup.save")}</Button>
             </Group>

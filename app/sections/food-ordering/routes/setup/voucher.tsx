@@ -11,7 +11,12 @@ import { SetupNav } from "~/sections/food-ordering/components/setup/setup-nav";
 import { KUWAIT } from "~/sections/food-ordering/domain/hours";
 import { idOf, issuesByField } from "~/sections/food-ordering/domain/setup-fields";
 import { VoucherSchema } from "~/sections/food-ordering/domain/voucher-schema";
-import { deleteVoucher, getVoucher, saveVoucher, serializeVoucher } from "~/sections/food-ordering/domain/vouchers-admin.server";
+import {
+  deleteVoucher,
+  getVoucher,
+  saveVoucher,
+  serializeVoucher,
+} from "~/sections/food-ordering/domain/vouchers-admin.server";
 import { formFieldErrors } from "~/sections/food-ordering/presentation/setup-errors.server";
 import { formObject, withFlags } from "~/sections/food-ordering/presentation/setup-forms.server";
 import { guardSetupPage } from "~/sections/food-ordering/presentation/setup-guard.server";
@@ -25,7 +30,8 @@ export function meta({ params }: Route.MetaArgs) {
 }
 
 const need = { feature: "product_bulk_create", permission: "change_order" } as const;
-const kuwaitInput = (iso: string | null) => (iso ? DateTime.fromISO(iso).setZone(KUWAIT).toFormat("yyyy-MM-dd'T'HH:mm") : "");
+const kuwaitInput = (iso: string | null) =>
+  iso ? DateTime.fromISO(iso).setZone(KUWAIT).toFormat("yyyy-MM-dd'T'HH:mm") : "";
 
 function voucherIdOf(params: { id?: string }) {
   return params.id === undefined ? null : (idOf(params.id) ?? notFound());
@@ -39,7 +45,11 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const voucher = id === null ? undefined : await getVoucher(db, auth.user.merchantId, id);
   if (id !== null && !voucher) notFound();
   const values: Record<string, unknown> = voucher
-    ? { ...serializeVoucher(voucher, currency), valid_from: kuwaitInput(voucher.valid_from), valid_to: kuwaitInput(voucher.valid_to) }
+    ? {
+        ...serializeVoucher(voucher, currency),
+        valid_from: kuwaitInput(voucher.valid_from),
+        valid_to: kuwaitInput(voucher.valid_to),
+      }
     : { discount_type: "percentage", is_active: true };
   return { lang, id, canSetUp, currency, values, used: voucher?.used ?? 0 };
 }
@@ -53,14 +63,38 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const ip = context.get(clientAddressContext);
   const list = `/${lang}/food-ordering/vouchers`;
   if (form.get("intent") === "delete") {
-    const removed = id === null ? { ok: false as const } : await deleteVoucher(db, { merchantId: auth.user.merchantId, actor, id, ip });
+    const removed =
+      id === null
+        ? { ok: false as const }
+        : await deleteVoucher(db, { merchantId: auth.user.merchantId, actor, id, ip });
     if (!removed.ok) notFound();
-    return redirect(list, { headers: { "Set-Cookie": flashCookie({ kind: "success", message: removed.deactivated ? "food_setup.deactivated" : "food_setup.deleted" }) } });
+    return redirect(list, {
+      headers: {
+        "Set-Cookie": flashCookie({
+          kind: "success",
+          message: removed.deactivated ? "food_setup.deactivated" : "food_setup.deleted",
+        }),
+      },
+    });
   }
   const values = withFlags(formObject(form), ["is_active"]);
-  const parsed = VoucherSchema.safeParse({ valid_from: "", valid_to: "", min_total: "", max_uses: "", max_uses_per_customer: "", ...values });
-  if (!parsed.success) return data({ values, errors: formFieldErrors(issuesByField(parsed.error.issues), lang) }, { status: 400 });
-  const saved = await saveVoucher(db, { merchantId: auth.user.merchantId, actor, input: parsed.data, id: id ?? undefined, ip });
+  const parsed = VoucherSchema.safeParse({
+    valid_from: "",
+    valid_to: "",
+    min_total: "",
+    max_uses: "",
+    max_uses_per_customer: "",
+    ...values,
+  });
+  if (!parsed.success)
+    return data({ values, errors: formFieldErrors(issuesByField(parsed.error.issues), lang) }, { status: 400 });
+  const saved = await saveVoucher(db, {
+    merchantId: auth.user.merchantId,
+    actor,
+    input: parsed.data,
+    id: id ?? undefined,
+    ip,
+  });
   if (!saved.ok) {
     if (saved.notFound) notFound();
     return data({ values, errors: formFieldErrors(saved.errors, lang) }, { status: 400 });
@@ -96,19 +130,63 @@ export default function Voucher() {
                   { value: "fixed", label: t("food_setup.vouchers.fixed", { currency }) },
                 ]}
               />
-              <Field state={state} name="amount" label={t("food_setup.vouchers.amount")} description={t("food_setup.vouchers.amount_help")} inputMode="decimal" dir="ltr" required />
-              <Field state={state} name="min_total" label={`${t("food_setup.vouchers.min_total")} (${currency})`} inputMode="decimal" dir="ltr" />
-              <Field state={state} name="valid_from" label={t("food_setup.vouchers.valid_from")} type="datetime-local" dir="ltr" />
-              <Field state={state} name="valid_to" label={t("food_setup.vouchers.valid_to")} type="datetime-local" dir="ltr" />
-              <Field state={state} name="max_uses" label={t("food_setup.vouchers.max_uses")} inputMode="numeric" dir="ltr" />
-              <Field state={state} name="max_uses_per_customer" label={t("food_setup.vouchers.max_uses_per_customer")} inputMode="numeric" dir="ltr" />
+              <Field
+                state={state}
+                name="amount"
+                label={t("food_setup.vouchers.amount")}
+                description={t("food_setup.vouchers.amount_help")}
+                inputMode="decimal"
+                dir="ltr"
+                required
+              />
+              <Field
+                state={state}
+                name="min_total"
+                label={`${t("food_setup.vouchers.min_total")} (${currency})`}
+                inputMode="decimal"
+                dir="ltr"
+              />
+              <Field
+                state={state}
+                name="valid_from"
+                label={t("food_setup.vouchers.valid_from")}
+                type="datetime-local"
+                dir="ltr"
+              />
+              <Field
+                state={state}
+                name="valid_to"
+                label={t("food_setup.vouchers.valid_to")}
+                type="datetime-local"
+                dir="ltr"
+              />
+              <Field
+                state={state}
+                name="max_uses"
+                label={t("food_setup.vouchers.max_uses")}
+                inputMode="numeric"
+                dir="ltr"
+              />
+              <Field
+                state={state}
+                name="max_uses_per_customer"
+                label={t("food_setup.vouchers.max_uses_per_customer")}
+                inputMode="numeric"
+                dir="ltr"
+              />
             </SimpleGrid>
-            <Text size="sm" c="dimmed">{t("food_setup.vouchers.kuwait_time")}</Text>
+            <Text size="sm" c="dimmed">
+              {t("food_setup.vouchers.kuwait_time")}
+            </Text>
             <Flag state={state} name="is_active" label={t("food_setup.fields.is_active")} />
             <Group>
-              <Button type="submit" name="intent" value="save">{t("food_setup.save")}</Button>
+              <Button type="submit" name="intent" value="save">
+                {t("food_setup.save")}
+              </Button>
               {id !== null ? (
-                <Button type="submit" name="intent" value="delete" variant="subtle" color="red">{t("food_setup.delete")}</Button>
+                <Button type="submit" name="intent" value="delete" variant="subtle" color="red">
+                  {t("food_setup.delete")}
+                </Button>
               ) : null}
             </Group>
           </Stack>

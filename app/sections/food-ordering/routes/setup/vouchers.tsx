@@ -17,11 +17,15 @@ export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "القسائم" : "Vouchers" }];
 }
 
-const kuwaitDate = (iso: string | null) => (iso ? DateTime.fromISO(iso).setZone(KUWAIT).toFormat("yyyy-MM-dd HH:mm") : "");
+const kuwaitDate = (iso: string | null) =>
+  iso ? DateTime.fromISO(iso).setZone(KUWAIT).toFormat("yyyy-MM-dd HH:mm") : "";
 
 /** The merchant's vouchers: code, discount, validity (Kuwait time), uses. */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const { auth, lang, canSetUp } = await guardSetupPage(context, request, params, { feature: "product_bulk_create", permission: "change_order" });
+  const { auth, lang, canSetUp } = await guardSetupPage(context, request, params, {
+    feature: "product_bulk_create",
+    permission: "change_order",
+  });
   const db = getDbFrom(context);
   const { currency } = await loadMerchantDefaults(db, auth.user.merchantId);
   const rows = await listVouchers(db, auth.user.merchantId);
@@ -31,7 +35,10 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     rows: rows.map((row) => ({
       id: row.id,
       code: row.code,
-      discount: row.discount_type === "percentage" ? `${basisPointsToPercent(Number(row.amount))}%` : formatAmount(Number(row.amount), currency, lang),
+      discount:
+        row.discount_type === "percentage"
+          ? `${basisPointsToPercent(Number(row.amount))}%`
+          : formatAmount(Number(row.amount), currency, lang),
       validity: [kuwaitDate(row.valid_from), kuwaitDate(row.valid_to)].filter(Boolean).join(" – "),
       uses: row.max_uses === null ? String(row.used) : `${row.used} / ${row.max_uses}`,
       active: Boolean(row.is_active),
@@ -65,13 +72,36 @@ export default function Vouchers() {
               </Anchor>
             ),
           },
-          { key: "discount", header: t("food_setup.vouchers.discount"), cell: (row) => <span dir="ltr">{row.discount}</span>, nowrap: true },
-          { key: "validity", header: t("food_setup.vouchers.validity"), cell: (row) => <span dir="ltr">{row.validity}</span> },
-          { key: "uses", header: t("food_setup.vouchers.uses"), cell: (row) => <span dir="ltr">{row.uses}</span>, nowrap: true },
+          {
+            key: "discount",
+            header: t("food_setup.vouchers.discount"),
+            cell: (row) => <span dir="ltr">{row.discount}</span>,
+            nowrap: true,
+          },
+          {
+            key: "validity",
+            header: t("food_setup.vouchers.validity"),
+            cell: (row) => <span dir="ltr">{row.validity}</span>,
+          },
+          {
+            key: "uses",
+            header: t("food_setup.vouchers.uses"),
+            cell: (row) => <span dir="ltr">{row.uses}</span>,
+            nowrap: true,
+          },
           {
             key: "active",
             header: t("food_setup.fields.is_active"),
-            cell: (row) => (row.active ? <Badge color="green" variant="light">{t("food_setup.yes")}</Badge> : <Badge color="gray" variant="light">{t("food_setup.no")}</Badge>),
+            cell: (row) =>
+              row.active ? (
+                <Badge color="green" variant="light">
+                  {t("food_setup.yes")}
+                </Badge>
+              ) : (
+                <Badge color="gray" variant="light">
+                  {t("food_setup.no")}
+                </Badge>
+              ),
           },
         ]}
       />

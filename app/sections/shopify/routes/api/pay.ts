@@ -22,7 +22,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const body = await readBody(request);
   const lang = apiLanguage(request);
   const key = request.headers.get("Idempotency-Key");
-  if (key && key.length > MAX_IDEMPOTENCY_KEY_LENGTH) return apiJson({ non_field_errors: [describe("api.idempotency_key_too_long", undefined, lang)] }, 400);
+  if (key && key.length > MAX_IDEMPOTENCY_KEY_LENGTH)
+    return apiJson({ non_field_errors: [describe("api.idempotency_key_too_long", undefined, lang)] }, 400);
   const outcome = await startShopifyAttempt(getDbFrom(context), request, {
     transactionId: params.id,
     gatewayCode: str(body.gateway_code, 40),
@@ -33,6 +34,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (outcome.status === 404) return apiDetail(request, "pay.not_found", 404);
     return apiJson({ [outcome.field]: [describe(outcome.error, outcome.params, lang)] }, 400);
   }
-  const redirect = outcome.redirectUrl.startsWith("/") ? `${platformAddresses(request).publicBaseUrl}${outcome.redirectUrl}` : outcome.redirectUrl;
+  const redirect = outcome.redirectUrl.startsWith("/")
+    ? `${platformAddresses(request).publicBaseUrl}${outcome.redirectUrl}`
+    : outcome.redirectUrl;
   return apiJson({ redirect_url: redirect, attempt_id: outcome.attemptId });
 }

@@ -1,7 +1,16 @@
 import type { Route } from "./+types/payment-session";
 import { hasFeature, loadAvailableSections } from "~/domain/merchants/merchants.server";
 import { describe } from "~/presentation/texts.server";
-import { apiDetail, apiJson, apiLanguage, methodNotAllowed, readBody, requireApiPermission, requireApiUser, userOnPlugin } from "~/web/api.server";
+import {
+  apiDetail,
+  apiJson,
+  apiLanguage,
+  methodNotAllowed,
+  readBody,
+  requireApiPermission,
+  requireApiUser,
+  userOnPlugin,
+} from "~/web/api.server";
 import { platformAddresses } from "~/web/addresses.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { handOverSession, PaymentSessionSchema, sessionErrors } from "../../domain/sessions.server";
@@ -22,11 +31,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { user: signedIn } = await requireApiUser(request, context, { apiKey: true });
   const db = getDbFrom(context);
   const user = userOnPlugin(signedIn, "shopify");
-  if (!user || !hasFeature(await loadAvailableSections(db, user.merchantId), "shopify")) return apiDetail(request, "api.not_found", 404);
+  if (!user || !hasFeature(await loadAvailableSections(db, user.merchantId), "shopify"))
+    return apiDetail(request, "api.not_found", 404);
   requireApiPermission(request, user, "add_paymenttransaction");
   const lang = apiLanguage(request);
   const parsed = PaymentSessionSchema.safeParse(await readBody(request));
-  const translate = (errors: Record<string, string[]>, params?: Record<string, string>) => Object.fromEntries(Object.entries(errors).map(([field, keys]) => [field, keys.map((key) => describe(key, params, lang))]));
+  const translate = (errors: Record<string, string[]>, params?: Record<string, string>) =>
+    Object.fromEntries(
+      Object.entries(errors).map(([field, keys]) => [field, keys.map((key) => describe(key, params, lang))]),
+    );
   if (!parsed.success) return apiJson(translate(sessionErrors(parsed.error.issues)), 400);
   const outcome = await handOverSession(db, { merchantId: user.merchantId, userId: user.id, session: parsed.data });
   if (!outcome.ok) return apiJson(translate(outcome.errors, outcome.params), outcome.status);

@@ -29,7 +29,12 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     ...result,
     tryAgainUrl: `/${lang}/spf/payment-options/${result.transactionId}`,
     note: success ? "shopify_public.do_not_pay_again" : null,
-    backLink: !session || pending ? null : success ? { href: returnUrlOf(session), label: "shopify_public.return_to_shop" } : { href: session.cancel_url, label: "shopify_public.back_to_shop" },
+    backLink:
+      !session || pending
+        ? null
+        : success
+          ? { href: returnUrlOf(session), label: "shopify_public.return_to_shop" }
+          : { href: session.cancel_url, label: "shopify_public.back_to_shop" },
   };
 }
 

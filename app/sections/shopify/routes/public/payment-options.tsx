@@ -35,14 +35,35 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const lang = isLanguage(params.lang) ? params.lang : "en";
   const db = getDbFrom(context);
   const page = await loadPayPage(db, params.transactionId, ["shopify"], { opens: isPersonVisit(request) });
-  if (page.status === "not_found") return data({ lang, status: page.status, unit: null, view: null, settledLink: null, contact: null, cancelUrl: null }, { status: 404 });
+  if (page.status === "not_found")
+    return data(
+      { lang, status: page.status, unit: null, view: null, settledLink: null, contact: null, cancelUrl: null },
+      { status: 404 },
+    );
   const { transaction } = page;
   const [unit, session] = await Promise.all([loadUnitHeader(db, transaction, lang), findSession(db, transaction.id)]);
   const cancelUrl = session?.cancel_url ?? null;
   if (page.status !== "payable") {
-    const settledLink = page.status === "settled" && transaction.paid_attempt_id ? `/${lang}/spf/payment-details/${transaction.paid_attempt_id}` : null;
-    const contact = page.status === "expired" || page.status === "closed" ? await merchantContactView(db, transaction.merchant_id, unit) : null;
-    return data({ lang, status: page.status, unit, view: null, settledLink, contact, cancelUrl: page.status === "settled" ? null : cancelUrl }, { status: page.status === "paused" ? 423 : 200 });
+    const settledLink =
+      page.status === "settled" && transaction.paid_attempt_id
+        ? `/${lang}/spf/payment-details/${transaction.paid_attempt_id}`
+        : null;
+    const contact =
+      page.status === "expired" || page.status === "closed"
+        ? await merchantContactView(db, transaction.merchant_id, unit)
+        : null;
+    return data(
+      {
+        lang,
+        status: page.status,
+        unit,
+        view: null,
+        settledLink,
+        contact,
+        cancelUrl: page.status === "settled" ? null : cancelUrl,
+      },
+      { status: page.status === "paused" ? 423 : 200 },
+    );
   }
   const choices = await payChoicesFor(db, transaction, transaction.amount, lang);
   const money = (minor: number) => formatAmount(minor, transaction.currency_code, lang);

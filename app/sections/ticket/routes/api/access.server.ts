@@ -10,10 +10,15 @@ export const OPERATIONS_BASE = "/api/v1/plugins/c/oa/processes/operation";
 export const PERMISSION_REQUESTS_BASE = "/api/v1/plugins/ticket/permission-requests";
 
 /** The bearer user of a Tickets service; a merchant without the feature answers 404, as if it did not exist. */
-export async function requireTicketApi(request: Request, context: Context, feature: "operations_approval" | "user_permission_changes") {
+export async function requireTicketApi(
+  request: Request,
+  context: Context,
+  feature: "operations_approval" | "user_permission_changes",
+) {
   const { user } = await requireApiUser(request, context);
   const db = getDbFrom(context);
-  if (!hasFeature(await loadAvailableSections(db, user.merchantId), "ticket", feature)) throw apiDetail(request, "api.not_found", 404);
+  if (!hasFeature(await loadAvailableSections(db, user.merchantId), "ticket", feature))
+    throw apiDetail(request, "api.not_found", 404);
   return { user, db, lang: apiLanguage(request) };
 }
 

@@ -19,19 +19,33 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const id = pathId(params.id);
   const decision = params.action;
   if (!id || !isRequestDecision(decision)) return apiDetail(request, "api.not_found", 404);
-  return answerOnce(request, { db, merchantId: user.merchantId, caller: callerOf(user), scope: "operation_request.decide", body: { id, decision } }, async () => {
-    const outcome = await decideOperationRequest(db, {
+  return answerOnce(
+    request,
+    {
+      db,
       merchantId: user.merchantId,
-      actor: user,
-      requestId: id,
-      decision,
-      addresses: platformAddresses(request),
-    });
-    const row = await findOperationRequest(db, user.merchantId, user, id);
-    const process = row ? serializeOperationRequest(row, user, lang, OPERATIONS_BASE) : null;
-    if (!outcome.ok) return { status: statusOf(outcome), body: { detail: messageOf(outcome, lang), ...(process && statusOf(outcome) !== 404 ? { process } : {}) } };
-    return { status: 200, body: { message: messageOf(outcome, lang), process } };
-  });
+      caller: callerOf(user),
+      scope: "operation_request.decide",
+      body: { id, decision },
+    },
+    async () => {
+      const outcome = await decideOperationRequest(db, {
+        merchantId: user.merchantId,
+        actor: user,
+        requestId: id,
+        decision,
+        addresses: platformAddresses(request),
+      });
+      const row = await findOperationRequest(db, user.merchantId, user, id);
+      const process = row ? serializeOperationRequest(row, user, lang, OPERATIONS_BASE) : null;
+      if (!outcome.ok)
+        return {
+          status: statusOf(outcome),
+          body: { detail: messageOf(outcome, lang), ...(process && statusOf(outcome) !== 404 ? { process } : {}) },
+        };
+      return { status: 200, body: { message: messageOf(outcome, lang), process } };
+    },
+  );
 }
 
 export function loader({ request }: Route.LoaderArgs) {

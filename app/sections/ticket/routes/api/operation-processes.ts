@@ -1,5 +1,9 @@
 import type { Route } from "./+types/operation-processes";
-import { listOperationRequests, OPERATION_KINDS, operationRequestScope } from "~/domain/approvals/operation-requests.server";
+import {
+  listOperationRequests,
+  OPERATION_KINDS,
+  operationRequestScope,
+} from "~/domain/approvals/operation-requests.server";
 import { operationRequestFilterChoices, serializeOperationRequest } from "../../presentation.server";
 import { parseRequestQuery, REQUEST_PAGE_SIZES } from "~/domain/approvals/request-filters";
 import { apiDetail, apiErrors, apiJson, methodNotAllowed } from "~/web/api.server";
@@ -22,9 +26,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     });
   }
   const query = parseRequestQuery(new URL(request.url).searchParams, OPERATION_KINDS);
-  if (Object.keys(query.errors).length) return apiErrors(request, Object.fromEntries(Object.entries(query.errors).map(([field, key]) => [field, [key]])));
-  const list = await listOperationRequests(db, { merchantId: user.merchantId, viewer: user, filters: query.filters, page: query.page, perPage: query.perPage });
-  return apiJson({ count: list.count, results: list.rows.map((row) => serializeOperationRequest(row, user, lang, OPERATIONS_BASE)) });
+  if (Object.keys(query.errors).length)
+    return apiErrors(request, Object.fromEntries(Object.entries(query.errors).map(([field, key]) => [field, [key]])));
+  const list = await listOperationRequests(db, {
+    merchantId: user.merchantId,
+    viewer: user,
+    filters: query.filters,
+    page: query.page,
+    perPage: query.perPage,
+  });
+  return apiJson({
+    count: list.count,
+    results: list.rows.map((row) => serializeOperationRequest(row, user, lang, OPERATIONS_BASE)),
+  });
 }
 
 export function action({ request }: Route.ActionArgs) {

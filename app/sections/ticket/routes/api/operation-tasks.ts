@@ -14,7 +14,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!operationRequestScope(user)) return apiDetail(request, "api.permission_denied", 403);
   const params = new URL(request.url).searchParams;
   const taskList = (params.get("task_list") ?? "ACTIVE").toUpperCase();
-  if (taskList !== "ACTIVE" && taskList !== "ALL") return apiErrors(request, { task_list: ["tickets.errors.task_list"] });
+  if (taskList !== "ACTIVE" && taskList !== "ALL")
+    return apiErrors(request, { task_list: ["tickets.errors.task_list"] });
   const id = pathId(params.get("process_id") ?? undefined);
   if (!id) return apiErrors(request, { process_id: ["errors.required"] });
   const row = await findOperationRequest(db, user.merchantId, user, id);

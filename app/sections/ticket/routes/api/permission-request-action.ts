@@ -17,12 +17,33 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const id = pathId(params.id);
   const decision = params.action;
   if (!id || !isRequestDecision(decision)) return apiDetail(request, "api.not_found", 404);
-  return answerOnce(request, { db, merchantId: user.merchantId, caller: callerOf(user), scope: "permission_request.decide", body: { id, decision } }, async () => {
-    const outcome = await decidePermissionRequest(db, { merchantId: user.merchantId, actor: user, requestId: id, decision });
-    if (!outcome.ok) return { status: statusOf(outcome), body: { detail: messageOf(outcome, lang) } };
-    const row = await findPermissionRequest(db, user.merchantId, id);
-    return { status: 200, body: { message: messageOf(outcome, lang), request: row ? serializePermissionRequest(row, user, lang, PERMISSION_REQUESTS_BASE) : null } };
-  });
+  return answerOnce(
+    request,
+    {
+      db,
+      merchantId: user.merchantId,
+      caller: callerOf(user),
+      scope: "permission_request.decide",
+      body: { id, decision },
+    },
+    async () => {
+      const outcome = await decidePermissionRequest(db, {
+        merchantId: user.merchantId,
+        actor: user,
+        requestId: id,
+        decision,
+      });
+      if (!outcome.ok) return { status: statusOf(outcome), body: { detail: messageOf(outcome, lang) } };
+      const row = await findPermissionRequest(db, user.merchantId, id);
+      return {
+        status: 200,
+        body: {
+          message: messageOf(outcome, lang),
+          request: row ? serializePermissionRequest(row, user, lang, PERMISSION_REQUESTS_BASE) : null,
+        },
+      };
+    },
+  );
 }
 
 export function loader({ request }: Route.LoaderArgs) {

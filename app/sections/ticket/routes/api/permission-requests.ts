@@ -43,13 +43,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
             type: "choice",
             required: true,
             label: t("tickets.grant.user"),
-            choices: candidates.map((candidate) => ({ value: candidate.id, display_name: candidate.username, permissions: candidate.permissions })),
+            choices: candidates.map((candidate) => ({
+              value: candidate.id,
+              display_name: candidate.username,
+              permissions: candidate.permissions,
+            })),
           },
           permission: {
             type: "choice",
             required: true,
             label: t("tickets.grant.permission"),
-            choices: GRANTABLE_PERMISSIONS.map((value) => ({ value, display_name: t(`tickets.permission_names.${value}`) })),
+            choices: GRANTABLE_PERMISSIONS.map((value) => ({
+              value,
+              display_name: t(`tickets.permission_names.${value}`),
+            })),
           },
         },
       },
@@ -57,14 +64,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   const params = new URL(request.url).searchParams;
   const query = parseRequestQuery(params, GRANTABLE_PERMISSIONS);
-  if (Object.keys(query.errors).length) return apiErrors(request, Object.fromEntries(Object.entries(query.errors).map(([field, key]) => [field, [key]])));
+  if (Object.keys(query.errors).length)
+    return apiErrors(request, Object.fromEntries(Object.entries(query.errors).map(([field, key]) => [field, [key]])));
   const list = await listPermissionRequests(db, {
     merchantId: user.merchantId,
     filters: query.filters,
     limit: Math.max(1, boundedInt(params.get("limit"), DEFAULT_LIMIT, MAX_LIMIT)),
     offset: boundedInt(params.get("offset"), 0, 1_000_000_000),
   });
-  return apiJson({ count: list.count, results: list.rows.map((row) => serializePermissionRequest(row, user, lang, PERMISSION_REQUESTS_BASE)) });
+  return apiJson({
+    count: list.count,
+    results: list.rows.map((row) => serializePermissionRequest(row, user, lang, PERMISSION_REQUESTS_BASE)),
+  });
 }
 
 /** POST {user, permission}: asks a checker to grant refund_paymenttransaction or void_paymenttransaction; 201 with the request. */
@@ -72,26 +83,40 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(request);
   const { user, db, lang } = await requireTicketApi(request, context, "user_permission_changes");
   const body = await readBody(request);
-  return answerOnce(request, { db, merchantId: user.merchantId, caller: callerOf(user), scope: "permission_request.create", body }, async () => {
-    const t = translator(lang);
-    const parsed = PermissionGrantSchema.safeParse(body);
-    if (!parsed.success) {
-      const errors: Record<string, string[]> = {};
-      for (const issue of parsed.error.issues) (errors[String(issue.path[0] ?? "non_field_errors")] ??= []).push(t(issue.message));
-      return { status: 400, body: errors };
-    }
-    const outcome = await requestPermissionGrant(db, {
-      merchantId: user.merchantId,
-      actor: user,
-      userId: parsed.data.user,
-      permission: parsed.data.permission,
-      lang,
-    });
-    if (!outcome.ok) {
-      if (statusOf(outcome) === 403) return { status: 403, body: { detail: messageOf(outcome, lang) } };
-      return { status: statusOf(outcome), body: { [outcome.field ?? "non_field_errors"]: [messageOf(outcome, lang)] } };
-    }
-    const row = await findPermissionRequest(db, user.merchantId, outcome.requestId!);
-    return { status: 201, body: { message: messageOf(outcome, lang), ...serializePermissionRequest(row!, user, lang, PERMISSION_REQUESTS_BASE) } };
-  });
+  return answerOnce(
+    request,
+    { db, merchantId: user.merchantId, caller: callerOf(user), scope: "permission_request.create", body },
+    async () => {
+      const t = translator(lang);
+      const parsed = PermissionGrantSchema.safeParse(body);
+      if (!parsed.success) {
+        const errors: Record<string, string[]> = {};
+        for (const issue of parsed.error.issues)
+          (errors[String(issue.path[0] ?? "non_field_errors")] ??= []).push(t(issue.message));
+        return { status: 400, body: errors };
+      }
+      const outcome = await requestPermissionGrant(db, {
+        merchantId: user.merchantId,
+        actor: user,
+        userId: parsed.data.user,
+        permission: parsed.data.permission,
+        lang,
+      });
+      if (!outcome.ok) {
+        if (statusOf(outcome) === 403) return { status: 403, body: { detail: messageOf(outcome, lang) } };
+        return {
+          status: statusOf(outcome),
+          body: { [outcome.field ?? "non_field_errors"]: [messageOf(outcome, lang)] },
+        };
+      }
+      const row = await findPermissionRequest(db, user.merchantId, outcome.requestId!);
+      return {
+        status: 201,
+        body: {
+          message: messageOf(outcome, lang),
+          ...serializePermissionRequest(row!, user, lang, PERMISSION_REQUESTS_BASE),
+        },
+      };
+    },
+  );
 }
