@@ -9,22 +9,23 @@ import { getAppSecret } from "./secret.server";
  * worth nothing for another; it must never change once cookies carry it.
  */
 
-async function signatureOf(db: DB, purpose: string, token: string) {
+/** The first `bytes` of an HMAC of `text` under the app's secret, keyed by `purpose`, in base64url. */
+export async function signText(db: DB, purpose: string, text: string, bytes = 16) {
   const secret = await getAppSecret(db);
-  return Buffer.from(hmacSha256(`${purpose}:${secret}`, token), "hex")
-    .subarray(0, 16)
+  return Buffer.from(hmacSha256(`${purpose}:${secret}`, text), "hex")
+    .subarray(0, bytes)
     .toString("base64url");
 }
 
 /** A new token and its signed form (what the cookie holds). */
 export async function newSignedToken(db: DB, purpose: string) {
   const token = randomToken(24);
-  return { token, signed: `${token}.${await signatureOf(db, purpose, token)}` };
+  return { token, signed: `${token}.${await signText(db, purpose, token)}` };
 }
 
 /** The token a signed value names, if the signature is ours for this purpose. */
 export async function verifySignedToken(db: DB, purpose: string, signed: string | null): Promise<string | null> {
   const match = /^([A-Za-z0-9_-]{16,64})\.([A-Za-z0-9_-]{22})$/.exec(signed ?? "");
   if (!match) return null;
-  return safeEqual(match[2], await signatureOf(db, purpose, match[1])) ? match[1] : null;
+  return safeEqual(match[2], await signText(db, purpose, match[1])) ? match[1] : null;
 }

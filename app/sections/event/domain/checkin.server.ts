@@ -1,10 +1,9 @@
-import { DateTime } from "luxon";
 import type { DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
-import { DISPLAY_ZONE } from "~/lib/format";
+import { deviceScanTime, fulfilOnce } from "~/domain/commerce/fulfilment-scan.server";
 import { publishLive } from "~/lib/live.server";
 import { hmacSha256, safeEqual } from "~/lib/crypto.server";
-import { now, nowIso } from "~/lib/clock.server";
+import { nowIso } from "~/lib/clock.server";
 import { getAppSecret } from "~/lib/secret.server";
 import { readCode } from "./tickets.server";
 
@@ -121,19 +120,6 @@ async function findScannedPlace(
   return rows.length ? { code: "other_event" } : { code: "unknown" };
 }
 
-function deviceTime(scannedAt: string | undefined): string | null {
-  if (!scannedAt) return null;
-  const time = Date.parse(scannedAt);
-  if (!Number.isFinite(time)) return null;
-  // A device's clock may run ahead; a place is never admitted later than the server heard of it.
-  return new Date(Math.min(time, now().getTime())).toISOString();
-}
-
-/** The day in Kuwait, where the events happen, of a moment: a ticket's event_date is compared with it. */
-function doorDate(at: string): string {
-  return DateTime.fromISO(at, { zone: "utc" }).setZone(DISPLAY_ZONE).toFormat("yyyy-MM-dd");
-}
-
 /**
  * Checks a scanned or typed code at the event's door and admits its place once: one conditional
  * write (scanned_at is still empty) decides, so of ten devices scanning the same ticket at the same
@@ -159,7 +145,7 @@ export async function validateScan(
   const event = await findCheckinEvent(db, input.merchantId, input.eventId);
   if (!event) return { ok: false, code: "no_event" };
   const code = input.code.trim().slice(0, 200);
-  const offlineAt = input.offline ? deviceTime(input.offline.scannedAt) : null;
+  const offlineAt = input.offline ? deviceScanTime(input.offline.scannedAt) : null;
   const found = code ? await findScannedPlace(db, input.merchantId, event.id, code) : ({ code: "unknown" } as const);
   const record = (result: string, memberId: number | null) =>
     db
@@ -183,42 +169,37 @@ export async function validateScan(
   }
   const { row } = found;
   const place = placeOf(row);
-  if (row.status !== "paid") {
-    await record("not_paid", row.id);
-    return { ok: false, code: "not_paid", place };
-  }
-  if (row.scanned_at) {
-    await record("already_used", row.id);
-    return { ok: false, code: "already_used", place, scannedAt: row.scanned_at, scannedBy: row.scanned_by };
-  }
-  const scannedAt = offlineAt ?? nowIso();
-  const otherDate = row.event_date !== doorDate(scannedAt);
-  if (otherDate && !input.anyDate) {
-    await record("other_date", row.id);
-    return { ok: false, code: "other_date", place };
-  }
-  // One statement decides: on both engines only the writer that finds scanned_at still empty changes the row.
-  const changed = await db
-    .updateTable("booking_members")
-    .set({ scanned_at: scannedAt, scanned_by: input.actor.id })
-    .where("id", "=", row.id)
-    .where("merchant_id", "=", input.merchantId)
-    .where("scanned_at", "is", null)
-    .executeTakeFirst();
-  const admitted = Number(changed.numUpdatedRows) === 1;
-  if (admitted) {
-    await record("admitted", row.id);
-    if (otherDate) {
-      await recordAudit(db, {
-        merchantId: input.merchantId,
-        actor: input.actor,
-        action: "checkin_other_date",
-        params: { number: row.number, date: row.event_date, event: event.title_en },
-        objectType: "booking_member",
-        objectId: row.id,
-        ip: input.ip,
-      });
-    }
+  // The commerce floor's rule decides (paid, once, on its own date); the door keeps its words and its log.
+  const outcome = await fulfilOnce(
+    { paid: row.status === "paid", usedAt: row.scanned_at, date: row.event_date },
+    {
+      at: offlineAt ?? nowIso(),
+      anyDate: input.anyDate,
+      // One statement decides: on both engines only the writer that finds scanned_at still empty changes the row.
+      markUsed: async (at) => {
+        const changed = await db
+          .updateTable("booking_members")
+          .set({ scanned_at: at, scanned_by: input.actor.id })
+          .where("id", "=", row.id)
+          .where("merchant_id", "=", input.merchantId)
+          .where("scanned_at", "is", null)
+          .executeTakeFirst();
+        return Number(changed.numUpdatedRows) === 1;
+      },
+      auditOtherDate: () =>
+        recordAudit(db, {
+          merchantId: input.merchantId,
+          actor: input.actor,
+          action: "checkin_other_date",
+          params: { number: row.number, date: row.event_date, event: event.title_en },
+          objectType: "booking_member",
+          objectId: row.id,
+          ip: input.ip,
+        }),
+    },
+  );
+  await record(outcome.ok ? "admitted" : outcome.code, row.id);
+  if (outcome.ok) {
     // The tiles of booked and attended, on any page that shows them, count again.
     await publishLive(db, {
       merchantId: input.merchantId,
@@ -226,13 +207,15 @@ export async function validateScan(
       type: "booking_checked_in",
       data: { event_id: event.id, member_id: row.id },
     });
-    return { ok: true, place, scannedAt };
+    return { ok: true, place, scannedAt: outcome.usedAt };
   }
+  if (outcome.code !== "already_used") return { ok: false, code: outcome.code, place };
+  if (outcome.usedAt)
+    return { ok: false, code: "already_used", place, scannedAt: outcome.usedAt, scannedBy: row.scanned_by };
   // Another device admitted it between the read and the write.
   const winner = await placesQuery(db, input.merchantId)
     .where("booking_members.id", "=", row.id)
     .executeTakeFirstOrThrow();
-  await record("already_used", row.id);
   return {
     ok: false,
     code: "already_used",
@@ -368,7 +351,7 @@ export async function syncOfflineScans(
       actor: input.actor,
       offline: { scannedAt: scan.scanned_at },
     });
-    const base = { code: scan.code, scanned_at: deviceTime(scan.scanned_at) ?? nowIso() };
+    const base = { code: scan.code, scanned_at: deviceScanTime(scan.scanned_at) ?? nowIso() };
     if (outcome.ok) {
       results.push({ ...base, status: "admitted", place: outcome.place });
     } else if (outcome.code === "no_event") {

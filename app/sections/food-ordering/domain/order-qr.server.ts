@@ -1,29 +1,19 @@
 import type { DB } from "~/db/database.server";
 import { can, type Actor } from "~/domain/identity/permissions";
-import { hmacSha256, safeEqual } from "~/lib/crypto.server";
-import { getAppSecret } from "~/lib/secret.server";
+import { fulfilmentCode, readFulfilmentCode, type FulfilmentCodeKind } from "~/domain/commerce/fulfilment-codes.server";
 
-const QR_PREFIX = "FOOD1";
-
-async function signatureOf(db: DB, orderId: number) {
-  const secret = await getAppSecret(db);
-  // 96 bits of an HMAC: a forged code must guess them.
-  return Buffer.from(hmacSha256(`food-order:${secret}`, String(orderId)), "hex")
-    .subarray(0, 12)
-    .toString("base64url");
-}
+/** An order's QR code: its id, in the commerce floor's one format (a ticket's code is refused here). */
+const ORDER_CODE: FulfilmentCodeKind = { prefix: "FOOD1", purpose: "food-order", fields: 1 };
 
 /** What an order's QR code holds: its id and a signature only the platform can make. */
-export async function orderQrContent(db: DB, orderId: number): Promise<string> {
-  return `${QR_PREFIX}.${orderId}.${await signatureOf(db, orderId)}`;
+export function orderQrContent(db: DB, orderId: number): Promise<string> {
+  return fulfilmentCode(db, ORDER_CODE, [orderId]);
 }
 
-/** The order a scanned code names when its signature is the platform's; null for anything else. */
-export async function readOrderCode(db: DB, code: string): Promise<number | null> {
-  const parts = code.trim().split(".");
-  if (parts.length !== 3 || parts[0] !== QR_PREFIX || !/^\d{1,10}$/.test(parts[1]) || !parts[2]) return null;
-  const orderId = Number(parts[1]);
-  return safeEqual(parts[2], await signatureOf(db, orderId)) ? orderId : null;
+/** The order a scanned code names when it is an order's code the platform signed; null for anything else. */
+async function readOrderCode(db: DB, code: string): Promise<number | null> {
+  const read = await readFulfilmentCode(db, ORDER_CODE, code);
+  return read.kind === "signed" && /^\d{1,10}$/.test(read.fields[0]) ? Number(read.fields[0]) : null;
 }
 
 export type ScanPermission = { has_permission: boolean; order_id: number | null };

@@ -1,16 +1,16 @@
 import { Alert, Button, Card, Group, Stack, TextInput } from "@mantine/core";
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useActionData, useNavigation, useSubmit } from "react-router";
 import type { Route } from "./+types/fulfillment";
 import { PageHeader } from "~/components/page-header";
+import { CAMERA_RESTART_MS, QrCamera, useQrCamera } from "~/components/qr-camera";
 import { isLanguage } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
 import { readFormData } from "~/web/form-data.server";
 import { requirePermission, requireSection, requireUser } from "~/web/guards.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { scanPermission } from "../domain/order-qr.server";
-import { OrderScanner } from "../components/fulfillment/order-scanner";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: params.lang === "ar" ? "تسليم الطلبات" : "Order fulfilment" }];
@@ -48,10 +48,12 @@ export default function FoodFulfillment() {
   const actionData = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   const submit = useSubmit();
-  const [refused, setRefused] = useState(0);
+  // Each code read goes to this page's action, which opens the order or answers 'Invalid QR Code'.
+  const camera = useQrCamera((code) => void submit({ code }, { method: "post" }));
+  const { resume } = camera;
   useEffect(() => {
-    if (actionData?.error) setRefused((count) => count + 1);
-  }, [actionData]);
+    if (actionData?.error) return resume(CAMERA_RESTART_MS);
+  }, [actionData, resume]);
   return (
     <Stack maw={760}>
       <PageHeader title={t("food_orders.fulfillment.title")} description={t("food_orders.fulfillment.subtitle")} />
@@ -62,7 +64,14 @@ export default function FoodFulfillment() {
       ) : null}
       <Card withBorder padding="md">
         <Stack>
-          <OrderScanner refused={refused} onCode={(code) => void submit({ code }, { method: "post" })} />
+          <QrCamera
+            camera={camera}
+            labels={{
+              start: t("food_orders.fulfillment.camera_start"),
+              stop: t("food_orders.fulfillment.camera_stop"),
+              unavailable: t("food_orders.fulfillment.camera_unavailable"),
+            }}
+          />
           <Form method="post">
             <Group align="flex-end">
               <TextInput

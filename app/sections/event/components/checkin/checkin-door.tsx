@@ -2,6 +2,7 @@ import { Badge, Button, Group, List, Modal, Stack, Text } from "@mantine/core";
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useRevalidator } from "react-router";
+import { CAMERA_RESTART_MS, QrCamera, useQrCamera } from "~/components/qr-camera";
 import { formatDay } from "~/lib/format";
 import { CheckinTiles, type CheckinStatistics } from "./checkin-tiles";
 import {
@@ -19,10 +20,8 @@ import {
   type SyncProblem,
 } from "./offline-store";
 import { ScanResult, type ScanResultPlace, type ScanResultView } from "./scan-result";
-import type { QrCamera } from "./qr-camera.client";
 
 const API = "/api/v1/plugins/event";
-const CAMERA_RESTART_MS = 2000;
 const SYNC_RETRY_MS = 15_000;
 
 type Props = {
@@ -49,10 +48,6 @@ export function CheckinDoor({ eventId, lang, statistics: initialStatistics, canA
   const [problems, setProblems] = useState<SyncProblem[]>([]);
   const [list, setList] = useState<{ count: number; madeAt: string } | null>(null);
   const [dialog, setDialog] = useState<ScanResultView | null>(null);
-  const [camera, setCamera] = useState<"off" | "starting" | "on" | "error">("off");
-  const video = useRef<HTMLVideoElement>(null);
-  const controls = useRef<QrCamera | null>(null);
-  const cameraWanted = useRef(false);
   const syncing = useRef(false);
   const headers = { Accept: "application/json", "Accept-Language": lang };
 
@@ -227,38 +222,15 @@ export function CheckinDoor({ eventId, lang, statistics: initialStatistics, canA
     return response.ok;
   };
 
-  const startCamera = async () => {
-    cameraWanted.current = true;
-    if (!video.current || controls.current) return;
-    setCamera("starting");
-    try {
-      const { startQrCamera } = await import("./qr-camera.client");
-      controls.current = await startQrCamera(video.current, (code) => {
-        controls.current = null;
-        setCamera("off");
-        void scan(code).then((admitted) => {
-          if (!admitted) window.setTimeout(() => cameraWanted.current && void startCamera(), CAMERA_RESTART_MS);
-        });
-      });
-      setCamera("on");
-    } catch {
-      controls.current = null;
-      setCamera("error");
-    }
-  };
-
-  const stopCamera = () => {
-    cameraWanted.current = false;
-    controls.current?.stop();
-    controls.current = null;
-    setCamera("off");
-  };
-
-  useEffect(() => () => controls.current?.stop(), []);
+  const camera = useQrCamera((code) => {
+    void scan(code).then((admitted) => {
+      if (!admitted) camera.resume(CAMERA_RESTART_MS);
+    });
+  });
 
   const closeDialog = () => {
     setDialog(null);
-    if (cameraWanted.current && !controls.current) void startCamera();
+    camera.resume();
   };
 
   return (
@@ -310,33 +282,14 @@ export function CheckinDoor({ eventId, lang, statistics: initialStatistics, canA
           </Group>
         </Stack>
       ) : null}
-      {enhanced ? (
-        <Stack gap="xs">
-          <Group>
-            {camera === "off" || camera === "error" ? (
-              <Button variant="light" onClick={() => void startCamera()}>
-                {t("checkin.camera.start")}
-              </Button>
-            ) : (
-              <Button variant="light" color="gray" onClick={stopCamera}>
-                {t("checkin.camera.stop")}
-              </Button>
-            )}
-          </Group>
-          {camera === "error" ? (
-            <Text size="sm" c="red" role="alert">
-              {t("checkin.camera.unavailable")}
-            </Text>
-          ) : null}
-          <video
-            ref={video}
-            muted
-            playsInline
-            hidden={camera !== "on" && camera !== "starting"}
-            style={{ width: "100%", maxWidth: 420, borderRadius: 8 }}
-          />
-        </Stack>
-      ) : null}
+      <QrCamera
+        camera={camera}
+        labels={{
+          start: t("checkin.camera.start"),
+          stop: t("checkin.camera.stop"),
+          unavailable: t("checkin.camera.unavailable"),
+        }}
+      />
       {children(enhanced ? (code) => void scan(code) : null)}
       <Modal opened={dialog !== null} onClose={closeDialog} centered title={t("checkin.result_title")}>
         {dialog ? (

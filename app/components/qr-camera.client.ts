@@ -1,11 +1,14 @@
-// @zxing/browser, loaded only when staff start the camera on the check-in page (a lazy import from
-// checkin-door.tsx): no other page carries the decoder.
+// @zxing/browser, loaded only when staff start the camera (a lazy import from qr-camera.tsx, on the
+// check-in door and the food fulfilment page): no other page carries the decoder.
 import { BrowserQRCodeReader, type IScannerControls } from "@zxing/browser";
 
-export type QrCamera = { stop(): void };
+export type QrCameraControls = { stop(): void };
 
 /** Reads QR codes from the back camera into `video`; `onCode` hears each code once, then the camera stops. */
-export async function startQrCamera(video: HTMLVideoElement, onCode: (code: string) => void): Promise<QrCamera> {
+export async function startQrCamera(
+  video: HTMLVideoElement,
+  onCode: (code: string) => void,
+): Promise<QrCameraControls> {
   const reader = new BrowserQRCodeReader(undefined, { delayBetweenScanAttempts: 150 });
   // The callback may run before decodeFromConstraints has answered its controls.
   const state: { controls?: IScannerControls; done: boolean } = { done: false };
