@@ -17,6 +17,7 @@ export function useQrCamera(onCode: (code: string) => void) {
   const video = useRef<HTMLVideoElement>(null);
   const controls = useRef<QrCameraControls | null>(null);
   const wanted = useRef(false);
+  const starting = useRef(false);
   const heard = useRef(onCode);
   useEffect(() => {
     heard.current = onCode;
@@ -24,7 +25,8 @@ export function useQrCamera(onCode: (code: string) => void) {
 
   const start = useCallback(async () => {
     wanted.current = true;
-    if (!video.current || controls.current) return;
+    if (!video.current || controls.current || starting.current) return;
+    starting.current = true;
     setState("starting");
     try {
       const { startQrCamera } = await import("./qr-camera.client");
@@ -35,14 +37,20 @@ export function useQrCamera(onCode: (code: string) => void) {
         setState("off");
         heard.current(code);
       });
-      // A code read before the camera answered has already stopped it.
-      if (!read) {
-        controls.current = started;
-        setState("on");
+      // A code read before the camera answered has already stopped it; staff may have stopped it meanwhile.
+      if (read) return;
+      if (!wanted.current) {
+        started.stop();
+        setState("off");
+        return;
       }
+      controls.current = started;
+      setState("on");
     } catch {
       controls.current = null;
       setState("error");
+    } finally {
+      starting.current = false;
     }
   }, []);
 
@@ -64,7 +72,13 @@ export function useQrCamera(onCode: (code: string) => void) {
     [start],
   );
 
-  useEffect(() => () => controls.current?.stop(), []);
+  useEffect(
+    () => () => {
+      wanted.current = false;
+      controls.current?.stop();
+    },
+    [],
+  );
 
   return { state, video, start, stop, resume };
 }
