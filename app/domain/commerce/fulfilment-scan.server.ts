@@ -10,8 +10,6 @@ import { DISPLAY_ZONE } from "~/lib/format";
  * the audit line with its own words; this decides, in one order, for every section.
  */
 
-export type FulfilmentRefusal = "not_paid" | "already_used" | "other_date";
-
 /** What a scan found, as the rule needs to see it. */
 export type Fulfillable = {
   paid: boolean;
