@@ -1144,6 +1144,7 @@ export interface FoodDeliveryAreaTable {
   is_active: Flag;
 }
 
+/** The food section's vouchers before migration 0042 copied them into `offer_codes`; no longer written. */
 export interface FoodVoucherTable {
   id: Generated<number>;
   merchant_id: number;
@@ -1181,7 +1182,10 @@ export interface FoodOrderTable {
   service_charge: Defaulted<number>;
   total: number;
   currency_code: string;
+  /** Before migration 0042: the voucher's id in `food_vouchers`; no longer written (`offer_code_id`). */
   voucher_id: Defaulted<number | null>;
+  /** The voucher the order used (migration 0042). */
+  offer_code_id: Defaulted<number | null>;
   customer_name: string;
   customer_email: Defaulted<string | null>;
   customer_phone: string;
@@ -1296,6 +1300,7 @@ export interface CatalogueStoreProductTable {
 
 export type CatalogueDiscountType = "percentage" | "fixed";
 
+/** The catalogue's discount codes before migration 0042 copied them into `offer_codes`; no longer written. */
 export interface CatalogueDiscountTable {
   id: Generated<number>;
   merchant_id: number;
@@ -1316,6 +1321,38 @@ export interface CatalogueDiscountTable {
   updated_at: Timestamp;
 }
 
+/**
+ * A code that takes an amount off a basket (migration 0042, app/domain/commerce/offer-codes.server.ts):
+ * the food section's vouchers and the catalogue's discount codes, each row its section's.
+ */
+export interface OfferCodeTable {
+  id: Generated<number>;
+  merchant_id: number;
+  /** The key of the section whose code it is (`food_ordering`, `catalogue`): codes are unique within it. */
+  section: string;
+  code: string;
+  /** The code in lower case: codes are matched whatever their case. */
+  code_lc: string;
+  discount_type: OfferDiscountType;
+  /** Basis points for a percentage (1000 = 10%), minor units for a fixed amount. */
+  amount: number;
+  valid_from: Defaulted<Timestamp | null>;
+  valid_to: Defaulted<Timestamp | null>;
+  /** The smallest subtotal it applies to, in minor units. */
+  min_total: Defaulted<number>;
+  max_uses: Defaulted<number | null>;
+  max_uses_per_customer: Defaulted<number | null>;
+  /** Uses by orders not ended unpaid. */
+  used: Defaulted<number>;
+  is_active: Flag;
+  /** For a code copied by migration 0042: the id it had in `food_vouchers` or `catalogue_discounts`. */
+  copied_from: Defaulted<number | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type OfferDiscountType = "percentage" | "fixed";
+
 export type CatalogueOrderStatus = "pending_payment" | "paid" | "canceled";
 
 export interface CatalogueOrderTable {
@@ -1328,7 +1365,10 @@ export interface CatalogueOrderTable {
   discount: Defaulted<number>;
   total: number;
   currency_code: string;
+  /** Before migration 0042: the discount's id in `catalogue_discounts`; no longer written (`offer_code_id`). */
   discount_id: Defaulted<number | null>;
+  /** The discount code the order used (migration 0042). */
+  offer_code_id: Defaulted<number | null>;
   store_id: Defaulted<number | null>;
   customer_name: string;
   customer_email: Defaulted<string | null>;
@@ -1457,6 +1497,7 @@ export interface Database {
   catalogue_stores: CatalogueStoreTable;
   catalogue_store_products: CatalogueStoreProductTable;
   catalogue_discounts: CatalogueDiscountTable;
+  offer_codes: OfferCodeTable;
   catalogue_orders: CatalogueOrderTable;
   catalogue_order_lines: CatalogueOrderLineTable;
   catalogue_carts: CatalogueCartTable;

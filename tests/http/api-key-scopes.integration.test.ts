@@ -70,7 +70,7 @@ async function call(path: string, options: { token?: string; apiKey?: string; js
 
 const userId = async (username: string) =>
   (await database.db.selectFrom("users").select("id").where("username", "=", username).executeTakeFirstOrThrow()).id;
-const count = async (table: "catalogue_products" | "food_vouchers") =>
+const count = async (table: "catalogue_products" | "offer_codes") =>
   Number(
     (
       await database.db
@@ -154,14 +154,14 @@ describe("API keys on the set-up APIs", () => {
     ).toBe(403);
     const cashier = { id: await userId("alpha-cashier"), username: "alpha-cashier" };
     const theirs = await catalogueApiKey(database.db, alpha.merchantId, cashier, ["menu:write"]);
-    const before = await count("food_vouchers");
+    const before = await count("offer_codes");
     const refused = await call("/api/v1/plugins/food_ordering/dashboard/vouchers", {
       apiKey: theirs,
       json: voucher("CASHIER10"),
     });
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe("api_key_creator_lacks_permission");
-    expect(await count("food_vouchers")).toBe(before);
+    expect(await count("offer_codes")).toBe(before);
 
     // A key without a menu scope: the transactions' scopes on food ordering do not reach its set-up.
     const transactionsOnly = await call("/api/v1/admin/api-keys", {
@@ -176,7 +176,7 @@ describe("API keys on the set-up APIs", () => {
         })
       ).status,
     ).toBe(403);
-    expect(await count("food_vouchers")).toBe(before);
+    expect(await count("offer_codes")).toBe(before);
   });
 
   it("a permission taken from the creator after the key was made is taken from the key; a deactivated creator's key is refused", async () => {
@@ -205,7 +205,7 @@ describe("API keys on the set-up APIs", () => {
       .where("user_id", "=", sousId)
       .where("permission", "=", "change_order")
       .execute();
-    const before = await count("food_vouchers");
+    const before = await count("offer_codes");
     const refused = await call("/api/v1/plugins/food_ordering/dashboard/vouchers", {
       apiKey: key,
       json: voucher("SOUS20"),
@@ -217,7 +217,7 @@ describe("API keys on the set-up APIs", () => {
         code: "api_key_creator_lacks_permission",
       },
     });
-    expect(await count("food_vouchers")).toBe(before);
+    expect(await count("offer_codes")).toBe(before);
     // What the creator still holds still works.
     expect((await call("/api/v1/plugins/food_ordering/dashboard/vouchers", { apiKey: key })).status).toBe(200);
 
@@ -233,7 +233,7 @@ describe("API keys on the set-up APIs", () => {
     expect(
       (await call("/api/v1/plugins/food_ordering/dashboard/vouchers", { apiKey: key, json: voucher("SOUS30") })).status,
     ).toBe(403);
-    expect(await count("food_vouchers")).toBe(before);
+    expect(await count("offer_codes")).toBe(before);
   });
 
   it("the API keys page offers the set-up scopes in both languages", async () => {

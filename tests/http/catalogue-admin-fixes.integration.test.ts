@@ -279,7 +279,7 @@ describe("discounts", () => {
     expect(
       (
         await database.db
-          .selectFrom("catalogue_discounts")
+          .selectFrom("offer_codes")
           .select("amount")
           .where("id", "=", created.body.id)
           .executeTakeFirstOrThrow()

@@ -633,12 +633,12 @@ describe("discounts", () => {
 
   it("never lowers the limit below the uses orders made, and never lets a form write the uses", async () => {
     const discount = await database.db
-      .selectFrom("catalogue_discounts")
+      .selectFrom("offer_codes")
       .select("id")
       .where("merchant_id", "=", alpha.merchantId)
       .where("code", "=", "EID10")
       .executeTakeFirstOrThrow();
-    await database.db.updateTable("catalogue_discounts").set({ used: 4 }).where("id", "=", discount.id).execute();
+    await database.db.updateTable("offer_codes").set({ used: 4 }).where("id", "=", discount.id).execute();
     const cookie = cookies[alpha.admin.username];
     const refused = await app.request(`/en/catalogue/discounts/${discount.id}`, {
       cookie,
@@ -671,7 +671,7 @@ describe("discounts", () => {
     expect(saved.status).toBe(302);
     expect(
       await database.db
-        .selectFrom("catalogue_discounts")
+        .selectFrom("offer_codes")
         .select(["amount", "max_uses", "used"])
         .where("id", "=", discount.id)
         .executeTakeFirstOrThrow(),
@@ -691,7 +691,7 @@ describe("discounts", () => {
     expect(
       (
         await database.db
-          .selectFrom("catalogue_discounts")
+          .selectFrom("offer_codes")
           .select("is_active")
           .where("id", "=", discount.id)
           .executeTakeFirstOrThrow()

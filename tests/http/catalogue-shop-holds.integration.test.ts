@@ -172,11 +172,7 @@ describe("throttles", () => {
       products: [{ slug: "incense", name_en: "Incense", name_ar: "بخور", price: 3000, inventory: 50 }],
       discount: { code: "SLEEPING", amount: 1000 },
     });
-    await database.db
-      .updateTable("catalogue_discounts")
-      .set({ is_active: 0 })
-      .where("code", "=", discountCode!)
-      .execute();
+    await database.db.updateTable("offer_codes").set({ is_active: 0 }).where("code", "=", discountCode!).execute();
     const unknown = await app.request(`${API}/invoice/discount${q()}&lang=en`, {
       json: { code: "NOSUCH", items: [{ slug: "incense", quantity: 1 }] },
       ip: "198.51.100.5",

@@ -83,7 +83,7 @@ describe("vouchers by API", () => {
     expect(body.valid_from).toBe("2025-12-31T21:00:00.000Z");
     expect(body.valid_to).toBe("2099-12-31T20:59:59.999Z");
     const row = await database.db
-      .selectFrom("food_vouchers")
+      .selectFrom("offer_codes")
       .select(["amount", "min_total", "code_lc"])
       .where("id", "=", body.id)
       .executeTakeFirstOrThrow();

@@ -67,7 +67,7 @@ export async function insertCatalogueOrder(
       subtotal: 1000,
       total: 1000,
       currency_code: "KWD",
-      discount_id: input.discountId ?? null,
+      ...(input.discountId === undefined ? {} : { offer_code_id: input.discountId }),
       store_id: input.storeId ?? null,
       customer_name: "Noura",
       gateway_code: "knet",

@@ -1,4 +1,5 @@
 import type { DB } from "~/db/database.server";
+import { insertOfferCode } from "./offer-code-fixtures";
 
 let counter = 0;
 
@@ -65,23 +66,20 @@ export async function createTestShop(
   let discountCode: string | null = null;
   if (input.discount) {
     discountCode = input.discount.code ?? `SAVE${counter}`;
-    await db
-      .insertInto("catalogue_discounts")
-      .values({
-        merchant_id: input.merchantId,
-        code: discountCode,
-        code_lc: discountCode.toLowerCase(),
-        discount_type: input.discount.discount_type ?? "percentage",
-        amount: input.discount.amount,
-        max_uses: input.discount.max_uses ?? null,
-        min_total: input.discount.min_total ?? 0,
-        valid_from: input.discount.valid_from ?? null,
-        valid_to: input.discount.valid_to ?? null,
-        is_active: 1,
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
+    await insertOfferCode(db, "catalogue", {
+      merchant_id: input.merchantId,
+      code: discountCode,
+      code_lc: discountCode.toLowerCase(),
+      discount_type: input.discount.discount_type ?? "percentage",
+      amount: input.discount.amount,
+      max_uses: input.discount.max_uses ?? null,
+      min_total: input.discount.min_total ?? 0,
+      valid_from: input.discount.valid_from ?? null,
+      valid_to: input.discount.valid_to ?? null,
+      is_active: 1,
+      created_at: at,
+      updated_at: at,
+    });
   }
   let storeId: number | null = null;
   if (input.store) {

@@ -1,4 +1,5 @@
 import type { DB } from "~/db/database.server";
+import { insertOfferCode } from "./offer-code-fixtures";
 
 let counter = 0;
 
@@ -142,20 +143,17 @@ export async function createTestMenu(db: DB, input: TestMenuInput) {
     .returning("id")
     .executeTakeFirstOrThrow();
   const code = `SAVE${counter}X`;
-  await db
-    .insertInto("food_vouchers")
-    .values({
-      merchant_id: input.merchantId,
-      code,
-      code_lc: code.toLowerCase(),
-      discount_type: "percentage",
-      amount: 1000,
-      is_active: 1,
-      max_uses: 100,
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
+  await insertOfferCode(db, "food_ordering", {
+    merchant_id: input.merchantId,
+    code,
+    code_lc: code.toLowerCase(),
+    discount_type: "percentage",
+    amount: 1000,
+    is_active: 1,
+    max_uses: 100,
+    created_at: at,
+    updated_at: at,
+  });
   return {
     categoryId: category.id,
     burgerId: burger.id,

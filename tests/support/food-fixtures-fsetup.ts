@@ -54,7 +54,7 @@ export async function insertFoodOrder(
       subtotal: 1000,
       total: 1000,
       currency_code: "KWD",
-      voucher_id: input.voucherId ?? null,
+      offer_code_id: input.voucherId ?? null,
       customer_name: "Fatma",
       customer_phone: "+96550001234",
       customer_key: "+96550001234",

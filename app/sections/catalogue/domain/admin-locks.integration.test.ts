@@ -148,7 +148,7 @@ describe("the checks of the shop's management, under the merchant's lock", () =>
     expect(
       (
         await database.db
-          .selectFrom("catalogue_discounts")
+          .selectFrom("offer_codes")
           .select("is_active")
           .where("id", "=", created.value.id)
           .executeTakeFirstOrThrow()

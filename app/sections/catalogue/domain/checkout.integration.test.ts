@@ -53,7 +53,7 @@ const orderOf = (number: string) =>
 const discountUses = async (code: string) =>
   (
     await database.db
-      .selectFrom("catalogue_discounts")
+      .selectFrom("offer_codes")
       .select("used")
       .where("code_lc", "=", code.toLowerCase())
       .executeTakeFirstOrThrow()
@@ -340,7 +340,7 @@ describe("the demo shop", () => {
       .execute();
     expect(stores).toHaveLength(1);
     const discount = await database.db
-      .selectFrom("catalogue_discounts")
+      .selectFrom("offer_codes")
       .select(["code", "amount"])
       .where("merchant_id", "=", demo.merchantId)
       .executeTakeFirstOrThrow();

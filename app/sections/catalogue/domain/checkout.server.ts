@@ -3,6 +3,7 @@ import { addressGroup } from "~/domain/identity/throttle.server";
 import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/min";
 import { engineOf, lockMerchant, writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
+import { claimOfferCode } from "~/domain/commerce/offer-codes.server";
 import { listMerchantGateways, supportsCurrency } from "~/domain/payments/gateway-settings.server";
 import { payUrlOf } from "~/domain/payments/lifecycle.server";
 import { PAYABLE_STATES } from "~/domain/payments/states";
@@ -13,9 +14,17 @@ import type { Language } from "~/lib/i18n";
 import { toDecimalString } from "~/lib/money";
 import type { CheckoutInput } from "./checkout-schema.server";
 import { heldUnitsOf } from "./orders.server";
-import { priceItems, shortProblem, zeroTotalProblem, type Held, type Problems, type Quote } from "./pricing.server";
+import {
+  DISCOUNTS,
+  priceItems,
+  shortProblem,
+  zeroTotalProblem,
+  type Held,
+  type Problems,
+  type Quote,
+} from "./pricing.server";
 import { loadShop, nameIn, storesCarrying, type PublicStore, type Shop } from "./shop.server";
-import { takeDiscountUse, takeUnits } from "./stock.server";
+import { takeUnits } from "./stock.server";
 
 /**
  * How long an order's units stay reserved while the customer pays, once a payment attempt has
@@ -197,8 +206,8 @@ export async function placeOrder(
           });
         }
       }
-      if (quote.discountRow && !(await takeDiscountUse(trx, quote.discountRow.id)))
-        throw new TakenMeanwhile({ discount_code: { code: "catalogue_public.errors.discount_used_up" } });
+      const claimed = quote.discountRow && (await claimOfferCode(trx, DISCOUNTS, quote.discountRow.id, null));
+      if (claimed && !claimed.ok) throw new TakenMeanwhile({ discount_code: { code: claimed.code } });
       const at = nowIso();
       const holdUntil = addMs(now(), PAYMENT_HOLD_MS).toISOString();
       const number = newOrderNumber();
@@ -266,7 +275,7 @@ export async function placeOrder(
           discount: quote.discount,
           total: quote.total,
           currency_code: shop.currency,
-          discount_id: quote.discountRow?.id ?? null,
+          offer_code_id: quote.discountRow?.id ?? null,
           store_id: store?.id ?? null,
           customer_name: request.customer_name,
           customer_email: request.customer_email,

@@ -1,6 +1,7 @@
 import { DateTime } from "luxon";
 import { writeTransaction, type DB } from "~/db/database.server";
 import { nowIso } from "~/lib/clock.server";
+import { DISCOUNTS } from "./pricing.server";
 
 /** The job the section declares as its demo data (section.ts `demoJob`), queued by the demo seed. */
 export const DEMO_SHOP_JOB = "catalogue_demo_shop";
@@ -176,9 +177,10 @@ export async function seedDemoShop(db: DB, { merchantId }: { merchantId: number 
       .execute();
     const today = DateTime.fromISO(at).setZone("Asia/Kuwait").startOf("day");
     await trx
-      .insertInto("catalogue_discounts")
+      .insertInto("offer_codes")
       .values({
         merchant_id: merchantId,
+        section: DISCOUNTS.section,
         code: "WELCOME10",
         code_lc: "welcome10",
         discount_type: "percentage",

@@ -197,7 +197,7 @@ describe("failed attempts and the sweep", () => {
     expect(await inventoryOf(database.db, products[0].id)).toBe(4);
     expect(await orderOf(order.number)).toMatchObject({ status: "canceled", holds_stock: 0 });
     const used = await database.db
-      .selectFrom("catalogue_discounts")
+      .selectFrom("offer_codes")
       .select("used")
       .where("code", "=", discountCode!)
       .executeTakeFirstOrThrow();
@@ -309,7 +309,7 @@ describe("what an order may be", () => {
     expect(await inventoryOf(database.db, products[0].id)).toBe(5);
     expect(await inventoryOf(database.db, products[1].id)).toBe(5);
     const used = await database.db
-      .selectFrom("catalogue_discounts")
+      .selectFrom("offer_codes")
       .select("used")
       .where("code", "in", [discountCode!, whole.discountCode!])
       .execute();

@@ -1,13 +1,15 @@
 import { writeTransaction, type DB } from "~/db/database.server";
 import type { CatalogueOrderStatus } from "~/db/schema";
 import { recordAudit } from "~/domain/audit/audit-log.server";
+import { claimOfferCode, releaseOfferCode } from "~/domain/commerce/offer-codes.server";
 import { PAYABLE_STATES } from "~/domain/payments/states";
 import { transitionTransaction, type TransitionEvent } from "~/domain/payments/transaction-state.server";
 import { expireUnstartedPayment, noAttemptStarted, unstartedHoldsBefore } from "~/domain/payments/unpaid-holds.server";
 import { nowIso } from "~/lib/clock.server";
 import { money } from "~/lib/outcome";
 import { emptyCartOfOrder } from "./cart.server";
-import { takeDiscountUse, takeUnits } from "./stock.server";
+import { DISCOUNTS } from "./pricing.server";
+import { takeUnits } from "./stock.server";
 
 /*
  * An order's units are reserved when it is placed and settled by its payment (decision 0025):
@@ -74,16 +76,10 @@ export async function releaseOrder(trx: DB, orderId: number) {
   await giveUnitsBack(trx, await unitsOf(trx, orderId));
   const order = await trx
     .selectFrom("catalogue_orders")
-    .select("discount_id")
+    .select("offer_code_id")
     .where("id", "=", orderId)
     .executeTakeFirstOrThrow();
-  if (order.discount_id !== null)
-    await trx
-      .updateTable("catalogue_discounts")
-      .set((eb) => ({ used: eb("used", "-", 1) }))
-      .where("id", "=", order.discount_id)
-      .where("used", ">", 0)
-      .execute();
+  if (order.offer_code_id !== null) await releaseOfferCode(trx, order.offer_code_id);
   return true;
 }
 
@@ -107,10 +103,10 @@ async function retakeOrder(trx: DB, orderId: number) {
   }
   const order = await trx
     .selectFrom("catalogue_orders")
-    .select("discount_id")
+    .select("offer_code_id")
     .where("id", "=", orderId)
     .executeTakeFirstOrThrow();
-  if (order.discount_id !== null && !(await takeDiscountUse(trx, order.discount_id))) {
+  if (order.offer_code_id !== null && !(await claimOfferCode(trx, DISCOUNTS, order.offer_code_id, null)).ok) {
     await giveUnitsBack(trx, taken);
     return false;
   }

@@ -1,6 +1,11 @@
 import type { DB } from "~/db/database.server";
-import type { CatalogueDiscountType } from "~/db/schema";
-import { nowIso } from "~/lib/clock.server";
+import {
+  checkOfferCode,
+  findOfferCode,
+  offerDiscount,
+  type OfferCode,
+  type OfferCodeScope,
+} from "~/domain/commerce/offer-codes.server";
 import { money, type TextParams } from "~/lib/outcome";
 import { productsBySlug, unitPriceOf, type ProductRow } from "./shop.server";
 
@@ -18,73 +23,31 @@ export type ItemInput = { slug: string; quantity: number };
 
 export type PricedLine = { index: number; product: ProductRow; quantity: number; unitPrice: number; lineTotal: number };
 
-export type DiscountRow = {
-  id: number;
-  code: string;
-  discount_type: CatalogueDiscountType;
-  amount: number;
-  valid_from: string | null;
-  valid_to: string | null;
-  min_total: number;
-  max_uses: number | null;
-  used: number;
-  is_active: number;
-};
+/** The shop's offer codes: its discount codes, without a limit per customer. */
+export const DISCOUNTS: OfferCodeScope = { section: "catalogue", texts: "catalogue_public.errors.discount_" };
 
 /** The merchant's discount of this code, whatever its case. */
-export function findDiscount(db: DB, merchantId: number, code: string): Promise<DiscountRow | undefined> {
-  const lower = code.trim().toLowerCase();
-  if (!lower || lower.length > 40) return Promise.resolve(undefined);
-  return db
-    .selectFrom("catalogue_discounts")
-    .select([
-      "id",
-      "code",
-      "discount_type",
-      "amount",
-      "valid_from",
-      "valid_to",
-      "min_total",
-      "max_uses",
-      "used",
-      "is_active",
-    ])
-    .where("merchant_id", "=", merchantId)
-    .where("code_lc", "=", lower)
-    .executeTakeFirst() as Promise<DiscountRow | undefined>;
+export function findDiscount(db: DB, merchantId: number, code: string) {
+  return findOfferCode(db, DISCOUNTS, merchantId, code);
 }
 
-/** Whether a discount applies to this subtotal now: active, within its dates, above its minimum, with uses left. */
-export function checkDiscount(
-  discount: DiscountRow | undefined,
+/** Whether a discount applies to this subtotal now (checkOfferCode); a refusal is the code's problem, its minimum in the shop's currency. */
+export async function checkDiscount(
+  db: DB,
+  discount: OfferCode | undefined,
   subtotal: number,
   currency: string,
-): { ok: true } | { ok: false; problem: Problem } {
-  if (!discount || !discount.is_active)
-    return { ok: false, problem: { code: "catalogue_public.errors.discount_unknown" } };
-  const at = nowIso();
-  if (discount.valid_from && at < new Date(discount.valid_from).toISOString())
-    return { ok: false, problem: { code: "catalogue_public.errors.discount_not_yet" } };
-  if (discount.valid_to && at > new Date(discount.valid_to).toISOString())
-    return { ok: false, problem: { code: "catalogue_public.errors.discount_expired" } };
-  if (subtotal < discount.min_total)
-    return {
-      ok: false,
-      problem: {
-        code: "catalogue_public.errors.discount_minimum",
-        params: { minimum: money(discount.min_total, currency) },
-      },
-    };
-  if (discount.max_uses !== null && discount.used >= discount.max_uses)
-    return { ok: false, problem: { code: "catalogue_public.errors.discount_used_up" } };
-  return { ok: true };
-}
-
-/** What a discount takes off a subtotal: a percentage (basis points) rounded half up, or a fixed amount; never more than the subtotal. */
-export function discountOff(discount: Pick<DiscountRow, "discount_type" | "amount">, subtotal: number) {
-  const off =
-    discount.discount_type === "percentage" ? Math.floor((subtotal * discount.amount + 5000) / 10000) : discount.amount;
-  return Math.max(0, Math.min(subtotal, off));
+): Promise<{ ok: true } | { ok: false; problem: Problem }> {
+  const checked = await checkOfferCode(db, DISCOUNTS, discount, { subtotal, customerKey: null });
+  if (checked.ok) return checked;
+  const minimum = checked.params?.minimum;
+  return {
+    ok: false,
+    problem:
+      typeof minimum === "number"
+        ? { code: checked.code, params: { minimum: money(minimum, currency) } }
+        : { code: checked.code },
+  };
 }
 
 export type Quote = {
@@ -92,7 +55,7 @@ export type Quote = {
   subtotal: number;
   discount: number;
   total: number;
-  discountRow: DiscountRow | null;
+  discountRow: OfferCode | null;
 };
 
 /** Units a visitor's own unpaid order holds, by product id: theirs to check out again (heldUnitsOf). */
@@ -139,14 +102,14 @@ export async function priceItems(
   }
   const subtotal = lines.reduce((sum, line) => sum + line.lineTotal, 0);
   let discount = 0;
-  let discountRow: DiscountRow | null = null;
+  let discountRow: OfferCode | null = null;
   if (discountCode) {
     const found = await findDiscount(db, shop.merchantId, discountCode);
-    const checked = checkDiscount(found, subtotal, shop.currency);
+    const checked = await checkDiscount(db, found, subtotal, shop.currency);
     if (!checked.ok) problems.discount_code = checked.problem;
     else {
       discountRow = found!;
-      discount = discountOff(found!, subtotal);
+      discount = offerDiscount(found!, subtotal);
     }
   }
   return { quote: { lines, subtotal, discount, total: subtotal - discount, discountRow }, problems };

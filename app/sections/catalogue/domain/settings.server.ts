@@ -3,6 +3,7 @@ import { recordAudit } from "~/domain/audit/audit-log.server";
 import { nowIso } from "~/lib/clock.server";
 import { exponentOf } from "~/lib/money";
 import { addError, type FieldErrors } from "./fields";
+import { DISCOUNTS } from "./pricing.server";
 import type { CatalogueSettingsInput } from "./settings-schema";
 
 /**
@@ -141,9 +142,10 @@ async function saveSettingsLocked(
       .where("merchant_id", "=", change.merchantId)
       .execute();
     const discounts = await trx
-      .selectFrom("catalogue_discounts")
+      .selectFrom("offer_codes")
       .select(["discount_type", "amount", "min_total"])
       .where("merchant_id", "=", change.merchantId)
+      .where("section", "=", DISCOUNTS.section)
       .execute();
     return [
       ...products.flatMap((row) => [

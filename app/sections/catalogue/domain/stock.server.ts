@@ -1,8 +1,8 @@
 import type { DB } from "~/db/database.server";
 
 /*
- * The two conditional updates a reservation is made of (decision 0025): a product's units
- * (`inventory >= n`) and a discount's use (`used < max_uses`). Concurrent checkouts never oversell:
+ * The conditional update a reservation is made of (decision 0025): a product's units
+ * (`inventory >= n`; a discount's use is claimOfferCode's). Concurrent checkouts never oversell:
  * whoever updates second reads the first one's result.
  */
 
@@ -31,15 +31,4 @@ export async function takeUnits(
     .executeTakeFirst();
   if (row && row.inventory === null) return { ok: true, taken: false };
   return { ok: false, left: row?.inventory ?? 0 };
-}
-
-/** Takes one use of a discount by one conditional update (`used < max_uses`). */
-export async function takeDiscountUse(trx: DB, discountId: number) {
-  const used = await trx
-    .updateTable("catalogue_discounts")
-    .set((eb) => ({ used: eb("used", "+", 1) }))
-    .where("id", "=", discountId)
-    .where((eb) => eb.or([eb("max_uses", "is", null), eb("used", "<", eb.ref("max_uses"))]))
-    .executeTakeFirst();
-  return Number(used.numUpdatedRows) === 1;
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { DB } from "~/db/database.server";
 import type { FoodDeliveryType } from "~/db/schema";
+import { offerDiscount } from "~/domain/commerce/offer-codes.server";
 import type { FieldErrors } from "~/domain/identity/passwords.server";
 import { nowIso } from "~/lib/clock.server";
 import { newSignedToken, verifySignedToken } from "~/lib/signed-token.server";
@@ -12,7 +13,6 @@ import {
   findVoucher,
   loadMenuItems,
   priceLine,
-  voucherDiscount,
   type PricedLine,
 } from "./pricing.server";
 import { findArea, findPublicBranch } from "./public-menu.server";
@@ -288,7 +288,7 @@ export async function cartSummary(db: DB, cart: Cart): Promise<CartSummary> {
   if (cart.voucher) {
     const voucher = await findVoucher(db, cart.merchant_id, cart.voucher);
     const checked = await checkVoucher(db, voucher, subtotal, null);
-    if (checked.ok) discount = voucherDiscount(voucher!, subtotal);
+    if (checked.ok) discount = offerDiscount(voucher!, subtotal);
     else voucherError = { code: checked.code, params: checked.params };
   }
   return {

@@ -135,9 +135,10 @@ describe("placing food orders", () => {
   it("gives one discount for a single-use voucher to 20 customers using it at once", async () => {
     const menu = await makeMenu(database.db, { quantity: null, price: 10000 });
     await database.db
-      .insertInto("food_vouchers")
+      .insertInto("offer_codes")
       .values({
         merchant_id: shop.merchantId,
+        section: "food_ordering",
         code: "ONCE",
         code_lc: "once",
         discount_type: "percentage",
@@ -154,7 +155,7 @@ describe("placing food orders", () => {
     for (const refused of outcomes.filter((outcome) => !outcome.ok))
       expect(refused).toMatchObject({ errors: { voucher: ["food.errors.voucher_used_up"] } });
     const voucher = await database.db
-      .selectFrom("food_vouchers")
+      .selectFrom("offer_codes")
       .select("used")
       .where("code_lc", "=", "once")
       .executeTakeFirstOrThrow();
@@ -164,9 +165,10 @@ describe("placing food orders", () => {
   it("gives portions and the voucher back when the payment time runs out, once", async () => {
     const menu = await makeMenu(database.db, { quantity: 3 });
     await database.db
-      .insertInto("food_vouchers")
+      .insertInto("offer_codes")
       .values({
         merchant_id: shop.merchantId,
+        section: "food_ordering",
         code: "BACK",
         code_lc: "back",
         discount_type: "fixed",
@@ -187,7 +189,7 @@ describe("placing food orders", () => {
     expect(await expireUnpaidOrders(database.db)).toBe(0);
     expect(await portionsLeft(menu.itemId)).toBe(3);
     const voucher = await database.db
-      .selectFrom("food_vouchers")
+      .selectFrom("offer_codes")
       .select("used")
       .where("code_lc", "=", "back")
       .executeTakeFirstOrThrow();

@@ -2,7 +2,8 @@ import { randomInt } from "node:crypto";
 import { addressGroup } from "~/domain/identity/throttle.server";
 import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/min";
 import { DateTime } from "luxon";
-import { engineOf, writeTransaction, type DB } from "~/db/database.server";
+import { writeTransaction, type DB } from "~/db/database.server";
+import { claimOfferCode, offerDiscount } from "~/domain/commerce/offer-codes.server";
 import type { FieldErrors } from "~/domain/identity/passwords.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
@@ -24,7 +25,7 @@ import {
   findVoucher,
   loadMenuItems,
   priceLine,
-  voucherDiscount,
+  VOUCHERS,
   type PricedLine,
 } from "./pricing.server";
 
@@ -184,7 +185,7 @@ export async function quoteCheckout(
       if (checked.params?.minimum !== undefined)
         params.minimum = toDecimalString(Number(checked.params.minimum), currency);
     } else {
-      discount = voucherDiscount(voucher!, subtotal);
+      discount = offerDiscount(voucher!, subtotal);
       voucherId = voucher!.id;
     }
   }
@@ -241,30 +242,6 @@ export async function takePortions(trx: DB, itemId: number, quantity: number) {
   if (Number(taken.numUpdatedRows) === 1) return true;
   const row = await trx.selectFrom("food_items").select("quantity").where("id", "=", itemId).executeTakeFirst();
   return row !== undefined && row.quantity === null;
-}
-
-/** Takes one use of a voucher by one conditional update, after counting the customer's own uses under its lock. */
-export async function takeVoucherUse(trx: DB, voucherId: number, customerKey: string) {
-  let query = trx.selectFrom("food_vouchers").select(["max_uses_per_customer"]).where("id", "=", voucherId);
-  if (engineOf(trx) === "postgres") query = query.forUpdate();
-  const voucher = await query.executeTakeFirstOrThrow();
-  if (voucher.max_uses_per_customer !== null) {
-    const row = await trx
-      .selectFrom("food_orders")
-      .select((eb) => eb.fn.countAll<number>().as("uses"))
-      .where("voucher_id", "=", voucherId)
-      .where("customer_key", "=", customerKey)
-      .where("status", "!=", "canceled")
-      .executeTakeFirstOrThrow();
-    if (Number(row.uses) >= voucher.max_uses_per_customer) return "food.errors.voucher_customer_used";
-  }
-  const used = await trx
-    .updateTable("food_vouchers")
-    .set((eb) => ({ used: eb("used", "+", 1) }))
-    .where("id", "=", voucherId)
-    .where((eb) => eb.or([eb("max_uses", "is", null), eb("used", "<", eb.ref("max_uses"))]))
-    .executeTakeFirst();
-  return Number(used.numUpdatedRows) === 1 ? null : "food.errors.voucher_used_up";
 }
 
 /** The unpaid orders still holding portions that were placed from an address or a device. */
@@ -359,8 +336,8 @@ export async function placeOrder(
         }
       }
       if (quote.voucherId !== null) {
-        const refused = await takeVoucherUse(trx, quote.voucherId, quoted.phone);
-        if (refused) throw new TakenMeanwhile({ voucher: [refused] });
+        const claimed = await claimOfferCode(trx, VOUCHERS, quote.voucherId, quoted.phone);
+        if (!claimed.ok) throw new TakenMeanwhile({ voucher: [claimed.code] });
       }
       const at = nowIso();
       const number = newOrderNumber();
@@ -408,7 +385,7 @@ export async function placeOrder(
           service_charge: quote.serviceCharge,
           total: quote.total,
           currency_code: quote.currency,
-          voucher_id: quote.voucherId,
+          offer_code_id: quote.voucherId,
           customer_name: request.customer_name,
           customer_email: request.customer_email ?? null,
           customer_phone: quoted.phone,

@@ -2,6 +2,7 @@ import { DateTime } from "luxon";
 import { writeTransaction, type DB } from "~/db/database.server";
 import { nowIso } from "~/lib/clock.server";
 import { KUWAIT_AREAS } from "~/domain/payments/kuwait-areas";
+import { VOUCHERS } from "./pricing.server";
 
 /** The job the section declares as its demo data (section.ts `demoJob`), queued by the demo seed. */
 export const DEMO_FOOD_JOB = "food_demo_menu";
@@ -496,9 +497,10 @@ export async function seedDemoFood(db: DB, input: { merchantId: number }) {
 
     const today = DateTime.fromISO(nowIso()).setZone("Asia/Kuwait").startOf("day");
     await trx
-      .insertInto("food_vouchers")
+      .insertInto("offer_codes")
       .values({
         merchant_id: merchantId,
+        section: VOUCHERS.section,
         code: "WELCOME10",
         code_lc: "welcome10",
         discount_type: "percentage",

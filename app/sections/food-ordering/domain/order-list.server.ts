@@ -236,7 +236,7 @@ export async function orderDetails(db: DB, merchantId: number, id: number) {
       "food_orders.service_charge",
       "food_orders.total",
       "food_orders.currency_code",
-      "food_orders.voucher_id",
+      "food_orders.offer_code_id",
       "food_orders.customer_name",
       "food_orders.customer_email",
       "food_orders.customer_phone",
@@ -278,12 +278,12 @@ export async function orderDetails(db: DB, merchantId: number, id: number) {
     .orderBy("id")
     .execute();
   const voucher =
-    order.voucher_id === null
+    order.offer_code_id === null
       ? undefined
       : await db
-          .selectFrom("food_vouchers")
+          .selectFrom("offer_codes")
           .select("code")
-          .where("id", "=", order.voucher_id)
+          .where("id", "=", order.offer_code_id)
           .where("merchant_id", "=", merchantId)
           .executeTakeFirst();
   return {

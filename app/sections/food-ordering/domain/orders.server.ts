@@ -1,6 +1,7 @@
 import { engineOf, writeTransaction, type DB } from "~/db/database.server";
 import type { FoodOrderStatus } from "~/db/schema";
 import { recordAudit } from "~/domain/audit/audit-log.server";
+import { claimOfferCode, releaseOfferCode } from "~/domain/commerce/offer-codes.server";
 import type { Actor } from "~/domain/identity/permissions";
 import type { PlatformAddresses } from "~/domain/payments/attempts.server";
 import { requestOperation, type OperationOutcome } from "~/domain/payments/operations.server";
@@ -9,6 +10,7 @@ import { transitionTransaction, type TransitionEvent } from "~/domain/payments/t
 import { expireUnstartedPayment, noAttemptStarted, unstartedHoldsBefore } from "~/domain/payments/unpaid-holds.server";
 import { nowIso } from "~/lib/clock.server";
 import { money } from "~/lib/outcome";
+import { VOUCHERS } from "./pricing.server";
 
 /**
  * The kitchen's workflow: new → accepted → preparing → ready → out for delivery → delivered, or
@@ -59,17 +61,10 @@ async function releaseOrder(trx: DB, orderId: number) {
   }
   const order = await trx
     .selectFrom("food_orders")
-    .select("voucher_id")
+    .select("offer_code_id")
     .where("id", "=", orderId)
     .executeTakeFirstOrThrow();
-  if (order.voucher_id !== null) {
-    await trx
-      .updateTable("food_vouchers")
-      .set((eb) => ({ used: eb("used", "-", 1) }))
-      .where("id", "=", order.voucher_id)
-      .where("used", ">", 0)
-      .execute();
-  }
+  if (order.offer_code_id !== null) await releaseOfferCode(trx, order.offer_code_id);
   return true;
 }
 
@@ -113,20 +108,12 @@ async function retakeOrder(trx: DB, orderId: number) {
   }
   const order = await trx
     .selectFrom("food_orders")
-    .select("voucher_id")
+    .select("offer_code_id")
     .where("id", "=", orderId)
     .executeTakeFirstOrThrow();
-  if (order.voucher_id !== null) {
-    const used = await trx
-      .updateTable("food_vouchers")
-      .set((eb) => ({ used: eb("used", "+", 1) }))
-      .where("id", "=", order.voucher_id)
-      .where((eb) => eb.or([eb("max_uses", "is", null), eb("used", "<", eb.ref("max_uses"))]))
-      .executeTakeFirst();
-    if (Number(used.numUpdatedRows) !== 1) {
-      await putBack();
-      return false;
-    }
+  if (order.offer_code_id !== null && !(await claimOfferCode(trx, VOUCHERS, order.offer_code_id, null)).ok) {
+    await putBack();
+    return false;
   }
   await trx.updateTable("food_orders").set({ holds_stock: 1 }).where("id", "=", orderId).execute();
   return true;

@@ -1,7 +1,12 @@
 import type { DB } from "~/db/database.server";
+import {
+  checkOfferCode,
+  findOfferCode,
+  type OfferCode,
+  type OfferCodeScope,
+} from "~/domain/commerce/offer-codes.server";
 import type { FoodDeliveryType } from "~/db/schema";
 import type { FieldErrors } from "~/domain/identity/passwords.server";
-import { nowIso } from "~/lib/clock.server";
 import type { TextParams } from "~/lib/outcome";
 import type { CheckoutLineInput } from "./checkout-schema";
 
@@ -226,87 +231,33 @@ export function priceLine(
   };
 }
 
-export type VoucherRow = {
-  id: number;
-  code: string;
-  discount_type: "percentage" | "fixed";
-  amount: number;
-  valid_from: string | null;
-  valid_to: string | null;
-  min_total: number;
-  max_uses: number | null;
-  max_uses_per_customer: number | null;
-  used: number;
-  is_active: number;
+/** The section's offer codes: its vouchers, limited per customer by the orders of their phone not canceled. */
+export const VOUCHERS: OfferCodeScope = {
+  section: "food_ordering",
+  texts: "food.errors.voucher_",
+  customerUses: async (db, offerCodeId, customerKey) => {
+    const row = await db
+      .selectFrom("food_orders")
+      .select((eb) => eb.fn.countAll<number>().as("uses"))
+      .where("offer_code_id", "=", offerCodeId)
+      .where("customer_key", "=", customerKey)
+      .where("status", "!=", "canceled")
+      .executeTakeFirstOrThrow();
+    return Number(row.uses);
+  },
 };
-
-/** A voucher's discount on a subtotal: a percentage (basis points, half up) or a fixed amount, never more than the subtotal. */
-export function voucherDiscount(voucher: Pick<VoucherRow, "discount_type" | "amount">, subtotal: number) {
-  const off =
-    voucher.discount_type === "percentage" ? Math.floor((subtotal * voucher.amount + 5000) / 10000) : voucher.amount;
-  return Math.max(0, Math.min(subtotal, off));
-}
 
 /** The merchant's voucher of this code (any case). */
 export function findVoucher(db: DB, merchantId: number, code: string) {
-  return db
-    .selectFrom("food_vouchers")
-    .select([
-      "id",
-      "code",
-      "discount_type",
-      "amount",
-      "valid_from",
-      "valid_to",
-      "min_total",
-      "max_uses",
-      "max_uses_per_customer",
-      "used",
-      "is_active",
-    ])
-    .where("merchant_id", "=", merchantId)
-    .where("code_lc", "=", code.trim().toLowerCase())
-    .executeTakeFirst();
-}
-
-/** How many orders of this customer still count against the voucher (all but those canceled). */
-export async function customerUses(db: DB, voucherId: number, customerKey: string) {
-  const row = await db
-    .selectFrom("food_orders")
-    .select((eb) => eb.fn.countAll<number>().as("uses"))
-    .where("voucher_id", "=", voucherId)
-    .where("customer_key", "=", customerKey)
-    .where("status", "!=", "canceled")
-    .executeTakeFirstOrThrow();
-  return Number(row.uses);
+  return findOfferCode(db, VOUCHERS, merchantId, code);
 }
 
 /**
- * Whether a voucher applies now to this subtotal and customer: active, within its dates, above its
- * minimum, with uses left in all and for the customer. The reason is a translation key.
+ * Whether a voucher applies now to this subtotal and customer (checkOfferCode): the refusal's code is
+ * a translation key, its `minimum` in minor units.
  */
-export async function checkVoucher(
-  db: DB,
-  voucher: VoucherRow | undefined,
-  subtotal: number,
-  customerKey: string | null,
-): Promise<{ ok: true } | { ok: false; code: string; params?: TextParams }> {
-  if (!voucher || !voucher.is_active) return { ok: false, code: "food.errors.voucher_unknown" };
-  const at = nowIso();
-  if (voucher.valid_from && at < voucher.valid_from) return { ok: false, code: "food.errors.voucher_not_yet" };
-  if (voucher.valid_to && at > voucher.valid_to) return { ok: false, code: "food.errors.voucher_expired" };
-  if (subtotal < voucher.min_total)
-    return { ok: false, code: "food.errors.voucher_minimum", params: { minimum: voucher.min_total } };
-  if (voucher.max_uses !== null && voucher.used >= voucher.max_uses)
-    return { ok: false, code: "food.errors.voucher_used_up" };
-  if (
-    customerKey &&
-    voucher.max_uses_per_customer !== null &&
-    (await customerUses(db, voucher.id, customerKey)) >= voucher.max_uses_per_customer
-  ) {
-    return { ok: false, code: "food.errors.voucher_customer_used" };
-  }
-  return { ok: true };
+export function checkVoucher(db: DB, voucher: OfferCode | undefined, subtotal: number, customerKey: string | null) {
+  return checkOfferCode(db, VOUCHERS, voucher, { subtotal, customerKey });
 }
 
 /** Catering: each catering category's plates against its minimum, and its service charge once. Errors name the category. */

@@ -1,11 +1,12 @@
 import type { Route } from "./+types/public-invoice";
 import { z } from "zod";
+import { offerDiscount } from "~/domain/commerce/offer-codes.server";
 import { toDecimalString } from "~/lib/money";
 import { apiJson, methodNotAllowed, readBody } from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { CheckoutItemSchema, problemsOf } from "../../domain/checkout-schema.server";
 import { shopGateways } from "../../domain/checkout.server";
-import { checkDiscount, discountOff, findDiscount, priceItems, zeroTotalProblem } from "../../domain/pricing.server";
+import { checkDiscount, findDiscount, priceItems, zeroTotalProblem } from "../../domain/pricing.server";
 import { discountRule, overLimit } from "../../presentation/throttles.server";
 import { isAvailable, productsBySlug, storesCarrying, unitPriceOf } from "../../domain/shop.server";
 import { slugsOf } from "./public-config";
@@ -106,12 +107,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { quote, problems } = await priceItems(db, shop, parsed.data.items ?? [], null);
   if (Object.keys(problems).length) return apiJson(nestedProblems(problems, lang), 400);
   const discount = await findDiscount(db, shop.merchantId, parsed.data.code);
-  const checked = checkDiscount(discount, quote.subtotal, shop.currency);
+  const checked = await checkDiscount(db, discount, quote.subtotal, shop.currency);
   const money = (minor: number) => toDecimalString(minor, shop.currency);
   if (!checked.ok) {
     return apiJson(nestedProblems({ code: checked.problem }, lang), 400);
   }
-  const off = discountOff(discount!, quote.subtotal);
+  const off = offerDiscount(discount!, quote.subtotal);
   const whole = zeroTotalProblem({ lines: quote.lines, discount: off, total: quote.subtotal - off });
   if (whole.discount_code) return apiJson(nestedProblems({ code: whole.discount_code }, lang), 400);
   return apiJson({

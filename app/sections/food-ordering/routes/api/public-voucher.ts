@@ -1,10 +1,11 @@
 import type { Route } from "./+types/public-voucher";
+import { offerDiscount } from "~/domain/commerce/offer-codes.server";
 import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
 import { parseAmount, toDecimalString } from "~/lib/money";
 import { apiJson, methodNotAllowed, readBody, str } from "~/web/api.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { findBranch } from "../../domain/checkout.server";
-import { checkVoucher, findVoucher, voucherDiscount } from "../../domain/pricing.server";
+import { checkVoucher, findVoucher } from "../../domain/pricing.server";
 import { idParam, nestedErrors, publicApiLanguage } from "./public-api.server";
 
 /**
@@ -41,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       voucher!.discount_type === "percentage"
         ? (voucher!.amount / 100).toFixed(2)
         : toDecimalString(voucher!.amount, currency),
-    discount: toDecimalString(voucherDiscount(voucher!, total.minor), currency),
+    discount: toDecimalString(offerDiscount(voucher!, total.minor), currency),
     currency_code: currency,
   });
 }
