@@ -52,7 +52,7 @@ export type Cell<Context> = {
 };
 
 /** Reads a cell's text (trimmed; "" when blank or when the file has no such column) into what the importer keeps. */
-export type ColumnReader<Context, Value = any> = (text: string, cell: Cell<Context>) => Value;
+export type ColumnReader<Context, Value = unknown> = (text: string, cell: Cell<Context>) => Value;
 
 /**
  * An importer's column spec (declared with `satisfies SheetSpec<Context>`): a column's header text is
