@@ -10,7 +10,6 @@ import zlib from "node:zlib";
 
 export type SheetRows = string[][];
 
-/** RFC 4180: quoted fields may hold commas, quotes ("") and line breaks; CRLF, LF or CR ends a record; a BOM is dropped. */
 /**
  * A CSV file's text, or null when its bytes are not UTF-8: Excel's plain "CSV" on an Arabic system
  * is Windows-1256, and read as UTF-8 its Arabic would be imported garbled, so it is refused with a
@@ -24,6 +23,7 @@ export function decodeCsvBytes(bytes: Uint8Array): string | null {
   }
 }
 
+/** RFC 4180: quoted fields may hold commas, quotes ("") and line breaks; CRLF, LF or CR ends a record; a BOM is dropped. */
 export function parseCsv(text: string): SheetRows {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const rows: SheetRows = [];

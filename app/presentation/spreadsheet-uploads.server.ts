@@ -2,10 +2,12 @@ import { PassThrough } from "node:stream";
 import { XlsxWriter } from "~/domain/reporting/xlsx-writer.server";
 import type { Language } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
+import type { TextParams } from "~/lib/outcome";
 import { toCsv } from "~/lib/spreadsheet.server";
+import { describe } from "./texts.server";
 
 /** A refused row as a section's domain returns it: a translation key and its parameters. */
-export type CodedRowError = { row: number; column: string; code: string; params?: Record<string, string | number> };
+export type CodedRowError = { row: number; column: string; code: string; params?: TextParams };
 
 /** A row error in the reader's language, as the page's list and the API's `rows` show it. */
 export type WordedRowError = { row: number; column: string; message: string };
@@ -38,14 +40,13 @@ export function checkUploadedFile(
  */
 export function wordRefusedUpload<Report, RowError extends CodedRowError>(
   outcome:
-    | { kind: "file"; code: string; params?: Record<string, string | number> }
+    | { kind: "file"; code: string; params?: TextParams }
     | { kind: "rows"; errors: RowError[]; report: Report; rowsChecked: number },
   errorReportCsv: (report: Report, word: (error: RowError) => string) => string,
   lang: Language,
 ) {
-  const t = translator(lang);
-  if (outcome.kind === "file") return { ok: false as const, file: [t(outcome.code, outcome.params ?? {})] };
-  const word = (error: RowError) => t(error.code, error.params ?? {});
+  if (outcome.kind === "file") return { ok: false as const, file: [describe(outcome.code, outcome.params, lang)] };
+  const word = (error: RowError) => describe(error.code, error.params, lang);
   const rows: WordedRowError[] = outcome.errors.map((error) => ({
     row: error.row,
     column: error.column,

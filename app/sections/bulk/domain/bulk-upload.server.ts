@@ -12,16 +12,17 @@ import { now, nowIso } from "~/lib/clock.server";
 import { DISPLAY_ZONE } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
 import { isSupportedCurrency, parseAmount } from "~/lib/money";
-import { money, type TextParams } from "~/lib/outcome";
+import { money } from "~/lib/outcome";
 import {
-  decodeCsvBytes,
-  looksLikeZip,
-  parseCsv,
-  readXlsxApart,
-  SpreadsheetError,
-  type SheetRows,
-} from "~/lib/spreadsheet.server";
-import { ALL_COLUMNS, BULK_MAX_ROWS, REQUIRED_COLUMNS, type BulkColumn, type Schedule } from "./bulk-columns";
+  checkRows,
+  readSheet,
+  yesNoReader,
+  type Cell,
+  type FileRefusal,
+  type RowsRefusal,
+  type SheetSpec,
+} from "~/lib/spreadsheet-import.server";
+import { BULK_MAX_ROWS, REQUIRED_COLUMNS, type Schedule } from "./bulk-columns";
 import { startRun } from "./bulk-runs.server";
 import { nextRunAt } from "./schedule";
 
@@ -31,9 +32,6 @@ import { nextRunAt } from "./schedule";
  * created, and the answer names each bad cell. Otherwise the bulk, its rows, one payment request per
  * row and the first sending run are written in one database transaction, and a job sends them.
  */
-
-/** A bad cell: its row in the spreadsheet (the header is row 1), its column, a translation key and the key's values. */
-export type RowError = { row: number; column: string; code: string; params?: TextParams };
 
 /** A row as it is kept (the bulk's id aside). */
 export type CheckedRow = Omit<Selectable<BulkRowTable>, "id" | "bulk_id" | "merchant_id">;
@@ -61,37 +59,21 @@ export const UNRESTRICTED_RULES: RequestRules = {
   defaultExpiryHours: null,
 };
 
-export type ReadOutcome =
-  | { ok: true; rows: CheckedRow[] }
-  | { ok: false; kind: "file"; code: string; params?: TextParams }
-  | {
-      ok: false;
-      kind: "rows";
-      errors: RowError[];
-      rowsChecked: number;
-      header: string[];
-      rows: { number: number; cells: string[] }[];
-    };
+export type ReadOutcome = { ok: true; rows: CheckedRow[] } | FileRefusal | RowsRefusal;
 
 export type UploadOutcome =
   | { ok: true; bulkId: number; rows: number; created: number; dispatchLogId: number; repeated?: boolean }
-  | Exclude<ReadOutcome, { ok: true }>;
+  | FileRefusal
+  | RowsRefusal;
 
-const LIMITS: Partial<Record<BulkColumn, number>> = {
-  customer_email: 254,
-  customer_phone: 30,
-  customer_first_name: 100,
-  customer_last_name: 100,
-  description: 2000,
-  remarks: 2000,
-  expiration_time: 40,
-  pg_codes: 400,
-  next_url: 500,
-  min_amount: 20,
-  max_amount: 20,
+/** What a file's cells are read against: the merchant's currency and country, the form's choices and settings. */
+type BulkContext = {
+  defaults: { currency: string; country: string };
+  current: Date;
+  choices: UploadChoices;
+  rules: RequestRules;
 };
-const YES = new Set(["1", "yes", "y", "true", "on", "نعم"]);
-const NO = new Set(["0", "no", "n", "false", "off", "لا"]);
+
 const LANGUAGES: Record<string, Language> = {
   en: "en",
   english: "en",
@@ -115,27 +97,91 @@ function readExpiration(value: string): Date | undefined {
   return parseExpiration(value);
 }
 
-/** The file's rows: XLSX when the bytes are a zip, else CSV (UTF-8). */
-async function readSheet(bytes: Buffer): Promise<{ ok: true; rows: SheetRows } | { ok: false; code: string }> {
-  if (bytes.length === 0) return { ok: false, code: "bulk.errors.empty_file" };
-  if (looksLikeZip(bytes)) {
-    try {
-      return { ok: true, rows: await readXlsxApart(bytes) };
-    } catch (error) {
-      if (
-        error instanceof SpreadsheetError ||
-        error instanceof RangeError ||
-        (error as { code?: string }).code?.startsWith("Z_")
-      )
-        return { ok: false, code: "bulk.errors.unreadable" };
-      throw error;
-    }
-  }
-  const text = decodeCsvBytes(bytes);
-  if (text === null) return { ok: false, code: "bulk.errors.not_utf8" };
-  if (text.includes("\u0000")) return { ok: false, code: "bulk.errors.unreadable" };
-  return { ok: true, rows: parseCsv(text) };
-}
+/** A text of at most `max` characters; a longer one is refused and read as blank. */
+const text = (max: number) => (value: string, cell: Cell<BulkContext>) => {
+  if (value.length <= max) return value;
+  cell.refuse("errors.too_long");
+  return "";
+};
+/** Read as it is given, checked with the row's other cells. */
+const asGiven = (value: string) => value;
+const yesNo = yesNoReader("bulk.errors.yes_no", { yes: ["on"], no: ["off"] });
+
+const BULK_SHEET = {
+  required: REQUIRED_COLUMNS,
+  columns: {
+    currency_code: (value: string, cell: Cell<BulkContext>) => {
+      const currency = value.toUpperCase();
+      if (!currency) return cell.context.defaults.currency;
+      if (isSupportedCurrency(currency)) return currency;
+      cell.refuse("payment_request.errors.currency");
+      return cell.context.defaults.currency;
+    },
+    amount: asGiven,
+    customer_email: (value: string, cell: Cell<BulkContext>) => {
+      const email = text(254)(value, cell);
+      if (email && !EmailSchema.safeParse(email).success) cell.refuse("errors.invalid_email");
+      return email;
+    },
+    customer_phone: (value: string, cell: Cell<BulkContext>) => {
+      const given = text(30)(value, cell);
+      const phone = given ? (normalizePhone(given, cell.context.defaults.country) ?? null) : null;
+      if (given && !phone) cell.refuse("payment_request.errors.phone");
+      return { given, phone };
+    },
+    customer_first_name: text(100),
+    customer_last_name: text(100),
+    description: text(2000),
+    remarks: text(2000),
+    next_url: (value: string, cell: Cell<BulkContext>) => {
+      const given = text(500)(value, cell);
+      if (!given) return null;
+      if (HttpsUrlSchema.safeParse(given).success) return new URL(given).href;
+      cell.refuse("payment_request.errors.next_url");
+      return null;
+    },
+    /** How long after a run its request expires. */
+    expiration_time: (value: string, cell: Cell<BulkContext>): number | null => {
+      const given = text(40)(value, cell);
+      const { current, rules } = cell.context;
+      if (!given) return rules.defaultExpiryHours === null ? null : rules.defaultExpiryHours * 3_600_000;
+      const expiration = readExpiration(given);
+      if (!expiration) cell.refuse("payment_request.errors.expiration_format");
+      else if (expiration <= current) cell.refuse("payment_request.errors.expiration_past");
+      else return expiration.getTime() - current.getTime();
+      return null;
+    },
+    pg_codes: (value: string, cell: Cell<BulkContext>) => [
+      ...new Set(
+        text(400)(value, cell)
+          .split(/[|,]/)
+          .map((code) => code.trim())
+          .filter(Boolean),
+      ),
+    ],
+    send_email: yesNo,
+    send_sms: yesNo,
+    language: (value: string, cell: Cell<BulkContext>) => {
+      const given = value.toLowerCase();
+      if (!given) return cell.context.choices.lang;
+      if (!LANGUAGES[given]) cell.refuse("bulk.errors.language");
+      return LANGUAGES[given] ?? cell.context.choices.lang;
+    },
+    editable_amount: yesNo,
+    min_amount: asGiven,
+    max_amount: asGiven,
+  },
+  maxRows: BULK_MAX_ROWS,
+  refusals: {
+    emptyFile: "bulk.errors.empty_file",
+    unreadable: "bulk.errors.unreadable",
+    notUtf8: "bulk.errors.not_utf8",
+    missingColumns: "bulk.errors.missing_columns",
+    unknownColumns: "bulk.errors.unknown_columns",
+    noRows: "bulk.errors.no_rows",
+    tooManyRows: "bulk.errors.too_many_rows",
+  },
+} satisfies SheetSpec<BulkContext>;
 
 /**
  * Checks every cell of a bulk file against the merchant's currency, country and gateways, as the
@@ -145,45 +191,15 @@ export async function readBulkFile(
   db: DB,
   input: { merchantId: number; bytes: Buffer; choices: UploadChoices; rules?: RequestRules },
 ): Promise<ReadOutcome> {
+  const { choices } = input;
   const rules = input.rules ?? UNRESTRICTED_RULES;
   // The form's channel, against the merchant's settings, before the file is read.
-  if (input.choices.sendEmail && !rules.emailNotifications)
+  if (choices.sendEmail && !rules.emailNotifications)
     return { ok: false, kind: "file", code: "payment_request.settings.refused.email_notifications" };
-  if (input.choices.sendSms && !rules.smsNotifications)
+  if (choices.sendSms && !rules.smsNotifications)
     return { ok: false, kind: "file", code: "payment_request.settings.refused.sms_notifications" };
-  const read = await readSheet(input.bytes);
-  if (!read.ok) return { ok: false, kind: "file", code: read.code };
-  const [headerRow = [], ...body] = read.rows;
-  const header = headerRow.map((name) => name.trim().toLowerCase());
-  const missing = REQUIRED_COLUMNS.filter((column) => !header.includes(column));
-  if (missing.length)
-    return { ok: false, kind: "file", code: "bulk.errors.missing_columns", params: { columns: missing.join(", ") } };
-  // A column the upload does not know (a misspelt "expiry_time") would be dropped without a word.
-  const unknown = [
-    ...new Set(
-      headerRow
-        .map((name) => name.trim())
-        .filter((name) => name !== "" && !(ALL_COLUMNS as readonly string[]).includes(name.toLowerCase())),
-    ),
-  ];
-  if (unknown.length)
-    return {
-      ok: false,
-      kind: "file",
-      code: "bulk.errors.unknown_columns",
-      params: { columns: unknown.slice(0, 10).join(", ") },
-    };
-  const positions = new Map<BulkColumn, number>(
-    ALL_COLUMNS.filter((column) => header.includes(column)).map((column) => [column, header.indexOf(column)]),
-  );
-
-  // Rows wholly blank (a spreadsheet's trailing lines) are not rows.
-  const rows = body
-    .map((cells, index) => ({ number: index + 2, cells }))
-    .filter((row) => row.cells.some((cell) => cell.trim() !== ""));
-  if (rows.length === 0) return { ok: false, kind: "file", code: "bulk.errors.no_rows" };
-  if (rows.length > BULK_MAX_ROWS)
-    return { ok: false, kind: "file", code: "bulk.errors.too_many_rows", params: { max: BULK_MAX_ROWS } };
+  const sheet = await readSheet(input.bytes, BULK_SHEET);
+  if (!sheet.ok) return sheet;
 
   const defaults = await loadMerchantDefaults(db, input.merchantId);
   const gateways = await listMerchantGateways(db, input.merchantId, { enabledOnly: true });
@@ -197,112 +213,38 @@ export async function readBulkFile(
       );
     return codes;
   };
-  const current = now();
-  const errors: RowError[] = [];
-  const checked: CheckedRow[] = [];
+  const context = { defaults, current: now(), choices, rules };
 
-  for (const { number, cells } of rows) {
-    const rowErrors: RowError[] = [];
-    const cell = (column: BulkColumn) => {
-      const at = positions.get(column);
-      return at === undefined ? "" : (cells[at] ?? "").trim();
-    };
-    const fail = (column: BulkColumn, code: string, params?: TextParams) =>
-      rowErrors.push({ row: number, column, code, ...(params ? { params } : {}) });
-    const text = (column: BulkColumn) => {
-      const value = cell(column);
-      if (value.length > (LIMITS[column] ?? 500)) {
-        fail(column, "errors.too_long");
-        return "";
-      }
-      return value;
-    };
-    const flag = (column: BulkColumn): boolean | null => {
-      const value = cell(column).toLowerCase();
-      if (value === "") return null;
-      if (YES.has(value)) return true;
-      if (NO.has(value)) return false;
-      fail(column, "bulk.errors.yes_no");
-      return null;
-    };
-
-    const currencyText = cell("currency_code").toUpperCase();
-    let currency: string = defaults.currency;
-    if (currencyText) {
-      if (isSupportedCurrency(currencyText)) currency = currencyText;
-      else fail("currency_code", "payment_request.errors.currency");
-    }
-
-    const amountText = cell("amount");
-    let amount: number | null = null;
-    if (!amountText) fail("amount", "errors.required");
+  const checked = checkRows(sheet, BULK_SHEET, context, (cells, row): CheckedRow => {
+    const { currency_code: currency, customer_email: email, send_email: sendEmail, send_sms: sendSms } = cells;
+    const phoneText = cells.customer_phone.given;
+    let amount = 0;
+    if (!cells.amount) row.refuse("amount", "errors.required");
     else {
-      const parsed = parseAmount(amountText, currency);
-      if (!parsed.ok) fail("amount", parsed.error);
-      else if (parsed.minor <= 0) fail("amount", "money.invalid");
+      const parsed = parseAmount(cells.amount, currency);
+      if (!parsed.ok) row.refuse("amount", parsed.error);
+      else if (parsed.minor <= 0) row.refuse("amount", "money.invalid");
       else amount = parsed.minor;
     }
-
-    const email = text("customer_email");
-    if (email && !EmailSchema.safeParse(email).success) fail("customer_email", "errors.invalid_email");
-    const phoneText = text("customer_phone");
-    let phone: string | null = null;
-    if (phoneText) {
-      phone = normalizePhone(phoneText, defaults.country) ?? null;
-      if (!phone) fail("customer_phone", "payment_request.errors.phone");
-    }
-    if (!email && !phoneText) fail("customer_email", "bulk.errors.contact_required");
-
-    const firstName = text("customer_first_name");
-    const lastName = text("customer_last_name");
-    const description = text("description");
-    const remarks = text("remarks");
-
-    const nextUrlText = text("next_url");
-    let nextUrl: string | null = null;
-    if (nextUrlText) {
-      if (HttpsUrlSchema.safeParse(nextUrlText).success) nextUrl = new URL(nextUrlText).href;
-      else fail("next_url", "payment_request.errors.next_url");
-    }
-
-    const expirationText = text("expiration_time");
-    let expiresAfterMs: number | null = null;
-    if (expirationText) {
-      const expiration = readExpiration(expirationText);
-      if (!expiration) fail("expiration_time", "payment_request.errors.expiration_format");
-      else if (expiration <= current) fail("expiration_time", "payment_request.errors.expiration_past");
-      else expiresAfterMs = expiration.getTime() - current.getTime();
-    } else if (rules.defaultExpiryHours !== null) expiresAfterMs = rules.defaultExpiryHours * 3_600_000;
+    if (!email && !phoneText) row.refuse("customer_email", "bulk.errors.contact_required");
 
     // Blank: every gateway of the merchant that takes the row's currency.
-    const codesText = text("pg_codes");
     const offered = usable(currency);
-    let codes = [
-      ...new Set(
-        codesText
-          .split(/[|,]/)
-          .map((code) => code.trim())
-          .filter(Boolean),
-      ),
-    ];
-    if (codes.length === 0) {
-      codes = offered;
-      if (codes.length === 0) fail("pg_codes", "payment_request.errors.gateways_required");
-    } else if (codes.some((code) => !offered.includes(code)))
-      fail("pg_codes", "payment_request.errors.gateway_unavailable");
+    const codes = cells.pg_codes.length ? cells.pg_codes : offered;
+    if (codes.length === 0) row.refuse("pg_codes", "payment_request.errors.gateways_required");
+    else if (codes.some((code) => !offered.includes(code)))
+      row.refuse("pg_codes", "payment_request.errors.gateway_unavailable");
 
     // A row may ask for a channel itself; otherwise it gets the form's choice where it has the contact.
-    const sendEmail = flag("send_email");
-    const sendSms = flag("send_sms");
-    if (sendEmail === true && !email) fail("customer_email", "payment_request.errors.email_for_sending");
-    if (sendSms === true && !phoneText) fail("customer_phone", "payment_request.errors.phone_for_sending");
+    if (sendEmail === true && !email) row.refuse("customer_email", "payment_request.errors.email_for_sending");
+    if (sendSms === true && !phoneText) row.refuse("customer_phone", "payment_request.errors.phone_for_sending");
     if (sendEmail === true && !rules.emailNotifications)
-      fail("send_email", "payment_request.settings.refused.email_notifications");
+      row.refuse("send_email", "payment_request.settings.refused.email_notifications");
     if (sendSms === true && !rules.smsNotifications)
-      fail("send_sms", "payment_request.settings.refused.sms_notifications");
+      row.refuse("send_sms", "payment_request.settings.refused.sms_notifications");
     // A row to be sent that has no address for any of its channels would make a request nobody is sent.
-    const wantsEmail = sendEmail ?? input.choices.sendEmail;
-    const wantsSms = sendSms ?? input.choices.sendSms;
+    const wantsEmail = sendEmail ?? choices.sendEmail;
+    const wantsSms = sendSms ?? choices.sendSms;
     if (
       (wantsEmail || wantsSms) &&
       !(wantsEmail && email) &&
@@ -311,31 +253,25 @@ export async function readBulkFile(
       sendSms !== true &&
       (email || phoneText)
     ) {
-      if (wantsEmail) fail("customer_email", "bulk.errors.no_email_for_channel");
-      else fail("customer_phone", "bulk.errors.no_phone_for_channel");
+      if (wantsEmail) row.refuse("customer_email", "bulk.errors.no_email_for_channel");
+      else row.refuse("customer_phone", "bulk.errors.no_phone_for_channel");
     }
 
-    const languageText = cell("language").toLowerCase();
-    let lang = input.choices.lang;
-    if (languageText) {
-      if (LANGUAGES[languageText]) lang = LANGUAGES[languageText];
-      else fail("language", "bulk.errors.language");
-    }
-
-    const editable = flag("editable_amount") === true;
-    if (editable && !rules.editableAmount) fail("editable_amount", "payment_request.settings.refused.editable_amount");
+    const editable = cells.editable_amount === true;
+    if (editable && !rules.editableAmount)
+      row.refuse("editable_amount", "payment_request.settings.refused.editable_amount");
     let bounds: { min: number; max: number } | null = null;
-    if (editable && amount !== null) {
-      const result = checkBounds({
-        amount,
-        currency,
-        min: text("min_amount") || undefined,
-        max: text("max_amount") || undefined,
-      });
+    if (editable && amount > 0) {
+      const bound = (column: "min_amount" | "max_amount") => {
+        if (cells[column].length <= 20) return cells[column] || undefined;
+        row.refuse(column, "errors.too_long");
+        return undefined;
+      };
+      const result = checkBounds({ amount, currency, min: bound("min_amount"), max: bound("max_amount") });
       if (result.ok) bounds = result.bounds;
       else
         for (const refusal of result.refusals)
-          fail(
+          row.refuse(
             refusal.field,
             refusal.code,
             refusal.code === "payment_request.errors.above_cap"
@@ -344,34 +280,28 @@ export async function readBulkFile(
           );
     }
 
-    if (rowErrors.length || amount === null) {
-      errors.push(...rowErrors);
-      continue;
-    }
-    checked.push({
-      row_number: number,
+    return {
+      row_number: row.number,
       amount,
       currency_code: currency,
       editable_amount: editable ? 1 : 0,
       min_amount: bounds?.min ?? null,
       max_amount: bounds?.max ?? null,
-      customer_first_name: firstName || null,
-      customer_last_name: lastName || null,
+      customer_first_name: cells.customer_first_name || null,
+      customer_last_name: cells.customer_last_name || null,
       customer_email: email || null,
-      customer_phone: phone,
-      description: description || null,
-      remarks: remarks || null,
-      next_url: nextUrl,
+      customer_phone: cells.customer_phone.phone,
+      description: cells.description || null,
+      remarks: cells.remarks || null,
+      next_url: cells.next_url,
       pg_codes: codes.join(","),
-      expires_after_ms: expiresAfterMs,
-      send_email: (sendEmail ?? input.choices.sendEmail) && email ? 1 : 0,
-      send_sms: (sendSms ?? input.choices.sendSms) && phone ? 1 : 0,
-      lang,
-    });
-  }
-
-  if (errors.length) return { ok: false, kind: "rows", errors, rowsChecked: rows.length, header: headerRow, rows };
-  return { ok: true, rows: checked };
+      expires_after_ms: cells.expiration_time,
+      send_email: wantsEmail && email ? 1 : 0,
+      send_sms: wantsSms && cells.customer_phone.phone ? 1 : 0,
+      lang: cells.language,
+    };
+  });
+  return checked;
 }
 
 /** Rows per INSERT: 20 columns × 500, well under both engines' limits on bound values. */

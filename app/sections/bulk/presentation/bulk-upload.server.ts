@@ -6,7 +6,7 @@ import { toCsv } from "~/lib/spreadsheet.server";
 import { checkUploadedFile } from "~/presentation/spreadsheet-uploads.server";
 import { describe } from "~/presentation/texts.server";
 import { BULK_MAX_BYTES, SCHEDULES } from "../domain/bulk-columns";
-import { uploadBulk, type RequestRules, type RowError, type UploadChoices } from "../domain/bulk-upload.server";
+import { uploadBulk, type RequestRules, type UploadChoices } from "../domain/bulk-upload.server";
 import { loadSettingsOf } from "~/web/admin-sections.server";
 
 /** A bad cell in the reader's language, as the page's list and the API's `rows` show it. */
@@ -96,9 +96,9 @@ export async function uploadBulkFile(
   if (outcome.ok) return { ...outcome, message: t("bulk.uploaded", { count: outcome.rows }) };
   if (outcome.kind === "file")
     return { ok: false as const, file: [describe(outcome.code, outcome.params, input.lang)] };
-  const header = outcome.header.map((name) => name.trim().toLowerCase());
-  const cellsByRow = new Map(outcome.rows.map((row) => [row.number, row.cells]));
-  const rows: (WordedRowError & { value: string })[] = outcome.errors.map((error: RowError) => {
+  const header = outcome.report.header.map((name) => name.trim().toLowerCase());
+  const cellsByRow = new Map(outcome.report.rows.map((row) => [row.number, row.cells]));
+  const rows: (WordedRowError & { value: string })[] = outcome.errors.map((error) => {
     const at = header.indexOf(error.column);
     return {
       row: error.row,

@@ -2,19 +2,22 @@ import { lockMerchant, writeTransaction, type DB } from "~/db/database.server";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { nowIso } from "~/lib/clock.server";
 import {
-  decodeCsvBytes,
-  looksLikeZip,
-  parseCsv,
-  readXlsxApart,
-  SpreadsheetError,
-  toCsv,
-  type SheetRows,
-} from "~/lib/spreadsheet.server";
-import { ALL_COLUMNS, IMPORT_MAX_ROWS, REQUIRED_COLUMNS, type ImportColumn } from "./bulk-columns";
+  checkRows,
+  countReader,
+  readSheet,
+  readSheetRows,
+  textReader,
+  yesNoReader,
+  type Cell,
+  type FileRefusal,
+  type RowsRefusal,
+  type SheetSpec,
+} from "~/lib/spreadsheet-import.server";
+import { ALL_COLUMNS, IMPORT_MAX_ROWS, REQUIRED_COLUMNS } from "./bulk-columns";
 import type { Actor, FieldErrors } from "./fields";
 import { SLUG_MAX, SLUG_PATTERN } from "./slug";
 import { loadShopMoney } from "./shop-money.server";
-import { decimalOf, minorOf } from "./shop-money";
+import { decimalOf, minorOf, type ShopMoney } from "./shop-money";
 
 /**
  * Product import: one CSV or XLSX of products, all or nothing. A row whose slug the shop has
@@ -23,15 +26,7 @@ import { decimalOf, minorOf } from "./shop-money";
  * column, why) and carries the error report (the same rows with an `error` column).
  */
 
-/** A bad cell: its row in the spreadsheet (the header is row 1), its column, a translation key and the key's values. */
-export type RowError = { row: number; column: string; code: string; params?: Record<string, string | number> };
-
-export type ErrorReport = { header: string[]; rows: { number: number; cells: string[] }[]; errors: RowError[] };
-
-export type ImportOutcome =
-  | { ok: true; created: number; updated: number }
-  | { ok: false; kind: "file"; code: string; params?: Record<string, string | number> }
-  | { ok: false; kind: "rows"; errors: RowError[]; report: ErrorReport; rowsChecked: number };
+export type ImportOutcome = { ok: true; created: number; updated: number } | FileRefusal | RowsRefusal;
 
 type ParsedProduct = {
   slug: string;
@@ -48,74 +43,64 @@ type ParsedProduct = {
   };
 };
 
-const LIMITS: Partial<Record<ImportColumn, number>> = {
-  name_en: 200,
-  name_ar: 200,
-  description_en: 5000,
-  description_ar: 5000,
-  sku: 64,
-};
-const YES = new Set(["1", "yes", "y", "true", "نعم"]);
-const NO = new Set(["0", "no", "n", "false", "لا"]);
+const text = (max: number, required = false) =>
+  textReader(max, { tooLong: "catalogue_admin.import.errors.too_long", required });
+
+/** A price in the shop's currency and decimals, in minor units; null when blank. */
+const amount =
+  (required: boolean) =>
+  (value: string, cell: Cell<ShopMoney>): number | null => {
+    if (value === "") {
+      if (required) cell.refuse("errors.required");
+      return null;
+    }
+    const found: FieldErrors = {};
+    const minor = minorOf(value, cell.context, "price", found);
+    for (const error of found.price ?? []) cell.refuse(error.code, error.params);
+    return minor ?? null;
+  };
+
+const PRODUCT_SHEET = {
+  required: REQUIRED_COLUMNS,
+  columns: {
+    slug: (value: string, cell: Cell<ShopMoney>) => {
+      const slug = value.toLowerCase();
+      if (slug === "") cell.refuse("errors.required");
+      else if (slug.length > SLUG_MAX || !SLUG_PATTERN.test(slug)) cell.refuse("catalogue_admin.errors.slug");
+      else return slug;
+      return null;
+    },
+    name_en: text(200, true),
+    name_ar: text(200, true),
+    price: amount(true),
+    description_en: text(5000),
+    description_ar: text(5000),
+    discounted_price: amount(false),
+    inventory: countReader("catalogue_admin.errors.inventory"),
+    sku: text(64),
+    active: yesNoReader("catalogue_admin.import.errors.yes_no"),
+  },
+  maxRows: IMPORT_MAX_ROWS,
+  refusals: {
+    emptyFile: "catalogue_admin.import.errors.empty_file",
+    unreadable: "catalogue_admin.import.errors.unreadable",
+    notUtf8: "catalogue_admin.import.errors.not_utf8",
+    missingColumns: "catalogue_admin.import.errors.missing_columns",
+    noRows: "catalogue_admin.import.errors.no_rows",
+    tooManyRows: "catalogue_admin.import.errors.too_many_rows",
+  },
+} satisfies SheetSpec<ShopMoney>;
 
 /** The file's rows: XLSX when the bytes are a zip, else CSV (UTF-8). */
-export async function readSpreadsheet(
-  bytes: Buffer,
-): Promise<{ ok: true; rows: SheetRows } | { ok: false; code: string }> {
-  if (bytes.length === 0) return { ok: false, code: "catalogue_admin.import.errors.empty_file" };
-  if (looksLikeZip(bytes)) {
-    try {
-      return { ok: true, rows: await readXlsxApart(bytes) };
-    } catch (error) {
-      if (
-        error instanceof SpreadsheetError ||
-        error instanceof RangeError ||
-        (error as { code?: string }).code?.startsWith("Z_")
-      )
-        return { ok: false, code: "catalogue_admin.import.errors.unreadable" };
-      throw error;
-    }
-  }
-  const text = decodeCsvBytes(bytes);
-  if (text === null) return { ok: false, code: "catalogue_admin.import.errors.not_utf8" };
-  if (text.includes("\u0000")) return { ok: false, code: "catalogue_admin.import.errors.unreadable" };
-  return { ok: true, rows: parseCsv(text) };
-}
+export const readSpreadsheet = (bytes: Buffer) => readSheetRows(bytes, PRODUCT_SHEET.refusals);
 
 /** Checks every row of the file and creates or changes all its products, or none. */
 export async function importProducts(
   db: DB,
   input: { merchantId: number; actor: Actor; bytes: Buffer; ip?: string | null },
 ): Promise<ImportOutcome> {
-  const read = await readSpreadsheet(input.bytes);
-  if (!read.ok) return { ok: false, kind: "file", code: read.code };
-  const [headerRow = [], ...body] = read.rows;
-  const header = headerRow.map((name) => name.trim().toLowerCase());
-  const missing = REQUIRED_COLUMNS.filter((column) => !header.includes(column));
-  if (missing.length)
-    return {
-      ok: false,
-      kind: "file",
-      code: "catalogue_admin.import.errors.missing_columns",
-      params: { columns: missing.join(", ") },
-    };
-  const positions = new Map<ImportColumn, number>(
-    ALL_COLUMNS.filter((column) => header.includes(column)).map((column) => [column, header.indexOf(column)]),
-  );
-
-  // Rows wholly blank (a spreadsheet's trailing lines) are not rows.
-  const rows = body
-    .map((cells, index) => ({ number: index + 2, cells }))
-    .filter((row) => row.cells.some((cell) => cell.trim() !== ""));
-  if (rows.length === 0) return { ok: false, kind: "file", code: "catalogue_admin.import.errors.no_rows" };
-  if (rows.length > IMPORT_MAX_ROWS)
-    return {
-      ok: false,
-      kind: "file",
-      code: "catalogue_admin.import.errors.too_many_rows",
-      params: { max: IMPORT_MAX_ROWS },
-    };
-
+  const sheet = await readSheet(input.bytes, PRODUCT_SHEET);
+  if (!sheet.ok) return sheet;
   const money = await loadShopMoney(db, input.merchantId);
   const existing = await db
     .selectFrom("catalogue_products")
@@ -126,94 +111,50 @@ export async function importProducts(
   const skuOwner = new Map(existing.filter((row) => row.sku).map((row) => [row.sku!.toLowerCase(), row.slug]));
   const seenSlugs = new Map<string, number>();
   const seenSkus = new Map<string, number>();
-  const errors: RowError[] = [];
-  const products: ParsedProduct[] = [];
 
-  for (const { number, cells } of rows) {
-    const rowErrors: RowError[] = [];
-    const has = (column: ImportColumn) => positions.has(column);
-    const cell = (column: ImportColumn) => {
-      const at = positions.get(column);
-      return at === undefined ? "" : (cells[at] ?? "").trim();
-    };
-    const fail = (column: ImportColumn, code: string, params?: RowError["params"]) =>
-      rowErrors.push({ row: number, column, code, ...(params ? { params } : {}) });
-    const text = (column: ImportColumn, required: boolean) => {
-      const value = cell(column);
-      if (required && value === "") fail(column, "errors.required");
-      else if (value.length > (LIMITS[column] ?? 500))
-        fail(column, "catalogue_admin.import.errors.too_long", { max: LIMITS[column] ?? 500 });
-      return value;
-    };
-    const amount = (column: ImportColumn, required: boolean) => {
-      const value = cell(column);
-      if (value === "") {
-        if (required) fail(column, "errors.required");
-        return null;
-      }
-      const found: FieldErrors = {};
-      const minor = minorOf(value, money, column, found);
-      for (const error of found[column] ?? []) fail(column, error.code, error.params);
-      return minor ?? null;
-    };
-
-    const slug = cell("slug").toLowerCase();
-    if (slug === "") fail("slug", "errors.required");
-    else if (slug.length > SLUG_MAX || !SLUG_PATTERN.test(slug)) fail("slug", "catalogue_admin.errors.slug");
-    else if (seenSlugs.has(slug))
-      fail("slug", "catalogue_admin.import.errors.slug_repeated", { row: seenSlugs.get(slug)! });
-    else seenSlugs.set(slug, number);
-    const nameEn = text("name_en", true);
-    const nameAr = text("name_ar", true);
-    const price = amount("price", true);
-    const values: ParsedProduct["values"] = { name_en: nameEn, name_ar: nameAr, price: price ?? 0 };
-    if (has("description_en")) values.description_en = text("description_en", false);
-    if (has("description_ar")) values.description_ar = text("description_ar", false);
-    if (has("discounted_price")) {
-      values.discounted_price = amount("discounted_price", false);
+  const checked = checkRows(sheet, PRODUCT_SHEET, money, (cells, row): ParsedProduct => {
+    const { slug, price } = cells;
+    if (slug !== null) {
+      const first = seenSlugs.get(slug);
+      if (first !== undefined) row.refuse("slug", "catalogue_admin.import.errors.slug_repeated", { row: first });
+      else seenSlugs.set(slug, row.number);
+    }
+    const values: ParsedProduct["values"] = { name_en: cells.name_en, name_ar: cells.name_ar, price: price ?? 0 };
+    if (row.has("description_en")) values.description_en = cells.description_en;
+    if (row.has("description_ar")) values.description_ar = cells.description_ar;
+    if (row.has("discounted_price")) {
+      values.discounted_price = cells.discounted_price;
       if (price !== null && values.discounted_price !== null && values.discounted_price > price)
-        fail("discounted_price", "catalogue_admin.errors.discount_above_price");
+        row.refuse("discounted_price", "catalogue_admin.errors.discount_above_price");
     } else {
       // The file keeps the product's discounted price: a price below it would be a discount above the price.
-      const stored = bySlug.get(slug)?.discounted_price ?? null;
+      const stored = slug === null ? null : (bySlug.get(slug)?.discounted_price ?? null);
       if (price !== null && stored !== null && stored > price)
-        fail("price", "catalogue_admin.import.errors.price_below_discount", { discounted: decimalOf(stored, money) });
+        row.refuse("price", "catalogue_admin.import.errors.price_below_discount", {
+          discounted: decimalOf(stored, money),
+        });
     }
-    if (has("inventory")) {
-      const inventory = cell("inventory");
-      if (inventory === "") values.inventory = null;
-      else if (/^\d{1,9}$/.test(inventory)) values.inventory = Number(inventory);
-      else fail("inventory", "catalogue_admin.errors.inventory");
-    }
-    if (has("sku")) {
-      const sku = text("sku", false);
-      values.sku = sku || null;
-      if (sku) {
-        const key = sku.toLowerCase();
+    if (row.has("inventory")) values.inventory = cells.inventory;
+    if (row.has("sku")) {
+      values.sku = cells.sku || null;
+      if (cells.sku) {
+        const key = cells.sku.toLowerCase();
         const owner = skuOwner.get(key);
-        if (owner !== undefined && owner !== slug) fail("sku", "catalogue_admin.errors.sku_taken");
+        if (owner !== undefined && owner !== slug) row.refuse("sku", "catalogue_admin.errors.sku_taken");
         else if (seenSkus.has(key))
-          fail("sku", "catalogue_admin.import.errors.sku_repeated", { row: seenSkus.get(key)! });
-        else seenSkus.set(key, number);
+          row.refuse("sku", "catalogue_admin.import.errors.sku_repeated", { row: seenSkus.get(key)! });
+        else seenSkus.set(key, row.number);
       }
     }
-    if (has("active")) {
-      const active = cell("active").toLowerCase();
-      if (YES.has(active)) values.is_active = 1;
-      else if (NO.has(active)) values.is_active = 0;
-      else if (active !== "") fail("active", "catalogue_admin.import.errors.yes_no");
-    }
-    if (rowErrors.length) errors.push(...rowErrors);
-    else products.push({ slug, values });
-  }
-
-  if (errors.length)
-    return { ok: false, kind: "rows", errors, report: { header: headerRow, rows, errors }, rowsChecked: rows.length };
+    if (cells.active !== null) values.is_active = cells.active ? 1 : 0;
+    return { slug: slug!, values };
+  });
+  if (!checked.ok) return checked;
   try {
     return await writeProducts(
       db,
       input,
-      products,
+      checked.rows,
       new Map([...bySlug].map(([slug, row]) => [slug, row.id])),
       JSON.stringify(money),
     );
@@ -302,19 +243,6 @@ async function writeProducts(
     });
     return { ok: true as const, created: creates.length, updated: updates.length };
   });
-}
-
-/** The file's rows as CSV with an `error` column: each bad cell as "column: message", worded by `word` in the reader's language. */
-export function errorReportCsv(report: ErrorReport, word: (error: RowError) => string) {
-  const byRow = new Map<number, RowError[]>();
-  for (const error of report.errors) byRow.set(error.row, [...(byRow.get(error.row) ?? []), error]);
-  const width = report.header.length;
-  const lines = [[...report.header, "error"]];
-  for (const row of report.rows) {
-    const cells = Array.from({ length: width }, (_, index) => row.cells[index] ?? "");
-    lines.push([...cells, (byRow.get(row.number) ?? []).map((error) => `${error.column}: ${word(error)}`).join("; ")]);
-  }
-  return toCsv(lines);
 }
 
 /** The example files: the header and two believable rows (required fields only, or every column). */

@@ -3,7 +3,8 @@ import type { Language } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
 import { checkUploadedFile, wordRefusedUpload } from "~/presentation/spreadsheet-uploads.server";
 import { IMPORT_MAX_BYTES } from "../domain/bulk-columns";
-import { errorReportCsv, importProducts } from "../domain/bulk-import.server";
+import { importProducts } from "../domain/bulk-import.server";
+import { errorReportCsv } from "~/lib/spreadsheet-import.server";
 import type { Actor } from "../domain/fields";
 
 const FILE_KEYS = {

@@ -2,16 +2,19 @@ import { writeTransaction, type DB } from "~/db/database.server";
 import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
 import { nowIso } from "~/lib/clock.server";
 import { parseAmount } from "~/lib/money";
-import { ALL_COLUMNS, BULK_MAX_ROWS, REQUIRED_COLUMNS, type BulkColumn } from "./bulk-columns";
 import {
-  decodeCsvBytes,
-  looksLikeZip,
-  parseCsv,
-  readXlsxApart,
-  SpreadsheetError,
-  toCsv,
-  type SheetRows,
-} from "~/lib/spreadsheet.server";
+  checkRows,
+  countReader,
+  readSheet,
+  readSheetRows,
+  textReader,
+  yesNoReader,
+  type Cell,
+  type FileRefusal,
+  type RowsRefusal,
+  type SheetSpec,
+} from "~/lib/spreadsheet-import.server";
+import { ALL_COLUMNS, BULK_MAX_ROWS, REQUIRED_COLUMNS } from "./bulk-columns";
 
 /**
  * Product bulk create (dashboard spec §2 food-ordering tools): one CSV or XLSX of menu items, all or
@@ -20,18 +23,7 @@ import {
  * new categories, the items and their sizes and add-ons are inserted in one transaction, in batches.
  */
 
-type Column = BulkColumn;
-
-/** A row's error: its number in the spreadsheet (the header is row 1), its column, a translation key and the key's values. */
-export type RowError = { row: number; column: string; code: string; params?: Record<string, string | number> };
-
-export type BulkOutcome =
-  | { ok: true; created: number; categoriesCreated: number }
-  | { ok: false; kind: "file"; code: string; params?: Record<string, string | number> }
-  | { ok: false; kind: "rows"; errors: RowError[]; report: ErrorReport; rowsChecked: number };
-
-/** What the error report is made of: the file's header and rows, and the errors by row. */
-export type ErrorReport = { header: string[]; rows: { number: number; cells: string[] }[]; errors: RowError[] };
+export type BulkOutcome = { ok: true; created: number; categoriesCreated: number } | FileRefusal | RowsRefusal;
 
 type ParsedItem = {
   row: number;
@@ -50,67 +42,80 @@ type ParsedItem = {
   add_ons: { name: string; price: number }[];
 };
 
-const LIMITS: Partial<Record<Column, number>> = {
-  category: 100,
-  name_en: 200,
-  name_ar: 200,
-  description_en: 2000,
-  description_ar: 2000,
-  sku: 64,
-};
-const YES = new Set(["1", "yes", "y", "true", "نعم"]);
-const NO = new Set(["0", "no", "n", "false", "لا"]);
+type MenuContext = { currency: string };
+
+const text = (max: number, required = false) => textReader(max, { tooLong: "food_bulk.errors.too_long", required });
+
+/** An amount in the merchant's currency, in minor units; null when blank. */
+const amount =
+  (required: boolean) =>
+  (value: string, cell: Cell<MenuContext>): number | null => {
+    if (value === "") {
+      if (required) cell.refuse("errors.required");
+      return null;
+    }
+    const parsed = parseAmount(value, cell.context.currency);
+    if (parsed.ok) return parsed.minor;
+    cell.refuse(parsed.error);
+    return null;
+  };
+
+/** Sizes or add-ons: "name:price" joined by "|". */
+const choices =
+  (example: string) =>
+  (value: string, cell: Cell<MenuContext>): { name: string; price: number }[] => {
+    if (value === "") return [];
+    const found: { name: string; price: number }[] = [];
+    for (const part of value.split("|")) {
+      const colon = part.lastIndexOf(":");
+      const name = colon > 0 ? part.slice(0, colon).trim() : "";
+      const price = colon > 0 ? parseAmount(part.slice(colon + 1), cell.context.currency) : null;
+      if (!name || name.length > 100 || !price?.ok) {
+        cell.refuse("food_bulk.errors.choices", { example });
+        return [];
+      }
+      found.push({ name, price: price.minor });
+    }
+    if (new Set(found.map((choice) => choice.name.toLowerCase())).size !== found.length)
+      cell.refuse("food_bulk.errors.choice_repeated");
+    return found;
+  };
+
+const MENU_SHEET = {
+  required: REQUIRED_COLUMNS,
+  columns: {
+    category: text(100, true),
+    name_en: text(200, true),
+    name_ar: text(200, true),
+    description_en: text(2000),
+    description_ar: text(2000),
+    price: amount(true),
+    discounted_price: amount(false),
+    quantity: countReader("food_bulk.errors.quantity"),
+    sku: text(64),
+    available: yesNoReader("food_bulk.errors.yes_no"),
+    promoted: yesNoReader("food_bulk.errors.yes_no"),
+    sizes: choices("Small:1.500|Large:2.500"),
+    add_ons: choices("Cheese:0.250|Sauce:0.100"),
+  },
+  maxRows: BULK_MAX_ROWS,
+  refusals: {
+    emptyFile: "food_bulk.errors.empty_file",
+    unreadable: "food_bulk.errors.unreadable",
+    notUtf8: "food_bulk.errors.not_utf8",
+    missingColumns: "food_bulk.errors.missing_columns",
+    noRows: "food_bulk.errors.no_rows",
+    tooManyRows: "food_bulk.errors.too_many_rows",
+  },
+} satisfies SheetSpec<MenuContext>;
 
 /** The file's rows: XLSX when the bytes are a zip, else CSV (UTF-8). */
-export async function readSpreadsheet(
-  bytes: Buffer,
-): Promise<{ ok: true; rows: SheetRows } | { ok: false; code: string }> {
-  if (bytes.length === 0) return { ok: false, code: "food_bulk.errors.empty_file" };
-  if (looksLikeZip(bytes)) {
-    try {
-      return { ok: true, rows: await readXlsxApart(bytes) };
-    } catch (error) {
-      if (
-        error instanceof SpreadsheetError ||
-        error instanceof RangeError ||
-        (error as { code?: string }).code?.startsWith("Z_")
-      )
-        return { ok: false, code: "food_bulk.errors.unreadable" };
-      throw error;
-    }
-  }
-  const text = decodeCsvBytes(bytes);
-  if (text === null) return { ok: false, code: "food_bulk.errors.not_utf8" };
-  if (text.includes("\u0000")) return { ok: false, code: "food_bulk.errors.unreadable" };
-  return { ok: true, rows: parseCsv(text) };
-}
+export const readSpreadsheet = (bytes: Buffer) => readSheetRows(bytes, MENU_SHEET.refusals);
 
 /** Checks every row of the upload and creates all its items, or none. */
 export async function bulkCreateItems(db: DB, input: { merchantId: number; bytes: Buffer }): Promise<BulkOutcome> {
-  const read = await readSpreadsheet(input.bytes);
-  if (!read.ok) return { ok: false, kind: "file", code: read.code };
-  const [headerRow = [], ...body] = read.rows;
-  const header = headerRow.map((name) => name.trim().toLowerCase());
-  const missing = REQUIRED_COLUMNS.filter((column) => !header.includes(column));
-  if (missing.length)
-    return {
-      ok: false,
-      kind: "file",
-      code: "food_bulk.errors.missing_columns",
-      params: { columns: missing.join(", ") },
-    };
-  const positions = new Map<Column, number>(
-    ALL_COLUMNS.filter((column) => header.includes(column)).map((column) => [column, header.indexOf(column)]),
-  );
-
-  // Rows wholly blank (a spreadsheet's trailing lines) are not rows.
-  const rows = body
-    .map((cells, index) => ({ number: index + 2, cells }))
-    .filter((row) => row.cells.some((cell) => cell.trim() !== ""));
-  if (rows.length === 0) return { ok: false, kind: "file", code: "food_bulk.errors.no_rows" };
-  if (rows.length > BULK_MAX_ROWS)
-    return { ok: false, kind: "file", code: "food_bulk.errors.too_many_rows", params: { max: BULK_MAX_ROWS } };
-
+  const sheet = await readSheet(input.bytes, MENU_SHEET);
+  if (!sheet.ok) return sheet;
   const { currency } = await loadMerchantDefaults(db, input.merchantId);
   const [categories, skus] = await Promise.all([
     db
@@ -128,135 +133,31 @@ export async function bulkCreateItems(db: DB, input: { merchantId: number; bytes
   ]);
   const takenSkus = new Set(skus.map((row) => (row.sku ?? "").toLowerCase()));
   const seenSkus = new Map<string, number>();
-  const errors: RowError[] = [];
-  const items: ParsedItem[] = [];
 
-  for (const { number, cells } of rows) {
-    const rowErrors: RowError[] = [];
-    const cell = (column: Column) => {
-      const at = positions.get(column);
-      return at === undefined ? "" : (cells[at] ?? "").trim();
-    };
-    const fail = (column: Column, code: string, params?: RowError["params"]) =>
-      rowErrors.push({ row: number, column, code, ...(params ? { params } : {}) });
-    const text = (column: Column, required: boolean) => {
-      const value = cell(column);
-      if (required && value === "") fail(column, "errors.required");
-      else if (value.length > (LIMITS[column] ?? 500))
-        fail(column, "food_bulk.errors.too_long", { max: LIMITS[column] ?? 500 });
-      return value;
-    };
-    const amount = (column: Column, required: boolean) => {
-      const value = cell(column);
-      if (value === "") {
-        if (required) fail(column, "errors.required");
-        return null;
-      }
-      const parsed = parseAmount(value, currency);
-      if (!parsed.ok) {
-        fail(column, parsed.error);
-        return null;
-      }
-      return parsed.minor;
-    };
-    const flag = (column: Column, fallback: 0 | 1): 0 | 1 => {
-      const value = cell(column).toLowerCase();
-      if (value === "") return fallback;
-      if (YES.has(value)) return 1;
-      if (NO.has(value)) return 0;
-      fail(column, "food_bulk.errors.yes_no");
-      return fallback;
-    };
-    const choices = (column: Column) => {
-      const value = cell(column);
-      if (value === "") return [];
-      const found: { name: string; price: number }[] = [];
-      for (const part of value.split("|")) {
-        const colon = part.lastIndexOf(":");
-        const name = colon > 0 ? part.slice(0, colon).trim() : "";
-        const price = colon > 0 ? parseAmount(part.slice(colon + 1), currency) : null;
-        if (!name || name.length > 100 || !price?.ok) {
-          fail(column, "food_bulk.errors.choices", {
-            example: column === "sizes" ? "Small:1.500|Large:2.500" : "Cheese:0.250|Sauce:0.100",
-          });
-          return [];
-        }
-        found.push({ name, price: price.minor });
-      }
-      if (new Set(found.map((choice) => choice.name.toLowerCase())).size !== found.length)
-        fail(column, "food_bulk.errors.choice_repeated");
-      return found;
-    };
-
-    const category = text("category", true);
-    const nameEn = text("name_en", true);
-    const nameAr = text("name_ar", true);
-    const descriptionEn = text("description_en", false);
-    const descriptionAr = text("description_ar", false);
-    const price = amount("price", true);
-    const discounted = amount("discounted_price", false);
+  const checked = checkRows(sheet, MENU_SHEET, { currency }, (cells, row): ParsedItem => {
+    const { price, discounted_price: discounted, sku } = cells;
     if (price !== null && discounted !== null && discounted > price)
-      fail("discounted_price", "food_bulk.errors.discount_above_price");
-    const quantityText = cell("quantity");
-    let quantity: number | null = null;
-    if (quantityText !== "") {
-      if (/^\d{1,9}$/.test(quantityText)) quantity = Number(quantityText);
-      else fail("quantity", "food_bulk.errors.quantity");
-    }
-    const sku = text("sku", false);
+      row.refuse("discounted_price", "food_bulk.errors.discount_above_price");
     if (sku) {
       const key = sku.toLowerCase();
       const first = seenSkus.get(key);
-      if (takenSkus.has(key)) fail("sku", "food_bulk.errors.sku_taken");
-      else if (first !== undefined) fail("sku", "food_bulk.errors.sku_repeated", { row: first });
-      else seenSkus.set(key, number);
+      if (takenSkus.has(key)) row.refuse("sku", "food_bulk.errors.sku_taken");
+      else if (first !== undefined) row.refuse("sku", "food_bulk.errors.sku_repeated", { row: first });
+      else seenSkus.set(key, row.number);
     }
-    const isAvailable = flag("available", 1);
-    const isPromoted = flag("promoted", 0);
-    const sizes = choices("sizes");
-    const addOns = choices("add_ons");
-
-    if (rowErrors.length) errors.push(...rowErrors);
-    else
-      items.push({
-        row: number,
-        category,
-        name_en: nameEn,
-        name_ar: nameAr,
-        description_en: descriptionEn,
-        description_ar: descriptionAr,
-        price: price!,
-        discounted_price: discounted,
-        quantity,
-        sku: sku || null,
-        is_available: isAvailable,
-        is_promoted: isPromoted,
-        sizes,
-        add_ons: addOns,
-      });
-  }
-
-  if (errors.length)
-    return { ok: false, kind: "rows", errors, report: errorReport(headerRow, rows, errors), rowsChecked: rows.length };
-  const categoriesCreated = await insertItems(db, input.merchantId, items, categories);
-  return { ok: true, created: items.length, categoriesCreated };
-}
-
-function errorReport(header: string[], rows: { number: number; cells: string[] }[], errors: RowError[]): ErrorReport {
-  return { header, rows, errors };
-}
-
-/** The uploaded rows as CSV with an `error` column: each bad row's errors as "column: message", worded by `word` in the reader's language. */
-export function errorReportCsv(report: ErrorReport, word: (error: RowError) => string) {
-  const byRow = new Map<number, RowError[]>();
-  for (const error of report.errors) byRow.set(error.row, [...(byRow.get(error.row) ?? []), error]);
-  const width = report.header.length;
-  const lines = [[...report.header, "error"]];
-  for (const row of report.rows) {
-    const cells = Array.from({ length: width }, (_, index) => row.cells[index] ?? "");
-    lines.push([...cells, (byRow.get(row.number) ?? []).map((error) => `${error.column}: ${word(error)}`).join("; ")]);
-  }
-  return toCsv(lines);
+    return {
+      ...cells,
+      row: row.number,
+      price: price!,
+      discounted_price: discounted,
+      sku: sku || null,
+      is_available: cells.available === false ? 0 : 1,
+      is_promoted: cells.promoted === true ? 1 : 0,
+    };
+  });
+  if (!checked.ok) return checked;
+  const categoriesCreated = await insertItems(db, input.merchantId, checked.rows, categories);
+  return { ok: true, created: checked.rows.length, categoriesCreated };
 }
 
 /** Rows per INSERT: well under SQLite's and Postgres' limits on bound values (16 columns × 500). */

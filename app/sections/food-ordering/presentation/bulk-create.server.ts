@@ -3,7 +3,8 @@ import type { Language } from "~/lib/i18n";
 import { translator } from "~/lib/i18n.server";
 import { checkUploadedFile, wordRefusedUpload } from "~/presentation/spreadsheet-uploads.server";
 import { BULK_MAX_BYTES } from "../domain/bulk-columns";
-import { bulkCreateItems, errorReportCsv, type BulkOutcome } from "../domain/bulk-create.server";
+import { bulkCreateItems, type BulkOutcome } from "../domain/bulk-create.server";
+import { errorReportCsv } from "~/lib/spreadsheet-import.server";
 
 const FILE_KEYS = {
   chooseFile: "food_bulk.errors.choose_file",
