@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Button } from "~/components/pay/ui";
+import { Button, TextField } from "~/components/pay/ui";
 import { PriceLine } from "./price";
 
 /** One line of a cart or an order: what and how many, its amount, then what the section adds below (details, errors, forms). */
@@ -110,5 +110,40 @@ export function PaymentChoices({
       {gateways.length === 0 && none ? <p className="c-dimmed">{none}</p> : null}
       {error ? <p className="c-field__error">{error}</p> : null}
     </fieldset>
+  );
+}
+
+/**
+ * The checkout's offer code (a voucher, a discount code) and its own submit button, which applies it
+ * without checking the rest of the form; the button drops below the field on a narrow phone.
+ */
+export function OfferCodeField({
+  name,
+  intent,
+  labels,
+  defaultValue,
+  error,
+}: {
+  name: string;
+  intent: string;
+  labels: { field: string; apply: string };
+  defaultValue: string;
+  error?: string | null;
+}) {
+  return (
+    <div className="c-inline">
+      <TextField
+        name={name}
+        label={labels.field}
+        maxLength={40}
+        defaultValue={defaultValue}
+        error={error ?? undefined}
+        dir="ltr"
+        autoComplete="off"
+      />
+      <Button type="submit" name="intent" value={intent} variant="default" formNoValidate>
+        {labels.apply}
+      </Button>
+    </div>
   );
 }

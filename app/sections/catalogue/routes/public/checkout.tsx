@@ -14,7 +14,7 @@ import { placeOrder, shopGateways } from "../../domain/checkout.server";
 import { zeroTotalProblem } from "../../domain/pricing.server";
 import { checkoutRule, discountRule, overLimit } from "../../presentation/throttles.server";
 import { nameIn, storesCarrying } from "../../domain/shop.server";
-import { CartLine, PaymentChoices } from "~/components/customer/cart";
+import { CartLine, OfferCodeField, PaymentChoices } from "~/components/customer/cart";
 import { ShopLayout, Totals } from "../../components/public/shop-layout";
 import { cartLinesView, totalsView } from "./cart-view.server";
 import { languageOf, loadVisitor, messageOf, messagesOf, shopQuery, storeCart, unitHeader } from "./shop-page.server";
@@ -211,20 +211,16 @@ export default function Checkout() {
         )}
         <form method="post" action={formAction} className="c-stack" noValidate={false}>
           <Card>
-            <div className="c-inline">
-              <TextField
-                name="discount_code"
-                label={t("catalogue_public.checkout.discount_code")}
-                maxLength={40}
-                defaultValue={value("discount_code", page.discountCode ?? "")}
-                error={fields.discount_code ?? page.discountError ?? undefined}
-                dir="ltr"
-                autoComplete="off"
-              />
-              <Button type="submit" name="intent" value="discount" variant="default" formNoValidate>
-                {t("catalogue_public.checkout.apply")}
-              </Button>
-            </div>
+            <OfferCodeField
+              name="discount_code"
+              intent="discount"
+              labels={{
+                field: t("catalogue_public.checkout.discount_code"),
+                apply: t("catalogue_public.checkout.apply"),
+              }}
+              defaultValue={value("discount_code", page.discountCode ?? "")}
+              error={fields.discount_code ?? page.discountError}
+            />
           </Card>
           <Card>
             <div className="c-stack">

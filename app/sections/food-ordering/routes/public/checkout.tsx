@@ -15,7 +15,7 @@ import { addressRules, afterOrder, cartSummary, checkoutLines, setLineQuantity }
 import { CheckoutSchema } from "../../domain/checkout-schema";
 import { placeOrder } from "../../domain/checkout.server";
 import { acceptedGateways, findArea, findPublicBranch, nameIn } from "../../domain/public-menu.server";
-import { CartLine, LineQuantityForms, PaymentChoices } from "~/components/customer/cart";
+import { CartLine, LineQuantityForms, OfferCodeField, PaymentChoices } from "~/components/customer/cart";
 import { CustomerLayout } from "~/components/customer/customer-layout";
 import { Totals } from "../../components/public/food-totals";
 import { issuesAsErrors, splitCheckoutErrors } from "./checkout-page.server";
@@ -246,21 +246,13 @@ export default function Checkout() {
         )}
         <form method="post" action={formAction} className="c-stack">
           <Card>
-            <div className="c-stack">
-              <div className="c-inline">
-                <TextField
-                  name="voucher"
-                  label={t("food_public.checkout.voucher")}
-                  maxLength={40}
-                  defaultValue={value("voucher", page.voucher ?? "")}
-                  error={fields.voucher ?? page.voucherError ?? undefined}
-                  dir="ltr"
-                />
-                <Button type="submit" name="intent" value="voucher" variant="default" formNoValidate>
-                  {t("food_public.checkout.apply")}
-                </Button>
-              </div>
-            </div>
+            <OfferCodeField
+              name="voucher"
+              intent="voucher"
+              labels={{ field: t("food_public.checkout.voucher"), apply: t("food_public.checkout.apply") }}
+              defaultValue={value("voucher", page.voucher ?? "")}
+              error={fields.voucher ?? page.voucherError}
+            />
           </Card>
           <Card>
             <div className="c-stack">
