@@ -8,8 +8,9 @@ const appDir = path.resolve(import.meta.dirname, "..");
 /**
  * Code the browser may run: every module under app/ but the server's (*.server.*, the database's), tests, API
  * resource routes (only their loader and action exist, which stay on the server) and the customer
- * pages sent without scripts (handle: { hydrate: false }) with their components (components/pay, a
- * section's components/public).
+ * pages sent without scripts (handle: { hydrate: false }) with their components (components/pay, the
+ * customer-page kit components/customer but for its browser scripts, *.client.ts, a section's
+ * components/public).
  */
 function browserModules(dir = appDir): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -27,6 +28,7 @@ function browserModules(dir = appDir): string[] {
     }
     if (
       !/\.tsx?$/.test(entry.name) ||
+      (relative.startsWith("components/customer/") && !/\.client\.tsx?$/.test(entry.name)) ||
       /\.(server|test|integration\.test)\.tsx?$/.test(entry.name) ||
       entry.name.startsWith("api-")
     )

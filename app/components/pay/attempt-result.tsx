@@ -2,7 +2,7 @@ import "~/styles/customer.css";
 import "~/styles/pay.css";
 import { IconCircleCheck, IconCircleX, IconClockHour4, IconDownload, IconTicket } from "@tabler/icons-react";
 import { useText } from "./use-text";
-import { PublicHeader } from "./public-header";
+import { PublicHeader } from "~/components/customer/public-header";
 import { Card, LinkButton } from "./ui";
 import { ContactMerchant } from "./contact-merchant";
 import type { AttemptResultData } from "~/web/attempt-result.server";

@@ -10,7 +10,7 @@ import { PAY_ENHANCER } from "~/components/pay/pay-enhancer";
 import { PayChoices } from "~/components/pay/pay-choices";
 import { WalletPay } from "~/components/pay/wallet-pay";
 import { PayStatus } from "~/components/pay/pay-status";
-import { PublicHeader } from "~/components/pay/public-header";
+import { PublicHeader } from "~/components/customer/public-header";
 import { PaySummary } from "~/components/pay/pay-summary";
 import { Terms } from "~/components/pay/terms";
 import { Alert, Card, TextField } from "~/components/pay/ui";

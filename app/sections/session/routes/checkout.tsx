@@ -5,7 +5,7 @@ import type { Route } from "./+types/checkout";
 import { PayChoices } from "~/components/pay/pay-choices";
 import { PayStatus } from "~/components/pay/pay-status";
 import { PaySummary } from "~/components/pay/pay-summary";
-import { PublicHeader } from "~/components/pay/public-header";
+import { PublicHeader } from "~/components/customer/public-header";
 import { Terms } from "~/components/pay/terms";
 import { Alert } from "~/components/pay/ui";
 import { useText } from "~/components/pay/use-text";

@@ -1,9 +1,11 @@
 import type { ReactNode } from "react";
 import { useText } from "~/components/pay/use-text";
-import { PublicHeader, type UnitHeader } from "~/components/pay/public-header";
-import { switchLanguagePath, type Language } from "~/lib/i18n";
+import { CustomerLayout } from "~/components/customer/customer-layout";
+import type { UnitHeader } from "~/components/customer/public-header";
+import { Totals as KitTotals } from "~/components/customer/price";
+import type { Language } from "~/lib/i18n";
 
-/** A page of the shop: the merchant unit's header (with the language switch), the shop's bar with the cart, then the page. */
+/** A page of the shop: the merchant unit's header (with the language links), the shop's bar with the cart, then the page. */
 export function ShopLayout({
   unit,
   lang,
@@ -22,45 +24,20 @@ export function ShopLayout({
   children: ReactNode;
 }) {
   const t = useText();
-  return (
-    <div className="pay-page shop-page">
-      {unit ? <PublicHeader unit={unit} lang={lang} path={path} /> : <LanguageLinks lang={lang} path={path} />}
-      <nav className="shop-bar" aria-label={t("catalogue_public.nav.label")}>
-        <a className="shop-bar__link" href={`/${lang}/catalogue/product-list${query}`}>
-          {t("catalogue_public.nav.products")}
-        </a>
-        <a className="shop-bar__link shop-bar__cart" href={`/${lang}/catalogue/cart${query}`}>
-          {t("catalogue_public.nav.cart", { count: cartCount })}
-        </a>
-      </nav>
-      <main className={narrow ? "c-main c-main--narrow" : "c-main"}>{children}</main>
-    </div>
+  const bar = (
+    <nav className="shop-bar" aria-label={t("catalogue_public.nav.label")}>
+      <a className="shop-bar__link" href={`/${lang}/catalogue/product-list${query}`}>
+        {t("catalogue_public.nav.products")}
+      </a>
+      <a className="shop-bar__link shop-bar__cart" href={`/${lang}/catalogue/cart${query}`}>
+        {t("catalogue_public.nav.cart", { count: cartCount })}
+      </a>
+    </nav>
   );
-}
-
-function LanguageLinks({ lang, path }: { lang: Language; path: string }) {
-  const t = useText();
-  const queryAt = path.indexOf("?");
-  const [pathname, search] = queryAt === -1 ? [path, ""] : [path.slice(0, queryAt), path.slice(queryAt)];
   return (
-    <header className="public-header">
-      <div className="public-header__bar">
-        <div className="public-header__brand" />
-        <nav className="public-header__languages" aria-label={t("pay.language")}>
-          {(["en", "ar"] as const).map((code) => (
-            <a
-              key={code}
-              href={switchLanguagePath(pathname, search, code)}
-              lang={code}
-              aria-current={code === lang ? "true" : undefined}
-              style={{ fontWeight: code === lang ? 800 : 500 }}
-            >
-              {code === "en" ? "EN" : "AR"}
-            </a>
-          ))}
-        </nav>
-      </div>
-    </header>
+    <CustomerLayout unit={unit} lang={lang} path={path} bar={bar} narrow={narrow}>
+      {children}
+    </CustomerLayout>
   );
 }
 
@@ -70,18 +47,16 @@ export type TotalsView = { subtotal: string; discount: string | null; total: str
 export function Totals({ totals }: { totals: TotalsView }) {
   const t = useText();
   return (
-    <dl className="shop-totals">
-      <dt>{t("catalogue_public.totals.subtotal")}</dt>
-      <dd>{totals.subtotal}</dd>
-      {totals.discount ? (
-        <>
-          <dt>{t("catalogue_public.totals.discount")}</dt>
-          <dd>−{totals.discount}</dd>
-        </>
-      ) : null}
-      <dt className="shop-totals__total">{t("catalogue_public.totals.total")}</dt>
-      <dd className="shop-totals__total">{totals.total}</dd>
-    </dl>
+    <KitTotals
+      name="shop-totals"
+      rows={[
+        { label: t("catalogue_public.totals.subtotal"), amount: totals.subtotal },
+        ...(totals.discount
+          ? [{ label: t("catalogue_public.totals.discount"), amount: totals.discount, discount: true }]
+          : []),
+        { label: t("catalogue_public.totals.total"), amount: totals.total, total: true },
+      ]}
+    />
   );
 }
 

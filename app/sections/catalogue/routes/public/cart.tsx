@@ -4,12 +4,14 @@ import "../../components/public/catalogue-public.css";
 import { redirect, useLoaderData, useLocation } from "react-router";
 import type { Route } from "./+types/cart";
 import { useText } from "~/components/pay/use-text";
-import { Alert, Button, Card, LinkButton } from "~/components/pay/ui";
+import { Alert, Card, LinkButton } from "~/components/pay/ui";
 import { readFormData } from "~/web/form-data.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { fitToStock, priceCart, setQuantity } from "../../domain/cart.server";
 import { MAX_LINE_QUANTITY } from "../../domain/limits";
 import { findOrder } from "../../domain/orders.server";
+import { CartLine, LineQuantityForms } from "~/components/customer/cart";
+import { PriceLine } from "~/components/customer/price";
 import { ShopLayout, Totals } from "../../components/public/shop-layout";
 import { cartLinesView, orderView, totalsView } from "./cart-view.server";
 import { languageOf, loadVisitor, shopQuery, storeCart, unitHeader } from "./shop-page.server";
@@ -132,16 +134,19 @@ export default function Cart() {
         ) : (
           <Card>
             {page.lines.map((line) => (
-              <div key={line.slug} className="shop-line" id={`line-${line.slug}`}>
-                <div className="shop-line__row">
+              <CartLine
+                key={line.slug}
+                id={`line-${line.slug}`}
+                label={
                   <a
                     className="c-strong c-link"
                     href={`/${page.lang}/catalogue/product-detail/${encodeURIComponent(line.slug)}${page.query}`}
                   >
                     {line.name ? `${line.quantity} × ${line.name}` : t("catalogue_public.cart.unavailable_line")}
                   </a>
-                  <span>{line.lineTotal}</span>
-                </div>
+                }
+                amount={line.lineTotal}
+              >
                 {line.unitPrice ? (
                   <span className="c-small c-dimmed">{t("catalogue_public.cart.each", { price: line.unitPrice })}</span>
                 ) : null}
@@ -150,35 +155,20 @@ export default function Cart() {
                 ) : line.problem ? (
                   <p className="c-field__error">{line.problem}</p>
                 ) : null}
-                <div className="shop-line__actions">
-                  {line.name ? (
-                    <form method="post" action={formAction} className="shop-line__actions">
-                      <input type="hidden" name="intent" value="quantity" />
-                      <input type="hidden" name="slug" value={line.slug} />
-                      <input
-                        className="c-input"
-                        type="number"
-                        name="quantity"
-                        inputMode="numeric"
-                        min={1}
-                        max={Math.max(1, Math.min(MAX_LINE_QUANTITY, line.max))}
-                        defaultValue={line.quantity}
-                        aria-label={t("catalogue_public.cart.quantity_of", { name: line.name })}
-                      />
-                      <Button type="submit" variant="default" size="xs">
-                        {t("catalogue_public.cart.update")}
-                      </Button>
-                    </form>
-                  ) : null}
-                  <form method="post" action={formAction}>
-                    <input type="hidden" name="intent" value="remove" />
-                    <input type="hidden" name="slug" value={line.slug} />
-                    <Button type="submit" variant="subtle" size="xs">
-                      {t("catalogue_public.cart.remove")}
-                    </Button>
-                  </form>
-                </div>
-              </div>
+                <LineQuantityForms
+                  action={formAction}
+                  keyName="slug"
+                  keyValue={line.slug}
+                  quantity={line.quantity}
+                  max={Math.max(1, Math.min(MAX_LINE_QUANTITY, line.max))}
+                  changeable={Boolean(line.name)}
+                  labels={{
+                    quantity: t("catalogue_public.cart.quantity_of", { name: line.name }),
+                    update: t("catalogue_public.cart.update"),
+                    remove: t("catalogue_public.cart.remove"),
+                  }}
+                />
+              </CartLine>
             ))}
             <Totals totals={page.totals} />
           </Card>
@@ -209,12 +199,7 @@ function OrderConfirmation({
         <h2 className="c-subtitle shop-order-number">{t("catalogue_public.order.title", { number: order.number })}</h2>
         <p className="c-strong">{t(`catalogue_public.order.states.${order.status}`)}</p>
         {order.lines.map((line, index) => (
-          <div key={index} className="shop-line__row">
-            <span>
-              {line.quantity} × {line.name}
-            </span>
-            <span>{line.lineTotal}</span>
-          </div>
+          <PriceLine key={index} label={`${line.quantity} × ${line.name}`} amount={line.lineTotal} />
         ))}
         <Totals totals={order.totals} />
       </div>

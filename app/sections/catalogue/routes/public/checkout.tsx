@@ -14,6 +14,7 @@ import { placeOrder, shopGateways } from "../../domain/checkout.server";
 import { zeroTotalProblem } from "../../domain/pricing.server";
 import { checkoutRule, discountRule, overLimit } from "../../presentation/throttles.server";
 import { nameIn, storesCarrying } from "../../domain/shop.server";
+import { CartLine, OfferCodeField, PaymentChoices } from "~/components/customer/cart";
 import { ShopLayout, Totals } from "../../components/public/shop-layout";
 import { cartLinesView, totalsView } from "./cart-view.server";
 import { languageOf, loadVisitor, messageOf, messagesOf, shopQuery, storeCart, unitHeader } from "./shop-page.server";
@@ -191,37 +192,35 @@ export default function Checkout() {
           <Card>
             <h2 className="c-subtitle">{t("catalogue_public.checkout.your_order")}</h2>
             {page.lines.map((line) => (
-              <div key={line.slug} className="shop-line">
-                <div className="shop-line__row">
+              <CartLine
+                key={line.slug}
+                label={
                   <span className="c-strong">
                     {line.name ? `${line.quantity} × ${line.name}` : t("catalogue_public.cart.unavailable_line")}
                   </span>
-                  <span>{line.lineTotal}</span>
-                </div>
+                }
+                amount={line.lineTotal}
+              >
                 {lineErrors[line.slug] || line.problem ? (
                   <p className="c-field__error">{lineErrors[line.slug] ?? line.problem}</p>
                 ) : null}
-              </div>
+              </CartLine>
             ))}
             <Totals totals={page.totals} />
           </Card>
         )}
         <form method="post" action={formAction} className="c-stack" noValidate={false}>
           <Card>
-            <div className="shop-inline">
-              <TextField
-                name="discount_code"
-                label={t("catalogue_public.checkout.discount_code")}
-                maxLength={40}
-                defaultValue={value("discount_code", page.discountCode ?? "")}
-                error={fields.discount_code ?? page.discountError ?? undefined}
-                dir="ltr"
-                autoComplete="off"
-              />
-              <Button type="submit" name="intent" value="discount" variant="default" formNoValidate>
-                {t("catalogue_public.checkout.apply")}
-              </Button>
-            </div>
+            <OfferCodeField
+              name="discount_code"
+              intent="discount"
+              labels={{
+                field: t("catalogue_public.checkout.discount_code"),
+                apply: t("catalogue_public.checkout.apply"),
+              }}
+              defaultValue={value("discount_code", page.discountCode ?? "")}
+              error={fields.discount_code ?? page.discountError}
+            />
           </Card>
           <Card>
             <div className="c-stack">
@@ -263,10 +262,10 @@ export default function Checkout() {
           </Card>
           {page.stores.length ? (
             <Card>
-              <fieldset className="shop-choices">
+              <fieldset className="c-choices">
                 <legend>{page.storeLabel ?? t("catalogue_public.checkout.store")}</legend>
                 {page.stores.map((store, index) => (
-                  <label key={store.id} className="shop-choice">
+                  <label key={store.id} className="c-choice">
                     <input
                       type="radio"
                       name="store"
@@ -285,30 +284,21 @@ export default function Checkout() {
           ) : null}
           <Card>
             <div className="c-stack">
-              <fieldset className="shop-choices">
-                <legend>{t("catalogue_public.checkout.payment_method")}</legend>
-                {page.gateways.map((gateway, index) => (
-                  <label key={gateway.code} className="shop-choice">
-                    <input
-                      type="radio"
-                      name="gateway_code"
-                      value={gateway.code}
-                      required
-                      defaultChecked={answer?.values ? answer.values.gateway_code === gateway.code : index === 0}
-                    />
-                    {gateway.logo_url ? <img src={gateway.logo_url} alt="" height={24} /> : null}
-                    {gateway.name}
-                  </label>
-                ))}
-                {page.gateways.length === 0 ? (
-                  <p className="c-dimmed">{t("catalogue_public.checkout.no_gateways")}</p>
-                ) : null}
-                {fields.gateway_code ? <p className="c-field__error">{fields.gateway_code}</p> : null}
-              </fieldset>
+              <PaymentChoices
+                legend={t("catalogue_public.checkout.payment_method")}
+                gateways={page.gateways.map((gateway) => ({
+                  code: gateway.code,
+                  name: gateway.name,
+                  logoUrl: gateway.logo_url,
+                }))}
+                chosen={answer?.values?.gateway_code}
+                error={fields.gateway_code}
+                none={t("catalogue_public.checkout.no_gateways")}
+              />
               {page.terms ? (
                 <div className="c-stack c-stack--tight">
                   <p className="shop-terms">{page.terms}</p>
-                  <label className="shop-choice">
+                  <label className="c-choice">
                     <input
                       type="checkbox"
                       name="accept_terms"

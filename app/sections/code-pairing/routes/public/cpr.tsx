@@ -2,7 +2,7 @@ import "~/styles/customer.css";
 import "~/styles/pay.css";
 import { data, redirect, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/cpr";
-import { PublicHeader } from "~/components/pay/public-header";
+import { PublicHeader } from "~/components/customer/public-header";
 import { Alert, Button, Card, TextField } from "~/components/pay/ui";
 import { useText } from "~/components/pay/use-text";
 import { readFormData } from "~/web/form-data.server";

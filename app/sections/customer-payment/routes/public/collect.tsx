@@ -3,7 +3,7 @@ import "~/styles/pay.css";
 import "../../components/collect-public.css";
 import { data, redirect, useActionData, useLoaderData, useLocation } from "react-router";
 import type { Route } from "./+types/collect";
-import { PublicHeader } from "~/components/pay/public-header";
+import { PublicHeader } from "~/components/customer/public-header";
 import { Alert, Button, Card, SelectField, TextAreaField, TextField } from "~/components/pay/ui";
 import { useText } from "~/components/pay/use-text";
 import { readFormData } from "~/web/form-data.server";

@@ -1,6 +1,7 @@
 import { useText } from "~/components/pay/use-text";
-import type { UnitHeader } from "~/components/pay/public-header";
+import type { UnitHeader } from "~/components/customer/public-header";
 import { Alert, Button, Card, SelectField, TextField } from "~/components/pay/ui";
+import { Amount } from "~/components/customer/price";
 import type { Language } from "~/lib/i18n";
 
 export type RegistrationPage = {
@@ -75,7 +76,7 @@ export function RegistrationForm({
                 ) : (
                   <Choices legend={t("events_public.register.date")} name="event_date" error={errors.event_date}>
                     {page.dates.map((date) => (
-                      <label key={date.value} className="event-choice">
+                      <label key={date.value} className="c-choice event-choice">
                         <input
                           type="radio"
                           name="event_date"
@@ -92,7 +93,7 @@ export function RegistrationForm({
                   {page.tickets.map((ticket) => (
                     <label
                       key={ticket.id}
-                      className={ticket.soldOut ? "event-choice event-choice--off" : "event-choice"}
+                      className={ticket.soldOut ? "c-choice event-choice event-choice--off" : "c-choice event-choice"}
                     >
                       <input
                         type="radio"
@@ -111,7 +112,8 @@ export function RegistrationForm({
                       />
                       <span className="c-stack c-stack--tight">
                         <span className="c-strong">
-                          {ticket.name} — <span className="event-price">{ticket.price ?? t("events_public.free")}</span>
+                          {ticket.name} —{" "}
+                          <Amount className="event-price">{ticket.price ?? t("events_public.free")}</Amount>
                         </span>
                         <span className="c-small c-dimmed">{ticket.slot}</span>
                         {ticket.places.map((place) => (
@@ -239,7 +241,7 @@ export function RegistrationForm({
               <Card>
                 <Choices legend={t("events_public.register.pay_with")} name="gateway_code" error={errors.gateway_code}>
                   {page.gateways.map((gateway, index) => (
-                    <label key={gateway.code} className="event-choice">
+                    <label key={gateway.code} className="c-choice event-choice">
                       <input
                         type="radio"
                         name="gateway_code"
@@ -255,7 +257,7 @@ export function RegistrationForm({
             ) : null}
             {page.hasTerms ? (
               <div className="c-field">
-                <label className="event-choice">
+                <label className="c-choice event-choice">
                   <input
                     type="checkbox"
                     name="accept_terms"
@@ -304,7 +306,7 @@ function Choices({
   children: React.ReactNode;
 }) {
   return (
-    <fieldset className="event-choices" aria-describedby={error ? `${name}-error` : undefined}>
+    <fieldset className="c-choices" aria-describedby={error ? `${name}-error` : undefined}>
       <legend>{legend}</legend>
       {children}
       {error ? (

@@ -8,7 +8,8 @@ import { Card, LinkButton } from "~/components/pay/ui";
 import { formatAmount } from "~/lib/money";
 import { getDbFrom } from "~/web/request-context.server";
 import { publicEventView } from "../../domain/public-events.server";
-import { EventsLayout } from "../../components/public/public-layout";
+import { CustomerLayout } from "~/components/customer/customer-layout";
+import { Amount } from "~/components/customer/price";
 import { formatEventDate, formatSlot } from "../../components/public/public-format";
 import { languageOf, requirePublishedEvent } from "./event-page.server";
 
@@ -56,7 +57,7 @@ export default function EventDetails() {
   const page = useLoaderData<typeof loader>();
   const location = useLocation();
   return (
-    <EventsLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} narrow>
+    <CustomerLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} narrow>
       <div className="c-stack">
         {page.imageUrl ? <img className="event-hero" src={page.imageUrl} alt="" /> : null}
         <h1 className="c-title">{page.title}</h1>
@@ -90,7 +91,7 @@ export default function EventDetails() {
             {page.tickets.map((ticket) => (
               <div key={ticket.id} className="c-stack c-stack--tight">
                 <p className="c-strong">
-                  {ticket.name} — <span className="event-price">{ticket.price ?? t("events_public.free")}</span>
+                  {ticket.name} — <Amount className="event-price">{ticket.price ?? t("events_public.free")}</Amount>
                 </p>
                 <p className="c-small c-dimmed">{ticket.slot}</p>
                 <ul className="c-small">
@@ -120,6 +121,6 @@ export default function EventDetails() {
           {t("events_public.details.leave_feedback")}
         </a>
       </div>
-    </EventsLayout>
+    </CustomerLayout>
   );
 }

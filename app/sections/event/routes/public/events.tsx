@@ -9,7 +9,7 @@ import { loadUnitHeader } from "~/domain/merchants/units.server";
 import { formatAmount } from "~/lib/money";
 import { getDbFrom } from "~/web/request-context.server";
 import { listPublicEvents } from "../../domain/public-events.server";
-import { EventsLayout } from "../../components/public/public-layout";
+import { CustomerLayout } from "~/components/customer/customer-layout";
 import { formatEventDate } from "../../components/public/public-format";
 import { languageOf } from "./event-page.server";
 
@@ -49,7 +49,7 @@ export default function Events() {
   const { lang, unit, events } = useLoaderData<typeof loader>();
   const location = useLocation();
   return (
-    <EventsLayout unit={unit} lang={lang} path={location.pathname + location.search}>
+    <CustomerLayout unit={unit} lang={lang} path={location.pathname + location.search}>
       <div className="c-stack">
         <h1 className="c-title">{t("events_public.list.title")}</h1>
         {events.length === 0 ? (
@@ -83,6 +83,6 @@ export default function Events() {
           </div>
         )}
       </div>
-    </EventsLayout>
+    </CustomerLayout>
   );
 }

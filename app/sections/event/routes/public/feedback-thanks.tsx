@@ -6,7 +6,7 @@ import type { Route } from "./+types/feedback-thanks";
 import { useText } from "~/components/pay/use-text";
 import { Card, LinkButton } from "~/components/pay/ui";
 import { getDbFrom } from "~/web/request-context.server";
-import { EventsLayout } from "../../components/public/public-layout";
+import { CustomerLayout } from "~/components/customer/customer-layout";
 import { languageOf, requirePublishedEvent } from "./event-page.server";
 
 /** Served as plain HTML: no React on the client (docs/decisions/0005). */
@@ -27,7 +27,7 @@ export default function FeedbackThanks() {
   const page = useLoaderData<typeof loader>();
   const location = useLocation();
   return (
-    <EventsLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} narrow>
+    <CustomerLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} narrow>
       <Card padding="xl">
         <div className="c-stack c-center">
           <IconCircleCheck size={56} color="var(--mantine-color-green-6)" aria-hidden />
@@ -38,6 +38,6 @@ export default function FeedbackThanks() {
           </LinkButton>
         </div>
       </Card>
-    </EventsLayout>
+    </CustomerLayout>
   );
 }

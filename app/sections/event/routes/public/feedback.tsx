@@ -9,7 +9,7 @@ import { readFormData } from "~/web/form-data.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { FeedbackSchema } from "../../domain/feedback-schema.server";
 import { leaveFeedback } from "../../domain/public-events.server";
-import { EventsLayout } from "../../components/public/public-layout";
+import { CustomerLayout } from "~/components/customer/customer-layout";
 import { fieldMessages, languageOf, requirePublishedEvent } from "./event-page.server";
 
 /** Served as plain HTML: no React on the client (docs/decisions/0005). */
@@ -56,13 +56,13 @@ export default function Feedback() {
   const errors: Record<string, string> = answer?.errors ?? {};
   const values: Record<string, string> = answer?.values ?? {};
   return (
-    <EventsLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} narrow>
+    <CustomerLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} narrow>
       <Card padding="xl">
         <form method="post" className="c-stack">
           <h1 className="c-title">{t("events_public.feedback.title")}</h1>
           <p className="c-dimmed">{page.title}</p>
           {errors.non_field_errors ? <Alert color="red">{errors.non_field_errors}</Alert> : null}
-          <fieldset className="event-choices" aria-describedby={errors.rating ? "rating-error" : undefined}>
+          <fieldset className="c-choices" aria-describedby={errors.rating ? "rating-error" : undefined}>
             <legend>{t("events_public.feedback.rating")}</legend>
             <div className="event-stars">
               {[1, 2, 3, 4, 5].map((rating) => (
@@ -120,6 +120,6 @@ export default function Feedback() {
           </Button>
         </form>
       </Card>
-    </EventsLayout>
+    </CustomerLayout>
   );
 }

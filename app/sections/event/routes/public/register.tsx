@@ -12,7 +12,7 @@ import { linkBaseUrl } from "~/web/sign-in.server";
 import { bookingThrottled, eventPayChoices, eventTerms, publicEventView } from "../../domain/public-events.server";
 import { registerForEvent } from "../../domain/registration.server";
 import { eventFields } from "../../domain/bookings.server";
-import { EventsLayout } from "../../components/public/public-layout";
+import { CustomerLayout } from "~/components/customer/customer-layout";
 import { formatEventDate, formatSlot } from "../../components/public/public-format";
 import { RegistrationForm, type RegistrationPage } from "../../components/public/registration-form";
 import { fieldMessages, languageOf, requirePublishedEvent } from "./event-page.server";
@@ -136,8 +136,8 @@ export default function Register() {
   const answer = useActionData<typeof action>();
   const location = useLocation();
   return (
-    <EventsLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} narrow>
+    <CustomerLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} narrow>
       <RegistrationForm page={page} answer={answer ?? null} action={location.pathname} />
-    </EventsLayout>
+    </CustomerLayout>
   );
 }

@@ -7,7 +7,7 @@ import { useText } from "~/components/pay/use-text";
 import { Card } from "~/components/pay/ui";
 import { getDbFrom } from "~/web/request-context.server";
 import { eventTerms } from "../../domain/public-events.server";
-import { EventsLayout } from "../../components/public/public-layout";
+import { CustomerLayout } from "~/components/customer/customer-layout";
 import { languageOf, requirePublishedEvent } from "./event-page.server";
 
 /** Served as plain HTML: no React on the client (docs/decisions/0005). */
@@ -35,7 +35,7 @@ export default function Terms() {
   const page = useLoaderData<typeof loader>();
   const location = useLocation();
   return (
-    <EventsLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} narrow>
+    <CustomerLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} narrow>
       <Card padding="xl">
         <div className="c-stack">
           <h1 className="c-title">{t("events_public.terms.title")}</h1>
@@ -46,6 +46,6 @@ export default function Terms() {
           </a>
         </div>
       </Card>
-    </EventsLayout>
+    </CustomerLayout>
   );
 }

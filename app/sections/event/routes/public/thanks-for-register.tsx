@@ -10,7 +10,7 @@ import { loadUnitHeader } from "~/domain/merchants/units.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { findPublicBooking } from "../../domain/bookings.server";
 import { ticketsPath } from "../../domain/booking-mail.server";
-import { EventsLayout } from "../../components/public/public-layout";
+import { CustomerLayout } from "~/components/customer/customer-layout";
 import { formatEventDate, formatSlot } from "../../components/public/public-format";
 import { languageOf } from "./event-page.server";
 
@@ -56,7 +56,7 @@ export default function ThanksForRegister() {
   const location = useLocation();
   const Icon = page.confirmed ? IconCircleCheck : IconClockHour4;
   return (
-    <EventsLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} narrow>
+    <CustomerLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} narrow>
       <Card padding="xl">
         <div className="c-stack c-center">
           <Icon size={56} color={`var(--mantine-color-${page.confirmed ? "green" : "orange"}-6)`} aria-hidden />
@@ -104,6 +104,6 @@ export default function ThanksForRegister() {
           </a>
         </div>
       </Card>
-    </EventsLayout>
+    </CustomerLayout>
   );
 }

@@ -5,7 +5,7 @@ import { useLoaderData, useLocation } from "react-router";
 import type { Route } from "./+types/thankyou";
 import { useText } from "~/components/pay/use-text";
 import { Card, LinkButton } from "~/components/pay/ui";
-import { EventsLayout } from "../../components/public/public-layout";
+import { CustomerLayout } from "~/components/customer/customer-layout";
 import { languageOf } from "./event-page.server";
 
 /** Served as plain HTML: no React on the client (docs/decisions/0005). */
@@ -25,7 +25,7 @@ export default function ThankYou() {
   const { lang } = useLoaderData<typeof loader>();
   const location = useLocation();
   return (
-    <EventsLayout unit={null} lang={lang} path={location.pathname + location.search} narrow>
+    <CustomerLayout unit={null} lang={lang} path={location.pathname + location.search} narrow>
       <Card padding="xl">
         <div className="c-stack c-center">
           <IconCircleCheck size={56} color="var(--mantine-color-green-6)" aria-hidden />
@@ -36,6 +36,6 @@ export default function ThankYou() {
           </LinkButton>
         </div>
       </Card>
-    </EventsLayout>
+    </CustomerLayout>
   );
 }

@@ -4,7 +4,7 @@ import "./tickets.css";
 import { IconDownload } from "@tabler/icons-react";
 import { data, useLoaderData, useLocation } from "react-router";
 import type { Route } from "./+types/tickets";
-import { PublicHeader } from "~/components/pay/public-header";
+import { PublicHeader } from "~/components/customer/public-header";
 import { Alert, Card, LinkButton } from "~/components/pay/ui";
 import { useText } from "~/components/pay/use-text";
 import { isLanguage } from "~/lib/i18n";

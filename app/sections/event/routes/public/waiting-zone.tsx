@@ -9,7 +9,7 @@ import { now } from "~/lib/clock.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { hasWaitingZone, standInQueue } from "../../domain/waiting-zone.server";
 import { queueJoinThrottled } from "../../domain/public-events.server";
-import { EventsLayout } from "../../components/public/public-layout";
+import { CustomerLayout } from "~/components/customer/customer-layout";
 import { languageOf, requirePublishedEvent } from "./event-page.server";
 import { passCookie, queueCookie, readQueueToken } from "./queue-cookies.server";
 
@@ -60,7 +60,7 @@ export default function WaitingZone() {
   const page = useLoaderData<typeof loader>();
   const location = useLocation();
   return (
-    <EventsLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} narrow>
+    <CustomerLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} narrow>
       <meta httpEquiv="refresh" content={String(REFRESH_SECONDS)} />
       <Card padding="xl">
         <div className="c-stack c-center" aria-live="polite">
@@ -75,6 +75,6 @@ export default function WaitingZone() {
           </LinkButton>
         </div>
       </Card>
-    </EventsLayout>
+    </CustomerLayout>
   );
 }

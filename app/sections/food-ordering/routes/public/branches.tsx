@@ -9,7 +9,7 @@ import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
 import { formatAmount } from "~/lib/money";
 import { getDbFrom } from "~/web/request-context.server";
 import { listAreas, listBranches, nameIn } from "../../domain/public-menu.server";
-import { FoodLayout } from "../../components/public/food-layout";
+import { CustomerLayout } from "~/components/customer/customer-layout";
 import { languageOf, loadVisitor, unitHeader } from "./food-page.server";
 import { hoursView, imageUrl } from "./food-view.server";
 
@@ -64,7 +64,7 @@ export default function Branches() {
   const page = useLoaderData<typeof loader>();
   const location = useLocation();
   return (
-    <FoodLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} narrow>
+    <CustomerLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} narrow>
       <div className="c-stack">
         <a className="c-link" href={`/${page.lang}/new-menu?merchant=${page.merchantId}`}>
           {t("food_public.details.back")}
@@ -139,6 +139,6 @@ export default function Branches() {
           </Card>
         ))}
       </div>
-    </FoodLayout>
+    </CustomerLayout>
   );
 }

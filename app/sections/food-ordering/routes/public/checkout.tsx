@@ -15,7 +15,9 @@ import { addressRules, afterOrder, cartSummary, checkoutLines, setLineQuantity }
 import { CheckoutSchema } from "../../domain/checkout-schema";
 import { placeOrder } from "../../domain/checkout.server";
 import { acceptedGateways, findArea, findPublicBranch, nameIn } from "../../domain/public-menu.server";
-import { FoodLayout, Totals } from "../../components/public/food-layout";
+import { CartLine, LineQuantityForms, OfferCodeField, PaymentChoices } from "~/components/customer/cart";
+import { CustomerLayout } from "~/components/customer/customer-layout";
+import { Totals } from "../../components/public/food-totals";
 import { issuesAsErrors, splitCheckoutErrors } from "./checkout-page.server";
 import { languageOf, loadVisitor, storeCart, unitHeader } from "./food-page.server";
 import { formatAmount } from "~/lib/money";
@@ -169,7 +171,7 @@ export default function Checkout() {
     .filter(Boolean);
   const delivery = page.deliveryType === "delivery";
   return (
-    <FoodLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} narrow>
+    <CustomerLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} narrow>
       <div className="c-stack">
         <a className="c-link" href={`/${page.lang}/new-menu?merchant=${page.merchantId}`}>
           {t("food_public.details.back")}
@@ -203,15 +205,18 @@ export default function Checkout() {
           <Card>
             <h2 className="c-subtitle">{t("food_public.checkout.your_order")}</h2>
             {page.lines.map((line) => (
-              <div key={line.index} className="food-line" id={`line-${line.index}`}>
-                <div className="food-line__row">
+              <CartLine
+                key={line.index}
+                id={`line-${line.index}`}
+                label={
                   <span className="c-strong">
                     {line.view
                       ? `${line.view.quantity} × ${line.view.name}`
                       : t("food_public.checkout.unavailable_line")}
                   </span>
-                  <span>{line.view?.lineTotal}</span>
-                </div>
+                }
+                amount={line.view?.lineTotal}
+              >
                 {line.view?.details.length ? (
                   <span className="c-small c-dimmed">{line.view.details.join(" · ")}</span>
                 ) : null}
@@ -219,32 +224,19 @@ export default function Checkout() {
                 {lineErrors[line.index] || line.error ? (
                   <p className="c-field__error">{lineErrors[line.index] ?? line.error}</p>
                 ) : null}
-                <div className="food-line__actions">
-                  <form method="post" action={formAction} className="food-line__actions">
-                    <input type="hidden" name="intent" value="quantity" />
-                    <input type="hidden" name="line" value={line.index} />
-                    <input
-                      className="c-input"
-                      type="number"
-                      name="quantity"
-                      min={1}
-                      max={999}
-                      defaultValue={line.quantity}
-                      aria-label={t("food_public.details.quantity")}
-                    />
-                    <Button type="submit" variant="default" size="xs">
-                      {t("food_public.checkout.update")}
-                    </Button>
-                  </form>
-                  <form method="post" action={formAction}>
-                    <input type="hidden" name="intent" value="remove" />
-                    <input type="hidden" name="line" value={line.index} />
-                    <Button type="submit" variant="subtle" size="xs">
-                      {t("food_public.checkout.remove")}
-                    </Button>
-                  </form>
-                </div>
-              </div>
+                <LineQuantityForms
+                  action={formAction}
+                  keyName="line"
+                  keyValue={line.index}
+                  quantity={line.quantity}
+                  max={999}
+                  labels={{
+                    quantity: t("food_public.details.quantity"),
+                    update: t("food_public.checkout.update"),
+                    remove: t("food_public.checkout.remove"),
+                  }}
+                />
+              </CartLine>
             ))}
             <Totals totals={page.totals} />
             {page.minimum ? (
@@ -254,21 +246,13 @@ export default function Checkout() {
         )}
         <form method="post" action={formAction} className="c-stack">
           <Card>
-            <div className="c-stack">
-              <div className="food-inline">
-                <TextField
-                  name="voucher"
-                  label={t("food_public.checkout.voucher")}
-                  maxLength={40}
-                  defaultValue={value("voucher", page.voucher ?? "")}
-                  error={fields.voucher ?? page.voucherError ?? undefined}
-                  dir="ltr"
-                />
-                <Button type="submit" name="intent" value="voucher" variant="default" formNoValidate>
-                  {t("food_public.checkout.apply")}
-                </Button>
-              </div>
-            </div>
+            <OfferCodeField
+              name="voucher"
+              intent="voucher"
+              labels={{ field: t("food_public.checkout.voucher"), apply: t("food_public.checkout.apply") }}
+              defaultValue={value("voucher", page.voucher ?? "")}
+              error={fields.voucher ?? page.voucherError}
+            />
           </Card>
           <Card>
             <div className="c-stack">
@@ -424,23 +408,12 @@ export default function Checkout() {
                 error={fields.scheduled_for}
                 dir="ltr"
               />
-              <fieldset className="food-choices">
-                <legend>{t("food_public.checkout.payment_method")}</legend>
-                {page.gateways.map((gateway, index) => (
-                  <label key={gateway.code} className="food-choice">
-                    <input
-                      type="radio"
-                      name="gateway_code"
-                      value={gateway.code}
-                      required
-                      defaultChecked={answer?.values ? answer.values.gateway_code === gateway.code : index === 0}
-                    />
-                    {gateway.logoUrl ? <img src={gateway.logoUrl} alt="" height={24} /> : null}
-                    {gateway.name}
-                  </label>
-                ))}
-                {fields.gateway_code ? <p className="c-field__error">{fields.gateway_code}</p> : null}
-              </fieldset>
+              <PaymentChoices
+                legend={t("food_public.checkout.payment_method")}
+                gateways={page.gateways}
+                chosen={answer?.values?.gateway_code}
+                error={fields.gateway_code}
+              />
               <Button type="submit" name="intent" value="place" fullWidth size="lg" disabled={page.lines.length === 0}>
                 {t("food_public.checkout.place_order", { total: page.totals.total })}
               </Button>
@@ -448,6 +421,6 @@ export default function Checkout() {
           </Card>
         </form>
       </div>
-    </FoodLayout>
+    </CustomerLayout>
   );
 }

@@ -11,7 +11,7 @@ import { readFormData } from "~/web/form-data.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { addLine, checkNewLine, emptyCart } from "../../domain/cart.server";
 import { findItem, nameIn } from "../../domain/public-menu.server";
-import { FoodLayout } from "../../components/public/food-layout";
+import { CustomerLayout } from "~/components/customer/customer-layout";
 import { fieldMessages, languageOf, loadVisitor, positiveId, storeCart, unitHeader } from "./food-page.server";
 import { imageUrl } from "./food-view.server";
 
@@ -118,7 +118,7 @@ export default function FoodDetails() {
   const errors: Record<string, string> = answer?.errors ?? {};
   const values = answer?.values;
   return (
-    <FoodLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} narrow>
+    <CustomerLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} narrow>
       <div className="c-stack">
         <a className="c-link" href={`/${page.lang}/new-menu?merchant=${page.merchantId}`}>
           {t("food_public.details.back")}
@@ -134,10 +134,10 @@ export default function FoodDetails() {
         <Card>
           <form method="post" action={location.pathname + location.search} className="c-stack">
             {item.sizes.length ? (
-              <fieldset className="food-choices">
+              <fieldset className="c-choices">
                 <legend>{t("food_public.details.size")}</legend>
                 {item.sizes.map((size, index) => (
-                  <label key={size.id} className="food-choice">
+                  <label key={size.id} className="c-choice">
                     <input
                       type="radio"
                       name="size"
@@ -153,10 +153,10 @@ export default function FoodDetails() {
               </fieldset>
             ) : null}
             {item.addOns.length ? (
-              <fieldset className="food-choices">
+              <fieldset className="c-choices">
                 <legend>{t("food_public.details.add_ons")}</legend>
                 {item.addOns.map((addOn) => (
-                  <label key={addOn.id} className="food-choice">
+                  <label key={addOn.id} className="c-choice">
                     <input
                       type="checkbox"
                       name="add_ons"
@@ -171,7 +171,7 @@ export default function FoodDetails() {
               </fieldset>
             ) : null}
             {item.groups.map((group) => (
-              <fieldset key={group.id} className="food-choices">
+              <fieldset key={group.id} className="c-choices">
                 <legend>
                   {group.name}{" "}
                   <span className="c-small c-dimmed">
@@ -183,7 +183,7 @@ export default function FoodDetails() {
                   </span>
                 </legend>
                 {group.choices.map((choice) => (
-                  <label key={choice.id} className="food-choice">
+                  <label key={choice.id} className="c-choice">
                     <input
                       type={group.max > 1 ? "checkbox" : "radio"}
                       name={`option.${group.id}`}
@@ -225,6 +225,6 @@ export default function FoodDetails() {
           </form>
         </Card>
       </div>
-    </FoodLayout>
+    </CustomerLayout>
   );
 }

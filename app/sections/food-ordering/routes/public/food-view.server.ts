@@ -4,7 +4,7 @@ import { formatAmount } from "~/lib/money";
 import type { PricedLine } from "../../domain/pricing.server";
 import { KUWAIT, type Interval } from "../../domain/hours";
 import { nameIn, type OrderLineView } from "../../domain/public-menu.server";
-import type { TotalsView } from "../../components/public/food-layout";
+import type { TotalsView } from "../../components/public/food-totals";
 
 /** What the pages show of amounts, lines and hours, formatted on the server in the page's language. */
 

@@ -9,7 +9,7 @@ import { readFormData } from "~/web/form-data.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { locationFrom, menuPageView, type MenuPageData } from "./menu-view.server";
 import { changeLocation, checkLocation } from "../../domain/cart.server";
-import { FoodLayout } from "../../components/public/food-layout";
+import { CustomerLayout } from "~/components/customer/customer-layout";
 import { fieldMessages, languageOf, loadVisitor, storeCart } from "./food-page.server";
 
 /** Served as plain HTML: no React on the client (docs/decisions/0005); every change is a plain POST. */
@@ -74,7 +74,7 @@ export function MenuPage({
   const errors: Record<string, string> = answer?.errors ?? {};
   if (page.pending) {
     return (
-      <FoodLayout unit={page.unit} lang={page.lang} path={path} narrow>
+      <CustomerLayout unit={page.unit} lang={page.lang} path={path} narrow>
         <Card>
           <form method="post" action={`/${page.lang}/new-menu${q}`} className="c-stack">
             <h1 className="c-title">{t("food_public.clear.title")}</h1>
@@ -91,11 +91,11 @@ export function MenuPage({
             </div>
           </form>
         </Card>
-      </FoodLayout>
+      </CustomerLayout>
     );
   }
   return (
-    <FoodLayout unit={page.unit} lang={page.lang} path={path}>
+    <CustomerLayout unit={page.unit} lang={page.lang} path={path}>
       <div className="c-stack">
         <h1 className="c-title">{page.title ?? t("food_public.menu.title")}</h1>
         {page.banners.map((banner) =>
@@ -110,11 +110,11 @@ export function MenuPage({
         <Card>
           <form method="post" action={`/${page.lang}/new-menu${q}`} className="c-stack">
             <input type="hidden" name="intent" value="location" />
-            <fieldset className="food-choices">
+            <fieldset className="c-choices">
               <legend>{t("food_public.menu.delivery_type")}</legend>
               <div className="food-tabs">
                 {(["delivery", "pickup", "catering"] as const).map((type) => (
-                  <label key={type} className="food-choice">
+                  <label key={type} className="c-choice">
                     <input
                       type="radio"
                       name="delivery_type"
@@ -191,7 +191,7 @@ export function MenuPage({
         </span>
         <LinkButton href={`/${page.lang}/new-menu/checkout${q}`}>{t("food_public.menu.checkout")}</LinkButton>
       </div>
-    </FoodLayout>
+    </CustomerLayout>
   );
 }
 

@@ -10,7 +10,9 @@ import { readFormData } from "~/web/form-data.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { giveOrderFeedback } from "../../domain/feedback.server";
 import { FINAL_STATES, findOrderByNumber, mayLeaveFeedback } from "../../domain/public-menu.server";
-import { FoodLayout, Totals } from "../../components/public/food-layout";
+import { CartLine } from "~/components/customer/cart";
+import { CustomerLayout } from "~/components/customer/customer-layout";
+import { Totals } from "../../components/public/food-totals";
 import { fieldMessages, languageOf, unitHeader } from "./food-page.server";
 import { formatKuwaitTime, orderLineView, totalsView } from "./food-view.server";
 
@@ -90,7 +92,7 @@ export default function OrderConfirmation() {
   const { order } = page;
   const errors: Record<string, string> = answer?.errors ?? {};
   return (
-    <FoodLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} narrow>
+    <CustomerLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} narrow>
       <div className="c-stack">
         <h1 className="c-title food-order-title">{t("food_public.order.title", { number: order.number })}</h1>
         <Card>
@@ -113,16 +115,14 @@ export default function OrderConfirmation() {
         </Card>
         <Card>
           {order.lines.map((line, index) => (
-            <div key={index} className="food-line">
-              <div className="food-line__row">
-                <span className="c-strong">
-                  {line.quantity} × {line.name}
-                </span>
-                <span>{line.lineTotal}</span>
-              </div>
+            <CartLine
+              key={index}
+              label={<span className="c-strong">{`${line.quantity} × ${line.name}`}</span>}
+              amount={line.lineTotal}
+            >
               {line.details.length ? <span className="c-small c-dimmed">{line.details.join(" · ")}</span> : null}
               {line.instructions ? <span className="c-small">“{line.instructions}”</span> : null}
-            </div>
+            </CartLine>
           ))}
           <Totals totals={order.totals} />
         </Card>
@@ -130,7 +130,7 @@ export default function OrderConfirmation() {
           <Card>
             <form method="post" action={location.pathname} className="c-stack">
               <h2 className="c-subtitle">{t("food_public.order.feedback_title")}</h2>
-              <fieldset className="food-choices">
+              <fieldset className="c-choices">
                 <legend>{t("food_public.order.rating")}</legend>
                 <div className="food-stars">
                   {[1, 2, 3, 4, 5].map((rating) => (
@@ -170,6 +170,6 @@ export default function OrderConfirmation() {
           {t("food_public.order.back_to_menu")}
         </a>
       </div>
-    </FoodLayout>
+    </CustomerLayout>
   );
 }

@@ -4,7 +4,7 @@ import { data, redirect, useActionData, useLoaderData, useLocation } from "react
 import type { Route } from "./+types/payment-options";
 import { PayChoices } from "~/components/pay/pay-choices";
 import { PayStatus } from "~/components/pay/pay-status";
-import { PublicHeader } from "~/components/pay/public-header";
+import { PublicHeader } from "~/components/customer/public-header";
 import { Alert, Card, LinkButton } from "~/components/pay/ui";
 import { useText } from "~/components/pay/use-text";
 import { loadUnitHeader } from "~/domain/merchants/units.server";

@@ -1,6 +1,7 @@
 import { IconBrandFacebook, IconBrandInstagram, IconBrandX, IconWorld } from "@tabler/icons-react";
 import { useText } from "~/components/pay/use-text";
-import { switchLanguagePath, type Language } from "~/lib/i18n";
+import type { Language } from "~/lib/i18n";
+import { LanguageLinks } from "./language-links";
 
 export type UnitHeader = {
   title: string;
@@ -27,8 +28,6 @@ export function PublicHeader({ unit, lang, path }: { unit: UnitHeader; lang: Lan
   const t = useText();
   const transparent = unit.headerColor === "transparent";
   const color = transparent ? "black" : headerTextColor(unit.headerColor);
-  const queryAt = path.indexOf("?");
-  const [pathname, search] = queryAt === -1 ? [path, ""] : [path.slice(0, queryAt), path.slice(queryAt)];
   const social = [
     { href: unit.website, label: t("pay.website"), icon: <IconWorld size={20} /> },
     { href: unit.instagram, label: "Instagram", icon: <IconBrandInstagram size={20} /> },
@@ -50,20 +49,20 @@ export function PublicHeader({ unit, lang, path }: { unit: UnitHeader; lang: Lan
               {link.icon}
             </a>
           ))}
-          <nav aria-label={t("pay.language")} className="public-header__languages">
-            {(["en", "ar"] as const).map((code) => (
-              <a
-                key={code}
-                href={switchLanguagePath(pathname, search, code)}
-                style={{ fontWeight: code === lang ? 800 : 500 }}
-                aria-current={code === lang ? "true" : undefined}
-                lang={code}
-              >
-                {code === "en" ? "EN" : "AR"}
-              </a>
-            ))}
-          </nav>
+          <LanguageLinks lang={lang} path={path} />
         </div>
+      </div>
+    </header>
+  );
+}
+
+/** A customer page's header without a merchant's (the list of several merchants' events): the language links alone. */
+export function BareHeader({ lang, path }: { lang: Language; path: string }) {
+  return (
+    <header className="public-header">
+      <div className="public-header__bar">
+        <div className="public-header__brand" />
+        <LanguageLinks lang={lang} path={path} />
       </div>
     </header>
   );
