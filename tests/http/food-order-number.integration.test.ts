@@ -5,12 +5,13 @@ import { DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
 import { loadApp, type TestApp } from "../support/http-app";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 import { createTestMenu, type TestMenu } from "../support/food-fixtures-fpublic";
+import { createTestShop } from "../support/cshop-fixtures";
 
 /**
  * One food order carries one number, its transaction's order number (short, sequential per merchant):
  * the pay page, the customer's confirmation page and mail, the staff's orders list and order page, the
  * transaction's API and express search all read the same one. The customer's links keep the order's
- * unguessable key.
+ * unguessable key. A shop order is named the same way.
  */
 let database: TestDatabase;
 let app: TestApp;
@@ -54,8 +55,8 @@ function order(on: TestMenu) {
   };
 }
 
-describe("a food order's number", () => {
-  it("is its transaction's order number everywhere people read it, and express search finds it", async () => {
+describe("an order's number", () => {
+  it("is a food order's transaction's order number everywhere people read it, and express search finds it", async () => {
     const placed = await app.request(`${API}/checkout`, { json: order(menu), ip: "10.9.0.2" });
     expect(placed.status).toBe(201);
     const body = (await placed.json()) as { id: number; number: string; order_no: number; checkout_url: string };
@@ -142,5 +143,61 @@ describe("a food order's number", () => {
     expect(express).toMatch(new RegExp(`>${gap}${orderNo}${gap}<`));
     const byHash = await (await app.request(`/en/search/express?q=%23${orderNo}`, { cookie })).text();
     expect(byHash).toContain(`/${stored.transaction_id}?type=food_ordering"`);
+  });
+
+  it("is the shop order's too: its checkout answer, pay page, confirmation, transaction page and API", async () => {
+    const { products } = await createTestShop(database.db, {
+      merchantId: shop.merchantId,
+      products: [{ price: 2000, inventory: 5 }],
+    });
+    const placed = await app.request(`/api/v1/plugins/catalogue/invoice/checkout?merchant=${shop.merchantId}`, {
+      json: {
+        items: [{ slug: products[0].slug, quantity: 1 }],
+        discount_code: "",
+        customer_name: "Maryam Al-Sabah",
+        customer_email: "maryam@example.com",
+        customer_phone: "50004321",
+        gateway_code: "knet-sandbox",
+      },
+      ip: "10.9.0.3",
+    });
+    expect(placed.status).toBe(201);
+    const body = (await placed.json()) as {
+      number: string;
+      order_no: number;
+      transaction_id: string;
+      checkout_url: string;
+    };
+    const transactionRow = await database.db
+      .selectFrom("transactions")
+      .select("order_no")
+      .where("id", "=", body.transaction_id)
+      .executeTakeFirstOrThrow();
+    const orderNo = body.order_no;
+    expect(orderNo).toBe(transactionRow.order_no);
+    expect(orderNo).toBeGreaterThan(3);
+    expect(body.number).toMatch(/^[0-9A-Z]{20}$/);
+
+    const payPage = await (await app.request(new URL(body.checkout_url).pathname)).text();
+    expect(payPage).toMatch(new RegExp(`Order No${gap}</span>${gap}${orderNo}\\b`));
+    await writeTransaction(database.db, (trx) =>
+      transitionTransaction(trx, body.transaction_id, "paid", { kind: "payment", attemptId: "shop-attempt" }),
+    );
+    const confirmation = await (
+      await app.request(`/en/catalogue/cart?merchant=${shop.merchantId}&order=${body.number}`)
+    ).text();
+    expect(confirmation).toMatch(new RegExp(`>Order #${gap}${orderNo}${gap}</h2>`));
+    expect(confirmation).not.toContain(`Order ${body.number}`);
+
+    const cookie = await app.signIn(shop.admin.username, DEMO_PASSWORD);
+    const details = await (await app.request(`/en/catalogue/transactions/${body.transaction_id}`, { cookie })).text();
+    expect(details).toMatch(new RegExp(`Shop order[\\s\\S]{0,200}>#${gap}${orderNo}${gap}<`));
+    expect(details).not.toContain(body.number);
+    const headers = { Authorization: `Bearer ${(await app.apiToken(shop.admin.username, DEMO_PASSWORD)).access}` };
+    const api = (await (
+      await app.request(`/api/v1/plugins/catalogue/transaction/details/${body.transaction_id}/`, { headers })
+    ).json()) as { order_no: number; catalogue_order: { order_no: number } };
+    expect(api.order_no).toBe(orderNo);
+    expect(api.catalogue_order.order_no).toBe(orderNo);
   });
 });

@@ -315,6 +315,8 @@ export async function soldAndHeldUnits(
 
 export type OrderSummary = {
   number: string;
+  /** Its transaction's order number: the one number people read. */
+  orderNo: number | null;
   status: CatalogueOrderStatus;
   total: number;
   subtotal: number;
@@ -329,7 +331,7 @@ export async function findOrder(db: DB, merchantId: number, number: string): Pro
   if (!/^[0-9A-Z]{6,40}$/.test(number)) return undefined;
   const order = await db
     .selectFrom("catalogue_orders")
-    .select(["id", "number", "status", "total", "subtotal", "discount", "currency_code", "transaction_id"])
+    .select(["id", "number", "order_no", "status", "total", "subtotal", "discount", "currency_code", "transaction_id"])
     .where("merchant_id", "=", merchantId)
     .where("number", "=", number)
     .executeTakeFirst();
@@ -342,6 +344,7 @@ export async function findOrder(db: DB, merchantId: number, number: string): Pro
     .execute();
   return {
     number: order.number,
+    orderNo: order.order_no,
     status: order.status,
     total: order.total,
     subtotal: order.subtotal,
