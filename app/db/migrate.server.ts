@@ -41,6 +41,7 @@ import * as mastercardGateway from "./migrations/0039-mastercard-gateway";
 import * as walletSettings from "./migrations/0040-wallet-settings";
 import * as auditRequestId from "./migrations/0041-audit-request-id";
 import * as offerCodes from "./migrations/0042-offer-codes";
+import * as orderNumbers from "./migrations/0043-order-numbers";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -87,6 +88,7 @@ const migrations: Record<string, EngineMigration> = {
   "0040-wallet-settings": walletSettings,
   "0041-audit-request-id": auditRequestId,
   "0042-offer-codes": offerCodes,
+  "0043-order-numbers": orderNumbers,
 };
 
 /** The migrations' names, oldest first: the newest is the schema this code expects. */

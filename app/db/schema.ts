@@ -1171,6 +1171,8 @@ export interface FoodOrderTable {
   merchant_id: number;
   /** Unguessable: the customer's confirmation and state pages. */
   number: string;
+  /** Its transaction's order number (migration 0043): the one number customers and staff read. */
+  order_no: Defaulted<number | null>;
   branch_id: number;
   delivery_type: FoodDeliveryType;
   delivery_area_id: Defaulted<number | null>;
@@ -1360,6 +1362,8 @@ export interface CatalogueOrderTable {
   merchant_id: number;
   /** Unguessable: the customer's pages name the order by it. */
   number: string;
+  /** Its transaction's order number (migration 0043): the one number customers and staff read. */
+  order_no: Defaulted<number | null>;
   status: CatalogueOrderStatus;
   subtotal: number;
   discount: Defaulted<number>;

@@ -1,9 +1,10 @@
 import { createElement } from "react";
+import { orderTransitions } from "~/domain/commerce/orders.server";
 import type { SectionServer } from "../contract";
 import { addMs, now } from "~/lib/clock.server";
 import { removeStaleCarts } from "./domain/cart.server";
 import { DEMO_SHOP_JOB, seedDemoShop } from "./domain/demo-shop.server";
-import { expireUnpaidOrders, onOrderTransition } from "./domain/orders.server";
+import { emptyCartOfPaidOrder, expireUnpaidOrders, findOrderOfTransaction, settleOrder } from "./domain/orders.server";
 import { ORDER_EXTRA_KEYS, orderDetails, serializeOrder } from "./presentation/transaction-details.server";
 import { listPageView } from "./routes/public/list-view.server";
 import { ProductListPage } from "./routes/public/product-list";
@@ -30,7 +31,11 @@ export const sectionServer: SectionServer = {
       },
     },
   ],
-  onTransition: onOrderTransition,
+  onTransition: orderTransitions({
+    findByTransaction: findOrderOfTransaction,
+    settle: settleOrder,
+    on: { "order.confirmed": emptyCartOfPaidOrder },
+  }),
   jobs: {
     [EXPIRE_ORDERS_JOB]: async (db) => void (await expireUnpaidOrders(db)),
     [REMOVE_STALE_CARTS_JOB]: (db) => removeStaleCarts(db, addMs(now(), -CART_LIFETIME_MS).toISOString()),

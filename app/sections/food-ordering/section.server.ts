@@ -1,5 +1,6 @@
 import { can } from "~/domain/identity/permissions";
 import { createElement } from "react";
+import { orderTransitions } from "~/domain/commerce/orders.server";
 import type { SectionServer } from "../contract";
 import { addMs, now } from "~/lib/clock.server";
 import { removeStaleCarts } from "./domain/cart.server";
@@ -8,15 +9,12 @@ import { menuPageView } from "./routes/public/menu-view.server";
 import { DEMO_FOOD_JOB, seedDemoFood } from "./domain/demo-food.server";
 import { countUnseenOrders } from "./domain/order-list.server";
 import { ORDER_MAIL, onOrderCreated } from "./domain/order-notifications.server";
-import { expireUnpaidOrders, onOrderPlaced, onOrderTransition } from "./domain/orders.server";
+import { expireUnpaidOrders, findOrderOfTransaction, settleOrder } from "./domain/orders.server";
 
 export const EXPIRE_ORDERS_JOB = "food_expire_unpaid_orders";
 export const REMOVE_STALE_CARTS_JOB = "food_remove_stale_carts";
 /** A visitor's cart untouched this long is forgotten. */
 const CART_LIFETIME_MS = 30 * 86_400_000;
-
-// An order that becomes new tells the merchant's staff who opted in and mails the customer.
-onOrderPlaced(onOrderCreated);
 
 export const sectionServer: SectionServer = {
   key: "food_ordering",
@@ -36,7 +34,12 @@ export const sectionServer: SectionServer = {
       },
     },
   ],
-  onTransition: onOrderTransition,
+  onTransition: orderTransitions({
+    findByTransaction: findOrderOfTransaction,
+    settle: settleOrder,
+    // An order that becomes new tells the merchant's staff who opted in and mails the customer.
+    on: { "order.confirmed": onOrderCreated },
+  }),
   jobs: {
     [EXPIRE_ORDERS_JOB]: async (db) => void (await expireUnpaidOrders(db)),
     [REMOVE_STALE_CARTS_JOB]: (db) => removeStaleCarts(db, addMs(now(), -CART_LIFETIME_MS).toISOString()),

@@ -41,7 +41,10 @@ export const MAX_HELD_PER_ADDRESS = 60;
 
 const NUMBER_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
 
-/** An order's public number: 20 characters of 31 (99 bits), unguessable; staff use the short id. */
+/**
+ * An order's public key: 20 characters of 31 (99 bits), unguessable (the customer's pages name the order
+ * by it). People read the order by its transaction's short order number (`orderNo`), never by this.
+ */
 export function newOrderNumber() {
   let number = "";
   for (let index = 0; index < 20; index++) number += NUMBER_ALPHABET[randomInt(NUMBER_ALPHABET.length)];
@@ -131,6 +134,8 @@ class TakenMeanwhile extends Error {
 export type PlacedOrder = {
   id: number;
   number: string;
+  /** The order's number for people: its transaction's. */
+  orderNo: number;
   transactionId: string;
   total: number;
   currency: string;
@@ -270,6 +275,7 @@ export async function placeOrder(
         .values({
           merchant_id: input.merchantId,
           number,
+          order_no: transaction.orderNo,
           status: "pending_payment",
           subtotal: quote.subtotal,
           discount: quote.discount,
@@ -317,7 +323,7 @@ export async function placeOrder(
         objectType: "catalogue_order",
         objectId: order.id,
       });
-      return { id: order.id, number, transactionId: transaction.id };
+      return { id: order.id, number, orderNo: transaction.orderNo, transactionId: transaction.id };
     });
     return {
       ok: true,

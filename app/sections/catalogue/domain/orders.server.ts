@@ -3,6 +3,7 @@ import type { CatalogueOrderStatus } from "~/db/schema";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { claimOfferCode, releaseOfferCode } from "~/domain/commerce/offer-codes.server";
 import { PAYABLE_STATES } from "~/domain/payments/states";
+import type { OrderEvent, PaymentChange } from "~/domain/commerce/orders.server";
 import { transitionTransaction, type TransitionEvent } from "~/domain/payments/transaction-state.server";
 import { expireUnstartedPayment, noAttemptStarted, unstartedHoldsBefore } from "~/domain/payments/unpaid-holds.server";
 import { nowIso } from "~/lib/clock.server";
@@ -164,31 +165,39 @@ async function moveOrder(
   return true;
 }
 
-/**
- * The section's hook on its transactions' changes, inside the same database transaction. A completed
- * payment makes the order paid, keeping its units; one that completes after they were given back
- * takes them again if they are still there, else the order stays canceled and the audit log and the
- * transaction's details ask staff to refund it (the hook must not throw for a payment). A failed
- * attempt changes nothing: the units stay held while the link is payable. An expired or canceled
- * transaction ends the order and gives them back; a voided authorization does too. A refund keeps
- * them: the goods may have left.
- */
-export async function onOrderTransition(trx: DB, change: TransitionEvent) {
-  const order = await trx
+/** The order a transaction of the section pays (the commerce core's order book, section.server.ts). */
+export function findOrderOfTransaction(trx: DB, transactionId: string) {
+  return trx
     .selectFrom("catalogue_orders")
     .select(["id", "merchant_id", "number", "status", "holds_stock", "cart_token"])
-    .where("transaction_id", "=", change.transaction.id)
+    .where("transaction_id", "=", transactionId)
     .executeTakeFirst();
-  if (!order) return;
-  const { to, cause } = change;
+}
+
+type PaidOrder = NonNullable<Awaited<ReturnType<typeof findOrderOfTransaction>>>;
+
+/**
+ * An order after its transaction's change, inside the same database transaction. A completed
+ * payment makes the order paid, keeping its units (`order.confirmed`); one that completes after they
+ * were given back takes them again if they are still there, else the order stays canceled and the
+ * audit log and the transaction's details ask staff to refund it (the hook must not throw for a
+ * payment). A failed attempt changes nothing: the units stay held while the link is payable. An
+ * expired or canceled transaction ends the order and gives them back (`order.released`); a voided
+ * authorization does too. A refund keeps them: the goods may have left.
+ */
+export async function settleOrder(
+  trx: DB,
+  order: PaidOrder,
+  payment: PaymentChange,
+  change: TransitionEvent,
+): Promise<OrderEvent | null> {
+  const { to } = change;
   const transactionId = change.transaction.id;
-  if (cause.kind === "payment" && (to === "paid" || to === "authorized")) {
-    if (order.status === "paid") return;
+  if (payment === "completed" && (to === "paid" || to === "authorized")) {
+    if (order.status === "paid") return null;
     if (order.holds_stock || (await retakeOrder(trx, order.id))) {
       await moveOrder(trx, order, transactionId, "paid");
-      // A successful payment clears the cart it was placed from (public spec §4).
-      await emptyCartOfOrder(trx, order.cart_token, order.number);
-      return;
+      return "order.confirmed";
     }
     if (order.status === "pending_payment")
       await trx
@@ -209,20 +218,20 @@ export async function onOrderTransition(trx: DB, change: TransitionEvent) {
       objectType: "catalogue_order",
       objectId: order.id,
     });
-    return;
+    return null;
   }
   // A failed attempt keeps the hold: the customer may retry until the link expires.
-  if (cause.kind === "attempt_failed") return;
-  if (
-    (to === "expired" || to === "canceled" || to === "failed" || to === "invalid") &&
-    order.status === "pending_payment"
-  ) {
-    if (await moveOrder(trx, order, transactionId, "canceled")) await releaseOrder(trx, order.id);
-    return;
+  if (payment === "attempt_failed") return null;
+  if ((payment === "ended" && order.status === "pending_payment") || (to === "voided" && order.status === "paid")) {
+    if ((await moveOrder(trx, order, transactionId, "canceled")) && (await releaseOrder(trx, order.id)))
+      return "order.released";
   }
-  if (to === "voided" && order.status === "paid") {
-    if (await moveOrder(trx, order, transactionId, "canceled")) await releaseOrder(trx, order.id);
-  }
+  return null;
+}
+
+/** A successful payment clears the cart the order was placed from (public spec §4). */
+export async function emptyCartOfPaidOrder(trx: DB, order: PaidOrder) {
+  await emptyCartOfOrder(trx, order.cart_token, order.number);
 }
 
 /**
@@ -311,6 +320,8 @@ export async function soldAndHeldUnits(
 
 export type OrderSummary = {
   number: string;
+  /** Its transaction's order number: the one number people read. */
+  orderNo: number | null;
   status: CatalogueOrderStatus;
   total: number;
   subtotal: number;
@@ -325,7 +336,7 @@ export async function findOrder(db: DB, merchantId: number, number: string): Pro
   if (!/^[0-9A-Z]{6,40}$/.test(number)) return undefined;
   const order = await db
     .selectFrom("catalogue_orders")
-    .select(["id", "number", "status", "total", "subtotal", "discount", "currency_code", "transaction_id"])
+    .select(["id", "number", "order_no", "status", "total", "subtotal", "discount", "currency_code", "transaction_id"])
     .where("merchant_id", "=", merchantId)
     .where("number", "=", number)
     .executeTakeFirst();
@@ -338,6 +349,7 @@ export async function findOrder(db: DB, merchantId: number, number: string): Pro
     .execute();
   return {
     number: order.number,
+    orderNo: order.order_no,
     status: order.status,
     total: order.total,
     subtotal: order.subtotal,

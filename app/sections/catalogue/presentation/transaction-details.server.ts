@@ -68,7 +68,7 @@ export function orderDetails(row: TransactionRow, lang: Language): DetailsRow[] 
   const t = translator(lang);
   const money = (minor: number) => formatAmount(minor, row.currency_code, lang);
   const rows: DetailsRow[] = [
-    { name: "catalogue_order", label: t("catalogue_public.details.order"), value: order.order },
+    { name: "catalogue_order", label: t("catalogue_public.details.order"), value: `#${row.order_no}` },
   ];
   if (order.status) {
     const status = order.paid_without_stock
@@ -109,6 +109,7 @@ export function serializeOrder(row: TransactionRow) {
   return {
     catalogue_order: {
       number: order.order,
+      order_no: row.order_no,
       status: order.status ?? null,
       paid_without_stock: order.paid_without_stock === true,
       store: order.store

@@ -39,7 +39,10 @@ const SCHEDULE_DAYS = 7;
 
 const NUMBER_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
 
-/** An order's public number: 20 characters of 31 (99 bits), unguessable (it opens the customer's order pages); staff use the short id. */
+/**
+ * An order's public key: 20 characters of 31 (99 bits), unguessable (it opens the customer's order pages).
+ * People read the order by its transaction's short order number (`order_no`), never by this.
+ */
 export function newOrderNumber() {
   let number = "";
   for (let index = 0; index < 20; index++) number += NUMBER_ALPHABET[randomInt(NUMBER_ALPHABET.length)];
@@ -266,6 +269,8 @@ async function unpaidOrdersFrom(trx: DB, merchantId: number, address: string | n
 export type PlacedOrder = {
   id: number;
   number: string;
+  /** The order's number for people: its transaction's. */
+  order_no: number;
   total: string;
   total_minor: number;
   currency_code: string;
@@ -298,7 +303,7 @@ export async function placeOrder(
   if (!quoted.ok) return quoted;
   const { quote, request } = { quote: quoted.quote, request: input.request };
   const cod = quoted.cashOnDelivery;
-  let placed: { id: number; number: string; transactionId: string };
+  let placed: { id: number; number: string; orderNo: number; transactionId: string };
   try {
     placed = await writeTransaction(db, async (trx) => {
       // Counted as throttles count an address: an IPv6 address by its /64.
@@ -374,6 +379,7 @@ export async function placeOrder(
         .values({
           merchant_id: quoted.merchantId,
           number,
+          order_no: transaction.orderNo,
           branch_id: quoted.branchId,
           delivery_type: request.delivery_type,
           delivery_area_id: request.delivery_type === "delivery" ? (request.delivery_area ?? null) : null,
@@ -433,7 +439,7 @@ export async function placeOrder(
         objectType: "food_order",
         objectId: order.id,
       });
-      return { id: order.id, number, transactionId: transaction.id };
+      return { id: order.id, number, orderNo: transaction.orderNo, transactionId: transaction.id };
     });
   } catch (error) {
     if (error instanceof TakenMeanwhile) return { ok: false, errors: error.errors, params: error.params };
@@ -442,6 +448,7 @@ export async function placeOrder(
   const order = {
     id: placed.id,
     number: placed.number,
+    order_no: placed.orderNo,
     total: toDecimalString(quote.total, quote.currency),
     total_minor: quote.total,
     currency_code: quote.currency,

@@ -93,11 +93,11 @@ function filtered(db: DB, merchantId: number, filters: OrderFilters) {
     query = query.where((eb) =>
       eb.or([
         eb("food_orders.number", "=", q.replace(/[\s-]/g, "").toUpperCase()),
+        ...(/^#?\d{1,10}$/.test(q) ? [eb("food_orders.order_no", "=", Number(q.replace("#", "")))] : []),
         eb(sql<string>`lower(food_orders.customer_name)`, "like", sql<string>`${pattern} escape '\\'`),
         ...(digits.length >= 3
           ? [eb("food_orders.customer_phone", "like", sql<string>`${like(digits)} escape '\\'`)]
           : []),
-        ...(/^#?\d{1,10}$/.test(q) ? [eb("food_orders.id", "=", Number(q.replace("#", "")))] : []),
       ]),
     );
   }
@@ -107,6 +107,7 @@ function filtered(db: DB, merchantId: number, filters: OrderFilters) {
 export type OrderListRow = {
   id: number;
   number: string;
+  order_no: number | null;
   status: FoodOrderStatus;
   delivery_type: FoodDeliveryType;
   branch_id: number;
@@ -135,6 +136,7 @@ export async function listOrders(
     .select([
       "food_orders.id",
       "food_orders.number",
+      "food_orders.order_no",
       "food_orders.status",
       "food_orders.delivery_type",
       "food_orders.branch_id",
@@ -222,6 +224,7 @@ export async function orderDetails(db: DB, merchantId: number, id: number) {
     .select([
       "food_orders.id",
       "food_orders.number",
+      "food_orders.order_no",
       "food_orders.status",
       "food_orders.delivery_type",
       "food_orders.branch_id",

@@ -48,13 +48,17 @@ export async function notifyOrderCreated(trx: DB, order: { id: number; merchant_
   });
 }
 
-/** The customer's order confirmation, in the order's language, with the link to follow it; none without an e-mail address. */
+/**
+ * The customer's order confirmation, in the order's language, with its order number and the link to
+ * follow it (by the order's unguessable key); none without an e-mail address.
+ */
 export async function queueOrderMail(trx: DB, order: { id: number; merchant_id: number }) {
   const row = await trx
     .selectFrom("food_orders")
     .select([
       "id",
       "number",
+      "order_no",
       "customer_name",
       "customer_email",
       "delivery_type",
@@ -69,7 +73,7 @@ export async function queueOrderMail(trx: DB, order: { id: number; merchant_id: 
   if (!row?.customer_email) return;
   const base = (env().BASE_URL ?? "").replace(/\/$/, "");
   const rows: MailRow[] = [
-    ["food_orders.mail.number", row.number],
+    ["food_orders.mail.number", String(row.order_no)],
     ["food_orders.mail.delivery_type", word(`food_orders.delivery_types.${row.delivery_type}`)],
     ["food_orders.mail.total", money(row.total, row.currency_code)],
   ];
@@ -80,7 +84,7 @@ export async function queueOrderMail(trx: DB, order: { id: number; merchant_id: 
     lang: row.lang,
     params: {
       name: row.customer_name || null,
-      number: row.number,
+      number: String(row.order_no),
       link: `${base}${confirmationPath(row.lang, row.number)}`,
     },
     rows,

@@ -6,6 +6,7 @@ import type { Actor } from "~/domain/identity/permissions";
 import type { PlatformAddresses } from "~/domain/payments/attempts.server";
 import { requestOperation, type OperationOutcome } from "~/domain/payments/operations.server";
 import { PAYABLE_STATES } from "~/domain/payments/states";
+import type { OrderEvent, PaymentChange } from "~/domain/commerce/orders.server";
 import { transitionTransaction, type TransitionEvent } from "~/domain/payments/transaction-state.server";
 import { expireUnstartedPayment, noAttemptStarted, unstartedHoldsBefore } from "~/domain/payments/unpaid-holds.server";
 import { nowIso } from "~/lib/clock.server";
@@ -119,31 +120,33 @@ async function retakeOrder(trx: DB, orderId: number) {
   return true;
 }
 
-/** Orders the section's hook confirmed: listeners (the order mail, the staff's alert) are told here. */
-type OrderListener = (trx: DB, order: { id: number; merchant_id: number }) => Promise<void>;
-const placedListeners: OrderListener[] = [];
-
-/** What happens when an order becomes new (paid, or cash on delivery chosen): the order mail, the staff's 'Order created'. */
-export function onOrderPlaced(listener: OrderListener) {
-  if (!placedListeners.includes(listener)) placedListeners.push(listener);
-}
-
-/**
- * The section's hook on its transactions' changes (inside the same database transaction): a
- * completed payment (or cash on delivery chosen) makes the order new; a payment that ended unpaid
- * cancels it and gives its portions and voucher back. A payment that completes after they were
- * given back takes them again if they are still there; if not, or if staff canceled the order, it
- * stays canceled and the audit log asks staff to refund it (it must not throw for a payment).
- */
-export async function onOrderTransition(trx: DB, change: TransitionEvent) {
-  const order = await trx
+/** The order a transaction of the section pays (the commerce core's order book, section.server.ts). */
+export function findOrderOfTransaction(trx: DB, transactionId: string) {
+  return trx
     .selectFrom("food_orders")
     .select(["id", "merchant_id", "status", "holds_stock"])
-    .where("transaction_id", "=", change.transaction.id)
+    .where("transaction_id", "=", transactionId)
     .executeTakeFirst();
-  if (!order) return;
-  const { to, cause } = change;
-  if (cause.kind === "payment" && (to === "paid" || to === "authorized" || to === "cod")) {
+}
+
+type PaidOrder = NonNullable<Awaited<ReturnType<typeof findOrderOfTransaction>>>;
+
+/**
+ * An order after its transaction's change (inside the same database transaction): a completed
+ * payment (or cash on delivery chosen) makes the order new; a payment that ended unpaid cancels it and
+ * gives its portions and voucher back. A payment that completes after they were given back takes them
+ * again if they are still there; if not, or if staff canceled the order, it stays canceled and the
+ * audit log asks staff to refund it (it must not throw for a payment). The whole payment given back
+ * cancels an order not yet handed over. Answers `order.confirmed` when the order became new (the
+ * order mail and the staff's alert follow) and `order.released` when its holds went back.
+ */
+export async function settleOrder(
+  trx: DB,
+  order: PaidOrder,
+  payment: PaymentChange,
+  change: TransitionEvent,
+): Promise<OrderEvent | null> {
+  if (payment === "completed") {
     if (order.status === "pending_payment") {
       await trx
         .updateTable("food_orders")
@@ -151,8 +154,7 @@ export async function onOrderTransition(trx: DB, change: TransitionEvent) {
         .where("id", "=", order.id)
         .where("status", "=", "pending_payment")
         .execute();
-      for (const listener of placedListeners) await listener(trx, order);
-      return;
+      return "order.confirmed";
     }
     if (order.status === "canceled") {
       const staffCanceled = await trx
@@ -168,8 +170,7 @@ export async function onOrderTransition(trx: DB, change: TransitionEvent) {
           .set({ status: "new", updated_at: nowIso() })
           .where("id", "=", order.id)
           .execute();
-        for (const listener of placedListeners) await listener(trx, order);
-        return;
+        return "order.confirmed";
       }
       await recordAudit(trx, {
         merchantId: order.merchant_id,
@@ -180,30 +181,29 @@ export async function onOrderTransition(trx: DB, change: TransitionEvent) {
         objectId: order.id,
       });
     }
-    return;
+    return null;
   }
-  const ended = to === "expired" || to === "canceled" || to === "failed" || to === "invalid";
-  if (ended && order.status === "pending_payment") {
+  if (payment === "ended" && order.status === "pending_payment") {
     await trx
       .updateTable("food_orders")
       .set({ status: "canceled", updated_at: nowIso() })
       .where("id", "=", order.id)
       .where("status", "=", "pending_payment")
       .execute();
-    await releaseOrder(trx, order.id);
-    return;
+    return (await releaseOrder(trx, order.id)) ? "order.released" : null;
   }
   // The whole payment given back (a refund or void from the transactions workspace): an order not yet
   // handed over is canceled, so the kitchen does not cook an order nobody pays for.
-  if ((to === "refunded" || to === "voided") && CANCELABLE.includes(order.status)) {
+  if (payment === "returned" && CANCELABLE.includes(order.status)) {
     await trx
       .updateTable("food_orders")
       .set({ status: "canceled", updated_at: nowIso() })
       .where("id", "=", order.id)
       .where("status", "=", order.status)
       .execute();
-    await releaseOrder(trx, order.id);
+    return (await releaseOrder(trx, order.id)) ? "order.released" : null;
   }
+  return null;
 }
 
 /** The payment sweep: orders whose payment time is up are canceled through their transaction's expiry, each in its own database transaction. */

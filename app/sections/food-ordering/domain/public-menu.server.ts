@@ -380,6 +380,7 @@ export async function findOrderByNumber(db: DB, number: string) {
       "food_orders.id",
       "food_orders.merchant_id",
       "food_orders.number",
+      "food_orders.order_no",
       "food_orders.status",
       "food_orders.delivery_type",
       "food_orders.scheduled_for",

@@ -66,6 +66,7 @@ export function serializeOrderRow(row: OrderListRow, lang: Language) {
   return {
     id: row.id,
     number: row.number,
+    order_no: row.order_no,
     status: row.status,
     status_display: describe(`food_orders.statuses.${row.status}`, undefined, lang),
     delivery_type: row.delivery_type,
@@ -88,6 +89,7 @@ export function serializeOrder(order: OrderDetails, lang: Language) {
   return {
     id: order.id,
     number: order.number,
+    order_no: order.order_no,
     status: order.status,
     status_display: describe(`food_orders.statuses.${order.status}`, undefined, lang),
     next_statuses: nextStatuses(order),
@@ -150,7 +152,7 @@ export async function presentOrder(db: DB, order: OrderDetails, lang: Language) 
   const method = await gatewayNameParam(db, merchantId, order.gateway_code);
   return {
     id: order.id,
-    number: order.number,
+    orderNo: order.order_no,
     status: order.status,
     deliveryType: order.delivery_type,
     branch: lang === "ar" ? order.branch_ar : order.branch_en,

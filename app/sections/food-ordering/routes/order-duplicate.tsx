@@ -12,8 +12,9 @@ import { OrderLines, Totals } from "../components/orders/order-view";
 /** The dashboard's frame leaves its navigation out on this page (routes/dashboard/layout.tsx reads the flag). */
 export const handle = { bare: true };
 
-export function meta({ params }: Route.MetaArgs) {
-  return [{ title: params.lang === "ar" ? `تذكرة المطبخ ${params.id}` : `Kitchen ticket ${params.id}` }];
+export function meta({ params, data: page }: Route.MetaArgs) {
+  const orderNo = page?.order.orderNo ?? "";
+  return [{ title: params.lang === "ar" ? `تذكرة المطبخ ${orderNo}` : `Kitchen ticket ${orderNo}` }];
 }
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
@@ -51,7 +52,7 @@ export default function KitchenTicket() {
         </Button>
       </Group>
       <Title order={1} fz="h2">
-        {t("food_orders.order_title", { id: order.id })} · <span dir="ltr">{order.number}</span>
+        {t("food_orders.order_title", { orderNo: order.orderNo })}
       </Title>
       <Text fw={700} fz="lg">
         {t(`food_orders.delivery_types.${order.deliveryType}`)} · {order.branch}
@@ -66,7 +67,7 @@ export default function KitchenTicket() {
       </Text>
       <OrderLines order={order} />
       <Totals order={order} />
-      <img src={order.qrImage} alt={t("food_orders.qr_alt", { id: order.id })} width={140} height={140} />
+      <img src={order.qrImage} alt={t("food_orders.qr_alt", { orderNo: order.orderNo })} width={140} height={140} />
       <style>{"@media print{.no-print{display:none!important}}"}</style>
     </Stack>
   );

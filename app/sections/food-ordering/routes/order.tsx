@@ -18,8 +18,9 @@ import { cancelOrder, changeOrderStatus } from "../domain/orders.server";
 import { orderIdOf, presentOrder } from "../presentation/orders.server";
 import { OrderLines, OrderSummary } from "../components/orders/order-view";
 
-export function meta({ params }: Route.MetaArgs) {
-  return [{ title: params.lang === "ar" ? `الطلب ${params.id}` : `Order ${params.id}` }];
+export function meta({ params, data: page }: Route.MetaArgs) {
+  const orderNo = page?.order.orderNo ?? "";
+  return [{ title: params.lang === "ar" ? `الطلب ${orderNo}` : `Order ${orderNo}` }];
 }
 
 async function guard({ context, request }: { context: Route.LoaderArgs["context"]; request: Request }) {
@@ -96,7 +97,7 @@ export default function FoodOrder({ actionData }: Route.ComponentProps) {
   const base = `/${lang}/food-ordering/orders/${order.id}`;
   return (
     <Stack>
-      <PageHeader title={t("food_orders.order_title", { id: order.id })}>
+      <PageHeader title={t("food_orders.order_title", { orderNo: order.orderNo })}>
         <Group>
           <Button component={Link} to={`${base}/duplicate`} variant="light">
             {t("food_orders.kitchen_ticket")}

@@ -57,7 +57,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     })),
     rows: list.rows.map((row) => ({
       id: row.id,
-      number: row.number,
+      orderNo: row.order_no,
       status: row.status,
       deliveryType: row.delivery_type,
       branch: lang === "ar" ? row.branch_ar : row.branch_en,
@@ -183,7 +183,7 @@ export default function FoodOrders() {
             nowrap: true,
             cell: (row) => (
               <Anchor component={Link} to={`/${lang}/food-ordering/orders/${row.id}`}>
-                #{row.id} <span dir="ltr">{row.number}</span>
+                #{row.orderNo}
               </Anchor>
             ),
           },

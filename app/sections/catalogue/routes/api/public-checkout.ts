@@ -48,6 +48,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         body: {
           id: order.id,
           number: order.number,
+          order_no: order.orderNo,
           checkout_url: order.checkoutUrl,
           total: decimalTotal(order),
           currency_code: order.currency,

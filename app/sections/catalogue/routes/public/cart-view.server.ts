@@ -56,7 +56,7 @@ export function cartLinesView(
 export function orderView(order: OrderSummary, shop: Shop, lang: Language) {
   const money = shopMoney(shop, lang);
   return {
-    number: order.number,
+    orderNo: order.orderNo,
     status: order.status,
     lines: order.lines.map((line) => ({
       name: nameIn(line, lang),

@@ -56,7 +56,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     blocked: Object.keys(view.lineProblems).length > 0,
     order: order ? orderView(order, shop, lang) : null,
     pending: visitor.pendingOrder
-      ? { number: visitor.pendingOrder.number, payUrl: `/${lang}/pay/${visitor.pendingOrder.transactionId}` }
+      ? { orderNo: visitor.pendingOrder.orderNo, payUrl: `/${lang}/pay/${visitor.pendingOrder.transactionId}` }
       : null,
   };
 }
@@ -115,7 +115,7 @@ export default function Cart() {
         {page.pending ? (
           <Alert color="orange" role="status">
             <span className="shop-order-number">
-              {t("catalogue_public.cart.pending", { number: page.pending.number })}
+              {t("catalogue_public.cart.pending", { number: page.pending.orderNo })}
             </span>{" "}
             <a className="c-link" href={page.pending.payUrl}>
               {t("catalogue_public.cart.pay_pending")}
@@ -196,7 +196,7 @@ function OrderConfirmation({
   return (
     <Card>
       <div className="c-stack">
-        <h2 className="c-subtitle shop-order-number">{t("catalogue_public.order.title", { number: order.number })}</h2>
+        <h2 className="c-subtitle shop-order-number">{t("catalogue_public.order.title", { number: order.orderNo })}</h2>
         <p className="c-strong">{t(`catalogue_public.order.states.${order.status}`)}</p>
         {order.lines.map((line, index) => (
           <PriceLine key={index} label={`${line.quantity} × ${line.name}`} amount={line.lineTotal} />

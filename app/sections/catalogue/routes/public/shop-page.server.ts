@@ -34,7 +34,7 @@ export type Visitor = {
   /** The number of the order the visitor has just paid (its cart was emptied), once. */
   paidOrder: string | null;
   /** The order the cart was checked out as, still waiting for its payment. */
-  pendingOrder: { number: string; transactionId: string } | null;
+  pendingOrder: { number: string; orderNo: number | null; transactionId: string } | null;
   /** The units that order holds, by product id: the visitor's own, left for them to check out again. */
   held: Held;
 };
@@ -60,12 +60,12 @@ export async function loadVisitor(db: DB, url: URL, cookieHeader: string | null)
   if (token && cart.order) {
     const order = await db
       .selectFrom("catalogue_orders")
-      .select(["status", "transaction_id"])
+      .select(["status", "order_no", "transaction_id"])
       .where("merchant_id", "=", shop.merchantId)
       .where("number", "=", cart.order)
       .executeTakeFirst();
     if (order?.status === "pending_payment" && order.transaction_id) {
-      pendingOrder = { number: cart.order, transactionId: order.transaction_id };
+      pendingOrder = { number: cart.order, orderNo: order.order_no, transactionId: order.transaction_id };
       held = await heldUnitsOf(db, shop.merchantId, cart.order);
     } else {
       if (order?.status === "paid") {

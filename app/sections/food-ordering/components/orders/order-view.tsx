@@ -4,7 +4,8 @@ import { useTranslation } from "react-i18next";
 /** An order as the details page and the kitchen ticket show it (formatted on the server). */
 export type OrderView = {
   id: number;
-  number: string;
+  /** Its transaction's order number: the one number people read. */
+  orderNo: number | null;
   status: string;
   deliveryType: string;
   branch: string;
@@ -107,7 +108,7 @@ export function OrderSummary({ order, qrImage, qr }: { order: OrderView; qrImage
           <Field label={t("food_orders.created")}>{order.created}</Field>
           <Field label={t("food_orders.scheduled_for")}>{order.scheduledFor ?? t("food_orders.asap")}</Field>
           <Field label={t("food_orders.number")}>
-            <span dir="ltr">{order.number}</span>
+            <span dir="ltr">{order.orderNo}</span>
           </Field>
         </SimpleGrid>
       </Card>
@@ -153,7 +154,7 @@ export function OrderSummary({ order, qrImage, qr }: { order: OrderView; qrImage
           {qrImage ? (
             <Group justify="center" mt="md">
               <Stack gap={4} align="center">
-                <Image src={qrImage} alt={t("food_orders.qr_alt", { id: order.id })} w={160} h={160} />
+                <Image src={qrImage} alt={t("food_orders.qr_alt", { orderNo: order.orderNo })} w={160} h={160} />
                 {qr ? (
                   <Text size="xs" c="dimmed" dir="ltr" data-testid="order-qr-code">
                     {qr}

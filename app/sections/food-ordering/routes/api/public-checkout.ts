@@ -44,8 +44,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       clientAddress: context.get(clientAddressContext),
     });
     if (!placed.ok) return { status: 400, body: nestedErrors(placed.errors, placed.params, lang) };
-    const { id, number, total, checkout_url } = placed.order;
-    return { status: 201, body: { id, number, total, checkout_url } };
+    const { id, number, order_no, total, checkout_url } = placed.order;
+    return { status: 201, body: { id, number, order_no, total, checkout_url } };
   };
   const branchId = idParam(body.branch);
   const branch = branchId === undefined ? undefined : await findBranch(db, branchId);

@@ -35,13 +35,15 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const t = translator(lang);
   const state = {
     number: order.number,
+    order_no: order.order_no,
     status: order.status,
     status_display: t(`food_public.states.${order.status}`),
     is_final: FINAL_STATES.includes(order.status),
     updated_at: order.updated_at,
   };
   if (path.includes("/order/state/")) return apiJson(state);
-  if (path.includes("/order/validate/")) return apiJson({ valid: true, number: order.number, status: order.status });
+  if (path.includes("/order/validate/"))
+    return apiJson({ valid: true, number: order.number, order_no: order.order_no, status: order.status });
   const money = (minor: number) => toDecimalString(minor, order.currency_code);
   return apiJson({
     ...state,

@@ -24,7 +24,7 @@ const REFRESH_SECONDS = 20;
 
 export function meta({ data: page }: Route.MetaArgs) {
   const tags: { title?: string; httpEquiv?: string; content?: string; name?: string }[] = [
-    { title: page ? `#${page.order.number}` : "Order" },
+    { title: page ? `#${page.order.orderNo}` : "Order" },
     { name: "robots", content: "noindex" },
   ];
   if (page?.refresh) tags.push({ httpEquiv: "refresh", content: String(REFRESH_SECONDS) });
@@ -49,7 +49,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     refresh: !FINAL_STATES.includes(order.status),
     feedback: mayLeaveFeedback(order),
     order: {
-      number: order.number,
+      orderNo: order.order_no,
       status: order.status,
       deliveryType: order.delivery_type,
       branch: lang === "ar" ? order.branch_ar : order.branch_en,
@@ -94,7 +94,7 @@ export default function OrderConfirmation() {
   return (
     <CustomerLayout unit={page.unit} lang={page.lang} path={location.pathname + location.search} narrow>
       <div className="c-stack">
-        <h1 className="c-title food-order-title">{t("food_public.order.title", { number: order.number })}</h1>
+        <h1 className="c-title food-order-title">{t("food_public.order.title", { number: order.orderNo })}</h1>
         <Card>
           <div className="c-stack">
             <p>
