@@ -40,6 +40,7 @@ import * as knetResponseLeg from "./migrations/0038-knet-response-leg";
 import * as mastercardGateway from "./migrations/0039-mastercard-gateway";
 import * as walletSettings from "./migrations/0040-wallet-settings";
 import * as auditRequestId from "./migrations/0041-audit-request-id";
+import * as paymentReturns from "./migrations/0044-payment-returns";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -85,6 +86,7 @@ const migrations: Record<string, EngineMigration> = {
   "0039-mastercard-gateway": mastercardGateway,
   "0040-wallet-settings": walletSettings,
   "0041-audit-request-id": auditRequestId,
+  "0044-payment-returns": paymentReturns,
 };
 
 /** The migrations' names, oldest first: the newest is the schema this code expects. */

@@ -1,6 +1,7 @@
 import { writeTransaction, type DB } from "~/db/database.server";
 import type { CatalogueOrderStatus } from "~/db/schema";
 import { recordAudit } from "~/domain/audit/audit-log.server";
+import { returnPaymentOf } from "~/domain/payments/returns.server";
 import { PAYABLE_STATES } from "~/domain/payments/states";
 import { transitionTransaction, type TransitionEvent } from "~/domain/payments/transaction-state.server";
 import { expireUnstartedPayment, noAttemptStarted, unstartedHoldsBefore } from "~/domain/payments/unpaid-holds.server";
@@ -171,8 +172,8 @@ async function moveOrder(
 /**
  * The section's hook on its transactions' changes, inside the same database transaction. A completed
  * payment makes the order paid, keeping its units; one that completes after they were given back
- * takes them again if they are still there, else the order stays canceled and the audit log and the
- * transaction's details ask staff to refund it (the hook must not throw for a payment). A failed
+ * takes them again if they are still there, else the order stays canceled, the audit log and the
+ * transaction's details say so, and the payment goes back by itself (the hook must not throw for a payment). A failed
  * attempt changes nothing: the units stay held while the link is payable. An expired or canceled
  * transaction ends the order and gives them back; a voided authorization does too. A refund keeps
  * them: the goods may have left.
@@ -213,6 +214,7 @@ export async function onOrderTransition(trx: DB, change: TransitionEvent) {
       objectType: "catalogue_order",
       objectId: order.id,
     });
+    await returnPaymentOf(trx, change, "sold_out");
     return;
   }
   // A failed attempt keeps the hold: the customer may retry until the link expires.

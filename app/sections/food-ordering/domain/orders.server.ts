@@ -4,6 +4,7 @@ import { recordAudit } from "~/domain/audit/audit-log.server";
 import type { Actor } from "~/domain/identity/permissions";
 import type { PlatformAddresses } from "~/domain/payments/attempts.server";
 import { requestOperation, type OperationOutcome } from "~/domain/payments/operations.server";
+import { returnPaymentOf } from "~/domain/payments/returns.server";
 import { PAYABLE_STATES } from "~/domain/payments/states";
 import { transitionTransaction, type TransitionEvent } from "~/domain/payments/transaction-state.server";
 import { expireUnstartedPayment, noAttemptStarted, unstartedHoldsBefore } from "~/domain/payments/unpaid-holds.server";
@@ -146,7 +147,7 @@ export function onOrderPlaced(listener: OrderListener) {
  * completed payment (or cash on delivery chosen) makes the order new; a payment that ended unpaid
  * cancels it and gives its portions and voucher back. A payment that completes after they were
  * given back takes them again if they are still there; if not, or if staff canceled the order, it
- * stays canceled and the audit log asks staff to refund it (it must not throw for a payment).
+ * stays canceled, noted in the audit log, and the payment goes back by itself (it must not throw for a payment).
  */
 export async function onOrderTransition(trx: DB, change: TransitionEvent) {
   const order = await trx
@@ -192,6 +193,7 @@ export async function onOrderTransition(trx: DB, change: TransitionEvent) {
         objectType: "food_order",
         objectId: order.id,
       });
+      await returnPaymentOf(trx, change, staffCanceled ? "order_canceled" : "sold_out");
     }
     return;
   }
