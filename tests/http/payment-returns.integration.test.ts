@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
-import { seedMerchant } from "../support/fixtures";
+import { DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
+import { sessionCookieFrom } from "../support/http-app";
 import { startHttpServer, type TestHttpServer } from "../support/http-server";
 import { writeTransaction } from "~/db/database.server";
 import { decideOperationRequest, PLATFORM_ACTOR, reserveOperation } from "~/domain/payments/operations.server";
@@ -125,8 +126,25 @@ const knetRefunds = async () =>
   (await database.db.selectFrom("sandbox_knet_payments").select("payment_id").where("action", "=", "2").execute())
     .length;
 
-async function pageText(url: string) {
-  const response = await fetch(new URL(url, server.url), noRedirect);
+let cookie: string | null = null;
+
+/** The merchant's admin, signed in once for the file. */
+async function signedIn() {
+  if (cookie) return cookie;
+  const response = await fetch(`${server.url}/en/login`, {
+    method: "POST",
+    headers: { Origin: server.url, ...form },
+    body: new URLSearchParams({ intent: "login", username: shop.admin.username, password: DEMO_PASSWORD }),
+    ...noRedirect,
+  });
+  cookie = sessionCookieFrom(response);
+  if (!cookie) throw new Error(`Sign-in failed: HTTP ${response.status}`);
+  return cookie;
+}
+
+async function pageText(url: string, options: { staff?: boolean } = {}) {
+  const headers: Record<string, string> = options.staff ? { Cookie: await signedIn() } : {};
+  const response = await fetch(new URL(url, server.url), { ...noRedirect, headers });
   expect(response.status).toBe(200);
   return response.text();
 }
@@ -267,6 +285,16 @@ describe("a food order staff canceled while the customer was at KNET", () => {
 
     expect(await pageText(resultUrl)).toContain("Your payment has been returned");
     expect(await pageText(`/en/pay/${transactionId}`)).toContain("This payment has been returned");
+    // The merchant sees it on the order and on its transaction.
+    for (const page of [
+      `/en/food-ordering/orders/${placed.order.id}`,
+      `/en/food-ordering/transactions/${transactionId}`,
+    ]) {
+      const text = await pageText(page, { staff: true });
+      expect(text).toContain("Payment given back by itself");
+      expect(text).toContain("the order was canceled before the payment arrived");
+      expect(text).toContain("Given back to the customer");
+    }
   });
 });
 
@@ -375,6 +403,9 @@ describe("an event booking staff canceled while the customer was at the Masterca
       .where("id", "=", item.id)
       .executeTakeFirstOrThrow();
     expect(items).toEqual({ status: "cancel", note: "paid_after_cancel" });
+    const bookingPage = await pageText(`/en/event/bookings/${booked.booking.id}`, { staff: true });
+    expect(bookingPage).toContain("Payment given back by itself");
+    expect(bookingPage).toContain("Given back to the customer");
   });
 });
 
@@ -429,6 +460,9 @@ describe("one transaction paid in two tabs", () => {
       .executeTakeFirstOrThrow();
     expect(gateway).toEqual({ status: "REFUNDED", total_refunded: second.attempt.total });
     expect(await pageText(secondResult)).toContain("Your payment has been returned");
+    const details = await pageText(`/en/payment-request/transactions/${id}`, { staff: true });
+    expect(details).toContain("the order had already been paid");
+    expect(details).toContain("Given back to the customer");
   });
 
   it("refunds once when the job dies after reserving the refund and runs again", async () => {
@@ -501,6 +535,9 @@ describe("one transaction paid in two tabs", () => {
       ]);
       expect(await operationsOf(id)).toEqual([]);
       expect(await pageText(secondResult)).toContain("Your payment is being returned");
+      expect(await pageText(`/en/payment-request/transactions/${id}`, { staff: true })).toContain(
+        "Waiting for a checker&#x27;s approval to give it back",
+      );
 
       const approved = await decideOperationRequest(database.db, {
         merchantId: shop.merchantId,

@@ -1,0 +1,33 @@
+import type { DB } from "~/db/database.server";
+import { paymentReturnsOfTransaction } from "~/domain/payments/returns.server";
+import type { Language } from "~/lib/i18n";
+import { formatAmount } from "~/lib/money";
+
+/**
+ * The payments of these transactions the platform gives back by itself, as the merchant's order,
+ * booking and transaction pages show them (components/payment-returns.tsx): how much, why, and
+ * where it stands.
+ */
+export async function paymentReturnsView(
+  db: DB,
+  merchantId: number,
+  transactionIds: readonly (string | null)[],
+  lang: Language,
+) {
+  const views = [];
+  for (const transactionId of transactionIds) {
+    if (!transactionId) continue;
+    for (const given of await paymentReturnsOfTransaction(db, merchantId, transactionId))
+      views.push({
+        attemptId: given.attemptId,
+        transactionId,
+        kind: given.kind,
+        reason: given.reason,
+        status: given.status,
+        amount: formatAmount(given.amount, given.currency, lang),
+      });
+  }
+  return views;
+}
+
+export type PaymentReturnView = Awaited<ReturnType<typeof paymentReturnsView>>[number];
