@@ -1,6 +1,8 @@
 import type { DB } from "~/db/database.server";
+import { PLATFORM_ACTOR } from "~/domain/payments/operations.server";
 import { paymentReturnsOfTransaction } from "~/domain/payments/returns.server";
 import type { Language } from "~/lib/i18n";
+import { translator } from "~/lib/i18n.server";
 import { formatAmount } from "~/lib/money";
 
 /**
@@ -31,3 +33,8 @@ export async function paymentReturnsView(
 }
 
 export type PaymentReturnView = Awaited<ReturnType<typeof paymentReturnsView>>[number];
+
+/** The maker of an Operations Request as people read it: the platform, for a payment it gives back by itself. */
+export function makerName(name: string, lang: Language) {
+  return name === PLATFORM_ACTOR.username ? translator(lang)("payment_return.maker") : name;
+}

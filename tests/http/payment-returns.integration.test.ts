@@ -539,6 +539,10 @@ describe("one transaction paid in two tabs", () => {
         "Waiting for a checker&#x27;s approval to give it back",
       );
 
+      // The checker reads who asked for it: the platform, not a user.
+      expect(await pageText(`/en/ticket/approve-refund-void/${requests[0].id}`, { staff: true })).toContain(
+        "The platform (a payment to give back)",
+      );
       const approved = await decideOperationRequest(database.db, {
         merchantId: shop.merchantId,
         actor: { ...staff(), username: shop.admin.username },

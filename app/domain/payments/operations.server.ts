@@ -245,7 +245,8 @@ export type OperationActor = PermissionHolder & { id: number | null; username: s
 /** The platform as the maker of a refund or void it asks for by itself: it may ask, never approve. */
 export const PLATFORM_ACTOR: OperationActor = {
   id: null,
-  username: "system",
+  // Marked as the audit log marks who is not a user, so that no username can take it (makerName shows it).
+  username: "~system",
   is_superuser: 0,
   permissions: [OPERATION_PERMISSIONS.refund, OPERATION_PERMISSIONS.void],
 };
