@@ -8,6 +8,8 @@ import { decideOperationRequest, PLATFORM_ACTOR, reserveOperation } from "~/doma
 import { returnPayment, runPaymentReturn } from "~/domain/payments/returns.server";
 import { nowIso, resetClock } from "~/lib/clock.server";
 import { runReadyJobs } from "~/lib/jobs.server";
+import { publicPayView } from "~/presentation/public-pay-view.server";
+import { PAYABLE_SECTIONS } from "~/sections/registry";
 import { PaymentRequestSchema } from "~/sections/payment-request/domain/payment-request-schema";
 import { createPaymentRequest } from "~/sections/payment-request/domain/payment-requests.server";
 import { CheckoutSchema } from "~/sections/food-ordering/domain/checkout-schema";
@@ -285,6 +287,8 @@ describe("a food order staff canceled while the customer was at KNET", () => {
 
     expect(await pageText(resultUrl)).toContain("Your payment has been returned");
     expect(await pageText(`/en/pay/${transactionId}`)).toContain("This payment has been returned");
+    const view = await publicPayView(database.db, transactionId, "en", PAYABLE_SECTIONS);
+    expect(view.ok && view.body).toMatchObject({ details: { title: "This payment has been returned" } });
     // The merchant sees it on the order and on its transaction.
     for (const page of [
       `/en/food-ordering/orders/${placed.order.id}`,
