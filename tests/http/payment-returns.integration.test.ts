@@ -469,6 +469,40 @@ describe("one transaction paid in two tabs", () => {
     expect(details).toContain("Given back to the customer");
   });
 
+  it("voids a second payment that is only an authorization (the card gateway capturing by hand)", async () => {
+    const gateway = database.db
+      .updateTable("gateways")
+      .where("merchant_id", "=", shop.merchantId)
+      .where("code", "=", "mpgs-sandbox");
+    await gateway.set({ capture_mode: "manual" }).execute();
+    try {
+      const id = await newRequest("4.125", "authorized@example.com");
+      const first = await payNow(id, "knet-sandbox");
+      const second = await payNow(id, "mpgs-sandbox");
+      await fetch(await payOnKnetTab(await openKnetTab(first.gatewayUrl)), noRedirect);
+      await payByCard(second.gatewayUrl);
+      await runReadyJobs(database.db);
+      expect(await operationsOf(id)).toEqual([
+        {
+          kind: "void",
+          amount: second.attempt.total,
+          state: "succeeded",
+          attempt_id: second.attempt.id,
+          requested_by: null,
+        },
+      ]);
+      expect(await transactionOf(id)).toMatchObject({ state: "paid", paid_attempt_id: first.attempt.id });
+      const order = await database.db
+        .selectFrom("sandbox_mpgs_orders")
+        .select(["status", "total_captured"])
+        .where("order_id", "=", second.attempt.track_id)
+        .executeTakeFirstOrThrow();
+      expect(order).toEqual({ status: "CANCELLED", total_captured: 0 });
+    } finally {
+      await gateway.set({ capture_mode: "auto" }).execute();
+    }
+  });
+
   it("refunds once when the job dies after reserving the refund and runs again", async () => {
     const id = await newRequest("2.250", "crash@example.com");
     const first = await payNow(id, "mpgs-sandbox");
