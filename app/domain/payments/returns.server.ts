@@ -1,4 +1,5 @@
-import type { DB } from "~/db/database.server";
+import { sql } from "kysely";
+import { engineOf, type DB } from "~/db/database.server";
 import type { ReturnReason } from "~/db/schema";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { queuePaymentReturnMail } from "~/domain/messaging/payment-mail.server";
@@ -33,6 +34,26 @@ export const RETURN_PAYMENT_JOB = "return_payment";
  * Answers whether the return was started now.
  */
 export async function returnPayment(trx: DB, input: { attemptId: string; reason: ReturnReason }) {
+  // The payment's record never depends on it: a return that cannot be written is undone alone, and
+  // the payment stays recorded with its audit line for staff.
+  if (engineOf(trx) === "postgres" && !trx.isTransaction) return startReturn(trx, input);
+  const name = sql.raw(`payment_return_${++savepoints}`);
+  await sql`savepoint ${name}`.execute(trx);
+  try {
+    const started = await startReturn(trx, input);
+    await sql`release savepoint ${name}`.execute(trx);
+    return started;
+  } catch (error) {
+    await sql`rollback to savepoint ${name}`.execute(trx);
+    await sql`release savepoint ${name}`.execute(trx);
+    log.error({ attempt_id: input.attemptId, error: errorField(error) }, "payment return: not started");
+    return false;
+  }
+}
+
+let savepoints = 0;
+
+async function startReturn(trx: DB, input: { attemptId: string; reason: ReturnReason }) {
   const attempt = await trx
     .selectFrom("payment_attempts")
     .select(["id", "merchant_id", "transaction_id", "state", "total", "currency_code", "authorized_only"])
