@@ -16,6 +16,7 @@ import {
   type JobHandler,
 } from "~/lib/jobs.server";
 import { reconcilePayments, RECONCILE_EVERY_MS, RECONCILE_JOB } from "~/domain/payments/reconciler.server";
+import { RETURN_PAYMENT_JOB, runPaymentReturn } from "~/domain/payments/returns.server";
 import { compareBooks, COMPARE_BOOKS_EVERY_MS, COMPARE_BOOKS_JOB } from "~/domain/payments/reconciliation.server";
 import { backgroundAddresses } from "~/web/addresses.server";
 import { connectTexts } from "~/lib/texts.server";
@@ -43,6 +44,8 @@ export const CORE_JOBS = {
   [REFUND_MAIL_JOB]: (db: DB, payload: { operationId: number }) =>
     writeTransaction(db, (trx) => queueRefundMail(trx, payload)),
   [DELIVER_JOB]: deliverWebhook,
+  [RETURN_PAYMENT_JOB]: (db: DB, payload: { attemptId: string }) =>
+    runPaymentReturn(db, payload, backgroundAddresses()),
   [COMPARE_BOOKS_JOB]: async (db: DB, payload?: { merchantId?: number }) =>
     void (await compareBooks(db, backgroundAddresses(), { merchantId: payload?.merchantId })),
 } as const;

@@ -42,6 +42,7 @@ import * as walletSettings from "./migrations/0040-wallet-settings";
 import * as auditRequestId from "./migrations/0041-audit-request-id";
 import * as offerCodes from "./migrations/0042-offer-codes";
 import * as orderNumbers from "./migrations/0043-order-numbers";
+import * as paymentReturns from "./migrations/0044-payment-returns";
 
 type EngineMigration = { up: (db: any, engine: ReturnType<typeof engineOf>) => Promise<void> };
 
@@ -89,6 +90,7 @@ const migrations: Record<string, EngineMigration> = {
   "0041-audit-request-id": auditRequestId,
   "0042-offer-codes": offerCodes,
   "0043-order-numbers": orderNumbers,
+  "0044-payment-returns": paymentReturns,
 };
 
 /** The migrations' names, oldest first: the newest is the schema this code expects. */

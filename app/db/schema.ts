@@ -358,6 +358,27 @@ export interface TransactionOperationTable {
 
 export type OperationState = "pending" | "succeeded" | "failed" | "attention";
 
+/** Why money is given back by itself (migration 0044): see app/domain/payments/returns.server.ts. */
+export type ReturnReason = "order_canceled" | "sold_out" | "paid_twice";
+
+/** A captured payment the platform gives back by itself, once (migration 0044). */
+export interface PaymentReturnTable {
+  attempt_id: string;
+  merchant_id: number;
+  transaction_id: string;
+  reason: ReturnReason;
+  kind: Extract<OperationKind, "refund" | "void">;
+  amount: number;
+  currency_code: string;
+  /** The reference its refund or void is sent to the gateway under (transaction_operations.reference). */
+  reference: string;
+  /** The merchant's Operations Request, when a checker must approve it. */
+  request_id: number | null;
+  /** Why it could not be asked for (a refusal's code): staff must look at it. */
+  refusal: string | null;
+  created_at: Timestamp;
+}
+
 export type RequestState = "pending" | "approved" | "rejected" | "canceled" | "expired";
 
 export interface OperationRequestTable {
@@ -1453,6 +1474,7 @@ export interface Database {
   sandbox_mpgs_transactions: SandboxMpgsTransactionTable;
   transaction_operations: TransactionOperationTable;
   operation_requests: OperationRequestTable;
+  payment_returns: PaymentReturnTable;
   permission_requests: PermissionRequestTable;
   table_fields: TableFieldTable;
   reports: ReportTable;

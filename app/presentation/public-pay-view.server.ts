@@ -18,6 +18,7 @@ import {
 import { activeCheckoutFields, customerFieldView } from "~/domain/payments/checkout-fields.server";
 import type { PlatformAddresses } from "~/domain/payments/attempts.server";
 import { walletOffers } from "~/domain/payments/wallet-payments.server";
+import { paymentReturnOf } from "~/domain/payments/returns.server";
 
 function serializeChoice(choice: PayChoice, lang: Language) {
   const t = translator(lang);
@@ -145,8 +146,17 @@ export async function publicPayView(
       : null;
   const checkoutFields =
     valid && options.checkoutFields ? await activeCheckoutFields(db, transaction.merchant_id, transaction.plugin) : [];
-  const details =
-    page.status === "expired"
+  // A payment the platform gives back by itself (an order canceled before it arrived) is not "paid".
+  const returned =
+    (page.status === "settled" || page.status === "closed") && transaction.paid_attempt_id
+      ? await paymentReturnOf(db, transaction.paid_attempt_id)
+      : undefined;
+  const details = returned
+    ? {
+        title: t(returned.status === "returned" ? "pay.returned_title" : "pay.returning_title"),
+        message: t("pay.returning_message"),
+      }
+    : page.status === "expired"
       ? { title: t("pay.expired"), message: t("pay.errors.expired_retry") }
       : page.status === "settled"
         ? { title: t("pay.settled_title"), message: t("pay.settled_message") }

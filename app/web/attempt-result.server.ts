@@ -2,6 +2,7 @@ import type { DB } from "~/db/database.server";
 import { findAttempt, settleByInquiry } from "~/domain/payments/attempts.server";
 import { findMerchantGateway } from "~/domain/payments/gateway-settings.server";
 import { findPublicTransaction, isExpired } from "~/domain/payments/pay-page.server";
+import { paymentReturnOf } from "~/domain/payments/returns.server";
 import { loadUnitHeader } from "~/domain/merchants/units.server";
 import type { Language } from "~/lib/i18n";
 import { formatAmount } from "~/lib/money";
@@ -38,6 +39,8 @@ export async function attemptResultView(
     findMerchantGateway(db, attempt.merchant_id, attempt.gateway_code),
   ]);
   const failedOrOpen = attempt.state !== "success" && attempt.state !== "cod";
+  // Money the platform gives back by itself (an order canceled before it arrived, a second payment).
+  const returned = attempt.state === "success" ? await paymentReturnOf(db, attempt.id) : undefined;
   const expired = failedOrOpen && (transaction.state === "expired" || isExpired(transaction));
   return {
     found: true as const,
@@ -56,14 +59,15 @@ export async function attemptResultView(
     rows: customerResultRows(attempt, transaction.order_no, gateway, lang),
     description: transaction.description,
     receiptUrl: failedOrOpen ? null : `/${lang}/pay/attempt-detail/${attempt.id}/receipt.pdf`,
+    paymentReturn: returned ? { reason: returned.reason, done: returned.status === "returned" } : null,
     // What the payment bought, when its section gives it to download (an event's tickets).
     ticketsUrl:
-      attempt.state === "success"
+      attempt.state === "success" && !returned
         ? ((await transactionExtensions(transaction.plugin)?.ticketsUrl?.(db, transaction.id, lang)) ?? null)
         : null,
     // Where the customer follows what the payment ordered (a restaurant order's state).
     followUrl:
-      attempt.state === "success" || attempt.state === "cod"
+      (attempt.state === "success" && !returned) || attempt.state === "cod"
         ? ((await transactionExtensions(transaction.plugin)?.followUrl?.(db, transaction.id, lang)) ?? null)
         : null,
     attachment: transaction.attachment_name

@@ -1,6 +1,13 @@
 import "~/styles/customer.css";
 import "~/styles/pay.css";
-import { IconCircleCheck, IconCircleX, IconClockHour4, IconDownload, IconTicket } from "@tabler/icons-react";
+import {
+  IconArrowBackUp,
+  IconCircleCheck,
+  IconCircleX,
+  IconClockHour4,
+  IconDownload,
+  IconTicket,
+} from "@tabler/icons-react";
 import { useText } from "./use-text";
 import { PublicHeader } from "~/components/customer/public-header";
 import { Card, LinkButton } from "./ui";
@@ -27,15 +34,18 @@ export function AttemptResult({ result, path }: { result: AttemptResultData; pat
   const success = result.state === "success" || cod;
   const pending = result.state === "pending";
   const failed = !success && !pending;
-  const Icon = success ? IconCircleCheck : pending ? IconClockHour4 : IconCircleX;
-  const color = success ? "green" : pending ? "orange" : "red";
-  const title = success
-    ? t(cod ? "result.cod_title" : "result.success_title")
-    : pending
-      ? t("result.pending_title")
-      : result.expired
-        ? t("result.expired_message")
-        : t(`result.reasons.${result.reason}.title`);
+  const returning = success ? result.paymentReturn : null;
+  const Icon = returning ? IconArrowBackUp : success ? IconCircleCheck : pending ? IconClockHour4 : IconCircleX;
+  const color = returning ? "blue" : success ? "green" : pending ? "orange" : "red";
+  const title = returning
+    ? t(returning.done ? "result.returned_title" : "result.returning_title")
+    : success
+      ? t(cod ? "result.cod_title" : "result.success_title")
+      : pending
+        ? t("result.pending_title")
+        : result.expired
+          ? t("result.expired_message")
+          : t(`result.reasons.${result.reason}.title`);
   return (
     <div className="pay-page">
       {result.returnUrl ? (
@@ -49,6 +59,7 @@ export function AttemptResult({ result, path }: { result: AttemptResultData; pat
           <div className="c-stack c-stack--tight c-center">
             <Icon size={56} color={`var(--mantine-color-${color}-6)`} aria-hidden />
             <h1 className="c-title">{title}</h1>
+            {returning ? <p className="c-dimmed">{t(`result.returning_reasons.${returning.reason}`)}</p> : null}
             {success && result.note ? (
               <p className="result-note" role="note">
                 {t(result.note)}

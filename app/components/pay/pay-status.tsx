@@ -17,14 +17,20 @@ export function PayStatus({
   status,
   settledLink,
   contact,
+  returning = null,
 }: {
   status: Status;
   settledLink: string | null;
   contact: ContactView | null;
+  /** The payment that settled it is being (or has been) given back by the platform. */
+  returning?: "returning" | "returned" | null;
 }) {
   const t = useText();
   if (status === "payable") return null;
-  const text = texts[status];
+  const text =
+    (status === "settled" || status === "closed") && returning
+      ? { title: `pay.${returning}_title`, message: "pay.returning_message" }
+      : texts[status];
   return (
     <Card padding="xl">
       <div className="c-stack c-stack--tight c-center">

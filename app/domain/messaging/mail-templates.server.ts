@@ -35,6 +35,7 @@ const TEMPLATES: Record<string, TemplateSpec> = {
   pay_link: { audience: "customer", rows: [["mail.labels.amount", "amount"]], action: "link", outro: true },
   receipt: { audience: "customer", named: "name" },
   refund: { audience: "customer", named: "name" },
+  payment_return: { audience: "customer", named: "name" },
   login_code: { audience: "staff", outro: true },
   password_reset: { audience: "staff", action: "link", outro: true },
   invitation: { audience: "staff", action: "link", outro: true },

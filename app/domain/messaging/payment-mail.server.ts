@@ -2,7 +2,7 @@ import type { DB } from "~/db/database.server";
 import { nowIso } from "~/lib/clock.server";
 import { cardEnding, formatDateTime } from "~/lib/format";
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from "~/lib/i18n";
-import { money } from "~/lib/outcome";
+import { money, word } from "~/lib/outcome";
 import { queueMail } from "./mail.server";
 import type { MailRow } from "./mail-templates.server";
 
@@ -197,6 +197,50 @@ export async function queueRefundMail(db: DB, input: { operationId: number }) {
     template: "refund",
     params: { orderNo: operation.order_no, amount: amount(operation.amount), name },
     rows,
+    lang,
+  });
+}
+
+/**
+ * Tells the customer that a payment which should not have been taken (an order canceled before it
+ * arrived, a second payment of what was paid) is being given back by itself, in the language they
+ * paid in; queued with the record of the return (payments: returns.server), so it is sent once.
+ */
+export async function queuePaymentReturnMail(db: DB, input: { attemptId: string; reason: string }) {
+  const row = await db
+    .selectFrom("payment_attempts as a")
+    .innerJoin("transactions as t", "t.id", "a.transaction_id")
+    .select([
+      "a.total",
+      "a.currency_code",
+      "a.track_id",
+      "a.lang",
+      "a.completed_at",
+      "t.merchant_id",
+      "t.unit_id",
+      "t.order_no",
+      "t.customer_email",
+      "t.customer_first_name",
+      "t.customer_last_name",
+    ])
+    .where("a.id", "=", input.attemptId)
+    .executeTakeFirst();
+  if (!row?.customer_email) return;
+  const lang = isLanguage(row.lang) ? row.lang : DEFAULT_LANGUAGE;
+  const name = customerName(row);
+  const amount = money(row.total, row.currency_code);
+  await queueMail(db, {
+    merchantId: row.merchant_id,
+    unitId: row.unit_id,
+    to: row.customer_email,
+    template: "payment_return",
+    params: { orderNo: row.order_no, amount, name, reason: word(`payment_return.reasons.${input.reason}`) },
+    rows: [
+      ["mail.labels.order_no", row.order_no],
+      ["mail.labels.reference", row.track_id],
+      ["mail.labels.returned", amount],
+      ["mail.labels.date", formatDateTime(row.completed_at ?? nowIso(), lang)],
+    ],
     lang,
   });
 }

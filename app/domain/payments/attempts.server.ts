@@ -33,6 +33,7 @@ import { adapterFor, GATEWAY_KINDS, gatewayLeg, isGatewayKind } from "./gateways
 import { chosenAmount, expireTransaction, findPublicTransaction, isExpired } from "./pay-page.server";
 import { bumpTotals } from "./running-totals.server";
 import { allowsTransition, PAYABLE_STATES } from "./states";
+import { returnPayment } from "./returns.server";
 import { recordAttemptStatistics, recordDeletedStatistics } from "./statistics-rollup.server";
 import { transitionTransaction } from "./transaction-state.server";
 
@@ -417,8 +418,8 @@ const OVERRIDDEN_BY_CAPTURE: readonly AttemptState[] = ["failed", "canceled", "e
  * writes the ledger entry and queues the receipt; the others find the attempt settled and change
  * nothing. A verified capture is a fact and wins over an earlier cancel, failure or error of the
  * same attempt (two tabs of the gateway's page): it is recorded whatever the transaction's state,
- * paying it when it still may be paid (after a cancel or a delete too, flagged), and kept as a
- * duplicate to refund when something else paid it first.
+ * paying it when it still may be paid (after a cancel or a delete too, flagged), and given back by
+ * itself as a duplicate when something else paid it first (returns.server.ts).
  */
 export async function completeAttempt(
   db: DB,
@@ -543,7 +544,7 @@ async function completeOnce(db: DB, attemptId: string, outcome: GatewayOutcome, 
         );
       }
     } else if (next === "success") {
-      // Paid twice (two tabs, two methods): the second payment is kept, to be refunded from the details page.
+      // Paid twice (two tabs, two methods): the second payment is recorded, then given back by itself (below).
       action = "payment_duplicate";
     } else if (!settled) {
       await transitionTransaction(
@@ -580,6 +581,7 @@ async function completeOnce(db: DB, attemptId: string, outcome: GatewayOutcome, 
         objectId: transaction.id,
       });
     }
+    if (action === "payment_duplicate") await returnPayment(trx, { attemptId: attempt.id, reason: "paid_twice" });
     return { changed: true as const, state: next, gateway: attempt.gateway_kind };
   });
 }

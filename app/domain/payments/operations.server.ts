@@ -236,9 +236,29 @@ export function messageParam(message: string) {
   return message.startsWith("operations.notes.") ? word(message) : message.slice(0, 200);
 }
 
+/**
+ * Who asks for an operation: a user, or the platform itself (`PLATFORM_ACTOR`, no user) giving back
+ * money that should not have been taken (returns.server.ts).
+ */
+export type OperationActor = PermissionHolder & { id: number | null; username: string };
+
+/** The platform as the maker of a refund or void it asks for by itself: it may ask, never approve. */
+export const PLATFORM_ACTOR: OperationActor = {
+  id: null,
+  // Marked as the audit log marks who is not a user, so that no username can take it (makerName shows it).
+  username: "~system",
+  is_superuser: 0,
+  permissions: [OPERATION_PERMISSIONS.refund, OPERATION_PERMISSIONS.void],
+};
+
+/** The actor as the audit log names it. */
+function auditActorOf(actor: OperationActor) {
+  return actor.id === null ? ("system" as const) : { id: actor.id, username: actor.username };
+}
+
 type OperationInput = {
   merchantId: number;
-  actor: Actor;
+  actor: OperationActor;
   transactionId: string;
   kind: OperationKind;
   amount?: string | null;
@@ -258,7 +278,7 @@ async function recordReason(trx: DB, input: OperationInput, transaction: { id: s
   if (!input.reason) return;
   await recordAudit(trx, {
     merchantId: input.merchantId,
-    actor: { id: input.actor.id, username: input.actor.username },
+    actor: auditActorOf(input.actor),
     action: "operation_reason",
     params: {
       kind: word(`operations.kind_in_sentence.${input.kind}`),
@@ -706,12 +726,16 @@ export async function recordOperationResult(
  */
 export async function requestOperation(
   db: DB,
-  input: OperationInput & { addresses: PlatformAddresses },
+  input: OperationInput & {
+    addresses: PlatformAddresses;
+    /** Written in the database transaction that makes the request for a checker, if one is made. */
+    onRequested?: (trx: DB, requestId: number) => Promise<void>;
+  },
 ): Promise<OperationOutcome> {
   if (!can(input.actor, OPERATION_PERMISSIONS[input.kind])) return refuse("operations.errors.forbidden");
   if (!(await needsApproval(db, input.merchantId, input.actor)))
     return executeOperation(db, { ...input, requestId: null });
-  return createOperationRequest(db, input);
+  return createOperationRequest(db, input, input.onRequested);
 }
 
 /** Whether this user's refund, capture or void waits for a checker: operations approval on, and they are not one. */
@@ -780,7 +804,11 @@ export async function expireOperationRequests(db: DB, merchantId: number, transa
   await query.execute();
 }
 
-async function createOperationRequest(db: DB, input: OperationInput): Promise<OperationOutcome> {
+async function createOperationRequest(
+  db: DB,
+  input: OperationInput,
+  onRequested?: (trx: DB, requestId: number) => Promise<void>,
+): Promise<OperationOutcome> {
   await expireOperationRequests(db, input.merchantId, input.transactionId);
   const outcome = await writeTransaction(db, async (trx): Promise<OperationOutcome> => {
     const checked = await lockedOperationCheck(trx, input);
@@ -813,10 +841,11 @@ async function createOperationRequest(db: DB, input: OperationInput): Promise<Op
       })
       .returning("id")
       .executeTakeFirstOrThrow();
+    await onRequested?.(trx, request.id);
     const amountParam = money(amount, transaction.currency_code);
     await recordAudit(trx, {
       merchantId: input.merchantId,
-      actor: { id: input.actor.id, username: input.actor.username },
+      actor: auditActorOf(input.actor),
       action: "operation_requested",
       params: {
         kind: word(`operations.kind_in_sentence.${input.kind}`),

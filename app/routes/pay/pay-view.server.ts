@@ -4,6 +4,7 @@ import { DEFAULT_MAP_CENTER } from "~/domain/payments/delivery-schema";
 import { deliveryStateOf, deliveryStepFor } from "~/domain/payments/delivery.server";
 import { KUWAIT_AREAS_AR, KUWAIT_AREAS_EN } from "~/domain/payments/kuwait-areas";
 import { chosenAmount, defaultChoice, loadPayPage, payChoicesFor } from "~/domain/payments/pay-page.server";
+import { paymentReturnOf } from "~/domain/payments/returns.server";
 import { loadUnitHeader } from "~/domain/merchants/units.server";
 import { randomToken } from "~/lib/crypto.server";
 import { env, sandboxEnabled } from "~/lib/env.server";
@@ -54,10 +55,16 @@ export async function payPageView(
       page.status === "expired" || page.status === "closed"
         ? await merchantContactView(db, transaction.merchant_id, unit)
         : null;
+    // A payment the platform gives back (an order canceled before it arrived) is not "paid".
+    const returned =
+      (page.status === "settled" || page.status === "closed") && transaction.paid_attempt_id
+        ? await paymentReturnOf(db, transaction.paid_attempt_id)
+        : undefined;
+    const returning = returned ? (returned.status === "returned" ? "returned" : "returning") : null;
     return {
       kind: "page",
       httpStatus,
-      page: { status: page.status, lang, unit, view: null, settledLink, contact },
+      page: { status: page.status, lang, unit, view: null, settledLink, contact, returning },
     } as const;
   }
   const delivery = await deliveryStateOf(db, transaction.id);

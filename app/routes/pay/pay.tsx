@@ -142,7 +142,12 @@ export function PayPage({
                 {t(actionData.error)}
               </Alert>
             ) : null}
-            <PayStatus status={status} settledLink={settledLink ?? null} contact={page.contact ?? null} />
+            <PayStatus
+              status={status}
+              settledLink={settledLink ?? null}
+              contact={page.contact ?? null}
+              returning={"returning" in page ? page.returning : null}
+            />
           </>
         ) : (
           <>

@@ -18,6 +18,7 @@ import { formatDateTime } from "~/lib/format";
 import { translator } from "~/lib/i18n.server";
 import { formatAmount } from "~/lib/money";
 import { auditActor, describeAuditEntry } from "~/presentation/audit.server";
+import { makerName, paymentReturnsView } from "~/presentation/payment-returns.server";
 import { describeRowAction, operationMessage, qrCodeSvg } from "~/presentation/transactions.server";
 import { transactionExtensions } from "~/sections/registry.server";
 import { notFound } from "~/web/guards.server";
@@ -189,7 +190,7 @@ export async function loadDetails(args: Args) {
       text: t("tickets.pending_on_transaction", {
         kind: t(`tickets.types.${request.kind}`),
         amount: formatAmount(request.amount, request.currency_code, lang),
-        maker: request.maker_name,
+        maker: makerName(request.maker_name, lang),
       }),
       url: `/${lang}/ticket/approve-refund-void/${request.id}`,
     })),
@@ -202,6 +203,7 @@ export async function loadDetails(args: Args) {
     dialog,
     done: done && ["refund", "capture", "void", "requested", "checking"].includes(done) ? done : null,
     paidLate: row.paid_late,
+    paymentReturns: await paymentReturnsView(db, auth.user.merchantId, [row.id], lang),
     duplicates: duplicates.map((duplicate) => ({
       id: duplicate.id,
       kind: duplicate.kind,

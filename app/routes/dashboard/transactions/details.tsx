@@ -8,6 +8,7 @@ import { DoneDialog, OperationDialog } from "~/components/transactions/dialog-sl
 import { withParams } from "~/domain/transactions/filters";
 import { detailsAction, loadDetails } from "./details.server";
 import { AttachmentCard, AuditTrail, DuplicatePaymentsCard, OperationsCard, ShareCard } from "./details/cards";
+import { PaymentReturns } from "~/components/payment-returns";
 
 export const loader = (args: Route.LoaderArgs) => loadDetails(args);
 export const action = (args: Route.ActionArgs) => detailsAction(args);
@@ -235,6 +236,7 @@ export default function TransactionDetails() {
           </Table>
         </Card>
       ) : null}
+      <PaymentReturns returns={details.paymentReturns} />
       <DuplicatePaymentsCard details={details} />
       <AttachmentCard details={details} result={result} />
       <OperationsCard details={details} />

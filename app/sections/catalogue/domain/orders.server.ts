@@ -2,6 +2,7 @@ import { writeTransaction, type DB } from "~/db/database.server";
 import type { CatalogueOrderStatus } from "~/db/schema";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { claimOfferCode, releaseOfferCode } from "~/domain/commerce/offer-codes.server";
+import { returnPaymentOf } from "~/domain/payments/returns.server";
 import { PAYABLE_STATES } from "~/domain/payments/states";
 import type { OrderEvent, PaymentChange } from "~/domain/commerce/orders.server";
 import { transitionTransaction, type TransitionEvent } from "~/domain/payments/transaction-state.server";
@@ -179,9 +180,9 @@ type PaidOrder = NonNullable<Awaited<ReturnType<typeof findOrderOfTransaction>>>
 /**
  * An order after its transaction's change, inside the same database transaction. A completed
  * payment makes the order paid, keeping its units (`order.confirmed`); one that completes after they
- * were given back takes them again if they are still there, else the order stays canceled and the
- * audit log and the transaction's details ask staff to refund it (the hook must not throw for a
- * payment). A failed attempt changes nothing: the units stay held while the link is payable. An
+ * were given back takes them again if they are still there, else the order stays canceled, the
+ * audit log and the transaction's details say so, and the payment goes back by itself (the hook must
+ * not throw for a payment). A failed attempt changes nothing: the units stay held while the link is payable. An
  * expired or canceled transaction ends the order and gives them back (`order.released`); a voided
  * authorization does too. A refund keeps them: the goods may have left.
  */
@@ -218,6 +219,7 @@ export async function settleOrder(
       objectType: "catalogue_order",
       objectId: order.id,
     });
+    await returnPaymentOf(trx, change, "sold_out");
     return null;
   }
   // A failed attempt keeps the hold: the customer may retry until the link expires.

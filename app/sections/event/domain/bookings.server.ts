@@ -11,6 +11,7 @@ import { isMerchantAttachmentKey, storeAttachment } from "~/domain/payments/atta
 import { listMerchantGateways, supportsCurrency } from "~/domain/payments/gateway-settings.server";
 import { payUrlOf } from "~/domain/payments/lifecycle.server";
 import { requestOperation, type OperationOutcome } from "~/domain/payments/operations.server";
+import { returnPaymentOf } from "~/domain/payments/returns.server";
 import { PAYABLE_STATES } from "~/domain/payments/states";
 import {
   createTransaction,
@@ -641,8 +642,8 @@ const CANCELED_BY_STAFF = "canceled_by_staff";
  * completed payment confirms the items it pays for and sends the tickets; a payment that ended
  * unpaid puts their places back on sale; a whole refund or void gives them back too. A payment that
  * arrives after its hold ran out takes the places again if they are still free; if they are not, or
- * if staff had canceled the booking, the item stays canceled, noted, and the audit log asks staff to
- * refund it (it must not throw: the gateway took the money, which is a fact to record).
+ * if staff had canceled the booking, the item stays canceled, noted in the audit log, and the payment
+ * goes back by itself (it must not throw: the gateway took the money, which is a fact to record).
  */
 export async function onBookingTransition(trx: DB, change: TransitionEvent) {
   const items = await trx
@@ -697,6 +698,7 @@ export async function onBookingTransition(trx: DB, change: TransitionEvent) {
         objectType: "booking",
         objectId: item.booking_id,
       });
+      await returnPaymentOf(trx, change, canceled ? "order_canceled" : "sold_out");
     }
     for (const bookingId of confirmed) await queueBookingMail(trx, bookingId);
     return;

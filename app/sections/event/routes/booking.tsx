@@ -33,6 +33,8 @@ import { getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { ticketAvailability } from "../domain/availability.server";
 import { bookingView, cancelBooking, changeBookingEmail, changeBookingPlaces } from "../domain/bookings.server";
+import { PaymentReturns } from "~/components/payment-returns";
+import { paymentReturnsView } from "~/presentation/payment-returns.server";
 import { BookingEmailSchema, BookingPlacesSchema, cancelNotice, fieldErrorsOf } from "../presentation/booking-forms";
 import { idOf, refusalErrors } from "../presentation/bookings.server";
 
@@ -61,6 +63,12 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     lang,
     confirmCancel: new URL(request.url).searchParams.get("confirm") === "cancel",
     canChange: can(auth.user, "change_booking"),
+    paymentReturns: await paymentReturnsView(
+      db,
+      auth.user.merchantId,
+      view.items.map((item) => item.transaction_id),
+      lang,
+    ),
     booking: {
       id: booking.id,
       event: lang === "ar" ? event.title_ar : event.title_en,
@@ -173,7 +181,8 @@ const stateColors = { paid: "green", pending: "orange", cancel: "red" } as const
 
 export default function Booking() {
   const { t } = useTranslation();
-  const { lang, booking, items, members, extra, canChange, confirmCancel } = useLoaderData<typeof loader>();
+  const { lang, booking, items, members, extra, canChange, confirmCancel, paymentReturns } =
+    useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const row = (label: string, value: React.ReactNode) => (
     <div>
@@ -195,6 +204,7 @@ export default function Booking() {
           {Object.values(answer.errors).flat().join(" ")}
         </Alert>
       ) : null}
+      <PaymentReturns returns={paymentReturns} />
       <Card withBorder padding="lg">
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           {row(t("bookings.columns.event"), booking.event)}

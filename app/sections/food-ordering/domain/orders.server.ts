@@ -5,6 +5,7 @@ import { claimOfferCode, releaseOfferCode } from "~/domain/commerce/offer-codes.
 import type { Actor } from "~/domain/identity/permissions";
 import type { PlatformAddresses } from "~/domain/payments/attempts.server";
 import { requestOperation, type OperationOutcome } from "~/domain/payments/operations.server";
+import { returnPaymentOf } from "~/domain/payments/returns.server";
 import { PAYABLE_STATES } from "~/domain/payments/states";
 import type { OrderEvent, PaymentChange } from "~/domain/commerce/orders.server";
 import { transitionTransaction, type TransitionEvent } from "~/domain/payments/transaction-state.server";
@@ -135,8 +136,8 @@ type PaidOrder = NonNullable<Awaited<ReturnType<typeof findOrderOfTransaction>>>
  * An order after its transaction's change (inside the same database transaction): a completed
  * payment (or cash on delivery chosen) makes the order new; a payment that ended unpaid cancels it and
  * gives its portions and voucher back. A payment that completes after they were given back takes them
- * again if they are still there; if not, or if staff canceled the order, it stays canceled and the
- * audit log asks staff to refund it (it must not throw for a payment). The whole payment given back
+ * again if they are still there; if not, or if staff canceled the order, it stays canceled, noted in
+ * the audit log, and the payment goes back by itself (it must not throw for a payment). The whole payment given back
  * cancels an order not yet handed over. Answers `order.confirmed` when the order became new (the
  * order mail and the staff's alert follow) and `order.released` when its holds went back.
  */
@@ -180,6 +181,7 @@ export async function settleOrder(
         objectType: "food_order",
         objectId: order.id,
       });
+      await returnPaymentOf(trx, change, staffCanceled ? "order_canceled" : "sold_out");
     }
     return null;
   }

@@ -16,6 +16,8 @@ import { ORDER_STATUSES } from "../domain/order-filters";
 import { markOrderSeen, orderDetails } from "../domain/order-list.server";
 import { cancelOrder, changeOrderStatus } from "../domain/orders.server";
 import { orderIdOf, presentOrder } from "../presentation/orders.server";
+import { PaymentReturns } from "~/components/payment-returns";
+import { paymentReturnsView } from "~/presentation/payment-returns.server";
 import { OrderLines, OrderSummary } from "../components/orders/order-view";
 
 export function meta({ params, data: page }: Route.MetaArgs) {
@@ -42,6 +44,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   return {
     lang,
     order: await presentOrder(db, order, lang),
+    paymentReturns: await paymentReturnsView(db, auth.user.merchantId, [order.transaction_id], lang),
     canChange: can(auth.user, "change_order"),
     confirmCancel: new URL(request.url).searchParams.get("confirm") === "cancel",
   };
@@ -93,7 +96,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 
 export default function FoodOrder({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { lang, order, canChange, confirmCancel } = useLoaderData<typeof loader>();
+  const { lang, order, canChange, confirmCancel, paymentReturns } = useLoaderData<typeof loader>();
   const base = `/${lang}/food-ordering/orders/${order.id}`;
   return (
     <Stack>
@@ -112,6 +115,7 @@ export default function FoodOrder({ actionData }: Route.ComponentProps) {
           {actionData.error}
         </Alert>
       ) : null}
+      <PaymentReturns returns={paymentReturns} />
       {canChange && (order.next.length || order.cancelable) ? (
         <Card withBorder>
           <Title order={2} fz="h4" mb="sm">

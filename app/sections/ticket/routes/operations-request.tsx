@@ -4,6 +4,7 @@ import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation
 import type { Route } from "./+types/operations-request";
 import { messageOf, statusOf } from "~/web/outcomes.server";
 import { resultMessage } from "../presentation.server";
+import { makerName } from "~/presentation/payment-returns.server";
 import { PageHeader } from "~/components/page-header";
 import { DecisionButtons, DecisionOutcome } from "~/sections/ticket/components/decision-buttons";
 import { RequestStateBadge } from "~/sections/ticket/components/request-state-badge";
@@ -71,7 +72,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       ["tickets.columns.reason", row.note ?? "—"],
       ["tickets.columns.customer", customer ?? "—"],
       ["tickets.columns.gateway", (lang === "ar" ? row.gateway_name_ar : row.gateway_name_en) ?? row.gateway_code],
-      ["tickets.columns.maker", row.maker_name],
+      ["tickets.columns.maker", makerName(row.maker_name, lang)],
       ["tickets.columns.checker", row.checker_name ?? "—"],
       ["tickets.columns.created", formatDateTime(row.created_at, lang)],
       ["tickets.columns.expires", row.state === "pending" ? formatDateTime(row.expires_at, lang) : "—"],

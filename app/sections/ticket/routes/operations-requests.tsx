@@ -12,6 +12,7 @@ import {
   operationRequestScope,
 } from "~/domain/approvals/operation-requests.server";
 import { operationRequestFilterChoices } from "../presentation.server";
+import { makerName } from "~/presentation/payment-returns.server";
 import { parseRequestQuery, REQUEST_PAGE_SIZES } from "~/domain/approvals/request-filters";
 import { formatDateTime } from "~/lib/format";
 import { requirePermission, requireSection, requireUser } from "~/web/guards.server";
@@ -57,7 +58,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       kind: row.kind,
       amount: formatAmount(row.amount, row.currency_code, lang),
       gateway: (lang === "ar" ? row.gateway_name_ar : row.gateway_name_en) ?? row.gateway_code,
-      maker: row.maker_name,
+      maker: makerName(row.maker_name, lang),
       state: row.state,
       created: formatDateTime(row.created_at, lang),
       expires: row.state === "pending" ? formatDateTime(row.expires_at, lang) : null,
