@@ -1,5 +1,5 @@
 import type { DB } from "~/db/database.server";
-import { loadSettingsOf } from "~/web/admin-sections.server";
+import { loadSettingsOf } from "~/sections/admin-sections.server";
 import type { PaymentRequestSettings } from "./domain/payment-requests.server";
 
 /** The merchant's settings for payment requests, as this section's rules read them. */
