@@ -17,7 +17,7 @@ import { linkBaseUrl } from "~/web/sign-in.server";
 import { describe } from "~/presentation/texts.server";
 import type { TextParams } from "~/lib/outcome";
 import { requireTransactionSection } from "~/web/transaction-api.server";
-import { requestMaker } from "~/sections/registry.server";
+import { requestMaker } from "~/sections/services.server";
 import { SessionSchema, issuesAsErrors } from "../domain/session-schema";
 import {
   createSession,
