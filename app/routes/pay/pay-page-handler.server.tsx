@@ -11,7 +11,8 @@ import { securityHeaders } from "~/web/security-headers.server";
 import { isPersonVisit } from "~/web/visitors.server";
 import { runOnCallerClock } from "~/web/test-clock-scope.server";
 import { PayPage, payPageTitle } from "./pay";
-import { payPageView } from "./pay-view.server";
+import { payPageView } from "~/presentation/pay-view.server";
+import { CHECKOUT_FIELD_SECTIONS, PAYABLE_SECTIONS } from "~/sections/registry";
 
 export type DirectResponse = { status: number; headers: [string, string][]; body: string };
 
@@ -32,6 +33,7 @@ export function createPayPageHandler(build: ServerBuild) {
     const lang = match[1];
     const result = await payPageView(
       await platform(),
+      { payable: PAYABLE_SECTIONS, checkoutFields: CHECKOUT_FIELD_SECTIONS },
       lang,
       match[2]!,
       url.searchParams,
