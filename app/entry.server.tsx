@@ -13,10 +13,13 @@ import { platform } from "./boot/start.server";
 import { directPages } from "./sections/registry.server";
 import { createSectionPagesHandler as createSectionPagesHandlerOf } from "./web/page-without-router.server";
 import { securityHeaders } from "./web/security-headers.server";
-import "~/components/slots.server";
+import { provideSlotModules } from "~/components/slots.server";
 
 export { createLoadContext } from "./web/request-context.server";
 export { bootstrap } from "./boot/start.server";
+
+// The server's entry: what it starts is started here, by name, never by importing a module.
+provideSlotModules();
 
 export const streamTimeout = 5_000;
 
