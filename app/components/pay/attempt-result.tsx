@@ -5,7 +5,7 @@ import { useText } from "./use-text";
 import { PublicHeader } from "./public-header";
 import { Card, LinkButton } from "./ui";
 import { ContactMerchant } from "./contact-merchant";
-import type { AttemptResultData } from "~/web/attempt-result.server";
+import type { AttemptResultData } from "~/presentation/attempt-result.server";
 
 /**
  * The attempt result page (public spec): success, pending or failed, with the payment's details.
