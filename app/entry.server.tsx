@@ -3,17 +3,23 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
-import { ServerRouter, type EntryContext, type HandleDataRequestFunction } from "react-router";
+import { ServerRouter, type EntryContext, type HandleDataRequestFunction, type ServerBuild } from "react-router";
 import { randomBytes } from "node:crypto";
 import { NonceProvider } from "./components/nonce";
 import { env } from "./lib/env.server";
 import { languageOfPath } from "./lib/i18n";
 import { i18nFor } from "./lib/i18n.server";
+import { platform } from "./boot/start.server";
+import { directPages } from "./sections/registry.server";
+import { createSectionPagesHandler as createSectionPagesHandlerOf } from "./web/page-without-router.server";
 import { securityHeaders } from "./web/security-headers.server";
-import "~/components/slots.server";
+import { provideSlotModules } from "~/components/slots.server";
 
 export { createLoadContext } from "./web/request-context.server";
 export { bootstrap } from "./boot/start.server";
+
+// The server's entry: what it starts is started here, by name, never by importing a module.
+provideSlotModules();
 
 export const streamTimeout = 5_000;
 
@@ -76,7 +82,10 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { request
 };
 
 export { createPayPageHandler, PAY_PAGE_PATH } from "./routes/pay/pay-page-handler.server";
-export { createSectionPagesHandler } from "./web/section-pages-handler.server";
+/** The sections' direct pages (the food menu), handed the platform and the sections' pages here, at start-up. */
+export function createSectionPagesHandler(build: ServerBuild) {
+  return createSectionPagesHandlerOf(build, { database: platform, pages: directPages });
+}
 export { createCustomerFirst } from "./web/customer-first.server";
 export { createMetricsHandler, createRequestObserver } from "./web/observability.server";
 export { log } from "./lib/log.server";

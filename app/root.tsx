@@ -24,17 +24,19 @@ import { directionOf, languageOfPath } from "./lib/i18n";
 import { testClockScopeMiddleware } from "./web/test-clock-scope.server";
 import {
   crossSiteMiddleware,
-  databaseMiddleware,
-  languageMiddleware,
+  databaseMiddlewareOf,
+  languageMiddlewareOf,
   sessionMiddleware,
 } from "./web/middleware.server";
+import { platform } from "./boot/start.server";
+import { sectionRootSegments } from "./sections/registry";
 import { authContext, getDbFrom } from "./web/request-context.server";
 import { cssVariablesResolver, theme } from "./theme";
 
 export const middleware: Route.MiddlewareFunction[] = [
   testClockScopeMiddleware,
-  languageMiddleware,
-  databaseMiddleware,
+  languageMiddlewareOf(sectionRootSegments()),
+  databaseMiddlewareOf(platform),
   crossSiteMiddleware,
   sessionMiddleware,
 ];

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import routes from "~/routes";
 
 /**
  * The shape of the code (docs/architecture.md), checked over the source: contexts import each other
@@ -108,13 +109,16 @@ for (const file of files) {
     const from = contextOf(file);
     const to = contextOf(target);
     if (from === to) continue;
-    // A declaration's own server part is loaded when the platform starts (app/boot), not by importing
-    // the registry: a section's server part may read the registry (registry.server `requestMaker`).
-    if (path.basename(file) === "section.ts" && target === file.replace(/section\.ts$/, "section.server.ts")) continue;
     if (!edges.has(from)) edges.set(from, new Set());
     edges.get(from)!.add(to);
   }
 }
+
+type RouteEntry = { file: string; children?: RouteEntry[] };
+const routeFiles = (entries: RouteEntry[]): string[] =>
+  entries.flatMap((entry) => [path.join(appDir, entry.file), ...routeFiles(entry.children ?? [])]);
+/** The route modules: every file the route table (app/routes.ts) names, the sections' included. */
+const ROUTE_MODULES = new Set(routeFiles(routes as RouteEntry[]));
 
 /** Strongly connected groups of more than one context (Tarjan). */
 function cycles(graph: Map<string, Set<string>>, keep: (node: string) => boolean): string[][] {
@@ -154,8 +158,63 @@ describe("the architecture", () => {
     expect(edges.get("domain/payments")?.has("domain/audit")).toBe(true);
   });
 
-  it("has no import cycle between app/domain contexts, nor between sections and the core", () => {
-    expect(cycles(edges, (node) => node.startsWith("domain/") || node.startsWith("sections"))).toEqual([]);
+  it("has no import cycle between app/domain contexts", () => {
+    expect(cycles(edges, (node) => node.startsWith("domain/"))).toEqual([]);
+  });
+
+  it("has no module import itself back through others, a section's declaration loading its server part counted", () => {
+    const graph = new Map<string, Set<string>>();
+    for (const [from, to] of fileEdges) graph.set(from, (graph.get(from) ?? new Set()).add(to));
+    const found = cycles(graph, () => true).map((group) => group.map((file) => path.relative(appDir, file)));
+    // One section's own modules only: its declaration loads its server part, which reads the
+    // declaration's settings fields (payment-request/settings.server.ts). Nothing outside its folder is in it.
+    const withinOneSection = (group: string[]) =>
+      group.every((file) => file.startsWith(group[0].split("/").slice(0, 2).join("/") + "/")) &&
+      group[0].startsWith("sections/");
+    expect(found.filter((group) => !withinOneSection(group))).toEqual([]);
+    expect(
+      fileEdges.some(([from, to]) => from.endsWith("payment-request/section.ts") && to.endsWith("section.server.ts")),
+      "the declarations' server parts are imports like any other",
+    ).toBe(true);
+  });
+
+  it("has no route module import another, nor a section import a file under app/routes", () => {
+    expect(ROUTE_MODULES.size).toBeGreaterThan(100);
+    const offending = fileEdges
+      .filter(
+        ([from, to]) =>
+          (ROUTE_MODULES.has(from) && ROUTE_MODULES.has(to)) ||
+          (contextOf(from).startsWith("sections") && contextOf(to) === "routes"),
+      )
+      .map(([from, to]) => [path.relative(appDir, from), path.relative(appDir, to)]);
+    expect(offending).toEqual([]);
+  });
+
+  it("has no module register anything as a side effect of being imported: no call at a module's top level", () => {
+    // What may run when imported, and why. The entries start the process; the others configure an object of their own.
+    const allowed: Record<string, string> = {
+      "entry.client.tsx": "the browser's entry: it starts hydration",
+      "entry.server.tsx": "the server's entry: it provides the slots' modules, by name",
+      "db/database.server.ts": "the Postgres driver's column parsers, set before any pool exists",
+      "lib/metrics.server.ts": "the default collectors of the metrics registry it creates",
+    };
+    const calls = files.flatMap((file) =>
+      parsed
+        .get(file)!
+        .statements.filter((statement) => ts.isExpressionStatement(statement))
+        .map((statement) => `${path.relative(appDir, file)}: ${statement.getText().split("(")[0]}`),
+    );
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.filter((call) => !(call.split(":")[0] in allowed))).toEqual([]);
+    // Every allowance is still needed: one whose call is gone is taken off the list.
+    expect(Object.keys(allowed).filter((file) => !calls.some((call) => call.startsWith(`${file}:`)))).toEqual([]);
+  });
+
+  it("keeps the HTTP glue below start-up: app/web starts nothing and imports nothing of app/boot", () => {
+    const upward = fileEdges
+      .map(([from, to]) => [path.relative(appDir, from), path.relative(appDir, to)])
+      .filter(([from, to]) => from.startsWith("web/") && to.startsWith("boot/"));
+    expect(upward).toEqual([]);
   });
 
   it("keeps each section's declaration plain data: it imports nothing at run time but the contract", () => {

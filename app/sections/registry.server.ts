@@ -2,6 +2,7 @@ import type { DB } from "~/db/database.server";
 import type { CustomerResult, SectionServer } from "./contract";
 import type { Language } from "~/lib/i18n";
 import { SECTIONS } from "./registry";
+import { offerSectionServices } from "./services.server";
 
 const servers = new Map<string, SectionServer>();
 let loading: Promise<ReadonlyMap<string, SectionServer>> | undefined;
@@ -16,6 +17,7 @@ export function loadSectionServers(): Promise<ReadonlyMap<string, SectionServer>
         throw new Error(`The server part of ${section.key} names itself ${sectionServer.key}`);
       servers.set(section.key, sectionServer);
     }
+    offerSectionServices(servers.values());
     return servers;
   })();
   return loading;
@@ -56,27 +58,6 @@ export function directPages() {
   if (!loading)
     throw new Error("directPages: the sections' server parts are not loaded (start the platform through app/boot)");
   return [...servers.values()].flatMap((server) => server.directPages ?? []);
-}
-
-/** The one section's way of making payment requests for the rest of the platform (contract `requestMaker`). */
-export function requestMaker() {
-  if (!loading)
-    throw new Error("requestMaker: the sections' server parts are not loaded (start the platform through app/boot)");
-  for (const server of servers.values()) if (server.requestMaker) return server.requestMaker;
-  throw new Error("requestMaker: no built section makes payment requests");
-}
-
-/**
- * The one section's way of taking payments through collector pages for the rest of the platform
- * (contract `collectorPayment`); undefined while no built section offers it.
- */
-export function collectorPayment() {
-  if (!loading)
-    throw new Error(
-      "collectorPayment: the sections' server parts are not loaded (start the platform through app/boot)",
-    );
-  for (const server of servers.values()) if (server.collectorPayment) return server.collectorPayment;
-  return undefined;
 }
 
 /** Where a section sends the customer on from a payment's result page (contract `customerReturn`), if any does. */

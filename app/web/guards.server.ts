@@ -45,6 +45,12 @@ export function safeRedirectPath(value: unknown, fallback: string): string {
   return isLocalPath(value) ? value : fallback;
 }
 
+/** The `next` a page's address asks for, and whether it is a path on this site. */
+export function askedNext(request: Request) {
+  const asked = new URL(request.url).searchParams.get("next");
+  return { asked, local: isLocalPath(asked) };
+}
+
 export function isLocalPath(value: unknown): value is string {
   if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//")) return false;
   // Browsers drop tabs and newlines and read "\" as "/": "/\t/evil.example" would leave the site.

@@ -1,33 +1,40 @@
+import type { DB } from "~/db/database.server";
 import { noteMerchant } from "~/lib/log.server";
 import { data, redirect, type MiddlewareFunction } from "react-router";
 import { resumeSession } from "~/domain/identity/sessions.server";
 import { loadSessionUser } from "~/domain/identity/users.server";
-import { platform } from "~/boot/start.server";
 import { env } from "~/lib/env.server";
 import { isLanguage } from "~/lib/i18n";
-import { sectionRootSegments } from "~/sections/registry";
 import { CORE_ROOT_SEGMENTS } from "./root-segments";
 import { authContext, dbContext } from "./request-context.server";
 import { SESSION_COOKIE, clearSessionCookie, readCookie, sessionCookie } from "./session-cookie.server";
 
-const ROOT_SEGMENTS = new Set<string>([...CORE_ROOT_SEGMENTS, ...sectionRootSegments()]);
+/**
+ * A path without a known language is retried with /en: /login → /en/login. `sectionRootSegments`:
+ * the first segments of the sections' routes outside /:lang/, handed by the root route (the web
+ * layer knows no section).
+ */
+export function languageMiddlewareOf(sectionRootSegments: readonly string[]): MiddlewareFunction<Response> {
+  const rootSegments = new Set<string>([...CORE_ROOT_SEGMENTS, ...sectionRootSegments]);
+  return async ({ request }, next) => {
+    const url = new URL(request.url);
+    const first = url.pathname.split("/")[1] ?? "";
+    if (!isLanguage(first) && !rootSegments.has(first) && first !== "_root.data") {
+      const rest = url.pathname === "/" ? "" : url.pathname;
+      throw redirect(`/en${rest}${url.search}`);
+    }
+    if (first === "_root.data") throw redirect("/en");
+    return next();
+  };
+}
 
-/** A path without a known language is retried with /en: /login → /en/login. */
-export const languageMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
-  const url = new URL(request.url);
-  const first = url.pathname.split("/")[1] ?? "";
-  if (!isLanguage(first) && !ROOT_SEGMENTS.has(first) && first !== "_root.data") {
-    const rest = url.pathname === "/" ? "" : url.pathname;
-    throw redirect(`/en${rest}${url.search}`);
-  }
-  if (first === "_root.data") throw redirect("/en");
-  return next();
-};
-
-export const databaseMiddleware: MiddlewareFunction<Response> = async ({ context }, next) => {
-  context.set(dbContext, await platform());
-  return next();
-};
+/** Puts the database in each request's context; `platform` starts the platform once (app/boot), handed by the root route. */
+export function databaseMiddlewareOf(platform: () => Promise<DB>): MiddlewareFunction<Response> {
+  return async ({ context }, next) => {
+    context.set(dbContext, await platform());
+    return next();
+  };
+}
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 

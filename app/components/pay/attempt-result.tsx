@@ -12,7 +12,7 @@ import { useText } from "./use-text";
 import { PublicHeader } from "~/components/customer/public-header";
 import { Card, LinkButton } from "./ui";
 import { ContactMerchant } from "./contact-merchant";
-import type { AttemptResultData } from "~/web/attempt-result.server";
+import type { AttemptResultData } from "~/presentation/attempt-result.server";
 
 /**
  * The attempt result page (public spec): success, pending or failed, with the payment's details.

@@ -8,7 +8,7 @@ import manifest from "./manifest.json";
 /**
  * A landed migration has run on databases this code never sees again: editing it would leave them
  * with a schema the code does not know. manifest.json keeps each one's SHA-256 as it landed; a change
- * is a new migration. Adding one: register it in migrate.server.ts and add its line here
+ * is a new migration. Adding one: migrate.server.ts finds it by its name; add its line here
  * (`sha256sum app/db/migrations/NNNN-name.ts`), the message below gives it.
  */
 const folder = path.dirname(new URL(import.meta.url).pathname);

@@ -26,7 +26,7 @@ import {
   type CheckoutField,
 } from "~/domain/payments/checkout-fields.server";
 import { offersCheckoutFields } from "~/sections/registry";
-import { findAdminSection } from "~/web/admin-sections.server";
+import { findAdminSection } from "~/sections/admin-sections.server";
 import { flashCookie } from "~/web/flash.server";
 import { readFormData } from "~/web/form-data.server";
 import { notFound, requirePermission, requireUser } from "~/web/guards.server";

@@ -12,7 +12,7 @@ import {
   updateSectionSettings,
 } from "~/domain/merchants/sections-admin.server";
 import { offersCheckoutFields } from "~/sections/registry";
-import { findConfigurableSection } from "~/web/admin-sections.server";
+import { findConfigurableSection } from "~/sections/admin-sections.server";
 import { flashCookie } from "~/web/flash.server";
 import { readFormData } from "~/web/form-data.server";
 import { notFound, requirePermission, requireUser } from "~/web/guards.server";

@@ -6,7 +6,7 @@ import { Callout } from "~/components/callout";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { PageHeader } from "~/components/page-header";
 import { installSection, listSectionStates, uninstallSection } from "~/domain/merchants/sections-admin.server";
-import { ADMIN_SECTIONS, findAdminSection } from "~/web/admin-sections.server";
+import { ADMIN_SECTIONS, findAdminSection } from "~/sections/admin-sections.server";
 import { flashCookie } from "~/web/flash.server";
 import { readFormData } from "~/web/form-data.server";
 import { notFound, requirePermission, requireUser } from "~/web/guards.server";

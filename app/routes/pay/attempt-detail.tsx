@@ -2,9 +2,11 @@ import { data, redirect, useLoaderData, useLocation } from "react-router";
 import type { Route } from "./+types/attempt-detail";
 import { AttemptResult } from "~/components/pay/attempt-result";
 import { isLanguage } from "~/lib/i18n";
-import { attemptResultView } from "~/web/attempt-result.server";
+import { attemptResultView } from "~/presentation/attempt-result.server";
+import { customerReturnUrl, transactionExtensions } from "~/sections/registry.server";
+import { platformAddresses } from "~/web/addresses.server";
+import { askedNext } from "~/web/guards.server";
 import { getDbFrom } from "~/web/request-context.server";
-import { transactionExtensions } from "~/sections/registry.server";
 
 /** Served as plain HTML: no React on the client (see docs/decisions/0005). */
 export const handle = { hydrate: false };
@@ -28,7 +30,13 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     : undefined;
   const own = owner ? transactionExtensions(owner.plugin)?.resultUrl?.(params.attemptId, lang) : undefined;
   if (own) throw redirect(own + new URL(request.url).search);
-  const result = await attemptResultView(db, { attemptId: params.attemptId, lang, request });
+  const result = await attemptResultView(db, {
+    attemptId: params.attemptId,
+    lang,
+    addresses: platformAddresses(request),
+    next: askedNext(request),
+    sections: { extensionsOf: transactionExtensions, customerReturnUrl },
+  });
   if (!result.found) return data(result, { status: 404 });
   return result;
 }

@@ -17,7 +17,7 @@ import { Alert, Card, TextField } from "~/components/pay/ui";
 import { startAttempt } from "~/domain/payments/attempts.server";
 import { checkCheckoutValues } from "~/domain/payments/checkout-fields.server";
 import { deliveryAction } from "./delivery-action.server";
-import { payPageView, type PayPageData } from "./pay-view.server";
+import { payPageView, type PayPageData } from "~/presentation/pay-view.server";
 import { platformAddresses } from "~/web/addresses.server";
 import { formatParams } from "~/presentation/texts.server";
 import { isLanguage } from "~/lib/i18n";
@@ -43,6 +43,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const lang = isLanguage(params.lang) ? params.lang : "en";
   const result = await payPageView(
     getDbFrom(context),
+    { payable: PAYABLE_SECTIONS, checkoutFields: CHECKOUT_FIELD_SECTIONS },
     lang,
     params.transactionId ?? "",
     new URL(request.url).searchParams,

@@ -1,5 +1,5 @@
 import type { SectionServer } from "../contract";
-import { requestMaker } from "~/sections/registry.server";
+import { requestMaker } from "~/sections/services.server";
 import { DEMO_CODE_PAIRING_JOB, seedDemoCodePairing } from "./domain/demo.server";
 
 export const sectionServer: SectionServer = {

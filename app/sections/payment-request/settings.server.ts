@@ -1,10 +1,11 @@
 import type { DB } from "~/db/database.server";
-import { loadSettingsOf } from "~/web/admin-sections.server";
+import { loadSectionSettings } from "~/domain/merchants/sections-admin.server";
 import type { PaymentRequestSettings } from "./domain/payment-requests.server";
+import { paymentRequest } from "./section";
 
 /** The merchant's settings for payment requests, as this section's rules read them. */
 export async function loadPaymentRequestSettings(db: DB, merchantId: number): Promise<PaymentRequestSettings> {
-  const values = await loadSettingsOf(db, merchantId, "payment_request");
+  const values = await loadSectionSettings(db, merchantId, paymentRequest);
   return {
     defaultExpiryHours: typeof values.default_expiry_hours === "number" ? values.default_expiry_hours : null,
     editableAmount: values.editable_amount !== false,

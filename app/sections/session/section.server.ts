@@ -1,7 +1,7 @@
 import type { SectionServer } from "../contract";
 import { MPGS_TEST_CARDS, MPGS_TEST_EXPIRIES } from "~/domain/sandbox/test-cards";
 import { backgroundAddresses } from "~/web/addresses.server";
-import { requestMaker } from "../registry.server";
+import { requestMaker } from "../services.server";
 import { DEMO_SESSIONS_JOB, seedDemoSessions } from "./domain/demo-sessions.server";
 import { deliverSessionEvent, SESSION_WEBHOOK_JOB, tellSessionWebhook } from "./domain/session-webhooks.server";
 import { returnUrlOf } from "./domain/session-return.server";

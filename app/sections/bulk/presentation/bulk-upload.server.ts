@@ -7,7 +7,7 @@ import { checkUploadedFile } from "~/presentation/spreadsheet-uploads.server";
 import { describe } from "~/presentation/texts.server";
 import { BULK_MAX_BYTES, SCHEDULES } from "../domain/bulk-columns";
 import { uploadBulk, type RequestRules, type UploadChoices } from "../domain/bulk-upload.server";
-import { loadSettingsOf } from "~/web/admin-sections.server";
+import { loadSettingsOf } from "~/sections/admin-sections.server";
 
 /** A bad cell in the reader's language, as the page's list and the API's `rows` show it. */
 export type WordedRowError = { row: number; column: string; cell: string; message: string };

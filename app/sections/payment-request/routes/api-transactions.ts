@@ -14,7 +14,7 @@ import {
   respondWithBulkAction,
   respondWithList,
   respondWithListConfig,
-} from "~/routes/api/v1/plugins/transaction-api.server";
+} from "~/web/transaction-api.server";
 
 /**
  * DELETE {ids}: deletes those of the rows that may be deleted, as for every section.

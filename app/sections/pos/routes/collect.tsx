@@ -16,7 +16,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/collect";
 import { publicId } from "~/lib/ids.server";
-import { collectorPayment } from "~/sections/registry.server";
+import { collectorPayment } from "~/sections/services.server";
 import { readFormData } from "~/web/form-data.server";
 import { notFound } from "~/web/guards.server";
 import { getDbFrom } from "~/web/request-context.server";

@@ -19,7 +19,7 @@ import { loadMerchantDefaults } from "~/domain/merchants/merchants.server";
 import { listMerchantGateways, supportsCurrency } from "~/domain/payments/gateway-settings.server";
 import { publicId } from "~/lib/ids.server";
 import { SUPPORTED_CURRENCIES } from "~/lib/money";
-import { collectorPayment, requestMaker } from "~/sections/registry.server";
+import { collectorPayment, requestMaker } from "~/sections/services.server";
 import { readFormData } from "~/web/form-data.server";
 import { callerOf } from "~/web/idempotency.server";
 import { getDbFrom } from "~/web/request-context.server";

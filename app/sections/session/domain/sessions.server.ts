@@ -128,7 +128,7 @@ const takenOrderNumber = (orderNo: string | undefined): Failure => ({
 
 /**
  * A checkout session for a merchant's server: an `e_commerce` transaction made here, or a payment
- * request made by the section that owns them (registry `requestMaker`, under its own rules), with
+ * request made by the section that owns them (services.server `requestMaker`, under its own rules), with
  * the session's row written in the same database transaction. One session per order number.
  */
 export async function createSession(

@@ -12,8 +12,8 @@ import { useText } from "~/components/pay/use-text";
 import { startAttempt } from "~/domain/payments/attempts.server";
 import { isLanguage } from "~/lib/i18n";
 import { formatParams } from "~/presentation/texts.server";
-import { payPageView, type PayPageData } from "~/routes/pay/pay-view.server";
-import { PAYABLE_SECTIONS } from "~/sections/registry";
+import { payPageView, type PayPageData } from "~/presentation/pay-view.server";
+import { CHECKOUT_FIELD_SECTIONS, PAYABLE_SECTIONS } from "~/sections/registry";
 import { platformAddresses } from "~/web/addresses.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { isPersonVisit } from "~/web/visitors.server";
@@ -21,6 +21,8 @@ import { findPublicSession, offersSessions } from "../domain/sessions.server";
 
 /** Served as plain HTML with no script at all (docs/decisions/0005): paying is a plain POST. */
 export const handle = { hydrate: false };
+
+const PAY_PAGE_SECTIONS = { payable: PAYABLE_SECTIONS, checkoutFields: CHECKOUT_FIELD_SECTIONS };
 
 export function meta({ data: page }: Route.MetaArgs) {
   return [{ title: page?.page.unit?.title ?? "Checkout" }, { name: "robots", content: "noindex" }];
@@ -42,9 +44,16 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const db = getDbFrom(context);
   const session = await findPublicSession(db, params.sessionId);
   if (!session || !(await offersSessions(db, session.merchant_id))) throw data(null, { status: 404 });
-  const result = await payPageView(db, lang, session.transaction_id, new URL(request.url).searchParams, {
-    opens: isPersonVisit(request),
-  });
+  const result = await payPageView(
+    db,
+    PAY_PAGE_SECTIONS,
+    lang,
+    session.transaction_id,
+    new URL(request.url).searchParams,
+    {
+      opens: isPersonVisit(request),
+    },
+  );
   if (result.kind === "redirect") return redirect(result.location);
   if (asksMore(result.page.view)) return redirect(`/${lang}/pay/${session.transaction_id}`);
   return data({ page: result.page, orderNo: session.order_no }, { status: result.httpStatus });
@@ -56,7 +65,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   const session = await findPublicSession(db, params.sessionId);
   if (!session || !(await offersSessions(db, session.merchant_id))) throw data(null, { status: 404 });
   // The hosted page offers no field but the method: a payment asking more is paid where those fields are.
-  const result = await payPageView(db, lang, session.transaction_id, new URLSearchParams(), {
+  const result = await payPageView(db, PAY_PAGE_SECTIONS, lang, session.transaction_id, new URLSearchParams(), {
     opens: isPersonVisit(request),
   });
   if (result.kind === "page" && asksMore(result.page.view))

@@ -2,7 +2,7 @@ import type { Route } from "./+types/checkout-field";
 import { checkFieldSettings } from "~/domain/payments/checkout-fields";
 import { findCheckoutField, updateCheckoutField } from "~/domain/payments/checkout-fields.server";
 import { offersCheckoutFields } from "~/sections/registry";
-import { findAdminSection } from "~/web/admin-sections.server";
+import { findAdminSection } from "~/sections/admin-sections.server";
 import {
   apiDetail,
   apiErrors,

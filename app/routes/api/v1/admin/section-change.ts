@@ -1,6 +1,6 @@
 import type { Route } from "./+types/section-change";
 import { installSection, uninstallSection } from "~/domain/merchants/sections-admin.server";
-import { findAdminSection } from "~/web/admin-sections.server";
+import { findAdminSection } from "~/sections/admin-sections.server";
 import { apiDetail, apiJson, methodNotAllowed, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 

@@ -4,7 +4,7 @@ import {
   loadSectionSettings,
   updateSectionSettings,
 } from "~/domain/merchants/sections-admin.server";
-import { findConfigurableSection } from "~/web/admin-sections.server";
+import { findConfigurableSection } from "~/sections/admin-sections.server";
 import {
   apiDetail,
   apiErrors,

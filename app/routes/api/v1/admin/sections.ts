@@ -1,6 +1,6 @@
 import type { Route } from "./+types/sections";
 import { listSectionStates } from "~/domain/merchants/sections-admin.server";
-import { ADMIN_SECTIONS } from "~/web/admin-sections.server";
+import { ADMIN_SECTIONS } from "~/sections/admin-sections.server";
 import { apiJson, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { getDbFrom } from "~/web/request-context.server";
 

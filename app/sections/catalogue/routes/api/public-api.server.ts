@@ -104,3 +104,16 @@ export function nestedProblems(problems: Problems, lang: Language): Record<strin
   } else if (general.length) body.items = general;
   return body;
 }
+
+/** `product_slugs` joined by commas (public spec §7), at most 50. */
+export function slugsOf(request: Request) {
+  const joined = new URL(request.url).searchParams.get("product_slugs") ?? "";
+  return [
+    ...new Set(
+      joined
+        .split(",")
+        .map((slug) => slug.trim())
+        .filter(Boolean),
+    ),
+  ].slice(0, 50);
+}

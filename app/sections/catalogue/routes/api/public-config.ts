@@ -5,20 +5,7 @@ import { describe } from "~/presentation/texts.server";
 import { apiJson, methodNotAllowed } from "~/web/api.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { findProduct, productsBySlug, storesCarrying } from "../../domain/shop.server";
-import { notFound, publicApiLanguage, requireShop } from "./public-api.server";
-
-/** `product_slugs` joined by commas (public spec §7), at most 50. */
-export function slugsOf(request: Request) {
-  const joined = new URL(request.url).searchParams.get("product_slugs") ?? "";
-  return [
-    ...new Set(
-      joined
-        .split(",")
-        .map((slug) => slug.trim())
-        .filter(Boolean),
-    ),
-  ].slice(0, 50);
-}
+import { notFound, publicApiLanguage, requireShop, slugsOf } from "./public-api.server";
 
 /**
  * The shop's settings, for anyone (`?merchant=`): GET config (public spec §3 catalogue config:

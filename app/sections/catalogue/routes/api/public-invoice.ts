@@ -9,8 +9,7 @@ import { shopGateways } from "../../domain/checkout.server";
 import { checkDiscount, findDiscount, priceItems, zeroTotalProblem } from "../../domain/pricing.server";
 import { discountRule, overLimit } from "../../presentation/throttles.server";
 import { isAvailable, productsBySlug, storesCarrying, unitPriceOf } from "../../domain/shop.server";
-import { slugsOf } from "./public-config";
-import { nestedProblems, publicApiLanguage, requireShop, tooMany } from "./public-api.server";
+import { nestedProblems, publicApiLanguage, requireShop, slugsOf, tooMany } from "./public-api.server";
 
 /**
  * GET invoice/preqs?product_slugs=a,b: what a checkout of those products needs before it is

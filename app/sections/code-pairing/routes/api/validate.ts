@@ -4,7 +4,7 @@ import { translator } from "~/lib/i18n.server";
 import { apiJson, methodNotAllowed, readBody } from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
-import { requestMaker } from "~/sections/registry.server";
+import { requestMaker } from "~/sections/services.server";
 import { pairCode } from "../../domain/pairing.server";
 import { findOpenSite, siteHost } from "../../domain/sites.server";
 import { apiFieldErrors, cprApiLanguage, refererOf } from "./cpr-api.server";

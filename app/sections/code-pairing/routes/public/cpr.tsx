@@ -7,7 +7,7 @@ import { Alert, Button, Card, TextField } from "~/components/pay/ui";
 import { useText } from "~/components/pay/use-text";
 import { readFormData } from "~/web/form-data.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
-import { requestMaker } from "~/sections/registry.server";
+import { requestMaker } from "~/sections/services.server";
 import { pairCode } from "../../domain/pairing.server";
 import { cprPageView, fieldMessages, languageOf, siteOfRequest, type CprPageView } from "./cpr-view.server";
 

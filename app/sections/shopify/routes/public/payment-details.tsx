@@ -2,7 +2,10 @@ import { data, useLoaderData, useLocation } from "react-router";
 import type { Route } from "./+types/payment-details";
 import { AttemptResult } from "~/components/pay/attempt-result";
 import { isLanguage } from "~/lib/i18n";
-import { attemptResultView } from "~/web/attempt-result.server";
+import { attemptResultView } from "~/presentation/attempt-result.server";
+import { customerReturnUrl, transactionExtensions } from "~/sections/registry.server";
+import { platformAddresses } from "~/web/addresses.server";
+import { askedNext } from "~/web/guards.server";
 import { getDbFrom } from "~/web/request-context.server";
 import { findSession, returnUrlOf } from "../../domain/sessions.server";
 
@@ -20,7 +23,14 @@ export function meta({ params }: Route.MetaArgs) {
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const lang = isLanguage(params.lang) ? params.lang : "en";
   const db = getDbFrom(context);
-  const result = await attemptResultView(db, { attemptId: params.attemptId, lang, request, plugins: ["shopify"] });
+  const result = await attemptResultView(db, {
+    attemptId: params.attemptId,
+    lang,
+    addresses: platformAddresses(request),
+    next: askedNext(request),
+    sections: { extensionsOf: transactionExtensions, customerReturnUrl },
+    plugins: ["shopify"],
+  });
   if (!result.found) return data(result, { status: 404 });
   const session = await findSession(db, result.transactionId);
   const success = result.state === "success" || result.state === "cod";

@@ -11,8 +11,8 @@ import {
 } from "~/domain/merchants/sections-admin.server";
 import { translator } from "~/lib/i18n.server";
 import { named } from "~/lib/outcome";
-import type { SectionDeclaration } from "~/sections/contract";
-import { findSection, MENU_SECTIONS } from "~/sections/registry";
+import type { SectionDeclaration } from "./contract";
+import { findSection, MENU_SECTIONS } from "./registry";
 
 export type AdminSection = InstallableSection & { settings: NonNullable<SectionDeclaration["settings"]> };
 
@@ -40,8 +40,8 @@ export function findConfigurableSection(key: string | undefined): AdminSection |
 }
 
 /**
- * A section's settings for the merchant, each field's default where they chose nothing. Through
- * here, a section reads its own declaration's fields without importing the registry.
+ * A section's settings for the merchant, each field's default where they chose nothing. A section
+ * reads them by its key (beside the registry, in the sections' index: never through app/web).
  */
 export function loadSettingsOf(db: DB, merchantId: number, key: string): Promise<SettingValues> {
   const section = findSection(key);

@@ -14,25 +14,28 @@ import { formatAmount, toDecimalString } from "~/lib/money";
 import type { PlatformAddresses } from "~/domain/payments/attempts.server";
 import { walletOffers, type WalletOffers } from "~/domain/payments/wallet-payments.server";
 import { boundsOf, decimalBoundsOf } from "~/domain/payments/amount-bounds.server";
-import { formatParams } from "~/presentation/texts.server";
-import { merchantContactView } from "~/presentation/public-pay-view.server";
+import { formatParams } from "./texts.server";
+import { merchantContactView } from "./public-pay-view.server";
 import type { PublicTransaction } from "~/domain/payments/pay-page.server";
 import { activeCheckoutFields, customerFieldView } from "~/domain/payments/checkout-fields.server";
-import { CHECKOUT_FIELD_SECTIONS, PAYABLE_SECTIONS } from "~/sections/registry";
+
+/** The sections whose transactions the pay page takes (the registry's, handed by the caller: presentation reads no section). */
+export type PayPageSections = { payable: readonly string[]; checkoutFields: readonly string[] };
 
 /**
  * What the pay page shows for a link, or where it sends the customer instead. One function for the
- * route's loader and for the pay page's direct handler (pay-page-handler.server).
+ * route's loader, the pay page's direct handler (pay-page-handler.server) and a checkout session's page.
  */
 export async function payPageView(
   db: DB,
+  sections: PayPageSections,
   lang: Language,
   transactionId: string,
   searchParams: URLSearchParams,
   visit: { opens: boolean },
   addresses?: PlatformAddresses,
 ) {
-  const page = await loadPayPage(db, transactionId, PAYABLE_SECTIONS, visit);
+  const page = await loadPayPage(db, transactionId, sections.payable, visit);
   if (page.status === "not_found")
     return {
       kind: "page",
@@ -76,7 +79,7 @@ export async function payPageView(
   // The fields go with the payment methods: none while a delivery step is shown instead.
   const [choices, checkoutFields] = await Promise.all([
     payChoicesFor(db, transaction, amount, lang),
-    !asking && CHECKOUT_FIELD_SECTIONS.includes(transaction.plugin)
+    !asking && sections.checkoutFields.includes(transaction.plugin)
       ? activeCheckoutFields(db, transaction.merchant_id, transaction.plugin)
       : [],
   ]);
