@@ -144,5 +144,50 @@ describe("migration 0042", () => {
       .where("id", "=", catalogueOrder)
       .executeTakeFirstOrThrow();
     expect(catalogue.offer_code_id).toBe(copies[3].id);
+
+    // A voucher keeps its id; a discount's moves past every old id, so a stale id names no other code of its section.
+    expect(copies.slice(0, 2).map((copy) => copy.id)).toEqual(vouchers.map((voucher) => voucher.id));
+    const oldIds = [...vouchers, ...discounts].map((row) => row.id);
+    for (const copy of copies.slice(2)) expect(copy.id).toBeGreaterThan(Math.max(...oldIds));
+    expect(copies[3].id - copies[2].id).toBe(discounts[1].id - discounts[0].id);
+    // The next code, on either engine, takes an id after the copies.
+    const next = await db
+      .insertInto("offer_codes")
+      .values({ ...code("NEW"), section: "catalogue" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    expect(next.id).toBeGreaterThan(Math.max(...copies.map((copy) => copy.id)));
+  });
+
+  it("leaves no old discount id naming another discount, however many more discounts than vouchers there were", async () => {
+    const earlier = await createTestDatabase({ upTo: "0041-audit-request-id" });
+    try {
+      const db = earlier.db;
+      const { merchantId } = await seedMerchant(db, "Stale ids");
+      const at = new Date().toISOString();
+      const row = (value: string) => ({
+        merchant_id: merchantId,
+        code: value,
+        code_lc: value.toLowerCase(),
+        discount_type: "fixed" as const,
+        amount: 500,
+        is_active: 1,
+        created_at: at,
+        updated_at: at,
+      });
+      const voucher = await db.insertInto("food_vouchers").values(row("ONE")).returning("id").executeTakeFirstOrThrow();
+      const discounts = [];
+      for (const value of ["A", "B", "C"])
+        discounts.push(await db.insertInto("catalogue_discounts").values(row(value)).returning("id").executeTakeFirstOrThrow());
+
+      await migrateToLatest(db);
+
+      const byId = async (id: number) =>
+        db.selectFrom("offer_codes").select(["section", "code"]).where("id", "=", id).executeTakeFirst();
+      expect(await byId(voucher.id)).toEqual({ section: "food_ordering", code: "ONE" });
+      for (const discount of discounts) expect((await byId(discount.id))?.section).not.toBe("catalogue");
+    } finally {
+      await earlier.destroy();
+    }
   });
 });
