@@ -4,7 +4,12 @@ import { DEMO_PASSWORD, seedMerchant } from "../support/fixtures";
 import { sessionCookieFrom } from "../support/http-app";
 import { startHttpServer, type TestHttpServer } from "../support/http-server";
 import { writeTransaction } from "~/db/database.server";
-import { decideOperationRequest, PLATFORM_ACTOR, reserveOperation } from "~/domain/payments/operations.server";
+import {
+  decideOperationRequest,
+  PLATFORM_ACTOR,
+  requestOperation,
+  reserveOperation,
+} from "~/domain/payments/operations.server";
 import { returnPayment, runPaymentReturn } from "~/domain/payments/returns.server";
 import { nowIso, resetClock } from "~/lib/clock.server";
 import { runReadyJobs } from "~/lib/jobs.server";
@@ -540,6 +545,53 @@ describe("one transaction paid in two tabs", () => {
       },
     ]);
     expect(await knetRefunds()).toBe(refundsBefore + 1);
+  });
+
+  it("asks again later, refusing nothing, while another request of the transaction waits for a checker", async () => {
+    await database.db
+      .updateTable("merchants")
+      .set({ operations_approval: 1 })
+      .where("id", "=", shop.merchantId)
+      .execute();
+    try {
+      const id = await newRequest("2.250", "waiting@example.com");
+      const first = await payNow(id, "knet-sandbox");
+      const second = await payNow(id, "mpgs-sandbox");
+      await fetch(await payOnKnetTab(await openKnetTab(first.gatewayUrl)), noRedirect);
+      // A refund of the first payment already waits for a checker: one request per transaction at a time.
+      const waiting = await requestOperation(database.db, {
+        merchantId: shop.merchantId,
+        actor: PLATFORM_ACTOR,
+        transactionId: id,
+        kind: "refund",
+        attemptId: first.attempt.id,
+        addresses: addresses(),
+      });
+      expect(waiting.ok).toBe(true);
+      await payByCard(second.gatewayUrl);
+      const before = nowIso();
+      await runPaymentReturn(database.db, { attemptId: second.attempt.id }, addresses());
+      const kept = await database.db
+        .selectFrom("payment_returns")
+        .select(["refusal", "request_id"])
+        .where("attempt_id", "=", second.attempt.id)
+        .executeTakeFirstOrThrow();
+      expect(kept).toEqual({ refusal: null, request_id: null });
+      const again = await database.db
+        .selectFrom("jobs")
+        .select(["run_at", "payload"])
+        .where("type", "=", "return_payment")
+        .where("status", "=", "queued")
+        .where("run_at", ">", before)
+        .execute();
+      expect(again.map((job) => JSON.parse(job.payload))).toContainEqual({ attemptId: second.attempt.id });
+    } finally {
+      await database.db
+        .updateTable("merchants")
+        .set({ operations_approval: 0 })
+        .where("id", "=", shop.merchantId)
+        .execute();
+    }
   });
 
   it("waits for the merchant's checker when operations approval is on", async () => {

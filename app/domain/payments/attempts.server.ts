@@ -581,7 +581,9 @@ async function completeOnce(db: DB, attemptId: string, outcome: GatewayOutcome, 
         objectId: transaction.id,
       });
     }
-    if (action === "payment_duplicate") await returnPayment(trx, { attemptId: attempt.id, reason: "paid_twice" });
+    // A card payment after cash on delivery was chosen is the only money taken: staff decide which stands.
+    if (action === "payment_duplicate" && transaction.state !== "cod")
+      await returnPayment(trx, { attemptId: attempt.id, reason: "paid_twice" });
     return { changed: true as const, state: next, gateway: attempt.gateway_kind };
   });
 }

@@ -936,7 +936,12 @@ export async function decideOperationRequest(
       merchantId: input.merchantId,
       actor: { id: input.actor.id, username: input.actor.username },
       action: `operation_request_${state}`,
-      params: { kind: word(`operations.kind_in_sentence.${request.kind}`), id: request.id, maker: request.maker_name },
+      params: {
+        kind: word(`operations.kind_in_sentence.${request.kind}`),
+        id: request.id,
+        // The platform's own requests read as such in each reader's language.
+        maker: request.maker_name === PLATFORM_ACTOR.username ? word("payment_return.maker") : request.maker_name,
+      },
       objectType: "transaction",
       objectId: request.transaction_id,
     });

@@ -3,7 +3,7 @@ import { engineOf, type DB } from "~/db/database.server";
 import type { ReturnReason } from "~/db/schema";
 import { recordAudit } from "~/domain/audit/audit-log.server";
 import { queuePaymentReturnMail } from "~/domain/messaging/payment-mail.server";
-import { nowIso } from "~/lib/clock.server";
+import { addMs, now, nowIso } from "~/lib/clock.server";
 import { newTrackId } from "~/lib/ids.server";
 import { enqueueJob } from "~/lib/jobs.server";
 import { errorField, log } from "~/lib/log.server";
@@ -26,6 +26,8 @@ import type { TransitionEvent } from "./transaction-state.server";
 
 /** The job that asks for a return's refund or void, queued with the return. */
 export const RETURN_PAYMENT_JOB = "return_payment";
+/** How long a return waits before asking again while another request of its transaction waits for a checker. */
+const RETRY_WHILE_PENDING_MS = 10 * 60_000;
 
 /**
  * Gives a captured attempt's money back, once: call it inside the database transaction that records
@@ -148,6 +150,11 @@ export async function runPaymentReturn(db: DB, payload: { attemptId: string }, a
     },
   });
   if (outcome.ok) return;
+  // Another request waits for a checker on this transaction (staff's, or another return's): ask again once it is decided.
+  if (outcome.code === "operations.errors.request_pending") {
+    await enqueueJob(db, RETURN_PAYMENT_JOB, payload, { runAt: addMs(now(), RETRY_WHILE_PENDING_MS) });
+    return;
+  }
   // Refused before anything was sent (staff refunded it meanwhile, the gateway was removed…): staff must look.
   log.warn({ attempt_id: pending.attempt_id, code: outcome.code }, "payment return: refused");
   await db

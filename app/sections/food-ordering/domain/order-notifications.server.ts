@@ -73,7 +73,7 @@ export async function queueOrderMail(trx: DB, order: { id: number; merchant_id: 
   if (!row?.customer_email) return;
   const base = (env().BASE_URL ?? "").replace(/\/$/, "");
   const rows: MailRow[] = [
-    ["food_orders.mail.number", String(row.order_no)],
+    ["food_orders.mail.number", String(row.order_no ?? row.number)],
     ["food_orders.mail.delivery_type", word(`food_orders.delivery_types.${row.delivery_type}`)],
     ["food_orders.mail.total", money(row.total, row.currency_code)],
   ];
@@ -84,7 +84,7 @@ export async function queueOrderMail(trx: DB, order: { id: number; merchant_id: 
     lang: row.lang,
     params: {
       name: row.customer_name || null,
-      number: String(row.order_no),
+      number: String(row.order_no ?? row.number),
       link: `${base}${confirmationPath(row.lang, row.number)}`,
     },
     rows,
