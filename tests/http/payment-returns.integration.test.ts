@@ -418,11 +418,11 @@ describe("an event booking staff canceled while the customer was at the Masterca
   });
 });
 
-async function newRequest(amount: string, email: string) {
+async function newRequest(amount: string, email: string, pgCodes = "knet-sandbox,mpgs-sandbox") {
   const created = await createPaymentRequest(database.db, {
     merchantId: shop.merchantId,
     user: shop.admin,
-    request: PaymentRequestSchema.parse({ amount, pg_codes: "knet-sandbox,mpgs-sandbox", customer_email: email }),
+    request: PaymentRequestSchema.parse({ amount, pg_codes: pgCodes, customer_email: email }),
     baseUrl: server.url,
     lang: "en",
   });
@@ -545,6 +545,28 @@ describe("one transaction paid in two tabs", () => {
       },
     ]);
     expect(await knetRefunds()).toBe(refundsBefore + 1);
+  });
+
+  it("leaves to staff a card payment that completes after cash on delivery was chosen: it is the only money taken", async () => {
+    const id = await newRequest("1.250", "cash@example.com", "mpgs-sandbox,cod");
+    const card = await payNow(id, "mpgs-sandbox");
+    await payNow(id, "cod");
+    expect(await transactionOf(id)).toMatchObject({ state: "cod" });
+    await payByCard(card.gatewayUrl);
+    const attempt = await database.db
+      .selectFrom("payment_attempts")
+      .select("state")
+      .where("id", "=", card.attempt.id)
+      .executeTakeFirstOrThrow();
+    expect(attempt.state).toBe("success");
+    const returns = await database.db
+      .selectFrom("payment_returns")
+      .select("attempt_id")
+      .where("transaction_id", "=", id)
+      .execute();
+    expect(returns).toEqual([]);
+    await runReadyJobs(database.db);
+    expect(await operationsOf(id)).toEqual([]);
   });
 
   it("asks again later, refusing nothing, while another request of the transaction waits for a checker", async () => {
