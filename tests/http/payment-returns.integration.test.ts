@@ -418,6 +418,22 @@ describe("an event booking staff canceled while the customer was at the Masterca
   });
 });
 
+/** Runs the body with the merchant's operations approval on (maker-checker), and turns it off after. */
+async function withOperationsApproval(body: () => Promise<void>) {
+  const set = (value: number) =>
+    database.db
+      .updateTable("merchants")
+      .set({ operations_approval: value })
+      .where("id", "=", shop.merchantId)
+      .execute();
+  await set(1);
+  try {
+    await body();
+  } finally {
+    await set(0);
+  }
+}
+
 async function newRequest(amount: string, email: string, pgCodes = "knet-sandbox,mpgs-sandbox") {
   const created = await createPaymentRequest(database.db, {
     merchantId: shop.merchantId,
@@ -570,12 +586,7 @@ describe("one transaction paid in two tabs", () => {
   });
 
   it("asks again later, refusing nothing, while another request of the transaction waits for a checker", async () => {
-    await database.db
-      .updateTable("merchants")
-      .set({ operations_approval: 1 })
-      .where("id", "=", shop.merchantId)
-      .execute();
-    try {
+    await withOperationsApproval(async () => {
       const id = await newRequest("2.250", "waiting@example.com");
       const first = await payNow(id, "knet-sandbox");
       const second = await payNow(id, "mpgs-sandbox");
@@ -607,22 +618,11 @@ describe("one transaction paid in two tabs", () => {
         .where("run_at", ">", before)
         .execute();
       expect(again.map((job) => JSON.parse(job.payload))).toContainEqual({ attemptId: second.attempt.id });
-    } finally {
-      await database.db
-        .updateTable("merchants")
-        .set({ operations_approval: 0 })
-        .where("id", "=", shop.merchantId)
-        .execute();
-    }
+    });
   });
 
   it("waits for the merchant's checker when operations approval is on", async () => {
-    await database.db
-      .updateTable("merchants")
-      .set({ operations_approval: 1 })
-      .where("id", "=", shop.merchantId)
-      .execute();
-    try {
+    await withOperationsApproval(async () => {
       const id = await newRequest("1.750", "checked@example.com");
       const first = await payNow(id, "knet-sandbox");
       const second = await payNow(id, "mpgs-sandbox");
@@ -674,12 +674,6 @@ describe("one transaction paid in two tabs", () => {
         },
       ]);
       expect(await pageText(secondResult)).toContain("Your payment has been returned");
-    } finally {
-      await database.db
-        .updateTable("merchants")
-        .set({ operations_approval: 0 })
-        .where("id", "=", shop.merchantId)
-        .execute();
-    }
+    });
   });
 });
