@@ -5,6 +5,7 @@ import zlib from "node:zlib";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig, type Plugin } from "vite";
 import { PAGE_NAMESPACES, SERVER_ONLY_NAMESPACES } from "./app/lib/i18n.ts";
+import { declaredNamespaces } from "./app/sections/declared-namespaces.server.ts";
 
 /**
  * The browser translates with app/lib/browser-i18n.tsx instead of i18next and react-i18next, which
@@ -22,16 +23,23 @@ function browserTranslations(): Plugin {
   };
 }
 
-/** The browser's catalogues, without the namespaces only the server writes out (app/lib/i18n.ts). */
+/**
+ * The browser's catalogues, without the namespaces only the server writes out or only some pages
+ * bring with them: the platform's (app/lib/i18n.ts) and each section's (its section.ts `namespaces`).
+ */
 function browserCatalogues(): Plugin {
+  const leftOut = [
+    ...SERVER_ONLY_NAMESPACES,
+    ...Object.values(PAGE_NAMESPACES).flat(),
+    ...declaredNamespaces(path.resolve(import.meta.dirname, "app/sections")),
+  ];
   return {
     name: "kuwait-pay:browser-catalogues",
     enforce: "pre",
     transform(code, id, options) {
       if (options?.ssr || !/[\\/]locales[\\/][a-z]{2}[\\/]common\.json$/.test(id)) return null;
       const catalogue = JSON.parse(code) as Record<string, unknown>;
-      for (const namespace of [...SERVER_ONLY_NAMESPACES, ...Object.values(PAGE_NAMESPACES).flat()])
-        delete catalogue[namespace];
+      for (const namespace of leftOut) delete catalogue[namespace];
       return { code: JSON.stringify(catalogue), map: null };
     },
   };

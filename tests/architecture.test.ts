@@ -3,6 +3,7 @@ import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import routes from "~/routes";
+import { SECTIONS } from "~/sections/registry";
 
 /**
  * The shape of the code (docs/architecture.md), checked over the source: contexts import each other
@@ -11,21 +12,7 @@ import routes from "~/routes";
  */
 
 const root = path.resolve(__dirname, "..");
-const SECTION_KEYS = [
-  "payment_request",
-  "bulk",
-  "customer_payment",
-  "catalogue",
-  "e_commerce",
-  "session",
-  "shopify",
-  "event",
-  "food_ordering",
-  "ticket",
-  "express_search",
-  "code_pairing",
-  "pos",
-];
+const SECTION_KEYS = SECTIONS.map((section) => section.key);
 const appDir = path.join(root, "app");
 
 function sourceFiles(dir: string): string[] {

@@ -2,6 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { PAGE_NAMESPACES, SERVER_ONLY_NAMESPACES } from "./i18n";
+import { declaredNamespaces } from "~/sections/declared-namespaces.server";
+import { SECTIONS } from "~/sections/registry";
 
 const appDir = path.resolve(import.meta.dirname, "..");
 
@@ -48,9 +50,23 @@ describe("the browser's catalogue", () => {
     expect(modules).not.toContain("routes/pay/pay.tsx");
   });
 
+  it("leaves out every namespace the sections declare (vite.config.ts reads them from their section.ts)", () => {
+    const declared = SECTIONS.flatMap((section) => [
+      ...(section.namespaces?.page ?? []),
+      ...(section.namespaces?.serverOnly ?? []),
+    ]);
+    expect(declared).toContain("food_setup");
+    expect(declaredNamespaces(path.join(appDir, "sections")).sort()).toEqual(declared.sort());
+  });
+
   // A key may also come from the server as data (an error the page translates): the server's
   // modules may name these namespaces only where they write the text out themselves.
-  it.each(SERVER_ONLY_NAMESPACES)("no code the browser runs asks for a text under %s.", (namespace) => {
+  // The platform's, and those each section declares as only its server's (namespaces.serverOnly).
+  const serverOnly = [
+    ...SERVER_ONLY_NAMESPACES,
+    ...SECTIONS.flatMap((section) => section.namespaces?.serverOnly ?? []),
+  ];
+  it.each(serverOnly)("no code the browser runs asks for a text under %s.", (namespace) => {
     const asking = new RegExp(`["'\`]${namespace}\\.[\\w$]`);
     const offenders = modules.filter((file) => asking.test(fs.readFileSync(path.join(appDir, file), "utf8")));
     expect(offenders).toEqual([]);
@@ -70,23 +86,10 @@ describe("the browser's catalogue", () => {
     expect(offenders).toEqual([]);
   });
 
-  // A section's dashboard words come with its pages (its layout's loader): only its own modules name them.
-  const SECTION_FOLDERS: Record<
-    Exclude<keyof typeof PAGE_NAMESPACES, "admin" | "reconciliation" | "mailbox" | "statistics" | "reports">,
-    string
-  > = {
-    event: "event",
-    food: "food-ordering",
-    catalogue: "catalogue",
-    bulk: "bulk",
-    session: "session",
-    customer_payment: "customer-payment",
-    shopify: "shopify",
-    code_pairing: "code-pairing",
-    pos: "pos",
-  };
-  const sectionNamespaces = Object.entries(SECTION_FOLDERS).flatMap(([key, folder]) =>
-    PAGE_NAMESPACES[key as keyof typeof SECTION_FOLDERS].map((namespace) => [namespace, folder] as const),
+  // A section's dashboard words come with its pages (its layout's loader): only its own modules (its
+  // folder, named after its key as registry.test.ts checks) name those it declares (namespaces.page).
+  const sectionNamespaces = SECTIONS.flatMap((section) =>
+    (section.namespaces?.page ?? []).map((namespace) => [namespace, section.key.replaceAll("_", "-")] as const),
   );
   it.each(sectionNamespaces)(
     "only its own section's pages ask for a text under %s (sections/%s).",
@@ -106,7 +109,7 @@ describe("the browser's catalogue", () => {
     mailbox: /^routes\/dashboard\/mailbox(\.message)?\.tsx$/,
     statistics: /^(routes\/dashboard\/general-info(\.tsx$|\/)|domain\/statistics\/periods\.ts$)/,
     reports: /^routes\/dashboard\/generated-reports\.tsx$/,
-  } satisfies Record<Exclude<keyof typeof PAGE_NAMESPACES, keyof typeof SECTION_FOLDERS | "admin">, RegExp>;
+  } satisfies Record<Exclude<keyof typeof PAGE_NAMESPACES, "admin">, RegExp>;
   it.each(Object.entries(PAGE_FILES))("only its own pages ask for a text under %s.", (namespace, pages) => {
     const asking = new RegExp(`["'\`]${namespace}\\.[\\w$]`);
     const offenders = modules.filter(

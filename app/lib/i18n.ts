@@ -27,7 +27,9 @@ export function languageOfPath(pathname: string): Language {
 
 /**
  * Namespaces of the catalogue that only the server writes out: audit entries, e-mails, text
- * messages, receipts, what made a transaction (its details rows) and the customer pages (sent without scripts). The browser's copy of the catalogue leaves them out (vite.config.ts);
+ * messages, receipts, the pay page and what made a transaction (its details rows). The browser's
+ * copy of the catalogue leaves them out (vite.config.ts), with those each section declares as its
+ * own (`namespaces.serverOnly` in its section.ts: its customer pages, sent without scripts);
  * browser-catalogue.test.ts checks that no code the browser runs asks for one of them.
  */
 export const SERVER_ONLY_NAMESPACES = [
@@ -37,36 +39,18 @@ export const SERVER_ONLY_NAMESPACES = [
   "sms",
   "receipt",
   "pay",
-  "events_public",
-  "event_tickets",
-  "food_public",
-  "collect_public",
-  "catalogue_public",
-  "shopify_public",
-  "cpr_public",
   "transaction_sources",
-  "checkout_public",
-  "ecommerce",
-  "checkout_operations",
 ] as const;
 
 /**
- * Namespaces only some pages need: the browser's catalogue leaves them out too, and the pages that
- * use them get them from their layout's loader (routes/admin/layout.tsx, a section's dashboard layout), so the rest of the
- * dashboard does not carry the administration panel's words. browser-catalogue.test.ts checks that
- * no other code the browser runs asks for them.
+ * Namespaces only some pages of the platform need: the browser's catalogue leaves them out too, and
+ * the pages that use them get them from their loader (routes/admin/layout.tsx, pageTexts), so the
+ * rest of the dashboard does not carry the administration panel's words. A section's own pages
+ * bring theirs the same way (`namespaces.page` in its section.ts, sent by its dashboard layout).
+ * browser-catalogue.test.ts checks that no other code the browser runs asks for them.
  */
 export const PAGE_NAMESPACES = {
   admin: ["admin", "operator", "checkout_fields", "permissions"],
-  event: ["event", "bookings", "checkin", "event_setup"],
-  food: ["food", "food_setup", "food_orders", "food_bulk"],
-  catalogue: ["catalogue_admin"],
-  bulk: ["bulk"],
-  customer_payment: ["collectors"],
-  session: ["sessions"],
-  shopify: ["shopify"],
-  code_pairing: ["code_pairing"],
-  pos: ["pos"],
   reconciliation: ["reconciliation"],
   mailbox: ["mailbox"],
   statistics: ["statistics"],

@@ -48,6 +48,14 @@ export type SectionDeclaration = {
   /** Permissions this section adds to the platform's own. */
   permissions: string[];
   /**
+   * The namespaces of the text catalogue that are the section's own, which the browser's catalogue
+   * leaves out (vite.config.ts, decision 0020): `page`, the words its dashboard pages bring with them
+   * (its dashboardLayout's loader sends them); `serverOnly`, those only its server writes out (its
+   * customer pages sent without scripts, its mails). browser-catalogue.test.ts checks that no code
+   * the browser runs asks for the latter, and no other code than the section's for the former.
+   */
+  namespaces?: { page?: readonly string[]; serverOnly?: readonly string[] };
+  /**
    * The API-key scope of the section's management API (`<area>:read`, `<area>:write`): what each
    * operation lets a key do, as the section's own permissions (decision 0022).
    */
@@ -71,7 +79,7 @@ export type SectionDeclaration = {
   routes?: {
     /** Under /:lang/, signed in (the dashboard shell). */
     dashboard?: SectionRoute[];
-    /** A layout around its dashboard routes (the words its pages bring with them: app/lib/i18n.ts PAGE_NAMESPACES). */
+    /** A layout around its dashboard routes (the words its pages bring with them: `namespaces.page`). */
     dashboardLayout?: { file: string; id: string };
     /** Under /:lang/, for anyone (customer pages). */
     public?: SectionRoute[];

@@ -11,6 +11,7 @@ export const bulk = {
   built: true,
   features: [{ key: "upload", path: "uploads", permission: "add_paymenttransaction" }, ...TRANSACTION_FEATURES],
   permissions: [],
+  namespaces: { page: ["bulk"] },
   transactions: { filters: ["bulk"], payable: true },
   routes: {
     dashboardLayout: { file: "sections/bulk/routes/layout.tsx", id: "bulk-layout" },

@@ -19,6 +19,7 @@ export const catalogue = {
     { key: "settings", path: "settings", permission: "change_product" },
   ],
   permissions: ["view_product", "change_product"],
+  namespaces: { page: ["catalogue_admin"], serverOnly: ["catalogue_public"] },
   apiSetupScope: { area: "catalogue", read: ["view_product"], write: ["change_product"] },
   transactions: { payable: true },
   routes: {

@@ -14,6 +14,7 @@ export const codePairing = {
     { key: "sites", path: "sites", permission: "view_pairingcode" },
   ],
   permissions: ["view_pairingcode", "reveal_pairingcode"],
+  namespaces: { page: ["code_pairing"], serverOnly: ["cpr_public"] },
   routes: {
     dashboardLayout: { file: "sections/code-pairing/routes/layout.tsx", id: "cpr-layout" },
     dashboard: [

@@ -14,6 +14,7 @@ export const customerPayment = {
     { key: "collectors", path: "collectors", permission: "view_collector" },
   ],
   permissions: ["view_collector", "change_collector"],
+  namespaces: { page: ["collectors"], serverOnly: ["collect_public"] },
   transactions: { payable: true },
   routes: {
     dashboardLayout: { file: "sections/customer-payment/routes/layout.tsx", id: "collect-layout" },

@@ -11,6 +11,7 @@ export const eCommerce = {
   built: true,
   features: [...TRANSACTION_FEATURES],
   permissions: [],
+  namespaces: { serverOnly: ["ecommerce"] },
   transactions: { payable: true },
   server: () => import("./section.server"),
 } as const satisfies SectionDeclaration;

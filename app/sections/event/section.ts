@@ -15,6 +15,7 @@ export const event = {
     { key: "fulfillment", path: "fullfilment", permission: "scan_booking" },
   ],
   permissions: ["view_booking", "add_booking", "change_booking", "scan_booking", "admit_other_date_booking"],
+  namespaces: { page: ["event", "bookings", "checkin", "event_setup"], serverOnly: ["events_public", "event_tickets"] },
   apiSetupScope: { area: "events", read: ["view_booking"], write: ["change_booking"] },
   transactions: { payable: true },
   routes: {

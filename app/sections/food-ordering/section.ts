@@ -17,6 +17,7 @@ export const foodOrdering = {
     { key: "fulfillment", path: "fulfillment", permission: "scan_order" },
   ],
   permissions: ["view_order", "change_order", "scan_order"],
+  namespaces: { page: ["food", "food_setup", "food_orders", "food_bulk"], serverOnly: ["food_public"] },
   apiSetupScope: { area: "menu", read: ["view_order"], write: ["change_order"] },
   transactions: { payable: true },
   routes: {

@@ -12,6 +12,7 @@ export const pos = {
   built: true,
   features: [{ key: "pay", path: "pay", permission: "add_paymenttransaction" }],
   permissions: [],
+  namespaces: { page: ["pos"] },
   routes: {
     dashboardLayout: { file: "sections/pos/routes/layout.tsx", id: "pos-layout" },
     dashboard: [

@@ -11,6 +11,7 @@ export const session = {
   built: true,
   features: [{ key: "sessions", path: "sessions", permission: "view_paymenttransaction" }],
   permissions: [],
+  namespaces: { page: ["sessions"], serverOnly: ["checkout_public", "checkout_operations"] },
   routes: {
     dashboardLayout: { file: "sections/session/routes/layout.tsx", id: "session-layout" },
     dashboard: [{ path: "sessions", file: "sections/session/routes/sessions.tsx", id: "session-sessions" }],

@@ -11,6 +11,7 @@ export const shopify = {
   built: true,
   features: [...TRANSACTION_FEATURES, { key: "settings", path: "settings", permission: "manage_merchant" }],
   permissions: [],
+  namespaces: { page: ["shopify"], serverOnly: ["shopify_public"] },
   transactions: { payable: true },
   routes: {
     dashboardLayout: { file: "sections/shopify/routes/layout.tsx", id: "shopify-layout" },

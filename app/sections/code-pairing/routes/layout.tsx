@@ -1,16 +1,17 @@
 import { Outlet, useLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/layout";
-import { isLanguage, PAGE_NAMESPACES } from "~/lib/i18n";
+import { isLanguage } from "~/lib/i18n";
 import { i18nFor } from "~/lib/i18n.server";
 import { requireUser } from "~/web/guards.server";
+import { codePairing } from "../section";
 
 /** The code pairing section's dashboard pages: their words come with them (decision 0020). */
 export function loader({ context, request, params }: Route.LoaderArgs) {
   requireUser(context, request);
   const lang = isLanguage(params.lang) ? params.lang : "en";
   const texts = Object.fromEntries(
-    PAGE_NAMESPACES.code_pairing.map((namespace) => [
+    codePairing.namespaces.page.map((namespace) => [
       namespace,
       i18nFor(lang).getResource(lang, "common", namespace) ?? {},
     ]),

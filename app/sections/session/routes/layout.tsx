@@ -1,9 +1,10 @@
 import { Outlet, useLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/layout";
-import { isLanguage, PAGE_NAMESPACES } from "~/lib/i18n";
+import { isLanguage } from "~/lib/i18n";
 import { i18nFor } from "~/lib/i18n.server";
 import { requireUser } from "~/web/guards.server";
+import { session } from "../section";
 
 /**
  * The session section's dashboard pages (the sessions list): their words
@@ -13,7 +14,7 @@ export function loader({ context, request, params }: Route.LoaderArgs) {
   requireUser(context, request);
   const lang = isLanguage(params.lang) ? params.lang : "en";
   const texts = Object.fromEntries(
-    PAGE_NAMESPACES.session.map((namespace) => [namespace, i18nFor(lang).getResource(lang, "common", namespace) ?? {}]),
+    session.namespaces.page.map((namespace) => [namespace, i18nFor(lang).getResource(lang, "common", namespace) ?? {}]),
   );
   return { lang, texts };
 }
