@@ -13,6 +13,7 @@ async function fitsTheScreen(page: Page) {
 
 let transactionId = "";
 let orderNumber = "";
+let orderNo = "";
 
 test.describe("the catalogue shop", () => {
   test.describe.configure({ mode: "serial" });
@@ -102,6 +103,11 @@ test.describe("the catalogue shop", () => {
       await expect(page.getByText(t("ar", "catalogue_public.cart.empty"))).toBeVisible();
       orderNumber = new URL(page.url()).searchParams.get("order") ?? "";
       expect(orderNumber).toMatch(/^[0-9A-Z]{20}$/);
+      // The number people read is the transaction's order number, not the key that opens the page.
+      const heading = (await page.locator(".shop-order-number").textContent()) ?? "";
+      orderNo = /\d+/.exec(heading)?.[0] ?? "";
+      expect(orderNo).toMatch(/^\d+$/);
+      expect(heading).not.toContain(orderNumber);
       await fitsTheScreen(page);
       // On the next visit too.
       await page.goto("/ar/catalogue/cart");
@@ -117,7 +123,7 @@ test.describe("the catalogue shop", () => {
   }) => {
     await signIn(page, "admin");
     await page.goto(`/en/catalogue/transactions/${transactionId}`);
-    await expect(page.getByText(orderNumber).first()).toBeVisible();
+    await expect(page.getByText(`#${orderNo}`, { exact: true }).first()).toBeVisible();
     await expect(page.getByText("Mubarakiya shop — Souq Al-Mubarakiya, Kuwait City").first()).toBeVisible();
     await expect(page.getByText(t("en", "catalogue_public.details.status")).first()).toBeVisible();
     await expect(
