@@ -197,6 +197,15 @@ describe("the architecture", () => {
     expect(Object.keys(allowed).filter((file) => !calls.some((call) => call.startsWith(`${file}:`)))).toEqual([]);
   });
 
+  it("keeps the HTTP glue knowing no section: app/web imports nothing of app/sections, not even a type", () => {
+    const web = files.filter((file) => path.relative(appDir, file).startsWith("web/"));
+    expect(web.length).toBeGreaterThan(0);
+    const named = web.filter((file) =>
+      /from\s+["'](~\/sections\/|\.\.\/sections\/)/.test(fs.readFileSync(file, "utf8")),
+    );
+    expect(named.map((file) => path.relative(appDir, file))).toEqual([]);
+  });
+
   it("keeps the HTTP glue below start-up: app/web starts nothing and imports nothing of app/boot", () => {
     const upward = fileEdges
       .map(([from, to]) => [path.relative(appDir, from), path.relative(appDir, to)])

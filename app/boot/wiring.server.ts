@@ -23,8 +23,8 @@ import { connectTexts } from "~/lib/texts.server";
 import { runExport } from "~/presentation/report-files.server";
 import { platformTexts } from "~/presentation/texts.server";
 import { loadSectionServers, transactionExtensions } from "~/sections/registry.server";
-import { SETUP_AREAS } from "~/sections/registry";
-import { connectSetupAreas } from "~/domain/identity/api-keys.server";
+import { API_KEY_PLUGINS, SETUP_AREAS } from "~/sections/registry";
+import { connectApiKeyPlugins, connectSetupAreas } from "~/domain/identity/api-keys.server";
 import { DEMO_ACTIVITY_JOB, runDemoActivity } from "./demo-activity.server";
 import { queueRefundMail, REFUND_MAIL_JOB } from "~/domain/messaging/payment-mail.server";
 import { writeTransaction, type DB } from "~/db/database.server";
@@ -91,6 +91,7 @@ export function wirePlatform(): Promise<void> {
   wired ??= (async () => {
     connectTexts(platformTexts);
     connectSetupAreas(SETUP_AREAS);
+    connectApiKeyPlugins(API_KEY_PLUGINS);
     const servers = await loadSectionServers();
     connectTransitionHooks(
       (key) => servers.get(key)?.onTransition,

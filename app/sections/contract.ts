@@ -10,7 +10,7 @@
  *
  * Sections never import each other; they reach the platform's core through app/domain.
  */
-import type { ReactElement } from "react";
+import type { PageWithoutRouter } from "~/web/page-without-router.server";
 import type { DB } from "~/db/database.server";
 import type { Actor } from "~/domain/identity/permissions";
 import type { SectionSetting } from "~/domain/merchants/sections-admin.server";
@@ -120,16 +120,7 @@ export type SectionField = {
  * from the same view and component as its route (whose `routeId` names the page's stylesheets);
  * null hands the request to the router.
  */
-export type DirectPage = {
-  path: RegExp;
-  routeId: string;
-  render: (input: {
-    db: DB;
-    url: URL;
-    cookieHeader: string | null;
-    lang: Language;
-  }) => Promise<{ status: number; title: string; body: ReactElement } | null>;
-};
+export type DirectPage = PageWithoutRouter;
 
 /** A payment request another part of the platform asks for (the point-of-sale counter, a paired code). */
 export type RequestMakerInput = {

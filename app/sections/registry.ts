@@ -123,3 +123,8 @@ export const CHECKOUT_FIELD_SECTIONS: readonly string[] = SECTIONS.filter(
 export function offersCheckoutFields(key: string | undefined) {
   return key !== undefined && CHECKOUT_FIELD_SECTIONS.includes(key);
 }
+
+/** The plugins an API key's scopes may name: the built sections that list transactions. */
+export const API_KEY_PLUGINS: readonly string[] = TRANSACTION_SECTIONS.filter((section) => section.built).map(
+  (section) => section.key,
+);

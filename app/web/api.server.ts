@@ -5,6 +5,7 @@ import { can, type Permission } from "~/domain/identity/permissions";
 import { loadSessionUser, type SessionUser } from "~/domain/identity/users.server";
 import { languageFromHeader, translator, type Language } from "~/lib/i18n.server";
 import {
+  apiKeyPlugins,
   authenticateApiKey,
   grantsOn,
   setupAreaRule,
@@ -13,12 +14,7 @@ import {
   type SetupArea,
 } from "~/domain/identity/api-keys.server";
 import { clientAddressContext, getDbFrom } from "./request-context.server";
-import { TRANSACTION_SECTIONS } from "~/sections/registry";
 
-/** The plugins an API key's scopes may name: the built sections that list transactions. */
-export const API_KEY_PLUGINS: readonly string[] = TRANSACTION_SECTIONS.filter((section) => section.built).map(
-  (section) => section.key,
-);
 import { getAppSecret } from "~/lib/secret.server";
 
 type Context = Readonly<RouterContextProvider>;
@@ -91,7 +87,7 @@ export async function requireApiUser(
 
 async function requireKeyUser(request: Request, context: Context, key: string, allowed: boolean): Promise<SessionUser> {
   const db = getDbFrom(context);
-  const found = await authenticateApiKey(db, key, context.get(clientAddressContext), API_KEY_PLUGINS);
+  const found = await authenticateApiKey(db, key, context.get(clientAddressContext), apiKeyPlugins());
   if (!found.ok) {
     if (found.reason === "creator")
       throw apiDetail(request, "api.key_creator_inactive", 403, { code: "api_key_creator_inactive" });

@@ -7,9 +7,20 @@ import { NonceProvider } from "~/components/nonce";
 import type { DB } from "~/db/database.server";
 import { directionOf, isLanguage, type Language } from "~/lib/i18n";
 import { i18nFor } from "~/lib/i18n.server";
-import type { DirectPage } from "~/sections/contract";
 import { securityHeaders } from "./security-headers.server";
 import { runOnCallerClock } from "./test-clock-scope.server";
+
+/** A page a section serves without the router (decision 0011), as its server part declares it. */
+export type PageWithoutRouter = {
+  path: RegExp;
+  routeId: string;
+  render: (input: {
+    db: DB;
+    url: URL;
+    cookieHeader: string | null;
+    lang: Language;
+  }) => Promise<{ status: number; title: string; body: ReactElement } | null>;
+};
 
 export type DirectResponse = { status: number; headers: [string, string][]; body: string };
 
@@ -74,7 +85,7 @@ export function redirectWithoutRouter(url: URL, location: string): DirectRespons
  */
 export function createSectionPagesHandler(
   build: ServerBuild,
-  platform: { database: () => Promise<DB>; pages: () => readonly DirectPage[] },
+  platform: { database: () => Promise<DB>; pages: () => readonly PageWithoutRouter[] },
 ) {
   const render = async (url: URL, cookieHeader: string | null): Promise<DirectResponse | null> => {
     const lang = url.pathname.split("/")[1];

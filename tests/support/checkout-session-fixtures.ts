@@ -4,7 +4,7 @@ import { createTransaction } from "~/domain/payments/transaction-state.server";
 import { MPGS_TEST_CARDS } from "~/domain/sandbox/test-cards";
 import { publicId } from "~/lib/ids.server";
 import { nowIso } from "~/lib/clock.server";
-import { API_KEY_PLUGINS } from "~/web/api.server";
+import { API_KEY_PLUGINS } from "~/sections/registry";
 
 const form = (origin: string) => ({ Origin: origin, "Content-Type": "application/x-www-form-urlencoded" });
 

@@ -43,6 +43,18 @@ export const API_KEY_NAME_MAX = 100;
 export type SetupAreaRule = { plugin: string; read: readonly string[]; write: readonly string[] };
 let setupAreas: Readonly<Record<string, SetupAreaRule>> = {};
 
+let keyPlugins: readonly string[] = [];
+
+/** Connected at start from the registry: the sections an API key's scopes may name (those that list transactions). */
+export function connectApiKeyPlugins(plugins: readonly string[]) {
+  keyPlugins = plugins;
+}
+
+/** The sections an API key's scopes may name, as connected at start. */
+export function apiKeyPlugins(): readonly string[] {
+  return keyPlugins;
+}
+
 /** Connected at start from the sections' declarations (apiSetupScope). */
 export function connectSetupAreas(areas: Readonly<Record<string, SetupAreaRule>>) {
   setupAreas = areas;

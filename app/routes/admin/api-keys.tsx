@@ -17,7 +17,7 @@ import {
   SETUP_OPERATIONS,
   setupAreasOf,
 } from "~/domain/identity/api-keys.server";
-import { API_KEY_PLUGINS } from "~/web/api.server";
+import { API_KEY_PLUGINS } from "~/sections/registry";
 import { loadAvailableSections } from "~/domain/merchants/merchants.server";
 import { formatDateTime } from "~/lib/format";
 import type { Language } from "~/lib/i18n";

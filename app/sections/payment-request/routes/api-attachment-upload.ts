@@ -1,7 +1,7 @@
 import type { Route } from "./+types/api-attachment-upload";
 import { ATTACHMENT_MAX_BYTES, attachmentName, storeAttachment } from "~/domain/payments/attachments.server";
 import { apiErrors, apiJson, methodNotAllowed, requireApiPermission } from "~/web/api.server";
-import { requireTransactionSection } from "~/web/transaction-api.server";
+import { requireTransactionSection } from "~/sections/transaction-api.server";
 
 /**
  * POST multipart with a `file`: keeps it and answers {file_url, original_filename}; the file_url

@@ -14,7 +14,7 @@ import {
   respondWithBulkAction,
   respondWithList,
   respondWithListConfig,
-} from "~/web/transaction-api.server";
+} from "~/sections/transaction-api.server";
 
 /**
  * DELETE {ids}: deletes those of the rows that may be deleted, as for every section.

@@ -16,7 +16,7 @@ import { getDbFrom } from "~/web/request-context.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { describe } from "~/presentation/texts.server";
 import type { TextParams } from "~/lib/outcome";
-import { requireTransactionSection } from "~/web/transaction-api.server";
+import { requireTransactionSection } from "~/sections/transaction-api.server";
 import { requestMaker } from "~/sections/services.server";
 import { SessionSchema, issuesAsErrors } from "../domain/session-schema";
 import {

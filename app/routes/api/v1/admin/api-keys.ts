@@ -1,14 +1,7 @@
 import type { Route } from "./+types/api-keys";
 import { checkApiKeyInput, createApiKey, listApiKeys } from "~/domain/identity/api-keys.server";
-import {
-  API_KEY_PLUGINS,
-  apiErrors,
-  apiJson,
-  methodNotAllowed,
-  readBody,
-  requireApiPermission,
-  requireApiUser,
-} from "~/web/api.server";
+import { API_KEY_PLUGINS } from "~/sections/registry";
+import { apiErrors, apiJson, methodNotAllowed, readBody, requireApiPermission, requireApiUser } from "~/web/api.server";
 import { clientAddressContext, getDbFrom } from "~/web/request-context.server";
 import { managerOf } from "~/domain/identity/users.server";
 

@@ -2,7 +2,7 @@ import type { Route } from "./+types/currency-statistics";
 import { listStatistics } from "~/domain/transactions/totals.server";
 import { apiJson, methodNotAllowed, requireApiPermission } from "~/web/api.server";
 import { toDecimalString } from "~/lib/money";
-import { requireTransactionSection } from "~/web/transaction-api.server";
+import { requireTransactionSection } from "~/sections/transaction-api.server";
 
 /**
  * GET plugins/{plugin}/currency_statistics: the list's statistics strip (dashboard spec §3 list

@@ -14,7 +14,12 @@ import { apiDetail, apiJson, methodNotAllowed, readBody, requireApiPermission } 
 import { translator } from "~/lib/i18n.server";
 import { linkBaseUrl } from "~/web/sign-in.server";
 import { callerOf, operationReferenceOf } from "~/web/idempotency.server";
-import { actionBaseUrl, findSectionRow, requireTransactionSection, respondOnce } from "~/web/transaction-api.server";
+import {
+  actionBaseUrl,
+  findSectionRow,
+  requireTransactionSection,
+  respondOnce,
+} from "~/sections/transaction-api.server";
 
 /**
  * GET .../actions/{id}/: the actions the signed-in user may take on this row now (dashboard spec

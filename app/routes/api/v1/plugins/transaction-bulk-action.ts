@@ -1,6 +1,6 @@
 import type { Route } from "./+types/transaction-bulk-action";
 import { methodNotAllowed } from "~/web/api.server";
-import { respondWithBulkAction } from "~/web/transaction-api.server";
+import { respondWithBulkAction } from "~/sections/transaction-api.server";
 
 /**
  * POST plugins/{plugin}/transaction/actions/bulk/{action}/ with {ids}: email, sms, cancel, delete

@@ -3,7 +3,7 @@ import { childOperations, findTransactionRow } from "~/domain/transactions/list.
 import { duplicatePayments } from "~/domain/payments/operations.server";
 import { serializeDuplicatePayment, serializeTransactionDetails } from "~/presentation/transactions.server";
 import { apiDetail, apiJson, methodNotAllowed, requireApiPermission } from "~/web/api.server";
-import { isDeletedRoute, requireTransactionSection, serializeContextFor } from "~/web/transaction-api.server";
+import { isDeletedRoute, requireTransactionSection, serializeContextFor } from "~/sections/transaction-api.server";
 
 /**
  * GET plugins/{plugin}/transaction/details/{id} (and deleted_transaction/{id}): one of the

@@ -6,7 +6,7 @@ import { presentTableFields } from "~/presentation/transactions.server";
 import { sectionFieldNames, transactionExtensions } from "~/sections/registry.server";
 import { apiErrors, apiJson, methodNotAllowed, requireApiPermission } from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
-import { readJsonBody, requireTransactionSection, respondOnce } from "~/web/transaction-api.server";
+import { readJsonBody, requireTransactionSection, respondOnce } from "~/sections/transaction-api.server";
 
 const FieldChoiceSchema = z.object({
   name: z.string().min(1).max(64),

@@ -8,7 +8,7 @@ import {
 import { serializeTransaction } from "~/presentation/transactions.server";
 import { messageOf, statusOf } from "~/web/outcomes.server";
 import { apiErrors, methodNotAllowed, readBody, requireApiPermission } from "~/web/api.server";
-import { requireTransactionSection, respondOnce, serializeContextFor } from "~/web/transaction-api.server";
+import { requireTransactionSection, respondOnce, serializeContextFor } from "~/sections/transaction-api.server";
 
 function parseChanges(
   body: Record<string, unknown>,

@@ -5,7 +5,7 @@ import {
   respondWithBulkAction,
   respondWithList,
   respondWithListConfig,
-} from "~/web/transaction-api.server";
+} from "~/sections/transaction-api.server";
 
 /**
  * GET plugins/{plugin}/transaction (or deleted_transaction): the section's rows with every filter,

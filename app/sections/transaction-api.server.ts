@@ -6,10 +6,10 @@
 import type { RouterContextProvider } from "react-router";
 import type { SessionUser } from "~/domain/identity/users.server";
 import { hasFeature, loadAvailableSections } from "~/domain/merchants/merchants.server";
-import type { SectionDeclaration } from "~/sections/contract";
-import { findSection, isTransactionSection, TRANSACTION_SECTIONS } from "~/sections/registry";
-import { sectionFieldNames, transactionExtensions } from "~/sections/registry.server";
-import { callerOf, respondOnce as respondIdempotently, type StoredResponse } from "./idempotency.server";
+import type { SectionDeclaration } from "./contract";
+import { findSection, isTransactionSection, TRANSACTION_SECTIONS } from "./registry";
+import { sectionFieldNames, transactionExtensions } from "./registry.server";
+import { callerOf, respondOnce as respondIdempotently, type StoredResponse } from "~/web/idempotency.server";
 import { payUrlOf } from "~/domain/payments/lifecycle.server";
 import { EXPRESS_SEARCH_LIMIT, findExpressMatches } from "~/domain/transactions/express-search.server";
 import { loadTableFields } from "~/domain/transactions/fields.server";
@@ -23,9 +23,9 @@ import {
 } from "~/domain/transactions/list.server";
 import { BULK_ACTIONS, runBulkAction, type RowActionName } from "~/domain/payments/transaction-actions.server";
 import { loadSerializeContext, presentTableFields, serializeTransaction } from "~/presentation/transactions.server";
-import { messageOf } from "./outcomes.server";
+import { messageOf } from "~/web/outcomes.server";
 import { DISPLAY_STATES } from "~/domain/transactions/display-state";
-import { platformAddresses } from "./addresses.server";
+import { platformAddresses } from "~/web/addresses.server";
 import {
   apiDetail,
   apiErrors,
@@ -35,11 +35,11 @@ import {
   requireApiPermission,
   requireApiUser,
   userOnPlugin,
-} from "./api.server";
+} from "~/web/api.server";
 import { translator } from "~/lib/i18n.server";
 import type { Language } from "~/lib/i18n";
-import { getDbFrom } from "./request-context.server";
-import { linkBaseUrl } from "./sign-in.server";
+import { getDbFrom } from "~/web/request-context.server";
+import { linkBaseUrl } from "~/web/sign-in.server";
 
 type Context = Readonly<RouterContextProvider>;
 
